@@ -1,0 +1,162 @@
+/*
+** sl_type.c — SQL data types: construction with Flink's defaults, range
+** checks, Flink's spelling, and predicates (see sl_type.h).
+*/
+#include "sl_type.h"
+
+sl_type sl_type_make_p(sl_type_id id, int precision, int scale)
+{
+    sl_type t = {id, precision, scale, false};
+    return t;
+}
+
+sl_type sl_type_make(sl_type_id id)
+{
+    switch (id) {
+    case SL_TYPE_DECIMAL:
+        return sl_type_make_p(id, 10, 0);
+    case SL_TYPE_CHAR:
+    case SL_TYPE_VARCHAR:
+    case SL_TYPE_BINARY:
+    case SL_TYPE_VARBINARY:
+        return sl_type_make_p(id, 1, 0);
+    case SL_TYPE_TIME:
+        return sl_type_make_p(id, 0, 0);
+    case SL_TYPE_TIMESTAMP:
+    case SL_TYPE_TIMESTAMP_LTZ:
+        return sl_type_make_p(id, 6, 0);
+    case SL_TYPE_INTERVAL_DT:
+        return sl_type_make_p(id, 3, 0);
+    default:
+        return sl_type_make_p(id, 0, 0);
+    }
+}
+
+void sl_type_format(sl_strbuf *sb, sl_type t)
+{
+    switch (t.id) {
+    case SL_TYPE_NULL: sl_strbuf_append(sb, "NULL"); break;
+    case SL_TYPE_BOOLEAN: sl_strbuf_append(sb, "BOOLEAN"); break;
+    case SL_TYPE_TINYINT: sl_strbuf_append(sb, "TINYINT"); break;
+    case SL_TYPE_SMALLINT: sl_strbuf_append(sb, "SMALLINT"); break;
+    case SL_TYPE_INT: sl_strbuf_append(sb, "INT"); break;
+    case SL_TYPE_BIGINT: sl_strbuf_append(sb, "BIGINT"); break;
+    case SL_TYPE_FLOAT: sl_strbuf_append(sb, "FLOAT"); break;
+    case SL_TYPE_DOUBLE: sl_strbuf_append(sb, "DOUBLE"); break;
+    case SL_TYPE_DECIMAL: sl_strbuf_appendf(sb, "DECIMAL(%d, %d)", t.precision, t.scale); break;
+    case SL_TYPE_CHAR: sl_strbuf_appendf(sb, "CHAR(%d)", t.precision); break;
+    case SL_TYPE_VARCHAR:
+        if (t.precision == SL_MAX_LENGTH)
+            sl_strbuf_append(sb, "STRING");
+        else
+            sl_strbuf_appendf(sb, "VARCHAR(%d)", t.precision);
+        break;
+    case SL_TYPE_BINARY: sl_strbuf_appendf(sb, "BINARY(%d)", t.precision); break;
+    case SL_TYPE_VARBINARY:
+        if (t.precision == SL_MAX_LENGTH)
+            sl_strbuf_append(sb, "BYTES");
+        else
+            sl_strbuf_appendf(sb, "VARBINARY(%d)", t.precision);
+        break;
+    case SL_TYPE_DATE: sl_strbuf_append(sb, "DATE"); break;
+    case SL_TYPE_TIME: sl_strbuf_appendf(sb, "TIME(%d)", t.precision); break;
+    case SL_TYPE_TIMESTAMP: sl_strbuf_appendf(sb, "TIMESTAMP(%d)", t.precision); break;
+    case SL_TYPE_TIMESTAMP_LTZ: sl_strbuf_appendf(sb, "TIMESTAMP_LTZ(%d)", t.precision); break;
+    case SL_TYPE_INTERVAL_DT: sl_strbuf_appendf(sb, "INTERVAL SECOND(%d)", t.precision); break;
+    case SL_TYPE_INTERVAL_YM: sl_strbuf_append(sb, "INTERVAL MONTH"); break;
+    default: sl_strbuf_append(sb, "?"); break;
+    }
+    if (t.not_null)
+        sl_strbuf_append(sb, " NOT NULL");
+}
+
+char *sl_type_to_string(sl_type t)
+{
+    sl_strbuf sb = SL_STRBUF_INIT;
+    sl_type_format(&sb, t);
+    return sl_strbuf_detach(&sb);
+}
+
+int sl_type_check(sl_type t, int position, sl_error *err)
+{
+    switch (t.id) {
+    case SL_TYPE_DECIMAL:
+        if (t.precision < 1 || t.precision > SL_DECIMAL_MAX_PRECISION)
+            return sl_error_set(err, SL_ERR_INVALID_PARAMETER, position,
+                                "DECIMAL precision %d must be between 1 and %d", t.precision,
+                                SL_DECIMAL_MAX_PRECISION);
+        if (t.scale < 0 || t.scale > t.precision)
+            return sl_error_set(err, SL_ERR_INVALID_PARAMETER, position,
+                                "DECIMAL scale %d must be between 0 and precision %d", t.scale,
+                                t.precision);
+        return 0;
+    case SL_TYPE_CHAR:
+    case SL_TYPE_VARCHAR:
+    case SL_TYPE_BINARY:
+    case SL_TYPE_VARBINARY:
+        if (t.precision < 1)
+            return sl_error_set(err, SL_ERR_INVALID_PARAMETER, position,
+                                "length for type %s must be at least 1",
+                                sl_type_is_string(t.id) ? (t.id == SL_TYPE_CHAR ? "CHAR" : "VARCHAR")
+                                                        : (t.id == SL_TYPE_BINARY ? "BINARY" : "VARBINARY"));
+        return 0;
+    case SL_TYPE_TIME:
+    case SL_TYPE_TIMESTAMP:
+    case SL_TYPE_TIMESTAMP_LTZ:
+        if (t.precision < 0 || t.precision > SL_TIME_MAX_PRECISION)
+            return sl_error_set(err, SL_ERR_INVALID_PARAMETER, position,
+                                "%s precision %d must be between 0 and %d",
+                                t.id == SL_TYPE_TIME ? "TIME"
+                                : t.id == SL_TYPE_TIMESTAMP ? "TIMESTAMP" : "TIMESTAMP_LTZ",
+                                t.precision, SL_TIME_MAX_PRECISION);
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+bool sl_type_equal_ignoring_null(sl_type a, sl_type b)
+{
+    return a.id == b.id && a.precision == b.precision && a.scale == b.scale;
+}
+
+bool sl_type_equal(sl_type a, sl_type b)
+{
+    return sl_type_equal_ignoring_null(a, b) && a.not_null == b.not_null;
+}
+
+bool sl_type_is_integer(sl_type_id id)
+{
+    return id >= SL_TYPE_TINYINT && id <= SL_TYPE_BIGINT;
+}
+
+bool sl_type_is_numeric(sl_type_id id)
+{
+    return id >= SL_TYPE_TINYINT && id <= SL_TYPE_DECIMAL;
+}
+
+bool sl_type_is_string(sl_type_id id)
+{
+    return id == SL_TYPE_CHAR || id == SL_TYPE_VARCHAR;
+}
+
+bool sl_type_is_binary(sl_type_id id)
+{
+    return id == SL_TYPE_BINARY || id == SL_TYPE_VARBINARY;
+}
+
+bool sl_type_is_temporal(sl_type_id id)
+{
+    return id == SL_TYPE_DATE || id == SL_TYPE_TIME || id == SL_TYPE_TIMESTAMP ||
+           id == SL_TYPE_TIMESTAMP_LTZ;
+}
+
+bool sl_type_is_timestamp(sl_type_id id)
+{
+    return id == SL_TYPE_TIMESTAMP || id == SL_TYPE_TIMESTAMP_LTZ;
+}
+
+bool sl_type_is_interval(sl_type_id id)
+{
+    return id == SL_TYPE_INTERVAL_DT || id == SL_TYPE_INTERVAL_YM;
+}

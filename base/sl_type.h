@@ -1,0 +1,73 @@
+/*
+** sl_type.h — SQL data types (Flink's type system, the subset Sluice runs).
+**
+** A type is a small value: an id plus precision/scale and nullability. The
+** parser produces them for column definitions and CAST, the planner infers
+** them for expressions, the runtime sizes its vectors with them.
+**
+** Main routines: sl_type_make, sl_type_format (Flink's spelling, e.g.
+** "DECIMAL(10, 2) NOT NULL"), sl_type_equal, sl_type_is_* predicates.
+*/
+#ifndef SL_TYPE_H
+#define SL_TYPE_H
+
+#include "sl_base.h"
+
+typedef enum sl_type_id {
+    SL_TYPE_NULL = 0,       /* the type of an untyped NULL literal */
+    SL_TYPE_BOOLEAN,
+    SL_TYPE_TINYINT,
+    SL_TYPE_SMALLINT,
+    SL_TYPE_INT,
+    SL_TYPE_BIGINT,
+    SL_TYPE_FLOAT,
+    SL_TYPE_DOUBLE,
+    SL_TYPE_DECIMAL,        /* precision 1..38, scale 0..precision */
+    SL_TYPE_CHAR,           /* precision = length 1..SL_MAX_LENGTH */
+    SL_TYPE_VARCHAR,        /* precision = max length; SL_MAX_LENGTH prints as STRING */
+    SL_TYPE_BINARY,         /* precision = length */
+    SL_TYPE_VARBINARY,      /* precision = max length; SL_MAX_LENGTH prints as BYTES */
+    SL_TYPE_DATE,
+    SL_TYPE_TIME,           /* precision 0..9 (fractional seconds) */
+    SL_TYPE_TIMESTAMP,      /* precision 0..9; TIMESTAMP WITHOUT TIME ZONE */
+    SL_TYPE_TIMESTAMP_LTZ,  /* precision 0..9; TIMESTAMP WITH LOCAL TIME ZONE */
+    SL_TYPE_INTERVAL_DT,    /* INTERVAL DAY TO SECOND (milliseconds) */
+    SL_TYPE_INTERVAL_YM,    /* INTERVAL YEAR TO MONTH (months) */
+    SL_TYPE__COUNT
+} sl_type_id;
+
+#define SL_MAX_LENGTH 2147483647 /* Flink's STRING = VARCHAR(2147483647) */
+#define SL_DECIMAL_MAX_PRECISION 38
+#define SL_TIME_MAX_PRECISION 9
+
+typedef struct sl_type {
+    sl_type_id id;  /* which type */
+    int precision;  /* DECIMAL precision, CHAR/VARCHAR/BINARY length, TIME/TIMESTAMP fraction digits */
+    int scale;      /* DECIMAL scale; 0 otherwise */
+    bool not_null;  /* NOT NULL constraint */
+} sl_type;
+
+/* Defaults as in Flink: DECIMAL(10, 0), TIME(0), TIMESTAMP(6), TIMESTAMP_LTZ(6),
+** CHAR(1), VARCHAR(1), BINARY(1), VARBINARY(1). */
+sl_type sl_type_make(sl_type_id id);
+sl_type sl_type_make_p(sl_type_id id, int precision, int scale);
+/* Append Flink's spelling: INT, BIGINT, DECIMAL(10, 2), STRING, VARCHAR(20),
+** BYTES, TIMESTAMP(3), TIMESTAMP_LTZ(3), INTERVAL SECOND(3), INTERVAL MONTH;
+** with " NOT NULL" when not_null. */
+void sl_type_format(sl_strbuf *sb, sl_type t);
+/* The same, into a static-free malloc'ed string. */
+char *sl_type_to_string(sl_type t);
+/* Validate precision/scale ranges; sets 22023-style error with position. */
+int sl_type_check(sl_type t, int position, sl_error *err);
+bool sl_type_equal(sl_type a, sl_type b);               /* incl. nullability */
+bool sl_type_equal_ignoring_null(sl_type a, sl_type b);
+
+bool sl_type_is_integer(sl_type_id id);   /* TINYINT..BIGINT */
+bool sl_type_is_numeric(sl_type_id id);   /* integers, FLOAT, DOUBLE, DECIMAL */
+bool sl_type_is_string(sl_type_id id);    /* CHAR, VARCHAR */
+bool sl_type_is_binary(sl_type_id id);    /* BINARY, VARBINARY */
+bool sl_type_is_temporal(sl_type_id id);  /* DATE, TIME, TIMESTAMP, TIMESTAMP_LTZ */
+bool sl_type_is_timestamp(sl_type_id id); /* TIMESTAMP, TIMESTAMP_LTZ */
+bool sl_type_is_interval(sl_type_id id);
+
+#endif /* SL_TYPE_H */

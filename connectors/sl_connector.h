@@ -1,0 +1,160 @@
+/*
+** sl_connector.h — the connector and format registry: the one way to declare
+** a connector.
+**
+** Each connector declares, in one static table, its WITH options (name, type,
+** required, default, secret, description) and its capabilities (DESIGN.md
+** section 6: source replayability, the strongest sink guarantee and its
+** mechanism, whether it accepts updates). Formats (json, csv) declare their
+** options the same way, with keys prefixed by the format name
+** ('json.ignore-parse-errors'). Nothing is inferred from a connector's name.
+**
+** The runtime parts of a connector (source/sink implementations) attach to
+** the same declaration in later issues.
+**
+** Main routines: sl_connector_find, sl_connectors, sl_format_find,
+** sl_connector_validate (checks a WITH clause against the declarations).
+*/
+#ifndef SL_CONNECTOR_H
+#define SL_CONNECTOR_H
+
+#include "../base/sl_base.h"
+#include "../base/sl_type.h"
+
+typedef enum sl_option_type {
+    SL_OPT_STRING,   /* any text */
+    SL_OPT_INT,      /* a 64-bit signed integer: "42" */
+    SL_OPT_BOOL,     /* "true" / "false" (case-insensitive) */
+    SL_OPT_DOUBLE,   /* a floating-point number */
+    SL_OPT_DURATION, /* Flink duration: "500 ms", "10s", "1 min", "2 h", "1d"; bare number = ms */
+    SL_OPT_MEMSIZE,  /* Flink memory size: "128mb", "1 gb", "512kb", bare number = bytes */
+    SL_OPT_ENUM,     /* one of enum_values, case-insensitive */
+} sl_option_type;
+
+typedef struct sl_option_spec {
+    const char *key;          /* option key; "fields.#.kind": # matches one column name */
+    sl_option_type type;      /* value type */
+    bool required;            /* must be present */
+    const char *default_value;/* shown in docs / SHOW CONNECTORS; NULL = no default */
+    bool secret;              /* value shown as '****' and never logged */
+    const char *enum_values;  /* SL_OPT_ENUM: "a|b|c" */
+    const char *description;  /* one line for docs */
+} sl_option_spec;
+
+typedef enum sl_guarantee {
+    SL_GUARANTEE_NONE = 0,
+    SL_GUARANTEE_AT_LEAST_ONCE = 1,
+    SL_GUARANTEE_EXACTLY_ONCE = 2,
+} sl_guarantee;
+
+typedef enum sl_sink_mechanism {
+    SL_MECH_NONE = 0,          /* no commit protocol: writes are visible at once */
+    SL_MECH_2PC_PREPARABLE,    /* pre-committed writes survive a crash (prepared txn) */
+    SL_MECH_LAST_RESOURCE,     /* a transaction only this process can finish (Kafka) */
+    SL_MECH_ATOMIC_RENAME,     /* files become visible by rename at commit */
+    SL_MECH_IDEMPOTENT_UPSERT, /* replays overwrite the same keys */
+} sl_sink_mechanism;
+
+typedef struct sl_connector_caps {
+    bool source;                 /* can be read from */
+    bool sink;                   /* can be written to */
+    bool source_replayable;      /* positions can be stored and rewound */
+    sl_guarantee sink_max;       /* the strongest guarantee the sink can give */
+    sl_sink_mechanism sink_mech; /* how it gives sink_max */
+    bool sink_updates;           /* accepts updating changelogs (needs a PRIMARY KEY) */
+    sl_guarantee sink_default;   /* guarantee when none is requested and checkpointing is on */
+} sl_connector_caps;
+
+/* What a connector's own check sees of the table being declared. */
+typedef struct sl_table_shape {
+    int ncols;                  /* number of columns */
+    const char *const *names;   /* column names */
+    const sl_type *types;       /* column types */
+    int npk;                    /* number of PRIMARY KEY columns (0 = none) */
+} sl_table_shape;
+
+typedef struct sl_connector sl_connector;
+typedef struct sl_format sl_format;
+
+struct sl_format {
+    const char *name;              /* "json", "csv" */
+    const char *description;       /* one line */
+    const sl_option_spec *options; /* keys start with "<name>." */
+    int noptions;                  /* number of options */
+    /* Extra checks beyond types (one-character options, column count).
+    ** May be NULL. Called after the connector's own check, only when this
+    ** format is the table's 'format'. shape may be NULL. */
+    int (*check)(const sl_format *f, const sl_kvlist *opts, const sl_table_shape *shape,
+                 sl_error *err);
+};
+
+struct sl_connector {
+    const char *name;              /* value of 'connector' */
+    const char *description;       /* one line */
+    const sl_option_spec *options; /* its own options (not 'connector', not format options) */
+    int noptions;                  /* number of options */
+    bool has_format;               /* takes 'format' and that format's options */
+    sl_connector_caps caps;        /* capabilities */
+    /* Extra checks beyond types (cross-option rules, column references such
+    ** as fields.<col>.kind). May be NULL. Options have already passed type
+    ** checks. Position errors at the offending key/value. shape may be NULL
+    ** (then column-dependent checks are skipped). */
+    int (*check)(const sl_connector *c, const sl_kvlist *opts, const sl_table_shape *shape,
+                 sl_error *err);
+    /* Runtime members (source/sink ops) are appended here by later issues;
+    ** declarations use designated initializers, so adding members is safe. */
+};
+
+/* The registry. */
+const sl_connector *sl_connector_find(const char *name);          /* case-sensitive, NULL if none */
+const sl_connector *const *sl_connectors(int *n);                 /* all, sorted by name */
+const sl_format *sl_format_find(const char *name);
+const sl_format *const *sl_formats(int *n);
+
+/* Validate a WITH clause for a table: 'connector' present and known (else an
+** error listing the known ones), every key known (else "did you mean"),
+** required keys present, values of the right type, 'format' known when the
+** connector takes one, then the connector's own check and the format's. (The
+** first error found is reported, in this order: duplicate key, 'connector',
+** 'format', each key in order, missing required, checks.) Keys common to every
+** table ('connector', 'format', 'sink.delivery-guarantee' etc. declared by the
+** registry) are accepted. missing_pos: where to point for a missing option
+** (e.g. the WITH keyword). shape may be NULL (column checks skipped).
+** Secret values never appear in err. 0 or -1 with err. */
+int sl_connector_validate(const sl_kvlist *opts, const sl_table_shape *shape, int missing_pos,
+                          sl_error *err);
+
+/* The spec of a key for this connector (its own, its format's or a common
+** one), or NULL. Used for secrets and completion. */
+const sl_option_spec *sl_connector_option(const sl_connector *c, const sl_kvlist *opts,
+                                          const char *key);
+/* True when key is declared secret by any connector or format. */
+bool sl_option_is_secret(const char *key);
+
+/* Value parsers shared by validation and the runtime. Surrounding blanks are
+** ignored, anything else after the value is an error. 0 or -1 with err
+** (22023, position = value_pos, message e.g. `"abc" is not an integer`). */
+int sl_option_parse_int(const char *v, int64_t *out, int value_pos, sl_error *err);
+int sl_option_parse_bool(const char *v, bool *out, int value_pos, sl_error *err);
+int sl_option_parse_duration_ms(const char *v, int64_t *out_ms, int value_pos, sl_error *err);
+int sl_option_parse_memsize(const char *v, int64_t *out_bytes, int value_pos, sl_error *err);
+int sl_option_parse_double(const char *v, double *out, int value_pos, sl_error *err); /* finite only */
+
+/* Check one value against its spec (type, enum membership). The message
+** names the key and, unless spec->secret, the value:
+**   invalid value for option 'rows-per-second': "abc" is not an integer
+** For secrets the value is left out (the reason goes to the detail).
+** 0 or -1 with err (22023, position = value_pos). */
+int sl_option_check_value(const sl_option_spec *spec, const char *key, const char *value,
+                          int value_pos, sl_error *err);
+
+const char *sl_guarantee_name(sl_guarantee g);      /* "none", "at-least-once", "exactly-once" */
+const char *sl_mechanism_name(sl_sink_mechanism m); /* "none", "2pc-preparable", ... */
+const char *sl_option_type_name(sl_option_type t);  /* "string", "int", "duration" ... */
+
+/* Append docs/CONNECTORS.md: every connector and format with its options
+** and capabilities, generated from the declarations (the unit test
+** test_connectors_registry fails when the checked-in file differs). */
+void sl_connectors_markdown(sl_strbuf *out);
+
+#endif /* SL_CONNECTOR_H */

@@ -1,0 +1,343 @@
+/*
+** sl_parser.h — the SQL front end: tokenizer, parser and the AST.
+**
+** Pipeline: sl_tokenize_next (tokenize.c) -> lemon grammar (sql.y) whose
+** actions are one builder call each (build.c) -> AST (this header). The AST is
+** plain owned trees: every node owns its children and strings; free with the
+** *_free functions. Positions are 0-based byte offsets into the text that was
+** parsed (-1 = none). The printer (print.c) writes canonical Flink SQL that
+** parses back to an equal AST (sl_stmt_equal), which the catalog relies on.
+**
+** Identifiers are case-sensitive and kept as written (as in Flink);
+** keywords and function names are case-insensitive.
+*/
+#ifndef SL_PARSER_H
+#define SL_PARSER_H
+
+#include "../base/sl_base.h"
+#include "../base/sl_type.h"
+
+typedef struct sl_expr sl_expr;
+typedef struct sl_query sl_query;
+typedef struct sl_from sl_from;
+typedef struct sl_stmt sl_stmt;
+
+/* ------------------------------------------------------------------------
+** Expressions.
+*/
+typedef enum sl_expr_kind {
+    SL_EXPR_NULL,       /* NULL */
+    SL_EXPR_BOOL,       /* TRUE / FALSE: ival = 1 / 0 */
+    SL_EXPR_NUMBER,     /* numeric literal; text = as written ("12", "1.50", "1e3") */
+    SL_EXPR_STRING,     /* 'text' (quotes removed, '' unescaped); text */
+    SL_EXPR_TYPED,      /* DATE '..' / TIME '..' / TIMESTAMP '..' / TIMESTAMP_LTZ '..': type, text */
+    SL_EXPR_INTERVAL,   /* INTERVAL '5' SECOND / INTERVAL '1-2' YEAR TO MONTH: text, unit, unit_to */
+    SL_EXPR_COLUMN,     /* [qualifier.]text */
+    SL_EXPR_STAR,       /* * or qualifier.* (select lists only) */
+    SL_EXPR_UNARY,      /* op: SL_OP_NEG, SL_OP_PLUS, SL_OP_NOT; left */
+    SL_EXPR_BINARY,     /* op: arithmetic, comparison, AND, OR, CONCAT; left, right */
+    SL_EXPR_IS,         /* left IS [NOT] {NULL|TRUE|FALSE|UNKNOWN}: op = SL_IS_*, negated */
+    SL_EXPR_BETWEEN,    /* left [NOT] BETWEEN args[0] AND args[1]: negated */
+    SL_EXPR_IN,         /* left [NOT] IN (args...): negated */
+    SL_EXPR_LIKE,       /* left [NOT] LIKE right [ESCAPE args[0]]: negated */
+    SL_EXPR_CASE,       /* CASE [left] WHEN args[0] THEN args[1] ... [ELSE right] END */
+    SL_EXPR_CAST,       /* CAST(left AS type) / TRY_CAST: ival = 1 for TRY_CAST */
+    SL_EXPR_FUNC,       /* text(args...) [OVER (over)]; distinct; ival = 1 for f(*) */
+} sl_expr_kind;
+
+typedef enum sl_op {
+    SL_OP_NONE = 0,
+    /* unary */
+    SL_OP_NEG, SL_OP_PLUS, SL_OP_NOT,
+    /* arithmetic */
+    SL_OP_ADD, SL_OP_SUB, SL_OP_MUL, SL_OP_DIV, SL_OP_MOD,
+    /* string */
+    SL_OP_CONCAT, /* || */
+    /* comparison */
+    SL_OP_EQ, SL_OP_NE, SL_OP_LT, SL_OP_LE, SL_OP_GT, SL_OP_GE,
+    /* logic */
+    SL_OP_AND, SL_OP_OR,
+} sl_op;
+
+typedef enum sl_is_kind { SL_IS_NULL, SL_IS_TRUE, SL_IS_FALSE, SL_IS_UNKNOWN } sl_is_kind;
+
+typedef enum sl_time_unit {
+    SL_UNIT_NONE = 0,
+    SL_UNIT_YEAR, SL_UNIT_MONTH, SL_UNIT_DAY, SL_UNIT_HOUR, SL_UNIT_MINUTE, SL_UNIT_SECOND,
+    SL_UNIT_MILLISECOND,
+} sl_time_unit;
+
+typedef struct sl_order_item {
+    sl_expr *expr;    /* sort key */
+    bool desc;        /* DESC */
+    int nulls;        /* 0 = default, 1 = NULLS FIRST, 2 = NULLS LAST */
+} sl_order_item;
+
+typedef struct sl_window_spec {
+    sl_list *partition_by; /* of sl_expr*; may be NULL */
+    sl_list *order_by;     /* of sl_order_item*; may be NULL */
+} sl_window_spec;
+
+struct sl_expr {
+    sl_expr_kind kind;    /* what this node is */
+    int pos;              /* byte offset of the first token of the expression */
+    int op_pos;           /* byte offset of the operator / keyword (errors about it), or -1 */
+    int op;               /* sl_op for UNARY/BINARY; sl_is_kind for IS */
+    bool negated;         /* NOT BETWEEN / NOT IN / NOT LIKE / IS NOT */
+    bool distinct;        /* f(DISTINCT ...) */
+    int64_t ival;         /* BOOL value; 1 = TRY_CAST; 1 = f(*) */
+    char *text;           /* literal text, column name, function name (as written) */
+    char *qualifier;      /* table name/alias of a column or star; NULL if none */
+    int unit;             /* INTERVAL leading unit (sl_time_unit) */
+    int unit_to;          /* INTERVAL trailing unit after TO, or SL_UNIT_NONE */
+    int unit_precision;   /* INTERVAL '1.5' SECOND(3): 3; -1 = not written */
+    sl_type type;         /* CAST target type; TYPED literal type */
+    sl_expr *left;        /* first operand */
+    sl_expr *right;       /* second operand; LIKE pattern; CASE ELSE */
+    sl_list *args;        /* of sl_expr*: function args, IN list, BETWEEN bounds,
+                             CASE when/then pairs, LIKE escape */
+    sl_window_spec *over; /* OVER (...) of a window function call */
+};
+
+/* ------------------------------------------------------------------------
+** Queries.
+*/
+typedef enum sl_query_kind {
+    SL_QUERY_SELECT, /* SELECT ... */
+    SL_QUERY_UNION,  /* left UNION [ALL] right: all */
+    SL_QUERY_VALUES, /* VALUES (..), (..): rows */
+} sl_query_kind;
+
+typedef struct sl_select_item {
+    sl_expr *expr; /* the expression (may be SL_EXPR_STAR) */
+    char *alias;   /* AS alias, or NULL */
+    int alias_pos; /* byte offset of the alias, or -1 */
+} sl_select_item;
+
+struct sl_query {
+    sl_query_kind kind;  /* which form */
+    int pos;             /* byte offset of SELECT / VALUES / the left operand */
+    /* SELECT */
+    bool distinct;       /* SELECT DISTINCT */
+    sl_list *items;      /* of sl_select_item* */
+    sl_from *from;       /* FROM clause (comma lists become CROSS joins); NULL if none */
+    sl_expr *where;      /* WHERE, or NULL */
+    sl_list *group_by;   /* of sl_expr*, or NULL */
+    sl_expr *having;     /* HAVING, or NULL */
+    /* UNION */
+    sl_query *left;      /* left operand */
+    sl_query *right;     /* right operand */
+    bool all;            /* UNION ALL (plain UNION = distinct) */
+    /* VALUES */
+    sl_list *rows;       /* of sl_list* of sl_expr* */
+    /* every kind */
+    sl_list *order_by;   /* of sl_order_item*, or NULL */
+    sl_expr *limit;      /* LIMIT n, or NULL */
+    sl_expr *offset;     /* OFFSET n, or NULL */
+};
+
+typedef enum sl_from_kind {
+    SL_FROM_TABLE,    /* name [AS alias] */
+    SL_FROM_SUBQUERY, /* (query) [AS alias] */
+    SL_FROM_JOIN,     /* left join_type JOIN right ON on */
+    SL_FROM_WINDOW,   /* TABLE(TUMBLE|HOP|CUMULATE(TABLE name, DESCRIPTOR(col), args...)) [AS alias] */
+} sl_from_kind;
+
+typedef enum sl_join_type { SL_JOIN_INNER, SL_JOIN_LEFT, SL_JOIN_RIGHT, SL_JOIN_FULL, SL_JOIN_CROSS } sl_join_type;
+typedef enum sl_window_fn { SL_WIN_TUMBLE, SL_WIN_HOP, SL_WIN_CUMULATE } sl_window_fn;
+
+struct sl_from {
+    sl_from_kind kind;  /* which form */
+    int pos;            /* byte offset of the item */
+    char *name;         /* TABLE: table/view name */
+    char *alias;        /* AS alias, or NULL */
+    int alias_pos;      /* byte offset of alias, or -1 */
+    sl_query *subquery; /* SUBQUERY */
+    int join_type;      /* JOIN: sl_join_type */
+    sl_from *left;      /* JOIN: left input */
+    sl_from *right;     /* JOIN: right input */
+    sl_expr *on;        /* JOIN: ON condition; NULL for CROSS */
+    int window_fn;      /* WINDOW: sl_window_fn */
+    sl_from *input;     /* WINDOW: the TABLE argument (an SL_FROM_TABLE node) */
+    char *time_col;     /* WINDOW: DESCRIPTOR(column) */
+    int time_col_pos;   /* WINDOW: byte offset of the descriptor column */
+    sl_list *args;      /* WINDOW: of sl_expr* — TUMBLE: size [, offset];
+                           HOP: slide, size [, offset]; CUMULATE: step, size [, offset] */
+};
+
+/* ------------------------------------------------------------------------
+** Statements.
+*/
+typedef enum sl_stmt_kind {
+    SL_STMT_CREATE_TABLE,  /* CREATE TABLE [IF NOT EXISTS] name (...) [COMMENT] WITH (...) */
+    SL_STMT_DROP_TABLE,    /* DROP TABLE [IF EXISTS] name */
+    SL_STMT_ALTER_SET,     /* ALTER TABLE name SET (options) */
+    SL_STMT_ALTER_RESET,   /* ALTER TABLE name RESET (keys): options with NULL values */
+    SL_STMT_CREATE_VIEW,   /* CREATE [TEMPORARY] VIEW [IF NOT EXISTS] name [(cols)] AS query */
+    SL_STMT_DROP_VIEW,     /* DROP [TEMPORARY] VIEW [IF EXISTS] name */
+    SL_STMT_INSERT,        /* INSERT INTO name [(columns)] query   (VALUES is a query) */
+    SL_STMT_STATEMENT_SET, /* EXECUTE STATEMENT SET BEGIN insert; ... END */
+    SL_STMT_QUERY,         /* a bare query */
+    SL_STMT_SET,           /* SET ['key' = 'value']; SET alone lists: key == NULL */
+    SL_STMT_RESET,         /* RESET ['key']; key == NULL resets all */
+    SL_STMT_SHOW,          /* SHOW TABLES|VIEWS|JOBS|CONNECTORS|CREATE TABLE name|CREATE VIEW name */
+    SL_STMT_DESCRIBE,      /* DESCRIBE name / DESC name */
+    SL_STMT_EXPLAIN,       /* EXPLAIN stmt */
+    SL_STMT_STOP_JOB,      /* STOP JOB 'id' [WITH SAVEPOINT] */
+} sl_stmt_kind;
+
+typedef enum sl_show_kind {
+    SL_SHOW_TABLES, SL_SHOW_VIEWS, SL_SHOW_JOBS, SL_SHOW_CONNECTORS,
+    SL_SHOW_CREATE_TABLE, SL_SHOW_CREATE_VIEW,
+} sl_show_kind;
+
+typedef struct sl_column_def {
+    char *name;    /* column name */
+    int pos;       /* byte offset of the name */
+    sl_type type;  /* type incl. NOT NULL */
+    int type_pos;  /* byte offset of the type */
+    char *comment; /* COMMENT '..', or NULL */
+} sl_column_def;
+
+typedef struct sl_ident {
+    char *name; /* identifier */
+    int pos;    /* byte offset */
+} sl_ident;
+
+struct sl_stmt {
+    sl_stmt_kind kind;      /* which statement */
+    int pos;                /* byte offset of the first token */
+    int end;                /* byte offset just past the last token (before ';') */
+    char *name;             /* table / view name; SET/RESET key; STOP JOB id */
+    int name_pos;           /* byte offset of name */
+    bool if_not_exists;     /* CREATE ... IF NOT EXISTS */
+    bool if_exists;         /* DROP ... IF EXISTS */
+    bool temporary;         /* CREATE/DROP TEMPORARY VIEW */
+    /* CREATE TABLE */
+    sl_list *columns;       /* of sl_column_def* */
+    sl_list *primary_key;   /* of sl_ident*, or NULL */
+    int pk_pos;             /* byte offset of PRIMARY */
+    sl_ident *wm_column;    /* WATERMARK FOR column, or NULL */
+    sl_expr *wm_expr;       /* AS expression */
+    char *comment;          /* table COMMENT, or NULL */
+    sl_kvlist *options;     /* WITH (...), ALTER SET/RESET keys, SET key/value (one pair) */
+    int options_pos;        /* byte offset of WITH / SET / RESET */
+    /* CREATE VIEW, INSERT, QUERY */
+    sl_query *query;        /* the query */
+    sl_list *column_names;  /* of sl_ident*: INSERT INTO t (a, b) / CREATE VIEW v (a, b); or NULL */
+    /* STATEMENT SET */
+    sl_list *stmts;         /* of sl_stmt* (INSERTs) */
+    /* SHOW */
+    int show;               /* sl_show_kind */
+    /* EXPLAIN */
+    sl_stmt *inner;         /* the explained statement */
+    /* STOP JOB */
+    bool with_savepoint;    /* WITH SAVEPOINT */
+};
+
+/* ------------------------------------------------------------------------
+** Tokens (tokenize.c). Token type codes come from the generated grammar
+** header (TK_*); these extra codes are never passed to the parser.
+*/
+#define SL_TK_SPACE 1000   /* whitespace */
+#define SL_TK_COMMENT 1001 /* -- or block comment */
+#define SL_TK_ILLEGAL 1002 /* a byte that starts no token; an unterminated string/identifier/comment */
+#define SL_TK_EOF 1003     /* end of input */
+
+typedef struct sl_token {
+    int type;   /* TK_* from the grammar, or SL_TK_* above */
+    int pos;    /* byte offset of the first byte */
+    int len;    /* length in bytes */
+    bool unterminated; /* ILLEGAL because a string, quoted identifier or comment never ended */
+} sl_token;
+
+/* Scan the token that starts at byte offset off of sql[0..len). Never reads
+** past len. Keywords are matched case-insensitively; a keyword that is also
+** usable as an identifier is still returned as its keyword code (the grammar's
+** %fallback turns it into an identifier). */
+void sl_tokenize_next(const char *sql, size_t len, size_t off, sl_token *tok);
+
+/* All keywords, upper case, sorted (for completion in the shell). */
+const char *const *sl_keywords(int *n);
+
+/* ------------------------------------------------------------------------
+** Parsing (parse.c).
+*/
+/* Parse all statements in sql[0..len) (separated by ';'). On success returns 0
+** and appends sl_stmt* to out (caller frees with sl_stmt_free). On error
+** returns -1, sets err (42601 with position) and appends nothing. An empty
+** text (only spaces/comments) yields no statements. */
+int sl_parse(const char *sql, size_t len, sl_list *out, sl_error *err);
+
+/* Parse exactly one statement (a trailing ';' is allowed). NULL + err on
+** error, or when the text holds zero or several statements. */
+sl_stmt *sl_parse_one(const char *sql, size_t len, sl_error *err);
+
+/* Statement splitting for the shell and for scripts, without parsing.
+** Looks for the end of the first statement in sql[0..len): a ';' outside of
+** strings, quoted identifiers and comments, and outside of an
+** EXECUTE STATEMENT SET BEGIN ... END block. Returns:
+**   1  complete: *stmt_len = bytes up to and including that ';'
+**   0  incomplete: more input is needed (also for an unterminated string or comment)
+**  -1  nothing but whitespace and comments
+** The shell feeds the rest (sql + *stmt_len) back in for the next statement. */
+int sl_sql_split(const char *sql, size_t len, size_t *stmt_len);
+
+/* ------------------------------------------------------------------------
+** Builders (build.c). Each takes ownership of its pointer arguments, accepts
+** NULL children, and returns the new node. Used by the grammar; tests may use
+** them too.
+*/
+sl_expr *sl_expr_new(sl_expr_kind kind, int pos);
+sl_expr *sl_expr_literal(sl_expr_kind kind, const char *text, size_t len, int pos);
+sl_expr *sl_expr_unary(int op, sl_expr *operand, int pos);
+sl_expr *sl_expr_binary(int op, sl_expr *left, sl_expr *right, int op_pos);
+sl_expr *sl_expr_column(char *qualifier, char *name, int pos);
+sl_expr *sl_expr_func(char *name, sl_list *args, bool distinct, int pos);
+
+/* ------------------------------------------------------------------------
+** Lifetimes (ast.c). All accept NULL.
+*/
+void sl_expr_free(sl_expr *e);
+void sl_query_free(sl_query *q);
+void sl_from_free(sl_from *f);
+void sl_stmt_free(sl_stmt *s);
+void sl_order_item_free(sl_order_item *o);
+void sl_select_item_free(sl_select_item *it);
+void sl_column_def_free(sl_column_def *c);
+void sl_ident_free(sl_ident *id);
+void sl_window_spec_free(sl_window_spec *w);
+/* Adapters for sl_list_free. */
+void sl_expr_free_v(void *p);
+void sl_stmt_free_v(void *p);
+
+sl_expr *sl_expr_dup(const sl_expr *e);
+sl_query *sl_query_dup(const sl_query *q);
+sl_stmt *sl_stmt_dup(const sl_stmt *s);
+
+/* Structural equality ignoring positions (for the round-trip tests). */
+bool sl_expr_equal(const sl_expr *a, const sl_expr *b);
+bool sl_query_equal(const sl_query *a, const sl_query *b);
+bool sl_stmt_equal(const sl_stmt *a, const sl_stmt *b);
+
+/* ------------------------------------------------------------------------
+** Printing (print.c): canonical Flink SQL. Identifiers are back-quoted when
+** they are not plain (keyword, not [A-Za-z_][A-Za-z0-9_]*); strings are
+** single-quoted with '' escapes. Parsing the output gives an equal AST.
+** Expressions are fully parenthesized where precedence would otherwise matter.
+** CREATE TABLE prints on several lines as Flink's SHOW CREATE TABLE does:
+**   CREATE TABLE `t` (\n  `a` INT NOT NULL COMMENT 'x',\n  ...,\n  PRIMARY KEY (`a`) NOT ENFORCED,\n
+**   WATERMARK FOR `ts` AS `ts` - INTERVAL '5' SECOND\n) COMMENT '..' WITH (\n  'k' = 'v',\n  ...\n)
+** (identifiers always back-quoted there); every other statement prints on one line.
+** With redact_secrets, options whose key is secret per is_secret() print their
+** value as '****' (is_secret may be NULL).
+*/
+typedef bool (*sl_secret_fn)(const char *key, void *ctx);
+void sl_expr_print(sl_strbuf *sb, const sl_expr *e);
+void sl_query_print(sl_strbuf *sb, const sl_query *q);
+void sl_stmt_print(sl_strbuf *sb, const sl_stmt *s, sl_secret_fn is_secret, void *ctx);
+void sl_ident_print(sl_strbuf *sb, const char *name);  /* quotes when needed */
+const char *sl_op_name(int op);                        /* "+", "AND", "<>" ... */
+const char *sl_unit_name(int unit);                    /* "SECOND" ... */
+
+#endif /* SL_PARSER_H */

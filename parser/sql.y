@@ -1,0 +1,532 @@
+/*
+** sql.y — the lemon grammar of Sluice's SQL (Flink SQL dialect).
+**
+** Every action is one builder call (build.c) or a plain copy; builders take
+** ownership of their inputs and accept NULL children. Every pointer-valued
+** non-terminal has a %destructor, so error recovery never leaks. Non-reserved
+** keywords fall back to ID (%fallback), so `data`, `key`, `ts`, `watermark`,
+** ... work as names. The parse context `p` (parse_int.h) collects errors and
+** finished statements; parse.c feeds tokens and stops at the first error.
+**
+** Keywords that may follow an optional alias (LEFT, RIGHT, OFFSET, FROM, ...)
+** are reserved: with a default reduction, lemon would otherwise take them
+** for the alias.
+*/
+
+%include {
+#include <assert.h>
+#include "parse_int.h"
+}
+
+%name sl_sqlParser
+%token_prefix TK_
+%token_type {sl__tok}
+%default_type {int}
+%extra_context {sl__parse *p}
+%stack_size 2500
+%start_symbol input
+
+%syntax_error { sl__syntax_error(p, yymajor, TOKEN); }
+%stack_overflow { sl__stack_overflow(p); }
+
+/* Token order: punctuation first, then literals, then keywords. */
+%token SEMI LP RP COMMA DOT STAR PLUS MINUS SLASH PERCENT CONCAT EQ NE LT LE GT GE ARROW.
+%token ID STRING NUMBER.
+
+%fallback ID
+  ALTER ASC BEGIN BIGINT BINARY BOOLEAN BYTES CHAR COMMENT CONNECTORS CONSTRAINT CUMULATE
+  DATE DAY DAYS DEC DECIMAL DESC DESCRIBE DESCRIPTOR DOUBLE DROP ENFORCED EXECUTE EXISTS
+  EXPLAIN FIRST FLOAT HOP HOUR HOURS IF INT INTEGER INTERVAL JOB JOBS KEY LAST LOCAL MINUTE
+  MINUTES MONTH MONTHS NULLS NUMERIC PARTITION PLAN PRECISION PRIMARY RESET SAVEPOINT SECOND
+  SECONDS SHOW SMALLINT STATEMENT STOP STRING_KW SUBSTRING TABLES TEMPORARY TIME TIMESTAMP
+  TIMESTAMP_LTZ TINYINT TRY_CAST TUMBLE UNKNOWN VARBINARY VARCHAR VIEW VIEWS WATERMARK WITHOUT
+  YEAR YEARS ZONE.
+
+%left OR.
+%left AND.
+%right NOT.
+%left IS BETWEEN IN LIKE EQ NE LT LE GT GE.
+%right ESCAPE.
+%left PLUS MINUS CONCAT.
+%left STAR SLASH PERCENT.
+%right UMINUS.
+
+/* ---------------------------------------------------------------- input */
+input ::= cmdlist.
+cmdlist ::= .
+cmdlist ::= cmdlist ecmd.
+ecmd ::= SEMI.
+ecmd ::= cmd(S) SEMI(T).                 { sl__emit(p, S, T.prev_end); }
+
+%type cmd {sl_stmt*}
+%destructor cmd { sl_stmt_free($$); }
+%type insert {sl_stmt*}
+%destructor insert { sl_stmt_free($$); }
+
+/* ---------------------------------------------------------------- names */
+%type nm {sl__tok}
+nm(A) ::= ID(A).
+
+%type idlist {sl_list*}
+%destructor idlist { sl_list_free($$, sl__ident_free_v); }
+idlist(A) ::= nm(N).                     { A = sl__idents(p, NULL, N); }
+idlist(A) ::= idlist(L) COMMA nm(N).     { A = sl__idents(p, L, N); }
+
+%type as_opt {sl__tok}
+as_opt(A) ::= .                          { A = SL__NOTOK; }
+as_opt(A) ::= AS nm(N).                  { A = N; }
+as_opt(A) ::= nm(A).
+
+%type ifne {bool}
+ifne(A) ::= .                            { A = false; }
+ifne(A) ::= IF NOT EXISTS.               { A = true; }
+%type ife {bool}
+ife(A) ::= .                             { A = false; }
+ife(A) ::= IF EXISTS.                    { A = true; }
+%type temp {bool}
+temp(A) ::= .                            { A = false; }
+temp(A) ::= TEMPORARY.                   { A = true; }
+
+/* ------------------------------------------------------------ CREATE TABLE */
+cmd(A) ::= CREATE(K) TABLE ifne(E) nm(N) LP telems(B) RP comment_opt(C) with_opt(W).
+                                         { A = sl__create_table(p, K, E, N, B, C, W); }
+
+%type telems {sl_stmt*}
+%destructor telems { sl_stmt_free($$); }
+telems(A) ::= telem(E).                  { A = sl__table_elem(p, NULL, E); }
+telems(A) ::= telems(B) COMMA telem(E).  { A = sl__table_elem(p, B, E); }
+
+%type telem {sl__telem*}
+%destructor telem { sl__telem_free($$); }
+telem(A) ::= nm(N) type(T) notnull(X) colpk(K) comment_opt(C).
+                                         { A = sl__column_elem(p, N, T, X, K, C); }
+telem(A) ::= PRIMARY(K) KEY LP idlist(L) RP enforced(E).
+                                         { A = sl__pk_elem(p, K, L, E); }
+telem(A) ::= CONSTRAINT nm PRIMARY(K) KEY LP idlist(L) RP enforced(E).
+                                         { A = sl__pk_elem(p, K, L, E); }
+telem(A) ::= WATERMARK(K) FOR nm(N) AS expr(X).
+                                         { A = sl__watermark_elem(p, K, N, X); }
+
+%type notnull {bool}
+notnull(A) ::= .                         { A = false; }
+notnull(A) ::= NULL.                     { A = false; }
+notnull(A) ::= NOT NULL.                 { A = true; }
+
+%type colpk {sl__telem*}
+%destructor colpk { sl__telem_free($$); }
+colpk(A) ::= .                           { A = NULL; }
+colpk(A) ::= PRIMARY(K) KEY enforced(E). { A = sl__pk_elem(p, K, NULL, E); }
+
+%type enforced {bool}
+enforced(A) ::= .                        { A = true; }
+enforced(A) ::= NOT ENFORCED.            { A = false; }
+
+%type comment_opt {sl__tok}
+comment_opt(A) ::= .                     { A = SL__NOTOK; }
+comment_opt(A) ::= COMMENT STRING(S).   { A = S; }
+
+%type with_opt {sl__opts}
+%destructor with_opt { sl_kvlist_free($$.kv); }
+with_opt(A) ::= .                        { A = SL__NOOPTS; }
+with_opt(A) ::= WITH(K) LP kvlist(L) RP. { A = sl__opts_make(p, K, L); }
+
+%type kvlist {sl_kvlist*}
+%destructor kvlist { sl_kvlist_free($$); }
+kvlist(A) ::= STRING(K) EQ STRING(V).    { A = sl__kv(p, NULL, K, V); }
+kvlist(A) ::= kvlist(L) COMMA STRING(K) EQ STRING(V).
+                                         { A = sl__kv(p, L, K, V); }
+%type keylist {sl_kvlist*}
+%destructor keylist { sl_kvlist_free($$); }
+keylist(A) ::= STRING(K).                { A = sl__kv(p, NULL, K, SL__NOTOK); }
+keylist(A) ::= keylist(L) COMMA STRING(K).
+                                         { A = sl__kv(p, L, K, SL__NOTOK); }
+
+/* ------------------------------------------------------------ other DDL */
+cmd(A) ::= DROP(K) TABLE ife(E) nm(N).   { A = sl__drop(p, SL_STMT_DROP_TABLE, K, false, E, N); }
+cmd(A) ::= ALTER(K) TABLE nm(N) SET(S) LP kvlist(L) RP.
+                                         { A = sl__alter(p, SL_STMT_ALTER_SET, K, N, S, L); }
+cmd(A) ::= ALTER(K) TABLE nm(N) RESET(S) LP keylist(L) RP.
+                                         { A = sl__alter(p, SL_STMT_ALTER_RESET, K, N, S, L); }
+cmd(A) ::= CREATE(K) temp(T) VIEW ifne(E) nm(N) colnames(C) AS query(Q).
+                                         { A = sl__create_view(p, K, T, E, N, C, Q); }
+cmd(A) ::= DROP(K) temp(T) VIEW ife(E) nm(N).
+                                         { A = sl__drop(p, SL_STMT_DROP_VIEW, K, T, E, N); }
+
+%type colnames {sl_list*}
+%destructor colnames { sl_list_free($$, sl__ident_free_v); }
+colnames(A) ::= .                        { A = NULL; }
+colnames(A) ::= LP idlist(L) RP.        { A = L; }
+
+/* ------------------------------------------------------------ INSERT, sets */
+cmd(A) ::= insert(A).
+insert(A) ::= INSERT(K) INTO nm(N) query(Q).
+                                         { A = sl__insert(p, K, N, NULL, Q); }
+insert(A) ::= INSERT(K) INTO nm(N) LP idlist(C) RP query(Q).
+                                         { A = sl__insert(p, K, N, C, Q); }
+
+cmd(A) ::= EXECUTE(K) STATEMENT SET BEGIN setlist(L) END.
+                                         { A = sl__statement_set(p, K, L, NULL, SL__NOTOK); }
+cmd(A) ::= EXECUTE(K) STATEMENT SET BEGIN setlist(L) insert(I) END(E).
+                                         { A = sl__statement_set(p, K, L, I, E); }
+%type setlist {sl_list*}
+%destructor setlist { sl_list_free($$, sl_stmt_free_v); }
+setlist(A) ::= .                         { A = NULL; }
+setlist(A) ::= setlist(L) insert(I) SEMI(S).
+                                         { A = sl__set_item(p, L, I, S); }
+
+/* ------------------------------------------------------------ utility statements */
+cmd(A) ::= query(Q).                     { A = sl__query_stmt(p, Q); }
+cmd(A) ::= SET(K).                       { A = sl__set(p, SL_STMT_SET, K, SL__NOTOK, SL__NOTOK); }
+cmd(A) ::= SET(K) STRING(X) EQ STRING(V). { A = sl__set(p, SL_STMT_SET, K, X, V); }
+cmd(A) ::= RESET(K).                     { A = sl__set(p, SL_STMT_RESET, K, SL__NOTOK, SL__NOTOK); }
+cmd(A) ::= RESET(K) STRING(X).           { A = sl__set(p, SL_STMT_RESET, K, X, SL__NOTOK); }
+cmd(A) ::= SHOW(K) TABLES.               { A = sl__show(p, K, SL_SHOW_TABLES, SL__NOTOK); }
+cmd(A) ::= SHOW(K) VIEWS.                { A = sl__show(p, K, SL_SHOW_VIEWS, SL__NOTOK); }
+cmd(A) ::= SHOW(K) JOBS.                 { A = sl__show(p, K, SL_SHOW_JOBS, SL__NOTOK); }
+cmd(A) ::= SHOW(K) CONNECTORS.           { A = sl__show(p, K, SL_SHOW_CONNECTORS, SL__NOTOK); }
+cmd(A) ::= SHOW(K) CREATE TABLE nm(N).   { A = sl__show(p, K, SL_SHOW_CREATE_TABLE, N); }
+cmd(A) ::= SHOW(K) CREATE VIEW nm(N).    { A = sl__show(p, K, SL_SHOW_CREATE_VIEW, N); }
+cmd(A) ::= DESCRIBE(K) nm(N).            { A = sl__stmt_named(p, SL_STMT_DESCRIBE, K, N); }
+cmd(A) ::= DESC(K) nm(N).                { A = sl__stmt_named(p, SL_STMT_DESCRIBE, K, N); }
+cmd(A) ::= EXPLAIN(K) cmd(X).            { A = sl__explain(p, K, X); }
+cmd(A) ::= EXPLAIN(K) PLAN FOR cmd(X).   { A = sl__explain(p, K, X); }
+cmd(A) ::= STOP(K) JOB STRING(X).        { A = sl__stop_job(p, K, X, false); }
+cmd(A) ::= STOP(K) JOB STRING(X) WITH SAVEPOINT.
+                                         { A = sl__stop_job(p, K, X, true); }
+
+/* ------------------------------------------------------------ queries */
+%type query {sl_query*}
+%destructor query { sl_query_free($$); }
+query(A) ::= qbody(Q) qtail(T).          { A = sl__query_tail(p, Q, T); }
+
+%type qbody {sl_query*}
+%destructor qbody { sl_query_free($$); }
+qbody(A) ::= qprim(A).
+qbody(A) ::= qbody(L) UNION(K) qprim(R). { A = sl__union(p, L, R, false, K); }
+qbody(A) ::= qbody(L) UNION(K) DISTINCT qprim(R).
+                                         { A = sl__union(p, L, R, false, K); }
+qbody(A) ::= qbody(L) UNION(K) ALL qprim(R).
+                                         { A = sl__union(p, L, R, true, K); }
+
+%type qprim {sl_query*}
+%destructor qprim { sl_query_free($$); }
+qprim(A) ::= SELECT(K) distinct(D) selitems(I) from_opt(F) where_opt(W) groupby_opt(G) having_opt(H).
+                                         { A = sl__select(p, K, D, I, F, W, G, H); }
+qprim(A) ::= VALUES(K) rows(R).          { A = sl__values(p, K, R); }
+qprim(A) ::= LP query(Q) RP.            { A = Q; }
+
+%type qtail {sl__tail}
+%destructor qtail { sl__tail_free($$); }
+qtail(A) ::= orderby_opt(O) limit_opt(L) offset_opt(F).
+                                         { A = sl__tail_make(p, O, L, F); }
+
+%type distinct {bool}
+distinct(A) ::= .                        { A = false; }
+distinct(A) ::= DISTINCT.                { A = true; }
+distinct(A) ::= ALL.                     { A = false; }
+
+%type selitems {sl_list*}
+%destructor selitems { sl_list_free($$, sl__select_item_free_v); }
+selitems(A) ::= selitem(X).              { A = sl__list(p, NULL, X); }
+selitems(A) ::= selitems(L) COMMA selitem(X).
+                                         { A = sl__list(p, L, X); }
+
+%type selitem {sl_select_item*}
+%destructor selitem { sl_select_item_free($$); }
+selitem(A) ::= expr(X) as_opt(N).        { A = sl__select_item(p, X, N); }
+selitem(A) ::= star(X).                  { A = sl__select_item(p, X, SL__NOTOK); }
+
+%type star {sl_expr*}
+%destructor star { sl_expr_free($$); }
+star(A) ::= STAR(K).                     { A = sl__star(p, SL__NOTOK, K); }
+star(A) ::= nm(Q) DOT STAR(K).           { A = sl__star(p, Q, K); }
+
+%type rows {sl_list*}
+%destructor rows { sl_list_free($$, sl__expr_list_free_v); }
+rows(A) ::= LP exprlist(L) RP.           { A = sl__list(p, NULL, L); }
+rows(A) ::= rows(R) COMMA LP exprlist(L) RP.
+                                         { A = sl__list(p, R, L); }
+
+%type where_opt {sl_expr*}
+%destructor where_opt { sl_expr_free($$); }
+where_opt(A) ::= .                       { A = NULL; }
+where_opt(A) ::= WHERE expr(X).         { A = X; }
+
+%type groupby_opt {sl_list*}
+%destructor groupby_opt { sl_list_free($$, sl_expr_free_v); }
+groupby_opt(A) ::= .                     { A = NULL; }
+groupby_opt(A) ::= GROUP BY exprlist(L). { A = L; }
+
+%type having_opt {sl_expr*}
+%destructor having_opt { sl_expr_free($$); }
+having_opt(A) ::= .                      { A = NULL; }
+having_opt(A) ::= HAVING expr(X).       { A = X; }
+
+%type orderby_opt {sl_list*}
+%destructor orderby_opt { sl_list_free($$, sl__order_item_free_v); }
+orderby_opt(A) ::= .                     { A = NULL; }
+orderby_opt(A) ::= ORDER BY sortlist(L). { A = L; }
+
+%type sortlist {sl_list*}
+%destructor sortlist { sl_list_free($$, sl__order_item_free_v); }
+sortlist(A) ::= sortitem(X).             { A = sl__list(p, NULL, X); }
+sortlist(A) ::= sortlist(L) COMMA sortitem(X).
+                                         { A = sl__list(p, L, X); }
+%type sortitem {sl_order_item*}
+%destructor sortitem { sl_order_item_free($$); }
+sortitem(A) ::= expr(E) sortdir(D) nulls(N).
+                                         { A = sl__order_item(p, E, D, N); }
+%type sortdir {bool}
+sortdir(A) ::= .                         { A = false; }
+sortdir(A) ::= ASC.                      { A = false; }
+sortdir(A) ::= DESC.                     { A = true; }
+%type nulls {int}
+nulls(A) ::= .                           { A = 0; }
+nulls(A) ::= NULLS FIRST.                { A = 1; }
+nulls(A) ::= NULLS LAST.                 { A = 2; }
+
+%type limit_opt {sl_expr*}
+%destructor limit_opt { sl_expr_free($$); }
+limit_opt(A) ::= .                       { A = NULL; }
+limit_opt(A) ::= LIMIT expr(X).         { A = X; }
+%type offset_opt {sl_expr*}
+%destructor offset_opt { sl_expr_free($$); }
+offset_opt(A) ::= .                      { A = NULL; }
+offset_opt(A) ::= OFFSET expr(X).       { A = X; }
+
+/* ------------------------------------------------------------ FROM */
+%type from_opt {sl_from*}
+%destructor from_opt { sl_from_free($$); }
+from_opt(A) ::= .                        { A = NULL; }
+from_opt(A) ::= FROM from_list(F).      { A = F; }
+
+%type from_list {sl_from*}
+%destructor from_list { sl_from_free($$); }
+from_list(A) ::= from_join(A).
+from_list(A) ::= from_list(L) COMMA(K) from_join(R).
+                                         { A = sl__from_join(p, L, SL_JOIN_CROSS, R, NULL, K); }
+
+%type from_join {sl_from*}
+%destructor from_join { sl_from_free($$); }
+from_join(A) ::= from_prim(A).
+from_join(A) ::= from_join(L) join_type(J) JOIN(K) from_prim(R) ON expr(E).
+                                         { A = sl__from_join(p, L, J, R, E, K); }
+from_join(A) ::= from_join(L) CROSS(K) JOIN from_prim(R).
+                                         { A = sl__from_join(p, L, SL_JOIN_CROSS, R, NULL, K); }
+
+%type join_type {int}
+join_type(A) ::= .                       { A = SL_JOIN_INNER; }
+join_type(A) ::= INNER.                  { A = SL_JOIN_INNER; }
+join_type(A) ::= LEFT.                   { A = SL_JOIN_LEFT; }
+join_type(A) ::= LEFT OUTER.             { A = SL_JOIN_LEFT; }
+join_type(A) ::= RIGHT.                  { A = SL_JOIN_RIGHT; }
+join_type(A) ::= RIGHT OUTER.            { A = SL_JOIN_RIGHT; }
+join_type(A) ::= FULL.                   { A = SL_JOIN_FULL; }
+join_type(A) ::= FULL OUTER.             { A = SL_JOIN_FULL; }
+
+%type from_prim {sl_from*}
+%destructor from_prim { sl_from_free($$); }
+from_prim(A) ::= nm(N) as_opt(X).        { A = sl__from_table(p, N, X); }
+from_prim(A) ::= LP(K) query(Q) RP as_opt(X).
+                                         { A = sl__from_subquery(p, K, Q, X); }
+from_prim(A) ::= TABLE(K) LP winfn(F) LP wargs(L) RP RP as_opt(X).
+                                         { A = sl__from_window(p, K, F, L, X); }
+
+/* Window table functions: positional or named (DATA => TABLE t, ...) arguments. */
+%type winfn {sl__tok}
+winfn(A) ::= TUMBLE(A).
+winfn(A) ::= HOP(A).
+winfn(A) ::= CUMULATE(A).
+
+%type wargs {sl_list*}
+%destructor wargs { sl_list_free($$, sl__warg_free_v); }
+wargs(A) ::= warg(X).                    { A = sl__list(p, NULL, X); }
+wargs(A) ::= wargs(L) COMMA warg(X).     { A = sl__list(p, L, X); }
+
+%type warg {sl__warg*}
+%destructor warg { sl__warg_free($$); }
+warg(A) ::= wval(A).
+warg(A) ::= nm(N) ARROW wval(V).         { A = sl__warg_name(p, V, N); }
+warg(A) ::= OFFSET(N) ARROW wval(V).     { A = sl__warg_name(p, V, N); }
+
+%type wval {sl__warg*}
+%destructor wval { sl__warg_free($$); }
+wval(A) ::= TABLE(K) nm(N).              { A = sl__warg_make(p, 1, K, N, NULL); }
+wval(A) ::= DESCRIPTOR(K) LP nm(N) RP.   { A = sl__warg_make(p, 2, K, N, NULL); }
+wval(A) ::= expr(X).                     { A = sl__warg_make(p, 0, SL__NOTOK, SL__NOTOK, X); }
+
+/* ------------------------------------------------------------ expressions */
+%type expr {sl_expr*}
+%destructor expr { sl_expr_free($$); }
+%type exprlist {sl_list*}
+%destructor exprlist { sl_list_free($$, sl_expr_free_v); }
+exprlist(A) ::= expr(X).                 { A = sl__list(p, NULL, X); }
+exprlist(A) ::= exprlist(L) COMMA expr(X). { A = sl__list(p, L, X); }
+
+expr(A) ::= LP expr(X) RP.              { A = X; }
+expr(A) ::= NULL(K).                     { A = sl__lit(p, SL_EXPR_NULL, K); }
+expr(A) ::= TRUE(K).                     { A = sl__bool(p, true, K); }
+expr(A) ::= FALSE(K).                    { A = sl__bool(p, false, K); }
+expr(A) ::= NUMBER(K).                   { A = sl__lit(p, SL_EXPR_NUMBER, K); }
+expr(A) ::= STRING(K).                   { A = sl__string(p, K); }
+expr(A) ::= DATE(K) STRING(S).           { A = sl__typed(p, SL_TYPE_DATE, K, S); }
+expr(A) ::= TIME(K) STRING(S).           { A = sl__typed(p, SL_TYPE_TIME, K, S); }
+expr(A) ::= TIMESTAMP(K) STRING(S).      { A = sl__typed(p, SL_TYPE_TIMESTAMP, K, S); }
+expr(A) ::= TIMESTAMP_LTZ(K) STRING(S).  { A = sl__typed(p, SL_TYPE_TIMESTAMP_LTZ, K, S); }
+expr(A) ::= INTERVAL(K) STRING(S) iq(Q). { A = sl__interval(p, K, S, Q); }
+expr(A) ::= nm(N).                       { A = sl__column(p, SL__NOTOK, N); }
+expr(A) ::= nm(Q) DOT nm(N).             { A = sl__column(p, Q, N); }
+
+%type iq {sl__iq}
+iq(A) ::= unit(U) tprec(P).              { A = sl__iqual(p, U, SL_UNIT_NONE, P); }
+iq(A) ::= unit(U) TO unit(V) tprec(P).   { A = sl__iqual(p, U, V, P); }
+%type unit {int}
+unit(A) ::= YEAR.                        { A = SL_UNIT_YEAR; }
+unit(A) ::= YEARS.                       { A = SL_UNIT_YEAR; }
+unit(A) ::= MONTH.                       { A = SL_UNIT_MONTH; }
+unit(A) ::= MONTHS.                      { A = SL_UNIT_MONTH; }
+unit(A) ::= DAY.                         { A = SL_UNIT_DAY; }
+unit(A) ::= DAYS.                        { A = SL_UNIT_DAY; }
+unit(A) ::= HOUR.                        { A = SL_UNIT_HOUR; }
+unit(A) ::= HOURS.                       { A = SL_UNIT_HOUR; }
+unit(A) ::= MINUTE.                      { A = SL_UNIT_MINUTE; }
+unit(A) ::= MINUTES.                     { A = SL_UNIT_MINUTE; }
+unit(A) ::= SECOND.                      { A = SL_UNIT_SECOND; }
+unit(A) ::= SECONDS.                     { A = SL_UNIT_SECOND; }
+
+/* Function calls; a few keywords are function names too. */
+%type fname {sl__tok}
+fname(A) ::= nm(A).
+fname(A) ::= LEFT(A).
+fname(A) ::= RIGHT(A).
+expr(A) ::= fname(N) LP RP over(O).      { A = sl__func(p, N, NULL, false, false, O); }
+expr(A) ::= fname(N) LP STAR RP over(O). { A = sl__func(p, N, NULL, false, true, O); }
+expr(A) ::= fname(N) LP exprlist(L) RP over(O).
+                                         { A = sl__func(p, N, L, false, false, O); }
+expr(A) ::= fname(N) LP DISTINCT exprlist(L) RP over(O).
+                                         { A = sl__func(p, N, L, true, false, O); }
+expr(A) ::= fname(N) LP ALL exprlist(L) RP over(O).
+                                         { A = sl__func(p, N, L, false, false, O); }
+
+%type niladic {sl__tok}
+niladic(A) ::= CURRENT_TIMESTAMP(A).
+niladic(A) ::= CURRENT_DATE(A).
+niladic(A) ::= CURRENT_TIME(A).
+niladic(A) ::= LOCALTIMESTAMP(A).
+niladic(A) ::= LOCALTIME(A).
+expr(A) ::= niladic(N).                  { A = sl__func(p, N, NULL, false, false, NULL); }
+expr(A) ::= niladic(N) LP RP.            { A = sl__func(p, N, NULL, false, false, NULL); }
+
+expr(A) ::= SUBSTRING(K) LP expr(X) FROM expr(Y) RP.
+                                         { A = sl__substring(p, K, X, Y, NULL); }
+expr(A) ::= SUBSTRING(K) LP expr(X) FROM expr(Y) FOR expr(Z) RP.
+                                         { A = sl__substring(p, K, X, Y, Z); }
+expr(A) ::= SUBSTRING(K) LP exprlist(L) RP.
+                                         { A = sl__func(p, K, L, false, false, NULL); }
+
+%type over {sl_window_spec*}
+%destructor over { sl_window_spec_free($$); }
+over(A) ::= .                            { A = NULL; }
+over(A) ::= OVER LP partition_opt(P) orderby_opt(O) RP.
+                                         { A = sl__window_spec(p, P, O); }
+%type partition_opt {sl_list*}
+%destructor partition_opt { sl_list_free($$, sl_expr_free_v); }
+partition_opt(A) ::= .                   { A = NULL; }
+partition_opt(A) ::= PARTITION BY exprlist(L). { A = L; }
+
+expr(A) ::= CAST(K) LP expr(X) AS type(T) RP.     { A = sl__cast(p, K, X, T, false); }
+expr(A) ::= TRY_CAST(K) LP expr(X) AS type(T) RP. { A = sl__cast(p, K, X, T, true); }
+
+expr(A) ::= CASE(K) case_operand(X) case_list(L) case_else(E) END.
+                                         { A = sl__case(p, K, X, L, E); }
+%type case_operand {sl_expr*}
+%destructor case_operand { sl_expr_free($$); }
+case_operand(A) ::= .                    { A = NULL; }
+case_operand(A) ::= expr(A).
+%type case_list {sl_list*}
+%destructor case_list { sl_list_free($$, sl_expr_free_v); }
+case_list(A) ::= WHEN expr(W) THEN expr(T).              { A = sl__when(p, NULL, W, T); }
+case_list(A) ::= case_list(L) WHEN expr(W) THEN expr(T). { A = sl__when(p, L, W, T); }
+%type case_else {sl_expr*}
+%destructor case_else { sl_expr_free($$); }
+case_else(A) ::= .                       { A = NULL; }
+case_else(A) ::= ELSE expr(X).          { A = X; }
+
+/* Operators (precedence above). */
+expr(A) ::= expr(X) OR(K) expr(Y).       { A = sl__binary(p, SL_OP_OR, X, Y, K); }
+expr(A) ::= expr(X) AND(K) expr(Y).      { A = sl__binary(p, SL_OP_AND, X, Y, K); }
+expr(A) ::= NOT(K) expr(X).              { A = sl__unary(p, SL_OP_NOT, X, K); }
+expr(A) ::= expr(X) EQ(K) expr(Y).       { A = sl__binary(p, SL_OP_EQ, X, Y, K); }
+expr(A) ::= expr(X) NE(K) expr(Y).       { A = sl__binary(p, SL_OP_NE, X, Y, K); }
+expr(A) ::= expr(X) LT(K) expr(Y).       { A = sl__binary(p, SL_OP_LT, X, Y, K); }
+expr(A) ::= expr(X) LE(K) expr(Y).       { A = sl__binary(p, SL_OP_LE, X, Y, K); }
+expr(A) ::= expr(X) GT(K) expr(Y).       { A = sl__binary(p, SL_OP_GT, X, Y, K); }
+expr(A) ::= expr(X) GE(K) expr(Y).       { A = sl__binary(p, SL_OP_GE, X, Y, K); }
+expr(A) ::= expr(X) PLUS(K) expr(Y).     { A = sl__binary(p, SL_OP_ADD, X, Y, K); }
+expr(A) ::= expr(X) MINUS(K) expr(Y).    { A = sl__binary(p, SL_OP_SUB, X, Y, K); }
+expr(A) ::= expr(X) CONCAT(K) expr(Y).   { A = sl__binary(p, SL_OP_CONCAT, X, Y, K); }
+expr(A) ::= expr(X) STAR(K) expr(Y).     { A = sl__binary(p, SL_OP_MUL, X, Y, K); }
+expr(A) ::= expr(X) SLASH(K) expr(Y).    { A = sl__binary(p, SL_OP_DIV, X, Y, K); }
+expr(A) ::= expr(X) PERCENT(K) expr(Y).  { A = sl__binary(p, SL_OP_MOD, X, Y, K); }
+expr(A) ::= MINUS(K) expr(X). [UMINUS]   { A = sl__unary(p, SL_OP_NEG, X, K); }
+expr(A) ::= PLUS(K) expr(X). [UMINUS]    { A = sl__unary(p, SL_OP_PLUS, X, K); }
+
+expr(A) ::= expr(X) IS(K) NULL.          { A = sl__is(p, X, false, SL_IS_NULL, K); }
+expr(A) ::= expr(X) IS(K) NOT NULL.      { A = sl__is(p, X, true, SL_IS_NULL, K); }
+expr(A) ::= expr(X) IS(K) TRUE.          { A = sl__is(p, X, false, SL_IS_TRUE, K); }
+expr(A) ::= expr(X) IS(K) NOT TRUE.      { A = sl__is(p, X, true, SL_IS_TRUE, K); }
+expr(A) ::= expr(X) IS(K) FALSE.         { A = sl__is(p, X, false, SL_IS_FALSE, K); }
+expr(A) ::= expr(X) IS(K) NOT FALSE.     { A = sl__is(p, X, true, SL_IS_FALSE, K); }
+expr(A) ::= expr(X) IS(K) UNKNOWN.       { A = sl__is(p, X, false, SL_IS_UNKNOWN, K); }
+expr(A) ::= expr(X) IS(K) NOT UNKNOWN.   { A = sl__is(p, X, true, SL_IS_UNKNOWN, K); }
+
+expr(A) ::= expr(X) BETWEEN(K) expr(Y) AND expr(Z). [BETWEEN]
+                                         { A = sl__between(p, X, false, Y, Z, K); }
+expr(A) ::= expr(X) NOT(K) BETWEEN expr(Y) AND expr(Z). [BETWEEN]
+                                         { A = sl__between(p, X, true, Y, Z, K); }
+expr(A) ::= expr(X) IN(K) LP exprlist(L) RP.
+                                         { A = sl__in(p, X, false, L, K); }
+expr(A) ::= expr(X) NOT(K) IN LP exprlist(L) RP.
+                                         { A = sl__in(p, X, true, L, K); }
+expr(A) ::= expr(X) LIKE(K) expr(Y). [LIKE]
+                                         { A = sl__like(p, X, false, Y, NULL, K); }
+expr(A) ::= expr(X) LIKE(K) expr(Y) ESCAPE expr(E). [LIKE]
+                                         { A = sl__like(p, X, false, Y, E, K); }
+expr(A) ::= expr(X) NOT(K) LIKE expr(Y). [LIKE]
+                                         { A = sl__like(p, X, true, Y, NULL, K); }
+expr(A) ::= expr(X) NOT(K) LIKE expr(Y) ESCAPE expr(E). [LIKE]
+                                         { A = sl__like(p, X, true, Y, E, K); }
+
+/* ------------------------------------------------------------ types */
+%type type {sl__ty}
+%type tprec {sl__prec}
+tprec(A) ::= .                           { A = SL__NOPREC; }
+tprec(A) ::= LP NUMBER(X) RP.            { A = sl__prec_make(p, X, SL__NOTOK); }
+tprec(A) ::= LP NUMBER(X) COMMA NUMBER(Y) RP. { A = sl__prec_make(p, X, Y); }
+
+type(A) ::= BOOLEAN(K).                  { A = sl__type(p, SL_TYPE_BOOLEAN, K, SL__NOPREC); }
+type(A) ::= TINYINT(K).                  { A = sl__type(p, SL_TYPE_TINYINT, K, SL__NOPREC); }
+type(A) ::= SMALLINT(K).                 { A = sl__type(p, SL_TYPE_SMALLINT, K, SL__NOPREC); }
+type(A) ::= INT(K).                      { A = sl__type(p, SL_TYPE_INT, K, SL__NOPREC); }
+type(A) ::= INTEGER(K).                  { A = sl__type(p, SL_TYPE_INT, K, SL__NOPREC); }
+type(A) ::= BIGINT(K).                   { A = sl__type(p, SL_TYPE_BIGINT, K, SL__NOPREC); }
+type(A) ::= FLOAT(K).                    { A = sl__type(p, SL_TYPE_FLOAT, K, SL__NOPREC); }
+type(A) ::= DOUBLE(K).                   { A = sl__type(p, SL_TYPE_DOUBLE, K, SL__NOPREC); }
+type(A) ::= DOUBLE(K) PRECISION.         { A = sl__type(p, SL_TYPE_DOUBLE, K, SL__NOPREC); }
+type(A) ::= DECIMAL(K) tprec(P).         { A = sl__type(p, SL_TYPE_DECIMAL, K, P); }
+type(A) ::= DEC(K) tprec(P).             { A = sl__type(p, SL_TYPE_DECIMAL, K, P); }
+type(A) ::= NUMERIC(K) tprec(P).         { A = sl__type(p, SL_TYPE_DECIMAL, K, P); }
+type(A) ::= STRING_KW(K).                { A = sl__type(p, SL_TYPE_VARCHAR, K, SL__MAXPREC); }
+type(A) ::= VARCHAR(K) tprec(P).         { A = sl__type(p, SL_TYPE_VARCHAR, K, P); }
+type(A) ::= CHAR(K) tprec(P).            { A = sl__type(p, SL_TYPE_CHAR, K, P); }
+type(A) ::= BYTES(K).                    { A = sl__type(p, SL_TYPE_VARBINARY, K, SL__MAXPREC); }
+type(A) ::= BINARY(K) tprec(P).          { A = sl__type(p, SL_TYPE_BINARY, K, P); }
+type(A) ::= VARBINARY(K) tprec(P).       { A = sl__type(p, SL_TYPE_VARBINARY, K, P); }
+type(A) ::= DATE(K).                     { A = sl__type(p, SL_TYPE_DATE, K, SL__NOPREC); }
+type(A) ::= TIME(K) tprec(P).            { A = sl__type(p, SL_TYPE_TIME, K, P); }
+type(A) ::= TIMESTAMP(K) tprec(P).       { A = sl__type(p, SL_TYPE_TIMESTAMP, K, P); }
+type(A) ::= TIMESTAMP(K) tprec(P) WITHOUT TIME ZONE.
+                                         { A = sl__type(p, SL_TYPE_TIMESTAMP, K, P); }
+type(A) ::= TIMESTAMP(K) tprec(P) WITH LOCAL TIME ZONE.
+                                         { A = sl__type(p, SL_TYPE_TIMESTAMP_LTZ, K, P); }
+type(A) ::= TIMESTAMP_LTZ(K) tprec(P).   { A = sl__type(p, SL_TYPE_TIMESTAMP_LTZ, K, P); }

@@ -1,0 +1,1188 @@
+/*
+** bind.c — binds statements against the catalog and builds logical plans.
+**
+** CREATE TABLE is validated here (columns, key, watermark, WITH options via
+** the connector registry). Queries become sl_lp trees:
+**
+**   FROM      -> Scan / Values / WindowTableFunction / Join / (sub-plan)
+**   WHERE     -> Filter
+**   GROUP BY  -> Project(keys ++ aggregate args) -> Aggregate -> [Filter HAVING]
+**   OVER      -> OverAggregate (ROW_NUMBER, Flink's deduplication / top-N pattern)
+**   SELECT    -> Project;  DISTINCT -> Aggregate over every output column
+**   UNION ALL -> Union;    ORDER BY -> Sort;  LIMIT -> Limit
+**   INSERT    -> Sink(table) over the query, columns mapped and type-checked
+**
+** Expressions are bound by sl_bind_expr (bind_expr.c); this file supplies the
+** scopes and, through the hook, the GROUP BY / aggregate / OVER context.
+**
+** Main routines: sl_bind_create_table, sl_bind_query, sl_bind_insert.
+*/
+#include "planner_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define SL_MAX_VIEW_DEPTH 32
+
+/* A relation being built: a plan and the names its columns answer to. */
+typedef struct sl__rel {
+    sl_lp *lp;            /* the plan (owned) */
+    sl_scope_col *cols;   /* one per lp column; names point into lp->cols */
+    char **quals;         /* owned qualifier strings (cols[i].qualifier) */
+    int nquals;           /* number of quals */
+} sl__rel;
+
+static void sl__rel_clear(sl__rel *r)
+{
+    for (int i = 0; i < r->nquals; i++)
+        sl_free(r->quals[i]);
+    sl_free(r->quals);
+    r->nquals = 0;
+    sl_free(r->cols);
+    r->quals = NULL;
+    r->cols = NULL;
+}
+
+static void sl__rel_free(sl__rel *r)
+{
+    sl__rel_clear(r);
+    sl_lp_free(r->lp);
+    r->lp = NULL;
+}
+
+/* (Re)build the scope of r with one qualifier for every column. */
+static void sl__rel_scope(sl__rel *r, const char *qualifier)
+{
+    sl__rel_clear(r);
+    int n = r->lp->ncols;
+    r->cols = sl_calloc((size_t)(n ? n : 1), sizeof(sl_scope_col));
+    r->quals = sl_calloc((size_t)(n ? n : 1), sizeof(char *));
+    r->nquals = n;
+    for (int i = 0; i < n; i++) {
+        r->quals[i] = sl_strdup(qualifier);
+        r->cols[i].qualifier = r->quals[i];
+        r->cols[i].name = r->lp->cols[i].name;
+        r->cols[i].type = r->lp->cols[i].type;
+    }
+}
+
+static sl_scope sl__scope_of(const sl__rel *r)
+{
+    sl_scope s = {r->lp->ncols, r->cols};
+    return s;
+}
+
+static sl_bexpr *sl__colref(int col, sl_type type, int pos)
+{
+    sl_bexpr *b = sl_bexpr_new(SL_BX_COLUMN, type, pos);
+    b->col = col;
+    return b;
+}
+
+static void sl__lp_push_expr(sl_lp *lp, sl_bexpr *e)
+{
+    lp->exprs = sl_realloc(lp->exprs, (size_t)(lp->nexprs + 1) * sizeof(sl_bexpr *));
+    lp->exprs[lp->nexprs++] = e;
+}
+
+/* Output name of a select item: alias, column name, or Flink's EXPR$i. */
+static char *sl__item_name(const sl_select_item *it, int i)
+{
+    if (it->alias)
+        return sl_strdup(it->alias);
+    if (it->expr->kind == SL_EXPR_COLUMN)
+        return sl_strdup(it->expr->text);
+    return sl_sprintf("EXPR$%d", i);
+}
+
+static bool sl__is_agg_call(const sl_expr *e)
+{
+    if (e->kind != SL_EXPR_FUNC || e->over)
+        return false;
+    const sl_func *f = sl_func_find(e->text);
+    return f && f->kind == SL_FUNC_AGGREGATE;
+}
+
+/* Does e contain an aggregate call (outside of OVER windows)? */
+static bool sl__has_agg(const sl_expr *e)
+{
+    if (!e)
+        return false;
+    if (sl__is_agg_call(e))
+        return true;
+    if (sl__has_agg(e->left) || sl__has_agg(e->right))
+        return true;
+    for (int i = 0; i < sl_list_len(e->args); i++)
+        if (sl__has_agg(sl_list_get(e->args, i)))
+            return true;
+    return false;
+}
+
+/* Find the first window-function call (f(...) OVER (...)) in e. */
+static const sl_expr *sl__find_over(const sl_expr *e)
+{
+    if (!e)
+        return NULL;
+    if (e->kind == SL_EXPR_FUNC && e->over)
+        return e;
+    const sl_expr *r = sl__find_over(e->left);
+    if (!r)
+        r = sl__find_over(e->right);
+    for (int i = 0; !r && i < sl_list_len(e->args); i++)
+        r = sl__find_over(sl_list_get(e->args, i));
+    return r;
+}
+
+/* ------------------------------------------------------------------------
+** CREATE TABLE
+*/
+
+int sl_bind_create_table(sl_binder *b, const sl_stmt *s)
+{
+    int n = sl_list_len(s->columns);
+    if (n == 0)
+        return sl_error_set(b->err, SL_ERR_INVALID_TABLE_DEF, s->name_pos,
+                            "table \"%s\" must have at least one column", s->name);
+    const char **names = sl_calloc((size_t)n, sizeof(char *));
+    sl_type *types = sl_calloc((size_t)n, sizeof(sl_type));
+    sl_scope_col *scols = sl_calloc((size_t)n, sizeof(sl_scope_col));
+    int rc = -1;
+    for (int i = 0; i < n; i++) {
+        const sl_column_def *c = sl_list_get(s->columns, i);
+        for (int j = 0; j < i; j++) {
+            if (strcmp(names[j], c->name) == 0) {
+                sl_error_set(b->err, SL_ERR_DUPLICATE_COLUMN, c->pos,
+                             "column \"%s\" specified more than once", c->name);
+                goto done;
+            }
+        }
+        if (sl_type_check(c->type, c->type_pos, b->err) != 0)
+            goto done;
+        names[i] = c->name;
+        types[i] = c->type;
+        scols[i].name = c->name;
+        scols[i].qualifier = s->name;
+        scols[i].type = c->type;
+    }
+    for (int k = 0; k < sl_list_len(s->primary_key); k++) {
+        const sl_ident *id = sl_list_get(s->primary_key, k);
+        int idx = -1;
+        for (int i = 0; i < n; i++)
+            if (strcmp(names[i], id->name) == 0)
+                idx = i;
+        if (idx < 0) {
+            sl_error_set(b->err, SL_ERR_UNDEFINED_COLUMN, id->pos,
+                         "column \"%s\" named in key does not exist", id->name);
+            goto done;
+        }
+        for (int j = 0; j < k; j++) {
+            const sl_ident *prev = sl_list_get(s->primary_key, j);
+            if (strcmp(prev->name, id->name) == 0) {
+                sl_error_set(b->err, SL_ERR_DUPLICATE_COLUMN, id->pos,
+                             "column \"%s\" appears twice in primary key constraint", id->name);
+                goto done;
+            }
+        }
+    }
+    if (s->wm_column) {
+        int idx = -1;
+        for (int i = 0; i < n; i++)
+            if (strcmp(names[i], s->wm_column->name) == 0)
+                idx = i;
+        if (idx < 0) {
+            sl_error_set(b->err, SL_ERR_UNDEFINED_COLUMN, s->wm_column->pos,
+                         "column \"%s\" of the WATERMARK does not exist", s->wm_column->name);
+            goto done;
+        }
+        if (!sl_type_is_timestamp(types[idx].id) || types[idx].precision > 3) {
+            char *t = sl_type_to_string(types[idx]);
+            sl_error_set(b->err, SL_ERR_DATATYPE_MISMATCH, s->wm_column->pos,
+                         "watermark column \"%s\" must be of type TIMESTAMP(p) or "
+                         "TIMESTAMP_LTZ(p) with p <= 3, not %s",
+                         s->wm_column->name, t);
+            sl_free(t);
+            goto done;
+        }
+        sl_scope scope = {n, scols};
+        sl_bind_ctx ctx = {&scope, b->err, "WATERMARK", NULL, NULL};
+        sl_bexpr *wm = sl_bind_expr(&ctx, s->wm_expr);
+        if (!wm)
+            goto done;
+        bool ok = sl_type_is_timestamp(wm->type.id);
+        if (!ok) {
+            char *t = sl_type_to_string(wm->type);
+            sl_error_set(b->err, SL_ERR_DATATYPE_MISMATCH, s->wm_expr->pos,
+                         "watermark expression must be of type TIMESTAMP or TIMESTAMP_LTZ, not %s",
+                         t);
+            sl_error_hint(b->err, "Write it as: WATERMARK FOR %s AS %s - INTERVAL '5' SECOND",
+                          s->wm_column->name, s->wm_column->name);
+            sl_free(t);
+        }
+        sl_bexpr_free(wm);
+        if (!ok)
+            goto done;
+    }
+    sl_table_shape shape = {n, names, types, sl_list_len(s->primary_key)};
+    static const sl_kvlist empty = {NULL, 0, 0};
+    rc = sl_connector_validate(s->options ? s->options : &empty, &shape,
+                               s->options_pos >= 0 && s->options ? s->options_pos : s->name_pos,
+                               b->err);
+done:
+    sl_free(names);
+    sl_free(types);
+    sl_free(scols);
+    return rc;
+}
+
+/* ------------------------------------------------------------------------
+** FROM
+*/
+
+const sl_view *sl_binder_view(const sl_binder *b, const char *name)
+{
+    for (int i = 0; i < sl_list_len(b->tviews); i++) {
+        const sl_view *v = sl_list_get(b->tviews, i);
+        if (strcmp(v->name, name) == 0)
+            return v;
+    }
+    return sl_catalog_view(b->cat, name);
+}
+
+static int sl__bind_query_rel(sl_binder *b, const sl_query *q, sl__rel *out);
+
+/* Scan of a table, or the plan of a view, for a FROM name. */
+static int sl__bind_named(sl_binder *b, const char *name, int pos, const char *alias, sl__rel *out)
+{
+    const sl_view *v = sl_binder_view(b, name);
+    if (v) {
+        if (b->depth >= SL_MAX_VIEW_DEPTH)
+            return sl_error_set(b->err, SL_ERR_PROGRAM_LIMIT, pos,
+                                "views nested too deeply (a view may refer to itself)");
+        b->depth++;
+        int rc = sl__bind_query_rel(b, v->def->query, out);
+        b->depth--;
+        if (rc != 0) {
+            /* Point at the use of the view; the inner position is in its definition. */
+            b->err->position = pos;
+            return -1;
+        }
+        for (int i = 0; i < sl_list_len(v->def->column_names) && i < out->lp->ncols; i++) {
+            const sl_ident *id = sl_list_get(v->def->column_names, i);
+            sl_free(out->lp->cols[i].name);
+            out->lp->cols[i].name = sl_strdup(id->name);
+        }
+        sl__rel_scope(out, alias ? alias : name);
+        return 0;
+    }
+    const sl_table *t = sl_catalog_table(b->cat, name);
+    if (!t) {
+        sl_error_set(b->err, SL_ERR_UNDEFINED_TABLE, pos, "table \"%s\" does not exist", name);
+        sl_list *names = sl_catalog_table_names(b->cat);
+        const char *near = sl_did_you_mean(name, (const char *const *)names->items, names->n);
+        if (near)
+            sl_error_hint(b->err, "Did you mean \"%s\"?", near);
+        sl_list_free(names, sl_free);
+        return -1;
+    }
+    if (!t->connector || !t->connector->caps.source) {
+        sl_error_set(b->err, SL_ERR_WRONG_OBJECT_TYPE, pos, "table \"%s\" cannot be read", name);
+        sl_error_detail(b->err, "Connector '%s' can only be written to.",
+                        t->connector ? t->connector->name : "?");
+        return -1;
+    }
+    sl_lp *lp = sl_lp_new(SL_LP_SCAN, NULL);
+    lp->table = sl_strdup(t->name);
+    lp->connector = t->connector;
+    lp->wm_col = t->wm_col;
+    for (int i = 0; i < t->ncols; i++)
+        sl_lp_add_col(lp, t->cols[i].name, t->cols[i].type, i == t->wm_col);
+    out->lp = lp;
+    sl__rel_scope(out, alias ? alias : name);
+    if (t->wm_col >= 0) {
+        sl_scope scope = sl__scope_of(out);
+        sl_bind_ctx ctx = {&scope, b->err, "WATERMARK", NULL, NULL};
+        lp->watermark = sl_bind_expr(&ctx, t->def->wm_expr);
+        if (!lp->watermark) {
+            sl__rel_free(out);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* A constant INTERVAL argument of a window function, in milliseconds. */
+static int sl__interval_arg(sl_binder *b, const sl_expr *e, const char *what, int64_t *ms)
+{
+    sl_scope empty = {0, NULL};
+    sl_bind_ctx ctx = {&empty, b->err, what, NULL, NULL};
+    sl_bexpr *x = sl_bind_expr(&ctx, e);
+    if (!x)
+        return -1;
+    int rc = 0;
+    if (x->kind != SL_BX_LITERAL || x->type.id != SL_TYPE_INTERVAL_DT || !x->text) {
+        rc = sl_error_set(b->err, SL_ERR_WINDOWING, e->pos,
+                          "the %s of a window must be a constant interval such as "
+                          "INTERVAL '1' MINUTE",
+                          what);
+    } else {
+        *ms = strtoll(x->text, NULL, 10);
+        if (*ms <= 0 && strcmp(what, "offset") != 0)
+            rc = sl_error_set(b->err, SL_ERR_WINDOWING, e->pos,
+                              "the %s of a window must be positive", what);
+    }
+    sl_bexpr_free(x);
+    return rc;
+}
+
+static int sl__bind_window(sl_binder *b, const sl_from *f, sl__rel *out)
+{
+    static const char *const fnames[] = {"TUMBLE", "HOP", "CUMULATE"};
+    const char *fname = fnames[f->window_fn];
+    if (!f->input || f->input->kind != SL_FROM_TABLE)
+        return sl_error_set(b->err, SL_ERR_WINDOWING, f->pos,
+                            "%s expects a table argument such as TABLE t", fname);
+    sl__rel in = {0};
+    if (sl__bind_named(b, f->input->name, f->input->pos, NULL, &in) != 0)
+        return -1;
+    sl_scope scope = sl__scope_of(&in);
+    int tc = sl_scope_resolve(&scope, NULL, f->time_col, f->time_col_pos, b->err);
+    if (tc < 0) {
+        sl__rel_free(&in);
+        return -1;
+    }
+    if (!in.lp->cols[tc].rowtime) {
+        char *t = sl_type_to_string(in.lp->cols[tc].type);
+        sl_error_set(b->err, SL_ERR_WINDOWING, f->time_col_pos,
+                     "the time column of %s must be a time attribute, but \"%s\" is a plain %s",
+                     fname, f->time_col, t);
+        sl_error_hint(b->err, "Declare WATERMARK FOR %s AS ... in the CREATE TABLE of \"%s\".",
+                      f->time_col, f->input->name);
+        sl_free(t);
+        sl__rel_free(&in);
+        return -1;
+    }
+    int nargs = sl_list_len(f->args);
+    int need = f->window_fn == SL_WIN_TUMBLE ? 1 : 2;
+    if (nargs < need || nargs > need + 1) {
+        sl__rel_free(&in);
+        return sl_error_set(b->err, SL_ERR_WINDOWING, f->pos,
+                            "%s takes a table, a DESCRIPTOR and %s", fname,
+                            f->window_fn == SL_WIN_TUMBLE ? "a size [and an offset]"
+                            : f->window_fn == SL_WIN_HOP ? "a slide and a size [and an offset]"
+                                                         : "a step and a max size [and an offset]");
+    }
+    int64_t size = 0, slide = 0, offset = 0;
+    int rc = 0;
+    if (f->window_fn == SL_WIN_TUMBLE) {
+        rc = sl__interval_arg(b, sl_list_get(f->args, 0), "size", &size);
+        slide = size;
+    } else {
+        rc = sl__interval_arg(b, sl_list_get(f->args, 0),
+                              f->window_fn == SL_WIN_HOP ? "slide" : "step", &slide);
+        if (rc == 0)
+            rc = sl__interval_arg(b, sl_list_get(f->args, 1), "size", &size);
+        if (rc == 0 && size % slide != 0)
+            rc = sl_error_set(b->err, SL_ERR_WINDOWING, ((sl_expr *)sl_list_get(f->args, 1))->pos,
+                              "the size of a %s window must be a multiple of its %s", fname,
+                              f->window_fn == SL_WIN_HOP ? "slide" : "step");
+    }
+    if (rc == 0 && nargs == need + 1)
+        rc = sl__interval_arg(b, sl_list_get(f->args, need), "offset", &offset);
+    if (rc != 0) {
+        sl__rel_free(&in);
+        return -1;
+    }
+    sl_lp *lp = sl_lp_new(SL_LP_WINDOW, in.lp);
+    in.lp = NULL;
+    sl__rel_clear(&in);
+    lp->window_fn = f->window_fn;
+    lp->time_col = tc;
+    lp->size_ms = size;
+    lp->slide_ms = slide;
+    lp->offset_ms = offset;
+    for (int i = 0; i < lp->input->ncols; i++)
+        sl_lp_add_col(lp, lp->input->cols[i].name, lp->input->cols[i].type, false);
+    sl_type ts = sl_type_make_p(SL_TYPE_TIMESTAMP, 3, 0);
+    ts.not_null = true;
+    sl_type wt = sl_type_make_p(lp->input->cols[tc].type.id, 3, 0);
+    wt.not_null = true;
+    sl_lp_add_col(lp, "window_start", ts, false);
+    sl_lp_add_col(lp, "window_end", ts, false);
+    sl_lp_add_col(lp, "window_time", wt, true);
+    out->lp = lp;
+    sl__rel_scope(out, f->alias ? f->alias : f->input->name);
+    return 0;
+}
+
+static int sl__bind_from(sl_binder *b, const sl_from *f, sl__rel *out);
+
+static int sl__bind_join(sl_binder *b, const sl_from *f, sl__rel *out)
+{
+    sl__rel l = {0}, r = {0};
+    if (sl__bind_from(b, f->left, &l) != 0)
+        return -1;
+    if (sl__bind_from(b, f->right, &r) != 0) {
+        sl__rel_free(&l);
+        return -1;
+    }
+    sl_lp *lp = sl_lp_new(SL_LP_JOIN, l.lp);
+    lp->right = r.lp;
+    lp->join_type = f->join_type;
+    int nl = l.lp->ncols, nr = r.lp->ncols;
+    bool null_left = f->join_type == SL_JOIN_RIGHT || f->join_type == SL_JOIN_FULL;
+    bool null_right = f->join_type == SL_JOIN_LEFT || f->join_type == SL_JOIN_FULL;
+    for (int i = 0; i < nl + nr; i++) {
+        const sl_lp_col *c = i < nl ? &l.lp->cols[i] : &r.lp->cols[i - nl];
+        sl_type t = c->type;
+        if ((i < nl && null_left) || (i >= nl && null_right))
+            t.not_null = false;
+        /* A regular join does not keep event time: rows may be emitted late. */
+        sl_lp_add_col(lp, c->name, t, false);
+    }
+    out->lp = lp;
+    sl__rel_scope(out, NULL);
+    for (int i = 0; i < nl + nr; i++) {
+        sl_free(out->quals[i]);
+        out->quals[i] = sl_strdup(i < nl ? l.cols[i].qualifier : r.cols[i - nl].qualifier);
+        out->cols[i].qualifier = out->quals[i];
+    }
+    l.lp = r.lp = NULL;
+    sl__rel_clear(&l);
+    sl__rel_clear(&r);
+    if (f->on) {
+        sl_scope scope = sl__scope_of(out);
+        sl_bind_ctx ctx = {&scope, b->err, "JOIN/ON", NULL, NULL};
+        sl_bexpr *cond = NULL;
+        if (sl_bind_condition(&ctx, f->on, &cond) != 0) {
+            sl__rel_free(out);
+            return -1;
+        }
+        sl__lp_push_expr(lp, cond);
+    }
+    return 0;
+}
+
+static int sl__bind_from(sl_binder *b, const sl_from *f, sl__rel *out)
+{
+    switch (f->kind) {
+    case SL_FROM_TABLE:
+        return sl__bind_named(b, f->name, f->pos, f->alias, out);
+    case SL_FROM_SUBQUERY:
+        if (sl__bind_query_rel(b, f->subquery, out) != 0)
+            return -1;
+        sl__rel_scope(out, f->alias);
+        return 0;
+    case SL_FROM_JOIN:
+        return sl__bind_join(b, f, out);
+    case SL_FROM_WINDOW:
+        return sl__bind_window(b, f, out);
+    }
+    return sl_error_set(b->err, SL_ERR_INTERNAL, f->pos, "unknown FROM item");
+}
+
+/* ------------------------------------------------------------------------
+** Aggregation context for the expression hook
+*/
+
+typedef struct sl__agg {
+    sl_binder *b;           /* binder */
+    const sl_scope *in;     /* the scope below the aggregation */
+    const sl_list *groups;  /* GROUP BY expressions (sl_expr*) */
+    int *group_cols;        /* per group: input column when it is a plain column, else -1 */
+    sl_lp *pre;             /* Project below the Aggregate: keys then aggregate args */
+    sl_lp_agg *aggs;        /* aggregate calls found so far */
+    int naggs;              /* their number */
+    sl_type *agg_types;     /* their result types */
+    const char *clause;     /* where we are, for messages */
+} sl__agg;
+
+static int sl__nested_agg_hook(sl_bind_ctx *ctx, const sl_expr *e, sl_bexpr **out)
+{
+    if (sl__is_agg_call(e))
+        return sl_error_set(ctx->err, SL_ERR_GROUPING, e->pos,
+                            "aggregate function calls cannot be nested");
+    if (e->kind == SL_EXPR_FUNC && e->over)
+        return sl_error_set(ctx->err, SL_ERR_GROUPING, e->pos,
+                            "aggregate function calls cannot contain window function calls");
+    return 0;
+}
+
+static int sl__agg_hook(sl_bind_ctx *ctx, const sl_expr *e, sl_bexpr **out)
+{
+    sl__agg *a = ctx->hook_ctx;
+    int nkeys = sl_list_len(a->groups);
+    /* An expression equal to a GROUP BY expression is that key. */
+    for (int g = 0; g < nkeys; g++) {
+        if (sl_expr_equal(e, sl_list_get(a->groups, g))) {
+            *out = sl__colref(g, a->pre->cols[g].type, e->pos);
+            return 1;
+        }
+    }
+    if (e->kind == SL_EXPR_COLUMN) {
+        int idx = sl_scope_resolve(a->in, e->qualifier, e->text, e->pos, ctx->err);
+        if (idx < 0)
+            return -1;
+        for (int g = 0; g < nkeys; g++) {
+            if (a->group_cols[g] == idx) {
+                *out = sl__colref(g, a->pre->cols[g].type, e->pos);
+                return 1;
+            }
+        }
+        sl_error_set(ctx->err, SL_ERR_GROUPING, e->pos,
+                     "column \"%s\" must appear in the GROUP BY clause or be used in an "
+                     "aggregate function",
+                     e->text);
+        return -1;
+    }
+    if (e->kind == SL_EXPR_FUNC && e->over)
+        return sl_error_set(ctx->err, SL_ERR_WINDOWING, e->pos,
+                            "window functions cannot be combined with GROUP BY or aggregates in "
+                            "the same SELECT");
+    if (!sl__is_agg_call(e))
+        return 0;
+    const sl_func *fn = sl_func_find(e->text);
+    int nargs = sl_list_len(e->args);
+    bool star = e->ival == 1;
+    if ((star && (fn->id != SL_FN_COUNT || nargs != 0)) || (!star && nargs != 1))
+        return sl_error_set(ctx->err, SL_ERR_UNDEFINED_FUNCTION, e->pos,
+                            "%s takes exactly one argument%s", fn->name,
+                            fn->id == SL_FN_COUNT ? " or *" : "");
+    int arg = -1;
+    sl_type argtype = sl_type_make(SL_TYPE_NULL);
+    if (!star) {
+        sl_bind_ctx inner = {a->in, ctx->err, ctx->clause, sl__nested_agg_hook, NULL};
+        sl_bexpr *x = sl_bind_expr(&inner, sl_list_get(e->args, 0));
+        if (!x)
+            return -1;
+        argtype = x->type;
+        arg = a->pre->nexprs;
+        char *name = sl_sprintf("$f%d", arg);
+        sl_lp_add_col(a->pre, name, x->type, false);
+        sl_free(name);
+        sl__lp_push_expr(a->pre, x);
+    }
+    sl_type rt;
+    if (sl_func_agg_type(fn, star ? NULL : &argtype, e->pos, &rt, ctx->err) != 0)
+        return -1;
+    a->aggs = sl_realloc(a->aggs, (size_t)(a->naggs + 1) * sizeof(sl_lp_agg));
+    a->aggs[a->naggs].fn = fn;
+    a->aggs[a->naggs].distinct = e->distinct;
+    a->aggs[a->naggs].arg = arg;
+    a->aggs[a->naggs].type = rt;
+    a->naggs++;
+    *out = sl__colref(nkeys + a->naggs - 1, rt, e->pos);
+    return 1;
+}
+
+/* ------------------------------------------------------------------------
+** OVER (ROW_NUMBER) context for the expression hook
+*/
+
+typedef struct sl__over {
+    sl_binder *b;       /* binder */
+    const sl_scope *in; /* scope below */
+    sl_lp *node;        /* the OverAggregate built (NULL until found) */
+    sl_lp *input;       /* its input, handed over when the node is built */
+} sl__over;
+
+static int sl__over_col(sl_bind_ctx *ctx, const sl_scope *in, const sl_expr *e, const char *what)
+{
+    if (e->kind != SL_EXPR_COLUMN)
+        return sl_error_set(ctx->err, SL_ERR_NOT_SUPPORTED, e->pos,
+                            "%s of a window function must name a column", what);
+    return sl_scope_resolve(in, e->qualifier, e->text, e->pos, ctx->err);
+}
+
+static int sl__over_hook(sl_bind_ctx *ctx, const sl_expr *e, sl_bexpr **out)
+{
+    sl__over *o = ctx->hook_ctx;
+    if (e->kind != SL_EXPR_FUNC || !e->over)
+        return 0;
+    const sl_func *fn = sl_func_find(e->text);
+    if (!fn || fn->kind != SL_FUNC_WINDOW || fn->id != SL_FN_ROW_NUMBER)
+        return sl_error_set(ctx->err, SL_ERR_NOT_SUPPORTED, e->pos,
+                            "window function %s is not supported", e->text);
+    if (sl_list_len(e->args) != 0)
+        return sl_error_set(ctx->err, SL_ERR_UNDEFINED_FUNCTION, e->pos,
+                            "ROW_NUMBER takes no arguments");
+    if (o->node)
+        return sl_error_set(ctx->err, SL_ERR_NOT_SUPPORTED, e->pos,
+                            "only one ROW_NUMBER() per SELECT is supported");
+    if (sl_list_len(e->over->order_by) == 0)
+        return sl_error_set(ctx->err, SL_ERR_WINDOWING, e->pos,
+                            "ROW_NUMBER() requires ORDER BY in its OVER clause");
+    sl_lp *node = sl_lp_new(SL_LP_OVER, NULL);
+    int np = sl_list_len(e->over->partition_by), no = sl_list_len(e->over->order_by);
+    node->keys = sl_calloc((size_t)(np ? np : 1), sizeof(int));
+    node->order = sl_calloc((size_t)no, sizeof(sl_lp_order));
+    for (int i = 0; i < np; i++) {
+        int c = sl__over_col(ctx, o->in, sl_list_get(e->over->partition_by, i), "PARTITION BY");
+        if (c < 0) {
+            sl_lp_free(node);
+            return -1;
+        }
+        node->keys[node->nkeys++] = c;
+    }
+    for (int i = 0; i < no; i++) {
+        const sl_order_item *it = sl_list_get(e->over->order_by, i);
+        int c = sl__over_col(ctx, o->in, it->expr, "ORDER BY");
+        if (c < 0) {
+            sl_lp_free(node);
+            return -1;
+        }
+        node->order[node->norder].col = c;
+        node->order[node->norder].desc = it->desc;
+        node->order[node->norder].nulls = it->nulls;
+        node->norder++;
+    }
+    o->node = node;
+    sl_type t = sl_type_make(SL_TYPE_BIGINT);
+    t.not_null = true;
+    *out = sl__colref(o->in->n, t, e->pos);
+    return 1;
+}
+
+/* ------------------------------------------------------------------------
+** SELECT
+*/
+
+/* Append the select list's items to proj, binding in ctx. Stars expand to
+** the visible columns of scope (through ctx so aggregation rules apply). */
+static int sl__bind_items(sl_bind_ctx *ctx, const sl_list *items, const sl_scope *scope,
+                          sl_lp *proj)
+{
+    int out_i = 0;
+    for (int i = 0; i < sl_list_len(items); i++) {
+        const sl_select_item *it = sl_list_get(items, i);
+        if (it->expr->kind == SL_EXPR_STAR) {
+            int matched = 0;
+            for (int c = 0; c < scope->n; c++) {
+                const sl_scope_col *sc = &scope->cols[c];
+                if (sc->hidden)
+                    continue;
+                if (it->expr->qualifier &&
+                    (!sc->qualifier || strcmp(sc->qualifier, it->expr->qualifier) != 0))
+                    continue;
+                matched++;
+                sl_expr col = {0};
+                col.kind = SL_EXPR_COLUMN;
+                col.pos = it->expr->pos;
+                col.op_pos = -1;
+                col.text = (char *)sc->name;
+                col.qualifier = (char *)sc->qualifier;
+                sl_bexpr *x;
+                if (ctx->hook) {
+                    x = sl_bind_expr(ctx, &col);
+                } else {
+                    x = sl__colref(c, sc->type, it->expr->pos);
+                }
+                if (!x)
+                    return -1;
+                sl_lp_add_col(proj, sc->name, x->type, false);
+                sl__lp_push_expr(proj, x);
+                out_i++;
+            }
+            if (it->expr->qualifier && matched == 0)
+                return sl_error_set(ctx->err, SL_ERR_UNDEFINED_TABLE, it->expr->pos,
+                                    "missing FROM-clause entry for table \"%s\"",
+                                    it->expr->qualifier);
+            continue;
+        }
+        sl_bexpr *x = sl_bind_expr(ctx, it->expr);
+        if (!x)
+            return -1;
+        char *name = sl__item_name(it, out_i);
+        sl_lp_add_col(proj, name, x->type, false);
+        sl_free(name);
+        sl__lp_push_expr(proj, x);
+        out_i++;
+    }
+    return 0;
+}
+
+/* Rowtime propagates through a projection of the bare column. */
+static void sl__project_rowtime(sl_lp *proj)
+{
+    for (int i = 0; i < proj->nexprs; i++) {
+        const sl_bexpr *x = proj->exprs[i];
+        if (x->kind == SL_BX_COLUMN && x->col < proj->input->ncols)
+            proj->cols[i].rowtime = proj->input->cols[x->col].rowtime;
+    }
+}
+
+static sl_lp *sl__distinct(sl_lp *in)
+{
+    sl_lp *agg = sl_lp_new(SL_LP_AGGREGATE, in);
+    agg->keys = sl_calloc((size_t)(in->ncols ? in->ncols : 1), sizeof(int));
+    for (int i = 0; i < in->ncols; i++) {
+        agg->keys[agg->nkeys++] = i;
+        sl_lp_add_col(agg, in->cols[i].name, in->cols[i].type, false);
+    }
+    return agg;
+}
+
+static int sl__bind_select(sl_binder *b, const sl_query *q, sl__rel *out)
+{
+    sl__rel in = {0};
+    if (q->from) {
+        if (sl__bind_from(b, q->from, &in) != 0)
+            return -1;
+    } else {
+        in.lp = sl_lp_new(SL_LP_VALUES, NULL);
+        in.lp->nrows = 1;
+        in.lp->rows = sl_calloc(1, sizeof(sl_bexpr **));
+        in.lp->rows[0] = sl_calloc(1, sizeof(sl_bexpr *));
+        sl__rel_scope(&in, NULL);
+    }
+    sl_scope scope = sl__scope_of(&in);
+    if (q->where) {
+        sl_bind_ctx ctx = {&scope, b->err, "WHERE", NULL, NULL};
+        sl_bexpr *cond = NULL;
+        if (sl_bind_condition(&ctx, q->where, &cond) != 0)
+            goto fail;
+        sl_lp *f = sl_lp_new(SL_LP_FILTER, in.lp);
+        for (int i = 0; i < in.lp->ncols; i++)
+            sl_lp_add_col(f, in.lp->cols[i].name, in.lp->cols[i].type, in.lp->cols[i].rowtime);
+        sl__lp_push_expr(f, cond);
+        in.lp = f; /* same columns: the scope's names now point into f, rebuild */
+        char **quals = in.quals;
+        int n = f->ncols;
+        in.quals = NULL;
+        in.nquals = 0;
+        sl__rel_clear(&in);
+        in.cols = sl_calloc((size_t)(n ? n : 1), sizeof(sl_scope_col));
+        in.quals = quals;
+        in.nquals = n;
+        for (int i = 0; i < n; i++) {
+            in.cols[i].qualifier = quals[i];
+            in.cols[i].name = f->cols[i].name;
+            in.cols[i].type = f->cols[i].type;
+        }
+        scope = sl__scope_of(&in);
+    }
+
+    bool aggregating = q->group_by != NULL || sl__has_agg(q->having);
+    for (int i = 0; !aggregating && i < sl_list_len(q->items); i++)
+        aggregating = sl__has_agg(((sl_select_item *)sl_list_get(q->items, i))->expr);
+    if (q->having && !aggregating)
+        aggregating = true;
+
+    sl_lp *proj = NULL;
+    if (aggregating) {
+        sl__agg a = {0};
+        a.b = b;
+        a.in = &scope;
+        a.groups = q->group_by;
+        int nkeys = sl_list_len(q->group_by);
+        a.group_cols = sl_calloc((size_t)(nkeys ? nkeys : 1), sizeof(int));
+        a.pre = sl_lp_new(SL_LP_PROJECT, in.lp);
+        in.lp = NULL;
+        int rc = 0;
+        for (int g = 0; g < nkeys && rc == 0; g++) {
+            const sl_expr *ge = sl_list_get(q->group_by, g);
+            sl_bind_ctx ctx = {&scope, b->err, "GROUP BY", NULL, NULL};
+            sl_bexpr *x = sl_bind_expr(&ctx, ge);
+            if (!x) {
+                rc = -1;
+                break;
+            }
+            a.group_cols[g] = x->kind == SL_BX_COLUMN ? x->col : -1;
+            char *name = ge->kind == SL_EXPR_COLUMN ? sl_strdup(ge->text) : sl_sprintf("$f%d", g);
+            sl_lp_add_col(a.pre, name, x->type, false);
+            sl_free(name);
+            sl__lp_push_expr(a.pre, x);
+        }
+        /* The SELECT list and HAVING see the aggregate's output through the hook. */
+        sl_lp *having = NULL;
+        sl_bexpr *hcond = NULL;
+        proj = sl_lp_new(SL_LP_PROJECT, NULL);
+        if (rc == 0) {
+            sl_bind_ctx ctx = {&scope, b->err, "SELECT", sl__agg_hook, &a};
+            rc = sl__bind_items(&ctx, q->items, &scope, proj);
+        }
+        if (rc == 0 && q->having) {
+            sl_bind_ctx ctx = {&scope, b->err, "HAVING", sl__agg_hook, &a};
+            rc = sl_bind_condition(&ctx, q->having, &hcond);
+        }
+        sl_lp *agg = sl_lp_new(SL_LP_AGGREGATE, a.pre);
+        agg->keys = sl_calloc((size_t)(nkeys ? nkeys : 1), sizeof(int));
+        for (int g = 0; g < nkeys; g++) {
+            agg->keys[agg->nkeys++] = g;
+            sl_lp_add_col(agg, a.pre->cols[g].name, a.pre->cols[g].type, false);
+        }
+        agg->aggs = a.aggs;
+        agg->naggs = a.naggs;
+        for (int i = 0; i < a.naggs; i++) {
+            char *name = sl_sprintf("agg$%d", i);
+            sl_type t = a.aggs[i].type;
+            sl_lp_add_col(agg, name, t, false);
+            sl_free(name);
+        }
+        sl_free(a.group_cols);
+        sl_lp *top = agg;
+        if (hcond) {
+            having = sl_lp_new(SL_LP_FILTER, agg);
+            for (int i = 0; i < agg->ncols; i++)
+                sl_lp_add_col(having, agg->cols[i].name, agg->cols[i].type, false);
+            sl__lp_push_expr(having, hcond);
+            top = having;
+        }
+        proj->input = top;
+        if (rc != 0)
+            goto fail_proj;
+    } else {
+        sl__over o = {b, &scope, NULL, NULL};
+        proj = sl_lp_new(SL_LP_PROJECT, NULL);
+        sl_bind_ctx ctx = {&scope, b->err, "SELECT", sl__over_hook, &o};
+        int rc = sl__bind_items(&ctx, q->items, &scope, proj);
+        if (o.node) {
+            o.node->input = in.lp;
+            for (int i = 0; i < in.lp->ncols; i++)
+                sl_lp_add_col(o.node, in.lp->cols[i].name, in.lp->cols[i].type,
+                              in.lp->cols[i].rowtime);
+            sl_type t = sl_type_make(SL_TYPE_BIGINT);
+            t.not_null = true;
+            sl_lp_add_col(o.node, "$row_number", t, false);
+            in.lp = o.node;
+        }
+        proj->input = in.lp;
+        in.lp = NULL;
+        if (rc != 0)
+            goto fail_proj;
+        sl__project_rowtime(proj);
+    }
+    sl__rel_clear(&in);
+    out->lp = q->distinct ? sl__distinct(proj) : proj;
+    sl__rel_scope(out, NULL);
+    return 0;
+
+fail_proj:
+    sl_lp_free(proj);
+fail:
+    sl__rel_free(&in);
+    return -1;
+}
+
+/* ------------------------------------------------------------------------
+** VALUES, UNION, ORDER BY, LIMIT
+*/
+
+static int sl__bind_values(sl_binder *b, const sl_query *q, sl__rel *out)
+{
+    int nrows = sl_list_len(q->rows);
+    int ncols = nrows ? sl_list_len((sl_list *)sl_list_get(q->rows, 0)) : 0;
+    sl_lp *lp = sl_lp_new(SL_LP_VALUES, NULL);
+    lp->rows = sl_calloc((size_t)(nrows ? nrows : 1), sizeof(sl_bexpr **));
+    sl_type *types = sl_calloc((size_t)(ncols ? ncols : 1), sizeof(sl_type));
+    sl_scope empty = {0, NULL};
+    sl_bind_ctx ctx = {&empty, b->err, "VALUES", NULL, NULL};
+    int rc = 0;
+    for (int r = 0; r < nrows && rc == 0; r++) {
+        const sl_list *row = sl_list_get(q->rows, r);
+        if (sl_list_len(row) != ncols) {
+            const sl_expr *first = sl_list_len(row) ? sl_list_get(row, 0) : NULL;
+            rc = sl_error_set(b->err, SL_ERR_SYNTAX, first ? first->pos : q->pos,
+                              "VALUES lists must all be the same length");
+            break;
+        }
+        lp->rows[r] = sl_calloc((size_t)(ncols ? ncols : 1), sizeof(sl_bexpr *));
+        lp->nrows++;
+        for (int c = 0; c < ncols; c++) {
+            const sl_expr *e = sl_list_get(row, c);
+            sl_bexpr *x = sl_bind_expr(&ctx, e);
+            if (!x) {
+                rc = -1;
+                break;
+            }
+            lp->rows[r][c] = x;
+            if (r == 0) {
+                types[c] = x->type;
+            } else if (!sl_type_common(types[c], x->type, &types[c])) {
+                char *t1 = sl_type_to_string(types[c]), *t2 = sl_type_to_string(x->type);
+                rc = sl_error_set(b->err, SL_ERR_DATATYPE_MISMATCH, e->pos,
+                                  "VALUES types %s and %s cannot be matched", t1, t2);
+                sl_free(t1);
+                sl_free(t2);
+                break;
+            }
+        }
+    }
+    for (int c = 0; c < ncols; c++) {
+        char *name = sl_sprintf("EXPR$%d", c);
+        sl_lp_add_col(lp, name, types[c], false);
+        sl_free(name);
+    }
+    sl_free(types);
+    if (rc != 0) {
+        /* rows[r] may be partially filled: free what exists. */
+        for (int r = 0; r < lp->nrows; r++) {
+            for (int c = 0; c < ncols; c++)
+                sl_bexpr_free(lp->rows[r][c]);
+            sl_free(lp->rows[r]);
+        }
+        lp->nrows = 0;
+        sl_lp_free(lp);
+        return -1;
+    }
+    out->lp = lp;
+    sl__rel_scope(out, NULL);
+    return 0;
+}
+
+static int sl__bind_union(sl_binder *b, const sl_query *q, sl__rel *out)
+{
+    sl__rel l = {0}, r = {0};
+    if (sl__bind_query_rel(b, q->left, &l) != 0)
+        return -1;
+    if (sl__bind_query_rel(b, q->right, &r) != 0) {
+        sl__rel_free(&l);
+        return -1;
+    }
+    int rc = 0;
+    if (l.lp->ncols != r.lp->ncols) {
+        rc = sl_error_set(b->err, SL_ERR_SYNTAX, q->right->pos,
+                          "each UNION query must have the same number of columns");
+        sl_error_detail(b->err, "The left side has %d columns, the right side %d.", l.lp->ncols,
+                        r.lp->ncols);
+    }
+    sl_lp *lp = sl_lp_new(SL_LP_UNION, l.lp);
+    lp->right = r.lp;
+    for (int i = 0; rc == 0 && i < l.lp->ncols; i++) {
+        sl_type t;
+        if (!sl_type_common(l.lp->cols[i].type, r.lp->cols[i].type, &t)) {
+            char *t1 = sl_type_to_string(l.lp->cols[i].type);
+            char *t2 = sl_type_to_string(r.lp->cols[i].type);
+            rc = sl_error_set(b->err, SL_ERR_DATATYPE_MISMATCH, q->right->pos,
+                              "UNION types %s and %s cannot be matched (column %d, \"%s\")", t1,
+                              t2, i + 1, l.lp->cols[i].name);
+            sl_free(t1);
+            sl_free(t2);
+            break;
+        }
+        sl_lp_add_col(lp, l.lp->cols[i].name, t,
+                      l.lp->cols[i].rowtime && r.lp->cols[i].rowtime);
+    }
+    l.lp = r.lp = NULL;
+    sl__rel_clear(&l);
+    sl__rel_clear(&r);
+    if (rc != 0) {
+        sl_lp_free(lp);
+        return -1;
+    }
+    out->lp = q->all ? lp : sl__distinct(lp);
+    sl__rel_scope(out, NULL);
+    return 0;
+}
+
+/* ORDER BY keys resolve against the query's output columns (by name or by
+** 1-based position). */
+static int sl__bind_order(sl_binder *b, const sl_query *q, sl__rel *r)
+{
+    int n = sl_list_len(q->order_by);
+    sl_lp *sort = sl_lp_new(SL_LP_SORT, r->lp);
+    sort->order = sl_calloc((size_t)n, sizeof(sl_lp_order));
+    for (int i = 0; i < r->lp->ncols; i++)
+        sl_lp_add_col(sort, r->lp->cols[i].name, r->lp->cols[i].type, r->lp->cols[i].rowtime);
+    sl_scope scope = sl__scope_of(r);
+    for (int i = 0; i < n; i++) {
+        const sl_order_item *it = sl_list_get(q->order_by, i);
+        int col = -1;
+        if (it->expr->kind == SL_EXPR_NUMBER) {
+            long v = strtol(it->expr->text, NULL, 10);
+            if (v < 1 || v > r->lp->ncols) {
+                sl_error_set(b->err, SL_ERR_INVALID_COLUMN_REF, it->expr->pos,
+                             "ORDER BY position %s is not in select list", it->expr->text);
+                goto fail;
+            }
+            col = (int)v - 1;
+        } else if (it->expr->kind == SL_EXPR_COLUMN) {
+            col = sl_scope_resolve(&scope, it->expr->qualifier, it->expr->text, it->expr->pos,
+                                   b->err);
+            if (col < 0) {
+                sl_error_hint(b->err, "ORDER BY refers to the columns of the select list.");
+                goto fail;
+            }
+        } else {
+            sl_error_set(b->err, SL_ERR_NOT_SUPPORTED, it->expr->pos,
+                         "ORDER BY supports column names and positions of the select list");
+            sl_error_hint(b->err, "Add the expression to the select list with an alias and "
+                                  "order by the alias.");
+            goto fail;
+        }
+        sort->order[sort->norder].col = col;
+        sort->order[sort->norder].desc = it->desc;
+        sort->order[sort->norder].nulls = it->nulls;
+        sort->norder++;
+    }
+    r->lp = sort;
+    sl__rel_scope(r, NULL);
+    return 0;
+fail:
+    sort->input = NULL;
+    sl_lp_free(sort);
+    return -1;
+}
+
+static int sl__count_arg(sl_binder *b, const sl_expr *e, const char *what, int64_t *out)
+{
+    if (e->kind != SL_EXPR_NUMBER || strchr(e->text, '.') || strchr(e->text, 'e') ||
+        strchr(e->text, 'E'))
+        return sl_error_set(b->err, SL_ERR_SYNTAX, e->pos,
+                            "argument of %s must be a non-negative integer constant", what);
+    char *end = NULL;
+    long long v = strtoll(e->text, &end, 10);
+    if (*end || v < 0)
+        return sl_error_set(b->err, SL_ERR_NUMERIC_RANGE, e->pos, "%s value %s is out of range",
+                            what, e->text);
+    *out = v;
+    return 0;
+}
+
+static int sl__bind_query_rel(sl_binder *b, const sl_query *q, sl__rel *out)
+{
+    int rc;
+    switch (q->kind) {
+    case SL_QUERY_SELECT: rc = sl__bind_select(b, q, out); break;
+    case SL_QUERY_UNION: rc = sl__bind_union(b, q, out); break;
+    case SL_QUERY_VALUES: rc = sl__bind_values(b, q, out); break;
+    default: rc = sl_error_set(b->err, SL_ERR_INTERNAL, q->pos, "unknown query kind");
+    }
+    if (rc != 0)
+        return -1;
+    if (q->order_by && sl__bind_order(b, q, out) != 0) {
+        sl__rel_free(out);
+        return -1;
+    }
+    if (q->limit || q->offset) {
+        int64_t limit = -1, offset = 0;
+        if ((q->limit && sl__count_arg(b, q->limit, "LIMIT", &limit) != 0) ||
+            (q->offset && sl__count_arg(b, q->offset, "OFFSET", &offset) != 0)) {
+            sl__rel_free(out);
+            return -1;
+        }
+        sl_lp *lim = sl_lp_new(SL_LP_LIMIT, out->lp);
+        lim->limit = limit;
+        lim->offset = offset;
+        for (int i = 0; i < out->lp->ncols; i++)
+            sl_lp_add_col(lim, out->lp->cols[i].name, out->lp->cols[i].type,
+                          out->lp->cols[i].rowtime);
+        out->lp = lim;
+        sl__rel_scope(out, NULL);
+    }
+    return 0;
+}
+
+sl_lp *sl_bind_query(sl_binder *b, const sl_query *q)
+{
+    sl__rel r = {0};
+    if (sl__bind_query_rel(b, q, &r) != 0)
+        return NULL;
+    sl_lp *lp = r.lp;
+    r.lp = NULL;
+    sl__rel_clear(&r);
+    return lp;
+}
+
+/* ------------------------------------------------------------------------
+** INSERT
+*/
+
+sl_lp *sl_bind_insert(sl_binder *b, const sl_stmt *s)
+{
+    if (sl_binder_view(b, s->name)) {
+        sl_error_set(b->err, SL_ERR_WRONG_OBJECT_TYPE, s->name_pos, "cannot insert into view \"%s\"",
+                     s->name);
+        return NULL;
+    }
+    const sl_table *t = sl_catalog_table(b->cat, s->name);
+    if (!t) {
+        sl_error_set(b->err, SL_ERR_UNDEFINED_TABLE, s->name_pos, "table \"%s\" does not exist",
+                     s->name);
+        return NULL;
+    }
+    if (!t->connector || !t->connector->caps.sink) {
+        sl_error_set(b->err, SL_ERR_WRONG_OBJECT_TYPE, s->name_pos,
+                     "table \"%s\" cannot be written to", s->name);
+        sl_error_detail(b->err, "Connector '%s' can only be read from.",
+                        t->connector ? t->connector->name : "?");
+        return NULL;
+    }
+    /* Target columns: the list, or all columns in order. */
+    int ntarget = s->column_names ? sl_list_len(s->column_names) : t->ncols;
+    int *target = sl_calloc((size_t)(ntarget ? ntarget : 1), sizeof(int));
+    for (int i = 0; i < ntarget; i++) {
+        if (!s->column_names) {
+            target[i] = i;
+            continue;
+        }
+        const sl_ident *id = sl_list_get(s->column_names, i);
+        target[i] = -1;
+        for (int c = 0; c < t->ncols; c++)
+            if (strcmp(t->cols[c].name, id->name) == 0)
+                target[i] = c;
+        if (target[i] < 0) {
+            sl_error_set(b->err, SL_ERR_UNDEFINED_COLUMN, id->pos,
+                         "column \"%s\" of table \"%s\" does not exist", id->name, t->name);
+            sl_free(target);
+            return NULL;
+        }
+        for (int j = 0; j < i; j++) {
+            if (target[j] == target[i]) {
+                sl_error_set(b->err, SL_ERR_DUPLICATE_COLUMN, id->pos,
+                             "column \"%s\" specified more than once", id->name);
+                sl_free(target);
+                return NULL;
+            }
+        }
+    }
+    sl_lp *q = sl_bind_query(b, s->query);
+    if (!q) {
+        sl_free(target);
+        return NULL;
+    }
+    sl_lp *sink = sl_lp_new(SL_LP_SINK, q);
+    sink->table = sl_strdup(t->name);
+    sink->connector = t->connector;
+    sink->sink_map = sl_calloc((size_t)t->ncols, sizeof(int));
+    for (int c = 0; c < t->ncols; c++) {
+        sink->sink_map[c] = -1;
+        sl_lp_add_col(sink, t->cols[c].name, t->cols[c].type, false);
+    }
+    if (q->ncols != ntarget) {
+        sl_error_set(b->err, SL_ERR_SYNTAX, s->query->pos,
+                     "INSERT has %s expressions than target columns",
+                     q->ncols > ntarget ? "more" : "fewer");
+        sl_error_detail(b->err, "The query produces %d columns; table \"%s\" takes %d here.",
+                        q->ncols, t->name, ntarget);
+        goto fail;
+    }
+    for (int i = 0; i < ntarget; i++) {
+        const sl_column *tc = &t->cols[target[i]];
+        if (!sl_type_assignable(q->cols[i].type, tc->type)) {
+            char *want = sl_type_to_string(tc->type), *got = sl_type_to_string(q->cols[i].type);
+            sl_error_set(b->err, SL_ERR_DATATYPE_MISMATCH, s->query->pos,
+                         "column \"%s\" is of type %s but expression is of type %s", tc->name,
+                         want, got);
+            sl_error_hint(b->err, "You will need to rewrite or cast the expression.");
+            sl_free(want);
+            sl_free(got);
+            goto fail;
+        }
+        sink->sink_map[target[i]] = i;
+    }
+    for (int c = 0; c < t->ncols; c++) {
+        if (sink->sink_map[c] < 0 && t->cols[c].type.not_null) {
+            sl_error_set(b->err, SL_ERR_SYNTAX, s->name_pos,
+                         "column \"%s\" of table \"%s\" is NOT NULL and has no value", t->cols[c].name,
+                         t->name);
+            sl_error_hint(b->err, "Add the column to the INSERT's column list.");
+            goto fail;
+        }
+    }
+    sl_free(target);
+    return sink;
+fail:
+    sl_free(target);
+    sl_lp_free(sink);
+    return NULL;
+}

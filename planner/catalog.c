@@ -1,0 +1,482 @@
+/*
+** catalog.c — the persistent catalog of tables and views in a data directory.
+**
+** Layout of a data directory:
+**   SLUICE         marker: "sluice data directory\nversion 1\n"
+**   catalog.json   {"format": "sluice-catalog", "version": 1,
+**                   "objects": [{"kind": "table"|"view", "name": .., "sql": ..}]}
+** Each object is stored as its canonical CREATE statement (the printer's
+** output) and re-parsed on open, as SQLite keeps its schema. catalog.json is
+** replaced atomically (temp file, fsync, rename) on every change, before the
+** change takes effect in memory. On first use, catalog.json is written before
+** the marker, so a marker always means a catalog exists.
+**
+** A directory that is not empty and has no marker is not Sluice's; a corrupt
+** catalog is an error. Neither is ever written to.
+**
+** Main routines: sl_catalog_open, sl_catalog_put_table/view, sl_catalog_drop.
+*/
+#include "planner_int.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <jansson.h>
+#include <string.h>
+
+#define SL_MARKER_FILE "SLUICE"
+#define SL_MARKER_TEXT "sluice data directory\nversion 1\n"
+#define SL_CATALOG_FILE "catalog.json"
+#define SL_CATALOG_FORMAT "sluice-catalog"
+#define SL_CATALOG_VERSION 1
+
+struct sl_catalog {
+    char *dir;      /* data directory */
+    char *path;     /* catalog.json */
+    sl_list *tables;/* sl_table*, in creation order */
+    sl_list *views; /* sl_view* (never temporary), in creation order */
+};
+
+/* ------------------------------------------------------------------------
+** In-memory objects
+*/
+
+void sl_table_free(sl_table *t)
+{
+    if (!t)
+        return;
+    for (int i = 0; i < t->ncols; i++) {
+        sl_free(t->cols[i].name);
+        sl_free(t->cols[i].comment);
+    }
+    sl_free(t->cols);
+    sl_free(t->pk);
+    sl_stmt_free(t->def);
+    sl_free(t->name);
+    sl_free(t);
+}
+
+void sl_view_free(sl_view *v)
+{
+    if (!v)
+        return;
+    sl_stmt_free(v->def);
+    sl_free(v->name);
+    sl_free(v);
+}
+
+static void sl__table_free_v(void *p) { sl_table_free(p); }
+static void sl__view_free_v(void *p) { sl_view_free(p); }
+
+static int sl__column_index(const sl_table *t, const char *name)
+{
+    for (int i = 0; i < t->ncols; i++)
+        if (strcmp(t->cols[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+sl_table *sl_table_from_def(sl_stmt *def, sl_error *err)
+{
+    if (def->kind != SL_STMT_CREATE_TABLE) {
+        sl_stmt_free(def);
+        sl_error_set(err, SL_ERR_INTERNAL, -1, "not a CREATE TABLE statement");
+        return NULL;
+    }
+    sl_table *t = sl_calloc(1, sizeof *t);
+    t->name = sl_strdup(def->name);
+    t->def = def;
+    t->ncols = sl_list_len(def->columns);
+    t->cols = sl_calloc((size_t)(t->ncols ? t->ncols : 1), sizeof(sl_column));
+    for (int i = 0; i < t->ncols; i++) {
+        const sl_column_def *c = sl_list_get(def->columns, i);
+        t->cols[i].name = sl_strdup(c->name);
+        t->cols[i].type = c->type;
+        t->cols[i].comment = sl_strdup(c->comment);
+    }
+    t->npk = sl_list_len(def->primary_key);
+    t->pk = sl_calloc((size_t)(t->npk ? t->npk : 1), sizeof(int));
+    for (int i = 0; i < t->npk; i++) {
+        const sl_ident *id = sl_list_get(def->primary_key, i);
+        t->pk[i] = sl__column_index(t, id->name);
+        if (t->pk[i] < 0) {
+            sl_error_set(err, SL_ERR_UNDEFINED_COLUMN, id->pos,
+                         "column \"%s\" named in key does not exist", id->name);
+            sl_table_free(t);
+            return NULL;
+        }
+        /* Flink: primary key columns are implicitly NOT NULL. */
+        t->cols[t->pk[i]].type.not_null = true;
+    }
+    t->wm_col = -1;
+    if (def->wm_column) {
+        t->wm_col = sl__column_index(t, def->wm_column->name);
+        if (t->wm_col < 0) {
+            sl_error_set(err, SL_ERR_UNDEFINED_COLUMN, def->wm_column->pos,
+                         "column \"%s\" of the WATERMARK does not exist", def->wm_column->name);
+            sl_table_free(t);
+            return NULL;
+        }
+    }
+    const char *conn = sl_kvlist_get(def->options, "connector");
+    t->connector = conn ? sl_connector_find(conn) : NULL;
+    return t;
+}
+
+/* ------------------------------------------------------------------------
+** Persistence
+*/
+
+static bool sl__dir_is_empty(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return false;
+    struct dirent *de;
+    bool empty = true;
+    while ((de = readdir(d)) != NULL) {
+        if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
+            empty = false;
+            break;
+        }
+    }
+    closedir(d);
+    return empty;
+}
+
+/* Serialize the catalog (optionally with one object replaced/added/removed
+** is done by the caller on copies) into JSON text. */
+static char *sl__catalog_json(const sl_list *tables, const sl_list *views)
+{
+    json_t *root = json_object();
+    json_object_set_new(root, "format", json_string(SL_CATALOG_FORMAT));
+    json_object_set_new(root, "version", json_integer(SL_CATALOG_VERSION));
+    json_t *objs = json_array();
+    for (int i = 0; i < sl_list_len(tables); i++) {
+        const sl_table *t = sl_list_get(tables, i);
+        sl_strbuf sb = SL_STRBUF_INIT;
+        sl_stmt_print(&sb, t->def, NULL, NULL);
+        json_t *o = json_object();
+        json_object_set_new(o, "kind", json_string("table"));
+        json_object_set_new(o, "name", json_string(t->name));
+        json_object_set_new(o, "sql", json_string(sl_strbuf_cstr(&sb)));
+        json_array_append_new(objs, o);
+        sl_strbuf_free(&sb);
+    }
+    for (int i = 0; i < sl_list_len(views); i++) {
+        const sl_view *v = sl_list_get(views, i);
+        sl_strbuf sb = SL_STRBUF_INIT;
+        sl_stmt_print(&sb, v->def, NULL, NULL);
+        json_t *o = json_object();
+        json_object_set_new(o, "kind", json_string("view"));
+        json_object_set_new(o, "name", json_string(v->name));
+        json_object_set_new(o, "sql", json_string(sl_strbuf_cstr(&sb)));
+        json_array_append_new(objs, o);
+        sl_strbuf_free(&sb);
+    }
+    json_object_set_new(root, "objects", objs);
+    char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    json_decref(root);
+    char *copy = sl_sprintf("%s\n", text);
+    free(text);
+    return copy;
+}
+
+static int sl__catalog_write(const sl_catalog *cat, const sl_list *tables, const sl_list *views,
+                             sl_error *err)
+{
+    char *text = sl__catalog_json(tables, views);
+    int rc = sl_fs_write_atomic(cat->path, text, strlen(text), err);
+    sl_free(text);
+    return rc;
+}
+
+static int sl__corrupt(sl_error *err, const char *path, const char *fmt, const char *arg)
+{
+    sl_error_set(err, SL_ERR_DATA_CORRUPTED, -1, "catalog file \"%s\" is corrupt", path);
+    sl_error_detail(err, fmt, arg);
+    sl_error_hint(err, "Restore the data directory from a backup, or use another --data-dir. "
+                       "Sluice does not modify a corrupt catalog.");
+    return -1;
+}
+
+static int sl__catalog_load(sl_catalog *cat, sl_error *err)
+{
+    char *text = NULL;
+    size_t len = 0;
+    if (sl_fs_read_file(cat->path, &text, &len, err) != 0) {
+        sl_error_hint(err, "The data directory has a Sluice marker but no readable catalog.");
+        return -1;
+    }
+    json_error_t jerr;
+    json_t *root = json_loadb(text, len, 0, &jerr);
+    sl_free(text);
+    if (!root) {
+        char *where = sl_sprintf("%s (line %d, column %d)", jerr.text, jerr.line, jerr.column);
+        sl__corrupt(err, cat->path, "%s", where);
+        sl_free(where);
+        return -1;
+    }
+    int rc = -1;
+    json_t *fmt = json_object_get(root, "format"), *ver = json_object_get(root, "version");
+    json_t *objs = json_object_get(root, "objects");
+    if (!json_is_string(fmt) || strcmp(json_string_value(fmt), SL_CATALOG_FORMAT) != 0 ||
+        !json_is_integer(ver) || !json_is_array(objs)) {
+        sl__corrupt(err, cat->path, "%s", "missing \"format\", \"version\" or \"objects\"");
+        goto done;
+    }
+    if (json_integer_value(ver) != SL_CATALOG_VERSION) {
+        sl_error_set(err, SL_ERR_CONFIG_FILE, -1, "catalog version %lld is not supported",
+                     (long long)json_integer_value(ver));
+        sl_error_hint(err, "This sluice reads catalog version %d.", SL_CATALOG_VERSION);
+        goto done;
+    }
+    size_t i;
+    json_t *o;
+    json_array_foreach(objs, i, o)
+    {
+        const char *kind = json_string_value(json_object_get(o, "kind"));
+        const char *name = json_string_value(json_object_get(o, "name"));
+        const char *sql = json_string_value(json_object_get(o, "sql"));
+        if (!kind || !name || !sql) {
+            sl__corrupt(err, cat->path, "%s", "an object lacks \"kind\", \"name\" or \"sql\"");
+            goto done;
+        }
+        sl_error perr = SL_ERROR_INIT;
+        sl_stmt *s = sl_parse_one(sql, strlen(sql), &perr);
+        bool is_table = strcmp(kind, "table") == 0;
+        if (!s || (is_table ? s->kind != SL_STMT_CREATE_TABLE : s->kind != SL_STMT_CREATE_VIEW) ||
+            strcmp(s->name, name) != 0) {
+            char *why = sl_sprintf("object \"%s\": %s", name,
+                                   s ? "statement does not match its kind or name" : perr.message);
+            sl__corrupt(err, cat->path, "%s", why);
+            sl_free(why);
+            sl_error_reset(&perr);
+            sl_stmt_free(s);
+            goto done;
+        }
+        if (is_table) {
+            sl_table *t = sl_table_from_def(s, &perr);
+            if (!t) {
+                char *why = sl_sprintf("table \"%s\": %s", name, perr.message);
+                sl__corrupt(err, cat->path, "%s", why);
+                sl_free(why);
+                sl_error_reset(&perr);
+                goto done;
+            }
+            sl_list_push(cat->tables, t);
+        } else {
+            sl_view *v = sl_calloc(1, sizeof *v);
+            v->name = sl_strdup(s->name);
+            v->def = s;
+            sl_list_push(cat->views, v);
+        }
+    }
+    rc = 0;
+done:
+    json_decref(root);
+    return rc;
+}
+
+int sl_catalog_open(const char *data_dir, sl_catalog **out, sl_error *err)
+{
+    *out = NULL;
+    if (!data_dir || !*data_dir)
+        return sl_error_set(err, SL_ERR_CONFIG_FILE, -1, "the data directory name is empty");
+    if (sl_fs_exists(data_dir) && !sl_fs_is_dir(data_dir)) {
+        sl_error_set(err, SL_ERR_CONFIG_FILE, -1, "data directory \"%s\" is not a directory",
+                     data_dir);
+        sl_error_hint(err, "Pass a directory with --data-dir or SLUICE_DATA.");
+        return -1;
+    }
+    sl_catalog *cat = sl_calloc(1, sizeof *cat);
+    cat->dir = sl_strdup(data_dir);
+    cat->path = sl_path_join(data_dir, SL_CATALOG_FILE);
+    cat->tables = sl_list_new();
+    cat->views = sl_list_new();
+    char *marker = sl_path_join(data_dir, SL_MARKER_FILE);
+    int rc = 0;
+    if (sl_fs_exists(marker)) {
+        char *text = NULL;
+        if (sl_fs_read_file(marker, &text, NULL, err) != 0) {
+            rc = -1;
+        } else if (strcmp(text, SL_MARKER_TEXT) != 0) {
+            sl_error_set(err, SL_ERR_CONFIG_FILE, -1,
+                         "data directory \"%s\" was written by an unsupported version", data_dir);
+            sl_error_detail(err, "The file \"%s\" does not hold the expected marker.", marker);
+            rc = -1;
+        } else {
+            rc = sl__catalog_load(cat, err);
+        }
+        sl_free(text);
+    } else if (sl_fs_is_dir(data_dir) && !sl__dir_is_empty(data_dir)) {
+        sl_error_set(err, SL_ERR_CONFIG_FILE, -1, "\"%s\" is not a Sluice data directory",
+                     data_dir);
+        sl_error_detail(err, "The directory is not empty and has no \"%s\" marker file.",
+                        SL_MARKER_FILE);
+        sl_error_hint(err, "Choose a new or empty directory with --data-dir or SLUICE_DATA.");
+        rc = -1;
+    } else {
+        /* New: the catalog first, then the marker that vouches for it. */
+        rc = sl_fs_mkdir_p(data_dir, err);
+        if (rc == 0)
+            rc = sl__catalog_write(cat, cat->tables, cat->views, err);
+        if (rc == 0)
+            rc = sl_fs_write_atomic(marker, SL_MARKER_TEXT, strlen(SL_MARKER_TEXT), err);
+    }
+    sl_free(marker);
+    if (rc != 0) {
+        sl_catalog_close(cat);
+        return -1;
+    }
+    *out = cat;
+    return 0;
+}
+
+void sl_catalog_close(sl_catalog *cat)
+{
+    if (!cat)
+        return;
+    sl_list_free(cat->tables, sl__table_free_v);
+    sl_list_free(cat->views, sl__view_free_v);
+    sl_free(cat->dir);
+    sl_free(cat->path);
+    sl_free(cat);
+}
+
+const sl_table *sl_catalog_table(const sl_catalog *cat, const char *name)
+{
+    for (int i = 0; i < sl_list_len(cat->tables); i++) {
+        const sl_table *t = sl_list_get(cat->tables, i);
+        if (strcmp(t->name, name) == 0)
+            return t;
+    }
+    return NULL;
+}
+
+const sl_view *sl_catalog_view(const sl_catalog *cat, const char *name)
+{
+    for (int i = 0; i < sl_list_len(cat->views); i++) {
+        const sl_view *v = sl_list_get(cat->views, i);
+        if (strcmp(v->name, name) == 0)
+            return v;
+    }
+    return NULL;
+}
+
+static int sl__cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static sl_list *sl__sorted_names(const sl_list *objs, bool tables)
+{
+    sl_list *names = sl_list_new();
+    for (int i = 0; i < sl_list_len(objs); i++)
+        sl_list_push(names, sl_strdup(tables ? ((const sl_table *)sl_list_get(objs, i))->name
+                                             : ((const sl_view *)sl_list_get(objs, i))->name));
+    if (names->n > 1)
+        qsort(names->items, (size_t)names->n, sizeof(void *), sl__cmp_str);
+    return names;
+}
+
+sl_list *sl_catalog_table_names(const sl_catalog *cat)
+{
+    return sl__sorted_names(cat->tables, true);
+}
+
+sl_list *sl_catalog_view_names(const sl_catalog *cat)
+{
+    return sl__sorted_names(cat->views, false);
+}
+
+/* Index of the object called name in list, or -1. */
+static int sl__find(const sl_list *l, const char *name, bool tables)
+{
+    for (int i = 0; i < sl_list_len(l); i++) {
+        const char *n = tables ? ((const sl_table *)sl_list_get(l, i))->name
+                               : ((const sl_view *)sl_list_get(l, i))->name;
+        if (strcmp(n, name) == 0)
+            return i;
+    }
+    return -1;
+}
+
+/* Write the catalog as it would be with obj placed at index idx of the list
+** it belongs to (idx == n appends; obj == NULL removes idx), and only then
+** make that change in memory. */
+static int sl__commit_change(sl_catalog *cat, bool tables, int idx, void *obj, sl_error *err)
+{
+    sl_list *l = tables ? cat->tables : cat->views;
+    sl_list shadow = {NULL, 0, 0};
+    for (int i = 0; i < l->n; i++) {
+        if (i == idx) {
+            if (obj)
+                sl_list_push(&shadow, obj);
+        } else {
+            sl_list_push(&shadow, l->items[i]);
+        }
+    }
+    if (idx == l->n && obj)
+        sl_list_push(&shadow, obj);
+    int rc = sl__catalog_write(cat, tables ? &shadow : cat->tables, tables ? cat->views : &shadow,
+                               err);
+    sl_free(shadow.items);
+    if (rc != 0)
+        return -1;
+    if (idx == l->n) {
+        sl_list_push(l, obj);
+    } else if (obj) {
+        if (tables)
+            sl_table_free(l->items[idx]);
+        else
+            sl_view_free(l->items[idx]);
+        l->items[idx] = obj;
+    } else {
+        if (tables)
+            sl_table_free(l->items[idx]);
+        else
+            sl_view_free(l->items[idx]);
+        memmove(&l->items[idx], &l->items[idx + 1], (size_t)(l->n - idx - 1) * sizeof(void *));
+        l->n--;
+    }
+    return 0;
+}
+
+int sl_catalog_put_table(sl_catalog *cat, sl_stmt *def, sl_error *err)
+{
+    sl_table *t = sl_table_from_def(def, err);
+    if (!t)
+        return -1;
+    int idx = sl__find(cat->tables, t->name, true);
+    if (idx < 0)
+        idx = cat->tables->n;
+    if (sl__commit_change(cat, true, idx, t, err) != 0) {
+        sl_table_free(t);
+        return -1;
+    }
+    return 0;
+}
+
+int sl_catalog_put_view(sl_catalog *cat, sl_stmt *def, sl_error *err)
+{
+    sl_view *v = sl_calloc(1, sizeof *v);
+    v->name = sl_strdup(def->name);
+    v->def = def;
+    int idx = sl__find(cat->views, v->name, false);
+    if (idx < 0)
+        idx = cat->views->n;
+    if (sl__commit_change(cat, false, idx, v, err) != 0) {
+        sl_view_free(v);
+        return -1;
+    }
+    return 0;
+}
+
+int sl_catalog_drop(sl_catalog *cat, const char *name, bool is_view, sl_error *err)
+{
+    int idx = sl__find(is_view ? cat->views : cat->tables, name, !is_view);
+    if (idx < 0)
+        return sl_error_set(err, is_view ? SL_ERR_UNDEFINED_TABLE : SL_ERR_UNDEFINED_TABLE, -1,
+                            "%s \"%s\" does not exist", is_view ? "view" : "table", name);
+    return sl__commit_change(cat, !is_view, idx, NULL, err);
+}

@@ -1,0 +1,505 @@
+/*
+** functions.c — the function registry: one static table of every operator
+** and function (indexed by sl_func_id), the names a user may call them by
+** (incl. aliases SUBSTR, CHARACTER_LENGTH, CEILING), and the typing of
+** scalar functions and aggregates after Flink's return-type rules.
+**
+** Scalar typing is table driven: each function has an argument-class string
+** (S = string, I = integer, N = numeric, B = BOOLEAN, D = TIMESTAMP,
+** TIMESTAMP_LTZ or string, * = any; an untyped NULL fits every class; the
+** last class repeats for variadic functions) and a signature for the hint;
+** the result type is computed per function in sl__result_type.
+**
+** Main routines: sl_func_find, sl_func_get, sl_func_names, sl_func_agg_type,
+** sl_func_scalar_type, sl_func_is_deterministic.
+*/
+#include "sl_bind.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SC SL_FUNC_SCALAR
+#define AG SL_FUNC_AGGREGATE
+#define WI SL_FUNC_WINDOW
+
+static const sl_func sl__funcs[SL_FN__COUNT] = {
+    [SL_FN_NEG] = {"-", SL_FN_NEG, SC, 1, 1},
+    [SL_FN_ADD] = {"+", SL_FN_ADD, SC, 2, 2},
+    [SL_FN_SUB] = {"-", SL_FN_SUB, SC, 2, 2},
+    [SL_FN_MUL] = {"*", SL_FN_MUL, SC, 2, 2},
+    [SL_FN_DIV] = {"/", SL_FN_DIV, SC, 2, 2},
+    [SL_FN_MOD] = {"%", SL_FN_MOD, SC, 2, 2},
+    [SL_FN_EQ] = {"=", SL_FN_EQ, SC, 2, 2},
+    [SL_FN_NE] = {"<>", SL_FN_NE, SC, 2, 2},
+    [SL_FN_LT] = {"<", SL_FN_LT, SC, 2, 2},
+    [SL_FN_LE] = {"<=", SL_FN_LE, SC, 2, 2},
+    [SL_FN_GT] = {">", SL_FN_GT, SC, 2, 2},
+    [SL_FN_GE] = {">=", SL_FN_GE, SC, 2, 2},
+    [SL_FN_AND] = {"AND", SL_FN_AND, SC, 2, 2},
+    [SL_FN_OR] = {"OR", SL_FN_OR, SC, 2, 2},
+    [SL_FN_NOT] = {"NOT", SL_FN_NOT, SC, 1, 1},
+    [SL_FN_IS_NULL] = {"IS NULL", SL_FN_IS_NULL, SC, 1, 1},
+    [SL_FN_IS_NOT_NULL] = {"IS NOT NULL", SL_FN_IS_NOT_NULL, SC, 1, 1},
+    [SL_FN_IS_TRUE] = {"IS TRUE", SL_FN_IS_TRUE, SC, 1, 1},
+    [SL_FN_IS_NOT_TRUE] = {"IS NOT TRUE", SL_FN_IS_NOT_TRUE, SC, 1, 1},
+    [SL_FN_IS_FALSE] = {"IS FALSE", SL_FN_IS_FALSE, SC, 1, 1},
+    [SL_FN_IS_NOT_FALSE] = {"IS NOT FALSE", SL_FN_IS_NOT_FALSE, SC, 1, 1},
+    [SL_FN_BETWEEN] = {"BETWEEN", SL_FN_BETWEEN, SC, 3, 3},
+    [SL_FN_NOT_BETWEEN] = {"NOT BETWEEN", SL_FN_NOT_BETWEEN, SC, 3, 3},
+    [SL_FN_IN] = {"IN", SL_FN_IN, SC, 2, -1},
+    [SL_FN_NOT_IN] = {"NOT IN", SL_FN_NOT_IN, SC, 2, -1},
+    [SL_FN_LIKE] = {"LIKE", SL_FN_LIKE, SC, 2, 3},
+    [SL_FN_NOT_LIKE] = {"NOT LIKE", SL_FN_NOT_LIKE, SC, 2, 3},
+    [SL_FN_CONCAT] = {"||", SL_FN_CONCAT, SC, 2, 2},
+    [SL_FN_UPPER] = {"UPPER", SL_FN_UPPER, SC, 1, 1},
+    [SL_FN_LOWER] = {"LOWER", SL_FN_LOWER, SC, 1, 1},
+    [SL_FN_SUBSTRING] = {"SUBSTRING", SL_FN_SUBSTRING, SC, 2, 3},
+    [SL_FN_TRIM] = {"TRIM", SL_FN_TRIM, SC, 1, 1},
+    [SL_FN_LTRIM] = {"LTRIM", SL_FN_LTRIM, SC, 1, 1},
+    [SL_FN_RTRIM] = {"RTRIM", SL_FN_RTRIM, SC, 1, 1},
+    [SL_FN_CHAR_LENGTH] = {"CHAR_LENGTH", SL_FN_CHAR_LENGTH, SC, 1, 1},
+    [SL_FN_REPLACE] = {"REPLACE", SL_FN_REPLACE, SC, 3, 3},
+    [SL_FN_POSITION] = {"POSITION", SL_FN_POSITION, SC, 2, 2},
+    [SL_FN_LPAD] = {"LPAD", SL_FN_LPAD, SC, 3, 3},
+    [SL_FN_RPAD] = {"RPAD", SL_FN_RPAD, SC, 3, 3},
+    [SL_FN_ABS] = {"ABS", SL_FN_ABS, SC, 1, 1},
+    [SL_FN_ROUND] = {"ROUND", SL_FN_ROUND, SC, 1, 2},
+    [SL_FN_FLOOR] = {"FLOOR", SL_FN_FLOOR, SC, 1, 1},
+    [SL_FN_CEIL] = {"CEIL", SL_FN_CEIL, SC, 1, 1},
+    [SL_FN_MOD_FN] = {"MOD", SL_FN_MOD_FN, SC, 2, 2},
+    [SL_FN_POWER] = {"POWER", SL_FN_POWER, SC, 2, 2},
+    [SL_FN_SQRT] = {"SQRT", SL_FN_SQRT, SC, 1, 1},
+    [SL_FN_COALESCE] = {"COALESCE", SL_FN_COALESCE, SC, 1, -1},
+    [SL_FN_NULLIF] = {"NULLIF", SL_FN_NULLIF, SC, 2, 2},
+    [SL_FN_IF] = {"IF", SL_FN_IF, SC, 3, 3},
+    [SL_FN_DATE_FORMAT] = {"DATE_FORMAT", SL_FN_DATE_FORMAT, SC, 2, 2},
+    [SL_FN_TO_TIMESTAMP] = {"TO_TIMESTAMP", SL_FN_TO_TIMESTAMP, SC, 1, 2},
+    [SL_FN_TO_DATE] = {"TO_DATE", SL_FN_TO_DATE, SC, 1, 2},
+    [SL_FN_CURRENT_TIMESTAMP] = {"CURRENT_TIMESTAMP", SL_FN_CURRENT_TIMESTAMP, SC, 0, 0},
+    [SL_FN_CURRENT_DATE] = {"CURRENT_DATE", SL_FN_CURRENT_DATE, SC, 0, 0},
+    [SL_FN_LOCALTIMESTAMP] = {"LOCALTIMESTAMP", SL_FN_LOCALTIMESTAMP, SC, 0, 0},
+    [SL_FN_NOW] = {"NOW", SL_FN_NOW, SC, 0, 0},
+    [SL_FN_UNIX_TIMESTAMP] = {"UNIX_TIMESTAMP", SL_FN_UNIX_TIMESTAMP, SC, 0, 2},
+    [SL_FN_FROM_UNIXTIME] = {"FROM_UNIXTIME", SL_FN_FROM_UNIXTIME, SC, 1, 2},
+    [SL_FN_CONCAT_FN] = {"CONCAT", SL_FN_CONCAT_FN, SC, 1, -1},
+    [SL_FN_COUNT] = {"COUNT", SL_FN_COUNT, AG, 0, 1},
+    [SL_FN_SUM] = {"SUM", SL_FN_SUM, AG, 1, 1},
+    [SL_FN_MIN] = {"MIN", SL_FN_MIN, AG, 1, 1},
+    [SL_FN_MAX] = {"MAX", SL_FN_MAX, AG, 1, 1},
+    [SL_FN_AVG] = {"AVG", SL_FN_AVG, AG, 1, 1},
+    [SL_FN_ROW_NUMBER] = {"ROW_NUMBER", SL_FN_ROW_NUMBER, WI, 0, 0},
+};
+
+/* Names a user may call functions by (operators have none), as an X-macro
+** so that the lookup table and the plain name list cannot drift apart. */
+#define SL__FUNC_NAMES(X)                                                                   \
+    X("UPPER", SL_FN_UPPER) X("LOWER", SL_FN_LOWER)                                         \
+    X("SUBSTRING", SL_FN_SUBSTRING) X("SUBSTR", SL_FN_SUBSTRING)                            \
+    X("TRIM", SL_FN_TRIM) X("LTRIM", SL_FN_LTRIM) X("RTRIM", SL_FN_RTRIM)                   \
+    X("CHAR_LENGTH", SL_FN_CHAR_LENGTH) X("CHARACTER_LENGTH", SL_FN_CHAR_LENGTH)            \
+    X("REPLACE", SL_FN_REPLACE) X("POSITION", SL_FN_POSITION)                               \
+    X("LPAD", SL_FN_LPAD) X("RPAD", SL_FN_RPAD)                                             \
+    X("ABS", SL_FN_ABS) X("ROUND", SL_FN_ROUND) X("FLOOR", SL_FN_FLOOR)                     \
+    X("CEIL", SL_FN_CEIL) X("CEILING", SL_FN_CEIL) X("MOD", SL_FN_MOD_FN)                   \
+    X("POWER", SL_FN_POWER) X("SQRT", SL_FN_SQRT)                                           \
+    X("COALESCE", SL_FN_COALESCE) X("NULLIF", SL_FN_NULLIF) X("IF", SL_FN_IF)               \
+    X("DATE_FORMAT", SL_FN_DATE_FORMAT) X("TO_TIMESTAMP", SL_FN_TO_TIMESTAMP)               \
+    X("TO_DATE", SL_FN_TO_DATE) X("CURRENT_TIMESTAMP", SL_FN_CURRENT_TIMESTAMP)             \
+    X("CURRENT_DATE", SL_FN_CURRENT_DATE) X("LOCALTIMESTAMP", SL_FN_LOCALTIMESTAMP)         \
+    X("NOW", SL_FN_NOW) X("UNIX_TIMESTAMP", SL_FN_UNIX_TIMESTAMP)                           \
+    X("FROM_UNIXTIME", SL_FN_FROM_UNIXTIME) X("CONCAT", SL_FN_CONCAT_FN)                    \
+    X("COUNT", SL_FN_COUNT) X("SUM", SL_FN_SUM) X("MIN", SL_FN_MIN) X("MAX", SL_FN_MAX)     \
+    X("AVG", SL_FN_AVG) X("ROW_NUMBER", SL_FN_ROW_NUMBER)
+
+typedef struct sl__func_name {
+    const char *name; /* upper-case name or alias */
+    sl_func_id id;    /* the function */
+} sl__func_name;
+
+#define SL__NAME_ENTRY(n, id) {n, id},
+#define SL__NAME_ONLY(n, id) n,
+static const sl__func_name sl__names[] = {SL__FUNC_NAMES(SL__NAME_ENTRY)};
+static const char *const sl__name_list[] = {SL__FUNC_NAMES(SL__NAME_ONLY) NULL};
+
+/* Argument classes and the signature shown in hints, per scalar function. */
+typedef struct sl__sig {
+    const char *classes;   /* one class letter per argument (see file header) */
+    const char *signature; /* for "Expected ..." hints */
+} sl__sig;
+
+static const sl__sig sl__sigs[SL_FN__COUNT] = {
+    [SL_FN_UPPER] = {"S", "UPPER(STRING)"},
+    [SL_FN_LOWER] = {"S", "LOWER(STRING)"},
+    [SL_FN_SUBSTRING] = {"SII", "SUBSTRING(STRING, INT [, INT])"},
+    [SL_FN_TRIM] = {"S", "TRIM(STRING)"},
+    [SL_FN_LTRIM] = {"S", "LTRIM(STRING)"},
+    [SL_FN_RTRIM] = {"S", "RTRIM(STRING)"},
+    [SL_FN_CHAR_LENGTH] = {"S", "CHAR_LENGTH(STRING)"},
+    [SL_FN_REPLACE] = {"SSS", "REPLACE(STRING, STRING, STRING)"},
+    [SL_FN_POSITION] = {"SS", "POSITION(STRING, STRING)"},
+    [SL_FN_LPAD] = {"SIS", "LPAD(STRING, INT, STRING)"},
+    [SL_FN_RPAD] = {"SIS", "RPAD(STRING, INT, STRING)"},
+    [SL_FN_ABS] = {"N", "ABS(NUMERIC)"},
+    [SL_FN_ROUND] = {"NI", "ROUND(NUMERIC [, INT])"},
+    [SL_FN_FLOOR] = {"N", "FLOOR(NUMERIC)"},
+    [SL_FN_CEIL] = {"N", "CEIL(NUMERIC)"},
+    [SL_FN_MOD_FN] = {"NN", "MOD(NUMERIC, NUMERIC)"},
+    [SL_FN_POWER] = {"NN", "POWER(NUMERIC, NUMERIC)"},
+    [SL_FN_SQRT] = {"N", "SQRT(NUMERIC)"},
+    [SL_FN_COALESCE] = {"*", "COALESCE(value, ...) with values of one common type"},
+    [SL_FN_NULLIF] = {"**", "NULLIF(value, value) with comparable values"},
+    [SL_FN_IF] = {"B**", "IF(BOOLEAN, value, value) with values of one common type"},
+    [SL_FN_DATE_FORMAT] = {"DS", "DATE_FORMAT(TIMESTAMP, STRING) or DATE_FORMAT(STRING, STRING)"},
+    [SL_FN_TO_TIMESTAMP] = {"SS", "TO_TIMESTAMP(STRING [, STRING])"},
+    [SL_FN_TO_DATE] = {"SS", "TO_DATE(STRING [, STRING])"},
+    [SL_FN_CURRENT_TIMESTAMP] = {"", "CURRENT_TIMESTAMP"},
+    [SL_FN_CURRENT_DATE] = {"", "CURRENT_DATE"},
+    [SL_FN_LOCALTIMESTAMP] = {"", "LOCALTIMESTAMP"},
+    [SL_FN_NOW] = {"", "NOW()"},
+    [SL_FN_UNIX_TIMESTAMP] = {"SS", "UNIX_TIMESTAMP([STRING [, STRING]])"},
+    [SL_FN_FROM_UNIXTIME] = {"IS", "FROM_UNIXTIME(BIGINT [, STRING])"},
+    [SL_FN_CONCAT_FN] = {"S", "CONCAT(STRING, ...)"},
+    [SL_FN_COUNT] = {"*", "COUNT(*) or COUNT(value)"},
+    [SL_FN_SUM] = {"N", "SUM(NUMERIC)"},
+    [SL_FN_MIN] = {"*", "MIN(value)"},
+    [SL_FN_MAX] = {"*", "MAX(value)"},
+    [SL_FN_AVG] = {"N", "AVG(NUMERIC)"},
+    [SL_FN_ROW_NUMBER] = {"", "ROW_NUMBER() OVER (...)"},
+};
+
+const sl_func *sl_func_get(sl_func_id id)
+{
+    if ((int)id < 0 || id >= SL_FN__COUNT || !sl__funcs[id].name)
+        return NULL;
+    return &sl__funcs[id];
+}
+
+const sl_func *sl_func_find(const char *name)
+{
+    for (size_t i = 0; i < SL_ARRAY_LEN(sl__names); i++)
+        if (sl_strcasecmp(sl__names[i].name, name) == 0)
+            return &sl__funcs[sl__names[i].id];
+    return NULL;
+}
+
+const char *const *sl_func_names(int *n)
+{
+    if (n)
+        *n = (int)SL_ARRAY_LEN(sl__names);
+    return sl__name_list;
+}
+
+bool sl_func_is_deterministic(const sl_func *f, int nargs)
+{
+    switch (f->id) {
+    case SL_FN_CURRENT_TIMESTAMP:
+    case SL_FN_CURRENT_DATE:
+    case SL_FN_LOCALTIMESTAMP:
+    case SL_FN_NOW:
+        return false;
+    case SL_FN_UNIX_TIMESTAMP:
+        return nargs > 0;
+    default:
+        return f->kind == SL_FUNC_SCALAR;
+    }
+}
+
+/* ------------------------------------------------------------------------
+** Typing.
+*/
+
+/* "function NAME(T1, T2) does not exist" with the expected signature. */
+static int sl__no_such_signature(const sl_func *f, const char *name, const sl_type *types, int n,
+                                 int pos, sl_error *err)
+{
+    sl_strbuf sb = SL_STRBUF_INIT;
+    for (const char *p = name; *p; p++)
+        sl_strbuf_append_char(&sb, (char)toupper((unsigned char)*p));
+    sl_strbuf_append_char(&sb, '(');
+    for (int i = 0; i < n; i++) {
+        sl_type t = types[i];
+        t.not_null = false;
+        if (i > 0)
+            sl_strbuf_append(&sb, ", ");
+        sl_type_format(&sb, t);
+    }
+    sl_strbuf_append_char(&sb, ')');
+    sl_error_set(err, SL_ERR_UNDEFINED_FUNCTION, pos, "function %s does not exist",
+                 sl_strbuf_cstr(&sb));
+    if (sl__sigs[f->id].signature)
+        sl_error_hint(err, "Expected %s.", sl__sigs[f->id].signature);
+    sl_strbuf_free(&sb);
+    return -1;
+}
+
+/* Whether t fits argument class c. */
+static bool sl__fits(char c, sl_type t)
+{
+    if (t.id == SL_TYPE_NULL)
+        return true;
+    switch (c) {
+    case 'S': return sl_type_is_string(t.id);
+    case 'I': return sl_type_is_integer(t.id);
+    case 'N': return sl_type_is_numeric(t.id);
+    case 'B': return t.id == SL_TYPE_BOOLEAN;
+    case 'D': return sl_type_is_timestamp(t.id) || sl_type_is_string(t.id);
+    default: return true;
+    }
+}
+
+static sl_type sl__string_type(void)
+{
+    return sl_type_make_p(SL_TYPE_VARCHAR, SL_MAX_LENGTH, 0);
+}
+
+/* CHAR(n) -> VARCHAR(n); VARCHAR kept; untyped NULL -> STRING. */
+static sl_type sl__varying(sl_type t)
+{
+    if (t.id == SL_TYPE_CHAR)
+        t.id = SL_TYPE_VARCHAR;
+    else if (t.id != SL_TYPE_VARCHAR)
+        t = sl__string_type();
+    return t;
+}
+
+/* Integer value of a literal argument (ROUND's digits), if it is one. */
+static bool sl__literal_int(const sl_bexpr *b, long *v)
+{
+    if (b->kind != SL_BX_LITERAL || !b->text || !sl_type_is_integer(b->type.id))
+        return false;
+    *v = strtol(b->text, NULL, 10);
+    return true;
+}
+
+/* Result type of a call whose arguments fit their classes (nullability
+** is fixed up by the caller unless *nullable_set). */
+static int sl__result_type(const sl_func *f, const char *name, sl_bexpr *const *args,
+                           const sl_type *t, int n, int pos, sl_type *out, sl_error *err)
+{
+    sl_type r;
+    switch (f->id) {
+    case SL_FN_UPPER:
+    case SL_FN_LOWER:
+        r = t[0].id == SL_TYPE_NULL ? sl__string_type() : t[0];
+        break;
+    case SL_FN_SUBSTRING:
+    case SL_FN_TRIM:
+    case SL_FN_LTRIM:
+    case SL_FN_RTRIM:
+        r = sl__varying(t[0]);
+        break;
+    case SL_FN_CHAR_LENGTH:
+    case SL_FN_POSITION:
+        r = sl_type_make(SL_TYPE_INT);
+        break;
+    case SL_FN_REPLACE:
+    case SL_FN_LPAD:
+    case SL_FN_RPAD:
+    case SL_FN_CONCAT_FN:
+    case SL_FN_DATE_FORMAT:
+    case SL_FN_FROM_UNIXTIME:
+        r = sl__string_type();
+        break;
+    case SL_FN_ABS:
+        r = t[0].id == SL_TYPE_NULL ? sl_type_make(SL_TYPE_INT) : t[0];
+        break;
+    case SL_FN_ROUND: {
+        r = t[0].id == SL_TYPE_NULL ? sl_type_make(SL_TYPE_INT) : t[0];
+        long d = 0;
+        if (r.id == SL_TYPE_DECIMAL && (n < 2 || sl__literal_int(args[1], &d))) {
+            /* Flink's findRoundDecimalType */
+            if (d < r.scale) {
+                if (d < 0)
+                    r = sl_type_make_p(SL_TYPE_DECIMAL,
+                                       r.precision - r.scale + 1 > SL_DECIMAL_MAX_PRECISION
+                                           ? SL_DECIMAL_MAX_PRECISION
+                                           : r.precision - r.scale + 1,
+                                       0);
+                else
+                    r = sl_type_make_p(SL_TYPE_DECIMAL,
+                                       1 + r.precision - r.scale + (int)d > SL_DECIMAL_MAX_PRECISION
+                                           ? SL_DECIMAL_MAX_PRECISION
+                                           : 1 + r.precision - r.scale + (int)d,
+                                       (int)d);
+            }
+        }
+        break;
+    }
+    case SL_FN_FLOOR:
+    case SL_FN_CEIL:
+        r = t[0].id == SL_TYPE_NULL ? sl_type_make(SL_TYPE_INT) : t[0];
+        if (r.id == SL_TYPE_DECIMAL && r.scale > 0) {
+            int p = 1 + r.precision - r.scale;
+            r = sl_type_make_p(SL_TYPE_DECIMAL, p > SL_DECIMAL_MAX_PRECISION ? SL_DECIMAL_MAX_PRECISION : p, 0);
+        }
+        break;
+    case SL_FN_MOD_FN: {
+        sl_type a = t[0], b = t[1];
+        if (a.id == SL_TYPE_NULL && b.id == SL_TYPE_NULL)
+            a = b = sl_type_make(SL_TYPE_INT);
+        if (!sl_type_arith(SL_FN_MOD, a, b, &r))
+            return sl__no_such_signature(f, name, t, n, pos, err);
+        break;
+    }
+    case SL_FN_POWER:
+    case SL_FN_SQRT:
+        r = sl_type_make(SL_TYPE_DOUBLE);
+        break;
+    case SL_FN_COALESCE:
+    case SL_FN_IF: {
+        int first = f->id == SL_FN_IF ? 1 : 0;
+        r = t[first];
+        bool any_not_null = false;
+        for (int i = first; i < n; i++) {
+            if (t[i].not_null)
+                any_not_null = true;
+            if (i > first && !sl_type_common(r, t[i], &r)) {
+                sl_type a = r, b = t[i];
+                a.not_null = b.not_null = false;
+                char *sa = sl_type_to_string(a), *sb = sl_type_to_string(b);
+                sl_error_set(err, SL_ERR_DATATYPE_MISMATCH, args[i]->pos,
+                             "%s types %s and %s cannot be matched", f->name, sa, sb);
+                sl_free(sa);
+                sl_free(sb);
+                return -1;
+            }
+        }
+        if (f->id == SL_FN_COALESCE)
+            r.not_null = any_not_null;
+        else
+            r.not_null = t[1].not_null && t[2].not_null;
+        *out = r;
+        return 0;
+    }
+    case SL_FN_NULLIF:
+        if (!sl_type_comparable(t[0], t[1]))
+            return sl__no_such_signature(f, name, t, n, pos, err);
+        r = t[0];
+        r.not_null = false;
+        *out = r;
+        return 0;
+    case SL_FN_TO_TIMESTAMP:
+        r = sl_type_make_p(SL_TYPE_TIMESTAMP, 3, 0);
+        r.not_null = false; /* unparsable input gives NULL */
+        *out = r;
+        return 0;
+    case SL_FN_TO_DATE:
+        r = sl_type_make(SL_TYPE_DATE);
+        *out = r;
+        return 0;
+    case SL_FN_CURRENT_TIMESTAMP:
+    case SL_FN_NOW:
+        r = sl_type_make_p(SL_TYPE_TIMESTAMP_LTZ, 3, 0);
+        r.not_null = true;
+        *out = r;
+        return 0;
+    case SL_FN_LOCALTIMESTAMP:
+        r = sl_type_make_p(SL_TYPE_TIMESTAMP, 3, 0);
+        r.not_null = true;
+        *out = r;
+        return 0;
+    case SL_FN_CURRENT_DATE:
+        r = sl_type_make(SL_TYPE_DATE);
+        r.not_null = true;
+        *out = r;
+        return 0;
+    case SL_FN_UNIX_TIMESTAMP:
+        r = sl_type_make(SL_TYPE_BIGINT);
+        r.not_null = n == 0;
+        *out = r;
+        return 0;
+    default:
+        return sl_error_set(err, SL_ERR_INTERNAL, pos, "no typing rule for function %s", f->name);
+    }
+    /* default nullability: nullable when any argument is */
+    r.not_null = true;
+    for (int i = 0; i < n; i++)
+        if (!t[i].not_null)
+            r.not_null = false;
+    if (f->id == SL_FN_DATE_FORMAT)
+        r.not_null = false; /* a bad format gives NULL */
+    *out = r;
+    return 0;
+}
+
+int sl_func_scalar_type(const sl_func *f, const char *name, sl_bexpr *const *args, int nargs,
+                        int pos, sl_type *out, sl_error *err)
+{
+    sl_type stack[8];
+    sl_type *t = nargs <= 8 ? stack : sl_malloc((size_t)nargs * sizeof(sl_type));
+    for (int i = 0; i < nargs; i++)
+        t[i] = args[i]->type;
+    int rc = 0;
+    const char *classes = sl__sigs[f->id].classes;
+    if (f->kind != SL_FUNC_SCALAR || !classes) {
+        rc = sl_error_set(err, SL_ERR_INTERNAL, pos, "%s is not a scalar function", f->name);
+        goto done;
+    }
+    if (nargs < f->min_args || (f->max_args >= 0 && nargs > f->max_args)) {
+        rc = sl__no_such_signature(f, name, t, nargs, pos, err);
+        goto done;
+    }
+    size_t ncls = strlen(classes);
+    for (int i = 0; i < nargs; i++) {
+        char c = ncls == 0 ? '*' : classes[(size_t)i < ncls ? (size_t)i : ncls - 1];
+        if (!sl__fits(c, t[i])) {
+            rc = sl__no_such_signature(f, name, t, nargs, pos, err);
+            goto done;
+        }
+    }
+    rc = sl__result_type(f, name, args, t, nargs, pos, out, err);
+done:
+    if (t != stack)
+        sl_free(t);
+    return rc;
+}
+
+int sl_func_agg_type(const sl_func *f, const sl_type *arg, int pos, sl_type *out, sl_error *err)
+{
+    sl_type r;
+    switch (f->id) {
+    case SL_FN_COUNT:
+    case SL_FN_ROW_NUMBER:
+        r = sl_type_make(SL_TYPE_BIGINT);
+        r.not_null = true;
+        *out = r;
+        return 0;
+    default:
+        break;
+    }
+    if (!arg || arg->id == SL_TYPE_NULL)
+        goto bad;
+    switch (f->id) {
+    case SL_FN_SUM:
+        if (sl_type_is_integer(arg->id))
+            r = sl_type_make(SL_TYPE_BIGINT);
+        else if (arg->id == SL_TYPE_DECIMAL)
+            r = sl_type_make_p(SL_TYPE_DECIMAL, SL_DECIMAL_MAX_PRECISION, arg->scale);
+        else if (arg->id == SL_TYPE_FLOAT || arg->id == SL_TYPE_DOUBLE)
+            r = sl_type_make(SL_TYPE_DOUBLE);
+        else
+            goto bad;
+        break;
+    case SL_FN_AVG:
+        if (sl_type_is_integer(arg->id) || arg->id == SL_TYPE_FLOAT || arg->id == SL_TYPE_DOUBLE)
+            r = sl_type_make_p(arg->id, 0, 0);
+        else if (arg->id == SL_TYPE_DECIMAL)
+            r = sl_type_make_p(SL_TYPE_DECIMAL, SL_DECIMAL_MAX_PRECISION,
+                               arg->scale > 6 ? arg->scale : 6);
+        else
+            goto bad;
+        break;
+    case SL_FN_MIN:
+    case SL_FN_MAX:
+        r = *arg;
+        break;
+    default:
+        return sl_error_set(err, SL_ERR_INTERNAL, pos, "%s is not an aggregate function", f->name);
+    }
+    r.not_null = false; /* NULL when every input is NULL */
+    *out = r;
+    return 0;
+bad:
+    return sl__no_such_signature(f, f->name, arg, arg ? 1 : 0, pos, err);
+}

@@ -1,0 +1,281 @@
+/*
+** plan.c — the logical plan: construction, destruction and EXPLAIN text.
+**
+** A plan is a tree of sl_lp operators, each with its output schema. It is
+** immutable once the binder returns it; the runtime builds its own state
+** from it. EXPLAIN prints one operator per line, children indented under
+** "+- " as Flink does, with expressions in readable infix form.
+*/
+#include "planner_int.h"
+
+#include <string.h>
+
+sl_lp *sl_lp_new(sl_lp_kind kind, sl_lp *input)
+{
+    sl_lp *lp = sl_calloc(1, sizeof *lp);
+    lp->kind = kind;
+    lp->input = input;
+    lp->limit = -1;
+    lp->wm_col = -1;
+    lp->time_col = -1;
+    return lp;
+}
+
+void sl_lp_add_col(sl_lp *lp, const char *name, sl_type type, bool rowtime)
+{
+    lp->cols = sl_realloc(lp->cols, (size_t)(lp->ncols + 1) * sizeof(sl_lp_col));
+    lp->cols[lp->ncols].name = sl_strdup(name);
+    lp->cols[lp->ncols].type = type;
+    lp->cols[lp->ncols].rowtime = rowtime;
+    lp->ncols++;
+}
+
+void sl_lp_free(sl_lp *lp)
+{
+    if (!lp)
+        return;
+    sl_lp_free(lp->input);
+    sl_lp_free(lp->right);
+    for (int i = 0; i < lp->ncols; i++)
+        sl_free(lp->cols[i].name);
+    sl_free(lp->cols);
+    for (int i = 0; i < lp->nexprs; i++)
+        sl_bexpr_free(lp->exprs[i]);
+    sl_free(lp->exprs);
+    sl_free(lp->keys);
+    sl_free(lp->aggs);
+    sl_free(lp->order);
+    sl_free(lp->table);
+    sl_bexpr_free(lp->watermark);
+    for (int r = 0; r < lp->nrows; r++) {
+        for (int c = 0; c < lp->ncols; c++)
+            sl_bexpr_free(lp->rows[r][c]);
+        sl_free(lp->rows[r]);
+    }
+    sl_free(lp->rows);
+    sl_free(lp->sink_map);
+    sl_free(lp);
+}
+
+/* ------------------------------------------------------------------------
+** EXPLAIN
+*/
+
+/* Column names of a node's output, as an array for sl_bexpr_print. */
+static const char **sl__names(const sl_lp *lp)
+{
+    const char **names = sl_calloc((size_t)(lp->ncols + 1), sizeof(char *));
+    for (int i = 0; i < lp->ncols; i++)
+        names[i] = lp->cols[i].name;
+    return names;
+}
+
+/* Names of the columns an expression of lp sees (JOIN: both inputs). */
+static const char **sl__input_names(const sl_lp *lp)
+{
+    if (!lp->input)
+        return sl_calloc(1, sizeof(char *));
+    if (lp->kind != SL_LP_JOIN)
+        return sl__names(lp->input);
+    int nl = lp->input->ncols, nr = lp->right->ncols;
+    const char **names = sl_calloc((size_t)(nl + nr + 1), sizeof(char *));
+    for (int i = 0; i < nl; i++)
+        names[i] = lp->input->cols[i].name;
+    for (int i = 0; i < nr; i++)
+        names[nl + i] = lp->right->cols[i].name;
+    return names;
+}
+
+static void sl__duration(sl_strbuf *sb, int64_t ms)
+{
+    static const struct {
+        int64_t ms;
+        const char *unit;
+    } units[] = {{86400000, "DAY"}, {3600000, "HOUR"}, {60000, "MINUTE"}, {1000, "SECOND"}};
+    for (size_t i = 0; i < SL_ARRAY_LEN(units); i++) {
+        if (ms != 0 && ms % units[i].ms == 0) {
+            sl_strbuf_appendf(sb, "INTERVAL '%lld' %s", (long long)(ms / units[i].ms),
+                              units[i].unit);
+            return;
+        }
+    }
+    sl_strbuf_appendf(sb, "INTERVAL '%lld.%03lld' SECOND", (long long)(ms / 1000),
+                      (long long)(ms % 1000));
+}
+
+static void sl__col_list(sl_strbuf *sb, const sl_lp *lp)
+{
+    for (int i = 0; i < lp->ncols; i++) {
+        if (i)
+            sl_strbuf_append(sb, ", ");
+        sl_strbuf_append(sb, lp->cols[i].name);
+    }
+}
+
+static void sl__order_list(sl_strbuf *sb, const sl_lp_order *order, int n, const char **names)
+{
+    for (int i = 0; i < n; i++) {
+        if (i)
+            sl_strbuf_append(sb, ", ");
+        sl_strbuf_append(sb, names[order[i].col]);
+        sl_strbuf_append(sb, order[i].desc ? " DESC" : " ASC");
+        if (order[i].nulls)
+            sl_strbuf_append(sb, order[i].nulls == 1 ? " NULLS FIRST" : " NULLS LAST");
+    }
+}
+
+static void sl__explain_node(sl_strbuf *sb, const sl_lp *lp)
+{
+    static const char *const joins[] = {"INNER", "LEFT", "RIGHT", "FULL", "CROSS"};
+    static const char *const wins[] = {"TUMBLE", "HOP", "CUMULATE"};
+    const char **in = sl__input_names(lp);
+    switch (lp->kind) {
+    case SL_LP_SCAN:
+        sl_strbuf_appendf(sb, "TableSourceScan(table=[%s], connector=[%s], fields=[", lp->table,
+                          lp->connector ? lp->connector->name : "?");
+        sl__col_list(sb, lp);
+        sl_strbuf_append(sb, "]");
+        if (lp->watermark) {
+            const char **own = sl__names(lp);
+            sl_strbuf_appendf(sb, ", watermark=[%s, ", own[lp->wm_col]);
+            sl_bexpr_print(sb, lp->watermark, own);
+            sl_strbuf_append(sb, "]");
+            sl_free(own);
+        }
+        sl_strbuf_append(sb, ")");
+        break;
+    case SL_LP_VALUES:
+        sl_strbuf_appendf(sb, "Values(rows=[%d], fields=[", lp->nrows);
+        sl__col_list(sb, lp);
+        sl_strbuf_append(sb, "])");
+        break;
+    case SL_LP_WINDOW:
+        sl_strbuf_appendf(sb, "WindowTableFunction(window=[%s(time_col=[%s], ",
+                          wins[lp->window_fn], in[lp->time_col]);
+        if (lp->window_fn == SL_WIN_HOP) {
+            sl_strbuf_append(sb, "slide=[");
+            sl__duration(sb, lp->slide_ms);
+            sl_strbuf_append(sb, "], ");
+        } else if (lp->window_fn == SL_WIN_CUMULATE) {
+            sl_strbuf_append(sb, "step=[");
+            sl__duration(sb, lp->slide_ms);
+            sl_strbuf_append(sb, "], ");
+        }
+        sl_strbuf_append(sb, lp->window_fn == SL_WIN_CUMULATE ? "max_size=[" : "size=[");
+        sl__duration(sb, lp->size_ms);
+        sl_strbuf_append(sb, "]");
+        if (lp->offset_ms) {
+            sl_strbuf_append(sb, ", offset=[");
+            sl__duration(sb, lp->offset_ms);
+            sl_strbuf_append(sb, "]");
+        }
+        sl_strbuf_append(sb, ")])");
+        break;
+    case SL_LP_FILTER:
+        sl_strbuf_append(sb, "Filter(condition=[");
+        sl_bexpr_print(sb, lp->exprs[0], in);
+        sl_strbuf_append(sb, "])");
+        break;
+    case SL_LP_PROJECT:
+        sl_strbuf_append(sb, "Project(");
+        for (int i = 0; i < lp->nexprs; i++) {
+            if (i)
+                sl_strbuf_append(sb, ", ");
+            sl_strbuf_appendf(sb, "%s=[", lp->cols[i].name);
+            sl_bexpr_print(sb, lp->exprs[i], in);
+            sl_strbuf_append(sb, "]");
+        }
+        sl_strbuf_append(sb, ")");
+        break;
+    case SL_LP_AGGREGATE:
+        sl_strbuf_append(sb, "Aggregate(group=[");
+        for (int i = 0; i < lp->nkeys; i++)
+            sl_strbuf_appendf(sb, "%s%s", i ? ", " : "", in[lp->keys[i]]);
+        sl_strbuf_append(sb, "]");
+        if (lp->naggs)
+            sl_strbuf_append(sb, ", aggs=[");
+        for (int i = 0; i < lp->naggs; i++) {
+            const sl_lp_agg *a = &lp->aggs[i];
+            sl_strbuf_appendf(sb, "%s%s(%s%s) AS %s", i ? ", " : "", a->fn->name,
+                              a->distinct ? "DISTINCT " : "", a->arg < 0 ? "*" : in[a->arg],
+                              lp->cols[lp->nkeys + i].name);
+        }
+        if (lp->naggs)
+            sl_strbuf_append(sb, "]");
+        sl_strbuf_append(sb, ")");
+        break;
+    case SL_LP_JOIN:
+        sl_strbuf_appendf(sb, "Join(joinType=[%s]", joins[lp->join_type]);
+        if (lp->nexprs) {
+            sl_strbuf_append(sb, ", where=[");
+            sl_bexpr_print(sb, lp->exprs[0], in);
+            sl_strbuf_append(sb, "]");
+        }
+        sl_strbuf_append(sb, ")");
+        break;
+    case SL_LP_UNION:
+        sl_strbuf_append(sb, "Union(all=[true], fields=[");
+        sl__col_list(sb, lp);
+        sl_strbuf_append(sb, "])");
+        break;
+    case SL_LP_OVER:
+        sl_strbuf_append(sb, "OverAggregate(partitionBy=[");
+        for (int i = 0; i < lp->nkeys; i++)
+            sl_strbuf_appendf(sb, "%s%s", i ? ", " : "", in[lp->keys[i]]);
+        sl_strbuf_append(sb, "], orderBy=[");
+        sl__order_list(sb, lp->order, lp->norder, in);
+        sl_strbuf_appendf(sb, "], select=[ROW_NUMBER() AS %s])", lp->cols[lp->ncols - 1].name);
+        break;
+    case SL_LP_SORT:
+        sl_strbuf_append(sb, "Sort(orderBy=[");
+        sl__order_list(sb, lp->order, lp->norder, in);
+        sl_strbuf_append(sb, "])");
+        break;
+    case SL_LP_LIMIT:
+        sl_strbuf_appendf(sb, "Limit(offset=[%lld], fetch=[", (long long)lp->offset);
+        if (lp->limit >= 0)
+            sl_strbuf_appendf(sb, "%lld])", (long long)lp->limit);
+        else
+            sl_strbuf_append(sb, "unlimited])");
+        break;
+    case SL_LP_SINK:
+        sl_strbuf_appendf(sb, "Sink(table=[%s], connector=[%s], fields=[", lp->table,
+                          lp->connector ? lp->connector->name : "?");
+        for (int i = 0; i < lp->ncols; i++) {
+            sl_strbuf_appendf(sb, "%s%s", i ? ", " : "", lp->cols[i].name);
+            if (lp->sink_map[i] < 0)
+                sl_strbuf_append(sb, "=NULL");
+            else if (strcmp(in[lp->sink_map[i]], lp->cols[i].name) != 0)
+                sl_strbuf_appendf(sb, "=%s", in[lp->sink_map[i]]);
+        }
+        sl_strbuf_append(sb, "])");
+        break;
+    }
+    sl_free(in);
+}
+
+static void sl__explain(sl_strbuf *sb, const sl_lp *lp, sl_strbuf *prefix, bool last, bool root)
+{
+    sl_strbuf_append(sb, sl_strbuf_cstr(prefix));
+    if (!root)
+        sl_strbuf_append(sb, "+- ");
+    sl__explain_node(sb, lp);
+    sl_strbuf_append_char(sb, '\n');
+    size_t keep = prefix->len;
+    if (!root)
+        sl_strbuf_append(prefix, last ? "   " : ":  ");
+    const sl_lp *kids[2] = {lp->input, lp->right};
+    int nkids = (lp->input != NULL) + (lp->right != NULL);
+    for (int i = 0; i < nkids; i++)
+        sl__explain(sb, kids[i], prefix, i == nkids - 1, false);
+    prefix->len = keep;
+    if (prefix->buf)
+        prefix->buf[keep] = 0;
+}
+
+void sl_lp_explain(sl_strbuf *sb, const sl_lp *lp)
+{
+    sl_strbuf prefix = SL_STRBUF_INIT;
+    sl__explain(sb, lp, &prefix, true, true);
+    sl_strbuf_free(&prefix);
+}

@@ -1,0 +1,179 @@
+/*
+** planner_int.h — the planner's internal interfaces: the catalog (tables and
+** views in a data directory), the logical plan, the query binder that
+** builds it, EXPLAIN, and the session configuration.
+**
+** Pipeline inside the planner: statement (parser AST) -> sl_bind_* (names,
+** types, WITH options) -> sl_lp tree (immutable once built) -> EXPLAIN now,
+** the physical job graph in the runtime issue.
+*/
+#ifndef SL_PLANNER_INT_H
+#define SL_PLANNER_INT_H
+
+#include "../connectors/sl_connector.h"
+#include "../parser/sl_parser.h"
+#include "sl_bind.h"
+#include "sl_planner.h"
+
+/* ------------------------------------------------------------------------
+** Catalog (catalog.c).
+*/
+typedef struct sl_column {
+    char *name;    /* column name */
+    sl_type type;  /* type incl. NOT NULL */
+    char *comment; /* COMMENT, or NULL */
+} sl_column;
+
+typedef struct sl_table {
+    char *name;                    /* table name */
+    int ncols;                     /* number of columns */
+    sl_column *cols;               /* the columns */
+    int npk;                       /* PRIMARY KEY columns (0 = none) */
+    int *pk;                       /* their column indexes */
+    int wm_col;                    /* WATERMARK column index, -1 = none */
+    sl_stmt *def;                  /* the CREATE TABLE statement (canonical; owns options) */
+    const sl_connector *connector; /* resolved 'connector' (NULL if no longer registered) */
+} sl_table;
+
+typedef struct sl_view {
+    char *name;      /* view name */
+    bool temporary;  /* session-scoped, never persisted */
+    sl_stmt *def;    /* the CREATE VIEW statement */
+} sl_view;
+
+typedef struct sl_catalog sl_catalog;
+
+/* Open the catalog of a data directory (see sl_engine_open for the rules). */
+int sl_catalog_open(const char *data_dir, sl_catalog **out, sl_error *err);
+void sl_catalog_close(sl_catalog *cat);
+const sl_table *sl_catalog_table(const sl_catalog *cat, const char *name);
+const sl_view *sl_catalog_view(const sl_catalog *cat, const char *name);
+/* Sorted names (caller frees list and strings). */
+sl_list *sl_catalog_table_names(const sl_catalog *cat);
+sl_list *sl_catalog_view_names(const sl_catalog *cat);
+/* Add / replace / remove, each persisted atomically before it takes effect
+** in memory; on a write error the catalog is unchanged. Take ownership of
+** def (freed on error). */
+int sl_catalog_put_table(sl_catalog *cat, sl_stmt *def, sl_error *err);
+int sl_catalog_put_view(sl_catalog *cat, sl_stmt *def, sl_error *err);
+int sl_catalog_drop(sl_catalog *cat, const char *name, bool is_view, sl_error *err);
+/* Build the in-memory table from a CREATE TABLE statement (structure only:
+** columns, key, watermark column, connector). Validation is the binder's. */
+sl_table *sl_table_from_def(sl_stmt *def, sl_error *err);
+void sl_table_free(sl_table *t);
+void sl_view_free(sl_view *v);
+
+/* ------------------------------------------------------------------------
+** Logical plan (plan.c).
+*/
+typedef enum sl_lp_kind {
+    SL_LP_SCAN,      /* read a table: table */
+    SL_LP_VALUES,    /* literal rows: rows */
+    SL_LP_WINDOW,    /* window TVF: input + window_start, window_end, window_time */
+    SL_LP_FILTER,    /* exprs[0] is the condition */
+    SL_LP_PROJECT,   /* exprs are the outputs */
+    SL_LP_AGGREGATE, /* group by keys (input columns), then aggs */
+    SL_LP_JOIN,      /* input x right, condition exprs[0] (NULL for CROSS) */
+    SL_LP_UNION,     /* UNION ALL of input and right */
+    SL_LP_OVER,      /* ROW_NUMBER() OVER (PARTITION BY keys ORDER BY order): input + 1 column */
+    SL_LP_SORT,      /* ORDER BY order */
+    SL_LP_LIMIT,     /* LIMIT limit OFFSET offset */
+    SL_LP_SINK,      /* INSERT into table; output = the table's columns */
+} sl_lp_kind;
+
+typedef struct sl_lp_col {
+    char *name;   /* output column name */
+    sl_type type; /* its type */
+    bool rowtime; /* an event-time attribute (watermarked) */
+} sl_lp_col;
+
+typedef struct sl_lp_agg {
+    const sl_func *fn; /* COUNT, SUM ... */
+    bool distinct;     /* COUNT(DISTINCT x) */
+    int arg;           /* input column, -1 for COUNT(*) */
+    sl_type type;      /* result type */
+} sl_lp_agg;
+
+typedef struct sl_lp_order {
+    int col;   /* input column */
+    bool desc; /* DESC */
+    int nulls; /* 0 default, 1 NULLS FIRST, 2 NULLS LAST */
+} sl_lp_order;
+
+typedef struct sl_lp sl_lp;
+struct sl_lp {
+    sl_lp_kind kind;      /* which operator */
+    int ncols;            /* output columns */
+    sl_lp_col *cols;      /* output schema */
+    sl_lp *input;         /* first (or only) input */
+    sl_lp *right;         /* JOIN / UNION second input */
+    int nexprs;           /* PROJECT outputs; FILTER/JOIN: 1 */
+    sl_bexpr **exprs;     /* over the input's columns (JOIN: input ++ right) */
+    int nkeys;            /* AGGREGATE group keys; OVER partition keys */
+    int *keys;            /* input column indexes */
+    int naggs;            /* AGGREGATE calls */
+    sl_lp_agg *aggs;      /* the calls */
+    int norder;           /* SORT / OVER ordering */
+    sl_lp_order *order;   /* the keys */
+    int64_t limit;        /* LIMIT, -1 = none */
+    int64_t offset;       /* OFFSET, 0 = none */
+    int join_type;        /* sl_join_type */
+    char *table;          /* SCAN / SINK table name */
+    const sl_connector *connector; /* SCAN / SINK connector */
+    sl_bexpr *watermark;  /* SCAN: watermark expression over its columns, or NULL */
+    int wm_col;           /* SCAN: watermark column, -1 = none */
+    int window_fn;        /* WINDOW: sl_window_fn */
+    int time_col;         /* WINDOW: input column of the descriptor */
+    int64_t size_ms;      /* WINDOW: size (CUMULATE: max size) */
+    int64_t slide_ms;     /* WINDOW: HOP slide / CUMULATE step; = size for TUMBLE */
+    int64_t offset_ms;    /* WINDOW: offset */
+    int nrows;            /* VALUES rows */
+    sl_bexpr ***rows;     /* VALUES: rows[i][j], ncols each */
+    int *sink_map;        /* SINK: for each table column, the input column or -1 (NULL) */
+};
+
+sl_lp *sl_lp_new(sl_lp_kind kind, sl_lp *input);
+void sl_lp_free(sl_lp *lp);
+/* Set the output schema (copies names). */
+void sl_lp_add_col(sl_lp *lp, const char *name, sl_type type, bool rowtime);
+/* EXPLAIN text of a plan tree, one operator per line, indented. */
+void sl_lp_explain(sl_strbuf *sb, const sl_lp *lp);
+
+/* ------------------------------------------------------------------------
+** Binding statements (bind.c).
+*/
+typedef struct sl_binder {
+    const sl_catalog *cat;  /* permanent objects */
+    const sl_list *tviews;  /* the session's temporary views (sl_view*) */
+    sl_error *err;          /* first error */
+    int depth;              /* view expansion depth (cycles) */
+} sl_binder;
+
+/* Validate a CREATE TABLE statement: columns unique, types valid, key and
+** watermark columns exist, watermark expression typed TIMESTAMP, WITH
+** options valid for the connector. */
+int sl_bind_create_table(sl_binder *b, const sl_stmt *s);
+/* Bind a query into a logical plan. */
+sl_lp *sl_bind_query(sl_binder *b, const sl_query *q);
+/* Bind an INSERT into SINK(plan). */
+sl_lp *sl_bind_insert(sl_binder *b, const sl_stmt *s);
+/* Find a table or view by name (temporary views first). */
+const sl_view *sl_binder_view(const sl_binder *b, const char *name);
+
+/* ------------------------------------------------------------------------
+** Session configuration (config.c): the keys SET accepts, with types.
+*/
+typedef struct sl_config_key {
+    const char *key;           /* 'execution.checkpointing.interval' */
+    sl_option_type type;       /* value type */
+    const char *default_value; /* default, or NULL */
+    const char *enum_values;   /* for SL_OPT_ENUM */
+    const char *description;   /* one line */
+} sl_config_key;
+
+const sl_config_key *sl_config_find(const char *key);
+const sl_config_key *sl_config_keys(int *n);
+/* Validate key and value for SET; errors point at key_pos / value_pos. */
+int sl_config_check(const char *key, const char *value, int key_pos, int value_pos, sl_error *err);
+
+#endif /* SL_PLANNER_INT_H */

@@ -1,0 +1,779 @@
+/*
+** session.c — the engine (one data directory) and sessions that execute
+** statements: DDL against the catalog, SET/RESET, SHOW, DESCRIBE, EXPLAIN,
+** and the binding of INSERT / queries (which need the runtime to run).
+**
+** Every statement's output goes through an sl_result_sink; this file is the
+** only place that turns catalog objects and plans into result rows.
+**
+** Main routines: sl_engine_open, sl_session_exec.
+*/
+#include "planner_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct sl_engine {
+    char *data_dir;   /* the data directory */
+    sl_catalog *cat;  /* its catalog */
+};
+
+struct sl_session {
+    sl_engine *eng;     /* the engine */
+    sl_kvlist *config;  /* SET values */
+    sl_list *tviews;    /* temporary views (sl_view*) */
+};
+
+/* ------------------------------------------------------------------------
+** Engine and session lifetimes
+*/
+
+int sl_engine_open(const char *data_dir, sl_engine **out, sl_error *err)
+{
+    *out = NULL;
+    sl_catalog *cat = NULL;
+    if (sl_catalog_open(data_dir, &cat, err) != 0)
+        return -1;
+    sl_engine *eng = sl_calloc(1, sizeof *eng);
+    eng->data_dir = sl_strdup(data_dir);
+    eng->cat = cat;
+    *out = eng;
+    return 0;
+}
+
+void sl_engine_close(sl_engine *eng)
+{
+    if (!eng)
+        return;
+    sl_catalog_close(eng->cat);
+    sl_free(eng->data_dir);
+    sl_free(eng);
+}
+
+const char *sl_engine_data_dir(const sl_engine *eng)
+{
+    return eng->data_dir;
+}
+
+sl_session *sl_session_new(sl_engine *eng)
+{
+    sl_session *s = sl_calloc(1, sizeof *s);
+    s->eng = eng;
+    s->config = sl_kvlist_new();
+    s->tviews = sl_list_new();
+    return s;
+}
+
+static void sl__view_free_v(void *p)
+{
+    sl_view_free(p);
+}
+
+void sl_session_free(sl_session *s)
+{
+    if (!s)
+        return;
+    sl_kvlist_free(s->config);
+    sl_list_free(s->tviews, sl__view_free_v);
+    sl_free(s);
+}
+
+/* ------------------------------------------------------------------------
+** Result helpers
+*/
+
+typedef struct sl__table_out {
+    const sl_result_sink *out; /* where rows go */
+    int ncols;                 /* columns */
+    int nrows;                 /* rows sent */
+    bool cancelled;            /* a callback asked to stop */
+} sl__table_out;
+
+static void sl__begin(sl__table_out *t, const sl_result_sink *out, int ncols,
+                      const char *const *names)
+{
+    t->out = out;
+    t->ncols = ncols;
+    t->nrows = 0;
+    t->cancelled = false;
+    /* Catalog results are text: every column is a STRING. */
+    sl_type *types = sl_calloc((size_t)ncols, sizeof(sl_type));
+    for (int i = 0; i < ncols; i++)
+        types[i] = sl_type_make_p(SL_TYPE_VARCHAR, SL_MAX_LENGTH, 0);
+    if (out && out->begin && out->begin(out->ctx, ncols, names, types) != 0)
+        t->cancelled = true;
+    sl_free(types);
+}
+
+static void sl__row(sl__table_out *t, const char *const *values)
+{
+    if (t->cancelled)
+        return;
+    t->nrows++;
+    if (t->out && t->out->row && t->out->row(t->out->ctx, values) != 0)
+        t->cancelled = true;
+}
+
+static void sl__complete(const sl_result_sink *out, const char *tag)
+{
+    if (out && out->complete)
+        out->complete(out->ctx, tag);
+}
+
+static void sl__notice(const sl_result_sink *out, sl_severity sev, const char *fmt, ...)
+    SL_PRINTF(3, 4);
+static void sl__notice(const sl_result_sink *out, sl_severity sev, const char *fmt, ...)
+{
+    if (!out || !out->notice)
+        return;
+    sl_error n = SL_ERROR_INIT;
+    n.severity = sev;
+    snprintf(n.sqlstate, sizeof n.sqlstate, "%s", sev == SL_SEV_WARNING ? SL_ERR_WARNING : SL_ERR_SUCCESS);
+    va_list ap;
+    va_start(ap, fmt);
+    n.message = sl_vsprintf(fmt, ap);
+    va_end(ap);
+    out->notice(out->ctx, &n);
+    sl_error_reset(&n);
+}
+
+/* Send a list of lines as a one-column result. */
+static void sl__lines(const sl_result_sink *out, const char *column, const char *text)
+{
+    sl__table_out t;
+    const char *names[] = {column};
+    sl__begin(&t, out, 1, names);
+    const char *p = text;
+    while (*p) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        char *line = sl_strndup(p, len);
+        const char *vals[] = {line};
+        sl__row(&t, vals);
+        sl_free(line);
+        p += len + (nl ? 1 : 0);
+    }
+}
+
+/* ------------------------------------------------------------------------
+** Name lookups
+*/
+
+static sl_binder sl__binder(sl_session *s, sl_error *err)
+{
+    sl_binder b = {s->eng->cat, s->tviews, err, 0};
+    return b;
+}
+
+static int sl__tview_index(sl_session *s, const char *name)
+{
+    for (int i = 0; i < sl_list_len(s->tviews); i++)
+        if (strcmp(((sl_view *)sl_list_get(s->tviews, i))->name, name) == 0)
+            return i;
+    return -1;
+}
+
+static bool sl__is_secret(const char *key, void *ctx)
+{
+    return sl_option_is_secret(key);
+}
+
+/* ------------------------------------------------------------------------
+** DDL
+*/
+
+static int sl__create_table(sl_session *s, const sl_stmt *st, const sl_result_sink *out,
+                            sl_error *err)
+{
+    const sl_catalog *cat = s->eng->cat;
+    if (sl_catalog_table(cat, st->name) || sl_catalog_view(cat, st->name)) {
+        if (st->if_not_exists) {
+            sl__notice(out, SL_SEV_NOTICE, "table \"%s\" already exists, skipping", st->name);
+            sl__complete(out, "CREATE TABLE");
+            return 0;
+        }
+        return sl_error_set(err, SL_ERR_DUPLICATE_TABLE, st->name_pos,
+                            sl_catalog_table(cat, st->name) ? "table \"%s\" already exists"
+                                                            : "a view named \"%s\" already exists",
+                            st->name);
+    }
+    sl_binder b = sl__binder(s, err);
+    if (sl_bind_create_table(&b, st) != 0)
+        return -1;
+    sl_stmt *def = sl_stmt_dup(st);
+    def->if_not_exists = false;
+    if (sl_catalog_put_table(s->eng->cat, def, err) != 0)
+        return -1;
+    sl__complete(out, "CREATE TABLE");
+    return 0;
+}
+
+static int sl__drop(sl_session *s, const sl_stmt *st, bool view, const sl_result_sink *out,
+                    sl_error *err)
+{
+    const char *what = view ? "view" : "table";
+    const char *tag = view ? "DROP VIEW" : "DROP TABLE";
+    if (view) {
+        int ti = sl__tview_index(s, st->name);
+        if (ti >= 0) {
+            sl_view_free(s->tviews->items[ti]);
+            memmove(&s->tviews->items[ti], &s->tviews->items[ti + 1],
+                    (size_t)(s->tviews->n - ti - 1) * sizeof(void *));
+            s->tviews->n--;
+            sl__complete(out, tag);
+            return 0;
+        }
+        if (st->temporary) {
+            if (st->if_exists)
+                goto skip;
+            return sl_error_set(err, SL_ERR_UNDEFINED_TABLE, st->name_pos,
+                                "temporary view \"%s\" does not exist", st->name);
+        }
+    }
+    bool exists = view ? sl_catalog_view(s->eng->cat, st->name) != NULL
+                       : sl_catalog_table(s->eng->cat, st->name) != NULL;
+    if (!exists) {
+        bool other = view ? sl_catalog_table(s->eng->cat, st->name) != NULL
+                          : sl_binder_view(&(sl_binder){s->eng->cat, s->tviews, err, 0},
+                                           st->name) != NULL;
+        if (other) {
+            sl_error_set(err, SL_ERR_WRONG_OBJECT_TYPE, st->name_pos, "\"%s\" is not a %s",
+                         st->name, what);
+            sl_error_hint(err, "Use DROP %s to remove it.", view ? "TABLE" : "VIEW");
+            return -1;
+        }
+        if (st->if_exists)
+            goto skip;
+        return sl_error_set(err, SL_ERR_UNDEFINED_TABLE, st->name_pos, "%s \"%s\" does not exist",
+                            what, st->name);
+    }
+    if (sl_catalog_drop(s->eng->cat, st->name, view, err) != 0)
+        return -1;
+    sl__complete(out, tag);
+    return 0;
+skip:
+    sl__notice(out, SL_SEV_NOTICE, "%s \"%s\" does not exist, skipping", what, st->name);
+    sl__complete(out, tag);
+    return 0;
+}
+
+static int sl__alter(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err)
+{
+    const sl_table *t = sl_catalog_table(s->eng->cat, st->name);
+    if (!t)
+        return sl_error_set(err, SL_ERR_UNDEFINED_TABLE, st->name_pos, "table \"%s\" does not exist",
+                            st->name);
+    sl_stmt *def = sl_stmt_dup(t->def);
+    if (!def->options)
+        def->options = sl_kvlist_new();
+    for (int i = 0; st->options && i < st->options->n; i++) {
+        const sl_kv *kv = &st->options->items[i];
+        if (st->kind == SL_STMT_ALTER_SET) {
+            sl_kvlist_set(def->options, kv->key, kv->value, kv->key_pos, kv->value_pos);
+        } else if (strcmp(kv->key, "connector") == 0) {
+            sl_stmt_free(def);
+            return sl_error_set(err, SL_ERR_INVALID_PARAMETER, kv->key_pos,
+                                "option 'connector' cannot be reset");
+        } else if (!sl_kvlist_remove(def->options, kv->key)) {
+            sl_stmt_free(def);
+            return sl_error_set(err, SL_ERR_UNDEFINED_OBJECT, kv->key_pos,
+                                "option '%s' is not set on table \"%s\"", kv->key, st->name);
+        }
+    }
+    /* Positions of options kept from the definition point into another text. */
+    for (int i = 0; i < def->options->n; i++) {
+        const sl_kv *mine = sl_kvlist_find(st->options, def->options->items[i].key);
+        if (!mine || st->kind != SL_STMT_ALTER_SET) {
+            def->options->items[i].key_pos = st->name_pos;
+            def->options->items[i].value_pos = st->name_pos;
+        }
+    }
+    def->options_pos = st->options_pos;
+    sl_binder b = sl__binder(s, err);
+    if (sl_bind_create_table(&b, def) != 0) {
+        sl_stmt_free(def);
+        return -1;
+    }
+    if (sl_catalog_put_table(s->eng->cat, def, err) != 0)
+        return -1;
+    sl__complete(out, "ALTER TABLE");
+    return 0;
+}
+
+static int sl__create_view(sl_session *s, const sl_stmt *st, const sl_result_sink *out,
+                           sl_error *err)
+{
+    bool exists = st->temporary ? sl__tview_index(s, st->name) >= 0
+                                : (sl_catalog_view(s->eng->cat, st->name) ||
+                                   sl_catalog_table(s->eng->cat, st->name));
+    if (exists) {
+        if (st->if_not_exists) {
+            sl__notice(out, SL_SEV_NOTICE, "view \"%s\" already exists, skipping", st->name);
+            sl__complete(out, "CREATE VIEW");
+            return 0;
+        }
+        return sl_error_set(err, SL_ERR_DUPLICATE_TABLE, st->name_pos,
+                            "a table or view named \"%s\" already exists", st->name);
+    }
+    sl_binder b = sl__binder(s, err);
+    sl_lp *lp = sl_bind_query(&b, st->query);
+    if (!lp)
+        return -1;
+    int rc = 0;
+    int nnames = sl_list_len(st->column_names);
+    if (st->column_names && nnames != lp->ncols) {
+        const sl_ident *first = sl_list_get(st->column_names, 0);
+        rc = sl_error_set(err, SL_ERR_SYNTAX, first->pos,
+                          "view \"%s\" names %d columns but its query returns %d", st->name,
+                          nnames, lp->ncols);
+    }
+    for (int i = 0; rc == 0 && i < lp->ncols; i++) {
+        const char *ni = nnames ? ((sl_ident *)sl_list_get(st->column_names, i))->name
+                                : lp->cols[i].name;
+        for (int j = 0; j < i; j++) {
+            const char *nj = nnames ? ((sl_ident *)sl_list_get(st->column_names, j))->name
+                                    : lp->cols[j].name;
+            if (strcmp(ni, nj) == 0) {
+                rc = sl_error_set(err, SL_ERR_DUPLICATE_COLUMN, st->query->pos,
+                                  "column \"%s\" specified more than once in view \"%s\"", ni,
+                                  st->name);
+                sl_error_hint(err, "Give the columns distinct aliases.");
+                break;
+            }
+        }
+    }
+    sl_lp_free(lp);
+    if (rc != 0)
+        return -1;
+    sl_stmt *def = sl_stmt_dup(st);
+    def->if_not_exists = false;
+    if (st->temporary) {
+        sl_view *v = sl_calloc(1, sizeof *v);
+        v->name = sl_strdup(def->name);
+        v->temporary = true;
+        v->def = def;
+        sl_list_push(s->tviews, v);
+    } else if (sl_catalog_put_view(s->eng->cat, def, err) != 0) {
+        return -1;
+    }
+    sl__complete(out, "CREATE VIEW");
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+** SET / RESET
+*/
+
+static int sl__set(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err)
+{
+    if (!st->name) {
+        /* SET alone lists every parameter with its current value. */
+        sl__table_out t;
+        const char *names[] = {"key", "value"};
+        sl__begin(&t, out, 2, names);
+        int n;
+        const sl_config_key *keys = sl_config_keys(&n);
+        for (int i = 0; i < n; i++) {
+            const char *v = sl_kvlist_get(s->config, keys[i].key);
+            const char *vals[] = {keys[i].key, v ? v : keys[i].default_value};
+            sl__row(&t, vals);
+        }
+        sl__complete(out, "SET");
+        return 0;
+    }
+    const sl_kv *kv = st->options && st->options->n ? &st->options->items[0] : NULL;
+    const char *value = kv ? kv->value : NULL;
+    int value_pos = kv ? kv->value_pos : st->name_pos;
+    if (!value)
+        return sl_error_set(err, SL_ERR_SYNTAX, st->name_pos, "SET '%s' needs a value", st->name);
+    if (sl_config_check(st->name, value, st->name_pos, value_pos, err) != 0)
+        return -1;
+    sl_kvlist_set(s->config, st->name, value, -1, -1);
+    sl__complete(out, "SET");
+    return 0;
+}
+
+static int sl__reset(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err)
+{
+    if (!st->name) {
+        sl_kvlist_free(s->config);
+        s->config = sl_kvlist_new();
+    } else {
+        if (!sl_config_find(st->name))
+            return sl_config_check(st->name, "", st->name_pos, st->name_pos, err);
+        sl_kvlist_remove(s->config, st->name);
+    }
+    sl__complete(out, "RESET");
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+** SHOW / DESCRIBE
+*/
+
+static void sl__names_result(const sl_result_sink *out, const char *column, sl_list *names)
+{
+    sl__table_out t;
+    const char *cols[] = {column};
+    sl__begin(&t, out, 1, cols);
+    for (int i = 0; i < names->n; i++) {
+        const char *vals[] = {names->items[i]};
+        sl__row(&t, vals);
+    }
+    char tag[32];
+    snprintf(tag, sizeof tag, "SHOW %d", names->n);
+    sl__complete(out, tag);
+}
+
+static int sl__cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int sl__show_connectors(const sl_result_sink *out)
+{
+    sl__table_out t;
+    const char *cols[] = {"name", "source", "sink", "replayable", "max guarantee",
+                          "mechanism", "updates", "description"};
+    sl__begin(&t, out, 8, cols);
+    int n;
+    const sl_connector *const *all = sl_connectors(&n);
+    for (int i = 0; i < n; i++) {
+        const sl_connector_caps *c = &all[i]->caps;
+        const char *vals[] = {all[i]->name,
+                              c->source ? "yes" : "no",
+                              c->sink ? "yes" : "no",
+                              c->source ? (c->source_replayable ? "yes" : "no") : "",
+                              c->sink ? sl_guarantee_name(c->sink_max) : "",
+                              c->sink ? sl_mechanism_name(c->sink_mech) : "",
+                              c->sink ? (c->sink_updates ? "yes" : "no") : "",
+                              all[i]->description};
+        sl__row(&t, vals);
+    }
+    char tag[32];
+    snprintf(tag, sizeof tag, "SHOW %d", n);
+    sl__complete(out, tag);
+    return 0;
+}
+
+static int sl__show_create(sl_session *s, const sl_stmt *st, const sl_result_sink *out,
+                           sl_error *err)
+{
+    const sl_stmt *def = NULL;
+    if (st->show == SL_SHOW_CREATE_TABLE) {
+        const sl_table *t = sl_catalog_table(s->eng->cat, st->name);
+        if (!t) {
+            if (sl_binder_view(&(sl_binder){s->eng->cat, s->tviews, err, 0}, st->name)) {
+                sl_error_set(err, SL_ERR_WRONG_OBJECT_TYPE, st->name_pos, "\"%s\" is a view",
+                             st->name);
+                sl_error_hint(err, "Use SHOW CREATE VIEW.");
+                return -1;
+            }
+            return sl_error_set(err, SL_ERR_UNDEFINED_TABLE, st->name_pos,
+                                "table \"%s\" does not exist", st->name);
+        }
+        def = t->def;
+    } else {
+        const sl_view *v = sl_binder_view(&(sl_binder){s->eng->cat, s->tviews, err, 0}, st->name);
+        if (!v)
+            return sl_error_set(err, SL_ERR_UNDEFINED_TABLE, st->name_pos,
+                                "view \"%s\" does not exist", st->name);
+        def = v->def;
+    }
+    sl_strbuf sb = SL_STRBUF_INIT;
+    sl_stmt_print(&sb, def, sl__is_secret, NULL);
+    sl__table_out t;
+    const char *cols[] = {"create statement"};
+    sl__begin(&t, out, 1, cols);
+    const char *vals[] = {sl_strbuf_cstr(&sb)};
+    sl__row(&t, vals);
+    sl_strbuf_free(&sb);
+    sl__complete(out, "SHOW 1");
+    return 0;
+}
+
+static int sl__show(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err)
+{
+    switch (st->show) {
+    case SL_SHOW_TABLES: {
+        sl_list *names = sl_catalog_table_names(s->eng->cat);
+        sl__names_result(out, "table name", names);
+        sl_list_free(names, sl_free);
+        return 0;
+    }
+    case SL_SHOW_VIEWS: {
+        sl_list *names = sl_catalog_view_names(s->eng->cat);
+        for (int i = 0; i < sl_list_len(s->tviews); i++)
+            sl_list_push(names, sl_strdup(((sl_view *)sl_list_get(s->tviews, i))->name));
+        if (names->n > 1)
+            qsort(names->items, (size_t)names->n, sizeof(void *), sl__cmp_str);
+        sl__names_result(out, "view name", names);
+        sl_list_free(names, sl_free);
+        return 0;
+    }
+    case SL_SHOW_JOBS: {
+        /* No job has run: the runtime that runs them comes with the runtime issue. */
+        sl__table_out t;
+        const char *cols[] = {"job id", "job name", "status", "start time"};
+        sl__begin(&t, out, 4, cols);
+        sl__complete(out, "SHOW 0");
+        return 0;
+    }
+    case SL_SHOW_CONNECTORS:
+        return sl__show_connectors(out);
+    case SL_SHOW_CREATE_TABLE:
+    case SL_SHOW_CREATE_VIEW:
+        return sl__show_create(s, st, out, err);
+    }
+    return sl_error_set(err, SL_ERR_INTERNAL, st->pos, "unknown SHOW");
+}
+
+static int sl__describe(sl_session *s, const sl_stmt *st, const sl_result_sink *out,
+                        sl_error *err)
+{
+    const sl_table *t = sl_catalog_table(s->eng->cat, st->name);
+    const char *cols[] = {"name", "type", "null", "key", "extras", "watermark", "comment"};
+    sl__table_out to;
+    if (t) {
+        sl_strbuf key = SL_STRBUF_INIT, wm = SL_STRBUF_INIT;
+        if (t->npk) {
+            sl_strbuf_append(&key, "PRI(");
+            for (int i = 0; i < t->npk; i++)
+                sl_strbuf_appendf(&key, "%s%s", i ? ", " : "", t->cols[t->pk[i]].name);
+            sl_strbuf_append(&key, ")");
+        }
+        if (t->wm_col >= 0)
+            sl_expr_print(&wm, t->def->wm_expr);
+        sl__begin(&to, out, 7, cols);
+        for (int i = 0; i < t->ncols; i++) {
+            sl_type ty = t->cols[i].type;
+            bool nn = ty.not_null;
+            ty.not_null = false;
+            char *tname = sl_type_to_string(ty);
+            char *shown = i == t->wm_col ? sl_sprintf("%s *ROWTIME*", tname) : sl_strdup(tname);
+            bool in_pk = false;
+            for (int k = 0; k < t->npk; k++)
+                in_pk |= t->pk[k] == i;
+            const char *vals[] = {t->cols[i].name,
+                                  shown,
+                                  nn ? "FALSE" : "TRUE",
+                                  in_pk ? sl_strbuf_cstr(&key) : "",
+                                  "",
+                                  i == t->wm_col ? sl_strbuf_cstr(&wm) : "",
+                                  t->cols[i].comment ? t->cols[i].comment : ""};
+            sl__row(&to, vals);
+            sl_free(tname);
+            sl_free(shown);
+        }
+        sl_strbuf_free(&key);
+        sl_strbuf_free(&wm);
+        char tag[32];
+        snprintf(tag, sizeof tag, "DESCRIBE %d", t->ncols);
+        sl__complete(out, tag);
+        return 0;
+    }
+    sl_binder b = sl__binder(s, err);
+    const sl_view *v = sl_binder_view(&b, st->name);
+    if (!v)
+        return sl_error_set(err, SL_ERR_UNDEFINED_TABLE, st->name_pos,
+                            "table or view \"%s\" does not exist", st->name);
+    sl_lp *lp = sl_bind_query(&b, v->def->query);
+    if (!lp) {
+        /* The view no longer binds (a table it reads was dropped or changed). */
+        err->position = st->name_pos;
+        return -1;
+    }
+    sl__begin(&to, out, 7, cols);
+    for (int i = 0; i < lp->ncols; i++) {
+        sl_type ty = lp->cols[i].type;
+        bool nn = ty.not_null;
+        ty.not_null = false;
+        char *tname = sl_type_to_string(ty);
+        char *shown = lp->cols[i].rowtime ? sl_sprintf("%s *ROWTIME*", tname) : sl_strdup(tname);
+        const sl_ident *alias = i < sl_list_len(v->def->column_names)
+                                    ? sl_list_get(v->def->column_names, i)
+                                    : NULL;
+        const char *vals[] = {alias ? alias->name : lp->cols[i].name, shown, nn ? "FALSE" : "TRUE",
+                              "", "", "", ""};
+        sl__row(&to, vals);
+        sl_free(tname);
+        sl_free(shown);
+    }
+    char tag[32];
+    snprintf(tag, sizeof tag, "DESCRIBE %d", lp->ncols);
+    sl_lp_free(lp);
+    sl__complete(out, tag);
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+** INSERT, queries, EXPLAIN
+*/
+
+/* Bind a runnable statement (INSERT, statement set, query) into plans, one
+** per sink (or one for a query). */
+static int sl__plan(sl_session *s, const sl_stmt *st, sl_list *plans, sl_error *err)
+{
+    sl_binder b = sl__binder(s, err);
+    switch (st->kind) {
+    case SL_STMT_INSERT: {
+        sl_lp *lp = sl_bind_insert(&b, st);
+        if (!lp)
+            return -1;
+        sl_list_push(plans, lp);
+        return 0;
+    }
+    case SL_STMT_QUERY: {
+        sl_lp *lp = sl_bind_query(&b, st->query);
+        if (!lp)
+            return -1;
+        sl_list_push(plans, lp);
+        return 0;
+    }
+    case SL_STMT_STATEMENT_SET:
+        if (sl_list_len(st->stmts) == 0)
+            return sl_error_set(err, SL_ERR_SYNTAX, st->pos, "a statement set needs at least one INSERT");
+        for (int i = 0; i < sl_list_len(st->stmts); i++) {
+            const sl_stmt *ins = sl_list_get(st->stmts, i);
+            if (ins->kind != SL_STMT_INSERT)
+                return sl_error_set(err, SL_ERR_SYNTAX, ins->pos,
+                                    "a statement set may only contain INSERT statements");
+            sl_lp *lp = sl_bind_insert(&b, ins);
+            if (!lp)
+                return -1;
+            sl_list_push(plans, lp);
+        }
+        return 0;
+    default:
+        return sl_error_set(err, SL_ERR_NOT_SUPPORTED, st->pos,
+                            "EXPLAIN supports INSERT, EXECUTE STATEMENT SET and queries");
+    }
+}
+
+static void sl__lp_free_v(void *p)
+{
+    sl_lp_free(p);
+}
+
+static int sl__explain(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err)
+{
+    sl_list *plans = sl_list_new();
+    if (sl__plan(s, st->inner, plans, err) != 0) {
+        sl_list_free(plans, sl__lp_free_v);
+        return -1;
+    }
+    sl_strbuf sb = SL_STRBUF_INIT;
+    sl_strbuf_append(&sb, "== Logical Plan ==\n");
+    for (int i = 0; i < plans->n; i++) {
+        if (i)
+            sl_strbuf_append_char(&sb, '\n');
+        sl_lp_explain(&sb, plans->items[i]);
+    }
+    sl_list_free(plans, sl__lp_free_v);
+    sl__lines(out, "plan", sl_strbuf_cstr(&sb));
+    sl_strbuf_free(&sb);
+    sl__complete(out, "EXPLAIN");
+    return 0;
+}
+
+static int sl__run(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err)
+{
+    sl_list *plans = sl_list_new();
+    int rc = sl__plan(s, st, plans, err);
+    sl_list_free(plans, sl__lp_free_v);
+    if (rc != 0)
+        return -1;
+    /* The statement is valid; running it needs the streaming runtime. */
+    sl_error_set(err, SL_ERR_NOT_SUPPORTED, st->pos, "%s cannot run yet: this build has no runtime",
+                 st->kind == SL_STMT_QUERY ? "a query" : "a job");
+    sl_error_detail(err, "The statement was parsed, bound and planned successfully.");
+    sl_error_hint(err, "Use EXPLAIN to see its plan.");
+    return -1;
+}
+
+/* ------------------------------------------------------------------------
+** Dispatch
+*/
+
+int sl_session_exec(sl_session *s, const char *sql, size_t len, const sl_result_sink *out,
+                    sl_error *err)
+{
+    sl_stmt *st = sl_parse_one(sql, len, err);
+    if (!st)
+        return -1;
+    int rc;
+    switch (st->kind) {
+    case SL_STMT_CREATE_TABLE: rc = sl__create_table(s, st, out, err); break;
+    case SL_STMT_DROP_TABLE: rc = sl__drop(s, st, false, out, err); break;
+    case SL_STMT_ALTER_SET:
+    case SL_STMT_ALTER_RESET: rc = sl__alter(s, st, out, err); break;
+    case SL_STMT_CREATE_VIEW: rc = sl__create_view(s, st, out, err); break;
+    case SL_STMT_DROP_VIEW: rc = sl__drop(s, st, true, out, err); break;
+    case SL_STMT_INSERT:
+    case SL_STMT_STATEMENT_SET:
+    case SL_STMT_QUERY: rc = sl__run(s, st, out, err); break;
+    case SL_STMT_SET: rc = sl__set(s, st, out, err); break;
+    case SL_STMT_RESET: rc = sl__reset(s, st, out, err); break;
+    case SL_STMT_SHOW: rc = sl__show(s, st, out, err); break;
+    case SL_STMT_DESCRIBE: rc = sl__describe(s, st, out, err); break;
+    case SL_STMT_EXPLAIN: rc = sl__explain(s, st, out, err); break;
+    case SL_STMT_STOP_JOB:
+        rc = sl_error_set(err, SL_ERR_UNDEFINED_OBJECT, st->name_pos, "job \"%s\" does not exist",
+                          st->name);
+        sl_error_hint(err, "SHOW JOBS lists the jobs.");
+        break;
+    default: rc = sl_error_set(err, SL_ERR_INTERNAL, st->pos, "unknown statement"); break;
+    }
+    sl_stmt_free(st);
+    return rc;
+}
+
+/* ------------------------------------------------------------------------
+** Completion support
+*/
+
+sl_list *sl_session_object_names(sl_session *s)
+{
+    sl_list *names = sl_catalog_table_names(s->eng->cat);
+    sl_list *views = sl_catalog_view_names(s->eng->cat);
+    for (int i = 0; i < views->n; i++)
+        sl_list_push(names, views->items[i]);
+    views->n = 0;
+    sl_list_free(views, NULL);
+    for (int i = 0; i < sl_list_len(s->tviews); i++)
+        sl_list_push(names, sl_strdup(((sl_view *)sl_list_get(s->tviews, i))->name));
+    return names;
+}
+
+static void sl__push_keys(sl_list *keys, const sl_option_spec *opts, int n)
+{
+    for (int i = 0; i < n; i++) {
+        bool dup = false;
+        for (int j = 0; j < keys->n && !dup; j++)
+            dup = strcmp(keys->items[j], opts[i].key) == 0;
+        if (!dup)
+            sl_list_push(keys, sl_strdup(opts[i].key));
+    }
+}
+
+sl_list *sl_option_keys(void)
+{
+    sl_list *keys = sl_list_new();
+    sl_list_push(keys, sl_strdup("connector"));
+    sl_list_push(keys, sl_strdup("format"));
+    int n;
+    const sl_connector *const *cs = sl_connectors(&n);
+    for (int i = 0; i < n; i++)
+        sl__push_keys(keys, cs[i]->options, cs[i]->noptions);
+    const sl_format *const *fs = sl_formats(&n);
+    for (int i = 0; i < n; i++)
+        sl__push_keys(keys, fs[i]->options, fs[i]->noptions);
+    int nk;
+    const sl_config_key *ck = sl_config_keys(&nk);
+    for (int i = 0; i < nk; i++)
+        sl_list_push(keys, sl_strdup(ck[i].key));
+    if (keys->n > 1)
+        qsort(keys->items, (size_t)keys->n, sizeof(void *), sl__cmp_str);
+    return keys;
+}

@@ -1,0 +1,506 @@
+/*
+** output.c — what the shell prints: result tables, command tags, errors and
+** notices.
+**
+** Tables follow the Flink SQL client's tableau style:
+**   +-------+--------+
+**   |  name |   type |
+**   +-------+--------+
+**   | event | STRING |
+**   +-------+--------+
+**   1 row in set
+** Headers are right-aligned (as Flink prints them); values of numeric columns
+** are right-aligned, all others left-aligned; SQL NULL prints as <NULL>.
+** Widths count display columns of UTF-8 text (East Asian wide characters
+** count 2, combining marks 0); control characters and invalid bytes are
+** escaped (\n, \t, \r, \xNN) so that a value never breaks the table.
+**
+** Errors follow psql: severity, message, a LINE block with a caret under the
+** error position, DETAIL, HINT, then the SQLSTATE.
+**
+** Main routines: sl_printer_init/finish/free (the sl_result_sink of a
+** statement), sl_print_error, sl_print_notice.
+*/
+#include <string.h>
+
+#include "shell.h"
+
+#define SL_ERR_LINE_MAX 72   /* display columns of statement text in a LINE block */
+#define SL_ERR_RIGHT_KEEP 10 /* columns kept to the right of the caret when cutting */
+#define SL_CELL_NULL "<NULL>"
+
+/* ------------------------------------------------------------------------
+** UTF-8 and display width.
+*/
+
+/* Display columns of code point c: 0 for combining marks and zero-width
+** characters, 2 for East Asian wide/fullwidth characters and emoji, else 1.
+** A fixed table (not wcwidth) so that output does not depend on the locale. */
+static int codepoint_width(uint32_t c)
+{
+    if ((c >= 0x0300 && c <= 0x036F) || (c >= 0x1AB0 && c <= 0x1AFF) ||
+        (c >= 0x1DC0 && c <= 0x1DFF) || (c >= 0x20D0 && c <= 0x20FF) ||
+        (c >= 0xFE20 && c <= 0xFE2F) || (c >= 0x200B && c <= 0x200F) || c == 0xFEFF ||
+        (c >= 0xFE00 && c <= 0xFE0F))
+        return 0;
+    if ((c >= 0x1100 && c <= 0x115F) || (c >= 0x2E80 && c <= 0x303E) ||
+        (c >= 0x3041 && c <= 0x33FF) || (c >= 0x3400 && c <= 0x4DBF) ||
+        (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0xA000 && c <= 0xA4CF) ||
+        (c >= 0xAC00 && c <= 0xD7A3) || (c >= 0xF900 && c <= 0xFAFF) ||
+        (c >= 0xFE30 && c <= 0xFE4F) || (c >= 0xFF00 && c <= 0xFF60) ||
+        (c >= 0xFFE0 && c <= 0xFFE6) || (c >= 0x1F300 && c <= 0x1F64F) ||
+        (c >= 0x1F900 && c <= 0x1F9FF) || (c >= 0x20000 && c <= 0x3FFFD))
+        return 2;
+    return 1;
+}
+
+/* Decode one UTF-8 sequence of s[0..n) into *cp; returns its byte length, or
+** 0 when it is not valid UTF-8 (overlong, surrogate, truncated, > U+10FFFF). */
+static size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
+{
+    if (n == 0)
+        return 0;
+    if (s[0] < 0x80) {
+        *cp = s[0];
+        return 1;
+    }
+    size_t len = (s[0] & 0xE0) == 0xC0 ? 2 : (s[0] & 0xF0) == 0xE0 ? 3 : (s[0] & 0xF8) == 0xF0 ? 4 : 0;
+    if (len == 0 || len > n)
+        return 0;
+    uint32_t c = s[0] & (0x7F >> len);
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        c = (c << 6) | (s[i] & 0x3F);
+    }
+    static const uint32_t min[5] = {0, 0, 0x80, 0x800, 0x10000};
+    if (c < min[len] || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+        return 0;
+    *cp = c;
+    return len;
+}
+
+int sl_utf8_char(const char *s, size_t n, size_t *len, bool *valid)
+{
+    uint32_t c = 0;
+    size_t l = utf8_decode((const unsigned char *)s, n, &c);
+    *valid = l > 0;
+    *len = l > 0 ? l : 1;
+    return l > 0 ? codepoint_width(c) : 1;
+}
+
+/* Append the display form of a value to sb and return its width: control
+** characters become \n \t \r or \xNN, C1 controls \u00NN, invalid bytes \xNN. */
+static int cell_escape(sl_strbuf *sb, const char *v)
+{
+    size_t n = strlen(v);
+    int width = 0;
+    for (size_t i = 0; i < n;) {
+        unsigned char b = (unsigned char)v[i];
+        size_t len;
+        bool valid;
+        int w = sl_utf8_char(v + i, n - i, &len, &valid);
+        if (!valid || b < 0x20 || b == 0x7F) {
+            const char *esc = b == '\n' ? "\\n" : b == '\t' ? "\\t" : b == '\r' ? "\\r" : NULL;
+            if (esc)
+                sl_strbuf_append(sb, esc);
+            else
+                sl_strbuf_appendf(sb, "\\x%02X", b);
+            width += esc ? 2 : 4;
+        } else if (len == 2 && b == 0xC2 && (unsigned char)v[i + 1] < 0xA0) {
+            sl_strbuf_appendf(sb, "\\u%04X", (unsigned char)v[i + 1]);
+            width += 6;
+        } else {
+            sl_strbuf_append_n(sb, v + i, len);
+            width += w;
+        }
+        i += len;
+    }
+    return width;
+}
+
+/* Display width of an already escaped (valid UTF-8) string. */
+static int text_width(const char *s)
+{
+    size_t n = strlen(s);
+    int width = 0;
+    for (size_t i = 0; i < n;) {
+        size_t len;
+        bool valid;
+        width += sl_utf8_char(s + i, n - i, &len, &valid);
+        i += len;
+    }
+    return width;
+}
+
+/* Byte length of the longest prefix of s that fits in max_width columns;
+** *width_out receives its width. */
+static size_t prefix_fitting(const char *s, int max_width, int *width_out)
+{
+    size_t n = strlen(s), i = 0;
+    int width = 0;
+    while (i < n) {
+        size_t len;
+        bool valid;
+        int w = sl_utf8_char(s + i, n - i, &len, &valid);
+        if (width + w > max_width)
+            break;
+        width += w;
+        i += len;
+    }
+    *width_out = width;
+    return i;
+}
+
+/* ------------------------------------------------------------------------
+** Tables.
+*/
+
+static void put_spaces(FILE *f, int n)
+{
+    for (int i = 0; i < n; i++)
+        fputc(' ', f);
+}
+
+/* +-----+------+ */
+static void table_rule(const sl_printer *p)
+{
+    fputc('+', stdout);
+    for (int c = 0; c < p->ncols; c++) {
+        for (int i = 0; i < p->widths[c] + 2; i++)
+            fputc('-', stdout);
+        fputc('+', stdout);
+    }
+    fputc('\n', stdout);
+}
+
+/* One line of cells; cells wider than their column (only when streaming)
+** are cut and end in "...". */
+static void table_line(const sl_printer *p, char *const *cells, bool header)
+{
+    fputc('|', stdout);
+    for (int c = 0; c < p->ncols; c++) {
+        const char *s = cells[c];
+        int width = p->widths[c];
+        size_t bytes = strlen(s);
+        int w = text_width(s);
+        const char *mark = "";
+        if (w > width) { /* only while streaming: cut, ending in "..." */
+            mark = width >= 3 ? "..." : "";
+            bytes = prefix_fitting(s, width - (int)strlen(mark), &w);
+            w += (int)strlen(mark);
+        }
+        int pad = width - w;
+        bool right = header || p->right[c];
+        fputc(' ', stdout);
+        if (right)
+            put_spaces(stdout, pad);
+        fwrite(s, 1, bytes, stdout);
+        fputs(mark, stdout);
+        if (!right)
+            put_spaces(stdout, pad);
+        fputs(" |", stdout);
+    }
+    fputc('\n', stdout);
+}
+
+static void table_header(const sl_printer *p)
+{
+    table_rule(p);
+    table_line(p, p->names, true);
+    table_rule(p);
+}
+
+static void free_row(sl_printer *p, char **row)
+{
+    for (int c = 0; c < p->ncols; c++)
+        sl_free(row[c]);
+    sl_free(row);
+}
+
+/* Drop the column description and rows of the current result. */
+static void table_reset(sl_printer *p)
+{
+    for (int i = 0; i < sl_list_len(p->rows); i++)
+        free_row(p, sl_list_get(p->rows, i));
+    sl_list_free(p->rows, NULL);
+    p->rows = NULL;
+    for (int c = 0; c < p->ncols; c++)
+        sl_free(p->names[c]);
+    sl_free(p->names);
+    sl_free(p->right);
+    sl_free(p->widths);
+    p->names = NULL;
+    p->right = NULL;
+    p->widths = NULL;
+    p->ncols = 0;
+    p->nrows = 0;
+    p->has_result = false;
+    p->streaming = false;
+}
+
+/* Switch to streaming: print the header and the buffered rows. */
+static void table_start_streaming(sl_printer *p)
+{
+    table_header(p);
+    for (int i = 0; i < sl_list_len(p->rows); i++) {
+        char **row = sl_list_get(p->rows, i);
+        table_line(p, row, false);
+        free_row(p, row);
+    }
+    p->rows->n = 0;
+    p->streaming = true;
+    fflush(stdout);
+}
+
+/* Print the end of the table: bottom rule and the row count. */
+static void table_end(sl_printer *p)
+{
+    if (p->nrows == 0) {
+        fputs("Empty set\n\n", stdout);
+        return;
+    }
+    if (!p->streaming)
+        table_header(p);
+    for (int i = 0; i < sl_list_len(p->rows); i++)
+        table_line(p, sl_list_get(p->rows, i), false);
+    table_rule(p);
+    printf("%lld row%s in set\n\n", (long long)p->nrows, p->nrows == 1 ? "" : "s");
+}
+
+static int on_begin(void *ctx, int ncols, const char *const *names, const sl_type *types)
+{
+    sl_printer *p = ctx;
+    if (p->has_result) { /* a second result in one statement: print the first */
+        table_end(p);
+        table_reset(p);
+    }
+    p->has_result = true;
+    p->ncols = ncols > 0 ? ncols : 0;
+    p->names = sl_calloc((size_t)p->ncols + 1, sizeof *p->names);
+    p->right = sl_calloc((size_t)p->ncols + 1, sizeof *p->right);
+    p->widths = sl_calloc((size_t)p->ncols + 1, sizeof *p->widths);
+    p->rows = sl_list_new();
+    for (int c = 0; c < p->ncols; c++) {
+        sl_strbuf sb = SL_STRBUF_INIT;
+        p->widths[c] = cell_escape(&sb, names && names[c] ? names[c] : "");
+        p->names[c] = sl_strbuf_detach(&sb);
+        p->right[c] = types && sl_type_is_numeric(types[c].id);
+    }
+    return p->sh->cancel && *p->sh->cancel;
+}
+
+static int on_row(void *ctx, const char *const *values)
+{
+    sl_printer *p = ctx;
+    if (!p->has_result)
+        on_begin(ctx, 0, NULL, NULL);
+    char **row = sl_calloc((size_t)p->ncols + 1, sizeof *row);
+    for (int c = 0; c < p->ncols; c++) {
+        sl_strbuf sb = SL_STRBUF_INIT;
+        int w = values && values[c] ? cell_escape(&sb, values[c]) : (sl_strbuf_append(&sb, SL_CELL_NULL), 6);
+        row[c] = sl_strbuf_detach(&sb);
+        if (!p->streaming && w > p->widths[c])
+            p->widths[c] = w;
+    }
+    p->nrows++;
+    if (p->streaming) {
+        table_line(p, row, false);
+        free_row(p, row);
+        fflush(stdout);
+    } else {
+        sl_list_push(p->rows, row);
+        if (sl_list_len(p->rows) >= SL_TABLE_MAX_BUFFERED)
+            table_start_streaming(p);
+    }
+    return p->sh->cancel && *p->sh->cancel;
+}
+
+static void on_notice(void *ctx, const sl_error *notice)
+{
+    sl_printer *p = ctx;
+    sl_print_notice(p->src, notice);
+}
+
+static void on_complete(void *ctx, const char *command_tag)
+{
+    sl_printer *p = ctx;
+    sl_free(p->tag);
+    p->tag = sl_strdup(command_tag);
+}
+
+void sl_printer_init(sl_printer *p, sl_shell *sh, const sl_stmt_src *src, sl_result_sink *sink)
+{
+    memset(p, 0, sizeof *p);
+    p->sh = sh;
+    p->src = src;
+    sink->ctx = p;
+    sink->begin = on_begin;
+    sink->row = on_row;
+    sink->notice = on_notice;
+    sink->complete = on_complete;
+}
+
+void sl_printer_finish(sl_printer *p, bool ok)
+{
+    if (p->has_result && (ok || p->streaming)) {
+        if (ok)
+            table_end(p);
+        else
+            table_rule(p);
+    } else if (ok && p->tag && *p->tag && !p->sh->quiet) {
+        printf("%s\n", p->tag);
+    }
+    fflush(stdout);
+}
+
+void sl_printer_free(sl_printer *p)
+{
+    table_reset(p);
+    sl_free(p->tag);
+    p->tag = NULL;
+}
+
+/* ------------------------------------------------------------------------
+** Errors and notices.
+*/
+
+/* "NAME:LINE:COL: " for a statement of a named script; offset -1 = the
+** statement start. */
+static void print_prefix(const sl_stmt_src *src, int position)
+{
+    if (!src || !src->name)
+        return;
+    size_t at = src->off + (position >= 0 && (size_t)position <= src->len ? (size_t)position : 0);
+    int line, col;
+    sl_text_linecol(src->text, at, &line, &col);
+    fprintf(stderr, "%s:%d:%d: ", src->name, line, col);
+}
+
+/* One character of a LINE block: its bytes, display width and what to
+** print (a tab or control character prints as one space, an invalid byte as
+** '?'). */
+typedef struct err_char {
+    size_t off;   /* byte offset in the statement */
+    size_t len;   /* byte length */
+    int width;    /* display columns */
+    int col;      /* display column where it starts (from the line start) */
+    char subst;   /* 0 = print the bytes; else print this character */
+} err_char;
+
+/* Print "LINE n: text" and the caret line for a position inside stmt. The
+** line is cut to SL_ERR_LINE_MAX columns around the caret with "..." marks. */
+static void print_caret_block(const char *stmt, size_t len, size_t pos)
+{
+    size_t start = pos, end = pos;
+    while (start > 0 && stmt[start - 1] != '\n')
+        start--;
+    while (end < len && stmt[end] != '\n')
+        end++;
+    if (end > start && stmt[end - 1] == '\r')
+        end--;
+    int lineno = 1;
+    for (size_t i = 0; i < start; i++)
+        lineno += stmt[i] == '\n';
+
+    err_char *ch = sl_calloc(end - start + 1, sizeof *ch);
+    int n = 0, col = 0, caret = -1;
+    for (size_t i = start; i < end;) {
+        size_t l;
+        bool valid;
+        int w = sl_utf8_char(stmt + i, end - i, &l, &valid);
+        unsigned char b = (unsigned char)stmt[i];
+        char subst = !valid ? '?' : (b < 0x20 || b == 0x7F) ? ' ' : 0;
+        if (subst)
+            w = 1;
+        if (caret < 0 && i + l > pos)
+            caret = col;
+        ch[n++] = (err_char){i, l, w, col, subst};
+        col += w;
+        i += l;
+    }
+    if (caret < 0)
+        caret = col;
+    int total = col;
+
+    /* Window [from, to) in display columns. */
+    int from = 0, to = total;
+    bool cut_left = false, cut_right = false;
+    if (total > SL_ERR_LINE_MAX) {
+        if (caret <= SL_ERR_LINE_MAX - SL_ERR_RIGHT_KEEP) {
+            to = SL_ERR_LINE_MAX - 3;
+            cut_right = true;
+        } else {
+            to = caret + SL_ERR_RIGHT_KEEP;
+            if (to >= total)
+                to = total;
+            else
+                cut_right = true;
+            from = to - (SL_ERR_LINE_MAX - 3 - (cut_right ? 3 : 0));
+            cut_left = true;
+        }
+    }
+
+    sl_strbuf head = SL_STRBUF_INIT;
+    sl_strbuf_appendf(&head, "LINE %d: %s", lineno, cut_left ? "..." : "");
+    int shown_from = -1;
+    for (int k = 0; k < n; k++) {
+        if (ch[k].col < from || ch[k].col + ch[k].width > to)
+            continue;
+        if (shown_from < 0)
+            shown_from = ch[k].col;
+        if (ch[k].subst)
+            sl_strbuf_append_char(&head, ch[k].subst);
+        else
+            sl_strbuf_append_n(&head, stmt + ch[k].off, ch[k].len);
+    }
+    if (shown_from < 0)
+        shown_from = from;
+    if (cut_right)
+        sl_strbuf_append(&head, "...");
+    int indent = (int)strlen("LINE : ") + snprintf(NULL, 0, "%d", lineno) + (cut_left ? 3 : 0) +
+                 (caret - shown_from);
+    fprintf(stderr, "%s\n", sl_strbuf_cstr(&head));
+    put_spaces(stderr, indent);
+    fputs("^\n", stderr);
+    sl_strbuf_free(&head);
+    sl_free(ch);
+}
+
+static const char *severity_label(sl_severity s)
+{
+    return s == SL_SEV_WARNING ? "WARNING" : s == SL_SEV_NOTICE ? "NOTICE" : "ERROR";
+}
+
+/* DETAIL and HINT lines. */
+static void print_detail_hint(const sl_error *e)
+{
+    if (e->detail && *e->detail)
+        fprintf(stderr, "DETAIL:  %s\n", e->detail);
+    if (e->hint && *e->hint)
+        fprintf(stderr, "HINT:  %s\n", e->hint);
+}
+
+void sl_print_error(const sl_stmt_src *src, const sl_error *err)
+{
+    fflush(stdout); /* keep results and errors in order when both go to one file */
+    print_prefix(src, err->position);
+    fprintf(stderr, "ERROR:  %s\n", err->message && *err->message ? err->message : "unknown error");
+    if (src && err->position >= 0) {
+        size_t pos = (size_t)err->position <= src->len ? (size_t)err->position : src->len;
+        print_caret_block(src->text + src->off, src->len, pos);
+    }
+    print_detail_hint(err);
+    fprintf(stderr, "SQLSTATE: %s\n", err->sqlstate[0] ? err->sqlstate : SL_ERR_INTERNAL);
+    fflush(stderr);
+}
+
+void sl_print_notice(const sl_stmt_src *src, const sl_error *notice)
+{
+    fflush(stdout);
+    print_prefix(src, notice->position);
+    fprintf(stderr, "%s:  %s\n", severity_label(notice->severity),
+            notice->message ? notice->message : "");
+    print_detail_hint(notice);
+    fflush(stderr);
+}

@@ -1,0 +1,380 @@
+/*
+** repl.c — the interactive shell on libedit (native histedit.h API).
+**
+** Lines are collected until sl_sql_split finds complete statements, which
+** then run (several on one line all run); the prompt is "sluice> " for a new
+** statement and "    -> " while one is pending. quit, exit and \q on a fresh
+** line leave, as does Ctrl-D on an empty line. Ctrl-C clears the pending
+** input (or cancels the running statement) and shows a fresh prompt.
+** Each statement, even over several lines, is one history entry; history
+** lives in $SLUICE_HISTFILE or ~/.sluice_history and is saved after every
+** entry. TAB completes keywords (upper case), table/view names, and, after a
+** single quote, connector/format option keys.
+**
+** SIGINT: our handler only sets a flag. While reading a line it is installed
+** without SA_RESTART, so libedit's read() fails with EINTR and el_gets()
+** returns NULL with count -1 (libedit's own signal handling, EL_SIGNAL, stays
+** off); while a statement runs it is installed with SA_RESTART so the engine
+** never sees EINTR, and the result sink cancels the statement at its next
+** callback.
+**
+** Main routines: sl_repl_run; static helpers for history, completion and
+** the line loop.
+*/
+#include <errno.h>
+#include <histedit.h>
+#include <locale.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shell.h"
+
+#define SL_PROMPT "sluice> "
+#define SL_PROMPT_MORE "    -> "
+#define SL_HISTORY_SIZE 1000
+#define SL_LIST_WIDTH 80      /* columns used when listing completions */
+#define SL_LIST_MAX 200       /* completions listed at most */
+
+static volatile sig_atomic_t g_interrupted; /* set by SIGINT */
+
+/* State of one REPL. */
+typedef struct sl_repl {
+    sl_shell *sh;       /* engine, session, options */
+    EditLine *el;       /* the line editor */
+    History *hist;      /* in-memory history */
+    char *histfile;     /* where history is saved, or NULL */
+    sl_strbuf pending;  /* input typed but not yet run (an incomplete statement) */
+    sl_strbuf entry;    /* lines typed since the last history entry */
+} sl_repl;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    g_interrupted = 1;
+}
+
+/* Install the SIGINT flag handler; restart: restart interrupted system calls
+** (while a statement runs) or not (while reading, to interrupt el_gets). */
+static void set_sigint(bool restart)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sa.sa_flags = restart ? SA_RESTART : 0;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+}
+
+static sl_repl *repl_of(EditLine *el)
+{
+    void *r = NULL;
+    el_get(el, EL_CLIENTDATA, &r);
+    return r;
+}
+
+static char *prompt(EditLine *el)
+{
+    static char first[] = SL_PROMPT, more[] = SL_PROMPT_MORE;
+    return repl_of(el)->pending.len ? more : first;
+}
+
+/* ------------------------------------------------------------------------
+** History.
+*/
+
+/* $SLUICE_HISTFILE, else ~/.sluice_history, else NULL (no HOME). */
+static char *history_path(void)
+{
+    const char *env = getenv("SLUICE_HISTFILE");
+    if (env && *env)
+        return sl_strdup(env);
+    const char *home = getenv("HOME");
+    return home && *home ? sl_path_join(home, ".sluice_history") : NULL;
+}
+
+/* Add text (trailing whitespace dropped) as one entry and save the file. */
+static void history_add(sl_repl *r, const char *text, size_t len)
+{
+    while (len > 0 && (text[len - 1] == '\n' || text[len - 1] == ' ' || text[len - 1] == '\t' ||
+                       text[len - 1] == '\r'))
+        len--;
+    if (len == 0)
+        return;
+    char *s = sl_strndup(text, len);
+    HistEvent ev;
+    history(r->hist, &ev, H_ENTER, s);
+    if (r->histfile)
+        history(r->hist, &ev, H_SAVE, r->histfile); /* best effort, as psql */
+    sl_free(s);
+}
+
+/* ------------------------------------------------------------------------
+** Completion.
+*/
+
+static bool is_ident_byte(char c)
+{
+    unsigned char b = (unsigned char)c;
+    return b >= 0x80 || b == '_' || (b >= '0' && b <= '9') || ((b | 0x20) >= 'a' && (b | 0x20) <= 'z');
+}
+
+static bool is_key_byte(char c)
+{
+    return is_ident_byte(c) || c == '.' || c == '-';
+}
+
+/* Characters (not bytes) in s[0..n): what el_deletestr counts. */
+static int char_count(const char *s, size_t n)
+{
+    int count = 0;
+    for (size_t i = 0; i < n; i++)
+        count += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return count;
+}
+
+/* Push a copy of each name in names[0..n) that starts with word (any case). */
+static void add_matches(sl_list *out, const char *const *names, int n, const char *word, size_t len)
+{
+    for (int i = 0; i < n; i++)
+        if (names[i] && strlen(names[i]) >= len && sl_strncasecmp(names[i], word, len) == 0)
+            sl_list_push(out, sl_strdup(names[i]));
+}
+
+/* Candidates for word: option keys in key mode, else keywords, tables and
+** views. Caller frees with sl_list_free(l, sl_free). */
+static sl_list *candidates(sl_repl *r, const char *word, size_t len, bool key_mode)
+{
+    sl_list *out = sl_list_new();
+    sl_list *src = key_mode ? sl_option_keys() : sl_session_object_names(r->sh->session);
+    if (src)
+        add_matches(out, (const char *const *)src->items, src->n, word, len);
+    sl_list_free(src, sl_free);
+    if (!key_mode) {
+        int n = 0;
+        const char *const *kw = sl_keywords(&n);
+        add_matches(out, kw, n, word, len);
+    }
+    return out;
+}
+
+/* Length of the common prefix (any case) of all candidates, not cutting a
+** UTF-8 sequence. */
+static size_t common_prefix(const sl_list *c)
+{
+    const char *first = sl_list_get(c, 0);
+    size_t n = strlen(first);
+    for (int i = 1; i < c->n; i++) {
+        const char *s = sl_list_get(c, i);
+        size_t k = 0;
+        while (k < n && s[k] && sl_strncasecmp(first + k, s + k, 1) == 0)
+            k++;
+        n = k;
+    }
+    while (n > 0 && ((unsigned char)first[n] & 0xC0) == 0x80)
+        n--;
+    return n;
+}
+
+/* Print the candidates in columns below the input line. */
+static void list_candidates(const sl_list *c)
+{
+    size_t w = 0;
+    for (int i = 0; i < c->n && i < SL_LIST_MAX; i++) {
+        size_t l = strlen(sl_list_get(c, i));
+        w = l > w ? l : w;
+    }
+    int per_line = (int)(SL_LIST_WIDTH / (w + 2));
+    per_line = per_line > 0 ? per_line : 1;
+    fputc('\n', stdout);
+    for (int i = 0; i < c->n && i < SL_LIST_MAX; i++) {
+        const char *s = sl_list_get(c, i);
+        bool eol = (i + 1) % per_line == 0 || i + 1 == c->n || i + 1 == SL_LIST_MAX;
+        printf("%s%*s", s, eol ? 0 : (int)(w + 2 - strlen(s)), "");
+        if (eol)
+            fputc('\n', stdout);
+    }
+    if (c->n > SL_LIST_MAX)
+        printf("... and %d more\n", c->n - SL_LIST_MAX);
+    fflush(stdout);
+}
+
+/* Replace the word before the cursor (wlen bytes at word) with the first
+** n bytes of s followed by suffix. */
+static void replace_word(EditLine *el, const char *word, size_t wlen, const char *s, size_t n,
+                         const char *suffix)
+{
+    char *ins = sl_sprintf("%.*s%s", (int)n, s, suffix);
+    el_deletestr(el, char_count(word, wlen));
+    el_insertstr(el, ins);
+    sl_free(ins);
+}
+
+/* TAB: complete the word before the cursor. */
+static unsigned char complete(EditLine *el, int ch)
+{
+    (void)ch;
+    sl_repl *r = repl_of(el);
+    const LineInfo *li = el_line(el);
+    const char *start = li->cursor;
+    while (start > li->buffer && is_key_byte(start[-1]))
+        start--;
+    bool key_mode = start > li->buffer && start[-1] == '\'';
+    if (!key_mode) {
+        start = li->cursor;
+        while (start > li->buffer && is_ident_byte(start[-1]))
+            start--;
+    }
+    size_t wlen = (size_t)(li->cursor - start);
+    if (!key_mode && wlen == 0)
+        return CC_ERROR;
+    char *word = sl_strndup(start, wlen);
+    sl_list *c = candidates(r, word, wlen, key_mode);
+    unsigned char rc = CC_ERROR;
+    if (c->n == 1) {
+        const char *close = key_mode ? (li->cursor < li->lastchar && *li->cursor == '\'' ? "" : "'") : " ";
+        const char *s = sl_list_get(c, 0);
+        replace_word(el, word, wlen, s, strlen(s), close);
+        rc = CC_REFRESH;
+    } else if (c->n > 1) {
+        size_t lcp = common_prefix(c);
+        if (lcp > wlen) {
+            replace_word(el, word, wlen, sl_list_get(c, 0), lcp, "");
+            rc = CC_REFRESH;
+        } else {
+            list_candidates(c);
+            rc = CC_REDISPLAY;
+        }
+    }
+    sl_list_free(c, sl_free);
+    sl_free(word);
+    return rc;
+}
+
+/* ------------------------------------------------------------------------
+** The loop.
+*/
+
+/* Set up libedit and history. Returns -1 when the editor cannot start. */
+static int repl_open(sl_repl *r, sl_shell *sh)
+{
+    HistEvent ev;
+    memset(r, 0, sizeof *r);
+    r->sh = sh;
+    setlocale(LC_CTYPE, ""); /* multibyte input; LC_NUMERIC stays "C" */
+    r->el = el_init("sluice", stdin, stdout, stderr);
+    if (!r->el)
+        return -1;
+    r->hist = history_init();
+    history(r->hist, &ev, H_SETSIZE, SL_HISTORY_SIZE);
+    history(r->hist, &ev, H_SETUNIQUE, 1);
+    r->histfile = history_path();
+    if (r->histfile)
+        history(r->hist, &ev, H_LOAD, r->histfile); /* a missing file is fine */
+    el_set(r->el, EL_CLIENTDATA, r);
+    el_set(r->el, EL_EDITOR, "emacs");
+    el_set(r->el, EL_PROMPT, prompt);
+    el_set(r->el, EL_HIST, history, r->hist);
+    el_set(r->el, EL_ADDFN, "sl-complete", "complete keywords, tables and option keys", complete);
+    el_set(r->el, EL_BIND, "^I", "sl-complete", NULL);
+    el_source(r->el, NULL); /* ~/.editrc may rebind keys */
+    return 0;
+}
+
+static void repl_close(sl_repl *r)
+{
+    signal(SIGINT, SIG_DFL);
+    if (r->el)
+        el_end(r->el);
+    if (r->hist)
+        history_end(r->hist);
+    sl_free(r->histfile);
+    sl_strbuf_free(&r->pending);
+    sl_strbuf_free(&r->entry);
+}
+
+/* Ctrl-C while reading: forget the pending input. */
+static void repl_clear(sl_repl *r)
+{
+    sl_strbuf_reset(&r->pending);
+    sl_strbuf_reset(&r->entry);
+    fputc('\n', stdout);
+    fflush(stdout);
+}
+
+/* Drop the first n bytes of sb. */
+static void strbuf_consume(sl_strbuf *sb, size_t n)
+{
+    if (n == 0)
+        return;
+    memmove(sb->buf, sb->buf + n, sb->len - n + 1);
+    sb->len -= n;
+}
+
+/* Handle one line (count bytes, usually ending in '\n'). Runs the
+** statements it completes. Returns true when the REPL must end. */
+static bool repl_line(sl_repl *r, const char *line, size_t count)
+{
+    if (r->pending.len == 0 && sl_shell_is_blank(line, count))
+        return false;
+    if (r->pending.len == 0 && sl_shell_is_quit(line, count, true)) {
+        history_add(r, line, count);
+        return true;
+    }
+    sl_strbuf_append_n(&r->pending, line, count);
+    sl_strbuf_append_n(&r->entry, line, count);
+    if (count == 0 || line[count - 1] != '\n') {
+        sl_strbuf_append_char(&r->pending, '\n');
+        sl_strbuf_append_char(&r->entry, '\n');
+    }
+
+    size_t consumed = 0;
+    g_interrupted = 0;
+    set_sigint(true);
+    r->sh->cancel = &g_interrupted;
+    sl_shell_run_text(r->sh, NULL, r->pending.buf, r->pending.len, false, &consumed);
+    r->sh->cancel = NULL;
+    if (g_interrupted) /* Ctrl-C while running: drop the rest of the input too */
+        consumed = r->pending.len;
+    strbuf_consume(&r->pending, consumed);
+
+    if (sl_shell_is_blank(sl_strbuf_cstr(&r->pending), r->pending.len)) {
+        sl_strbuf_reset(&r->pending);
+        history_add(r, sl_strbuf_cstr(&r->entry), r->entry.len);
+        sl_strbuf_reset(&r->entry);
+    }
+    return r->sh->quit;
+}
+
+int sl_repl_run(sl_shell *sh)
+{
+    sl_repl r;
+    if (repl_open(&r, sh) != 0) {
+        fputs("sluice: could not initialize the line editor\n", stderr);
+        repl_close(&r);
+        return SL_EXIT_USAGE;
+    }
+    printf("sluice %s (data directory: %s)\n"
+           "End statements with ';'. Type quit or press Ctrl-D to exit.\n\n",
+           SLUICE_VERSION, sl_engine_data_dir(sh->engine));
+    fflush(stdout);
+    for (;;) {
+        int count = 0;
+        g_interrupted = 0;
+        set_sigint(false);
+        const char *line = el_gets(r.el, &count);
+        int saved_errno = errno;
+        if (!line && count < 0 && (g_interrupted || saved_errno == EINTR)) {
+            repl_clear(&r);
+            continue;
+        }
+        if (!line) { /* Ctrl-D on an empty line, or the terminal went away */
+            fputc('\n', stdout);
+            break;
+        }
+        if (repl_line(&r, line, (size_t)count))
+            break;
+    }
+    fflush(stdout);
+    repl_close(&r);
+    return SL_EXIT_OK;
+}

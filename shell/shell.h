@@ -1,0 +1,130 @@
+/*
+** shell.h — internal interface of the `sluice` command (not installed).
+**
+** The shell is four small pieces:
+**   main.c    arguments, modes, exit codes;
+**   script.c  splitting text into statements and running them (-e, -f, stdin,
+**             and the REPL's complete statements);
+**   output.c  result tables, command tags, errors and notices;
+**   repl.c    the interactive loop on libedit (prompts, history, completion,
+**             Ctrl-C).
+** Results go to stdout, errors and notices to stderr. docs/SHELL.md describes
+** the user-visible formats; keep them stable (golden tests compare them).
+*/
+#ifndef SL_SHELL_H
+#define SL_SHELL_H
+
+#include <signal.h>
+#include <stdio.h>
+
+#include "../base/sl_base.h"
+#include "../base/sl_type.h"
+#include "../parser/sl_parser.h"
+#include "../planner/sl_planner.h"
+
+/* Exit statuses of the command. */
+#define SL_EXIT_OK 0      /* everything ran */
+#define SL_EXIT_FAILED 1  /* a statement failed */
+#define SL_EXIT_USAGE 2   /* bad arguments, unreadable file, unusable data directory */
+
+/* Where a statement came from, for error positions. The statement is
+** text[off .. off+len). name is the script name used as the
+** "NAME:LINE:COL: " prefix of errors and notices, or NULL (REPL, -e). */
+typedef struct sl_stmt_src {
+    const char *name; /* script name for the prefix, or NULL for none */
+    const char *text; /* the whole script (line/column are counted in it) */
+    size_t off;       /* byte offset of the statement in text */
+    size_t len;       /* statement length in bytes */
+} sl_stmt_src;
+
+/* One shell: the engine and session plus the options that shape output. */
+typedef struct sl_shell {
+    sl_engine *engine;               /* the open data directory */
+    sl_session *session;             /* the one session statements run in */
+    bool quiet;                      /* -q: no command tags */
+    bool continue_on_error;          /* --continue-on-error */
+    bool interactive;                /* REPL: a failure never stops the input */
+    volatile sig_atomic_t *cancel;   /* set (by SIGINT) to cancel the running statement; may be NULL */
+    int status;                      /* SL_EXIT_FAILED once any statement failed */
+    bool quit;                       /* quit / exit was seen */
+} sl_shell;
+
+/* ------------------------------------------------------------------------
+** script.c
+*/
+/* Run the statements of text[0..len) in order. Only complete statements
+** (ended by ';') run unless final is set, in which case a last statement
+** without ';' runs too. name is the script name for error prefixes (NULL for
+** none). Sets *consumed to the number of bytes whose statements ran (the REPL
+** keeps the rest as pending input). Returns 1 when the caller must stop (a
+** failure without --continue-on-error in a script, or quit/exit), else 0. */
+int sl_shell_run_text(sl_shell *sh, const char *name, const char *text, size_t len, bool final,
+                      size_t *consumed);
+
+/* Read a whole file ("-" = standard input) into *out (NUL-terminated, caller
+** frees). Returns 0, or -1 after printing "sluice: could not read file ..."
+** to stderr. */
+int sl_shell_read_file(const char *path, char **out, size_t *len);
+
+/* True when s[0..len) is only whitespace and comments. */
+bool sl_shell_is_blank(const char *s, size_t len);
+
+/* True when s[0..len), trimmed, is quit / exit (any case, optional ';');
+** with backslash_q, "\q" too. */
+bool sl_shell_is_quit(const char *s, size_t len, bool backslash_q);
+
+/* ------------------------------------------------------------------------
+** output.c
+*/
+/* Collects the output of one statement: notices are printed as they come,
+** rows are buffered so that columns can be aligned (past
+** SL_TABLE_MAX_BUFFERED rows the table streams with the widths it has). */
+#define SL_TABLE_MAX_BUFFERED 1000
+
+typedef struct sl_printer {
+    sl_shell *sh;             /* options (quiet, cancel) */
+    const sl_stmt_src *src;   /* statement, for notice prefixes */
+    int ncols;                /* columns of the result; 0 before begin() */
+    bool has_result;          /* begin() was called */
+    char **names;             /* display forms of the column names */
+    bool *right;              /* right-align this column (numeric type) */
+    int *widths;              /* display width of each column */
+    sl_list *rows;            /* buffered rows: char*[ncols] of display forms */
+    int64_t nrows;            /* rows received */
+    bool streaming;           /* header printed; rows print as they arrive */
+    char *tag;                /* command tag from complete(), or NULL */
+} sl_printer;
+
+/* Prepare p for one statement; sink receives callbacks that fill p. */
+void sl_printer_init(sl_printer *p, sl_shell *sh, const sl_stmt_src *src, sl_result_sink *sink);
+/* After the statement: print the table (or "Empty set") or the command tag
+** when ok; when not ok only close a table that was already streaming. */
+void sl_printer_finish(sl_printer *p, bool ok);
+/* Free what p holds (safe after finish). */
+void sl_printer_free(sl_printer *p);
+
+/* Print an error block to stderr (see docs/SHELL.md):
+**   [NAME:LINE:COL: ]ERROR:  message
+**   LINE n: <the statement line, cut around the position>
+**           ^
+**   DETAIL:  ...
+**   HINT:  ...
+**   SQLSTATE: xxxxx
+** src may be NULL (no statement: no prefix, no LINE block). */
+void sl_print_error(const sl_stmt_src *src, const sl_error *err);
+/* Print a notice (WARNING / NOTICE) to stderr: prefix (when src has a name),
+** severity and message, DETAIL and HINT lines. */
+void sl_print_notice(const sl_stmt_src *src, const sl_error *notice);
+
+/* Display width of one UTF-8 sequence at s[0..n): sets *len to its byte length
+** (1 for an invalid byte, *valid = false) and returns 0, 1 or 2 columns. */
+int sl_utf8_char(const char *s, size_t n, size_t *len, bool *valid);
+
+/* ------------------------------------------------------------------------
+** repl.c
+*/
+/* The interactive loop on the terminal. Returns the exit status (0: statement
+** failures in the REPL do not change it). */
+int sl_repl_run(sl_shell *sh);
+
+#endif /* SL_SHELL_H */

@@ -1,0 +1,570 @@
+#!/usr/bin/env python3
+"""Tests of the `sluice` command as a user drives it.
+
+Script modes (-e, -f, standard input) run through subprocess and check exit
+codes, stdout and stderr. The REPL runs on a pseudo-terminal: the test types
+keys (including Ctrl-C, Ctrl-D, TAB and the up arrow) and waits for the
+expected prompt or output with a deadline; nothing sleeps for correctness.
+
+Every case gets a fresh temporary directory holding the data directory, HOME
+and SLUICE_HISTFILE. Under AddressSanitizer, leaks make the process exit
+non-zero, so every exit-status check is also a leak check (lsan.supp next to
+this file lists libedit/terminfo allocations that are not ours).
+
+Usage: test_shell.py --sluice PATH --case NAME   (NAME "all" runs every case;
+       --list prints the case names). Python 3 standard library only.
+"""
+import argparse
+import errno
+import fcntl
+import os
+import pty
+import re
+import select
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import termios
+import time
+import traceback
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SLUICE = None  # path of the binary, from --sluice
+TIMEOUT = 20.0  # seconds any single wait may take
+
+PROMPT = b"sluice> "
+MORE = b"    -> "
+CREATE_T = "CREATE TABLE t (a INT, b STRING) WITH ('connector' = 'blackhole');"
+
+
+class Failure(Exception):
+    pass
+
+
+def check(cond, msg, *context):
+    if not cond:
+        extra = "".join("\n--- %s" % (c if isinstance(c, str) else repr(c)) for c in context)
+        raise Failure(msg + extra)
+
+
+# ---------------------------------------------------------------------------
+# Environment and script-mode helpers.
+
+class Sandbox:
+    """A temporary directory with a data dir, HOME and history file."""
+
+    def __init__(self):
+        self.tmp = tempfile.TemporaryDirectory(prefix="sluice-shell-")
+        self.dir = self.tmp.name
+        self.data = os.path.join(self.dir, "data")
+        self.home = os.path.join(self.dir, "home")
+        os.mkdir(self.home)
+        self.histfile = os.path.join(self.dir, "history")
+
+    def env(self, **extra):
+        env = {k: v for k, v in os.environ.items() if not k.startswith("SLUICE_")}
+        env.update(HOME=self.home, SLUICE_HISTFILE=self.histfile, LANG="C.UTF-8",
+                   LC_ALL="C.UTF-8", TERM="xterm", EDITRC=os.path.join(self.dir, "no-editrc"))
+        supp = os.path.join(HERE, "lsan.supp")
+        env["ASAN_OPTIONS"] = "detect_leaks=1:abort_on_error=0"
+        env["LSAN_OPTIONS"] = "suppressions=%s:print_suppressions=0" % supp
+        env["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
+        env.update(extra)
+        return env
+
+    def path(self, name, content=None):
+        p = os.path.join(self.dir, name)
+        if content is not None:
+            with open(p, "w", encoding="utf-8") as f:
+                f.write(content)
+        return p
+
+    def cleanup(self):
+        self.tmp.cleanup()
+
+
+def run(sb, args, stdin=b"", data_dir=True, env=None):
+    """Run sluice with args; returns (exit code, stdout, stderr) as str."""
+    argv = [SLUICE] + (["--data-dir", sb.data] if data_dir else []) + args
+    p = subprocess.run(argv, input=stdin, capture_output=True, timeout=TIMEOUT * 2,
+                       env=env or sb.env(), cwd=sb.dir)
+    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+
+
+def no_sanitizer_report(err):
+    check("Sanitizer" not in err and "runtime error" not in err, "sanitizer report", err)
+
+
+def caret_under(err, word):
+    """The caret line must point at the first occurrence of word in the LINE line."""
+    lines = err.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("LINE ") and i + 1 < len(lines):
+            caret = lines[i + 1]
+            check(caret.strip() == "^", "caret line malformed", err)
+            check(line.find(word) == caret.index("^"),
+                  "caret not under %r" % word, line, caret)
+            return
+    raise Failure("no LINE block in:\n" + err)
+
+
+# ---------------------------------------------------------------------------
+# Pseudo-terminal session.
+
+class Pty:
+    """sluice running on a pseudo-terminal (its controlling terminal)."""
+
+    def __init__(self, sb, args=()):
+        argv = [SLUICE, "--data-dir", sb.data] + list(args)
+        env = sb.env()
+        pid, fd = pty.fork()
+        if pid == 0:  # child
+            try:
+                os.chdir(sb.dir)
+                os.execve(SLUICE, argv, env)
+            finally:
+                os._exit(127)
+        self.pid, self.fd = pid, fd
+        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 200, 0, 0))
+        self.buf = b""   # everything read so far
+        self.pos = 0     # expect() searches from here
+        self.status = None
+
+    def _read(self, deadline):
+        """Read what is available before deadline; False at EOF."""
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return True
+        r, _, _ = select.select([self.fd], [], [], left)
+        if not r:
+            return True
+        try:
+            data = os.read(self.fd, 65536)
+        except OSError as e:
+            if e.errno == errno.EIO:
+                return False
+            raise
+        if not data:
+            return False
+        self.buf += data
+        return True
+
+    def expect(self, pattern, timeout=TIMEOUT):
+        """Wait for pattern (bytes or compiled regex) after the last match."""
+        deadline = time.monotonic() + timeout
+        while True:
+            if isinstance(pattern, bytes):
+                i = self.buf.find(pattern, self.pos)
+                m = (i, i + len(pattern)) if i >= 0 else None
+            else:
+                mm = pattern.search(self.buf, self.pos)
+                m = (mm.start(), mm.end()) if mm else None
+            if m:
+                text = self.buf[self.pos:m[1]]
+                self.pos = m[1]
+                return text
+            if time.monotonic() >= deadline or not self._read(deadline):
+                raise Failure("timed out waiting for %r; output since last match:\n%r"
+                              % (pattern, self.buf[self.pos:]))
+
+    def send(self, data):
+        os.write(self.fd, data if isinstance(data, bytes) else data.encode())
+
+    def wait_exit(self, timeout=TIMEOUT):
+        """Read to EOF and return the exit status."""
+        deadline = time.monotonic() + timeout
+        while self._read(deadline):
+            if time.monotonic() >= deadline:
+                break
+        while time.monotonic() < deadline:
+            pid, st = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                self.status = os.waitstatus_to_exitcode(st)
+                os.close(self.fd)
+                return self.status
+            time.sleep(0.02)  # polling for exit, bounded by the deadline
+        self.kill()
+        raise Failure("sluice did not exit; output:\n%r" % self.buf)
+
+    def kill(self):
+        if self.status is None:
+            try:
+                os.kill(self.pid, signal.SIGKILL)
+                os.waitpid(self.pid, 0)
+            except OSError:
+                pass
+            self.status = -9
+            try:
+                os.close(self.fd)
+            except OSError:
+                pass
+
+    def since(self, start):
+        return self.buf[start:].decode("utf-8", "replace")
+
+
+def repl(sb, args=()):
+    p = Pty(sb, args)
+    p.expect(PROMPT)
+    return p
+
+
+def quit_ok(p):
+    """Ctrl-D on an empty line: exit status 0, no sanitizer report."""
+    p.send(b"\x04")
+    st = p.wait_exit()
+    out = p.buf.decode("utf-8", "replace")
+    no_sanitizer_report(out)
+    check(st == 0, "exit status %s after Ctrl-D" % st, out)
+
+
+# ---------------------------------------------------------------------------
+# Cases: command line.
+
+def case_version_help(sb):
+    rc, out, err = run(sb, ["--version"], data_dir=False)
+    check(rc == 0 and re.fullmatch(r"sluice \d+\.\d+\.\d+\n", out), "--version", out, err)
+    rc, out, err = run(sb, ["--help"], data_dir=False)
+    check(rc == 0 and out.startswith("Usage: sluice") and "--data-dir" in out, "--help", out, err)
+    rc, out, err = run(sb, ["--no-such-option"], data_dir=False)
+    check(rc == 2 and "--help" in err and out == "", "bad option", rc, out, err)
+    rc, out, err = run(sb, ["stray-argument"], data_dir=False)
+    check(rc == 2 and "stray-argument" in err, "stray argument", rc, out, err)
+    check(not os.path.exists(os.path.join(sb.dir, "sluice-data")), "usage errors create nothing")
+
+
+def case_exec_ok(sb):
+    rc, out, err = run(sb, ["-e", CREATE_T + " SHOW TABLES; DESCRIBE t; SET 'k' = 'v'; DROP TABLE t;"])
+    check(rc == 0, "exit code %d" % rc, out, err)
+    no_sanitizer_report(err)
+    check(out.startswith("CREATE TABLE\n"), "command tag first", out)
+    check("1 row in set" in out and "| t " in out, "SHOW TABLES table", out)
+    check(re.search(r"^SET$", out, re.M) and re.search(r"^DROP TABLE$", out, re.M), "tags", out)
+    check("ERROR" not in err, "no error", err)
+    # the last statement may lack ';'
+    rc, out, err = run(sb, ["-e", "SHOW TABLES"])
+    check(rc == 0 and "Empty set" in out, "statement without ';'", rc, out, err)
+
+
+def case_exec_fail(sb):
+    rc, out, err = run(sb, ["-e", "SHOW TABLES; SELECT * FROM nope; SHOW TABLES;"])
+    check(rc == 1, "exit code %d" % rc, out, err)
+    no_sanitizer_report(err)
+    check(out.count("Empty set") == 1, "stops at the failure", out)
+    lines = err.splitlines()
+    check(lines[0].startswith("ERROR:  ") and "nope" in lines[0], "first line", err)
+    check(lines[1] == "LINE 1: SELECT * FROM nope;", "LINE line", err)
+    caret_under(err, "nope")
+    check(lines[-1] == "SQLSTATE: 42P01", "SQLSTATE last", err)
+
+
+def case_exec_multiline_error(sb):
+    sql = "SELECT *\n  FROM\tnope\n WHERE a = 1;"
+    rc, out, err = run(sb, ["-e", sql])
+    check(rc == 1, "exit code", rc, err)
+    check("LINE 2:   FROM nope" in err, "statement-relative line, tab shown as space", err)
+    caret_under(err, "nope")
+
+
+def case_exec_long_line(sb):
+    cols = ", ".join("column_number_%d" % i for i in range(20))
+    rc, out, err = run(sb, ["-e", "SELECT %s FROM nope WHERE %s = 1;" % (cols, cols)])
+    check(rc == 1, "exit code", rc, err)
+    line = next(l for l in err.splitlines() if l.startswith("LINE "))
+    check(len(line) <= 90, "long line cut to ~80 columns", line)
+    check(line.startswith("LINE 1: ...") and line.endswith("..."), "cut marks on both sides", line)
+    caret_under(err, "nope")
+
+
+def case_exec_multiple(sb):
+    rc, out, err = run(sb, ["-e", CREATE_T, "-e", "SHOW TABLES;", "-q", "-e", "DROP TABLE t"])
+    check(rc == 0, "exit code", rc, out, err)
+    check("CREATE TABLE" not in out and "DROP TABLE" not in out, "-q hides tags", out)
+    check("1 row in set" in out, "-e run in order", out)
+
+
+def case_file_error(sb):
+    script = ("-- a script\n"
+              + CREATE_T + "\n"
+              + "SELECT * FROM nope;\n"
+              + "CREATE TABLE after_err (a INT) WITH ('connector' = 'blackhole');\n")
+    path = sb.path("script.sql", script)
+    rc, out, err = run(sb, ["-f", path])
+    check(rc == 1, "exit code %d" % rc, out, err)
+    no_sanitizer_report(err)
+    first = err.splitlines()[0]
+    check(first.startswith("%s:3:15: ERROR:  " % path), "FILE:LINE:COL prefix", first)
+    check("LINE 1: SELECT * FROM nope;" in err, "LINE block", err)
+    caret_under(err, "nope")
+    check("SQLSTATE: 42P01" in err, "SQLSTATE", err)
+    check(out.count("CREATE TABLE") == 1, "statements after the error do not run", out)
+    rc, out, err = run(sb, ["-e", "SHOW TABLES;"])
+    check(rc == 0 and "after_err" not in out and "| t " in out, "catalog after the script", out, err)
+
+
+def case_continue_on_error(sb):
+    script = CREATE_T + "\nSELECT * FROM nope;\nSELECT * FROM nope2;\nDROP TABLE t;\n"
+    path = sb.path("script.sql", script)
+    rc, out, err = run(sb, ["--continue-on-error", "-f", path])
+    check(rc == 1, "exit code %d" % rc, out, err)
+    check(err.count("ERROR:") == 2, "both errors reported", err)
+    check(":2:15: ERROR:" in err and ":3:15: ERROR:" in err, "positions", err)
+    check("CREATE TABLE" in out and "DROP TABLE" in out, "later statements ran", out)
+
+
+def case_stdin_script(sb):
+    script = (CREATE_T + "\nSHOW TABLES;\n\nSELECT *\n  FROM nope;\n").encode()
+    rc, out, err = run(sb, [], stdin=script)
+    check(rc == 1, "exit code %d" % rc, out, err)
+    check("CREATE TABLE" in out and "1 row in set" in out, "stdin statements ran", out)
+    check(err.startswith("<stdin>:5:8: ERROR:  "), "<stdin> prefix", err)
+    check("LINE 2:   FROM nope;" in err, "LINE block relative to statement", err)
+    rc, out, err = run(sb, ["-f", "-"], stdin=b"SHOW TABLES;")
+    check(rc == 0 and "1 row in set" in out, "-f -", rc, out, err)
+
+
+def case_missing_file(sb):
+    rc, out, err = run(sb, ["-f", os.path.join(sb.dir, "does-not-exist.sql")])
+    check(rc == 2, "exit code %d" % rc, out, err)
+    check("does-not-exist.sql" in err and "could not read" in err, "message", err)
+    check(not os.path.exists(sb.data), "nothing created before the files are read")
+
+
+def case_bad_data_dir(sb):
+    f = sb.path("a-file", "not a directory")
+    rc, out, err = run(sb, ["--data-dir", f, "-e", "SHOW TABLES;"], data_dir=False)
+    check(rc == 2, "exit code %d" % rc, out, err)
+    check("ERROR:  " in err and "SQLSTATE: " in err, "error printed", err)
+    no_sanitizer_report(err)
+    # SLUICE_DATA is used when --data-dir is absent
+    d = os.path.join(sb.dir, "from-env")
+    rc, out, err = run(sb, ["-e", "SHOW TABLES;"], data_dir=False, env=sb.env(SLUICE_DATA=d))
+    check(rc == 0 and os.path.isdir(d), "SLUICE_DATA", rc, out, err)
+
+
+def case_table_format(sb):
+    rc, out, err = run(sb, ["-e", CREATE_T + " DESCRIBE t;"])
+    check(rc == 0, "exit code", rc, out, err)
+    table = [l for l in out.splitlines() if l.startswith(("+", "|"))]
+    check(len(table) >= 6, "a table", out)
+    width = len(table[0])
+    check(all(len(l) == width for l in table), "all lines equally wide", out)
+    check(table[0] == table[2] == table[-1] and set(table[0]) <= set("+-"), "rules", out)
+    check(re.search(r"^\| a +\| INT", out, re.M), "text columns left-aligned", out)
+    check(re.search(r"^\| +name \|", out, re.M), "headers right-aligned", out)
+    check(out.rstrip("\n").endswith("2 rows in set"), "row count", out)
+
+
+# ---------------------------------------------------------------------------
+# Cases: REPL on a pseudo-terminal.
+
+def case_repl_multiline(sb):
+    p = repl(sb)
+    try:
+        p.send("CREATE TABLE t (a INT,\n")
+        p.expect(MORE)
+        p.send("  b STRING)\n")
+        p.expect(MORE)
+        p.send("  WITH ('connector' = 'blackhole');\n")
+        p.expect(b"CREATE TABLE\r\n")
+        p.expect(PROMPT)
+        p.send("SHOW TABLES;\n")
+        p.expect(b"1 row in set")
+        p.expect(PROMPT)
+        p.send("\n\n")  # empty lines are ignored: plain prompts again
+        p.expect(PROMPT)
+        quit_ok(p)
+    finally:
+        p.kill()
+
+
+def case_repl_two_statements(sb):
+    p = repl(sb)
+    try:
+        p.send(CREATE_T + " SHOW TABLES;\n")
+        p.expect(b"CREATE TABLE\r\n")
+        p.expect(b"1 row in set")
+        p.expect(PROMPT)
+        p.send("SELECT * FROM nope; SHOW TABLES; SELECT 1\n")  # error does not stop the line
+        out = p.expect(b"1 row in set")
+        check(b"42P01" in out, "error shown", out)
+        p.expect(MORE)  # "SELECT 1" is pending
+        quit_ok(p)
+    finally:
+        p.kill()
+
+
+def case_repl_ctrl_c(sb):
+    p = repl(sb)
+    try:
+        p.send("SELECT * FROM\n")
+        p.expect(MORE)
+        p.send("nope WHERE\n")
+        p.expect(MORE)
+        p.send(b"\x03")
+        p.expect(PROMPT)
+        start = p.pos
+        p.send("SHOW TABLES;\n")
+        p.expect(b"Empty set")
+        p.expect(PROMPT)
+        check("ERROR" not in p.since(start), "pending input was cleared", p.since(start))
+        p.send("SHOW TAB")  # Ctrl-C on a partly typed line
+        p.send(b"\x03")
+        p.expect(PROMPT)
+        p.send("SHOW TABLES;\n")
+        p.expect(b"Empty set")
+        p.expect(PROMPT)
+        quit_ok(p)
+    finally:
+        p.kill()
+
+
+def case_repl_history(sb):
+    p = repl(sb)
+    try:
+        p.send("CREATE TABLE h (a INT)\n")
+        p.expect(MORE)
+        p.send("  WITH ('connector' = 'blackhole');\n")
+        p.expect(b"CREATE TABLE\r\n")
+        p.expect(PROMPT)
+        quit_ok(p)
+    finally:
+        p.kill()
+    with open(sb.histfile, "rb") as f:
+        hist = f.read()
+    check(b"CREATE TABLE h" in hist, "history saved", hist)
+    p = repl(sb)
+    try:
+        p.send(b"\x1b[A")  # up arrow: the whole two-line statement
+        p.send(b"\r")
+        out = p.expect(b"42P07")  # it runs again: duplicate table
+        check(MORE not in out, "recalled as one entry", out)
+        p.expect(PROMPT)
+        quit_ok(p)
+    finally:
+        p.kill()
+
+
+def case_repl_complete_keyword(sb):
+    p = repl(sb)
+    try:
+        p.send(b"sho\t")
+        p.expect(b"SHOW ")
+        p.send("TABLES;\n")
+        p.expect(b"Empty set")
+        p.expect(PROMPT)
+        quit_ok(p)
+    finally:
+        p.kill()
+
+
+def case_repl_complete_table(sb):
+    rc, out, err = run(sb, ["-e", "CREATE TABLE zz_target (a INT) WITH ('connector' = 'blackhole');"])
+    check(rc == 0, "setup", out, err)
+    p = repl(sb)
+    try:
+        p.send(b"DESCRIBE zz_t\t")
+        p.expect(b"zz_target ")
+        p.send(";\n")
+        p.expect(b"1 row in set")
+        p.expect(PROMPT)
+        quit_ok(p)
+    finally:
+        p.kill()
+
+
+def case_repl_complete_option(sb):
+    p = repl(sb)
+    try:
+        p.send(b"CREATE TABLE o (a INT) WITH ('connecto\t")
+        p.expect(b"'connector'")
+        p.send(" = 'blackhole');\n")
+        p.expect(b"CREATE TABLE\r\n")
+        p.expect(PROMPT)
+        quit_ok(p)
+    finally:
+        p.kill()
+
+
+def case_repl_exit_commands(sb):
+    for word in (b"quit\n", b"exit;\n", b"\\q\n", b"QUIT;\n"):
+        p = repl(sb)
+        try:
+            p.send(word)
+            st = p.wait_exit()
+            check(st == 0, "exit status %s for %r" % (st, word), p.buf)
+        finally:
+            p.kill()
+
+
+def case_repl_ctrl_d(sb):
+    p = repl(sb)
+    try:
+        quit_ok(p)
+        check(p.buf.endswith(b"\n"), "newline printed on exit", p.buf)
+    finally:
+        p.kill()
+
+
+def case_repl_table(sb):
+    p = repl(sb)
+    try:
+        p.send(CREATE_T + " DESCRIBE t;\n")
+        out = p.expect(b"rows in set").decode("utf-8", "replace")
+        table = [l for l in out.split("\r\n") if l.startswith(("+", "|"))]
+        check(len(table) >= 6 and all(len(l) == len(table[0]) for l in table),
+              "aligned table on the terminal", out)
+        p.expect(PROMPT)
+        quit_ok(p)
+    finally:
+        p.kill()
+
+
+def case_repl_non_utf8(sb):
+    p = repl(sb)
+    try:
+        p.send(b"SELECT '\xff\xfe\xc3';\n")
+        p.expect(PROMPT)
+        p.send(b"\xe2\x82\n")  # truncated sequence alone on a line
+        p.send("SHOW TABLES;\n")
+        p.expect(b"Empty set")
+        quit_ok(p)
+    finally:
+        p.kill()
+
+
+CASES = {name[len("case_"):]: fn for name, fn in globals().items() if name.startswith("case_")}
+
+
+def main():
+    global SLUICE
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sluice")
+    ap.add_argument("--case", default="all")
+    ap.add_argument("--list", action="store_true")
+    a = ap.parse_args()
+    if a.list:
+        print("\n".join(CASES))
+        return 0
+    SLUICE = os.path.abspath(a.sluice)
+    names = list(CASES) if a.case == "all" else a.case.split(",")
+    failed = 0
+    for name in names:
+        sb = Sandbox()
+        try:
+            CASES[name](sb)
+            print("ok   %s" % name)
+        except Exception as e:  # Failure, timeouts, OS errors
+            failed += 1
+            print("FAIL %s: %s" % (name, e))
+            if not isinstance(e, Failure):
+                traceback.print_exc()
+        finally:
+            sb.cleanup()
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

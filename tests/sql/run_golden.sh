@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# run_golden.sh SLUICE FILE.sql — run a golden SQL file and compare its output
+# (stdout + stderr, in order) with FILE.out. The exit status of sluice is
+# appended as a last line "-- exit: N" so that it is part of the expectation.
+set -uo pipefail
+sluice=$1
+sql=$2
+expected=${sql%.sql}.out
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$(dirname "$sql")"
+name=$(basename "$sql")
+# A second run in the same data directory checks that the catalog persisted:
+# files named *.restart.sql run after the main file, in a new process.
+"$sluice" --data-dir "$tmp/data" --continue-on-error -f "$name" >"$tmp/out" 2>&1
+echo "-- exit: $?" >>"$tmp/out"
+restart=${name%.sql}.restart
+if [ -f "$restart" ]; then
+  echo "-- restart" >>"$tmp/out"
+  "$sluice" --data-dir "$tmp/data" --continue-on-error -f "$restart" >>"$tmp/out" 2>&1
+  echo "-- exit: $?" >>"$tmp/out"
+fi
+if [ "${SLUICE_GOLDEN_UPDATE:-0}" = 1 ]; then
+  cp "$tmp/out" "$expected"
+  echo "updated $expected"
+  exit 0
+fi
+if [ ! -f "$expected" ]; then
+  echo "missing $expected; output was:"; cat "$tmp/out"; exit 1
+fi
+diff -u "$expected" "$tmp/out"
