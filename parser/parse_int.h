@@ -36,6 +36,8 @@ typedef struct sl__parse {
     int *dvals;          /* depth map: depth of each node */
     size_t dcap;         /* slots (power of two, or 0) */
     size_t dn;           /* slots in use */
+    int stmt_start;      /* byte offset of the first token of the current statement */
+    int cur_pos;         /* byte offset of the token being parsed */
 } sl__parse;
 
 /* INTERVAL qualifier: unit [(precision)] [TO unit [(precision)]]. */
@@ -77,7 +79,6 @@ typedef struct sl__warg {
 typedef struct sl__telem {
     sl_column_def *col;  /* a column, or NULL */
     int pk_pos;          /* PRIMARY of an inline or table constraint, or -1 */
-    bool pk_enforced;    /* PRIMARY KEY without NOT ENFORCED */
     sl_list *pk;         /* of sl_ident*: table-level PRIMARY KEY (...) */
     sl_ident *wm_column; /* WATERMARK FOR column */
     sl_expr *wm_expr;    /* WATERMARK ... AS expression */
@@ -89,7 +90,7 @@ typedef struct sl__tail {
     sl_list *order_by; /* of sl_order_item*, or NULL */
     sl_expr *limit;    /* or NULL */
     sl_expr *offset;   /* or NULL */
-    int pos;           /* byte offset of the first clause, or -1 */
+    int pos;           /* byte offset of the first clause's expression, or -1 */
 } sl__tail;
 
 /* ---- tokenize.c ---- */
@@ -109,39 +110,42 @@ void sl__warg_free(sl__warg *a);
 void sl__warg_free_v(void *x);
 void sl__telem_free(sl__telem *e);
 void sl__tail_free(sl__tail t);
-void sl__depth_reset(sl__parse *p);
+void sl__depth_free(sl__parse *p);
 
 /* ---- build.c: builders used by the grammar (take ownership, accept NULL) ---- */
+#define SL__NOTOK ((sl__tok){NULL, 0, -1, -1})
+#define SL__NOPREC ((sl__prec){-1, -1})
+#define SL__MAXPREC ((sl__prec){SL_MAX_LENGTH, -1})
+#define SL__NOOPTS ((sl__opts){NULL, -1})
+
 sl_list *sl__list(sl__parse *p, sl_list *l, void *item);
-char *sl__name(sl__parse *p, sl__tok t);
-sl_ident *sl__ident(sl__parse *p, sl__tok t);
-sl_list *sl__idents(sl__parse *p, sl_list *l, sl__tok t);
+sl_list *sl__idents(sl__parse *p, sl_list *l, sl__tok name);
 
 sl_expr *sl__lit(sl__parse *p, sl_expr_kind kind, sl__tok t);
 sl_expr *sl__string(sl__parse *p, sl__tok t);
 sl_expr *sl__bool(sl__parse *p, bool v, sl__tok t);
 sl_expr *sl__typed(sl__parse *p, sl_type_id id, sl__tok kw, sl__tok str);
-sl_expr *sl__interval(sl__parse *p, sl__tok kw, sl__tok str, sl__iq q, bool neg);
+sl_expr *sl__interval(sl__parse *p, sl__tok kw, sl__tok str, sl__iq q);
 sl__iq sl__iqual(sl__parse *p, int unit, int unit_to, sl__prec prec);
-sl_expr *sl__column(sl__parse *p, sl__tok *qual, sl__tok name);
-sl_expr *sl__star(sl__parse *p, sl__tok *qual, sl__tok star);
+sl_expr *sl__column(sl__parse *p, sl__tok qual, sl__tok name);
+sl_expr *sl__star(sl__parse *p, sl__tok qual, sl__tok star);
 sl_expr *sl__unary(sl__parse *p, int op, sl_expr *x, sl__tok optok);
 sl_expr *sl__binary(sl__parse *p, int op, sl_expr *l, sl_expr *r, sl__tok optok);
 sl_expr *sl__is(sl__parse *p, sl_expr *x, bool neg, int what, sl__tok optok);
-sl_expr *sl__between(sl__parse *p, sl_expr *x, bool neg, sl_expr *lo, sl_expr *hi, int op_pos);
-sl_expr *sl__in(sl__parse *p, sl_expr *x, bool neg, sl_list *list, int op_pos);
-sl_expr *sl__like(sl__parse *p, sl_expr *x, bool neg, sl_expr *pat, sl_expr *esc, int op_pos);
+sl_expr *sl__between(sl__parse *p, sl_expr *x, bool neg, sl_expr *lo, sl_expr *hi, sl__tok optok);
+sl_expr *sl__in(sl__parse *p, sl_expr *x, bool neg, sl_list *list, sl__tok optok);
+sl_expr *sl__like(sl__parse *p, sl_expr *x, bool neg, sl_expr *pat, sl_expr *esc, sl__tok optok);
 sl_list *sl__when(sl__parse *p, sl_list *l, sl_expr *when, sl_expr *then);
 sl_expr *sl__case(sl__parse *p, sl__tok kw, sl_expr *operand, sl_list *whens, sl_expr *els);
-sl_expr *sl__cast(sl__parse *p, sl__tok kw, sl_expr *x, sl__ty ty, bool try_);
+sl_expr *sl__cast(sl__parse *p, sl__tok kw, sl_expr *x, sl__ty ty, bool try_cast);
 sl_expr *sl__func(sl__parse *p, sl__tok name, sl_list *args, bool distinct, bool star,
                   sl_window_spec *over);
-sl_expr *sl__substring(sl__parse *p, sl__tok name, sl_expr *s, sl_expr *from, sl_expr *for_);
+sl_expr *sl__substring(sl__parse *p, sl__tok name, sl_expr *s, sl_expr *from, sl_expr *len);
 sl_window_spec *sl__window_spec(sl__parse *p, sl_list *partition, sl_list *order);
 sl_order_item *sl__order_item(sl__parse *p, sl_expr *e, bool desc, int nulls);
 
 /* types */
-sl__prec sl__prec_make(sl__parse *p, sl__tok *pt, sl__tok *st);
+sl__prec sl__prec_make(sl__parse *p, sl__tok pt, sl__tok st);
 sl__ty sl__type(sl__parse *p, sl_type_id id, sl__tok kw, sl__prec prec);
 
 /* queries */
@@ -150,44 +154,42 @@ sl_query *sl__select(sl__parse *p, sl__tok kw, bool distinct, sl_list *items, sl
                      sl_expr *where, sl_list *group_by, sl_expr *having);
 sl_query *sl__values(sl__parse *p, sl__tok kw, sl_list *rows);
 sl_query *sl__union(sl__parse *p, sl_query *l, sl_query *r, bool all, sl__tok kw);
+sl__tail sl__tail_make(sl__parse *p, sl_list *order, sl_expr *limit, sl_expr *offset);
 sl_query *sl__query_tail(sl__parse *p, sl_query *q, sl__tail t);
-sl__tail sl__tail_make(sl__parse *p, sl_list *order, sl__tok *lim_kw, sl_expr *limit,
-                       sl__tok *off_kw, sl_expr *offset);
-sl_query *sl__query_nest(sl__parse *p, sl_query *q, sl__tok lp);
 
 /* FROM */
 sl_from *sl__from_table(sl__parse *p, sl__tok name, sl__tok alias);
 sl_from *sl__from_subquery(sl__parse *p, sl__tok lp, sl_query *q, sl__tok alias);
 sl_from *sl__from_join(sl__parse *p, sl_from *l, int type, sl_from *r, sl_expr *on, sl__tok kw);
-sl_from *sl__from_window(sl__parse *p, sl__tok table_kw, int fn, sl__tok fn_tok, sl_list *args,
-                         sl__tok alias);
-sl__warg *sl__warg_make(sl__parse *p, sl__tok *name, int kind, sl__tok *ident, sl_expr *e,
-                        sl__tok first);
+sl_from *sl__from_window(sl__parse *p, sl__tok table_kw, sl__tok fn, sl_list *args, sl__tok alias);
+sl__warg *sl__warg_make(sl__parse *p, int kind, sl__tok kw, sl__tok ident, sl_expr *e);
+sl__warg *sl__warg_name(sl__parse *p, sl__warg *a, sl__tok name);
 
 /* statements */
-sl_stmt *sl__stmt(sl__parse *p, sl_stmt_kind kind, sl__tok first);
-sl_stmt *sl__stmt_named(sl__parse *p, sl_stmt_kind kind, sl__tok first, sl__tok name);
-sl_stmt *sl__create_table(sl__parse *p, sl__tok first, bool ine, sl__tok name, sl_stmt *body,
-                          sl__tok *comment, sl__opts with);
+sl_stmt *sl__create_table(sl__parse *p, sl__tok kw, bool ine, sl__tok name, sl_stmt *body,
+                          sl__tok comment, sl__opts with);
 sl_stmt *sl__table_elem(sl__parse *p, sl_stmt *body, sl__telem *e);
-sl__telem *sl__column_elem(sl__parse *p, sl__tok name, sl__ty ty, int nullability,
-                           sl__telem *pk, sl__tok *comment);
+sl__telem *sl__column_elem(sl__parse *p, sl__tok name, sl__ty ty, bool not_null,
+                           sl__telem *pk, sl__tok comment);
 sl__telem *sl__pk_elem(sl__parse *p, sl__tok primary, sl_list *cols, bool enforced);
 sl__telem *sl__watermark_elem(sl__parse *p, sl__tok kw, sl__tok col, sl_expr *e);
 sl__opts sl__opts_make(sl__parse *p, sl__tok kw, sl_kvlist *kv);
-sl_kvlist *sl__kv(sl__parse *p, sl_kvlist *l, sl__tok key, sl__tok *value);
-sl_stmt *sl__drop(sl__parse *p, sl_stmt_kind kind, sl__tok first, bool temp, bool ie, sl__tok name);
-sl_stmt *sl__alter(sl__parse *p, sl_stmt_kind kind, sl__tok first, sl__tok name, sl__opts o);
-sl_stmt *sl__create_view(sl__parse *p, sl__tok first, bool temp, bool ine, sl__tok name,
+sl_kvlist *sl__kv(sl__parse *p, sl_kvlist *l, sl__tok key, sl__tok value);
+sl_stmt *sl__drop(sl__parse *p, sl_stmt_kind kind, sl__tok kw, bool temp, bool if_exists,
+                  sl__tok name);
+sl_stmt *sl__alter(sl__parse *p, sl_stmt_kind kind, sl__tok kw, sl__tok name, sl__tok setkw,
+                   sl_kvlist *kv);
+sl_stmt *sl__create_view(sl__parse *p, sl__tok kw, bool temp, bool ine, sl__tok name,
                          sl_list *cols, sl_query *q);
-sl_stmt *sl__insert(sl__parse *p, sl__tok first, sl__tok name, sl_list *cols, sl_query *q);
-sl_list *sl__set_item(sl__parse *p, sl_list *l, sl_stmt *ins, sl__tok end);
-sl_stmt *sl__statement_set(sl__parse *p, sl__tok first, sl_list *stmts);
+sl_stmt *sl__insert(sl__parse *p, sl__tok kw, sl__tok name, sl_list *cols, sl_query *q);
+sl_list *sl__set_item(sl__parse *p, sl_list *l, sl_stmt *ins, sl__tok semi);
+sl_stmt *sl__statement_set(sl__parse *p, sl__tok kw, sl_list *stmts, sl_stmt *last, sl__tok end);
 sl_stmt *sl__query_stmt(sl__parse *p, sl_query *q);
-sl_stmt *sl__set(sl__parse *p, sl_stmt_kind kind, sl__tok first, sl__tok *key, sl__tok *value);
-sl_stmt *sl__show(sl__parse *p, sl__tok first, int what, sl__tok *name);
-sl_stmt *sl__explain(sl__parse *p, sl__tok first, sl_stmt *inner);
-sl_stmt *sl__stop_job(sl__parse *p, sl__tok first, sl__tok id, bool savepoint);
+sl_stmt *sl__set(sl__parse *p, sl_stmt_kind kind, sl__tok kw, sl__tok key, sl__tok value);
+sl_stmt *sl__show(sl__parse *p, sl__tok kw, int what, sl__tok name);
+sl_stmt *sl__stmt_named(sl__parse *p, sl_stmt_kind kind, sl__tok kw, sl__tok name);
+sl_stmt *sl__explain(sl__parse *p, sl__tok kw, sl_stmt *inner);
+sl_stmt *sl__stop_job(sl__parse *p, sl__tok kw, sl__tok id, bool savepoint);
 /* A statement is complete (end = byte offset past its last token): append it
 ** to the finished statements. */
 void sl__emit(sl__parse *p, sl_stmt *s, int end);

@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int sl_t_failed_checks;
-static int sl_t_cur_failed;
+static volatile int sl_t_failed_checks;
+static volatile int sl_t_cur_failed;
 static jmp_buf sl_t_jmp;
 
 #define CHECK(cond)                                                                    \
@@ -68,8 +68,9 @@ typedef struct sl_t_case {
 
 static int sl_t_run(const sl_t_case *cases, int n)
 {
-    int passed = 0, failed = 0;
-    for (int i = 0; i < n; i++) {
+    /* volatile: these live across setjmp/longjmp. */
+    volatile int passed = 0, failed = 0;
+    for (volatile int i = 0; i < n; i++) {
         sl_t_cur_failed = 0;
         if (setjmp(sl_t_jmp) == 0)
             cases[i].fn();

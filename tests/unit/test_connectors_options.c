@@ -8,11 +8,6 @@
 #include <stdarg.h>
 
 #include "sl_connector.h"
-/* sl_test.h's sl_t_run keeps locals across setjmp; gcc -O2 warns
-** (-Wclobbered) and -Werror fails the build. Harness fix reported. */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wclobbered"
-#endif
 #include "sl_test.h"
 
 #define MISSING_POS 7 /* where validate points for a missing option */

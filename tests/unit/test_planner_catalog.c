@@ -1,0 +1,343 @@
+/*
+** test_planner_catalog.c — the persistent catalog through the session API:
+** objects survive a restart, the file is replaced atomically, a directory
+** that is not Sluice's or a corrupt catalog is refused and left untouched,
+** and a failed write leaves the catalog as it was.
+*/
+#include "sl_test.h"
+
+#include "../../planner/sl_planner.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Collects a statement's rows as "a|b\n" lines and its notices. */
+typedef struct collect {
+    sl_strbuf rows;    /* rows */
+    sl_strbuf notices; /* notice messages, one per line */
+    char tag[64];      /* command tag */
+} collect;
+
+static int c_row(void *ctx, const char *const *values)
+{
+    collect *c = ctx;
+    (void)values;
+    return 0;
+}
+
+static int c_begin(void *ctx, int ncols, const char *const *names, const sl_type *types)
+{
+    (void)ctx;
+    (void)names;
+    (void)types;
+    (void)ncols;
+    return 0;
+}
+
+static int g_ncols;
+static int c_begin_n(void *ctx, int ncols, const char *const *names, const sl_type *types)
+{
+    (void)ctx;
+    (void)names;
+    (void)types;
+    g_ncols = ncols;
+    return 0;
+}
+
+static int c_row_n(void *ctx, const char *const *values)
+{
+    collect *c = ctx;
+    for (int i = 0; i < g_ncols; i++) {
+        if (i)
+            sl_strbuf_append_char(&c->rows, '|');
+        sl_strbuf_append(&c->rows, values[i] ? values[i] : "<NULL>");
+    }
+    sl_strbuf_append_char(&c->rows, '\n');
+    return 0;
+}
+
+static void c_notice(void *ctx, const sl_error *n)
+{
+    collect *c = ctx;
+    sl_strbuf_append(&c->notices, n->message);
+    sl_strbuf_append_char(&c->notices, '\n');
+}
+
+static void c_complete(void *ctx, const char *tag)
+{
+    collect *c = ctx;
+    snprintf(c->tag, sizeof c->tag, "%s", tag);
+}
+
+/* Run one statement; returns 0/-1; rows into c (reset first). */
+static int run(sl_session *s, const char *sql, collect *c, sl_error *err)
+{
+    sl_strbuf_reset(&c->rows);
+    sl_strbuf_reset(&c->notices);
+    c->tag[0] = 0;
+    sl_result_sink out = {c, c_begin_n, c_row_n, c_notice, c_complete};
+    sl_error_reset(err);
+    return sl_session_exec(s, sql, strlen(sql), &out, err);
+}
+
+static char *tmpdir(const char *name)
+{
+    const char *base = getenv("SLUICE_TEST_TMP");
+    char *root = sl_sprintf("%s/catalog-%d", base ? base : "/tmp", (int)getpid());
+    sl_error err = SL_ERROR_INIT;
+    sl_fs_mkdir_p(root, &err);
+    char *d = sl_sprintf("%s/%s", root, name);
+    char *cmd = sl_sprintf("rm -rf '%s'", d);
+    if (system(cmd) != 0)
+        fprintf(stderr, "rm failed\n");
+    sl_free(cmd);
+    sl_free(root);
+    return d;
+}
+
+static char *slurp(const char *path)
+{
+    char *text = NULL;
+    sl_error err = SL_ERROR_INIT;
+    if (sl_fs_read_file(path, &text, NULL, &err) != 0) {
+        sl_error_reset(&err);
+        return NULL;
+    }
+    return text;
+}
+
+static const char *CREATE_CLICKS =
+    "CREATE TABLE clicks (id BIGINT NOT NULL COMMENT 'the id', campaign STRING, "
+    "amount DECIMAL(10, 2), ts TIMESTAMP(3), PRIMARY KEY (id) NOT ENFORCED, "
+    "WATERMARK FOR ts AS ts - INTERVAL '5' SECOND) COMMENT 'clicks' "
+    "WITH ('connector' = 'datagen', 'rows-per-second' = '5')";
+
+static void t_survives_restart(void)
+{
+    char *dir = tmpdir("restart");
+    sl_error err = SL_ERROR_INIT;
+    collect c = {SL_STRBUF_INIT, SL_STRBUF_INIT, ""};
+    sl_engine *eng = NULL;
+    REQUIRE(sl_engine_open(dir, &eng, &err) == 0);
+    sl_session *s = sl_session_new(eng);
+    CHECK(run(s, CREATE_CLICKS, &c, &err) == 0);
+    CHECK_STR(c.tag, "CREATE TABLE");
+    CHECK(run(s, "CREATE TABLE out1 (campaign STRING, n BIGINT) WITH ('connector' = 'print')", &c,
+              &err) == 0);
+    CHECK(run(s, "CREATE VIEW v AS SELECT campaign, amount FROM clicks WHERE amount > 1", &c,
+              &err) == 0);
+    CHECK(run(s, "CREATE TEMPORARY VIEW tv AS SELECT id FROM clicks", &c, &err) == 0);
+    CHECK(run(s, "ALTER TABLE clicks SET ('rows-per-second' = '7')", &c, &err) == 0);
+    CHECK(run(s, "SHOW CREATE TABLE clicks", &c, &err) == 0);
+    char *before = sl_strdup(sl_strbuf_cstr(&c.rows));
+    CHECK(strstr(before, "'rows-per-second' = '7'") != NULL);
+    sl_session_free(s);
+    sl_engine_close(eng);
+
+    eng = NULL;
+    REQUIRE(sl_engine_open(dir, &eng, &err) == 0);
+    s = sl_session_new(eng);
+    CHECK(run(s, "SHOW TABLES", &c, &err) == 0);
+    CHECK_STR(sl_strbuf_cstr(&c.rows), "clicks\nout1\n");
+    CHECK(run(s, "SHOW VIEWS", &c, &err) == 0);
+    CHECK_STR(sl_strbuf_cstr(&c.rows), "v\n"); /* the temporary view is gone */
+    CHECK(run(s, "SHOW CREATE TABLE clicks", &c, &err) == 0);
+    CHECK_STR(sl_strbuf_cstr(&c.rows), before);
+    CHECK(run(s, "DESCRIBE v", &c, &err) == 0);
+    CHECK_STR(sl_strbuf_cstr(&c.rows), "campaign|STRING|TRUE|||||\namount|DECIMAL(10, 2)|TRUE|||||\n");
+    CHECK(run(s, "DROP TABLE out1", &c, &err) == 0);
+    sl_session_free(s);
+    sl_engine_close(eng);
+
+    eng = NULL;
+    REQUIRE(sl_engine_open(dir, &eng, &err) == 0);
+    s = sl_session_new(eng);
+    CHECK(run(s, "SHOW TABLES", &c, &err) == 0);
+    CHECK_STR(sl_strbuf_cstr(&c.rows), "clicks\n");
+    sl_session_free(s);
+    sl_engine_close(eng);
+
+    /* No temp file is left behind. */
+    char *tmp = sl_sprintf("%s/catalog.json.tmp", dir);
+    CHECK(!sl_fs_exists(tmp));
+    sl_free(tmp);
+    sl_free(before);
+    sl_strbuf_free(&c.rows);
+    sl_strbuf_free(&c.notices);
+    sl_error_reset(&err);
+    sl_free(dir);
+}
+
+static void t_not_sluice_dir(void)
+{
+    char *dir = tmpdir("foreign");
+    sl_error err = SL_ERROR_INIT;
+    REQUIRE(sl_fs_mkdir_p(dir, &err) == 0);
+    char *f = sl_sprintf("%s/precious.txt", dir);
+    REQUIRE(sl_fs_write_atomic(f, "keep me", 7, &err) == 0);
+    sl_engine *eng = NULL;
+    CHECK(sl_engine_open(dir, &eng, &err) == -1);
+    CHECK(eng == NULL);
+    CHECK_STR(err.sqlstate, "F0000");
+    CHECK(strstr(err.message, "is not a Sluice data directory") != NULL);
+    CHECK(err.hint != NULL);
+    char *catalog = sl_sprintf("%s/catalog.json", dir), *marker = sl_sprintf("%s/SLUICE", dir);
+    CHECK(!sl_fs_exists(catalog));
+    CHECK(!sl_fs_exists(marker));
+    char *text = slurp(f);
+    CHECK_STR(text, "keep me");
+    sl_free(text);
+    sl_free(catalog);
+    sl_free(marker);
+    sl_free(f);
+    sl_error_reset(&err);
+
+    /* A regular file as the data directory. */
+    char *file = tmpdir("plainfile");
+    REQUIRE(sl_fs_write_atomic(file, "x", 1, &err) == 0);
+    CHECK(sl_engine_open(file, &eng, &err) == -1);
+    CHECK_STR(err.sqlstate, "F0000");
+    CHECK(strstr(err.message, "is not a directory") != NULL);
+    sl_error_reset(&err);
+    sl_free(file);
+    sl_free(dir);
+}
+
+static void check_corrupt(const char *name, const char *content, const char *detail_part)
+{
+    char *dir = tmpdir(name);
+    sl_error err = SL_ERROR_INIT;
+    sl_engine *eng = NULL;
+    REQUIRE(sl_engine_open(dir, &eng, &err) == 0);
+    sl_engine_close(eng);
+    char *path = sl_sprintf("%s/catalog.json", dir);
+    REQUIRE(sl_fs_write_atomic(path, content, strlen(content), &err) == 0);
+    eng = NULL;
+    CHECK(sl_engine_open(dir, &eng, &err) == -1);
+    CHECK(eng == NULL);
+    CHECK_STR(err.sqlstate, "XX001");
+    CHECK(err.detail && strstr(err.detail, detail_part) != NULL);
+    if (err.detail && !strstr(err.detail, detail_part))
+        fprintf(stderr, "detail was: %s\n", err.detail);
+    char *after = slurp(path);
+    CHECK_STR(after, content); /* never overwritten */
+    sl_free(after);
+    sl_free(path);
+    sl_error_reset(&err);
+    sl_free(dir);
+}
+
+static void t_corrupt_catalog(void)
+{
+    check_corrupt("garbage", "{not json", "line 1");
+    check_corrupt("truncated", "{\"format\": \"sluice-catalog\", \"version\": 1, \"objects\": [",
+                  "line 1");
+    check_corrupt("wrongshape", "{\"format\": \"other\", \"version\": 1, \"objects\": []}",
+                  "missing");
+    check_corrupt("badsql",
+                  "{\"format\": \"sluice-catalog\", \"version\": 1, \"objects\": "
+                  "[{\"kind\": \"table\", \"name\": \"t\", \"sql\": \"CREATE TABLE t (\"}]}",
+                  "object \"t\"");
+    check_corrupt("mismatch",
+                  "{\"format\": \"sluice-catalog\", \"version\": 1, \"objects\": "
+                  "[{\"kind\": \"view\", \"name\": \"t\", \"sql\": \"CREATE TABLE t (a INT)\"}]}",
+                  "does not match");
+}
+
+static void t_failed_write_changes_nothing(void)
+{
+    char *dir = tmpdir("failwrite");
+    sl_error err = SL_ERROR_INIT;
+    collect c = {SL_STRBUF_INIT, SL_STRBUF_INIT, ""};
+    sl_engine *eng = NULL;
+    REQUIRE(sl_engine_open(dir, &eng, &err) == 0);
+    sl_session *s = sl_session_new(eng);
+    CHECK(run(s, "CREATE TABLE a (x INT) WITH ('connector' = 'blackhole')", &c, &err) == 0);
+    char *path = sl_sprintf("%s/catalog.json", dir);
+    char *before = slurp(path);
+    /* A directory where the temp file must go makes the write fail (even for root). */
+    char *tmp = sl_sprintf("%s/catalog.json.tmp", dir);
+    REQUIRE(mkdir(tmp, 0755) == 0);
+    CHECK(run(s, "CREATE TABLE b (x INT) WITH ('connector' = 'blackhole')", &c, &err) == -1);
+    CHECK_STR(err.sqlstate, "58030");
+    CHECK(run(s, "DROP TABLE a", &c, &err) == -1);
+    CHECK(run(s, "SHOW TABLES", &c, &err) == 0);
+    CHECK_STR(sl_strbuf_cstr(&c.rows), "a\n"); /* memory unchanged */
+    char *after = slurp(path);
+    CHECK_STR(after, before); /* file unchanged */
+    rmdir(tmp);
+    CHECK(run(s, "CREATE TABLE b (x INT) WITH ('connector' = 'blackhole')", &c, &err) == 0);
+    CHECK(run(s, "SHOW TABLES", &c, &err) == 0);
+    CHECK_STR(sl_strbuf_cstr(&c.rows), "a\nb\n");
+    sl_session_free(s);
+    sl_engine_close(eng);
+    sl_free(before);
+    sl_free(after);
+    sl_free(tmp);
+    sl_free(path);
+    sl_strbuf_free(&c.rows);
+    sl_strbuf_free(&c.notices);
+    sl_error_reset(&err);
+    sl_free(dir);
+}
+
+static void t_ddl_errors(void)
+{
+    char *dir = tmpdir("ddl");
+    sl_error err = SL_ERROR_INIT;
+    collect c = {SL_STRBUF_INIT, SL_STRBUF_INIT, ""};
+    sl_engine *eng = NULL;
+    REQUIRE(sl_engine_open(dir, &eng, &err) == 0);
+    sl_session *s = sl_session_new(eng);
+    REQUIRE(run(s, CREATE_CLICKS, &c, &err) == 0);
+    CHECK(run(s, CREATE_CLICKS, &c, &err) == -1);
+    CHECK_STR(err.sqlstate, "42P07");
+    CHECK_INT(err.position, 13);
+    CHECK(run(s, "CREATE TABLE IF NOT EXISTS clicks (a INT) WITH ('connector' = 'datagen')", &c,
+              &err) == 0);
+    CHECK(strstr(sl_strbuf_cstr(&c.notices), "already exists, skipping") != NULL);
+    CHECK(run(s, "DROP TABLE nope", &c, &err) == -1);
+    CHECK_STR(err.sqlstate, "42P01");
+    CHECK(run(s, "DROP TABLE IF EXISTS nope", &c, &err) == 0);
+    CHECK(run(s, "CREATE TABLE d (a INT, a STRING) WITH ('connector' = 'blackhole')", &c, &err) ==
+          -1);
+    CHECK_STR(err.sqlstate, "42701");
+    CHECK_INT(err.position, 23);
+    CHECK(run(s, "CREATE TABLE d (a INT, PRIMARY KEY (b) NOT ENFORCED) WITH ('connector' = 'blackhole')",
+              &c, &err) == -1);
+    CHECK_STR(err.sqlstate, "42703");
+    CHECK(run(s, "CREATE TABLE d (a INT, WATERMARK FOR a AS a) WITH ('connector' = 'blackhole')",
+              &c, &err) == -1);
+    CHECK_STR(err.sqlstate, "42804");
+    CHECK(run(s, "CREATE TABLE d (a INT) WITH ('connector' = 'nosuch')", &c, &err) == -1);
+    CHECK_STR(err.sqlstate, "42704");
+    CHECK(run(s, "CREATE VIEW clicks AS SELECT 1", &c, &err) == -1);
+    CHECK_STR(err.sqlstate, "42P07");
+    CHECK(run(s, "CREATE VIEW v2 AS SELECT id, id FROM clicks", &c, &err) == -1);
+    CHECK_STR(err.sqlstate, "42701");
+    CHECK(run(s, "DROP VIEW clicks", &c, &err) == -1);
+    CHECK_STR(err.sqlstate, "42809");
+    CHECK(run(s, "ALTER TABLE clicks RESET ('connector')", &c, &err) == -1);
+    CHECK_STR(err.sqlstate, "22023");
+    CHECK(run(s, "ALTER TABLE clicks SET ('rows-per-secnd' = '3')", &c, &err) == -1);
+    CHECK_STR(err.sqlstate, "22023");
+    CHECK(run(s, "SHOW CREATE TABLE clicks", &c, &err) == 0);
+    CHECK(strstr(sl_strbuf_cstr(&c.rows), "rows-per-secnd") == NULL);
+    CHECK(run(s, "SET 'execution.checkpointing.interval' = '5 s'", &c, &err) == 0);
+    CHECK(run(s, "SET 'execution.checkpointing.intervall' = '5 s'", &c, &err) == -1);
+    CHECK_STR(err.sqlstate, "42704");
+    CHECK(err.hint && strstr(err.hint, "execution.checkpointing.interval") != NULL);
+    CHECK(run(s, "SET 'execution.checkpointing.interval' = 'often'", &c, &err) == -1);
+    CHECK_STR(err.sqlstate, "22023");
+    CHECK(run(s, "STOP JOB 'abc'", &c, &err) == -1);
+    CHECK_STR(err.sqlstate, "42704");
+    sl_session_free(s);
+    sl_engine_close(eng);
+    sl_strbuf_free(&c.rows);
+    sl_strbuf_free(&c.notices);
+    sl_error_reset(&err);
+    sl_free(dir);
+}
+
+SL_TESTS(t_survives_restart, t_not_sluice_dir, t_corrupt_catalog, t_failed_write_changes_nothing,
+         t_ddl_errors)
