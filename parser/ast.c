@@ -357,11 +357,6 @@ bool sl_expr_equal(const sl_expr *a, const sl_expr *b)
         return a == b;
     if (a->kind != b->kind)
         return false;
-    /* Children are compared for every kind: a child in any slot is content. */
-    if (!sl_expr_equal(a->left, b->left) || !sl_expr_equal(a->right, b->right) ||
-        !ast_list_equal(a->args, b->args, ast_expr_equal_v) ||
-        !ast_window_spec_equal(a->over, b->over))
-        return false;
     switch (a->kind) {
     case SL_EXPR_NULL:
         return true;
@@ -376,24 +371,35 @@ bool sl_expr_equal(const sl_expr *a, const sl_expr *b)
         return ast_str_equal(a->text, b->text) && a->unit == b->unit &&
                a->unit_to == b->unit_to && a->unit_precision == b->unit_precision;
     case SL_EXPR_COLUMN:
-    case SL_EXPR_STAR:
         return ast_str_equal(a->text, b->text) && ast_str_equal(a->qualifier, b->qualifier);
+    case SL_EXPR_STAR:
+        return ast_str_equal(a->qualifier, b->qualifier);
     case SL_EXPR_UNARY:
+        return a->op == b->op && sl_expr_equal(a->left, b->left);
     case SL_EXPR_BINARY:
-        return a->op == b->op;
+        return a->op == b->op && sl_expr_equal(a->left, b->left) &&
+               sl_expr_equal(a->right, b->right);
     case SL_EXPR_IS:
-        return a->op == b->op && a->negated == b->negated;
+        return a->op == b->op && a->negated == b->negated && sl_expr_equal(a->left, b->left);
     case SL_EXPR_BETWEEN:
     case SL_EXPR_IN:
+        return a->negated == b->negated && sl_expr_equal(a->left, b->left) &&
+               ast_list_equal(a->args, b->args, ast_expr_equal_v);
     case SL_EXPR_LIKE:
-        return a->negated == b->negated;
+        return a->negated == b->negated && sl_expr_equal(a->left, b->left) &&
+               sl_expr_equal(a->right, b->right) &&
+               ast_list_equal(a->args, b->args, ast_expr_equal_v);
     case SL_EXPR_CASE:
-        return true;
+        return sl_expr_equal(a->left, b->left) && sl_expr_equal(a->right, b->right) &&
+               ast_list_equal(a->args, b->args, ast_expr_equal_v);
     case SL_EXPR_CAST:
-        return (a->ival != 0) == (b->ival != 0) && sl_type_equal(a->type, b->type);
+        return (a->ival != 0) == (b->ival != 0) && sl_type_equal(a->type, b->type) &&
+               sl_expr_equal(a->left, b->left);
     case SL_EXPR_FUNC:
         return ast_str_equal_ci(a->text, b->text) && a->distinct == b->distinct &&
-               (a->ival != 0) == (b->ival != 0);
+               (a->ival != 0) == (b->ival != 0) &&
+               ast_list_equal(a->args, b->args, ast_expr_equal_v) &&
+               ast_window_spec_equal(a->over, b->over);
     }
     return false;
 }

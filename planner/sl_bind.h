@@ -72,13 +72,6 @@ const sl_func *sl_func_get(sl_func_id id);
 ** the same arguments (false for CURRENT_TIMESTAMP, NOW, CURRENT_DATE,
 ** LOCALTIMESTAMP, UNIX_TIMESTAMP(); aggregates and window functions). */
 bool sl_func_is_deterministic(const sl_func *f, int nargs);
-/* Type-check a call of the scalar function f (not an operator) with the bound
-** arguments args[0..nargs) and compute its result type (Flink's rules, incl.
-** nullability). name = the name as written, for messages. 0, or -1 with err:
-** 42883 "function UPPER(INT) does not exist" at pos, hint with the expected
-** signature. */
-int sl_func_scalar_type(const sl_func *f, const char *name, sl_bexpr *const *args, int nargs,
-                        int pos, sl_type *out, sl_error *err);
 /* Result type of an aggregate over an argument type (arg ignored for
 ** COUNT(*)): COUNT -> BIGINT NOT NULL; SUM of integers -> BIGINT, of
 ** DECIMAL(p,s) -> DECIMAL(38,s), of FLOAT/DOUBLE -> DOUBLE; AVG as Flink
@@ -115,6 +108,14 @@ struct sl_bexpr {
     bool try_cast;      /* CAST: TRY_CAST */
     bool has_else;      /* CASE: last arg is the ELSE result */
 };
+
+/* Type-check a call of the scalar function f (not an operator) with the bound
+** arguments args[0..nargs) and compute its result type (Flink's rules, incl.
+** nullability). name = the name as written, for messages. 0, or -1 with err:
+** 42883 "function UPPER(INT) does not exist" at pos, hint with the expected
+** signature. */
+int sl_func_scalar_type(const sl_func *f, const char *name, sl_bexpr *const *args, int nargs,
+                        int pos, sl_type *out, sl_error *err);
 
 /* One visible column of the input of an expression. */
 typedef struct sl_scope_col {

@@ -171,10 +171,24 @@ class Pty:
             if m:
                 text = self.buf[self.pos:m[1]]
                 self.pos = m[1]
+                if pattern in (PROMPT, MORE):
+                    self.wait_reading(deadline)
                 return text
             if time.monotonic() >= deadline or not self._read(deadline):
                 raise Failure("timed out waiting for %r; output since last match:\n%r"
                               % (pattern, self.buf[self.pos:]))
+
+    def wait_reading(self, deadline):
+        """After a prompt: wait until libedit has put the terminal in raw mode.
+
+        libedit prints the prompt before it leaves canonical mode, so a key
+        sent at once could be taken by the kernel's line discipline (a ^D
+        would become a lost canonical EOF). tcgetattr on the master reports
+        the slave's modes."""
+        while termios.tcgetattr(self.fd)[3] & termios.ICANON:
+            if time.monotonic() >= deadline:
+                raise Failure("terminal never left canonical mode; output:\n%r" % self.buf)
+            time.sleep(0.005)  # polling a condition, bounded by the deadline
 
     def send(self, data):
         os.write(self.fd, data if isinstance(data, bytes) else data.encode())
@@ -438,9 +452,9 @@ def case_repl_history(sb):
         quit_ok(p)
     finally:
         p.kill()
-    with open(sb.histfile, "rb") as f:
-        hist = f.read()
-    check(b"CREATE TABLE h" in hist, "history saved", hist)
+    with open(sb.histfile, "rb") as f:  # libedit's format: strvis-encoded lines
+        hist = re.sub(rb"\\([0-7]{3})", lambda m: bytes([int(m.group(1), 8)]), f.read())
+    check(b"CREATE TABLE h (a INT)\n  WITH" in hist, "history saved as one entry", hist)
     p = repl(sb)
     try:
         p.send(b"\x1b[A")  # up arrow: the whole two-line statement

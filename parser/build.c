@@ -1,0 +1,1081 @@
+/*
+** build.c — AST builders called by the grammar (sql.y), one per action.
+**
+** Every builder takes ownership of its pointer arguments, accepts NULL
+** children (what an earlier error left), and reports problems into the parse
+** context (first error wins). Nothing here reads tokens: a token is a slice
+** {z, n, pos} of the text.
+**
+** Nesting is bounded: each node's depth is kept in a small pointer->depth map
+** in the parse context; a node deeper than SL__MAX_DEPTH is an error and is
+** freed at once, so no tree deeper than that ever exists (the AST routines of
+** ast.c/print.c and the planner recurse).
+**
+** Main routines: the public sl_expr_* builders, and the sl__* builders of
+** parse_int.h: expressions, types, queries, FROM items (including window
+** table functions with named arguments), statements.
+*/
+#include <limits.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "parse_int.h"
+#include "sql.h"
+
+/* ------------------------------------------------------------------------
+** Depth map.
+*/
+static size_t sl__dslot(const sl__parse *p, const void *k)
+{
+    uint64_t h = (uint64_t)(uintptr_t)k * 0x9E3779B97F4A7C15ull;
+    return (size_t)(h >> 20) & (p->dcap - 1);
+}
+
+/* Depth recorded for node k, or 0 (unknown / NULL). */
+static int sl__dget(const sl__parse *p, const void *k)
+{
+    if (!k || !p->dcap)
+        return 0;
+    for (size_t i = sl__dslot(p, k);; i = (i + 1) & (p->dcap - 1)) {
+        if (p->dkeys[i] == k)
+            return p->dvals[i];
+        if (!p->dkeys[i])
+            return 0;
+    }
+}
+
+static void sl__dput(sl__parse *p, const void *k, int d)
+{
+    if (p->dn * 2 >= p->dcap) {
+        size_t ocap = p->dcap;
+        const void **okeys = p->dkeys;
+        int *ovals = p->dvals;
+        p->dcap = ocap ? ocap * 2 : 256;
+        p->dkeys = sl_calloc(p->dcap, sizeof(*p->dkeys));
+        p->dvals = sl_calloc(p->dcap, sizeof(*p->dvals));
+        p->dn = 0;
+        for (size_t i = 0; i < ocap; i++)
+            if (okeys[i])
+                sl__dput(p, okeys[i], ovals[i]);
+        sl_free(okeys);
+        sl_free(ovals);
+    }
+    size_t i = sl__dslot(p, k);
+    while (p->dkeys[i] && p->dkeys[i] != k)
+        i = (i + 1) & (p->dcap - 1);
+    if (!p->dkeys[i])
+        p->dn++;
+    p->dkeys[i] = k;
+    p->dvals[i] = d;
+}
+
+void sl__depth_free(sl__parse *p)
+{
+    sl_free(p->dkeys);
+    sl_free(p->dvals);
+    p->dkeys = NULL;
+    p->dvals = NULL;
+    p->dcap = p->dn = 0;
+}
+
+static int sl__max(int a, int b) { return a > b ? a : b; }
+
+/* Largest recorded depth among the sl_expr* of a list. */
+static int sl__dlist(const sl__parse *p, const sl_list *l)
+{
+    int d = 0;
+    for (int i = 0; i < sl_list_len(l); i++)
+        d = sl__max(d, sl__dget(p, sl_list_get(l, i)));
+    return d;
+}
+
+static int sl__dorder(const sl__parse *p, const sl_list *l)
+{
+    int d = 0;
+    for (int i = 0; i < sl_list_len(l); i++) {
+        const sl_order_item *o = sl_list_get(l, i);
+        d = sl__max(d, sl__dget(p, o->expr));
+    }
+    return d;
+}
+
+/* Record the depth of a new node (1 + deepest child). Over the limit: report,
+** free the node with free_fn and return NULL. */
+static void *sl__deep(sl__parse *p, void *node, int child_depth, int pos, void (*free_fn)(void *))
+{
+    if (!node)
+        return NULL;
+    int d = child_depth + 1;
+    if (d > SL__MAX_DEPTH) {
+        sl_error_set(p->err, SL_ERR_PROGRAM_LIMIT, pos, "statement is nested too deeply");
+        sl_error_detail(p->err, "Expressions and queries may nest at most %d levels.",
+                        SL__MAX_DEPTH);
+        free_fn(node);
+        return NULL;
+    }
+    sl__dput(p, node, d);
+    return node;
+}
+
+static void sl__query_free_v(void *q) { sl_query_free(q); }
+static void sl__from_free_v(void *f) { sl_from_free(f); }
+
+static sl_expr *sl__edeep(sl__parse *p, sl_expr *e, int child_depth)
+{
+    return sl__deep(p, e, child_depth, e ? e->pos : -1, sl_expr_free_v);
+}
+
+/* ------------------------------------------------------------------------
+** Adapters and small helpers.
+*/
+void sl__order_item_free_v(void *x) { sl_order_item_free(x); }
+void sl__select_item_free_v(void *x) { sl_select_item_free(x); }
+void sl__ident_free_v(void *x) { sl_ident_free(x); }
+void sl__expr_list_free_v(void *x) { sl_list_free(x, sl_expr_free_v); }
+
+void sl__warg_free(sl__warg *a)
+{
+    if (!a)
+        return;
+    sl_free(a->name);
+    sl_free(a->ident);
+    sl_expr_free(a->expr);
+    sl_free(a);
+}
+
+void sl__warg_free_v(void *x) { sl__warg_free(x); }
+
+void sl__telem_free(sl__telem *e)
+{
+    if (!e)
+        return;
+    sl_column_def_free(e->col);
+    sl_list_free(e->pk, sl__ident_free_v);
+    sl_ident_free(e->wm_column);
+    sl_expr_free(e->wm_expr);
+    sl_free(e);
+}
+
+void sl__tail_free(sl__tail t)
+{
+    sl_list_free(t.order_by, sl__order_item_free_v);
+    sl_expr_free(t.limit);
+    sl_expr_free(t.offset);
+}
+
+/* Text of a quoted token ('..' or `..`) without the quotes, doubled quotes undone. */
+static char *sl__unquote(sl__tok t)
+{
+    if (t.n < 2)
+        return sl_strdup("");
+    char q = t.z[0];
+    char *s = sl_malloc((size_t)t.n);
+    size_t k = 0;
+    for (int i = 1; i < t.n - 1; i++) {
+        s[k++] = t.z[i];
+        if (t.z[i] == q)
+            i++; /* the second of a doubled quote */
+    }
+    s[k] = 0;
+    return s;
+}
+
+/* An identifier: as written, or without its back quotes. NULL for an absent token. */
+static char *sl__name(sl__parse *p, sl__tok t)
+{
+    if (!t.z)
+        return NULL;
+    if (t.n > 0 && t.z[0] == '`') {
+        if (t.n <= 2)
+            sl_error_set(p->err, SL_ERR_SYNTAX, t.pos, "zero-length delimited identifier");
+        return sl__unquote(t);
+    }
+    return sl_strndup(t.z, (size_t)t.n);
+}
+
+sl_list *sl__list(sl__parse *p, sl_list *l, void *item)
+{
+    if (!l)
+        l = sl_list_new();
+    if (item)
+        sl_list_push(l, item);
+    return l;
+}
+
+static sl_ident *sl__ident(sl__parse *p, sl__tok t)
+{
+    sl_ident *id = sl_calloc(1, sizeof(*id));
+    id->name = sl__name(p, t);
+    id->pos = t.pos;
+    return id;
+}
+
+sl_list *sl__idents(sl__parse *p, sl_list *l, sl__tok name)
+{
+    return sl__list(p, l, sl__ident(p, name));
+}
+
+/* ------------------------------------------------------------------------
+** Public expression builders (no parse context, no depth bookkeeping).
+*/
+sl_expr *sl_expr_new(sl_expr_kind kind, int pos)
+{
+    sl_expr *e = sl_calloc(1, sizeof(*e));
+    e->kind = kind;
+    e->pos = pos;
+    e->op_pos = -1;
+    e->unit_precision = -1;
+    return e;
+}
+
+sl_expr *sl_expr_literal(sl_expr_kind kind, const char *text, size_t len, int pos)
+{
+    sl_expr *e = sl_expr_new(kind, pos);
+    e->text = text ? sl_strndup(text, len) : NULL;
+    return e;
+}
+
+sl_expr *sl_expr_unary(int op, sl_expr *operand, int pos)
+{
+    sl_expr *e = sl_expr_new(SL_EXPR_UNARY, pos);
+    e->op = op;
+    e->op_pos = pos;
+    e->left = operand;
+    return e;
+}
+
+sl_expr *sl_expr_binary(int op, sl_expr *left, sl_expr *right, int op_pos)
+{
+    sl_expr *e = sl_expr_new(SL_EXPR_BINARY, left ? left->pos : op_pos);
+    e->op = op;
+    e->op_pos = op_pos;
+    e->left = left;
+    e->right = right;
+    return e;
+}
+
+sl_expr *sl_expr_column(char *qualifier, char *name, int pos)
+{
+    sl_expr *e = sl_expr_new(SL_EXPR_COLUMN, pos);
+    e->qualifier = qualifier;
+    e->text = name;
+    return e;
+}
+
+sl_expr *sl_expr_func(char *name, sl_list *args, bool distinct, int pos)
+{
+    sl_expr *e = sl_expr_new(SL_EXPR_FUNC, pos);
+    e->text = name;
+    e->args = args;
+    e->distinct = distinct;
+    return e;
+}
+
+/* ------------------------------------------------------------------------
+** Expressions.
+*/
+sl_expr *sl__lit(sl__parse *p, sl_expr_kind kind, sl__tok t)
+{
+    sl_expr *e = sl_expr_literal(kind, kind == SL_EXPR_NULL ? NULL : t.z, (size_t)t.n, t.pos);
+    return sl__edeep(p, e, 0);
+}
+
+sl_expr *sl__string(sl__parse *p, sl__tok t)
+{
+    sl_expr *e = sl_expr_new(SL_EXPR_STRING, t.pos);
+    e->text = sl__unquote(t);
+    return sl__edeep(p, e, 0);
+}
+
+sl_expr *sl__bool(sl__parse *p, bool v, sl__tok t)
+{
+    sl_expr *e = sl_expr_new(SL_EXPR_BOOL, t.pos);
+    e->ival = v;
+    return sl__edeep(p, e, 0);
+}
+
+sl_expr *sl__typed(sl__parse *p, sl_type_id id, sl__tok kw, sl__tok str)
+{
+    sl_expr *e = sl_expr_new(SL_EXPR_TYPED, kw.pos);
+    e->text = sl__unquote(str);
+    e->type.id = id; /* precision 0: the literal's text decides */
+    return sl__edeep(p, e, 0);
+}
+
+sl__iq sl__iqual(sl__parse *p, int unit, int unit_to, sl__prec prec)
+{
+    return (sl__iq){unit, unit_to, prec.p};
+}
+
+/* Valid qualifiers: a single unit; YEAR TO MONTH; DAY|HOUR|MINUTE TO a later
+** unit up to SECOND. */
+static bool sl__iq_valid(sl__iq q)
+{
+    if (q.unit_to == SL_UNIT_NONE)
+        return true;
+    if (q.unit == SL_UNIT_YEAR)
+        return q.unit_to == SL_UNIT_MONTH;
+    return q.unit >= SL_UNIT_DAY && q.unit_to > q.unit && q.unit_to <= SL_UNIT_SECOND;
+}
+
+sl_expr *sl__interval(sl__parse *p, sl__tok kw, sl__tok str, sl__iq q)
+{
+    if (!sl__iq_valid(q)) {
+        sl_error_set(p->err, SL_ERR_SYNTAX, kw.pos, "invalid interval qualifier %s TO %s",
+                     sl_unit_name(q.unit), sl_unit_name(q.unit_to));
+        return NULL;
+    }
+    if (q.precision >= 0 && q.unit != SL_UNIT_SECOND && q.unit_to != SL_UNIT_SECOND) {
+        sl_error_set(p->err, SL_ERR_SYNTAX, kw.pos,
+                     "interval precision is only allowed after SECOND");
+        return NULL;
+    }
+    sl_expr *e = sl_expr_new(SL_EXPR_INTERVAL, kw.pos);
+    e->text = sl__unquote(str);
+    e->unit = q.unit;
+    e->unit_to = q.unit_to;
+    e->unit_precision = q.precision;
+    return sl__edeep(p, e, 0);
+}
+
+sl_expr *sl__column(sl__parse *p, sl__tok qual, sl__tok name)
+{
+    sl_expr *e = sl_expr_column(sl__name(p, qual), sl__name(p, name), qual.z ? qual.pos : name.pos);
+    return sl__edeep(p, e, 0);
+}
+
+sl_expr *sl__star(sl__parse *p, sl__tok qual, sl__tok star)
+{
+    sl_expr *e = sl_expr_new(SL_EXPR_STAR, qual.z ? qual.pos : star.pos);
+    e->qualifier = sl__name(p, qual);
+    return sl__edeep(p, e, 0);
+}
+
+sl_expr *sl__unary(sl__parse *p, int op, sl_expr *x, sl__tok optok)
+{
+    return sl__edeep(p, sl_expr_unary(op, x, optok.pos), sl__dget(p, x));
+}
+
+sl_expr *sl__binary(sl__parse *p, int op, sl_expr *l, sl_expr *r, sl__tok optok)
+{
+    sl_expr *e = sl_expr_binary(op, l, r, optok.pos);
+    return sl__edeep(p, e, sl__max(sl__dget(p, l), sl__dget(p, r)));
+}
+
+/* A postfix-style node: left operand x, operator at optok. */
+static sl_expr *sl__postfix(sl_expr_kind kind, sl_expr *x, bool neg, sl__tok optok)
+{
+    sl_expr *e = sl_expr_new(kind, x ? x->pos : optok.pos);
+    e->op_pos = optok.pos;
+    e->negated = neg;
+    e->left = x;
+    return e;
+}
+
+sl_expr *sl__is(sl__parse *p, sl_expr *x, bool neg, int what, sl__tok optok)
+{
+    sl_expr *e = sl__postfix(SL_EXPR_IS, x, neg, optok);
+    e->op = what;
+    return sl__edeep(p, e, sl__dget(p, x));
+}
+
+sl_expr *sl__between(sl__parse *p, sl_expr *x, bool neg, sl_expr *lo, sl_expr *hi, sl__tok optok)
+{
+    sl_expr *e = sl__postfix(SL_EXPR_BETWEEN, x, neg, optok);
+    e->args = sl_list_new();
+    if (lo && hi) {
+        sl_list_push(e->args, lo);
+        sl_list_push(e->args, hi);
+    } else { /* only after an error */
+        sl_expr_free(lo);
+        sl_expr_free(hi);
+    }
+    return sl__edeep(p, e, sl__max(sl__dget(p, x), sl__dlist(p, e->args)));
+}
+
+sl_expr *sl__in(sl__parse *p, sl_expr *x, bool neg, sl_list *list, sl__tok optok)
+{
+    sl_expr *e = sl__postfix(SL_EXPR_IN, x, neg, optok);
+    e->args = list;
+    return sl__edeep(p, e, sl__max(sl__dget(p, x), sl__dlist(p, list)));
+}
+
+sl_expr *sl__like(sl__parse *p, sl_expr *x, bool neg, sl_expr *pat, sl_expr *esc, sl__tok optok)
+{
+    sl_expr *e = sl__postfix(SL_EXPR_LIKE, x, neg, optok);
+    e->right = pat;
+    if (esc)
+        e->args = sl__list(p, NULL, esc);
+    int d = sl__max(sl__dget(p, x), sl__max(sl__dget(p, pat), sl__dget(p, esc)));
+    return sl__edeep(p, e, d);
+}
+
+sl_list *sl__when(sl__parse *p, sl_list *l, sl_expr *when, sl_expr *then)
+{
+    if (!l)
+        l = sl_list_new();
+    if (when && then) {
+        sl_list_push(l, when);
+        sl_list_push(l, then);
+    } else { /* only after an error: keep the list in pairs */
+        sl_expr_free(when);
+        sl_expr_free(then);
+    }
+    return l;
+}
+
+sl_expr *sl__case(sl__parse *p, sl__tok kw, sl_expr *operand, sl_list *whens, sl_expr *els)
+{
+    sl_expr *e = sl_expr_new(SL_EXPR_CASE, kw.pos);
+    e->op_pos = kw.pos;
+    e->left = operand;
+    e->args = whens;
+    e->right = els;
+    int d = sl__max(sl__dlist(p, whens), sl__max(sl__dget(p, operand), sl__dget(p, els)));
+    return sl__edeep(p, e, d);
+}
+
+sl_expr *sl__cast(sl__parse *p, sl__tok kw, sl_expr *x, sl__ty ty, bool try_cast)
+{
+    sl_expr *e = sl_expr_new(SL_EXPR_CAST, kw.pos);
+    e->op_pos = kw.pos;
+    e->left = x;
+    e->type = ty.t;
+    e->ival = try_cast;
+    return sl__edeep(p, e, sl__dget(p, x));
+}
+
+static int sl__dwindow(const sl__parse *p, const sl_window_spec *w)
+{
+    return w ? sl__max(sl__dlist(p, w->partition_by), sl__dorder(p, w->order_by)) : 0;
+}
+
+sl_expr *sl__func(sl__parse *p, sl__tok name, sl_list *args, bool distinct, bool star,
+                  sl_window_spec *over)
+{
+    sl_expr *e = sl_expr_func(sl__name(p, name), args, distinct, name.pos);
+    e->ival = star;
+    e->over = over;
+    return sl__edeep(p, e, sl__max(sl__dlist(p, args), sl__dwindow(p, over)));
+}
+
+sl_expr *sl__substring(sl__parse *p, sl__tok name, sl_expr *s, sl_expr *from, sl_expr *len)
+{
+    sl_list *args = sl__list(p, sl__list(p, sl__list(p, NULL, s), from), len);
+    return sl__func(p, name, args, false, false, NULL);
+}
+
+sl_window_spec *sl__window_spec(sl__parse *p, sl_list *partition, sl_list *order)
+{
+    sl_window_spec *w = sl_calloc(1, sizeof(*w));
+    w->partition_by = partition;
+    w->order_by = order;
+    return w;
+}
+
+sl_order_item *sl__order_item(sl__parse *p, sl_expr *e, bool desc, int nulls)
+{
+    sl_order_item *o = sl_calloc(1, sizeof(*o));
+    o->expr = e;
+    o->desc = desc;
+    o->nulls = nulls;
+    return o;
+}
+
+/* ------------------------------------------------------------------------
+** Types.
+*/
+/* A type argument: a plain non-negative integer that fits an int; -1 on error. */
+static int sl__type_arg(sl__parse *p, sl__tok t)
+{
+    long long v = 0;
+    for (int i = 0; i < t.n; i++) {
+        if (t.z[i] < '0' || t.z[i] > '9' || v > INT_MAX) {
+            sl_error_set(p->err, SL_ERR_SYNTAX, t.pos,
+                         "type argument must be an integer between 0 and %d", INT_MAX);
+            return -1;
+        }
+        v = v * 10 + (t.z[i] - '0');
+    }
+    if (v > INT_MAX) {
+        sl_error_set(p->err, SL_ERR_SYNTAX, t.pos,
+                     "type argument must be an integer between 0 and %d", INT_MAX);
+        return -1;
+    }
+    return (int)v;
+}
+
+sl__prec sl__prec_make(sl__parse *p, sl__tok pt, sl__tok st)
+{
+    sl__prec r = {sl__type_arg(p, pt), -1};
+    if (st.z)
+        r.s = sl__type_arg(p, st);
+    return r;
+}
+
+sl__ty sl__type(sl__parse *p, sl_type_id id, sl__tok kw, sl__prec prec)
+{
+    sl__ty r;
+    r.pos = kw.pos;
+    if (prec.s >= 0 && id != SL_TYPE_DECIMAL)
+        sl_error_set(p->err, SL_ERR_SYNTAX, kw.pos, "type %.*s takes at most one argument",
+                     kw.n, kw.z);
+    if (prec.p < 0)
+        r.t = sl_type_make(id);
+    else
+        r.t = sl_type_make_p(id, prec.p, prec.s < 0 ? 0 : prec.s);
+    if (!sl_error_isset(p->err))
+        sl_type_check(r.t, kw.pos, p->err);
+    return r;
+}
+
+/* ------------------------------------------------------------------------
+** Queries.
+*/
+static sl_query *sl__query_new(sl_query_kind kind, int pos)
+{
+    sl_query *q = sl_calloc(1, sizeof(*q));
+    q->kind = kind;
+    q->pos = pos;
+    return q;
+}
+
+static sl_query *sl__qdeep(sl__parse *p, sl_query *q, int child_depth)
+{
+    return sl__deep(p, q, child_depth, q ? q->pos : -1, sl__query_free_v);
+}
+
+sl_select_item *sl__select_item(sl__parse *p, sl_expr *e, sl__tok alias)
+{
+    sl_select_item *it = sl_calloc(1, sizeof(*it));
+    it->expr = e;
+    it->alias = sl__name(p, alias);
+    it->alias_pos = alias.z ? alias.pos : -1;
+    return it;
+}
+
+sl_query *sl__select(sl__parse *p, sl__tok kw, bool distinct, sl_list *items, sl_from *from,
+                     sl_expr *where, sl_list *group_by, sl_expr *having)
+{
+    sl_query *q = sl__query_new(SL_QUERY_SELECT, kw.pos);
+    q->distinct = distinct;
+    q->items = items;
+    q->from = from;
+    q->where = where;
+    q->group_by = group_by;
+    q->having = having;
+    int d = sl__max(sl__dget(p, from), sl__max(sl__dget(p, where), sl__dget(p, having)));
+    d = sl__max(d, sl__dlist(p, group_by));
+    for (int i = 0; i < sl_list_len(items); i++) {
+        sl_select_item *it = sl_list_get(items, i);
+        d = sl__max(d, sl__dget(p, it->expr));
+    }
+    return sl__qdeep(p, q, d);
+}
+
+sl_query *sl__values(sl__parse *p, sl__tok kw, sl_list *rows)
+{
+    sl_query *q = sl__query_new(SL_QUERY_VALUES, kw.pos);
+    q->rows = rows;
+    int d = 0;
+    for (int i = 0; i < sl_list_len(rows); i++)
+        d = sl__max(d, sl__dlist(p, sl_list_get(rows, i)));
+    return sl__qdeep(p, q, d);
+}
+
+sl_query *sl__union(sl__parse *p, sl_query *l, sl_query *r, bool all, sl__tok kw)
+{
+    sl_query *q = sl__query_new(SL_QUERY_UNION, l ? l->pos : kw.pos);
+    q->left = l;
+    q->right = r;
+    q->all = all;
+    return sl__qdeep(p, q, sl__max(sl__dget(p, l), sl__dget(p, r)));
+}
+
+sl__tail sl__tail_make(sl__parse *p, sl_list *order, sl_expr *limit, sl_expr *offset)
+{
+    sl__tail t = {order, limit, offset, -1};
+    if (sl_list_len(order))
+        t.pos = ((sl_order_item *)sl_list_get(order, 0))->expr
+                    ? ((sl_order_item *)sl_list_get(order, 0))->expr->pos : -1;
+    else if (limit)
+        t.pos = limit->pos;
+    else if (offset)
+        t.pos = offset->pos;
+    return t;
+}
+
+sl_query *sl__query_tail(sl__parse *p, sl_query *q, sl__tail t)
+{
+    if (!t.order_by && !t.limit && !t.offset)
+        return q;
+    if (!q) {
+        sl__tail_free(t);
+        return NULL;
+    }
+    if (q->order_by || q->limit || q->offset) {
+        /* (SELECT .. LIMIT 1) ORDER BY x: the order of the two matters and the
+        ** AST has one slot each. */
+        sl_error_set(p->err, SL_ERR_NOT_SUPPORTED, t.pos,
+                     "ORDER BY, LIMIT or OFFSET on a parenthesized query that already has them "
+                     "is not supported");
+        sl_error_hint(p->err, "Use a subquery: SELECT * FROM (...) ORDER BY ...");
+        sl__tail_free(t);
+        return q;
+    }
+    q->order_by = t.order_by;
+    q->limit = t.limit;
+    q->offset = t.offset;
+    int d = sl__max(sl__dorder(p, t.order_by), sl__max(sl__dget(p, t.limit), sl__dget(p, t.offset)));
+    d = sl__max(d + 1, sl__dget(p, q));
+    sl__dput(p, q, d);
+    if (d > SL__MAX_DEPTH) {
+        sl_error_set(p->err, SL_ERR_PROGRAM_LIMIT, q->pos, "statement is nested too deeply");
+        sl_query_free(q);
+        return NULL;
+    }
+    return q;
+}
+
+/* ------------------------------------------------------------------------
+** FROM.
+*/
+static sl_from *sl__from_new(sl_from_kind kind, int pos)
+{
+    sl_from *f = sl_calloc(1, sizeof(*f));
+    f->kind = kind;
+    f->pos = pos;
+    f->alias_pos = -1;
+    f->time_col_pos = -1;
+    return f;
+}
+
+static sl_from *sl__fdeep(sl__parse *p, sl_from *f, int child_depth)
+{
+    return sl__deep(p, f, child_depth, f ? f->pos : -1, sl__from_free_v);
+}
+
+static void sl__alias(sl__parse *p, sl_from *f, sl__tok alias)
+{
+    f->alias = sl__name(p, alias);
+    f->alias_pos = alias.z ? alias.pos : -1;
+}
+
+sl_from *sl__from_table(sl__parse *p, sl__tok name, sl__tok alias)
+{
+    sl_from *f = sl__from_new(SL_FROM_TABLE, name.pos);
+    f->name = sl__name(p, name);
+    sl__alias(p, f, alias);
+    return sl__fdeep(p, f, 0);
+}
+
+sl_from *sl__from_subquery(sl__parse *p, sl__tok lp, sl_query *q, sl__tok alias)
+{
+    sl_from *f = sl__from_new(SL_FROM_SUBQUERY, lp.pos);
+    f->subquery = q;
+    sl__alias(p, f, alias);
+    return sl__fdeep(p, f, sl__dget(p, q));
+}
+
+sl_from *sl__from_join(sl__parse *p, sl_from *l, int type, sl_from *r, sl_expr *on, sl__tok kw)
+{
+    sl_from *f = sl__from_new(SL_FROM_JOIN, l ? l->pos : kw.pos);
+    f->join_type = type;
+    f->left = l;
+    f->right = r;
+    f->on = on;
+    int d = sl__max(sl__max(sl__dget(p, l), sl__dget(p, r)), sl__dget(p, on));
+    return sl__fdeep(p, f, d);
+}
+
+sl__warg *sl__warg_make(sl__parse *p, int kind, sl__tok kw, sl__tok ident, sl_expr *e)
+{
+    sl__warg *a = sl_calloc(1, sizeof(*a));
+    a->kind = kind;
+    a->ident = sl__name(p, ident);
+    a->ident_pos = ident.pos;
+    a->expr = e;
+    a->name_pos = kw.z ? kw.pos : e ? e->pos : -1;
+    return a;
+}
+
+sl__warg *sl__warg_name(sl__parse *p, sl__warg *a, sl__tok name)
+{
+    if (!a)
+        return NULL;
+    a->name = sl__name(p, name);
+    a->name_pos = name.pos;
+    return a;
+}
+
+/* Parameters of the window functions, in positional order. */
+static const char *const sl__tumble_params[] = {"DATA", "TIMECOL", "SIZE", "OFFSET"};
+static const char *const sl__hop_params[] = {"DATA", "TIMECOL", "SLIDE", "SIZE", "OFFSET"};
+static const char *const sl__cumulate_params[] = {"DATA", "TIMECOL", "STEP", "SIZE", "OFFSET"};
+
+/* Put the arguments of a window function into slots by position or name.
+** Returns false (error set) on an unknown, duplicated, misplaced or missing
+** parameter. slots[i] borrows from args. */
+static bool sl__window_slots(sl__parse *p, sl__tok fn, const char *const *params, int nparams,
+                             sl_list *args, sl__warg **slots)
+{
+    bool named = false;
+    for (int i = 0; i < sl_list_len(args); i++) {
+        sl__warg *a = sl_list_get(args, i);
+        int slot = -1;
+        if (!a->name) {
+            if (named) {
+                sl_error_set(p->err, SL_ERR_SYNTAX, a->name_pos,
+                             "positional argument follows named arguments");
+                return false;
+            }
+            if (i >= nparams) {
+                sl_error_set(p->err, SL_ERR_SYNTAX, a->name_pos, "too many arguments for %.*s",
+                             fn.n, fn.z);
+                return false;
+            }
+            slot = i;
+        } else {
+            named = true;
+            for (int k = 0; k < nparams; k++)
+                if (sl_strcasecmp(a->name, params[k]) == 0)
+                    slot = k;
+            if (slot < 0) {
+                sl_error_set(p->err, SL_ERR_SYNTAX, a->name_pos,
+                             "%.*s has no parameter named \"%s\"", fn.n, fn.z, a->name);
+                sl_strbuf sb = SL_STRBUF_INIT;
+                for (int k = 0; k < nparams; k++)
+                    sl_strbuf_appendf(&sb, "%s%s", k ? ", " : "", params[k]);
+                sl_error_hint(p->err, "Its parameters are %s.", sl_strbuf_cstr(&sb));
+                sl_strbuf_free(&sb);
+                return false;
+            }
+            if (slots[slot]) {
+                sl_error_set(p->err, SL_ERR_SYNTAX, a->name_pos,
+                             "parameter \"%s\" is specified more than once", params[slot]);
+                return false;
+            }
+        }
+        slots[slot] = a;
+        int want = slot == 0 ? 1 : slot == 1 ? 2 : 0;
+        if (a->kind != want) {
+            static const char *const what[] = {"an expression", "TABLE name", "DESCRIPTOR(column)"};
+            sl_error_set(p->err, SL_ERR_SYNTAX, a->name_pos,
+                         "argument %s of %.*s must be %s", params[slot], fn.n, fn.z, what[want]);
+            return false;
+        }
+    }
+    for (int k = 0; k < nparams - 1; k++) { /* all but OFFSET are required */
+        if (!slots[k]) {
+            sl_error_set(p->err, SL_ERR_SYNTAX, fn.pos, "%.*s requires the argument %s", fn.n,
+                         fn.z, params[k]);
+            return false;
+        }
+    }
+    return true;
+}
+
+sl_from *sl__from_window(sl__parse *p, sl__tok table_kw, sl__tok fn, sl_list *args, sl__tok alias)
+{
+    const char *const *params;
+    int nparams, wfn;
+    switch (sl__keyword_code(fn.z, fn.n)) {
+    case TK_HOP: params = sl__hop_params; nparams = 5; wfn = SL_WIN_HOP; break;
+    case TK_CUMULATE: params = sl__cumulate_params; nparams = 5; wfn = SL_WIN_CUMULATE; break;
+    default: params = sl__tumble_params; nparams = 4; wfn = SL_WIN_TUMBLE; break;
+    }
+    sl__warg *slots[5] = {0};
+    sl_from *f = NULL;
+    if (args && sl__window_slots(p, fn, params, nparams, args, slots)) {
+        f = sl__from_new(SL_FROM_WINDOW, table_kw.pos);
+        f->window_fn = wfn;
+        f->input = sl__from_new(SL_FROM_TABLE, slots[0]->ident_pos);
+        f->input->name = slots[0]->ident;
+        slots[0]->ident = NULL;
+        sl__dput(p, f->input, 1);
+        f->time_col = slots[1]->ident;
+        f->time_col_pos = slots[1]->ident_pos;
+        slots[1]->ident = NULL;
+        f->args = sl_list_new();
+        for (int k = 2; k < nparams; k++) {
+            if (slots[k]) {
+                sl_list_push(f->args, slots[k]->expr);
+                slots[k]->expr = NULL;
+            }
+        }
+        sl__alias(p, f, alias);
+    }
+    sl_list_free(args, sl__warg_free_v);
+    return f ? sl__fdeep(p, f, sl__max(1, sl__dlist(p, f->args))) : NULL;
+}
+
+/* ------------------------------------------------------------------------
+** Statements.
+*/
+static sl_stmt *sl__stmt_new(sl_stmt_kind kind, sl__tok kw)
+{
+    sl_stmt *s = sl_calloc(1, sizeof(*s));
+    s->kind = kind;
+    s->pos = kw.pos;
+    s->end = -1;
+    s->name_pos = -1;
+    s->pk_pos = -1;
+    s->options_pos = -1;
+    return s;
+}
+
+static void sl__stmt_name(sl__parse *p, sl_stmt *s, sl__tok name)
+{
+    s->name = sl__name(p, name);
+    s->name_pos = name.z ? name.pos : -1;
+}
+
+sl__telem *sl__column_elem(sl__parse *p, sl__tok name, sl__ty ty, bool not_null,
+                           sl__telem *pk, sl__tok comment)
+{
+    sl__telem *e = sl_calloc(1, sizeof(*e));
+    e->pk_pos = -1;
+    e->wm_pos = -1;
+    e->col = sl_calloc(1, sizeof(*e->col));
+    e->col->name = sl__name(p, name);
+    e->col->pos = name.pos;
+    e->col->type = ty.t;
+    e->col->type.not_null = not_null;
+    e->col->type_pos = ty.pos;
+    e->col->comment = comment.z ? sl__unquote(comment) : NULL;
+    if (pk) {
+        e->pk_pos = pk->pk_pos;
+        sl__telem_free(pk);
+    }
+    return e;
+}
+
+sl__telem *sl__pk_elem(sl__parse *p, sl__tok primary, sl_list *cols, bool enforced)
+{
+    if (enforced) {
+        sl_error_set(p->err, SL_ERR_NOT_SUPPORTED, primary.pos,
+                     "PRIMARY KEY constraints must be declared NOT ENFORCED");
+        sl_error_hint(p->err, "Sluice does not own the external data and cannot enforce keys: "
+                              "write PRIMARY KEY (...) NOT ENFORCED.");
+    }
+    sl__telem *e = sl_calloc(1, sizeof(*e));
+    e->pk_pos = primary.pos;
+    e->wm_pos = -1;
+    e->pk = cols;
+    return e;
+}
+
+sl__telem *sl__watermark_elem(sl__parse *p, sl__tok kw, sl__tok col, sl_expr *x)
+{
+    sl__telem *e = sl_calloc(1, sizeof(*e));
+    e->pk_pos = -1;
+    e->wm_pos = kw.pos;
+    e->wm_column = sl__ident(p, col);
+    e->wm_expr = x;
+    return e;
+}
+
+sl_stmt *sl__table_elem(sl__parse *p, sl_stmt *body, sl__telem *e)
+{
+    if (!body) {
+        body = sl__stmt_new(SL_STMT_CREATE_TABLE, SL__NOTOK);
+        body->columns = sl_list_new();
+    }
+    if (!e)
+        return body;
+    if (e->col) {
+        sl_list_push(body->columns, e->col);
+        if (e->pk_pos >= 0 && !e->pk) { /* inline PRIMARY KEY: the column itself */
+            sl_ident *id = sl_calloc(1, sizeof(*id));
+            id->name = sl_strdup(e->col->name);
+            id->pos = e->col->pos;
+            e->pk = sl__list(p, NULL, id);
+        }
+        e->col = NULL;
+    }
+    if (e->pk_pos >= 0) {
+        if (body->primary_key) {
+            sl_error_set(p->err, SL_ERR_INVALID_TABLE_DEF, e->pk_pos,
+                         "multiple primary keys are not allowed");
+        } else {
+            body->primary_key = e->pk;
+            body->pk_pos = e->pk_pos;
+            e->pk = NULL;
+        }
+    }
+    if (e->wm_pos >= 0) {
+        if (body->wm_column) {
+            sl_error_set(p->err, SL_ERR_NOT_SUPPORTED, e->wm_pos,
+                         "multiple WATERMARK declarations are not supported");
+        } else {
+            body->wm_column = e->wm_column;
+            body->wm_expr = e->wm_expr;
+            e->wm_column = NULL;
+            e->wm_expr = NULL;
+        }
+    }
+    sl__telem_free(e);
+    return body;
+}
+
+sl_stmt *sl__create_table(sl__parse *p, sl__tok kw, bool ine, sl__tok name, sl_stmt *body,
+                          sl__tok comment, sl__opts with)
+{
+    if (!body) {
+        sl_kvlist_free(with.kv);
+        return NULL;
+    }
+    body->pos = kw.pos;
+    body->if_not_exists = ine;
+    sl__stmt_name(p, body, name);
+    body->comment = comment.z ? sl__unquote(comment) : NULL;
+    body->options = with.kv;
+    body->options_pos = with.pos;
+    return body;
+}
+
+sl__opts sl__opts_make(sl__parse *p, sl__tok kw, sl_kvlist *kv)
+{
+    return (sl__opts){kv, kw.pos};
+}
+
+sl_kvlist *sl__kv(sl__parse *p, sl_kvlist *l, sl__tok key, sl__tok value)
+{
+    if (!l)
+        l = sl_kvlist_new();
+    char *k = sl__unquote(key);
+    char *v = value.z ? sl__unquote(value) : NULL;
+    sl_kvlist_add(l, k, v, key.pos, value.z ? value.pos : -1);
+    sl_free(k);
+    sl_free(v);
+    return l;
+}
+
+sl_stmt *sl__drop(sl__parse *p, sl_stmt_kind kind, sl__tok kw, bool temp, bool if_exists,
+                  sl__tok name)
+{
+    sl_stmt *s = sl__stmt_new(kind, kw);
+    s->temporary = temp;
+    s->if_exists = if_exists;
+    sl__stmt_name(p, s, name);
+    return s;
+}
+
+sl_stmt *sl__alter(sl__parse *p, sl_stmt_kind kind, sl__tok kw, sl__tok name, sl__tok setkw,
+                   sl_kvlist *kv)
+{
+    sl_stmt *s = sl__stmt_new(kind, kw);
+    sl__stmt_name(p, s, name);
+    s->options = kv;
+    s->options_pos = setkw.pos;
+    return s;
+}
+
+sl_stmt *sl__create_view(sl__parse *p, sl__tok kw, bool temp, bool ine, sl__tok name,
+                         sl_list *cols, sl_query *q)
+{
+    sl_stmt *s = sl__stmt_new(SL_STMT_CREATE_VIEW, kw);
+    s->temporary = temp;
+    s->if_not_exists = ine;
+    sl__stmt_name(p, s, name);
+    s->column_names = cols;
+    s->query = q;
+    return s;
+}
+
+sl_stmt *sl__insert(sl__parse *p, sl__tok kw, sl__tok name, sl_list *cols, sl_query *q)
+{
+    sl_stmt *s = sl__stmt_new(SL_STMT_INSERT, kw);
+    sl__stmt_name(p, s, name);
+    s->column_names = cols;
+    s->query = q;
+    return s;
+}
+
+sl_list *sl__set_item(sl__parse *p, sl_list *l, sl_stmt *ins, sl__tok semi)
+{
+    if (ins)
+        ins->end = semi.prev_end;
+    return sl__list(p, l, ins);
+}
+
+sl_stmt *sl__statement_set(sl__parse *p, sl__tok kw, sl_list *stmts, sl_stmt *last, sl__tok end)
+{
+    if (last)
+        stmts = sl__set_item(p, stmts, last, end);
+    if (!sl_list_len(stmts))
+        sl_error_set(p->err, SL_ERR_SYNTAX, kw.pos, "a statement set needs at least one INSERT");
+    sl_stmt *s = sl__stmt_new(SL_STMT_STATEMENT_SET, kw);
+    s->stmts = stmts;
+    return s;
+}
+
+sl_stmt *sl__query_stmt(sl__parse *p, sl_query *q)
+{
+    if (!q)
+        return NULL;
+    sl_stmt *s = sl__stmt_new(SL_STMT_QUERY, (sl__tok){NULL, 0, q->pos, -1});
+    s->query = q;
+    return s;
+}
+
+sl_stmt *sl__set(sl__parse *p, sl_stmt_kind kind, sl__tok kw, sl__tok key, sl__tok value)
+{
+    sl_stmt *s = sl__stmt_new(kind, kw);
+    if (key.z) {
+        s->name = sl__unquote(key);
+        s->name_pos = key.pos;
+    }
+    if (value.z) {
+        s->options = sl__kv(p, NULL, key, value);
+        s->options_pos = kw.pos;
+    }
+    return s;
+}
+
+sl_stmt *sl__show(sl__parse *p, sl__tok kw, int what, sl__tok name)
+{
+    sl_stmt *s = sl__stmt_new(SL_STMT_SHOW, kw);
+    s->show = what;
+    sl__stmt_name(p, s, name);
+    return s;
+}
+
+sl_stmt *sl__stmt_named(sl__parse *p, sl_stmt_kind kind, sl__tok kw, sl__tok name)
+{
+    sl_stmt *s = sl__stmt_new(kind, kw);
+    sl__stmt_name(p, s, name);
+    return s;
+}
+
+sl_stmt *sl__explain(sl__parse *p, sl__tok kw, sl_stmt *inner)
+{
+    if (inner && inner->kind != SL_STMT_QUERY && inner->kind != SL_STMT_INSERT &&
+        inner->kind != SL_STMT_STATEMENT_SET) {
+        sl_error_set(p->err, SL_ERR_NOT_SUPPORTED, inner->pos,
+                     "EXPLAIN supports queries, INSERT and EXECUTE STATEMENT SET only");
+    }
+    sl_stmt *s = sl__stmt_new(SL_STMT_EXPLAIN, kw);
+    s->inner = inner;
+    return s;
+}
+
+sl_stmt *sl__stop_job(sl__parse *p, sl__tok kw, sl__tok id, bool savepoint)
+{
+    sl_stmt *s = sl__stmt_new(SL_STMT_STOP_JOB, kw);
+    s->name = sl__unquote(id);
+    s->name_pos = id.pos;
+    s->with_savepoint = savepoint;
+    return s;
+}
+
+void sl__emit(sl__parse *p, sl_stmt *s, int end)
+{
+    if (!s)
+        return;
+    s->pos = p->stmt_start;
+    s->end = end;
+    if (s->inner && s->inner->end < 0)
+        s->inner->end = end;
+    sl_list_push(p->stmts, s);
+}

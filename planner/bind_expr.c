@@ -1,0 +1,1164 @@
+/*
+** bind_expr.c — the expression binder: parser sl_expr -> typed sl_bexpr.
+**
+** Names resolve against an sl_scope (sl_scope_resolve, PostgreSQL's
+** messages and "Perhaps you meant" hints); literals are validated and
+** canonicalized (sl_bind_literal: numbers, strings, DATE/TIME/TIMESTAMP,
+** INTERVAL); operators and functions are typed with types.c and
+** functions.c. The caller's hook sees every node first (aggregates, GROUP BY
+** keys); aggregate and window calls it does not take are errors.
+**
+** Operands keep their own types: the node's type is the result type, and
+** the evaluator converts operands (e.g. INT + DECIMAL(10, 2) is a
+** DECIMAL(13, 2) node over an INT and a DECIMAL operand; CASE / COALESCE /
+** IF branches convert to the node's type). No implicit CAST nodes are added.
+** A simple CASE (CASE x WHEN v ...) becomes a searched CASE of x = v tests.
+**
+** Main routines: sl_bind_expr, sl_bind_condition, sl_bind_literal,
+** sl_scope_resolve.
+*/
+#include "sl_bind.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SL__ERR_INVALID_ESCAPE "22025" /* invalid_escape_sequence */
+
+/* Type spelled for a message: without " NOT NULL"; caller frees. */
+static char *sl__tstr(sl_type t)
+{
+    t.not_null = false;
+    return sl_type_to_string(t);
+}
+
+static sl_type sl__bool(bool not_null)
+{
+    sl_type t = sl_type_make(SL_TYPE_BOOLEAN);
+    t.not_null = not_null;
+    return t;
+}
+
+/* A CALL node of fn over args[0..n) (takes ownership of the args). */
+static sl_bexpr *sl__call(sl_func_id id, sl_type type, int pos, sl_bexpr **args, int n)
+{
+    sl_bexpr *b = sl_bexpr_new(SL_BX_CALL, type, pos);
+    b->fn = sl_func_get(id);
+    b->nargs = n;
+    if (n > 0) {
+        b->args = sl_malloc((size_t)n * sizeof(sl_bexpr *));
+        memcpy(b->args, args, (size_t)n * sizeof(sl_bexpr *));
+    }
+    return b;
+}
+
+static void sl__free_args(sl_bexpr **args, int n)
+{
+    for (int i = 0; i < n; i++)
+        sl_bexpr_free(args[i]);
+}
+
+/* Position of the operator of e, else of e. */
+static int sl__op_pos(const sl_expr *e)
+{
+    return e->op_pos >= 0 ? e->op_pos : e->pos;
+}
+
+/* ========================================================================
+** Literals.
+*/
+
+static bool sl__all_digits(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!isdigit((unsigned char)s[i]))
+            return false;
+    return true;
+}
+
+/* Compare two digit strings without leading zeros numerically. */
+static int sl__digits_cmp(const char *a, size_t na, const char *b)
+{
+    size_t nb = strlen(b);
+    if (na != nb)
+        return na < nb ? -1 : 1;
+    return strncmp(a, b, na);
+}
+
+static sl_bexpr *sl__literal(sl_type t, const char *text, int pos)
+{
+    sl_bexpr *b = sl_bexpr_new(SL_BX_LITERAL, t, pos);
+    b->text = sl_strdup(text);
+    return b;
+}
+
+static sl_bexpr *sl__bind_number(const sl_expr *e, sl_error *err)
+{
+    const char *s = e->text ? e->text : "";
+    size_t n = strlen(s);
+    if (strpbrk(s, "eE")) {
+        char *end = NULL;
+        errno = 0;
+        double d = strtod(s, &end);
+        if (n == 0 || *end != 0 || !isdigit((unsigned char)s[n - 1])) {
+            sl_error_set(err, SL_ERR_INVALID_TEXT, e->pos,
+                         "invalid input syntax for type DOUBLE: \"%s\"", s);
+            return NULL;
+        }
+        if (errno == ERANGE && (isinf(d) || d != 0)) {
+            sl_error_set(err, SL_ERR_NUMERIC_RANGE, e->pos, "numeric literal %s is out of range for type DOUBLE", s);
+            return NULL;
+        }
+        sl_type t = sl_type_make(SL_TYPE_DOUBLE);
+        t.not_null = true;
+        return sl__literal(t, s, e->pos);
+    }
+    const char *dot = strchr(s, '.');
+    size_t nint = dot ? (size_t)(dot - s) : n;
+    const char *frac = dot ? dot + 1 : s + n;
+    size_t nfrac = dot ? strlen(frac) : 0;
+    if ((nint == 0 && nfrac == 0) || !sl__all_digits(s, nint) || !sl__all_digits(frac, nfrac)) {
+        sl_error_set(err, SL_ERR_INVALID_TEXT, e->pos, "invalid input syntax for type numeric: \"%s\"", s);
+        return NULL;
+    }
+    while (nint > 0 && *s == '0') { /* strip leading zeros */
+        s++;
+        nint--;
+    }
+    sl_strbuf sb = SL_STRBUF_INIT;
+    sl_type t;
+    if (!dot) {
+        sl_strbuf_append_n(&sb, nint ? s : "0", nint ? nint : 1);
+        if (sl__digits_cmp(s, nint, "2147483647") <= 0) {
+            t = sl_type_make(SL_TYPE_INT);
+        } else if (sl__digits_cmp(s, nint, "9223372036854775807") <= 0) {
+            t = sl_type_make(SL_TYPE_BIGINT);
+        } else if (nint <= SL_DECIMAL_MAX_PRECISION) {
+            t = sl_type_make_p(SL_TYPE_DECIMAL, (int)nint, 0);
+        } else {
+            sl_strbuf_free(&sb);
+            sl_error_set(err, SL_ERR_NUMERIC_RANGE, e->pos, "numeric literal %s is out of range",
+                         e->text);
+            sl_error_hint(err, "Integer literals have at most %d digits.", SL_DECIMAL_MAX_PRECISION);
+            return NULL;
+        }
+    } else {
+        size_t p = nint + nfrac;
+        if (p > SL_DECIMAL_MAX_PRECISION) {
+            sl_error_set(err, SL_ERR_NUMERIC_RANGE, e->pos, "numeric literal %s is out of range",
+                         e->text);
+            sl_error_hint(err, "DECIMAL holds at most %d digits; use an exponent (1.5E40) for DOUBLE.",
+                          SL_DECIMAL_MAX_PRECISION);
+            return NULL;
+        }
+        sl_strbuf_append_n(&sb, nint ? s : "0", nint ? nint : 1);
+        if (nfrac) {
+            sl_strbuf_append_char(&sb, '.');
+            sl_strbuf_append_n(&sb, frac, nfrac);
+        }
+        t = sl_type_make_p(SL_TYPE_DECIMAL, p ? (int)p : 1, (int)nfrac);
+    }
+    t.not_null = true;
+    sl_bexpr *b = sl_bexpr_new(SL_BX_LITERAL, t, e->pos);
+    b->text = sl_strbuf_detach(&sb);
+    return b;
+}
+
+/* Number of UTF-8 characters in s. */
+static long sl__utf8_len(const char *s)
+{
+    long n = 0;
+    for (; *s; s++)
+        if (((unsigned char)*s & 0xC0) != 0x80)
+            n++;
+    return n;
+}
+
+/* ---- date/time text ---- */
+
+typedef struct sl__cursor {
+    const char *p; /* next byte */
+} sl__cursor;
+
+/* Read 1..maxd digits; false if none. */
+static bool sl__read_uint(sl__cursor *c, int maxd, long long *v, int *ndigits)
+{
+    long long x = 0;
+    int d = 0;
+    while (isdigit((unsigned char)*c->p) && d < maxd) {
+        x = x * 10 + (*c->p - '0');
+        c->p++;
+        d++;
+    }
+    if (d == 0 || isdigit((unsigned char)*c->p))
+        return false;
+    *v = x;
+    if (ndigits)
+        *ndigits = d;
+    return true;
+}
+
+static bool sl__accept(sl__cursor *c, char ch)
+{
+    if (*c->p != ch)
+        return false;
+    c->p++;
+    return true;
+}
+
+static bool sl__leap(long long y)
+{
+    return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
+
+static int sl__days_in_month(long long y, long long m)
+{
+    static const int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    return m == 2 && sl__leap(y) ? 29 : days[m - 1];
+}
+
+/* YYYY-M[M]-D[D] with a real calendar date. */
+static bool sl__parse_date(sl__cursor *c, sl_strbuf *out)
+{
+    long long y, m, d;
+    int yd;
+    if (!sl__read_uint(c, 4, &y, &yd) || yd != 4 || !sl__accept(c, '-') ||
+        !sl__read_uint(c, 2, &m, NULL) || !sl__accept(c, '-') || !sl__read_uint(c, 2, &d, NULL))
+        return false;
+    if (y < 1 || m < 1 || m > 12 || d < 1 || d > sl__days_in_month(y, m))
+        return false;
+    sl_strbuf_appendf(out, "%04lld-%02lld-%02lld", y, m, d);
+    return true;
+}
+
+/* H[H]:MM:SS[.f{1,9}]; *precision = number of fraction digits. */
+static bool sl__parse_time(sl__cursor *c, sl_strbuf *out, int *precision)
+{
+    long long h, mi, s, f = 0;
+    int fd = 0, md, sd;
+    if (!sl__read_uint(c, 2, &h, NULL) || !sl__accept(c, ':') || !sl__read_uint(c, 2, &mi, &md) ||
+        md != 2 || !sl__accept(c, ':') || !sl__read_uint(c, 2, &s, &sd) || sd != 2)
+        return false;
+    if (sl__accept(c, '.') && !sl__read_uint(c, 9, &f, &fd))
+        return false;
+    if (h > 23 || mi > 59 || s > 59)
+        return false;
+    sl_strbuf_appendf(out, "%02lld:%02lld:%02lld", h, mi, s);
+    if (fd > 0)
+        sl_strbuf_appendf(out, ".%0*lld", fd, f);
+    *precision = fd;
+    return true;
+}
+
+static const char *sl__skip_space(const char *p)
+{
+    while (*p == ' ' || *p == '\t')
+        p++;
+    return p;
+}
+
+static bool sl__at_end(sl__cursor *c)
+{
+    c->p = sl__skip_space(c->p);
+    return *c->p == 0;
+}
+
+static sl_bexpr *sl__bind_typed(const sl_expr *e, sl_error *err)
+{
+    const char *text = e->text ? e->text : "";
+    sl__cursor c = {sl__skip_space(text)};
+    sl_strbuf sb = SL_STRBUF_INIT;
+    sl_type t = e->type;
+    int prec = 0;
+    bool ok;
+    const char *what, *expected;
+    switch (t.id) {
+    case SL_TYPE_DATE:
+        what = "date";
+        expected = "DATE 'YYYY-MM-DD'";
+        ok = sl__parse_date(&c, &sb) && sl__at_end(&c);
+        t = sl_type_make(SL_TYPE_DATE);
+        break;
+    case SL_TYPE_TIME:
+        what = "time";
+        expected = "TIME 'HH:MM:SS[.fff]'";
+        ok = sl__parse_time(&c, &sb, &prec) && sl__at_end(&c);
+        t = sl_type_make_p(SL_TYPE_TIME, prec, 0);
+        break;
+    case SL_TYPE_TIMESTAMP:
+    case SL_TYPE_TIMESTAMP_LTZ:
+        what = t.id == SL_TYPE_TIMESTAMP ? "timestamp" : "timestamp_ltz";
+        expected = t.id == SL_TYPE_TIMESTAMP ? "TIMESTAMP 'YYYY-MM-DD HH:MM:SS[.fffffffff]'"
+                                             : "TIMESTAMP_LTZ 'YYYY-MM-DD HH:MM:SS[.fffffffff]'";
+        ok = sl__parse_date(&c, &sb);
+        if (ok) {
+            const char *after = c.p;
+            c.p = sl__skip_space(c.p);
+            ok = c.p > after;
+            sl_strbuf_append_char(&sb, ' ');
+        }
+        ok = ok && sl__parse_time(&c, &sb, &prec) && sl__at_end(&c);
+        t = sl_type_make_p(t.id, prec, 0);
+        break;
+    default: {
+        char *ts = sl__tstr(t);
+        sl_error_set(err, SL_ERR_NOT_SUPPORTED, e->pos, "literals of type %s are not supported", ts);
+        sl_free(ts);
+        sl_strbuf_free(&sb);
+        return NULL;
+    }
+    }
+    if (!ok) {
+        sl_strbuf_free(&sb);
+        sl_error_set(err, SL_ERR_DATETIME_FORMAT, e->pos, "invalid %s literal '%s'", what, text);
+        sl_error_hint(err, "Expected %s.", expected);
+        return NULL;
+    }
+    t.not_null = true;
+    sl_bexpr *b = sl_bexpr_new(SL_BX_LITERAL, t, e->pos);
+    b->text = sl_strbuf_detach(&sb);
+    return b;
+}
+
+/* ---- intervals ---- */
+
+/* Milliseconds per unit (DAY..MILLISECOND); 0 for YEAR/MONTH. */
+static long long sl__unit_ms(int unit)
+{
+    switch (unit) {
+    case SL_UNIT_DAY: return 86400000LL;
+    case SL_UNIT_HOUR: return 3600000LL;
+    case SL_UNIT_MINUTE: return 60000LL;
+    case SL_UNIT_SECOND: return 1000LL;
+    case SL_UNIT_MILLISECOND: return 1LL;
+    default: return 0;
+    }
+}
+
+static const char *sl__unit_str(int unit)
+{
+    switch (unit) {
+    case SL_UNIT_YEAR: return "YEAR";
+    case SL_UNIT_MONTH: return "MONTH";
+    case SL_UNIT_DAY: return "DAY";
+    case SL_UNIT_HOUR: return "HOUR";
+    case SL_UNIT_MINUTE: return "MINUTE";
+    case SL_UNIT_SECOND: return "SECOND";
+    case SL_UNIT_MILLISECOND: return "MILLISECOND";
+    default: return "?";
+    }
+}
+
+/* The expected text of an interval qualifier, for hints. */
+static const char *sl__interval_format(int from, int to)
+{
+    if (to == SL_UNIT_NONE)
+        return from == SL_UNIT_SECOND ? "'n[.fff]'" : "'n'";
+    if (from == SL_UNIT_YEAR && to == SL_UNIT_MONTH) return "'Y-M'";
+    if (from == SL_UNIT_DAY && to == SL_UNIT_HOUR) return "'D H'";
+    if (from == SL_UNIT_DAY && to == SL_UNIT_MINUTE) return "'D H:M'";
+    if (from == SL_UNIT_DAY && to == SL_UNIT_SECOND) return "'D H:M:S[.fff]'";
+    if (from == SL_UNIT_HOUR && to == SL_UNIT_MINUTE) return "'H:M'";
+    if (from == SL_UNIT_HOUR && to == SL_UNIT_SECOND) return "'H:M:S[.fff]'";
+    if (from == SL_UNIT_MINUTE && to == SL_UNIT_SECOND) return "'M:S[.fff]'";
+    return NULL;
+}
+
+/* Separator before the field of unit u in a multi-field interval. */
+static char sl__interval_sep(int u)
+{
+    switch (u) {
+    case SL_UNIT_MONTH: return '-';
+    case SL_UNIT_HOUR: return ' ';
+    default: return ':';
+    }
+}
+
+/* Upper bound of a non-leading field. */
+static long long sl__field_max(int u)
+{
+    switch (u) {
+    case SL_UNIT_MONTH: return 11;
+    case SL_UNIT_HOUR: return 23;
+    default: return 59;
+    }
+}
+
+static sl_bexpr *sl__bind_interval(const sl_expr *e, sl_error *err)
+{
+    const char *text = e->text ? e->text : "";
+    int from = e->unit, to = e->unit_to;
+    const char *format = sl__interval_format(from, to);
+    bool ym = from == SL_UNIT_YEAR || from == SL_UNIT_MONTH;
+    if (!format || from < SL_UNIT_YEAR || from > SL_UNIT_MILLISECOND ||
+        (to != SL_UNIT_NONE && to <= from)) {
+        sl_error_set(err, SL_ERR_SYNTAX, e->pos, "invalid interval qualifier %s TO %s",
+                     sl__unit_str(from), sl__unit_str(to));
+        return NULL;
+    }
+    sl__cursor c = {sl__skip_space(text)};
+    bool neg = false;
+    if (sl__accept(&c, '-'))
+        neg = true;
+    else
+        sl__accept(&c, '+');
+    int last = to == SL_UNIT_NONE ? from : to;
+    long long total = 0; /* ms or months, without sign */
+    const long long limit = ym ? 2147483647LL : 9223372036854775807LL;
+    bool ok = true, overflow = false, precision_loss = false;
+    for (int u = from; u <= last && ok; u++) {
+        long long v;
+        int nd;
+        if (u > from && !sl__accept(&c, sl__interval_sep(u))) {
+            ok = false;
+            break;
+        }
+        if (!sl__read_uint(&c, 18, &v, &nd) || (u > from && v > sl__field_max(u))) {
+            ok = false;
+            break;
+        }
+        long long mult = ym ? (u == SL_UNIT_YEAR ? 12 : 1) : sl__unit_ms(u);
+        if (v > (limit - total) / mult) {
+            overflow = true;
+            break;
+        }
+        total += v * mult;
+        if (u == SL_UNIT_SECOND && sl__accept(&c, '.')) {
+            long long f;
+            int fd;
+            if (!sl__read_uint(&c, 9, &f, &fd)) {
+                ok = false;
+                break;
+            }
+            for (int i = fd; i < 9; i++)
+                f *= 10; /* nanoseconds */
+            if (f % 1000000 != 0) {
+                precision_loss = true;
+                break;
+            }
+            if (f / 1000000 > limit - total) {
+                overflow = true;
+                break;
+            }
+            total += f / 1000000;
+        }
+    }
+    if (ok && !overflow && !precision_loss && !sl__at_end(&c))
+        ok = false;
+    if (overflow) {
+        sl_error_set(err, SL_ERR_DATETIME_FORMAT, e->pos, "interval literal '%s' is out of range", text);
+        return NULL;
+    }
+    if (precision_loss) {
+        sl_error_set(err, SL_ERR_DATETIME_FORMAT, e->pos,
+                     "interval literal '%s' is more precise than milliseconds", text);
+        return NULL;
+    }
+    if (!ok) {
+        if (to == SL_UNIT_NONE)
+            sl_error_set(err, SL_ERR_DATETIME_FORMAT, e->pos, "invalid interval literal '%s' for %s",
+                         text, sl__unit_str(from));
+        else
+            sl_error_set(err, SL_ERR_DATETIME_FORMAT, e->pos,
+                         "invalid interval literal '%s' for %s TO %s", text, sl__unit_str(from),
+                         sl__unit_str(to));
+        sl_error_hint(err, "Expected %s.", format);
+        return NULL;
+    }
+    sl_type t = sl_type_make(ym ? SL_TYPE_INTERVAL_YM : SL_TYPE_INTERVAL_DT);
+    t.not_null = true;
+    sl_bexpr *b = sl_bexpr_new(SL_BX_LITERAL, t, e->pos);
+    b->text = sl_sprintf("%s%lld", neg && total != 0 ? "-" : "", total);
+    return b;
+}
+
+sl_bexpr *sl_bind_literal(const sl_expr *e, sl_error *err)
+{
+    sl_type t;
+    switch (e->kind) {
+    case SL_EXPR_NULL:
+        return sl_bexpr_new(SL_BX_LITERAL, sl_type_make(SL_TYPE_NULL), e->pos);
+    case SL_EXPR_BOOL:
+        t = sl__bool(true);
+        return sl__literal(t, e->ival ? "TRUE" : "FALSE", e->pos);
+    case SL_EXPR_NUMBER:
+        return sl__bind_number(e, err);
+    case SL_EXPR_STRING: {
+        const char *s = e->text ? e->text : "";
+        long n = sl__utf8_len(s);
+        t = n > 0 ? sl_type_make_p(SL_TYPE_CHAR, (int)n, 0) : sl_type_make_p(SL_TYPE_VARCHAR, 1, 0);
+        t.not_null = true;
+        return sl__literal(t, s, e->pos);
+    }
+    case SL_EXPR_TYPED:
+        return sl__bind_typed(e, err);
+    case SL_EXPR_INTERVAL:
+        return sl__bind_interval(e, err);
+    default:
+        sl_error_set(err, SL_ERR_INTERNAL, e->pos, "expression is not a literal");
+        return NULL;
+    }
+}
+
+/* ========================================================================
+** Names.
+*/
+
+int sl_scope_resolve(const sl_scope *scope, const char *qualifier, const char *name, int pos,
+                     sl_error *err)
+{
+    int n = scope ? scope->n : 0;
+    int found = -1, matches = 0;
+    bool qualifier_seen = false;
+    for (int i = 0; i < n; i++) {
+        const sl_scope_col *c = &scope->cols[i];
+        if (qualifier) {
+            if (!c->qualifier || strcmp(c->qualifier, qualifier) != 0)
+                continue;
+            qualifier_seen = true;
+        }
+        if (strcmp(c->name, name) == 0) {
+            if (found < 0)
+                found = i;
+            matches++;
+        }
+    }
+    if (matches == 1)
+        return found;
+    if (matches > 1) {
+        if (qualifier)
+            sl_error_set(err, SL_ERR_AMBIGUOUS_COLUMN, pos, "column reference \"%s.%s\" is ambiguous",
+                         qualifier, name);
+        else
+            sl_error_set(err, SL_ERR_AMBIGUOUS_COLUMN, pos, "column reference \"%s\" is ambiguous",
+                         name);
+        return -1;
+    }
+    if (qualifier && !qualifier_seen) {
+        sl_error_set(err, SL_ERR_UNDEFINED_TABLE, pos, "missing FROM-clause entry for table \"%s\"",
+                     qualifier);
+        return -1;
+    }
+    /* unknown: suggest the closest column reachable the same way */
+    const char **cands = sl_malloc((size_t)(n > 0 ? n : 1) * sizeof(char *));
+    int nc = 0;
+    for (int i = 0; i < n; i++) {
+        const sl_scope_col *c = &scope->cols[i];
+        if (qualifier && (!c->qualifier || strcmp(c->qualifier, qualifier) != 0))
+            continue;
+        cands[nc++] = c->name;
+    }
+    const char *best = sl_did_you_mean(name, cands, nc);
+    if (qualifier)
+        sl_error_set(err, SL_ERR_UNDEFINED_COLUMN, pos, "column %s.%s does not exist", qualifier, name);
+    else
+        sl_error_set(err, SL_ERR_UNDEFINED_COLUMN, pos, "column \"%s\" does not exist", name);
+    if (best) {
+        if (qualifier)
+            sl_error_hint(err, "Perhaps you meant to reference the column \"%s.%s\".", qualifier, best);
+        else
+            sl_error_hint(err, "Perhaps you meant to reference the column \"%s\".", best);
+    }
+    sl_free(cands);
+    return -1;
+}
+
+/* ========================================================================
+** Operators and calls.
+*/
+
+static sl_bexpr *sl__bind_call(sl_bind_ctx *ctx, const sl_expr *e, const sl_func *f);
+
+/* Move a local error into ctx->err unless one is set there. */
+static void sl__take_error(sl_bind_ctx *ctx, sl_error *local)
+{
+    if (!sl_error_isset(ctx->err) && ctx->err)
+        sl_error_move(ctx->err, local);
+    else
+        sl_error_reset(local);
+}
+
+static sl_bexpr *sl__bind_column(sl_bind_ctx *ctx, const sl_expr *e)
+{
+    sl_error local = SL_ERROR_INIT;
+    const char *name = e->text ? e->text : "";
+    int i = sl_scope_resolve(ctx->scope, e->qualifier, name, e->pos, &local);
+    if (i < 0) {
+        /* CURRENT_TIMESTAMP & co. are written without parentheses */
+        const sl_func *f = e->qualifier ? NULL : sl_func_find(name);
+        if (f && f->kind == SL_FUNC_SCALAR && f->max_args == 0 && f->id != SL_FN_NOW &&
+            strcmp(local.sqlstate, SL_ERR_UNDEFINED_COLUMN) == 0) {
+            sl_error_reset(&local);
+            return sl__bind_call(ctx, e, f);
+        }
+        sl__take_error(ctx, &local);
+        return NULL;
+    }
+    sl_bexpr *b = sl_bexpr_new(SL_BX_COLUMN, ctx->scope->cols[i].type, e->pos);
+    b->col = i;
+    return b;
+}
+
+/* 42804 "argument of WHAT must be type BOOLEAN, not type T" unless b is
+** BOOLEAN or an untyped NULL (which then becomes a NULL BOOLEAN). */
+static int sl__require_bool(sl_bind_ctx *ctx, sl_bexpr *b, const char *what)
+{
+    if (b->type.id == SL_TYPE_BOOLEAN)
+        return 0;
+    if (b->type.id == SL_TYPE_NULL) {
+        b->type = sl__bool(false);
+        return 0;
+    }
+    char *ts = sl__tstr(b->type);
+    sl_error_set(ctx->err, SL_ERR_DATATYPE_MISMATCH, b->pos,
+                 "argument of %s must be type BOOLEAN, not type %s", what, ts);
+    sl_free(ts);
+    return -1;
+}
+
+/* 42804 "cannot compare A with B" unless comparable. */
+static int sl__require_comparable(sl_bind_ctx *ctx, const sl_bexpr *a, const sl_bexpr *b, int pos)
+{
+    if (sl_type_comparable(a->type, b->type))
+        return 0;
+    char *ta = sl__tstr(a->type), *tb = sl__tstr(b->type);
+    sl_error_set(ctx->err, SL_ERR_DATATYPE_MISMATCH, pos, "cannot compare %s with %s", ta, tb);
+    sl_error_hint(ctx->err, "Use CAST to convert one side.");
+    sl_free(ta);
+    sl_free(tb);
+    return -1;
+}
+
+/* 42883 "operator does not exist: A op B" (a may be NULL for prefix operators). */
+static int sl__no_operator(sl_bind_ctx *ctx, const char *op, const sl_bexpr *a, const sl_bexpr *b,
+                           int pos)
+{
+    char *ta = a ? sl__tstr(a->type) : NULL, *tb = sl__tstr(b->type);
+    if (a)
+        sl_error_set(ctx->err, SL_ERR_UNDEFINED_FUNCTION, pos, "operator does not exist: %s %s %s", ta,
+                     op, tb);
+    else
+        sl_error_set(ctx->err, SL_ERR_UNDEFINED_FUNCTION, pos, "operator does not exist: %s %s", op, tb);
+    bool untyped = (a && a->type.id == SL_TYPE_NULL) || b->type.id == SL_TYPE_NULL;
+    if (untyped)
+        sl_error_hint(ctx->err, "Use CAST(NULL AS type) to give NULL a type.");
+    else
+        sl_error_hint(ctx->err, "No operator matches the given argument types. You might need to "
+                                "add explicit type casts.");
+    sl_free(ta);
+    sl_free(tb);
+    return -1;
+}
+
+static sl_bexpr *sl__bind_unary(sl_bind_ctx *ctx, const sl_expr *e)
+{
+    sl_bexpr *a = e->left ? sl_bind_expr(ctx, e->left) : NULL;
+    if (!a) {
+        if (!sl_error_isset(ctx->err))
+            sl_error_set(ctx->err, SL_ERR_SYNTAX, e->pos, "missing operand");
+        return NULL;
+    }
+    switch (e->op) {
+    case SL_OP_NOT:
+        if (sl__require_bool(ctx, a, "NOT") < 0)
+            break;
+        return sl__call(SL_FN_NOT, sl__bool(a->type.not_null), e->pos, &a, 1);
+    case SL_OP_NEG:
+    case SL_OP_PLUS:
+        if (!sl_type_is_numeric(a->type.id) && !sl_type_is_interval(a->type.id)) {
+            sl__no_operator(ctx, e->op == SL_OP_NEG ? "-" : "+", NULL, a, sl__op_pos(e));
+            break;
+        }
+        if (e->op == SL_OP_PLUS)
+            return a;
+        return sl__call(SL_FN_NEG, a->type, e->pos, &a, 1);
+    default:
+        sl_error_set(ctx->err, SL_ERR_INTERNAL, e->pos, "unknown unary operator %d", e->op);
+        break;
+    }
+    sl_bexpr_free(a);
+    return NULL;
+}
+
+/* Type of a || b: CHAR(n) || CHAR(m) = CHAR(n + m), else VARCHAR(n + m),
+** capped at STRING; an untyped NULL side gives STRING. */
+static sl_type sl__concat_type(sl_type a, sl_type b)
+{
+    sl_type r;
+    if (a.id == SL_TYPE_NULL || b.id == SL_TYPE_NULL) {
+        r = sl_type_make_p(SL_TYPE_VARCHAR, SL_MAX_LENGTH, 0);
+    } else {
+        long long n = (long long)a.precision + b.precision;
+        if (n > SL_MAX_LENGTH)
+            n = SL_MAX_LENGTH;
+        bool chr = a.id == SL_TYPE_CHAR && b.id == SL_TYPE_CHAR && n < SL_MAX_LENGTH;
+        r = sl_type_make_p(chr ? SL_TYPE_CHAR : SL_TYPE_VARCHAR, (int)n, 0);
+    }
+    r.not_null = a.not_null && b.not_null;
+    return r;
+}
+
+static sl_bexpr *sl__bind_binary(sl_bind_ctx *ctx, const sl_expr *e)
+{
+    if (!e->left || !e->right) {
+        sl_error_set(ctx->err, SL_ERR_SYNTAX, e->pos, "missing operand");
+        return NULL;
+    }
+    sl_bexpr *args[2] = {sl_bind_expr(ctx, e->left), NULL};
+    if (!args[0])
+        return NULL;
+    args[1] = sl_bind_expr(ctx, e->right);
+    if (!args[1]) {
+        sl_bexpr_free(args[0]);
+        return NULL;
+    }
+    sl_type ta = args[0]->type, tb = args[1]->type, r;
+    int pos = sl__op_pos(e);
+    sl_func_id id;
+    switch (e->op) {
+    case SL_OP_ADD: id = SL_FN_ADD; goto arith;
+    case SL_OP_SUB: id = SL_FN_SUB; goto arith;
+    case SL_OP_MUL: id = SL_FN_MUL; goto arith;
+    case SL_OP_DIV: id = SL_FN_DIV; goto arith;
+    case SL_OP_MOD: id = SL_FN_MOD; goto arith;
+    arith:
+        if (!sl_type_arith(id, ta, tb, &r)) {
+            sl__no_operator(ctx, sl_func_get(id)->name, args[0], args[1], pos);
+            goto fail;
+        }
+        return sl__call(id, r, e->pos, args, 2);
+    case SL_OP_CONCAT:
+        if (!(sl_type_is_string(ta.id) || ta.id == SL_TYPE_NULL) ||
+            !(sl_type_is_string(tb.id) || tb.id == SL_TYPE_NULL)) {
+            sl__no_operator(ctx, "||", args[0], args[1], pos);
+            goto fail;
+        }
+        return sl__call(SL_FN_CONCAT, sl__concat_type(ta, tb), e->pos, args, 2);
+    case SL_OP_EQ: id = SL_FN_EQ; goto cmp;
+    case SL_OP_NE: id = SL_FN_NE; goto cmp;
+    case SL_OP_LT: id = SL_FN_LT; goto cmp;
+    case SL_OP_LE: id = SL_FN_LE; goto cmp;
+    case SL_OP_GT: id = SL_FN_GT; goto cmp;
+    case SL_OP_GE: id = SL_FN_GE; goto cmp;
+    cmp:
+        if (sl__require_comparable(ctx, args[0], args[1], pos) < 0)
+            goto fail;
+        return sl__call(id, sl__bool(ta.not_null && tb.not_null), e->pos, args, 2);
+    case SL_OP_AND:
+    case SL_OP_OR: {
+        const char *name = e->op == SL_OP_AND ? "AND" : "OR";
+        if (sl__require_bool(ctx, args[0], name) < 0 || sl__require_bool(ctx, args[1], name) < 0)
+            goto fail;
+        return sl__call(e->op == SL_OP_AND ? SL_FN_AND : SL_FN_OR,
+                        sl__bool(ta.not_null && tb.not_null), e->pos, args, 2);
+    }
+    default:
+        sl_error_set(ctx->err, SL_ERR_INTERNAL, e->pos, "unknown binary operator %d", e->op);
+        goto fail;
+    }
+fail:
+    sl__free_args(args, 2);
+    return NULL;
+}
+
+static sl_bexpr *sl__bind_is(sl_bind_ctx *ctx, const sl_expr *e)
+{
+    if (!e->left) {
+        sl_error_set(ctx->err, SL_ERR_SYNTAX, e->pos, "missing operand");
+        return NULL;
+    }
+    sl_bexpr *a = sl_bind_expr(ctx, e->left);
+    if (!a)
+        return NULL;
+    sl_func_id id;
+    const char *what;
+    switch (e->op) {
+    case SL_IS_NULL:
+        return sl__call(e->negated ? SL_FN_IS_NOT_NULL : SL_FN_IS_NULL, sl__bool(true), e->pos, &a, 1);
+    case SL_IS_TRUE:
+        id = e->negated ? SL_FN_IS_NOT_TRUE : SL_FN_IS_TRUE;
+        what = e->negated ? "IS NOT TRUE" : "IS TRUE";
+        break;
+    case SL_IS_FALSE:
+        id = e->negated ? SL_FN_IS_NOT_FALSE : SL_FN_IS_FALSE;
+        what = e->negated ? "IS NOT FALSE" : "IS FALSE";
+        break;
+    case SL_IS_UNKNOWN: /* for a BOOLEAN, UNKNOWN is NULL */
+        id = e->negated ? SL_FN_IS_NOT_NULL : SL_FN_IS_NULL;
+        what = e->negated ? "IS NOT UNKNOWN" : "IS UNKNOWN";
+        break;
+    default:
+        sl_error_set(ctx->err, SL_ERR_INTERNAL, e->pos, "unknown IS test %d", e->op);
+        sl_bexpr_free(a);
+        return NULL;
+    }
+    if (sl__require_bool(ctx, a, what) < 0) {
+        sl_bexpr_free(a);
+        return NULL;
+    }
+    return sl__call(id, sl__bool(true), e->pos, &a, 1);
+}
+
+/* Bind e->left followed by the expressions of e->args into a new array of
+** 1 + nargs (+ extra NULL slots); NULL on error (nothing leaked). */
+static sl_bexpr **sl__bind_left_and_args(sl_bind_ctx *ctx, const sl_expr *e, int *n)
+{
+    int na = sl_list_len(e->args);
+    sl_bexpr **v = sl_calloc((size_t)na + 2, sizeof(sl_bexpr *));
+    int k = 0;
+    if (!e->left) {
+        sl_error_set(ctx->err, SL_ERR_SYNTAX, e->pos, "missing operand");
+        goto fail;
+    }
+    if (!(v[k++] = sl_bind_expr(ctx, e->left)))
+        goto fail;
+    for (int i = 0; i < na; i++)
+        if (!(v[k++] = sl_bind_expr(ctx, sl_list_get(e->args, i))))
+            goto fail;
+    *n = k;
+    return v;
+fail:
+    sl__free_args(v, k);
+    sl_free(v);
+    return NULL;
+}
+
+static sl_bexpr *sl__bind_between_in(sl_bind_ctx *ctx, const sl_expr *e)
+{
+    bool between = e->kind == SL_EXPR_BETWEEN;
+    int n = 0;
+    if (between && sl_list_len(e->args) != 2) {
+        sl_error_set(ctx->err, SL_ERR_SYNTAX, e->pos, "BETWEEN needs two bounds");
+        return NULL;
+    }
+    if (!between && sl_list_len(e->args) < 1) {
+        sl_error_set(ctx->err, SL_ERR_SYNTAX, e->pos, "IN needs at least one value");
+        return NULL;
+    }
+    sl_bexpr **v = sl__bind_left_and_args(ctx, e, &n);
+    if (!v)
+        return NULL;
+    bool not_null = true;
+    for (int i = 0; i < n; i++) {
+        if (i > 0 && sl__require_comparable(ctx, v[0], v[i], v[i]->pos) < 0) {
+            sl__free_args(v, n);
+            sl_free(v);
+            return NULL;
+        }
+        not_null = not_null && v[i]->type.not_null;
+    }
+    sl_func_id id = between ? (e->negated ? SL_FN_NOT_BETWEEN : SL_FN_BETWEEN)
+                            : (e->negated ? SL_FN_NOT_IN : SL_FN_IN);
+    sl_bexpr *b = sl__call(id, sl__bool(not_null), e->pos, v, n);
+    sl_free(v);
+    return b;
+}
+
+static sl_bexpr *sl__bind_like(sl_bind_ctx *ctx, const sl_expr *e)
+{
+    if (!e->left || !e->right) {
+        sl_error_set(ctx->err, SL_ERR_SYNTAX, e->pos, "missing operand");
+        return NULL;
+    }
+    sl_bexpr *v[3] = {NULL, NULL, NULL};
+    int n = 0;
+    const sl_expr *esc = sl_list_len(e->args) > 0 ? sl_list_get(e->args, 0) : NULL;
+    if (!(v[n++] = sl_bind_expr(ctx, e->left)) || !(v[n++] = sl_bind_expr(ctx, e->right)) ||
+        (esc && !(v[n++] = sl_bind_expr(ctx, esc))))
+        goto fail;
+    bool not_null = true;
+    for (int i = 0; i < n; i++) {
+        if (!sl_type_is_string(v[i]->type.id) && v[i]->type.id != SL_TYPE_NULL) {
+            if (i < 2) {
+                sl__no_operator(ctx, e->negated ? "NOT LIKE" : "LIKE", v[0], v[1], sl__op_pos(e));
+            } else {
+                char *t = sl__tstr(v[2]->type);
+                sl_error_set(ctx->err, SL_ERR_DATATYPE_MISMATCH, v[2]->pos,
+                             "argument of ESCAPE must be a string, not type %s", t);
+                sl_free(t);
+            }
+            goto fail;
+        }
+        not_null = not_null && v[i]->type.not_null;
+    }
+    if (n == 3 && v[2]->kind == SL_BX_LITERAL && v[2]->text && sl__utf8_len(v[2]->text) != 1) {
+        sl_error_set(ctx->err, SL__ERR_INVALID_ESCAPE, v[2]->pos, "invalid escape string");
+        sl_error_hint(ctx->err, "Escape string must be one character.");
+        goto fail;
+    }
+    return sl__call(e->negated ? SL_FN_NOT_LIKE : SL_FN_LIKE, sl__bool(not_null), e->pos, v, n);
+fail:
+    sl__free_args(v, n);
+    return NULL;
+}
+
+static sl_bexpr *sl__bind_case(sl_bind_ctx *ctx, const sl_expr *e)
+{
+    int npairs = sl_list_len(e->args) / 2;
+    if (npairs < 1 || sl_list_len(e->args) % 2 != 0) {
+        sl_error_set(ctx->err, SL_ERR_SYNTAX, e->pos, "CASE needs WHEN ... THEN ... pairs");
+        return NULL;
+    }
+    int cap = npairs * 2 + 1, n = 0;
+    sl_bexpr **v = sl_calloc((size_t)cap, sizeof(sl_bexpr *));
+    sl_bexpr *subject = NULL;
+    sl_type rt = sl_type_make(SL_TYPE_NULL);
+    bool not_null = true;
+    if (e->left && !(subject = sl_bind_expr(ctx, e->left)))
+        goto fail;
+    for (int i = 0; i <= npairs; i++) {
+        bool is_else = i == npairs;
+        if (is_else && !e->right)
+            break;
+        sl_bexpr *res;
+        if (!is_else) {
+            const sl_expr *we = sl_list_get(e->args, 2 * i);
+            sl_bexpr *w = sl_bind_expr(ctx, we);
+            if (!w)
+                goto fail;
+            if (subject) {
+                if (sl__require_comparable(ctx, subject, w, w->pos) < 0) {
+                    sl_bexpr_free(w);
+                    goto fail;
+                }
+                sl_bexpr *pair[2] = {sl_bexpr_dup(subject), w};
+                w = sl__call(SL_FN_EQ, sl__bool(subject->type.not_null && w->type.not_null), w->pos,
+                             pair, 2);
+            } else if (sl__require_bool(ctx, w, "CASE/WHEN") < 0) {
+                sl_bexpr_free(w);
+                goto fail;
+            }
+            v[n++] = w;
+            res = sl_bind_expr(ctx, sl_list_get(e->args, 2 * i + 1));
+        } else {
+            res = sl_bind_expr(ctx, e->right);
+        }
+        if (!res)
+            goto fail;
+        v[n++] = res;
+        sl_type prev = rt;
+        if (!sl_type_common(rt, res->type, &rt)) {
+            char *ta = sl__tstr(prev), *tb = sl__tstr(res->type);
+            sl_error_set(ctx->err, SL_ERR_DATATYPE_MISMATCH, res->pos,
+                         "CASE types %s and %s cannot be matched", ta, tb);
+            sl_free(ta);
+            sl_free(tb);
+            goto fail;
+        }
+        not_null = not_null && res->type.not_null;
+    }
+    if (rt.id == SL_TYPE_NULL) {
+        sl_error_set(ctx->err, SL_ERR_DATATYPE_MISMATCH, e->pos,
+                     "at least one THEN or ELSE result of CASE must not be NULL");
+        sl_error_hint(ctx->err, "Use CAST(NULL AS type) to give the result a type.");
+        goto fail;
+    }
+    rt.not_null = not_null && e->right != NULL;
+    sl_bexpr *b = sl_bexpr_new(SL_BX_CASE, rt, e->pos);
+    b->args = v;
+    b->nargs = n;
+    b->has_else = e->right != NULL;
+    sl_bexpr_free(subject);
+    return b;
+fail:
+    sl_bexpr_free(subject);
+    sl__free_args(v, n);
+    sl_free(v);
+    return NULL;
+}
+
+static sl_bexpr *sl__bind_cast(sl_bind_ctx *ctx, const sl_expr *e)
+{
+    if (!e->left) {
+        sl_error_set(ctx->err, SL_ERR_SYNTAX, e->pos, "missing operand");
+        return NULL;
+    }
+    sl_bexpr *a = sl_bind_expr(ctx, e->left);
+    if (!a)
+        return NULL;
+    sl_type to = e->type;
+    if (sl_type_check(to, e->pos, ctx->err) < 0) {
+        sl_bexpr_free(a);
+        return NULL;
+    }
+    if (to.id == SL_TYPE_NULL || !sl_type_castable(a->type, to)) {
+        char *ta = sl__tstr(a->type), *tb = sl__tstr(to);
+        sl_error_set(ctx->err, SL_ERR_CANNOT_COERCE, e->pos, "cannot cast type %s to %s", ta, tb);
+        sl_free(ta);
+        sl_free(tb);
+        sl_bexpr_free(a);
+        return NULL;
+    }
+    bool try_cast = e->ival == 1;
+    to.not_null = !try_cast && a->type.not_null;
+    sl_bexpr *b = sl_bexpr_new(SL_BX_CAST, to, e->pos);
+    b->args = sl_malloc(sizeof(sl_bexpr *));
+    b->args[0] = a;
+    b->nargs = 1;
+    b->try_cast = try_cast;
+    return b;
+}
+
+/* Bind the arguments of a scalar call and type it. e is an SL_EXPR_FUNC
+** (or an SL_EXPR_COLUMN naming a niladic function). */
+static sl_bexpr *sl__bind_call(sl_bind_ctx *ctx, const sl_expr *e, const sl_func *f)
+{
+    int n = e->kind == SL_EXPR_FUNC ? sl_list_len(e->args) : 0;
+    sl_bexpr **v = sl_calloc((size_t)n + 1, sizeof(sl_bexpr *));
+    for (int i = 0; i < n; i++) {
+        if (!(v[i] = sl_bind_expr(ctx, sl_list_get(e->args, i)))) {
+            sl__free_args(v, i);
+            sl_free(v);
+            return NULL;
+        }
+    }
+    sl_type t;
+    if (sl_func_scalar_type(f, e->text ? e->text : f->name, v, n, e->pos, &t, ctx->err) < 0) {
+        sl__free_args(v, n);
+        sl_free(v);
+        return NULL;
+    }
+    if (f->id == SL_FN_IF && v[0]->type.id == SL_TYPE_NULL)
+        v[0]->type = sl__bool(false);
+    sl_bexpr *b = sl__call(f->id, t, e->pos, v, n);
+    sl_free(v);
+    return b;
+}
+
+/* Upper-case copy of s; caller frees. */
+static char *sl__upper(const char *s)
+{
+    char *u = sl_strdup(s);
+    for (char *p = u; *p; p++)
+        *p = (char)toupper((unsigned char)*p);
+    return u;
+}
+
+static sl_bexpr *sl__bind_func(sl_bind_ctx *ctx, const sl_expr *e)
+{
+    const char *name = e->text ? e->text : "";
+    const sl_func *f = sl_func_find(name);
+    if (!f) {
+        int nn = 0;
+        const char *const *names = sl_func_names(&nn);
+        const char *best = sl_did_you_mean(name, names, nn);
+        sl_error_set(ctx->err, SL_ERR_UNDEFINED_FUNCTION, e->pos, "function %s does not exist", name);
+        if (best)
+            sl_error_hint(ctx->err, "Did you mean %s?", best);
+        return NULL;
+    }
+    char *uname = sl__upper(name);
+    const char *where = ctx->clause ? ctx->clause : NULL;
+    if (e->over) {
+        if (f->kind == SL_FUNC_SCALAR) {
+            sl_error_set(ctx->err, SL_ERR_WRONG_OBJECT_TYPE, e->pos,
+                         "OVER specified, but %s is not a window function nor an aggregate function",
+                         uname);
+        } else if (where) {
+            sl_error_set(ctx->err, SL_ERR_WINDOWING, e->pos, "window functions are not allowed in %s",
+                         where);
+        } else {
+            sl_error_set(ctx->err, SL_ERR_WINDOWING, e->pos, "window functions are not allowed here");
+        }
+    } else if (f->kind == SL_FUNC_AGGREGATE) {
+        if (where)
+            sl_error_set(ctx->err, SL_ERR_GROUPING, e->pos, "aggregate functions are not allowed in %s",
+                         where);
+        else
+            sl_error_set(ctx->err, SL_ERR_GROUPING, e->pos, "aggregate functions are not allowed here");
+    } else if (f->kind == SL_FUNC_WINDOW) {
+        sl_error_set(ctx->err, SL_ERR_WINDOWING, e->pos, "window function %s requires an OVER clause",
+                     uname);
+    } else if (e->ival == 1) {
+        sl_error_set(ctx->err, SL_ERR_WRONG_OBJECT_TYPE, e->pos,
+                     "%s(*) specified, but %s is not an aggregate function", uname, uname);
+    } else if (e->distinct) {
+        sl_error_set(ctx->err, SL_ERR_WRONG_OBJECT_TYPE, e->pos,
+                     "DISTINCT specified, but %s is not an aggregate function", uname);
+    } else {
+        sl_free(uname);
+        return sl__bind_call(ctx, e, f);
+    }
+    sl_free(uname);
+    return NULL;
+}
+
+sl_bexpr *sl_bind_expr(sl_bind_ctx *ctx, const sl_expr *e)
+{
+    if (!e) {
+        sl_error_set(ctx->err, SL_ERR_INTERNAL, -1, "missing expression");
+        return NULL;
+    }
+    if (ctx->hook) {
+        sl_bexpr *out = NULL;
+        int r = ctx->hook(ctx, e, &out);
+        if (r < 0) {
+            if (!sl_error_isset(ctx->err))
+                sl_error_set(ctx->err, SL_ERR_INTERNAL, e->pos, "expression hook failed");
+            sl_bexpr_free(out);
+            return NULL;
+        }
+        if (r > 0) {
+            if (!out)
+                sl_error_set(ctx->err, SL_ERR_INTERNAL, e->pos, "expression hook bound nothing");
+            return out;
+        }
+    }
+    switch (e->kind) {
+    case SL_EXPR_NULL:
+    case SL_EXPR_BOOL:
+    case SL_EXPR_NUMBER:
+    case SL_EXPR_STRING:
+    case SL_EXPR_TYPED:
+    case SL_EXPR_INTERVAL:
+        return sl_bind_literal(e, ctx->err);
+    case SL_EXPR_COLUMN:
+        return sl__bind_column(ctx, e);
+    case SL_EXPR_STAR:
+        sl_error_set(ctx->err, SL_ERR_SYNTAX, e->pos, "* is not allowed here");
+        sl_error_hint(ctx->err, "* may only appear in a select list or as COUNT(*).");
+        return NULL;
+    case SL_EXPR_UNARY:
+        return sl__bind_unary(ctx, e);
+    case SL_EXPR_BINARY:
+        return sl__bind_binary(ctx, e);
+    case SL_EXPR_IS:
+        return sl__bind_is(ctx, e);
+    case SL_EXPR_BETWEEN:
+    case SL_EXPR_IN:
+        return sl__bind_between_in(ctx, e);
+    case SL_EXPR_LIKE:
+        return sl__bind_like(ctx, e);
+    case SL_EXPR_CASE:
+        return sl__bind_case(ctx, e);
+    case SL_EXPR_CAST:
+        return sl__bind_cast(ctx, e);
+    case SL_EXPR_FUNC:
+        return sl__bind_func(ctx, e);
+    }
+    sl_error_set(ctx->err, SL_ERR_INTERNAL, e->pos, "unknown expression kind %d", (int)e->kind);
+    return NULL;
+}
+
+int sl_bind_condition(sl_bind_ctx *ctx, const sl_expr *e, sl_bexpr **out)
+{
+    *out = NULL;
+    sl_bexpr *b = sl_bind_expr(ctx, e);
+    if (!b)
+        return -1;
+    if (b->type.id == SL_TYPE_NULL) {
+        b->type = sl__bool(false);
+    } else if (b->type.id != SL_TYPE_BOOLEAN) {
+        char *ts = sl__tstr(b->type);
+        sl_error_set(ctx->err, SL_ERR_DATATYPE_MISMATCH, e->pos,
+                     "argument of %s must be type BOOLEAN, not type %s",
+                     ctx->clause ? ctx->clause : "condition", ts);
+        sl_free(ts);
+        sl_bexpr_free(b);
+        return -1;
+    }
+    *out = b;
+    return 0;
+}

@@ -1,0 +1,30 @@
+-- Names and types are resolved against the catalog; errors point at the culprit.
+CREATE TABLE clicks (id BIGINT, campaign STRING, amount DECIMAL(10, 2), ts TIMESTAMP(3),
+  WATERMARK FOR ts AS ts - INTERVAL '5' SECOND) WITH ('connector' = 'datagen');
+CREATE TABLE users (id BIGINT, name STRING, created TIMESTAMP(3)) WITH ('connector' = 'datagen');
+CREATE TABLE sink (campaign STRING, total DECIMAL(38, 2)) WITH ('connector' = 'print');
+EXPLAIN SELECT * FROM clickz;
+EXPLAIN SELECT campain FROM clicks;
+EXPLAIN SELECT id FROM clicks JOIN users ON clicks.id = users.id;
+EXPLAIN SELECT c.id FROM clicks AS c JOIN users AS u ON c.id = u.id WHERE u.name = 1;
+EXPLAIN SELECT campaign, amount FROM clicks GROUP BY campaign;
+EXPLAIN SELECT campaign FROM clicks WHERE SUM(amount) > 1;
+EXPLAIN SELECT SUM(SUM(amount)) FROM clicks;
+EXPLAIN SELECT campaign FROM clicks WHERE amount;
+EXPLAIN SELECT UPPER(amount) FROM clicks;
+EXPLAIN SELECT nosuchfn(amount) FROM clicks;
+EXPLAIN SELECT window_start FROM TABLE(TUMBLE(TABLE users, DESCRIPTOR(created), INTERVAL '1' MINUTE));
+EXPLAIN SELECT window_start FROM TABLE(TUMBLE(TABLE clicks, DESCRIPTOR(ts), INTERVAL '0' MINUTE));
+EXPLAIN SELECT window_start FROM TABLE(HOP(TABLE clicks, DESCRIPTOR(ts), INTERVAL '7' SECOND, INTERVAL '1' MINUTE));
+EXPLAIN INSERT INTO sink SELECT campaign FROM clicks;
+EXPLAIN INSERT INTO sink SELECT campaign, campaign FROM clicks;
+EXPLAIN INSERT INTO clicks SELECT * FROM clicks;
+EXPLAIN INSERT INTO sink SELECT * FROM sink;
+EXPLAIN INSERT INTO nope SELECT 1;
+EXPLAIN SELECT id FROM clicks UNION ALL SELECT id, name FROM users;
+EXPLAIN SELECT id FROM clicks UNION ALL SELECT name FROM users;
+EXPLAIN SELECT id FROM clicks ORDER BY nope;
+EXPLAIN SELECT id FROM clicks LIMIT -1;
+INSERT INTO sink SELECT campaign, SUM(amount) FROM clicks GROUP BY campaign;
+SELECT * FROM clicks;
+STOP JOB 'nope';

@@ -1,0 +1,34 @@
+-- EXPLAIN shows the logical plan of queries, INSERTs and statement sets.
+CREATE TABLE clicks (id BIGINT, campaign STRING, amount DECIMAL(10, 2), ts TIMESTAMP(3),
+  WATERMARK FOR ts AS ts - INTERVAL '5' SECOND) WITH ('connector' = 'datagen');
+CREATE TABLE users (id BIGINT, name STRING) WITH ('connector' = 'datagen');
+CREATE TABLE spend (ws TIMESTAMP(3), we TIMESTAMP(3), campaign STRING, n BIGINT, total DECIMAL(38, 2))
+  WITH ('connector' = 'filesystem', 'path' = '/tmp/spend', 'format' = 'json');
+CREATE TABLE audit (id BIGINT, campaign STRING) WITH ('connector' = 'print');
+EXPLAIN SELECT id, UPPER(campaign) AS c, amount * 2 FROM clicks WHERE amount > 1.5 AND campaign LIKE 'a%';
+EXPLAIN INSERT INTO spend
+  SELECT window_start, window_end, campaign, COUNT(*), SUM(amount)
+  FROM TABLE(TUMBLE(TABLE clicks, DESCRIPTOR(ts), INTERVAL '1' MINUTE))
+  GROUP BY window_start, window_end, campaign;
+EXPLAIN SELECT window_start, window_end, COUNT(DISTINCT campaign)
+  FROM TABLE(HOP(TABLE clicks, DESCRIPTOR(ts), INTERVAL '10' SECOND, INTERVAL '1' MINUTE))
+  GROUP BY window_start, window_end;
+EXPLAIN SELECT window_start, window_end, MAX(amount)
+  FROM TABLE(CUMULATE(DATA => TABLE clicks, TIMECOL => DESCRIPTOR(ts), STEP => INTERVAL '1' MINUTE, SIZE => INTERVAL '1' HOUR))
+  GROUP BY window_start, window_end;
+EXPLAIN SELECT id, campaign FROM (
+  SELECT *, ROW_NUMBER() OVER (PARTITION BY id ORDER BY ts DESC) AS rn FROM clicks
+) WHERE rn = 1;
+EXPLAIN SELECT campaign, AVG(amount), MIN(ts), MAX(ts) FROM clicks GROUP BY campaign HAVING COUNT(*) > 10;
+EXPLAIN SELECT c.id, u.name FROM clicks c LEFT JOIN users u ON c.id = u.id;
+EXPLAIN SELECT id FROM clicks UNION ALL SELECT id FROM users;
+EXPLAIN SELECT DISTINCT campaign FROM clicks;
+EXPLAIN SELECT id, amount FROM clicks ORDER BY amount DESC LIMIT 10;
+EXPLAIN SELECT CASE WHEN amount IS NULL THEN 0 ELSE amount END, CAST(id AS STRING), COALESCE(campaign, 'none') FROM clicks WHERE id BETWEEN 1 AND 10 AND campaign IN ('a', 'b');
+EXPLAIN INSERT INTO audit VALUES (1, 'a'), (2, 'b');
+EXPLAIN INSERT INTO audit (campaign) SELECT campaign FROM clicks;
+EXPLAIN EXECUTE STATEMENT SET BEGIN
+  INSERT INTO audit SELECT id, campaign FROM clicks;
+  INSERT INTO audit SELECT id, name FROM users;
+END;
+EXPLAIN SELECT 1 + 1, 'x' || 'y', DATE '2026-01-31', TIMESTAMP '2026-01-31 12:00:00.123';

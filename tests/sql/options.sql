@@ -1,0 +1,21 @@
+-- WITH options are validated against the connector's declaration.
+CREATE TABLE t1 (a INT) WITH ('connector' = 'kafak');
+CREATE TABLE t2 (a INT) WITH ('rows-per-second' = '1');
+CREATE TABLE t3 (a INT);
+CREATE TABLE t4 (a INT) WITH ('connector' = 'datagen', 'rows-per-secnd' = '1');
+CREATE TABLE t5 (a INT) WITH ('connector' = 'datagen', 'rows-per-second' = 'fast');
+CREATE TABLE t6 (a INT) WITH ('connector' = 'filesystem', 'format' = 'json');
+CREATE TABLE t7 (a INT) WITH ('connector' = 'filesystem', 'path' = '/tmp/x');
+CREATE TABLE t8 (a INT) WITH ('connector' = 'filesystem', 'path' = '/tmp/x', 'format' = 'xml');
+CREATE TABLE t9 (a INT) WITH ('connector' = 'filesystem', 'path' = '/tmp/x', 'format' = 'csv', 'json.ignore-parse-errors' = 'true');
+CREATE TABLE t10 (a INT) WITH ('connector' = 'filesystem', 'path' = '/tmp/x', 'format' = 'csv', 'csv.field-delimiter' = ';;');
+CREATE TABLE t11 (id INT) WITH ('connector' = 'datagen', 'fields.idd.kind' = 'sequence');
+CREATE TABLE t12 (id INT) WITH ('connector' = 'datagen', 'fields.id.kind' = 'sequence');
+CREATE TABLE t13 (id INT) WITH ('connector' = 'datagen', 'fields.id.kind' = 'sequence', 'fields.id.start' = '10', 'fields.id.end' = '1');
+CREATE TABLE t14 (a INT) WITH ('connector' = 'datagen', 'rows-per-second' = '1', 'rows-per-second' = '2');
+CREATE TABLE t15 (a INT) WITH ('connector' = 'print', 'standard-error' = 'maybe');
+CREATE TABLE t16 (a INT) WITH ('connector' = 'filesystem', 'path' = '/tmp/x', 'format' = 'json', 'sink.rolling-policy.rollover-interval' = '10 parsecs');
+CREATE TABLE t17 (a INT) WITH ('connector' = 'blackhole', 'sink.delivery-guarantee' = 'twice');
+CREATE TABLE ok1 (id INT, name STRING) WITH ('connector' = 'datagen', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '100', 'fields.name.length' = '5');
+CREATE TABLE ok2 (a INT, b STRING) WITH ('connector' = 'filesystem', 'path' = '/tmp/in', 'format' = 'csv', 'csv.field-delimiter' = '|', 'csv.ignore-parse-errors' = 'true', 'source.monitor-interval' = '10 s');
+SHOW TABLES;

@@ -1,0 +1,14 @@
+-- Session configuration: known keys with types, RESET, listing.
+SET 'execution.checkpointing.interval' = '30 s';
+SET 'parallelism.default' = '4';
+SET 'pipeline.name' = 'billing';
+SET 'sink.guarantee-fallback' = 'downgrade';
+SET;
+RESET 'parallelism.default';
+SET 'parallelism.default' = '0';
+SET 'parallelism.default' = 'four';
+SET 'execution.checkpointing.intervl' = '1 s';
+SET 'sink.guarantee-fallback' = 'sometimes';
+SET 'totally.unknown' = 'x';
+RESET;
+SET;
