@@ -743,3 +743,37 @@ bool sl_option_is_secret(const char *key)
             return true;
     return false;
 }
+
+/* ------------------------------------------------------------------------
+** Completion
+*/
+
+static void sl__push_unique(sl_list *keys, const sl_option_spec *opts, int n)
+{
+    for (int i = 0; i < n; i++) {
+        bool dup = false;
+        for (int j = 0; j < keys->n && !dup; j++)
+            dup = strcmp(keys->items[j], opts[i].key) == 0;
+        if (!dup)
+            sl_list_push(keys, sl_strdup(opts[i].key));
+    }
+}
+
+static int sl__cmp_key(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+sl_list *sl_connector_option_keys(void)
+{
+    sl_list *keys = sl_list_new();
+    sl__push_unique(keys, sl__common_options, (int)SL_ARRAY_LEN(sl__common_options));
+    sl__push_unique(keys, &sl__format_option, 1);
+    for (size_t i = 0; i < SL_ARRAY_LEN(sl__connectors); i++)
+        sl__push_unique(keys, sl__connectors[i]->options, sl__connectors[i]->noptions);
+    for (size_t i = 0; i < SL_ARRAY_LEN(sl__formats); i++)
+        sl__push_unique(keys, sl__formats[i]->options, sl__formats[i]->noptions);
+    if (keys->n > 1)
+        qsort(keys->items, (size_t)keys->n, sizeof(void *), sl__cmp_key);
+    return keys;
+}

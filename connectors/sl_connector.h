@@ -157,4 +157,10 @@ const char *sl_option_type_name(sl_option_type t);  /* "string", "int", "duratio
 ** test_connectors_registry fails when the checked-in file differs). */
 void sl_connectors_markdown(sl_strbuf *out);
 
+/* Every option key any connector or format declares, plus the common keys
+** ('connector', 'format', 'sink.delivery-guarantee' ...), sorted and unique;
+** patterns keep their '#' ("fields.#.kind"). For completion. Caller frees
+** with sl_list_free(l, sl_free). */
+sl_list *sl_connector_option_keys(void);
+
 #endif /* SL_CONNECTOR_H */

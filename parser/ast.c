@@ -8,11 +8,13 @@
 ** structurally and ignore every position (pos, end, op_pos, name_pos,
 ** alias_pos, key_pos, value_pos ...).
 **
-** Equality compares, per node kind, exactly the fields that the kind gives a
-** meaning to in sl_parser.h — the same fields the printer (print.c) writes —
-** so that "print then parse" of a tree gives an equal tree, and a hand-built
-** node that leaves an unused field at another default still compares equal.
-** A NULL list and an empty list are equal (both print as nothing).
+** Equality compares, per node kind, exactly the fields and children that the
+** kind gives a meaning to in sl_parser.h — the same ones the printer
+** (print.c) writes — so that "print then parse" of a tree gives an equal
+** tree, and a hand-built node that leaves an unused field at another default
+** still compares equal. A NULL list and an empty list are equal (both print
+** as nothing); so are a NULL and an empty kvlist. Identifiers compare
+** case-sensitively, function names case-insensitively.
 **
 ** Main routines: sl_stmt_free, sl_stmt_dup, sl_stmt_equal and their
 ** expression / query counterparts.
@@ -32,6 +34,7 @@ static void ast_column_def_free_v(void *p) { sl_column_def_free(p); }
 static void ast_ident_free_v(void *p) { sl_ident_free(p); }
 static void ast_row_free_v(void *p) { sl_list_free(p, sl_expr_free_v); }
 
+/* Free an expression tree: strings, operands, argument list, OVER spec. */
 void sl_expr_free(sl_expr *e)
 {
     if (!e)
@@ -45,11 +48,13 @@ void sl_expr_free(sl_expr *e)
     sl_free(e);
 }
 
+/* sl_expr_free for sl_list_free. */
 void sl_expr_free_v(void *p)
 {
     sl_expr_free(p);
 }
 
+/* Free a sort item and its expression. */
 void sl_order_item_free(sl_order_item *o)
 {
     if (!o)
@@ -58,6 +63,7 @@ void sl_order_item_free(sl_order_item *o)
     sl_free(o);
 }
 
+/* Free an OVER (...) spec and its lists. */
 void sl_window_spec_free(sl_window_spec *w)
 {
     if (!w)
@@ -67,6 +73,7 @@ void sl_window_spec_free(sl_window_spec *w)
     sl_free(w);
 }
 
+/* Free a select-list item: its expression and alias. */
 void sl_select_item_free(sl_select_item *it)
 {
     if (!it)
@@ -76,6 +83,7 @@ void sl_select_item_free(sl_select_item *it)
     sl_free(it);
 }
 
+/* Free a query of any kind with all its clauses and operands. */
 void sl_query_free(sl_query *q)
 {
     if (!q)
@@ -94,6 +102,7 @@ void sl_query_free(sl_query *q)
     sl_free(q);
 }
 
+/* Free a FROM item: table, subquery, join (both inputs) or window TVF. */
 void sl_from_free(sl_from *f)
 {
     if (!f)
@@ -110,6 +119,7 @@ void sl_from_free(sl_from *f)
     sl_free(f);
 }
 
+/* Free a column definition. */
 void sl_column_def_free(sl_column_def *c)
 {
     if (!c)
@@ -119,6 +129,7 @@ void sl_column_def_free(sl_column_def *c)
     sl_free(c);
 }
 
+/* Free an identifier. */
 void sl_ident_free(sl_ident *id)
 {
     if (!id)
@@ -127,6 +138,7 @@ void sl_ident_free(sl_ident *id)
     sl_free(id);
 }
 
+/* Free a statement of any kind, with nested statements (sets, EXPLAIN). */
 void sl_stmt_free(sl_stmt *s)
 {
     if (!s)
@@ -145,6 +157,7 @@ void sl_stmt_free(sl_stmt *s)
     sl_free(s);
 }
 
+/* sl_stmt_free for sl_list_free. */
 void sl_stmt_free_v(void *p)
 {
     sl_stmt_free(p);
@@ -189,6 +202,7 @@ static sl_window_spec *ast_window_spec_dup(const sl_window_spec *w)
     return r;
 }
 
+/* Deep copy of an expression (positions included); NULL in, NULL out. */
 sl_expr *sl_expr_dup(const sl_expr *e)
 {
     if (!e)
@@ -219,6 +233,7 @@ static void *ast_row_dup_v(const void *p)
     return ast_list_dup(p, ast_expr_dup_v);
 }
 
+/* Deep copy of a query (positions included); NULL in, NULL out. */
 sl_query *sl_query_dup(const sl_query *q)
 {
     if (!q)
@@ -280,6 +295,7 @@ static sl_ident *ast_ident_dup(const sl_ident *id)
 static void *ast_ident_dup_v(const void *p) { return ast_ident_dup(p); }
 static void *ast_stmt_dup_v(const void *p) { return sl_stmt_dup(p); }
 
+/* Deep copy of a statement (positions, kvlists included); NULL in, NULL out. */
 sl_stmt *sl_stmt_dup(const sl_stmt *s)
 {
     if (!s)
@@ -351,6 +367,7 @@ static bool ast_window_spec_equal(const sl_window_spec *a, const sl_window_spec 
            ast_list_equal(a->order_by, b->order_by, ast_order_item_equal_v);
 }
 
+/* Structural equality of expressions, ignoring positions; two NULLs are equal. */
 bool sl_expr_equal(const sl_expr *a, const sl_expr *b)
 {
     if (!a || !b)
@@ -417,6 +434,7 @@ static bool ast_row_equal_v(const void *a, const void *b)
     return ast_list_equal(a, b, ast_expr_equal_v);
 }
 
+/* Structural equality of queries, ignoring positions. */
 bool sl_query_equal(const sl_query *a, const sl_query *b)
 {
     if (!a || !b)
@@ -503,6 +521,8 @@ static bool ast_kvlist_equal(const sl_kvlist *a, const sl_kvlist *b)
     return true;
 }
 
+/* Structural equality of statements, ignoring positions; option values
+** are compared as written (no redaction). */
 bool sl_stmt_equal(const sl_stmt *a, const sl_stmt *b)
 {
     if (!a || !b)

@@ -163,11 +163,16 @@ void sl__tail_free(sl__tail t)
     sl_expr_free(t.offset);
 }
 
-/* Text of a quoted token ('..' or `..`) without the quotes, doubled quotes undone. */
-static char *sl__unquote(sl__tok t)
+/* Text of a quoted token ('..' or `..`) without the quotes, doubled quotes
+** undone. A NUL byte inside is an error: names and values are C strings. */
+static char *sl__unquote(sl__parse *p, sl__tok t)
 {
     if (t.n < 2)
         return sl_strdup("");
+    const char *nul = memchr(t.z, 0, (size_t)t.n);
+    if (nul)
+        sl_error_set(p->err, SL_ERR_SYNTAX, t.pos + (int)(nul - t.z),
+                     "quoted text must not contain a NUL byte");
     char q = t.z[0];
     char *s = sl_malloc((size_t)t.n);
     size_t k = 0;
@@ -188,7 +193,7 @@ static char *sl__name(sl__parse *p, sl__tok t)
     if (t.n > 0 && t.z[0] == '`') {
         if (t.n <= 2)
             sl_error_set(p->err, SL_ERR_SYNTAX, t.pos, "zero-length delimited identifier");
-        return sl__unquote(t);
+        return sl__unquote(p, t);
     }
     return sl_strndup(t.z, (size_t)t.n);
 }
@@ -283,7 +288,7 @@ sl_expr *sl__lit(sl__parse *p, sl_expr_kind kind, sl__tok t)
 sl_expr *sl__string(sl__parse *p, sl__tok t)
 {
     sl_expr *e = sl_expr_new(SL_EXPR_STRING, t.pos);
-    e->text = sl__unquote(t);
+    e->text = sl__unquote(p, t);
     return sl__edeep(p, e, 0);
 }
 
@@ -297,7 +302,7 @@ sl_expr *sl__bool(sl__parse *p, bool v, sl__tok t)
 sl_expr *sl__typed(sl__parse *p, sl_type_id id, sl__tok kw, sl__tok str)
 {
     sl_expr *e = sl_expr_new(SL_EXPR_TYPED, kw.pos);
-    e->text = sl__unquote(str);
+    e->text = sl__unquote(p, str);
     e->type.id = id; /* precision 0: the literal's text decides */
     return sl__edeep(p, e, 0);
 }
@@ -331,7 +336,7 @@ sl_expr *sl__interval(sl__parse *p, sl__tok kw, sl__tok str, sl__iq q)
         return NULL;
     }
     sl_expr *e = sl_expr_new(SL_EXPR_INTERVAL, kw.pos);
-    e->text = sl__unquote(str);
+    e->text = sl__unquote(p, str);
     e->unit = q.unit;
     e->unit_to = q.unit_to;
     e->unit_precision = q.precision;
@@ -842,7 +847,7 @@ sl__telem *sl__column_elem(sl__parse *p, sl__tok name, sl__ty ty, bool not_null,
     e->col->type = ty.t;
     e->col->type.not_null = not_null;
     e->col->type_pos = ty.pos;
-    e->col->comment = comment.z ? sl__unquote(comment) : NULL;
+    e->col->comment = comment.z ? sl__unquote(p, comment) : NULL;
     if (pk) {
         e->pk_pos = pk->pk_pos;
         sl__telem_free(pk);
@@ -928,7 +933,7 @@ sl_stmt *sl__create_table(sl__parse *p, sl__tok kw, bool ine, sl__tok name, sl_s
     body->pos = kw.pos;
     body->if_not_exists = ine;
     sl__stmt_name(p, body, name);
-    body->comment = comment.z ? sl__unquote(comment) : NULL;
+    body->comment = comment.z ? sl__unquote(p, comment) : NULL;
     body->options = with.kv;
     body->options_pos = with.pos;
     return body;
@@ -943,8 +948,8 @@ sl_kvlist *sl__kv(sl__parse *p, sl_kvlist *l, sl__tok key, sl__tok value)
 {
     if (!l)
         l = sl_kvlist_new();
-    char *k = sl__unquote(key);
-    char *v = value.z ? sl__unquote(value) : NULL;
+    char *k = sl__unquote(p, key);
+    char *v = value.z ? sl__unquote(p, value) : NULL;
     sl_kvlist_add(l, k, v, key.pos, value.z ? value.pos : -1);
     sl_free(k);
     sl_free(v);
@@ -1014,7 +1019,7 @@ sl_stmt *sl__query_stmt(sl__parse *p, sl_query *q)
 {
     if (!q)
         return NULL;
-    sl_stmt *s = sl__stmt_new(SL_STMT_QUERY, (sl__tok){NULL, 0, q->pos, -1});
+    sl_stmt *s = sl__stmt_new(SL_STMT_QUERY, (sl__tok){NULL, 0, q->pos, -1, -1});
     s->query = q;
     return s;
 }
@@ -1023,7 +1028,7 @@ sl_stmt *sl__set(sl__parse *p, sl_stmt_kind kind, sl__tok kw, sl__tok key, sl__t
 {
     sl_stmt *s = sl__stmt_new(kind, kw);
     if (key.z) {
-        s->name = sl__unquote(key);
+        s->name = sl__unquote(p, key);
         s->name_pos = key.pos;
     }
     if (value.z) {
@@ -1063,19 +1068,19 @@ sl_stmt *sl__explain(sl__parse *p, sl__tok kw, sl_stmt *inner)
 sl_stmt *sl__stop_job(sl__parse *p, sl__tok kw, sl__tok id, bool savepoint)
 {
     sl_stmt *s = sl__stmt_new(SL_STMT_STOP_JOB, kw);
-    s->name = sl__unquote(id);
+    s->name = sl__unquote(p, id);
     s->name_pos = id.pos;
     s->with_savepoint = savepoint;
     return s;
 }
 
-void sl__emit(sl__parse *p, sl_stmt *s, int end)
+void sl__emit(sl__parse *p, sl_stmt *s, sl__tok semi)
 {
     if (!s)
         return;
-    s->pos = p->stmt_start;
-    s->end = end;
+    s->pos = semi.stmt_pos;
+    s->end = semi.prev_end;
     if (s->inner && s->inner->end < 0)
-        s->inner->end = end;
+        s->inner->end = semi.prev_end;
     sl_list_push(p->stmts, s);
 }

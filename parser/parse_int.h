@@ -15,7 +15,8 @@
 
 /* Deepest nesting of expressions or of queries/joins the parser accepts. */
 #define SL__MAX_DEPTH 1000
-/* Parser stack entries (parentheses, unary operators, ...). */
+/* Parser stack entries (parentheses, unary operators, ...); keep equal to
+** %stack_size in sql.y (lemon wants a literal there). */
 #define SL__STACK_SIZE 2500
 
 /* A token as the grammar sees it: a slice of the text. */
@@ -24,6 +25,7 @@ typedef struct sl__tok {
     int n;         /* length in bytes; 0 for the synthetic end-of-input ';' */
     int pos;       /* byte offset */
     int prev_end;  /* end of the previous non-space token (statement ends) */
+    int stmt_pos;  /* first token of the top-level statement this token is in */
 } sl__tok;
 
 /* The parse context (lemon %extra_context). */
@@ -36,7 +38,6 @@ typedef struct sl__parse {
     int *dvals;          /* depth map: depth of each node */
     size_t dcap;         /* slots (power of two, or 0) */
     size_t dn;           /* slots in use */
-    int stmt_start;      /* byte offset of the first token of the current statement */
     int cur_pos;         /* byte offset of the token being parsed */
 } sl__parse;
 
@@ -97,7 +98,16 @@ typedef struct sl__tail {
 /* Keyword code of z[0..n) (case-insensitive), or 0. */
 int sl__keyword_code(const char *z, int n);
 
-/* ---- parse.c (called from the grammar) ---- */
+/* ---- parse.c ---- */
+/* Where statements end, for sl_sql_split and the driver: a ';' ends one
+** except inside EXECUTE STATEMENT SET BEGIN ... END. */
+typedef struct sl__blk {
+    bool in_set;    /* inside BEGIN ... END of a statement set */
+    int case_depth; /* CASE ... END nesting inside the block */
+    int recent[3];  /* the last three significant token types */
+} sl__blk;
+/* Feed one significant token; true when it is a statement-ending ';'. */
+bool sl__blk_step(sl__blk *b, int type);
 void sl__syntax_error(sl__parse *p, int major, sl__tok tok);
 void sl__stack_overflow(sl__parse *p);
 
@@ -113,7 +123,7 @@ void sl__tail_free(sl__tail t);
 void sl__depth_free(sl__parse *p);
 
 /* ---- build.c: builders used by the grammar (take ownership, accept NULL) ---- */
-#define SL__NOTOK ((sl__tok){NULL, 0, -1, -1})
+#define SL__NOTOK ((sl__tok){NULL, 0, -1, -1, -1})
 #define SL__NOPREC ((sl__prec){-1, -1})
 #define SL__MAXPREC ((sl__prec){SL_MAX_LENGTH, -1})
 #define SL__NOOPTS ((sl__opts){NULL, -1})
@@ -190,8 +200,8 @@ sl_stmt *sl__show(sl__parse *p, sl__tok kw, int what, sl__tok name);
 sl_stmt *sl__stmt_named(sl__parse *p, sl_stmt_kind kind, sl__tok kw, sl__tok name);
 sl_stmt *sl__explain(sl__parse *p, sl__tok kw, sl_stmt *inner);
 sl_stmt *sl__stop_job(sl__parse *p, sl__tok kw, sl__tok id, bool savepoint);
-/* A statement is complete (end = byte offset past its last token): append it
-** to the finished statements. */
-void sl__emit(sl__parse *p, sl_stmt *s, int end);
+/* A top-level statement is complete (semi = the ';' after it, maybe the
+** synthetic one): set its pos/end and append it to the finished statements. */
+void sl__emit(sl__parse *p, sl_stmt *s, sl__tok semi);
 
 #endif /* SL_PARSE_INT_H */

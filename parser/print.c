@@ -37,6 +37,7 @@ static void pr_stmt(pr_ctx *p, const sl_stmt *s);
 ** Names.
 */
 
+/* SQL spelling of an sl_op ("+", "<>", "AND"); "?" for an unknown code. */
 const char *sl_op_name(int op)
 {
     switch (op) {
@@ -61,6 +62,7 @@ const char *sl_op_name(int op)
     }
 }
 
+/* Singular SQL name of an sl_time_unit ("SECOND"); "?" for an unknown code. */
 const char *sl_unit_name(int unit)
 {
     switch (unit) {
@@ -101,6 +103,8 @@ static bool pr_is_keyword(const char *name)
     return false;
 }
 
+/* Append name bare when plain and not a keyword, else back-quoted with ``
+** doubling. NULL prints as ``. */
 void sl_ident_print(sl_strbuf *sb, const char *name)
 {
     if (pr_is_plain_syntax(name) && !pr_is_keyword(name))
@@ -439,6 +443,7 @@ static void pr_expr(pr_ctx *p, const sl_expr *e)
     }
 }
 
+/* Append the canonical text of an expression (NULL prints as NULL). */
 void sl_expr_print(sl_strbuf *sb, const sl_expr *e)
 {
     pr_ctx p = {sb, false, NULL, NULL};
@@ -587,6 +592,7 @@ static void pr_query(pr_ctx *p, const sl_query *q)
     }
 }
 
+/* Append the canonical text of a query (one line). */
 void sl_query_print(sl_strbuf *sb, const sl_query *q)
 {
     pr_ctx p = {sb, false, NULL, NULL};
@@ -784,6 +790,8 @@ static void pr_stmt(pr_ctx *p, const sl_stmt *s)
     }
 }
 
+/* Append the canonical text of a statement, without a trailing ';'. Option
+** values whose key is_secret(key, ctx) print as '****' (is_secret may be NULL). */
 void sl_stmt_print(sl_strbuf *sb, const sl_stmt *s, sl_secret_fn is_secret, void *ctx)
 {
     pr_ctx p = {sb, false, is_secret, ctx};

@@ -178,8 +178,10 @@ typedef enum sl_stmt_kind {
     SL_STMT_INSERT,        /* INSERT INTO name [(columns)] query   (VALUES is a query) */
     SL_STMT_STATEMENT_SET, /* EXECUTE STATEMENT SET BEGIN insert; ... END */
     SL_STMT_QUERY,         /* a bare query */
-    SL_STMT_SET,           /* SET ['key' = 'value']; SET alone lists: key == NULL */
-    SL_STMT_RESET,         /* RESET ['key']; key == NULL resets all */
+    SL_STMT_SET,           /* SET ['key' = 'value']: name = key (name_pos = its quote),
+                              options = that one pair (with positions), options_pos = SET;
+                              SET alone lists: name == NULL, options == NULL */
+    SL_STMT_RESET,         /* RESET ['key']: name = key; name == NULL resets all */
     SL_STMT_SHOW,          /* SHOW TABLES|VIEWS|JOBS|CONNECTORS|CREATE TABLE name|CREATE VIEW name */
     SL_STMT_DESCRIBE,      /* DESCRIBE name / DESC name */
     SL_STMT_EXPLAIN,       /* EXPLAIN stmt */

@@ -56,7 +56,7 @@ input ::= cmdlist.
 cmdlist ::= .
 cmdlist ::= cmdlist ecmd.
 ecmd ::= SEMI.
-ecmd ::= cmd(S) SEMI(T).                 { sl__emit(p, S, T.prev_end); }
+ecmd ::= cmd(S) SEMI(T).                 { sl__emit(p, S, T); }
 
 %type cmd {sl_stmt*}
 %destructor cmd { sl_stmt_free($$); }
@@ -309,9 +309,12 @@ from_list(A) ::= from_list(L) COMMA(K) from_join(R).
 %type from_join {sl_from*}
 %destructor from_join { sl_from_free($$); }
 from_join(A) ::= from_prim(A).
-from_join(A) ::= from_join(L) join_type(J) JOIN(K) from_prim(R) ON expr(E).
+from_join(A) ::= joined(A).
+%type joined {sl_from*}
+%destructor joined { sl_from_free($$); }
+joined(A) ::= from_join(L) join_type(J) JOIN(K) from_prim(R) ON expr(E).
                                          { A = sl__from_join(p, L, J, R, E, K); }
-from_join(A) ::= from_join(L) CROSS(K) JOIN from_prim(R).
+joined(A) ::= from_join(L) CROSS(K) JOIN from_prim(R).
                                          { A = sl__from_join(p, L, SL_JOIN_CROSS, R, NULL, K); }
 
 %type join_type {int}
@@ -329,6 +332,7 @@ join_type(A) ::= FULL OUTER.             { A = SL_JOIN_FULL; }
 from_prim(A) ::= nm(N) as_opt(X).        { A = sl__from_table(p, N, X); }
 from_prim(A) ::= LP(K) query(Q) RP as_opt(X).
                                          { A = sl__from_subquery(p, K, Q, X); }
+from_prim(A) ::= LP joined(F) RP.        { A = F; }
 from_prim(A) ::= TABLE(K) LP winfn(F) LP wargs(L) RP RP as_opt(X).
                                          { A = sl__from_window(p, K, F, L, X); }
 

@@ -12,7 +12,7 @@
 **     LOCALTIMESTAMP print without parentheses;
 **   - "CAST(x AS DECIMAL(10, 2))" / "TRY_CAST(...)" (target without NOT NULL);
 **   - "CASE WHEN c THEN r ... ELSE e END";
-**   - columns by name (back-quoted unless [A-Za-z_][A-Za-z0-9_]*), "$3"
+**   - columns by name (back-quoted unless [A-Za-z_$][A-Za-z0-9_$]*), "$3"
 **     when no names are given;
 **   - literals as SQL: 12, 1.50, 1e3, TRUE, NULL, 'it''s', DATE '2026-01-31',
 **     TIME '..', TIMESTAMP '..', TIMESTAMP_LTZ '..'; INTERVAL_DT milliseconds
@@ -93,11 +93,14 @@ static void sl__print_operand(sl_strbuf *sb, const sl_bexpr *b, const char *cons
     }
 }
 
+/* A column name, back-quoted unless it is a plain identifier; '$' counts as
+** plain so the planner's own names (EXPR$0, $f1, agg$0) print as Flink's do. */
 static void sl__print_name(sl_strbuf *sb, const char *name)
 {
-    bool plain = name[0] != 0 && (isalpha((unsigned char)name[0]) || name[0] == '_');
+    bool plain = name[0] != 0 && (isalpha((unsigned char)name[0]) || name[0] == '_' ||
+                                  name[0] == '$');
     for (const char *p = name; plain && *p; p++)
-        if (!isalnum((unsigned char)*p) && *p != '_')
+        if (!isalnum((unsigned char)*p) && *p != '_' && *p != '$')
             plain = false;
     if (plain)
         sl_strbuf_append(sb, name);
@@ -138,6 +141,7 @@ static void sl__print_interval(sl_strbuf *sb, const sl_bexpr *b)
         sl_strbuf_appendf(sb, "INTERVAL '%s%llu.%03llu' SECOND", sign, a / 1000, a % 1000);
 }
 
+/* A literal as SQL (see the file header). */
 static void sl__print_literal(sl_strbuf *sb, const sl_bexpr *b)
 {
     if (!b->text) {
@@ -199,6 +203,7 @@ static const char *sl__infix(sl_func_id id)
     }
 }
 
+/* args[from..] separated by ", ". */
 static void sl__print_args(sl_strbuf *sb, const sl_bexpr *b, int from, const char *const *names)
 {
     for (int i = from; i < b->nargs; i++) {
@@ -208,6 +213,7 @@ static void sl__print_args(sl_strbuf *sb, const sl_bexpr *b, int from, const cha
     }
 }
 
+/* An operator or function call. */
 static void sl__print_call(sl_strbuf *sb, const sl_bexpr *b, const char *const *names)
 {
     sl_func_id id = b->fn->id;
@@ -275,6 +281,7 @@ static void sl__print_call(sl_strbuf *sb, const sl_bexpr *b, const char *const *
     sl_strbuf_append_char(sb, ')');
 }
 
+/* Any node. */
 static void sl__print(sl_strbuf *sb, const sl_bexpr *b, const char *const *names)
 {
     switch (b->kind) {

@@ -72,6 +72,14 @@ static sl_scope sl__scope_of(const sl__rel *r)
     return s;
 }
 
+static int sl__lp_col_index(const sl_lp *lp, const char *name)
+{
+    for (int i = 0; i < lp->ncols; i++)
+        if (strcmp(lp->cols[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
 static sl_bexpr *sl__colref(int col, sl_type type, int pos)
 {
     sl_bexpr *b = sl_bexpr_new(SL_BX_COLUMN, type, pos);
@@ -116,21 +124,6 @@ static bool sl__has_agg(const sl_expr *e)
         if (sl__has_agg(sl_list_get(e->args, i)))
             return true;
     return false;
-}
-
-/* Find the first window-function call (f(...) OVER (...)) in e. */
-static const sl_expr *sl__find_over(const sl_expr *e)
-{
-    if (!e)
-        return NULL;
-    if (e->kind == SL_EXPR_FUNC && e->over)
-        return e;
-    const sl_expr *r = sl__find_over(e->left);
-    if (!r)
-        r = sl__find_over(e->right);
-    for (int i = 0; !r && i < sl_list_len(e->args); i++)
-        r = sl__find_over(sl_list_get(e->args, i));
-    return r;
 }
 
 /* ------------------------------------------------------------------------
@@ -436,15 +429,24 @@ static int sl__bind_join(sl_binder *b, const sl_from *f, sl__rel *out)
         sl_type t = c->type;
         if ((i < nl && null_left) || (i >= nl && null_right))
             t.not_null = false;
-        /* A regular join does not keep event time: rows may be emitted late. */
-        sl_lp_add_col(lp, c->name, t, false);
+        /* Output names are unique, as in Flink (id, id0): plans stay readable.
+        ** A regular join does not keep event time: rows may be emitted late. */
+        char *name = sl_strdup(c->name);
+        for (int k = 0; sl__lp_col_index(lp, name) >= 0; k++) {
+            sl_free(name);
+            name = sl_sprintf("%s%d", c->name, k);
+        }
+        sl_lp_add_col(lp, name, t, false);
+        sl_free(name);
     }
     out->lp = lp;
     sl__rel_scope(out, NULL);
+    /* Names resolve as the inputs spell them, qualified by their own tables. */
     for (int i = 0; i < nl + nr; i++) {
         sl_free(out->quals[i]);
         out->quals[i] = sl_strdup(i < nl ? l.cols[i].qualifier : r.cols[i - nl].qualifier);
         out->cols[i].qualifier = out->quals[i];
+        out->cols[i].name = i < nl ? l.lp->cols[i].name : r.lp->cols[i - nl].name;
     }
     l.lp = r.lp = NULL;
     sl__rel_clear(&l);
@@ -942,8 +944,8 @@ static int sl__bind_union(sl_binder *b, const sl_query *q, sl__rel *out)
     if (l.lp->ncols != r.lp->ncols) {
         rc = sl_error_set(b->err, SL_ERR_SYNTAX, q->right->pos,
                           "each UNION query must have the same number of columns");
-        sl_error_detail(b->err, "The left side has %d columns, the right side %d.", l.lp->ncols,
-                        r.lp->ncols);
+        sl_error_detail(b->err, "The left side has %d column%s, the right side %d.", l.lp->ncols,
+                        l.lp->ncols == 1 ? "" : "s", r.lp->ncols);
     }
     sl_lp *lp = sl_lp_new(SL_LP_UNION, l.lp);
     lp->right = r.lp;
@@ -1152,8 +1154,8 @@ sl_lp *sl_bind_insert(sl_binder *b, const sl_stmt *s)
         sl_error_set(b->err, SL_ERR_SYNTAX, s->query->pos,
                      "INSERT has %s expressions than target columns",
                      q->ncols > ntarget ? "more" : "fewer");
-        sl_error_detail(b->err, "The query produces %d columns; table \"%s\" takes %d here.",
-                        q->ncols, t->name, ntarget);
+        sl_error_detail(b->err, "The query produces %d column%s; table \"%s\" takes %d here.",
+                        q->ncols, q->ncols == 1 ? "" : "s", t->name, ntarget);
         goto fail;
     }
     for (int i = 0; i < ntarget; i++) {

@@ -54,6 +54,7 @@ static sl_bexpr *sl__call(sl_func_id id, sl_type type, int pos, sl_bexpr **args,
     return b;
 }
 
+/* Free args[0..n). */
 static void sl__free_args(sl_bexpr **args, int n)
 {
     for (int i = 0; i < n; i++)
@@ -70,6 +71,7 @@ static int sl__op_pos(const sl_expr *e)
 ** Literals.
 */
 
+/* Whether s[0..n) are all decimal digits (true when n == 0). */
 static bool sl__all_digits(const char *s, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -87,6 +89,7 @@ static int sl__digits_cmp(const char *a, size_t na, const char *b)
     return strncmp(a, b, na);
 }
 
+/* A LITERAL of type t with a copy of text. */
 static sl_bexpr *sl__literal(sl_type t, const char *text, int pos)
 {
     sl_bexpr *b = sl_bexpr_new(SL_BX_LITERAL, t, pos);
@@ -94,6 +97,8 @@ static sl_bexpr *sl__literal(sl_type t, const char *text, int pos)
     return b;
 }
 
+/* NUMBER literal: INT / BIGINT / DECIMAL(p, 0) / DECIMAL(p, s) / DOUBLE with
+** canonical text (leading zeros stripped); 22P02 / 22003 on bad input. */
 static sl_bexpr *sl__bind_number(const sl_expr *e, sl_error *err)
 {
     const char *s = e->text ? e->text : "";
@@ -200,6 +205,7 @@ static bool sl__read_uint(sl__cursor *c, int maxd, long long *v, int *ndigits)
     return true;
 }
 
+/* Consume ch if it is next. */
 static bool sl__accept(sl__cursor *c, char ch)
 {
     if (*c->p != ch)
@@ -208,11 +214,13 @@ static bool sl__accept(sl__cursor *c, char ch)
     return true;
 }
 
+/* Gregorian leap year. */
 static bool sl__leap(long long y)
 {
     return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
 }
 
+/* Days in month m (1..12) of year y. */
 static int sl__days_in_month(long long y, long long m)
 {
     static const int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
@@ -252,6 +260,7 @@ static bool sl__parse_time(sl__cursor *c, sl_strbuf *out, int *precision)
     return true;
 }
 
+/* Skip blanks. */
 static const char *sl__skip_space(const char *p)
 {
     while (*p == ' ' || *p == '\t')
@@ -259,12 +268,15 @@ static const char *sl__skip_space(const char *p)
     return p;
 }
 
+/* Whether only blanks remain (consumes them). */
 static bool sl__at_end(sl__cursor *c)
 {
     c->p = sl__skip_space(c->p);
     return *c->p == 0;
 }
 
+/* DATE / TIME / TIMESTAMP / TIMESTAMP_LTZ literal: validated, canonical text,
+** precision = fraction digits written; 22007 with the expected form as hint. */
 static sl_bexpr *sl__bind_typed(const sl_expr *e, sl_error *err)
 {
     const char *text = e->text ? e->text : "";
@@ -337,6 +349,7 @@ static long long sl__unit_ms(int unit)
     }
 }
 
+/* SQL spelling of a time unit. */
 static const char *sl__unit_str(int unit)
 {
     switch (unit) {
@@ -386,6 +399,10 @@ static long long sl__field_max(int u)
     }
 }
 
+/* INTERVAL literal: fields per qualifier, leading sign allowed, non-leading
+** fields range-checked, fractions only on SECOND and exact to milliseconds;
+** total in ms (DAY..SECOND) or months (YEAR/MONTH); 22007 on bad text or
+** overflow (int64 ms / int32 months). */
 static sl_bexpr *sl__bind_interval(const sl_expr *e, sl_error *err)
 {
     const char *text = e->text ? e->text : "";
@@ -580,6 +597,8 @@ static void sl__take_error(sl_bind_ctx *ctx, sl_error *local)
         sl_error_reset(local);
 }
 
+/* A column reference; an unknown unqualified name that is a niladic time
+** function (CURRENT_TIMESTAMP written without parentheses) becomes a call. */
 static sl_bexpr *sl__bind_column(sl_bind_ctx *ctx, const sl_expr *e)
 {
     sl_error local = SL_ERROR_INIT;
@@ -652,6 +671,7 @@ static int sl__no_operator(sl_bind_ctx *ctx, const char *op, const sl_bexpr *a, 
     return -1;
 }
 
+/* -x, +x (numeric or interval), NOT x (BOOLEAN). */
 static sl_bexpr *sl__bind_unary(sl_bind_ctx *ctx, const sl_expr *e)
 {
     sl_bexpr *a = e->left ? sl_bind_expr(ctx, e->left) : NULL;
@@ -700,6 +720,7 @@ static sl_type sl__concat_type(sl_type a, sl_type b)
     return r;
 }
 
+/* Arithmetic, ||, comparisons, AND / OR. Errors point at the operator. */
 static sl_bexpr *sl__bind_binary(sl_bind_ctx *ctx, const sl_expr *e)
 {
     if (!e->left || !e->right) {
@@ -763,6 +784,7 @@ fail:
     return NULL;
 }
 
+/* x IS [NOT] NULL / TRUE / FALSE / UNKNOWN: BOOLEAN NOT NULL. */
 static sl_bexpr *sl__bind_is(sl_bind_ctx *ctx, const sl_expr *e)
 {
     if (!e->left) {
@@ -825,6 +847,8 @@ fail:
     return NULL;
 }
 
+/* x [NOT] BETWEEN lo AND hi, x [NOT] IN (...): args = x, then the others;
+** each must be comparable with x. */
 static sl_bexpr *sl__bind_between_in(sl_bind_ctx *ctx, const sl_expr *e)
 {
     bool between = e->kind == SL_EXPR_BETWEEN;
@@ -856,6 +880,8 @@ static sl_bexpr *sl__bind_between_in(sl_bind_ctx *ctx, const sl_expr *e)
     return b;
 }
 
+/* x [NOT] LIKE pattern [ESCAPE e]: all strings; a literal escape must be
+** one character. */
 static sl_bexpr *sl__bind_like(sl_bind_ctx *ctx, const sl_expr *e)
 {
     if (!e->left || !e->right) {
@@ -894,6 +920,9 @@ fail:
     return NULL;
 }
 
+/* CASE: searched as is; simple CASE x WHEN v turns into x = v tests. Result
+** type = common type of THEN / ELSE results; NOT NULL only with an ELSE and
+** all results NOT NULL. */
 static sl_bexpr *sl__bind_case(sl_bind_ctx *ctx, const sl_expr *e)
 {
     int npairs = sl_list_len(e->args) / 2;
@@ -969,6 +998,8 @@ fail:
     return NULL;
 }
 
+/* CAST / TRY_CAST: target validated, conversion allowed by
+** sl_type_castable (42846 otherwise); TRY_CAST is always nullable. */
 static sl_bexpr *sl__bind_cast(sl_bind_ctx *ctx, const sl_expr *e)
 {
     if (!e->left) {
@@ -1036,6 +1067,9 @@ static char *sl__upper(const char *s)
     return u;
 }
 
+/* A function call by name: unknown (did-you-mean), aggregates and window
+** functions not taken by the hook, misuse of OVER / * / DISTINCT; else a
+** scalar call. */
 static sl_bexpr *sl__bind_func(sl_bind_ctx *ctx, const sl_expr *e)
 {
     const char *name = e->text ? e->text : "";

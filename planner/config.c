@@ -10,24 +10,25 @@
 
 #include <string.h>
 
+/* key, type, required, default, secret, enum values, description */
 static const sl_config_key sl__keys[] = {
-    {"execution.checkpointing.interval", SL_OPT_DURATION, "10 s", NULL,
+    {"execution.checkpointing.interval", SL_OPT_DURATION, false, "10 s", false, NULL,
      "Interval between checkpoints; '0' turns checkpointing off."},
-    {"execution.runtime-mode", SL_OPT_ENUM, "streaming", "streaming|batch",
+    {"execution.runtime-mode", SL_OPT_ENUM, false, "streaming", false, "streaming|batch",
      "Streaming (continuous) or batch execution."},
-    {"execution.savepoint.path", SL_OPT_STRING, NULL, NULL,
+    {"execution.savepoint.path", SL_OPT_STRING, false, NULL, false, NULL,
      "Savepoint to start the next job from."},
-    {"parallelism.default", SL_OPT_INT, NULL, NULL,
+    {"parallelism.default", SL_OPT_INT, false, NULL, false, NULL,
      "Parallelism of operators (default: number of cores)."},
-    {"pipeline.name", SL_OPT_STRING, NULL, NULL,
+    {"pipeline.name", SL_OPT_STRING, false, NULL, false, NULL,
      "Name of the next job; a job's identity across restarts."},
-    {"sink.guarantee-fallback", SL_OPT_ENUM, "error", "error|downgrade",
+    {"sink.guarantee-fallback", SL_OPT_ENUM, false, "error", false, "error|downgrade",
      "What to do when a requested sink guarantee is not achievable."},
-    {"sql-client.execution.result-mode", SL_OPT_ENUM, "tableau", "table|tableau|changelog",
-     "How the shell shows query results."},
-    {"table.exec.state.ttl", SL_OPT_DURATION, "0 ms", NULL,
+    {"sql-client.execution.result-mode", SL_OPT_ENUM, false, "tableau", false,
+     "table|tableau|changelog", "How the shell shows query results."},
+    {"table.exec.state.ttl", SL_OPT_DURATION, false, "0 ms", false, NULL,
      "Idle state retention; '0' keeps state forever."},
-    {"table.local-time-zone", SL_OPT_STRING, "UTC", NULL,
+    {"table.local-time-zone", SL_OPT_STRING, false, "UTC", false, NULL,
      "Time zone for TIMESTAMP_LTZ conversions."},
 };
 
@@ -61,36 +62,12 @@ int sl_config_check(const char *key, const char *value, int key_pos, int value_p
             sl_error_hint(err, "Run SET; to list the configuration parameters.");
         return -1;
     }
-    int64_t n;
-    bool b;
-    switch (k->type) {
-    case SL_OPT_INT:
-        if (sl_option_parse_int(value, &n, value_pos, err) != 0)
-            return -1;
-        if (n < 1)
-            return sl_error_set(err, SL_ERR_INVALID_PARAMETER, value_pos,
-                                "'%s' must be at least 1", key);
-        return 0;
-    case SL_OPT_BOOL:
-        return sl_option_parse_bool(value, &b, value_pos, err);
-    case SL_OPT_DURATION:
-        return sl_option_parse_duration_ms(value, &n, value_pos, err);
-    case SL_OPT_ENUM: {
-        const char *p = k->enum_values;
-        size_t vl = strlen(value);
-        while (p && *p) {
-            const char *bar = strchr(p, '|');
-            size_t len = bar ? (size_t)(bar - p) : strlen(p);
-            if (len == vl && sl_strncasecmp(p, value, len) == 0)
-                return 0;
-            p = bar ? bar + 1 : NULL;
-        }
-        sl_error_set(err, SL_ERR_INVALID_PARAMETER, value_pos,
-                     "invalid value for parameter '%s': '%s'", key, value);
-        sl_error_hint(err, "Available values: %s.", k->enum_values);
+    if (sl_option_check_value(k, key, value, value_pos, err) != 0)
         return -1;
-    }
-    default:
-        return 0;
-    }
+    int64_t n;
+    if (k->type == SL_OPT_INT && sl_option_parse_int(value, &n, value_pos, err) == 0 && n < 1)
+        return sl_error_set(err, SL_ERR_INVALID_PARAMETER, value_pos,
+                            "invalid value for option '%s': \"%s\" must be at least 1", key,
+                            value);
+    return 0;
 }

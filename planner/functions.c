@@ -248,6 +248,7 @@ static bool sl__fits(char c, sl_type t)
     }
 }
 
+/* STRING = VARCHAR(2147483647). */
 static sl_type sl__string_type(void)
 {
     return sl_type_make_p(SL_TYPE_VARCHAR, SL_MAX_LENGTH, 0);
@@ -263,17 +264,23 @@ static sl_type sl__varying(sl_type t)
     return t;
 }
 
-/* Integer value of a literal argument (ROUND's digits), if it is one. */
+/* Integer value of a literal argument (ROUND's digits), if it is one;
+** a negated literal (-1) counts. */
 static bool sl__literal_int(const sl_bexpr *b, long *v)
 {
+    if (b->kind == SL_BX_CALL && b->fn && b->fn->id == SL_FN_NEG && b->nargs == 1 &&
+        sl__literal_int(b->args[0], v)) {
+        *v = -*v;
+        return true;
+    }
     if (b->kind != SL_BX_LITERAL || !b->text || !sl_type_is_integer(b->type.id))
         return false;
     *v = strtol(b->text, NULL, 10);
     return true;
 }
 
-/* Result type of a call whose arguments fit their classes (nullability
-** is fixed up by the caller unless *nullable_set). */
+/* Result type of a call whose arguments fit their classes, incl.
+** nullability (by default nullable when any argument is). */
 static int sl__result_type(const sl_func *f, const char *name, sl_bexpr *const *args,
                            const sl_type *t, int n, int pos, sl_type *out, sl_error *err)
 {

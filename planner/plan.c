@@ -70,20 +70,15 @@ static const char **sl__names(const sl_lp *lp)
     return names;
 }
 
-/* Names of the columns an expression of lp sees (JOIN: both inputs). */
+/* Names of the columns an expression of lp sees. A JOIN's condition sees
+** both inputs, which are exactly its own output columns (named uniquely). */
 static const char **sl__input_names(const sl_lp *lp)
 {
+    if (lp->kind == SL_LP_JOIN)
+        return sl__names(lp);
     if (!lp->input)
         return sl_calloc(1, sizeof(char *));
-    if (lp->kind != SL_LP_JOIN)
-        return sl__names(lp->input);
-    int nl = lp->input->ncols, nr = lp->right->ncols;
-    const char **names = sl_calloc((size_t)(nl + nr + 1), sizeof(char *));
-    for (int i = 0; i < nl; i++)
-        names[i] = lp->input->cols[i].name;
-    for (int i = 0; i < nr; i++)
-        names[nl + i] = lp->right->cols[i].name;
-    return names;
+    return sl__names(lp->input);
 }
 
 static void sl__duration(sl_strbuf *sb, int64_t ms)

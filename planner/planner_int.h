@@ -163,13 +163,9 @@ const sl_view *sl_binder_view(const sl_binder *b, const char *name);
 /* ------------------------------------------------------------------------
 ** Session configuration (config.c): the keys SET accepts, with types.
 */
-typedef struct sl_config_key {
-    const char *key;           /* 'execution.checkpointing.interval' */
-    sl_option_type type;       /* value type */
-    const char *default_value; /* default, or NULL */
-    const char *enum_values;   /* for SL_OPT_ENUM */
-    const char *description;   /* one line */
-} sl_config_key;
+/* A configuration key is declared like a connector option (sl_option_spec),
+** and its value is checked by the same code (sl_option_check_value). */
+typedef sl_option_spec sl_config_key;
 
 const sl_config_key *sl_config_find(const char *key);
 const sl_config_key *sl_config_keys(int *n);

@@ -746,29 +746,9 @@ sl_list *sl_session_object_names(sl_session *s)
     return names;
 }
 
-static void sl__push_keys(sl_list *keys, const sl_option_spec *opts, int n)
-{
-    for (int i = 0; i < n; i++) {
-        bool dup = false;
-        for (int j = 0; j < keys->n && !dup; j++)
-            dup = strcmp(keys->items[j], opts[i].key) == 0;
-        if (!dup)
-            sl_list_push(keys, sl_strdup(opts[i].key));
-    }
-}
-
 sl_list *sl_option_keys(void)
 {
-    sl_list *keys = sl_list_new();
-    sl_list_push(keys, sl_strdup("connector"));
-    sl_list_push(keys, sl_strdup("format"));
-    int n;
-    const sl_connector *const *cs = sl_connectors(&n);
-    for (int i = 0; i < n; i++)
-        sl__push_keys(keys, cs[i]->options, cs[i]->noptions);
-    const sl_format *const *fs = sl_formats(&n);
-    for (int i = 0; i < n; i++)
-        sl__push_keys(keys, fs[i]->options, fs[i]->noptions);
+    sl_list *keys = sl_connector_option_keys();
     int nk;
     const sl_config_key *ck = sl_config_keys(&nk);
     for (int i = 0; i < nk; i++)

@@ -32,6 +32,7 @@ static sl_type sl__as_decimal(sl_type t)
     }
 }
 
+/* max / min of two ints. */
 static int sl__max(int a, int b) { return a > b ? a : b; }
 static int sl__min(int a, int b) { return a < b ? a : b; }
 

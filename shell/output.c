@@ -9,8 +9,8 @@
 **   | event | STRING |
 **   +-------+--------+
 **   1 row in set
-** Headers are right-aligned (as Flink prints them); values of numeric columns
-** are right-aligned, all others left-aligned; SQL NULL prints as <NULL>.
+** Numeric columns (header and values) are right-aligned, all others
+** left-aligned; SQL NULL prints as <NULL>.
 ** Widths count display columns of UTF-8 text (East Asian wide characters
 ** count 2, combining marks 0); control characters and invalid bytes are
 ** escaped (\n, \t, \r, \xNN) so that a value never breaks the table.
@@ -89,19 +89,26 @@ int sl_utf8_char(const char *s, size_t n, size_t *len, bool *valid)
     return l > 0 ? codepoint_width(c) : 1;
 }
 
-/* Append the display form of a value to sb and return its width: control
-** characters become \n \t \r or \xNN, C1 controls \u00NN, invalid bytes \xNN. */
+/* Append the display form of a value to sb and return its width (the widest
+** of its lines): line breaks stay, so a multi-line value (SHOW CREATE TABLE)
+** prints as several table lines; other control characters become \t \r or
+** \xNN, C1 controls \u00NN, invalid bytes \xNN. */
 static int cell_escape(sl_strbuf *sb, const char *v)
 {
     size_t n = strlen(v);
-    int width = 0;
+    int width = 0, widest = 0;
     for (size_t i = 0; i < n;) {
         unsigned char b = (unsigned char)v[i];
         size_t len;
         bool valid;
         int w = sl_utf8_char(v + i, n - i, &len, &valid);
-        if (!valid || b < 0x20 || b == 0x7F) {
-            const char *esc = b == '\n' ? "\\n" : b == '\t' ? "\\t" : b == '\r' ? "\\r" : NULL;
+        if (b == '\n') {
+            sl_strbuf_append_char(sb, '\n');
+            if (width > widest)
+                widest = width;
+            width = 0;
+        } else if (!valid || b < 0x20 || b == 0x7F) {
+            const char *esc = b == '\t' ? "\\t" : b == '\r' ? "\\r" : NULL;
             if (esc)
                 sl_strbuf_append(sb, esc);
             else
@@ -116,13 +123,14 @@ static int cell_escape(sl_strbuf *sb, const char *v)
         }
         i += len;
     }
-    return width;
+    return width > widest ? width : widest;
 }
 
-/* Display width of an already escaped (valid UTF-8) string. */
-static int text_width(const char *s)
+/* Display width of one line (up to '\n' or the end) of an escaped string;
+** *len_out receives its length in bytes. */
+static int line_width(const char *s, size_t *len_out)
 {
-    size_t n = strlen(s);
+    size_t n = strcspn(s, "\n");
     int width = 0;
     for (size_t i = 0; i < n;) {
         size_t len;
@@ -130,6 +138,7 @@ static int text_width(const char *s)
         width += sl_utf8_char(s + i, n - i, &len, &valid);
         i += len;
     }
+    *len_out = n;
     return width;
 }
 
@@ -174,40 +183,55 @@ static void table_rule(const sl_printer *p)
     fputc('\n', stdout);
 }
 
-/* One line of cells; cells wider than their column (only when streaming)
-** are cut and end in "...". */
-static void table_line(const sl_printer *p, char *const *cells, bool header)
+/* One row of cells, over as many lines as its tallest cell has; cells wider
+** than their column (only when streaming) are cut and end in "...". */
+static void table_line(const sl_printer *p, char *const *cells)
 {
-    fputc('|', stdout);
-    for (int c = 0; c < p->ncols; c++) {
-        const char *s = cells[c];
-        int width = p->widths[c];
-        size_t bytes = strlen(s);
-        int w = text_width(s);
-        const char *mark = "";
-        if (w > width) { /* only while streaming: cut, ending in "..." */
-            mark = width >= 3 ? "..." : "";
-            bytes = prefix_fitting(s, width - (int)strlen(mark), &w);
-            w += (int)strlen(mark);
+    const char **cur = sl_calloc((size_t)p->ncols + 1, sizeof *cur);
+    for (int c = 0; c < p->ncols; c++)
+        cur[c] = cells[c];
+    for (bool more = true; more;) {
+        more = false;
+        fputc('|', stdout);
+        for (int c = 0; c < p->ncols; c++) {
+            const char *s = cur[c];
+            int width = p->widths[c];
+            size_t bytes = 0;
+            int w = s ? line_width(s, &bytes) : 0;
+            const char *mark = "";
+            if (w > width) { /* only while streaming: cut, ending in "..." */
+                mark = width >= 3 ? "..." : "";
+                char *line = sl_strndup(s, bytes);
+                bytes = prefix_fitting(line, width - (int)strlen(mark), &w);
+                sl_free(line);
+                w += (int)strlen(mark);
+            }
+            int pad = width - w;
+            bool right = p->right[c];
+            fputc(' ', stdout);
+            if (right)
+                put_spaces(stdout, pad);
+            if (s)
+                fwrite(s, 1, bytes, stdout);
+            fputs(mark, stdout);
+            if (!right)
+                put_spaces(stdout, pad);
+            fputs(" |", stdout);
+            if (s) {
+                s += strcspn(s, "\n");
+                cur[c] = *s == '\n' ? s + 1 : NULL;
+                more |= cur[c] != NULL;
+            }
         }
-        int pad = width - w;
-        bool right = header || p->right[c];
-        fputc(' ', stdout);
-        if (right)
-            put_spaces(stdout, pad);
-        fwrite(s, 1, bytes, stdout);
-        fputs(mark, stdout);
-        if (!right)
-            put_spaces(stdout, pad);
-        fputs(" |", stdout);
+        fputc('\n', stdout);
     }
-    fputc('\n', stdout);
+    sl_free(cur);
 }
 
 static void table_header(const sl_printer *p)
 {
     table_rule(p);
-    table_line(p, p->names, true);
+    table_line(p, p->names);
     table_rule(p);
 }
 
@@ -229,9 +253,11 @@ static void table_reset(sl_printer *p)
         sl_free(p->names[c]);
     sl_free(p->names);
     sl_free(p->right);
+    sl_free(p->types);
     sl_free(p->widths);
     p->names = NULL;
     p->right = NULL;
+    p->types = NULL;
     p->widths = NULL;
     p->ncols = 0;
     p->nrows = 0;
@@ -239,13 +265,43 @@ static void table_reset(sl_printer *p)
     p->streaming = false;
 }
 
-/* Switch to streaming: print the header and the buffered rows. */
+/* Widest text a value of fixed-width type t can print as (0 = unbounded:
+** strings, bytes). Used when streaming, so that numbers, dates and times are
+** never cut. */
+static int type_max_width(sl_type t)
+{
+    switch (t.id) {
+    case SL_TYPE_BOOLEAN: return 5;
+    case SL_TYPE_TINYINT: return 4;
+    case SL_TYPE_SMALLINT: return 6;
+    case SL_TYPE_INT: return 11;
+    case SL_TYPE_BIGINT: return 20;
+    case SL_TYPE_FLOAT: return 15;
+    case SL_TYPE_DOUBLE: return 24;
+    case SL_TYPE_DECIMAL: return t.precision + 2;
+    case SL_TYPE_DATE: return 10;
+    case SL_TYPE_TIME: return 9 + t.precision;
+    case SL_TYPE_TIMESTAMP:
+    case SL_TYPE_TIMESTAMP_LTZ: return 20 + t.precision;
+    case SL_TYPE_INTERVAL_DT:
+    case SL_TYPE_INTERVAL_YM: return 24;
+    default: return 0;
+    }
+}
+
+/* Switch to streaming: widen fixed-width columns to their widest value,
+** print the header and the buffered rows. */
 static void table_start_streaming(sl_printer *p)
 {
+    for (int c = 0; c < p->ncols; c++) {
+        int w = type_max_width(p->types[c]);
+        if (w > p->widths[c])
+            p->widths[c] = w;
+    }
     table_header(p);
     for (int i = 0; i < sl_list_len(p->rows); i++) {
         char **row = sl_list_get(p->rows, i);
-        table_line(p, row, false);
+        table_line(p, row);
         free_row(p, row);
     }
     p->rows->n = 0;
@@ -263,7 +319,7 @@ static void table_end(sl_printer *p)
     if (!p->streaming)
         table_header(p);
     for (int i = 0; i < sl_list_len(p->rows); i++)
-        table_line(p, sl_list_get(p->rows, i), false);
+        table_line(p, sl_list_get(p->rows, i));
     table_rule(p);
     printf("%lld row%s in set\n\n", (long long)p->nrows, p->nrows == 1 ? "" : "s");
 }
@@ -279,13 +335,15 @@ static int on_begin(void *ctx, int ncols, const char *const *names, const sl_typ
     p->ncols = ncols > 0 ? ncols : 0;
     p->names = sl_calloc((size_t)p->ncols + 1, sizeof *p->names);
     p->right = sl_calloc((size_t)p->ncols + 1, sizeof *p->right);
+    p->types = sl_calloc((size_t)p->ncols + 1, sizeof *p->types);
     p->widths = sl_calloc((size_t)p->ncols + 1, sizeof *p->widths);
     p->rows = sl_list_new();
     for (int c = 0; c < p->ncols; c++) {
         sl_strbuf sb = SL_STRBUF_INIT;
         p->widths[c] = cell_escape(&sb, names && names[c] ? names[c] : "");
         p->names[c] = sl_strbuf_detach(&sb);
-        p->right[c] = types && sl_type_is_numeric(types[c].id);
+        p->types[c] = types ? types[c] : sl_type_make(SL_TYPE_VARCHAR);
+        p->right[c] = sl_type_is_numeric(p->types[c].id);
     }
     return p->sh->cancel && *p->sh->cancel;
 }
@@ -305,7 +363,7 @@ static int on_row(void *ctx, const char *const *values)
     }
     p->nrows++;
     if (p->streaming) {
-        table_line(p, row, false);
+        table_line(p, row);
         free_row(p, row);
         fflush(stdout);
     } else {
@@ -487,7 +545,12 @@ void sl_print_error(const sl_stmt_src *src, const sl_error *err)
     print_prefix(src, err->position);
     fprintf(stderr, "ERROR:  %s\n", err->message && *err->message ? err->message : "unknown error");
     if (src && err->position >= 0) {
+        const char *stmt = src->text + src->off;
         size_t pos = (size_t)err->position <= src->len ? (size_t)err->position : src->len;
+        if (pos == src->len) /* at the end: point just after the last token */
+            while (pos > 0 && (stmt[pos - 1] == '\n' || stmt[pos - 1] == '\r' ||
+                               stmt[pos - 1] == ' ' || stmt[pos - 1] == '\t'))
+                pos--;
         print_caret_block(src->text + src->off, src->len, pos);
     }
     print_detail_hint(err);

@@ -88,6 +88,7 @@ typedef struct sl_printer {
     bool has_result;          /* begin() was called */
     char **names;             /* display forms of the column names */
     bool *right;              /* right-align this column (numeric type) */
+    sl_type *types;           /* column types from begin() */
     int *widths;              /* display width of each column */
     sl_list *rows;            /* buffered rows: char*[ncols] of display forms */
     int64_t nrows;            /* rows received */

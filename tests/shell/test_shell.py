@@ -257,7 +257,7 @@ def case_version_help(sb):
 
 
 def case_exec_ok(sb):
-    rc, out, err = run(sb, ["-e", CREATE_T + " SHOW TABLES; DESCRIBE t; SET 'k' = 'v'; DROP TABLE t;"])
+    rc, out, err = run(sb, ["-e", CREATE_T + " SHOW TABLES; DESCRIBE t; SET 'pipeline.name' = 'v'; DROP TABLE t;"])
     check(rc == 0, "exit code %d" % rc, out, err)
     no_sanitizer_report(err)
     check(out.startswith("CREATE TABLE\n"), "command tag first", out)
@@ -291,7 +291,8 @@ def case_exec_multiline_error(sb):
 
 def case_exec_long_line(sb):
     cols = ", ".join("column_number_%d" % i for i in range(20))
-    rc, out, err = run(sb, ["-e", "SELECT %s FROM nope WHERE %s = 1;" % (cols, cols)])
+    conds = " AND ".join("column_number_%d = 1" % i for i in range(20))
+    rc, out, err = run(sb, ["-e", "SELECT %s FROM nope WHERE %s;" % (cols, conds)])
     check(rc == 1, "exit code", rc, err)
     line = next(l for l in err.splitlines() if l.startswith("LINE "))
     check(len(line) <= 90, "long line cut to ~80 columns", line)
@@ -373,8 +374,28 @@ def case_table_format(sb):
     check(all(width(l) == width(table[0]) for l in table), "all lines equally wide", out)
     check(table[0] == table[2] == table[-1] and set(table[0]) <= set("+-"), "rules", out)
     check(re.search(r"^\| a +\| INT", out, re.M), "text columns left-aligned", out)
-    check(re.search(r"^\| +name \|", out, re.M), "headers right-aligned", out)
+    check(re.search(r"^\| name +\| type +\|", out, re.M), "headers aligned as their column", out)
     check(re.search(r"^\d+ rows? in set\n\n$", out, re.M), "row count and blank line", out)
+
+
+def case_notice(sb):
+    path = sb.path("n.sql", "SHOW TABLES;\n  DROP TABLE IF EXISTS nope;\n")
+    rc, out, err = run(sb, ["-f", path])
+    check(rc == 0, "a notice is not a failure", rc, out, err)
+    check(re.match(r"%s:2:3: NOTICE:  .*nope" % re.escape(path), err), "notice format", err)
+    check("SQLSTATE" not in err and "LINE" not in err, "no SQLSTATE/LINE for notices", err)
+    check(re.search(r"^DROP TABLE$", out, re.M), "tag still printed", out)
+    rc, out, err = run(sb, ["-e", "DROP TABLE IF EXISTS nope"])
+    check(rc == 0 and err.startswith("NOTICE:  "), "-e: no prefix", rc, err)
+
+
+def case_script_non_utf8(sb):
+    rc, out, err = run(sb, [], stdin=b"SELECT '\xff\xfe' FROM nope;\nSELECT \xc3( FROM\n")
+    check(rc == 1, "exit code %d" % rc, out, err)
+    no_sanitizer_report(err)
+    check("ERROR:  " in err and "SQLSTATE: " in err, "error reported", err)
+    rc, out, err = run(sb, [], stdin=b"")
+    check(rc == 0 and out == "" and err == "", "empty script", rc, out, err)
 
 
 # ---------------------------------------------------------------------------

@@ -6,7 +6,7 @@ CREATE TABLE all_types (
   c_string STRING, c_varchar VARCHAR(20), c_char CHAR(3), c_bytes BYTES, c_binary BINARY(4), c_varbinary VARBINARY(8),
   c_date DATE, c_time TIME, c_time3 TIME(3), c_ts TIMESTAMP, c_ts3 TIMESTAMP(3), c_ts9 TIMESTAMP(9) WITHOUT TIME ZONE,
   c_ltz TIMESTAMP_LTZ(3), c_ltz2 TIMESTAMP(3) WITH LOCAL TIME ZONE, c_nn INT NOT NULL
-) WITH ('connector' = 'blackhole');
+) WITH ('connector' = 'filesystem', 'path' = '/tmp/sluice-types', 'format' = 'json');
 DESCRIBE all_types;
 CREATE TABLE bad1 (a DECIMAL(39, 2)) WITH ('connector' = 'blackhole');
 CREATE TABLE bad2 (a DECIMAL(5, 6)) WITH ('connector' = 'blackhole');

@@ -876,8 +876,30 @@ static void t_roundtrip_expressions(void)
 /* Hand-built statements of every kind print to text that parses back equal. */
 static void t_roundtrip_stable(void)
 {
+    sl_stmt *view = fx_stmt(SL_STMT_CREATE_VIEW, "my view");
+    view->temporary = true;
+    view->column_names = fx_list(2, fx_ident("x"), fx_ident("time"));
+    view->query = fx_select(fx_list(2, fx_item(c("window_start"), NULL),
+                                    fx_item(fx_func("COUNT", NULL), "n")),
+                            fx_window(SL_WIN_HOP, "orders", "ts",
+                                      fx_list(2, fx_interval("5", SL_UNIT_MINUTE, 0, -1),
+                                              fx_interval("1", SL_UNIT_HOUR, 0, -1)),
+                                      "w"));
+    ((sl_select_item *)sl_list_get(view->query->items, 1))->expr->ival = 1;
+    view->query->group_by = fx_list(1, c("window_start"));
+    sl_stmt *set = fx_stmt(SL_STMT_STATEMENT_SET, NULL);
+    sl_stmt *ins = fx_stmt(SL_STMT_INSERT, "sink");
+    ins->column_names = fx_list(1, fx_ident("a"));
+    ins->query = fx_values(fx_list(2, fx_list(1, fx_un(SL_OP_NEG, n("1"))), fx_list(1, fx_null())));
+    set->stmts = fx_list(1, ins);
+    sl_stmt *stop = fx_stmt(SL_STMT_STOP_JOB, "j-1");
+    stop->with_savepoint = true;
+    sl_stmt *reset = fx_stmt(SL_STMT_ALTER_RESET, "t");
+    reset->options = fx_kv(2, "a", NULL, "b", NULL);
+    sl_stmt *show = fx_stmt(SL_STMT_SHOW, "v");
+    show->show = SL_SHOW_CREATE_VIEW;
     sl_stmt *stmts[] = {
-        orders_table(),
+        orders_table(), view, set, stop, reset, show,
         fx_query_stmt(fx_union(sel_cols("a", "t1"),
                                fx_union(sel_cols("a", "t2"), sel_cols("a", "t3"), false), true)),
         fx_stmt(SL_STMT_DESCRIBE, "select"),

@@ -1,0 +1,1 @@
+SELECT order_id, user, product, num FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY order_id ORDER BY proctime ASC) AS row_num FROM Orders) WHERE row_num = 1

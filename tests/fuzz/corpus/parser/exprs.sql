@@ -1,0 +1,1 @@
+SELECT - -5, 1 + 2 * 3 % 4 / 5 - 6, a || 'b', NOT a AND b OR c, a IS NOT NULL, b IS UNKNOWN, c NOT BETWEEN 1 AND 2, d IN (1, 2), e NOT LIKE 'x%' ESCAPE '!', CAST(f AS DECIMAL(5, 2)), TRY_CAST(g AS INT)

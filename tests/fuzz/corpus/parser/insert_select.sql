@@ -1,0 +1,1 @@
+INSERT INTO sink (a, b) SELECT a, COUNT(*) FROM src GROUP BY a;

@@ -1,0 +1,1 @@
+INSERT INTO t VALUES (1, 'a', TRUE, NULL), (2, 'b', FALSE, 1.5e3)

@@ -1,0 +1,1 @@
+SELECT * FROM a JOIN b ON a.x = b.x LEFT OUTER JOIN c ON TRUE RIGHT JOIN d ON 1 = 1 FULL JOIN e ON 1 = 1 CROSS JOIN f, (g JOIN h ON g.k = h.k)

@@ -1,0 +1,1 @@
+SELECT data, key, watermark, tumble, job, tables, comment, size, `select`, `a``b` FROM data AS job
