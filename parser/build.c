@@ -534,6 +534,29 @@ sl__ty sl__type(sl__parse *p, sl_type_id id, sl__tok kw, sl__prec prec)
     return r;
 }
 
+sl__ty sl__type_unknown(sl__parse *p, sl__tok name)
+{
+    static const char *const known[] = {
+        "BOOLEAN", "TINYINT", "SMALLINT", "INT", "INTEGER", "BIGINT", "FLOAT", "DOUBLE",
+        "DECIMAL", "DEC", "NUMERIC", "STRING", "VARCHAR", "CHAR", "BYTES", "BINARY",
+        "VARBINARY", "DATE", "TIME", "TIMESTAMP", "TIMESTAMP_LTZ"};
+    sl__ty r;
+    r.pos = name.pos;
+    r.t = sl_type_make(SL_TYPE_NULL);
+    char *word = sl_strndup(name.z, (size_t)name.n);
+    sl_error_set(p->err, SL_ERR_UNDEFINED_OBJECT, name.pos, "type \"%s\" does not exist", word);
+    const char *near = sl_did_you_mean(word, known, (int)SL_ARRAY_LEN(known));
+    if (near)
+        sl_error_hint(p->err, "Did you mean %s?", near);
+    else
+        sl_error_hint(p->err, "Sluice has the types BOOLEAN, TINYINT, SMALLINT, INT, BIGINT, "
+                              "FLOAT, DOUBLE, DECIMAL(p, s), STRING, VARCHAR(n), CHAR(n), BYTES, "
+                              "BINARY(n), VARBINARY(n), DATE, TIME(p), TIMESTAMP(p) and "
+                              "TIMESTAMP_LTZ(p).");
+    sl_free(word);
+    return r;
+}
+
 /* ------------------------------------------------------------------------
 ** Queries.
 */

@@ -157,6 +157,8 @@ sl_order_item *sl__order_item(sl__parse *p, sl_expr *e, bool desc, int nulls);
 /* types */
 sl__prec sl__prec_make(sl__parse *p, sl__tok pt, sl__tok st);
 sl__ty sl__type(sl__parse *p, sl_type_id id, sl__tok kw, sl__prec prec);
+/* A name in type position that is no type: 42704 with a suggestion. */
+sl__ty sl__type_unknown(sl__parse *p, sl__tok name);
 
 /* queries */
 sl_select_item *sl__select_item(sl__parse *p, sl_expr *e, sl__tok alias);

@@ -534,3 +534,4 @@ type(A) ::= TIMESTAMP(K) tprec(P) WITHOUT TIME ZONE.
 type(A) ::= TIMESTAMP(K) tprec(P) WITH LOCAL TIME ZONE.
                                          { A = sl__type(p, SL_TYPE_TIMESTAMP_LTZ, K, P); }
 type(A) ::= TIMESTAMP_LTZ(K) tprec(P).   { A = sl__type(p, SL_TYPE_TIMESTAMP_LTZ, K, P); }
+type(A) ::= ID(K) tprec.                 { A = sl__type_unknown(p, K); }

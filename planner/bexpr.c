@@ -108,13 +108,12 @@ static void sl__print_name(sl_strbuf *sb, const char *name)
         sl_strbuf_append_quoted(sb, name, '`');
 }
 
-/* INTERVAL literal from its canonical text (ms or months). */
-static void sl__print_interval(sl_strbuf *sb, const sl_bexpr *b)
+void sl_interval_print(sl_strbuf *sb, sl_type_id id, int64_t value)
 {
-    long long v = strtoll(b->text, NULL, 10);
+    long long v = (long long)value;
     const char *sign = v < 0 ? "-" : "";
     unsigned long long a = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-    if (b->type.id == SL_TYPE_INTERVAL_YM) {
+    if (id == SL_TYPE_INTERVAL_YM) {
         if (a % 12 == 0 && a != 0)
             sl_strbuf_appendf(sb, "INTERVAL '%s%llu' YEAR", sign, a / 12);
         else
@@ -139,6 +138,12 @@ static void sl__print_interval(sl_strbuf *sb, const sl_bexpr *b)
         sl_strbuf_appendf(sb, "INTERVAL '%s%llu.%02llu' SECOND", sign, a / 1000, (a % 1000) / 10);
     else
         sl_strbuf_appendf(sb, "INTERVAL '%s%llu.%03llu' SECOND", sign, a / 1000, a % 1000);
+}
+
+/* INTERVAL literal from its canonical text (ms or months). */
+static void sl__print_interval(sl_strbuf *sb, const sl_bexpr *b)
+{
+    sl_interval_print(sb, b->type.id, strtoll(b->text, NULL, 10));
 }
 
 /* A literal as SQL (see the file header). */

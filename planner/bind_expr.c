@@ -349,21 +349,6 @@ static long long sl__unit_ms(int unit)
     }
 }
 
-/* SQL spelling of a time unit. */
-static const char *sl__unit_str(int unit)
-{
-    switch (unit) {
-    case SL_UNIT_YEAR: return "YEAR";
-    case SL_UNIT_MONTH: return "MONTH";
-    case SL_UNIT_DAY: return "DAY";
-    case SL_UNIT_HOUR: return "HOUR";
-    case SL_UNIT_MINUTE: return "MINUTE";
-    case SL_UNIT_SECOND: return "SECOND";
-    case SL_UNIT_MILLISECOND: return "MILLISECOND";
-    default: return "?";
-    }
-}
-
 /* The expected text of an interval qualifier, for hints. */
 static const char *sl__interval_format(int from, int to)
 {
@@ -412,7 +397,7 @@ static sl_bexpr *sl__bind_interval(const sl_expr *e, sl_error *err)
     if (!format || from < SL_UNIT_YEAR || from > SL_UNIT_MILLISECOND ||
         (to != SL_UNIT_NONE && to <= from)) {
         sl_error_set(err, SL_ERR_SYNTAX, e->pos, "invalid interval qualifier %s TO %s",
-                     sl__unit_str(from), sl__unit_str(to));
+                     sl_unit_name(from), sl_unit_name(to));
         return NULL;
     }
     sl__cursor c = {sl__skip_space(text)};
@@ -476,11 +461,11 @@ static sl_bexpr *sl__bind_interval(const sl_expr *e, sl_error *err)
     if (!ok) {
         if (to == SL_UNIT_NONE)
             sl_error_set(err, SL_ERR_DATETIME_FORMAT, e->pos, "invalid interval literal '%s' for %s",
-                         text, sl__unit_str(from));
+                         text, sl_unit_name(from));
         else
             sl_error_set(err, SL_ERR_DATETIME_FORMAT, e->pos,
-                         "invalid interval literal '%s' for %s TO %s", text, sl__unit_str(from),
-                         sl__unit_str(to));
+                         "invalid interval literal '%s' for %s TO %s", text, sl_unit_name(from),
+                         sl_unit_name(to));
         sl_error_hint(err, "Expected %s.", format);
         return NULL;
     }

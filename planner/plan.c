@@ -81,23 +81,6 @@ static const char **sl__input_names(const sl_lp *lp)
     return sl__names(lp->input);
 }
 
-static void sl__duration(sl_strbuf *sb, int64_t ms)
-{
-    static const struct {
-        int64_t ms;
-        const char *unit;
-    } units[] = {{86400000, "DAY"}, {3600000, "HOUR"}, {60000, "MINUTE"}, {1000, "SECOND"}};
-    for (size_t i = 0; i < SL_ARRAY_LEN(units); i++) {
-        if (ms != 0 && ms % units[i].ms == 0) {
-            sl_strbuf_appendf(sb, "INTERVAL '%lld' %s", (long long)(ms / units[i].ms),
-                              units[i].unit);
-            return;
-        }
-    }
-    sl_strbuf_appendf(sb, "INTERVAL '%lld.%03lld' SECOND", (long long)(ms / 1000),
-                      (long long)(ms % 1000));
-}
-
 static void sl__col_list(sl_strbuf *sb, const sl_lp *lp)
 {
     for (int i = 0; i < lp->ncols; i++) {
@@ -149,19 +132,19 @@ static void sl__explain_node(sl_strbuf *sb, const sl_lp *lp)
                           wins[lp->window_fn], in[lp->time_col]);
         if (lp->window_fn == SL_WIN_HOP) {
             sl_strbuf_append(sb, "slide=[");
-            sl__duration(sb, lp->slide_ms);
+            sl_interval_print(sb, SL_TYPE_INTERVAL_DT, lp->slide_ms);
             sl_strbuf_append(sb, "], ");
         } else if (lp->window_fn == SL_WIN_CUMULATE) {
             sl_strbuf_append(sb, "step=[");
-            sl__duration(sb, lp->slide_ms);
+            sl_interval_print(sb, SL_TYPE_INTERVAL_DT, lp->slide_ms);
             sl_strbuf_append(sb, "], ");
         }
         sl_strbuf_append(sb, lp->window_fn == SL_WIN_CUMULATE ? "max_size=[" : "size=[");
-        sl__duration(sb, lp->size_ms);
+        sl_interval_print(sb, SL_TYPE_INTERVAL_DT, lp->size_ms);
         sl_strbuf_append(sb, "]");
         if (lp->offset_ms) {
             sl_strbuf_append(sb, ", offset=[");
-            sl__duration(sb, lp->offset_ms);
+            sl_interval_print(sb, SL_TYPE_INTERVAL_DT, lp->offset_ms);
             sl_strbuf_append(sb, "]");
         }
         sl_strbuf_append(sb, ")])");

@@ -213,6 +213,10 @@ sl_bexpr *sl_bexpr_dup(const sl_bexpr *b);
 ** the input row), e.g. "(amount > 10) AND (UPPER(name) LIKE 'A%')",
 ** "CAST(x AS BIGINT)", literals as SQL literals (strings quoted). */
 void sl_bexpr_print(sl_strbuf *sb, const sl_bexpr *b, const char *const *names);
+/* An interval as the largest SQL unit that divides it: INTERVAL '5' SECOND,
+** INTERVAL '26' HOUR, INTERVAL '1.5' SECOND; id is SL_TYPE_INTERVAL_DT
+** (value in ms) or SL_TYPE_INTERVAL_YM (value in months). */
+void sl_interval_print(sl_strbuf *sb, sl_type_id id, int64_t value);
 /* True when b contains no column reference and no non-deterministic call. */
 bool sl_bexpr_is_constant(const sl_bexpr *b);
 
