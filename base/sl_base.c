@@ -490,6 +490,8 @@ int sl_fs_read_file(const char *path, char **out, size_t *len, sl_error *err)
 
 int sl_fs_mkdir_p(const char *path, sl_error *err)
 {
+    if (!path[0])
+        return sl_error_set(err, SL_ERR_IO, -1, "could not create directory: the name is empty");
     char *p = sl_strdup(path);
     for (char *s = p + 1; *s; s++) {
         if (*s != '/')

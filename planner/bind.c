@@ -374,7 +374,7 @@ static int sl__bind_window(sl_binder *b, const sl_from *f, sl__rel *out)
                               f->window_fn == SL_WIN_HOP ? "slide" : "step", &slide);
         if (rc == 0)
             rc = sl__interval_arg(b, sl_list_get(f->args, 1), "size", &size);
-        if (rc == 0 && size % slide != 0)
+        if (rc == 0 && (slide <= 0 || size % slide != 0))
             rc = sl_error_set(b->err, SL_ERR_WINDOWING, ((sl_expr *)sl_list_get(f->args, 1))->pos,
                               "the size of a %s window must be a multiple of its %s", fname,
                               f->window_fn == SL_WIN_HOP ? "slide" : "step");

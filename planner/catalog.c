@@ -476,7 +476,7 @@ int sl_catalog_drop(sl_catalog *cat, const char *name, bool is_view, sl_error *e
 {
     int idx = sl__find(is_view ? cat->views : cat->tables, name, !is_view);
     if (idx < 0)
-        return sl_error_set(err, is_view ? SL_ERR_UNDEFINED_TABLE : SL_ERR_UNDEFINED_TABLE, -1,
+        return sl_error_set(err, SL_ERR_UNDEFINED_TABLE, -1,
                             "%s \"%s\" does not exist", is_view ? "view" : "table", name);
     return sl__commit_change(cat, !is_view, idx, NULL, err);
 }

@@ -242,8 +242,12 @@ static void sl__explain(sl_strbuf *sb, const sl_lp *lp, sl_strbuf *prefix, bool 
     size_t keep = prefix->len;
     if (!root)
         sl_strbuf_append(prefix, last ? "   " : ":  ");
-    const sl_lp *kids[2] = {lp->input, lp->right};
-    int nkids = (lp->input != NULL) + (lp->right != NULL);
+    const sl_lp *kids[2];
+    int nkids = 0;
+    if (lp->input)
+        kids[nkids++] = lp->input;
+    if (lp->right)
+        kids[nkids++] = lp->right;
     for (int i = 0; i < nkids; i++)
         sl__explain(sb, kids[i], prefix, i == nkids - 1, false);
     prefix->len = keep;
