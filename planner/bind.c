@@ -257,6 +257,8 @@ static int sl__bind_named(sl_binder *b, const char *name, int pos, const char *a
         if (rc != 0) {
             /* Point at the use of the view; the inner position is in its definition. */
             b->err->position = pos;
+            if (!b->err->detail)
+                sl_error_detail(b->err, "The error is in the definition of view \"%s\".", name);
             return -1;
         }
         for (int i = 0; i < sl_list_len(v->def->column_names) && i < out->lp->ncols; i++) {
