@@ -796,6 +796,11 @@ static int sl__bind_select(sl_binder *b, const sl_query *q, sl__rel *out)
             sl_free(name);
             sl__lp_push_expr(a.pre, x);
         }
+        if (rc != 0) { /* a.pre holds the keys bound so far and owns the input */
+            sl_free(a.group_cols);
+            sl_lp_free(a.pre);
+            goto fail;
+        }
         /* The SELECT list and HAVING see the aggregate's output through the hook. */
         sl_lp *having = NULL;
         sl_bexpr *hcond = NULL;

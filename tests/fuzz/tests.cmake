@@ -24,3 +24,4 @@ function(sl_fuzz_target name lib)
 endfunction()
 
 sl_fuzz_target(parser sl_parser)
+sl_fuzz_target(binder sl_planner)

@@ -8,6 +8,7 @@ EXPLAIN SELECT campain FROM clicks;
 EXPLAIN SELECT id FROM clicks JOIN users ON clicks.id = users.id;
 EXPLAIN SELECT c.id FROM clicks AS c JOIN users AS u ON c.id = u.id WHERE u.name = 1;
 EXPLAIN SELECT campaign, amount FROM clicks GROUP BY campaign;
+EXPLAIN SELECT campaign, amount FROM clicks GROUP BY campain;
 EXPLAIN SELECT campaign FROM clicks WHERE SUM(amount) > 1;
 EXPLAIN SELECT SUM(SUM(amount)) FROM clicks;
 EXPLAIN SELECT campaign FROM clicks WHERE amount;

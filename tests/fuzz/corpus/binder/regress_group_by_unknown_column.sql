@@ -1,0 +1,1 @@
+EXPLAIN SELECT campaign, amount FROM clicks GROUP BY paign

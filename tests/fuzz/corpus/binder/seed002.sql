@@ -1,0 +1,1 @@
+EXPLAIN SELECT id FROM clicks JOIN users ON clicks.id = users.id

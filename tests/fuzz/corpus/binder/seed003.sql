@@ -1,0 +1,1 @@
+EXPLAIN SELECT c.id FROM clicks AS c JOIN users AS u ON c.id = u.id WHERE u.name = 1

@@ -1,0 +1,1 @@
+EXPLAIN SELECT campaign FROM clicks WHERE SUM(amount) > 1

@@ -1,0 +1,1 @@
+EXPLAIN SELECT SUM(SUM(amount)) FROM clicks

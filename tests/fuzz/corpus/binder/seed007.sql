@@ -1,0 +1,1 @@
+EXPLAIN SELECT campaign FROM clicks WHERE amount

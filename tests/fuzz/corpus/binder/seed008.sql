@@ -1,0 +1,1 @@
+EXPLAIN SELECT UPPER(amount) FROM clicks

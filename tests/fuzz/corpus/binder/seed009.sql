@@ -1,0 +1,1 @@
+EXPLAIN SELECT nosuchfn(amount) FROM clicks

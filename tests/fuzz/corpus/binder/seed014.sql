@@ -1,0 +1,1 @@
+EXPLAIN INSERT INTO sink SELECT campaign, campaign FROM clicks

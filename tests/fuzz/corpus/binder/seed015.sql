@@ -1,0 +1,1 @@
+EXPLAIN INSERT INTO clicks SELECT * FROM clicks

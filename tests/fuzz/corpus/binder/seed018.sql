@@ -1,0 +1,1 @@
+EXPLAIN SELECT id FROM clicks UNION ALL SELECT id, name FROM users

@@ -1,0 +1,1 @@
+INSERT INTO sink SELECT campaign, SUM(amount) FROM clicks GROUP BY campaign

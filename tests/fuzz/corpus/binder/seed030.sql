@@ -1,0 +1,1 @@
+DESCRIBE per_campaign

@@ -1,0 +1,1 @@
+EXPLAIN SELECT id, UPPER(campaign) AS c, amount * 2 FROM clicks WHERE amount > 1.5 AND campaign LIKE 'a%'

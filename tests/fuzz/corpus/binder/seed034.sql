@@ -1,0 +1,1 @@
+EXPLAIN INSERT INTO spend SELECT window_start, window_end, campaign, COUNT(*), SUM(amount) FROM TABLE(TUMBLE(TABLE clicks, DESCRIPTOR(ts), INTERVAL '1' MINUTE)) GROUP BY window_start, window_end, campaign

@@ -1,0 +1,1 @@
+EXPLAIN SELECT window_start, window_end, COUNT(DISTINCT campaign) FROM TABLE(HOP(TABLE clicks, DESCRIPTOR(ts), INTERVAL '10' SECOND, INTERVAL '1' MINUTE)) GROUP BY window_start, window_end

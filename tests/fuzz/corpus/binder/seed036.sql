@@ -1,0 +1,1 @@
+EXPLAIN SELECT window_start, window_end, MAX(amount) FROM TABLE(CUMULATE(DATA => TABLE clicks, TIMECOL => DESCRIPTOR(ts), STEP => INTERVAL '1' MINUTE, SIZE => INTERVAL '1' HOUR)) GROUP BY window_start, window_end

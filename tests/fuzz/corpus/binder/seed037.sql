@@ -1,0 +1,1 @@
+EXPLAIN SELECT id, campaign FROM ( SELECT *, ROW_NUMBER() OVER (PARTITION BY id ORDER BY ts DESC) AS rn FROM clicks ) WHERE rn = 1

@@ -1,0 +1,1 @@
+EXPLAIN SELECT campaign, AVG(amount), MIN(ts), MAX(ts) FROM clicks GROUP BY campaign HAVING COUNT(*) > 10

@@ -1,0 +1,1 @@
+EXPLAIN SELECT c.id, u.name FROM clicks c LEFT JOIN users u ON c.id = u.id

@@ -1,0 +1,1 @@
+EXPLAIN SELECT DISTINCT campaign FROM clicks

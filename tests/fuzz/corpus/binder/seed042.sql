@@ -1,0 +1,1 @@
+EXPLAIN SELECT id, amount FROM clicks ORDER BY amount DESC LIMIT 10

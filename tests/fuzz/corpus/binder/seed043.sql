@@ -1,0 +1,1 @@
+EXPLAIN SELECT CASE WHEN amount IS NULL THEN 0 ELSE amount END, CAST(id AS STRING), COALESCE(campaign, 'none') FROM clicks WHERE id BETWEEN 1 AND 10 AND campaign IN ('a', 'b')

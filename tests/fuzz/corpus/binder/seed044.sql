@@ -1,0 +1,1 @@
+EXPLAIN INSERT INTO audit VALUES (1, 'a'), (2, 'b')

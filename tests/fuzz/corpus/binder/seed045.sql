@@ -1,0 +1,1 @@
+EXPLAIN INSERT INTO audit (campaign) SELECT campaign FROM clicks

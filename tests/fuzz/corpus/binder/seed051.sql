@@ -1,0 +1,1 @@
+EXPLAIN PLAN FOR SELECT * FROM bigger WHERE total > 100

@@ -1,0 +1,1 @@
+EXPLAIN INSERT INTO out1 (q) VALUES ('a')

@@ -1,0 +1,1 @@
+SET 'execution.checkpointing.intervl' = '1 s'

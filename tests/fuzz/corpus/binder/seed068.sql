@@ -1,0 +1,1 @@
+SET 'sink.guarantee-fallback' = 'sometimes'

@@ -1,0 +1,1 @@
+SET 'totally.unknown' = 'x'

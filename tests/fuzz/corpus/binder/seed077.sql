@@ -1,0 +1,1 @@
+EXPLAIN SELECT CAST(c_int AS DECIMAL(12, 2)), c_dec2 + c_dec2, c_dec2 * c_int, c_int / 2, c_double + c_int, c_ts3 + INTERVAL '1' HOUR FROM all_types

@@ -1,0 +1,1 @@
+EXPLAIN SELECT CAST(c_bool AS DATE) FROM all_types

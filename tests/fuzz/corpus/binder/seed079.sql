@@ -1,0 +1,1 @@
+EXPLAIN SELECT c_int = c_string FROM all_types
