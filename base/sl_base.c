@@ -268,6 +268,70 @@ void sl_strbuf_free(sl_strbuf *sb)
 }
 
 /* ------------------------------------------------------------------------
+** Arena
+*/
+
+struct sl_arena_block {
+    sl_arena_block *next; /* older block */
+    size_t size;          /* bytes of data[] */
+    _Alignas(16) unsigned char data[];
+};
+
+#define SL_ARENA_BLOCK 65536
+
+void *sl_arena_alloc(sl_arena *a, size_t n)
+{
+    size_t need = (n + 15) & ~(size_t)15;
+    if (!a->head || a->used + need > a->head->size) {
+        size_t size = need > SL_ARENA_BLOCK ? need : SL_ARENA_BLOCK;
+        sl_arena_block *b = sl_malloc(sizeof(sl_arena_block) + size);
+        b->size = size;
+        b->next = a->head;
+        a->head = b;
+        a->used = 0;
+    }
+    void *p = a->head->data + a->used;
+    a->used += need;
+    a->total += need;
+    return p;
+}
+
+void *sl_arena_memdup(sl_arena *a, const void *p, size_t n)
+{
+    void *d = sl_arena_alloc(a, n ? n : 1);
+    if (n)
+        memcpy(d, p, n);
+    return d;
+}
+
+void sl_arena_reset(sl_arena *a)
+{
+    if (!a->head)
+        return;
+    sl_arena_block *keep = a->head, *b = keep->next;
+    while (b) {
+        sl_arena_block *next = b->next;
+        sl_free(b);
+        b = next;
+    }
+    keep->next = NULL;
+    a->used = 0;
+    a->total = 0;
+}
+
+void sl_arena_free(sl_arena *a)
+{
+    sl_arena_block *b = a->head;
+    while (b) {
+        sl_arena_block *next = b->next;
+        sl_free(b);
+        b = next;
+    }
+    a->head = NULL;
+    a->used = a->total = 0;
+}
+
+/* ------------------------------------------------------------------------
 ** Pointer list
 */
 

@@ -151,6 +151,26 @@ char *sl_strbuf_detach(sl_strbuf *sb);     /* caller owns the string (never NULL
 void sl_strbuf_free(sl_strbuf *sb);
 
 /* ------------------------------------------------------------------------
+** Arena: bump allocation in blocks, freed all at once (PostgreSQL's memory
+** contexts in miniature). Used for the strings of a chunk.
+*/
+typedef struct sl_arena_block sl_arena_block;
+typedef struct sl_arena {
+    sl_arena_block *head; /* current block (newest first) */
+    size_t used;          /* bytes used in head */
+    size_t total;         /* bytes handed out since the last reset */
+} sl_arena;
+
+#define SL_ARENA_INIT {NULL, 0, 0}
+/* n bytes aligned to 16; never NULL. */
+void *sl_arena_alloc(sl_arena *a, size_t n);
+/* Copy n bytes (not NUL-terminated) into the arena. */
+void *sl_arena_memdup(sl_arena *a, const void *p, size_t n);
+/* Forget everything allocated; keeps the newest block for reuse. */
+void sl_arena_reset(sl_arena *a);
+void sl_arena_free(sl_arena *a);
+
+/* ------------------------------------------------------------------------
 ** Pointer list. Owns nothing: whoever owns the list frees the elements.
 */
 typedef struct sl_list {

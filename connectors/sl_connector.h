@@ -20,6 +20,7 @@
 
 #include "../base/sl_base.h"
 #include "../base/sl_type.h"
+#include "../exec/sl_exec.h"
 
 typedef enum sl_option_type {
     SL_OPT_STRING,   /* any text */
@@ -162,5 +163,33 @@ void sl_connectors_markdown(sl_strbuf *out);
 ** patterns keep their '#' ("fields.#.kind"). For completion. Caller frees
 ** with sl_list_free(l, sl_free). */
 sl_list *sl_connector_option_keys(void);
+
+/* ------------------------------------------------------------------------
+** Row codecs: the runtime side of a format (formats/codec_*.c). Sources
+** decode records into chunk rows, sinks encode rows into records, with the
+** table's format options. One codec per format; json uses Jansson.
+*/
+typedef struct sl_codec sl_codec;
+
+/* Results of sl_codec_decode. */
+#define SL_CODEC_ROW 0     /* a +I row was appended to out */
+#define SL_CODEC_SKIPPED 1 /* malformed, skipped by '<format>.ignore-parse-errors' (count it) */
+#define SL_CODEC_NONE 2    /* not a record (a CSV comment line, an empty line) */
+
+/* A codec for the table's 'format' and its options (already validated),
+** for rows of the given columns. NULL with err (0A000) when the format has
+** no codec or a column type is not supported by it. */
+sl_codec *sl_codec_new(const sl_kvlist *table_opts, int ncols, const char *const *names,
+                       const sl_type *types, sl_error *err);
+void sl_codec_free(sl_codec *c);
+/* Decode one record (a JSON object; one CSV line without its line break;
+** raw bytes) into a new +I row of out (out must not be full). Returns
+** SL_CODEC_ROW / SL_CODEC_SKIPPED / SL_CODEC_NONE, or -1 with err:
+** SQLSTATE 22P02, message "malformed JSON record" / "malformed CSV record",
+** detail naming the field and the problem (the caller adds file:line or
+** topic/partition/offset and the record). A failed decode leaves out as it was. */
+int sl_codec_decode(sl_codec *c, const char *rec, size_t len, sl_chunk *out, sl_error *err);
+/* Encode row r of in as one record (no line break) appended to out. */
+int sl_codec_encode(sl_codec *c, const sl_chunk *in, int r, sl_strbuf *out, sl_error *err);
 
 #endif /* SL_CONNECTOR_H */

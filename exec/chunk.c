@@ -1,0 +1,212 @@
+/*
+** chunk.c — columnar batches: allocation, row append, setters, row copy and
+** the text form of a value (see sl_exec.h).
+*/
+#include "sl_exec.h"
+
+#include <string.h>
+
+sl_phys sl_phys_of(sl_type t)
+{
+    switch (t.id) {
+    case SL_TYPE_NULL:
+    case SL_TYPE_BOOLEAN: return SL_PHYS_BOOL;
+    case SL_TYPE_FLOAT:
+    case SL_TYPE_DOUBLE: return SL_PHYS_F64;
+    case SL_TYPE_DECIMAL: return SL_PHYS_I128;
+    case SL_TYPE_CHAR:
+    case SL_TYPE_VARCHAR:
+    case SL_TYPE_BINARY:
+    case SL_TYPE_VARBINARY: return SL_PHYS_STR;
+    default: return SL_PHYS_I64;
+    }
+}
+
+const char *sl_row_kind_name(sl_row_kind k)
+{
+    static const char *const names[] = {"+I", "-U", "+U", "-D"};
+    return (unsigned)k < 4 ? names[k] : "?";
+}
+
+static size_t sl__phys_size(sl_phys p)
+{
+    switch (p) {
+    case SL_PHYS_BOOL: return 1;
+    case SL_PHYS_I64: return sizeof(int64_t);
+    case SL_PHYS_F64: return sizeof(double);
+    case SL_PHYS_I128: return sizeof(sl_i128);
+    case SL_PHYS_STR: return sizeof(sl_str);
+    }
+    return 8;
+}
+
+sl_chunk *sl_chunk_new(int ncols, const sl_type *types, int cap)
+{
+    SL_ALWAYS(ncols >= 0 && cap > 0);
+    sl_chunk *c = sl_calloc(1, sizeof *c);
+    c->ncols = ncols;
+    c->cap = cap;
+    c->cols = sl_calloc((size_t)(ncols ? ncols : 1), sizeof(sl_vector));
+    c->kinds = sl_calloc((size_t)cap, 1);
+    for (int i = 0; i < ncols; i++) {
+        sl_vector *v = &c->cols[i];
+        v->type = types[i];
+        v->phys = sl_phys_of(types[i]);
+        v->nulls = sl_calloc((size_t)cap, 1);
+        v->v.raw = sl_calloc((size_t)cap, sl__phys_size(v->phys));
+    }
+    return c;
+}
+
+void sl_chunk_free(sl_chunk *c)
+{
+    if (!c)
+        return;
+    for (int i = 0; i < c->ncols; i++) {
+        sl_free(c->cols[i].nulls);
+        sl_free(c->cols[i].v.raw);
+    }
+    sl_free(c->cols);
+    sl_free(c->kinds);
+    sl_arena_free(&c->arena);
+    sl_free(c);
+}
+
+void sl_chunk_reset(sl_chunk *c)
+{
+    c->nrows = 0;
+    sl_arena_reset(&c->arena);
+}
+
+bool sl_chunk_full(const sl_chunk *c)
+{
+    return c->nrows >= c->cap;
+}
+
+int sl_chunk_append_row(sl_chunk *c, sl_row_kind k)
+{
+    SL_ALWAYS(c->nrows < c->cap);
+    int r = c->nrows++;
+    c->kinds[r] = (uint8_t)k;
+    for (int i = 0; i < c->ncols; i++)
+        c->cols[i].nulls[r] = 1;
+    return r;
+}
+
+void sl_chunk_set_null(sl_chunk *c, int col, int r)
+{
+    c->cols[col].nulls[r] = 1;
+}
+
+void sl_chunk_set_bool(sl_chunk *c, int col, int r, bool v)
+{
+    c->cols[col].nulls[r] = 0;
+    c->cols[col].v.b[r] = v ? 1 : 0;
+}
+
+void sl_chunk_set_i64(sl_chunk *c, int col, int r, int64_t v)
+{
+    c->cols[col].nulls[r] = 0;
+    c->cols[col].v.i64[r] = v;
+}
+
+void sl_chunk_set_f64(sl_chunk *c, int col, int r, double v)
+{
+    c->cols[col].nulls[r] = 0;
+    c->cols[col].v.f64[r] = v;
+}
+
+void sl_chunk_set_i128(sl_chunk *c, int col, int r, sl_i128 v)
+{
+    c->cols[col].nulls[r] = 0;
+    c->cols[col].v.i128[r] = v;
+}
+
+void sl_chunk_set_str(sl_chunk *c, int col, int r, const char *p, size_t len)
+{
+    SL_ALWAYS(len <= UINT32_MAX);
+    c->cols[col].nulls[r] = 0;
+    c->cols[col].v.str[r].ptr = sl_arena_memdup(&c->arena, p, len);
+    c->cols[col].v.str[r].len = (uint32_t)len;
+}
+
+int sl_chunk_copy_row(sl_chunk *dst, const sl_chunk *src, int r)
+{
+    SL_ALWAYS(dst->ncols == src->ncols);
+    int d = sl_chunk_append_row(dst, (sl_row_kind)src->kinds[r]);
+    for (int i = 0; i < src->ncols; i++) {
+        const sl_vector *sv = &src->cols[i];
+        if (sv->nulls[r])
+            continue;
+        switch (sv->phys) {
+        case SL_PHYS_BOOL: sl_chunk_set_bool(dst, i, d, sv->v.b[r]); break;
+        case SL_PHYS_I64: sl_chunk_set_i64(dst, i, d, sv->v.i64[r]); break;
+        case SL_PHYS_F64: sl_chunk_set_f64(dst, i, d, sv->v.f64[r]); break;
+        case SL_PHYS_I128: sl_chunk_set_i128(dst, i, d, sv->v.i128[r]); break;
+        case SL_PHYS_STR: sl_chunk_set_str(dst, i, d, sv->v.str[r].ptr, sv->v.str[r].len); break;
+        }
+    }
+    return d;
+}
+
+bool sl_value_format(sl_strbuf *sb, const sl_vector *v, int r)
+{
+    if (v->nulls[r] || v->type.id == SL_TYPE_NULL)
+        return false;
+    char buf[64];
+    switch (v->type.id) {
+    case SL_TYPE_BOOLEAN: sl_strbuf_append(sb, v->v.b[r] ? "TRUE" : "FALSE"); break;
+    case SL_TYPE_TINYINT:
+    case SL_TYPE_SMALLINT:
+    case SL_TYPE_INT:
+    case SL_TYPE_BIGINT: sl_strbuf_appendf(sb, "%lld", (long long)v->v.i64[r]); break;
+    case SL_TYPE_FLOAT: sl_strbuf_appendf(sb, "%.9g", v->v.f64[r]); break;
+    case SL_TYPE_DOUBLE: sl_strbuf_appendf(sb, "%.17g", v->v.f64[r]); break;
+    case SL_TYPE_DECIMAL:
+        sl_dec_format(v->v.i128[r], v->type.scale, buf);
+        sl_strbuf_append(sb, buf);
+        break;
+    case SL_TYPE_CHAR:
+    case SL_TYPE_VARCHAR: sl_strbuf_append_n(sb, v->v.str[r].ptr, v->v.str[r].len); break;
+    case SL_TYPE_BINARY:
+    case SL_TYPE_VARBINARY:
+        sl_strbuf_append(sb, "x'");
+        for (uint32_t i = 0; i < v->v.str[r].len; i++)
+            sl_strbuf_appendf(sb, "%02x", (unsigned char)v->v.str[r].ptr[i]);
+        sl_strbuf_append_char(sb, '\'');
+        break;
+    case SL_TYPE_DATE:
+        sl_date_format(v->v.i64[r], buf);
+        sl_strbuf_append(sb, buf);
+        break;
+    case SL_TYPE_TIME:
+        sl_time_format(v->v.i64[r], v->type.precision, buf);
+        sl_strbuf_append(sb, buf);
+        break;
+    case SL_TYPE_TIMESTAMP:
+    case SL_TYPE_TIMESTAMP_LTZ:
+        sl_ts_format(v->v.i64[r], v->type.precision, buf);
+        sl_strbuf_append(sb, buf);
+        break;
+    case SL_TYPE_INTERVAL_DT: {
+        int64_t ms = v->v.i64[r];
+        const char *sign = ms < 0 ? "-" : "+";
+        uint64_t a = ms < 0 ? 0 - (uint64_t)ms : (uint64_t)ms;
+        sl_strbuf_appendf(sb, "%s%llu %02llu:%02llu:%02llu.%03llu", sign,
+                          (unsigned long long)(a / 86400000), (unsigned long long)(a / 3600000 % 24),
+                          (unsigned long long)(a / 60000 % 60), (unsigned long long)(a / 1000 % 60),
+                          (unsigned long long)(a % 1000));
+        break;
+    }
+    case SL_TYPE_INTERVAL_YM: {
+        int64_t m = v->v.i64[r];
+        const char *sign = m < 0 ? "-" : "+";
+        uint64_t a = m < 0 ? 0 - (uint64_t)m : (uint64_t)m;
+        sl_strbuf_appendf(sb, "%s%llu-%02llu", sign, (unsigned long long)(a / 12),
+                          (unsigned long long)(a % 12));
+        break;
+    }
+    default: return false;
+    }
+    return true;
+}
