@@ -388,6 +388,7 @@ static int sl__bind_window(sl_binder *b, const sl_from *f, sl__rel *out)
         return -1;
     }
     sl_lp *lp = sl_lp_new(SL_LP_WINDOW, in.lp);
+    lp->pos = f->pos;
     in.lp = NULL;
     sl__rel_clear(&in);
     lp->window_fn = f->window_fn;
@@ -616,6 +617,7 @@ static int sl__over_hook(sl_bind_ctx *ctx, const sl_expr *e, sl_bexpr **out)
         return sl_error_set(ctx->err, SL_ERR_WINDOWING, e->pos,
                             "ROW_NUMBER() requires ORDER BY in its OVER clause");
     sl_lp *node = sl_lp_new(SL_LP_OVER, NULL);
+    node->pos = e->pos;
     int np = sl_list_len(e->over->partition_by), no = sl_list_len(e->over->order_by);
     node->keys = sl_calloc((size_t)(np ? np : 1), sizeof(int));
     node->order = sl_calloc((size_t)no, sizeof(sl_lp_order));
@@ -989,6 +991,7 @@ static int sl__bind_order(sl_binder *b, const sl_query *q, sl__rel *r)
 {
     int n = sl_list_len(q->order_by);
     sl_lp *sort = sl_lp_new(SL_LP_SORT, r->lp);
+    sort->pos = ((const sl_order_item *)sl_list_get(q->order_by, 0))->expr->pos;
     sort->order = sl_calloc((size_t)n, sizeof(sl_lp_order));
     for (int i = 0; i < r->lp->ncols; i++)
         sl_lp_add_col(sort, r->lp->cols[i].name, r->lp->cols[i].type, r->lp->cols[i].rowtime);
@@ -1150,6 +1153,7 @@ sl_lp *sl_bind_insert(sl_binder *b, const sl_stmt *s)
         return NULL;
     }
     sl_lp *sink = sl_lp_new(SL_LP_SINK, q);
+    sink->pos = s->name_pos;
     sink->table = sl_strdup(t->name);
     sink->connector = t->connector;
     sink->sink_map = sl_calloc((size_t)t->ncols, sizeof(int));

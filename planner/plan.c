@@ -18,6 +18,7 @@ sl_lp *sl_lp_new(sl_lp_kind kind, sl_lp *input)
     lp->limit = -1;
     lp->wm_col = -1;
     lp->time_col = -1;
+    lp->pos = -1;
     return lp;
 }
 
@@ -102,7 +103,7 @@ static void sl__order_list(sl_strbuf *sb, const sl_lp_order *order, int n, const
     }
 }
 
-static void sl__explain_node(sl_strbuf *sb, const sl_lp *lp)
+void sl_lp_describe(sl_strbuf *sb, const sl_lp *lp)
 {
     static const char *const joins[] = {"INNER", "LEFT", "RIGHT", "FULL", "CROSS"};
     static const char *const wins[] = {"TUMBLE", "HOP", "CUMULATE"};
@@ -166,7 +167,7 @@ static void sl__explain_node(sl_strbuf *sb, const sl_lp *lp)
         sl_strbuf_append(sb, ")");
         break;
     case SL_LP_AGGREGATE:
-        sl_strbuf_append(sb, "Aggregate(group=[");
+        sl_strbuf_append(sb, lp->window_agg ? "WindowAggregate(group=[" : "Aggregate(group=[");
         for (int i = 0; i < lp->nkeys; i++)
             sl_strbuf_appendf(sb, "%s%s", i ? ", " : "", in[lp->keys[i]]);
         sl_strbuf_append(sb, "]");
@@ -197,7 +198,14 @@ static void sl__explain_node(sl_strbuf *sb, const sl_lp *lp)
         sl_strbuf_append(sb, "])");
         break;
     case SL_LP_OVER:
-        sl_strbuf_append(sb, "OverAggregate(partitionBy=[");
+        if (lp->rank_limit == 1 && sl_lp_dedup_kind(lp))
+            sl_strbuf_appendf(sb, "Deduplicate(keep=[%s], partitionBy=[",
+                              sl_lp_dedup_kind(lp) == 1 ? "FirstRow" : "LastRow");
+        else if (lp->rank_limit > 0)
+            sl_strbuf_appendf(sb, "Rank(rankRange=[rownum <= %lld], partitionBy=[",
+                              (long long)lp->rank_limit);
+        else
+            sl_strbuf_append(sb, "OverAggregate(partitionBy=[");
         for (int i = 0; i < lp->nkeys; i++)
             sl_strbuf_appendf(sb, "%s%s", i ? ", " : "", in[lp->keys[i]]);
         sl_strbuf_append(sb, "], orderBy=[");
@@ -237,7 +245,11 @@ static void sl__explain(sl_strbuf *sb, const sl_lp *lp, sl_strbuf *prefix, bool 
     sl_strbuf_append(sb, sl_strbuf_cstr(prefix));
     if (!root)
         sl_strbuf_append(sb, "+- ");
-    sl__explain_node(sb, lp);
+    sl_lp_describe(sb, lp);
+    if (lp->changelog && sb->len > 0 && sb->buf[sb->len - 1] == ')') {
+        sb->buf[--sb->len] = 0;
+        sl_strbuf_appendf(sb, ", changelogMode=%s)", sl_changelog_name(lp->changelog));
+    }
     sl_strbuf_append_char(sb, '\n');
     size_t keep = prefix->len;
     if (!root)

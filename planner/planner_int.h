@@ -130,7 +130,21 @@ struct sl_lp {
     int nrows;            /* VALUES rows */
     sl_bexpr ***rows;     /* VALUES: rows[i][j], ncols each */
     int *sink_map;        /* SINK: for each table column, the input column or -1 (NULL) */
+    int pos;              /* byte offset in the statement of what made this node, or -1 */
+    /* Set by sl_lp_analyze (changelog.c): */
+    int changelog;        /* kinds of rows it emits: SL_CL_* bits */
+    bool window_agg;      /* AGGREGATE: groups by window_start/window_end of a window TVF */
+    int64_t rank_limit;   /* OVER: the filter rn = 1 / rn <= N above it (0 = none) */
+    const sl_lp *cause;   /* the node that first made this stream updating, or NULL */
 };
+
+/* Changelog kinds a node emits (Flink's changelog modes). */
+#define SL_CL_INSERT 1        /* +I */
+#define SL_CL_UPDATE_BEFORE 2 /* -U */
+#define SL_CL_UPDATE_AFTER 4  /* +U */
+#define SL_CL_DELETE 8        /* -D */
+#define SL_CL_APPEND SL_CL_INSERT
+#define SL_CL_ALL (SL_CL_INSERT | SL_CL_UPDATE_BEFORE | SL_CL_UPDATE_AFTER | SL_CL_DELETE)
 
 sl_lp *sl_lp_new(sl_lp_kind kind, sl_lp *input);
 void sl_lp_free(sl_lp *lp);
@@ -138,6 +152,21 @@ void sl_lp_free(sl_lp *lp);
 void sl_lp_add_col(sl_lp *lp, const char *name, sl_type type, bool rowtime);
 /* EXPLAIN text of a plan tree, one operator per line, indented. */
 void sl_lp_explain(sl_strbuf *sb, const sl_lp *lp);
+
+/* Changelog analysis (changelog.c): which kinds of rows each node emits;
+** recognizes window aggregations and ROW_NUMBER deduplication / Top-N.
+** Errors: a ROW_NUMBER() not filtered by rn = 1 / rn <= N (0A000); a window
+** TVF over an updating input (0A000); an updating stream into a sink that
+** only appends (0A000, detail naming the node that makes it updating). */
+int sl_lp_analyze(sl_lp *lp, sl_error *err);
+/* An analyzed OverAggregate: 1 = deduplication keeping the first row per key
+** (rn = 1, ORDER BY event time ASC), 2 = keeping the last row (DESC), 0 = a
+** Top-N. */
+int sl_lp_dedup_kind(const sl_lp *over);
+/* One line describing an operator, as EXPLAIN prints it. */
+void sl_lp_describe(sl_strbuf *sb, const sl_lp *lp);
+/* "[I]", "[I,UB,UA]", "[I,UB,UA,D]" ... */
+const char *sl_changelog_name(int changelog);
 
 /* ------------------------------------------------------------------------
 ** Binding statements (bind.c).

@@ -622,14 +622,14 @@ static int sl__plan(sl_session *s, const sl_stmt *st, sl_list *plans, sl_error *
         if (!lp)
             return -1;
         sl_list_push(plans, lp);
-        return 0;
+        return sl_lp_analyze(lp, err);
     }
     case SL_STMT_QUERY: {
         sl_lp *lp = sl_bind_query(&b, st->query);
         if (!lp)
             return -1;
         sl_list_push(plans, lp);
-        return 0;
+        return sl_lp_analyze(lp, err);
     }
     case SL_STMT_STATEMENT_SET:
         if (sl_list_len(st->stmts) == 0)
@@ -643,6 +643,8 @@ static int sl__plan(sl_session *s, const sl_stmt *st, sl_list *plans, sl_error *
             if (!lp)
                 return -1;
             sl_list_push(plans, lp);
+            if (sl_lp_analyze(lp, err) != 0)
+                return -1;
         }
         return 0;
     default:
