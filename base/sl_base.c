@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -589,6 +590,46 @@ bool sl_fs_is_dir(const char *path)
 {
     struct stat st;
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int sl_fs_lock(const char *path, const char *what, int *fd, sl_error *err)
+{
+    *fd = -1;
+    int f = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (f < 0)
+        return sl__io_error(err, "open lock file", path);
+    if (flock(f, LOCK_EX | LOCK_NB) != 0) {
+        int e = errno;
+        char pid[32] = "";
+        ssize_t n = pread(f, pid, sizeof pid - 1, 0);
+        close(f);
+        if (e != EWOULDBLOCK) {
+            errno = e;
+            return sl__io_error(err, "lock", path);
+        }
+        pid[n > 0 ? n : 0] = 0;
+        pid[strcspn(pid, "\n")] = 0;
+        sl_error_set(err, SL_ERR_OBJECT_IN_USE, -1, "%s is in use by another sluice process%s%s%s",
+                     what, pid[0] ? " (pid " : "", pid, pid[0] ? ")" : "");
+        sl_error_hint(err, "Only one process may use a data directory at a time. Stop the other "
+                           "process, or use another --data-dir.");
+        return -1;
+    }
+    char pid[32];
+    int len = snprintf(pid, sizeof pid, "%d\n", (int)getpid());
+    if (ftruncate(f, 0) != 0 || pwrite(f, pid, (size_t)len, 0) != len) {
+        sl__io_error(err, "write lock file", path);
+        close(f);
+        return -1;
+    }
+    *fd = f;
+    return 0;
+}
+
+void sl_fs_unlock(int fd)
+{
+    if (fd >= 0)
+        close(fd);
 }
 
 char *sl_path_join(const char *a, const char *b)

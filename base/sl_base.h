@@ -229,6 +229,13 @@ int sl_fs_read_file(const char *path, char **out, size_t *len, sl_error *err);
 int sl_fs_mkdir_p(const char *path, sl_error *err);
 bool sl_fs_exists(const char *path);
 bool sl_fs_is_dir(const char *path);
+/* Take an exclusive OS lock (flock) on the file path, creating it (0600),
+** and write our pid into it. The lock belongs to the open file, so a second
+** open in the same process conflicts too, and it vanishes when the process
+** dies (kill -9 included). 0 with *fd set, or -1: 55006 when another holder
+** has it (message names its pid when known), 58030 on I/O errors. */
+int sl_fs_lock(const char *path, const char *what, int *fd, sl_error *err);
+void sl_fs_unlock(int fd);
 /* Join two path parts with '/'; caller frees. */
 char *sl_path_join(const char *a, const char *b);
 

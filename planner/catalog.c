@@ -8,11 +8,15 @@
 ** Each object is stored as its canonical CREATE statement (the printer's
 ** output) and re-parsed on open, as SQLite keeps its schema. catalog.json is
 ** replaced atomically (temp file, fsync, rename) on every change, before the
-** change takes effect in memory. On first use, catalog.json is written before
-** the marker, so a marker always means a catalog exists.
+** change takes effect in memory.
+**   SLUICE.lock    an flock held while a process uses the directory (holds
+**                  its pid); a copied directory is not locked.
 **
-** A directory that is not empty and has no marker is not Sluice's; a corrupt
-** catalog is an error. Neither is ever written to.
+** First use: lock, then the marker, then an empty catalog. A marker without
+** catalog.json is therefore an initialization that was interrupted, and is
+** completed. A directory that is not empty (but for the lock file) and has no
+** marker is not Sluice's; a corrupt catalog is an error. Neither is ever
+** written to.
 **
 ** Main routines: sl_catalog_open, sl_catalog_put_table/view, sl_catalog_drop.
 */
@@ -26,6 +30,7 @@
 #define SL_MARKER_FILE "SLUICE"
 #define SL_MARKER_TEXT "sluice data directory\nversion 1\n"
 #define SL_CATALOG_FILE "catalog.json"
+#define SL_LOCK_FILE "SLUICE.lock"
 #define SL_CATALOG_FORMAT "sluice-catalog"
 #define SL_CATALOG_VERSION 1
 
@@ -34,6 +39,7 @@ struct sl_catalog {
     char *path;     /* catalog.json */
     sl_list *tables;/* sl_table*, in creation order */
     sl_list *views; /* sl_view* (never temporary), in creation order */
+    int lock_fd;    /* the held SLUICE.lock, or -1 */
 };
 
 /* ------------------------------------------------------------------------
@@ -134,7 +140,8 @@ static bool sl__dir_is_empty(const char *dir)
     struct dirent *de;
     bool empty = true;
     while ((de = readdir(d)) != NULL) {
-        if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
+        if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") &&
+            strcmp(de->d_name, SL_LOCK_FILE)) {
             empty = false;
             break;
         }
@@ -277,6 +284,17 @@ done:
     return rc;
 }
 
+/* Lock the data directory for this process. */
+static int sl__lock(sl_catalog *cat, sl_error *err)
+{
+    char *path = sl_path_join(cat->dir, SL_LOCK_FILE);
+    char *what = sl_sprintf("data directory \"%s\"", cat->dir);
+    int rc = sl_fs_lock(path, what, &cat->lock_fd, err);
+    sl_free(what);
+    sl_free(path);
+    return rc;
+}
+
 int sl_catalog_open(const char *data_dir, sl_catalog **out, sl_error *err)
 {
     *out = NULL;
@@ -293,6 +311,7 @@ int sl_catalog_open(const char *data_dir, sl_catalog **out, sl_error *err)
     cat->path = sl_path_join(data_dir, SL_CATALOG_FILE);
     cat->tables = sl_list_new();
     cat->views = sl_list_new();
+    cat->lock_fd = -1;
     char *marker = sl_path_join(data_dir, SL_MARKER_FILE);
     int rc = 0;
     if (sl_fs_exists(marker)) {
@@ -304,8 +323,11 @@ int sl_catalog_open(const char *data_dir, sl_catalog **out, sl_error *err)
                          "data directory \"%s\" was written by an unsupported version", data_dir);
             sl_error_detail(err, "The file \"%s\" does not hold the expected marker.", marker);
             rc = -1;
-        } else {
-            rc = sl__catalog_load(cat, err);
+        } else if ((rc = sl__lock(cat, err)) == 0) {
+            if (sl_fs_exists(cat->path))
+                rc = sl__catalog_load(cat, err);
+            else /* the first use was interrupted after the marker */
+                rc = sl__catalog_write(cat, cat->tables, cat->views, err);
         }
         sl_free(text);
     } else if (sl_fs_is_dir(data_dir) && !sl__dir_is_empty(data_dir)) {
@@ -316,12 +338,14 @@ int sl_catalog_open(const char *data_dir, sl_catalog **out, sl_error *err)
         sl_error_hint(err, "Choose a new or empty directory with --data-dir or SLUICE_DATA.");
         rc = -1;
     } else {
-        /* New: the catalog first, then the marker that vouches for it. */
+        /* New: lock, then the marker, then the catalog it vouches for. */
         rc = sl_fs_mkdir_p(data_dir, err);
         if (rc == 0)
-            rc = sl__catalog_write(cat, cat->tables, cat->views, err);
+            rc = sl__lock(cat, err);
         if (rc == 0)
             rc = sl_fs_write_atomic(marker, SL_MARKER_TEXT, strlen(SL_MARKER_TEXT), err);
+        if (rc == 0)
+            rc = sl__catalog_write(cat, cat->tables, cat->views, err);
     }
     sl_free(marker);
     if (rc != 0) {
@@ -338,6 +362,7 @@ void sl_catalog_close(sl_catalog *cat)
         return;
     sl_list_free(cat->tables, sl__table_free_v);
     sl_list_free(cat->views, sl__view_free_v);
+    sl_fs_unlock(cat->lock_fd);
     sl_free(cat->dir);
     sl_free(cat->path);
     sl_free(cat);

@@ -323,5 +323,72 @@ static void t_ddl_errors(void)
     sl_free(dir);
 }
 
-SL_TESTS(t_survives_restart, t_not_sluice_dir, t_corrupt_catalog, t_failed_write_changes_nothing,
+static void t_lock(void)
+{
+    char *dir = tmpdir("locked");
+    sl_error err = SL_ERROR_INIT;
+    sl_engine *a = NULL, *b = NULL, *c = NULL;
+    REQUIRE(sl_engine_open(dir, &a, &err) == 0);
+    /* A second user of the same directory is refused while the first holds it. */
+    CHECK(sl_engine_open(dir, &b, &err) == -1);
+    CHECK(b == NULL);
+    CHECK_STR(err.sqlstate, "55006");
+    char *pid = sl_sprintf("(pid %d)", (int)getpid());
+    CHECK(err.message && strstr(err.message, "in use by another sluice process") != NULL);
+    CHECK(err.message && strstr(err.message, pid) != NULL);
+    sl_error_reset(&err);
+    /* A copy of the directory is not locked (the lock is the OS's, not a file's content). */
+    char *copy = sl_sprintf("%s-copy", dir);
+    char *cmd = sl_sprintf("rm -rf '%s' && cp -r '%s' '%s'", copy, dir, copy);
+    REQUIRE(system(cmd) == 0);
+    CHECK(sl_engine_open(copy, &c, &err) == 0);
+    sl_engine_close(c);
+    /* Released on close. */
+    sl_engine_close(a);
+    CHECK(sl_engine_open(dir, &b, &err) == 0);
+    sl_engine_close(b);
+    sl_free(cmd);
+    sl_free(copy);
+    sl_free(pid);
+    sl_error_reset(&err);
+    sl_free(dir);
+}
+
+static void t_interrupted_init(void)
+{
+    sl_error err = SL_ERROR_INIT;
+    collect c = {SL_STRBUF_INIT, SL_STRBUF_INIT, ""};
+    /* A crash after the marker, before the catalog: the next start completes it. */
+    char *dir = tmpdir("halfinit");
+    REQUIRE(sl_fs_mkdir_p(dir, &err) == 0);
+    char *marker = sl_sprintf("%s/SLUICE", dir);
+    REQUIRE(sl_fs_write_atomic(marker, "sluice data directory\nversion 1\n", 32, &err) == 0);
+    sl_engine *eng = NULL;
+    REQUIRE(sl_engine_open(dir, &eng, &err) == 0);
+    sl_session *s = sl_session_new(eng);
+    CHECK(run(s, "SHOW TABLES", &c, &err) == 0);
+    CHECK_STR(sl_strbuf_cstr(&c.rows), "");
+    sl_session_free(s);
+    sl_engine_close(eng);
+    char *catalog = sl_sprintf("%s/catalog.json", dir);
+    CHECK(sl_fs_exists(catalog));
+    /* A crash after the lock file, before the marker: still a new directory. */
+    char *dir2 = tmpdir("lockonly");
+    REQUIRE(sl_fs_mkdir_p(dir2, &err) == 0);
+    char *lock = sl_sprintf("%s/SLUICE.lock", dir2);
+    REQUIRE(sl_fs_write_atomic(lock, "1\n", 2, &err) == 0);
+    eng = NULL;
+    CHECK(sl_engine_open(dir2, &eng, &err) == 0);
+    sl_engine_close(eng);
+    sl_free(lock);
+    sl_free(dir2);
+    sl_free(catalog);
+    sl_free(marker);
+    sl_strbuf_free(&c.rows);
+    sl_strbuf_free(&c.notices);
+    sl_error_reset(&err);
+    sl_free(dir);
+}
+
+SL_TESTS(t_lock, t_interrupted_init, t_survives_restart, t_not_sluice_dir, t_corrupt_catalog, t_failed_write_changes_nothing,
          t_ddl_errors)
