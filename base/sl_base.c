@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -464,17 +465,7 @@ static int sl__io_error(sl_error *err, const char *what, const char *path)
 static int sl__fsync_dir_of(const char *path, sl_error *err)
 {
     char *copy = sl_strdup(path);
-    const char *dir = dirname(copy);
-    int fd = open(dir, O_RDONLY | O_DIRECTORY);
-    if (fd < 0) {
-        int rc = sl__io_error(err, "open directory", dir);
-        sl_free(copy);
-        return rc;
-    }
-    int rc = 0;
-    if (fsync(fd) != 0 && errno != EINVAL)
-        rc = sl__io_error(err, "fsync directory", dir);
-    close(fd);
+    int rc = sl_fs_sync_dir(dirname(copy), err);
     sl_free(copy);
     return rc;
 }
@@ -630,6 +621,35 @@ void sl_fs_unlock(int fd)
 {
     if (fd >= 0)
         close(fd);
+}
+
+static int sl__rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)ftw;
+    return (flag == FTW_DP ? rmdir(path) : unlink(path)) == 0 || errno == ENOENT ? 0 : -1;
+}
+
+int sl_fs_remove_tree(const char *path, sl_error *err)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return errno == ENOENT ? 0 : sl__io_error(err, "stat", path);
+    if (nftw(path, sl__rm_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
+        return sl__io_error(err, "remove", path);
+    return 0;
+}
+
+int sl_fs_sync_dir(const char *dir, sl_error *err)
+{
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return sl__io_error(err, "open directory", dir);
+    int rc = 0;
+    if (fsync(fd) != 0 && errno != EINVAL)
+        rc = sl__io_error(err, "fsync directory", dir);
+    close(fd);
+    return rc;
 }
 
 char *sl_path_join(const char *a, const char *b)

@@ -236,6 +236,11 @@ bool sl_fs_is_dir(const char *path);
 ** has it (message names its pid when known), 58030 on I/O errors. */
 int sl_fs_lock(const char *path, const char *what, int *fd, sl_error *err);
 void sl_fs_unlock(int fd);
+/* Remove a file or a directory tree (symlinks are removed, not followed).
+** A path that does not exist is success. */
+int sl_fs_remove_tree(const char *path, sl_error *err);
+/* fsync a directory (after creating or renaming entries in it). */
+int sl_fs_sync_dir(const char *dir, sl_error *err);
 /* Join two path parts with '/'; caller frees. */
 char *sl_path_join(const char *a, const char *b);
 

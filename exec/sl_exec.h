@@ -142,4 +142,168 @@ int sl_eval_into(sl_eval_prog *p, const sl_chunk *in, const sl_eval_env *env, sl
 int sl_eval_filter(sl_eval_prog *p, const sl_chunk *in, const sl_eval_env *env, uint8_t *sel,
                    sl_error *err);
 
+/* ------------------------------------------------------------------------
+** Messages and channels (channel.c). A task reads messages from its input
+** channels and writes to its output channels. Channels are bounded: a full
+** channel blocks the sender (backpressure all the way to the sources).
+*/
+typedef enum sl_msg_kind {
+    SL_MSG_CHUNK,     /* rows; the chunk's ownership moves with the message */
+    SL_MSG_BARRIER,   /* checkpoint barrier: everything before belongs to checkpoint id */
+    SL_MSG_WATERMARK, /* event time has advanced to watermark (ns); later rows are late */
+    SL_MSG_END,       /* end of input (a bounded source is exhausted) */
+} sl_msg_kind;
+
+typedef struct sl_msg {
+    sl_msg_kind kind;      /* which */
+    sl_chunk *chunk;       /* CHUNK: the rows (owned by whoever holds the message) */
+    int64_t checkpoint_id; /* BARRIER: checkpoint N */
+    bool savepoint;        /* BARRIER: a savepoint (kept; the job may stop after it) */
+    int64_t watermark;     /* WATERMARK: event time in ns */
+} sl_msg;
+
+typedef struct sl_channel sl_channel;
+
+/* A bounded FIFO for any number of senders and one receiver. */
+sl_channel *sl_channel_new(int capacity);
+/* Block while full. 0, or -1 when the channel was closed (the job is being
+** cancelled; the message was not taken — its chunk stays the caller's). */
+int sl_channel_send(sl_channel *ch, const sl_msg *m);
+/* Wait up to timeout_ns (< 0: forever) for a message. 0 with *m filled, 1 on
+** timeout, -1 when closed and drained. */
+int sl_channel_recv(sl_channel *ch, sl_msg *m, int64_t timeout_ns);
+/* Wake every waiter; later sends fail, receives drain what is queued. */
+void sl_channel_close(sl_channel *ch);
+/* Frees queued chunks too. */
+void sl_channel_free(sl_channel *ch);
+int sl_channel_len(sl_channel *ch);
+
+/* ------------------------------------------------------------------------
+** Sources (implemented by connectors, attached to their declaration).
+*/
+typedef struct sl_source sl_source;
+
+/* What a source instance is created with. */
+typedef struct sl_source_args {
+    const sl_kvlist *options;  /* the table's WITH options (validated) */
+    int ncols;                 /* columns of the table */
+    const char *const *names;  /* their names */
+    const sl_type *types;      /* their types */
+    int subtask;               /* this instance, 0 .. parallelism-1 */
+    int parallelism;           /* instances reading the table together */
+    const char *table;         /* table name, for messages */
+} sl_source_args;
+
+#define SL_SOURCE_MORE 0 /* poll again (out may hold rows, or none yet) */
+#define SL_SOURCE_END 1  /* a bounded input is exhausted (out may hold its last rows) */
+
+typedef struct sl_source_ops {
+    /* Append up to out->cap - out->nrows rows to out. Returns within about
+    ** 100 ms so the task can pass barriers, even when no data arrives. Every
+    ** row handed out is covered by the next position(). -1 with err (a
+    ** malformed record names its place: file:line or topic/partition/offset). */
+    int (*poll)(sl_source *s, sl_chunk *out, sl_error *err);
+    /* The position just after the rows handed out so far (opaque bytes, stored
+    ** in the checkpoint). */
+    int (*position)(sl_source *s, sl_strbuf *out, sl_error *err);
+    /* Continue from a stored position; called before the first poll. A
+    ** deterministic source (datagen) regenerates exactly the same rows. */
+    int (*seek)(sl_source *s, const char *pos, size_t len, sl_error *err);
+    /* Rows skipped as malformed by '<format>.ignore-parse-errors' so far. */
+    int64_t (*skipped)(sl_source *s);
+    void (*free)(sl_source *s);
+} sl_source_ops;
+
+struct sl_source {
+    const sl_source_ops *ops; /* behaviour */
+    void *impl;               /* the connector's state */
+};
+
+typedef int (*sl_source_create_fn)(const sl_source_args *args, sl_source **out, sl_error *err);
+
+/* ------------------------------------------------------------------------
+** Sinks: two-phase commit (DESIGN.md section 5). Every sink implements it;
+** a sink with no commit protocol (print) makes pre_commit/commit no-ops and
+** declares guarantee none.
+*/
+typedef struct sl_sink sl_sink;
+
+typedef struct sl_sink_args {
+    const sl_kvlist *options;  /* the table's WITH options */
+    int ncols;                 /* columns */
+    const char *const *names;  /* names */
+    const sl_type *types;      /* types */
+    int subtask;               /* this instance */
+    int parallelism;           /* instances writing the table */
+    const char *table;         /* table name */
+    const char *job;           /* job name: stable across restarts (file names, txn ids) */
+} sl_sink_args;
+
+typedef struct sl_sink_ops {
+    /* Start collecting writes for epoch (= the checkpoint that will seal them). */
+    int (*begin)(sl_sink *s, int64_t epoch, sl_error *err);
+    /* Write rows of the open epoch: durable or not, never visible yet. */
+    int (*write)(sl_sink *s, const sl_chunk *c, sl_error *err);
+    /* Make the epoch's writes durable but invisible and describe them in
+    ** committable (file paths, a transaction id), which is stored in the
+    ** checkpoint before the decision. The next begin() may follow at once:
+    ** writing epoch N+1 never waits for N's commit. */
+    int (*pre_commit)(sl_sink *s, int64_t epoch, sl_strbuf *committable, sl_error *err);
+    /* Make a pre-committed epoch visible. Idempotent: committing twice, or
+    ** after a crash in the middle, is success. */
+    int (*commit)(sl_sink *s, const char *committable, size_t len, sl_error *err);
+    /* Discard a pre-committed epoch. Idempotent. */
+    int (*abort)(sl_sink *s, const char *committable, size_t len, sl_error *err);
+    /* After a restart: commit the committables of the decided checkpoint (they
+    ** may be committed already), then discard every other trace of this sink's
+    ** earlier incarnations (in-progress files, prepared transactions with its
+    ** prefix). n may be 0 (no decided checkpoint). */
+    int (*recover)(sl_sink *s, const char *const *committables, const size_t *lens, int n,
+                   sl_error *err);
+    void (*free)(sl_sink *s);
+} sl_sink_ops;
+
+struct sl_sink {
+    const sl_sink_ops *ops; /* behaviour */
+    void *impl;             /* the connector's state */
+};
+
+typedef int (*sl_sink_create_fn)(const sl_sink_args *args, sl_sink **out, sl_error *err);
+
+/* ------------------------------------------------------------------------
+** Checkpoint storage (checkpoint.c), in the data directory:
+**
+**   jobs/<job>/chk-<N>/state-<name>   one file per state owner (operator, source, sink)
+**   jobs/<job>/chk-<N>/_metadata      written last (temp, fsync, rename): only a
+**                                     directory with _metadata is a checkpoint
+**
+** _metadata is JSON: {"format": "sluice-checkpoint", "version": 1,
+** "checkpoint": N, "savepoint": bool, "time": ns, "job": name,
+** "files": [names...]}. Each state file is written atomically and fsync'ed
+** before _metadata, so a crash at any moment leaves either no checkpoint N
+** or a complete one.
+*/
+typedef struct sl_chk_store sl_chk_store;
+
+/* Open the checkpoint storage of job under data_dir/jobs/<job> (created). */
+int sl_chk_open(const char *data_dir, const char *job, sl_chk_store **out, sl_error *err);
+void sl_chk_close(sl_chk_store *st);
+/* Write one state blob of checkpoint id (creates chk-<id>/). */
+int sl_chk_write_state(sl_chk_store *st, int64_t id, const char *name, const void *data,
+                       size_t len, sl_error *err);
+/* Seal checkpoint id: write its _metadata listing the state files written. */
+int sl_chk_seal(sl_chk_store *st, int64_t id, bool savepoint, int64_t time_ns, sl_error *err);
+/* The newest sealed checkpoint (0 and *id = -1 when there is none). A
+** chk directory without _metadata, or with a corrupt one, is not counted
+** (a corrupt _metadata is reported through sl_log). */
+int sl_chk_latest(sl_chk_store *st, int64_t *id, sl_error *err);
+/* Read a state blob of a sealed checkpoint (caller frees *data). 58P01 if absent. */
+int sl_chk_read_state(sl_chk_store *st, int64_t id, const char *name, char **data, size_t *len,
+                      sl_error *err);
+/* Remove unsealed checkpoint directories and all but the newest keep sealed
+** non-savepoint checkpoints (savepoints are never removed). */
+int sl_chk_prune(sl_chk_store *st, int keep, sl_error *err);
+/* Path of a checkpoint directory (for savepoint paths in messages); caller frees. */
+char *sl_chk_path(const sl_chk_store *st, int64_t id);
+
 #endif /* SL_EXEC_H */
