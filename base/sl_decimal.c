@@ -7,11 +7,12 @@
 ** and checks the result precision. Nothing ever wraps: a result that does
 ** not fit is -1.
 **
-** The common cases stay in 128-bit arithmetic: add/sub of operands of the
-** same scale, products of operands below 2^64, quotients whose scaled
-** dividend fits 128 bits. Everything else goes through a small unsigned
-** 256-bit type (sl__u256, four 64-bit limbs): products of two 38-digit
-** values, operands aligned across very different scales, scaled dividends.
+** The common cases stay in 128-bit arithmetic: add/sub of operands whose
+** scales align below 10^38 (no work at all for equal scales), products of
+** operands below 2^64, quotients whose scaled dividend fits 128 bits.
+** Everything else goes through a small unsigned 256-bit type (sl__u256, four
+** 64-bit limbs): products of two 38-digit values, operands aligned across
+** very different scales, scaled dividends (divided by Knuth's algorithm D).
 ** The exact result is then rounded back (sl__finish).
 **
 ** Multiplications are done on unsigned types only (clang's UBSan lowers a
@@ -296,6 +297,46 @@ static uint64_t sl__u256_divmod64(sl__u256 *x, uint64_t d)
     return rem;
 }
 
+/* q = n / d, r = n % d for 2^64 <= d < 2^128: Knuth's algorithm D in base
+** 2^64. With a divisor of exactly two limbs the qhat test below compares
+** against the whole divisor, so qhat is exact and no add-back is needed. */
+static void sl__u256_divmod_2limb(const sl__u256 *n, sl__u128 d, sl__u256 *q, sl__u128 *r)
+{
+    int sh = __builtin_clzll((uint64_t)(d >> 64));
+    sl__u128 dn = d << sh; /* normalized: top bit set */
+    uint64_t dh = (uint64_t)(dn >> 64), dl = (uint64_t)dn;
+    uint64_t u[5]; /* n << sh */
+    if (sh == 0) {
+        memcpy(u, n->w, sizeof(n->w));
+        u[4] = 0;
+    } else {
+        u[4] = n->w[3] >> (64 - sh);
+        for (int i = 3; i > 0; i--)
+            u[i] = (n->w[i] << sh) | (n->w[i - 1] >> (64 - sh));
+        u[0] = n->w[0] << sh;
+    }
+    sl__u256 quo = sl__u256_from(0);
+    for (int j = 2; j >= 0; j--) {
+        sl__u128 num = ((sl__u128)u[j + 2] << 64) | u[j + 1];
+        sl__u128 qhat = num / dh, rhat = num % dh;
+        while ((qhat >> 64) != 0 || qhat * dl > ((rhat << 64) | u[j])) {
+            qhat--;
+            rhat += dh;
+            if ((rhat >> 64) != 0)
+                break;
+        }
+        /* u[j..j+2] -= qhat * dn. The difference is the partial remainder,
+        ** < dn < 2^128, so it is computed modulo 2^128 and the top limb is 0. */
+        sl__u128 rem = (((sl__u128)u[j + 1] << 64) | u[j]) - qhat * dn;
+        u[j + 2] = 0;
+        u[j + 1] = (uint64_t)(rem >> 64);
+        u[j] = (uint64_t)rem;
+        quo.w[j] = (uint64_t)qhat;
+    }
+    *q = quo;
+    *r = (((sl__u128)u[1] << 64) | u[0]) >> sh;
+}
+
 /* q = n / d, r = n % d for d != 0. */
 static void sl__u256_divmod(const sl__u256 *n, const sl__u256 *d, sl__u256 *q, sl__u256 *r)
 {
@@ -310,12 +351,19 @@ static void sl__u256_divmod(const sl__u256 *n, const sl__u256 *d, sl__u256 *q, s
         *r = sl__u256_from(nn % dd);
         return;
     }
-    if (sl__u256_fits128(d) && d->w[1] == 0) {
-        *q = *n;
-        *r = sl__u256_from(sl__u256_divmod64(q, d->w[0]));
+    if (sl__u256_fits128(d)) {
+        if (d->w[1] == 0) {
+            *q = *n;
+            *r = sl__u256_from(sl__u256_divmod64(q, d->w[0]));
+        } else {
+            sl__u128 rem;
+            sl__u256_divmod_2limb(n, sl__u256_lo(d), q, &rem);
+            *r = sl__u256_from(rem);
+        }
         return;
     }
-    /* Shift-subtract, from the highest set bit of n. */
+    /* Divisor above 128 bits (only outside the contract: in-contract callers
+    ** shortcut n < d): shift-subtract from the highest set bit of n. */
     int top = 255;
     while (top > 0 && !((n->w[top / 64] >> (top % 64)) & 1))
         top--;
@@ -416,9 +464,27 @@ static int sl__addsub_slow(sl_i128 a, int sa, sl_i128 b, int sb, bool sub, int p
     return sl__finish(neg, ma, c, p, s, out);
 }
 
+/* Bring the operand of the smaller scale to the larger one when that stays
+** below 10^38 (so within 128 bits): the cheap path for mixed scales. */
+static inline void sl__align128(sl_i128 *a, int *sa, sl_i128 *b, int *sb)
+{
+    sl_i128 *v = *sa < *sb ? a : b;
+    int k = *sa < *sb ? *sb - *sa : *sa - *sb;
+    if (k > SL_DEC_MAX_DIGITS)
+        return;
+    sl__u128 m = sl__mag(*v);
+    if (m >= sl__pow10_128[SL_DEC_MAX_DIGITS - k])
+        return;
+    m *= sl__pow10_128[k];
+    *v = *v < 0 ? -(sl_i128)m : (sl_i128)m;
+    *sa = *sb = *sa > *sb ? *sa : *sb;
+}
+
 int sl_dec_add(sl_i128 a, int sa, sl_i128 b, int sb, int p, int s, sl_i128 *out)
 {
     sl_i128 r;
+    if (sa != sb)
+        sl__align128(&a, &sa, &b, &sb);
     if (sa == sb && !__builtin_add_overflow(a, b, &r)) {
         if (s == sa) {
             if (sl__mag(r) >= sl__pow10_128[sl__pclamp(p)])
@@ -434,6 +500,8 @@ int sl_dec_add(sl_i128 a, int sa, sl_i128 b, int sb, int p, int s, sl_i128 *out)
 int sl_dec_sub(sl_i128 a, int sa, sl_i128 b, int sb, int p, int s, sl_i128 *out)
 {
     sl_i128 r;
+    if (sa != sb)
+        sl__align128(&a, &sa, &b, &sb);
     if (sa == sb && !__builtin_sub_overflow(a, b, &r)) {
         if (s == sa) {
             if (sl__mag(r) >= sl__pow10_128[sl__pclamp(p)])
