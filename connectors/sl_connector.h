@@ -102,8 +102,10 @@ struct sl_connector {
     ** (then column-dependent checks are skipped). */
     int (*check)(const sl_connector *c, const sl_kvlist *opts, const sl_table_shape *shape,
                  sl_error *err);
-    /* Runtime members (source/sink ops) are appended here by later issues;
-    ** declarations use designated initializers, so adding members is safe. */
+    /* The runtime side (sl_exec.h): create a source / sink instance. NULL
+    ** when the connector cannot be read / written (caps say the same). */
+    sl_source_create_fn create_source;
+    sl_sink_create_fn create_sink;
 };
 
 /* The registry. */

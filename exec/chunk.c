@@ -4,6 +4,8 @@
 */
 #include "sl_exec.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 sl_phys sl_phys_of(sl_type t)
@@ -149,6 +151,19 @@ int sl_chunk_copy_row(sl_chunk *dst, const sl_chunk *src, int r)
     return d;
 }
 
+/* The shortest %g text that reads back as exactly d (0.1, not 0.10000000000000001). */
+static void sl__format_double(sl_strbuf *sb, double d, bool single)
+{
+    char buf[40];
+    for (int prec = single ? 6 : 15; prec <= 17; prec++) {
+        snprintf(buf, sizeof buf, "%.*g", prec, d);
+        double back = strtod(buf, NULL);
+        if (single ? (float)back == (float)d : back == d)
+            break;
+    }
+    sl_strbuf_append(sb, buf);
+}
+
 bool sl_value_format(sl_strbuf *sb, const sl_vector *v, int r)
 {
     if (v->nulls[r] || v->type.id == SL_TYPE_NULL)
@@ -160,8 +175,8 @@ bool sl_value_format(sl_strbuf *sb, const sl_vector *v, int r)
     case SL_TYPE_SMALLINT:
     case SL_TYPE_INT:
     case SL_TYPE_BIGINT: sl_strbuf_appendf(sb, "%lld", (long long)v->v.i64[r]); break;
-    case SL_TYPE_FLOAT: sl_strbuf_appendf(sb, "%.9g", v->v.f64[r]); break;
-    case SL_TYPE_DOUBLE: sl_strbuf_appendf(sb, "%.17g", v->v.f64[r]); break;
+    case SL_TYPE_FLOAT: sl__format_double(sb, v->v.f64[r], true); break;
+    case SL_TYPE_DOUBLE: sl__format_double(sb, v->v.f64[r], false); break;
     case SL_TYPE_DECIMAL:
         sl_dec_format(v->v.i128[r], v->type.scale, buf);
         sl_strbuf_append(sb, buf);

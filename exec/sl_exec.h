@@ -107,9 +107,10 @@ void sl_chunk_set_str(sl_chunk *c, int col, int r, const char *p, size_t len);
 /* Copy row r of src (all columns, its kind) to the end of dst (same types). */
 int sl_chunk_copy_row(sl_chunk *dst, const sl_chunk *src, int r);
 
-/* Text form of one value as the shell and print sink show it (SQL literal
-** spelling without quotes: 12, 1.50, true, 2026-01-31 12:00:00.123, abc;
-** BYTES as x'0aff'). NULL -> appends nothing and returns false. */
+/* Text form of one value as CAST(... AS STRING) spells it (12, 1.50, TRUE,
+** 0.1 — the shortest text that reads back as the same double —,
+** 2026-01-31 12:00:00.123, abc; BYTES as x'0aff'), for the shell's results.
+** NULL -> appends nothing and returns false. */
 bool sl_value_format(sl_strbuf *sb, const sl_vector *v, int r);
 
 /* ------------------------------------------------------------------------
@@ -237,6 +238,7 @@ typedef struct sl_sink_args {
     int parallelism;           /* instances writing the table */
     const char *table;         /* table name */
     const char *job;           /* job name: stable across restarts (file names, txn ids) */
+    void *ctx;                 /* for the engine's own sinks (a query's result); NULL */
 } sl_sink_args;
 
 typedef struct sl_sink_ops {
@@ -305,5 +307,73 @@ int sl_chk_read_state(sl_chk_store *st, int64_t id, const char *name, char **dat
 int sl_chk_prune(sl_chk_store *st, int keep, sl_error *err);
 /* Path of a checkpoint directory (for savepoint paths in messages); caller frees. */
 char *sl_chk_path(const sl_chk_store *st, int64_t id);
+
+/* ------------------------------------------------------------------------
+** Jobs (job.c). A job is a pipeline source -> calc steps -> sink, chained in
+** one task (one thread), checkpointed by the protocol of DESIGN.md section 5:
+**
+**   checkpoint N:  source position, then sink pre_commit(N) -> committable,
+**                  all written into chk-N/ (fsync'ed), then chk-N/_metadata
+**                  (the decision), then sink commit(committable); epoch N+1
+**                  is already open for writes when N commits.
+**   start:         D = newest sealed checkpoint; source seek(D's position);
+**                  sink recover(D's committable) — commits it if it was not,
+**                  discards every later, undecided epoch.
+**   bounded input: a final checkpoint commits everything, then the job ends.
+**
+** The first checkpoint of a new job is 1; epoch N's rows are those written
+** after checkpoint N-1 up to checkpoint N.
+*/
+typedef struct sl_calc_spec {
+    const sl_bexpr *filter;       /* condition over the input, or NULL */
+    int nexprs;                   /* outputs; 0 = pass the input through */
+    const sl_bexpr *const *exprs; /* over the input */
+    const sl_type *out_types;     /* the outputs' types */
+} sl_calc_spec;
+
+typedef struct sl_job_stats {
+    int64_t rows_in;          /* rows read from the source */
+    int64_t rows_out;         /* rows written to the sink */
+    int64_t rows_skipped;     /* malformed records skipped by the source */
+    int64_t checkpoints;      /* checkpoints completed by this run */
+    int64_t last_checkpoint;  /* newest decided checkpoint, -1 = none */
+    int64_t restored_from;    /* checkpoint the run resumed from, -1 = none */
+    bool finished;            /* the input ended and everything was committed */
+} sl_job_stats;
+
+typedef struct sl_job_spec {
+    const char *name;                /* identity: checkpoints live in jobs/<name>/ */
+    const char *data_dir;            /* the data directory; NULL = no checkpoints
+                                        (a query's job: the sink commits at the end) */
+    int64_t checkpoint_interval_ms;  /* 0 = checkpoint only at the end of a bounded input */
+    int retain;                      /* checkpoints to keep (>= 1) */
+    sl_source_create_fn create_source; /* the source */
+    sl_source_args source_args;      /* its arguments */
+    int ncalc;                       /* calc steps, applied in order */
+    const sl_calc_spec *calc;        /* the steps */
+    sl_sink_create_fn create_sink;   /* the sink */
+    sl_sink_args sink_args;          /* its arguments */
+    int64_t limit;                   /* stop after this many rows reached the sink; -1 = no limit */
+    /* Polled between chunks: non-zero stops the job (after a final
+    ** checkpoint that is kept as a savepoint when *savepoint is set). */
+    int (*should_stop)(void *ctx, bool *savepoint);
+    void *stop_ctx;                  /* for should_stop */
+    /* Informational messages ("resuming from checkpoint 7"); may be NULL. */
+    void (*notice)(void *ctx, const char *message);
+    void *notice_ctx;                /* for notice */
+    int64_t (*now)(void *ctx);       /* clock (ns) for checkpoint timing and CURRENT_TIMESTAMP; NULL = real */
+    void *now_ctx;                   /* for now */
+    /* Tests only (NULL otherwise): called at every step of a checkpoint
+    ** ("position", "state-source", "pre-commit", "state-sink", "seal",
+    ** "begin", "commit", "prune"); non-zero makes the job fail right there,
+    ** as a crash at that moment would. */
+    int (*failpoint)(void *ctx, const char *where);
+    void *failpoint_ctx;             /* for failpoint */
+} sl_job_spec;
+
+/* Run the job until its bounded input ends or should_stop asks; resume
+** from the newest decided checkpoint of a job of that name. 0 with stats, or
+** -1 with err (the job failed; nothing undecided becomes visible). */
+int sl_job_run(const sl_job_spec *spec, sl_job_stats *stats, sl_error *err);
 
 #endif /* SL_EXEC_H */

@@ -11,6 +11,7 @@
 #define SL_PLANNER_INT_H
 
 #include "../connectors/sl_connector.h"
+#include "../exec/sl_exec.h"
 #include "../parser/sl_parser.h"
 #include "sl_bind.h"
 #include "sl_planner.h"
@@ -167,6 +168,30 @@ int sl_lp_dedup_kind(const sl_lp *over);
 void sl_lp_describe(sl_strbuf *sb, const sl_lp *lp);
 /* "[I]", "[I,UB,UA]", "[I,UB,UA,D]" ... */
 const char *sl_changelog_name(int changelog);
+
+/* ------------------------------------------------------------------------
+** Physical planning (physical.c): a logical plan -> a job the runtime runs.
+** Today: a scan, filters and projections, into a sink (INSERT) or into the
+** caller's result (a query). Other operators are refused (0A000) until the
+** runtime runs them.
+*/
+typedef struct sl_physical sl_physical;
+
+typedef struct sl_physical_opts {
+    const char *job_name;           /* the job's identity */
+    const char *data_dir;           /* checkpoints; NULL for a query's job */
+    int64_t interval_ms;            /* checkpoint interval; 0 = only at the end */
+    sl_sink_create_fn result_sink;  /* for a query: where its rows go */
+    void *result_ctx;               /* passed to result_sink in sl_sink_args.ctx */
+} sl_physical_opts;
+
+/* root: a SINK (INSERT) or the top of a query. The plan and catalog must
+** outlive the returned job. */
+int sl_physical_build(const sl_lp *root, const sl_catalog *cat, const sl_physical_opts *o,
+                      sl_physical **out, sl_error *err);
+/* The job to run; owned by p (fill the callbacks before running). */
+sl_job_spec *sl_physical_spec(sl_physical *p);
+void sl_physical_free(sl_physical *p);
 
 /* ------------------------------------------------------------------------
 ** Binding statements (bind.c).

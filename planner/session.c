@@ -23,6 +23,7 @@ struct sl_session {
     sl_engine *eng;     /* the engine */
     sl_kvlist *config;  /* SET values */
     sl_list *tviews;    /* temporary views (sl_view*) */
+    volatile sig_atomic_t *interrupt; /* set by the caller's signal handler, or NULL */
 };
 
 /* ------------------------------------------------------------------------
@@ -68,6 +69,11 @@ sl_session *sl_session_new(sl_engine *eng)
 static void sl__view_free_v(void *p)
 {
     sl_view_free(p);
+}
+
+void sl_session_set_interrupt(sl_session *s, volatile sig_atomic_t *flag)
+{
+    s->interrupt = flag;
 }
 
 void sl_session_free(sl_session *s)
@@ -679,19 +685,166 @@ static int sl__explain(sl_session *s, const sl_stmt *st, const sl_result_sink *o
     return 0;
 }
 
+/* A job's identity: 'pipeline.name', else derived from the statement's
+** canonical text, so running the same file again finds the same job. */
+static char *sl__job_name(sl_session *s, const sl_stmt *st)
+{
+    const char *name = sl_kvlist_get(s->config, "pipeline.name");
+    if (name)
+        return sl_strdup(name);
+    sl_strbuf sb = SL_STRBUF_INIT;
+    sl_stmt_print(&sb, st, NULL, NULL);
+    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+    for (size_t i = 0; i < sb.len; i++)
+        h = (h ^ (unsigned char)sb.buf[i]) * 1099511628211ULL;
+    sl_strbuf_free(&sb);
+    return sl_sprintf("insert-into-%s-%016llx", st->name ? st->name : "query",
+                      (unsigned long long)h);
+}
+
+static int64_t sl__interval_ms(sl_session *s)
+{
+    const char *v = sl_kvlist_get(s->config, "execution.checkpointing.interval");
+    const sl_config_key *k = sl_config_find("execution.checkpointing.interval");
+    int64_t ms = 10000;
+    sl_error ignored = SL_ERROR_INIT;
+    if (sl_option_parse_duration_ms(v ? v : k->default_value, &ms, -1, &ignored) != 0)
+        ms = 10000; /* SET validated it; the default parses */
+    sl_error_reset(&ignored);
+    return ms;
+}
+
+typedef struct sl__run_ctx {
+    sl_session *s;                /* the session */
+    const sl_result_sink *out;    /* the statement's output */
+    bool cancelled;               /* the output asked to stop */
+} sl__run_ctx;
+
+static int sl__should_stop(void *ctx, bool *savepoint)
+{
+    sl__run_ctx *rc = ctx;
+    *savepoint = true;
+    return rc->cancelled || (rc->s->interrupt && *rc->s->interrupt);
+}
+
+static void sl__job_notice(void *ctx, const char *message)
+{
+    sl__run_ctx *rc = ctx;
+    sl__notice(rc->out, SL_SEV_NOTICE, "%s", message);
+}
+
+/* The sink of a query's job: rows go to the statement's output as text. */
+typedef struct sl__result_sink {
+    sl_sink sink;          /* the sink (first: freed as one) */
+    sl__run_ctx *run;      /* where rows go */
+    int ncols;             /* columns */
+} sl__result_sink;
+
+static int sl__rs_noop(sl_sink *s, int64_t epoch, sl_error *err)
+{
+    return 0;
+}
+
+static int sl__rs_write(sl_sink *s, const sl_chunk *c, sl_error *err)
+{
+    sl__result_sink *rs = s->impl;
+    sl_strbuf *bufs = sl_calloc((size_t)rs->ncols + 1, sizeof(sl_strbuf));
+    const char **vals = sl_calloc((size_t)rs->ncols + 1, sizeof(char *));
+    for (int r = 0; r < c->nrows && !rs->run->cancelled; r++) {
+        for (int i = 0; i < rs->ncols; i++) {
+            sl_strbuf_reset(&bufs[i]);
+            vals[i] = sl_value_format(&bufs[i], &c->cols[i], r) ? sl_strbuf_cstr(&bufs[i]) : NULL;
+        }
+        if (rs->run->out && rs->run->out->row && rs->run->out->row(rs->run->out->ctx, vals) != 0)
+            rs->run->cancelled = true;
+    }
+    for (int i = 0; i < rs->ncols; i++)
+        sl_strbuf_free(&bufs[i]);
+    sl_free(bufs);
+    sl_free(vals);
+    return 0;
+}
+
+static int sl__rs_pre_commit(sl_sink *s, int64_t epoch, sl_strbuf *committable, sl_error *err)
+{
+    return 0;
+}
+
+static int sl__rs_commit(sl_sink *s, const char *c, size_t len, sl_error *err)
+{
+    return 0;
+}
+
+static int sl__rs_recover(sl_sink *s, const char *const *cs, const size_t *lens, int n,
+                          sl_error *err)
+{
+    return 0;
+}
+
+static void sl__rs_free(sl_sink *s)
+{
+    sl_free(s->impl);
+}
+
+static const sl_sink_ops sl__result_sink_ops = {
+    sl__rs_noop, sl__rs_write, sl__rs_pre_commit, sl__rs_commit, sl__rs_commit, sl__rs_recover,
+    sl__rs_free,
+};
+
+static int sl__result_sink_create(const sl_sink_args *args, sl_sink **out, sl_error *err)
+{
+    sl__result_sink *rs = sl_calloc(1, sizeof *rs);
+    rs->sink.ops = &sl__result_sink_ops;
+    rs->sink.impl = rs;
+    rs->run = args->ctx;
+    rs->ncols = args->ncols;
+    *out = &rs->sink;
+    return 0;
+}
+
 static int sl__run(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err)
 {
     sl_list *plans = sl_list_new();
     int rc = sl__plan(s, st, plans, err);
+    if (rc == 0 && st->kind == SL_STMT_STATEMENT_SET)
+        rc = sl_error_set(err, SL_ERR_NOT_SUPPORTED, st->pos,
+                          "the runtime cannot run a statement set yet");
+    char *name = rc == 0 ? sl__job_name(s, st) : NULL;
+    sl__run_ctx run = {s, out, false};
+    sl_physical *phys = NULL;
+    if (rc == 0) {
+        sl_physical_opts o = {name, st->kind == SL_STMT_QUERY ? NULL : s->eng->data_dir,
+                              sl__interval_ms(s), sl__result_sink_create, &run};
+        rc = sl_physical_build(plans->items[0], s->eng->cat, &o, &phys, err);
+    }
+    if (rc == 0) {
+        sl_job_spec *spec = sl_physical_spec(phys);
+        spec->should_stop = sl__should_stop;
+        spec->stop_ctx = &run;
+        spec->notice = sl__job_notice;
+        spec->notice_ctx = &run;
+        if (st->kind == SL_STMT_QUERY && out && out->begin &&
+            out->begin(out->ctx, spec->sink_args.ncols, spec->sink_args.names,
+                       spec->sink_args.types) != 0)
+            run.cancelled = true;
+        sl_job_stats stats;
+        rc = sl_job_run(spec, &stats, err);
+        if (rc == 0) {
+            char tag[64];
+            if (st->kind == SL_STMT_QUERY)
+                snprintf(tag, sizeof tag, "SELECT %lld", (long long)stats.rows_out);
+            else
+                snprintf(tag, sizeof tag, "INSERT 0 %lld", (long long)stats.rows_out);
+            if (stats.rows_skipped > 0)
+                sl__notice(out, SL_SEV_WARNING, "%lld malformed records were skipped",
+                           (long long)stats.rows_skipped);
+            sl__complete(out, tag);
+        }
+    }
+    sl_physical_free(phys);
+    sl_free(name);
     sl_list_free(plans, sl__lp_free_v);
-    if (rc != 0)
-        return -1;
-    /* The statement is valid; running it needs the streaming runtime. */
-    sl_error_set(err, SL_ERR_NOT_SUPPORTED, st->pos, "%s cannot run yet: this build has no runtime",
-                 st->kind == SL_STMT_QUERY ? "a query" : "a job");
-    sl_error_detail(err, "The statement was parsed, bound and planned successfully.");
-    sl_error_hint(err, "Use EXPLAIN to see its plan.");
-    return -1;
+    return rc;
 }
 
 /* ------------------------------------------------------------------------

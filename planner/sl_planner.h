@@ -12,6 +12,8 @@
 #ifndef SL_PLANNER_H
 #define SL_PLANNER_H
 
+#include <signal.h>
+
 #include "../base/sl_base.h"
 #include "../base/sl_type.h"
 
@@ -47,6 +49,11 @@ void sl_session_free(sl_session *s);
 ** Returns 0, or -1 with err set. */
 int sl_session_exec(sl_session *s, const char *sql, size_t len, const sl_result_sink *out,
                     sl_error *err);
+
+/* A flag the caller's signal handler sets (Ctrl-C, SIGTERM): a running job
+** then stops after a final checkpoint kept as a savepoint; a running query
+** stops. NULL: none. */
+void sl_session_set_interrupt(sl_session *s, volatile sig_atomic_t *flag);
 
 /* For shell completion: names of tables and views (caller frees the list and
 ** strings with sl_list_free(l, sl_free)); option keys of every connector and

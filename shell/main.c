@@ -13,6 +13,7 @@
 ** Main routines: main, parse_args, run.
 */
 #include <getopt.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -161,6 +162,28 @@ static int run_inputs(sl_shell *sh, sl_args *a)
     return sh->status;
 }
 
+static volatile sig_atomic_t g_stop; /* SIGINT / SIGTERM while running a script */
+
+static void on_stop_signal(int sig)
+{
+    (void)sig;
+    g_stop = 1;
+}
+
+/* Scripts: Ctrl-C or SIGTERM stops a running job after a final checkpoint
+** kept as a savepoint, and runs nothing more. */
+static void install_stop_handlers(sl_shell *sh)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sh->cancel = &g_stop;
+    sl_session_set_interrupt(sh->session, &g_stop);
+}
+
 /* Open the data directory and run the REPL or the inputs. Returns the exit
 ** status. */
 static int run(sl_args *a, bool interactive)
@@ -176,6 +199,8 @@ static int run(sl_args *a, bool interactive)
         return SL_EXIT_USAGE;
     }
     sh.session = sl_session_new(sh.engine);
+    if (!interactive)
+        install_stop_handlers(&sh);
     int code = interactive ? sl_repl_run(&sh) : run_inputs(&sh, a);
     sl_session_free(sh.session);
     sl_engine_close(sh.engine);

@@ -353,6 +353,7 @@ int sl_repl_run(sl_shell *sh)
         repl_close(&r);
         return SL_EXIT_USAGE;
     }
+    sl_session_set_interrupt(sh->session, &g_interrupted);
     printf("sluice %s (data directory: %s)\n"
            "End statements with ';'. Type quit or press Ctrl-D to exit.\n\n",
            SLUICE_VERSION, sl_engine_data_dir(sh->engine));

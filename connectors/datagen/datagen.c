@@ -2,9 +2,9 @@
 ** datagen.c — the 'datagen' connector: a source that generates rows, random
 ** or sequential per column (Flink's DataGen connector and option names).
 **
-** Declaration only (options, capabilities, check); the generator itself
-** attaches to this declaration in a later issue. Generation is
-** deterministic, so the source is replayable.
+** The declaration (options, capabilities, check); the generator itself is
+** in datagen_source.c (sl_datagen_create). Generation is deterministic, so
+** the source is replayable.
 **
 ** sl__datagen_check enforces what types alone cannot: every fields.<col>.*
 ** key names a column; sequence columns have start <= end and no random-only
@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "../sl_connector_int.h"
+#include "datagen.h"
 
 static const sl_option_spec sl__datagen_options[] = {
     {.key = "rows-per-second", .type = SL_OPT_INT, .default_value = "10000",
@@ -249,4 +250,6 @@ const sl_connector sl__connector_datagen = {
         .sink_default = SL_GUARANTEE_NONE,
     },
     .check = sl__datagen_check,
+    .create_source = sl_datagen_create,
+    .create_sink = NULL,
 };

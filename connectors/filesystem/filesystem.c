@@ -3,14 +3,80 @@
 ** directory in one of the formats (Flink's FileSystem connector and option
 ** names).
 **
-** Declaration only (options, capabilities, check). As a sink it writes
-** in-progress files and makes them visible by rename at checkpoint commit:
-** exactly-once, append-only. As a source, files can be re-read from a
-** stored position: replayable.
+** This file holds the declaration (options, capabilities, check) and what
+** the source (fs_source.c) and the sink (fs_sink.c) share: the directory
+** listing, the clock and the test knobs (fs_int.h). As a sink it writes
+** hidden in-progress files and makes them visible by rename at checkpoint
+** commit: exactly-once, append-only. As a source, files are read line by
+** line from a stored (file, offset) position: replayable.
+**
+** Main routines: sl__fs_list, sl__fs_fnv1a, sl__fs_monotonic_ns.
 */
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-#include "../sl_connector_int.h"
+#include "fs_int.h"
+
+size_t sl__fs_block_size = 64 * 1024;
+size_t sl__fs_max_line = 16 * 1024 * 1024;
+int64_t (*sl__fs_clock)(void) = sl__fs_monotonic_ns;
+
+int64_t sl__fs_monotonic_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+uint64_t sl__fs_fnv1a(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++) {
+        h ^= b[i];
+        h *= UINT64_C(0x100000001b3);
+    }
+    return h;
+}
+
+static int sl__fs_name_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+sl_list *sl__fs_list(const char *dir, bool (*keep)(const char *name), sl_error *err)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        int e = errno;
+        sl_error_set(err, e == ENOENT ? SL_ERR_UNDEFINED_FILE : SL_ERR_IO, -1,
+                     "could not open directory \"%s\": %s", dir, strerror(e));
+        return NULL;
+    }
+    sl_list *l = sl_list_new();
+    struct dirent *de;
+    errno = 0;
+    while ((de = readdir(d)) != NULL) {
+        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+            continue;
+        if (!keep || keep(de->d_name))
+            sl_list_push(l, sl_strdup(de->d_name));
+        errno = 0;
+    }
+    int e = errno;
+    closedir(d);
+    if (e != 0) {
+        sl_list_free(l, sl_free);
+        sl_error_set(err, SL_ERR_IO, -1, "could not read directory \"%s\": %s", dir,
+                     strerror(e));
+        return NULL;
+    }
+    if (l->n > 1)
+        qsort(l->items, (size_t)l->n, sizeof(void *), sl__fs_name_cmp);
+    return l;
+}
 
 static const sl_option_spec sl__filesystem_options[] = {
     {.key = "path", .type = SL_OPT_STRING, .required = true,
@@ -61,4 +127,6 @@ const sl_connector sl__connector_filesystem = {
         .sink_default = SL_GUARANTEE_EXACTLY_ONCE,
     },
     .check = sl__filesystem_check,
+    .create_source = sl__fs_source_create,
+    .create_sink = sl__fs_sink_create,
 };

@@ -25,3 +25,4 @@ endfunction()
 
 sl_fuzz_target(parser sl_parser)
 sl_fuzz_target(binder sl_planner)
+sl_fuzz_target(codec sl_connectors)

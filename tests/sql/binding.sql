@@ -27,5 +27,4 @@ EXPLAIN SELECT id FROM clicks UNION ALL SELECT name FROM users;
 EXPLAIN SELECT id FROM clicks ORDER BY nope;
 EXPLAIN SELECT id FROM clicks LIMIT -1;
 INSERT INTO sink SELECT campaign, SUM(amount) FROM clicks GROUP BY campaign;
-SELECT * FROM clicks;
 STOP JOB 'nope';

@@ -1,0 +1,550 @@
+/*
+** fs_source.c — the filesystem source: the lines of the files under 'path'
+** decoded with the table's format.
+**
+** Files. 'path' names one file, or a directory: then every regular file in
+** it (not in subdirectories) whose name does not start with '.' or '_'
+** (hidden, as Flink skips them: in-progress part files of the sink), read
+** in name order (strcmp, byte order). With parallelism p, subtask k reads
+** the files whose name hashes (64-bit FNV-1a) to k modulo p. A hash and not
+** the index in the listing: the listing changes as files appear, and an
+** index would move a file from one subtask to another between a checkpoint
+** and a restart (read twice or never); the hash of a name never changes.
+**
+** Records are lines: split on '\n', a trailing '\r' stripped, each given to
+** sl_codec_decode. Files are read in blocks (sl__fs_block_size, 64 KiB),
+** never whole; a line longer than sl__fs_max_line (16 MiB) is an error
+** (54000) naming file:line. A malformed record fails the source (22P02,
+** the codec's message; the detail adds `in <file>:<line>: <record>` with
+** the first 200 bytes of the record); with '<format>.ignore-parse-errors'
+** the codec skips it and skipped() counts it.
+**
+** Position (text): "v1 <offset> <line> <name>" — the file being read, the
+** byte offset just after the last record handed out, the number of lines
+** consumed before that offset (for file:line in messages), and the name
+** (may hold any byte but NUL; empty before the first file). Files of this
+** subtask named before <name> are done; the source continues in <name> at
+** <offset>, then with the names after it. A file that vanished is skipped;
+** one shorter than the stored offset is an error (XX001): it was rewritten.
+**
+** Bounded ('source.monitor-interval' unset): the files present at start,
+** then SL_SOURCE_END; a last line without '\n' is a record (the files are
+** complete). Continuous: the directory is listed again every monitor
+** interval and the source moves to a newer file (a name after the current
+** one) once it has consumed the current one. Only complete lines are
+** consumed: a last line without '\n' is held back until its '\n' arrives
+** (appended lines of the newest file are read as they come). A file whose
+** last line never completes therefore holds this subtask back; it is
+** reported once (sl_log warning) when newer files wait behind it. As in
+** Flink, write files under a hidden name and rename them when complete;
+** files named before the current one that appear later are not read.
+**
+** poll returns within about 100 ms: after 50 ms of reading, or after one
+** wait of at most 100 ms (continuous mode, nothing new).
+**
+** Main routines: sl__fs_source_create and the sl_source_ops below.
+*/
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fs_int.h"
+
+#define SL__FS_POLL_WORK_NS (50 * 1000000LL)  /* read for at most this long per poll */
+#define SL__FS_IDLE_WAIT_NS (100 * 1000000LL) /* longest wait in one poll */
+#define SL__FS_SHOW_BYTES   200               /* bytes of a bad record in messages */
+
+typedef struct sl__fs_source {
+    char *dir;          /* directory of the files */
+    char *single;       /* 'path' named this one file in dir (else NULL) */
+    int subtask;        /* this instance */
+    int parallelism;    /* instances reading the table */
+    bool continuous;    /* 'source.monitor-interval' set */
+    int64_t monitor_ns; /* listing interval (continuous) */
+    sl_codec *codec;    /* the table's format */
+    int64_t skipped;    /* records skipped as malformed */
+    /* Position. */
+    char *file;     /* file being read (NULL: none yet) */
+    int64_t offset; /* byte offset after the last record handed out */
+    int64_t line;   /* lines consumed before offset */
+    /* Reading. */
+    int fd;               /* open file (-1: not open) */
+    char *buf;            /* bytes read from the file; buf[start] is at offset */
+    size_t start;         /* first unconsumed byte in buf */
+    size_t len;           /* bytes in buf */
+    size_t cap;           /* bytes allocated */
+    size_t scanned;       /* bytes after start known to hold no '\n' */
+    sl_list *listing;     /* names of this subtask's files, sorted (NULL: not listed) */
+    int64_t next_list_ns; /* continuous: when to list again */
+    bool ended;           /* bounded input exhausted */
+    bool warned_stall;    /* the held-back-line warning was logged for file */
+} sl__fs_source;
+
+/* ------------------------------------------------------------------------
+** Files of this subtask.
+*/
+static bool sl__fs_visible(const char *name)
+{
+    return name[0] != '.' && name[0] != '_';
+}
+
+static bool sl__fs_mine(const sl__fs_source *s, const char *name)
+{
+    if (s->parallelism <= 1)
+        return true;
+    uint64_t h = sl__fs_fnv1a(SL__FNV_INIT, name, strlen(name));
+    return (int)(h % (uint64_t)s->parallelism) == s->subtask;
+}
+
+/* Refresh s->listing: this subtask's regular, visible files, sorted. */
+static int sl__fs_relist(sl__fs_source *s, sl_error *err)
+{
+    sl_list *names;
+    if (s->single) {
+        names = sl_list_new();
+        sl_list_push(names, sl_strdup(s->single));
+    } else {
+        names = sl__fs_list(s->dir, sl__fs_visible, err);
+        if (!names)
+            return -1;
+    }
+    sl_list *mine = sl_list_new();
+    for (int i = 0; i < names->n; i++) {
+        char *name = names->items[i];
+        char *p = sl_path_join(s->dir, name);
+        struct stat st;
+        bool regular = stat(p, &st) == 0 && S_ISREG(st.st_mode);
+        sl_free(p);
+        if (regular && sl__fs_mine(s, name)) {
+            sl_list_push(mine, name);
+            names->items[i] = NULL;
+        }
+    }
+    sl_list_free(names, sl_free);
+    sl_list_free(s->listing, sl_free);
+    s->listing = mine;
+    if (s->continuous)
+        s->next_list_ns = sl__fs_clock() + s->monitor_ns;
+    return 0;
+}
+
+/* The first listed name after s->file (all names when no file yet), or NULL. */
+static const char *sl__fs_next_name(const sl__fs_source *s)
+{
+    for (int i = 0; s->listing && i < s->listing->n; i++) {
+        const char *n = s->listing->items[i];
+        if (!s->file || strcmp(n, s->file) > 0)
+            return n;
+    }
+    return NULL;
+}
+
+static void sl__fs_close_file(sl__fs_source *s)
+{
+    if (s->fd >= 0)
+        close(s->fd);
+    s->fd = -1;
+    s->start = s->len = s->scanned = 0;
+}
+
+/* Open s->file at s->offset. 0 when open, 1 when the file vanished, -1 with err. */
+static int sl__fs_open_current(sl__fs_source *s, sl_error *err)
+{
+    char *p = sl_path_join(s->dir, s->file);
+    int fd = open(p, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        int e = errno;
+        if (e == ENOENT) {
+            sl_free(p);
+            return 1;
+        }
+        sl_error_set(err, SL_ERR_IO, -1, "could not open file \"%s\": %s", p, strerror(e));
+        sl_free(p);
+        return -1;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || lseek(fd, (off_t)s->offset, SEEK_SET) < 0) {
+        sl_error_set(err, SL_ERR_IO, -1, "could not read file \"%s\": %s", p, strerror(errno));
+        close(fd);
+        sl_free(p);
+        return -1;
+    }
+    if ((int64_t)st.st_size < s->offset) {
+        sl_error_set(err, SL_ERR_DATA_CORRUPTED, -1,
+                     "file \"%s\" is shorter than the position to resume from", p);
+        sl_error_detail(err, "The file has %" PRId64 " bytes; the position is byte %" PRId64 ".",
+                        (int64_t)st.st_size, s->offset);
+        sl_error_hint(err, "Files must not be rewritten or truncated once the source has read "
+                           "them.");
+        close(fd);
+        sl_free(p);
+        return -1;
+    }
+    sl_free(p);
+    s->fd = fd;
+    s->start = s->len = s->scanned = 0;
+    s->warned_stall = false;
+    return 0;
+}
+
+/* Make the next file (after s->file) current and open it. 0 when a file is
+** open, 1 when there is none (yet), -1 with err. */
+static int sl__fs_advance(sl__fs_source *s, sl_error *err)
+{
+    for (;;) {
+        const char *next = sl__fs_next_name(s);
+        if (!next)
+            return 1;
+        sl_free(s->file);
+        s->file = sl_strdup(next);
+        s->offset = 0;
+        s->line = 0;
+        int rc = sl__fs_open_current(s, err);
+        if (rc <= 0)
+            return rc;
+        /* Vanished since the listing: go on with the next name. */
+    }
+}
+
+/* ------------------------------------------------------------------------
+** Records.
+*/
+static void sl__fs_show_record(sl_strbuf *sb, const char *rec, size_t len)
+{
+    size_t n = len;
+    if (n > SL__FS_SHOW_BYTES) {
+        n = SL__FS_SHOW_BYTES;
+        while (n > 0 && ((unsigned char)rec[n] & 0xC0) == 0x80)
+            n--; /* do not cut a UTF-8 sequence */
+    }
+    sl_strbuf_append_n(sb, rec, n);
+    if (n < len)
+        sl_strbuf_append(sb, "...");
+}
+
+/* Add "in <file>:<line>: <record>" to the detail of err. */
+static void sl__fs_locate_error(sl__fs_source *s, sl_error *err, const char *rec, size_t len)
+{
+    sl_strbuf sb = SL_STRBUF_INIT;
+    if (err->detail && err->detail[0])
+        sl_strbuf_appendf(&sb, "%s\n", err->detail);
+    char *p = sl_path_join(s->dir, s->file);
+    sl_strbuf_appendf(&sb, "in %s:%" PRId64 ": ", p, s->line + 1);
+    sl_free(p);
+    sl__fs_show_record(&sb, rec, len);
+    sl_error_detail(err, "%s", sl_strbuf_cstr(&sb));
+    sl_strbuf_free(&sb);
+}
+
+/* Decode the record buf[start .. start+reclen) that ends a line of
+** consumed bytes; on success the position moves past it. */
+static int sl__fs_emit(sl__fs_source *s, size_t reclen, size_t consumed, sl_chunk *out,
+                       sl_error *err)
+{
+    const char *rec = s->buf + s->start;
+    if (reclen > 0 && rec[reclen - 1] == '\r')
+        reclen--;
+    int rc = sl_codec_decode(s->codec, rec, reclen, out, err);
+    if (rc < 0) {
+        if (!sl_error_isset(err))
+            sl_error_set(err, SL_ERR_INVALID_TEXT, -1, "malformed record");
+        sl__fs_locate_error(s, err, rec, reclen);
+        return -1;
+    }
+    if (rc == SL_CODEC_SKIPPED)
+        s->skipped++;
+    s->start += consumed;
+    s->scanned = 0;
+    s->offset += (int64_t)consumed;
+    s->line++;
+    return 0;
+}
+
+/* Read the next block into buf. >0 bytes read, 0 at end of file, -1 with err. */
+static ssize_t sl__fs_read_block(sl__fs_source *s, sl_error *err)
+{
+    if (s->start > 0) {
+        memmove(s->buf, s->buf + s->start, s->len - s->start);
+        s->len -= s->start;
+        s->start = 0;
+    }
+    size_t block = sl__fs_block_size ? sl__fs_block_size : 1;
+    if (s->cap - s->len < block) { /* grow geometrically: long lines stay linear */
+        s->cap = s->len + block > 2 * s->cap ? s->len + block : 2 * s->cap;
+        s->buf = sl_realloc(s->buf, s->cap);
+    }
+    for (;;) {
+        ssize_t r = read(s->fd, s->buf + s->len, block);
+        if (r >= 0) {
+            s->len += (size_t)r;
+            return r;
+        }
+        if (errno != EINTR) {
+            char *p = sl_path_join(s->dir, s->file);
+            sl_error_set(err, SL_ERR_IO, -1, "could not read file \"%s\": %s", p, strerror(errno));
+            sl_free(p);
+            return -1;
+        }
+    }
+}
+
+static int sl__fs_line_too_long(sl__fs_source *s, sl_error *err)
+{
+    char *p = sl_path_join(s->dir, s->file);
+    sl_error_set(err, SL_ERR_PROGRAM_LIMIT, -1, "record too long in %s:%" PRId64, p, s->line + 1);
+    sl_error_detail(err, "A line (record) may hold at most %zu bytes.", sl__fs_max_line);
+    sl_free(p);
+    return -1;
+}
+
+static void sl__fs_sleep_ns(int64_t ns)
+{
+    if (ns <= 0)
+        return;
+    struct timespec ts = {.tv_sec = (time_t)(ns / 1000000000), .tv_nsec = (long)(ns % 1000000000)};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+    }
+}
+
+/* Nothing to read right now (continuous mode): wait for the next listing,
+** at most SL__FS_IDLE_WAIT_NS, then list if due. */
+static int sl__fs_idle(sl__fs_source *s, sl_error *err)
+{
+    int64_t wait = s->next_list_ns - sl__fs_clock();
+    sl__fs_sleep_ns(wait < SL__FS_IDLE_WAIT_NS ? wait : SL__FS_IDLE_WAIT_NS);
+    if (sl__fs_clock() >= s->next_list_ns)
+        return sl__fs_relist(s, err);
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+** Operations.
+*/
+static int sl__fs_poll(sl_source *src, sl_chunk *out, sl_error *err)
+{
+    sl__fs_source *s = src->impl;
+    if (s->ended)
+        return SL_SOURCE_END;
+    if (!s->listing && sl__fs_relist(s, err) != 0)
+        return -1;
+    int64_t deadline = sl__fs_clock() + SL__FS_POLL_WORK_NS;
+    bool waited = false;
+    while (!sl_chunk_full(out)) {
+        if (s->fd < 0) {
+            /* (Re)open the current file at the position (after a seek), else
+            ** the next one. */
+            int rc = s->file ? sl__fs_open_current(s, err) : 1;
+            if (rc < 0)
+                return -1;
+            if (rc == 1)
+                rc = sl__fs_advance(s, err);
+            if (rc < 0)
+                return -1;
+            if (rc == 1) { /* no file to read */
+                if (!s->continuous) {
+                    s->ended = true;
+                    return SL_SOURCE_END;
+                }
+                if (out->nrows > 0 || waited)
+                    return SL_SOURCE_MORE;
+                waited = true;
+                if (sl__fs_idle(s, err) != 0)
+                    return -1;
+                continue;
+            }
+        }
+        /* A complete line in the buffer? */
+        size_t avail = s->len - s->start;
+        const char *nl = avail > s->scanned
+                             ? memchr(s->buf + s->start + s->scanned, '\n', avail - s->scanned)
+                             : NULL;
+        if (nl) {
+            size_t reclen = (size_t)(nl - (s->buf + s->start));
+            if (reclen > sl__fs_max_line)
+                return sl__fs_line_too_long(s, err);
+            if (sl__fs_emit(s, reclen, reclen + 1, out, err) != 0)
+                return -1;
+            continue;
+        }
+        s->scanned = avail;
+        if (avail > sl__fs_max_line)
+            return sl__fs_line_too_long(s, err);
+        if (sl__fs_clock() > deadline)
+            return SL_SOURCE_MORE;
+        ssize_t r = sl__fs_read_block(s, err);
+        if (r < 0)
+            return -1;
+        if (r > 0)
+            continue;
+        /* End of the file (for now). */
+        if (!s->continuous) {
+            if (avail > 0) {
+                if (sl__fs_emit(s, avail, avail, out, err) != 0)
+                    return -1;
+                continue;
+            }
+            sl__fs_close_file(s);
+            int rc = sl__fs_advance(s, err);
+            if (rc < 0)
+                return -1;
+            if (rc == 1) {
+                s->ended = true;
+                return SL_SOURCE_END;
+            }
+            continue;
+        }
+        /* Continuous: move on only from a completely consumed file. */
+        if (avail == 0 && sl__fs_next_name(s)) {
+            sl__fs_close_file(s);
+            int rc = sl__fs_advance(s, err);
+            if (rc < 0)
+                return -1;
+            if (rc == 0)
+                continue;
+        }
+        if (avail > 0 && !s->warned_stall && sl__fs_next_name(s)) {
+            char *p = sl_path_join(s->dir, s->file);
+            sl_log(SL_LOG_WARN,
+                   "filesystem source: %s ends with an incomplete line (no newline); newer "
+                   "files are read once it is complete",
+                   p);
+            sl_free(p);
+            s->warned_stall = true;
+        }
+        if (out->nrows > 0 || waited)
+            return SL_SOURCE_MORE;
+        waited = true;
+        if (sl__fs_idle(s, err) != 0)
+            return -1;
+    }
+    return SL_SOURCE_MORE;
+}
+
+static int sl__fs_position(sl_source *src, sl_strbuf *out, sl_error *err)
+{
+    sl__fs_source *s = src->impl;
+    sl_strbuf_appendf(out, "v1 %" PRId64 " %" PRId64 " %s", s->offset, s->line,
+                      s->file ? s->file : "");
+    return 0;
+}
+
+/* Parse a non-negative decimal integer ending at a blank; advances *p. */
+static bool sl__fs_parse_i64(const char **p, const char *end, int64_t *out)
+{
+    const char *q = *p;
+    int64_t v = 0;
+    if (q >= end || *q < '0' || *q > '9')
+        return false;
+    while (q < end && *q >= '0' && *q <= '9') {
+        if (v > (INT64_MAX - 9) / 10)
+            return false;
+        v = v * 10 + (*q++ - '0');
+    }
+    if (q >= end || *q != ' ')
+        return false;
+    *p = q + 1;
+    *out = v;
+    return true;
+}
+
+static int sl__fs_seek(sl_source *src, const char *pos, size_t len, sl_error *err)
+{
+    sl__fs_source *s = src->impl;
+    const char *p = pos, *end = pos + len;
+    int64_t offset, line;
+    if (len < 3 || memcmp(p, "v1 ", 3) != 0 || (p += 3, !sl__fs_parse_i64(&p, end, &offset)) ||
+        !sl__fs_parse_i64(&p, end, &line) || memchr(p, 0, (size_t)(end - p)) != NULL ||
+        ((end == p) && (offset != 0 || line != 0))) {
+        sl_error_set(err, SL_ERR_DATA_CORRUPTED, -1, "invalid filesystem source position");
+        sl_error_detail(err, "The stored position is \"%.*s\".", (int)(len > 200 ? 200 : len), pos);
+        return -1;
+    }
+    sl__fs_close_file(s);
+    sl_free(s->file);
+    s->file = end > p ? sl_strndup(p, (size_t)(end - p)) : NULL;
+    s->offset = offset;
+    s->line = line;
+    s->ended = false;
+    return 0;
+}
+
+static int64_t sl__fs_skipped(sl_source *src)
+{
+    sl__fs_source *s = src->impl;
+    return s->skipped;
+}
+
+static void sl__fs_source_free(sl_source *src)
+{
+    if (!src)
+        return;
+    sl__fs_source *s = src->impl;
+    sl__fs_close_file(s);
+    sl_codec_free(s->codec);
+    sl_list_free(s->listing, sl_free);
+    sl_free(s->buf);
+    sl_free(s->file);
+    sl_free(s->dir);
+    sl_free(s->single);
+    sl_free(s);
+    sl_free(src);
+}
+
+static const sl_source_ops sl__fs_source_ops = {
+    .poll = sl__fs_poll,
+    .position = sl__fs_position,
+    .seek = sl__fs_seek,
+    .skipped = sl__fs_skipped,
+    .free = sl__fs_source_free,
+};
+
+int sl__fs_source_create(const sl_source_args *args, sl_source **out, sl_error *err)
+{
+    *out = NULL;
+    const sl_kv *path = sl_kvlist_find(args->options, "path");
+    if (!path || !path->value || !path->value[0])
+        return sl_error_set(err, SL_ERR_INVALID_PARAMETER, -1, "option 'path' is required");
+    const sl_kv *mon = sl_kvlist_find(args->options, "source.monitor-interval");
+    int64_t monitor_ms = 0;
+    if (mon && sl_option_parse_duration_ms(mon->value, &monitor_ms, mon->value_pos, err) != 0)
+        return -1;
+    struct stat st;
+    if (stat(path->value, &st) != 0) {
+        int e = errno;
+        return sl_error_set(err, e == ENOENT ? SL_ERR_UNDEFINED_FILE : SL_ERR_IO, path->value_pos,
+                            "could not read \"%s\": %s", path->value, strerror(e));
+    }
+    if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))
+        return sl_error_set(err, SL_ERR_INVALID_PARAMETER, path->value_pos,
+                            "\"%s\" is neither a file nor a directory", path->value);
+    sl_codec *codec = sl_codec_new(args->options, args->ncols, args->names, args->types, err);
+    if (!codec)
+        return -1;
+    sl__fs_source *s = sl_calloc(1, sizeof *s);
+    if (S_ISDIR(st.st_mode)) {
+        s->dir = sl_strdup(path->value);
+    } else {
+        const char *slash = strrchr(path->value, '/');
+        s->dir =
+            slash ? sl_strndup(path->value, (size_t)(slash - path->value) + (slash == path->value))
+                  : sl_strdup(".");
+        s->single = sl_strdup(slash ? slash + 1 : path->value);
+    }
+    s->subtask = args->subtask;
+    s->parallelism = args->parallelism > 0 ? args->parallelism : 1;
+    s->continuous = mon != NULL;
+    s->monitor_ns = (monitor_ms > 0 ? monitor_ms : 1) * 1000000;
+    s->codec = codec;
+    s->fd = -1;
+    sl_source *src = sl_calloc(1, sizeof *src);
+    src->ops = &sl__fs_source_ops;
+    src->impl = s;
+    *out = src;
+    return 0;
+}

@@ -1,0 +1,960 @@
+/*
+** eval_fn.c — scalar functions and LIKE for the evaluator (eval.c):
+** string functions on UTF-8 code points (UPPER/LOWER: ASCII and Latin-1
+** only), math (ABS, ROUND, FLOOR, CEIL, POWER, SQRT), time functions over
+** base/sl_time.h (DATE_FORMAT, TO_TIMESTAMP, TO_DATE, UNIX_TIMESTAMP,
+** FROM_UNIXTIME, CURRENT_TIMESTAMP & co. from the injected clock), CONCAT,
+** LIKE with constant patterns compiled once (exact / prefix / suffix /
+** contains fast paths, a backtracking matcher otherwise), and Java's
+** Double.toString for CAST(DOUBLE AS STRING).
+**
+** Every function here is strict (NULL in any argument -> NULL) and skips
+** rows that are not selected (see eval_int.h). Choices: UPPER/LOWER map
+** ASCII and Latin-1 (U+00C0..U+00FE) only, other code points unchanged;
+** POSITION(needle, haystack); LIKE has no escape character unless ESCAPE
+** is given, and an escape followed by anything but %, _ or itself is 22025;
+** TO_TIMESTAMP / TO_DATE / UNIX_TIMESTAMP / DATE_FORMAT give NULL for text
+** that does not parse (or a bad pattern); where Flink gives NULL but the
+** planner typed the result NOT NULL (SUBSTRING with a negative length of
+** NOT NULL arguments), the empty string is returned instead; ROUND(DOUBLE, d)
+** scales by 10^d and rounds half away from zero.
+**
+** Main routines: sl__compile_fn, sl__compile_like, sl__format_double.
+*/
+#include "eval_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ========================================================================
+** UTF-8.
+*/
+
+/* Length of the UTF-8 sequence starting with byte c (1 for invalid bytes). */
+static inline size_t sl__u8len(unsigned char c)
+{
+    return c < 0x80 ? 1 : c < 0xE0 ? (c < 0xC0 ? 1 : 2) : c < 0xF0 ? 3 : c < 0xF8 ? 4 : 1;
+}
+
+size_t sl__utf8_count(const char *s, size_t len)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < len; i++)
+        n += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return n;
+}
+
+size_t sl__utf8_skip(const char *s, size_t len, size_t k)
+{
+    size_t i = 0;
+    while (k > 0 && i < len) {
+        i += sl__u8len((unsigned char)s[i]);
+        k--;
+    }
+    return i < len ? i : len;
+}
+
+/* ========================================================================
+** Java's Double.toString / Float.toString.
+*/
+
+int sl__format_double(double d, bool is_float, char *buf)
+{
+    if (isnan(d))
+        return sprintf(buf, "NaN");
+    if (isinf(d))
+        return sprintf(buf, d < 0 ? "-Infinity" : "Infinity");
+    if (d == 0)
+        return sprintf(buf, signbit(d) ? "-0.0" : "0.0");
+    /* shortest %e text that reads back as the same value */
+    char e[40];
+    int maxp = is_float ? 9 : 17;
+    for (int p = 1; p <= maxp; p++) {
+        snprintf(e, sizeof e, "%.*e", p - 1, d);
+        double back = strtod(e, NULL);
+        if (is_float ? (float)back == (float)d : back == d)
+            break;
+    }
+    /* e = [-]D[.DDD]e[+-]XX */
+    char digits[24];
+    int nd = 0;
+    const char *q = e;
+    bool neg = *q == '-';
+    if (neg)
+        q++;
+    for (; *q && *q != 'e'; q++)
+        if (*q >= '0' && *q <= '9' && nd < 20)
+            digits[nd++] = *q;
+    int exp = atoi(q + 1);
+    while (nd > 1 && digits[nd - 1] == '0')
+        nd--;
+    digits[nd] = 0;
+    char *o = buf;
+    if (neg)
+        *o++ = '-';
+    double a = fabs(d);
+    if (a >= 1e-3 && a < 1e7) {
+        if (exp >= 0) {
+            for (int i = 0; i <= exp; i++)
+                *o++ = i < nd ? digits[i] : '0';
+            *o++ = '.';
+            if (nd > exp + 1)
+                for (int i = exp + 1; i < nd; i++)
+                    *o++ = digits[i];
+            else
+                *o++ = '0';
+        } else {
+            *o++ = '0';
+            *o++ = '.';
+            for (int i = 0; i < -exp - 1; i++)
+                *o++ = '0';
+            for (int i = 0; i < nd; i++)
+                *o++ = digits[i];
+        }
+        *o = 0;
+    } else {
+        *o++ = digits[0];
+        *o++ = '.';
+        if (nd > 1)
+            for (int i = 1; i < nd; i++)
+                *o++ = digits[i];
+        else
+            *o++ = '0';
+        o += sprintf(o, "E%d", exp);
+    }
+    return (int)(o - buf);
+}
+
+/* ========================================================================
+** Common kernel scaffolding.
+*/
+
+/* Kernel prologue: run the kids, NULL if any argument is NULL. */
+#define SL__STRICT_PROLOGUE()                                                      \
+    if (sl__run_kids(nd, ev, sel) < 0)                                             \
+        return -1;                                                                 \
+    int n = ev->n;                                                                 \
+    sl__or_nulls(nd, n)
+
+/* Result is NULL for every row (a strict function with an untyped NULL). */
+static int sl__k_all_null(sl__node *nd, sl__eval *ev, const uint8_t *sel)
+{
+    memset(nd->nulls, 1, (size_t)ev->n);
+    return 0;
+}
+
+/* A NULL result for row i: NULL when the type allows it, else the empty
+** value (Flink returns NULL there too, but the type promised NOT NULL). */
+static void sl__null_result(sl__node *nd, int i)
+{
+    if (!nd->type.not_null) {
+        nd->nulls[i] = 1;
+    } else if (nd->phys == SL_PHYS_STR) {
+        nd->v.str[i].ptr = "";
+        nd->v.str[i].len = 0;
+    } else {
+        memset((char *)nd->v.raw + (size_t)i * (nd->phys == SL_PHYS_I128 ? 16 : 8), 0,
+               nd->phys == SL_PHYS_I128 ? 16 : nd->phys == SL_PHYS_BOOL ? 1 : 8);
+    }
+}
+
+/* NUL-terminated copy of a string value (for patterns): buf if it fits,
+** else the arena. */
+static const char *sl__cstr(sl__eval *ev, const sl_str *s, char *buf, size_t cap)
+{
+    char *d = s->len < cap ? buf : sl_arena_alloc(ev->arena, (size_t)s->len + 1);
+    if (s->len)
+        memcpy(d, s->ptr, s->len);
+    d[s->len] = 0;
+    return d;
+}
+
+/* ========================================================================
+** String functions.
+*/
+
+/* Latin-1 aware case mapping of a UTF-8 string (lengths are preserved). */
+static int sl__k_case_map(sl__node *nd, sl__eval *ev, const uint8_t *sel)
+{
+    SL__STRICT_PROLOGUE();
+    const sl_str *a = nd->kids[0]->v.str;
+    bool upper = nd->op == SL_FN_UPPER;
+    for (int i = 0; i < n; i++) {
+        if (!SL__LIVE(nd, sel, i))
+            continue;
+        uint32_t len = a[i].len;
+        unsigned char *d = len ? sl_arena_alloc(ev->arena, len) : NULL;
+        const unsigned char *s = (const unsigned char *)a[i].ptr;
+        for (uint32_t j = 0; j < len; j++) {
+            unsigned char c = s[j];
+            if (upper) {
+                if (c >= 'a' && c <= 'z')
+                    c -= 32;
+                else if (c == 0xC3 && j + 1 < len && s[j + 1] >= 0xA0 && s[j + 1] <= 0xBE &&
+                         s[j + 1] != 0xB7) {
+                    d[j++] = c;
+                    c = (unsigned char)(s[j] - 0x20);
+                }
+            } else {
+                if (c >= 'A' && c <= 'Z')
+                    c += 32;
+                else if (c == 0xC3 && j + 1 < len && s[j + 1] >= 0x80 && s[j + 1] <= 0x9E &&
+                         s[j + 1] != 0x97) {
+                    d[j++] = c;
+                    c = (unsigned char)(s[j] + 0x20);
+                }
+            }
+            d[j] = c;
+        }
+        nd->v.str[i].ptr = d ? (const char *)d : "";
+        nd->v.str[i].len = len;
+    }
+    return 0;
+}
+
+/* SUBSTRING(s, pos[, len]) as Flink: 1-based in code points; pos 0 is 1; a
+** negative pos counts from the end; a negative length gives NULL. */
+static int sl__k_substring(sl__node *nd, sl__eval *ev, const uint8_t *sel)
+{
+    SL__STRICT_PROLOGUE();
+    const sl_str *a = nd->kids[0]->v.str;
+    const int64_t *pos = nd->kids[1]->v.i64;
+    const int64_t *ln = nd->nkids > 2 ? nd->kids[2]->v.i64 : NULL;
+    for (int i = 0; i < n; i++) {
+        if (!SL__LIVE(nd, sel, i))
+            continue;
+        int64_t len = ln ? ln[i] : INT64_MAX;
+        if (len < 0) {
+            sl__null_result(nd, i);
+            continue;
+        }
+        const char *s = a[i].ptr;
+        size_t nb = a[i].len;
+        int64_t nchars = (int64_t)sl__utf8_count(s, nb), start;
+        if (pos[i] > 0)
+            start = pos[i] - 1;
+        else if (pos[i] < 0)
+            start = nchars + pos[i];
+        else
+            start = 0;
+        if (start < 0 || start >= nchars) {
+            nd->v.str[i].ptr = "";
+            nd->v.str[i].len = 0;
+            continue;
+        }
+        int64_t end = nchars - start < len ? nchars : start + len;
+        size_t b0 = sl__utf8_skip(s, nb, (size_t)start);
+        size_t b1 = b0 + sl__utf8_skip(s + b0, nb - b0, (size_t)(end - start));
+        nd->v.str[i].ptr = s + b0;
+        nd->v.str[i].len = (uint32_t)(b1 - b0);
+    }
+    return 0;
+}
+
+/* TRIM / LTRIM / RTRIM of spaces (aliases the input bytes). */
+static int sl__k_trim(sl__node *nd, sl__eval *ev, const uint8_t *sel)
+{
+    SL__STRICT_PROLOGUE();
+    const sl_str *a = nd->kids[0]->v.str;
+    bool left = nd->op != SL_FN_RTRIM, right = nd->op != SL_FN_LTRIM;
+    for (int i = 0; i < n; i++) {
+        if (!SL__LIVE(nd, sel, i))
+            continue;
+        const char *p = a[i].ptr, *e = a[i].ptr + a[i].len;
+        while (left && p < e && *p == ' ')
+            p++;
+        while (right && e > p && e[-1] == ' ')
+            e--;
+        nd->v.str[i].ptr = p;
+        nd->v.str[i].len = (uint32_t)(e - p);
+    }
+    return 0;
+}
+
+static int sl__k_char_length(sl__node *nd, sl__eval *ev, const uint8_t *sel)
+{
+    SL__STRICT_PROLOGUE();
+    const sl_str *a = nd->kids[0]->v.str;
+    for (int i = 0; i < n; i++)
+        if (SL__LIVE(nd, sel, i))
+            nd->v.i64[i] = (int64_t)sl__utf8_count(a[i].ptr, a[i].len);
+    return 0;
+}
+
+/* Byte offset of needle in hay, or -1. */
+static long sl__find(const char *hay, size_t hn, const char *needle, size_t nn)
+{
+    if (nn == 0)
+        return 0;
+    const char *r = hn >= nn ? memmem(hay, hn, needle, nn) : NULL;
+    return r ? (long)(r - hay) : -1;
+}
+
+/* REPLACE(s, from, to): every non-overlapping occurrence; empty from = s. */
+static int sl__k_replace(sl__node *nd, sl__eval *ev, const uint8_t *sel)
+{
+    SL__STRICT_PROLOGUE();
+    const sl_str *a = nd->kids[0]->v.str, *f = nd->kids[1]->v.str, *t = nd->kids[2]->v.str;
+    sl_strbuf *sb = nd->aux;
+    for (int i = 0; i < n; i++) {
+        if (!SL__LIVE(nd, sel, i))
+            continue;
+        if (f[i].len == 0) {
+            nd->v.str[i] = a[i];
+            continue;
+        }
+        sl_strbuf_reset(sb);
+        const char *p = a[i].ptr;
+        size_t rest = a[i].len;
+        long at;
+        while ((at = sl__find(p, rest, f[i].ptr, f[i].len)) >= 0) {
+            sl_strbuf_append_n(sb, p, (size_t)at);
+            sl_strbuf_append_n(sb, t[i].ptr, t[i].len);
+            p += (size_t)at + f[i].len;
+            rest -= (size_t)at + f[i].len;
+        }
+        sl_strbuf_append_n(sb, p, rest);
+        sl__set_str(nd, ev, i, sb->buf ? sb->buf : "", sb->len);
+    }
+    return 0;
+}
+
+/* POSITION(needle, haystack): 1-based code point index, 0 if absent. */
+static int sl__k_position(sl__node *nd, sl__eval *ev, const uint8_t *sel)
+{
+    SL__STRICT_PROLOGUE();
+    const sl_str *needle = nd->kids[0]->v.str, *hay = nd->kids[1]->v.str;
+    for (int i = 0; i < n; i++) {
+        if (!SL__LIVE(nd, sel, i))
+            continue;
+        long at = sl__find(hay[i].ptr, hay[i].len, needle[i].ptr, needle[i].len);
+        nd->v.i64[i] = at < 0 ? 0 : (int64_t)sl__utf8_count(hay[i].ptr, (size_t)at) + 1;
+    }
+    return 0;
+}
+
+/* LPAD / RPAD(s, len, pad) as Flink: the result has exactly len code
+** points (s is cut to len); len < 0 or an empty pad give NULL. */
+static int sl__k_pad(sl__node *nd, sl__eval *ev, const uint8_t *sel)
+{
+    SL__STRICT_PROLOGUE();
+    const sl_str *a = nd->kids[0]->v.str, *pad = nd->kids[2]->v.str;
+    const int64_t *ln = nd->kids[1]->v.i64;
+    bool left = nd->op == SL_FN_LPAD;
+    sl_strbuf *sb = nd->aux;
+    for (int i = 0; i < n; i++) {
+        if (!SL__LIVE(nd, sel, i))
+            continue;
+        int64_t len = ln[i];
+        if (len < 0 || pad[i].len == 0) {
+            sl__null_result(nd, i);
+            continue;
+        }
+        if (len > 1000000)
+            return sl__fail(ev, nd, SL_ERR_PROGRAM_LIMIT, "requested length too large");
+        size_t nchars = sl__utf8_count(a[i].ptr, a[i].len);
+        size_t keep = nchars < (size_t)len ? nchars : (size_t)len;
+        size_t npad = (size_t)len - keep;
+        size_t keep_b = sl__utf8_skip(a[i].ptr, a[i].len, keep);
+        size_t padchars = sl__utf8_count(pad[i].ptr, pad[i].len);
+        sl_strbuf_reset(sb);
+        if (!left)
+            sl_strbuf_append_n(sb, a[i].ptr, keep_b);
+        while (npad > 0) {
+            size_t take = npad < padchars ? npad : padchars;
+            sl_strbuf_append_n(sb, pad[i].ptr, sl__utf8_skip(pad[i].ptr, pad[i].len, take));
+            npad -= take;
+        }
+        if (left)
+            sl_strbuf_append_n(sb, a[i].ptr, keep_b);
+        sl__set_str(nd, ev, i, sb->buf ? sb->buf : "", sb->len);
+    }
+    return 0;
+}
+
+/* CONCAT(a, b, ...) and a || b: NULL if any argument is NULL. */
+static int sl__k_concat(sl__node *nd, sl__eval *ev, const uint8_t *sel)
+{
+    SL__STRICT_PROLOGUE();
+    for (int i = 0; i < n; i++) {
+        if (!SL__LIVE(nd, sel, i))
+            continue;
+        size_t total = 0;
+        for (int k = 0; k < nd->nkids; k++)
+            total += nd->kids[k]->v.str[i].len;
+        char *d = total ? sl_arena_alloc(ev->arena, total) : NULL, *o = d;
+        for (int k = 0; k < nd->nkids; k++) {
+            const sl_str *s = &nd->kids[k]->v.str[i];
+            if (s->len) {
+                memcpy(o, s->ptr, s->len);
+                o += s->len;
+            }
+        }
+        nd->v.str[i].ptr = d ? d : "";
+        nd->v.str[i].len = (uint32_t)total;
+    }
+    return 0;
+}
+
+/* ========================================================================
+** Math.
+*/
+
+static int sl__k_abs(sl__node *nd, sl__eval *ev, const uint8_t *sel)
+{
+    SL__STRICT_PROLOGUE();
+    const sl__node *a = nd->kids[0];
+    switch (nd->phys) {
+    case SL_PHYS_I64:
+        for (int i = 0; i < n; i++) {
+            int64_t x = a->v.i64[i];
+            if (SL__LIVE(nd, sel, i) && (x == INT64_MIN || -x > nd->hi))
+                return sl__fail(ev, nd, SL_ERR_NUMERIC_RANGE, "%s out of range",
+                                nd->type.id == SL_TYPE_INT        ? "integer"
+                                : nd->type.id == SL_TYPE_SMALLINT ? "smallint"
+                                : nd->type.id == SL_TYPE_TINYINT  ? "tinyint"
+                                                                  : "bigint");
+            nd->v.i64[i] = x < 0 && x != INT64_MIN ? -x : x;
+        }
+        break;
+    case SL_PHYS_F64:
+        for (int i = 0; i < n; i++)
+            nd->v.f64[i] = fabs(a->v.f64[i]);
+        break;
+    case SL_PHYS_I128:
+        for (int i = 0; i < n; i++)
+            if (SL__LIVE(nd, sel, i))
+                nd->v.i128[i] = a->v.i128[i] < 0 ? -a->v.i128[i] : a->v.i128[i];
+        break;
+    default: break;
+    }
+    return 0;
+}
+
+/* 10^k as int64 for 0 <= k <= 18. */
+static int64_t sl__p10(int k)
+{
+    int64_t r = 1;
+    while (k-- > 0)
+        r *= 10;
+    return r;
+}
+
+/* ROUND(x[, d]) HALF_UP; FLOOR; CEIL (op selects). */
+static int sl__k_round(sl__node *nd, sl__eval *ev, const uint8_t *sel)
+{
+    SL__STRICT_PROLOGUE();
+    const sl__node *a = nd->kids[0];
+    const int64_t *dv = nd->nkids > 1 ? nd->kids[1]->v.i64 : NULL;
+    int op = nd->op;
+    for (int i = 0; i < n; i++) {
+        if (!SL__LIVE(nd, sel, i))
+            continue;
+        int64_t d = dv ? dv[i] : 0;
+        if (d > 100)
+            d = 100;
+        if (d < -100)
+            d = -100;
+        switch (nd->phys) {
+        case SL_PHYS_I64: {
+            int64_t x = a->v.i64[i];
+            if (op == SL_FN_ROUND && d < 0) {
+                if (d < -18) {
+                    x = 0;
+                } else {
+                    int64_t m = sl__p10((int)-d), q = x / m, r = x % m;
+                    if ((r < 0 ? -r : r) * 2 >= m)
+                        q += x < 0 ? -1 : 1;
+                    if (__builtin_mul_overflow(q, m, &x) || x < nd->lo || x > nd->hi)
+                        return sl__fail(ev, nd, SL_ERR_NUMERIC_RANGE, "integer out of range");
+                }
+            }
+            nd->v.i64[i] = x;
+            break;
+        }
+        case SL_PHYS_F64: {
+            double x = a->v.f64[i], r;
+            if (op == SL_FN_FLOOR)
+                r = floor(x);
+            else if (op == SL_FN_CEIL)
+                r = ceil(x);
+            else if (!isfinite(x) || d > 15)
+                r = x;
+            else {
+                double m = pow(10.0, (double)d);
+                r = round(x * m) / m;
+                if (!isfinite(r))
+                    r = x;
+            }
+            nd->v.f64[i] = nd->type.id == SL_TYPE_FLOAT ? (double)(float)r : r;
+            break;
+        }
+        case SL_PHYS_I128: {
+            int sa = a->type.scale, p2 = nd->type.precision, s2 = nd->type.scale, rc;
+            if (op == SL_FN_FLOOR)
+                rc = sl_dec_floor(a->v.i128[i], sa, p2, s2, &nd->v.i128[i]);
+            else if (op == SL_FN_CEIL)
+                rc = sl_dec_ceil(a->v.i128[i], sa, p2, s2, &nd->v.i128[i]);
+            else
+                rc = sl_dec_round(a->v.i128[i], sa, (int)d, p2, s2, &nd->v.i128[i]);
+            if (rc < 0) {
+                sl__fail(ev, nd, SL_ERR_NUMERIC_RANGE, "numeric field overflow");
+                sl_error_detail(ev->err, "A field with precision %d, scale %d cannot hold the result.",
+                                p2, s2);
+                return -1;
+            }
+            break;
+        }
+        default: break;
+        }
+    }
+    return 0;
+}
+
+static int sl__k_power_sqrt(sl__node *nd, sl__eval *ev, const uint8_t *sel)
+{
+    SL__STRICT_PROLOGUE();
+    const double *a = nd->kids[0]->v.f64;
+    if (nd->op == SL_FN_SQRT) {
+        for (int i = 0; i < n; i++)
+            nd->v.f64[i] = sqrt(a[i]);
+    } else {
+        const double *b = nd->kids[1]->v.f64;
+        for (int i = 0; i < n; i++)
+            nd->v.f64[i] = pow(a[i], b[i]);
+    }
+    return 0;
+}
+
+/* ========================================================================
+** Time functions.
+*/
+
+#define SL__DEFAULT_TS_PATTERN "yyyy-MM-dd HH:mm:ss"
+
+/* CURRENT_TIMESTAMP, NOW, LOCALTIMESTAMP (millisecond precision),
+** CURRENT_DATE, UNIX_TIMESTAMP(): from the injected clock, UTC. */
+static int sl__k_now(sl__node *nd, sl__eval *ev, const uint8_t *sel)
+{
+    int n = ev->n;
+    int64_t now = ev->env->now_nanos, v;
+    switch (nd->op) {
+    case SL_FN_CURRENT_DATE:
+        v = now / SL_NANOS_PER_DAY - (now % SL_NANOS_PER_DAY < 0);
+        break;
+    case SL_FN_UNIX_TIMESTAMP:
+        v = now / SL_NANOS_PER_SEC - (now % SL_NANOS_PER_SEC < 0);
+        break;
+    default: v = sl_time_truncate(now, 3); break;
+    }
+    memset(nd->nulls, 0, (size_t)n);
+    for (int i = 0; i < n; i++)
+        nd->v.i64[i] = v;
+    return 0;
+}
+
+/* Timestamp of a DATE_FORMAT argument (TIMESTAMP or string); false when a
+** string does not parse. */
+static bool sl__ts_arg(const sl__node *k, int i, int64_t *ts)
+{
+    if (k->phys == SL_PHYS_I64) {
+        *ts = k->v.i64[i];
+        return true;
+    }
+    return sl_ts_parse(k->v.str[i].ptr, k->v.str[i].len, ts) == 0;
+}
+
+/* DATE_FORMAT(ts, pattern) and FROM_UNIXTIME(seconds[, pattern]). */
+static int sl__k_format(sl__node *nd, sl__eval *ev, const uint8_t *sel)
+{
+    SL__STRICT_PROLOGUE();
+    const sl__node *a = nd->kids[0];
+    sl_strbuf *sb = nd->aux;
+    for (int i = 0; i < n; i++) {
+        if (!SL__LIVE(nd, sel, i))
+            continue;
+        char pb[128];
+        const char *pattern = nd->nkids > 1 ? sl__cstr(ev, &nd->kids[1]->v.str[i], pb, sizeof pb)
+                                            : SL__DEFAULT_TS_PATTERN;
+        int64_t ts;
+        if (nd->op == SL_FN_FROM_UNIXTIME) {
+            if (__builtin_mul_overflow(a->v.i64[i], SL_NANOS_PER_SEC, &ts))
+                return sl__fail(ev, nd, "22008", "timestamp out of range");
+        } else if (!sl__ts_arg(a, i, &ts)) {
+            sl__null_result(nd, i);
+            continue;
+        }
+        sl_strbuf_reset(sb);
+        if (sl_ts_format_pattern(ts, pattern, sb) < 0) {
+            sl__null_result(nd, i);
+            continue;
+        }
+        sl__set_str(nd, ev, i, sb->buf ? sb->buf : "", sb->len);
+    }
+    return 0;
+}
+
+/* TO_TIMESTAMP(s[, pattern]) -> TIMESTAMP(3); TO_DATE(s[, pattern]);
+** UNIX_TIMESTAMP(s[, pattern]) -> seconds. Unparsable text gives NULL. */
+static int sl__k_parse_time(sl__node *nd, sl__eval *ev, const uint8_t *sel)
+{
+    SL__STRICT_PROLOGUE();
+    const sl_str *a = nd->kids[0]->v.str;
+    for (int i = 0; i < n; i++) {
+        if (!SL__LIVE(nd, sel, i))
+            continue;
+        int64_t ts;
+        int rc;
+        if (nd->nkids > 1) {
+            char pb[128];
+            const char *pattern = sl__cstr(ev, &nd->kids[1]->v.str[i], pb, sizeof pb);
+            rc = sl_ts_parse_pattern(a[i].ptr, a[i].len, pattern, &ts);
+        } else if (nd->op == SL_FN_TO_DATE) {
+            rc = sl_date_parse(a[i].ptr, a[i].len, &ts);
+            if (rc == 0) {
+                nd->v.i64[i] = ts;
+                continue;
+            }
+        } else if (nd->op == SL_FN_UNIX_TIMESTAMP) {
+            rc = sl_ts_parse_pattern(a[i].ptr, a[i].len, SL__DEFAULT_TS_PATTERN, &ts);
+        } else {
+            rc = sl_ts_parse(a[i].ptr, a[i].len, &ts);
+        }
+        if (rc < 0) {
+            sl__null_result(nd, i);
+            continue;
+        }
+        switch (nd->op) {
+        case SL_FN_TO_DATE:
+            nd->v.i64[i] = ts / SL_NANOS_PER_DAY - (ts % SL_NANOS_PER_DAY < 0);
+            break;
+        case SL_FN_UNIX_TIMESTAMP:
+            nd->v.i64[i] = ts / SL_NANOS_PER_SEC - (ts % SL_NANOS_PER_SEC < 0);
+            break;
+        default: nd->v.i64[i] = sl_time_truncate(ts, 3); break;
+        }
+    }
+    return 0;
+}
+
+/* ========================================================================
+** Compilation of function calls.
+*/
+
+static void sl__free_strbuf(void *p)
+{
+    sl_strbuf_free(p);
+    sl_free(p);
+}
+
+/* Give nd a reusable string buffer (aux). */
+static void sl__with_strbuf(sl__node *nd)
+{
+    nd->aux = sl_calloc(1, sizeof(sl_strbuf));
+    nd->aux_free = sl__free_strbuf;
+}
+
+int sl__compile_fn(sl__node *nd, const sl_bexpr *b, sl_error *err)
+{
+    int id = nd->op;
+    for (int k = 0; k < nd->nkids; k++) {
+        if (nd->kids[k]->type.id == SL_TYPE_NULL) {
+            nd->run = sl__k_all_null;
+            return 0;
+        }
+    }
+    switch (id) {
+    case SL_FN_UPPER:
+    case SL_FN_LOWER: nd->run = sl__k_case_map; return 0;
+    case SL_FN_SUBSTRING: nd->run = sl__k_substring; return 0;
+    case SL_FN_TRIM:
+    case SL_FN_LTRIM:
+    case SL_FN_RTRIM: nd->run = sl__k_trim; return 0;
+    case SL_FN_CHAR_LENGTH: nd->run = sl__k_char_length; return 0;
+    case SL_FN_REPLACE: nd->run = sl__k_replace; sl__with_strbuf(nd); return 0;
+    case SL_FN_POSITION: nd->run = sl__k_position; return 0;
+    case SL_FN_LPAD:
+    case SL_FN_RPAD: nd->run = sl__k_pad; sl__with_strbuf(nd); nd->can_fail = true; return 0;
+    case SL_FN_CONCAT:
+    case SL_FN_CONCAT_FN: nd->run = sl__k_concat; return 0;
+    case SL_FN_ABS: nd->run = sl__k_abs; nd->can_fail = true; return 0;
+    case SL_FN_ROUND:
+    case SL_FN_FLOOR:
+    case SL_FN_CEIL: nd->run = sl__k_round; nd->can_fail = true; return 0;
+    case SL_FN_POWER:
+    case SL_FN_SQRT: nd->run = sl__k_power_sqrt; return 0; /* kids coerced by the caller */
+    case SL_FN_DATE_FORMAT:
+    case SL_FN_FROM_UNIXTIME:
+        nd->run = sl__k_format;
+        sl__with_strbuf(nd);
+        nd->can_fail = id == SL_FN_FROM_UNIXTIME;
+        return 0;
+    case SL_FN_TO_TIMESTAMP:
+    case SL_FN_TO_DATE: nd->run = sl__k_parse_time; return 0;
+    case SL_FN_UNIX_TIMESTAMP:
+        if (nd->nkids == 0) {
+            nd->run = sl__k_now;
+            nd->is_volatile = true;
+        } else {
+            nd->run = sl__k_parse_time;
+        }
+        return 0;
+    case SL_FN_CURRENT_TIMESTAMP:
+    case SL_FN_NOW:
+    case SL_FN_LOCALTIMESTAMP:
+    case SL_FN_CURRENT_DATE:
+        nd->run = sl__k_now;
+        nd->is_volatile = true;
+        return 0;
+    default:
+        sl_error_set(err, SL_ERR_NOT_SUPPORTED, b->pos, "function %s is not supported by the evaluator",
+                     b->fn->name);
+        return -1;
+    }
+}
+
+/* ========================================================================
+** LIKE.
+*/
+
+/* Pattern tokens: 0..255 a literal byte, SL__ONE = '_', SL__ANY = '%'. */
+#define SL__ONE 256
+#define SL__ANY 257
+
+/* Tokenize pattern p with escape esc (NULL = none): 0, or -1 for an
+** invalid escape sequence. *out holds 2 * n + 1 tokens. */
+static int sl__like_tokens(const char *p, size_t pn, const sl_str *esc, uint16_t *out, size_t *nout)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < pn;) {
+        if (esc && esc->len > 0 && pn - i >= esc->len && memcmp(p + i, esc->ptr, esc->len) == 0) {
+            i += esc->len;
+            if (i >= pn)
+                return -1;
+            if (p[i] == '%' || p[i] == '_') {
+                out[k++] = (unsigned char)p[i++];
+            } else if (pn - i >= esc->len && memcmp(p + i, esc->ptr, esc->len) == 0) {
+                for (uint32_t j = 0; j < esc->len; j++)
+                    out[k++] = (unsigned char)p[i++];
+            } else {
+                return -1;
+            }
+            continue;
+        }
+        if (p[i] == '%') {
+            if (k == 0 || out[k - 1] != SL__ANY)
+                out[k++] = SL__ANY;
+            i++;
+        } else if (p[i] == '_') {
+            out[k++] = SL__ONE;
+            i++;
+        } else {
+            out[k++] = (unsigned char)p[i++];
+        }
+    }
+    *nout = k;
+    return 0;
+}
+
+/* Match s against tokens (backtracking on the last %; '_' is one code point). */
+static bool sl__like_match(const char *s, size_t sn, const uint16_t *t, size_t tn)
+{
+    size_t si = 0, ti = 0, star_t = (size_t)-1, star_s = 0;
+    while (si < sn) {
+        if (ti < tn) {
+            uint16_t c = t[ti];
+            if (c == SL__ANY) {
+                star_t = ++ti;
+                star_s = si;
+                continue;
+            }
+            if (c == SL__ONE) {
+                si += sl__u8len((unsigned char)s[si]);
+                if (si > sn)
+                    si = sn;
+                ti++;
+                continue;
+            }
+            if ((unsigned char)s[si] == c) {
+                si++;
+                ti++;
+                continue;
+            }
+        }
+        if (star_t == (size_t)-1)
+            return false;
+        ti = star_t;
+        star_s += sl__u8len((unsigned char)s[star_s]);
+        if (star_s > sn)
+            return false;
+        si = star_s;
+    }
+    while (ti < tn && t[ti] == SL__ANY)
+        ti++;
+    return ti == tn;
+}
+
+typedef enum sl__like_kind {
+    SL__LIKE_EXACT, SL__LIKE_PREFIX, SL__LIKE_SUFFIX, SL__LIKE_CONTAINS, SL__LIKE_ALL,
+    SL__LIKE_GENERAL
+} sl__like_kind;
+
+typedef struct sl__like {
+    sl__like_kind kind; /* fast path */
+    char *lit;          /* the literal bytes of EXACT/PREFIX/SUFFIX/CONTAINS */
+    size_t nlit;        /* their length */
+    uint16_t *tok;      /* tokens (GENERAL) */
+    size_t ntok;        /* token count */
+} sl__like;
+
+static void sl__like_free(void *p)
+{
+    sl__like *l = p;
+    if (!l)
+        return;
+    sl_free(l->lit);
+    sl_free(l->tok);
+    sl_free(l);
+}
+
+/* Constant pattern: compiled once. */
+static int sl__k_like_const(sl__node *nd, sl__eval *ev, const uint8_t *sel)
+{
+    if (nd->kids[0]->run(nd->kids[0], ev, sel) < 0)
+        return -1;
+    int n = ev->n;
+    const sl__node *a = nd->kids[0];
+    const sl__like *l = nd->aux;
+    memcpy(nd->nulls, a->nulls, (size_t)n);
+    const sl_str *s = a->v.str;
+    uint8_t *r = nd->v.b;
+    const char *lit = l->lit;
+    size_t m = l->nlit;
+    switch (l->kind) {
+    case SL__LIKE_EXACT:
+        for (int i = 0; i < n; i++)
+            r[i] = SL__LIVE(nd, sel, i) && s[i].len == m && memcmp(s[i].ptr, lit, m) == 0;
+        break;
+    case SL__LIKE_PREFIX:
+        for (int i = 0; i < n; i++)
+            r[i] = SL__LIVE(nd, sel, i) && s[i].len >= m && memcmp(s[i].ptr, lit, m) == 0;
+        break;
+    case SL__LIKE_SUFFIX:
+        for (int i = 0; i < n; i++)
+            r[i] = SL__LIVE(nd, sel, i) && s[i].len >= m &&
+                   memcmp(s[i].ptr + s[i].len - m, lit, m) == 0;
+        break;
+    case SL__LIKE_CONTAINS:
+        for (int i = 0; i < n; i++)
+            r[i] = SL__LIVE(nd, sel, i) && s[i].len >= m && memmem(s[i].ptr, s[i].len, lit, m);
+        break;
+    case SL__LIKE_ALL:
+        for (int i = 0; i < n; i++)
+            r[i] = 1;
+        break;
+    case SL__LIKE_GENERAL:
+        for (int i = 0; i < n; i++)
+            r[i] = SL__LIVE(nd, sel, i) && sl__like_match(s[i].ptr, s[i].len, l->tok, l->ntok);
+        break;
+    }
+    if (nd->op == SL_FN_NOT_LIKE)
+        for (int i = 0; i < n; i++)
+            r[i] = (!r[i]);
+    return 0;
+}
+
+/* Pattern (and escape) per row. */
+static int sl__k_like_dyn(sl__node *nd, sl__eval *ev, const uint8_t *sel)
+{
+    SL__STRICT_PROLOGUE();
+    const sl_str *s = nd->kids[0]->v.str, *p = nd->kids[1]->v.str;
+    const sl_str *e = nd->nkids > 2 ? nd->kids[2]->v.str : NULL;
+    uint16_t stack[256];
+    for (int i = 0; i < n; i++) {
+        if (!SL__LIVE(nd, sel, i))
+            continue;
+        size_t need = (size_t)p[i].len * 2 + 1, nt;
+        uint16_t *tok = need <= 256 ? stack : sl_arena_alloc(ev->arena, need * sizeof(uint16_t));
+        if (e && sl__utf8_count(e[i].ptr, e[i].len) != 1) {
+            sl__fail(ev, nd, "22025", "invalid escape string");
+            sl_error_hint(ev->err, "Escape string must be one character.");
+            return -1;
+        }
+        if (sl__like_tokens(p[i].ptr, p[i].len, e ? &e[i] : NULL, tok, &nt) < 0)
+            return sl__fail(ev, nd, "22025", "invalid escape sequence in LIKE pattern");
+        bool m = sl__like_match(s[i].ptr, s[i].len, tok, nt);
+        nd->v.b[i] = nd->op == SL_FN_NOT_LIKE ? !m : m;
+    }
+    return 0;
+}
+
+int sl__compile_like(sl__node *nd, sl_error *err)
+{
+    for (int k = 0; k < nd->nkids; k++) {
+        if (nd->kids[k]->type.id == SL_TYPE_NULL) {
+            nd->run = sl__k_all_null;
+            return 0;
+        }
+    }
+    nd->run = sl__k_like_dyn;
+    nd->can_fail = nd->nkids > 2;
+    const sl__node *pk = nd->kids[1], *ek = nd->nkids > 2 ? nd->kids[2] : NULL;
+    if (pk->kind != SL__N_CONST || (ek && ek->kind != SL__N_CONST))
+        return 0;
+    if (pk->nulls[0] || (ek && ek->nulls[0])) {
+        nd->run = sl__k_all_null;
+        return 0;
+    }
+    const sl_str *p = &pk->v.str[0], *e = ek ? &ek->v.str[0] : NULL;
+    if (e && sl__utf8_count(e->ptr, e->len) != 1) {
+        nd->can_fail = true; /* the error is raised for the rows that evaluate it */
+        return 0;
+    }
+    sl__like *l = sl_calloc(1, sizeof *l);
+    l->tok = sl_malloc(((size_t)p->len * 2 + 1) * sizeof(uint16_t));
+    if (sl__like_tokens(p->ptr, p->len, e, l->tok, &l->ntok) < 0) {
+        sl__like_free(l);
+        nd->can_fail = true;
+        return 0;
+    }
+    /* classify: runs of literal bytes between % (no _) */
+    size_t nany = 0, none = 0, first_lit = (size_t)-1, last_lit = 0;
+    for (size_t i = 0; i < l->ntok; i++) {
+        if (l->tok[i] == SL__ANY)
+            nany++;
+        else if (l->tok[i] == SL__ONE)
+            none++;
+        else {
+            if (first_lit == (size_t)-1)
+                first_lit = i;
+            last_lit = i;
+        }
+    }
+    bool lead = l->ntok > 0 && l->tok[0] == SL__ANY;
+    bool trail = l->ntok > 0 && l->tok[l->ntok - 1] == SL__ANY;
+    l->kind = SL__LIKE_GENERAL;
+    if (none == 0) {
+        size_t nlit = first_lit == (size_t)-1 ? 0 : last_lit - first_lit + 1;
+        bool contiguous = nlit + nany == l->ntok && nany == (size_t)lead + (size_t)trail;
+        if (nlit == 0 && nany > 0)
+            l->kind = SL__LIKE_ALL;
+        else if (contiguous || nany == 0) {
+            l->kind = nany == 0 ? SL__LIKE_EXACT
+                      : lead && trail ? SL__LIKE_CONTAINS
+                      : lead         ? SL__LIKE_SUFFIX
+                                     : SL__LIKE_PREFIX;
+            l->nlit = nlit;
+            l->lit = sl_malloc(nlit ? nlit : 1);
+            for (size_t i = 0; i < nlit; i++)
+                l->lit[i] = (char)l->tok[first_lit + i];
+        }
+    }
+    nd->aux = l;
+    nd->aux_free = sl__like_free;
+    nd->run = sl__k_like_const;
+    nd->can_fail = false;
+    (void)err;
+    return 0;
+}

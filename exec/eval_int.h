@@ -1,0 +1,138 @@
+/*
+** eval_int.h — internals of the expression evaluator shared by eval.c (the
+** compiler, operators, CAST, the driver) and eval_fn.c (scalar functions
+** and LIKE). Not a public header: only exec/eval*.c include it.
+**
+** A program is a tree of nodes. Each node owns a result vector (values +
+** null bytes, `cap` rows) that its kernel fills for rows 0..n-1 of a chunk
+** at a time; column nodes alias the input chunk's vectors instead, REF
+** nodes alias another node's result. Kernels are chosen at compile time per
+** operator and physical type, so the per-row loops have no switch on type
+** or operator.
+**
+** Selection masks: run(node, ev, sel) computes the rows i with sel[i] != 0
+** (every row when sel is NULL); the values of other rows are unspecified.
+** Only selected, non-NULL rows may raise an error, and kernels never read a
+** string (or call an exact-decimal or time helper) for rows that are not
+** selected or NULL, because such rows may hold stale values. CASE, IF,
+** COALESCE and AND/OR (Flink short-circuits them) evaluate branches under
+** the mask of the rows that take them.
+*/
+#ifndef SL_EVAL_INT_H
+#define SL_EVAL_INT_H
+
+#include "sl_exec.h"
+
+typedef struct sl__node sl__node;
+typedef struct sl__eval sl__eval;
+
+/* Fills nd's result for the rows of sel (NULL = all); 0 or -1 with ev->err. */
+typedef int (*sl__run_fn)(sl__node *nd, sl__eval *ev, const uint8_t *sel);
+
+/* One evaluation in progress. */
+struct sl__eval {
+    const sl_chunk *in;       /* input chunk (NULL while constant folding) */
+    int n;                    /* rows to compute */
+    const sl_eval_env *env;   /* injected clock */
+    sl_error *err;            /* where errors go */
+    sl_arena *arena;          /* strings produced during this evaluation */
+};
+
+/* Result values of a node (or aliased column). */
+typedef union sl__vals {
+    uint8_t *b;     /* BOOLEAN */
+    int64_t *i64;   /* integers, temporal, intervals */
+    double *f64;    /* FLOAT, DOUBLE */
+    sl_i128 *i128;  /* DECIMAL */
+    sl_str *str;    /* strings, binary */
+    void *raw;      /* any */
+} sl__vals;
+
+/* Node kinds that need special treatment by the compiler. */
+typedef enum sl__nkind {
+    SL__N_OP,     /* operator / function / cast kernel with kids */
+    SL__N_COLUMN, /* aliases input column col */
+    SL__N_CONST,  /* constant: row 0 holds the value, broadcast to cap rows */
+    SL__N_REF,    /* aliases the result of node ref (evaluated before) */
+} sl__nkind;
+
+struct sl__node {
+    sl__nkind kind;      /* see sl__nkind */
+    sl__run_fn run;      /* kernel (OP nodes) */
+    sl_type type;        /* result type */
+    sl_phys phys;        /* its representation */
+    int pos;             /* statement byte offset for errors */
+    int op;              /* operator / function sub-code the kernel switches on outside its loop */
+    int nkids;           /* number of kids */
+    sl__node **kids;     /* operands (owned) */
+    bool can_fail;       /* this subtree may raise an error at run time */
+    bool is_volatile;    /* depends on env (CURRENT_TIMESTAMP ...): never folded */
+    bool try_cast;       /* CAST: NULL instead of an error */
+    bool implicit;       /* CAST inserted by the compiler (no string truncation) */
+    int col;             /* COLUMN: input column index */
+    sl__node *ref;       /* REF: the aliased node (not owned) */
+    uint8_t *nulls;      /* current result null bytes (own_nulls or an alias) */
+    sl__vals v;          /* current result values (own or an alias) */
+    uint8_t *own_nulls;  /* owned null bytes, cap entries */
+    void *own;           /* owned values, cap entries */
+    uint8_t *mask;       /* owned scratch mask (nodes that evaluate under masks), cap */
+    uint8_t *mask2;      /* second scratch mask (CASE), cap */
+    int64_t lo, hi;      /* integer result range (overflow checks) */
+    sl_i128 plim;        /* DECIMAL: 10^precision (overflow checks) */
+    int (*conv)(sl__node *nd, sl__eval *ev, int i); /* CAST: converts row i of kids[0] */
+    void *aux;           /* kernel-specific compiled data (LIKE pattern), freed with aux_free */
+    void (*aux_free)(void *aux); /* frees aux */
+};
+
+struct sl_eval_prog {
+    sl__node *root;      /* the tree */
+    sl_type type;        /* result type */
+    int cap;             /* rows every node buffer holds */
+    int ncols;           /* input columns */
+    sl_type *in_types;   /* input column types */
+    sl_arena arena;      /* strings of one evaluation (reset per call) */
+    sl_arena consts;     /* strings of constants (program lifetime) */
+};
+
+/* ---- eval.c helpers used by eval_fn.c ---- */
+
+/* Run every kid of nd under sel. */
+int sl__run_kids(sl__node *nd, sl__eval *ev, const uint8_t *sel);
+/* out_nulls[i] = OR of the kids' null bytes (rows 0..n-1). */
+void sl__or_nulls(sl__node *nd, int n);
+/* Whether row i is to be computed: selected and not NULL in nd's result. */
+#define SL__LIVE(nd, sel, i) (!(nd)->nulls[i] && (!(sel) || (sel)[i]))
+/* Store string s (copied into the evaluation arena) as row i of nd. */
+void sl__set_str(sl__node *nd, sl__eval *ev, int i, const char *s, size_t len);
+/* Error helpers: set ev->err at nd's position; return -1. */
+int sl__fail(sl__eval *ev, const sl__node *nd, const char *sqlstate, const char *fmt, ...)
+    SL_PRINTF(4, 5);
+
+/* A new OP node of type t with nkids kid slots (set by the caller) and
+** result buffers of p->cap rows. */
+sl__node *sl__node_new(sl_eval_prog *p, sl__nkind kind, sl_type t, int pos, int nkids);
+void sl__node_free(sl__node *nd);
+/* k converted to type `to` for an operator (no string truncation): k
+** itself when the representation already fits, else an implicit CAST node
+** (folded when k is constant). Takes ownership of k. */
+sl__node *sl__coerce(sl_eval_prog *p, sl__node *k, sl_type to, sl_error *err);
+/* Per-row string type name for messages ("INT", "DECIMAL(10, 2)"). */
+void sl__type_name(sl_type t, char *buf, size_t cap);
+
+/* ---- eval_fn.c ---- */
+
+/* Compile the scalar function call b (kids already compiled and coerced
+** as the function needs) into nd: sets nd->run (and aux). 0, or -1 with
+** err (0A000) for an unsupported function. */
+int sl__compile_fn(sl__node *nd, const sl_bexpr *b, sl_error *err);
+/* LIKE / NOT LIKE: nd->kids = value, pattern[, escape]. */
+int sl__compile_like(sl__node *nd, sl_error *err);
+
+/* UTF-8 helpers. */
+size_t sl__utf8_count(const char *s, size_t len);          /* code points */
+size_t sl__utf8_skip(const char *s, size_t len, size_t k); /* byte offset after k code points */
+
+/* Java's Double.toString / Float.toString into buf (>= 32 bytes); returns length. */
+int sl__format_double(double d, bool is_float, char *buf);
+
+#endif /* SL_EVAL_INT_H */
