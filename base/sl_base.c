@@ -698,6 +698,14 @@ int sl_strncasecmp(const char *a, const char *b, size_t n)
     return 0;
 }
 
+uint64_t sl_hash_bytes(const void *p, size_t n, uint64_t h)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 1099511628211ULL;
+    return h;
+}
+
 int sl_edit_distance(const char *a, const char *b, int cap)
 {
     size_t la = strlen(a), lb = strlen(b);

@@ -252,6 +252,10 @@ void sl_text_linecol(const char *text, size_t offset, int *line, int *col);
 /* Case-insensitive ASCII comparison. */
 int sl_strcasecmp(const char *a, const char *b);
 int sl_strncasecmp(const char *a, const char *b, size_t n);
+/* 64-bit FNV-1a of n bytes, continuing from h (start with SL_HASH_INIT):
+** stable across runs and machines, so it may name files and jobs. */
+#define SL_HASH_INIT 14695981039346656037ULL
+uint64_t sl_hash_bytes(const void *p, size_t n, uint64_t h);
 /* Levenshtein distance (case-insensitive), capped at cap+1 for speed. */
 int sl_edit_distance(const char *a, const char *b, int cap);
 /* The candidate closest to word, or NULL when none is close enough

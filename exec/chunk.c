@@ -30,7 +30,7 @@ const char *sl_row_kind_name(sl_row_kind k)
     return (unsigned)k < 4 ? names[k] : "?";
 }
 
-static size_t sl__phys_size(sl_phys p)
+size_t sl_phys_size(sl_phys p)
 {
     switch (p) {
     case SL_PHYS_BOOL: return 1;
@@ -55,7 +55,7 @@ sl_chunk *sl_chunk_new(int ncols, const sl_type *types, int cap)
         v->type = types[i];
         v->phys = sl_phys_of(types[i]);
         v->nulls = sl_calloc((size_t)cap, 1);
-        v->v.raw = sl_calloc((size_t)cap, sl__phys_size(v->phys));
+        v->v.raw = sl_calloc((size_t)cap, sl_phys_size(v->phys));
     }
     return c;
 }

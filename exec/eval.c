@@ -52,19 +52,6 @@
 ** Nodes and buffers.
 */
 
-/* Bytes per value of a physical type. */
-static size_t sl__phys_size(sl_phys ph)
-{
-    switch (ph) {
-    case SL_PHYS_BOOL: return 1;
-    case SL_PHYS_I64: return sizeof(int64_t);
-    case SL_PHYS_F64: return sizeof(double);
-    case SL_PHYS_I128: return sizeof(sl_i128);
-    case SL_PHYS_STR: return sizeof(sl_str);
-    }
-    return 8;
-}
-
 sl__node *sl__node_new(sl_eval_prog *p, sl__nkind kind, sl_type t, int pos, int nkids)
 {
     sl__node *nd = sl_calloc(1, sizeof *nd);
@@ -80,7 +67,7 @@ sl__node *sl__node_new(sl_eval_prog *p, sl__nkind kind, sl_type t, int pos, int 
         nd->kids = sl_calloc((size_t)nkids, sizeof(sl__node *));
     if (kind == SL__N_OP || kind == SL__N_CONST) {
         nd->own_nulls = sl_calloc((size_t)p->cap, 1);
-        nd->own = sl_calloc((size_t)p->cap, sl__phys_size(nd->phys));
+        nd->own = sl_calloc((size_t)p->cap, sl_phys_size(nd->phys));
         nd->nulls = nd->own_nulls;
         nd->v.raw = nd->own;
     }
@@ -106,7 +93,7 @@ void sl__node_free(sl__node *nd)
 /* Copy row 0 of a constant into rows 1..cap-1. */
 static void sl__broadcast(sl__node *nd, int cap)
 {
-    size_t sz = sl__phys_size(nd->phys);
+    size_t sz = sl_phys_size(nd->phys);
     memset(nd->own_nulls, nd->own_nulls[0], (size_t)cap);
     char *v = nd->own;
     for (int i = 1; i < cap; i++)
@@ -120,7 +107,7 @@ static void sl__grow(sl__node *nd, int cap)
         sl__grow(nd->kids[i], cap);
     if (nd->own) {
         nd->own_nulls = sl_realloc(nd->own_nulls, (size_t)cap);
-        nd->own = sl_realloc(nd->own, (size_t)cap * sl__phys_size(nd->phys));
+        nd->own = sl_realloc(nd->own, (size_t)cap * sl_phys_size(nd->phys));
         nd->nulls = nd->own_nulls;
         nd->v.raw = nd->own;
         if (nd->kind == SL__N_CONST)
@@ -407,7 +394,7 @@ static sl__node *sl__fold(sl_eval_prog *p, sl__node *nd)
     sl__node *c = sl__node_new(p, SL__N_CONST, nd->type, nd->pos, 0);
     c->run = sl__k_const;
     c->own_nulls[0] = nd->nulls[0];
-    memcpy(c->own, nd->v.raw, sl__phys_size(nd->phys));
+    memcpy(c->own, nd->v.raw, sl_phys_size(nd->phys));
     if (c->phys == SL_PHYS_STR && !c->own_nulls[0]) {
         sl_str *s = &c->v.str[0];
         s->ptr = s->len ? sl_arena_memdup(&p->consts, s->ptr, s->len) : "";
@@ -2169,7 +2156,7 @@ int sl_eval_into(sl_eval_prog *p, const sl_chunk *in, const sl_eval_env *env, sl
     }
     memcpy(o->nulls, r->nulls, (size_t)n);
     if (o->phys != SL_PHYS_STR) {
-        memcpy(o->v.raw, r->v.raw, (size_t)n * sl__phys_size(o->phys));
+        memcpy(o->v.raw, r->v.raw, (size_t)n * sl_phys_size(o->phys));
         return 0;
     }
     /* strings: one arena block for the whole column */

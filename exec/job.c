@@ -13,38 +13,59 @@
 **   5. sink commit(N's committable)              crash: recover() commits it
 **   6. prune old checkpoints
 **
-** Restart: seek the source to D's position, recover the sink with D's
-** committable: the output then holds exactly the rows before D's position,
-** and the rows after it are produced again into epoch D+1.
+** Restart: seek the source to D's position, restore every operator's state
+** and the watermark, recover the sink with D's committable: the output then
+** holds exactly the rows before D's position, and the rows after it are
+** produced again into epoch D+1.
+**
+** Rows flow down the chain synchronously: a step's output is pushed to the
+** next step (an operator may emit several chunks for one input chunk), the
+** last step's to the sink. After each source chunk the watermark (the
+** largest WATERMARK expression value seen) follows the rows down; at the end
+** of a bounded input it becomes INT64_MAX, which fires every window.
 **
 ** Main routine: sl_job_run.
 */
 #include "sl_exec.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define SL_STATE_SOURCE "source"
 #define SL_STATE_SINK "sink"
+#define SL_STATE_WATERMARK "watermark"
 
 /* One compiled calc step. */
 typedef struct sl__calc {
     sl_eval_prog *filter; /* condition, or NULL */
-    int nexprs;           /* projections (0 = pass through) */
+    bool project;         /* projects (else passes the filtered rows through) */
+    int nexprs;           /* projections */
     sl_eval_prog **exprs; /* their programs */
     sl_chunk *kept;       /* rows that passed the filter */
     sl_chunk *out;        /* projected rows */
     uint8_t *sel;         /* filter result per row */
 } sl__calc;
 
+/* One step of the chain at run time. */
+typedef struct sl__step {
+    sl__calc calc;    /* a calc (when op is NULL) */
+    sl_operator *op;  /* a stateful operator, or NULL */
+} sl__step;
+
 typedef struct sl__job {
     const sl_job_spec *spec; /* what to run */
     sl_chk_store *store;     /* its checkpoints */
     sl_source *source;       /* the source */
     sl_sink *sink;           /* the sink */
-    sl__calc *calc;          /* spec->ncalc steps */
+    sl__step *steps;         /* spec->nsteps steps */
     sl_chunk *in;            /* rows polled from the source */
     int64_t epoch;           /* the open epoch (= the next checkpoint) */
     int64_t last_chk_ns;     /* time of the last checkpoint */
+    sl_eval_env env;         /* evaluation environment of the current chunk */
+    sl_eval_prog *wm_prog;   /* the WATERMARK expression, or NULL */
+    sl_chunk *wm_out;        /* its values for a chunk */
+    int64_t watermark;       /* event time reached (INT64_MIN: none yet) */
     sl_job_stats *stats;     /* what happened */
 } sl__job;
 
@@ -78,9 +99,10 @@ static int sl__calc_open(sl__calc *c, const sl_calc_spec *cs, int ncols, const s
     c->sel = sl_calloc(SL_CHUNK_ROWS, 1);
     if (cs->filter && !(c->filter = sl_eval_compile(cs->filter, ncols, types, err)))
         return -1;
+    c->project = cs->project;
     c->nexprs = cs->nexprs;
-    if (c->nexprs > 0) {
-        c->exprs = sl_calloc((size_t)c->nexprs, sizeof(sl_eval_prog *));
+    if (c->project) {
+        c->exprs = sl_calloc((size_t)c->nexprs + 1, sizeof(sl_eval_prog *));
         for (int i = 0; i < c->nexprs; i++)
             if (!(c->exprs[i] = sl_eval_compile(cs->exprs[i], ncols, types, err)))
                 return -1;
@@ -119,10 +141,13 @@ static int sl__calc_run(sl__calc *c, sl_chunk *in, const sl_eval_env *env, sl_ch
             rows = c->kept;
         }
     }
-    if (c->nexprs == 0 || rows->nrows == 0) {
-        *out = rows->nrows == 0 && c->out ? c->out : rows;
-        if (*out == c->out)
-            sl_chunk_reset(c->out);
+    if (!c->project) {
+        *out = rows;
+        return 0;
+    }
+    if (rows->nrows == 0) {
+        sl_chunk_reset(c->out);
+        *out = c->out;
         return 0;
     }
     sl_chunk_reset(c->out);
@@ -168,6 +193,23 @@ static int sl__checkpoint(sl__job *j, bool savepoint, sl_error *err)
         rc = sl_chk_write_state(j->store, n, SL_STATE_SOURCE, sl_strbuf_cstr(&pos), pos.len, err);
     if (rc == 0)
         rc = sl__failpoint(j, "state-source", err);
+    for (int i = 0; rc == 0 && i < j->spec->nsteps; i++) {
+        sl_operator *op = j->steps[i].op;
+        if (!op)
+            continue;
+        sl_strbuf st = SL_STRBUF_INIT;
+        char name[32];
+        snprintf(name, sizeof name, "op-%d", i);
+        rc = op->ops->snapshot(op, &st, err);
+        if (rc == 0)
+            rc = sl_chk_write_state(j->store, n, name, sl_strbuf_cstr(&st), st.len, err);
+        sl_strbuf_free(&st);
+    }
+    if (rc == 0) {
+        char wm[32];
+        int len = snprintf(wm, sizeof wm, "%lld", (long long)j->watermark);
+        rc = sl_chk_write_state(j->store, n, SL_STATE_WATERMARK, wm, (size_t)len, err);
+    }
     if (rc == 0)
         rc = j->sink->ops->pre_commit(j->sink, n, &committable, err);
     if (rc == 0)
@@ -227,6 +269,26 @@ static int sl__restore(sl__job *j, sl_error *err)
         rc = sl_chk_read_state(j->store, d, SL_STATE_SINK, &committable, &c_len, err);
     if (rc == 0)
         rc = j->source->ops->seek(j->source, pos, pos_len, err);
+    for (int i = 0; rc == 0 && i < j->spec->nsteps; i++) {
+        sl_operator *op = j->steps[i].op;
+        if (!op)
+            continue;
+        char name[32], *st = NULL;
+        size_t len = 0;
+        snprintf(name, sizeof name, "op-%d", i);
+        rc = sl_chk_read_state(j->store, d, name, &st, &len, err);
+        if (rc == 0)
+            rc = op->ops->restore(op, st, len, err);
+        sl_free(st);
+    }
+    if (rc == 0) {
+        char *wm = NULL;
+        size_t len = 0;
+        rc = sl_chk_read_state(j->store, d, SL_STATE_WATERMARK, &wm, &len, err);
+        if (rc == 0)
+            j->watermark = strtoll(wm, NULL, 10);
+        sl_free(wm);
+    }
     if (rc == 0) {
         const char *cs[1] = {committable};
         size_t lens[1] = {c_len};
@@ -247,13 +309,35 @@ static int sl__restore(sl__job *j, sl_error *err)
 ** The loop
 */
 
-static int sl__process(sl__job *j, sl_error *err)
+static int sl__push(sl__job *j, int step, sl_chunk *rows, sl_error *err);
+
+/* The emit callback of an operator: its rows go on to the next step. */
+typedef struct sl__next {
+    sl__job *j; /* the job */
+    int step;   /* where the rows go */
+} sl__next;
+
+static int sl__emit_next(void *ctx, sl_chunk *rows, sl_error *err)
 {
-    sl_eval_env env = {sl__now(j->spec)};
-    sl_chunk *rows = j->in;
-    for (int i = 0; i < j->spec->ncalc; i++)
-        if (sl__calc_run(&j->calc[i], rows, &env, &rows, err) != 0)
+    sl__next *n = ctx;
+    return sl__push(n->j, n->step, rows, err);
+}
+
+/* Run rows through steps step.. and into the sink. */
+static int sl__push(sl__job *j, int step, sl_chunk *rows, sl_error *err)
+{
+    for (; step < j->spec->nsteps; step++) {
+        if (rows->nrows == 0)
+            return 0;
+        sl__step *st = &j->steps[step];
+        if (st->op) {
+            sl__next next = {j, step + 1};
+            sl_emit out = {sl__emit_next, &next};
+            return st->op->ops->process(st->op, rows, &out, err);
+        }
+        if (sl__calc_run(&st->calc, rows, &j->env, &rows, err) != 0)
             return -1;
+    }
     if (j->spec->limit >= 0 && rows->nrows > j->spec->limit - j->stats->rows_out)
         rows->nrows = (int)(j->spec->limit - j->stats->rows_out);
     if (rows->nrows == 0)
@@ -262,6 +346,48 @@ static int sl__process(sl__job *j, sl_error *err)
         return -1;
     j->stats->rows_out += rows->nrows;
     return 0;
+}
+
+/* Event time reached wm: every operator (in chain order) emits what became final. */
+static int sl__advance_watermark(sl__job *j, int64_t wm, sl_error *err)
+{
+    if (wm <= j->watermark)
+        return 0;
+    j->watermark = wm;
+    for (int i = 0; i < j->spec->nsteps; i++) {
+        sl_operator *op = j->steps[i].op;
+        if (!op)
+            continue;
+        sl__next next = {j, i + 1};
+        sl_emit out = {sl__emit_next, &next};
+        if (op->ops->watermark(op, wm, &out, err) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The watermark after a source chunk: the largest WATERMARK value so far. */
+static int sl__chunk_watermark(sl__job *j, const sl_chunk *in, sl_error *err)
+{
+    if (!j->wm_prog || in->nrows == 0)
+        return 0;
+    sl_chunk_reset(j->wm_out);
+    if (sl_eval_into(j->wm_prog, in, &j->env, j->wm_out, 0, err) != 0)
+        return -1;
+    const sl_vector *v = &j->wm_out->cols[0];
+    int64_t wm = j->watermark;
+    for (int r = 0; r < in->nrows; r++)
+        if (!v->nulls[r] && v->v.i64[r] > wm)
+            wm = v->v.i64[r];
+    return sl__advance_watermark(j, wm, err);
+}
+
+static int sl__process(sl__job *j, sl_error *err)
+{
+    j->env.now_nanos = sl__now(j->spec);
+    if (sl__push(j, 0, j->in, err) != 0)
+        return -1;
+    return sl__chunk_watermark(j, j->in, err);
 }
 
 static bool sl__limit_reached(const sl__job *j)
@@ -294,6 +420,8 @@ static int sl__loop(sl__job *j, sl_error *err)
         if (j->in->nrows > 0 && sl__process(j, err) != 0)
             return -1;
         if (rc == SL_SOURCE_END || sl__limit_reached(j)) {
+            if (rc == SL_SOURCE_END && sl__advance_watermark(j, INT64_MAX, err) != 0)
+                return -1;
             if (sl__checkpoint(j, false, err) != 0)
                 return -1;
             j->stats->finished = true;
@@ -319,15 +447,33 @@ int sl_job_run(const sl_job_spec *spec, sl_job_stats *stats, sl_error *err)
     if (rc == 0)
         rc = spec->create_sink(&spec->sink_args, &j.sink, err);
     if (rc == 0) {
-        j.calc = sl_calloc((size_t)(spec->ncalc ? spec->ncalc : 1), sizeof(sl__calc));
+        j.steps = sl_calloc((size_t)(spec->nsteps ? spec->nsteps : 1), sizeof(sl__step));
         int ncols = spec->source_args.ncols;
         const sl_type *types = spec->source_args.types;
-        for (int i = 0; i < spec->ncalc && rc == 0; i++) {
-            rc = sl__calc_open(&j.calc[i], &spec->calc[i], ncols, types, err);
-            if (spec->calc[i].nexprs > 0) {
-                ncols = spec->calc[i].nexprs;
-                types = spec->calc[i].out_types;
+        for (int i = 0; i < spec->nsteps && rc == 0; i++) {
+            const sl_step_spec *ss = &spec->steps[i];
+            if (ss->calc) {
+                rc = sl__calc_open(&j.steps[i].calc, ss->calc, ncols, types, err);
+                if (ss->calc->project) {
+                    ncols = ss->calc->nexprs;
+                    types = ss->calc->out_types;
+                }
+            } else {
+                rc = ss->create(ss->arg, &j.steps[i].op, err);
+                ncols = ss->out_ncols;
+                types = ss->out_types;
             }
+        }
+    }
+    j.watermark = INT64_MIN;
+    if (rc == 0 && spec->wm_expr) {
+        j.wm_prog = sl_eval_compile(spec->wm_expr, spec->source_args.ncols,
+                                    spec->source_args.types, err);
+        if (!j.wm_prog) {
+            rc = -1;
+        } else {
+            sl_type t = spec->wm_expr->type;
+            j.wm_out = sl_chunk_new(1, &t, SL_CHUNK_ROWS);
         }
     }
     if (rc == 0) {
@@ -338,9 +484,17 @@ int sl_job_run(const sl_job_spec *spec, sl_job_stats *stats, sl_error *err)
         rc = sl__loop(&j, err);
     if (j.source)
         stats->rows_skipped = j.source->ops->skipped ? j.source->ops->skipped(j.source) : 0;
-    for (int i = 0; j.calc && i < spec->ncalc; i++)
-        sl__calc_close(&j.calc[i]);
-    sl_free(j.calc);
+    for (int i = 0; j.steps && i < spec->nsteps; i++) {
+        if (j.steps[i].op) {
+            stats->rows_late += j.steps[i].op->ops->late_rows(j.steps[i].op);
+            j.steps[i].op->ops->free(j.steps[i].op);
+        } else {
+            sl__calc_close(&j.steps[i].calc);
+        }
+    }
+    sl_free(j.steps);
+    sl_eval_free(j.wm_prog);
+    sl_chunk_free(j.wm_out);
     sl_chunk_free(j.in);
     if (j.sink)
         j.sink->ops->free(j.sink); /* an open, undecided epoch is discarded by the next recover() */

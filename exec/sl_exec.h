@@ -45,6 +45,8 @@ typedef enum sl_phys {
 
 /* The physical representation of a SQL type (SL_TYPE_NULL -> BOOL, all NULL). */
 sl_phys sl_phys_of(sl_type t);
+/* Bytes per value of a representation. */
+size_t sl_phys_size(sl_phys p);
 
 typedef struct sl_str {
     const char *ptr; /* bytes (not NUL-terminated), owned by a chunk's arena or static */
@@ -309,8 +311,118 @@ int sl_chk_prune(sl_chk_store *st, int keep, sl_error *err);
 char *sl_chk_path(const sl_chk_store *st, int64_t id);
 
 /* ------------------------------------------------------------------------
-** Jobs (job.c). A job is a pipeline source -> calc steps -> sink, chained in
-** one task (one thread), checkpointed by the protocol of DESIGN.md section 5:
+** Stateful operators (op_*.c). An operator consumes chunks and watermarks
+** and emits chunks through an sl_emit callback (synchronously: the emitted
+** chunk is only valid during the call). Its state is snapshotted into a
+** checkpoint and restored from one; a restored operator must behave exactly
+** as the one that took the snapshot (same output for the same further
+** input). Row kinds: operators accept +I/-U/+U/-D unless they say otherwise
+** and emit the kinds of their changelog mode (planner/changelog.c).
+*/
+typedef struct sl_emit {
+    int (*fn)(void *ctx, sl_chunk *rows, sl_error *err); /* consume rows (do not keep them) */
+    void *ctx;                                           /* for fn */
+} sl_emit;
+
+typedef struct sl_operator sl_operator;
+
+typedef struct sl_operator_ops {
+    /* Consume input rows; emit what they produce. */
+    int (*process)(sl_operator *op, const sl_chunk *in, const sl_emit *out, sl_error *err);
+    /* Event time reached wm (ns, non-decreasing): emit what became final
+    ** (windows ending at or before wm), drop state that can no longer change.
+    ** INT64_MAX at the end of a bounded input. */
+    int (*watermark)(sl_operator *op, int64_t wm, const sl_emit *out, sl_error *err);
+    /* Serialize the state (deterministic bytes) / rebuild it. */
+    int (*snapshot)(sl_operator *op, sl_strbuf *state, sl_error *err);
+    int (*restore)(sl_operator *op, const char *state, size_t len, sl_error *err);
+    /* Rows dropped because they were later than the watermark. */
+    int64_t (*late_rows)(sl_operator *op);
+    void (*free)(sl_operator *op);
+} sl_operator_ops;
+
+struct sl_operator {
+    const sl_operator_ops *ops; /* behaviour */
+    void *impl;                 /* state */
+    int out_ncols;              /* output columns */
+    const sl_type *out_types;   /* their types (owned by the operator) */
+};
+
+/* One aggregate call of an aggregation. */
+typedef struct sl_agg_call {
+    sl_func_id fn;     /* SL_FN_COUNT, SUM, MIN, MAX, AVG */
+    bool distinct;     /* COUNT(DISTINCT x) etc. */
+    int arg;           /* input column; -1 for COUNT(*) */
+    sl_type type;      /* result type (the planner's) */
+} sl_agg_call;
+
+/* GROUP BY without a window: output = keys then aggregates, as an updating
+** changelog (+I for a new group, -U/+U when its result changes, -D when it
+** becomes empty through retractions). ttl_ms > 0: a group not updated for
+** that long (processing time) is forgotten (Flink's table.exec.state.ttl). */
+typedef struct sl_group_agg_spec {
+    int in_ncols;               /* input columns */
+    const sl_type *in_types;    /* their types */
+    int nkeys;                  /* group keys */
+    const int *keys;            /* their input columns */
+    int naggs;                  /* aggregate calls */
+    const sl_agg_call *aggs;    /* the calls */
+    int64_t ttl_ms;             /* state retention; 0 = forever */
+    int64_t (*now)(void *ctx);  /* processing-time clock (ns) for ttl_ms; NULL = real */
+    void *now_ctx;              /* for now */
+} sl_group_agg_spec;
+int sl_group_agg_new(const sl_group_agg_spec *spec, sl_operator **out, sl_error *err);
+
+/* Window aggregation over the rows of a window TVF: keys include the
+** window_start and window_end columns; a window's results are emitted once,
+** as +I, when the watermark reaches its end, and its state is dropped. Rows
+** whose window already ended (window_end <= watermark) are dropped and
+** counted as late. Input is append-only. Output = keys then aggregates. */
+typedef struct sl_window_agg_spec {
+    sl_group_agg_spec group;    /* keys (incl. the window's start and end) and calls */
+    int window_start_key;       /* index into keys of window_start */
+    int window_end_key;         /* index into keys of window_end */
+} sl_window_agg_spec;
+int sl_window_agg_new(const sl_window_agg_spec *spec, sl_operator **out, sl_error *err);
+
+/* Window table function: appends window_start, window_end (TIMESTAMP(3)) and
+** window_time (window_end - 1 ms, the new event time) to each row, one
+** output row per window the row falls in (TUMBLE: 1; HOP: size/slide;
+** CUMULATE: one per step up to the window's size). Stateless. */
+typedef struct sl_window_tvf_spec {
+    int in_ncols;              /* input columns */
+    const sl_type *in_types;   /* their types */
+    int time_col;              /* the event-time column (TIMESTAMP[_LTZ], ns) */
+    int window_fn;             /* SL_WIN_TUMBLE / HOP / CUMULATE */
+    int64_t size_ms;           /* size (CUMULATE: max size) */
+    int64_t slide_ms;          /* HOP slide / CUMULATE step; = size for TUMBLE */
+    int64_t offset_ms;         /* window offset */
+} sl_window_tvf_spec;
+int sl_window_tvf_new(const sl_window_tvf_spec *spec, sl_operator **out, sl_error *err);
+
+/* Deduplication (ROW_NUMBER() OVER (PARTITION BY keys ORDER BY time) = 1):
+** keep_first emits the first row per key (+I, append-only); otherwise the
+** last row per key (+I, then -U/+U when a newer row arrives). Output = the
+** input columns plus the row number column (always 1). */
+typedef struct sl_dedup_spec {
+    int in_ncols;              /* input columns */
+    const sl_type *in_types;   /* their types */
+    int nkeys;                 /* partition keys */
+    const int *keys;           /* their input columns */
+    int order_col;             /* the event-time column ordering the rows */
+    bool keep_first;           /* first row (ASC) or last row (DESC) */
+    int64_t ttl_ms;            /* state retention; 0 = forever */
+    int64_t (*now)(void *ctx); /* processing-time clock (ns) for ttl_ms; NULL = real */
+    void *now_ctx;             /* for now */
+} sl_dedup_spec;
+int sl_dedup_new(const sl_dedup_spec *spec, sl_operator **out, sl_error *err);
+
+/* ------------------------------------------------------------------------
+** Jobs (job.c). A job is a pipeline source -> steps (calcs and stateful
+** operators) -> sink, chained in one task (one thread). The source's
+** WATERMARK expression gives the event-time watermark (the largest value
+** seen so far), which follows each chunk down the chain. Checkpointed by the
+** protocol of DESIGN.md section 5:
 **
 **   checkpoint N:  source position, then sink pre_commit(N) -> committable,
 **                  all written into chk-N/ (fsync'ed), then chk-N/_metadata
@@ -326,15 +438,28 @@ char *sl_chk_path(const sl_chk_store *st, int64_t id);
 */
 typedef struct sl_calc_spec {
     const sl_bexpr *filter;       /* condition over the input, or NULL */
-    int nexprs;                   /* outputs; 0 = pass the input through */
+    bool project;                 /* project to exactly nexprs columns (0 is valid:
+                                     COUNT(*) needs rows, no columns); else pass through */
+    int nexprs;                   /* outputs */
     const sl_bexpr *const *exprs; /* over the input */
     const sl_type *out_types;     /* the outputs' types */
 } sl_calc_spec;
+
+/* One step of a job's chain: a calc, or a stateful operator created for
+** each run from its spec (state is restored into it from the checkpoint). */
+typedef struct sl_step_spec {
+    const sl_calc_spec *calc;                                       /* a calc, or NULL */
+    int (*create)(const void *arg, sl_operator **out, sl_error *err); /* an operator */
+    const void *arg;                                                /* its spec */
+    int out_ncols;                                                  /* operator: output columns */
+    const sl_type *out_types;                                       /* operator: their types */
+} sl_step_spec;
 
 typedef struct sl_job_stats {
     int64_t rows_in;          /* rows read from the source */
     int64_t rows_out;         /* rows written to the sink */
     int64_t rows_skipped;     /* malformed records skipped by the source */
+    int64_t rows_late;        /* rows dropped as later than the watermark */
     int64_t checkpoints;      /* checkpoints completed by this run */
     int64_t last_checkpoint;  /* newest decided checkpoint, -1 = none */
     int64_t restored_from;    /* checkpoint the run resumed from, -1 = none */
@@ -349,8 +474,10 @@ typedef struct sl_job_spec {
     int retain;                      /* checkpoints to keep (>= 1) */
     sl_source_create_fn create_source; /* the source */
     sl_source_args source_args;      /* its arguments */
-    int ncalc;                       /* calc steps, applied in order */
-    const sl_calc_spec *calc;        /* the steps */
+    int nsteps;                      /* steps, applied in order */
+    const sl_step_spec *steps;       /* the chain */
+    int wm_col;                      /* the source's event-time column, -1 = none */
+    const sl_bexpr *wm_expr;         /* its WATERMARK expression over the source columns */
     sl_sink_create_fn create_sink;   /* the sink */
     sl_sink_args sink_args;          /* its arguments */
     int64_t limit;                   /* stop after this many rows reached the sink; -1 = no limit */

@@ -36,11 +36,7 @@ const char *sl_changelog_name(int cl)
     }
 }
 
-/* Follow output column col of lp down to the operator that computes it:
-** through bare column references of projections and through operators that
-** pass columns on unchanged. *node / *ncol receive that operator and its
-** column. */
-static void sl__origin(const sl_lp *lp, int col, const sl_lp **node, int *ncol)
+void sl_lp_origin(const sl_lp *lp, int col, const sl_lp **node, int *ncol)
 {
     for (;;) {
         *node = lp;
@@ -130,7 +126,7 @@ static void sl__mark_rank(const sl_lp *f, const sl_bexpr *cond)
         return;
     const sl_lp *node;
     int ncol;
-    sl__origin(f->input, col->col, &node, &ncol);
+    sl_lp_origin(f->input, col->col, &node, &ncol);
     if (node->kind == SL_LP_OVER && ncol == node->ncols - 1 &&
         (node->rank_limit == 0 || limit < node->rank_limit))
         ((sl_lp *)node)->rank_limit = limit;
@@ -162,7 +158,7 @@ static bool sl__is_window_agg(const sl_lp *agg)
     for (int k = 0; k < agg->nkeys; k++) {
         const sl_lp *node;
         int ncol;
-        sl__origin(agg->input, agg->keys[k], &node, &ncol);
+        sl_lp_origin(agg->input, agg->keys[k], &node, &ncol);
         if (node->kind != SL_LP_WINDOW)
             continue;
         if (ncol == node->input->ncols)

@@ -1,13 +1,19 @@
 /*
 ** physical.c — from a logical plan to a job the runtime runs (sl_job_spec).
 **
-** The chain below the root must be Filter / Project operators over one
-** table scan; consecutive Filter + Project become one calc step (filter
-** first, so a projection never sees a row the filter removed). For an
-** INSERT a last step maps the query's columns onto the table's: by the
-** INSERT's column list, NULL for columns left out, and a CAST where the
-** value's type is assignable but not the column's own (INT into BIGINT).
-** Any other operator is refused with 0A000 until the runtime runs it.
+** The chain below the root must start at one table scan; above it:
+**   Filter, Project        -> calc steps (a Filter and the Project above it
+**                             share one step: a projection never sees a row
+**                             the filter removed)
+**   WindowTableFunction    -> the window TVF operator
+**   window aggregation     -> the window aggregation operator (fires at the watermark)
+**   Aggregate              -> the group aggregation operator (updating)
+**   Deduplicate            -> the deduplication operator
+** The scan's WATERMARK expression becomes the job's watermark. For an INSERT
+** a last step maps the query's columns onto the table's: by the INSERT's
+** column list, NULL for columns left out, and a CAST where the value's type
+** is assignable but not the column's own (INT into BIGINT). Any other
+** operator is refused with 0A000 until the runtime runs it.
 **
 ** Main routines: sl_physical_build, sl_physical_spec, sl_physical_free.
 */
@@ -17,7 +23,8 @@
 
 struct sl_physical {
     sl_job_spec spec;        /* the job */
-    sl_calc_spec *calc;      /* its steps */
+    sl_step_spec *steps;     /* its steps */
+    sl_calc_spec *calc;      /* the calc steps' specs */
     sl_list *owned_exprs;    /* sl_bexpr* built here (the final mapping) */
     sl_list *owned_arrays;   /* arrays owned here */
     const char **src_names;  /* source column names */
@@ -44,6 +51,7 @@ void sl_physical_free(sl_physical *p)
     sl_list_free(p->owned_exprs, sl__bexpr_free_v);
     sl_list_free(p->owned_arrays, sl_free);
     sl_free(p->calc);
+    sl_free(p->steps);
     sl_free(p);
 }
 
@@ -57,11 +65,125 @@ static int sl__not_yet(const sl_lp *lp, sl_error *err)
     sl_strbuf sb = SL_STRBUF_INIT;
     sl_lp_describe(&sb, lp);
     sl_error_set(err, SL_ERR_NOT_SUPPORTED, lp->pos, "the runtime cannot run this query yet");
-    sl_error_detail(err, "It needs %s; the runtime runs scans, filters and projections so far.",
+    sl_error_detail(err,
+                    "It needs %s; the runtime runs scans, filters, projections, window "
+                    "functions, aggregations and deduplication so far.",
                     sl_strbuf_cstr(&sb));
     sl_error_hint(err, "Use EXPLAIN to see the plan.");
     sl_strbuf_free(&sb);
     return -1;
+}
+
+static int sl__mk_window_tvf(const void *a, sl_operator **o, sl_error *e)
+{
+    return sl_window_tvf_new(a, o, e);
+}
+
+static int sl__mk_window_agg(const void *a, sl_operator **o, sl_error *e)
+{
+    return sl_window_agg_new(a, o, e);
+}
+
+static int sl__mk_group_agg(const void *a, sl_operator **o, sl_error *e)
+{
+    return sl_group_agg_new(a, o, e);
+}
+
+static int sl__mk_dedup(const void *a, sl_operator **o, sl_error *e)
+{
+    return sl_dedup_new(a, o, e);
+}
+
+/* Types of a node's output, owned by p. */
+static sl_type *sl__types(sl_physical *p, const sl_lp *lp)
+{
+    sl_type *t = sl__own(p, sl_calloc((size_t)lp->ncols + 1, sizeof(sl_type)));
+    for (int c = 0; c < lp->ncols; c++)
+        t[c] = lp->cols[c].type;
+    return t;
+}
+
+/* An aggregation's spec (shared by group and window aggregations). */
+static void sl__agg_spec(sl_physical *p, const sl_lp *agg, int64_t ttl_ms, sl_group_agg_spec *g)
+{
+    g->in_ncols = agg->input->ncols;
+    g->in_types = sl__types(p, agg->input);
+    g->nkeys = agg->nkeys;
+    g->keys = agg->keys;
+    g->naggs = agg->naggs;
+    sl_agg_call *calls = sl__own(p, sl_calloc((size_t)agg->naggs + 1, sizeof(sl_agg_call)));
+    for (int i = 0; i < agg->naggs; i++) {
+        calls[i].fn = agg->aggs[i].fn->id;
+        calls[i].distinct = agg->aggs[i].distinct;
+        calls[i].arg = agg->aggs[i].arg;
+        calls[i].type = agg->aggs[i].type;
+    }
+    g->aggs = calls;
+    g->ttl_ms = ttl_ms;
+}
+
+/* The operator step for node n, or -1 (not runnable yet). */
+static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_step_spec *st,
+                             sl_error *err)
+{
+    st->out_ncols = n->ncols;
+    st->out_types = sl__types(p, n);
+    switch (n->kind) {
+    case SL_LP_WINDOW: {
+        sl_window_tvf_spec *w = sl__own(p, sl_calloc(1, sizeof *w));
+        w->in_ncols = n->input->ncols;
+        w->in_types = sl__types(p, n->input);
+        w->time_col = n->time_col;
+        w->window_fn = n->window_fn;
+        w->size_ms = n->size_ms;
+        w->slide_ms = n->slide_ms;
+        w->offset_ms = n->offset_ms;
+        st->create = sl__mk_window_tvf;
+        st->arg = w;
+        return 0;
+    }
+    case SL_LP_AGGREGATE:
+        if (n->window_agg) {
+            sl_window_agg_spec *w = sl__own(p, sl_calloc(1, sizeof *w));
+            sl__agg_spec(p, n, ttl_ms, &w->group);
+            w->window_start_key = w->window_end_key = -1;
+            for (int k = 0; k < n->nkeys; k++) {
+                const sl_lp *node;
+                int ncol;
+                sl_lp_origin(n->input, n->keys[k], &node, &ncol);
+                if (node->kind == SL_LP_WINDOW && ncol == node->input->ncols)
+                    w->window_start_key = k;
+                else if (node->kind == SL_LP_WINDOW && ncol == node->input->ncols + 1)
+                    w->window_end_key = k;
+            }
+            st->create = sl__mk_window_agg;
+            st->arg = w;
+        } else {
+            sl_group_agg_spec *g = sl__own(p, sl_calloc(1, sizeof *g));
+            sl__agg_spec(p, n, ttl_ms, g);
+            st->create = sl__mk_group_agg;
+            st->arg = g;
+        }
+        return 0;
+    case SL_LP_OVER: {
+        int kind = sl_lp_dedup_kind(n);
+        if (!kind)
+            return sl__not_yet(n, err);
+        sl_dedup_spec *d = sl__own(p, sl_calloc(1, sizeof *d));
+        d->in_ncols = n->input->ncols;
+        d->in_types = sl__types(p, n->input);
+        d->nkeys = n->nkeys;
+        d->keys = n->keys;
+        d->order_col = n->order[0].col;
+        d->keep_first = kind == 1;
+        d->ttl_ms = ttl_ms;
+        st->create = sl__mk_dedup;
+        st->arg = d;
+        return 0;
+    }
+    default:
+        return sl__not_yet(n, err);
+    }
 }
 
 /* Columns of a table as arrays for source / sink arguments. */
@@ -111,6 +233,7 @@ static const sl_calc_spec *sl__sink_mapping(sl_physical *p, const sl_lp *sink, s
         exprs[c] = b;
     }
     step->filter = NULL;
+    step->project = true;
     step->nexprs = sink->ncols;
     step->exprs = exprs;
     step->out_types = p->sink_types;
@@ -127,10 +250,10 @@ int sl_physical_build(const sl_lp *root, const sl_catalog *cat, const sl_physica
         limit = top->limit; /* a query's LIMIT: the job stops after that many rows */
         top = top->input;
     }
-    /* Collect the Filter / Project chain down to the scan. */
+    /* Collect the chain down to the scan. */
     int depth = 0;
     const sl_lp *scan = top;
-    while (scan->kind == SL_LP_FILTER || scan->kind == SL_LP_PROJECT) {
+    while (scan->input && scan->kind != SL_LP_JOIN && scan->kind != SL_LP_UNION) {
         scan = scan->input;
         depth++;
     }
@@ -154,6 +277,7 @@ int sl_physical_build(const sl_lp *root, const sl_catalog *cat, const sl_physica
     p->owned_exprs = sl_list_new();
     p->owned_arrays = sl_list_new();
     p->calc = sl_calloc((size_t)depth + 2, sizeof(sl_calc_spec));
+    p->steps = sl_calloc((size_t)depth + 2, sizeof(sl_step_spec));
     sl__table_cols(p, src, &p->src_names, &p->src_types);
 
     /* Steps bottom-up: the chain's nodes from the scan upwards. */
@@ -161,9 +285,18 @@ int sl_physical_build(const sl_lp *root, const sl_catalog *cat, const sl_physica
     int k = depth;
     for (const sl_lp *n = top; n != scan; n = n->input)
         chain[--k] = n;
-    int nsteps = 0;
+    int nsteps = 0, ncalc = 0;
     for (int i = 0; i < depth; i++) {
-        sl_calc_spec *st = &p->calc[nsteps++];
+        sl_step_spec *step = &p->steps[nsteps++];
+        if (chain[i]->kind != SL_LP_FILTER && chain[i]->kind != SL_LP_PROJECT) {
+            if (sl__operator_step(p, chain[i], o->state_ttl_ms, step, err) != 0) {
+                sl_physical_free(p);
+                return -1;
+            }
+            continue;
+        }
+        sl_calc_spec *st = &p->calc[ncalc++];
+        step->calc = st;
         if (chain[i]->kind == SL_LP_FILTER) {
             st->filter = chain[i]->exprs[0];
             if (i + 1 < depth && chain[i + 1]->kind == SL_LP_PROJECT)
@@ -172,12 +305,10 @@ int sl_physical_build(const sl_lp *root, const sl_catalog *cat, const sl_physica
                 continue;
         }
         const sl_lp *proj = chain[i];
-        sl_type *types = sl__own(p, sl_calloc((size_t)proj->ncols + 1, sizeof(sl_type)));
-        for (int c = 0; c < proj->ncols; c++)
-            types[c] = proj->cols[c].type;
+        st->project = true;
         st->nexprs = proj->nexprs;
         st->exprs = (const sl_bexpr *const *)proj->exprs;
-        st->out_types = types;
+        st->out_types = sl__types(p, proj);
     }
 
     sl_job_spec *spec = &p->spec;
@@ -196,8 +327,10 @@ int sl_physical_build(const sl_lp *root, const sl_catalog *cat, const sl_physica
     spec->source_args.table = src->name;
     if (dst) {
         sl__table_cols(p, dst, &p->sink_names, &p->sink_types);
-        if (sl__sink_mapping(p, root, &p->calc[nsteps]))
-            nsteps++;
+        if (sl__sink_mapping(p, root, &p->calc[ncalc])) {
+            p->steps[nsteps++].calc = &p->calc[ncalc];
+            ncalc++;
+        }
         spec->create_sink = dst->connector->create_sink;
         spec->sink_args.options = dst->def->options;
         spec->sink_args.ncols = dst->ncols;
@@ -220,9 +353,11 @@ int sl_physical_build(const sl_lp *root, const sl_catalog *cat, const sl_physica
     spec->sink_args.subtask = 0;
     spec->sink_args.parallelism = 1;
     spec->sink_args.job = o->job_name;
-    spec->ncalc = nsteps;
-    spec->calc = p->calc;
+    spec->nsteps = nsteps;
+    spec->steps = p->steps;
     spec->limit = limit;
+    spec->wm_col = scan->wm_col;
+    spec->wm_expr = scan->watermark;
     *out = p;
     return 0;
 }

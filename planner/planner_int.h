@@ -164,16 +164,22 @@ int sl_lp_analyze(sl_lp *lp, sl_error *err);
 ** (rn = 1, ORDER BY event time ASC), 2 = keeping the last row (DESC), 0 = a
 ** Top-N. */
 int sl_lp_dedup_kind(const sl_lp *over);
+/* Follow output column col of lp down to the operator that computes it:
+** through bare column references of projections and through operators that
+** pass columns on unchanged. *node / *ncol receive that operator and its
+** column. */
+void sl_lp_origin(const sl_lp *lp, int col, const sl_lp **node, int *ncol);
 /* One line describing an operator, as EXPLAIN prints it. */
 void sl_lp_describe(sl_strbuf *sb, const sl_lp *lp);
 /* "[I]", "[I,UB,UA]", "[I,UB,UA,D]" ... */
 const char *sl_changelog_name(int changelog);
 
 /* ------------------------------------------------------------------------
-** Physical planning (physical.c): a logical plan -> a job the runtime runs.
-** Today: a scan, filters and projections, into a sink (INSERT) or into the
-** caller's result (a query). Other operators are refused (0A000) until the
-** runtime runs them.
+** Physical planning (physical.c): a logical plan -> a job the runtime runs:
+** one scan, then filters, projections, window TVFs, window and group
+** aggregations and deduplications, into a sink (INSERT) or into the caller's
+** result (a query). Joins, unions, Top-N and sorts are refused (0A000) until
+** the runtime runs them.
 */
 typedef struct sl_physical sl_physical;
 
@@ -181,6 +187,7 @@ typedef struct sl_physical_opts {
     const char *job_name;           /* the job's identity */
     const char *data_dir;           /* checkpoints; NULL for a query's job */
     int64_t interval_ms;            /* checkpoint interval; 0 = only at the end */
+    int64_t state_ttl_ms;           /* 'table.exec.state.ttl'; 0 = forever */
     sl_sink_create_fn result_sink;  /* for a query: where its rows go */
     void *result_ctx;               /* passed to result_sink in sl_sink_args.ctx */
 } sl_physical_opts;

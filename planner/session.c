@@ -694,22 +694,21 @@ static char *sl__job_name(sl_session *s, const sl_stmt *st)
         return sl_strdup(name);
     sl_strbuf sb = SL_STRBUF_INIT;
     sl_stmt_print(&sb, st, NULL, NULL);
-    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
-    for (size_t i = 0; i < sb.len; i++)
-        h = (h ^ (unsigned char)sb.buf[i]) * 1099511628211ULL;
+    uint64_t h = sl_hash_bytes(sb.buf, sb.len, SL_HASH_INIT);
     sl_strbuf_free(&sb);
     return sl_sprintf("insert-into-%s-%016llx", st->name ? st->name : "query",
                       (unsigned long long)h);
 }
 
-static int64_t sl__interval_ms(sl_session *s)
+/* A duration setting in ms (SET validated it; the defaults parse). */
+static int64_t sl__duration_ms(sl_session *s, const char *key)
 {
-    const char *v = sl_kvlist_get(s->config, "execution.checkpointing.interval");
-    const sl_config_key *k = sl_config_find("execution.checkpointing.interval");
-    int64_t ms = 10000;
+    const char *v = sl_kvlist_get(s->config, key);
+    const sl_config_key *k = sl_config_find(key);
+    int64_t ms = 0;
     sl_error ignored = SL_ERROR_INIT;
     if (sl_option_parse_duration_ms(v ? v : k->default_value, &ms, -1, &ignored) != 0)
-        ms = 10000; /* SET validated it; the default parses */
+        ms = 0;
     sl_error_reset(&ignored);
     return ms;
 }
@@ -718,6 +717,7 @@ typedef struct sl__run_ctx {
     sl_session *s;                /* the session */
     const sl_result_sink *out;    /* the statement's output */
     bool cancelled;               /* the output asked to stop */
+    bool with_kind;               /* an updating query: rows start with Flink's op column */
 } sl__run_ctx;
 
 static int sl__should_stop(void *ctx, bool *savepoint)
@@ -748,12 +748,16 @@ static int sl__rs_noop(sl_sink *s, int64_t epoch, sl_error *err)
 static int sl__rs_write(sl_sink *s, const sl_chunk *c, sl_error *err)
 {
     sl__result_sink *rs = s->impl;
+    int k = rs->run->with_kind ? 1 : 0; /* the op column comes first */
     sl_strbuf *bufs = sl_calloc((size_t)rs->ncols + 1, sizeof(sl_strbuf));
-    const char **vals = sl_calloc((size_t)rs->ncols + 1, sizeof(char *));
+    const char **vals = sl_calloc((size_t)rs->ncols + 2, sizeof(char *));
     for (int r = 0; r < c->nrows && !rs->run->cancelled; r++) {
+        if (k)
+            vals[0] = sl_row_kind_name((sl_row_kind)c->kinds[r]);
         for (int i = 0; i < rs->ncols; i++) {
             sl_strbuf_reset(&bufs[i]);
-            vals[i] = sl_value_format(&bufs[i], &c->cols[i], r) ? sl_strbuf_cstr(&bufs[i]) : NULL;
+            vals[k + i] =
+                sl_value_format(&bufs[i], &c->cols[i], r) ? sl_strbuf_cstr(&bufs[i]) : NULL;
         }
         if (rs->run->out && rs->run->out->row && rs->run->out->row(rs->run->out->ctx, vals) != 0)
             rs->run->cancelled = true;
@@ -810,11 +814,15 @@ static int sl__run(sl_session *s, const sl_stmt *st, const sl_result_sink *out, 
         rc = sl_error_set(err, SL_ERR_NOT_SUPPORTED, st->pos,
                           "the runtime cannot run a statement set yet");
     char *name = rc == 0 ? sl__job_name(s, st) : NULL;
-    sl__run_ctx run = {s, out, false};
+    sl__run_ctx run = {s, out, false, false};
     sl_physical *phys = NULL;
     if (rc == 0) {
         sl_physical_opts o = {name, st->kind == SL_STMT_QUERY ? NULL : s->eng->data_dir,
-                              sl__interval_ms(s), sl__result_sink_create, &run};
+                              sl__duration_ms(s, "execution.checkpointing.interval"),
+                              sl__duration_ms(s, "table.exec.state.ttl"), sl__result_sink_create,
+                              &run};
+        const sl_lp *top = plans->items[0];
+        run.with_kind = st->kind == SL_STMT_QUERY && top->changelog != SL_CL_INSERT;
         rc = sl_physical_build(plans->items[0], s->eng->cat, &o, &phys, err);
     }
     if (rc == 0) {
@@ -823,10 +831,21 @@ static int sl__run(sl_session *s, const sl_stmt *st, const sl_result_sink *out, 
         spec->stop_ctx = &run;
         spec->notice = sl__job_notice;
         spec->notice_ctx = &run;
-        if (st->kind == SL_STMT_QUERY && out && out->begin &&
-            out->begin(out->ctx, spec->sink_args.ncols, spec->sink_args.names,
-                       spec->sink_args.types) != 0)
-            run.cancelled = true;
+        if (st->kind == SL_STMT_QUERY && out && out->begin) {
+            int n = spec->sink_args.ncols, k = run.with_kind ? 1 : 0;
+            const char **names = sl_calloc((size_t)n + 2, sizeof(char *));
+            sl_type *types = sl_calloc((size_t)n + 2, sizeof(sl_type));
+            names[0] = "op";
+            types[0] = sl_type_make_p(SL_TYPE_CHAR, 2, 0);
+            for (int i = 0; i < n; i++) {
+                names[k + i] = spec->sink_args.names[i];
+                types[k + i] = spec->sink_args.types[i];
+            }
+            if (out->begin(out->ctx, n + k, names, types) != 0)
+                run.cancelled = true;
+            sl_free(names);
+            sl_free(types);
+        }
         sl_job_stats stats;
         rc = sl_job_run(spec, &stats, err);
         if (rc == 0) {
@@ -838,6 +857,10 @@ static int sl__run(sl_session *s, const sl_stmt *st, const sl_result_sink *out, 
             if (stats.rows_skipped > 0)
                 sl__notice(out, SL_SEV_WARNING, "%lld malformed records were skipped",
                            (long long)stats.rows_skipped);
+            if (stats.rows_late > 0)
+                sl__notice(out, SL_SEV_WARNING,
+                           "%lld rows arrived later than the watermark and were dropped",
+                           (long long)stats.rows_late);
             sl__complete(out, tag);
         }
     }

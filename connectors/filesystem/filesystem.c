@@ -10,7 +10,7 @@
 ** commit: exactly-once, append-only. As a source, files are read line by
 ** line from a stored (file, offset) position: replayable.
 **
-** Main routines: sl__fs_list, sl__fs_fnv1a, sl__fs_monotonic_ns.
+** Main routines: sl__fs_list, sl__fs_monotonic_ns.
 */
 #include <dirent.h>
 #include <errno.h>
@@ -29,16 +29,6 @@ int64_t sl__fs_monotonic_ns(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-uint64_t sl__fs_fnv1a(uint64_t h, const void *p, size_t n)
-{
-    const unsigned char *b = p;
-    for (size_t i = 0; i < n; i++) {
-        h ^= b[i];
-        h *= UINT64_C(0x100000001b3);
-    }
-    return h;
 }
 
 static int sl__fs_name_cmp(const void *a, const void *b)

@@ -30,8 +30,5 @@ int64_t sl__fs_monotonic_ns(void);
 ** NULL with err (58P01 / 58030) when dir cannot be read. */
 sl_list *sl__fs_list(const char *dir, bool (*keep)(const char *name), sl_error *err);
 
-/* 64-bit FNV-1a of n bytes, continuing from h (start with SL__FNV_INIT). */
-#define SL__FNV_INIT UINT64_C(0xcbf29ce484222325)
-uint64_t sl__fs_fnv1a(uint64_t h, const void *p, size_t n);
 
 #endif /* SL_FS_INT_H */

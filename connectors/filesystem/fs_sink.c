@@ -528,7 +528,7 @@ static void sl__fs_incarnation(char out[17])
     uint64_t r = 0;
     if (getrandom(&r, sizeof r, 0) != (ssize_t)sizeof r) {
         uint64_t t = (uint64_t)sl__fs_monotonic_ns(), pid = (uint64_t)getpid();
-        r = sl__fs_fnv1a(sl__fs_fnv1a(SL__FNV_INIT, &t, sizeof t), &pid, sizeof pid);
+        r = sl_hash_bytes(&pid, sizeof pid, sl_hash_bytes(&t, sizeof t, SL_HASH_INIT));
     }
     snprintf(out, 17, "%016" PRIx64, r);
 }
@@ -559,8 +559,8 @@ int sl__fs_sink_create(const sl_sink_args *args, sl_sink **out, sl_error *err)
     s->dir = sl_strdup(path->value);
     const char *job = args->job ? args->job : "";
     const char *table = args->table ? args->table : "";
-    uint64_t h = sl__fs_fnv1a(SL__FNV_INIT, job, strlen(job) + 1);
-    h = sl__fs_fnv1a(h, table, strlen(table));
+    uint64_t h = sl_hash_bytes(job, strlen(job) + 1, SL_HASH_INIT);
+    h = sl_hash_bytes(table, strlen(table), h);
     s->prefix = sl_sprintf("part-%016" PRIx64 "-%d-", h, args->subtask);
     s->ext = sl_strdup(format ? format : "txt");
     for (char *e = s->ext; *e; e++)

@@ -98,7 +98,7 @@ static bool sl__fs_mine(const sl__fs_source *s, const char *name)
 {
     if (s->parallelism <= 1)
         return true;
-    uint64_t h = sl__fs_fnv1a(SL__FNV_INIT, name, strlen(name));
+    uint64_t h = sl_hash_bytes(name, strlen(name), SL_HASH_INIT);
     return (int)(h % (uint64_t)s->parallelism) == s->subtask;
 }
 

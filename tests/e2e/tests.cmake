@@ -8,3 +8,6 @@ add_test(NAME e2e.crash_print_control
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/crash_test.py
           --sluice $<TARGET_FILE:sluice> --sink print --kills 8)
 set_tests_properties(e2e.crash_filesystem e2e.crash_print_control PROPERTIES TIMEOUT 900 LABELS e2e)
+add_test(NAME e2e.window_spend
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/window_test.py --sluice $<TARGET_FILE:sluice>)
+set_tests_properties(e2e.window_spend PROPERTIES TIMEOUT 300 LABELS e2e)

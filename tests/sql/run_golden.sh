@@ -10,8 +10,17 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$(dirname "$sql")"
 name=$(basename "$sql")
+# @TMP@ in a file stands for this run's scratch directory (file sinks write
+# there, never into the repository).
+mkdir -p "$tmp/files"
+subst() { sed "s#@TMP@#$tmp/files#g" "$1" >"$tmp/$1"; }
+subst "$name"
+[ -f "${name%.sql}.restart" ] && subst "${name%.sql}.restart"
+srcdir=$(pwd)
+expected=$srcdir/$(basename "$expected")
+cd "$tmp"
 # A second run in the same data directory checks that the catalog persisted:
-# files named *.restart.sql run after the main file, in a new process.
+# a file <name>.restart runs after the main file, in a new process.
 "$sluice" --data-dir "$tmp/data" --continue-on-error -f "$name" >"$tmp/out" 2>&1
 echo "-- exit: $?" >>"$tmp/out"
 restart=${name%.sql}.restart

@@ -1,0 +1,1671 @@
+/*
+** op_agg.c — group aggregation and window aggregation (see sl_exec.h,
+** "Stateful operators").
+**
+** Both operators share one state: a table of groups keyed by the group key
+** values. A group is a fixed-size record in one slab (header, key values,
+** one accumulator per aggregate call); an open-addressing hash table
+** (linear probing, backward-shift deletion) maps key hashes to records.
+** String keys are copied into one allocation per group; nothing is
+** allocated per row.
+**
+** Accumulators (sl__acc): COUNT counts, SUM/AVG keep an exact sum (128-bit
+** for integers and DECIMAL, double for FLOAT/DOUBLE) and the number of
+** non-NULL values, MIN/MAX keep the current value. Where rows can be
+** retracted (group aggregation), MIN/MAX also keep a value -> count
+** multiset (sl__mset) so that retracting the minimum finds the next one;
+** DISTINCT calls keep such a multiset too and feed the inner accumulator
+** only when a value appears (0 -> 1) or disappears (1 -> 0).
+**
+** A chunk is processed in two passes: row by row, find or create each row's
+** group and count its rows (this decides which retractions apply); then per
+** aggregate call, column by column, update the accumulators. The group
+** operator then emits the changes of every group the chunk touched, in the
+** order they were first touched: +I for a new group, -U/+U when its results
+** changed, -D when its rows dropped to zero (Flink's mini-batch group
+** aggregation). The window operator emits nothing until a watermark passes
+** a window's end; then +I per group, ordered by window end and first
+** appearance, and forgets them.
+**
+** Snapshot format (little-endian): "SLAG", u32 version, the operator's
+** shape (kind, key and call types) for a sanity check, watermark, late
+** rows, next sequence number, group count, then each group in first-seen
+** order (sequence, last update, row count, keys, accumulators; multisets
+** sorted by value), and a 64-bit checksum of everything before it. Restore
+** checks every length and the checksum: a bad blob is XX001.
+**
+** Main routines: sl_group_agg_new, sl_window_agg_new; sl__agg_process,
+** sl__agg_watermark, sl__agg_snapshot, sl__agg_restore.
+*/
+#include "sl_exec.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------------
+** Values, hashing, comparison.
+*/
+typedef union sl__val {
+    int64_t i;  /* BOOL (0/1) and I64 */
+    double f;   /* F64 (canonical: no -0.0, one NaN) */
+    sl_i128 d;  /* I128 */
+    struct {
+        const char *p; /* bytes (owned by whoever holds the value) */
+        uint32_t len;  /* length */
+    } s;        /* STR */
+} sl__val;
+
+#define SL__K1 0x9E3779B97F4A7C15ULL
+#define SL__NULL_HASH 0x5bd1e9955bd1e995ULL
+
+static inline uint64_t sl__mix(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+
+static uint64_t sl__hash_bytes(const char *p, size_t n)
+{
+    uint64_t h = (uint64_t)n * SL__K1;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        h = (h ^ sl__mix(w)) * SL__K1;
+    }
+    if (i < n) {
+        uint64_t w = 0;
+        memcpy(&w, p + i, n - i);
+        h = (h ^ sl__mix(w ^ 0xff)) * SL__K1;
+    }
+    return sl__mix(h);
+}
+
+static inline double sl__canon(double f)
+{
+    if (f == 0)
+        return 0.0;
+    if (isnan(f))
+        return NAN;
+    return f;
+}
+
+static inline uint64_t sl__f64_bits(double f)
+{
+    uint64_t u;
+    memcpy(&u, &f, 8);
+    return u;
+}
+
+static inline sl__val sl__load(const sl_vector *v, int r)
+{
+    sl__val x;
+    memset(&x, 0, sizeof x);
+    switch (v->phys) {
+    case SL_PHYS_BOOL: x.i = v->v.b[r] ? 1 : 0; break;
+    case SL_PHYS_I64: x.i = v->v.i64[r]; break;
+    case SL_PHYS_F64: x.f = sl__canon(v->v.f64[r]); break;
+    case SL_PHYS_I128: x.d = v->v.i128[r]; break;
+    case SL_PHYS_STR:
+        x.s.p = v->v.str[r].ptr;
+        x.s.len = v->v.str[r].len;
+        break;
+    }
+    return x;
+}
+
+static inline uint64_t sl__val_hash(sl_phys ph, sl__val x)
+{
+    switch (ph) {
+    case SL_PHYS_BOOL:
+    case SL_PHYS_I64: return sl__mix((uint64_t)x.i + SL__K1);
+    case SL_PHYS_F64: return sl__mix(sl__f64_bits(x.f) + SL__K1);
+    case SL_PHYS_I128: {
+        unsigned __int128 u = (unsigned __int128)x.d;
+        return sl__mix((uint64_t)u ^ sl__mix((uint64_t)(u >> 64) + SL__K1));
+    }
+    case SL_PHYS_STR: return sl__hash_bytes(x.s.p, x.s.len);
+    }
+    return 0;
+}
+
+static inline bool sl__val_eq(sl_phys ph, sl__val a, sl__val b)
+{
+    switch (ph) {
+    case SL_PHYS_BOOL:
+    case SL_PHYS_I64: return a.i == b.i;
+    case SL_PHYS_F64: return sl__f64_bits(a.f) == sl__f64_bits(b.f);
+    case SL_PHYS_I128: return a.d == b.d;
+    case SL_PHYS_STR: return a.s.len == b.s.len && (a.s.len == 0 || memcmp(a.s.p, b.s.p, a.s.len) == 0);
+    }
+    return false;
+}
+
+/* Total order: numbers as numbers (NaN above everything), strings by bytes. */
+static int sl__val_cmp(sl_phys ph, sl__val a, sl__val b)
+{
+    switch (ph) {
+    case SL_PHYS_BOOL:
+    case SL_PHYS_I64: return a.i < b.i ? -1 : a.i > b.i;
+    case SL_PHYS_F64:
+        if (isnan(a.f) || isnan(b.f))
+            return isnan(a.f) - isnan(b.f);
+        return a.f < b.f ? -1 : a.f > b.f;
+    case SL_PHYS_I128: return a.d < b.d ? -1 : a.d > b.d;
+    case SL_PHYS_STR: {
+        uint32_t n = a.s.len < b.s.len ? a.s.len : b.s.len;
+        int c = n ? memcmp(a.s.p, b.s.p, n) : 0;
+        if (c)
+            return c < 0 ? -1 : 1;
+        return a.s.len < b.s.len ? -1 : a.s.len > b.s.len;
+    }
+    }
+    return 0;
+}
+
+/* Write x into row r of vector col of c. */
+static void sl__store(sl_chunk *c, int col, int r, sl__val x)
+{
+    switch (c->cols[col].phys) {
+    case SL_PHYS_BOOL: sl_chunk_set_bool(c, col, r, x.i != 0); break;
+    case SL_PHYS_I64: sl_chunk_set_i64(c, col, r, x.i); break;
+    case SL_PHYS_F64: sl_chunk_set_f64(c, col, r, x.f); break;
+    case SL_PHYS_I128: sl_chunk_set_i128(c, col, r, x.d); break;
+    case SL_PHYS_STR: sl_chunk_set_str(c, col, r, x.s.p, x.s.len); break;
+    }
+}
+
+/* ------------------------------------------------------------------------
+** Multiset of values with counts (DISTINCT, retractable MIN/MAX): an
+** open-addressing table; string values are owned copies.
+*/
+typedef struct sl__ment {
+    sl__val v;      /* the value */
+    int64_t count;  /* > 0; 0 = empty slot */
+    uint64_t hash;  /* sl__val_hash of v */
+} sl__ment;
+
+typedef struct sl__mset {
+    uint32_t cap;   /* slots (power of two) */
+    uint32_t n;     /* distinct values */
+    sl__ment *e;    /* slots */
+} sl__mset;
+
+static sl__mset *sl__mset_new(void)
+{
+    sl__mset *m = sl_malloc(sizeof *m);
+    m->cap = 4;
+    m->n = 0;
+    m->e = sl_calloc(m->cap, sizeof(sl__ment));
+    return m;
+}
+
+static void sl__mset_free(sl__mset *m, sl_phys ph)
+{
+    if (!m)
+        return;
+    if (ph == SL_PHYS_STR)
+        for (uint32_t i = 0; i < m->cap; i++)
+            if (m->e[i].count)
+                sl_free((void *)m->e[i].v.s.p);
+    sl_free(m->e);
+    sl_free(m);
+}
+
+static uint32_t sl__mset_find(const sl__mset *m, sl_phys ph, sl__val v, uint64_t h)
+{
+    uint32_t mask = m->cap - 1, i = (uint32_t)h & mask;
+    while (m->e[i].count) {
+        if (m->e[i].hash == h && sl__val_eq(ph, m->e[i].v, v))
+            return i;
+        i = (i + 1) & mask;
+    }
+    return i; /* the empty slot where v would go */
+}
+
+static void sl__mset_grow(sl__mset *m)
+{
+    sl__ment *old = m->e;
+    uint32_t ocap = m->cap;
+    m->cap *= 2;
+    m->e = sl_calloc(m->cap, sizeof(sl__ment));
+    for (uint32_t i = 0; i < ocap; i++) {
+        if (!old[i].count)
+            continue;
+        uint32_t j = (uint32_t)old[i].hash & (m->cap - 1);
+        while (m->e[j].count)
+            j = (j + 1) & (m->cap - 1);
+        m->e[j] = old[i];
+    }
+    sl_free(old);
+}
+
+/* Add c (> 0) occurrences of v; returns the new count. *stored (may be
+** NULL) = the set's own copy of v (its bytes live as long as the entry). */
+static int64_t sl__mset_add(sl__mset *m, sl_phys ph, sl__val v, int64_t c, sl__val *stored)
+{
+    uint64_t h = sl__val_hash(ph, v);
+    uint32_t i = sl__mset_find(m, ph, v, h);
+    if (m->e[i].count) {
+        if (stored)
+            *stored = m->e[i].v;
+        return m->e[i].count += c;
+    }
+    if ((m->n + 1) * 4 > m->cap * 3) {
+        sl__mset_grow(m);
+        i = sl__mset_find(m, ph, v, h);
+    }
+    if (ph == SL_PHYS_STR) {
+        char *p = sl_malloc(v.s.len ? v.s.len : 1);
+        if (v.s.len)
+            memcpy(p, v.s.p, v.s.len);
+        v.s.p = p;
+    }
+    m->e[i].v = v;
+    m->e[i].count = c;
+    m->e[i].hash = h;
+    m->n++;
+    if (stored)
+        *stored = v;
+    return c;
+}
+
+/* Remove one occurrence of v: the new count, or -1 when v is absent. */
+static int64_t sl__mset_remove(sl__mset *m, sl_phys ph, sl__val v)
+{
+    uint64_t h = sl__val_hash(ph, v);
+    uint32_t i = sl__mset_find(m, ph, v, h), mask = m->cap - 1;
+    if (!m->e[i].count)
+        return -1;
+    if (--m->e[i].count > 0)
+        return m->e[i].count;
+    if (ph == SL_PHYS_STR)
+        sl_free((void *)m->e[i].v.s.p);
+    m->n--;
+    /* Backward-shift deletion keeps probe chains intact. */
+    uint32_t j = i;
+    for (;;) {
+        j = (j + 1) & mask;
+        if (!m->e[j].count)
+            break;
+        uint32_t k = (uint32_t)m->e[j].hash & mask;
+        if ((j > i && (k <= i || k > j)) || (j < i && k <= i && k > j)) {
+            m->e[i] = m->e[j];
+            i = j;
+        }
+    }
+    memset(&m->e[i], 0, sizeof m->e[i]);
+    return 0;
+}
+
+/* The smallest (dir = 1) or largest (dir = -1) value; false when empty. */
+static bool sl__mset_extreme(const sl__mset *m, sl_phys ph, int dir, sl__val *out)
+{
+    bool have = false;
+    for (uint32_t i = 0; i < m->cap; i++) {
+        if (!m->e[i].count)
+            continue;
+        if (!have || sl__val_cmp(ph, m->e[i].v, *out) * dir < 0)
+            *out = m->e[i].v;
+        have = true;
+    }
+    return have;
+}
+
+/* ------------------------------------------------------------------------
+** Aggregate calls and their accumulators.
+*/
+typedef enum sl__akind {
+    SL__A_COUNT_STAR, /* COUNT(*): the group's row count */
+    SL__A_COUNT,      /* COUNT(x) */
+    SL__A_SUM_INT,    /* SUM of integers: 128-bit sum, BIGINT result */
+    SL__A_SUM_DEC,    /* SUM of DECIMAL(p, s): DECIMAL(38, s) */
+    SL__A_SUM_DBL,    /* SUM of FLOAT/DOUBLE: DOUBLE */
+    SL__A_AVG_INT,    /* AVG of integers: integer division, the input's type */
+    SL__A_AVG_DEC,    /* AVG of DECIMAL: DECIMAL(38, max(s, 6)), HALF_UP */
+    SL__A_AVG_DBL,    /* AVG of FLOAT/DOUBLE */
+    SL__A_MIN,        /* MIN of anything comparable */
+    SL__A_MAX,        /* MAX */
+} sl__akind;
+
+typedef struct sl__call {
+    sl__akind kind;   /* what it computes */
+    int arg;          /* input column (-1 for COUNT(*)) */
+    sl_phys in_phys;  /* the argument's representation */
+    int in_scale;     /* DECIMAL argument's scale */
+    sl_type out;      /* result type */
+    bool distinct;    /* a DISTINCT multiset filters the values */
+    bool multiset;    /* retractable MIN/MAX: a value multiset */
+} sl__call;
+
+typedef struct sl__acc {
+    sl__val v;        /* SUM/AVG: sum (d or f); MIN/MAX: current value */
+    int64_t n;        /* non-NULL values accumulated (net of retractions) */
+    sl__mset *set;    /* DISTINCT / retractable MIN/MAX values; NULL until used */
+} sl__acc;
+
+/* ------------------------------------------------------------------------
+** Groups and the operator.
+*/
+typedef struct sl__group {
+    uint64_t hash;     /* hash of the key values */
+    uint64_t seq;      /* first-seen order */
+    int64_t rows;      /* input rows counted (net of retractions) */
+    int64_t updated;   /* processing time (ns) of the last update (TTL) */
+    char *kbytes;      /* owned bytes of the string keys */
+    uint32_t epoch;    /* chunk epoch of the last touch */
+    uint32_t live;     /* 1 = in use; 0 = on the free list */
+} sl__group;
+
+typedef struct sl__touch {
+    uint32_t g;        /* group */
+    bool was_new;      /* the group did not exist before the chunk */
+} sl__touched;
+
+typedef struct sl__window {
+    int64_t end;       /* window end (ns) */
+    uint32_t *g;       /* its groups in first-seen order */
+    int n, cap;        /* used / allocated */
+} sl__window;
+
+typedef struct sl__agg {
+    bool is_window;       /* window aggregation (append-only, fires on watermarks) */
+    int in_ncols;         /* input columns */
+    sl_type *in_types;    /* their types */
+    int nkeys;            /* key columns */
+    int *keys;            /* their input columns */
+    sl_phys *kphys;       /* their representations */
+    int naggs;            /* calls */
+    sl__call *calls;      /* the calls */
+    sl_type *out_types;   /* keys then results */
+    int64_t ttl_ns;       /* state retention (0 = forever) */
+    int64_t (*now)(void *ctx); /* clock */
+    void *now_ctx;        /* for now */
+    int wend_key;         /* window: index into keys of window_end */
+    int wstart_key;       /* window: index into keys of window_start */
+
+    size_t stride;        /* bytes per group record */
+    size_t koff, aoff, noff; /* offsets of keys, accumulators, key null flags */
+    char *recs;           /* group records */
+    uint32_t nrecs, caprecs; /* records in use (incl. free) / allocated */
+    uint32_t *freel;      /* free record indices */
+    uint32_t nfree, capfree; /* used / allocated */
+    uint32_t ngroups;     /* live groups */
+    uint64_t *tab;        /* hash table: (hash >> 32) << 32 | (index + 1); 0 = empty */
+    uint32_t tabcap;      /* slots (power of two) */
+    uint64_t next_seq;    /* next first-seen number */
+    uint32_t epoch;       /* current chunk's epoch */
+
+    int64_t wm;           /* current watermark */
+    int64_t late;         /* late rows dropped */
+    int64_t next_sweep;   /* TTL: next full expiry sweep (ns) */
+    sl__window *wins;     /* window: windows sorted by end */
+    int nwins, capwins;   /* used / allocated */
+
+    /* per-chunk scratch */
+    int scap;             /* rows the scratch arrays hold */
+    uint64_t *hashes;     /* per row */
+    int32_t *gidx;        /* per row: group, -1 = skipped */
+    sl__touched *touched;   /* groups touched, in order */
+    int ntouched;         /* their number */
+    sl_chunk *oldres;     /* results before the chunk, one row per touch */
+    sl_chunk *newres;     /* results after it (one row) */
+    sl_chunk *out;        /* output being filled */
+} sl__agg;
+
+#define SL__G(a, i) ((sl__group *)((a)->recs + (size_t)(i) * (a)->stride))
+#define SL__KEYS(a, g) ((sl__val *)((char *)(g) + (a)->koff))
+#define SL__ACCS(a, g) ((sl__acc *)((char *)(g) + (a)->aoff))
+#define SL__KNULL(a, g) ((uint8_t *)(g) + (a)->noff)
+
+static int64_t sl__now(sl__agg *a)
+{
+    return a->now ? a->now(a->now_ctx) : sl_now_nanos();
+}
+
+/* ------------------------------------------------------------------------
+** The group table.
+*/
+static bool sl__key_eq_row(const sl__agg *a, const sl__group *g, const sl_chunk *in, int r)
+{
+    const sl__val *kv = SL__KEYS(a, g);
+    const uint8_t *kn = SL__KNULL(a, g);
+    for (int k = 0; k < a->nkeys; k++) {
+        const sl_vector *v = &in->cols[a->keys[k]];
+        bool isnull = v->nulls[r] != 0;
+        if (isnull != (kn[k] != 0))
+            return false;
+        if (!isnull && !sl__val_eq(a->kphys[k], kv[k], sl__load(v, r)))
+            return false;
+    }
+    return true;
+}
+
+static bool sl__key_eq_group(const sl__agg *a, const sl__group *g, const sl__group *h)
+{
+    const sl__val *x = SL__KEYS(a, g), *y = SL__KEYS(a, h);
+    const uint8_t *xn = SL__KNULL(a, g), *yn = SL__KNULL(a, h);
+    for (int k = 0; k < a->nkeys; k++) {
+        if (xn[k] != yn[k])
+            return false;
+        if (!xn[k] && !sl__val_eq(a->kphys[k], x[k], y[k]))
+            return false;
+    }
+    return true;
+}
+
+/* Hash the key columns of every row of in into a->hashes. */
+static void sl__hash_rows(sl__agg *a, const sl_chunk *in)
+{
+    int n = in->nrows;
+    uint64_t *h = a->hashes;
+    for (int i = 0; i < n; i++)
+        h[i] = SL__K1;
+    for (int k = 0; k < a->nkeys; k++) {
+        const sl_vector *v = &in->cols[a->keys[k]];
+        const uint8_t *nl = v->nulls;
+        switch (v->phys) {
+        case SL_PHYS_I64:
+            for (int i = 0; i < n; i++)
+                h[i] = (h[i] ^ (nl[i] ? SL__NULL_HASH : sl__mix((uint64_t)v->v.i64[i] + SL__K1))) * SL__K1;
+            break;
+        default:
+            for (int i = 0; i < n; i++)
+                h[i] = (h[i] ^ (nl[i] ? SL__NULL_HASH : sl__val_hash(v->phys, sl__load(v, i)))) * SL__K1;
+            break;
+        }
+    }
+    for (int i = 0; i < n; i++)
+        h[i] = sl__mix(h[i]);
+}
+
+static void sl__tab_insert(sl__agg *a, uint64_t hash, uint32_t idx)
+{
+    uint32_t mask = a->tabcap - 1, i = (uint32_t)hash & mask;
+    while (a->tab[i])
+        i = (i + 1) & mask;
+    a->tab[i] = (hash & 0xffffffff00000000ULL) | ((uint64_t)idx + 1);
+}
+
+static void sl__tab_grow(sl__agg *a)
+{
+    uint64_t *old = a->tab;
+    uint32_t ocap = a->tabcap;
+    a->tabcap = ocap ? ocap * 2 : 1024;
+    a->tab = sl_calloc(a->tabcap, sizeof(uint64_t));
+    for (uint32_t i = 0; i < ocap; i++)
+        if (old[i]) {
+            uint32_t idx = (uint32_t)old[i] - 1;
+            sl__tab_insert(a, SL__G(a, idx)->hash, idx);
+        }
+    sl_free(old);
+}
+
+/* The group of row r (hash h), or -1. */
+static int32_t sl__find_row(const sl__agg *a, const sl_chunk *in, int r, uint64_t h)
+{
+    if (!a->tabcap)
+        return -1;
+    uint32_t mask = a->tabcap - 1, i = (uint32_t)h & mask;
+    uint64_t tag = h & 0xffffffff00000000ULL;
+    for (;;) {
+        uint64_t e = a->tab[i];
+        if (!e)
+            return -1;
+        if ((e & 0xffffffff00000000ULL) == tag) {
+            uint32_t idx = (uint32_t)e - 1;
+            if (sl__key_eq_row(a, SL__G(a, idx), in, r))
+                return (int32_t)idx;
+        }
+        i = (i + 1) & mask;
+    }
+}
+
+/* A fresh, zeroed record (keys unset, not in the hash table). */
+static uint32_t sl__alloc_group(sl__agg *a)
+{
+    uint32_t idx;
+    if (a->nfree) {
+        idx = a->freel[--a->nfree];
+    } else {
+        if (a->nrecs == a->caprecs) {
+            SL_ALWAYS(a->caprecs < UINT32_MAX / 2);
+            a->caprecs = a->caprecs ? a->caprecs * 2 : 256;
+            a->recs = sl_realloc(a->recs, (size_t)a->caprecs * a->stride);
+        }
+        idx = a->nrecs++;
+    }
+    memset(SL__G(a, idx), 0, a->stride);
+    SL__G(a, idx)->live = 1;
+    a->ngroups++;
+    return idx;
+}
+
+/* Copy the string keys of group g into one owned allocation. */
+static void sl__own_keys(sl__agg *a, sl__group *g)
+{
+    sl__val *kv = SL__KEYS(a, g);
+    uint8_t *kn = SL__KNULL(a, g);
+    size_t total = 0;
+    for (int k = 0; k < a->nkeys; k++)
+        if (a->kphys[k] == SL_PHYS_STR && !kn[k])
+            total += kv[k].s.len;
+    if (!total)
+        return;
+    char *p = sl_malloc(total);
+    g->kbytes = p;
+    for (int k = 0; k < a->nkeys; k++)
+        if (a->kphys[k] == SL_PHYS_STR && !kn[k] && kv[k].s.len) {
+            memcpy(p, kv[k].s.p, kv[k].s.len);
+            kv[k].s.p = p;
+            p += kv[k].s.len;
+        }
+}
+
+static void sl__win_add(sl__agg *a, int64_t end, uint32_t g);
+
+/* Register a new group: keys set, table entry, window membership. */
+static void sl__link_group(sl__agg *a, uint32_t idx)
+{
+    if ((uint64_t)(a->ngroups + 1) * 10 > (uint64_t)a->tabcap * 7)
+        sl__tab_grow(a);
+    sl__tab_insert(a, SL__G(a, idx)->hash, idx);
+    if (a->is_window)
+        sl__win_add(a, SL__KEYS(a, SL__G(a, idx))[a->wend_key].i, idx);
+}
+
+static uint32_t sl__new_group_row(sl__agg *a, const sl_chunk *in, int r, uint64_t h)
+{
+    uint32_t idx = sl__alloc_group(a);
+    sl__group *g = SL__G(a, idx);
+    g->hash = h;
+    g->seq = a->next_seq++;
+    sl__val *kv = SL__KEYS(a, g);
+    uint8_t *kn = SL__KNULL(a, g);
+    for (int k = 0; k < a->nkeys; k++) {
+        const sl_vector *v = &in->cols[a->keys[k]];
+        kn[k] = v->nulls[r] ? 1 : 0;
+        if (!kn[k])
+            kv[k] = sl__load(v, r);
+    }
+    sl__own_keys(a, g);
+    sl__link_group(a, idx);
+    return idx;
+}
+
+static void sl__free_accs(sl__agg *a, sl__group *g)
+{
+    sl__acc *acc = SL__ACCS(a, g);
+    for (int c = 0; c < a->naggs; c++) {
+        const sl__call *call = &a->calls[c];
+        sl__mset_free(acc[c].set, call->in_phys);
+        if (!call->multiset && (call->kind == SL__A_MIN || call->kind == SL__A_MAX) &&
+            call->in_phys == SL_PHYS_STR && acc[c].n > 0)
+            sl_free((void *)acc[c].v.s.p);
+    }
+}
+
+/* Forget group idx (table entry, memory). Window membership is the caller's. */
+static void sl__drop_group(sl__agg *a, uint32_t idx)
+{
+    sl__group *g = SL__G(a, idx);
+    uint32_t mask = a->tabcap - 1, i = (uint32_t)g->hash & mask;
+    while ((uint32_t)a->tab[i] != idx + 1)
+        i = (i + 1) & mask;
+    uint32_t j = i;
+    for (;;) {
+        j = (j + 1) & mask;
+        if (!a->tab[j])
+            break;
+        uint32_t k = (uint32_t)SL__G(a, (uint32_t)a->tab[j] - 1)->hash & mask;
+        if ((j > i && (k <= i || k > j)) || (j < i && k <= i && k > j)) {
+            a->tab[i] = a->tab[j];
+            i = j;
+        }
+    }
+    a->tab[i] = 0;
+    sl__free_accs(a, g);
+    sl_free(g->kbytes);
+    g->kbytes = NULL;
+    g->live = 0;
+    if (a->nfree == a->capfree) {
+        a->capfree = a->capfree ? a->capfree * 2 : 256;
+        a->freel = sl_realloc(a->freel, a->capfree * sizeof(uint32_t));
+    }
+    a->freel[a->nfree++] = idx;
+    a->ngroups--;
+}
+
+/* Forget every group (restore, free). */
+static void sl__clear(sl__agg *a)
+{
+    for (uint32_t i = 0; i < a->nrecs; i++) {
+        sl__group *g = SL__G(a, i);
+        if (g->live) {
+            sl__free_accs(a, g);
+            sl_free(g->kbytes);
+        }
+    }
+    sl_free(a->recs);
+    sl_free(a->freel);
+    sl_free(a->tab);
+    a->recs = NULL;
+    a->freel = NULL;
+    a->tab = NULL;
+    a->nrecs = a->caprecs = a->nfree = a->capfree = a->ngroups = a->tabcap = 0;
+    for (int w = 0; w < a->nwins; w++)
+        sl_free(a->wins[w].g);
+    a->nwins = 0;
+    a->next_seq = 0;
+    a->wm = INT64_MIN;
+    a->late = 0;
+    a->next_sweep = 0;
+}
+
+/* ------------------------------------------------------------------------
+** Windows: sorted by end, each with its groups in first-seen order.
+*/
+static void sl__win_add(sl__agg *a, int64_t end, uint32_t g)
+{
+    int lo = 0, hi = a->nwins;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (a->wins[mid].end < end)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == a->nwins || a->wins[lo].end != end) {
+        if (a->nwins == a->capwins) {
+            a->capwins = a->capwins ? a->capwins * 2 : 8;
+            a->wins = sl_realloc(a->wins, (size_t)a->capwins * sizeof *a->wins);
+        }
+        memmove(&a->wins[lo + 1], &a->wins[lo], (size_t)(a->nwins - lo) * sizeof *a->wins);
+        a->nwins++;
+        memset(&a->wins[lo], 0, sizeof a->wins[lo]);
+        a->wins[lo].end = end;
+    }
+    sl__window *w = &a->wins[lo];
+    if (w->n == w->cap) {
+        w->cap = w->cap ? w->cap * 2 : 16;
+        w->g = sl_realloc(w->g, (size_t)w->cap * sizeof(uint32_t));
+    }
+    w->g[w->n++] = g;
+}
+
+/* ------------------------------------------------------------------------
+** Accumulate and compute results.
+*/
+static int sl__overflow(sl_error *err, const char *what)
+{
+    return sl_error_set(err, SL_ERR_NUMERIC_RANGE, -1, "%s overflow", what);
+}
+
+/* Add sign * x (|sign| = 1) to a DECIMAL(38) sum. */
+static inline int sl__dec_acc(sl_i128 *sum, sl_i128 x, int sign, sl_error *err)
+{
+    static const sl_i128 lim = (sl_i128)10000000000000000000ULL * (sl_i128)10000000000000000000ULL;
+    sl_i128 r;
+    bool o = sign > 0 ? __builtin_add_overflow(*sum, x, &r) : __builtin_sub_overflow(*sum, x, &r);
+    if (o || r >= lim || r <= -lim)
+        return sl__overflow(err, "DECIMAL sum");
+    *sum = r;
+    return 0;
+}
+
+/* Feed one non-NULL value (sign +1 accumulate, -1 retract) to the inner
+** accumulator (after the DISTINCT filter). */
+static int sl__acc_inner(const sl__call *call, sl__acc *acc, sl__val x, int sign, sl_error *err)
+{
+    switch (call->kind) {
+    case SL__A_COUNT_STAR:
+    case SL__A_COUNT: acc->n += sign; return 0;
+    case SL__A_SUM_INT:
+    case SL__A_AVG_INT:
+        acc->v.d += sign > 0 ? (sl_i128)x.i : -(sl_i128)x.i;
+        acc->n += sign;
+        return 0;
+    case SL__A_SUM_DEC:
+    case SL__A_AVG_DEC:
+        if (sl__dec_acc(&acc->v.d, x.d, sign, err))
+            return -1;
+        acc->n += sign;
+        return 0;
+    case SL__A_SUM_DBL:
+    case SL__A_AVG_DBL:
+        acc->v.f += sign > 0 ? x.f : -x.f;
+        acc->n += sign;
+        return 0;
+    case SL__A_MIN:
+    case SL__A_MAX: {
+        int dir = call->kind == SL__A_MIN ? 1 : -1;
+        if (call->multiset) {
+            if (!acc->set)
+                acc->set = sl__mset_new();
+            if (sign > 0) {
+                sl__val st;
+                sl__mset_add(acc->set, call->in_phys, x, 1, &st);
+                if (acc->n <= 0 || sl__val_cmp(call->in_phys, st, acc->v) * dir < 0)
+                    acc->v = st;
+                acc->n++;
+            } else {
+                /* Compare before removing: the current value may point at
+                ** the entry's bytes. */
+                bool was_extreme = acc->n > 0 && sl__val_eq(call->in_phys, acc->v, x);
+                int64_t c = sl__mset_remove(acc->set, call->in_phys, x);
+                if (c < 0)
+                    return 0; /* retracting a value never seen: ignored */
+                acc->n--;
+                if (c == 0 && was_extreme) {
+                    sl__val nv;
+                    memset(&nv, 0, sizeof nv);
+                    sl__mset_extreme(acc->set, call->in_phys, dir, &nv);
+                    acc->v = nv;
+                }
+            }
+            return 0;
+        }
+        if (acc->n > 0 && sl__val_cmp(call->in_phys, x, acc->v) * dir >= 0) {
+            acc->n++;
+            return 0;
+        }
+        if (call->in_phys == SL_PHYS_STR) {
+            char *p = sl_realloc(acc->n > 0 ? (void *)acc->v.s.p : NULL, x.s.len ? x.s.len : 1);
+            if (x.s.len)
+                memcpy(p, x.s.p, x.s.len);
+            x.s.p = p;
+        }
+        acc->v = x;
+        acc->n++;
+        return 0;
+    }
+    }
+    return 0;
+}
+
+/* Feed one non-NULL value of call c to acc: through the DISTINCT filter,
+** then the inner accumulator. */
+static inline int sl__acc_value(const sl__call *call, sl__acc *acc, sl__val x, int sign,
+                                sl_error *err)
+{
+    if (call->distinct) {
+        if (!acc->set)
+            acc->set = sl__mset_new();
+        if (sign > 0) {
+            if (sl__mset_add(acc->set, call->in_phys, x, 1, NULL) != 1)
+                return 0;
+        } else if (sl__mset_remove(acc->set, call->in_phys, x) != 0) {
+            return 0;
+        }
+    }
+    return sl__acc_inner(call, acc, x, sign, err);
+}
+
+#define SL__ACC(a, g, c) ((sl__acc *)((a)->recs + (size_t)(g) * (a)->stride + (a)->aoff) + (c))
+#define SL__SIGN(k) (((k) & 1) ? -1 : 1) /* -U (1) and -D (3) retract */
+
+/* Second pass: update every call's accumulators, column by column, for the
+** rows whose group a->gidx names. */
+static int sl__accumulate(sl__agg *a, const sl_chunk *in, sl_error *err)
+{
+    int n = in->nrows;
+    const int32_t *gi = a->gidx;
+    const uint8_t *kinds = in->kinds;
+    for (int c = 0; c < a->naggs; c++) {
+        const sl__call *call = &a->calls[c];
+        if (call->kind == SL__A_COUNT_STAR)
+            continue;
+        const sl_vector *v = &in->cols[call->arg];
+        const uint8_t *nl = v->nulls;
+        if (!call->distinct && call->kind == SL__A_COUNT) {
+            for (int i = 0; i < n; i++)
+                if (gi[i] >= 0 && !nl[i])
+                    SL__ACC(a, gi[i], c)->n += SL__SIGN(kinds[i]);
+            continue;
+        }
+        if (!call->distinct && (call->kind == SL__A_SUM_INT || call->kind == SL__A_AVG_INT)) {
+            const int64_t *x = v->v.i64;
+            for (int i = 0; i < n; i++) {
+                if (gi[i] < 0 || nl[i])
+                    continue;
+                sl__acc *acc = SL__ACC(a, gi[i], c);
+                int s = SL__SIGN(kinds[i]);
+                acc->v.d += s > 0 ? (sl_i128)x[i] : -(sl_i128)x[i];
+                acc->n += s;
+            }
+            continue;
+        }
+        for (int i = 0; i < n; i++) {
+            if (gi[i] < 0 || nl[i])
+                continue;
+            if (sl__acc_value(call, SL__ACC(a, gi[i], c), sl__load(v, i), SL__SIGN(kinds[i]), err))
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* Write the result of call c of group g into row r of column col of dst. */
+static int sl__result(const sl__agg *a, const sl__group *g, int c, sl_chunk *dst, int col, int r,
+                      sl_error *err)
+{
+    const sl__call *call = &a->calls[c];
+    const sl__acc *acc = (const sl__acc *)((const char *)g + a->aoff) + c;
+    if (call->kind == SL__A_COUNT_STAR) {
+        sl_chunk_set_i64(dst, col, r, g->rows);
+        return 0;
+    }
+    if (call->kind == SL__A_COUNT) {
+        sl_chunk_set_i64(dst, col, r, acc->n);
+        return 0;
+    }
+    if (acc->n <= 0) {
+        sl_chunk_set_null(dst, col, r);
+        return 0;
+    }
+    switch (call->kind) {
+    case SL__A_SUM_INT:
+        if (acc->v.d > INT64_MAX || acc->v.d < INT64_MIN)
+            return sl__overflow(err, "BIGINT sum");
+        sl_chunk_set_i64(dst, col, r, (int64_t)acc->v.d);
+        return 0;
+    case SL__A_SUM_DEC: sl_chunk_set_i128(dst, col, r, acc->v.d); return 0;
+    case SL__A_SUM_DBL: sl_chunk_set_f64(dst, col, r, acc->v.f); return 0;
+    case SL__A_AVG_INT: sl_chunk_set_i64(dst, col, r, (int64_t)(acc->v.d / acc->n)); return 0;
+    case SL__A_AVG_DEC: {
+        sl_i128 q;
+        if (sl_dec_div(acc->v.d, call->in_scale, (sl_i128)acc->n, 0, call->out.precision,
+                       call->out.scale, &q))
+            return sl__overflow(err, "DECIMAL average");
+        sl_chunk_set_i128(dst, col, r, q);
+        return 0;
+    }
+    case SL__A_AVG_DBL: {
+        double d = acc->v.f / (double)acc->n;
+        sl_chunk_set_f64(dst, col, r, call->out.id == SL_TYPE_FLOAT ? (double)(float)d : d);
+        return 0;
+    }
+    case SL__A_MIN:
+    case SL__A_MAX: sl__store(dst, col, r, acc->v); return 0;
+    default: break;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+** Output.
+*/
+static int sl__flush(sl__agg *a, const sl_emit *out, sl_error *err)
+{
+    if (a->out->nrows == 0)
+        return 0;
+    int rc = out->fn(out->ctx, a->out, err);
+    sl_chunk_reset(a->out);
+    return rc;
+}
+
+/* Append a row of kind k holding group g's keys; *row = its index. */
+static int sl__out_row(sl__agg *a, const sl_emit *out, sl_row_kind k, const sl__group *g, int *row,
+                       sl_error *err)
+{
+    if (sl_chunk_full(a->out) && sl__flush(a, out, err))
+        return -1;
+    int r = sl_chunk_append_row(a->out, k);
+    const sl__val *kv = SL__KEYS(a, g);
+    const uint8_t *kn = SL__KNULL(a, g);
+    for (int i = 0; i < a->nkeys; i++)
+        if (!kn[i])
+            sl__store(a->out, i, r, kv[i]);
+    *row = r;
+    return 0;
+}
+
+/* Copy the results in row sr of src (one column per call) into row r of out. */
+static void sl__out_results(sl__agg *a, int r, const sl_chunk *src, int sr)
+{
+    for (int c = 0; c < a->naggs; c++) {
+        const sl_vector *v = &src->cols[c];
+        if (!v->nulls[sr])
+            sl__store(a->out, a->nkeys + c, r, sl__load(v, sr));
+    }
+}
+
+static bool sl__results_equal(const sl_chunk *x, int rx, const sl_chunk *y, int ry)
+{
+    for (int c = 0; c < x->ncols; c++) {
+        const sl_vector *a = &x->cols[c], *b = &y->cols[c];
+        if ((a->nulls[rx] != 0) != (b->nulls[ry] != 0))
+            return false;
+        if (!a->nulls[rx] && !sl__val_eq(a->phys, sl__load(a, rx), sl__load(b, ry)))
+            return false;
+    }
+    return true;
+}
+
+/* Record the first touch of group g in this chunk (with its results so far). */
+static int sl__touch(sl__agg *a, uint32_t g, bool was_new, sl_error *err)
+{
+    sl__group *grp = SL__G(a, g);
+    grp->epoch = a->epoch;
+    int t = a->ntouched++;
+    a->touched[t].g = g;
+    a->touched[t].was_new = was_new;
+    int r = sl_chunk_append_row(a->oldres, SL_ROW_INSERT);
+    SL_ALWAYS(r == t);
+    if (!was_new)
+        for (int c = 0; c < a->naggs; c++)
+            if (sl__result(a, grp, c, a->oldres, c, r, err))
+                return -1;
+    return 0;
+}
+
+/* Emit the changes of the touched groups; forget the emptied ones. */
+static int sl__emit_changes(sl__agg *a, const sl_emit *out, sl_error *err)
+{
+    for (int t = 0; t < a->ntouched; t++) {
+        uint32_t g = a->touched[t].g;
+        sl__group *grp = SL__G(a, g);
+        int r;
+        if (grp->rows <= 0) {
+            if (!a->touched[t].was_new) {
+                if (sl__out_row(a, out, SL_ROW_DELETE, grp, &r, err))
+                    return -1;
+                sl__out_results(a, r, a->oldres, t);
+            }
+            sl__drop_group(a, g);
+            continue;
+        }
+        sl_chunk_reset(a->newres);
+        sl_chunk_append_row(a->newres, SL_ROW_INSERT);
+        for (int c = 0; c < a->naggs; c++)
+            if (sl__result(a, grp, c, a->newres, c, 0, err))
+                return -1;
+        if (a->touched[t].was_new) {
+            if (sl__out_row(a, out, SL_ROW_INSERT, grp, &r, err))
+                return -1;
+            sl__out_results(a, r, a->newres, 0);
+        } else if (!sl__results_equal(a->oldres, t, a->newres, 0)) {
+            if (sl__out_row(a, out, SL_ROW_UPDATE_BEFORE, grp, &r, err))
+                return -1;
+            sl__out_results(a, r, a->oldres, t);
+            if (sl__out_row(a, out, SL_ROW_UPDATE_AFTER, SL__G(a, g), &r, err))
+                return -1;
+            sl__out_results(a, r, a->newres, 0);
+        }
+    }
+    return sl__flush(a, out, err);
+}
+
+/* ------------------------------------------------------------------------
+** Processing.
+*/
+static void sl__ensure_scratch(sl__agg *a, int n)
+{
+    if (n <= a->scap)
+        return;
+    a->scap = n;
+    a->hashes = sl_realloc(a->hashes, (size_t)n * sizeof *a->hashes);
+    a->gidx = sl_realloc(a->gidx, (size_t)n * sizeof *a->gidx);
+    a->touched = sl_realloc(a->touched, (size_t)n * sizeof *a->touched);
+    sl_chunk_free(a->oldres);
+    a->oldres = sl_chunk_new(a->naggs, a->out_types + a->nkeys, n);
+}
+
+/* Drop every group whose last update is ttl or more ago (silently). */
+static void sl__ttl_sweep(sl__agg *a, int64_t now)
+{
+    for (uint32_t i = 0; i < a->nrecs; i++) {
+        sl__group *g = SL__G(a, i);
+        if (g->live && now - g->updated >= a->ttl_ns)
+            sl__drop_group(a, i);
+    }
+}
+
+static int sl__agg_process(sl_operator *op, const sl_chunk *in, const sl_emit *out, sl_error *err)
+{
+    sl__agg *a = op->impl;
+    int n = in->nrows;
+    if (n == 0)
+        return 0;
+    if (in->ncols != a->in_ncols)
+        return sl_error_set(err, SL_ERR_INTERNAL, -1, "aggregation input has %d columns, expected %d",
+                            in->ncols, a->in_ncols);
+    sl__ensure_scratch(a, n);
+    bool ttl = a->ttl_ns > 0 && !a->is_window;
+    int64_t now = 0;
+    if (ttl) {
+        now = sl__now(a);
+        if (now >= a->next_sweep) {
+            sl__ttl_sweep(a, now);
+            a->next_sweep = now + a->ttl_ns;
+        }
+    }
+    a->epoch++;
+    a->ntouched = 0;
+    sl_chunk_reset(a->oldres);
+    sl__hash_rows(a, in);
+    const sl_vector *wend = a->is_window ? &in->cols[a->keys[a->wend_key]] : NULL;
+    for (int i = 0; i < n; i++) {
+        bool retract = (in->kinds[i] & 1) != 0;
+        if (a->tabcap) { /* hide the cache misses of the probes ahead */
+            uint32_t mask = a->tabcap - 1;
+            if (i + 16 < n)
+                __builtin_prefetch(&a->tab[(uint32_t)a->hashes[i + 16] & mask]);
+            if (i + 8 < n) {
+                uint64_t e = a->tab[(uint32_t)a->hashes[i + 8] & mask];
+                if (e)
+                    __builtin_prefetch(SL__G(a, (uint32_t)e - 1));
+            }
+        }
+        if (wend) {
+            if (in->kinds[i] != SL_ROW_INSERT)
+                return sl_error_set(err, SL_ERR_INTERNAL, -1,
+                                    "window aggregation received a %s row; its input must be append-only",
+                                    sl_row_kind_name((sl_row_kind)in->kinds[i]));
+            if (wend->nulls[i])
+                return sl_error_set(err, SL_ERR_INTERNAL, -1, "window aggregation row without window_end");
+            if (wend->v.i64[i] <= a->wm) {
+                a->late++;
+                a->gidx[i] = -1;
+                continue;
+            }
+        }
+        int32_t g = sl__find_row(a, in, i, a->hashes[i]);
+        if (g >= 0 && ttl && SL__G(a, g)->epoch != a->epoch && now - SL__G(a, g)->updated >= a->ttl_ns) {
+            sl__drop_group(a, (uint32_t)g); /* expired: as if never seen */
+            g = -1;
+        }
+        if (g < 0) {
+            if (retract) {
+                a->gidx[i] = -1; /* nothing to retract from (Flink ignores it) */
+                continue;
+            }
+            g = (int32_t)sl__new_group_row(a, in, i, a->hashes[i]);
+            if (!wend && sl__touch(a, (uint32_t)g, true, err))
+                return -1;
+        } else if (!wend && SL__G(a, g)->epoch != a->epoch) {
+            if (sl__touch(a, (uint32_t)g, false, err))
+                return -1;
+        }
+        sl__group *grp = SL__G(a, g);
+        if (retract) {
+            if (grp->rows <= 0) {
+                a->gidx[i] = -1;
+                continue;
+            }
+            grp->rows--;
+        } else {
+            grp->rows++;
+        }
+        grp->updated = now;
+        a->gidx[i] = g;
+    }
+    if (sl__accumulate(a, in, err))
+        return -1;
+    if (wend)
+        return 0;
+    return sl__emit_changes(a, out, err);
+}
+
+static int sl__agg_watermark(sl_operator *op, int64_t wm, const sl_emit *out, sl_error *err)
+{
+    sl__agg *a = op->impl;
+    if (wm > a->wm)
+        a->wm = wm;
+    if (!a->is_window)
+        return 0;
+    int w = 0;
+    int rc = 0;
+    for (; w < a->nwins && a->wins[w].end <= a->wm && !rc; w++) {
+        sl__window *win = &a->wins[w];
+        for (int j = 0; j < win->n && !rc; j++) {
+            sl__group *grp = SL__G(a, win->g[j]);
+            int r;
+            rc = sl__out_row(a, out, SL_ROW_INSERT, grp, &r, err);
+            for (int c = 0; c < a->naggs && !rc; c++)
+                rc = sl__result(a, grp, c, a->out, a->nkeys + c, r, err);
+        }
+        for (int j = 0; j < win->n; j++)
+            sl__drop_group(a, win->g[j]);
+        sl_free(win->g);
+    }
+    memmove(a->wins, a->wins + w, (size_t)(a->nwins - w) * sizeof *a->wins);
+    a->nwins -= w;
+    if (rc)
+        return -1;
+    return sl__flush(a, out, err);
+}
+
+static int64_t sl__agg_late_rows(sl_operator *op)
+{
+    return ((sl__agg *)op->impl)->late;
+}
+
+/* ------------------------------------------------------------------------
+** Snapshot and restore.
+*/
+#define SL__SNAP_MAGIC "SLAG"
+#define SL__SNAP_VERSION 1
+
+static void sl__put(sl_strbuf *sb, uint64_t v, int bytes)
+{
+    char b[8];
+    for (int i = 0; i < bytes; i++)
+        b[i] = (char)(v >> (8 * i));
+    sl_strbuf_append_n(sb, b, (size_t)bytes);
+}
+
+static void sl__put_i128(sl_strbuf *sb, sl_i128 v)
+{
+    unsigned __int128 u = (unsigned __int128)v;
+    sl__put(sb, (uint64_t)u, 8);
+    sl__put(sb, (uint64_t)(u >> 64), 8);
+}
+
+static void sl__put_val(sl_strbuf *sb, sl_phys ph, sl__val x)
+{
+    switch (ph) {
+    case SL_PHYS_BOOL:
+    case SL_PHYS_I64: sl__put(sb, (uint64_t)x.i, 8); break;
+    case SL_PHYS_F64: sl__put(sb, sl__f64_bits(x.f), 8); break;
+    case SL_PHYS_I128: sl__put_i128(sb, x.d); break;
+    case SL_PHYS_STR:
+        sl__put(sb, x.s.len, 4);
+        sl_strbuf_append_n(sb, x.s.p, x.s.len);
+        break;
+    }
+}
+
+static _Thread_local sl_phys sl__sort_phys; /* qsort has no context argument */
+
+static int sl__cmp_ment(const void *x, const void *y)
+{
+    return sl__val_cmp(sl__sort_phys, (*(const sl__ment *const *)x)->v, (*(const sl__ment *const *)y)->v);
+}
+
+/* Entries sorted by value: the same multiset gives the same bytes. */
+static void sl__put_mset(sl_strbuf *sb, sl_phys ph, const sl__mset *m)
+{
+    if (!m || !m->n) {
+        sl__put(sb, 0, 4);
+        return;
+    }
+    const sl__ment **v = sl_malloc(m->n * sizeof *v);
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < m->cap; i++)
+        if (m->e[i].count)
+            v[k++] = &m->e[i];
+    sl__sort_phys = ph;
+    qsort(v, k, sizeof *v, sl__cmp_ment);
+    sl__put(sb, k, 4);
+    for (uint32_t i = 0; i < k; i++) {
+        sl__put_val(sb, ph, v[i]->v);
+        sl__put(sb, (uint64_t)v[i]->count, 8);
+    }
+    sl_free(v);
+}
+
+typedef struct sl__seqidx {
+    uint64_t seq;  /* first-seen order */
+    uint32_t idx;  /* record */
+} sl__seqidx;
+
+static int sl__cmp_seq(const void *x, const void *y)
+{
+    uint64_t a = ((const sl__seqidx *)x)->seq, b = ((const sl__seqidx *)y)->seq;
+    return a < b ? -1 : a > b;
+}
+
+static void sl__put_shape(sl__agg *a, sl_strbuf *sb)
+{
+    sl__put(sb, a->is_window, 1);
+    sl__put(sb, (uint64_t)a->nkeys, 4);
+    for (int k = 0; k < a->nkeys; k++)
+        sl__put(sb, a->kphys[k], 1);
+    sl__put(sb, (uint64_t)a->naggs, 4);
+    for (int c = 0; c < a->naggs; c++) {
+        const sl__call *call = &a->calls[c];
+        sl__put(sb, call->kind, 1);
+        sl__put(sb, call->distinct, 1);
+        sl__put(sb, call->multiset, 1);
+        sl__put(sb, call->in_phys, 1);
+        sl__put(sb, (uint64_t)call->in_scale, 1);
+    }
+}
+
+static int sl__agg_snapshot(sl_operator *op, sl_strbuf *state, sl_error *err)
+{
+    (void)err;
+    sl__agg *a = op->impl;
+    size_t start = state->len;
+    sl_strbuf_append_n(state, SL__SNAP_MAGIC, 4);
+    sl__put(state, SL__SNAP_VERSION, 4);
+    sl__put_shape(a, state);
+    sl__put(state, (uint64_t)a->wm, 8);
+    sl__put(state, (uint64_t)a->late, 8);
+    sl__put(state, a->next_seq, 8);
+    sl__put(state, a->ngroups, 4);
+    sl__seqidx *order = sl_malloc((a->ngroups ? a->ngroups : 1) * sizeof *order);
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < a->nrecs; i++)
+        if (SL__G(a, i)->live)
+            order[n++] = (sl__seqidx){SL__G(a, i)->seq, i};
+    SL_ALWAYS(n == a->ngroups);
+    qsort(order, n, sizeof *order, sl__cmp_seq);
+    for (uint32_t j = 0; j < n; j++) {
+        const sl__group *g = SL__G(a, order[j].idx);
+        sl__put(state, g->seq, 8);
+        sl__put(state, (uint64_t)g->updated, 8);
+        sl__put(state, (uint64_t)g->rows, 8);
+        const sl__val *kv = SL__KEYS(a, g);
+        const uint8_t *kn = SL__KNULL(a, g);
+        for (int k = 0; k < a->nkeys; k++) {
+            sl__put(state, kn[k], 1);
+            if (!kn[k])
+                sl__put_val(state, a->kphys[k], kv[k]);
+        }
+        const sl__acc *acc = (const sl__acc *)((const char *)g + a->aoff);
+        for (int c = 0; c < a->naggs; c++) {
+            const sl__call *call = &a->calls[c];
+            if (call->kind == SL__A_COUNT_STAR)
+                continue;
+            sl__put(state, (uint64_t)acc[c].n, 8);
+            switch (call->kind) {
+            case SL__A_SUM_INT:
+            case SL__A_AVG_INT:
+            case SL__A_SUM_DEC:
+            case SL__A_AVG_DEC: sl__put_i128(state, acc[c].v.d); break;
+            case SL__A_SUM_DBL:
+            case SL__A_AVG_DBL: sl__put(state, sl__f64_bits(acc[c].v.f), 8); break;
+            case SL__A_MIN:
+            case SL__A_MAX:
+                if (!call->multiset && acc[c].n > 0)
+                    sl__put_val(state, call->in_phys, acc[c].v);
+                break;
+            default: break;
+            }
+            if (call->distinct || call->multiset)
+                sl__put_mset(state, call->in_phys, acc[c].set);
+        }
+    }
+    sl_free(order);
+    sl__put(state, sl__hash_bytes(state->buf + start, state->len - start), 8);
+    return 0;
+}
+
+typedef struct sl__rd {
+    const unsigned char *p; /* the blob */
+    size_t n;               /* its length */
+    size_t off;             /* read position */
+    bool bad;               /* a read ran past the end */
+} sl__rd;
+
+static uint64_t sl__get(sl__rd *r, int bytes)
+{
+    if (r->bad || r->n - r->off < (size_t)bytes) {
+        r->bad = true;
+        return 0;
+    }
+    uint64_t v = 0;
+    for (int i = 0; i < bytes; i++)
+        v |= (uint64_t)r->p[r->off + (size_t)i] << (8 * i);
+    r->off += (size_t)bytes;
+    return v;
+}
+
+static sl_i128 sl__get_i128(sl__rd *r)
+{
+    uint64_t lo = sl__get(r, 8), hi = sl__get(r, 8);
+    return (sl_i128)(((unsigned __int128)hi << 64) | lo);
+}
+
+/* A value; strings point into the blob (the caller copies them). */
+static sl__val sl__get_val(sl__rd *r, sl_phys ph)
+{
+    sl__val x;
+    memset(&x, 0, sizeof x);
+    switch (ph) {
+    case SL_PHYS_BOOL:
+    case SL_PHYS_I64: x.i = (int64_t)sl__get(r, 8); break;
+    case SL_PHYS_F64: {
+        uint64_t u = sl__get(r, 8);
+        memcpy(&x.f, &u, 8);
+        break;
+    }
+    case SL_PHYS_I128: x.d = sl__get_i128(r); break;
+    case SL_PHYS_STR: {
+        uint32_t len = (uint32_t)sl__get(r, 4);
+        if (r->bad || r->n - r->off < len) {
+            r->bad = true;
+            break;
+        }
+        x.s.p = (const char *)r->p + r->off;
+        x.s.len = len;
+        r->off += len;
+        break;
+    }
+    }
+    return x;
+}
+
+static bool sl__get_mset(sl__rd *r, sl_phys ph, sl__mset **out, int64_t *total)
+{
+    uint32_t k = (uint32_t)sl__get(r, 4);
+    *total = 0;
+    for (uint32_t i = 0; i < k && !r->bad; i++) {
+        sl__val x = sl__get_val(r, ph);
+        int64_t cnt = (int64_t)sl__get(r, 8);
+        if (r->bad || cnt <= 0 || *total > INT64_MAX - cnt)
+            return false;
+        if (!*out)
+            *out = sl__mset_new();
+        if (sl__mset_add(*out, ph, x, cnt, NULL) != cnt)
+            return false; /* a duplicate value */
+        *total += cnt;
+    }
+    return !r->bad;
+}
+
+static uint64_t sl__hash_group(const sl__agg *a, const sl__group *g)
+{
+    const sl__val *kv = SL__KEYS(a, g);
+    const uint8_t *kn = SL__KNULL(a, g);
+    uint64_t h = SL__K1;
+    for (int k = 0; k < a->nkeys; k++)
+        h = (h ^ (kn[k] ? SL__NULL_HASH : sl__val_hash(a->kphys[k], kv[k]))) * SL__K1;
+    return sl__mix(h);
+}
+
+static bool sl__group_exists(const sl__agg *a, const sl__group *g)
+{
+    if (!a->tabcap)
+        return false;
+    uint32_t mask = a->tabcap - 1, i = (uint32_t)g->hash & mask;
+    for (; a->tab[i]; i = (i + 1) & mask)
+        if (sl__key_eq_group(a, SL__G(a, (uint32_t)a->tab[i] - 1), g))
+            return true;
+    return false;
+}
+
+/* Read one group; false on any inconsistency. */
+static bool sl__restore_group(sl__agg *a, sl__rd *r, uint64_t *prev_seq)
+{
+    uint32_t idx = sl__alloc_group(a);
+    sl__group *g = SL__G(a, idx);
+    g->seq = sl__get(r, 8);
+    g->updated = (int64_t)sl__get(r, 8);
+    g->rows = (int64_t)sl__get(r, 8);
+    if (r->bad || g->rows <= 0 || g->seq >= a->next_seq || (*prev_seq != UINT64_MAX && g->seq <= *prev_seq))
+        goto bad_unlinked;
+    *prev_seq = g->seq;
+    sl__val *kv = SL__KEYS(a, g);
+    uint8_t *kn = SL__KNULL(a, g);
+    for (int k = 0; k < a->nkeys; k++) {
+        uint64_t isnull = sl__get(r, 1);
+        if (isnull > 1)
+            goto bad_unlinked;
+        kn[k] = (uint8_t)isnull;
+        if (!isnull)
+            kv[k] = sl__get_val(r, a->kphys[k]);
+    }
+    if (r->bad || (a->is_window && kn[a->wend_key]))
+        goto bad_unlinked;
+    sl__own_keys(a, g);
+    g->hash = sl__hash_group(a, g);
+    if (sl__group_exists(a, g))
+        goto bad_unlinked;
+    sl__link_group(a, idx);
+    g = SL__G(a, idx);
+    sl__acc *acc = SL__ACCS(a, g);
+    for (int c = 0; c < a->naggs; c++) {
+        const sl__call *call = &a->calls[c];
+        if (call->kind == SL__A_COUNT_STAR)
+            continue;
+        acc[c].n = (int64_t)sl__get(r, 8);
+        switch (call->kind) {
+        case SL__A_SUM_INT:
+        case SL__A_AVG_INT:
+        case SL__A_SUM_DEC:
+        case SL__A_AVG_DEC: acc[c].v.d = sl__get_i128(r); break;
+        case SL__A_SUM_DBL:
+        case SL__A_AVG_DBL: {
+            uint64_t u = sl__get(r, 8);
+            memcpy(&acc[c].v.f, &u, 8);
+            break;
+        }
+        case SL__A_MIN:
+        case SL__A_MAX:
+            if (!call->multiset && acc[c].n > 0) {
+                sl__val x = sl__get_val(r, call->in_phys);
+                if (r->bad)
+                    return false;
+                if (call->in_phys == SL_PHYS_STR) {
+                    char *p = sl_malloc(x.s.len ? x.s.len : 1);
+                    if (x.s.len)
+                        memcpy(p, x.s.p, x.s.len);
+                    x.s.p = p;
+                }
+                acc[c].v = x;
+            }
+            break;
+        default: break;
+        }
+        if (r->bad || acc[c].n < 0)
+            return false;
+        if (call->distinct || call->multiset) {
+            int64_t total;
+            if (!sl__get_mset(r, call->in_phys, &acc[c].set, &total))
+                return false;
+            if (call->multiset) {
+                if (total != acc[c].n)
+                    return false;
+                if (total > 0)
+                    sl__mset_extreme(acc[c].set, call->in_phys, call->kind == SL__A_MIN ? 1 : -1,
+                                     &acc[c].v);
+            }
+        }
+    }
+    return !r->bad;
+bad_unlinked:
+    /* Not in the table yet: release the record directly. */
+    sl_free(g->kbytes);
+    g->kbytes = NULL;
+    g->live = 0;
+    a->ngroups--;
+    if (a->nfree == a->capfree) {
+        a->capfree = a->capfree ? a->capfree * 2 : 256;
+        a->freel = sl_realloc(a->freel, a->capfree * sizeof(uint32_t));
+    }
+    a->freel[a->nfree++] = idx;
+    return false;
+}
+
+static int sl__agg_restore(sl_operator *op, const char *state, size_t len, sl_error *err)
+{
+    sl__agg *a = op->impl;
+    sl__clear(a);
+    sl_strbuf shape = SL_STRBUF_INIT;
+    sl__put_shape(a, &shape);
+    sl__rd r = {(const unsigned char *)state, len >= 8 ? len - 8 : 0, 0, len < 8};
+    bool ok = !r.bad && len >= 8 + 8 + shape.len;
+    if (ok) {
+        sl__rd tr = {(const unsigned char *)state, len, len - 8, false};
+        ok = sl__get(&tr, 8) == sl__hash_bytes(state, len - 8) && memcmp(state, SL__SNAP_MAGIC, 4) == 0;
+    }
+    if (ok) {
+        r.off = 4;
+        ok = sl__get(&r, 4) == SL__SNAP_VERSION && memcmp(state + r.off, shape.buf, shape.len) == 0;
+        r.off += shape.len;
+    }
+    sl_strbuf_free(&shape);
+    if (ok) {
+        int64_t wm = (int64_t)sl__get(&r, 8);
+        int64_t late = (int64_t)sl__get(&r, 8);
+        a->next_seq = sl__get(&r, 8);
+        uint32_t ng = (uint32_t)sl__get(&r, 4);
+        a->wm = wm;
+        a->late = late;
+        ok = !r.bad && late >= 0;
+        uint64_t prev = UINT64_MAX;
+        for (uint32_t i = 0; i < ng && ok; i++)
+            ok = sl__restore_group(a, &r, &prev);
+        ok = ok && !r.bad && r.off == r.n;
+    }
+    if (!ok) {
+        sl__clear(a);
+        return sl_error_set(err, SL_ERR_DATA_CORRUPTED, -1, "aggregation state is corrupt or truncated");
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+** Construction.
+*/
+static void sl__agg_free(sl_operator *op)
+{
+    if (!op)
+        return;
+    sl__agg *a = op->impl;
+    if (a) {
+        sl__clear(a);
+        sl_free(a->wins);
+        sl_free(a->in_types);
+        sl_free(a->keys);
+        sl_free(a->kphys);
+        sl_free(a->calls);
+        sl_free(a->out_types);
+        sl_free(a->hashes);
+        sl_free(a->gidx);
+        sl_free(a->touched);
+        sl_chunk_free(a->oldres);
+        sl_chunk_free(a->newres);
+        sl_chunk_free(a->out);
+        sl_free(a);
+    }
+    sl_free(op);
+}
+
+static const sl_operator_ops sl__agg_ops = {
+    sl__agg_process, sl__agg_watermark, sl__agg_snapshot, sl__agg_restore, sl__agg_late_rows, sl__agg_free,
+};
+
+/* The accumulator of one call and the representation its result must have. */
+static int sl__plan_call(sl__agg *a, const sl_agg_call *ac, sl__call *call, sl_error *err)
+{
+    memset(call, 0, sizeof *call);
+    call->arg = ac->arg;
+    call->out = ac->type;
+    if (ac->arg < -1 || ac->arg >= a->in_ncols || (ac->arg < 0 && ac->fn != SL_FN_COUNT))
+        return sl_error_set(err, SL_ERR_INTERNAL, -1, "aggregate argument column %d out of range", ac->arg);
+    sl_type in = ac->arg >= 0 ? a->in_types[ac->arg] : sl_type_make(SL_TYPE_BIGINT);
+    call->in_phys = sl_phys_of(in);
+    call->in_scale = in.id == SL_TYPE_DECIMAL ? in.scale : 0;
+    bool isint = sl_type_is_integer(in.id), isdec = in.id == SL_TYPE_DECIMAL;
+    bool isdbl = in.id == SL_TYPE_FLOAT || in.id == SL_TYPE_DOUBLE;
+    sl_phys want;
+    switch (ac->fn) {
+    case SL_FN_COUNT:
+        call->kind = ac->arg < 0 ? SL__A_COUNT_STAR : SL__A_COUNT;
+        call->distinct = ac->arg >= 0 && ac->distinct;
+        want = SL_PHYS_I64;
+        break;
+    case SL_FN_SUM:
+    case SL_FN_AVG: {
+        bool sum = ac->fn == SL_FN_SUM;
+        if (!isint && !isdec && !isdbl)
+            return sl_error_set(err, SL_ERR_INTERNAL, -1, "%s of a non-numeric column", sum ? "SUM" : "AVG");
+        call->kind = isint ? (sum ? SL__A_SUM_INT : SL__A_AVG_INT)
+                   : isdec ? (sum ? SL__A_SUM_DEC : SL__A_AVG_DEC)
+                           : (sum ? SL__A_SUM_DBL : SL__A_AVG_DBL);
+        call->distinct = ac->distinct;
+        want = isint ? SL_PHYS_I64 : isdec ? SL_PHYS_I128 : SL_PHYS_F64;
+        break;
+    }
+    case SL_FN_MIN:
+    case SL_FN_MAX:
+        call->kind = ac->fn == SL_FN_MIN ? SL__A_MIN : SL__A_MAX;
+        call->multiset = !a->is_window; /* retractions need the other values */
+        want = call->in_phys;
+        break;
+    default: return sl_error_set(err, SL_ERR_INTERNAL, -1, "function %d is not an aggregate", (int)ac->fn);
+    }
+    if (sl_phys_of(ac->type) != want || (want == SL_PHYS_I128 && ac->type.id != SL_TYPE_DECIMAL))
+        return sl_error_set(err, SL_ERR_INTERNAL, -1, "aggregate result type does not match its argument");
+    return 0;
+}
+
+static int sl__agg_new(const sl_group_agg_spec *spec, bool is_window, int wstart, int wend,
+                       sl_operator **out, sl_error *err)
+{
+    *out = NULL;
+    if (spec->in_ncols < 0 || spec->nkeys < 0 || spec->naggs < 0)
+        return sl_error_set(err, SL_ERR_INTERNAL, -1, "invalid aggregation spec");
+    sl_operator *op = sl_calloc(1, sizeof *op);
+    sl__agg *a = sl_calloc(1, sizeof *a);
+    op->ops = &sl__agg_ops;
+    op->impl = a;
+    a->is_window = is_window;
+    a->in_ncols = spec->in_ncols;
+    a->in_types = sl_malloc((size_t)(spec->in_ncols + 1) * sizeof(sl_type));
+    if (spec->in_ncols)
+        memcpy(a->in_types, spec->in_types, (size_t)spec->in_ncols * sizeof(sl_type));
+    a->nkeys = spec->nkeys;
+    a->keys = sl_malloc((size_t)(spec->nkeys + 1) * sizeof(int));
+    a->kphys = sl_malloc((size_t)(spec->nkeys + 1) * sizeof(sl_phys));
+    a->naggs = spec->naggs;
+    a->calls = sl_calloc((size_t)(spec->naggs + 1), sizeof(sl__call));
+    a->out_types = sl_malloc((size_t)(spec->nkeys + spec->naggs + 1) * sizeof(sl_type));
+    a->ttl_ns = spec->ttl_ms > 0 ? spec->ttl_ms * 1000000 : 0;
+    a->now = spec->now;
+    a->now_ctx = spec->now_ctx;
+    a->wstart_key = wstart;
+    a->wend_key = wend;
+    a->wm = INT64_MIN;
+    for (int k = 0; k < spec->nkeys; k++) {
+        if (spec->keys[k] < 0 || spec->keys[k] >= spec->in_ncols) {
+            sl_error_set(err, SL_ERR_INTERNAL, -1, "group key column %d out of range", spec->keys[k]);
+            goto fail;
+        }
+        a->keys[k] = spec->keys[k];
+        a->out_types[k] = spec->in_types[spec->keys[k]];
+        a->kphys[k] = sl_phys_of(a->out_types[k]);
+    }
+    for (int c = 0; c < spec->naggs; c++) {
+        if (sl__plan_call(a, &spec->aggs[c], &a->calls[c], err))
+            goto fail;
+        a->out_types[spec->nkeys + c] = spec->aggs[c].type;
+    }
+    if (is_window && (wend < 0 || wend >= spec->nkeys || wstart < 0 || wstart >= spec->nkeys ||
+                      a->kphys[wend] != SL_PHYS_I64)) {
+        sl_error_set(err, SL_ERR_INTERNAL, -1, "window aggregation needs window_start and window_end keys");
+        goto fail;
+    }
+    a->koff = (sizeof(sl__group) + 15) & ~(size_t)15;
+    a->aoff = a->koff + (size_t)a->nkeys * sizeof(sl__val);
+    a->noff = a->aoff + (size_t)a->naggs * sizeof(sl__acc);
+    a->stride = (a->noff + (size_t)a->nkeys + 15) & ~(size_t)15;
+    a->out = sl_chunk_new(a->nkeys + a->naggs, a->out_types, SL_CHUNK_ROWS);
+    a->newres = sl_chunk_new(a->naggs, a->out_types + a->nkeys, 1);
+    op->out_ncols = a->nkeys + a->naggs;
+    op->out_types = a->out_types;
+    *out = op;
+    return 0;
+fail:
+    sl__agg_free(op);
+    return -1;
+}
+
+int sl_group_agg_new(const sl_group_agg_spec *spec, sl_operator **out, sl_error *err)
+{
+    return sl__agg_new(spec, false, -1, -1, out, err);
+}
+
+int sl_window_agg_new(const sl_window_agg_spec *spec, sl_operator **out, sl_error *err)
+{
+    return sl__agg_new(&spec->group, true, spec->window_start_key, spec->window_end_key, out, err);
+}

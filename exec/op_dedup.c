@@ -1,0 +1,669 @@
+/*
+** op_dedup.c — deduplication (ROW_NUMBER() OVER (PARTITION BY keys ORDER BY
+** time) = 1) as a keyed stateful operator (see sl_exec.h, sl_dedup_spec).
+**
+** State: one entry per partition key, holding a copy of the kept row (in
+** the operator's own memory, strings included) encoded as bytes. Entries
+** live in an array; a static open-addressing hash table (linear probing,
+** power-of-two size, load <= 1/2) maps the encoded key to its entry. No
+** shared key map existed in exec/ when this was written, so the table is
+** local to this file.
+**
+** Semantics (input must be append-only: any row kind but +I is an error
+** XX000):
+**   keep_first  the first row that arrives for a key is emitted as +I,
+**               later rows of that key are dropped. This is arrival order,
+**               which is Flink's proctime keep-first; Flink's rowtime
+**               keep-first would retract when an earlier-timestamped row
+**               arrives late — the planner declares keep-first insert-only
+**               (planner/changelog.c), so arrival order it is.
+**   keep_last   a row for a key without a kept row: +I; otherwise -U(kept)
+**               then +U(new), and the new row is kept. As Flink's rowtime
+**               deduplication, a row whose order_col value is smaller than
+**               the kept row's (both non-NULL) is out of order and dropped
+**               (ties replace). order_col < 0: pure arrival order.
+** Output = the input columns + a BIGINT NOT NULL row number, always 1.
+**
+** TTL (ttl_ms > 0, processing time from the injectable clock): as Flink's
+** state TTL with OnCreateAndWrite, an entry expires ttl_ms after it was last
+** written — keep_first writes only when a key is first seen, keep_last on
+** every kept row. An expired entry behaves as absent (the next row for its
+** key is a new first row / +I); expired entries are swept at most once per
+** ttl. NULL keys are equal to each other (one partition for NULL).
+**
+** Snapshot (deterministic; live entries in first-seen order; all integers
+** little-endian):
+**   "SLDEDUP1" u32 ncols u32 nkeys u8 keep_first u8 phys[ncols]
+**   u64 count, count x { i64 written_ns u32 row_len row[row_len] }
+**   u64 FNV-1a of everything before
+** A row is per column: u8 null (0/1), then if not null BOOL u8 (0/1) | I64
+** i64 | F64 8 bytes | I128 16 bytes | STR u32 len + bytes. Restore checks
+** every length, value and the checksum: anything wrong is XX001.
+**
+** Main routines: sl_dedup_new and its process / snapshot / restore.
+*/
+#include "sl_exec.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct sl__dd_entry {
+    uint64_t hash;       /* hash of the encoded key */
+    uint64_t seq;        /* first-seen sequence (snapshot order) */
+    int64_t written;     /* processing time (ns) of the last write, for the TTL */
+    int64_t order_val;   /* kept row's order_col value (keep_last) */
+    bool order_null;     /* that value is NULL or there is no order_col */
+    uint32_t key_len;    /* encoded key bytes at bytes[0..key_len) */
+    uint32_t row_len;    /* encoded row bytes at bytes[key_len..) */
+    uint8_t *bytes;      /* key then row (owned) */
+} sl__dd_entry;
+
+typedef struct sl__dedup {
+    int in_ncols;              /* input columns */
+    int nkeys;                 /* partition keys */
+    int *keys;                 /* their columns (owned copy) */
+    int order_col;             /* ordering column, -1 = none */
+    bool keep_first;           /* first row or last row */
+    int64_t ttl_ns;            /* retention in ns; 0 = forever */
+    int64_t (*now)(void *ctx); /* clock */
+    void *now_ctx;             /* for now */
+    int64_t next_sweep;        /* no TTL sweep before this time */
+    sl_type *out_types;        /* input types + BIGINT NOT NULL */
+    sl_type *in_types;         /* input types (owned copy) */
+    sl__dd_entry *ents;        /* entries (dense; removal compacts) */
+    int nents;                 /* entries in use */
+    int cap;                   /* entries allocated */
+    int32_t *slots;            /* hash table: entry index or -1 */
+    size_t nslots;             /* table size (power of two) */
+    uint64_t next_seq;         /* next first-seen sequence number */
+    sl_strbuf kbuf;            /* scratch: encoded key */
+    sl_strbuf rbuf;            /* scratch: encoded row */
+    sl_chunk *out;             /* output buffer */
+    sl_chunk *scratch;         /* one-row chunk for restore */
+} sl__dedup;
+
+static int64_t sl__real_now(void *ctx)
+{
+    (void)ctx;
+    return sl_now_nanos();
+}
+
+static uint64_t sl__fnv(const void *p, size_t n, uint64_t h)
+{
+    const uint8_t *b = p;
+    for (size_t i = 0; i < n; i++) {
+        h ^= b[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+#define SL__FNV_INIT 14695981039346656037ULL
+
+/* ---- encoding ---------------------------------------------------------- */
+
+static void sl__put_u32(sl_strbuf *sb, uint32_t v)
+{
+    char b[4];
+    for (int i = 0; i < 4; i++)
+        b[i] = (char)(v >> (8 * i));
+    sl_strbuf_append_n(sb, b, 4);
+}
+
+static void sl__put_u64(sl_strbuf *sb, uint64_t v)
+{
+    char b[8];
+    for (int i = 0; i < 8; i++)
+        b[i] = (char)(v >> (8 * i));
+    sl_strbuf_append_n(sb, b, 8);
+}
+
+/* Append the encoding of value (c, col, r). */
+static void sl__put_value(sl_strbuf *sb, const sl_chunk *c, int col, int r)
+{
+    const sl_vector *v = &c->cols[col];
+    if (v->nulls[r]) {
+        sl_strbuf_append_char(sb, 1);
+        return;
+    }
+    sl_strbuf_append_char(sb, 0);
+    switch (v->phys) {
+    case SL_PHYS_BOOL: sl_strbuf_append_char(sb, v->v.b[r] ? 1 : 0); break;
+    case SL_PHYS_I64: sl__put_u64(sb, (uint64_t)v->v.i64[r]); break;
+    case SL_PHYS_F64: {
+        uint64_t bits;
+        memcpy(&bits, &v->v.f64[r], 8);
+        sl__put_u64(sb, bits);
+        break;
+    }
+    case SL_PHYS_I128: {
+        unsigned __int128 u = (unsigned __int128)v->v.i128[r];
+        sl__put_u64(sb, (uint64_t)u);
+        sl__put_u64(sb, (uint64_t)(u >> 64));
+        break;
+    }
+    case SL_PHYS_STR:
+        sl__put_u32(sb, v->v.str[r].len);
+        sl_strbuf_append_n(sb, v->v.str[r].ptr, v->v.str[r].len);
+        break;
+    }
+}
+
+/* A bounds-checked reader over bytes from memory or a snapshot. */
+typedef struct sl__cur {
+    const uint8_t *p; /* bytes */
+    size_t n;         /* their length */
+    size_t off;       /* read position */
+} sl__cur;
+
+static bool sl__get(sl__cur *c, void *dst, size_t n)
+{
+    if (n > c->n - c->off)
+        return false;
+    memcpy(dst, c->p + c->off, n);
+    c->off += n;
+    return true;
+}
+
+static bool sl__get_u8(sl__cur *c, uint8_t *v)
+{
+    return sl__get(c, v, 1);
+}
+
+static bool sl__get_u32(sl__cur *c, uint32_t *v)
+{
+    uint8_t b[4];
+    if (!sl__get(c, b, 4))
+        return false;
+    *v = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+    return true;
+}
+
+static bool sl__get_u64(sl__cur *c, uint64_t *v)
+{
+    uint8_t b[8];
+    if (!sl__get(c, b, 8))
+        return false;
+    *v = 0;
+    for (int i = 7; i >= 0; i--)
+        *v = *v << 8 | b[i];
+    return true;
+}
+
+/* Decode one encoded row into row r of dst (columns 0..ncols-1). false when
+** the bytes are malformed (short, a flag not 0/1, or not all consumed). */
+static bool sl__decode_row(sl__cur *c, sl_chunk *dst, int ncols, int r)
+{
+    for (int col = 0; col < ncols; col++) {
+        uint8_t isnull;
+        if (!sl__get_u8(c, &isnull) || isnull > 1)
+            return false;
+        if (isnull) {
+            sl_chunk_set_null(dst, col, r);
+            continue;
+        }
+        switch (dst->cols[col].phys) {
+        case SL_PHYS_BOOL: {
+            uint8_t b;
+            if (!sl__get_u8(c, &b) || b > 1)
+                return false;
+            sl_chunk_set_bool(dst, col, r, b);
+            break;
+        }
+        case SL_PHYS_I64: {
+            uint64_t u;
+            if (!sl__get_u64(c, &u))
+                return false;
+            sl_chunk_set_i64(dst, col, r, (int64_t)u);
+            break;
+        }
+        case SL_PHYS_F64: {
+            uint64_t u;
+            double d;
+            if (!sl__get_u64(c, &u))
+                return false;
+            memcpy(&d, &u, 8);
+            sl_chunk_set_f64(dst, col, r, d);
+            break;
+        }
+        case SL_PHYS_I128: {
+            uint64_t lo, hi;
+            if (!sl__get_u64(c, &lo) || !sl__get_u64(c, &hi))
+                return false;
+            sl_chunk_set_i128(dst, col, r,
+                              (sl_i128)((unsigned __int128)hi << 64 | (unsigned __int128)lo));
+            break;
+        }
+        case SL_PHYS_STR: {
+            uint32_t len;
+            if (!sl__get_u32(c, &len) || len > c->n - c->off)
+                return false;
+            sl_chunk_set_str(dst, col, r, (const char *)c->p + c->off, len);
+            c->off += len;
+            break;
+        }
+        }
+    }
+    return true;
+}
+
+/* ---- the key table ----------------------------------------------------- */
+
+static void sl__key_encode(sl__dedup *d, const sl_chunk *c, int r)
+{
+    sl_strbuf_reset(&d->kbuf);
+    for (int k = 0; k < d->nkeys; k++)
+        sl__put_value(&d->kbuf, c, d->keys[k], r);
+}
+
+static void sl__row_encode(sl__dedup *d, const sl_chunk *c, int r)
+{
+    sl_strbuf_reset(&d->rbuf);
+    for (int col = 0; col < d->in_ncols; col++)
+        sl__put_value(&d->rbuf, c, col, r);
+}
+
+/* The entry of the key in d->kbuf (hash h), or -1. */
+static int sl__lookup(const sl__dedup *d, uint64_t h)
+{
+    if (!d->nslots)
+        return -1;
+    const char *k = d->kbuf.buf ? d->kbuf.buf : "";
+    for (size_t i = h & (d->nslots - 1);; i = (i + 1) & (d->nslots - 1)) {
+        int32_t e = d->slots[i];
+        if (e < 0)
+            return -1;
+        const sl__dd_entry *en = &d->ents[e];
+        if (en->hash == h && en->key_len == d->kbuf.len && memcmp(en->bytes, k, en->key_len) == 0)
+            return e;
+    }
+}
+
+static void sl__slot_put(sl__dedup *d, int e)
+{
+    for (size_t i = d->ents[e].hash & (d->nslots - 1);; i = (i + 1) & (d->nslots - 1))
+        if (d->slots[i] < 0) {
+            d->slots[i] = e;
+            return;
+        }
+}
+
+/* Rebuild the hash table for the current entries (size >= 2 x entries). */
+static void sl__rehash(sl__dedup *d, size_t want)
+{
+    size_t n = 16;
+    while (n < want * 2)
+        n *= 2;
+    sl_free(d->slots);
+    d->slots = sl_malloc(n * sizeof *d->slots);
+    for (size_t i = 0; i < n; i++)
+        d->slots[i] = -1;
+    d->nslots = n;
+    for (int e = 0; e < d->nents; e++)
+        sl__slot_put(d, e);
+}
+
+/* Set entry en's row to the encoded row in d->rbuf, from row r of c. */
+static void sl__entry_set_row(sl__dedup *d, sl__dd_entry *en, const sl_chunk *c, int r)
+{
+    SL_ALWAYS(d->rbuf.len <= UINT32_MAX);
+    en->bytes = sl_realloc(en->bytes, (size_t)en->key_len + d->rbuf.len + 1);
+    if (d->rbuf.len)
+        memcpy(en->bytes + en->key_len, d->rbuf.buf, d->rbuf.len);
+    en->row_len = (uint32_t)d->rbuf.len;
+    en->order_null = d->order_col < 0 || c->cols[d->order_col].nulls[r];
+    en->order_val = en->order_null ? 0 : c->cols[d->order_col].v.i64[r];
+}
+
+/* Add a new entry for the key in d->kbuf (hash h) and row r of c (encoded
+** in d->rbuf); returns its index. */
+static int sl__insert(sl__dedup *d, uint64_t h, const sl_chunk *c, int r, int64_t now)
+{
+    if (d->nents == d->cap) {
+        d->cap = d->cap ? d->cap * 2 : 64;
+        d->ents = sl_realloc(d->ents, (size_t)d->cap * sizeof *d->ents);
+    }
+    if ((size_t)(d->nents + 1) * 2 > d->nslots)
+        sl__rehash(d, (size_t)d->nents + 1);
+    SL_ALWAYS(d->kbuf.len <= UINT32_MAX);
+    int e = d->nents++;
+    sl__dd_entry *en = &d->ents[e];
+    memset(en, 0, sizeof *en);
+    en->hash = h;
+    en->seq = d->next_seq++;
+    en->written = now;
+    en->key_len = (uint32_t)d->kbuf.len;
+    en->bytes = sl_malloc((size_t)en->key_len + 1);
+    if (en->key_len)
+        memcpy(en->bytes, d->kbuf.buf, en->key_len);
+    sl__entry_set_row(d, en, c, r);
+    sl__slot_put(d, e);
+    return e;
+}
+
+static bool sl__expired(const sl__dedup *d, const sl__dd_entry *en, int64_t now)
+{
+    return d->ttl_ns > 0 && now - en->written >= d->ttl_ns;
+}
+
+/* Drop every expired entry (compacting, order kept) and rebuild the table. */
+static void sl__sweep(sl__dedup *d, int64_t now)
+{
+    int w = 0;
+    for (int e = 0; e < d->nents; e++) {
+        if (sl__expired(d, &d->ents[e], now))
+            sl_free(d->ents[e].bytes);
+        else
+            d->ents[w++] = d->ents[e];
+    }
+    if (w != d->nents) {
+        d->nents = w;
+        sl__rehash(d, (size_t)w);
+    }
+}
+
+static void sl__clear(sl__dedup *d)
+{
+    for (int e = 0; e < d->nents; e++)
+        sl_free(d->ents[e].bytes);
+    d->nents = 0;
+    d->next_seq = 0;
+    sl_free(d->slots);
+    d->slots = NULL;
+    d->nslots = 0;
+}
+
+/* ---- processing -------------------------------------------------------- */
+
+/* Make room for two more output rows, flushing the output buffer. */
+static int sl__room(sl__dedup *d, const sl_emit *out, sl_error *err)
+{
+    if (d->out->cap - d->out->nrows >= 2)
+        return 0;
+    int rc = out->fn(out->ctx, d->out, err);
+    sl_chunk_reset(d->out);
+    return rc;
+}
+
+/* Append row r of c to the output as kind k (+ row number 1). */
+static void sl__out_input_row(sl__dedup *d, const sl_chunk *c, int r, sl_row_kind k)
+{
+    sl_chunk *o = d->out;
+    int x = sl_chunk_append_row(o, k);
+    for (int col = 0; col < d->in_ncols; col++) {
+        const sl_vector *v = &c->cols[col];
+        if (v->nulls[r])
+            continue;
+        switch (v->phys) {
+        case SL_PHYS_BOOL: sl_chunk_set_bool(o, col, x, v->v.b[r]); break;
+        case SL_PHYS_I64: sl_chunk_set_i64(o, col, x, v->v.i64[r]); break;
+        case SL_PHYS_F64: sl_chunk_set_f64(o, col, x, v->v.f64[r]); break;
+        case SL_PHYS_I128: sl_chunk_set_i128(o, col, x, v->v.i128[r]); break;
+        case SL_PHYS_STR: sl_chunk_set_str(o, col, x, v->v.str[r].ptr, v->v.str[r].len); break;
+        }
+    }
+    sl_chunk_set_i64(o, d->in_ncols, x, 1);
+}
+
+/* Append the kept row of entry en to the output as kind k. */
+static void sl__out_kept_row(sl__dedup *d, const sl__dd_entry *en, sl_row_kind k)
+{
+    sl_chunk *o = d->out;
+    int x = sl_chunk_append_row(o, k);
+    sl__cur c = {en->bytes + en->key_len, en->row_len, 0};
+    bool ok = sl__decode_row(&c, o, d->in_ncols, x);
+    SL_ALWAYS(ok && c.off == c.n);
+    sl_chunk_set_i64(o, d->in_ncols, x, 1);
+}
+
+static int sl__dedup_process(sl_operator *op, const sl_chunk *in, const sl_emit *out,
+                             sl_error *err)
+{
+    sl__dedup *d = op->impl;
+    SL_ALWAYS(in->ncols == d->in_ncols);
+    int64_t now = d->now(d->now_ctx);
+    if (d->ttl_ns > 0 && now >= d->next_sweep) {
+        sl__sweep(d, now);
+        d->next_sweep = now + d->ttl_ns;
+    }
+    for (int r = 0; r < in->nrows; r++) /* reject the chunk before any state changes */
+        if (in->kinds[r] != SL_ROW_INSERT)
+            return sl_error_set(err, SL_ERR_INTERNAL, -1,
+                                "deduplication needs an append-only input, but got a %s row",
+                                sl_row_kind_name((sl_row_kind)in->kinds[r]));
+    sl_chunk_reset(d->out);
+    for (int r = 0; r < in->nrows; r++) {
+        sl__key_encode(d, in, r);
+        uint64_t h = sl__fnv(d->kbuf.buf, d->kbuf.len, SL__FNV_INIT);
+        int e = sl__lookup(d, h);
+        if (sl__room(d, out, err) != 0)
+            return -1;
+        if (e >= 0 && sl__expired(d, &d->ents[e], now)) {
+            /* Forgotten: a new first row for the key, first seen now. */
+            sl__dd_entry *en = &d->ents[e];
+            sl__row_encode(d, in, r);
+            sl__entry_set_row(d, en, in, r);
+            en->seq = d->next_seq++;
+            en->written = now;
+            sl__out_input_row(d, in, r, SL_ROW_INSERT);
+            continue;
+        }
+        if (e < 0) {
+            sl__row_encode(d, in, r);
+            sl__insert(d, h, in, r, now);
+            sl__out_input_row(d, in, r, SL_ROW_INSERT);
+            continue;
+        }
+        if (d->keep_first)
+            continue; /* a later row of a key already emitted */
+        sl__dd_entry *en = &d->ents[e];
+        if (d->order_col >= 0 && !en->order_null && !in->cols[d->order_col].nulls[r] &&
+            in->cols[d->order_col].v.i64[r] < en->order_val)
+            continue; /* older than the kept row: out of order, dropped */
+        sl__out_kept_row(d, en, SL_ROW_UPDATE_BEFORE);
+        sl__out_input_row(d, in, r, SL_ROW_UPDATE_AFTER);
+        sl__row_encode(d, in, r);
+        sl__entry_set_row(d, en, in, r);
+        en->written = now;
+    }
+    if (d->out->nrows > 0) {
+        int rc = out->fn(out->ctx, d->out, err);
+        sl_chunk_reset(d->out);
+        return rc;
+    }
+    return 0;
+}
+
+static int sl__dedup_watermark(sl_operator *op, int64_t wm, const sl_emit *out, sl_error *err)
+{
+    (void)op, (void)wm, (void)out, (void)err;
+    return 0; /* results are emitted as rows arrive; nothing waits for event time */
+}
+
+static int64_t sl__dedup_late_rows(sl_operator *op)
+{
+    (void)op;
+    return 0;
+}
+
+/* ---- snapshot / restore ------------------------------------------------ */
+
+static const char sl__magic[8] = {'S', 'L', 'D', 'E', 'D', 'U', 'P', '1'};
+
+typedef struct sl__seq_idx {
+    uint64_t seq; /* first-seen sequence */
+    int idx;      /* entry index */
+} sl__seq_idx;
+
+static int sl__cmp_seq(const void *a, const void *b)
+{
+    uint64_t x = ((const sl__seq_idx *)a)->seq, y = ((const sl__seq_idx *)b)->seq;
+    return x < y ? -1 : x > y;
+}
+
+static int sl__dedup_snapshot(sl_operator *op, sl_strbuf *state, sl_error *err)
+{
+    (void)err;
+    sl__dedup *d = op->impl;
+    int64_t now = d->now(d->now_ctx);
+    size_t start = state->len;
+    sl_strbuf_append_n(state, sl__magic, sizeof sl__magic);
+    sl__put_u32(state, (uint32_t)d->in_ncols);
+    sl__put_u32(state, (uint32_t)d->nkeys);
+    sl_strbuf_append_char(state, d->keep_first ? 1 : 0);
+    for (int c = 0; c < d->in_ncols; c++)
+        sl_strbuf_append_char(state, (char)sl_phys_of(d->in_types[c]));
+    /* Live entries in first-seen order. */
+    sl__seq_idx *idx = sl_malloc(((size_t)d->nents + 1) * sizeof *idx);
+    int n = 0;
+    for (int e = 0; e < d->nents; e++)
+        if (!sl__expired(d, &d->ents[e], now))
+            idx[n++] = (sl__seq_idx){d->ents[e].seq, e};
+    qsort(idx, (size_t)n, sizeof *idx, sl__cmp_seq);
+    sl__put_u64(state, (uint64_t)n);
+    for (int i = 0; i < n; i++) {
+        const sl__dd_entry *en = &d->ents[idx[i].idx];
+        sl__put_u64(state, (uint64_t)en->written);
+        sl__put_u32(state, en->row_len);
+        sl_strbuf_append_n(state, (const char *)en->bytes + en->key_len, en->row_len);
+    }
+    sl_free(idx);
+    sl__put_u64(state, sl__fnv(state->buf + start, state->len - start, SL__FNV_INIT));
+    return 0;
+}
+
+static int sl__corrupt(sl__dedup *d, sl_error *err, const char *what)
+{
+    sl__clear(d);
+    return sl_error_set(err, SL_ERR_DATA_CORRUPTED, -1,
+                        "deduplication state is corrupt: %s", what);
+}
+
+static int sl__dedup_restore(sl_operator *op, const char *state, size_t len, sl_error *err)
+{
+    sl__dedup *d = op->impl;
+    sl__clear(d);
+    sl__cur c = {(const uint8_t *)state, len, 0};
+    if (len < sizeof sl__magic + 8)
+        return sl__corrupt(d, err, "truncated");
+    uint64_t sum;
+    sl__cur tail = {(const uint8_t *)state, len, len - 8};
+    sl__get_u64(&tail, &sum);
+    if (sum != sl__fnv(state, len - 8, SL__FNV_INIT))
+        return sl__corrupt(d, err, "checksum mismatch");
+    c.n = len - 8; /* the body */
+    char magic[sizeof sl__magic];
+    uint32_t ncols, nkeys;
+    uint8_t kf;
+    if (!sl__get(&c, magic, sizeof magic) || memcmp(magic, sl__magic, sizeof magic) != 0)
+        return sl__corrupt(d, err, "not a deduplication state");
+    if (!sl__get_u32(&c, &ncols) || !sl__get_u32(&c, &nkeys) || !sl__get_u8(&c, &kf))
+        return sl__corrupt(d, err, "truncated header");
+    if (ncols != (uint32_t)d->in_ncols || nkeys != (uint32_t)d->nkeys ||
+        kf != (d->keep_first ? 1 : 0))
+        return sl__corrupt(d, err, "it belongs to a different deduplication");
+    for (int col = 0; col < d->in_ncols; col++) {
+        uint8_t p;
+        if (!sl__get_u8(&c, &p))
+            return sl__corrupt(d, err, "truncated header");
+        if (p != (uint8_t)sl_phys_of(d->in_types[col]))
+            return sl__corrupt(d, err, "column types differ");
+    }
+    uint64_t count;
+    if (!sl__get_u64(&c, &count))
+        return sl__corrupt(d, err, "truncated header");
+    /* Each entry takes at least 12 bytes + one flag byte per column. */
+    if (count > (c.n - c.off) / (12 + (uint64_t)d->in_ncols) || count > INT32_MAX / 2)
+        return sl__corrupt(d, err, "entry count exceeds the data");
+    for (uint64_t i = 0; i < count; i++) {
+        uint64_t written;
+        uint32_t row_len;
+        if (!sl__get_u64(&c, &written) || !sl__get_u32(&c, &row_len) ||
+            row_len > c.n - c.off)
+            return sl__corrupt(d, err, "truncated entry");
+        sl__cur rc = {c.p + c.off, row_len, 0};
+        sl_chunk_reset(d->scratch);
+        int r = sl_chunk_append_row(d->scratch, SL_ROW_INSERT);
+        if (!sl__decode_row(&rc, d->scratch, d->in_ncols, r) || rc.off != rc.n)
+            return sl__corrupt(d, err, "malformed row");
+        c.off += row_len;
+        sl__key_encode(d, d->scratch, r);
+        uint64_t h = sl__fnv(d->kbuf.buf, d->kbuf.len, SL__FNV_INIT);
+        if (sl__lookup(d, h) >= 0)
+            return sl__corrupt(d, err, "duplicate key");
+        sl_strbuf_reset(&d->rbuf);
+        sl_strbuf_append_n(&d->rbuf, (const char *)rc.p, row_len);
+        sl__insert(d, h, d->scratch, r, (int64_t)written);
+    }
+    if (c.off != c.n)
+        return sl__corrupt(d, err, "trailing bytes");
+    sl_chunk_reset(d->scratch);
+    d->next_sweep = 0;
+    return 0;
+}
+
+static void sl__dedup_free(sl_operator *op)
+{
+    if (!op)
+        return;
+    sl__dedup *d = op->impl;
+    if (d) {
+        sl__clear(d);
+        sl_free(d->ents);
+        sl_free(d->keys);
+        sl_free(d->in_types);
+        sl_free(d->out_types);
+        sl_strbuf_free(&d->kbuf);
+        sl_strbuf_free(&d->rbuf);
+        sl_chunk_free(d->out);
+        sl_chunk_free(d->scratch);
+        sl_free(d);
+    }
+    sl_free(op);
+}
+
+static const sl_operator_ops sl__dedup_ops = {
+    sl__dedup_process, sl__dedup_watermark,  sl__dedup_snapshot,
+    sl__dedup_restore, sl__dedup_late_rows, sl__dedup_free,
+};
+
+int sl_dedup_new(const sl_dedup_spec *spec, sl_operator **out, sl_error *err)
+{
+    *out = NULL;
+    if (spec->in_ncols < 0 || spec->nkeys < 0 || spec->ttl_ms < 0 ||
+        spec->ttl_ms > INT64_MAX / SL_NANOS_PER_MILLI)
+        return sl_error_set(err, SL_ERR_INTERNAL, -1, "invalid deduplication spec");
+    for (int k = 0; k < spec->nkeys; k++)
+        if (spec->keys[k] < 0 || spec->keys[k] >= spec->in_ncols)
+            return sl_error_set(err, SL_ERR_INTERNAL, -1, "deduplication key %d out of range",
+                                spec->keys[k]);
+    if (spec->order_col >= spec->in_ncols ||
+        (spec->order_col >= 0 && sl_phys_of(spec->in_types[spec->order_col]) != SL_PHYS_I64))
+        return sl_error_set(err, SL_ERR_INTERNAL, -1, "invalid deduplication order column");
+    sl__dedup *d = sl_calloc(1, sizeof *d);
+    d->in_ncols = spec->in_ncols;
+    d->nkeys = spec->nkeys;
+    d->keys = sl_malloc(((size_t)spec->nkeys + 1) * sizeof(int));
+    if (spec->nkeys)
+        memcpy(d->keys, spec->keys, (size_t)spec->nkeys * sizeof(int));
+    d->order_col = spec->order_col < 0 ? -1 : spec->order_col;
+    d->keep_first = spec->keep_first;
+    d->ttl_ns = spec->ttl_ms * SL_NANOS_PER_MILLI;
+    d->now = spec->now ? spec->now : sl__real_now;
+    d->now_ctx = spec->now_ctx;
+    d->in_types = sl_calloc((size_t)spec->in_ncols + 1, sizeof(sl_type));
+    d->out_types = sl_calloc((size_t)spec->in_ncols + 1, sizeof(sl_type));
+    for (int i = 0; i < spec->in_ncols; i++)
+        d->in_types[i] = d->out_types[i] = spec->in_types[i];
+    sl_type rn = sl_type_make(SL_TYPE_BIGINT);
+    rn.not_null = true;
+    d->out_types[spec->in_ncols] = rn;
+    d->out = sl_chunk_new(spec->in_ncols + 1, d->out_types, SL_CHUNK_ROWS);
+    d->scratch = sl_chunk_new(spec->in_ncols, d->in_types, 1);
+    sl_operator *op = sl_calloc(1, sizeof *op);
+    op->ops = &sl__dedup_ops;
+    op->impl = d;
+    op->out_ncols = spec->in_ncols + 1;
+    op->out_types = d->out_types;
+    *out = op;
+    return 0;
+}

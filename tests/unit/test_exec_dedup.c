@@ -1,0 +1,589 @@
+/*
+** test_exec_dedup.c — the deduplication operator (exec/op_dedup.c): exact
+** keep-first / keep-last changelogs with NULL and string keys, many keys
+** against a reference, snapshot -> restore -> identical further output,
+** corrupt and truncated snapshots rejected (XX001, never a crash), TTL with
+** a fake clock, and updating input rejected.
+*/
+#include "sl_exec.h"
+#include "sl_test.h"
+
+#include <stdint.h>
+
+#define NUL INT64_MIN /* a NULL integer in row() */
+#define MS 1000000LL  /* ns per ms */
+
+static sl_type types[4];
+static const int key_k[] = {0};
+static const int key_kn[] = {0, 1};
+
+static void init_types(void)
+{
+    types[0] = sl_type_make_p(SL_TYPE_VARCHAR, 10, 0); /* k */
+    types[1] = sl_type_make(SL_TYPE_INT);              /* n */
+    types[2] = sl_type_make_p(SL_TYPE_TIMESTAMP, 3, 0);/* ts */
+    types[3] = sl_type_make(SL_TYPE_BIGINT);           /* v */
+}
+
+/* Fake processing-time clock (ns). */
+static int64_t fake_now;
+static int64_t fake_clock(void *ctx)
+{
+    (void)ctx;
+    return fake_now;
+}
+
+static sl_operator *make_op(bool keep_first, const int *keys, int nkeys, int order_col,
+                            int64_t ttl_ms)
+{
+    init_types();
+    sl_dedup_spec spec = {4, types, nkeys, keys, order_col, keep_first, ttl_ms, fake_clock, NULL};
+    sl_operator *op = NULL;
+    sl_error err = SL_ERROR_INIT;
+    int rc = sl_dedup_new(&spec, &op, &err);
+    if (rc != 0)
+        fprintf(stderr, "%s\n", err.message);
+    sl_error_reset(&err);
+    return rc == 0 ? op : NULL;
+}
+
+/* Appends each emitted row as "+I(k, n, ts, v, rn)" and a newline. */
+static int collect(void *ctx, sl_chunk *c, sl_error *err)
+{
+    (void)err;
+    sl_strbuf *sb = ctx;
+    REQUIRE(c->ncols == 5 && c->nrows > 0 && c->nrows <= SL_CHUNK_ROWS);
+    for (int r = 0; r < c->nrows; r++) {
+        sl_strbuf_append(sb, sl_row_kind_name((sl_row_kind)c->kinds[r]));
+        sl_strbuf_append_char(sb, '(');
+        for (int i = 0; i < c->ncols; i++) {
+            if (i)
+                sl_strbuf_append(sb, ", ");
+            if (!sl_value_format(sb, &c->cols[i], r))
+                sl_strbuf_append(sb, "NULL");
+        }
+        sl_strbuf_append(sb, ")\n");
+    }
+    return 0;
+}
+
+/* Append a row (k NULL / n == NUL / ts == NUL for NULLs). */
+static void row(sl_chunk *c, sl_row_kind kind, const char *k, int64_t n, int64_t ts_ms, int64_t v)
+{
+    int r = sl_chunk_append_row(c, kind);
+    if (k)
+        sl_chunk_set_str(c, 0, r, k, strlen(k));
+    if (n != NUL)
+        sl_chunk_set_i64(c, 1, r, n);
+    if (ts_ms != NUL)
+        sl_chunk_set_i64(c, 2, r, ts_ms * MS);
+    sl_chunk_set_i64(c, 3, r, v);
+}
+
+static sl_chunk *new_chunk(void)
+{
+    init_types();
+    return sl_chunk_new(4, types, SL_CHUNK_ROWS);
+}
+
+/* Process c and return the output text (static buffer reused). */
+static const char *run(sl_operator *op, sl_chunk *c, sl_strbuf *out)
+{
+    sl_strbuf_reset(out);
+    sl_emit em = {collect, out};
+    sl_error err = SL_ERROR_INIT;
+    int rc = op->ops->process(op, c, &em, &err);
+    if (rc != 0)
+        fprintf(stderr, "process: %s %s\n", err.sqlstate, err.message);
+    CHECK(rc == 0);
+    sl_error_reset(&err);
+    sl_chunk_reset(c);
+    return sl_strbuf_cstr(out);
+}
+
+static void t_keep_first(void)
+{
+    sl_operator *op = make_op(true, key_kn, 2, 2, 0);
+    REQUIRE(op);
+    CHECK_INT(op->out_ncols, 5);
+    CHECK(op->out_types[4].id == SL_TYPE_BIGINT && op->out_types[4].not_null);
+    CHECK(sl_type_equal(op->out_types[0], types[0]));
+    sl_chunk *c = new_chunk();
+    sl_strbuf out = SL_STRBUF_INIT;
+    row(c, SL_ROW_INSERT, "a", 1, 1000, 10);
+    row(c, SL_ROW_INSERT, "a", 1, 500, 11);   /* same key: dropped (arrival order) */
+    row(c, SL_ROW_INSERT, "a", 2, 1000, 12);  /* other key */
+    row(c, SL_ROW_INSERT, NULL, 1, 1000, 13); /* NULL k */
+    row(c, SL_ROW_INSERT, NULL, 1, 2000, 14); /* NULL equals NULL: dropped */
+    row(c, SL_ROW_INSERT, NULL, NUL, 2000, 15);
+    row(c, SL_ROW_INSERT, "", NUL, 2000, 16); /* '' is not NULL */
+    row(c, SL_ROW_INSERT, "a", NUL, NUL, 17);
+    CHECK_STR(run(op, c, &out),
+              "+I(a, 1, 1970-01-01 00:00:01.000, 10, 1)\n"
+              "+I(a, 2, 1970-01-01 00:00:01.000, 12, 1)\n"
+              "+I(NULL, 1, 1970-01-01 00:00:01.000, 13, 1)\n"
+              "+I(NULL, NULL, 1970-01-01 00:00:02.000, 15, 1)\n"
+              "+I(, NULL, 1970-01-01 00:00:02.000, 16, 1)\n"
+              "+I(a, NULL, NULL, 17, 1)\n");
+    row(c, SL_ROW_INSERT, "a", 1, 9000, 20);
+    row(c, SL_ROW_INSERT, "", NUL, 9000, 21);
+    row(c, SL_ROW_INSERT, "b", 1, 9000, 22);
+    CHECK_STR(run(op, c, &out), "+I(b, 1, 1970-01-01 00:00:09.000, 22, 1)\n");
+    CHECK_INT(op->ops->late_rows(op), 0);
+    sl_emit em = {collect, &out};
+    sl_error err = SL_ERROR_INIT;
+    sl_strbuf_reset(&out);
+    CHECK(op->ops->watermark(op, INT64_MAX, &em, &err) == 0);
+    CHECK_INT(out.len, 0);
+    sl_strbuf_free(&out);
+    sl_chunk_free(c);
+    op->ops->free(op);
+}
+
+static void t_keep_last(void)
+{
+    sl_operator *op = make_op(false, key_k, 1, 2, 0);
+    REQUIRE(op);
+    sl_chunk *c = new_chunk();
+    sl_strbuf out = SL_STRBUF_INIT;
+    row(c, SL_ROW_INSERT, "a", 1, 1000, 10);
+    row(c, SL_ROW_INSERT, "b", 1, 1000, 11);
+    row(c, SL_ROW_INSERT, "a", 2, 2000, 12);
+    row(c, SL_ROW_INSERT, NULL, 3, 2000, 13);
+    row(c, SL_ROW_INSERT, NULL, 4, 2000, 14);  /* tie on time: replaces */
+    row(c, SL_ROW_INSERT, "a", 5, 1500, 15);   /* older than kept (2000): dropped */
+    row(c, SL_ROW_INSERT, "a", 6, NUL, 16);    /* NULL time: arrival order */
+    CHECK_STR(run(op, c, &out),
+              "+I(a, 1, 1970-01-01 00:00:01.000, 10, 1)\n"
+              "+I(b, 1, 1970-01-01 00:00:01.000, 11, 1)\n"
+              "-U(a, 1, 1970-01-01 00:00:01.000, 10, 1)\n"
+              "+U(a, 2, 1970-01-01 00:00:02.000, 12, 1)\n"
+              "+I(NULL, 3, 1970-01-01 00:00:02.000, 13, 1)\n"
+              "-U(NULL, 3, 1970-01-01 00:00:02.000, 13, 1)\n"
+              "+U(NULL, 4, 1970-01-01 00:00:02.000, 14, 1)\n"
+              "-U(a, 2, 1970-01-01 00:00:02.000, 12, 1)\n"
+              "+U(a, 6, NULL, 16, 1)\n");
+    row(c, SL_ROW_INSERT, "a", 7, 100, 17);    /* kept has NULL time: replaces */
+    row(c, SL_ROW_INSERT, "b", NUL, 1000, 18);
+    CHECK_STR(run(op, c, &out),
+              "-U(a, 6, NULL, 16, 1)\n"
+              "+U(a, 7, 1970-01-01 00:00:00.100, 17, 1)\n"
+              "-U(b, 1, 1970-01-01 00:00:01.000, 11, 1)\n"
+              "+U(b, NULL, 1970-01-01 00:00:01.000, 18, 1)\n");
+    sl_strbuf_free(&out);
+    sl_chunk_free(c);
+    op->ops->free(op);
+
+    /* Without an order column: pure arrival order. */
+    op = make_op(false, key_k, 1, -1, 0);
+    REQUIRE(op);
+    c = new_chunk();
+    row(c, SL_ROW_INSERT, "x", 1, 5000, 1);
+    row(c, SL_ROW_INSERT, "x", 2, 1000, 2);
+    CHECK_STR(run(op, c, &out),
+              "+I(x, 1, 1970-01-01 00:00:05.000, 1, 1)\n"
+              "-U(x, 1, 1970-01-01 00:00:05.000, 1, 1)\n"
+              "+U(x, 2, 1970-01-01 00:00:01.000, 2, 1)\n");
+    sl_strbuf_free(&out);
+    sl_chunk_free(c);
+    op->ops->free(op);
+}
+
+/* Many string keys over many chunks, against a reference per key. */
+static void t_many_keys(void)
+{
+    enum { NKEYS = 20000, NROWS = 100000 };
+    for (int kf = 0; kf < 2; kf++) {
+        sl_operator *op = make_op(kf, key_k, 1, -1, 0);
+        REQUIRE(op);
+        int64_t *kept = calloc(NKEYS, sizeof *kept); /* reference: kept v + 1, 0 = none */
+        sl_chunk *c = new_chunk();
+        sl_strbuf out = SL_STRBUF_INIT, want = SL_STRBUF_INIT;
+        uint64_t x = 12345;
+        for (int i = 0; i < NROWS; i++) {
+            x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+            int k = (int)((x >> 33) % NKEYS);
+            char ks[16];
+            snprintf(ks, sizeof ks, "key%d", k);
+            row(c, SL_ROW_INSERT, ks, k, NUL, i);
+            if (kf && !kept[k]) {
+                sl_strbuf_appendf(&want, "+I(%s, %d, NULL, %d, 1)\n", ks, k, i);
+            } else if (!kf) {
+                if (kept[k])
+                    sl_strbuf_appendf(&want, "-U(%s, %d, NULL, %lld, 1)\n+U(", ks, k,
+                                      (long long)kept[k] - 1);
+                else
+                    sl_strbuf_append(&want, "+I(");
+                sl_strbuf_appendf(&want, "%s, %d, NULL, %d, 1)\n", ks, k, i);
+            }
+            if (!kf || !kept[k])
+                kept[k] = i + 1;
+            if (sl_chunk_full(c) || i == NROWS - 1) {
+                sl_strbuf tmp = SL_STRBUF_INIT;
+                run(op, c, &tmp);
+                sl_strbuf_append_n(&out, tmp.buf ? tmp.buf : "", tmp.len);
+                sl_strbuf_free(&tmp);
+            }
+        }
+        CHECK(out.len == want.len && memcmp(sl_strbuf_cstr(&out), sl_strbuf_cstr(&want), out.len) == 0);
+        sl_strbuf_free(&out);
+        sl_strbuf_free(&want);
+        sl_chunk_free(c);
+        free(kept);
+        op->ops->free(op);
+    }
+}
+
+/* Deterministic pseudo-random input rows. */
+static uint64_t rs = 88172645463325252ULL;
+static uint64_t rnd(void)
+{
+    rs ^= rs << 13;
+    rs ^= rs >> 7;
+    rs ^= rs << 17;
+    return rs;
+}
+
+static void random_rows(sl_chunk *c, int n)
+{
+    for (int i = 0; i < n; i++) {
+        char ks[16];
+        int k = (int)(rnd() % 300);
+        snprintf(ks, sizeof ks, "k%d", k);
+        row(c, SL_ROW_INSERT, k == 7 ? NULL : ks, rnd() % 5 ? (int64_t)(rnd() % 4) : NUL,
+            rnd() % 10 ? (int64_t)(rnd() % 100000) - 50000 : NUL, (int64_t)rnd() % 1000);
+    }
+}
+
+static void snapshot(sl_operator *op, sl_strbuf *sb)
+{
+    sl_error err = SL_ERROR_INIT;
+    sl_strbuf_reset(sb);
+    CHECK(op->ops->snapshot(op, sb, &err) == 0);
+    sl_error_reset(&err);
+}
+
+/* Snapshot an operator, restore a fresh one from it, feed both the same
+** further input: identical output and identical later snapshots. */
+static void t_snapshot_restore(void)
+{
+    for (int variant = 0; variant < 4; variant++) {
+        bool kf = variant & 1;
+        int64_t ttl = variant & 2 ? 3000 : 0;
+        fake_now = 1000 * MS;
+        sl_operator *a = make_op(kf, key_kn, 2, 2, ttl);
+        sl_operator *never = make_op(kf, key_kn, 2, 2, ttl); /* never snapshotted */
+        REQUIRE(a && never);
+        sl_chunk *c = new_chunk(), *c2 = new_chunk();
+        sl_strbuf oa = SL_STRBUF_INIT, ob = SL_STRBUF_INIT, s1 = SL_STRBUF_INIT,
+                  s2 = SL_STRBUF_INIT;
+        for (int i = 0; i < 5; i++) {
+            uint64_t save = rs;
+            random_rows(c, 700);
+            rs = save;
+            random_rows(c2, 700);
+            run(a, c, &oa);
+            run(never, c2, &ob);
+            CHECK_STR(sl_strbuf_cstr(&oa), sl_strbuf_cstr(&ob));
+            fake_now += 1000 * MS;
+        }
+        snapshot(a, &s1);
+        sl_operator *b = make_op(kf, key_kn, 2, 2, ttl);
+        REQUIRE(b);
+        sl_error err = SL_ERROR_INIT;
+        CHECK(b->ops->restore(b, s1.buf, s1.len, &err) == 0);
+        sl_error_reset(&err);
+        snapshot(b, &s2);
+        CHECK(s1.len == s2.len && memcmp(s1.buf, s2.buf, s1.len) == 0);
+        a->ops->free(a); /* the original is gone, as after a crash */
+        for (int i = 0; i < 8; i++) {
+            uint64_t save = rs;
+            random_rows(c, 900);
+            rs = save;
+            random_rows(c2, 900);
+            run(b, c, &oa);
+            run(never, c2, &ob);
+            CHECK(oa.len > 0);
+            CHECK_STR(sl_strbuf_cstr(&oa), sl_strbuf_cstr(&ob));
+            fake_now += 1700 * MS;
+        }
+        snapshot(b, &s1);
+        snapshot(never, &s2);
+        CHECK(s1.len == s2.len && memcmp(s1.buf, s2.buf, s1.len) == 0);
+        if (sl_t_cur_failed)
+            fprintf(stderr, "  variant %d\n", variant);
+        sl_strbuf_free(&oa);
+        sl_strbuf_free(&ob);
+        sl_strbuf_free(&s1);
+        sl_strbuf_free(&s2);
+        sl_chunk_free(c);
+        sl_chunk_free(c2);
+        b->ops->free(b);
+        never->ops->free(never);
+    }
+}
+
+/* The test's own FNV-1a (the snapshot's trailer), to forge bodies. */
+static uint64_t fnv(const char *p, size_t n)
+{
+    uint64_t h = 14695981039346656037ULL;
+    for (size_t i = 0; i < n; i++) {
+        h ^= (uint8_t)p[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+static void reseal(char *p, size_t n)
+{
+    uint64_t h = fnv(p, n - 8);
+    for (int i = 0; i < 8; i++)
+        p[n - 8 + i] = (char)(h >> (8 * i));
+}
+
+static int try_restore(sl_operator *op, const char *p, size_t n)
+{
+    sl_error err = SL_ERROR_INIT;
+    int rc = op->ops->restore(op, p, n, &err);
+    if (rc != 0)
+        CHECK_STR(err.sqlstate, "XX001");
+    sl_error_reset(&err);
+    return rc;
+}
+
+static void t_corrupt(void)
+{
+    fake_now = 0;
+    sl_operator *a = make_op(false, key_kn, 2, 2, 0);
+    sl_operator *b = make_op(false, key_kn, 2, 2, 0);
+    REQUIRE(a && b);
+    sl_chunk *c = new_chunk();
+    sl_strbuf out = SL_STRBUF_INIT, s = SL_STRBUF_INIT;
+    row(c, SL_ROW_INSERT, "a", 1, 1000, 1);
+    row(c, SL_ROW_INSERT, "bb", 2, 1000, 2);
+    row(c, SL_ROW_INSERT, NULL, NUL, NUL, 3);
+    run(a, c, &out);
+    snapshot(a, &s);
+    REQUIRE(s.len > 40);
+    char *p = malloc(s.len);
+    /* Every truncation. */
+    for (size_t n = 0; n < s.len; n++) {
+        memcpy(p, s.buf, n);
+        CHECK(try_restore(b, p, n) == -1);
+    }
+    /* Every single-byte change (the checksum catches them all). */
+    for (size_t i = 0; i < s.len; i++) {
+        memcpy(p, s.buf, s.len);
+        p[i] ^= 0x41;
+        CHECK(try_restore(b, p, s.len) == -1);
+    }
+    /* Forged bodies with a valid checksum: restore succeeds or says XX001;
+    ** never crashes (ASan). Some must fail: a flag byte of 2, a huge count. */
+    int failed = 0;
+    for (int i = 0; i < 20000; i++) {
+        memcpy(p, s.buf, s.len);
+        int flips = 1 + (int)(rnd() % 3);
+        for (int f = 0; f < flips; f++)
+            p[rnd() % (s.len - 8)] = (char)rnd();
+        reseal(p, s.len);
+        if (try_restore(b, p, s.len) != 0)
+            failed++;
+    }
+    CHECK(failed > 1000);
+    /* Specific forgeries: count = huge; trailing byte; a different operator. */
+    memcpy(p, s.buf, s.len);
+    size_t count_at = 8 + 4 + 4 + 1 + 4;
+    for (int i = 0; i < 8; i++)
+        p[count_at + i] = (char)0xff;
+    reseal(p, s.len);
+    CHECK(try_restore(b, p, s.len) == -1);
+    char *q = malloc(s.len + 1);
+    memcpy(q, s.buf, s.len - 8);
+    q[s.len - 8] = 0;
+    reseal(q, s.len + 1);
+    CHECK(try_restore(b, q, s.len + 1) == -1);
+    free(q);
+    sl_operator *first = make_op(true, key_kn, 2, 2, 0);
+    sl_operator *onekey = make_op(false, key_k, 1, 2, 0);
+    REQUIRE(first && onekey);
+    CHECK(try_restore(first, s.buf, s.len) == -1);
+    CHECK(try_restore(onekey, s.buf, s.len) == -1);
+    /* Duplicate key: the same entry twice. */
+    {
+        size_t body = s.len - 8, hdr = count_at + 8;
+        sl_strbuf d = SL_STRBUF_INIT;
+        sl_strbuf_append_n(&d, s.buf, body);
+        /* first entry: written i64 + len u32 + row */
+        uint32_t rl = (uint8_t)s.buf[hdr + 8] | (uint32_t)(uint8_t)s.buf[hdr + 9] << 8;
+        sl_strbuf_append_n(&d, s.buf + hdr, 12 + rl);
+        sl_strbuf_append_n(&d, "01234567", 8);
+        d.buf[count_at] = 4;
+        reseal(d.buf, d.len);
+        CHECK(try_restore(b, d.buf, d.len) == -1);
+        /* The unmodified snapshot, resealed, still restores. */
+        sl_strbuf_reset(&d);
+        sl_strbuf_append_n(&d, s.buf, s.len);
+        reseal(d.buf, d.len);
+        CHECK(try_restore(b, d.buf, d.len) == 0);
+        sl_strbuf_free(&d);
+    }
+    /* After a failed restore the operator is empty and works. */
+    CHECK(try_restore(b, s.buf, 5) == -1);
+    row(c, SL_ROW_INSERT, "a", 1, 2000, 9);
+    CHECK_STR(run(b, c, &out), "+I(a, 1, 1970-01-01 00:00:02.000, 9, 1)\n");
+    /* A good restore, then the same input as the original. */
+    CHECK(try_restore(b, s.buf, s.len) == 0);
+    row(c, SL_ROW_INSERT, "a", 1, 2000, 9);
+    CHECK_STR(run(b, c, &out),
+              "-U(a, 1, 1970-01-01 00:00:01.000, 1, 1)\n"
+              "+U(a, 1, 1970-01-01 00:00:02.000, 9, 1)\n");
+    free(p);
+    sl_strbuf_free(&out);
+    sl_strbuf_free(&s);
+    sl_chunk_free(c);
+    a->ops->free(a);
+    b->ops->free(b);
+    first->ops->free(first);
+    onekey->ops->free(onekey);
+}
+
+static void t_ttl(void)
+{
+    sl_strbuf out = SL_STRBUF_INIT;
+    sl_chunk *c = new_chunk();
+    /* keep first: the entry expires ttl after the key was first seen. */
+    fake_now = 0;
+    sl_operator *op = make_op(true, key_k, 1, 2, 1000);
+    REQUIRE(op);
+    row(c, SL_ROW_INSERT, "a", 1, 1, 1);
+    CHECK_STR(run(op, c, &out), "+I(a, 1, 1970-01-01 00:00:00.001, 1, 1)\n");
+    fake_now = 999 * MS;
+    row(c, SL_ROW_INSERT, "a", 2, 2, 2);
+    CHECK_STR(run(op, c, &out), "");
+    fake_now = 1000 * MS;
+    row(c, SL_ROW_INSERT, "a", 3, 3, 3);
+    row(c, SL_ROW_INSERT, "a", 4, 4, 4);
+    CHECK_STR(run(op, c, &out), "+I(a, 3, 1970-01-01 00:00:00.003, 3, 1)\n");
+    op->ops->free(op);
+
+    /* keep last: every kept row refreshes the entry. */
+    fake_now = 0;
+    op = make_op(false, key_k, 1, 2, 1000);
+    REQUIRE(op);
+    row(c, SL_ROW_INSERT, "a", 1, 1, 1);
+    row(c, SL_ROW_INSERT, "b", 1, 1, 1);
+    CHECK_STR(run(op, c, &out),
+              "+I(a, 1, 1970-01-01 00:00:00.001, 1, 1)\n"
+              "+I(b, 1, 1970-01-01 00:00:00.001, 1, 1)\n");
+    fake_now = 900 * MS;
+    row(c, SL_ROW_INSERT, "a", 2, 2, 2);
+    CHECK_STR(run(op, c, &out),
+              "-U(a, 1, 1970-01-01 00:00:00.001, 1, 1)\n"
+              "+U(a, 2, 1970-01-01 00:00:00.002, 2, 1)\n");
+    fake_now = 1800 * MS;
+    row(c, SL_ROW_INSERT, "a", 3, 3, 3);
+    row(c, SL_ROW_INSERT, "b", 3, 3, 3); /* b expired at 1000 */
+    CHECK_STR(run(op, c, &out),
+              "-U(a, 2, 1970-01-01 00:00:00.002, 2, 1)\n"
+              "+U(a, 3, 1970-01-01 00:00:00.003, 3, 1)\n"
+              "+I(b, 3, 1970-01-01 00:00:00.003, 3, 1)\n");
+    /* An expired entry is gone from the snapshot; a live one stays. */
+    fake_now = 2800 * MS; /* a (written 1800) expires now; b (1800) too */
+    sl_strbuf s = SL_STRBUF_INIT;
+    snapshot(op, &s);
+    sl_operator *fresh = make_op(false, key_k, 1, 2, 1000);
+    sl_strbuf s0 = SL_STRBUF_INIT;
+    snapshot(fresh, &s0);
+    CHECK(s.len == s0.len && memcmp(s.buf, s0.buf, s.len) == 0);
+    row(c, SL_ROW_INSERT, "a", 4, 0, 4); /* older time, but the kept row expired: +I */
+    CHECK_STR(run(op, c, &out), "+I(a, 4, 1970-01-01 00:00:00.000, 4, 1)\n");
+    /* Order of the snapshot is first-seen order, re-seen keys at the end. */
+    fake_now = 2900 * MS;
+    row(c, SL_ROW_INSERT, "b", 5, 0, 5);
+    row(c, SL_ROW_INSERT, "c", 5, 0, 5);
+    run(op, c, &out);
+    snapshot(op, &s);
+    const char *pa = memmem(s.buf, s.len, "\x01\x00\x00\x00" "a", 5);
+    const char *pb = memmem(s.buf, s.len, "\x01\x00\x00\x00" "b", 5);
+    const char *pc = memmem(s.buf, s.len, "\x01\x00\x00\x00" "c", 5);
+    CHECK(pa && pb && pc && pa < pb && pb < pc);
+    /* A sweep (a later process call) frees expired state without changing behaviour. */
+    fake_now = 10000 * MS;
+    row(c, SL_ROW_INSERT, "z", 1, 0, 1);
+    CHECK_STR(run(op, c, &out), "+I(z, 1, 1970-01-01 00:00:00.000, 1, 1)\n");
+    snapshot(op, &s);
+    sl_strbuf_free(&s);
+    sl_strbuf_free(&s0);
+    fresh->ops->free(fresh);
+    op->ops->free(op);
+    sl_strbuf_free(&out);
+    sl_chunk_free(c);
+}
+
+static void t_updates_rejected(void)
+{
+    const sl_row_kind bad[] = {SL_ROW_UPDATE_BEFORE, SL_ROW_UPDATE_AFTER, SL_ROW_DELETE};
+    for (int i = 0; i < 3; i++) {
+        sl_operator *op = make_op(i % 2, key_k, 1, 2, 0);
+        REQUIRE(op);
+        sl_chunk *c = new_chunk();
+        sl_strbuf out = SL_STRBUF_INIT;
+        row(c, SL_ROW_INSERT, "a", 1, 1, 1);
+        row(c, bad[i], "a", 1, 1, 1);
+        sl_emit em = {collect, &out};
+        sl_error err = SL_ERROR_INIT;
+        CHECK(op->ops->process(op, c, &em, &err) == -1);
+        CHECK_STR(err.sqlstate, "XX000");
+        CHECK(err.message && strstr(err.message, "append-only"));
+        CHECK_INT(out.len, 0);
+        sl_error_reset(&err);
+        sl_chunk_reset(c);
+        /* Nothing of the rejected chunk was kept. */
+        row(c, SL_ROW_INSERT, "a", 1, 1, 1);
+        CHECK_STR(run(op, c, &out), "+I(a, 1, 1970-01-01 00:00:00.001, 1, 1)\n");
+        sl_strbuf_free(&out);
+        sl_chunk_free(c);
+        op->ops->free(op);
+    }
+}
+
+/* keep last with every row updating: output is twice the input, emitted in
+** chunks of at most SL_CHUNK_ROWS. */
+static void t_output_chunking(void)
+{
+    sl_operator *op = make_op(false, key_k, 1, -1, 0);
+    REQUIRE(op);
+    sl_chunk *c = new_chunk();
+    sl_strbuf out = SL_STRBUF_INIT;
+    for (int i = 0; i < SL_CHUNK_ROWS; i++)
+        row(c, SL_ROW_INSERT, "same", i, NUL, i);
+    run(op, c, &out);
+    int lines = 0;
+    for (size_t i = 0; i < out.len; i++)
+        lines += out.buf[i] == '\n';
+    CHECK_INT(lines, 1 + 2 * (SL_CHUNK_ROWS - 1));
+    sl_strbuf_free(&out);
+    sl_chunk_free(c);
+    op->ops->free(op);
+}
+
+static void t_bad_spec(void)
+{
+    init_types();
+    int bad_key[] = {4};
+    sl_dedup_spec specs[] = {
+        {4, types, 1, bad_key, 2, true, 0, NULL, NULL},
+        {4, types, 1, key_k, 0, true, 0, NULL, NULL}, /* order column is a string */
+        {4, types, 1, key_k, 2, true, -1, NULL, NULL},
+    };
+    for (int i = 0; i < 3; i++) {
+        sl_operator *op = NULL;
+        sl_error err = SL_ERROR_INIT;
+        CHECK(sl_dedup_new(&specs[i], &op, &err) == -1);
+        CHECK(op == NULL && sl_error_isset(&err));
+        sl_error_reset(&err);
+    }
+}
+
+SL_TESTS(t_keep_first, t_keep_last, t_many_keys, t_snapshot_restore, t_corrupt, t_ttl,
+         t_updates_rejected, t_output_chunking, t_bad_spec)
