@@ -88,16 +88,6 @@ static int64_t sl__real_now(void *ctx)
     return sl_now_nanos();
 }
 
-static uint64_t sl__fnv(const void *p, size_t n, uint64_t h)
-{
-    const uint8_t *b = p;
-    for (size_t i = 0; i < n; i++) {
-        h ^= b[i];
-        h *= 1099511628211ULL;
-    }
-    return h;
-}
-#define SL__FNV_INIT 14695981039346656037ULL
 
 /* ---- encoding ---------------------------------------------------------- */
 
@@ -433,7 +423,7 @@ static int sl__dedup_process(sl_operator *op, const sl_chunk *in, const sl_emit 
     sl_chunk_reset(d->out);
     for (int r = 0; r < in->nrows; r++) {
         sl__key_encode(d, in, r);
-        uint64_t h = sl__fnv(d->kbuf.buf, d->kbuf.len, SL__FNV_INIT);
+        uint64_t h = sl_hash_bytes(d->kbuf.buf, d->kbuf.len, SL_HASH_INIT);
         int e = sl__lookup(d, h);
         if (sl__room(d, out, err) != 0)
             return -1;
@@ -527,7 +517,7 @@ static int sl__dedup_snapshot(sl_operator *op, sl_strbuf *state, sl_error *err)
         sl_strbuf_append_n(state, (const char *)en->bytes + en->key_len, en->row_len);
     }
     sl_free(idx);
-    sl__put_u64(state, sl__fnv(state->buf + start, state->len - start, SL__FNV_INIT));
+    sl__put_u64(state, sl_hash_bytes(state->buf + start, state->len - start, SL_HASH_INIT));
     return 0;
 }
 
@@ -548,7 +538,7 @@ static int sl__dedup_restore(sl_operator *op, const char *state, size_t len, sl_
     uint64_t sum;
     sl__cur tail = {(const uint8_t *)state, len, len - 8};
     sl__get_u64(&tail, &sum);
-    if (sum != sl__fnv(state, len - 8, SL__FNV_INIT))
+    if (sum != sl_hash_bytes(state, len - 8, SL_HASH_INIT))
         return sl__corrupt(d, err, "checksum mismatch");
     c.n = len - 8; /* the body */
     char magic[sizeof sl__magic];
@@ -587,7 +577,7 @@ static int sl__dedup_restore(sl_operator *op, const char *state, size_t len, sl_
             return sl__corrupt(d, err, "malformed row");
         c.off += row_len;
         sl__key_encode(d, d->scratch, r);
-        uint64_t h = sl__fnv(d->kbuf.buf, d->kbuf.len, SL__FNV_INIT);
+        uint64_t h = sl_hash_bytes(d->kbuf.buf, d->kbuf.len, SL_HASH_INIT);
         if (sl__lookup(d, h) >= 0)
             return sl__corrupt(d, err, "duplicate key");
         sl_strbuf_reset(&d->rbuf);

@@ -806,6 +806,52 @@ static int sl__result_sink_create(const sl_sink_args *args, sl_sink **out, sl_er
     return 0;
 }
 
+/* The two basic guarantee rules until the full resolver (issue 4): a
+** requested 'sink.delivery-guarantee' beyond what the sink's connector can
+** give, or exactly-/at-least-once with checkpointing off, is an error — or,
+** with the fallback policy 'downgrade' (session 'sink.guarantee-fallback' or
+** the table's 'sink.delivery-guarantee.fallback'), a WARNING naming
+** requested, effective and why. Never silent. */
+static int sl__check_guarantee(sl_session *s, const sl_lp *sink, int64_t interval_ms,
+                               const sl_result_sink *out, sl_error *err)
+{
+    const sl_table *t = sl_catalog_table(s->eng->cat, sink->table);
+    const char *req = t ? sl_kvlist_get(t->def->options, "sink.delivery-guarantee") : NULL;
+    if (!req || !t->connector)
+        return 0;
+    sl_guarantee want = strcmp(req, "exactly-once") == 0    ? SL_GUARANTEE_EXACTLY_ONCE
+                        : strcmp(req, "at-least-once") == 0 ? SL_GUARANTEE_AT_LEAST_ONCE
+                                                            : SL_GUARANTEE_NONE;
+    sl_guarantee can = t->connector->caps.sink_max;
+    char *why = NULL;
+    if (want > can)
+        why = sl_sprintf("connector '%s' gives at most %s", t->connector->name,
+                         sl_guarantee_name(can));
+    else if (want > SL_GUARANTEE_NONE && interval_ms <= 0)
+        why = sl_strdup("checkpointing is off ('execution.checkpointing.interval' = '0')");
+    if (!why)
+        return 0;
+    sl_guarantee eff = want > can ? can : SL_GUARANTEE_NONE;
+    const char *policy = sl_kvlist_get(t->def->options, "sink.delivery-guarantee.fallback");
+    if (!policy)
+        policy = sl_kvlist_get(s->config, "sink.guarantee-fallback");
+    if (policy && sl_strcasecmp(policy, "downgrade") == 0) {
+        sl__notice(out, SL_SEV_WARNING,
+                   "sink \"%s\" runs %s, not the requested %s: %s", t->name,
+                   sl_guarantee_name(eff), req, why);
+        sl_free(why);
+        return 0;
+    }
+    sl_error_set(err, SL_ERR_NOT_SUPPORTED, sink->pos,
+                 "sink \"%s\" cannot be delivered %s", t->name, req);
+    sl_error_detail(err, "%s.", why);
+    sl_error_hint(err, "Use a sink that supports it, turn checkpointing on, or SET "
+                       "'sink.guarantee-fallback' = 'downgrade' to run at %s with a warning.",
+                  sl_guarantee_name(eff));
+    sl_free(why);
+    return -1;
+}
+
 static int sl__run(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err)
 {
     sl_list *plans = sl_list_new();
@@ -813,6 +859,11 @@ static int sl__run(sl_session *s, const sl_stmt *st, const sl_result_sink *out, 
     if (rc == 0 && st->kind == SL_STMT_STATEMENT_SET)
         rc = sl_error_set(err, SL_ERR_NOT_SUPPORTED, st->pos,
                           "the runtime cannot run a statement set yet");
+    for (int i = 0; rc == 0 && i < plans->n; i++)
+        if (((sl_lp *)plans->items[i])->kind == SL_LP_SINK)
+            rc = sl__check_guarantee(s, plans->items[i],
+                                     sl__duration_ms(s, "execution.checkpointing.interval"), out,
+                                     err);
     char *name = rc == 0 ? sl__job_name(s, st) : NULL;
     sl__run_ctx run = {s, out, false, false};
     sl_physical *phys = NULL;

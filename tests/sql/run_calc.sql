@@ -36,3 +36,13 @@ SELECT COUNT(*) AS n FROM files;
 -- A column list: the rest are NULL; INT is widened to the column's BIGINT.
 INSERT INTO files (name, id) SELECT name, CAST(id AS INT) FROM nums WHERE id = 1;
 SELECT * FROM files WHERE id = 1;
+-- Guarantees are never dropped silently (the full resolver is the next issue).
+CREATE TABLE eo_print (id BIGINT) WITH ('connector' = 'print', 'sink.delivery-guarantee' = 'exactly-once');
+INSERT INTO eo_print SELECT id FROM nums WHERE id = 1;
+SET 'sink.guarantee-fallback' = 'downgrade';
+INSERT INTO eo_print SELECT id FROM nums WHERE id = 1;
+RESET 'sink.guarantee-fallback';
+SET 'execution.checkpointing.interval' = '0';
+CREATE TABLE eo_files (id BIGINT) WITH ('connector' = 'filesystem', 'path' = '@TMP@/eo',
+  'format' = 'json', 'sink.delivery-guarantee' = 'exactly-once');
+INSERT INTO eo_files SELECT id FROM nums;

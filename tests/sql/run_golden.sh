@@ -11,9 +11,10 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$(dirname "$sql")"
 name=$(basename "$sql")
 # @TMP@ in a file stands for this run's scratch directory (file sinks write
-# there, never into the repository).
+# there, never into the repository); @DATA@ for examples/data.
 mkdir -p "$tmp/files"
-subst() { sed "s#@TMP@#$tmp/files#g" "$1" >"$tmp/$1"; }
+data=$(cd ../../examples/data && pwd)
+subst() { sed -e "s#@TMP@#$tmp/files#g" -e "s#@DATA@#$data#g" "$1" >"$tmp/$1"; }
 subst "$name"
 [ -f "${name%.sql}.restart" ] && subst "${name%.sql}.restart"
 srcdir=$(pwd)
