@@ -189,6 +189,24 @@ class Pty:
             if time.monotonic() >= deadline:
                 raise Failure("terminal never left canonical mode; output:\n%r" % self.buf)
             time.sleep(0.005)  # polling a condition, bounded by the deadline
+        self.wait_blocked_in_read(deadline)
+
+    def wait_blocked_in_read(self, deadline):
+        """Wait until the shell is blocked in read(2) on the terminal, so a
+        key (or ^C's SIGINT) reaches a waiting read, as when a person types.
+        /proc/<pid>/syscall starts with the number of the blocking syscall
+        (read is 0 on x86_64, 63 on arm64); where it cannot be read, the
+        raw-mode check above is all we have."""
+        path = "/proc/%d/syscall" % self.pid
+        while time.monotonic() < deadline:
+            try:
+                with open(path) as f:
+                    nr = f.read().split(" ", 1)[0]
+            except OSError:
+                return
+            if nr in ("0", "63"):
+                return
+            time.sleep(0.002)  # polling a condition, bounded by the deadline
 
     def send(self, data):
         os.write(self.fd, data if isinstance(data, bytes) else data.encode())
