@@ -11,3 +11,7 @@ set_tests_properties(e2e.crash_filesystem e2e.crash_print_control PROPERTIES TIM
 add_test(NAME e2e.window_spend
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/window_test.py --sluice $<TARGET_FILE:sluice>)
 set_tests_properties(e2e.window_spend PROPERTIES TIMEOUT 300 LABELS e2e)
+add_test(NAME e2e.crash_window
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/crash_window_test.py
+          --sluice $<TARGET_FILE:sluice> --kills 20)
+set_tests_properties(e2e.crash_window PROPERTIES TIMEOUT 900 LABELS e2e)
