@@ -50,14 +50,20 @@ static char *sl__safe_name(const char *name)
     return sl_strbuf_detach(&sb);
 }
 
-int sl_chk_open(const char *data_dir, const char *job, sl_chk_store **out, sl_error *err)
+char *sl_chk_job_dir(const char *data_dir, const char *job)
 {
-    *out = NULL;
     char *safe = sl__safe_name(job);
     char *jobs = sl_path_join(data_dir, "jobs");
     char *dir = sl_path_join(jobs, safe);
     sl_free(jobs);
     sl_free(safe);
+    return dir;
+}
+
+int sl_chk_open(const char *data_dir, const char *job, sl_chk_store **out, sl_error *err)
+{
+    *out = NULL;
+    char *dir = sl_chk_job_dir(data_dir, job);
     if (sl_fs_mkdir_p(dir, err) != 0) {
         sl_free(dir);
         return -1;

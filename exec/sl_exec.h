@@ -309,6 +309,8 @@ int sl_chk_read_state(sl_chk_store *st, int64_t id, const char *name, char **dat
 int sl_chk_prune(sl_chk_store *st, int keep, sl_error *err);
 /* Path of a checkpoint directory (for savepoint paths in messages); caller frees. */
 char *sl_chk_path(const sl_chk_store *st, int64_t id);
+/* data_dir/jobs/<job> with the job name escaped as in the store; caller frees. */
+char *sl_chk_job_dir(const char *data_dir, const char *job);
 
 /* ------------------------------------------------------------------------
 ** Stateful operators (op_*.c). An operator consumes chunks and watermarks

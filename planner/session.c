@@ -10,6 +10,8 @@
 */
 #include "planner_int.h"
 
+#include <dirent.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -499,6 +501,77 @@ static int sl__show_create(sl_session *s, const sl_stmt *st, const sl_result_sin
     return 0;
 }
 
+/* SHOW JOBS: one row per jobs/<name>/_job.json, sorted by name. */
+static int sl__show_jobs(sl_session *s, const sl_result_sink *out)
+{
+    static const char *const cols[] = {"job name",   "status",   "sink",      "guarantee",
+                                       "checkpoint", "rows in",  "rows out",  "late rows",
+                                       "skipped rows"};
+    sl__table_out t;
+    sl__begin(&t, out, 9, cols);
+    char *jobs = sl_path_join(s->eng->data_dir, "jobs");
+    sl_list *names = sl_list_new();
+    DIR *d = opendir(jobs);
+    struct dirent *de;
+    while (d && (de = readdir(d)) != NULL)
+        if (de->d_name[0] != '.')
+            sl_list_push(names, sl_strdup(de->d_name));
+    if (d)
+        closedir(d);
+    if (names->n > 1)
+        qsort(names->items, (size_t)names->n, sizeof(void *), sl__cmp_str);
+    int shown = 0;
+    for (int i = 0; i < names->n; i++) {
+        char *dir = sl_path_join(jobs, names->items[i]);
+        char *path = sl_path_join(dir, "_job.json");
+        json_error_t jerr;
+        json_t *o = json_load_file(path, 0, &jerr);
+        if (o) {
+            const char *name = json_string_value(json_object_get(o, "name"));
+            const char *status = json_string_value(json_object_get(o, "status"));
+            int64_t chk = json_is_integer(json_object_get(o, "last_checkpoint"))
+                              ? json_integer_value(json_object_get(o, "last_checkpoint"))
+                              : -1;
+            bool died = status && strcmp(status, "RUNNING") == 0;
+            sl_chk_store *st = NULL;
+            sl_error ignored = SL_ERROR_INIT;
+            if (died && name && sl_chk_open(s->eng->data_dir, name, &st, &ignored) == 0)
+                sl_chk_latest(st, &chk, &ignored);
+            sl_chk_close(st);
+            sl_error_reset(&ignored);
+            char nums[5][24];
+            const char *keys[4] = {"rows_in", "rows_out", "rows_late", "rows_skipped"};
+            snprintf(nums[0], sizeof nums[0], "%lld", (long long)chk);
+            for (int k = 0; k < 4; k++) {
+                json_t *v = json_object_get(o, keys[k]);
+                snprintf(nums[k + 1], sizeof nums[k + 1], "%lld",
+                         (long long)(json_is_integer(v) ? json_integer_value(v) : 0));
+            }
+            bool has_stats = json_object_get(o, "rows_in") != NULL;
+            const char *vals[] = {name ? name : names->items[i],
+                                  died ? "INTERRUPTED" : status ? status : "?",
+                                  json_string_value(json_object_get(o, "sink")),
+                                  json_string_value(json_object_get(o, "guarantee")),
+                                  chk >= 0 ? nums[0] : NULL,
+                                  has_stats ? nums[1] : NULL,
+                                  has_stats ? nums[2] : NULL,
+                                  has_stats ? nums[3] : NULL,
+                                  has_stats ? nums[4] : NULL};
+            sl__row(&t, vals);
+            shown++;
+            json_decref(o);
+        }
+        sl_free(path);
+        sl_free(dir);
+    }
+    sl_list_free(names, sl_free);
+    sl_free(jobs);
+    char tag[32];
+    snprintf(tag, sizeof tag, "SHOW %d", shown);
+    sl__complete(out, tag);
+    return 0;
+}
+
 static int sl__show(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err)
 {
     switch (st->show) {
@@ -518,14 +591,8 @@ static int sl__show(sl_session *s, const sl_stmt *st, const sl_result_sink *out,
         sl_list_free(names, sl_free);
         return 0;
     }
-    case SL_SHOW_JOBS: {
-        /* No job has run: the runtime that runs them comes with the runtime issue. */
-        sl__table_out t;
-        const char *cols[] = {"job id", "job name", "status", "start time"};
-        sl__begin(&t, out, 4, cols);
-        sl__complete(out, "SHOW 0");
-        return 0;
-    }
+    case SL_SHOW_JOBS:
+        return sl__show_jobs(s, out);
     case SL_SHOW_CONNECTORS:
         return sl__show_connectors(out);
     case SL_SHOW_CREATE_TABLE:
@@ -813,10 +880,14 @@ static int sl__result_sink_create(const sl_sink_args *args, sl_sink **out, sl_er
 ** the table's 'sink.delivery-guarantee.fallback'), a WARNING naming
 ** requested, effective and why. Never silent. */
 static int sl__check_guarantee(sl_session *s, const sl_lp *sink, int64_t interval_ms,
-                               const sl_result_sink *out, sl_error *err)
+                               const sl_result_sink *out, const char **effective, sl_error *err)
 {
     const sl_table *t = sl_catalog_table(s->eng->cat, sink->table);
     const char *req = t ? sl_kvlist_get(t->def->options, "sink.delivery-guarantee") : NULL;
+    *effective = req ? req
+                 : t && t->connector ? sl_guarantee_name(interval_ms > 0 ? t->connector->caps.sink_default
+                                                                        : SL_GUARANTEE_NONE)
+                                     : "none";
     if (!req || !t->connector)
         return 0;
     sl_guarantee want = strcmp(req, "exactly-once") == 0    ? SL_GUARANTEE_EXACTLY_ONCE
@@ -836,6 +907,7 @@ static int sl__check_guarantee(sl_session *s, const sl_lp *sink, int64_t interva
     if (!policy)
         policy = sl_kvlist_get(s->config, "sink.guarantee-fallback");
     if (policy && sl_strcasecmp(policy, "downgrade") == 0) {
+        *effective = sl_guarantee_name(eff);
         sl__notice(out, SL_SEV_WARNING,
                    "sink \"%s\" runs %s, not the requested %s: %s", t->name,
                    sl_guarantee_name(eff), req, why);
@@ -852,6 +924,41 @@ static int sl__check_guarantee(sl_session *s, const sl_lp *sink, int64_t interva
     return -1;
 }
 
+/* Write jobs/<name>/_job.json (atomically): what SHOW JOBS reports. A record
+** still RUNNING when read by another run means its process died: only one
+** process can use a data directory. Best effort: a failure to write the
+** record is logged, never fails the job. */
+static void sl__job_record(sl_session *s, const char *name, const char *status,
+                           const sl_lp *sink, const char *guarantee, const sl_job_stats *stats)
+{
+    char *dir = sl_chk_job_dir(s->eng->data_dir, name);
+    char *path = sl_path_join(dir, "_job.json");
+    sl_error err = SL_ERROR_INIT;
+    json_t *o = json_object();
+    json_object_set_new(o, "name", json_string(name));
+    json_object_set_new(o, "status", json_string(status));
+    json_object_set_new(o, "time", json_integer(sl_now_nanos()));
+    if (sink) {
+        json_object_set_new(o, "sink", json_string(sink->table));
+        json_object_set_new(o, "guarantee", json_string(guarantee ? guarantee : "none"));
+    }
+    if (stats) {
+        json_object_set_new(o, "last_checkpoint", json_integer(stats->last_checkpoint));
+        json_object_set_new(o, "rows_in", json_integer(stats->rows_in));
+        json_object_set_new(o, "rows_out", json_integer(stats->rows_out));
+        json_object_set_new(o, "rows_late", json_integer(stats->rows_late));
+        json_object_set_new(o, "rows_skipped", json_integer(stats->rows_skipped));
+    }
+    char *text = json_dumps(o, JSON_PRESERVE_ORDER);
+    json_decref(o);
+    if (sl_fs_mkdir_p(dir, &err) != 0 || sl_fs_write_atomic(path, text, strlen(text), &err) != 0)
+        sl_log(SL_LOG_WARN, "could not write the record of job \"%s\": %s", name, err.message);
+    sl_error_reset(&err);
+    free(text);
+    sl_free(path);
+    sl_free(dir);
+}
+
 static int sl__run(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err)
 {
     sl_list *plans = sl_list_new();
@@ -859,11 +966,12 @@ static int sl__run(sl_session *s, const sl_stmt *st, const sl_result_sink *out, 
     if (rc == 0 && st->kind == SL_STMT_STATEMENT_SET)
         rc = sl_error_set(err, SL_ERR_NOT_SUPPORTED, st->pos,
                           "the runtime cannot run a statement set yet");
+    const char *effective = NULL; /* of the (one) sink: what SHOW JOBS reports */
     for (int i = 0; rc == 0 && i < plans->n; i++)
         if (((sl_lp *)plans->items[i])->kind == SL_LP_SINK)
             rc = sl__check_guarantee(s, plans->items[i],
                                      sl__duration_ms(s, "execution.checkpointing.interval"), out,
-                                     err);
+                                     &effective, err);
     char *name = rc == 0 ? sl__job_name(s, st) : NULL;
     sl__run_ctx run = {s, out, false, false};
     sl_physical *phys = NULL;
@@ -897,8 +1005,17 @@ static int sl__run(sl_session *s, const sl_stmt *st, const sl_result_sink *out, 
             sl_free(names);
             sl_free(types);
         }
+        const sl_lp *sink = ((sl_lp *)plans->items[0])->kind == SL_LP_SINK ? plans->items[0] : NULL;
+        if (sink)
+            sl__job_record(s, name, "RUNNING", sink, effective, NULL);
         sl_job_stats stats;
         rc = sl_job_run(spec, &stats, err);
+        if (sink)
+            sl__job_record(s, name,
+                           rc != 0            ? "FAILED"
+                           : stats.finished   ? "FINISHED"
+                                              : "STOPPED",
+                           sink, effective, &stats);
         if (rc == 0) {
             char tag[64];
             if (st->kind == SL_STMT_QUERY)

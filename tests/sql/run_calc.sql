@@ -46,3 +46,5 @@ SET 'execution.checkpointing.interval' = '0';
 CREATE TABLE eo_files (id BIGINT) WITH ('connector' = 'filesystem', 'path' = '@TMP@/eo',
   'format' = 'json', 'sink.delivery-guarantee' = 'exactly-once');
 INSERT INTO eo_files SELECT id FROM nums;
+-- Every INSERT job of this data directory, with its counters.
+SHOW JOBS;
