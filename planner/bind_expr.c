@@ -657,14 +657,21 @@ static int sl__no_operator(sl_bind_ctx *ctx, const char *op, const sl_bexpr *a, 
 }
 
 /* -x, +x (numeric or interval), NOT x (BOOLEAN). */
+/* Bind the operand x of node e; an absent operand is 42601 "missing operand"
+** at e. NULL with ctx->err set on error. */
+static sl_bexpr *sl__bind_operand(sl_bind_ctx *ctx, const sl_expr *e, const sl_expr *x)
+{
+    sl_bexpr *a = x ? sl_bind_expr(ctx, x) : NULL;
+    if (!a && !sl_error_isset(ctx->err))
+        sl_error_set(ctx->err, SL_ERR_SYNTAX, e->pos, "missing operand");
+    return a;
+}
+
 static sl_bexpr *sl__bind_unary(sl_bind_ctx *ctx, const sl_expr *e)
 {
-    sl_bexpr *a = e->left ? sl_bind_expr(ctx, e->left) : NULL;
-    if (!a) {
-        if (!sl_error_isset(ctx->err))
-            sl_error_set(ctx->err, SL_ERR_SYNTAX, e->pos, "missing operand");
+    sl_bexpr *a = sl__bind_operand(ctx, e, e->left);
+    if (!a)
         return NULL;
-    }
     switch (e->op) {
     case SL_OP_NOT:
         if (sl__require_bool(ctx, a, "NOT") < 0)
@@ -772,11 +779,7 @@ fail:
 /* x IS [NOT] NULL / TRUE / FALSE / UNKNOWN: BOOLEAN NOT NULL. */
 static sl_bexpr *sl__bind_is(sl_bind_ctx *ctx, const sl_expr *e)
 {
-    if (!e->left) {
-        sl_error_set(ctx->err, SL_ERR_SYNTAX, e->pos, "missing operand");
-        return NULL;
-    }
-    sl_bexpr *a = sl_bind_expr(ctx, e->left);
+    sl_bexpr *a = sl__bind_operand(ctx, e, e->left);
     if (!a)
         return NULL;
     sl_func_id id;
@@ -987,11 +990,7 @@ fail:
 ** sl_type_castable (42846 otherwise); TRY_CAST is always nullable. */
 static sl_bexpr *sl__bind_cast(sl_bind_ctx *ctx, const sl_expr *e)
 {
-    if (!e->left) {
-        sl_error_set(ctx->err, SL_ERR_SYNTAX, e->pos, "missing operand");
-        return NULL;
-    }
-    sl_bexpr *a = sl_bind_expr(ctx, e->left);
+    sl_bexpr *a = sl__bind_operand(ctx, e, e->left);
     if (!a)
         return NULL;
     sl_type to = e->type;

@@ -169,6 +169,18 @@ static bool sl__is_window_agg(const sl_lp *agg)
     return start_of && start_of == end_of;
 }
 
+/* Error: what (an operator of lp) cannot consume the updates in_cause makes. */
+static int sl__needs_append_only(const sl_lp *lp, const char *what, const sl_lp *in_cause,
+                                 sl_error *err)
+{
+    sl_strbuf sb = SL_STRBUF_INIT;
+    sl_lp_describe(&sb, in_cause);
+    sl_error_set(err, SL_ERR_NOT_SUPPORTED, lp->pos, "%s needs an append-only input", what);
+    sl_error_detail(err, "Its input is updated by %s.", sl_strbuf_cstr(&sb));
+    sl_strbuf_free(&sb);
+    return -1;
+}
+
 /* What would make the operator that causes updates append-only. */
 static const char *sl__append_only_advice(const sl_lp *cause)
 {
@@ -199,15 +211,8 @@ static int sl__analyze(sl_lp *lp, sl_error *err)
         lp->changelog = SL_CL_INSERT;
         break;
     case SL_LP_WINDOW:
-        if (in != SL_CL_INSERT) {
-            sl_strbuf sb = SL_STRBUF_INIT;
-            sl_lp_describe(&sb, in_cause);
-            sl_error_set(err, SL_ERR_NOT_SUPPORTED, lp->pos,
-                         "a window table function needs an append-only input");
-            sl_error_detail(err, "Its input is updated by %s.", sl_strbuf_cstr(&sb));
-            sl_strbuf_free(&sb);
-            return -1;
-        }
+        if (in != SL_CL_INSERT)
+            return sl__needs_append_only(lp, "a window table function", in_cause, err);
         lp->changelog = SL_CL_INSERT;
         break;
     case SL_LP_AGGREGATE:
@@ -243,15 +248,8 @@ static int sl__analyze(sl_lp *lp, sl_error *err)
                                "top N rows per partition.");
             return -1;
         }
-        if (in != SL_CL_INSERT) {
-            sl_strbuf sb = SL_STRBUF_INIT;
-            sl_lp_describe(&sb, in_cause);
-            sl_error_set(err, SL_ERR_NOT_SUPPORTED, lp->pos,
-                         "ROW_NUMBER() needs an append-only input");
-            sl_error_detail(err, "Its input is updated by %s.", sl_strbuf_cstr(&sb));
-            sl_strbuf_free(&sb);
-            return -1;
-        }
+        if (in != SL_CL_INSERT)
+            return sl__needs_append_only(lp, "ROW_NUMBER()", in_cause, err);
         switch (sl_lp_dedup_kind(lp)) {
         case 1: lp->changelog = SL_CL_INSERT; break;
         case 2:
