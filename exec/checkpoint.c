@@ -308,3 +308,45 @@ int sl_chk_prune(sl_chk_store *st, int keep, sl_error *err)
     sl_free(ids);
     return rc;
 }
+
+int sl_chk_open_path(const char *chk_dir, sl_chk_store **out, int64_t *id, sl_error *err)
+{
+    *out = NULL;
+    *id = -1;
+    char *path = sl_strdup(chk_dir);
+    size_t n = strlen(path);
+    while (n > 1 && path[n - 1] == '/')
+        path[--n] = '\0';
+    char *slash = strrchr(path, '/');
+    int64_t chk = sl__chk_id(slash ? slash + 1 : path);
+    if (chk < 0) {
+        sl_error_set(err, SL_ERR_INVALID_PARAMETER, -1,
+                     "\"%s\" is not a checkpoint or savepoint directory", chk_dir);
+        sl_error_hint(err, "Give the path of a chk-<N> directory, as printed when a job "
+                           "stopped with a savepoint.");
+        sl_free(path);
+        return -1;
+    }
+    if (slash == path)
+        slash[1] = '\0';
+    else if (slash)
+        *slash = '\0';
+    sl_chk_store *st = sl_calloc(1, sizeof *st);
+    st->dir = slash ? path : sl_strdup(".");
+    if (!slash)
+        sl_free(path);
+    st->job = sl_strdup("");
+    pthread_mutex_init(&st->mu, NULL);
+    st->pending = sl_list_new();
+    bool sp = false;
+    if (sl__sealed(st, chk, &sp) != 1) {
+        sl_error_set(err, SL_ERR_UNDEFINED_FILE, -1,
+                     "savepoint \"%s\" does not exist or is not complete", chk_dir);
+        sl_error_detail(err, "A checkpoint directory is complete once its _metadata is written.");
+        sl_chk_close(st);
+        return -1;
+    }
+    *out = st;
+    *id = chk;
+    return 0;
+}

@@ -3,6 +3,7 @@
 ** the text form of a value (see sl_exec.h).
 */
 #include "sl_exec.h"
+#include "value_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -224,4 +225,30 @@ bool sl_value_format(sl_strbuf *sb, const sl_vector *v, int r)
     default: return false;
     }
     return true;
+}
+
+void sl_chunk_hash_keys(const sl_chunk *c, int nkeys, const int *keys, uint64_t *out)
+{
+    int n = c->nrows;
+    uint64_t *h = out;
+    for (int i = 0; i < n; i++)
+        h[i] = SL__K1;
+    for (int k = 0; k < nkeys; k++) {
+        const sl_vector *v = &c->cols[keys[k]];
+        const uint8_t *nl = v->nulls;
+        switch (v->phys) {
+        case SL_PHYS_I64:
+            for (int i = 0; i < n; i++)
+                h[i] = SL__HASH_COMBINE(
+                    h[i], nl[i] ? SL__NULL_HASH : sl__mix((uint64_t)v->v.i64[i] + SL__K1));
+            break;
+        default:
+            for (int i = 0; i < n; i++)
+                h[i] = SL__HASH_COMBINE(
+                    h[i], nl[i] ? SL__NULL_HASH : sl__val_hash(v->phys, sl__load(v, i)));
+            break;
+        }
+    }
+    for (int i = 0; i < n; i++)
+        h[i] = sl__mix(h[i]);
 }

@@ -1,40 +1,84 @@
 /*
-** job.c — runs a job: source -> calc steps -> sink in one task, with the
-** checkpoint and commit protocol of DESIGN.md section 5 (see sl_exec.h).
+** job.c — runs a job: a dataflow graph of tasks, one thread each, with
+** aligned checkpoint barriers and the commit protocol of DESIGN.md
+** section 5 (see the job section of sl_exec.h for the graph).
 **
-** The order inside a checkpoint is what makes the sink's output
-** exactly-once; each step and the crash it survives:
+** Threads. The thread calling sl_job_run is the coordinator: it restores
+** every task from the decided checkpoint, starts the tasks, triggers
+** checkpoints, writes the state the tasks hand it, seals (decides), prunes
+** and ends the job. Each task runs its own loop:
 **
-**   1. source position -> chk-N/state-source     crash: no _metadata, N undecided
-**   2. sink pre_commit(N) -> chk-N/state-sink    crash: N undecided; recover()
-**                                                discards N's pre-committed data
-**   3. seal chk-N (_metadata, fsync, rename)     the decision: N is decided
-**   4. sink begin(N+1)                           writes continue at once
-**   5. sink commit(N's committable)              crash: recover() commits it
-**   6. prune old checkpoints
+**   input task   poll its source (returns within ~100 ms), push the chunk
+**                through its chained steps, advance its watermark; inject
+**                a barrier when the coordinator triggered a checkpoint;
+**   stage task   receive from its channel (one lane per upstream task),
+**                align barriers, take the minimum watermark of its lanes.
 **
-** Restart: seek the source to D's position, restore every operator's state
-** and the watermark, recover the sink with D's committable: the output then
-** holds exactly the rows before D's position, and the rows after it are
-** produced again into epoch D+1.
+** A task's output goes either to its sink (the last tasks) or through an
+** exchange into the channels of the next stage's tasks (rows hashed by key,
+** or all to one task), buffered per destination and flushed after each
+** input unit (a polled chunk, a received message), so nothing waits.
 **
-** Rows flow down the chain synchronously: a step's output is pushed to the
-** next step (an operator may emit several chunks for one input chunk), the
-** last step's to the sink. After each source chunk the watermark (the
-** largest WATERMARK expression value seen) follows the rows down; at the end
-** of a bounded input it becomes INT64_MAX, which fires every window.
+** Checkpoint N, and the crash each step survives:
+**
+**   1. a source task records its position, then every task at barrier N
+**      serializes its operators' state and its watermark into memory; a
+**      sink task pre_commits N (durable, invisible -> committable) and
+**      begins N+1 at once; all of it is handed to the coordinator, and the
+**      barrier goes on downstream;            crash: no _metadata, N undecided
+**   2. the coordinator writes the blobs into chk-N/ (fsync'ed) off the
+**      tasks' threads: the asynchronous part; crash: N undecided, recover()
+**                                              discards N's pre-committed data
+**   3. chk-N/_metadata (the decision);
+**   4. each sink task commits N (idempotent); crash: recover() commits it;
+**   5. old checkpoints are pruned.
+**
+** At most one checkpoint is in flight. Restart: every task restores from
+** the newest decided checkpoint D (source position, operator state,
+** watermark); every sink instance recover()s with all of D's committables.
+** The output then holds exactly the rows before D's positions, and the rows
+** after them are produced again into epoch D+1.
+**
+** The end. A task whose inputs have all ended sends END on (the watermark
+** is then +infinity: every window fires) and stays alive to pass barriers.
+** When every sink task has seen the end, the coordinator takes a final
+** checkpoint, waits until every sink committed it, and shuts the tasks
+** down. A stop request (or a LIMIT reached) takes the same final
+** checkpoint, after which the sources read no more.
 **
 ** Main routine: sl_job_run.
 */
 #include "sl_exec.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define SL_STATE_SOURCE "source"
-#define SL_STATE_SINK "sink"
-#define SL_STATE_WATERMARK "watermark"
+#define SL__LANE_CAP 8        /* messages queued per lane (backpressure beyond) */
+#define SL__WAIT_NS 50000000  /* 50 ms: how long a task or the coordinator sleeps at most */
+#define SL__LAYOUT "layout"   /* state blob: the graph's shape */
+
+/* A state blob a task hands to the coordinator. */
+typedef struct sl__blob {
+    char *name;   /* state name in the checkpoint */
+    char *data;   /* bytes */
+    size_t len;   /* length */
+    int kind;     /* 0 operator/watermark, 1 source position, 2 sink committable */
+} sl__blob;
+
+/* A task's share of a checkpoint. */
+typedef struct sl__ack {
+    int64_t id;      /* checkpoint */
+    sl_list *blobs;  /* sl__blob* */
+} sl__ack;
+
+/* A pre-committed epoch of a sink task, waiting for its decision. */
+typedef struct sl__pending {
+    int64_t epoch;   /* = checkpoint id */
+    sl_strbuf committable;
+} sl__pending;
 
 /* One compiled calc step. */
 typedef struct sl__calc {
@@ -47,27 +91,89 @@ typedef struct sl__calc {
     uint8_t *sel;         /* filter result per row */
 } sl__calc;
 
-/* One step of the chain at run time. */
+/* One step of a task's chain at run time. */
 typedef struct sl__step {
-    sl__calc calc;    /* a calc (when op is NULL) */
-    sl_operator *op;  /* a stateful operator, or NULL */
+    sl__calc calc;   /* a calc (when op is NULL) */
+    sl_operator *op; /* a stateful operator, or NULL */
 } sl__step;
 
-typedef struct sl__job {
-    const sl_job_spec *spec; /* what to run */
-    sl_chk_store *store;     /* its checkpoints */
-    sl_source *source;       /* the source */
-    sl_sink *sink;           /* the sink */
-    sl__step *steps;         /* spec->nsteps steps */
-    sl_chunk *in;            /* rows polled from the source */
-    int64_t epoch;           /* the open epoch (= the next checkpoint) */
-    int64_t last_chk_ns;     /* time of the last checkpoint */
-    sl_eval_env env;         /* evaluation environment of the current chunk */
-    sl_eval_prog *wm_prog;   /* the WATERMARK expression, or NULL */
-    sl_chunk *wm_out;        /* its values for a chunk */
-    int64_t watermark;       /* event time reached (INT64_MIN: none yet) */
-    sl_job_stats *stats;     /* what happened */
-} sl__job;
+typedef struct sl__job sl__job;
+
+typedef struct sl__task {
+    sl__job *job;             /* the job */
+    char name[32];            /* "in<input>.<subtask>" or "st<stage>.<subtask>" */
+    int input;                /* input index, or -1 (a stage task) */
+    int stage;                /* stage index, or -1 (an input task) */
+    int subtask;              /* index among the tasks of its input / stage */
+    pthread_t thread;         /* its thread */
+    bool started;             /* thread created */
+    /* input task */
+    sl_source *source;        /* the source */
+    sl_source_args sargs;     /* its arguments */
+    sl_chunk *in;             /* rows polled */
+    sl_eval_prog *wm_prog;    /* WATERMARK expression, or NULL */
+    sl_chunk *wm_out;         /* its values */
+    bool source_ended;        /* the source said END */
+    bool idle;                /* a final barrier was injected: read no more */
+    /* stage task */
+    sl_channel *chan;         /* input channel, one lane per upstream task */
+    int nlanes;               /* upstream tasks */
+    int64_t *lane_wm;         /* watermark per lane */
+    uint8_t *lane_ended;      /* END seen per lane */
+    uint8_t *lane_blocked;    /* barrier seen per lane (alignment) */
+    int nblocked;             /* lanes blocked */
+    /* chain */
+    int nsteps;               /* steps */
+    const sl_step_spec *specs;/* their specs */
+    sl__step *steps;          /* at run time */
+    int in_ncols;             /* columns entering the chain */
+    const sl_type *in_types;  /* their types */
+    int out_ncols;            /* columns leaving the chain */
+    const sl_type *out_types; /* their types */
+    sl_eval_env env;          /* evaluation environment of the current chunk */
+    int64_t watermark;        /* event time reached (INT64_MIN: none yet) */
+    int64_t last_barrier;     /* newest barrier passed on */
+    bool ended;               /* all input ended and END passed on */
+    /* output: an exchange ... */
+    const sl_stage_spec *next;/* the next stage, or NULL (this task has the sink) */
+    int ndest;                /* its tasks */
+    sl_channel **dest;        /* their channels */
+    int lane;                 /* this task's lane in each */
+    sl_chunk **buf;           /* rows buffered per destination */
+    uint64_t *hashes;         /* key hashes of a chunk */
+    /* ... or the sink */
+    sl_sink *sink;            /* the sink, or NULL */
+    sl_sink_args kargs;       /* its arguments */
+    sl_list *pending;         /* sl__pending*: pre-committed, undecided epochs */
+    int64_t committed;        /* newest epoch committed (guarded by job->mu) */
+    bool limit_hit;           /* LIMIT reached: rows are dropped */
+    /* counters, read by the coordinator while the task runs */
+    _Atomic int64_t rows_in, rows_out, rows_late, rows_skipped;
+} sl__task;
+
+struct sl__job {
+    const sl_job_spec *spec;  /* what to run */
+    sl_chk_store *store;      /* its checkpoints (NULL: a query) */
+    int ntasks;               /* tasks */
+    sl__task *tasks;          /* them: inputs' tasks first, then each stage's */
+    int nsinks;               /* tasks with a sink */
+    int64_t epoch;            /* first epoch of this run */
+    pthread_mutex_t mu;       /* guards the fields below */
+    pthread_cond_t task_cv;   /* coordinator -> tasks: a command */
+    pthread_cond_t coord_cv;  /* tasks -> coordinator: an event */
+    int64_t trigger;          /* newest checkpoint requested from the sources */
+    bool trigger_savepoint;   /* ... kept as a savepoint */
+    bool trigger_final;       /* ... after which the sources read no more */
+    int64_t decided;          /* newest decided checkpoint */
+    bool shutdown;            /* tasks: leave the loop */
+    sl_list *acks;            /* sl__ack*: handed over, not yet written */
+    int sinks_ended;          /* sink tasks that saw the end of all input */
+    bool limit_hit;           /* the LIMIT was reached */
+    bool failed;              /* a task failed: err */
+    sl_error err;             /* the first failure */
+    pthread_mutex_t fp_mu;    /* one failpoint call at a time */
+    sl_job_stats *stats;      /* what happened */
+};
 
 static int64_t sl__now(const sl_job_spec *spec)
 {
@@ -85,6 +191,32 @@ static void sl__notice(const sl_job_spec *spec, const char *fmt, ...)
     va_end(ap);
     spec->notice(spec->notice_ctx, msg);
     sl_free(msg);
+}
+
+/* A test's injected failure after step `where` (see sl_job_spec). */
+static int sl__failpoint(sl__job *j, const char *where, sl_error *err)
+{
+    if (!j->spec->failpoint)
+        return 0;
+    pthread_mutex_lock(&j->fp_mu);
+    int fail = j->spec->failpoint(j->spec->failpoint_ctx, where);
+    pthread_mutex_unlock(&j->fp_mu);
+    if (fail)
+        return sl_error_set(err, SL_ERR_INTERNAL, -1, "injected failure after %s", where);
+    return 0;
+}
+
+/* Record a task's failure (the first one wins) and wake the coordinator. */
+static void sl__fail(sl__job *j, sl_error *err)
+{
+    pthread_mutex_lock(&j->mu);
+    if (!j->failed && !j->shutdown) {
+        j->failed = true;
+        sl_error_move(&j->err, err);
+    }
+    pthread_cond_broadcast(&j->coord_cv);
+    pthread_mutex_unlock(&j->mu);
+    sl_error_reset(err);
 }
 
 /* ------------------------------------------------------------------------
@@ -122,7 +254,7 @@ static void sl__calc_close(sl__calc *c)
     sl_free(c->sel);
 }
 
-/* Run one step over in; *out receives the step's result (owned by the step). */
+/* Run one calc over in; *out receives the result (owned by the step). */
 static int sl__calc_run(sl__calc *c, sl_chunk *in, const sl_eval_env *env, sl_chunk **out,
                         sl_error *err)
 {
@@ -145,291 +277,972 @@ static int sl__calc_run(sl__calc *c, sl_chunk *in, const sl_eval_env *env, sl_ch
         *out = rows;
         return 0;
     }
-    if (rows->nrows == 0) {
-        sl_chunk_reset(c->out);
-        *out = c->out;
-        return 0;
-    }
     sl_chunk_reset(c->out);
+    *out = c->out;
+    if (rows->nrows == 0)
+        return 0;
     for (int i = 0; i < c->nexprs; i++)
         if (sl_eval_into(c->exprs[i], rows, env, c->out, i, err) != 0)
             return -1;
     c->out->nrows = rows->nrows;
     memcpy(c->out->kinds, rows->kinds, (size_t)rows->nrows);
-    *out = c->out;
     return 0;
 }
 
 /* ------------------------------------------------------------------------
-** Checkpoints
+** A task's output: the exchange into the next stage, or the sink
 */
 
-/* A test's injected failure after step `where` (see sl_job_spec). */
-static int sl__failpoint(const sl__job *j, const char *where, sl_error *err)
+/* Send a message to every destination; -1 when the job is being torn down. */
+static int sl__broadcast(sl__task *t, const sl_msg *m)
 {
-    if (j->spec->failpoint && j->spec->failpoint(j->spec->failpoint_ctx, where))
-        return sl_error_set(err, SL_ERR_INTERNAL, -1, "injected failure after %s", where);
-    return 0;
-}
-
-/* Take checkpoint N = the open epoch; see the file comment for the order. */
-static int sl__checkpoint(sl__job *j, bool savepoint, sl_error *err)
-{
-    int64_t n = j->epoch;
-    sl_strbuf pos = SL_STRBUF_INIT, committable = SL_STRBUF_INIT;
-    if (!j->store) { /* no storage (a query's job): just commit what was written */
-        int rc = j->sink->ops->pre_commit(j->sink, n, &committable, err);
-        if (rc == 0)
-            rc = j->sink->ops->begin(j->sink, ++j->epoch, err);
-        if (rc == 0)
-            rc = j->sink->ops->commit(j->sink, sl_strbuf_cstr(&committable), committable.len, err);
-        sl_strbuf_free(&committable);
-        return rc;
-    }
-    int rc = j->source->ops->position(j->source, &pos, err);
-    if (rc == 0)
-        rc = sl__failpoint(j, "position", err);
-    if (rc == 0)
-        rc = sl_chk_write_state(j->store, n, SL_STATE_SOURCE, sl_strbuf_cstr(&pos), pos.len, err);
-    if (rc == 0)
-        rc = sl__failpoint(j, "state-source", err);
-    for (int i = 0; rc == 0 && i < j->spec->nsteps; i++) {
-        sl_operator *op = j->steps[i].op;
-        if (!op)
-            continue;
-        sl_strbuf st = SL_STRBUF_INIT;
-        char name[32];
-        snprintf(name, sizeof name, "op-%d", i);
-        rc = op->ops->snapshot(op, &st, err);
-        if (rc == 0)
-            rc = sl_chk_write_state(j->store, n, name, sl_strbuf_cstr(&st), st.len, err);
-        sl_strbuf_free(&st);
-    }
-    if (rc == 0) {
-        char wm[32];
-        int len = snprintf(wm, sizeof wm, "%lld", (long long)j->watermark);
-        rc = sl_chk_write_state(j->store, n, SL_STATE_WATERMARK, wm, (size_t)len, err);
-    }
-    if (rc == 0)
-        rc = j->sink->ops->pre_commit(j->sink, n, &committable, err);
-    if (rc == 0)
-        rc = sl__failpoint(j, "pre-commit", err);
-    if (rc == 0)
-        rc = sl_chk_write_state(j->store, n, SL_STATE_SINK, sl_strbuf_cstr(&committable),
-                                committable.len, err);
-    if (rc == 0)
-        rc = sl__failpoint(j, "state-sink", err);
-    int64_t now = sl__now(j->spec);
-    if (rc == 0)
-        rc = sl_chk_seal(j->store, n, savepoint, now, err); /* the decision */
-    if (rc == 0)
-        rc = sl__failpoint(j, "seal", err);
-    if (rc == 0) {
-        j->epoch = n + 1;
-        rc = j->sink->ops->begin(j->sink, j->epoch, err);
-    }
-    if (rc == 0)
-        rc = sl__failpoint(j, "begin", err);
-    if (rc == 0)
-        rc = j->sink->ops->commit(j->sink, sl_strbuf_cstr(&committable), committable.len, err);
-    if (rc == 0)
-        rc = sl__failpoint(j, "commit", err);
-    if (rc == 0)
-        rc = sl_chk_prune(j->store, j->spec->retain > 0 ? j->spec->retain : 3, err);
-    if (rc == 0)
-        rc = sl__failpoint(j, "prune", err);
-    if (rc == 0) {
-        j->stats->checkpoints++;
-        j->stats->last_checkpoint = n;
-        j->last_chk_ns = now;
-    }
-    sl_strbuf_free(&pos);
-    sl_strbuf_free(&committable);
-    return rc;
-}
-
-/* Resume from the newest decided checkpoint, or start fresh. */
-static int sl__restore(sl__job *j, sl_error *err)
-{
-    int64_t d = -1;
-    if (j->store && sl_chk_latest(j->store, &d, err) != 0)
-        return -1;
-    j->stats->restored_from = d;
-    j->stats->last_checkpoint = d;
-    if (d < 0) {
-        j->epoch = 1;
-        if (j->sink->ops->recover(j->sink, NULL, NULL, 0, err) != 0)
+    for (int d = 0; d < t->ndest; d++)
+        if (sl_channel_send(t->dest[d], t->lane, m) != 0)
             return -1;
-        return j->sink->ops->begin(j->sink, j->epoch, err);
-    }
-    char *pos = NULL, *committable = NULL;
-    size_t pos_len = 0, c_len = 0;
-    int rc = sl_chk_read_state(j->store, d, SL_STATE_SOURCE, &pos, &pos_len, err);
-    if (rc == 0)
-        rc = sl_chk_read_state(j->store, d, SL_STATE_SINK, &committable, &c_len, err);
-    if (rc == 0)
-        rc = j->source->ops->seek(j->source, pos, pos_len, err);
-    for (int i = 0; rc == 0 && i < j->spec->nsteps; i++) {
-        sl_operator *op = j->steps[i].op;
-        if (!op)
+    return 0;
+}
+
+static int sl__cancelled(sl_error *err)
+{
+    return sl_error_set(err, SL_ERR_INTERNAL, -1, "the job was cancelled");
+}
+
+/* Send the rows buffered for every destination. */
+static int sl__flush(sl__task *t, sl_error *err)
+{
+    for (int d = 0; d < t->ndest; d++) {
+        if (!t->buf[d] || t->buf[d]->nrows == 0)
             continue;
-        char name[32], *st = NULL;
-        size_t len = 0;
-        snprintf(name, sizeof name, "op-%d", i);
-        rc = sl_chk_read_state(j->store, d, name, &st, &len, err);
-        if (rc == 0)
-            rc = op->ops->restore(op, st, len, err);
-        sl_free(st);
+        sl_msg m = {.kind = SL_MSG_CHUNK, .chunk = t->buf[d]};
+        if (sl_channel_send(t->dest[d], t->lane, &m) != 0)
+            return sl__cancelled(err);
+        t->buf[d] = NULL;
     }
-    if (rc == 0) {
-        char *wm = NULL;
-        size_t len = 0;
-        rc = sl_chk_read_state(j->store, d, SL_STATE_WATERMARK, &wm, &len, err);
-        if (rc == 0)
-            j->watermark = strtoll(wm, NULL, 10);
-        sl_free(wm);
+    return 0;
+}
+
+/* Route rows into the destination buffers (sending the full ones). */
+static int sl__exchange(sl__task *t, const sl_chunk *rows, sl_error *err)
+{
+    const sl_stage_spec *ns = t->next;
+    if (ns->exchange == SL_EXCHANGE_HASH && t->ndest > 1)
+        sl_chunk_hash_keys(rows, ns->nkeys, ns->keys, t->hashes);
+    for (int r = 0; r < rows->nrows; r++) {
+        int d = 0;
+        if (ns->exchange == SL_EXCHANGE_HASH && t->ndest > 1) /* high bits: the key
+            tables downstream use the low ones */
+            d = (int)(((t->hashes[r] >> 32) * (uint64_t)t->ndest) >> 32);
+        if (!t->buf[d])
+            t->buf[d] = sl_chunk_new(t->out_ncols, t->out_types, SL_CHUNK_ROWS);
+        sl_chunk_copy_row(t->buf[d], rows, r);
+        if (sl_chunk_full(t->buf[d])) {
+            sl_msg m = {.kind = SL_MSG_CHUNK, .chunk = t->buf[d]};
+            if (sl_channel_send(t->dest[d], t->lane, &m) != 0)
+                return sl__cancelled(err);
+            t->buf[d] = NULL;
+        }
     }
-    if (rc == 0) {
-        const char *cs[1] = {committable};
-        size_t lens[1] = {c_len};
-        rc = j->sink->ops->recover(j->sink, cs, lens, 1, err);
+    return 0;
+}
+
+/* Rows leaving the chain: into the exchange or the sink. */
+static int sl__output(sl__task *t, sl_chunk *rows, sl_error *err)
+{
+    if (t->next)
+        return sl__exchange(t, rows, err);
+    if (t->limit_hit)
+        return 0;
+    int64_t limit = t->job->spec->limit;
+    if (limit >= 0 && rows->nrows > limit - t->rows_out)
+        rows->nrows = (int)(limit - t->rows_out);
+    if (rows->nrows > 0 && t->sink->ops->write(t->sink, rows, err) != 0)
+        return -1;
+    t->rows_out += rows->nrows;
+    if (limit >= 0 && t->rows_out >= limit) {
+        t->limit_hit = true;
+        pthread_mutex_lock(&t->job->mu);
+        t->job->limit_hit = true;
+        pthread_cond_broadcast(&t->job->coord_cv);
+        pthread_mutex_unlock(&t->job->mu);
     }
-    if (rc == 0) {
-        j->epoch = d + 1;
-        rc = j->sink->ops->begin(j->sink, j->epoch, err);
-        sl__notice(j->spec, "job \"%s\" resumes from checkpoint %lld", j->spec->name,
-                   (long long)d);
-    }
-    sl_free(pos);
-    sl_free(committable);
-    return rc;
+    return 0;
 }
 
 /* ------------------------------------------------------------------------
-** The loop
+** The chain
 */
 
-static int sl__push(sl__job *j, int step, sl_chunk *rows, sl_error *err);
+static int sl__push(sl__task *t, int step, sl_chunk *rows, sl_error *err);
 
 /* The emit callback of an operator: its rows go on to the next step. */
 typedef struct sl__next {
-    sl__job *j; /* the job */
-    int step;   /* where the rows go */
+    sl__task *t; /* the task */
+    int step;    /* where the rows go */
 } sl__next;
 
 static int sl__emit_next(void *ctx, sl_chunk *rows, sl_error *err)
 {
     sl__next *n = ctx;
-    return sl__push(n->j, n->step, rows, err);
+    return sl__push(n->t, n->step, rows, err);
 }
 
-/* Run rows through steps step.. and into the sink. */
-static int sl__push(sl__job *j, int step, sl_chunk *rows, sl_error *err)
+/* Run rows through steps step.. and out of the task. */
+static int sl__push(sl__task *t, int step, sl_chunk *rows, sl_error *err)
 {
-    for (; step < j->spec->nsteps; step++) {
+    for (; step < t->nsteps; step++) {
         if (rows->nrows == 0)
             return 0;
-        sl__step *st = &j->steps[step];
+        sl__step *st = &t->steps[step];
         if (st->op) {
-            sl__next next = {j, step + 1};
+            sl__next next = {t, step + 1};
             sl_emit out = {sl__emit_next, &next};
             return st->op->ops->process(st->op, rows, &out, err);
         }
-        if (sl__calc_run(&st->calc, rows, &j->env, &rows, err) != 0)
+        if (sl__calc_run(&st->calc, rows, &t->env, &rows, err) != 0)
             return -1;
     }
-    if (j->spec->limit >= 0 && rows->nrows > j->spec->limit - j->stats->rows_out)
-        rows->nrows = (int)(j->spec->limit - j->stats->rows_out);
     if (rows->nrows == 0)
         return 0;
-    if (j->sink->ops->write(j->sink, rows, err) != 0)
-        return -1;
-    j->stats->rows_out += rows->nrows;
-    return 0;
+    return sl__output(t, rows, err);
 }
 
-/* Event time reached wm: every operator (in chain order) emits what became final. */
-static int sl__advance_watermark(sl__job *j, int64_t wm, sl_error *err)
+/* Late rows of the task's operators so far. */
+static void sl__count_late(sl__task *t)
 {
-    if (wm <= j->watermark)
+    int64_t late = 0;
+    for (int i = 0; i < t->nsteps; i++)
+        if (t->steps[i].op)
+            late += t->steps[i].op->ops->late_rows(t->steps[i].op);
+    t->rows_late = late;
+}
+
+/* Event time reached wm: every operator (in chain order) emits what became
+** final; the watermark goes on downstream. */
+static int sl__advance_watermark(sl__task *t, int64_t wm, sl_error *err)
+{
+    if (wm <= t->watermark)
         return 0;
-    j->watermark = wm;
-    for (int i = 0; i < j->spec->nsteps; i++) {
-        sl_operator *op = j->steps[i].op;
+    t->watermark = wm;
+    t->env.now_nanos = sl__now(t->job->spec);
+    for (int i = 0; i < t->nsteps; i++) {
+        sl_operator *op = t->steps[i].op;
         if (!op)
             continue;
-        sl__next next = {j, i + 1};
+        sl__next next = {t, i + 1};
         sl_emit out = {sl__emit_next, &next};
         if (op->ops->watermark(op, wm, &out, err) != 0)
             return -1;
     }
+    if (!t->next)
+        return 0;
+    if (sl__flush(t, err) != 0)
+        return -1;
+    sl_msg m = {.kind = SL_MSG_WATERMARK, .watermark = wm};
+    return sl__broadcast(t, &m) != 0 ? sl__cancelled(err) : 0;
+}
+
+/* The input has ended: +infinity watermark, END on to the next stage; a
+** sink task tells the coordinator. */
+static int sl__end(sl__task *t, sl_error *err)
+{
+    if (sl__advance_watermark(t, INT64_MAX, err) != 0)
+        return -1;
+    t->ended = true;
+    if (t->next) {
+        if (sl__flush(t, err) != 0)
+            return -1;
+        sl_msg m = {.kind = SL_MSG_END};
+        return sl__broadcast(t, &m) != 0 ? sl__cancelled(err) : 0;
+    }
+    pthread_mutex_lock(&t->job->mu);
+    t->job->sinks_ended++;
+    pthread_cond_broadcast(&t->job->coord_cv);
+    pthread_mutex_unlock(&t->job->mu);
     return 0;
 }
 
-/* The watermark after a source chunk: the largest WATERMARK value so far. */
-static int sl__chunk_watermark(sl__job *j, const sl_chunk *in, sl_error *err)
+/* ------------------------------------------------------------------------
+** Barriers, commits (task side)
+*/
+
+static void sl__blob_add(sl_list *blobs, int kind, const char *fmt, const char *task,
+                         sl_strbuf *data)
 {
-    if (!j->wm_prog || in->nrows == 0)
-        return 0;
-    sl_chunk_reset(j->wm_out);
-    if (sl_eval_into(j->wm_prog, in, &j->env, j->wm_out, 0, err) != 0)
+    sl__blob *b = sl_calloc(1, sizeof *b);
+    b->name = sl_sprintf(fmt, task);
+    b->len = data->len;
+    b->data = sl_strbuf_detach(data);
+    if (!b->data)
+        b->data = sl_strdup("");
+    b->kind = kind;
+    sl_list_push(blobs, b);
+}
+
+static void sl__blob_free(void *p)
+{
+    sl__blob *b = p;
+    sl_free(b->name);
+    sl_free(b->data);
+    sl_free(b);
+}
+
+static void sl__ack_free(void *p)
+{
+    sl__ack *a = p;
+    sl_list_free(a->blobs, sl__blob_free);
+    sl_free(a);
+}
+
+static void sl__pending_free(void *p)
+{
+    sl__pending *pd = p;
+    sl_strbuf_free(&pd->committable);
+    sl_free(pd);
+}
+
+/* Barrier id reached this task (aligned): snapshot into blobs (which may
+** already hold the source's position), pre-commit the sink, hand it all to
+** the coordinator and pass the barrier on. */
+static int sl__barrier(sl__task *t, int64_t id, bool savepoint, sl_list *blobs, sl_error *err)
+{
+    sl__job *j = t->job;
+    int rc = sl__flush(t, err);
+    for (int i = 0; rc == 0 && i < t->nsteps; i++) {
+        sl_operator *op = t->steps[i].op;
+        if (!op)
+            continue;
+        sl_strbuf st = SL_STRBUF_INIT;
+        rc = op->ops->snapshot(op, &st, err);
+        if (rc == 0) {
+            char fmt[48];
+            snprintf(fmt, sizeof fmt, "op-%%s-%d", i);
+            sl__blob_add(blobs, 0, fmt, t->name, &st);
+        }
+        sl_strbuf_free(&st);
+    }
+    if (rc == 0) {
+        sl_strbuf wm = SL_STRBUF_INIT;
+        sl_strbuf_appendf(&wm, "%lld", (long long)t->watermark);
+        sl__blob_add(blobs, 0, "watermark-%s", t->name, &wm);
+    }
+    if (rc == 0 && t->sink) {
+        sl__pending *pd = sl_calloc(1, sizeof *pd);
+        pd->epoch = id;
+        rc = t->sink->ops->pre_commit(t->sink, id, &pd->committable, err);
+        if (rc == 0)
+            rc = sl__failpoint(j, "pre-commit", err);
+        if (rc == 0) {
+            sl_strbuf copy = SL_STRBUF_INIT;
+            sl_strbuf_append_n(&copy, sl_strbuf_cstr(&pd->committable), pd->committable.len);
+            sl__blob_add(blobs, 2, "sink-%s", t->name, &copy);
+            sl_list_push(t->pending, pd);
+            pd = NULL;
+            rc = t->sink->ops->begin(t->sink, id + 1, err); /* N+1 never waits for N */
+        }
+        if (pd)
+            sl__pending_free(pd);
+        if (rc == 0)
+            rc = sl__failpoint(j, "begin", err);
+    }
+    t->last_barrier = id;
+    if (rc == 0 && t->next) {
+        sl_msg m = {.kind = SL_MSG_BARRIER, .checkpoint_id = id, .savepoint = savepoint};
+        if (sl__broadcast(t, &m) != 0)
+            rc = sl__cancelled(err);
+    }
+    if (rc != 0) {
+        sl_list_free(blobs, sl__blob_free);
         return -1;
-    const sl_vector *v = &j->wm_out->cols[0];
-    int64_t wm = j->watermark;
-    for (int r = 0; r < in->nrows; r++)
+    }
+    sl__ack *a = sl_calloc(1, sizeof *a);
+    a->id = id;
+    a->blobs = blobs;
+    pthread_mutex_lock(&j->mu);
+    sl_list_push(j->acks, a);
+    pthread_cond_broadcast(&j->coord_cv);
+    pthread_mutex_unlock(&j->mu);
+    return 0;
+}
+
+/* Commit the sink's pre-committed epochs up to the decided checkpoint. */
+static int sl__commit_decided(sl__task *t, int64_t decided, sl_error *err)
+{
+    if (!t->sink)
+        return 0;
+    while (t->pending->n > 0) {
+        sl__pending *pd = t->pending->items[0];
+        if (pd->epoch > decided)
+            break;
+        if (t->sink->ops->commit(t->sink, sl_strbuf_cstr(&pd->committable), pd->committable.len,
+                                 err) != 0 ||
+            sl__failpoint(t->job, "commit", err) != 0)
+            return -1;
+        pthread_mutex_lock(&t->job->mu);
+        t->committed = pd->epoch;
+        pthread_cond_broadcast(&t->job->coord_cv);
+        pthread_mutex_unlock(&t->job->mu);
+        sl__pending_free(pd);
+        memmove(&t->pending->items[0], &t->pending->items[1],
+                (size_t)(t->pending->n - 1) * sizeof(void *));
+        t->pending->n--;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+** Task loops
+*/
+
+/* The watermark after a source chunk: the largest WATERMARK value so far. */
+static int sl__chunk_watermark(sl__task *t, sl_error *err)
+{
+    if (!t->wm_prog || t->in->nrows == 0)
+        return 0;
+    sl_chunk_reset(t->wm_out);
+    if (sl_eval_into(t->wm_prog, t->in, &t->env, t->wm_out, 0, err) != 0)
+        return -1;
+    const sl_vector *v = &t->wm_out->cols[0];
+    int64_t wm = t->watermark;
+    for (int r = 0; r < t->in->nrows; r++)
         if (!v->nulls[r] && v->v.i64[r] > wm)
             wm = v->v.i64[r];
-    return sl__advance_watermark(j, wm, err);
+    return sl__advance_watermark(t, wm, err);
 }
 
-static int sl__process(sl__job *j, sl_error *err)
+static int sl__input_loop(sl__task *t, sl_error *err)
 {
-    j->env.now_nanos = sl__now(j->spec);
-    if (sl__push(j, 0, j->in, err) != 0)
+    sl__job *j = t->job;
+    if (t->next && t->watermark > INT64_MIN) { /* restored: tell downstream at once */
+        sl_msg m = {.kind = SL_MSG_WATERMARK, .watermark = t->watermark};
+        if (sl__broadcast(t, &m) != 0)
+            return 0;
+    }
+    for (;;) {
+        pthread_mutex_lock(&j->mu);
+        if (t->idle || (t->source_ended && t->ended)) { /* nothing to read: wait for a command */
+            if (!j->shutdown && !j->failed && j->trigger <= t->last_barrier &&
+                (!t->sink || t->pending->n == 0 || j->decided < ((sl__pending *)t->pending->items[0])->epoch)) {
+                struct timespec ts;
+                clock_gettime(CLOCK_REALTIME, &ts);
+                ts.tv_nsec += SL__WAIT_NS;
+                if (ts.tv_nsec >= 1000000000L) {
+                    ts.tv_sec++;
+                    ts.tv_nsec -= 1000000000L;
+                }
+                pthread_cond_timedwait(&j->task_cv, &j->mu, &ts);
+            }
+        }
+        bool stop = j->shutdown || j->failed;
+        int64_t trigger = j->trigger, decided = j->decided;
+        bool savepoint = j->trigger_savepoint, final = j->trigger_final;
+        pthread_mutex_unlock(&j->mu);
+        if (stop)
+            return 0;
+        if (sl__commit_decided(t, decided, err) != 0)
+            return -1;
+        if (trigger > t->last_barrier) {
+            sl_list *blobs = sl_list_new();
+            sl_strbuf pos = SL_STRBUF_INIT;
+            int rc = t->source->ops->position(t->source, &pos, err);
+            if (rc == 0)
+                rc = sl__failpoint(j, "position", err);
+            if (rc == 0)
+                sl__blob_add(blobs, 1, "source-%s", t->name, &pos);
+            sl_strbuf_free(&pos);
+            if (rc != 0) {
+                sl_list_free(blobs, sl__blob_free);
+                return -1;
+            }
+            if (sl__barrier(t, trigger, savepoint, blobs, err) != 0)
+                return -1;
+            if (final)
+                t->idle = true;
+            continue;
+        }
+        if (t->idle || t->source_ended)
+            continue;
+        sl_chunk_reset(t->in);
+        int rc = t->source->ops->poll(t->source, t->in, err);
+        if (rc < 0)
+            return -1;
+        t->rows_in += t->in->nrows;
+        if (t->source->ops->skipped)
+            t->rows_skipped = t->source->ops->skipped(t->source);
+        if (t->in->nrows > 0) {
+            t->env.now_nanos = sl__now(j->spec);
+            if (sl__push(t, 0, t->in, err) != 0 || sl__chunk_watermark(t, err) != 0 ||
+                sl__flush(t, err) != 0)
+                return -1;
+            sl__count_late(t);
+        }
+        if (rc == SL_SOURCE_END) {
+            t->source_ended = true;
+            if (sl__end(t, err) != 0)
+                return -1;
+            sl__count_late(t);
+        }
+    }
+}
+
+/* The smallest watermark over the lanes (an ended lane counts as +infinity). */
+static int64_t sl__lanes_watermark(const sl__task *t)
+{
+    int64_t wm = INT64_MAX;
+    for (int l = 0; l < t->nlanes; l++)
+        if (!t->lane_ended[l] && t->lane_wm[l] < wm)
+            wm = t->lane_wm[l];
+    return wm;
+}
+
+static int sl__stage_message(sl__task *t, int lane, sl_msg *m, sl_error *err)
+{
+    switch (m->kind) {
+    case SL_MSG_CHUNK: {
+        t->env.now_nanos = sl__now(t->job->spec);
+        int rc = sl__push(t, 0, m->chunk, err);
+        sl_chunk_free(m->chunk);
+        if (rc == 0)
+            rc = sl__flush(t, err);
+        sl__count_late(t);
+        return rc;
+    }
+    case SL_MSG_WATERMARK:
+        if (m->watermark > t->lane_wm[lane])
+            t->lane_wm[lane] = m->watermark;
+        return sl__advance_watermark(t, sl__lanes_watermark(t), err);
+    case SL_MSG_END: {
+        t->lane_ended[lane] = 1;
+        bool all = true;
+        for (int l = 0; l < t->nlanes; l++)
+            all = all && t->lane_ended[l];
+        if (all)
+            return sl__end(t, err);
+        return sl__advance_watermark(t, sl__lanes_watermark(t), err);
+    }
+    case SL_MSG_BARRIER:
+        if (!t->lane_blocked[lane]) {
+            t->lane_blocked[lane] = 1;
+            t->nblocked++;
+        }
+        if (t->nblocked < t->nlanes)
+            return 0;
+        memset(t->lane_blocked, 0, (size_t)t->nlanes);
+        t->nblocked = 0;
+        return sl__barrier(t, m->checkpoint_id, m->savepoint, sl_list_new(), err);
+    }
+    return 0;
+}
+
+static int sl__stage_loop(sl__task *t, sl_error *err)
+{
+    sl__job *j = t->job;
+    for (;;) {
+        pthread_mutex_lock(&j->mu);
+        bool stop = j->shutdown || j->failed;
+        int64_t decided = j->decided;
+        pthread_mutex_unlock(&j->mu);
+        if (stop)
+            return 0;
+        if (sl__commit_decided(t, decided, err) != 0)
+            return -1;
+        sl_msg m;
+        int lane = 0;
+        int rc = sl_channel_recv(t->chan, t->lane_blocked, &lane, &m, SL__WAIT_NS);
+        if (rc < 0)
+            return 0; /* closed: the job is being torn down */
+        if (rc == 1)
+            continue;
+        if (sl__stage_message(t, lane, &m, err) != 0)
+            return -1;
+    }
+}
+
+static void *sl__task_main(void *arg)
+{
+    sl__task *t = arg;
+    sl_error err = SL_ERROR_INIT;
+    int rc = t->input >= 0 ? sl__input_loop(t, &err) : sl__stage_loop(t, &err);
+    if (rc != 0)
+        sl__fail(t->job, &err);
+    sl_error_reset(&err);
+    return NULL;
+}
+
+/* ------------------------------------------------------------------------
+** Setting up and tearing down the tasks
+*/
+
+static int sl__open_chain(sl__task *t, sl_error *err)
+{
+    t->steps = sl_calloc((size_t)(t->nsteps ? t->nsteps : 1), sizeof(sl__step));
+    int ncols = t->in_ncols;
+    const sl_type *types = t->in_types;
+    for (int i = 0; i < t->nsteps; i++) {
+        const sl_step_spec *ss = &t->specs[i];
+        if (ss->calc) {
+            if (sl__calc_open(&t->steps[i].calc, ss->calc, ncols, types, err) != 0)
+                return -1;
+            if (ss->calc->project) {
+                ncols = ss->calc->nexprs;
+                types = ss->calc->out_types;
+            }
+        } else {
+            if (ss->create(ss->arg, &t->steps[i].op, err) != 0)
+                return -1;
+            ncols = ss->out_ncols;
+            types = ss->out_types;
+        }
+    }
+    t->out_ncols = ncols;
+    t->out_types = types;
+    return 0;
+}
+
+static void sl__close_task(sl__task *t, sl_job_stats *stats)
+{
+    for (int i = 0; t->steps && i < t->nsteps; i++) {
+        if (t->steps[i].op)
+            t->steps[i].op->ops->free(t->steps[i].op);
+        else
+            sl__calc_close(&t->steps[i].calc);
+    }
+    sl_free(t->steps);
+    sl_eval_free(t->wm_prog);
+    sl_chunk_free(t->wm_out);
+    sl_chunk_free(t->in);
+    if (t->sink)
+        t->sink->ops->free(t->sink); /* an open, undecided epoch is discarded by the next recover() */
+    if (t->source)
+        t->source->ops->free(t->source);
+    for (int d = 0; t->buf && d < t->ndest; d++)
+        sl_chunk_free(t->buf[d]);
+    sl_free(t->buf);
+    sl_free(t->dest);
+    sl_free(t->hashes);
+    sl_channel_free(t->chan);
+    sl_free(t->lane_wm);
+    sl_free(t->lane_ended);
+    sl_free(t->lane_blocked);
+    sl_list_free(t->pending, sl__pending_free);
+    (void)stats;
+}
+
+/* The graph's shape, stored with each checkpoint: state can only be
+** restored into the same operators at the same parallelism. */
+static void sl__layout(const sl_job_spec *spec, sl_strbuf *sb)
+{
+    sl_strbuf_appendf(sb, "sluice-job-layout 1\n");
+    for (int i = 0; i < spec->ninputs; i++) {
+        const sl_input_spec *in = &spec->inputs[i];
+        sl_strbuf_appendf(sb, "input %d parallelism %d:", i, spec->parallelism);
+        for (int k = 0; k < in->nsteps; k++)
+            sl_strbuf_appendf(sb, " %s", in->steps[k].calc ? "Calc" : in->steps[k].name);
+        sl_strbuf_appendf(sb, "\n");
+    }
+    for (int g = 0; g < spec->nstages; g++) {
+        const sl_stage_spec *st = &spec->stages[g];
+        sl_strbuf_appendf(sb, "stage %d parallelism %d %s(", g, st->parallelism,
+                          st->exchange == SL_EXCHANGE_HASH ? "hash" : "single");
+        for (int k = 0; k < st->nkeys; k++)
+            sl_strbuf_appendf(sb, "%s%d", k ? "," : "", st->keys[k]);
+        sl_strbuf_appendf(sb, "):");
+        for (int k = 0; k < st->nsteps; k++)
+            sl_strbuf_appendf(sb, " %s", st->steps[k].calc ? "Calc" : st->steps[k].name);
+        sl_strbuf_appendf(sb, "\n");
+    }
+}
+
+/* Create the tasks, their channels, sources, operators and sinks. */
+static int sl__build(sl__job *j, sl_error *err)
+{
+    const sl_job_spec *spec = j->spec;
+    int p = spec->parallelism > 0 ? spec->parallelism : 1;
+    int n = spec->ninputs * p;
+    for (int g = 0; g < spec->nstages; g++)
+        n += spec->stages[g].parallelism;
+    j->tasks = sl_calloc((size_t)n, sizeof(sl__task));
+    j->ntasks = n;
+    int k = 0, nin = spec->ninputs * p;
+    for (int i = 0; i < spec->ninputs; i++)
+        for (int s = 0; s < p; s++) {
+            sl__task *t = &j->tasks[k++];
+            t->input = i;
+            t->stage = -1;
+            t->subtask = s;
+            snprintf(t->name, sizeof t->name, "in%d.%d", i, s);
+        }
+    for (int g = 0; g < spec->nstages; g++)
+        for (int s = 0; s < spec->stages[g].parallelism; s++) {
+            sl__task *t = &j->tasks[k++];
+            t->input = -1;
+            t->stage = g;
+            t->subtask = s;
+            snprintf(t->name, sizeof t->name, "st%d.%d", g, s);
+        }
+    /* First task of each stage, and the number of upstream tasks. */
+    int first = nin, upstream = nin;
+    sl__task *last_first = j->tasks; /* first task of the last layer */
+    int last_n = nin;
+    for (int g = 0; g < spec->nstages; g++) {
+        int np = spec->stages[g].parallelism;
+        for (int s = 0; s < np; s++) {
+            sl__task *t = &j->tasks[first + s];
+            t->nlanes = upstream;
+            t->chan = sl_channel_new(upstream, SL__LANE_CAP);
+            t->lane_wm = sl_calloc((size_t)upstream, sizeof(int64_t));
+            t->lane_ended = sl_calloc((size_t)upstream, 1);
+            t->lane_blocked = sl_calloc((size_t)upstream, 1);
+            for (int l = 0; l < upstream; l++)
+                t->lane_wm[l] = INT64_MIN;
+        }
+        /* Wire the previous layer's tasks to this stage. */
+        int prev_first = g == 0 ? 0 : first - spec->stages[g - 1].parallelism;
+        for (int u = 0; u < upstream; u++) {
+            sl__task *t = &j->tasks[prev_first + u];
+            t->next = &spec->stages[g];
+            t->ndest = np;
+            t->dest = sl_calloc((size_t)np, sizeof(sl_channel *));
+            for (int s = 0; s < np; s++)
+                t->dest[s] = j->tasks[first + s].chan;
+            t->lane = u;
+            t->buf = sl_calloc((size_t)np, sizeof(sl_chunk *));
+            t->hashes = sl_calloc(SL_CHUNK_ROWS, sizeof(uint64_t));
+        }
+        last_first = &j->tasks[first];
+        last_n = np;
+        upstream = np;
+        first += np;
+    }
+    if (spec->limit >= 0 && last_n > 1)
+        return sl_error_set(err, SL_ERR_INTERNAL, -1, "a LIMIT needs a single sink task");
+    /* Chains, sources, sinks. */
+    for (int i = 0; i < n; i++) {
+        sl__task *t = &j->tasks[i];
+        t->job = j;
+        t->watermark = INT64_MIN;
+        t->pending = sl_list_new();
+        t->committed = -1;
+        if (t->input >= 0) {
+            const sl_input_spec *in = &spec->inputs[t->input];
+            t->sargs = in->source_args;
+            t->sargs.subtask = t->subtask;
+            t->sargs.parallelism = p;
+            t->nsteps = in->nsteps;
+            t->specs = in->steps;
+            t->in_ncols = in->source_args.ncols;
+            t->in_types = in->source_args.types;
+            if (in->create_source(&t->sargs, &t->source, err) != 0)
+                return -1;
+            t->in = sl_chunk_new(t->in_ncols, t->in_types, SL_CHUNK_ROWS);
+            if (in->wm_expr) {
+                if (!(t->wm_prog = sl_eval_compile(in->wm_expr, t->in_ncols, t->in_types, err)))
+                    return -1;
+                sl_type wt = in->wm_expr->type;
+                t->wm_out = sl_chunk_new(1, &wt, SL_CHUNK_ROWS);
+            }
+        } else {
+            const sl_stage_spec *st = &spec->stages[t->stage];
+            /* The columns arriving: what the previous layer's chains produce. */
+            const sl__task *up = t->stage == 0 ? &j->tasks[0] : NULL;
+            if (!up) {
+                int prev = nin;
+                for (int g = 0; g < t->stage - 1; g++)
+                    prev += spec->stages[g].parallelism;
+                up = &j->tasks[prev];
+            }
+            t->in_ncols = up->out_ncols;
+            t->in_types = up->out_types;
+            t->nsteps = st->nsteps;
+            t->specs = st->steps;
+        }
+        if (sl__open_chain(t, err) != 0)
+            return -1;
+        bool last = t >= last_first && t < last_first + last_n;
+        if (last) {
+            t->kargs = spec->sink_args;
+            t->kargs.subtask = (int)(t - last_first);
+            t->kargs.parallelism = last_n;
+            if (spec->create_sink(&t->kargs, &t->sink, err) != 0)
+                return -1;
+            j->nsinks++;
+        }
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+** The coordinator
+*/
+
+/* Resume from the newest decided checkpoint (or the restore path), or start fresh. */
+static int sl__restore(sl__job *j, sl_error *err)
+{
+    const sl_job_spec *spec = j->spec;
+    int64_t own = -1, d = -1;
+    if (j->store && sl_chk_latest(j->store, &own, err) != 0)
         return -1;
-    return sl__chunk_watermark(j, j->in, err);
+    sl_chk_store *from = j->store;
+    d = own;
+    if (spec->restore_path) {
+        if (sl_chk_open_path(spec->restore_path, &from, &d, err) != 0)
+            return -1;
+    }
+    j->stats->restored_from = d;
+    j->stats->last_checkpoint = own;
+    j->epoch = (d > own ? d : own) + 1;
+    if (j->epoch < 1)
+        j->epoch = 1;
+    int rc = 0;
+    sl_list *committables = sl_list_new();
+    sl_list *lens = sl_list_new();
+    if (d >= 0) {
+        char *layout = NULL;
+        size_t len = 0;
+        sl_strbuf want = SL_STRBUF_INIT;
+        sl__layout(spec, &want);
+        sl_error lerr = SL_ERROR_INIT;
+        if (sl_chk_read_state(from, d, SL__LAYOUT, &layout, &len, &lerr) != 0 ||
+            len != want.len || memcmp(layout, want.buf, len) != 0) {
+            char *path = sl_chk_path(from, d);
+            rc = sl_error_set(err, "55000", -1,
+                              "checkpoint %s was taken by a different plan or parallelism", path);
+            sl_error_detail(err, "It was taken by:\n%sThis job is:\n%s",
+                            layout ? layout : "(unknown)\n", sl_strbuf_cstr(&want));
+            sl_error_hint(err, "Run it with the parallelism it had ('parallelism.default'), or give "
+                               "the job a new 'pipeline.name' to start it afresh.");
+            sl_free(path);
+        }
+        sl_error_reset(&lerr);
+        sl_free(layout);
+        sl_strbuf_free(&want);
+    }
+    for (int i = 0; rc == 0 && d >= 0 && i < j->ntasks; i++) {
+        sl__task *t = &j->tasks[i];
+        char name[64], *st = NULL;
+        size_t len = 0;
+        if (t->source) {
+            snprintf(name, sizeof name, "source-%s", t->name);
+            rc = sl_chk_read_state(from, d, name, &st, &len, err);
+            if (rc == 0)
+                rc = t->source->ops->seek(t->source, st, len, err);
+            sl_free(st);
+            st = NULL;
+        }
+        for (int k = 0; rc == 0 && k < t->nsteps; k++) {
+            sl_operator *op = t->steps[k].op;
+            if (!op)
+                continue;
+            snprintf(name, sizeof name, "op-%s-%d", t->name, k);
+            rc = sl_chk_read_state(from, d, name, &st, &len, err);
+            if (rc == 0)
+                rc = op->ops->restore(op, st, len, err);
+            sl_free(st);
+            st = NULL;
+        }
+        if (rc == 0) {
+            snprintf(name, sizeof name, "watermark-%s", t->name);
+            rc = sl_chk_read_state(from, d, name, &st, &len, err);
+            if (rc == 0) {
+                t->watermark = strtoll(st, NULL, 10);
+                for (int l = 0; l < t->nlanes; l++)
+                    t->lane_wm[l] = t->watermark;
+            }
+            sl_free(st);
+            st = NULL;
+        }
+        if (rc == 0 && t->sink) {
+            snprintf(name, sizeof name, "sink-%s", t->name);
+            rc = sl_chk_read_state(from, d, name, &st, &len, err);
+            if (rc == 0) {
+                sl_list_push(committables, st);
+                sl_list_push(lens, (void *)(uintptr_t)len);
+            }
+        }
+    }
+    /* Every sink instance commits all of D's committables (idempotent) and
+    ** discards its own earlier incarnations' undecided epochs. */
+    size_t *lv = sl_calloc((size_t)committables->n + 1, sizeof(size_t));
+    for (int i = 0; i < lens->n; i++)
+        lv[i] = (size_t)(uintptr_t)lens->items[i];
+    for (int i = 0; rc == 0 && i < j->ntasks; i++) {
+        sl__task *t = &j->tasks[i];
+        if (!t->sink)
+            continue;
+        rc = t->sink->ops->recover(t->sink, (const char *const *)committables->items, lv,
+                                   committables->n, err);
+        if (rc == 0)
+            rc = t->sink->ops->begin(t->sink, j->epoch, err);
+    }
+    sl_free(lv);
+    sl_list_free(lens, NULL);
+    sl_list_free(committables, sl_free);
+    if (rc == 0 && d >= 0) {
+        if (spec->restore_path)
+            sl__notice(spec, "job \"%s\" starts from savepoint %s", spec->name,
+                       spec->restore_path);
+        else
+            sl__notice(spec, "job \"%s\" resumes from checkpoint %lld", spec->name,
+                       (long long)d);
+    }
+    if (from != j->store)
+        sl_chk_close(from);
+    return rc;
 }
 
-static bool sl__limit_reached(const sl__job *j)
+/* Sum the tasks' counters into stats. */
+static void sl__collect(sl__job *j)
 {
-    return j->spec->limit >= 0 && j->stats->rows_out >= j->spec->limit;
+    sl_job_stats *s = j->stats;
+    s->rows_in = s->rows_out = s->rows_late = s->rows_skipped = 0;
+    for (int i = 0; i < j->ntasks; i++) {
+        sl__task *t = &j->tasks[i];
+        s->rows_in += t->rows_in;
+        s->rows_out += t->rows_out;
+        s->rows_late += t->rows_late;
+        s->rows_skipped += t->rows_skipped;
+    }
 }
 
-static int sl__loop(sl__job *j, sl_error *err)
+/* Write one task's blobs into checkpoint id. */
+static int sl__write_ack(sl__job *j, sl__ack *a, sl_error *err)
+{
+    for (int i = 0; i < a->blobs->n; i++) {
+        sl__blob *b = a->blobs->items[i];
+        if (sl_chk_write_state(j->store, a->id, b->name, b->data, b->len, err) != 0)
+            return -1;
+        if (b->kind == 1 && sl__failpoint(j, "state-source", err) != 0)
+            return -1;
+        if (b->kind == 2 && sl__failpoint(j, "state-sink", err) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The coordinator's loop; returns when the job ended or failed. */
+static int sl__coordinate(sl__job *j, sl_error *err)
 {
     const sl_job_spec *spec = j->spec;
     int64_t interval_ns = spec->checkpoint_interval_ms * SL_NANOS_PER_MILLI;
-    j->last_chk_ns = sl__now(spec);
+    int64_t last_chk = sl__now(spec), last_progress = 0, started = 0;
+    int64_t in_flight = 0;     /* checkpoint being taken, 0 = none */
+    int acked = 0;             /* tasks that handed over their share of it */
+    bool final = false;        /* the in-flight checkpoint ends the job */
+    bool savepoint = false;    /* ... and is a savepoint */
+    int64_t closing = 0;       /* decided final checkpoint the sinks must commit */
+    bool ended = false;        /* the input ended (else: stopped or LIMIT) */
+    int64_t next_id = j->epoch;
     for (;;) {
-        bool savepoint = false;
-        if (spec->should_stop && spec->should_stop(spec->stop_ctx, &savepoint)) {
-            if (sl__checkpoint(j, savepoint, err) != 0)
+        pthread_mutex_lock(&j->mu);
+        if (j->acks->n == 0 && !j->failed) {
+            struct timespec ts;
+            clock_gettime(CLOCK_REALTIME, &ts);
+            ts.tv_nsec += SL__WAIT_NS / 2;
+            if (ts.tv_nsec >= 1000000000L) {
+                ts.tv_sec++;
+                ts.tv_nsec -= 1000000000L;
+            }
+            pthread_cond_timedwait(&j->coord_cv, &j->mu, &ts);
+        }
+        if (j->failed) {
+            pthread_mutex_unlock(&j->mu);
+            return -1;
+        }
+        sl_list *acks = j->acks;
+        j->acks = sl_list_new();
+        bool all_ended = j->sinks_ended >= j->nsinks;
+        bool limit_hit = j->limit_hit;
+        int64_t min_committed = INT64_MAX;
+        for (int i = 0; i < j->ntasks; i++)
+            if (j->tasks[i].sink && j->tasks[i].committed < min_committed)
+                min_committed = j->tasks[i].committed;
+        pthread_mutex_unlock(&j->mu);
+
+        /* The asynchronous part: write what the tasks handed over. */
+        int rc = 0;
+        for (int i = 0; i < acks->n && rc == 0; i++) {
+            sl__ack *a = acks->items[i];
+            if (j->store)
+                rc = sl__write_ack(j, a, err);
+            if (a->id == in_flight)
+                acked++;
+        }
+        sl_list_free(acks, sl__ack_free);
+        if (rc != 0)
+            return -1;
+        int64_t now = sl__now(spec);
+        if (in_flight && acked == j->ntasks) { /* every task's share is durable: decide */
+            if (j->store) {
+                sl_strbuf layout = SL_STRBUF_INIT;
+                sl__layout(spec, &layout);
+                rc = sl_chk_write_state(j->store, in_flight, SL__LAYOUT, layout.buf, layout.len,
+                                        err);
+                sl_strbuf_free(&layout);
+                if (rc == 0)
+                    rc = sl_chk_seal(j->store, in_flight, savepoint, now, err); /* the decision */
+                if (rc == 0)
+                    rc = sl__failpoint(j, "seal", err);
+                if (rc != 0)
+                    return -1;
+            }
+            pthread_mutex_lock(&j->mu);
+            j->decided = in_flight;
+            pthread_cond_broadcast(&j->task_cv);
+            pthread_mutex_unlock(&j->mu);
+            for (int i = 0; i < j->ntasks; i++)
+                if (j->tasks[i].chan)
+                    sl_channel_wake(j->tasks[i].chan);
+            j->stats->checkpoints++;
+            j->stats->last_checkpoint = in_flight;
+            j->stats->last_checkpoint_ms = (now - started) / SL_NANOS_PER_MILLI;
+            if (j->store &&
+                (sl_chk_prune(j->store, spec->retain > 0 ? spec->retain : 3, err) != 0 ||
+                 sl__failpoint(j, "prune", err) != 0))
                 return -1;
+            if (final)
+                closing = in_flight;
+            in_flight = 0;
+            last_chk = now;
+            sl__collect(j);
+            if (spec->progress)
+                spec->progress(spec->progress_ctx, j->stats);
+        }
+        if (closing && min_committed >= closing) { /* the last checkpoint is visible */
+            j->stats->finished = ended;
             if (savepoint && j->store) {
-                char *path = sl_chk_path(j->store, j->stats->last_checkpoint);
+                char *path = sl_chk_path(j->store, closing);
                 sl__notice(spec, "job \"%s\" stopped with savepoint %s", spec->name, path);
                 sl_free(path);
             }
             return 0;
         }
-        sl_chunk_reset(j->in);
-        int rc = j->source->ops->poll(j->source, j->in, err);
-        if (rc < 0)
-            return -1;
-        j->stats->rows_in += j->in->nrows;
-        if (j->in->nrows > 0 && sl__process(j, err) != 0)
-            return -1;
-        if (rc == SL_SOURCE_END || sl__limit_reached(j)) {
-            if (rc == SL_SOURCE_END && sl__advance_watermark(j, INT64_MAX, err) != 0)
-                return -1;
-            if (sl__checkpoint(j, false, err) != 0)
-                return -1;
-            j->stats->finished = true;
-            return 0;
+        if (!in_flight && !closing) {
+            bool sp = false, trigger = false;
+            if (spec->should_stop && spec->should_stop(spec->stop_ctx, &sp)) {
+                trigger = final = true;
+                savepoint = sp;
+            } else if (all_ended || limit_hit) {
+                trigger = final = true;
+                ended = true;
+            } else if (interval_ns > 0 && now - last_chk >= interval_ns) {
+                trigger = true;
+            }
+            if (trigger) {
+                in_flight = next_id++;
+                acked = 0;
+                started = now;
+                pthread_mutex_lock(&j->mu);
+                j->trigger = in_flight;
+                j->trigger_savepoint = final && savepoint;
+                j->trigger_final = final;
+                pthread_cond_broadcast(&j->task_cv);
+                pthread_mutex_unlock(&j->mu);
+            }
         }
-        if (interval_ns > 0 && sl__now(spec) - j->last_chk_ns >= interval_ns &&
-            sl__checkpoint(j, false, err) != 0)
-            return -1;
+        if (spec->progress && now - last_progress >= 100 * SL_NANOS_PER_MILLI) {
+            sl__collect(j);
+            spec->progress(spec->progress_ctx, j->stats);
+            last_progress = now;
+        }
     }
 }
 
@@ -438,68 +1251,64 @@ int sl_job_run(const sl_job_spec *spec, sl_job_stats *stats, sl_error *err)
     memset(stats, 0, sizeof *stats);
     stats->last_checkpoint = -1;
     stats->restored_from = -1;
-    sl__job j = {0};
+    sl__job j;
+    memset(&j, 0, sizeof j);
     j.spec = spec;
     j.stats = stats;
-    int rc = spec->data_dir ? sl_chk_open(spec->data_dir, spec->name, &j.store, err) : 0;
+    j.acks = sl_list_new();
+    j.err = (sl_error)SL_ERROR_INIT;
+    pthread_mutex_init(&j.mu, NULL);
+    pthread_mutex_init(&j.fp_mu, NULL);
+    pthread_cond_init(&j.task_cv, NULL);
+    pthread_cond_init(&j.coord_cv, NULL);
+    int rc = 0;
+    if (spec->ninputs < 1)
+        rc = sl_error_set(err, SL_ERR_INTERNAL, -1, "a job needs a source");
+    if (rc == 0 && spec->data_dir)
+        rc = sl_chk_open(spec->data_dir, spec->name, &j.store, err);
     if (rc == 0)
-        rc = spec->create_source(&spec->source_args, &j.source, err);
+        rc = sl__build(&j, err);
     if (rc == 0)
-        rc = spec->create_sink(&spec->sink_args, &j.sink, err);
-    if (rc == 0) {
-        j.steps = sl_calloc((size_t)(spec->nsteps ? spec->nsteps : 1), sizeof(sl__step));
-        int ncols = spec->source_args.ncols;
-        const sl_type *types = spec->source_args.types;
-        for (int i = 0; i < spec->nsteps && rc == 0; i++) {
-            const sl_step_spec *ss = &spec->steps[i];
-            if (ss->calc) {
-                rc = sl__calc_open(&j.steps[i].calc, ss->calc, ncols, types, err);
-                if (ss->calc->project) {
-                    ncols = ss->calc->nexprs;
-                    types = ss->calc->out_types;
-                }
-            } else {
-                rc = ss->create(ss->arg, &j.steps[i].op, err);
-                ncols = ss->out_ncols;
-                types = ss->out_types;
-            }
-        }
-    }
-    j.watermark = INT64_MIN;
-    if (rc == 0 && spec->wm_expr) {
-        j.wm_prog = sl_eval_compile(spec->wm_expr, spec->source_args.ncols,
-                                    spec->source_args.types, err);
-        if (!j.wm_prog) {
-            rc = -1;
-        } else {
-            sl_type t = spec->wm_expr->type;
-            j.wm_out = sl_chunk_new(1, &t, SL_CHUNK_ROWS);
-        }
-    }
-    if (rc == 0) {
-        j.in = sl_chunk_new(spec->source_args.ncols, spec->source_args.types, SL_CHUNK_ROWS);
         rc = sl__restore(&j, err);
+    for (int i = 0; rc == 0 && i < j.ntasks; i++) {
+        if (pthread_create(&j.tasks[i].thread, NULL, sl__task_main, &j.tasks[i]) != 0)
+            rc = sl_error_set(err, SL_ERR_PROGRAM_LIMIT, -1, "could not start a task thread");
+        else
+            j.tasks[i].started = true;
     }
     if (rc == 0)
-        rc = sl__loop(&j, err);
-    if (j.source)
-        stats->rows_skipped = j.source->ops->skipped ? j.source->ops->skipped(j.source) : 0;
-    for (int i = 0; j.steps && i < spec->nsteps; i++) {
-        if (j.steps[i].op) {
-            stats->rows_late += j.steps[i].op->ops->late_rows(j.steps[i].op);
-            j.steps[i].op->ops->free(j.steps[i].op);
-        } else {
-            sl__calc_close(&j.steps[i].calc);
-        }
+        rc = sl__coordinate(&j, err);
+    /* Tear down: stop the tasks, unblock the ones waiting on a channel. */
+    pthread_mutex_lock(&j.mu);
+    j.shutdown = true;
+    pthread_cond_broadcast(&j.task_cv);
+    pthread_mutex_unlock(&j.mu);
+    for (int i = 0; i < j.ntasks; i++)
+        if (j.tasks[i].chan)
+            sl_channel_close(j.tasks[i].chan);
+    for (int i = 0; i < j.ntasks; i++)
+        if (j.tasks[i].started)
+            pthread_join(j.tasks[i].thread, NULL);
+    if (rc != 0 && j.failed) {
+        sl_error_reset(err);
+        sl_error_move(err, &j.err);
     }
-    sl_free(j.steps);
-    sl_eval_free(j.wm_prog);
-    sl_chunk_free(j.wm_out);
-    sl_chunk_free(j.in);
-    if (j.sink)
-        j.sink->ops->free(j.sink); /* an open, undecided epoch is discarded by the next recover() */
-    if (j.source)
-        j.source->ops->free(j.source);
+    sl__collect(&j);
+    for (int i = 0; i < j.ntasks; i++) {
+        if (j.tasks[i].source && j.tasks[i].source->ops->skipped)
+            j.tasks[i].rows_skipped = j.tasks[i].source->ops->skipped(j.tasks[i].source);
+        sl__count_late(&j.tasks[i]);
+    }
+    sl__collect(&j);
+    for (int i = 0; i < j.ntasks; i++)
+        sl__close_task(&j.tasks[i], stats);
+    sl_free(j.tasks);
+    sl_list_free(j.acks, sl__ack_free);
+    sl_error_reset(&j.err);
+    pthread_cond_destroy(&j.task_cv);
+    pthread_cond_destroy(&j.coord_cv);
+    pthread_mutex_destroy(&j.fp_mu);
+    pthread_mutex_destroy(&j.mu);
     sl_chk_close(j.store);
     return rc;
 }

@@ -147,8 +147,9 @@ int sl_eval_filter(sl_eval_prog *p, const sl_chunk *in, const sl_eval_env *env, 
 
 /* ------------------------------------------------------------------------
 ** Messages and channels (channel.c). A task reads messages from its input
-** channels and writes to its output channels. Channels are bounded: a full
-** channel blocks the sender (backpressure all the way to the sources).
+** channel, which has one lane per upstream task, and writes to the channels
+** of its downstream tasks. Lanes are bounded: a full lane blocks its sender
+** (backpressure all the way to the sources).
 */
 typedef enum sl_msg_kind {
     SL_MSG_CHUNK,     /* rows; the chunk's ownership moves with the message */
@@ -167,18 +168,25 @@ typedef struct sl_msg {
 
 typedef struct sl_channel sl_channel;
 
-/* A bounded FIFO for any number of senders and one receiver. */
-sl_channel *sl_channel_new(int capacity);
-/* Block while full. 0, or -1 when the channel was closed (the job is being
-** cancelled; the message was not taken — its chunk stays the caller's). */
-int sl_channel_send(sl_channel *ch, const sl_msg *m);
-/* Wait up to timeout_ns (< 0: forever) for a message. 0 with *m filled, 1 on
-** timeout, -1 when closed and drained. */
-int sl_channel_recv(sl_channel *ch, sl_msg *m, int64_t timeout_ns);
-/* Wake every waiter; later sends fail, receives drain what is queued. */
+/* A channel with `lanes` senders' lanes of `capacity` messages each, and one
+** receiver. */
+sl_channel *sl_channel_new(int lanes, int capacity);
+/* Send on a lane; block while it is full. 0, or -1 when the channel was
+** closed (the job is being cancelled; the message was not taken — its chunk
+** stays the caller's). */
+int sl_channel_send(sl_channel *ch, int lane, const sl_msg *m);
+/* Wait up to timeout_ns (< 0: forever) for a message on a lane that is not
+** blocked (blocked[lane] != 0; blocked may be NULL). 0 with *m and *lane
+** filled, 1 on timeout or sl_channel_wake, -1 when closed. */
+int sl_channel_recv(sl_channel *ch, const uint8_t *blocked, int *lane, sl_msg *m,
+                    int64_t timeout_ns);
+/* Make the receiver's current or next wait return 1 (a command arrived). */
+void sl_channel_wake(sl_channel *ch);
+/* Wake every waiter; later sends fail, receives see -1. */
 void sl_channel_close(sl_channel *ch);
 /* Frees queued chunks too. */
 void sl_channel_free(sl_channel *ch);
+/* Messages queued over all lanes. */
 int sl_channel_len(sl_channel *ch);
 
 /* ------------------------------------------------------------------------
@@ -307,6 +315,10 @@ int sl_chk_read_state(sl_chk_store *st, int64_t id, const char *name, char **dat
 /* Remove unsealed checkpoint directories and all but the newest keep sealed
 ** non-savepoint checkpoints (savepoints are never removed). */
 int sl_chk_prune(sl_chk_store *st, int keep, sl_error *err);
+/* Open a sealed checkpoint or savepoint by its directory (.../chk-<N>), to
+** read its state: *id = N. 22023 when the path is no chk-<N>, 58P01 when it
+** is not a complete checkpoint. */
+int sl_chk_open_path(const char *chk_dir, sl_chk_store **out, int64_t *id, sl_error *err);
 /* Path of a checkpoint directory (for savepoint paths in messages); caller frees. */
 char *sl_chk_path(const sl_chk_store *st, int64_t id);
 /* data_dir/jobs/<job> with the job name escaped as in the store; caller frees. */
@@ -419,24 +431,59 @@ typedef struct sl_dedup_spec {
 } sl_dedup_spec;
 int sl_dedup_new(const sl_dedup_spec *spec, sl_operator **out, sl_error *err);
 
+/* Hash of the key columns of every row of c (NULL-aware; equal keys hash
+** equal: -0.0 = 0.0, every NaN alike). out has c->nrows entries. Used by
+** hash exchanges and by the aggregation's key table. */
+void sl_chunk_hash_keys(const sl_chunk *c, int nkeys, const int *keys, uint64_t *out);
+
 /* ------------------------------------------------------------------------
-** Jobs (job.c). A job is a pipeline source -> steps (calcs and stateful
-** operators) -> sink, chained in one task (one thread). The source's
-** WATERMARK expression gives the event-time watermark (the largest value
-** seen so far), which follows each chunk down the chain. Checkpointed by the
-** protocol of DESIGN.md section 5:
+** Jobs (job.c). A job is a dataflow graph of tasks, one thread each:
 **
-**   checkpoint N:  source position, then sink pre_commit(N) -> committable,
-**                  all written into chk-N/ (fsync'ed), then chk-N/_metadata
-**                  (the decision), then sink commit(committable); epoch N+1
-**                  is already open for writes when N commits.
-**   start:         D = newest sealed checkpoint; source seek(D's position);
-**                  sink recover(D's committable) — commits it if it was not,
-**                  discards every later, undecided epoch.
-**   bounded input: a final checkpoint commits everything, then the job ends.
+**   inputs   one or more sources (UNION ALL of them), each read by
+**            `parallelism` tasks (subtask k of p), with stateless steps
+**            chained to the source in the same task;
+**   stages   after an exchange (by the hash of key columns, or everything
+**            to one task), `parallelism` tasks each running a chain of
+**            steps (calcs and stateful operators);
+**   sink     chained at the end of the last stage's tasks (of the inputs'
+**            when there is no stage): one sink instance per task.
+**
+** Event time: each source task's watermark is the largest WATERMARK
+** expression value it has seen, advanced after each chunk it polls; a task
+** after an exchange has the smallest watermark of its inputs (an input that
+** ended counts as +infinity). At the end of a bounded input the watermark
+** becomes INT64_MAX, which fires every window.
+**
+** Checkpoints (DESIGN.md section 5), coordinated by the thread calling
+** sl_job_run:
+**
+**   1. every source task records its position and injects barrier N into
+**      its outputs; a task with several inputs aligns (it stops reading an
+**      input that delivered barrier N until all have);
+**   2. at the barrier each task serializes its operators' state and its
+**      watermark into memory (the synchronous part, short) and hands the
+**      blobs to the coordinator; a sink task pre_commits epoch N (durable,
+**      invisible -> committable) and begins N+1 at once, so writing never
+**      waits for N's commit;
+**   3. the coordinator writes the blobs into chk-N/ off the tasks' threads
+**      (the asynchronous part), then chk-N/_metadata: the decision;
+**   4. each sink task commits N's committable (idempotent); old checkpoints
+**      are pruned.
+**
+**   start:  D = the newest sealed checkpoint (or restore_path); every task
+**           restores its source position, operator state and watermark
+**           from D, and every sink instance recover()s with all of D's
+**           committables — commits them if they were not, discards every
+**           later, undecided epoch.
+**   end:    when every input has ended and its rows reached the sinks, a
+**           final checkpoint commits everything, then the job ends.
+**   stop:   should_stop -> the sources stop after a last barrier, which is
+**           kept as a savepoint when asked; it is committed, then the job ends.
 **
 ** The first checkpoint of a new job is 1; epoch N's rows are those written
-** after checkpoint N-1 up to checkpoint N.
+** after checkpoint N-1 up to checkpoint N. A checkpoint records the graph's
+** shape (operators, parallelism); restoring into a different shape is
+** refused (55000), as rescaling state is not supported.
 */
 typedef struct sl_calc_spec {
     const sl_bexpr *filter;       /* condition over the input, or NULL */
@@ -447,24 +494,55 @@ typedef struct sl_calc_spec {
     const sl_type *out_types;     /* the outputs' types */
 } sl_calc_spec;
 
-/* One step of a job's chain: a calc, or a stateful operator created for
-** each run from its spec (state is restored into it from the checkpoint). */
+/* One step of a chain: a calc, or a stateful operator created for each task
+** from its spec (state is restored into it from the checkpoint). */
 typedef struct sl_step_spec {
     const sl_calc_spec *calc;                                       /* a calc, or NULL */
     int (*create)(const void *arg, sl_operator **out, sl_error *err); /* an operator */
     const void *arg;                                                /* its spec */
+    const char *name;                                               /* operator: its kind
+                                                                       ("GroupAggregate"), for the
+                                                                       checkpoint's shape */
     int out_ncols;                                                  /* operator: output columns */
     const sl_type *out_types;                                       /* operator: their types */
 } sl_step_spec;
 
+/* One source of the job (a table scan) and the steps chained to it. The
+** runtime sets source_args.subtask and .parallelism for each task. Every
+** input's last step produces the same columns (UNION ALL). */
+typedef struct sl_input_spec {
+    sl_source_create_fn create_source; /* the source */
+    sl_source_args source_args;        /* its arguments */
+    const sl_bexpr *wm_expr;           /* its WATERMARK expression over the source
+                                          columns, or NULL (no event time) */
+    int nsteps;                        /* steps chained to the source */
+    const sl_step_spec *steps;         /* them, applied in order */
+} sl_input_spec;
+
+typedef enum sl_exchange {
+    SL_EXCHANGE_HASH,   /* row -> task by the hash of its key columns */
+    SL_EXCHANGE_SINGLE, /* every row to the one task (parallelism 1) */
+} sl_exchange;
+
+/* Tasks after an exchange. */
+typedef struct sl_stage_spec {
+    sl_exchange exchange;       /* how rows reach the tasks */
+    int nkeys;                  /* HASH: key columns of the arriving rows */
+    const int *keys;            /* them */
+    int parallelism;            /* tasks (SINGLE: 1) */
+    int nsteps;                 /* steps of each task */
+    const sl_step_spec *steps;  /* them */
+} sl_stage_spec;
+
 typedef struct sl_job_stats {
-    int64_t rows_in;          /* rows read from the source */
-    int64_t rows_out;         /* rows written to the sink */
-    int64_t rows_skipped;     /* malformed records skipped by the source */
+    int64_t rows_in;          /* rows read from the sources */
+    int64_t rows_out;         /* rows written to the sinks */
+    int64_t rows_skipped;     /* malformed records skipped by the sources */
     int64_t rows_late;        /* rows dropped as later than the watermark */
     int64_t checkpoints;      /* checkpoints completed by this run */
     int64_t last_checkpoint;  /* newest decided checkpoint, -1 = none */
     int64_t restored_from;    /* checkpoint the run resumed from, -1 = none */
+    int64_t last_checkpoint_ms; /* duration of the newest checkpoint (trigger to decision) */
     bool finished;            /* the input ended and everything was committed */
 } sl_job_stats;
 
@@ -474,33 +552,44 @@ typedef struct sl_job_spec {
                                         (a query's job: the sink commits at the end) */
     int64_t checkpoint_interval_ms;  /* 0 = checkpoint only at the end of a bounded input */
     int retain;                      /* checkpoints to keep (>= 1) */
-    sl_source_create_fn create_source; /* the source */
-    sl_source_args source_args;      /* its arguments */
-    int nsteps;                      /* steps, applied in order */
-    const sl_step_spec *steps;       /* the chain */
-    int wm_col;                      /* the source's event-time column, -1 = none */
-    const sl_bexpr *wm_expr;         /* its WATERMARK expression over the source columns */
-    sl_sink_create_fn create_sink;   /* the sink */
-    sl_sink_args sink_args;          /* its arguments */
-    int64_t limit;                   /* stop after this many rows reached the sink; -1 = no limit */
-    /* Polled between chunks: non-zero stops the job (after a final
+    /* A checkpoint or savepoint directory (.../chk-<N>) to start from instead
+    ** of the job's own newest checkpoint (Flink's execution.savepoint.path);
+    ** NULL = none. Epochs continue after both, so no name is reused. */
+    const char *restore_path;
+    int parallelism;                 /* tasks per input (>= 1) */
+    int ninputs;                     /* sources (>= 1; several = UNION ALL) */
+    const sl_input_spec *inputs;     /* them */
+    int nstages;                     /* stages after the inputs (0: the sink is
+                                        chained to the inputs' tasks) */
+    const sl_stage_spec *stages;     /* them, in order */
+    sl_sink_create_fn create_sink;   /* the sink (one instance per last task) */
+    sl_sink_args sink_args;          /* its arguments (subtask/parallelism set per task) */
+    int64_t limit;                   /* stop after this many rows reached the sink; -1 =
+                                        no limit (needs a single sink task) */
+    /* Polled about every 50 ms: non-zero stops the job (after a final
     ** checkpoint that is kept as a savepoint when *savepoint is set). */
     int (*should_stop)(void *ctx, bool *savepoint);
     void *stop_ctx;                  /* for should_stop */
     /* Informational messages ("resuming from checkpoint 7"); may be NULL. */
     void (*notice)(void *ctx, const char *message);
     void *notice_ctx;                /* for notice */
-    int64_t (*now)(void *ctx);       /* clock (ns) for checkpoint timing and CURRENT_TIMESTAMP; NULL = real */
+    /* Live counters, called from the coordinating thread about every 100 ms
+    ** and after each checkpoint; may be NULL. */
+    void (*progress)(void *ctx, const sl_job_stats *stats);
+    void *progress_ctx;              /* for progress */
+    int64_t (*now)(void *ctx);       /* clock (ns) for checkpoint timing and
+                                        CURRENT_TIMESTAMP; NULL = real; called from
+                                        every task's thread */
     void *now_ctx;                   /* for now */
     /* Tests only (NULL otherwise): called at every step of a checkpoint
     ** ("position", "state-source", "pre-commit", "state-sink", "seal",
-    ** "begin", "commit", "prune"); non-zero makes the job fail right there,
-    ** as a crash at that moment would. */
+    ** "begin", "commit", "prune"), one call at a time; non-zero makes the job
+    ** fail right there, as a crash at that moment would. */
     int (*failpoint)(void *ctx, const char *where);
     void *failpoint_ctx;             /* for failpoint */
 } sl_job_spec;
 
-/* Run the job until its bounded input ends or should_stop asks; resume
+/* Run the job until its bounded inputs end or should_stop asks; resume
 ** from the newest decided checkpoint of a job of that name. 0 with stats, or
 ** -1 with err (the job failed; nothing undecided becomes visible). */
 int sl_job_run(const sl_job_spec *spec, sl_job_stats *stats, sl_error *err);

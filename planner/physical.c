@@ -1,37 +1,49 @@
 /*
 ** physical.c — from a logical plan to a job the runtime runs (sl_job_spec).
 **
-** The chain below the root must start at one table scan; above it:
-**   Filter, Project        -> calc steps (a Filter and the Project above it
-**                             share one step: a projection never sees a row
-**                             the filter removed)
-**   WindowTableFunction    -> the window TVF operator
-**   window aggregation     -> the window aggregation operator (fires at the watermark)
-**   Aggregate              -> the group aggregation operator (updating)
-**   Deduplicate            -> the deduplication operator
-** The scan's WATERMARK expression becomes the job's watermark. For an INSERT
-** a last step maps the query's columns onto the table's: by the INSERT's
-** column list, NULL for columns left out, and a CAST where the value's type
-** is assignable but not the column's own (INT into BIGINT). Any other
-** operator is refused with 0A000 until the runtime runs it.
+** The graph (see the job section of exec/sl_exec.h):
+**
+**   inputs   every table scan under the query (several under UNION ALL),
+**            with the stateless nodes above it chained into the reading
+**            task: Filter and Project (calc steps: a Filter and the Project
+**            above it share one, so a projection never sees a row the
+**            filter removed), WindowTableFunction, the UNION's CAST to its
+**            column types;
+**   stages   each stateful node starts one, after a hash exchange by its
+**            keys (all rows to one task when it has none): Aggregate (group
+**            or window aggregation), Deduplicate; the stateless nodes above
+**            it join its stage;
+**   sink     chained to the last tasks. An INSERT's last step maps the
+**            query's columns onto the table's (by its column list, NULL for
+**            columns left out, CAST where assignable but not equal); a
+**            query's result (and its LIMIT) is collected by one task;
+**            'sink.parallelism' adds an exchange when it differs.
+**
+** Every input runs at 'parallelism.default'. The scan's WATERMARK
+** expression becomes its input's watermark. Any other operator (joins,
+** Top-N, ORDER BY) is refused with 0A000 until the runtime runs it.
 **
 ** Main routines: sl_physical_build, sl_physical_spec, sl_physical_free.
 */
 #include "planner_int.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 struct sl_physical {
     sl_job_spec spec;        /* the job */
-    sl_step_spec *steps;     /* its steps */
-    sl_calc_spec *calc;      /* the calc steps' specs */
-    sl_list *owned_exprs;    /* sl_bexpr* built here (the final mapping) */
+    sl_list *owned_exprs;    /* sl_bexpr* built here (casts, the final mapping) */
     sl_list *owned_arrays;   /* arrays owned here */
-    const char **src_names;  /* source column names */
-    sl_type *src_types;      /* source column types */
     const char **sink_names; /* sink column names */
     sl_type *sink_types;     /* sink column types */
 };
+
+/* Steps being collected for one input or stage. */
+typedef struct sl__chain {
+    sl_step_spec *steps; /* room for cap */
+    int n;               /* used */
+    int cap;             /* allocated */
+} sl__chain;
 
 static void *sl__own(sl_physical *p, void *array)
 {
@@ -50,8 +62,6 @@ void sl_physical_free(sl_physical *p)
         return;
     sl_list_free(p->owned_exprs, sl__bexpr_free_v);
     sl_list_free(p->owned_arrays, sl_free);
-    sl_free(p->calc);
-    sl_free(p->steps);
     sl_free(p);
 }
 
@@ -130,6 +140,7 @@ static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_
     st->out_types = sl__types(p, n);
     switch (n->kind) {
     case SL_LP_WINDOW: {
+        st->name = "WindowTableFunction";
         sl_window_tvf_spec *w = sl__own(p, sl_calloc(1, sizeof *w));
         w->in_ncols = n->input->ncols;
         w->in_types = sl__types(p, n->input);
@@ -158,11 +169,13 @@ static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_
             }
             st->create = sl__mk_window_agg;
             st->arg = w;
+            st->name = "WindowAggregate";
         } else {
             sl_group_agg_spec *g = sl__own(p, sl_calloc(1, sizeof *g));
             sl__agg_spec(p, n, ttl_ms, g);
             st->create = sl__mk_group_agg;
             st->arg = g;
+            st->name = "GroupAggregate";
         }
         return 0;
     case SL_LP_OVER: {
@@ -179,6 +192,7 @@ static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_
         d->ttl_ms = ttl_ms;
         st->create = sl__mk_dedup;
         st->arg = d;
+        st->name = "Deduplicate";
         return 0;
     }
     default:
@@ -197,33 +211,47 @@ static void sl__table_cols(sl_physical *p, const sl_table *t, const char ***name
     }
 }
 
-/* The INSERT's last step: query columns -> table columns (NULL, CAST). NULL
-** when the query's columns already are the table's. */
-static const sl_calc_spec *sl__sink_mapping(sl_physical *p, const sl_lp *sink, sl_calc_spec *step)
+static sl_step_spec *sl__chain_add(sl_physical *p, sl__chain *c)
 {
-    const sl_lp *in = sink->input;
-    bool identity = in->ncols == sink->ncols;
-    for (int c = 0; identity && c < sink->ncols; c++)
-        identity = sink->sink_map[c] == c &&
-                   sl_type_equal_ignoring_null(in->cols[c].type, sink->cols[c].type);
+    if (c->n == c->cap) {
+        int cap = c->cap ? c->cap * 2 : 8;
+        sl_step_spec *steps = sl__own(p, sl_calloc((size_t)cap, sizeof(sl_step_spec)));
+        if (c->n)
+            memcpy(steps, c->steps, (size_t)c->n * sizeof(sl_step_spec));
+        c->steps = steps; /* the old array stays owned by p until the end */
+        c->cap = cap;
+    }
+    return &c->steps[c->n++];
+}
+
+/* A projection step mapping columns (in_types) onto out_types: out column
+** c is input column map[c] (-1: NULL), CAST where the type differs (INT
+** into BIGINT, DECIMAL(5,2) into DECIMAL(12,2)). Not added when it would be
+** the identity. */
+static void sl__cast_step(sl_physical *p, sl__chain *chain, int in_ncols, const sl_type *in_types,
+                          int out_ncols, const sl_type *out_types, const int *map, int pos)
+{
+    bool identity = in_ncols == out_ncols;
+    for (int c = 0; identity && c < out_ncols; c++)
+        identity = map[c] == c && sl_type_equal_ignoring_null(in_types[c], out_types[c]);
     if (identity)
-        return NULL;
-    const sl_bexpr **exprs = sl__own(p, sl_calloc((size_t)sink->ncols, sizeof(sl_bexpr *)));
-    for (int c = 0; c < sink->ncols; c++) {
-        sl_type want = sink->cols[c].type;
-        int from = sink->sink_map[c];
+        return;
+    const sl_bexpr **exprs = sl__own(p, sl_calloc((size_t)out_ncols + 1, sizeof(sl_bexpr *)));
+    for (int c = 0; c < out_ncols; c++) {
+        sl_type want = out_types[c];
+        int from = map[c];
         sl_bexpr *b;
         if (from < 0) {
             want.not_null = false;
-            b = sl_bexpr_new(SL_BX_LITERAL, want, sink->pos); /* text NULL: SQL NULL */
+            b = sl_bexpr_new(SL_BX_LITERAL, want, pos); /* text NULL: SQL NULL */
         } else {
-            sl_bexpr *col = sl_bexpr_new(SL_BX_COLUMN, in->cols[from].type, sink->pos);
+            sl_bexpr *col = sl_bexpr_new(SL_BX_COLUMN, in_types[from], pos);
             col->col = from;
-            if (sl_type_equal_ignoring_null(in->cols[from].type, want)) {
+            if (sl_type_equal_ignoring_null(in_types[from], want)) {
                 b = col;
             } else {
-                want.not_null = in->cols[from].type.not_null;
-                b = sl_bexpr_new(SL_BX_CAST, want, sink->pos);
+                want.not_null = in_types[from].not_null;
+                b = sl_bexpr_new(SL_BX_CAST, want, pos);
                 b->args = sl_calloc(1, sizeof(sl_bexpr *));
                 b->args[0] = col;
                 b->nargs = 1;
@@ -232,12 +260,110 @@ static const sl_calc_spec *sl__sink_mapping(sl_physical *p, const sl_lp *sink, s
         sl_list_push(p->owned_exprs, b);
         exprs[c] = b;
     }
-    step->filter = NULL;
-    step->project = true;
-    step->nexprs = sink->ncols;
-    step->exprs = exprs;
-    step->out_types = p->sink_types;
-    return step;
+    sl_calc_spec *cs = sl__own(p, sl_calloc(1, sizeof *cs));
+    cs->project = true;
+    cs->nexprs = out_ncols;
+    cs->exprs = exprs;
+    cs->out_types = out_types;
+    sl__chain_add(p, chain)->calc = cs;
+}
+
+static bool sl__stateful(const sl_lp *n)
+{
+    return n->kind == SL_LP_AGGREGATE || n->kind == SL_LP_OVER;
+}
+
+/* Steps for nodes[0..n-1] (bottom-up, over the output of `below`)
+** appended to chain: a Filter and the Project above it share one calc step
+** (a projection never sees a row the filter removed); a UNION node casts
+** the rows to the union's column types (INT into BIGINT, ...). */
+static int sl__add_steps(sl_physical *p, sl__chain *chain, const sl_lp *below,
+                         const sl_lp *const *nodes, int n, int64_t ttl_ms, sl_error *err)
+{
+    for (int i = 0; i < n; i++) {
+        const sl_lp *node = nodes[i];
+        if (node->kind == SL_LP_UNION) {
+            const sl_lp *prev = i ? nodes[i - 1] : below;
+            int *map = sl__own(p, sl_calloc((size_t)node->ncols + 1, sizeof(int)));
+            for (int c = 0; c < node->ncols; c++)
+                map[c] = c;
+            sl__cast_step(p, chain, prev->ncols, sl__types(p, prev), node->ncols,
+                          sl__types(p, node), map, node->pos);
+            continue;
+        }
+        if (node->kind != SL_LP_FILTER && node->kind != SL_LP_PROJECT) {
+            if (sl__operator_step(p, node, ttl_ms, sl__chain_add(p, chain), err) != 0)
+                return -1;
+            continue;
+        }
+        sl_calc_spec *st = sl__own(p, sl_calloc(1, sizeof *st));
+        sl__chain_add(p, chain)->calc = st;
+        if (node->kind == SL_LP_FILTER) {
+            st->filter = node->exprs[0];
+            if (i + 1 < n && nodes[i + 1]->kind == SL_LP_PROJECT)
+                node = nodes[++i]; /* the projection joins the filter's step */
+            else
+                continue;
+        }
+        st->project = true;
+        st->nexprs = node->nexprs;
+        st->exprs = (const sl_bexpr *const *)node->exprs;
+        st->out_types = sl__types(p, node);
+    }
+    return 0;
+}
+
+/* One input being collected: its scan and the stateless nodes above it. */
+typedef struct sl__branch {
+    const sl_lp *scan;     /* the table scan */
+    const sl_lp **nodes;   /* bottom-up */
+    int n;                 /* nodes */
+} sl__branch;
+
+/* Collect the inputs under node n (a SCAN, or UNION ALL of inputs with
+** stateless nodes between), each with the nodes `above` (bottom-up) added
+** on top; a UNION crossed on the way stays in the list (its cast). */
+static int sl__collect(sl_physical *p, const sl_lp *n, const sl_lp **above, int nabove,
+                       sl_list *branches, sl_error *err)
+{
+    int depth = 0;
+    for (const sl_lp *m = n; m->kind != SL_LP_SCAN && m->kind != SL_LP_UNION; m = m->input) {
+        if (!m->input || m->kind == SL_LP_JOIN)
+            return sl__not_yet(m, err);
+        if (sl__stateful(m)) {
+            sl_error_set(err, SL_ERR_NOT_SUPPORTED, m->pos,
+                         "the runtime cannot run an aggregation or deduplication inside one "
+                         "input of UNION ALL yet");
+            sl_error_hint(err, "Aggregate after the UNION ALL, or write the inputs into one "
+                               "table with separate INSERT jobs.");
+            return -1;
+        }
+        depth++;
+    }
+    const sl_lp *m = n;
+    for (int k = 0; k < depth; k++)
+        m = m->input;
+    int u = m->kind == SL_LP_UNION; /* the UNION's cast comes first */
+    int total = u + depth + nabove;
+    const sl_lp **nodes = sl__own(p, sl_calloc((size_t)total + 1, sizeof(sl_lp *)));
+    if (u)
+        nodes[0] = m;
+    const sl_lp *x = n;
+    for (int k = u + depth - 1; k >= u; k--, x = x->input)
+        nodes[k] = x;
+    for (int k = 0; k < nabove; k++)
+        nodes[u + depth + k] = above[k];
+    if (u)
+        return sl__collect(p, m->input, nodes, total, branches, err) != 0 ||
+                       sl__collect(p, m->right, nodes, total, branches, err) != 0
+                   ? -1
+                   : 0;
+    sl__branch *b = sl__own(p, sl_calloc(1, sizeof *b));
+    b->scan = m;
+    b->nodes = nodes;
+    b->n = total;
+    sl_list_push(branches, b);
+    return 0;
 }
 
 int sl_physical_build(const sl_lp *root, const sl_catalog *cat, const sl_physical_opts *o,
@@ -250,20 +376,6 @@ int sl_physical_build(const sl_lp *root, const sl_catalog *cat, const sl_physica
         limit = top->limit; /* a query's LIMIT: the job stops after that many rows */
         top = top->input;
     }
-    /* Collect the chain down to the scan. */
-    int depth = 0;
-    const sl_lp *scan = top;
-    while (scan->input && scan->kind != SL_LP_JOIN && scan->kind != SL_LP_UNION) {
-        scan = scan->input;
-        depth++;
-    }
-    if (scan->kind != SL_LP_SCAN)
-        return sl__not_yet(scan, err);
-    const sl_table *src = sl_catalog_table(cat, scan->table);
-    if (!src || !src->connector || !src->connector->create_source)
-        return sl_error_set(err, SL_ERR_NOT_SUPPORTED, scan->pos,
-                            "connector '%s' cannot be read yet",
-                            scan->connector ? scan->connector->name : "?");
     const sl_table *dst = NULL;
     if (root->kind == SL_LP_SINK) {
         dst = sl_catalog_table(cat, root->table);
@@ -272,64 +384,127 @@ int sl_physical_build(const sl_lp *root, const sl_catalog *cat, const sl_physica
                                 "connector '%s' cannot be written yet",
                                 root->connector ? root->connector->name : "?");
     }
-
+    int par = o->parallelism > 0 ? o->parallelism : 1;
     sl_physical *p = sl_calloc(1, sizeof *p);
     p->owned_exprs = sl_list_new();
     p->owned_arrays = sl_list_new();
-    p->calc = sl_calloc((size_t)depth + 2, sizeof(sl_calc_spec));
-    p->steps = sl_calloc((size_t)depth + 2, sizeof(sl_step_spec));
-    sl__table_cols(p, src, &p->src_names, &p->src_types);
+    sl_list *branches = sl_list_new();
 
-    /* Steps bottom-up: the chain's nodes from the scan upwards. */
-    const sl_lp **chain = sl__own(p, sl_calloc((size_t)depth + 1, sizeof(sl_lp *)));
+    /* The nodes above the inputs, bottom-up, down to the first stateful one
+    ** or the UNION / SCAN: those are chained into the inputs' tasks. */
+    int depth = 0;
+    const sl_lp *base = top;
+    while (base->kind != SL_LP_SCAN && base->kind != SL_LP_UNION && base->input &&
+           base->kind != SL_LP_JOIN) {
+        base = base->input;
+        depth++;
+    }
+    const sl_lp **upper = sl__own(p, sl_calloc((size_t)depth + 1, sizeof(sl_lp *)));
     int k = depth;
-    for (const sl_lp *n = top; n != scan; n = n->input)
-        chain[--k] = n;
-    int nsteps = 0, ncalc = 0;
-    for (int i = 0; i < depth; i++) {
-        sl_step_spec *step = &p->steps[nsteps++];
-        if (chain[i]->kind != SL_LP_FILTER && chain[i]->kind != SL_LP_PROJECT) {
-            if (sl__operator_step(p, chain[i], o->state_ttl_ms, step, err) != 0) {
-                sl_physical_free(p);
-                return -1;
-            }
-            continue;
+    for (const sl_lp *n = top; n != base; n = n->input)
+        upper[--k] = n;
+    int nchained = 0; /* leading upper nodes chained to the inputs */
+    while (nchained < depth && !sl__stateful(upper[nchained]))
+        nchained++;
+    int rc = base->kind == SL_LP_SCAN || base->kind == SL_LP_UNION
+                 ? sl__collect(p, base, upper, nchained, branches, err)
+                 : sl__not_yet(base, err);
+
+    /* Inputs. */
+    sl_job_spec *spec = &p->spec;
+    sl_input_spec *inputs = sl__own(p, sl_calloc((size_t)branches->n + 1, sizeof *inputs));
+    for (int i = 0; rc == 0 && i < branches->n; i++) {
+        const sl__branch *b = branches->items[i];
+        const sl_table *src = sl_catalog_table(cat, b->scan->table);
+        if (!src || !src->connector || !src->connector->create_source) {
+            rc = sl_error_set(err, SL_ERR_NOT_SUPPORTED, b->scan->pos,
+                              "connector '%s' cannot be read yet",
+                              b->scan->connector ? b->scan->connector->name : "?");
+            break;
         }
-        sl_calc_spec *st = &p->calc[ncalc++];
-        step->calc = st;
-        if (chain[i]->kind == SL_LP_FILTER) {
-            st->filter = chain[i]->exprs[0];
-            if (i + 1 < depth && chain[i + 1]->kind == SL_LP_PROJECT)
-                i++; /* the projection joins the filter's step */
-            else
-                continue;
-        }
-        const sl_lp *proj = chain[i];
-        st->project = true;
-        st->nexprs = proj->nexprs;
-        st->exprs = (const sl_bexpr *const *)proj->exprs;
-        st->out_types = sl__types(p, proj);
+        sl_input_spec *in = &inputs[i];
+        const char **names;
+        sl_type *types;
+        sl__table_cols(p, src, &names, &types);
+        in->create_source = src->connector->create_source;
+        in->source_args.options = src->def->options;
+        in->source_args.ncols = src->ncols;
+        in->source_args.names = names;
+        in->source_args.types = types;
+        in->source_args.parallelism = par;
+        in->source_args.table = src->name;
+        in->wm_expr = b->scan->watermark;
+        sl__chain chain = {0};
+        rc = sl__add_steps(p, &chain, b->scan, b->nodes, b->n, o->state_ttl_ms, err);
+        in->nsteps = chain.n;
+        in->steps = chain.steps;
     }
 
-    sl_job_spec *spec = &p->spec;
-    spec->limit = -1;
-    spec->name = o->job_name;
-    spec->data_dir = o->data_dir;
-    spec->checkpoint_interval_ms = o->interval_ms;
-    spec->retain = 3;
-    spec->create_source = src->connector->create_source;
-    spec->source_args.options = src->def->options;
-    spec->source_args.ncols = src->ncols;
-    spec->source_args.names = p->src_names;
-    spec->source_args.types = p->src_types;
-    spec->source_args.subtask = 0;
-    spec->source_args.parallelism = 1;
-    spec->source_args.table = src->name;
-    if (dst) {
+    /* Stages: each stateful node above starts one, after an exchange by its
+    ** keys (all to one task when it has none); stateless nodes join it. */
+    sl_stage_spec *stages = sl__own(p, sl_calloc((size_t)depth + 2, sizeof *stages));
+    int nstages = 0;
+    for (int i = nchained; rc == 0 && i < depth;) {
+        int j = i + 1;
+        while (j < depth && !sl__stateful(upper[j]))
+            j++;
+        sl_stage_spec *st = &stages[nstages++];
+        const sl_lp *op = upper[i];
+        st->nkeys = op->nkeys;
+        st->keys = op->keys;
+        st->exchange = op->nkeys > 0 ? SL_EXCHANGE_HASH : SL_EXCHANGE_SINGLE;
+        st->parallelism = op->nkeys > 0 ? par : 1;
+        sl__chain chain = {0};
+        rc = sl__add_steps(p, &chain, NULL, upper + i, j - i, o->state_ttl_ms, err);
+        st->nsteps = chain.n;
+        st->steps = chain.steps;
+        i = j;
+    }
+
+    /* The sink: the INSERT's mapping onto the table's columns ends the last
+    ** chain. A query's result (and its LIMIT) is collected by one task;
+    ** 'sink.parallelism' sets the sink's own. */
+    int last_par = nstages ? stages[nstages - 1].parallelism : par * branches->n;
+    int sink_par = last_par;
+    const char *sp = dst ? sl_kvlist_get(dst->def->options, "sink.parallelism") : NULL;
+    if (!dst || limit >= 0)
+        sink_par = 1;
+    else if (sp)
+        sink_par = atoi(sp);
+    if (rc == 0 && sink_par != last_par) {
+        sl_stage_spec *st = &stages[nstages++];
+        st->parallelism = sink_par;
+        st->exchange = sink_par == 1 ? SL_EXCHANGE_SINGLE : SL_EXCHANGE_HASH;
+        if (st->exchange == SL_EXCHANGE_HASH) { /* spread rows by all their columns */
+            int *keys = sl__own(p, sl_calloc((size_t)top->ncols + 1, sizeof(int)));
+            for (int c = 0; c < top->ncols; c++)
+                keys[c] = c;
+            st->nkeys = top->ncols;
+            st->keys = keys;
+        }
+    }
+    if (rc == 0 && dst) {
         sl__table_cols(p, dst, &p->sink_names, &p->sink_types);
-        if (sl__sink_mapping(p, root, &p->calc[ncalc])) {
-            p->steps[nsteps++].calc = &p->calc[ncalc];
-            ncalc++;
+        sl__chain chain = {0};
+        if (nstages) {
+            chain.steps = (sl_step_spec *)stages[nstages - 1].steps;
+            chain.n = chain.cap = stages[nstages - 1].nsteps;
+        }
+        int nbefore = chain.n;
+        sl__cast_step(p, &chain, top->ncols, sl__types(p, top), dst->ncols, p->sink_types,
+                      root->sink_map, root->pos);
+        if (chain.n > nbefore && nstages) {
+            stages[nstages - 1].steps = chain.steps;
+            stages[nstages - 1].nsteps = chain.n;
+        } else if (chain.n > nbefore) { /* chained into every input */
+            const sl_step_spec *mapping = &chain.steps[chain.n - 1];
+            for (int i = 0; i < branches->n; i++) {
+                sl__chain ic = {(sl_step_spec *)inputs[i].steps, inputs[i].nsteps,
+                                inputs[i].nsteps};
+                *sl__chain_add(p, &ic) = *mapping;
+                inputs[i].steps = ic.steps;
+                inputs[i].nsteps = ic.n;
+            }
         }
         spec->create_sink = dst->connector->create_sink;
         spec->sink_args.options = dst->def->options;
@@ -337,7 +512,7 @@ int sl_physical_build(const sl_lp *root, const sl_catalog *cat, const sl_physica
         spec->sink_args.names = p->sink_names;
         spec->sink_args.types = p->sink_types;
         spec->sink_args.table = dst->name;
-    } else {
+    } else if (rc == 0) {
         const char **names = sl__own(p, sl_calloc((size_t)top->ncols + 1, sizeof(char *)));
         sl_type *types = sl__own(p, sl_calloc((size_t)top->ncols + 1, sizeof(sl_type)));
         for (int c = 0; c < top->ncols; c++) {
@@ -350,14 +525,23 @@ int sl_physical_build(const sl_lp *root, const sl_catalog *cat, const sl_physica
         spec->sink_args.types = types;
         spec->sink_args.ctx = o->result_ctx;
     }
-    spec->sink_args.subtask = 0;
-    spec->sink_args.parallelism = 1;
+    int ninputs = branches->n;
+    sl_list_free(branches, NULL);
+    if (rc != 0) {
+        sl_physical_free(p);
+        return -1;
+    }
+    spec->name = o->job_name;
+    spec->data_dir = o->data_dir;
+    spec->checkpoint_interval_ms = o->interval_ms;
+    spec->retain = 3;
+    spec->parallelism = par;
+    spec->ninputs = ninputs;
+    spec->inputs = inputs;
+    spec->nstages = nstages;
+    spec->stages = stages;
     spec->sink_args.job = o->job_name;
-    spec->nsteps = nsteps;
-    spec->steps = p->steps;
     spec->limit = limit;
-    spec->wm_col = scan->wm_col;
-    spec->wm_expr = scan->watermark;
     *out = p;
     return 0;
 }

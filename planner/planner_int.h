@@ -58,6 +58,11 @@ sl_list *sl_catalog_view_names(const sl_catalog *cat);
 int sl_catalog_put_table(sl_catalog *cat, sl_stmt *def, sl_error *err);
 int sl_catalog_put_view(sl_catalog *cat, sl_stmt *def, sl_error *err);
 int sl_catalog_drop(sl_catalog *cat, const char *name, bool is_view, sl_error *err);
+/* An in-memory, read-only copy of every table and view (not locked, never
+** written): what a job plans against and keeps while it runs, so that DROP
+** or ALTER of a table it reads or writes never frees what it uses. Close it
+** with sl_catalog_close. */
+sl_catalog *sl_catalog_snapshot(const sl_catalog *cat);
 /* Build the in-memory table from a CREATE TABLE statement (structure only:
 ** columns, key, watermark column, connector). Validation is the binder's. */
 sl_table *sl_table_from_def(sl_stmt *def, sl_error *err);
@@ -188,6 +193,7 @@ typedef struct sl_physical_opts {
     const char *data_dir;           /* checkpoints; NULL for a query's job */
     int64_t interval_ms;            /* checkpoint interval; 0 = only at the end */
     int64_t state_ttl_ms;           /* 'table.exec.state.ttl'; 0 = forever */
+    int parallelism;                /* 'parallelism.default' (>= 1) */
     sl_sink_create_fn result_sink;  /* for a query: where its rows go */
     void *result_ctx;               /* passed to result_sink in sl_sink_args.ctx */
 } sl_physical_opts;

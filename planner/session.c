@@ -978,7 +978,7 @@ static int sl__run(sl_session *s, const sl_stmt *st, const sl_result_sink *out, 
     if (rc == 0) {
         sl_physical_opts o = {name, st->kind == SL_STMT_QUERY ? NULL : s->eng->data_dir,
                               sl__duration_ms(s, "execution.checkpointing.interval"),
-                              sl__duration_ms(s, "table.exec.state.ttl"), sl__result_sink_create,
+                              sl__duration_ms(s, "table.exec.state.ttl"), 1, sl__result_sink_create,
                               &run};
         const sl_lp *top = plans->items[0];
         run.with_kind = st->kind == SL_STMT_QUERY && top->changelog != SL_CL_INSERT;

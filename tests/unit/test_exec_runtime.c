@@ -19,23 +19,57 @@ static sl_msg wm(int64_t t)
 
 static void t_channel_order_and_timeout(void)
 {
-    sl_channel *ch = sl_channel_new(4);
+    sl_channel *ch = sl_channel_new(1, 4);
     for (int i = 0; i < 4; i++) {
         sl_msg m = wm(i);
-        CHECK(sl_channel_send(ch, &m) == 0);
+        CHECK(sl_channel_send(ch, 0, &m) == 0);
     }
     CHECK_INT(sl_channel_len(ch), 4);
     sl_msg got;
+    int lane = -1;
     for (int i = 0; i < 4; i++) {
-        REQUIRE(sl_channel_recv(ch, &got, -1) == 0);
+        REQUIRE(sl_channel_recv(ch, NULL, &lane, &got, -1) == 0);
         CHECK_INT(got.watermark, i);
+        CHECK_INT(lane, 0);
     }
-    CHECK_INT(sl_channel_recv(ch, &got, 1000000), 1); /* 1 ms: nothing there */
+    CHECK_INT(sl_channel_recv(ch, NULL, &lane, &got, 1000000), 1); /* 1 ms: nothing there */
+    sl_channel_wake(ch); /* a command: the next wait returns at once */
+    CHECK_INT(sl_channel_recv(ch, NULL, &lane, &got, -1), 1);
+    sl_channel_free(ch);
+}
+
+static void t_channel_blocked_lanes(void)
+{
+    /* Alignment: a blocked lane is not read, the others are; unblocked, its
+    ** messages come in order. Lanes are read round robin. */
+    sl_channel *ch = sl_channel_new(3, 4);
+    for (int l = 0; l < 3; l++)
+        for (int i = 0; i < 2; i++) {
+            sl_msg m = wm(l * 10 + i);
+            CHECK(sl_channel_send(ch, l, &m) == 0);
+        }
+    uint8_t blocked[3] = {0, 1, 0};
+    sl_msg got;
+    int lane, seen[3] = {0, 0, 0};
+    for (int k = 0; k < 4; k++) {
+        REQUIRE(sl_channel_recv(ch, blocked, &lane, &got, -1) == 0);
+        CHECK(lane != 1);
+        CHECK_INT(got.watermark, lane * 10 + seen[lane]);
+        seen[lane]++;
+    }
+    CHECK_INT(seen[0], 2);
+    CHECK_INT(seen[2], 2);
+    CHECK_INT(sl_channel_recv(ch, blocked, &lane, &got, 1000000), 1); /* only lane 1 has some */
+    blocked[1] = 0;
+    REQUIRE(sl_channel_recv(ch, blocked, &lane, &got, -1) == 0);
+    CHECK_INT(lane, 1);
+    CHECK_INT(got.watermark, 10);
     sl_channel_free(ch);
 }
 
 typedef struct sender {
     sl_channel *ch; /* where to send */
+    int lane;       /* on which lane */
     int first;      /* first value */
     int count;      /* how many */
     int sent;       /* how many went through */
@@ -46,7 +80,7 @@ static void *send_all(void *arg)
     sender *s = arg;
     for (int i = 0; i < s->count; i++) {
         sl_msg m = wm(s->first + i);
-        if (sl_channel_send(s->ch, &m) != 0)
+        if (sl_channel_send(s->ch, s->lane, &m) != 0)
             break;
         s->sent++;
     }
@@ -55,26 +89,27 @@ static void *send_all(void *arg)
 
 static void t_channel_backpressure_many_senders(void)
 {
-    /* Four senders push 5000 messages each through 8 slots: nothing lost or
-    ** doubled, each sender's messages in its order. */
-    sl_channel *ch = sl_channel_new(8);
+    /* Four senders push 5000 messages each through 8 slots per lane: nothing
+    ** lost or doubled, each sender's messages in its order. */
+    sl_channel *ch = sl_channel_new(4, 8);
     sender s[4];
     pthread_t th[4];
     for (int i = 0; i < 4; i++) {
-        s[i] = (sender){ch, i * 100000, 5000, 0};
+        s[i] = (sender){ch, i, i * 100000, 5000, 0};
         pthread_create(&th[i], NULL, send_all, &s[i]);
     }
     int last[4] = {-1, -1, -1, -1};
     int total = 0;
     bool ordered = true;
     sl_msg m;
-    while (total < 20000 && sl_channel_recv(ch, &m, -1) == 0) {
+    int lane;
+    while (total < 20000 && sl_channel_recv(ch, NULL, &lane, &m, -1) == 0) {
         int who = (int)(m.watermark / 100000), seq = (int)(m.watermark % 100000);
-        ordered &= who >= 0 && who < 4 && seq == last[who] + 1;
+        ordered &= who == lane && seq == last[who] + 1;
         if (who >= 0 && who < 4)
             last[who] = seq;
         total++;
-        CHECK(sl_channel_len(ch) <= 8);
+        CHECK(sl_channel_len(ch) <= 4 * 8);
     }
     for (int i = 0; i < 4; i++)
         pthread_join(th[i], NULL);
@@ -86,8 +121,8 @@ static void t_channel_backpressure_many_senders(void)
 static void t_channel_close(void)
 {
     /* A sender blocked on a full channel is released by close and fails. */
-    sl_channel *ch = sl_channel_new(1);
-    sender s = {ch, 0, 3, 0};
+    sl_channel *ch = sl_channel_new(1, 1);
+    sender s = {ch, 0, 0, 3, 0};
     pthread_t th;
     pthread_create(&th, NULL, send_all, &s);
     while (sl_channel_len(ch) < 1)
@@ -97,15 +132,15 @@ static void t_channel_close(void)
     pthread_join(th, NULL);
     CHECK_INT(s.sent, 1);
     sl_msg m;
-    CHECK_INT(sl_channel_recv(ch, &m, -1), 0); /* queued before close: drained */
-    CHECK_INT(sl_channel_recv(ch, &m, -1), -1);
+    CHECK_INT(sl_channel_recv(ch, NULL, NULL, &m, -1), 0); /* queued before close: drained */
+    CHECK_INT(sl_channel_recv(ch, NULL, NULL, &m, -1), -1);
     sl_msg more = wm(9);
-    CHECK_INT(sl_channel_send(ch, &more), -1);
+    CHECK_INT(sl_channel_send(ch, 0, &more), -1);
     /* A queued chunk is freed with the channel (LeakSanitizer checks). */
-    sl_channel *ch2 = sl_channel_new(2);
+    sl_channel *ch2 = sl_channel_new(2, 2);
     sl_type t = sl_type_make(SL_TYPE_INT);
     sl_msg cm = {SL_MSG_CHUNK, sl_chunk_new(1, &t, 4), 0, false, 0};
-    CHECK(sl_channel_send(ch2, &cm) == 0);
+    CHECK(sl_channel_send(ch2, 1, &cm) == 0);
     sl_channel_free(ch2);
     sl_channel_free(ch);
 }
@@ -202,5 +237,5 @@ static void t_checkpoint_prune(void)
     sl_free(data);
 }
 
-SL_TESTS(t_channel_order_and_timeout, t_channel_backpressure_many_senders, t_channel_close,
+SL_TESTS(t_channel_order_and_timeout, t_channel_blocked_lanes, t_channel_backpressure_many_senders, t_channel_close,
          t_checkpoint_seal_and_latest, t_checkpoint_prune)
