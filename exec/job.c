@@ -1064,15 +1064,16 @@ static int sl__restore(sl__job *j, sl_error *err)
     size_t *lv = sl_calloc((size_t)committables->n + 1, sizeof(size_t));
     for (int i = 0; i < lens->n; i++)
         lv[i] = (size_t)(uintptr_t)lens->items[i];
-    for (int i = 0; rc == 0 && i < j->ntasks; i++) {
-        sl__task *t = &j->tasks[i];
-        if (!t->sink)
-            continue;
-        rc = t->sink->ops->recover(t->sink, (const char *const *)committables->items, lv,
-                                   committables->n, err);
-        if (rc == 0)
-            rc = t->sink->ops->begin(t->sink, j->epoch, err);
-    }
+    for (int i = 0; rc == 0 && i < j->ntasks; i++)
+        if (j->tasks[i].sink)
+            rc = j->tasks[i].sink->ops->recover(j->tasks[i].sink,
+                                                (const char *const *)committables->items, lv,
+                                                committables->n, err);
+    /* Only then the first epoch: no instance's recovery may see another's
+    ** new epoch as a leftover. */
+    for (int i = 0; rc == 0 && i < j->ntasks; i++)
+        if (j->tasks[i].sink)
+            rc = j->tasks[i].sink->ops->begin(j->tasks[i].sink, j->epoch, err);
     sl_free(lv);
     sl_list_free(lens, NULL);
     sl_list_free(committables, sl_free);

@@ -44,8 +44,9 @@ static int failpoint(void *ctx, const char *where)
 
 /* ---- test source: the integers 0 .. N_ROWS-1 ---- */
 typedef struct tsrc {
-    sl_source src; /* first */
-    int64_t next;  /* next value */
+    sl_source src;   /* first */
+    int64_t next;    /* next value */
+    int parallelism; /* subtask k of p reads the values v with v % p == k */
 } tsrc;
 
 static int src_poll(sl_source *s, sl_chunk *out, sl_error *err)
@@ -56,7 +57,8 @@ static int src_poll(sl_source *s, sl_chunk *out, sl_error *err)
     usleep(4000); /* a slow source: periodic checkpoints happen in between */
     while (out->nrows < out->cap && out->nrows < CHUNK && t->next < N_ROWS) {
         int r = sl_chunk_append_row(out, SL_ROW_INSERT);
-        sl_chunk_set_i64(out, 0, r, t->next++);
+        sl_chunk_set_i64(out, 0, r, t->next);
+        t->next += t->parallelism;
     }
     return t->next >= N_ROWS ? SL_SOURCE_END : SL_SOURCE_MORE;
 }
@@ -94,6 +96,8 @@ static int src_create(const sl_source_args *a, sl_source **out, sl_error *err)
     tsrc *t = sl_calloc(1, sizeof *t);
     t->src.ops = &src_ops;
     t->src.impl = t;
+    t->next = a->subtask;
+    t->parallelism = a->parallelism;
     *out = &t->src;
     return 0;
 }
@@ -104,22 +108,24 @@ static char g_dir[512];
 typedef struct tsink {
     sl_sink sink;  /* first */
     int64_t epoch; /* open epoch */
+    int subtask;   /* this instance */
     FILE *f;       /* its pending file */
 } tsink;
 
-/* Like a real sink, file names are unique per incarnation, so a replayed
-** epoch can never overwrite (and so hide) data committed before. */
-static char *path_of(int64_t epoch, int incarnation, const char *state)
+/* Like a real sink, file names are unique per incarnation and instance, so
+** a replayed epoch can never overwrite (and so hide) data committed before. */
+static char *path_of(int64_t epoch, int incarnation, int subtask, const char *state)
 {
-    return sl_sprintf("%s/epoch-%lld-%d.%s", g_dir, (long long)epoch, incarnation, state);
+    return sl_sprintf("%s/epoch-%lld-%d-%d.%s", g_dir, (long long)epoch, incarnation, subtask,
+                      state);
 }
 
 static int snk_begin(sl_sink *s, int64_t epoch, sl_error *err)
 {
     tsink *t = s->impl;
     t->epoch = epoch;
-    char *p = g_sloppy ? sl_sprintf("%s/visible.done", g_dir)
-                       : path_of(epoch, g_incarnation, "pending");
+    char *p = g_sloppy ? sl_sprintf("%s/visible-%d.done", g_dir, t->subtask)
+                       : path_of(epoch, g_incarnation, t->subtask, "pending");
     t->f = fopen(p, g_sloppy ? "a" : "w");
     sl_free(p);
     return t->f ? 0 : sl_error_set(err, SL_ERR_IO, -1, "open failed");
@@ -152,7 +158,7 @@ static int snk_pre_commit(sl_sink *s, int64_t epoch, sl_strbuf *committable, sl_
     fsync(fileno(t->f));
     fclose(t->f);
     t->f = NULL;
-    sl_strbuf_appendf(committable, "%lld %d", (long long)epoch, g_incarnation);
+    sl_strbuf_appendf(committable, "%lld %d %d", (long long)epoch, g_incarnation, t->subtask);
     return 0;
 }
 
@@ -161,13 +167,15 @@ static int commit_epoch(const char *c, size_t len)
     char buf[64];
     snprintf(buf, sizeof buf, "%.*s", (int)len, c);
     long long e = 0;
-    int inc = 0;
-    if (sscanf(buf, "%lld %d", &e, &inc) != 2)
+    int inc = 0, sub = 0;
+    if (sscanf(buf, "%lld %d %d", &e, &inc, &sub) != 3)
         return -1;
-    char *from = path_of(e, inc, "pending"), *to = path_of(e, inc, "done");
+    char *from = path_of(e, inc, sub, "pending"), *to = path_of(e, inc, sub, "done");
     int rc = 0;
     if (rename(from, to) != 0 && !sl_fs_exists(to)) /* idempotent */
         rc = -1;
+    if (rc && getenv("SLUICE_TEST_VERBOSE"))
+        fprintf(stderr, "commit: %s missing\n", from);
     sl_free(from);
     sl_free(to);
     return rc;
@@ -221,6 +229,7 @@ static int snk_create(const sl_sink_args *a, sl_sink **out, sl_error *err)
     tsink *t = sl_calloc(1, sizeof *t);
     t->sink.ops = &snk_ops;
     t->sink.impl = t;
+    t->subtask = a->subtask;
     *out = &t->sink;
     return 0;
 }
@@ -276,6 +285,9 @@ static void fresh_dir(const char *name)
 }
 
 static sl_input_spec g_input;
+static int g_parallelism = 1; /* tasks per input; 2 adds a hash exchange before the sink */
+static const int g_key[1] = {0};
+static const sl_stage_spec g_stage = {SL_EXCHANGE_HASH, 1, g_key, 2, 0, NULL};
 
 static sl_job_spec make_spec(const sl_type *types, const char **names)
 {
@@ -286,9 +298,13 @@ static sl_job_spec make_spec(const sl_type *types, const char **names)
     g_input.source_args.ncols = 1;
     g_input.source_args.names = names;
     g_input.source_args.types = types;
-    spec.parallelism = 1;
+    spec.parallelism = g_parallelism;
     spec.ninputs = 1;
     spec.inputs = &g_input;
+    if (g_parallelism > 1) { /* 2 readers -> hash by value -> 2 sink tasks */
+        spec.nstages = 1;
+        spec.stages = &g_stage;
+    }
     spec.name = "test-job";
     spec.data_dir = g_dir;
     spec.checkpoint_interval_ms = 20;
@@ -316,6 +332,8 @@ static int run_with_failure(int fail_at, sl_job_stats *last)
         runs++;
         g_incarnation++;
         int rc = sl_job_run(&spec, last, &err);
+        if (rc != 0 && getenv("SLUICE_TEST_VERBOSE") && (g_fail_at == 0 || g_parallelism > 1))
+            fprintf(stderr, "run %d: %s\n", runs, err.message);
         sl_error_reset(&err);
         if (rc == 0 && last->finished)
             return runs;
@@ -393,4 +411,81 @@ static void t_check_detects_sloppy_sink(void)
     CHECK(caught > 0);
 }
 
-SL_TESTS(t_no_failure, t_failure_at_every_step, t_check_detects_sloppy_sink)
+/* The same at parallelism 2: two source tasks, a hash exchange, two sink
+** tasks: barriers are aligned over two lanes, each sink commits its part. */
+static void t_parallel_no_failure(void)
+{
+    g_parallelism = 2;
+    t_no_failure();
+    g_parallelism = 1;
+}
+
+static void t_parallel_failure_at_every_step(void)
+{
+    g_parallelism = 2;
+    t_failure_at_every_step();
+    g_parallelism = 1;
+}
+
+static void t_parallel_sloppy(void)
+{
+    g_parallelism = 2;
+    t_check_detects_sloppy_sink();
+    g_parallelism = 1;
+}
+
+/* Restoring into another shape (parallelism) is refused, not guessed. */
+static void t_restore_other_parallelism(void)
+{
+    fresh_dir("reshape");
+    sl_job_stats st;
+    run_with_failure(0, &st);
+    REQUIRE(st.finished);
+    g_parallelism = 2;
+    sl_type types[1] = {sl_type_make(SL_TYPE_BIGINT)};
+    const char *names[1] = {"v"};
+    sl_job_spec spec = make_spec(types, names);
+    sl_error err = SL_ERROR_INIT;
+    CHECK_INT(sl_job_run(&spec, &st, &err), -1);
+    CHECK_STR(err.sqlstate, "55000");
+    CHECK(strstr(err.message, "different plan or parallelism") != NULL);
+    sl_error_reset(&err);
+    g_parallelism = 1;
+    CHECK_INT(check_output(), 0);
+}
+
+/* execution.savepoint.path: a job under another name starts from a
+** savepoint of the first; its epochs continue after the savepoint's. */
+static void t_restore_path(void)
+{
+    fresh_dir("from-savepoint");
+    sl_job_stats st;
+    run_with_failure(0, &st);
+    REQUIRE(st.finished);
+    char *chk = sl_sprintf("%s/jobs/test-job/chk-%lld", g_dir, (long long)st.last_checkpoint);
+    sl_type types[1] = {sl_type_make(SL_TYPE_BIGINT)};
+    const char *names[1] = {"v"};
+    sl_job_spec spec = make_spec(types, names);
+    spec.name = "second-job";
+    spec.restore_path = chk;
+    sl_error err = SL_ERROR_INIT;
+    sl_job_stats again;
+    CHECK_INT(sl_job_run(&spec, &again, &err), 0);
+    CHECK_INT(again.restored_from, st.last_checkpoint);
+    CHECK_INT(again.rows_in, 0); /* the input was read to its end already */
+    CHECK(again.last_checkpoint > st.last_checkpoint);
+    CHECK_INT(check_output(), 0);
+    spec.restore_path = "/nonexistent/chk-3";
+    CHECK_INT(sl_job_run(&spec, &again, &err), -1);
+    CHECK_STR(err.sqlstate, "58P01");
+    sl_error_reset(&err);
+    spec.restore_path = g_dir;
+    CHECK_INT(sl_job_run(&spec, &again, &err), -1);
+    CHECK_STR(err.sqlstate, "22023");
+    sl_error_reset(&err);
+    sl_free(chk);
+}
+
+SL_TESTS(t_no_failure, t_failure_at_every_step, t_check_detects_sloppy_sink, t_parallel_no_failure,
+         t_parallel_failure_at_every_step, t_parallel_sloppy, t_restore_other_parallelism,
+         t_restore_path)
