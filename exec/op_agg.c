@@ -1028,7 +1028,8 @@ static int sl__agg_watermark(sl_operator *op, int64_t wm, const sl_emit *out, sl
             sl__drop_group(a, win->g[j]);
         sl_free(win->g);
     }
-    memmove(a->wins, a->wins + w, (size_t)(a->nwins - w) * sizeof *a->wins);
+    if (w > 0) /* a->wins may be NULL: a task that never saw a window */
+        memmove(a->wins, a->wins + w, (size_t)(a->nwins - w) * sizeof *a->wins);
     a->nwins -= w;
     if (rc)
         return -1;

@@ -18,7 +18,11 @@
 ** marker is not Sluice's; a corrupt catalog is an error. Neither is ever
 ** written to.
 **
-** Main routines: sl_catalog_open, sl_catalog_put_table/view, sl_catalog_drop.
+** A snapshot (sl_catalog_snapshot) is an in-memory copy that a running job
+** plans against and keeps: changing the catalog never frees what a job uses.
+**
+** Main routines: sl_catalog_open, sl_catalog_put_table/view, sl_catalog_drop,
+** sl_catalog_snapshot.
 */
 #include "planner_int.h"
 
@@ -35,8 +39,8 @@
 #define SL_CATALOG_VERSION 1
 
 struct sl_catalog {
-    char *dir;      /* data directory */
-    char *path;     /* catalog.json */
+    char *dir;      /* data directory; NULL for a snapshot */
+    char *path;     /* catalog.json; NULL for a snapshot (read-only) */
     sl_list *tables;/* sl_table*, in creation order */
     sl_list *views; /* sl_view* (never temporary), in creation order */
     int lock_fd;    /* the held SLUICE.lock, or -1 */
@@ -356,6 +360,31 @@ int sl_catalog_open(const char *data_dir, sl_catalog **out, sl_error *err)
     return 0;
 }
 
+sl_catalog *sl_catalog_snapshot(const sl_catalog *cat)
+{
+    sl_catalog *snap = sl_calloc(1, sizeof *snap);
+    snap->tables = sl_list_new();
+    snap->views = sl_list_new();
+    snap->lock_fd = -1;
+    for (int i = 0; i < sl_list_len(cat->tables); i++) {
+        const sl_table *t = sl_list_get(cat->tables, i);
+        sl_error err = SL_ERROR_INIT;
+        /* It was built from the same definition once, so this cannot fail. */
+        sl_table *copy = sl_table_from_def(sl_stmt_dup(t->def), &err);
+        if (SL_ALWAYS(copy != NULL))
+            sl_list_push(snap->tables, copy);
+        sl_error_reset(&err);
+    }
+    for (int i = 0; i < sl_list_len(cat->views); i++) {
+        const sl_view *v = sl_list_get(cat->views, i);
+        sl_view *copy = sl_calloc(1, sizeof *copy);
+        copy->name = sl_strdup(v->name);
+        copy->def = sl_stmt_dup(v->def);
+        sl_list_push(snap->views, copy);
+    }
+    return snap;
+}
+
 void sl_catalog_close(sl_catalog *cat)
 {
     if (!cat)
@@ -431,6 +460,8 @@ static int sl__find(const sl_list *l, const char *name, bool tables)
 ** make that change in memory. */
 static int sl__commit_change(sl_catalog *cat, bool tables, int idx, void *obj, sl_error *err)
 {
+    if (!cat->path)
+        return sl_error_set(err, SL_ERR_INTERNAL, -1, "a catalog snapshot cannot be changed");
     sl_list *l = tables ? cat->tables : cat->views;
     sl_list shadow = {NULL, 0, 0};
     for (int i = 0; i < l->n; i++) {

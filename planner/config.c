@@ -26,6 +26,8 @@ static const sl_config_key sl__keys[] = {
      "What to do when a requested sink guarantee is not achievable."},
     {"sql-client.execution.result-mode", SL_OPT_ENUM, false, "tableau", false,
      "table|tableau|changelog", "How the shell shows query results."},
+    {"table.dml-sync", SL_OPT_BOOL, false, "false", false, NULL,
+     "Run INSERT to its end ('true') or start it as a background job ('false')."},
     {"table.exec.state.ttl", SL_OPT_DURATION, false, "0 ms", false, NULL,
      "Idle state retention; '0' keeps state forever."},
     {"table.local-time-zone", SL_OPT_STRING, false, "UTC", false, NULL,

@@ -1,24 +1,52 @@
 /*
-** session.c — the engine (one data directory) and sessions that execute
-** statements: DDL against the catalog, SET/RESET, SHOW, DESCRIBE, EXPLAIN,
-** and the binding of INSERT / queries (which need the runtime to run).
+** session.c — the engine (one data directory and the registry of its running
+** jobs) and sessions that execute statements: DDL against the catalog,
+** SET/RESET, SHOW, DESCRIBE, EXPLAIN, INSERT and queries (run by the
+** runtime), STOP JOB.
 **
 ** Every statement's output goes through an sl_result_sink; this file is the
 ** only place that turns catalog objects and plans into result rows.
 **
-** Main routines: sl_engine_open, sl_session_exec.
+** Jobs. Every INSERT job is an sl__job in the engine's registry while it
+** runs, whichever thread runs it: the caller's ('table.dml-sync' = 'true')
+** or one of its own (background). The job owns everything the runtime reads
+** while it runs — its logical plans, the physical plan and a snapshot of the
+** catalog they point into — so the session that started it may go on (or
+** go away) and DDL never frees what a job uses. The registry gives
+** STOP JOB a stop flag to set and a thread to wait for, and SHOW JOBS the
+** live counters the runtime's progress callback copies in. A job that ends
+** writes its record jobs/<name>/_job.json (FINISHED / STOPPED / FAILED);
+** a background job's thread is joined by the next registry operation
+** ("reaping"), at the latest by sl_engine_close, which first stops every
+** job with a savepoint.
+**
+** Main routines: sl_engine_open/close, sl_session_exec, sl_engine_stop_jobs,
+** sl_engine_wait_jobs.
 */
 #include "planner_int.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <jansson.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define SL_ERR_NOT_IN_STATE "55000" /* object_not_in_prerequisite_state */
 
 struct sl_engine {
-    char *data_dir;   /* the data directory */
-    sl_catalog *cat;  /* its catalog */
+    char *data_dir;           /* the data directory */
+    sl_catalog *cat;          /* its catalog */
+    pthread_mutex_t mu;       /* guards jobs, log and the [mu] fields of every job */
+    pthread_cond_t job_ended; /* broadcast when a job ends */
+    sl_list *jobs;            /* the registry: sl__job*, running or not yet reaped */
+    sl_engine_log_fn log;     /* where background jobs' messages go, or NULL */
+    void *log_ctx;            /* for log */
 };
 
 struct sl_session {
@@ -26,7 +54,41 @@ struct sl_session {
     sl_kvlist *config;  /* SET values */
     sl_list *tviews;    /* temporary views (sl_view*) */
     volatile sig_atomic_t *interrupt; /* set by the caller's signal handler, or NULL */
+    bool dml_sync;      /* 'table.dml-sync' while it is not SET */
 };
+
+typedef enum sl__job_state {
+    SL__JOB_RUNNING,  /* sl_job_run has not returned */
+    SL__JOB_FINISHED, /* its bounded input ended and everything was committed */
+    SL__JOB_STOPPED,  /* stopped after a final checkpoint (STOP JOB, Ctrl-C, shutdown) */
+    SL__JOB_FAILED,   /* failed (error) */
+} sl__job_state;
+
+static const char *const sl__job_state_names[] = {"RUNNING", "FINISHED", "STOPPED", "FAILED"};
+
+typedef struct sl__run_ctx sl__run_ctx;
+
+/* One INSERT job. Fields marked [mu] are guarded by the engine's mutex; the
+** others are set before the job starts and only read afterwards. */
+typedef struct sl__job {
+    sl_engine *eng;         /* the engine whose registry lists it */
+    char *name;             /* identity ('pipeline.name' or derived from the statement) */
+    char *sink;             /* the sink table */
+    char *guarantee;        /* the sink's effective guarantee */
+    char *restore_path;     /* 'execution.savepoint.path' it starts from, or NULL */
+    sl_list *plans;         /* the logical plans (sl_lp*) the physical plan points into */
+    sl_catalog *cat;        /* the catalog snapshot it was planned against */
+    sl_physical *phys;      /* the physical plan, holding the sl_job_spec */
+    sl__run_ctx *run;       /* synchronous: the statement it runs for; NULL in the background */
+    bool background;        /* runs on a thread of its own */
+    pthread_t thread;       /* background: that thread */
+    int refs;               /* [mu] the registry's, plus one per STOP JOB waiting for it */
+    bool stop;              /* [mu] asked to stop (read by should_stop) */
+    bool savepoint;         /* [mu] ... after a final checkpoint kept as a savepoint */
+    sl__job_state state;    /* [mu] running or how it ended */
+    sl_job_stats stats;     /* [mu] live counters (progress); the final ones once ended */
+    sl_error error;         /* [mu] FAILED: why */
+} sl__job;
 
 /* ------------------------------------------------------------------------
 ** Engine and session lifetimes
@@ -41,6 +103,9 @@ int sl_engine_open(const char *data_dir, sl_engine **out, sl_error *err)
     sl_engine *eng = sl_calloc(1, sizeof *eng);
     eng->data_dir = sl_strdup(data_dir);
     eng->cat = cat;
+    pthread_mutex_init(&eng->mu, NULL);
+    pthread_cond_init(&eng->job_ended, NULL);
+    eng->jobs = sl_list_new();
     *out = eng;
     return 0;
 }
@@ -49,9 +114,24 @@ void sl_engine_close(sl_engine *eng)
 {
     if (!eng)
         return;
+    sl_engine_stop_jobs(eng);
+    /* A job still listed was started synchronously by a session that is
+    ** still running it: a caller's bug, and its memory is not ours to free. */
+    SL_ALWAYS(eng->jobs->n == 0);
+    sl_list_free(eng->jobs, NULL);
+    pthread_cond_destroy(&eng->job_ended);
+    pthread_mutex_destroy(&eng->mu);
     sl_catalog_close(eng->cat);
     sl_free(eng->data_dir);
     sl_free(eng);
+}
+
+void sl_engine_set_log(sl_engine *eng, sl_engine_log_fn fn, void *ctx)
+{
+    pthread_mutex_lock(&eng->mu);
+    eng->log = fn;
+    eng->log_ctx = ctx;
+    pthread_mutex_unlock(&eng->mu);
 }
 
 const char *sl_engine_data_dir(const sl_engine *eng)
@@ -76,6 +156,11 @@ static void sl__view_free_v(void *p)
 void sl_session_set_interrupt(sl_session *s, volatile sig_atomic_t *flag)
 {
     s->interrupt = flag;
+}
+
+void sl_session_set_dml_sync(sl_session *s, bool sync)
+{
+    s->dml_sync = sync;
 }
 
 void sl_session_free(sl_session *s)
@@ -384,6 +469,8 @@ static int sl__set(sl_session *s, const sl_stmt *st, const sl_result_sink *out, 
         const sl_config_key *keys = sl_config_keys(&n);
         for (int i = 0; i < n; i++) {
             const char *v = sl_kvlist_get(s->config, keys[i].key);
+            if (!v && strcmp(keys[i].key, "table.dml-sync") == 0)
+                v = s->dml_sync ? "true" : "false"; /* the session's own default */
             const char *vals[] = {keys[i].key, v ? v : keys[i].default_value};
             sl__row(&t, vals);
         }
@@ -501,7 +588,10 @@ static int sl__show_create(sl_session *s, const sl_stmt *st, const sl_result_sin
     return 0;
 }
 
-/* SHOW JOBS: one row per jobs/<name>/_job.json, sorted by name. */
+static bool sl__job_live(sl_engine *eng, const char *name, sl_job_stats *stats);
+
+/* SHOW JOBS: one row per jobs/<name>/_job.json, sorted by name; a running
+** job with its live counters. */
 static int sl__show_jobs(sl_session *s, const sl_result_sink *out)
 {
     static const char *const cols[] = {"job name",   "status",   "sink",      "guarantee",
@@ -529,10 +619,12 @@ static int sl__show_jobs(sl_session *s, const sl_result_sink *out)
         if (o) {
             const char *name = json_string_value(json_object_get(o, "name"));
             const char *status = json_string_value(json_object_get(o, "status"));
+            sl_job_stats live = {0};
+            bool running = name && sl__job_live(s->eng, name, &live);
             int64_t chk = json_is_integer(json_object_get(o, "last_checkpoint"))
                               ? json_integer_value(json_object_get(o, "last_checkpoint"))
                               : -1;
-            bool died = status && strcmp(status, "RUNNING") == 0;
+            bool died = !running && status && strcmp(status, "RUNNING") == 0;
             sl_chk_store *st = NULL;
             sl_error ignored = SL_ERROR_INIT;
             if (died && name && sl_chk_open(s->eng->data_dir, name, &st, &ignored) == 0)
@@ -541,15 +633,19 @@ static int sl__show_jobs(sl_session *s, const sl_result_sink *out)
             sl_error_reset(&ignored);
             char nums[5][24];
             const char *keys[4] = {"rows_in", "rows_out", "rows_late", "rows_skipped"};
+            int64_t counts[4] = {live.rows_in, live.rows_out, live.rows_late, live.rows_skipped};
+            if (running)
+                chk = live.last_checkpoint;
             snprintf(nums[0], sizeof nums[0], "%lld", (long long)chk);
             for (int k = 0; k < 4; k++) {
                 json_t *v = json_object_get(o, keys[k]);
-                snprintf(nums[k + 1], sizeof nums[k + 1], "%lld",
-                         (long long)(json_is_integer(v) ? json_integer_value(v) : 0));
+                if (!running)
+                    counts[k] = json_is_integer(v) ? json_integer_value(v) : 0;
+                snprintf(nums[k + 1], sizeof nums[k + 1], "%lld", (long long)counts[k]);
             }
-            bool has_stats = json_object_get(o, "rows_in") != NULL;
+            bool has_stats = running || json_object_get(o, "rows_in") != NULL;
             const char *vals[] = {name ? name : names->items[i],
-                                  died ? "INTERRUPTED" : status ? status : "?",
+                                  running ? "RUNNING" : died ? "INTERRUPTED" : status ? status : "?",
                                   json_string_value(json_object_get(o, "sink")),
                                   json_string_value(json_object_get(o, "guarantee")),
                                   chk >= 0 ? nums[0] : NULL,
@@ -780,27 +876,72 @@ static int64_t sl__duration_ms(sl_session *s, const char *key)
     return ms;
 }
 
-typedef struct sl__run_ctx {
-    sl_session *s;                /* the session */
-    const sl_result_sink *out;    /* the statement's output */
-    bool cancelled;               /* the output asked to stop */
-    bool with_kind;               /* an updating query: rows start with Flink's op column */
-} sl__run_ctx;
-
-static int sl__should_stop(void *ctx, bool *savepoint)
+/* 'parallelism.default', else one task per online CPU. SET refuses a value
+** below 1; this check guards the value the job would run with. */
+static int sl__parallelism(sl_session *s, int *out, sl_error *err)
 {
-    sl__run_ctx *rc = ctx;
-    *savepoint = true;
-    return rc->cancelled || (rc->s->interrupt && *rc->s->interrupt);
+    const char *v = sl_kvlist_get(s->config, "parallelism.default");
+    if (!v) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        *out = n < 1 ? 1 : n > INT_MAX ? INT_MAX : (int)n;
+        return 0;
+    }
+    int64_t n = 0;
+    if (sl_option_parse_int(v, &n, -1, err) != 0)
+        return -1;
+    if (n < 1 || n > INT_MAX) {
+        sl_error_set(err, SL_ERR_INVALID_PARAMETER, -1,
+                     "invalid value for option 'parallelism.default': \"%s\" must be %s", v,
+                     n < 1 ? "at least 1" : "at most 2147483647");
+        sl_error_hint(err, "SET it to the number of tasks per operator, or RESET it to run "
+                           "one per CPU.");
+        return -1;
+    }
+    *out = (int)n;
+    return 0;
 }
 
-static void sl__job_notice(void *ctx, const char *message)
+/* 'table.dml-sync' (SET validated it), else the session's default. */
+static bool sl__dml_sync(sl_session *s)
+{
+    const char *v = sl_kvlist_get(s->config, "table.dml-sync");
+    bool sync = s->dml_sync;
+    sl_error ignored = SL_ERROR_INIT;
+    if (v && sl_option_parse_bool(v, &sync, -1, &ignored) != 0)
+        sync = s->dml_sync;
+    sl_error_reset(&ignored);
+    return sync;
+}
+
+/* The statement a job or query runs for (synchronous runs only). */
+struct sl__run_ctx {
+    sl_session *s;              /* the session */
+    const sl_result_sink *out;  /* the statement's output */
+    pthread_mutex_t mu;         /* a query's rows: one sink task at a time */
+    atomic_bool cancelled;      /* the output asked to stop */
+    bool with_kind;             /* an updating query: rows start with Flink's op column */
+};
+
+static bool sl__run_interrupted(sl__run_ctx *rc)
+{
+    return atomic_load(&rc->cancelled) || (rc->s->interrupt && *rc->s->interrupt);
+}
+
+static int sl__query_should_stop(void *ctx, bool *savepoint)
+{
+    *savepoint = true;
+    return sl__run_interrupted(ctx);
+}
+
+static void sl__query_notice(void *ctx, const char *message)
 {
     sl__run_ctx *rc = ctx;
     sl__notice(rc->out, SL_SEV_NOTICE, "%s", message);
 }
 
-/* The sink of a query's job: rows go to the statement's output as text. */
+/* The sink of a query's job: rows go to the statement's output as text.
+** With parallelism, one instance per task: rows are passed on one task at a
+** time. */
 typedef struct sl__result_sink {
     sl_sink sink;          /* the sink (first: freed as one) */
     sl__run_ctx *run;      /* where rows go */
@@ -815,10 +956,12 @@ static int sl__rs_noop(sl_sink *s, int64_t epoch, sl_error *err)
 static int sl__rs_write(sl_sink *s, const sl_chunk *c, sl_error *err)
 {
     sl__result_sink *rs = s->impl;
-    int k = rs->run->with_kind ? 1 : 0; /* the op column comes first */
+    sl__run_ctx *run = rs->run;
+    int k = run->with_kind ? 1 : 0; /* the op column comes first */
     sl_strbuf *bufs = sl_calloc((size_t)rs->ncols + 1, sizeof(sl_strbuf));
     const char **vals = sl_calloc((size_t)rs->ncols + 2, sizeof(char *));
-    for (int r = 0; r < c->nrows && !rs->run->cancelled; r++) {
+    pthread_mutex_lock(&run->mu);
+    for (int r = 0; r < c->nrows && !atomic_load(&run->cancelled); r++) {
         if (k)
             vals[0] = sl_row_kind_name((sl_row_kind)c->kinds[r]);
         for (int i = 0; i < rs->ncols; i++) {
@@ -826,9 +969,10 @@ static int sl__rs_write(sl_sink *s, const sl_chunk *c, sl_error *err)
             vals[k + i] =
                 sl_value_format(&bufs[i], &c->cols[i], r) ? sl_strbuf_cstr(&bufs[i]) : NULL;
         }
-        if (rs->run->out && rs->run->out->row && rs->run->out->row(rs->run->out->ctx, vals) != 0)
-            rs->run->cancelled = true;
+        if (run->out && run->out->row && run->out->row(run->out->ctx, vals) != 0)
+            atomic_store(&run->cancelled, true);
     }
+    pthread_mutex_unlock(&run->mu);
     for (int i = 0; i < rs->ncols; i++)
         sl_strbuf_free(&bufs[i]);
     sl_free(bufs);
@@ -924,24 +1068,23 @@ static int sl__check_guarantee(sl_session *s, const sl_lp *sink, int64_t interva
     return -1;
 }
 
-/* Write jobs/<name>/_job.json (atomically): what SHOW JOBS reports. A record
-** still RUNNING when read by another run means its process died: only one
-** process can use a data directory. Best effort: a failure to write the
-** record is logged, never fails the job. */
-static void sl__job_record(sl_session *s, const char *name, const char *status,
-                           const sl_lp *sink, const char *guarantee, const sl_job_stats *stats)
+/* Write jobs/<name>/_job.json (atomically): what SHOW JOBS reports once a
+** job is not running (while it runs, the registry's live counters). A record
+** still RUNNING when no job of the engine runs means its process died: only
+** one process can use a data directory. Best effort: a failure to write the
+** record is logged, never fails the job. Called from the job's thread. */
+static void sl__job_record(const char *data_dir, const char *name, const char *status,
+                           const char *sink, const char *guarantee, const sl_job_stats *stats)
 {
-    char *dir = sl_chk_job_dir(s->eng->data_dir, name);
+    char *dir = sl_chk_job_dir(data_dir, name);
     char *path = sl_path_join(dir, "_job.json");
     sl_error err = SL_ERROR_INIT;
     json_t *o = json_object();
     json_object_set_new(o, "name", json_string(name));
     json_object_set_new(o, "status", json_string(status));
     json_object_set_new(o, "time", json_integer(sl_now_nanos()));
-    if (sink) {
-        json_object_set_new(o, "sink", json_string(sink->table));
-        json_object_set_new(o, "guarantee", json_string(guarantee ? guarantee : "none"));
-    }
+    json_object_set_new(o, "sink", json_string(sink));
+    json_object_set_new(o, "guarantee", json_string(guarantee ? guarantee : "none"));
     if (stats) {
         json_object_set_new(o, "last_checkpoint", json_integer(stats->last_checkpoint));
         json_object_set_new(o, "rows_in", json_integer(stats->rows_in));
@@ -959,6 +1102,526 @@ static void sl__job_record(sl_session *s, const char *name, const char *status,
     sl_free(dir);
 }
 
+/* ------------------------------------------------------------------------
+** The job registry
+*/
+
+static void sl__job_free(sl__job *job)
+{
+    sl_physical_free(job->phys);
+    sl_list_free(job->plans, sl__lp_free_v);
+    sl_catalog_close(job->cat);
+    sl_error_reset(&job->error);
+    sl_free(job->name);
+    sl_free(job->sink);
+    sl_free(job->guarantee);
+    sl_free(job->restore_path);
+    sl_free(job);
+}
+
+/* Drop a reference; call with the engine's mutex held. */
+static void sl__job_unref(sl__job *job)
+{
+    if (--job->refs == 0)
+        sl__job_free(job);
+}
+
+/* Remove job from the registry (its reference goes); mutex held. */
+static void sl__job_unlist(sl_engine *eng, sl__job *job)
+{
+    for (int i = 0; i < eng->jobs->n; i++) {
+        if (eng->jobs->items[i] == job) {
+            memmove(&eng->jobs->items[i], &eng->jobs->items[i + 1],
+                    (size_t)(eng->jobs->n - i - 1) * sizeof(void *));
+            eng->jobs->n--;
+            sl__job_unref(job);
+            return;
+        }
+    }
+}
+
+/* Join the threads of background jobs that ended and drop them from the
+** registry; mutex held. An ended job's thread does nothing after it set its
+** state, so the join is immediate. */
+static void sl__reap(sl_engine *eng)
+{
+    for (int i = 0; i < eng->jobs->n;) {
+        sl__job *job = eng->jobs->items[i];
+        if (job->background && job->state != SL__JOB_RUNNING) {
+            pthread_join(job->thread, NULL);
+            sl__job_unlist(eng, job);
+        } else {
+            i++;
+        }
+    }
+}
+
+/* The running job called name; mutex held. */
+static sl__job *sl__job_running(sl_engine *eng, const char *name)
+{
+    for (int i = 0; i < eng->jobs->n; i++) {
+        sl__job *job = eng->jobs->items[i];
+        if (job->state == SL__JOB_RUNNING && strcmp(job->name, name) == 0)
+            return job;
+    }
+    return NULL;
+}
+
+/* Live counters of the running job called name (for SHOW JOBS). */
+static bool sl__job_live(sl_engine *eng, const char *name, sl_job_stats *stats)
+{
+    pthread_mutex_lock(&eng->mu);
+    sl__job *job = sl__job_running(eng, name);
+    if (job)
+        *stats = job->stats;
+    pthread_mutex_unlock(&eng->mu);
+    return job != NULL;
+}
+
+/* A message of a background job, to the engine's log. */
+static void sl__log(sl_engine *eng, const sl_error *msg)
+{
+    pthread_mutex_lock(&eng->mu);
+    sl_engine_log_fn fn = eng->log;
+    void *ctx = eng->log_ctx;
+    pthread_mutex_unlock(&eng->mu);
+    if (fn)
+        fn(ctx, msg);
+    else
+        sl_log(msg->severity == SL_SEV_ERROR     ? SL_LOG_ERROR
+               : msg->severity == SL_SEV_WARNING ? SL_LOG_WARN
+                                                 : SL_LOG_INFO,
+               "%s", msg->message);
+}
+
+static void sl__logf(sl_engine *eng, sl_severity sev, const char *fmt, ...) SL_PRINTF(3, 4);
+static void sl__logf(sl_engine *eng, sl_severity sev, const char *fmt, ...)
+{
+    sl_error n = SL_ERROR_INIT;
+    n.severity = sev;
+    snprintf(n.sqlstate, sizeof n.sqlstate, "%s",
+             sev == SL_SEV_WARNING ? SL_ERR_WARNING : SL_ERR_SUCCESS);
+    va_list ap;
+    va_start(ap, fmt);
+    n.message = sl_vsprintf(fmt, ap);
+    va_end(ap);
+    sl__log(eng, &n);
+    sl_error_reset(&n);
+}
+
+/* The warnings a run leaves: to the statement's output, or (eng set, a
+** background job) to the log. */
+static void sl__run_warnings(const sl_job_stats *stats, const sl_result_sink *out, sl_engine *eng,
+                             const char *name)
+{
+    if (stats->rows_skipped > 0) {
+        if (eng)
+            sl__logf(eng, SL_SEV_WARNING, "job \"%s\": %lld malformed records were skipped",
+                     name, (long long)stats->rows_skipped);
+        else
+            sl__notice(out, SL_SEV_WARNING, "%lld malformed records were skipped",
+                       (long long)stats->rows_skipped);
+    }
+    if (stats->rows_late > 0) {
+        if (eng)
+            sl__logf(eng, SL_SEV_WARNING,
+                     "job \"%s\": %lld rows arrived later than the watermark and were dropped",
+                     name, (long long)stats->rows_late);
+        else
+            sl__notice(out, SL_SEV_WARNING,
+                       "%lld rows arrived later than the watermark and were dropped",
+                       (long long)stats->rows_late);
+    }
+}
+
+/* sl_job_spec.should_stop: STOP JOB or the engine's shutdown; for a
+** synchronous job also the statement's cancellation (Ctrl-C, SIGTERM),
+** which keeps a savepoint. */
+static int sl__job_should_stop(void *ctx, bool *savepoint)
+{
+    sl__job *job = ctx;
+    pthread_mutex_lock(&job->eng->mu);
+    bool stop = job->stop;
+    *savepoint = job->savepoint;
+    pthread_mutex_unlock(&job->eng->mu);
+    if (!stop && job->run && sl__run_interrupted(job->run)) {
+        stop = true;
+        *savepoint = true;
+    }
+    return stop;
+}
+
+/* sl_job_spec.notice: to the statement, or (background) to the log. */
+static void sl__job_notice(void *ctx, const char *message)
+{
+    sl__job *job = ctx;
+    if (job->run)
+        sl__notice(job->run->out, SL_SEV_NOTICE, "%s", message);
+    else
+        sl__logf(job->eng, SL_SEV_NOTICE, "%s", message);
+}
+
+/* sl_job_spec.progress: the live counters SHOW JOBS reports. */
+static void sl__job_progress(void *ctx, const sl_job_stats *stats)
+{
+    sl__job *job = ctx;
+    pthread_mutex_lock(&job->eng->mu);
+    job->stats = *stats;
+    pthread_mutex_unlock(&job->eng->mu);
+}
+
+/* Run the job to its end (in the caller's thread or its own), write its
+** record, report a background job's end to the log, then publish the end
+** in the registry: the last thing the job's thread does. */
+static void sl__job_main(sl__job *job)
+{
+    sl_engine *eng = job->eng;
+    sl_job_stats stats;
+    memset(&stats, 0, sizeof stats);
+    stats.last_checkpoint = -1;
+    stats.restored_from = -1;
+    sl_error err = SL_ERROR_INIT;
+    int rc = sl_job_run(sl_physical_spec(job->phys), &stats, &err);
+    if (rc != 0) { /* the counters of a failed run: the last live ones */
+        pthread_mutex_lock(&eng->mu);
+        stats = job->stats;
+        pthread_mutex_unlock(&eng->mu);
+        if (!sl_error_isset(&err))
+            sl_error_set(&err, SL_ERR_INTERNAL, -1, "the job failed without an error message");
+    }
+    sl__job_state state = rc != 0        ? SL__JOB_FAILED
+                          : stats.finished ? SL__JOB_FINISHED
+                                           : SL__JOB_STOPPED;
+    sl__job_record(eng->data_dir, job->name, sl__job_state_names[state], job->sink,
+                   job->guarantee, &stats);
+    if (job->background && rc != 0) {
+        sl_error msg = SL_ERROR_INIT;
+        sl_error_copy(&msg, &err);
+        sl_free(msg.message);
+        msg.message = sl_sprintf("job \"%s\" failed: %s", job->name, err.message);
+        msg.position = -1; /* a position in a statement that is gone */
+        sl__log(eng, &msg);
+        sl_error_reset(&msg);
+    } else if (job->background) {
+        sl__run_warnings(&stats, NULL, eng, job->name);
+        if (state == SL__JOB_FINISHED) /* what INSERT 0 <n> says of a synchronous job */
+            sl__logf(eng, SL_SEV_NOTICE, "job \"%s\" finished: %lld rows written", job->name,
+                     (long long)stats.rows_out);
+    }
+    pthread_mutex_lock(&eng->mu);
+    job->state = state;
+    job->stats = stats;
+    sl_error_move(&job->error, &err);
+    pthread_cond_broadcast(&eng->job_ended);
+    pthread_mutex_unlock(&eng->mu);
+}
+
+static void *sl__job_thread(void *arg)
+{
+    sl__job_main(arg);
+    return NULL;
+}
+
+int sl_engine_running_jobs(sl_engine *eng)
+{
+    pthread_mutex_lock(&eng->mu);
+    sl__reap(eng);
+    int n = 0;
+    for (int i = 0; i < eng->jobs->n; i++) {
+        const sl__job *job = eng->jobs->items[i];
+        n += job->background && job->state == SL__JOB_RUNNING;
+    }
+    pthread_mutex_unlock(&eng->mu);
+    return n;
+}
+
+int sl_engine_wait_jobs(sl_engine *eng, volatile sig_atomic_t *interrupt)
+{
+    pthread_mutex_lock(&eng->mu);
+    int rc = 0;
+    for (;;) {
+        sl__reap(eng);
+        bool running = false;
+        for (int i = 0; i < eng->jobs->n && !running; i++) {
+            sl__job *job = eng->jobs->items[i];
+            running = job->background && job->state == SL__JOB_RUNNING;
+        }
+        if (!running)
+            break;
+        if (interrupt && *interrupt) {
+            rc = 1;
+            break;
+        }
+        /* A signal handler cannot signal the condition: look at the flag
+        ** every 50 ms. */
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += 50 * 1000 * 1000;
+        if (until.tv_nsec >= 1000000000) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000;
+        }
+        pthread_cond_timedwait(&eng->job_ended, &eng->mu, &until);
+    }
+    pthread_mutex_unlock(&eng->mu);
+    return rc;
+}
+
+void sl_engine_stop_jobs(sl_engine *eng)
+{
+    pthread_mutex_lock(&eng->mu);
+    for (int i = 0; i < eng->jobs->n; i++) {
+        sl__job *job = eng->jobs->items[i];
+        job->stop = true;
+        job->savepoint = true;
+    }
+    for (;;) {
+        sl__reap(eng);
+        bool running = false;
+        for (int i = 0; i < eng->jobs->n && !running; i++)
+            running = ((sl__job *)eng->jobs->items[i])->state == SL__JOB_RUNNING;
+        if (!running)
+            break;
+        pthread_cond_wait(&eng->job_ended, &eng->mu);
+    }
+    pthread_mutex_unlock(&eng->mu);
+}
+
+/* Check 'execution.savepoint.path' before a job starts from it, so that a
+** wrong path fails the INSERT rather than the background job. */
+static int sl__check_savepoint(const char *path, sl_error *err)
+{
+    sl_chk_store *st = NULL;
+    int64_t id = -1;
+    if (sl_chk_open_path(path, &st, &id, err) != 0) {
+        if (!err->hint)
+            sl_error_hint(err, "It comes from SET 'execution.savepoint.path'; RESET it to start "
+                               "without a savepoint.");
+        return -1;
+    }
+    sl_chk_close(st);
+    return 0;
+}
+
+/* Register job under its name (55006 when a job of that name runs) and
+** write its RUNNING record. The registry takes job; on error it is freed. */
+static int sl__job_register(sl__job *job, sl_error *err)
+{
+    sl_engine *eng = job->eng;
+    pthread_mutex_lock(&eng->mu);
+    sl__reap(eng);
+    if (sl__job_running(eng, job->name)) {
+        pthread_mutex_unlock(&eng->mu);
+        sl_error_set(err, SL_ERR_OBJECT_IN_USE, -1, "job \"%s\" is already running", job->name);
+        sl_error_detail(err, "A job's name is its identity: its checkpoints live in "
+                             "jobs/%s/ of the data directory.", job->name);
+        sl_error_hint(err, "SET 'pipeline.name' to run it under another name, or STOP JOB '%s' "
+                           "first.", job->name);
+        sl__job_free(job);
+        return -1;
+    }
+    job->refs = 1;
+    job->state = SL__JOB_RUNNING;
+    sl_list_push(eng->jobs, job);
+    pthread_mutex_unlock(&eng->mu);
+    sl__job_record(eng->data_dir, job->name, "RUNNING", job->sink, job->guarantee, NULL);
+    return 0;
+}
+
+/* Start a registered background job on its own thread, with every signal
+** blocked there (and in the runtime's threads it starts): the caller's
+** thread keeps taking the process's signals. */
+static int sl__job_spawn(sl__job *job, sl_error *err)
+{
+    sl_engine *eng = job->eng;
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    int e = pthread_create(&job->thread, NULL, sl__job_thread, job);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (e == 0)
+        return 0;
+    sl_job_stats none = {.last_checkpoint = -1, .restored_from = -1};
+    sl__job_record(eng->data_dir, job->name, "FAILED", job->sink, job->guarantee, &none);
+    pthread_mutex_lock(&eng->mu);
+    job->state = SL__JOB_FAILED;
+    job->background = false; /* no thread to join */
+    sl__job_unlist(eng, job);
+    pthread_mutex_unlock(&eng->mu);
+    return sl_error_set(err, SL_ERR_INTERNAL, -1, "could not start a thread for the job: %s",
+                        strerror(e));
+}
+
+/* A job that is not running: 55000 with the status of its record, or
+** 42704 when there is no such job. */
+static int sl__not_running(sl_session *s, const sl_stmt *st, sl_error *err)
+{
+    char *dir = sl_chk_job_dir(s->eng->data_dir, st->name);
+    char *path = sl_path_join(dir, "_job.json");
+    json_error_t jerr;
+    json_t *o = sl_fs_exists(path) ? json_load_file(path, 0, &jerr) : NULL;
+    const char *status = o ? json_string_value(json_object_get(o, "status")) : NULL;
+    if (o) {
+        sl_error_set(err, SL_ERR_NOT_IN_STATE, st->name_pos, "job \"%s\" is not running",
+                     st->name);
+        sl_error_detail(err, "Its status is %s.",
+                        !status                           ? "unknown"
+                        : strcmp(status, "RUNNING") == 0  ? "INTERRUPTED (its process died)"
+                                                          : status);
+    } else {
+        sl_error_set(err, SL_ERR_UNDEFINED_OBJECT, st->name_pos, "job \"%s\" does not exist",
+                     st->name);
+        sl_error_hint(err, "SHOW JOBS lists the jobs.");
+    }
+    json_decref(o);
+    sl_free(path);
+    sl_free(dir);
+    return -1;
+}
+
+/* STOP JOB 'name' [WITH SAVEPOINT]: ask the running job to stop (after a
+** final checkpoint, kept as a savepoint when asked) and wait until it
+** ended. WITH SAVEPOINT returns Flink's one-row table (savepoint_path). */
+static int sl__stop_job(sl_session *s, const sl_stmt *st, const sl_result_sink *out,
+                        sl_error *err)
+{
+    sl_engine *eng = s->eng;
+    pthread_mutex_lock(&eng->mu);
+    sl__reap(eng);
+    sl__job *job = sl__job_running(eng, st->name);
+    if (!job) {
+        pthread_mutex_unlock(&eng->mu);
+        return sl__not_running(s, st, err);
+    }
+    job->stop = true;
+    job->savepoint = st->with_savepoint;
+    job->refs++;
+    while (job->state == SL__JOB_RUNNING)
+        pthread_cond_wait(&eng->job_ended, &eng->mu);
+    sl__job_state state = job->state;
+    int64_t chk = job->stats.last_checkpoint;
+    sl_error failure = SL_ERROR_INIT;
+    sl_error_copy(&failure, &job->error);
+    sl__reap(eng); /* a background job: joins its thread */
+    sl__job_unref(job);
+    pthread_mutex_unlock(&eng->mu);
+
+    if (state == SL__JOB_FAILED) {
+        sl_error_move(err, &failure);
+        char *msg = sl_sprintf("job \"%s\" failed while stopping: %s", st->name, err->message);
+        sl_free(err->message);
+        err->message = msg;
+        err->position = st->name_pos;
+        return -1;
+    }
+    if (!st->with_savepoint) {
+        sl__complete(out, "STOP JOB");
+        return 0;
+    }
+    if (chk < 0)
+        return sl_error_set(err, SL_ERR_INTERNAL, st->name_pos,
+                            "job \"%s\" stopped without a checkpoint", st->name);
+    char *dir = sl_chk_job_dir(eng->data_dir, st->name);
+    char *path = sl_sprintf("%s/chk-%lld", dir, (long long)chk);
+    if (state == SL__JOB_FINISHED)
+        sl__notice(out, SL_SEV_NOTICE,
+                   "job \"%s\" finished before it stopped: its final checkpoint is not a "
+                   "savepoint, but a job can start from it all the same",
+                   st->name);
+    sl__table_out t;
+    const char *cols[] = {"savepoint_path"};
+    sl__begin(&t, out, 1, cols);
+    const char *vals[] = {path};
+    sl__row(&t, vals);
+    sl__complete(out, "STOP JOB");
+    sl_free(path);
+    sl_free(dir);
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+** Running INSERT and queries
+*/
+
+/* A query: runs to its end (or LIMIT, or cancellation) into out. */
+static int sl__run_query(sl_session *s, sl_physical *phys, sl__run_ctx *run,
+                         const sl_result_sink *out, sl_error *err)
+{
+    sl_job_spec *spec = sl_physical_spec(phys);
+    spec->should_stop = sl__query_should_stop;
+    spec->stop_ctx = run;
+    spec->notice = sl__query_notice;
+    spec->notice_ctx = run;
+    if (out && out->begin) {
+        int n = spec->sink_args.ncols, k = run->with_kind ? 1 : 0;
+        const char **names = sl_calloc((size_t)n + 2, sizeof(char *));
+        sl_type *types = sl_calloc((size_t)n + 2, sizeof(sl_type));
+        names[0] = "op";
+        types[0] = sl_type_make_p(SL_TYPE_CHAR, 2, 0);
+        for (int i = 0; i < n; i++) {
+            names[k + i] = spec->sink_args.names[i];
+            types[k + i] = spec->sink_args.types[i];
+        }
+        if (out->begin(out->ctx, n + k, names, types) != 0)
+            atomic_store(&run->cancelled, true);
+        sl_free(names);
+        sl_free(types);
+    }
+    sl_job_stats stats;
+    if (sl_job_run(spec, &stats, err) != 0)
+        return -1;
+    sl__run_warnings(&stats, out, NULL, NULL);
+    char tag[64];
+    snprintf(tag, sizeof tag, "SELECT %lld", (long long)stats.rows_out);
+    sl__complete(out, tag);
+    return 0;
+}
+
+/* An INSERT: its job runs to its end here ('table.dml-sync' = 'true'), or
+** starts in the background. Takes job. */
+static int sl__run_insert(sl_session *s, sl__job *job, sl__run_ctx *run,
+                          const sl_result_sink *out, sl_error *err)
+{
+    sl_engine *eng = s->eng;
+    sl_job_spec *spec = sl_physical_spec(job->phys);
+    spec->restore_path = job->restore_path;
+    spec->should_stop = sl__job_should_stop;
+    spec->stop_ctx = job;
+    spec->notice = sl__job_notice;
+    spec->notice_ctx = job;
+    spec->progress = sl__job_progress;
+    spec->progress_ctx = job;
+    job->run = job->background ? NULL : run;
+    job->stats.last_checkpoint = -1;
+    job->stats.restored_from = -1;
+    if (sl__job_register(job, err) != 0)
+        return -1;
+    if (job->background) {
+        /* Before the job's own notices ("resumes from checkpoint 7"). */
+        sl__notice(out, SL_SEV_NOTICE, "job \"%s\" submitted", job->name);
+        if (sl__job_spawn(job, err) != 0)
+            return -1;
+        sl__complete(out, "INSERT 0 0");
+        return 0;
+    }
+    sl__job_main(job);
+    /* It ended: take its outcome and drop it from the registry. */
+    pthread_mutex_lock(&eng->mu);
+    sl__job_state state = job->state;
+    sl_job_stats stats = job->stats;
+    if (state == SL__JOB_FAILED)
+        sl_error_copy(err, &job->error);
+    sl__job_unlist(eng, job);
+    pthread_mutex_unlock(&eng->mu);
+    if (state == SL__JOB_FAILED)
+        return -1;
+    sl__run_warnings(&stats, out, NULL, NULL);
+    char tag[64];
+    snprintf(tag, sizeof tag, "INSERT 0 %lld", (long long)stats.rows_out);
+    sl__complete(out, tag);
+    return 0;
+}
+
 static int sl__run(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err)
 {
     sl_list *plans = sl_list_new();
@@ -967,74 +1630,64 @@ static int sl__run(sl_session *s, const sl_stmt *st, const sl_result_sink *out, 
         rc = sl_error_set(err, SL_ERR_NOT_SUPPORTED, st->pos,
                           "the runtime cannot run a statement set yet");
     const char *effective = NULL; /* of the (one) sink: what SHOW JOBS reports */
+    int64_t interval_ms = sl__duration_ms(s, "execution.checkpointing.interval");
     for (int i = 0; rc == 0 && i < plans->n; i++)
         if (((sl_lp *)plans->items[i])->kind == SL_LP_SINK)
-            rc = sl__check_guarantee(s, plans->items[i],
-                                     sl__duration_ms(s, "execution.checkpointing.interval"), out,
-                                     &effective, err);
-    char *name = rc == 0 ? sl__job_name(s, st) : NULL;
-    sl__run_ctx run = {s, out, false, false};
-    sl_physical *phys = NULL;
-    if (rc == 0) {
-        sl_physical_opts o = {name, st->kind == SL_STMT_QUERY ? NULL : s->eng->data_dir,
-                              sl__duration_ms(s, "execution.checkpointing.interval"),
-                              sl__duration_ms(s, "table.exec.state.ttl"), 1, sl__result_sink_create,
-                              &run};
-        const sl_lp *top = plans->items[0];
-        run.with_kind = st->kind == SL_STMT_QUERY && top->changelog != SL_CL_INSERT;
-        rc = sl_physical_build(plans->items[0], s->eng->cat, &o, &phys, err);
+            rc = sl__check_guarantee(s, plans->items[i], interval_ms, out, &effective, err);
+    int parallelism = 1;
+    if (rc == 0)
+        rc = sl__parallelism(s, &parallelism, err);
+    bool query = st->kind == SL_STMT_QUERY;
+    const char *restore = query ? NULL : sl_kvlist_get(s->config, "execution.savepoint.path");
+    if (rc == 0 && restore)
+        rc = sl__check_savepoint(restore, err);
+    if (rc != 0) {
+        sl_list_free(plans, sl__lp_free_v);
+        return -1;
     }
-    if (rc == 0) {
-        sl_job_spec *spec = sl_physical_spec(phys);
-        spec->should_stop = sl__should_stop;
-        spec->stop_ctx = &run;
-        spec->notice = sl__job_notice;
-        spec->notice_ctx = &run;
-        if (st->kind == SL_STMT_QUERY && out && out->begin) {
-            int n = spec->sink_args.ncols, k = run.with_kind ? 1 : 0;
-            const char **names = sl_calloc((size_t)n + 2, sizeof(char *));
-            sl_type *types = sl_calloc((size_t)n + 2, sizeof(sl_type));
-            names[0] = "op";
-            types[0] = sl_type_make_p(SL_TYPE_CHAR, 2, 0);
-            for (int i = 0; i < n; i++) {
-                names[k + i] = spec->sink_args.names[i];
-                types[k + i] = spec->sink_args.types[i];
-            }
-            if (out->begin(out->ctx, n + k, names, types) != 0)
-                run.cancelled = true;
-            sl_free(names);
-            sl_free(types);
-        }
-        const sl_lp *sink = ((sl_lp *)plans->items[0])->kind == SL_LP_SINK ? plans->items[0] : NULL;
-        if (sink)
-            sl__job_record(s, name, "RUNNING", sink, effective, NULL);
-        sl_job_stats stats;
-        rc = sl_job_run(spec, &stats, err);
-        if (sink)
-            sl__job_record(s, name,
-                           rc != 0            ? "FAILED"
-                           : stats.finished   ? "FINISHED"
-                                              : "STOPPED",
-                           sink, effective, &stats);
-        if (rc == 0) {
-            char tag[64];
-            if (st->kind == SL_STMT_QUERY)
-                snprintf(tag, sizeof tag, "SELECT %lld", (long long)stats.rows_out);
-            else
-                snprintf(tag, sizeof tag, "INSERT 0 %lld", (long long)stats.rows_out);
-            if (stats.rows_skipped > 0)
-                sl__notice(out, SL_SEV_WARNING, "%lld malformed records were skipped",
-                           (long long)stats.rows_skipped);
-            if (stats.rows_late > 0)
-                sl__notice(out, SL_SEV_WARNING,
-                           "%lld rows arrived later than the watermark and were dropped",
-                           (long long)stats.rows_late);
-            sl__complete(out, tag);
-        }
+
+    /* What the job reads while it runs is its own: the plans, the physical
+    ** plan and a snapshot of the catalog they point into. */
+    char *name = sl__job_name(s, st);
+    sl_catalog *cat = sl_catalog_snapshot(s->eng->cat);
+    sl__run_ctx run = {.s = s, .out = out};
+    pthread_mutex_init(&run.mu, NULL);
+    atomic_init(&run.cancelled, false);
+    const sl_lp *top = plans->items[0];
+    run.with_kind = query && top->changelog != SL_CL_INSERT;
+    sl_physical_opts o = {name,
+                          query ? NULL : s->eng->data_dir,
+                          interval_ms,
+                          sl__duration_ms(s, "table.exec.state.ttl"),
+                          parallelism,
+                          sl__result_sink_create,
+                          &run};
+    sl_physical *phys = NULL;
+    rc = sl_physical_build(top, cat, &o, &phys, err);
+    if (rc == 0 && query) {
+        rc = sl__run_query(s, phys, &run, out, err);
+    } else if (rc == 0) {
+        sl__job *job = sl_calloc(1, sizeof *job);
+        job->eng = s->eng;
+        job->name = name;
+        job->sink = sl_strdup(top->table);
+        job->guarantee = sl_strdup(effective);
+        job->restore_path = sl_strdup(restore);
+        job->plans = plans;
+        job->cat = cat;
+        job->phys = phys;
+        job->background = !sl__dml_sync(s);
+        name = NULL;
+        plans = NULL;
+        cat = NULL;
+        phys = NULL;
+        rc = sl__run_insert(s, job, &run, out, err);
     }
     sl_physical_free(phys);
+    sl_catalog_close(cat);
     sl_free(name);
     sl_list_free(plans, sl__lp_free_v);
+    pthread_mutex_destroy(&run.mu);
     return rc;
 }
 
@@ -1064,11 +1717,7 @@ int sl_session_exec(sl_session *s, const char *sql, size_t len, const sl_result_
     case SL_STMT_SHOW: rc = sl__show(s, st, out, err); break;
     case SL_STMT_DESCRIBE: rc = sl__describe(s, st, out, err); break;
     case SL_STMT_EXPLAIN: rc = sl__explain(s, st, out, err); break;
-    case SL_STMT_STOP_JOB:
-        rc = sl_error_set(err, SL_ERR_UNDEFINED_OBJECT, st->name_pos, "job \"%s\" does not exist",
-                          st->name);
-        sl_error_hint(err, "SHOW JOBS lists the jobs.");
-        break;
+    case SL_STMT_STOP_JOB: rc = sl__stop_job(s, st, out, err); break;
     default: rc = sl_error_set(err, SL_ERR_INTERNAL, st->pos, "unknown statement"); break;
     }
     sl_stmt_free(st);

@@ -1,13 +1,21 @@
 /*
 ** sl_planner.h — the engine as the shell and the server see it.
 **
-** An sl_engine owns one data directory (the persistent catalog); an
-** sl_session holds per-connection settings (SET) and runs statements one at
-** a time. Results stream through an sl_result_sink, whose callbacks map onto
-** the PostgreSQL wire protocol (RowDescription, DataRow, NoticeResponse,
-** CommandComplete) and onto the shell's tables.
+** An sl_engine owns one data directory (the persistent catalog) and the
+** registry of the INSERT jobs running in it; an sl_session holds
+** per-connection settings (SET) and runs statements one at a time. Results
+** stream through an sl_result_sink, whose callbacks map onto the PostgreSQL
+** wire protocol (RowDescription, DataRow, NoticeResponse, CommandComplete)
+** and onto the shell's tables.
 **
-** Main routines: sl_engine_open/close, sl_session_new/free, sl_session_exec.
+** Jobs: with 'table.dml-sync' = 'false' an INSERT starts its job on a thread
+** of its own and returns at once; the job belongs to the engine, not to the
+** session (any session can SHOW or STOP it), and reports through the
+** engine's log (sl_engine_set_log). With 'true' the INSERT runs its job to
+** the end in the caller's thread.
+**
+** Main routines: sl_engine_open/close, sl_session_new/free, sl_session_exec,
+** sl_engine_stop_jobs, sl_engine_wait_jobs.
 */
 #ifndef SL_PLANNER_H
 #define SL_PLANNER_H
@@ -38,8 +46,30 @@ typedef struct sl_result_sink {
 ** not empty and is not Sluice's, or whose catalog is corrupt, is an error and
 ** is left untouched. */
 int sl_engine_open(const char *data_dir, sl_engine **out, sl_error *err);
+/* Stops every running job with a savepoint and waits for it first (as
+** sl_engine_stop_jobs): no thread of the engine outlives it. Every session
+** must have been freed, or be idle. */
 void sl_engine_close(sl_engine *eng);
 const char *sl_engine_data_dir(const sl_engine *eng);
+
+/* Where the messages of background jobs go: their notices ("job \"x\"
+** resumes from checkpoint 7", "... stopped with savepoint <path>"), warnings
+** (late or skipped rows), and a failure (severity ERROR, message
+** 'job "x" failed: ...', with the job's SQLSTATE, detail and hint). Called
+** from the job's thread, one message at a time per job, never with an engine
+** lock held. NULL (the default): sl_log. */
+typedef void (*sl_engine_log_fn)(void *ctx, const sl_error *msg);
+void sl_engine_set_log(sl_engine *eng, sl_engine_log_fn fn, void *ctx);
+
+/* Background jobs still running. */
+int sl_engine_running_jobs(sl_engine *eng);
+/* Wait until every background job has ended (bounded inputs), or until
+** *interrupt (may be NULL) is set. 0 when they all ended, 1 when
+** interrupted. */
+int sl_engine_wait_jobs(sl_engine *eng, volatile sig_atomic_t *interrupt);
+/* Stop every running job with a savepoint (as STOP JOB ... WITH SAVEPOINT)
+** and wait for all of them to end; their savepoint notices go to the log. */
+void sl_engine_stop_jobs(sl_engine *eng);
 
 sl_session *sl_session_new(sl_engine *eng);
 void sl_session_free(sl_session *s);
@@ -54,6 +84,11 @@ int sl_session_exec(sl_session *s, const char *sql, size_t len, const sl_result_
 ** then stops after a final checkpoint kept as a savepoint; a running query
 ** stops. NULL: none. */
 void sl_session_set_interrupt(sl_session *s, volatile sig_atomic_t *flag);
+
+/* The session's 'table.dml-sync' while it is not SET (RESET returns to it):
+** true runs an INSERT to its end in sl_session_exec, false (the default, as
+** in Flink) starts it in the background. The shell uses true for scripts. */
+void sl_session_set_dml_sync(sl_session *s, bool sync);
 
 /* For shell completion: names of tables and views (caller frees the list and
 ** strings with sl_list_free(l, sl_free)); option keys of every connector and

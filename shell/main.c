@@ -10,6 +10,11 @@
 ** Exit status: 0 all statements succeeded, 1 a statement failed, 2 usage
 ** error, unreadable file or unusable data directory (docs/SHELL.md).
 **
+** Scripts run an INSERT to its end ('table.dml-sync' defaults to true); the
+** REPL starts it in the background (false). A script that SETs it to false
+** waits at its end for its background jobs: bounded ones finish, and Ctrl-C
+** or SIGTERM stops the others with a savepoint.
+**
 ** Main routines: main, parse_args, run.
 */
 #include <getopt.h>
@@ -148,8 +153,30 @@ static int read_inputs(sl_args *a)
     return 0;
 }
 
+static volatile sig_atomic_t g_stop; /* SIGINT / SIGTERM while running a script */
+
+/* The end of a script: its background jobs run on until they end (bounded
+** inputs) or Ctrl-C / SIGTERM comes; then every job still running stops
+** with a savepoint. */
+static void finish_jobs(sl_shell *sh)
+{
+    int n = sl_engine_running_jobs(sh->engine);
+    if (n > 0 && !g_stop) {
+        sl_error note = SL_ERROR_INIT;
+        note.severity = SL_SEV_NOTICE;
+        note.message = sl_sprintf("waiting for %d background job%s to end (Ctrl-C stops %s with a "
+                                  "savepoint)",
+                                  n, n == 1 ? "" : "s", n == 1 ? "it" : "them");
+        sl_print_notice(NULL, &note);
+        sl_error_reset(&note);
+        sl_engine_wait_jobs(sh->engine, &g_stop);
+    }
+    sl_engine_stop_jobs(sh->engine);
+}
+
 /* Run the inputs in order; stop at the first failure unless
-** --continue-on-error, and at quit/exit. Returns the exit status. */
+** --continue-on-error, and at quit/exit; then finish the background jobs.
+** Returns the exit status (1 also when a background job failed). */
 static int run_inputs(sl_shell *sh, sl_args *a)
 {
     for (int i = 0; i < sl_list_len(a->inputs) && !sh->quit; i++) {
@@ -159,10 +186,13 @@ static int run_inputs(sl_shell *sh, sl_args *a)
             !sh->quit)
             break;
     }
+    finish_jobs(sh);
+    pthread_mutex_lock(&sh->msg_mu);
+    if (sh->job_failed)
+        sh->status = SL_EXIT_FAILED;
+    pthread_mutex_unlock(&sh->msg_mu);
     return sh->status;
 }
-
-static volatile sig_atomic_t g_stop; /* SIGINT / SIGTERM while running a script */
 
 static void on_stop_signal(int sig)
 {
@@ -198,12 +228,18 @@ static int run(sl_args *a, bool interactive)
         sl_error_reset(&err);
         return SL_EXIT_USAGE;
     }
+    pthread_mutex_init(&sh.msg_mu, NULL);
+    sh.msg_queue = sl_list_new();
+    sl_engine_set_log(sh.engine, sl_shell_job_message, &sh);
     sh.session = sl_session_new(sh.engine);
+    sl_session_set_dml_sync(sh.session, !interactive);
     if (!interactive)
         install_stop_handlers(&sh);
     int code = interactive ? sl_repl_run(&sh) : run_inputs(&sh, a);
     sl_session_free(sh.session);
-    sl_engine_close(sh.engine);
+    sl_engine_close(sh.engine); /* no job runs any more: its log is ours no longer */
+    sl_list_free(sh.msg_queue, NULL);
+    pthread_mutex_destroy(&sh.msg_mu);
     return code;
 }
 

@@ -18,8 +18,11 @@
 ** Errors follow psql: severity, message, a LINE block with a caret under the
 ** error position, DETAIL, HINT, then the SQLSTATE.
 **
+** Errors and notices are printed whole (stdout and stderr locked), since
+** background jobs print theirs from their own threads.
+**
 ** Main routines: sl_printer_init/finish/free (the sl_result_sink of a
-** statement), sl_print_error, sl_print_notice.
+** statement), sl_print_error, sl_print_notice, sl_shell_job_message.
 */
 #include <string.h>
 
@@ -541,6 +544,8 @@ static void print_detail_hint(const sl_error *e)
 
 void sl_print_error(const sl_stmt_src *src, const sl_error *err)
 {
+    flockfile(stdout);
+    flockfile(stderr);
     fflush(stdout); /* keep results and errors in order when both go to one file */
     print_prefix(src, err->position);
     fprintf(stderr, "ERROR:  %s\n", err->message && *err->message ? err->message : "unknown error");
@@ -556,14 +561,68 @@ void sl_print_error(const sl_stmt_src *src, const sl_error *err)
     print_detail_hint(err);
     fprintf(stderr, "SQLSTATE: %s\n", err->sqlstate[0] ? err->sqlstate : SL_ERR_INTERNAL);
     fflush(stderr);
+    funlockfile(stderr);
+    funlockfile(stdout);
 }
 
 void sl_print_notice(const sl_stmt_src *src, const sl_error *notice)
 {
+    flockfile(stdout);
+    flockfile(stderr);
     fflush(stdout);
     print_prefix(src, notice->position);
     fprintf(stderr, "%s:  %s\n", severity_label(notice->severity),
             notice->message ? notice->message : "");
     print_detail_hint(notice);
     fflush(stderr);
+    funlockfile(stderr);
+    funlockfile(stdout);
+}
+
+/* ------------------------------------------------------------------------
+** Messages of background jobs.
+*/
+
+static void print_job_message(const sl_error *msg)
+{
+    if (msg->severity == SL_SEV_ERROR)
+        sl_print_error(NULL, msg);
+    else
+        sl_print_notice(NULL, msg);
+}
+
+void sl_shell_job_message(void *ctx, const sl_error *msg)
+{
+    sl_shell *sh = ctx;
+    pthread_mutex_lock(&sh->msg_mu);
+    if (msg->severity == SL_SEV_ERROR)
+        sh->job_failed = true;
+    if (sh->msg_hold) {
+        sl_error *copy = sl_calloc(1, sizeof *copy);
+        sl_error_copy(copy, msg);
+        sl_list_push(sh->msg_queue, copy);
+        pthread_kill(sh->msg_reader, SIGUSR1);
+    } else {
+        print_job_message(msg); /* under msg_mu: in order with the queue's */
+    }
+    pthread_mutex_unlock(&sh->msg_mu);
+}
+
+int sl_shell_flush_messages(sl_shell *sh, bool newline_first)
+{
+    pthread_mutex_lock(&sh->msg_mu);
+    int n = sh->msg_queue->n;
+    if (n > 0 && newline_first) {
+        fputc('\n', stdout);
+        fflush(stdout);
+    }
+    for (int i = 0; i < n; i++) {
+        sl_error *msg = sh->msg_queue->items[i];
+        print_job_message(msg);
+        sl_error_reset(msg);
+        sl_free(msg);
+    }
+    sh->msg_queue->n = 0;
+    pthread_mutex_unlock(&sh->msg_mu);
+    return n;
 }

@@ -12,20 +12,31 @@
 ** single quote, connector/format option keys.
 **
 ** SIGINT: our handler only sets a flag. While reading a line it is installed
-** without SA_RESTART, so libedit's read() fails with EINTR and el_gets()
-** returns NULL with count -1 (libedit's own signal handling, EL_SIGNAL, stays
-** off); while a statement runs it is installed with SA_RESTART so the engine
-** never sees EINTR, and the result sink cancels the statement at its next
-** callback.
+** without SA_RESTART, so the read() of our character reader (repl_getc)
+** fails with EINTR and el_gets() returns NULL with count -1 (libedit's own
+** signal handling, EL_SIGNAL, stays off); while a statement runs it is
+** installed with SA_RESTART so the engine never sees EINTR, and the result
+** sink cancels the statement at its next callback. SIGTERM ends the REPL as
+** Ctrl-D does.
+**
+** Background jobs: an INSERT returns at once ('table.dml-sync' is false
+** here) and its job's messages may come while we wait for a key. They are
+** queued, and SIGUSR1 interrupts repl_getc's read(), which prints them
+** below the prompt line and has libedit redraw the prompt and the pending
+** line (EL_REFRESH, as libedit itself does after SIGCONT). Leaving the
+** REPL stops every running job with a savepoint and waits for it.
 **
 ** Main routines: sl_repl_run; static helpers for history, completion and
 ** the line loop.
 */
 #include <errno.h>
 #include <histedit.h>
+#include <limits.h>
 #include <locale.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <wchar.h>
 
 #include "shell.h"
 
@@ -35,7 +46,8 @@
 #define SL_LIST_WIDTH 80      /* columns used when listing completions */
 #define SL_LIST_MAX 200       /* completions listed at most */
 
-static volatile sig_atomic_t g_interrupted; /* set by SIGINT */
+static volatile sig_atomic_t g_interrupted; /* set by SIGINT (and SIGTERM) */
+static volatile sig_atomic_t g_terminated;  /* set by SIGTERM */
 
 /* State of one REPL. */
 typedef struct sl_repl {
@@ -49,20 +61,34 @@ typedef struct sl_repl {
 
 static void on_sigint(int sig)
 {
-    (void)sig;
+    if (sig == SIGTERM)
+        g_terminated = 1;
     g_interrupted = 1;
 }
 
-/* Install the SIGINT flag handler; restart: restart interrupted system calls
-** (while a statement runs) or not (while reading, to interrupt el_gets). */
-static void set_sigint(bool restart)
+/* SIGUSR1: job messages are queued; the handler only interrupts read(). */
+static void on_wake(int sig)
+{
+    (void)sig;
+}
+
+static void set_handler(int sig, void (*fn)(int), bool restart)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigint;
+    sa.sa_handler = fn;
     sa.sa_flags = restart ? SA_RESTART : 0;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
+    sigaction(sig, &sa, NULL);
+}
+
+/* Install the SIGINT / SIGTERM flag handler; restart: restart interrupted
+** system calls (while a statement runs) or not (while reading, to interrupt
+** el_gets). */
+static void set_sigint(bool restart)
+{
+    set_handler(SIGINT, on_sigint, restart);
+    set_handler(SIGTERM, on_sigint, restart);
 }
 
 static sl_repl *repl_of(EditLine *el)
@@ -251,6 +277,75 @@ static unsigned char complete(EditLine *el, int ch)
 }
 
 /* ------------------------------------------------------------------------
+** Reading keys.
+*/
+
+/* EL_GETCFN: read one character as libedit's own reader does (a byte at a
+** time; a multibyte sequence through mbrtowc; an invalid byte is dropped,
+** an invalid sequence keeps its last byte), and, when no sequence is half
+** read, first print the job messages that came while waiting and redraw
+** the prompt line. 1 with *wc, 0 at end of input, -1 on Ctrl-C, SIGTERM or
+** a read error. */
+static int repl_getc(EditLine *el, wchar_t *wc)
+{
+    sl_repl *r = repl_of(el);
+    char buf[MB_LEN_MAX];
+    size_t n = 0;
+    for (;;) {
+        if (n == 0 && sl_shell_flush_messages(r->sh, true) > 0)
+            el_set(el, EL_REFRESH);
+        ssize_t got = read(STDIN_FILENO, buf + n, 1);
+        if (got < 0) {
+            if (errno == EINTR && !g_interrupted)
+                continue; /* SIGUSR1: job messages */
+            *wc = L'\0';
+            return -1;
+        }
+        if (got == 0) {
+            errno = 0; /* not a stale EINTR: the end of input */
+            *wc = L'\0';
+            return 0;
+        }
+        n++;
+        for (;;) {
+            mbstate_t mbs;
+            memset(&mbs, 0, sizeof mbs);
+            size_t k = mbrtowc(wc, buf, n, &mbs);
+            if (k == (size_t)-2) { /* incomplete: read another byte */
+                if (n >= MB_LEN_MAX) {
+                    errno = EILSEQ;
+                    *wc = L'\0';
+                    return -1;
+                }
+                break;
+            }
+            if (k == (size_t)-1) { /* invalid */
+                if (n > 1) {
+                    buf[0] = buf[n - 1];
+                    n = 1;
+                    continue;
+                }
+                n = 0;
+                break;
+            }
+            return 1;
+        }
+    }
+}
+
+/* While the REPL waits for a key, job messages are queued for repl_getc;
+** otherwise they are printed by the job's thread at once. */
+static void hold_messages(sl_shell *sh, bool hold)
+{
+    pthread_mutex_lock(&sh->msg_mu);
+    sh->msg_hold = hold;
+    sh->msg_reader = pthread_self();
+    pthread_mutex_unlock(&sh->msg_mu);
+    if (!hold)
+        sl_shell_flush_messages(sh, false);
+}
+
+/* ------------------------------------------------------------------------
 ** The loop.
 */
 
@@ -274,6 +369,7 @@ static int repl_open(sl_repl *r, sl_shell *sh)
     el_set(r->el, EL_EDITOR, "emacs");
     el_set(r->el, EL_PROMPT, prompt);
     el_set(r->el, EL_HIST, history, r->hist);
+    el_set(r->el, EL_GETCFN, repl_getc);
     el_set(r->el, EL_ADDFN, "sl-complete", "complete keywords, tables and option keys", complete);
     el_set(r->el, EL_BIND, "^I", "sl-complete", NULL);
     el_source(r->el, NULL); /* ~/.editrc may rebind keys */
@@ -283,6 +379,8 @@ static int repl_open(sl_repl *r, sl_shell *sh)
 static void repl_close(sl_repl *r)
 {
     signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGUSR1, SIG_DFL);
     if (r->el)
         el_end(r->el);
     if (r->hist)
@@ -354,16 +452,23 @@ int sl_repl_run(sl_shell *sh)
         return SL_EXIT_USAGE;
     }
     sl_session_set_interrupt(sh->session, &g_interrupted);
+    set_handler(SIGUSR1, on_wake, false);
     printf("sluice %s (data directory: %s)\n"
            "End statements with ';'. Type quit or press Ctrl-D to exit.\n\n",
            SLUICE_VERSION, sl_engine_data_dir(sh->engine));
     fflush(stdout);
-    for (;;) {
+    while (!g_terminated) {
         int count = 0;
         g_interrupted = 0;
         set_sigint(false);
+        hold_messages(sh, true);
         const char *line = el_gets(r.el, &count);
         int saved_errno = errno;
+        hold_messages(sh, false);
+        if (g_terminated) { /* SIGTERM: as Ctrl-D */
+            fputc('\n', stdout);
+            break;
+        }
         if (!line && count < 0 && (g_interrupted || saved_errno == EINTR)) {
             repl_clear(&r);
             continue;
@@ -376,6 +481,10 @@ int sl_repl_run(sl_shell *sh)
             break;
     }
     fflush(stdout);
+    /* Every background job stops with a savepoint (the runtime's notice
+    ** names it); Ctrl-C meanwhile only sets a flag. */
+    set_sigint(true);
+    sl_engine_stop_jobs(sh->engine);
     repl_close(&r);
     return SL_EXIT_OK;
 }

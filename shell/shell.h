@@ -10,10 +10,17 @@
 **             Ctrl-C).
 ** Results go to stdout, errors and notices to stderr. docs/SHELL.md describes
 ** the user-visible formats; keep them stable (golden tests compare them).
+**
+** Background jobs ('table.dml-sync' = 'false', the REPL's default) report
+** from their own threads through the engine's log (sl_shell_job_message):
+** their messages are printed whole, between the shell's own lines, and while
+** the REPL waits for a key they are queued and printed above a redrawn
+** prompt.
 */
 #ifndef SL_SHELL_H
 #define SL_SHELL_H
 
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 
@@ -47,6 +54,11 @@ typedef struct sl_shell {
     volatile sig_atomic_t *cancel;   /* set (by SIGINT) to cancel the running statement; may be NULL */
     int status;                      /* SL_EXIT_FAILED once any statement failed */
     bool quit;                       /* quit / exit was seen */
+    pthread_mutex_t msg_mu;          /* guards the fields below (jobs' threads print too) */
+    bool msg_hold;                   /* the REPL waits for a key: queue job messages, wake it */
+    pthread_t msg_reader;            /* msg_hold: the REPL's thread, woken with SIGUSR1 */
+    sl_list *msg_queue;              /* job messages held for the REPL (sl_error*) */
+    bool job_failed;                 /* a background job failed */
 } sl_shell;
 
 /* ------------------------------------------------------------------------
@@ -116,6 +128,16 @@ void sl_print_error(const sl_stmt_src *src, const sl_error *err);
 /* Print a notice (WARNING / NOTICE) to stderr: prefix (when src has a name),
 ** severity and message, DETAIL and HINT lines. */
 void sl_print_notice(const sl_stmt_src *src, const sl_error *notice);
+
+/* The engine's log (sl_engine_set_log, ctx = the sl_shell): a background
+** job's notice, warning or failure, called from the job's thread. Printed at
+** once as sl_print_notice / sl_print_error print (no prefix, no LINE block),
+** or, while msg_hold is set, queued and the REPL's thread woken. */
+void sl_shell_job_message(void *ctx, const sl_error *msg);
+/* Print the queued job messages (from the REPL's thread); with
+** newline_first, a newline before them (the cursor is on the prompt line).
+** Returns how many were printed. */
+int sl_shell_flush_messages(sl_shell *sh, bool newline_first);
 
 /* Display width of one UTF-8 sequence at s[0..n): sets *len to its byte length
 ** (1 for an invalid byte, *valid = false) and returns 0, 1 or 2 columns. */

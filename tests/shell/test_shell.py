@@ -17,6 +17,7 @@ Usage: test_shell.py --sluice PATH --case NAME   (NAME "all" runs every case;
 import argparse
 import errno
 import fcntl
+import json
 import os
 import pty
 import re
@@ -592,6 +593,269 @@ def case_repl_non_utf8(sb):
         quit_ok(p)
     finally:
         p.kill()
+
+
+# ---------------------------------------------------------------------------
+# Cases: jobs. The REPL starts an INSERT in the background ('table.dml-sync'
+# is false there); scripts run it to its end unless they SET it to false.
+
+ENDLESS = ("CREATE TABLE src (id BIGINT) WITH ('connector' = 'datagen', "
+           "'rows-per-second' = '1000', 'fields.id.kind' = 'sequence', "
+           "'fields.id.start' = '1', 'fields.id.end' = '1000000000');")
+RE_SUBMITTED = re.compile(rb'NOTICE:  job "([^"]+)" submitted')
+RE_SAVEPOINT_ROW = re.compile(rb"\| (\S+/chk-\d+) +\|")
+
+
+def sink_table(sb, name="sink"):
+    return ("CREATE TABLE %s (id BIGINT) WITH ('connector' = 'filesystem', 'path' = '%s', "
+            "'format' = 'json');" % (name, os.path.join(sb.dir, name)))
+
+
+def committed_ids(path):
+    """ids of the committed part files of a filesystem sink (in-progress
+    files start with '.'), read independently of Sluice."""
+    ids = []
+    for f in sorted(os.listdir(path)) if os.path.isdir(path) else []:
+        if f.startswith("part-"):
+            with open(os.path.join(path, f), encoding="utf-8") as fh:
+                ids += [json.loads(line)["id"] for line in fh if line.strip()]
+    return ids
+
+
+def check_prefixes(ids, parallelism, what):
+    """No id twice, and for each subtask (datagen: id - 1 = i, subtask
+    i % parallelism) a gap-free prefix of its ids."""
+    check(len(ids) == len(set(ids)), "%s: duplicates" % what,
+          sorted(i for i in set(ids) if ids.count(i) > 1)[:20])
+    for k in range(parallelism):
+        mine = sorted(i for i in ids if (i - 1) % parallelism == k)
+        want = list(range(1 + k, 1 + k + parallelism * len(mine), parallelism))
+        check(mine == want, "%s: subtask %d has a gap" % (what, k), mine[:10], len(mine))
+
+
+def show_jobs(p, name):
+    """Run SHOW JOBS; (status, checkpoint, rows in, rows out) of job name."""
+    p.send("SHOW JOBS;\n")
+    out = p.expect(RE_ROWS)
+    p.expect(PROMPT)
+    for line in out.decode("utf-8", "replace").split("\r\n"):
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if len(cells) == 9 and cells[0] == name:
+            num = lambda v: int(v) if v.lstrip("-").isdigit() else -1
+            return cells[1], num(cells[4]), num(cells[5]), num(cells[6])
+    raise Failure("job %s not in SHOW JOBS:\n%s" % (name, out))
+
+
+def wait_rows(p, name, more_than, timeout=TIMEOUT):
+    """SHOW JOBS until job name has written more than more_than rows."""
+    deadline = time.monotonic() + timeout
+    while True:
+        st = show_jobs(p, name)
+        if st[3] > more_than or time.monotonic() >= deadline:
+            return st
+        time.sleep(0.05)  # polling a condition, bounded by the deadline
+
+
+def stop_with_savepoint(p, name):
+    p.send("STOP JOB '%s' WITH SAVEPOINT;\n" % name)
+    out = p.expect(RE_ROWS)
+    p.expect(PROMPT)
+    m = RE_SAVEPOINT_ROW.search(out)
+    check(m, "savepoint_path row", out)
+    path = m.group(1).decode()
+    check(b"savepoint_path" in out and b"1 row in set" in out, "one row, column savepoint_path", out)
+    with open(os.path.join(path, "_metadata"), encoding="utf-8") as f:
+        meta = json.load(f)
+    check(meta.get("savepoint") is True, "_metadata marks a savepoint", meta)
+    return path
+
+
+def case_repl_background_job(sb):
+    rc, out, err = run(sb, ["-e", ENDLESS + sink_table(sb)])
+    check(rc == 0, "setup", out, err)
+    p = repl(sb)
+    try:
+        p.send("SET 'execution.checkpointing.interval' = '200 ms';\n")
+        p.expect(PROMPT)
+        p.send("SET 'parallelism.default' = '2';\n")
+        p.expect(PROMPT)
+        insert = "INSERT INTO sink SELECT id FROM src;\n"
+        p.send(insert)
+        out = p.expect(PROMPT, timeout=5)  # an endless source: it returns at once all the same
+        m = RE_SUBMITTED.search(out)
+        check(m and b"INSERT 0 0" in out, "submitted, command tag", out)
+        name = m.group(1).decode()
+        status, _, _, first = wait_rows(p, name, 0)
+        check(status == "RUNNING" and first > 0, "RUNNING with rows", status, first)
+        status, _, _, later = wait_rows(p, name, first)
+        check(status == "RUNNING" and later > first, "rows grow", first, later)
+
+        # Another job under the same name is refused while it runs.
+        p.send(insert)
+        out = p.expect(PROMPT)
+        check(b"SQLSTATE: 55006" in out and b"already running" in out, "55006", out)
+        p.send("STOP JOB 'no-such-job';\n")
+        out = p.expect(PROMPT)
+        check(b"SQLSTATE: 42704" in out and b"SHOW JOBS lists the jobs." in out, "42704", out)
+        caret_under(out.decode().replace("\r\n", "\n"), "'no-such-job'")
+
+        path = stop_with_savepoint(p, name)
+        status, chk, _, rows1 = show_jobs(p, name)
+        check(status == "STOPPED" and path.endswith("/chk-%d" % chk), "STOPPED at the savepoint",
+              status, chk, path)
+        ids1 = committed_ids(os.path.join(sb.dir, "sink"))
+        check(len(ids1) == rows1 > 0, "committed rows = rows out", len(ids1), rows1)
+        check_prefixes(ids1, 2, "first run")
+        p.send("STOP JOB '%s';\n" % name)
+        out = p.expect(PROMPT)
+        check(b"SQLSTATE: 55000" in out and b"DETAIL:  Its status is STOPPED." in out, "55000", out)
+
+        # From the savepoint: the job says so, and continues where it stopped.
+        p.send("SET 'execution.savepoint.path' = '%s';\n" % path)
+        p.expect(PROMPT)
+        p.send(insert)
+        p.expect(RE_SUBMITTED)
+        out = p.expect(re.compile(rb"NOTICE:  job \"%s\" (resumes|starts) from [^\r\n]*"
+                                  % re.escape(name.encode())))
+        check(path.encode() in out or b"checkpoint %d" % chk in out, "resumes from the savepoint",
+              out)
+        wait_rows(p, name, 0)
+        path2 = stop_with_savepoint(p, name)
+        check(path2 != path, "a new savepoint", path, path2)
+        ids2 = committed_ids(os.path.join(sb.dir, "sink"))
+        check(len(ids2) > len(ids1), "the second run wrote rows", len(ids1), len(ids2))
+        check(set(ids1) <= set(ids2), "the first run's rows stay", len(ids1))
+        check_prefixes(ids2, 2, "both runs")
+        quit_ok(p)
+    finally:
+        p.kill()
+
+
+def case_repl_job_message_redraw(sb):
+    """A job's message while a line is half typed: printed below it, the
+    prompt and the line redrawn, and the line still runs as typed."""
+    rc, out, err = run(sb, ["-e", sink_table(sb) + " CREATE TABLE slow (id BIGINT) WITH ("
+                            "'connector' = 'datagen', 'number-of-rows' = '20', "
+                            "'rows-per-second' = '20', 'fields.id.kind' = 'sequence', "
+                            "'fields.id.start' = '1', 'fields.id.end' = '20');"])
+    check(rc == 0, "setup", out, err)
+    p = repl(sb)
+    try:
+        p.send("SET 'pipeline.name' = 'slow';\n")
+        p.expect(PROMPT)
+        p.send("INSERT INTO sink SELECT id FROM slow;\n")
+        p.expect(b"INSERT 0 0")
+        p.expect(PROMPT)
+        p.send("SHOW JO")
+        out = p.expect(b'NOTICE:  job "slow" finished: 20 rows written')
+        check(out.startswith(b"SHOW JO") and b"\n" in out.split(b"NOTICE")[0],
+              "the message starts below the typed line", out)
+        redraw = p.expect(b"SHOW JO")
+        check(PROMPT in redraw, "prompt and line redrawn", redraw)
+        p.wait_blocked_in_read(time.monotonic() + TIMEOUT)
+        p.send("BS;\n")
+        out = p.expect(RE_ROWS)
+        check(b"| slow " in out and b"FINISHED" in out, "the line ran as typed", out)
+        p.expect(PROMPT)
+        check(sorted(committed_ids(os.path.join(sb.dir, "sink"))) == list(range(1, 21)),
+              "all rows committed once")
+        quit_ok(p)
+    finally:
+        p.kill()
+
+
+def case_repl_exit_stops_jobs(sb):
+    rc, out, err = run(sb, ["-e", ENDLESS + sink_table(sb)])
+    check(rc == 0, "setup", out, err)
+    p = repl(sb)
+    try:
+        p.send("SET 'pipeline.name' = 'forever';\n")
+        p.expect(PROMPT)
+        p.send("INSERT INTO sink SELECT id FROM src;\n")
+        p.expect(PROMPT)
+        wait_rows(p, "forever", 0)
+        p.send(b"\x03")  # Ctrl-C at the prompt does not stop a background job
+        p.expect(PROMPT)
+        status, _, _, rows = show_jobs(p, "forever")
+        check(status == "RUNNING", "still running after Ctrl-C", status)
+        start = p.pos
+        quit_ok(p)  # Ctrl-D: stops it with a savepoint first
+        m = re.search(r'NOTICE:  job "forever" stopped with savepoint (\S+)', p.since(start))
+        check(m, "savepoint notice on exit", p.since(start))
+        with open(os.path.join(m.group(1), "_metadata"), encoding="utf-8") as f:
+            check(json.load(f).get("savepoint") is True, "a savepoint")
+        with open(os.path.join(sb.data, "jobs", "forever", "_job.json"), encoding="utf-8") as f:
+            rec = json.load(f)
+        check(rec["status"] == "STOPPED" and rec["rows_out"] >= rows, "record STOPPED", rec)
+        ids = committed_ids(os.path.join(sb.dir, "sink"))
+        check(len(ids) == rec["rows_out"], "every row out committed", len(ids), rec)
+        check(len(ids) == len(set(ids)), "no duplicates")
+    finally:
+        p.kill()
+
+
+def case_script_background_jobs(sb):
+    """-f with 'table.dml-sync' = 'false': the script's end waits for its
+    jobs; a failed one makes the exit status 1."""
+    script = (sink_table(sb) + "\n" + sink_table(sb, "bad_sink") + "\n"
+              "CREATE TABLE nums (id BIGINT) WITH ('connector' = 'datagen', "
+              "'number-of-rows' = '500', 'rows-per-second' = '1000', "
+              "'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '500');\n"
+              "SET 'table.dml-sync' = 'false';\n"
+              "SET 'pipeline.name' = 'bounded';\n"
+              "INSERT INTO sink SELECT id FROM nums;\n"
+              "SET 'pipeline.name' = 'broken';\n"
+              "INSERT INTO bad_sink SELECT 10 / (id - 400) FROM nums;\n")
+    path = sb.path("bg.sql", script)
+    rc, out, err = run(sb, ["-f", path])
+    no_sanitizer_report(err)
+    check(rc == 1, "a failed background job fails the script", rc, out, err)
+    check(out.count("INSERT 0 0") == 2, "both returned at once", out)
+    check('NOTICE:  job "bounded" finished: 500 rows written' in err, "finished", err)
+    check('ERROR:  job "broken" failed: division by zero' in err and "SQLSTATE: 22012" in err,
+          "failure reported", err)
+    check(sorted(committed_ids(os.path.join(sb.dir, "sink"))) == list(range(1, 501)),
+          "the script waited for the bounded job")
+    check(committed_ids(os.path.join(sb.dir, "bad_sink")) == [], "nothing of the failed job")
+
+
+def case_script_sigterm_stops_jobs(sb):
+    script = (ENDLESS + "\n" + sink_table(sb) + "\n"
+              "SET 'execution.checkpointing.interval' = '200 ms';\n"
+              "SET 'table.dml-sync' = 'false';\n"
+              "SET 'pipeline.name' = 'endless';\n"
+              "INSERT INTO sink SELECT id FROM src;\n")
+    path = sb.path("endless.sql", script)
+    proc = subprocess.Popen([SLUICE, "--data-dir", sb.data, "-f", path], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=sb.env(), cwd=sb.dir)
+    try:
+        # The script ended and waits for its job: its output says so.
+        deadline = time.monotonic() + TIMEOUT
+        err = b""
+        os.set_blocking(proc.stderr.fileno(), False)
+        while b"waiting for 1 background job" not in err and time.monotonic() < deadline:
+            select.select([proc.stderr], [], [], 0.1)
+            err += proc.stderr.read() or b""
+        check(b"waiting for 1 background job" in err, "waits for its job", err)
+        rec = os.path.join(sb.data, "jobs", "endless", "_job.json")
+        while time.monotonic() < deadline and not committed_ids(os.path.join(sb.dir, "sink")):
+            time.sleep(0.05)  # polling a condition, bounded by the deadline
+        proc.send_signal(signal.SIGTERM)
+        out, rest = proc.communicate(timeout=TIMEOUT)
+        err = (err + rest).decode("utf-8", "replace")
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    no_sanitizer_report(err)
+    check(proc.returncode == 0, "exit status %s" % proc.returncode, err)
+    m = re.search(r'NOTICE:  job "endless" stopped with savepoint (\S+)', err)
+    check(m and os.path.isfile(os.path.join(m.group(1), "_metadata")), "savepoint", err)
+    with open(rec, encoding="utf-8") as f:
+        r = json.load(f)
+    ids = committed_ids(os.path.join(sb.dir, "sink"))
+    check(r["status"] == "STOPPED" and len(ids) == r["rows_out"] > 0, "stopped, committed", r)
+    check(len(ids) == len(set(ids)), "no duplicates")
 
 
 CASES = {name[len("case_"):]: fn for name, fn in globals().items() if name.startswith("case_")}

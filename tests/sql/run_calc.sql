@@ -1,6 +1,8 @@
 -- Jobs that run: filters and projections over a bounded, deterministic
 -- source, into the shell (SELECT), the print sink, and the exactly-once
 -- filesystem sink that is then read back.
+-- One task per operator: rows reach the output in a deterministic order.
+SET 'parallelism.default' = '1';
 CREATE TABLE nums (id BIGINT, amount DECIMAL(10, 2), name STRING, maybe INT) WITH (
   'connector' = 'datagen', 'number-of-rows' = '10',
   'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '10',

@@ -1,5 +1,7 @@
 -- Stateful jobs over the bundled clicks file (examples/data/clicks.csv:
 -- 3000 clicks over 30 minutes, two of them 10 minutes late).
+-- One task per operator: rows reach the output in a deterministic order.
+SET 'parallelism.default' = '1';
 CREATE TABLE clicks (event_id BIGINT, campaign_id STRING, amount DECIMAL(10, 2), ts TIMESTAMP(3),
   WATERMARK FOR ts AS ts - INTERVAL '5' SECOND)
   WITH ('connector' = 'filesystem', 'path' = '@DATA@/clicks.csv', 'format' = 'csv');

@@ -3,12 +3,15 @@ SET 'execution.checkpointing.interval' = '30 s';
 SET 'parallelism.default' = '4';
 SET 'pipeline.name' = 'billing';
 SET 'sink.guarantee-fallback' = 'downgrade';
+SET 'table.dml-sync' = 'false';
 SET;
 RESET 'parallelism.default';
 SET 'parallelism.default' = '0';
 SET 'parallelism.default' = 'four';
+SET 'parallelism.default' = '-2';
 SET 'execution.checkpointing.intervl' = '1 s';
 SET 'sink.guarantee-fallback' = 'sometimes';
 SET 'totally.unknown' = 'x';
+-- RESET returns 'table.dml-sync' to the shell's default for scripts (true).
 RESET;
 SET;
