@@ -1214,23 +1214,21 @@ static void sl__logf(sl_engine *eng, sl_severity sev, const char *fmt, ...)
 static void sl__run_warnings(const sl_job_stats *stats, const sl_result_sink *out, sl_engine *eng,
                              const char *name)
 {
-    if (stats->rows_skipped > 0) {
+    char msg[2][128];
+    int n = 0;
+    if (stats->rows_skipped > 0)
+        snprintf(msg[n++], sizeof msg[0], "%lld malformed record%s skipped",
+                 (long long)stats->rows_skipped, stats->rows_skipped == 1 ? " was" : "s were");
+    if (stats->rows_late > 0)
+        snprintf(msg[n++], sizeof msg[0],
+                 "%lld row%s later than the watermark and %s dropped", (long long)stats->rows_late,
+                 stats->rows_late == 1 ? " arrived" : "s arrived",
+                 stats->rows_late == 1 ? "was" : "were");
+    for (int i = 0; i < n; i++) {
         if (eng)
-            sl__logf(eng, SL_SEV_WARNING, "job \"%s\": %lld malformed records were skipped",
-                     name, (long long)stats->rows_skipped);
+            sl__logf(eng, SL_SEV_WARNING, "job \"%s\": %s", name, msg[i]);
         else
-            sl__notice(out, SL_SEV_WARNING, "%lld malformed records were skipped",
-                       (long long)stats->rows_skipped);
-    }
-    if (stats->rows_late > 0) {
-        if (eng)
-            sl__logf(eng, SL_SEV_WARNING,
-                     "job \"%s\": %lld rows arrived later than the watermark and were dropped",
-                     name, (long long)stats->rows_late);
-        else
-            sl__notice(out, SL_SEV_WARNING,
-                       "%lld rows arrived later than the watermark and were dropped",
-                       (long long)stats->rows_late);
+            sl__notice(out, SL_SEV_WARNING, "%s", msg[i]);
     }
 }
 
