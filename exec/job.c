@@ -410,7 +410,7 @@ static int sl__push(sl__task *t, int step, sl_chunk *rows, sl_error *err)
 static void sl__count_late(sl__task *t)
 {
     int64_t late = 0;
-    for (int i = 0; i < t->nsteps; i++)
+    for (int i = 0; t->steps && i < t->nsteps; i++) /* steps: NULL when setting up failed */
         if (t->steps[i].op)
             late += t->steps[i].op->ops->late_rows(t->steps[i].op);
     t->rows_late = late;

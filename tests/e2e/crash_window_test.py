@@ -12,7 +12,15 @@ then computes every window's count and exact sum from the files it wrote and
 compares them with the committed output: each window exactly once, all
 values right.
 
-Usage: crash_window_test.py --sluice PATH [--kills 20] [--files 60]
+--parallelism N runs the job with N tasks: the files are split between N
+reader tasks by the hash of their names, and the windows' watermark is the
+smallest of the readers'. No click can be late under any interleaving of the
+readers: each reader's files hold clicks in event-time order, so every click
+is later than its own reader's watermark, hence than the smallest. A reader
+without files would hold the watermark back, so the test checks that each
+gets files, and writes one closing click per reader.
+
+Usage: crash_window_test.py --sluice PATH [--kills 20] [--files 60] [--parallelism N]
 """
 import argparse
 import collections
@@ -27,6 +35,8 @@ import sys
 import tempfile
 import time
 
+import sluice_e2e
+
 JOB = """
 CREATE TABLE IF NOT EXISTS clicks (id BIGINT, campaign STRING, amount DECIMAL(10, 2), ts TIMESTAMP(3),
   WATERMARK FOR ts AS ts - INTERVAL '1' SECOND)
@@ -35,6 +45,7 @@ CREATE TABLE IF NOT EXISTS clicks (id BIGINT, campaign STRING, amount DECIMAL(10
 CREATE TABLE IF NOT EXISTS spend (window_start TIMESTAMP(3), campaign STRING, n BIGINT,
   total DECIMAL(38, 2)) WITH ('connector' = 'filesystem', 'path' = '{out}', 'format' = 'json');
 SET 'execution.checkpointing.interval' = '100 ms';
+SET 'parallelism.default' = '{parallelism}';
 SET 'pipeline.name' = 'crash-window';
 INSERT INTO spend
 SELECT window_start, campaign, COUNT(*), SUM(amount)
@@ -50,6 +61,10 @@ def stamp(t_ms):
     return time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(s)) + ".%03d" % ms
 
 
+def file_name(k):
+    return "clicks-%05d.csv" % k
+
+
 def write_file(src, k, rows):
     """Write one file atomically (hidden name, then rename): the source never
     sees a half-written file."""
@@ -57,7 +72,7 @@ def write_file(src, k, rows):
     with open(tmp, "w", encoding="utf-8") as f:
         for r in rows:
             f.write("%d,%s,%s,%s\n" % r)
-    os.rename(tmp, os.path.join(src, "clicks-%05d.csv" % k))
+    os.rename(tmp, os.path.join(src, file_name(k)))
 
 
 def main():
@@ -66,6 +81,7 @@ def main():
     ap.add_argument("--kills", type=int, default=20)
     ap.add_argument("--files", type=int, default=60)
     ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--parallelism", type=int, default=1)
     a = ap.parse_args()
     seed = a.seed if a.seed is not None else random.randrange(1 << 30)
     rnd = random.Random(seed)
@@ -74,9 +90,15 @@ def main():
     os.makedirs(src)
     job = os.path.join(work, "job.sql")
     with open(job, "w", encoding="utf-8") as f:
-        f.write(JOB.format(src=src, out=out))
-    env = dict(os.environ, ASAN_OPTIONS="detect_leaks=0:abort_on_error=1")
-    print("crash_window_test: seed %d, work dir %s" % (seed, work))
+        f.write(JOB.format(src=src, out=out, parallelism=a.parallelism))
+    env = sluice_e2e.ENV
+    print("crash_window_test: seed %d, parallelism %d, work dir %s" % (seed, a.parallelism, work))
+    per_reader = collections.Counter(sluice_e2e.subtask_of(file_name(k), a.parallelism)
+                                     for k in range(a.files))
+    if len(per_reader) < a.parallelism or min(per_reader.values()) < 3:
+        print("crash_window_test: the %d files do not give every reader task files: %r" %
+              (a.files, dict(per_reader)))
+        return 1
 
     # The clicks, in event-time order: 200 per file, 50 ms apart.
     expected = collections.defaultdict(lambda: [0, decimal.Decimal("0")])
@@ -93,8 +115,13 @@ def main():
             expected[(stamp(ws), campaign)][1] += amount
             next_id += 1
         files.append(rows)
-    # One click far ahead closes every window above (its own stays open).
-    closer = [(next_id, "z", decimal.Decimal("0.01"), stamp(t + 3600 * 1000))]
+    # One click far ahead per reader task closes every window above (their
+    # own stays open): the next file names that reach each reader.
+    closers, k = {}, a.files
+    while len(closers) < a.parallelism:
+        closers.setdefault(sluice_e2e.subtask_of(file_name(k), a.parallelism), k)
+        k += 1
+    closers = sorted(closers.values())
 
     written = kills = runs = 0
     deadline = time.monotonic() + 600
@@ -124,7 +151,8 @@ def main():
         runs += 1
         p = subprocess.Popen([a.sluice, "--data-dir", data, "-q", "-f", job],
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
-    write_file(src, len(files), closer)
+    for i, k in enumerate(closers):
+        write_file(src, k, [(next_id + i, "z", decimal.Decimal("0.01"), stamp(t + 3600 * 1000))])
     want = sum(1 for _ in expected)
     got = {}
     stop_at = time.monotonic() + 120
@@ -156,6 +184,10 @@ def main():
     for k in (missing + extra + wrong)[:10]:
         print("  %r: expected %r, got %r" % (k, exp.get(k), got.get(k)))
     ok = not missing and not extra and not wrong and kills >= min(a.kills, 20)
+    why = sluice_e2e.check_parallelism(out, a.parallelism)
+    if why:
+        print("crash_window_test: " + why)
+        ok = False
     if ok:
         shutil.rmtree(work, ignore_errors=True)
     else:

@@ -1,17 +1,36 @@
 # End-to-end tests: the `sluice` command run as a user runs it, with an
-# independent reader of what it wrote.
+# independent reader of what it wrote. The crash and savepoint tests run at
+# parallelism 1 and 2 (`--parallelism N` sets 'parallelism.default'; the
+# test names end in .p1 / .p2). Each takes 5-30 s under ASan on 2 cores.
 find_package(Python3 COMPONENTS Interpreter REQUIRED)
-add_test(NAME e2e.crash_filesystem
-  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/crash_test.py
-          --sluice $<TARGET_FILE:sluice> --sink filesystem --kills 25)
-add_test(NAME e2e.crash_print_control
-  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/crash_test.py
-          --sluice $<TARGET_FILE:sluice> --sink print --kills 8)
-set_tests_properties(e2e.crash_filesystem e2e.crash_print_control PROPERTIES TIMEOUT 900 LABELS e2e)
+set(SL_E2E ${CMAKE_CURRENT_LIST_DIR})
+foreach(p 1 2)
+  # datagen -> filter/projection -> filesystem, 25 SIGKILLs
+  add_test(NAME e2e.crash_filesystem.p${p}
+    COMMAND ${Python3_EXECUTABLE} ${SL_E2E}/crash_test.py
+            --sluice $<TARGET_FILE:sluice> --sink filesystem --kills 25 --parallelism ${p})
+  # the same into print: the check must find the duplicates
+  add_test(NAME e2e.crash_print_control.p${p}
+    COMMAND ${Python3_EXECUTABLE} ${SL_E2E}/crash_test.py
+            --sluice $<TARGET_FILE:sluice> --sink print --kills 8 --parallelism ${p})
+  # monitored directory -> tumbling-window aggregation -> filesystem, 20 SIGKILLs
+  add_test(NAME e2e.crash_window.p${p}
+    COMMAND ${Python3_EXECUTABLE} ${SL_E2E}/crash_window_test.py
+            --sluice $<TARGET_FILE:sluice> --kills 20 --parallelism ${p})
+  # datagen -> window aggregation (every aggregate) -> filesystem, 24 SIGKILLs,
+  # some inside checkpoints and some while the output is being committed
+  add_test(NAME e2e.crash_agg.p${p}
+    COMMAND ${Python3_EXECUTABLE} ${SL_E2E}/crash_agg_test.py
+            --sluice $<TARGET_FILE:sluice> --kills 24 --parallelism ${p})
+  # SIGTERM stops with a savepoint at 3-5 moments (one restart from
+  # execution.savepoint.path under a new name) = an uninterrupted run
+  add_test(NAME e2e.savepoint.p${p}
+    COMMAND ${Python3_EXECUTABLE} ${SL_E2E}/savepoint_test.py
+            --sluice $<TARGET_FILE:sluice> --parallelism ${p})
+  set_tests_properties(e2e.crash_filesystem.p${p} e2e.crash_print_control.p${p}
+    e2e.crash_window.p${p} e2e.crash_agg.p${p} e2e.savepoint.p${p}
+    PROPERTIES TIMEOUT 900 LABELS e2e)
+endforeach()
 add_test(NAME e2e.window_spend
-  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/window_test.py --sluice $<TARGET_FILE:sluice>)
+  COMMAND ${Python3_EXECUTABLE} ${SL_E2E}/window_test.py --sluice $<TARGET_FILE:sluice>)
 set_tests_properties(e2e.window_spend PROPERTIES TIMEOUT 300 LABELS e2e)
-add_test(NAME e2e.crash_window
-  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/crash_window_test.py
-          --sluice $<TARGET_FILE:sluice> --kills 20)
-set_tests_properties(e2e.crash_window PROPERTIES TIMEOUT 900 LABELS e2e)

@@ -50,3 +50,9 @@ CREATE TABLE eo_files (id BIGINT) WITH ('connector' = 'filesystem', 'path' = '@T
 INSERT INTO eo_files SELECT id FROM nums;
 -- Every INSERT job of this data directory, with its counters.
 SHOW JOBS;
+
+-- A source that cannot be opened fails the query cleanly (58P01), at any parallelism.
+CREATE TABLE nofile (id BIGINT) WITH ('connector' = 'filesystem', 'path' = '@TMP@/does-not-exist', 'format' = 'csv');
+SELECT id FROM nofile;
+SET 'parallelism.default' = '2';
+SELECT id FROM nofile;

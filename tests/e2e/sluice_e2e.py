@@ -1,0 +1,147 @@
+"""sluice_e2e.py — small helpers shared by the end-to-end tests (standard
+library only; imported by the test scripts beside it).
+
+- ENV: the environment for sluice runs (ASan: no leak check — SIGKILLed and
+  SIGTERMed processes are the point — and abort on the first error).
+- fnv1a64 / subtask_of: which reader task of a monitored-directory source a
+  file name goes to. connectors/filesystem/fs_source.c: with parallelism p,
+  subtask k reads the files whose name's 64-bit FNV-1a hash is k modulo p.
+  The tests use it only to make sure every reader task gets files (a reader
+  without files holds the downstream watermark back forever).
+- committed_rows: the rows of the committed part files of a filesystem sink
+  directory (visible files only: in-progress files start with '.');
+  check_parallelism: the part files were written by every sink subtask.
+- kill_in_checkpoint: SIGKILL a job while one of its checkpoints is being
+  written (a chk-N directory without _metadata exists).
+- Runner: starts `sluice -f job.sql` with a data directory, and tells after a
+  SIGKILL whether the kill interrupted a checkpoint (it left an unsealed
+  chk-N directory) or an epoch (it left in-progress part files).
+"""
+import json
+import os
+import signal
+import subprocess
+import time
+
+ENV = dict(os.environ, ASAN_OPTIONS="detect_leaks=0:abort_on_error=1")
+
+FNV_OFFSET = 14695981039346656037
+FNV_PRIME = 1099511628211
+
+
+def fnv1a64(data):
+    h = FNV_OFFSET
+    for b in data:
+        h = ((h ^ b) * FNV_PRIME) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def subtask_of(name, parallelism):
+    """The reader task of a file name (fs_source.c: FNV-1a of the name, modulo p)."""
+    if parallelism <= 1:
+        return 0
+    return fnv1a64(name.encode("utf-8")) % parallelism
+
+
+def visible(name):
+    return not (name.startswith(".") or name.startswith("_"))
+
+
+def committed_files(out_dir):
+    if not os.path.isdir(out_dir):
+        return []
+    return [os.path.join(out_dir, n) for n in sorted(os.listdir(out_dir)) if visible(n)]
+
+
+def sink_subtasks(out_dir):
+    """Subtask indexes in the committed part file names
+    (part-<id>-<subtask>-<epoch>-<seq>.<ext>, connectors/filesystem/fs_sink.c):
+    proof that the job ran with that many sink instances."""
+    found = set()
+    for path in committed_files(out_dir):
+        parts = os.path.basename(path).split("-")
+        if len(parts) >= 5 and parts[0] == "part" and parts[2].isdigit():
+            found.add(int(parts[2]))
+    return found
+
+
+def check_parallelism(out_dir, parallelism):
+    """None, or why the committed files do not show `parallelism` writers."""
+    found = sink_subtasks(out_dir)
+    if found != set(range(parallelism)):
+        return ("the committed files come from sink subtasks %r, not from each of 0..%d: did the "
+                "job run at parallelism %d?" % (sorted(found), parallelism - 1, parallelism))
+    return None
+
+
+def committed_rows(out_dir, parse_float=None):
+    """Every JSON row of the committed (visible) part files, as dicts."""
+    rows = []
+    for path in committed_files(out_dir):
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                if line.strip():
+                    rows.append(json.loads(line, parse_float=parse_float))
+    return rows
+
+
+def unsealed_checkpoints(job_dir):
+    """chk-N directories of a job without _metadata (being written, or left by a crash)."""
+    if not os.path.isdir(job_dir):
+        return []
+    return [n for n in os.listdir(job_dir)
+            if n.startswith("chk-") and not os.path.exists(os.path.join(job_dir, n, "_metadata"))]
+
+
+def in_progress_files(out_dir):
+    if not os.path.isdir(out_dir):
+        return []
+    return [n for n in os.listdir(out_dir) if ".inprogress." in n]
+
+
+def kill_in_checkpoint(p, job_dir, timeout):
+    """Poll the job's directory and SIGKILL p as soon as a checkpoint is being
+    written; after `timeout` seconds kill it anyway. True when the kill came
+    while an unsealed chk-N directory existed."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end and p.poll() is None:
+        if unsealed_checkpoints(job_dir):
+            p.send_signal(signal.SIGKILL)
+            return True
+        time.sleep(0.001)
+    if p.poll() is None:
+        p.send_signal(signal.SIGKILL)
+    return False
+
+
+class Runner:
+    """Runs `sluice --data-dir DATA -q -f JOB` and counts what kills hit."""
+
+    def __init__(self, sluice, data, job, job_name, out_dir):
+        self.sluice, self.data, self.job = sluice, data, job
+        self.job_dir = os.path.join(data, "jobs", job_name)
+        self.out_dir = out_dir
+        self.runs = self.kills = 0
+        self.kills_in_checkpoint = 0   # left an unsealed chk-N behind
+        self.kills_in_epoch = 0        # left in-progress part files behind
+
+    def start(self, stdout=subprocess.DEVNULL):
+        self.runs += 1
+        return subprocess.Popen([self.sluice, "--data-dir", self.data, "-q", "-f", self.job],
+                                stdout=stdout, stderr=subprocess.PIPE, env=ENV)
+
+    def killed(self, p):
+        """After p was sent SIGKILL: reap it, record what the kill interrupted,
+        and return its (stdout, stderr)."""
+        out, err = p.communicate()
+        self.kills += 1
+        if unsealed_checkpoints(self.job_dir):
+            self.kills_in_checkpoint += 1
+        if in_progress_files(self.out_dir):
+            self.kills_in_epoch += 1
+        return out, err
+
+    def summary(self):
+        return ("%d runs, %d SIGKILLs (%d inside a checkpoint, %d with an epoch's files in "
+                "progress)" % (self.runs, self.kills, self.kills_in_checkpoint,
+                               self.kills_in_epoch))
