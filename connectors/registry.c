@@ -31,6 +31,7 @@ static const sl_connector *const sl__connectors[] = {
     &sl__connector_datagen,
     &sl__connector_filesystem,
     &sl__connector_print,
+    &sl__connector_stdin,
 };
 
 static const sl_format *const sl__formats[] = {
@@ -118,6 +119,18 @@ const char *sl_mechanism_name(sl_sink_mechanism m)
     case SL_MECH_LAST_RESOURCE: return "last-resource";
     case SL_MECH_ATOMIC_RENAME: return "atomic-rename";
     case SL_MECH_IDEMPOTENT_UPSERT: return "idempotent-upsert";
+    }
+    return "?";
+}
+
+const char *sl_mechanism_role(sl_sink_mechanism m)
+{
+    switch (m) {
+    case SL_MECH_2PC_PREPARABLE:
+    case SL_MECH_ATOMIC_RENAME: return "preparable";
+    case SL_MECH_LAST_RESOURCE: return "last resource";
+    case SL_MECH_NONE:
+    case SL_MECH_IDEMPOTENT_UPSERT: return "none";
     }
     return "?";
 }

@@ -56,6 +56,13 @@ typedef enum sl_sink_mechanism {
     SL_MECH_IDEMPOTENT_UPSERT, /* replays overwrite the same keys */
 } sl_sink_mechanism;
 
+/* What a live probe of a sink's system found (see sl_connector_caps.probe). */
+typedef struct sl_sink_probe {
+    sl_guarantee max;            /* the strongest guarantee it can give now */
+    int64_t max_txn_timeout_ms;  /* the system's largest transaction timeout, 0 = unknown */
+    char *why;                   /* when max is lower than declared: the reason (owned) */
+} sl_sink_probe;
+
 typedef struct sl_connector_caps {
     bool source;                 /* can be read from */
     bool sink;                   /* can be written to */
@@ -64,7 +71,25 @@ typedef struct sl_connector_caps {
     sl_sink_mechanism sink_mech; /* how it gives sink_max */
     bool sink_updates;           /* accepts updating changelogs (needs a PRIMARY KEY) */
     sl_guarantee sink_default;   /* guarantee when none is requested and checkpointing is on */
+    /* Exactly-once by transactions (DESIGN.md section 6), NULL when not: */
+    const char *txn_prefix_option;  /* option naming the transactional id prefix: required
+                                       for exactly-once, unique among the catalog's tables */
+    const char *txn_timeout_option; /* option setting the transaction timeout */
+    int64_t txn_timeout_default_ms; /* its default */
+    const char *cluster_option;     /* last-resource sinks with the same value of this option
+                                       commit together (one participant) */
+    /* A check of the live system at plan time, bounded by timeout_ms (a
+    ** database setting, a broker limit); NULL when there is none. 0 with
+    ** *out filled, or -1 with err when the system cannot be reached. */
+    int (*probe)(const sl_kvlist *opts, int64_t timeout_ms, sl_sink_probe *out, sl_error *err);
 } sl_connector_caps;
+
+/* The role of a sink's mechanism in the job's commit (DESIGN.md section 5):
+** "preparable" (its pre-committed writes survive a crash: atomic rename,
+** prepared transactions), "last resource" (only this process can finish
+** its transaction), or "none" (not part of the commit: no protocol, or
+** idempotent writes). */
+const char *sl_mechanism_role(sl_sink_mechanism m);
 
 /* What a connector's own check sees of the table being declared. */
 typedef struct sl_table_shape {
@@ -165,6 +190,15 @@ void sl_connectors_markdown(sl_strbuf *out);
 ** patterns keep their '#' ("fields.#.kind"). For completion. Caller frees
 ** with sl_list_free(l, sl_free). */
 sl_list *sl_connector_option_keys(void);
+
+/* ------------------------------------------------------------------------
+** Standard input (connectors/stdin). It is one per process, so one stdin
+** source reads it at a time (a second one fails with 55006). The shell calls
+** this when it reads its own statements from standard input (a script on
+** stdin, -f -, the REPL): from then on every stdin source fails with 55006
+** and a hint to give the statements with -f or -e. Thread-safe.
+*/
+void sl_stdin_claim_for_script(void);
 
 /* ------------------------------------------------------------------------
 ** Row codecs: the runtime side of a format (formats/codec_*.c). Sources

@@ -188,6 +188,69 @@ const char *sl_changelog_name(int changelog);
 */
 typedef struct sl_physical sl_physical;
 
+/* ------------------------------------------------------------------------
+** The guarantee resolver (guarantee.c, DESIGN.md section 6).
+*/
+typedef struct sl_gsource {
+    const char *table;             /* a table the sink's rows come from */
+    const sl_connector *connector; /* its connector */
+} sl_gsource;
+
+typedef struct sl_gsink {
+    const char *table;             /* the sink table */
+    const sl_connector *connector; /* its connector */
+    const sl_kvlist *options;      /* its WITH options */
+    int pos;                       /* the INSERT's position, for errors */
+    bool updating;                 /* its input is an updating changelog */
+    bool has_pk;                   /* the table declares a PRIMARY KEY */
+    int nsources;                  /* sources feeding it */
+    const sl_gsource *sources;     /* them */
+} sl_gsink;
+
+typedef struct sl_gjob {
+    int64_t interval_ms;           /* checkpoint interval; 0 = checkpointing off */
+    const char *policy;            /* the session's 'sink.guarantee-fallback' */
+    int nsinks;                    /* sinks of the job (a statement set has several) */
+    const sl_gsink *sinks;         /* them */
+    int nothers;                   /* the catalog's other tables (unique transactional */
+    const char *const *other_names;   /* id prefixes, rule 7): their names */
+    const sl_kvlist *const *other_options; /* and WITH options */
+    int64_t probe_timeout_ms;      /* bound of each live probe; 0 = 5 s */
+    bool explain;                  /* for EXPLAIN: a refusal by the policy is marked in
+                                      the result (refused), not an error */
+} sl_gjob;
+
+typedef struct sl_gresult {
+    sl_guarantee requested;        /* asked for, or the connector's default */
+    bool explicit_req;             /* 'sink.delivery-guarantee' was given */
+    sl_guarantee effective;        /* what the job delivers */
+    sl_sink_mechanism mech;        /* how (none when effective is none) */
+    bool downgraded;               /* lower than asked, allowed by the fallback policy */
+    bool refused;                  /* lower than asked and the policy is 'error' (EXPLAIN) */
+    sl_list *reasons;              /* why it is lower than requested (internal records) */
+    char *note;                    /* e.g. upserts: the final state is exactly-once; or NULL */
+    char *readers;                 /* what downstream readers must do, or NULL */
+} sl_gresult;
+
+/* Resolve every sink of a job into out[nsinks]. Warnings of downgrades
+** (char*, caller frees) are appended to warnings (may be NULL). 0, or -1
+** with err: a requested guarantee not achievable under the 'error' policy,
+** an updating input into a sink that cannot take it, a transactional id
+** prefix used by another table. */
+int sl_guarantee_resolve(const sl_gjob *job, sl_gresult *out, sl_list *warnings, sl_error *err);
+void sl_gresult_clear(sl_gresult *r);
+/* The Guarantees section of EXPLAIN: sources, checkpointing, every sink
+** (requested, effective, mechanism, commit role, reasons, readers), the
+** commit group. */
+void sl_guarantee_explain(sl_strbuf *sb, const sl_gjob *job, const sl_gresult *res);
+/* Append docs/GUARANTEES.md: the rules, every connector's capabilities and
+** what the resolver gives each sink (test_planner_guarantee checks the
+** checked-in file). */
+void sl_guarantees_markdown(sl_strbuf *out);
+/* One line per sink for SHOW JOBS: "exactly-once" or "at-least-once
+** (requested exactly-once)". Caller frees. */
+char *sl_guarantee_summary(const sl_gresult *r);
+
 typedef struct sl_physical_opts {
     const char *job_name;           /* the job's identity */
     const char *data_dir;           /* checkpoints; NULL for a query's job */

@@ -529,9 +529,10 @@ static int sl__cmp_str(const void *a, const void *b)
 static int sl__show_connectors(const sl_result_sink *out)
 {
     sl__table_out t;
-    const char *cols[] = {"name", "source", "sink", "replayable", "max guarantee",
-                          "mechanism", "updates", "description"};
-    sl__begin(&t, out, 8, cols);
+    const char *cols[] = {"name",          "source",    "sink",        "replayable",
+                          "max guarantee", "mechanism", "commit role", "default guarantee",
+                          "updates",       "description"};
+    sl__begin(&t, out, 10, cols);
     int n;
     const sl_connector *const *all = sl_connectors(&n);
     for (int i = 0; i < n; i++) {
@@ -542,6 +543,8 @@ static int sl__show_connectors(const sl_result_sink *out)
                               c->source ? (c->source_replayable ? "yes" : "no") : "",
                               c->sink ? sl_guarantee_name(c->sink_max) : "",
                               c->sink ? sl_mechanism_name(c->sink_mech) : "",
+                              c->sink ? sl_mechanism_role(c->sink_mech) : "",
+                              c->sink ? sl_guarantee_name(c->sink_default) : "",
                               c->sink ? (c->sink_updates ? "yes" : "no") : "",
                               all[i]->description};
         sl__row(&t, vals);
@@ -827,27 +830,6 @@ static void sl__lp_free_v(void *p)
     sl_lp_free(p);
 }
 
-static int sl__explain(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err)
-{
-    sl_list *plans = sl_list_new();
-    if (sl__plan(s, st->inner, plans, err) != 0) {
-        sl_list_free(plans, sl__lp_free_v);
-        return -1;
-    }
-    sl_strbuf sb = SL_STRBUF_INIT;
-    sl_strbuf_append(&sb, "== Logical Plan ==\n");
-    for (int i = 0; i < plans->n; i++) {
-        if (i)
-            sl_strbuf_append_char(&sb, '\n');
-        sl_lp_explain(&sb, plans->items[i]);
-    }
-    sl_list_free(plans, sl__lp_free_v);
-    sl__lines(out, "plan", sl_strbuf_cstr(&sb));
-    sl_strbuf_free(&sb);
-    sl__complete(out, "EXPLAIN");
-    return 0;
-}
-
 /* A job's identity: 'pipeline.name', else derived from the statement's
 ** canonical text, so running the same file again finds the same job. */
 static char *sl__job_name(sl_session *s, const sl_stmt *st)
@@ -1017,55 +999,142 @@ static int sl__result_sink_create(const sl_sink_args *args, sl_sink **out, sl_er
     return 0;
 }
 
-/* The two basic guarantee rules until the full resolver (issue 4): a
-** requested 'sink.delivery-guarantee' beyond what the sink's connector can
-** give, or exactly-/at-least-once with checkpointing off, is an error — or,
-** with the fallback policy 'downgrade' (session 'sink.guarantee-fallback' or
-** the table's 'sink.delivery-guarantee.fallback'), a WARNING naming
-** requested, effective and why. Never silent. */
-static int sl__check_guarantee(sl_session *s, const sl_lp *sink, int64_t interval_ms,
-                               const sl_result_sink *out, const char **effective, sl_error *err)
+/* The tables scanned under a plan node, each once. */
+static void sl__scans(const sl_lp *n, sl_list *tables)
 {
-    const sl_table *t = sl_catalog_table(s->eng->cat, sink->table);
-    const char *req = t ? sl_kvlist_get(t->def->options, "sink.delivery-guarantee") : NULL;
-    *effective = req ? req
-                 : t && t->connector ? sl_guarantee_name(interval_ms > 0 ? t->connector->caps.sink_default
-                                                                        : SL_GUARANTEE_NONE)
-                                     : "none";
-    if (!req || !t->connector)
-        return 0;
-    sl_guarantee want = strcmp(req, "exactly-once") == 0    ? SL_GUARANTEE_EXACTLY_ONCE
-                        : strcmp(req, "at-least-once") == 0 ? SL_GUARANTEE_AT_LEAST_ONCE
-                                                            : SL_GUARANTEE_NONE;
-    sl_guarantee can = t->connector->caps.sink_max;
-    char *why = NULL;
-    if (want > can)
-        why = sl_sprintf("connector '%s' gives at most %s", t->connector->name,
-                         sl_guarantee_name(can));
-    else if (want > SL_GUARANTEE_NONE && interval_ms <= 0)
-        why = sl_strdup("checkpointing is off ('execution.checkpointing.interval' = '0')");
-    if (!why)
-        return 0;
-    sl_guarantee eff = want > can ? can : SL_GUARANTEE_NONE;
-    const char *policy = sl_kvlist_get(t->def->options, "sink.delivery-guarantee.fallback");
-    if (!policy)
-        policy = sl_kvlist_get(s->config, "sink.guarantee-fallback");
-    if (policy && sl_strcasecmp(policy, "downgrade") == 0) {
-        *effective = sl_guarantee_name(eff);
-        sl__notice(out, SL_SEV_WARNING,
-                   "sink \"%s\" runs %s, not the requested %s: %s", t->name,
-                   sl_guarantee_name(eff), req, why);
-        sl_free(why);
-        return 0;
+    if (!n)
+        return;
+    if (n->kind == SL_LP_SCAN) {
+        for (int i = 0; i < tables->n; i++)
+            if (strcmp(tables->items[i], n->table) == 0)
+                return;
+        sl_list_push(tables, n->table);
+        return;
     }
-    sl_error_set(err, SL_ERR_NOT_SUPPORTED, sink->pos,
-                 "sink \"%s\" cannot be delivered %s", t->name, req);
-    sl_error_detail(err, "%s.", why);
-    sl_error_hint(err, "Use a sink that supports it, turn checkpointing on, or SET "
-                       "'sink.guarantee-fallback' = 'downgrade' to run at %s with a warning.",
-                  sl_guarantee_name(eff));
-    sl_free(why);
-    return -1;
+    sl__scans(n->input, tables);
+    sl__scans(n->right, tables);
+}
+
+/* The guarantee inputs of a job's sinks (the SINK roots among plans). */
+typedef struct sl__gplan {
+    sl_gjob job;          /* what the resolver reads */
+    sl_gsink *sinks;      /* its sinks */
+    sl_gresult *res;      /* its results (nsinks) */
+    sl_list *sources;     /* arrays owned here (sources, the other tables) */
+} sl__gplan;
+
+static void sl__gplan_free(sl__gplan *g)
+{
+    for (int i = 0; g->res && i < g->job.nsinks; i++)
+        sl_gresult_clear(&g->res[i]);
+    sl_free(g->res);
+    sl_free(g->sinks);
+    sl_list_free(g->sources, sl_free);
+    memset(g, 0, sizeof *g);
+}
+
+/* Resolve the guarantee of every sink of plans (DESIGN.md section 6);
+** downgrade warnings go to out. For EXPLAIN (explain set) a refusal by
+** the policy is shown rather than raised. */
+static int sl__resolve(sl_session *s, const sl_list *plans, bool explain, sl__gplan *g,
+                       const sl_result_sink *out, sl_error *err)
+{
+    memset(g, 0, sizeof *g);
+    g->sources = sl_list_new();
+    g->sinks = sl_calloc((size_t)plans->n + 1, sizeof(sl_gsink));
+    int n = 0;
+    for (int i = 0; i < plans->n; i++) {
+        const sl_lp *root = plans->items[i];
+        const sl_table *t = root->kind == SL_LP_SINK ? sl_catalog_table(s->eng->cat, root->table)
+                                                     : NULL;
+        if (!t || !t->connector)
+            continue;
+        sl_gsink *gs = &g->sinks[n++];
+        gs->table = t->name;
+        gs->connector = t->connector;
+        gs->options = t->def->options;
+        gs->pos = root->pos;
+        gs->updating = root->input && (root->input->changelog & ~SL_CL_INSERT) != 0;
+        gs->has_pk = t->npk > 0;
+        sl_list *tables = sl_list_new();
+        sl__scans(root->input, tables);
+        sl_gsource *src = sl_calloc((size_t)tables->n + 1, sizeof(sl_gsource));
+        for (int k = 0; k < tables->n; k++) {
+            const sl_table *st = sl_catalog_table(s->eng->cat, tables->items[k]);
+            src[k].table = tables->items[k];
+            src[k].connector = st ? st->connector : NULL;
+        }
+        gs->nsources = tables->n;
+        gs->sources = src;
+        sl_list_push(g->sources, src);
+        sl_list_free(tables, NULL);
+    }
+    g->job.interval_ms = sl__duration_ms(s, "execution.checkpointing.interval");
+    g->job.policy = sl_kvlist_get(s->config, "sink.guarantee-fallback");
+    g->job.nsinks = n;
+    g->job.sinks = g->sinks;
+    sl_list *names = sl_catalog_table_names(s->eng->cat);
+    const char **onames = sl_calloc((size_t)names->n + 1, sizeof(char *));
+    const sl_kvlist **oopts = sl_calloc((size_t)names->n + 1, sizeof(sl_kvlist *));
+    int no = 0;
+    for (int i = 0; i < names->n; i++) {
+        const sl_table *t = sl_catalog_table(s->eng->cat, names->items[i]);
+        if (t && t->def) {
+            onames[no] = t->name;
+            oopts[no++] = t->def->options;
+        }
+    }
+    sl_list_free(names, sl_free);
+    sl_list_push(g->sources, onames);
+    sl_list_push(g->sources, oopts);
+    g->job.nothers = no;
+    g->job.other_names = onames;
+    g->job.other_options = oopts;
+    g->job.explain = explain;
+    g->res = sl_calloc((size_t)n + 1, sizeof(sl_gresult));
+    sl_list *warnings = sl_list_new();
+    int rc = sl_guarantee_resolve(&g->job, g->res, warnings, err);
+    if (rc != 0) {
+        sl_free(g->res);
+        g->res = NULL;
+    }
+    for (int i = 0; rc == 0 && !explain && i < warnings->n; i++)
+        sl__notice(out, SL_SEV_WARNING, "%s", (const char *)warnings->items[i]);
+    sl_list_free(warnings, sl_free);
+    return rc;
+}
+
+static int sl__explain(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err)
+{
+    sl_list *plans = sl_list_new();
+    if (sl__plan(s, st->inner, plans, err) != 0) {
+        sl_list_free(plans, sl__lp_free_v);
+        return -1;
+    }
+    sl_strbuf sb = SL_STRBUF_INIT;
+    sl_strbuf_append(&sb, "== Logical Plan ==\n");
+    for (int i = 0; i < plans->n; i++) {
+        if (i)
+            sl_strbuf_append_char(&sb, '\n');
+        sl_lp_explain(&sb, plans->items[i]);
+    }
+    sl__gplan g;
+    if (sl__resolve(s, plans, true, &g, out, err) != 0) {
+        sl__gplan_free(&g);
+        sl_strbuf_free(&sb);
+        sl_list_free(plans, sl__lp_free_v);
+        return -1;
+    }
+    if (g.job.nsinks > 0) {
+        sl_strbuf_append_char(&sb, '\n');
+        sl_guarantee_explain(&sb, &g.job, g.res);
+    }
+    sl__gplan_free(&g);
+    sl_list_free(plans, sl__lp_free_v);
+    sl__lines(out, "plan", sl_strbuf_cstr(&sb));
+    sl_strbuf_free(&sb);
+    sl__complete(out, "EXPLAIN");
+    return 0;
 }
 
 /* Write jobs/<name>/_job.json (atomically): what SHOW JOBS reports once a
@@ -1627,11 +1696,19 @@ static int sl__run(sl_session *s, const sl_stmt *st, const sl_result_sink *out, 
     if (rc == 0 && st->kind == SL_STMT_STATEMENT_SET)
         rc = sl_error_set(err, SL_ERR_NOT_SUPPORTED, st->pos,
                           "the runtime cannot run a statement set yet");
-    const char *effective = NULL; /* of the (one) sink: what SHOW JOBS reports */
     int64_t interval_ms = sl__duration_ms(s, "execution.checkpointing.interval");
-    for (int i = 0; rc == 0 && i < plans->n; i++)
-        if (((sl_lp *)plans->items[i])->kind == SL_LP_SINK)
-            rc = sl__check_guarantee(s, plans->items[i], interval_ms, out, &effective, err);
+    sl__gplan g;
+    memset(&g, 0, sizeof g);
+    if (rc == 0)
+        rc = sl__resolve(s, plans, false, &g, out, err);
+    char *effective = g.res && g.job.nsinks ? sl_guarantee_summary(&g.res[0]) : NULL;
+    if (rc == 0 && g.job.nsinks > 0) { /* the job's log */
+        sl_strbuf sb = SL_STRBUF_INIT;
+        sl_guarantee_explain(&sb, &g.job, g.res);
+        sl_log(SL_LOG_INFO, "guarantees of the job:\n%s", sl_strbuf_cstr(&sb));
+        sl_strbuf_free(&sb);
+    }
+    sl__gplan_free(&g);
     int parallelism = 1;
     if (rc == 0)
         rc = sl__parallelism(s, &parallelism, err);
@@ -1640,6 +1717,7 @@ static int sl__run(sl_session *s, const sl_stmt *st, const sl_result_sink *out, 
     if (rc == 0 && restore)
         rc = sl__check_savepoint(restore, err);
     if (rc != 0) {
+        sl_free(effective);
         sl_list_free(plans, sl__lp_free_v);
         return -1;
     }
@@ -1669,7 +1747,8 @@ static int sl__run(sl_session *s, const sl_stmt *st, const sl_result_sink *out, 
         job->eng = s->eng;
         job->name = name;
         job->sink = sl_strdup(top->table);
-        job->guarantee = sl_strdup(effective);
+        job->guarantee = effective;
+        effective = NULL;
         job->restore_path = sl_strdup(restore);
         job->plans = plans;
         job->cat = cat;
@@ -1685,6 +1764,7 @@ static int sl__run(sl_session *s, const sl_stmt *st, const sl_result_sink *out, 
     sl_catalog_close(cat);
     sl_free(name);
     sl_list_free(plans, sl__lp_free_v);
+    sl_free(effective);
     pthread_mutex_destroy(&run.mu);
     return rc;
 }

@@ -6,7 +6,9 @@
 ** -e and -f may be repeated and run in the order given. Without them the
 ** shell is the interactive REPL when standard input is a terminal, and runs
 ** standard input as a script otherwise. Every input file is read before the
-** data directory is opened, so a missing file changes nothing on disk.
+** data directory is opened, so a missing file changes nothing on disk. When
+** standard input holds statements (a script on it, -f -, the REPL) it is
+** claimed (sl_stdin_claim_for_script): no 'stdin' table can read it then.
 ** Exit status: 0 all statements succeeded, 1 a statement failed, 2 usage
 ** error, unreadable file or unusable data directory (docs/SHELL.md).
 **
@@ -23,6 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../connectors/sl_connector.h"
 #include "shell.h"
 
 #define SL_DEFAULT_DATA_DIR "./sluice-data"
@@ -78,6 +81,8 @@ static void add_input(sl_args *a, bool is_file, const char *arg)
     sl_input *in = sl_calloc(1, sizeof *in);
     in->is_file = is_file;
     if (is_file) {
+        if (strcmp(arg, "-") == 0)
+            sl_stdin_claim_for_script(); /* standard input holds statements, not data */
         in->path = sl_strdup(arg);
         in->name = sl_strdup(strcmp(arg, "-") == 0 ? "<stdin>" : arg);
     } else {
@@ -251,6 +256,8 @@ int main(int argc, char **argv)
         bool interactive = sl_list_len(args.inputs) == 0 && isatty(STDIN_FILENO);
         if (sl_list_len(args.inputs) == 0 && !interactive)
             add_input(&args, true, "-");
+        if (interactive)
+            sl_stdin_claim_for_script(); /* the REPL reads its statements from standard input */
         code = read_inputs(&args) != 0 ? SL_EXIT_USAGE : run(&args, interactive);
     }
     sl_list_free(args.inputs, input_free);

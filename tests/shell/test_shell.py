@@ -858,6 +858,204 @@ def case_script_sigterm_stops_jobs(sb):
     check(len(ids) == len(set(ids)), "no duplicates")
 
 
+# ---------------------------------------------------------------------------
+# Cases: the stdin connector (each line of standard input is one record).
+
+def stdin_tables(sb, fmt="json", extra="", sink="out"):
+    """A stdin table `src` (id BIGINT, name STRING) and a filesystem sink `out`."""
+    return ("CREATE TABLE src (id BIGINT, name STRING) WITH ('connector' = 'stdin', "
+            "'format' = '%s'%s); "
+            "CREATE TABLE %s (id BIGINT, name STRING) WITH ('connector' = 'filesystem', "
+            "'path' = '%s', 'format' = 'json'); " % (fmt, extra, sink, os.path.join(sb.dir, sink)))
+
+
+def committed_rows(path):
+    """(id, name) of the committed part files of a filesystem sink, read
+    independently of Sluice; sorted."""
+    rows = []
+    for f in sorted(os.listdir(path)) if os.path.isdir(path) else []:
+        if f.startswith("part-"):
+            with open(os.path.join(path, f), encoding="utf-8") as fh:
+                for line in fh:
+                    if line.strip():
+                        r = json.loads(line)
+                        rows.append((r["id"], r.get("name")))
+    return sorted(rows, key=lambda r: (r[0], r[1] or ""))
+
+
+def case_stdin_source_json(sb):
+    """JSON lines piped into `sluice -e`: an empty line, CRLF, a last line
+    without newline; parallelism 1 and 2 (only one task reads)."""
+    data = (b'{"id": 1, "name": "a"}\n\n{"id": 2, "name": "b"}\r\n'
+            b'{"id": 3, "name": "\xc3\xa9t\xc3\xa9"}\n{"id": 4}')
+    want = [(1, "a"), (2, "b"), (3, "\u00e9t\u00e9"), (4, None)]
+    for par in (1, 2):
+        sink = "out%d" % par
+        sql = ("SET 'parallelism.default' = '%d'; " % par + stdin_tables(sb, sink=sink)
+               + "INSERT INTO %s SELECT id, name FROM src;" % sink)
+        rc, out, err = run(sb, ["-e", sql], stdin=data)
+        no_sanitizer_report(err)
+        check(rc == 0, "p=%d: exit code %d" % (par, rc), out, err)
+        check("INSERT 0 4" in out, "p=%d: rows written" % par, out)
+        got = committed_rows(os.path.join(sb.dir, sink))
+        check(got == want, "p=%d: committed rows" % par, got)
+        # the next run's tables exist already
+        run(sb, ["-e", "DROP TABLE src;"])
+
+
+def case_stdin_source_csv(sb):
+    """CSV lines, some ending in CRLF, one longer than the source's 64 KiB
+    read block, into a filtering INSERT at parallelism 2; and an empty
+    standard input."""
+    long_name = "x" * 200000
+    lines = ["%d,n%d" % (i, i) for i in range(1, 501)]
+    lines.insert(250, "9999,%s" % long_name)
+    lines[:20] = [l + "\r" for l in lines[:20]]  # CRLF line breaks
+    data = ("\n".join(lines) + "\n").encode()
+    sql = ("SET 'parallelism.default' = '2'; " + stdin_tables(sb, "csv")
+           + "INSERT INTO out SELECT id, name FROM src WHERE id % 2 = 1 OR id = 9999;")
+    rc, out, err = run(sb, ["-e", sql], stdin=data)
+    no_sanitizer_report(err)
+    check(rc == 0, "exit code %d" % rc, out, err)
+    want = sorted([(i, "n%d" % i) for i in range(1, 501, 2)] + [(9999, long_name)])
+    got = committed_rows(os.path.join(sb.dir, "out"))
+    check(len(got) == len(want) and got == want, "committed rows", len(got), got[:3], got[-1:])
+    check("INSERT 0 %d" % len(want) in out, "rows written", out)
+    # An empty standard input is a bounded input with no rows.
+    rc, out, err = run(sb, ["-e", "INSERT INTO out SELECT id, name FROM src;"], stdin=b"")
+    check(rc == 0 and "INSERT 0 0" in out, "empty stdin", rc, out, err)
+
+
+def case_stdin_source_malformed(sb):
+    data = b'{"id": 1, "name": "a"}\n{"id": 2, "name": "b"}\n{"id": 3, "name": oops}\n' \
+           b'{"id": 4, "name": "d"}\nnot json\n{"id": 6, "name": "f"}\n'
+    rc, out, err = run(sb, ["-e", stdin_tables(sb) + "INSERT INTO out SELECT * FROM src;"],
+                       stdin=data)
+    no_sanitizer_report(err)
+    check(rc == 1, "a malformed line fails the job: exit code %d" % rc, out, err)
+    check("ERROR:  malformed JSON record" in err, "message", err)
+    check('in stdin:3: {"id": 3, "name": oops}' in err, "names stdin:<line> and the record", err)
+    check("SQLSTATE: 22P02" in err, "SQLSTATE", err)
+    check(committed_rows(os.path.join(sb.dir, "out")) == [], "nothing committed")
+    # Skipped and counted with json.ignore-parse-errors.
+    sql = (stdin_tables(sb, "json", ", 'json.ignore-parse-errors' = 'true'", sink="out2")
+           .replace("CREATE TABLE src", "CREATE TABLE src2")
+           + "INSERT INTO out2 SELECT * FROM src2;")
+    rc, out, err = run(sb, ["-e", sql], stdin=data)
+    no_sanitizer_report(err)
+    check(rc == 0, "exit code %d" % rc, out, err)
+    check("WARNING:  2 malformed records were skipped" in err, "the warning counts them", err)
+    check("INSERT 0 4" in out, "rows written", out)
+    check(committed_rows(os.path.join(sb.dir, "out2")) == [(1, "a"), (2, "b"), (4, "d"), (6, "f")],
+          "the good rows", committed_rows(os.path.join(sb.dir, "out2")))
+    # CSV: one line, one record; the line number counts empty lines.
+    sql = (stdin_tables(sb, "csv", sink="out3").replace("CREATE TABLE src", "CREATE TABLE src3")
+           + "INSERT INTO out3 SELECT * FROM src3;")
+    rc, out, err = run(sb, ["-e", sql], stdin=b"1,a\n\n2,b\nthree,c\n")
+    check(rc == 1 and "ERROR:  malformed CSV record" in err and "in stdin:4: three,c" in err,
+          "CSV stdin:<line>", rc, err)
+
+
+def case_stdin_source_script_conflict(sb):
+    """The shell reads its statements from standard input: a stdin table
+    cannot read it too; nor when the process has no standard input."""
+    script = (stdin_tables(sb) + "\nSELECT * FROM src;\n").encode()
+    for args in ([], ["-f", "-"]):
+        rc, out, err = run(sb, args, stdin=script)
+        no_sanitizer_report(err)
+        check(rc == 1, "%s: exit code %d" % (args, rc), out, err)
+        check("ERROR:  standard input is in use: the shell reads its statements from it" in err,
+              "%s: message" % args, err)
+        check("HINT:  Give the statements with -f FILE or -e so that standard input is free "
+              "for data." in err, "%s: hint" % args, err)
+        check("SQLSTATE: 55006" in err, "%s: SQLSTATE" % args, err)
+        run(sb, ["-e", "DROP TABLE src; DROP TABLE out;"])
+    # No standard input at all (closed): an error, not a read of whatever
+    # file the process opened as fd 0 (its data directory's lock file).
+    p = subprocess.run([SLUICE, "--data-dir", sb.data, "-e", stdin_tables(sb)
+                        + "SELECT * FROM src;"], capture_output=True, timeout=TIMEOUT,
+                       env=sb.env(), cwd=sb.dir, preexec_fn=lambda: os.close(0))
+    err = p.stderr.decode("utf-8", "replace")
+    check(p.returncode == 1 and "ERROR:  standard input is not open" in err
+          and "SQLSTATE: 58030" in err, "stdin closed", p.returncode, err)
+    run(sb, ["-e", "DROP TABLE src; DROP TABLE out;"])
+    # -f FILE leaves standard input free.
+    path = sb.path("q.sql", stdin_tables(sb) + "INSERT INTO out SELECT * FROM src;\n")
+    rc, out, err = run(sb, ["-f", path], stdin=b'{"id": 7, "name": "g"}\n')
+    check(rc == 0 and committed_rows(os.path.join(sb.dir, "out")) == [(7, "g")], "-f FILE",
+          rc, out, err)
+
+
+def case_stdin_source_concurrent(sb):
+    """Two background jobs reading two stdin tables: one fails with 55006
+    instead of splitting the lines; the other reads every line."""
+    sql = (stdin_tables(sb) + stdin_tables(sb, sink="out2").replace("TABLE src", "TABLE src2")
+           + "SET 'parallelism.default' = '2'; SET 'table.dml-sync' = 'false'; "
+           "SET 'pipeline.name' = 'one'; INSERT INTO out SELECT * FROM src; "
+           "SET 'pipeline.name' = 'two'; INSERT INTO out2 SELECT * FROM src2;")
+    proc = subprocess.Popen([SLUICE, "--data-dir", sb.data, "-e", sql], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=sb.env(),
+                            cwd=sb.dir)
+    try:
+        # Standard input stays open (no data yet) until one job has failed.
+        deadline = time.monotonic() + TIMEOUT
+        err = b""
+        os.set_blocking(proc.stderr.fileno(), False)
+        while b"SQLSTATE: 55006" not in err and time.monotonic() < deadline:
+            select.select([proc.stderr], [], [], 0.1)
+            err += proc.stderr.read() or b""
+        check(b"SQLSTATE: 55006" in err, "one job refused", err)
+        data = b"".join(b'{"id": %d, "name": "r%d"}\n' % (i, i) for i in range(1, 101))
+        out, rest = proc.communicate(input=data, timeout=TIMEOUT)
+        err = (err + rest).decode("utf-8", "replace")
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    no_sanitizer_report(err)
+    m = re.search(r'ERROR:  job "(one|two)" failed: standard input is already being read by '
+                  r'table "(src|src2)"', err)
+    check(m, "the refused job and the reading table are named", err)
+    failed, reader = m.group(1), m.group(2)
+    check((failed == "one") == (reader == "src2"), "the other job reads", err)
+    check(proc.returncode == 1, "a failed background job fails the run", proc.returncode, err)
+    ok = "two" if failed == "one" else "one"
+    check('NOTICE:  job "%s" finished: 100 rows written' % ok in err, "the other finished", err)
+    rows = committed_rows(os.path.join(sb.dir, "out2" if ok == "two" else "out"))
+    check(rows == [(i, "r%d" % i) for i in range(1, 101)], "every line once", rows[:5], len(rows))
+    check(committed_rows(os.path.join(sb.dir, "out" if ok == "two" else "out2")) == [],
+          "nothing from the refused job")
+
+
+def case_stdin_source_terminal(sb):
+    """`sluice -e` on a terminal reads the typed lines until Ctrl-D; the REPL
+    reads its statements from the terminal and refuses a stdin table."""
+    rc, out, err = run(sb, ["-e", stdin_tables(sb, "csv")])
+    check(rc == 0, "setup", out, err)
+    p = Pty(sb, ["-e", "INSERT INTO out SELECT * FROM src;"])
+    try:
+        p.send("1,typed\r")
+        p.send("2,lines\r")
+        p.send(b"\x04")
+        st = p.wait_exit()
+        text = p.buf.decode("utf-8", "replace")
+        no_sanitizer_report(text)
+        check(st == 0 and "INSERT 0 2" in text, "exit status %s" % st, text)
+    finally:
+        p.kill()
+    check(committed_rows(os.path.join(sb.dir, "out")) == [(1, "typed"), (2, "lines")],
+          "typed rows committed", committed_rows(os.path.join(sb.dir, "out")))
+    p = repl(sb)
+    try:
+        p.send("SELECT * FROM src;\n")
+        out = p.expect(PROMPT)
+        check(b"standard input is in use" in out and b"SQLSTATE: 55006" in out, "REPL: 55006",
+              out)
+        quit_ok(p)
+    finally:
+        p.kill()
+
+
 CASES = {name[len("case_"):]: fn for name, fn in globals().items() if name.startswith("case_")}
 
 

@@ -14,11 +14,11 @@
 
 static void t_find_connectors(void)
 {
-    const char *names[] = {"blackhole", "datagen", "filesystem", "print"};
+    const char *names[] = {"blackhole", "datagen", "filesystem", "print", "stdin"};
     int n = 0;
     const sl_connector *const *all = sl_connectors(&n);
-    CHECK_INT(n, 4);
-    for (int i = 0; i < n && i < 4; i++) {
+    CHECK_INT(n, 5);
+    for (int i = 0; i < n && i < 5; i++) {
         CHECK_STR(all[i]->name, names[i]);
         CHECK(sl_connector_find(names[i]) == all[i]);
         CHECK(all[i]->description && all[i]->description[0]);
@@ -90,6 +90,11 @@ static void t_caps(void)
     CHECK_INT(c->caps.sink_default, SL_GUARANTEE_NONE);
     CHECK_INT(c->noptions, 0);
     CHECK(!c->has_format);
+
+    c = sl_connector_find("stdin");
+    REQUIRE(c);
+    CHECK(c->caps.source && !c->caps.source_replayable && !c->caps.sink);
+    CHECK(c->has_format && c->create_source && !c->create_sink);
 
     /* a sink's default never exceeds what it can give */
     int n = 0;
