@@ -545,3 +545,45 @@ int sl_physical_build(const sl_lp *root, const sl_catalog *cat, const sl_physica
     *out = p;
     return 0;
 }
+
+/* One chain of steps: " -> Calc -> WindowAggregate". */
+static void sl__explain_steps(sl_strbuf *sb, const sl_step_spec *steps, int n)
+{
+    for (int i = 0; i < n; i++)
+        sl_strbuf_appendf(sb, " -> %s", steps[i].calc ? "Calc" : steps[i].name);
+}
+
+void sl_physical_explain(sl_strbuf *sb, const sl_physical *p)
+{
+    const sl_job_spec *spec = &p->spec;
+    for (int i = 0; i < spec->ninputs; i++) {
+        const sl_input_spec *in = &spec->inputs[i];
+        sl_strbuf_appendf(sb, "Source: %s [parallelism %d]", in->source_args.table,
+                          spec->parallelism);
+        if (in->wm_expr)
+            sl_strbuf_append(sb, " (watermarks)");
+        sl__explain_steps(sb, in->steps, in->nsteps);
+        sl_strbuf_append_char(sb, '\n');
+    }
+    for (int g = 0; g < spec->nstages; g++) {
+        const sl_stage_spec *st = &spec->stages[g];
+        if (st->exchange == SL_EXCHANGE_HASH) {
+            sl_strbuf_append(sb, "Exchange: hash[");
+            for (int k = 0; k < st->nkeys; k++)
+                sl_strbuf_appendf(sb, "%s$%d", k ? ", " : "", st->keys[k]);
+            sl_strbuf_append(sb, "]");
+        } else {
+            sl_strbuf_append(sb, "Exchange: single");
+        }
+        sl_strbuf_appendf(sb, " [parallelism %d]", st->parallelism);
+        sl__explain_steps(sb, st->steps, st->nsteps);
+        sl_strbuf_append_char(sb, '\n');
+    }
+    int last = spec->nstages ? spec->stages[spec->nstages - 1].parallelism
+                             : spec->parallelism * spec->ninputs;
+    if (spec->sink_args.table)
+        sl_strbuf_appendf(sb, "Sink: %s [parallelism %d]\n", spec->sink_args.table, last);
+    else
+        sl_strbuf_appendf(sb, "Sink: the query's result [parallelism %d]%s\n", last,
+                          spec->limit >= 0 ? " (LIMIT)" : "");
+}

@@ -267,6 +267,9 @@ int sl_physical_build(const sl_lp *root, const sl_catalog *cat, const sl_physica
                       sl_physical **out, sl_error *err);
 /* The job to run; owned by p (fill the callbacks before running). */
 sl_job_spec *sl_physical_spec(sl_physical *p);
+/* The "== Physical Plan ==" lines of EXPLAIN: the inputs with their chained
+** steps, each exchange and stage, the sink, with their parallelism. */
+void sl_physical_explain(sl_strbuf *sb, const sl_physical *p);
 void sl_physical_free(sl_physical *p);
 
 /* ------------------------------------------------------------------------

@@ -1118,6 +1118,28 @@ static int sl__explain(sl_session *s, const sl_stmt *st, const sl_result_sink *o
             sl_strbuf_append_char(&sb, '\n');
         sl_lp_explain(&sb, plans->items[i]);
     }
+    /* The job graph each plan runs as (or why it cannot run yet). */
+    int parallelism = 1;
+    if (sl__parallelism(s, &parallelism, err) != 0) {
+        sl_strbuf_free(&sb);
+        sl_list_free(plans, sl__lp_free_v);
+        return -1;
+    }
+    sl_strbuf_append(&sb, "\n== Physical Plan ==\n");
+    for (int i = 0; i < plans->n; i++) {
+        sl_physical_opts o = {"explain", NULL, sl__duration_ms(s, "execution.checkpointing.interval"),
+                              sl__duration_ms(s, "table.exec.state.ttl"), parallelism, NULL, NULL};
+        sl_physical *phys = NULL;
+        sl_error perr = SL_ERROR_INIT;
+        if (i)
+            sl_strbuf_append_char(&sb, '\n');
+        if (sl_physical_build(plans->items[i], s->eng->cat, &o, &phys, &perr) == 0)
+            sl_physical_explain(&sb, phys);
+        else
+            sl_strbuf_appendf(&sb, "(cannot run yet: %s)\n", perr.message);
+        sl_physical_free(phys);
+        sl_error_reset(&perr);
+    }
     sl__gplan g;
     if (sl__resolve(s, plans, true, &g, out, err) != 0) {
         sl__gplan_free(&g);

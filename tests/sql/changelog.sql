@@ -1,5 +1,6 @@
 -- Changelog analysis: which queries are append-only, which update, and which
 -- sinks can take updates. EXPLAIN shows each operator's changelogMode.
+SET 'parallelism.default' = '2'; -- EXPLAIN shows each task's parallelism
 CREATE TABLE clicks (id BIGINT, campaign STRING, amount DECIMAL(10, 2), ts TIMESTAMP(3),
   WATERMARK FOR ts AS ts - INTERVAL '5' SECOND) WITH ('connector' = 'datagen');
 CREATE TABLE users (id BIGINT, name STRING) WITH ('connector' = 'datagen');

@@ -1,4 +1,5 @@
 -- EXPLAIN shows the logical plan of queries, INSERTs and statement sets.
+SET 'parallelism.default' = '2'; -- EXPLAIN shows each task's parallelism
 CREATE TABLE clicks (id BIGINT, campaign STRING, amount DECIMAL(10, 2), ts TIMESTAMP(3),
   WATERMARK FOR ts AS ts - INTERVAL '5' SECOND) WITH ('connector' = 'datagen');
 CREATE TABLE users (id BIGINT, name STRING) WITH ('connector' = 'datagen');

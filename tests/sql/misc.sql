@@ -1,5 +1,6 @@
 -- Catalog listings, views over views, a view whose table is gone, comments,
 -- quoting and keywords as identifiers.
+SET 'parallelism.default' = '2'; -- EXPLAIN shows each task's parallelism
 SHOW CONNECTORS;
 SHOW JOBS;
 /* Flink's documentation example, keywords as column names */

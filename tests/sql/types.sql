@@ -1,4 +1,5 @@
 -- Every type of the SQL surface, as DESCRIBE spells it.
+SET 'parallelism.default' = '2'; -- EXPLAIN shows each task's parallelism
 CREATE TABLE all_types (
   c_bool BOOLEAN, c_tiny TINYINT, c_small SMALLINT, c_int INT, c_integer INTEGER, c_big BIGINT,
   c_float FLOAT, c_double DOUBLE, c_double2 DOUBLE PRECISION,
