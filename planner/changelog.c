@@ -286,7 +286,9 @@ static int sl__analyze(sl_lp *lp, sl_error *err)
                             "appends rows.",
                             sl_strbuf_cstr(&sb), sl_changelog_name(in),
                             lp->connector ? lp->connector->name : "?");
-            sl_error_hint(err, "%s, or write to a connector that accepts updates.",
+            sl_error_hint(err,
+                          "%s, or write to a table with a PRIMARY KEY whose connector can "
+                          "upsert (SHOW CONNECTORS: updates = yes).",
                           sl__append_only_advice(in_cause));
             sl_strbuf_free(&sb);
             return -1;
