@@ -75,6 +75,7 @@ typedef struct sl__job {
     char *name;             /* identity ('pipeline.name' or derived from the statement) */
     char *sink;             /* the sink table */
     char *guarantee;        /* the sink's effective guarantee */
+    char *guarantees;       /* EXPLAIN's Guarantees section of the job: the whole decision */
     char *restore_path;     /* 'execution.savepoint.path' it starts from, or NULL */
     sl_list *plans;         /* the logical plans (sl_lp*) the physical plan points into */
     sl_catalog *cat;        /* the catalog snapshot it was planned against */
@@ -1165,7 +1166,8 @@ static int sl__explain(sl_session *s, const sl_stmt *st, const sl_result_sink *o
 ** one process can use a data directory. Best effort: a failure to write the
 ** record is logged, never fails the job. Called from the job's thread. */
 static void sl__job_record(const char *data_dir, const char *name, const char *status,
-                           const char *sink, const char *guarantee, const sl_job_stats *stats)
+                           const char *sink, const char *guarantee, const char *guarantees,
+                           const sl_job_stats *stats)
 {
     char *dir = sl_chk_job_dir(data_dir, name);
     char *path = sl_path_join(dir, "_job.json");
@@ -1176,6 +1178,8 @@ static void sl__job_record(const char *data_dir, const char *name, const char *s
     json_object_set_new(o, "time", json_integer(sl_now_nanos()));
     json_object_set_new(o, "sink", json_string(sink));
     json_object_set_new(o, "guarantee", json_string(guarantee ? guarantee : "none"));
+    if (guarantees)
+        json_object_set_new(o, "guarantees", json_string(guarantees));
     if (stats) {
         json_object_set_new(o, "last_checkpoint", json_integer(stats->last_checkpoint));
         json_object_set_new(o, "rows_in", json_integer(stats->rows_in));
@@ -1206,6 +1210,7 @@ static void sl__job_free(sl__job *job)
     sl_free(job->name);
     sl_free(job->sink);
     sl_free(job->guarantee);
+    sl_free(job->guarantees);
     sl_free(job->restore_path);
     sl_free(job);
 }
@@ -1382,7 +1387,7 @@ static void sl__job_main(sl__job *job)
                           : stats.finished ? SL__JOB_FINISHED
                                            : SL__JOB_STOPPED;
     sl__job_record(eng->data_dir, job->name, sl__job_state_names[state], job->sink,
-                   job->guarantee, &stats);
+                   job->guarantee, job->guarantees, &stats);
     if (job->background && rc != 0) {
         sl_error msg = SL_ERROR_INIT;
         sl_error_copy(&msg, &err);
@@ -1513,7 +1518,7 @@ static int sl__job_register(sl__job *job, sl_error *err)
     job->state = SL__JOB_RUNNING;
     sl_list_push(eng->jobs, job);
     pthread_mutex_unlock(&eng->mu);
-    sl__job_record(eng->data_dir, job->name, "RUNNING", job->sink, job->guarantee, NULL);
+    sl__job_record(eng->data_dir, job->name, "RUNNING", job->sink, job->guarantee, job->guarantees, NULL);
     return 0;
 }
 
@@ -1531,7 +1536,7 @@ static int sl__job_spawn(sl__job *job, sl_error *err)
     if (e == 0)
         return 0;
     sl_job_stats none = {.last_checkpoint = -1, .restored_from = -1};
-    sl__job_record(eng->data_dir, job->name, "FAILED", job->sink, job->guarantee, &none);
+    sl__job_record(eng->data_dir, job->name, "FAILED", job->sink, job->guarantee, job->guarantees, &none);
     pthread_mutex_lock(&eng->mu);
     job->state = SL__JOB_FAILED;
     job->background = false; /* no thread to join */
@@ -1724,11 +1729,12 @@ static int sl__run(sl_session *s, const sl_stmt *st, const sl_result_sink *out, 
     if (rc == 0)
         rc = sl__resolve(s, plans, false, &g, out, err);
     char *effective = g.res && g.job.nsinks ? sl_guarantee_summary(&g.res[0]) : NULL;
-    if (rc == 0 && g.job.nsinks > 0) { /* the job's log */
+    char *guarantees = NULL; /* the whole decision: the job's log and record */
+    if (rc == 0 && g.job.nsinks > 0) {
         sl_strbuf sb = SL_STRBUF_INIT;
         sl_guarantee_explain(&sb, &g.job, g.res);
         sl_log(SL_LOG_INFO, "guarantees of the job:\n%s", sl_strbuf_cstr(&sb));
-        sl_strbuf_free(&sb);
+        guarantees = sl_strbuf_detach(&sb);
     }
     sl__gplan_free(&g);
     int parallelism = 1;
@@ -1740,6 +1746,7 @@ static int sl__run(sl_session *s, const sl_stmt *st, const sl_result_sink *out, 
         rc = sl__check_savepoint(restore, err);
     if (rc != 0) {
         sl_free(effective);
+        sl_free(guarantees);
         sl_list_free(plans, sl__lp_free_v);
         return -1;
     }
@@ -1770,7 +1777,9 @@ static int sl__run(sl_session *s, const sl_stmt *st, const sl_result_sink *out, 
         job->name = name;
         job->sink = sl_strdup(top->table);
         job->guarantee = effective;
+        job->guarantees = guarantees;
         effective = NULL;
+        guarantees = NULL;
         job->restore_path = sl_strdup(restore);
         job->plans = plans;
         job->cat = cat;
@@ -1787,6 +1796,7 @@ static int sl__run(sl_session *s, const sl_stmt *st, const sl_result_sink *out, 
     sl_free(name);
     sl_list_free(plans, sl__lp_free_v);
     sl_free(effective);
+    sl_free(guarantees);
     pthread_mutex_destroy(&run.mu);
     return rc;
 }

@@ -11,10 +11,11 @@
 ** entry. TAB completes keywords (upper case), table/view names, and, after a
 ** single quote, connector/format option keys.
 **
-** SIGINT: our handler only sets a flag. While reading a line it is installed
-** without SA_RESTART, so the read() of our character reader (repl_getc)
-** fails with EINTR and el_gets() returns NULL with count -1 (libedit's own
-** signal handling, EL_SIGNAL, stays off); while a statement runs it is
+** SIGINT: our handler only sets a flag. While reading a line our character
+** reader (repl_getc) waits for a key in ppoll with the signals unblocked
+** only there, so a Ctrl-C — even one that came while keys were being
+** handled — makes it return -1 and el_gets() return NULL with count -1
+** (libedit's own signal handling, EL_SIGNAL, stays off); while a statement runs it is
 ** installed with SA_RESTART so the engine never sees EINTR, and the result
 ** sink cancels the statement at its next callback. SIGTERM ends the REPL as
 ** Ctrl-D does.
@@ -33,8 +34,11 @@
 #include <histedit.h>
 #include <limits.h>
 #include <locale.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <unistd.h>
 #include <wchar.h>
 
@@ -280,6 +284,37 @@ static unsigned char complete(EditLine *el, int ch)
 ** Reading keys.
 */
 
+/* Wait until a key can be read without blocking: 1, or 0 when SIGUSR1
+** (job messages) interrupted the wait, or -1 on Ctrl-C / SIGTERM (errno
+** EINTR) or an error. The signals are blocked except inside ppoll, which
+** unblocks them atomically: a Ctrl-C that came while keys were being
+** handled is seen here, never lost before a read that would then block. */
+static int wait_key(void)
+{
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGUSR1);
+    sigprocmask(SIG_BLOCK, &block, &old);
+    int rc;
+    if (g_interrupted) {
+        errno = EINTR;
+        rc = -1;
+    } else {
+        struct pollfd pfd = {STDIN_FILENO, POLLIN, 0};
+        rc = ppoll(&pfd, 1, NULL, &old);
+        if (rc < 0 && errno == EINTR)
+            rc = g_interrupted ? -1 : 0;
+        else if (rc > 0)
+            rc = 1;
+    }
+    int saved = errno;
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    errno = saved;
+    return rc;
+}
+
 /* EL_GETCFN: read one character as libedit's own reader does (a byte at a
 ** time; a multibyte sequence through mbrtowc; an invalid byte is dropped,
 ** an invalid sequence keeps its last byte), and, when no sequence is half
@@ -294,10 +329,17 @@ static int repl_getc(EditLine *el, wchar_t *wc)
     for (;;) {
         if (n == 0 && sl_shell_flush_messages(r->sh, true) > 0)
             el_set(el, EL_REFRESH);
+        int ready = wait_key();
+        if (ready == 0)
+            continue; /* SIGUSR1: job messages */
+        if (ready < 0) {
+            *wc = L'\0';
+            return -1;
+        }
         ssize_t got = read(STDIN_FILENO, buf + n, 1);
         if (got < 0) {
             if (errno == EINTR && !g_interrupted)
-                continue; /* SIGUSR1: job messages */
+                continue;
             *wc = L'\0';
             return -1;
         }
@@ -370,6 +412,11 @@ static int repl_open(sl_repl *r, sl_shell *sh)
     el_set(r->el, EL_PROMPT, prompt);
     el_set(r->el, EL_HIST, history, r->hist);
     el_set(r->el, EL_GETCFN, repl_getc);
+    /* NOFLSH while editing: a Ctrl-C must not flush the terminal. The
+    ** kernel sends SIGINT before it flushes, so the fresh prompt we print in
+    ** answer could be thrown away, and keys it discards after our ppoll saw
+    ** them would leave read() waiting. We discard pending input ourselves. */
+    el_set(r->el, EL_SETTY, "-d", "+noflsh", NULL);
     el_set(r->el, EL_ADDFN, "sl-complete", "complete keywords, tables and option keys", complete);
     el_set(r->el, EL_BIND, "^I", "sl-complete", NULL);
     el_source(r->el, NULL); /* ~/.editrc may rebind keys */
@@ -470,6 +517,7 @@ int sl_repl_run(sl_shell *sh)
             break;
         }
         if (!line && count < 0 && (g_interrupted || saved_errno == EINTR)) {
+            tcflush(STDIN_FILENO, TCIFLUSH); /* keys typed before the Ctrl-C are gone */
             repl_clear(&r);
             continue;
         }

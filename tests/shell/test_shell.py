@@ -193,11 +193,11 @@ class Pty:
         self.wait_blocked_in_read(deadline)
 
     def wait_blocked_in_read(self, deadline):
-        """Wait until the shell is blocked in read(2) on the terminal, so a
-        key (or ^C's SIGINT) reaches a waiting read, as when a person types.
-        /proc/<pid>/syscall starts with the number of the blocking syscall
-        (read is 0 on x86_64, 63 on arm64); where it cannot be read, the
-        raw-mode check above is all we have."""
+        """Wait until the shell is blocked waiting for a key (ppoll, or a
+        read(2) on the terminal), as when a person types. /proc/<pid>/syscall
+        starts with the number of the blocking syscall (read: 0 on x86_64,
+        63 on arm64; ppoll: 271 on x86_64, 73 on arm64); where it cannot be
+        read, the raw-mode check above is all we have."""
         path = "/proc/%d/syscall" % self.pid
         while time.monotonic() < deadline:
             try:
@@ -205,7 +205,7 @@ class Pty:
                     nr = f.read().split(" ", 1)[0]
             except OSError:
                 return
-            if nr in ("0", "63"):
+            if nr in ("0", "63", "271", "73"):
                 return
             time.sleep(0.002)  # polling a condition, bounded by the deadline
 
@@ -1080,8 +1080,7 @@ def main():
         except Exception as e:  # Failure, timeouts, OS errors
             failed += 1
             print("FAIL %s: %s" % (name, e))
-            if not isinstance(e, Failure):
-                traceback.print_exc()
+            traceback.print_exc()  # which step of the case
         finally:
             sb.cleanup()
     return 1 if failed else 0
