@@ -101,6 +101,7 @@ typedef struct sl__job sl__job;
 
 typedef struct sl__task {
     sl__job *job;             /* the job */
+    const sl_job_spec *pipe;  /* its pipeline (the job's spec, or one of its extra) */
     char name[32];            /* "in<input>.<subtask>" or "st<stage>.<subtask>" */
     int input;                /* input index, or -1 (a stage task) */
     int stage;                /* stage index, or -1 (an input task) */
@@ -352,7 +353,7 @@ static int sl__output(sl__task *t, sl_chunk *rows, sl_error *err)
         return sl__exchange(t, rows, err);
     if (t->limit_hit)
         return 0;
-    int64_t limit = t->job->spec->limit;
+    int64_t limit = t->pipe->limit;
     if (limit >= 0 && rows->nrows > limit - t->rows_out)
         rows->nrows = (int)(limit - t->rows_out);
     if (rows->nrows > 0 && t->sink->ops->write(t->sink, rows, err) != 0)
@@ -827,66 +828,94 @@ static void sl__close_task(sl__task *t, sl_job_stats *stats)
     (void)stats;
 }
 
+/* Pipeline k of a job: the spec itself, then its extra pipelines. */
+static const sl_job_spec *sl__pipeline(const sl_job_spec *spec, int k)
+{
+    return k == 0 ? spec : &spec->extra[k - 1];
+}
+
 /* The graph's shape, stored with each checkpoint: state can only be
 ** restored into the same operators at the same parallelism. */
-static void sl__layout(const sl_job_spec *spec, sl_strbuf *sb)
+static void sl__layout(const sl_job_spec *job, sl_strbuf *sb)
 {
     sl_strbuf_appendf(sb, "sluice-job-layout 1\n");
-    for (int i = 0; i < spec->ninputs; i++) {
-        const sl_input_spec *in = &spec->inputs[i];
-        sl_strbuf_appendf(sb, "input %d parallelism %d:", i, spec->parallelism);
-        for (int k = 0; k < in->nsteps; k++)
-            sl_strbuf_appendf(sb, " %s", in->steps[k].calc ? "Calc" : in->steps[k].name);
-        sl_strbuf_appendf(sb, "\n");
-    }
-    for (int g = 0; g < spec->nstages; g++) {
-        const sl_stage_spec *st = &spec->stages[g];
-        sl_strbuf_appendf(sb, "stage %d parallelism %d %s(", g, st->parallelism,
-                          st->exchange == SL_EXCHANGE_HASH ? "hash" : "single");
-        for (int k = 0; k < st->nkeys; k++)
-            sl_strbuf_appendf(sb, "%s%d", k ? "," : "", st->keys[k]);
-        sl_strbuf_appendf(sb, "):");
-        for (int k = 0; k < st->nsteps; k++)
-            sl_strbuf_appendf(sb, " %s", st->steps[k].calc ? "Calc" : st->steps[k].name);
-        sl_strbuf_appendf(sb, "\n");
+    for (int k = 0; k <= job->nextra; k++) {
+        const sl_job_spec *spec = sl__pipeline(job, k);
+        const char *pre = k ? "pipeline " : "";
+        if (k)
+            sl_strbuf_appendf(sb, "pipeline %d\n", k);
+        for (int i = 0; i < spec->ninputs; i++) {
+            const sl_input_spec *in = &spec->inputs[i];
+            sl_strbuf_appendf(sb, "%sinput %d parallelism %d:", pre, i, spec->parallelism);
+            for (int x = 0; x < in->nsteps; x++)
+                sl_strbuf_appendf(sb, " %s",
+                                  in->steps[x].calc ? "Calc"
+                                  : in->steps[x].name ? in->steps[x].name
+                                                      : "Operator");
+            sl_strbuf_appendf(sb, "\n");
+        }
+        for (int g = 0; g < spec->nstages; g++) {
+            const sl_stage_spec *st = &spec->stages[g];
+            sl_strbuf_appendf(sb, "%sstage %d parallelism %d %s(", pre, g, st->parallelism,
+                              st->exchange == SL_EXCHANGE_HASH ? "hash" : "single");
+            for (int x = 0; x < st->nkeys; x++)
+                sl_strbuf_appendf(sb, "%s%d", x ? "," : "", st->keys[x]);
+            sl_strbuf_appendf(sb, "):");
+            for (int x = 0; x < st->nsteps; x++)
+                sl_strbuf_appendf(sb, " %s",
+                                  st->steps[x].calc ? "Calc"
+                                  : st->steps[x].name ? st->steps[x].name
+                                                      : "Operator");
+            sl_strbuf_appendf(sb, "\n");
+        }
     }
 }
 
-/* Create the tasks, their channels, sources, operators and sinks. */
-static int sl__build(sl__job *j, sl_error *err)
+/* Tasks of one pipeline. */
+static int sl__pipeline_tasks(const sl_job_spec *spec)
 {
-    const sl_job_spec *spec = j->spec;
     int p = spec->parallelism > 0 ? spec->parallelism : 1;
     int n = spec->ninputs * p;
     for (int g = 0; g < spec->nstages; g++)
         n += spec->stages[g].parallelism;
-    j->tasks = sl_calloc((size_t)n, sizeof(sl__task));
-    j->ntasks = n;
-    int k = 0, nin = spec->ninputs * p;
+    return n;
+}
+
+/* Create the tasks of pipeline k (from tasks[0]), their channels, sources,
+** operators and sinks. */
+static int sl__build_pipeline(sl__job *j, int k, sl__task *tasks, sl_error *err)
+{
+    const sl_job_spec *spec = sl__pipeline(j->spec, k);
+    int p = spec->parallelism > 0 ? spec->parallelism : 1;
+    int n = sl__pipeline_tasks(spec);
+    char pre[16] = "";
+    if (k)
+        snprintf(pre, sizeof pre, "p%d.", k);
+    int x = 0, nin = spec->ninputs * p;
     for (int i = 0; i < spec->ninputs; i++)
         for (int s = 0; s < p; s++) {
-            sl__task *t = &j->tasks[k++];
+            sl__task *t = &tasks[x++];
             t->input = i;
             t->stage = -1;
             t->subtask = s;
-            snprintf(t->name, sizeof t->name, "in%d.%d", i, s);
+            snprintf(t->name, sizeof t->name, "%sin%d.%d", pre, i, s);
         }
     for (int g = 0; g < spec->nstages; g++)
         for (int s = 0; s < spec->stages[g].parallelism; s++) {
-            sl__task *t = &j->tasks[k++];
+            sl__task *t = &tasks[x++];
             t->input = -1;
             t->stage = g;
             t->subtask = s;
-            snprintf(t->name, sizeof t->name, "st%d.%d", g, s);
+            snprintf(t->name, sizeof t->name, "%sst%d.%d", pre, g, s);
         }
     /* First task of each stage, and the number of upstream tasks. */
     int first = nin, upstream = nin;
-    sl__task *last_first = j->tasks; /* first task of the last layer */
+    sl__task *last_first = tasks; /* first task of the last layer */
     int last_n = nin;
     for (int g = 0; g < spec->nstages; g++) {
         int np = spec->stages[g].parallelism;
         for (int s = 0; s < np; s++) {
-            sl__task *t = &j->tasks[first + s];
+            sl__task *t = &tasks[first + s];
             t->nlanes = upstream;
             t->chan = sl_channel_new(upstream, SL__LANE_CAP);
             t->lane_wm = sl_calloc((size_t)upstream, sizeof(int64_t));
@@ -898,17 +927,17 @@ static int sl__build(sl__job *j, sl_error *err)
         /* Wire the previous layer's tasks to this stage. */
         int prev_first = g == 0 ? 0 : first - spec->stages[g - 1].parallelism;
         for (int u = 0; u < upstream; u++) {
-            sl__task *t = &j->tasks[prev_first + u];
+            sl__task *t = &tasks[prev_first + u];
             t->next = &spec->stages[g];
             t->ndest = np;
             t->dest = sl_calloc((size_t)np, sizeof(sl_channel *));
             for (int s = 0; s < np; s++)
-                t->dest[s] = j->tasks[first + s].chan;
+                t->dest[s] = tasks[first + s].chan;
             t->lane = u;
             t->buf = sl_calloc((size_t)np, sizeof(sl_chunk *));
             t->hashes = sl_calloc(SL_CHUNK_ROWS, sizeof(uint64_t));
         }
-        last_first = &j->tasks[first];
+        last_first = &tasks[first];
         last_n = np;
         upstream = np;
         first += np;
@@ -917,8 +946,9 @@ static int sl__build(sl__job *j, sl_error *err)
         return sl_error_set(err, SL_ERR_INTERNAL, -1, "a LIMIT needs a single sink task");
     /* Chains, sources, sinks. */
     for (int i = 0; i < n; i++) {
-        sl__task *t = &j->tasks[i];
+        sl__task *t = &tasks[i];
         t->job = j;
+        t->pipe = spec;
         t->watermark = INT64_MIN;
         t->pending = sl_list_new();
         t->committed = -1;
@@ -943,22 +973,20 @@ static int sl__build(sl__job *j, sl_error *err)
         } else {
             const sl_stage_spec *st = &spec->stages[t->stage];
             /* The columns arriving: what the previous layer's chains produce. */
-            const sl__task *up = t->stage == 0 ? &j->tasks[0] : NULL;
-            if (!up) {
-                int prev = nin;
+            int prev = 0;
+            if (t->stage > 0) {
+                prev = nin;
                 for (int g = 0; g < t->stage - 1; g++)
                     prev += spec->stages[g].parallelism;
-                up = &j->tasks[prev];
             }
-            t->in_ncols = up->out_ncols;
-            t->in_types = up->out_types;
+            t->in_ncols = tasks[prev].out_ncols;
+            t->in_types = tasks[prev].out_types;
             t->nsteps = st->nsteps;
             t->specs = st->steps;
         }
         if (sl__open_chain(t, err) != 0)
             return -1;
-        bool last = t >= last_first && t < last_first + last_n;
-        if (last) {
+        if (t >= last_first && t < last_first + last_n) {
             t->kargs = spec->sink_args;
             t->kargs.subtask = (int)(t - last_first);
             t->kargs.parallelism = last_n;
@@ -966,6 +994,26 @@ static int sl__build(sl__job *j, sl_error *err)
                 return -1;
             j->nsinks++;
         }
+    }
+    return 0;
+}
+
+/* Create every pipeline's tasks. */
+static int sl__build(sl__job *j, sl_error *err)
+{
+    int n = 0;
+    for (int k = 0; k <= j->spec->nextra; k++)
+        n += sl__pipeline_tasks(sl__pipeline(j->spec, k));
+    j->tasks = sl_calloc((size_t)n + 1, sizeof(sl__task));
+    j->ntasks = n;
+    int at = 0;
+    for (int k = 0; k <= j->spec->nextra; k++) {
+        const sl_job_spec *pipe = sl__pipeline(j->spec, k);
+        if (pipe->ninputs < 1)
+            return sl_error_set(err, SL_ERR_INTERNAL, -1, "a job needs a source");
+        if (sl__build_pipeline(j, k, &j->tasks[at], err) != 0)
+            return -1;
+        at += sl__pipeline_tasks(pipe);
     }
     return 0;
 }
@@ -995,6 +1043,7 @@ static int sl__restore(sl__job *j, sl_error *err)
     int rc = 0;
     sl_list *committables = sl_list_new();
     sl_list *lens = sl_list_new();
+    sl_list *owners = sl_list_new(); /* the pipeline of each committable */
     if (d >= 0) {
         char *layout = NULL;
         size_t len = 0;
@@ -1056,19 +1105,29 @@ static int sl__restore(sl__job *j, sl_error *err)
             if (rc == 0) {
                 sl_list_push(committables, st);
                 sl_list_push(lens, (void *)(uintptr_t)len);
+                sl_list_push(owners, (void *)t->pipe);
             }
         }
     }
-    /* Every sink instance commits all of D's committables (idempotent) and
-    ** discards its own earlier incarnations' undecided epochs. */
+    /* Every sink instance commits all of D's committables of its pipeline
+    ** (its table; idempotent) and discards its own earlier incarnations'
+    ** undecided epochs. */
+    const char **cv = sl_calloc((size_t)committables->n + 1, sizeof(char *));
     size_t *lv = sl_calloc((size_t)committables->n + 1, sizeof(size_t));
-    for (int i = 0; i < lens->n; i++)
-        lv[i] = (size_t)(uintptr_t)lens->items[i];
-    for (int i = 0; rc == 0 && i < j->ntasks; i++)
-        if (j->tasks[i].sink)
-            rc = j->tasks[i].sink->ops->recover(j->tasks[i].sink,
-                                                (const char *const *)committables->items, lv,
-                                                committables->n, err);
+    for (int i = 0; rc == 0 && i < j->ntasks; i++) {
+        const sl__task *t = &j->tasks[i];
+        if (!t->sink)
+            continue;
+        int n = 0;
+        for (int c = 0; c < committables->n; c++)
+            if (owners->items[c] == (const void *)t->pipe) {
+                cv[n] = committables->items[c];
+                lv[n++] = (size_t)(uintptr_t)lens->items[c];
+            }
+        rc = t->sink->ops->recover(t->sink, cv, lv, n, err);
+    }
+    sl_free(cv);
+    sl_list_free(owners, NULL);
     /* Only then the first epoch: no instance's recovery may see another's
     ** new epoch as a leftover. */
     for (int i = 0; rc == 0 && i < j->ntasks; i++)
@@ -1263,9 +1322,7 @@ int sl_job_run(const sl_job_spec *spec, sl_job_stats *stats, sl_error *err)
     pthread_cond_init(&j.task_cv, NULL);
     pthread_cond_init(&j.coord_cv, NULL);
     int rc = 0;
-    if (spec->ninputs < 1)
-        rc = sl_error_set(err, SL_ERR_INTERNAL, -1, "a job needs a source");
-    if (rc == 0 && spec->data_dir)
+    if (spec->data_dir)
         rc = sl_chk_open(spec->data_dir, spec->name, &j.store, err);
     if (rc == 0)
         rc = sl__build(&j, err);

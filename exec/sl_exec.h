@@ -566,6 +566,12 @@ typedef struct sl_job_spec {
     sl_sink_args sink_args;          /* its arguments (subtask/parallelism set per task) */
     int64_t limit;                   /* stop after this many rows reached the sink; -1 =
                                         no limit (needs a single sink task) */
+    /* A statement set: further pipelines, each with its own parallelism,
+    ** inputs, stages, sink and limit (only those fields of each are read),
+    ** run and checkpointed with this one: one checkpoint decides every
+    ** sink's epoch, so they commit together. */
+    int nextra;
+    const struct sl_job_spec *extra;
     /* Polled about every 50 ms: non-zero stops the job (after a final
     ** checkpoint that is kept as a savepoint when *savepoint is set). */
     int (*should_stop)(void *ctx, bool *savepoint);

@@ -34,8 +34,6 @@ struct sl_physical {
     sl_job_spec spec;        /* the job */
     sl_list *owned_exprs;    /* sl_bexpr* built here (casts, the final mapping) */
     sl_list *owned_arrays;   /* arrays owned here */
-    const char **sink_names; /* sink column names */
-    sl_type *sink_types;     /* sink column types */
 };
 
 /* Steps being collected for one input or stage. */
@@ -366,10 +364,11 @@ static int sl__collect(sl_physical *p, const sl_lp *n, const sl_lp **above, int 
     return 0;
 }
 
-int sl_physical_build(const sl_lp *root, const sl_catalog *cat, const sl_physical_opts *o,
-                      sl_physical **out, sl_error *err)
+/* The graph of one plan root (an INSERT's SINK or a query) into spec: its
+** inputs, stages, sink and limit. */
+static int sl__build_graph(sl_physical *p, const sl_lp *root, const sl_catalog *cat,
+                           const sl_physical_opts *o, sl_job_spec *spec, sl_error *err)
 {
-    *out = NULL;
     const sl_lp *top = root->kind == SL_LP_SINK ? root->input : root;
     int64_t limit = -1;
     if (root->kind != SL_LP_SINK && top->kind == SL_LP_LIMIT && top->offset == 0) {
@@ -385,9 +384,6 @@ int sl_physical_build(const sl_lp *root, const sl_catalog *cat, const sl_physica
                                 root->connector ? root->connector->name : "?");
     }
     int par = o->parallelism > 0 ? o->parallelism : 1;
-    sl_physical *p = sl_calloc(1, sizeof *p);
-    p->owned_exprs = sl_list_new();
-    p->owned_arrays = sl_list_new();
     sl_list *branches = sl_list_new();
 
     /* The nodes above the inputs, bottom-up, down to the first stateful one
@@ -411,7 +407,6 @@ int sl_physical_build(const sl_lp *root, const sl_catalog *cat, const sl_physica
                  : sl__not_yet(base, err);
 
     /* Inputs. */
-    sl_job_spec *spec = &p->spec;
     sl_input_spec *inputs = sl__own(p, sl_calloc((size_t)branches->n + 1, sizeof *inputs));
     for (int i = 0; rc == 0 && i < branches->n; i++) {
         const sl__branch *b = branches->items[i];
@@ -483,15 +478,17 @@ int sl_physical_build(const sl_lp *root, const sl_catalog *cat, const sl_physica
             st->keys = keys;
         }
     }
+    const char **sink_names = NULL;
+    sl_type *sink_types = NULL;
     if (rc == 0 && dst) {
-        sl__table_cols(p, dst, &p->sink_names, &p->sink_types);
+        sl__table_cols(p, dst, &sink_names, &sink_types);
         sl__chain chain = {0};
         if (nstages) {
             chain.steps = (sl_step_spec *)stages[nstages - 1].steps;
             chain.n = chain.cap = stages[nstages - 1].nsteps;
         }
         int nbefore = chain.n;
-        sl__cast_step(p, &chain, top->ncols, sl__types(p, top), dst->ncols, p->sink_types,
+        sl__cast_step(p, &chain, top->ncols, sl__types(p, top), dst->ncols, sink_types,
                       root->sink_map, root->pos);
         if (chain.n > nbefore && nstages) {
             stages[nstages - 1].steps = chain.steps;
@@ -509,8 +506,8 @@ int sl_physical_build(const sl_lp *root, const sl_catalog *cat, const sl_physica
         spec->create_sink = dst->connector->create_sink;
         spec->sink_args.options = dst->def->options;
         spec->sink_args.ncols = dst->ncols;
-        spec->sink_args.names = p->sink_names;
-        spec->sink_args.types = p->sink_types;
+        spec->sink_args.names = sink_names;
+        spec->sink_args.types = sink_types;
         spec->sink_args.table = dst->name;
     } else if (rc == 0) {
         const char **names = sl__own(p, sl_calloc((size_t)top->ncols + 1, sizeof(char *)));
@@ -527,14 +524,8 @@ int sl_physical_build(const sl_lp *root, const sl_catalog *cat, const sl_physica
     }
     int ninputs = branches->n;
     sl_list_free(branches, NULL);
-    if (rc != 0) {
-        sl_physical_free(p);
+    if (rc != 0)
         return -1;
-    }
-    spec->name = o->job_name;
-    spec->data_dir = o->data_dir;
-    spec->checkpoint_interval_ms = o->interval_ms;
-    spec->retain = 3;
     spec->parallelism = par;
     spec->ninputs = ninputs;
     spec->inputs = inputs;
@@ -542,8 +533,38 @@ int sl_physical_build(const sl_lp *root, const sl_catalog *cat, const sl_physica
     spec->stages = stages;
     spec->sink_args.job = o->job_name;
     spec->limit = limit;
+    return 0;
+}
+
+int sl_physical_build_set(const sl_lp *const *roots, int n, const sl_catalog *cat,
+                          const sl_physical_opts *o, sl_physical **out, sl_error *err)
+{
+    *out = NULL;
+    sl_physical *p = sl_calloc(1, sizeof *p);
+    p->owned_exprs = sl_list_new();
+    p->owned_arrays = sl_list_new();
+    sl_job_spec *extra = n > 1 ? sl__own(p, sl_calloc((size_t)n, sizeof(sl_job_spec))) : NULL;
+    for (int i = 0; i < n; i++) {
+        if (sl__build_graph(p, roots[i], cat, o, i == 0 ? &p->spec : &extra[i - 1], err) != 0) {
+            sl_physical_free(p);
+            return -1;
+        }
+    }
+    sl_job_spec *spec = &p->spec;
+    spec->name = o->job_name;
+    spec->data_dir = o->data_dir;
+    spec->checkpoint_interval_ms = o->interval_ms;
+    spec->retain = 3;
+    spec->nextra = n - 1;
+    spec->extra = extra;
     *out = p;
     return 0;
+}
+
+int sl_physical_build(const sl_lp *root, const sl_catalog *cat, const sl_physical_opts *o,
+                      sl_physical **out, sl_error *err)
+{
+    return sl_physical_build_set(&root, 1, cat, o, out, err);
 }
 
 /* One chain of steps: " -> Calc -> WindowAggregate". */
@@ -553,9 +574,8 @@ static void sl__explain_steps(sl_strbuf *sb, const sl_step_spec *steps, int n)
         sl_strbuf_appendf(sb, " -> %s", steps[i].calc ? "Calc" : steps[i].name);
 }
 
-void sl_physical_explain(sl_strbuf *sb, const sl_physical *p)
+static void sl__explain_graph(sl_strbuf *sb, const sl_job_spec *spec)
 {
-    const sl_job_spec *spec = &p->spec;
     for (int i = 0; i < spec->ninputs; i++) {
         const sl_input_spec *in = &spec->inputs[i];
         sl_strbuf_appendf(sb, "Source: %s [parallelism %d]", in->source_args.table,
@@ -586,4 +606,16 @@ void sl_physical_explain(sl_strbuf *sb, const sl_physical *p)
     else
         sl_strbuf_appendf(sb, "Sink: the query's result [parallelism %d]%s\n", last,
                           spec->limit >= 0 ? " (LIMIT)" : "");
+}
+
+void sl_physical_explain(sl_strbuf *sb, const sl_physical *p)
+{
+    sl__explain_graph(sb, &p->spec);
+    for (int i = 0; i < p->spec.nextra; i++) {
+        sl_strbuf_append_char(sb, '\n');
+        sl__explain_graph(sb, &p->spec.extra[i]);
+    }
+    if (p->spec.nextra > 0)
+        sl_strbuf_appendf(sb, "(%d pipelines in one job: one checkpoint commits every sink)\n",
+                          p->spec.nextra + 1);
 }

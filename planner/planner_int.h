@@ -265,6 +265,10 @@ typedef struct sl_physical_opts {
 ** outlive the returned job. */
 int sl_physical_build(const sl_lp *root, const sl_catalog *cat, const sl_physical_opts *o,
                       sl_physical **out, sl_error *err);
+/* A statement set: one job with a pipeline per root (each INSERT's SINK),
+** checkpointed and committed together. */
+int sl_physical_build_set(const sl_lp *const *roots, int n, const sl_catalog *cat,
+                          const sl_physical_opts *o, sl_physical **out, sl_error *err);
 /* The job to run; owned by p (fill the callbacks before running). */
 sl_job_spec *sl_physical_spec(sl_physical *p);
 /* The "== Physical Plan ==" lines of EXPLAIN: the inputs with their chained

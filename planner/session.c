@@ -842,6 +842,8 @@ static char *sl__job_name(sl_session *s, const sl_stmt *st)
     sl_stmt_print(&sb, st, NULL, NULL);
     uint64_t h = sl_hash_bytes(sb.buf, sb.len, SL_HASH_INIT);
     sl_strbuf_free(&sb);
+    if (st->kind == SL_STMT_STATEMENT_SET)
+        return sl_sprintf("statement-set-%016llx", (unsigned long long)h);
     return sl_sprintf("insert-into-%s-%016llx", st->name ? st->name : "query",
                       (unsigned long long)h);
 }
@@ -1127,14 +1129,13 @@ static int sl__explain(sl_session *s, const sl_stmt *st, const sl_result_sink *o
         return -1;
     }
     sl_strbuf_append(&sb, "\n== Physical Plan ==\n");
-    for (int i = 0; i < plans->n; i++) {
+    {
         sl_physical_opts o = {"explain", NULL, sl__duration_ms(s, "execution.checkpointing.interval"),
                               sl__duration_ms(s, "table.exec.state.ttl"), parallelism, NULL, NULL};
         sl_physical *phys = NULL;
         sl_error perr = SL_ERROR_INIT;
-        if (i)
-            sl_strbuf_append_char(&sb, '\n');
-        if (sl_physical_build(plans->items[i], s->eng->cat, &o, &phys, &perr) == 0)
+        if (sl_physical_build_set((const sl_lp *const *)plans->items, plans->n, s->eng->cat, &o,
+                                  &phys, &perr) == 0)
             sl_physical_explain(&sb, phys);
         else
             sl_strbuf_appendf(&sb, "(cannot run yet: %s)\n", perr.message);
@@ -1720,15 +1721,23 @@ static int sl__run(sl_session *s, const sl_stmt *st, const sl_result_sink *out, 
 {
     sl_list *plans = sl_list_new();
     int rc = sl__plan(s, st, plans, err);
-    if (rc == 0 && st->kind == SL_STMT_STATEMENT_SET)
-        rc = sl_error_set(err, SL_ERR_NOT_SUPPORTED, st->pos,
-                          "the runtime cannot run a statement set yet");
     int64_t interval_ms = sl__duration_ms(s, "execution.checkpointing.interval");
     sl__gplan g;
     memset(&g, 0, sizeof g);
     if (rc == 0)
         rc = sl__resolve(s, plans, false, &g, out, err);
-    char *effective = g.res && g.job.nsinks ? sl_guarantee_summary(&g.res[0]) : NULL;
+    char *effective = NULL; /* of every sink, for SHOW JOBS */
+    if (g.res && g.job.nsinks == 1) {
+        effective = sl_guarantee_summary(&g.res[0]);
+    } else if (g.res && g.job.nsinks > 1) {
+        sl_strbuf sb = SL_STRBUF_INIT;
+        for (int i = 0; i < g.job.nsinks; i++) {
+            char *one = sl_guarantee_summary(&g.res[i]);
+            sl_strbuf_appendf(&sb, "%s%s: %s", i ? ", " : "", g.sinks[i].table, one);
+            sl_free(one);
+        }
+        effective = sl_strbuf_detach(&sb);
+    }
     char *guarantees = NULL; /* the whole decision: the job's log and record */
     if (rc == 0 && g.job.nsinks > 0) {
         sl_strbuf sb = SL_STRBUF_INIT;
@@ -1768,14 +1777,17 @@ static int sl__run(sl_session *s, const sl_stmt *st, const sl_result_sink *out, 
                           sl__result_sink_create,
                           &run};
     sl_physical *phys = NULL;
-    rc = sl_physical_build(top, cat, &o, &phys, err);
+    rc = sl_physical_build_set((const sl_lp *const *)plans->items, plans->n, cat, &o, &phys, err);
     if (rc == 0 && query) {
         rc = sl__run_query(s, phys, &run, out, err);
     } else if (rc == 0) {
         sl__job *job = sl_calloc(1, sizeof *job);
         job->eng = s->eng;
         job->name = name;
-        job->sink = sl_strdup(top->table);
+        sl_strbuf sinks = SL_STRBUF_INIT; /* a statement set writes several */
+        for (int i = 0; i < plans->n; i++)
+            sl_strbuf_appendf(&sinks, "%s%s", i ? ", " : "", ((sl_lp *)plans->items[i])->table);
+        job->sink = sl_strbuf_detach(&sinks);
         job->guarantee = effective;
         job->guarantees = guarantees;
         effective = NULL;
