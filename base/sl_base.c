@@ -191,6 +191,12 @@ static void sl__strbuf_grow(sl_strbuf *sb, size_t extra)
     sb->cap = cap;
 }
 
+void sl_strbuf_reserve(sl_strbuf *sb, size_t extra)
+{
+    sl__strbuf_grow(sb, extra);
+    sb->buf[sb->len] = 0;
+}
+
 void sl_strbuf_append_n(sl_strbuf *sb, const char *s, size_t n)
 {
     sl__strbuf_grow(sb, n);

@@ -140,6 +140,9 @@ typedef struct sl_strbuf {
 #define SL_STRBUF_INIT {NULL, 0, 0}
 void sl_strbuf_append(sl_strbuf *sb, const char *s);
 void sl_strbuf_append_n(sl_strbuf *sb, const char *s, size_t n);
+/* Make room for extra more bytes (and the NUL) without appending: writers
+** of many small fields (state snapshots) fill buf + len themselves. */
+void sl_strbuf_reserve(sl_strbuf *sb, size_t extra);
 void sl_strbuf_append_char(sl_strbuf *sb, char c);
 void sl_strbuf_appendf(sl_strbuf *sb, const char *fmt, ...) SL_PRINTF(2, 3);
 void sl_strbuf_appendv(sl_strbuf *sb, const char *fmt, va_list ap);
