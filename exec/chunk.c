@@ -152,6 +152,50 @@ int sl_chunk_copy_row(sl_chunk *dst, const sl_chunk *src, int r)
     return d;
 }
 
+void sl_chunk_append_rows(sl_chunk *dst, const sl_chunk *src, const int *rows, int n)
+{
+    SL_ALWAYS(dst->ncols == src->ncols && dst->nrows + n <= dst->cap);
+    int at = dst->nrows;
+    for (int k = 0; k < n; k++)
+        dst->kinds[at + k] = src->kinds[rows[k]];
+    for (int i = 0; i < src->ncols; i++) {
+        const sl_vector *sv = &src->cols[i];
+        sl_vector *dv = &dst->cols[i];
+        for (int k = 0; k < n; k++)
+            dv->nulls[at + k] = sv->nulls[rows[k]];
+        switch (sv->phys) {
+        case SL_PHYS_BOOL:
+            for (int k = 0; k < n; k++)
+                dv->v.b[at + k] = sv->v.b[rows[k]];
+            break;
+        case SL_PHYS_I64:
+            for (int k = 0; k < n; k++)
+                dv->v.i64[at + k] = sv->v.i64[rows[k]];
+            break;
+        case SL_PHYS_F64:
+            for (int k = 0; k < n; k++)
+                dv->v.f64[at + k] = sv->v.f64[rows[k]];
+            break;
+        case SL_PHYS_I128:
+            for (int k = 0; k < n; k++)
+                dv->v.i128[at + k] = sv->v.i128[rows[k]];
+            break;
+        case SL_PHYS_STR:
+            for (int k = 0; k < n; k++) {
+                const sl_str *x = &sv->v.str[rows[k]];
+                if (sv->nulls[rows[k]]) {
+                    dv->v.str[at + k] = (sl_str){"", 0};
+                } else {
+                    dv->v.str[at + k].ptr = sl_arena_memdup(&dst->arena, x->ptr, x->len);
+                    dv->v.str[at + k].len = x->len;
+                }
+            }
+            break;
+        }
+    }
+    dst->nrows += n;
+}
+
 /* The shortest %g text that reads back as exactly d (0.1, not 0.10000000000000001). */
 static void sl__format_double(sl_strbuf *sb, double d, bool single)
 {

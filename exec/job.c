@@ -142,6 +142,8 @@ typedef struct sl__task {
     int lane;                 /* this task's lane in each */
     sl_chunk **buf;           /* rows buffered per destination */
     uint64_t *hashes;         /* key hashes of a chunk */
+    int *sel;                 /* rows of a chunk going to one destination */
+    int sel_cap;              /* entries of hashes and sel */
     /* ... or the sink */
     sl_sink *sink;            /* the sink, or NULL */
     sl_sink_args kargs;       /* its arguments */
@@ -322,25 +324,38 @@ static int sl__flush(sl__task *t, sl_error *err)
     return 0;
 }
 
-/* Route rows into the destination buffers (sending the full ones). */
+/* Route rows into the destination buffers (sending the full ones): the
+** rows of each destination are picked by a selection, then copied column
+** by column. */
 static int sl__exchange(sl__task *t, const sl_chunk *rows, sl_error *err)
 {
     const sl_stage_spec *ns = t->next;
-    if (ns->exchange == SL_EXCHANGE_HASH && t->ndest > 1)
+    bool hash = ns->exchange == SL_EXCHANGE_HASH && t->ndest > 1;
+    if (rows->nrows > t->sel_cap) { /* an operator may emit bigger chunks */
+        t->sel_cap = rows->nrows;
+        t->hashes = sl_realloc(t->hashes, (size_t)t->sel_cap * sizeof(uint64_t));
+        t->sel = sl_realloc(t->sel, (size_t)t->sel_cap * sizeof(int));
+    }
+    if (hash)
         sl_chunk_hash_keys(rows, ns->nkeys, ns->keys, t->hashes);
-    for (int r = 0; r < rows->nrows; r++) {
-        int d = 0;
-        if (ns->exchange == SL_EXCHANGE_HASH && t->ndest > 1) /* high bits: the key
-            tables downstream use the low ones */
-            d = (int)(((t->hashes[r] >> 32) * (uint64_t)t->ndest) >> 32);
-        if (!t->buf[d])
-            t->buf[d] = sl_chunk_new(t->out_ncols, t->out_types, SL_CHUNK_ROWS);
-        sl_chunk_copy_row(t->buf[d], rows, r);
-        if (sl_chunk_full(t->buf[d])) {
-            sl_msg m = {.kind = SL_MSG_CHUNK, .chunk = t->buf[d]};
-            if (sl_channel_send(t->dest[d], t->lane, &m) != 0)
-                return sl__cancelled(err);
-            t->buf[d] = NULL;
+    for (int d = 0; d < t->ndest; d++) {
+        int n = 0;
+        for (int r = 0; r < rows->nrows; r++) /* high bits: the key tables use the low ones */
+            if (!hash || (int)(((t->hashes[r] >> 32) * (uint64_t)t->ndest) >> 32) == d)
+                t->sel[n++] = r;
+        for (int k = 0; k < n;) {
+            if (!t->buf[d])
+                t->buf[d] = sl_chunk_new(t->out_ncols, t->out_types, SL_CHUNK_ROWS);
+            int room = t->buf[d]->cap - t->buf[d]->nrows;
+            int take = n - k < room ? n - k : room;
+            sl_chunk_append_rows(t->buf[d], rows, t->sel + k, take);
+            k += take;
+            if (sl_chunk_full(t->buf[d])) {
+                sl_msg m = {.kind = SL_MSG_CHUNK, .chunk = t->buf[d]};
+                if (sl_channel_send(t->dest[d], t->lane, &m) != 0)
+                    return sl__cancelled(err);
+                t->buf[d] = NULL;
+            }
         }
     }
     return 0;
@@ -820,6 +835,7 @@ static void sl__close_task(sl__task *t, sl_job_stats *stats)
     sl_free(t->buf);
     sl_free(t->dest);
     sl_free(t->hashes);
+    sl_free(t->sel);
     sl_channel_free(t->chan);
     sl_free(t->lane_wm);
     sl_free(t->lane_ended);
@@ -936,6 +952,8 @@ static int sl__build_pipeline(sl__job *j, int k, sl__task *tasks, sl_error *err)
             t->lane = u;
             t->buf = sl_calloc((size_t)np, sizeof(sl_chunk *));
             t->hashes = sl_calloc(SL_CHUNK_ROWS, sizeof(uint64_t));
+            t->sel = sl_calloc(SL_CHUNK_ROWS, sizeof(int));
+            t->sel_cap = SL_CHUNK_ROWS;
         }
         last_first = &tasks[first];
         last_n = np;

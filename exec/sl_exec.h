@@ -108,6 +108,9 @@ void sl_chunk_set_i128(sl_chunk *c, int col, int r, sl_i128 v);
 void sl_chunk_set_str(sl_chunk *c, int col, int r, const char *p, size_t len);
 /* Copy row r of src (all columns, its kind) to the end of dst (same types). */
 int sl_chunk_copy_row(sl_chunk *dst, const sl_chunk *src, int r);
+/* Copy rows[0..n-1] of src to the end of dst, column by column (same
+** types; dst has room for n more rows). */
+void sl_chunk_append_rows(sl_chunk *dst, const sl_chunk *src, const int *rows, int n);
 
 /* Text form of one value as CAST(... AS STRING) spells it (12, 1.50, TRUE,
 ** 0.1 — the shortest text that reads back as the same double —,
