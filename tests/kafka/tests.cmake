@@ -1,0 +1,42 @@
+# Kafka tests: a single-node broker (scripts/kafka) is a ctest fixture. The
+# tests labelled `kafka` require it; ctest starts it before the first of them
+# (kafka.start) and stops it after the last (kafka.stop). It listens on a port
+# of its own build dir: 19092 + 2 * (a hash of the build dir's path mod 500),
+# or -DSLUICE_KAFKA_TEST_PORT=N; the controller takes the port after it. So a
+# developer's broker on 9092 is left alone and two build dirs can run their
+# kafka tests at the same time. Config, logs and data are in <build>/kafka-run.
+# The broker's jars are fetched with mvn on the first start and cached in
+# .cache/kafka (scripts/test fetches them before ctest).
+if(DEFINED SLUICE_KAFKA_TEST_PORT)
+  set(SL_KAFKA_PORT ${SLUICE_KAFKA_TEST_PORT})
+else()
+  string(MD5 SL_KAFKA_HASH "${CMAKE_BINARY_DIR}")
+  string(SUBSTRING "${SL_KAFKA_HASH}" 0 4 SL_KAFKA_HASH)
+  math(EXPR SL_KAFKA_PORT "19092 + 2 * (0x${SL_KAFKA_HASH} % 500)")
+endif()
+message(STATUS "kafka tests: broker on 127.0.0.1:${SL_KAFKA_PORT}")
+set(SL_KAFKA ${CMAKE_SOURCE_DIR}/scripts/kafka)
+set(SL_KAFKA_ENV "KAFKA_PORT=${SL_KAFKA_PORT}" "KAFKA_RUN_DIR=${CMAKE_BINARY_DIR}/kafka-run")
+
+add_test(NAME kafka.start COMMAND ${SL_KAFKA} start)
+add_test(NAME kafka.stop COMMAND ${SL_KAFKA} stop)
+# start's time is mostly the JVM; on a fresh machine it also downloads ~40 MB.
+set_tests_properties(kafka.start PROPERTIES FIXTURES_SETUP kafka TIMEOUT 600)
+set_tests_properties(kafka.stop PROPERTIES FIXTURES_CLEANUP kafka TIMEOUT 120)
+
+# kcat against the broker: feature negotiation, 1000 records, a consumer
+# group, a committed transaction.
+add_test(NAME kafka.smoke COMMAND ${CMAKE_CURRENT_LIST_DIR}/smoke_test.sh)
+
+# Debian's librdkafka (the one the Kafka connector links) against the broker:
+# transactions committed and aborted, offsets in a transaction, read_committed.
+pkg_check_modules(RDKAFKA REQUIRED IMPORTED_TARGET rdkafka)
+add_executable(kafka_txn_check ${CMAKE_CURRENT_LIST_DIR}/kafka_txn_check.c)
+target_link_libraries(kafka_txn_check PRIVATE PkgConfig::RDKAFKA)
+add_test(NAME kafka.transactions
+  COMMAND kafka_txn_check 127.0.0.1:${SL_KAFKA_PORT} txn-check)
+
+set_tests_properties(kafka.start kafka.stop kafka.smoke kafka.transactions PROPERTIES
+  LABELS kafka ENVIRONMENT "${SL_KAFKA_ENV}")
+set_tests_properties(kafka.smoke kafka.transactions PROPERTIES
+  FIXTURES_REQUIRED kafka TIMEOUT 180)
