@@ -386,11 +386,12 @@ static void sl__tab_insert(sl__agg *a, uint64_t hash, uint32_t idx)
     a->tab[i] = (hash & 0xffffffff00000000ULL) | ((uint64_t)idx + 1);
 }
 
-static void sl__tab_grow(sl__agg *a)
+/* Rehash the key table into cap slots (a power of two). */
+static void sl__tab_resize(sl__agg *a, uint32_t cap)
 {
     uint64_t *old = a->tab;
     uint32_t ocap = a->tabcap;
-    a->tabcap = ocap ? ocap * 2 : 1024;
+    a->tabcap = cap;
     a->tab = sl_calloc(a->tabcap, sizeof(uint64_t));
     for (uint32_t i = 0; i < ocap; i++)
         if (old[i]) {
@@ -398,6 +399,11 @@ static void sl__tab_grow(sl__agg *a)
             sl__tab_insert(a, SL__G(a, idx)->hash, idx);
         }
     sl_free(old);
+}
+
+static void sl__tab_grow(sl__agg *a)
+{
+    sl__tab_resize(a, a->tabcap ? a->tabcap * 2 : 1024);
 }
 
 /* The group of row r (hash h), or -1. */
@@ -464,6 +470,21 @@ static void sl__own_keys(sl__agg *a, sl__group *g)
 static void sl__win_add(sl__agg *a, int64_t end, uint32_t g);
 
 /* Register a new group: keys set, table entry, window membership. */
+/* Room for n groups at once (a restore knows the count): the record slab
+** and a key table that will not need to grow while they are linked. */
+static void sl__reserve_groups(sl__agg *a, uint32_t n)
+{
+    if (n > a->caprecs) {
+        a->caprecs = n;
+        a->recs = sl_realloc(a->recs, (size_t)a->caprecs * a->stride);
+    }
+    uint32_t cap = a->tabcap ? a->tabcap : 1024;
+    while ((uint64_t)(n + 1) * 10 > (uint64_t)cap * 7)
+        cap *= 2;
+    if (cap > a->tabcap)
+        sl__tab_resize(a, cap);
+}
+
 static void sl__link_group(sl__agg *a, uint32_t idx)
 {
     if ((uint64_t)(a->ngroups + 1) * 10 > (uint64_t)a->tabcap * 7)
@@ -1418,6 +1439,8 @@ static int sl__agg_restore(sl_operator *op, const char *state, size_t len, sl_er
         a->wm = wm;
         a->late = late;
         ok = !r.bad && late >= 0;
+        if (ok && (uint64_t)ng * 16 <= (uint64_t)(r.n - r.off)) /* ng is plausible: presize */
+            sl__reserve_groups(a, ng);
         uint64_t prev = UINT64_MAX;
         for (uint32_t i = 0; i < ng && ok; i++)
             ok = sl__restore_group(a, &r, &prev);
