@@ -122,6 +122,9 @@ typedef struct sl__task {
     int64_t *lane_wm;         /* watermark per lane */
     uint8_t *lane_ended;      /* END seen per lane */
     uint8_t *lane_blocked;    /* barrier seen per lane (alignment) */
+    uint8_t *lane_idle;       /* IDLE seen per lane, and nothing since */
+    int64_t last_rows_ns;     /* input task: when its source last gave rows */
+    bool declared_idle;       /* IDLE was sent on, nothing since */
     int nblocked;             /* lanes blocked */
     /* chain */
     int nsteps;               /* steps */
@@ -477,6 +480,18 @@ static int sl__end(sl__task *t, sl_error *err)
     return 0;
 }
 
+/* Tell the next stage this task is idle (no rows, so no watermark). */
+static int sl__send_idle(sl__task *t, sl_error *err)
+{
+    if (!t->next || t->declared_idle)
+        return 0;
+    t->declared_idle = true;
+    if (sl__flush(t, err) != 0)
+        return -1;
+    sl_msg m = {.kind = SL_MSG_IDLE};
+    return sl__broadcast(t, &m) != 0 ? sl__cancelled(err) : 0;
+}
+
 /* ------------------------------------------------------------------------
 ** Barriers, commits (task side)
 */
@@ -628,6 +643,7 @@ static int sl__chunk_watermark(sl__task *t, sl_error *err)
 static int sl__input_loop(sl__task *t, sl_error *err)
 {
     sl__job *j = t->job;
+    t->last_rows_ns = sl__now(j->spec);
     if (t->next && t->watermark > INT64_MIN) { /* restored: tell downstream at once */
         sl_msg m = {.kind = SL_MSG_WATERMARK, .watermark = t->watermark};
         if (sl__broadcast(t, &m) != 0)
@@ -684,7 +700,13 @@ static int sl__input_loop(sl__task *t, sl_error *err)
         t->rows_in += t->in->nrows;
         if (t->source->ops->skipped)
             t->rows_skipped = t->source->ops->skipped(t->source);
+        if (t->in->nrows == 0 && j->spec->idle_timeout_ms > 0 && !t->declared_idle &&
+            sl__now(j->spec) - t->last_rows_ns >= j->spec->idle_timeout_ms * SL_NANOS_PER_MILLI &&
+            sl__send_idle(t, err) != 0)
+            return -1;
         if (t->in->nrows > 0) {
+            t->last_rows_ns = sl__now(j->spec);
+            t->declared_idle = false;
             t->env.now_nanos = sl__now(j->spec);
             if (sl__push(t, 0, t->in, err) != 0 || sl__chunk_watermark(t, err) != 0 ||
                 sl__flush(t, err) != 0)
@@ -700,19 +722,45 @@ static int sl__input_loop(sl__task *t, sl_error *err)
     }
 }
 
-/* The smallest watermark over the lanes (an ended lane counts as +infinity). */
+/* The smallest watermark over the lanes: an ended lane counts as
+** +infinity, an idle one not at all; when every lane that has not ended is
+** idle, the watermark stays where it is. */
 static int64_t sl__lanes_watermark(const sl__task *t)
 {
     int64_t wm = INT64_MAX;
-    for (int l = 0; l < t->nlanes; l++)
-        if (!t->lane_ended[l] && t->lane_wm[l] < wm)
+    bool idle = false;
+    for (int l = 0; l < t->nlanes; l++) {
+        if (t->lane_ended[l])
+            continue;
+        if (t->lane_idle[l]) {
+            idle = true;
+            continue;
+        }
+        if (t->lane_wm[l] < wm)
             wm = t->lane_wm[l];
+    }
+    if (wm == INT64_MAX && idle)
+        return t->watermark;
     return wm;
 }
 
+
 static int sl__stage_message(sl__task *t, int lane, sl_msg *m, sl_error *err)
 {
+    if (m->kind == SL_MSG_CHUNK || m->kind == SL_MSG_WATERMARK) { /* active again */
+        t->lane_idle[lane] = 0;
+        t->declared_idle = false;
+    }
     switch (m->kind) {
+    case SL_MSG_IDLE: {
+        t->lane_idle[lane] = 1;
+        bool all = true; /* every lane that has not ended is idle: so is this task */
+        for (int l = 0; l < t->nlanes; l++)
+            all = all && (t->lane_ended[l] || t->lane_idle[l]);
+        if (all)
+            return sl__send_idle(t, err);
+        return sl__advance_watermark(t, sl__lanes_watermark(t), err);
+    }
     case SL_MSG_CHUNK: {
         t->env.now_nanos = sl__now(t->job->spec);
         int rc = sl__push(t, 0, m->chunk, err);
@@ -840,6 +888,7 @@ static void sl__close_task(sl__task *t, sl_job_stats *stats)
     sl_free(t->lane_wm);
     sl_free(t->lane_ended);
     sl_free(t->lane_blocked);
+    sl_free(t->lane_idle);
     sl_list_free(t->pending, sl__pending_free);
     (void)stats;
 }
@@ -937,6 +986,7 @@ static int sl__build_pipeline(sl__job *j, int k, sl__task *tasks, sl_error *err)
             t->lane_wm = sl_calloc((size_t)upstream, sizeof(int64_t));
             t->lane_ended = sl_calloc((size_t)upstream, 1);
             t->lane_blocked = sl_calloc((size_t)upstream, 1);
+            t->lane_idle = sl_calloc((size_t)upstream, 1);
             for (int l = 0; l < upstream; l++)
                 t->lane_wm[l] = INT64_MIN;
         }

@@ -159,6 +159,8 @@ typedef enum sl_msg_kind {
     SL_MSG_BARRIER,   /* checkpoint barrier: everything before belongs to checkpoint id */
     SL_MSG_WATERMARK, /* event time has advanced to watermark (ns); later rows are late */
     SL_MSG_END,       /* end of input (a bounded source is exhausted) */
+    SL_MSG_IDLE,      /* the sender has had no rows for a while: leave its watermark out
+                         until it sends again ('table.exec.source.idle-timeout') */
 } sl_msg_kind;
 
 typedef struct sl_msg {
@@ -554,6 +556,9 @@ typedef struct sl_job_spec {
     const char *data_dir;            /* the data directory; NULL = no checkpoints
                                         (a query's job: the sink commits at the end) */
     int64_t checkpoint_interval_ms;  /* 0 = checkpoint only at the end of a bounded input */
+    int64_t idle_timeout_ms;         /* a source task without rows for this long is idle:
+                                        its watermark no longer holds the others back
+                                        (Flink's table.exec.source.idle-timeout); 0 = never */
     int retain;                      /* checkpoints to keep (>= 1) */
     /* A checkpoint or savepoint directory (.../chk-<N>) to start from instead
     ** of the job's own newest checkpoint (Flink's execution.savepoint.path);

@@ -28,6 +28,9 @@ static const sl_config_key sl__keys[] = {
      "table|tableau|changelog", "How the shell shows query results."},
     {"table.dml-sync", SL_OPT_BOOL, false, "false", false, NULL,
      "Run INSERT to its end ('true') or start it as a background job ('false')."},
+    {"table.exec.source.idle-timeout", SL_OPT_DURATION, false, "0 ms", false, NULL,
+     "A source task with no rows for this long is idle: its watermark no longer holds back "
+     "the others' ('0' = never)."},
     {"table.exec.state.ttl", SL_OPT_DURATION, false, "0 ms", false, NULL,
      "Idle state retention; '0' keeps state forever."},
     {"table.local-time-zone", SL_OPT_STRING, false, "UTC", false, NULL,

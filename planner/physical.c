@@ -554,6 +554,7 @@ int sl_physical_build_set(const sl_lp *const *roots, int n, const sl_catalog *ca
     spec->name = o->job_name;
     spec->data_dir = o->data_dir;
     spec->checkpoint_interval_ms = o->interval_ms;
+    spec->idle_timeout_ms = o->idle_timeout_ms;
     spec->retain = 3;
     spec->nextra = n - 1;
     spec->extra = extra;

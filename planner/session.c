@@ -1130,8 +1130,14 @@ static int sl__explain(sl_session *s, const sl_stmt *st, const sl_result_sink *o
     }
     sl_strbuf_append(&sb, "\n== Physical Plan ==\n");
     {
-        sl_physical_opts o = {"explain", NULL, sl__duration_ms(s, "execution.checkpointing.interval"),
-                              sl__duration_ms(s, "table.exec.state.ttl"), parallelism, NULL, NULL};
+        sl_physical_opts o = {"explain",
+                              NULL,
+                              sl__duration_ms(s, "execution.checkpointing.interval"),
+                              sl__duration_ms(s, "table.exec.state.ttl"),
+                              parallelism,
+                              sl__duration_ms(s, "table.exec.source.idle-timeout"),
+                              NULL,
+                              NULL};
         sl_physical *phys = NULL;
         sl_error perr = SL_ERROR_INIT;
         if (sl_physical_build_set((const sl_lp *const *)plans->items, plans->n, s->eng->cat, &o,
@@ -1774,6 +1780,7 @@ static int sl__run(sl_session *s, const sl_stmt *st, const sl_result_sink *out, 
                           interval_ms,
                           sl__duration_ms(s, "table.exec.state.ttl"),
                           parallelism,
+                          sl__duration_ms(s, "table.exec.source.idle-timeout"),
                           sl__result_sink_create,
                           &run};
     sl_physical *phys = NULL;

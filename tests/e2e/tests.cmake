@@ -31,6 +31,11 @@ foreach(p 1 2)
     e2e.crash_window.p${p} e2e.crash_agg.p${p} e2e.savepoint.p${p}
     PROPERTIES TIMEOUT 900 LABELS e2e)
 endforeach()
+# a reader with no file: held back without 'table.exec.source.idle-timeout',
+# left out with it
+add_test(NAME e2e.idle_timeout
+  COMMAND ${Python3_EXECUTABLE} ${SL_E2E}/idle_test.py --sluice $<TARGET_FILE:sluice>)
+set_tests_properties(e2e.idle_timeout PROPERTIES TIMEOUT 300 LABELS e2e)
 add_test(NAME e2e.window_spend
   COMMAND ${Python3_EXECUTABLE} ${SL_E2E}/window_test.py --sluice $<TARGET_FILE:sluice>)
 set_tests_properties(e2e.window_spend PROPERTIES TIMEOUT 300 LABELS e2e)
