@@ -723,24 +723,28 @@ static int sl__input_loop(sl__task *t, sl_error *err)
 }
 
 /* The smallest watermark over the lanes: an ended lane counts as
-** +infinity, an idle one not at all; when every lane that has not ended is
-** idle, the watermark stays where it is. */
+** +infinity, an idle one not at all. When every lane that has not ended is
+** idle, the largest of theirs (as Flink's watermark valve does): nothing
+** can arrive below it until a lane is active again. */
 static int64_t sl__lanes_watermark(const sl__task *t)
 {
-    int64_t wm = INT64_MAX;
-    bool idle = false;
+    int64_t wm = INT64_MAX, idle_max = INT64_MIN;
+    bool idle = false, active = false;
     for (int l = 0; l < t->nlanes; l++) {
         if (t->lane_ended[l])
             continue;
         if (t->lane_idle[l]) {
             idle = true;
+            if (t->lane_wm[l] > idle_max)
+                idle_max = t->lane_wm[l];
             continue;
         }
+        active = true;
         if (t->lane_wm[l] < wm)
             wm = t->lane_wm[l];
     }
-    if (wm == INT64_MAX && idle)
-        return t->watermark;
+    if (!active && idle)
+        return idle_max;
     return wm;
 }
 
@@ -757,9 +761,9 @@ static int sl__stage_message(sl__task *t, int lane, sl_msg *m, sl_error *err)
         bool all = true; /* every lane that has not ended is idle: so is this task */
         for (int l = 0; l < t->nlanes; l++)
             all = all && (t->lane_ended[l] || t->lane_idle[l]);
-        if (all)
-            return sl__send_idle(t, err);
-        return sl__advance_watermark(t, sl__lanes_watermark(t), err);
+        if (sl__advance_watermark(t, sl__lanes_watermark(t), err) != 0)
+            return -1;
+        return all ? sl__send_idle(t, err) : 0;
     }
     case SL_MSG_CHUNK: {
         t->env.now_nanos = sl__now(t->job->spec);
