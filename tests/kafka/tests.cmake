@@ -40,3 +40,19 @@ set_tests_properties(kafka.start kafka.stop kafka.smoke kafka.transactions PROPE
   LABELS kafka ENVIRONMENT "${SL_KAFKA_ENV}")
 set_tests_properties(kafka.smoke kafka.transactions PROPERTIES
   FIXTURES_REQUIRED kafka TIMEOUT 180)
+
+# The kafka connector against the broker (tests/kafka/kafka_connector_test.py):
+# JSON records in a 3-partition topic -> parallelism 2 -> an at-least-once
+# kafka sink, checked by kcat against a reference computed in Python; a
+# malformed record fails the job naming topic/partition/offset; a SIGKILL
+# and a restart from the same data directory lose nothing.
+find_package(Python3 COMPONENTS Interpreter REQUIRED)
+add_executable(kafka_topic ${CMAKE_CURRENT_LIST_DIR}/kafka_topic.c)
+target_link_libraries(kafka_topic PRIVATE PkgConfig::RDKAFKA)
+foreach(case pipeline malformed restart)
+  add_test(NAME kafka.connector.${case}
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/kafka_connector_test.py
+            --sluice $<TARGET_FILE:sluice> --topic-tool $<TARGET_FILE:kafka_topic> --case ${case})
+  set_tests_properties(kafka.connector.${case} PROPERTIES
+    LABELS kafka ENVIRONMENT "${SL_KAFKA_ENV}" FIXTURES_REQUIRED kafka TIMEOUT 120)
+endforeach()

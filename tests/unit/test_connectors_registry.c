@@ -14,11 +14,11 @@
 
 static void t_find_connectors(void)
 {
-    const char *names[] = {"blackhole", "datagen", "filesystem", "print", "stdin"};
+    const char *names[] = {"blackhole", "datagen", "filesystem", "kafka", "print", "stdin"};
     int n = 0;
     const sl_connector *const *all = sl_connectors(&n);
-    CHECK_INT(n, 5);
-    for (int i = 0; i < n && i < 5; i++) {
+    CHECK_INT(n, 6);
+    for (int i = 0; i < n && i < 6; i++) {
         CHECK_STR(all[i]->name, names[i]);
         CHECK(sl_connector_find(names[i]) == all[i]);
         CHECK(all[i]->description && all[i]->description[0]);
@@ -29,7 +29,7 @@ static void t_find_connectors(void)
     }
     for (int i = 1; i < n; i++)
         CHECK(strcmp(all[i - 1]->name, all[i]->name) < 0);
-    CHECK(sl_connector_find("kafka") == NULL);
+    CHECK(sl_connector_find("kafkaa") == NULL);
     CHECK(sl_connector_find("Datagen") == NULL);
     CHECK(sl_connector_find("") == NULL);
     CHECK(sl_connector_find(NULL) == NULL);
@@ -90,6 +90,15 @@ static void t_caps(void)
     CHECK_INT(c->caps.sink_default, SL_GUARANTEE_NONE);
     CHECK_INT(c->noptions, 0);
     CHECK(!c->has_format);
+
+    c = sl_connector_find("kafka");
+    REQUIRE(c);
+    CHECK(c->caps.source && c->caps.source_replayable && c->caps.sink);
+    CHECK_INT(c->caps.sink_max, SL_GUARANTEE_AT_LEAST_ONCE);
+    CHECK_INT(c->caps.sink_mech, SL_MECH_NONE);
+    CHECK_INT(c->caps.sink_default, SL_GUARANTEE_AT_LEAST_ONCE);
+    CHECK(!c->caps.sink_updates);
+    CHECK(c->has_format && c->create_source && c->create_sink);
 
     c = sl_connector_find("stdin");
     REQUIRE(c);

@@ -1,0 +1,144 @@
+/*
+** kafka.c — the 'kafka' connector: records of one Kafka topic, in one of
+** the formats (Flink's Kafka connector and option names), on librdkafka.
+**
+** This file holds the declaration (options, capabilities, check) and the
+** librdkafka configuration both sides build from the options
+** (kafka_int.h). The source (kafka_source.c) reads the topic's partitions
+** with explicit assignment and stores its offsets in checkpoints:
+** replayable, unbounded. The sink (kafka_sink.c) produces one record per
+** row (value = the row in the format, no key): none or at-least-once
+** (an idempotent producer flushed at every checkpoint).
+**
+** Not yet: exactly-once (transactions), 'key.format' / 'key.fields',
+** 'topic-pattern' and a list of topics, 'scan.startup.mode' =
+** specific-offsets / timestamp, partition discovery while running (new
+** partitions are picked up at the next restart), and updating changelogs
+** (upsert-kafka).
+**
+** Main routines: sl__kafka_conf, sl__kafka_user_set.
+*/
+#include <string.h>
+
+#include "kafka_int.h"
+
+static const sl_option_spec sl__kafka_options[] = {
+    {.key = "topic",
+     .type = SL_OPT_STRING,
+     .required = true,
+     .description = "The topic to read from or write to (one topic; 'topic-pattern' is not "
+                    "supported yet)."},
+    {.key = "properties.bootstrap.servers",
+     .type = SL_OPT_STRING,
+     .required = true,
+     .description = "Comma-separated list of the Kafka brokers (host:port)."},
+    {.key = "properties.group.id",
+     .type = SL_OPT_STRING,
+     .description = "Consumer group of the source: whose committed offsets 'group-offsets' "
+                    "starts from (the source never commits offsets itself); defaults to "
+                    "'sluice-' followed by the table name."},
+    {.key = "scan.startup.mode",
+     .type = SL_OPT_ENUM,
+     .default_value = "group-offsets",
+     .enum_values = "earliest-offset|latest-offset|group-offsets",
+     .description = "Where the source starts without a checkpoint: the earliest offset, the "
+                    "latest offset, or the group's committed offsets (earliest where the group "
+                    "has none). After a restart it continues from the checkpoint. "
+                    "(specific-offsets and timestamp are not supported yet.)"},
+    {.key = "properties.#",
+     .type = SL_OPT_STRING,
+     .description = "Passed to librdkafka as # (both consumer and producer), e.g. "
+                    "'properties.isolation.level' (the source defaults to read_committed); "
+                    "transactional.id and enable.auto.commit are the connector's own."},
+};
+
+static int sl__kafka_check(const sl_connector *c, const sl_kvlist *opts,
+                           const sl_table_shape *shape, sl_error *err)
+{
+    static const char *const nonempty[] = {"topic", "properties.bootstrap.servers"};
+    for (size_t i = 0; i < SL_ARRAY_LEN(nonempty); i++) {
+        const sl_kv *kv = sl_kvlist_find(opts, nonempty[i]);
+        if (kv && kv->value && kv->value[0] == 0)
+            return sl_error_set(err, SL_ERR_INVALID_PARAMETER, kv->value_pos,
+                                "option '%s' must not be empty", nonempty[i]);
+    }
+    /* Properties the connector owns. */
+    static const char *const owned[] = {"properties.transactional.id",
+                                        "properties.enable.auto.commit"};
+    for (size_t i = 0; i < SL_ARRAY_LEN(owned); i++) {
+        const sl_kv *kv = sl_kvlist_find(opts, owned[i]);
+        if (kv)
+            return sl_error_set(err, SL_ERR_INVALID_PARAMETER, kv->key_pos,
+                                "option '%s' is set by the kafka connector itself", owned[i]);
+    }
+    return 0;
+}
+
+const sl_connector sl__connector_kafka = {
+    .name = "kafka",
+    .description = "Records of a Kafka topic, in one of the formats (value only, no key).",
+    .options = sl__kafka_options,
+    .noptions = (int)SL_ARRAY_LEN(sl__kafka_options),
+    .has_format = true,
+    .caps =
+        {
+            .source = true,
+            .sink = true,
+            .source_replayable = true,
+            .sink_max = SL_GUARANTEE_AT_LEAST_ONCE,
+            .sink_mech = SL_MECH_NONE,
+            .sink_updates = false,
+            .sink_default = SL_GUARANTEE_AT_LEAST_ONCE,
+        },
+    .check = sl__kafka_check,
+    .create_source = sl__kafka_source_create,
+    .create_sink = sl__kafka_sink_create,
+};
+
+bool sl__kafka_user_set(const sl_kvlist *opts, const char *key)
+{
+    for (int i = 0; i < opts->n; i++) {
+        const char *k = opts->items[i].key;
+        if (strncmp(k, "properties.", 11) == 0 && strcmp(k + 11, key) == 0)
+            return true;
+    }
+    return false;
+}
+
+static void sl__kafka_log(const rd_kafka_t *rk, int level, const char *fac, const char *buf)
+{
+    (void)rk;
+    if (level <= 3) /* LOG_ERR and worse (retried warnings stay quiet) */
+        sl_log(SL_LOG_WARN, "kafka: %s: %s", fac, buf);
+}
+
+rd_kafka_conf_t *sl__kafka_conf(const sl_kvlist *opts, const char *const *defaults, sl_error *err)
+{
+    rd_kafka_conf_t *conf = rd_kafka_conf_new();
+    char msg[512];
+    for (int i = 0; i < opts->n; i++) {
+        const sl_kv *kv = &opts->items[i];
+        if (strncmp(kv->key, "properties.", 11) != 0 || !kv->value)
+            continue;
+        if (rd_kafka_conf_set(conf, kv->key + 11, kv->value, msg, sizeof msg) != RD_KAFKA_CONF_OK) {
+            rd_kafka_conf_destroy(conf);
+            sl_error_set(err, SL_ERR_INVALID_PARAMETER, kv->value_pos,
+                         "invalid value for option '%s'", kv->key);
+            sl_error_detail(err, "librdkafka: %s", msg);
+            return NULL;
+        }
+    }
+    for (int i = 0; defaults && defaults[i]; i += 2) {
+        if (sl__kafka_user_set(opts, defaults[i]))
+            continue;
+        if (rd_kafka_conf_set(conf, defaults[i], defaults[i + 1], msg, sizeof msg) !=
+            RD_KAFKA_CONF_OK) {
+            rd_kafka_conf_destroy(conf);
+            sl_error_set(err, SL_ERR_INTERNAL, -1, "kafka: could not set %s=%s: %s", defaults[i],
+                         defaults[i + 1], msg);
+            return NULL;
+        }
+    }
+    rd_kafka_conf_set_log_cb(conf, sl__kafka_log);
+    return conf;
+}

@@ -1,0 +1,212 @@
+/*
+** kafka_sink.c — the kafka sink: one record per row (value = the row in the
+** table's format, no key) produced to 'topic' by librdkafka; records
+** without a key are spread over the partitions by librdkafka's partitioner.
+**
+** Guarantees ('sink.delivery-guarantee', resolved by the planner; the sink
+** reads the option):
+**   none           fire and forget: rows are handed to librdkafka, which
+**                  sends them in the background; pre_commit only serves
+**                  delivery reports. A failed delivery is logged.
+**   at-least-once  (the default) an idempotent producer
+**                  (enable.idempotence=true, acks=all unless the user set
+**                  them): pre_commit flushes until every record written so
+**                  far is acknowledged by the broker, so a checkpoint covers
+**                  only delivered rows; a failed delivery fails the job
+**                  (58030 naming the topic). After a crash the rows since
+**                  the last checkpoint are produced again: duplicates, never
+**                  a loss.
+** Exactly-once (Kafka transactions) is not implemented yet: the declaration
+** says at-least-once at most, and the guarantee resolver refuses a request
+** for exactly-once.
+**
+** commit, abort and recover do nothing and succeed: nothing is staged —
+** records are visible to readers as soon as the broker has them, and the
+** committable is empty.
+**
+** Only +I rows (append-only; the planner prevents anything else).
+**
+** Main routines: sl__kafka_sink_create and the sl_sink_ops below.
+*/
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "kafka_int.h"
+
+#define SL__KAFKA_FLUSH_SLICE_MS 1000 /* one rd_kafka_flush call */
+#define SL__KAFKA_CLOSE_FLUSH_MS 5000 /* on free: wait this long for pending records */
+
+typedef struct sl__kafka_sink {
+    char *topic;
+    bool at_least_once;
+    sl_codec *codec;
+    rd_kafka_t *rk;
+    sl_strbuf rec;     /* one encoded row */
+    int64_t failed;    /* records whose delivery failed */
+    char *first_error; /* the first delivery error (owned), or NULL */
+} sl__kafka_sink;
+
+static void sl__kafka_dr(rd_kafka_t *rk, const rd_kafka_message_t *m, void *opaque)
+{
+    (void)rk;
+    sl__kafka_sink *k = opaque;
+    if (!m->err)
+        return;
+    if (k->failed++ == 0)
+        k->first_error = sl_strdup(rd_kafka_err2str(m->err));
+    if (!k->at_least_once && k->failed == 1)
+        sl_log(SL_LOG_WARN, "kafka sink: a record for topic \"%s\" was not delivered: %s", k->topic,
+               rd_kafka_err2str(m->err));
+}
+
+/* 0, or -1 with err when a delivery failed (at-least-once). */
+static int sl__kafka_check_delivery(sl__kafka_sink *k, sl_error *err)
+{
+    if (!k->at_least_once || k->failed == 0)
+        return 0;
+    char reason[512];
+    rd_kafka_resp_err_t fe = rd_kafka_fatal_error(k->rk, reason, sizeof reason);
+    sl_error_set(err, SL_ERR_IO, -1, "could not write to Kafka topic \"%s\": %s", k->topic,
+                 fe ? reason : k->first_error);
+    sl_error_detail(err, "%" PRId64 " record(s) were not delivered.", k->failed);
+    return -1;
+}
+
+static int sl__kafka_begin(sl_sink *s, int64_t epoch, sl_error *err)
+{
+    (void)s, (void)epoch, (void)err;
+    return 0;
+}
+
+static int sl__kafka_write(sl_sink *s, const sl_chunk *c, sl_error *err)
+{
+    sl__kafka_sink *k = s->impl;
+    for (int r = 0; r < c->nrows; r++) {
+        if (c->kinds[r] != SL_ROW_INSERT)
+            return sl_error_set(err, SL_ERR_INTERNAL, -1,
+                                "kafka sink: a %s row reached an append-only sink",
+                                sl_row_kind_name((sl_row_kind)c->kinds[r]));
+        sl_strbuf_reset(&k->rec);
+        if (sl_codec_encode(k->codec, c, r, &k->rec, err) != 0)
+            return -1;
+        for (;;) {
+            rd_kafka_resp_err_t e =
+                rd_kafka_producev(k->rk, RD_KAFKA_V_TOPIC(k->topic),
+                                  RD_KAFKA_V_VALUE(k->rec.buf ? k->rec.buf : "", k->rec.len),
+                                  RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_END);
+            if (e == RD_KAFKA_RESP_ERR__QUEUE_FULL) {
+                rd_kafka_poll(k->rk, 100); /* backpressure: wait for deliveries */
+                continue;
+            }
+            if (e)
+                return sl_error_set(err, SL_ERR_IO, -1, "could not write to Kafka topic \"%s\": %s",
+                                    k->topic, rd_kafka_err2str(e));
+            break;
+        }
+    }
+    rd_kafka_poll(k->rk, 0); /* serve delivery reports */
+    return sl__kafka_check_delivery(k, err);
+}
+
+static int sl__kafka_pre_commit(sl_sink *s, int64_t epoch, sl_strbuf *committable, sl_error *err)
+{
+    (void)epoch, (void)committable;
+    sl__kafka_sink *k = s->impl;
+    if (!k->at_least_once) {
+        rd_kafka_poll(k->rk, 0);
+        return 0;
+    }
+    /* Every record written so far acknowledged (or failed): librdkafka
+    ** reports each one by message.timeout.ms at the latest. */
+    while (rd_kafka_outq_len(k->rk) > 0) {
+        rd_kafka_flush(k->rk, SL__KAFKA_FLUSH_SLICE_MS);
+        char reason[512];
+        if (rd_kafka_fatal_error(k->rk, reason, sizeof reason))
+            return sl_error_set(err, SL_ERR_IO, -1, "could not write to Kafka topic \"%s\": %s",
+                                k->topic, reason);
+    }
+    return sl__kafka_check_delivery(k, err);
+}
+
+/* Nothing is staged: commit, abort and recover have nothing to do. */
+static int sl__kafka_commit(sl_sink *s, const char *committable, size_t len, sl_error *err)
+{
+    (void)s, (void)committable, (void)len, (void)err;
+    return 0;
+}
+
+static int sl__kafka_recover(sl_sink *s, const char *const *committables, const size_t *lens, int n,
+                             sl_error *err)
+{
+    (void)s, (void)committables, (void)lens, (void)n, (void)err;
+    return 0;
+}
+
+static void sl__kafka_sink_free(sl_sink *s)
+{
+    if (!s)
+        return;
+    sl__kafka_sink *k = s->impl;
+    if (k->rk) {
+        rd_kafka_flush(k->rk, SL__KAFKA_CLOSE_FLUSH_MS);
+        rd_kafka_destroy(k->rk);
+    }
+    sl_codec_free(k->codec);
+    sl_strbuf_free(&k->rec);
+    sl_free(k->first_error);
+    sl_free(k->topic);
+    sl_free(k);
+    sl_free(s);
+}
+
+static const sl_sink_ops sl__kafka_sink_ops = {
+    .begin = sl__kafka_begin,
+    .write = sl__kafka_write,
+    .pre_commit = sl__kafka_pre_commit,
+    .commit = sl__kafka_commit,
+    .abort = sl__kafka_commit, /* nothing to discard either */
+    .recover = sl__kafka_recover,
+    .free = sl__kafka_sink_free,
+};
+
+int sl__kafka_sink_create(const sl_sink_args *args, sl_sink **out, sl_error *err)
+{
+    *out = NULL;
+    const char *topic = sl_kvlist_get(args->options, "topic");
+    if (!topic || !topic[0])
+        return sl_error_set(err, SL_ERR_INVALID_PARAMETER, -1, "option 'topic' is required");
+    const char *g = sl_kvlist_get(args->options, "sink.delivery-guarantee");
+    bool alo = !(g && strcasecmp(g, "none") == 0);
+    sl_codec *codec = sl_codec_new(args->options, args->ncols, args->names, args->types, err);
+    if (!codec)
+        return -1;
+    const char *alo_defaults[] = {"enable.idempotence", "true", "acks", "all", NULL};
+    rd_kafka_conf_t *conf = sl__kafka_conf(args->options, alo ? alo_defaults : NULL, err);
+    if (!conf) {
+        sl_codec_free(codec);
+        return -1;
+    }
+    sl__kafka_sink *k = sl_calloc(1, sizeof *k);
+    k->topic = sl_strdup(topic);
+    k->at_least_once = alo;
+    k->codec = codec;
+    rd_kafka_conf_set_dr_msg_cb(conf, sl__kafka_dr);
+    rd_kafka_conf_set_opaque(conf, k);
+    char msg[512];
+    k->rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, msg, sizeof msg);
+    if (!k->rk) {
+        rd_kafka_conf_destroy(conf);
+        sl_codec_free(codec);
+        sl_free(k->topic);
+        sl_free(k);
+        return sl_error_set(err, SL_ERR_INVALID_PARAMETER, -1,
+                            "kafka sink: could not create a producer: %s", msg);
+    }
+    sl_sink *s = sl_calloc(1, sizeof *s);
+    s->ops = &sl__kafka_sink_ops;
+    s->impl = k;
+    *out = s;
+    return 0;
+}

@@ -1,0 +1,255 @@
+#!/usr/bin/env python3
+"""kafka_connector_test.py — the kafka connector against a real broker
+(scripts/kafka at 127.0.0.1:$KAFKA_PORT), checked by kcat, not by Sluice.
+
+--case pipeline: 1000 JSON records (keyed, so they spread over the 3
+  partitions of a fresh topic) are produced with kcat; `sluice` runs, at
+  parallelism 2 with checkpoints every 300 ms,
+      INSERT INTO dst SELECT id, name, id * 2 FROM src WHERE id % 3 <> 0
+  from a kafka source (earliest-offset) into a kafka sink (at-least-once,
+  JSON) on a fresh 3-partition topic. The source is unbounded: once kcat
+  (isolation.level=read_committed) sees as many output records as the
+  reference has (bounded wait), the job is stopped with SIGTERM. The output
+  is compared with the reference computed here: nothing missing, nothing
+  that is not in the reference; duplicates are allowed (at-least-once) and
+  counted.
+--case malformed: a record that is not JSON at a known partition/offset
+  fails the job (exit status 1) with 22P02 naming <topic>/<partition>/<offset>
+  and the record.
+--case restart: the pipeline on the first 500 records, SIGKILLed after
+  their output arrived and checkpoints were taken; the other 500 are
+  produced while it is down; started again with the same data directory
+  (the job resumes from its last checkpoint): nothing missing, and fewer
+  duplicates than records before the kill (it did not read from the
+  beginning again).
+
+Usage: kafka_connector_test.py --sluice PATH --topic-tool PATH --case NAME
+"""
+import argparse
+import collections
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+BROKER = "127.0.0.1:%s" % os.environ.get("KAFKA_PORT", "9092")
+ENV = dict(os.environ, ASAN_OPTIONS="detect_leaks=0:abort_on_error=1")
+N = 1000
+DEADLINE_S = 45  # longest wait for the output of one run
+
+
+def fail(msg):
+    print("FAIL: " + msg, file=sys.stderr)
+    sys.exit(1)
+
+
+def kcat(*args, stdin=None):
+    r = subprocess.run(["kcat", "-b", BROKER] + list(args), input=stdin, capture_output=True,
+                       timeout=60)
+    if r.returncode != 0:
+        fail("kcat %s: %s" % (" ".join(args), r.stderr.decode(errors="replace")))
+    return r.stdout
+
+
+def create_topic(tool, topic, partitions):
+    r = subprocess.run([tool, BROKER, topic, str(partitions)], capture_output=True, timeout=90)
+    if r.returncode != 0:
+        fail("could not create topic %s: %s" % (topic, r.stderr.decode(errors="replace")))
+
+
+def produce(topic, records, partition=None):
+    """records: [(key, value)]; keyed, so the partitioner spreads them."""
+    args = ["-P", "-t", topic, "-K", "\t", "-X", "acks=all"]
+    if partition is not None:
+        args += ["-p", str(partition)]
+    data = "".join("%s\t%s\n" % kv for kv in records).encode()
+    kcat(*args, stdin=data)
+
+
+def consume(topic):
+    """Every record of topic (read_committed), as values."""
+    out = kcat("-C", "-t", topic, "-o", "beginning", "-e", "-q", "-X",
+               "isolation.level=read_committed", "-f", "%s\\n")
+    return [line for line in out.decode().split("\n") if line]
+
+
+def partition_counts(topic):
+    out = kcat("-C", "-t", topic, "-o", "beginning", "-e", "-q", "-f", "%p\\n")
+    return collections.Counter(int(x) for x in out.decode().split())
+
+
+def job_sql(run, src, dst, with_name=True):
+    tables = ("CREATE TABLE IF NOT EXISTS src (id BIGINT, name STRING) WITH ("
+              "'connector' = 'kafka', 'topic' = '%s', 'properties.bootstrap.servers' = '%s', "
+              "'format' = 'json', 'scan.startup.mode' = 'earliest-offset');\n"
+              "CREATE TABLE IF NOT EXISTS dst (id BIGINT, name STRING, x BIGINT) WITH ("
+              "'connector' = 'kafka', 'topic' = '%s', 'properties.bootstrap.servers' = '%s', "
+              "'format' = 'json', 'sink.delivery-guarantee' = 'at-least-once');\n"
+              % (src, BROKER, dst, BROKER))
+    return ("SET 'parallelism.default' = '2';\n"
+            "SET 'execution.checkpointing.interval' = '300 ms';\n"
+            "SET 'pipeline.name' = '%s';\n" % run + tables +
+            "INSERT INTO dst SELECT id, name, id * 2 FROM src WHERE id % 3 <> 0;\n")
+
+
+def reference():
+    return collections.Counter((i, "n%d" % i, i * 2) for i in range(1, N + 1) if i % 3 != 0)
+
+
+def read_output(topic):
+    got = collections.Counter()
+    for v in consume(topic):
+        r = json.loads(v)
+        got[(r["id"], r["name"], r["x"])] += 1
+    return got
+
+
+def start(sluice, data, sql):
+    return subprocess.Popen([sluice, "--data-dir", data, "-q", "-e", sql],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV)
+
+
+def wait_output(p, topic, want, deadline_s=DEADLINE_S, at_least=None):
+    """Poll the output topic until it holds `want` distinct reference rows (or
+    `at_least` records); False when the job exited or time ran out."""
+    end = time.monotonic() + deadline_s
+    while time.monotonic() < end:
+        if p.poll() is not None:
+            return False
+        got = read_output(topic)
+        if at_least is not None and sum(got.values()) >= at_least:
+            return True
+        if at_least is None and len(set(got) & set(want)) >= len(want):
+            return True
+        time.sleep(0.5)
+    return False
+
+
+def stop(p, sig=signal.SIGTERM):
+    if p.poll() is None:
+        p.send_signal(sig)
+    try:
+        out, err = p.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
+    return out.decode(errors="replace"), err.decode(errors="replace")
+
+
+def check(got, want, label):
+    missing = want - got
+    extra = [k for k in got if k not in want]
+    dups = sum(got.values()) - len(got)
+    print("%s: %d records read, %d distinct, %d duplicates, %d missing, %d not in the reference"
+          % (label, sum(got.values()), len(got), dups, len(missing), len(extra)))
+    if extra:
+        fail("rows that are not in the reference: %r" % extra[:5])
+    if missing:
+        fail("%d rows missing, e.g. %r" % (len(missing), sorted(missing)[:5]))
+
+
+def input_records():
+    return [(i, json.dumps({"id": i, "name": "n%d" % i})) for i in range(1, N + 1)]
+
+
+def case_pipeline(a, run, data):
+    src, dst = run + "-in", run + "-out"
+    create_topic(a.topic_tool, src, 3)
+    create_topic(a.topic_tool, dst, 3)
+    produce(src, input_records())
+    parts = partition_counts(src)
+    if len(parts) != 3 or sum(parts.values()) != N:
+        fail("the input is not spread over 3 partitions: %r" % dict(parts))
+    want = reference()
+    p = start(a.sluice, data, job_sql(run, src, dst))
+    ok = wait_output(p, dst, want)
+    out, err = stop(p)
+    if not ok:
+        fail("the output did not arrive within %d s (exit %r)\nstdout:\n%s\nstderr:\n%s"
+             % (DEADLINE_S, p.returncode, out, err))
+    check(read_output(dst), want, "pipeline")
+    if len(partition_counts(dst)) < 2:
+        fail("the sink wrote to fewer than 2 partitions: %r" % dict(partition_counts(dst)))
+
+
+def case_malformed(a, run, data):
+    src, dst = run + "-in", run + "-out"
+    create_topic(a.topic_tool, src, 3)
+    create_topic(a.topic_tool, dst, 1)
+    good = [(i, json.dumps({"id": i, "name": "n%d" % i})) for i in range(1, 11)]
+    produce(src, good, partition=1)
+    produce(src, [(11, '{"id": 11, "name": oops}')], partition=1)  # offset 10 of partition 1
+    p = start(a.sluice, data, job_sql(run, src, dst))
+    try:
+        out, err = p.communicate(timeout=DEADLINE_S)
+    except subprocess.TimeoutExpired:
+        out, err = stop(p)
+        fail("the job did not fail on the malformed record\nstderr:\n%s" % err)
+    err = err.decode(errors="replace")
+    if p.returncode != 1:
+        fail("exit status %r, not 1\nstderr:\n%s" % (p.returncode, err))
+    for want in ("malformed JSON record", "SQLSTATE: 22P02", "in %s/1/10: " % src,
+                 '{"id": 11, "name": oops}'):
+        if want not in err:
+            fail("%r is not in the error:\n%s" % (want, err))
+    print("malformed: the job failed with\n" + err)
+
+
+def case_restart(a, run, data):
+    src, dst = run + "-in", run + "-out"
+    create_topic(a.topic_tool, src, 3)
+    create_topic(a.topic_tool, dst, 3)
+    records = input_records()
+    produce(src, records[:N // 2])
+    first = collections.Counter(k for k in reference() if k[0] <= N // 2)
+    sql = job_sql(run, src, dst)
+    p = start(a.sluice, data, sql)
+    ok = wait_output(p, dst, first)
+    time.sleep(1.0)  # a few checkpoints (every 300 ms) cover the first half
+    out, err = stop(p, signal.SIGKILL)
+    if not ok:
+        fail("the first half did not arrive before the kill\nstderr:\n%s" % err)
+    before = sum(read_output(dst).values())
+    jobdir = os.path.join(data, "jobs", run)
+    chks = sorted(n for n in os.listdir(jobdir) if n.startswith("chk-")) \
+        if os.path.isdir(jobdir) else []
+    if not chks:
+        fail("no checkpoint before the kill")
+    print("restart: SIGKILL with %d records in the output; checkpoints %s" % (before, chks))
+    # The second half arrives while the job is down.
+    produce(src, records[N // 2:])
+    p = start(a.sluice, data, sql)
+    want = reference()
+    ok = wait_output(p, dst, want)
+    out, err = stop(p)
+    if not ok:
+        fail("after the restart the output was not complete within %d s (exit %r)\nstderr:\n%s"
+             % (DEADLINE_S, p.returncode, err))
+    got = read_output(dst)
+    check(got, want, "restart")
+    # Resumed from the checkpoint's offsets, not from the beginning: the
+    # first half is not all read again.
+    dups = sum(got.values()) - len(got)
+    if dups >= before:
+        fail("%d duplicates for %d records before the kill: the restarted job read the "
+             "topic again from the beginning" % (dups, before))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sluice", required=True)
+    ap.add_argument("--topic-tool", required=True)
+    ap.add_argument("--case", required=True, choices=["pipeline", "malformed", "restart"])
+    a = ap.parse_args()
+    run = "sl-kafka-%s-%d-%d" % (a.case, int(time.time()), os.getpid())
+    with tempfile.TemporaryDirectory() as data:
+        {"pipeline": case_pipeline, "malformed": case_malformed,
+         "restart": case_restart}[a.case](a, run, data)
+    print("ok: kafka connector %s" % a.case)
+
+
+if __name__ == "__main__":
+    main()
