@@ -40,11 +40,20 @@ static const sl_option_spec sl__kafka_options[] = {
     {.key = "scan.startup.mode",
      .type = SL_OPT_ENUM,
      .default_value = "group-offsets",
-     .enum_values = "earliest-offset|latest-offset|group-offsets",
+     .enum_values = "earliest-offset|latest-offset|group-offsets|timestamp|specific-offsets",
      .description = "Where the source starts without a checkpoint: the earliest offset, the "
-                    "latest offset, or the group's committed offsets (earliest where the group "
-                    "has none). After a restart it continues from the checkpoint. "
-                    "(specific-offsets and timestamp are not supported yet.)"},
+                    "latest offset, the group's committed offsets (earliest where the group "
+                    "has none), the first record at or after 'scan.startup.timestamp-millis', "
+                    "or 'scan.startup.specific-offsets' (earliest for partitions not listed). "
+                    "After a restart it continues from the checkpoint."},
+    {.key = "scan.startup.timestamp-millis",
+     .type = SL_OPT_INT,
+     .description = "For 'timestamp': epoch milliseconds; each partition starts at its first "
+                    "record with a timestamp at or after it (at its end when there is none)."},
+    {.key = "scan.startup.specific-offsets",
+     .type = SL_OPT_STRING,
+     .description = "For 'specific-offsets': 'partition:0,offset:42;partition:1,offset:300' "
+                    "(Flink's format)."},
     {.key = "properties.#",
      .type = SL_OPT_STRING,
      .description = "Passed to librdkafka as # (both consumer and producer), e.g. "
@@ -61,6 +70,26 @@ static int sl__kafka_check(const sl_connector *c, const sl_kvlist *opts,
         if (kv && kv->value && kv->value[0] == 0)
             return sl_error_set(err, SL_ERR_INVALID_PARAMETER, kv->value_pos,
                                 "option '%s' must not be empty", nonempty[i]);
+    }
+    /* The startup mode's own option, in Flink's format. */
+    const char *mode = sl_kvlist_get(opts, "scan.startup.mode");
+    const sl_kv *mkv = sl_kvlist_find(opts, "scan.startup.mode");
+    if (mode && sl_strcasecmp(mode, "timestamp") == 0 &&
+        !sl_kvlist_find(opts, "scan.startup.timestamp-millis"))
+        return sl_error_set(err, SL_ERR_INVALID_PARAMETER, mkv ? mkv->value_pos : -1,
+                            "'scan.startup.mode' = 'timestamp' needs the option "
+                            "'scan.startup.timestamp-millis'");
+    const sl_kv *so = sl_kvlist_find(opts, "scan.startup.specific-offsets");
+    if (mode && sl_strcasecmp(mode, "specific-offsets") == 0 && !so)
+        return sl_error_set(err, SL_ERR_INVALID_PARAMETER, mkv ? mkv->value_pos : -1,
+                            "'scan.startup.mode' = 'specific-offsets' needs the option "
+                            "'scan.startup.specific-offsets'");
+    if (so && sl__kafka_parse_offsets(so->value, NULL, NULL) != 0) {
+        sl_error_set(err, SL_ERR_INVALID_PARAMETER, so->value_pos,
+                     "invalid value for option 'scan.startup.specific-offsets': \"%s\"",
+                     so->value);
+        sl_error_hint(err, "Write 'partition:0,offset:42;partition:1,offset:300'.");
+        return -1;
     }
     /* Properties the connector owns. */
     static const char *const owned[] = {"properties.transactional.id",
@@ -141,4 +170,45 @@ rd_kafka_conf_t *sl__kafka_conf(const sl_kvlist *opts, const char *const *defaul
     }
     rd_kafka_conf_set_log_cb(conf, sl__kafka_log);
     return conf;
+}
+
+int sl__kafka_parse_offsets(const char *text, sl__kafka_offset **out, int *n)
+{
+    if (out)
+        *out = NULL;
+    if (n)
+        *n = 0;
+    int cap = 0, count = 0, rc = 0;
+    sl__kafka_offset *v = NULL;
+    const char *p = text;
+    while (rc == 0 && *p) {
+        long long part = -1, off = -1;
+        int used = 0;
+        if (sscanf(p, " partition:%lld,offset:%lld%n", &part, &off, &used) != 2 || part < 0 ||
+            part > INT32_MAX || off < 0) {
+            rc = -1;
+            break;
+        }
+        p += used;
+        while (*p == ' ')
+            p++;
+        if (*p == ';')
+            p++;
+        else if (*p)
+            rc = -1;
+        if (count == cap) {
+            cap = cap ? cap * 2 : 4;
+            v = sl_realloc(v, (size_t)cap * sizeof *v);
+        }
+        v[count++] = (sl__kafka_offset){(int32_t)part, (int64_t)off};
+    }
+    if (rc == 0 && count == 0)
+        rc = -1;
+    if (rc == 0 && out) {
+        *out = v;
+        *n = count;
+    } else {
+        sl_free(v);
+    }
+    return rc;
 }

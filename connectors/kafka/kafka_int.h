@@ -22,6 +22,16 @@ int sl__kafka_sink_create(const sl_sink_args *args, sl_sink **out, sl_error *err
 ** refuses a property. */
 rd_kafka_conf_t *sl__kafka_conf(const sl_kvlist *opts, const char *const *defaults, sl_error *err);
 
+/* One entry of 'scan.startup.specific-offsets'. */
+typedef struct sl__kafka_offset {
+    int32_t partition; /* partition */
+    int64_t offset;    /* the offset to start at */
+} sl__kafka_offset;
+
+/* Parse 'partition:0,offset:42;partition:1,offset:300' (Flink's format) into
+** *out (caller frees; out and n may be NULL to only check). 0 or -1. */
+int sl__kafka_parse_offsets(const char *text, sl__kafka_offset **out, int *n);
+
 /* Whether the user set 'properties.<key>'. */
 bool sl__kafka_user_set(const sl_kvlist *opts, const char *key);
 

@@ -16,7 +16,10 @@
 ** 'scan.startup.mode': earliest-offset (the beginning), latest-offset (the
 ** high watermark, read once at start, so the position is a real offset),
 ** group-offsets (the group's committed offsets, the beginning where it has
-** none).
+** none), timestamp (rd_kafka_offsets_for_times of
+** 'scan.startup.timestamp-millis'; the end of a partition without a later
+** record), specific-offsets ('scan.startup.specific-offsets'; the beginning
+** for partitions not listed).
 **
 ** Position (text): "v1 <partition>:<next offset>,..." for this subtask's
 ** partitions, in partition order; -2 means "from the beginning" (nothing
@@ -50,7 +53,13 @@
 #define SL__KAFKA_META_TIMEOUT_MS 10000
 #define SL__KAFKA_SHOW_BYTES      200 /* bytes of a bad record in messages */
 
-typedef enum { SL__START_EARLIEST, SL__START_LATEST, SL__START_GROUP } sl__kafka_start;
+typedef enum {
+    SL__START_EARLIEST,
+    SL__START_LATEST,
+    SL__START_GROUP,
+    SL__START_TIMESTAMP,
+    SL__START_SPECIFIC,
+} sl__kafka_start;
 
 typedef struct sl__kafka_part {
     int32_t partition; /* partition number */
@@ -61,6 +70,9 @@ typedef struct sl__kafka_source {
     char *topic;
     int subtask, parallelism;
     sl__kafka_start start;
+    int64_t start_ms;             /* SL__START_TIMESTAMP: epoch ms */
+    sl__kafka_offset *specific;   /* SL__START_SPECIFIC: the offsets */
+    int nspecific;                /* their number */
     sl_codec *codec;
     rd_kafka_t *rk;
     int64_t skipped;
@@ -71,6 +83,8 @@ typedef struct sl__kafka_source {
     int nseeked;
     bool has_seek;
 } sl__kafka_source;
+
+#define SL__KAFKA_TOPIC_WAIT_MS 5000 /* a new topic may take this long to appear */
 
 static int64_t sl__kafka_now_ms(void)
 {
@@ -90,7 +104,21 @@ static int sl__kafka_partitions(sl__kafka_source *s, int32_t **out, int *n, sl_e
 {
     rd_kafka_topic_t *t = rd_kafka_topic_new(s->rk, s->topic, NULL);
     const struct rd_kafka_metadata *md = NULL;
-    rd_kafka_resp_err_t e = rd_kafka_metadata(s->rk, 0, t, &md, SL__KAFKA_META_TIMEOUT_MS);
+    rd_kafka_resp_err_t e;
+    /* A topic just created may not be in the metadata yet, or have no
+    ** leaders: ask again for a few seconds before calling it missing. */
+    int64_t until = sl__kafka_now_ms() + SL__KAFKA_TOPIC_WAIT_MS;
+    for (;;) {
+        e = rd_kafka_metadata(s->rk, 0, t, &md, SL__KAFKA_META_TIMEOUT_MS);
+        bool settled = e || (md->topic_cnt >= 1 && !md->topics[0].err &&
+                             md->topics[0].partition_cnt >= 1);
+        if (settled || sl__kafka_now_ms() >= until)
+            break;
+        rd_kafka_metadata_destroy(md);
+        md = NULL;
+        struct timespec pause = {0, 200 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+    }
     rd_kafka_topic_destroy(t);
     if (e)
         return sl__kafka_fail(err, s->topic, "reading the metadata", e);
@@ -154,6 +182,35 @@ static int sl__kafka_assign(sl__kafka_source *s, sl_error *err)
             }
             s->parts[i].next = hi;
         }
+    } else if (s->start == SL__START_TIMESTAMP && s->nparts > 0) {
+        /* The first offset at or after the timestamp; the end where none. */
+        for (int i = 0; i < l->cnt; i++)
+            l->elems[i].offset = s->start_ms;
+        rd_kafka_resp_err_t e = rd_kafka_offsets_for_times(s->rk, l, SL__KAFKA_META_TIMEOUT_MS);
+        if (e) {
+            rd_kafka_topic_partition_list_destroy(l);
+            return sl__kafka_fail(err, s->topic, "looking up offsets by timestamp", e);
+        }
+        for (int i = 0; i < s->nparts; i++)
+            for (int j = 0; j < l->cnt; j++)
+                if (l->elems[j].partition == s->parts[i].partition) {
+                    int64_t lo = 0, hi = 0;
+                    if (l->elems[j].offset >= 0) {
+                        s->parts[i].next = l->elems[j].offset;
+                    } else if ((e = rd_kafka_query_watermark_offsets(
+                                    s->rk, s->topic, s->parts[i].partition, &lo, &hi,
+                                    SL__KAFKA_META_TIMEOUT_MS)) == 0) {
+                        s->parts[i].next = hi;
+                    } else {
+                        rd_kafka_topic_partition_list_destroy(l);
+                        return sl__kafka_fail(err, s->topic, "reading the latest offsets", e);
+                    }
+                }
+    } else if (s->start == SL__START_SPECIFIC) {
+        for (int i = 0; i < s->nparts; i++)
+            for (int j = 0; j < s->nspecific; j++)
+                if (s->specific[j].partition == s->parts[i].partition)
+                    s->parts[i].next = s->specific[j].offset;
     } else if (s->start == SL__START_GROUP && s->nparts > 0) {
         rd_kafka_resp_err_t e = rd_kafka_committed(s->rk, l, SL__KAFKA_META_TIMEOUT_MS);
         if (e) {
@@ -359,6 +416,7 @@ static void sl__kafka_source_free(sl_source *src)
     sl_codec_free(s->codec);
     sl_free(s->parts);
     sl_free(s->seeked);
+    sl_free(s->specific);
     sl_free(s->topic);
     sl_free(s);
     sl_free(src);
@@ -384,9 +442,26 @@ int sl__kafka_source_create(const sl_source_args *args, sl_source **out, sl_erro
         start = SL__START_EARLIEST;
     else if (mode && strcasecmp(mode, "latest-offset") == 0)
         start = SL__START_LATEST;
-    sl_codec *codec = sl_codec_new(args->options, args->ncols, args->names, args->types, err);
-    if (!codec)
+    else if (mode && strcasecmp(mode, "timestamp") == 0)
+        start = SL__START_TIMESTAMP;
+    else if (mode && strcasecmp(mode, "specific-offsets") == 0)
+        start = SL__START_SPECIFIC;
+    int64_t start_ms = 0;
+    const char *ts = sl_kvlist_get(args->options, "scan.startup.timestamp-millis");
+    if (ts && sl_option_parse_int(ts, &start_ms, -1, err) != 0)
         return -1;
+    sl__kafka_offset *specific = NULL;
+    int nspecific = 0;
+    const char *so = sl_kvlist_get(args->options, "scan.startup.specific-offsets");
+    if (start == SL__START_SPECIFIC && (!so || sl__kafka_parse_offsets(so, &specific,
+                                                                      &nspecific) != 0))
+        return sl_error_set(err, SL_ERR_INVALID_PARAMETER, -1,
+                            "kafka source: invalid 'scan.startup.specific-offsets'");
+    sl_codec *codec = sl_codec_new(args->options, args->ncols, args->names, args->types, err);
+    if (!codec) {
+        sl_free(specific);
+        return -1;
+    }
     char group[256];
     snprintf(group, sizeof group, "sluice-%s", args->table ? args->table : "source");
     const char *defaults[] = {"group.id",
@@ -403,6 +478,7 @@ int sl__kafka_source_create(const sl_source_args *args, sl_source **out, sl_erro
     rd_kafka_conf_t *conf = sl__kafka_conf(args->options, defaults, err);
     if (!conf) {
         sl_codec_free(codec);
+        sl_free(specific);
         return -1;
     }
     char msg[512];
@@ -410,6 +486,7 @@ int sl__kafka_source_create(const sl_source_args *args, sl_source **out, sl_erro
     if (!rk) {
         rd_kafka_conf_destroy(conf);
         sl_codec_free(codec);
+        sl_free(specific);
         return sl_error_set(err, SL_ERR_INVALID_PARAMETER, -1,
                             "kafka source: could not create a consumer: %s", msg);
     }
@@ -419,6 +496,9 @@ int sl__kafka_source_create(const sl_source_args *args, sl_source **out, sl_erro
     s->subtask = args->subtask;
     s->parallelism = args->parallelism > 0 ? args->parallelism : 1;
     s->start = start;
+    s->start_ms = start_ms;
+    s->specific = specific;
+    s->nspecific = nspecific;
     s->codec = codec;
     s->rk = rk;
     sl_source *src = sl_calloc(1, sizeof *src);

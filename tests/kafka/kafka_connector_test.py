@@ -28,6 +28,7 @@ Usage: kafka_connector_test.py --sluice PATH --topic-tool PATH --case NAME
 import argparse
 import collections
 import json
+import re
 import os
 import signal
 import subprocess
@@ -238,16 +239,58 @@ def case_restart(a, run, data):
              "topic again from the beginning" % (dups, before))
 
 
+def case_startup(a, run, data):
+    """'scan.startup.mode' = 'specific-offsets': partition 0 from offset 4,
+    partition 1 from 7, partition 2 (not listed) from its beginning; the
+    reference comes from kcat's partition/offset of every record. Then the
+    option errors."""
+    src = run + "-in"
+    create_topic(a.topic_tool, src, 3)
+    for part in range(3):
+        produce(src, [(i, json.dumps({"id": i, "name": "n%d" % i}))
+                      for i in range(part * 100, part * 100 + 10)], partition=part)
+    out = kcat("-C", "-t", src, "-o", "beginning", "-e", "-q", "-f", "%p %o %s\\n")
+    start_at = {0: 4, 1: 7, 2: 0}
+    want = sorted(json.loads(line.split(" ", 2)[2])["id"] for line in out.decode().split("\n")
+                  if line and int(line.split()[1]) >= start_at[int(line.split()[0])])
+    sql = ("SET 'parallelism.default' = '2';\n"
+           "CREATE TABLE src (id BIGINT, name STRING) WITH ('connector' = 'kafka', "
+           "'topic' = '%s', 'properties.bootstrap.servers' = '%s', 'format' = 'json', "
+           "'scan.startup.mode' = 'specific-offsets', "
+           "'scan.startup.specific-offsets' = 'partition:0,offset:4;partition:1,offset:7');\n"
+           "SELECT id FROM src LIMIT %d;\n" % (src, BROKER, len(want)))
+    r = subprocess.run([a.sluice, "--data-dir", data, "-q", "-e", sql], capture_output=True,
+                       timeout=DEADLINE_S, env=ENV)
+    if r.returncode != 0:
+        fail("the query failed:\n" + r.stderr.decode(errors="replace"))
+    got = sorted(int(x) for x in re.findall(r"^\|\s+(\d+)\s+\|$", r.stdout.decode(), re.M))
+    if got != want:
+        fail("specific-offsets read %r, not %r" % (got, want))
+    for opts, msg in [("'scan.startup.mode' = 'specific-offsets'",
+                       "needs the option 'scan.startup.specific-offsets'"),
+                      ("'scan.startup.mode' = 'timestamp'",
+                       "needs the option 'scan.startup.timestamp-millis'"),
+                      ("'scan.startup.specific-offsets' = 'partition:x'",
+                       "invalid value for option 'scan.startup.specific-offsets'")]:
+        bad = ("CREATE TABLE t2 (id BIGINT) WITH ('connector' = 'kafka', 'topic' = 't', "
+               "'properties.bootstrap.servers' = '%s', 'format' = 'json', %s);" % (BROKER, opts))
+        r = subprocess.run([a.sluice, "--data-dir", data, "-q", "-e", bad], capture_output=True,
+                           timeout=60, env=ENV)
+        if r.returncode == 0 or msg not in r.stderr.decode(errors="replace"):
+            fail("%s: expected an error with %r, got:\n%s" % (opts, msg, r.stderr.decode()))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sluice", required=True)
     ap.add_argument("--topic-tool", required=True)
-    ap.add_argument("--case", required=True, choices=["pipeline", "malformed", "restart"])
+    ap.add_argument("--case", required=True,
+                    choices=["pipeline", "malformed", "restart", "startup"])
     a = ap.parse_args()
     run = "sl-kafka-%s-%d-%d" % (a.case, int(time.time()), os.getpid())
     with tempfile.TemporaryDirectory() as data:
         {"pipeline": case_pipeline, "malformed": case_malformed,
-         "restart": case_restart}[a.case](a, run, data)
+         "restart": case_restart, "startup": case_startup}[a.case](a, run, data)
     print("ok: kafka connector %s" % a.case)
 
 
