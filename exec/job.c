@@ -705,9 +705,8 @@ static int sl__input_loop(sl__task *t, sl_error *err)
             sl__send_idle(t, err) != 0)
             return -1;
         if (t->in->nrows > 0) {
-            t->last_rows_ns = sl__now(j->spec);
+            t->env.now_nanos = t->last_rows_ns = sl__now(j->spec);
             t->declared_idle = false;
-            t->env.now_nanos = sl__now(j->spec);
             if (sl__push(t, 0, t->in, err) != 0 || sl__chunk_watermark(t, err) != 0 ||
                 sl__flush(t, err) != 0)
                 return -1;
@@ -866,7 +865,7 @@ static int sl__open_chain(sl__task *t, sl_error *err)
     return 0;
 }
 
-static void sl__close_task(sl__task *t, sl_job_stats *stats)
+static void sl__close_task(sl__task *t)
 {
     for (int i = 0; t->steps && i < t->nsteps; i++) {
         if (t->steps[i].op)
@@ -894,7 +893,11 @@ static void sl__close_task(sl__task *t, sl_job_stats *stats)
     sl_free(t->lane_blocked);
     sl_free(t->lane_idle);
     sl_list_free(t->pending, sl__pending_free);
-    (void)stats;
+}
+
+const char *sl_step_name(const sl_step_spec *step)
+{
+    return step->calc ? "Calc" : step->name ? step->name : "Operator";
 }
 
 /* Pipeline k of a job: the spec itself, then its extra pipelines. */
@@ -917,10 +920,7 @@ static void sl__layout(const sl_job_spec *job, sl_strbuf *sb)
             const sl_input_spec *in = &spec->inputs[i];
             sl_strbuf_appendf(sb, "%sinput %d parallelism %d:", pre, i, spec->parallelism);
             for (int x = 0; x < in->nsteps; x++)
-                sl_strbuf_appendf(sb, " %s",
-                                  in->steps[x].calc ? "Calc"
-                                  : in->steps[x].name ? in->steps[x].name
-                                                      : "Operator");
+                sl_strbuf_appendf(sb, " %s", sl_step_name(&in->steps[x]));
             sl_strbuf_appendf(sb, "\n");
         }
         for (int g = 0; g < spec->nstages; g++) {
@@ -931,10 +931,7 @@ static void sl__layout(const sl_job_spec *job, sl_strbuf *sb)
                 sl_strbuf_appendf(sb, "%s%d", x ? "," : "", st->keys[x]);
             sl_strbuf_appendf(sb, "):");
             for (int x = 0; x < st->nsteps; x++)
-                sl_strbuf_appendf(sb, " %s",
-                                  st->steps[x].calc ? "Calc"
-                                  : st->steps[x].name ? st->steps[x].name
-                                                      : "Operator");
+                sl_strbuf_appendf(sb, " %s", sl_step_name(&st->steps[x]));
             sl_strbuf_appendf(sb, "\n");
         }
     }
@@ -1423,7 +1420,6 @@ int sl_job_run(const sl_job_spec *spec, sl_job_stats *stats, sl_error *err)
         sl_error_reset(err);
         sl_error_move(err, &j.err);
     }
-    sl__collect(&j);
     for (int i = 0; i < j.ntasks; i++) {
         if (j.tasks[i].source && j.tasks[i].source->ops->skipped)
             j.tasks[i].rows_skipped = j.tasks[i].source->ops->skipped(j.tasks[i].source);
@@ -1431,7 +1427,7 @@ int sl_job_run(const sl_job_spec *spec, sl_job_stats *stats, sl_error *err)
     }
     sl__collect(&j);
     for (int i = 0; i < j.ntasks; i++)
-        sl__close_task(&j.tasks[i], stats);
+        sl__close_task(&j.tasks[i]);
     sl_free(j.tasks);
     sl_list_free(j.acks, sl__ack_free);
     sl_error_reset(&j.err);

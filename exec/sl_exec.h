@@ -512,6 +512,9 @@ typedef struct sl_step_spec {
     const sl_type *out_types;                                       /* operator: their types */
 } sl_step_spec;
 
+/* "Calc", or the operator's name: for the checkpoint's shape and EXPLAIN. */
+const char *sl_step_name(const sl_step_spec *step);
+
 /* One source of the job (a table scan) and the steps chained to it. The
 ** runtime sets source_args.subtask and .parallelism for each task. Every
 ** input's last step produces the same columns (UNION ALL). */

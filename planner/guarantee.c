@@ -227,6 +227,15 @@ static void sl__join_reasons(sl_strbuf *sb, const sl_gresult *r, bool hints)
     }
 }
 
+/* Rule 5's candidates: a last-resource sink asked for exactly-once that
+** could give it so far. */
+static bool sl__eo_last_resource(const sl_gjob *job, const sl_gresult *out,
+                                 const sl_guarantee *cap, int i)
+{
+    return job->sinks[i].connector->caps.sink_mech == SL_MECH_LAST_RESOURCE &&
+           out[i].requested == SL_GUARANTEE_EXACTLY_ONCE && cap[i] == SL_GUARANTEE_EXACTLY_ONCE;
+}
+
 int sl_guarantee_resolve(const sl_gjob *job, sl_gresult *out, sl_list *warnings, sl_error *err)
 {
     for (int i = 0; i < job->nsinks; i++) {
@@ -284,8 +293,7 @@ int sl_guarantee_resolve(const sl_gjob *job, sl_gresult *out, sl_list *warnings,
     for (int i = 0; rc == 0 && i < job->nsinks; i++) {
         const sl_gsink *s = &job->sinks[i];
         const sl_connector_caps *c = &s->connector->caps;
-        if (c->sink_mech != SL_MECH_LAST_RESOURCE || out[i].requested != SL_GUARANTEE_EXACTLY_ONCE ||
-            cap[i] != SL_GUARANTEE_EXACTLY_ONCE)
+        if (!sl__eo_last_resource(job, out, cap, i))
             continue;
         const char *cluster = c->cluster_option ? sl_kvlist_get(s->options, c->cluster_option) : NULL;
         char *id = sl_sprintf("%s %s", s->connector->name, cluster ? cluster : s->table);
@@ -302,12 +310,10 @@ int sl_guarantee_resolve(const sl_gjob *job, sl_gresult *out, sl_list *warnings,
     if (rc == 0 && parts->n > 1) {
         sl_strbuf names = SL_STRBUF_INIT;
         for (int i = 0; i < job->nsinks; i++)
-            if (job->sinks[i].connector->caps.sink_mech == SL_MECH_LAST_RESOURCE &&
-                out[i].requested == SL_GUARANTEE_EXACTLY_ONCE && cap[i] == SL_GUARANTEE_EXACTLY_ONCE)
+            if (sl__eo_last_resource(job, out, cap, i))
                 sl_strbuf_appendf(&names, "%s\"%s\"", names.len ? ", " : "", job->sinks[i].table);
         for (int i = 0; i < job->nsinks; i++)
-            if (job->sinks[i].connector->caps.sink_mech == SL_MECH_LAST_RESOURCE &&
-                out[i].requested == SL_GUARANTEE_EXACTLY_ONCE && cap[i] == SL_GUARANTEE_EXACTLY_ONCE)
+            if (sl__eo_last_resource(job, out, cap, i))
                 sl__lower(&out[i], &cap[i], SL_GUARANTEE_AT_LEAST_ONCE,
                           sl_sprintf("the job has %d last-resource participants asked for "
                                      "exactly-once (sinks %s); only one transaction can decide a "

@@ -572,7 +572,7 @@ int sl_physical_build(const sl_lp *root, const sl_catalog *cat, const sl_physica
 static void sl__explain_steps(sl_strbuf *sb, const sl_step_spec *steps, int n)
 {
     for (int i = 0; i < n; i++)
-        sl_strbuf_appendf(sb, " -> %s", steps[i].calc ? "Calc" : steps[i].name);
+        sl_strbuf_appendf(sb, " -> %s", sl_step_name(&steps[i]));
 }
 
 static void sl__explain_graph(sl_strbuf *sb, const sl_job_spec *spec)
