@@ -42,11 +42,7 @@ typedef struct sl_option_spec {
     const char *description;  /* one line for docs */
 } sl_option_spec;
 
-typedef enum sl_guarantee {
-    SL_GUARANTEE_NONE = 0,
-    SL_GUARANTEE_AT_LEAST_ONCE = 1,
-    SL_GUARANTEE_EXACTLY_ONCE = 2,
-} sl_guarantee;
+/* sl_guarantee is declared with the sinks in exec/sl_exec.h. */
 
 typedef enum sl_sink_mechanism {
     SL_MECH_NONE = 0,          /* no commit protocol: writes are visible at once */
@@ -76,8 +72,10 @@ typedef struct sl_connector_caps {
                                        for exactly-once, unique among the catalog's tables */
     const char *txn_timeout_option; /* option setting the transaction timeout */
     int64_t txn_timeout_default_ms; /* its default */
-    const char *cluster_option;     /* last-resource sinks with the same value of this option
-                                       commit together (one participant) */
+    const char *txn_system;         /* the transactional system ("kafka"); last-resource
+                                       sinks of one system with the same value of
+                                       cluster_option commit together (one participant) */
+    const char *cluster_option;     /* that option */
     /* A check of the live system at plan time, bounded by timeout_ms (a
     ** database setting, a broker limit); NULL when there is none. 0 with
     ** *out filled, or -1 with err when the system cannot be reached. */
@@ -131,6 +129,9 @@ struct sl_connector {
     ** when the connector cannot be read / written (caps say the same). */
     sl_source_create_fn create_source;
     sl_sink_create_fn create_sink;
+    /* A last-resource sink's participant (sl_exec.h), shared by every
+    ** exactly-once sink of the job on one cluster; NULL for other sinks. */
+    sl_participant_create_fn create_participant;
 };
 
 /* The registry. */

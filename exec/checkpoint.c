@@ -10,7 +10,7 @@
 ** list of files written per checkpoint).
 **
 ** Main routines: sl_chk_open, sl_chk_write_state, sl_chk_seal,
-** sl_chk_latest, sl_chk_read_state, sl_chk_prune.
+** sl_chk_seal_existing, sl_chk_latest, sl_chk_read_state, sl_chk_prune.
 */
 #include "sl_exec.h"
 
@@ -179,6 +179,31 @@ int sl_chk_seal(sl_chk_store *st, int64_t id, bool savepoint, int64_t time_ns, s
     free(text);
     sl_free(dir);
     return rc;
+}
+
+int sl_chk_seal_existing(sl_chk_store *st, int64_t id, int64_t time_ns, sl_error *err)
+{
+    char *dir = sl_chk_path(st, id);
+    DIR *d = opendir(dir);
+    if (!d) {
+        sl_error_set(err, SL_ERR_UNDEFINED_FILE, -1, "checkpoint directory \"%s\" does not exist",
+                     dir);
+        sl_free(dir);
+        return -1;
+    }
+    sl_list *files = sl_list_new();
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL)
+        if (strncmp(de->d_name, "state-", 6) == 0)
+            sl_list_push(files, sl_strdup(de->d_name));
+    closedir(d);
+    sl_free(dir);
+    pthread_mutex_lock(&st->mu);
+    sl__pending *pd = sl__pending_of(st, id);
+    sl_list_free(pd->files, sl_free);
+    pd->files = files;
+    pthread_mutex_unlock(&st->mu);
+    return sl_chk_seal(st, id, false, time_ns, err);
 }
 
 /* Parse "chk-<N>"; -1 if the name is not one. */

@@ -124,6 +124,11 @@ typedef struct sl__task {
     uint8_t *lane_blocked;    /* barrier seen per lane (alignment) */
     uint8_t *lane_idle;       /* IDLE seen per lane, and nothing since */
     int64_t last_rows_ns;     /* input task: when its source last gave rows */
+    int nsplits;              /* input task: splits its source reported (0: one split) */
+    int64_t *split_wm;        /* each one's largest WATERMARK value (INT64_MIN: none yet) */
+    int64_t *split_ns;        /* when each one last gave rows (or became known) */
+    sl_list *positions;       /* input task: sl__pending* of positions taken at barriers,
+                                 until their checkpoint is decided (source ops->decided) */
     bool declared_idle;       /* IDLE was sent on, nothing since */
     int nblocked;             /* lanes blocked */
     /* chain */
@@ -160,6 +165,7 @@ typedef struct sl__task {
 struct sl__job {
     const sl_job_spec *spec;  /* what to run */
     sl_chk_store *store;      /* its checkpoints (NULL: a query) */
+    sl_participant *participant; /* the last-resource participant, or NULL */
     int ntasks;               /* tasks */
     sl__task *tasks;          /* them: inputs' tasks first, then each stage's */
     int nsinks;               /* tasks with a sink */
@@ -624,20 +630,87 @@ static int sl__commit_decided(sl__task *t, int64_t decided, sl_error *err)
 ** Task loops
 */
 
-/* The watermark after a source chunk: the largest WATERMARK value so far. */
+/* The smallest watermark over the source's splits, leaving out those idle
+** for the idle timeout; INT64_MIN while one has none. */
+static int64_t sl__splits_watermark(const sl__task *t, int64_t now)
+{
+    int64_t idle_ns = t->job->spec->idle_timeout_ms * SL_NANOS_PER_MILLI, wm = INT64_MAX;
+    bool any = false;
+    for (int i = 0; i < t->nsplits; i++) {
+        if (idle_ns > 0 && now - t->split_ns[i] >= idle_ns)
+            continue;
+        any = true;
+        if (t->split_wm[i] < wm)
+            wm = t->split_wm[i];
+    }
+    return any ? wm : INT64_MIN;
+}
+
+/* The watermark after a source chunk: the largest WATERMARK value so far
+** (of each split, then the smallest of those, when the source has splits). */
 static int sl__chunk_watermark(sl__task *t, sl_error *err)
 {
-    if (!t->wm_prog || t->in->nrows == 0)
+    if (!t->wm_prog)
         return 0;
+    const int32_t *split_of = NULL;
+    int n = t->source->ops->splits ? t->source->ops->splits(t->source, &split_of) : 0;
+    int64_t now = t->source->ops->splits ? sl__now(t->job->spec) : 0;
+    if (n > t->nsplits) { /* new splits: no watermark yet */
+        t->split_wm = sl_realloc(t->split_wm, (size_t)n * sizeof(int64_t));
+        t->split_ns = sl_realloc(t->split_ns, (size_t)n * sizeof(int64_t));
+        for (int i = t->nsplits; i < n; i++) {
+            t->split_wm[i] = INT64_MIN;
+            t->split_ns[i] = now;
+        }
+        t->nsplits = n;
+    }
+    if (t->in->nrows == 0) /* an idle split may have expired */
+        return t->nsplits > 0 && t->job->spec->idle_timeout_ms > 0
+                   ? sl__advance_watermark(t, sl__splits_watermark(t, now), err)
+                   : 0;
     sl_chunk_reset(t->wm_out);
     if (sl_eval_into(t->wm_prog, t->in, &t->env, t->wm_out, 0, err) != 0)
         return -1;
     const sl_vector *v = &t->wm_out->cols[0];
-    int64_t wm = t->watermark;
-    for (int r = 0; r < t->in->nrows; r++)
-        if (!v->nulls[r] && v->v.i64[r] > wm)
-            wm = v->v.i64[r];
-    return sl__advance_watermark(t, wm, err);
+    if (!t->source->ops->splits) {
+        int64_t wm = t->watermark;
+        for (int r = 0; r < t->in->nrows; r++)
+            if (!v->nulls[r] && v->v.i64[r] > wm)
+                wm = v->v.i64[r];
+        return sl__advance_watermark(t, wm, err);
+    }
+    for (int r = 0; r < t->in->nrows; r++) {
+        int sp = split_of[r];
+        SL_ALWAYS(sp >= 0 && sp < t->nsplits);
+        t->split_ns[sp] = now;
+        if (!v->nulls[r] && v->v.i64[r] > t->split_wm[sp])
+            t->split_wm[sp] = v->v.i64[r];
+    }
+    return sl__advance_watermark(t, sl__splits_watermark(t, now), err);
+}
+
+/* Tell the source which of its positions was decided (the newest one at
+** or before decided), for monitoring. */
+static void sl__positions_decided(sl__task *t, int64_t decided)
+{
+    sl__pending *newest = NULL;
+    int keep = 0;
+    for (int i = 0; i < t->positions->n; i++) {
+        sl__pending *pd = t->positions->items[i];
+        if (pd->epoch <= decided) {
+            if (newest)
+                sl__pending_free(newest);
+            newest = pd;
+        } else {
+            t->positions->items[keep++] = pd;
+        }
+    }
+    t->positions->n = keep;
+    if (newest) {
+        t->source->ops->decided(t->source, sl_strbuf_cstr(&newest->committable),
+                                newest->committable.len);
+        sl__pending_free(newest);
+    }
 }
 
 static int sl__input_loop(sl__task *t, sl_error *err)
@@ -672,12 +745,20 @@ static int sl__input_loop(sl__task *t, sl_error *err)
             return 0;
         if (sl__commit_decided(t, decided, err) != 0)
             return -1;
+        if (t->positions->n > 0)
+            sl__positions_decided(t, decided);
         if (trigger > t->last_barrier) {
             sl_list *blobs = sl_list_new();
             sl_strbuf pos = SL_STRBUF_INIT;
             int rc = t->source->ops->position(t->source, &pos, err);
             if (rc == 0)
                 rc = sl__failpoint(j, "position", err);
+            if (rc == 0 && t->source->ops->decided) {
+                sl__pending *pd = sl_calloc(1, sizeof *pd);
+                pd->epoch = trigger;
+                sl_strbuf_append_n(&pd->committable, sl_strbuf_cstr(&pos), pos.len);
+                sl_list_push(t->positions, pd);
+            }
             if (rc == 0)
                 sl__blob_add(blobs, 1, "source-%s", t->name, &pos);
             sl_strbuf_free(&pos);
@@ -711,6 +792,8 @@ static int sl__input_loop(sl__task *t, sl_error *err)
                 sl__flush(t, err) != 0)
                 return -1;
             sl__count_late(t);
+        } else if (t->nsplits > 0 && sl__chunk_watermark(t, err) != 0) {
+            return -1;
         }
         if (rc == SL_SOURCE_END) {
             t->source_ended = true;
@@ -893,6 +976,9 @@ static void sl__close_task(sl__task *t)
     sl_free(t->lane_blocked);
     sl_free(t->lane_idle);
     sl_list_free(t->pending, sl__pending_free);
+    sl_list_free(t->positions, sl__pending_free);
+    sl_free(t->split_wm);
+    sl_free(t->split_ns);
 }
 
 const char *sl_step_name(const sl_step_spec *step)
@@ -1020,6 +1106,7 @@ static int sl__build_pipeline(sl__job *j, int k, sl__task *tasks, sl_error *err)
         t->pipe = spec;
         t->watermark = INT64_MIN;
         t->pending = sl_list_new();
+        t->positions = sl_list_new();
         t->committed = -1;
         if (t->input >= 0) {
             const sl_input_spec *in = &spec->inputs[t->input];
@@ -1059,6 +1146,11 @@ static int sl__build_pipeline(sl__job *j, int k, sl__task *tasks, sl_error *err)
             t->kargs = spec->sink_args;
             t->kargs.subtask = (int)(t - last_first);
             t->kargs.parallelism = last_n;
+            if (t->kargs.participates && !j->participant)
+                return sl_error_set(err, SL_ERR_INTERNAL, -1,
+                                    "sink \"%s\" needs the job's last-resource participant",
+                                    t->kargs.table ? t->kargs.table : "?");
+            t->kargs.participant = t->kargs.participates ? j->participant : NULL;
             if (spec->create_sink(&t->kargs, &t->sink, err) != 0)
                 return -1;
             j->nsinks++;
@@ -1095,9 +1187,43 @@ static int sl__build(sl__job *j, sl_error *err)
 static int sl__restore(sl__job *j, sl_error *err)
 {
     const sl_job_spec *spec = j->spec;
-    int64_t own = -1, d = -1;
+    int64_t own = -1, d = -1, held = -1;
     if (j->store && sl_chk_latest(j->store, &own, err) != 0)
         return -1;
+    /* Fence earlier incarnations first: from here on nothing they still
+    ** try to commit can succeed, so the decision read back is final. */
+    if (j->participant && j->participant->ops->recover(j->participant, &held, err) != 0)
+        return -1;
+    if (held > own && j->store && !spec->restore_path) {
+        /* Decided by the participant, then a crash before _metadata: every
+        ** state file of it was durable before the decision. Seal it. */
+        char *layout = NULL;
+        size_t len = 0;
+        sl_error lerr = SL_ERROR_INIT;
+        int found = sl_chk_read_state(j->store, held, SL__LAYOUT, &layout, &len, &lerr);
+        sl_free(layout);
+        sl_error_reset(&lerr);
+        if (found != 0) {
+            char *path = sl_chk_path(j->store, held);
+            sl_error_set(err, SL_ERR_DATA_CORRUPTED, -1,
+                         "checkpoint %lld of job \"%s\" is decided, but its state is not in %s",
+                         (long long)held, spec->name, path);
+            sl_error_detail(err, "The job's transactions say checkpoint %lld committed; this data "
+                                 "directory's newest checkpoint is %lld. Resuming from an older "
+                                 "one would write its output twice.",
+                            (long long)held, (long long)own);
+            sl_error_hint(err, "Run the job with the data directory it ran with, or give it a "
+                               "new 'pipeline.name' (and a new transactional id prefix) to start "
+                               "afresh.");
+            sl_free(path);
+            return -1;
+        }
+        if (sl_chk_seal_existing(j->store, held, sl__now(spec), err) != 0)
+            return -1;
+        sl__notice(spec, "job \"%s\": checkpoint %lld was decided but not sealed; sealed it",
+                   spec->name, (long long)held);
+        own = held;
+    }
     sl_chk_store *from = j->store;
     d = own;
     if (spec->restore_path) {
@@ -1107,6 +1233,8 @@ static int sl__restore(sl__job *j, sl_error *err)
     j->stats->restored_from = d;
     j->stats->last_checkpoint = own;
     j->epoch = (d > own ? d : own) + 1;
+    if (held >= j->epoch) /* never reuse an epoch the participant decided */
+        j->epoch = held + 1;
     if (j->epoch < 1)
         j->epoch = 1;
     int rc = 0;
@@ -1306,13 +1434,21 @@ static int sl__coordinate(sl__job *j, sl_error *err)
                 rc = sl_chk_write_state(j->store, in_flight, SL__LAYOUT, layout.buf, layout.len,
                                         err);
                 sl_strbuf_free(&layout);
+            }
+            /* The decision: the participant's commit when there is one (then
+            ** _metadata is bookkeeping), else the seal. */
+            if (rc == 0 && j->participant) {
+                rc = j->participant->ops->decide(j->participant, in_flight, err);
                 if (rc == 0)
-                    rc = sl_chk_seal(j->store, in_flight, savepoint, now, err); /* the decision */
+                    rc = sl__failpoint(j, "decide", err);
+            }
+            if (rc == 0 && j->store) {
+                rc = sl_chk_seal(j->store, in_flight, savepoint, now, err);
                 if (rc == 0)
                     rc = sl__failpoint(j, "seal", err);
-                if (rc != 0)
-                    return -1;
             }
+            if (rc != 0)
+                return -1;
             pthread_mutex_lock(&j->mu);
             j->decided = in_flight;
             pthread_cond_broadcast(&j->task_cv);
@@ -1393,6 +1529,8 @@ int sl_job_run(const sl_job_spec *spec, sl_job_stats *stats, sl_error *err)
     int rc = 0;
     if (spec->data_dir)
         rc = sl_chk_open(spec->data_dir, spec->name, &j.store, err);
+    if (rc == 0 && spec->create_participant)
+        rc = spec->create_participant(&spec->participant_args, &j.participant, err);
     if (rc == 0)
         rc = sl__build(&j, err);
     if (rc == 0)
@@ -1428,6 +1566,8 @@ int sl_job_run(const sl_job_spec *spec, sl_job_stats *stats, sl_error *err)
     sl__collect(&j);
     for (int i = 0; i < j.ntasks; i++)
         sl__close_task(&j.tasks[i]);
+    if (j.participant) /* after its sinks: aborts what is still open */
+        j.participant->ops->free(j.participant);
     sl_free(j.tasks);
     sl_list_free(j.acks, sl__ack_free);
     sl_error_reset(&j.err);

@@ -228,6 +228,19 @@ typedef struct sl_source_ops {
     /* Rows skipped as malformed by '<format>.ignore-parse-errors' so far. */
     int64_t (*skipped)(sl_source *s);
     void (*free)(sl_source *s);
+    /* Optional (NULL = none). The checkpoint whose position() gave pos was
+    ** decided: tell the outside world for monitoring (Kafka: commit the
+    ** offsets to the consumer group). Never needed for correctness; a
+    ** failure is logged, not raised. */
+    void (*decided)(sl_source *s, const char *pos, size_t len);
+    /* Optional (NULL = one split). The splits (Kafka partitions) of the rows
+    ** the last poll() appended: *split_of[i] for the i-th of them, in
+    ** 0 .. returned count - 1 (a split keeps its number while the source
+    ** lives). The task's watermark is then the smallest of the splits'
+    ** (each split's the largest WATERMARK value it has given; a split
+    ** without rows for 'table.exec.source.idle-timeout' is left out), as
+    ** Flink's per-partition watermarks. */
+    int (*splits)(sl_source *s, const int32_t **split_of);
 } sl_source_ops;
 
 struct sl_source {
@@ -244,6 +257,16 @@ typedef int (*sl_source_create_fn)(const sl_source_args *args, sl_source **out, 
 */
 typedef struct sl_sink sl_sink;
 
+/* Delivery guarantees (DESIGN.md section 6): what the guarantee resolver
+** decides for each sink, and what the sink then runs. */
+typedef enum sl_guarantee {
+    SL_GUARANTEE_NONE = 0,
+    SL_GUARANTEE_AT_LEAST_ONCE = 1,
+    SL_GUARANTEE_EXACTLY_ONCE = 2,
+} sl_guarantee;
+
+typedef struct sl_participant sl_participant;
+
 typedef struct sl_sink_args {
     const sl_kvlist *options;  /* the table's WITH options */
     int ncols;                 /* columns */
@@ -254,6 +277,11 @@ typedef struct sl_sink_args {
     const char *table;         /* table name */
     const char *job;           /* job name: stable across restarts (file names, txn ids) */
     void *ctx;                 /* for the engine's own sinks (a query's result); NULL */
+    sl_guarantee guarantee;    /* the effective guarantee the resolver decided (the sink
+                                  runs exactly this, whatever the table's option says) */
+    bool participates;         /* the sink writes through the job's last-resource
+                                  participant (set by the planner; see below) */
+    sl_participant *participant; /* that participant (set by the runtime when participates) */
 } sl_sink_args;
 
 typedef struct sl_sink_ops {
@@ -288,6 +316,51 @@ struct sl_sink {
 typedef int (*sl_sink_create_fn)(const sl_sink_args *args, sl_sink **out, sl_error *err);
 
 /* ------------------------------------------------------------------------
+** The last-resource participant (DESIGN.md section 5): a transaction only
+** this process can finish (Kafka's, with librdkafka), shared by every sink
+** instance of the job that writes through it, so all of them commit
+** atomically. A job has at most one (the guarantee resolver sees to it).
+** The runtime calls it from the coordinating thread:
+**
+**   recover    at start, before any sink instance begins an epoch: fence
+**              earlier incarnations (their open transactions are aborted;
+**              a fenced zombie fails at its next call) and read back the
+**              newest checkpoint whose decision it holds (-1: none);
+**   decide(N)  once every state blob of checkpoint N (with the committables
+**              of the other sinks) is durable: commit epoch N's writes
+**              together with the record "checkpoint N is decided". Its
+**              success *is* the decision: chk-N/_metadata is written after
+**              it, as bookkeeping, and a restart that finds N decided here
+**              but not sealed seals it.
+**
+** The sink instances reach it through sl_sink_args.participant (they know
+** its connector's type). Epoch N's writes go into its transaction N, which
+** stays open until decide(N) while epoch N+1's writes already go into
+** another, so writing never waits for a commit.
+*/
+typedef struct sl_participant_ops {
+    int (*recover)(sl_participant *p, int64_t *decided, sl_error *err);
+    int (*decide)(sl_participant *p, int64_t epoch, sl_error *err);
+    /* Abort whatever is open and release everything. */
+    void (*free)(sl_participant *p);
+} sl_participant_ops;
+
+struct sl_participant {
+    const sl_participant_ops *ops; /* behaviour */
+    void *impl;                    /* the connector's state */
+};
+
+typedef struct sl_participant_args {
+    int nsinks;                      /* sink tables writing through it (>= 1) */
+    const sl_kvlist *const *options; /* their WITH options (the first one's name it) */
+    const char *const *tables;       /* their names */
+    const char *job;                 /* the job's name */
+} sl_participant_args;
+
+typedef int (*sl_participant_create_fn)(const sl_participant_args *args, sl_participant **out,
+                                        sl_error *err);
+
+/* ------------------------------------------------------------------------
 ** Checkpoint storage (checkpoint.c), in the data directory:
 **
 **   jobs/<job>/chk-<N>/state-<name>   one file per state owner (operator, source, sink)
@@ -310,6 +383,10 @@ int sl_chk_write_state(sl_chk_store *st, int64_t id, const char *name, const voi
                        size_t len, sl_error *err);
 /* Seal checkpoint id: write its _metadata listing the state files written. */
 int sl_chk_seal(sl_chk_store *st, int64_t id, bool savepoint, int64_t time_ns, sl_error *err);
+/* Seal checkpoint id from the state files its directory holds: for a
+** checkpoint that was decided (by a last-resource participant) but not
+** sealed before a crash. 58P01 when the directory does not exist. */
+int sl_chk_seal_existing(sl_chk_store *st, int64_t id, int64_t time_ns, sl_error *err);
 /* The newest sealed checkpoint (0 and *id = -1 when there is none). A
 ** chk directory without _metadata, or with a corrupt one, is not counted
 ** (a corrupt _metadata is reported through sl_log). */
@@ -471,11 +548,17 @@ void sl_chunk_hash_keys(const sl_chunk *c, int nkeys, const int *keys, uint64_t 
 **      invisible -> committable) and begins N+1 at once, so writing never
 **      waits for N's commit;
 **   3. the coordinator writes the blobs into chk-N/ off the tasks' threads
-**      (the asynchronous part), then chk-N/_metadata: the decision;
+**      (the asynchronous part); with a last-resource participant, its
+**      decide(N) commits N's transaction with the record "N is decided" —
+**      the decision —, then chk-N/_metadata is written (without one, that
+**      write is the decision);
 **   4. each sink task commits N's committable (idempotent); old checkpoints
 **      are pruned.
 **
-**   start:  D = the newest sealed checkpoint (or restore_path); every task
+**   start:  the participant (if any) fences earlier incarnations and reads
+**           back its newest decision K; D = the newest sealed checkpoint,
+**           or K when that is newer (chk-K is sealed first), or
+**           restore_path; every task
 **           restores its source position, operator state and watermark
 **           from D, and every sink instance recover()s with all of D's
 **           committables — commits them if they were not, discards every
@@ -575,6 +658,11 @@ typedef struct sl_job_spec {
     const sl_stage_spec *stages;     /* them, in order */
     sl_sink_create_fn create_sink;   /* the sink (one instance per last task) */
     sl_sink_args sink_args;          /* its arguments (subtask/parallelism set per task) */
+    /* The job's last-resource participant (top-level spec only), or NULL:
+    ** created once before the sinks, given to every sink instance whose
+    ** sink_args.participates is set, asked to decide each checkpoint. */
+    sl_participant_create_fn create_participant;
+    sl_participant_args participant_args; /* its arguments */
     int64_t limit;                   /* stop after this many rows reached the sink; -1 =
                                         no limit (needs a single sink task) */
     /* A statement set: further pipelines, each with its own parallelism,

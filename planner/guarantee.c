@@ -153,19 +153,6 @@ static int sl__sink_ceiling(const sl_gjob *job, const sl_gsink *s, sl_gresult *r
                              c->txn_prefix_option),
                   sl_sprintf("add '%s' = '<a prefix unique to this job>' to the table",
                              c->txn_prefix_option));
-    int64_t max_timeout = 0;
-    if (c->probe) {
-        sl_sink_probe pr = {c->sink_max, 0, NULL};
-        if (c->probe(s->options, job->probe_timeout_ms > 0 ? job->probe_timeout_ms : 5000, &pr,
-                     err) != 0)
-            return -1;
-        if (pr.max < *cap)
-            sl__lower(r, cap, pr.max, pr.why ? pr.why : sl_strdup("the system says so"),
-                      sl_strdup("check the system's settings"));
-        else
-            sl_free(pr.why);
-        max_timeout = pr.max_txn_timeout_ms;
-    }
     for (int i = 0; i < s->nsources; i++) {
         const sl_gsource *src = &s->sources[i];
         if (src->connector && !src->connector->caps.source_replayable)
@@ -179,6 +166,25 @@ static int sl__sink_ceiling(const sl_gjob *job, const sl_gsink *s, sl_gresult *r
         sl__lower(r, cap, SL_GUARANTEE_NONE,
                   sl_strdup("checkpointing is off ('execution.checkpointing.interval' = '0')"),
                   sl_strdup("SET 'execution.checkpointing.interval' = '10 s'"));
+    /* The live probe, only when exactly-once is asked and possible so far:
+    ** nothing else needs the system's limits. */
+    int64_t max_timeout = 0;
+    if (c->probe && r->requested == SL_GUARANTEE_EXACTLY_ONCE &&
+        *cap == SL_GUARANTEE_EXACTLY_ONCE) {
+        sl_sink_probe pr = {c->sink_max, 0, NULL};
+        if (c->probe(s->options, job->probe_timeout_ms > 0 ? job->probe_timeout_ms : 5000, &pr,
+                     err) != 0) {
+            if (err->position < 0)
+                err->position = s->pos;
+            return -1;
+        }
+        if (pr.max < *cap)
+            sl__lower(r, cap, pr.max, pr.why ? pr.why : sl_strdup("the system says so"),
+                      sl_strdup("check the system's settings"));
+        else
+            sl_free(pr.why);
+        max_timeout = pr.max_txn_timeout_ms;
+    }
     if (c->txn_timeout_option && *cap == SL_GUARANTEE_EXACTLY_ONCE && job->interval_ms > 0) {
         int64_t timeout = sl__option_ms(s->options, c->txn_timeout_option,
                                         c->txn_timeout_default_ms);
@@ -296,7 +302,8 @@ int sl_guarantee_resolve(const sl_gjob *job, sl_gresult *out, sl_list *warnings,
         if (!sl__eo_last_resource(job, out, cap, i))
             continue;
         const char *cluster = c->cluster_option ? sl_kvlist_get(s->options, c->cluster_option) : NULL;
-        char *id = sl_sprintf("%s %s", s->connector->name, cluster ? cluster : s->table);
+        char *id = sl_sprintf("%s %s", c->txn_system ? c->txn_system : s->connector->name,
+                              cluster ? cluster : s->table);
         bool known = false;
         for (int k = 0; k < parts->n && !known; k++)
             known = strcmp(parts->items[k], id) == 0;
@@ -464,7 +471,9 @@ static void sl__md_case(sl_strbuf *out, const sl_connector *c, const char *req, 
     if (c->caps.txn_prefix_option)
         sl_kvlist_add(o, c->caps.txn_prefix_option, "prefix-", -1, -1);
     sl_gsource src = {"in", replayable ? &replay : &once};
-    sl_gsink k = {"out", c, o, -1, false, false, 1, &src};
+    sl_connector decl = *c; /* a system that allows it: no live probe */
+    decl.caps.probe = NULL;
+    sl_gsink k = {"out", &decl, o, -1, false, false, 1, &src};
     sl_gjob job = {0};
     job.interval_ms = chk ? 10000 : 0;
     job.nsinks = 1;
@@ -559,7 +568,9 @@ void sl_guarantees_markdown(sl_strbuf *out)
     sl_strbuf_append(out,
         "\n## What each sink gives\n"
         "\n"
-        "Computed by the resolver for an append-only query. Columns: the requested\n"
+        "Computed by the resolver for an append-only query, with the options the\n"
+        "guarantee needs (a transactional id prefix) and a system whose live probe\n"
+        "allows it. Columns: the requested\n"
         "guarantee, with checkpointing on and a replayable source; then with\n"
         "checkpointing off; then with a source that cannot be replayed. \"**error**;\n"
         "downgrade: X\" means the request fails under the default policy and runs at X\n"

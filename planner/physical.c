@@ -551,6 +551,30 @@ int sl_physical_build_set(const sl_lp *const *roots, int n, const sl_catalog *ca
         }
     }
     sl_job_spec *spec = &p->spec;
+    /* Each sink runs the guarantee decided for it; the exactly-once sinks
+    ** of a last-resource connector write through one participant. */
+    const sl_kvlist **popts = sl__own(p, sl_calloc((size_t)n + 1, sizeof(sl_kvlist *)));
+    const char **ptables = sl__own(p, sl_calloc((size_t)n + 1, sizeof(char *)));
+    int np = 0;
+    for (int i = 0; o->guarantees && i < n; i++) {
+        sl_job_spec *pipe = i == 0 ? spec : &extra[i - 1];
+        const sl_table *dst = roots[i]->kind == SL_LP_SINK
+                                  ? sl_catalog_table(cat, roots[i]->table)
+                                  : NULL;
+        if (!dst)
+            continue;
+        pipe->sink_args.guarantee = o->guarantees[i];
+        const sl_connector *c = dst->connector;
+        if (o->guarantees[i] != SL_GUARANTEE_EXACTLY_ONCE ||
+            c->caps.sink_mech != SL_MECH_LAST_RESOURCE || !c->create_participant)
+            continue;
+        if (!spec->create_participant)
+            spec->create_participant = c->create_participant;
+        pipe->sink_args.participates = true;
+        popts[np] = dst->def->options;
+        ptables[np++] = dst->name;
+    }
+    spec->participant_args = (sl_participant_args){np, popts, ptables, o->job_name};
     spec->name = o->job_name;
     spec->data_dir = o->data_dir;
     spec->checkpoint_interval_ms = o->interval_ms;

@@ -260,6 +260,11 @@ typedef struct sl_physical_opts {
     int64_t idle_timeout_ms;        /* 'table.exec.source.idle-timeout'; 0 = never idle */
     sl_sink_create_fn result_sink;  /* for a query: where its rows go */
     void *result_ctx;               /* passed to result_sink in sl_sink_args.ctx */
+    /* Per root: the effective guarantee the resolver decided for its sink
+    ** (sl_sink_args.guarantee); NULL = none for every sink (EXPLAIN). The
+    ** exactly-once sinks of a last-resource connector share the job's
+    ** participant (one, by rule 5). */
+    const sl_guarantee *guarantees;
 } sl_physical_opts;
 
 /* root: a SINK (INSERT) or the top of a query. The plan and catalog must

@@ -1137,6 +1137,7 @@ static int sl__explain(sl_session *s, const sl_stmt *st, const sl_result_sink *o
                               parallelism,
                               sl__duration_ms(s, "table.exec.source.idle-timeout"),
                               NULL,
+                              NULL,
                               NULL};
         sl_physical *phys = NULL;
         sl_error perr = SL_ERROR_INIT;
@@ -1744,6 +1745,15 @@ static int sl__run(sl_session *s, const sl_stmt *st, const sl_result_sink *out, 
         }
         effective = sl_strbuf_detach(&sb);
     }
+    /* Each sink runs what was decided for it (by root; queries have none). */
+    sl_guarantee *decided = sl_calloc((size_t)plans->n + 1, sizeof(sl_guarantee));
+    for (int i = 0, k = 0; g.res && i < plans->n && k < g.job.nsinks; i++) {
+        const sl_lp *root = plans->items[i]; /* the roots sl__resolve took, in order */
+        const sl_table *t = root->kind == SL_LP_SINK ? sl_catalog_table(s->eng->cat, root->table)
+                                                     : NULL;
+        if (t && t->connector)
+            decided[i] = g.res[k++].effective;
+    }
     char *guarantees = NULL; /* the whole decision: the job's log and record */
     if (rc == 0 && g.job.nsinks > 0) {
         sl_strbuf sb = SL_STRBUF_INIT;
@@ -1760,6 +1770,7 @@ static int sl__run(sl_session *s, const sl_stmt *st, const sl_result_sink *out, 
     if (rc == 0 && restore)
         rc = sl__check_savepoint(restore, err);
     if (rc != 0) {
+        sl_free(decided);
         sl_free(effective);
         sl_free(guarantees);
         sl_list_free(plans, sl__lp_free_v);
@@ -1782,9 +1793,11 @@ static int sl__run(sl_session *s, const sl_stmt *st, const sl_result_sink *out, 
                           parallelism,
                           sl__duration_ms(s, "table.exec.source.idle-timeout"),
                           sl__result_sink_create,
-                          &run};
+                          &run,
+                          decided};
     sl_physical *phys = NULL;
     rc = sl_physical_build_set((const sl_lp *const *)plans->items, plans->n, cat, &o, &phys, err);
+    sl_free(decided);
     if (rc == 0 && query) {
         rc = sl__run_query(s, phys, &run, out, err);
     } else if (rc == 0) {

@@ -54,6 +54,11 @@ static const sl_option_spec sl__kafka_options[] = {
      .type = SL_OPT_STRING,
      .description = "For 'specific-offsets': 'partition:0,offset:42;partition:1,offset:300' "
                     "(Flink's format)."},
+    {.key = "sink.transactional-id-prefix",
+     .type = SL_OPT_STRING,
+     .description = "Exactly-once sinks: the prefix of the transactional ids (<prefix>0 and "
+                    "<prefix>1, '-' added unless it ends in '-', '_' or '.'); stable across "
+                    "restarts, so a restart fences the instance before it; unique to one job."},
     {.key = "properties.#",
      .type = SL_OPT_STRING,
      .description = "Passed to librdkafka as # (both consumer and producer), e.g. "
@@ -114,14 +119,21 @@ const sl_connector sl__connector_kafka = {
             .source = true,
             .sink = true,
             .source_replayable = true,
-            .sink_max = SL_GUARANTEE_AT_LEAST_ONCE,
-            .sink_mech = SL_MECH_NONE,
+            .sink_max = SL_GUARANTEE_EXACTLY_ONCE,
+            .sink_mech = SL_MECH_LAST_RESOURCE,
             .sink_updates = false,
             .sink_default = SL_GUARANTEE_AT_LEAST_ONCE,
+            .txn_prefix_option = "sink.transactional-id-prefix",
+            .txn_timeout_option = "properties.transaction.timeout.ms",
+            .txn_timeout_default_ms = SL__KAFKA_TXN_TIMEOUT_DEFAULT_MS,
+            .txn_system = "kafka",
+            .cluster_option = "properties.bootstrap.servers",
+            .probe = sl__kafka_probe,
         },
     .check = sl__kafka_check,
     .create_source = sl__kafka_source_create,
     .create_sink = sl__kafka_sink_create,
+    .create_participant = sl__kafka_txn_create,
 };
 
 bool sl__kafka_user_set(const sl_kvlist *opts, const char *key)

@@ -35,4 +35,23 @@ int sl__kafka_parse_offsets(const char *text, sl__kafka_offset **out, int *n);
 /* Whether the user set 'properties.<key>'. */
 bool sl__kafka_user_set(const sl_kvlist *opts, const char *key);
 
+/* ---- kafka_txn.c: the last-resource participant of exactly-once sinks ---- */
+
+#define SL__KAFKA_TXN_TIMEOUT_DEFAULT_MS 60000 /* librdkafka's transaction.timeout.ms */
+
+/* The connector's create_participant. */
+int sl__kafka_txn_create(const sl_participant_args *args, sl_participant **out, sl_error *err);
+/* The producer whose open transaction takes epoch's rows (the transaction
+** is begun by the first caller). NULL with err. Thread-safe. */
+rd_kafka_t *sl__kafka_txn_producer(sl_participant *p, int64_t epoch, sl_error *err);
+/* Its transactional.id, for messages and committables. */
+const char *sl__kafka_txn_id(sl_participant *p, int64_t epoch);
+/* 0 while rk has not failed fatally; else -1 with err (fenced: 55006, naming
+** the job and the prefix; otherwise 58030); what names the failed step. */
+int sl__kafka_txn_error(sl_participant *p, rd_kafka_t *rk, const char *what, sl_error *err);
+/* 'properties.transaction.timeout.ms', or librdkafka's default. */
+int64_t sl__kafka_txn_timeout_ms(const sl_kvlist *opts);
+/* The connector's live probe: the broker's transaction.max.timeout.ms. */
+int sl__kafka_probe(const sl_kvlist *opts, int64_t timeout_ms, sl_sink_probe *out, sl_error *err);
+
 #endif /* SL_KAFKA_INT_H */

@@ -3,8 +3,8 @@
 ** table's format, no key) produced to 'topic' by librdkafka; records
 ** without a key are spread over the partitions by librdkafka's partitioner.
 **
-** Guarantees ('sink.delivery-guarantee', resolved by the planner; the sink
-** reads the option):
+** The sink runs the guarantee the planner's resolver decided for it
+** (sl_sink_args.guarantee), whatever the table asked for:
 **   none           fire and forget: rows are handed to librdkafka, which
 **                  sends them in the background; pre_commit only serves
 **                  delivery reports. A failed delivery is logged.
@@ -15,14 +15,15 @@
 **                  only delivered rows; a failed delivery fails the job
 **                  (58030 naming the topic). After a crash the rows since
 **                  the last checkpoint are produced again: duplicates, never
-**                  a loss.
-** Exactly-once (Kafka transactions) is not implemented yet: the declaration
-** says at-least-once at most, and the guarantee resolver refuses a request
-** for exactly-once.
-**
-** commit, abort and recover do nothing and succeed: nothing is staged —
-** records are visible to readers as soon as the broker has them, and the
-** committable is empty.
+**                  a loss. commit, abort and recover have nothing to do.
+**   exactly-once   epoch N's rows go into the transaction N of the job's
+**                  participant (kafka_txn.c), shared with every other
+**                  exactly-once Kafka sink instance of the job; the runtime
+**                  has the participant commit it as the decision of
+**                  checkpoint N. pre_commit only names the transaction in
+**                  the committable; commit, abort and recover have nothing
+**                  to do (the participant decides, fences and aborts).
+**                  Readers use isolation.level=read_committed.
 **
 ** Only +I rows (append-only; the planner prevents anything else).
 **
@@ -40,12 +41,15 @@
 
 typedef struct sl__kafka_sink {
     char *topic;
-    bool at_least_once;
+    sl_guarantee guarantee;  /* what this sink runs */
     sl_codec *codec;
-    rd_kafka_t *rk;
-    sl_strbuf rec;     /* one encoded row */
-    int64_t failed;    /* records whose delivery failed */
-    char *first_error; /* the first delivery error (owned), or NULL */
+    rd_kafka_t *own;         /* none / at-least-once: this instance's producer */
+    sl_participant *txn;     /* exactly-once: the job's participant */
+    rd_kafka_t *rk;          /* where rows go: own, or the open epoch's transactional producer */
+    int64_t epoch;           /* the open epoch */
+    sl_strbuf rec;           /* one encoded row */
+    int64_t failed;          /* records whose delivery failed */
+    char *first_error;       /* the first delivery error (owned), or NULL */
 } sl__kafka_sink;
 
 static void sl__kafka_dr(rd_kafka_t *rk, const rd_kafka_message_t *m, void *opaque)
@@ -56,7 +60,7 @@ static void sl__kafka_dr(rd_kafka_t *rk, const rd_kafka_message_t *m, void *opaq
         return;
     if (k->failed++ == 0)
         k->first_error = sl_strdup(rd_kafka_err2str(m->err));
-    if (!k->at_least_once && k->failed == 1)
+    if (k->guarantee == SL_GUARANTEE_NONE && k->failed == 1)
         sl_log(SL_LOG_WARN, "kafka sink: a record for topic \"%s\" was not delivered: %s", k->topic,
                rd_kafka_err2str(m->err));
 }
@@ -64,10 +68,10 @@ static void sl__kafka_dr(rd_kafka_t *rk, const rd_kafka_message_t *m, void *opaq
 /* 0, or -1 with err when a delivery failed (at-least-once). */
 static int sl__kafka_check_delivery(sl__kafka_sink *k, sl_error *err)
 {
-    if (!k->at_least_once || k->failed == 0)
+    if (k->guarantee != SL_GUARANTEE_AT_LEAST_ONCE || k->failed == 0)
         return 0;
     char reason[512];
-    rd_kafka_resp_err_t fe = rd_kafka_fatal_error(k->rk, reason, sizeof reason);
+    rd_kafka_resp_err_t fe = rd_kafka_fatal_error(k->own, reason, sizeof reason);
     sl_error_set(err, SL_ERR_IO, -1, "could not write to Kafka topic \"%s\": %s", k->topic,
                  fe ? reason : k->first_error);
     sl_error_detail(err, "%" PRId64 " record(s) were not delivered.", k->failed);
@@ -76,7 +80,10 @@ static int sl__kafka_check_delivery(sl__kafka_sink *k, sl_error *err)
 
 static int sl__kafka_begin(sl_sink *s, int64_t epoch, sl_error *err)
 {
-    (void)s, (void)epoch, (void)err;
+    sl__kafka_sink *k = s->impl;
+    k->epoch = epoch;
+    if (k->txn && !(k->rk = sl__kafka_txn_producer(k->txn, epoch, err)))
+        return -1;
     return 0;
 }
 
@@ -100,21 +107,28 @@ static int sl__kafka_write(sl_sink *s, const sl_chunk *c, sl_error *err)
                 rd_kafka_poll(k->rk, 100); /* backpressure: wait for deliveries */
                 continue;
             }
+            if (e && k->txn && sl__kafka_txn_error(k->txn, k->rk, "a write", err) != 0)
+                return -1; /* fenced */
             if (e)
                 return sl_error_set(err, SL_ERR_IO, -1, "could not write to Kafka topic \"%s\": %s",
                                     k->topic, rd_kafka_err2str(e));
             break;
         }
     }
-    rd_kafka_poll(k->rk, 0); /* serve delivery reports */
+    if (k->own)
+        rd_kafka_poll(k->own, 0); /* serve delivery reports */
     return sl__kafka_check_delivery(k, err);
 }
 
 static int sl__kafka_pre_commit(sl_sink *s, int64_t epoch, sl_strbuf *committable, sl_error *err)
 {
-    (void)epoch, (void)committable;
     sl__kafka_sink *k = s->impl;
-    if (!k->at_least_once) {
+    if (k->txn) { /* the participant's commit makes it durable and visible */
+        sl_strbuf_appendf(committable, "kafka transaction %s epoch %lld",
+                          sl__kafka_txn_id(k->txn, epoch), (long long)epoch);
+        return sl__kafka_txn_error(k->txn, k->rk, "a write", err);
+    }
+    if (k->guarantee == SL_GUARANTEE_NONE) {
         rd_kafka_poll(k->rk, 0);
         return 0;
     }
@@ -130,7 +144,8 @@ static int sl__kafka_pre_commit(sl_sink *s, int64_t epoch, sl_strbuf *committabl
     return sl__kafka_check_delivery(k, err);
 }
 
-/* Nothing is staged: commit, abort and recover have nothing to do. */
+/* Nothing is staged here (the participant holds exactly-once
+** transactions): commit, abort and recover have nothing to do. */
 static int sl__kafka_commit(sl_sink *s, const char *committable, size_t len, sl_error *err)
 {
     (void)s, (void)committable, (void)len, (void)err;
@@ -149,9 +164,9 @@ static void sl__kafka_sink_free(sl_sink *s)
     if (!s)
         return;
     sl__kafka_sink *k = s->impl;
-    if (k->rk) {
-        rd_kafka_flush(k->rk, SL__KAFKA_CLOSE_FLUSH_MS);
-        rd_kafka_destroy(k->rk);
+    if (k->own) {
+        rd_kafka_flush(k->own, SL__KAFKA_CLOSE_FLUSH_MS);
+        rd_kafka_destroy(k->own);
     }
     sl_codec_free(k->codec);
     sl_strbuf_free(&k->rec);
@@ -177,36 +192,41 @@ int sl__kafka_sink_create(const sl_sink_args *args, sl_sink **out, sl_error *err
     const char *topic = sl_kvlist_get(args->options, "topic");
     if (!topic || !topic[0])
         return sl_error_set(err, SL_ERR_INVALID_PARAMETER, -1, "option 'topic' is required");
-    const char *g = sl_kvlist_get(args->options, "sink.delivery-guarantee");
-    bool alo = !(g && strcasecmp(g, "none") == 0);
+    if (args->guarantee == SL_GUARANTEE_EXACTLY_ONCE && !args->participant)
+        return sl_error_set(err, SL_ERR_INTERNAL, -1,
+                            "kafka sink: exactly-once needs the job's transactions");
     sl_codec *codec = sl_codec_new(args->options, args->ncols, args->names, args->types, err);
     if (!codec)
         return -1;
-    const char *alo_defaults[] = {"enable.idempotence", "true", "acks", "all", NULL};
-    rd_kafka_conf_t *conf = sl__kafka_conf(args->options, alo ? alo_defaults : NULL, err);
-    if (!conf) {
-        sl_codec_free(codec);
-        return -1;
-    }
     sl__kafka_sink *k = sl_calloc(1, sizeof *k);
     k->topic = sl_strdup(topic);
-    k->at_least_once = alo;
+    k->guarantee = args->guarantee;
     k->codec = codec;
-    rd_kafka_conf_set_dr_msg_cb(conf, sl__kafka_dr);
-    rd_kafka_conf_set_opaque(conf, k);
-    char msg[512];
-    k->rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, msg, sizeof msg);
-    if (!k->rk) {
-        rd_kafka_conf_destroy(conf);
-        sl_codec_free(codec);
-        sl_free(k->topic);
-        sl_free(k);
-        return sl_error_set(err, SL_ERR_INVALID_PARAMETER, -1,
-                            "kafka sink: could not create a producer: %s", msg);
-    }
     sl_sink *s = sl_calloc(1, sizeof *s);
     s->ops = &sl__kafka_sink_ops;
     s->impl = k;
+    if (k->guarantee == SL_GUARANTEE_EXACTLY_ONCE) {
+        k->txn = args->participant;
+        *out = s;
+        return 0;
+    }
+    const char *alo_defaults[] = {"enable.idempotence", "true", "acks", "all", NULL};
+    rd_kafka_conf_t *conf = sl__kafka_conf(
+        args->options, k->guarantee == SL_GUARANTEE_AT_LEAST_ONCE ? alo_defaults : NULL, err);
+    if (!conf) {
+        sl__kafka_sink_free(s);
+        return -1;
+    }
+    rd_kafka_conf_set_dr_msg_cb(conf, sl__kafka_dr);
+    rd_kafka_conf_set_opaque(conf, k);
+    char msg[512];
+    k->own = k->rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, msg, sizeof msg);
+    if (!k->own) {
+        rd_kafka_conf_destroy(conf);
+        sl__kafka_sink_free(s);
+        return sl_error_set(err, SL_ERR_INVALID_PARAMETER, -1,
+                            "kafka sink: could not create a producer: %s", msg);
+    }
     *out = s;
     return 0;
 }

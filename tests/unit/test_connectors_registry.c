@@ -94,11 +94,15 @@ static void t_caps(void)
     c = sl_connector_find("kafka");
     REQUIRE(c);
     CHECK(c->caps.source && c->caps.source_replayable && c->caps.sink);
-    CHECK_INT(c->caps.sink_max, SL_GUARANTEE_AT_LEAST_ONCE);
-    CHECK_INT(c->caps.sink_mech, SL_MECH_NONE);
+    CHECK_INT(c->caps.sink_max, SL_GUARANTEE_EXACTLY_ONCE);
+    CHECK_INT(c->caps.sink_mech, SL_MECH_LAST_RESOURCE);
     CHECK_INT(c->caps.sink_default, SL_GUARANTEE_AT_LEAST_ONCE);
     CHECK(!c->caps.sink_updates);
-    CHECK(c->has_format && c->create_source && c->create_sink);
+    CHECK_STR(c->caps.txn_prefix_option, "sink.transactional-id-prefix");
+    CHECK_STR(c->caps.txn_timeout_option, "properties.transaction.timeout.ms");
+    CHECK_STR(c->caps.cluster_option, "properties.bootstrap.servers");
+    CHECK(c->caps.probe != NULL);
+    CHECK(c->has_format && c->create_source && c->create_sink && c->create_participant);
 
     c = sl_connector_find("stdin");
     REQUIRE(c);

@@ -14,6 +14,7 @@
 #include "../../exec/sl_exec.h"
 
 #include <dirent.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -89,7 +90,11 @@ static void src_free(sl_source *s)
     sl_free(s->impl);
 }
 
-static const sl_source_ops src_ops = {src_poll, src_position, src_seek, src_skipped, src_free};
+static const sl_source_ops src_ops = {.poll = src_poll,
+                                      .position = src_position,
+                                      .seek = src_seek,
+                                      .skipped = src_skipped,
+                                      .free = src_free};
 
 static int src_create(const sl_source_args *a, sl_source **out, sl_error *err)
 {
@@ -310,7 +315,12 @@ static sl_job_spec make_spec(const sl_type *types, const char **names)
     spec.checkpoint_interval_ms = 20;
     spec.retain = 2;
     spec.create_sink = snk_create;
-    spec.sink_args = (sl_sink_args){NULL, 1, names, types, 0, 1, "out", "test-job", NULL};
+    spec.sink_args = (sl_sink_args){.ncols = 1,
+                                    .names = names,
+                                    .types = types,
+                                    .parallelism = 1,
+                                    .table = "out",
+                                    .job = "test-job"};
     spec.limit = -1;
     spec.now = fake_now;
     spec.failpoint = failpoint;
@@ -489,6 +499,337 @@ static void t_restore_path(void)
     sl_free(chk);
 }
 
+/* ---- a last-resource participant, as Kafka's transactions behave ----
+**
+** The "broker" is two files in the test dir: txnlog holds what was
+** committed (lines "row <v>" and "decided <N>"), replaced atomically by
+** each commit; txngen is the generation, bumped by every recover() (the
+** fencing of init_transactions). Open transactions live only in memory:
+** a crash (a failed run) loses them, as Kafka aborts them. Sink instances
+** write epoch N's rows into the open transaction N; decide(N) appends them
+** and "decided N" in one atomic replace. */
+typedef struct lr_txn {
+    int64_t epoch;  /* open epoch, -1 = none */
+    sl_strbuf rows; /* its rows, "row <v>\n" each */
+} lr_txn;
+
+typedef struct lr_part {
+    sl_participant part; /* first */
+    pthread_mutex_t mu;  /* guards txn */
+    lr_txn txn[2];       /* epoch % 2 */
+    long gen;            /* our generation */
+} lr_part;
+
+static bool g_lr_lies; /* recover() forgets the decisions it holds (wrong) */
+
+static char *lr_path(const char *name)
+{
+    return sl_sprintf("%s/%s", g_dir, name);
+}
+
+static long lr_read_gen(void)
+{
+    char *p = lr_path("txngen");
+    FILE *f = fopen(p, "r");
+    long g = 0;
+    if (f && fscanf(f, "%ld", &g) != 1)
+        g = 0;
+    if (f)
+        fclose(f);
+    sl_free(p);
+    return g;
+}
+
+static int lr_recover(sl_participant *sp, int64_t *decided, sl_error *err)
+{
+    lr_part *p = sp->impl;
+    p->gen = lr_read_gen() + 1; /* fence every earlier incarnation */
+    char *path = lr_path("txngen");
+    char buf[32];
+    snprintf(buf, sizeof buf, "%ld\n", p->gen);
+    int rc = sl_fs_write_atomic(path, buf, strlen(buf), err);
+    sl_free(path);
+    *decided = -1;
+    path = lr_path("txnlog");
+    FILE *f = fopen(path, "r");
+    sl_free(path);
+    char line[64];
+    long long n;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "decided %lld", &n) == 1)
+            *decided = n;
+    if (f)
+        fclose(f);
+    if (g_lr_lies)
+        *decided = -1;
+    return rc;
+}
+
+static int lr_decide(sl_participant *sp, int64_t epoch, sl_error *err)
+{
+    lr_part *p = sp->impl;
+    if (fail_now()) /* a crash before the commit */
+        return sl_error_set(err, SL_ERR_IO, -1, "injected failure before the commit");
+    if (lr_read_gen() != p->gen)
+        return sl_error_set(err, SL_ERR_OBJECT_IN_USE, -1, "fenced");
+    pthread_mutex_lock(&p->mu);
+    lr_txn *x = &p->txn[epoch % 2];
+    char *path = lr_path("txnlog"), *old = NULL;
+    size_t len = 0;
+    sl_error ignore = SL_ERROR_INIT;
+    sl_fs_read_file(path, &old, &len, &ignore);
+    sl_error_reset(&ignore);
+    sl_strbuf all = SL_STRBUF_INIT;
+    if (old)
+        sl_strbuf_append_n(&all, old, len);
+    if (x->epoch == epoch)
+        sl_strbuf_append_n(&all, sl_strbuf_cstr(&x->rows), x->rows.len);
+    sl_strbuf_appendf(&all, "decided %lld\n", (long long)epoch);
+    int rc = sl_fs_write_atomic(path, all.buf, all.len, err); /* the decision */
+    sl_strbuf_reset(&x->rows);
+    x->epoch = -1;
+    pthread_mutex_unlock(&p->mu);
+    sl_strbuf_free(&all);
+    sl_free(old);
+    sl_free(path);
+    return rc;
+}
+
+static void lr_free(sl_participant *sp)
+{
+    lr_part *p = sp->impl;
+    for (int i = 0; i < 2; i++)
+        sl_strbuf_free(&p->txn[i].rows);
+    pthread_mutex_destroy(&p->mu);
+    sl_free(p);
+}
+
+static const sl_participant_ops lr_ops = {lr_recover, lr_decide, lr_free};
+
+static int lr_create(const sl_participant_args *a, sl_participant **out, sl_error *err)
+{
+    lr_part *p = sl_calloc(1, sizeof *p);
+    p->part.ops = &lr_ops;
+    p->part.impl = p;
+    pthread_mutex_init(&p->mu, NULL);
+    p->txn[0].epoch = p->txn[1].epoch = -1;
+    *out = &p->part;
+    return 0;
+}
+
+typedef struct lr_sink {
+    sl_sink sink;  /* first */
+    lr_part *part; /* the job's participant */
+    int64_t epoch; /* open epoch */
+} lr_sink;
+
+static int lrs_begin(sl_sink *s, int64_t epoch, sl_error *err)
+{
+    lr_sink *k = s->impl;
+    k->epoch = epoch;
+    pthread_mutex_lock(&k->part->mu);
+    lr_txn *x = &k->part->txn[epoch % 2];
+    int rc = 0;
+    if (x->epoch != epoch && x->epoch != -1) /* its slot must be free: N-1 was decided */
+        rc = sl_error_set(err, SL_ERR_INTERNAL, -1, "epoch %lld begins while %lld is open",
+                          (long long)epoch, (long long)x->epoch);
+    else
+        x->epoch = epoch;
+    pthread_mutex_unlock(&k->part->mu);
+    return rc;
+}
+
+static int lrs_write(sl_sink *s, const sl_chunk *c, sl_error *err)
+{
+    lr_sink *k = s->impl;
+    if (fail_now())
+        return sl_error_set(err, SL_ERR_IO, -1, "injected write failure");
+    pthread_mutex_lock(&k->part->mu);
+    lr_txn *x = &k->part->txn[k->epoch % 2];
+    for (int r = 0; r < c->nrows; r++)
+        sl_strbuf_appendf(&x->rows, "row %lld\n", (long long)c->cols[0].v.i64[r]);
+    pthread_mutex_unlock(&k->part->mu);
+    return 0;
+}
+
+static int lrs_pre_commit(sl_sink *s, int64_t epoch, sl_strbuf *committable, sl_error *err)
+{
+    if (fail_now())
+        return sl_error_set(err, SL_ERR_IO, -1, "injected pre_commit failure");
+    sl_strbuf_appendf(committable, "lr epoch %lld", (long long)epoch);
+    return 0;
+}
+
+/* Committed by the participant's decide(): nothing left to do. */
+static int lrs_commit(sl_sink *s, const char *c, size_t len, sl_error *err)
+{
+    return 0;
+}
+
+static int lrs_recover(sl_sink *s, const char *const *cs, const size_t *lens, int n,
+                       sl_error *err)
+{
+    return 0;
+}
+
+static void lrs_free(sl_sink *s)
+{
+    sl_free(s->impl);
+}
+
+static const sl_sink_ops lrs_ops = {lrs_begin,  lrs_write,   lrs_pre_commit, lrs_commit,
+                                    lrs_commit, lrs_recover, lrs_free};
+
+static int lrs_create(const sl_sink_args *a, sl_sink **out, sl_error *err)
+{
+    if (!a->participant)
+        return sl_error_set(err, SL_ERR_INTERNAL, -1, "no participant");
+    lr_sink *k = sl_calloc(1, sizeof *k);
+    k->sink.ops = &lrs_ops;
+    k->sink.impl = k;
+    k->part = a->participant->impl;
+    *out = &k->sink;
+    return 0;
+}
+
+/* The independent reader of the "broker": each value committed once. */
+static int lr_check_output(void)
+{
+    static int seen[N_ROWS];
+    memset(seen, 0, sizeof seen);
+    int bad = 0;
+    char *path = lr_path("txnlog");
+    FILE *f = fopen(path, "r");
+    sl_free(path);
+    char line[64];
+    long long v;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "row %lld", &v) == 1) {
+            if (v < 0 || v >= N_ROWS)
+                bad++;
+            else
+                seen[v]++;
+        }
+    if (f)
+        fclose(f);
+    for (int i = 0; i < N_ROWS; i++)
+        bad += seen[i] != 1;
+    return bad;
+}
+
+static int run_lr_with_failure(int fail_at, sl_job_stats *last)
+{
+    sl_type types[1] = {sl_type_make(SL_TYPE_BIGINT)};
+    const char *names[1] = {"v"};
+    sl_job_spec spec = make_spec(types, names);
+    const char *tables[1] = {"out"};
+    spec.create_sink = lrs_create;
+    spec.sink_args.participates = true;
+    spec.create_participant = lr_create;
+    spec.participant_args = (sl_participant_args){1, NULL, tables, "test-job"};
+    g_step = 0;
+    g_fail_at = fail_at;
+    int runs = 0;
+    for (;;) {
+        sl_error err = SL_ERROR_INIT;
+        runs++;
+        int rc = sl_job_run(&spec, last, &err);
+        if (rc != 0 && getenv("SLUICE_TEST_VERBOSE"))
+            fprintf(stderr, "lr run %d (fail at %d): %s\n", runs, fail_at, err.message);
+        sl_error_reset(&err);
+        if ((rc == 0 && last->finished) || runs > 5)
+            return runs;
+    }
+}
+
+/* A failure at every step of a job whose sink is a last-resource
+** participant: the decision is its commit, so a crash between the commit
+** and _metadata must resume from the committed checkpoint (sealing it),
+** and a crash before the commit from the one before. */
+static void lr_every_step(void)
+{
+    fresh_dir("lr-count");
+    sl_job_stats st;
+    CHECK_INT(run_lr_with_failure(0, &st), 1);
+    CHECK(st.finished);
+    CHECK_INT(lr_check_output(), 0);
+    int steps = g_step;
+    REQUIRE(steps > 50);
+    int failures = 0, restarts = 0;
+    g_injected = 0;
+    for (int k = 1; k <= steps; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "lr-fail-%d", k);
+        fresh_dir(name);
+        int runs = run_lr_with_failure(k, &st);
+        CHECK(st.finished);
+        int bad = lr_check_output();
+        if (bad) {
+            fprintf(stderr, "lr: failure at step %d: %d values wrong\n", k, bad);
+            failures++;
+        }
+        restarts += runs - 1;
+        sl_error err = SL_ERROR_INIT;
+        sl_fs_remove_tree(g_dir, &err);
+    }
+    CHECK_INT(failures, 0);
+    CHECK_INT(restarts, g_injected);
+    CHECK(g_injected >= steps / 2);
+}
+
+static void t_last_resource_every_step(void)
+{
+    lr_every_step();
+}
+
+static void t_last_resource_parallel(void)
+{
+    g_parallelism = 2; /* two sink instances write into one transaction per epoch */
+    lr_every_step();
+    g_parallelism = 1;
+}
+
+/* The check can fail: a participant that does not report the decision it
+** holds makes a restart after "decided, not sealed" replay that epoch. */
+static void t_last_resource_check_can_fail(void)
+{
+    g_lr_lies = true;
+    int caught = 0;
+    for (int k = 1; k <= 300 && !caught; k++) {
+        fresh_dir("lr-lies");
+        sl_job_stats st;
+        run_lr_with_failure(k, &st);
+        caught += lr_check_output() > 0;
+    }
+    g_lr_lies = false;
+    CHECK(caught > 0);
+}
+
+/* A zombie: an earlier incarnation that was fenced cannot commit. */
+static void t_last_resource_fencing(void)
+{
+    fresh_dir("lr-fence");
+    sl_participant_args a = {0};
+    sl_participant *old = NULL, *new = NULL;
+    sl_error err = SL_ERROR_INIT;
+    REQUIRE(lr_create(&a, &old, &err) == 0);
+    REQUIRE(lr_create(&a, &new, &err) == 0);
+    int64_t k;
+    CHECK_INT(old->ops->recover(old, &k, &err), 0);
+    CHECK_INT(k, -1);
+    CHECK_INT(new->ops->recover(new, &k, &err), 0); /* fences old */
+    g_fail_at = -1;
+    CHECK_INT(old->ops->decide(old, 1, &err), -1);
+    CHECK_STR(err.sqlstate, "55006");
+    sl_error_reset(&err);
+    CHECK_INT(new->ops->decide(new, 1, &err), 0);
+    CHECK_INT(new->ops->recover(new, &k, &err), 0);
+    CHECK_INT(k, 1);
+    old->ops->free(old);
+    new->ops->free(new);
+}
+
 SL_TESTS(t_no_failure, t_failure_at_every_step, t_check_detects_sloppy_sink, t_parallel_no_failure,
          t_parallel_failure_at_every_step, t_parallel_sloppy, t_restore_other_parallelism,
-         t_restore_path)
+         t_restore_path, t_last_resource_every_step, t_last_resource_parallel,
+         t_last_resource_check_can_fail, t_last_resource_fencing)
