@@ -125,6 +125,9 @@ struct sl_connector {
     ** (then column-dependent checks are skipped). */
     int (*check)(const sl_connector *c, const sl_kvlist *opts, const sl_table_shape *shape,
                  sl_error *err);
+    /* Checks for a table that is written (a Kafka sink writes one topic),
+    ** run when an INSERT into it is planned. May be NULL. */
+    int (*check_sink)(const sl_connector *c, const sl_kvlist *opts, sl_error *err);
     /* The runtime side (sl_exec.h): create a source / sink instance. NULL
     ** when the connector cannot be read / written (caps say the same). */
     sl_source_create_fn create_source;

@@ -22,6 +22,14 @@ static const sl_config_key sl__keys[] = {
      "Parallelism of operators (default: number of cores)."},
     {"pipeline.name", SL_OPT_STRING, false, NULL, false, NULL,
      "Name of the next job; a job's identity across restarts."},
+    {"restart-strategy.fixed-delay.attempts", SL_OPT_INT, false, "10", false, NULL,
+     "How many times a failed job is restarted (fixed-delay) before it fails."},
+    {"restart-strategy.fixed-delay.delay", SL_OPT_DURATION, false, "1 s", false, NULL,
+     "How long the fixed-delay strategy waits before each restart."},
+    {"restart-strategy.type", SL_OPT_ENUM, false, "fixed-delay", false, "none|fixed-delay",
+     "Restart a job that failed because an outside system failed for now (SQLSTATE class "
+     "08: a broker down, a lost connection) from its last checkpoint: 'fixed-delay', or "
+     "'none'. Other failures (bad input, a fenced instance) are never restarted."},
     {"sink.guarantee-fallback", SL_OPT_ENUM, false, "error", false, "error|downgrade",
      "What to do when a requested sink guarantee is not achievable."},
     {"sql-client.execution.result-mode", SL_OPT_ENUM, false, "tableau", false,

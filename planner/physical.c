@@ -382,6 +382,12 @@ static int sl__build_graph(sl_physical *p, const sl_lp *root, const sl_catalog *
             return sl_error_set(err, SL_ERR_NOT_SUPPORTED, root->pos,
                                 "connector '%s' cannot be written yet",
                                 root->connector ? root->connector->name : "?");
+        if (dst->connector->check_sink &&
+            dst->connector->check_sink(dst->connector, dst->def->options, err) != 0) {
+            if (err->position < 0)
+                err->position = root->pos;
+            return -1;
+        }
     }
     int par = o->parallelism > 0 ? o->parallelism : 1;
     sl_list *branches = sl_list_new();

@@ -77,6 +77,9 @@ typedef struct sl__job {
     char *guarantee;        /* the sink's effective guarantee */
     char *guarantees;       /* EXPLAIN's Guarantees section of the job: the whole decision */
     char *restore_path;     /* 'execution.savepoint.path' it starts from, or NULL */
+    int restart_attempts;   /* restarts allowed after a transient failure (0 = none) */
+    int64_t restart_delay_ms; /* wait before each */
+    int restarts;           /* [mu] restarts so far */
     sl_list *plans;         /* the logical plans (sl_lp*) the physical plan points into */
     sl_catalog *cat;        /* the catalog snapshot it was planned against */
     sl_physical *phys;      /* the physical plan, holding the sl_job_spec */
@@ -849,6 +852,13 @@ static char *sl__job_name(sl_session *s, const sl_stmt *st)
 }
 
 /* A duration setting in ms (SET validated it; the defaults parse). */
+/* A setting's value: SET's, else its default. */
+static const char *sl__setting(sl_session *s, const char *key)
+{
+    const char *v = sl_kvlist_get(s->config, key);
+    return v ? v : sl_config_find(key)->default_value;
+}
+
 static int64_t sl__duration_ms(sl_session *s, const char *key)
 {
     const char *v = sl_kvlist_get(s->config, key);
@@ -1372,6 +1382,44 @@ static void sl__job_progress(void *ctx, const sl_job_stats *stats)
     pthread_mutex_unlock(&job->eng->mu);
 }
 
+/* Whether a failure is worth a restart: an outside system failed for now
+** (SQLSTATE class 08). Bad input, a fenced instance, a refused plan fail
+** the same way again (or must not run twice). */
+static bool sl__transient(const sl_error *err)
+{
+    return err->sqlstate[0] == '0' && err->sqlstate[1] == '8';
+}
+
+/* sl_job_run under the restart strategy: after a transient failure the job
+** starts again from its newest decided checkpoint, up to restart_attempts
+** times, each after restart_delay_ms (a stop request ends the wait). */
+static int sl__job_run_restarting(sl__job *job, sl_job_stats *stats, sl_error *err)
+{
+    sl_job_spec *spec = sl_physical_spec(job->phys);
+    for (int attempt = 0;; attempt++) {
+        int rc = sl_job_run(spec, stats, err);
+        if (rc == 0 || !sl__transient(err) || attempt >= job->restart_attempts)
+            return rc;
+        char *msg = sl_sprintf("job \"%s\" failed: %s; restarting it from its last checkpoint "
+                               "in %lld ms (restart %d of at most %d)",
+                               job->name, err->message, (long long)job->restart_delay_ms,
+                               attempt + 1, job->restart_attempts);
+        sl__job_notice(job, msg);
+        sl_free(msg);
+        pthread_mutex_lock(&job->eng->mu);
+        job->restarts++;
+        pthread_mutex_unlock(&job->eng->mu);
+        for (int64_t waited = 0; waited < job->restart_delay_ms; waited += 50) {
+            bool sp;
+            if (sl__job_should_stop(job, &sp))
+                return rc; /* stopped while down: the failure stands */
+            struct timespec ts = {0, 50 * 1000 * 1000};
+            nanosleep(&ts, NULL);
+        }
+        sl_error_reset(err);
+    }
+}
+
 /* Run the job to its end (in the caller's thread or its own), write its
 ** record, report a background job's end to the log, then publish the end
 ** in the registry: the last thing the job's thread does. */
@@ -1383,7 +1431,7 @@ static void sl__job_main(sl__job *job)
     stats.last_checkpoint = -1;
     stats.restored_from = -1;
     sl_error err = SL_ERROR_INIT;
-    int rc = sl_job_run(sl_physical_spec(job->phys), &stats, &err);
+    int rc = sl__job_run_restarting(job, &stats, &err);
     if (rc != 0) { /* the counters of a failed run: the last live ones */
         pthread_mutex_lock(&eng->mu);
         stats = job->stats;
@@ -1813,6 +1861,10 @@ static int sl__run(sl_session *s, const sl_stmt *st, const sl_result_sink *out, 
         effective = NULL;
         guarantees = NULL;
         job->restore_path = sl_strdup(restore);
+        if (sl_strcasecmp(sl__setting(s, "restart-strategy.type"), "fixed-delay") == 0) {
+            job->restart_attempts = atoi(sl__setting(s, "restart-strategy.fixed-delay.attempts"));
+            job->restart_delay_ms = sl__duration_ms(s, "restart-strategy.fixed-delay.delay");
+        }
         job->plans = plans;
         job->cat = cat;
         job->phys = phys;

@@ -18,6 +18,7 @@
 **
 ** Main routines: sl__kafka_conf, sl__kafka_user_set.
 */
+#include <regex.h>
 #include <string.h>
 
 #include "kafka_int.h"
@@ -25,9 +26,19 @@
 static const sl_option_spec sl__kafka_options[] = {
     {.key = "topic",
      .type = SL_OPT_STRING,
-     .required = true,
-     .description = "The topic to read from or write to (one topic; 'topic-pattern' is not "
-                    "supported yet)."},
+     .description = "The topic to write to, or the topics to read from: 'a' or 'a;b;c' "
+                    "(Flink's list). A sink writes one topic."},
+    {.key = "topic-pattern",
+     .type = SL_OPT_STRING,
+     .description = "Instead of 'topic', for a source: every topic whose whole name matches "
+                    "this regular expression (POSIX extended), including topics created while "
+                    "the job runs; internal topics (starting with '__') are left out."},
+    {.key = "scan.topic-partition-discovery.interval",
+     .type = SL_OPT_DURATION,
+     .default_value = SL__KAFKA_DISCOVERY_DEFAULT,
+     .description = "How often the source lists the partitions again: partitions added to "
+                    "its topics (and new topics matching 'topic-pattern') are read from their "
+                    "beginning. '0' lists them only at the start."},
     {.key = "properties.bootstrap.servers",
      .type = SL_OPT_STRING,
      .required = true,
@@ -66,10 +77,67 @@ static const sl_option_spec sl__kafka_options[] = {
                     "transactional.id and enable.auto.commit are the connector's own."},
 };
 
+/* Kafka's legal topic names: [a-zA-Z0-9._-]{1,249}. */
+static bool sl__kafka_topic_name_ok(const char *t)
+{
+    size_t n = strlen(t);
+    if (n < 1 || n > 249)
+        return false;
+    for (const char *p = t; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+              *p == '.' || *p == '_' || *p == '-'))
+            return false;
+    return true;
+}
+
 static int sl__kafka_check(const sl_connector *c, const sl_kvlist *opts,
                            const sl_table_shape *shape, sl_error *err)
 {
-    static const char *const nonempty[] = {"topic", "properties.bootstrap.servers"};
+    const sl_kv *tkv = sl_kvlist_find(opts, "topic"), *pkv = sl_kvlist_find(opts, "topic-pattern");
+    if (tkv && pkv)
+        return sl_error_set(err, SL_ERR_INVALID_PARAMETER, pkv->key_pos,
+                            "options 'topic' and 'topic-pattern' cannot both be set");
+    if (!tkv && !pkv)
+        return sl_error_set(err, SL_ERR_INVALID_PARAMETER, -1,
+                            "missing required option 'topic' (or 'topic-pattern') for connector "
+                            "'%s'",
+                            c->name);
+    if (tkv && tkv->value) {
+        int n = 0;
+        char **topics = sl__kafka_split_topics(tkv->value, &n);
+        int rc = n == 0 ? -1 : 0;
+        for (int i = 0; i < n; i++) {
+            if (rc == 0 && !sl__kafka_topic_name_ok(topics[i])) {
+                rc = sl_error_set(err, SL_ERR_INVALID_PARAMETER, tkv->value_pos,
+                                  "invalid value for option 'topic': \"%s\" is not a Kafka topic "
+                                  "name",
+                                  topics[i]);
+                sl_error_hint(err, "Topic names are 1 to 249 of the characters a-z, A-Z, 0-9, "
+                                   "'.', '_' and '-'; separate several with ';'.");
+            }
+            sl_free(topics[i]);
+        }
+        sl_free(topics);
+        if (rc != 0 && !sl_error_isset(err))
+            sl_error_set(err, SL_ERR_INVALID_PARAMETER, tkv->value_pos,
+                         "option 'topic' must not be empty");
+        if (rc != 0)
+            return -1;
+    }
+    if (pkv && pkv->value) {
+        regex_t re;
+        char *anchored = sl_sprintf("^(%s)$", pkv->value);
+        int bad = regcomp(&re, anchored, REG_EXTENDED | REG_NOSUB);
+        sl_free(anchored);
+        if (bad == 0)
+            regfree(&re);
+        if (bad)
+            return sl_error_set(err, SL_ERR_INVALID_PARAMETER, pkv->value_pos,
+                                "invalid value for option 'topic-pattern': \"%s\" is not a "
+                                "regular expression",
+                                pkv->value);
+    }
+    static const char *const nonempty[] = {"properties.bootstrap.servers"};
     for (size_t i = 0; i < SL_ARRAY_LEN(nonempty); i++) {
         const sl_kv *kv = sl_kvlist_find(opts, nonempty[i]);
         if (kv && kv->value && kv->value[0] == 0)
@@ -108,6 +176,20 @@ static int sl__kafka_check(const sl_connector *c, const sl_kvlist *opts,
     return 0;
 }
 
+static int sl__kafka_check_sink(const sl_connector *c, const sl_kvlist *opts, sl_error *err)
+{
+    const char *topic = sl_kvlist_get(opts, "topic");
+    if (!topic || strchr(topic, ';')) {
+        sl_error_set(err, SL_ERR_INVALID_PARAMETER, -1, "a %s sink writes one topic", c->name);
+        sl_error_detail(err, topic ? "The table lists several topics ('topic' = '%s')."
+                                   : "The table reads 'topic-pattern'.",
+                        topic);
+        sl_error_hint(err, "Write into a table whose 'topic' names one topic.");
+        return -1;
+    }
+    return 0;
+}
+
 const sl_connector sl__connector_kafka = {
     .name = "kafka",
     .description = "Records of a Kafka topic, in one of the formats (value only, no key).",
@@ -131,6 +213,7 @@ const sl_connector sl__connector_kafka = {
             .probe = sl__kafka_probe,
         },
     .check = sl__kafka_check,
+    .check_sink = sl__kafka_check_sink,
     .create_source = sl__kafka_source_create,
     .create_sink = sl__kafka_sink_create,
     .create_participant = sl__kafka_txn_create,
@@ -144,6 +227,34 @@ bool sl__kafka_user_set(const sl_kvlist *opts, const char *key)
             return true;
     }
     return false;
+}
+
+const char *sl__kafka_sqlstate(rd_kafka_resp_err_t e)
+{
+    switch (e) {
+    case RD_KAFKA_RESP_ERR__TRANSPORT:
+    case RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN:
+    case RD_KAFKA_RESP_ERR__TIMED_OUT:
+    case RD_KAFKA_RESP_ERR__MSG_TIMED_OUT:
+    case RD_KAFKA_RESP_ERR__RESOLVE:
+    case RD_KAFKA_RESP_ERR__WAIT_COORD:
+    case RD_KAFKA_RESP_ERR__TIMED_OUT_QUEUE:
+    case RD_KAFKA_RESP_ERR_REQUEST_TIMED_OUT:
+    case RD_KAFKA_RESP_ERR_BROKER_NOT_AVAILABLE:
+    case RD_KAFKA_RESP_ERR_LEADER_NOT_AVAILABLE:
+    case RD_KAFKA_RESP_ERR_NOT_LEADER_FOR_PARTITION:
+    case RD_KAFKA_RESP_ERR_NETWORK_EXCEPTION:
+    case RD_KAFKA_RESP_ERR_COORDINATOR_LOAD_IN_PROGRESS:
+    case RD_KAFKA_RESP_ERR_COORDINATOR_NOT_AVAILABLE:
+    case RD_KAFKA_RESP_ERR_NOT_COORDINATOR:
+    case RD_KAFKA_RESP_ERR_NOT_ENOUGH_REPLICAS:
+    case RD_KAFKA_RESP_ERR_NOT_ENOUGH_REPLICAS_AFTER_APPEND:
+    case RD_KAFKA_RESP_ERR_KAFKA_STORAGE_ERROR:
+    case RD_KAFKA_RESP_ERR_CONCURRENT_TRANSACTIONS:
+        return SL_ERR_CONNECTION_FAILURE;
+    default:
+        return SL_ERR_IO;
+    }
 }
 
 static void sl__kafka_log(const rd_kafka_t *rk, int level, const char *fac, const char *buf)
@@ -182,6 +293,27 @@ rd_kafka_conf_t *sl__kafka_conf(const sl_kvlist *opts, const char *const *defaul
     }
     rd_kafka_conf_set_log_cb(conf, sl__kafka_log);
     return conf;
+}
+
+char **sl__kafka_split_topics(const char *list, int *n)
+{
+    *n = 0;
+    char **v = sl_calloc(strlen(list) / 2 + 2, sizeof(char *));
+    const char *p = list;
+    while (*p) {
+        const char *end = strchr(p, ';');
+        if (!end)
+            end = p + strlen(p);
+        const char *a = p, *b = end;
+        while (a < b && (*a == ' ' || *a == '\t'))
+            a++;
+        while (b > a && (b[-1] == ' ' || b[-1] == '\t'))
+            b--;
+        if (b > a)
+            v[(*n)++] = sl_strndup(a, (size_t)(b - a));
+        p = *end ? end + 1 : end;
+    }
+    return v;
 }
 
 int sl__kafka_parse_offsets(const char *text, sl__kafka_offset **out, int *n)

@@ -22,6 +22,17 @@ int sl__kafka_sink_create(const sl_sink_args *args, sl_sink **out, sl_error *err
 ** refuses a property. */
 rd_kafka_conf_t *sl__kafka_conf(const sl_kvlist *opts, const char *const *defaults, sl_error *err);
 
+/* 'scan.topic-partition-discovery.interval' by default (Flink's). */
+#define SL__KAFKA_DISCOVERY_DEFAULT "5 min"
+
+/* The topics of 'topic' = 'a;b;c' (Flink's list; blanks around names are
+** dropped, empty names skipped); caller frees each and the array. */
+char **sl__kafka_split_topics(const char *list, int *n);
+
+/* The source subtask that reads partition of topic (Flink's
+** KafkaSourceEnumerator rule). */
+int sl__kafka_owner(const char *topic, int32_t partition, int parallelism);
+
 /* One entry of 'scan.startup.specific-offsets'. */
 typedef struct sl__kafka_offset {
     int32_t partition; /* partition */
@@ -31,6 +42,11 @@ typedef struct sl__kafka_offset {
 /* Parse 'partition:0,offset:42;partition:1,offset:300' (Flink's format) into
 ** *out (caller frees; out and n may be NULL to only check). 0 or -1. */
 int sl__kafka_parse_offsets(const char *text, sl__kafka_offset **out, int *n);
+
+/* The SQLSTATE of a librdkafka error: 08006 when the cluster failed for now
+** (a broker down, a timeout: the job is restarted from its checkpoint),
+** else 58030. */
+const char *sl__kafka_sqlstate(rd_kafka_resp_err_t e);
 
 /* Whether the user set 'properties.<key>'. */
 bool sl__kafka_user_set(const sl_kvlist *opts, const char *key);

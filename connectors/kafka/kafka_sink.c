@@ -50,6 +50,7 @@ typedef struct sl__kafka_sink {
     sl_strbuf rec;           /* one encoded row */
     int64_t failed;          /* records whose delivery failed */
     char *first_error;       /* the first delivery error (owned), or NULL */
+    rd_kafka_resp_err_t first_code; /* its code */
 } sl__kafka_sink;
 
 static void sl__kafka_dr(rd_kafka_t *rk, const rd_kafka_message_t *m, void *opaque)
@@ -58,8 +59,10 @@ static void sl__kafka_dr(rd_kafka_t *rk, const rd_kafka_message_t *m, void *opaq
     sl__kafka_sink *k = opaque;
     if (!m->err)
         return;
-    if (k->failed++ == 0)
+    if (k->failed++ == 0) {
         k->first_error = sl_strdup(rd_kafka_err2str(m->err));
+        k->first_code = m->err;
+    }
     if (k->guarantee == SL_GUARANTEE_NONE && k->failed == 1)
         sl_log(SL_LOG_WARN, "kafka sink: a record for topic \"%s\" was not delivered: %s", k->topic,
                rd_kafka_err2str(m->err));
@@ -72,8 +75,8 @@ static int sl__kafka_check_delivery(sl__kafka_sink *k, sl_error *err)
         return 0;
     char reason[512];
     rd_kafka_resp_err_t fe = rd_kafka_fatal_error(k->own, reason, sizeof reason);
-    sl_error_set(err, SL_ERR_IO, -1, "could not write to Kafka topic \"%s\": %s", k->topic,
-                 fe ? reason : k->first_error);
+    sl_error_set(err, fe ? SL_ERR_IO : sl__kafka_sqlstate(k->first_code), -1,
+                 "could not write to Kafka topic \"%s\": %s", k->topic, fe ? reason : k->first_error);
     sl_error_detail(err, "%" PRId64 " record(s) were not delivered.", k->failed);
     return -1;
 }
@@ -110,8 +113,9 @@ static int sl__kafka_write(sl_sink *s, const sl_chunk *c, sl_error *err)
             if (e && k->txn && sl__kafka_txn_error(k->txn, k->rk, "a write", err) != 0)
                 return -1; /* fenced */
             if (e)
-                return sl_error_set(err, SL_ERR_IO, -1, "could not write to Kafka topic \"%s\": %s",
-                                    k->topic, rd_kafka_err2str(e));
+                return sl_error_set(err, sl__kafka_sqlstate(e), -1,
+                                    "could not write to Kafka topic \"%s\": %s", k->topic,
+                                    rd_kafka_err2str(e));
             break;
         }
     }
@@ -190,8 +194,10 @@ int sl__kafka_sink_create(const sl_sink_args *args, sl_sink **out, sl_error *err
 {
     *out = NULL;
     const char *topic = sl_kvlist_get(args->options, "topic");
-    if (!topic || !topic[0])
-        return sl_error_set(err, SL_ERR_INVALID_PARAMETER, -1, "option 'topic' is required");
+    if (!topic || !topic[0] || strchr(topic, ';'))
+        return sl_error_set(err, SL_ERR_INVALID_PARAMETER, -1,
+                            "kafka sink \"%s\": a sink writes one topic: set 'topic' to one name",
+                            args->table ? args->table : "?");
     if (args->guarantee == SL_GUARANTEE_EXACTLY_ONCE && !args->participant)
         return sl_error_set(err, SL_ERR_INTERNAL, -1,
                             "kafka sink: exactly-once needs the job's transactions");

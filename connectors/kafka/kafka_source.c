@@ -1,15 +1,20 @@
 /*
-** kafka_source.c — the kafka source: the records of one topic decoded with
+** kafka_source.c — the kafka source: the records of one or more topics
+** ('topic' = 'a;b', or every topic matching 'topic-pattern') decoded with
 ** the table's format. Unbounded (never SL_SOURCE_END), replayable.
 **
 ** Consumer: librdkafka with 'enable.auto.commit' = false,
 ** 'isolation.level' = read_committed and 'auto.offset.reset' = earliest
 ** unless the user set them (properties.<x>), and 'group.id' = sluice-<table>
-** when 'properties.group.id' is not given. There is no group membership:
-** at its first poll a subtask lists the topic's partitions (metadata) and
-** assigns itself, with rd_kafka_assign and explicit offsets, the partitions
-** i with i % parallelism == subtask. Offsets are never committed to the
-** group; the checkpoint holds them.
+** when 'properties.group.id' is not given. There is no group membership: a
+** subtask lists the topics' partitions (metadata) and assigns itself, with
+** explicit offsets, the ones it owns — Flink's rule, so an existing
+** partition never changes owner when others appear: partition i of topic
+** t goes to subtask (start(t) + i) % parallelism, start(t) = ((Java
+** hashCode of t) * 31 & 0x7FFFFFFF) % parallelism. The partitions are
+** listed again every 'scan.topic-partition-discovery.interval' (new
+** partitions, new topics matching the pattern); new ones are read from
+** their beginning.
 **
 ** Start: after seek(), the stored offsets (partitions not in the stored
 ** position — added since — start at the beginning); otherwise by
@@ -18,15 +23,21 @@
 ** group-offsets (the group's committed offsets, the beginning where it has
 ** none), timestamp (rd_kafka_offsets_for_times of
 ** 'scan.startup.timestamp-millis'; the end of a partition without a later
-** record), specific-offsets ('scan.startup.specific-offsets'; the beginning
-** for partitions not listed).
+** record), specific-offsets ('scan.startup.specific-offsets', for the first
+** topic; the beginning for partitions not listed).
 **
-** Position (text): "v1 <partition>:<next offset>,..." for this subtask's
-** partitions, in partition order; -2 means "from the beginning" (nothing
-** read yet). Every record handed out is before its partition's offset.
-** Before the first poll the partitions are not known yet and the position
-** is "v1 " (a restart from it reads every partition from the beginning,
-** whatever 'scan.startup.mode' says).
+** Position (text): "v2 <topic>:<partition>:<next offset>,..." for this
+** subtask's partitions in the order they were found; -2 means "from the
+** beginning" (nothing read yet). Every record handed out is before its
+** partition's offset. Topic names cannot hold ':' or ','. ("v1
+** <partition>:<offset>,..." of earlier versions is read for one topic.)
+** Offsets live in checkpoints; once a checkpoint is decided its offsets
+** are committed to the group as well (asynchronously), for monitoring
+** tools: never read back, except by 'group-offsets' at a fresh start.
+**
+** Splits: each partition is a split (sl_source_ops.splits), so the task's
+** watermark is the smallest of its partitions' (Flink's per-partition
+** watermarks): a row is never late because another partition ran ahead.
 **
 ** Records: one message value is one record (a trailing "\n" or "\r\n" is
 ** dropped); a message without a value (tombstone) is skipped. A malformed
@@ -40,6 +51,7 @@
 ** Main routines: sl__kafka_source_create and the sl_source_ops below.
 */
 #include <inttypes.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +64,7 @@
 #define SL__KAFKA_IDLE_WAIT_MS    100 /* longest wait in one poll */
 #define SL__KAFKA_META_TIMEOUT_MS 10000
 #define SL__KAFKA_SHOW_BYTES      200 /* bytes of a bad record in messages */
+#define SL__KAFKA_TOPIC_WAIT_MS   5000 /* a new topic may take this long to appear */
 
 typedef enum {
     SL__START_EARLIEST,
@@ -62,29 +75,39 @@ typedef enum {
 } sl__kafka_start;
 
 typedef struct sl__kafka_part {
+    char *topic;       /* its topic (owned) */
     int32_t partition; /* partition number */
     int64_t next;      /* offset of the next record to hand out; -2 = beginning */
 } sl__kafka_part;
 
 typedef struct sl__kafka_source {
-    char *topic;
+    char **topics;                /* 'topic': the listed topics */
+    int ntopics;
+    regex_t pattern;              /* 'topic-pattern', when has_pattern */
+    bool has_pattern;
+    char *what;                   /* the topics, for messages: "a", "a;b" or "pattern x" */
     int subtask, parallelism;
     sl__kafka_start start;
     int64_t start_ms;             /* SL__START_TIMESTAMP: epoch ms */
     sl__kafka_offset *specific;   /* SL__START_SPECIFIC: the offsets */
     int nspecific;                /* their number */
+    int64_t discovery_ms;         /* 'scan.topic-partition-discovery.interval'; 0 = never */
+    int64_t discovered_at;        /* when the partitions were last listed */
     sl_codec *codec;
     rd_kafka_t *rk;
     int64_t skipped;
-    bool assigned;         /* partitions assigned */
-    sl__kafka_part *parts; /* this subtask's partitions (sorted), once assigned */
-    int nparts;
-    sl__kafka_part *seeked; /* stored position (seek), until assigned */
+    bool assigned;                /* the first listing and assignment happened */
+    sl__kafka_part *parts;        /* this subtask's partitions (split i = parts[i]) */
+    int nparts, cap;
+    sl__kafka_part *seeked;       /* stored position (seek), until assigned */
     int nseeked;
     bool has_seek;
+    int32_t *row_split;           /* split of each row appended by the last poll */
+    int row_cap;
+    const rd_kafka_topic_t *last_rkt; /* the message lookup's cache: topic handle, */
+    int32_t last_partition;           /* partition */
+    int last_part;                    /* and index in parts (-1: none) */
 } sl__kafka_source;
-
-#define SL__KAFKA_TOPIC_WAIT_MS 5000 /* a new topic may take this long to appear */
 
 static int64_t sl__kafka_now_ms(void)
 {
@@ -95,154 +118,273 @@ static int64_t sl__kafka_now_ms(void)
 
 static int sl__kafka_fail(sl_error *err, const char *topic, const char *what, rd_kafka_resp_err_t e)
 {
-    return sl_error_set(err, SL_ERR_IO, -1, "kafka source: %s of topic \"%s\" failed: %s", what,
-                        topic, rd_kafka_err2str(e));
+    return sl_error_set(err, sl__kafka_sqlstate(e), -1, "kafka source: %s of topic \"%s\" failed: %s",
+                        what, topic, rd_kafka_err2str(e));
 }
 
-/* The partitions of the topic (sorted), or -1 with err. */
-static int sl__kafka_partitions(sl__kafka_source *s, int32_t **out, int *n, sl_error *err)
+/* Java's String.hashCode (the topic names are ASCII). */
+static int32_t sl__java_hash(const char *s)
 {
-    rd_kafka_topic_t *t = rd_kafka_topic_new(s->rk, s->topic, NULL);
-    const struct rd_kafka_metadata *md = NULL;
-    rd_kafka_resp_err_t e;
-    /* A topic just created may not be in the metadata yet, or have no
-    ** leaders: ask again for a few seconds before calling it missing. */
-    int64_t until = sl__kafka_now_ms() + SL__KAFKA_TOPIC_WAIT_MS;
+    uint32_t h = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        h = 31 * h + *p;
+    return (int32_t)h;
+}
+
+int sl__kafka_owner(const char *topic, int32_t partition, int parallelism)
+{
+    int64_t start = ((int64_t)((uint32_t)sl__java_hash(topic) * 31u) & 0x7FFFFFFF) % parallelism;
+    return (int)((start + partition) % parallelism);
+}
+
+static void sl__parts_free(sl__kafka_part *parts, int n)
+{
+    for (int i = 0; i < n; i++)
+        sl_free(parts[i].topic);
+    sl_free(parts);
+}
+
+/* ------------------------------------------------------------------------
+** Listing and assigning partitions
+*/
+
+/* A partition found by a listing. */
+typedef struct sl__found {
+    const char *topic;
+    int32_t partition;
+} sl__found;
+
+static bool sl__topic_wanted(const sl__kafka_source *s, const char *topic)
+{
+    if (s->has_pattern)
+        return strncmp(topic, "__", 2) != 0 && regexec(&s->pattern, topic, 0, NULL, 0) == 0;
+    for (int i = 0; i < s->ntopics; i++)
+        if (strcmp(s->topics[i], topic) == 0)
+            return true;
+    return false;
+}
+
+/* Every partition of the wanted topics into *found (pointing into *md,
+** which the caller destroys). The listed topics must exist: a topic just
+** created may take a few seconds to show with leaders, so ask again for
+** up to SL__KAFKA_TOPIC_WAIT_MS before calling it missing (at the first
+** listing; later ones just wait for the next round). */
+static int sl__kafka_list(sl__kafka_source *s, bool first, const struct rd_kafka_metadata **md,
+                          sl__found **found, int *nfound, sl_error *err)
+{
+    *md = NULL;
+    *found = NULL;
+    *nfound = 0;
+    int64_t until = sl__kafka_now_ms() + (first ? SL__KAFKA_TOPIC_WAIT_MS : 0);
+    rd_kafka_topic_t *one =
+        !s->has_pattern && s->ntopics == 1 ? rd_kafka_topic_new(s->rk, s->topics[0], NULL) : NULL;
+    const char *missing = NULL;
+    rd_kafka_resp_err_t e, te = 0;
     for (;;) {
-        e = rd_kafka_metadata(s->rk, 0, t, &md, SL__KAFKA_META_TIMEOUT_MS);
-        bool settled = e || (md->topic_cnt >= 1 && !md->topics[0].err &&
-                             md->topics[0].partition_cnt >= 1);
-        if (settled || sl__kafka_now_ms() >= until)
+        e = rd_kafka_metadata(s->rk, one ? 0 : 1, one, md, SL__KAFKA_META_TIMEOUT_MS);
+        missing = NULL;
+        te = 0;
+        for (int i = 0; !e && !s->has_pattern && i < s->ntopics && !missing; i++) {
+            const rd_kafka_metadata_topic_t *mt = NULL;
+            for (int k = 0; k < (*md)->topic_cnt && !mt; k++)
+                if (strcmp((*md)->topics[k].topic, s->topics[i]) == 0)
+                    mt = &(*md)->topics[k];
+            if (!mt || mt->err || mt->partition_cnt < 1) {
+                missing = s->topics[i];
+                te = mt ? mt->err : RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART;
+            }
+        }
+        if (e || !missing || sl__kafka_now_ms() >= until)
             break;
-        rd_kafka_metadata_destroy(md);
-        md = NULL;
+        rd_kafka_metadata_destroy(*md);
+        *md = NULL;
         struct timespec pause = {0, 200 * 1000 * 1000};
         nanosleep(&pause, NULL);
     }
-    rd_kafka_topic_destroy(t);
+    if (one)
+        rd_kafka_topic_destroy(one);
     if (e)
-        return sl__kafka_fail(err, s->topic, "reading the metadata", e);
-    int rc = 0;
-    if (md->topic_cnt < 1 || md->topics[0].err || md->topics[0].partition_cnt < 1) {
-        rd_kafka_resp_err_t te =
-            md->topic_cnt < 1 ? RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART : md->topics[0].err;
-        if (te == RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART || te == 0)
+        return sl__kafka_fail(err, s->what, "reading the metadata", e);
+    if (missing) {
+        int rc;
+        if (te == RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART || te == 0 ||
+            te == RD_KAFKA_RESP_ERR_LEADER_NOT_AVAILABLE)
             rc = sl_error_set(err, SL_ERR_UNDEFINED_OBJECT, -1,
-                              "kafka source: topic \"%s\" does not exist", s->topic);
+                              "kafka source: topic \"%s\" does not exist", missing);
         else
-            rc = sl__kafka_fail(err, s->topic, "reading the metadata", te);
-    } else {
-        const rd_kafka_metadata_topic_t *mt = &md->topics[0];
-        *n = mt->partition_cnt;
-        *out = sl_calloc((size_t)mt->partition_cnt, sizeof **out);
-        for (int i = 0; i < mt->partition_cnt; i++)
-            (*out)[i] = mt->partitions[i].id;
-        for (int i = 1; i < *n; i++) /* insertion sort: a few partitions */
-            for (int j = i; j > 0 && (*out)[j - 1] > (*out)[j]; j--) {
-                int32_t x = (*out)[j];
-                (*out)[j] = (*out)[j - 1];
-                (*out)[j - 1] = x;
-            }
+            rc = sl__kafka_fail(err, missing, "reading the metadata", te);
+        rd_kafka_metadata_destroy(*md);
+        *md = NULL;
+        return rc;
     }
-    rd_kafka_metadata_destroy(md);
+    int n = 0;
+    for (int k = 0; k < (*md)->topic_cnt; k++)
+        if (!(*md)->topics[k].err && sl__topic_wanted(s, (*md)->topics[k].topic))
+            n += (*md)->topics[k].partition_cnt;
+    *found = sl_calloc((size_t)n + 1, sizeof **found);
+    for (int k = 0; k < (*md)->topic_cnt; k++) {
+        const rd_kafka_metadata_topic_t *mt = &(*md)->topics[k];
+        if (mt->err || !sl__topic_wanted(s, mt->topic))
+            continue;
+        for (int i = 0; i < mt->partition_cnt; i++)
+            (*found)[(*nfound)++] = (sl__found){mt->topic, mt->partitions[i].id};
+    }
+    return 0;
+}
+
+static int sl__find_part(const sl__kafka_source *s, const char *topic, int32_t partition)
+{
+    for (int i = 0; i < s->nparts; i++)
+        if (s->parts[i].partition == partition && strcmp(s->parts[i].topic, topic) == 0)
+            return i;
+    return -1;
+}
+
+/* Where a partition found at the first listing starts (by the stored
+** position or the startup mode) — the modes that need the broker are
+** resolved for all of them at once in sl__kafka_resolve_start. */
+static int64_t sl__initial_offset(const sl__kafka_source *s, const sl__kafka_part *p)
+{
+    if (s->has_seek) {
+        for (int j = 0; j < s->nseeked; j++)
+            if (s->seeked[j].partition == p->partition && strcmp(s->seeked[j].topic, p->topic) == 0)
+                return s->seeked[j].next;
+        return -2;
+    }
+    if (s->start == SL__START_SPECIFIC && strcmp(p->topic, s->ntopics ? s->topics[0] : "") == 0)
+        for (int j = 0; j < s->nspecific; j++)
+            if (s->specific[j].partition == p->partition)
+                return s->specific[j].offset;
+    return -2;
+}
+
+/* latest-offset, timestamp and group-offsets: ask the broker for the start
+** of parts[from..]. */
+static int sl__kafka_resolve_start(sl__kafka_source *s, int from, sl_error *err)
+{
+    int n = s->nparts - from;
+    if (n <= 0 || s->has_seek)
+        return 0;
+    if (s->start == SL__START_LATEST) {
+        for (int i = from; i < s->nparts; i++) {
+            int64_t lo = 0, hi = 0;
+            rd_kafka_resp_err_t e = rd_kafka_query_watermark_offsets(
+                s->rk, s->parts[i].topic, s->parts[i].partition, &lo, &hi, SL__KAFKA_META_TIMEOUT_MS);
+            if (e)
+                return sl__kafka_fail(err, s->parts[i].topic, "reading the latest offsets", e);
+            s->parts[i].next = hi;
+        }
+        return 0;
+    }
+    if (s->start != SL__START_TIMESTAMP && s->start != SL__START_GROUP)
+        return 0;
+    rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new(n);
+    for (int i = from; i < s->nparts; i++)
+        rd_kafka_topic_partition_list_add(l, s->parts[i].topic, s->parts[i].partition)->offset =
+            s->start == SL__START_TIMESTAMP ? s->start_ms : RD_KAFKA_OFFSET_INVALID;
+    rd_kafka_resp_err_t e = s->start == SL__START_TIMESTAMP
+                                ? rd_kafka_offsets_for_times(s->rk, l, SL__KAFKA_META_TIMEOUT_MS)
+                                : rd_kafka_committed(s->rk, l, SL__KAFKA_META_TIMEOUT_MS);
+    int rc = 0;
+    if (e)
+        rc = sl__kafka_fail(err, s->what,
+                            s->start == SL__START_TIMESTAMP ? "looking up offsets by timestamp"
+                                                            : "reading the group's committed offsets",
+                            e);
+    for (int i = from; rc == 0 && i < s->nparts; i++) {
+        sl__kafka_part *p = &s->parts[i];
+        rd_kafka_topic_partition_t *tp = rd_kafka_topic_partition_list_find(l, p->topic, p->partition);
+        if (tp && tp->offset >= 0) {
+            p->next = tp->offset;
+        } else if (s->start == SL__START_TIMESTAMP) { /* no record at or after it: the end */
+            int64_t lo = 0, hi = 0;
+            e = rd_kafka_query_watermark_offsets(s->rk, p->topic, p->partition, &lo, &hi,
+                                                 SL__KAFKA_META_TIMEOUT_MS);
+            if (e)
+                rc = sl__kafka_fail(err, p->topic, "reading the latest offsets", e);
+            p->next = hi;
+        }
+    }
+    rd_kafka_topic_partition_list_destroy(l);
     return rc;
 }
 
-/* Choose this subtask's partitions and their start offsets; assign them. */
-static int sl__kafka_assign(sl__kafka_source *s, sl_error *err)
+/* List the partitions; take the new ones this subtask owns, and assign
+** them (all of them the first time). */
+static int sl__kafka_discover(sl__kafka_source *s, sl_error *err)
 {
-    int32_t *all = NULL;
-    int nall = 0;
-    if (sl__kafka_partitions(s, &all, &nall, err) != 0)
+    bool first = !s->assigned;
+    const struct rd_kafka_metadata *md = NULL;
+    sl__found *found = NULL;
+    int nfound = 0;
+    int rc = sl__kafka_list(s, first, &md, &found, &nfound, err);
+    if (rc != 0 && !first) { /* a failed re-listing waits for the next round */
+        sl_log(SL_LOG_WARN, "kafka source: listing the partitions of %s failed: %s", s->what,
+               err->message);
+        sl_error_reset(err);
+        s->discovered_at = sl__kafka_now_ms();
+        return 0;
+    }
+    if (rc != 0)
         return -1;
-    sl_free(s->parts);
-    s->parts = sl_calloc((size_t)nall, sizeof *s->parts);
-    s->nparts = 0;
-    for (int i = 0; i < nall; i++)
-        if (all[i] % s->parallelism == s->subtask)
-            s->parts[s->nparts++] = (sl__kafka_part){.partition = all[i], .next = -2};
-    sl_free(all);
-    rd_kafka_topic_partition_list_t *l =
-        rd_kafka_topic_partition_list_new(s->nparts > 0 ? s->nparts : 1);
-    for (int i = 0; i < s->nparts; i++)
-        rd_kafka_topic_partition_list_add(l, s->topic, s->parts[i].partition);
-    if (s->has_seek) {
-        for (int i = 0; i < s->nparts; i++)
-            for (int j = 0; j < s->nseeked; j++)
-                if (s->seeked[j].partition == s->parts[i].partition)
-                    s->parts[i].next = s->seeked[j].next;
-    } else if (s->start == SL__START_LATEST) {
-        for (int i = 0; i < s->nparts; i++) {
-            int64_t lo = 0, hi = 0;
-            rd_kafka_resp_err_t e = rd_kafka_query_watermark_offsets(
-                s->rk, s->topic, s->parts[i].partition, &lo, &hi, SL__KAFKA_META_TIMEOUT_MS);
-            if (e) {
-                rd_kafka_topic_partition_list_destroy(l);
-                return sl__kafka_fail(err, s->topic, "reading the latest offsets", e);
-            }
-            s->parts[i].next = hi;
+    int from = s->nparts;
+    for (int i = 0; i < nfound; i++) {
+        if (sl__kafka_owner(found[i].topic, found[i].partition, s->parallelism) != s->subtask ||
+            sl__find_part(s, found[i].topic, found[i].partition) >= 0)
+            continue;
+        if (s->nparts == s->cap) {
+            s->cap = s->cap ? 2 * s->cap : 8;
+            s->parts = sl_realloc(s->parts, (size_t)s->cap * sizeof *s->parts);
         }
-    } else if (s->start == SL__START_TIMESTAMP && s->nparts > 0) {
-        /* The first offset at or after the timestamp; the end where none. */
-        for (int i = 0; i < l->cnt; i++)
-            l->elems[i].offset = s->start_ms;
-        rd_kafka_resp_err_t e = rd_kafka_offsets_for_times(s->rk, l, SL__KAFKA_META_TIMEOUT_MS);
-        if (e) {
-            rd_kafka_topic_partition_list_destroy(l);
-            return sl__kafka_fail(err, s->topic, "looking up offsets by timestamp", e);
-        }
-        for (int i = 0; i < s->nparts; i++)
-            for (int j = 0; j < l->cnt; j++)
-                if (l->elems[j].partition == s->parts[i].partition) {
-                    int64_t lo = 0, hi = 0;
-                    if (l->elems[j].offset >= 0) {
-                        s->parts[i].next = l->elems[j].offset;
-                    } else if ((e = rd_kafka_query_watermark_offsets(
-                                    s->rk, s->topic, s->parts[i].partition, &lo, &hi,
-                                    SL__KAFKA_META_TIMEOUT_MS)) == 0) {
-                        s->parts[i].next = hi;
-                    } else {
-                        rd_kafka_topic_partition_list_destroy(l);
-                        return sl__kafka_fail(err, s->topic, "reading the latest offsets", e);
-                    }
-                }
-    } else if (s->start == SL__START_SPECIFIC) {
-        for (int i = 0; i < s->nparts; i++)
-            for (int j = 0; j < s->nspecific; j++)
-                if (s->specific[j].partition == s->parts[i].partition)
-                    s->parts[i].next = s->specific[j].offset;
-    } else if (s->start == SL__START_GROUP && s->nparts > 0) {
-        rd_kafka_resp_err_t e = rd_kafka_committed(s->rk, l, SL__KAFKA_META_TIMEOUT_MS);
-        if (e) {
-            rd_kafka_topic_partition_list_destroy(l);
-            return sl__kafka_fail(err, s->topic, "reading the group's committed offsets", e);
-        }
-        for (int i = 0; i < s->nparts; i++)
-            for (int j = 0; j < l->cnt; j++)
-                if (l->elems[j].partition == s->parts[i].partition && l->elems[j].offset >= 0)
-                    s->parts[i].next = l->elems[j].offset;
+        sl__kafka_part *p = &s->parts[s->nparts++];
+        p->topic = sl_strdup(found[i].topic);
+        p->partition = found[i].partition;
+        p->next = -2;
+        if (first)
+            p->next = sl__initial_offset(s, p);
+        else
+            sl_log(SL_LOG_INFO, "kafka source: subtask %d reads new partition %s/%" PRId32,
+                   s->subtask, p->topic, p->partition);
     }
-    for (int i = 0; i < s->nparts; i++) {
-        rd_kafka_topic_partition_t *tp =
-            rd_kafka_topic_partition_list_find(l, s->topic, s->parts[i].partition);
-        tp->offset = s->parts[i].next >= 0 ? s->parts[i].next : RD_KAFKA_OFFSET_BEGINNING;
+    sl_free(found);
+    rd_kafka_metadata_destroy(md);
+    if (first && sl__kafka_resolve_start(s, 0, err) != 0)
+        return -1;
+    if (s->nparts > from) {
+        rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new(s->nparts - from);
+        for (int i = from; i < s->nparts; i++)
+            rd_kafka_topic_partition_list_add(l, s->parts[i].topic, s->parts[i].partition)->offset =
+                s->parts[i].next >= 0 ? s->parts[i].next : RD_KAFKA_OFFSET_BEGINNING;
+        rd_kafka_error_t *ae = rd_kafka_incremental_assign(s->rk, l);
+        rd_kafka_topic_partition_list_destroy(l);
+        if (ae) {
+            rc = sl_error_set(err, SL_ERR_IO, -1, "kafka source: assigning the partitions of %s "
+                                                  "failed: %s",
+                              s->what, rd_kafka_error_string(ae));
+            rd_kafka_error_destroy(ae);
+            return rc;
+        }
     }
-    rd_kafka_resp_err_t e = rd_kafka_assign(s->rk, s->nparts > 0 ? l : NULL);
-    rd_kafka_topic_partition_list_destroy(l);
-    if (e)
-        return sl__kafka_fail(err, s->topic, "assigning the partitions", e);
-    sl_free(s->seeked);
-    s->seeked = NULL;
-    s->nseeked = 0;
-    s->has_seek = false;
-    s->assigned = true;
-    if (s->nparts == 0)
-        sl_log(SL_LOG_WARN,
-               "kafka source: topic \"%s\" has fewer partitions than the source's parallelism "
-               "(%d): subtask %d reads nothing",
-               s->topic, s->parallelism, s->subtask);
+    if (first) {
+        sl__parts_free(s->seeked, s->nseeked);
+        s->seeked = NULL;
+        s->nseeked = 0;
+        s->has_seek = false;
+        s->assigned = true;
+        if (s->nparts == 0)
+            sl_log(SL_LOG_WARN,
+                   "kafka source: %s has no partition for subtask %d of %d: it reads nothing "
+                   "(until one appears)",
+                   s->what, s->subtask, s->parallelism);
+    }
+    s->discovered_at = sl__kafka_now_ms();
+    s->last_rkt = NULL;
     return 0;
 }
+
+/* ------------------------------------------------------------------------
+** Reading
+*/
 
 static void sl__kafka_show_record(sl_strbuf *sb, const char *rec, size_t len)
 {
@@ -257,14 +399,26 @@ static void sl__kafka_show_record(sl_strbuf *sb, const char *rec, size_t len)
         sl_strbuf_append(sb, "...");
 }
 
+/* The index in parts of a message's partition, or -1. */
+static int sl__kafka_part_of(sl__kafka_source *s, const rd_kafka_message_t *m)
+{
+    const char *topic = rd_kafka_topic_name(m->rkt);
+    if (m->rkt == s->last_rkt && m->partition == s->last_partition && s->last_part >= 0 &&
+        strcmp(s->parts[s->last_part].topic, topic) == 0)
+        return s->last_part;
+    int i = sl__find_part(s, topic, m->partition);
+    s->last_rkt = m->rkt;
+    s->last_partition = m->partition;
+    s->last_part = i;
+    return i;
+}
+
 /* Decode one message into out. 0 or -1 with err. */
 static int sl__kafka_message(sl__kafka_source *s, const rd_kafka_message_t *m, sl_chunk *out,
                              sl_error *err)
 {
-    sl__kafka_part *p = NULL;
-    for (int i = 0; i < s->nparts; i++)
-        if (s->parts[i].partition == m->partition)
-            p = &s->parts[i];
+    int pi = sl__kafka_part_of(s, m);
+    sl__kafka_part *p = pi >= 0 ? &s->parts[pi] : NULL;
     if (!p || (p->next >= 0 && m->offset < p->next))
         return 0; /* not ours, or before the position (a re-fetch) */
     if (m->payload) {
@@ -274,6 +428,7 @@ static int sl__kafka_message(sl__kafka_source *s, const rd_kafka_message_t *m, s
             len--;
         if (len > 0 && rec[len - 1] == '\r')
             len--;
+        int before = out->nrows;
         int rc = sl_codec_decode(s->codec, rec, len, out, err);
         if (rc < 0) {
             if (!sl_error_isset(err))
@@ -281,7 +436,7 @@ static int sl__kafka_message(sl__kafka_source *s, const rd_kafka_message_t *m, s
             sl_strbuf sb = SL_STRBUF_INIT;
             if (err->detail && err->detail[0])
                 sl_strbuf_appendf(&sb, "%s\n", err->detail);
-            sl_strbuf_appendf(&sb, "in %s/%" PRId32 "/%" PRId64 ": ", s->topic, m->partition,
+            sl_strbuf_appendf(&sb, "in %s/%" PRId32 "/%" PRId64 ": ", p->topic, m->partition,
                               m->offset);
             sl__kafka_show_record(&sb, rec, len);
             sl_error_detail(err, "%s", sl_strbuf_cstr(&sb));
@@ -290,6 +445,13 @@ static int sl__kafka_message(sl__kafka_source *s, const rd_kafka_message_t *m, s
         }
         if (rc == SL_CODEC_SKIPPED)
             s->skipped++;
+        if (out->nrows > before) {
+            if (out->cap > s->row_cap) {
+                s->row_cap = out->cap;
+                s->row_split = sl_realloc(s->row_split, (size_t)s->row_cap * sizeof(int32_t));
+            }
+            s->row_split[out->nrows - 1] = pi;
+        }
     }
     p->next = m->offset + 1;
     return 0;
@@ -298,8 +460,11 @@ static int sl__kafka_message(sl__kafka_source *s, const rd_kafka_message_t *m, s
 static int sl__kafka_poll(sl_source *src, sl_chunk *out, sl_error *err)
 {
     sl__kafka_source *s = src->impl;
-    if (!s->assigned && sl__kafka_assign(s, err) != 0)
-        return -1;
+    if (!s->assigned ||
+        (s->discovery_ms > 0 && sl__kafka_now_ms() - s->discovered_at >= s->discovery_ms)) {
+        if (sl__kafka_discover(s, err) != 0)
+            return -1;
+    }
     int64_t start = sl__kafka_now_ms();
     while (!sl_chunk_full(out)) {
         int64_t spent = sl__kafka_now_ms() - start;
@@ -317,6 +482,7 @@ static int sl__kafka_poll(sl_source *src, sl_chunk *out, sl_error *err)
         int rc = 0;
         if (m->err) {
             rd_kafka_resp_err_t e = m->err;
+            const char *topic = m->rkt ? rd_kafka_topic_name(m->rkt) : s->what;
             if (e == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
                 /* nothing */
             } else if (e == RD_KAFKA_RESP_ERR__FATAL ||
@@ -324,9 +490,9 @@ static int sl__kafka_poll(sl_source *src, sl_chunk *out, sl_error *err)
                        e == RD_KAFKA_RESP_ERR_TOPIC_AUTHORIZATION_FAILED ||
                        e == RD_KAFKA_RESP_ERR__UNKNOWN_TOPIC ||
                        e == RD_KAFKA_RESP_ERR__UNKNOWN_PARTITION) {
-                rc = sl__kafka_fail(err, s->topic, "reading", e);
+                rc = sl__kafka_fail(err, topic, "reading", e);
             } else {
-                sl_log(SL_LOG_WARN, "kafka source: topic \"%s\": %s", s->topic,
+                sl_log(SL_LOG_WARN, "kafka source: topic \"%s\": %s", topic,
                        rd_kafka_message_errstr(m));
             }
         } else {
@@ -341,27 +507,54 @@ static int sl__kafka_poll(sl_source *src, sl_chunk *out, sl_error *err)
     return SL_SOURCE_MORE;
 }
 
+static int sl__kafka_splits(sl_source *src, const int32_t **split_of)
+{
+    sl__kafka_source *s = src->impl;
+    *split_of = s->row_split;
+    return s->nparts;
+}
+
+/* ------------------------------------------------------------------------
+** Positions
+*/
+
 static int sl__kafka_position(sl_source *src, sl_strbuf *out, sl_error *err)
 {
     sl__kafka_source *s = src->impl;
     const sl__kafka_part *parts = s->assigned ? s->parts : s->seeked;
     int n = s->assigned ? s->nparts : s->nseeked;
-    sl_strbuf_append(out, "v1 ");
+    sl_strbuf_append(out, "v2 ");
     for (int i = 0; i < n; i++)
-        sl_strbuf_appendf(out, "%s%" PRId32 ":%" PRId64, i ? "," : "", parts[i].partition,
-                          parts[i].next);
+        sl_strbuf_appendf(out, "%s%s:%" PRId32 ":%" PRId64, i ? "," : "", parts[i].topic,
+                          parts[i].partition, parts[i].next);
     return 0;
 }
 
-static int sl__kafka_seek(sl_source *src, const char *pos, size_t len, sl_error *err)
+/* Parse a stored position ("v2 t:p:o,..." or, for one topic, "v1 p:o,...")
+** into *parts. 0 or -1. */
+static int sl__parse_position(const sl__kafka_source *s, const char *pos, size_t len,
+                              sl__kafka_part **parts, int *np)
 {
-    sl__kafka_source *s = src->impl;
+    *parts = NULL;
+    *np = 0;
     char *text = sl_strndup(pos, len);
-    sl__kafka_part *parts = NULL;
-    int n = 0, cap = 0;
-    bool ok = len >= 3 && memcmp(text, "v1 ", 3) == 0 && strlen(text) == len;
+    int cap = 0;
+    bool v1 = len >= 3 && memcmp(text, "v1 ", 3) == 0;
+    bool ok = strlen(text) == len && (v1 || (len >= 3 && memcmp(text, "v2 ", 3) == 0)) &&
+              (!v1 || (!s->has_pattern && s->ntopics == 1));
     const char *p = text + 3;
     while (ok && *p) {
+        const char *topic = v1 ? s->topics[0] : p;
+        size_t tlen = strlen(topic);
+        if (!v1) {
+            const char *colon = strchr(p, ':');
+            if (!colon || colon == p) {
+                ok = false;
+                break;
+            }
+            tlen = (size_t)(colon - p);
+            p = colon + 1;
+        }
         char *end;
         long long part = strtoll(p, &end, 10);
         if (end == p || *end != ':' || part < 0 || part > INT32_MAX) {
@@ -374,28 +567,61 @@ static int sl__kafka_seek(sl_source *src, const char *pos, size_t len, sl_error 
             ok = false;
             break;
         }
-        if (n == cap) {
+        if (*np == cap) {
             cap = cap ? 2 * cap : 8;
-            parts = sl_realloc(parts, (size_t)cap * sizeof *parts);
+            *parts = sl_realloc(*parts, (size_t)cap * sizeof **parts);
         }
-        parts[n++] = (sl__kafka_part){.partition = (int32_t)part, .next = off < 0 ? -2 : off};
+        (*parts)[(*np)++] = (sl__kafka_part){.topic = sl_strndup(topic, tlen),
+                                             .partition = (int32_t)part,
+                                             .next = off < 0 ? -2 : off};
         p = end;
         if (*p == ',' && *++p == 0)
             ok = false; /* a trailing comma */
     }
     sl_free(text);
     if (!ok) {
-        sl_free(parts);
+        sl__parts_free(*parts, *np);
+        *parts = NULL;
+        *np = 0;
+    }
+    return ok ? 0 : -1;
+}
+
+static int sl__kafka_seek(sl_source *src, const char *pos, size_t len, sl_error *err)
+{
+    sl__kafka_source *s = src->impl;
+    sl__kafka_part *parts = NULL;
+    int n = 0;
+    if (sl__parse_position(s, pos, len, &parts, &n) != 0) {
         sl_error_set(err, SL_ERR_DATA_CORRUPTED, -1, "invalid kafka source position");
         sl_error_detail(err, "The stored position is \"%.*s\".", (int)(len > 200 ? 200 : len), pos);
         return -1;
     }
-    sl_free(s->seeked);
+    sl__parts_free(s->seeked, s->nseeked);
     s->seeked = parts;
     s->nseeked = n;
     s->has_seek = true;
-    s->assigned = false; /* (re)assign at the next poll */
     return 0;
+}
+
+/* A decided checkpoint's offsets: committed to the group for monitoring
+** (asynchronously; a failure is only logged by librdkafka). */
+static void sl__kafka_decided(sl_source *src, const char *pos, size_t len)
+{
+    sl__kafka_source *s = src->impl;
+    sl__kafka_part *parts = NULL;
+    int n = 0;
+    if (!s->assigned || sl__parse_position(s, pos, len, &parts, &n) != 0)
+        return;
+    rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new(n > 0 ? n : 1);
+    for (int i = 0; i < n; i++)
+        if (parts[i].next >= 0)
+            rd_kafka_topic_partition_list_add(l, parts[i].topic, parts[i].partition)->offset =
+                parts[i].next;
+    if (l->cnt > 0)
+        rd_kafka_commit(s->rk, l, 1);
+    rd_kafka_topic_partition_list_destroy(l);
+    sl__parts_free(parts, n);
 }
 
 static int64_t sl__kafka_skipped(sl_source *src)
@@ -414,10 +640,16 @@ static void sl__kafka_source_free(sl_source *src)
         rd_kafka_destroy(s->rk);
     }
     sl_codec_free(s->codec);
-    sl_free(s->parts);
-    sl_free(s->seeked);
+    sl__parts_free(s->parts, s->nparts);
+    sl__parts_free(s->seeked, s->nseeked);
+    for (int i = 0; i < s->ntopics; i++)
+        sl_free(s->topics[i]);
+    sl_free(s->topics);
+    if (s->has_pattern)
+        regfree(&s->pattern);
+    sl_free(s->what);
     sl_free(s->specific);
-    sl_free(s->topic);
+    sl_free(s->row_split);
     sl_free(s);
     sl_free(src);
 }
@@ -428,14 +660,18 @@ static const sl_source_ops sl__kafka_source_ops = {
     .seek = sl__kafka_seek,
     .skipped = sl__kafka_skipped,
     .free = sl__kafka_source_free,
+    .decided = sl__kafka_decided,
+    .splits = sl__kafka_splits,
 };
 
 int sl__kafka_source_create(const sl_source_args *args, sl_source **out, sl_error *err)
 {
     *out = NULL;
     const char *topic = sl_kvlist_get(args->options, "topic");
-    if (!topic || !topic[0])
-        return sl_error_set(err, SL_ERR_INVALID_PARAMETER, -1, "option 'topic' is required");
+    const char *pattern = sl_kvlist_get(args->options, "topic-pattern");
+    if ((!topic || !topic[0]) && (!pattern || !pattern[0]))
+        return sl_error_set(err, SL_ERR_INVALID_PARAMETER, -1,
+                            "option 'topic' or 'topic-pattern' is required");
     const char *mode = sl_kvlist_get(args->options, "scan.startup.mode");
     sl__kafka_start start = SL__START_GROUP;
     if (mode && strcasecmp(mode, "earliest-offset") == 0)
@@ -446,20 +682,53 @@ int sl__kafka_source_create(const sl_source_args *args, sl_source **out, sl_erro
         start = SL__START_TIMESTAMP;
     else if (mode && strcasecmp(mode, "specific-offsets") == 0)
         start = SL__START_SPECIFIC;
-    int64_t start_ms = 0;
+    int64_t start_ms = 0, discovery_ms = 0;
     const char *ts = sl_kvlist_get(args->options, "scan.startup.timestamp-millis");
     if (ts && sl_option_parse_int(ts, &start_ms, -1, err) != 0)
+        return -1;
+    const char *di = sl_kvlist_get(args->options, "scan.topic-partition-discovery.interval");
+    if (sl_option_parse_duration_ms(di ? di : SL__KAFKA_DISCOVERY_DEFAULT, &discovery_ms, -1, err) !=
+        0)
         return -1;
     sl__kafka_offset *specific = NULL;
     int nspecific = 0;
     const char *so = sl_kvlist_get(args->options, "scan.startup.specific-offsets");
-    if (start == SL__START_SPECIFIC && (!so || sl__kafka_parse_offsets(so, &specific,
-                                                                      &nspecific) != 0))
+    if (start == SL__START_SPECIFIC &&
+        (!so || sl__kafka_parse_offsets(so, &specific, &nspecific) != 0))
         return sl_error_set(err, SL_ERR_INVALID_PARAMETER, -1,
                             "kafka source: invalid 'scan.startup.specific-offsets'");
-    sl_codec *codec = sl_codec_new(args->options, args->ncols, args->names, args->types, err);
-    if (!codec) {
-        sl_free(specific);
+    sl__kafka_source *s = sl_calloc(1, sizeof *s);
+    sl_source *src = sl_calloc(1, sizeof *src);
+    src->ops = &sl__kafka_source_ops;
+    src->impl = s;
+    s->specific = specific;
+    s->nspecific = nspecific;
+    s->last_part = -1;
+    if (pattern && pattern[0]) {
+        char *anchored = sl_sprintf("^(%s)$", pattern);
+        int rc = regcomp(&s->pattern, anchored, REG_EXTENDED | REG_NOSUB);
+        sl_free(anchored);
+        if (rc != 0) {
+            sl__kafka_source_free(src);
+            return sl_error_set(err, SL_ERR_INVALID_PARAMETER, -1,
+                                "invalid value for option 'topic-pattern': \"%s\" is not a "
+                                "regular expression",
+                                pattern);
+        }
+        s->has_pattern = true;
+        s->what = sl_sprintf("the topics matching '%s'", pattern);
+    } else {
+        s->topics = sl__kafka_split_topics(topic, &s->ntopics);
+        s->what = sl_strdup(topic);
+    }
+    s->subtask = args->subtask;
+    s->parallelism = args->parallelism > 0 ? args->parallelism : 1;
+    s->start = start;
+    s->start_ms = start_ms;
+    s->discovery_ms = discovery_ms;
+    s->codec = sl_codec_new(args->options, args->ncols, args->names, args->types, err);
+    if (!s->codec) {
+        sl__kafka_source_free(src);
         return -1;
     }
     char group[256];
@@ -477,33 +746,18 @@ int sl__kafka_source_create(const sl_source_args *args, sl_source **out, sl_erro
                               NULL};
     rd_kafka_conf_t *conf = sl__kafka_conf(args->options, defaults, err);
     if (!conf) {
-        sl_codec_free(codec);
-        sl_free(specific);
+        sl__kafka_source_free(src);
         return -1;
     }
     char msg[512];
-    rd_kafka_t *rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, msg, sizeof msg);
-    if (!rk) {
+    s->rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, msg, sizeof msg);
+    if (!s->rk) {
         rd_kafka_conf_destroy(conf);
-        sl_codec_free(codec);
-        sl_free(specific);
+        sl__kafka_source_free(src);
         return sl_error_set(err, SL_ERR_INVALID_PARAMETER, -1,
                             "kafka source: could not create a consumer: %s", msg);
     }
-    rd_kafka_poll_set_consumer(rk);
-    sl__kafka_source *s = sl_calloc(1, sizeof *s);
-    s->topic = sl_strdup(topic);
-    s->subtask = args->subtask;
-    s->parallelism = args->parallelism > 0 ? args->parallelism : 1;
-    s->start = start;
-    s->start_ms = start_ms;
-    s->specific = specific;
-    s->nspecific = nspecific;
-    s->codec = codec;
-    s->rk = rk;
-    sl_source *src = sl_calloc(1, sizeof *src);
-    src->ops = &sl__kafka_source_ops;
-    src->impl = s;
+    rd_kafka_poll_set_consumer(s->rk);
     *out = src;
     return 0;
 }

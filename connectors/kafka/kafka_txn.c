@@ -143,8 +143,12 @@ static int sl__retry(sl__kafka_txn *x, rd_kafka_t *rk, const char *what, sl__txn
             sl__pause_ms(SL__TXN_RETRY_PAUSE_MS);
             continue;
         }
-        sl_error_set(err, SL_ERR_CONNECTION_FAILURE, -1, "Kafka %s failed: %s", what,
-                     rd_kafka_error_string(e));
+        /* Abortable, or retriable and out of time: the job can try again
+        ** from its checkpoint. Anything else is treated as fatal. */
+        sl_error_set(err,
+                     *abortable || rd_kafka_error_is_retriable(e) ? SL_ERR_CONNECTION_FAILURE
+                                                                  : SL_ERR_IO,
+                     -1, "Kafka %s failed: %s", what, rd_kafka_error_string(e));
         rd_kafka_error_destroy(e);
         return -1;
     }

@@ -5,6 +5,7 @@
 ** Reading and writing against a real broker: tests/kafka/.
 */
 #include "sl_connector.h"
+#include "kafka/kafka_int.h"
 #include "sl_test.h"
 
 static sl_kvlist *kopts(const char *extra_key, const char *extra_value)
@@ -33,6 +34,48 @@ static void t_validate(void)
     l = kopts("scan.startup.mode", "specific-offsets");
     CHECK_INT(sl_connector_validate(l, NULL, 3, &err), -1);
     CHECK_STR(err.sqlstate, "22023");
+    sl_error_reset(&err);
+    sl_kvlist_free(l);
+
+    l = kopts("topic-pattern", "t.*"); /* and 'topic' */
+    CHECK_INT(sl_connector_validate(l, NULL, 3, &err), -1);
+    CHECK(strstr(err.message, "cannot both be set") != NULL);
+    sl_error_reset(&err);
+    sl_kvlist_free(l);
+
+    l = sl_kvlist_new();
+    sl_kvlist_add(l, "connector", "kafka", 0, 0);
+    sl_kvlist_add(l, "topic-pattern", "(", 20, 30);
+    sl_kvlist_add(l, "properties.bootstrap.servers", "127.0.0.1:1", 40, 50);
+    sl_kvlist_add(l, "format", "json", 60, 70);
+    CHECK_INT(sl_connector_validate(l, NULL, 3, &err), -1);
+    CHECK(strstr(err.message, "not a regular expression") != NULL);
+    CHECK_INT(err.position, 30);
+    sl_error_reset(&err);
+    sl_kvlist_free(l);
+
+    l = sl_kvlist_new();
+    sl_kvlist_add(l, "connector", "kafka", 0, 0);
+    sl_kvlist_add(l, "topic", "a; b;c", 20, 30);
+    sl_kvlist_add(l, "properties.bootstrap.servers", "127.0.0.1:1", 40, 50);
+    sl_kvlist_add(l, "format", "json", 60, 70);
+    CHECK_INT(sl_connector_validate(l, NULL, 3, &err), 0);
+    const sl_connector *kc = sl_connector_find("kafka");
+    CHECK_INT(kc->check_sink(kc, l, &err), -1); /* a sink writes one topic */
+    CHECK(strstr(err.message, "writes one topic") != NULL);
+    sl_error_reset(&err);
+    sl_kvlist_free(l);
+
+    l = kopts(NULL, NULL);
+    CHECK_INT(kc->check_sink(kc, l, &err), 0);
+    sl_kvlist_free(l);
+    l = sl_kvlist_new();
+    sl_kvlist_add(l, "connector", "kafka", 0, 0);
+    sl_kvlist_add(l, "topic", "a b", 20, 30);
+    sl_kvlist_add(l, "properties.bootstrap.servers", "127.0.0.1:1", 40, 50);
+    sl_kvlist_add(l, "format", "json", 60, 70);
+    CHECK_INT(sl_connector_validate(l, NULL, 3, &err), -1);
+    CHECK(strstr(err.message, "not a Kafka topic name") != NULL);
     sl_error_reset(&err);
     sl_kvlist_free(l);
 
@@ -70,19 +113,27 @@ static void t_position_roundtrip(void)
     sl_error err = SL_ERROR_INIT;
     REQUIRE(c->create_source(&args, &s, &err) == 0);
 
-    const char *pos = "v1 0:17,2:-2,4:123456789012";
+    const char *pos = "v2 t:0:17,t:2:-2,other.topic_x-1:4:123456789012";
     CHECK_INT(s->ops->seek(s, pos, strlen(pos), &err), 0);
     sl_strbuf sb = SL_STRBUF_INIT;
     CHECK_INT(s->ops->position(s, &sb, &err), 0);
     CHECK_STR(sl_strbuf_cstr(&sb), pos);
     sl_strbuf_reset(&sb);
 
-    CHECK_INT(s->ops->seek(s, "v1 ", 3, &err), 0); /* no partitions yet */
+    /* A position of an earlier version (one topic: the table's). */
+    const char *v1 = "v1 0:17,2:-2";
+    CHECK_INT(s->ops->seek(s, v1, strlen(v1), &err), 0);
     CHECK_INT(s->ops->position(s, &sb, &err), 0);
-    CHECK_STR(sl_strbuf_cstr(&sb), "v1 ");
+    CHECK_STR(sl_strbuf_cstr(&sb), "v2 t:0:17,t:2:-2");
+    sl_strbuf_reset(&sb);
+
+    CHECK_INT(s->ops->seek(s, "v2 ", 3, &err), 0); /* no partitions yet */
+    CHECK_INT(s->ops->position(s, &sb, &err), 0);
+    CHECK_STR(sl_strbuf_cstr(&sb), "v2 ");
     sl_strbuf_free(&sb);
 
-    const char *bad[] = {"v2 0:1", "v1 0", "v1 0:x", "v1 -1:3", "v1 0:1,", "v1 0:-5"};
+    const char *bad[] = {"v3 t:0:1", "v2 0:1", "v2 t:0", "v2 t:0:x", "v2 t:-1:3", "v2 t:0:1,",
+                         "v2 t:0:-5", "v2 :0:1", "v1 0", "v1 0:x", "v1 -1:3", "v1 0:1,"};
     for (size_t i = 0; i < SL_ARRAY_LEN(bad); i++) {
         CHECK_INT(s->ops->seek(s, bad[i], strlen(bad[i]), &err), -1);
         CHECK_STR(err.sqlstate, "XX001");
@@ -119,4 +170,22 @@ static void t_sink_create(void)
     sl_kvlist_free(l);
 }
 
-SL_TESTS(t_validate, t_position_roundtrip, t_sink_create)
+/* Flink's KafkaSourceEnumerator: start index from the topic's Java
+** hashCode, then round-robin by partition. */
+static void t_owner(void)
+{
+    /* "t".hashCode() = 116; 116 * 31 = 3596; 3596 % 2 = 0, % 3 = 2. */
+    CHECK_INT(sl__kafka_owner("t", 0, 2), 0);
+    CHECK_INT(sl__kafka_owner("t", 1, 2), 1);
+    CHECK_INT(sl__kafka_owner("t", 0, 3), 2);
+    CHECK_INT(sl__kafka_owner("t", 1, 3), 0);
+    /* "clicks".hashCode() = -1357714453 (0xAF12EBEB): the product wraps to
+    ** 32 bits before the mask; computed with Java's arithmetic by hand. */
+    static const int clicks4[6] = {1, 2, 3, 0, 1, 2};
+    for (int p = 0; p < 6; p++)
+        CHECK_INT(sl__kafka_owner("clicks", p, 4), clicks4[p]);
+    for (int p = 0; p < 6; p++) /* every partition has one owner in range */
+        CHECK(sl__kafka_owner("some-topic", p, 3) >= 0 && sl__kafka_owner("some-topic", p, 3) < 3);
+}
+
+SL_TESTS(t_validate, t_position_roundtrip, t_sink_create, t_owner)
