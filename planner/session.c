@@ -1727,6 +1727,26 @@ static int sl__run_query(sl_session *s, sl_physical *phys, sl__run_ctx *run,
     return 0;
 }
 
+/* For crash tests at chosen moments (tests/kafka): with
+** SLUICE_TEST_PAUSE=<step>:<ms> in the environment, a job pauses for ms
+** after each checkpoint step named <step> (sl_job_spec.failpoint's names:
+** "decide", "state-sink", ...), having printed "sluice-test: paused after
+** <step>" on standard error, so the test can SIGKILL it right there. */
+static int sl__test_pause(void *ctx, const char *where)
+{
+    const char *spec = ctx;
+    const char *colon = strchr(spec, ':');
+    size_t n = colon ? (size_t)(colon - spec) : strlen(spec);
+    if (strlen(where) != n || strncmp(where, spec, n) != 0)
+        return 0;
+    fprintf(stderr, "sluice-test: paused after %s\n", where);
+    fflush(stderr);
+    long ms = colon ? atol(colon + 1) : 1000;
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+    return 0;
+}
+
 /* An INSERT: its job runs to its end here ('table.dml-sync' = 'true'), or
 ** starts in the background. Takes job. */
 static int sl__run_insert(sl_session *s, sl__job *job, sl__run_ctx *run,
@@ -1741,6 +1761,11 @@ static int sl__run_insert(sl_session *s, sl__job *job, sl__run_ctx *run,
     spec->notice_ctx = job;
     spec->progress = sl__job_progress;
     spec->progress_ctx = job;
+    const char *pause = getenv("SLUICE_TEST_PAUSE");
+    if (pause && pause[0]) {
+        spec->failpoint = sl__test_pause;
+        spec->failpoint_ctx = (void *)pause;
+    }
     job->run = job->background ? NULL : run;
     job->stats.last_checkpoint = -1;
     job->stats.restored_from = -1;

@@ -192,7 +192,7 @@ static int sl__kafka_check_sink(const sl_connector *c, const sl_kvlist *opts, sl
 
 const sl_connector sl__connector_kafka = {
     .name = "kafka",
-    .description = "Records of a Kafka topic, in one of the formats (value only, no key).",
+    .description = "Records of Kafka topics, in one of the formats; exactly-once sinks by transactions.",
     .options = sl__kafka_options,
     .noptions = (int)SL_ARRAY_LEN(sl__kafka_options),
     .has_format = true,

@@ -28,58 +28,18 @@ Usage: kafka_connector_test.py --sluice PATH --topic-tool PATH --case NAME
 import argparse
 import collections
 import json
-import re
 import os
+import re
 import signal
 import subprocess
-import sys
 import tempfile
 import time
 
-BROKER = "127.0.0.1:%s" % os.environ.get("KAFKA_PORT", "9092")
-ENV = dict(os.environ, ASAN_OPTIONS="detect_leaks=0:abort_on_error=1")
+from kafka_util import (BROKER, ENV, compare, consume, create_topic, fail, kcat,
+                        partition_counts, produce)
+
 N = 1000
 DEADLINE_S = 45  # longest wait for the output of one run
-
-
-def fail(msg):
-    print("FAIL: " + msg, file=sys.stderr)
-    sys.exit(1)
-
-
-def kcat(*args, stdin=None):
-    r = subprocess.run(["kcat", "-b", BROKER] + list(args), input=stdin, capture_output=True,
-                       timeout=60)
-    if r.returncode != 0:
-        fail("kcat %s: %s" % (" ".join(args), r.stderr.decode(errors="replace")))
-    return r.stdout
-
-
-def create_topic(tool, topic, partitions):
-    r = subprocess.run([tool, BROKER, topic, str(partitions)], capture_output=True, timeout=90)
-    if r.returncode != 0:
-        fail("could not create topic %s: %s" % (topic, r.stderr.decode(errors="replace")))
-
-
-def produce(topic, records, partition=None):
-    """records: [(key, value)]; keyed, so the partitioner spreads them."""
-    args = ["-P", "-t", topic, "-K", "\t", "-X", "acks=all"]
-    if partition is not None:
-        args += ["-p", str(partition)]
-    data = "".join("%s\t%s\n" % kv for kv in records).encode()
-    kcat(*args, stdin=data)
-
-
-def consume(topic):
-    """Every record of topic (read_committed), as values."""
-    out = kcat("-C", "-t", topic, "-o", "beginning", "-e", "-q", "-X",
-               "isolation.level=read_committed", "-f", "%s\\n")
-    return [line for line in out.decode().split("\n") if line]
-
-
-def partition_counts(topic):
-    out = kcat("-C", "-t", topic, "-o", "beginning", "-e", "-q", "-f", "%p\\n")
-    return collections.Counter(int(x) for x in out.decode().split())
 
 
 def job_sql(run, src, dst, with_name=True):
@@ -141,11 +101,7 @@ def stop(p, sig=signal.SIGTERM):
 
 
 def check(got, want, label):
-    missing = want - got
-    extra = [k for k in got if k not in want]
-    dups = sum(got.values()) - len(got)
-    print("%s: %d records read, %d distinct, %d duplicates, %d missing, %d not in the reference"
-          % (label, sum(got.values()), len(got), dups, len(missing), len(extra)))
+    missing, extra, _ = compare(got, want, label)
     if extra:
         fail("rows that are not in the reference: %r" % extra[:5])
     if missing:
