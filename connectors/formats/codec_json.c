@@ -2,17 +2,15 @@
 ** codec_json.c — the json row codec (Flink's JSON format): one JSON object
 ** per record, fields by column name.
 **
-** Decoding. Jansson parses and validates the record (json_loadb with
-** JSON_DECODE_INT_AS_REAL, so that an integer too big for 64 bits is not a
-** parse error, and JSON_ALLOW_NUL). Jansson keeps only a double for a
-** number, so numbers are never read from it: after a successful parse, a
-** small scanner (sl__json_spans) walks the top-level object of the same,
-** already validated text and records, for each column, the byte span of its
-** member's value (the last one when a key repeats, as Jansson keeps). A
-** number is then parsed from its original lexeme: DECIMAL exactly with
-** sl_dec_parse ("0.1" is exactly 0.1, 38 digits survive), integers exactly
-** (an int64 beyond 2^53 stays exact), FLOAT/DOUBLE with strtod. Strings,
-** booleans and null come from Jansson's tree.
+** Decoding. One pass (sl__json_parse) validates the record as strictly as
+** Jansson would (the fuzzer checks that the two agree) and records, for
+** each column, the kind and byte span of its member's value in the
+** top-level object (the last one when a key repeats); no tree and no
+** allocation per record — Jansson's tree was most of a Kafka job's CPU. A
+** value is then read from its span: a number from its original lexeme
+** (DECIMAL exactly with sl_dec_parse: "0.1" is exactly 0.1, 38 digits
+** survive; integers exactly beyond 2^53; FLOAT/DOUBLE with strtod), a
+** string unescaped only when it has escapes.
 **
 ** Per column: missing -> NULL (an error with 'json.fail-on-missing-field');
 ** null -> NULL; NOT NULL columns reject both. Strings are accepted for every
@@ -36,7 +34,6 @@
 */
 #include "codec_int.h"
 
-#include <jansson.h>
 #include <math.h>
 #include <string.h>
 
@@ -47,8 +44,13 @@ typedef struct sl__json_codec {
     bool ignore_nulls;   /* 'json.encode.ignore-null-fields' */
     bool plain_decimal;  /* 'json.encode.decimal-as-plain-number' */
     int *order;          /* column indexes sorted by name bytes (for key lookup) */
+    size_t *name_len;    /* per column: the length of its name */
+    uint8_t *kind;       /* per column: the sl__jkind of its value (NONE = absent) */
+    bool *escaped;       /* per column: a string value with escapes */
     size_t *span_off;    /* per column: offset of its value in the record */
-    size_t *span_len;    /* per column: length of that value (0 = absent) */
+    size_t *span_len;    /* per column: length of that value */
+    sl_strbuf unesc;     /* unescaped string values of the record being decoded */
+    sl_strbuf key;       /* an unescaped member name */
 } sl__json_codec;
 
 static bool sl__json_type_ok(sl_type t)
@@ -57,9 +59,8 @@ static bool sl__json_type_ok(sl_type t)
 }
 
 /* Compare bytes k[0..kn) with a NUL-terminated name, memcmp order. */
-static int sl__key_cmp(const char *k, size_t kn, const char *name)
+static int sl__key_cmp(const char *k, size_t kn, const char *name, size_t nn)
 {
-    size_t nn = strlen(name);
     int c = memcmp(k, name, kn < nn ? kn : nn);
     if (c)
         return c;
@@ -72,7 +73,8 @@ static int sl__json_find(const sl__json_codec *j, const char *k, size_t kn)
     int lo = 0, hi = j->base.ncols - 1;
     while (lo <= hi) {
         int mid = (lo + hi) / 2;
-        int c = sl__key_cmp(k, kn, j->base.names[j->order[mid]]);
+        int col = j->order[mid];
+        int c = sl__key_cmp(k, kn, j->base.names[col], j->name_len[col]);
         if (c == 0)
             return j->order[mid];
         if (c < 0)
@@ -84,131 +86,362 @@ static int sl__json_find(const sl__json_codec *j, const char *k, size_t kn)
 }
 
 /* ------------------------------------------------------------------------
-** The span scanner. It runs only on text Jansson accepted, but checks
-** every bound anyway; 0 = failure.
+** The parser: one pass over the record that validates it as JSON (RFC
+** 8259, as strictly as Jansson: UTF-8 checked, control characters refused
+** in strings, surrogates paired, nesting at most SL__JSON_MAX_DEPTH deep,
+** nothing after the value) and records, for each column, the kind and the
+** byte span of its member's value in the top-level object (the last one
+** when a key repeats). Nothing is allocated per record; values are read
+** from their spans afterwards.
 */
-static size_t sl__ws(const char *s, size_t i, size_t n)
+#define SL__JSON_MAX_DEPTH 2048 /* Jansson's JSON_PARSER_MAX_DEPTH */
+
+typedef struct sl__jparse {
+    const char *s;   /* the record */
+    size_t n;        /* its length */
+    size_t i;        /* the next byte */
+    size_t at;       /* failure: where */
+    const char *why; /* failure: what (NULL: none) */
+} sl__jparse;
+
+static bool sl__jp_fail(sl__jparse *p, size_t at, const char *why)
 {
-    while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'))
-        i++;
-    return i;
+    if (!p->why) {
+        p->at = at;
+        p->why = why;
+    }
+    return false;
 }
 
-/* s[i] == '"': the index after the closing quote, or 0. */
-static size_t sl__skip_string(const char *s, size_t i, size_t n, bool *escaped)
+static void sl__jp_ws(sl__jparse *p)
 {
-    for (i++; i < n; i++) {
-        if (s[i] == '\\') {
-            *escaped = true;
-            i++;
-        } else if (s[i] == '"') {
-            return i + 1;
-        }
-    }
-    return 0;
+    while (p->i < p->n &&
+           (p->s[p->i] == ' ' || p->s[p->i] == '\t' || p->s[p->i] == '\n' || p->s[p->i] == '\r'))
+        p->i++;
 }
 
-/* The index after the value starting at s[i], or 0. */
-static size_t sl__skip_value(const char *s, size_t i, size_t n)
+static int sl__hex(char c)
 {
-    bool esc = false;
-    if (i >= n)
-        return 0;
-    if (s[i] == '"')
-        return sl__skip_string(s, i, n, &esc);
-    if (s[i] == '{' || s[i] == '[') {
-        size_t depth = 0;
-        while (i < n) {
-            char ch = s[i];
-            if (ch == '"') {
-                i = sl__skip_string(s, i, n, &esc);
-                if (!i)
-                    return 0;
-                continue;
-            }
-            if (ch == '{' || ch == '[')
-                depth++;
-            else if ((ch == '}' || ch == ']') && --depth == 0)
-                return i + 1;
-            i++;
-        }
-        return 0;
-    }
-    size_t start = i;
-    while (i < n && s[i] != ',' && s[i] != '}' && s[i] != ']' && s[i] != ' ' && s[i] != '\t' &&
-           s[i] != '\n' && s[i] != '\r')
-        i++;
-    return i > start ? i : 0;
+    return c >= '0' && c <= '9'   ? c - '0'
+           : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                  : -1;
 }
 
-/* Record the member whose key is the string token s[k0..k1) (quotes
-** included) and whose value is s[v0..v1). */
-static void sl__json_member(sl__json_codec *j, const char *s, size_t k0, size_t k1, bool escaped,
-                            size_t v0, size_t v1)
+/* The code unit of "\uXXXX" at s[i] (i at the backslash), or -1. */
+static int32_t sl__jp_u16(const char *s, size_t i, size_t n)
 {
-    int col;
-    if (!escaped) {
-        col = sl__json_find(j, s + k0 + 1, k1 - k0 - 2);
-    } else {
-        json_t *k = json_loadb(s + k0, k1 - k0, JSON_DECODE_ANY | JSON_ALLOW_NUL, NULL);
-        col = json_is_string(k) ? sl__json_find(j, json_string_value(k), json_string_length(k))
-                                : -1;
-        json_decref(k);
-    }
-    if (col >= 0) {
-        j->span_off[col] = v0;
-        j->span_len[col] = v1 - v0;
-    }
-}
-
-/* Find the value span of every column in the top-level object. 0 or -1. */
-static int sl__json_spans(sl__json_codec *j, const char *s, size_t n)
-{
-    for (int i = 0; i < j->base.ncols; i++)
-        j->span_len[i] = 0;
-    size_t i = sl__ws(s, 0, n);
-    if (i >= n || s[i] != '{')
+    if (i + 6 > n || s[i] != '\\' || s[i + 1] != 'u')
         return -1;
-    i = sl__ws(s, i + 1, n);
-    if (i < n && s[i] == '}')
-        return 0;
+    int32_t v = 0;
+    for (size_t k = i + 2; k < i + 6; k++) {
+        int h = sl__hex(s[k]);
+        if (h < 0)
+            return -1;
+        v = v * 16 + h;
+    }
+    return v;
+}
+
+/* A string at s[i] == '"'; i ends after its closing quote. A member's
+** name (key) may not hold U+0000 (nor can Jansson's). */
+static bool sl__jp_string(sl__jparse *p, bool key, bool *escaped)
+{
+    const char *s = p->s;
+    size_t n = p->n, i = p->i + 1;
     for (;;) {
-        bool escaped = false;
-        if (i >= n || s[i] != '"')
-            return -1;
-        size_t k0 = i, k1 = sl__skip_string(s, i, n, &escaped);
-        if (!k1)
-            return -1;
-        i = sl__ws(s, k1, n);
-        if (i >= n || s[i] != ':')
-            return -1;
-        size_t v0 = sl__ws(s, i + 1, n), v1 = sl__skip_value(s, v0, n);
-        if (!v1)
-            return -1;
-        sl__json_member(j, s, k0, k1, escaped, v0, v1);
-        i = sl__ws(s, v1, n);
-        if (i < n && s[i] == ',') {
-            i = sl__ws(s, i + 1, n);
+        while (i < n) { /* the common case: printable ASCII */
+            unsigned char c = (unsigned char)s[i];
+            if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\')
+                break;
+            i++;
+        }
+        if (i >= n)
+            return sl__jp_fail(p, n, "premature end of input in a string");
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"') {
+            p->i = i + 1;
+            return true;
+        }
+        if (c < 0x20)
+            return sl__jp_fail(p, i, "control character in a string");
+        if (c >= 0x80) {
+            size_t k = sl__utf8_seq(s + i, n - i);
+            if (!k)
+                return sl__jp_fail(p, i, "invalid UTF-8 in a string");
+            i += k;
             continue;
         }
-        return i < n && s[i] == '}' ? 0 : -1;
+        *escaped = true; /* a backslash */
+        if (i + 1 >= n)
+            return sl__jp_fail(p, n, "premature end of input in a string");
+        switch (s[i + 1]) {
+        case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
+            i += 2;
+            continue;
+        case 'u': break;
+        default: return sl__jp_fail(p, i, "invalid escape in a string");
+        }
+        int32_t u = sl__jp_u16(s, i, n);
+        if (u < 0)
+            return sl__jp_fail(p, i, "invalid \\u escape in a string");
+        if (u == 0 && key)
+            return sl__jp_fail(p, i, "U+0000 in a member's name");
+        if (u >= 0xDC00 && u <= 0xDFFF)
+            return sl__jp_fail(p, i, "a lone low surrogate in a string");
+        if (u >= 0xD800 && u <= 0xDBFF) {
+            int32_t lo = sl__jp_u16(s, i + 6, n);
+            if (lo < 0xDC00 || lo > 0xDFFF)
+                return sl__jp_fail(p, i, "a high surrogate without its low half in a string");
+            i += 6;
+        }
+        i += 6;
     }
+}
+
+static bool sl__jp_digits(sl__jparse *p)
+{
+    size_t start = p->i;
+    while (p->i < p->n && p->s[p->i] >= '0' && p->s[p->i] <= '9')
+        p->i++;
+    return p->i > start;
+}
+
+/* -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? */
+static bool sl__jp_number(sl__jparse *p)
+{
+    size_t start = p->i;
+    if (p->s[p->i] == '-')
+        p->i++;
+    if (p->i < p->n && p->s[p->i] == '0')
+        p->i++;
+    else if (!(p->i < p->n && p->s[p->i] >= '1' && p->s[p->i] <= '9') || !sl__jp_digits(p))
+        return sl__jp_fail(p, start, "invalid number");
+    if (p->i < p->n && p->s[p->i] == '.') {
+        p->i++;
+        if (!sl__jp_digits(p))
+            return sl__jp_fail(p, start, "invalid number");
+    }
+    if (p->i < p->n && (p->s[p->i] == 'e' || p->s[p->i] == 'E')) {
+        p->i++;
+        if (p->i < p->n && (p->s[p->i] == '+' || p->s[p->i] == '-'))
+            p->i++;
+        if (!sl__jp_digits(p))
+            return sl__jp_fail(p, start, "invalid number");
+    }
+    return true;
+}
+
+typedef enum sl__jkind {
+    SL__JV_NONE = 0, /* absent */
+    SL__JV_NULL,
+    SL__JV_STRING,
+    SL__JV_NUMBER,
+    SL__JV_TRUE,
+    SL__JV_FALSE,
+    SL__JV_OBJECT,
+    SL__JV_ARRAY,
+} sl__jkind;
+
+static bool sl__jp_value(sl__jparse *p, int depth, sl__jkind *kind, bool *escaped);
+
+/* An object (at '{') or array (at '['), members validated, nothing kept. */
+static bool sl__jp_container(sl__jparse *p, int depth)
+{
+    bool object = p->s[p->i] == '{';
+    char close = object ? '}' : ']';
+    if (depth >= SL__JSON_MAX_DEPTH)
+        return sl__jp_fail(p, p->i, "too deeply nested");
+    p->i++;
+    sl__jp_ws(p);
+    if (p->i < p->n && p->s[p->i] == close) {
+        p->i++;
+        return true;
+    }
+    for (;;) {
+        sl__jkind k;
+        bool esc = false;
+        if (object) {
+            if (p->i >= p->n || p->s[p->i] != '"')
+                return sl__jp_fail(p, p->i, "a string (the member's name) was expected");
+            if (!sl__jp_string(p, true, &esc))
+                return false;
+            sl__jp_ws(p);
+            if (p->i >= p->n || p->s[p->i] != ':')
+                return sl__jp_fail(p, p->i, "':' was expected");
+            p->i++;
+            sl__jp_ws(p);
+        }
+        if (!sl__jp_value(p, depth + 1, &k, &esc))
+            return false;
+        sl__jp_ws(p);
+        if (p->i < p->n && p->s[p->i] == ',') {
+            p->i++;
+            sl__jp_ws(p);
+            continue;
+        }
+        if (p->i < p->n && p->s[p->i] == close) {
+            p->i++;
+            return true;
+        }
+        return sl__jp_fail(p, p->i, object ? "',' or '}' was expected" : "',' or ']' was expected");
+    }
+}
+
+static bool sl__jp_literal(sl__jparse *p, const char *word, size_t len)
+{
+    if (p->n - p->i < len || memcmp(p->s + p->i, word, len) != 0)
+        return sl__jp_fail(p, p->i, "a value was expected");
+    p->i += len;
+    return true;
+}
+
+/* Any value at s[i] (after blanks); i ends after it. */
+static bool sl__jp_value(sl__jparse *p, int depth, sl__jkind *kind, bool *escaped)
+{
+    if (p->i >= p->n)
+        return sl__jp_fail(p, p->n, "premature end of input");
+    switch (p->s[p->i]) {
+    case '"': *kind = SL__JV_STRING; return sl__jp_string(p, false, escaped);
+    case '{': *kind = SL__JV_OBJECT; return sl__jp_container(p, depth);
+    case '[': *kind = SL__JV_ARRAY; return sl__jp_container(p, depth);
+    case 't': *kind = SL__JV_TRUE; return sl__jp_literal(p, "true", 4);
+    case 'f': *kind = SL__JV_FALSE; return sl__jp_literal(p, "false", 5);
+    case 'n': *kind = SL__JV_NULL; return sl__jp_literal(p, "null", 4);
+    default:
+        if (p->s[p->i] == '-' || (p->s[p->i] >= '0' && p->s[p->i] <= '9')) {
+            *kind = SL__JV_NUMBER;
+            return sl__jp_number(p);
+        }
+        return sl__jp_fail(p, p->i, "a value was expected");
+    }
+}
+
+/* Unescape the validated string body s[0..n) into out (room for n bytes);
+** returns the length written. */
+static size_t sl__json_unescape(const char *s, size_t n, char *out)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < n;) {
+        if (s[i] != '\\') {
+            out[o++] = s[i++];
+            continue;
+        }
+        char e = s[i + 1];
+        if (e != 'u') {
+            static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
+            out[o++] = to[strchr(from, e) - from];
+            i += 2;
+            continue;
+        }
+        uint32_t u = (uint32_t)sl__jp_u16(s, i, n);
+        i += 6;
+        if (u >= 0xD800 && u <= 0xDBFF) {
+            u = 0x10000 + ((u - 0xD800) << 10) + ((uint32_t)sl__jp_u16(s, i, n) - 0xDC00);
+            i += 6;
+        }
+        if (u < 0x80) {
+            out[o++] = (char)u;
+        } else if (u < 0x800) {
+            out[o++] = (char)(0xC0 | (u >> 6));
+            out[o++] = (char)(0x80 | (u & 0x3F));
+        } else if (u < 0x10000) {
+            out[o++] = (char)(0xE0 | (u >> 12));
+            out[o++] = (char)(0x80 | ((u >> 6) & 0x3F));
+            out[o++] = (char)(0x80 | (u & 0x3F));
+        } else {
+            out[o++] = (char)(0xF0 | (u >> 18));
+            out[o++] = (char)(0x80 | ((u >> 12) & 0x3F));
+            out[o++] = (char)(0x80 | ((u >> 6) & 0x3F));
+            out[o++] = (char)(0x80 | (u & 0x3F));
+        }
+    }
+    return o;
+}
+
+/* The column of a member named by the string token s[k0..k1) (quotes
+** included): the column after the previous member's first (records
+** usually list the columns in order), else a binary search. */
+static int sl__json_column(sl__json_codec *j, const char *s, size_t k0, size_t k1, bool escaped,
+                           int prev)
+{
+    const char *k = s + k0 + 1;
+    size_t kn = k1 - k0 - 2;
+    if (escaped) {
+        sl_strbuf_reset(&j->key);
+        sl_strbuf_reserve(&j->key, kn + 1);
+        char *buf = j->key.buf;
+        kn = sl__json_unescape(k, kn, buf);
+        k = buf;
+    }
+    int guess = prev + 1;
+    if (guess < j->base.ncols && j->name_len[guess] == kn &&
+        memcmp(j->base.names[guess], k, kn) == 0)
+        return guess;
+    return sl__json_find(j, k, kn);
+}
+
+/* Parse the record; fill kind/span of every column. */
+static bool sl__json_parse(sl__json_codec *j, sl__jparse *p)
+{
+    sl_codec *c = &j->base;
+    for (int i = 0; i < c->ncols; i++)
+        j->kind[i] = SL__JV_NONE;
+    sl__jp_ws(p);
+    p->i++; /* the caller saw '{' */
+    sl__jp_ws(p);
+    int prev = -1;
+    if (p->i < p->n && p->s[p->i] == '}') {
+        p->i++;
+    } else {
+        for (;;) {
+            bool kesc = false, vesc = false;
+            if (p->i >= p->n || p->s[p->i] != '"')
+                return sl__jp_fail(p, p->i, "a string (the member's name) was expected");
+            size_t k0 = p->i;
+            if (!sl__jp_string(p, true, &kesc))
+                return false;
+            size_t k1 = p->i;
+            sl__jp_ws(p);
+            if (p->i >= p->n || p->s[p->i] != ':')
+                return sl__jp_fail(p, p->i, "':' was expected");
+            p->i++;
+            sl__jp_ws(p);
+            size_t v0 = p->i;
+            sl__jkind kind = SL__JV_NONE;
+            if (!sl__jp_value(p, 1, &kind, &vesc))
+                return false;
+            int col = sl__json_column(j, p->s, k0, k1, kesc, prev);
+            if (col >= 0) {
+                j->kind[col] = (uint8_t)kind;
+                j->escaped[col] = vesc;
+                j->span_off[col] = v0;
+                j->span_len[col] = p->i - v0;
+                prev = col;
+            }
+            sl__jp_ws(p);
+            if (p->i < p->n && p->s[p->i] == ',') {
+                p->i++;
+                sl__jp_ws(p);
+                continue;
+            }
+            if (p->i < p->n && p->s[p->i] == '}') {
+                p->i++;
+                break;
+            }
+            return sl__jp_fail(p, p->i, "',' or '}' was expected");
+        }
+    }
+    sl__jp_ws(p);
+    return p->i == p->n || sl__jp_fail(p, p->i, "the end of the record was expected");
 }
 
 /* ------------------------------------------------------------------------
 ** Decoding.
 */
-static const char *sl__json_kind(const json_t *v)
-{
-    switch (json_typeof(v)) {
-    case JSON_OBJECT: return "a JSON object";
-    case JSON_ARRAY: return "a JSON array";
-    default: return "a JSON value";
-    }
-}
 
-/* Decode the value v of column col (its text at rec[span]) into vals. */
-static int sl__json_field(sl__json_codec *j, int col, json_t *v, const char *rec, sl_error *err)
+/* Decode column col (its value found by the parser) into vals. */
+static int sl__json_field(sl__json_codec *j, int col, const char *rec, sl_error *err)
 {
     sl_codec *c = &j->base;
     sl_type t = c->types[col];
@@ -216,99 +449,105 @@ static int sl__json_field(sl__json_codec *j, int col, json_t *v, const char *rec
     size_t slen = j->span_len[col];
     bool text_col = sl_type_is_string(t.id);
     int rc;
-    switch (json_typeof(v)) {
-    case JSON_NULL: return 0; /* NULL (NOT NULL checked by the caller) */
-    case JSON_STRING: {
-        const char *s = json_string_value(v);
-        size_t n = json_string_length(v);
+    switch ((sl__jkind)j->kind[col]) {
+    case SL__JV_NONE:
+    case SL__JV_NULL: return 0; /* NULL (NOT NULL checked by the caller) */
+    case SL__JV_STRING: {
+        const char *s = span + 1;
+        size_t n = slen - 2;
+        if (j->escaped[col]) { /* room for the whole record was reserved: no move */
+            char *to = j->unesc.buf + j->unesc.len;
+            n = sl__json_unescape(s, n, to);
+            j->unesc.len += n;
+            s = to;
+        }
         rc = sl__codec_parse_text(c, col, s, n, j->iso);
         return rc == SL__PARSE_OK ? 0 : sl__codec_bad_value(c, err, col, rc, s, n, true);
     }
-    case JSON_INTEGER:
-    case JSON_REAL:
-        if (!slen) /* cannot happen: the scanner saw what Jansson saw */
-            return sl__codec_malformed(c, err, "field \"%s\": number text not found",
-                                       c->names[col]);
+    case SL__JV_NUMBER:
         if (!text_col && !sl_type_is_numeric(t.id))
             return sl__codec_bad_value(c, err, col, SL__PARSE_INVALID, span, slen, false);
         rc = sl__codec_parse_text(c, col, span, slen, j->iso);
         return rc == SL__PARSE_OK ? 0 : sl__codec_bad_value(c, err, col, rc, span, slen, false);
-    case JSON_TRUE:
-    case JSON_FALSE: {
-        const char *s = json_is_true(v) ? "true" : "false";
+    case SL__JV_TRUE:
+    case SL__JV_FALSE:
         if (t.id != SL_TYPE_BOOLEAN && !text_col)
-            return sl__codec_bad_value(c, err, col, SL__PARSE_INVALID, s, strlen(s), false);
-        rc = sl__codec_parse_text(c, col, s, strlen(s), j->iso);
-        return rc == SL__PARSE_OK ? 0 : sl__codec_bad_value(c, err, col, rc, s, strlen(s), false);
-    }
-    case JSON_OBJECT:
-    case JSON_ARRAY:
-        if (text_col && slen) {
+            return sl__codec_bad_value(c, err, col, SL__PARSE_INVALID, span, slen, false);
+        rc = sl__codec_parse_text(c, col, span, slen, j->iso);
+        return rc == SL__PARSE_OK ? 0 : sl__codec_bad_value(c, err, col, rc, span, slen, false);
+    case SL__JV_OBJECT:
+    case SL__JV_ARRAY:
+        if (text_col) {
             rc = sl__codec_parse_text(c, col, span, slen, j->iso);
             if (rc == SL__PARSE_OK)
                 return 0;
         }
         {
-            const char *k = sl__json_kind(v);
+            const char *k = j->kind[col] == SL__JV_OBJECT ? "a JSON object" : "a JSON array";
             return sl__codec_bad_value(c, err, col, SL__PARSE_INVALID, k, strlen(k), false);
         }
     }
     return sl__codec_malformed(c, err, "field \"%s\": unexpected JSON value", c->names[col]);
 }
 
+/* "invalid JSON at [line L, ]column C: why" (1-based, in bytes). */
+static int sl__json_invalid(sl_codec *c, const sl__jparse *p, sl_error *err)
+{
+    int line = 1;
+    size_t bol = 0;
+    for (size_t i = 0; i < p->at && i < p->n; i++)
+        if (p->s[i] == '\n') {
+            line++;
+            bol = i + 1;
+        }
+    int col = (int)(p->at - bol) + 1;
+    return line > 1 ? sl__codec_malformed(c, err, "invalid JSON at line %d, column %d: %s", line,
+                                          col, p->why)
+                    : sl__codec_malformed(c, err, "invalid JSON at column %d: %s", col, p->why);
+}
+
 static int sl__json_decode(sl_codec *c, const char *rec, size_t len, sl_chunk *out,
                            sl_error *err)
 {
     sl__json_codec *j = (sl__json_codec *)c;
-    if (sl__ws(rec, 0, len) == len)
+    sl__jparse p = {rec, len, 0, 0, NULL};
+    sl__jp_ws(&p);
+    if (p.i == len)
         return SL_CODEC_NONE;
-    json_error_t je;
-    json_t *root = json_loadb(rec, len, JSON_DECODE_ANY | JSON_DECODE_INT_AS_REAL | JSON_ALLOW_NUL,
-                              &je);
-    if (!root) {
-        sl_strbuf sb = SL_STRBUF_INIT;
-        sl__codec_show(&sb, je.text, strnlen(je.text, sizeof je.text), false);
-        int rc = je.line > 1 ? sl__codec_malformed(c, err, "invalid JSON at line %d, column %d: %s",
-                                                   je.line, je.column, sl_strbuf_cstr(&sb))
-                             : sl__codec_malformed(c, err, "invalid JSON at column %d: %s",
-                                                   je.column, sl_strbuf_cstr(&sb));
-        sl_strbuf_free(&sb);
-        return rc;
+    if (rec[p.i] != '{') { /* valid JSON that is not an object, or not JSON */
+        sl__jkind kind = SL__JV_NONE;
+        bool esc = false;
+        if (sl__jp_value(&p, 0, &kind, &esc)) {
+            sl__jp_ws(&p);
+            if (p.i != len)
+                sl__jp_fail(&p, p.i, "the end of the record was expected");
+        }
+        if (p.why)
+            return sl__json_invalid(c, &p, err);
+        const char *what = kind == SL__JV_ARRAY    ? "an array"
+                           : kind == SL__JV_STRING ? "a string"
+                           : kind == SL__JV_NUMBER ? "a number"
+                           : kind == SL__JV_NULL   ? "null"
+                                                   : "a boolean";
+        return sl__codec_malformed(c, err, "expected a JSON object, found %s", what);
     }
-    int rc = 0;
-    if (!json_is_object(root)) {
-        const char *kind = json_is_array(root)    ? "an array"
-                           : json_is_string(root) ? "a string"
-                           : json_is_number(root) ? "a number"
-                           : json_is_null(root)   ? "null"
-                                                  : "a boolean";
-        rc = sl__codec_malformed(c, err, "expected a JSON object, found %s", kind);
-        goto done;
-    }
-    if (sl__json_spans(j, rec, len) != 0) {
-        rc = sl__codec_malformed(c, err, "invalid JSON object");
-        goto done;
-    }
+    if (!sl__json_parse(j, &p))
+        return sl__json_invalid(c, &p, err);
     sl__codec_row_begin(c);
+    sl_strbuf_reset(&j->unesc);
+    sl_strbuf_reserve(&j->unesc, len + 1); /* unescaped strings are never longer */
     for (int i = 0; i < c->ncols; i++) {
-        json_t *v = json_object_get(root, c->names[i]);
-        if (!v && (j->fail_missing || c->types[i].not_null)) {
-            rc = sl__codec_malformed(c, err, "field \"%s\" is missing", c->names[i]);
-            goto done;
-        }
-        if (v && (rc = sl__json_field(j, i, v, rec, err)) != 0)
-            goto done;
-        if (c->vals[i].null && c->types[i].not_null) {
-            rc = sl__codec_malformed(c, err, "field \"%s\" is null, but the column is NOT NULL",
-                                     c->names[i]);
-            goto done;
-        }
+        if (j->kind[i] == SL__JV_NONE && (j->fail_missing || c->types[i].not_null))
+            return sl__codec_malformed(c, err, "field \"%s\" is missing", c->names[i]);
+        int rc = sl__json_field(j, i, rec, err);
+        if (rc != 0)
+            return rc;
+        if (c->vals[i].null && c->types[i].not_null)
+            return sl__codec_malformed(c, err, "field \"%s\" is null, but the column is NOT NULL",
+                                       c->names[i]);
     }
     sl__codec_row_commit(c, out);
-    rc = SL_CODEC_ROW;
-done:
-    json_decref(root);
-    return rc;
+    return SL_CODEC_ROW;
 }
 
 /* ------------------------------------------------------------------------
@@ -422,8 +661,13 @@ static void sl__json_free(sl_codec *c)
 {
     sl__json_codec *j = (sl__json_codec *)c;
     sl_free(j->order);
+    sl_free(j->name_len);
+    sl_free(j->kind);
+    sl_free(j->escaped);
     sl_free(j->span_off);
     sl_free(j->span_len);
+    sl_strbuf_free(&j->unesc);
+    sl_strbuf_free(&j->key);
 }
 
 static const sl__codec_ops sl__json_ops = {
@@ -464,8 +708,13 @@ sl_codec *sl__codec_json_new(const sl_kvlist *opts, int ncols, const char *const
     j->plain_decimal = plain;
     size_t n = (size_t)(ncols ? ncols : 1);
     j->order = sl_calloc(n, sizeof(int));
+    j->name_len = sl_calloc(n, sizeof(size_t));
+    j->kind = sl_calloc(n, 1);
+    j->escaped = sl_calloc(n, sizeof(bool));
     j->span_off = sl_calloc(n, sizeof(size_t));
     j->span_len = sl_calloc(n, sizeof(size_t));
+    for (int i = 0; i < ncols; i++)
+        j->name_len[i] = strlen(names[i]);
     for (int i = 0; i < ncols; i++) { /* insertion sort by name: ncols is small */
         int k = i;
         while (k > 0 && strcmp(names[j->order[k - 1]], names[i]) > 0) {

@@ -119,8 +119,7 @@ static int sl__kafka_write(sl_sink *s, const sl_chunk *c, sl_error *err)
             break;
         }
     }
-    if (k->own)
-        rd_kafka_poll(k->own, 0); /* serve delivery reports */
+    rd_kafka_poll(k->rk, 0); /* serve delivery reports */
     return sl__kafka_check_delivery(k, err);
 }
 

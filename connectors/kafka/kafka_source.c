@@ -743,6 +743,14 @@ int sl__kafka_source_create(const sl_source_args *args, sl_source **out, sl_erro
                               "read_committed",
                               "auto.offset.reset",
                               "earliest",
+                              /* librdkafka 2.0 stops fetching a partition for 1 s once
+                              ** its local queue holds queued.min.messages (100000) or
+                              ** the queue queued.max.messages.kbytes (64 MB): a fast job
+                              ** drains 100000 records of one partition within that second
+                              ** and then waits (bench_kafka: idle 40 % of the time). A
+                              ** larger count leaves the 64 MB bound, which lasts longer. */
+                              "queued.min.messages",
+                              "1000000",
                               NULL};
     rd_kafka_conf_t *conf = sl__kafka_conf(args->options, defaults, err);
     if (!conf) {

@@ -39,6 +39,7 @@
 */
 #include <inttypes.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +64,7 @@ typedef struct sl__kafka_txn {
     int ntopics;                  /* the sinks' topics: the first carries the decision */
     char **topics;
     const sl_kvlist *opts;        /* the first sink's options (the cluster's properties) */
+    _Atomic int64_t failed;       /* records whose delivery failed (the transaction aborts) */
     int64_t timeout_ms;           /* transaction.timeout.ms: how long calls are retried */
     bool recovered;               /* init_transactions done */
 } sl__kafka_txn;
@@ -109,6 +111,18 @@ static int sl__fatal(sl__kafka_txn *x, rd_kafka_t *rk, const char *what, sl_erro
     sl_error_set(err, SL_ERR_IO, -1, "the Kafka transactional producer failed: %s", reason);
     sl_error_detail(err, "During %s.", what);
     return -1;
+}
+
+/* Delivery reports: served by whichever sink task polls (they also wake a
+** task waiting for room in a full queue). A failed record makes its
+** transaction fail to commit; the first one is logged. */
+static void sl__txn_dr(rd_kafka_t *rk, const rd_kafka_message_t *m, void *opaque)
+{
+    (void)rk;
+    sl__kafka_txn *x = opaque;
+    if (m->err && x->failed++ == 0)
+        sl_log(SL_LOG_WARN, "kafka: a record of job \"%s\" was not delivered: %s", x->job,
+               rd_kafka_err2str(m->err));
 }
 
 int sl__kafka_txn_error(sl_participant *p, rd_kafka_t *rk, const char *what, sl_error *err)
@@ -310,6 +324,16 @@ static int sl__txn_recover(sl_participant *sp, int64_t *decided, sl_error *err)
         x->prod[i].epoch = -1;
     }
     x->recovered = true;
+    /* Learn where the topics' partitions are now: the first records of an
+    ** epoch would otherwise wait for it. */
+    for (int i = 0; i < 2; i++)
+        for (int t = 0; t < x->ntopics; t++) {
+            rd_kafka_topic_t *rkt = rd_kafka_topic_new(x->prod[i].rk, x->topics[t], NULL);
+            const struct rd_kafka_metadata *md = NULL;
+            if (rd_kafka_metadata(x->prod[i].rk, 0, rkt, &md, 5000) == 0)
+                rd_kafka_metadata_destroy(md);
+            rd_kafka_topic_destroy(rkt);
+        }
     return sl__read_decision(x, decided, err);
 }
 
@@ -328,6 +352,7 @@ static int sl__txn_decide(sl_participant *sp, int64_t epoch, sl_error *err)
     tp->metadata = meta; /* freed with the list */
     sl__offsets_arg a = {offs, rd_kafka_consumer_group_metadata_new(x->group)};
     bool abortable = false;
+    int64_t started = sl__ms_now();
     int rc = sl__retry(x, rk, "recording the decision of the checkpoint", sl__call_offsets, &a,
                        &abortable, err);
     if (rc == 0)
@@ -344,6 +369,9 @@ static int sl__txn_decide(sl_participant *sp, int64_t epoch, sl_error *err)
                              "one before.",
                         epoch);
     }
+    if (rc == 0)
+        sl_log(SL_LOG_INFO, "kafka: checkpoint %" PRId64 " committed in %" PRId64 " ms (%s)",
+               epoch, sl__ms_now() - started, p->id);
     if (rc == 0 || abortable) {
         pthread_mutex_lock(&x->mu);
         p->epoch = -1;
@@ -449,6 +477,8 @@ int sl__kafka_txn_create(const sl_participant_args *args, sl_participant **out, 
                               "kafka: invalid transactional id '%s': %s", x->prod[i].id, msg);
             break;
         }
+        rd_kafka_conf_set_dr_msg_cb(conf, sl__txn_dr);
+        rd_kafka_conf_set_opaque(conf, x);
         x->prod[i].rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, msg, sizeof msg);
         if (!x->prod[i].rk) {
             rd_kafka_conf_destroy(conf);
