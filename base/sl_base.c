@@ -211,9 +211,17 @@ void sl_strbuf_append(sl_strbuf *sb, const char *s)
     sl_strbuf_append_n(sb, s, strlen(s));
 }
 
-void sl_strbuf_append_char(sl_strbuf *sb, char c)
+void sl_strbuf_append_i64(sl_strbuf *sb, int64_t v)
 {
-    sl_strbuf_append_n(sb, &c, 1);
+    char tmp[24], *p = tmp + sizeof tmp;
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    do {
+        *--p = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        *--p = '-';
+    sl_strbuf_append_n(sb, p, (size_t)(tmp + sizeof tmp - p));
 }
 
 void sl_strbuf_appendv(sl_strbuf *sb, const char *fmt, va_list ap)

@@ -144,7 +144,16 @@ void sl_strbuf_append_n(sl_strbuf *sb, const char *s, size_t n);
 /* Make room for extra more bytes (and the NUL) without appending: writers
 ** of many small fields (state snapshots) fill buf + len themselves. */
 void sl_strbuf_reserve(sl_strbuf *sb, size_t extra);
-void sl_strbuf_append_char(sl_strbuf *sb, char c);
+/* Inline: record encoders append punctuation a byte at a time. */
+static inline void sl_strbuf_append_char(sl_strbuf *sb, char c)
+{
+    if (sb->len + 2 > sb->cap)
+        sl_strbuf_reserve(sb, 1);
+    sb->buf[sb->len++] = c;
+    sb->buf[sb->len] = 0;
+}
+/* Append v in decimal ("-42"), without printf's cost (record encoders). */
+void sl_strbuf_append_i64(sl_strbuf *sb, int64_t v);
 void sl_strbuf_appendf(sl_strbuf *sb, const char *fmt, ...) SL_PRINTF(2, 3);
 void sl_strbuf_appendv(sl_strbuf *sb, const char *fmt, va_list ap);
 /* Append s between quote characters q, doubling any q inside ('it''s'). */

@@ -460,6 +460,15 @@ static int sl__parse_timestamp(const char *s, size_t n, bool ltz, bool iso, int 
     return SL__PARSE_OK;
 }
 
+void sl__codec_set_string(sl_codec *c, int col, const char *s, size_t len)
+{
+    sl__value *v = &c->vals[col];
+    v->null = false;
+    v->in_scratch = false;
+    v->ptr = s;
+    v->len = len;
+}
+
 int sl__codec_parse_text(sl_codec *c, int col, const char *s, size_t len, bool iso)
 {
     sl_type t = c->types[col];
@@ -467,10 +476,7 @@ int sl__codec_parse_text(sl_codec *c, int col, const char *s, size_t len, bool i
     if (sl_type_is_string(t.id)) {
         if (sl__utf8_valid_prefix(s, len) != len)
             return SL__PARSE_UTF8;
-        v->null = false;
-        v->in_scratch = false;
-        v->ptr = s;
-        v->len = len;
+        sl__codec_set_string(c, col, s, len);
         return SL__PARSE_OK;
     }
     if (sl_type_is_binary(t.id)) {
@@ -585,15 +591,18 @@ static int sl__u128_digits(sl_i128 v, char *buf)
 
 void sl__codec_fmt_decimal(sl_strbuf *sb, sl_i128 v, int s, bool plain)
 {
-    char digits[48];
-    int nd = sl__u128_digits(v, digits);
-    int adjusted = nd - 1 - s;
-    if (plain || adjusted >= -6) {
+    /* With at most 6 decimals the adjusted exponent is >= -6: plain. */
+    char digits[48] = "";
+    int adjusted = 0;
+    if (!plain && s > 6)
+        adjusted = sl__u128_digits(v, digits) - 1 - s;
+    if (plain || s <= 6 || adjusted >= -6) {
         char buf[SL_DEC_STR_MAX];
         sl_dec_format(v, s, buf);
         sl_strbuf_append(sb, buf);
         return;
     }
+    int nd = (int)strlen(digits);
     /* BigDecimal.toString(): unscaled digits as d.ddd, then E<adjusted>. */
     if (v < 0)
         sl_strbuf_append_char(sb, '-');

@@ -109,6 +109,10 @@ int sl__codec_malformed(sl_codec *c, sl_error *err, const char *detail_fmt, ...)
 ** (strings point into it). */
 int sl__codec_parse_text(sl_codec *c, int col, const char *s, size_t len, bool iso);
 
+/* A CHAR/VARCHAR field's value: s[0..len), which the caller knows to be
+** valid UTF-8 (alive until the row is committed). */
+void sl__codec_set_string(sl_codec *c, int col, const char *s, size_t len);
+
 /* The detail for a failed sl__codec_parse_text of field col:
 **   field "amount": "12,5" is not a valid DECIMAL(10, 2)
 ** quoted: show the text between double quotes (a string) or bare (a JSON

@@ -143,6 +143,31 @@ static int32_t sl__jp_u16(const char *s, size_t i, size_t n)
     return v;
 }
 
+/* The index of the first byte at or after i that is not plain printable
+** ASCII (a control character, '"', '\\', or a byte >= 0x80), or n: eight
+** bytes at a time. */
+static size_t sl__json_plain_run(const char *s, size_t i, size_t n)
+{
+    const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+    while (i + 8 <= n) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\');
+        /* a zero byte in q or b, a byte below 0x20, or one with the high bit */
+        uint64_t bad = ((q - ones) & ~q) | ((b - ones) & ~b) | (w - ones * 0x20) | w;
+        if (bad & high)
+            break;
+        i += 8;
+    }
+    while (i < n) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\')
+            break;
+        i++;
+    }
+    return i;
+}
+
 /* A string at s[i] == '"'; i ends after its closing quote. A member's
 ** name (key) may not hold U+0000 (nor can Jansson's). */
 static bool sl__jp_string(sl__jparse *p, bool key, bool *escaped)
@@ -150,12 +175,7 @@ static bool sl__jp_string(sl__jparse *p, bool key, bool *escaped)
     const char *s = p->s;
     size_t n = p->n, i = p->i + 1;
     for (;;) {
-        while (i < n) { /* the common case: printable ASCII */
-            unsigned char c = (unsigned char)s[i];
-            if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\')
-                break;
-            i++;
-        }
+        i = sl__json_plain_run(s, i, n); /* the common case: printable ASCII */
         if (i >= n)
             return sl__jp_fail(p, n, "premature end of input in a string");
         unsigned char c = (unsigned char)s[i];
@@ -461,6 +481,10 @@ static int sl__json_field(sl__json_codec *j, int col, const char *rec, sl_error 
             j->unesc.len += n;
             s = to;
         }
+        if (text_col) { /* the parser checked its UTF-8 */
+            sl__codec_set_string(c, col, s, n);
+            return 0;
+        }
         rc = sl__codec_parse_text(c, col, s, n, j->iso);
         return rc == SL__PARSE_OK ? 0 : sl__codec_bad_value(c, err, col, rc, s, n, true);
     }
@@ -560,11 +584,10 @@ static void sl__json_string(sl_strbuf *sb, const char *s, size_t n)
     sl_strbuf_append_char(sb, '"');
     size_t i = 0, run = 0; /* s[run..i) is pending plain text */
     while (i < n) {
+        i = sl__json_plain_run(s, i, n);
+        if (i >= n)
+            break;
         unsigned char ch = (unsigned char)s[i];
-        if (ch >= 0x20 && ch < 0x80 && ch != '"' && ch != '\\') {
-            i++;
-            continue;
-        }
         if (ch >= 0x80) {
             size_t k = sl__utf8_seq(s + i, n - i);
             if (k) {
@@ -601,7 +624,7 @@ static void sl__json_value(sl__json_codec *j, const sl_vector *v, int r, sl_strb
     case SL_TYPE_TINYINT:
     case SL_TYPE_SMALLINT:
     case SL_TYPE_INT:
-    case SL_TYPE_BIGINT: sl_strbuf_appendf(out, "%lld", (long long)v->v.i64[r]); break;
+    case SL_TYPE_BIGINT: sl_strbuf_append_i64(out, v->v.i64[r]); break;
     case SL_TYPE_FLOAT:
     case SL_TYPE_DOUBLE: {
         double d = v->v.f64[r];

@@ -45,8 +45,9 @@
 ** `in <topic>/<partition>/<offset>: <record>`), or with
 ** '<format>.ignore-parse-errors' is skipped and counted.
 **
-** poll returns within about 100 ms: it reads for at most 50 ms, and waits
-** at most 100 ms when nothing arrives.
+** poll returns within about 100 ms: it reads for at most 50 ms, taking
+** the messages already fetched in batches, and waits at most 100 ms when
+** nothing arrives.
 **
 ** Main routines: sl__kafka_source_create and the sl_source_ops below.
 */
@@ -65,6 +66,7 @@
 #define SL__KAFKA_META_TIMEOUT_MS 10000
 #define SL__KAFKA_SHOW_BYTES      200 /* bytes of a bad record in messages */
 #define SL__KAFKA_TOPIC_WAIT_MS   5000 /* a new topic may take this long to appear */
+#define SL__KAFKA_BATCH           256  /* messages taken from the consumer's queue at once */
 
 typedef enum {
     SL__START_EARLIEST,
@@ -95,6 +97,7 @@ typedef struct sl__kafka_source {
     int64_t discovered_at;        /* when the partitions were last listed */
     sl_codec *codec;
     rd_kafka_t *rk;
+    rd_kafka_queue_t *queue;      /* the consumer's queue (messages of every partition) */
     int64_t skipped;
     bool assigned;                /* the first listing and assignment happened */
     sl__kafka_part *parts;        /* this subtask's partitions (split i = parts[i]) */
@@ -457,6 +460,26 @@ static int sl__kafka_message(sl__kafka_source *s, const rd_kafka_message_t *m, s
     return 0;
 }
 
+/* One message (a record or an event). 0 or -1 with err. */
+static int sl__kafka_one(sl__kafka_source *s, const rd_kafka_message_t *m, sl_chunk *out,
+                         sl_error *err)
+{
+    if (!m->err)
+        return sl__kafka_message(s, m, out, err);
+    rd_kafka_resp_err_t e = m->err;
+    const char *topic = m->rkt ? rd_kafka_topic_name(m->rkt) : s->what;
+    if (e == RD_KAFKA_RESP_ERR__PARTITION_EOF)
+        return 0;
+    if (e == RD_KAFKA_RESP_ERR__FATAL || e == RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART ||
+        e == RD_KAFKA_RESP_ERR_TOPIC_AUTHORIZATION_FAILED || e == RD_KAFKA_RESP_ERR__UNKNOWN_TOPIC ||
+        e == RD_KAFKA_RESP_ERR__UNKNOWN_PARTITION)
+        return sl__kafka_fail(err, topic, "reading", e);
+    sl_log(SL_LOG_WARN, "kafka source: topic \"%s\": %s", topic, rd_kafka_message_errstr(m));
+    return 0;
+}
+
+/* Messages are taken in batches of what is already fetched (one call, one
+** lock); only when none are there does poll wait, for the first one. */
 static int sl__kafka_poll(sl_source *src, sl_chunk *out, sl_error *err)
 {
     sl__kafka_source *s = src->impl;
@@ -466,39 +489,29 @@ static int sl__kafka_poll(sl_source *src, sl_chunk *out, sl_error *err)
             return -1;
     }
     int64_t start = sl__kafka_now_ms();
+    rd_kafka_message_t *msgs[SL__KAFKA_BATCH];
     while (!sl_chunk_full(out)) {
-        int64_t spent = sl__kafka_now_ms() - start;
-        int wait;
-        if (out->nrows > 0)
-            wait = 0;
-        else
-            wait = spent >= SL__KAFKA_IDLE_WAIT_MS ? 0 : (int)(SL__KAFKA_IDLE_WAIT_MS - spent);
-        rd_kafka_message_t *m = rd_kafka_consumer_poll(s->rk, wait);
-        if (!m) {
-            if (out->nrows > 0 || sl__kafka_now_ms() - start >= SL__KAFKA_IDLE_WAIT_MS)
+        int room = out->cap - out->nrows;
+        ssize_t got = rd_kafka_consume_batch_queue(s->queue, 0, msgs,
+                                                   (size_t)(room < SL__KAFKA_BATCH ? room
+                                                                                   : SL__KAFKA_BATCH));
+        if (got <= 0) {
+            int64_t spent = sl__kafka_now_ms() - start;
+            if (out->nrows > 0 || spent >= SL__KAFKA_IDLE_WAIT_MS)
                 return SL_SOURCE_MORE;
-            continue;
+            rd_kafka_message_t *m =
+                rd_kafka_consumer_poll(s->rk, (int)(SL__KAFKA_IDLE_WAIT_MS - spent));
+            if (!m)
+                continue;
+            msgs[0] = m;
+            got = 1;
         }
         int rc = 0;
-        if (m->err) {
-            rd_kafka_resp_err_t e = m->err;
-            const char *topic = m->rkt ? rd_kafka_topic_name(m->rkt) : s->what;
-            if (e == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
-                /* nothing */
-            } else if (e == RD_KAFKA_RESP_ERR__FATAL ||
-                       e == RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART ||
-                       e == RD_KAFKA_RESP_ERR_TOPIC_AUTHORIZATION_FAILED ||
-                       e == RD_KAFKA_RESP_ERR__UNKNOWN_TOPIC ||
-                       e == RD_KAFKA_RESP_ERR__UNKNOWN_PARTITION) {
-                rc = sl__kafka_fail(err, topic, "reading", e);
-            } else {
-                sl_log(SL_LOG_WARN, "kafka source: topic \"%s\": %s", topic,
-                       rd_kafka_message_errstr(m));
-            }
-        } else {
-            rc = sl__kafka_message(s, m, out, err);
+        for (ssize_t i = 0; i < got; i++) {
+            if (rc == 0)
+                rc = sl__kafka_one(s, msgs[i], out, err);
+            rd_kafka_message_destroy(msgs[i]);
         }
-        rd_kafka_message_destroy(m);
         if (rc != 0)
             return -1;
         if (sl__kafka_now_ms() - start >= SL__KAFKA_POLL_WORK_MS)
@@ -635,6 +648,8 @@ static void sl__kafka_source_free(sl_source *src)
     if (!src)
         return;
     sl__kafka_source *s = src->impl;
+    if (s->queue)
+        rd_kafka_queue_destroy(s->queue);
     if (s->rk) {
         rd_kafka_consumer_close(s->rk);
         rd_kafka_destroy(s->rk);
@@ -766,6 +781,7 @@ int sl__kafka_source_create(const sl_source_args *args, sl_source **out, sl_erro
                             "kafka source: could not create a consumer: %s", msg);
     }
     rd_kafka_poll_set_consumer(s->rk);
+    s->queue = rd_kafka_queue_get_consumer(s->rk);
     *out = src;
     return 0;
 }
