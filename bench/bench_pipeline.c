@@ -94,7 +94,8 @@ static double sl__ceiling(long rows)
     sl_type types[3] = {sl_type_make(SL_TYPE_BIGINT), sl_type_make_p(SL_TYPE_DECIMAL, 10, 2),
                         sl_type_make_p(SL_TYPE_TIMESTAMP, 3, 0)};
     const char *names[3] = {"id", "amount", "ts"};
-    sl_source_args args = {opts, 3, names, types, 0, 1, "gen"};
+    sl_source_args args = {.options = opts, .ncols = 3, .names = names, .types = types,
+                           .parallelism = 1, .table = "gen"};
     sl_source *src = NULL;
     sl_error err = SL_ERROR_INIT;
     if (dg->create_source(&args, &src, &err) != 0) {

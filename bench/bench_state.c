@@ -217,7 +217,9 @@ static void sl__job(const char *dir, long keys, long rows)
     sl_step_spec step = {NULL, sl__create_agg, &agg, "GroupAggregate", 3, out_types};
     sl_stage_spec stage = {SL_EXCHANGE_HASH, 1, sl__keys, 1, 1, &step};
     sl_input_spec input = {sl_connector_find("datagen")->create_source,
-                           {src_opts, 2, in_names, sl__in_types, 0, 1, "gen"}, NULL, 0, NULL};
+                           {.options = src_opts, .ncols = 2, .names = in_names,
+                            .types = sl__in_types, .parallelism = 1, .table = "gen"},
+                           NULL, 0, NULL};
     sl__chk_times times = {0};
     sl_job_spec spec = {
         .name = "bench-state-job",

@@ -73,7 +73,11 @@ static void sl__md_caps(sl_strbuf *out, const sl_connector *c)
                           sl_guarantee_name(k->sink_default), sl__yes(k->sink_updates));
     else
         sl_strbuf_append(out, "- Sink: no\n");
-    sl_strbuf_appendf(out, "- Format: %s\n\n", c->has_format ? "required" : "none");
+    sl_strbuf_appendf(out, "- Format: %s\n\n",
+                      c->has_key_format ? "required for the value ('format' or 'value.format'); "
+                                          "'key.format' for the key"
+                      : c->has_format   ? "required"
+                                        : "none");
 }
 
 void sl_connectors_markdown(sl_strbuf *out)

@@ -33,6 +33,7 @@ static const sl_connector *const sl__connectors[] = {
     &sl__connector_kafka,
     &sl__connector_print,
     &sl__connector_stdin,
+    &sl__connector_upsert_kafka,
 };
 
 static const sl_format *const sl__formats[] = {
@@ -61,6 +62,15 @@ static const sl_option_spec sl__common_options[] = {
 static const sl_option_spec sl__format_option = {
     .key = "format", .type = SL_OPT_STRING, .required = true,
     .description = "The format of the records (see Formats)."};
+/* ... and where the connector has_key_format: */
+static const sl_option_spec sl__value_format_option = {
+    .key = "value.format", .type = SL_OPT_STRING,
+    .description = "The format of the records' values: the same as 'format' (set one of the "
+                   "two); its options may also be written 'value.<format>.<option>'."};
+static const sl_option_spec sl__key_format_option = {
+    .key = "key.format", .type = SL_OPT_STRING,
+    .description = "The format of the records' keys; its options are written "
+                   "'key.<format>.<option>' ('key.json.ignore-parse-errors')."};
 
 const sl_connector *const *sl_connectors(int *n)
 {
@@ -486,9 +496,10 @@ int sl_option_check_value(const sl_option_spec *spec, const char *key, const cha
 ** Validation.
 */
 
-/* The spec of key for connector c with format f (NULL = none chosen). */
+/* The spec of key for connector c with value format f and key format kf
+** (NULL = none chosen). */
 static const sl_option_spec *sl__classify(const sl_connector *c, const sl_format *f,
-                                          const char *key)
+                                          const sl_format *kf, const char *key)
 {
     const sl_option_spec *s =
         sl__spec_find(sl__common_options, (int)SL_ARRAY_LEN(sl__common_options), key);
@@ -500,7 +511,41 @@ static const sl_option_spec *sl__classify(const sl_connector *c, const sl_format
         return s;
     if (f && (s = sl__spec_find(f->options, f->noptions, key)) != NULL)
         return s;
+    if (!c->has_key_format)
+        return NULL;
+    if (strcmp(key, "value.format") == 0)
+        return &sl__value_format_option;
+    if (strcmp(key, "key.format") == 0)
+        return &sl__key_format_option;
+    if (f && strncmp(key, "value.", 6) == 0 && (s = sl__spec_find(f->options, f->noptions, key + 6)))
+        return s;
+    if (kf && strncmp(key, "key.", 4) == 0 && (s = sl__spec_find(kf->options, kf->noptions, key + 4)))
+        return s;
     return NULL;
+}
+
+sl_kvlist *sl_format_options(const sl_kvlist *opts, const char *role)
+{
+    bool key = strcmp(role, "key") == 0;
+    const sl_kv *fkv = key ? sl_kvlist_find(opts, "key.format") : sl_kvlist_find(opts, "format");
+    if (!key && !fkv)
+        fkv = sl_kvlist_find(opts, "value.format");
+    if (!fkv || !fkv->value)
+        return NULL;
+    sl_kvlist *out = sl_kvlist_new();
+    sl_kvlist_add(out, "format", fkv->value, fkv->key_pos, fkv->value_pos);
+    size_t fl = strlen(fkv->value), rl = strlen(role);
+    for (int i = 0; i < opts->n; i++) {
+        const sl_kv *kv = &opts->items[i];
+        const char *k = kv->key;
+        if (strncmp(k, role, rl) == 0 && k[rl] == '.')
+            k += rl + 1; /* 'key.json.x' / 'value.json.x' */
+        else if (key)
+            continue;
+        if (strncmp(k, fkv->value, fl) == 0 && k[fl] == '.' && !sl_kvlist_find(out, k))
+            sl_kvlist_add(out, k, kv->value, kv->key_pos, kv->value_pos);
+    }
+    return out;
 }
 
 /* The format whose "<name>." prefixes key, or NULL. */
@@ -531,16 +576,22 @@ static void sl__collect_keys(sl_list *l, const sl_option_spec *specs, int n,
     }
 }
 
-static sl_list *sl__valid_keys(const sl_connector *c, const sl_format *f,
+static sl_list *sl__valid_keys(const sl_connector *c, const sl_format *f, const sl_format *kf,
                                const sl_table_shape *shape, bool expand)
 {
     sl_list *l = sl_list_new();
     sl_list_push(l, sl_strdup("connector"));
     if (c->has_format)
         sl_list_push(l, sl_strdup("format"));
+    if (c->has_key_format) {
+        sl_list_push(l, sl_strdup("value.format"));
+        sl_list_push(l, sl_strdup("key.format"));
+    }
     sl__collect_keys(l, c->options, c->noptions, shape, expand);
     if (f)
         sl__collect_keys(l, f->options, f->noptions, shape, expand);
+    for (int i = 0; c->has_key_format && kf && i < kf->noptions; i++)
+        sl_list_push(l, sl_sprintf("key.%s", kf->options[i].key));
     sl__collect_keys(l, sl__common_options + 1, (int)SL_ARRAY_LEN(sl__common_options) - 1, shape,
                      expand);
     return l;
@@ -569,8 +620,8 @@ static char *sl__format_names(void)
 }
 
 /* An unrecognized key: say whose it is, or suggest the closest valid key. */
-static int sl__unknown_key(const sl_connector *c, const sl_format *f, const sl_kv *kv,
-                           const sl_table_shape *shape, sl_error *err)
+static int sl__unknown_key(const sl_connector *c, const sl_format *f, const sl_format *kformat,
+                           const sl_kv *kv, const sl_table_shape *shape, sl_error *err)
 {
     const sl_format *kf = sl__format_of_key(kv->key);
     if (kf && kf != f) {
@@ -590,14 +641,14 @@ static int sl__unknown_key(const sl_connector *c, const sl_format *f, const sl_k
         sl_free(same);
         return -1;
     }
-    sl_list *keys = sl__valid_keys(c, f, shape, true);
+    sl_list *keys = sl__valid_keys(c, f, kformat, shape, true);
     const char *dym = sl_did_you_mean(kv->key, (const char *const *)keys->items, keys->n);
     sl_error_set(err, SL_ERR_INVALID_PARAMETER, kv->key_pos,
                  "unrecognized option '%s' for connector '%s'", kv->key, c->name);
     if (dym) {
         sl_error_hint(err, "Did you mean '%s'?", dym);
     } else {
-        sl_list *all = sl__valid_keys(c, f, shape, false);
+        sl_list *all = sl__valid_keys(c, f, kformat, shape, false);
         sl_strbuf sb = SL_STRBUF_INIT;
         for (int i = 0; i < all->n; i++)
             sl_strbuf_appendf(&sb, "%s%s", i ? ", " : "", (const char *)all->items[i]);
@@ -607,6 +658,27 @@ static int sl__unknown_key(const sl_connector *c, const sl_format *f, const sl_k
     }
     sl_list_free(keys, sl__free_str);
     return -1;
+}
+
+/* The format a 'format' / 'key.format' / 'value.format' option names, or
+** NULL with err (42704 with the list and "did you mean"). */
+static const sl_format *sl__known_format(const sl_kv *kv, sl_error *err)
+{
+    const sl_format *f = kv->value ? sl_format_find(kv->value) : NULL;
+    if (f)
+        return f;
+    sl_error_set(err, SL_ERR_UNDEFINED_OBJECT, kv->value_pos, "format \"%s\" does not exist",
+                 kv->value ? kv->value : "");
+    char *names = sl__format_names();
+    sl_error_detail(err, "Available formats: %s.", names);
+    sl_free(names);
+    const char *cand[SL_ARRAY_LEN(sl__formats)];
+    for (size_t i = 0; i < SL_ARRAY_LEN(sl__formats); i++)
+        cand[i] = sl__formats[i]->name;
+    const char *dym = kv->value ? sl_did_you_mean(kv->value, cand, (int)SL_ARRAY_LEN(cand)) : NULL;
+    if (dym)
+        sl_error_hint(err, "Did you mean '%s'?", dym);
+    return NULL;
 }
 
 /* Required, non-pattern keys of specs must be present. */
@@ -662,7 +734,13 @@ static int sl__validate(const sl_kvlist *opts, const sl_table_shape *shape, int 
     }
 
     const sl_kv *fkv = sl_kvlist_find(opts, "format");
-    const sl_format *f = NULL;
+    const sl_kv *vkv = c->has_key_format ? sl_kvlist_find(opts, "value.format") : NULL;
+    if (fkv && vkv)
+        return sl_error_set(err, SL_ERR_INVALID_PARAMETER, vkv->key_pos,
+                            "options 'format' and 'value.format' cannot both be set");
+    if (!fkv)
+        fkv = vkv;
+    const sl_format *f = NULL, *kf = NULL;
     if (c->has_format) {
         if (!fkv || !fkv->value) {
             sl_error_set(err, SL_ERR_INVALID_PARAMETER, fkv ? fkv->key_pos : missing_pos,
@@ -672,31 +750,21 @@ static int sl__validate(const sl_kvlist *opts, const sl_table_shape *shape, int 
             sl_free(names);
             return -1;
         }
-        f = sl_format_find(fkv->value);
-        if (!f) {
-            sl_error_set(err, SL_ERR_UNDEFINED_OBJECT, fkv->value_pos,
-                         "format \"%s\" does not exist", fkv->value);
-            char *names = sl__format_names();
-            sl_error_detail(err, "Available formats: %s.", names);
-            sl_free(names);
-            const char *cand[SL_ARRAY_LEN(sl__formats)];
-            for (size_t i = 0; i < SL_ARRAY_LEN(sl__formats); i++)
-                cand[i] = sl__formats[i]->name;
-            const char *dym = sl_did_you_mean(fkv->value, cand, (int)SL_ARRAY_LEN(cand));
-            if (dym)
-                sl_error_hint(err, "Did you mean '%s'?", dym);
+        if (!(f = sl__known_format(fkv, err)))
             return -1;
-        }
     } else if (fkv) {
         return sl_error_set(err, SL_ERR_INVALID_PARAMETER, fkv->key_pos,
                             "connector '%s' does not take a format", c->name);
     }
+    const sl_kv *kkv = c->has_key_format ? sl_kvlist_find(opts, "key.format") : NULL;
+    if (kkv && !(kf = sl__known_format(kkv, err)))
+        return -1;
 
     for (int i = 0; i < opts->n; i++) {
         const sl_kv *kv = &opts->items[i];
-        const sl_option_spec *spec = sl__classify(c, f, kv->key);
+        const sl_option_spec *spec = sl__classify(c, f, kf, kv->key);
         if (!spec)
-            return sl__unknown_key(c, f, kv, shape, err);
+            return sl__unknown_key(c, f, kf, kv, shape, err);
         if (sl_option_check_value(spec, kv->key, kv->value, kv->value_pos, err) != 0)
             return -1;
         if (strcmp(kv->key, "sink.parallelism") == 0) {
@@ -710,14 +778,22 @@ static int sl__validate(const sl_kvlist *opts, const sl_table_shape *shape, int 
     if (sl__check_required(c->options, c->noptions, opts, "connector", c->name, missing_pos,
                            err) != 0)
         return -1;
-    if (f && sl__check_required(f->options, f->noptions, opts, "format", f->name, missing_pos,
-                                err) != 0)
-        return -1;
     if (c->check && c->check(c, opts, shape, err) != 0)
         return -1;
-    if (f && f->check && f->check(f, opts, shape, err) != 0)
-        return -1;
-    return 0;
+    /* Each format sees its own options, as its codec will. */
+    int rc = 0;
+    for (int k = 0; rc == 0 && k < 2; k++) {
+        const sl_format *fk = k == 0 ? f : kf;
+        if (!fk)
+            continue;
+        sl_kvlist *fo = sl_format_options(opts, k == 0 ? "value" : "key");
+        rc = sl__check_required(fk->options, fk->noptions, fo, "format", fk->name, missing_pos,
+                                err);
+        if (rc == 0 && fk->check)
+            rc = fk->check(fk, fo, k == 0 ? shape : NULL, err);
+        sl_kvlist_free(fo);
+    }
+    return rc;
 }
 
 int sl_connector_validate(const sl_kvlist *opts, const sl_table_shape *shape, int missing_pos,
@@ -740,8 +816,13 @@ const sl_option_spec *sl_connector_option(const sl_connector *c, const sl_kvlist
 {
     if (!c || !key)
         return NULL;
-    const sl_format *f = c->has_format ? sl_format_find(sl_kvlist_get(opts, "format")) : NULL;
-    return sl__classify(c, f, key);
+    const char *fv = c->has_format ? sl_kvlist_get(opts, "format") : NULL;
+    if (!fv && c->has_key_format)
+        fv = sl_kvlist_get(opts, "value.format");
+    const sl_format *f = sl_format_find(fv);
+    const sl_format *kf = c->has_key_format ? sl_format_find(sl_kvlist_get(opts, "key.format"))
+                                            : NULL;
+    return sl__classify(c, f, kf, key);
 }
 
 bool sl_option_is_secret(const char *key)

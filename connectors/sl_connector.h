@@ -65,7 +65,10 @@ typedef struct sl_connector_caps {
     bool source_replayable;      /* positions can be stored and rewound */
     sl_guarantee sink_max;       /* the strongest guarantee the sink can give */
     sl_sink_mechanism sink_mech; /* how it gives sink_max */
-    bool sink_updates;           /* accepts updating changelogs (needs a PRIMARY KEY) */
+    bool sink_updates;           /* accepts updating changelogs */
+    bool sink_upserts;           /* writes by the table's PRIMARY KEY (updates need one; a
+                                    replay overwrites the same keys, so at-least-once leaves
+                                    an exactly-once final state) */
     sl_guarantee sink_default;   /* guarantee when none is requested and checkpointing is on */
     /* Exactly-once by transactions (DESIGN.md section 6), NULL when not: */
     const char *txn_prefix_option;  /* option naming the transactional id prefix: required
@@ -118,6 +121,10 @@ struct sl_connector {
     const sl_option_spec *options; /* its own options (not 'connector', not format options) */
     int noptions;                  /* number of options */
     bool has_format;               /* takes 'format' and that format's options */
+    bool has_key_format;           /* also takes 'key.format' (its options as 'key.<fmt>.<x>')
+                                      and 'value.format', the synonym of 'format' (its
+                                      options also as 'value.<fmt>.<x>'): Kafka's records
+                                      have a key and a value */
     sl_connector_caps caps;        /* capabilities */
     /* Extra checks beyond types (cross-option rules, column references such
     ** as fields.<col>.kind). May be NULL. Options have already passed type
@@ -155,6 +162,13 @@ const sl_format *const *sl_formats(int *n);
 ** Secret values never appear in err. 0 or -1 with err. */
 int sl_connector_validate(const sl_kvlist *opts, const sl_table_shape *shape, int missing_pos,
                           sl_error *err);
+
+/* The options of one of a table's formats, as its codec (sl_codec_new)
+** reads them. role "value": 'format' = the table's 'format' or
+** 'value.format', with its '<fmt>.<x>' and 'value.<fmt>.<x>' options as
+** '<fmt>.<x>'; role "key": 'format' = 'key.format', with 'key.<fmt>.<x>' as
+** '<fmt>.<x>'. NULL when that format is not set. Caller frees. */
+sl_kvlist *sl_format_options(const sl_kvlist *opts, const char *role);
 
 /* The spec of a key for this connector (its own, its format's or a common
 ** one), or NULL. Used for secrets and completion. */
@@ -231,5 +245,16 @@ void sl_codec_free(sl_codec *c);
 int sl_codec_decode(sl_codec *c, const char *rec, size_t len, sl_chunk *out, sl_error *err);
 /* Encode row r of in as one record (no line break) appended to out. */
 int sl_codec_encode(sl_codec *c, const sl_chunk *in, int r, sl_strbuf *out, sl_error *err);
+/* Read and write chunks of `width` columns, codec column i being chunk
+** column map[i] (copied): for records that hold only some of a table's
+** columns (a Kafka key; a value without the key). A decoded row's other
+** columns are NULL. map NULL: back to the codec's own columns. */
+void sl_codec_map_columns(sl_codec *c, int width, const int *map);
+/* Decode one record into the existing row `row` of out (its mapped columns;
+** nothing is appended): the key of a record whose value made the row. The
+** results are sl_codec_decode's; after a failure the row's mapped columns
+** are unspecified (drop the row). */
+int sl_codec_decode_fill(sl_codec *c, const char *rec, size_t len, sl_chunk *out, int row,
+                         sl_error *err);
 
 #endif /* SL_CONNECTOR_H */

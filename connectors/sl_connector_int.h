@@ -21,6 +21,7 @@ extern const sl_connector sl__connector_filesystem;
 extern const sl_connector sl__connector_kafka;
 extern const sl_connector sl__connector_print;
 extern const sl_connector sl__connector_stdin;
+extern const sl_connector sl__connector_upsert_kafka;
 extern const sl_format sl__format_csv;
 extern const sl_format sl__format_json;
 extern const sl_format sl__format_raw;

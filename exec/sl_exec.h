@@ -208,6 +208,8 @@ typedef struct sl_source_args {
     int subtask;               /* this instance, 0 .. parallelism-1 */
     int parallelism;           /* instances reading the table together */
     const char *table;         /* table name, for messages */
+    int npk;                   /* PRIMARY KEY columns of the table (0 = none) */
+    const int *pk;             /* their indexes */
 } sl_source_args;
 
 #define SL_SOURCE_MORE 0 /* poll again (out may hold rows, or none yet) */
@@ -277,6 +279,8 @@ typedef struct sl_sink_args {
     const char *table;         /* table name */
     const char *job;           /* job name: stable across restarts (file names, txn ids) */
     void *ctx;                 /* for the engine's own sinks (a query's result); NULL */
+    int npk;                   /* PRIMARY KEY columns of the table (0 = none) */
+    const int *pk;             /* their indexes */
     sl_guarantee guarantee;    /* the effective guarantee the resolver decided (the sink
                                   runs exactly this, whatever the table's option says) */
     bool participates;         /* the sink writes through the job's last-resource

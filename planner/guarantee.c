@@ -260,8 +260,7 @@ int sl_guarantee_resolve(const sl_gjob *job, sl_gresult *out, sl_list *warnings,
                            : (job->interval_ms > 0 ? c->sink_default : SL_GUARANTEE_NONE);
         r->mech = c->sink_mech;
         /* Rule 4: the changelog must fit the sink, whatever the policy. */
-        if (s->updating && (!c->sink_updates ||
-                            (c->sink_mech == SL_MECH_IDEMPOTENT_UPSERT && !s->has_pk))) {
+        if (s->updating && (!c->sink_updates || (c->sink_upserts && !s->has_pk))) {
             rc = sl_error_set(err, SL_ERR_NOT_SUPPORTED, s->pos,
                               "sink \"%s\" cannot take the updates this query produces",
                               s->table);
@@ -336,10 +335,13 @@ int sl_guarantee_resolve(const sl_gjob *job, sl_gresult *out, sl_list *warnings,
         const sl_gsink *s = &job->sinks[i];
         sl_gresult *r = &out[i];
         r->effective = r->requested < cap[i] ? r->requested : cap[i];
-        if (r->effective == SL_GUARANTEE_NONE)
+        /* Below exactly-once a transaction is not used: Kafka's at-least-once
+        ** is a flush before each checkpoint. */
+        if (r->effective == SL_GUARANTEE_NONE ||
+            (r->effective < SL_GUARANTEE_EXACTLY_ONCE && r->mech == SL_MECH_LAST_RESOURCE))
             r->mech = SL_MECH_NONE;
         if (r->effective == SL_GUARANTEE_AT_LEAST_ONCE && s->has_pk &&
-            s->connector->caps.sink_mech == SL_MECH_IDEMPOTENT_UPSERT)
+            s->connector->caps.sink_upserts)
             r->note = sl_strdup("duplicates collapse on the PRIMARY KEY: the final table state "
                                 "is exactly-once");
         r->readers = sl__readers(s, r->effective, r->mech);

@@ -434,6 +434,8 @@ static int sl__build_graph(sl_physical *p, const sl_lp *root, const sl_catalog *
         in->source_args.types = types;
         in->source_args.parallelism = par;
         in->source_args.table = src->name;
+        in->source_args.npk = src->npk;
+        in->source_args.pk = src->pk;
         in->wm_expr = b->scan->watermark;
         sl__chain chain = {0};
         rc = sl__add_steps(p, &chain, b->scan, b->nodes, b->n, o->state_ttl_ms, err);
@@ -515,6 +517,8 @@ static int sl__build_graph(sl_physical *p, const sl_lp *root, const sl_catalog *
         spec->sink_args.names = sink_names;
         spec->sink_args.types = sink_types;
         spec->sink_args.table = dst->name;
+        spec->sink_args.npk = dst->npk;
+        spec->sink_args.pk = dst->pk;
     } else if (rc == 0) {
         const char **names = sl__own(p, sl_calloc((size_t)top->ncols + 1, sizeof(char *)));
         sl_type *types = sl__own(p, sl_calloc((size_t)top->ncols + 1, sizeof(sl_type)));

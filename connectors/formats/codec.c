@@ -53,14 +53,38 @@ void sl_codec_free(sl_codec *c)
 
 int sl_codec_decode(sl_codec *c, const char *rec, size_t len, sl_chunk *out, sl_error *err)
 {
-    SL_ALWAYS(out->ncols == c->ncols && !sl_chunk_full(out));
+    SL_ALWAYS(out->ncols == c->width && !sl_chunk_full(out));
     return c->ops->decode(c, rec, len, out, err);
+}
+
+int sl_codec_decode_fill(sl_codec *c, const char *rec, size_t len, sl_chunk *out, int row,
+                         sl_error *err)
+{
+    SL_ALWAYS(out->ncols == c->width && row >= 0 && row < out->nrows);
+    c->fill_row = row;
+    int rc = c->ops->decode(c, rec, len, out, err);
+    c->fill_row = -1;
+    return rc;
 }
 
 int sl_codec_encode(sl_codec *c, const sl_chunk *in, int r, sl_strbuf *out, sl_error *err)
 {
-    SL_ALWAYS(in->ncols == c->ncols && r >= 0 && r < in->nrows);
+    SL_ALWAYS(in->ncols == c->width && r >= 0 && r < in->nrows);
     return c->ops->encode(c, in, r, out, err);
+}
+
+void sl_codec_map_columns(sl_codec *c, int width, const int *map)
+{
+    sl_free(c->map);
+    c->map = NULL;
+    c->width = map ? width : c->ncols;
+    if (!map)
+        return;
+    c->map = sl_calloc((size_t)(c->ncols ? c->ncols : 1), sizeof(int));
+    for (int i = 0; i < c->ncols; i++) {
+        SL_ALWAYS(map[i] >= 0 && map[i] < width);
+        c->map[i] = map[i];
+    }
 }
 
 /* ------------------------------------------------------------------------
@@ -80,10 +104,13 @@ void sl__codec_init(sl_codec *c, const sl__codec_ops *ops, const char *label, in
     }
     c->vals = sl_calloc((size_t)(ncols ? ncols : 1), sizeof(sl__value));
     c->scratch = (sl_strbuf)SL_STRBUF_INIT;
+    c->width = ncols;
+    c->fill_row = -1;
 }
 
 void sl__codec_fini(sl_codec *c)
 {
+    sl_free(c->map);
     for (int i = 0; i < c->ncols; i++)
         sl_free(c->names[i]);
     sl_free(c->names);
@@ -132,19 +159,23 @@ void sl__codec_row_begin(sl_codec *c)
 
 void sl__codec_row_commit(sl_codec *c, sl_chunk *out)
 {
-    int r = sl_chunk_append_row(out, SL_ROW_INSERT);
+    int r = c->fill_row >= 0 ? c->fill_row : sl_chunk_append_row(out, SL_ROW_INSERT);
     for (int i = 0; i < c->ncols; i++) {
         const sl__value *v = &c->vals[i];
-        if (v->null)
+        int col = sl__codec_col(c, i);
+        if (v->null) {
+            if (c->fill_row >= 0)
+                sl_chunk_set_null(out, col, r);
             continue;
-        switch (out->cols[i].phys) {
-        case SL_PHYS_BOOL: sl_chunk_set_bool(out, i, r, v->v.b != 0); break;
-        case SL_PHYS_I64: sl_chunk_set_i64(out, i, r, v->v.i64); break;
-        case SL_PHYS_F64: sl_chunk_set_f64(out, i, r, v->v.f64); break;
-        case SL_PHYS_I128: sl_chunk_set_i128(out, i, r, v->v.i128); break;
+        }
+        switch (out->cols[col].phys) {
+        case SL_PHYS_BOOL: sl_chunk_set_bool(out, col, r, v->v.b != 0); break;
+        case SL_PHYS_I64: sl_chunk_set_i64(out, col, r, v->v.i64); break;
+        case SL_PHYS_F64: sl_chunk_set_f64(out, col, r, v->v.f64); break;
+        case SL_PHYS_I128: sl_chunk_set_i128(out, col, r, v->v.i128); break;
         case SL_PHYS_STR:
             /* (an empty value may have no buffer behind it) */
-            sl_chunk_set_str(out, i, r,
+            sl_chunk_set_str(out, col, r,
                              !v->len ? "" : v->in_scratch ? c->scratch.buf + v->off : v->ptr,
                              v->len);
             break;

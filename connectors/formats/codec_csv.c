@@ -274,7 +274,7 @@ static int sl__csv_encode(sl_codec *c, const sl_chunk *in, int r, sl_strbuf *out
     sl__csv_codec *k = (sl__csv_codec *)c;
     size_t start = out->len;
     for (int i = 0; i < c->ncols; i++) {
-        const sl_vector *v = &in->cols[i];
+        const sl_vector *v = &in->cols[sl__codec_col(c, i)];
         if (i > 0)
             sl_strbuf_append_char(out, k->delim);
         sl_strbuf_reset(&k->text);

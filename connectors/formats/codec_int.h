@@ -50,7 +50,16 @@ struct sl_codec {
     bool ignore_errors;       /* '<format>.ignore-parse-errors' */
     sl__value *vals;          /* the row being decoded (ncols entries) */
     sl_strbuf scratch;        /* decoded bytes of the row being decoded (base64) */
+    int width;                /* columns of the chunks it reads and writes (ncols unless mapped) */
+    int *map;                 /* codec column i is chunk column map[i]; NULL = i (owned) */
+    int fill_row;             /* decoding fills this existing row instead of appending; -1 */
 };
+
+/* The chunk column of codec column i. */
+static inline int sl__codec_col(const sl_codec *c, int i)
+{
+    return c->map ? c->map[i] : i;
+}
 
 /* Common part: copy the columns, allocate vals. */
 void sl__codec_init(sl_codec *c, const sl__codec_ops *ops, const char *label, int ncols,
@@ -78,7 +87,7 @@ int sl__codec_check_types(const char *fmt, int ncols, const char *const *names,
 
 /* Start decoding a row: every value NULL, scratch empty. */
 void sl__codec_row_begin(sl_codec *c);
-/* Append the decoded row (+I) to out. */
+/* Append the decoded row (+I) to out (or fill c->fill_row of it). */
 void sl__codec_row_commit(sl_codec *c, sl_chunk *out);
 
 /* A malformed record: with ignore_errors returns SL_CODEC_SKIPPED and

@@ -662,7 +662,7 @@ static int sl__json_encode(sl_codec *c, const sl_chunk *in, int r, sl_strbuf *ou
     bool first = true;
     sl_strbuf_append_char(out, '{');
     for (int i = 0; i < c->ncols; i++) {
-        const sl_vector *v = &in->cols[i];
+        const sl_vector *v = &in->cols[sl__codec_col(c, i)];
         bool null = v->nulls[r] != 0;
         if (null && j->ignore_nulls)
             continue;

@@ -115,7 +115,7 @@ static int sl__raw_decode(sl_codec *c, const char *rec, size_t len, sl_chunk *ou
 static int sl__raw_encode(sl_codec *c, const sl_chunk *in, int r, sl_strbuf *out, sl_error *err)
 {
     sl__raw_codec *w = (sl__raw_codec *)c;
-    const sl_vector *v = &in->cols[0];
+    const sl_vector *v = &in->cols[sl__codec_col(c, 0)];
     if (v->nulls[r])
         return 0;
     size_t width = sl__raw_width(v->type.id);

@@ -65,6 +65,20 @@ static const sl_option_spec sl__kafka_options[] = {
      .type = SL_OPT_STRING,
      .description = "For 'specific-offsets': 'partition:0,offset:42;partition:1,offset:300' "
                     "(Flink's format)."},
+    {.key = "key.fields",
+     .type = SL_OPT_STRING,
+     .description = "The columns the records' key holds, 'a;b', in the format of 'key.format' "
+                    "(a sink's keyed records go to the partition of their key)."},
+    {.key = "key.fields-prefix",
+     .type = SL_OPT_STRING,
+     .description = "The key's columns are named <prefix><field> in the table and <field> in "
+                    "the key's format (needs 'value.fields-include' = 'EXCEPT_KEY')."},
+    {.key = "value.fields-include",
+     .type = SL_OPT_ENUM,
+     .default_value = "ALL",
+     .enum_values = "ALL|EXCEPT_KEY",
+     .description = "Which columns the records' value holds: ALL (the key's too), or "
+                    "EXCEPT_KEY."},
     {.key = "sink.transactional-id-prefix",
      .type = SL_OPT_STRING,
      .description = "Exactly-once sinks: the prefix of the transactional ids (<prefix>0 and "
@@ -90,6 +104,55 @@ static bool sl__kafka_topic_name_ok(const char *t)
     return true;
 }
 
+/* 'topic': one or more legal topic names. */
+static int sl__kafka_check_topics(const sl_kv *tkv, sl_error *err)
+{
+    if (!tkv || !tkv->value)
+        return 0;
+    int n = 0;
+    char **topics = sl__kafka_split_topics(tkv->value, &n);
+    int rc = n == 0 ? -1 : 0;
+    for (int i = 0; i < n; i++) {
+        if (rc == 0 && !sl__kafka_topic_name_ok(topics[i])) {
+            rc = sl_error_set(err, SL_ERR_INVALID_PARAMETER, tkv->value_pos,
+                              "invalid value for option 'topic': \"%s\" is not a Kafka topic name",
+                              topics[i]);
+            sl_error_hint(err, "Topic names are 1 to 249 of the characters a-z, A-Z, 0-9, '.', "
+                               "'_' and '-'; separate several with ';'.");
+        }
+        sl_free(topics[i]);
+    }
+    sl_free(topics);
+    if (rc != 0 && !sl_error_isset(err))
+        sl_error_set(err, SL_ERR_INVALID_PARAMETER, tkv->value_pos,
+                     "option 'topic' must not be empty");
+    return rc;
+}
+
+/* The checks both connectors share: the cluster, the key and value, the
+** properties the connector owns. */
+static int sl__kafka_check_common(const sl_connector *c, const sl_kvlist *opts,
+                                  const sl_table_shape *shape, bool upsert, sl_error *err)
+{
+    if (sl__kafka_check_topics(sl_kvlist_find(opts, "topic"), err) != 0)
+        return -1;
+    const sl_kv *bkv = sl_kvlist_find(opts, "properties.bootstrap.servers");
+    if (bkv && bkv->value && bkv->value[0] == 0)
+        return sl_error_set(err, SL_ERR_INVALID_PARAMETER, bkv->value_pos,
+                            "option 'properties.bootstrap.servers' must not be empty");
+    if (sl__kafka_layout_check(c, opts, shape, upsert, err) != 0)
+        return -1;
+    static const char *const owned[] = {"properties.transactional.id",
+                                        "properties.enable.auto.commit"};
+    for (size_t i = 0; i < SL_ARRAY_LEN(owned); i++) {
+        const sl_kv *kv = sl_kvlist_find(opts, owned[i]);
+        if (kv)
+            return sl_error_set(err, SL_ERR_INVALID_PARAMETER, kv->key_pos,
+                                "option '%s' is set by the %s connector itself", owned[i], c->name);
+    }
+    return 0;
+}
+
 static int sl__kafka_check(const sl_connector *c, const sl_kvlist *opts,
                            const sl_table_shape *shape, sl_error *err)
 {
@@ -102,28 +165,6 @@ static int sl__kafka_check(const sl_connector *c, const sl_kvlist *opts,
                             "missing required option 'topic' (or 'topic-pattern') for connector "
                             "'%s'",
                             c->name);
-    if (tkv && tkv->value) {
-        int n = 0;
-        char **topics = sl__kafka_split_topics(tkv->value, &n);
-        int rc = n == 0 ? -1 : 0;
-        for (int i = 0; i < n; i++) {
-            if (rc == 0 && !sl__kafka_topic_name_ok(topics[i])) {
-                rc = sl_error_set(err, SL_ERR_INVALID_PARAMETER, tkv->value_pos,
-                                  "invalid value for option 'topic': \"%s\" is not a Kafka topic "
-                                  "name",
-                                  topics[i]);
-                sl_error_hint(err, "Topic names are 1 to 249 of the characters a-z, A-Z, 0-9, "
-                                   "'.', '_' and '-'; separate several with ';'.");
-            }
-            sl_free(topics[i]);
-        }
-        sl_free(topics);
-        if (rc != 0 && !sl_error_isset(err))
-            sl_error_set(err, SL_ERR_INVALID_PARAMETER, tkv->value_pos,
-                         "option 'topic' must not be empty");
-        if (rc != 0)
-            return -1;
-    }
     if (pkv && pkv->value) {
         regex_t re;
         char *anchored = sl_sprintf("^(%s)$", pkv->value);
@@ -136,13 +177,6 @@ static int sl__kafka_check(const sl_connector *c, const sl_kvlist *opts,
                                 "invalid value for option 'topic-pattern': \"%s\" is not a "
                                 "regular expression",
                                 pkv->value);
-    }
-    static const char *const nonempty[] = {"properties.bootstrap.servers"};
-    for (size_t i = 0; i < SL_ARRAY_LEN(nonempty); i++) {
-        const sl_kv *kv = sl_kvlist_find(opts, nonempty[i]);
-        if (kv && kv->value && kv->value[0] == 0)
-            return sl_error_set(err, SL_ERR_INVALID_PARAMETER, kv->value_pos,
-                                "option '%s' must not be empty", nonempty[i]);
     }
     /* The startup mode's own option, in Flink's format. */
     const char *mode = sl_kvlist_get(opts, "scan.startup.mode");
@@ -164,16 +198,18 @@ static int sl__kafka_check(const sl_connector *c, const sl_kvlist *opts,
         sl_error_hint(err, "Write 'partition:0,offset:42;partition:1,offset:300'.");
         return -1;
     }
-    /* Properties the connector owns. */
-    static const char *const owned[] = {"properties.transactional.id",
-                                        "properties.enable.auto.commit"};
-    for (size_t i = 0; i < SL_ARRAY_LEN(owned); i++) {
-        const sl_kv *kv = sl_kvlist_find(opts, owned[i]);
-        if (kv)
-            return sl_error_set(err, SL_ERR_INVALID_PARAMETER, kv->key_pos,
-                                "option '%s' is set by the kafka connector itself", owned[i]);
-    }
-    return 0;
+    return sl__kafka_check_common(c, opts, shape, false, err);
+}
+
+static int sl__upsert_kafka_check(const sl_connector *c, const sl_kvlist *opts,
+                                  const sl_table_shape *shape, sl_error *err)
+{
+    const sl_kv *tkv = sl_kvlist_find(opts, "topic");
+    if (tkv && tkv->value && strchr(tkv->value, ';'))
+        return sl_error_set(err, SL_ERR_INVALID_PARAMETER, tkv->value_pos,
+                            "invalid value for option 'topic': connector '%s' writes one topic",
+                            c->name);
+    return sl__kafka_check_common(c, opts, shape, true, err);
 }
 
 static int sl__kafka_check_sink(const sl_connector *c, const sl_kvlist *opts, sl_error *err)
@@ -196,6 +232,7 @@ const sl_connector sl__connector_kafka = {
     .options = sl__kafka_options,
     .noptions = (int)SL_ARRAY_LEN(sl__kafka_options),
     .has_format = true,
+    .has_key_format = true,
     .caps =
         {
             .source = true,
@@ -216,6 +253,65 @@ const sl_connector sl__connector_kafka = {
     .check_sink = sl__kafka_check_sink,
     .create_source = sl__kafka_source_create,
     .create_sink = sl__kafka_sink_create,
+    .create_participant = sl__kafka_txn_create,
+};
+
+/* upsert-kafka: an updating changelog as the latest value per key. */
+static const sl_option_spec sl__upsert_kafka_options[] = {
+    {.key = "topic",
+     .type = SL_OPT_STRING,
+     .required = true,
+     .description = "The topic to write to."},
+    {.key = "properties.bootstrap.servers",
+     .type = SL_OPT_STRING,
+     .required = true,
+     .description = "Comma-separated list of the Kafka brokers (host:port)."},
+    {.key = "key.fields-prefix",
+     .type = SL_OPT_STRING,
+     .description = "The key's columns are named <prefix><field> in the table and <field> in "
+                    "the key's format (needs 'value.fields-include' = 'EXCEPT_KEY')."},
+    {.key = "value.fields-include",
+     .type = SL_OPT_ENUM,
+     .default_value = "ALL",
+     .enum_values = "ALL|EXCEPT_KEY",
+     .description = "Which columns the records' value holds: ALL (the key's too), or "
+                    "EXCEPT_KEY."},
+    {.key = "sink.transactional-id-prefix",
+     .type = SL_OPT_STRING,
+     .description = "Exactly-once: the prefix of the transactional ids, as for 'kafka'."},
+    {.key = "properties.#",
+     .type = SL_OPT_STRING,
+     .description = "Passed to librdkafka as #; transactional.id and enable.auto.commit are "
+                    "the connector's own."},
+};
+
+const sl_connector sl__connector_upsert_kafka = {
+    .name = "upsert-kafka",
+    .description = "An updating changelog into a Kafka topic: the latest value per PRIMARY KEY, "
+                   "tombstones for deletes.",
+    .options = sl__upsert_kafka_options,
+    .noptions = (int)SL_ARRAY_LEN(sl__upsert_kafka_options),
+    .has_format = true,
+    .has_key_format = true,
+    .caps =
+        {
+            .source = false,
+            .sink = true,
+            .sink_max = SL_GUARANTEE_EXACTLY_ONCE,
+            .sink_mech = SL_MECH_LAST_RESOURCE,
+            .sink_updates = true,
+            .sink_upserts = true,
+            .sink_default = SL_GUARANTEE_AT_LEAST_ONCE,
+            .txn_prefix_option = "sink.transactional-id-prefix",
+            .txn_timeout_option = "properties.transaction.timeout.ms",
+            .txn_timeout_default_ms = SL__KAFKA_TXN_TIMEOUT_DEFAULT_MS,
+            .txn_system = "kafka",
+            .cluster_option = "properties.bootstrap.servers",
+            .probe = sl__kafka_probe,
+        },
+    .check = sl__upsert_kafka_check,
+    .check_sink = sl__kafka_check_sink,
+    .create_sink = sl__upsert_kafka_sink_create,
     .create_participant = sl__kafka_txn_create,
 };
 

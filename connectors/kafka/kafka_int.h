@@ -11,9 +11,35 @@
 
 #include "../sl_connector_int.h"
 
-/* Create functions attached to sl__connector_kafka. */
+/* ---- kafka_layout.c: a record's key and value ---- */
+
+typedef struct sl__kafka_layout {
+    sl_codec *key;     /* the key's codec (mapped onto the table), or NULL: no key */
+    sl_codec *value;   /* the value's codec (mapped onto the table) */
+    int nkey;          /* the key's columns */
+    int *key_cols;     /* their table indexes, in the key's order */
+    bool value_all;    /* the value holds every column ('value.fields-include' = ALL) */
+} sl__kafka_layout;
+
+/* The layout of a table's records from its options (and, for upsert-kafka,
+** its PRIMARY KEY). 0, or -1 with err. */
+int sl__kafka_layout_new(const sl_kvlist *opts, bool upsert, int ncols, const char *const *names,
+                         const sl_type *types, int npk, const int *pk, sl__kafka_layout *l,
+                         sl_error *err);
+void sl__kafka_layout_free(sl__kafka_layout *l);
+/* CREATE TABLE's checks of the key options (shape may be NULL). */
+int sl__kafka_layout_check(const sl_connector *c, const sl_kvlist *opts,
+                           const sl_table_shape *shape, bool upsert, sl_error *err);
+
+/* Create functions attached to sl__connector_kafka and sl__connector_upsert_kafka. */
 int sl__kafka_source_create(const sl_source_args *args, sl_source **out, sl_error *err);
 int sl__kafka_sink_create(const sl_sink_args *args, sl_sink **out, sl_error *err);
+int sl__upsert_kafka_sink_create(const sl_sink_args *args, sl_sink **out, sl_error *err);
+
+/* Defaults of every producer (pairs for sl__kafka_conf): keyed records go
+** to the partition Java's producer would choose (murmur2), as Flink's do;
+** records without a key are spread at random. */
+#define SL__KAFKA_PRODUCER_DEFAULTS "partitioner", "murmur2_random"
 
 /* A librdkafka configuration from the table's options: bootstrap.servers
 ** and every 'properties.<x>' as <x>, then the given defaults (pairs of key,

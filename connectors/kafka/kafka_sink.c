@@ -41,13 +41,15 @@
 
 typedef struct sl__kafka_sink {
     char *topic;
+    bool upsert;             /* upsert-kafka: -D writes a tombstone, -U is left out */
     sl_guarantee guarantee;  /* what this sink runs */
-    sl_codec *codec;
+    sl__kafka_layout layout; /* the records' key and value */
     rd_kafka_t *own;         /* none / at-least-once: this instance's producer */
     sl_participant *txn;     /* exactly-once: the job's participant */
     rd_kafka_t *rk;          /* where rows go: own, or the open epoch's transactional producer */
     int64_t epoch;           /* the open epoch */
-    sl_strbuf rec;           /* one encoded row */
+    sl_strbuf rec;           /* one encoded row's value */
+    sl_strbuf key;           /* ... and its key */
     int64_t failed;          /* records whose delivery failed */
     char *first_error;       /* the first delivery error (owned), or NULL */
     rd_kafka_resp_err_t first_code; /* its code */
@@ -94,18 +96,28 @@ static int sl__kafka_write(sl_sink *s, const sl_chunk *c, sl_error *err)
 {
     sl__kafka_sink *k = s->impl;
     for (int r = 0; r < c->nrows; r++) {
-        if (c->kinds[r] != SL_ROW_INSERT)
+        sl_row_kind kind = (sl_row_kind)c->kinds[r];
+        if (!k->upsert && kind != SL_ROW_INSERT)
             return sl_error_set(err, SL_ERR_INTERNAL, -1,
                                 "kafka sink: a %s row reached an append-only sink",
-                                sl_row_kind_name((sl_row_kind)c->kinds[r]));
+                                sl_row_kind_name(kind));
+        if (kind == SL_ROW_UPDATE_BEFORE)
+            continue; /* the +U after it replaces the key's value */
+        bool tombstone = kind == SL_ROW_DELETE;
         sl_strbuf_reset(&k->rec);
-        if (sl_codec_encode(k->codec, c, r, &k->rec, err) != 0)
+        if (!tombstone && sl_codec_encode(k->layout.value, c, r, &k->rec, err) != 0)
+            return -1;
+        sl_strbuf_reset(&k->key);
+        if (k->layout.key && sl_codec_encode(k->layout.key, c, r, &k->key, err) != 0)
             return -1;
         for (;;) {
-            rd_kafka_resp_err_t e =
-                rd_kafka_producev(k->rk, RD_KAFKA_V_TOPIC(k->topic),
-                                  RD_KAFKA_V_VALUE(k->rec.buf ? k->rec.buf : "", k->rec.len),
-                                  RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_END);
+            rd_kafka_resp_err_t e = rd_kafka_producev(
+                k->rk, RD_KAFKA_V_TOPIC(k->topic),
+                RD_KAFKA_V_KEY(k->layout.key ? (k->key.buf ? k->key.buf : "") : NULL,
+                               k->layout.key ? k->key.len : 0),
+                RD_KAFKA_V_VALUE(tombstone ? NULL : k->rec.buf ? k->rec.buf : "",
+                                 tombstone ? 0 : k->rec.len),
+                RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_END);
             if (e == RD_KAFKA_RESP_ERR__QUEUE_FULL) {
                 rd_kafka_poll(k->rk, 100); /* backpressure: wait for deliveries */
                 continue;
@@ -171,8 +183,9 @@ static void sl__kafka_sink_free(sl_sink *s)
         rd_kafka_flush(k->own, SL__KAFKA_CLOSE_FLUSH_MS);
         rd_kafka_destroy(k->own);
     }
-    sl_codec_free(k->codec);
+    sl__kafka_layout_free(&k->layout);
     sl_strbuf_free(&k->rec);
+    sl_strbuf_free(&k->key);
     sl_free(k->first_error);
     sl_free(k->topic);
     sl_free(k);
@@ -189,7 +202,7 @@ static const sl_sink_ops sl__kafka_sink_ops = {
     .free = sl__kafka_sink_free,
 };
 
-int sl__kafka_sink_create(const sl_sink_args *args, sl_sink **out, sl_error *err)
+static int sl__sink_create(const sl_sink_args *args, bool upsert, sl_sink **out, sl_error *err)
 {
     *out = NULL;
     const char *topic = sl_kvlist_get(args->options, "topic");
@@ -200,24 +213,28 @@ int sl__kafka_sink_create(const sl_sink_args *args, sl_sink **out, sl_error *err
     if (args->guarantee == SL_GUARANTEE_EXACTLY_ONCE && !args->participant)
         return sl_error_set(err, SL_ERR_INTERNAL, -1,
                             "kafka sink: exactly-once needs the job's transactions");
-    sl_codec *codec = sl_codec_new(args->options, args->ncols, args->names, args->types, err);
-    if (!codec)
-        return -1;
     sl__kafka_sink *k = sl_calloc(1, sizeof *k);
-    k->topic = sl_strdup(topic);
-    k->guarantee = args->guarantee;
-    k->codec = codec;
     sl_sink *s = sl_calloc(1, sizeof *s);
     s->ops = &sl__kafka_sink_ops;
     s->impl = k;
+    k->topic = sl_strdup(topic);
+    k->upsert = upsert;
+    k->guarantee = args->guarantee;
+    if (sl__kafka_layout_new(args->options, upsert, args->ncols, args->names, args->types,
+                             args->npk, args->pk, &k->layout, err) != 0) {
+        sl__kafka_sink_free(s);
+        return -1;
+    }
     if (k->guarantee == SL_GUARANTEE_EXACTLY_ONCE) {
         k->txn = args->participant;
         *out = s;
         return 0;
     }
-    const char *alo_defaults[] = {"enable.idempotence", "true", "acks", "all", NULL};
+    const char *alo_defaults[] = {"enable.idempotence", "true", "acks", "all", SL__KAFKA_PRODUCER_DEFAULTS, NULL};
+    const char *none_defaults[] = {SL__KAFKA_PRODUCER_DEFAULTS, NULL};
     rd_kafka_conf_t *conf = sl__kafka_conf(
-        args->options, k->guarantee == SL_GUARANTEE_AT_LEAST_ONCE ? alo_defaults : NULL, err);
+        args->options, k->guarantee == SL_GUARANTEE_AT_LEAST_ONCE ? alo_defaults : none_defaults,
+        err);
     if (!conf) {
         sl__kafka_sink_free(s);
         return -1;
@@ -234,4 +251,14 @@ int sl__kafka_sink_create(const sl_sink_args *args, sl_sink **out, sl_error *err
     }
     *out = s;
     return 0;
+}
+
+int sl__kafka_sink_create(const sl_sink_args *args, sl_sink **out, sl_error *err)
+{
+    return sl__sink_create(args, false, out, err);
+}
+
+int sl__upsert_kafka_sink_create(const sl_sink_args *args, sl_sink **out, sl_error *err)
+{
+    return sl__sink_create(args, true, out, err);
 }

@@ -95,7 +95,7 @@ typedef struct sl__kafka_source {
     int nspecific;                /* their number */
     int64_t discovery_ms;         /* 'scan.topic-partition-discovery.interval'; 0 = never */
     int64_t discovered_at;        /* when the partitions were last listed */
-    sl_codec *codec;
+    sl__kafka_layout layout;      /* the records' key and value */
     rd_kafka_t *rk;
     rd_kafka_queue_t *queue;      /* the consumer's queue (messages of every partition) */
     int64_t skipped;
@@ -416,7 +416,26 @@ static int sl__kafka_part_of(sl__kafka_source *s, const rd_kafka_message_t *m)
     return i;
 }
 
-/* Decode one message into out. 0 or -1 with err. */
+/* A decode failure of the record (or its key) at m: the place and the
+** bytes join the codec's detail. Returns -1. */
+static int sl__kafka_bad(const sl__kafka_part *p, const rd_kafka_message_t *m, bool key,
+                         const char *rec, size_t len, sl_error *err)
+{
+    if (!sl_error_isset(err))
+        sl_error_set(err, SL_ERR_INVALID_TEXT, -1, "malformed record");
+    sl_strbuf sb = SL_STRBUF_INIT;
+    if (err->detail && err->detail[0])
+        sl_strbuf_appendf(&sb, "%s\n", err->detail);
+    sl_strbuf_appendf(&sb, "in %s/%" PRId32 "/%" PRId64 "%s: ", p->topic, m->partition, m->offset,
+                      key ? " (the key)" : "");
+    sl__kafka_show_record(&sb, rec, len);
+    sl_error_detail(err, "%s", sl_strbuf_cstr(&sb));
+    sl_strbuf_free(&sb);
+    return -1;
+}
+
+/* Decode one message into out: its value, then (EXCEPT_KEY) its key into
+** the same row. 0 or -1 with err. */
 static int sl__kafka_message(sl__kafka_source *s, const rd_kafka_message_t *m, sl_chunk *out,
                              sl_error *err)
 {
@@ -432,19 +451,18 @@ static int sl__kafka_message(sl__kafka_source *s, const rd_kafka_message_t *m, s
         if (len > 0 && rec[len - 1] == '\r')
             len--;
         int before = out->nrows;
-        int rc = sl_codec_decode(s->codec, rec, len, out, err);
-        if (rc < 0) {
-            if (!sl_error_isset(err))
-                sl_error_set(err, SL_ERR_INVALID_TEXT, -1, "malformed record");
-            sl_strbuf sb = SL_STRBUF_INIT;
-            if (err->detail && err->detail[0])
-                sl_strbuf_appendf(&sb, "%s\n", err->detail);
-            sl_strbuf_appendf(&sb, "in %s/%" PRId32 "/%" PRId64 ": ", p->topic, m->partition,
-                              m->offset);
-            sl__kafka_show_record(&sb, rec, len);
-            sl_error_detail(err, "%s", sl_strbuf_cstr(&sb));
-            sl_strbuf_free(&sb);
-            return -1;
+        int rc = sl_codec_decode(s->layout.value, rec, len, out, err);
+        if (rc < 0)
+            return sl__kafka_bad(p, m, false, rec, len, err);
+        if (rc == SL_CODEC_ROW && s->layout.key && !s->layout.value_all && m->key) {
+            int krc = sl_codec_decode_fill(s->layout.key, m->key, m->key_len, out, out->nrows - 1,
+                                           err);
+            if (krc != SL_CODEC_ROW)
+                out->nrows = before; /* the key failed: the row goes */
+            if (krc < 0)
+                return sl__kafka_bad(p, m, true, m->key, m->key_len, err);
+            if (krc != SL_CODEC_ROW)
+                rc = SL_CODEC_SKIPPED;
         }
         if (rc == SL_CODEC_SKIPPED)
             s->skipped++;
@@ -654,7 +672,7 @@ static void sl__kafka_source_free(sl_source *src)
         rd_kafka_consumer_close(s->rk);
         rd_kafka_destroy(s->rk);
     }
-    sl_codec_free(s->codec);
+    sl__kafka_layout_free(&s->layout);
     sl__parts_free(s->parts, s->nparts);
     sl__parts_free(s->seeked, s->nseeked);
     for (int i = 0; i < s->ntopics; i++)
@@ -741,8 +759,8 @@ int sl__kafka_source_create(const sl_source_args *args, sl_source **out, sl_erro
     s->start = start;
     s->start_ms = start_ms;
     s->discovery_ms = discovery_ms;
-    s->codec = sl_codec_new(args->options, args->ncols, args->names, args->types, err);
-    if (!s->codec) {
+    if (sl__kafka_layout_new(args->options, false, args->ncols, args->names, args->types,
+                             args->npk, args->pk, &s->layout, err) != 0) {
         sl__kafka_source_free(src);
         return -1;
     }

@@ -464,7 +464,8 @@ int sl__kafka_txn_create(const sl_participant_args *args, sl_participant **out, 
                             : sl_error_set(err, SL_ERR_INTERNAL, -1, "kafka: a sink without a topic");
     for (int i = 0; rc == 0 && i < 2; i++) {
         x->prod[i].id = sl_sprintf("%s%s%d", prefix, sep ? "" : "-", i);
-        rd_kafka_conf_t *conf = sl__kafka_conf(opts, NULL, err);
+        const char *defaults[] = {SL__KAFKA_PRODUCER_DEFAULTS, NULL};
+        rd_kafka_conf_t *conf = sl__kafka_conf(opts, defaults, err);
         if (!conf) {
             rc = -1;
             break;

@@ -1,29 +1,68 @@
-/* kafka_topic BOOTSTRAP TOPIC PARTITIONS — creates TOPIC with PARTITIONS
- * partitions (replication 1) through librdkafka's admin API, for tests that
- * need more than the broker's default of one partition (kcat cannot create
- * topics). Exits 0 when created (or it already exists with that many
- * partitions is not checked: topics in tests have fresh names), 1 otherwise. */
+/* kafka_topic — the admin operations the Kafka tests need and kcat lacks,
+ * through librdkafka:
+ *
+ *   kafka_topic BOOTSTRAP TOPIC PARTITIONS
+ *       create TOPIC with PARTITIONS partitions (replication 1); exit 0 when
+ *       created (topics in tests have fresh names)
+ *   kafka_topic BOOTSTRAP --add-partitions TOPIC TOTAL
+ *       grow TOPIC to TOTAL partitions
+ *   kafka_topic BOOTSTRAP --committed GROUP TOPIC PARTITIONS
+ *       print "<partition> <offset>" for each partition: the group's
+ *       committed offset (-1001 when it has none)
+ *
+ * Exit 1 on a failure (with the reason on stderr), 2 on bad arguments. */
 #include <librdkafka/rdkafka.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
-int main(int argc, char **argv) {
-  if (argc != 4) {
-    fprintf(stderr, "usage: kafka_topic BOOTSTRAP TOPIC PARTITIONS\n");
-    return 2;
-  }
+static rd_kafka_t *client(const char *bootstrap, rd_kafka_type_t type, const char *group) {
   char err[512];
   rd_kafka_conf_t *conf = rd_kafka_conf_new();
-  if (rd_kafka_conf_set(conf, "bootstrap.servers", argv[1], err, sizeof err) != RD_KAFKA_CONF_OK) {
+  if (rd_kafka_conf_set(conf, "bootstrap.servers", bootstrap, err, sizeof err) != RD_KAFKA_CONF_OK ||
+      (group && rd_kafka_conf_set(conf, "group.id", group, err, sizeof err) != RD_KAFKA_CONF_OK)) {
     fprintf(stderr, "%s\n", err);
-    return 2;
+    exit(2);
   }
-  rd_kafka_t *rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof err);
+  rd_kafka_t *rk = rd_kafka_new(type, conf, err, sizeof err);
   if (!rk) {
     fprintf(stderr, "%s\n", err);
+    exit(1);
+  }
+  return rk;
+}
+
+/* Wait for an admin result; 0 when the one topic in it succeeded. */
+static int admin_result(rd_kafka_queue_t *q, const char *what, const char *topic) {
+  rd_kafka_event_t *ev = rd_kafka_queue_poll(q, 60000);
+  int rc = 1;
+  if (!ev) {
+    fprintf(stderr, "%s %s: timed out\n", what, topic);
     return 1;
   }
-  rd_kafka_NewTopic_t *nt = rd_kafka_NewTopic_new(argv[2], atoi(argv[3]), 1, err, sizeof err);
+  if (rd_kafka_event_error(ev)) {
+    fprintf(stderr, "%s %s: %s\n", what, topic, rd_kafka_event_error_string(ev));
+  } else {
+    size_t n = 0;
+    const rd_kafka_topic_result_t **res =
+        rd_kafka_event_type(ev) == RD_KAFKA_EVENT_CREATETOPICS_RESULT
+            ? rd_kafka_CreateTopics_result_topics(rd_kafka_event_CreateTopics_result(ev), &n)
+            : rd_kafka_CreatePartitions_result_topics(rd_kafka_event_CreatePartitions_result(ev),
+                                                      &n);
+    if (n == 1 && rd_kafka_topic_result_error(res[0]) == RD_KAFKA_RESP_ERR_NO_ERROR)
+      rc = 0;
+    else
+      fprintf(stderr, "%s %s: %s\n", what, topic,
+              n == 1 ? rd_kafka_topic_result_error_string(res[0]) : "no result");
+  }
+  rd_kafka_event_destroy(ev);
+  return rc;
+}
+
+static int create(const char *bootstrap, const char *topic, int partitions) {
+  char err[512];
+  rd_kafka_t *rk = client(bootstrap, RD_KAFKA_PRODUCER, NULL);
+  rd_kafka_NewTopic_t *nt = rd_kafka_NewTopic_new(topic, partitions, 1, err, sizeof err);
   if (!nt) {
     fprintf(stderr, "%s\n", err);
     return 2;
@@ -32,26 +71,61 @@ int main(int argc, char **argv) {
   rd_kafka_AdminOptions_t *opt = rd_kafka_AdminOptions_new(rk, RD_KAFKA_ADMIN_OP_CREATETOPICS);
   rd_kafka_AdminOptions_set_operation_timeout(opt, 30000, err, sizeof err);
   rd_kafka_CreateTopics(rk, &nt, 1, opt, q);
-  rd_kafka_event_t *ev = rd_kafka_queue_poll(q, 60000);
-  int rc = 1;
-  if (!ev) {
-    fprintf(stderr, "create topic %s: timed out\n", argv[2]);
-  } else if (rd_kafka_event_error(ev)) {
-    fprintf(stderr, "create topic %s: %s\n", argv[2], rd_kafka_event_error_string(ev));
-  } else {
-    size_t n = 0;
-    const rd_kafka_topic_result_t **res =
-        rd_kafka_CreateTopics_result_topics(rd_kafka_event_CreateTopics_result(ev), &n);
-    if (n == 1 && rd_kafka_topic_result_error(res[0]) == RD_KAFKA_RESP_ERR_NO_ERROR)
-      rc = 0;
-    else
-      fprintf(stderr, "create topic %s: %s\n", argv[2],
-              n == 1 ? rd_kafka_topic_result_error_string(res[0]) : "no result");
-  }
-  if (ev) rd_kafka_event_destroy(ev);
+  int rc = admin_result(q, "create topic", topic);
   rd_kafka_AdminOptions_destroy(opt);
   rd_kafka_NewTopic_destroy(nt);
   rd_kafka_queue_destroy(q);
   rd_kafka_destroy(rk);
   return rc;
+}
+
+static int add_partitions(const char *bootstrap, const char *topic, int total) {
+  char err[512];
+  rd_kafka_t *rk = client(bootstrap, RD_KAFKA_PRODUCER, NULL);
+  rd_kafka_NewPartitions_t *np = rd_kafka_NewPartitions_new(topic, (size_t)total, err, sizeof err);
+  if (!np) {
+    fprintf(stderr, "%s\n", err);
+    return 2;
+  }
+  rd_kafka_queue_t *q = rd_kafka_queue_new(rk);
+  rd_kafka_AdminOptions_t *opt =
+      rd_kafka_AdminOptions_new(rk, RD_KAFKA_ADMIN_OP_CREATEPARTITIONS);
+  rd_kafka_AdminOptions_set_operation_timeout(opt, 30000, err, sizeof err);
+  rd_kafka_CreatePartitions(rk, &np, 1, opt, q);
+  int rc = admin_result(q, "add partitions to", topic);
+  rd_kafka_AdminOptions_destroy(opt);
+  rd_kafka_NewPartitions_destroy(np);
+  rd_kafka_queue_destroy(q);
+  rd_kafka_destroy(rk);
+  return rc;
+}
+
+static int committed(const char *bootstrap, const char *group, const char *topic, int parts) {
+  rd_kafka_t *rk = client(bootstrap, RD_KAFKA_CONSUMER, group);
+  rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new(parts);
+  for (int i = 0; i < parts; i++) rd_kafka_topic_partition_list_add(l, topic, i);
+  rd_kafka_resp_err_t e = rd_kafka_committed(rk, l, 30000);
+  int rc = 0;
+  if (e) {
+    fprintf(stderr, "committed offsets of %s: %s\n", group, rd_kafka_err2str(e));
+    rc = 1;
+  }
+  for (int i = 0; !rc && i < l->cnt; i++)
+    printf("%d %lld\n", (int)l->elems[i].partition, (long long)l->elems[i].offset);
+  rd_kafka_topic_partition_list_destroy(l);
+  rd_kafka_destroy(rk);
+  return rc;
+}
+
+int main(int argc, char **argv) {
+  if (argc == 4 && argv[2][0] != '-') return create(argv[1], argv[2], atoi(argv[3]));
+  if (argc == 5 && strcmp(argv[2], "--add-partitions") == 0)
+    return add_partitions(argv[1], argv[3], atoi(argv[4]));
+  if (argc == 6 && strcmp(argv[2], "--committed") == 0)
+    return committed(argv[1], argv[3], argv[4], atoi(argv[5]));
+  fprintf(stderr,
+          "usage: kafka_topic BOOTSTRAP TOPIC PARTITIONS\n"
+          "       kafka_topic BOOTSTRAP --add-partitions TOPIC TOTAL\n"
+          "       kafka_topic BOOTSTRAP --committed GROUP TOPIC PARTITIONS\n");
+  return 2;
 }

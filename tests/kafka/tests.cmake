@@ -76,3 +76,16 @@ foreach(case crash alo zombie broker set skip)
     LABELS kafka ENVIRONMENT "${SL_KAFKA_ENV};KAFKA_RESTART_PORT=${SL_KAFKA_RESTART_PORT}"
     FIXTURES_REQUIRED kafka TIMEOUT 480)
 endforeach()
+
+# The connectors' features (tests/kafka/kafka_features_test.py): upsert-kafka
+# through crashes (final state per key, tombstones, counts that never go
+# back), key and value formats (keys and murmur2 partitions checked by kcat),
+# topic-pattern with topics and partitions added while the job runs, the
+# source's offsets committed to its group, the broker probe.
+foreach(case upsert keys pattern offsets probe)
+  add_test(NAME kafka.features.${case}
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/kafka_features_test.py
+            --sluice $<TARGET_FILE:sluice> --topic-tool $<TARGET_FILE:kafka_topic> --case ${case})
+  set_tests_properties(kafka.features.${case} PROPERTIES
+    LABELS kafka ENVIRONMENT "${SL_KAFKA_ENV}" FIXTURES_REQUIRED kafka TIMEOUT 300)
+endforeach()

@@ -1276,7 +1276,48 @@ static void t_raw(void)
     CHECK(!sl_error_isset(&err));
 }
 
-SL_TESTS(t_new_errors, t_json_all_types, t_json_nulls_and_missing, t_json_integers,
+/* Mapped columns: a codec of two columns reading and writing columns 2
+** and 0 of a three-column chunk (a Kafka key or value), and a second codec
+** filling the same row (the key after the value). */
+static void t_mapped_columns(void)
+{
+    sl_type ts[3] = {sl_type_make(SL_TYPE_BIGINT), sl_type_make_p(SL_TYPE_VARCHAR, SL_MAX_LENGTH, 0),
+                     sl_type_make(SL_TYPE_INT)};
+    const char *vnames[2] = {"c", "a"};
+    sl_type vts[2] = {ts[2], ts[0]};
+    sl_codec *value = codec_for(2, vnames, vts, "format", "json", NULL);
+    static const int vmap[2] = {2, 0};
+    sl_codec_map_columns(value, 3, vmap);
+    const char *knames[1] = {"b"};
+    sl_codec *key = codec_for(1, knames, &ts[1], "format", "csv", NULL);
+    static const int kmap[1] = {1};
+    sl_codec_map_columns(key, 3, kmap);
+    sl_chunk *ch = chunk(3, ts);
+    sl_error err = SL_ERROR_INIT;
+    CHECK_INT(dec(value, "{\"a\":7,\"c\":9,\"b\":\"ignored\"}", ch, &err), SL_CODEC_ROW);
+    CHECK_INT(ch->nrows, 1);
+    CHECK_INT(i64(ch, 0, 0), 7);
+    CHECK_INT(i64(ch, 2, 0), 9);
+    CHECK(isnull(ch, 1, 0)); /* not the value's */
+    CHECK_INT(sl_codec_decode_fill(key, "k1", 2, ch, 0, &err), SL_CODEC_ROW);
+    CHECK_INT(ch->nrows, 1); /* filled, not appended */
+    CHECK(str_is(ch, 1, 0, "k1", 2));
+    CHECK_INT(i64(ch, 0, 0), 7);
+    char *v = enc(value, ch, 0), *k = enc(key, ch, 0);
+    CHECK_STR(v, "{\"c\":9,\"a\":7}");
+    CHECK_STR(k, "k1");
+    sl_free(v);
+    sl_free(k);
+    /* a malformed key: an error, the caller drops the row */
+    CHECK_INT(sl_codec_decode_fill(key, "\"k", 2, ch, 0, &err), -1);
+    CHECK_STR(err.sqlstate, "22P02");
+    sl_error_reset(&err);
+    sl_chunk_free(ch);
+    sl_codec_free(value);
+    sl_codec_free(key);
+}
+
+SL_TESTS(t_mapped_columns, t_new_errors, t_json_all_types, t_json_nulls_and_missing, t_json_integers,
          t_json_decimals, t_json_floats, t_json_strings_and_bytes, t_json_times, t_json_malformed,
          t_json_encode, t_json_encode_values, t_json_roundtrip, t_csv_all_types, t_csv_quoting,
          t_csv_nulls_and_comments, t_csv_malformed, t_csv_encode, t_csv_roundtrip, t_raw)

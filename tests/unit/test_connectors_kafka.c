@@ -8,6 +8,8 @@
 #include "kafka/kafka_int.h"
 #include "sl_test.h"
 
+#include <stdarg.h>
+
 static sl_kvlist *kopts(const char *extra_key, const char *extra_value)
 {
     sl_kvlist *l = sl_kvlist_new();
@@ -170,6 +172,131 @@ static void t_sink_create(void)
     sl_kvlist_free(l);
 }
 
+/* Options from key, value, ... NULL over a kafka (or other) table. */
+static sl_kvlist *topts(const char *connector, const char *key, ...)
+{
+    sl_kvlist *l = sl_kvlist_new();
+    sl_kvlist_add(l, "connector", connector, 0, 1);
+    va_list ap;
+    va_start(ap, key);
+    for (int i = 2; key; i++) {
+        const char *v = va_arg(ap, const char *);
+        sl_kvlist_add(l, key, v, 10 * i, 10 * i + 5);
+        key = va_arg(ap, const char *);
+    }
+    va_end(ap);
+    return l;
+}
+
+/* Validate l over a shape of columns id, name, k_id (PRIMARY KEY npk);
+** expect ok, or an error containing msg. */
+static void expect_valid(sl_kvlist *l, int npk, const char *msg)
+{
+    const char *names[] = {"id", "name", "k_id"};
+    sl_type types[] = {sl_type_make(SL_TYPE_BIGINT), sl_type_make(SL_TYPE_VARCHAR),
+                       sl_type_make(SL_TYPE_BIGINT)};
+    sl_table_shape shape = {3, names, types, npk};
+    sl_error err = SL_ERROR_INIT;
+    int rc = sl_connector_validate(l, &shape, 3, &err);
+    if (msg) {
+        CHECK_INT(rc, -1);
+        if (rc == 0 || !err.message || !strstr(err.message, msg))
+            fprintf(stderr, "  expected \"%s\", got \"%s\"\n", msg,
+                    err.message ? err.message : "(none)");
+    } else {
+        if (rc != 0)
+            fprintf(stderr, "  unexpected error: %s\n", err.message);
+        CHECK_INT(rc, 0);
+    }
+    sl_error_reset(&err);
+    sl_kvlist_free(l);
+}
+
+#define KAFKA "topic", "t", "properties.bootstrap.servers", "127.0.0.1:1"
+
+static void t_key_options(void)
+{
+    expect_valid(topts("kafka", KAFKA, "format", "json", "key.format", "csv", "key.fields", "id",
+                       "key.csv.field-delimiter", ";", "value.json.fail-on-missing-field", "true",
+                       NULL),
+                 0, NULL);
+    expect_valid(topts("kafka", KAFKA, "value.format", "json", NULL), 0, NULL);
+    expect_valid(topts("kafka", KAFKA, "format", "json", "value.format", "json", NULL), 0,
+                 "cannot both be set");
+    expect_valid(topts("kafka", KAFKA, "format", "json", "key.format", "json", NULL), 0,
+                 "needs 'key.fields'");
+    expect_valid(topts("kafka", KAFKA, "format", "json", "key.fields", "id", NULL), 0,
+                 "needs 'key.format'");
+    expect_valid(topts("kafka", KAFKA, "format", "json", "key.format", "json", "key.fields",
+                       "id;nope", NULL),
+                 0, "no column \"nope\"");
+    expect_valid(topts("kafka", KAFKA, "format", "json", "key.format", "json", "key.fields",
+                       "id;id", NULL),
+                 0, "listed twice");
+    expect_valid(topts("kafka", KAFKA, "format", "json", "key.format", "xml", "key.fields", "id",
+                       NULL),
+                 0, "format \"xml\" does not exist");
+    expect_valid(topts("kafka", KAFKA, "format", "json", "key.format", "json", "key.fields", "id",
+                       "key.json.bogus", "1", NULL),
+                 0, "unrecognized option 'key.json.bogus'");
+    expect_valid(topts("kafka", KAFKA, "format", "json", "key.format", "json", "key.fields",
+                       "k_id", "key.fields-prefix", "k_", NULL),
+                 0, "needs 'value.fields-include' = 'EXCEPT_KEY'");
+    expect_valid(topts("kafka", KAFKA, "format", "json", "key.format", "json", "key.fields",
+                       "k_id", "key.fields-prefix", "k_", "value.fields-include", "EXCEPT_KEY",
+                       NULL),
+                 0, NULL);
+    expect_valid(topts("kafka", KAFKA, "format", "json", "key.format", "json", "key.fields", "id",
+                       "key.fields-prefix", "k_", "value.fields-include", "EXCEPT_KEY", NULL),
+                 0, "does not start with");
+    expect_valid(topts("kafka", KAFKA, "format", "json", "value.fields-include", "SOME", NULL), 0,
+                 "not an allowed value");
+    /* upsert-kafka: the key is the PRIMARY KEY */
+    expect_valid(topts("upsert-kafka", KAFKA, "key.format", "json", "value.format", "json", NULL),
+                 1, NULL);
+    expect_valid(topts("upsert-kafka", KAFKA, "key.format", "json", "value.format", "json", NULL),
+                 0, "needs a PRIMARY KEY");
+    expect_valid(topts("upsert-kafka", KAFKA, "value.format", "json", NULL), 1,
+                 "missing required option 'key.format'");
+    expect_valid(topts("upsert-kafka", KAFKA, "key.format", "json", NULL), 1,
+                 "missing required option 'format'");
+    expect_valid(topts("upsert-kafka", "topic", "a;b", "properties.bootstrap.servers", "x:1",
+                       "key.format", "json", "format", "json", NULL),
+                 1, "writes one topic");
+    expect_valid(topts("upsert-kafka", KAFKA, "key.format", "json", "format", "json",
+                       "key.fields", "id", NULL),
+                 1, "unrecognized option 'key.fields'");
+    expect_valid(topts("upsert-kafka", KAFKA, "key.format", "json", "format", "json",
+                       "properties.transactional.id", "x", NULL),
+                 1, "set by the upsert-kafka connector itself");
+}
+
+/* The options a format's codec sees. */
+static void t_format_options(void)
+{
+    sl_kvlist *l = topts("kafka", KAFKA, "value.format", "json", "key.format", "csv",
+                         "value.json.fail-on-missing-field", "true", "key.csv.field-delimiter",
+                         ";", "csv.quote-character", "'", NULL);
+    sl_kvlist *v = sl_format_options(l, "value"), *k = sl_format_options(l, "key");
+    REQUIRE(v && k);
+    CHECK_STR(sl_kvlist_get(v, "format"), "json");
+    CHECK_STR(sl_kvlist_get(v, "json.fail-on-missing-field"), "true");
+    CHECK(sl_kvlist_get(v, "csv.quote-character") == NULL);
+    CHECK_STR(sl_kvlist_get(k, "format"), "csv");
+    CHECK_STR(sl_kvlist_get(k, "csv.field-delimiter"), ";");
+    CHECK(sl_kvlist_get(k, "csv.quote-character") == NULL); /* a key's options say 'key.' */
+    CHECK_INT(k->n, 2);
+    sl_kvlist_free(v);
+    sl_kvlist_free(k);
+    sl_kvlist_free(l);
+    l = topts("kafka", KAFKA, "format", "json", NULL);
+    CHECK(sl_format_options(l, "key") == NULL);
+    v = sl_format_options(l, "value");
+    CHECK_STR(sl_kvlist_get(v, "format"), "json");
+    sl_kvlist_free(v);
+    sl_kvlist_free(l);
+}
+
 /* Flink's KafkaSourceEnumerator: start index from the topic's Java
 ** hashCode, then round-robin by partition. */
 static void t_owner(void)
@@ -188,4 +315,5 @@ static void t_owner(void)
         CHECK(sl__kafka_owner("some-topic", p, 3) >= 0 && sl__kafka_owner("some-topic", p, 3) < 3);
 }
 
-SL_TESTS(t_validate, t_position_roundtrip, t_sink_create, t_owner)
+SL_TESTS(t_validate, t_position_roundtrip, t_sink_create, t_owner, t_key_options,
+         t_format_options)

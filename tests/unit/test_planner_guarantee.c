@@ -59,8 +59,7 @@ static expectation expect(const sl_connector *c, int req, bool chk, bool replaya
                           bool updating, bool has_pk, bool downgrade)
 {
     expectation e = {0};
-    if (updating && (!c->caps.sink_updates ||
-                     (c->caps.sink_mech == SL_MECH_IDEMPOTENT_UPSERT && !has_pk))) {
+    if (updating && (!c->caps.sink_updates || (c->caps.sink_upserts && !has_pk))) {
         e.error = true; /* rule 4, whatever the policy */
         e.sqlstate = "0A000";
         e.message = "cannot take the updates";
@@ -337,6 +336,7 @@ static void t_upsert_note(void)
         .caps = {.sink = true,
                  .sink_max = SL_GUARANTEE_AT_LEAST_ONCE,
                  .sink_mech = SL_MECH_IDEMPOTENT_UPSERT,
+                 .sink_upserts = true,
                  .sink_updates = true,
                  .sink_default = SL_GUARANTEE_AT_LEAST_ONCE},
     };
