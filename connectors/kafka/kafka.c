@@ -1,22 +1,30 @@
 /*
-** kafka.c — the 'kafka' connector: records of one Kafka topic, in one of
-** the formats (Flink's Kafka connector and option names), on librdkafka.
+** kafka.c — the 'kafka' and 'upsert-kafka' connectors (Flink's names and
+** option names), on librdkafka: their declarations (options, capabilities,
+** checks) and the librdkafka configuration every client builds from a
+** table's options.
 **
-** This file holds the declaration (options, capabilities, check) and the
-** librdkafka configuration both sides build from the options
-** (kafka_int.h). The source (kafka_source.c) reads the topic's partitions
-** with explicit assignment and stores its offsets in checkpoints:
-** replayable, unbounded. The sink (kafka_sink.c) produces one record per
-** row (value = the row in the format, no key): none or at-least-once
-** (an idempotent producer flushed at every checkpoint).
+**   kafka         source: the records of one or more topics ('topic' =
+**                 'a;b', or 'topic-pattern'), replayable, unbounded
+**                 (kafka_source.c); sink: one record per row of an
+**                 append-only query into one topic (kafka_sink.c);
+**   upsert-kafka  sink: an updating query as the latest value per PRIMARY
+**                 KEY (the record's key), a tombstone for a delete.
 **
-** Not yet: exactly-once (transactions), 'key.format' / 'key.fields',
-** 'topic-pattern' and a list of topics, 'scan.startup.mode' =
-** specific-offsets / timestamp, partition discovery while running (new
-** partitions are picked up at the next restart), and updating changelogs
-** (upsert-kafka).
+** The records' key and value (key.format, key.fields, value.format,
+** value.fields-include): kafka_layout.c. Both sinks give none,
+** at-least-once (an idempotent producer flushed at every checkpoint) or
+** exactly-once (one transaction per checkpoint epoch, shared by every
+** exactly-once Kafka sink of the job on the cluster: kafka_txn.c, the
+** job's last-resource participant, which also probes the broker's
+** transaction.max.timeout.ms for the guarantee resolver).
 **
-** Main routines: sl__kafka_conf, sl__kafka_user_set.
+** Not yet: reading an upsert-kafka table (it needs a changelog
+** normalization keyed by the PRIMARY KEY), 'sink.partitioner', metadata
+** columns (the record's timestamp, headers).
+**
+** Main routines: sl__kafka_conf, sl__kafka_user_set, sl__kafka_sqlstate,
+** sl__kafka_split_topics.
 */
 #include <regex.h>
 #include <string.h>

@@ -1,7 +1,10 @@
 /*
-** kafka_sink.c — the kafka sink: one record per row (value = the row in the
-** table's format, no key) produced to 'topic' by librdkafka; records
-** without a key are spread over the partitions by librdkafka's partitioner.
+** kafka_sink.c — the kafka and upsert-kafka sinks: one record per row
+** produced to 'topic' by librdkafka, its key and value in the layout of
+** kafka_layout.c. Keyed records go to the partition of their key (murmur2,
+** as Java's producer); records without a key are spread at random.
+** upsert-kafka writes +I/+U as the key's new value and -D as a tombstone
+** (a null value), and leaves -U out (the +U after it replaces the value).
 **
 ** The sink runs the guarantee the planner's resolver decided for it
 ** (sl_sink_args.guarantee), whatever the table asked for:
@@ -25,7 +28,7 @@
 **                  to do (the participant decides, fences and aborts).
 **                  Readers use isolation.level=read_committed.
 **
-** Only +I rows (append-only; the planner prevents anything else).
+** kafka: only +I rows (append-only; the planner prevents anything else).
 **
 ** Main routines: sl__kafka_sink_create and the sl_sink_ops below.
 */

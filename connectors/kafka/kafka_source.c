@@ -40,10 +40,12 @@
 ** watermarks): a row is never late because another partition ran ahead.
 **
 ** Records: one message value is one record (a trailing "\n" or "\r\n" is
-** dropped); a message without a value (tombstone) is skipped. A malformed
-** record fails the source (22P02, the codec's message; the detail adds
-** `in <topic>/<partition>/<offset>: <record>`), or with
-** '<format>.ignore-parse-errors' is skipped and counted.
+** dropped) in the value's format; with 'key.format' and EXCEPT_KEY its key
+** fills the key's columns (kafka_layout.c); a message without a value
+** (tombstone) is skipped. A malformed record fails the source (22P02, the
+** codec's message; the detail adds `in <topic>/<partition>/<offset>:
+** <record>`, "(the key)" for a key), or with '<format>.ignore-parse-errors'
+** is skipped and counted.
 **
 ** poll returns within about 100 ms: it reads for at most 50 ms, taking
 ** the messages already fetched in batches, and waits at most 100 ms when

@@ -25,6 +25,9 @@ kafka_topic tool for group offsets) against a reference computed here.
 --case offsets: once checkpoints are decided, the source's offsets are
   committed to its consumer group ('properties.group.id'): the group's
   committed offsets reach the end of every partition.
+--case example: examples/kafka_ledger.sql (loading the bundled clicks into
+  Kafka, then billing them per minute exactly-once into a ledger topic)
+  gives every window that fired exactly once, with its exact spend.
 --case probe: the live probe reads the broker's transaction.max.timeout.ms
   (60000 in scripts/kafka): exactly-once with a longer transaction timeout
   is refused naming it; a cluster that cannot be reached is an error, not a
@@ -34,6 +37,7 @@ Usage: kafka_features_test.py --sluice PATH --topic-tool PATH --case NAME
 """
 import argparse
 import collections
+import datetime
 import decimal
 import json
 import os
@@ -419,18 +423,66 @@ def case_probe(a, run, base):
     print("probe: unreachable cluster reported in %.1f s" % (time.monotonic() - t0))
 
 
+# ---- the example -------------------------------------------------------------
+
+def case_example(a, run, base):
+    """examples/kafka_ledger.sql as written (its broker, topics, prefix and job
+    names made this run's own): the loaded clicks billed per minute."""
+    repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    with open(os.path.join(repo, "examples", "kafka_ledger.sql")) as f:
+        sql = f.read()
+    for old, new in (("127.0.0.1:9092", kafka_util.BROKER), ("'clicks'", "'%s-clicks'" % run),
+                     ("'ledger'", "'%s-ledger'" % run), ("'billing-'", "'%s-billing-'" % run),
+                     ("'ledger-load'", "'%s-load'" % run),
+                     ("'ledger-billing'", "'%s-billing'" % run)):
+        if old not in sql:
+            fail("examples/kafka_ledger.sql no longer has %s" % old)
+        sql = sql.replace(old, new)
+    path = write_job(base, "example", sql)
+    clicks = []
+    with open(os.path.join(repo, "examples", "data", "clicks.csv")) as f:
+        for line in f:
+            eid, camp, amount, ts = line.strip().split(",")
+            clicks.append((camp, decimal.Decimal(amount),
+                           datetime.datetime.strptime(ts, "%Y-%m-%d %H:%M:%S.%f")))
+    watermark = max(ts for _, _, ts in clicks) - datetime.timedelta(seconds=5)
+    acc = collections.defaultdict(lambda: [0, decimal.Decimal(0)])
+    for camp, amount, ts in clicks:
+        start = ts.replace(second=0, microsecond=0)
+        if start + datetime.timedelta(minutes=1) <= watermark:  # the windows that fire
+            acc[(start.strftime("%Y-%m-%d %H:%M:%S"), camp)][0] += 1
+            acc[(start.strftime("%Y-%m-%d %H:%M:%S"), camp)][1] += amount
+    want = collections.Counter((w, c, n, s) for (w, c), (n, s) in acc.items())
+
+    def got():
+        return collections.Counter(
+            (r["window_start"][:19], r["campaign_id"], r["clicks"], decimal.Decimal(str(r["spend"])))
+            for r in (json.loads(v, parse_float=decimal.Decimal)
+                      for v in consume(run + "-ledger", tolerant=True)))
+
+    job = Job(a.sluice, os.path.join(base, "data"), path, cwd=repo)
+    wait_for(lambda: sum(got().values()) >= sum(want.values()), DEADLINE_S, job, "the ledger")
+    time.sleep(1.5)
+    job.stop()
+    missing, extra, dups = compare(got(), want, "example ledger")
+    if missing or extra or dups:
+        fail("the ledger is not the clicks billed once: %d missing, %d foreign (%r), %d doubled"
+             % (len(missing), len(extra), extra[:3], dups))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sluice", required=True)
     ap.add_argument("--topic-tool", required=True)
     ap.add_argument("--case", required=True,
-                    choices=["upsert", "keys", "pattern", "offsets", "probe"])
+                    choices=["upsert", "keys", "pattern", "offsets", "probe", "example"])
     a = ap.parse_args()
     run = "sl-f-%s-%d-%d" % (a.case, int(time.time()), os.getpid())
     base = tempfile.mkdtemp(prefix="sluice-kf-")
     try:
         {"upsert": case_upsert, "keys": case_keys, "pattern": case_pattern,
-         "offsets": case_offsets, "probe": case_probe}[a.case](a, run, base)
+         "offsets": case_offsets, "probe": case_probe, "example": case_example}[a.case](
+             a, run, base)
     finally:
         shutil.rmtree(base, ignore_errors=True)
     print("ok: kafka %s" % a.case)

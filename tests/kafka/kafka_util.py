@@ -29,10 +29,13 @@ def fail(msg):
     sys.exit(1)
 
 
-def kcat(*args, stdin=None, broker=None, timeout=60):
+def kcat(*args, stdin=None, broker=None, timeout=60, tolerant=False):
+    """kcat's output; a failure fails the test, or (tolerant) returns None."""
     r = subprocess.run(["kcat", "-b", broker or BROKER] + list(args), input=stdin,
                        capture_output=True, timeout=timeout)
     if r.returncode != 0:
+        if tolerant:
+            return None
         fail("kcat %s: %s" % (" ".join(args), r.stderr.decode(errors="replace")))
     return r.stdout
 
@@ -54,11 +57,27 @@ def produce(topic, records, partition=None, broker=None):
     kcat(*args, stdin=data, broker=broker)
 
 
-def consume(topic, isolation="read_committed", broker=None, fmt="%s\\n"):
-    """Every record of topic, as values (one line each)."""
+def consume(topic, isolation="read_committed", broker=None, fmt="%s\\n", tolerant=False):
+    """Every record of topic, as values (one line each); tolerant: [] when
+    the broker cannot be read right now."""
     out = kcat("-C", "-t", topic, "-o", "beginning", "-e", "-q", "-X",
-               "isolation.level=" + isolation, "-f", fmt, broker=broker, timeout=120)
-    return [line for line in out.decode(errors="replace").split("\n") if line]
+               "isolation.level=" + isolation, "-f", fmt, broker=broker, timeout=120,
+               tolerant=tolerant)
+    return [line for line in (out or b"").decode(errors="replace").split("\n") if line]
+
+
+def wait_usable(broker, tool, timeout=90):
+    """Until a record can be written and read back: a broker that just started
+    may still drop connections while it loads."""
+    topic = "sl-usable-%d-%d" % (os.getpid(), int(time.monotonic() * 1000))
+    subprocess.run([tool, broker, topic, "1"], capture_output=True, timeout=90)
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if kcat("-P", "-t", topic, "-X", "acks=all", stdin=b"x\n", broker=broker,
+                tolerant=True) is not None and consume(topic, broker=broker, tolerant=True):
+            return
+        time.sleep(1.0)
+    fail("the broker at %s did not become usable within %d s" % (broker, timeout))
 
 
 def partition_counts(topic, broker=None):
@@ -69,12 +88,13 @@ def partition_counts(topic, broker=None):
 class Job:
     """sluice -f <sql file> --data-dir <data>, stderr collected by a thread."""
 
-    def __init__(self, sluice, data, sql_path, env=None):
+    def __init__(self, sluice, data, sql_path, env=None, cwd=None):
         self.lines = []
         self.cv = threading.Condition()
-        self.p = subprocess.Popen([sluice, "--data-dir", data, "-q", "-f", sql_path],
+        self.p = subprocess.Popen([os.path.abspath(sluice), "--data-dir", os.path.abspath(data),
+                                   "-q", "-f", os.path.abspath(sql_path)],
                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                  env=dict(ENV, **(env or {})))
+                                  env=dict(ENV, **(env or {})), cwd=cwd)
         self.t = threading.Thread(target=self._read, daemon=True)
         self.t.start()
 
