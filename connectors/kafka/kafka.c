@@ -31,6 +31,46 @@
 
 #include "kafka_int.h"
 
+/* Options both connectors take. */
+#define SL__KAFKA_BOOTSTRAP_OPTION                                                               \
+    {.key = "properties.bootstrap.servers",                                                     \
+     .type = SL_OPT_STRING,                                                                      \
+     .required = true,                                                                           \
+     .description = "Comma-separated list of the Kafka brokers (host:port)."}
+#define SL__KAFKA_LAYOUT_OPTIONS                                                                 \
+    {.key = "key.fields-prefix",                                                                \
+     .type = SL_OPT_STRING,                                                                      \
+     .description = "The key's columns are named <prefix><field> in the table and <field> in "  \
+                    "the key's format (needs 'value.fields-include' = 'EXCEPT_KEY')."},          \
+    {.key = "value.fields-include",                                                             \
+     .type = SL_OPT_ENUM,                                                                        \
+     .default_value = "ALL",                                                                     \
+     .enum_values = "ALL|EXCEPT_KEY",                                                            \
+     .description = "Which columns the records' value holds: ALL (the key's too), or "          \
+                    "EXCEPT_KEY."}
+#define SL__KAFKA_TXN_OPTION                                                                     \
+    {.key = "sink.transactional-id-prefix",                                                     \
+     .type = SL_OPT_STRING,                                                                      \
+     .description = "Exactly-once sinks: the prefix of the transactional ids (<prefix>0 and "   \
+                    "<prefix>1, '-' added unless it ends in '-', '_' or '.'); stable across "     \
+                    "restarts, so a restart fences the instance before it; unique to one job."}
+#define SL__KAFKA_PROPERTIES_OPTION                                                              \
+    {.key = "properties.#",                                                                     \
+     .type = SL_OPT_STRING,                                                                      \
+     .description = "Passed to librdkafka as # (both consumer and producer), e.g. "             \
+                    "'properties.isolation.level' (the source defaults to read_committed); "    \
+                    "transactional.id and enable.auto.commit are the connector's own."}
+
+/* The sink's capabilities both connectors share: exactly-once as the job's
+** last-resource participant (kafka_txn.c). */
+#define SL__KAFKA_SINK_CAPS                                                                      \
+    .sink = true, .sink_max = SL_GUARANTEE_EXACTLY_ONCE, .sink_mech = SL_MECH_LAST_RESOURCE,    \
+    .sink_default = SL_GUARANTEE_AT_LEAST_ONCE,                                                  \
+    .txn_prefix_option = "sink.transactional-id-prefix",                                         \
+    .txn_timeout_option = "properties.transaction.timeout.ms",                                   \
+    .txn_timeout_default_ms = SL__KAFKA_TXN_TIMEOUT_DEFAULT_MS, .txn_system = "kafka",         \
+    .cluster_option = "properties.bootstrap.servers", .probe = sl__kafka_probe
+
 static const sl_option_spec sl__kafka_options[] = {
     {.key = "topic",
      .type = SL_OPT_STRING,
@@ -47,15 +87,13 @@ static const sl_option_spec sl__kafka_options[] = {
      .description = "How often the source lists the partitions again: partitions added to "
                     "its topics (and new topics matching 'topic-pattern') are read from their "
                     "beginning. '0' lists them only at the start."},
-    {.key = "properties.bootstrap.servers",
-     .type = SL_OPT_STRING,
-     .required = true,
-     .description = "Comma-separated list of the Kafka brokers (host:port)."},
+    SL__KAFKA_BOOTSTRAP_OPTION,
     {.key = "properties.group.id",
      .type = SL_OPT_STRING,
      .description = "Consumer group of the source: whose committed offsets 'group-offsets' "
-                    "starts from (the source never commits offsets itself); defaults to "
-                    "'sluice-' followed by the table name."},
+                    "starts from, and where the offsets of each decided checkpoint are "
+                    "committed for monitoring (the checkpoint holds the positions); defaults "
+                    "to 'sluice-' followed by the table name."},
     {.key = "scan.startup.mode",
      .type = SL_OPT_ENUM,
      .default_value = "group-offsets",
@@ -77,26 +115,9 @@ static const sl_option_spec sl__kafka_options[] = {
      .type = SL_OPT_STRING,
      .description = "The columns the records' key holds, 'a;b', in the format of 'key.format' "
                     "(a sink's keyed records go to the partition of their key)."},
-    {.key = "key.fields-prefix",
-     .type = SL_OPT_STRING,
-     .description = "The key's columns are named <prefix><field> in the table and <field> in "
-                    "the key's format (needs 'value.fields-include' = 'EXCEPT_KEY')."},
-    {.key = "value.fields-include",
-     .type = SL_OPT_ENUM,
-     .default_value = "ALL",
-     .enum_values = "ALL|EXCEPT_KEY",
-     .description = "Which columns the records' value holds: ALL (the key's too), or "
-                    "EXCEPT_KEY."},
-    {.key = "sink.transactional-id-prefix",
-     .type = SL_OPT_STRING,
-     .description = "Exactly-once sinks: the prefix of the transactional ids (<prefix>0 and "
-                    "<prefix>1, '-' added unless it ends in '-', '_' or '.'); stable across "
-                    "restarts, so a restart fences the instance before it; unique to one job."},
-    {.key = "properties.#",
-     .type = SL_OPT_STRING,
-     .description = "Passed to librdkafka as # (both consumer and producer), e.g. "
-                    "'properties.isolation.level' (the source defaults to read_committed); "
-                    "transactional.id and enable.auto.commit are the connector's own."},
+    SL__KAFKA_LAYOUT_OPTIONS,
+    SL__KAFKA_TXN_OPTION,
+    SL__KAFKA_PROPERTIES_OPTION,
 };
 
 /* Kafka's legal topic names: [a-zA-Z0-9._-]{1,249}. */
@@ -244,18 +265,9 @@ const sl_connector sl__connector_kafka = {
     .caps =
         {
             .source = true,
-            .sink = true,
             .source_replayable = true,
-            .sink_max = SL_GUARANTEE_EXACTLY_ONCE,
-            .sink_mech = SL_MECH_LAST_RESOURCE,
+            SL__KAFKA_SINK_CAPS,
             .sink_updates = false,
-            .sink_default = SL_GUARANTEE_AT_LEAST_ONCE,
-            .txn_prefix_option = "sink.transactional-id-prefix",
-            .txn_timeout_option = "properties.transaction.timeout.ms",
-            .txn_timeout_default_ms = SL__KAFKA_TXN_TIMEOUT_DEFAULT_MS,
-            .txn_system = "kafka",
-            .cluster_option = "properties.bootstrap.servers",
-            .probe = sl__kafka_probe,
         },
     .check = sl__kafka_check,
     .check_sink = sl__kafka_check_sink,
@@ -270,27 +282,10 @@ static const sl_option_spec sl__upsert_kafka_options[] = {
      .type = SL_OPT_STRING,
      .required = true,
      .description = "The topic to write to."},
-    {.key = "properties.bootstrap.servers",
-     .type = SL_OPT_STRING,
-     .required = true,
-     .description = "Comma-separated list of the Kafka brokers (host:port)."},
-    {.key = "key.fields-prefix",
-     .type = SL_OPT_STRING,
-     .description = "The key's columns are named <prefix><field> in the table and <field> in "
-                    "the key's format (needs 'value.fields-include' = 'EXCEPT_KEY')."},
-    {.key = "value.fields-include",
-     .type = SL_OPT_ENUM,
-     .default_value = "ALL",
-     .enum_values = "ALL|EXCEPT_KEY",
-     .description = "Which columns the records' value holds: ALL (the key's too), or "
-                    "EXCEPT_KEY."},
-    {.key = "sink.transactional-id-prefix",
-     .type = SL_OPT_STRING,
-     .description = "Exactly-once: the prefix of the transactional ids, as for 'kafka'."},
-    {.key = "properties.#",
-     .type = SL_OPT_STRING,
-     .description = "Passed to librdkafka as #; transactional.id and enable.auto.commit are "
-                    "the connector's own."},
+    SL__KAFKA_BOOTSTRAP_OPTION,
+    SL__KAFKA_LAYOUT_OPTIONS,
+    SL__KAFKA_TXN_OPTION,
+    SL__KAFKA_PROPERTIES_OPTION,
 };
 
 const sl_connector sl__connector_upsert_kafka = {
@@ -304,18 +299,9 @@ const sl_connector sl__connector_upsert_kafka = {
     .caps =
         {
             .source = false,
-            .sink = true,
-            .sink_max = SL_GUARANTEE_EXACTLY_ONCE,
-            .sink_mech = SL_MECH_LAST_RESOURCE,
+            SL__KAFKA_SINK_CAPS,
             .sink_updates = true,
             .sink_upserts = true,
-            .sink_default = SL_GUARANTEE_AT_LEAST_ONCE,
-            .txn_prefix_option = "sink.transactional-id-prefix",
-            .txn_timeout_option = "properties.transaction.timeout.ms",
-            .txn_timeout_default_ms = SL__KAFKA_TXN_TIMEOUT_DEFAULT_MS,
-            .txn_system = "kafka",
-            .cluster_option = "properties.bootstrap.servers",
-            .probe = sl__kafka_probe,
         },
     .check = sl__upsert_kafka_check,
     .check_sink = sl__kafka_check_sink,

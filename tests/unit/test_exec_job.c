@@ -241,13 +241,21 @@ static int snk_create(const sl_sink_args *a, sl_sink **out, sl_error *err)
 
 /* ---- the independent reader ---- */
 
-/* Count each value in the committed (done) files; returns how many values
-** are wrong (missing or doubled or foreign). */
-static int check_output(void)
+static bool g_last_resource; /* the jobs write through a last-resource participant */
+static int lr_create(const sl_participant_args *a, sl_participant **out, sl_error *err);
+static int lrs_create(const sl_sink_args *a, sl_sink **out, sl_error *err);
+
+static void count_value(long long v, int *seen, int *bad)
 {
-    static int seen[N_ROWS];
-    memset(seen, 0, sizeof seen);
-    int bad = 0;
+    if (v < 0 || v >= N_ROWS)
+        (*bad)++;
+    else
+        seen[v]++;
+}
+
+/* The values of the committed (done) files into seen. */
+static void read_done_files(int *seen, int *bad)
+{
     DIR *d = opendir(g_dir);
     struct dirent *de;
     while (d && (de = readdir(d)) != NULL) {
@@ -256,18 +264,30 @@ static int check_output(void)
         char *p = sl_sprintf("%s/%s", g_dir, de->d_name);
         FILE *f = fopen(p, "r");
         long long v;
-        while (f && fscanf(f, "%lld", &v) == 1) {
-            if (v < 0 || v >= N_ROWS)
-                bad++;
-            else
-                seen[v]++;
-        }
+        while (f && fscanf(f, "%lld", &v) == 1)
+            count_value(v, seen, bad);
         if (f)
             fclose(f);
         sl_free(p);
     }
     if (d)
         closedir(d);
+}
+
+static void read_txnlog(int *seen, int *bad);
+
+/* The independent reader: each value committed — in the done files, or in
+** the participant's log — once; returns how many values are wrong
+** (missing or doubled or foreign). */
+static int check_output(void)
+{
+    static int seen[N_ROWS];
+    memset(seen, 0, sizeof seen);
+    int bad = 0;
+    if (g_last_resource)
+        read_txnlog(seen, &bad);
+    else
+        read_done_files(seen, &bad);
     for (int i = 0; i < N_ROWS; i++)
         bad += seen[i] != 1;
     return bad;
@@ -324,6 +344,13 @@ static sl_job_spec make_spec(const sl_type *types, const char **names)
     spec.limit = -1;
     spec.now = fake_now;
     spec.failpoint = failpoint;
+    if (g_last_resource) { /* the sink writes through a last-resource participant */
+        static const char *const tables[1] = {"out"};
+        spec.create_sink = lrs_create;
+        spec.sink_args.participates = true;
+        spec.create_participant = lr_create;
+        spec.participant_args = (sl_participant_args){1, NULL, tables, "test-job"};
+    }
     return spec;
 }
 
@@ -692,101 +719,38 @@ static int lrs_create(const sl_sink_args *a, sl_sink **out, sl_error *err)
     return 0;
 }
 
-/* The independent reader of the "broker": each value committed once. */
-static int lr_check_output(void)
+/* The values the "broker" committed into seen. */
+static void read_txnlog(int *seen, int *bad)
 {
-    static int seen[N_ROWS];
-    memset(seen, 0, sizeof seen);
-    int bad = 0;
     char *path = lr_path("txnlog");
     FILE *f = fopen(path, "r");
     sl_free(path);
     char line[64];
     long long v;
     while (f && fgets(line, sizeof line, f))
-        if (sscanf(line, "row %lld", &v) == 1) {
-            if (v < 0 || v >= N_ROWS)
-                bad++;
-            else
-                seen[v]++;
-        }
+        if (sscanf(line, "row %lld", &v) == 1)
+            count_value(v, seen, bad);
     if (f)
         fclose(f);
-    for (int i = 0; i < N_ROWS; i++)
-        bad += seen[i] != 1;
-    return bad;
 }
 
-static int run_lr_with_failure(int fail_at, sl_job_stats *last)
-{
-    sl_type types[1] = {sl_type_make(SL_TYPE_BIGINT)};
-    const char *names[1] = {"v"};
-    sl_job_spec spec = make_spec(types, names);
-    const char *tables[1] = {"out"};
-    spec.create_sink = lrs_create;
-    spec.sink_args.participates = true;
-    spec.create_participant = lr_create;
-    spec.participant_args = (sl_participant_args){1, NULL, tables, "test-job"};
-    g_step = 0;
-    g_fail_at = fail_at;
-    int runs = 0;
-    for (;;) {
-        sl_error err = SL_ERROR_INIT;
-        runs++;
-        int rc = sl_job_run(&spec, last, &err);
-        if (rc != 0 && getenv("SLUICE_TEST_VERBOSE"))
-            fprintf(stderr, "lr run %d (fail at %d): %s\n", runs, fail_at, err.message);
-        sl_error_reset(&err);
-        if ((rc == 0 && last->finished) || runs > 5)
-            return runs;
-    }
-}
-
-/* A failure at every step of a job whose sink is a last-resource
-** participant: the decision is its commit, so a crash between the commit
-** and _metadata must resume from the committed checkpoint (sealing it),
-** and a crash before the commit from the one before. */
-static void lr_every_step(void)
-{
-    fresh_dir("lr-count");
-    sl_job_stats st;
-    CHECK_INT(run_lr_with_failure(0, &st), 1);
-    CHECK(st.finished);
-    CHECK_INT(lr_check_output(), 0);
-    int steps = g_step;
-    REQUIRE(steps > 50);
-    int failures = 0, restarts = 0;
-    g_injected = 0;
-    for (int k = 1; k <= steps; k++) {
-        char name[32];
-        snprintf(name, sizeof name, "lr-fail-%d", k);
-        fresh_dir(name);
-        int runs = run_lr_with_failure(k, &st);
-        CHECK(st.finished);
-        int bad = lr_check_output();
-        if (bad) {
-            fprintf(stderr, "lr: failure at step %d: %d values wrong\n", k, bad);
-            failures++;
-        }
-        restarts += runs - 1;
-        sl_error err = SL_ERROR_INIT;
-        sl_fs_remove_tree(g_dir, &err);
-    }
-    CHECK_INT(failures, 0);
-    CHECK_INT(restarts, g_injected);
-    CHECK(g_injected >= steps / 2);
-}
-
+#ifdef SL_TEST_LAST_RESOURCE /* the tests of test_exec_job_participant.c */
+/* The same runs and checks with the last-resource sink and participant. */
 static void t_last_resource_every_step(void)
 {
-    lr_every_step();
+    g_last_resource = true;
+    t_no_failure();
+    t_failure_at_every_step();
+    g_last_resource = false;
 }
 
 static void t_last_resource_parallel(void)
 {
+    g_last_resource = true;
     g_parallelism = 2; /* two sink instances write into one transaction per epoch */
-    lr_every_step();
+    t_failure_at_every_step();
     g_parallelism = 1;
+    g_last_resource = false;
 }
 
 /* The check can fail: a participant that does not report the decision it
@@ -794,13 +758,15 @@ static void t_last_resource_parallel(void)
 static void t_last_resource_check_can_fail(void)
 {
     g_lr_lies = true;
+    g_last_resource = true;
     int caught = 0;
     for (int k = 1; k <= 300 && !caught; k++) {
         fresh_dir("lr-lies");
         sl_job_stats st;
-        run_lr_with_failure(k, &st);
-        caught += lr_check_output() > 0;
+        run_with_failure(k, &st);
+        caught += check_output() > 0;
     }
+    g_last_resource = false;
     g_lr_lies = false;
     CHECK(caught > 0);
 }
@@ -829,7 +795,13 @@ static void t_last_resource_fencing(void)
     new->ops->free(new);
 }
 
+#endif
+
+#ifdef SL_TEST_LAST_RESOURCE /* test_exec_job_participant.c: the same harness */
+SL_TESTS(t_last_resource_every_step, t_last_resource_parallel, t_last_resource_check_can_fail,
+         t_last_resource_fencing)
+#else
 SL_TESTS(t_no_failure, t_failure_at_every_step, t_check_detects_sloppy_sink, t_parallel_no_failure,
          t_parallel_failure_at_every_step, t_parallel_sloppy, t_restore_other_parallelism,
-         t_restore_path, t_last_resource_every_step, t_last_resource_parallel,
-         t_last_resource_check_can_fail, t_last_resource_fencing)
+         t_restore_path)
+#endif
