@@ -29,13 +29,19 @@
 **   2. the coordinator writes the blobs into chk-N/ (fsync'ed) off the
 **      tasks' threads: the asynchronous part; crash: N undecided, recover()
 **                                              discards N's pre-committed data
-**   3. chk-N/_metadata (the decision);
+**   3. the decision: with a last-resource participant its decide(N) —
+**      the commit of N's transaction, carrying the record "N is decided";
+**      then (or else as the decision) chk-N/_metadata;
+**                                              crash between the two: the
+**                                              restart seals chk-N
 **   4. each sink task commits N (idempotent); crash: recover() commits it;
 **   5. old checkpoints are pruned.
 **
-** At most one checkpoint is in flight. Restart: every task restores from
-** the newest decided checkpoint D (source position, operator state,
-** watermark); every sink instance recover()s with all of D's committables.
+** At most one checkpoint is in flight. Restart: the participant (if any)
+** fences earlier incarnations and tells the newest checkpoint it decided;
+** every task restores from the newest decided checkpoint D (source
+** position, operator state, watermark); every sink instance recover()s with
+** all of D's committables.
 ** The output then holds exactly the rows before D's positions, and the rows
 ** after them are produced again into epoch D+1.
 **

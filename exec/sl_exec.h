@@ -639,6 +639,8 @@ typedef struct sl_job_stats {
     int64_t restored_from;    /* checkpoint the run resumed from, -1 = none */
     int64_t last_checkpoint_ms; /* duration of the newest checkpoint (trigger to decision) */
     bool finished;            /* the input ended and everything was committed */
+    int64_t restarts;         /* left 0 by sl_job_run: the engine's restarts of the job
+                                 after transient failures */
 } sl_job_stats;
 
 typedef struct sl_job_spec {

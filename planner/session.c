@@ -79,7 +79,7 @@ typedef struct sl__job {
     char *restore_path;     /* 'execution.savepoint.path' it starts from, or NULL */
     int restart_attempts;   /* restarts allowed after a transient failure (0 = none) */
     int64_t restart_delay_ms; /* wait before each */
-    int restarts;           /* [mu] restarts so far */
+    int64_t restarts;       /* [mu] restarts so far (reported in stats.restarts) */
     sl_list *plans;         /* the logical plans (sl_lp*) the physical plan points into */
     sl_catalog *cat;        /* the catalog snapshot it was planned against */
     sl_physical *phys;      /* the physical plan, holding the sl_job_spec */
@@ -601,11 +601,11 @@ static bool sl__job_live(sl_engine *eng, const char *name, sl_job_stats *stats);
 ** job with its live counters. */
 static int sl__show_jobs(sl_session *s, const sl_result_sink *out)
 {
-    static const char *const cols[] = {"job name",   "status",   "sink",      "guarantee",
+    static const char *const cols[] = {"job name",  "status",   "sink",      "guarantee",
                                        "checkpoint", "rows in",  "rows out",  "late rows",
-                                       "skipped rows"};
+                                       "skipped rows", "restarts"};
     sl__table_out t;
-    sl__begin(&t, out, 9, cols);
+    sl__begin(&t, out, 10, cols);
     char *jobs = sl_path_join(s->eng->data_dir, "jobs");
     sl_list *names = sl_list_new();
     DIR *d = opendir(jobs);
@@ -638,13 +638,15 @@ static int sl__show_jobs(sl_session *s, const sl_result_sink *out)
                 sl_chk_latest(st, &chk, &ignored);
             sl_chk_close(st);
             sl_error_reset(&ignored);
-            char nums[5][24];
-            const char *keys[4] = {"rows_in", "rows_out", "rows_late", "rows_skipped"};
-            int64_t counts[4] = {live.rows_in, live.rows_out, live.rows_late, live.rows_skipped};
+            char nums[6][24];
+            const char *keys[5] = {"rows_in", "rows_out", "rows_late", "rows_skipped",
+                                   "restarts"};
+            int64_t counts[5] = {live.rows_in,      live.rows_out, live.rows_late,
+                                 live.rows_skipped, live.restarts};
             if (running)
                 chk = live.last_checkpoint;
             snprintf(nums[0], sizeof nums[0], "%lld", (long long)chk);
-            for (int k = 0; k < 4; k++) {
+            for (int k = 0; k < 5; k++) {
                 json_t *v = json_object_get(o, keys[k]);
                 if (!running)
                     counts[k] = json_is_integer(v) ? json_integer_value(v) : 0;
@@ -659,7 +661,8 @@ static int sl__show_jobs(sl_session *s, const sl_result_sink *out)
                                   has_stats ? nums[1] : NULL,
                                   has_stats ? nums[2] : NULL,
                                   has_stats ? nums[3] : NULL,
-                                  has_stats ? nums[4] : NULL};
+                                  has_stats ? nums[4] : NULL,
+                                  has_stats ? nums[5] : NULL};
             sl__row(&t, vals);
             shown++;
             json_decref(o);
@@ -851,7 +854,6 @@ static char *sl__job_name(sl_session *s, const sl_stmt *st)
                       (unsigned long long)h);
 }
 
-/* A duration setting in ms (SET validated it; the defaults parse). */
 /* A setting's value: SET's, else its default. */
 static const char *sl__setting(sl_session *s, const char *key)
 {
@@ -859,6 +861,7 @@ static const char *sl__setting(sl_session *s, const char *key)
     return v ? v : sl_config_find(key)->default_value;
 }
 
+/* A duration setting in ms (SET validated it; the defaults parse). */
 static int64_t sl__duration_ms(sl_session *s, const char *key)
 {
     const char *v = sl_kvlist_get(s->config, key);
@@ -1204,6 +1207,7 @@ static void sl__job_record(const char *data_dir, const char *name, const char *s
         json_object_set_new(o, "rows_out", json_integer(stats->rows_out));
         json_object_set_new(o, "rows_late", json_integer(stats->rows_late));
         json_object_set_new(o, "rows_skipped", json_integer(stats->rows_skipped));
+        json_object_set_new(o, "restarts", json_integer(stats->restarts));
     }
     char *text = json_dumps(o, JSON_PRESERVE_ORDER);
     json_decref(o);
@@ -1379,6 +1383,7 @@ static void sl__job_progress(void *ctx, const sl_job_stats *stats)
     sl__job *job = ctx;
     pthread_mutex_lock(&job->eng->mu);
     job->stats = *stats;
+    job->stats.restarts = job->restarts;
     pthread_mutex_unlock(&job->eng->mu);
 }
 
@@ -1398,6 +1403,7 @@ static int sl__job_run_restarting(sl__job *job, sl_job_stats *stats, sl_error *e
     sl_job_spec *spec = sl_physical_spec(job->phys);
     for (int attempt = 0;; attempt++) {
         int rc = sl_job_run(spec, stats, err);
+        stats->restarts = attempt;
         if (rc == 0 || !sl__transient(err) || attempt >= job->restart_attempts)
             return rc;
         char *msg = sl_sprintf("job \"%s\" failed: %s; restarting it from its last checkpoint "

@@ -273,7 +273,9 @@ static int sl__read_decision(sl__kafka_txn *x, int64_t *decided, sl_error *err)
     rd_kafka_conf_t *conf = sl__kafka_conf(x->opts, defaults, err);
     if (!conf)
         return -1;
-    rd_kafka_conf_set(conf, "group.id", x->group, NULL, 0); /* ours, whatever the table says */
+    /* Ours, whatever the table's properties say: only committed offsets count. */
+    rd_kafka_conf_set(conf, "group.id", x->group, NULL, 0);
+    rd_kafka_conf_set(conf, "isolation.level", "read_committed", NULL, 0);
     char msg[512];
     rd_kafka_t *c = rd_kafka_new(RD_KAFKA_CONSUMER, conf, msg, sizeof msg);
     if (!c) {
