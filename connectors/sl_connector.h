@@ -63,6 +63,9 @@ typedef struct sl_connector_caps {
     bool source;                 /* can be read from */
     bool sink;                   /* can be written to */
     bool source_replayable;      /* positions can be stored and rewound */
+    bool source_upserts;         /* the source reads an upsert changelog (+U: a key's row
+                                    now, -D: its deletion) by the PRIMARY KEY: the planner
+                                    normalizes it (ChangelogNormalize) */
     sl_guarantee sink_max;       /* the strongest guarantee the sink can give */
     sl_sink_mechanism sink_mech; /* how it gives sink_max */
     bool sink_updates;           /* accepts updating changelogs */

@@ -24,6 +24,15 @@
 **               (ties replace). order_col < 0: pure arrival order.
 ** Output = the input columns + a BIGINT NOT NULL row number, always 1.
 **
+** normalize (Flink's ChangelogNormalize, behind an upsert source such as
+** upsert-kafka): keep last in arrival order, over a changelog of upserts
+** (+I/+U: the key's row now) and deletes (-D: only the key's columns are
+** read); -U rows are ignored. A new key gives +I, a changed row -U(kept)
+** and +U(new), an unchanged one nothing, a delete of a kept row -D(kept) —
+** the key's entry is then gone (dropped from snapshots, reused when the key
+** returns, compacted away once gone entries outnumber live ones). No row
+** number column.
+**
 ** TTL (ttl_ms > 0, processing time from the injectable clock): as Flink's
 ** state TTL with OnCreateAndWrite, an entry expires ttl_ms after it was last
 ** written — keep_first writes only when a key is first seen, keep_last on
@@ -53,6 +62,7 @@ typedef struct sl__dd_entry {
     int64_t written;     /* processing time (ns) of the last write, for the TTL */
     int64_t order_val;   /* kept row's order_col value (keep_last) */
     bool order_null;     /* that value is NULL or there is no order_col */
+    bool gone;           /* normalize: the key was deleted (the entry waits for reuse) */
     uint32_t key_len;    /* encoded key bytes at bytes[0..key_len) */
     uint32_t row_len;    /* encoded row bytes at bytes[key_len..) */
     uint8_t *bytes;      /* key then row (owned) */
@@ -64,6 +74,8 @@ typedef struct sl__dedup {
     int *keys;                 /* their columns (owned copy) */
     int order_col;             /* ordering column, -1 = none */
     bool keep_first;           /* first row or last row */
+    bool normalize;            /* ChangelogNormalize (see above) */
+    int ngone;                 /* normalize: entries whose key was deleted */
     int64_t ttl_ns;            /* retention in ns; 0 = forever */
     int64_t (*now)(void *ctx); /* clock */
     void *now_ctx;             /* for now */
@@ -335,16 +347,23 @@ static bool sl__expired(const sl__dedup *d, const sl__dd_entry *en, int64_t now)
     return d->ttl_ns > 0 && now - en->written >= d->ttl_ns;
 }
 
-/* Drop every expired entry (compacting, order kept) and rebuild the table. */
+/* Whether an entry holds no row: expired, or its key deleted. */
+static bool sl__absent(const sl__dedup *d, const sl__dd_entry *en, int64_t now)
+{
+    return en->gone || sl__expired(d, en, now);
+}
+
+/* Drop every absent entry (compacting, order kept) and rebuild the table. */
 static void sl__sweep(sl__dedup *d, int64_t now)
 {
     int w = 0;
     for (int e = 0; e < d->nents; e++) {
-        if (sl__expired(d, &d->ents[e], now))
+        if (sl__absent(d, &d->ents[e], now))
             sl_free(d->ents[e].bytes);
         else
             d->ents[w++] = d->ents[e];
     }
+    d->ngone = 0;
     if (w != d->nents) {
         d->nents = w;
         sl__rehash(d, (size_t)w);
@@ -356,6 +375,7 @@ static void sl__clear(sl__dedup *d)
     for (int e = 0; e < d->nents; e++)
         sl_free(d->ents[e].bytes);
     d->nents = 0;
+    d->ngone = 0;
     d->next_seq = 0;
     sl_free(d->slots);
     d->slots = NULL;
@@ -391,7 +411,8 @@ static void sl__out_input_row(sl__dedup *d, const sl_chunk *c, int r, sl_row_kin
         case SL_PHYS_STR: sl_chunk_set_str(o, col, x, v->v.str[r].ptr, v->v.str[r].len); break;
         }
     }
-    sl_chunk_set_i64(o, d->in_ncols, x, 1);
+    if (!d->normalize)
+        sl_chunk_set_i64(o, d->in_ncols, x, 1);
 }
 
 /* Append the kept row of entry en to the output as kind k. */
@@ -402,7 +423,53 @@ static void sl__out_kept_row(sl__dedup *d, const sl__dd_entry *en, sl_row_kind k
     sl__cur c = {en->bytes + en->key_len, en->row_len, 0};
     bool ok = sl__decode_row(&c, o, d->in_ncols, x);
     SL_ALWAYS(ok && c.off == c.n);
-    sl_chunk_set_i64(o, d->in_ncols, x, 1);
+    if (!d->normalize)
+        sl_chunk_set_i64(o, d->in_ncols, x, 1);
+}
+
+/* normalize: one row of an upsert changelog. */
+static void sl__normalize_row(sl__dedup *d, const sl_chunk *in, int r, int64_t now)
+{
+    sl_row_kind kind = (sl_row_kind)in->kinds[r];
+    if (kind == SL_ROW_UPDATE_BEFORE)
+        return; /* an upsert changelog says the new row only */
+    sl__key_encode(d, in, r);
+    uint64_t h = sl_hash_bytes(d->kbuf.buf, d->kbuf.len, SL_HASH_INIT);
+    int e = sl__lookup(d, h);
+    sl__dd_entry *en = e >= 0 ? &d->ents[e] : NULL;
+    bool kept = en && !sl__absent(d, en, now);
+    if (kind == SL_ROW_DELETE) {
+        if (kept) {
+            sl__out_kept_row(d, en, SL_ROW_DELETE);
+            en->gone = true;
+            d->ngone++;
+        }
+        return;
+    }
+    sl__row_encode(d, in, r);
+    if (kept && en->row_len == d->rbuf.len &&
+        memcmp(en->bytes + en->key_len, d->rbuf.buf ? d->rbuf.buf : "", en->row_len) == 0) {
+        en->written = now; /* the same row again: nothing changed */
+        return;
+    }
+    if (kept) {
+        sl__out_kept_row(d, en, SL_ROW_UPDATE_BEFORE);
+        sl__out_input_row(d, in, r, SL_ROW_UPDATE_AFTER);
+    } else {
+        sl__out_input_row(d, in, r, SL_ROW_INSERT);
+    }
+    if (!en) {
+        sl__insert(d, h, in, r, now);
+        return;
+    }
+    if (en->gone) { /* the key is back */
+        en->gone = false;
+        d->ngone--;
+    }
+    if (!kept)
+        en->seq = d->next_seq++; /* first seen again */
+    sl__entry_set_row(d, en, in, r);
+    en->written = now;
 }
 
 static int sl__dedup_process(sl_operator *op, const sl_chunk *in, const sl_emit *out,
@@ -414,6 +481,19 @@ static int sl__dedup_process(sl_operator *op, const sl_chunk *in, const sl_emit 
     if (d->ttl_ns > 0 && now >= d->next_sweep) {
         sl__sweep(d, now);
         d->next_sweep = now + d->ttl_ns;
+    }
+    if (d->normalize) {
+        sl_chunk_reset(d->out);
+        for (int r = 0; r < in->nrows; r++) {
+            if (sl__room(d, out, err) != 0)
+                return -1;
+            sl__normalize_row(d, in, r, now);
+        }
+        if (d->ngone > 1024 && d->ngone > d->nents / 2)
+            sl__sweep(d, now);
+        int rc = d->out->nrows > 0 ? out->fn(out->ctx, d->out, err) : 0;
+        sl_chunk_reset(d->out);
+        return rc;
     }
     for (int r = 0; r < in->nrows; r++) /* reject the chunk before any state changes */
         if (in->kinds[r] != SL_ROW_INSERT)
@@ -499,14 +579,14 @@ static int sl__dedup_snapshot(sl_operator *op, sl_strbuf *state, sl_error *err)
     sl_strbuf_append_n(state, sl__magic, sizeof sl__magic);
     sl__put_u32(state, (uint32_t)d->in_ncols);
     sl__put_u32(state, (uint32_t)d->nkeys);
-    sl_strbuf_append_char(state, d->keep_first ? 1 : 0);
+    sl_strbuf_append_char(state, d->normalize ? 2 : d->keep_first ? 1 : 0);
     for (int c = 0; c < d->in_ncols; c++)
         sl_strbuf_append_char(state, (char)sl_phys_of(d->in_types[c]));
     /* Live entries in first-seen order. */
     sl__seq_idx *idx = sl_malloc(((size_t)d->nents + 1) * sizeof *idx);
     int n = 0;
     for (int e = 0; e < d->nents; e++)
-        if (!sl__expired(d, &d->ents[e], now))
+        if (!sl__absent(d, &d->ents[e], now))
             idx[n++] = (sl__seq_idx){d->ents[e].seq, e};
     qsort(idx, (size_t)n, sizeof *idx, sl__cmp_seq);
     sl__put_u64(state, (uint64_t)n);
@@ -549,7 +629,7 @@ static int sl__dedup_restore(sl_operator *op, const char *state, size_t len, sl_
     if (!sl__get_u32(&c, &ncols) || !sl__get_u32(&c, &nkeys) || !sl__get_u8(&c, &kf))
         return sl__corrupt(d, err, "truncated header");
     if (ncols != (uint32_t)d->in_ncols || nkeys != (uint32_t)d->nkeys ||
-        kf != (d->keep_first ? 1 : 0))
+        kf != (d->normalize ? 2 : d->keep_first ? 1 : 0))
         return sl__corrupt(d, err, "it belongs to a different deduplication");
     for (int col = 0; col < d->in_ncols; col++) {
         uint8_t p;
@@ -636,7 +716,10 @@ int sl_dedup_new(const sl_dedup_spec *spec, sl_operator **out, sl_error *err)
     if (spec->nkeys)
         memcpy(d->keys, spec->keys, (size_t)spec->nkeys * sizeof(int));
     d->order_col = spec->order_col < 0 ? -1 : spec->order_col;
-    d->keep_first = spec->keep_first;
+    d->keep_first = spec->keep_first && !spec->normalize;
+    d->normalize = spec->normalize;
+    if (d->normalize)
+        d->order_col = -1; /* arrival order */
     d->ttl_ns = spec->ttl_ms * SL_NANOS_PER_MILLI;
     d->now = spec->now ? spec->now : sl__real_now;
     d->now_ctx = spec->now_ctx;
@@ -647,12 +730,13 @@ int sl_dedup_new(const sl_dedup_spec *spec, sl_operator **out, sl_error *err)
     sl_type rn = sl_type_make(SL_TYPE_BIGINT);
     rn.not_null = true;
     d->out_types[spec->in_ncols] = rn;
-    d->out = sl_chunk_new(spec->in_ncols + 1, d->out_types, SL_CHUNK_ROWS);
+    int out_ncols = spec->in_ncols + (d->normalize ? 0 : 1);
+    d->out = sl_chunk_new(out_ncols, d->out_types, SL_CHUNK_ROWS);
     d->scratch = sl_chunk_new(spec->in_ncols, d->in_types, 1);
     sl_operator *op = sl_calloc(1, sizeof *op);
     op->ops = &sl__dedup_ops;
     op->impl = d;
-    op->out_ncols = spec->in_ncols + 1;
+    op->out_ncols = out_ncols;
     op->out_types = d->out_types;
     *out = op;
     return 0;

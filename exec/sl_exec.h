@@ -514,6 +514,12 @@ typedef struct sl_dedup_spec {
     int64_t ttl_ms;            /* state retention; 0 = forever */
     int64_t (*now)(void *ctx); /* processing-time clock (ns) for ttl_ms; NULL = real */
     void *now_ctx;             /* for now */
+    bool normalize;            /* Flink's ChangelogNormalize of an upsert changelog (keep
+                                  last, arrival order, no row number): input +I/+U = the
+                                  key's row now, -D = the key deleted (only its key
+                                  columns need values); output +I for a new key, -U/+U
+                                  when the row changed (nothing when it did not), -D of
+                                  the kept row for a known key */
 } sl_dedup_spec;
 int sl_dedup_new(const sl_dedup_spec *spec, sl_operator **out, sl_error *err);
 

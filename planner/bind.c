@@ -286,6 +286,7 @@ static int sl__bind_named(sl_binder *b, const char *name, int pos, const char *a
         return -1;
     }
     sl_lp *lp = sl_lp_new(SL_LP_SCAN, NULL);
+    lp->pos = pos;
     lp->table = sl_strdup(t->name);
     lp->connector = t->connector;
     lp->wm_col = t->wm_col;
@@ -301,6 +302,19 @@ static int sl__bind_named(sl_binder *b, const char *name, int pos, const char *a
             sl__rel_free(out);
             return -1;
         }
+    }
+    if (t->connector->caps.source_upserts) {
+        /* An upsert changelog (the key's row now, or its deletion): what the
+        ** rest of the plan reads is its complete form, keyed by the PRIMARY
+        ** KEY, as Flink's ChangelogNormalize makes it. */
+        sl_lp *norm = sl_lp_new(SL_LP_NORMALIZE, lp);
+        norm->pos = pos;
+        for (int i = 0; i < t->ncols; i++)
+            sl_lp_add_col(norm, t->cols[i].name, t->cols[i].type, i == t->wm_col);
+        norm->keys = sl_calloc((size_t)(t->npk ? t->npk : 1), sizeof(int));
+        for (int i = 0; i < t->npk; i++)
+            norm->keys[norm->nkeys++] = t->pk[i];
+        out->lp = norm;
     }
     return 0;
 }

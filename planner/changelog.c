@@ -3,6 +3,8 @@
 ** (+I, -U, +U, -D) every operator emits, as Flink's changelog modes.
 **
 **   Scan, Values, Window TVF, window aggregation      [I]  (final results)
+**   Scan of an upsert source (upsert-kafka)            [UA,D], then
+**   ChangelogNormalize by its PRIMARY KEY              [I,UB,UA,D]
 **   GROUP BY without a window                          [I,UB,UA] (or all on an updating input)
 **   Deduplicate keep first row (rn = 1, ORDER BY rowtime ASC)   [I]
 **   Deduplicate keep last row (rn = 1, ORDER BY rowtime DESC)   [I,UB,UA]
@@ -32,6 +34,7 @@ const char *sl_changelog_name(int cl)
     case SL_CL_INSERT | SL_CL_UPDATE_AFTER: return "[I,UA]";
     case SL_CL_ALL: return "[I,UB,UA,D]";
     case SL_CL_INSERT | SL_CL_DELETE: return "[I,D]";
+    case SL_CL_UPDATE_AFTER | SL_CL_DELETE: return "[UA,D]";
     default: return "[?]";
     }
 }
@@ -51,6 +54,7 @@ void sl_lp_origin(const sl_lp *lp, int col, const sl_lp **node, int *ncol)
         case SL_LP_FILTER:
         case SL_LP_SORT:
         case SL_LP_LIMIT:
+        case SL_LP_NORMALIZE:
             lp = lp->input;
             break;
         case SL_LP_WINDOW:
@@ -193,6 +197,7 @@ static const char *sl__append_only_advice(const sl_lp *cause)
         return "Deduplicate keeping the first row (ROW_NUMBER() OVER (... ORDER BY the event "
                "time ASC) = 1)";
     case SL_LP_SORT: return "Order by the event-time column ascending, without LIMIT";
+    case SL_LP_NORMALIZE: return "Read an append-only table (an upsert source's rows change)";
     default: return "Make the query append-only";
     }
 }
@@ -206,9 +211,17 @@ static int sl__analyze(sl_lp *lp, sl_error *err)
     int in = lp->input ? lp->input->changelog : SL_CL_INSERT;
     const sl_lp *in_cause = lp->input ? lp->input->cause : NULL;
     switch (lp->kind) {
-    case SL_LP_SCAN:
+    case SL_LP_SCAN: /* an upsert source (upsert-kafka) says each key's row now, or its deletion */
+        lp->changelog = lp->connector && lp->connector->caps.source_upserts
+                            ? SL_CL_UPDATE_AFTER | SL_CL_DELETE
+                            : SL_CL_INSERT;
+        break;
     case SL_LP_VALUES:
         lp->changelog = SL_CL_INSERT;
+        break;
+    case SL_LP_NORMALIZE:
+        lp->changelog = SL_CL_ALL;
+        lp->cause = lp;
         break;
     case SL_LP_WINDOW:
         if (in != SL_CL_INSERT)

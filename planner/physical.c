@@ -193,6 +193,20 @@ static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_
         st->name = "Deduplicate";
         return 0;
     }
+    case SL_LP_NORMALIZE: {
+        sl_dedup_spec *d = sl__own(p, sl_calloc(1, sizeof *d));
+        d->in_ncols = n->input->ncols;
+        d->in_types = sl__types(p, n->input);
+        d->nkeys = n->nkeys;
+        d->keys = n->keys;
+        d->order_col = -1;
+        d->normalize = true;
+        d->ttl_ms = ttl_ms;
+        st->create = sl__mk_dedup;
+        st->arg = d;
+        st->name = "ChangelogNormalize";
+        return 0;
+    }
     default:
         return sl__not_yet(n, err);
     }
@@ -268,7 +282,7 @@ static void sl__cast_step(sl_physical *p, sl__chain *chain, int in_ncols, const 
 
 static bool sl__stateful(const sl_lp *n)
 {
-    return n->kind == SL_LP_AGGREGATE || n->kind == SL_LP_OVER;
+    return n->kind == SL_LP_AGGREGATE || n->kind == SL_LP_OVER || n->kind == SL_LP_NORMALIZE;
 }
 
 /* Steps for nodes[0..n-1] (bottom-up, over the output of `below`)

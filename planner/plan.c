@@ -123,6 +123,12 @@ void sl_lp_describe(sl_strbuf *sb, const sl_lp *lp)
         }
         sl_strbuf_append(sb, ")");
         break;
+    case SL_LP_NORMALIZE:
+        sl_strbuf_append(sb, "ChangelogNormalize(key=[");
+        for (int i = 0; i < lp->nkeys; i++)
+            sl_strbuf_appendf(sb, "%s%s", i ? ", " : "", in[lp->keys[i]]);
+        sl_strbuf_append(sb, "])");
+        break;
     case SL_LP_VALUES:
         sl_strbuf_appendf(sb, "Values(rows=[%d], fields=[", lp->nrows);
         sl__col_list(sb, lp);

@@ -85,6 +85,8 @@ typedef enum sl_lp_kind {
     SL_LP_SORT,      /* ORDER BY order */
     SL_LP_LIMIT,     /* LIMIT limit OFFSET offset */
     SL_LP_SINK,      /* INSERT into table; output = the table's columns */
+    SL_LP_NORMALIZE, /* an upsert source's changelog made complete, by keys (the PRIMARY
+                        KEY): Flink's ChangelogNormalize; output = the input's columns */
 } sl_lp_kind;
 
 typedef struct sl_lp_col {

@@ -9,7 +9,7 @@
 **                 (kafka_source.c); sink: one record per row of an
 **                 append-only query into one topic (kafka_sink.c);
 **   upsert-kafka  sink: an updating query as the latest value per PRIMARY
-**                 KEY (the record's key), a tombstone for a delete.
+**                 KEY (the record's key), a tombstone for a delete;
 **
 ** The records' key and value (key.format, key.fields, value.format,
 ** value.fields-include): kafka_layout.c. Both sinks give none,
@@ -19,9 +19,12 @@
 ** job's last-resource participant, which also probes the broker's
 ** transaction.max.timeout.ms for the guarantee resolver).
 **
-** Not yet: reading an upsert-kafka table (it needs a changelog
-** normalization keyed by the PRIMARY KEY), 'sink.partitioner', metadata
-** columns (the record's timestamp, headers).
+**   upsert-kafka  source: the topic as a table (the latest value per PRIMARY
+**                 KEY, a tombstone deleting it), read from its beginning;
+**                 the planner completes its changelog (ChangelogNormalize).
+**
+** Not yet: 'sink.partitioner', metadata columns (the record's timestamp,
+** headers).
 **
 ** Main routines: sl__kafka_conf, sl__kafka_user_set, sl__kafka_sqlstate,
 ** sl__kafka_split_topics.
@@ -37,6 +40,20 @@
      .type = SL_OPT_STRING,                                                                      \
      .required = true,                                                                           \
      .description = "Comma-separated list of the Kafka brokers (host:port)."}
+#define SL__KAFKA_DISCOVERY_OPTION                                                               \
+    {.key = "scan.topic-partition-discovery.interval",                                          \
+     .type = SL_OPT_DURATION,                                                                    \
+     .default_value = SL__KAFKA_DISCOVERY_DEFAULT,                                               \
+     .description = "How often the source lists the partitions again: partitions added to "    \
+                    "its topics (and new topics matching 'topic-pattern') are read from their " \
+                    "beginning. '0' lists them only at the start."}
+#define SL__KAFKA_GROUP_OPTION                                                                   \
+    {.key = "properties.group.id",                                                              \
+     .type = SL_OPT_STRING,                                                                      \
+     .description = "Consumer group of the source: whose committed offsets 'group-offsets' "    \
+                    "starts from, and where the offsets of each decided checkpoint are "        \
+                    "committed for monitoring (the checkpoint holds the positions); defaults "  \
+                    "to 'sluice-' followed by the table name."}
 #define SL__KAFKA_LAYOUT_OPTIONS                                                                 \
     {.key = "key.fields-prefix",                                                                \
      .type = SL_OPT_STRING,                                                                      \
@@ -81,19 +98,9 @@ static const sl_option_spec sl__kafka_options[] = {
      .description = "Instead of 'topic', for a source: every topic whose whole name matches "
                     "this regular expression (POSIX extended), including topics created while "
                     "the job runs; internal topics (starting with '__') are left out."},
-    {.key = "scan.topic-partition-discovery.interval",
-     .type = SL_OPT_DURATION,
-     .default_value = SL__KAFKA_DISCOVERY_DEFAULT,
-     .description = "How often the source lists the partitions again: partitions added to "
-                    "its topics (and new topics matching 'topic-pattern') are read from their "
-                    "beginning. '0' lists them only at the start."},
+    SL__KAFKA_DISCOVERY_OPTION,
     SL__KAFKA_BOOTSTRAP_OPTION,
-    {.key = "properties.group.id",
-     .type = SL_OPT_STRING,
-     .description = "Consumer group of the source: whose committed offsets 'group-offsets' "
-                    "starts from, and where the offsets of each decided checkpoint are "
-                    "committed for monitoring (the checkpoint holds the positions); defaults "
-                    "to 'sluice-' followed by the table name."},
+    SL__KAFKA_GROUP_OPTION,
     {.key = "scan.startup.mode",
      .type = SL_OPT_ENUM,
      .default_value = "group-offsets",
@@ -236,7 +243,7 @@ static int sl__upsert_kafka_check(const sl_connector *c, const sl_kvlist *opts,
     const sl_kv *tkv = sl_kvlist_find(opts, "topic");
     if (tkv && tkv->value && strchr(tkv->value, ';'))
         return sl_error_set(err, SL_ERR_INVALID_PARAMETER, tkv->value_pos,
-                            "invalid value for option 'topic': connector '%s' writes one topic",
+                            "invalid value for option 'topic': connector '%s' takes one topic",
                             c->name);
     return sl__kafka_check_common(c, opts, shape, true, err);
 }
@@ -281,8 +288,11 @@ static const sl_option_spec sl__upsert_kafka_options[] = {
     {.key = "topic",
      .type = SL_OPT_STRING,
      .required = true,
-     .description = "The topic to write to."},
+     .description = "The topic: read from its beginning as a table (the latest value per "
+                    "key), or written."},
     SL__KAFKA_BOOTSTRAP_OPTION,
+    SL__KAFKA_GROUP_OPTION,
+    SL__KAFKA_DISCOVERY_OPTION,
     SL__KAFKA_LAYOUT_OPTIONS,
     SL__KAFKA_TXN_OPTION,
     SL__KAFKA_PROPERTIES_OPTION,
@@ -290,21 +300,24 @@ static const sl_option_spec sl__upsert_kafka_options[] = {
 
 const sl_connector sl__connector_upsert_kafka = {
     .name = "upsert-kafka",
-    .description = "An updating changelog into a Kafka topic: the latest value per PRIMARY KEY, "
-                   "tombstones for deletes.",
+    .description = "A Kafka topic as a table: the latest value per PRIMARY KEY, tombstones "
+                   "for deletes; written from updating queries.",
     .options = sl__upsert_kafka_options,
     .noptions = (int)SL_ARRAY_LEN(sl__upsert_kafka_options),
     .has_format = true,
     .has_key_format = true,
     .caps =
         {
-            .source = false,
+            .source = true,
+            .source_replayable = true,
+            .source_upserts = true,
             SL__KAFKA_SINK_CAPS,
             .sink_updates = true,
             .sink_upserts = true,
         },
     .check = sl__upsert_kafka_check,
     .check_sink = sl__kafka_check_sink,
+    .create_source = sl__upsert_kafka_source_create,
     .create_sink = sl__upsert_kafka_sink_create,
     .create_participant = sl__kafka_txn_create,
 };

@@ -35,6 +35,7 @@ int sl__kafka_layout_check(const sl_connector *c, const sl_kvlist *opts,
 int sl__kafka_source_create(const sl_source_args *args, sl_source **out, sl_error *err);
 int sl__kafka_sink_create(const sl_sink_args *args, sl_sink **out, sl_error *err);
 int sl__upsert_kafka_sink_create(const sl_sink_args *args, sl_sink **out, sl_error *err);
+int sl__upsert_kafka_source_create(const sl_source_args *args, sl_source **out, sl_error *err);
 
 /* Defaults of every producer (pairs for sl__kafka_conf): keyed records go
 ** to the partition Java's producer would choose (murmur2), as Flink's do;

@@ -42,7 +42,10 @@
 ** Records: one message value is one record (a trailing "\n" or "\r\n" is
 ** dropped) in the value's format; with 'key.format' and EXCEPT_KEY its key
 ** fills the key's columns (kafka_layout.c); a message without a value
-** (tombstone) is skipped. A malformed record fails the source (22P02, the
+** (tombstone) is skipped. upsert-kafka (always from the earliest offset):
+** a value is the +U of its key's row, a tombstone the -D of its key (only
+** the key's columns filled); the planner's ChangelogNormalize makes the
+** changelog complete. A malformed record fails the source (22P02, the
 ** codec's message; the detail adds `in <topic>/<partition>/<offset>:
 ** <record>`, "(the key)" for a key), or with '<format>.ignore-parse-errors'
 ** is skipped and counted.
@@ -98,6 +101,7 @@ typedef struct sl__kafka_source {
     int64_t discovery_ms;         /* 'scan.topic-partition-discovery.interval'; 0 = never */
     int64_t discovered_at;        /* when the partitions were last listed */
     sl__kafka_layout layout;      /* the records' key and value */
+    bool upsert;                  /* upsert-kafka: values are +U, tombstones -D of their key */
     rd_kafka_t *rk;
     rd_kafka_queue_t *queue;      /* the consumer's queue (messages of every partition) */
     int64_t skipped;
@@ -418,6 +422,16 @@ static int sl__kafka_part_of(sl__kafka_source *s, const rd_kafka_message_t *m)
     return i;
 }
 
+/* The last row of out came from split (partition) pi. */
+static void sl__kafka_row_split(sl__kafka_source *s, const sl_chunk *out, int pi)
+{
+    if (out->cap > s->row_cap) {
+        s->row_cap = out->cap;
+        s->row_split = sl_realloc(s->row_split, (size_t)s->row_cap * sizeof(int32_t));
+    }
+    s->row_split[out->nrows - 1] = pi;
+}
+
 /* A decode failure of the record (or its key) at m: the place and the
 ** bytes join the codec's detail. Returns -1. */
 static int sl__kafka_bad(const sl__kafka_part *p, const rd_kafka_message_t *m, bool key,
@@ -445,7 +459,19 @@ static int sl__kafka_message(sl__kafka_source *s, const rd_kafka_message_t *m, s
     sl__kafka_part *p = pi >= 0 ? &s->parts[pi] : NULL;
     if (!p || (p->next >= 0 && m->offset < p->next))
         return 0; /* not ours, or before the position (a re-fetch) */
-    if (m->payload) {
+    if (!m->payload && s->upsert && m->key) { /* a tombstone: the key's row is deleted */
+        int before = out->nrows;
+        sl_chunk_append_row(out, SL_ROW_DELETE);
+        int krc = sl_codec_decode_fill(s->layout.key, m->key, m->key_len, out, before, err);
+        if (krc != SL_CODEC_ROW)
+            out->nrows = before;
+        if (krc < 0)
+            return sl__kafka_bad(p, m, true, m->key, m->key_len, err);
+        if (krc == SL_CODEC_SKIPPED)
+            s->skipped++;
+        if (krc == SL_CODEC_ROW)
+            sl__kafka_row_split(s, out, pi);
+    } else if (m->payload) {
         const char *rec = m->payload;
         size_t len = m->len;
         if (len > 0 && rec[len - 1] == '\n')
@@ -456,6 +482,8 @@ static int sl__kafka_message(sl__kafka_source *s, const rd_kafka_message_t *m, s
         int rc = sl_codec_decode(s->layout.value, rec, len, out, err);
         if (rc < 0)
             return sl__kafka_bad(p, m, false, rec, len, err);
+        if (rc == SL_CODEC_ROW && s->upsert)
+            out->kinds[out->nrows - 1] = SL_ROW_UPDATE_AFTER;
         if (rc == SL_CODEC_ROW && s->layout.key && !s->layout.value_all && m->key) {
             int krc = sl_codec_decode_fill(s->layout.key, m->key, m->key_len, out, out->nrows - 1,
                                            err);
@@ -468,13 +496,8 @@ static int sl__kafka_message(sl__kafka_source *s, const rd_kafka_message_t *m, s
         }
         if (rc == SL_CODEC_SKIPPED)
             s->skipped++;
-        if (out->nrows > before) {
-            if (out->cap > s->row_cap) {
-                s->row_cap = out->cap;
-                s->row_split = sl_realloc(s->row_split, (size_t)s->row_cap * sizeof(int32_t));
-            }
-            s->row_split[out->nrows - 1] = pi;
-        }
+        if (out->nrows > before)
+            sl__kafka_row_split(s, out, pi);
     }
     p->next = m->offset + 1;
     return 0;
@@ -699,7 +722,8 @@ static const sl_source_ops sl__kafka_source_ops = {
     .splits = sl__kafka_splits,
 };
 
-int sl__kafka_source_create(const sl_source_args *args, sl_source **out, sl_error *err)
+static int sl__source_create(const sl_source_args *args, bool upsert, sl_source **out,
+                             sl_error *err)
 {
     *out = NULL;
     const char *topic = sl_kvlist_get(args->options, "topic");
@@ -707,7 +731,8 @@ int sl__kafka_source_create(const sl_source_args *args, sl_source **out, sl_erro
     if ((!topic || !topic[0]) && (!pattern || !pattern[0]))
         return sl_error_set(err, SL_ERR_INVALID_PARAMETER, -1,
                             "option 'topic' or 'topic-pattern' is required");
-    const char *mode = sl_kvlist_get(args->options, "scan.startup.mode");
+    const char *mode = upsert ? "earliest-offset" /* the whole table, always */
+                              : sl_kvlist_get(args->options, "scan.startup.mode");
     sl__kafka_start start = SL__START_GROUP;
     if (mode && strcasecmp(mode, "earliest-offset") == 0)
         start = SL__START_EARLIEST;
@@ -761,7 +786,8 @@ int sl__kafka_source_create(const sl_source_args *args, sl_source **out, sl_erro
     s->start = start;
     s->start_ms = start_ms;
     s->discovery_ms = discovery_ms;
-    if (sl__kafka_layout_new(args->options, false, args->ncols, args->names, args->types,
+    s->upsert = upsert;
+    if (sl__kafka_layout_new(args->options, upsert, args->ncols, args->names, args->types,
                              args->npk, args->pk, &s->layout, err) != 0) {
         sl__kafka_source_free(src);
         return -1;
@@ -804,4 +830,14 @@ int sl__kafka_source_create(const sl_source_args *args, sl_source **out, sl_erro
     s->queue = rd_kafka_queue_get_consumer(s->rk);
     *out = src;
     return 0;
+}
+
+int sl__kafka_source_create(const sl_source_args *args, sl_source **out, sl_error *err)
+{
+    return sl__source_create(args, false, out, err);
+}
+
+int sl__upsert_kafka_source_create(const sl_source_args *args, sl_source **out, sl_error *err)
+{
+    return sl__source_create(args, true, out, err);
 }

@@ -13,6 +13,10 @@ kafka_topic tool for group offsets) against a reference computed here.
   count over its retractions) — campaigns every user left must end with a
   tombstone. The readers apply the log as a compacted topic would: the
   last record per key, a tombstone deleting it.
+--case upsert_source: an upsert-kafka table read as a source (ChangelogNormalize
+  by its PRIMARY KEY) into a copy and a count per value, exactly-once
+  through 6 kills: the copy equals the compacted input, tombstones
+  included, and the counts equal Python's.
 --case keys: a source whose records carry the user in a JSON key and the
   rest in the value ('value.fields-include' = 'EXCEPT_KEY'); a sink keyed
   by the user in the raw format: every record's key is its user, and it is
@@ -236,6 +240,88 @@ def case_upsert(a, run, base):
         seen[k] = n
     print("upsert: %d updates committed to totals, each count above the one before" %
           len(keyed_log(dt)))
+
+
+# ---- reading upsert-kafka -----------------------------------------------------
+
+def case_upsert_source(a, run, base):
+    """An upsert-kafka table read as a source (its changelog normalized by the
+    PRIMARY KEY), copied into another upsert-kafka table and counted per
+    value, exactly-once through 6 kills: the copy's final state equals the
+    compacted input (tombstones included) and the counts equal Python's."""
+    src, dm, dh = run + "-users", run + "-mirror", run + "-hist"
+    for t, n in ((src, 3), (dm, 2), (dh, 2)):
+        create_topic(a.topic_tool, t, n)
+    rnd = random.Random(7)
+    log = []
+    for i in range(1500):
+        u = "u%d" % rnd.randrange(60)
+        if rnd.random() < 0.15:
+            log.append((u, None))  # delete the user
+        else:
+            log.append((u, rnd.randrange(5)))
+    final = {}
+    for u, level in log:
+        if level is None:
+            final.pop(u, None)
+        else:
+            final[u] = level
+    want_hist = collections.Counter(final.values())
+
+    def put(lo, hi):  # keyed JSON records; an empty value is a tombstone (kcat -Z)
+        recs = [(json.dumps({"id": u}), "" if lv is None else json.dumps({"id": u, "level": lv}))
+                for u, lv in log[lo:hi]]
+        data = "".join("%s\t%s\n" % kv for kv in recs).encode()
+        kcat("-P", "-t", src, "-K", "\t", "-Z", "-X", "acks=all", stdin=data)
+
+    broker = kafka_util.BROKER
+    table = ("'connector' = 'upsert-kafka', 'topic' = '%s', 'properties.bootstrap.servers' = '%s', "
+             "'key.format' = 'json', 'value.format' = 'json'")
+    eo = ", 'sink.delivery-guarantee' = 'exactly-once', 'sink.transactional-id-prefix' = '%s'"
+    sql = (header(run) +
+           "CREATE TABLE IF NOT EXISTS users (id STRING, level INT, PRIMARY KEY (id) NOT ENFORCED) "
+           "WITH (%s);\n" % (table % (src, broker)) +
+           "CREATE TABLE IF NOT EXISTS mirror (id STRING, level INT, PRIMARY KEY (id) NOT ENFORCED) "
+           "WITH (%s%s);\n" % (table % (dm, broker), eo % (run + "-m-")) +
+           "CREATE TABLE IF NOT EXISTS hist (level INT, users BIGINT, PRIMARY KEY (level) NOT "
+           "ENFORCED) WITH (%s%s);\n" % (table % (dh, broker), eo % (run + "-h-")) +
+           "EXECUTE STATEMENT SET BEGIN\n"
+           "INSERT INTO mirror SELECT id, level FROM users;\n"
+           "INSERT INTO hist SELECT level, COUNT(*) FROM users GROUP BY level;\n"
+           "END;\n")
+    path = write_job(base, "upsert_source", sql)
+    data = os.path.join(base, "data")
+    rnd = random.Random(5)
+    for k in range(6):
+        put(k * 250, (k + 1) * 250)
+        env = {"SLUICE_TEST_PAUSE": "decide:800"} if k % 2 == 0 else {}
+        job = Job(a.sluice, data, path, env)
+        if env and job.wait_line("sluice-test: paused after decide", 60) < 0:
+            job.kill()
+            fail("kill %d: the job did not reach a decision\n%s" % (k, job.stderr()))
+        if not env:
+            time.sleep(rnd.uniform(0.8, 2.0))
+        if not job.alive():
+            fail("kill %d: the job exited by itself:\n%s" % (k, job.stderr()))
+        job.kill()
+        job.wait(30)
+
+    def mirror():
+        return {json.loads(k)["id"]: json.loads(v)["level"]
+                for k, v in compacted(keyed_log(dm)).items()}
+
+    def hist():
+        return {json.loads(k)["level"]: json.loads(v)["users"]
+                for k, v in compacted(keyed_log(dh)).items()}
+
+    job = Job(a.sluice, data, path)
+    wait_for(lambda: mirror() == final and hist() == dict(want_hist), DEADLINE_S, job,
+             "the final state")
+    job.stop()
+    print("upsert source: %d users left of 60 (%d deletes in the input), levels %r" %
+          (len(final), sum(1 for _, lv in log if lv is None), sorted(hist().items())))
+    if mirror() != final or hist() != dict(want_hist):
+        fail("the copy or the counts differ from the compacted input")
 
 
 # ---- keys --------------------------------------------------------------------
@@ -475,12 +561,13 @@ def main():
     ap.add_argument("--sluice", required=True)
     ap.add_argument("--topic-tool", required=True)
     ap.add_argument("--case", required=True,
-                    choices=["upsert", "keys", "pattern", "offsets", "probe", "example"])
+                    choices=["upsert", "upsert_source", "keys", "pattern", "offsets", "probe",
+                             "example"])
     a = ap.parse_args()
     run = "sl-f-%s-%d-%d" % (a.case, int(time.time()), os.getpid())
     base = tempfile.mkdtemp(prefix="sluice-kf-")
     try:
-        {"upsert": case_upsert, "keys": case_keys, "pattern": case_pattern,
+        {"upsert": case_upsert, "upsert_source": case_upsert_source, "keys": case_keys, "pattern": case_pattern,
          "offsets": case_offsets, "probe": case_probe, "example": case_example}[a.case](
              a, run, base)
     finally:

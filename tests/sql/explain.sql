@@ -33,3 +33,17 @@ EXPLAIN EXECUTE STATEMENT SET BEGIN
   INSERT INTO audit SELECT id, name FROM users;
 END;
 EXPLAIN SELECT 1 + 1, 'x' || 'y', DATE '2026-01-31', TIMESTAMP '2026-01-31 12:00:00.123';
+
+-- Kafka: an upsert-kafka table read as a source is normalized by its
+-- PRIMARY KEY (ChangelogNormalize) before the rest of the plan reads it;
+-- an upsert sink at its default, at-least-once, is noted as leaving an
+-- exactly-once final state. (No broker is needed: only exactly-once asks
+-- the broker for its limits.)
+CREATE TABLE levels (id BIGINT, level INT, PRIMARY KEY (id) NOT ENFORCED) WITH (
+  'connector' = 'upsert-kafka', 'topic' = 'levels', 'properties.bootstrap.servers' = '127.0.0.1:1',
+  'key.format' = 'json', 'value.format' = 'json');
+CREATE TABLE level_counts (level INT, users BIGINT, PRIMARY KEY (level) NOT ENFORCED) WITH (
+  'connector' = 'upsert-kafka', 'topic' = 'level_counts',
+  'properties.bootstrap.servers' = '127.0.0.1:1', 'key.format' = 'json', 'format' = 'json');
+EXPLAIN INSERT INTO level_counts SELECT level, COUNT(*) FROM levels GROUP BY level;
+EXPLAIN INSERT INTO audit SELECT id, CAST(level AS STRING) FROM levels;

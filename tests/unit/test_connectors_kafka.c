@@ -262,7 +262,7 @@ static void t_key_options(void)
                  "missing required option 'format'");
     expect_valid(topts("upsert-kafka", "topic", "a;b", "properties.bootstrap.servers", "x:1",
                        "key.format", "json", "format", "json", NULL),
-                 1, "writes one topic");
+                 1, "takes one topic");
     expect_valid(topts("upsert-kafka", KAFKA, "key.format", "json", "format", "json",
                        "key.fields", "id", NULL),
                  1, "unrecognized option 'key.fields'");

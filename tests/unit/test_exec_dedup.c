@@ -3,12 +3,14 @@
 ** keep-first / keep-last changelogs with NULL and string keys, many keys
 ** against a reference, snapshot -> restore -> identical further output,
 ** corrupt and truncated snapshots rejected (XX001, never a crash), TTL with
-** a fake clock, and updating input rejected.
+** a fake clock, and updating input rejected; the normalize mode
+** (ChangelogNormalize of an upsert changelog).
 */
 #include "sl_exec.h"
 #include "sl_test.h"
 
 #include <stdint.h>
+#include <stdio.h>
 
 #define NUL INT64_MIN /* a NULL integer in row() */
 #define MS 1000000LL  /* ns per ms */
@@ -37,7 +39,8 @@ static sl_operator *make_op(bool keep_first, const int *keys, int nkeys, int ord
                             int64_t ttl_ms)
 {
     init_types();
-    sl_dedup_spec spec = {4, types, nkeys, keys, order_col, keep_first, ttl_ms, fake_clock, NULL};
+    sl_dedup_spec spec = {4, types, nkeys, keys, order_col, keep_first, ttl_ms, fake_clock, NULL,
+                          false};
     sl_operator *op = NULL;
     sl_error err = SL_ERROR_INIT;
     int rc = sl_dedup_new(&spec, &op, &err);
@@ -52,7 +55,7 @@ static int collect(void *ctx, sl_chunk *c, sl_error *err)
 {
     (void)err;
     sl_strbuf *sb = ctx;
-    REQUIRE(c->ncols == 5 && c->nrows > 0 && c->nrows <= SL_CHUNK_ROWS);
+    REQUIRE((c->ncols == 5 || c->ncols == 4) && c->nrows > 0 && c->nrows <= SL_CHUNK_ROWS);
     for (int r = 0; r < c->nrows; r++) {
         sl_strbuf_append(sb, sl_row_kind_name((sl_row_kind)c->kinds[r]));
         sl_strbuf_append_char(sb, '(');
@@ -572,9 +575,9 @@ static void t_bad_spec(void)
     init_types();
     int bad_key[] = {4};
     sl_dedup_spec specs[] = {
-        {4, types, 1, bad_key, 2, true, 0, NULL, NULL},
-        {4, types, 1, key_k, 0, true, 0, NULL, NULL}, /* order column is a string */
-        {4, types, 1, key_k, 2, true, -1, NULL, NULL},
+        {4, types, 1, bad_key, 2, true, 0, NULL, NULL, false},
+        {4, types, 1, key_k, 0, true, 0, NULL, NULL, false}, /* order column is a string */
+        {4, types, 1, key_k, 2, true, -1, NULL, NULL, false},
     };
     for (int i = 0; i < 3; i++) {
         sl_operator *op = NULL;
@@ -585,5 +588,84 @@ static void t_bad_spec(void)
     }
 }
 
+/* normalize: Flink's ChangelogNormalize of an upsert changelog. */
+static void t_normalize(void)
+{
+    init_types();
+    sl_dedup_spec spec = {4, types, 1, key_k, 2, false, 0, fake_clock, NULL, true};
+    sl_operator *op = NULL;
+    sl_error err = SL_ERROR_INIT;
+    REQUIRE(sl_dedup_new(&spec, &op, &err) == 0);
+    CHECK_INT(op->out_ncols, 4); /* no row number */
+    sl_chunk *c = new_chunk();
+    sl_strbuf out = SL_STRBUF_INIT;
+    row(c, SL_ROW_UPDATE_AFTER, "a", 1, 1000, 10);  /* a new key */
+    row(c, SL_ROW_UPDATE_AFTER, "a", 1, 1000, 10);  /* the same row again: nothing */
+    row(c, SL_ROW_UPDATE_AFTER, "a", 2, 500, 11);   /* changed (time is no order here) */
+    row(c, SL_ROW_UPDATE_BEFORE, "a", 2, 500, 11);  /* an upsert changelog's -U: ignored */
+    row(c, SL_ROW_DELETE, "b", NUL, NUL, 0);        /* an unknown key's delete: nothing */
+    row(c, SL_ROW_INSERT, "b", 5, 1000, 12);
+    row(c, SL_ROW_DELETE, "a", NUL, NUL, 0);        /* only the key is read */
+    row(c, SL_ROW_DELETE, "a", NUL, NUL, 0);        /* already gone */
+    CHECK_STR(run(op, c, &out),
+              "+I(a, 1, 1970-01-01 00:00:01.000, 10)\n"
+              "-U(a, 1, 1970-01-01 00:00:01.000, 10)\n"
+              "+U(a, 2, 1970-01-01 00:00:00.500, 11)\n"
+              "+I(b, 5, 1970-01-01 00:00:01.000, 12)\n"
+              "-D(a, 2, 1970-01-01 00:00:00.500, 11)\n");
+    /* A snapshot holds the kept rows only (not a's gone entry); a restored
+    ** operator goes on the same way. */
+    sl_strbuf st = SL_STRBUF_INIT;
+    CHECK_INT(op->ops->snapshot(op, &st, &err), 0);
+    sl_operator *again = NULL;
+    REQUIRE(sl_dedup_new(&spec, &again, &err) == 0);
+    CHECK_INT(again->ops->restore(again, st.buf, st.len, &err), 0);
+    for (int k = 0; k < 2; k++) {
+        sl_operator *o = k ? again : op;
+        row(c, SL_ROW_UPDATE_AFTER, "a", 3, 1000, 13); /* a is back: new */
+        row(c, SL_ROW_UPDATE_AFTER, "b", 6, 1000, 14);
+        CHECK_STR(run(o, c, &out),
+                  "+I(a, 3, 1970-01-01 00:00:01.000, 13)\n"
+                  "-U(b, 5, 1970-01-01 00:00:01.000, 12)\n"
+                  "+U(b, 6, 1970-01-01 00:00:01.000, 14)\n");
+    }
+    /* The state of a deduplication is not a normalization's. */
+    sl_operator *dd = make_op(false, key_k, 1, 2, 0);
+    REQUIRE(dd);
+    CHECK_INT(dd->ops->restore(dd, st.buf, st.len, &err), -1);
+    CHECK_STR(err.sqlstate, "XX001");
+    sl_error_reset(&err);
+    dd->ops->free(dd);
+    /* Many keys deleted: their entries are compacted away, the rest kept. */
+    for (int i = 0; i < 3000; i++) {
+        char k[16];
+        snprintf(k, sizeof k, "k%d", i);
+        row(c, SL_ROW_UPDATE_AFTER, k, i, 0, i);
+        if (c->nrows == c->cap)
+            run(op, c, &out);
+    }
+    run(op, c, &out);
+    for (int i = 0; i < 3000; i++) {
+        char k[16];
+        snprintf(k, sizeof k, "k%d", i);
+        row(c, SL_ROW_DELETE, k, NUL, NUL, 0);
+        if (c->nrows == c->cap)
+            run(op, c, &out);
+    }
+    run(op, c, &out);
+    row(c, SL_ROW_UPDATE_AFTER, "b", 7, 1000, 15);
+    CHECK_STR(run(op, c, &out),
+              "-U(b, 6, 1970-01-01 00:00:01.000, 14)\n"
+              "+U(b, 7, 1970-01-01 00:00:01.000, 15)\n");
+    sl_strbuf_reset(&st);
+    CHECK_INT(op->ops->snapshot(op, &st, &err), 0);
+    CHECK(st.len < 200); /* a and b only */
+    sl_strbuf_free(&st);
+    sl_strbuf_free(&out);
+    sl_chunk_free(c);
+    op->ops->free(op);
+    again->ops->free(again);
+}
+
 SL_TESTS(t_keep_first, t_keep_last, t_many_keys, t_snapshot_restore, t_corrupt, t_ttl,
-         t_updates_rejected, t_output_chunking, t_bad_spec)
+         t_updates_rejected, t_output_chunking, t_bad_spec, t_normalize)
