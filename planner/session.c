@@ -1561,11 +1561,44 @@ static int sl__check_savepoint(const char *path, sl_error *err)
 
 /* Register job under its name (55006 when a job of that name runs) and
 ** write its RUNNING record. The registry takes job; on error it is freed. */
+/* The transactional id prefix a job's last-resource participant writes
+** with, or NULL. */
+static const char *sl__job_txn_prefix(const sl__job *job)
+{
+    const sl_job_spec *spec = sl_physical_spec(job->phys);
+    const sl_participant_args *a = &spec->participant_args;
+    if (!spec->create_participant || a->nsinks < 1)
+        return NULL;
+    const sl_table *t = sl_catalog_table(job->cat, a->tables[0]);
+    const char *key = t && t->connector ? t->connector->caps.txn_prefix_option : NULL;
+    return key ? sl_kvlist_get(a->options[0], key) : NULL;
+}
+
 static int sl__job_register(sl__job *job, sl_error *err)
 {
     sl_engine *eng = job->eng;
     pthread_mutex_lock(&eng->mu);
     sl__reap(eng);
+    /* Two jobs writing with one transactional id prefix would fence each
+    ** other: the one started second would stop the first. */
+    const char *prefix = sl__job_txn_prefix(job);
+    for (int i = 0; prefix && i < eng->jobs->n; i++) {
+        sl__job *other = eng->jobs->items[i];
+        const char *op = other->state == SL__JOB_RUNNING ? sl__job_txn_prefix(other) : NULL;
+        if (!op || strcmp(op, prefix) != 0)
+            continue;
+        pthread_mutex_unlock(&eng->mu);
+        sl_error_set(err, SL_ERR_OBJECT_IN_USE, -1,
+                     "transactional id prefix '%s' is in use by running job \"%s\"", prefix,
+                     other->name);
+        sl_error_detail(err, "Two jobs writing exactly-once with one prefix fence each other: "
+                             "starting this one would stop that one.");
+        sl_error_hint(err, "Write into a table with its own transactional id prefix, or STOP "
+                           "JOB '%s' first.",
+                      other->name);
+        sl__job_free(job);
+        return -1;
+    }
     if (sl__job_running(eng, job->name)) {
         pthread_mutex_unlock(&eng->mu);
         sl_error_set(err, SL_ERR_OBJECT_IN_USE, -1, "job \"%s\" is already running", job->name);

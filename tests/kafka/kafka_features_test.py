@@ -29,6 +29,9 @@ kafka_topic tool for group offsets) against a reference computed here.
 --case offsets: once checkpoints are decided, the source's offsets are
   committed to its consumer group ('properties.group.id'): the group's
   committed offsets reach the end of every partition.
+--case prefix: a second running job into the same exactly-once table (its
+  transactional id prefix) is refused with 55006 instead of fencing the
+  first.
 --case example: examples/kafka_ledger.sql (loading the bundled clicks into
   Kafka, then billing them per minute exactly-once into a ledger topic)
   gives every window that fired exactly once, with its exact spend.
@@ -509,6 +512,35 @@ def case_probe(a, run, base):
     print("probe: unreachable cluster reported in %.1f s" % (time.monotonic() - t0))
 
 
+# ---- one prefix, one job -------------------------------------------------------
+
+def case_prefix(a, run, base):
+    """A second running job into the same exactly-once table (so the same
+    transactional id prefix) is refused, rather than fencing the first."""
+    broker = kafka_util.BROKER
+    create_topic(a.topic_tool, run + "-out", 1)
+    sql = ("SET 'table.dml-sync' = 'false';\n"
+           "CREATE TABLE gen (n BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '10');\n"
+           "CREATE TABLE out (n BIGINT) WITH ('connector' = 'kafka', 'topic' = '%s-out', "
+           "'properties.bootstrap.servers' = '%s', 'format' = 'json', "
+           "'sink.delivery-guarantee' = 'exactly-once', 'sink.transactional-id-prefix' = '%s-');\n"
+           "SET 'pipeline.name' = 'first';\n"
+           "INSERT INTO out SELECT n FROM gen;\n"
+           "SET 'pipeline.name' = 'second';\n"
+           "INSERT INTO out SELECT n + 1 FROM gen;\n" % (run, broker, run))
+    # (the script then waits for the first job, which SIGTERM stops)
+    job = Job(a.sluice, os.path.join(base, "data"), write_job(base, "prefix", sql))
+    job.wait_line("is in use by running job", 60)
+    job.wait_line("waiting for 1 background job", 30)
+    job.stop()
+    err = job.stderr()
+    if ("transactional id prefix '%s-' is in use by running job \"first\"" % run) not in err or \
+            "SQLSTATE: 55006" not in err or "was fenced" in err or \
+            'job "first" stopped with savepoint' not in err:
+        fail("the second job was not refused (or the first did not go on):\n" + err)
+    print("prefix: the second job was refused, the first went on:\n" + err)
+
+
 # ---- the example -------------------------------------------------------------
 
 def case_example(a, run, base):
@@ -562,13 +594,14 @@ def main():
     ap.add_argument("--topic-tool", required=True)
     ap.add_argument("--case", required=True,
                     choices=["upsert", "upsert_source", "keys", "pattern", "offsets", "probe",
-                             "example"])
+                             "prefix", "example"])
     a = ap.parse_args()
     run = "sl-f-%s-%d-%d" % (a.case, int(time.time()), os.getpid())
     base = tempfile.mkdtemp(prefix="sluice-kf-")
     try:
         {"upsert": case_upsert, "upsert_source": case_upsert_source, "keys": case_keys, "pattern": case_pattern,
-         "offsets": case_offsets, "probe": case_probe, "example": case_example}[a.case](
+         "offsets": case_offsets, "probe": case_probe, "prefix": case_prefix,
+         "example": case_example}[a.case](
              a, run, base)
     finally:
         shutil.rmtree(base, ignore_errors=True)

@@ -83,7 +83,7 @@ endforeach()
 # topic-pattern with topics and partitions added while the job runs, the
 # source's offsets committed to its group, the broker probe, and
 # examples/kafka_ledger.sql.
-foreach(case upsert upsert_source keys pattern offsets probe example)
+foreach(case upsert upsert_source keys pattern offsets probe prefix example)
   add_test(NAME kafka.features.${case}
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/kafka_features_test.py
             --sluice $<TARGET_FILE:sluice> --topic-tool $<TARGET_FILE:kafka_topic> --case ${case})

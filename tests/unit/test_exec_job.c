@@ -771,6 +771,33 @@ static void t_last_resource_check_can_fail(void)
     CHECK(caught > 0);
 }
 
+/* The participant holds a decision whose checkpoint the data directory
+** lacks (another data directory, or one restored from a backup): the job
+** is refused (XX001) rather than resumed from an older checkpoint, which
+** would commit that output twice. */
+static void t_last_resource_lost_state(void)
+{
+    g_last_resource = true;
+    fresh_dir("lr-lost");
+    sl_job_stats st;
+    REQUIRE(run_with_failure(0, &st) == 1);
+    REQUIRE(st.finished);
+    char *jobs = sl_sprintf("%s/jobs", g_dir);
+    sl_error err = SL_ERROR_INIT;
+    CHECK_INT(sl_fs_remove_tree(jobs, &err), 0);
+    sl_type types[1] = {sl_type_make(SL_TYPE_BIGINT)};
+    const char *names[1] = {"v"};
+    sl_job_spec spec = make_spec(types, names);
+    g_fail_at = 0;
+    CHECK_INT(sl_job_run(&spec, &st, &err), -1);
+    CHECK_STR(err.sqlstate, "XX001");
+    CHECK(err.message && strstr(err.message, "is decided, but its state is not in"));
+    sl_error_reset(&err);
+    CHECK_INT(check_output(), 0); /* nothing written twice */
+    sl_free(jobs);
+    g_last_resource = false;
+}
+
 /* A zombie: an earlier incarnation that was fenced cannot commit. */
 static void t_last_resource_fencing(void)
 {
@@ -799,7 +826,7 @@ static void t_last_resource_fencing(void)
 
 #ifdef SL_TEST_LAST_RESOURCE /* test_exec_job_participant.c: the same harness */
 SL_TESTS(t_last_resource_every_step, t_last_resource_parallel, t_last_resource_check_can_fail,
-         t_last_resource_fencing)
+         t_last_resource_lost_state, t_last_resource_fencing)
 #else
 SL_TESTS(t_no_failure, t_failure_at_every_step, t_check_detects_sloppy_sink, t_parallel_no_failure,
          t_parallel_failure_at_every_step, t_parallel_sloppy, t_restore_other_parallelism,
