@@ -104,6 +104,7 @@ typedef struct sl_error {
 #define SL_ERR_CONFIG_FILE "F0000"          /* config_file_error */
 #define SL_ERR_IO "58030"                   /* io_error */
 #define SL_ERR_CONNECTION_FAILURE "08006"   /* connection_failure: an outside system failed for now */
+#define SL_ERR_TRANSACTION_ROLLBACK "40000" /* transaction_rollback: aborted, try again */
 #define SL_ERR_DATA_CORRUPTED "XX001"       /* data_corrupted */
 #define SL_ERR_INTERNAL "XX000"             /* internal_error */
 #define SL_ERR_UNDEFINED_FILE "58P01"       /* undefined_file */

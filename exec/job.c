@@ -1189,6 +1189,35 @@ static int sl__build(sl__job *j, sl_error *err)
 ** The coordinator
 */
 
+/* The participant decided checkpoint held, newer than own, this data
+** directory's newest: its state must be here (it was durable before the
+** decision). 0, or -1 with XX001. */
+static int sl__decided_here(sl__job *j, int64_t held, int64_t own, sl_error *err)
+{
+    const sl_job_spec *spec = j->spec;
+    char *layout = NULL;
+    size_t len = 0;
+    sl_error lerr = SL_ERROR_INIT;
+    int found = sl_chk_read_state(j->store, held, SL__LAYOUT, &layout, &len, &lerr);
+    sl_free(layout);
+    sl_error_reset(&lerr);
+    if (found == 0)
+        return 0;
+    char *path = sl_chk_path(j->store, held);
+    sl_error_set(err, SL_ERR_DATA_CORRUPTED, -1,
+                 "checkpoint %lld of job \"%s\" is decided, but its state is not in %s",
+                 (long long)held, spec->name, path);
+    sl_error_detail(err, "The job's transactions say checkpoint %lld committed; this data "
+                         "directory's newest checkpoint is %lld. Resuming from an older "
+                         "one would write its output twice.",
+                    (long long)held, (long long)own);
+    sl_error_hint(err, "Run the job with the data directory it ran with, or give it a "
+                       "new 'pipeline.name' (and a new transactional id prefix) to start "
+                       "afresh.");
+    sl_free(path);
+    return -1;
+}
+
 /* Resume from the newest decided checkpoint (or the restore path), or start fresh. */
 static int sl__restore(sl__job *j, sl_error *err)
 {
@@ -1196,6 +1225,18 @@ static int sl__restore(sl__job *j, sl_error *err)
     int64_t own = -1, d = -1, held = -1;
     if (j->store && sl_chk_latest(j->store, &own, err) != 0)
         return -1;
+    /* Another instance that went on from a copy of this data directory has
+    ** decided checkpoints this one lacks: refuse before fencing it (a
+    ** zombie whose transaction timed out is restarted, and must not take
+    ** the job over). The peek is best effort; recover's read is the final one. */
+    if (j->participant && j->participant->ops->peek && j->store && !spec->restore_path) {
+        int64_t seen = -1;
+        sl_error perr = SL_ERROR_INIT;
+        int rc = j->participant->ops->peek(j->participant, &seen, &perr);
+        sl_error_reset(&perr);
+        if (rc == 0 && seen > own && sl__decided_here(j, seen, own, err) != 0)
+            return -1;
+    }
     /* Fence earlier incarnations first: from here on nothing they still
     ** try to commit can succeed, so the decision read back is final. */
     if (j->participant && j->participant->ops->recover(j->participant, &held, err) != 0)
@@ -1203,27 +1244,8 @@ static int sl__restore(sl__job *j, sl_error *err)
     if (held > own && j->store && !spec->restore_path) {
         /* Decided by the participant, then a crash before _metadata: every
         ** state file of it was durable before the decision. Seal it. */
-        char *layout = NULL;
-        size_t len = 0;
-        sl_error lerr = SL_ERROR_INIT;
-        int found = sl_chk_read_state(j->store, held, SL__LAYOUT, &layout, &len, &lerr);
-        sl_free(layout);
-        sl_error_reset(&lerr);
-        if (found != 0) {
-            char *path = sl_chk_path(j->store, held);
-            sl_error_set(err, SL_ERR_DATA_CORRUPTED, -1,
-                         "checkpoint %lld of job \"%s\" is decided, but its state is not in %s",
-                         (long long)held, spec->name, path);
-            sl_error_detail(err, "The job's transactions say checkpoint %lld committed; this data "
-                                 "directory's newest checkpoint is %lld. Resuming from an older "
-                                 "one would write its output twice.",
-                            (long long)held, (long long)own);
-            sl_error_hint(err, "Run the job with the data directory it ran with, or give it a "
-                               "new 'pipeline.name' (and a new transactional id prefix) to start "
-                               "afresh.");
-            sl_free(path);
+        if (sl__decided_here(j, held, own, err) != 0)
             return -1;
-        }
         if (sl_chk_seal_existing(j->store, held, sl__now(spec), err) != 0)
             return -1;
         sl__notice(spec, "job \"%s\": checkpoint %lld was decided but not sealed; sealed it",

@@ -330,6 +330,10 @@ typedef int (*sl_sink_create_fn)(const sl_sink_args *args, sl_sink **out, sl_err
 **              earlier incarnations (their open transactions are aborted;
 **              a fenced zombie fails at its next call) and read back the
 **              newest checkpoint whose decision it holds (-1: none);
+**   peek       (optional) before recover: the newest decision it holds
+**              now, read without fencing anyone. The runtime refuses to
+**              start (XX001) when it is a checkpoint this data directory
+**              lacks, before recover would fence the instance that made it;
 **   decide(N)  once every state blob of checkpoint N (with the committables
 **              of the other sinks) is durable: commit epoch N's writes
 **              together with the record "checkpoint N is decided". Its
@@ -347,6 +351,7 @@ typedef struct sl_participant_ops {
     int (*decide)(sl_participant *p, int64_t epoch, sl_error *err);
     /* Abort whatever is open and release everything. */
     void (*free)(sl_participant *p);
+    int (*peek)(sl_participant *p, int64_t *decided, sl_error *err); /* NULL: none */
 } sl_participant_ops;
 
 struct sl_participant {

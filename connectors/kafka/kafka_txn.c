@@ -26,13 +26,16 @@
 ** open transaction; then it reads the group's committed offsets on
 ** partition 0 of every sink's topic (only committed transactions' offsets
 ** are there) and returns the largest checkpoint whose metadata names this
-** job.
+** job. peek() reads them before that, without waiting for transactions in
+** flight and without fencing anyone.
 **
 ** Errors. A retriable error of a transactional call is retried until the
 ** transaction timeout has passed; an abortable one aborts the transaction
 ** and fails the checkpoint with 08006 (the job restarts from the decided
-** checkpoint); being fenced by a newer incarnation fails the job with
-** 55006, and any other fatal error with 58030 (neither is restarted).
+** checkpoint); a transaction Kafka aborted because it was open longer than
+** transaction.timeout.ms fails it with 40000 (restarted too); being fenced
+** by a newer incarnation fails the job with 55006, and any other fatal
+** error with 58030 (neither is restarted).
 **
 ** Main routines: sl__kafka_txn_create, sl__kafka_txn_producer,
 ** sl__kafka_txn_error, sl__kafka_probe, and the sl_participant_ops below.
@@ -53,6 +56,7 @@ typedef struct sl__kafka_producer {
     rd_kafka_t *rk; /* the transactional producer */
     char *id;       /* its transactional.id */
     int64_t epoch;  /* the epoch of its open transaction, -1 = none (guarded by mu) */
+    int64_t began;  /* when it began (monotonic ms) */
 } sl__kafka_producer;
 
 typedef struct sl__kafka_txn {
@@ -89,27 +93,55 @@ static bool sl__fencing_code(rd_kafka_resp_err_t e)
            e == RD_KAFKA_RESP_ERR_TRANSACTION_COORDINATOR_FENCED;
 }
 
-/* The error of a producer that has failed fatally, or 0 when it has not. */
+/* The error of a producer that has failed fatally, or 0 when it has not.
+** Kafka fences a transaction it aborted for its timeout the same way as one
+** a newer instance took over. When one of the job's two transactions has
+** been open longer than transaction.timeout.ms (whichever producer hit the
+** fence first), it is taken for the timeout: 40000, and the restart
+** strategy restarts the job, whose recovery refuses (before fencing anyone)
+** if a newer instance had in fact gone on from a copy of its state. */
 static int sl__fatal(sl__kafka_txn *x, rd_kafka_t *rk, const char *what, sl_error *err)
 {
     char reason[512];
     rd_kafka_resp_err_t e = rd_kafka_fatal_error(rk, reason, sizeof reason);
     if (!e)
         return 0;
-    if (sl__fencing_code(e)) {
-        sl_error_set(err, SL_ERR_OBJECT_IN_USE, -1,
-                     "job \"%s\" was fenced: a newer instance writes with transactional id "
-                     "prefix '%s'",
-                     x->job, x->prefix);
-        sl_error_detail(err, "Kafka refused %s: %s. This instance stops; nothing it had not "
-                             "committed becomes visible.",
-                        what, reason);
-        sl_error_hint(err, "Run each job in one place at a time; give jobs that should run "
-                           "side by side their own 'sink.transactional-id-prefix'.");
+    if (!sl__fencing_code(e)) {
+        sl_error_set(err, SL_ERR_IO, -1, "the Kafka transactional producer failed: %s", reason);
+        sl_error_detail(err, "During %s.", what);
         return -1;
     }
-    sl_error_set(err, SL_ERR_IO, -1, "the Kafka transactional producer failed: %s", reason);
-    sl_error_detail(err, "During %s.", what);
+    int64_t epoch = -1, open_ms = 0;
+    pthread_mutex_lock(&x->mu);
+    for (int i = 0; i < 2; i++)
+        if (x->prod[i].epoch >= 0 && sl__ms_now() - x->prod[i].began > open_ms) {
+            epoch = x->prod[i].epoch;
+            open_ms = sl__ms_now() - x->prod[i].began;
+        }
+    pthread_mutex_unlock(&x->mu);
+    if (epoch >= 0 && open_ms >= x->timeout_ms) {
+        sl_error_set(err, SL_ERR_TRANSACTION_ROLLBACK, -1,
+                     "Kafka aborted the transaction of checkpoint %" PRId64 " of job \"%s\": it "
+                     "was open for %" PRId64 " ms, longer than 'properties.transaction.timeout.ms' "
+                     "(%" PRId64 " ms)",
+                     epoch, x->job, open_ms, x->timeout_ms);
+        sl_error_detail(err, "Kafka refused %s: %s. Nothing of checkpoint %" PRId64
+                             " became visible; a restart resumes from the checkpoint before.",
+                        what, reason, epoch);
+        sl_error_hint(err, "A transaction lasts from one checkpoint to the decision of the next: "
+                           "raise 'properties.transaction.timeout.ms' (up to the brokers' "
+                           "transaction.max.timeout.ms) or make checkpoints faster.");
+        return -1;
+    }
+    sl_error_set(err, SL_ERR_OBJECT_IN_USE, -1,
+                 "job \"%s\" was fenced: a newer instance writes with transactional id "
+                 "prefix '%s'",
+                 x->job, x->prefix);
+    sl_error_detail(err, "Kafka refused %s: %s. This instance stops; nothing it had not "
+                         "committed becomes visible.",
+                    what, reason);
+    sl_error_hint(err, "Run each job in one place at a time; give jobs that should run "
+                       "side by side their own 'sink.transactional-id-prefix'.");
     return -1;
 }
 
@@ -206,6 +238,7 @@ rd_kafka_t *sl__kafka_txn_producer(sl_participant *sp, int64_t epoch, sl_error *
     sl__kafka_txn *x = sp->impl;
     sl__kafka_producer *p = &x->prod[epoch % 2];
     rd_kafka_t *rk = NULL;
+    rd_kafka_error_t *e = NULL;
     pthread_mutex_lock(&x->mu);
     if (p->epoch == epoch) {
         rk = p->rk;
@@ -215,19 +248,18 @@ rd_kafka_t *sl__kafka_txn_producer(sl_participant *sp, int64_t epoch, sl_error *
                      "kafka: epoch %" PRId64 " begins while the transaction of epoch %" PRId64
                      " is still open",
                      epoch, p->epoch);
-    } else {
-        rd_kafka_error_t *e = rd_kafka_begin_transaction(p->rk);
-        if (!e) {
-            p->epoch = epoch;
-            rk = p->rk;
-        } else {
-            if (sl__fatal(x, p->rk, "beginning a transaction", err) == 0)
-                sl_error_set(err, SL_ERR_IO, -1, "could not begin a Kafka transaction: %s",
-                             rd_kafka_error_string(e));
-            rd_kafka_error_destroy(e);
-        }
+    } else if ((e = rd_kafka_begin_transaction(p->rk)) == NULL) {
+        p->epoch = epoch;
+        p->began = sl__ms_now();
+        rk = p->rk;
     }
     pthread_mutex_unlock(&x->mu);
+    if (e) { /* (sl__fatal takes mu) */
+        if (sl__fatal(x, p->rk, "beginning a transaction", err) == 0)
+            sl_error_set(err, SL_ERR_IO, -1, "could not begin a Kafka transaction: %s",
+                         rd_kafka_error_string(e));
+        rd_kafka_error_destroy(e);
+    }
     return rk;
 }
 
@@ -264,18 +296,22 @@ static int64_t sl__decision_of(const sl__kafka_txn *x, const rd_kafka_topic_part
     return ours ? tp->offset : -1;
 }
 
-/* Read the newest decision back: the group's committed offsets. */
-static int sl__read_decision(sl__kafka_txn *x, int64_t *decided, sl_error *err)
+/* Read the newest decision back: the group's committed offsets. stable:
+** wait for the transactions that are still writing offsets to the group
+** (read_committed makes librdkafka ask for stable offsets); else what is
+** committed now, without waiting. */
+static int sl__read_decision(sl__kafka_txn *x, bool stable, int64_t *decided, sl_error *err)
 {
     *decided = -1;
-    const char *defaults[] = {"group.id",           x->group, "enable.auto.commit", "false",
-                              "isolation.level", "read_committed", NULL};
+    const char *level = stable ? "read_committed" : "read_uncommitted";
+    const char *defaults[] = {"group.id", x->group, "enable.auto.commit", "false",
+                              "isolation.level", level, NULL};
     rd_kafka_conf_t *conf = sl__kafka_conf(x->opts, defaults, err);
     if (!conf)
         return -1;
-    /* Ours, whatever the table's properties say: only committed offsets count. */
+    /* Ours, whatever the table's properties say. */
     rd_kafka_conf_set(conf, "group.id", x->group, NULL, 0);
-    rd_kafka_conf_set(conf, "isolation.level", "read_committed", NULL, 0);
+    rd_kafka_conf_set(conf, "isolation.level", level, NULL, 0);
     char msg[512];
     rd_kafka_t *c = rd_kafka_new(RD_KAFKA_CONSUMER, conf, msg, sizeof msg);
     if (!c) {
@@ -289,10 +325,11 @@ static int sl__read_decision(sl__kafka_txn *x, int64_t *decided, sl_error *err)
     int rc = 0;
     int64_t deadline = sl__ms_now() + x->timeout_ms;
     for (;;) {
-        rd_kafka_resp_err_t e = rd_kafka_committed(c, l, (int)(x->timeout_ms > 10000 ? 10000 : x->timeout_ms));
+        rd_kafka_resp_err_t e =
+            rd_kafka_committed(c, l, (int)(x->timeout_ms > 10000 ? 10000 : x->timeout_ms));
         if (!e)
             break;
-        if (sl__ms_now() >= deadline) {
+        if (!stable || sl__ms_now() >= deadline) {
             rc = sl_error_set(err, SL_ERR_CONNECTION_FAILURE, -1,
                               "kafka: could not read the decided checkpoint of job \"%s\" "
                               "(consumer group '%s'): %s",
@@ -306,13 +343,18 @@ static int sl__read_decision(sl__kafka_txn *x, int64_t *decided, sl_error *err)
         if (n > *decided)
             *decided = n;
     }
-    if (rc == 0)
+    if (rc == 0 && stable)
         sl_log(SL_LOG_INFO, "kafka: job \"%s\": the newest checkpoint decided in consumer group "
                             "'%s' is %" PRId64,
                x->job, x->group, *decided);
     rd_kafka_topic_partition_list_destroy(l);
     rd_kafka_destroy(c);
     return rc;
+}
+
+static int sl__txn_peek(sl_participant *sp, int64_t *decided, sl_error *err)
+{
+    return sl__read_decision(sp->impl, false, decided, err);
 }
 
 static int sl__txn_recover(sl_participant *sp, int64_t *decided, sl_error *err)
@@ -336,7 +378,7 @@ static int sl__txn_recover(sl_participant *sp, int64_t *decided, sl_error *err)
                 rd_kafka_metadata_destroy(md);
             rd_kafka_topic_destroy(rkt);
         }
-    return sl__read_decision(x, decided, err);
+    return sl__read_decision(x, true, decided, err);
 }
 
 static int sl__txn_decide(sl_participant *sp, int64_t epoch, sl_error *err)
@@ -416,6 +458,7 @@ static const sl_participant_ops sl__kafka_txn_ops = {
     .recover = sl__txn_recover,
     .decide = sl__txn_decide,
     .free = sl__txn_free,
+    .peek = sl__txn_peek,
 };
 
 int64_t sl__kafka_txn_timeout_ms(const sl_kvlist *opts)

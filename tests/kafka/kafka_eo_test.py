@@ -310,13 +310,19 @@ def case_alo(a, run, data):
                                                             len(extra), extra[:3]))
 
 
-def case_zombie(a, run, data):
+def case_zombie(a, run, data, stalled=False):
+    """A frozen instance A, a copy B of its data directory that takes over;
+    A wakes up. stalled: A is frozen longer than its transaction timeout, so
+    Kafka's fencing looks like a timeout to it and the restart strategy
+    restarts it: it must then refuse to start (B decided checkpoints its
+    directory lacks) without fencing B."""
     src, dst = run + "-in", run + "-out"
     setup(a, run, [(src, PARTITIONS), (dst, 3)])
     n = 30
     producer = Producer(src, n, every=0.5, flush=False)
     producer.start()
-    sql = passthrough_job(data, run, src, dst)
+    sql = passthrough_job(data, run, src, dst, sink_options=(
+        "'properties.transaction.timeout.ms' = '3000', " if stalled else ""))
     first = Job(a.sluice, data, sql)
     end = time.monotonic() + 60
     while time.monotonic() < end and sum(read_passthrough(dst).values()) == 0:
@@ -339,6 +345,10 @@ def case_zombie(a, run, data):
         first.kill(signal.SIGCONT)
         first.kill()
         fail("instance B made no progress:\n" + second.stderr())
+    if stalled:
+        # B's decisions go past A's directory; the broker's timeout check
+        # (every 5 s, scripts/kafka) has long passed A's transaction.
+        time.sleep(6)
     first.kill(signal.SIGCONT)
     rc = first.wait(60)
     err_a = first.stderr()
@@ -346,7 +356,12 @@ def case_zombie(a, run, data):
         first.kill()
         fail("the fenced instance A did not stop within 60 s")
     print("instance A exited with %r:\n%s" % (rc, "\n".join(err_a.split("\n")[-6:])))
-    if rc == 0 or "was fenced" not in err_a or "SQLSTATE: 55006" not in err_a:
+    if stalled:
+        if rc == 0 or "SQLSTATE: XX001" not in err_a or "restarting it" not in err_a:
+            fail("instance A was not restarted and then refused (exit %r):\n%s" % (rc, err_a))
+        if not second.alive() or "was fenced" in second.stderr_now():
+            fail("instance B did not survive A's restart:\n" + second.stderr_now())
+    elif rc == 0 or "was fenced" not in err_a or "SQLSTATE: 55006" not in err_a:
         fail("instance A did not stop with the fencing error (exit %r):\n%s" % (rc, err_a))
     want = passthrough_reference(n)
     got, _ = final_run(a, copy, sql_b, lambda: read_passthrough(dst), want, producer, second)
@@ -370,6 +385,15 @@ def case_broker(a, run, data):
         if r.returncode != 0:
             fail("scripts/kafka %s failed:\n%s" % (cmd, r.stderr.decode()))
 
+    def broker_log():
+        """The broker's last warnings and errors, for a failure's message."""
+        try:
+            with open(os.path.join(data, "broker", "broker.log"), errors="replace") as f:
+                lines = [l.rstrip() for l in f if " WARN " in l or " ERROR " in l]
+        except OSError as e:
+            return "(no broker log: %s)" % e
+        return "\nthe broker's last warnings:\n" + "\n".join(l[:400] for l in lines[-30:])
+
     kafka("start")
     try:
         kafka_util.wait_usable(broker, a.topic_tool)
@@ -382,10 +406,14 @@ def case_broker(a, run, data):
         producer.start()
         jobdata = os.path.join(data, "sluice")
         os.makedirs(jobdata)
-        # A short transaction timeout: a commit is retried for 5 s, so the
-        # outage fails the job and the restart strategy brings it back.
-        sql = passthrough_job(jobdata, run, src, dst, broker, "'properties.transaction.timeout.ms' = '5000', ")
-        job = Job(a.sluice, jobdata, sql)
+        # A short transaction timeout: a decision is retried for 10 s, so the
+        # outage (longer) fails the job and the restart strategy brings it
+        # back. (A transaction spans two pauses and an interval: ~5.5 s.)
+        sql = passthrough_job(jobdata, run, src, dst, broker, "'properties.transaction.timeout.ms' = '10000', ")
+        # The broker goes down between a checkpoint's pre-commit and its
+        # decision: every sink has flushed epoch N, the decision of N meets
+        # no broker (the hardest moment of the protocol for an outage).
+        job = Job(a.sluice, jobdata, sql, env={"SLUICE_TEST_PAUSE": "state-sink:2500"})
         producer.go.set()
         end = time.monotonic() + 60
         while time.monotonic() < end and sum(read_passthrough(dst, broker, True).values()) < 1000:
@@ -393,9 +421,11 @@ def case_broker(a, run, data):
         if not job.alive():
             fail("the job failed before the broker restart:\n" + job.stderr())
         producer.go.clear()  # (kcat would fail while the broker is down)
-        time.sleep(0.6)
+        at = job.wait_line("sluice-test: paused after state-sink", 30, len(job.lines))
+        if at < 0:
+            fail("no checkpoint paused before its decision:\n" + job.stderr())
         kafka("stop")
-        time.sleep(3)
+        time.sleep(12)
         kafka("start", keep=True)
         kafka_util.wait_usable(broker, a.topic_tool)
         producer.go.set()
@@ -411,8 +441,11 @@ def case_broker(a, run, data):
         job.stop()
         err = job.stderr()
         if not alive:
-            fail("the job did not survive the broker restart:\n" + err)
+            fail("the job did not survive the broker restart:\n" + err + broker_log())
         restarts = err.count("restarting it from its last checkpoint")
+        for line in err.splitlines():
+            if "restarting it from its last checkpoint" in line:
+                print("  " + line[line.find("NOTICE"):][:300])
         print("broker restart: the job went on (%d restart%s by the restart strategy)"
               % (restarts, "" if restarts == 1 else "s"))
         if restarts < 1:
@@ -421,10 +454,48 @@ def case_broker(a, run, data):
         got = read_passthrough(dst, broker)
         missing, extra, dups = compare(got, want, "broker restart")
         if missing or extra or dups:
-            fail("not exactly-once: %d missing, %d foreign, %d doubled\n%s"
-                 % (len(missing), len(extra), dups, err[-3000:]))
+            fail("not exactly-once: %d missing, %d foreign, %d doubled\n%s%s"
+                 % (len(missing), len(extra), dups, err[-3000:], broker_log()))
     finally:
         kafka("stop")
+
+
+def case_timeout(a, run, data):
+    """Every transaction stays open past 'properties.transaction.timeout.ms'
+    (each checkpoint pauses before its decision), so Kafka aborts each one:
+    the job fails with 40000 naming the timeout, is restarted once, fails
+    again, and nothing it wrote is visible to read_committed readers."""
+    src, dst = run + "-in", run + "-out"
+    setup(a, run, [(src, PARTITIONS), (dst, 3)])
+    producer = Producer(src, 4)
+    producer.start()
+    producer.join(timeout=DEADLINE_S)
+    sql = passthrough_job(data, run, src, dst,
+                          sink_options="'properties.transaction.timeout.ms' = '2000', ")
+    with open(sql) as f:
+        body = f.read()
+    with open(sql, "w") as f:
+        f.write("SET 'restart-strategy.fixed-delay.attempts' = '1';\n" + body)
+    # Past the timeout and the broker's check for timed-out transactions
+    # (every 5 s, scripts/kafka).
+    job = Job(a.sluice, data, sql, env={"SLUICE_TEST_PAUSE": "state-sink:8000"})
+    rc = job.wait(120)
+    err = job.stderr()
+    if rc is None:
+        job.kill()
+        fail("the job did not fail within 120 s:\n" + err)
+    print("the job exited with %r:\n%s" % (rc, "\n".join(err.split("\n")[-6:])))
+    if rc == 0 or "SQLSTATE: 40000" not in err or "restart 1 of at most 1" not in err:
+        fail("the job did not fail with 40000 after one restart:\n" + err)
+    if "longer than 'properties.transaction.timeout.ms' (2000 ms)" not in err:
+        fail("the error does not name the transaction timeout:\n" + err)
+    committed = sum(read_passthrough(dst).values())
+    written = len(consume(dst, isolation="read_uncommitted"))
+    print("timeout: %d records committed, %d written (aborted)" % (committed, written))
+    if committed != 0:
+        fail("%d records of aborted transactions are visible" % committed)
+    if written == 0:
+        fail("the job wrote nothing: the check above could not fail")
 
 
 def case_set(a, run, data):
@@ -520,17 +591,24 @@ def main():
     ap.add_argument("--topic-tool", required=True)
     ap.add_argument("--kafka-script", required=True)
     ap.add_argument("--case", required=True,
-                    choices=["crash", "alo", "zombie", "broker", "set", "skip"])
+                    choices=["crash", "alo", "zombie", "stalled", "broker", "timeout", "set",
+                             "skip"])
     a = ap.parse_args()
     run = "sl-eo-%s-%d-%d" % (a.case, int(time.time()), os.getpid())
     base = tempfile.mkdtemp(prefix="sluice-eo-")
     data = os.path.join(base, "data")
     os.makedirs(data)
     try:
-        {"crash": case_crash, "alo": case_alo, "zombie": case_zombie, "broker": case_broker,
+        {"crash": case_crash, "alo": case_alo, "zombie": case_zombie,
+         "stalled": lambda a, run, data: case_zombie(a, run, data, stalled=True),
+         "broker": case_broker, "timeout": case_timeout,
          "set": case_set, "skip": case_skip}[a.case](a, run, data)
     finally:
-        shutil.rmtree(base, ignore_errors=True)
+        # SLUICE_TEST_KEEP=1 keeps the job's data and the broker's logs.
+        if os.environ.get("SLUICE_TEST_KEEP"):
+            print("kept: %s" % base)
+        else:
+            shutil.rmtree(base, ignore_errors=True)
     print("ok: kafka %s" % a.case)
 
 

@@ -126,7 +126,12 @@ class Job:
         return self.p.poll() is None
 
     def stderr(self):
+        """Everything it wrote, once it has exited."""
         self.t.join(timeout=10)
+        return self.stderr_now()
+
+    def stderr_now(self):
+        """What it has written so far."""
         with self.cv:
             return "\n".join(self.lines)
 

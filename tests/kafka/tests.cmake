@@ -63,11 +63,14 @@ endforeach()
 # checkpoint, some inside checkpoints) checked by a read_committed kcat
 # against a reference computed in Python, while a read_uncommitted reader
 # sees the aborted records; at-least-once (nothing missing, duplicates
-# counted); a fenced zombie; a broker restart (a broker of its own, on the
-# fixture's port + 1000); a statement set into two topics; malformed
-# records skipped and counted.
+# counted); a fenced zombie; a zombie frozen past its transaction timeout,
+# restarted, that must refuse without fencing the instance that took over;
+# a broker restart between a checkpoint's pre-commit and its decision (a
+# broker of its own, on the fixture's port + 1000); transactions that
+# outlive their timeout (40000, nothing visible); a statement set into two
+# topics; malformed records skipped and counted.
 math(EXPR SL_KAFKA_RESTART_PORT "${SL_KAFKA_PORT} + 1000")
-foreach(case crash alo zombie broker set skip)
+foreach(case crash alo zombie stalled broker timeout set skip)
   add_test(NAME kafka.eo.${case}
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/kafka_eo_test.py
             --sluice $<TARGET_FILE:sluice> --topic-tool $<TARGET_FILE:kafka_topic>

@@ -567,6 +567,23 @@ static long lr_read_gen(void)
     return g;
 }
 
+/* The newest "decided N" of the log. */
+static int64_t lr_read_decided(void)
+{
+    int64_t decided = -1;
+    char *path = lr_path("txnlog");
+    FILE *f = fopen(path, "r");
+    sl_free(path);
+    char line[64];
+    long long n;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "decided %lld", &n) == 1)
+            decided = n;
+    if (f)
+        fclose(f);
+    return g_lr_lies ? -1 : decided;
+}
+
 static int lr_recover(sl_participant *sp, int64_t *decided, sl_error *err)
 {
     lr_part *p = sp->impl;
@@ -576,20 +593,16 @@ static int lr_recover(sl_participant *sp, int64_t *decided, sl_error *err)
     snprintf(buf, sizeof buf, "%ld\n", p->gen);
     int rc = sl_fs_write_atomic(path, buf, strlen(buf), err);
     sl_free(path);
-    *decided = -1;
-    path = lr_path("txnlog");
-    FILE *f = fopen(path, "r");
-    sl_free(path);
-    char line[64];
-    long long n;
-    while (f && fgets(line, sizeof line, f))
-        if (sscanf(line, "decided %lld", &n) == 1)
-            *decided = n;
-    if (f)
-        fclose(f);
-    if (g_lr_lies)
-        *decided = -1;
+    *decided = lr_read_decided();
     return rc;
+}
+
+static int lr_peek(sl_participant *sp, int64_t *decided, sl_error *err)
+{
+    (void)sp;
+    (void)err;
+    *decided = lr_read_decided();
+    return 0;
 }
 
 static int lr_decide(sl_participant *sp, int64_t epoch, sl_error *err)
@@ -631,12 +644,14 @@ static void lr_free(sl_participant *sp)
     sl_free(p);
 }
 
-static const sl_participant_ops lr_ops = {lr_recover, lr_decide, lr_free};
+static const sl_participant_ops lr_ops = {lr_recover, lr_decide, lr_free, NULL};
+static const sl_participant_ops lr_ops_peek = {lr_recover, lr_decide, lr_free, lr_peek};
+static bool g_lr_peek; /* the participant can peek */
 
 static int lr_create(const sl_participant_args *a, sl_participant **out, sl_error *err)
 {
     lr_part *p = sl_calloc(1, sizeof *p);
-    p->part.ops = &lr_ops;
+    p->part.ops = g_lr_peek ? &lr_ops_peek : &lr_ops;
     p->part.impl = p;
     pthread_mutex_init(&p->mu, NULL);
     p->txn[0].epoch = p->txn[1].epoch = -1;
@@ -774,10 +789,12 @@ static void t_last_resource_check_can_fail(void)
 /* The participant holds a decision whose checkpoint the data directory
 ** lacks (another data directory, or one restored from a backup): the job
 ** is refused (XX001) rather than resumed from an older checkpoint, which
-** would commit that output twice. */
-static void t_last_resource_lost_state(void)
+** would commit that output twice. With peek, before it fenced anyone (an
+** instance that went on from a copy of the directory keeps running). */
+static void lost_state(bool peek)
 {
     g_last_resource = true;
+    g_lr_peek = peek;
     fresh_dir("lr-lost");
     sl_job_stats st;
     REQUIRE(run_with_failure(0, &st) == 1);
@@ -789,13 +806,22 @@ static void t_last_resource_lost_state(void)
     const char *names[1] = {"v"};
     sl_job_spec spec = make_spec(types, names);
     g_fail_at = 0;
+    long gen = lr_read_gen();
     CHECK_INT(sl_job_run(&spec, &st, &err), -1);
     CHECK_STR(err.sqlstate, "XX001");
     CHECK(err.message && strstr(err.message, "is decided, but its state is not in"));
     sl_error_reset(&err);
+    CHECK_INT(lr_read_gen(), peek ? gen : gen + 1); /* fenced only without the peek */
     CHECK_INT(check_output(), 0); /* nothing written twice */
     sl_free(jobs);
     g_last_resource = false;
+    g_lr_peek = false;
+}
+
+static void t_last_resource_lost_state(void)
+{
+    lost_state(false);
+    lost_state(true);
 }
 
 /* A zombie: an earlier incarnation that was fenced cannot commit. */
