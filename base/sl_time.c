@@ -28,6 +28,7 @@
 */
 #include "sl_time.h"
 
+#include <errno.h>
 #include <string.h>
 #include <time.h>
 
@@ -746,4 +747,21 @@ int64_t sl_now_nanos(void)
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     return (int64_t)ts.tv_sec * SL_NANOS_PER_SEC + ts.tv_nsec;
+}
+
+int64_t sl_monotonic_nanos(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * SL_NANOS_PER_SEC + ts.tv_nsec;
+}
+
+void sl_sleep_nanos(int64_t ns)
+{
+    if (ns <= 0)
+        return;
+    struct timespec ts = {.tv_sec = (time_t)(ns / SL_NANOS_PER_SEC),
+                          .tv_nsec = (long)(ns % SL_NANOS_PER_SEC)};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+    }
 }

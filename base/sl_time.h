@@ -72,4 +72,9 @@ int sl_date_add_months(int64_t days, int64_t months, int64_t *out);
 ** its own clock for tests; this is the real one. */
 int64_t sl_now_nanos(void);
 
+/* The monotonic clock in nanoseconds (for timeouts and intervals). */
+int64_t sl_monotonic_nanos(void);
+/* Sleep for ns nanoseconds (<= 0: not at all), through signals. */
+void sl_sleep_nanos(int64_t ns);
+
 #endif /* SL_TIME_H */

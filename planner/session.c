@@ -864,11 +864,9 @@ static const char *sl__setting(sl_session *s, const char *key)
 /* A duration setting in ms (SET validated it; the defaults parse). */
 static int64_t sl__duration_ms(sl_session *s, const char *key)
 {
-    const char *v = sl_kvlist_get(s->config, key);
-    const sl_config_key *k = sl_config_find(key);
     int64_t ms = 0;
     sl_error ignored = SL_ERROR_INIT;
-    if (sl_option_parse_duration_ms(v ? v : k->default_value, &ms, -1, &ignored) != 0)
+    if (sl_option_parse_duration_ms(sl__setting(s, key), &ms, -1, &ignored) != 0)
         ms = 0;
     sl_error_reset(&ignored);
     return ms;
@@ -1421,8 +1419,7 @@ static int sl__job_run_restarting(sl__job *job, sl_job_stats *stats, sl_error *e
             bool sp;
             if (sl__job_should_stop(job, &sp))
                 return rc; /* stopped while down: the failure stands */
-            struct timespec ts = {0, 50 * 1000 * 1000};
-            nanosleep(&ts, NULL);
+            sl_sleep_nanos(50 * SL_NANOS_PER_MILLI);
         }
         sl_error_reset(err);
     }
@@ -1783,8 +1780,7 @@ static int sl__test_pause(void *ctx, const char *where)
     fprintf(stderr, "sluice-test: paused after %s\n", where);
     fflush(stderr);
     long ms = colon ? atol(colon + 1) : 1000;
-    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
+    sl_sleep_nanos(ms * SL_NANOS_PER_MILLI);
     return 0;
 }
 

@@ -633,8 +633,7 @@ static int sl__dg_poll(sl_source *s, sl_chunk *out, sl_error *err)
     int64_t allowed = sl__dg_allowed(d, now);
     if (allowed == 0 && d->real_clock) {
         int64_t wait = sl__dg_wait(d, now);
-        struct timespec ts = {.tv_sec = 0, .tv_nsec = wait};
-        nanosleep(&ts, NULL);
+        sl_sleep_nanos(wait);
         allowed = sl__dg_allowed(d, d->now(d->now_ctx));
     }
     int64_t n = out->cap - out->nrows;

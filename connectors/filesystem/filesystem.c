@@ -10,26 +10,18 @@
 ** commit: exactly-once, append-only. As a source, files are read line by
 ** line from a stored (file, offset) position: replayable.
 **
-** Main routines: sl__fs_list, sl__fs_monotonic_ns.
+** Main routines: sl__fs_list.
 */
 #include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "fs_int.h"
 
 size_t sl__fs_block_size = 64 * 1024;
 size_t sl__fs_max_line = 16 * 1024 * 1024;
-int64_t (*sl__fs_clock)(void) = sl__fs_monotonic_ns;
-
-int64_t sl__fs_monotonic_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
+int64_t (*sl__fs_clock)(void) = sl_monotonic_nanos;
 
 static int sl__fs_name_cmp(const void *a, const void *b)
 {

@@ -22,9 +22,6 @@ extern size_t sl__fs_block_size;      /* bytes per read() of the source: 64 KiB 
 extern size_t sl__fs_max_line;        /* longest record the source accepts: 16 MiB */
 extern int64_t (*sl__fs_clock)(void); /* monotonic ns: rolling and monitor intervals */
 
-/* The monotonic clock (CLOCK_MONOTONIC, ns): sl__fs_clock's default. */
-int64_t sl__fs_monotonic_ns(void);
-
 /* The names of the entries of dir that satisfy keep (NULL: all), sorted by
 ** strcmp (byte order, not locale). Caller frees with sl_list_free(l, sl_free).
 ** NULL with err (58P01 / 58030) when dir cannot be read. */

@@ -527,7 +527,7 @@ static void sl__fs_incarnation(char out[17])
 {
     uint64_t r = 0;
     if (getrandom(&r, sizeof r, 0) != (ssize_t)sizeof r) {
-        uint64_t t = (uint64_t)sl__fs_monotonic_ns(), pid = (uint64_t)getpid();
+        uint64_t t = (uint64_t)sl_monotonic_nanos(), pid = (uint64_t)getpid();
         r = sl_hash_bytes(&pid, sizeof pid, sl_hash_bytes(&t, sizeof t, SL_HASH_INIT));
     }
     snprintf(out, 17, "%016" PRIx64, r);

@@ -303,21 +303,12 @@ static int sl__fs_line_too_long(sl__fs_source *s, sl_error *err)
     return -1;
 }
 
-static void sl__fs_sleep_ns(int64_t ns)
-{
-    if (ns <= 0)
-        return;
-    struct timespec ts = {.tv_sec = (time_t)(ns / 1000000000), .tv_nsec = (long)(ns % 1000000000)};
-    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
-    }
-}
-
 /* Nothing to read right now (continuous mode): wait for the next listing,
 ** at most SL__FS_IDLE_WAIT_NS, then list if due. */
 static int sl__fs_idle(sl__fs_source *s, sl_error *err)
 {
     int64_t wait = s->next_list_ns - sl__fs_clock();
-    sl__fs_sleep_ns(wait < SL__FS_IDLE_WAIT_NS ? wait : SL__FS_IDLE_WAIT_NS);
+    sl_sleep_nanos(wait < SL__FS_IDLE_WAIT_NS ? wait : SL__FS_IDLE_WAIT_NS);
     if (sl__fs_clock() >= s->next_list_ns)
         return sl__fs_relist(s, err);
     return 0;

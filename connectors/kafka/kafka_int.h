@@ -75,6 +75,12 @@ int sl__kafka_parse_offsets(const char *text, sl__kafka_offset **out, int *n);
 ** else 58030. */
 const char *sl__kafka_sqlstate(rd_kafka_resp_err_t e);
 
+/* The monotonic clock in milliseconds (timeouts, retry deadlines). */
+static inline int64_t sl__kafka_now_ms(void)
+{
+    return sl_monotonic_nanos() / SL_NANOS_PER_MILLI;
+}
+
 /* Whether the user set 'properties.<key>'. */
 bool sl__kafka_user_set(const sl_kvlist *opts, const char *key);
 
@@ -89,8 +95,9 @@ int sl__kafka_txn_create(const sl_participant_args *args, sl_participant **out, 
 rd_kafka_t *sl__kafka_txn_producer(sl_participant *p, int64_t epoch, sl_error *err);
 /* Its transactional.id, for messages and committables. */
 const char *sl__kafka_txn_id(sl_participant *p, int64_t epoch);
-/* 0 while rk has not failed fatally; else -1 with err (fenced: 55006, naming
-** the job and the prefix; otherwise 58030); what names the failed step. */
+/* 0 while rk has not failed fatally; else -1 with err (a transaction open
+** past its timeout: 40000; fenced: 55006, naming the job and the prefix;
+** otherwise 58030); what names the failed step. */
 int sl__kafka_txn_error(sl_participant *p, rd_kafka_t *rk, const char *what, sl_error *err);
 /* 'properties.transaction.timeout.ms', or librdkafka's default. */
 int64_t sl__kafka_txn_timeout_ms(const sl_kvlist *opts);

@@ -62,7 +62,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 
 #include "kafka_int.h"
 
@@ -117,13 +116,6 @@ typedef struct sl__kafka_source {
     int32_t last_partition;           /* partition */
     int last_part;                    /* and index in parts (-1: none) */
 } sl__kafka_source;
-
-static int64_t sl__kafka_now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static int sl__kafka_fail(sl_error *err, const char *topic, const char *what, rd_kafka_resp_err_t e)
 {
@@ -207,8 +199,7 @@ static int sl__kafka_list(sl__kafka_source *s, bool first, const struct rd_kafka
             break;
         rd_kafka_metadata_destroy(*md);
         *md = NULL;
-        struct timespec pause = {0, 200 * 1000 * 1000};
-        nanosleep(&pause, NULL);
+        sl_sleep_nanos(200 * SL_NANOS_PER_MILLI);
     }
     if (one)
         rd_kafka_topic_destroy(one);

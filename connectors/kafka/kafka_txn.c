@@ -46,7 +46,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "kafka_int.h"
 
@@ -73,19 +72,6 @@ typedef struct sl__kafka_txn {
     bool recovered;               /* init_transactions done */
 } sl__kafka_txn;
 
-static int64_t sl__ms_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static void sl__pause_ms(int ms)
-{
-    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
-}
-
 static bool sl__fencing_code(rd_kafka_resp_err_t e)
 {
     return e == RD_KAFKA_RESP_ERR__FENCED || e == RD_KAFKA_RESP_ERR_PRODUCER_FENCED ||
@@ -111,12 +97,12 @@ static int sl__fatal(sl__kafka_txn *x, rd_kafka_t *rk, const char *what, sl_erro
         sl_error_detail(err, "During %s.", what);
         return -1;
     }
-    int64_t epoch = -1, open_ms = 0;
+    int64_t epoch = -1, open_ms = 0, now = sl__kafka_now_ms();
     pthread_mutex_lock(&x->mu);
     for (int i = 0; i < 2; i++)
-        if (x->prod[i].epoch >= 0 && sl__ms_now() - x->prod[i].began > open_ms) {
+        if (x->prod[i].epoch >= 0 && now - x->prod[i].began > open_ms) {
             epoch = x->prod[i].epoch;
-            open_ms = sl__ms_now() - x->prod[i].began;
+            open_ms = now - x->prod[i].began;
         }
     pthread_mutex_unlock(&x->mu);
     if (epoch >= 0 && open_ms >= x->timeout_ms) {
@@ -169,10 +155,10 @@ typedef rd_kafka_error_t *(*sl__txn_call)(rd_kafka_t *rk, void *arg, int timeout
 static int sl__retry(sl__kafka_txn *x, rd_kafka_t *rk, const char *what, sl__txn_call call,
                      void *arg, bool *abortable, sl_error *err)
 {
-    int64_t deadline = sl__ms_now() + x->timeout_ms;
+    int64_t deadline = sl__kafka_now_ms() + x->timeout_ms;
     *abortable = false;
     for (;;) {
-        int64_t left = deadline - sl__ms_now();
+        int64_t left = deadline - sl__kafka_now_ms();
         rd_kafka_error_t *e = call(rk, arg, (int)(left > 1000 ? left : 1000));
         if (!e)
             return 0;
@@ -182,11 +168,11 @@ static int sl__retry(sl__kafka_txn *x, rd_kafka_t *rk, const char *what, sl__txn
                 sl_error_set(err, SL_ERR_IO, -1, "the Kafka transactional producer failed");
             return -1;
         }
-        bool retry = rd_kafka_error_is_retriable(e) && sl__ms_now() < deadline;
+        bool retry = rd_kafka_error_is_retriable(e) && sl__kafka_now_ms() < deadline;
         *abortable = rd_kafka_error_txn_requires_abort(e);
         if (retry && !*abortable) {
             rd_kafka_error_destroy(e);
-            sl__pause_ms(SL__TXN_RETRY_PAUSE_MS);
+            sl_sleep_nanos(SL__TXN_RETRY_PAUSE_MS * SL_NANOS_PER_MILLI);
             continue;
         }
         /* Abortable, or retriable and out of time: the job can try again
@@ -250,7 +236,7 @@ rd_kafka_t *sl__kafka_txn_producer(sl_participant *sp, int64_t epoch, sl_error *
                      epoch, p->epoch);
     } else if ((e = rd_kafka_begin_transaction(p->rk)) == NULL) {
         p->epoch = epoch;
-        p->began = sl__ms_now();
+        p->began = sl__kafka_now_ms();
         rk = p->rk;
     }
     pthread_mutex_unlock(&x->mu);
@@ -323,20 +309,20 @@ static int sl__read_decision(sl__kafka_txn *x, bool stable, int64_t *decided, sl
     for (int i = 0; i < x->ntopics; i++)
         rd_kafka_topic_partition_list_add(l, x->topics[i], 0);
     int rc = 0;
-    int64_t deadline = sl__ms_now() + x->timeout_ms;
+    int64_t deadline = sl__kafka_now_ms() + x->timeout_ms;
     for (;;) {
         rd_kafka_resp_err_t e =
             rd_kafka_committed(c, l, (int)(x->timeout_ms > 10000 ? 10000 : x->timeout_ms));
         if (!e)
             break;
-        if (!stable || sl__ms_now() >= deadline) {
+        if (!stable || sl__kafka_now_ms() >= deadline) {
             rc = sl_error_set(err, SL_ERR_CONNECTION_FAILURE, -1,
                               "kafka: could not read the decided checkpoint of job \"%s\" "
                               "(consumer group '%s'): %s",
                               x->job, x->group, rd_kafka_err2str(e));
             break;
         }
-        sl__pause_ms(SL__TXN_RETRY_PAUSE_MS);
+        sl_sleep_nanos(SL__TXN_RETRY_PAUSE_MS * SL_NANOS_PER_MILLI);
     }
     for (int i = 0; rc == 0 && i < l->cnt; i++) {
         int64_t n = sl__decision_of(x, &l->elems[i]);
@@ -396,7 +382,7 @@ static int sl__txn_decide(sl_participant *sp, int64_t epoch, sl_error *err)
     tp->metadata = meta; /* freed with the list */
     sl__offsets_arg a = {offs, rd_kafka_consumer_group_metadata_new(x->group)};
     bool abortable = false;
-    int64_t started = sl__ms_now();
+    int64_t started = sl__kafka_now_ms();
     int rc = sl__retry(x, rk, "recording the decision of the checkpoint", sl__call_offsets, &a,
                        &abortable, err);
     if (rc == 0)
@@ -415,7 +401,7 @@ static int sl__txn_decide(sl_participant *sp, int64_t epoch, sl_error *err)
     }
     if (rc == 0)
         sl_log(SL_LOG_INFO, "kafka: checkpoint %" PRId64 " committed in %" PRId64 " ms (%s)",
-               epoch, sl__ms_now() - started, p->id);
+               epoch, sl__kafka_now_ms() - started, p->id);
     if (rc == 0 || abortable) {
         pthread_mutex_lock(&x->mu);
         p->epoch = -1;
@@ -463,10 +449,7 @@ static const sl_participant_ops sl__kafka_txn_ops = {
 
 int64_t sl__kafka_txn_timeout_ms(const sl_kvlist *opts)
 {
-    const char *v = NULL;
-    for (int i = 0; i < opts->n; i++)
-        if (strcmp(opts->items[i].key, "properties.transaction.timeout.ms") == 0)
-            v = opts->items[i].value;
+    const char *v = sl_kvlist_get(opts, "properties.transaction.timeout.ms");
     int64_t ms = SL__KAFKA_TXN_TIMEOUT_DEFAULT_MS;
     if (v && sl__parse_int(v, &ms) != NULL)
         ms = SL__KAFKA_TXN_TIMEOUT_DEFAULT_MS;

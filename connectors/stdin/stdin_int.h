@@ -56,9 +56,6 @@ int sl__lines_next(sl__lines *L, int64_t deadline_ns, const char *name, const ch
 /* Consume the record the last sl__lines_next returned (line + 1). */
 void sl__lines_consume(sl__lines *L);
 
-/* Monotonic clock in ns. */
-int64_t sl__stdin_now_ns(void);
-
 /* ------------------------------------------------------------------------
 ** Process-wide state (standard input is one per process). Test hooks.
 */

@@ -45,7 +45,6 @@
 #include <poll.h>
 #include <pthread.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "stdin_int.h"
@@ -55,13 +54,6 @@
 
 size_t sl__stdin_block_size = 64 * 1024;
 size_t sl__stdin_max_line = 16 * 1024 * 1024;
-
-int64_t sl__stdin_now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 /* ------------------------------------------------------------------------
 ** The line reader.
@@ -104,7 +96,7 @@ static int sl__lines_fill(sl__lines *L, int64_t deadline_ns, const char *name, s
         L->buf = sl_realloc(L->buf, L->cap);
     }
     for (;;) {
-        int64_t left = deadline_ns - sl__stdin_now_ns();
+        int64_t left = deadline_ns - sl_monotonic_nanos();
         if (left > 1000000000)
             left = 1000000000;
         int timeout_ms = left <= 0 ? 0 : (int)((left + 999999) / 1000000);
@@ -287,9 +279,9 @@ static int sl__stdin_poll(sl_source *src, sl_chunk *out, sl_error *err)
     if (!s->reader || s->ended)
         return SL_SOURCE_END;
     sl__lines *L = &sl__stdin_reader;
-    int64_t until = sl__stdin_now_ns() + SL__STDIN_POLL_NS;
+    int64_t until = sl_monotonic_nanos() + SL__STDIN_POLL_NS;
     while (!sl_chunk_full(out)) {
-        int64_t now = sl__stdin_now_ns();
+        int64_t now = sl_monotonic_nanos();
         if (now >= until) /* also while only empty or skipped lines come */
             return SL_SOURCE_MORE;
         const char *rec;

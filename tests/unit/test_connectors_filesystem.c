@@ -994,7 +994,7 @@ static void t_sink_rolling_time(void)
     CHECK_STR(t, "0,n0\n1,n1\n2,n2\n3,n3\n4,n4\n5,n5\n6,n6\n");
     sl_free(t);
     s->ops->free(s);
-    sl__fs_clock = sl__fs_monotonic_ns;
+    sl__fs_clock = sl_monotonic_nanos;
     sl_strbuf_free(&c);
     sl_kvlist_free(o);
     sl_free(d);
