@@ -1,0 +1,87 @@
+/*
+** session_int.h — what the three files of the session share: the engine and
+** session structures, result helpers (one result table, notices), settings,
+** planning a runnable statement and resolving its guarantees.
+**
+**   session.c       engine and session lifetimes, statement dispatch, DDL,
+**                   SET / RESET, settings, completion support
+**   session_show.c  SHOW, DESCRIBE, EXPLAIN: catalog objects and plans as rows
+**   session_run.c   INSERT, statement sets and queries: planning, the job
+**                   registry, running jobs, their records, STOP JOB
+*/
+#ifndef SL_SESSION_INT_H
+#define SL_SESSION_INT_H
+
+#include "planner_int.h"
+
+#include <pthread.h>
+#include <signal.h>
+
+#define SL_ERR_NOT_IN_STATE "55000" /* object_not_in_prerequisite_state */
+
+struct sl_engine {
+    char *data_dir;           /* the data directory */
+    sl_catalog *cat;          /* its catalog */
+    pthread_mutex_t mu;       /* guards jobs, log and the [mu] fields of every job */
+    pthread_cond_t job_ended; /* broadcast when a job ends */
+    sl_list *jobs;            /* the registry: sl__job*, running or not yet reaped */
+    sl_engine_log_fn log;     /* where background jobs' messages go, or NULL */
+    void *log_ctx;            /* for log */
+};
+
+struct sl_session {
+    sl_engine *eng;     /* the engine */
+    sl_kvlist *config;  /* SET values */
+    sl_list *tviews;    /* temporary views (sl_view*) */
+    volatile sig_atomic_t *interrupt; /* set by the caller's signal handler, or NULL */
+    bool dml_sync;      /* 'table.dml-sync' while it is not SET */
+};
+
+typedef struct sl__table_out {
+    const sl_result_sink *out; /* where rows go */
+    int ncols;                 /* columns */
+    int nrows;                 /* rows sent */
+    bool cancelled;            /* a callback asked to stop */
+} sl__table_out;
+
+/* The guarantee inputs of a job's sinks (the SINK roots among plans). */
+typedef struct sl__gplan {
+    sl_gjob job;          /* what the resolver reads */
+    sl_gsink *sinks;      /* its sinks */
+    sl_gresult *res;      /* its results (nsinks) */
+    sl_list *sources;     /* arrays owned here (sources, the other tables) */
+} sl__gplan;
+
+/* Result helpers (session.c): a result table of text columns, its rows, the
+** command tag, notices and warnings, a text as one row per line. */
+void sl__result_begin(sl__table_out *t, const sl_result_sink *out, int ncols, const char *const *names);
+void sl__result_row(sl__table_out *t, const char *const *values);
+void sl__result_complete(const sl_result_sink *out, const char *tag);
+void sl__notice(const sl_result_sink *out, sl_severity sev, const char *fmt, ...) SL_PRINTF(3, 4);
+void sl__result_lines(const sl_result_sink *out, const char *column, const char *text);
+int sl__strcmp_v(const void *a, const void *b); /* qsort of char* */
+
+/* Names and settings (session.c). */
+sl_binder sl__binder(sl_session *s, sl_error *err);
+bool sl__is_secret(const char *key, void *ctx);
+const char *sl__setting(sl_session *s, const char *key);
+int64_t sl__duration_ms(sl_session *s, const char *key);
+int sl__parallelism(sl_session *s, int *out, sl_error *err);
+bool sl__dml_sync(sl_session *s);
+
+/* SHOW, DESCRIBE, EXPLAIN (session_show.c). */
+int sl__show_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err);
+int sl__describe_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err);
+int sl__explain_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err);
+
+/* Planning and running (session_run.c). */
+int sl__plan(sl_session *s, const sl_stmt *st, sl_list *plans, sl_error *err);
+void sl__lp_free_v(void *p);
+int sl__resolve(sl_session *s, const sl_list *plans, bool explain, sl__gplan *g,
+                const sl_result_sink *out, sl_error *err);
+void sl__gplan_free(sl__gplan *g);
+bool sl__job_live(sl_engine *eng, const char *name, sl_job_stats *stats);
+int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err);
+int sl__stop_job_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err);
+
+#endif

@@ -1,0 +1,1107 @@
+/*
+** session_run.c — INSERT, statement sets and queries: planned, their
+** guarantees resolved, run by the runtime; STOP JOB.
+**
+** Jobs. Every INSERT job is an sl__job in the engine's registry while it
+** runs, whichever thread runs it: the caller's ('table.dml-sync' = 'true')
+** or one of its own (background). The job owns everything the runtime reads
+** while it runs — its logical plans, the physical plan and a snapshot of the
+** catalog they point into — so the session that started it may go on (or
+** go away) and DDL never frees what a job uses. The registry gives
+** STOP JOB a stop flag to set and a thread to wait for, and SHOW JOBS the
+** live counters the runtime's progress callback copies in. A job that ends
+** writes its record jobs/<name>/_job.json (FINISHED / STOPPED / FAILED);
+** a background job's thread is joined by the next registry operation
+** ("reaping"), at the latest by sl_engine_close, which first stops every
+** job with a savepoint.
+**
+** Main routines: sl__run_stmt, sl__stop_job_stmt, sl_engine_stop_jobs,
+** sl_engine_wait_jobs, sl_engine_running_jobs.
+*/
+#include "session_int.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef enum sl__job_state {
+    SL__JOB_RUNNING,  /* sl_job_run has not returned */
+    SL__JOB_FINISHED, /* its bounded input ended and everything was committed */
+    SL__JOB_STOPPED,  /* stopped after a final checkpoint (STOP JOB, Ctrl-C, shutdown) */
+    SL__JOB_FAILED,   /* failed (error) */
+} sl__job_state;
+
+static const char *const sl__job_state_names[] = {"RUNNING", "FINISHED", "STOPPED", "FAILED"};
+
+typedef struct sl__run_ctx sl__run_ctx;
+
+/* One INSERT job. Fields marked [mu] are guarded by the engine's mutex; the
+** others are set before the job starts and only read afterwards. */
+typedef struct sl__job {
+    sl_engine *eng;         /* the engine whose registry lists it */
+    char *name;             /* identity ('pipeline.name' or derived from the statement) */
+    char *sink;             /* the sink table */
+    char *guarantee;        /* the sink's effective guarantee */
+    char *guarantees;       /* EXPLAIN's Guarantees section of the job: the whole decision */
+    char *restore_path;     /* 'execution.savepoint.path' it starts from, or NULL */
+    int restart_attempts;   /* restarts allowed after a transient failure (0 = none) */
+    int64_t restart_delay_ms; /* wait before each */
+    int64_t restarts;       /* [mu] restarts so far (reported in stats.restarts) */
+    sl_list *plans;         /* the logical plans (sl_lp*) the physical plan points into */
+    sl_catalog *cat;        /* the catalog snapshot it was planned against */
+    sl_physical *phys;      /* the physical plan, holding the sl_job_spec */
+    sl__run_ctx *run;       /* synchronous: the statement it runs for; NULL in the background */
+    bool background;        /* runs on a thread of its own */
+    pthread_t thread;       /* background: that thread */
+    int refs;               /* [mu] the registry's, plus one per STOP JOB waiting for it */
+    bool stop;              /* [mu] asked to stop (read by should_stop) */
+    bool savepoint;         /* [mu] ... after a final checkpoint kept as a savepoint */
+    sl__job_state state;    /* [mu] running or how it ended */
+    sl_job_stats stats;     /* [mu] live counters (progress); the final ones once ended */
+    sl_error error;         /* [mu] FAILED: why */
+} sl__job;
+
+/* ------------------------------------------------------------------------
+** INSERT, queries, EXPLAIN
+*/
+
+/* Bind a runnable statement (INSERT, statement set, query) into plans, one
+** per sink (or one for a query). */
+int sl__plan(sl_session *s, const sl_stmt *st, sl_list *plans, sl_error *err)
+{
+    sl_binder b = sl__binder(s, err);
+    switch (st->kind) {
+    case SL_STMT_INSERT: {
+        sl_lp *lp = sl_bind_insert(&b, st);
+        if (!lp)
+            return -1;
+        sl_list_push(plans, lp);
+        return sl_lp_analyze(lp, err);
+    }
+    case SL_STMT_QUERY: {
+        sl_lp *lp = sl_bind_query(&b, st->query);
+        if (!lp)
+            return -1;
+        sl_list_push(plans, lp);
+        return sl_lp_analyze(lp, err);
+    }
+    case SL_STMT_STATEMENT_SET:
+        if (sl_list_len(st->stmts) == 0)
+            return sl_error_set(err, SL_ERR_SYNTAX, st->pos, "a statement set needs at least one INSERT");
+        for (int i = 0; i < sl_list_len(st->stmts); i++) {
+            const sl_stmt *ins = sl_list_get(st->stmts, i);
+            if (ins->kind != SL_STMT_INSERT)
+                return sl_error_set(err, SL_ERR_SYNTAX, ins->pos,
+                                    "a statement set may only contain INSERT statements");
+            sl_lp *lp = sl_bind_insert(&b, ins);
+            if (!lp)
+                return -1;
+            sl_list_push(plans, lp);
+            if (sl_lp_analyze(lp, err) != 0)
+                return -1;
+        }
+        return 0;
+    default:
+        return sl_error_set(err, SL_ERR_NOT_SUPPORTED, st->pos,
+                            "EXPLAIN supports INSERT, EXECUTE STATEMENT SET and queries");
+    }
+}
+
+void sl__lp_free_v(void *p)
+{
+    sl_lp_free(p);
+}
+
+/* A job's identity: 'pipeline.name', else derived from the statement's
+** canonical text, so running the same file again finds the same job. */
+static char *sl__job_name(sl_session *s, const sl_stmt *st)
+{
+    const char *name = sl_kvlist_get(s->config, "pipeline.name");
+    if (name)
+        return sl_strdup(name);
+    sl_strbuf sb = SL_STRBUF_INIT;
+    sl_stmt_print(&sb, st, NULL, NULL);
+    uint64_t h = sl_hash_bytes(sb.buf, sb.len, SL_HASH_INIT);
+    sl_strbuf_free(&sb);
+    if (st->kind == SL_STMT_STATEMENT_SET)
+        return sl_sprintf("statement-set-%016llx", (unsigned long long)h);
+    return sl_sprintf("insert-into-%s-%016llx", st->name ? st->name : "query",
+                      (unsigned long long)h);
+}
+
+/* The statement a job or query runs for (synchronous runs only). */
+struct sl__run_ctx {
+    sl_session *s;              /* the session */
+    const sl_result_sink *out;  /* the statement's output */
+    pthread_mutex_t mu;         /* a query's rows: one sink task at a time */
+    atomic_bool cancelled;      /* the output asked to stop */
+    bool with_kind;             /* an updating query: rows start with Flink's op column */
+};
+
+static bool sl__run_interrupted(sl__run_ctx *rc)
+{
+    return atomic_load(&rc->cancelled) || (rc->s->interrupt && *rc->s->interrupt);
+}
+
+static int sl__query_should_stop(void *ctx, bool *savepoint)
+{
+    *savepoint = true;
+    return sl__run_interrupted(ctx);
+}
+
+static void sl__query_notice(void *ctx, const char *message)
+{
+    sl__run_ctx *rc = ctx;
+    sl__notice(rc->out, SL_SEV_NOTICE, "%s", message);
+}
+
+/* The sink of a query's job: rows go to the statement's output as text.
+** With parallelism, one instance per task: rows are passed on one task at a
+** time. */
+typedef struct sl__result_sink {
+    sl_sink sink;          /* the sink (first: freed as one) */
+    sl__run_ctx *run;      /* where rows go */
+    int ncols;             /* columns */
+} sl__result_sink;
+
+static int sl__rs_noop(sl_sink *s, int64_t epoch, sl_error *err)
+{
+    return 0;
+}
+
+static int sl__rs_write(sl_sink *s, const sl_chunk *c, sl_error *err)
+{
+    sl__result_sink *rs = s->impl;
+    sl__run_ctx *run = rs->run;
+    int k = run->with_kind ? 1 : 0; /* the op column comes first */
+    sl_strbuf *bufs = sl_calloc((size_t)rs->ncols + 1, sizeof(sl_strbuf));
+    const char **vals = sl_calloc((size_t)rs->ncols + 2, sizeof(char *));
+    pthread_mutex_lock(&run->mu);
+    for (int r = 0; r < c->nrows && !atomic_load(&run->cancelled); r++) {
+        if (k)
+            vals[0] = sl_row_kind_name((sl_row_kind)c->kinds[r]);
+        for (int i = 0; i < rs->ncols; i++) {
+            sl_strbuf_reset(&bufs[i]);
+            vals[k + i] =
+                sl_value_format(&bufs[i], &c->cols[i], r) ? sl_strbuf_cstr(&bufs[i]) : NULL;
+        }
+        if (run->out && run->out->row && run->out->row(run->out->ctx, vals) != 0)
+            atomic_store(&run->cancelled, true);
+    }
+    pthread_mutex_unlock(&run->mu);
+    for (int i = 0; i < rs->ncols; i++)
+        sl_strbuf_free(&bufs[i]);
+    sl_free(bufs);
+    sl_free(vals);
+    return 0;
+}
+
+static int sl__rs_pre_commit(sl_sink *s, int64_t epoch, sl_strbuf *committable, sl_error *err)
+{
+    return 0;
+}
+
+static int sl__rs_commit(sl_sink *s, const char *c, size_t len, sl_error *err)
+{
+    return 0;
+}
+
+static int sl__rs_recover(sl_sink *s, const char *const *cs, const size_t *lens, int n,
+                          sl_error *err)
+{
+    return 0;
+}
+
+static void sl__rs_free(sl_sink *s)
+{
+    sl_free(s->impl);
+}
+
+static const sl_sink_ops sl__result_sink_ops = {
+    sl__rs_noop, sl__rs_write, sl__rs_pre_commit, sl__rs_commit, sl__rs_commit, sl__rs_recover,
+    sl__rs_free,
+};
+
+static int sl__result_sink_create(const sl_sink_args *args, sl_sink **out, sl_error *err)
+{
+    sl__result_sink *rs = sl_calloc(1, sizeof *rs);
+    rs->sink.ops = &sl__result_sink_ops;
+    rs->sink.impl = rs;
+    rs->run = args->ctx;
+    rs->ncols = args->ncols;
+    *out = &rs->sink;
+    return 0;
+}
+
+/* The tables scanned under a plan node, each once. */
+static void sl__scans(const sl_lp *n, sl_list *tables)
+{
+    if (!n)
+        return;
+    if (n->kind == SL_LP_SCAN) {
+        for (int i = 0; i < tables->n; i++)
+            if (strcmp(tables->items[i], n->table) == 0)
+                return;
+        sl_list_push(tables, n->table);
+        return;
+    }
+    sl__scans(n->input, tables);
+    sl__scans(n->right, tables);
+}
+
+void sl__gplan_free(sl__gplan *g)
+{
+    for (int i = 0; g->res && i < g->job.nsinks; i++)
+        sl_gresult_clear(&g->res[i]);
+    sl_free(g->res);
+    sl_free(g->sinks);
+    sl_list_free(g->sources, sl_free);
+    memset(g, 0, sizeof *g);
+}
+
+/* Resolve the guarantee of every sink of plans (DESIGN.md section 6);
+** downgrade warnings go to out. For EXPLAIN (explain set) a refusal by
+** the policy is shown rather than raised. */
+int sl__resolve(sl_session *s, const sl_list *plans, bool explain, sl__gplan *g,
+                       const sl_result_sink *out, sl_error *err)
+{
+    memset(g, 0, sizeof *g);
+    g->sources = sl_list_new();
+    g->sinks = sl_calloc((size_t)plans->n + 1, sizeof(sl_gsink));
+    int n = 0;
+    for (int i = 0; i < plans->n; i++) {
+        const sl_lp *root = plans->items[i];
+        const sl_table *t = root->kind == SL_LP_SINK ? sl_catalog_table(s->eng->cat, root->table)
+                                                     : NULL;
+        if (!t || !t->connector)
+            continue;
+        sl_gsink *gs = &g->sinks[n++];
+        gs->table = t->name;
+        gs->connector = t->connector;
+        gs->options = t->def->options;
+        gs->pos = root->pos;
+        gs->updating = root->input && (root->input->changelog & ~SL_CL_INSERT) != 0;
+        gs->has_pk = t->npk > 0;
+        sl_list *tables = sl_list_new();
+        sl__scans(root->input, tables);
+        sl_gsource *src = sl_calloc((size_t)tables->n + 1, sizeof(sl_gsource));
+        for (int k = 0; k < tables->n; k++) {
+            const sl_table *st = sl_catalog_table(s->eng->cat, tables->items[k]);
+            src[k].table = tables->items[k];
+            src[k].connector = st ? st->connector : NULL;
+        }
+        gs->nsources = tables->n;
+        gs->sources = src;
+        sl_list_push(g->sources, src);
+        sl_list_free(tables, NULL);
+    }
+    g->job.interval_ms = sl__duration_ms(s, "execution.checkpointing.interval");
+    g->job.policy = sl_kvlist_get(s->config, "sink.guarantee-fallback");
+    g->job.nsinks = n;
+    g->job.sinks = g->sinks;
+    sl_list *names = sl_catalog_table_names(s->eng->cat);
+    const char **onames = sl_calloc((size_t)names->n + 1, sizeof(char *));
+    const sl_kvlist **oopts = sl_calloc((size_t)names->n + 1, sizeof(sl_kvlist *));
+    int no = 0;
+    for (int i = 0; i < names->n; i++) {
+        const sl_table *t = sl_catalog_table(s->eng->cat, names->items[i]);
+        if (t && t->def) {
+            onames[no] = t->name;
+            oopts[no++] = t->def->options;
+        }
+    }
+    sl_list_free(names, sl_free);
+    sl_list_push(g->sources, onames);
+    sl_list_push(g->sources, oopts);
+    g->job.nothers = no;
+    g->job.other_names = onames;
+    g->job.other_options = oopts;
+    g->job.explain = explain;
+    g->res = sl_calloc((size_t)n + 1, sizeof(sl_gresult));
+    sl_list *warnings = sl_list_new();
+    int rc = sl_guarantee_resolve(&g->job, g->res, warnings, err);
+    if (rc != 0) {
+        sl_free(g->res);
+        g->res = NULL;
+    }
+    for (int i = 0; rc == 0 && !explain && i < warnings->n; i++)
+        sl__notice(out, SL_SEV_WARNING, "%s", (const char *)warnings->items[i]);
+    sl_list_free(warnings, sl_free);
+    return rc;
+}
+
+/* Write jobs/<name>/_job.json (atomically): what SHOW JOBS reports once a
+** job is not running (while it runs, the registry's live counters). A record
+** still RUNNING when no job of the engine runs means its process died: only
+** one process can use a data directory. Best effort: a failure to write the
+** record is logged, never fails the job. Called from the job's thread. */
+static void sl__job_record(const char *data_dir, const char *name, const char *status,
+                           const char *sink, const char *guarantee, const char *guarantees,
+                           const sl_job_stats *stats)
+{
+    char *dir = sl_chk_job_dir(data_dir, name);
+    char *path = sl_path_join(dir, "_job.json");
+    sl_error err = SL_ERROR_INIT;
+    json_t *o = json_object();
+    json_object_set_new(o, "name", json_string(name));
+    json_object_set_new(o, "status", json_string(status));
+    json_object_set_new(o, "time", json_integer(sl_now_nanos()));
+    json_object_set_new(o, "sink", json_string(sink));
+    json_object_set_new(o, "guarantee", json_string(guarantee ? guarantee : "none"));
+    if (guarantees)
+        json_object_set_new(o, "guarantees", json_string(guarantees));
+    if (stats) {
+        json_object_set_new(o, "last_checkpoint", json_integer(stats->last_checkpoint));
+        json_object_set_new(o, "rows_in", json_integer(stats->rows_in));
+        json_object_set_new(o, "rows_out", json_integer(stats->rows_out));
+        json_object_set_new(o, "rows_late", json_integer(stats->rows_late));
+        json_object_set_new(o, "rows_skipped", json_integer(stats->rows_skipped));
+        json_object_set_new(o, "restarts", json_integer(stats->restarts));
+    }
+    char *text = json_dumps(o, JSON_PRESERVE_ORDER);
+    json_decref(o);
+    if (sl_fs_mkdir_p(dir, &err) != 0 || sl_fs_write_atomic(path, text, strlen(text), &err) != 0)
+        sl_log(SL_LOG_WARN, "could not write the record of job \"%s\": %s", name, err.message);
+    sl_error_reset(&err);
+    free(text);
+    sl_free(path);
+    sl_free(dir);
+}
+
+/* ------------------------------------------------------------------------
+** The job registry
+*/
+
+static void sl__job_free(sl__job *job)
+{
+    sl_physical_free(job->phys);
+    sl_list_free(job->plans, sl__lp_free_v);
+    sl_catalog_close(job->cat);
+    sl_error_reset(&job->error);
+    sl_free(job->name);
+    sl_free(job->sink);
+    sl_free(job->guarantee);
+    sl_free(job->guarantees);
+    sl_free(job->restore_path);
+    sl_free(job);
+}
+
+/* Drop a reference; call with the engine's mutex held. */
+static void sl__job_unref(sl__job *job)
+{
+    if (--job->refs == 0)
+        sl__job_free(job);
+}
+
+/* Remove job from the registry (its reference goes); mutex held. */
+static void sl__job_unlist(sl_engine *eng, sl__job *job)
+{
+    for (int i = 0; i < eng->jobs->n; i++) {
+        if (eng->jobs->items[i] == job) {
+            memmove(&eng->jobs->items[i], &eng->jobs->items[i + 1],
+                    (size_t)(eng->jobs->n - i - 1) * sizeof(void *));
+            eng->jobs->n--;
+            sl__job_unref(job);
+            return;
+        }
+    }
+}
+
+/* Join the threads of background jobs that ended and drop them from the
+** registry; mutex held. An ended job's thread does nothing after it set its
+** state, so the join is immediate. */
+static void sl__reap(sl_engine *eng)
+{
+    for (int i = 0; i < eng->jobs->n;) {
+        sl__job *job = eng->jobs->items[i];
+        if (job->background && job->state != SL__JOB_RUNNING) {
+            pthread_join(job->thread, NULL);
+            sl__job_unlist(eng, job);
+        } else {
+            i++;
+        }
+    }
+}
+
+/* The running job called name; mutex held. */
+static sl__job *sl__job_running(sl_engine *eng, const char *name)
+{
+    for (int i = 0; i < eng->jobs->n; i++) {
+        sl__job *job = eng->jobs->items[i];
+        if (job->state == SL__JOB_RUNNING && strcmp(job->name, name) == 0)
+            return job;
+    }
+    return NULL;
+}
+
+/* Live counters of the running job called name (for SHOW JOBS). */
+bool sl__job_live(sl_engine *eng, const char *name, sl_job_stats *stats)
+{
+    pthread_mutex_lock(&eng->mu);
+    sl__job *job = sl__job_running(eng, name);
+    if (job)
+        *stats = job->stats;
+    pthread_mutex_unlock(&eng->mu);
+    return job != NULL;
+}
+
+/* A message of a background job, to the engine's log. */
+static void sl__log(sl_engine *eng, const sl_error *msg)
+{
+    pthread_mutex_lock(&eng->mu);
+    sl_engine_log_fn fn = eng->log;
+    void *ctx = eng->log_ctx;
+    pthread_mutex_unlock(&eng->mu);
+    if (fn)
+        fn(ctx, msg);
+    else
+        sl_log(msg->severity == SL_SEV_ERROR     ? SL_LOG_ERROR
+               : msg->severity == SL_SEV_WARNING ? SL_LOG_WARN
+                                                 : SL_LOG_INFO,
+               "%s", msg->message);
+}
+
+static void sl__logf(sl_engine *eng, sl_severity sev, const char *fmt, ...) SL_PRINTF(3, 4);
+static void sl__logf(sl_engine *eng, sl_severity sev, const char *fmt, ...)
+{
+    sl_error n = SL_ERROR_INIT;
+    n.severity = sev;
+    snprintf(n.sqlstate, sizeof n.sqlstate, "%s",
+             sev == SL_SEV_WARNING ? SL_ERR_WARNING : SL_ERR_SUCCESS);
+    va_list ap;
+    va_start(ap, fmt);
+    n.message = sl_vsprintf(fmt, ap);
+    va_end(ap);
+    sl__log(eng, &n);
+    sl_error_reset(&n);
+}
+
+/* The warnings a run leaves: to the statement's output, or (eng set, a
+** background job) to the log. */
+static void sl__run_warnings(const sl_job_stats *stats, const sl_result_sink *out, sl_engine *eng,
+                             const char *name)
+{
+    char msg[2][128];
+    int n = 0;
+    if (stats->rows_skipped > 0)
+        snprintf(msg[n++], sizeof msg[0], "%lld malformed record%s skipped",
+                 (long long)stats->rows_skipped, stats->rows_skipped == 1 ? " was" : "s were");
+    if (stats->rows_late > 0)
+        snprintf(msg[n++], sizeof msg[0],
+                 "%lld row%s later than the watermark and %s dropped", (long long)stats->rows_late,
+                 stats->rows_late == 1 ? " arrived" : "s arrived",
+                 stats->rows_late == 1 ? "was" : "were");
+    for (int i = 0; i < n; i++) {
+        if (eng)
+            sl__logf(eng, SL_SEV_WARNING, "job \"%s\": %s", name, msg[i]);
+        else
+            sl__notice(out, SL_SEV_WARNING, "%s", msg[i]);
+    }
+}
+
+/* sl_job_spec.should_stop: STOP JOB or the engine's shutdown; for a
+** synchronous job also the statement's cancellation (Ctrl-C, SIGTERM),
+** which keeps a savepoint. */
+static int sl__job_should_stop(void *ctx, bool *savepoint)
+{
+    sl__job *job = ctx;
+    pthread_mutex_lock(&job->eng->mu);
+    bool stop = job->stop;
+    *savepoint = job->savepoint;
+    pthread_mutex_unlock(&job->eng->mu);
+    if (!stop && job->run && sl__run_interrupted(job->run)) {
+        stop = true;
+        *savepoint = true;
+    }
+    return stop;
+}
+
+/* sl_job_spec.notice: to the statement, or (background) to the log. */
+static void sl__job_notice(void *ctx, const char *message)
+{
+    sl__job *job = ctx;
+    if (job->run)
+        sl__notice(job->run->out, SL_SEV_NOTICE, "%s", message);
+    else
+        sl__logf(job->eng, SL_SEV_NOTICE, "%s", message);
+}
+
+/* sl_job_spec.progress: the live counters SHOW JOBS reports. */
+static void sl__job_progress(void *ctx, const sl_job_stats *stats)
+{
+    sl__job *job = ctx;
+    pthread_mutex_lock(&job->eng->mu);
+    job->stats = *stats;
+    job->stats.restarts = job->restarts;
+    pthread_mutex_unlock(&job->eng->mu);
+}
+
+/* Whether a failure is worth a restart: an outside system failed for now
+** (SQLSTATE class 08) or rolled a transaction back (class 40, which
+** PostgreSQL's clients retry too). Bad input, a fenced instance, a refused
+** plan fail the same way again (or must not run twice). */
+static bool sl__transient(const sl_error *err)
+{
+    return (err->sqlstate[0] == '0' && err->sqlstate[1] == '8') ||
+           (err->sqlstate[0] == '4' && err->sqlstate[1] == '0');
+}
+
+/* sl_job_run under the restart strategy: after a transient failure the job
+** starts again from its newest decided checkpoint, up to restart_attempts
+** times, each after restart_delay_ms (a stop request ends the wait). */
+static int sl__job_run_restarting(sl__job *job, sl_job_stats *stats, sl_error *err)
+{
+    sl_job_spec *spec = sl_physical_spec(job->phys);
+    for (int attempt = 0;; attempt++) {
+        int rc = sl_job_run(spec, stats, err);
+        stats->restarts = attempt;
+        if (rc == 0 || !sl__transient(err) || attempt >= job->restart_attempts)
+            return rc;
+        char *msg = sl_sprintf("job \"%s\" failed: %s; restarting it from its last checkpoint "
+                               "in %lld ms (restart %d of at most %d)",
+                               job->name, err->message, (long long)job->restart_delay_ms,
+                               attempt + 1, job->restart_attempts);
+        sl__job_notice(job, msg);
+        sl_free(msg);
+        pthread_mutex_lock(&job->eng->mu);
+        job->restarts++;
+        pthread_mutex_unlock(&job->eng->mu);
+        for (int64_t waited = 0; waited < job->restart_delay_ms; waited += 50) {
+            bool sp;
+            if (sl__job_should_stop(job, &sp))
+                return rc; /* stopped while down: the failure stands */
+            sl_sleep_nanos(50 * SL_NANOS_PER_MILLI);
+        }
+        sl_error_reset(err);
+    }
+}
+
+/* Run the job to its end (in the caller's thread or its own), write its
+** record, report a background job's end to the log, then publish the end
+** in the registry: the last thing the job's thread does. */
+static void sl__job_main(sl__job *job)
+{
+    sl_engine *eng = job->eng;
+    sl_job_stats stats;
+    memset(&stats, 0, sizeof stats);
+    stats.last_checkpoint = -1;
+    stats.restored_from = -1;
+    sl_error err = SL_ERROR_INIT;
+    int rc = sl__job_run_restarting(job, &stats, &err);
+    if (rc != 0) { /* the counters of a failed run: the last live ones */
+        pthread_mutex_lock(&eng->mu);
+        stats = job->stats;
+        pthread_mutex_unlock(&eng->mu);
+        if (!sl_error_isset(&err))
+            sl_error_set(&err, SL_ERR_INTERNAL, -1, "the job failed without an error message");
+    }
+    sl__job_state state = rc != 0        ? SL__JOB_FAILED
+                          : stats.finished ? SL__JOB_FINISHED
+                                           : SL__JOB_STOPPED;
+    sl__job_record(eng->data_dir, job->name, sl__job_state_names[state], job->sink,
+                   job->guarantee, job->guarantees, &stats);
+    if (job->background && rc != 0) {
+        sl_error msg = SL_ERROR_INIT;
+        sl_error_copy(&msg, &err);
+        sl_free(msg.message);
+        msg.message = sl_sprintf("job \"%s\" failed: %s", job->name, err.message);
+        msg.position = -1; /* a position in a statement that is gone */
+        sl__log(eng, &msg);
+        sl_error_reset(&msg);
+    } else if (job->background) {
+        sl__run_warnings(&stats, NULL, eng, job->name);
+        if (state == SL__JOB_FINISHED) /* what INSERT 0 <n> says of a synchronous job */
+            sl__logf(eng, SL_SEV_NOTICE, "job \"%s\" finished: %lld rows written", job->name,
+                     (long long)stats.rows_out);
+    }
+    pthread_mutex_lock(&eng->mu);
+    job->state = state;
+    job->stats = stats;
+    sl_error_move(&job->error, &err);
+    pthread_cond_broadcast(&eng->job_ended);
+    pthread_mutex_unlock(&eng->mu);
+}
+
+static void *sl__job_thread(void *arg)
+{
+    sl__job_main(arg);
+    return NULL;
+}
+
+int sl_engine_running_jobs(sl_engine *eng)
+{
+    pthread_mutex_lock(&eng->mu);
+    sl__reap(eng);
+    int n = 0;
+    for (int i = 0; i < eng->jobs->n; i++) {
+        const sl__job *job = eng->jobs->items[i];
+        n += job->background && job->state == SL__JOB_RUNNING;
+    }
+    pthread_mutex_unlock(&eng->mu);
+    return n;
+}
+
+int sl_engine_wait_jobs(sl_engine *eng, volatile sig_atomic_t *interrupt)
+{
+    pthread_mutex_lock(&eng->mu);
+    int rc = 0;
+    for (;;) {
+        sl__reap(eng);
+        bool running = false;
+        for (int i = 0; i < eng->jobs->n && !running; i++) {
+            sl__job *job = eng->jobs->items[i];
+            running = job->background && job->state == SL__JOB_RUNNING;
+        }
+        if (!running)
+            break;
+        if (interrupt && *interrupt) {
+            rc = 1;
+            break;
+        }
+        /* A signal handler cannot signal the condition: look at the flag
+        ** every 50 ms. */
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += 50 * 1000 * 1000;
+        if (until.tv_nsec >= 1000000000) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000;
+        }
+        pthread_cond_timedwait(&eng->job_ended, &eng->mu, &until);
+    }
+    pthread_mutex_unlock(&eng->mu);
+    return rc;
+}
+
+void sl_engine_stop_jobs(sl_engine *eng)
+{
+    pthread_mutex_lock(&eng->mu);
+    for (int i = 0; i < eng->jobs->n; i++) {
+        sl__job *job = eng->jobs->items[i];
+        job->stop = true;
+        job->savepoint = true;
+    }
+    for (;;) {
+        sl__reap(eng);
+        bool running = false;
+        for (int i = 0; i < eng->jobs->n && !running; i++)
+            running = ((sl__job *)eng->jobs->items[i])->state == SL__JOB_RUNNING;
+        if (!running)
+            break;
+        pthread_cond_wait(&eng->job_ended, &eng->mu);
+    }
+    pthread_mutex_unlock(&eng->mu);
+}
+
+/* Check 'execution.savepoint.path' before a job starts from it, so that a
+** wrong path fails the INSERT rather than the background job. */
+static int sl__check_savepoint(const char *path, sl_error *err)
+{
+    sl_chk_store *st = NULL;
+    int64_t id = -1;
+    if (sl_chk_open_path(path, &st, &id, err) != 0) {
+        if (!err->hint)
+            sl_error_hint(err, "It comes from SET 'execution.savepoint.path'; RESET it to start "
+                               "without a savepoint.");
+        return -1;
+    }
+    sl_chk_close(st);
+    return 0;
+}
+
+/* Register job under its name (55006 when a job of that name runs) and
+** write its RUNNING record. The registry takes job; on error it is freed. */
+/* The transactional id prefix a job's last-resource participant writes
+** with, or NULL. */
+static const char *sl__job_txn_prefix(const sl__job *job)
+{
+    const sl_job_spec *spec = sl_physical_spec(job->phys);
+    const sl_participant_args *a = &spec->participant_args;
+    if (!spec->create_participant || a->nsinks < 1)
+        return NULL;
+    const sl_table *t = sl_catalog_table(job->cat, a->tables[0]);
+    const char *key = t && t->connector ? t->connector->caps.txn_prefix_option : NULL;
+    return key ? sl_kvlist_get(a->options[0], key) : NULL;
+}
+
+static int sl__job_register(sl__job *job, sl_error *err)
+{
+    sl_engine *eng = job->eng;
+    pthread_mutex_lock(&eng->mu);
+    sl__reap(eng);
+    /* Two jobs writing with one transactional id prefix would fence each
+    ** other: the one started second would stop the first. */
+    const char *prefix = sl__job_txn_prefix(job);
+    for (int i = 0; prefix && i < eng->jobs->n; i++) {
+        sl__job *other = eng->jobs->items[i];
+        const char *op = other->state == SL__JOB_RUNNING ? sl__job_txn_prefix(other) : NULL;
+        if (!op || strcmp(op, prefix) != 0)
+            continue;
+        pthread_mutex_unlock(&eng->mu);
+        sl_error_set(err, SL_ERR_OBJECT_IN_USE, -1,
+                     "transactional id prefix '%s' is in use by running job \"%s\"", prefix,
+                     other->name);
+        sl_error_detail(err, "Two jobs writing exactly-once with one prefix fence each other: "
+                             "starting this one would stop that one.");
+        sl_error_hint(err, "Write into a table with its own transactional id prefix, or STOP "
+                           "JOB '%s' first.",
+                      other->name);
+        sl__job_free(job);
+        return -1;
+    }
+    if (sl__job_running(eng, job->name)) {
+        pthread_mutex_unlock(&eng->mu);
+        sl_error_set(err, SL_ERR_OBJECT_IN_USE, -1, "job \"%s\" is already running", job->name);
+        sl_error_detail(err, "A job's name is its identity: its checkpoints live in "
+                             "jobs/%s/ of the data directory.", job->name);
+        sl_error_hint(err, "SET 'pipeline.name' to run it under another name, or STOP JOB '%s' "
+                           "first.", job->name);
+        sl__job_free(job);
+        return -1;
+    }
+    job->refs = 1;
+    job->state = SL__JOB_RUNNING;
+    sl_list_push(eng->jobs, job);
+    pthread_mutex_unlock(&eng->mu);
+    sl__job_record(eng->data_dir, job->name, "RUNNING", job->sink, job->guarantee, job->guarantees, NULL);
+    return 0;
+}
+
+/* Start a registered background job on its own thread, with every signal
+** blocked there (and in the runtime's threads it starts): the caller's
+** thread keeps taking the process's signals. */
+static int sl__job_spawn(sl__job *job, sl_error *err)
+{
+    sl_engine *eng = job->eng;
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    int e = pthread_create(&job->thread, NULL, sl__job_thread, job);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (e == 0)
+        return 0;
+    sl_job_stats none = {.last_checkpoint = -1, .restored_from = -1};
+    sl__job_record(eng->data_dir, job->name, "FAILED", job->sink, job->guarantee, job->guarantees, &none);
+    pthread_mutex_lock(&eng->mu);
+    job->state = SL__JOB_FAILED;
+    job->background = false; /* no thread to join */
+    sl__job_unlist(eng, job);
+    pthread_mutex_unlock(&eng->mu);
+    return sl_error_set(err, SL_ERR_INTERNAL, -1, "could not start a thread for the job: %s",
+                        strerror(e));
+}
+
+/* A job that is not running: 55000 with the status of its record, or
+** 42704 when there is no such job. */
+static int sl__not_running(sl_session *s, const sl_stmt *st, sl_error *err)
+{
+    char *dir = sl_chk_job_dir(s->eng->data_dir, st->name);
+    char *path = sl_path_join(dir, "_job.json");
+    json_error_t jerr;
+    json_t *o = sl_fs_exists(path) ? json_load_file(path, 0, &jerr) : NULL;
+    const char *status = o ? json_string_value(json_object_get(o, "status")) : NULL;
+    if (o) {
+        sl_error_set(err, SL_ERR_NOT_IN_STATE, st->name_pos, "job \"%s\" is not running",
+                     st->name);
+        sl_error_detail(err, "Its status is %s.",
+                        !status                           ? "unknown"
+                        : strcmp(status, "RUNNING") == 0  ? "INTERRUPTED (its process died)"
+                                                          : status);
+    } else {
+        sl_error_set(err, SL_ERR_UNDEFINED_OBJECT, st->name_pos, "job \"%s\" does not exist",
+                     st->name);
+        sl_error_hint(err, "SHOW JOBS lists the jobs.");
+    }
+    json_decref(o);
+    sl_free(path);
+    sl_free(dir);
+    return -1;
+}
+
+/* STOP JOB 'name' [WITH SAVEPOINT]: ask the running job to stop (after a
+** final checkpoint, kept as a savepoint when asked) and wait until it
+** ended. WITH SAVEPOINT returns Flink's one-row table (savepoint_path). */
+int sl__stop_job_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out,
+                        sl_error *err)
+{
+    sl_engine *eng = s->eng;
+    pthread_mutex_lock(&eng->mu);
+    sl__reap(eng);
+    sl__job *job = sl__job_running(eng, st->name);
+    if (!job) {
+        pthread_mutex_unlock(&eng->mu);
+        return sl__not_running(s, st, err);
+    }
+    job->stop = true;
+    job->savepoint = st->with_savepoint;
+    job->refs++;
+    while (job->state == SL__JOB_RUNNING)
+        pthread_cond_wait(&eng->job_ended, &eng->mu);
+    sl__job_state state = job->state;
+    int64_t chk = job->stats.last_checkpoint;
+    sl_error failure = SL_ERROR_INIT;
+    sl_error_copy(&failure, &job->error);
+    sl__reap(eng); /* a background job: joins its thread */
+    sl__job_unref(job);
+    pthread_mutex_unlock(&eng->mu);
+
+    if (state == SL__JOB_FAILED) {
+        sl_error_move(err, &failure);
+        char *msg = sl_sprintf("job \"%s\" failed while stopping: %s", st->name, err->message);
+        sl_free(err->message);
+        err->message = msg;
+        err->position = st->name_pos;
+        return -1;
+    }
+    if (!st->with_savepoint) {
+        sl__result_complete(out, "STOP JOB");
+        return 0;
+    }
+    if (chk < 0)
+        return sl_error_set(err, SL_ERR_INTERNAL, st->name_pos,
+                            "job \"%s\" stopped without a checkpoint", st->name);
+    char *dir = sl_chk_job_dir(eng->data_dir, st->name);
+    char *path = sl_sprintf("%s/chk-%lld", dir, (long long)chk);
+    if (state == SL__JOB_FINISHED)
+        sl__notice(out, SL_SEV_NOTICE,
+                   "job \"%s\" finished before it stopped: its final checkpoint is not a "
+                   "savepoint, but a job can start from it all the same",
+                   st->name);
+    sl__table_out t;
+    const char *cols[] = {"savepoint_path"};
+    sl__result_begin(&t, out, 1, cols);
+    const char *vals[] = {path};
+    sl__result_row(&t, vals);
+    sl__result_complete(out, "STOP JOB");
+    sl_free(path);
+    sl_free(dir);
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+** Running INSERT and queries
+*/
+
+/* A query: runs to its end (or LIMIT, or cancellation) into out. */
+static int sl__run_query(sl_session *s, sl_physical *phys, sl__run_ctx *run,
+                         const sl_result_sink *out, sl_error *err)
+{
+    sl_job_spec *spec = sl_physical_spec(phys);
+    spec->should_stop = sl__query_should_stop;
+    spec->stop_ctx = run;
+    spec->notice = sl__query_notice;
+    spec->notice_ctx = run;
+    if (out && out->begin) {
+        int n = spec->sink_args.ncols, k = run->with_kind ? 1 : 0;
+        const char **names = sl_calloc((size_t)n + 2, sizeof(char *));
+        sl_type *types = sl_calloc((size_t)n + 2, sizeof(sl_type));
+        names[0] = "op";
+        types[0] = sl_type_make_p(SL_TYPE_CHAR, 2, 0);
+        for (int i = 0; i < n; i++) {
+            names[k + i] = spec->sink_args.names[i];
+            types[k + i] = spec->sink_args.types[i];
+        }
+        if (out->begin(out->ctx, n + k, names, types) != 0)
+            atomic_store(&run->cancelled, true);
+        sl_free(names);
+        sl_free(types);
+    }
+    sl_job_stats stats;
+    if (sl_job_run(spec, &stats, err) != 0)
+        return -1;
+    sl__run_warnings(&stats, out, NULL, NULL);
+    char tag[64];
+    snprintf(tag, sizeof tag, "SELECT %lld", (long long)stats.rows_out);
+    sl__result_complete(out, tag);
+    return 0;
+}
+
+/* For crash tests at chosen moments (tests/kafka): with
+** SLUICE_TEST_PAUSE=<step>:<ms> in the environment, a job pauses for ms
+** after each checkpoint step named <step> (sl_job_spec.failpoint's names:
+** "decide", "state-sink", ...), having printed "sluice-test: paused after
+** <step>" on standard error, so the test can SIGKILL it right there. */
+static int sl__test_pause(void *ctx, const char *where)
+{
+    const char *spec = ctx;
+    const char *colon = strchr(spec, ':');
+    size_t n = colon ? (size_t)(colon - spec) : strlen(spec);
+    if (strlen(where) != n || strncmp(where, spec, n) != 0)
+        return 0;
+    fprintf(stderr, "sluice-test: paused after %s\n", where);
+    fflush(stderr);
+    long ms = colon ? atol(colon + 1) : 1000;
+    sl_sleep_nanos(ms * SL_NANOS_PER_MILLI);
+    return 0;
+}
+
+/* An INSERT: its job runs to its end here ('table.dml-sync' = 'true'), or
+** starts in the background. Takes job. */
+static int sl__run_insert(sl_session *s, sl__job *job, sl__run_ctx *run,
+                          const sl_result_sink *out, sl_error *err)
+{
+    sl_engine *eng = s->eng;
+    sl_job_spec *spec = sl_physical_spec(job->phys);
+    spec->restore_path = job->restore_path;
+    spec->should_stop = sl__job_should_stop;
+    spec->stop_ctx = job;
+    spec->notice = sl__job_notice;
+    spec->notice_ctx = job;
+    spec->progress = sl__job_progress;
+    spec->progress_ctx = job;
+    const char *pause = getenv("SLUICE_TEST_PAUSE");
+    if (pause && pause[0]) {
+        spec->failpoint = sl__test_pause;
+        spec->failpoint_ctx = (void *)pause;
+    }
+    job->run = job->background ? NULL : run;
+    job->stats.last_checkpoint = -1;
+    job->stats.restored_from = -1;
+    if (sl__job_register(job, err) != 0)
+        return -1;
+    if (job->background) {
+        /* Before the job's own notices ("resumes from checkpoint 7"). */
+        sl__notice(out, SL_SEV_NOTICE, "job \"%s\" submitted", job->name);
+        if (sl__job_spawn(job, err) != 0)
+            return -1;
+        sl__result_complete(out, "INSERT 0 0");
+        return 0;
+    }
+    sl__job_main(job);
+    /* It ended: take its outcome and drop it from the registry. */
+    pthread_mutex_lock(&eng->mu);
+    sl__job_state state = job->state;
+    sl_job_stats stats = job->stats;
+    if (state == SL__JOB_FAILED)
+        sl_error_copy(err, &job->error);
+    sl__job_unlist(eng, job);
+    pthread_mutex_unlock(&eng->mu);
+    if (state == SL__JOB_FAILED)
+        return -1;
+    sl__run_warnings(&stats, out, NULL, NULL);
+    char tag[64];
+    snprintf(tag, sizeof tag, "INSERT 0 %lld", (long long)stats.rows_out);
+    sl__result_complete(out, tag);
+    return 0;
+}
+
+int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err)
+{
+    sl_list *plans = sl_list_new();
+    int rc = sl__plan(s, st, plans, err);
+    int64_t interval_ms = sl__duration_ms(s, "execution.checkpointing.interval");
+    sl__gplan g;
+    memset(&g, 0, sizeof g);
+    if (rc == 0)
+        rc = sl__resolve(s, plans, false, &g, out, err);
+    char *effective = NULL; /* of every sink, for SHOW JOBS */
+    if (g.res && g.job.nsinks == 1) {
+        effective = sl_guarantee_summary(&g.res[0]);
+    } else if (g.res && g.job.nsinks > 1) {
+        sl_strbuf sb = SL_STRBUF_INIT;
+        for (int i = 0; i < g.job.nsinks; i++) {
+            char *one = sl_guarantee_summary(&g.res[i]);
+            sl_strbuf_appendf(&sb, "%s%s: %s", i ? ", " : "", g.sinks[i].table, one);
+            sl_free(one);
+        }
+        effective = sl_strbuf_detach(&sb);
+    }
+    /* Each sink runs what was decided for it (by root; queries have none). */
+    sl_guarantee *decided = sl_calloc((size_t)plans->n + 1, sizeof(sl_guarantee));
+    for (int i = 0, k = 0; g.res && i < plans->n && k < g.job.nsinks; i++) {
+        const sl_lp *root = plans->items[i]; /* the roots sl__resolve took, in order */
+        const sl_table *t = root->kind == SL_LP_SINK ? sl_catalog_table(s->eng->cat, root->table)
+                                                     : NULL;
+        if (t && t->connector)
+            decided[i] = g.res[k++].effective;
+    }
+    char *guarantees = NULL; /* the whole decision: the job's log and record */
+    if (rc == 0 && g.job.nsinks > 0) {
+        sl_strbuf sb = SL_STRBUF_INIT;
+        sl_guarantee_explain(&sb, &g.job, g.res);
+        sl_log(SL_LOG_INFO, "guarantees of the job:\n%s", sl_strbuf_cstr(&sb));
+        guarantees = sl_strbuf_detach(&sb);
+    }
+    sl__gplan_free(&g);
+    int parallelism = 1;
+    if (rc == 0)
+        rc = sl__parallelism(s, &parallelism, err);
+    bool query = st->kind == SL_STMT_QUERY;
+    const char *restore = query ? NULL : sl_kvlist_get(s->config, "execution.savepoint.path");
+    if (rc == 0 && restore)
+        rc = sl__check_savepoint(restore, err);
+    if (rc != 0) {
+        sl_free(decided);
+        sl_free(effective);
+        sl_free(guarantees);
+        sl_list_free(plans, sl__lp_free_v);
+        return -1;
+    }
+
+    /* What the job reads while it runs is its own: the plans, the physical
+    ** plan and a snapshot of the catalog they point into. */
+    char *name = sl__job_name(s, st);
+    sl_catalog *cat = sl_catalog_snapshot(s->eng->cat);
+    sl__run_ctx run = {.s = s, .out = out};
+    pthread_mutex_init(&run.mu, NULL);
+    atomic_init(&run.cancelled, false);
+    const sl_lp *top = plans->items[0];
+    run.with_kind = query && top->changelog != SL_CL_INSERT;
+    sl_physical_opts o = {name,
+                          query ? NULL : s->eng->data_dir,
+                          interval_ms,
+                          sl__duration_ms(s, "table.exec.state.ttl"),
+                          parallelism,
+                          sl__duration_ms(s, "table.exec.source.idle-timeout"),
+                          sl__result_sink_create,
+                          &run,
+                          decided};
+    sl_physical *phys = NULL;
+    rc = sl_physical_build_set((const sl_lp *const *)plans->items, plans->n, cat, &o, &phys, err);
+    sl_free(decided);
+    if (rc == 0 && query) {
+        rc = sl__run_query(s, phys, &run, out, err);
+    } else if (rc == 0) {
+        sl__job *job = sl_calloc(1, sizeof *job);
+        job->eng = s->eng;
+        job->name = name;
+        sl_strbuf sinks = SL_STRBUF_INIT; /* a statement set writes several */
+        for (int i = 0; i < plans->n; i++)
+            sl_strbuf_appendf(&sinks, "%s%s", i ? ", " : "", ((sl_lp *)plans->items[i])->table);
+        job->sink = sl_strbuf_detach(&sinks);
+        job->guarantee = effective;
+        job->guarantees = guarantees;
+        effective = NULL;
+        guarantees = NULL;
+        job->restore_path = sl_strdup(restore);
+        if (sl_strcasecmp(sl__setting(s, "restart-strategy.type"), "fixed-delay") == 0) {
+            job->restart_attempts = atoi(sl__setting(s, "restart-strategy.fixed-delay.attempts"));
+            job->restart_delay_ms = sl__duration_ms(s, "restart-strategy.fixed-delay.delay");
+        }
+        job->plans = plans;
+        job->cat = cat;
+        job->phys = phys;
+        job->background = !sl__dml_sync(s);
+        name = NULL;
+        plans = NULL;
+        cat = NULL;
+        phys = NULL;
+        rc = sl__run_insert(s, job, &run, out, err);
+    }
+    sl_physical_free(phys);
+    sl_catalog_close(cat);
+    sl_free(name);
+    sl_list_free(plans, sl__lp_free_v);
+    sl_free(effective);
+    sl_free(guarantees);
+    pthread_mutex_destroy(&run.mu);
+    return rc;
+}
+

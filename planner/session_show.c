@@ -1,0 +1,363 @@
+/*
+** session_show.c — SHOW (tables, views, connectors, jobs, CREATE
+** statements), DESCRIBE and EXPLAIN: catalog objects, job records and plans
+** turned into result rows. Options declared secret are redacted wherever a
+** statement's text is shown.
+**
+** Main routines: sl__show_stmt, sl__describe_stmt, sl__explain_stmt.
+*/
+#include "session_int.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ------------------------------------------------------------------------
+** SHOW / DESCRIBE
+*/
+
+static void sl__names_result(const sl_result_sink *out, const char *column, sl_list *names)
+{
+    sl__table_out t;
+    const char *cols[] = {column};
+    sl__result_begin(&t, out, 1, cols);
+    for (int i = 0; i < names->n; i++) {
+        const char *vals[] = {names->items[i]};
+        sl__result_row(&t, vals);
+    }
+    char tag[32];
+    snprintf(tag, sizeof tag, "SHOW %d", names->n);
+    sl__result_complete(out, tag);
+}
+
+int sl__strcmp_v(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int sl__show_connectors(const sl_result_sink *out)
+{
+    sl__table_out t;
+    const char *cols[] = {"name",          "source",    "sink",        "replayable",
+                          "max guarantee", "mechanism", "commit role", "default guarantee",
+                          "updates",       "description"};
+    sl__result_begin(&t, out, 10, cols);
+    int n;
+    const sl_connector *const *all = sl_connectors(&n);
+    for (int i = 0; i < n; i++) {
+        const sl_connector_caps *c = &all[i]->caps;
+        const char *vals[] = {all[i]->name,
+                              c->source ? "yes" : "no",
+                              c->sink ? "yes" : "no",
+                              c->source ? (c->source_replayable ? "yes" : "no") : "",
+                              c->sink ? sl_guarantee_name(c->sink_max) : "",
+                              c->sink ? sl_mechanism_name(c->sink_mech) : "",
+                              c->sink ? sl_mechanism_role(c->sink_mech) : "",
+                              c->sink ? sl_guarantee_name(c->sink_default) : "",
+                              c->sink ? (c->sink_updates ? "yes" : "no") : "",
+                              all[i]->description};
+        sl__result_row(&t, vals);
+    }
+    char tag[32];
+    snprintf(tag, sizeof tag, "SHOW %d", n);
+    sl__result_complete(out, tag);
+    return 0;
+}
+
+static int sl__show_create(sl_session *s, const sl_stmt *st, const sl_result_sink *out,
+                           sl_error *err)
+{
+    const sl_stmt *def = NULL;
+    if (st->show == SL_SHOW_CREATE_TABLE) {
+        const sl_table *t = sl_catalog_table(s->eng->cat, st->name);
+        if (!t) {
+            if (sl_binder_view(&(sl_binder){s->eng->cat, s->tviews, err, 0}, st->name)) {
+                sl_error_set(err, SL_ERR_WRONG_OBJECT_TYPE, st->name_pos, "\"%s\" is a view",
+                             st->name);
+                sl_error_hint(err, "Use SHOW CREATE VIEW.");
+                return -1;
+            }
+            return sl_error_set(err, SL_ERR_UNDEFINED_TABLE, st->name_pos,
+                                "table \"%s\" does not exist", st->name);
+        }
+        def = t->def;
+    } else {
+        const sl_view *v = sl_binder_view(&(sl_binder){s->eng->cat, s->tviews, err, 0}, st->name);
+        if (!v)
+            return sl_error_set(err, SL_ERR_UNDEFINED_TABLE, st->name_pos,
+                                "view \"%s\" does not exist", st->name);
+        def = v->def;
+    }
+    sl_strbuf sb = SL_STRBUF_INIT;
+    sl_stmt_print(&sb, def, sl__is_secret, NULL);
+    sl__table_out t;
+    const char *cols[] = {"create statement"};
+    sl__result_begin(&t, out, 1, cols);
+    const char *vals[] = {sl_strbuf_cstr(&sb)};
+    sl__result_row(&t, vals);
+    sl_strbuf_free(&sb);
+    sl__result_complete(out, "SHOW 1");
+    return 0;
+}
+
+/* SHOW JOBS: one row per jobs/<name>/_job.json, sorted by name; a running
+** job with its live counters. */
+static int sl__show_jobs(sl_session *s, const sl_result_sink *out)
+{
+    static const char *const cols[] = {"job name",  "status",   "sink",      "guarantee",
+                                       "checkpoint", "rows in",  "rows out",  "late rows",
+                                       "skipped rows", "restarts"};
+    sl__table_out t;
+    sl__result_begin(&t, out, 10, cols);
+    char *jobs = sl_path_join(s->eng->data_dir, "jobs");
+    sl_list *names = sl_list_new();
+    DIR *d = opendir(jobs);
+    struct dirent *de;
+    while (d && (de = readdir(d)) != NULL)
+        if (de->d_name[0] != '.')
+            sl_list_push(names, sl_strdup(de->d_name));
+    if (d)
+        closedir(d);
+    if (names->n > 1)
+        qsort(names->items, (size_t)names->n, sizeof(void *), sl__strcmp_v);
+    int shown = 0;
+    for (int i = 0; i < names->n; i++) {
+        char *dir = sl_path_join(jobs, names->items[i]);
+        char *path = sl_path_join(dir, "_job.json");
+        json_error_t jerr;
+        json_t *o = json_load_file(path, 0, &jerr);
+        if (o) {
+            const char *name = json_string_value(json_object_get(o, "name"));
+            const char *status = json_string_value(json_object_get(o, "status"));
+            sl_job_stats live = {0};
+            bool running = name && sl__job_live(s->eng, name, &live);
+            int64_t chk = json_is_integer(json_object_get(o, "last_checkpoint"))
+                              ? json_integer_value(json_object_get(o, "last_checkpoint"))
+                              : -1;
+            bool died = !running && status && strcmp(status, "RUNNING") == 0;
+            sl_chk_store *st = NULL;
+            sl_error ignored = SL_ERROR_INIT;
+            if (died && name && sl_chk_open(s->eng->data_dir, name, &st, &ignored) == 0)
+                sl_chk_latest(st, &chk, &ignored);
+            sl_chk_close(st);
+            sl_error_reset(&ignored);
+            char nums[6][24];
+            const char *keys[5] = {"rows_in", "rows_out", "rows_late", "rows_skipped",
+                                   "restarts"};
+            int64_t counts[5] = {live.rows_in,      live.rows_out, live.rows_late,
+                                 live.rows_skipped, live.restarts};
+            if (running)
+                chk = live.last_checkpoint;
+            snprintf(nums[0], sizeof nums[0], "%lld", (long long)chk);
+            for (int k = 0; k < 5; k++) {
+                json_t *v = json_object_get(o, keys[k]);
+                if (!running)
+                    counts[k] = json_is_integer(v) ? json_integer_value(v) : 0;
+                snprintf(nums[k + 1], sizeof nums[k + 1], "%lld", (long long)counts[k]);
+            }
+            bool has_stats = running || json_object_get(o, "rows_in") != NULL;
+            const char *vals[] = {name ? name : names->items[i],
+                                  running ? "RUNNING" : died ? "INTERRUPTED" : status ? status : "?",
+                                  json_string_value(json_object_get(o, "sink")),
+                                  json_string_value(json_object_get(o, "guarantee")),
+                                  chk >= 0 ? nums[0] : NULL,
+                                  has_stats ? nums[1] : NULL,
+                                  has_stats ? nums[2] : NULL,
+                                  has_stats ? nums[3] : NULL,
+                                  has_stats ? nums[4] : NULL,
+                                  has_stats ? nums[5] : NULL};
+            sl__result_row(&t, vals);
+            shown++;
+            json_decref(o);
+        }
+        sl_free(path);
+        sl_free(dir);
+    }
+    sl_list_free(names, sl_free);
+    sl_free(jobs);
+    char tag[32];
+    snprintf(tag, sizeof tag, "SHOW %d", shown);
+    sl__result_complete(out, tag);
+    return 0;
+}
+
+int sl__show_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err)
+{
+    switch (st->show) {
+    case SL_SHOW_TABLES: {
+        sl_list *names = sl_catalog_table_names(s->eng->cat);
+        sl__names_result(out, "table name", names);
+        sl_list_free(names, sl_free);
+        return 0;
+    }
+    case SL_SHOW_VIEWS: {
+        sl_list *names = sl_catalog_view_names(s->eng->cat);
+        for (int i = 0; i < sl_list_len(s->tviews); i++)
+            sl_list_push(names, sl_strdup(((sl_view *)sl_list_get(s->tviews, i))->name));
+        if (names->n > 1)
+            qsort(names->items, (size_t)names->n, sizeof(void *), sl__strcmp_v);
+        sl__names_result(out, "view name", names);
+        sl_list_free(names, sl_free);
+        return 0;
+    }
+    case SL_SHOW_JOBS:
+        return sl__show_jobs(s, out);
+    case SL_SHOW_CONNECTORS:
+        return sl__show_connectors(out);
+    case SL_SHOW_CREATE_TABLE:
+    case SL_SHOW_CREATE_VIEW:
+        return sl__show_create(s, st, out, err);
+    }
+    return sl_error_set(err, SL_ERR_INTERNAL, st->pos, "unknown SHOW");
+}
+
+int sl__describe_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out,
+                        sl_error *err)
+{
+    const sl_table *t = sl_catalog_table(s->eng->cat, st->name);
+    const char *cols[] = {"name", "type", "null", "key", "extras", "watermark", "comment"};
+    sl__table_out to;
+    if (t) {
+        sl_strbuf key = SL_STRBUF_INIT, wm = SL_STRBUF_INIT;
+        if (t->npk) {
+            sl_strbuf_append(&key, "PRI(");
+            for (int i = 0; i < t->npk; i++)
+                sl_strbuf_appendf(&key, "%s%s", i ? ", " : "", t->cols[t->pk[i]].name);
+            sl_strbuf_append(&key, ")");
+        }
+        if (t->wm_col >= 0)
+            sl_expr_print(&wm, t->def->wm_expr);
+        sl__result_begin(&to, out, 7, cols);
+        for (int i = 0; i < t->ncols; i++) {
+            sl_type ty = t->cols[i].type;
+            bool nn = ty.not_null;
+            ty.not_null = false;
+            char *tname = sl_type_to_string(ty);
+            char *shown = i == t->wm_col ? sl_sprintf("%s *ROWTIME*", tname) : sl_strdup(tname);
+            bool in_pk = false;
+            for (int k = 0; k < t->npk; k++)
+                in_pk |= t->pk[k] == i;
+            const char *vals[] = {t->cols[i].name,
+                                  shown,
+                                  nn ? "FALSE" : "TRUE",
+                                  in_pk ? sl_strbuf_cstr(&key) : "",
+                                  "",
+                                  i == t->wm_col ? sl_strbuf_cstr(&wm) : "",
+                                  t->cols[i].comment ? t->cols[i].comment : ""};
+            sl__result_row(&to, vals);
+            sl_free(tname);
+            sl_free(shown);
+        }
+        sl_strbuf_free(&key);
+        sl_strbuf_free(&wm);
+        char tag[32];
+        snprintf(tag, sizeof tag, "DESCRIBE %d", t->ncols);
+        sl__result_complete(out, tag);
+        return 0;
+    }
+    sl_binder b = sl__binder(s, err);
+    const sl_view *v = sl_binder_view(&b, st->name);
+    if (!v)
+        return sl_error_set(err, SL_ERR_UNDEFINED_TABLE, st->name_pos,
+                            "table or view \"%s\" does not exist", st->name);
+    sl_lp *lp = sl_bind_query(&b, v->def->query);
+    if (!lp) {
+        /* The view no longer binds (a table it reads was dropped or changed). */
+        err->position = st->name_pos;
+        return -1;
+    }
+    sl__result_begin(&to, out, 7, cols);
+    for (int i = 0; i < lp->ncols; i++) {
+        sl_type ty = lp->cols[i].type;
+        bool nn = ty.not_null;
+        ty.not_null = false;
+        char *tname = sl_type_to_string(ty);
+        char *shown = lp->cols[i].rowtime ? sl_sprintf("%s *ROWTIME*", tname) : sl_strdup(tname);
+        const sl_ident *alias = i < sl_list_len(v->def->column_names)
+                                    ? sl_list_get(v->def->column_names, i)
+                                    : NULL;
+        const char *vals[] = {alias ? alias->name : lp->cols[i].name, shown, nn ? "FALSE" : "TRUE",
+                              "", "", "", ""};
+        sl__result_row(&to, vals);
+        sl_free(tname);
+        sl_free(shown);
+    }
+    char tag[32];
+    snprintf(tag, sizeof tag, "DESCRIBE %d", lp->ncols);
+    sl_lp_free(lp);
+    sl__result_complete(out, tag);
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+** EXPLAIN
+*/
+
+int sl__explain_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err)
+{
+    sl_list *plans = sl_list_new();
+    if (sl__plan(s, st->inner, plans, err) != 0) {
+        sl_list_free(plans, sl__lp_free_v);
+        return -1;
+    }
+    sl_strbuf sb = SL_STRBUF_INIT;
+    sl_strbuf_append(&sb, "== Logical Plan ==\n");
+    for (int i = 0; i < plans->n; i++) {
+        if (i)
+            sl_strbuf_append_char(&sb, '\n');
+        sl_lp_explain(&sb, plans->items[i]);
+    }
+    /* The job graph each plan runs as (or why it cannot run yet). */
+    int parallelism = 1;
+    if (sl__parallelism(s, &parallelism, err) != 0) {
+        sl_strbuf_free(&sb);
+        sl_list_free(plans, sl__lp_free_v);
+        return -1;
+    }
+    sl_strbuf_append(&sb, "\n== Physical Plan ==\n");
+    {
+        sl_physical_opts o = {"explain",
+                              NULL,
+                              sl__duration_ms(s, "execution.checkpointing.interval"),
+                              sl__duration_ms(s, "table.exec.state.ttl"),
+                              parallelism,
+                              sl__duration_ms(s, "table.exec.source.idle-timeout"),
+                              NULL,
+                              NULL,
+                              NULL};
+        sl_physical *phys = NULL;
+        sl_error perr = SL_ERROR_INIT;
+        if (sl_physical_build_set((const sl_lp *const *)plans->items, plans->n, s->eng->cat, &o,
+                                  &phys, &perr) == 0)
+            sl_physical_explain(&sb, phys);
+        else
+            sl_strbuf_appendf(&sb, "(cannot run yet: %s)\n", perr.message);
+        sl_physical_free(phys);
+        sl_error_reset(&perr);
+    }
+    sl__gplan g;
+    if (sl__resolve(s, plans, true, &g, out, err) != 0) {
+        sl__gplan_free(&g);
+        sl_strbuf_free(&sb);
+        sl_list_free(plans, sl__lp_free_v);
+        return -1;
+    }
+    if (g.job.nsinks > 0) {
+        sl_strbuf_append_char(&sb, '\n');
+        sl_guarantee_explain(&sb, &g.job, g.res);
+    }
+    sl__gplan_free(&g);
+    sl_list_free(plans, sl__lp_free_v);
+    sl__result_lines(out, "plan", sl_strbuf_cstr(&sb));
+    sl_strbuf_free(&sb);
+    sl__result_complete(out, "EXPLAIN");
+    return 0;
+}
+
