@@ -352,7 +352,8 @@ static const char *sl__meta_file(const sl__meta *m, size_t i, json_int_t *size, 
 static bool sl__file_ok(const json_t *f, int v)
 {
     if (v == 1)
-        return json_is_string(f) && strncmp(json_string_value(f), "state-", 6) == 0;
+        return json_is_string(f) && strncmp(json_string_value(f), "state-", 6) == 0 &&
+               !strchr(json_string_value(f), '/');
     const json_t *name = json_object_get(f, "name"), *size = json_object_get(f, "size"),
                  *sum = json_object_get(f, "xxh3");
     return json_is_object(f) && json_is_string(name) &&

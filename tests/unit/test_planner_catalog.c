@@ -557,6 +557,67 @@ static void t_bad_utf8_create(void)
     sl_free(dir);
 }
 
+/* _job.json carries its checksum: a damaged record is refused by name (STOP
+** JOB: XX001; SHOW JOBS: a warning naming it, no made-up row); a record from
+** before checksums is still read. */
+static void t_job_record_checksum(void)
+{
+    char *dir = tmpdir("jobrecord");
+    sl_error err = SL_ERROR_INIT;
+    collect c = {SL_STRBUF_INIT, SL_STRBUF_INIT, ""};
+    sl_engine *eng = NULL;
+    REQUIRE(sl_engine_open(dir, &eng, &err) == 0);
+    sl_session *s = sl_session_new(eng);
+    CHECK(run(s, "CREATE TABLE nums (id BIGINT) WITH ('connector' = 'datagen', "
+                 "'number-of-rows' = '10', 'fields.id.kind' = 'sequence', "
+                 "'fields.id.start' = '1', 'fields.id.end' = '10')", &c, &err) == 0);
+    CHECK(run(s, "CREATE TABLE out (id BIGINT) WITH ('connector' = 'blackhole')", &c, &err) == 0);
+    CHECK(run(s, "SET 'table.dml-sync' = 'true'", &c, &err) == 0);
+    CHECK(run(s, "SET 'pipeline.name' = 'done'", &c, &err) == 0);
+    CHECK(run(s, "INSERT INTO out SELECT id FROM nums", &c, &err) == 0);
+    char *path = sl_sprintf("%s/jobs/done/_job.json", dir);
+    char *text = slurp(path);
+    REQUIRE(text);
+    CHECK(strstr(text, "\"version\": 2") && strstr(text, "\"checksum\": \""));
+    size_t len = strlen(text);
+    CHECK(run(s, "STOP JOB 'done'", &c, &err) == -1);
+    CHECK_STR(err.sqlstate, "55000"); /* read: FINISHED */
+    int caught = 0;
+    for (size_t i = 0; i < len; i++) {
+        text[i] ^= 0x04;
+        REQUIRE(sl_fs_write_atomic(path, text, len, &err) == 0);
+        if (run(s, "STOP JOB 'done'", &c, &err) == -1 && !strcmp(err.sqlstate, "XX001") &&
+            strstr(err.message, path))
+            caught++;
+        else
+            fprintf(stderr, "byte %zu of _job.json changed: %s\n", i, err.sqlstate);
+        text[i] ^= 0x04;
+    }
+    CHECK_INT(caught, (int)len);
+    text[len / 2] ^= 0x04;
+    REQUIRE(sl_fs_write_atomic(path, text, len, &err) == 0);
+    CHECK(run(s, "SHOW JOBS", &c, &err) == 0);
+    CHECK_STR(sl_strbuf_cstr(&c.rows), "");
+    CHECK(strstr(sl_strbuf_cstr(&c.notices), path) &&
+          strstr(sl_strbuf_cstr(&c.notices), "is damaged"));
+    /* A record written before checksums (no version, no checksum). */
+    const char *old = "{\"name\": \"done\", \"status\": \"FINISHED\", \"time\": 1, "
+                      "\"sink\": \"out\", \"guarantee\": \"none\"}";
+    REQUIRE(sl_fs_write_atomic(path, old, strlen(old), &err) == 0);
+    CHECK(run(s, "SHOW JOBS", &c, &err) == 0);
+    CHECK(strncmp(sl_strbuf_cstr(&c.rows), "done|FINISHED|out|none|", 23) == 0);
+    CHECK(run(s, "STOP JOB 'done'", &c, &err) == -1);
+    CHECK_STR(err.sqlstate, "55000");
+    sl_error_reset(&err);
+    sl_session_free(s);
+    sl_engine_close(eng);
+    sl_strbuf_free(&c.rows);
+    sl_strbuf_free(&c.notices);
+    sl_free(text);
+    sl_free(path);
+    sl_free(dir);
+}
+
 SL_TESTS(t_lock, t_interrupted_init, t_survives_restart, t_not_sluice_dir, t_corrupt_catalog, t_failed_write_changes_nothing,
          t_ddl_errors, t_duplicate_objects, t_missing_catalog, t_catalog_every_byte,
-         t_bad_utf8_create)
+         t_bad_utf8_create, t_job_record_checksum)
