@@ -3,6 +3,7 @@
 **
 **   jobs/<job>/chk-<N>/state-<name>   state blobs, each written atomically
 **   jobs/<job>/chk-<N>/_metadata      written last: it makes chk-<N> a checkpoint
+**   jobs/<job>/_latest                the newest sealed N, written after _metadata
 **
 ** Job and state names are used in file names with every byte outside
 ** [A-Za-z0-9._-] written as %XX, so any name is safe and distinct.
@@ -33,6 +34,14 @@
 
 #define SL_CHK_FORMAT "sluice-checkpoint"
 #define SL_CHK_VERSION 2 /* 2: checksums; 1: none (still read) */
+#define SL_CHK_LATEST "_latest" /* in the job's directory: the newest sealed checkpoint */
+#define SL_CHK_LATEST_FORMAT "sluice-latest-checkpoint"
+
+/* The hint of every damaged or missing checkpoint. */
+static const char sl__no_fallback[] =
+    "An older checkpoint is not used instead: the sinks may already hold what came after it, "
+    "which would be written again. Restore the checkpoint directory from a copy, or start the "
+    "job afresh under a new 'pipeline.name' (from a savepoint with 'execution.savepoint.path').";
 
 /* A state file of a checkpoint being written. */
 typedef struct sl__file {
@@ -189,6 +198,57 @@ int sl_chk_write_state(sl_chk_store *st, int64_t id, const char *name, const voi
     return rc;
 }
 
+/* Write jobs/<job>/_latest naming checkpoint id, after its _metadata: the
+** newest checkpoint sealed, so that one deleted later (its directory, or its
+** _metadata) is reported as missing instead of passed over. A crash before
+** this write leaves the previous id in it, which the newer sealed checkpoint
+** then overrides. */
+static int sl__latest_write(const sl_chk_store *st, int64_t id, sl_error *err)
+{
+    char *text = sl_sprintf("{\"format\": \"%s\", \"checkpoint\": %lld, \"%s\": \"%s\"}\n",
+                            SL_CHK_LATEST_FORMAT, (long long)id, SL_CHECKSUM_KEY,
+                            SL_CHECKSUM_ZERO);
+    char *path = sl_path_join(st->dir, SL_CHK_LATEST);
+    int rc = sl_checksum_embed(text, strlen(text));
+    if (SL_ALWAYS(rc == 0))
+        rc = sl_fs_write_atomic(path, text, strlen(text), err);
+    sl_free(path);
+    sl_free(text);
+    return rc;
+}
+
+/* Read jobs/<job>/_latest: 0 with *id (-1 when there is none, as in a job
+** directory from before it existed), or -1 with XX001 when it is damaged. */
+static int sl__latest_read(const sl_chk_store *st, int64_t *id, sl_error *err)
+{
+    *id = -1;
+    char *path = sl_path_join(st->dir, SL_CHK_LATEST);
+    char *text = NULL;
+    size_t len = 0;
+    int rc = sl_fs_exists(path) ? sl_fs_read_file(path, &text, &len, err) : 0;
+    if (rc == 0 && text) {
+        json_error_t jerr;
+        json_t *o = sl_checksum_verify(text, len) == 1 ? json_loadb(text, len, 0, &jerr) : NULL;
+        json_t *fmt = json_object_get(o, "format"), *chk = json_object_get(o, "checkpoint");
+        if (json_is_string(fmt) && strcmp(json_string_value(fmt), SL_CHK_LATEST_FORMAT) == 0 &&
+            json_is_integer(chk) && json_integer_value(chk) >= 0) {
+            *id = json_integer_value(chk);
+        } else {
+            rc = sl_error_set(err, SL_ERR_DATA_CORRUPTED, -1,
+                              "the record of job \"%s\"'s newest checkpoint is damaged",
+                              st->job);
+            sl_error_detail(err, "File: %s. Its checksum does not match, or it does not parse.",
+                            path);
+            sl_error_hint(err, "Remove the file to resume from the newest checkpoint present, "
+                               "if you know it is the newest the job took.");
+        }
+        json_decref(o);
+    }
+    sl_free(text);
+    sl_free(path);
+    return rc;
+}
+
 /* "%016llx" of a checksum. */
 static void sl__hex(uint64_t v, char out[17])
 {
@@ -245,6 +305,8 @@ int sl_chk_seal(sl_chk_store *st, int64_t id, bool savepoint, int64_t time_ns, s
         rc = sl_fs_write_atomic(path, text, strlen(text), err);
         sl_free(path);
     }
+    if (rc == 0)
+        rc = sl__latest_write(st, id, err);
     free(text);
     sl_free(dir);
     return rc;
@@ -318,10 +380,7 @@ static int sl__damaged(const sl_chk_store *st, int64_t id, const char *file, sl_
     else
         sl_error_set(err, SL_ERR_DATA_CORRUPTED, -1, "checkpoint %s is damaged: %s", dir, what);
     sl_error_detail(err, "File: %s. %s", path, found);
-    sl_error_hint(err, "An older checkpoint is not used instead: the sinks may already hold "
-                       "what came after it, which would be written again. Restore the checkpoint "
-                       "directory from a copy, or start the job afresh under a new "
-                       "'pipeline.name' (from a savepoint with 'execution.savepoint.path').");
+    sl_error_hint(err, "%s", sl__no_fallback);
     sl_free(path);
     sl_free(dir);
     return -1;
@@ -514,6 +573,29 @@ int sl_chk_latest(sl_chk_store *st, int64_t *id, sl_error *err)
         break;
     }
     sl_free(ids);
+    /* The newest sealed checkpoint must not be older than the one recorded
+    ** as sealed: a missing newer one (deleted, or its _metadata) is named. */
+    int64_t recorded = -1;
+    if (rc == 0 && sl__latest_read(st, &recorded, err) != 0)
+        rc = -1;
+    if (rc == 0 && recorded > *id) {
+        char *dir = sl_chk_path(st, recorded), *path = sl_path_join(st->dir, SL_CHK_LATEST);
+        rc = sl_error_set(err, SL_ERR_DATA_CORRUPTED, -1,
+                          "checkpoint %lld of job \"%s\" is missing", (long long)recorded,
+                          st->job);
+        if (*id >= 0)
+            sl_error_detail(err, "%s says it was sealed, but %s%s; the newest checkpoint present "
+                                 "is %lld.", path, dir, sl_fs_exists(dir) ? " has no _metadata"
+                                                                         : " does not exist",
+                            (long long)*id);
+        else
+            sl_error_detail(err, "%s says it was sealed, but %s%s; no checkpoint is present.",
+                            path, dir, sl_fs_exists(dir) ? " has no _metadata" : " does not exist");
+        sl_error_hint(err, "%s", sl__no_fallback);
+        *id = -1;
+        sl_free(path);
+        sl_free(dir);
+    }
     return rc;
 }
 

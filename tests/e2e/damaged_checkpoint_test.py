@@ -10,6 +10,9 @@ checkpoint is damaged in one way per case, and the job is started again:
 - state:    one byte of a state file flipped (same size: only its checksum tells);
 - metadata: one byte of the checkpoint's _metadata flipped;
 - missing:  a state file the _metadata lists deleted;
+- gone:     the newest checkpoint directory deleted: the one jobs/<job>/_latest
+            names as the newest sealed, with any sealed after it (the kill
+            may come between a _metadata and _latest);
 - control:  nothing damaged: the restart must resume from that checkpoint
             and finish, which shows the run can succeed (so the failures
             above are the damage's doing).
@@ -22,6 +25,7 @@ fall back to an older checkpoint, whose replay would commit its epochs again.
 Usage: damaged_checkpoint_test.py --sluice PATH [--case NAME]
 """
 import argparse
+import json
 import os
 import re
 import shutil
@@ -95,6 +99,15 @@ def run_case(sluice, case):
         elif case == "missing":
             victim = next(n for n in states if n.startswith("state-sink-"))
             os.unlink(os.path.join(chk, victim))
+        elif case == "gone":
+            if not os.path.exists(os.path.join(job_dir, "_latest")):
+                return "gone: the job wrote no jobs/<job>/_latest"
+            with open(os.path.join(job_dir, "_latest")) as f:
+                newest = json.load(f)["checkpoint"]
+            victim = "chk-%d" % newest
+            for n in ids:
+                if n >= newest:
+                    shutil.rmtree(os.path.join(job_dir, "chk-%d" % n))
         before = sluice_e2e.committed_files(out)
         p = runner.start()
         try:
@@ -138,10 +151,10 @@ def run_case(sluice, case):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sluice", required=True)
-    ap.add_argument("--case", choices=["state", "metadata", "missing", "control"])
+    ap.add_argument("--case", choices=["state", "metadata", "missing", "gone", "control"])
     args = ap.parse_args()
     failed = 0
-    for case in [args.case] if args.case else ["control", "state", "metadata", "missing"]:
+    for case in [args.case] if args.case else ["control", "state", "metadata", "missing", "gone"]:
         why = run_case(args.sluice, case)
         print("%s: %s" % (case, "ok" if why is None else "FAILED: " + why))
         failed += why is not None

@@ -294,6 +294,66 @@ static void t_checkpoint_state_damaged(void)
     sl_free(data);
 }
 
+/* The newest sealed checkpoint deleted afterwards (its directory, or its
+** _metadata) is reported as missing by name, not passed over for an older
+** one; _latest itself is checksummed; a crash between _metadata and _latest
+** (an older id in it) is no error. */
+static void t_checkpoint_newest_missing(void)
+{
+    char *data = tmpdir("missing");
+    sl_error err = SL_ERROR_INIT;
+    sl_chk_store *st = NULL;
+    REQUIRE(sl_chk_open(data, "j", &st, &err) == 0);
+    for (int64_t i = 1; i <= 3; i++) {
+        CHECK(sl_chk_write_state(st, i, "s", "v", 1, &err) == 0);
+        CHECK(sl_chk_seal(st, i, false, i, &err) == 0);
+    }
+    char *latest = sl_sprintf("%s/jobs/j/_latest", data);
+    char *saved = NULL;
+    size_t len = 0;
+    REQUIRE(sl_fs_read_file(latest, &saved, &len, &err) == 0);
+    /* _metadata of 3 gone */
+    char *meta3 = chk_file(st, 3, "_metadata");
+    REQUIRE(unlink(meta3) == 0);
+    int64_t id = 7;
+    CHECK(sl_chk_latest(st, &id, &err) == -1);
+    CHECK_INT(id, -1);
+    CHECK_STR(err.sqlstate, SL_ERR_DATA_CORRUPTED);
+    CHECK(err.message && strstr(err.message, "checkpoint 3 of job \"j\" is missing"));
+    CHECK(err.detail && strstr(err.detail, "chk-3 has no _metadata") &&
+          strstr(err.detail, "newest checkpoint present is 2"));
+    sl_error_reset(&err);
+    /* the whole directory gone */
+    char *d3 = sl_chk_path(st, 3);
+    REQUIRE(sl_fs_remove_tree(d3, &err) == 0);
+    CHECK(sl_chk_latest(st, &id, &err) == -1);
+    CHECK(err.detail && strstr(err.detail, "chk-3 does not exist"));
+    sl_error_reset(&err);
+    /* a crash after 4's _metadata, before _latest: 4 is the newest, no error */
+    CHECK(sl_chk_write_state(st, 4, "s", "v", 1, &err) == 0);
+    CHECK(sl_chk_seal(st, 4, false, 4, &err) == 0);
+    REQUIRE(sl_fs_write_atomic(latest, saved, len, &err) == 0); /* names 3 */
+    CHECK(sl_chk_latest(st, &id, &err) == 0);
+    CHECK_INT(id, 4);
+    /* _latest damaged: by name */
+    saved[len / 2] ^= 0x04;
+    REQUIRE(sl_fs_write_atomic(latest, saved, len, &err) == 0);
+    CHECK(sl_chk_latest(st, &id, &err) == -1);
+    CHECK_STR(err.sqlstate, SL_ERR_DATA_CORRUPTED);
+    CHECK(err.detail && strstr(err.detail, latest));
+    sl_error_reset(&err);
+    /* removed (a job directory from before _latest): the newest present */
+    REQUIRE(unlink(latest) == 0);
+    CHECK(sl_chk_latest(st, &id, &err) == 0);
+    CHECK_INT(id, 4);
+    sl_free(d3);
+    sl_free(meta3);
+    sl_free(saved);
+    sl_free(latest);
+    sl_chk_close(st);
+    sl_free(data);
+}
+
 /* Every single changed byte of _metadata is caught (its own checksum), the
 ** version number and the checksum digits included. */
 static void t_checkpoint_metadata_every_byte(void)
@@ -420,6 +480,6 @@ static void t_checkpoint_prune(void)
     sl_free(data);
 }
 
-SL_TESTS(t_checkpoint_state_damaged, t_checkpoint_metadata_every_byte,
+SL_TESTS(t_checkpoint_state_damaged, t_checkpoint_newest_missing, t_checkpoint_metadata_every_byte,
          t_checkpoint_version1_and_seal_existing, t_channel_order_and_timeout, t_channel_blocked_lanes, t_channel_backpressure_many_senders, t_channel_close,
          t_checkpoint_seal_and_latest, t_checkpoint_prune)
