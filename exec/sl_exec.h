@@ -381,9 +381,11 @@ typedef int (*sl_participant_create_fn)(const sl_participant_args *args, sl_part
 ** "files": [{"name", "size", "xxh3"}...], "checksum": XXH3 of the file's own
 ** bytes (sl_checksum_embed)}. Each state file is written atomically and
 ** fsync'ed before _metadata, so a crash at any moment leaves either no
-** checkpoint N or a complete one. What is damaged afterwards (a changed,
-** truncated or missing file) is reported as XX001 naming the checkpoint and
-** the file, never skipped for an older checkpoint. Version 1 (files as plain
+** checkpoint N or a complete one. jobs/<job>/_latest names the newest
+** sealed checkpoint (written after its _metadata). What is damaged
+** afterwards (a changed, truncated or missing file, a newest checkpoint
+** deleted) is reported as XX001 naming the checkpoint and the file, never
+** skipped for an older checkpoint. Version 1 (files as plain
 ** names, no checksums) is still read, without verification.
 */
 typedef struct sl_chk_store sl_chk_store;
@@ -405,7 +407,8 @@ int sl_chk_seal_existing(sl_chk_store *st, int64_t id, int64_t time_ns, sl_error
 ** directory without _metadata is not a checkpoint (an attempt a crash cut
 ** short). The newest with one must be whole: XX001 naming the file when its
 ** _metadata is damaged or a state file it lists is missing or of the wrong
-** size (an older checkpoint is never used instead). */
+** size, and XX001 "missing" when _latest names a newer one (an older
+** checkpoint is never used instead). */
 int sl_chk_latest(sl_chk_store *st, int64_t *id, sl_error *err);
 /* Read a state blob of a checkpoint (caller frees *data). 58P01 if the
 ** checkpoint holds no such state; XX001 (naming checkpoint and file) when
