@@ -445,7 +445,7 @@ static int sl__meta_load(const sl_chk_store *st, int64_t id, sl__meta *m, sl_err
     const char *why = NULL;
     json_t *fmt = json_object_get(root, "format"), *ver = json_object_get(root, "version");
     json_t *files = json_object_get(root, "files"), *chk = json_object_get(root, "checkpoint");
-    int version = json_is_integer(ver) ? (int)json_integer_value(ver) : 0;
+    json_int_t version = json_is_integer(ver) ? json_integer_value(ver) : 0;
     if (sum == 0)
         why = "its checksum does not match its contents";
     else if (!root)
@@ -456,23 +456,25 @@ static int sl__meta_load(const sl_chk_store *st, int64_t id, sl__meta *m, sl_err
     else if (version > SL_CHK_VERSION)
         why = "it was written by a newer version of Sluice";
     else if (version < 1 || (version >= 2) != (sum == 1))
-        why = version >= 2 ? "it lacks its checksum" : "it has an unknown format version";
+        why = version >= 2  ? "it lacks its checksum"
+              : version == 1 ? "a version 1 _metadata has no checksum"
+                             : "it has an unknown format version";
     else if (!json_is_integer(chk) || json_integer_value(chk) != id)
         why = "it names another checkpoint";
     else if (!json_is_array(files) || !json_is_boolean(json_object_get(root, "savepoint")))
         why = "it lacks the list of state files";
     for (size_t i = 0; !why && i < json_array_size(files); i++)
-        if (!sl__file_ok(json_array_get(files, i), version))
+        if (!sl__file_ok(json_array_get(files, i), (int)version))
             why = "an entry of its list of state files is malformed";
     if (why) {
         json_decref(root);
         char *found = sl_sprintf("It cannot be used: %s.", why);
-        sl__damaged(st, id, "_metadata", err, "_metadata is unreadable", found);
+        sl__damaged(st, id, "_metadata", err, "_metadata cannot be used", found);
         sl_free(found);
         return -1;
     }
     m->root = root;
-    m->version = version;
+    m->version = (int)version; /* 1 or 2 */
     m->savepoint = json_is_true(json_object_get(root, "savepoint"));
     m->files = files;
     return 1;
