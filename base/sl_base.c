@@ -712,6 +712,47 @@ int sl_strncasecmp(const char *a, const char *b, size_t n)
     return 0;
 }
 
+int64_t sl_utf8_invalid(const char *s, size_t len)
+{
+    const unsigned char *z = (const unsigned char *)s;
+    size_t i = 0;
+    while (i < len) {
+        unsigned char c = z[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        size_t n;
+        unsigned char lo = 0x80, hi = 0xBF; /* allowed range of the second byte */
+        if (c >= 0xC2 && c <= 0xDF)
+            n = 2;
+        else if (c >= 0xE0 && c <= 0xEF) {
+            n = 3;
+            if (c == 0xE0)
+                lo = 0xA0; /* overlong */
+            else if (c == 0xED)
+                hi = 0x9F; /* surrogates */
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            n = 4;
+            if (c == 0xF0)
+                lo = 0x90; /* overlong */
+            else if (c == 0xF4)
+                hi = 0x8F; /* past U+10FFFF */
+        } else {
+            return (int64_t)i;
+        }
+        for (size_t k = 1; k < n; k++) {
+            if (i + k >= len)
+                return (int64_t)i; /* truncated sequence */
+            unsigned char d = z[i + k];
+            if (k == 1 ? (d < lo || d > hi) : (d < 0x80 || d > 0xBF))
+                return (int64_t)i;
+        }
+        i += n;
+    }
+    return -1;
+}
+
 uint64_t sl_hash_bytes(const void *p, size_t n, uint64_t h)
 {
     const unsigned char *b = p;

@@ -95,6 +95,7 @@ typedef struct sl_error {
 #define SL_ERR_DATETIME_FORMAT "22007"      /* invalid_datetime_format */
 #define SL_ERR_NUMERIC_RANGE "22003"        /* numeric_value_out_of_range */
 #define SL_ERR_STRING_TRUNCATION "22001"    /* string_data_right_truncation */
+#define SL_ERR_CHARACTER_NOT_IN_REPERTOIRE "22021" /* character_not_in_repertoire: bad UTF-8 */
 #define SL_ERR_DIVISION_BY_ZERO "22012"     /* division_by_zero */
 #define SL_ERR_UNDEFINED_PARAMETER "42704"  /* an unknown configuration key */
 #define SL_ERR_CANT_CHANGE_RUNTIME "55P02"  /* cant_change_runtime_param */
@@ -263,6 +264,10 @@ char *sl_path_join(const char *a, const char *b);
 */
 /* 1-based line and column (in bytes) of a byte offset into text. */
 void sl_text_linecol(const char *text, size_t offset, int *line, int *col);
+/* Offset of the first byte of s[0..len) that does not belong to well-formed
+** UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing past U+10FFFF,
+** no truncated sequence), or -1 when all of it is well-formed. */
+int64_t sl_utf8_invalid(const char *s, size_t len);
 /* Case-insensitive ASCII comparison. */
 int sl_strcasecmp(const char *a, const char *b);
 int sl_strncasecmp(const char *a, const char *b, size_t n);
@@ -275,6 +280,26 @@ int sl_edit_distance(const char *a, const char *b, int cap);
 /* The candidate closest to word, or NULL when none is close enough
 ** (distance <= max(1, strlen(word)/3)). */
 const char *sl_did_you_mean(const char *word, const char *const *candidates, int n);
+
+/* ------------------------------------------------------------------------
+** Checksums (sl_checksum.c) of what the engine writes and later trusts
+** (DESIGN.md section 10): XXH3-64 from libxxhash. A JSON file carries its
+** own checksum as one member "checksum": "<16 lower-case hex digits>",
+** computed over the file's bytes with those 16 digits written as '0':
+** writers put SL_CHECKSUM_MEMBER in the object, dump it, then call
+** sl_checksum_embed on the text; readers call sl_checksum_verify on the
+** bytes read before parsing them.
+*/
+#define SL_CHECKSUM_KEY "checksum"
+#define SL_CHECKSUM_ZERO "0000000000000000"
+/* XXH3-64 of p[0..n). */
+uint64_t sl_checksum(const void *p, size_t n);
+/* Fill the checksum member of text[0..len) (written as SL_CHECKSUM_ZERO).
+** -1 when text has no such member (or more than one). */
+int sl_checksum_embed(char *text, size_t len);
+/* Check the checksum member of text[0..len): 1 it matches, 0 it does not
+** (or it is malformed, or there are several), -1 there is none. */
+int sl_checksum_verify(const char *text, size_t len);
 
 /* ------------------------------------------------------------------------
 ** Logging to stderr. Level from env SLUICE_LOG (error, warn, info, debug);

@@ -3,9 +3,19 @@
 **
 **   jobs/<job>/chk-<N>/state-<name>   state blobs, each written atomically
 **   jobs/<job>/chk-<N>/_metadata      written last: it makes chk-<N> a checkpoint
+**   jobs/<job>/_latest                the newest sealed N, written after _metadata
 **
 ** Job and state names are used in file names with every byte outside
 ** [A-Za-z0-9._-] written as %XX, so any name is safe and distinct.
+**
+** Integrity (DESIGN.md section 10): _metadata (format version 2) lists every
+** state file with its size and XXH3 checksum and carries a checksum of its
+** own bytes (sl_checksum_embed). sl_chk_latest refuses a newest checkpoint
+** whose _metadata is damaged or whose state files are missing or of the
+** wrong size, and sl_chk_read_state refuses a state file whose checksum does
+** not match: both XX001 naming the checkpoint and the file. Never an older
+** checkpoint instead: resuming from one would commit again epochs the sinks
+** already hold. Version 1 (before checksums) is still read, unverified.
 ** Writers of one checkpoint may be several tasks at once (a mutex guards the
 ** list of files written per checkpoint).
 **
@@ -17,16 +27,41 @@
 #include <dirent.h>
 #include <jansson.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define SL_CHK_FORMAT "sluice-checkpoint"
-#define SL_CHK_VERSION 1
+#define SL_CHK_VERSION 2 /* 2: checksums; 1: none (still read) */
+#define SL_CHK_LATEST "_latest" /* in the job's directory: the newest sealed checkpoint */
+#define SL_CHK_LATEST_FORMAT "sluice-latest-checkpoint"
+
+/* The hint of every damaged or missing checkpoint. */
+static const char sl__no_fallback[] =
+    "An older checkpoint is not used instead: the sinks may already hold what came after it, "
+    "which would be written again. Restore the checkpoint directory from a copy, or start the "
+    "job afresh under a new 'pipeline.name' (from a savepoint with 'execution.savepoint.path').";
+
+/* A state file of a checkpoint being written. */
+typedef struct sl__file {
+    char *name;    /* "state-<safe name>" */
+    uint64_t size; /* bytes */
+    uint64_t sum;  /* sl_checksum of them */
+} sl__file;
 
 typedef struct sl__pending {
     int64_t id;      /* checkpoint */
-    sl_list *files;  /* char*: state files written for it */
+    sl_list *files;  /* sl__file*: state files written for it */
 } sl__pending;
+
+/* A checkpoint's _metadata as read and checked (sl__meta_load). */
+typedef struct sl__meta {
+    json_t *root;    /* the document */
+    int version;     /* 1 or 2 */
+    bool savepoint;  /* a savepoint */
+    json_t *files;   /* its "files" array (borrowed from root) */
+} sl__meta;
 
 struct sl_chk_store {
     char *dir;          /* data_dir/jobs/<job> */
@@ -77,11 +112,36 @@ int sl_chk_open(const char *data_dir, const char *job, sl_chk_store **out, sl_er
     return 0;
 }
 
+static void sl__file_free(void *p)
+{
+    sl__file *f = p;
+    sl_free(f->name);
+    sl_free(f);
+}
+
 static void sl__pending_free(void *p)
 {
     sl__pending *pd = p;
-    sl_list_free(pd->files, sl_free);
+    sl_list_free(pd->files, sl__file_free);
     sl_free(pd);
+}
+
+/* Add (or replace) a state file of pending checkpoint pd; takes name. */
+static void sl__pending_add(sl__pending *pd, char *name, uint64_t size, uint64_t sum)
+{
+    sl__file *f = NULL;
+    for (int i = 0; i < pd->files->n && !f; i++)
+        if (strcmp(((sl__file *)pd->files->items[i])->name, name) == 0)
+            f = pd->files->items[i];
+    if (f) {
+        sl_free(name);
+    } else {
+        f = sl_calloc(1, sizeof *f);
+        f->name = name;
+        sl_list_push(pd->files, f);
+    }
+    f->size = size;
+    f->sum = sum;
 }
 
 void sl_chk_close(sl_chk_store *st)
@@ -126,13 +186,9 @@ int sl_chk_write_state(sl_chk_store *st, int64_t id, const char *name, const voi
     if (rc == 0)
         rc = sl_fs_write_atomic(path, data, len, err);
     if (rc == 0) {
+        uint64_t sum = sl_checksum(data, len);
         pthread_mutex_lock(&st->mu);
-        sl__pending *pd = sl__pending_of(st, id);
-        bool dup = false;
-        for (int i = 0; i < pd->files->n && !dup; i++)
-            dup = strcmp(pd->files->items[i], file) == 0;
-        if (!dup)
-            sl_list_push(pd->files, sl_strdup(file));
+        sl__pending_add(sl__pending_of(st, id), sl_strdup(file), len, sum);
         pthread_mutex_unlock(&st->mu);
     }
     sl_free(path);
@@ -142,18 +198,84 @@ int sl_chk_write_state(sl_chk_store *st, int64_t id, const char *name, const voi
     return rc;
 }
 
+/* Write jobs/<job>/_latest naming checkpoint id, after its _metadata: the
+** newest checkpoint sealed, so that one deleted later (its directory, or its
+** _metadata) is reported as missing instead of passed over. A crash before
+** this write leaves the previous id in it, which the newer sealed checkpoint
+** then overrides. */
+static int sl__latest_write(const sl_chk_store *st, int64_t id, sl_error *err)
+{
+    char *text = sl_sprintf("{\"format\": \"%s\", \"checkpoint\": %lld, \"%s\": \"%s\"}\n",
+                            SL_CHK_LATEST_FORMAT, (long long)id, SL_CHECKSUM_KEY,
+                            SL_CHECKSUM_ZERO);
+    char *path = sl_path_join(st->dir, SL_CHK_LATEST);
+    int rc = sl_checksum_embed(text, strlen(text));
+    if (SL_ALWAYS(rc == 0))
+        rc = sl_fs_write_atomic(path, text, strlen(text), err);
+    sl_free(path);
+    sl_free(text);
+    return rc;
+}
+
+/* Read jobs/<job>/_latest: 0 with *id (-1 when there is none, as in a job
+** directory from before it existed), or -1 with XX001 when it is damaged. */
+static int sl__latest_read(const sl_chk_store *st, int64_t *id, sl_error *err)
+{
+    *id = -1;
+    char *path = sl_path_join(st->dir, SL_CHK_LATEST);
+    char *text = NULL;
+    size_t len = 0;
+    int rc = sl_fs_exists(path) ? sl_fs_read_file(path, &text, &len, err) : 0;
+    if (rc == 0 && text) {
+        json_error_t jerr;
+        json_t *o = sl_checksum_verify(text, len) == 1 ? json_loadb(text, len, 0, &jerr) : NULL;
+        json_t *fmt = json_object_get(o, "format"), *chk = json_object_get(o, "checkpoint");
+        if (json_is_string(fmt) && strcmp(json_string_value(fmt), SL_CHK_LATEST_FORMAT) == 0 &&
+            json_is_integer(chk) && json_integer_value(chk) >= 0) {
+            *id = json_integer_value(chk);
+        } else {
+            rc = sl_error_set(err, SL_ERR_DATA_CORRUPTED, -1,
+                              "the record of job \"%s\"'s newest checkpoint is damaged",
+                              st->job);
+            sl_error_detail(err, "File: %s. Its checksum does not match, or it does not parse.",
+                            path);
+            sl_error_hint(err, "Remove the file to resume from the newest checkpoint present, "
+                               "if you know it is the newest the job took.");
+        }
+        json_decref(o);
+    }
+    sl_free(text);
+    sl_free(path);
+    return rc;
+}
+
+/* "%016llx" of a checksum. */
+static void sl__hex(uint64_t v, char out[17])
+{
+    snprintf(out, 17, "%016llx", (unsigned long long)v);
+}
+
 int sl_chk_seal(sl_chk_store *st, int64_t id, bool savepoint, int64_t time_ns, sl_error *err)
 {
     char *dir = sl_chk_path(st, id);
     int rc = sl_fs_mkdir_p(dir, err);
+    int bad = 0; /* a Jansson call failed (allocation, or a name that is not UTF-8) */
     json_t *files = json_array();
     pthread_mutex_lock(&st->mu);
     for (int i = 0; i < st->pending->n; i++) {
         sl__pending *pd = st->pending->items[i];
         if (pd->id != id)
             continue;
-        for (int f = 0; f < pd->files->n; f++)
-            json_array_append_new(files, json_string(pd->files->items[f]));
+        for (int f = 0; f < pd->files->n; f++) {
+            const sl__file *sf = pd->files->items[f];
+            char hex[17];
+            sl__hex(sf->sum, hex);
+            json_t *o = json_object();
+            bad |= json_object_set_new(o, "name", json_string(sf->name));
+            bad |= json_object_set_new(o, "size", json_integer((json_int_t)sf->size));
+            bad |= json_object_set_new(o, "xxh3", json_string(hex));
+            bad |= json_array_append_new(files, o);
+        }
         sl__pending_free(pd);
         memmove(&st->pending->items[i], &st->pending->items[i + 1],
                 (size_t)(st->pending->n - i - 1) * sizeof(void *));
@@ -162,20 +284,29 @@ int sl_chk_seal(sl_chk_store *st, int64_t id, bool savepoint, int64_t time_ns, s
     }
     pthread_mutex_unlock(&st->mu);
     json_t *meta = json_object();
-    json_object_set_new(meta, "format", json_string(SL_CHK_FORMAT));
-    json_object_set_new(meta, "version", json_integer(SL_CHK_VERSION));
-    json_object_set_new(meta, "job", json_string(st->job));
-    json_object_set_new(meta, "checkpoint", json_integer(id));
-    json_object_set_new(meta, "savepoint", json_boolean(savepoint));
-    json_object_set_new(meta, "time", json_integer(time_ns));
-    json_object_set_new(meta, "files", files);
-    char *text = json_dumps(meta, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    bad |= json_object_set_new(meta, "format", json_string(SL_CHK_FORMAT));
+    bad |= json_object_set_new(meta, "version", json_integer(SL_CHK_VERSION));
+    bad |= json_object_set_new(meta, "job", json_string(st->job));
+    bad |= json_object_set_new(meta, "checkpoint", json_integer(id));
+    bad |= json_object_set_new(meta, "savepoint", json_boolean(savepoint));
+    bad |= json_object_set_new(meta, "time", json_integer(time_ns));
+    bad |= json_object_set_new(meta, "files", files);
+    bad |= json_object_set_new(meta, SL_CHECKSUM_KEY, json_string(SL_CHECKSUM_ZERO));
+    char *text = bad ? NULL : json_dumps(meta, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     json_decref(meta);
+    if (rc == 0 && (!text || sl_checksum_embed(text, strlen(text)) != 0)) {
+        rc = sl_error_set(err, SL_ERR_INTERNAL, -1,
+                          "could not encode the _metadata of checkpoint %lld of job \"%s\"",
+                          (long long)id, st->job);
+        sl_error_detail(err, "A name in it is not valid UTF-8, or memory ran out.");
+    }
     if (rc == 0) {
         char *path = sl_path_join(dir, "_metadata");
         rc = sl_fs_write_atomic(path, text, strlen(text), err);
         sl_free(path);
     }
+    if (rc == 0)
+        rc = sl__latest_write(st, id, err);
     free(text);
     sl_free(dir);
     return rc;
@@ -191,16 +322,36 @@ int sl_chk_seal_existing(sl_chk_store *st, int64_t id, int64_t time_ns, sl_error
         sl_free(dir);
         return -1;
     }
+    /* Every state file was durable before the decision: checksum what is there. */
     sl_list *files = sl_list_new();
     struct dirent *de;
-    while ((de = readdir(d)) != NULL)
-        if (strncmp(de->d_name, "state-", 6) == 0)
-            sl_list_push(files, sl_strdup(de->d_name));
+    int rc = 0;
+    while (rc == 0 && (de = readdir(d)) != NULL) {
+        size_t n = strlen(de->d_name);
+        if (strncmp(de->d_name, "state-", 6) != 0 || (n > 4 && !strcmp(de->d_name + n - 4, ".tmp")))
+            continue; /* not a state file, or one a crash left half-written */
+        char *path = sl_path_join(dir, de->d_name), *data = NULL;
+        size_t len = 0;
+        rc = sl_fs_read_file(path, &data, &len, err);
+        if (rc == 0) {
+            sl__file *f = sl_calloc(1, sizeof *f);
+            f->name = sl_strdup(de->d_name);
+            f->size = len;
+            f->sum = sl_checksum(data, len);
+            sl_list_push(files, f);
+        }
+        sl_free(data);
+        sl_free(path);
+    }
     closedir(d);
     sl_free(dir);
+    if (rc != 0) {
+        sl_list_free(files, sl__file_free);
+        return -1;
+    }
     pthread_mutex_lock(&st->mu);
     sl__pending *pd = sl__pending_of(st, id);
-    sl_list_free(pd->files, sl_free);
+    sl_list_free(pd->files, sl__file_free);
     pd->files = files;
     pthread_mutex_unlock(&st->mu);
     return sl_chk_seal(st, id, false, time_ns, err);
@@ -216,29 +367,159 @@ static int64_t sl__chk_id(const char *name)
     return *end || v < 0 ? -1 : v;
 }
 
-/* Read chk-<id>/_metadata: 1 sealed (with *savepoint), 0 not sealed, -1 corrupt. */
-static int sl__sealed(const sl_chk_store *st, int64_t id, bool *savepoint)
+/* XX001 for checkpoint id of st: "checkpoint N of job "j" is damaged: <what>",
+** detail naming the file and what was found, and the hint of what to do. */
+static int sl__damaged(const sl_chk_store *st, int64_t id, const char *file, sl_error *err,
+                       const char *what, const char *found)
 {
+    char *dir = sl_chk_path(st, id);
+    char *path = sl_path_join(dir, file);
+    if (st->job[0])
+        sl_error_set(err, SL_ERR_DATA_CORRUPTED, -1, "checkpoint %lld of job \"%s\" is damaged: %s",
+                     (long long)id, st->job, what);
+    else
+        sl_error_set(err, SL_ERR_DATA_CORRUPTED, -1, "checkpoint %s is damaged: %s", dir, what);
+    sl_error_detail(err, "File: %s. %s", path, found);
+    sl_error_hint(err, "%s", sl__no_fallback);
+    sl_free(path);
+    sl_free(dir);
+    return -1;
+}
+
+static void sl__meta_free(sl__meta *m)
+{
+    json_decref(m->root);
+    memset(m, 0, sizeof *m);
+}
+
+/* Entry i of a checked "files" array: its name, and for version 2 its size
+** and checksum (NULL for version 1). */
+static const char *sl__meta_file(const sl__meta *m, size_t i, json_int_t *size, const char **sum)
+{
+    json_t *f = json_array_get(m->files, i);
+    if (m->version == 1) {
+        *size = -1;
+        *sum = NULL;
+        return json_string_value(f);
+    }
+    *size = json_integer_value(json_object_get(f, "size"));
+    *sum = json_string_value(json_object_get(f, "xxh3"));
+    return json_string_value(json_object_get(f, "name"));
+}
+
+/* Is entry f of a version-v "files" array well-formed? */
+static bool sl__file_ok(const json_t *f, int v)
+{
+    if (v == 1)
+        return json_is_string(f) && strncmp(json_string_value(f), "state-", 6) == 0 &&
+               !strchr(json_string_value(f), '/');
+    const json_t *name = json_object_get(f, "name"), *size = json_object_get(f, "size"),
+                 *sum = json_object_get(f, "xxh3");
+    return json_is_object(f) && json_is_string(name) &&
+           strncmp(json_string_value(name), "state-", 6) == 0 &&
+           !strchr(json_string_value(name), '/') && json_is_integer(size) &&
+           json_integer_value(size) >= 0 && json_is_string(sum) &&
+           strlen(json_string_value(sum)) == 16;
+}
+
+/* Read and check chk-<id>/_metadata: 1 loaded into *m, 0 there is none
+** (not a checkpoint), -1 damaged (XX001 naming it) or unreadable. */
+static int sl__meta_load(const sl_chk_store *st, int64_t id, sl__meta *m, sl_error *err)
+{
+    memset(m, 0, sizeof *m);
     char *dir = sl_chk_path(st, id);
     char *path = sl_path_join(dir, "_metadata");
     sl_free(dir);
-    if (!sl_fs_exists(path)) {
-        sl_free(path);
-        return 0;
-    }
-    json_error_t jerr;
-    json_t *meta = json_load_file(path, 0, &jerr);
-    int rc = -1;
-    if (meta && json_is_string(json_object_get(meta, "format")) &&
-        strcmp(json_string_value(json_object_get(meta, "format")), SL_CHK_FORMAT) == 0 &&
-        json_integer_value(json_object_get(meta, "checkpoint")) == id) {
-        *savepoint = json_is_true(json_object_get(meta, "savepoint"));
-        rc = 1;
-    } else {
-        sl_log(SL_LOG_WARN, "ignoring checkpoint with a corrupt _metadata: %s", path);
-    }
-    json_decref(meta);
+    bool exists = sl_fs_exists(path);
+    char *text = NULL;
+    size_t len = 0;
+    int rc = exists ? sl_fs_read_file(path, &text, &len, err) : 0;
     sl_free(path);
+    if (!exists || rc != 0)
+        return rc;
+    /* The checksum first: nothing in a damaged file is trusted, its version included. */
+    int sum = sl_checksum_verify(text, len);
+    json_error_t jerr;
+    json_t *root = sum != 0 ? json_loadb(text, len, 0, &jerr) : NULL;
+    sl_free(text);
+    const char *why = NULL;
+    json_t *fmt = json_object_get(root, "format"), *ver = json_object_get(root, "version");
+    json_t *files = json_object_get(root, "files"), *chk = json_object_get(root, "checkpoint");
+    json_int_t version = json_is_integer(ver) ? json_integer_value(ver) : 0;
+    if (sum == 0)
+        why = "its checksum does not match its contents";
+    else if (!root)
+        why = "it is not valid JSON";
+    else if (!json_is_string(fmt) || strcmp(json_string_value(fmt), SL_CHK_FORMAT) != 0 ||
+             !json_is_integer(ver))
+        why = "it is not a checkpoint's _metadata";
+    else if (version > SL_CHK_VERSION)
+        why = "it was written by a newer version of Sluice";
+    else if (version < 1 || (version >= 2) != (sum == 1))
+        why = version >= 2  ? "it lacks its checksum"
+              : version == 1 ? "a version 1 _metadata has no checksum"
+                             : "it has an unknown format version";
+    else if (!json_is_integer(chk) || json_integer_value(chk) != id)
+        why = "it names another checkpoint";
+    else if (!json_is_array(files) || !json_is_boolean(json_object_get(root, "savepoint")))
+        why = "it lacks the list of state files";
+    for (size_t i = 0; !why && i < json_array_size(files); i++)
+        if (!sl__file_ok(json_array_get(files, i), (int)version))
+            why = "an entry of its list of state files is malformed";
+    if (why) {
+        json_decref(root);
+        char *found = sl_sprintf("It cannot be used: %s.", why);
+        sl__damaged(st, id, "_metadata", err, "_metadata cannot be used", found);
+        sl_free(found);
+        return -1;
+    }
+    m->root = root;
+    m->version = (int)version; /* 1 or 2 */
+    m->savepoint = json_is_true(json_object_get(root, "savepoint"));
+    m->files = files;
+    return 1;
+}
+
+/* Every state file _metadata lists is there with its size. 0, or -1 with
+** XX001 naming the first that is not. */
+static int sl__files_present(const sl_chk_store *st, int64_t id, const sl__meta *m, sl_error *err)
+{
+    char *dir = sl_chk_path(st, id);
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < json_array_size(m->files); i++) {
+        json_int_t size;
+        const char *sum;
+        const char *name = sl__meta_file(m, i, &size, &sum);
+        char *path = sl_path_join(dir, name);
+        struct stat sb;
+        if (stat(path, &sb) != 0) {
+            char *what = sl_sprintf("state file \"%s\" is missing", name);
+            rc = sl__damaged(st, id, name, err, what,
+                             "_metadata lists it, but it does not exist.");
+            sl_free(what);
+        } else if (size >= 0 && (json_int_t)sb.st_size != size) {
+            char *what = sl_sprintf("state file \"%s\" has the wrong size", name);
+            char *found = sl_sprintf("_metadata says %lld bytes; it has %lld.", (long long)size,
+                                     (long long)sb.st_size);
+            rc = sl__damaged(st, id, name, err, what, found);
+            sl_free(found);
+            sl_free(what);
+        }
+        sl_free(path);
+    }
+    sl_free(dir);
+    return rc;
+}
+
+/* Is chk-<id> sealed? 1 yes (with *savepoint), 0 no, -1 its _metadata is
+** damaged (err set). */
+static int sl__sealed(const sl_chk_store *st, int64_t id, bool *savepoint, sl_error *err)
+{
+    sl__meta m;
+    int rc = sl__meta_load(st, id, &m, err);
+    if (rc == 1)
+        *savepoint = m.savepoint;
+    sl__meta_free(&m);
     return rc;
 }
 
@@ -279,24 +560,95 @@ int sl_chk_latest(sl_chk_store *st, int64_t *id, sl_error *err)
     int n;
     if (sl__list_ids(st, &ids, &n, err) != 0)
         return -1;
+    int rc = 0;
     for (int i = n - 1; i >= 0; i--) {
-        bool sp;
-        if (sl__sealed(st, ids[i], &sp) == 1) {
+        sl__meta m;
+        int r = sl__meta_load(st, ids[i], &m, err);
+        if (r == 1) /* the newest checkpoint must be whole: never read past it */
+            r = sl__files_present(st, ids[i], &m, err) == 0 ? 1 : -1;
+        sl__meta_free(&m);
+        if (r == 0)
+            continue; /* no _metadata: an attempt, not a checkpoint */
+        if (r == 1)
             *id = ids[i];
-            break;
-        }
+        rc = r < 0 ? -1 : 0;
+        break;
     }
     sl_free(ids);
-    return 0;
+    /* The newest sealed checkpoint must not be older than the one recorded
+    ** as sealed: a missing newer one (deleted, or its _metadata) is named. */
+    int64_t recorded = -1;
+    if (rc == 0 && sl__latest_read(st, &recorded, err) != 0)
+        rc = -1;
+    if (rc == 0 && recorded > *id) {
+        char *dir = sl_chk_path(st, recorded), *path = sl_path_join(st->dir, SL_CHK_LATEST);
+        rc = sl_error_set(err, SL_ERR_DATA_CORRUPTED, -1,
+                          "checkpoint %lld of job \"%s\" is missing", (long long)recorded,
+                          st->job);
+        if (*id >= 0)
+            sl_error_detail(err, "%s says it was sealed, but %s%s; the newest checkpoint present "
+                                 "is %lld.", path, dir, sl_fs_exists(dir) ? " has no _metadata"
+                                                                         : " does not exist",
+                            (long long)*id);
+        else
+            sl_error_detail(err, "%s says it was sealed, but %s%s; no checkpoint is present.",
+                            path, dir, sl_fs_exists(dir) ? " has no _metadata" : " does not exist");
+        sl_error_hint(err, "%s", sl__no_fallback);
+        *id = -1;
+        sl_free(path);
+        sl_free(dir);
+    }
+    return rc;
 }
 
 int sl_chk_read_state(sl_chk_store *st, int64_t id, const char *name, char **data, size_t *len,
                       sl_error *err)
 {
+    *data = NULL;
+    *len = 0;
     char *dir = sl_chk_path(st, id);
     char *safe = sl__safe_name(name);
-    char *file = sl_sprintf("%s/state-%s", dir, safe);
-    int rc = sl_fs_read_file(file, data, len, err);
+    char *file = sl_sprintf("state-%s", safe);
+    char *path = sl_path_join(dir, file);
+    sl__meta m;
+    int rc = sl__meta_load(st, id, &m, err);
+    /* Without _metadata (a checkpoint a participant decided before it was
+    ** sealed: sl_chk_seal_existing) there is nothing to check against. */
+    json_int_t size = -1;
+    const char *sum = NULL;
+    bool listed = rc == 0;
+    for (size_t i = 0; rc == 1 && !listed && i < json_array_size(m.files); i++)
+        listed = strcmp(sl__meta_file(&m, i, &size, &sum), file) == 0;
+    if (rc >= 0 && !listed) {
+        rc = sl_error_set(err, SL_ERR_UNDEFINED_FILE, -1, "checkpoint %s holds no state \"%s\"",
+                          dir, name);
+    } else if (rc >= 0) {
+        rc = sl_fs_read_file(path, data, len, err);
+        if (rc != 0 && listed && m.root && sl_fs_exists(path) == false) {
+            sl_error_reset(err);
+            char *what = sl_sprintf("state file \"%s\" is missing", file);
+            rc = sl__damaged(st, id, file, err, what,
+                             "_metadata lists it, but it does not exist.");
+            sl_free(what);
+        } else if (rc == 0 && sum) {
+            char hex[17];
+            sl__hex(sl_checksum(*data, *len), hex);
+            if ((json_int_t)*len != size || strcmp(hex, sum) != 0) {
+                char *what = sl_sprintf("state file \"%s\" does not match its checksum", file);
+                char *found = sl_sprintf("_metadata says %lld bytes with XXH3 %s; the file has "
+                                         "%zu bytes with XXH3 %s.",
+                                         (long long)size, sum, *len, hex);
+                rc = sl__damaged(st, id, file, err, what, found);
+                sl_free(found);
+                sl_free(what);
+                sl_free(*data);
+                *data = NULL;
+                *len = 0;
+            }
+        }
+    }
+    sl__meta_free(&m);
+    sl_free(path);
     sl_free(file);
     sl_free(safe);
     sl_free(dir);
@@ -313,7 +665,11 @@ int sl_chk_prune(sl_chk_store *st, int keep, sl_error *err)
     int kept = 0, rc = 0;
     for (int i = n - 1; i >= 0 && rc == 0; i--) {
         bool sp = false;
-        int sealed = sl__sealed(st, ids[i], &sp);
+        sl_error serr = SL_ERROR_INIT;
+        int sealed = sl__sealed(st, ids[i], &sp, &serr);
+        if (sealed < 0)
+            sl_log(SL_LOG_WARN, "%s", serr.message);
+        sl_error_reset(&serr);
         bool remove;
         if (sealed == 1) {
             if (newest < 0)
@@ -363,8 +719,16 @@ int sl_chk_open_path(const char *chk_dir, sl_chk_store **out, int64_t *id, sl_er
     st->job = sl_strdup("");
     pthread_mutex_init(&st->mu, NULL);
     st->pending = sl_list_new();
-    bool sp = false;
-    if (sl__sealed(st, chk, &sp) != 1) {
+    sl__meta m;
+    int sealed = sl__meta_load(st, chk, &m, err);
+    if (sealed == 1 && sl__files_present(st, chk, &m, err) != 0)
+        sealed = -1;
+    sl__meta_free(&m);
+    if (sealed < 0) {
+        sl_chk_close(st);
+        return -1;
+    }
+    if (sealed == 0) {
         sl_error_set(err, SL_ERR_UNDEFINED_FILE, -1,
                      "savepoint \"%s\" does not exist or is not complete", chk_dir);
         sl_error_detail(err, "A checkpoint directory is complete once its _metadata is written.");

@@ -1275,8 +1275,11 @@ static int sl__restore(sl__job *j, sl_error *err)
         sl_strbuf want = SL_STRBUF_INIT;
         sl__layout(spec, &want);
         sl_error lerr = SL_ERROR_INIT;
-        if (sl_chk_read_state(from, d, SL__LAYOUT, &layout, &len, &lerr) != 0 ||
-            len != want.len || memcmp(layout, want.buf, len) != 0) {
+        if (sl_chk_read_state(from, d, SL__LAYOUT, &layout, &len, &lerr) != 0 &&
+            strcmp(lerr.sqlstate, SL_ERR_DATA_CORRUPTED) == 0) {
+            rc = -1; /* damaged, not another plan's */
+            sl_error_move(err, &lerr);
+        } else if (!layout || len != want.len || memcmp(layout, want.buf, len) != 0) {
             char *path = sl_chk_path(from, d);
             rc = sl_error_set(err, "55000", -1,
                               "checkpoint %s was taken by a different plan or parallelism", path);

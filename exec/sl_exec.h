@@ -376,11 +376,17 @@ typedef int (*sl_participant_create_fn)(const sl_participant_args *args, sl_part
 **   jobs/<job>/chk-<N>/_metadata      written last (temp, fsync, rename): only a
 **                                     directory with _metadata is a checkpoint
 **
-** _metadata is JSON: {"format": "sluice-checkpoint", "version": 1,
-** "checkpoint": N, "savepoint": bool, "time": ns, "job": name,
-** "files": [names...]}. Each state file is written atomically and fsync'ed
-** before _metadata, so a crash at any moment leaves either no checkpoint N
-** or a complete one.
+** _metadata is JSON: {"format": "sluice-checkpoint", "version": 2,
+** "job": name, "checkpoint": N, "savepoint": bool, "time": ns,
+** "files": [{"name", "size", "xxh3"}...], "checksum": XXH3 of the file's own
+** bytes (sl_checksum_embed)}. Each state file is written atomically and
+** fsync'ed before _metadata, so a crash at any moment leaves either no
+** checkpoint N or a complete one. jobs/<job>/_latest names the newest
+** sealed checkpoint (written after its _metadata). What is damaged
+** afterwards (a changed, truncated or missing file, a newest checkpoint
+** deleted) is reported as XX001 naming the checkpoint and the file, never
+** skipped for an older checkpoint. Version 1 (files as plain
+** names, no checksums) is still read, without verification.
 */
 typedef struct sl_chk_store sl_chk_store;
 
@@ -392,15 +398,23 @@ int sl_chk_write_state(sl_chk_store *st, int64_t id, const char *name, const voi
                        size_t len, sl_error *err);
 /* Seal checkpoint id: write its _metadata listing the state files written. */
 int sl_chk_seal(sl_chk_store *st, int64_t id, bool savepoint, int64_t time_ns, sl_error *err);
-/* Seal checkpoint id from the state files its directory holds: for a
-** checkpoint that was decided (by a last-resource participant) but not
-** sealed before a crash. 58P01 when the directory does not exist. */
+/* Seal checkpoint id from the state files its directory holds (checksummed
+** as they are): for a checkpoint that was decided (by a last-resource
+** participant) but not sealed before a crash. 58P01 when the directory does
+** not exist. */
 int sl_chk_seal_existing(sl_chk_store *st, int64_t id, int64_t time_ns, sl_error *err);
-/* The newest sealed checkpoint (0 and *id = -1 when there is none). A
-** chk directory without _metadata, or with a corrupt one, is not counted
-** (a corrupt _metadata is reported through sl_log). */
+/* The newest sealed checkpoint (0 and *id = -1 when there is none). A chk
+** directory without _metadata is not a checkpoint (an attempt a crash cut
+** short). The newest with one must be whole: XX001 naming the file when its
+** _metadata is damaged or a state file it lists is missing or of the wrong
+** size, and XX001 "missing" when _latest names a newer one (an older
+** checkpoint is never used instead). */
 int sl_chk_latest(sl_chk_store *st, int64_t *id, sl_error *err);
-/* Read a state blob of a sealed checkpoint (caller frees *data). 58P01 if absent. */
+/* Read a state blob of a checkpoint (caller frees *data). 58P01 if the
+** checkpoint holds no such state; XX001 (naming checkpoint and file) when
+** _metadata is damaged or lists the file and it is missing or does not match
+** its size and checksum. A checkpoint without _metadata (decided by a
+** participant, not yet sealed) is read unverified. */
 int sl_chk_read_state(sl_chk_store *st, int64_t id, const char *name, char **data, size_t *len,
                       sl_error *err);
 /* Remove unsealed checkpoint directories and all but the newest keep sealed
@@ -408,7 +422,7 @@ int sl_chk_read_state(sl_chk_store *st, int64_t id, const char *name, char **dat
 int sl_chk_prune(sl_chk_store *st, int keep, sl_error *err);
 /* Open a sealed checkpoint or savepoint by its directory (.../chk-<N>), to
 ** read its state: *id = N. 22023 when the path is no chk-<N>, 58P01 when it
-** is not a complete checkpoint. */
+** is not a complete checkpoint, XX001 when it is damaged (as sl_chk_latest). */
 int sl_chk_open_path(const char *chk_dir, sl_chk_store **out, int64_t *id, sl_error *err);
 /* Path of a checkpoint directory (for savepoint paths in messages); caller frees. */
 char *sl_chk_path(const sl_chk_store *st, int64_t id);

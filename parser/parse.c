@@ -68,6 +68,29 @@ void sl__stack_overflow(sl__parse *p)
     sl_error_detail(p->err, "The parser stack is limited to %d entries.", SL__STACK_SIZE);
 }
 
+/* Report a token holding bytes that are not UTF-8 (PostgreSQL's message):
+** the position is that of the first bad byte. */
+static void sl__bad_utf8(sl__parse *p, const sl_token *t)
+{
+    const unsigned char *b = (const unsigned char *)p->sql + t->bad_utf8;
+    size_t left = p->len - (size_t)t->bad_utf8;
+    char hex[32];
+    size_t k = 0;
+    for (size_t i = 0; i < left && i < 4 && (i == 0 || (b[i] & 0xC0) == 0x80); i++)
+        k += (size_t)snprintf(hex + k, sizeof hex - k, "%s0x%02x", i ? " " : "", b[i]);
+    char c = p->sql[t->pos];
+    const char *where = c == '\'' ? "a string literal"
+                        : c == '`' ? "a quoted identifier"
+                        : c == '"' ? "a double-quoted span"
+                        : (c == '-' || c == '/') && t->len > 1 ? "a comment"
+                        : (c >= '0' && c <= '9') || c == '.' ? "a numeric literal"
+                                                             : "an identifier";
+    sl_error_set(p->err, SL_ERR_CHARACTER_NOT_IN_REPERTOIRE, t->bad_utf8,
+                 "invalid byte sequence for encoding \"UTF8\": %s", hex);
+    sl_error_detail(p->err, "The byte is in %s; SQL text, comments included, must be UTF-8.",
+                    where);
+}
+
 /* Report an illegal token. */
 static void sl__illegal(sl__parse *p, const sl_token *t)
 {
@@ -75,7 +98,9 @@ static void sl__illegal(sl__parse *p, const sl_token *t)
     char buf[SL__SNIPPET * 4 + 16];
     sl__snippet(buf, sizeof(buf), z, t->len);
     char c = z[0];
-    if (c == '"') {
+    if (t->bad_utf8 >= 0) {
+        sl__bad_utf8(p, t);
+    } else if (c == '"') {
         sl_error_set(p->err, SL_ERR_SYNTAX, t->pos, "%s at or near \"%s\"",
                      t->unterminated ? "unterminated quoted identifier" : "syntax error", buf);
         int n = t->len - (t->unterminated ? 1 : 2); /* the text between the quotes */

@@ -243,7 +243,8 @@ struct sl_stmt {
 */
 #define SL_TK_SPACE 1000   /* whitespace */
 #define SL_TK_COMMENT 1001 /* -- or block comment */
-#define SL_TK_ILLEGAL 1002 /* a byte that starts no token; an unterminated string/identifier/comment */
+#define SL_TK_ILLEGAL 1002 /* a byte that starts no token; an unterminated string/identifier/comment;
+                              a token holding bytes that are not UTF-8 */
 #define SL_TK_EOF 1003     /* end of input */
 
 typedef struct sl_token {
@@ -251,12 +252,16 @@ typedef struct sl_token {
     int pos;    /* byte offset of the first byte */
     int len;    /* length in bytes */
     bool unterminated; /* ILLEGAL because a string, quoted identifier or comment never ended */
+    int bad_utf8;      /* ILLEGAL because of this byte offset: the first byte of the token
+                          that is not well-formed UTF-8; else -1 */
 } sl_token;
 
 /* Scan the token that starts at byte offset off of sql[0..len). Never reads
 ** past len. Keywords are matched case-insensitively; a keyword that is also
 ** usable as an identifier is still returned as its keyword code (the grammar's
-** %fallback turns it into an identifier). */
+** %fallback turns it into an identifier). Every byte of every token
+** (comments, strings and quoted identifiers included) must be well-formed
+** UTF-8: a token that holds one that is not is ILLEGAL with bad_utf8 set. */
 void sl_tokenize_next(const char *sql, size_t len, size_t off, sl_token *tok);
 
 /* All keywords, upper case, sorted (for completion in the shell). */

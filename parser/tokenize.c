@@ -5,7 +5,8 @@
 ** never reads past len (the text is not NUL-terminated in general). Tokens
 ** are slices {pos, len}; nothing is copied. Keywords are recognized
 ** case-insensitively through a sorted table (sl__keyword_code); the grammar's
-** %fallback turns non-reserved ones back into identifiers.
+** %fallback turns non-reserved ones back into identifiers. A token holding a
+** byte that is not well-formed UTF-8 is illegal (bad_utf8 names the byte).
 **
 ** Main routines: sl_tokenize_next, sl_keywords, sl__keyword_code.
 */
@@ -142,6 +143,7 @@ void sl_tokenize_next(const char *sql, size_t len, size_t off, sl_token *tok)
     tok->pos = (int)off;
     tok->len = 0;
     tok->unterminated = false;
+    tok->bad_utf8 = -1;
     if (off >= len) {
         tok->type = SL_TK_EOF;
         tok->pos = (int)len;
@@ -248,6 +250,14 @@ void sl_tokenize_next(const char *sql, size_t len, size_t off, sl_token *tok)
             break;
         default: type = SL_TK_ILLEGAL; break;
         }
+    }
+    /* SQL text is UTF-8 (catalog.json, _job.json and every message carry it
+    ** as such): a token holding a byte that is not is illegal, whatever kind
+    ** of token it is (comments, strings and quoted identifiers included). */
+    int64_t bad = sl_utf8_invalid(sql + off, i - off);
+    if (bad >= 0) {
+        tok->bad_utf8 = (int)(off + (size_t)bad);
+        type = SL_TK_ILLEGAL;
     }
     tok->type = type;
     tok->len = (int)(i - off);

@@ -3,8 +3,9 @@
 **
 ** Layout of a data directory:
 **   SLUICE         marker: "sluice data directory\nversion 1\n"
-**   catalog.json   {"format": "sluice-catalog", "version": 1,
-**                   "objects": [{"kind": "table"|"view", "name": .., "sql": ..}]}
+**   catalog.json   {"format": "sluice-catalog", "version": 2,
+**                   "objects": [{"kind": "table"|"view", "name": .., "sql": ..}],
+**                   "checksum": XXH3 of the file's own bytes (sl_checksum_embed)}
 ** Each object is stored as its canonical CREATE statement (the printer's
 ** output) and re-parsed on open, as SQLite keeps its schema. catalog.json is
 ** replaced atomically (temp file, fsync, rename) on every change, before the
@@ -13,10 +14,13 @@
 **                  its pid); a copied directory is not locked.
 **
 ** First use: lock, then the marker, then an empty catalog. A marker without
-** catalog.json is therefore an initialization that was interrupted, and is
-** completed. A directory that is not empty (but for the lock file) and has no
-** marker is not Sluice's; a corrupt catalog is an error. Neither is ever
-** written to.
+** catalog.json in an otherwise empty directory is therefore an initialization
+** that was interrupted, and is completed; beside anything else (jobs/) it is
+** a lost catalog, an error. A directory that is not empty (but for the lock
+** file) and has no marker is not Sluice's; a corrupt catalog (checksum,
+** syntax, an object defined twice) is an error naming the file. None is ever
+** written to. Version 1 catalogs (before checksums) are read unverified and
+** rewritten as version 2 by the next change.
 **
 ** A snapshot (sl_catalog_snapshot) is an in-memory copy that a running job
 ** plans against and keeps: changing the catalog never frees what a job uses.
@@ -36,7 +40,7 @@
 #define SL_CATALOG_FILE "catalog.json"
 #define SL_LOCK_FILE "SLUICE.lock"
 #define SL_CATALOG_FORMAT "sluice-catalog"
-#define SL_CATALOG_VERSION 1
+#define SL_CATALOG_VERSION 2 /* 2: with its checksum; 1: without (still read) */
 
 struct sl_catalog {
     char *dir;      /* data directory; NULL for a snapshot */
@@ -155,48 +159,49 @@ static bool sl__dir_is_empty(const char *dir)
 }
 
 /* Serialize the catalog (optionally with one object replaced/added/removed
-** is done by the caller on copies) into JSON text. */
-static char *sl__catalog_json(const sl_list *tables, const sl_list *views)
+** is done by the caller on copies) into JSON text carrying its own checksum;
+** NULL with err set when a Jansson call fails (memory, or text that is not
+** UTF-8: the tokenizer refuses such SQL, so this is an internal error). */
+static char *sl__catalog_json(const sl_list *tables, const sl_list *views, sl_error *err)
 {
+    int bad = 0; /* a Jansson call failed: never drop a field silently */
     json_t *root = json_object();
-    json_object_set_new(root, "format", json_string(SL_CATALOG_FORMAT));
-    json_object_set_new(root, "version", json_integer(SL_CATALOG_VERSION));
+    bad |= json_object_set_new(root, "format", json_string(SL_CATALOG_FORMAT));
+    bad |= json_object_set_new(root, "version", json_integer(SL_CATALOG_VERSION));
     json_t *objs = json_array();
-    for (int i = 0; i < sl_list_len(tables); i++) {
-        const sl_table *t = sl_list_get(tables, i);
+    for (int i = 0; i < sl_list_len(tables) + sl_list_len(views); i++) {
+        bool is_table = i < sl_list_len(tables);
+        const sl_table *t = is_table ? sl_list_get(tables, i) : NULL;
+        const sl_view *v = is_table ? NULL : sl_list_get(views, i - sl_list_len(tables));
         sl_strbuf sb = SL_STRBUF_INIT;
-        sl_stmt_print(&sb, t->def, NULL, NULL);
+        sl_stmt_print(&sb, is_table ? t->def : v->def, NULL, NULL);
         json_t *o = json_object();
-        json_object_set_new(o, "kind", json_string("table"));
-        json_object_set_new(o, "name", json_string(t->name));
-        json_object_set_new(o, "sql", json_string(sl_strbuf_cstr(&sb)));
-        json_array_append_new(objs, o);
+        bad |= json_object_set_new(o, "kind", json_string(is_table ? "table" : "view"));
+        bad |= json_object_set_new(o, "name", json_string(is_table ? t->name : v->name));
+        bad |= json_object_set_new(o, "sql", json_string(sl_strbuf_cstr(&sb)));
+        bad |= json_array_append_new(objs, o);
         sl_strbuf_free(&sb);
     }
-    for (int i = 0; i < sl_list_len(views); i++) {
-        const sl_view *v = sl_list_get(views, i);
-        sl_strbuf sb = SL_STRBUF_INIT;
-        sl_stmt_print(&sb, v->def, NULL, NULL);
-        json_t *o = json_object();
-        json_object_set_new(o, "kind", json_string("view"));
-        json_object_set_new(o, "name", json_string(v->name));
-        json_object_set_new(o, "sql", json_string(sl_strbuf_cstr(&sb)));
-        json_array_append_new(objs, o);
-        sl_strbuf_free(&sb);
-    }
-    json_object_set_new(root, "objects", objs);
-    char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    bad |= json_object_set_new(root, "objects", objs);
+    bad |= json_object_set_new(root, SL_CHECKSUM_KEY, json_string(SL_CHECKSUM_ZERO));
+    char *text = bad ? NULL : json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     json_decref(root);
-    char *copy = sl_sprintf("%s\n", text);
+    char *copy = text ? sl_sprintf("%s\n", text) : NULL;
     free(text);
+    if (!copy || sl_checksum_embed(copy, strlen(copy)) != 0) {
+        sl_free(copy);
+        sl_error_set(err, SL_ERR_INTERNAL, -1, "could not encode the catalog");
+        sl_error_detail(err, "A name or definition is not valid UTF-8, or memory ran out.");
+        return NULL;
+    }
     return copy;
 }
 
 static int sl__catalog_write(const sl_catalog *cat, const sl_list *tables, const sl_list *views,
                              sl_error *err)
 {
-    char *text = sl__catalog_json(tables, views);
-    int rc = sl_fs_write_atomic(cat->path, text, strlen(text), err);
+    char *text = sl__catalog_json(tables, views, err);
+    int rc = text ? sl_fs_write_atomic(cat->path, text, strlen(text), err) : -1;
     sl_free(text);
     return rc;
 }
@@ -218,6 +223,12 @@ static int sl__catalog_load(sl_catalog *cat, sl_error *err)
         sl_error_hint(err, "The data directory has a Sluice marker but no readable catalog.");
         return -1;
     }
+    /* The checksum first: nothing in a damaged file is trusted, its version included. */
+    int sum = sl_checksum_verify(text, len);
+    if (sum == 0) {
+        sl_free(text);
+        return sl__corrupt(err, cat->path, "%s", "its checksum does not match its contents");
+    }
     json_error_t jerr;
     json_t *root = json_loadb(text, len, 0, &jerr);
     sl_free(text);
@@ -235,10 +246,16 @@ static int sl__catalog_load(sl_catalog *cat, sl_error *err)
         sl__corrupt(err, cat->path, "%s", "missing \"format\", \"version\" or \"objects\"");
         goto done;
     }
-    if (json_integer_value(ver) != SL_CATALOG_VERSION) {
+    if (json_integer_value(ver) < 1 || json_integer_value(ver) > SL_CATALOG_VERSION) {
         sl_error_set(err, SL_ERR_CONFIG_FILE, -1, "catalog version %lld is not supported",
                      (long long)json_integer_value(ver));
-        sl_error_hint(err, "This sluice reads catalog version %d.", SL_CATALOG_VERSION);
+        sl_error_hint(err, "This sluice reads catalog versions 1 to %d.", SL_CATALOG_VERSION);
+        goto done;
+    }
+    /* Version 1 was written before checksums; from 2 on one is required. */
+    if ((json_integer_value(ver) >= 2) != (sum == 1)) {
+        sl__corrupt(err, cat->path, "%s",
+                    sum == 1 ? "a version 1 catalog with a checksum" : "its checksum is missing");
         goto done;
     }
     size_t i;
@@ -248,8 +265,15 @@ static int sl__catalog_load(sl_catalog *cat, sl_error *err)
         const char *kind = json_string_value(json_object_get(o, "kind"));
         const char *name = json_string_value(json_object_get(o, "name"));
         const char *sql = json_string_value(json_object_get(o, "sql"));
-        if (!kind || !name || !sql) {
-            sl__corrupt(err, cat->path, "%s", "an object lacks \"kind\", \"name\" or \"sql\"");
+        if (!kind || !name || !sql || (strcmp(kind, "table") && strcmp(kind, "view"))) {
+            sl__corrupt(err, cat->path, "%s",
+                        "an object lacks \"kind\" (table or view), \"name\" or \"sql\"");
+            goto done;
+        }
+        if (sl_catalog_table(cat, name) || sl_catalog_view(cat, name)) {
+            char *why = sl_sprintf("\"%s\" is defined twice", name);
+            sl__corrupt(err, cat->path, "%s", why);
+            sl_free(why);
             goto done;
         }
         sl_error perr = SL_ERROR_INIT;
@@ -286,6 +310,34 @@ static int sl__catalog_load(sl_catalog *cat, sl_error *err)
 done:
     json_decref(root);
     return rc;
+}
+
+/* Does dir hold nothing but the marker, the lock file and the temp file of
+** a catalog write cut short? (A first use interrupted after the marker.) */
+static bool sl__only_marker(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return false;
+    struct dirent *de;
+    bool only = true;
+    while (only && (de = readdir(d)) != NULL)
+        only = !strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
+               !strcmp(de->d_name, SL_LOCK_FILE) || !strcmp(de->d_name, SL_MARKER_FILE) ||
+               !strcmp(de->d_name, SL_CATALOG_FILE ".tmp");
+    closedir(d);
+    return only;
+}
+
+/* catalog.json is gone from a data directory that was used. */
+static int sl__missing(sl_error *err, const char *path)
+{
+    sl_error_set(err, SL_ERR_DATA_CORRUPTED, -1, "catalog file \"%s\" is missing", path);
+    sl_error_detail(err, "The data directory has its marker and other contents (jobs), so it "
+                         "had a catalog; starting with an empty one would lose its tables.");
+    sl_error_hint(err, "Restore catalog.json from a backup, or use another --data-dir. "
+                       "Sluice does not modify a data directory without its catalog.");
+    return -1;
 }
 
 /* Lock the data directory for this process. */
@@ -330,8 +382,10 @@ int sl_catalog_open(const char *data_dir, sl_catalog **out, sl_error *err)
         } else if ((rc = sl__lock(cat, err)) == 0) {
             if (sl_fs_exists(cat->path))
                 rc = sl__catalog_load(cat, err);
-            else /* the first use was interrupted after the marker */
+            else if (sl__only_marker(data_dir)) /* first use interrupted after the marker */
                 rc = sl__catalog_write(cat, cat->tables, cat->views, err);
+            else
+                rc = sl__missing(err, cat->path);
         }
         sl_free(text);
     } else if (sl_fs_is_dir(data_dir) && !sl__dir_is_empty(data_dir)) {

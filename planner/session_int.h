@@ -81,6 +81,14 @@ int sl__resolve(sl_session *s, const sl_list *plans, bool explain, sl__gplan *g,
                 const sl_result_sink *out, sl_error *err);
 void sl__gplan_free(sl__gplan *g);
 bool sl__job_live(sl_engine *eng, const char *name, sl_job_stats *stats);
+/* jobs/<name>/_job.json: {"version": 2, "name", "status", ..., "checksum"}
+** (sl_checksum_embed); records without version and checksum were written
+** before checksums and are read unverified. */
+#define SL__JOB_RECORD_VERSION 2
+struct json_t;
+/* Read a job record: 0 with *out (NULL when the file does not exist), or -1:
+** XX001 naming the file when it is damaged (checksum, JSON, name or status). */
+int sl__job_record_read(const char *path, struct json_t **out, sl_error *err);
 int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err);
 int sl__stop_job_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err);
 

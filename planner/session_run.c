@@ -337,6 +337,40 @@ int sl__resolve(sl_session *s, const sl_list *plans, bool explain, sl__gplan *g,
     return rc;
 }
 
+int sl__job_record_read(const char *path, json_t **out, sl_error *err)
+{
+    *out = NULL;
+    if (!sl_fs_exists(path))
+        return 0;
+    char *text = NULL;
+    size_t len = 0;
+    if (sl_fs_read_file(path, &text, &len, err) != 0)
+        return -1;
+    int sum = sl_checksum_verify(text, len);
+    json_error_t jerr;
+    json_t *o = sum != 0 ? json_loadb(text, len, 0, &jerr) : NULL;
+    sl_free(text);
+    json_t *ver = json_object_get(o, "version");
+    const char *why = sum == 0                                ? "its checksum does not match"
+                      : !json_is_object(o)                    ? "it is not a JSON object"
+                      : !json_is_string(json_object_get(o, "name")) ||
+                              !json_is_string(json_object_get(o, "status"))
+                          ? "it lacks the job's name or status"
+                      : (ver != NULL) != (sum == 1) ? "it lacks its version or checksum"
+                      : ver && (!json_is_integer(ver) ||
+                                json_integer_value(ver) != SL__JOB_RECORD_VERSION)
+                          ? "it has an unknown version"
+                          : NULL;
+    if (why) {
+        json_decref(o);
+        sl_error_set(err, SL_ERR_DATA_CORRUPTED, -1, "job record \"%s\" is damaged", path);
+        sl_error_detail(err, "It cannot be used: %s.", why);
+        return -1;
+    }
+    *out = o;
+    return 0;
+}
+
 /* Write jobs/<name>/_job.json (atomically): what SHOW JOBS reports once a
 ** job is not running (while it runs, the registry's live counters). A record
 ** still RUNNING when no job of the engine runs means its process died: only
@@ -349,25 +383,31 @@ static void sl__job_record(const char *data_dir, const char *name, const char *s
     char *dir = sl_chk_job_dir(data_dir, name);
     char *path = sl_path_join(dir, "_job.json");
     sl_error err = SL_ERROR_INIT;
+    int bad = 0; /* a Jansson call failed: the record is not written without a field */
     json_t *o = json_object();
-    json_object_set_new(o, "name", json_string(name));
-    json_object_set_new(o, "status", json_string(status));
-    json_object_set_new(o, "time", json_integer(sl_now_nanos()));
-    json_object_set_new(o, "sink", json_string(sink));
-    json_object_set_new(o, "guarantee", json_string(guarantee ? guarantee : "none"));
+    bad |= json_object_set_new(o, "version", json_integer(SL__JOB_RECORD_VERSION));
+    bad |= json_object_set_new(o, "name", json_string(name));
+    bad |= json_object_set_new(o, "status", json_string(status));
+    bad |= json_object_set_new(o, "time", json_integer(sl_now_nanos()));
+    bad |= json_object_set_new(o, "sink", json_string(sink));
+    bad |= json_object_set_new(o, "guarantee", json_string(guarantee ? guarantee : "none"));
     if (guarantees)
-        json_object_set_new(o, "guarantees", json_string(guarantees));
+        bad |= json_object_set_new(o, "guarantees", json_string(guarantees));
     if (stats) {
-        json_object_set_new(o, "last_checkpoint", json_integer(stats->last_checkpoint));
-        json_object_set_new(o, "rows_in", json_integer(stats->rows_in));
-        json_object_set_new(o, "rows_out", json_integer(stats->rows_out));
-        json_object_set_new(o, "rows_late", json_integer(stats->rows_late));
-        json_object_set_new(o, "rows_skipped", json_integer(stats->rows_skipped));
-        json_object_set_new(o, "restarts", json_integer(stats->restarts));
+        bad |= json_object_set_new(o, "last_checkpoint", json_integer(stats->last_checkpoint));
+        bad |= json_object_set_new(o, "rows_in", json_integer(stats->rows_in));
+        bad |= json_object_set_new(o, "rows_out", json_integer(stats->rows_out));
+        bad |= json_object_set_new(o, "rows_late", json_integer(stats->rows_late));
+        bad |= json_object_set_new(o, "rows_skipped", json_integer(stats->rows_skipped));
+        bad |= json_object_set_new(o, "restarts", json_integer(stats->restarts));
     }
-    char *text = json_dumps(o, JSON_PRESERVE_ORDER);
+    bad |= json_object_set_new(o, SL_CHECKSUM_KEY, json_string(SL_CHECKSUM_ZERO));
+    char *text = bad ? NULL : json_dumps(o, JSON_PRESERVE_ORDER);
     json_decref(o);
-    if (sl_fs_mkdir_p(dir, &err) != 0 || sl_fs_write_atomic(path, text, strlen(text), &err) != 0)
+    if (!text || sl_checksum_embed(text, strlen(text)) != 0)
+        sl_error_set(&err, SL_ERR_INTERNAL, -1, "a value is not valid UTF-8, or memory ran out");
+    if (!text || sl_error_isset(&err) || sl_fs_mkdir_p(dir, &err) != 0 ||
+        sl_fs_write_atomic(path, text, strlen(text), &err) != 0)
         sl_log(SL_LOG_WARN, "could not write the record of job \"%s\": %s", name, err.message);
     sl_error_reset(&err);
     free(text);
@@ -804,8 +844,12 @@ static int sl__not_running(sl_session *s, const sl_stmt *st, sl_error *err)
 {
     char *dir = sl_chk_job_dir(s->eng->data_dir, st->name);
     char *path = sl_path_join(dir, "_job.json");
-    json_error_t jerr;
-    json_t *o = sl_fs_exists(path) ? json_load_file(path, 0, &jerr) : NULL;
+    json_t *o = NULL;
+    if (sl__job_record_read(path, &o, err) != 0) { /* damaged: say so, by name */
+        sl_free(path);
+        sl_free(dir);
+        return -1;
+    }
     const char *status = o ? json_string_value(json_object_get(o, "status")) : NULL;
     if (o) {
         sl_error_set(err, SL_ERR_NOT_IN_STATE, st->name_pos, "job \"%s\" is not running",

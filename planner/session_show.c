@@ -108,7 +108,7 @@ static int sl__show_create(sl_session *s, const sl_stmt *st, const sl_result_sin
 }
 
 /* SHOW JOBS: one row per jobs/<name>/_job.json, sorted by name; a running
-** job with its live counters. */
+** job with its live counters; a damaged record is a warning naming it. */
 static int sl__show_jobs(sl_session *s, const sl_result_sink *out)
 {
     static const char *const cols[] = {"job name",  "status",   "sink",      "guarantee",
@@ -131,8 +131,12 @@ static int sl__show_jobs(sl_session *s, const sl_result_sink *out)
     for (int i = 0; i < names->n; i++) {
         char *dir = sl_path_join(jobs, names->items[i]);
         char *path = sl_path_join(dir, "_job.json");
-        json_error_t jerr;
-        json_t *o = json_load_file(path, 0, &jerr);
+        json_t *o = NULL;
+        sl_error rerr = SL_ERROR_INIT;
+        if (sl__job_record_read(path, &o, &rerr) != 0) /* not listed: named in a warning */
+            sl__notice(out, SL_SEV_WARNING, "%s%s%s", rerr.message, rerr.detail ? ": " : "",
+                       rerr.detail ? rerr.detail : "");
+        sl_error_reset(&rerr);
         if (o) {
             const char *name = json_string_value(json_object_get(o, "name"));
             const char *status = json_string_value(json_object_get(o, "status"));

@@ -18,8 +18,8 @@
 #include "shell.h"
 
 /* Offset of the first byte of s[0..len) that is not whitespace or inside a
-** comment (-- to end of line, block comment). An unterminated block comment
-** is not skipped (the engine reports it). */
+** comment (-- to end of line, block comment). An unterminated block comment,
+** or one that is not UTF-8, is not skipped (the engine reports it). */
 static size_t skip_blank(const char *s, size_t len)
 {
     size_t i = 0;
@@ -27,8 +27,12 @@ static size_t skip_blank(const char *s, size_t len)
         if (isspace((unsigned char)s[i])) {
             i++;
         } else if (s[i] == '-' && i + 1 < len && s[i + 1] == '-') {
-            while (i < len && s[i] != '\n')
-                i++;
+            size_t j = i;
+            while (j < len && s[j] != '\n')
+                j++;
+            if (sl_utf8_invalid(s + i, j - i) >= 0)
+                break; /* not UTF-8: the engine reports it */
+            i = j;
         } else if (s[i] == '/' && i + 1 < len && s[i + 1] == '*') {
             const char *close = NULL;
             for (size_t j = i + 2; j + 1 < len; j++) {
@@ -37,7 +41,7 @@ static size_t skip_blank(const char *s, size_t len)
                     break;
                 }
             }
-            if (!close)
+            if (!close || sl_utf8_invalid(s + i, (size_t)(close - s) + 2 - i) >= 0)
                 break;
             i = (size_t)(close - s) + 2;
         } else {

@@ -39,3 +39,9 @@ set_tests_properties(e2e.idle_timeout PROPERTIES TIMEOUT 300 LABELS e2e)
 add_test(NAME e2e.window_spend
   COMMAND ${Python3_EXECUTABLE} ${SL_E2E}/window_test.py --sluice $<TARGET_FILE:sluice>)
 set_tests_properties(e2e.window_spend PROPERTIES TIMEOUT 300 LABELS e2e)
+# the newest checkpoint damaged on disk (a state file changed, _metadata
+# changed, a state file missing): the restart fails naming it (XX001) and
+# commits nothing; an undamaged control restart resumes
+add_test(NAME e2e.damaged_checkpoint
+  COMMAND ${Python3_EXECUTABLE} ${SL_E2E}/damaged_checkpoint_test.py --sluice $<TARGET_FILE:sluice>)
+set_tests_properties(e2e.damaged_checkpoint PROPERTIES TIMEOUT 300 LABELS e2e)

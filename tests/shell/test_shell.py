@@ -417,6 +417,31 @@ def case_script_non_utf8(sb):
     check(rc == 0 and out == "" and err == "", "empty script", rc, out, err)
 
 
+def case_script_bad_utf8(sb):
+    # Invalid UTF-8 in a comment before a statement, in an option value, in a
+    # back-quoted name: 22021 at the bad byte, nothing created, and the data
+    # directory still opens (before, CREATE succeeded and every later start
+    # failed on the catalog).
+    path = os.path.join(sb.dir, "bad.sql")
+    with open(path, "wb") as f:
+        f.write(b"-- caf\xe9 comment\nCREATE TABLE a (x INT) WITH ('connector' = 'blackhole');\n"
+                b"CREATE TABLE b (x INT) WITH ('connector' = 'blackhole', 'k' = 'v\xff');\n"
+                b"CREATE TABLE `c\xc0\xaf` (x INT) WITH ('connector' = 'blackhole');\n"
+                b"CREATE TABLE ok (x INT) WITH ('connector' = 'blackhole');\n")
+    rc, out, err = run(sb, ["--continue-on-error", "-f", path])
+    check(rc == 1, "exit code %d" % rc, out, err)
+    no_sanitizer_report(err)
+    check(err.count("SQLSTATE: 22021") == 3, "three 22021 errors", err)
+    check("%s:1:7: ERROR:  invalid byte sequence for encoding \"UTF8\": 0xe9" % path in err,
+          "the comment's byte, by line and column", err)
+    check("%s:3:65: ERROR:" % path in err and "0xff" in err, "the option value's byte", err)
+    check("%s:4:16: ERROR:" % path in err and "0xc0" in err, "the quoted name's byte", err)
+    rc, out, err = run(sb, ["-e", "SHOW TABLES;"])
+    check(rc == 0, "the data directory still opens", rc, out, err)
+    names = re.findall(r"^\| (\w+) +\|$", out, re.M)
+    check(names == ["table name", "ok"] or names == ["ok"], "only ok was created", out)
+
+
 # ---------------------------------------------------------------------------
 # Cases: REPL on a pseudo-terminal.
 

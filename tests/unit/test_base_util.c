@@ -191,4 +191,59 @@ static void t_types(void)
     CHECK(sl_type_is_timestamp(SL_TYPE_TIMESTAMP_LTZ) && !sl_type_is_timestamp(SL_TYPE_DATE));
 }
 
-SL_TESTS(t_error_first_wins, t_strbuf, t_kvlist, t_files, t_text, t_types)
+static void t_utf8(void)
+{
+    CHECK_INT(sl_utf8_invalid("", 0), -1);
+    CHECK_INT(sl_utf8_invalid("abc", 3), -1);
+    const char *ok = "\xc2\x80 \xdf\xbf \xe0\xa0\x80 \xed\x9f\xbf \xee\x80\x80 "
+                     "\xf0\x90\x80\x80 \xf4\x8f\xbf\xbf";
+    CHECK_INT(sl_utf8_invalid(ok, strlen(ok)), -1);
+    struct { const char *s; int at; } bad[] = {
+        {"a\x80", 1},             /* lone continuation byte */
+        {"ab\xc0\x80", 2},        /* overlong NUL */
+        {"\xc1\xbf", 0},          /* overlong */
+        {"\xe0\x9f\xbf", 0},      /* overlong three bytes */
+        {"x\xed\xa0\x80", 1},     /* surrogate */
+        {"\xf0\x8f\xbf\xbf", 0},  /* overlong four bytes */
+        {"\xf4\x90\x80\x80", 0},  /* past U+10FFFF */
+        {"\xf5\x80\x80\x80", 0},  /* no such lead byte */
+        {"\xff", 0},
+        {"ok\xe2\x82", 2},        /* truncated at the end */
+        {"\xe2\x82x", 0},         /* truncated in the middle */
+    };
+    for (size_t i = 0; i < SL_ARRAY_LEN(bad); i++)
+        CHECK_INT(sl_utf8_invalid(bad[i].s, strlen(bad[i].s)), bad[i].at);
+    /* a bad byte just past len is not looked at */
+    CHECK_INT(sl_utf8_invalid("ab\xff", 2), -1);
+}
+
+static void t_checksum(void)
+{
+    /* XXH3-64 of the empty input (the xxHash reference value) */
+    CHECK(sl_checksum("", 0) == 0x2d06800538d394c2ULL);
+    char text[] = "{\"a\": 1, \"checksum\": \"" SL_CHECKSUM_ZERO "\"}";
+    size_t n = strlen(text);
+    CHECK_INT(sl_checksum_verify(text, n), 0); /* zeros are not the sum */
+    REQUIRE(sl_checksum_embed(text, n) == 0);
+    CHECK(strstr(text, SL_CHECKSUM_ZERO) == NULL);
+    CHECK_INT(sl_checksum_verify(text, n), 1);
+    /* every byte matters: flip each in turn */
+    for (size_t i = 0; i < n; i++) {
+        text[i] ^= 0x01;
+        CHECK_INT(sl_checksum_verify(text, n) == 1, 0);
+        text[i] ^= 0x01;
+    }
+    CHECK_INT(sl_checksum_verify(text, n - 1), 0); /* truncated */
+    CHECK_INT(sl_checksum_verify("{\"a\": 1}", 8), -1);
+    char none[] = "{\"a\": 1}";
+    CHECK_INT(sl_checksum_embed(none, strlen(none)), -1);
+    /* two members: refused */
+    char two[] = "{\"checksum\": \"" SL_CHECKSUM_ZERO "\", \"checksum\": \"" SL_CHECKSUM_ZERO "\"}";
+    CHECK_INT(sl_checksum_embed(two, strlen(two)), -1);
+    CHECK_INT(sl_checksum_verify(two, strlen(two)), 0);
+    /* a string value holding the member's text (escaped quotes) is no member */
+    char fake[] = "{\"v\": \"\\\"checksum\\\": \\\"0000000000000000\\\"\"}";
+    CHECK_INT(sl_checksum_verify(fake, strlen(fake)), -1);
+}
+
+SL_TESTS(t_error_first_wins, t_strbuf, t_kvlist, t_files, t_text, t_types, t_utf8, t_checksum)

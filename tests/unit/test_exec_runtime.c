@@ -192,15 +192,258 @@ static void t_checkpoint_seal_and_latest(void)
     char *p = sl_chk_path(st, 1);
     CHECK(strstr(p, "/jobs/billing%2Fjob%201/chk-1") != NULL);
     sl_free(p);
-    /* A corrupt _metadata does not count. */
+    /* A corrupt _metadata of the newest checkpoint is an error naming it,
+    ** never a silent fall back to checkpoint 1. */
     CHECK(sl_chk_write_state(st, 3, "x", "y", 1, &err) == 0);
     CHECK(sl_chk_seal(st, 3, false, 1, &err) == 0);
     char *d3 = sl_chk_path(st, 3), *meta = sl_path_join(d3, "_metadata");
     REQUIRE(sl_fs_write_atomic(meta, "{garbage", 8, &err) == 0);
-    CHECK(sl_chk_latest(st, &id, &err) == 0);
-    CHECK_INT(id, 1);
+    CHECK(sl_chk_latest(st, &id, &err) == -1);
+    CHECK_STR(err.sqlstate, SL_ERR_DATA_CORRUPTED);
+    CHECK(err.message && strstr(err.message, "checkpoint 3 of job \"billing/job 1\""));
+    CHECK(err.detail && strstr(err.detail, "chk-3/_metadata"));
+    CHECK(err.hint != NULL);
+    sl_error_reset(&err);
     sl_free(meta);
     sl_free(d3);
+    sl_chk_close(st);
+    sl_free(data);
+}
+
+/* Flip one bit of byte at of file path. */
+static void flip(const char *path, size_t at)
+{
+    sl_error err = SL_ERROR_INIT;
+    char *data = NULL;
+    size_t len = 0;
+    REQUIRE(sl_fs_read_file(path, &data, &len, &err) == 0);
+    REQUIRE(at < len);
+    data[at] ^= 0x04;
+    REQUIRE(sl_fs_write_atomic(path, data, len, &err) == 0);
+    sl_free(data);
+}
+
+static char *chk_file(sl_chk_store *st, int64_t id, const char *file)
+{
+    char *d = sl_chk_path(st, id), *p = sl_path_join(d, file);
+    sl_free(d);
+    return p;
+}
+
+/* A state file whose bytes were overwritten (same size) is refused when
+** read, naming checkpoint and file; one cut short or missing already by
+** sl_chk_latest. Never an older checkpoint instead. */
+static void t_checkpoint_state_damaged(void)
+{
+    char *data = tmpdir("damaged");
+    sl_error err = SL_ERROR_INIT;
+    sl_chk_store *st = NULL;
+    REQUIRE(sl_chk_open(data, "j", &st, &err) == 0);
+    for (int64_t i = 1; i <= 2; i++) {
+        CHECK(sl_chk_write_state(st, i, "source-0", "pos=10", 6, &err) == 0);
+        CHECK(sl_chk_write_state(st, i, "op-0", "0123456789", 10, &err) == 0);
+        CHECK(sl_chk_seal(st, i, false, i, &err) == 0);
+    }
+    char *op = chk_file(st, 2, "state-op-0");
+    flip(op, 4);
+    int64_t id = -1;
+    CHECK(sl_chk_latest(st, &id, &err) == 0); /* same size: only reading tells */
+    CHECK_INT(id, 2);
+    char *got = NULL;
+    size_t len = 0;
+    CHECK(sl_chk_read_state(st, 2, "source-0", &got, &len, &err) == 0);
+    sl_free(got);
+    CHECK(sl_chk_read_state(st, 2, "op-0", &got, &len, &err) == -1);
+    CHECK(got == NULL && len == 0);
+    CHECK_STR(err.sqlstate, SL_ERR_DATA_CORRUPTED);
+    CHECK(err.message && strstr(err.message, "checkpoint 2 of job \"j\" is damaged") &&
+          strstr(err.message, "\"state-op-0\" does not match its checksum"));
+    CHECK(err.detail && strstr(err.detail, op));
+    sl_error_reset(&err);
+    /* Cut short: sl_chk_latest refuses the checkpoint (and does not go back to 1). */
+    REQUIRE(sl_fs_write_atomic(op, "01234", 5, &err) == 0);
+    id = -1;
+    CHECK(sl_chk_latest(st, &id, &err) == -1);
+    CHECK_INT(id, -1);
+    CHECK(err.message && strstr(err.message, "\"state-op-0\" has the wrong size"));
+    sl_error_reset(&err);
+    /* Missing: the same, by name. */
+    REQUIRE(unlink(op) == 0);
+    CHECK(sl_chk_latest(st, &id, &err) == -1);
+    CHECK_STR(err.sqlstate, SL_ERR_DATA_CORRUPTED);
+    CHECK(err.message && strstr(err.message, "checkpoint 2 of job \"j\" is damaged: state "
+                                             "file \"state-op-0\" is missing"));
+    sl_error_reset(&err);
+    CHECK(sl_chk_read_state(st, 2, "op-0", &got, &len, &err) == -1);
+    CHECK_STR(err.sqlstate, SL_ERR_DATA_CORRUPTED);
+    sl_error_reset(&err);
+    /* A state the checkpoint never had is still 58P01. */
+    CHECK(sl_chk_read_state(st, 1, "op-9", &got, &len, &err) == -1);
+    CHECK_STR(err.sqlstate, SL_ERR_UNDEFINED_FILE);
+    sl_error_reset(&err);
+    /* The same checks through a savepoint path. */
+    char *d2 = sl_chk_path(st, 2);
+    sl_chk_store *sp = NULL;
+    CHECK(sl_chk_open_path(d2, &sp, &id, &err) == -1);
+    CHECK_STR(err.sqlstate, SL_ERR_DATA_CORRUPTED);
+    CHECK(err.detail && strstr(err.detail, "state-op-0"));
+    sl_error_reset(&err);
+    sl_free(d2);
+    sl_free(op);
+    sl_chk_close(st);
+    sl_free(data);
+}
+
+/* The newest sealed checkpoint deleted afterwards (its directory, or its
+** _metadata) is reported as missing by name, not passed over for an older
+** one; _latest itself is checksummed; a crash between _metadata and _latest
+** (an older id in it) is no error. */
+static void t_checkpoint_newest_missing(void)
+{
+    char *data = tmpdir("missing");
+    sl_error err = SL_ERROR_INIT;
+    sl_chk_store *st = NULL;
+    REQUIRE(sl_chk_open(data, "j", &st, &err) == 0);
+    for (int64_t i = 1; i <= 3; i++) {
+        CHECK(sl_chk_write_state(st, i, "s", "v", 1, &err) == 0);
+        CHECK(sl_chk_seal(st, i, false, i, &err) == 0);
+    }
+    char *latest = sl_sprintf("%s/jobs/j/_latest", data);
+    char *saved = NULL;
+    size_t len = 0;
+    REQUIRE(sl_fs_read_file(latest, &saved, &len, &err) == 0);
+    /* _metadata of 3 gone */
+    char *meta3 = chk_file(st, 3, "_metadata");
+    REQUIRE(unlink(meta3) == 0);
+    int64_t id = 7;
+    CHECK(sl_chk_latest(st, &id, &err) == -1);
+    CHECK_INT(id, -1);
+    CHECK_STR(err.sqlstate, SL_ERR_DATA_CORRUPTED);
+    CHECK(err.message && strstr(err.message, "checkpoint 3 of job \"j\" is missing"));
+    CHECK(err.detail && strstr(err.detail, "chk-3 has no _metadata") &&
+          strstr(err.detail, "newest checkpoint present is 2"));
+    sl_error_reset(&err);
+    /* the whole directory gone */
+    char *d3 = sl_chk_path(st, 3);
+    REQUIRE(sl_fs_remove_tree(d3, &err) == 0);
+    CHECK(sl_chk_latest(st, &id, &err) == -1);
+    CHECK(err.detail && strstr(err.detail, "chk-3 does not exist"));
+    sl_error_reset(&err);
+    /* a crash after 4's _metadata, before _latest: 4 is the newest, no error */
+    CHECK(sl_chk_write_state(st, 4, "s", "v", 1, &err) == 0);
+    CHECK(sl_chk_seal(st, 4, false, 4, &err) == 0);
+    REQUIRE(sl_fs_write_atomic(latest, saved, len, &err) == 0); /* names 3 */
+    CHECK(sl_chk_latest(st, &id, &err) == 0);
+    CHECK_INT(id, 4);
+    /* _latest damaged: by name */
+    saved[len / 2] ^= 0x04;
+    REQUIRE(sl_fs_write_atomic(latest, saved, len, &err) == 0);
+    CHECK(sl_chk_latest(st, &id, &err) == -1);
+    CHECK_STR(err.sqlstate, SL_ERR_DATA_CORRUPTED);
+    CHECK(err.detail && strstr(err.detail, latest));
+    sl_error_reset(&err);
+    /* removed (a job directory from before _latest): the newest present */
+    REQUIRE(unlink(latest) == 0);
+    CHECK(sl_chk_latest(st, &id, &err) == 0);
+    CHECK_INT(id, 4);
+    sl_free(d3);
+    sl_free(meta3);
+    sl_free(saved);
+    sl_free(latest);
+    sl_chk_close(st);
+    sl_free(data);
+}
+
+/* Every single changed byte of _metadata is caught (its own checksum), the
+** version number and the checksum digits included. */
+static void t_checkpoint_metadata_every_byte(void)
+{
+    char *data = tmpdir("meta");
+    sl_error err = SL_ERROR_INIT;
+    sl_chk_store *st = NULL;
+    REQUIRE(sl_chk_open(data, "j", &st, &err) == 0);
+    CHECK(sl_chk_write_state(st, 1, "s", "v", 1, &err) == 0);
+    CHECK(sl_chk_seal(st, 1, false, 1, &err) == 0);
+    CHECK(sl_chk_write_state(st, 2, "s", "w", 1, &err) == 0);
+    CHECK(sl_chk_seal(st, 2, false, 2, &err) == 0);
+    char *meta = chk_file(st, 2, "_metadata"), *text = NULL;
+    size_t len = 0;
+    REQUIRE(sl_fs_read_file(meta, &text, &len, &err) == 0);
+    CHECK(strstr(text, "\"version\": 2") && strstr(text, "\"xxh3\": \"") &&
+          strstr(text, "\"checksum\": \""));
+    int caught = 0;
+    for (size_t i = 0; i < len; i++) {
+        flip(meta, i);
+        int64_t id = -1;
+        int rc = sl_chk_latest(st, &id, &err);
+        if (rc == -1 && strcmp(err.sqlstate, SL_ERR_DATA_CORRUPTED) == 0 && id == -1 &&
+            strstr(err.message, "checkpoint 2 "))
+            caught++;
+        else
+            fprintf(stderr, "byte %zu of _metadata changed: rc %d, id %lld\n", i, rc,
+                    (long long)id);
+        sl_error_reset(&err);
+        flip(meta, i);
+    }
+    CHECK_INT(caught, (int)len);
+    int64_t id = -1;
+    CHECK(sl_chk_latest(st, &id, &err) == 0);
+    CHECK_INT(id, 2);
+    sl_free(text);
+    sl_free(meta);
+    sl_chk_close(st);
+    sl_free(data);
+}
+
+/* A version-1 _metadata (written before checksums) is still read, unverified;
+** checkpoints sealed from the files on disk (decided, not sealed) are
+** checksummed from then on. */
+static void t_checkpoint_version1_and_seal_existing(void)
+{
+    char *data = tmpdir("v1");
+    sl_error err = SL_ERROR_INIT;
+    sl_chk_store *st = NULL;
+    REQUIRE(sl_chk_open(data, "j", &st, &err) == 0);
+    CHECK(sl_chk_write_state(st, 1, "s", "old", 3, &err) == 0);
+    char *meta = chk_file(st, 1, "_metadata");
+    const char *v1 = "{\"format\": \"sluice-checkpoint\", \"version\": 1, \"job\": \"j\", "
+                     "\"checkpoint\": 1, \"savepoint\": false, \"time\": 5, "
+                     "\"files\": [\"state-s\"]}";
+    REQUIRE(sl_fs_write_atomic(meta, v1, strlen(v1), &err) == 0);
+    int64_t id = -1;
+    CHECK(sl_chk_latest(st, &id, &err) == 0);
+    CHECK_INT(id, 1);
+    char *got = NULL;
+    size_t len = 0;
+    CHECK(sl_chk_read_state(st, 1, "s", &got, &len, &err) == 0);
+    CHECK(len == 3 && memcmp(got, "old", 3) == 0);
+    sl_free(got);
+    /* version 2 without its checksum is not taken for version 1 */
+    char *v2 = sl_strdup(v1);
+    *strstr(v2, "1, \"job") = '2';
+    REQUIRE(sl_fs_write_atomic(meta, v2, strlen(v2), &err) == 0);
+    CHECK(sl_chk_latest(st, &id, &err) == -1);
+    CHECK(err.detail && strstr(err.detail, "lacks its checksum"));
+    sl_error_reset(&err);
+    sl_free(v2);
+    REQUIRE(sl_fs_write_atomic(meta, v1, strlen(v1), &err) == 0);
+    /* Checkpoint 2: decided but not sealed (no _metadata): read unverified,
+    ** then sealed from its files, which are verified from then on. */
+    CHECK(sl_chk_write_state(st, 2, "s", "new", 3, &err) == 0);
+    sl_chk_close(st);
+    REQUIRE(sl_chk_open(data, "j", &st, &err) == 0); /* a new process */
+    CHECK(sl_chk_read_state(st, 2, "s", &got, &len, &err) == 0);
+    sl_free(got);
+    CHECK(sl_chk_seal_existing(st, 2, 9, &err) == 0);
+    CHECK(sl_chk_latest(st, &id, &err) == 0);
+    CHECK_INT(id, 2);
+    char *s2 = chk_file(st, 2, "state-s");
+    flip(s2, 1);
+    CHECK(sl_chk_read_state(st, 2, "s", &got, &len, &err) == -1);
+    CHECK_STR(err.sqlstate, SL_ERR_DATA_CORRUPTED);
+    sl_error_reset(&err);
+    sl_free(s2);
+    sl_free(meta);
     sl_chk_close(st);
     sl_free(data);
 }
@@ -237,5 +480,6 @@ static void t_checkpoint_prune(void)
     sl_free(data);
 }
 
-SL_TESTS(t_channel_order_and_timeout, t_channel_blocked_lanes, t_channel_backpressure_many_senders, t_channel_close,
+SL_TESTS(t_checkpoint_state_damaged, t_checkpoint_newest_missing, t_checkpoint_metadata_every_byte,
+         t_checkpoint_version1_and_seal_existing, t_channel_order_and_timeout, t_channel_blocked_lanes, t_channel_backpressure_many_senders, t_channel_close,
          t_checkpoint_seal_and_latest, t_checkpoint_prune)

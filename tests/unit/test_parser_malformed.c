@@ -126,7 +126,7 @@ static const bad corpus[] = {
     {"SELECT {}", 7, NULL, NULL},
     {"SELECT 1 -- comment only\n FROM", END, NULL, NULL},
     {"\x01\x02\x03", 0, NULL, "\\x01"},
-    {"\xff\xfe", 0, NULL, NULL},
+    {"\xff\xfe", 0, SL_ERR_CHARACTER_NOT_IN_REPERTOIRE, "0xff"},
     {";;SELECT 1 2", 11, NULL, NULL},
     {"VALUES", END, NULL, NULL},
     {"VALUES ()", 8, NULL, NULL},
@@ -208,6 +208,51 @@ static void t_nul_bytes(void)
     check_bad("SELECT 'a\0b'", 12, 9, NULL, "NUL");
     check_bad("SELECT `a\0b`", 12, 9, NULL, "NUL");
     check_bad("CREATE TABLE t (a INT) WITH ('k' = 'v\0')", 40, 37, NULL, "NUL");
+}
+
+/* Invalid UTF-8 anywhere in the text: 22021 at the first bad byte, whatever
+** the token (comments, option values, quoted identifiers, literals). */
+/* sql fails with 22021 at pos, the message naming the bytes in msg. */
+static void bad8(const char *sql, int pos, const char *msg)
+{
+    check_bad(sql, strlen(sql), pos, SL_ERR_CHARACTER_NOT_IN_REPERTOIRE, msg);
+}
+
+static void t_bad_utf8(void)
+{
+    /* a comment: -- and block */
+    bad8("CREATE TABLE t (a INT) -- caf\xc3\n WITH ('connector' = 'datagen')", 29,
+              "invalid byte sequence for encoding \"UTF8\": 0xc3");
+    bad8("SELECT 1 /* \xff */", 12, "0xff");
+    /* an option value and an option key */
+    bad8("CREATE TABLE t (a INT) WITH ('connector' = 'data\xe9gen')", 48, "0xe9");
+    bad8("CREATE TABLE t (a INT) WITH ('conn\x80' = 'datagen')", 34, "0x80");
+    /* a back-quoted identifier: an overlong sequence and a surrogate */
+    bad8("CREATE TABLE `t\xc0\xaf` (a INT)", 15, "0xc0");
+    bad8("SELECT `a\xed\xa0\x80` FROM t", 9, "0xed 0xa0 0x80");
+    /* a string literal in a view, a truncated sequence at the very end */
+    bad8("CREATE VIEW v AS SELECT 'caf\xc3' AS s", 28, "0xc3");
+    bad8("SELECT 'x' || '\xf0\x9f\x98", 15, "0xf0 0x9f 0x98"); /* and unterminated */
+    bad8("SELECT 1 -- \xf0\x9f\x98", 12, "0xf0 0x9f 0x98");
+    /* a bare identifier, and after a number */
+    bad8("SELECT ab\xfe FROM t", 9, "0xfe");
+    bad8("SELECT 12\xff", 9, "0xff");
+    /* past U+10FFFF */
+    bad8("SELECT '\xf4\x90\x80\x80'", 8, "0xf4");
+    /* Well-formed UTF-8 of every length is accepted everywhere. */
+    const char *ok = "CREATE VIEW `vue_é` AS SELECT 'ü€\xf0\x9f\x98\x80名' AS `s€` -- ∑ comment\n"
+                     "/* ok: \xf4\x8f\xbf\xbf */";
+    sl_error err = SL_ERROR_INIT;
+    sl_list *l = sl_list_new();
+    CHECK_INT(sl_parse(ok, strlen(ok), l, &err), 0);
+    CHECK_INT(l->n, 1);
+    sl_list_free(l, sl_stmt_free_v);
+    sl_error_reset(&err);
+    /* The splitter still finds the statement's end, so a script reports it. */
+    size_t n = 0;
+    const char *two = "SELECT '\xff'; SELECT 2;";
+    CHECK_INT(sl_sql_split(two, strlen(two), &n), 1);
+    CHECK_INT(n, 11);
 }
 
 /* Every byte value after SELECT: parses or fails cleanly. */
@@ -353,5 +398,5 @@ static void t_error_state(void)
     sl_error_reset(&err);
 }
 
-SL_TESTS(t_corpus, t_double_quote_hint, t_nul_bytes, t_every_byte, t_deep_nesting, t_truncations,
+SL_TESTS(t_corpus, t_double_quote_hint, t_nul_bytes, t_bad_utf8, t_every_byte, t_deep_nesting, t_truncations,
          t_error_state)

@@ -390,5 +390,234 @@ static void t_interrupted_init(void)
     sl_free(dir);
 }
 
+/* Open dir; expect XX001 whose message or detail holds part, and the
+** catalog file (when there is one) left as it was. */
+static void expect_damaged(const char *dir, const char *part)
+{
+    sl_error err = SL_ERROR_INIT;
+    char *path = sl_sprintf("%s/catalog.json", dir);
+    char *before = sl_fs_exists(path) ? slurp(path) : NULL;
+    sl_engine *eng = NULL;
+    CHECK(sl_engine_open(dir, &eng, &err) == -1);
+    CHECK(eng == NULL);
+    CHECK_STR(err.sqlstate, SL_ERR_DATA_CORRUPTED);
+    bool named = (err.message && strstr(err.message, part)) || (err.detail && strstr(err.detail, part));
+    if (!named)
+        fprintf(stderr, "\"%s\" / \"%s\" lacks \"%s\"\n", err.message, err.detail, part);
+    CHECK(named);
+    CHECK(err.message && strstr(err.message, path)); /* the file, by name */
+    char *after = sl_fs_exists(path) ? slurp(path) : NULL;
+    if (before)
+        CHECK_STR(after, before);
+    else
+        CHECK(after == NULL);
+    sl_free(after);
+    sl_free(before);
+    sl_free(path);
+    sl_error_reset(&err);
+}
+
+/* A catalog naming one object twice is refused by name. */
+static void t_duplicate_objects(void)
+{
+    char *dir = tmpdir("dupes");
+    sl_error err = SL_ERROR_INIT;
+    sl_engine *eng = NULL;
+    REQUIRE(sl_engine_open(dir, &eng, &err) == 0);
+    sl_engine_close(eng);
+    char *path = sl_sprintf("%s/catalog.json", dir);
+    const char *twice[] = {
+        "{\"format\": \"sluice-catalog\", \"version\": 1, \"objects\": ["
+        "{\"kind\": \"table\", \"name\": \"t\", \"sql\": \"CREATE TABLE t (a INT) WITH ('connector' = 'blackhole')\"},"
+        "{\"kind\": \"table\", \"name\": \"t\", \"sql\": \"CREATE TABLE t (b INT) WITH ('connector' = 'blackhole')\"}]}",
+        "{\"format\": \"sluice-catalog\", \"version\": 1, \"objects\": ["
+        "{\"kind\": \"table\", \"name\": \"t\", \"sql\": \"CREATE TABLE t (a INT) WITH ('connector' = 'blackhole')\"},"
+        "{\"kind\": \"view\", \"name\": \"t\", \"sql\": \"CREATE VIEW t AS SELECT 1 AS x\"}]}",
+        /* version 2, with a valid checksum: the checksum is no licence */
+        "{\"format\": \"sluice-catalog\", \"version\": 2, \"objects\": ["
+        "{\"kind\": \"view\", \"name\": \"v\", \"sql\": \"CREATE VIEW v AS SELECT 1 AS x\"},"
+        "{\"kind\": \"view\", \"name\": \"v\", \"sql\": \"CREATE VIEW v AS SELECT 2 AS x\"}], "
+        "\"checksum\": \"0000000000000000\"}",
+    };
+    for (size_t i = 0; i < SL_ARRAY_LEN(twice); i++) {
+        char *text = sl_strdup(twice[i]);
+        sl_checksum_embed(text, strlen(text)); /* -1 (none) for version 1 */
+        REQUIRE(sl_fs_write_atomic(path, text, strlen(text), &err) == 0);
+        expect_damaged(dir, i == 2 ? "\"v\" is defined twice" : "\"t\" is defined twice");
+        sl_free(text);
+    }
+    sl_free(path);
+    sl_free(dir);
+}
+
+/* catalog.json gone from a data directory that has jobs: an error, not an
+** empty catalog (and nothing is written). */
+static void t_missing_catalog(void)
+{
+    char *dir = tmpdir("nocatalog");
+    sl_error err = SL_ERROR_INIT;
+    collect c = {SL_STRBUF_INIT, SL_STRBUF_INIT, ""};
+    sl_engine *eng = NULL;
+    REQUIRE(sl_engine_open(dir, &eng, &err) == 0);
+    sl_session *s = sl_session_new(eng);
+    CHECK(run(s, "CREATE TABLE a (x INT) WITH ('connector' = 'blackhole')", &c, &err) == 0);
+    sl_session_free(s);
+    sl_engine_close(eng);
+    char *jobs = sl_sprintf("%s/jobs/j", dir), *path = sl_sprintf("%s/catalog.json", dir);
+    REQUIRE(sl_fs_mkdir_p(jobs, &err) == 0);
+    REQUIRE(unlink(path) == 0);
+    expect_damaged(dir, "is missing");
+    CHECK(!sl_fs_exists(path));
+    sl_strbuf_free(&c.rows);
+    sl_strbuf_free(&c.notices);
+    sl_free(jobs);
+    sl_free(path);
+    sl_free(dir);
+}
+
+/* Every single changed byte of catalog.json is caught by its checksum. */
+static void t_catalog_every_byte(void)
+{
+    char *dir = tmpdir("catbytes");
+    sl_error err = SL_ERROR_INIT;
+    collect c = {SL_STRBUF_INIT, SL_STRBUF_INIT, ""};
+    sl_engine *eng = NULL;
+    REQUIRE(sl_engine_open(dir, &eng, &err) == 0);
+    sl_session *s = sl_session_new(eng);
+    CHECK(run(s, "CREATE TABLE a (x INT) WITH ('connector' = 'blackhole')", &c, &err) == 0);
+    sl_session_free(s);
+    sl_engine_close(eng);
+    char *path = sl_sprintf("%s/catalog.json", dir);
+    char *text = slurp(path);
+    size_t len = strlen(text);
+    CHECK(strstr(text, "\"version\": 2") && strstr(text, "\"checksum\": \""));
+    int caught = 0;
+    for (size_t i = 0; i < len; i++) {
+        text[i] ^= 0x04;
+        REQUIRE(sl_fs_write_atomic(path, text, len, &err) == 0);
+        eng = NULL;
+        if (sl_engine_open(dir, &eng, &err) == -1 && strcmp(err.sqlstate, "XX001") == 0)
+            caught++;
+        else
+            fprintf(stderr, "byte %zu of catalog.json changed: accepted or %s\n", i, err.sqlstate);
+        sl_engine_close(eng);
+        sl_error_reset(&err);
+        text[i] ^= 0x04;
+    }
+    CHECK_INT(caught, (int)len);
+    REQUIRE(sl_fs_write_atomic(path, text, len, &err) == 0);
+    eng = NULL;
+    CHECK(sl_engine_open(dir, &eng, &err) == 0);
+    sl_engine_close(eng);
+    sl_strbuf_free(&c.rows);
+    sl_strbuf_free(&c.notices);
+    sl_free(text);
+    sl_free(path);
+    sl_free(dir);
+}
+
+/* Invalid UTF-8 in a CREATE is refused (22021) and the catalog stays
+** readable: before, CREATE succeeded and every later start failed. */
+static void t_bad_utf8_create(void)
+{
+    char *dir = tmpdir("badutf8");
+    sl_error err = SL_ERROR_INIT;
+    collect c = {SL_STRBUF_INIT, SL_STRBUF_INIT, ""};
+    sl_engine *eng = NULL;
+    REQUIRE(sl_engine_open(dir, &eng, &err) == 0);
+    sl_session *s = sl_session_new(eng);
+    const char *bad[] = {
+        "CREATE TABLE t (a INT) WITH ('connector' = 'blackhole') -- caf\xe9",
+        "CREATE TABLE t (a INT COMMENT 'caf\xe9') WITH ('connector' = 'blackhole')",
+        "CREATE TABLE t (a INT) WITH ('connector' = 'blackhole', 'x\xff' = 'y')",
+        "CREATE TABLE `t\xff` (a INT) WITH ('connector' = 'blackhole')",
+        "CREATE VIEW v AS SELECT 'caf\xe9' AS s",
+    };
+    for (size_t i = 0; i < SL_ARRAY_LEN(bad); i++) {
+        CHECK(run(s, bad[i], &c, &err) == -1);
+        CHECK_STR(err.sqlstate, "22021");
+        CHECK(err.position == (int)(strpbrk(bad[i], "\xe9\xff") - bad[i]));
+        sl_error_reset(&err);
+    }
+    CHECK(run(s, "CREATE VIEW w AS SELECT 'café' AS s", &c, &err) == 0);
+    sl_session_free(s);
+    sl_engine_close(eng);
+    eng = NULL;
+    REQUIRE(sl_engine_open(dir, &eng, &err) == 0);
+    s = sl_session_new(eng);
+    CHECK(run(s, "SHOW VIEWS", &c, &err) == 0);
+    CHECK_STR(sl_strbuf_cstr(&c.rows), "w\n");
+    CHECK(run(s, "SHOW TABLES", &c, &err) == 0);
+    CHECK_STR(sl_strbuf_cstr(&c.rows), "");
+    sl_session_free(s);
+    sl_engine_close(eng);
+    sl_strbuf_free(&c.rows);
+    sl_strbuf_free(&c.notices);
+    sl_error_reset(&err);
+    sl_free(dir);
+}
+
+/* _job.json carries its checksum: a damaged record is refused by name (STOP
+** JOB: XX001; SHOW JOBS: a warning naming it, no made-up row); a record from
+** before checksums is still read. */
+static void t_job_record_checksum(void)
+{
+    char *dir = tmpdir("jobrecord");
+    sl_error err = SL_ERROR_INIT;
+    collect c = {SL_STRBUF_INIT, SL_STRBUF_INIT, ""};
+    sl_engine *eng = NULL;
+    REQUIRE(sl_engine_open(dir, &eng, &err) == 0);
+    sl_session *s = sl_session_new(eng);
+    CHECK(run(s, "CREATE TABLE nums (id BIGINT) WITH ('connector' = 'datagen', "
+                 "'number-of-rows' = '10', 'fields.id.kind' = 'sequence', "
+                 "'fields.id.start' = '1', 'fields.id.end' = '10')", &c, &err) == 0);
+    CHECK(run(s, "CREATE TABLE out (id BIGINT) WITH ('connector' = 'blackhole')", &c, &err) == 0);
+    CHECK(run(s, "SET 'table.dml-sync' = 'true'", &c, &err) == 0);
+    CHECK(run(s, "SET 'pipeline.name' = 'done'", &c, &err) == 0);
+    CHECK(run(s, "INSERT INTO out SELECT id FROM nums", &c, &err) == 0);
+    char *path = sl_sprintf("%s/jobs/done/_job.json", dir);
+    char *text = slurp(path);
+    REQUIRE(text);
+    CHECK(strstr(text, "\"version\": 2") && strstr(text, "\"checksum\": \""));
+    size_t len = strlen(text);
+    CHECK(run(s, "STOP JOB 'done'", &c, &err) == -1);
+    CHECK_STR(err.sqlstate, "55000"); /* read: FINISHED */
+    int caught = 0;
+    for (size_t i = 0; i < len; i++) {
+        text[i] ^= 0x04;
+        REQUIRE(sl_fs_write_atomic(path, text, len, &err) == 0);
+        if (run(s, "STOP JOB 'done'", &c, &err) == -1 && !strcmp(err.sqlstate, "XX001") &&
+            strstr(err.message, path))
+            caught++;
+        else
+            fprintf(stderr, "byte %zu of _job.json changed: %s\n", i, err.sqlstate);
+        text[i] ^= 0x04;
+    }
+    CHECK_INT(caught, (int)len);
+    text[len / 2] ^= 0x04;
+    REQUIRE(sl_fs_write_atomic(path, text, len, &err) == 0);
+    CHECK(run(s, "SHOW JOBS", &c, &err) == 0);
+    CHECK_STR(sl_strbuf_cstr(&c.rows), "");
+    CHECK(strstr(sl_strbuf_cstr(&c.notices), path) &&
+          strstr(sl_strbuf_cstr(&c.notices), "is damaged"));
+    /* A record written before checksums (no version, no checksum). */
+    const char *old = "{\"name\": \"done\", \"status\": \"FINISHED\", \"time\": 1, "
+                      "\"sink\": \"out\", \"guarantee\": \"none\"}";
+    REQUIRE(sl_fs_write_atomic(path, old, strlen(old), &err) == 0);
+    CHECK(run(s, "SHOW JOBS", &c, &err) == 0);
+    CHECK(strncmp(sl_strbuf_cstr(&c.rows), "done|FINISHED|out|none|", 23) == 0);
+    CHECK(run(s, "STOP JOB 'done'", &c, &err) == -1);
+    CHECK_STR(err.sqlstate, "55000");
+    sl_error_reset(&err);
+    sl_session_free(s);
+    sl_engine_close(eng);
+    sl_strbuf_free(&c.rows);
+    sl_strbuf_free(&c.notices);
+    sl_free(text);
+    sl_free(path);
+    sl_free(dir);
+}
+
 SL_TESTS(t_lock, t_interrupted_init, t_survives_restart, t_not_sluice_dir, t_corrupt_catalog, t_failed_write_changes_nothing,
-         t_ddl_errors)
+         t_ddl_errors, t_duplicate_objects, t_missing_catalog, t_catalog_every_byte,
+         t_bad_utf8_create, t_job_record_checksum)
