@@ -2,27 +2,45 @@
 ** op_dedup.c — deduplication (ROW_NUMBER() OVER (PARTITION BY keys ORDER BY
 ** time) = 1) as a keyed stateful operator (see sl_exec.h, sl_dedup_spec).
 **
-** State: one entry per partition key, holding a copy of the kept row (in
-** the operator's own memory, strings included) encoded as bytes. Entries
-** live in an array; a static open-addressing hash table (linear probing,
-** power-of-two size, load <= 1/2) maps the encoded key to its entry. No
-** shared key map existed in exec/ when this was written, so the table is
-** local to this file.
+** State: one entry per partition key, holding a copy of a row (in the
+** operator's own memory, strings included) encoded as bytes. Entries live in
+** an array; a static open-addressing hash table (linear probing, power-of-two
+** size, load <= 1/2) maps the encoded key to its entry. No shared key map
+** existed in exec/ when this was written, so the table is local to this file.
 **
 ** Semantics (input must be append-only: any row kind but +I is an error
-** XX000):
-**   keep_first  the first row that arrives for a key is emitted as +I,
-**               later rows of that key are dropped. This is arrival order,
-**               which is Flink's proctime keep-first; Flink's rowtime
-**               keep-first would retract when an earlier-timestamped row
-**               arrives late — the planner declares keep-first insert-only
-**               (planner/changelog.c), so arrival order it is.
+** XX000), as Flink 2.2 without mini-batch (checked side by side with Flink
+** SQL 2.2, see tests/sql/run_dedup.sql):
+**   keep_first by event time (order_col >= 0; Flink's
+**               RowTimeDeduplicateKeepFirstRowFunction, insert-only):
+**               a row whose time is behind the watermark (time < wm) is
+**               late: dropped and counted. Otherwise, while the key has
+**               emitted nothing, the row with the smallest time is its
+**               candidate (ties: the one that arrived first). When the
+**               watermark reaches the candidate's time (time <= wm) it is
+**               emitted as +I — candidates in order of time, then arrival
+**               — and the key is done: its later rows are dropped. The
+**               result per key is the row with the earliest event time among
+**               the rows that were not late; nothing is ever retracted. A
+**               row with a NULL time cannot be ordered and is skipped (not
+**               late), as the window table function skips it.
+**   keep_first without order_col: the first row that arrives for a key is
+**               emitted at once as +I (arrival order; Flink's proctime
+**               keep-first).
 **   keep_last   a row for a key without a kept row: +I; otherwise -U(kept)
-**               then +U(new), and the new row is kept. As Flink's rowtime
-**               deduplication, a row whose order_col value is smaller than
-**               the kept row's (both non-NULL) is out of order and dropped
-**               (ties replace). order_col < 0: pure arrival order.
+**               then +U(new), and the new row is kept. As Flink's
+**               RowTimeDeduplicateFunction, a row whose order_col value is
+**               smaller than the kept row's (both non-NULL) is out of order
+**               and dropped (ties replace); the watermark plays no part (a
+**               row behind it still replaces an older kept row, as in
+**               Flink). A NULL time replaces and is replaced. order_col < 0:
+**               pure arrival order.
 ** Output = the input columns + a BIGINT NOT NULL row number, always 1.
+**
+** Candidates waiting for the watermark sit in a binary min-heap of (time,
+** arrival number, entry); a replaced candidate leaves a stale heap item,
+** recognised by its arrival number and skipped when popped. After
+** emitting, a keep_first entry keeps its key only (the row is freed).
 **
 ** normalize (Flink's ChangelogNormalize, behind an upsert source such as
 ** upsert-kafka): keep last in arrival order, over a changelog of upserts
@@ -35,21 +53,33 @@
 **
 ** TTL (ttl_ms > 0, processing time from the injectable clock): as Flink's
 ** state TTL with OnCreateAndWrite, an entry expires ttl_ms after it was last
-** written — keep_first writes only when a key is first seen, keep_last on
-** every kept row. An expired entry behaves as absent (the next row for its
-** key is a new first row / +I); expired entries are swept at most once per
-** ttl. NULL keys are equal to each other (one partition for NULL).
+** written — keep_first when its row was emitted (a candidate waiting for
+** the watermark never expires, as Flink keeps its timer state without TTL),
+** keep_last on every kept row. An expired entry behaves as absent (the next
+** row for its key is a new first row); expired entries are swept at most
+** once per ttl. NULL keys are equal to each other (one partition for NULL).
 **
 ** Snapshot (deterministic; live entries in first-seen order; all integers
 ** little-endian):
-**   "SLDEDUP1" u32 ncols u32 nkeys u8 keep_first u8 phys[ncols]
-**   u64 count, count x { i64 written_ns u32 row_len row[row_len] }
+**   "SLDEDUP2" u32 ncols u32 nkeys u8 mode u8 phys[ncols]
+**   i64 watermark i64 late_rows
+**   u64 count, count x { u8 kind i64 written_ns [kind 1: u64 arrival]
+**                        u32 len bytes[len] }
 **   u64 FNV-1a of everything before
-** A row is per column: u8 null (0/1), then if not null BOOL u8 (0/1) | I64
-** i64 | F64 8 bytes | I128 16 bytes | STR u32 len + bytes. Restore checks
-** every length, value and the checksum: anything wrong is XX001.
+** mode: 0 keep last, 1 keep first, 2 normalize. kind: 0 a kept row, 1 a
+** candidate waiting for the watermark (its row, arrival number), 2 a key
+** whose row was emitted (the encoded key only). arrival: the candidate's
+** rank among the candidates by arrival (only their order matters). A row
+** (a key) is per column
+** (per key column): u8 null (0/1), then if not null BOOL u8 (0/1) | I64 i64
+** | F64 8 bytes | I128 16 bytes | STR u32 len + bytes. Restore checks every
+** length, value and the checksum: anything wrong is XX001. The version 1
+** format ("SLDEDUP1", before event-time keep-first; no watermark, no kinds:
+** u64 count, count x { i64 written u32 row_len row }) is still read: its
+** keep-first rows were all emitted.
 **
-** Main routines: sl_dedup_new and its process / snapshot / restore.
+** Main routines: sl_dedup_new and its process / watermark / snapshot /
+** restore.
 */
 #include "sl_exec.h"
 
@@ -60,9 +90,12 @@ typedef struct sl__dd_entry {
     uint64_t hash;       /* hash of the encoded key */
     uint64_t seq;        /* first-seen sequence (snapshot order) */
     int64_t written;     /* processing time (ns) of the last write, for the TTL */
-    int64_t order_val;   /* kept row's order_col value (keep_last) */
+    int64_t order_val;   /* the row's order_col value */
     bool order_null;     /* that value is NULL or there is no order_col */
     bool gone;           /* normalize: the key was deleted (the entry waits for reuse) */
+    bool pending;        /* keep_first by time: the row is a candidate not yet emitted
+                            (false with no row: the key's row was emitted) */
+    uint64_t arrival;    /* pending: the candidate's arrival number */
     uint32_t key_len;    /* encoded key bytes at bytes[0..key_len) */
     uint32_t row_len;    /* encoded row bytes at bytes[key_len..) */
     uint8_t *bytes;      /* key then row (owned) */
@@ -88,11 +121,27 @@ typedef struct sl__dedup {
     int32_t *slots;            /* hash table: entry index or -1 */
     size_t nslots;             /* table size (power of two) */
     uint64_t next_seq;         /* next first-seen sequence number */
+    uint64_t next_arrival;     /* next candidate arrival number */
     sl_strbuf kbuf;            /* scratch: encoded key */
     sl_strbuf rbuf;            /* scratch: encoded row */
     sl_chunk *out;             /* output buffer */
     sl_chunk *scratch;         /* one-row chunk for restore */
+    bool by_time;              /* keep_first by event time (waits for the watermark) */
+    int64_t wm;                /* watermark reached (INT64_MIN: none yet) */
+    int64_t late;              /* rows dropped as behind the watermark */
+    int npending;              /* entries holding a candidate */
+    struct sl__dd_timer *heap; /* candidates by (time, arrival): a binary min-heap */
+    size_t nheap;              /* heap items (stale ones included) */
+    size_t heapcap;            /* heap items allocated */
 } sl__dedup;
+
+/* A candidate waiting for the watermark. Stale when its entry's arrival
+** number differs (the candidate was replaced, or emitted). */
+typedef struct sl__dd_timer {
+    int64_t time;     /* the candidate's event time */
+    uint64_t arrival; /* its arrival number */
+    int32_t idx;      /* its entry */
+} sl__dd_timer;
 
 static int64_t sl__real_now(void *ctx)
 {
@@ -191,60 +240,68 @@ static bool sl__get_u64(sl__cur *c, uint64_t *v)
     return true;
 }
 
+/* Decode one encoded value into (dst, col, r). false when the bytes are
+** malformed (short, or a flag not 0/1). */
+static bool sl__decode_value(sl__cur *c, sl_chunk *dst, int col, int r)
+{
+    uint8_t isnull;
+    if (!sl__get_u8(c, &isnull) || isnull > 1)
+        return false;
+    if (isnull) {
+        sl_chunk_set_null(dst, col, r);
+        return true;
+    }
+    switch (dst->cols[col].phys) {
+    case SL_PHYS_BOOL: {
+        uint8_t b;
+        if (!sl__get_u8(c, &b) || b > 1)
+            return false;
+        sl_chunk_set_bool(dst, col, r, b);
+        break;
+    }
+    case SL_PHYS_I64: {
+        uint64_t u;
+        if (!sl__get_u64(c, &u))
+            return false;
+        sl_chunk_set_i64(dst, col, r, (int64_t)u);
+        break;
+    }
+    case SL_PHYS_F64: {
+        uint64_t u;
+        double d;
+        if (!sl__get_u64(c, &u))
+            return false;
+        memcpy(&d, &u, 8);
+        sl_chunk_set_f64(dst, col, r, d);
+        break;
+    }
+    case SL_PHYS_I128: {
+        uint64_t lo, hi;
+        if (!sl__get_u64(c, &lo) || !sl__get_u64(c, &hi))
+            return false;
+        sl_chunk_set_i128(dst, col, r,
+                          (sl_i128)((unsigned __int128)hi << 64 | (unsigned __int128)lo));
+        break;
+    }
+    case SL_PHYS_STR: {
+        uint32_t len;
+        if (!sl__get_u32(c, &len) || len > c->n - c->off)
+            return false;
+        sl_chunk_set_str(dst, col, r, (const char *)c->p + c->off, len);
+        c->off += len;
+        break;
+    }
+    }
+    return true;
+}
+
 /* Decode one encoded row into row r of dst (columns 0..ncols-1). false when
-** the bytes are malformed (short, a flag not 0/1, or not all consumed). */
+** the bytes are malformed. */
 static bool sl__decode_row(sl__cur *c, sl_chunk *dst, int ncols, int r)
 {
-    for (int col = 0; col < ncols; col++) {
-        uint8_t isnull;
-        if (!sl__get_u8(c, &isnull) || isnull > 1)
+    for (int col = 0; col < ncols; col++)
+        if (!sl__decode_value(c, dst, col, r))
             return false;
-        if (isnull) {
-            sl_chunk_set_null(dst, col, r);
-            continue;
-        }
-        switch (dst->cols[col].phys) {
-        case SL_PHYS_BOOL: {
-            uint8_t b;
-            if (!sl__get_u8(c, &b) || b > 1)
-                return false;
-            sl_chunk_set_bool(dst, col, r, b);
-            break;
-        }
-        case SL_PHYS_I64: {
-            uint64_t u;
-            if (!sl__get_u64(c, &u))
-                return false;
-            sl_chunk_set_i64(dst, col, r, (int64_t)u);
-            break;
-        }
-        case SL_PHYS_F64: {
-            uint64_t u;
-            double d;
-            if (!sl__get_u64(c, &u))
-                return false;
-            memcpy(&d, &u, 8);
-            sl_chunk_set_f64(dst, col, r, d);
-            break;
-        }
-        case SL_PHYS_I128: {
-            uint64_t lo, hi;
-            if (!sl__get_u64(c, &lo) || !sl__get_u64(c, &hi))
-                return false;
-            sl_chunk_set_i128(dst, col, r,
-                              (sl_i128)((unsigned __int128)hi << 64 | (unsigned __int128)lo));
-            break;
-        }
-        case SL_PHYS_STR: {
-            uint32_t len;
-            if (!sl__get_u32(c, &len) || len > c->n - c->off)
-                return false;
-            sl_chunk_set_str(dst, col, r, (const char *)c->p + c->off, len);
-            c->off += len;
-            break;
-        }
-        }
-    }
     return true;
 }
 
@@ -316,9 +373,18 @@ static void sl__entry_set_row(sl__dedup *d, sl__dd_entry *en, const sl_chunk *c,
     en->order_val = en->order_null ? 0 : c->cols[d->order_col].v.i64[r];
 }
 
-/* Add a new entry for the key in d->kbuf (hash h) and row r of c (encoded
-** in d->rbuf); returns its index. */
-static int sl__insert(sl__dedup *d, uint64_t h, const sl_chunk *c, int r, int64_t now)
+/* Drop entry en's row, keeping its key. */
+static void sl__entry_drop_row(sl__dd_entry *en)
+{
+    en->bytes = sl_realloc(en->bytes, (size_t)en->key_len + 1);
+    en->row_len = 0;
+    en->order_null = true;
+    en->order_val = 0;
+}
+
+/* Add a new entry, without a row, for the key in d->kbuf (hash h); returns
+** its index. */
+static int sl__insert(sl__dedup *d, uint64_t h, int64_t now)
 {
     if (d->nents == d->cap) {
         d->cap = d->cap ? d->cap * 2 : 64;
@@ -337,20 +403,77 @@ static int sl__insert(sl__dedup *d, uint64_t h, const sl_chunk *c, int r, int64_
     en->bytes = sl_malloc((size_t)en->key_len + 1);
     if (en->key_len)
         memcpy(en->bytes, d->kbuf.buf, en->key_len);
-    sl__entry_set_row(d, en, c, r);
+    en->order_null = true;
     sl__slot_put(d, e);
     return e;
 }
 
+/* Whether the entry's TTL ran out (a candidate waiting for the watermark
+** never expires). */
 static bool sl__expired(const sl__dedup *d, const sl__dd_entry *en, int64_t now)
 {
-    return d->ttl_ns > 0 && now - en->written >= d->ttl_ns;
+    return d->ttl_ns > 0 && !en->pending && now - en->written >= d->ttl_ns;
 }
 
 /* Whether an entry holds no row: expired, or its key deleted. */
 static bool sl__absent(const sl__dedup *d, const sl__dd_entry *en, int64_t now)
 {
     return en->gone || sl__expired(d, en, now);
+}
+
+/* ---- the candidates' heap ---------------------------------------------- */
+
+static bool sl__timer_less(const sl__dd_timer *a, const sl__dd_timer *b)
+{
+    return a->time < b->time || (a->time == b->time && a->arrival < b->arrival);
+}
+
+static void sl__heap_push(sl__dedup *d, int64_t time, uint64_t arrival, int idx)
+{
+    if (d->nheap == d->heapcap) {
+        d->heapcap = d->heapcap ? d->heapcap * 2 : 64;
+        d->heap = sl_realloc(d->heap, d->heapcap * sizeof *d->heap);
+    }
+    size_t i = d->nheap++;
+    sl__dd_timer t = {time, arrival, idx};
+    while (i > 0) {
+        size_t parent = (i - 1) / 2;
+        if (!sl__timer_less(&t, &d->heap[parent]))
+            break;
+        d->heap[i] = d->heap[parent];
+        i = parent;
+    }
+    d->heap[i] = t;
+}
+
+/* Remove the smallest item (the heap is not empty). */
+static void sl__heap_pop(sl__dedup *d)
+{
+    sl__dd_timer t = d->heap[--d->nheap];
+    size_t i = 0, n = d->nheap;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && sl__timer_less(&d->heap[c + 1], &d->heap[c]))
+            c++;
+        if (!sl__timer_less(&d->heap[c], &t))
+            break;
+        d->heap[i] = d->heap[c];
+        i = c;
+    }
+    if (n)
+        d->heap[i] = t;
+}
+
+/* Rebuild the heap from the entries' candidates (entry indices changed, or
+** stale items outnumber live ones). */
+static void sl__heap_rebuild(sl__dedup *d)
+{
+    d->nheap = 0;
+    for (int e = 0; e < d->nents; e++)
+        if (d->ents[e].pending)
+            sl__heap_push(d, d->ents[e].order_val, d->ents[e].arrival, e);
 }
 
 /* Drop every absent entry (compacting, order kept) and rebuild the table. */
@@ -367,6 +490,7 @@ static void sl__sweep(sl__dedup *d, int64_t now)
     if (w != d->nents) {
         d->nents = w;
         sl__rehash(d, (size_t)w);
+        sl__heap_rebuild(d);
     }
 }
 
@@ -377,6 +501,11 @@ static void sl__clear(sl__dedup *d)
     d->nents = 0;
     d->ngone = 0;
     d->next_seq = 0;
+    d->next_arrival = 0;
+    d->npending = 0;
+    d->nheap = 0;
+    d->wm = INT64_MIN;
+    d->late = 0;
     sl_free(d->slots);
     d->slots = NULL;
     d->nslots = 0;
@@ -390,6 +519,14 @@ static int sl__room(sl__dedup *d, const sl_emit *out, sl_error *err)
     if (d->out->cap - d->out->nrows >= 2)
         return 0;
     int rc = out->fn(out->ctx, d->out, err);
+    sl_chunk_reset(d->out);
+    return rc;
+}
+
+/* Emit what is left in the output buffer. */
+static int sl__flush(sl__dedup *d, const sl_emit *out, sl_error *err)
+{
+    int rc = d->out->nrows > 0 ? out->fn(out->ctx, d->out, err) : 0;
     sl_chunk_reset(d->out);
     return rc;
 }
@@ -459,7 +596,8 @@ static void sl__normalize_row(sl__dedup *d, const sl_chunk *in, int r, int64_t n
         sl__out_input_row(d, in, r, SL_ROW_INSERT);
     }
     if (!en) {
-        sl__insert(d, h, in, r, now);
+        e = sl__insert(d, h, now);
+        sl__entry_set_row(d, &d->ents[e], in, r);
         return;
     }
     if (en->gone) { /* the key is back */
@@ -470,6 +608,40 @@ static void sl__normalize_row(sl__dedup *d, const sl_chunk *in, int r, int64_t n
         en->seq = d->next_seq++; /* first seen again */
     sl__entry_set_row(d, en, in, r);
     en->written = now;
+}
+
+/* keep_first by event time: one row (see the header). Emits nothing. */
+static void sl__first_by_time_row(sl__dedup *d, const sl_chunk *in, int r, int64_t now)
+{
+    const sl_vector *tv = &in->cols[d->order_col];
+    if (tv->nulls[r])
+        return; /* cannot be ordered */
+    int64_t t = tv->v.i64[r];
+    if (t < d->wm) {
+        d->late++;
+        return;
+    }
+    sl__key_encode(d, in, r);
+    uint64_t h = sl_hash_bytes(d->kbuf.buf, d->kbuf.len, SL_HASH_INIT);
+    int e = sl__lookup(d, h);
+    if (e < 0) {
+        e = sl__insert(d, h, now);
+    } else {
+        sl__dd_entry *en = &d->ents[e];
+        if (sl__expired(d, en, now)) {
+            en->seq = d->next_seq++; /* forgotten: first seen again */
+        } else if (!en->pending || t >= en->order_val) {
+            return; /* emitted already, or not earlier than the candidate */
+        }
+    }
+    sl__dd_entry *en = &d->ents[e];
+    sl__row_encode(d, in, r);
+    sl__entry_set_row(d, en, in, r);
+    if (!en->pending)
+        d->npending++;
+    en->pending = true;
+    en->arrival = d->next_arrival++;
+    sl__heap_push(d, t, en->arrival, e);
 }
 
 static int sl__dedup_process(sl_operator *op, const sl_chunk *in, const sl_emit *out,
@@ -491,15 +663,18 @@ static int sl__dedup_process(sl_operator *op, const sl_chunk *in, const sl_emit 
         }
         if (d->ngone > 1024 && d->ngone > d->nents / 2)
             sl__sweep(d, now);
-        int rc = d->out->nrows > 0 ? out->fn(out->ctx, d->out, err) : 0;
-        sl_chunk_reset(d->out);
-        return rc;
+        return sl__flush(d, out, err);
     }
     for (int r = 0; r < in->nrows; r++) /* reject the chunk before any state changes */
         if (in->kinds[r] != SL_ROW_INSERT)
             return sl_error_set(err, SL_ERR_INTERNAL, -1,
                                 "deduplication needs an append-only input, but got a %s row",
                                 sl_row_kind_name((sl_row_kind)in->kinds[r]));
+    if (d->by_time) {
+        for (int r = 0; r < in->nrows; r++)
+            sl__first_by_time_row(d, in, r, now);
+        return 0;
+    }
     sl_chunk_reset(d->out);
     for (int r = 0; r < in->nrows; r++) {
         sl__key_encode(d, in, r);
@@ -519,7 +694,8 @@ static int sl__dedup_process(sl_operator *op, const sl_chunk *in, const sl_emit 
         }
         if (e < 0) {
             sl__row_encode(d, in, r);
-            sl__insert(d, h, in, r, now);
+            e = sl__insert(d, h, now);
+            sl__entry_set_row(d, &d->ents[e], in, r);
             sl__out_input_row(d, in, r, SL_ROW_INSERT);
             continue;
         }
@@ -535,32 +711,53 @@ static int sl__dedup_process(sl_operator *op, const sl_chunk *in, const sl_emit 
         sl__entry_set_row(d, en, in, r);
         en->written = now;
     }
-    if (d->out->nrows > 0) {
-        int rc = out->fn(out->ctx, d->out, err);
-        sl_chunk_reset(d->out);
-        return rc;
-    }
-    return 0;
+    return sl__flush(d, out, err);
 }
 
+/* Event time reached wm: keep_first by time emits every candidate whose
+** time is at or before it, in order of time, then arrival. */
 static int sl__dedup_watermark(sl_operator *op, int64_t wm, const sl_emit *out, sl_error *err)
 {
-    (void)op, (void)wm, (void)out, (void)err;
-    return 0; /* results are emitted as rows arrive; nothing waits for event time */
+    sl__dedup *d = op->impl;
+    if (wm > d->wm)
+        d->wm = wm;
+    if (!d->by_time || d->nheap == 0 || d->heap[0].time > d->wm)
+        return 0;
+    int64_t now = d->now(d->now_ctx);
+    sl_chunk_reset(d->out);
+    while (d->nheap > 0 && d->heap[0].time <= d->wm) {
+        sl__dd_timer t = d->heap[0];
+        sl__heap_pop(d);
+        sl__dd_entry *en = &d->ents[t.idx];
+        if (!en->pending || en->arrival != t.arrival)
+            continue; /* stale: replaced by an earlier row */
+        if (sl__room(d, out, err) != 0)
+            return -1;
+        sl__out_kept_row(d, en, SL_ROW_INSERT);
+        en->pending = false;
+        en->written = now;
+        sl__entry_drop_row(en);
+        d->npending--;
+    }
+    if (d->nheap > 1024 && d->nheap > 2 * (size_t)d->npending)
+        sl__heap_rebuild(d);
+    return sl__flush(d, out, err);
 }
 
 static int64_t sl__dedup_late_rows(sl_operator *op)
 {
-    (void)op;
-    return 0;
+    return ((sl__dedup *)op->impl)->late;
 }
 
 /* ---- snapshot / restore ------------------------------------------------ */
 
-static const char sl__magic[8] = {'S', 'L', 'D', 'E', 'D', 'U', 'P', '1'};
+static const char sl__magic[8] = {'S', 'L', 'D', 'E', 'D', 'U', 'P', '2'};
+static const char sl__magic_v1[8] = {'S', 'L', 'D', 'E', 'D', 'U', 'P', '1'};
+
+enum { SL__KIND_KEPT = 0, SL__KIND_PENDING = 1, SL__KIND_EMITTED = 2 };
 
 typedef struct sl__seq_idx {
-    uint64_t seq; /* first-seen sequence */
+    uint64_t seq; /* first-seen sequence (or arrival number) */
     int idx;      /* entry index */
 } sl__seq_idx;
 
@@ -568,6 +765,11 @@ static int sl__cmp_seq(const void *a, const void *b)
 {
     uint64_t x = ((const sl__seq_idx *)a)->seq, y = ((const sl__seq_idx *)b)->seq;
     return x < y ? -1 : x > y;
+}
+
+static uint8_t sl__mode(const sl__dedup *d)
+{
+    return d->normalize ? 2 : d->keep_first ? 1 : 0;
 }
 
 static int sl__dedup_snapshot(sl_operator *op, sl_strbuf *state, sl_error *err)
@@ -579,12 +781,22 @@ static int sl__dedup_snapshot(sl_operator *op, sl_strbuf *state, sl_error *err)
     sl_strbuf_append_n(state, sl__magic, sizeof sl__magic);
     sl__put_u32(state, (uint32_t)d->in_ncols);
     sl__put_u32(state, (uint32_t)d->nkeys);
-    sl_strbuf_append_char(state, d->normalize ? 2 : d->keep_first ? 1 : 0);
+    sl_strbuf_append_char(state, (char)sl__mode(d));
     for (int c = 0; c < d->in_ncols; c++)
         sl_strbuf_append_char(state, (char)sl_phys_of(d->in_types[c]));
-    /* Live entries in first-seen order. */
+    sl__put_u64(state, (uint64_t)d->wm);
+    sl__put_u64(state, (uint64_t)d->late);
+    /* The candidates' ranks by arrival, then live entries in first-seen order. */
     sl__seq_idx *idx = sl_malloc(((size_t)d->nents + 1) * sizeof *idx);
+    uint64_t *rank = sl_malloc(((size_t)d->nents + 1) * sizeof *rank);
     int n = 0;
+    for (int e = 0; e < d->nents; e++)
+        if (d->ents[e].pending)
+            idx[n++] = (sl__seq_idx){d->ents[e].arrival, e};
+    qsort(idx, (size_t)n, sizeof *idx, sl__cmp_seq);
+    for (int i = 0; i < n; i++)
+        rank[idx[i].idx] = (uint64_t)i;
+    n = 0;
     for (int e = 0; e < d->nents; e++)
         if (!sl__absent(d, &d->ents[e], now))
             idx[n++] = (sl__seq_idx){d->ents[e].seq, e};
@@ -592,11 +804,23 @@ static int sl__dedup_snapshot(sl_operator *op, sl_strbuf *state, sl_error *err)
     sl__put_u64(state, (uint64_t)n);
     for (int i = 0; i < n; i++) {
         const sl__dd_entry *en = &d->ents[idx[i].idx];
+        bool emitted = d->by_time && !en->pending;
+        sl_strbuf_append_char(state, (char)(en->pending ? SL__KIND_PENDING
+                                            : emitted  ? SL__KIND_EMITTED
+                                                       : SL__KIND_KEPT));
         sl__put_u64(state, (uint64_t)en->written);
-        sl__put_u32(state, en->row_len);
-        sl_strbuf_append_n(state, (const char *)en->bytes + en->key_len, en->row_len);
+        if (en->pending)
+            sl__put_u64(state, rank[idx[i].idx]);
+        if (emitted) {
+            sl__put_u32(state, en->key_len);
+            sl_strbuf_append_n(state, (const char *)en->bytes, en->key_len);
+        } else {
+            sl__put_u32(state, en->row_len);
+            sl_strbuf_append_n(state, (const char *)en->bytes + en->key_len, en->row_len);
+        }
     }
     sl_free(idx);
+    sl_free(rank);
     sl__put_u64(state, sl_hash_bytes(state->buf + start, state->len - start, SL_HASH_INIT));
     return 0;
 }
@@ -606,6 +830,51 @@ static int sl__corrupt(sl__dedup *d, sl_error *err, const char *what)
     sl__clear(d);
     return sl_error_set(err, SL_ERR_DATA_CORRUPTED, -1,
                         "deduplication state is corrupt: %s", what);
+}
+
+/* Restore one entry of kind kind from the bytes at cursor c (len bytes: a
+** row, or for SL__KIND_EMITTED a key). NULL when it is fine, else what is
+** wrong. */
+static const char *sl__restore_entry(sl__dedup *d, sl__cur *c, int kind, uint32_t len,
+                                     int64_t written, uint64_t arrival)
+{
+    if (len > c->n - c->off)
+        return "truncated entry";
+    sl__cur rc = {c->p + c->off, len, 0};
+    c->off += len;
+    sl_chunk_reset(d->scratch);
+    int r = sl_chunk_append_row(d->scratch, SL_ROW_INSERT);
+    if (kind == SL__KIND_EMITTED) {
+        for (int k = 0; k < d->nkeys; k++)
+            if (!sl__decode_value(&rc, d->scratch, d->keys[k], r))
+                return "malformed key";
+    } else if (!sl__decode_row(&rc, d->scratch, d->in_ncols, r)) {
+        return "malformed row";
+    }
+    if (rc.off != rc.n)
+        return kind == SL__KIND_EMITTED ? "malformed key" : "malformed row";
+    sl__key_encode(d, d->scratch, r);
+    if (kind == SL__KIND_EMITTED &&
+        (d->kbuf.len != len || (len && memcmp(d->kbuf.buf, rc.p, len) != 0)))
+        return "malformed key"; /* a key column given twice decodes, but differently */
+    uint64_t h = sl_hash_bytes(d->kbuf.buf, d->kbuf.len, SL_HASH_INIT);
+    if (sl__lookup(d, h) >= 0)
+        return "duplicate key";
+    if (kind == SL__KIND_PENDING && d->scratch->cols[d->order_col].nulls[r])
+        return "a waiting row without a time";
+    int e = sl__insert(d, h, written);
+    sl__dd_entry *en = &d->ents[e];
+    if (kind != SL__KIND_EMITTED) {
+        sl_strbuf_reset(&d->rbuf);
+        sl_strbuf_append_n(&d->rbuf, (const char *)rc.p, len);
+        sl__entry_set_row(d, en, d->scratch, r);
+    }
+    if (kind == SL__KIND_PENDING) {
+        en->pending = true;
+        en->arrival = arrival;
+        d->npending++;
+    }
+    return NULL;
 }
 
 static int sl__dedup_restore(sl_operator *op, const char *state, size_t len, sl_error *err)
@@ -623,13 +892,15 @@ static int sl__dedup_restore(sl_operator *op, const char *state, size_t len, sl_
     c.n = len - 8; /* the body */
     char magic[sizeof sl__magic];
     uint32_t ncols, nkeys;
-    uint8_t kf;
-    if (!sl__get(&c, magic, sizeof magic) || memcmp(magic, sl__magic, sizeof magic) != 0)
+    uint8_t mode;
+    if (!sl__get(&c, magic, sizeof magic))
         return sl__corrupt(d, err, "not a deduplication state");
-    if (!sl__get_u32(&c, &ncols) || !sl__get_u32(&c, &nkeys) || !sl__get_u8(&c, &kf))
+    bool v1 = memcmp(magic, sl__magic_v1, sizeof magic) == 0;
+    if (!v1 && memcmp(magic, sl__magic, sizeof magic) != 0)
+        return sl__corrupt(d, err, "not a deduplication state");
+    if (!sl__get_u32(&c, &ncols) || !sl__get_u32(&c, &nkeys) || !sl__get_u8(&c, &mode))
         return sl__corrupt(d, err, "truncated header");
-    if (ncols != (uint32_t)d->in_ncols || nkeys != (uint32_t)d->nkeys ||
-        kf != (d->normalize ? 2 : d->keep_first ? 1 : 0))
+    if (ncols != (uint32_t)d->in_ncols || nkeys != (uint32_t)d->nkeys || mode != sl__mode(d))
         return sl__corrupt(d, err, "it belongs to a different deduplication");
     for (int col = 0; col < d->in_ncols; col++) {
         uint8_t p;
@@ -638,35 +909,49 @@ static int sl__dedup_restore(sl_operator *op, const char *state, size_t len, sl_
         if (p != (uint8_t)sl_phys_of(d->in_types[col]))
             return sl__corrupt(d, err, "column types differ");
     }
-    uint64_t count;
+    uint64_t wm = (uint64_t)INT64_MIN, late = 0, count;
+    if (!v1 && (!sl__get_u64(&c, &wm) || !sl__get_u64(&c, &late)))
+        return sl__corrupt(d, err, "truncated header");
+    if ((int64_t)late < 0)
+        return sl__corrupt(d, err, "negative late row count");
     if (!sl__get_u64(&c, &count))
         return sl__corrupt(d, err, "truncated header");
-    /* Each entry takes at least 12 bytes + one flag byte per column. */
-    if (count > (c.n - c.off) / (12 + (uint64_t)d->in_ncols) || count > INT32_MAX / 2)
+    /* Each entry takes at least 12 (v1: + a flag byte per column) / 13 bytes
+    ** (+ one per key column). */
+    if (count > (c.n - c.off) / (v1 ? 12 + (uint64_t)d->in_ncols : 13 + (uint64_t)d->nkeys) ||
+        count > INT32_MAX / 2)
         return sl__corrupt(d, err, "entry count exceeds the data");
     for (uint64_t i = 0; i < count; i++) {
-        uint64_t written;
-        uint32_t row_len;
-        if (!sl__get_u64(&c, &written) || !sl__get_u32(&c, &row_len) ||
-            row_len > c.n - c.off)
+        uint8_t kind = SL__KIND_KEPT;
+        uint64_t written, arrival = 0;
+        uint32_t rlen;
+        if (!v1 && !sl__get_u8(&c, &kind))
             return sl__corrupt(d, err, "truncated entry");
-        sl__cur rc = {c.p + c.off, row_len, 0};
-        sl_chunk_reset(d->scratch);
-        int r = sl_chunk_append_row(d->scratch, SL_ROW_INSERT);
-        if (!sl__decode_row(&rc, d->scratch, d->in_ncols, r) || rc.off != rc.n)
-            return sl__corrupt(d, err, "malformed row");
-        c.off += row_len;
-        sl__key_encode(d, d->scratch, r);
-        uint64_t h = sl_hash_bytes(d->kbuf.buf, d->kbuf.len, SL_HASH_INIT);
-        if (sl__lookup(d, h) >= 0)
-            return sl__corrupt(d, err, "duplicate key");
-        sl_strbuf_reset(&d->rbuf);
-        sl_strbuf_append_n(&d->rbuf, (const char *)rc.p, row_len);
-        sl__insert(d, h, d->scratch, r, (int64_t)written);
+        if (!sl__get_u64(&c, &written))
+            return sl__corrupt(d, err, "truncated entry");
+        if (kind == SL__KIND_PENDING && !sl__get_u64(&c, &arrival))
+            return sl__corrupt(d, err, "truncated entry");
+        if (!sl__get_u32(&c, &rlen))
+            return sl__corrupt(d, err, "truncated entry");
+        /* Kept rows belong to the modes without a watermark wait; a keep-first
+        ** by time holds candidates and emitted keys (version 1: rows it emitted). */
+        if (kind > SL__KIND_EMITTED || (!v1 && (kind == SL__KIND_KEPT) == d->by_time))
+            return sl__corrupt(d, err, "an entry of the wrong kind");
+        if (arrival >= count)
+            return sl__corrupt(d, err, "an arrival rank out of range");
+        const char *bad = sl__restore_entry(d, &c, kind, rlen, (int64_t)written, arrival);
+        if (bad)
+            return sl__corrupt(d, err, bad);
+        if (v1 && d->by_time) /* version 1: the row was emitted on arrival */
+            sl__entry_drop_row(&d->ents[d->nents - 1]);
     }
     if (c.off != c.n)
         return sl__corrupt(d, err, "trailing bytes");
     sl_chunk_reset(d->scratch);
+    d->wm = (int64_t)wm;
+    d->late = (int64_t)late;
+    d->next_arrival = count; /* above every rank */
+    sl__heap_rebuild(d);
     d->next_sweep = 0;
     return 0;
 }
@@ -679,6 +964,7 @@ static void sl__dedup_free(sl_operator *op)
     if (d) {
         sl__clear(d);
         sl_free(d->ents);
+        sl_free(d->heap);
         sl_free(d->keys);
         sl_free(d->in_types);
         sl_free(d->out_types);
@@ -720,6 +1006,8 @@ int sl_dedup_new(const sl_dedup_spec *spec, sl_operator **out, sl_error *err)
     d->normalize = spec->normalize;
     if (d->normalize)
         d->order_col = -1; /* arrival order */
+    d->by_time = d->keep_first && d->order_col >= 0;
+    d->wm = INT64_MIN;
     d->ttl_ns = spec->ttl_ms * SL_NANOS_PER_MILLI;
     d->now = spec->now ? spec->now : sl__real_now;
     d->now_ctx = spec->now_ctx;

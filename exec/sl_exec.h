@@ -519,10 +519,14 @@ typedef struct sl_window_tvf_spec {
 } sl_window_tvf_spec;
 int sl_window_tvf_new(const sl_window_tvf_spec *spec, sl_operator **out, sl_error *err);
 
-/* Deduplication (ROW_NUMBER() OVER (PARTITION BY keys ORDER BY time) = 1):
-** keep_first emits the first row per key (+I, append-only); otherwise the
-** last row per key (+I, then -U/+U when a newer row arrives). Output = the
-** input columns plus the row number column (always 1). */
+/* Deduplication (ROW_NUMBER() OVER (PARTITION BY keys ORDER BY time) = 1),
+** as Flink 2.2: keep_first emits each key's row with the earliest time
+** among the rows not behind the watermark, once, as +I when the watermark
+** reaches it (append-only; late rows are dropped and counted; without an
+** order_col: the first row to arrive, at once); otherwise the last row per
+** key (+I, then -U/+U when a row at least as new arrives; the watermark
+** plays no part). Output = the input columns plus the row number column
+** (always 1). */
 typedef struct sl_dedup_spec {
     int in_ncols;              /* input columns */
     const sl_type *in_types;   /* their types */

@@ -7,7 +7,12 @@
 **   ChangelogNormalize by its PRIMARY KEY              [I,UB,UA,D]
 **   GROUP BY without a window                          [I,UB,UA] (or all on an updating input)
 **   Deduplicate keep first row (rn = 1, ORDER BY rowtime ASC)   [I]
+**     (each key's earliest row goes out once, when the watermark reaches
+**     it, as Flink 2.1+ without mini-batch: exec/op_dedup.c)
 **   Deduplicate keep last row (rn = 1, ORDER BY rowtime DESC)   [I,UB,UA]
+**     (Flink 2.2's EXPLAIN says [I,UA,D] for a SELECT: it leaves -U out
+**     when no consumer needs it, and declares deletes its operator never
+**     emits; the rows are the same)
 **   Top-N (rn <= N, or rn = 1 on another order), outer joins,
 **   ORDER BY not on event time                         [I,UB,UA,D]
 **   Filter, Project, Limit on an append-only input, Union, Sink  as their inputs

@@ -45,3 +45,12 @@ set_tests_properties(e2e.window_spend PROPERTIES TIMEOUT 300 LABELS e2e)
 add_test(NAME e2e.damaged_checkpoint
   COMMAND ${Python3_EXECUTABLE} ${SL_E2E}/damaged_checkpoint_test.py --sluice $<TARGET_FILE:sluice>)
 set_tests_properties(e2e.damaged_checkpoint PROPERTIES TIMEOUT 300 LABELS e2e)
+# monitored directory of out-of-order clicks -> deduplication keeping each
+# user's earliest click (candidates wait for the watermark) -> filesystem,
+# 20 SIGKILLs; each user's earliest click committed exactly once
+foreach(p 1 2)
+  add_test(NAME e2e.crash_dedup.p${p}
+    COMMAND ${Python3_EXECUTABLE} ${SL_E2E}/crash_dedup_test.py
+            --sluice $<TARGET_FILE:sluice> --kills 20 --parallelism ${p})
+  set_tests_properties(e2e.crash_dedup.p${p} PROPERTIES TIMEOUT 900 LABELS e2e)
+endforeach()

@@ -19,7 +19,7 @@ GROUP BY window_start, window_end;
 SELECT window_start, window_end, COUNT(*) AS n
 FROM TABLE(CUMULATE(TABLE clicks, DESCRIPTOR(ts), INTERVAL '5' MINUTE, INTERVAL '15' MINUTE))
 GROUP BY window_start, window_end;
--- Deduplication: the first click of each campaign.
+-- Deduplication: the earliest click of each campaign (as Flink SQL 2.2: same rows, same order).
 SELECT campaign_id, event_id, ts FROM (
   SELECT *, ROW_NUMBER() OVER (PARTITION BY campaign_id ORDER BY ts ASC) AS rn FROM clicks)
 WHERE rn = 1;
