@@ -9,8 +9,13 @@
 ** the per-type text parsers and formatters used by json and csv, base64 and
 ** UTF-8 validation.
 **
+** Line framing (files, stdin): sl_codec_line_end finds where a record
+** ends, by default at the first '\n' (csv has its own scanner: a quoted
+** field may hold line breaks).
+**
 ** Main routines: sl_codec_new, sl_codec_free, sl_codec_decode,
-** sl_codec_encode, sl__codec_parse_text, sl__codec_fmt_*.
+** sl_codec_encode, sl_codec_line_end, sl__codec_parse_text,
+** sl__codec_fmt_*.
 */
 #include "codec_int.h"
 
@@ -71,6 +76,22 @@ int sl_codec_encode(sl_codec *c, const sl_chunk *in, int r, sl_strbuf *out, sl_e
 {
     SL_ALWAYS(in->ncols == c->width && r >= 0 && r < in->nrows);
     return c->ops->encode(c, in, r, out, err);
+}
+
+void sl_codec_set_line_framing(sl_codec *c)
+{
+    c->lines = true;
+}
+
+size_t sl_codec_line_end(sl_codec *c, const char *rec, size_t n, size_t *scanned)
+{
+    if (*scanned == 0)
+        c->scan_state = 0;
+    if (c->ops->line_end)
+        return c->ops->line_end(c, rec, n, scanned);
+    const char *nl = *scanned < n ? memchr(rec + *scanned, '\n', n - *scanned) : NULL;
+    *scanned = nl ? (size_t)(nl - rec) : n;
+    return nl ? (size_t)(nl - rec) : n;
 }
 
 void sl_codec_map_columns(sl_codec *c, int width, const int *map)

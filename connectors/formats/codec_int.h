@@ -24,6 +24,9 @@ typedef struct sl__codec_ops {
     int (*decode)(sl_codec *c, const char *rec, size_t len, sl_chunk *out, sl_error *err);
     int (*encode)(sl_codec *c, const sl_chunk *in, int r, sl_strbuf *out, sl_error *err);
     void (*free)(sl_codec *c); /* the format's own members (not the common part) */
+    /* Line framing: the end of the record at rec[0] (see sl_codec_line_end);
+    ** NULL: the first '\n'. */
+    size_t (*line_end)(sl_codec *c, const char *rec, size_t n, size_t *scanned);
 } sl__codec_ops;
 
 /* One decoded field of the row being decoded. */
@@ -53,6 +56,8 @@ struct sl_codec {
     int width;                /* columns of the chunks it reads and writes (ncols unless mapped) */
     int *map;                 /* codec column i is chunk column map[i]; NULL = i (owned) */
     int fill_row;             /* decoding fills this existing row instead of appending; -1 */
+    bool lines;               /* records are lines of a file (sl_codec_set_line_framing) */
+    int scan_state;           /* line_end: the scanner's state at *scanned */
 };
 
 /* The chunk column of codec column i. */
