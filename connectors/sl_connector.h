@@ -265,10 +265,14 @@ int sl_codec_encode(sl_codec *c, const sl_chunk *in, int r, sl_strbuf *out, sl_e
 ** and a raw NULL string or bytes (no null record in a file). */
 void sl_codec_set_line_framing(sl_codec *c);
 /* Line framing: rec[0..n) starts with a record; returns the index of the
-** '\n' that ends it, or n when rec does not hold its end yet. *scanned is
-** how far the search got: 0 for a new record, then passed back unchanged
-** when more bytes arrived after rec[n) (the scanner's state is kept). */
-size_t sl_codec_line_end(sl_codec *c, const char *rec, size_t n, size_t *scanned);
+** '\n' that ends it, or n when rec does not hold its end yet. *reclen is
+** the record's length without its line break: a '\r' before the '\n' (or,
+** when none was found, at rec[n-1]: the last line of a file) is dropped
+** unless the format escaped it. *scanned is how far the search got: 0 for
+** a new record, then passed back unchanged when more bytes arrived after
+** rec[n) (the scanner's state is kept in the codec). */
+size_t sl_codec_line_end(sl_codec *c, const char *rec, size_t n, size_t *scanned,
+                         size_t *reclen);
 /* Read and write chunks of `width` columns, codec column i being chunk
 ** column map[i] (copied): for records that hold only some of a table's
 ** columns (a Kafka key; a value without the key). A decoded row's other

@@ -244,14 +244,13 @@ static void sl__fs_locate_error(sl__fs_source *s, sl_error *err, const char *rec
     sl_strbuf_free(&sb);
 }
 
-/* Decode the record buf[start .. start+reclen) that ends a line of
-** consumed bytes; on success the position moves past it. */
+/* Decode the record buf[start .. start+reclen) (its line break left out)
+** that ends a line of consumed bytes; on success the position moves past
+** it. */
 static int sl__fs_emit(sl__fs_source *s, size_t reclen, size_t consumed, sl_chunk *out,
                        sl_error *err)
 {
     const char *rec = s->buf + s->start;
-    if (reclen > 0 && rec[reclen - 1] == '\r')
-        reclen--;
     int rc = sl_codec_decode(s->codec, rec, reclen, out, err);
     if (rc < 0) {
         if (!sl_error_isset(err))
@@ -261,9 +260,9 @@ static int sl__fs_emit(sl__fs_source *s, size_t reclen, size_t consumed, sl_chun
     }
     if (rc == SL_CODEC_SKIPPED)
         s->skipped++;
-    for (const char *p = rec, *end = rec + reclen; (p = memchr(p, '\n', (size_t)(end - p)));
-         p++)
-        s->line++; /* a multi-line record (a quoted csv field) */
+    for (const char *p = memchr(rec, '\n', reclen); p; /* a multi-line record (csv quotes) */
+         p = memchr(p + 1, '\n', reclen - (size_t)(p + 1 - rec)))
+        s->line++;
     s->start += consumed;
     s->scanned = 0;
     s->offset += (int64_t)consumed;
@@ -356,12 +355,12 @@ static int sl__fs_poll(sl_source *src, sl_chunk *out, sl_error *err)
             }
         }
         /* A complete record in the buffer? */
-        size_t avail = s->len - s->start;
-        size_t reclen = sl_codec_line_end(s->codec, s->buf + s->start, avail, &s->scanned);
-        if (reclen < avail) {
-            if (reclen > sl__fs_max_line)
+        size_t avail = s->len - s->start, reclen;
+        size_t end = sl_codec_line_end(s->codec, s->buf + s->start, avail, &s->scanned, &reclen);
+        if (end < avail) {
+            if (end > sl__fs_max_line)
                 return sl__fs_line_too_long(s, err);
-            if (sl__fs_emit(s, reclen, reclen + 1, out, err) != 0)
+            if (sl__fs_emit(s, reclen, end + 1, out, err) != 0)
                 return -1;
             continue;
         }
@@ -376,8 +375,10 @@ static int sl__fs_poll(sl_source *src, sl_chunk *out, sl_error *err)
             continue;
         /* End of the file (for now). */
         if (!s->continuous) {
-            if (avail > 0) {
-                if (sl__fs_emit(s, avail, avail, out, err) != 0)
+            if (avail > 0) { /* the last line, without '\n' */
+                size_t scanned = 0;
+                sl_codec_line_end(s->codec, s->buf + s->start, avail, &scanned, &reclen);
+                if (sl__fs_emit(s, reclen, avail, out, err) != 0)
                     return -1;
                 continue;
             }

@@ -83,15 +83,22 @@ void sl_codec_set_line_framing(sl_codec *c)
     c->lines = true;
 }
 
-size_t sl_codec_line_end(sl_codec *c, const char *rec, size_t n, size_t *scanned)
+size_t sl_codec_line_end(sl_codec *c, const char *rec, size_t n, size_t *scanned,
+                         size_t *reclen)
 {
     if (*scanned == 0)
-        c->scan_state = 0;
-    if (c->ops->line_end)
-        return c->ops->line_end(c, rec, n, scanned);
-    const char *nl = *scanned < n ? memchr(rec + *scanned, '\n', n - *scanned) : NULL;
-    *scanned = nl ? (size_t)(nl - rec) : n;
-    return nl ? (size_t)(nl - rec) : n;
+        c->scan_state = c->scan_prev = 0;
+    size_t end;
+    bool cr_data = false;
+    if (c->ops->line_end) {
+        end = c->ops->line_end(c, rec, n, scanned, &cr_data);
+    } else {
+        const char *nl = *scanned < n ? memchr(rec + *scanned, '\n', n - *scanned) : NULL;
+        end = nl ? (size_t)(nl - rec) : n;
+        *scanned = end;
+    }
+    *reclen = end > 0 && rec[end - 1] == '\r' && !cr_data ? end - 1 : end;
+    return end;
 }
 
 void sl_codec_map_columns(sl_codec *c, int width, const int *map)

@@ -30,8 +30,10 @@
 ** does); strings are taken as they are and must be valid UTF-8 (else a
 ** malformed record). Values are read with sl__codec_parse_text
 ** (timestamps in the SQL form, TIMESTAMP_LTZ with a trailing 'Z', BYTES
-** base64). An empty line, and with 'csv.allow-comments' a line starting
-** with '#', is not a record.
+** base64). An empty line is not a record, except in a one-column table
+** (RFC 4180: one empty field, so a NULL written as an empty line reads
+** back); with 'csv.allow-comments' a line starting with '#' is not a
+** record.
 **
 ** Encoding joins the fields with the delimiter; a field is quoted (RFC 4180,
 ** quotes doubled, the escape character doubled) when it holds the
@@ -40,8 +42,7 @@
 ** comment line. With quoting disabled the escape character is put before
 ** such characters instead; without either, or for an empty string that
 ** would read as NULL, such a value cannot be written (22023). NULL is
-** written as the null literal; a NULL in a one-column table whose null
-** literal is empty would be an empty line, which is not a record: 22023.
+** written as the null literal.
 ** DECIMAL is written plain, doubles as the shortest exact text.
 **
 ** Main routines: sl__codec_csv_new and its decode / encode / line_end
@@ -172,12 +173,15 @@ static int sl__csv_split(sl__csv_codec *k, const char *rec, size_t len, int *nf,
 static int sl__csv_decode(sl_codec *c, const char *rec, size_t len, sl_chunk *out, sl_error *err)
 {
     sl__csv_codec *k = (sl__csv_codec *)c;
-    if (len > 0 && rec[len - 1] == '\n') { /* a line break after the record */
-        len--;
-        if (len > 0 && rec[len - 1] == '\r')
-            len--;
+    if (len > 0 && rec[len - 1] == '\n') { /* a line break after the record? */
+        int st = c->scan_state, prev = c->scan_prev;
+        size_t scanned = 0, reclen = len;
+        if (sl_codec_line_end(c, rec, len, &scanned, &reclen) == len - 1)
+            len = reclen;
+        c->scan_state = st;
+        c->scan_prev = prev;
     }
-    if (len == 0 || (k->comments && rec[0] == '#'))
+    if ((len == 0 && c->ncols != 1) || (k->comments && len > 0 && rec[0] == '#'))
         return SL_CODEC_NONE;
     int nf = 0;
     int rc = sl__csv_split(k, rec, len, &nf, err);
@@ -296,18 +300,6 @@ static int sl__csv_encode(sl_codec *c, const sl_chunk *in, int r, sl_strbuf *out
             sl_strbuf_append_char(out, k->delim);
         sl_strbuf_reset(&k->text);
         if (v->nulls[r]) {
-            if (c->ncols == 1 && k->null_len == 0) { /* an empty line is not a record */
-                out->len = start;
-                if (out->buf)
-                    out->buf[start] = 0;
-                sl_error_set(err, SL_ERR_INVALID_PARAMETER, -1, "cannot write CSV record");
-                sl_error_detail(err,
-                                "field \"%s\" is NULL, and with an empty null literal a "
-                                "one-column NULL is an empty line, which is not a record",
-                                c->names[i]);
-                sl_error_hint(err, "Set 'csv.null-literal' (for example to '\\N').");
-                return -1;
-            }
             sl_strbuf_append(out, k->null_lit);
             continue;
         }
@@ -335,17 +327,22 @@ enum {
     SL__CSV_COMMENT,      /* in a comment line */
 };
 
-static size_t sl__csv_line_end(sl_codec *c, const char *rec, size_t n, size_t *scanned)
+static size_t sl__csv_line_end(sl_codec *c, const char *rec, size_t n, size_t *scanned,
+                               bool *cr_data)
 {
     sl__csv_codec *k = (sl__csv_codec *)c;
     const char delim = k->delim;
     const int quote = k->quote, esc = k->esc;
-    int st = c->scan_state;
+    int st = c->scan_state, prev = c->scan_prev;
     size_t i = *scanned;
     if (i == 0 && n > 0 && k->comments && rec[0] == '#')
         st = SL__CSV_COMMENT;
     for (; i < n; i++) {
         char ch = rec[i];
+        if (ch == '\n' && (st == SL__CSV_AT_START || st == SL__CSV_PLAIN || st == SL__CSV_QUOTE ||
+                           st == SL__CSV_COMMENT))
+            break;
+        prev = st;
         switch (st) {
         case SL__CSV_QUOTE:
             if (quote >= 0 && ch == (char)quote) {
@@ -355,15 +352,11 @@ static size_t sl__csv_line_end(sl_codec *c, const char *rec, size_t n, size_t *s
             /* the quote closed the field: ch is read as after it */
             /* fall through */
         case SL__CSV_PLAIN:
-            if (ch == '\n')
-                goto found;
             st = ch == delim ? SL__CSV_AT_START
                  : esc >= 0 && ch == (char)esc ? SL__CSV_PLAIN_ESC
                                                : SL__CSV_PLAIN;
             break;
         case SL__CSV_AT_START:
-            if (ch == '\n')
-                goto found;
             st = quote >= 0 && ch == (char)quote ? SL__CSV_QUOTED
                  : ch == delim                   ? SL__CSV_AT_START
                  : esc >= 0 && ch == (char)esc   ? SL__CSV_PLAIN_ESC
@@ -377,18 +370,15 @@ static size_t sl__csv_line_end(sl_codec *c, const char *rec, size_t n, size_t *s
                 st = SL__CSV_QUOTE;
             break;
         case SL__CSV_QUOTED_ESC: st = SL__CSV_QUOTED; break;
-        default: /* SL__CSV_COMMENT */
-            if (ch == '\n')
-                goto found;
-            break;
+        default: break; /* SL__CSV_COMMENT */
         }
     }
     c->scan_state = st;
-    *scanned = n;
-    return n;
-found:
-    c->scan_state = st;
+    c->scan_prev = prev;
     *scanned = i;
+    /* rec[i-1] is a '\r' read after the escape character: data */
+    *cr_data = i > 0 && (prev == SL__CSV_PLAIN_ESC || prev == SL__CSV_QUOTED_ESC ||
+                         prev == SL__CSV_QUOTED);
     return i;
 }
 

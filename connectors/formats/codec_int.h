@@ -24,9 +24,11 @@ typedef struct sl__codec_ops {
     int (*decode)(sl_codec *c, const char *rec, size_t len, sl_chunk *out, sl_error *err);
     int (*encode)(sl_codec *c, const sl_chunk *in, int r, sl_strbuf *out, sl_error *err);
     void (*free)(sl_codec *c); /* the format's own members (not the common part) */
-    /* Line framing: the end of the record at rec[0] (see sl_codec_line_end);
-    ** NULL: the first '\n'. */
-    size_t (*line_end)(sl_codec *c, const char *rec, size_t n, size_t *scanned);
+    /* Line framing: the index of the '\n' that ends the record at rec[0]
+    ** (see sl_codec_line_end), or n; *cr_data: a '\r' just before that
+    ** position is data (escaped), not part of the line break. NULL: the
+    ** first '\n'. */
+    size_t (*line_end)(sl_codec *c, const char *rec, size_t n, size_t *scanned, bool *cr_data);
 } sl__codec_ops;
 
 /* One decoded field of the row being decoded. */
@@ -58,6 +60,7 @@ struct sl_codec {
     int fill_row;             /* decoding fills this existing row instead of appending; -1 */
     bool lines;               /* records are lines of a file (sl_codec_set_line_framing) */
     int scan_state;           /* line_end: the scanner's state at *scanned */
+    int scan_prev;            /* line_end: its state before the byte before *scanned */
 };
 
 /* The chunk column of codec column i. */
