@@ -12,8 +12,9 @@
 ** Numeric columns (header and values) are right-aligned, all others
 ** left-aligned; SQL NULL prints as <NULL>.
 ** Widths count display columns of UTF-8 text (East Asian wide characters
-** count 2, combining marks 0); control characters and invalid bytes are
-** escaped (\n, \t, \r, \xNN) so that a value never breaks the table.
+** count 2, combining marks 0); control characters (NUL too: values carry
+** their length and are shown whole) and invalid bytes are escaped (\t, \r,
+** \xNN) so that a value never breaks the table.
 **
 ** Errors follow psql: severity, message, a LINE block with a caret under the
 ** error position, DETAIL, HINT, then the SQLSTATE.
