@@ -673,6 +673,23 @@ void sl__codec_fmt_decimal(sl_strbuf *sb, sl_i128 v, int s, bool plain)
     sl_strbuf_appendf(sb, "E%d", adjusted);
 }
 
+int sl__codec_check_dates(sl_codec *c, const sl_chunk *in, int r, sl_error *err)
+{
+    static const int64_t lo = -719528, hi = 2932896; /* 0000-01-01, 9999-12-31 */
+    for (int i = 0; i < c->ncols; i++) {
+        const sl_vector *v = &in->cols[sl__codec_col(c, i)];
+        if (v->type.id != SL_TYPE_DATE || v->nulls[r] || (v->v.i64[r] >= lo && v->v.i64[r] <= hi))
+            continue;
+        char buf[64];
+        sl_date_format(v->v.i64[r], buf);
+        sl_error_set(err, SL_ERR_INVALID_PARAMETER, -1, "cannot write %s record", c->label);
+        sl_error_detail(err, "field \"%s\": the date %s is outside 0000-01-01 .. 9999-12-31",
+                        c->names[i], buf);
+        return -1;
+    }
+    return 0;
+}
+
 void sl__codec_fmt_temporal(sl_strbuf *sb, sl_type t, int64_t v, bool iso)
 {
     char buf[64];

@@ -43,7 +43,9 @@
 ** such characters instead; without either, or for an empty string that
 ** would read as NULL, such a value cannot be written (22023). NULL is
 ** written as the null literal.
-** DECIMAL is written plain, doubles as the shortest exact text.
+** DECIMAL is written plain, doubles as the shortest exact text; a DATE
+** outside 0000-01-01 .. 9999-12-31 is refused (22023: it would not read
+** back).
 **
 ** Main routines: sl__codec_csv_new and its decode / encode / line_end
 ** operations.
@@ -294,6 +296,8 @@ static int sl__csv_encode(sl_codec *c, const sl_chunk *in, int r, sl_strbuf *out
 {
     sl__csv_codec *k = (sl__csv_codec *)c;
     size_t start = out->len;
+    if (sl__codec_check_dates(c, in, r, err) != 0)
+        return -1;
     for (int i = 0; i < c->ncols; i++) {
         const sl_vector *v = &in->cols[sl__codec_col(c, i)];
         if (i > 0)

@@ -141,6 +141,11 @@ int sl__codec_bad_value(sl_codec *c, sl_error *err, int col, int why, const char
 ** control characters, quotes, backslashes and invalid UTF-8 escaped. */
 void sl__codec_show(sl_strbuf *sb, const char *s, size_t len, bool quoted);
 
+/* Before json and csv write row r of in: every DATE value is within
+** 0000-01-01 .. 9999-12-31, the years their text form (and Flink) reads
+** back. 0, or -1 with err (22023 "cannot write <label> record"). */
+int sl__codec_check_dates(sl_codec *c, const sl_chunk *in, int r, sl_error *err);
+
 /* Formatters shared by json and csv. */
 /* Shortest text that reads back as the same double (FLOAT: the same float),
 ** in C's %g spelling with ".0" added to integral values as Java does:

@@ -674,4 +674,37 @@ static void t_files_raw(void)
     sl__fs_block_size = block;
 }
 
-SL_TESTS(t_codec_text_formats, t_codec_raw, t_files_text_formats, t_files_raw)
+/* A date json and csv could not read back (beyond 0000-01-01 .. 9999-12-31;
+** the evaluator refuses to make one, this is the codecs' own guard). */
+static void t_dates_out_of_range(void)
+{
+    init_types();
+    int col = DT;
+    const char *const fmts[][3] = {{"format", "json", NULL}, {"format", "csv", NULL}};
+    const int64_t days[] = {2932897, -719529};
+    const char *const want[] = {"field \"dt\": the date +10000-01-01 is outside 0000-01-01 .. "
+                                "9999-12-31",
+                                "field \"dt\": the date -0001-12-31 is outside 0000-01-01 .. "
+                                "9999-12-31"};
+    for (int f = 0; f < 2; f++) {
+        sl_codec *c = codec(fmts[f], 1, &col);
+        sl_chunk *ch = sl_chunk_new(1, &types[DT], 2);
+        for (int k = 0; k < 2; k++) {
+            int r = sl_chunk_append_row(ch, SL_ROW_INSERT);
+            sl_chunk_set_i64(ch, 0, r, days[k]);
+            sl_strbuf sb = SL_STRBUF_INIT;
+            sl_error err = SL_ERROR_INIT;
+            CHECK_INT(sl_codec_encode(c, ch, r, &sb, &err), -1);
+            CHECK_STR(err.sqlstate, "22023");
+            CHECK_STR(err.message, f ? "cannot write CSV record" : "cannot write JSON record");
+            CHECK_STR(err.detail, want[k]);
+            CHECK(sb.len == 0);
+            sl_strbuf_free(&sb);
+            sl_error_reset(&err);
+        }
+        sl_chunk_free(ch);
+        sl_codec_free(c);
+    }
+}
+
+SL_TESTS(t_dates_out_of_range, t_codec_text_formats, t_codec_raw, t_files_text_formats, t_files_raw)
