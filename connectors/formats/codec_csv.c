@@ -342,6 +342,36 @@ static size_t sl__csv_line_end(sl_codec *c, const char *rec, size_t n, size_t *s
     if (i == 0 && n > 0 && k->comments && rec[0] == '#')
         st = SL__CSV_COMMENT;
     for (; i < n; i++) {
+        /* Fast paths: runs of bytes that leave the state as it is. */
+        if (st == SL__CSV_PLAIN) {
+            size_t j = i;
+            while (j < n && rec[j] != '\n' && rec[j] != delim && (esc < 0 || rec[j] != (char)esc))
+                j++;
+            if (j > i) {
+                prev = SL__CSV_PLAIN;
+                i = j;
+                if (i >= n)
+                    break;
+            }
+        } else if (st == SL__CSV_QUOTED && esc < 0) {
+            const char *q = memchr(rec + i, quote, n - i);
+            size_t j = q ? (size_t)(q - rec) : n;
+            if (j > i) {
+                prev = SL__CSV_QUOTED;
+                i = j;
+                if (i >= n)
+                    break;
+            }
+        } else if (st == SL__CSV_COMMENT) {
+            const char *nl = memchr(rec + i, '\n', n - i);
+            size_t j = nl ? (size_t)(nl - rec) : n;
+            if (j > i) {
+                prev = SL__CSV_COMMENT;
+                i = j;
+                if (i >= n)
+                    break;
+            }
+        }
         char ch = rec[i];
         if (ch == '\n' && (st == SL__CSV_AT_START || st == SL__CSV_PLAIN || st == SL__CSV_QUOTE ||
                            st == SL__CSV_COMMENT))
