@@ -470,7 +470,7 @@ static int sl__kafka_message(sl__kafka_source *s, const rd_kafka_message_t *m, s
         int before = out->nrows;
         int rc = sl_codec_decode(s->layout.value, rec, len, out, err);
         if (rc < 0)
-            return sl__kafka_bad(p, m, false, rec, len, err);
+            return sl__kafka_bad(p, m, false, rec ? rec : "", len, err);
         if (rc == SL_CODEC_ROW && s->upsert)
             out->kinds[out->nrows - 1] = SL_ROW_UPDATE_AFTER;
         if (rc == SL_CODEC_ROW && s->layout.key && !s->layout.value_all && m->key) {
