@@ -163,7 +163,7 @@ typedef struct sl__run {
     long checkpoint;   /* newest checkpoint (= checkpoints taken, the final one included) */
 } sl__run;
 
-static int sl__on_job_row(void *ctx, const char *const *v)
+static int sl__on_job_row(void *ctx, const char *const *v, const size_t *lens)
 {
     sl__run *r = ctx; /* job name, status, sink, guarantee, checkpoint, rows in, out, late, skipped */
     if (strcmp(v[0], r->name) == 0) {

@@ -232,6 +232,9 @@ typedef struct sl_codec sl_codec;
 #define SL_CODEC_ROW 0     /* a +I row was appended to out */
 #define SL_CODEC_SKIPPED 1 /* malformed, skipped by '<format>.ignore-parse-errors' (count it) */
 #define SL_CODEC_NONE 2    /* not a record (a CSV comment line, an empty line) */
+/* Result of sl_codec_encode: the row is a null record (format 'raw', a NULL
+** value: a Kafka message without a value); nothing was appended. */
+#define SL_CODEC_NULL_RECORD 3
 
 /* A codec for the table's 'format' and its options (already validated),
 ** for rows of the given columns. NULL with err (0A000) when the format has
@@ -239,15 +242,37 @@ typedef struct sl_codec sl_codec;
 sl_codec *sl_codec_new(const sl_kvlist *table_opts, int ncols, const char *const *names,
                        const sl_type *types, sl_error *err);
 void sl_codec_free(sl_codec *c);
-/* Decode one record (a JSON object; one CSV line without its line break;
-** raw bytes) into a new +I row of out (out must not be full). Returns
-** SL_CODEC_ROW / SL_CODEC_SKIPPED / SL_CODEC_NONE, or -1 with err:
+/* Decode one record (a JSON object; one CSV record without its line break,
+** which may span lines inside quotes; raw bytes) into a new +I row of out
+** (out must not be full). rec NULL is a null record (a Kafka message
+** without a value): a row of NULL for raw, SL_CODEC_NONE for the others.
+** Returns SL_CODEC_ROW / SL_CODEC_SKIPPED / SL_CODEC_NONE, or -1 with err:
 ** SQLSTATE 22P02, message "malformed JSON record" / "malformed CSV record",
 ** detail naming the field and the problem (the caller adds file:line or
-** topic/partition/offset and the record). A failed decode leaves out as it was. */
+** topic/partition/offset and the record). A STRING value that is not valid
+** UTF-8 is a malformed record in every format. A failed decode leaves out
+** as it was. */
 int sl_codec_decode(sl_codec *c, const char *rec, size_t len, sl_chunk *out, sl_error *err);
-/* Encode row r of in as one record (no line break) appended to out. */
+/* Encode row r of in as one record (no line break) appended to out. 0,
+** SL_CODEC_NULL_RECORD (nothing appended), or -1 with err (22023 "cannot
+** write <F> record": a value the format, or the line framing, cannot
+** represent so that it reads back the same). */
 int sl_codec_encode(sl_codec *c, const sl_chunk *in, int r, sl_strbuf *out, sl_error *err);
+/* Records are lines (the filesystem and stdin connectors): a record ends at
+** a '\n' (and a '\r' before it is dropped), except inside a quoted CSV
+** field. After this call encode refuses (22023) what would not read back
+** through that framing: a raw value holding a '\n' byte or ending in '\r',
+** and a raw NULL string or bytes (no null record in a file). */
+void sl_codec_set_line_framing(sl_codec *c);
+/* Line framing: rec[0..n) starts with a record; returns the index of the
+** '\n' that ends it, or n when rec does not hold its end yet. *reclen is
+** the record's length without its line break: a '\r' before the '\n' (or,
+** when none was found, at rec[n-1]: the last line of a file) is dropped
+** unless the format escaped it. *scanned is how far the search got: 0 for
+** a new record, then passed back unchanged when more bytes arrived after
+** rec[n) (the scanner's state is kept in the codec). */
+size_t sl_codec_line_end(sl_codec *c, const char *rec, size_t n, size_t *scanned,
+                         size_t *reclen);
 /* Read and write chunks of `width` columns, codec column i being chunk
 ** column map[i] (copied): for records that hold only some of a table's
 ** columns (a Kafka key; a value without the key). A decoded row's other

@@ -131,8 +131,14 @@ void sl__result_row(sl__table_out *t, const char *const *values)
     if (t->cancelled)
         return;
     t->nrows++;
-    if (t->out && t->out->row && t->out->row(t->out->ctx, values) != 0)
+    if (!t->out || !t->out->row)
+        return;
+    size_t *lens = sl_calloc((size_t)t->ncols + 1, sizeof(size_t));
+    for (int i = 0; i < t->ncols; i++)
+        lens[i] = values[i] ? strlen(values[i]) : 0;
+    if (t->out->row(t->out->ctx, values, lens) != 0)
         t->cancelled = true;
+    sl_free(lens);
 }
 
 void sl__result_complete(const sl_result_sink *out, const char *tag)

@@ -183,16 +183,20 @@ static int sl__rs_write(sl_sink *s, const sl_chunk *c, sl_error *err)
     int k = run->with_kind ? 1 : 0; /* the op column comes first */
     sl_strbuf *bufs = sl_calloc((size_t)rs->ncols + 1, sizeof(sl_strbuf));
     const char **vals = sl_calloc((size_t)rs->ncols + 2, sizeof(char *));
+    size_t *lens = sl_calloc((size_t)rs->ncols + 2, sizeof(size_t));
     pthread_mutex_lock(&run->mu);
     for (int r = 0; r < c->nrows && !atomic_load(&run->cancelled); r++) {
-        if (k)
+        if (k) {
             vals[0] = sl_row_kind_name((sl_row_kind)c->kinds[r]);
+            lens[0] = strlen(vals[0]);
+        }
         for (int i = 0; i < rs->ncols; i++) {
             sl_strbuf_reset(&bufs[i]);
-            vals[k + i] =
-                sl_value_format(&bufs[i], &c->cols[i], r) ? sl_strbuf_cstr(&bufs[i]) : NULL;
+            bool v = sl_value_format(&bufs[i], &c->cols[i], r);
+            vals[k + i] = v ? sl_strbuf_cstr(&bufs[i]) : NULL;
+            lens[k + i] = v ? bufs[i].len : 0; /* a string may hold NUL bytes */
         }
-        if (run->out && run->out->row && run->out->row(run->out->ctx, vals) != 0)
+        if (run->out && run->out->row && run->out->row(run->out->ctx, vals, lens) != 0)
             atomic_store(&run->cancelled, true);
     }
     pthread_mutex_unlock(&run->mu);
@@ -200,6 +204,7 @@ static int sl__rs_write(sl_sink *s, const sl_chunk *c, sl_error *err)
         sl_strbuf_free(&bufs[i]);
     sl_free(bufs);
     sl_free(vals);
+    sl_free(lens);
     return 0;
 }
 

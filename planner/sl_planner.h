@@ -30,14 +30,16 @@ typedef struct sl_session sl_session;
 
 /* Receives the output of one statement. Any callback may be NULL.
 ** begin is called once before the rows of a statement that returns rows;
-** row once per row (values are text; NULL = SQL NULL); notice for each
+** row once per row (values are text; NULL = SQL NULL; lens[i] is the byte
+** length of values[i], which may hold NUL bytes: a STRING value can, and it
+** is followed by a NUL that is not part of it); notice for each
 ** WARNING/NOTICE; complete once when the statement succeeded, with the
 ** command tag ("CREATE TABLE", "SHOW 3", "SET" ...). A callback returning
 ** non-zero cancels the statement. */
 typedef struct sl_result_sink {
     void *ctx;
     int (*begin)(void *ctx, int ncols, const char *const *names, const sl_type *types);
-    int (*row)(void *ctx, const char *const *values);
+    int (*row)(void *ctx, const char *const *values, const size_t *lens);
     void (*notice)(void *ctx, const sl_error *notice);
     void (*complete)(void *ctx, const char *command_tag);
 } sl_result_sink;

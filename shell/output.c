@@ -12,8 +12,9 @@
 ** Numeric columns (header and values) are right-aligned, all others
 ** left-aligned; SQL NULL prints as <NULL>.
 ** Widths count display columns of UTF-8 text (East Asian wide characters
-** count 2, combining marks 0); control characters and invalid bytes are
-** escaped (\n, \t, \r, \xNN) so that a value never breaks the table.
+** count 2, combining marks 0); control characters (NUL too: values carry
+** their length and are shown whole) and invalid bytes are escaped (\t, \r,
+** \xNN) so that a value never breaks the table.
 **
 ** Errors follow psql: severity, message, a LINE block with a caret under the
 ** error position, DETAIL, HINT, then the SQLSTATE.
@@ -95,10 +96,10 @@ int sl_utf8_char(const char *s, size_t n, size_t *len, bool *valid)
 /* Append the display form of a value to sb and return its width (the widest
 ** of its lines): line breaks stay, so a multi-line value (SHOW CREATE TABLE)
 ** prints as several table lines; other control characters become \t \r or
-** \xNN, C1 controls \u00NN, invalid bytes \xNN. */
-static int cell_escape(sl_strbuf *sb, const char *v)
+** \xNN (a NUL byte too: v[0..n) is the whole value), C1 controls \u00NN,
+** invalid bytes \xNN. */
+static int cell_escape(sl_strbuf *sb, const char *v, size_t n)
 {
-    size_t n = strlen(v);
     int width = 0, widest = 0;
     for (size_t i = 0; i < n;) {
         unsigned char b = (unsigned char)v[i];
@@ -343,7 +344,8 @@ static int on_begin(void *ctx, int ncols, const char *const *names, const sl_typ
     p->rows = sl_list_new();
     for (int c = 0; c < p->ncols; c++) {
         sl_strbuf sb = SL_STRBUF_INIT;
-        p->widths[c] = cell_escape(&sb, names && names[c] ? names[c] : "");
+        const char *name = names && names[c] ? names[c] : "";
+        p->widths[c] = cell_escape(&sb, name, strlen(name));
         p->names[c] = sl_strbuf_detach(&sb);
         p->types[c] = types ? types[c] : sl_type_make(SL_TYPE_VARCHAR);
         p->right[c] = sl_type_is_numeric(p->types[c].id);
@@ -351,7 +353,7 @@ static int on_begin(void *ctx, int ncols, const char *const *names, const sl_typ
     return p->sh->cancel && *p->sh->cancel;
 }
 
-static int on_row(void *ctx, const char *const *values)
+static int on_row(void *ctx, const char *const *values, const size_t *lens)
 {
     sl_printer *p = ctx;
     if (!p->has_result)
@@ -359,7 +361,8 @@ static int on_row(void *ctx, const char *const *values)
     char **row = sl_calloc((size_t)p->ncols + 1, sizeof *row);
     for (int c = 0; c < p->ncols; c++) {
         sl_strbuf sb = SL_STRBUF_INIT;
-        int w = values && values[c] ? cell_escape(&sb, values[c]) : (sl_strbuf_append(&sb, SL_CELL_NULL), 6);
+        int w = values && values[c] ? cell_escape(&sb, values[c], lens[c])
+                                    : (sl_strbuf_append(&sb, SL_CELL_NULL), 6);
         row[c] = sl_strbuf_detach(&sb);
         if (!p->streaming && w > p->widths[c])
             p->widths[c] = w;

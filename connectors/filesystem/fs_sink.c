@@ -23,8 +23,11 @@
 **   begin(N)       nothing is opened until the first row;
 **   write          +I rows only (an append-only sink: anything else is
 **                  XX000, the planner prevents it), each encoded with the
-**                  format + '\n', into the current in-progress file; it
-**                  rolls (fsync, close; pending for the epoch) when it
+**                  format + '\n' (line framing: a value the lines cannot
+**                  carry, such as a raw value holding a line break, fails
+**                  with 22023 rather than reading back differently), into
+**                  the current in-progress file; it rolls (fsync, close;
+**                  pending for the epoch) when it
 **                  reaches 'sink.rolling-policy.file-size', or before a row
 **                  when it has been open for rollover-interval or idle for
 **                  inactivity-interval (the time policies are checked at
@@ -553,6 +556,8 @@ int sl__fs_sink_create(const sl_sink_args *args, sl_sink **out, sl_error *err)
     if (sl_fs_mkdir_p(path->value, err) != 0)
         return -1;
     sl_codec *codec = sl_codec_new(args->options, args->ncols, args->names, args->types, err);
+    if (codec)
+        sl_codec_set_line_framing(codec); /* what the filesystem source reads back */
     if (!codec)
         return -1;
     sl__fs_sink *s = sl_calloc(1, sizeof *s);

@@ -11,10 +11,12 @@
 ** index would move a file from one subtask to another between a checkpoint
 ** and a restart (read twice or never); the hash of a name never changes.
 **
-** Records are lines: split on '\n', a trailing '\r' stripped, each given to
-** sl_codec_decode. Files are read in blocks (sl__fs_block_size, 64 KiB),
-** never whole; a line longer than sl__fs_max_line (16 MiB) is an error
-** (54000) naming file:line. A malformed record fails the source (22P02,
+** Records are lines: split on '\n' (where sl_codec_line_end says: a csv
+** record continues over line breaks inside a quoted field), a trailing '\r'
+** stripped, each given to sl_codec_decode. Files are read in blocks
+** (sl__fs_block_size, 64 KiB), never whole; a record longer than
+** sl__fs_max_line (16 MiB) is an error (54000) naming file:line (the line
+** where the record starts). A malformed record fails the source (22P02,
 ** the codec's message; the detail adds `in <file>:<line>: <record>` with
 ** the first 200 bytes of the record); with '<format>.ignore-parse-errors'
 ** the codec skips it and skipped() counts it.
@@ -79,7 +81,7 @@ typedef struct sl__fs_source {
     size_t start;         /* first unconsumed byte in buf */
     size_t len;           /* bytes in buf */
     size_t cap;           /* bytes allocated */
-    size_t scanned;       /* bytes after start known to hold no '\n' */
+    size_t scanned;       /* bytes after start the codec's line scanner has seen */
     sl_list *listing;     /* names of this subtask's files, sorted (NULL: not listed) */
     int64_t next_list_ns; /* continuous: when to list again */
     bool ended;           /* bounded input exhausted */
@@ -242,14 +244,13 @@ static void sl__fs_locate_error(sl__fs_source *s, sl_error *err, const char *rec
     sl_strbuf_free(&sb);
 }
 
-/* Decode the record buf[start .. start+reclen) that ends a line of
-** consumed bytes; on success the position moves past it. */
+/* Decode the record buf[start .. start+reclen) (its line break left out)
+** that ends a line of consumed bytes; on success the position moves past
+** it. */
 static int sl__fs_emit(sl__fs_source *s, size_t reclen, size_t consumed, sl_chunk *out,
                        sl_error *err)
 {
     const char *rec = s->buf + s->start;
-    if (reclen > 0 && rec[reclen - 1] == '\r')
-        reclen--;
     int rc = sl_codec_decode(s->codec, rec, reclen, out, err);
     if (rc < 0) {
         if (!sl_error_isset(err))
@@ -259,6 +260,9 @@ static int sl__fs_emit(sl__fs_source *s, size_t reclen, size_t consumed, sl_chun
     }
     if (rc == SL_CODEC_SKIPPED)
         s->skipped++;
+    for (const char *p = memchr(rec, '\n', reclen); p; /* a multi-line record (csv quotes) */
+         p = memchr(p + 1, '\n', reclen - (size_t)(p + 1 - rec)))
+        s->line++;
     s->start += consumed;
     s->scanned = 0;
     s->offset += (int64_t)consumed;
@@ -350,20 +354,16 @@ static int sl__fs_poll(sl_source *src, sl_chunk *out, sl_error *err)
                 continue;
             }
         }
-        /* A complete line in the buffer? */
-        size_t avail = s->len - s->start;
-        const char *nl = avail > s->scanned
-                             ? memchr(s->buf + s->start + s->scanned, '\n', avail - s->scanned)
-                             : NULL;
-        if (nl) {
-            size_t reclen = (size_t)(nl - (s->buf + s->start));
-            if (reclen > sl__fs_max_line)
+        /* A complete record in the buffer? */
+        size_t avail = s->len - s->start, reclen;
+        size_t end = sl_codec_line_end(s->codec, s->buf + s->start, avail, &s->scanned, &reclen);
+        if (end < avail) {
+            if (end > sl__fs_max_line)
                 return sl__fs_line_too_long(s, err);
-            if (sl__fs_emit(s, reclen, reclen + 1, out, err) != 0)
+            if (sl__fs_emit(s, reclen, end + 1, out, err) != 0)
                 return -1;
             continue;
         }
-        s->scanned = avail;
         if (avail > sl__fs_max_line)
             return sl__fs_line_too_long(s, err);
         if (sl__fs_clock() > deadline)
@@ -375,8 +375,10 @@ static int sl__fs_poll(sl_source *src, sl_chunk *out, sl_error *err)
             continue;
         /* End of the file (for now). */
         if (!s->continuous) {
-            if (avail > 0) {
-                if (sl__fs_emit(s, avail, avail, out, err) != 0)
+            if (avail > 0) { /* the last line, without '\n' */
+                size_t scanned = 0;
+                sl_codec_line_end(s->codec, s->buf + s->start, avail, &scanned, &reclen);
+                if (sl__fs_emit(s, reclen, avail, out, err) != 0)
                     return -1;
                 continue;
             }

@@ -9,8 +9,13 @@
 ** the per-type text parsers and formatters used by json and csv, base64 and
 ** UTF-8 validation.
 **
+** Line framing (files, stdin): sl_codec_line_end finds where a record
+** ends, by default at the first '\n' (csv has its own scanner: a quoted
+** field may hold line breaks).
+**
 ** Main routines: sl_codec_new, sl_codec_free, sl_codec_decode,
-** sl_codec_encode, sl__codec_parse_text, sl__codec_fmt_*.
+** sl_codec_encode, sl_codec_line_end, sl__codec_parse_text,
+** sl__codec_fmt_*.
 */
 #include "codec_int.h"
 
@@ -71,6 +76,29 @@ int sl_codec_encode(sl_codec *c, const sl_chunk *in, int r, sl_strbuf *out, sl_e
 {
     SL_ALWAYS(in->ncols == c->width && r >= 0 && r < in->nrows);
     return c->ops->encode(c, in, r, out, err);
+}
+
+void sl_codec_set_line_framing(sl_codec *c)
+{
+    c->lines = true;
+}
+
+size_t sl_codec_line_end(sl_codec *c, const char *rec, size_t n, size_t *scanned,
+                         size_t *reclen)
+{
+    if (*scanned == 0)
+        c->scan_state = c->scan_prev = 0;
+    size_t end;
+    bool cr_data = false;
+    if (c->ops->line_end) {
+        end = c->ops->line_end(c, rec, n, scanned, &cr_data);
+    } else {
+        const char *nl = *scanned < n ? memchr(rec + *scanned, '\n', n - *scanned) : NULL;
+        end = nl ? (size_t)(nl - rec) : n;
+        *scanned = end;
+    }
+    *reclen = end > 0 && rec[end - 1] == '\r' && !cr_data ? end - 1 : end;
+    return end;
 }
 
 void sl_codec_map_columns(sl_codec *c, int width, const int *map)
@@ -643,6 +671,23 @@ void sl__codec_fmt_decimal(sl_strbuf *sb, sl_i128 v, int s, bool plain)
         sl_strbuf_append(sb, digits + 1);
     }
     sl_strbuf_appendf(sb, "E%d", adjusted);
+}
+
+int sl__codec_check_dates(sl_codec *c, const sl_chunk *in, int r, sl_error *err)
+{
+    static const int64_t lo = -719528, hi = 2932896; /* 0000-01-01, 9999-12-31 */
+    for (int i = 0; i < c->ncols; i++) {
+        const sl_vector *v = &in->cols[sl__codec_col(c, i)];
+        if (v->type.id != SL_TYPE_DATE || v->nulls[r] || (v->v.i64[r] >= lo && v->v.i64[r] <= hi))
+            continue;
+        char buf[64];
+        sl_date_format(v->v.i64[r], buf);
+        sl_error_set(err, SL_ERR_INVALID_PARAMETER, -1, "cannot write %s record", c->label);
+        sl_error_detail(err, "field \"%s\": the date %s is outside 0000-01-01 .. 9999-12-31",
+                        c->names[i], buf);
+        return -1;
+    }
+    return 0;
 }
 
 void sl__codec_fmt_temporal(sl_strbuf *sb, sl_type t, int64_t v, bool iso)

@@ -1,37 +1,54 @@
 /*
-** codec_csv.c — the csv row codec (Flink's CSV format): one line of
-** delimiter-separated values per record.
+** codec_csv.c — the csv row codec (Flink's CSV format, RFC 4180): one
+** record of delimiter-separated values.
 **
-** Decoding gets one line without its line break (the caller strips "\n" or
-** "\r\n"; a quoted field holding a line break therefore cannot be read from
-** a line-split file yet). Fields are split by 'csv.field-delimiter'; a field
-** that starts with 'csv.quote-character' is quoted: it ends at the next
-** lone quote, "" inside stands for one quote, and only the delimiter or the
-** end of the line may follow it. A quote elsewhere in an unquoted field is
-** an ordinary character. 'csv.escape-character' (unset by default) makes
-** the next character literal, inside or outside quotes. The number of
-** fields must equal the number of columns.
+** Decoding gets one record without its line break (a trailing "\n" or
+** "\r\n", as a Kafka message may have, is dropped). Fields are split by
+** 'csv.field-delimiter'; a field that starts with 'csv.quote-character' is
+** quoted: it ends at the next lone quote, "" inside stands for one quote,
+** line breaks inside are data, and only the delimiter or the end of the
+** record may follow it. A quote elsewhere in an unquoted field is an
+** ordinary character. 'csv.escape-character' (unset by default) makes the
+** next character literal, inside or outside quotes. The number of fields
+** must equal the number of columns.
+**
+** Line framing (files, stdin): sl__csv_line_end ends a record at the first
+** '\n' outside a quoted field and not escaped, so a multi-line quoted field
+** (which the encoder writes for a value holding a line break) reads back
+** whole; with 'csv.allow-comments' a record starting with '#' ends at the
+** first '\n'.
 **
 ** NULL: a field whose text as written (before unquoting) equals
-** 'csv.null-literal' is NULL, so a quoted "null" stays a string. An empty
-** field is NULL for every column type except CHAR/VARCHAR (the empty
-** string, as Flink) and BINARY/VARBINARY (empty bytes). Fields of other
-** types are trimmed of surrounding blanks before parsing (Java's trim(), as
-** Flink does); strings are taken as they are and must be valid UTF-8.
-** Values are read with sl__codec_parse_text (timestamps in the SQL form,
-** TIMESTAMP_LTZ with a trailing 'Z', BYTES base64). An empty line, and with
-** 'csv.allow-comments' a line starting with '#', is not a record.
+** 'csv.null-literal' is NULL, so a quoted "null" stays a string. Unset, the
+** null literal is the empty field: an empty unquoted field is NULL for
+** every type and the empty string is written quoted ("") — so NULL and ''
+** read back as they were (as PostgreSQL's CSV does; Flink reads both as ''
+** and writes both as an empty field). With a null literal set, an empty
+** field is the empty string for CHAR/VARCHAR, empty bytes for
+** BINARY/VARBINARY, and NULL for the other types. Fields of other types are
+** trimmed of surrounding blanks before parsing (Java's trim(), as Flink
+** does); strings are taken as they are and must be valid UTF-8 (else a
+** malformed record). Values are read with sl__codec_parse_text
+** (timestamps in the SQL form, TIMESTAMP_LTZ with a trailing 'Z', BYTES
+** base64). An empty line is not a record, except in a one-column table
+** (RFC 4180: one empty field, so a NULL written as an empty line reads
+** back); with 'csv.allow-comments' a line starting with '#' is not a
+** record.
 **
 ** Encoding joins the fields with the delimiter; a field is quoted (RFC 4180,
 ** quotes doubled, the escape character doubled) when it holds the
 ** delimiter, the quote or escape character, CR or LF, when its text equals
-** the null literal, when it would start a comment line, or when it is the
-** only field and empty. With quoting disabled the escape character is put
-** before such characters instead; without either, such a value cannot be
-** written (22023). NULL is written as the null literal (default: nothing).
-** DECIMAL is written plain, doubles as the shortest exact text.
+** the null literal (the empty string, by default), or when it would start a
+** comment line. With quoting disabled the escape character is put before
+** such characters instead; without either, or for an empty string that
+** would read as NULL, such a value cannot be written (22023). NULL is
+** written as the null literal.
+** DECIMAL is written plain, doubles as the shortest exact text; a DATE
+** outside 0000-01-01 .. 9999-12-31 is refused (22023: it would not read
+** back).
 **
-** Main routines: sl__codec_csv_new and its decode / encode operations.
+** Main routines: sl__codec_csv_new and its decode / encode / line_end
+** operations.
 */
 #include "codec_int.h"
 
@@ -44,7 +61,7 @@ typedef struct sl__csv_codec {
     int quote;         /* quote character, or -1 when quoting is disabled */
     int esc;           /* escape character, or -1 */
     bool comments;     /* 'csv.allow-comments' */
-    char *null_lit;    /* 'csv.null-literal', or NULL when unset */
+    char *null_lit;    /* 'csv.null-literal' ("" when unset) */
     size_t null_len;   /* its length */
     sl_strbuf fields;  /* decode: the unquoted text of every field, back to back */
     size_t *foff;      /* decode: per column, offset of its field's text in fields */
@@ -158,7 +175,15 @@ static int sl__csv_split(sl__csv_codec *k, const char *rec, size_t len, int *nf,
 static int sl__csv_decode(sl_codec *c, const char *rec, size_t len, sl_chunk *out, sl_error *err)
 {
     sl__csv_codec *k = (sl__csv_codec *)c;
-    if (len == 0 || (k->comments && rec[0] == '#'))
+    if (len > 0 && rec[len - 1] == '\n') { /* a line break after the record? */
+        int st = c->scan_state, prev = c->scan_prev;
+        size_t scanned = 0, reclen = len;
+        if (sl_codec_line_end(c, rec, len, &scanned, &reclen) == len - 1)
+            len = reclen;
+        c->scan_state = st;
+        c->scan_prev = prev;
+    }
+    if ((len == 0 && c->ncols != 1) || (k->comments && len > 0 && rec[0] == '#'))
         return SL_CODEC_NONE;
     int nf = 0;
     int rc = sl__csv_split(k, rec, len, &nf, err);
@@ -240,10 +265,8 @@ static int sl__csv_field(sl__csv_codec *k, int col, const char *s, size_t n, sl_
     bool lead = false; /* the first character must not be read as it is */
     if (col == 0 && n > 0 && s[0] == '#' && k->comments)
         lead = true;
-    if (k->null_lit && n == k->null_len && memcmp(s, k->null_lit, n) == 0)
-        lead = true;
-    if (n == 0 && k->base.ncols == 1)
-        lead = true; /* an empty line is not a record */
+    if (n == k->null_len && (n == 0 || memcmp(s, k->null_lit, n) == 0))
+        lead = true; /* would read as NULL (the empty string, by default) */
     if (!need && !lead) {
         sl_strbuf_append_n(out, s, n);
         return 0;
@@ -273,26 +296,18 @@ static int sl__csv_encode(sl_codec *c, const sl_chunk *in, int r, sl_strbuf *out
 {
     sl__csv_codec *k = (sl__csv_codec *)c;
     size_t start = out->len;
+    if (sl__codec_check_dates(c, in, r, err) != 0)
+        return -1;
     for (int i = 0; i < c->ncols; i++) {
         const sl_vector *v = &in->cols[sl__codec_col(c, i)];
         if (i > 0)
             sl_strbuf_append_char(out, k->delim);
         sl_strbuf_reset(&k->text);
         if (v->nulls[r]) {
-            if (k->null_lit) {
-                if (c->ncols == 1 && k->null_len == 0) { /* an empty line is not a record */
-                    out->len = start;
-                    if (out->buf)
-                        out->buf[start] = 0;
-                    return sl__csv_cannot_write(k, i, err);
-                }
-                sl_strbuf_append(out, k->null_lit);
-                continue;
-            }
-            /* no null literal: an empty field (NULL, or "" for strings) */
-        } else {
-            sl__csv_value_text(v, r, &k->text);
+            sl_strbuf_append(out, k->null_lit);
+            continue;
         }
+        sl__csv_value_text(v, r, &k->text);
         if (sl__csv_field(k, i, k->text.len ? k->text.buf : "", k->text.len, out, err) != 0) {
             out->len = start; /* nothing of this record */
             if (out->buf)
@@ -301,6 +316,104 @@ static int sl__csv_encode(sl_codec *c, const sl_chunk *in, int r, sl_strbuf *out
         }
     }
     return 0;
+}
+
+/* ------------------------------------------------------------------------
+** Line framing: where a record ends. States of the scanner at *scanned.
+*/
+enum {
+    SL__CSV_AT_START = 0, /* at the start of a field (0: the start of the record) */
+    SL__CSV_PLAIN,        /* in an unquoted field */
+    SL__CSV_PLAIN_ESC,    /* after the escape character in an unquoted field */
+    SL__CSV_QUOTED,       /* in a quoted field */
+    SL__CSV_QUOTED_ESC,   /* after the escape character in a quoted field */
+    SL__CSV_QUOTE,        /* after a quote in a quoted field: closing, or doubled */
+    SL__CSV_COMMENT,      /* in a comment line */
+};
+
+static size_t sl__csv_line_end(sl_codec *c, const char *rec, size_t n, size_t *scanned,
+                               bool *cr_data)
+{
+    sl__csv_codec *k = (sl__csv_codec *)c;
+    const char delim = k->delim;
+    const int quote = k->quote, esc = k->esc;
+    int st = c->scan_state, prev = c->scan_prev;
+    size_t i = *scanned;
+    if (i == 0 && n > 0 && k->comments && rec[0] == '#')
+        st = SL__CSV_COMMENT;
+    for (; i < n; i++) {
+        /* Fast paths: runs of bytes that leave the state as it is. */
+        if (st == SL__CSV_PLAIN) {
+            size_t j = i;
+            while (j < n && rec[j] != '\n' && rec[j] != delim && (esc < 0 || rec[j] != (char)esc))
+                j++;
+            if (j > i) {
+                prev = SL__CSV_PLAIN;
+                i = j;
+                if (i >= n)
+                    break;
+            }
+        } else if (st == SL__CSV_QUOTED && esc < 0) {
+            const char *q = memchr(rec + i, quote, n - i);
+            size_t j = q ? (size_t)(q - rec) : n;
+            if (j > i) {
+                prev = SL__CSV_QUOTED;
+                i = j;
+                if (i >= n)
+                    break;
+            }
+        } else if (st == SL__CSV_COMMENT) {
+            const char *nl = memchr(rec + i, '\n', n - i);
+            size_t j = nl ? (size_t)(nl - rec) : n;
+            if (j > i) {
+                prev = SL__CSV_COMMENT;
+                i = j;
+                if (i >= n)
+                    break;
+            }
+        }
+        char ch = rec[i];
+        if (ch == '\n' && (st == SL__CSV_AT_START || st == SL__CSV_PLAIN || st == SL__CSV_QUOTE ||
+                           st == SL__CSV_COMMENT))
+            break;
+        prev = st;
+        switch (st) {
+        case SL__CSV_QUOTE:
+            if (quote >= 0 && ch == (char)quote) {
+                st = SL__CSV_QUOTED; /* a doubled quote */
+                continue;
+            }
+            /* the quote closed the field: ch is read as after it */
+            /* fall through */
+        case SL__CSV_PLAIN:
+            st = ch == delim ? SL__CSV_AT_START
+                 : esc >= 0 && ch == (char)esc ? SL__CSV_PLAIN_ESC
+                                               : SL__CSV_PLAIN;
+            break;
+        case SL__CSV_AT_START:
+            st = quote >= 0 && ch == (char)quote ? SL__CSV_QUOTED
+                 : ch == delim                   ? SL__CSV_AT_START
+                 : esc >= 0 && ch == (char)esc   ? SL__CSV_PLAIN_ESC
+                                                 : SL__CSV_PLAIN;
+            break;
+        case SL__CSV_PLAIN_ESC: st = SL__CSV_PLAIN; break;
+        case SL__CSV_QUOTED:
+            if (esc >= 0 && ch == (char)esc)
+                st = SL__CSV_QUOTED_ESC;
+            else if (quote >= 0 && ch == (char)quote)
+                st = SL__CSV_QUOTE;
+            break;
+        case SL__CSV_QUOTED_ESC: st = SL__CSV_QUOTED; break;
+        default: break; /* SL__CSV_COMMENT */
+        }
+    }
+    c->scan_state = st;
+    c->scan_prev = prev;
+    *scanned = i;
+    /* rec[i-1] is a '\r' read after the escape character: data */
+    *cr_data = i > 0 && (prev == SL__CSV_PLAIN_ESC || prev == SL__CSV_QUOTED_ESC ||
+                         prev == SL__CSV_QUOTED);
+    return i;
 }
 
 static void sl__csv_free(sl_codec *c)
@@ -318,6 +431,7 @@ static const sl__codec_ops sl__csv_ops = {
     .decode = sl__csv_decode,
     .encode = sl__csv_encode,
     .free = sl__csv_free,
+    .line_end = sl__csv_line_end,
 };
 
 /* A one-character option: *out = its character, def when absent ('\t'
@@ -376,8 +490,8 @@ sl_codec *sl__codec_csv_new(const sl_kvlist *opts, int ncols, const char *const 
     k->quote = quote;
     k->esc = esc;
     k->comments = comments;
-    k->null_lit = sl_strdup(null_lit);
-    k->null_len = null_lit ? strlen(null_lit) : 0;
+    k->null_lit = sl_strdup(null_lit ? null_lit : "");
+    k->null_len = strlen(k->null_lit);
     size_t n = (size_t)(ncols ? ncols : 1);
     k->foff = sl_calloc(n, sizeof(size_t));
     k->flen = sl_calloc(n, sizeof(size_t));

@@ -24,6 +24,11 @@ typedef struct sl__codec_ops {
     int (*decode)(sl_codec *c, const char *rec, size_t len, sl_chunk *out, sl_error *err);
     int (*encode)(sl_codec *c, const sl_chunk *in, int r, sl_strbuf *out, sl_error *err);
     void (*free)(sl_codec *c); /* the format's own members (not the common part) */
+    /* Line framing: the index of the '\n' that ends the record at rec[0]
+    ** (see sl_codec_line_end), or n; *cr_data: a '\r' just before that
+    ** position is data (escaped), not part of the line break. NULL: the
+    ** first '\n'. */
+    size_t (*line_end)(sl_codec *c, const char *rec, size_t n, size_t *scanned, bool *cr_data);
 } sl__codec_ops;
 
 /* One decoded field of the row being decoded. */
@@ -53,6 +58,9 @@ struct sl_codec {
     int width;                /* columns of the chunks it reads and writes (ncols unless mapped) */
     int *map;                 /* codec column i is chunk column map[i]; NULL = i (owned) */
     int fill_row;             /* decoding fills this existing row instead of appending; -1 */
+    bool lines;               /* records are lines of a file (sl_codec_set_line_framing) */
+    int scan_state;           /* line_end: the scanner's state at *scanned */
+    int scan_prev;            /* line_end: its state before the byte before *scanned */
 };
 
 /* The chunk column of codec column i. */
@@ -132,6 +140,11 @@ int sl__codec_bad_value(sl_codec *c, sl_error *err, int col, int why, const char
 /* Append text for an error message: at most 64 bytes (then "..."),
 ** control characters, quotes, backslashes and invalid UTF-8 escaped. */
 void sl__codec_show(sl_strbuf *sb, const char *s, size_t len, bool quoted);
+
+/* Before json and csv write row r of in: every DATE value is within
+** 0000-01-01 .. 9999-12-31, the years their text form (and Flink) reads
+** back. 0, or -1 with err (22023 "cannot write <label> record"). */
+int sl__codec_check_dates(sl_codec *c, const sl_chunk *in, int r, sl_error *err);
 
 /* Formatters shared by json and csv. */
 /* Shortest text that reads back as the same double (FLOAT: the same float),

@@ -20,7 +20,9 @@
 ** (its JSON text as written). Anything else is a malformed record naming
 ** the field. An empty or blank record is not a record (SL_CODEC_NONE).
 **
-** Encoding writes {"col":value,...} with the columns in order, compact.
+** Encoding writes {"col":value,...} with the columns in order, compact (a
+** DATE outside 0000-01-01 .. 9999-12-31 is refused: 22023, it would not
+** read back).
 ** Strings are escaped (", \, control characters); invalid UTF-8 in a value
 ** is replaced by U+FFFD (written as \ufffd), so the output is always valid
 ** JSON. DECIMAL is a JSON number, exact: as Java's BigDecimal.toString()
@@ -660,6 +662,8 @@ static int sl__json_encode(sl_codec *c, const sl_chunk *in, int r, sl_strbuf *ou
 {
     sl__json_codec *j = (sl__json_codec *)c;
     bool first = true;
+    if (sl__codec_check_dates(c, in, r, err) != 0)
+        return -1;
     sl_strbuf_append_char(out, '{');
     for (int i = 0; i < c->ncols; i++) {
         const sl_vector *v = &in->cols[sl__codec_col(c, i)];

@@ -3,7 +3,8 @@
 ** bytes of the table's single column.
 **
 **   CHAR/VARCHAR      the bytes as they are ('raw.charset' must be UTF-8;
-**                     other charsets are not supported yet: 0A000);
+**                     other charsets are not supported yet: 0A000); bytes
+**                     that are not valid UTF-8 are a malformed record;
 **   BINARY/VARBINARY  the bytes;
 **   BOOLEAN           1 byte, 0 = false, anything else true;
 **   TINYINT SMALLINT INT BIGINT  two's complement in 1, 2, 4, 8 bytes;
@@ -11,14 +12,24 @@
 ** numbers in 'raw.endianness' byte order (big-endian by default), as
 ** Flink's RawFormatSerializationSchema writes them. A record of the wrong
 ** size is malformed (22P02 "malformed raw record"; raw has no skip option).
-** NULL is written as an empty record, and an empty record reads as NULL for
-** the fixed-size types (for strings and bytes it is the empty value, as in
-** Flink, where NULL is a Kafka tombstone rather than a record).
+**
+** NULL is a null record (as in Flink: a Kafka message without a value),
+** and a null record reads as NULL. An empty record reads as NULL for the
+** fixed-size types, and as the empty value for strings and bytes.
+**
+** Line framing (files, stdin: sl_codec_set_line_framing): a record is a
+** line, so encoding refuses (22023 "cannot write raw record") a value whose
+** bytes hold a '\n' or end in '\r' (the reader would split it or drop the
+** '\r'), and a NULL string or bytes value (a file has no null record; an
+** empty line reads back as the empty value). A NULL of a fixed-size type
+** is written as an empty line, which reads back as NULL. Flink writes such
+** values anyway and reads back something else; use csv or json for them.
 **
 ** Main routines: sl__codec_raw_new and its decode / encode operations.
 */
 #include "codec_int.h"
 
+#include <stdio.h>
 #include <string.h>
 
 typedef struct sl__raw_codec {
@@ -66,7 +77,13 @@ static int sl__raw_decode(sl_codec *c, const char *rec, size_t len, sl_chunk *ou
     sl__value *v = &c->vals[0];
     size_t width = sl__raw_width(t.id);
     sl__codec_row_begin(c);
-    if (width == 0) {
+    if (!rec) { /* a null record */
+        if (t.not_null)
+            return sl__codec_malformed(c, err, "field \"%s\" is null, but the column is NOT NULL",
+                                       c->names[0]);
+    } else if (width == 0) {
+        if (sl_type_is_string(t.id) && sl__utf8_valid_prefix(rec, len) != len)
+            return sl__codec_bad_value(c, err, 0, SL__PARSE_UTF8, rec, len, true);
         v->null = false;
         v->ptr = len ? rec : "";
         v->len = len;
@@ -112,14 +129,50 @@ static int sl__raw_decode(sl_codec *c, const char *rec, size_t len, sl_chunk *ou
     return SL_CODEC_ROW;
 }
 
+/* 22023 "cannot write raw record" with the detail's reason. */
+static int sl__raw_cannot_write(sl_codec *c, sl_error *err, const char *why)
+{
+    sl_error_set(err, SL_ERR_INVALID_PARAMETER, -1, "cannot write raw record");
+    sl_error_detail(err, "field \"%s\": %s", c->names[0], why);
+    sl_error_hint(err, "A raw file holds one value per line. Use format 'csv' or 'json' for "
+                       "such values.");
+    return -1;
+}
+
+/* Line framing: the bytes p[0..n) must read back as one line. */
+static int sl__raw_check_line(sl_codec *c, const char *p, size_t n, sl_error *err)
+{
+    const char *nl = n ? memchr(p, '\n', n) : NULL;
+    if (nl) {
+        char why[128];
+        snprintf(why, sizeof why,
+                 "the value holds a line break (byte %zu), which would split the record",
+                 (size_t)(nl - p) + 1);
+        return sl__raw_cannot_write(c, err, why);
+    }
+    if (n > 0 && p[n - 1] == '\r')
+        return sl__raw_cannot_write(
+            c, err, "the value ends in a carriage return, which the reader drops");
+    return 0;
+}
+
 static int sl__raw_encode(sl_codec *c, const sl_chunk *in, int r, sl_strbuf *out, sl_error *err)
 {
     sl__raw_codec *w = (sl__raw_codec *)c;
     const sl_vector *v = &in->cols[sl__codec_col(c, 0)];
-    if (v->nulls[r])
-        return 0;
     size_t width = sl__raw_width(v->type.id);
+    if (v->nulls[r]) {
+        if (!c->lines)
+            return SL_CODEC_NULL_RECORD;
+        if (width == 0)
+            return sl__raw_cannot_write(c, err,
+                                        "the value is NULL, which a line cannot represent (an "
+                                        "empty line reads back as the empty value)");
+        return 0; /* an empty line: NULL */
+    }
     if (width == 0) {
+        if (c->lines && sl__raw_check_line(c, v->v.str[r].ptr, v->v.str[r].len, err) != 0)
+            return -1;
         sl_strbuf_append_n(out, v->v.str[r].ptr, v->v.str[r].len);
         return 0;
     }
@@ -141,6 +194,8 @@ static int sl__raw_encode(sl_codec *c, const sl_chunk *in, int r, sl_strbuf *out
         size_t b = w->little ? i : width - 1 - i;
         buf[b] = (char)(u >> (8 * i) & 0xFF);
     }
+    if (c->lines && sl__raw_check_line(c, buf, width, err) != 0)
+        return -1;
     sl_strbuf_append_n(out, buf, width);
     return 0;
 }

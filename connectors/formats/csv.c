@@ -27,8 +27,10 @@ static const sl_option_spec sl__csv_options[] = {
     {.key = "csv.escape-character", .type = SL_OPT_STRING,
      .description = "Character that escapes the next one: one character; unset means none."},
     {.key = "csv.null-literal", .type = SL_OPT_STRING,
-     .description = "Text read and written as NULL; unset means an empty field is NULL "
-                    "only for non-string columns."},
+     .description = "Text read and written as NULL (as written, before unquoting). Unset: "
+                    "the empty unquoted field is NULL for every type, and the empty string "
+                    "is written quoted (\"\"). Set: an empty field is the empty string for "
+                    "string columns, NULL for the others."},
 };
 
 /* The value of kv must be exactly one character (allow_tab: or "\t"). */
@@ -61,7 +63,11 @@ static int sl__csv_check(const sl_format *f, const sl_kvlist *opts, const sl_tab
 
 const sl_format sl__format_csv = {
     .name = "csv",
-    .description = "One line of delimiter-separated values per record.",
+    .description = "Delimiter-separated values, one record per line (RFC 4180). A value "
+                   "holding a line break is written quoted, and a quoted field may span lines "
+                   "of a file. NULL and the empty string read back apart (see "
+                   "csv.null-literal). Strings must be valid UTF-8: other bytes make a "
+                   "malformed record.",
     .options = sl__csv_options,
     .noptions = (int)SL_ARRAY_LEN(sl__csv_options),
     .check = sl__csv_check,

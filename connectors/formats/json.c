@@ -27,7 +27,10 @@ static const sl_option_spec sl__json_options[] = {
 
 const sl_format sl__format_json = {
     .name = "json",
-    .description = "One JSON object per record.",
+    .description = "One JSON object per record, on one line (line breaks in strings are "
+                   "escaped). NaN and the infinities are the strings \"NaN\", \"Infinity\", "
+                   "\"-Infinity\". Strings must be valid UTF-8: other bytes make a malformed "
+                   "record.",
     .options = sl__json_options,
     .noptions = (int)SL_ARRAY_LEN(sl__json_options),
     .check = NULL,

@@ -47,7 +47,12 @@ static int sl__raw_check(const sl_format *f, const sl_kvlist *opts, const sl_tab
 
 const sl_format sl__format_raw = {
     .name = "raw",
-    .description = "The bytes of a single column per record.",
+    .description = "The bytes of a single column per record. NULL is a record without a "
+                   "value (a Kafka message without a value). In a file a record is a line: a "
+                   "value holding a line break byte or ending in a carriage return, and a NULL "
+                   "string or bytes value, cannot be written there (22023); a NULL number is an "
+                   "empty line. Strings must be valid UTF-8: other bytes make a malformed "
+                   "record.",
     .options = sl__raw_options,
     .noptions = (int)SL_ARRAY_LEN(sl__raw_options),
     .check = sl__raw_check,

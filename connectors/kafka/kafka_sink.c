@@ -5,6 +5,8 @@
 ** as Java's producer); records without a key are spread at random.
 ** upsert-kafka writes +I/+U as the key's new value and -D as a tombstone
 ** (a null value), and leaves -U out (the +U after it replaces the value).
+** Format 'raw' writes a NULL value as a message without a value (as Flink
+** does); upsert-kafka refuses that (22023: it would read as a deletion).
 **
 ** The sink runs the guarantee the planner's resolver decided for it
 ** (sl_sink_args.guarantee), whatever the table asked for:
@@ -108,16 +110,26 @@ static int sl__kafka_write(sl_sink *s, const sl_chunk *c, sl_error *err)
             continue; /* the +U after it replaces the key's value */
         bool tombstone = kind == SL_ROW_DELETE;
         sl_strbuf_reset(&k->rec);
-        if (!tombstone && sl_codec_encode(k->layout.value, c, r, &k->rec, err) != 0)
+        int erc = tombstone ? 0 : sl_codec_encode(k->layout.value, c, r, &k->rec, err);
+        if (erc < 0)
             return -1;
+        if (erc == SL_CODEC_NULL_RECORD && k->upsert) /* would read as a deletion */
+            return sl_error_set(err, SL_ERR_INVALID_PARAMETER, -1,
+                                "cannot write a NULL raw value to upsert-kafka topic \"%s\": a "
+                                "message without a value deletes its key",
+                                k->topic);
+        if (erc == SL_CODEC_NULL_RECORD)
+            tombstone = true; /* format 'raw': NULL is a message without a value */
         sl_strbuf_reset(&k->key);
-        if (k->layout.key && sl_codec_encode(k->layout.key, c, r, &k->key, err) != 0)
+        int krc = k->layout.key ? sl_codec_encode(k->layout.key, c, r, &k->key, err) : 0;
+        if (krc < 0)
             return -1;
+        bool has_key = k->layout.key && krc != SL_CODEC_NULL_RECORD; /* raw NULL: no key */
         for (;;) {
             rd_kafka_resp_err_t e = rd_kafka_producev(
                 k->rk, RD_KAFKA_V_TOPIC(k->topic),
-                RD_KAFKA_V_KEY(k->layout.key ? (k->key.buf ? k->key.buf : "") : NULL,
-                               k->layout.key ? k->key.len : 0),
+                RD_KAFKA_V_KEY(has_key ? (k->key.buf ? k->key.buf : "") : NULL,
+                               has_key ? k->key.len : 0),
                 RD_KAFKA_V_VALUE(tombstone ? NULL : k->rec.buf ? k->rec.buf : "",
                                  tombstone ? 0 : k->rec.len),
                 RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_END);

@@ -39,10 +39,12 @@
 ** watermark is the smallest of its partitions' (Flink's per-partition
 ** watermarks): a row is never late because another partition ran ahead.
 **
-** Records: one message value is one record (a trailing "\n" or "\r\n" is
-** dropped) in the value's format; with 'key.format' and EXCEPT_KEY its key
-** fills the key's columns (kafka_layout.c); a message without a value
-** (tombstone) is skipped. upsert-kafka (always from the earliest offset):
+** Records: one message value is one record, its bytes as they are (the
+** csv codec drops a trailing "\n" or "\r\n"), in the value's format; with
+** 'key.format' and EXCEPT_KEY its key fills the key's columns
+** (kafka_layout.c); a message without a value (tombstone) is a null record:
+** a row whose value is NULL for format 'raw' (as Flink reads it), skipped
+** for the others. upsert-kafka (always from the earliest offset):
 ** a value is the +U of its key's row, a tombstone the -D of its key (only
 ** the key's columns filled); the planner's ChangelogNormalize makes the
 ** changelog complete. A malformed record fails the source (22P02, the
@@ -462,17 +464,13 @@ static int sl__kafka_message(sl__kafka_source *s, const rd_kafka_message_t *m, s
             s->skipped++;
         if (krc == SL_CODEC_ROW)
             sl__kafka_row_split(s, out, pi);
-    } else if (m->payload) {
-        const char *rec = m->payload;
-        size_t len = m->len;
-        if (len > 0 && rec[len - 1] == '\n')
-            len--;
-        if (len > 0 && rec[len - 1] == '\r')
-            len--;
+    } else if (m->payload || !s->upsert) {
+        const char *rec = m->payload; /* NULL: a null record */
+        size_t len = rec ? m->len : 0;
         int before = out->nrows;
         int rc = sl_codec_decode(s->layout.value, rec, len, out, err);
         if (rc < 0)
-            return sl__kafka_bad(p, m, false, rec, len, err);
+            return sl__kafka_bad(p, m, false, rec ? rec : "", len, err);
         if (rc == SL_CODEC_ROW && s->upsert)
             out->kinds[out->nrows - 1] = SL_ROW_UPDATE_AFTER;
         if (rc == SL_CODEC_ROW && s->layout.key && !s->layout.value_all && m->key) {

@@ -18,8 +18,10 @@ int sl__stdin_source_create(const sl_source_args *args, sl_source **out, sl_erro
 
 /* ------------------------------------------------------------------------
 ** The line reader: the lines of an fd, read without ever blocking past a
-** deadline. A line ends at '\n'; the '\n' and a '\r' before it are not part
-** of the record. At end of input a last line without '\n' is a record; an
+** deadline. A line ends at '\n' (where sl_codec_line_end of codec says,
+** when set: a csv record continues over line breaks inside quotes); the
+** '\n' and a '\r' before it are not part of the record. At end of input a
+** last line without '\n' is a record; an
 ** empty input has none. A line may be longer than a block (the buffer
 ** grows), up to max_line bytes.
 */
@@ -31,8 +33,10 @@ typedef struct sl__lines {
     size_t start;    /* first unconsumed byte */
     size_t len;      /* bytes in buf */
     size_t cap;      /* bytes allocated */
-    size_t scanned;  /* bytes after start known to hold no '\n' */
+    size_t scanned;  /* bytes after start the line scanner has seen */
     size_t pending;  /* bytes of the record last returned (with its line break) */
+    int64_t pending_lines; /* lines of that record (1, more for a multi-line record) */
+    sl_codec *codec; /* where records end (NULL: at every '\n'); not owned */
     int64_t line;    /* lines consumed so far (the next one is line + 1) */
     bool eof;        /* read() returned 0 */
 } sl__lines;
@@ -53,7 +57,7 @@ void sl__lines_fini(sl__lines *L);
 ** 58030 when the input cannot be read. name ("stdin") is for messages. */
 int sl__lines_next(sl__lines *L, int64_t deadline_ns, const char *name, const char **rec,
                    size_t *len, sl_error *err);
-/* Consume the record the last sl__lines_next returned (line + 1). */
+/* Consume the record the last sl__lines_next returned (line + its lines). */
 void sl__lines_consume(sl__lines *L);
 
 /* ------------------------------------------------------------------------

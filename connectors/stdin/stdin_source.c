@@ -4,7 +4,9 @@
 **
 ** Lines. The line reader (sl__lines) waits for input with poll(2) on the fd
 ** and a deadline, reads it in blocks (sl__stdin_block_size, 64 KiB) and
-** cuts it at '\n'; a '\r' before the '\n' is dropped (CRLF input), a last
+** cuts it at '\n' (where the format's sl_codec_line_end says: a csv record
+** continues over line breaks inside quotes, and counts as that many
+** lines); a '\r' before the '\n' is dropped (CRLF input), a last
 ** line without '\n' is a record at end of input, a line may span many
 ** blocks (the buffer grows) up to sl__stdin_max_line (16 MiB, else 54000
 ** naming stdin:<line>). Every line is given to sl_codec_decode; the codecs
@@ -129,15 +131,19 @@ int sl__lines_next(sl__lines *L, int64_t deadline_ns, const char *name, const ch
 {
     for (;;) {
         const char *base = L->buf + L->start;
-        size_t avail = L->len - L->start;
-        const char *nl =
-            avail > L->scanned ? memchr(base + L->scanned, '\n', avail - L->scanned) : NULL;
-        size_t n;
-        if (nl) {
-            n = (size_t)(nl - base);
-            L->pending = n + 1;
+        size_t avail = L->len - L->start, n = 0, end;
+        if (L->codec) {
+            end = sl_codec_line_end(L->codec, base, avail, &L->scanned, &n);
         } else {
-            L->scanned = avail;
+            const char *nl =
+                avail > L->scanned ? memchr(base + L->scanned, '\n', avail - L->scanned) : NULL;
+            end = nl ? (size_t)(nl - base) : avail;
+            L->scanned = end;
+            n = end > 0 && base[end - 1] == '\r' ? end - 1 : end;
+        }
+        if (end < avail) {
+            L->pending = end + 1;
+        } else {
             if (avail > L->max_line + 1) /* + 1: a '\r' before the '\n' to come */
                 return sl__lines_too_long(L, name, err);
             if (!L->eof) {
@@ -148,11 +154,12 @@ int sl__lines_next(sl__lines *L, int64_t deadline_ns, const char *name, const ch
             }
             if (avail == 0)
                 return SL__LINES_EOF;
-            n = avail; /* the last line, without '\n' */
-            L->pending = avail;
+            L->pending = avail; /* the last line, without '\n' (n: without a '\r') */
         }
-        if (n > 0 && base[n - 1] == '\r')
-            n--;
+        L->pending_lines = 1;
+        for (const char *p = memchr(base, '\n', n); p; /* a multi-line record (csv quotes) */
+             p = memchr(p + 1, '\n', n - (size_t)(p + 1 - base)))
+            L->pending_lines++;
         if (n > L->max_line)
             return sl__lines_too_long(L, name, err);
         *rec = base;
@@ -167,7 +174,8 @@ void sl__lines_consume(sl__lines *L)
     L->start += L->pending;
     L->pending = 0;
     L->scanned = 0;
-    L->line++;
+    L->line += L->pending_lines ? L->pending_lines : 1;
+    L->pending_lines = 0;
     if (L->start == L->len)
         L->start = L->len = 0;
 }
@@ -197,9 +205,10 @@ void sl__stdin_reset(int fd)
     pthread_mutex_unlock(&sl__stdin_mu);
 }
 
-/* Make table the reader of standard input. 0, or -1 with err: 55006 when
-** the shell or another source has it, 58030 when there is none. */
-static int sl__stdin_claim(const char *table, sl_error *err)
+/* Make table the reader of standard input, its records framed by codec. 0,
+** or -1 with err: 55006 when the shell or another source has it, 58030
+** when there is none. */
+static int sl__stdin_claim(const char *table, sl_codec *codec, sl_error *err)
 {
     int rc = 0, fdflags;
     pthread_mutex_lock(&sl__stdin_mu);
@@ -224,6 +233,8 @@ static int sl__stdin_claim(const char *table, sl_error *err)
         sl_error_detail(err, "The process was started with standard input closed.");
     } else {
         sl__stdin_owner = sl_strdup(table);
+        sl__stdin_reader.codec = codec;
+        sl__stdin_reader.scanned = 0; /* the scanner starts at the next record */
         sl__stdin_reader.block = sl__stdin_block_size ? sl__stdin_block_size : 1;
         sl__stdin_reader.max_line = sl__stdin_max_line;
     }
@@ -236,6 +247,8 @@ static void sl__stdin_release(void)
     pthread_mutex_lock(&sl__stdin_mu);
     sl_free(sl__stdin_owner);
     sl__stdin_owner = NULL;
+    sl__stdin_reader.codec = NULL;
+    sl__stdin_reader.scanned = 0;
     if (sl__stdin_reader.start == sl__stdin_reader.len) /* nothing left for a later reader */
         sl__lines_fini(&sl__stdin_reader);
     pthread_mutex_unlock(&sl__stdin_mu);
@@ -375,7 +388,7 @@ int sl__stdin_source_create(const sl_source_args *args, sl_source **out, sl_erro
     if (!codec)
         return -1;
     bool reader = args->subtask == 0;
-    if (reader && sl__stdin_claim(args->table ? args->table : "?", err) != 0) {
+    if (reader && sl__stdin_claim(args->table ? args->table : "?", codec, err) != 0) {
         sl_codec_free(codec);
         return -1;
     }

@@ -81,9 +81,10 @@ static bool sl__read_only(sl_stmt_kind k)
 }
 
 /* Consume rows so the result path runs too. */
-static int sl__row(void *ctx, const char *const *values)
+static int sl__row(void *ctx, const char *const *values, const size_t *lens)
 {
     (void)values;
+    (void)lens;
     (*(long *)ctx)++;
     return 0;
 }

@@ -10,7 +10,10 @@
 **     was added; the json codec's parser and Jansson agree on what is
 **     JSON (Jansson is the oracle);
 **   - a decoded row encodes, and the encoded record decodes (same codec)
-**     to equal values;
+**     to equal values — also as a line of a file: the line framing
+**     (sl_codec_line_end) finds exactly the encoded record before the '\n'
+**     the filesystem sink adds, and a record followed by "\n" (a Kafka
+**     message with a line break) decodes to the same row;
 **   - the same row written by a default json codec reads back equal too
 **     (so every csv value is representable in json).
 ** Any violation abort()s, so the fuzzer reports it.
@@ -148,7 +151,29 @@ static void sl__jansson_agrees(const char *rec, size_t n, int rc, const sl_error
         sl__fail("the json parser accepts what Jansson refuses", rec, n, je.text);
 }
 
-/* Encode row r of a with enc, decode with dec into b, compare. */
+/* Decode copy[0..len) with dec into b and compare with row r of a. */
+static void sl__decode_same(sl_codec *dec, const char *copy, size_t len, const sl_chunk *a, int r,
+                            sl_chunk *b, const char *rec, size_t n, const char *what,
+                            sl_strbuf *sb)
+{
+    sl_error err = SL_ERROR_INIT;
+    if (b->nrows == b->cap)
+        sl_chunk_reset(b);
+    int rc = sl_codec_decode(dec, copy, len, b, &err);
+    if (rc != SL_CODEC_ROW) {
+        fprintf(stderr, "%s: %s\n", err.message ? err.message : "", err.detail ? err.detail : "");
+        sl__fail(what, rec, n, sl_strbuf_cstr(sb));
+    }
+    int col = -1;
+    if (!sl__same(a, r, b, b->nrows - 1, &col)) {
+        fprintf(stderr, "column %s differs\n", sl__names[col]);
+        sl__fail(what, rec, n, sl_strbuf_cstr(sb));
+    }
+    sl_error_reset(&err);
+}
+
+/* Encode row r of a with enc, decode with dec into b, compare; then as a
+** line of a file, and with a line break after it. */
 static void sl__roundtrip(sl_codec *enc, sl_codec *dec, const sl_chunk *a, int r, sl_chunk *b,
                           const char *rec, size_t n, const char *what)
 {
@@ -157,19 +182,18 @@ static void sl__roundtrip(sl_codec *enc, sl_codec *dec, const sl_chunk *a, int r
     if (sl_codec_encode(enc, a, r, &sb, &err) != 0)
         sl__fail("encode failed", rec, n, err.message);
     size_t len = sb.len;
-    char *copy = malloc(len ? len : 1);
+    char *copy = malloc(len + 1);
     if (len)
         memcpy(copy, sb.buf, len);
-    int rc = sl_codec_decode(dec, copy, len, b, &err);
-    if (rc != SL_CODEC_ROW) {
-        fprintf(stderr, "%s: %s\n", err.message ? err.message : "", err.detail ? err.detail : "");
-        sl__fail(what, rec, n, sl_strbuf_cstr(&sb));
-    }
-    int col = -1;
-    if (!sl__same(a, r, b, b->nrows - 1, &col)) {
-        fprintf(stderr, "column %s differs\n", sl__names[col]);
-        sl__fail(what, rec, n, sl_strbuf_cstr(&sb));
-    }
+    copy[len] = '\n';
+    sl__decode_same(dec, copy, len, a, r, b, rec, n, what, &sb);
+    size_t scanned = 0, reclen = 0;
+    size_t end = sl_codec_line_end(dec, copy, len + 1, &scanned, &reclen);
+    if (end != len || reclen != len)
+        sl__fail("the line framing does not find the encoded record", rec, n,
+                 sl_strbuf_cstr(&sb));
+    sl__decode_same(dec, copy, len + 1, a, r, b, rec, n, "a record with a line break after it",
+                    &sb);
     free(copy);
     sl_strbuf_free(&sb);
     sl_error_reset(&err);

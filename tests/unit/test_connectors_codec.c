@@ -862,9 +862,10 @@ static void t_csv_all_types(void)
     CHECK_INT(i64(ch, C_TM, r), 12 * 3600 * NS_PER_S);
     CHECK_INT(i64(ch, C_TS, r), NS_2026_01_31_NOON + 123000000);
     CHECK_INT(i64(ch, C_LTZ, r), -1000000);
-    /* empty fields: NULL, except strings ("") and bytes (empty); blanks
-    ** around non-strings are ignored, kept around strings */
-    r = dec_ok(c, ch, " FALSE ,  127,,,,,,,9999999999999999999999999999.9999999999, x ,,,,,,");
+    /* empty fields: NULL (the default null literal is the empty field), a
+    ** quoted empty field is the empty string / empty bytes; blanks around
+    ** non-strings are ignored, kept around strings */
+    r = dec_ok(c, ch, " FALSE ,  127,,,,,,,9999999999999999999999999999.9999999999, x ,\"\",\"\",,,,");
     CHECK(ch->cols[C_B].v.b[r] == 0);
     CHECK_INT(i64(ch, C_TI, r), 127);
     for (int col = C_SI; col <= C_DEC; col++)
@@ -1217,10 +1218,16 @@ static void t_raw(void)
         CHECK_STR(err.detail, want);
         sl_error_reset(&err);
         free(longer);
-        /* NULL <-> empty record */
+        /* an empty record reads as NULL; NULL is a null record, and an
+        ** empty line with line framing */
         CHECK_INT(decn(be, "", 0, ch, &err), SL_CODEC_ROW);
         CHECK(isnull(ch, 0, ch->nrows - 1));
+        CHECK_INT(sl_codec_decode(be, NULL, 0, ch, &err), SL_CODEC_ROW);
+        CHECK(isnull(ch, 0, ch->nrows - 1));
         sl_strbuf sb = SL_STRBUF_INIT;
+        CHECK_INT(sl_codec_encode(be, ch, r, &sb, &err), SL_CODEC_NULL_RECORD);
+        CHECK(sb.len == 0);
+        sl_codec_set_line_framing(be);
         CHECK_INT(sl_codec_encode(be, ch, r, &sb, &err), 0);
         CHECK(sb.len == 0);
         sl_strbuf_free(&sb);
@@ -1256,24 +1263,77 @@ static void t_raw(void)
     sl_codec_free(c);
     sl_chunk_free(ch);
 
-    /* strings and bytes: as they are (not validated), empty is empty */
+    /* strings and bytes: as they are, empty is empty, a null record is
+    ** NULL; bytes are not validated, strings must be UTF-8 */
     sl_type ts[1] = {sl_type_make_p(SL_TYPE_VARCHAR, SL_MAX_LENGTH, 0)},
             tby[1] = {sl_type_make_p(SL_TYPE_VARBINARY, SL_MAX_LENGTH, 0)};
     for (int k = 0; k < 2; k++) {
+        const char *v = k ? "a\0\xff,\n" : "a\0\xc3\xa9\n";
+        size_t vn = k ? 5 : 6;
         c = codec_for(1, n1, k ? tby : ts, "format", "raw", "raw.charset", "utf-8", NULL);
         ch = chunk(1, k ? tby : ts);
-        CHECK_INT(decn(c, "a\0\xff,\n", 5, ch, &err), SL_CODEC_ROW);
-        CHECK(str_is(ch, 0, 0, "a\0\xff,\n", 5));
+        CHECK_INT(decn(c, v, vn, ch, &err), SL_CODEC_ROW);
+        CHECK(str_is(ch, 0, 0, v, vn));
         CHECK_INT(decn(c, "", 0, ch, &err), SL_CODEC_ROW);
         CHECK(str_is(ch, 0, 1, "", 0));
+        CHECK_INT(sl_codec_decode(c, NULL, 0, ch, &err), SL_CODEC_ROW);
+        CHECK(isnull(ch, 0, 2));
         sl_strbuf sb = SL_STRBUF_INIT;
         CHECK_INT(sl_codec_encode(c, ch, 0, &sb, &err), 0);
-        CHECK(sb.len == 5 && memcmp(sb.buf, "a\0\xff,\n", 5) == 0);
+        CHECK(sb.len == vn && memcmp(sb.buf, v, sb.len) == 0);
+        CHECK_INT(sl_codec_encode(c, ch, 2, &sb, &err), SL_CODEC_NULL_RECORD);
+        CHECK(sb.len == vn);
+        CHECK(!sl_error_isset(&err));
+        /* line framing: a line break, a trailing CR and NULL cannot be written */
+        sl_codec_set_line_framing(c);
+        CHECK_INT(sl_codec_encode(c, ch, 0, &sb, &err), -1);
+        CHECK_STR(err.sqlstate, "22023");
+        CHECK_STR(err.message, "cannot write raw record");
+        CHECK_STR(err.detail, "field \"v\": the value holds a line break (byte 5), which would "
+                              "split the record");
+        sl_error_reset(&err);
+        CHECK_INT(sl_codec_encode(c, ch, 2, &sb, &err), -1);
+        CHECK_STR(err.detail, "field \"v\": the value is NULL, which a line cannot represent (an "
+                              "empty line reads back as the empty value)");
+        sl_error_reset(&err);
+        CHECK_INT(sl_codec_encode(c, ch, 1, &sb, &err), 0); /* the empty value is fine */
+        CHECK(sb.len == vn);
         sl_strbuf_free(&sb);
         sl_codec_free(c);
         sl_chunk_free(ch);
     }
     CHECK(!sl_error_isset(&err));
+    /* invalid UTF-8 in a string is a malformed record */
+    c = codec_for(1, n1, ts, "format", "raw", NULL);
+    ch = chunk(1, ts);
+    CHECK_INT(decn(c, "ab\xff", 3, ch, &err), -1);
+    CHECK_STR(err.sqlstate, "22P02");
+    CHECK_STR(err.message, "malformed raw record");
+    CHECK_STR(err.detail, "field \"v\": invalid UTF-8 at byte 3");
+    CHECK_INT(ch->nrows, 0);
+    sl_error_reset(&err);
+    sl_codec_free(c);
+    sl_chunk_free(ch);
+    /* line framing: a number whose bytes hold a line break */
+    sl_type tbi[1] = {sl_type_make(SL_TYPE_BIGINT)};
+    c = codec_for(1, n1, tbi, "format", "raw", NULL);
+    sl_codec_set_line_framing(c);
+    ch = chunk(1, tbi);
+    CHECK_INT(decn(c, "\0\0\0\0\0\0\0\x0a", 8, ch, &err), SL_CODEC_ROW);
+    CHECK_INT(decn(c, "\0\0\0\0\0\0\0\x0d", 8, ch, &err), SL_CODEC_ROW);
+    sl_strbuf sb = SL_STRBUF_INIT;
+    CHECK_INT(sl_codec_encode(c, ch, 0, &sb, &err), -1);
+    CHECK_STR(err.detail, "field \"v\": the value holds a line break (byte 8), which would "
+                          "split the record");
+    sl_error_reset(&err);
+    CHECK_INT(sl_codec_encode(c, ch, 1, &sb, &err), -1);
+    CHECK_STR(err.detail,
+              "field \"v\": the value ends in a carriage return, which the reader drops");
+    sl_error_reset(&err);
+    CHECK(sb.len == 0);
+    sl_strbuf_free(&sb);
+    sl_codec_free(c);
+    sl_chunk_free(ch);
 }
 
 /* Mapped columns: a codec of two columns reading and writing columns 2

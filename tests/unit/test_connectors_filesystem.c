@@ -316,6 +316,34 @@ static void t_source_bounded(void)
     sl_free(d);
 }
 
+/* csv: a quoted field holding line breaks is one record over several
+** lines (read whole across tiny blocks); line numbers in messages count
+** them; a position taken after it resumes after it. */
+static void t_source_csv_multiline(void)
+{
+    init_types();
+    char *d = tmpdir("multiline");
+    put(d, "a.csv", "1,\"x\ny\"\n2,\"\"\"\r\n\"\r\n3,\"p,\nq\n\"\n4,\"bad\"z\n");
+    sl_kvlist *o = options(d, NULL, NULL);
+    size_t blocks[] = {1, 2, 5, 64 * 1024};
+    for (size_t b = 0; b < SL_ARRAY_LEN(blocks); b++) {
+        sl__fs_block_size = blocks[b];
+        sl_source *s = source(o, 0, 1);
+        sl_strbuf out = SL_STRBUF_INIT;
+        sl_error err = SL_ERROR_INIT;
+        CHECK_INT(drain(s, 2, &out, &err), -1);
+        CHECK_STR(sl_strbuf_cstr(&out), "1|x\ny\n2|\"\r\n\n3|p,\nq\n\n");
+        CHECK_STR(err.message, "malformed CSV record");
+        CHECK(err.detail && strstr(err.detail, "a.csv:8: 4,\"bad\"z") != NULL);
+        sl_error_reset(&err);
+        s->ops->free(s);
+        sl_strbuf_free(&out);
+    }
+    sl__fs_block_size = 64 * 1024;
+    sl_kvlist_free(o);
+    sl_free(d);
+}
+
 static void t_source_single_file(void)
 {
     init_types();
@@ -1029,7 +1057,7 @@ static void t_sink_then_source(void)
     sl_free(d);
 }
 
-SL_TESTS(t_source_bounded, t_source_single_file, t_source_position_resume, t_source_parallel,
+SL_TESTS(t_source_bounded, t_source_csv_multiline, t_source_single_file, t_source_position_resume, t_source_parallel,
          t_source_continuous, t_source_malformed, t_source_line_limit, t_source_large,
          t_sink_epochs, t_sink_crash_recover, t_sink_commit_edge_cases, t_sink_rolling_size,
          t_sink_rolling_time, t_sink_then_source)

@@ -513,6 +513,41 @@ static void t_source_script_claim(void)
 
 /* Malformed records: the error names stdin:<line> and the record; with
 ** ignore-parse-errors they are skipped and counted. */
+/* csv: a quoted field may hold line breaks (the record spans lines, and
+** counts as that many in line numbers); an escaped CR stays data. */
+static void t_source_csv_multiline(void)
+{
+    init_types();
+    size_t blocks[] = {1, 3, 64 * 1024};
+    for (size_t b = 0; b < SL_ARRAY_LEN(blocks); b++) {
+        sl__stdin_block_size = blocks[b];
+        stdin_pipe("1,\"a\nb\"\r\n2,\"\"\"\r\n\"\n3,\n4,x\n5,\"y\n", true);
+        sl_kvlist *o = options("csv", NULL, NULL);
+        sl_source *s = source(o, 0, 1);
+        sl_strbuf out = SL_STRBUF_INIT;
+        sl_error err = SL_ERROR_INIT;
+        CHECK_INT(drain(s, 2, &out, &err), -1);
+        CHECK_STR(sl_strbuf_cstr(&out), "1|a\nb\n2|\"\r\n\n3|NULL\n4|x\n");
+        CHECK_STR(err.message, "malformed CSV record");
+        CHECK(err.detail && strstr(err.detail, "in stdin:7: 5,\"y") != NULL);
+        sl_error_reset(&err);
+        s->ops->free(s);
+        sl_kvlist_free(o);
+        sl_strbuf_free(&out);
+    }
+    sl__stdin_block_size = 64 * 1024;
+    stdin_pipe("1,a\\\r\n2,b\r\n", true);
+    sl_kvlist *o = options("csv", "csv.escape-character", "\\");
+    sl_source *s = source(o, 0, 1);
+    sl_strbuf out = SL_STRBUF_INIT;
+    sl_error err = SL_ERROR_INIT;
+    CHECK_INT(drain(s, 8, &out, &err), SL_SOURCE_END);
+    CHECK_STR(sl_strbuf_cstr(&out), "1|a\r\n2|b\n");
+    s->ops->free(s);
+    sl_kvlist_free(o);
+    sl_strbuf_free(&out);
+}
+
 static void t_source_malformed(void)
 {
     init_types();
@@ -597,7 +632,7 @@ static void t_source_idle_and_position(void)
     CHECK(s->ops->seek(s, "v1 ", 3, &err) == -1);
     sl_error_reset(&err);
     REQUIRE(s->ops->seek(s, "v1 40", 5, &err) == 0);
-    write_all(w, "7,g\n8,");
+    write_all(w, "7,g\n8,"); /* the empty field: NULL (csv's null literal) */
     CHECK_INT(poll_once(s, 8, &out, &err), SL_SOURCE_MORE);
     CHECK_STR(sl_strbuf_cstr(&out), "7|g\n");
     sl_strbuf pos = SL_STRBUF_INIT;
@@ -605,7 +640,7 @@ static void t_source_idle_and_position(void)
     CHECK_STR(sl_strbuf_cstr(&pos), "v1 41");
     close(w);
     CHECK_INT(drain(s, 8, &out, &err), SL_SOURCE_END);
-    CHECK_STR(sl_strbuf_cstr(&out), "7|g\n8|\n");
+    CHECK_STR(sl_strbuf_cstr(&out), "7|g\n8|NULL\n");
     sl_strbuf_free(&pos);
     REQUIRE(s->ops->position(s, &pos, &err) == 0);
     CHECK_STR(sl_strbuf_cstr(&pos), "v1 42");
@@ -648,6 +683,7 @@ int main(void)
         {"t_source_script_claim", t_source_script_claim},
         {"t_source_malformed", t_source_malformed},
         {"t_source_idle_and_position", t_source_idle_and_position},
+        {"t_source_csv_multiline", t_source_csv_multiline},
         {"t_declaration", t_declaration},
     };
     return sl_t_run(cases, (int)SL_ARRAY_LEN(cases));

@@ -28,7 +28,7 @@ static int c_begin_n(void *ctx, int ncols, const char *const *names, const sl_ty
     return 0;
 }
 
-static int c_row_n(void *ctx, const char *const *values)
+static int c_row_n(void *ctx, const char *const *values, const size_t *lens)
 {
     collect *c = ctx;
     for (int i = 0; i < g_ncols; i++) {

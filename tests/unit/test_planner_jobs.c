@@ -38,7 +38,7 @@ static int c_begin(void *ctx, int ncols, const char *const *names, const sl_type
     return 0;
 }
 
-static int c_row(void *ctx, const char *const *values)
+static int c_row(void *ctx, const char *const *values, const size_t *lens)
 {
     collect *c = ctx;
     for (int i = 0; i < c->ncols; i++) {
