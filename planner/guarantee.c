@@ -350,10 +350,19 @@ int sl_guarantee_resolve(const sl_gjob *job, sl_gresult *out, sl_list *warnings,
             r->reasons = sl_list_new();
             continue;
         }
-        if (!r->explicit_req) /* a default lowered: shown, never an error */
-            continue;
         sl_strbuf why = SL_STRBUF_INIT;
         sl__join_reasons(&why, r, false);
+        if (!r->explicit_req) { /* a default lowered: never an error, never silent */
+            if (warnings)
+                sl_list_push(warnings,
+                             sl_sprintf("sink \"%s\" runs %s, not %s (the default of "
+                                        "connector '%s'): %s",
+                                        s->table, sl_guarantee_name(r->effective),
+                                        sl_guarantee_name(r->requested), s->connector->name,
+                                        sl_strbuf_cstr(&why)));
+            sl_strbuf_free(&why);
+            continue;
+        }
         if (sl__downgrade(job, s)) {
             r->downgraded = true;
             if (warnings)
@@ -447,8 +456,8 @@ char *sl_guarantee_summary(const sl_gresult *r)
 {
     if (r->effective == r->requested)
         return sl_strdup(sl_guarantee_name(r->effective));
-    return sl_sprintf("%s (requested %s)", sl_guarantee_name(r->effective),
-                      sl_guarantee_name(r->requested));
+    return sl_sprintf("%s (%s %s)", sl_guarantee_name(r->effective),
+                      r->explicit_req ? "requested" : "default", sl_guarantee_name(r->requested));
 }
 
 /* ------------------------------------------------------------------------

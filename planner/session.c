@@ -192,9 +192,25 @@ static int sl__tview_index(sl_session *s, const char *name)
     return -1;
 }
 
-bool sl__is_secret(const char *key, void *ctx)
+/* No secret value of the catalog's tables (cat may be NULL) or of the
+** statement's options (st may be NULL) in err: whatever reported it — a
+** check that quoted a value, librdkafka, a job's runtime — it reads
+** '******' (sl_option_scrub). */
+void sl__scrub_secrets(const sl_catalog *cat, const sl_stmt *st, sl_error *err)
 {
-    return sl_option_is_secret(key);
+    if (!sl_error_isset(err))
+        return;
+    for (; st; st = st->inner)
+        sl_option_scrub_error(err, st->options);
+    if (!cat)
+        return;
+    sl_list *names = sl_catalog_table_names(cat);
+    for (int i = 0; i < names->n; i++) {
+        const sl_table *t = sl_catalog_table(cat, names->items[i]);
+        if (t && t->def)
+            sl_option_scrub_error(err, t->def->options);
+    }
+    sl_list_free(names, sl_free);
 }
 
 /* ------------------------------------------------------------------------
@@ -516,6 +532,8 @@ int sl_session_exec(sl_session *s, const char *sql, size_t len, const sl_result_
     case SL_STMT_STOP_JOB: rc = sl__stop_job_stmt(s, st, out, err); break;
     default: rc = sl_error_set(err, SL_ERR_INTERNAL, st->pos, "unknown statement"); break;
     }
+    if (rc != 0)
+        sl__scrub_secrets(s->eng->cat, st, err);
     sl_stmt_free(st);
     return rc;
 }
@@ -547,4 +565,9 @@ sl_list *sl_option_keys(void)
     if (keys->n > 1)
         qsort(keys->items, (size_t)keys->n, sizeof(void *), sl__strcmp_v);
     return keys;
+}
+
+void sl_redact_sql(const char *sql, size_t len, sl_strbuf *out, size_t *pos)
+{
+    sl_sql_redact(sql, len, sl_option_secret_fn, NULL, out, pos);
 }
