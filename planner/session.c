@@ -412,6 +412,8 @@ static int sl__set(sl_session *s, const sl_stmt *st, const sl_result_sink *out, 
             const char *v = sl_kvlist_get(s->config, keys[i].key);
             if (!v && strcmp(keys[i].key, "table.dml-sync") == 0)
                 v = s->dml_sync ? "true" : "false"; /* the session's own default */
+            if (v && sl_option_is_secret(keys[i].key))
+                v = SL_REDACTED;
             const char *vals[] = {keys[i].key, v ? v : keys[i].default_value};
             sl__result_row(&t, vals);
         }
