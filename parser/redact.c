@@ -7,10 +7,13 @@
 ** SET, SET): a string literal after a string literal and '='. When the key
 ** is secret (the caller's rule: the engine's is sl_option_secret_fn), the
 ** value's literal is replaced by '******' (SL_REDACTED); an unterminated
-** value is replaced up to the end of the text. Everything else is copied
-** byte for byte, so the text still reads (and parses) as typed.
+** value is replaced up to the end of the text, and so is a value typed
+** without quotes (a word or a number: a syntax error that quotes it).
+** Everything else is copied byte for byte, so the text still reads (and
+** parses) as typed. sl_sql_secret_values lists those values, for scrubbing
+** an error about a statement that did not parse.
 **
-** Main routine: sl_sql_redact.
+** Main routines: sl_sql_redact, sl_sql_secret_values.
 */
 #include <string.h>
 
@@ -36,13 +39,24 @@ static bool sl__is_string(const char *sql, const sl_token *t)
            (t->type == SL_TK_ILLEGAL && t->unterminated && sql[t->pos] == '\'');
 }
 
-int sl_sql_redact(const char *sql, size_t len, sl_secret_fn is_secret, void *ctx,
-                  sl_strbuf *out, size_t *pos)
+/* A token that can be a value typed without quotes by mistake (a word, a
+** number, a quoted identifier): the syntax error quotes it. */
+static bool sl__is_bare_value(const char *sql, const sl_token *t)
 {
-    size_t off = 0, copied = 0, in_pos = pos ? *pos : 0;
-    long shift = 0; /* bytes the copy gained (or lost) before in_pos */
-    bool moved = false;
-    int redacted = 0;
+    unsigned char c = (unsigned char)sql[t->pos];
+    return t->type != SL_TK_ILLEGAL &&
+           ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+            c == '_' || c == '`' || c == '"' || c >= 0x80);
+}
+
+/* Call found(arg, key, t) for the value token t of every `'key' = value`
+** whose key is_secret. Returns how many. */
+static int sl__secret_values(const char *sql, size_t len, sl_secret_fn is_secret, void *ctx,
+                             void (*found)(void *arg, const sl_token *key, const sl_token *t),
+                             void *arg)
+{
+    size_t off = 0;
+    int n = 0;
     sl_token key = {0}, eq = {0}; /* the last two significant tokens */
     key.type = eq.type = SL_TK_EOF;
     while (sql && is_secret) {
@@ -53,28 +67,86 @@ int sl_sql_redact(const char *sql, size_t len, sl_secret_fn is_secret, void *ctx
         off += (size_t)t.len;
         if (t.type == SL_TK_SPACE || t.type == SL_TK_COMMENT)
             continue;
-        if (eq.type == TK_EQ && key.type == TK_STRING && sl__is_string(sql, &t)) {
+        if (eq.type == TK_EQ && key.type == TK_STRING &&
+            (sl__is_string(sql, &t) || sl__is_bare_value(sql, &t))) {
             char *k = sl__unquote(sql, &key);
             if (is_secret(k, ctx)) {
-                size_t at = (size_t)t.pos, n = (size_t)t.len;
-                sl_strbuf_append_n(out, sql + copied, at - copied);
-                sl_strbuf_append(out, "'" SL_REDACTED "'");
-                copied = at + n;
-                long grew = (long)strlen("'" SL_REDACTED "'") - (long)n;
-                if (pos && !moved && in_pos >= at + n)
-                    shift += grew;
-                else if (pos && !moved && in_pos > at) /* inside the value: its start */
-                    shift = (long)at - (long)in_pos + shift, moved = true;
-                redacted++;
+                found(arg, &key, &t);
+                n++;
             }
             sl_free(k);
         }
         key = eq;
         eq = t;
     }
-    if (sql && copied < len)
-        sl_strbuf_append_n(out, sql + copied, len - copied);
+    return n;
+}
+
+typedef struct sl__redact_ctx {
+    const char *sql;   /* the text */
+    sl_strbuf *out;    /* the copy */
+    size_t copied;     /* bytes of sql copied so far */
+    size_t in_pos;     /* the position to move */
+    long shift;        /* bytes the copy gained (or lost) before in_pos */
+    bool moved;        /* in_pos was inside a value: shift is final */
+} sl__redact_ctx;
+
+static void sl__redact_one(void *arg, const sl_token *key, const sl_token *t)
+{
+    (void)key;
+    sl__redact_ctx *r = arg;
+    static const char shown[] = "'" SL_REDACTED "'";
+    size_t at = (size_t)t->pos, n = (size_t)t->len;
+    sl_strbuf_append_n(r->out, r->sql + r->copied, at - r->copied);
+    sl_strbuf_append(r->out, shown);
+    r->copied = at + n;
+    if (r->moved)
+        return;
+    if (r->in_pos >= at + n) {
+        r->shift += (long)(sizeof shown - 1) - (long)n;
+    } else if (r->in_pos > at) { /* inside the value: its start */
+        r->shift += (long)at - (long)r->in_pos;
+        r->moved = true;
+    }
+}
+
+int sl_sql_redact(const char *sql, size_t len, sl_secret_fn is_secret, void *ctx,
+                  sl_strbuf *out, size_t *pos)
+{
+    sl__redact_ctx r = {sql, out, 0, pos ? *pos : 0, 0, false};
+    int n = sl__secret_values(sql, len, is_secret, ctx, sl__redact_one, &r);
+    if (sql && r.copied < len)
+        sl_strbuf_append_n(out, sql + r.copied, len - r.copied);
     if (pos)
-        *pos = (size_t)((long)in_pos + shift);
-    return redacted;
+        *pos = (size_t)((long)r.in_pos + r.shift);
+    return n;
+}
+
+typedef struct sl__collect_ctx {
+    const char *sql; /* the text */
+    sl_kvlist *out;  /* (key, value) */
+} sl__collect_ctx;
+
+static void sl__collect_one(void *arg, const sl_token *key, const sl_token *t)
+{
+    sl__collect_ctx *c = arg;
+    char *k = sl__unquote(c->sql, key);
+    const char *v = c->sql + t->pos;
+    size_t l = (size_t)t->len;
+    char *typed = sl_strndup(v, l);
+    sl_kvlist_add(c->out, k, typed, key->pos, t->pos); /* as typed */
+    sl_free(typed);
+    if (l >= 2 && (v[0] == '\'' || v[0] == '`' || v[0] == '"')) { /* and without its quotes */
+        char *bare = sl_strndup(v + 1, l - (v[l - 1] == v[0] ? 2 : 1));
+        sl_kvlist_add(c->out, k, bare, key->pos, t->pos + 1);
+        sl_free(bare);
+    }
+    sl_free(k);
+}
+
+int sl_sql_secret_values(const char *sql, size_t len, sl_secret_fn is_secret, void *ctx,
+                         sl_kvlist *out)
+{
+    sl__collect_ctx c = {sql, out};
+    return sl__secret_values(sql, len, is_secret, ctx, sl__collect_one, &c);
 }

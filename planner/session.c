@@ -513,8 +513,13 @@ int sl_session_exec(sl_session *s, const char *sql, size_t len, const sl_result_
                     sl_error *err)
 {
     sl_stmt *st = sl_parse_one(sql, len, err);
-    if (!st)
+    if (!st) { /* a syntax error may quote a secret typed without quotes */
+        sl_kvlist *secrets = sl_kvlist_new();
+        sl_sql_secret_values(sql, len, sl_option_secret_fn, NULL, secrets);
+        sl_option_scrub_error(err, secrets);
+        sl_kvlist_free(secrets);
         return -1;
+    }
     int rc;
     switch (st->kind) {
     case SL_STMT_CREATE_TABLE: rc = sl__create_table(s, st, out, err); break;

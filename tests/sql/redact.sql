@@ -34,5 +34,7 @@ EXPLAIN INSERT INTO k SELECT id, 'x' FROM nums;
 CREATE TABLE bad (id BIGINT) WITH ('connector' = 'kafka', 'topic' = 't', 'properties.sasl.password' = 'hunter2-bad', 'bogus' = 'x',
   'properties.bootstrap.servers' = 'b:9', 'format' = 'json');
 SET 'properties.sasl.password' = 'hunter2-set';
+-- A secret typed without quotes: the syntax error does not quote it.
+CREATE TABLE bare (id BIGINT) WITH ('properties.sasl.password' = hunter2bare);
 -- An unterminated secret is hidden to the end of the statement.
 SET 'properties.sasl.password' = 'hunter2-unterminated

@@ -2,8 +2,8 @@
 ** test_parser_redact.c — sl_sql_redact: statement text as typed with the
 ** values of secret options hidden (the shell's LINE block and history):
 ** WITH clauses, ALTER TABLE SET, SET, escaped quotes, comments between the
-** tokens, an unterminated value, positions moved with the text, and text
-** that only looks like an option.
+** tokens, an unterminated value, a value without quotes, positions moved
+** with the text, text that only looks like an option; sl_sql_secret_values.
 */
 #include <string.h>
 
@@ -96,6 +96,37 @@ static void t_unterminated(void)
     sl_free(out);
 }
 
+/* A value typed without quotes (a syntax error quotes it) is hidden too;
+** punctuation after '=' is not a value. */
+static void t_bare_value(void)
+{
+    int n = 0;
+    char *out = redact("WITH ('password' = hunter2, 'secret' = 42, 'password' = )", NULL, &n);
+    CHECK_STR(out, "WITH ('password' = '******', 'secret' = '******', 'password' = )");
+    CHECK_INT(n, 2);
+    sl_free(out);
+}
+
+/* The values sl_sql_redact hides, with their keys: as typed and unquoted. */
+static void t_secret_values(void)
+{
+    const char *sql = "SET 'password' = 'hun''ter2'; SET 'x' = 'y'; "
+                      "CREATE TABLE t (a INT) WITH ('my.secret' = bare, 'secret' = 'open";
+    sl_kvlist *kv = sl_kvlist_new();
+    CHECK_INT(sl_sql_secret_values(sql, strlen(sql), is_secret, NULL, kv), 3);
+    REQUIRE(kv->n == 5);
+    CHECK_STR(kv->items[0].key, "password");
+    CHECK_STR(kv->items[0].value, "'hun''ter2'");
+    CHECK_STR(kv->items[1].value, "hun''ter2");
+    CHECK_INT(kv->items[1].value_pos, 18);
+    CHECK_STR(kv->items[2].key, "my.secret");
+    CHECK_STR(kv->items[2].value, "bare");
+    CHECK_STR(kv->items[3].key, "secret");
+    CHECK_STR(kv->items[3].value, "'open");
+    CHECK_STR(kv->items[4].value, "open");
+    sl_kvlist_free(kv);
+}
+
 /* Positions move with the text; inside a hidden value, to its start. */
 static void t_positions(void)
 {
@@ -142,4 +173,5 @@ static void t_callback(void)
     sl_strbuf_free(&sb);
 }
 
-SL_TESTS(t_with_clause, t_not_options, t_unterminated, t_positions, t_callback)
+SL_TESTS(t_with_clause, t_not_options, t_unterminated, t_bare_value, t_secret_values, t_positions,
+         t_callback)
