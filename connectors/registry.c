@@ -829,9 +829,9 @@ const sl_option_spec *sl_connector_option(const sl_connector *c, const sl_kvlist
 ** isSensitive): a key whose lower-cased text contains one of these is
 ** secret, whatever connector reads it. 'api-key' is Sluice's addition. */
 static const char *const sl__sensitive_keys[] = {
-    "password",  "secret",     "fs.azure.account.key", "apikey",       "api-key",
-    "auth-params", "service-key", "token",             "basic-auth",   "jaas.config",
-    "http-headers",
+    "password",    "secret",      "fs.azure.account.key", "apikey",
+    "api-key",     "auth-params", "service-key",          "token",
+    "basic-auth",  "jaas.config", "http-headers",
 };
 
 static bool sl__contains_nocase(const char *hay, const char *needle)

@@ -178,6 +178,7 @@ static int sl__sink_ceiling(const sl_gjob *job, const sl_gsink *s, sl_gresult *r
                 err->position = s->pos;
             return -1;
         }
+        sl_option_scrub(&pr.why, s->options); /* the system's words: EXPLAIN, the log */
         if (pr.max < *cap)
             sl__lower(r, cap, pr.max, pr.why ? pr.why : sl_strdup("the system says so"),
                       sl_strdup("check the system's settings"));
