@@ -9,8 +9,9 @@
 ** Each statement, even over several lines, is one history entry; history
 ** lives in $SLUICE_HISTFILE or ~/.sluice_history (mode 0600) and is saved
 ** after every entry, with secret option values (a password in a CREATE
-** TABLE's WITH clause) kept as '******', never in clear. TAB completes keywords (upper case), table/view names, and, after a
-** single quote, connector/format option keys.
+** TABLE's WITH clause) kept as '******', never in clear. TAB completes
+** keywords (upper case), table/view names, and, after a single quote,
+** connector/format option keys.
 **
 ** SIGINT: our handler only sets a flag. While reading a line our character
 ** reader (repl_getc) waits for a key in ppoll with the signals unblocked
