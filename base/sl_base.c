@@ -493,6 +493,13 @@ int sl_fs_write_atomic(const char *path, const void *data, size_t len, sl_error 
         sl_free(tmp);
         return rc;
     }
+    if (fchmod(fd, 0600) != 0) { /* a leftover tmp keeps its mode: the rename would too */
+        sl__io_error(err, "change the mode of file", tmp);
+        close(fd);
+        unlink(tmp);
+        sl_free(tmp);
+        return -1;
+    }
     const char *p = data;
     size_t left = len;
     while (left > 0) {
@@ -560,6 +567,11 @@ int sl_fs_read_file(const char *path, char **out, size_t *len, sl_error *err)
 
 int sl_fs_mkdir_p(const char *path, sl_error *err)
 {
+    return sl_fs_mkdir_mode(path, 0755, err);
+}
+
+int sl_fs_mkdir_mode(const char *path, unsigned mode, sl_error *err)
+{
     if (!path[0])
         return sl_error_set(err, SL_ERR_IO, -1, "could not create directory: the name is empty");
     char *p = sl_strdup(path);
@@ -574,7 +586,7 @@ int sl_fs_mkdir_p(const char *path, sl_error *err)
         }
         *s = '/';
     }
-    if (mkdir(p, 0755) != 0 && errno != EEXIST) {
+    if (mkdir(p, (mode_t)mode) != 0 && errno != EEXIST) {
         int rc = sl__io_error(err, "create directory", p);
         sl_free(p);
         return rc;

@@ -72,6 +72,10 @@ typedef struct sl_error {
     int position;         /* 0-based byte offset into the statement text; -1 = none */
 } sl_error;
 
+/* How a secret value is shown (Flink's GlobalConfiguration.HIDDEN_CONTENT);
+** which keys are secret: sl_option_is_secret (connectors/sl_connector.h). */
+#define SL_REDACTED "******"
+
 /* SQLSTATE codes used by Sluice (PostgreSQL's values). */
 #define SL_ERR_SYNTAX "42601"               /* syntax_error */
 #define SL_ERR_UNDEFINED_TABLE "42P01"      /* undefined_table */
@@ -234,14 +238,18 @@ void sl_kvlist_free(sl_kvlist *l);
 /* ------------------------------------------------------------------------
 ** Files. All return 0 on success, -1 with err set (SQLSTATE 58030 / 58P01).
 */
-/* Write data to path atomically (mode 0600: catalogs hold secrets): write
-** "<path>.tmp", fsync it, rename over
-** path, fsync the directory. A crash leaves either the old or the new file. */
+/* Write data to path atomically (mode 0600, even over a "<path>.tmp" left
+** with another mode: catalogs hold secrets): write "<path>.tmp", fsync it,
+** rename over path, fsync the directory. A crash leaves either the old or
+** the new file. */
 int sl_fs_write_atomic(const char *path, const void *data, size_t len, sl_error *err);
 /* Read a whole file; *out is NUL-terminated and owned by the caller. */
 int sl_fs_read_file(const char *path, char **out, size_t *len, sl_error *err);
-/* mkdir -p */
+/* mkdir -p (new directories 0755) */
 int sl_fs_mkdir_p(const char *path, sl_error *err);
+/* mkdir -p, path itself created with mode (e.g. 0700: the owner's only); a
+** directory that exists keeps its mode, new parents get 0755. */
+int sl_fs_mkdir_mode(const char *path, unsigned mode, sl_error *err);
 bool sl_fs_exists(const char *path);
 bool sl_fs_is_dir(const char *path);
 /* Take an exclusive OS lock (flock) on the file path, creating it (0600),

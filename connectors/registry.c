@@ -825,18 +825,86 @@ const sl_option_spec *sl_connector_option(const sl_connector *c, const sl_kvlist
     return sl__classify(c, f, kf, key);
 }
 
+/* Flink's sensitive-key rule (GlobalConfiguration.SENSITIVE_KEYS and
+** isSensitive): a key whose lower-cased text contains one of these is
+** secret, whatever connector reads it. 'api-key' is Sluice's addition. */
+static const char *const sl__sensitive_keys[] = {
+    "password",    "secret",      "fs.azure.account.key", "apikey",
+    "api-key",     "auth-params", "service-key",          "token",
+    "basic-auth",  "jaas.config", "http-headers",
+};
+
+static bool sl__contains_nocase(const char *hay, const char *needle)
+{
+    size_t n = strlen(needle);
+    for (; *hay; hay++)
+        if (sl_strncasecmp(hay, needle, n) == 0)
+            return true;
+    return false;
+}
+
 bool sl_option_is_secret(const char *key)
 {
+    if (!key)
+        return false;
+    for (size_t i = 0; i < SL_ARRAY_LEN(sl__sensitive_keys); i++)
+        if (sl__contains_nocase(key, sl__sensitive_keys[i]))
+            return true;
     const sl_option_spec *s;
-    for (size_t i = 0; key && i < SL_ARRAY_LEN(sl__connectors); i++)
+    for (size_t i = 0; i < SL_ARRAY_LEN(sl__connectors); i++)
         if ((s = sl__spec_find(sl__connectors[i]->options, sl__connectors[i]->noptions, key)) &&
             s->secret)
             return true;
-    for (size_t i = 0; key && i < SL_ARRAY_LEN(sl__formats); i++)
+    for (size_t i = 0; i < SL_ARRAY_LEN(sl__formats); i++)
         if ((s = sl__spec_find(sl__formats[i]->options, sl__formats[i]->noptions, key)) &&
             s->secret)
             return true;
     return false;
+}
+
+bool sl_option_secret_fn(const char *key, void *ctx)
+{
+    (void)ctx;
+    return sl_option_is_secret(key);
+}
+
+/* Values shorter than this are not scrubbed from texts: a secret is longer,
+** and hiding every "1" of a message (a column named token with
+** 'fields.token.start' = '1') would garble it. Printing never shows any. */
+#define SL__SCRUB_MIN 4
+
+/* *text with every occurrence of value replaced by SL_REDACTED. */
+static void sl__scrub_value(char **text, const char *value)
+{
+    if (!*text || !value || strlen(value) < SL__SCRUB_MIN || !strstr(*text, value))
+        return;
+    sl_strbuf sb = SL_STRBUF_INIT;
+    size_t n = strlen(value);
+    const char *p = *text, *hit;
+    while ((hit = strstr(p, value)) != NULL) {
+        sl_strbuf_append_n(&sb, p, (size_t)(hit - p));
+        sl_strbuf_append(&sb, SL_REDACTED);
+        p = hit + n;
+    }
+    sl_strbuf_append(&sb, p);
+    sl_free(*text);
+    *text = sl_strbuf_detach(&sb);
+}
+
+void sl_option_scrub(char **text, const sl_kvlist *opts)
+{
+    for (int i = 0; opts && i < opts->n; i++)
+        if (sl_option_is_secret(opts->items[i].key))
+            sl__scrub_value(text, opts->items[i].value);
+}
+
+void sl_option_scrub_error(sl_error *err, const sl_kvlist *opts)
+{
+    if (!err)
+        return;
+    sl_option_scrub(&err->message, opts);
+    sl_option_scrub(&err->detail, opts);
+    sl_option_scrub(&err->hint, opts);
 }
 
 /* ------------------------------------------------------------------------

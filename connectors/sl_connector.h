@@ -37,7 +37,8 @@ typedef struct sl_option_spec {
     sl_option_type type;      /* value type */
     bool required;            /* must be present */
     const char *default_value;/* shown in docs / SHOW CONNECTORS; NULL = no default */
-    bool secret;              /* value shown as '****' and never logged */
+    bool secret;              /* value shown as '******' and never logged; keys that
+                                 match sl_option_is_secret's rule need not say so */
     const char *enum_values;  /* SL_OPT_ENUM: "a|b|c" */
     const char *description;  /* one line for docs */
 } sl_option_spec;
@@ -177,8 +178,23 @@ sl_kvlist *sl_format_options(const sl_kvlist *opts, const char *role);
 ** one), or NULL. Used for secrets and completion. */
 const sl_option_spec *sl_connector_option(const sl_connector *c, const sl_kvlist *opts,
                                           const char *key);
-/* True when key is declared secret by any connector or format. */
+/* The one rule for secret option and setting keys: true when key contains,
+** case-insensitively, one of Flink's sensitive key parts (password, secret,
+** fs.azure.account.key, apikey, auth-params, service-key, token, basic-auth,
+** jaas.config, http-headers; and api-key), or is declared secret by any
+** connector or format. A secret value is shown as SL_REDACTED ('******')
+** wherever it can leave the engine (SHOW CREATE TABLE, EXPLAIN, errors, logs,
+** job records, the shell's history); only the catalog file keeps it. */
 bool sl_option_is_secret(const char *key);
+/* sl_option_is_secret as an sl_stmt_print / sl_sql_redact callback (ctx unused). */
+bool sl_option_secret_fn(const char *key, void *ctx);
+/* Replace, in *text (owned, may be NULL), every occurrence of the value of
+** a secret option of opts by SL_REDACTED: the last guard for texts that
+** quote what another system said about a value (librdkafka, a job's error).
+** Values under 4 bytes are left alone (they would garble every message). */
+void sl_option_scrub(char **text, const sl_kvlist *opts);
+/* sl_option_scrub on an error's message, detail and hint. */
+void sl_option_scrub_error(sl_error *err, const sl_kvlist *opts);
 
 /* Value parsers shared by validation and the runtime. Surrounding blanks are
 ** ignored, anything else after the value is an error. 0 or -1 with err

@@ -603,11 +603,11 @@ void sl_query_print(sl_strbuf *sb, const sl_query *q)
 ** Statements.
 */
 
-/* An option value, or '****' when its key is secret. */
+/* An option value, or '******' (SL_REDACTED) when its key is secret. */
 static void pr_option_value(pr_ctx *p, const sl_kv *kv)
 {
     if (p->secret && kv->key && p->secret(kv->key, p->secret_ctx))
-        sl_strbuf_append(p->sb, "'****'");
+        sl_strbuf_append(p->sb, "'" SL_REDACTED "'");
     else
         pr_string(p, kv->value);
 }
@@ -791,7 +791,7 @@ static void pr_stmt(pr_ctx *p, const sl_stmt *s)
 }
 
 /* Append the canonical text of a statement, without a trailing ';'. Option
-** values whose key is_secret(key, ctx) print as '****' (is_secret may be NULL). */
+** values whose key is_secret(key, ctx) print as '******' (is_secret may be NULL). */
 void sl_stmt_print(sl_strbuf *sb, const sl_stmt *s, sl_secret_fn is_secret, void *ctx)
 {
     pr_ctx p = {sb, false, is_secret, ctx};

@@ -336,14 +336,29 @@ bool sl_stmt_equal(const sl_stmt *a, const sl_stmt *b);
 **   CREATE TABLE `t` (\n  `a` INT NOT NULL COMMENT 'x',\n  ...,\n  PRIMARY KEY (`a`) NOT ENFORCED,\n
 **   WATERMARK FOR `ts` AS `ts` - INTERVAL '5' SECOND\n) COMMENT '..' WITH (\n  'k' = 'v',\n  ...\n)
 ** (identifiers always back-quoted there); every other statement prints on one line.
-** With redact_secrets, options whose key is secret per is_secret() print their
-** value as '****' (is_secret may be NULL).
+** Options whose key is secret per is_secret() print their value as '******'
+** (SL_REDACTED; is_secret may be NULL: nothing is redacted, as the catalog
+** file needs). The engine passes sl_option_secret_fn, its one rule.
 */
 typedef bool (*sl_secret_fn)(const char *key, void *ctx);
 void sl_expr_print(sl_strbuf *sb, const sl_expr *e);
 void sl_query_print(sl_strbuf *sb, const sl_query *q);
 void sl_stmt_print(sl_strbuf *sb, const sl_stmt *s, sl_secret_fn is_secret, void *ctx);
 void sl_ident_print(sl_strbuf *sb, const char *name);  /* quotes when needed */
+
+/* Statement text as typed, with secret values hidden (redact.c): appends
+** sql[0..len) to out with the literal of every `'key' = 'value'` whose key
+** is_secret(key, ctx) replaced by '******' (an unterminated one up to the end
+** of the text; a value typed without quotes too). When pos is not NULL, the byte offset *pos into sql is moved
+** to the same place in the copy (to the start of a hidden value when it
+** pointed inside one). Returns how many values were hidden. */
+int sl_sql_redact(const char *sql, size_t len, sl_secret_fn is_secret, void *ctx,
+                  sl_strbuf *out, size_t *pos);
+/* The values sl_sql_redact would hide, appended to out as (key, value as
+** typed) and, for a quoted value, also (key, value without its quotes).
+** Returns how many values. */
+int sl_sql_secret_values(const char *sql, size_t len, sl_secret_fn is_secret, void *ctx,
+                         sl_kvlist *out);
 const char *sl_op_name(int op);                        /* "+", "AND", "<>" ... */
 const char *sl_unit_name(int unit);                    /* "SECOND" ... */
 

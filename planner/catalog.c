@@ -397,7 +397,7 @@ int sl_catalog_open(const char *data_dir, sl_catalog **out, sl_error *err)
         rc = -1;
     } else {
         /* New: lock, then the marker, then the catalog it vouches for. */
-        rc = sl_fs_mkdir_p(data_dir, err);
+        rc = sl_fs_mkdir_mode(data_dir, 0700, err); /* the catalog holds secrets */
         if (rc == 0)
             rc = sl__lock(cat, err);
         if (rc == 0)

@@ -178,6 +178,7 @@ static int sl__sink_ceiling(const sl_gjob *job, const sl_gsink *s, sl_gresult *r
                 err->position = s->pos;
             return -1;
         }
+        sl_option_scrub(&pr.why, s->options); /* the system's words: EXPLAIN, the log */
         if (pr.max < *cap)
             sl__lower(r, cap, pr.max, pr.why ? pr.why : sl_strdup("the system says so"),
                       sl_strdup("check the system's settings"));
@@ -350,10 +351,19 @@ int sl_guarantee_resolve(const sl_gjob *job, sl_gresult *out, sl_list *warnings,
             r->reasons = sl_list_new();
             continue;
         }
-        if (!r->explicit_req) /* a default lowered: shown, never an error */
-            continue;
         sl_strbuf why = SL_STRBUF_INIT;
         sl__join_reasons(&why, r, false);
+        if (!r->explicit_req) { /* a default lowered: never an error, never silent */
+            if (warnings)
+                sl_list_push(warnings,
+                             sl_sprintf("sink \"%s\" runs %s, not %s (the default of "
+                                        "connector '%s'): %s",
+                                        s->table, sl_guarantee_name(r->effective),
+                                        sl_guarantee_name(r->requested), s->connector->name,
+                                        sl_strbuf_cstr(&why)));
+            sl_strbuf_free(&why);
+            continue;
+        }
         if (sl__downgrade(job, s)) {
             r->downgraded = true;
             if (warnings)
@@ -447,8 +457,8 @@ char *sl_guarantee_summary(const sl_gresult *r)
 {
     if (r->effective == r->requested)
         return sl_strdup(sl_guarantee_name(r->effective));
-    return sl_sprintf("%s (requested %s)", sl_guarantee_name(r->effective),
-                      sl_guarantee_name(r->requested));
+    return sl_sprintf("%s (%s %s)", sl_guarantee_name(r->effective),
+                      r->explicit_req ? "requested" : "default", sl_guarantee_name(r->requested));
 }
 
 /* ------------------------------------------------------------------------
@@ -543,6 +553,12 @@ void sl_guarantees_markdown(sl_strbuf *out)
         "and has no PRIMARY KEY), and a transactional id prefix another table uses.\n"
         "At-least-once into a sink that upserts by PRIMARY KEY is reported with the\n"
         "note that the final table state is exactly-once.\n"
+        "\n"
+        "A connector's default that the job cannot keep (nothing requested; e.g.\n"
+        "`stdin` into `filesystem`, whose default is exactly-once) is never an\n"
+        "error: the job runs at the effective guarantee and a WARNING names the\n"
+        "sink, the effective guarantee, the default and why; `SHOW JOBS` shows it\n"
+        "as `none (default exactly-once)`.\n"
         "\n"
         "Nothing is silent: `EXPLAIN INSERT ...` ends with a Guarantees section (per\n"
         "source: replayable or not; per sink: requested, effective, mechanism, its\n"

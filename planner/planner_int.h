@@ -234,8 +234,9 @@ typedef struct sl_gresult {
     char *readers;                 /* what downstream readers must do, or NULL */
 } sl_gresult;
 
-/* Resolve every sink of a job into out[nsinks]. Warnings of downgrades
-** (char*, caller frees) are appended to warnings (may be NULL). 0, or -1
+/* Resolve every sink of a job into out[nsinks]. Warnings of downgrades and
+** of connector defaults lowered (char*, caller frees) are appended to
+** warnings (may be NULL). 0, or -1
 ** with err: a requested guarantee not achievable under the 'error' policy,
 ** an updating input into a sink that cannot take it, a transactional id
 ** prefix used by another table. */
@@ -249,8 +250,9 @@ void sl_guarantee_explain(sl_strbuf *sb, const sl_gjob *job, const sl_gresult *r
 ** what the resolver gives each sink (test_planner_guarantee checks the
 ** checked-in file). */
 void sl_guarantees_markdown(sl_strbuf *out);
-/* One line per sink for SHOW JOBS: "exactly-once" or "at-least-once
-** (requested exactly-once)". Caller frees. */
+/* One line per sink for SHOW JOBS: "exactly-once", "at-least-once
+** (requested exactly-once)" or, for a connector default lowered, "none
+** (default exactly-once)". Caller frees. */
 char *sl_guarantee_summary(const sl_gresult *r);
 
 typedef struct sl_physical_opts {

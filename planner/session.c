@@ -198,9 +198,25 @@ static int sl__tview_index(sl_session *s, const char *name)
     return -1;
 }
 
-bool sl__is_secret(const char *key, void *ctx)
+/* No secret value of the catalog's tables (cat may be NULL) or of the
+** statement's options (st may be NULL) in err: whatever reported it — a
+** check that quoted a value, librdkafka, a job's runtime — it reads
+** '******' (sl_option_scrub). */
+void sl__scrub_secrets(const sl_catalog *cat, const sl_stmt *st, sl_error *err)
 {
-    return sl_option_is_secret(key);
+    if (!sl_error_isset(err))
+        return;
+    for (; st; st = st->inner)
+        sl_option_scrub_error(err, st->options);
+    if (!cat)
+        return;
+    sl_list *names = sl_catalog_table_names(cat);
+    for (int i = 0; i < names->n; i++) {
+        const sl_table *t = sl_catalog_table(cat, names->items[i]);
+        if (t && t->def)
+            sl_option_scrub_error(err, t->def->options);
+    }
+    sl_list_free(names, sl_free);
 }
 
 /* ------------------------------------------------------------------------
@@ -402,6 +418,8 @@ static int sl__set(sl_session *s, const sl_stmt *st, const sl_result_sink *out, 
             const char *v = sl_kvlist_get(s->config, keys[i].key);
             if (!v && strcmp(keys[i].key, "table.dml-sync") == 0)
                 v = s->dml_sync ? "true" : "false"; /* the session's own default */
+            if (v && sl_option_is_secret(keys[i].key))
+                v = SL_REDACTED;
             const char *vals[] = {keys[i].key, v ? v : keys[i].default_value};
             sl__result_row(&t, vals);
         }
@@ -501,8 +519,13 @@ int sl_session_exec(sl_session *s, const char *sql, size_t len, const sl_result_
                     sl_error *err)
 {
     sl_stmt *st = sl_parse_one(sql, len, err);
-    if (!st)
+    if (!st) { /* a syntax error may quote a secret typed without quotes */
+        sl_kvlist *secrets = sl_kvlist_new();
+        sl_sql_secret_values(sql, len, sl_option_secret_fn, NULL, secrets);
+        sl_option_scrub_error(err, secrets);
+        sl_kvlist_free(secrets);
         return -1;
+    }
     int rc;
     switch (st->kind) {
     case SL_STMT_CREATE_TABLE: rc = sl__create_table(s, st, out, err); break;
@@ -522,6 +545,8 @@ int sl_session_exec(sl_session *s, const char *sql, size_t len, const sl_result_
     case SL_STMT_STOP_JOB: rc = sl__stop_job_stmt(s, st, out, err); break;
     default: rc = sl_error_set(err, SL_ERR_INTERNAL, st->pos, "unknown statement"); break;
     }
+    if (rc != 0)
+        sl__scrub_secrets(s->eng->cat, st, err);
     sl_stmt_free(st);
     return rc;
 }
@@ -553,4 +578,9 @@ sl_list *sl_option_keys(void)
     if (keys->n > 1)
         qsort(keys->items, (size_t)keys->n, sizeof(void *), sl__strcmp_v);
     return keys;
+}
+
+void sl_redact_sql(const char *sql, size_t len, sl_strbuf *out, size_t *pos)
+{
+    sl_sql_redact(sql, len, sl_option_secret_fn, NULL, out, pos);
 }

@@ -63,7 +63,7 @@ int sl__strcmp_v(const void *a, const void *b); /* qsort of char* */
 
 /* Names and settings (session.c). */
 sl_binder sl__binder(sl_session *s, sl_error *err);
-bool sl__is_secret(const char *key, void *ctx);
+void sl__scrub_secrets(const sl_catalog *cat, const sl_stmt *st, sl_error *err);
 const char *sl__setting(sl_session *s, const char *key);
 int64_t sl__duration_ms(sl_session *s, const char *key);
 int sl__parallelism(sl_session *s, int *out, sl_error *err);

@@ -606,6 +606,7 @@ static int sl__job_run_restarting(sl__job *job, sl_job_stats *stats, sl_error *e
     sl_job_spec *spec = sl_physical_spec(job->phys);
     for (int attempt = 0;; attempt++) {
         int rc = sl_job_run(spec, stats, err);
+        sl__scrub_secrets(job->cat, NULL, err); /* it goes to notices, the log, the caller */
         stats->restarts = attempt;
         if (rc == 0 || !sl__transient(err) || attempt >= job->restart_attempts)
             return rc;

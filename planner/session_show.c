@@ -1,8 +1,8 @@
 /*
 ** session_show.c — SHOW (tables, views, connectors, jobs, CREATE
 ** statements), DESCRIBE and EXPLAIN: catalog objects, job records and plans
-** turned into result rows. Options declared secret are redacted wherever a
-** statement's text is shown.
+** turned into result rows. Secret option values (sl_option_is_secret) are
+** redacted wherever a statement's text is shown.
 **
 ** Main routines: sl__show_stmt, sl__describe_stmt, sl__explain_stmt.
 */
@@ -96,7 +96,7 @@ static int sl__show_create(sl_session *s, const sl_stmt *st, const sl_result_sin
         def = v->def;
     }
     sl_strbuf sb = SL_STRBUF_INIT;
-    sl_stmt_print(&sb, def, sl__is_secret, NULL);
+    sl_stmt_print(&sb, def, sl_option_secret_fn, NULL);
     sl__table_out t;
     const char *cols[] = {"create statement"};
     sl__result_begin(&t, out, 1, cols);

@@ -98,4 +98,11 @@ void sl_session_set_dml_sync(sl_session *s, bool sync);
 sl_list *sl_session_object_names(sl_session *s);
 sl_list *sl_option_keys(void);
 
+/* Statement text as typed with every secret option value (the engine's one
+** rule, sl_option_is_secret) shown as '******': appends sql[0..len) to out;
+** *pos (may be NULL), a byte offset into sql, is moved with the text. For
+** front ends that show or keep what the user typed (an error's LINE block,
+** the shell's history). See sl_sql_redact. */
+void sl_redact_sql(const char *sql, size_t len, sl_strbuf *out, size_t *pos);
+
 #endif /* SL_PLANNER_H */

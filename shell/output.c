@@ -17,7 +17,8 @@
 ** \xNN) so that a value never breaks the table.
 **
 ** Errors follow psql: severity, message, a LINE block with a caret under the
-** error position, DETAIL, HINT, then the SQLSTATE.
+** error position (secret option values shown as '******'), DETAIL, HINT,
+** then the SQLSTATE.
 **
 ** Errors and notices are printed whole (stdout and stderr locked), since
 ** background jobs print theirs from their own threads.
@@ -559,7 +560,12 @@ void sl_print_error(const sl_stmt_src *src, const sl_error *err)
             while (pos > 0 && (stmt[pos - 1] == '\n' || stmt[pos - 1] == '\r' ||
                                stmt[pos - 1] == ' ' || stmt[pos - 1] == '\t'))
                 pos--;
-        print_caret_block(src->text + src->off, src->len, pos);
+        /* The statement as typed, but never a secret value (the caret
+        ** moves with the text). */
+        sl_strbuf shown = SL_STRBUF_INIT;
+        sl_redact_sql(stmt, src->len, &shown, &pos);
+        print_caret_block(sl_strbuf_cstr(&shown), shown.len, pos);
+        sl_strbuf_free(&shown);
     }
     print_detail_hint(err);
     fprintf(stderr, "SQLSTATE: %s\n", err->sqlstate[0] ? err->sqlstate : SL_ERR_INTERNAL);

@@ -7,9 +7,11 @@
 ** line leave, as does Ctrl-D on an empty line. Ctrl-C clears the pending
 ** input (or cancels the running statement) and shows a fresh prompt.
 ** Each statement, even over several lines, is one history entry; history
-** lives in $SLUICE_HISTFILE or ~/.sluice_history and is saved after every
-** entry. TAB completes keywords (upper case), table/view names, and, after a
-** single quote, connector/format option keys.
+** lives in $SLUICE_HISTFILE or ~/.sluice_history (mode 0600) and is saved
+** after every entry, with secret option values (a password in a CREATE
+** TABLE's WITH clause) kept as '******', never in clear. TAB completes
+** keywords (upper case), table/view names, and, after a single quote,
+** connector/format option keys.
 **
 ** SIGINT: our handler only sets a flag. While reading a line our character
 ** reader (repl_getc) waits for a key in ppoll with the signals unblocked
@@ -38,6 +40,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <termios.h>
 #include <unistd.h>
 #include <wchar.h>
@@ -130,12 +133,15 @@ static void history_add(sl_repl *r, const char *text, size_t len)
         len--;
     if (len == 0)
         return;
-    char *s = sl_strndup(text, len);
+    /* Secret option values never reach the history (nor its file): they
+    ** are kept as '******', so the entry still shows what was run. */
+    sl_strbuf s = SL_STRBUF_INIT;
+    sl_redact_sql(text, len, &s, NULL);
     HistEvent ev;
-    history(r->hist, &ev, H_ENTER, s);
-    if (r->histfile)
-        history(r->hist, &ev, H_SAVE, r->histfile); /* best effort, as psql */
-    sl_free(s);
+    history(r->hist, &ev, H_ENTER, sl_strbuf_cstr(&s));
+    if (r->histfile && history(r->hist, &ev, H_SAVE, r->histfile) >= 0) /* best effort, as psql */
+        chmod(r->histfile, 0600); /* the owner's only, as psql's */
+    sl_strbuf_free(&s);
 }
 
 /* ------------------------------------------------------------------------

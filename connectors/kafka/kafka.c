@@ -380,6 +380,7 @@ rd_kafka_conf_t *sl__kafka_conf(const sl_kvlist *opts, const char *const *defaul
             sl_error_set(err, SL_ERR_INVALID_PARAMETER, kv->value_pos,
                          "invalid value for option '%s'", kv->key);
             sl_error_detail(err, "librdkafka: %s", msg);
+            sl_option_scrub_error(err, opts); /* librdkafka may quote the value */
             return NULL;
         }
     }

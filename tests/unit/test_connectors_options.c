@@ -648,6 +648,42 @@ static void t_secret_value(void)
     sl_error_reset(&err);
 }
 
+/* A key that Flink's sensitive-key rule makes secret is treated as declared
+** secret, whoever declared (or did not declare) it. */
+static void t_sensitive_key_value(void)
+{
+    static const sl_option_spec pw = {.key = "properties.ssl.key.password", .type = SL_OPT_INT};
+    sl_error err = SL_ERROR_INIT;
+    CHECK_INT(sl_option_check_value(&pw, pw.key, "hunter2", 42, &err), -1);
+    CHECK_STR(err.message, "invalid value for option 'properties.ssl.key.password'");
+    CHECK_STR(err.detail, "The value is not an integer.");
+    CHECK_INT(err.position, 42);
+    sl_error_reset(&err);
+}
+
+/* sl_option_scrub: the values of secret options (4 bytes or more) become
+** '******' in any text; other values and short ones stay. */
+static void t_scrub(void)
+{
+    sl_kvlist *o = opts("properties.sasl.password", "hunter2", "topic", "orders",
+                        "fields.token.start", "1", "properties.sasl.jaas.config",
+                        "org.x.PlainLoginModule required password=\"pw42\";", NULL);
+    sl_error err = SL_ERROR_INIT;
+    sl_error_set(&err, "08006", -1, "login as x/hunter2 to orders failed: hunter2!");
+    sl_error_detail(&err, "librdkafka: org.x.PlainLoginModule required password=\"pw42\";");
+    sl_error_hint(&err, "retry 1 time");
+    sl_option_scrub_error(&err, o);
+    CHECK_STR(err.message, "login as x/****** to orders failed: ******!");
+    CHECK_STR(err.detail, "librdkafka: ******");
+    CHECK_STR(err.hint, "retry 1 time");
+    sl_error_reset(&err);
+    char *t = NULL;
+    sl_option_scrub(&t, o); /* NULL stays NULL */
+    CHECK(t == NULL);
+    sl_option_scrub_error(NULL, o);
+    sl_kvlist_free(o);
+}
+
 /* The first error wins: validate does not overwrite an error already set. */
 static void t_first_error_wins(void)
 {
@@ -665,4 +701,4 @@ SL_TESTS(t_parse_int, t_parse_bool, t_parse_double, t_parse_duration, t_parse_me
          t_valid_tables, t_missing_connector, t_unknown_connector, t_unknown_option,
          t_missing_required, t_duplicate, t_wrong_type, t_format_errors, t_datagen_ok,
          t_datagen_columns, t_datagen_sequence, t_datagen_random, t_csv_check, t_raw_check,
-         t_filesystem_check, t_secret_value, t_first_error_wins)
+         t_filesystem_check, t_secret_value, t_sensitive_key_value, t_scrub, t_first_error_wins)

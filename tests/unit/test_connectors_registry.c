@@ -203,6 +203,46 @@ static void t_option_lookup(void)
     CHECK(!sl_option_is_secret(NULL));
 }
 
+/* Flink's sensitive-key rule (GlobalConfiguration.isSensitive): a key that
+** contains one of its parts, in any case, is secret; nothing else is. */
+static void t_sensitive_keys(void)
+{
+    static const char *const yes[] = {
+        "properties.sasl.password",
+        "properties.ssl.key.password",
+        "properties.ssl.keystore.PASSWORD",
+        "properties.sasl.jaas.config",
+        "properties.sasl.oauthbearer.client.secret",
+        "properties.sasl.oauthbearer.token.endpoint.url",
+        "fs.azure.account.key.acct.dfs.core.windows.net",
+        "my.ApiKey",
+        "my.api-key",
+        "x.auth-params",
+        "x.service-key",
+        "x.basic-auth",
+        "x.http-headers",
+        "password",
+        "Secret",
+    };
+    for (size_t i = 0; i < SL_ARRAY_LEN(yes); i++) {
+        if (!sl_option_is_secret(yes[i]))
+            fprintf(stderr, "not secret: %s\n", yes[i]);
+        CHECK(sl_option_is_secret(yes[i]));
+        CHECK(sl_option_secret_fn(yes[i], NULL));
+    }
+    static const char *const no[] = {
+        "properties.bootstrap.servers", "properties.sasl.mechanism", "properties.sasl.username",
+        "properties.security.protocol", "sink.transactional-id-prefix", "topic", "format",
+        "fs.azure.account.name", "passwd", "api.key", "",
+    };
+    for (size_t i = 0; i < SL_ARRAY_LEN(no); i++) {
+        if (sl_option_is_secret(no[i]))
+            fprintf(stderr, "secret: %s\n", no[i]);
+        CHECK(!sl_option_is_secret(no[i]));
+        CHECK(!sl_option_secret_fn(no[i], NULL));
+    }
+}
+
 static void t_names(void)
 {
     CHECK_STR(sl_guarantee_name(SL_GUARANTEE_NONE), "none");
@@ -316,6 +356,7 @@ int main(int argc, char **argv)
         {"t_caps", t_caps},
         {"t_defaults_valid", t_defaults_valid},
         {"t_option_lookup", t_option_lookup},
+        {"t_sensitive_keys", t_sensitive_keys},
         {"t_names", t_names},
         {"t_markdown_content", t_markdown_content},
         {"t_doc_up_to_date", t_doc_up_to_date},

@@ -486,7 +486,7 @@ static void t_secrets(void)
     int calls = 0;
     sl_stmt *s = orders_table();
     char *out = fx_print_stmt(s, is_secret, &calls);
-    CHECK(strstr(out, "'properties.sasl.jaas.password' = '****'\n") != NULL);
+    CHECK(strstr(out, "'properties.sasl.jaas.password' = '******'\n") != NULL);
     CHECK(strstr(out, "hunter2") == NULL);
     CHECK(strstr(out, "'connector' = 'kafka'") != NULL);
     CHECK_INT(calls, 3);
@@ -500,7 +500,7 @@ static void t_secrets(void)
     s = fx_stmt(SL_STMT_ALTER_SET, "t");
     s->options = fx_kv(2, "password", "p'w", "format", "json");
     out = fx_print_stmt(s, is_secret, &calls);
-    CHECK_STR(out, "ALTER TABLE t SET ('password' = '****', 'format' = 'json')");
+    CHECK_STR(out, "ALTER TABLE t SET ('password' = '******', 'format' = 'json')");
     sl_free(out);
     out = fx_print_stmt(s, NULL, NULL);
     CHECK_STR(out, "ALTER TABLE t SET ('password' = 'p''w', 'format' = 'json')");
@@ -510,7 +510,7 @@ static void t_secrets(void)
     s = fx_stmt(SL_STMT_SET, "my.secret");
     s->options = fx_kv(1, "my.secret", "x");
     out = fx_print_stmt(s, is_secret, &calls);
-    CHECK_STR(out, "SET 'my.secret' = '****'");
+    CHECK_STR(out, "SET 'my.secret' = '******'");
     sl_free(out);
     sl_stmt_free(s);
 
@@ -519,7 +519,7 @@ static void t_secrets(void)
     s->inner = fx_stmt(SL_STMT_ALTER_SET, "t");
     s->inner->options = fx_kv(1, "secret", "x");
     out = fx_print_stmt(s, is_secret, &calls);
-    CHECK_STR(out, "EXPLAIN ALTER TABLE t SET ('secret' = '****')");
+    CHECK_STR(out, "EXPLAIN ALTER TABLE t SET ('secret' = '******')");
     sl_free(out);
     sl_stmt_free(s);
 }

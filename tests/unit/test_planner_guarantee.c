@@ -51,6 +51,7 @@ typedef struct expectation {
     const char *message;   /* a part of its message */
     sl_guarantee effective;/* otherwise: the effective guarantee */
     bool warning;          /* a downgrade warning */
+    bool default_warning;  /* a warning that the connector's default was lowered */
     const char *reason;    /* a part of the detail / warning, or NULL */
 } expectation;
 
@@ -78,6 +79,10 @@ static expectation expect(const sl_connector *c, int req, bool chk, bool replaya
         reason = "checkpointing is off";
     }
     e.effective = requested < cap ? requested : cap;
+    if (req == 0 && e.effective < requested) { /* a default lowered: runs, never silent */
+        e.reason = reason;
+        e.warning = e.default_warning = true;
+    }
     if (req != 0 && e.effective < requested) { /* rule 1, 2, 3 under the policy */
         e.reason = reason;
         if (downgrade) {
@@ -170,7 +175,9 @@ static void t_matrix(void)
                               warnings->n == (e.warning ? 1 : 0);
                     if (ok && e.warning)
                         ok = contains(warnings->items[0], e.reason) &&
-                             contains(warnings->items[0], "not the requested");
+                             contains(warnings->items[0], e.default_warning
+                                                              ? "(the default of connector"
+                                                              : "not the requested");
                     if (!ok) {
                         fprintf(stderr, "%s: expected %s%s, got rc=%d effective=%s warnings=%d %s\n",
                                 what, sl_guarantee_name(e.effective), e.warning ? " + warning" : "",
@@ -205,6 +212,32 @@ static void t_table_policy(void)
     CHECK(r.downgraded);
     CHECK_INT(w->n, 1);
     CHECK(contains(w->items[0], "sink \"out\" runs none, not the requested exactly-once"));
+    sl_gresult_clear(&r);
+    sl_list_free(w, sl_free);
+    sl_kvlist_free(o);
+}
+
+/* A connector's default lowered by a source that cannot be replayed (stdin
+** into filesystem): the job runs, with a warning, and SHOW JOBS' summary
+** says it was the default, not a request. */
+static void t_default_lowered(void)
+{
+    const sl_connector *fs = sl_connector_find("filesystem");
+    REQUIRE(fs);
+    sl_kvlist *o = options(NULL, false);
+    sl_gresult r;
+    sl_error err = SL_ERROR_INIT;
+    sl_list *w = sl_list_new();
+    CHECK_INT(resolve1(fs, o, 1000, &g_once, false, false, "error", &r, w, &err), 0);
+    CHECK_INT(r.effective, SL_GUARANTEE_NONE);
+    CHECK_INT(r.requested, SL_GUARANTEE_EXACTLY_ONCE);
+    CHECK_INT(w->n, 1);
+    CHECK(w->n == 1 && contains(w->items[0], "sink \"out\" runs none, not exactly-once (the "
+                                             "default of connector 'filesystem'): source \"src\" "
+                                             "(connector 'once-src') cannot be replayed"));
+    char *sum = sl_guarantee_summary(&r);
+    CHECK_STR(sum, "none (default exactly-once)");
+    sl_free(sum);
     sl_gresult_clear(&r);
     sl_list_free(w, sl_free);
     sl_kvlist_free(o);
@@ -434,6 +467,7 @@ int main(int argc, char **argv)
         {"t_upsert_note", t_upsert_note},
         {"t_explain_refused", t_explain_refused},
         {"t_doc_up_to_date", t_doc_up_to_date},
+        {"t_default_lowered", t_default_lowered},
     };
     return sl_t_run(cases, (int)(sizeof cases / sizeof cases[0]));
 }
