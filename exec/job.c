@@ -188,6 +188,7 @@ struct sl__job {
     int sinks_ended;          /* sink tasks that saw the end of all input */
     bool limit_hit;           /* the LIMIT was reached */
     bool failed;              /* a task failed: err */
+    atomic_bool cancel;       /* failed or shutdown: operators' long loops stop (sl_emit) */
     sl_error err;             /* the first failure */
     pthread_mutex_t fp_mu;    /* one failpoint call at a time */
     sl_job_stats *stats;      /* what happened */
@@ -230,6 +231,7 @@ static void sl__fail(sl__job *j, sl_error *err)
     pthread_mutex_lock(&j->mu);
     if (!j->failed && !j->shutdown) {
         j->failed = true;
+        atomic_store(&j->cancel, true);
         sl_error_move(&j->err, err);
     }
     pthread_cond_broadcast(&j->coord_cv);
@@ -945,6 +947,7 @@ static int sl__open_chain(sl__task *t, sl_error *err)
         } else {
             if (ss->create(ss->arg, &t->steps[i].op, err) != 0)
                 return -1;
+            t->steps[i].op->cancel = &t->job->cancel;
             ncols = ss->out_ncols;
             types = ss->out_types;
         }
@@ -1574,6 +1577,7 @@ int sl_job_run(const sl_job_spec *spec, sl_job_stats *stats, sl_error *err)
     /* Tear down: stop the tasks, unblock the ones waiting on a channel. */
     pthread_mutex_lock(&j.mu);
     j.shutdown = true;
+    atomic_store(&j.cancel, true);
     pthread_cond_broadcast(&j.task_cv);
     pthread_mutex_unlock(&j.mu);
     for (int i = 0; i < j.ntasks; i++)
