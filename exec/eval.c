@@ -197,6 +197,24 @@ static int sl__int_range_error(sl__eval *ev, const sl__node *nd, sl_type_id t)
     return sl__fail(ev, nd, SL_ERR_NUMERIC_RANGE, "%s out of range", what);
 }
 
+int sl__ts_range_error(sl__eval *ev, const sl__node *nd)
+{
+    sl__fail(ev, nd, SL_ERR_DATETIME_OVERFLOW, "timestamp out of range");
+    sl_error_detail(ev->err, "TIMESTAMP values range from %s to %s.", SL__TS_MIN_TEXT,
+                    SL__TS_MAX_TEXT);
+    return -1;
+}
+
+/* 22008 for a DATE outside 0000-01-01 .. 9999-12-31 (days since 1970). */
+static int sl__date_check(sl__eval *ev, const sl__node *nd, int64_t days)
+{
+    if (days >= SL_DATE_MIN_DAYS && days <= SL_DATE_MAX_DAYS)
+        return 0;
+    sl__fail(ev, nd, SL_ERR_DATETIME_OVERFLOW, "date out of range");
+    sl_error_detail(ev->err, "DATE values range from 0000-01-01 to 9999-12-31.");
+    return -1;
+}
+
 /* 22003 numeric field overflow for DECIMAL type t (PostgreSQL's detail). */
 static int sl__dec_overflow(sl__eval *ev, const sl__node *nd, sl_type t)
 {
@@ -697,6 +715,13 @@ static int sl__cv_str_dbl(sl__node *nd, sl__eval *ev, int i)
         d = strtod(buf, &end);
         if (*end || end == buf)
             return sl__bad_text(nd, ev, s, "22018");
+        /* a finite number too large for the type, as the literal is refused */
+        if (isinf(d) || (nd->type.id == SL_TYPE_FLOAT && isinf((float)d))) {
+            char tn[64];
+            sl__type_name(nd->type, tn, sizeof tn);
+            return sl__fail(ev, nd, SL_ERR_NUMERIC_RANGE, "value \"%s\" is out of range for type %s",
+                            buf, tn);
+        }
     }
     sl__put_dbl(nd, i, d);
     return 0;
@@ -743,7 +768,10 @@ static int sl__cv_str_ts(sl__node *nd, sl__eval *ev, int i)
     char buf[64];
     const sl_str *s = &SRC(nd)->v.str[i];
     int64_t t;
-    if (!sl__trim_copy(s, buf, sizeof buf) || sl_ts_parse(buf, strlen(buf), &t) < 0)
+    int rc = sl__trim_copy(s, buf, sizeof buf) ? sl_ts_parse(buf, strlen(buf), &t) : -1;
+    if (rc == -2)
+        return sl__ts_range_error(ev, nd);
+    if (rc < 0)
         return sl__bad_text(nd, ev, s, SL_ERR_DATETIME_FORMAT);
     nd->v.i64[i] = sl_time_truncate(t, nd->type.precision);
     return 0;
@@ -775,7 +803,7 @@ static int sl__cv_date_ts(sl__node *nd, sl__eval *ev, int i)
 {
     int64_t r;
     if (__builtin_mul_overflow(SRC(nd)->v.i64[i], SL_NANOS_PER_DAY, &r))
-        return sl__fail(ev, nd, "22008", "timestamp out of range");
+        return sl__ts_range_error(ev, nd);
     nd->v.i64[i] = r;
     return 0;
 }
@@ -1262,8 +1290,12 @@ static int sl__k_temporal(sl__node *nd, sl__eval *ev, const uint8_t *sel)
         } else {
             rc = sl_ts_add_millis(a[i], iv, &x);
         }
+        if (rc < 0 && tt == SL_TYPE_DATE)
+            return sl__date_check(ev, nd, INT64_MAX);
         if (rc < 0)
-            return sl__fail(ev, nd, "22008", "%s out of range", tt == SL_TYPE_DATE ? "date" : "timestamp");
+            return sl__ts_range_error(ev, nd);
+        if (tt == SL_TYPE_DATE && sl__date_check(ev, nd, x) < 0)
+            return -1;
         r[i] = x;
     }
     return 0;
