@@ -101,6 +101,7 @@ typedef struct sl_error {
 #define SL_ERR_OBJECT_IN_USE "55006"        /* object_in_use */
 #define SL_ERR_NOT_SUPPORTED "0A000"        /* feature_not_supported */
 #define SL_ERR_PROGRAM_LIMIT "54000"        /* program_limit_exceeded */
+#define SL_ERR_TOO_COMPLEX "54001"          /* statement_too_complex: nesting, parser stack */
 #define SL_ERR_CONFIG_FILE "F0000"          /* config_file_error */
 #define SL_ERR_IO "58030"                   /* io_error */
 #define SL_ERR_CONNECTION_FAILURE "08006"   /* connection_failure: an outside system failed for now */

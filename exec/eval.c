@@ -1830,12 +1830,21 @@ static int sl__k_nullif(sl__node *nd, sl__eval *ev, const uint8_t *sel)
 
 static sl__node *sl__compile(sl_eval_prog *p, const sl_bexpr *b, sl_error *err);
 
-/* Compile args[0..n) of b into kids (NULL entries on failure: caller frees). */
+/* Compile args[0..n) of b into kids (NULL entries on failure: caller frees).
+** The literals of an IN list get one-row buffers (their values go into the
+** set; sl__mk_in grows the few it compares row by row). */
 static int sl__compile_args(sl_eval_prog *p, const sl_bexpr *b, sl__node **kids, sl_error *err)
 {
-    for (int i = 0; i < b->nargs; i++)
-        if (!(kids[i] = sl__compile(p, b->args[i], err)))
+    bool in = b->fn->id == SL_FN_IN || b->fn->id == SL_FN_NOT_IN;
+    for (int i = 0; i < b->nargs; i++) {
+        int cap = p->cap;
+        if (in && i > 0 && b->args[i]->kind == SL_BX_LITERAL)
+            p->cap = 1;
+        kids[i] = sl__compile(p, b->args[i], err);
+        p->cap = cap;
+        if (!kids[i])
             return -1;
+    }
     return 0;
 }
 
@@ -2088,6 +2097,7 @@ static sl__node *sl__mk_in(sl_eval_prog *p, const sl_bexpr *b, sl__node **k, sl_
     nd->run = sl__k_in;
     nd->aux = set;
     nd->aux_free = sl__inset_free;
+    int cap = p->cap;
     for (int i = 1; i <= nel; i++) {
         sl__node *c = k[i];
         k[i] = NULL;
@@ -2096,10 +2106,14 @@ static sl__node *sl__mk_in(sl_eval_prog *p, const sl_bexpr *b, sl__node **k, sl_
             sl__node_free(c);
             continue;
         }
-        if (c->kind == SL__N_CONST && approx && sl_type_is_numeric(c->type.id) &&
-            !(c = sl__coerce(p, c, sl_type_make(SL_TYPE_DOUBLE), err))) {
-            sl__node_free(nd);
-            return NULL;
+        if (c->kind == SL__N_CONST && approx && sl_type_is_numeric(c->type.id)) {
+            p->cap = 1; /* one row is all a key needs */
+            c = sl__coerce(p, c, sl_type_make(SL_TYPE_DOUBLE), err);
+            p->cap = cap;
+            if (!c) {
+                sl__node_free(nd);
+                return NULL;
+            }
         }
         if (c->kind == SL__N_CONST) {
             sl__val key;
@@ -2111,6 +2125,7 @@ static sl__node *sl__mk_in(sl_eval_prog *p, const sl_bexpr *b, sl__node **k, sl_
                 continue;
             }
         }
+        sl__grow(c, cap); /* may have one-row buffers (sl__compile_args) */
         sl__node *cmp = sl__mk_cmp(p, SL_FN_EQ, sl__mk_ref(p, x), c, c->pos, err);
         if (!cmp) {
             sl__node_free(nd);

@@ -65,6 +65,11 @@
 #define SL__LANE_CAP 8        /* messages queued per lane (backpressure beyond) */
 #define SL__WAIT_NS 50000000  /* 50 ms: how long a task or the coordinator sleeps at most */
 #define SL__LAYOUT "layout"   /* state blob: the graph's shape */
+/* Stack of a task thread, whatever `ulimit -s` says: the evaluator recurses
+** over expression trees, which the parser keeps at most SL__MAX_DEPTH (1000)
+** levels deep (each level takes well under 1 KiB: 512 KiB were enough in
+** tests/sql/limits.sql), so 8 MiB leave a wide margin. */
+#define SL__TASK_STACK ((size_t)8 << 20)
 
 /* A state blob a task hands to the coordinator. */
 typedef struct sl__blob {
@@ -1566,12 +1571,16 @@ int sl_job_run(const sl_job_spec *spec, sl_job_stats *stats, sl_error *err)
         rc = sl__build(&j, err);
     if (rc == 0)
         rc = sl__restore(&j, err);
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, SL__TASK_STACK);
     for (int i = 0; rc == 0 && i < j.ntasks; i++) {
-        if (pthread_create(&j.tasks[i].thread, NULL, sl__task_main, &j.tasks[i]) != 0)
+        if (pthread_create(&j.tasks[i].thread, &attr, sl__task_main, &j.tasks[i]) != 0)
             rc = sl_error_set(err, SL_ERR_PROGRAM_LIMIT, -1, "could not start a task thread");
         else
             j.tasks[i].started = true;
     }
+    pthread_attr_destroy(&attr);
     if (rc == 0)
         rc = sl__coordinate(&j, err);
     /* Tear down: stop the tasks, unblock the ones waiting on a channel. */
