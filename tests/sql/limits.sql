@@ -67,7 +67,7 @@ SELECT CAST('1e308' AS DOUBLE) AS big, CAST('Infinity' AS DOUBLE) AS inf, CAST('
 -- Aggregate overflow points at the aggregate.
 SELECT COUNT(*) AS n,
        SUM(big) AS total FROM nums;
-SELECT id, AVG(amount * 99999999999999999999999999999999999999) FROM nums GROUP BY id HAVING id < 3;
+SELECT id, AVG(amount * 99999999999999999999999999999999999999) FROM nums WHERE id = 1 GROUP BY id;
 SELECT SUM(amount * 19999999999999999999999999999999999999) FROM nums WHERE id <= 5;
 
 -- Empty statements are skipped.
