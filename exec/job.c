@@ -193,7 +193,7 @@ struct sl__job {
     int sinks_ended;          /* sink tasks that saw the end of all input */
     bool limit_hit;           /* the LIMIT was reached */
     bool failed;              /* a task failed: err */
-    atomic_bool cancel;       /* failed or shutdown: operators' long loops stop (sl_emit) */
+    atomic_bool cancel;       /* failed or shutdown: operators' long loops stop (sl_operator) */
     sl_error err;             /* the first failure */
     pthread_mutex_t fp_mu;    /* one failpoint call at a time */
     sl_job_stats *stats;      /* what happened */

@@ -22,8 +22,9 @@
 ** One input chunk may expand into many output chunks (HOP with size/slide
 ** = 60 makes 60 rows of each, at most SL_WINDOW_MAX_PER_ROW); every
 ** emitted chunk holds at most SL_CHUNK_ROWS rows, and before each the
-** job's cancellation is checked. Window bounds are computed in ns exactly (__int128);
-** a window that leaves the representable timestamp range is an error 22003.
+** job's cancellation is checked (sl_op_cancelled). Window bounds are
+** computed in ns exactly (__int128); a window that leaves the
+** representable timestamp range is an error 22003.
 **
 ** Main routines: sl_window_tvf_new and its process callback.
 */
