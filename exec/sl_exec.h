@@ -466,7 +466,7 @@ static inline bool sl_op_cancelled(const sl_operator *op)
 }
 static inline int sl_op_cancel_error(sl_error *err)
 {
-    return sl_error_set(err, "57014", -1, "the job was cancelled");
+    return sl_error_set(err, SL_ERR_QUERY_CANCELED, -1, "the job was cancelled");
 }
 
 /* One aggregate call of an aggregation. */

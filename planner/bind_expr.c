@@ -334,7 +334,8 @@ static sl_bexpr *sl__bind_typed(const sl_expr *e, sl_error *err)
     if (sl_type_is_timestamp(t.id) && sl_ts_parse(sb.buf, sb.len, &ns) != 0) {
         /* a real date and time the runtime cannot represent */
         sl_strbuf_free(&sb);
-        sl_error_set(err, "22008", e->pos, "%s literal '%s' is out of range", what, text);
+        sl_error_set(err, SL_ERR_DATETIME_OVERFLOW, e->pos, "%s literal '%s' is out of range", what,
+                     text);
         sl_error_detail(err,
                         "TIMESTAMP values range from 1677-09-21 00:12:43.145224192 to "
                         "2262-04-11 23:47:16.854775807.");
