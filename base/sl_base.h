@@ -97,6 +97,7 @@ typedef struct sl_error {
 #define SL_ERR_INVALID_PARAMETER "22023"    /* invalid_parameter_value */
 #define SL_ERR_INVALID_TEXT "22P02"         /* invalid_text_representation */
 #define SL_ERR_DATETIME_FORMAT "22007"      /* invalid_datetime_format */
+#define SL_ERR_DATETIME_OVERFLOW "22008"    /* datetime_field_overflow: outside DATE's/TIMESTAMP's range */
 #define SL_ERR_NUMERIC_RANGE "22003"        /* numeric_value_out_of_range */
 #define SL_ERR_STRING_TRUNCATION "22001"    /* string_data_right_truncation */
 #define SL_ERR_CHARACTER_NOT_IN_REPERTOIRE "22021" /* character_not_in_repertoire: bad UTF-8 */
@@ -106,6 +107,8 @@ typedef struct sl_error {
 #define SL_ERR_OBJECT_IN_USE "55006"        /* object_in_use */
 #define SL_ERR_NOT_SUPPORTED "0A000"        /* feature_not_supported */
 #define SL_ERR_PROGRAM_LIMIT "54000"        /* program_limit_exceeded */
+#define SL_ERR_TOO_COMPLEX "54001"          /* statement_too_complex: nesting, parser stack */
+#define SL_ERR_QUERY_CANCELED "57014"       /* query_canceled: the job is being torn down */
 #define SL_ERR_CONFIG_FILE "F0000"          /* config_file_error */
 #define SL_ERR_IO "58030"                   /* io_error */
 #define SL_ERR_CONNECTION_FAILURE "08006"   /* connection_failure: an outside system failed for now */

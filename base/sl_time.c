@@ -343,8 +343,10 @@ int sl_ts_parse(const char *s, size_t len, int64_t *nanos)
         if (sl__scan_tod(s, len, &pos, &tod))
             return -1;
     }
-    if (pos != len || sl__combine(days, tod, &v))
+    if (pos != len)
         return -1;
+    if (sl__combine(days, tod, &v))
+        return -2;
     *nanos = v;
     return 0;
 }
@@ -689,7 +691,7 @@ int sl_ts_parse_pattern(const char *s, size_t len, const char *pattern, int64_t 
         return -1;
     int64_t tod = ((hour * 60 + minute) * 60 + sec) * SL_NANOS_PER_SEC + frac, v;
     if (sl__combine(days, tod, &v))
-        return -1;
+        return -2;
     *nanos = v;
     return 0;
 }

@@ -42,7 +42,8 @@ int sl_date_format(int64_t days, char *buf);
 int sl_time_parse(const char *s, size_t len, int64_t *nanos);              /* HH:MM[:SS[.f]] */
 int sl_time_format(int64_t nanos, int precision, char *buf);
 /* "YYYY-MM-DD HH:MM:SS[.fffffffff]"; also accepts 'T' for the space and a
-** date alone (midnight). */
+** date alone (midnight). -2 (instead of -1) for a well-formed value outside
+** the representable range (sl_ts_parse_pattern likewise). */
 int sl_ts_parse(const char *s, size_t len, int64_t *nanos);
 int sl_ts_format(int64_t nanos, int precision, char *buf);
 /* ISO-8601 with zone for JSON's 'json.timestamp-format.standard' = 'ISO-8601':

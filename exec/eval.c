@@ -9,8 +9,9 @@
 ** since the binder types mixed operations without CAST nodes. Subtrees whose
 ** operands are all constant are evaluated once (constant folding) unless
 ** that fails, in which case the error stays a run-time error of the rows
-** that reach it. BETWEEN / IN / NULLIF are compiled into comparisons over a
-** REF to the already evaluated operand.
+** that reach it. BETWEEN / NULLIF are compiled into comparisons over a
+** REF to the already evaluated operand; IN into one hash-set probe for
+** its constants (sl__mk_in), however long the list.
 **
 ** Semantics: SQL three-valued logic; NULL in, NULL out except IS tests,
 ** AND/OR, CASE/IF/COALESCE/NULLIF; integer overflow is an error (22003)
@@ -41,6 +42,7 @@
 ** sl__coerce, the kernels sl__k_*.
 */
 #include "eval_int.h"
+#include "value_int.h"
 
 #include <errno.h>
 #include <math.h>
@@ -193,6 +195,24 @@ static int sl__int_range_error(sl__eval *ev, const sl__node *nd, sl_type_id t)
         return sl__fail(ev, nd, "22008", "%s out of range",
                         sl_type_is_interval(t) ? "interval" : "timestamp");
     return sl__fail(ev, nd, SL_ERR_NUMERIC_RANGE, "%s out of range", what);
+}
+
+int sl__ts_range_error(sl__eval *ev, const sl__node *nd)
+{
+    sl__fail(ev, nd, SL_ERR_DATETIME_OVERFLOW, "timestamp out of range");
+    sl_error_detail(ev->err, "TIMESTAMP values range from %s to %s.", SL__TS_MIN_TEXT,
+                    SL__TS_MAX_TEXT);
+    return -1;
+}
+
+/* 22008 for a DATE outside 0000-01-01 .. 9999-12-31 (days since 1970). */
+static int sl__date_check(sl__eval *ev, const sl__node *nd, int64_t days)
+{
+    if (days >= SL_DATE_MIN_DAYS && days <= SL_DATE_MAX_DAYS)
+        return 0;
+    sl__fail(ev, nd, SL_ERR_DATETIME_OVERFLOW, "date out of range");
+    sl_error_detail(ev->err, "DATE values range from 0000-01-01 to 9999-12-31.");
+    return -1;
 }
 
 /* 22003 numeric field overflow for DECIMAL type t (PostgreSQL's detail). */
@@ -695,6 +715,13 @@ static int sl__cv_str_dbl(sl__node *nd, sl__eval *ev, int i)
         d = strtod(buf, &end);
         if (*end || end == buf)
             return sl__bad_text(nd, ev, s, "22018");
+        /* a finite number too large for the type, as the literal is refused */
+        if (isinf(d) || (nd->type.id == SL_TYPE_FLOAT && isinf((float)d))) {
+            char tn[64];
+            sl__type_name(nd->type, tn, sizeof tn);
+            return sl__fail(ev, nd, SL_ERR_NUMERIC_RANGE, "value \"%s\" is out of range for type %s",
+                            buf, tn);
+        }
     }
     sl__put_dbl(nd, i, d);
     return 0;
@@ -741,7 +768,10 @@ static int sl__cv_str_ts(sl__node *nd, sl__eval *ev, int i)
     char buf[64];
     const sl_str *s = &SRC(nd)->v.str[i];
     int64_t t;
-    if (!sl__trim_copy(s, buf, sizeof buf) || sl_ts_parse(buf, strlen(buf), &t) < 0)
+    int rc = sl__trim_copy(s, buf, sizeof buf) ? sl_ts_parse(buf, strlen(buf), &t) : -1;
+    if (rc == -2)
+        return sl__ts_range_error(ev, nd);
+    if (rc < 0)
         return sl__bad_text(nd, ev, s, SL_ERR_DATETIME_FORMAT);
     nd->v.i64[i] = sl_time_truncate(t, nd->type.precision);
     return 0;
@@ -773,7 +803,7 @@ static int sl__cv_date_ts(sl__node *nd, sl__eval *ev, int i)
 {
     int64_t r;
     if (__builtin_mul_overflow(SRC(nd)->v.i64[i], SL_NANOS_PER_DAY, &r))
-        return sl__fail(ev, nd, "22008", "timestamp out of range");
+        return sl__ts_range_error(ev, nd);
     nd->v.i64[i] = r;
     return 0;
 }
@@ -1260,8 +1290,12 @@ static int sl__k_temporal(sl__node *nd, sl__eval *ev, const uint8_t *sel)
         } else {
             rc = sl_ts_add_millis(a[i], iv, &x);
         }
+        if (rc < 0 && tt == SL_TYPE_DATE)
+            return sl__date_check(ev, nd, INT64_MAX);
         if (rc < 0)
-            return sl__fail(ev, nd, "22008", "%s out of range", tt == SL_TYPE_DATE ? "date" : "timestamp");
+            return sl__ts_range_error(ev, nd);
+        if (tt == SL_TYPE_DATE && sl__date_check(ev, nd, x) < 0)
+            return -1;
         r[i] = x;
     }
     return 0;
@@ -1701,7 +1735,7 @@ static sl__node *sl__mk_bool(sl_eval_prog *p, sl__run_fn run, int op, int pos, s
     return sl__finish(p, nd);
 }
 
-/* Runs the kids in order; the result is the last kid's (BETWEEN, IN: kid 0
+/* Runs the kids in order; the result is the last kid's (BETWEEN: kid 0
 ** is the tested value, the last kid the comparisons over REFs to it). */
 static int sl__k_seq(sl__node *nd, sl__eval *ev, const uint8_t *sel)
 {
@@ -1796,46 +1830,331 @@ static int sl__k_nullif(sl__node *nd, sl__eval *ev, const uint8_t *sel)
 
 static sl__node *sl__compile(sl_eval_prog *p, const sl_bexpr *b, sl_error *err);
 
-/* Compile args[0..n) of b into kids (NULL entries on failure: caller frees). */
+/* Compile args[0..n) of b into kids (NULL entries on failure: caller frees).
+** The literals of an IN list get one-row buffers (their values go into the
+** set; sl__mk_in grows the few it compares row by row). */
 static int sl__compile_args(sl_eval_prog *p, const sl_bexpr *b, sl__node **kids, sl_error *err)
 {
-    for (int i = 0; i < b->nargs; i++)
-        if (!(kids[i] = sl__compile(p, b->args[i], err)))
+    bool in = b->fn->id == SL_FN_IN || b->fn->id == SL_FN_NOT_IN;
+    for (int i = 0; i < b->nargs; i++) {
+        int cap = p->cap;
+        if (in && i > 0 && b->args[i]->kind == SL_BX_LITERAL)
+            p->cap = 1;
+        kids[i] = sl__compile(p, b->args[i], err);
+        p->cap = cap;
+        if (!kids[i])
             return -1;
+    }
     return 0;
 }
 
-/* BETWEEN / NOT BETWEEN / IN / NOT IN over compiled kids (x first). */
-static sl__node *sl__mk_between_in(sl_eval_prog *p, const sl_bexpr *b, sl__node **k, sl_error *err)
+/* ========================================================================
+** IN / NOT IN: the constants of the list go into a hash set built at
+** compile time (one probe per row, whatever the length of the list); the
+** other elements are compared one after the other in a flat loop, so no
+** list length ever turns into depth.
+**
+** Keys are in the probe's representation: DOUBLE when the probe or a
+** numeric constant is approximate (the probe is converted), else the
+** probe's own (integers: exact integer values; DECIMAL: values at the
+** probe's scale). A constant that no probe value can equal (2.5 for an
+** INT probe, 1.005 for DECIMAL(10, 2), NaN) is left out; one that has no
+** exact key (a DATE against a TIMESTAMP probe ...) is compared like a
+** column. Three-valued: a NULL probe gives NULL; not found gives NULL when
+** the list holds a NULL (or an element is NULL for the row), else FALSE.
+*/
+
+typedef struct sl__inset {
+    sl_phys phys;   /* representation of probe and keys */
+    size_t mask;    /* slots - 1 (a power of two minus one) */
+    sl__val *keys;  /* slots */
+    uint8_t *used;  /* slot in use */
+    size_t n;       /* distinct keys */
+    bool has_null;  /* the list holds a NULL constant */
+} sl__inset;
+
+static void sl__inset_free(void *aux)
 {
-    int id = b->fn->id, pos = b->pos;
-    sl__node *x = k[0], *comp = NULL;
-    bool neg = id == SL_FN_NOT_BETWEEN || id == SL_FN_NOT_IN;
-    if (id == SL_FN_BETWEEN || id == SL_FN_NOT_BETWEEN) {
-        /* x >= lo AND x <= hi;  NOT: x < lo OR x > hi */
-        sl__node *c1 = sl__mk_cmp(p, neg ? SL_FN_LT : SL_FN_GE, sl__mk_ref(p, x), k[1], pos, err);
-        k[1] = NULL;
-        sl__node *c2 = sl__mk_cmp(p, neg ? SL_FN_GT : SL_FN_LE, sl__mk_ref(p, x), k[2], pos, err);
-        k[2] = NULL;
-        if (!c1 || !c2) {
-            sl__node_free(c1);
-            sl__node_free(c2);
-            return NULL;
+    sl__inset *s = aux;
+    if (!s)
+        return;
+    sl_free(s->keys);
+    sl_free(s->used);
+    sl_free(s);
+}
+
+static bool sl__val_eq(sl_phys ph, const sl__val *a, const sl__val *b)
+{
+    switch (ph) {
+    case SL_PHYS_BOOL:
+    case SL_PHYS_I64: return a->i == b->i;
+    case SL_PHYS_F64: return a->f == b->f;
+    case SL_PHYS_I128: return a->d == b->d;
+    case SL_PHYS_STR:
+        return a->s.len == b->s.len && (a->s.len == 0 || memcmp(a->s.p, b->s.p, a->s.len) == 0);
+    }
+    return false;
+}
+
+/* Slot of key x: the one holding it, or the free one where it belongs. */
+static size_t sl__inset_slot(const sl__inset *s, const sl__val *x)
+{
+    size_t h = (size_t)sl__val_hash(s->phys, *x) & s->mask;
+    while (s->used[h] && !sl__val_eq(s->phys, &s->keys[h], x))
+        h = (h + 1) & s->mask;
+    return h;
+}
+
+/* A set with room for up to n keys (load <= 1/2). */
+static sl__inset *sl__inset_new(sl_phys ph, int n)
+{
+    sl__inset *s = sl_calloc(1, sizeof *s);
+    size_t cap = 8;
+    while (cap < (size_t)n * 2)
+        cap *= 2;
+    s->phys = ph;
+    s->mask = cap - 1;
+    s->keys = sl_calloc(cap, sizeof(sl__val));
+    s->used = sl_calloc(cap, 1);
+    return s;
+}
+
+static void sl__inset_add(sl__inset *s, const sl__val *x)
+{
+    size_t h = sl__inset_slot(s, x);
+    if (s->used[h])
+        return;
+    s->used[h] = 1;
+    s->keys[h] = *x;
+    s->n++;
+}
+
+/* Key of constant c (not NULL) for probe x (representation ph): 1 with
+** *key, 0 when no value of x can equal c, -1 when c has no exact key
+** (compared like a column instead). Strings are copied into p->consts. */
+static int sl__in_key(sl_eval_prog *p, const sl__node *x, const sl__node *c, sl_phys ph,
+                      sl__val *key)
+{
+    memset(key, 0, sizeof *key);
+    sl_type_id xt = x->type.id, ct = c->type.id;
+    bool xint = sl_type_is_integer(xt), cint = sl_type_is_integer(ct);
+    switch (ph) {
+    case SL_PHYS_F64:
+        if (c->phys != SL_PHYS_F64)
+            return -1;
+        if (isnan(c->v.f64[0]))
+            return 0;
+        key->f = sl__canon(c->v.f64[0]);
+        return 1;
+    case SL_PHYS_I64:
+        if (xint && cint) {
+            key->i = c->v.i64[0];
+            return 1;
         }
-        comp = sl__mk_bool(p, sl__k_and_or, neg ? SL_FN_OR : SL_FN_AND, pos, c1, c2);
-    } else {
-        for (int i = 1; i < b->nargs; i++) {
-            sl__node *c = sl__mk_cmp(p, SL_FN_EQ, sl__mk_ref(p, x), k[i], pos, err);
-            k[i] = NULL;
+        if (xint && ct == SL_TYPE_DECIMAL) {
+            sl_i128 v = c->v.i128[0], d = sl_dec_pow10(c->type.scale);
+            if (v % d != 0 || v / d > INT64_MAX || v / d < INT64_MIN)
+                return 0;
+            key->i = (int64_t)(v / d);
+            return 1;
+        }
+        if (xt != ct || c->phys != SL_PHYS_I64)
+            return -1;
+        key->i = c->v.i64[0];
+        return 1;
+    case SL_PHYS_I128: {
+        int sx = x->type.scale, sc;
+        sl_i128 v;
+        if (ct == SL_TYPE_DECIMAL) {
+            v = c->v.i128[0];
+            sc = c->type.scale;
+        } else if (cint) {
+            v = c->v.i64[0];
+            sc = 0;
+        } else {
+            return -1;
+        }
+        if (sc > sx) {
+            sl_i128 d = sl_dec_pow10(sc - sx);
+            if (v % d != 0)
+                return 0;
+            v /= d;
+        } else if (sc < sx && __builtin_mul_overflow(v, sl_dec_pow10(sx - sc), &v)) {
+            return 0;
+        }
+        key->d = v;
+        return 1;
+    }
+    case SL_PHYS_BOOL:
+        if (c->phys != SL_PHYS_BOOL)
+            return -1;
+        key->i = c->v.b[0] ? 1 : 0;
+        return 1;
+    case SL_PHYS_STR:
+        if (c->phys != SL_PHYS_STR || sl_type_is_binary(xt) != sl_type_is_binary(ct))
+            return -1;
+        key->s.len = c->v.str[0].len;
+        key->s.p = key->s.len ? sl_arena_memdup(&p->consts, c->v.str[0].ptr, key->s.len) : "";
+        return 1;
+    }
+    return -1;
+}
+
+/* Whether row i of probe x is in s. */
+static bool sl__inset_has(const sl__inset *s, const sl__node *x, int i)
+{
+    sl__val v;
+    memset(&v, 0, sizeof v);
+    switch (s->phys) {
+    case SL_PHYS_BOOL: v.i = x->v.b[i] ? 1 : 0; break;
+    case SL_PHYS_I64: v.i = x->v.i64[i]; break;
+    case SL_PHYS_F64:
+        if (isnan(x->v.f64[i]))
+            return false;
+        v.f = sl__canon(x->v.f64[i]);
+        break;
+    case SL_PHYS_I128: v.d = x->v.i128[i]; break;
+    case SL_PHYS_STR:
+        v.s.p = x->v.str[i].ptr;
+        v.s.len = x->v.str[i].len;
+        break;
+    }
+    if (s->n == 0)
+        return false;
+    return s->used[sl__inset_slot(s, &v)] != 0;
+}
+
+/* IN / NOT IN: kids = probe, then the comparisons (probe REF = element) of
+** the elements not in the set; aux = the set; op = SL_FN_IN / SL_FN_NOT_IN. */
+static int sl__k_in(sl__node *nd, sl__eval *ev, const uint8_t *sel)
+{
+    sl__node *x = nd->kids[0];
+    if (x->run(x, ev, sel) < 0)
+        return -1;
+    const sl__inset *s = nd->aux;
+    int n = ev->n;
+    uint8_t *rv = nd->v.b, *rn = nd->nulls;
+    for (int i = 0; i < n; i++) {
+        rv[i] = 0;
+        rn[i] = 1;
+        if (!SL__LIVE(x, sel, i))
+            continue;
+        rv[i] = sl__inset_has(s, x, i);
+        rn[i] = (uint8_t)(!rv[i] && s->has_null);
+    }
+    for (int k = 1; k < nd->nkids; k++) {
+        /* the rows that are live and not found yet */
+        uint8_t *m = nd->mask, any = 0;
+        for (int i = 0; i < n; i++) {
+            m[i] = (uint8_t)((!sel || sel[i]) & (!x->nulls[i]) & (!rv[i]));
+            any |= m[i];
+        }
+        if (!any)
+            break;
+        sl__node *c = nd->kids[k];
+        if (c->run(c, ev, m) < 0)
+            return -1;
+        for (int i = 0; i < n; i++) {
+            if (!m[i])
+                continue;
+            if (c->nulls[i]) {
+                rn[i] = 1;
+            } else if (c->v.b[i]) {
+                rv[i] = 1;
+                rn[i] = 0;
+            }
+        }
+    }
+    if (nd->op == SL_FN_NOT_IN)
+        for (int i = 0; i < n; i++)
+            rv[i] = (uint8_t)!rv[i];
+    return 0;
+}
+
+/* IN / NOT IN over compiled kids (probe first; takes every kid). */
+static sl__node *sl__mk_in(sl_eval_prog *p, const sl_bexpr *b, sl__node **k, sl_error *err)
+{
+    int pos = b->pos, nel = b->nargs - 1;
+    sl_type bt = sl_type_make(SL_TYPE_BOOLEAN);
+    sl__node *x = k[0];
+    k[0] = NULL;
+    if (x->type.id == SL_TYPE_NULL) {
+        sl__node_free(x);
+        return sl__mk_null(p, bt, pos);
+    }
+    /* the probe's representation: DOUBLE when approximate numbers meet */
+    bool approx = x->phys == SL_PHYS_F64;
+    for (int i = 1; i <= nel && !approx; i++)
+        approx = sl_type_is_numeric(x->type.id) && k[i]->kind == SL__N_CONST &&
+                 (k[i]->type.id == SL_TYPE_FLOAT || k[i]->type.id == SL_TYPE_DOUBLE);
+    if (approx && !(x = sl__coerce(p, x, sl_type_make(SL_TYPE_DOUBLE), err)))
+        return NULL;
+    sl__inset *set = sl__inset_new(x->phys, nel);
+    sl__node *nd = sl__node_new(p, SL__N_OP, bt, pos, 1 + nel);
+    nd->kids[0] = x;
+    nd->nkids = 1; /* grows with the elements compared one by one */
+    nd->op = b->fn->id;
+    nd->run = sl__k_in;
+    nd->aux = set;
+    nd->aux_free = sl__inset_free;
+    int cap = p->cap;
+    for (int i = 1; i <= nel; i++) {
+        sl__node *c = k[i];
+        k[i] = NULL;
+        if (c->kind == SL__N_CONST && c->own_nulls[0]) {
+            set->has_null = true;
+            sl__node_free(c);
+            continue;
+        }
+        if (c->kind == SL__N_CONST && approx && sl_type_is_numeric(c->type.id)) {
+            p->cap = 1; /* one row is all a key needs */
+            c = sl__coerce(p, c, sl_type_make(SL_TYPE_DOUBLE), err);
+            p->cap = cap;
             if (!c) {
-                sl__node_free(comp);
+                sl__node_free(nd);
                 return NULL;
             }
-            comp = comp ? sl__mk_bool(p, sl__k_and_or, SL_FN_OR, pos, comp, c) : c;
         }
-        if (neg)
-            comp = sl__mk_bool(p, sl__k_not, SL_FN_NOT, pos, comp, NULL);
+        if (c->kind == SL__N_CONST) {
+            sl__val key;
+            int r = sl__in_key(p, x, c, x->phys, &key);
+            if (r >= 0) {
+                if (r > 0)
+                    sl__inset_add(set, &key);
+                sl__node_free(c);
+                continue;
+            }
+        }
+        sl__grow(c, cap); /* may have one-row buffers (sl__compile_args) */
+        sl__node *cmp = sl__mk_cmp(p, SL_FN_EQ, sl__mk_ref(p, x), c, c->pos, err);
+        if (!cmp) {
+            sl__node_free(nd);
+            return NULL;
+        }
+        nd->kids[nd->nkids++] = cmp;
     }
+    if (nd->nkids > 1)
+        nd->mask = sl_calloc((size_t)p->cap, 1);
+    return sl__finish(p, nd);
+}
+
+/* BETWEEN / NOT BETWEEN over compiled kids (x first). */
+static sl__node *sl__mk_between(sl_eval_prog *p, const sl_bexpr *b, sl__node **k, sl_error *err)
+{
+    int id = b->fn->id, pos = b->pos;
+    sl__node *x = k[0];
+    bool neg = id == SL_FN_NOT_BETWEEN;
+    /* x >= lo AND x <= hi;  NOT: x < lo OR x > hi */
+    sl__node *c1 = sl__mk_cmp(p, neg ? SL_FN_LT : SL_FN_GE, sl__mk_ref(p, x), k[1], pos, err);
+    k[1] = NULL;
+    sl__node *c2 = sl__mk_cmp(p, neg ? SL_FN_GT : SL_FN_LE, sl__mk_ref(p, x), k[2], pos, err);
+    k[2] = NULL;
+    if (!c1 || !c2) {
+        sl__node_free(c1);
+        sl__node_free(c2);
+        return NULL;
+    }
+    sl__node *comp = sl__mk_bool(p, sl__k_and_or, neg ? SL_FN_OR : SL_FN_AND, pos, c1, c2);
     sl__node *nd = sl__node_new(p, SL__N_OP, sl_type_make(SL_TYPE_BOOLEAN), pos, 2);
     nd->kids[0] = x;
     nd->kids[1] = comp;
@@ -1901,9 +2220,11 @@ static sl__node *sl__compile_call(sl_eval_prog *p, const sl_bexpr *b, sl_error *
         break;
     case SL_FN_BETWEEN:
     case SL_FN_NOT_BETWEEN:
+        nd = sl__mk_between(p, b, k, err);
+        break;
     case SL_FN_IN:
     case SL_FN_NOT_IN:
-        nd = sl__mk_between_in(p, b, k, err);
+        nd = sl__mk_in(p, b, k, err);
         break;
     case SL_FN_COALESCE:
     case SL_FN_IF: {

@@ -14,7 +14,8 @@
 ** POSITION(needle, haystack); LIKE has no escape character unless ESCAPE
 ** is given, and an escape followed by anything but %, _ or itself is 22025;
 ** TO_TIMESTAMP / TO_DATE / UNIX_TIMESTAMP / DATE_FORMAT give NULL for text
-** that does not parse (or a bad pattern); where Flink gives NULL but the
+** that does not parse (or a bad pattern), 22008 for a date and time outside
+** the TIMESTAMP range; where Flink gives NULL but the
 ** planner typed the result NOT NULL (SUBSTRING with a negative length of
 ** NOT NULL arguments), the empty string is returned instead; ROUND(DOUBLE, d)
 ** scales by 10^d and rounds half away from zero.
@@ -622,6 +623,8 @@ static int sl__k_parse_time(sl__node *nd, sl__eval *ev, const uint8_t *sel)
         } else {
             rc = sl_ts_parse(a[i].ptr, a[i].len, &ts);
         }
+        if (rc == -2) /* a real date and time, outside the range: not NULL */
+            return sl__ts_range_error(ev, nd);
         if (rc < 0) {
             sl__null_result(nd, i);
             continue;

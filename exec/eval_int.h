@@ -116,6 +116,13 @@ void sl__node_free(sl__node *nd);
 ** itself when the representation already fits, else an implicit CAST node
 ** (folded when k is constant). Takes ownership of k. */
 sl__node *sl__coerce(sl_eval_prog *p, sl__node *k, sl_type to, sl_error *err);
+/* 22008 "timestamp out of range" at nd with the range in the detail; -1. */
+int sl__ts_range_error(sl__eval *ev, const sl__node *nd);
+#define SL__TS_MIN_TEXT "1677-09-21 00:12:43.145224192"
+#define SL__TS_MAX_TEXT "2262-04-11 23:47:16.854775807"
+/* DATE's range, Flink's: 0000-01-01 .. 9999-12-31 as days since 1970-01-01. */
+#define SL_DATE_MIN_DAYS (-719528LL)
+#define SL_DATE_MAX_DAYS 2932896LL
 /* Per-row string type name for messages ("INT", "DECIMAL(10, 2)"). */
 void sl__type_name(sl_type t, char *buf, size_t cap);
 

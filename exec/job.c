@@ -65,6 +65,11 @@
 #define SL__LANE_CAP 8        /* messages queued per lane (backpressure beyond) */
 #define SL__WAIT_NS 50000000  /* 50 ms: how long a task or the coordinator sleeps at most */
 #define SL__LAYOUT "layout"   /* state blob: the graph's shape */
+/* Stack of a task thread, whatever `ulimit -s` says: the evaluator recurses
+** over expression trees, which the parser keeps at most SL__MAX_DEPTH (1000)
+** levels deep (each level takes well under 1 KiB: 512 KiB were enough in
+** tests/sql/limits.sql), so 8 MiB leave a wide margin. */
+#define SL__TASK_STACK ((size_t)8 << 20)
 
 /* A state blob a task hands to the coordinator. */
 typedef struct sl__blob {
@@ -188,6 +193,7 @@ struct sl__job {
     int sinks_ended;          /* sink tasks that saw the end of all input */
     bool limit_hit;           /* the LIMIT was reached */
     bool failed;              /* a task failed: err */
+    atomic_bool cancel;       /* failed or shutdown: operators' long loops stop (sl_operator) */
     sl_error err;             /* the first failure */
     pthread_mutex_t fp_mu;    /* one failpoint call at a time */
     sl_job_stats *stats;      /* what happened */
@@ -230,6 +236,7 @@ static void sl__fail(sl__job *j, sl_error *err)
     pthread_mutex_lock(&j->mu);
     if (!j->failed && !j->shutdown) {
         j->failed = true;
+        atomic_store(&j->cancel, true);
         sl_error_move(&j->err, err);
     }
     pthread_cond_broadcast(&j->coord_cv);
@@ -945,6 +952,7 @@ static int sl__open_chain(sl__task *t, sl_error *err)
         } else {
             if (ss->create(ss->arg, &t->steps[i].op, err) != 0)
                 return -1;
+            t->steps[i].op->cancel = &t->job->cancel;
             ncols = ss->out_ncols;
             types = ss->out_types;
         }
@@ -1566,17 +1574,22 @@ int sl_job_run(const sl_job_spec *spec, sl_job_stats *stats, sl_error *err)
         rc = sl__build(&j, err);
     if (rc == 0)
         rc = sl__restore(&j, err);
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, SL__TASK_STACK);
     for (int i = 0; rc == 0 && i < j.ntasks; i++) {
-        if (pthread_create(&j.tasks[i].thread, NULL, sl__task_main, &j.tasks[i]) != 0)
+        if (pthread_create(&j.tasks[i].thread, &attr, sl__task_main, &j.tasks[i]) != 0)
             rc = sl_error_set(err, SL_ERR_PROGRAM_LIMIT, -1, "could not start a task thread");
         else
             j.tasks[i].started = true;
     }
+    pthread_attr_destroy(&attr);
     if (rc == 0)
         rc = sl__coordinate(&j, err);
     /* Tear down: stop the tasks, unblock the ones waiting on a channel. */
     pthread_mutex_lock(&j.mu);
     j.shutdown = true;
+    atomic_store(&j.cancel, true);
     pthread_cond_broadcast(&j.task_cv);
     pthread_mutex_unlock(&j.mu);
     for (int i = 0; i < j.ntasks; i++)

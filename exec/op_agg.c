@@ -254,6 +254,7 @@ typedef struct sl__call {
     sl_type out;      /* result type */
     bool distinct;    /* a DISTINCT multiset filters the values */
     bool multiset;    /* retractable MIN/MAX: a value multiset */
+    int pos;          /* statement byte offset of the call, for its errors */
 } sl__call;
 
 typedef struct sl__acc {
@@ -616,19 +617,20 @@ static void sl__win_add(sl__agg *a, int64_t end, uint32_t g)
 /* ------------------------------------------------------------------------
 ** Accumulate and compute results.
 */
-static int sl__overflow(sl_error *err, const char *what)
+/* 22003 at the position of the aggregate call. */
+static int sl__overflow(sl_error *err, const char *what, int pos)
 {
-    return sl_error_set(err, SL_ERR_NUMERIC_RANGE, -1, "%s overflow", what);
+    return sl_error_set(err, SL_ERR_NUMERIC_RANGE, pos, "%s overflow", what);
 }
 
-/* Add sign * x (|sign| = 1) to a DECIMAL(38) sum. */
-static inline int sl__dec_acc(sl_i128 *sum, sl_i128 x, int sign, sl_error *err)
+/* Add sign * x (|sign| = 1) to a DECIMAL(38) sum of the call at pos. */
+static inline int sl__dec_acc(sl_i128 *sum, sl_i128 x, int sign, int pos, sl_error *err)
 {
     static const sl_i128 lim = (sl_i128)10000000000000000000ULL * (sl_i128)10000000000000000000ULL;
     sl_i128 r;
     bool o = sign > 0 ? __builtin_add_overflow(*sum, x, &r) : __builtin_sub_overflow(*sum, x, &r);
     if (o || r >= lim || r <= -lim)
-        return sl__overflow(err, "DECIMAL sum");
+        return sl__overflow(err, "DECIMAL sum", pos);
     *sum = r;
     return 0;
 }
@@ -647,7 +649,7 @@ static int sl__acc_inner(const sl__call *call, sl__acc *acc, sl__val x, int sign
         return 0;
     case SL__A_SUM_DEC:
     case SL__A_AVG_DEC:
-        if (sl__dec_acc(&acc->v.d, x.d, sign, err))
+        if (sl__dec_acc(&acc->v.d, x.d, sign, call->pos, err))
             return -1;
         acc->n += sign;
         return 0;
@@ -786,7 +788,7 @@ static int sl__result(const sl__agg *a, const sl__group *g, int c, sl_chunk *dst
     switch (call->kind) {
     case SL__A_SUM_INT:
         if (acc->v.d > INT64_MAX || acc->v.d < INT64_MIN)
-            return sl__overflow(err, "BIGINT sum");
+            return sl__overflow(err, "BIGINT sum", call->pos);
         sl_chunk_set_i64(dst, col, r, (int64_t)acc->v.d);
         return 0;
     case SL__A_SUM_DEC: sl_chunk_set_i128(dst, col, r, acc->v.d); return 0;
@@ -796,7 +798,7 @@ static int sl__result(const sl__agg *a, const sl__group *g, int c, sl_chunk *dst
         sl_i128 q;
         if (sl_dec_div(acc->v.d, call->in_scale, (sl_i128)acc->n, 0, call->out.precision,
                        call->out.scale, &q))
-            return sl__overflow(err, "DECIMAL average");
+            return sl__overflow(err, "DECIMAL average", call->pos);
         sl_chunk_set_i128(dst, col, r, q);
         return 0;
     }
@@ -1041,6 +1043,11 @@ static int sl__agg_watermark(sl_operator *op, int64_t wm, const sl_emit *out, sl
         for (int j = 0; j < win->n && !rc; j++) {
             sl__group *grp = SL__G(a, win->g[j]);
             int r;
+            /* firing may take long (many windows, many groups) */
+            if (j % SL_CHUNK_ROWS == 0 && sl_op_cancelled(op)) {
+                rc = sl_op_cancel_error(err);
+                break;
+            }
             rc = sl__out_row(a, out, SL_ROW_INSERT, grp, &r, err);
             for (int c = 0; c < a->naggs && !rc; c++)
                 rc = sl__result(a, grp, c, a->out, a->nkeys + c, r, err);
@@ -1489,6 +1496,7 @@ static int sl__plan_call(sl__agg *a, const sl_agg_call *ac, sl__call *call, sl_e
 {
     memset(call, 0, sizeof *call);
     call->arg = ac->arg;
+    call->pos = ac->pos;
     call->out = ac->type;
     if (ac->arg < -1 || ac->arg >= a->in_ncols || (ac->arg < 0 && ac->fn != SL_FN_COUNT))
         return sl_error_set(err, SL_ERR_INTERNAL, -1, "aggregate argument column %d out of range", ac->arg);

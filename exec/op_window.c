@@ -20,9 +20,11 @@
 ** A row whose time is NULL belongs to no window and is dropped (Flink's
 ** window TVF skips a null rowtime; it is not late, so late_rows stays 0).
 ** One input chunk may expand into many output chunks (HOP with size/slide
-** = 60 makes 60 rows of each); every emitted chunk holds at most
-** SL_CHUNK_ROWS rows. Window bounds are computed in ns exactly (__int128);
-** a window that leaves the representable timestamp range is an error 22003.
+** = 60 makes 60 rows of each, at most SL_WINDOW_MAX_PER_ROW); every
+** emitted chunk holds at most SL_CHUNK_ROWS rows, and before each the
+** job's cancellation is checked (sl_op_cancelled). Window bounds are
+** computed in ns exactly (__int128); a window that leaves the
+** representable timestamp range is an error 22003.
 **
 ** Main routines: sl_window_tvf_new and its process callback.
 */
@@ -30,6 +32,7 @@
 
 #include "../parser/sl_parser.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,14 +77,17 @@ static void sl__copy_value(sl_chunk *dst, int dcol, int dr, const sl_chunk *src,
 }
 
 /* Append one output row: input row r of in plus the window [start, end). */
-static int sl__emit_window(sl__wtvf *w, const sl_chunk *in, int r, sl_i128 start, sl_i128 end,
-                           const sl_emit *out, sl_error *err)
+static int sl__emit_window(sl_operator *op, const sl_chunk *in, int r, sl_i128 start,
+                           sl_i128 end, const sl_emit *out, sl_error *err)
 {
+    sl__wtvf *w = op->impl;
     /* window_time = end - 1 ms must stay representable, and so must start/end. */
     if (start < INT64_MIN || end > INT64_MAX || end - SL_NANOS_PER_MILLI < INT64_MIN)
         return sl_error_set(err, SL_ERR_NUMERIC_RANGE, -1,
                             "window bounds of a row are out of the timestamp range");
     if (sl_chunk_full(w->out)) {
+        if (sl_op_cancelled(op))
+            return sl_op_cancel_error(err);
         if (out->fn(out->ctx, w->out, err) != 0)
             return -1;
         sl_chunk_reset(w->out);
@@ -110,20 +116,20 @@ static int sl__wtvf_process(sl_operator *op, const sl_chunk *in, const sl_emit *
         switch (w->window_fn) {
         case SL_WIN_TUMBLE: {
             sl_i128 s = sl__align(t, w->offset, w->size);
-            if (sl__emit_window(w, in, r, s, s + w->size, out, err) != 0)
+            if (sl__emit_window(op, in, r, s, s + w->size, out, err) != 0)
                 return -1;
             break;
         }
         case SL_WIN_HOP:
             for (sl_i128 s = sl__align(t, w->offset, w->slide); s > t - w->size; s -= w->slide)
-                if (sl__emit_window(w, in, r, s, s + w->size, out, err) != 0)
+                if (sl__emit_window(op, in, r, s, s + w->size, out, err) != 0)
                     return -1;
             break;
         default: { /* SL_WIN_CUMULATE */
             sl_i128 ws = sl__align(t, w->offset, w->size);
             for (sl_i128 e = sl__align(t, w->offset, w->slide) + w->slide; e <= ws + w->size;
                  e += w->slide)
-                if (sl__emit_window(w, in, r, ws, e, out, err) != 0)
+                if (sl__emit_window(op, in, r, ws, e, out, err) != 0)
                     return -1;
             break;
         }
@@ -195,10 +201,13 @@ static int sl__wtvf_check(const sl_window_tvf_spec *s, sl_error *err)
         s->window_fn != SL_WIN_CUMULATE)
         return sl_error_set(err, SL_ERR_INTERNAL, -1, "unknown window function %d",
                             s->window_fn);
+    /* the planner checked all of this with positions (planner/bind.c) */
     const int64_t max_ms = INT64_MAX / SL_NANOS_PER_MILLI;
-    if (s->size_ms <= 0 || s->size_ms > max_ms || s->offset_ms < -max_ms ||
-        s->offset_ms > max_ms)
-        return sl_error_set(err, SL_ERR_WINDOWING, -1, "window size must be positive");
+    if (s->size_ms <= 0 || s->size_ms > max_ms)
+        return sl_error_set(err, SL_ERR_WINDOWING, -1,
+                            "window size must be positive and at most %" PRId64 " ms", max_ms);
+    if (s->offset_ms < -max_ms || s->offset_ms > max_ms)
+        return sl_error_set(err, SL_ERR_WINDOWING, -1, "window offset out of range");
     if (s->window_fn != SL_WIN_TUMBLE) {
         if (s->slide_ms <= 0 || s->slide_ms > max_ms)
             return sl_error_set(err, SL_ERR_WINDOWING, -1,
@@ -206,6 +215,12 @@ static int sl__wtvf_check(const sl_window_tvf_spec *s, sl_error *err)
         if (s->window_fn == SL_WIN_CUMULATE && s->size_ms % s->slide_ms != 0)
             return sl_error_set(err, SL_ERR_WINDOWING, -1,
                                 "the size of a CUMULATE window must be a multiple of its step");
+        /* windows per row: ceil(size / slide) (SQL makes HOP's a multiple too) */
+        int64_t per_row = s->size_ms / s->slide_ms + (s->size_ms % s->slide_ms != 0);
+        if (per_row > SL_WINDOW_MAX_PER_ROW)
+            return sl_error_set(err, SL_ERR_PROGRAM_LIMIT, -1,
+                                "a row would fall into %" PRId64 " windows (at most %d)", per_row,
+                                SL_WINDOW_MAX_PER_ROW);
     }
     return 0;
 }

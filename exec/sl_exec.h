@@ -32,6 +32,8 @@
 #include "../base/sl_type.h"
 #include "../planner/sl_bind.h"
 
+#include <stdatomic.h>
+
 /* ------------------------------------------------------------------------
 ** Chunks (chunk.c).
 */
@@ -465,7 +467,21 @@ struct sl_operator {
     void *impl;                 /* state */
     int out_ncols;              /* output columns */
     const sl_type *out_types;   /* their types (owned by the operator) */
+    const atomic_bool *cancel;  /* set by the job: true once it is being torn down; NULL = never */
 };
+
+/* Whether the job op runs in is being torn down: a loop whose length
+** depends on the input (window assignment, firing, timers) checks it at
+** least once per emitted chunk and then fails with sl_op_cancel_error
+** (that error is dropped: the job already failed or is stopping). */
+static inline bool sl_op_cancelled(const sl_operator *op)
+{
+    return op->cancel && atomic_load_explicit(op->cancel, memory_order_relaxed);
+}
+static inline int sl_op_cancel_error(sl_error *err)
+{
+    return sl_error_set(err, SL_ERR_QUERY_CANCELED, -1, "the job was cancelled");
+}
 
 /* One aggregate call of an aggregation. */
 typedef struct sl_agg_call {
@@ -473,6 +489,7 @@ typedef struct sl_agg_call {
     bool distinct;     /* COUNT(DISTINCT x) etc. */
     int arg;           /* input column; -1 for COUNT(*) */
     sl_type type;      /* result type (the planner's) */
+    int pos;           /* statement byte offset of the call (its overflow errors), or -1 */
 } sl_agg_call;
 
 /* GROUP BY without a window: output = keys then aggregates, as an updating
@@ -507,7 +524,10 @@ int sl_window_agg_new(const sl_window_agg_spec *spec, sl_operator **out, sl_erro
 /* Window table function: appends window_start, window_end (TIMESTAMP(3)) and
 ** window_time (window_end - 1 ms, the new event time) to each row, one
 ** output row per window the row falls in (TUMBLE: 1; HOP: size/slide;
-** CUMULATE: one per step up to the window's size). Stateless. */
+** CUMULATE: one per step up to the window's size). Stateless.
+** size / slide (HOP) and size / step (CUMULATE) are at most
+** SL_WINDOW_MAX_PER_ROW (the planner refuses more with a position). */
+#define SL_WINDOW_MAX_PER_ROW 10000
 typedef struct sl_window_tvf_spec {
     int in_ncols;              /* input columns */
     const sl_type *in_types;   /* their types */

@@ -107,7 +107,7 @@ static void *sl__deep(sl__parse *p, void *node, int child_depth, int pos, void (
         return NULL;
     int d = child_depth + 1;
     if (d > SL__MAX_DEPTH) {
-        sl_error_set(p->err, SL_ERR_PROGRAM_LIMIT, pos, "statement is nested too deeply");
+        sl_error_set(p->err, SL_ERR_TOO_COMPLEX, pos, "statement is nested too deeply");
         sl_error_detail(p->err, "Expressions and queries may nest at most %d levels.",
                         SL__MAX_DEPTH);
         free_fn(node);
@@ -658,7 +658,9 @@ sl_query *sl__query_tail(sl__parse *p, sl_query *q, sl__tail t)
     d = sl__max(d + 1, sl__dget(p, q));
     sl__dput(p, q, d);
     if (d > SL__MAX_DEPTH) {
-        sl_error_set(p->err, SL_ERR_PROGRAM_LIMIT, q->pos, "statement is nested too deeply");
+        sl_error_set(p->err, SL_ERR_TOO_COMPLEX, q->pos, "statement is nested too deeply");
+        sl_error_detail(p->err, "Expressions and queries may nest at most %d levels.",
+                        SL__MAX_DEPTH);
         sl_query_free(q);
         return NULL;
     }

@@ -64,7 +64,7 @@ void sl__syntax_error(sl__parse *p, int major, sl__tok tok)
 
 void sl__stack_overflow(sl__parse *p)
 {
-    sl_error_set(p->err, SL_ERR_PROGRAM_LIMIT, p->cur_pos, "statement too complex");
+    sl_error_set(p->err, SL_ERR_TOO_COMPLEX, p->cur_pos, "statement is nested too deeply");
     sl_error_detail(p->err, "The parser stack is limited to %d entries.", SL__STACK_SIZE);
 }
 
@@ -238,6 +238,8 @@ int sl_sql_split(const char *sql, size_t len, size_t *stmt_len)
             continue;
         if (t.unterminated)
             return 0;
+        if (t.type == TK_SEMI && !any)
+            continue; /* an empty statement (";;") is skipped like a blank */
         any = true;
         if (sl__blk_step(&blk, t.type)) {
             *stmt_len = off;

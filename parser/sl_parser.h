@@ -286,7 +286,9 @@ sl_stmt *sl_parse_one(const char *sql, size_t len, sl_error *err);
 ** EXECUTE STATEMENT SET BEGIN ... END block. Returns:
 **   1  complete: *stmt_len = bytes up to and including that ';'
 **   0  incomplete: more input is needed (also for an unterminated string or comment)
-**  -1  nothing but whitespace and comments
+**  -1  nothing but whitespace, comments and empty statements (';' alone)
+** Empty statements before a statement are part of its text (the parser
+** skips them too).
 ** The shell feeds the rest (sql + *stmt_len) back in for the next statement. */
 int sl_sql_split(const char *sql, size_t len, size_t *stmt_len);
 

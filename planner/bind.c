@@ -19,6 +19,7 @@
 */
 #include "planner_int.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -334,10 +335,20 @@ static int sl__interval_arg(sl_binder *b, const sl_expr *e, const char *what, in
                           "INTERVAL '1' MINUTE",
                           what);
     } else {
+        /* every bound of every window must stay a representable timestamp */
+        const int64_t max_ms = INT64_MAX / SL_NANOS_PER_MILLI;
         *ms = strtoll(x->text, NULL, 10);
-        if (*ms <= 0 && strcmp(what, "offset") != 0)
+        if (*ms <= 0 && strcmp(what, "offset") != 0) {
             rc = sl_error_set(b->err, SL_ERR_WINDOWING, e->pos,
                               "the %s of a window must be positive", what);
+        } else if (*ms > max_ms || *ms < -max_ms) {
+            rc = sl_error_set(b->err, SL_ERR_WINDOWING, e->pos, "the %s of a window is too large",
+                              what);
+            sl_error_detail(b->err,
+                            "Window sizes, slides, steps and offsets are at most %" PRId64
+                            " ms (about 292 years), the range of a TIMESTAMP.",
+                            max_ms);
+        }
     }
     sl_bexpr_free(x);
     return rc;
@@ -390,10 +401,22 @@ static int sl__bind_window(sl_binder *b, const sl_from *f, sl__rel *out)
                               f->window_fn == SL_WIN_HOP ? "slide" : "step", &slide);
         if (rc == 0)
             rc = sl__interval_arg(b, sl_list_get(f->args, 1), "size", &size);
+        const sl_expr *size_arg = sl_list_get(f->args, 1);
+        const char *sname = f->window_fn == SL_WIN_HOP ? "slide" : "step";
         if (rc == 0 && (slide <= 0 || size % slide != 0))
-            rc = sl_error_set(b->err, SL_ERR_WINDOWING, ((sl_expr *)sl_list_get(f->args, 1))->pos,
+            rc = sl_error_set(b->err, SL_ERR_WINDOWING, size_arg->pos,
                               "the size of a %s window must be a multiple of its %s", fname,
-                              f->window_fn == SL_WIN_HOP ? "slide" : "step");
+                              sname);
+        if (rc == 0 && size / slide > SL_WINDOW_MAX_PER_ROW) {
+            /* each row is copied into size / slide windows */
+            rc = sl_error_set(b->err, SL_ERR_PROGRAM_LIMIT, size_arg->pos,
+                              "a %s window of this size and %s puts each row into %" PRId64
+                              " windows",
+                              fname, sname, size / slide);
+            sl_error_detail(b->err, "A row may fall into at most %d windows (size / %s).",
+                            SL_WINDOW_MAX_PER_ROW, sname);
+            sl_error_hint(b->err, "Use a larger %s or a smaller size.", sname);
+        }
     }
     if (rc == 0 && nargs == need + 1)
         rc = sl__interval_arg(b, sl_list_get(f->args, need), "offset", &offset);
@@ -588,6 +611,7 @@ static int sl__agg_hook(sl_bind_ctx *ctx, const sl_expr *e, sl_bexpr **out)
     a->aggs[a->naggs].distinct = e->distinct;
     a->aggs[a->naggs].arg = arg;
     a->aggs[a->naggs].type = rt;
+    a->aggs[a->naggs].pos = e->pos;
     a->naggs++;
     *out = sl__colref(nkeys + a->naggs - 1, rt, e->pos);
     return 1;

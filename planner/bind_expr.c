@@ -19,6 +19,8 @@
 */
 #include "sl_bind.h"
 
+#include "../base/sl_time.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -235,7 +237,7 @@ static bool sl__parse_date(sl__cursor *c, sl_strbuf *out)
     if (!sl__read_uint(c, 4, &y, &yd) || yd != 4 || !sl__accept(c, '-') ||
         !sl__read_uint(c, 2, &m, NULL) || !sl__accept(c, '-') || !sl__read_uint(c, 2, &d, NULL))
         return false;
-    if (y < 1 || m < 1 || m > 12 || d < 1 || d > sl__days_in_month(y, m))
+    if (m < 1 || m > 12 || d < 1 || d > sl__days_in_month(y, m)) /* years 0000..9999 */
         return false;
     sl_strbuf_appendf(out, "%04lld-%02lld-%02lld", y, m, d);
     return true;
@@ -326,6 +328,17 @@ static sl_bexpr *sl__bind_typed(const sl_expr *e, sl_error *err)
         sl_strbuf_free(&sb);
         sl_error_set(err, SL_ERR_DATETIME_FORMAT, e->pos, "invalid %s literal '%s'", what, text);
         sl_error_hint(err, "Expected %s.", expected);
+        return NULL;
+    }
+    int64_t ns;
+    if (sl_type_is_timestamp(t.id) && sl_ts_parse(sb.buf, sb.len, &ns) != 0) {
+        /* a real date and time the runtime cannot represent */
+        sl_strbuf_free(&sb);
+        sl_error_set(err, SL_ERR_DATETIME_OVERFLOW, e->pos, "%s literal '%s' is out of range", what,
+                     text);
+        sl_error_detail(err,
+                        "TIMESTAMP values range from 1677-09-21 00:12:43.145224192 to "
+                        "2262-04-11 23:47:16.854775807.");
         return NULL;
     }
     t.not_null = true;

@@ -125,6 +125,7 @@ static void sl__agg_spec(sl_physical *p, const sl_lp *agg, int64_t ttl_ms, sl_gr
         calls[i].distinct = agg->aggs[i].distinct;
         calls[i].arg = agg->aggs[i].arg;
         calls[i].type = agg->aggs[i].type;
+        calls[i].pos = agg->aggs[i].pos;
     }
     g->aggs = calls;
     g->ttl_ms = ttl_ms;

@@ -100,6 +100,7 @@ typedef struct sl_lp_agg {
     bool distinct;     /* COUNT(DISTINCT x) */
     int arg;           /* input column, -1 for COUNT(*) */
     sl_type type;      /* result type */
+    int pos;           /* byte offset of the call (runtime errors: SUM overflow) */
 } sl_lp_agg;
 
 typedef struct sl_lp_order {

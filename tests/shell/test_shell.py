@@ -883,6 +883,36 @@ def case_script_sigterm_stops_jobs(sb):
     check(len(ids) == len(set(ids)), "no duplicates")
 
 
+def case_script_huge_in_list_jobs(sb):
+    """Background jobs filtering with IN / NOT IN lists of 200000 constants
+    (once an OR chain whose evaluation overflowed a task thread's stack and
+    took the whole process down): the process survives, each job writes
+    exactly the rows a Python reference selects, read back from the sink."""
+    evens = ", ".join(str(2 * k) for k in range(1, 200001))
+    script = (sink_table(sb) + "\n" + sink_table(sb, "odd_sink") + "\n"
+              "CREATE TABLE nums (id BIGINT) WITH ('connector' = 'datagen', "
+              "'number-of-rows' = '500', 'fields.id.kind' = 'sequence', "
+              "'fields.id.start' = '1', 'fields.id.end' = '500');\n"
+              "SET 'parallelism.default' = '2';\n"
+              "SET 'table.dml-sync' = 'false';\n"
+              "SET 'pipeline.name' = 'in_list';\n"
+              "INSERT INTO sink SELECT id FROM nums WHERE id IN (%s);\n"
+              "SET 'pipeline.name' = 'not_in_list';\n"
+              "INSERT INTO odd_sink SELECT id FROM nums WHERE id NOT IN (%s, NULL) "
+              "OR id NOT IN (%s);\n" % (evens, evens, evens))
+    path = sb.path("in.sql", script)
+    rc, out, err = run(sb, ["-f", path])
+    no_sanitizer_report(err)
+    check(rc == 0, "exit status %s" % rc, out[-2000:], err[-2000:])
+    check('job "in_list" finished: 250 rows written' in err, "in_list finished", err[-2000:])
+    check('job "not_in_list" finished: 250 rows written' in err, "not_in_list finished",
+          err[-2000:])
+    check(sorted(committed_ids(os.path.join(sb.dir, "sink"))) == list(range(2, 501, 2)),
+          "IN: the even ids")
+    check(sorted(committed_ids(os.path.join(sb.dir, "odd_sink"))) == list(range(1, 501, 2)),
+          "NOT IN: the odd ids (NOT IN with a NULL is never TRUE)")
+
+
 # ---------------------------------------------------------------------------
 # Cases: the stdin connector (each line of standard input is one record).
 

@@ -464,5 +464,50 @@ static void t_errors(void)
     op->ops->free(op);
 }
 
+/* The job is torn down while one chunk expands into many windows: the
+** operator stops at its next output chunk (the cancel flag the job sets). */
+static atomic_bool cancel_flag;
+static int cancel_emit(void *ctx, sl_chunk *c, sl_error *err)
+{
+    (void)c, (void)err;
+    int *calls = ctx;
+    if (++*calls == 3)
+        atomic_store(&cancel_flag, true);
+    return 0;
+}
+
+static void t_limits_and_cancel(void)
+{
+    init_types(SL_TYPE_TIMESTAMP);
+    sl_error err = SL_ERROR_INIT;
+    sl_operator *op = NULL;
+    /* at most SL_WINDOW_MAX_PER_ROW windows per row */
+    sl_window_tvf_spec hop = {3, in_types, 1, SL_WIN_HOP, 1000000000, 1000, 0};
+    CHECK(sl_window_tvf_new(&hop, &op, &err) == -1);
+    CHECK_STR(err.sqlstate, "54000");
+    sl_error_reset(&err);
+    sl_window_tvf_spec cum = {3, in_types, 1, SL_WIN_CUMULATE, 86400000, 1000, 0};
+    CHECK(sl_window_tvf_new(&cum, &op, &err) == -1);
+    CHECK_STR(err.sqlstate, "54000");
+    sl_error_reset(&err);
+    op = make_op(SL_WIN_HOP, (int64_t)SL_WINDOW_MAX_PER_ROW * 1000, 1000, 0);
+    REQUIRE(op);
+    /* 1000 rows x 10000 windows = ~9800 chunks: cancelled after the third */
+    int64_t ts[1000];
+    for (int i = 0; i < 1000; i++)
+        ts[i] = (int64_t)i * MS;
+    sl_chunk *c = make_chunk(ts, 1000);
+    int calls = 0;
+    sl_emit em = {cancel_emit, &calls};
+    atomic_store(&cancel_flag, false);
+    op->cancel = &cancel_flag;
+    CHECK(op->ops->process(op, c, &em, &err) == -1);
+    CHECK_STR(err.sqlstate, "57014");
+    CHECK_INT(calls, 3);
+    sl_error_reset(&err);
+    sl_chunk_free(c);
+    op->ops->free(op);
+}
+
 SL_TESTS(t_tumble_reference, t_hop_reference, t_cumulate_reference, t_explicit,
-         t_types_and_kinds, t_expansion, t_errors)
+         t_types_and_kinds, t_expansion, t_errors, t_limits_and_cancel)

@@ -295,7 +295,7 @@ static void expect_limit(char *sql)
     sl_list *l = sl_list_new();
     size_t len = strlen(sql);
     CHECK_INT(sl_parse(sql, len, l, &err), -1);
-    CHECK_STR(err.sqlstate, SL_ERR_PROGRAM_LIMIT);
+    CHECK_STR(err.sqlstate, SL_ERR_TOO_COMPLEX);
     CHECK(err.position >= 0 && err.position <= (int)len);
     sl_list_free(l, sl_stmt_free_v);
     sl_error_reset(&err);
