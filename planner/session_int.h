@@ -14,6 +14,7 @@
 
 #include "planner_int.h"
 
+#include <jansson.h>
 #include <pthread.h>
 #include <signal.h>
 
@@ -82,6 +83,28 @@ int sl__resolve(sl_session *s, const sl_list *plans, bool explain, sl__gplan *g,
 void sl__gplan_free(sl__gplan *g);
 bool sl__job_live(sl_engine *eng, const char *name, sl_job_stats *stats);
 int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err);
+/* Savepoints as branch points (session_branch.c). */
+typedef struct sl__branch {
+    const char *job;     /* the job being started */
+    const char *restore; /* 'execution.savepoint.path' it starts from, or NULL */
+    bool claim;          /* 'execution.savepoint-restore-mode' = 'claim' (continue that line) */
+    sl_list *tables;     /* char*: its exactly-once sink tables ... */
+    sl_list *targets;    /* char*: ... and where each writes (sl__sink_targets) */
+} sl__branch;
+/* The exactly-once sinks among plans' (decided[i]: plan i's guarantee):
+** table names and where each writes ("filesystem /abs/dir", "kafka
+** host:9092 topic"), one entry per place. */
+void sl__sink_targets(const sl_catalog *cat, const sl_list *plans, const sl_guarantee *decided,
+                      sl_list *tables, sl_list *targets);
+/* The savepoint rules (session_branch.c's header) for starting job b->job:
+** 0 (and b recorded as a branch of the savepoint's job), or -1 with 55000
+** / 55006, message, detail and hint. */
+int sl__branch_check(sl_engine *eng, const sl__branch *b, sl_error *err);
+/* The other jobs (not of name's line of claims) whose records name one of
+** targets (a JSON array of strings): "\"a\", \"b\"", or NULL; caller frees. */
+char *sl__shared_note(const char *data_dir, const char *name, const json_t *targets);
+/* Whether a job of that name runs in the engine (takes the engine's mutex). */
+bool sl__job_is_running(sl_engine *eng, const char *name);
 int sl__stop_job_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err);
 
 #endif
