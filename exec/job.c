@@ -1393,7 +1393,7 @@ static int sl__restore(sl__job *j, sl_error *err)
             sl_free(st);
             st = NULL;
         }
-        if (rc == 0 && t->sink) {
+        if (rc == 0 && t->sink && !spec->restore_fork) {
             snprintf(name, sizeof name, "sink-%s", t->name);
             rc = sl_chk_read_state(from, d, name, &st, &len, err);
             if (rc == 0) {

@@ -684,8 +684,9 @@ typedef struct sl_job_spec {
     ** of the job's own newest checkpoint (Flink's execution.savepoint.path);
     ** NULL = none. Epochs continue after both, so no name is reused. */
     const char *restore_path;
-    bool restore_fork;               /* restore_path is a fork's start (no_claim): the
-                                        lifetime counters start from zero */
+    bool restore_fork;               /* restore_path is another job's, whose sinks are not
+                                        these (a fork): its sink committables are left to
+                                        that job, the lifetime counters start from zero */
     int parallelism;                 /* tasks per input (>= 1) */
     int ninputs;                     /* sources (>= 1; several = UNION ALL) */
     const sl_input_spec *inputs;     /* them */

@@ -153,6 +153,8 @@ static int64_t sl__newest(const char *job_dir)
 ** The rules
 */
 
+static bool sl__claimed_from(const char *jobs, json_t *rec, const char *anc);
+
 /* The directory of a chk-<N> path, absolute; caller frees. */
 static char *sl__parent(const char *chk)
 {
@@ -252,6 +254,25 @@ static int sl__own_check(const sl__branch *b, const char *own_dir, int64_t own, 
         }
     }
     json_decref(mine);
+    if (rc == 0 && own < 0 && !b->restore) {
+        /* It started from a savepoint and died before a checkpoint of its
+        ** own: afresh, it would write again what that savepoint's job did. */
+        json_t *rec = sl__load(own_dir, "_job.json");
+        json_t *from = json_object_get(rec, "from");
+        const char *path = json_string_value(json_object_get(from, "path"));
+        if (path) {
+            rc = sl_error_set(err, SL_ERR_NOT_IN_STATE, -1,
+                              "job \"%s\" started from savepoint %s and has no checkpoint of "
+                              "its own yet",
+                              b->job, path);
+            sl_error_detail(err, "Started afresh, it would not continue from that savepoint: "
+                                 "its sinks would get rows again that are committed there.");
+            sl_error_hint(err, "SET 'execution.savepoint.path' = '%s' to start it from there "
+                               "again, or SET 'pipeline.name' to start a new job.",
+                          path);
+        }
+        json_decref(rec);
+    }
     if (rc != 0 || own < 0 || !b->restore || (same && own == n))
         return rc;
     char *path = sl_path_join(own_dir, "");
@@ -280,7 +301,51 @@ static int sl__own_check(const sl__branch *b, const char *own_dir, int64_t own, 
     return -1;
 }
 
-int sl__branch_check(sl_engine *eng, const sl__branch *b, sl_error *err)
+/* A job other than b->job, and than `except` and the jobs it claimed from,
+** whose record names one of the targets of b that `skip` (a JSON array)
+** does not: its name (caller frees) and *target, or NULL. */
+static char *sl__other_writer(const char *data_dir, const sl__branch *b, const char *except,
+                              const json_t *skip, const char **target)
+{
+    char *jobs = sl_path_join(data_dir, "jobs");
+    DIR *d = opendir(jobs);
+    struct dirent *de;
+    char *found = NULL;
+    json_t *ex = NULL;
+    if (except) {
+        char *exdir = sl_chk_job_dir(data_dir, except);
+        ex = sl__load(exdir, "_job.json");
+        sl_free(exdir);
+    }
+    while (!found && d && (de = readdir(d)) != NULL) {
+        if (de->d_name[0] == '.')
+            continue;
+        char *dir = sl_path_join(jobs, de->d_name);
+        json_t *o = sl__load(dir, "_job.json");
+        const char *other = json_string_value(json_object_get(o, "name"));
+        const char *t = o ? sl__overlap(json_object_get(o, "targets"), b->targets) : NULL;
+        if (t && other && strcmp(other, b->job) != 0 && !(except && strcmp(other, except) == 0)) {
+            sl_list one = {.items = (void **)&t, .n = 1};
+            bool skipped = skip && sl__overlap(skip, &one) != NULL;
+            if (!skipped && !(ex && sl__claimed_from(jobs, ex, other))) {
+                found = sl_strdup(other);
+                *target = t;
+                for (int k = 0; k < b->targets->n; k++) /* b's copy: o goes */
+                    if (strcmp(b->targets->items[k], t) == 0)
+                        *target = b->targets->items[k];
+            }
+        }
+        json_decref(o);
+        sl_free(dir);
+    }
+    if (d)
+        closedir(d);
+    json_decref(ex);
+    sl_free(jobs);
+    return found;
+}
+
+int sl__branch_check(sl_engine *eng, sl__branch *b, sl_error *err)
 {
     char *own_dir = sl_chk_job_dir(eng->data_dir, b->job);
     char *own_abs = sl__abs_path(own_dir);
@@ -319,6 +384,14 @@ int sl__branch_check(sl_engine *eng, const sl__branch *b, sl_error *err)
     const char *j = jrec ? json_string_value(json_object_get(jrec, "name")) : NULL;
     char *jname = sl_strdup(j ? j : from_dir);
     int64_t m = sl__newest(from_dir);
+    /* Its sinks and ours: the same set, or (no record) taken to be. */
+    json_t *jt = json_object_get(jrec, "targets");
+    bool same_sinks = !json_is_array(jt) || json_array_size(jt) == (size_t)b->targets->n;
+    for (int k = 0; same_sinks && k < b->targets->n; k++) {
+        sl_list one = {.items = &b->targets->items[k], .n = 1};
+        same_sinks = sl__overlap(jt, &one) != NULL;
+    }
+    b->other_sinks = !b->claim || !same_sinks;
     json_t *branches = sl__load(from_dir, "_branches.json");
     if (!branches)
         branches = json_object();
@@ -363,6 +436,25 @@ int sl__branch_check(sl_engine *eng, const sl__branch *b, sl_error *err)
                                "RESET 'execution.savepoint-restore-mode' to continue \"%s\" "
                                "instead.",
                           jname);
+        }
+    }
+    /* A new line (a fork), or J's line into sinks J did not write: no
+    ** other job may write them (two lines in one sink hold rows twice). */
+    if (rc == 0) {
+        const char *t = NULL;
+        char *w = sl__other_writer(eng->data_dir, b, b->claim ? jname : NULL,
+                                   b->claim ? json_object_get(jrec, "targets") : NULL, &t);
+        if (w) {
+            rc = sl_error_set(err, SL_ERR_NOT_IN_STATE, -1,
+                              "job \"%s\" writes into table %s: a job started from a savepoint "
+                              "into it would hold rows twice",
+                              w, sl__table_of(b, t));
+            sl_error_detail(err, "Starting from checkpoint %lld of \"%s\" begins a line of its "
+                                 "own in that exactly-once sink (%s), beside job \"%s\".",
+                            (long long)n, jname, t, w);
+            sl_error_hint(err, "Write into a table nobody else writes (another path or "
+                               "topic).");
+            sl_free(w);
         }
     }
     json_array_foreach(json_object_get(branches, "branches"), i, e)

@@ -90,6 +90,9 @@ typedef struct sl__branch {
     bool claim;          /* 'execution.savepoint-restore-mode' = 'claim' (continue that line) */
     sl_list *tables;     /* char*: its exactly-once sink tables ... */
     sl_list *targets;    /* char*: ... and where each writes (sl__sink_targets) */
+    bool other_sinks;    /* set by sl__branch_check: the savepoint is another job's, whose
+                            exactly-once sinks are not these (a fork, or a claim into
+                            other sinks): its committables and counters are not ours */
 } sl__branch;
 /* The exactly-once sinks among plans' (decided[i]: plan i's guarantee):
 ** table names and where each writes ("filesystem /abs/dir", "kafka
@@ -99,7 +102,7 @@ void sl__sink_targets(const sl_catalog *cat, const sl_list *plans, const sl_guar
 /* The savepoint rules (session_branch.c's header) for starting job b->job:
 ** 0 (and b recorded as a branch of the savepoint's job), or -1 with 55000
 ** / 55006, message, detail and hint. */
-int sl__branch_check(sl_engine *eng, const sl__branch *b, sl_error *err);
+int sl__branch_check(sl_engine *eng, sl__branch *b, sl_error *err);
 /* The other jobs (not of name's line of claims) whose records name one of
 ** targets (a JSON array of strings): "\"a\", \"b\"", or NULL; caller frees. */
 char *sl__shared_note(const char *data_dir, const char *name, const json_t *targets);

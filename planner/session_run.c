@@ -52,6 +52,7 @@ typedef struct sl__job {
     char *guarantees;       /* EXPLAIN's Guarantees section of the job: the whole decision */
     char *restore_path;     /* 'execution.savepoint.path' it starts from, or NULL */
     bool claim;             /* ... continuing that job ('execution.savepoint-restore-mode') */
+    bool other_sinks;       /* ... of another job, whose sinks are not this one's */
     sl_list *targets;       /* char*: where its exactly-once sinks write (session_branch.c) */
     sl_list *target_tables; /* char*: their tables */
     int restart_attempts;   /* restarts allowed after a transient failure (0 = none) */
@@ -1055,7 +1056,7 @@ static int sl__run_insert(sl_session *s, sl__job *job, sl__run_ctx *run,
     sl_engine *eng = s->eng;
     sl_job_spec *spec = sl_physical_spec(job->phys);
     spec->restore_path = job->restore_path;
-    spec->restore_fork = job->restore_path && !job->claim;
+    spec->restore_fork = job->restore_path && job->other_sinks;
     spec->should_stop = sl__job_should_stop;
     spec->stop_ctx = job;
     spec->notice = sl__job_notice;
@@ -1161,7 +1162,7 @@ int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl
     sl__branch b = {name, restore,
                     sl_strcasecmp(sl__setting(s, "execution.savepoint-restore-mode"),
                                   "no_claim") != 0,
-                    tables, targets};
+                    tables, targets, false};
     if (!query && (sl_job_name_check(name, -1, err) != 0 || sl__branch_check(s->eng, &b, err) != 0)) {
         sl_list_free(tables, sl_free);
         sl_list_free(targets, sl_free);
@@ -1206,6 +1207,7 @@ int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl
         guarantees = NULL;
         job->restore_path = sl_strdup(restore);
         job->claim = b.claim;
+        job->other_sinks = b.other_sinks;
         job->targets = targets;
         job->target_tables = tables;
         targets = tables = NULL;
