@@ -364,6 +364,10 @@ typedef struct sl_participant_args {
     const sl_kvlist *const *options; /* their WITH options (the first one's name it) */
     const char *const *tables;       /* their names */
     const char *job;                 /* the job's name */
+    const char *origin;              /* the job whose savepoint it starts from (another
+                                        name), or NULL: that job's decisions count as this
+                                        one's past, so recover() and peek() report them
+                                        and a savepoint older than them is refused */
 } sl_participant_args;
 
 typedef int (*sl_participant_create_fn)(const sl_participant_args *args, sl_participant **out,

@@ -275,7 +275,6 @@ static int sl__own_check(const sl__branch *b, const char *own_dir, int64_t own, 
     }
     if (rc != 0 || own < 0 || !b->restore || (same && own == n))
         return rc;
-    char *path = sl_path_join(own_dir, "");
     if (same) {
         sl_error_set(err, SL_ERR_NOT_IN_STATE, -1,
                      "savepoint %s is older than checkpoint %lld of job \"%s\"", b->restore,
@@ -297,7 +296,6 @@ static int sl__own_check(const sl__branch *b, const char *own_dir, int64_t own, 
                        "'execution.savepoint-restore-mode' = 'no_claim' to fork into other "
                        "sinks).",
                   b->job, (long long)own);
-    sl_free(path);
     return -1;
 }
 
@@ -392,6 +390,7 @@ int sl__branch_check(sl_engine *eng, sl__branch *b, sl_error *err)
         same_sinks = sl__overlap(jt, &one) != NULL;
     }
     b->other_sinks = !b->claim || !same_sinks;
+    b->origin = j ? sl_strdup(j) : NULL;
     json_t *branches = sl__load(from_dir, "_branches.json");
     if (!branches)
         branches = json_object();
@@ -517,9 +516,10 @@ static bool sl__claimed_from(const char *jobs, json_t *rec, const char *anc)
         const char *mode = json_string_value(json_object_get(from, "mode"));
         const char *dir = json_string_value(json_object_get(from, "dir"));
         const char *job = json_string_value(json_object_get(from, "job"));
+        const char *self = json_string_value(json_object_get(cur, "name"));
         json_t *next = NULL;
-        if (job && mode && strcmp(mode, "claim") == 0) {
-            found = strcmp(job, anc) == 0;
+        if (job && mode && strcmp(mode, "claim") == 0 && !(self && strcmp(self, job) == 0)) {
+            found = strcmp(job, anc) == 0; /* (its own savepoint is no link) */
             if (!found && dir)
                 next = sl__load(dir, "_job.json");
         }

@@ -90,6 +90,8 @@ typedef struct sl__branch {
     bool claim;          /* 'execution.savepoint-restore-mode' = 'claim' (continue that line) */
     sl_list *tables;     /* char*: its exactly-once sink tables ... */
     sl_list *targets;    /* char*: ... and where each writes (sl__sink_targets) */
+    char *origin;        /* set by sl__branch_check: the name of the savepoint's job when
+                            it is another one (caller frees) */
     bool other_sinks;    /* set by sl__branch_check: the savepoint is another job's, whose
                             exactly-once sinks are not these (a fork, or a claim into
                             other sinks): its committables and counters are not ours */

@@ -53,6 +53,7 @@ typedef struct sl__job {
     char *restore_path;     /* 'execution.savepoint.path' it starts from, or NULL */
     bool claim;             /* ... continuing that job ('execution.savepoint-restore-mode') */
     bool other_sinks;       /* ... of another job, whose sinks are not this one's */
+    char *origin;           /* ... that job's name, or NULL */
     sl_list *targets;       /* char*: where its exactly-once sinks write (session_branch.c) */
     sl_list *target_tables; /* char*: their tables */
     int restart_attempts;   /* restarts allowed after a transient failure (0 = none) */
@@ -449,6 +450,7 @@ static void sl__job_free(sl__job *job)
     sl_free(job->guarantees);
     sl_free(job->restore_path);
     sl_list_free(job->targets, sl_free);
+    sl_free(job->origin);
     sl_list_free(job->target_tables, sl_free);
     sl_free(job);
 }
@@ -1057,6 +1059,7 @@ static int sl__run_insert(sl_session *s, sl__job *job, sl__run_ctx *run,
     sl_job_spec *spec = sl_physical_spec(job->phys);
     spec->restore_path = job->restore_path;
     spec->restore_fork = job->restore_path && job->other_sinks;
+    spec->participant_args.origin = job->origin; /* its decisions are this job's past */
     spec->should_stop = sl__job_should_stop;
     spec->stop_ctx = job;
     spec->notice = sl__job_notice;
@@ -1162,8 +1165,9 @@ int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl
     sl__branch b = {name, restore,
                     sl_strcasecmp(sl__setting(s, "execution.savepoint-restore-mode"),
                                   "no_claim") != 0,
-                    tables, targets, false};
+                    tables, targets, NULL, false};
     if (!query && (sl_job_name_check(name, -1, err) != 0 || sl__branch_check(s->eng, &b, err) != 0)) {
+        sl_free(b.origin);
         sl_list_free(tables, sl_free);
         sl_list_free(targets, sl_free);
         sl_free(name);
@@ -1208,6 +1212,8 @@ int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl
         job->restore_path = sl_strdup(restore);
         job->claim = b.claim;
         job->other_sinks = b.other_sinks;
+        job->origin = b.origin;
+        b.origin = NULL;
         job->targets = targets;
         job->target_tables = tables;
         targets = tables = NULL;
@@ -1229,6 +1235,7 @@ int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl
     sl_catalog_close(cat);
     sl_list_free(tables, sl_free);
     sl_list_free(targets, sl_free);
+    sl_free(b.origin);
     sl_free(name);
     sl_list_free(plans, sl__lp_free_v);
     sl_free(effective);
