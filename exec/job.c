@@ -1242,7 +1242,8 @@ static int sl__stale_savepoint(const sl__job *j, int64_t n, int64_t held, sl_err
     sl_error_set(err, "55000", -1,
                  "savepoint %s is older than checkpoint %lld, which the transactions of job "
                  "\"%s\" committed",
-                 spec->restore_path, (long long)held, spec->name);
+                 spec->restore_path, (long long)held,
+                 spec->participant_args.origin ? spec->participant_args.origin : spec->name);
     sl_error_detail(err, "Its sinks hold the epochs up to %lld; starting from checkpoint %lld "
                          "would write epochs %lld to %lld a second time.",
                     (long long)held, (long long)n, (long long)n + 1, (long long)held);

@@ -22,7 +22,9 @@
 **   1. a job that has decided checkpoints of its own resumes from its newest,
 **      M: starting it from anything else is refused (55000), as its sinks
 **      hold its epochs up to M. So is resuming X's own savepoint twice, or a
-**      script re-run with the SET still in it.
+**      script re-run with the SET still in it. A job that started from a
+**      savepoint and has no checkpoint yet is refused without the savepoint
+**      (afresh it would write the savepoint's rows again).
 **   2. claim (X continues J's line; X = J is a plain resume): refused when J
 **      has a decided checkpoint M > N (J went on after the savepoint: its
 **      epochs N+1..M are committed), when J runs, and when another job
@@ -30,7 +32,9 @@
 **      again (its line goes on as X).
 **   3. no_claim (X is a fork: J and other forks may go on too): X needs a
 **      name of its own, and none of its exactly-once sinks may be one that J
-**      or another branch of J writes.
+**      or another branch of J writes — nor any other job (a new line in a
+**      sink beside another holds rows twice). A claim into sinks J does not
+**      write is held to the same for those sinks.
 **
 ** Two jobs writing one exactly-once sink without being one line are each
 ** exactly-once, but not together: a WARNING when the second starts, and
@@ -153,7 +157,7 @@ static int64_t sl__newest(const char *job_dir)
 ** The rules
 */
 
-static bool sl__claimed_from(const char *jobs, json_t *rec, const char *anc);
+static bool sl__claimed_from(json_t *rec, const char *anc);
 
 /* The directory of a chk-<N> path, absolute; caller frees. */
 static char *sl__parent(const char *chk)
@@ -213,10 +217,22 @@ static int sl__add_branch(const char *dir, json_t *rec, const sl__branch *b, int
     return rc;
 }
 
+/* Whether a job that claimed a checkpoint went on from it: it has decided
+** a checkpoint of its own, or runs. One that failed or died before has
+** committed nothing: its claim holds nobody back (it is refused itself once
+** another went on). */
+static bool sl__claim_taken(sl_engine *eng, const char *job)
+{
+    char *dir = sl_chk_job_dir(eng->data_dir, job);
+    bool taken = sl__newest(dir) >= 0 || sl__job_is_running(eng, job);
+    sl_free(dir);
+    return taken;
+}
+
 /* Rule 1 and the branches of X itself (a claim retired it; a fork writes
 ** one of its sinks). */
-static int sl__own_check(const sl__branch *b, const char *own_dir, int64_t own, int64_t n,
-                         bool same, sl_error *err)
+static int sl__own_check(sl_engine *eng, const sl__branch *b, const char *own_dir, int64_t own,
+                         int64_t n, bool same, sl_error *err)
 {
     json_t *mine = sl__load(own_dir, "_branches.json");
     size_t i;
@@ -231,6 +247,8 @@ static int sl__own_check(const sl__branch *b, const char *own_dir, int64_t own, 
         if (!other || strcmp(other, b->job) == 0)
             continue;
         if (mode && strcmp(mode, "claim") == 0) {
+            if (!sl__claim_taken(eng, other))
+                continue;
             rc = sl_error_set(err, SL_ERR_NOT_IN_STATE, -1,
                               "job \"%s\" was taken over by job \"%s\"", b->job, other);
             sl_error_detail(err, "Job \"%s\" started from its checkpoint %lld and continues it "
@@ -325,7 +343,7 @@ static char *sl__other_writer(const char *data_dir, const sl__branch *b, const c
         if (t && other && strcmp(other, b->job) != 0 && !(except && strcmp(other, except) == 0)) {
             sl_list one = {.items = (void **)&t, .n = 1};
             bool skipped = skip && sl__overlap(skip, &one) != NULL;
-            if (!skipped && !(ex && sl__claimed_from(jobs, ex, other))) {
+            if (!skipped && !(ex && sl__claimed_from(ex, other))) {
                 found = sl_strdup(other);
                 *target = t;
                 for (int k = 0; k < b->targets->n; k++) /* b's copy: o goes */
@@ -361,7 +379,7 @@ int sl__branch_check(sl_engine *eng, sl__branch *b, sl_error *err)
         from_dir = sl__parent(b->restore);
     }
     bool same = from_dir && strcmp(from_dir, own_abs) == 0;
-    int rc = sl__own_check(b, own_dir, own, n, same, err);
+    int rc = sl__own_check(eng, b, own_dir, own, n, same, err);
     if (rc == 0 && b->restore && same && !b->claim) {
         rc = sl_error_set(err, SL_ERR_NOT_IN_STATE, -1,
                           "a fork of job \"%s\" needs a name of its own", b->job);
@@ -469,7 +487,7 @@ int sl__branch_check(sl_engine *eng, sl__branch *b, sl_error *err)
             continue;
         }
         const char *t = sl__overlap(json_object_get(e, "targets"), b->targets);
-        if (b->claim && mode && strcmp(mode, "claim") == 0) {
+        if (b->claim && mode && strcmp(mode, "claim") == 0 && sl__claim_taken(eng, other)) {
             rc = sl_error_set(err, SL_ERR_NOT_IN_STATE, -1,
                               "job \"%s\" was taken over by job \"%s\"", jname, other);
             sl_error_detail(err, "Job \"%s\" started from its checkpoint %lld and continues "
@@ -507,7 +525,7 @@ int sl__branch_check(sl_engine *eng, sl__branch *b, sl_error *err)
 
 /* Whether job `anc` is an ancestor of record rec along claims ("from" with
 ** mode claim), following at most 64 links. */
-static bool sl__claimed_from(const char *jobs, json_t *rec, const char *anc)
+static bool sl__claimed_from(json_t *rec, const char *anc)
 {
     json_t *cur = json_incref(rec);
     bool found = false;
@@ -527,7 +545,6 @@ static bool sl__claimed_from(const char *jobs, json_t *rec, const char *anc)
         cur = next;
     }
     json_decref(cur);
-    (void)jobs;
     return found;
 }
 
@@ -569,8 +586,8 @@ char *sl__shared_note(const char *data_dir, const char *name, const json_t *targ
                 }
             }
             /* One line of claims (J, then X continuing J) is one job. */
-            if (hit && !(mine && sl__claimed_from(jobs, mine, other)) &&
-                !sl__claimed_from(jobs, o, name))
+            if (hit && !(mine && sl__claimed_from(mine, other)) &&
+                !sl__claimed_from(o, name))
                 sl_strbuf_appendf(&sb, "%s\"%s\"", sb.len ? ", " : "", other);
         }
         json_decref(o);
