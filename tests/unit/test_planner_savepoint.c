@@ -331,6 +331,7 @@ static void t_branch_points(void)
     CHECK(run(s, other, &c, &err) == 0);
     const char *to_out = "INSERT INTO out SELECT id FROM endless";
     const char *to_other = "INSERT INTO other SELECT id FROM endless";
+    CHECK(run(s, "SET 'parallelism.default' = '1'", &c, &err) == 0);
 
     CHECK(run(s, "SET 'pipeline.name' = 'spj'", &c, &err) == 0);
     char *p1 = run_and_stop(s, to_out, "spj", true, &c, &err);
@@ -387,11 +388,67 @@ static void t_branch_points(void)
     sl_free(run_and_stop(s, to_out, "heir", false, &c, &err));
     CHECK_INT(sl_engine_running_jobs(eng), 0);
 
+    /* A branch that failed before a checkpoint of its own (restored at
+    ** another parallelism than heir's checkpoint was taken at) is not
+    ** started afresh: it would write heir's rows again. */
+    char *set_heir = NULL;
+    {
+        char *hdir = sl_sprintf("%s/jobs/heir", dir);
+        char *st = NULL;
+        int64_t newest = -1;
+        DIR *d = opendir(hdir);
+        struct dirent *de;
+        while (d && (de = readdir(d)) != NULL)
+            if (strncmp(de->d_name, "chk-", 4) == 0 && atoll(de->d_name + 4) > newest)
+                newest = atoll(de->d_name + 4);
+        if (d)
+            closedir(d);
+        set_heir = sl_sprintf("SET 'execution.savepoint.path' = '%s/chk-%lld'", hdir,
+                              (long long)newest);
+        sl_free(st);
+        sl_free(hdir);
+    }
+    CHECK(run(s, set_heir, &c, &err) == 0);
+    CHECK(run(s, "SET 'pipeline.name' = 'late'", &c, &err) == 0);
+    CHECK(run(s, "SET 'parallelism.default' = '2'", &c, &err) == 0);
+    CHECK(run(s, to_out, &c, &err) == 0); /* fails at once, in the background */
+    char status[32] = "";
+    for (int i = 0; i < 500 && strcmp(status, "FAILED") != 0; i++) {
+        CHECK(run(s, "SHOW JOBS", &c, &err) == 0);
+        show_jobs_field(sl_strbuf_cstr(&c.rows), "late", 0, status, sizeof status);
+        if (strcmp(status, "FAILED") != 0)
+            pause_ms(20); /* polling a condition, bounded */
+    }
+    CHECK_STR(status, "FAILED");
+    CHECK(run(s, "SET 'parallelism.default' = '1'", &c, &err) == 0);
+    CHECK(run(s, "RESET 'execution.savepoint.path'", &c, &err) == 0);
+    refused(s, to_out, "late", "55000", &c, &err);
+    if (err.message && !strstr(err.message, "has no checkpoint of its own"))
+        fprintf(stderr, "  refused with: %s\n", err.message);
+    CHECK(err.message && strstr(err.message, "has no checkpoint of its own"));
+
+    /* A fork into a sink a job of its own writes (no savepoint at all). */
+    char *third = sink_sql(files, "third");
+    char *third_dir = sl_sprintf("%s/third", files);
+    CHECK(run(s, third, &c, &err) == 0);
+    CHECK(run(s, "SET 'pipeline.name' = 'solo'", &c, &err) == 0);
+    sl_free(run_and_stop(s, "INSERT INTO third SELECT id FROM endless", "solo", false, &c, &err));
+    CHECK(run(s, set_p2, &c, &err) == 0);
+    CHECK(run(s, "SET 'execution.savepoint-restore-mode' = 'no_claim'", &c, &err) == 0);
+    CHECK(run(s, "SET 'pipeline.name' = 'stray'", &c, &err) == 0);
+    refused(s, "INSERT INTO third SELECT id FROM endless", "stray", "55000", &c, &err);
+    CHECK(err.message && strstr(err.message, "job \"solo\" writes into table third"));
+    CHECK_INT(sl_engine_running_jobs(eng), 0);
+
     /* The independent reader: each id at most once in each sink. */
     int n_out = 0, n_other = 0;
     CHECK_INT(doubled_ids(out_dir, &n_out), 0);
     CHECK_INT(doubled_ids(other_dir, &n_other), 0);
     CHECK(n_out > 0 && n_other > 0);
+    CHECK_INT(doubled_ids(third_dir, NULL), 0);
+    sl_free(third);
+    sl_free(third_dir);
+    sl_free(set_heir);
 
     sl_free(set_p1);
     sl_free(set_p2);
