@@ -83,6 +83,11 @@ typedef struct sl_connector_caps {
                                        sinks of one system with the same value of
                                        cluster_option commit together (one participant) */
     const char *cluster_option;     /* that option */
+    /* Where the sink's rows land, for telling when two jobs write one place
+    ** (planner/session_branch.c): the option naming it (a directory, a
+    ** topic; with cluster_option's value when set), NULL = the table. */
+    const char *sink_target_option;
+    bool sink_target_path;          /* ... it names a directory (compared as a real path) */
     /* A check of the live system at plan time, bounded by timeout_ms (a
     ** database setting, a broker limit); NULL when there is none. 0 with
     ** *out filled, or -1 with err when the system cannot be reached. */

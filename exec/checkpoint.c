@@ -85,9 +85,53 @@ static char *sl__safe_name(const char *name)
     return sl_strbuf_detach(&sb);
 }
 
+int sl_job_name_check(const char *name, int pos, sl_error *err)
+{
+    static const char where[] = "A job's name is its identity: its checkpoints and its record "
+                                "live in jobs/<name>/ of the data directory.";
+    size_t len = strlen(name), file = 0;
+    if (len == 0) {
+        sl_error_set(err, SL_ERR_INVALID_PARAMETER, pos, "a job name must not be empty");
+        sl_error_detail(err, "%s", where);
+        sl_error_hint(err, "RESET 'pipeline.name' to have a name derived from the statement, "
+                           "or SET it to a name of your own.");
+        return -1;
+    }
+    if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0) {
+        sl_error_set(err, SL_ERR_INVALID_PARAMETER, pos, "\"%s\" is not a valid job name", name);
+        sl_error_detail(err, "%s", where);
+        return -1;
+    }
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
+        bool plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+                     (*p >= '0' && *p <= '9') || *p == '.' || *p == '_' || *p == '-';
+        file += plain ? 1 : 3;
+        if (*p == '/' || *p < 0x20 || *p == 0x7f) {
+            sl_error_set(err, SL_ERR_INVALID_PARAMETER, pos,
+                         "a job name must not contain %s (byte %d is 0x%02X)",
+                         *p == '/' ? "'/'" : "control characters",
+                         (int)(p - (const unsigned char *)name) + 1, *p);
+            sl_error_detail(err, "%s", where);
+            return -1;
+        }
+    }
+    if (file > SL_JOB_NAME_MAX) {
+        sl_error_set(err, SL_ERR_INVALID_PARAMETER, pos, "job name is too long (%zu bytes)", len);
+        sl_error_detail(err, "A job name may take at most %d bytes as a file name: letters, "
+                             "digits, '.', '_' and '-' take one, any other byte three (%%XX).",
+                        SL_JOB_NAME_MAX);
+        return -1;
+    }
+    return 0;
+}
+
 char *sl_chk_job_dir(const char *data_dir, const char *job)
 {
-    char *safe = sl__safe_name(job);
+    /* The empty name would be jobs/ itself: "%" cannot be any other name's
+    ** file name (an escape is always % and two hex digits). Names are
+    ** checked before they get here (sl_job_name_check); this keeps a path
+    ** inside jobs/<one directory>/ whatever a caller passes. */
+    char *safe = job[0] ? sl__safe_name(job) : sl_strdup("%");
     char *jobs = sl_path_join(data_dir, "jobs");
     char *dir = sl_path_join(jobs, safe);
     sl_free(jobs);
@@ -98,6 +142,12 @@ char *sl_chk_job_dir(const char *data_dir, const char *job)
 int sl_chk_open(const char *data_dir, const char *job, sl_chk_store **out, sl_error *err)
 {
     *out = NULL;
+    /* Escaping makes '/', '.' and control bytes safe; an empty name or one
+    ** too long for a file name cannot be. */
+    if (!job[0] || strlen(job) > SL_JOB_NAME_MAX) {
+        sl_job_name_check(job, -1, err);
+        return -1;
+    }
     char *dir = sl_chk_job_dir(data_dir, job);
     if (sl_fs_mkdir_p(dir, err) != 0) {
         sl_free(dir);
@@ -688,6 +738,21 @@ int sl_chk_prune(sl_chk_store *st, int keep, sl_error *err)
     }
     sl_free(ids);
     return rc;
+}
+
+int sl_chk_open_dir(const char *job_dir, sl_chk_store **out, sl_error *err)
+{
+    *out = NULL;
+    if (!sl_fs_is_dir(job_dir))
+        return sl_error_set(err, SL_ERR_UNDEFINED_FILE, -1, "directory \"%s\" does not exist",
+                            job_dir);
+    sl_chk_store *st = sl_calloc(1, sizeof *st);
+    st->dir = sl_strdup(job_dir);
+    st->job = sl_strdup("");
+    pthread_mutex_init(&st->mu, NULL);
+    st->pending = sl_list_new();
+    *out = st;
+    return 0;
 }
 
 int sl_chk_open_path(const char *chk_dir, sl_chk_store **out, int64_t *id, sl_error *err)

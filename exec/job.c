@@ -171,6 +171,9 @@ typedef struct sl__task {
     bool limit_hit;           /* LIMIT reached: rows are dropped */
     /* counters, read by the coordinator while the task runs */
     _Atomic int64_t rows_in, rows_out, rows_late, rows_skipped;
+    /* the same over the job's life before this run (the restored checkpoint's
+       "counters-<task>"; set before the task starts) */
+    int64_t base_in, base_out, base_skipped;
 } sl__task;
 
 struct sl__job {
@@ -574,6 +577,16 @@ static int sl__barrier(sl__task *t, int64_t id, bool savepoint, sl_list *blobs, 
         sl_strbuf wm = SL_STRBUF_INIT;
         sl_strbuf_appendf(&wm, "%lld", (long long)t->watermark);
         sl__blob_add(blobs, 0, "watermark-%s", t->name, &wm);
+        /* The counters as of the barrier: what the job read, wrote and
+        ** skipped up to this checkpoint, over its life (SHOW JOBS). */
+        int64_t skipped = t->source && t->source->ops->skipped
+                              ? t->source->ops->skipped(t->source)
+                              : t->rows_skipped;
+        sl_strbuf cn = SL_STRBUF_INIT;
+        sl_strbuf_appendf(&cn, "%lld %lld %lld", (long long)(t->base_in + t->rows_in),
+                          (long long)(t->base_out + t->rows_out),
+                          (long long)(t->base_skipped + skipped));
+        sl__blob_add(blobs, 0, "counters-%s", t->name, &cn);
     }
     if (rc == 0 && t->sink) {
         sl__pending *pd = sl_calloc(1, sizeof *pd);
@@ -1226,6 +1239,27 @@ static int sl__decided_here(sl__job *j, int64_t held, int64_t own, sl_error *err
     return -1;
 }
 
+/* Starting from savepoint n (restore_path) while the participant's
+** transactions decided checkpoint held > n: the epochs n+1..held are
+** committed in its sinks (the job went on after the savepoint, or another
+** job with the same transactional id prefix did), and would be written
+** again. 55000. */
+static int sl__stale_savepoint(const sl__job *j, int64_t n, int64_t held, sl_error *err)
+{
+    const sl_job_spec *spec = j->spec;
+    sl_error_set(err, "55000", -1,
+                 "savepoint %s is older than checkpoint %lld, which the transactions of job "
+                 "\"%s\" committed",
+                 spec->restore_path, (long long)held,
+                 spec->participant_args.origin ? spec->participant_args.origin : spec->name);
+    sl_error_detail(err, "Its sinks hold the epochs up to %lld; starting from checkpoint %lld "
+                         "would write epochs %lld to %lld a second time.",
+                    (long long)held, (long long)n, (long long)n + 1, (long long)held);
+    sl_error_hint(err, "RESET 'execution.savepoint.path' to resume from the newest checkpoint, "
+                       "or fork into a table with its own transactional id prefix.");
+    return -1;
+}
+
 /* Resume from the newest decided checkpoint (or the restore path), or start fresh. */
 static int sl__restore(sl__job *j, sl_error *err)
 {
@@ -1245,10 +1279,29 @@ static int sl__restore(sl__job *j, sl_error *err)
         if (rc == 0 && seen > own && sl__decided_here(j, seen, own, err) != 0)
             return -1;
     }
+    /* From a savepoint: the participant must not have decided anything
+    ** after it (a savepoint is a branch point, DESIGN.md section 10). Peeked
+    ** at before fencing anyone, checked again once the decision is final. */
+    int64_t sp = -1;
+    if (spec->restore_path && j->participant) {
+        sl_chk_store *p = NULL;
+        if (sl_chk_open_path(spec->restore_path, &p, &sp, err) != 0)
+            return -1;
+        sl_chk_close(p);
+        int64_t seen = -1;
+        sl_error perr = SL_ERROR_INIT;
+        int rc = j->participant->ops->peek ? j->participant->ops->peek(j->participant, &seen, &perr)
+                                           : -1;
+        sl_error_reset(&perr);
+        if (rc == 0 && seen > sp)
+            return sl__stale_savepoint(j, sp, seen, err);
+    }
     /* Fence earlier incarnations first: from here on nothing they still
     ** try to commit can succeed, so the decision read back is final. */
     if (j->participant && j->participant->ops->recover(j->participant, &held, err) != 0)
         return -1;
+    if (spec->restore_path && j->participant && held > sp)
+        return sl__stale_savepoint(j, sp, held, err);
     if (held > own && j->store && !spec->restore_path) {
         /* Decided by the participant, then a crash before _metadata: every
         ** state file of it was durable before the decision. Seal it. */
@@ -1335,7 +1388,24 @@ static int sl__restore(sl__job *j, sl_error *err)
             sl_free(st);
             st = NULL;
         }
-        if (rc == 0 && t->sink) {
+        if (rc == 0 && !spec->restore_fork) {
+            /* Optional: checkpoints taken before it was kept have none. */
+            snprintf(name, sizeof name, "counters-%s", t->name);
+            sl_error cerr = SL_ERROR_INIT;
+            if (sl_chk_read_state(from, d, name, &st, &len, &cerr) == 0) {
+                long long in = 0, out = 0, sk = 0;
+                if (st && sscanf(st, "%lld %lld %lld", &in, &out, &sk) == 3 && in >= 0 && out >= 0 &&
+                    sk >= 0) {
+                    t->base_in = in;
+                    t->base_out = out;
+                    t->base_skipped = sk;
+                }
+            }
+            sl_error_reset(&cerr);
+            sl_free(st);
+            st = NULL;
+        }
+        if (rc == 0 && t->sink && !spec->restore_fork) {
             snprintf(name, sizeof name, "sink-%s", t->name);
             rc = sl_chk_read_state(from, d, name, &st, &len, err);
             if (rc == 0) {
@@ -1390,12 +1460,16 @@ static void sl__collect(sl__job *j)
 {
     sl_job_stats *s = j->stats;
     s->rows_in = s->rows_out = s->rows_late = s->rows_skipped = 0;
+    s->life_rows_in = s->life_rows_out = s->life_rows_skipped = 0;
     for (int i = 0; i < j->ntasks; i++) {
         sl__task *t = &j->tasks[i];
         s->rows_in += t->rows_in;
         s->rows_out += t->rows_out;
         s->rows_late += t->rows_late;
         s->rows_skipped += t->rows_skipped;
+        s->life_rows_in += t->base_in + t->rows_in;
+        s->life_rows_out += t->base_out + t->rows_out;
+        s->life_rows_skipped += t->base_skipped + t->rows_skipped;
     }
 }
 

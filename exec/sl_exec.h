@@ -366,6 +366,10 @@ typedef struct sl_participant_args {
     const sl_kvlist *const *options; /* their WITH options (the first one's name it) */
     const char *const *tables;       /* their names */
     const char *job;                 /* the job's name */
+    const char *origin;              /* the job whose savepoint it starts from (another
+                                        name), or NULL: that job's decisions count as this
+                                        one's past, so recover() and peek() report them
+                                        and a savepoint older than them is refused */
 } sl_participant_args;
 
 typedef int (*sl_participant_create_fn)(const sl_participant_args *args, sl_participant **out,
@@ -426,10 +430,21 @@ int sl_chk_prune(sl_chk_store *st, int keep, sl_error *err);
 ** read its state: *id = N. 22023 when the path is no chk-<N>, 58P01 when it
 ** is not a complete checkpoint, XX001 when it is damaged (as sl_chk_latest). */
 int sl_chk_open_path(const char *chk_dir, sl_chk_store **out, int64_t *id, sl_error *err);
+/* Open an existing job directory (jobs/<job>, or another data directory's)
+** to read its checkpoints (sl_chk_latest): nothing is created. 58P01 when
+** it does not exist. */
+int sl_chk_open_dir(const char *job_dir, sl_chk_store **out, sl_error *err);
 /* Path of a checkpoint directory (for savepoint paths in messages); caller frees. */
 char *sl_chk_path(const sl_chk_store *st, int64_t id);
-/* data_dir/jobs/<job> with the job name escaped as in the store; caller frees. */
+/* data_dir/jobs/<job> with the job name escaped as in the store (always one
+** directory inside jobs/, whatever job is); caller frees. */
 char *sl_chk_job_dir(const char *data_dir, const char *job);
+
+#define SL_JOB_NAME_MAX 255 /* bytes of a job name's file name (NAME_MAX) */
+/* Whether name can be a job's name ('pipeline.name', STOP JOB 'name'):
+** not empty, not "." or "..", no '/' and no control characters, and short
+** enough for a file name once escaped. 0, or -1 with 22023 at pos. */
+int sl_job_name_check(const char *name, int pos, sl_error *err);
 
 /* ------------------------------------------------------------------------
 ** Stateful operators (op_*.c). An operator consumes chunks and watermarks
@@ -690,6 +705,12 @@ typedef struct sl_job_stats {
     bool finished;            /* the input ended and everything was committed */
     int64_t restarts;         /* left 0 by sl_job_run: the engine's restarts of the job
                                  after transient failures */
+    /* Over the job's life (SHOW JOBS): the counts each checkpoint keeps, as
+    ** of the restored one, plus this run's. Rows read or written again
+    ** after a crash count once, as the committed output holds them once. */
+    int64_t life_rows_in;     /* rows read */
+    int64_t life_rows_out;    /* rows written */
+    int64_t life_rows_skipped;/* malformed records skipped */
 } sl_job_stats;
 
 typedef struct sl_job_spec {
@@ -705,6 +726,9 @@ typedef struct sl_job_spec {
     ** of the job's own newest checkpoint (Flink's execution.savepoint.path);
     ** NULL = none. Epochs continue after both, so no name is reused. */
     const char *restore_path;
+    bool restore_fork;               /* restore_path is another job's, whose sinks are not
+                                        these (a fork): its sink committables are left to
+                                        that job, the lifetime counters start from zero */
     int parallelism;                 /* tasks per input (>= 1) */
     int ninputs;                     /* sources (>= 1; several = UNION ALL) */
     const sl_input_spec *inputs;     /* them */

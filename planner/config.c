@@ -18,6 +18,11 @@ static const sl_config_key sl__keys[] = {
      "Streaming (continuous) or batch execution."},
     {"execution.savepoint.path", SL_OPT_STRING, false, NULL, false, NULL,
      "Savepoint to start the next job from."},
+    {"execution.savepoint-restore-mode", SL_OPT_ENUM, false, "claim", false, "claim|no_claim",
+     "How a job started from 'execution.savepoint.path' relates to the job that took the "
+     "savepoint: 'claim' continues it (refused when that job went on after the savepoint; "
+     "that job never runs again), 'no_claim' forks it under a new 'pipeline.name' into "
+     "sinks the other job does not write."},
     {"parallelism.default", SL_OPT_INT, false, NULL, false, NULL,
      "Parallelism of operators (default: number of cores)."},
     {"pipeline.name", SL_OPT_STRING, false, NULL, false, NULL,
@@ -77,6 +82,8 @@ int sl_config_check(const char *key, const char *value, int key_pos, int value_p
     }
     if (sl_option_check_value(k, key, value, value_pos, err) != 0)
         return -1;
+    if (strcmp(key, "pipeline.name") == 0) /* a job's identity: jobs/<name>/ */
+        return sl_job_name_check(value, value_pos, err);
     int64_t n;
     if (k->type == SL_OPT_INT && sl_option_parse_int(value, &n, value_pos, err) == 0 && n < 1)
         return sl_error_set(err, SL_ERR_INVALID_PARAMETER, value_pos,

@@ -599,7 +599,7 @@ int sl_physical_build_set(const sl_lp *const *roots, int n, const sl_catalog *ca
         popts[np] = dst->def->options;
         ptables[np++] = dst->name;
     }
-    spec->participant_args = (sl_participant_args){np, popts, ptables, o->job_name};
+    spec->participant_args = (sl_participant_args){np, popts, ptables, o->job_name, NULL};
     spec->name = o->job_name;
     spec->data_dir = o->data_dir;
     spec->checkpoint_interval_ms = o->interval_ms;

@@ -14,6 +14,7 @@
 
 #include "planner_int.h"
 
+#include <jansson.h>
 #include <pthread.h>
 #include <signal.h>
 
@@ -90,6 +91,38 @@ struct json_t;
 ** XX001 naming the file when it is damaged (checksum, JSON, name or status). */
 int sl__job_record_read(const char *path, struct json_t **out, sl_error *err);
 int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err);
+/* Savepoints as branch points (session_branch.c). */
+typedef struct sl__branch {
+    const char *job;     /* the job being started */
+    const char *restore; /* 'execution.savepoint.path' it starts from, or NULL */
+    bool claim;          /* 'execution.savepoint-restore-mode' = 'claim' (continue that line) */
+    sl_list *tables;     /* char*: its exactly-once sink tables ... */
+    sl_list *targets;    /* char*: ... and where each writes (sl__sink_targets) */
+    char *origin;        /* set by sl__branch_check: the name of the savepoint's job when
+                            it is another one (caller frees) */
+    bool other_sinks;    /* set by sl__branch_check: the savepoint is another job's, whose
+                            exactly-once sinks are not these (a fork, or a claim into
+                            other sinks): its committables and counters are not ours */
+} sl__branch;
+/* The exactly-once sinks among plans' (decided[i]: plan i's guarantee):
+** table names and where each writes ("filesystem /abs/dir", "kafka
+** host:9092 topic"), one entry per place. */
+void sl__sink_targets(const sl_catalog *cat, const sl_list *plans, const sl_guarantee *decided,
+                      sl_list *tables, sl_list *targets);
+/* The savepoint rules (session_branch.c's header) for starting job b->job:
+** 0 (and b recorded as a branch of the savepoint's job), or -1 with 55000
+** / 55006, message, detail and hint (XX001 when a record it reads is
+** damaged). */
+int sl__branch_check(sl_engine *eng, sl__branch *b, sl_error *err);
+/* targets (char*) as a JSON array of strings; NULL when a string is not
+** valid UTF-8 or memory ran out. */
+json_t *sl__targets_json(const sl_list *targets);
+/* The other jobs (not of name's line of claims) that run or decided a
+** checkpoint and whose records name one of targets (a JSON array of
+** strings): "\"a\", \"b\"", or NULL; caller frees. */
+char *sl__shared_note(const char *data_dir, const char *name, const json_t *targets);
+/* Whether a job of that name runs in the engine (takes the engine's mutex). */
+bool sl__job_is_running(sl_engine *eng, const char *name);
 int sl__stop_job_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err);
 
 #endif

@@ -51,9 +51,16 @@ typedef struct sl__job {
     char *guarantee;        /* the sink's effective guarantee */
     char *guarantees;       /* EXPLAIN's Guarantees section of the job: the whole decision */
     char *restore_path;     /* 'execution.savepoint.path' it starts from, or NULL */
+    bool claim;             /* ... continuing that job ('execution.savepoint-restore-mode') */
+    bool other_sinks;       /* ... of another job, whose sinks are not this one's */
+    char *origin;           /* ... that job's name, or NULL */
+    sl_list *targets;       /* char*: where its exactly-once sinks write (session_branch.c) */
+    sl_list *target_tables; /* char*: their tables */
     int restart_attempts;   /* restarts allowed after a transient failure (0 = none) */
     int64_t restart_delay_ms; /* wait before each */
-    int64_t restarts;       /* [mu] restarts so far (reported in stats.restarts) */
+    int64_t restarts;       /* [mu] restarts over the job's life: its record's count, one
+                               more when its last run died or failed, then each restart
+                               of this run (reported in stats.restarts) */
     sl_list *plans;         /* the logical plans (sl_lp*) the physical plan points into */
     sl_catalog *cat;        /* the catalog snapshot it was planned against */
     sl_physical *phys;      /* the physical plan, holding the sl_job_spec */
@@ -132,8 +139,25 @@ static char *sl__job_name(sl_session *s, const sl_stmt *st)
     sl_strbuf_free(&sb);
     if (st->kind == SL_STMT_STATEMENT_SET)
         return sl_sprintf("statement-set-%016llx", (unsigned long long)h);
-    return sl_sprintf("insert-into-%s-%016llx", st->name ? st->name : "query",
-                      (unsigned long long)h);
+    /* The table's name as a job name's part (sl_job_name_check): '/' and
+    ** control characters become '_', and it is cut (at a character) so the
+    ** whole name fits a file name. */
+    sl_strbuf t = SL_STRBUF_INIT;
+    size_t file = 0;
+    const unsigned char *p = (const unsigned char *)(st->name ? st->name : "query");
+    for (; *p; p++) {
+        bool plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+                     (*p >= '0' && *p <= '9') || *p == '.' || *p == '_' || *p == '-';
+        bool bad = *p == '/' || *p < 0x20 || *p == 0x7f;
+        if ((*p & 0xC0) != 0x80 && file > SL_JOB_NAME_MAX - 60)
+            break;
+        file += plain || bad ? 1 : 3;
+        sl_strbuf_append_char(&t, bad ? '_' : (char)*p);
+    }
+    char *derived = sl_sprintf("insert-into-%s-%016llx", sl_strbuf_cstr(&t),
+                               (unsigned long long)h);
+    sl_strbuf_free(&t);
+    return derived;
 }
 
 /* The statement a job or query runs for (synchronous runs only). */
@@ -381,10 +405,10 @@ int sl__job_record_read(const char *path, json_t **out, sl_error *err)
 ** still RUNNING when no job of the engine runs means its process died: only
 ** one process can use a data directory. Best effort: a failure to write the
 ** record is logged, never fails the job. Called from the job's thread. */
-static void sl__job_record(const char *data_dir, const char *name, const char *status,
-                           const char *sink, const char *guarantee, const char *guarantees,
-                           const sl_job_stats *stats)
+static void sl__job_record(const sl__job *job, const char *status, const sl_job_stats *stats)
 {
+    const char *data_dir = job->eng->data_dir, *name = job->name, *sink = job->sink;
+    const char *guarantee = job->guarantee, *guarantees = job->guarantees;
     char *dir = sl_chk_job_dir(data_dir, name);
     char *path = sl_path_join(dir, "_job.json");
     sl_error err = SL_ERROR_INIT;
@@ -398,13 +422,45 @@ static void sl__job_record(const char *data_dir, const char *name, const char *s
     bad |= json_object_set_new(o, "guarantee", json_string(guarantee ? guarantee : "none"));
     if (guarantees)
         bad |= json_object_set_new(o, "guarantees", json_string(guarantees));
+    /* Where its exactly-once sinks write, and the savepoint it started
+    ** from: what session_branch.c's rules read. */
+    bad |= json_object_set_new(o, "targets", sl__targets_json(job->targets));
+    if (job->restore_path) {
+        json_t *from = json_object();
+        char *abs = sl_strdup(job->restore_path);
+        char *slash = strrchr(abs, '/');
+        while (slash && slash > abs && slash[1] == '\0') { /* trailing '/' */
+            *slash = '\0';
+            slash = strrchr(abs, '/');
+        }
+        if (slash)
+            *slash = '\0';
+        char real[PATH_MAX];
+        const char *d = slash && realpath(abs, real) ? real : abs;
+        bad |= json_object_set_new(from, "path", json_string(job->restore_path));
+        bad |= json_object_set_new(from, "dir", json_string(d));
+        json_t *rec = NULL;
+        char *rp = sl_path_join(d, "_job.json");
+        json_error_t jerr;
+        if (sl_fs_exists(rp))
+            rec = json_load_file(rp, 0, &jerr);
+        const char *from_name = rec ? json_string_value(json_object_get(rec, "name")) : NULL;
+        if (from_name)
+            bad |= json_object_set_new(from, "job", json_string(from_name));
+        json_decref(rec);
+        sl_free(rp);
+        sl_free(abs);
+        bad |= json_object_set_new(from, "mode", json_string(job->claim ? "claim" : "no_claim"));
+        bad |= json_object_set_new(o, "from", from);
+    }
+    bad |= json_object_set_new(o, "restarts", json_integer(stats ? stats->restarts : job->restarts));
     if (stats) {
         bad |= json_object_set_new(o, "last_checkpoint", json_integer(stats->last_checkpoint));
-        bad |= json_object_set_new(o, "rows_in", json_integer(stats->rows_in));
-        bad |= json_object_set_new(o, "rows_out", json_integer(stats->rows_out));
+        /* Over the job's life (kept in its checkpoints). */
+        bad |= json_object_set_new(o, "rows_in", json_integer(stats->life_rows_in));
+        bad |= json_object_set_new(o, "rows_out", json_integer(stats->life_rows_out));
         bad |= json_object_set_new(o, "rows_late", json_integer(stats->rows_late));
-        bad |= json_object_set_new(o, "rows_skipped", json_integer(stats->rows_skipped));
-        bad |= json_object_set_new(o, "restarts", json_integer(stats->restarts));
+        bad |= json_object_set_new(o, "rows_skipped", json_integer(stats->life_rows_skipped));
     }
     bad |= json_object_set_new(o, SL_CHECKSUM_KEY, json_string(SL_CHECKSUM_ZERO));
     char *text = bad ? NULL : json_dumps(o, JSON_PRESERVE_ORDER);
@@ -435,6 +491,9 @@ static void sl__job_free(sl__job *job)
     sl_free(job->guarantee);
     sl_free(job->guarantees);
     sl_free(job->restore_path);
+    sl_list_free(job->targets, sl_free);
+    sl_free(job->origin);
+    sl_list_free(job->target_tables, sl_free);
     sl_free(job);
 }
 
@@ -484,6 +543,14 @@ static sl__job *sl__job_running(sl_engine *eng, const char *name)
             return job;
     }
     return NULL;
+}
+
+bool sl__job_is_running(sl_engine *eng, const char *name)
+{
+    pthread_mutex_lock(&eng->mu);
+    bool running = sl__job_running(eng, name) != NULL;
+    pthread_mutex_unlock(&eng->mu);
+    return running;
 }
 
 /* Live counters of the running job called name (for SHOW JOBS). */
@@ -607,7 +674,7 @@ static int sl__job_run_restarting(sl__job *job, sl_job_stats *stats, sl_error *e
     for (int attempt = 0;; attempt++) {
         int rc = sl_job_run(spec, stats, err);
         sl__scrub_secrets(job->cat, NULL, err); /* it goes to notices, the log, the caller */
-        stats->restarts = attempt;
+        stats->restarts = job->restarts; /* only this thread changes it */
         if (rc == 0 || !sl__transient(err) || attempt >= job->restart_attempts)
             return rc;
         char *msg = sl_sprintf("job \"%s\" failed: %s; restarting it from its last checkpoint "
@@ -651,8 +718,7 @@ static void sl__job_main(sl__job *job)
     sl__job_state state = rc != 0        ? SL__JOB_FAILED
                           : stats.finished ? SL__JOB_FINISHED
                                            : SL__JOB_STOPPED;
-    sl__job_record(eng->data_dir, job->name, sl__job_state_names[state], job->sink,
-                   job->guarantee, job->guarantees, &stats);
+    sl__job_record(job, sl__job_state_names[state], &stats);
     if (job->background && rc != 0) {
         sl_error msg = SL_ERROR_INIT;
         sl_error_copy(&msg, &err);
@@ -816,8 +882,43 @@ static int sl__job_register(sl__job *job, sl_error *err)
     job->state = SL__JOB_RUNNING;
     sl_list_push(eng->jobs, job);
     pthread_mutex_unlock(&eng->mu);
-    sl__job_record(eng->data_dir, job->name, "RUNNING", job->sink, job->guarantee, job->guarantees, NULL);
+    /* Restarts are counted over the job's life: its last run died (its
+    ** record still RUNNING) or failed, and this run starts it again. */
+    char *dir = sl_chk_job_dir(eng->data_dir, job->name);
+    char *path = sl_path_join(dir, "_job.json");
+    json_error_t jerr;
+    json_t *old = sl_fs_exists(path) ? json_load_file(path, 0, &jerr) : NULL;
+    const char *status = json_string_value(json_object_get(old, "status"));
+    int64_t restarts = json_is_integer(json_object_get(old, "restarts"))
+                           ? json_integer_value(json_object_get(old, "restarts"))
+                           : 0;
+    if (status && (strcmp(status, "RUNNING") == 0 || strcmp(status, "FAILED") == 0))
+        restarts++;
+    json_decref(old);
+    sl_free(path);
+    sl_free(dir);
+    pthread_mutex_lock(&eng->mu);
+    job->restarts = restarts;
+    job->stats.restarts = restarts;
+    pthread_mutex_unlock(&eng->mu);
+    sl__job_record(job, "RUNNING", NULL);
     return 0;
+}
+
+/* WARNING when another job (not of this one's line of claims) writes one of
+** this job's exactly-once sinks: each is exactly-once on its own, their
+** union is not. */
+static void sl__shared_warning(const sl__job *job, const sl_result_sink *out)
+{
+    json_t *targets = sl__targets_json(job->targets);
+    char *others = sl__shared_note(job->eng->data_dir, job->name, targets);
+    json_decref(targets);
+    if (others)
+        sl__notice(out, SL_SEV_WARNING,
+                   "job \"%s\" writes into an exactly-once sink that job %s writes too: each "
+                   "job writes its rows once, but rows both produce are in the sink twice",
+                   job->name, others);
+    sl_free(others);
 }
 
 /* Start a registered background job on its own thread, with every signal
@@ -833,8 +934,8 @@ static int sl__job_spawn(sl__job *job, sl_error *err)
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (e == 0)
         return 0;
-    sl_job_stats none = {.last_checkpoint = -1, .restored_from = -1};
-    sl__job_record(eng->data_dir, job->name, "FAILED", job->sink, job->guarantee, job->guarantees, &none);
+    sl_job_stats none = {.last_checkpoint = -1, .restored_from = -1, .restarts = job->restarts};
+    sl__job_record(job, "FAILED", &none);
     pthread_mutex_lock(&eng->mu);
     job->state = SL__JOB_FAILED;
     job->background = false; /* no thread to join */
@@ -882,6 +983,8 @@ int sl__stop_job_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *ou
                         sl_error *err)
 {
     sl_engine *eng = s->eng;
+    if (sl_job_name_check(st->name, st->name_pos, err) != 0)
+        return -1;
     pthread_mutex_lock(&eng->mu);
     sl__reap(eng);
     sl__job *job = sl__job_running(eng, st->name);
@@ -1000,6 +1103,8 @@ static int sl__run_insert(sl_session *s, sl__job *job, sl__run_ctx *run,
     sl_engine *eng = s->eng;
     sl_job_spec *spec = sl_physical_spec(job->phys);
     spec->restore_path = job->restore_path;
+    spec->restore_fork = job->restore_path && job->other_sinks;
+    spec->participant_args.origin = job->origin; /* its decisions are this job's past */
     spec->should_stop = sl__job_should_stop;
     spec->stop_ctx = job;
     spec->notice = sl__job_notice;
@@ -1016,6 +1121,7 @@ static int sl__run_insert(sl_session *s, sl__job *job, sl__run_ctx *run,
     job->stats.restored_from = -1;
     if (sl__job_register(job, err) != 0)
         return -1;
+    sl__shared_warning(job, out);
     if (job->background) {
         /* Before the job's own notices ("resumes from checkpoint 7"). */
         sl__notice(out, SL_SEV_NOTICE, "job \"%s\" submitted", job->name);
@@ -1098,6 +1204,24 @@ int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl
     /* What the job reads while it runs is its own: the plans, the physical
     ** plan and a snapshot of the catalog they point into. */
     char *name = sl__job_name(s, st);
+    sl_list *tables = sl_list_new(), *targets = sl_list_new();
+    if (!query)
+        sl__sink_targets(s->eng->cat, plans, decided, tables, targets);
+    sl__branch b = {name, restore,
+                    sl_strcasecmp(sl__setting(s, "execution.savepoint-restore-mode"),
+                                  "no_claim") != 0,
+                    tables, targets, NULL, false};
+    if (!query && (sl_job_name_check(name, -1, err) != 0 || sl__branch_check(s->eng, &b, err) != 0)) {
+        sl_free(b.origin);
+        sl_list_free(tables, sl_free);
+        sl_list_free(targets, sl_free);
+        sl_free(name);
+        sl_free(decided);
+        sl_free(effective);
+        sl_free(guarantees);
+        sl_list_free(plans, sl__lp_free_v);
+        return -1;
+    }
     sl_catalog *cat = sl_catalog_snapshot(s->eng->cat);
     sl__run_ctx run = {.s = s, .out = out};
     pthread_mutex_init(&run.mu, NULL);
@@ -1131,6 +1255,13 @@ int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl
         effective = NULL;
         guarantees = NULL;
         job->restore_path = sl_strdup(restore);
+        job->claim = b.claim;
+        job->other_sinks = b.other_sinks;
+        job->origin = b.origin;
+        b.origin = NULL;
+        job->targets = targets;
+        job->target_tables = tables;
+        targets = tables = NULL;
         if (sl_strcasecmp(sl__setting(s, "restart-strategy.type"), "fixed-delay") == 0) {
             job->restart_attempts = atoi(sl__setting(s, "restart-strategy.fixed-delay.attempts"));
             job->restart_delay_ms = sl__duration_ms(s, "restart-strategy.fixed-delay.delay");
@@ -1147,6 +1278,9 @@ int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl
     }
     sl_physical_free(phys);
     sl_catalog_close(cat);
+    sl_list_free(tables, sl_free);
+    sl_list_free(targets, sl_free);
+    sl_free(b.origin);
     sl_free(name);
     sl_list_free(plans, sl__lp_free_v);
     sl_free(effective);

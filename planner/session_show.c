@@ -127,7 +127,7 @@ static int sl__show_jobs(sl_session *s, const sl_result_sink *out)
         closedir(d);
     if (names->n > 1)
         qsort(names->items, (size_t)names->n, sizeof(void *), sl__strcmp_v);
-    int shown = 0;
+    int nshown = 0;
     for (int i = 0; i < names->n; i++) {
         char *dir = sl_path_join(jobs, names->items[i]);
         char *path = sl_path_join(dir, "_job.json");
@@ -155,8 +155,8 @@ static int sl__show_jobs(sl_session *s, const sl_result_sink *out)
             char nums[6][24];
             const char *keys[5] = {"rows_in", "rows_out", "rows_late", "rows_skipped",
                                    "restarts"};
-            int64_t counts[5] = {live.rows_in,      live.rows_out, live.rows_late,
-                                 live.rows_skipped, live.restarts};
+            int64_t counts[5] = {live.life_rows_in,      live.life_rows_out, live.rows_late,
+                                 live.life_rows_skipped, live.restarts};
             if (running)
                 chk = live.last_checkpoint;
             snprintf(nums[0], sizeof nums[0], "%lld", (long long)chk);
@@ -167,10 +167,18 @@ static int sl__show_jobs(sl_session *s, const sl_result_sink *out)
                 snprintf(nums[k + 1], sizeof nums[k + 1], "%lld", (long long)counts[k]);
             }
             bool has_stats = running || json_object_get(o, "rows_in") != NULL;
+            /* Another job writing one of its exactly-once sinks (session_branch.c). */
+            const char *guarantee = json_string_value(json_object_get(o, "guarantee"));
+            char *others = name ? sl__shared_note(s->eng->data_dir, name,
+                                                  json_object_get(o, "targets"))
+                                : NULL;
+            char *shown = others ? sl_sprintf("%s; sink shared with job %s",
+                                              guarantee ? guarantee : "?", others)
+                                 : NULL;
             const char *vals[] = {name ? name : names->items[i],
                                   running ? "RUNNING" : died ? "INTERRUPTED" : status ? status : "?",
                                   json_string_value(json_object_get(o, "sink")),
-                                  json_string_value(json_object_get(o, "guarantee")),
+                                  shown ? shown : guarantee,
                                   chk >= 0 ? nums[0] : NULL,
                                   has_stats ? nums[1] : NULL,
                                   has_stats ? nums[2] : NULL,
@@ -178,7 +186,9 @@ static int sl__show_jobs(sl_session *s, const sl_result_sink *out)
                                   has_stats ? nums[4] : NULL,
                                   has_stats ? nums[5] : NULL};
             sl__result_row(&t, vals);
-            shown++;
+            sl_free(shown);
+            sl_free(others);
+            nshown++;
             json_decref(o);
         }
         sl_free(path);
@@ -187,7 +197,7 @@ static int sl__show_jobs(sl_session *s, const sl_result_sink *out)
     sl_list_free(names, sl_free);
     sl_free(jobs);
     char tag[32];
-    snprintf(tag, sizeof tag, "SHOW %d", shown);
+    snprintf(tag, sizeof tag, "SHOW %d", nshown);
     sl__result_complete(out, tag);
     return 0;
 }

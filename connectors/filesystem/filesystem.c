@@ -107,6 +107,8 @@ const sl_connector sl__connector_filesystem = {
         .sink_mech = SL_MECH_ATOMIC_RENAME,
         .sink_updates = false,
         .sink_default = SL_GUARANTEE_EXACTLY_ONCE,
+        .sink_target_option = "path",
+        .sink_target_path = true,
     },
     .check = sl__filesystem_check,
     .create_source = sl__fs_source_create,

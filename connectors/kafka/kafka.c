@@ -86,7 +86,8 @@
     .txn_prefix_option = "sink.transactional-id-prefix",                                         \
     .txn_timeout_option = "properties.transaction.timeout.ms",                                   \
     .txn_timeout_default_ms = SL__KAFKA_TXN_TIMEOUT_DEFAULT_MS, .txn_system = "kafka",         \
-    .cluster_option = "properties.bootstrap.servers", .probe = sl__kafka_probe
+    .cluster_option = "properties.bootstrap.servers", .sink_target_option = "topic",           \
+    .probe = sl__kafka_probe
 
 static const sl_option_spec sl__kafka_options[] = {
     {.key = "topic",

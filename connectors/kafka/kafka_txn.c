@@ -63,6 +63,8 @@ typedef struct sl__kafka_txn {
     sl__kafka_producer prod[2];   /* epoch % 2 */
     char *group;                  /* the consumer group holding the decisions */
     char *job;                    /* the job's name (in the decision's metadata) */
+    char *origin;                 /* the job whose savepoint it starts from, or NULL: its
+                                     decisions are this job's past (sl_participant_args) */
     char *prefix;                 /* 'sink.transactional-id-prefix' */
     int ntopics;                  /* the sinks' topics: the first carries the decision */
     char **topics;
@@ -265,13 +267,20 @@ static char *sl__decision_text(const sl__kafka_txn *x, int64_t epoch)
     return sl_sprintf("sluice-checkpoint %" PRId64 " %s", epoch, x->job);
 }
 
-/* The checkpoint a committed offset records for this job, or -1. */
+/* The checkpoint a committed offset records for this job (or for the job
+** whose savepoint it starts from: the runtime then refuses a savepoint
+** older than it), or -1. */
 static int64_t sl__decision_of(const sl__kafka_txn *x, const rd_kafka_topic_partition_t *tp)
 {
     if (tp->err || tp->offset < 0 || !tp->metadata)
         return -1;
     char *want = sl__decision_text(x, tp->offset);
     bool ours = tp->metadata_size == strlen(want) && memcmp(tp->metadata, want, tp->metadata_size) == 0;
+    if (!ours && x->origin) {
+        sl_free(want);
+        want = sl_sprintf("sluice-checkpoint %" PRId64 " %s", tp->offset, x->origin);
+        ours = tp->metadata_size == strlen(want) && memcmp(tp->metadata, want, tp->metadata_size) == 0;
+    }
     if (!ours)
         sl_log(SL_LOG_WARN,
                "kafka: the consumer group '%s' records \"%.*s\", not a checkpoint of job \"%s\"; "
@@ -434,6 +443,7 @@ static void sl__txn_free(sl_participant *sp)
     sl_free(x->topics);
     sl_free(x->group);
     sl_free(x->job);
+    sl_free(x->origin);
     sl_free(x->prefix);
     pthread_mutex_destroy(&x->mu);
     sl_free(x);
@@ -471,6 +481,7 @@ int sl__kafka_txn_create(const sl_participant_args *args, sl_participant **out, 
     x->prefix = sl_strdup(prefix);
     x->group = sl_sprintf("sluice-progress-%s", prefix);
     x->job = sl_strdup(args->job ? args->job : "");
+    x->origin = args->origin ? sl_strdup(args->origin) : NULL;
     x->opts = opts;
     x->timeout_ms = sl__kafka_txn_timeout_ms(opts);
     x->topics = sl_calloc((size_t)args->nsinks, sizeof(char *));

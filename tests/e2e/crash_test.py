@@ -152,6 +152,23 @@ def main():
         if why:
             print("crash_test: " + why)
             exactly_once = False
+        # SHOW JOBS counts over the job's life (issue 10, item 5): what it
+        # read and wrote once each, as the committed files hold it, however
+        # often it was killed; every run after a kill is a restart.
+        show = subprocess.run([a.sluice, "--data-dir", data, "-e", "SHOW JOBS;"],
+                              capture_output=True, env=env, timeout=60)
+        cells = None
+        for line in show.stdout.decode("utf-8", "replace").splitlines():
+            c = [v.strip() for v in line.strip().strip("|").split("|")]
+            if len(c) == 10 and c[0] == "crash-filesystem":
+                cells = c
+        counts = cells and [int(v) if v.isdigit() else -1 for v in cells[5:10]]
+        print("crash_test: SHOW JOBS: %s" % (cells,))
+        if not counts or counts[0] != a.rows or counts[1] != sum(got.values()) or \
+                not 0 < counts[4] <= kills:
+            print("crash_test: SHOW JOBS should say %d rows in, %d rows out (the committed "
+                  "rows) and 1..%d restarts" % (a.rows, sum(got.values()), kills))
+            exactly_once = False
     if a.sink == "print":
         # The control: without a commit protocol, replays after kills must show.
         ok = not exactly_once

@@ -27,10 +27,20 @@ foreach(p 1 2)
   add_test(NAME e2e.savepoint.p${p}
     COMMAND ${Python3_EXECUTABLE} ${SL_E2E}/savepoint_test.py
             --sluice $<TARGET_FILE:sluice> --parallelism ${p})
+  # savepoints as branch points: seeded random sequences of runs, SIGKILLs,
+  # STOP JOB ... WITH SAVEPOINT, resumes, re-runs and forks through the shell;
+  # no sink ever holds an id twice or loses one
+  add_test(NAME e2e.branch.p${p}
+    COMMAND ${Python3_EXECUTABLE} ${SL_E2E}/branch_test.py
+            --sluice $<TARGET_FILE:sluice> --sequences 2 --steps 12 --parallelism ${p})
   set_tests_properties(e2e.crash_filesystem.p${p} e2e.crash_print_control.p${p}
-    e2e.crash_window.p${p} e2e.crash_agg.p${p} e2e.savepoint.p${p}
+    e2e.crash_window.p${p} e2e.crash_agg.p${p} e2e.savepoint.p${p} e2e.branch.p${p}
     PROPERTIES TIMEOUT 900 LABELS e2e)
 endforeach()
+# the control of e2e.branch: two jobs into one sink, which the check must catch
+add_test(NAME e2e.branch_control
+  COMMAND ${Python3_EXECUTABLE} ${SL_E2E}/branch_test.py --sluice $<TARGET_FILE:sluice> --control)
+set_tests_properties(e2e.branch_control PROPERTIES TIMEOUT 300 LABELS e2e)
 # a reader with no file: held back without 'table.exec.source.idle-timeout',
 # left out with it
 add_test(NAME e2e.idle_timeout

@@ -41,6 +41,12 @@ within each partition. The job runs at parallelism 2 with checkpoints every
   malformed has the failing one): malformed records in the input with
   'json.ignore-parse-errors': every good record arrives once, and the job
   counts exactly the malformed ones (SHOW JOBS).
+--case branch: a savepoint is a branch point. A job copies a topic
+  exactly-once, stops with a savepoint, goes on and stops again; a job of
+  another name continuing the first savepoint with the same transactional
+  id prefix is refused (55000) by the session, and — once the data
+  directory lost the newer checkpoints — by the runtime, from the decision
+  the prefix's consumer group holds; the topic holds every record once.
 
 Usage: kafka_eo_test.py --sluice PATH --topic-tool PATH --kafka-script PATH --case NAME
 """
@@ -585,6 +591,77 @@ def case_skip(a, run, data):
              % (cells[header.index("skipped rows")], bad))
 
 
+def case_branch(a, run, data):
+    """A savepoint is a branch point: a job continuing another one's older
+    savepoint with the same transactional id prefix is refused, by the
+    session (the origin's checkpoints) and, when the data directory no
+    longer shows the newer checkpoint, by the runtime (the decision the
+    prefix's consumer group holds); the topic holds every record once."""
+    import re
+    src, dst = run + "-in", run + "-out"
+    setup(a, run, [(src, PARTITIONS), (dst, 1)])
+    good = []
+
+    def feed(b):
+        for p in range(PARTITIONS):
+            recs = []
+            for j in range(30):
+                e = event(b, p, j)
+                recs.append((e["event_id"], encode(e)))
+                good.append(e)
+            produce(src, recs, partition=p)
+
+    def copy_until_complete(sql):
+        want = collections.Counter((e["event_id"], e["campaign"], e["amount"]) for e in good)
+        job = Job(a.sluice, data, sql)
+        end = time.monotonic() + DEADLINE_S
+        while time.monotonic() < end and job.alive() and \
+                sum(read_passthrough(dst).values()) < len(good):
+            time.sleep(0.5)
+        time.sleep(1.0)  # a checkpoint after the last record
+        job.stop()
+        err = job.stderr()
+        m = re.search(r'stopped with savepoint (\S+)', err)
+        if not m:
+            fail("no savepoint:\n" + err)
+        return m.group(1), want
+
+    sql = passthrough_job(data, run, src, dst)
+    feed(0)
+    s1, _ = copy_until_complete(sql)
+    feed(1)
+    s2, want = copy_until_complete(sql)  # the job went on after s1
+    n1 = int(s1.rsplit("-", 1)[1])
+    with open(sql) as f:
+        text = f.read()
+    fork = text.replace(
+        "SET 'pipeline.name' = '%s';" % run,
+        "SET 'pipeline.name' = '%s-heir';\nSET 'execution.savepoint.path' = '%s';" % (run, s1))
+    fork_path = os.path.join(os.path.dirname(data), "fork.sql")
+    with open(fork_path, "w") as f:
+        f.write(fork)
+    job = Job(a.sluice, data, fork_path)
+    job.wait(60)
+    err = job.stderr()
+    if "55000" not in err or "older than checkpoint" not in err:
+        fail("a job continuing an older savepoint was not refused:\n" + err)
+    # The data directory loses the newer checkpoints (moved, restored from
+    # a backup): only the transactions still tell.
+    jdir = os.path.dirname(s1)
+    for name in os.listdir(jdir):
+        if name.startswith("chk-") and int(name[4:]) > n1:
+            shutil.rmtree(os.path.join(jdir, name))
+    job = Job(a.sluice, data, fork_path)
+    job.wait(60)
+    err = job.stderr()
+    if "55000" not in err or "which the transactions of job" not in err:
+        fail("the runtime did not refuse a savepoint older than the prefix's decision:\n" + err)
+    got = read_passthrough(dst)
+    missing, extra, dups = compare(got, want, "branch")
+    if missing or extra or dups:
+        fail("%d missing, %d foreign, %d doubled" % (len(missing), len(extra), dups))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sluice", required=True)
@@ -592,7 +669,7 @@ def main():
     ap.add_argument("--kafka-script", required=True)
     ap.add_argument("--case", required=True,
                     choices=["crash", "alo", "zombie", "stalled", "broker", "timeout", "set",
-                             "skip"])
+                             "skip", "branch"])
     a = ap.parse_args()
     run = "sl-eo-%s-%d-%d" % (a.case, int(time.time()), os.getpid())
     base = tempfile.mkdtemp(prefix="sluice-eo-")
@@ -602,7 +679,7 @@ def main():
         {"crash": case_crash, "alo": case_alo, "zombie": case_zombie,
          "stalled": lambda a, run, data: case_zombie(a, run, data, stalled=True),
          "broker": case_broker, "timeout": case_timeout,
-         "set": case_set, "skip": case_skip}[a.case](a, run, data)
+         "set": case_set, "skip": case_skip, "branch": case_branch}[a.case](a, run, data)
     finally:
         # SLUICE_TEST_KEEP=1 keeps the job's data and the broker's logs.
         if os.environ.get("SLUICE_TEST_KEEP"):

@@ -68,9 +68,10 @@ endforeach()
 # a broker restart between a checkpoint's pre-commit and its decision (a
 # broker of its own, on the fixture's port + 1000); transactions that
 # outlive their timeout (40000, nothing visible); a statement set into two
-# topics; malformed records skipped and counted.
+# topics; malformed records skipped and counted; a savepoint continued by
+# another job with the same prefix after the first went on: refused.
 math(EXPR SL_KAFKA_RESTART_PORT "${SL_KAFKA_PORT} + 1000")
-foreach(case crash alo zombie stalled broker timeout set skip)
+foreach(case crash alo zombie stalled broker timeout set skip branch)
   add_test(NAME kafka.eo.${case}
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/kafka_eo_test.py
             --sluice $<TARGET_FILE:sluice> --topic-tool $<TARGET_FILE:kafka_topic>

@@ -349,7 +349,7 @@ static sl_job_spec make_spec(const sl_type *types, const char **names)
         spec.create_sink = lrs_create;
         spec.sink_args.participates = true;
         spec.create_participant = lr_create;
-        spec.participant_args = (sl_participant_args){1, NULL, tables, "test-job"};
+        spec.participant_args = (sl_participant_args){1, NULL, tables, "test-job", NULL};
     }
     return spec;
 }
@@ -824,6 +824,54 @@ static void t_last_resource_lost_state(void)
     lost_state(true);
 }
 
+/* A savepoint is a branch point (DESIGN.md section 10): starting from a
+** checkpoint older than the newest one the participant decided would commit
+** the epochs after it a second time. Refused (55000) — with peek before it
+** fenced anyone —, and the participant's log holds every row once. */
+static void stale_savepoint(bool peek)
+{
+    g_last_resource = true;
+    g_lr_peek = peek;
+    fresh_dir("lr-stale");
+    sl_job_stats st;
+    REQUIRE(run_with_failure(0, &st) == 1);
+    REQUIRE(st.finished && st.last_checkpoint >= 2);
+    char *older = sl_sprintf("%s/jobs/test-job/chk-%lld", g_dir, (long long)st.last_checkpoint - 1);
+    char *meta = sl_sprintf("%s/_metadata", older);
+    REQUIRE(sl_fs_exists(meta)); /* kept: retain = 2 */
+    sl_type types[1] = {sl_type_make(SL_TYPE_BIGINT)};
+    const char *names[1] = {"v"};
+    sl_job_spec spec = make_spec(types, names);
+    spec.restore_path = older;
+    g_fail_at = 0;
+    long gen = lr_read_gen();
+    sl_error err = SL_ERROR_INIT;
+    sl_job_stats again;
+    CHECK_INT(sl_job_run(&spec, &again, &err), -1);
+    CHECK_STR(err.sqlstate, "55000");
+    CHECK(err.message && strstr(err.message, older) && strstr(err.message, "older than"));
+    sl_error_reset(&err);
+    CHECK_INT(lr_read_gen(), peek ? gen : gen + 1);
+    CHECK_INT(check_output(), 0); /* nothing written twice */
+    /* Its newest checkpoint as the savepoint: a plain resume. */
+    char *newest = sl_sprintf("%s/jobs/test-job/chk-%lld", g_dir, (long long)st.last_checkpoint);
+    spec.restore_path = newest;
+    CHECK_INT(sl_job_run(&spec, &again, &err), 0);
+    CHECK_INT(check_output(), 0);
+    sl_error_reset(&err);
+    sl_free(newest);
+    sl_free(meta);
+    sl_free(older);
+    g_last_resource = false;
+    g_lr_peek = false;
+}
+
+static void t_last_resource_stale_savepoint(void)
+{
+    stale_savepoint(false);
+    stale_savepoint(true);
+}
+
 /* A zombie: an earlier incarnation that was fenced cannot commit. */
 static void t_last_resource_fencing(void)
 {
@@ -852,7 +900,7 @@ static void t_last_resource_fencing(void)
 
 #ifdef SL_TEST_LAST_RESOURCE /* test_exec_job_participant.c: the same harness */
 SL_TESTS(t_last_resource_every_step, t_last_resource_parallel, t_last_resource_check_can_fail,
-         t_last_resource_lost_state, t_last_resource_fencing)
+         t_last_resource_lost_state, t_last_resource_fencing, t_last_resource_stale_savepoint)
 #else
 SL_TESTS(t_no_failure, t_failure_at_every_step, t_check_detects_sloppy_sink, t_parallel_no_failure,
          t_parallel_failure_at_every_step, t_parallel_sloppy, t_restore_other_parallelism,
