@@ -1,7 +1,10 @@
 -- 'sql-client.execution.result-mode' over an insert-only and an updating
 -- query: 'tableau' (the default: rows as they arrive, the op column when the
 -- result updates), 'changelog' (every change with its op column), 'table'
--- (the final table: updates applied, no op column).
+-- (the final table: updates applied, no op column). How an updating
+-- query's changes split into chunks depends on timing: results are compared
+-- sorted, updating ones (op column) as their final rows.
+-- golden: sort-results
 SET 'parallelism.default' = '1';
 CREATE TABLE nums (id BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '6',
   'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '6');

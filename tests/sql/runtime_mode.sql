@@ -1,6 +1,8 @@
 -- 'execution.runtime-mode': 'batch' reads bounded sources only and returns
 -- final, insert-only results; 'automatic' is batch when every source is
--- bounded. Boundedness is each connector's declaration.
+-- bounded. Boundedness is each connector's declaration. Results are compared
+-- sorted (an updating one, with its op column, as its final rows).
+-- golden: sort-results
 SET 'parallelism.default' = '1';
 CREATE TABLE nums (id BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '6',
   'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '6');
