@@ -601,7 +601,9 @@ int sl_tz_to_local(const sl_tz *tz, int64_t instant, int64_t *local)
     return __builtin_add_overflow(instant, off * SL_NANOS_PER_SEC, local) ? -1 : 0;
 }
 
-int sl_tz_from_local(const sl_tz *tz, int64_t local, int64_t *instant)
+/* Local -> instant; in an overlap the earlier offset, or the later when
+** later is set. */
+static int sl__from_local(const sl_tz *tz, int64_t local, bool later, int64_t *instant)
 {
     int64_t l = sl__fdiv(local, SL_NANOS_PER_SEC);
     /* The offsets a day before and after: around a transition they differ.
@@ -609,8 +611,19 @@ int sl_tz_from_local(const sl_tz *tz, int64_t local, int64_t *instant)
     int32_t before = sl_tz_offset(tz, l - 86400), after = sl_tz_offset(tz, l + 86400);
     bool vb = sl_tz_offset(tz, l - before) == before;
     bool va = sl_tz_offset(tz, l - after) == after;
-    /* Overlap (both valid): the earlier offset. Gap (neither): the offset
-    ** before the gap, which moves the local time forward by the gap. */
-    int64_t off = vb || !va ? before : after;
+    /* Overlap (both valid): the earlier offset (or the later). Gap
+    ** (neither): the offset before the gap, which moves the local time
+    ** forward by the gap. */
+    int64_t off = (vb && !(later && va)) || !va ? before : after;
     return __builtin_sub_overflow(local, off * SL_NANOS_PER_SEC, instant) ? -1 : 0;
+}
+
+int sl_tz_from_local(const sl_tz *tz, int64_t local, int64_t *instant)
+{
+    return sl__from_local(tz, local, false, instant);
+}
+
+int sl_tz_from_local_later(const sl_tz *tz, int64_t local, int64_t *instant)
+{
+    return sl__from_local(tz, local, true, instant);
 }

@@ -20,7 +20,8 @@
 ** Conversions follow java.time: an instant has exactly one offset; a local
 ** date-time in a gap (spring forward) moves forward by the gap's length
 ** (02:30 in a one-hour gap is 03:30 at the later offset); one in an overlap
-** (fall back) takes the earlier offset (the one before the transition).
+** (fall back) takes the earlier offset (the one before the transition);
+** sl_tz_from_local_later takes the later one, as java.util.Calendar does.
 ** After the last transition of a file, its POSIX TZ footer rule
 ** ("CET-1CEST,M3.5.0,M10.5.0/3") applies.
 **
@@ -65,5 +66,8 @@ int32_t sl_tz_offset(const sl_tz *tz, int64_t epoch_seconds);
 ** NULL zone is UTC. */
 int sl_tz_to_local(const sl_tz *tz, int64_t instant_nanos, int64_t *local_nanos);
 int sl_tz_from_local(const sl_tz *tz, int64_t local_nanos, int64_t *instant_nanos);
+/* The same with java.util.Calendar's rule in an overlap: the later offset
+** (standard time). Flink's UNIX_TIMESTAMP(string) parses with it. */
+int sl_tz_from_local_later(const sl_tz *tz, int64_t local_nanos, int64_t *instant_nanos);
 
 #endif /* SL_TZ_H */

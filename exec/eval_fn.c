@@ -695,8 +695,10 @@ static int sl__k_parse_time(sl__node *nd, sl__eval *ev, const uint8_t *sel)
             nd->v.i64[i] = ts / SL_NANOS_PER_DAY - (ts % SL_NANOS_PER_DAY < 0);
             break;
         case SL_FN_UNIX_TIMESTAMP:
-            if (sl__from_local(ev, nd, ts, &ts) < 0)
-                return -1;
+            /* Flink parses with java.util's calendar: in a daylight-saving
+            ** overlap the later offset (CAST takes the earlier). */
+            if (sl_tz_from_local_later(ev->env->tz, ts, &ts) != 0)
+                return sl__fail(ev, nd, "22008", "timestamp out of range");
             nd->v.i64[i] = ts / SL_NANOS_PER_SEC - (ts % SL_NANOS_PER_SEC < 0);
             break;
         default: nd->v.i64[i] = sl_time_truncate(ts, 3); break;

@@ -23,11 +23,13 @@ SELECT CAST(TIMESTAMP '2026-07-01 12:00:00' AS TIMESTAMP_LTZ(0)) AS ltz,
        DATE_FORMAT(TIMESTAMP_LTZ '2026-01-01 00:30:00', 'yyyy-MM-dd HH:mm') AS f
 FROM one;
 -- Spring forward 2026-03-29 02:00 -> 03:00: 02:30 does not exist and is
--- 03:30 (+02:00); fall back 2026-10-25 03:00 -> 02:00: 02:30 happens twice
--- and takes the first (+02:00).
+-- 03:30 (+02:00). Fall back 2026-10-25 03:00 -> 02:00: 02:30 happens twice;
+-- a CAST takes the first (+02:00, java.time), UNIX_TIMESTAMP the second
+-- (+01:00, java.util's calendar) — both as Flink 2.2 does.
 SELECT UNIX_TIMESTAMP('2026-03-29 02:30:00') - UNIX_TIMESTAMP('2026-03-29 01:30:00') AS gap_secs,
        CAST(CAST('2026-03-29 02:30:00' AS TIMESTAMP_LTZ(0)) AS STRING) AS in_gap,
-       UNIX_TIMESTAMP('2026-10-25 02:30:00') AS overlap,
+       UNIX_TIMESTAMP('2026-10-25 02:30:00') AS overlap_unix,
+       CAST(TIMESTAMP '2026-10-25 02:30:00' AS TIMESTAMP_LTZ(0)) = CAST(TIMESTAMP '2026-10-25 01:30:00' AS TIMESTAMP_LTZ(0)) + INTERVAL '1' HOUR AS overlap_cast_first,
        FROM_UNIXTIME(1792888200) AS first_0230, FROM_UNIXTIME(1792891800) AS second_0230
 FROM one;
 -- Fixed offsets in Java's GMT form; the SET listing shows the value as set.

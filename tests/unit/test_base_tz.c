@@ -130,6 +130,14 @@ static void t_gap_overlap(void)
     CHECK_INT(out, ts_of(2026, 10, 25, 0, 30, 0));
     CHECK_INT(sl_tz_to_local(tz, ts_of(2026, 10, 25, 1, 30, 0), &out), 0);
     CHECK_INT(out, ts_of(2026, 10, 25, 2, 30, 0)); /* the second 02:30 */
+    /* java.util.Calendar's rule: the later offset in an overlap, the same
+    ** as java.time in a gap and elsewhere. */
+    CHECK_INT(sl_tz_from_local_later(tz, ts_of(2026, 10, 25, 2, 30, 0), &out), 0);
+    CHECK_INT(out, ts_of(2026, 10, 25, 1, 30, 0));
+    CHECK_INT(sl_tz_from_local_later(tz, ts_of(2026, 3, 29, 2, 30, 0), &out), 0);
+    CHECK_INT(out, ts_of(2026, 3, 29, 1, 30, 0));
+    CHECK_INT(sl_tz_from_local_later(tz, ts_of(2026, 7, 1, 12, 0, 0), &out), 0);
+    CHECK_INT(out, ts_of(2026, 7, 1, 10, 0, 0));
     /* Past the file's transitions (2037): the footer rule. 2050-03-27 is
     ** the last Sunday of March. */
     CHECK_INT(sl_tz_from_local(tz, ts_of(2050, 3, 27, 2, 30, 0), &out), 0);
