@@ -526,7 +526,8 @@ static int sl__open_named(const char *name, sl_tz **out, sl_error *err)
     return sl__open_region(name, out, err);
 }
 
-/* 'default': $TZ, else /etc/localtime, else UTC (as the C library does). */
+/* 'default': $TZ (a zone name, a file, or a POSIX TZ string), else
+** /etc/localtime, else UTC (as the C library does). */
 static int sl__open_default(sl_tz **out, sl_error *err)
 {
     const char *tz = getenv("TZ");
@@ -540,8 +541,13 @@ static int sl__open_default(sl_tz **out, sl_error *err)
         int rc = tz[0] == '/' ? sl__load_file(tz, tz, out, err) : sl__open_named(tz, out, err);
         if (rc <= 0)
             return rc;
-        *out = sl_tz_fixed("UTC", 0); /* glibc: an unknown TZ is UTC */
-        return 0;
+        sl__tzrule rule; /* a POSIX TZ string ("CET-1CEST,M3.5.0,M10.5.0/3") */
+        *out = sl_tz_fixed(sl__rule_parse(tz, strlen(tz), &rule) ? tz : "UTC", 0);
+        if (strcmp((*out)->name, tz) == 0) {
+            (*out)->has_rule = true;
+            (*out)->rule = rule;
+        }
+        return 0; /* glibc: an unknown TZ is UTC */
     }
     char link[512];
     ssize_t n = readlink("/etc/localtime", link, sizeof link - 1);

@@ -12,8 +12,9 @@
 **     'Etc/GMT+8' (case-sensitive, as Java);
 **   - a fixed offset 'GMT+8', 'GMT-03:00', 'GMT+0830' (hours 0..18, minutes
 **     0..59), named in Java's normal form 'GMT+08:00';
-**   - 'default': the machine's zone — $TZ when set (an optional leading ':'
-**     ignored), else /etc/localtime, else UTC.
+**   - 'default': the machine's zone — $TZ when set (a zone name, a file's
+**     path or a POSIX TZ string; an optional leading ':' ignored; anything
+**     else is UTC, as in the C library), else /etc/localtime, else UTC.
 ** 'UTC+8', '+08:00', 'Z' and the POSIX 'posix/' and 'right/' trees are
 ** refused (Java's TimeZone does not know them).
 **

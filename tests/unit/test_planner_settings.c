@@ -258,6 +258,8 @@ static void t_default_zone(void)
                  {":America/Los_Angeles", "1969-12-31 16:00:00\n"},
                  {"UTC", "1970-01-01 00:00:00\n"},
                  {"No/Such_Zone", "1970-01-01 00:00:00\n"},
+                 {"CET-1CEST,M3.5.0,M10.5.0/3", "1970-01-01 01:00:00\n"},
+                 {"<+0530>-5:30", "1970-01-01 05:30:00\n"},
                  {"GMT-03:00", "1969-12-31 21:00:00\n"}};
     for (size_t i = 0; i < SL_ARRAY_LEN(cases); i++) {
         setenv("TZ", cases[i].tz, 1);
