@@ -1059,6 +1059,9 @@ int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl
 {
     sl_list *plans = sl_list_new();
     int rc = sl__plan(s, st, plans, err);
+    bool batch = false; /* 'execution.runtime-mode', before anything else is decided */
+    if (rc == 0)
+        rc = sl__batch_mode(s, plans, &batch, err);
     int64_t interval_ms = sl__duration_ms(s, "execution.checkpointing.interval");
     sl__gplan g;
     memset(&g, 0, sizeof g);
@@ -1100,9 +1103,6 @@ int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl
     const char *restore = query ? NULL : sl__setting_set(s, "execution.savepoint.path");
     if (rc == 0 && restore)
         rc = sl__check_savepoint(restore, err);
-    bool batch = false;
-    if (rc == 0)
-        rc = sl__batch_mode(s, plans, &batch, err);
     sl__result_mode result_mode = sl__result_mode_of(s);
     sl_tz *tz = NULL; /* the zone the job runs with, resolved now */
     if (rc == 0)
