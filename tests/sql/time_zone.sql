@@ -32,6 +32,15 @@ SELECT UNIX_TIMESTAMP('2026-03-29 02:30:00') - UNIX_TIMESTAMP('2026-03-29 01:30:
        CAST(TIMESTAMP '2026-10-25 02:30:00' AS TIMESTAMP_LTZ(0)) = CAST(TIMESTAMP '2026-10-25 01:30:00' AS TIMESTAMP_LTZ(0)) + INTERVAL '1' HOUR AS overlap_cast_first,
        FROM_UNIXTIME(1792888200) AS first_0230, FROM_UNIXTIME(1792891800) AS second_0230
 FROM one;
+-- TO_TIMESTAMP_LTZ: epoch milliseconds (the default, or 3) or seconds (0)
+-- as an instant, shown in the session's zone; other precisions are refused
+-- as Flink refuses them.
+SET 'table.local-time-zone' = 'Asia/Shanghai';
+SELECT TO_TIMESTAMP_LTZ(1700000000123, 3) AS ms, TO_TIMESTAMP_LTZ(1700000000, 0) AS s,
+       TO_TIMESTAMP_LTZ(1700000000123) AS dflt, TO_TIMESTAMP_LTZ(CAST(NULL AS BIGINT), 3) AS n,
+       CAST(TO_TIMESTAMP_LTZ(0, 0) AS TIMESTAMP(0)) AS local_epoch FROM one;
+SELECT TO_TIMESTAMP_LTZ(17, 6) FROM one;
+SELECT TO_TIMESTAMP_LTZ(9223372036854775807, 0) FROM one;
 -- Fixed offsets in Java's GMT form; the SET listing shows the value as set.
 SET 'table.local-time-zone' = 'GMT-03:00';
 SELECT FROM_UNIXTIME(0) AS epoch FROM one;
