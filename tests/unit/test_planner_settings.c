@@ -16,6 +16,7 @@
 #include "../../planner/session_int.h"
 #include "../../planner/sl_planner.h"
 
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -325,4 +326,90 @@ static void t_final_table(void)
     sl__rows_free(r);
 }
 
-SL_TESTS(t_every_key_has_a_reader, t_result_modes, t_default_zone, t_final_table)
+/* The text of every committed part file under dir. */
+static char *read_parts(const char *dir)
+{
+    sl_strbuf sb = SL_STRBUF_INIT;
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    while (d && (de = readdir(d)) != NULL) {
+        if (strncmp(de->d_name, "part-", 5) != 0)
+            continue;
+        char *p = sl_path_join(dir, de->d_name);
+        char *text = NULL;
+        sl_error err = SL_ERROR_INIT;
+        if (sl_fs_read_file(p, &text, NULL, &err) == 0)
+            sl_strbuf_append(&sb, text);
+        sl_error_reset(&err);
+        sl_free(text);
+        sl_free(p);
+    }
+    if (d)
+        closedir(d);
+    return sl_strbuf_detach(&sb);
+}
+
+/* A background job keeps the zone it was planned with: the session sets
+** another zone while it runs, and the files it commits (read back here)
+** still hold the first zone's local times. The control is a second job
+** planned after the SET: its files hold the second zone's. */
+static void t_job_keeps_its_zone(void)
+{
+    char *dir = tmpdir("jobzone");
+    char *files = sl_sprintf("%s-files", dir);
+    rmdir_all(files);
+    sl_engine *eng = NULL;
+    sl_error err = SL_ERROR_INIT;
+    REQUIRE(sl_engine_open(dir, &eng, &err) == 0);
+    sl_session *s = sl_session_new(eng);
+    collect c = {SL_STRBUF_INIT, "", "", 0};
+    char *sinks = sl_sprintf(
+        "CREATE TABLE first_out (t STRING) WITH ('connector' = 'filesystem', 'path' = "
+        "'%s/first', 'format' = 'csv')",
+        files);
+    char *sinks2 = sl_sprintf(
+        "CREATE TABLE second_out (t STRING) WITH ('connector' = 'filesystem', 'path' = "
+        "'%s/second', 'format' = 'csv')",
+        files);
+    const char *const sql[] = {
+        "SET 'parallelism.default' = '1'",
+        "SET 'table.dml-sync' = 'false'",
+        "SET 'execution.checkpointing.interval' = '100 ms'",
+        "CREATE TABLE slow (id BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '4', "
+        "'rows-per-second' = '4', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', "
+        "'fields.id.end' = '4')",
+        sinks,
+        sinks2,
+        "SET 'table.local-time-zone' = 'Asia/Shanghai'",
+        "INSERT INTO first_out SELECT FROM_UNIXTIME(id * 3600) FROM slow",
+        "SET 'table.local-time-zone' = 'America/Los_Angeles'",
+        "INSERT INTO second_out SELECT FROM_UNIXTIME(id * 3600) FROM slow",
+    };
+    for (size_t i = 0; i < SL_ARRAY_LEN(sql); i++)
+        CHECK(run(s, sql[i], &c, &err) == 0);
+    /* The first job is still running when the zone changes (4 rows at 4 per
+    ** second): it must not pick the new zone up. */
+    CHECK(sl_engine_wait_jobs(eng, NULL) == 0);
+    char *p1 = sl_sprintf("%s/first", files), *p2 = sl_sprintf("%s/second", files);
+    char *t1 = read_parts(p1), *t2 = read_parts(p2);
+    CHECK(strstr(t1, "1970-01-01 09:00:00") && strstr(t1, "1970-01-01 12:00:00"));
+    CHECK(!strstr(t1, "1969-12-31"));
+    CHECK(strstr(t2, "1969-12-31 17:00:00") && strstr(t2, "1969-12-31 20:00:00"));
+    CHECK(!strstr(t2, "1970-01-01 09"));
+    sl_free(t1);
+    sl_free(t2);
+    sl_free(p1);
+    sl_free(p2);
+    sl_free(sinks);
+    sl_free(sinks2);
+    sl_strbuf_free(&c.rows);
+    sl_session_free(s);
+    sl_engine_close(eng);
+    rmdir_all(dir);
+    rmdir_all(files);
+    sl_free(files);
+    sl_free(dir);
+}
+
+SL_TESTS(t_every_key_has_a_reader, t_result_modes, t_default_zone, t_final_table,
+         t_job_keeps_its_zone)
