@@ -61,9 +61,12 @@ static void sl__md_caps(sl_strbuf *out, const sl_connector *c)
 {
     const sl_connector_caps *k = &c->caps;
     sl_strbuf_append(out, "Capabilities:\n\n");
-    if (k->source)
-        sl_strbuf_appendf(out, "- Source: yes; replayable: %s\n", sl__yes(k->source_replayable));
-    else
+    if (k->source) {
+        sl_strbuf b = SL_STRBUF_INIT;
+        sl_strbuf_appendf(out, "- Source: yes; replayable: %s; bounded: %s\n",
+                          sl__yes(k->source_replayable), sl_connector_bound_text(c, &b));
+        sl_strbuf_free(&b);
+    } else
         sl_strbuf_append(out, "- Source: no\n");
     if (k->sink)
         sl_strbuf_appendf(out,
@@ -117,18 +120,22 @@ void sl_connectors_markdown(sl_strbuf *out)
         "\n"
         "## Summary\n"
         "\n"
-        "| Connector | Source | Replayable | Sink | Strongest guarantee | Mechanism "
+        "| Connector | Source | Replayable | Bounded | Sink | Strongest guarantee | Mechanism "
         "| Default guarantee | Accepts updates | Format |\n"
-        "|---|---|---|---|---|---|---|---|---|\n");
+        "|---|---|---|---|---|---|---|---|---|---|\n");
     for (int i = 0; i < nc; i++) {
         const sl_connector_caps *k = &cs[i]->caps;
-        sl_strbuf_appendf(out, "| `%s` | %s | %s | %s | %s | %s | %s | %s | %s |\n", cs[i]->name,
-                          sl__yes(k->source), k->source ? sl__yes(k->source_replayable) : "-",
+        sl_strbuf b = SL_STRBUF_INIT;
+        sl_strbuf_appendf(out, "| `%s` | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+                          cs[i]->name, sl__yes(k->source),
+                          k->source ? sl__yes(k->source_replayable) : "-",
+                          k->source ? sl_connector_bound_text(cs[i], &b) : "-",
                           sl__yes(k->sink), k->sink ? sl_guarantee_name(k->sink_max) : "-",
                           k->sink ? sl_mechanism_name(k->sink_mech) : "-",
                           k->sink ? sl_guarantee_name(k->sink_default) : "-",
                           k->sink ? sl__yes(k->sink_updates) : "-",
                           cs[i]->has_format ? "required" : "none");
+        sl_strbuf_free(&b);
     }
     sl_strbuf_append(out, "\nFormats: ");
     for (int i = 0; i < nf; i++)

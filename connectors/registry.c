@@ -940,3 +940,30 @@ sl_list *sl_connector_option_keys(void)
         qsort(keys->items, (size_t)keys->n, sizeof(void *), sl__cmp_key);
     return keys;
 }
+
+bool sl_connector_source_bounded(const sl_connector *c, const sl_kvlist *opts)
+{
+    if (!c || !c->caps.source)
+        return false;
+    bool set = c->caps.source_bound_option && sl_kvlist_find(opts, c->caps.source_bound_option);
+    switch (c->caps.source_bound) {
+    case SL_BOUND_ALWAYS: return true;
+    case SL_BOUND_IF_SET: return set;
+    case SL_BOUND_UNLESS_SET: return !set;
+    default: return false;
+    }
+}
+
+const char *sl_connector_bound_text(const sl_connector *c, sl_strbuf *sb)
+{
+    switch (c->caps.source_bound) {
+    case SL_BOUND_ALWAYS: return "yes";
+    case SL_BOUND_IF_SET:
+        sl_strbuf_appendf(sb, "when '%s' is set", c->caps.source_bound_option);
+        return sl_strbuf_cstr(sb);
+    case SL_BOUND_UNLESS_SET:
+        sl_strbuf_appendf(sb, "unless '%s' is set", c->caps.source_bound_option);
+        return sl_strbuf_cstr(sb);
+    default: return "no";
+    }
+}

@@ -60,10 +60,21 @@ typedef struct sl_sink_probe {
     char *why;                   /* when max is lower than declared: the reason (owned) */
 } sl_sink_probe;
 
+/* Whether a source's input ends ('execution.runtime-mode' = 'batch' reads
+** only bounded sources). The zero value is the safe one: unbounded. */
+typedef enum sl_source_bound {
+    SL_BOUND_NEVER = 0,  /* never ends (Kafka) */
+    SL_BOUND_ALWAYS,     /* always ends (stdin at its end) */
+    SL_BOUND_IF_SET,     /* ends when source_bound_option is set (datagen 'number-of-rows') */
+    SL_BOUND_UNLESS_SET, /* ends unless it is set (filesystem 'source.monitor-interval') */
+} sl_source_bound;
+
 typedef struct sl_connector_caps {
     bool source;                 /* can be read from */
     bool sink;                   /* can be written to */
     bool source_replayable;      /* positions can be stored and rewound */
+    sl_source_bound source_bound;    /* whether its input ends */
+    const char *source_bound_option; /* the option that decides it (IF_SET / UNLESS_SET) */
     bool source_upserts;         /* the source reads an upsert changelog (+U: a key's row
                                     now, -D: its deletion) by the PRIMARY KEY: the planner
                                     normalizes it (ChangelogNormalize) */
@@ -217,6 +228,12 @@ int sl_option_parse_double(const char *v, double *out, int value_pos, sl_error *
 ** 0 or -1 with err (22023, position = value_pos). */
 int sl_option_check_value(const sl_option_spec *spec, const char *key, const char *value,
                           int value_pos, sl_error *err);
+
+/* Whether a source table of connector c with options opts is bounded. */
+bool sl_connector_source_bounded(const sl_connector *c, const sl_kvlist *opts);
+/* Its boundedness for docs and errors: "yes", "no", "when 'x' is set",
+** "unless 'x' is set" (static or owned by sb's caller: written into sb). */
+const char *sl_connector_bound_text(const sl_connector *c, sl_strbuf *sb);
 
 const char *sl_guarantee_name(sl_guarantee g);      /* "none", "at-least-once", "exactly-once" */
 const char *sl_mechanism_name(sl_sink_mechanism m); /* "none", "2pc-preparable", ... */

@@ -209,6 +209,18 @@ static void sl__format_double(sl_strbuf *sb, double d, bool single)
     sl_strbuf_append(sb, buf);
 }
 
+bool sl_value_format_tz(sl_strbuf *sb, const sl_vector *v, int r, const sl_tz *tz)
+{
+    int64_t local;
+    if (v->type.id != SL_TYPE_TIMESTAMP_LTZ || v->nulls[r] ||
+        sl_tz_to_local(tz, v->v.i64[r], &local) != 0)
+        return sl_value_format(sb, v, r);
+    char buf[64];
+    sl_ts_format(local, v->type.precision, buf);
+    sl_strbuf_append(sb, buf);
+    return true;
+}
+
 bool sl_value_format(sl_strbuf *sb, const sl_vector *v, int r)
 {
     if (v->nulls[r] || v->type.id == SL_TYPE_NULL)

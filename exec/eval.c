@@ -33,8 +33,9 @@
 **     (numbers, BOOLEAN) or 22007 (DATE, TIME, TIMESTAMP);
 **   - CAST to a shorter CHAR/VARCHAR/BINARY truncates (in code points for
 **     strings); CHAR is not blank-padded;
-**   - TIMESTAMP <-> TIMESTAMP_LTZ and CURRENT_TIMESTAMP & co. use UTC until
-**     sessions have a time zone;
+**   - CAST between TIMESTAMP_LTZ and TIMESTAMP / DATE / TIME / text, and the
+**     time functions (eval_fn.c), use the session's time zone
+**     (sl_eval_env.tz, java.time's rules in gaps and overlaps);
 **   - a runtime error points at the failing node's position, which for a
 **     binary operator is the start of its left operand (the binder's pos).
 **
@@ -386,6 +387,11 @@ static sl__node *sl__mk_literal(sl_eval_prog *p, const sl_bexpr *b, sl_error *er
         return NULL;
     }
     sl__broadcast(nd, p->cap);
+    if (b->type.id == SL_TYPE_TIMESTAMP_LTZ) {
+        /* TIMESTAMP_LTZ '...' names a local date-time of the session's zone. */
+        nd->type.id = SL_TYPE_TIMESTAMP;
+        return sl__tz_shift(p, nd, false);
+    }
     return nd;
 }
 
@@ -959,7 +965,7 @@ static sl__conv_fn sl__cast_conv(sl_type from, sl_type to, bool *fails)
     case SL__F_TS:
         *fails = false;
         switch (t) {
-        case SL__F_TS: return sl__cv_trunc; /* TIMESTAMP <-> TIMESTAMP_LTZ: UTC session */
+        case SL__F_TS: return sl__cv_trunc; /* TIMESTAMP <-> TIMESTAMP_LTZ: sl__mk_cast shifts */
         case SL__F_DATE: return sl__cv_ts_date;
         case SL__F_TIME: return sl__cv_ts_time;
         case SL__F_STR: return sl__cv_ts_str;
@@ -1036,6 +1042,17 @@ static sl__node *sl__mk_cast(sl_eval_prog *p, sl__node *k, sl_type to, bool try_
     }
     bool fails;
     sl__conv_fn conv = sl__cast_conv(k->type, to, &fails);
+    /* TIMESTAMP_LTZ to or from a local type (TIMESTAMP, DATE, TIME, text)
+    ** goes through the session's time zone: a shift to the local TIMESTAMP
+    ** of the same instant, then the local cast (or the reverse). */
+    bool from_ltz = k->type.id == SL_TYPE_TIMESTAMP_LTZ, to_ltz = to.id == SL_TYPE_TIMESTAMP_LTZ;
+    if (conv && from_ltz != to_ltz) {
+        if (from_ltz)
+            return sl__mk_cast(p, sl__tz_shift(p, k, true), to, try_cast, implicit, pos, err);
+        sl__node *local = sl__mk_cast(p, k, sl_type_make_p(SL_TYPE_TIMESTAMP, to.precision, 0),
+                                      try_cast, implicit, pos, err);
+        return local ? sl__tz_shift(p, local, false) : NULL;
+    }
     if (!conv) {
         char a[64], b[64];
         sl__type_name(k->type, a, sizeof a);

@@ -3,7 +3,8 @@
 ** string functions on UTF-8 code points (UPPER/LOWER: ASCII and Latin-1
 ** only), math (ABS, ROUND, FLOOR, CEIL, POWER, SQRT), time functions over
 ** base/sl_time.h (DATE_FORMAT, TO_TIMESTAMP, TO_DATE, UNIX_TIMESTAMP,
-** FROM_UNIXTIME, CURRENT_TIMESTAMP & co. from the injected clock), CONCAT,
+** FROM_UNIXTIME, CURRENT_TIMESTAMP & co. from the injected clock, in the
+** session's time zone sl_eval_env.tz), CONCAT,
 ** LIKE with constant patterns compiled once (exact / prefix / suffix /
 ** contains fast paths, a backtracking matcher otherwise), and Java's
 ** Double.toString for CAST(DOUBLE AS STRING).
@@ -535,15 +536,71 @@ static int sl__k_power_sqrt(sl__node *nd, sl__eval *ev, const uint8_t *sel)
 
 #define SL__DEFAULT_TS_PATTERN "yyyy-MM-dd HH:mm:ss"
 
-/* CURRENT_TIMESTAMP, NOW, LOCALTIMESTAMP (millisecond precision),
-** CURRENT_DATE, UNIX_TIMESTAMP(): from the injected clock, UTC. */
+/* The session's time zone (sl_eval_env.tz): instant -> local date-time
+** and back (java.time's rules in gaps and overlaps). Out of range is 22008
+** at nd. */
+static int sl__to_local(sl__eval *ev, const sl__node *nd, int64_t instant, int64_t *local)
+{
+    if (sl_tz_to_local(ev->env->tz, instant, local) != 0)
+        return sl__fail(ev, nd, "22008", "timestamp out of range");
+    return 0;
+}
+
+static int sl__from_local(sl__eval *ev, const sl__node *nd, int64_t local, int64_t *instant)
+{
+    if (sl_tz_from_local(ev->env->tz, local, instant) != 0)
+        return sl__fail(ev, nd, "22008", "timestamp out of range");
+    return 0;
+}
+
+/* sl__tz_shift's kernel: op 1 = to local, 0 = from local. */
+static int sl__k_tz_shift(sl__node *nd, sl__eval *ev, const uint8_t *sel)
+{
+    SL__STRICT_PROLOGUE();
+    const int64_t *a = nd->kids[0]->v.i64;
+    for (int i = 0; i < n; i++) {
+        if (!SL__LIVE(nd, sel, i))
+            continue;
+        int rc = nd->op ? sl__to_local(ev, nd, a[i], &nd->v.i64[i])
+                        : sl__from_local(ev, nd, a[i], &nd->v.i64[i]);
+        if (rc < 0)
+            return -1;
+    }
+    return 0;
+}
+
+sl__node *sl__tz_shift(sl_eval_prog *p, sl__node *k, bool to_local)
+{
+    if (!k)
+        return NULL;
+    sl_type t = k->type;
+    t.id = to_local ? SL_TYPE_TIMESTAMP : SL_TYPE_TIMESTAMP_LTZ;
+    sl__node *nd = sl__node_new(p, SL__N_OP, t, k->pos, 1);
+    nd->kids[0] = k;
+    nd->op = to_local;
+    nd->run = sl__k_tz_shift;
+    nd->is_volatile = true; /* the zone is the evaluation's */
+    nd->can_fail = true;
+    return nd;
+}
+
+/* CURRENT_TIMESTAMP, NOW (the instant), LOCALTIMESTAMP (millisecond
+** precision), CURRENT_DATE (in the session's time zone), UNIX_TIMESTAMP():
+** from the injected clock. */
 static int sl__k_now(sl__node *nd, sl__eval *ev, const uint8_t *sel)
 {
     int n = ev->n;
     int64_t now = ev->env->now_nanos, v;
     switch (nd->op) {
     case SL_FN_CURRENT_DATE:
-        v = now / SL_NANOS_PER_DAY - (now % SL_NANOS_PER_DAY < 0);
+        if (sl__to_local(ev, nd, now, &v) < 0)
+            return -1;
+        v = v / SL_NANOS_PER_DAY - (v % SL_NANOS_PER_DAY < 0);
+        break;
+    case SL_FN_LOCALTIMESTAMP:
+        if (sl__to_local(ev, nd, now, &v) < 0)
+            return -1;
+        v = sl_time_truncate(v, 3);
         break;
     case SL_FN_UNIX_TIMESTAMP:
         v = now / SL_NANOS_PER_SEC - (now % SL_NANOS_PER_SEC < 0);
@@ -567,7 +624,9 @@ static bool sl__ts_arg(const sl__node *k, int i, int64_t *ts)
     return sl_ts_parse(k->v.str[i].ptr, k->v.str[i].len, ts) == 0;
 }
 
-/* DATE_FORMAT(ts, pattern) and FROM_UNIXTIME(seconds[, pattern]). */
+/* DATE_FORMAT(ts, pattern) and FROM_UNIXTIME(seconds[, pattern]); the
+** instants of FROM_UNIXTIME and of a TIMESTAMP_LTZ are formatted as local
+** date-times of the session's time zone. */
 static int sl__k_format(sl__node *nd, sl__eval *ev, const uint8_t *sel)
 {
     SL__STRICT_PROLOGUE();
@@ -583,9 +642,13 @@ static int sl__k_format(sl__node *nd, sl__eval *ev, const uint8_t *sel)
         if (nd->op == SL_FN_FROM_UNIXTIME) {
             if (__builtin_mul_overflow(a->v.i64[i], SL_NANOS_PER_SEC, &ts))
                 return sl__fail(ev, nd, "22008", "timestamp out of range");
+            if (sl__to_local(ev, nd, ts, &ts) < 0)
+                return -1;
         } else if (!sl__ts_arg(a, i, &ts)) {
             sl__null_result(nd, i);
             continue;
+        } else if (a->type.id == SL_TYPE_TIMESTAMP_LTZ && sl__to_local(ev, nd, ts, &ts) < 0) {
+            return -1;
         }
         sl_strbuf_reset(sb);
         if (sl_ts_format_pattern(ts, pattern, sb) < 0) {
@@ -598,7 +661,8 @@ static int sl__k_format(sl__node *nd, sl__eval *ev, const uint8_t *sel)
 }
 
 /* TO_TIMESTAMP(s[, pattern]) -> TIMESTAMP(3); TO_DATE(s[, pattern]);
-** UNIX_TIMESTAMP(s[, pattern]) -> seconds. Unparsable text gives NULL. */
+** UNIX_TIMESTAMP(s[, pattern]) -> seconds of the instant the text names
+** in the session's time zone. Unparsable text gives NULL. */
 static int sl__k_parse_time(sl__node *nd, sl__eval *ev, const uint8_t *sel)
 {
     SL__STRICT_PROLOGUE();
@@ -634,10 +698,30 @@ static int sl__k_parse_time(sl__node *nd, sl__eval *ev, const uint8_t *sel)
             nd->v.i64[i] = ts / SL_NANOS_PER_DAY - (ts % SL_NANOS_PER_DAY < 0);
             break;
         case SL_FN_UNIX_TIMESTAMP:
+            /* Flink parses with java.util's calendar: in a daylight-saving
+            ** overlap the later offset (CAST takes the earlier). */
+            if (sl_tz_from_local_later(ev->env->tz, ts, &ts) != 0)
+                return sl__fail(ev, nd, "22008", "timestamp out of range");
             nd->v.i64[i] = ts / SL_NANOS_PER_SEC - (ts % SL_NANOS_PER_SEC < 0);
             break;
         default: nd->v.i64[i] = sl_time_truncate(ts, 3); break;
         }
+    }
+    return 0;
+}
+
+/* TO_TIMESTAMP_LTZ(epoch[, precision]): epoch seconds (op 0) or
+** milliseconds as an instant; 22008 past the TIMESTAMP range. */
+static int sl__k_to_ltz(sl__node *nd, sl__eval *ev, const uint8_t *sel)
+{
+    SL__STRICT_PROLOGUE();
+    const int64_t *a = nd->kids[0]->v.i64;
+    int64_t unit = nd->op == 0 ? SL_NANOS_PER_SEC : SL_NANOS_PER_MILLI;
+    for (int i = 0; i < n; i++) {
+        if (!SL__LIVE(nd, sel, i))
+            continue;
+        if (__builtin_mul_overflow(a[i], unit, &nd->v.i64[i]))
+            return sl__fail(ev, nd, "22008", "timestamp out of range");
     }
     return 0;
 }
@@ -692,16 +776,29 @@ int sl__compile_fn(sl__node *nd, const sl_bexpr *b, sl_error *err)
     case SL_FN_FROM_UNIXTIME:
         nd->run = sl__k_format;
         sl__with_strbuf(nd);
-        nd->can_fail = id == SL_FN_FROM_UNIXTIME;
+        /* the session's time zone is the evaluation's: never folded */
+        nd->is_volatile = id == SL_FN_FROM_UNIXTIME ||
+                          nd->kids[0]->type.id == SL_TYPE_TIMESTAMP_LTZ;
+        nd->can_fail = nd->is_volatile;
         return 0;
     case SL_FN_TO_TIMESTAMP:
     case SL_FN_TO_DATE: nd->run = sl__k_parse_time; return 0;
+    case SL_FN_TO_TIMESTAMP_LTZ: {
+        /* the binder admitted only the literal 0 or 3; op = the precision */
+        const sl__node *pk = nd->nkids > 1 ? nd->kids[1] : NULL;
+        nd->op = pk && pk->kind == SL__N_CONST && !pk->nulls[0] && pk->v.i64[0] == 0 ? 0 : 3;
+        nd->run = sl__k_to_ltz;
+        nd->can_fail = true;
+        return 0;
+    }
     case SL_FN_UNIX_TIMESTAMP:
         if (nd->nkids == 0) {
             nd->run = sl__k_now;
             nd->is_volatile = true;
         } else {
             nd->run = sl__k_parse_time;
+            nd->is_volatile = true; /* the session's time zone */
+            nd->can_fail = true;    /* out of range in it */
         }
         return 0;
     case SL_FN_CURRENT_TIMESTAMP:

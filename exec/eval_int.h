@@ -132,6 +132,12 @@ void sl__type_name(sl_type t, char *buf, size_t cap);
 ** as the function needs) into nd: sets nd->run (and aux). 0, or -1 with
 ** err (0A000) for an unsupported function. */
 int sl__compile_fn(sl__node *nd, const sl_bexpr *b, sl_error *err);
+/* The session's time zone between an instant and a local date-time: k
+** (TIMESTAMP_LTZ) as the local TIMESTAMP of the same precision when
+** to_local, else k (TIMESTAMP) as the TIMESTAMP_LTZ instant (java.time's
+** gap and overlap rules). Never folded: the zone is the evaluation's
+** (sl_eval_env.tz). Takes k. */
+sl__node *sl__tz_shift(sl_eval_prog *p, sl__node *k, bool to_local);
 /* LIKE / NOT LIKE: nd->kids = value, pattern[, escape]. */
 int sl__compile_like(sl__node *nd, sl_error *err);
 

@@ -1131,6 +1131,7 @@ static int sl__build_pipeline(sl__job *j, int k, sl__task *tasks, sl_error *err)
         sl__task *t = &tasks[i];
         t->job = j;
         t->pipe = spec;
+        t->env.tz = j->spec->tz; /* the zone the job was planned with */
         t->watermark = INT64_MIN;
         t->pending = sl_list_new();
         t->positions = sl_list_new();

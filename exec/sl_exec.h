@@ -30,6 +30,7 @@
 #include "../base/sl_decimal.h"
 #include "../base/sl_time.h"
 #include "../base/sl_type.h"
+#include "../base/sl_tz.h"
 #include "../planner/sl_bind.h"
 
 #include <stdatomic.h>
@@ -117,14 +118,18 @@ void sl_chunk_append_rows(sl_chunk *dst, const sl_chunk *src, const int *rows, i
 /* Text form of one value as CAST(... AS STRING) spells it (12, 1.50, TRUE,
 ** 0.1 — the shortest text that reads back as the same double —,
 ** 2026-01-31 12:00:00.123, abc; BYTES as x'0aff'), for the shell's results.
-** NULL -> appends nothing and returns false. */
+** NULL -> appends nothing and returns false. TIMESTAMP_LTZ values are
+** instants shown in UTC; sl_value_format_tz shows them as local date-times
+** of tz, as CAST(... AS STRING) in a session of that time zone does. */
 bool sl_value_format(sl_strbuf *sb, const sl_vector *v, int r);
+bool sl_value_format_tz(sl_strbuf *sb, const sl_vector *v, int r, const sl_tz *tz);
 
 /* ------------------------------------------------------------------------
 ** Expression evaluation (eval.c).
 */
 typedef struct sl_eval_env {
     int64_t now_nanos; /* CURRENT_TIMESTAMP / NOW() for this evaluation (injected clock) */
+    const sl_tz *tz;   /* the session's time zone (TIMESTAMP_LTZ <-> local); NULL = UTC */
 } sl_eval_env;
 
 typedef struct sl_eval_prog sl_eval_prog;
@@ -761,6 +766,10 @@ typedef struct sl_job_spec {
     ** and after each checkpoint; may be NULL. */
     void (*progress)(void *ctx, const sl_job_stats *stats);
     void *progress_ctx;              /* for progress */
+    /* The time zone the job was planned with ('table.local-time-zone'):
+    ** every expression converting between instants and local date-times
+    ** uses it (sl_eval_env.tz). Owned by the planner; NULL = UTC. */
+    const sl_tz *tz;
     int64_t (*now)(void *ctx);       /* clock (ns) for checkpoint timing and
                                         CURRENT_TIMESTAMP; NULL = real; called from
                                         every task's thread */

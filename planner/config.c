@@ -5,17 +5,30 @@
 ** An unknown key is an error with a "did you mean" hint rather than being
 ** silently accepted: a mistyped 'execution.checkpointing.interval' must not
 ** quietly leave checkpointing at its default.
+**
+** Readers: a key that SET accepts but nothing reads would be accepted and
+** ignored. Every read of a setting goes through sl_config_read (the
+** session's accessors, session.c), which records that the key has a reader;
+** tests/unit/test_planner_settings.c runs statements of every kind and
+** fails for a declared key that was never read.
+**
+** Main routines: sl_config_check (SET), sl_config_read, sl_config_was_read.
 */
 #include "planner_int.h"
+#include "../base/sl_tz.h"
 
+#include <stdatomic.h>
 #include <string.h>
 
 /* key, type, required, default, secret, enum values, description */
 static const sl_config_key sl__keys[] = {
     {"execution.checkpointing.interval", SL_OPT_DURATION, false, "10 s", false, NULL,
      "Interval between checkpoints; '0' turns checkpointing off."},
-    {"execution.runtime-mode", SL_OPT_ENUM, false, "streaming", false, "streaming|batch",
-     "Streaming (continuous) or batch execution."},
+    {"execution.runtime-mode", SL_OPT_ENUM, false, "streaming", false,
+     "streaming|batch|automatic",
+     "'streaming': continuous jobs, updating results. 'batch': every source must be bounded "
+     "(refused otherwise) and query results are final, insert-only rows. 'automatic': batch "
+     "when every source is bounded, else streaming."},
     {"execution.savepoint.path", SL_OPT_STRING, false, NULL, false, NULL,
      "Savepoint to start the next job from."},
     {"execution.savepoint-restore-mode", SL_OPT_ENUM, false, "claim", false, "claim|no_claim",
@@ -38,7 +51,10 @@ static const sl_config_key sl__keys[] = {
     {"sink.guarantee-fallback", SL_OPT_ENUM, false, "error", false, "error|downgrade",
      "What to do when a requested sink guarantee is not achievable."},
     {"sql-client.execution.result-mode", SL_OPT_ENUM, false, "tableau", false,
-     "table|tableau|changelog", "How the shell shows query results."},
+     "table|tableau|changelog",
+     "How query results are returned: 'tableau' (rows as they arrive, with the op column "
+     "when the result is updating), 'changelog' (every change with its op column), 'table' "
+     "(the final table: updates applied, no op column)."},
     {"table.dml-sync", SL_OPT_BOOL, false, "false", false, NULL,
      "Run INSERT to its end ('true') or start it as a background job ('false')."},
     {"table.exec.source.idle-timeout", SL_OPT_DURATION, false, "0 ms", false, NULL,
@@ -46,14 +62,34 @@ static const sl_config_key sl__keys[] = {
      "the others' ('0' = never)."},
     {"table.exec.state.ttl", SL_OPT_DURATION, false, "0 ms", false, NULL,
      "Idle state retention; '0' keeps state forever."},
-    {"table.local-time-zone", SL_OPT_STRING, false, "UTC", false, NULL,
-     "Time zone for TIMESTAMP_LTZ conversions."},
+    {"table.local-time-zone", SL_OPT_STRING, false, "default", false, NULL,
+     "Time zone of conversions between instants (TIMESTAMP_LTZ) and local date-times: a "
+     "time zone database name ('Europe/Berlin'), 'GMT+08:00', 'UTC', or 'default' (the "
+     "machine's: TZ, else /etc/localtime)."},
 };
+
+/* Which keys have been read (sl_config_read), by index into sl__keys. */
+static atomic_bool sl__key_read[SL_ARRAY_LEN(sl__keys)];
 
 const sl_config_key *sl_config_keys(int *n)
 {
     *n = (int)SL_ARRAY_LEN(sl__keys);
     return sl__keys;
+}
+
+const sl_config_key *sl_config_read(const char *key)
+{
+    const sl_config_key *k = sl_config_find(key);
+    SL_ALWAYS(k != NULL); /* a read of an undeclared key is a bug */
+    if (k)
+        atomic_store(&sl__key_read[k - sl__keys], true);
+    return k;
+}
+
+bool sl_config_was_read(const char *key)
+{
+    const sl_config_key *k = sl_config_find(key);
+    return k && atomic_load(&sl__key_read[k - sl__keys]);
 }
 
 const sl_config_key *sl_config_find(const char *key)
@@ -82,6 +118,14 @@ int sl_config_check(const char *key, const char *value, int key_pos, int value_p
     }
     if (sl_option_check_value(k, key, value, value_pos, err) != 0)
         return -1;
+    if (strcmp(key, "table.local-time-zone") == 0) {
+        sl_tz *tz = NULL;
+        if (sl_tz_open(value, &tz, err) != 0) {
+            err->position = value_pos;
+            return -1;
+        }
+        sl_tz_free(tz);
+    }
     if (strcmp(key, "pipeline.name") == 0) /* a job's identity: jobs/<name>/ */
         return sl_job_name_check(value, value_pos, err);
     int64_t n;

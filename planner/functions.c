@@ -82,6 +82,7 @@ static const sl_func sl__funcs[SL_FN__COUNT] = {
     [SL_FN_NOW] = {"NOW", SL_FN_NOW, SC, 0, 0},
     [SL_FN_UNIX_TIMESTAMP] = {"UNIX_TIMESTAMP", SL_FN_UNIX_TIMESTAMP, SC, 0, 2},
     [SL_FN_FROM_UNIXTIME] = {"FROM_UNIXTIME", SL_FN_FROM_UNIXTIME, SC, 1, 2},
+    [SL_FN_TO_TIMESTAMP_LTZ] = {"TO_TIMESTAMP_LTZ", SL_FN_TO_TIMESTAMP_LTZ, SC, 1, 2},
     [SL_FN_CONCAT_FN] = {"CONCAT", SL_FN_CONCAT_FN, SC, 1, -1},
     [SL_FN_COUNT] = {"COUNT", SL_FN_COUNT, AG, 0, 1},
     [SL_FN_SUM] = {"SUM", SL_FN_SUM, AG, 1, 1},
@@ -109,6 +110,7 @@ static const sl_func sl__funcs[SL_FN__COUNT] = {
     X("CURRENT_DATE", SL_FN_CURRENT_DATE) X("LOCALTIMESTAMP", SL_FN_LOCALTIMESTAMP)         \
     X("NOW", SL_FN_NOW) X("UNIX_TIMESTAMP", SL_FN_UNIX_TIMESTAMP)                           \
     X("FROM_UNIXTIME", SL_FN_FROM_UNIXTIME) X("CONCAT", SL_FN_CONCAT_FN)                    \
+    X("TO_TIMESTAMP_LTZ", SL_FN_TO_TIMESTAMP_LTZ)                                           \
     X("COUNT", SL_FN_COUNT) X("SUM", SL_FN_SUM) X("MIN", SL_FN_MIN) X("MAX", SL_FN_MAX)     \
     X("AVG", SL_FN_AVG) X("ROW_NUMBER", SL_FN_ROW_NUMBER)
 
@@ -159,6 +161,7 @@ static const sl__sig sl__sigs[SL_FN__COUNT] = {
     [SL_FN_NOW] = {"", "NOW()"},
     [SL_FN_UNIX_TIMESTAMP] = {"SS", "UNIX_TIMESTAMP([STRING [, STRING]])"},
     [SL_FN_FROM_UNIXTIME] = {"IS", "FROM_UNIXTIME(BIGINT [, STRING])"},
+    [SL_FN_TO_TIMESTAMP_LTZ] = {"II", "TO_TIMESTAMP_LTZ(BIGINT [, 0 | 3])"},
     [SL_FN_CONCAT_FN] = {"S", "CONCAT(STRING, ...)"},
     [SL_FN_COUNT] = {"*", "COUNT(*) or COUNT(value)"},
     [SL_FN_SUM] = {"N", "SUM(NUMERIC)"},
@@ -395,6 +398,21 @@ static int sl__result_type(const sl_func *f, const char *name, sl_bexpr *const *
         r = sl_type_make(SL_TYPE_DATE);
         *out = r;
         return 0;
+    case SL_FN_TO_TIMESTAMP_LTZ: {
+        /* epoch seconds (0) or milliseconds (3, the default), as Flink */
+        long p = 3;
+        if (n > 1 && (!sl__literal_int(args[1], &p) || (p != 0 && p != 3))) {
+            sl_error_set(err, SL_ERR_INVALID_PARAMETER, args[1]->pos,
+                         "the precision of TO_TIMESTAMP_LTZ must be 0 (seconds) or 3 "
+                         "(milliseconds)");
+            sl_error_hint(err, "Write the precision as the literal 0 or 3.");
+            return -1;
+        }
+        r = sl_type_make_p(SL_TYPE_TIMESTAMP_LTZ, 3, 0);
+        r.not_null = t[0].not_null;
+        *out = r;
+        return 0;
+    }
     case SL_FN_CURRENT_TIMESTAMP:
     case SL_FN_NOW:
         r = sl_type_make_p(SL_TYPE_TIMESTAMP_LTZ, 3, 0);

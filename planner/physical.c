@@ -34,6 +34,7 @@ struct sl_physical {
     sl_job_spec spec;        /* the job */
     sl_list *owned_exprs;    /* sl_bexpr* built here (casts, the final mapping) */
     sl_list *owned_arrays;   /* arrays owned here */
+    sl_tz *tz;               /* the job's time zone (spec.tz), owned */
 };
 
 /* Steps being collected for one input or stage. */
@@ -60,7 +61,15 @@ void sl_physical_free(sl_physical *p)
         return;
     sl_list_free(p->owned_exprs, sl__bexpr_free_v);
     sl_list_free(p->owned_arrays, sl_free);
+    sl_tz_free(p->tz);
     sl_free(p);
+}
+
+void sl_physical_set_tz(sl_physical *p, sl_tz *tz)
+{
+    sl_tz_free(p->tz);
+    p->tz = tz;
+    p->spec.tz = tz;
 }
 
 sl_job_spec *sl_physical_spec(sl_physical *p)

@@ -282,6 +282,8 @@ int sl_physical_build_set(const sl_lp *const *roots, int n, const sl_catalog *ca
                           const sl_physical_opts *o, sl_physical **out, sl_error *err);
 /* The job to run; owned by p (fill the callbacks before running). */
 sl_job_spec *sl_physical_spec(sl_physical *p);
+/* The time zone the job runs with (sl_job_spec.tz); p takes tz (NULL = UTC). */
+void sl_physical_set_tz(sl_physical *p, sl_tz *tz);
 /* The "== Physical Plan ==" lines of EXPLAIN: the inputs with their chained
 ** steps, each exchange and stage, the sink, with their parallelism. */
 void sl_physical_explain(sl_strbuf *sb, const sl_physical *p);
@@ -317,6 +319,11 @@ typedef sl_option_spec sl_config_key;
 
 const sl_config_key *sl_config_find(const char *key);
 const sl_config_key *sl_config_keys(int *n);
+/* The declaration of a key being read for its value (see config.c:
+** every declared key must have a reader); the key must be declared. */
+const sl_config_key *sl_config_read(const char *key);
+/* Whether sl_config_read has seen key in this process (tests). */
+bool sl_config_was_read(const char *key);
 /* Validate key and value for SET; errors point at key_pos / value_pos. */
 int sl_config_check(const char *key, const char *value, int key_pos, int value_pos, sl_error *err);
 

@@ -456,11 +456,47 @@ static int sl__reset(sl_session *s, const sl_stmt *st, const sl_result_sink *out
 ** Settings
 */
 
+/* Every read of a setting goes through sl__setting or sl__setting_set,
+** which tell config.c that the key has a reader. */
+
 /* A setting's value: SET's, else its default. */
 const char *sl__setting(sl_session *s, const char *key)
 {
+    const sl_config_key *k = sl_config_read(key);
     const char *v = sl_kvlist_get(s->config, key);
-    return v ? v : sl_config_find(key)->default_value;
+    return v ? v : k ? k->default_value : NULL;
+}
+
+/* A setting's value when it is SET, else NULL. */
+const char *sl__setting_set(sl_session *s, const char *key)
+{
+    sl_config_read(key);
+    return sl_kvlist_get(s->config, key);
+}
+
+/* 'table.local-time-zone' (SET checked it; 'default' is resolved now, so a
+** job keeps the zone it was planned with). The caller frees *out. */
+int sl__time_zone(sl_session *s, sl_tz **out, sl_error *err)
+{
+    return sl_tz_open(sl__setting(s, "table.local-time-zone"), out, err);
+}
+
+/* 'sql-client.execution.result-mode'. */
+sl__result_mode sl__result_mode_of(sl_session *s)
+{
+    const char *v = sl__setting(s, "sql-client.execution.result-mode");
+    return sl_strcasecmp(v, "table") == 0       ? SL__RESULT_TABLE
+           : sl_strcasecmp(v, "changelog") == 0 ? SL__RESULT_CHANGELOG
+                                                : SL__RESULT_TABLEAU;
+}
+
+/* 'execution.runtime-mode'. */
+sl__runtime_mode sl__runtime_mode_of(sl_session *s)
+{
+    const char *v = sl__setting(s, "execution.runtime-mode");
+    return sl_strcasecmp(v, "batch") == 0       ? SL__RUNTIME_BATCH
+           : sl_strcasecmp(v, "automatic") == 0 ? SL__RUNTIME_AUTOMATIC
+                                                : SL__RUNTIME_STREAMING;
 }
 
 /* A duration setting in ms (SET validated it; the defaults parse). */
@@ -478,7 +514,7 @@ int64_t sl__duration_ms(sl_session *s, const char *key)
 ** below 1; this check guards the value the job would run with. */
 int sl__parallelism(sl_session *s, int *out, sl_error *err)
 {
-    const char *v = sl_kvlist_get(s->config, "parallelism.default");
+    const char *v = sl__setting_set(s, "parallelism.default");
     if (!v) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
         *out = n < 1 ? 1 : n > INT_MAX ? INT_MAX : (int)n;
@@ -502,7 +538,7 @@ int sl__parallelism(sl_session *s, int *out, sl_error *err)
 /* 'table.dml-sync' (SET validated it), else the session's default. */
 bool sl__dml_sync(sl_session *s)
 {
-    const char *v = sl_kvlist_get(s->config, "table.dml-sync");
+    const char *v = sl__setting_set(s, "table.dml-sync");
     bool sync = s->dml_sync;
     sl_error ignored = SL_ERROR_INIT;
     if (v && sl_option_parse_bool(v, &sync, -1, &ignored) != 0)

@@ -8,11 +8,13 @@
 **   session_show.c  SHOW, DESCRIBE, EXPLAIN: catalog objects and plans as rows
 **   session_run.c   INSERT, statement sets and queries: planning, the job
 **                   registry, running jobs, their records, STOP JOB
+**   session_result.c  a query's final table (result mode 'table', batch)
 */
 #ifndef SL_SESSION_INT_H
 #define SL_SESSION_INT_H
 
 #include "planner_int.h"
+#include "../base/sl_tz.h"
 
 #include <jansson.h>
 #include <pthread.h>
@@ -63,12 +65,39 @@ void sl__result_lines(const sl_result_sink *out, const char *column, const char 
 int sl__strcmp_v(const void *a, const void *b); /* qsort of char* */
 
 /* Names and settings (session.c). */
+typedef enum sl__result_mode {
+    SL__RESULT_TABLEAU,   /* rows as they arrive; the op column when the result updates */
+    SL__RESULT_CHANGELOG, /* every change with its op column */
+    SL__RESULT_TABLE,     /* the final table: updates applied, no op column */
+} sl__result_mode;
+
+typedef enum sl__runtime_mode {
+    SL__RUNTIME_STREAMING, /* continuous */
+    SL__RUNTIME_BATCH,     /* bounded sources only; final, insert-only results */
+    SL__RUNTIME_AUTOMATIC, /* batch when every source is bounded */
+} sl__runtime_mode;
+
 sl_binder sl__binder(sl_session *s, sl_error *err);
 void sl__scrub_secrets(const sl_catalog *cat, const sl_stmt *st, sl_error *err);
 const char *sl__setting(sl_session *s, const char *key);
+const char *sl__setting_set(sl_session *s, const char *key);
+int sl__time_zone(sl_session *s, sl_tz **out, sl_error *err);
+sl__result_mode sl__result_mode_of(sl_session *s);
+sl__runtime_mode sl__runtime_mode_of(sl_session *s);
 int64_t sl__duration_ms(sl_session *s, const char *key);
 int sl__parallelism(sl_session *s, int *out, sl_error *err);
 bool sl__dml_sync(sl_session *s);
+
+/* The final table of a query's changelog (session_result.c): rows of text
+** values; apply each change; emit sends the surviving rows to out (each
+** preceded by the op column kind when kind is not NULL) and returns how
+** many it sent. */
+typedef struct sl__rows sl__rows;
+sl__rows *sl__rows_new(int ncols);
+void sl__rows_apply(sl__rows *r, sl_row_kind kind, const char *const *values,
+                    const size_t *lens);
+int64_t sl__rows_emit(const sl__rows *r, const char *kind, const sl_result_sink *out);
+void sl__rows_free(sl__rows *r);
 
 /* SHOW, DESCRIBE, EXPLAIN (session_show.c). */
 int sl__show_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err);

@@ -130,7 +130,7 @@ void sl__lp_free_v(void *p)
 ** canonical text, so running the same file again finds the same job. */
 static char *sl__job_name(sl_session *s, const sl_stmt *st)
 {
-    const char *name = sl_kvlist_get(s->config, "pipeline.name");
+    const char *name = sl__setting_set(s, "pipeline.name");
     if (name)
         return sl_strdup(name);
     sl_strbuf sb = SL_STRBUF_INIT;
@@ -166,7 +166,10 @@ struct sl__run_ctx {
     const sl_result_sink *out;  /* the statement's output */
     pthread_mutex_t mu;         /* a query's rows: one sink task at a time */
     atomic_bool cancelled;      /* the output asked to stop */
-    bool with_kind;             /* an updating query: rows start with Flink's op column */
+    bool with_kind;             /* rows start with Flink's op column (result mode) */
+    const sl_tz *tz;            /* the session's time zone: TIMESTAMP_LTZ values shown in it */
+    sl__rows *rows;             /* result mode 'table' or batch mode of an updating query:
+                                   the changes collect into the final table, sent at the end */
 };
 
 static bool sl__run_interrupted(sl__run_ctx *rc)
@@ -204,7 +207,7 @@ static int sl__rs_write(sl_sink *s, const sl_chunk *c, sl_error *err)
 {
     sl__result_sink *rs = s->impl;
     sl__run_ctx *run = rs->run;
-    int k = run->with_kind ? 1 : 0; /* the op column comes first */
+    int k = run->with_kind && !run->rows ? 1 : 0; /* the op column comes first */
     sl_strbuf *bufs = sl_calloc((size_t)rs->ncols + 1, sizeof(sl_strbuf));
     const char **vals = sl_calloc((size_t)rs->ncols + 2, sizeof(char *));
     size_t *lens = sl_calloc((size_t)rs->ncols + 2, sizeof(size_t));
@@ -216,11 +219,13 @@ static int sl__rs_write(sl_sink *s, const sl_chunk *c, sl_error *err)
         }
         for (int i = 0; i < rs->ncols; i++) {
             sl_strbuf_reset(&bufs[i]);
-            bool v = sl_value_format(&bufs[i], &c->cols[i], r);
+            bool v = sl_value_format_tz(&bufs[i], &c->cols[i], r, run->tz);
             vals[k + i] = v ? sl_strbuf_cstr(&bufs[i]) : NULL;
             lens[k + i] = v ? bufs[i].len : 0; /* a string may hold NUL bytes */
         }
-        if (run->out && run->out->row && run->out->row(run->out->ctx, vals, lens) != 0)
+        if (run->rows)
+            sl__rows_apply(run->rows, (sl_row_kind)c->kinds[r], vals + k, lens + k);
+        else if (run->out && run->out->row && run->out->row(run->out->ctx, vals, lens) != 0)
             atomic_store(&run->cancelled, true);
     }
     pthread_mutex_unlock(&run->mu);
@@ -332,7 +337,7 @@ int sl__resolve(sl_session *s, const sl_list *plans, bool explain, sl__gplan *g,
         sl_list_free(tables, NULL);
     }
     g->job.interval_ms = sl__duration_ms(s, "execution.checkpointing.interval");
-    g->job.policy = sl_kvlist_get(s->config, "sink.guarantee-fallback");
+    g->job.policy = sl__setting_set(s, "sink.guarantee-fallback");
     g->job.nsinks = n;
     g->job.sinks = g->sinks;
     sl_list *names = sl_catalog_table_names(s->eng->cat);
@@ -1069,9 +1074,14 @@ static int sl__run_query(sl_session *s, sl_physical *phys, sl__run_ctx *run,
     sl_job_stats stats;
     if (sl_job_run(spec, &stats, err) != 0)
         return -1;
+    int64_t rows = stats.rows_out;
+    if (run->rows) /* the final table: insert-only rows (+I in changelog mode) */
+        rows = atomic_load(&run->cancelled)
+                   ? 0
+                   : sl__rows_emit(run->rows, run->with_kind ? "+I" : NULL, out);
     sl__run_warnings(&stats, out, NULL, NULL);
     char tag[64];
-    snprintf(tag, sizeof tag, "SELECT %lld", (long long)stats.rows_out);
+    snprintf(tag, sizeof tag, "SELECT %lld", (long long)rows);
     sl__result_complete(out, tag);
     return 0;
 }
@@ -1148,10 +1158,65 @@ static int sl__run_insert(sl_session *s, sl__job *job, sl__run_ctx *run,
     return 0;
 }
 
+/* The first scan under n of a source that does not end, or NULL. */
+static const sl_lp *sl__unbounded_scan(const sl_catalog *cat, const sl_lp *n)
+{
+    if (!n)
+        return NULL;
+    if (n->kind == SL_LP_SCAN) {
+        const sl_table *t = sl_catalog_table(cat, n->table);
+        bool bounded = t && sl_connector_source_bounded(t->connector, t->def->options);
+        return bounded ? NULL : n;
+    }
+    const sl_lp *u = sl__unbounded_scan(cat, n->input);
+    return u ? u : sl__unbounded_scan(cat, n->right);
+}
+
+/* 'execution.runtime-mode': whether plans run in batch mode. 'batch'
+** refuses a plan that reads a source without end (as Flink does), naming
+** the table; 'automatic' is batch when every source ends. */
+static int sl__batch_mode(sl_session *s, const sl_list *plans, bool *batch, sl_error *err)
+{
+    sl__runtime_mode mode = sl__runtime_mode_of(s);
+    *batch = mode != SL__RUNTIME_STREAMING;
+    for (int i = 0; *batch && i < plans->n; i++) {
+        const sl_lp *scan = sl__unbounded_scan(s->eng->cat, plans->items[i]);
+        if (!scan)
+            continue;
+        *batch = false;
+        if (mode == SL__RUNTIME_AUTOMATIC)
+            return 0;
+        const sl_table *t = sl_catalog_table(s->eng->cat, scan->table);
+        const sl_connector *c = t ? t->connector : NULL;
+        sl_error_set(err, SL_ERR_NOT_SUPPORTED, scan->pos,
+                     "querying unbounded table \"%s\" in batch mode is not allowed", scan->table);
+        if (c && c->caps.source_bound_option && c->caps.source_bound == SL_BOUND_IF_SET) {
+            sl_error_detail(err, "A '%s' table is unbounded unless its option '%s' is set.",
+                            c->name, c->caps.source_bound_option);
+            sl_error_hint(err, "Set '%s' on the table, or SET 'execution.runtime-mode' = "
+                               "'streaming'.", c->caps.source_bound_option);
+        } else if (c && c->caps.source_bound_option && c->caps.source_bound == SL_BOUND_UNLESS_SET) {
+            sl_error_detail(err, "A '%s' table with option '%s' is unbounded.", c->name,
+                            c->caps.source_bound_option);
+            sl_error_hint(err, "Remove '%s' from the table, or SET 'execution.runtime-mode' = "
+                               "'streaming'.", c->caps.source_bound_option);
+        } else {
+            if (c)
+                sl_error_detail(err, "A '%s' table is always unbounded.", c->name);
+            sl_error_hint(err, "SET 'execution.runtime-mode' = 'streaming' to read it.");
+        }
+        return -1;
+    }
+    return 0;
+}
+
 int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err)
 {
     sl_list *plans = sl_list_new();
     int rc = sl__plan(s, st, plans, err);
+    bool batch = false; /* 'execution.runtime-mode', before anything else is decided */
+    if (rc == 0)
+        rc = sl__batch_mode(s, plans, &batch, err);
     int64_t interval_ms = sl__duration_ms(s, "execution.checkpointing.interval");
     sl__gplan g;
     memset(&g, 0, sizeof g);
@@ -1190,9 +1255,13 @@ int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl
     if (rc == 0)
         rc = sl__parallelism(s, &parallelism, err);
     bool query = st->kind == SL_STMT_QUERY;
-    const char *restore = query ? NULL : sl_kvlist_get(s->config, "execution.savepoint.path");
+    const char *restore = query ? NULL : sl__setting_set(s, "execution.savepoint.path");
     if (rc == 0 && restore)
         rc = sl__check_savepoint(restore, err);
+    sl__result_mode result_mode = sl__result_mode_of(s);
+    sl_tz *tz = NULL; /* the zone the job runs with, resolved now */
+    if (rc == 0)
+        rc = sl__time_zone(s, &tz, err);
     if (rc != 0) {
         sl_free(decided);
         sl_free(effective);
@@ -1227,7 +1296,14 @@ int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl
     pthread_mutex_init(&run.mu, NULL);
     atomic_init(&run.cancelled, false);
     const sl_lp *top = plans->items[0];
-    run.with_kind = query && top->changelog != SL_CL_INSERT;
+    bool updating = query && top->changelog != SL_CL_INSERT;
+    /* Result modes: tableau shows the op column of an updating result,
+    ** changelog always; table and batch mode return the final table. */
+    run.with_kind = query && (result_mode == SL__RESULT_CHANGELOG ||
+                              (result_mode == SL__RESULT_TABLEAU && updating && !batch));
+    if (updating && (batch || result_mode == SL__RESULT_TABLE))
+        run.rows = sl__rows_new(top->ncols);
+    run.tz = tz;
     sl_physical_opts o = {name,
                           query ? NULL : s->eng->data_dir,
                           interval_ms,
@@ -1240,6 +1316,10 @@ int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl
     sl_physical *phys = NULL;
     rc = sl_physical_build_set((const sl_lp *const *)plans->items, plans->n, cat, &o, &phys, err);
     sl_free(decided);
+    if (phys)
+        sl_physical_set_tz(phys, tz); /* the job keeps the zone it was planned with */
+    else
+        sl_tz_free(tz);
     if (rc == 0 && query) {
         rc = sl__run_query(s, phys, &run, out, err);
     } else if (rc == 0) {
@@ -1285,6 +1365,7 @@ int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl
     sl_list_free(plans, sl__lp_free_v);
     sl_free(effective);
     sl_free(guarantees);
+    sl__rows_free(run.rows);
     pthread_mutex_destroy(&run.mu);
     return rc;
 }

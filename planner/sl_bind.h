@@ -46,6 +46,7 @@ typedef enum sl_func_id {
     SL_FN_DATE_FORMAT, SL_FN_TO_TIMESTAMP, SL_FN_TO_DATE, SL_FN_CURRENT_TIMESTAMP,
     SL_FN_CURRENT_DATE, SL_FN_LOCALTIMESTAMP, SL_FN_NOW, SL_FN_UNIX_TIMESTAMP,
     SL_FN_FROM_UNIXTIME, SL_FN_CONCAT_FN, /* CONCAT(a, b, ...); SL_FN_CONCAT is the || operator */
+    SL_FN_TO_TIMESTAMP_LTZ, /* TO_TIMESTAMP_LTZ(epoch[, 0 | 3]): the instant */
     /* aggregates */
     SL_FN_COUNT, SL_FN_SUM, SL_FN_MIN, SL_FN_MAX, SL_FN_AVG,
     /* window */

@@ -274,6 +274,7 @@ const sl_connector sl__connector_kafka = {
         {
             .source = true,
             .source_replayable = true,
+            .source_bound = SL_BOUND_NEVER,
             SL__KAFKA_SINK_CAPS,
             .sink_updates = false,
         },
@@ -311,6 +312,7 @@ const sl_connector sl__connector_upsert_kafka = {
         {
             .source = true,
             .source_replayable = true,
+            .source_bound = SL_BOUND_NEVER,
             .source_upserts = true,
             SL__KAFKA_SINK_CAPS,
             .sink_updates = true,

@@ -22,6 +22,7 @@ const sl_connector sl__connector_stdin = {
         .source = true,
         .sink = false,
         .source_replayable = false,
+        .source_bound = SL_BOUND_ALWAYS, /* ends with its input */
         .sink_max = SL_GUARANTEE_NONE,
         .sink_mech = SL_MECH_NONE,
         .sink_updates = false,

@@ -8,6 +8,8 @@
 # golden_sort.awk: each result table's rows sorted, and an updating result
 # (op column) replaced by its final rows once the changelog is applied.
 set -uo pipefail
+# The machine's time zone (table.local-time-zone = 'default') is UTC for every run.
+export TZ=UTC
 sluice=$1
 sql=$2
 expected=${sql%.sql}.out

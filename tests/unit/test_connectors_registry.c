@@ -292,8 +292,10 @@ static void t_markdown_content(void)
     }
     CHECK(strstr(md, "| `sink.delivery-guarantee` | enum: `none`, `at-least-once`, "
                      "`exactly-once` | no | - |") != NULL);
-    CHECK(strstr(md, "| `filesystem` | yes | yes | yes | exactly-once | atomic-rename | "
-                     "exactly-once | no | required |") != NULL);
+    CHECK(strstr(md, "| `filesystem` | yes | yes | unless 'source.monitor-interval' is set | yes "
+                     "| exactly-once | atomic-rename | exactly-once | no | required |") != NULL);
+    CHECK(strstr(md, "| `datagen` | yes | yes | when 'number-of-rows' is set | no |") != NULL);
+    CHECK(strstr(md, "| `kafka` | yes | yes | no | yes |") != NULL);
     sl_strbuf_free(&sb);
 }
 
