@@ -1393,7 +1393,11 @@ static int sl__restore(sl__job *j, sl_error *err)
             /* Optional: checkpoints taken before it was kept have none. */
             snprintf(name, sizeof name, "counters-%s", t->name);
             sl_error cerr = SL_ERROR_INIT;
-            if (sl_chk_read_state(from, d, name, &st, &len, &cerr) == 0) {
+            if (sl_chk_read_state(from, d, name, &st, &len, &cerr) != 0 &&
+                strcmp(cerr.sqlstate, SL_ERR_DATA_CORRUPTED) == 0) {
+                rc = -1; /* damaged, not merely absent: never read past */
+                sl_error_move(err, &cerr);
+            } else if (st) {
                 long long in = 0, out = 0, sk = 0;
                 if (st && sscanf(st, "%lld %lld %lld", &in, &out, &sk) == 3 && in >= 0 && out >= 0 &&
                     sk >= 0) {

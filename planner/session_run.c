@@ -1281,6 +1281,7 @@ int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl
                                   "no_claim") != 0,
                     tables, targets, NULL, false};
     if (!query && (sl_job_name_check(name, -1, err) != 0 || sl__branch_check(s->eng, &b, err) != 0)) {
+        sl_tz_free(tz);
         sl_free(b.origin);
         sl_list_free(tables, sl_free);
         sl_list_free(targets, sl_free);

@@ -25,7 +25,11 @@
 **                  participant (kafka_txn.c), shared with every other
 **                  exactly-once Kafka sink instance of the job; the runtime
 **                  has the participant commit it as the decision of
-**                  checkpoint N. pre_commit only names the transaction in
+**                  checkpoint N. pre_commit waits until N's records are
+**                  acknowledged (in the log, not yet visible), so that
+**                  N+1's, written through the other producer while N
+**                  commits, come after them in every partition: a key's
+**                  updates keep their order. It names the transaction in
 **                  the committable; commit, abort and recover have nothing
 **                  to do (the participant decides, fences and aborts).
 **                  Readers use isolation.level=read_committed.
@@ -150,10 +154,28 @@ static int sl__kafka_write(sl_sink *s, const sl_chunk *c, sl_error *err)
     return sl__kafka_check_delivery(k, err);
 }
 
+/* Wait until every record handed to rk so far is acknowledged (or failed):
+** librdkafka reports each one by message.timeout.ms at the latest. False
+** when the producer failed fatally (the caller reports why). */
+static bool sl__kafka_flush_all(sl__kafka_sink *k)
+{
+    while (rd_kafka_outq_len(k->rk) > 0) {
+        rd_kafka_flush(k->rk, SL__KAFKA_FLUSH_SLICE_MS);
+        if (rd_kafka_fatal_error(k->rk, NULL, 0))
+            return false;
+    }
+    return true;
+}
+
 static int sl__kafka_pre_commit(sl_sink *s, int64_t epoch, sl_strbuf *committable, sl_error *err)
 {
     sl__kafka_sink *k = s->impl;
     if (k->txn) { /* the participant's commit makes it durable and visible */
+        /* Epoch N's records are in the log before any of N+1's is sent
+        ** (N+1 writes through the other producer while N commits): a
+        ** key's updates stay in the order they were made, which a
+        ** compacted upsert topic's last value depends on. */
+        sl__kafka_flush_all(k); /* a fatal error: reported just below */
         sl_strbuf_appendf(committable, "kafka transaction %s epoch %lld",
                           sl__kafka_txn_id(k->txn, epoch), (long long)epoch);
         return sl__kafka_txn_error(k->txn, k->rk, "a write", err);
@@ -162,15 +184,10 @@ static int sl__kafka_pre_commit(sl_sink *s, int64_t epoch, sl_strbuf *committabl
         rd_kafka_poll(k->rk, 0);
         return 0;
     }
-    /* Every record written so far acknowledged (or failed): librdkafka
-    ** reports each one by message.timeout.ms at the latest. */
-    while (rd_kafka_outq_len(k->rk) > 0) {
-        rd_kafka_flush(k->rk, SL__KAFKA_FLUSH_SLICE_MS);
-        char reason[512];
-        if (rd_kafka_fatal_error(k->rk, reason, sizeof reason))
-            return sl_error_set(err, SL_ERR_IO, -1, "could not write to Kafka topic \"%s\": %s",
-                                k->topic, reason);
-    }
+    char reason[512];
+    if (!sl__kafka_flush_all(k) && rd_kafka_fatal_error(k->rk, reason, sizeof reason))
+        return sl_error_set(err, SL_ERR_IO, -1, "could not write to Kafka topic \"%s\": %s",
+                            k->topic, reason);
     return sl__kafka_check_delivery(k, err);
 }
 
