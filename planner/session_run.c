@@ -570,12 +570,9 @@ bool sl__job_live(sl_engine *eng, const char *name, sl_job_stats *stats)
 }
 
 /* A message of a background job, to the engine's log. */
-static void sl__log(sl_engine *eng, const sl_error *msg)
+/* A message to the engine's log function fn (NULL: stderr). */
+static void sl__log_to(sl_engine_log_fn fn, void *ctx, const sl_error *msg)
 {
-    pthread_mutex_lock(&eng->mu);
-    sl_engine_log_fn fn = eng->log;
-    void *ctx = eng->log_ctx;
-    pthread_mutex_unlock(&eng->mu);
     if (fn)
         fn(ctx, msg);
     else
@@ -585,24 +582,53 @@ static void sl__log(sl_engine *eng, const sl_error *msg)
                "%s", msg->message);
 }
 
-static void sl__logf(sl_engine *eng, sl_severity sev, const char *fmt, ...) SL_PRINTF(3, 4);
-static void sl__logf(sl_engine *eng, sl_severity sev, const char *fmt, ...)
+static void sl__log(sl_engine *eng, const sl_error *msg)
 {
-    sl_error n = SL_ERROR_INIT;
-    n.severity = sev;
-    snprintf(n.sqlstate, sizeof n.sqlstate, "%s",
+    pthread_mutex_lock(&eng->mu);
+    sl_engine_log_fn fn = eng->log;
+    void *ctx = eng->log_ctx;
+    pthread_mutex_unlock(&eng->mu);
+    sl__log_to(fn, ctx, msg);
+}
+
+/* A notice or warning (sev) as a message of its own; caller frees. */
+static sl_error *sl__msg_new(sl_severity sev, const char *fmt, ...) SL_PRINTF(2, 3);
+static sl_error *sl__msg_new(sl_severity sev, const char *fmt, ...)
+{
+    sl_error *n = sl_calloc(1, sizeof *n);
+    *n = (sl_error)SL_ERROR_INIT;
+    n->severity = sev;
+    snprintf(n->sqlstate, sizeof n->sqlstate, "%s",
              sev == SL_SEV_WARNING ? SL_ERR_WARNING : SL_ERR_SUCCESS);
     va_list ap;
     va_start(ap, fmt);
-    n.message = sl_vsprintf(fmt, ap);
+    n->message = sl_vsprintf(fmt, ap);
     va_end(ap);
-    sl__log(eng, &n);
-    sl_error_reset(&n);
+    return n;
 }
 
-/* The warnings a run leaves: to the statement's output, or (eng set, a
-** background job) to the log. */
-static void sl__run_warnings(const sl_job_stats *stats, const sl_result_sink *out, sl_engine *eng,
+static void sl__msg_free(void *p)
+{
+    sl_error_reset(p);
+    sl_free(p);
+}
+
+static void sl__logf(sl_engine *eng, sl_severity sev, const char *fmt, ...) SL_PRINTF(3, 4);
+static void sl__logf(sl_engine *eng, sl_severity sev, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *text = sl_vsprintf(fmt, ap);
+    va_end(ap);
+    sl_error *n = sl__msg_new(sev, "%s", text);
+    sl_free(text);
+    sl__log(eng, n);
+    sl__msg_free(n);
+}
+
+/* The warnings a run leaves: to the statement's output, or (said set, a
+** background job) onto that list of messages for the log. */
+static void sl__run_warnings(const sl_job_stats *stats, const sl_result_sink *out, sl_list *said,
                              const char *name)
 {
     char msg[2][128];
@@ -616,8 +642,8 @@ static void sl__run_warnings(const sl_job_stats *stats, const sl_result_sink *ou
                  stats->rows_late == 1 ? " arrived" : "s arrived",
                  stats->rows_late == 1 ? "was" : "were");
     for (int i = 0; i < n; i++) {
-        if (eng)
-            sl__logf(eng, SL_SEV_WARNING, "job \"%s\": %s", name, msg[i]);
+        if (said)
+            sl_list_push(said, sl__msg_new(SL_SEV_WARNING, "job \"%s\": %s", name, msg[i]));
         else
             sl__notice(out, SL_SEV_WARNING, "%s", msg[i]);
     }
@@ -702,8 +728,9 @@ static int sl__job_run_restarting(sl__job *job, sl_job_stats *stats, sl_error *e
 }
 
 /* Run the job to its end (in the caller's thread or its own), write its
-** record, report a background job's end to the log, then publish the end
-** in the registry: the last thing the job's thread does. */
+** record, publish the end in the registry, then report a background job's
+** end to the log: after the publication the thread touches neither the
+** job nor the engine's mutex (the reaper may hold it while joining). */
 static void sl__job_main(sl__job *job)
 {
     sl_engine *eng = job->eng;
@@ -724,26 +751,36 @@ static void sl__job_main(sl__job *job)
                           : stats.finished ? SL__JOB_FINISHED
                                            : SL__JOB_STOPPED;
     sl__job_record(job, sl__job_state_names[state], &stats);
+    /* What a background job's end says in the log, said once the end is
+    ** published: whoever reads the message and asks (SHOW JOBS) sees the
+    ** job ended. (The log function is taken before: once the end is
+    ** published, the reaper may hold the mutex while it joins this thread.) */
+    sl_list *said = sl_list_new(); /* sl_error* */
     if (job->background && rc != 0) {
-        sl_error msg = SL_ERROR_INIT;
-        sl_error_copy(&msg, &err);
-        sl_free(msg.message);
-        msg.message = sl_sprintf("job \"%s\" failed: %s", job->name, err.message);
-        msg.position = -1; /* a position in a statement that is gone */
-        sl__log(eng, &msg);
-        sl_error_reset(&msg);
+        sl_error *msg = sl_calloc(1, sizeof *msg);
+        *msg = (sl_error)SL_ERROR_INIT;
+        sl_error_copy(msg, &err);
+        sl_free(msg->message);
+        msg->message = sl_sprintf("job \"%s\" failed: %s", job->name, err.message);
+        msg->position = -1; /* a position in a statement that is gone */
+        sl_list_push(said, msg);
     } else if (job->background) {
-        sl__run_warnings(&stats, NULL, eng, job->name);
+        sl__run_warnings(&stats, NULL, said, job->name);
         if (state == SL__JOB_FINISHED) /* what INSERT 0 <n> says of a synchronous job */
-            sl__logf(eng, SL_SEV_NOTICE, "job \"%s\" finished: %lld rows written", job->name,
-                     (long long)stats.rows_out);
+            sl_list_push(said, sl__msg_new(SL_SEV_NOTICE, "job \"%s\" finished: %lld rows written",
+                                           job->name, (long long)stats.rows_out));
     }
     pthread_mutex_lock(&eng->mu);
+    sl_engine_log_fn fn = eng->log;
+    void *ctx = eng->log_ctx;
     job->state = state;
     job->stats = stats;
     sl_error_move(&job->error, &err);
     pthread_cond_broadcast(&eng->job_ended);
     pthread_mutex_unlock(&eng->mu);
+    for (int i = 0; i < said->n; i++)
+        sl__log_to(fn, ctx, said->items[i]);
+    sl_list_free(said, sl__msg_free);
 }
 
 static void *sl__job_thread(void *arg)
