@@ -23,6 +23,9 @@
 
 #include "sl_connector_int.h"
 
+#define SL__MAX_PARALLELISM_TEXT "32768" /* SL_MAX_PARALLELISM as text */
+_Static_assert(SL_MAX_PARALLELISM == 32768, "SL__MAX_PARALLELISM_TEXT");
+
 /* ------------------------------------------------------------------------
 ** The tables. Keep them sorted by name (the unit tests check it).
 */
@@ -772,6 +775,8 @@ static int sl__validate(const sl_kvlist *opts, const sl_table_shape *shape, int 
             sl__parse_int(kv->value, &p);
             if (p < 1)
                 return sl__invalid_value(err, kv, false, "must be at least 1");
+            if (p > SL_MAX_PARALLELISM)
+                return sl__invalid_value(err, kv, false, "must be at most " SL__MAX_PARALLELISM_TEXT);
         }
     }
 

@@ -548,6 +548,10 @@ int sl_window_agg_new(const sl_window_agg_spec *spec, sl_operator **out, sl_erro
 ** size / slide (HOP) and size / step (CUMULATE) are at most
 ** SL_WINDOW_MAX_PER_ROW (the planner refuses more with a position). */
 #define SL_WINDOW_MAX_PER_ROW 10000
+/* The most tasks an operator may run as (Flink's bound on a job's maximum
+** parallelism, 2^15): 'parallelism.default' and 'sink.parallelism' above
+** it are refused. */
+#define SL_MAX_PARALLELISM 32768
 typedef struct sl_window_tvf_spec {
     int in_ncols;              /* input columns */
     const sl_type *in_types;   /* their types */

@@ -133,5 +133,9 @@ int sl_config_check(const char *key, const char *value, int key_pos, int value_p
         return sl_error_set(err, SL_ERR_INVALID_PARAMETER, value_pos,
                             "invalid value for option '%s': \"%s\" must be at least 1", key,
                             value);
+    if (strcmp(key, "parallelism.default") == 0 && n > SL_MAX_PARALLELISM)
+        return sl_error_set(err, SL_ERR_INVALID_PARAMETER, value_pos,
+                            "invalid value for option '%s': \"%s\" must be at most %d", key,
+                            value, SL_MAX_PARALLELISM);
     return 0;
 }

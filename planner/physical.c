@@ -491,7 +491,12 @@ static int sl__build_graph(sl_physical *p, const sl_lp *root, const sl_catalog *
     /* The sink: the INSERT's mapping onto the table's columns ends the last
     ** chain. A query's result (and its LIMIT) is collected by one task;
     ** 'sink.parallelism' sets the sink's own. */
-    int last_par = nstages ? stages[nstages - 1].parallelism : par * branches->n;
+    int64_t ninput_tasks = (int64_t)par * branches->n; /* input tasks of a job without stages */
+    if (rc == 0 && !nstages && ninput_tasks > SL_MAX_PARALLELISM)
+        rc = sl_error_set(err, SL_ERR_PROGRAM_LIMIT, -1,
+                          "the job would read with %lld tasks, more than %d", (long long)ninput_tasks,
+                          SL_MAX_PARALLELISM);
+    int last_par = nstages ? stages[nstages - 1].parallelism : (int)(rc == 0 ? ninput_tasks : 1);
     int sink_par = last_par;
     const char *sp = dst ? sl_kvlist_get(dst->def->options, "sink.parallelism") : NULL;
     if (!dst || limit >= 0)

@@ -517,16 +517,16 @@ int sl__parallelism(sl_session *s, int *out, sl_error *err)
     const char *v = sl__setting_set(s, "parallelism.default");
     if (!v) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
-        *out = n < 1 ? 1 : n > INT_MAX ? INT_MAX : (int)n;
+        *out = n < 1 ? 1 : n > SL_MAX_PARALLELISM ? SL_MAX_PARALLELISM : (int)n;
         return 0;
     }
     int64_t n = 0;
     if (sl_option_parse_int(v, &n, -1, err) != 0)
         return -1;
-    if (n < 1 || n > INT_MAX) {
+    if (n < 1 || n > SL_MAX_PARALLELISM) {
         sl_error_set(err, SL_ERR_INVALID_PARAMETER, -1,
-                     "invalid value for option 'parallelism.default': \"%s\" must be %s", v,
-                     n < 1 ? "at least 1" : "at most 2147483647");
+                     "invalid value for option 'parallelism.default': \"%s\" must be %s %d", v,
+                     n < 1 ? "at least" : "at most", n < 1 ? 1 : SL_MAX_PARALLELISM);
         sl_error_hint(err, "SET it to the number of tasks per operator, or RESET it to run "
                            "one per CPU.");
         return -1;

@@ -600,16 +600,7 @@ char *sl__shared_note(const char *data_dir, const char *name, const json_t *targ
     char *jobs = sl_path_join(data_dir, "jobs");
     char *mine_dir = sl_chk_job_dir(data_dir, name);
     json_t *mine = sl__load(mine_dir, "_job.json", NULL);
-    sl_list *names = sl_list_new();
-    DIR *d = opendir(jobs);
-    struct dirent *de;
-    while (d && (de = readdir(d)) != NULL)
-        if (de->d_name[0] != '.')
-            sl_list_push(names, sl_strdup(de->d_name));
-    if (d)
-        closedir(d);
-    if (names->n > 1)
-        qsort(names->items, (size_t)names->n, sizeof(void *), sl__strcmp_v);
+    sl_list *names = sl__job_dir_names(jobs);
     sl_strbuf sb = SL_STRBUF_INIT;
     for (int i = 0; i < names->n; i++) {
         char *dir = sl_path_join(jobs, names->items[i]);

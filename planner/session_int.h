@@ -119,6 +119,9 @@ struct json_t;
 /* Read a job record: 0 with *out (NULL when the file does not exist), or -1:
 ** XX001 naming the file when it is damaged (checksum, JSON, name or status). */
 int sl__job_record_read(const char *path, struct json_t **out, sl_error *err);
+/* The entries of a data directory's jobs/ folder (one per job), sorted;
+** empty when there is none. Caller frees (sl_list_free(.., sl_free)). */
+sl_list *sl__job_dir_names(const char *jobs);
 int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err);
 /* Savepoints as branch points (session_branch.c). */
 typedef struct sl__branch {

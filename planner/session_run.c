@@ -371,6 +371,21 @@ int sl__resolve(sl_session *s, const sl_list *plans, bool explain, sl__gplan *g,
     return rc;
 }
 
+sl_list *sl__job_dir_names(const char *jobs)
+{
+    sl_list *names = sl_list_new();
+    DIR *d = opendir(jobs);
+    struct dirent *de;
+    while (d && (de = readdir(d)) != NULL)
+        if (de->d_name[0] != '.')
+            sl_list_push(names, sl_strdup(de->d_name));
+    if (d)
+        closedir(d);
+    if (names->n > 1)
+        qsort(names->items, (size_t)names->n, sizeof(void *), sl__strcmp_v);
+    return names;
+}
+
 int sl__job_record_read(const char *path, json_t **out, sl_error *err)
 {
     *out = NULL;

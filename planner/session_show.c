@@ -117,16 +117,7 @@ static int sl__show_jobs(sl_session *s, const sl_result_sink *out)
     sl__table_out t;
     sl__result_begin(&t, out, 10, cols);
     char *jobs = sl_path_join(s->eng->data_dir, "jobs");
-    sl_list *names = sl_list_new();
-    DIR *d = opendir(jobs);
-    struct dirent *de;
-    while (d && (de = readdir(d)) != NULL)
-        if (de->d_name[0] != '.')
-            sl_list_push(names, sl_strdup(de->d_name));
-    if (d)
-        closedir(d);
-    if (names->n > 1)
-        qsort(names->items, (size_t)names->n, sizeof(void *), sl__strcmp_v);
+    sl_list *names = sl__job_dir_names(jobs);
     int nshown = 0;
     for (int i = 0; i < names->n; i++) {
         char *dir = sl_path_join(jobs, names->items[i]);

@@ -19,3 +19,4 @@ CREATE TABLE t17 (a INT) WITH ('connector' = 'blackhole', 'sink.delivery-guarant
 CREATE TABLE ok1 (id INT, name STRING) WITH ('connector' = 'datagen', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '100', 'fields.name.length' = '5');
 CREATE TABLE ok2 (a INT, b STRING) WITH ('connector' = 'filesystem', 'path' = '/tmp/in', 'format' = 'csv', 'csv.field-delimiter' = '|', 'csv.ignore-parse-errors' = 'true', 'source.monitor-interval' = '10 s');
 SHOW TABLES;
+CREATE TABLE wide_sink (id BIGINT) WITH ('connector' = 'blackhole', 'sink.parallelism' = '40000');

@@ -9,6 +9,7 @@ RESET 'parallelism.default';
 SET 'parallelism.default' = '0';
 SET 'parallelism.default' = 'four';
 SET 'parallelism.default' = '-2';
+SET 'parallelism.default' = '32769';
 SET 'execution.checkpointing.intervl' = '1 s';
 SET 'sink.guarantee-fallback' = 'sometimes';
 SET 'totally.unknown' = 'x';
