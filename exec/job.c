@@ -174,6 +174,7 @@ typedef struct sl__task {
     /* the same over the job's life before this run (the restored checkpoint's
        "counters-<task>"; set before the task starts) */
     int64_t base_in, base_out, base_skipped;
+    int64_t base_late;        /* late rows its operators' restored state counted */
 } sl__task;
 
 struct sl__job {
@@ -454,7 +455,7 @@ static void sl__count_late(sl__task *t)
     for (int i = 0; t->steps && i < t->nsteps; i++) /* steps: NULL when setting up failed */
         if (t->steps[i].op)
             late += t->steps[i].op->ops->late_rows(t->steps[i].op);
-    t->rows_late = late;
+    t->rows_late = late - t->base_late; /* this run's: the operators count over their state's life */
 }
 
 /* Event time reached wm: every operator (in chain order) emits what became
@@ -1465,7 +1466,7 @@ static void sl__collect(sl__job *j)
 {
     sl_job_stats *s = j->stats;
     s->rows_in = s->rows_out = s->rows_late = s->rows_skipped = 0;
-    s->life_rows_in = s->life_rows_out = s->life_rows_skipped = 0;
+    s->life_rows_in = s->life_rows_out = s->life_rows_skipped = s->life_rows_late = 0;
     for (int i = 0; i < j->ntasks; i++) {
         sl__task *t = &j->tasks[i];
         s->rows_in += t->rows_in;
@@ -1475,6 +1476,8 @@ static void sl__collect(sl__job *j)
         s->life_rows_in += t->base_in + t->rows_in;
         s->life_rows_out += t->base_out + t->rows_out;
         s->life_rows_skipped += t->base_skipped + t->rows_skipped;
+        /* (a fork counts from zero, as its other counters do) */
+        s->life_rows_late += (j->spec->restore_fork ? 0 : t->base_late) + t->rows_late;
     }
 }
 
@@ -1653,6 +1656,11 @@ int sl_job_run(const sl_job_spec *spec, sl_job_stats *stats, sl_error *err)
         rc = sl__build(&j, err);
     if (rc == 0)
         rc = sl__restore(&j, err);
+    for (int i = 0; rc == 0 && i < j.ntasks; i++) { /* the late rows restored state counted */
+        sl__count_late(&j.tasks[i]);
+        j.tasks[i].base_late = j.tasks[i].rows_late;
+        j.tasks[i].rows_late = 0;
+    }
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setstacksize(&attr, SL__TASK_STACK);

@@ -720,6 +720,7 @@ typedef struct sl_job_stats {
     int64_t life_rows_in;     /* rows read */
     int64_t life_rows_out;    /* rows written */
     int64_t life_rows_skipped;/* malformed records skipped */
+    int64_t life_rows_late;   /* rows later than the watermark, dropped */
 } sl_job_stats;
 
 typedef struct sl_job_spec {

@@ -479,7 +479,7 @@ static void sl__job_record(const sl__job *job, const char *status, const sl_job_
         /* Over the job's life (kept in its checkpoints). */
         bad |= json_object_set_new(o, "rows_in", json_integer(stats->life_rows_in));
         bad |= json_object_set_new(o, "rows_out", json_integer(stats->life_rows_out));
-        bad |= json_object_set_new(o, "rows_late", json_integer(stats->rows_late));
+        bad |= json_object_set_new(o, "rows_late", json_integer(stats->life_rows_late));
         bad |= json_object_set_new(o, "rows_skipped", json_integer(stats->life_rows_skipped));
     }
     bad |= json_object_set_new(o, SL_CHECKSUM_KEY, json_string(SL_CHECKSUM_ZERO));

@@ -146,7 +146,7 @@ static int sl__show_jobs(sl_session *s, const sl_result_sink *out)
             char nums[6][24];
             const char *keys[5] = {"rows_in", "rows_out", "rows_late", "rows_skipped",
                                    "restarts"};
-            int64_t counts[5] = {live.life_rows_in,      live.life_rows_out, live.rows_late,
+            int64_t counts[5] = {live.life_rows_in,      live.life_rows_out, live.life_rows_late,
                                  live.life_rows_skipped, live.restarts};
             if (running)
                 chk = live.last_checkpoint;

@@ -53,3 +53,16 @@ WHERE rn = 1;
 SELECT auction, bidder, price, bid_time FROM (
   SELECT *, ROW_NUMBER() OVER (PARTITION BY auction ORDER BY bid_time DESC) AS rn FROM late_bids)
 WHERE rn = 1 AND auction < 100;
+-- A job's late rows: warned about by the run that dropped them, not again by a
+-- run that resumes after them and reads nothing new; SHOW JOBS counts them
+-- over the job's life (6, not 12).
+CREATE TABLE first_late (auction BIGINT, bidder STRING) WITH ('connector' = 'filesystem',
+  'path' = '@TMP@/first_late', 'format' = 'csv');
+SET 'pipeline.name' = 'first-late';
+INSERT INTO first_late SELECT auction, bidder FROM (
+  SELECT *, ROW_NUMBER() OVER (PARTITION BY auction ORDER BY bid_time ASC) AS rn FROM late_bids)
+WHERE rn = 1;
+INSERT INTO first_late SELECT auction, bidder FROM (
+  SELECT *, ROW_NUMBER() OVER (PARTITION BY auction ORDER BY bid_time ASC) AS rn FROM late_bids)
+WHERE rn = 1;
+SHOW JOBS;
