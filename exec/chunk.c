@@ -2,6 +2,7 @@
 ** chunk.c — columnar batches: allocation, row append, setters, row copy and
 ** the text form of a value (see sl_exec.h).
 */
+#include "eval_int.h"
 #include "sl_exec.h"
 #include "value_int.h"
 
@@ -196,16 +197,12 @@ void sl_chunk_append_rows(sl_chunk *dst, const sl_chunk *src, const int *rows, i
     dst->nrows += n;
 }
 
-/* The shortest %g text that reads back as exactly d (0.1, not 0.10000000000000001). */
-static void sl__format_double(sl_strbuf *sb, double d, bool single)
+/* A FLOAT / DOUBLE as Flink shows it: Java's Float/Double.toString, the
+** text CAST(... AS STRING) gives (1.0, 1.0E7, NaN, -Infinity, -0.0). */
+static void sl__format_double_text(sl_strbuf *sb, double d, bool single)
 {
-    char buf[40];
-    for (int prec = single ? 6 : 15; prec <= 17; prec++) {
-        snprintf(buf, sizeof buf, "%.*g", prec, d);
-        double back = strtod(buf, NULL);
-        if (single ? (float)back == (float)d : back == d)
-            break;
-    }
+    char buf[48];
+    sl__format_double(d, single, buf);
     sl_strbuf_append(sb, buf);
 }
 
@@ -232,8 +229,8 @@ bool sl_value_format(sl_strbuf *sb, const sl_vector *v, int r)
     case SL_TYPE_SMALLINT:
     case SL_TYPE_INT:
     case SL_TYPE_BIGINT: sl_strbuf_appendf(sb, "%lld", (long long)v->v.i64[r]); break;
-    case SL_TYPE_FLOAT: sl__format_double(sb, v->v.f64[r], true); break;
-    case SL_TYPE_DOUBLE: sl__format_double(sb, v->v.f64[r], false); break;
+    case SL_TYPE_FLOAT: sl__format_double_text(sb, v->v.f64[r], true); break;
+    case SL_TYPE_DOUBLE: sl__format_double_text(sb, v->v.f64[r], false); break;
     case SL_TYPE_DECIMAL:
         sl_dec_format(v->v.i128[r], v->type.scale, buf);
         sl_strbuf_append(sb, buf);

@@ -70,10 +70,12 @@ int sl__format_double(double d, bool is_float, char *buf)
         return sprintf(buf, d < 0 ? "-Infinity" : "Infinity");
     if (d == 0)
         return sprintf(buf, signbit(d) ? "-0.0" : "0.0");
-    /* shortest %e text that reads back as the same value */
+    /* shortest %e text that reads back as the same value, with at least two
+    ** digits as Java writes them (d.d): the closest such, so Double.MIN_VALUE
+    ** is 4.9E-324, not 5.0E-324 */
     char e[40];
     int maxp = is_float ? 9 : 17;
-    for (int p = 1; p <= maxp; p++) {
+    for (int p = 2; p <= maxp; p++) {
         snprintf(e, sizeof e, "%.*e", p - 1, d);
         double back = strtod(e, NULL);
         if (is_float ? (float)back == (float)d : back == d)

@@ -319,8 +319,8 @@ static void t_all_aggregates_and_types(void)
     EXPECT(&o,
            "-U[1, 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, "
            "NULL, 0, NULL, NULL, NULL, NULL]",
-           "+U[4, 3, -1, 0, -7, 30, 3, 1, 1.3333334, -1.84, -0.613333, -3.10, , pear, 3, 1970-04-01, "
-           "1970-01-01 00:00:07.000, 2, -4, TRUE, -0.75, 4]");
+           "+U[4, 3, -1, 0, -7, 30, 3.0, 1.0, 1.3333334, -1.84, -0.613333, -3.10, , pear, 3, 1970-04-01, "
+           "1970-01-01 00:00:07.000, 2, -4, TRUE, -0.75, 4.0]");
     /* Retract row -7 (+ its values): AVG(INT) = 3, MIN(INT) = 3, DISTINCT sum back to 3. */
     sl_chunk_reset(c);
     int r = sl_chunk_append_row(c, SL_ROW_DELETE);
