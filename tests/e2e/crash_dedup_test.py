@@ -91,6 +91,9 @@ def sealed_checkpoints(job_dir):
             if n.startswith("chk-") and os.path.exists(os.path.join(job_dir, n, "_metadata"))}
 
 
+NAME = "crash_dedup_test"
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sluice", required=True)
@@ -138,40 +141,18 @@ def main():
             next_id += 1
         files.append(rows)
     differ = sum(1 for u in earliest if earliest[u][1] != first_arrival[u])
-    closers, k = {}, a.files
-    while len(closers) < a.parallelism:
-        closers.setdefault(sluice_e2e.subtask_of(file_name(k), a.parallelism), k)
-        k += 1
-    closers = sorted(closers.values())
+    closers = sluice_e2e.closing_files(a.files, a.parallelism, file_name)
 
-    written = kills = runs = 0
-    deadline = time.monotonic() + 600
-    p = None
-    while time.monotonic() < deadline and (kills < a.kills or written < len(files)):
-        runs += 1
-        p = subprocess.Popen([a.sluice, "--data-dir", data, "-q", "-f", job],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
-        life = time.monotonic() + rnd.uniform(0.2, 0.8)
-        while time.monotonic() < life and p.poll() is None:
-            if written < len(files):
-                write_file(src, written, files[written])
-                written += 1
-            time.sleep(0.03)
-        if p.poll() is not None:
-            print("crash_dedup_test: run %d ended by itself (status %d):\n%s" %
-                  (runs, p.returncode, p.stderr.read().decode("utf-8", "replace")))
-            return 1
-        if kills < a.kills:
-            p.send_signal(signal.SIGKILL)
-            p.wait()
-            p.stderr.close()
-            kills += 1
-            p = None
+    cmd = [a.sluice, "--data-dir", data, "-q", "-f", job]
+    p, runs, kills, error = sluice_e2e.kill_loop(
+        cmd, env, files, lambda i, rows: write_file(src, i, rows), a.kills, rnd)
+    if error:
+        print("%s: %s" % (NAME, error))
+        return 1
     # The last run: a far-future click per reader (other users), then SIGTERM.
     if p is None:
         runs += 1
-        p = subprocess.Popen([a.sluice, "--data-dir", data, "-q", "-f", job],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+        p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     for i, k in enumerate(closers):
         write_file(src, k, [(next_id + i, next_id + i, stamp(t + 3600 * 1000))])
     # Wait (bounded) until every user is committed and the last run has sealed

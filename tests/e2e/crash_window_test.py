@@ -75,6 +75,9 @@ def write_file(src, k, rows):
     os.rename(tmp, os.path.join(src, file_name(k)))
 
 
+NAME = "crash_window_test"
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sluice", required=True)
@@ -117,40 +120,18 @@ def main():
         files.append(rows)
     # One click far ahead per reader task closes every window above (their
     # own stays open): the next file names that reach each reader.
-    closers, k = {}, a.files
-    while len(closers) < a.parallelism:
-        closers.setdefault(sluice_e2e.subtask_of(file_name(k), a.parallelism), k)
-        k += 1
-    closers = sorted(closers.values())
+    closers = sluice_e2e.closing_files(a.files, a.parallelism, file_name)
 
-    written = kills = runs = 0
-    deadline = time.monotonic() + 600
-    p = None
-    while time.monotonic() < deadline and (kills < a.kills or written < len(files)):
-        runs += 1
-        p = subprocess.Popen([a.sluice, "--data-dir", data, "-q", "-f", job],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
-        life = time.monotonic() + rnd.uniform(0.2, 0.8)
-        while time.monotonic() < life and p.poll() is None:
-            if written < len(files):
-                write_file(src, written, files[written])
-                written += 1
-            time.sleep(0.03)
-        if p.poll() is not None:
-            print("crash_window_test: run %d ended by itself (status %d):\n%s" %
-                  (runs, p.returncode, p.stderr.read().decode("utf-8", "replace")))
-            return 1
-        if kills < a.kills:
-            p.send_signal(signal.SIGKILL)
-            p.wait()
-            p.stderr.close()
-            kills += 1
-            p = None
+    cmd = [a.sluice, "--data-dir", data, "-q", "-f", job]
+    p, runs, kills, error = sluice_e2e.kill_loop(
+        cmd, env, files, lambda i, rows: write_file(src, i, rows), a.kills, rnd)
+    if error:
+        print("%s: %s" % (NAME, error))
+        return 1
     # The last run: the closing click, then SIGTERM stops it with a savepoint.
     if p is None:
         runs += 1
-        p = subprocess.Popen([a.sluice, "--data-dir", data, "-q", "-f", job],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+        p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     for i, k in enumerate(closers):
         write_file(src, k, [(next_id + i, "z", decimal.Decimal("0.01"), stamp(t + 3600 * 1000))])
     want = sum(1 for _ in expected)

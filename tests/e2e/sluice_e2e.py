@@ -13,6 +13,9 @@ library only; imported by the test scripts beside it).
   check_parallelism: the part files were written by every sink subtask.
 - kill_in_checkpoint: SIGKILL a job while one of its checkpoints is being
   written (a chk-N directory without _metadata exists).
+- closing_files / kill_loop: for jobs over a monitored directory, the next
+  file names that reach each reader task, and runs of `sluice -f` killed
+  (SIGKILL) after a random life while the input files are written.
 - Runner: starts `sluice -f job.sql` with a data directory, and tells after a
   SIGKILL whether the kill interrupted a checkpoint (it left an unsealed
   chk-N directory) or an epoch (it left in-progress part files).
@@ -145,3 +148,44 @@ class Runner:
         return ("%d runs, %d SIGKILLs (%d inside a checkpoint, %d with an epoch's files in "
                 "progress)" % (self.runs, self.kills, self.kills_in_checkpoint,
                                self.kills_in_epoch))
+
+
+def closing_files(first, parallelism, file_name):
+    """The file numbers from `first` on whose names (file_name(k)) reach each
+    of the `parallelism` reader tasks first, ascending: a click far ahead in
+    each closes every window (or candidate) of the others' readers."""
+    closers, k = {}, first
+    while len(closers) < parallelism:
+        closers.setdefault(subtask_of(file_name(k), parallelism), k)
+        k += 1
+    return sorted(closers.values())
+
+
+def kill_loop(cmd, env, files, write_file, kills, rnd, deadline_s=600):
+    """Run cmd again and again, each run for a random 0.2-0.8 s while the
+    input files are written (write_file(i, files[i]), one every 30 ms) and
+    then SIGKILLed, until `kills` kills were made and every file written.
+    Returns (p, runs, kills, error): p the run still alive (None when the
+    last one was killed); error the stderr of a run that ended by itself."""
+    written = done = runs = 0
+    deadline = time.monotonic() + deadline_s
+    p = None
+    while time.monotonic() < deadline and (done < kills or written < len(files)):
+        runs += 1
+        p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+        life = time.monotonic() + rnd.uniform(0.2, 0.8)
+        while time.monotonic() < life and p.poll() is None:
+            if written < len(files):
+                write_file(written, files[written])
+                written += 1
+            time.sleep(0.03)
+        if p.poll() is not None:
+            return p, runs, done, "run %d ended by itself (status %d):\n%s" % (
+                runs, p.returncode, p.stderr.read().decode("utf-8", "replace"))
+        if done < kills:
+            p.send_signal(signal.SIGKILL)
+            p.wait()
+            p.stderr.close()
+            done += 1
+            p = None
+    return p, runs, done, None
