@@ -33,6 +33,7 @@ static const sl_connector *const sl__connectors[] = {
     &sl__connector_blackhole,
     &sl__connector_datagen,
     &sl__connector_filesystem,
+    &sl__connector_jdbc,
     &sl__connector_kafka,
     &sl__connector_print,
     &sl__connector_stdin,

@@ -118,6 +118,7 @@ typedef struct sl_table_shape {
     const char *const *names;   /* column names */
     const sl_type *types;       /* column types */
     int npk;                    /* number of PRIMARY KEY columns (0 = none) */
+    const int *pk;              /* their column indexes (NULL when not known) */
 } sl_table_shape;
 
 typedef struct sl_connector sl_connector;
@@ -152,9 +153,11 @@ struct sl_connector {
     ** (then column-dependent checks are skipped). */
     int (*check)(const sl_connector *c, const sl_kvlist *opts, const sl_table_shape *shape,
                  sl_error *err);
-    /* Checks for a table that is written (a Kafka sink writes one topic),
-    ** run when an INSERT into it is planned. May be NULL. */
-    int (*check_sink)(const sl_connector *c, const sl_kvlist *opts, sl_error *err);
+    /* Checks for a table that is written (a Kafka sink writes one topic; a
+    ** database table exists with these columns), run when an INSERT into it
+    ** is planned (shape: the table's columns and key). May be NULL. */
+    int (*check_sink)(const sl_connector *c, const sl_kvlist *opts, const sl_table_shape *shape,
+                      sl_error *err);
     /* The runtime side (sl_exec.h): create a source / sink instance. NULL
     ** when the connector cannot be read / written (caps say the same). */
     sl_source_create_fn create_source;

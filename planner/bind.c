@@ -216,7 +216,7 @@ int sl_bind_create_table(sl_binder *b, const sl_stmt *s)
         if (!ok)
             goto done;
     }
-    sl_table_shape shape = {n, names, types, sl_list_len(s->primary_key)};
+    sl_table_shape shape = {n, names, types, sl_list_len(s->primary_key), NULL};
     static const sl_kvlist empty = {NULL, 0, 0};
     rc = sl_connector_validate(s->options ? s->options : &empty, &shape,
                                s->options_pos >= 0 && s->options ? s->options_pos : s->name_pos,

@@ -390,6 +390,22 @@ static int sl__collect(sl_physical *p, const sl_lp *n, const sl_lp **above, int 
 
 /* The graph of one plan root (an INSERT's SINK or a query) into spec: its
 ** inputs, stages, sink and limit. */
+/* The connector's checks of a table an INSERT writes (its live system). */
+static int sl__check_sink(const sl_table *dst, sl_error *err)
+{
+    const char **names = sl_calloc((size_t)dst->ncols + 1, sizeof(char *));
+    sl_type *types = sl_calloc((size_t)dst->ncols + 1, sizeof(sl_type));
+    for (int i = 0; i < dst->ncols; i++) {
+        names[i] = dst->cols[i].name;
+        types[i] = dst->cols[i].type;
+    }
+    sl_table_shape shape = {dst->ncols, names, types, dst->npk, dst->pk};
+    int rc = dst->connector->check_sink(dst->connector, dst->def->options, &shape, err);
+    sl_free(names);
+    sl_free(types);
+    return rc;
+}
+
 static int sl__build_graph(sl_physical *p, const sl_lp *root, const sl_catalog *cat,
                            const sl_physical_opts *o, sl_job_spec *spec, sl_error *err)
 {
@@ -406,8 +422,7 @@ static int sl__build_graph(sl_physical *p, const sl_lp *root, const sl_catalog *
             return sl_error_set(err, SL_ERR_NOT_SUPPORTED, root->pos,
                                 "connector '%s' cannot be written yet",
                                 root->connector ? root->connector->name : "?");
-        if (dst->connector->check_sink &&
-            dst->connector->check_sink(dst->connector, dst->def->options, err) != 0) {
+        if (dst->connector->check_sink && sl__check_sink(dst, err) != 0) {
             if (err->position < 0)
                 err->position = root->pos;
             return -1;

@@ -249,8 +249,10 @@ static int sl__upsert_kafka_check(const sl_connector *c, const sl_kvlist *opts,
     return sl__kafka_check_common(c, opts, shape, true, err);
 }
 
-static int sl__kafka_check_sink(const sl_connector *c, const sl_kvlist *opts, sl_error *err)
+static int sl__kafka_check_sink(const sl_connector *c, const sl_kvlist *opts,
+                                const sl_table_shape *shape, sl_error *err)
 {
+    (void)shape;
     const char *topic = sl_kvlist_get(opts, "topic");
     if (!topic || strchr(topic, ';')) {
         sl_error_set(err, SL_ERR_INVALID_PARAMETER, -1, "a %s sink writes one topic", c->name);

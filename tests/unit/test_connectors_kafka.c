@@ -63,13 +63,13 @@ static void t_validate(void)
     sl_kvlist_add(l, "format", "json", 60, 70);
     CHECK_INT(sl_connector_validate(l, NULL, 3, &err), 0);
     const sl_connector *kc = sl_connector_find("kafka");
-    CHECK_INT(kc->check_sink(kc, l, &err), -1); /* a sink writes one topic */
+    CHECK_INT(kc->check_sink(kc, l, NULL, &err), -1); /* a sink writes one topic */
     CHECK(strstr(err.message, "writes one topic") != NULL);
     sl_error_reset(&err);
     sl_kvlist_free(l);
 
     l = kopts(NULL, NULL);
-    CHECK_INT(kc->check_sink(kc, l, &err), 0);
+    CHECK_INT(kc->check_sink(kc, l, NULL, &err), 0);
     sl_kvlist_free(l);
     l = sl_kvlist_new();
     sl_kvlist_add(l, "connector", "kafka", 0, 0);
@@ -195,7 +195,7 @@ static void expect_valid(sl_kvlist *l, int npk, const char *msg)
     const char *names[] = {"id", "name", "k_id"};
     sl_type types[] = {sl_type_make(SL_TYPE_BIGINT), sl_type_make(SL_TYPE_VARCHAR),
                        sl_type_make(SL_TYPE_BIGINT)};
-    sl_table_shape shape = {3, names, types, npk};
+    sl_table_shape shape = {3, names, types, npk, NULL};
     sl_error err = SL_ERROR_INIT;
     int rc = sl_connector_validate(l, &shape, 3, &err);
     if (msg) {

@@ -269,20 +269,20 @@ static void t_valid_tables(void)
 static void t_missing_connector(void)
 {
     expect_err(opts("path", "/tmp", NULL), "22023", "table options must include 'connector'",
-               MISSING_POS, "Available connectors: blackhole, datagen, filesystem, kafka, print, stdin, upsert-kafka.",
+               MISSING_POS, "Available connectors: blackhole, datagen, filesystem, jdbc, kafka, print, stdin, upsert-kafka.",
                NULL);
 }
 
 static void t_unknown_connector(void)
 {
     expect_err(opts("connector", "kafkaa", NULL), "42704", "connector \"kafkaa\" does not exist",
-               150, "Available connectors: blackhole, datagen, filesystem, kafka, print, stdin, upsert-kafka.",
+               150, "Available connectors: blackhole, datagen, filesystem, jdbc, kafka, print, stdin, upsert-kafka.",
                "Did you mean 'kafka'?");
     expect_err(opts("connector", "pulsar", NULL), "42704", "connector \"pulsar\" does not exist",
-               150, "Available connectors: blackhole, datagen, filesystem, kafka, print, stdin, upsert-kafka.", "");
+               150, "Available connectors: blackhole, datagen, filesystem, jdbc, kafka, print, stdin, upsert-kafka.", "");
     expect_err(opts("path", "/x", "connector", "datagn", NULL), "42704",
                "connector \"datagn\" does not exist", 250,
-               "Available connectors: blackhole, datagen, filesystem, kafka, print, stdin, upsert-kafka.",
+               "Available connectors: blackhole, datagen, filesystem, jdbc, kafka, print, stdin, upsert-kafka.",
                "Did you mean 'datagen'?");
     /* connector names are case-sensitive */
     expect_err(opts("connector", "DATAGEN", NULL), "42704", "connector \"DATAGEN\" does not exist",
@@ -591,7 +591,7 @@ static void t_raw_check(void)
                "The table has 7 columns.", NULL);
     const char *one[] = {"line"};
     sl_type t[] = {sl_type_make_p(SL_TYPE_VARCHAR, SL_MAX_LENGTH, 0)};
-    sl_table_shape s = {1, one, t, 0};
+    sl_table_shape s = {1, one, t, 0, NULL};
     sl_error err = SL_ERROR_INIT;
     sl_kvlist *l = opts("connector", "filesystem", "path", "/p", "format", "raw", "raw.charset",
                         "utf-16le", "raw.endianness", "little-endian", NULL);

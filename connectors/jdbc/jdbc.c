@@ -1,0 +1,221 @@
+/*
+** jdbc.c — the 'jdbc' connector's declaration: Flink's JDBC connector
+** options over PostgreSQL (libpq), its capabilities and the checks of its
+** options when a table is declared.
+**
+**   source  a bounded scan of the table (pg_source.c): one snapshot per
+**           scan, split into ranges of 'scan.partition.column' read in
+**           parallel;
+**   sink    rows of an append-only query inserted in batches; with a
+**           PRIMARY KEY, an updating query upserted (INSERT ... ON CONFLICT)
+**           and deleted by key (pg_sink.c). At-least-once: every batch is
+**           committed before the checkpoint's barrier is acknowledged.
+**           Exactly-once: one transaction per epoch and database, prepared
+**           (PREPARE TRANSACTION: a preparable participant) or, when the
+**           server allows no prepared transactions, committed with its
+**           progress row as the job's last resource (pg_txn.c).
+**
+** What the server holds (the table, its columns, key, privileges) is checked
+** when an INSERT is planned (pg_check.c), not here: declaring a table does
+** not need the server.
+*/
+#include <string.h>
+
+#include "jdbc_int.h"
+
+static const sl_option_spec sl__jdbc_options[] = {
+    {.key = "url",
+     .type = SL_OPT_STRING,
+     .required = true,
+     .description = "The database: 'jdbc:postgresql://host:port/database' (pgJDBC's URL; its "
+                    "parameters user, password, ssl, sslmode, connectTimeout, ApplicationName, "
+                    "options and currentSchema are honoured)."},
+    {.key = "table-name",
+     .type = SL_OPT_STRING,
+     .required = true,
+     .description = "The table in the database: 'table' or 'schema.table' (a part may be "
+                    "\"quoted\")."},
+    {.key = "driver",
+     .type = SL_OPT_STRING,
+     .description = "Accepted for Flink's DDL ('org.postgresql.Driver'); the connector speaks "
+                    "to PostgreSQL through libpq whatever it says."},
+    {.key = "username",
+     .type = SL_OPT_STRING,
+     .description = "The role to connect as (wins over the URL's 'user')."},
+    {.key = "password",
+     .type = SL_OPT_STRING,
+     .secret = true,
+     .description = "The role's password (wins over the URL's); never shown or logged."},
+    {.key = "connection.max-retry-timeout",
+     .type = SL_OPT_DURATION,
+     .default_value = SL__PG_RETRY_TIMEOUT_DEFAULT,
+     .description = "How long a connection is retried while the server cannot be reached "
+                    "(refused, starting up) before the job fails; plan-time checks wait at "
+                    "most 10 s."},
+    {.key = "scan.partition.column",
+     .type = SL_OPT_STRING,
+     .description = "A numeric, date or timestamp column splitting the scan into "
+                    "'scan.partition.num' ranges between the lower and upper bound, read in "
+                    "parallel (all four options or none)."},
+    {.key = "scan.partition.num",
+     .type = SL_OPT_INT,
+     .description = "The number of partitions of the scan."},
+    {.key = "scan.partition.lower-bound",
+     .type = SL_OPT_INT,
+     .description = "The smallest value of the first partition (rows below it are read by "
+                    "the first partition too)."},
+    {.key = "scan.partition.upper-bound",
+     .type = SL_OPT_INT,
+     .description = "The largest value of the last partition (rows above it are read by the "
+                    "last partition too)."},
+    {.key = "scan.fetch-size",
+     .type = SL_OPT_INT,
+     .default_value = "0",
+     .description = "Rows fetched from the server per round trip (a cursor); 0 = 1000."},
+    {.key = "scan.auto-commit",
+     .type = SL_OPT_BOOL,
+     .default_value = "true",
+     .description = "Accepted for Flink's DDL: a scan always reads in one read-only "
+                    "transaction (one snapshot)."},
+    {.key = "sink.buffer-flush.max-rows",
+     .type = SL_OPT_INT,
+     .default_value = SL__PG_FLUSH_ROWS_DEFAULT,
+     .description = "Rows buffered before they are written; '0' writes only at checkpoints "
+                    "and by the interval."},
+    {.key = "sink.buffer-flush.interval",
+     .type = SL_OPT_DURATION,
+     .default_value = SL__PG_FLUSH_INTERVAL_DEFAULT,
+     .description = "Buffered rows are written at least this often; '0' turns the timer off."},
+    {.key = "sink.max-retries",
+     .type = SL_OPT_INT,
+     .default_value = SL__PG_MAX_RETRIES_DEFAULT,
+     .description = "How often a failed write (a lost connection, a serialization failure) is "
+                    "retried before the job fails (and restarts by its restart strategy)."},
+    {.key = "sink.on-duplicate-key",
+     .type = SL_OPT_ENUM,
+     .enum_values = "update|ignore|error",
+     .description = "With a PRIMARY KEY, a row whose key the table holds: 'update' (the "
+                    "default: upsert), 'ignore' (keep the stored row: the idempotent ledger "
+                    "insert; a duplicate whose other columns differ is a conflict, counted, "
+                    "logged and written to 'sink.conflict-table'), or 'error' (a conflict fails "
+                    "the job with 23505). An identical duplicate is absorbed quietly under "
+                    "'ignore' and 'error'."},
+    {.key = "sink.conflict-table",
+     .type = SL_OPT_STRING,
+     .description = "Under 'sink.on-duplicate-key' = 'ignore': the table ('table' or "
+                    "'schema.table', created when missing, in the same database) receiving "
+                    "each conflict in the transaction of its rows: the key, the stored and the "
+                    "conflicting row as JSON, the job, the epoch and when."},
+    {.key = "sink.transactional-id-prefix",
+     .type = SL_OPT_STRING,
+     .description = "Exactly-once sinks: names what the job leaves in the database (prepared "
+                    "transactions' gids, its row in the progress table sluice_progress); stable "
+                    "across restarts, unique to one job."},
+};
+
+/* Options that go together. */
+static int sl__jdbc_check(const sl_connector *c, const sl_kvlist *opts,
+                          const sl_table_shape *shape, sl_error *err)
+{
+    (void)c;
+    /* The URL and table name parse (no server needed). */
+    sl__pg_target t;
+    if (sl__pg_target_parse(opts, &t, err) != 0)
+        return -1;
+    sl__pg_target_clear(&t);
+    static const char *const part[] = {"scan.partition.column", "scan.partition.num",
+                                       "scan.partition.lower-bound",
+                                       "scan.partition.upper-bound"};
+    int nset = 0;
+    for (size_t i = 0; i < SL_ARRAY_LEN(part); i++)
+        nset += sl_kvlist_get(opts, part[i]) != NULL;
+    if (nset != 0 && nset != (int)SL_ARRAY_LEN(part)) {
+        for (size_t i = 0; i < SL_ARRAY_LEN(part); i++)
+            if (!sl_kvlist_get(opts, part[i])) {
+                const sl_kv *any = NULL;
+                for (size_t k = 0; k < SL_ARRAY_LEN(part) && !any; k++)
+                    any = sl_kvlist_find(opts, part[k]);
+                sl_error_set(err, SL_ERR_INVALID_PARAMETER, any ? any->key_pos : -1,
+                             "option '%s' is required with '%s'", part[i], any->key);
+                sl_error_hint(err, "A partitioned scan takes all of 'scan.partition.column', "
+                                   "'.num', '.lower-bound' and '.upper-bound'.");
+                return -1;
+            }
+    }
+    if (nset) {
+        const sl_kv *num = sl_kvlist_find(opts, "scan.partition.num");
+        const sl_kv *lo = sl_kvlist_find(opts, "scan.partition.lower-bound");
+        const sl_kv *hi = sl_kvlist_find(opts, "scan.partition.upper-bound");
+        int64_t n = 0, l = 0, h = 0;
+        if (sl_option_parse_int(num->value, &n, num->value_pos, err) != 0 ||
+            sl_option_parse_int(lo->value, &l, lo->value_pos, err) != 0 ||
+            sl_option_parse_int(hi->value, &h, hi->value_pos, err) != 0)
+            return -1;
+        if (n < 1)
+            return sl__invalid_value(err, num, false, "is not a positive number of partitions");
+        if (l > h)
+            return sl__invalid_value(err, lo, false, "is above 'scan.partition.upper-bound'");
+        const sl_kv *col = sl_kvlist_find(opts, "scan.partition.column");
+        if (shape && sl__shape_find(shape, col->value, strlen(col->value)) < 0)
+            return sl__invalid_value(err, col, false, "is not a column of the table");
+    }
+    const sl_kv *dup = sl_kvlist_find(opts, "sink.on-duplicate-key");
+    if (dup && shape && shape->npk == 0) {
+        sl_error_set(err, SL_ERR_INVALID_PARAMETER, dup->key_pos,
+                     "option 'sink.on-duplicate-key' needs a PRIMARY KEY");
+        sl_error_hint(err, "Declare the key the database's unique constraint holds: PRIMARY KEY "
+                           "(id) NOT ENFORCED.");
+        return -1;
+    }
+    const sl_kv *conf = sl_kvlist_find(opts, "sink.conflict-table");
+    if (conf && (!dup || sl_strcasecmp(dup->value, "ignore") != 0)) {
+        sl_error_set(err, SL_ERR_INVALID_PARAMETER, conf->key_pos,
+                     "option 'sink.conflict-table' needs 'sink.on-duplicate-key' = 'ignore'");
+        sl_error_detail(err, "Conflicts are recorded when the stored row is kept; 'update' "
+                             "overwrites it and 'error' fails the job.");
+        return -1;
+    }
+    if (conf) {
+        sl_kvlist *o = sl_kvlist_new();
+        sl_kvlist_add(o, "url", sl_kvlist_get(opts, "url"), -1, -1);
+        sl_kvlist_add(o, "table-name", conf->value, -1, conf->value_pos);
+        int rc = sl__pg_target_parse(o, &t, err);
+        if (rc == 0)
+            sl__pg_target_clear(&t);
+        sl_kvlist_free(o);
+        if (rc != 0) {
+            sl_error_set(err, SL_ERR_INVALID_PARAMETER, conf->value_pos,
+                         "invalid value for option 'sink.conflict-table': \"%s\" is not a table "
+                         "name",
+                         conf->value);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+const sl_connector sl__connector_jdbc = {
+    .name = "jdbc",
+    .description = "A PostgreSQL table (Flink's JDBC connector options, through libpq): "
+                   "bounded scans; exactly-once sinks by prepared transactions.",
+    .options = sl__jdbc_options,
+    .noptions = (int)SL_ARRAY_LEN(sl__jdbc_options),
+    .has_format = false,
+    .caps =
+        {
+            .source = true,
+            .source_replayable = true,
+            .source_bound = SL_BOUND_ALWAYS,
+            .sink = true,
+            .sink_max = SL_GUARANTEE_EXACTLY_ONCE,
+            .sink_mech = SL_MECH_2PC_PREPARABLE,
+            .sink_default = SL_GUARANTEE_AT_LEAST_ONCE,
+            .sink_updates = true,
+            .sink_upserts = true,
+            .txn_prefix_option = "sink.transactional-id-prefix",
+            .txn_system = "postgresql",
+            .cluster_option = "url",
+            .sink_target_option = "table-name",
+        },
+    .check = sl__jdbc_check,
+};

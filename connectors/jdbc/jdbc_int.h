@@ -1,0 +1,104 @@
+/*
+** jdbc_int.h — internals of the 'jdbc' connector (PostgreSQL through libpq).
+** Not a public header: only files under connectors/jdbc/ include it.
+**
+** The connector keeps Flink's JDBC connector name and option names, so a
+** Flink user's DDL works unchanged; the only database behind it is
+** PostgreSQL ('url' = 'jdbc:postgresql://...'), reached with libpq.
+**
+**   jdbc.c       the declaration: options, capabilities, option checks
+**   pg_conn.c    a table's options -> libpq connection parameters (the JDBC
+**                URL mapped), connecting within a bounded time, the
+**                server's errors as sl_error (its SQLSTATE kept), quoting
+**   pg_types.c   Flink's JDBC type mapping (a column's SQL type <-> the
+**                PostgreSQL type), values <-> PostgreSQL's text format
+**   pg_check.c   what is checked when an INSERT is planned (the table, its
+**                columns and types, the unique constraint, privileges) and
+**                the live probe of the guarantee resolver
+**   pg_source.c  the bounded scan (partitioned, one snapshot per scan)
+**   pg_sink.c    the sink: batched writes, upserts, deletes, duplicate keys
+**   pg_txn.c     exactly-once: one transaction per epoch and database, as a
+**                preparable participant (PREPARE TRANSACTION) or the last
+**                resource; the progress table, fencing, recovery
+**
+** Main routines: sl__pg_target_parse, sl__pg_connect, sl__pg_exec,
+** sl__pg_error.
+*/
+#ifndef SL_JDBC_INT_H
+#define SL_JDBC_INT_H
+
+#include <libpq-fe.h>
+
+#include "../sl_connector_int.h"
+
+/* Defaults of the options (Flink's where Flink has the option). */
+#define SL__PG_RETRY_TIMEOUT_DEFAULT "60 s" /* connection.max-retry-timeout */
+#define SL__PG_FLUSH_ROWS_DEFAULT "100"     /* sink.buffer-flush.max-rows */
+#define SL__PG_FLUSH_INTERVAL_DEFAULT "1 s" /* sink.buffer-flush.interval */
+#define SL__PG_MAX_RETRIES_DEFAULT "3"      /* sink.max-retries */
+#define SL__PG_PROGRESS_TABLE "sluice_progress" /* the progress table (pg_txn.c) */
+
+/* Where a table lives: libpq connection parameters and the table's name. */
+typedef struct sl__pg_target {
+    int nparams;          /* connection parameters (libpq keywords) */
+    char **keys;          /* keywords, NULL-terminated ("host", "port", "dbname", ...) */
+    char **values;        /* their values, NULL-terminated (the password among them) */
+    char *display;        /* "host:port/db" (no user, no password): for messages */
+    char *database;       /* the database's name */
+    char *schema;         /* the table's schema, or NULL (the search path's) */
+    char *table;          /* the table's name, unqualified */
+    char *qualified;      /* "schema"."table" quoted for SQL (or "table") */
+    int64_t retry_timeout_ms; /* 'connection.max-retry-timeout' */
+} sl__pg_target;
+
+/* The target of a table's options: 'url' (jdbc:postgresql://host[:port]
+** [,host2[:port2]...]/database?param=value&..., or jdbc:postgresql:database,
+** or jdbc:postgresql:/; the parameters user, password, sslmode, ssl,
+** connectTimeout, ApplicationName, options and currentSchema are mapped to
+** libpq's, others are ignored), 'username' and 'password' (they win over
+** the URL's), 'table-name' (schema.table, either part may be "quoted").
+** 0, or -1 with err: 0A000 for a URL of another database (naming what is
+** supported), 22023 for a malformed one (position at the value). The
+** message never holds the password. */
+int sl__pg_target_parse(const sl_kvlist *opts, sl__pg_target *t, sl_error *err);
+void sl__pg_target_clear(sl__pg_target *t);
+
+/* Connect within timeout_ms (<= 0: the target's retry timeout), naming the
+** connection application_name (shown in pg_stat_activity). A connection
+** that fails for a reason that may pass (refused, timed out, the server
+** starting up) is retried until the deadline. NULL with err: 08001 when
+** the server cannot be reached in time, 28P01 for a wrong password, 3D000
+** for a missing database, 28000 for an unknown role, else 08006; the
+** message names t->display and never the password. The connection runs
+** with client_encoding UTF8, DateStyle ISO, TimeZone UTC, IntervalStyle
+** iso_8601 and extra_float_digits 3 (values read and written in the text
+** format are then exact). */
+PGconn *sl__pg_connect(const sl__pg_target *t, const char *application_name, int64_t timeout_ms,
+                       sl_error *err);
+
+/* Set err from a failed result (res may be NULL: then from conn's last
+** message): the server's SQLSTATE, message, detail and hint; what (may be
+** NULL) is prepended to the message ("writing \"ledger\": ..."). A lost
+** connection is 08006. Returns -1. */
+int sl__pg_error(sl_error *err, const PGresult *res, const PGconn *conn, const char *what);
+
+/* Run sql with text parameters (params may be NULL when nparams is 0) and
+** return its result when it succeeded (PGRES_COMMAND_OK / TUPLES_OK); else
+** NULL with err (sl__pg_error, what prepended). The caller PQclear()s. */
+PGresult *sl__pg_exec(PGconn *c, const char *sql, int nparams, const char *const *params,
+                      const char *what, sl_error *err);
+/* sl__pg_exec for a command whose result is not needed. 0 or -1. */
+int sl__pg_run(PGconn *c, const char *sql, const char *what, sl_error *err);
+
+/* Whether the error (an sl_error from above) is one a retry may cure: the
+** connection was lost (08xxx), the server is starting or shutting down
+** (57P01..57P03), a serialization failure or deadlock (40001, 40P01). */
+bool sl__pg_retryable(const sl_error *err);
+
+/* Append ident quoted as a PostgreSQL identifier ("a""b"). */
+void sl__pg_quote_ident(sl_strbuf *sb, const char *ident);
+/* Append s quoted as a PostgreSQL string literal ('it''s'; E'' never used:
+** standard_conforming_strings is on in every supported server). */
+void sl__pg_quote_literal(sl_strbuf *sb, const char *s);
+
+#endif /* SL_JDBC_INT_H */
