@@ -56,6 +56,8 @@ typedef enum sl_sink_mechanism {
 /* What a live probe of a sink's system found (see sl_connector_caps.probe). */
 typedef struct sl_sink_probe {
     sl_guarantee max;            /* the strongest guarantee it can give now */
+    sl_sink_mechanism mech;      /* how, when the system decides it (PostgreSQL without
+                                    prepared transactions: last resource); 0 = declared */
     int64_t max_txn_timeout_ms;  /* the system's largest transaction timeout, 0 = unknown */
     char *why;                   /* when max is lower than declared: the reason (owned) */
 } sl_sink_probe;

@@ -171,7 +171,7 @@ static int sl__sink_ceiling(const sl_gjob *job, const sl_gsink *s, sl_gresult *r
     int64_t max_timeout = 0;
     if (c->probe && r->requested == SL_GUARANTEE_EXACTLY_ONCE &&
         *cap == SL_GUARANTEE_EXACTLY_ONCE) {
-        sl_sink_probe pr = {c->sink_max, 0, NULL};
+        sl_sink_probe pr = {c->sink_max, 0, 0, NULL};
         if (c->probe(s->options, job->probe_timeout_ms > 0 ? job->probe_timeout_ms : 5000, &pr,
                      err) != 0) {
             if (err->position < 0)

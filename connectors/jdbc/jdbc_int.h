@@ -101,4 +101,49 @@ void sl__pg_quote_ident(sl_strbuf *sb, const char *ident);
 ** standard_conforming_strings is on in every supported server). */
 void sl__pg_quote_literal(sl_strbuf *sb, const char *s);
 
+/* ------------------------------------------------------------------------
+** pg_write.c: the rows of a chunk into the sink's table, inside the
+** caller's open transaction. One writer per sink instance; its mode comes
+** from the table: no PRIMARY KEY: insert (+I rows; COPY); with one:
+** 'sink.on-duplicate-key' update (INSERT ... ON CONFLICT (key) DO UPDATE,
+** the default), ignore (ON CONFLICT DO NOTHING; a duplicate whose other
+** columns differ from the stored row is a conflict: counted, logged with
+** its key, written to 'sink.conflict-table' in the same transaction) or
+** error (a conflict fails with 23505 naming the key); identical duplicates
+** are absorbed under ignore and error; -D rows delete by key; -U rows are
+** left out (Flink's upsert sinks do the same).
+*/
+typedef struct sl__pg_writer sl__pg_writer;
+
+int sl__pg_writer_new(const sl_sink_args *args, sl__pg_writer **out, sl_error *err);
+/* Write every row of c into conn's open transaction (BEGIN done by the
+** caller), naming epoch in conflict records (-1 when not exactly-once).
+** Statements are prepared on a connection the first time the writer sees
+** it. 0, or -1 with err (the server's SQLSTATE; the row's key named). */
+int sl__pg_writer_write(sl__pg_writer *w, PGconn *conn, const sl_chunk *c, int64_t epoch,
+                        sl_error *err);
+int64_t sl__pg_writer_conflicts(const sl__pg_writer *w); /* conflicts so far */
+void sl__pg_writer_free(sl__pg_writer *w);
+
+/* ------------------------------------------------------------------------
+** pg_txn.c: exactly-once. The participant of the job's exactly-once jdbc
+** sinks on one database (same 'url'): one transaction per epoch for all of
+** them (every table, every subtask), prepared (preparable role) or
+** committed with the progress row as the decision (last resource,
+** args->last_resource). Also the resolver's live probe.
+*/
+int sl__pg_txn_create(const sl_participant_args *args, sl_participant **out, sl_error *err);
+/* Write c with w into epoch's transaction of participant p (begun on first
+** use; serialized with the other sink instances' writes). */
+int sl__pg_txn_write(sl_participant *p, int64_t epoch, sl__pg_writer *w, const sl_chunk *c,
+                     sl_error *err);
+int sl__pg_probe(const sl_kvlist *opts, int64_t timeout_ms, sl_sink_probe *out, sl_error *err);
+
+/* pg_sink.c, pg_source.c */
+int sl__pg_sink_create(const sl_sink_args *args, sl_sink **out, sl_error *err);
+int sl__pg_source_create(const sl_source_args *args, sl_source **out, sl_error *err);
+/* pg_check.c: the plan-time checks of a written table (sl_connector.check_sink). */
+int sl__pg_check_sink(const sl_connector *c, const sl_kvlist *opts, const sl_table_shape *shape,
+                      sl_error *err);
+
 #endif /* SL_JDBC_INT_H */
