@@ -61,3 +61,13 @@ find_package(Python3 COMPONENTS Interpreter REQUIRED)
 add_test(NAME pg.smoke COMMAND ${Python3_EXECUTABLE} ${SL_PG_DIR}/smoke_test.py)
 set_tests_properties(pg.smoke PROPERTIES LABELS postgres FIXTURES_REQUIRED "pg;pg0"
   ENVIRONMENT "${SL_PG_ENV}" TIMEOUT 120)
+
+# scripts/postgres itself (tests/postgres/script_test.sh) on a server of its
+# own at the pg port + 1000: status 0/1/3, start on a stale postmaster.pid
+# left by SIGKILL (PG_KEEP_DATA=1 keeps the data), restart --immediate of a
+# dead and of a live server, PG_MAX_PREPARED_TRANSACTIONS, fresh data on a
+# plain start, a port in use.
+math(EXPR SL_PG_SCRIPT_PORT "${SL_PG_PORT} + 1000")
+add_test(NAME pg.script COMMAND ${SL_PG_DIR}/script_test.sh)
+set_tests_properties(pg.script PROPERTIES LABELS postgres TIMEOUT 180 ENVIRONMENT
+  "SLUICE_PG_SCRIPT=${SL_PG_SCRIPT};PG_PORT=${SL_PG_SCRIPT_PORT};PG_RUN_DIR=${CMAKE_BINARY_DIR}/pg-script-run")
