@@ -29,19 +29,26 @@
 **   2. the coordinator writes the blobs into chk-N/ (fsync'ed) off the
 **      tasks' threads: the asynchronous part; crash: N undecided, recover()
 **                                              discards N's pre-committed data
-**   3. the decision: with a last-resource participant its decide(N) —
+**   3. every preparable participant prepares N (PREPARE TRANSACTION:
+**      durable, invisible);                   crash: N undecided, resolve()
+**                                              rolls it back
+**   4. the decision: with a last-resource participant its decide(N) —
 **      the commit of N's transaction, carrying the record "N is decided";
 **      then (or else as the decision) chk-N/_metadata;
 **                                              crash between the two: the
 **                                              restart seals chk-N
-**   4. each sink task commits N (idempotent); crash: recover() commits it;
-**   5. old checkpoints are pruned.
+**   5. every preparable participant commits N, each sink task commits N
+**      (idempotent);                          crash: resolve() and
+**                                              recover() commit it;
+**   6. old checkpoints are pruned.
 **
-** At most one checkpoint is in flight. Restart: the participant (if any)
-** fences earlier incarnations and tells the newest checkpoint it decided;
-** every task restores from the newest decided checkpoint D (source
-** position, operator state, watermark); every sink instance recover()s with
-** all of D's committables.
+** At most one checkpoint is in flight. Restart: the participants (if any)
+** tell the newest checkpoint whose epoch they committed (a last resource
+** fences earlier incarnations first); every task restores from the newest
+** decided checkpoint D (source position, operator state, watermark); the
+** preparable participants resolve what earlier incarnations prepared by D
+** and fence them; every sink instance recover()s with all of D's
+** committables.
 ** The output then holds exactly the rows before D's positions, and the rows
 ** after them are produced again into epoch D+1.
 **
@@ -180,7 +187,8 @@ typedef struct sl__task {
 struct sl__job {
     const sl_job_spec *spec;  /* what to run */
     sl_chk_store *store;      /* its checkpoints (NULL: a query) */
-    sl_participant *participant; /* the last-resource participant, or NULL */
+    sl_participant *parts[SL_MAX_PARTICIPANTS]; /* the participants (spec's order) */
+    int nparts;                  /* how many */
     int ntasks;               /* tasks */
     sl__task *tasks;          /* them: inputs' tasks first, then each stage's */
     int nsinks;               /* tasks with a sink */
@@ -1175,11 +1183,12 @@ static int sl__build_pipeline(sl__job *j, int k, sl__task *tasks, sl_error *err)
             t->kargs = spec->sink_args;
             t->kargs.subtask = (int)(t - last_first);
             t->kargs.parallelism = last_n;
-            if (t->kargs.participates && !j->participant)
+            int slot = t->kargs.participant_slot;
+            if (t->kargs.participates && (slot < 0 || slot >= j->nparts))
                 return sl_error_set(err, SL_ERR_INTERNAL, -1,
-                                    "sink \"%s\" needs the job's last-resource participant",
+                                    "sink \"%s\" needs a participant the job does not have",
                                     t->kargs.table ? t->kargs.table : "?");
-            t->kargs.participant = t->kargs.participates ? j->participant : NULL;
+            t->kargs.participant = t->kargs.participates ? j->parts[slot] : NULL;
             if (spec->create_sink(&t->kargs, &t->sink, err) != 0)
                 return -1;
             j->nsinks++;
@@ -1253,7 +1262,7 @@ static int sl__stale_savepoint(const sl__job *j, int64_t n, int64_t held, sl_err
                  "savepoint %s is older than checkpoint %lld, which the transactions of job "
                  "\"%s\" committed",
                  spec->restore_path, (long long)held,
-                 spec->participant_args.origin ? spec->participant_args.origin : spec->name);
+                 spec->origin ? spec->origin : spec->name);
     sl_error_detail(err, "Its sinks hold the epochs up to %lld; starting from checkpoint %lld "
                          "would write epochs %lld to %lld a second time.",
                     (long long)held, (long long)n, (long long)n + 1, (long long)held);
@@ -1273,36 +1282,45 @@ static int sl__restore(sl__job *j, sl_error *err)
     ** decided checkpoints this one lacks: refuse before fencing it (a
     ** zombie whose transaction timed out is restarted, and must not take
     ** the job over). The peek is best effort; recover's read is the final one. */
-    if (j->participant && j->participant->ops->peek && j->store && !spec->restore_path) {
+    for (int i = 0; i < j->nparts && j->store && !spec->restore_path; i++) {
+        sl_participant *p = j->parts[i];
         int64_t seen = -1;
         sl_error perr = SL_ERROR_INIT;
-        int rc = j->participant->ops->peek(j->participant, &seen, &perr);
+        int rc = p->ops->peek ? p->ops->peek(p, &seen, &perr) : -1;
         sl_error_reset(&perr);
         if (rc == 0 && seen > own && sl__decided_here(j, seen, own, err) != 0)
             return -1;
     }
-    /* From a savepoint: the participant must not have decided anything
-    ** after it (a savepoint is a branch point, DESIGN.md section 10). Peeked
-    ** at before fencing anyone, checked again once the decision is final. */
+    /* From a savepoint: no participant may have decided anything after it
+    ** (a savepoint is a branch point, DESIGN.md section 10). Peeked at
+    ** before fencing anyone, checked again once the decision is final. */
     int64_t sp = -1;
-    if (spec->restore_path && j->participant) {
+    if (spec->restore_path && j->nparts > 0) {
         sl_chk_store *p = NULL;
         if (sl_chk_open_path(spec->restore_path, &p, &sp, err) != 0)
             return -1;
         sl_chk_close(p);
-        int64_t seen = -1;
-        sl_error perr = SL_ERROR_INIT;
-        int rc = j->participant->ops->peek ? j->participant->ops->peek(j->participant, &seen, &perr)
-                                           : -1;
-        sl_error_reset(&perr);
-        if (rc == 0 && seen > sp)
-            return sl__stale_savepoint(j, sp, seen, err);
+        for (int i = 0; i < j->nparts; i++) {
+            int64_t seen = -1;
+            sl_error perr = SL_ERROR_INIT;
+            int rc = j->parts[i]->ops->peek ? j->parts[i]->ops->peek(j->parts[i], &seen, &perr)
+                                            : -1;
+            sl_error_reset(&perr);
+            if (rc == 0 && seen > sp)
+                return sl__stale_savepoint(j, sp, seen, err);
+        }
     }
-    /* Fence earlier incarnations first: from here on nothing they still
-    ** try to commit can succeed, so the decision read back is final. */
-    if (j->participant && j->participant->ops->recover(j->participant, &held, err) != 0)
-        return -1;
-    if (spec->restore_path && j->participant && held > sp)
+    /* The last resource fences earlier incarnations first: from here on
+    ** nothing they still try to commit can succeed, so the decision read
+    ** back is final. A preparable participant tells what it committed. */
+    for (int i = 0; i < j->nparts; i++) {
+        int64_t h = -1;
+        if (j->parts[i]->ops->recover(j->parts[i], &h, err) != 0)
+            return -1;
+        if (h > held)
+            held = h;
+    }
+    if (spec->restore_path && j->nparts > 0 && held > sp)
         return sl__stale_savepoint(j, sp, held, err);
     if (held > own && j->store && !spec->restore_path) {
         /* Decided by the participant, then a crash before _metadata: every
@@ -1321,6 +1339,12 @@ static int sl__restore(sl__job *j, sl_error *err)
         if (sl_chk_open_path(spec->restore_path, &from, &d, err) != 0)
             return -1;
     }
+    /* What earlier incarnations prepared: committed by D, rolled back
+    ** after it (a fork's participants have only their own past). */
+    for (int i = 0; i < j->nparts; i++)
+        if (j->parts[i]->ops->resolve &&
+            j->parts[i]->ops->resolve(j->parts[i], spec->restore_fork ? own : d, err) != 0)
+            return -1;
     j->stats->restored_from = d;
     j->stats->last_checkpoint = own;
     j->epoch = (d > own ? d : own) + 1;
@@ -1556,18 +1580,33 @@ static int sl__coordinate(sl__job *j, sl_error *err)
                                         err);
                 sl_strbuf_free(&layout);
             }
-            /* The decision: the participant's commit when there is one (then
-            ** _metadata is bookkeeping), else the seal. */
-            if (rc == 0 && j->participant) {
-                rc = j->participant->ops->decide(j->participant, in_flight, err);
-                if (rc == 0)
-                    rc = sl__failpoint(j, "decide", err);
-            }
+            /* The preparable participants first: durable, invisible. */
+            bool prepared = false;
+            for (int i = 0; rc == 0 && i < j->nparts; i++)
+                if (j->parts[i]->ops->prepare) {
+                    rc = j->parts[i]->ops->prepare(j->parts[i], in_flight, err);
+                    prepared = true;
+                }
+            if (rc == 0 && prepared)
+                rc = sl__failpoint(j, "prepare", err);
+            /* The decision: the last resource's commit when there is one
+            ** (then _metadata is bookkeeping), else the seal. */
+            for (int i = 0; rc == 0 && i < j->nparts; i++)
+                if (j->parts[i]->ops->decide) {
+                    rc = j->parts[i]->ops->decide(j->parts[i], in_flight, err);
+                    if (rc == 0)
+                        rc = sl__failpoint(j, "decide", err);
+                }
             if (rc == 0 && j->store) {
                 rc = sl_chk_seal(j->store, in_flight, savepoint, now, err);
                 if (rc == 0)
                     rc = sl__failpoint(j, "seal", err);
             }
+            /* Decided: what the preparable participants prepared becomes
+            ** visible (a failure here fails the job; its restart commits). */
+            for (int i = 0; rc == 0 && i < j->nparts; i++)
+                if (j->parts[i]->ops->commit)
+                    rc = j->parts[i]->ops->commit(j->parts[i], in_flight, err);
             if (rc != 0)
                 return -1;
             pthread_mutex_lock(&j->mu);
@@ -1650,8 +1689,13 @@ int sl_job_run(const sl_job_spec *spec, sl_job_stats *stats, sl_error *err)
     int rc = 0;
     if (spec->data_dir)
         rc = sl_chk_open(spec->data_dir, spec->name, &j.store, err);
-    if (rc == 0 && spec->create_participant)
-        rc = spec->create_participant(&spec->participant_args, &j.participant, err);
+    for (int i = 0; rc == 0 && i < spec->nparticipants && i < SL_MAX_PARTICIPANTS; i++) {
+        sl_participant_args a = spec->participants[i].args;
+        a.origin = spec->origin; /* its decisions are this job's past */
+        rc = spec->participants[i].create(&a, &j.parts[i], err);
+        if (rc == 0)
+            j.nparts++;
+    }
     if (rc == 0)
         rc = sl__build(&j, err);
     if (rc == 0)
@@ -1697,8 +1741,8 @@ int sl_job_run(const sl_job_spec *spec, sl_job_stats *stats, sl_error *err)
     sl__collect(&j);
     for (int i = 0; i < j.ntasks; i++)
         sl__close_task(&j.tasks[i]);
-    if (j.participant) /* after its sinks: aborts what is still open */
-        j.participant->ops->free(j.participant);
+    for (int i = 0; i < j.nparts; i++) /* after their sinks: abort what is still open */
+        j.parts[i]->ops->free(j.parts[i]);
     sl_free(j.tasks);
     sl_list_free(j.acks, sl__ack_free);
     sl_error_reset(&j.err);

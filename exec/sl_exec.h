@@ -290,8 +290,9 @@ typedef struct sl_sink_args {
     const int *pk;             /* their indexes */
     sl_guarantee guarantee;    /* the effective guarantee the resolver decided (the sink
                                   runs exactly this, whatever the table's option says) */
-    bool participates;         /* the sink writes through the job's last-resource
-                                  participant (set by the planner; see below) */
+    bool participates;         /* the sink writes through one of the job's participants
+                                  (set by the planner; see below) */
+    int participant_slot;      /* which: its index in the job's participants */
     sl_participant *participant; /* that participant (set by the runtime when participates) */
 } sl_sink_args;
 
@@ -327,38 +328,60 @@ struct sl_sink {
 typedef int (*sl_sink_create_fn)(const sl_sink_args *args, sl_sink **out, sl_error *err);
 
 /* ------------------------------------------------------------------------
-** The last-resource participant (DESIGN.md section 5): a transaction only
-** this process can finish (Kafka's, with librdkafka), shared by every sink
-** instance of the job that writes through it, so all of them commit
-** atomically. A job has at most one (the guarantee resolver sees to it).
-** The runtime calls it from the coordinating thread:
+** Participants (DESIGN.md section 5): a transactional system's part in the
+** job's commit, shared by every sink instance of the job that writes
+** through it (sinks of one system and cluster or database), so all of them
+** commit atomically. A job has at most one *last-resource* participant (a
+** transaction only this process can finish: Kafka's with librdkafka, a
+** database transaction without PREPARE) and any number of *preparable*
+** ones (a transaction prepared so that another process can finish it:
+** PostgreSQL's PREPARE TRANSACTION). The guarantee resolver sees to it.
+** The runtime calls them from the coordinating thread:
 **
-**   recover    at start, before any sink instance begins an epoch: fence
-**              earlier incarnations (their open transactions are aborted;
-**              a fenced zombie fails at its next call) and read back the
-**              newest checkpoint whose decision it holds (-1: none);
 **   peek       (optional) before recover: the newest decision it holds
 **              now, read without fencing anyone. The runtime refuses to
 **              start (XX001) when it is a checkpoint this data directory
 **              lacks, before recover would fence the instance that made it;
-**   decide(N)  once every state blob of checkpoint N (with the committables
-**              of the other sinks) is durable: commit epoch N's writes
-**              together with the record "checkpoint N is decided". Its
-**              success *is* the decision: chk-N/_metadata is written after
-**              it, as bookkeeping, and a restart that finds N decided here
-**              but not sealed seals it.
+**   recover    at start, before any sink instance begins an epoch: the
+**              newest checkpoint whose epoch it has committed (-1: none).
+**              A last resource fences earlier incarnations first (their
+**              open transactions are aborted; a fenced zombie fails at its
+**              next call), so the decision read back is final;
+**   resolve    (preparable, after recover) once the runtime knows the
+**              decided checkpoint D (-1: none): commit what earlier
+**              incarnations prepared for epochs <= D (it may be committed
+**              already), roll back the rest, and fence them;
 **
-** The sink instances reach it through sl_sink_args.participant (they know
-** its connector's type). Epoch N's writes go into its transaction N, which
-** stays open until decide(N) while epoch N+1's writes already go into
-** another, so writing never waits for a commit.
+** and for each checkpoint N, once every task acknowledged it (every sink
+** instance's pre_commit(N) returned):
+**
+**   prepare(N) (preparable) make epoch N's writes durable but invisible;
+**   decide(N)  (last resource) once every state blob of checkpoint N and
+**              every preparable participant's prepare(N) is durable:
+**              commit epoch N's writes together with the record
+**              "checkpoint N is decided". Its success *is* the decision:
+**              chk-N/_metadata is written after it, as bookkeeping, and a
+**              restart that finds N decided here but not sealed seals it.
+**              Without a last resource the decision is the seal;
+**   commit(N)  (preparable) after the decision: make epoch N visible.
+**              Idempotent (a restart may commit it first).
+**
+** A participant has either decide (last resource) or prepare, commit and
+** resolve (preparable). The sink instances reach it through
+** sl_sink_args.participant (they know its connector's type). Epoch N's
+** writes go into its transaction N, which stays open until the decision
+** while epoch N+1's writes already go into another, so writing never waits
+** for a commit.
 */
 typedef struct sl_participant_ops {
     int (*recover)(sl_participant *p, int64_t *decided, sl_error *err);
-    int (*decide)(sl_participant *p, int64_t epoch, sl_error *err);
-    /* Abort whatever is open and release everything. */
+    int (*decide)(sl_participant *p, int64_t epoch, sl_error *err); /* last resource */
+    /* Abort whatever is open and undecided, and release everything. */
     void (*free)(sl_participant *p);
     int (*peek)(sl_participant *p, int64_t *decided, sl_error *err); /* NULL: none */
+    int (*prepare)(sl_participant *p, int64_t epoch, sl_error *err);   /* preparable */
+    int (*commit)(sl_participant *p, int64_t epoch, sl_error *err);    /* preparable */
+    int (*resolve)(sl_participant *p, int64_t decided, sl_error *err); /* preparable */
 } sl_participant_ops;
 
 struct sl_participant {
@@ -375,10 +398,21 @@ typedef struct sl_participant_args {
                                         name), or NULL: that job's decisions count as this
                                         one's past, so recover() and peek() report them
                                         and a savepoint older than them is refused */
+    bool last_resource;              /* the resolver chose the last-resource role for a
+                                        system that can play both (PostgreSQL without
+                                        prepared transactions); else the connector's */
 } sl_participant_args;
 
 typedef int (*sl_participant_create_fn)(const sl_participant_args *args, sl_participant **out,
                                         sl_error *err);
+
+/* One participant of a job: how to create it and with what. */
+typedef struct sl_participant_spec {
+    sl_participant_create_fn create; /* the connector's */
+    sl_participant_args args;        /* its arguments */
+} sl_participant_spec;
+
+#define SL_MAX_PARTICIPANTS 16 /* participants per job */
 
 /* ------------------------------------------------------------------------
 ** Checkpoint storage (checkpoint.c), in the data directory:
@@ -736,6 +770,9 @@ typedef struct sl_job_spec {
     ** of the job's own newest checkpoint (Flink's execution.savepoint.path);
     ** NULL = none. Epochs continue after both, so no name is reused. */
     const char *restore_path;
+    const char *origin;              /* the job whose savepoint restore_path is (another
+                                        name), or NULL: its participants' decisions count
+                                        as this job's past (sl_participant_args.origin) */
     bool restore_fork;               /* restore_path is another job's, whose sinks are not
                                         these (a fork): its sink committables are left to
                                         that job, the lifetime counters start from zero */
@@ -747,11 +784,11 @@ typedef struct sl_job_spec {
     const sl_stage_spec *stages;     /* them, in order */
     sl_sink_create_fn create_sink;   /* the sink (one instance per last task) */
     sl_sink_args sink_args;          /* its arguments (subtask/parallelism set per task) */
-    /* The job's last-resource participant (top-level spec only), or NULL:
-    ** created once before the sinks, given to every sink instance whose
-    ** sink_args.participates is set, asked to decide each checkpoint. */
-    sl_participant_create_fn create_participant;
-    sl_participant_args participant_args; /* its arguments */
+    /* The job's participants (top-level spec only; at most one last
+    ** resource): each created once before the sinks, given to every sink
+    ** instance whose sink_args.participates and participant_slot name it. */
+    int nparticipants;                     /* 0 .. SL_MAX_PARTICIPANTS */
+    const sl_participant_spec *participants; /* them */
     int64_t limit;                   /* stop after this many rows reached the sink; -1 =
                                         no limit (needs a single sink task) */
     /* A statement set: further pipelines, each with its own parallelism,

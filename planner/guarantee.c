@@ -179,6 +179,8 @@ static int sl__sink_ceiling(const sl_gjob *job, const sl_gsink *s, sl_gresult *r
             return -1;
         }
         sl_option_scrub(&pr.why, s->options); /* the system's words: EXPLAIN, the log */
+        if (pr.mech != SL_MECH_NONE) /* the system chose the role (no prepared transactions) */
+            r->mech = pr.mech;
         if (pr.max < *cap)
             sl__lower(r, cap, pr.max, pr.why ? pr.why : sl_strdup("the system says so"),
                       sl_strdup("check the system's settings"));
@@ -239,8 +241,9 @@ static void sl__join_reasons(sl_strbuf *sb, const sl_gresult *r, bool hints)
 static bool sl__eo_last_resource(const sl_gjob *job, const sl_gresult *out,
                                  const sl_guarantee *cap, int i)
 {
-    return job->sinks[i].connector->caps.sink_mech == SL_MECH_LAST_RESOURCE &&
-           out[i].requested == SL_GUARANTEE_EXACTLY_ONCE && cap[i] == SL_GUARANTEE_EXACTLY_ONCE;
+    (void)job;
+    return out[i].mech == SL_MECH_LAST_RESOURCE && out[i].requested == SL_GUARANTEE_EXACTLY_ONCE &&
+           cap[i] == SL_GUARANTEE_EXACTLY_ONCE;
 }
 
 int sl_guarantee_resolve(const sl_gjob *job, sl_gresult *out, sl_list *warnings, sl_error *err)
@@ -337,9 +340,10 @@ int sl_guarantee_resolve(const sl_gjob *job, sl_gresult *out, sl_list *warnings,
         sl_gresult *r = &out[i];
         r->effective = r->requested < cap[i] ? r->requested : cap[i];
         /* Below exactly-once a transaction is not used: Kafka's at-least-once
-        ** is a flush before each checkpoint. */
+        ** is a flush before each checkpoint, a database's a commit. */
         if (r->effective == SL_GUARANTEE_NONE ||
-            (r->effective < SL_GUARANTEE_EXACTLY_ONCE && r->mech == SL_MECH_LAST_RESOURCE))
+            (r->effective < SL_GUARANTEE_EXACTLY_ONCE &&
+             (r->mech == SL_MECH_LAST_RESOURCE || r->mech == SL_MECH_2PC_PREPARABLE)))
             r->mech = SL_MECH_NONE;
         if (r->effective == SL_GUARANTEE_AT_LEAST_ONCE && s->has_pk &&
             s->connector->caps.sink_upserts)

@@ -606,10 +606,12 @@ int sl_physical_build_set(const sl_lp *const *roots, int n, const sl_catalog *ca
     }
     sl_job_spec *spec = &p->spec;
     /* Each sink runs the guarantee decided for it; the exactly-once sinks
-    ** of a last-resource connector write through one participant. */
-    const sl_kvlist **popts = sl__own(p, sl_calloc((size_t)n + 1, sizeof(sl_kvlist *)));
-    const char **ptables = sl__own(p, sl_calloc((size_t)n + 1, sizeof(char *)));
-    int np = 0;
+    ** of a transactional connector write through one participant per
+    ** system and cluster (the 'url' of a database, the brokers of Kafka),
+    ** in the role the resolver chose for it. */
+    sl_participant_spec *parts =
+        sl__own(p, sl_calloc(SL_MAX_PARTICIPANTS, sizeof(sl_participant_spec)));
+    int nparts = 0;
     for (int i = 0; o->guarantees && i < n; i++) {
         sl_job_spec *pipe = i == 0 ? spec : &extra[i - 1];
         const sl_table *dst = roots[i]->kind == SL_LP_SINK
@@ -619,16 +621,50 @@ int sl_physical_build_set(const sl_lp *const *roots, int n, const sl_catalog *ca
             continue;
         pipe->sink_args.guarantee = o->guarantees[i];
         const sl_connector *c = dst->connector;
-        if (o->guarantees[i] != SL_GUARANTEE_EXACTLY_ONCE ||
-            c->caps.sink_mech != SL_MECH_LAST_RESOURCE || !c->create_participant)
+        sl_sink_mechanism mech = o->mechs ? o->mechs[i] : c->caps.sink_mech;
+        if (o->guarantees[i] != SL_GUARANTEE_EXACTLY_ONCE || !c->create_participant ||
+            (mech != SL_MECH_LAST_RESOURCE && mech != SL_MECH_2PC_PREPARABLE))
             continue;
-        if (!spec->create_participant)
-            spec->create_participant = c->create_participant;
+        const char *cluster = c->caps.cluster_option
+                                  ? sl_kvlist_get(dst->def->options, c->caps.cluster_option)
+                                  : NULL;
+        int slot = 0;
+        for (; slot < nparts; slot++) {
+            const sl_participant_args *a = &parts[slot].args;
+            const sl_table *first = sl_catalog_table(cat, a->tables[0]);
+            const char *fc = c->caps.cluster_option
+                                 ? sl_kvlist_get(a->options[0], c->caps.cluster_option)
+                                 : NULL;
+            if (parts[slot].create == c->create_participant && first &&
+                first->connector->caps.txn_system && c->caps.txn_system &&
+                strcmp(first->connector->caps.txn_system, c->caps.txn_system) == 0 &&
+                (cluster && fc ? strcmp(cluster, fc) == 0 : cluster == fc))
+                break;
+        }
+        if (slot == nparts) {
+            if (nparts == SL_MAX_PARTICIPANTS) {
+                sl_physical_free(p);
+                return sl_error_set(err, SL_ERR_PROGRAM_LIMIT, roots[i]->pos,
+                                    "a job writes exactly-once into at most %d transactional "
+                                    "systems",
+                                    SL_MAX_PARTICIPANTS);
+            }
+            parts[slot].create = c->create_participant;
+            parts[slot].args.options = sl__own(p, sl_calloc((size_t)n + 1, sizeof(sl_kvlist *)));
+            parts[slot].args.tables = sl__own(p, sl_calloc((size_t)n + 1, sizeof(char *)));
+            parts[slot].args.job = o->job_name;
+            parts[slot].args.last_resource = mech == SL_MECH_LAST_RESOURCE;
+            nparts++;
+        }
+        sl_participant_args *a = &parts[slot].args;
+        ((const sl_kvlist **)a->options)[a->nsinks] = dst->def->options;
+        ((const char **)a->tables)[a->nsinks] = dst->name;
+        a->nsinks++;
         pipe->sink_args.participates = true;
-        popts[np] = dst->def->options;
-        ptables[np++] = dst->name;
+        pipe->sink_args.participant_slot = slot;
     }
-    spec->participant_args = (sl_participant_args){np, popts, ptables, o->job_name, NULL};
+    spec->nparticipants = nparts;
+    spec->participants = parts;
     spec->name = o->job_name;
     spec->data_dir = o->data_dir;
     spec->checkpoint_interval_ms = o->interval_ms;

@@ -267,9 +267,13 @@ typedef struct sl_physical_opts {
     void *result_ctx;               /* passed to result_sink in sl_sink_args.ctx */
     /* Per root: the effective guarantee the resolver decided for its sink
     ** (sl_sink_args.guarantee); NULL = none for every sink (EXPLAIN). The
-    ** exactly-once sinks of a last-resource connector share the job's
-    ** participant (one, by rule 5). */
+    ** exactly-once sinks of a transactional connector on one cluster share
+    ** a participant (at most one last resource, by rule 5). */
     const sl_guarantee *guarantees;
+    /* Per root: the mechanism the resolver chose (sl_gresult.mech: a probe
+    ** may choose the last-resource role for a database); NULL = each
+    ** connector's declared one. */
+    const sl_sink_mechanism *mechs;
 } sl_physical_opts;
 
 /* root: a SINK (INSERT) or the top of a query. The plan and catalog must

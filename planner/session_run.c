@@ -887,17 +887,36 @@ static int sl__check_savepoint(const char *path, sl_error *err)
 
 /* Register job under its name (55006 when a job of that name runs) and
 ** write its RUNNING record. The registry takes job; on error it is freed. */
-/* The transactional id prefix a job's last-resource participant writes
-** with, or NULL. */
-static const char *sl__job_txn_prefix(const sl__job *job)
+/* The i-th transactional id prefix job's participants write with (over
+** all of them, their sinks in order), or NULL past the last. */
+static const char *sl__job_txn_prefix(const sl__job *job, int i)
 {
     const sl_job_spec *spec = sl_physical_spec(job->phys);
-    const sl_participant_args *a = &spec->participant_args;
-    if (!spec->create_participant || a->nsinks < 1)
+    for (int p = 0; p < spec->nparticipants; p++) {
+        const sl_participant_args *a = &spec->participants[p].args;
+        if (i >= a->nsinks) {
+            i -= a->nsinks;
+            continue;
+        }
+        const sl_table *t = sl_catalog_table(job->cat, a->tables[i]);
+        const char *key = t && t->connector ? t->connector->caps.txn_prefix_option : NULL;
+        const char *v = key ? sl_kvlist_get(a->options[i], key) : NULL;
+        return v ? v : "";
+    }
+    return NULL;
+}
+
+/* A prefix job writes with that a running job other writes with too, or NULL. */
+static const char *sl__job_shared_prefix(const sl__job *job, const sl__job *other)
+{
+    if (other->state != SL__JOB_RUNNING)
         return NULL;
-    const sl_table *t = sl_catalog_table(job->cat, a->tables[0]);
-    const char *key = t && t->connector ? t->connector->caps.txn_prefix_option : NULL;
-    return key ? sl_kvlist_get(a->options[0], key) : NULL;
+    const char *a, *b;
+    for (int i = 0; (a = sl__job_txn_prefix(job, i)) != NULL; i++)
+        for (int k = 0; *a && (b = sl__job_txn_prefix(other, k)) != NULL; k++)
+            if (strcmp(a, b) == 0)
+                return a;
+    return NULL;
 }
 
 static int sl__job_register(sl__job *job, sl_error *err)
@@ -907,11 +926,10 @@ static int sl__job_register(sl__job *job, sl_error *err)
     sl__reap(eng);
     /* Two jobs writing with one transactional id prefix would fence each
     ** other: the one started second would stop the first. */
-    const char *prefix = sl__job_txn_prefix(job);
-    for (int i = 0; prefix && i < eng->jobs->n; i++) {
+    for (int i = 0; i < eng->jobs->n; i++) {
         sl__job *other = eng->jobs->items[i];
-        const char *op = other->state == SL__JOB_RUNNING ? sl__job_txn_prefix(other) : NULL;
-        if (!op || strcmp(op, prefix) != 0)
+        const char *prefix = sl__job_shared_prefix(job, other);
+        if (!prefix)
             continue;
         pthread_mutex_unlock(&eng->mu);
         sl_error_set(err, SL_ERR_OBJECT_IN_USE, -1,
@@ -1166,7 +1184,7 @@ static int sl__run_insert(sl_session *s, sl__job *job, sl__run_ctx *run,
     sl_job_spec *spec = sl_physical_spec(job->phys);
     spec->restore_path = job->restore_path;
     spec->restore_fork = job->restore_path && job->other_sinks;
-    spec->participant_args.origin = job->origin; /* its decisions are this job's past */
+    spec->origin = job->origin; /* its participants' decisions are this job's past */
     spec->should_stop = sl__job_should_stop;
     spec->stop_ctx = job;
     spec->notice = sl__job_notice;
@@ -1288,12 +1306,15 @@ int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl
     }
     /* Each sink runs what was decided for it (by root; queries have none). */
     sl_guarantee *decided = sl_calloc((size_t)plans->n + 1, sizeof(sl_guarantee));
+    sl_sink_mechanism *mechs = sl_calloc((size_t)plans->n + 1, sizeof(sl_sink_mechanism));
     for (int i = 0, k = 0; g.res && i < plans->n && k < g.job.nsinks; i++) {
         const sl_lp *root = plans->items[i]; /* the roots sl__resolve took, in order */
         const sl_table *t = root->kind == SL_LP_SINK ? sl_catalog_table(s->eng->cat, root->table)
                                                      : NULL;
-        if (t && t->connector)
+        if (t && t->connector) {
+            mechs[i] = g.res[k].mech;
             decided[i] = g.res[k++].effective;
+        }
     }
     char *guarantees = NULL; /* the whole decision: the job's log and record */
     if (rc == 0 && g.job.nsinks > 0) {
@@ -1316,6 +1337,7 @@ int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl
         rc = sl__time_zone(s, &tz, err);
     if (rc != 0) {
         sl_free(decided);
+        sl_free(mechs);
         sl_free(effective);
         sl_free(guarantees);
         sl_list_free(plans, sl__lp_free_v);
@@ -1339,6 +1361,7 @@ int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl
         sl_list_free(targets, sl_free);
         sl_free(name);
         sl_free(decided);
+        sl_free(mechs);
         sl_free(effective);
         sl_free(guarantees);
         sl_list_free(plans, sl__lp_free_v);
@@ -1365,10 +1388,12 @@ int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl
                           sl__duration_ms(s, "table.exec.source.idle-timeout"),
                           sl__result_sink_create,
                           &run,
-                          decided};
+                          decided,
+                          mechs};
     sl_physical *phys = NULL;
     rc = sl_physical_build_set((const sl_lp *const *)plans->items, plans->n, cat, &o, &phys, err);
     sl_free(decided);
+    sl_free(mechs);
     if (phys)
         sl_physical_set_tz(phys, tz); /* the job keeps the zone it was planned with */
     else

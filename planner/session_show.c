@@ -336,6 +336,7 @@ int sl__explain_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out
                               sl__duration_ms(s, "table.exec.source.idle-timeout"),
                               NULL,
                               NULL,
+                              NULL,
                               NULL};
         sl_physical *phys = NULL;
         sl_error perr = SL_ERROR_INIT;

@@ -354,8 +354,10 @@ static sl_job_spec make_spec(const sl_type *types, const char **names)
         static const char *const tables[1] = {"out"};
         spec.create_sink = lrs_create;
         spec.sink_args.participates = true;
-        spec.create_participant = lr_create;
-        spec.participant_args = (sl_participant_args){1, NULL, tables, "test-job", NULL};
+        static sl_participant_spec part;
+        part = (sl_participant_spec){lr_create, {.nsinks = 1, .tables = tables, .job = "test-job"}};
+        spec.nparticipants = 1;
+        spec.participants = &part;
     }
     return spec;
 }
@@ -650,8 +652,10 @@ static void lr_free(sl_participant *sp)
     sl_free(p);
 }
 
-static const sl_participant_ops lr_ops = {lr_recover, lr_decide, lr_free, NULL};
-static const sl_participant_ops lr_ops_peek = {lr_recover, lr_decide, lr_free, lr_peek};
+static const sl_participant_ops lr_ops = {
+    .recover = lr_recover, .decide = lr_decide, .free = lr_free};
+static const sl_participant_ops lr_ops_peek = {
+    .recover = lr_recover, .decide = lr_decide, .free = lr_free, .peek = lr_peek};
 static bool g_lr_peek; /* the participant can peek */
 
 static int lr_create(const sl_participant_args *a, sl_participant **out, sl_error *err)
