@@ -330,6 +330,104 @@ static void t_one_last_resource(void)
     sl_kvlist_free(b);
 }
 
+/* A database sink as PostgreSQL's declares it (preparable), whose live
+** probe chooses the role: a server without prepared transactions (a url
+** holding "noprep") makes it the last resource; "down" cannot give
+** exactly-once at all; "gone" cannot be reached. */
+static int db_probe(const sl_kvlist *opts, int64_t timeout_ms, sl_sink_probe *out, sl_error *err)
+{
+    const char *url = sl_kvlist_get(opts, "url");
+    if (url && strstr(url, "gone"))
+        return sl_error_set(err, "08001", -1, "could not connect to the server");
+    if (url && strstr(url, "noprep"))
+        out->mech = SL_MECH_LAST_RESOURCE;
+    if (url && strstr(url, "down")) {
+        out->max = SL_GUARANTEE_AT_LEAST_ONCE;
+        out->why = sl_strdup("the role may not create the progress table");
+    }
+    return 0;
+}
+
+static const sl_connector g_db = {
+    .name = "db",
+    .caps = {.sink = true,
+             .sink_max = SL_GUARANTEE_EXACTLY_ONCE,
+             .sink_mech = SL_MECH_2PC_PREPARABLE,
+             .sink_updates = true,
+             .sink_upserts = true,
+             .sink_default = SL_GUARANTEE_AT_LEAST_ONCE,
+             .txn_prefix_option = "sink.transactional-id-prefix",
+             .txn_system = "db",
+             .cluster_option = "url",
+             .probe = db_probe},
+};
+
+/* The probe chooses the database's role; rule 5 counts last resources
+** by the chosen role: Kafka + a preparable database is one commit group,
+** Kafka + a database without prepared transactions is refused. */
+static void t_probe_chooses_role(void)
+{
+    sl_kvlist *kafka = options("exactly-once", false), *db = options("exactly-once", false);
+    sl_kvlist_add(kafka, "sink.transactional-id-prefix", "k-", -1, -1);
+    sl_kvlist_add(kafka, "properties.bootstrap.servers", "one:9092", -1, -1);
+    sl_kvlist_add(db, "sink.transactional-id-prefix", "d-", -1, -1);
+    sl_kvlist_add(db, "url", "jdbc:db://prep/x", -1, -1);
+    sl_gsource s = {"src", &g_replayable};
+    sl_gsink k[2] = {{"topic", &g_lr, kafka, 3, false, false, 1, &s},
+                     {"ledger", &g_db, db, 5, false, true, 1, &s}};
+    sl_gjob job = {0};
+    job.interval_ms = 1000;
+    job.nsinks = 2;
+    job.sinks = k;
+    sl_gresult r[2];
+    sl_error err = SL_ERROR_INIT;
+    CHECK_INT(sl_guarantee_resolve(&job, r, NULL, &err), 0);
+    CHECK_INT(r[0].effective, SL_GUARANTEE_EXACTLY_ONCE);
+    CHECK_INT(r[1].effective, SL_GUARANTEE_EXACTLY_ONCE);
+    CHECK_INT(r[1].mech, SL_MECH_2PC_PREPARABLE);
+    sl_strbuf sb = SL_STRBUF_INIT;
+    sl_guarantee_explain(&sb, &job, r);
+    CHECK(contains(sb.buf, "Sink ledger (db): requested exactly-once, effective exactly-once\n"
+                           "  mechanism: 2pc-preparable, commit role: preparable"));
+    CHECK(contains(sb.buf, "Commit group: topic ledger"));
+    sl_strbuf_free(&sb);
+    sl_gresult_clear(&r[0]);
+    sl_gresult_clear(&r[1]);
+    /* No prepared transactions: two last resources, refused. */
+    sl_kvlist_set(db, "url", "jdbc:db://noprep/x", -1, -1);
+    CHECK_INT(sl_guarantee_resolve(&job, r, NULL, &err), -1);
+    CHECK_STR(err.sqlstate, "0A000");
+    CHECK(contains(err.detail, "2 last-resource participants"));
+    CHECK(contains(err.detail, "\"topic\", \"ledger\""));
+    sl_error_reset(&err);
+    /* Alone it is the last resource, exactly-once. */
+    job.nsinks = 1;
+    job.sinks = &k[1];
+    CHECK_INT(sl_guarantee_resolve(&job, r, NULL, &err), 0);
+    CHECK_INT(r[0].effective, SL_GUARANTEE_EXACTLY_ONCE);
+    CHECK_INT(r[0].mech, SL_MECH_LAST_RESOURCE);
+    sl_gresult_clear(&r[0]);
+    /* The probe's reason is the refusal's. */
+    sl_kvlist_set(db, "url", "jdbc:db://down/x", -1, -1);
+    CHECK_INT(sl_guarantee_resolve(&job, r, NULL, &err), -1);
+    CHECK(contains(err.detail, "may not create the progress table"));
+    sl_error_reset(&err);
+    /* Unreachable: the system's error, at the INSERT. */
+    sl_kvlist_set(db, "url", "jdbc:db://gone/x", -1, -1);
+    CHECK_INT(sl_guarantee_resolve(&job, r, NULL, &err), -1);
+    CHECK_STR(err.sqlstate, "08001");
+    CHECK_INT(err.position, 5);
+    sl_error_reset(&err);
+    /* At-least-once uses no transaction: no probe, no role. */
+    sl_kvlist_set(db, "sink.delivery-guarantee", "at-least-once", -1, -1);
+    CHECK_INT(sl_guarantee_resolve(&job, r, NULL, &err), 0);
+    CHECK_INT(r[0].mech, SL_MECH_NONE);
+    CHECK(contains(r[0].note, "final table state is exactly-once"));
+    sl_gresult_clear(&r[0]);
+    sl_kvlist_free(kafka);
+    sl_kvlist_free(db);
+}
+
 /* Rule 7: a prefix belongs to one table, whatever the policy. */
 static void t_prefix_unique(void)
 {
@@ -463,6 +561,7 @@ int main(int argc, char **argv)
         {"t_prefix_required", t_prefix_required},
         {"t_timeout_vs_interval", t_timeout_vs_interval},
         {"t_one_last_resource", t_one_last_resource},
+        {"t_probe_chooses_role", t_probe_chooses_role},
         {"t_prefix_unique", t_prefix_unique},
         {"t_upsert_note", t_upsert_note},
         {"t_explain_refused", t_explain_refused},
