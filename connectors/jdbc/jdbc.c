@@ -54,20 +54,20 @@ static const sl_option_spec sl__jdbc_options[] = {
                     "most 10 s."},
     {.key = "scan.partition.column",
      .type = SL_OPT_STRING,
-     .description = "A numeric, date or timestamp column splitting the scan into "
-                    "'scan.partition.num' ranges between the lower and upper bound, read in "
-                    "parallel (all four options or none)."},
+     .description = "An integer or DECIMAL column splitting the scan into "
+                    "'scan.partition.num' ranges (col BETWEEN a AND b) of the lower to upper "
+                    "bound, read in parallel (all four options or none). As in Flink, rows "
+                    "outside the bounds or NULL there are not read."},
     {.key = "scan.partition.num",
      .type = SL_OPT_INT,
      .description = "The number of partitions of the scan."},
     {.key = "scan.partition.lower-bound",
      .type = SL_OPT_INT,
-     .description = "The smallest value of the first partition (rows below it are read by "
-                    "the first partition too)."},
+     .description = "The smallest value of the first partition (rows below it are not "
+                    "read)."},
     {.key = "scan.partition.upper-bound",
      .type = SL_OPT_INT,
-     .description = "The largest value of the last partition (rows above it are read by the "
-                    "last partition too)."},
+     .description = "The largest value of the last partition (rows above it are not read)."},
     {.key = "scan.fetch-size",
      .type = SL_OPT_INT,
      .default_value = "0",
@@ -156,8 +156,14 @@ static int sl__jdbc_check(const sl_connector *c, const sl_kvlist *opts,
         if (l > h)
             return sl__invalid_value(err, lo, false, "is above 'scan.partition.upper-bound'");
         const sl_kv *col = sl_kvlist_find(opts, "scan.partition.column");
-        if (shape && sl__shape_find(shape, col->value, strlen(col->value)) < 0)
+        int ci = shape ? sl__shape_find(shape, col->value, strlen(col->value)) : -1;
+        if (shape && ci < 0)
             return sl__invalid_value(err, col, false, "is not a column of the table");
+        if (shape && !sl_type_is_integer(shape->types[ci].id) &&
+            shape->types[ci].id != SL_TYPE_DECIMAL)
+            return sl__invalid_value(err, col, false,
+                                     "is not an integer or DECIMAL column (the bounds are "
+                                     "integers)");
     }
     const sl_kv *dup = sl_kvlist_find(opts, "sink.on-duplicate-key");
     if (dup && shape && shape->npk == 0) {
@@ -197,7 +203,9 @@ static int sl__jdbc_check(const sl_connector *c, const sl_kvlist *opts,
 const sl_connector sl__connector_jdbc = {
     .name = "jdbc",
     .description = "A PostgreSQL table (Flink's JDBC connector options, through libpq): "
-                   "bounded scans; exactly-once sinks by prepared transactions.",
+                   "bounded scans, replayable only while the table does not change (a restart "
+                   "rereads the unfinished partition in a new snapshot); exactly-once sinks by "
+                   "prepared transactions.",
     .options = sl__jdbc_options,
     .noptions = (int)SL_ARRAY_LEN(sl__jdbc_options),
     .has_format = false,
@@ -218,4 +226,7 @@ const sl_connector sl__connector_jdbc = {
             .sink_target_option = "table-name",
         },
     .check = sl__jdbc_check,
+    .check_sink = sl__pg_check_sink,
+    .check_source = sl__pg_check_source,
+    .create_source = sl__pg_source_create,
 };
