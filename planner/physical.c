@@ -422,16 +422,16 @@ static int sl__build_graph(sl_physical *p, const sl_lp *root, const sl_catalog *
     const sl_table *dst = NULL;
     if (root->kind == SL_LP_SINK) {
         dst = sl_catalog_table(cat, root->table);
-        if (!dst || !dst->connector || !dst->connector->create_sink)
-            return sl_error_set(err, SL_ERR_NOT_SUPPORTED, root->pos,
-                                "connector '%s' cannot be written yet",
-                                root->connector ? root->connector->name : "?");
-        if (dst->connector->check_sink &&
+        if (dst && dst->connector && dst->connector->check_sink &&
             sl__check_table(dst, dst->connector->check_sink, err) != 0) {
             if (err->position < 0)
                 err->position = root->pos;
             return -1;
         }
+        if (!dst || !dst->connector || !dst->connector->create_sink)
+            return sl_error_set(err, SL_ERR_NOT_SUPPORTED, root->pos,
+                                "connector '%s' cannot be written yet",
+                                root->connector ? root->connector->name : "?");
     }
     int par = o->parallelism > 0 ? o->parallelism : 1;
     sl_list *branches = sl_list_new();
