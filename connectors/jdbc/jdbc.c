@@ -57,7 +57,7 @@ static const sl_option_spec sl__jdbc_options[] = {
      .description = "An integer or DECIMAL column splitting the scan into "
                     "'scan.partition.num' ranges (col BETWEEN a AND b) of the lower to upper "
                     "bound, read in parallel (all four options or none). As in Flink, rows "
-                    "outside the bounds or NULL there are not read."},
+                    "outside the bounds, or where it is NULL, are not read."},
     {.key = "scan.partition.num",
      .type = SL_OPT_INT,
      .description = "The number of partitions of the scan."},
@@ -203,9 +203,8 @@ static int sl__jdbc_check(const sl_connector *c, const sl_kvlist *opts,
 const sl_connector sl__connector_jdbc = {
     .name = "jdbc",
     .description = "A PostgreSQL table (Flink's JDBC connector options, through libpq): "
-                   "bounded scans, replayable only while the table does not change (a restart "
-                   "rereads the unfinished partition in a new snapshot); exactly-once sinks by "
-                   "prepared transactions.",
+                   "bounded scans, replayable only while the table does not change (SQL.md); "
+                   "exactly-once sinks by prepared transactions.",
     .options = sl__jdbc_options,
     .noptions = (int)SL_ARRAY_LEN(sl__jdbc_options),
     .has_format = false,
