@@ -151,8 +151,9 @@ static int sl__jdbc_check(const sl_connector *c, const sl_kvlist *opts,
             sl_option_parse_int(lo->value, &l, lo->value_pos, err) != 0 ||
             sl_option_parse_int(hi->value, &h, hi->value_pos, err) != 0)
             return -1;
-        if (n < 1)
-            return sl__invalid_value(err, num, false, "is not a positive number of partitions");
+        if (n < 1 || n > 1000000)
+            return sl__invalid_value(err, num, false,
+                                     "is not a number of partitions from 1 to 1000000");
         if (l > h)
             return sl__invalid_value(err, lo, false, "is above 'scan.partition.upper-bound'");
         const sl_kv *col = sl_kvlist_find(opts, "scan.partition.column");
