@@ -178,9 +178,17 @@ int main(int argc, char **argv)
     char conninfo[160];
     snprintf(conninfo, sizeof conninfo,
              "host=127.0.0.1 port=%s dbname=sluice user=sluice password=sluice", argv[1]);
-    PGconn *c = PQconnectdb(conninfo);
-    if (PQstatus(c) != CONNECTION_OK) {
-        fprintf(stderr, "FAIL: connect: %s", PQerrorMessage(c));
+    PGconn *c = NULL;
+    for (int i = 0; i < 300; i++) { /* up to 30 s while the server starts */
+        c = PQconnectdb(conninfo);
+        if (PQstatus(c) == CONNECTION_OK)
+            break;
+        PQfinish(c);
+        c = NULL;
+        sl_sleep_nanos(100 * 1000000LL);
+    }
+    if (!c) {
+        fprintf(stderr, "FAIL: cannot connect to the server on port %s\n", argv[1]);
         return 1;
     }
     /* Rows inserted in a shuffled order: the scan's order is its own. */
@@ -190,6 +198,8 @@ int main(int argc, char **argv)
                             "generate_series(1, 500) g ORDER BY md5(g::text)");
     if (PQresultStatus(r) != PGRES_COMMAND_OK) {
         fprintf(stderr, "FAIL: setup: %s", PQerrorMessage(c));
+        PQclear(r);
+        PQfinish(c);
         return 1;
     }
     PQclear(r);

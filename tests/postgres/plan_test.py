@@ -60,7 +60,21 @@ def url(port=None, db="sluice"):
     return pg_util.jdbc_url(db=db, port=port)
 
 
+def wait_for_server(timeout=60):
+    """The fixture's server answers (it may be starting or restarting)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            pg_util.query("SELECT 1")
+            return
+        except pg_util.PgError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+
+
 def setup_roles():
+    wait_for_server()
     for role, pw in ((RW, RW_PW), (RO, RO_PW)):
         pg_util.execute(
             "DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '%s') THEN "
@@ -104,6 +118,8 @@ def expect(sl, case, sql, state, *words, max_s=None, stmt="INSERT"):
             ok = False
     if stmt and ("LINE 1: " + stmt) not in out:
         ok = False  # the error points at the statement
+    if "Sanitizer" in out or "runtime error:" in out:
+        fail("%s: a sanitizer report:\n%s" % (case, out))
     for secret in (RW_PW, RO_PW, "Wrong-pw-0815"):
         if secret in out:
             fail("%s: the password appears in the output:\n%s" % (case, out))

@@ -14,5 +14,6 @@ add_test(NAME pg.scan
 add_executable(pg_source_check ${SL_PG_DIR}/pg_source_check.c)
 target_link_libraries(pg_source_check PRIVATE sl_connectors)
 add_test(NAME pg.source_seek COMMAND pg_source_check ${SL_PG_PORT})
+# pg.smoke restarts the pg server (restart --immediate): these run after it.
 set_tests_properties(pg.plan_errors pg.scan pg.source_seek PROPERTIES LABELS postgres
-  FIXTURES_REQUIRED pg ENVIRONMENT "${SL_PG_ENV}" TIMEOUT 300)
+  FIXTURES_REQUIRED pg ENVIRONMENT "${SL_PG_ENV}" TIMEOUT 300 DEPENDS pg.smoke)
