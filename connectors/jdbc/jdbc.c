@@ -3,9 +3,11 @@
 ** options over PostgreSQL (libpq), its capabilities and the checks of its
 ** options when a table is declared.
 **
-**   source  a bounded scan of the table (pg_source.c): one snapshot per
-**           scan, split into ranges of 'scan.partition.column' read in
-**           parallel;
+**   source  a bounded scan of the table (pg_source.c): split into ranges
+**           of 'scan.partition.column' read in parallel, each task's ranges
+**           in one snapshot; replayable while the table does not change
+**           (a restart rereads the unfinished range in a new snapshot and
+**           skips the rows it had handed out);
 **   sink    rows of an append-only query inserted in batches; with a
 **           PRIMARY KEY, an updating query upserted (INSERT ... ON CONFLICT)
 **           and deleted by key (pg_sink.c). At-least-once: every batch is
@@ -16,8 +18,9 @@
 **           progress row as the job's last resource (pg_txn.c).
 **
 ** What the server holds (the table, its columns, key, privileges) is checked
-** when an INSERT is planned (pg_check.c), not here: declaring a table does
-** not need the server.
+** when an INSERT or a query reading the table is planned (pg_check.c:
+** check_sink, check_source), not here: declaring a table does not need the
+** server.
 */
 #include <string.h>
 
@@ -75,7 +78,7 @@ static const sl_option_spec sl__jdbc_options[] = {
     {.key = "scan.auto-commit",
      .type = SL_OPT_BOOL,
      .default_value = "true",
-     .description = "Accepted for Flink's DDL: a scan always reads in one read-only "
+     .description = "Accepted for Flink's DDL: each task of a scan reads in one read-only "
                     "transaction (one snapshot)."},
     {.key = "sink.buffer-flush.max-rows",
      .type = SL_OPT_INT,

@@ -15,7 +15,7 @@
 **   pg_check.c   what is checked when an INSERT is planned (the table, its
 **                columns and types, the unique constraint, privileges) and
 **                the live probe of the guarantee resolver
-**   pg_source.c  the bounded scan (partitioned, one snapshot per scan)
+**   pg_source.c  the bounded scan (partitioned, one snapshot per task)
 **   pg_sink.c    the sink: batched writes, upserts, deletes, duplicate keys
 **   pg_txn.c     exactly-once: one transaction per epoch and database, as a
 **                preparable participant (PREPARE TRANSACTION) or the last
