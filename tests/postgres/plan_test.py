@@ -24,7 +24,8 @@ against a real PostgreSQL server (ctest pg.plan_errors and pg.scan, fixture
           reading of the same rows (for the partitioned scans: the rows
           whose column is BETWEEN the bounds, as Flink reads them). Control:
           the partitioned scan's rows must differ from the whole table's,
-          so the comparison can fail.
+          so the comparison can fail. A NULL read into a column declared
+          NOT NULL fails the scan (23502).
 
 Usage: plan_test.py --sluice PATH {errors|scan}
 """
@@ -430,6 +431,10 @@ def scan(sl):
         if extra and rows == whole:
             fail("control: the partitioned scan equals the whole table: the check cannot "
                  "tell missing rows")
+    # A NULL in a column declared NOT NULL fails the scan, naming the column.
+    expect(sl, "NULL read into a NOT NULL column",
+           jdbc("t", "id INT, b BOOLEAN NOT NULL", "pgplan_scan", RO, RO_PW) +
+           " SELECT * FROM t;", "23502", 'null value in column "b"', stmt=None)
     # Control: the comparison finds a difference when there is one.
     if part == whole:
         fail("control: the partition bounds filter nothing")
