@@ -27,8 +27,8 @@
 ** unchanged partition gives the same rows in the same order. After a
 ** restart: finished partitions are never read again; the partition in
 ** progress is read again from its start in a new snapshot and its first
-** `rows` rows are skipped; later partitions are read in that new snapshot.
-** For a table that did not change, the rows read are then exactly the
+** `rows` rows are skipped (MOVE FORWARD on the server); later partitions
+** are read in that new snapshot. For a table that did not change, the rows read are then exactly the
 ** rows of one uninterrupted scan (the source is replayable). For a table
 ** that changed in between, the rows of the unfinished and later partitions
 ** come from the newer snapshot and the skipped count may no longer match
@@ -41,6 +41,7 @@
 #include <inttypes.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "jdbc_int.h"
@@ -138,6 +139,16 @@ static int sl__pgs_declare(sl__pg_src *s, int part, sl_error *err)
         return sl__pgs_fail(s, err);
     s->cursor = true;
     s->eof = false;
+    if (s->skip > 0) { /* restored: pass the rows handed out before, on the server */
+        char move[64];
+        snprintf(move, sizeof move, "MOVE FORWARD %" PRId64 " IN sluice_scan", s->skip);
+        PGresult *r = sl__pg_exec(s->conn, move, 0, NULL, what, err);
+        if (!r)
+            return sl__pgs_fail(s, err);
+        s->rows += strtoll(PQcmdTuples(r), NULL, 10);
+        s->skip = 0;
+        PQclear(r);
+    }
     return 0;
 }
 
