@@ -28,8 +28,9 @@
 ** restart: finished partitions are never read again; the partition in
 ** progress is read again from its start in a new snapshot and its first
 ** `rows` rows are skipped (MOVE FORWARD on the server); later partitions
-** are read in that new snapshot. For a table that did not change, the rows read are then exactly the
-** rows of one uninterrupted scan (the source is replayable). For a table
+** are read in that new snapshot. For a table that did not change, the
+** rows read are then exactly the rows of one uninterrupted scan (the
+** source is replayable). For a table
 ** that changed in between, the rows of the unfinished and later partitions
 ** come from the newer snapshot and the skipped count may no longer match
 ** the rows that were handed out: the source is replayable only for a table
