@@ -142,8 +142,8 @@ static const sl__pg_column *sl__pg_find_col(const sl__pg_table *tb, const char *
 /* 42703 for a declared column the table lacks. */
 static int sl__pg_no_column(const sl__pg_table *tb, const char *name, sl_error *err)
 {
-    sl_error_set(err, SL_ERR_UNDEFINED_COLUMN, -1, "column \"%s\" of relation \"%s\" does not exist",
-                 name, tb->name);
+    sl_error_set(err, SL_ERR_UNDEFINED_COLUMN, -1,
+                 "column \"%s\" of relation \"%s\" does not exist", name, tb->name);
     sl_strbuf sb = SL_STRBUF_INIT;
     for (int i = 0; i < tb->ncols; i++)
         sl_strbuf_appendf(&sb, "%s%s", i ? ", " : "", tb->cols[i].name);
@@ -167,8 +167,9 @@ static int sl__pg_type_mismatch(const sl__pg_table *tb, const sl__pg_column *col
                                 const char *why, bool writing, sl_error *err)
 {
     char *d = sl_type_to_string(declared);
-    sl_error_set(err, SL_ERR_DATATYPE_MISMATCH, -1, "column \"%s\" is %s in table \"%s\", declared %s",
-                 col->name, col->display, tb->name, d);
+    sl_error_set(err, SL_ERR_DATATYPE_MISMATCH, -1,
+                 "column \"%s\" is %s in table \"%s\", declared %s", col->name, col->display,
+                 tb->name, d);
     sl_error_detail(err, "%s %s: %s.", writing ? "Writing" : "Reading",
                     writing ? "needs a column that holds every declared value"
                             : "needs a declared type that holds every value of the column",
@@ -349,7 +350,8 @@ static int sl__pg_check_conflict_table(PGconn *c, const sl_kvlist *opts, sl_erro
     bool ok = PQgetvalue(r, 0, 1)[0] == 't';
     const char *schema = PQgetisnull(r, 0, 2) ? NULL : PQgetvalue(r, 0, 2);
     if (!exists && !schema) {
-        sl_error_set(err, "3F000", -1, "no schema has been selected to create the conflict table in");
+        sl_error_set(err, "3F000", -1,
+                     "no schema has been selected to create the conflict table in");
         sl_error_hint(err, "Qualify 'sink.conflict-table' with a schema.");
         ok = false;
     } else if (!ok && exists) {

@@ -207,8 +207,9 @@ static int sl__pgs_emit(sl__pg_src *s, sl_chunk *out, sl_error *err)
             if (PQgetisnull(s->res, i, c)) {
                 if (out->cols[c].type.not_null) {
                     out->nrows--;
-                    sl_error_set(err, "23502",
-                                 -1, "null value in column \"%s\" of table \"%s\", declared NOT NULL",
+                    sl_error_set(err, "23502", -1,
+                                 "null value in column \"%s\" of table \"%s\", declared NOT "
+                                 "NULL",
                                  PQfname(s->res, c), s->table);
                     sl_error_hint(err, "Declare the column without NOT NULL, or make it NOT NULL "
                                        "in PostgreSQL.");
