@@ -160,6 +160,11 @@ struct sl_connector {
     ** is planned (shape: the table's columns and key). May be NULL. */
     int (*check_sink)(const sl_connector *c, const sl_kvlist *opts, const sl_table_shape *shape,
                       sl_error *err);
+    /* Checks for a table that is read (a database table exists with these
+    ** columns and may be read), run when a query that scans it is planned
+    ** (shape: the table's columns and key). May be NULL. */
+    int (*check_source)(const sl_connector *c, const sl_kvlist *opts,
+                        const sl_table_shape *shape, sl_error *err);
     /* The runtime side (sl_exec.h): create a source / sink instance. NULL
     ** when the connector cannot be read / written (caps say the same). */
     sl_source_create_fn create_source;

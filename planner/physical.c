@@ -390,8 +390,12 @@ static int sl__collect(sl_physical *p, const sl_lp *n, const sl_lp **above, int 
 
 /* The graph of one plan root (an INSERT's SINK or a query) into spec: its
 ** inputs, stages, sink and limit. */
-/* The connector's checks of a table an INSERT writes (its live system). */
-static int sl__check_sink(const sl_table *dst, sl_error *err)
+/* The connector's checks of a table an INSERT writes or a query reads (its
+** live system): check is its check_sink or check_source. */
+static int sl__check_table(const sl_table *dst,
+                           int (*check)(const sl_connector *, const sl_kvlist *,
+                                        const sl_table_shape *, sl_error *),
+                           sl_error *err)
 {
     const char **names = sl_calloc((size_t)dst->ncols + 1, sizeof(char *));
     sl_type *types = sl_calloc((size_t)dst->ncols + 1, sizeof(sl_type));
@@ -400,7 +404,7 @@ static int sl__check_sink(const sl_table *dst, sl_error *err)
         types[i] = dst->cols[i].type;
     }
     sl_table_shape shape = {dst->ncols, names, types, dst->npk, dst->pk};
-    int rc = dst->connector->check_sink(dst->connector, dst->def->options, &shape, err);
+    int rc = check(dst->connector, dst->def->options, &shape, err);
     sl_free(names);
     sl_free(types);
     return rc;
@@ -418,15 +422,16 @@ static int sl__build_graph(sl_physical *p, const sl_lp *root, const sl_catalog *
     const sl_table *dst = NULL;
     if (root->kind == SL_LP_SINK) {
         dst = sl_catalog_table(cat, root->table);
-        if (!dst || !dst->connector || !dst->connector->create_sink)
-            return sl_error_set(err, SL_ERR_NOT_SUPPORTED, root->pos,
-                                "connector '%s' cannot be written yet",
-                                root->connector ? root->connector->name : "?");
-        if (dst->connector->check_sink && sl__check_sink(dst, err) != 0) {
+        if (dst && dst->connector && dst->connector->check_sink &&
+            sl__check_table(dst, dst->connector->check_sink, err) != 0) {
             if (err->position < 0)
                 err->position = root->pos;
             return -1;
         }
+        if (!dst || !dst->connector || !dst->connector->create_sink)
+            return sl_error_set(err, SL_ERR_NOT_SUPPORTED, root->pos,
+                                "connector '%s' cannot be written yet",
+                                root->connector ? root->connector->name : "?");
     }
     int par = o->parallelism > 0 ? o->parallelism : 1;
     sl_list *branches = sl_list_new();
@@ -460,6 +465,13 @@ static int sl__build_graph(sl_physical *p, const sl_lp *root, const sl_catalog *
             rc = sl_error_set(err, SL_ERR_NOT_SUPPORTED, b->scan->pos,
                               "connector '%s' cannot be read yet",
                               b->scan->connector ? b->scan->connector->name : "?");
+            break;
+        }
+        if (src->connector->check_source &&
+            sl__check_table(src, src->connector->check_source, err) != 0) {
+            if (err->position < 0)
+                err->position = b->scan->pos;
+            rc = -1;
             break;
         }
         sl_input_spec *in = &inputs[i];

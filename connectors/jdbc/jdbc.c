@@ -3,9 +3,11 @@
 ** options over PostgreSQL (libpq), its capabilities and the checks of its
 ** options when a table is declared.
 **
-**   source  a bounded scan of the table (pg_source.c): one snapshot per
-**           scan, split into ranges of 'scan.partition.column' read in
-**           parallel;
+**   source  a bounded scan of the table (pg_source.c): split into ranges
+**           of 'scan.partition.column' read in parallel, each task's ranges
+**           in one snapshot; replayable while the table does not change
+**           (a restart rereads the unfinished range in a new snapshot and
+**           skips the rows it had handed out);
 **   sink    rows of an append-only query inserted in batches; with a
 **           PRIMARY KEY, an updating query upserted (INSERT ... ON CONFLICT)
 **           and deleted by key (pg_sink.c). At-least-once: every batch is
@@ -16,8 +18,9 @@
 **           progress row as the job's last resource (pg_txn.c).
 **
 ** What the server holds (the table, its columns, key, privileges) is checked
-** when an INSERT is planned (pg_check.c), not here: declaring a table does
-** not need the server.
+** when an INSERT or a query reading the table is planned (pg_check.c:
+** check_sink, check_source), not here: declaring a table does not need the
+** server.
 */
 #include <string.h>
 
@@ -54,20 +57,20 @@ static const sl_option_spec sl__jdbc_options[] = {
                     "most 10 s."},
     {.key = "scan.partition.column",
      .type = SL_OPT_STRING,
-     .description = "A numeric, date or timestamp column splitting the scan into "
-                    "'scan.partition.num' ranges between the lower and upper bound, read in "
-                    "parallel (all four options or none)."},
+     .description = "An integer or DECIMAL column splitting the scan into "
+                    "'scan.partition.num' ranges (col BETWEEN a AND b) of the lower to upper "
+                    "bound, read in parallel (all four options or none). As in Flink, rows "
+                    "outside the bounds, or where it is NULL, are not read."},
     {.key = "scan.partition.num",
      .type = SL_OPT_INT,
      .description = "The number of partitions of the scan."},
     {.key = "scan.partition.lower-bound",
      .type = SL_OPT_INT,
-     .description = "The smallest value of the first partition (rows below it are read by "
-                    "the first partition too)."},
+     .description = "The smallest value of the first partition (rows below it are not "
+                    "read)."},
     {.key = "scan.partition.upper-bound",
      .type = SL_OPT_INT,
-     .description = "The largest value of the last partition (rows above it are read by the "
-                    "last partition too)."},
+     .description = "The largest value of the last partition (rows above it are not read)."},
     {.key = "scan.fetch-size",
      .type = SL_OPT_INT,
      .default_value = "0",
@@ -75,7 +78,7 @@ static const sl_option_spec sl__jdbc_options[] = {
     {.key = "scan.auto-commit",
      .type = SL_OPT_BOOL,
      .default_value = "true",
-     .description = "Accepted for Flink's DDL: a scan always reads in one read-only "
+     .description = "Accepted for Flink's DDL: each task of a scan reads in one read-only "
                     "transaction (one snapshot)."},
     {.key = "sink.buffer-flush.max-rows",
      .type = SL_OPT_INT,
@@ -151,13 +154,20 @@ static int sl__jdbc_check(const sl_connector *c, const sl_kvlist *opts,
             sl_option_parse_int(lo->value, &l, lo->value_pos, err) != 0 ||
             sl_option_parse_int(hi->value, &h, hi->value_pos, err) != 0)
             return -1;
-        if (n < 1)
-            return sl__invalid_value(err, num, false, "is not a positive number of partitions");
+        if (n < 1 || n > 1000000)
+            return sl__invalid_value(err, num, false,
+                                     "is not a number of partitions from 1 to 1000000");
         if (l > h)
             return sl__invalid_value(err, lo, false, "is above 'scan.partition.upper-bound'");
         const sl_kv *col = sl_kvlist_find(opts, "scan.partition.column");
-        if (shape && sl__shape_find(shape, col->value, strlen(col->value)) < 0)
+        int ci = shape ? sl__shape_find(shape, col->value, strlen(col->value)) : -1;
+        if (shape && ci < 0)
             return sl__invalid_value(err, col, false, "is not a column of the table");
+        if (shape && !sl_type_is_integer(shape->types[ci].id) &&
+            shape->types[ci].id != SL_TYPE_DECIMAL)
+            return sl__invalid_value(err, col, false,
+                                     "is not an integer or DECIMAL column (the bounds are "
+                                     "integers)");
     }
     const sl_kv *dup = sl_kvlist_find(opts, "sink.on-duplicate-key");
     if (dup && shape && shape->npk == 0) {
@@ -197,7 +207,8 @@ static int sl__jdbc_check(const sl_connector *c, const sl_kvlist *opts,
 const sl_connector sl__connector_jdbc = {
     .name = "jdbc",
     .description = "A PostgreSQL table (Flink's JDBC connector options, through libpq): "
-                   "bounded scans; exactly-once sinks by prepared transactions.",
+                   "bounded scans, replayable only while the table does not change (SQL.md); "
+                   "exactly-once sinks by prepared transactions.",
     .options = sl__jdbc_options,
     .noptions = (int)SL_ARRAY_LEN(sl__jdbc_options),
     .has_format = false,
@@ -218,4 +229,7 @@ const sl_connector sl__connector_jdbc = {
             .sink_target_option = "table-name",
         },
     .check = sl__jdbc_check,
+    .check_sink = sl__pg_check_sink,
+    .check_source = sl__pg_check_source,
+    .create_source = sl__pg_source_create,
 };

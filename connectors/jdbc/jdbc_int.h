@@ -15,7 +15,7 @@
 **   pg_check.c   what is checked when an INSERT is planned (the table, its
 **                columns and types, the unique constraint, privileges) and
 **                the live probe of the guarantee resolver
-**   pg_source.c  the bounded scan (partitioned, one snapshot per scan)
+**   pg_source.c  the bounded scan (partitioned, one snapshot per task)
 **   pg_sink.c    the sink: batched writes, upserts, deletes, duplicate keys
 **   pg_txn.c     exactly-once: one transaction per epoch and database, as a
 **                preparable participant (PREPARE TRANSACTION) or the last
@@ -145,5 +145,59 @@ int sl__pg_source_create(const sl_source_args *args, sl_source **out, sl_error *
 /* pg_check.c: the plan-time checks of a written table (sl_connector.check_sink). */
 int sl__pg_check_sink(const sl_connector *c, const sl_kvlist *opts, const sl_table_shape *shape,
                       sl_error *err);
+
+/* ------------------------------------------------------------------------
+** pg_types.c: Flink's JDBC type mapping (the table in pg_types.c's header)
+** and PostgreSQL's text format -> chunk values. A PostgreSQL column's type
+** is its base type's pg_type.typname ("int4", "numeric", "timestamptz")
+** and typmod (pg_attribute.atttypmod; -1 = none).
+*/
+/* The Flink type of a PostgreSQL column (numeric without typmod:
+** DECIMAL(38, 18)); *mapped false when the type has none. */
+sl_type sl__pg_flink_type(const char *typname, int typmod, bool *mapped);
+/* NULL when a column of that type holds every value of the declared type
+** (writing), else why not (a static phrase: "it is a narrower integer"). */
+const char *sl__pg_type_writable(sl_type declared, const char *typname, int typmod);
+/* NULL when the declared type holds every value of the column (reading),
+** else why not. */
+const char *sl__pg_type_readable(sl_type declared, const char *typname, int typmod);
+/* Decode one value in PostgreSQL's text format into row `row` of column col
+** of c (of the column's declared type). 0, or -1 with err: 22P02 malformed,
+** 22003 out of range of the declared type, 22008 a date or time outside
+** Sluice's range (infinity, BC, before 1677 / after 2262 for timestamps). */
+int sl__pg_decode_value(sl_chunk *c, int col, int row, const char *text, size_t len, sl_error *err);
+
+/* ------------------------------------------------------------------------
+** pg_check.c: what the server holds about a table, for the checks and the
+** source.
+*/
+typedef struct sl__pg_column {
+    char *name;       /* attname */
+    int attnum;       /* its number */
+    char *display;    /* format_type(): "numeric(8,2)", "character varying(10)" */
+    char *typname;    /* the base type's typname */
+    int typmod;       /* atttypmod (a domain's typtypmod) */
+    bool not_null;    /* attnotnull (or the domain's typnotnull) */
+    bool has_default; /* a default, an identity or a generated column */
+    bool generated;   /* a generated column (cannot be written) */
+} sl__pg_column;
+
+typedef struct sl__pg_table {
+    char *oid;             /* pg_class.oid as text (a query parameter) */
+    char *schema, *name;   /* where it was found */
+    char relkind;          /* 'r' table, 'p' partitioned, 'v' view, 'm', 'f' */
+    int ncols;             /* its columns, in order */
+    sl__pg_column *cols;
+} sl__pg_table;
+
+/* Find t's table on c and read its columns. 0, or -1 with err (42P01 when
+** missing, with where it looked; the server's error otherwise). */
+int sl__pg_table_describe(PGconn *c, const sl__pg_target *t, sl__pg_table *out, sl_error *err);
+void sl__pg_table_clear(sl__pg_table *tb);
+/* The plan-time checks of a table that is read (sl_connector.check_source):
+** it exists, the declared columns exist with types they read into, the role
+** may SELECT them (42501), a partition column is numeric. */
+int sl__pg_check_source(const sl_connector *c, const sl_kvlist *opts, const sl_table_shape *shape,
+                        sl_error *err);
 
 #endif /* SL_JDBC_INT_H */
