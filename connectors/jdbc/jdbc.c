@@ -218,4 +218,5 @@ const sl_connector sl__connector_jdbc = {
             .sink_target_option = "table-name",
         },
     .check = sl__jdbc_check,
+    .create_sink = sl__pg_sink_create,
 };
