@@ -36,7 +36,7 @@
 **            write with 23505 naming the key, the stored and the row.
 **
 ** The conflict table's columns (created by the sink, pg_sink.c):
-**   sink_table text, conflict_key text (JSON object of the key columns),
+**   sink_table text ('table-name'), conflict_key text (JSON object of the key columns),
 **   stored_row text (JSON), conflicting_row text (JSON), job text,
 **   epoch bigint (NULL unless exactly-once), recorded_at timestamptz.
 **
@@ -74,6 +74,7 @@ struct sl__pg_writer {
     sl__pgw_mode mode;          /* how rows are written */
     char *table;                /* the sink table's name in Sluice (messages) */
     char *qualified;            /* the database table, quoted */
+    char *dbtable;              /* ... as 'table-name' names it (conflict records) */
     int ncols;                  /* columns */
     char **names;               /* their names */
     sl_type *types;             /* their types */
@@ -279,7 +280,7 @@ static void sl__pg_build_sql(sl__pg_writer *w, const char *conflict_qualified, c
                               ", rec AS (INSERT INTO %s (sink_table, conflict_key, stored_row, "
                               "conflicting_row, job, epoch) SELECT ",
                               conflict_qualified);
-            sl__pg_quote_literal(&sb, w->table);
+            sl__pg_quote_literal(&sb, w->dbtable);
             sl_strbuf_append(&sb, ", ");
             sl__pg_json_of(&sb, w, w->npk, w->pk);
             sl_strbuf_append(&sb, ", old.j, ");
@@ -330,6 +331,7 @@ int sl__pg_writer_new(const sl_sink_args *args, sl__pg_writer **out, sl_error *e
     sl__pg_writer *w = sl_calloc(1, sizeof *w);
     w->table = sl_strdup(args->table ? args->table : t.table);
     w->qualified = sl_strdup(t.qualified);
+    w->dbtable = sl_strdup(sl_kvlist_get(args->options, "table-name"));
     sl__pg_target_clear(&t);
     w->ncols = args->ncols;
     w->names = sl_calloc((size_t)args->ncols + 1, sizeof(char *));
@@ -394,6 +396,7 @@ void sl__pg_writer_free(sl__pg_writer *w)
     sl_free(w->pk);
     sl_free(w->table);
     sl_free(w->qualified);
+    sl_free(w->dbtable);
     sl_free(w->conflict_qualified);
     sl_free(w->copy_sql);
     sl_free(w->put_sql);
