@@ -92,6 +92,8 @@ static void sl__pg_sink_notice(void *arg, const char *message)
 
 static void sl__pg_sink_drop_conn(sl__pg_sink *k)
 {
+    if (k->w)
+        sl__pg_writer_forget(k->w); /* a COPY open on it ends with it */
     if (k->conn)
         PQfinish(k->conn); /* an open transaction is rolled back by the server */
     k->conn = NULL;
@@ -119,7 +121,7 @@ static int sl__pg_sink_put(sl__pg_sink *k, const sl_chunk *c, sl_error *err)
         k->txn_start_ms = sl__pg_sink_now_ms();
         k->conflicts_at_begin = sl__pg_writer_conflicts(k->w);
     }
-    return sl__pg_writer_write(k->w, k->conn, c, -1, err);
+    return sl__pg_writer_put(k->w, k->conn, c, -1, err);
 }
 
 /* After a failure: retry when it may pass, rewriting the lost transaction's
@@ -175,7 +177,8 @@ static int sl__pg_sink_commit_all(sl__pg_sink *k, sl_error *err)
     if (sl__pg_sink_flush(k, err) != 0)
         return -1;
     while (k->in_txn) {
-        if (sl__pg_run(k->conn, "COMMIT", "committing", err) == 0) {
+        if (sl__pg_writer_finish(k->w, err) == 0 &&
+            sl__pg_run(k->conn, "COMMIT", "committing", err) == 0) {
             k->in_txn = false;
             break;
         }
