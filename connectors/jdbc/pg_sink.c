@@ -66,6 +66,7 @@ typedef struct sl__pg_sink {
     sl_chunk *buf;            /* rows not written yet */
     int64_t buf_since_ms;     /* when the oldest of them arrived */
     sl_list *held;            /* sl_chunk*: written into the open transaction */
+    sl_list *spare;           /* sl_chunk*: emptied, for reuse as buf */
     int64_t conflicts_void;   /* conflicts counted in attempts rolled back */
     int64_t conflicts_at_begin; /* the writer's count when the transaction began */
     int *sel;                 /* row indexes (SL_CHUNK_ROWS) */
@@ -167,7 +168,10 @@ static int sl__pg_sink_flush(sl__pg_sink *k, sl_error *err)
         return sl__pg_sink_fail(k, err);
     }
     sl_list_push(k->held, k->buf);
-    k->buf = sl_chunk_new(k->ncols, k->types, SL_CHUNK_ROWS);
+    if (k->spare->n > 0)
+        k->buf = k->spare->items[--k->spare->n];
+    else
+        k->buf = sl_chunk_new(k->ncols, k->types, SL_CHUNK_ROWS);
     return 0;
 }
 
@@ -187,8 +191,15 @@ static int sl__pg_sink_commit_all(sl__pg_sink *k, sl_error *err)
         if (sl__pg_sink_retry(k, NULL, err) != 0)
             return sl__pg_sink_fail(k, err);
     }
-    for (int i = 0; i < k->held->n; i++)
-        sl_chunk_free(k->held->items[i]);
+    for (int i = 0; i < k->held->n; i++) { /* kept for the next batches (a few) */
+        sl_chunk *c = k->held->items[i];
+        if (k->spare->n < 64) {
+            sl_chunk_reset(c);
+            sl_list_push(k->spare, c);
+        } else {
+            sl_chunk_free(c);
+        }
+    }
     k->held->n = 0;
     return 0;
 }
@@ -280,6 +291,11 @@ static void sl__pg_sink_free(sl_sink *s)
             sl_chunk_free(k->held->items[i]);
         sl_list_free(k->held, NULL);
     }
+    if (k->spare) {
+        for (int i = 0; i < k->spare->n; i++)
+            sl_chunk_free(k->spare->items[i]);
+        sl_list_free(k->spare, NULL);
+    }
     sl_chunk_free(k->buf);
     sl__pg_target_clear(&k->target);
     sl_kvlist_free(k->options);
@@ -329,6 +345,7 @@ int sl__pg_sink_create(const sl_sink_args *args, sl_sink **out, sl_error *err)
     for (int i = 0; i < args->ncols; i++)
         k->types[i] = args->types[i];
     k->held = sl_list_new();
+    k->spare = sl_list_new();
     k->buf = sl_chunk_new(k->ncols, k->types, SL_CHUNK_ROWS);
     k->sel = sl_calloc(SL_CHUNK_ROWS, sizeof(int));
     if (sl__pg_target_parse(args->options, &k->target, err) != 0) {

@@ -145,6 +145,10 @@ static bool sl__pg_encode(sl_strbuf *sb, const sl_vector *v, int r)
     case SL_TYPE_INTERVAL_YM:
         sl_strbuf_appendf(sb, "%lld months", (long long)v->v.i64[r]);
         return true;
+    case SL_TYPE_TINYINT:
+    case SL_TYPE_SMALLINT:
+    case SL_TYPE_INT:
+    case SL_TYPE_BIGINT: sl_strbuf_append_i64(sb, v->v.i64[r]); return true; /* no printf */
     default: return sl_value_format(sb, v, r);
     }
 }
@@ -430,7 +434,9 @@ static int sl__pg_copy_finish(sl__pg_writer *w, sl_error *err)
     w->copy_conn = NULL;
     char what[256];
     snprintf(what, sizeof what, "writing \"%s\"", w->table);
-    bool failed = PQputCopyEnd(conn, NULL) != 1;
+    bool failed = w->rowbuf.len > 0 && PQputCopyData(conn, w->rowbuf.buf, (int)w->rowbuf.len) != 1;
+    sl_strbuf_reset(&w->rowbuf);
+    failed = failed || PQputCopyEnd(conn, NULL) != 1;
     int rc = 0;
     bool seen = false;
     PGresult *res;
@@ -468,8 +474,7 @@ static int sl__pg_copy_put(sl__pg_writer *w, PGconn *conn, const sl_chunk *c, sl
         PQclear(res);
         w->copy_conn = conn;
     }
-    sl_strbuf *b = &w->rowbuf;
-    sl_strbuf_reset(b);
+    sl_strbuf *b = &w->rowbuf; /* sent in pieces of SL__PG_COPY_CHUNK (the rest at the finish) */
     for (int r = 0; r < c->nrows; r++) {
         for (int i = 0; i < w->ncols; i++) {
             if (i)
@@ -490,8 +495,9 @@ static int sl__pg_copy_put(sl__pg_writer *w, PGconn *conn, const sl_chunk *c, sl
             }
         }
         sl_strbuf_append_char(b, '\n');
-        if (b->len >= SL__PG_COPY_CHUNK || r == c->nrows - 1) {
+        if (b->len >= SL__PG_COPY_CHUNK) {
             if (PQputCopyData(conn, b->buf, (int)b->len) != 1) {
+                sl_strbuf_reset(b);
                 w->copy_conn = NULL; /* the connection failed: nothing to end */
                 return sl__pg_error(err, NULL, conn, what);
             }
@@ -685,6 +691,7 @@ int sl__pg_writer_finish(sl__pg_writer *w, sl_error *err)
 void sl__pg_writer_forget(sl__pg_writer *w)
 {
     w->copy_conn = NULL;
+    sl_strbuf_reset(&w->rowbuf);
 }
 
 int sl__pg_writer_write(sl__pg_writer *w, PGconn *conn, const sl_chunk *c, int64_t epoch,
