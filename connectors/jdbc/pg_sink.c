@@ -9,8 +9,9 @@
 **                  'sink.buffer-flush.max-rows' on the sink's own
 **                  connection; each batch is committed as it fills, and
 **                  what is buffered at least every
-**                  'sink.buffer-flush.interval' (checked as rows arrive)
-**                  and at each checkpoint.
+**                  'sink.buffer-flush.interval' (checked as rows arrive,
+**                  and by a timer thread of the sink's when none do) and at
+**                  each checkpoint.
 **   at-least-once  the same connection; a batch of max-rows rows is
 **                  written into an open transaction, which is committed
 **                  when the interval has passed since it began and, at the
@@ -40,6 +41,7 @@
 ** Main routines: sl__pg_sink_create and the sl_sink_ops below.
 */
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -70,6 +72,14 @@ typedef struct sl__pg_sink {
     int64_t conflicts_void;   /* conflicts counted in attempts rolled back */
     int64_t conflicts_at_begin; /* the writer's count when the transaction began */
     int *sel;                 /* row indexes (SL_CHUNK_ROWS) */
+    /* The interval's timer (none / at-least-once with an interval): a
+    ** thread committing what waits when no rows arrive to do it. */
+    pthread_t timer;          /* the thread */
+    bool has_timer;           /* it was started */
+    bool stopping;            /* free(): the thread ends */
+    pthread_mutex_t mu;       /* guards everything the sink ops touch */
+    pthread_cond_t cv;        /* wakes the thread for stopping */
+    sl_error timer_err;       /* the thread's failure, for the next op */
 } sl__pg_sink;
 
 static int64_t sl__pg_sink_now_ms(void)
@@ -212,9 +222,8 @@ static int sl__pg_sink_begin(sl_sink *s, int64_t epoch, sl_error *err)
     return 0;
 }
 
-static int sl__pg_sink_write(sl_sink *s, const sl_chunk *c, sl_error *err)
+static int sl__pg_sink_write_locked(sl__pg_sink *k, const sl_chunk *c, sl_error *err)
 {
-    sl__pg_sink *k = s->impl;
     if (k->txn)
         return sl__pg_txn_write(k->txn, k->epoch, k->w, c, err) == 0 ? 0
                                                                       : sl__pg_sink_fail(k, err);
@@ -247,6 +256,28 @@ static int sl__pg_sink_write(sl_sink *s, const sl_chunk *c, sl_error *err)
     return 0;
 }
 
+/* What the timer's thread failed with fails the next op. */
+static int sl__pg_sink_timer_failed(sl__pg_sink *k, sl_error *err)
+{
+    if (!sl_error_isset(&k->timer_err))
+        return 0;
+    sl_error_copy(err, &k->timer_err);
+    return -1;
+}
+
+static int sl__pg_sink_write(sl_sink *s, const sl_chunk *c, sl_error *err)
+{
+    sl__pg_sink *k = s->impl;
+    if (k->txn)
+        return sl__pg_sink_write_locked(k, c, err);
+    pthread_mutex_lock(&k->mu);
+    int rc = sl__pg_sink_timer_failed(k, err);
+    if (rc == 0)
+        rc = sl__pg_sink_write_locked(k, c, err);
+    pthread_mutex_unlock(&k->mu);
+    return rc;
+}
+
 static int sl__pg_sink_pre_commit(sl_sink *s, int64_t epoch, sl_strbuf *committable,
                                   sl_error *err)
 {
@@ -255,7 +286,37 @@ static int sl__pg_sink_pre_commit(sl_sink *s, int64_t epoch, sl_strbuf *committa
         sl_strbuf_appendf(committable, "postgresql epoch %lld", (long long)epoch);
         return 0;
     }
-    return sl__pg_sink_commit_all(k, err);
+    pthread_mutex_lock(&k->mu);
+    int rc = sl__pg_sink_timer_failed(k, err);
+    if (rc == 0)
+        rc = sl__pg_sink_commit_all(k, err);
+    pthread_mutex_unlock(&k->mu);
+    return rc;
+}
+
+/* The timer: every interval, commit what waits longer than the interval
+** (rows arriving do it themselves; this covers a quiet input). */
+static void *sl__pg_sink_timer(void *arg)
+{
+    sl__pg_sink *k = arg;
+    pthread_mutex_lock(&k->mu);
+    while (!k->stopping) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        int64_t tick = k->interval_ms / 4 > 10 ? k->interval_ms / 4 : 10; /* late by <= 1/4 */
+        int64_t ns = until.tv_nsec + (tick % 1000) * 1000000;
+        until.tv_sec += (time_t)(tick / 1000 + ns / 1000000000);
+        until.tv_nsec = (long)(ns % 1000000000);
+        pthread_cond_timedwait(&k->cv, &k->mu, &until);
+        if (k->stopping || sl_error_isset(&k->timer_err))
+            continue;
+        int64_t now = sl__pg_sink_now_ms();
+        if ((k->buf->nrows > 0 && now - k->buf_since_ms >= k->interval_ms) ||
+            (k->in_txn && now - k->txn_start_ms >= k->interval_ms))
+            sl__pg_sink_commit_all(k, &k->timer_err); /* a failure: the next op's */
+    }
+    pthread_mutex_unlock(&k->mu);
+    return NULL;
 }
 
 /* Nothing is staged by the sink itself: none and at-least-once committed
@@ -276,7 +337,10 @@ static int sl__pg_sink_recover(sl_sink *s, const char *const *committables, cons
 static int64_t sl__pg_sink_conflicts(sl_sink *s)
 {
     sl__pg_sink *k = s->impl;
-    return sl__pg_writer_conflicts(k->w) - k->conflicts_void;
+    pthread_mutex_lock(&k->mu);
+    int64_t n = sl__pg_writer_conflicts(k->w) - k->conflicts_void;
+    pthread_mutex_unlock(&k->mu);
+    return n;
 }
 
 static void sl__pg_sink_free(sl_sink *s)
@@ -284,6 +348,16 @@ static void sl__pg_sink_free(sl_sink *s)
     if (!s)
         return;
     sl__pg_sink *k = s->impl;
+    if (k->has_timer) {
+        pthread_mutex_lock(&k->mu);
+        k->stopping = true;
+        pthread_cond_signal(&k->cv);
+        pthread_mutex_unlock(&k->mu);
+        pthread_join(k->timer, NULL);
+    }
+    pthread_mutex_destroy(&k->mu);
+    pthread_cond_destroy(&k->cv);
+    sl_error_reset(&k->timer_err);
     sl__pg_sink_drop_conn(k); /* what was not committed is rolled back */
     sl__pg_writer_free(k->w);
     if (k->held) {
@@ -338,6 +412,9 @@ int sl__pg_sink_create(const sl_sink_args *args, sl_sink **out, sl_error *err)
     sl_sink *s = sl_calloc(1, sizeof *s);
     s->ops = &sl__pg_sink_ops;
     s->impl = k;
+    pthread_mutex_init(&k->mu, NULL);
+    pthread_cond_init(&k->cv, NULL);
+    k->timer_err = (sl_error)SL_ERROR_INIT;
     k->guarantee = args->guarantee;
     k->options = sl_kvlist_dup(args->options);
     k->ncols = args->ncols;
@@ -383,6 +460,8 @@ int sl__pg_sink_create(const sl_sink_args *args, sl_sink **out, sl_error *err)
     if (k->guarantee == SL_GUARANTEE_EXACTLY_ONCE) {
         k->txn = args->participant;
         sl__pg_sink_drop_conn(k);
+    } else if (k->interval_ms > 0 && pthread_create(&k->timer, NULL, sl__pg_sink_timer, k) == 0) {
+        k->has_timer = true;
     }
     *out = s;
     return 0;

@@ -32,6 +32,11 @@ Cases (--case):
   error      the same events under 'error': the job fails with 23505
              naming the first conflicting key; replays of identical events
              before it did not fail it.
+  retry      the server ends the sink's connection three times while an
+             at-least-once job writes: the sink reconnects, writes the lost
+             transaction again, and the job ends with every row.
+  timer      a quiet input: each row is committed within the flush
+             interval by the sink's timer, not when the next row arrives.
 
 Usage: pg_write_test.py --sluice PATH --case NAME [--kills N] [--seed N]
 """
@@ -414,11 +419,94 @@ def case_error(c, rnd):
         c.fail("%d conflicting rows reached the ledger" % n)
 
 
+# ---------------------------------------------------------------------------
+# retry / timer
+
+def case_retry(c, rnd):
+    """The server ends the sink's connection (pg_terminate_backend: 57P01)
+    three times while an at-least-once job writes: each time the sink
+    reconnects and writes the lost transaction's rows again; the job ends
+    normally and the table holds every row."""
+    rows = c.a.rows
+    pg_util.execute("DROP TABLE IF EXISTS w_retry; CREATE TABLE w_retry (id bigint PRIMARY KEY, "
+                    "x bigint)")
+    sql = GEN.format(rows=rows, rate=int(rows / c.a.seconds), name="pgw-retry") + (
+        "CREATE TABLE w_retry (id BIGINT, x BIGINT, PRIMARY KEY (id) NOT ENFORCED) WITH (%s);\n"
+        "INSERT INTO w_retry SELECT id, id * 3 FROM gen;\n" % sink("w_retry", ALO))
+    job = os.path.join(c.work, "job.sql")
+    with open(job, "w", encoding="utf-8") as f:
+        f.write(sql)
+    p = subprocess.Popen([c.a.sluice, "--data-dir", c.data, "-f", job], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, env=c.env)
+    ended = 0
+    for _ in range(3):
+        time.sleep(rnd.uniform(1.0, 2.0))
+        ended += len(pg_util.query(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name "
+            "LIKE 'sluice pgw-retry %'"))
+    try:
+        _, err = p.communicate(timeout=300)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        _, err = p.communicate()
+    log = err.decode("utf-8", "replace")
+    n, bad = pg_util.query("SELECT count(*), count(*) FILTER (WHERE x <> id * 3 OR id NOT BETWEEN "
+                           "1 AND %d) FROM w_retry" % rows)[0]
+    retries = log.count("retrying")
+    print("pg_write_test: retry: %d connections ended, %d retries logged, status %d, %s rows" %
+          (ended, retries, p.returncode, n))
+    if p.returncode != 0:
+        c.fail("the job failed:\n" + log[-3000:])
+    if ended < 3 or retries < 1:
+        c.fail("expected 3 ended connections and retries in the log:\n" + log[-3000:])
+    if int(n) != rows or int(bad):
+        c.fail("the table holds %s rows (%s wrong), expected %d" % (n, bad, rows))
+
+
+def case_timer(c, rnd):
+    """A quiet input (datagen at 2 rows/s gives 2 rows once a second;
+    guarantee none, no checkpoints): each row is committed within the flush
+    interval (200 ms) by the sink's timer, not when the next rows arrive a
+    second later."""
+    pg_util.execute("DROP TABLE IF EXISTS w_timer; CREATE TABLE w_timer (id bigint, t timestamptz)")
+    sql = ("CREATE TABLE gen (id BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '2');\n"
+           "CREATE TABLE w_timer (id BIGINT, t TIMESTAMP_LTZ(3)) WITH (%s);\n"
+           "INSERT INTO w_timer SELECT id, CURRENT_TIMESTAMP FROM gen;\n"
+           % sink("w_timer", "'sink.delivery-guarantee' = 'none', "
+                  "'sink.buffer-flush.interval' = '200 ms'"))
+    job = os.path.join(c.work, "job.sql")
+    with open(job, "w", encoding="utf-8") as f:
+        f.write(sql)
+    p = subprocess.Popen([c.a.sluice, "--data-dir", c.data, "-f", job], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, env=c.env)
+    delays, seen = [], 0
+    end = time.monotonic() + 6
+    while time.monotonic() < end and p.poll() is None:
+        got = pg_util.query("SELECT extract(epoch FROM t) * 1000 FROM w_timer ORDER BY t OFFSET %d"
+                            % seen)
+        now = time.time() * 1000
+        delays += [now - float(t) for (t,) in got]
+        seen += len(got)
+        time.sleep(0.05)
+    p.send_signal(signal.SIGKILL)
+    p.communicate()
+    late = sorted(delays)[-3:]
+    print("pg_write_test: timer: %d rows seen, largest delays %s ms" %
+          (len(delays), [int(d) for d in late]))
+    if len(delays) < 6:
+        c.fail("only %d rows were committed in 6 s" % len(delays))
+    # each row visible within the interval (+ 1/4) + the poll + a margin, far
+    # below the 1000 ms until the next rows
+    if any(d > 700 for d in delays):
+        c.fail("rows waited for the next row instead of the interval: %s" % late)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sluice", required=True)
     ap.add_argument("--case", required=True,
-                    choices=["types", "errors", "upsert", "control", "ignore", "error"])
+                    choices=["types", "errors", "upsert", "control", "ignore", "error", "retry",
+                             "timer"])
     ap.add_argument("--kills", type=int, default=10)
     ap.add_argument("--rows", type=int, default=20000)
     ap.add_argument("--seconds", type=float, default=10.0, help="input duration at full speed")
@@ -434,7 +522,7 @@ def main():
         fn(c)
     else:
         {"upsert": case_upsert, "control": case_control, "ignore": case_ignore,
-         "error": case_error}[a.case](c, rnd)
+         "error": case_error, "retry": case_retry, "timer": case_timer}[a.case](c, rnd)
     return c.done()
 
 

@@ -12,7 +12,9 @@
 #                     absorbed, conflicts in the conflict table, the log and
 #                     SHOW JOBS
 #   pg.write_error    the ledger under 'error': 23505 naming the key
-foreach(c types errors upsert control ignore error)
+#   pg.write_retry    connections ended by the server: retried, every row
+#   pg.write_timer    a quiet input committed by the interval's timer
+foreach(c types errors upsert control ignore error retry timer)
   add_test(NAME pg.write_${c}
     COMMAND ${Python3_EXECUTABLE} ${SL_PG_DIR}/pg_write_test.py
             --sluice $<TARGET_FILE:sluice> --case ${c})
