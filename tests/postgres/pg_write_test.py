@@ -37,6 +37,8 @@ Cases (--case):
              transaction again, and the job ends with every row.
   timer      a quiet input: each row is committed within the flush
              interval by the sink's timer, not when the next row arrives.
+  order      the writer driven directly (pg_write_order.c, --order-bin)
+             with deletes and several changes of a key in one batch.
 
 Usage: pg_write_test.py --sluice PATH --case NAME [--kills N] [--seed N]
 """
@@ -501,12 +503,30 @@ def case_timer(c, rnd):
         c.fail("rows waited for the next row instead of the interval: %s" % late)
 
 
+def case_order(c):
+    """pg_write_order.c writes +I 1 a, -D 1, +I 1 b, +I 2 x, -D 2, -U 3, +U 3 c,
+    +I 4 d, -D 5 in one chunk, then +U 4 e: a key's changes keep their order,
+    deletes delete, -U is left out."""
+    pg_util.execute("DROP TABLE IF EXISTS w_order; CREATE TABLE w_order (id bigint PRIMARY KEY, "
+                    "v text); INSERT INTO w_order VALUES (5, 'gone')")
+    r = subprocess.run([c.a.order_bin, str(pg_util.port_of()), "w_order"], capture_output=True,
+                       env=c.env, timeout=60)
+    got = pg_util.query("SELECT id, v FROM w_order ORDER BY id")
+    want = [("1", "b"), ("3", "c"), ("4", "e")]
+    print("pg_write_test: order: status %d, table %s" % (r.returncode, got))
+    if r.returncode != 0:
+        c.fail("pg_write_order failed:\n" + r.stderr.decode("utf-8", "replace"))
+    if got != want:
+        c.fail("expected %s" % want)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sluice", required=True)
     ap.add_argument("--case", required=True,
                     choices=["types", "errors", "upsert", "control", "ignore", "error", "retry",
-                             "timer"])
+                             "timer", "order"])
+    ap.add_argument("--order-bin", help="pg_write_order (the order case)")
     ap.add_argument("--kills", type=int, default=10)
     ap.add_argument("--rows", type=int, default=20000)
     ap.add_argument("--seconds", type=float, default=10.0, help="input duration at full speed")
@@ -517,7 +537,7 @@ def main():
     c = Case(a)
     print("pg_write_test: case %s, seed %d, server port %d, work dir %s" %
           (a.case, seed, pg_util.port_of(), c.work))
-    fn = {"types": case_types, "errors": case_errors}.get(a.case)
+    fn = {"types": case_types, "errors": case_errors, "order": case_order}.get(a.case)
     if fn:
         fn(c)
     else:

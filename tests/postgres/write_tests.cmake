@@ -14,6 +14,8 @@
 #   pg.write_error    the ledger under 'error': 23505 naming the key
 #   pg.write_retry    connections ended by the server: retried, every row
 #   pg.write_timer    a quiet input committed by the interval's timer
+#   pg.write_order    the writer driven directly (pg_write_order.c) with
+#                     deletes and a key's changes in one batch, read back
 foreach(c types errors upsert control ignore error retry timer)
   add_test(NAME pg.write_${c}
     COMMAND ${Python3_EXECUTABLE} ${SL_PG_DIR}/pg_write_test.py
@@ -21,3 +23,10 @@ foreach(c types errors upsert control ignore error retry timer)
   set_tests_properties(pg.write_${c} PROPERTIES LABELS postgres FIXTURES_REQUIRED pg
     ENVIRONMENT "${SL_PG_ENV}" TIMEOUT 300)
 endforeach()
+add_executable(pg_write_order ${CMAKE_CURRENT_LIST_DIR}/pg_write_order.c)
+target_link_libraries(pg_write_order PRIVATE sl_connectors)
+add_test(NAME pg.write_order
+  COMMAND ${Python3_EXECUTABLE} ${SL_PG_DIR}/pg_write_test.py
+          --sluice $<TARGET_FILE:sluice> --case order --order-bin $<TARGET_FILE:pg_write_order>)
+set_tests_properties(pg.write_order PROPERTIES LABELS postgres FIXTURES_REQUIRED pg
+  ENVIRONMENT "${SL_PG_ENV}" TIMEOUT 120)
