@@ -28,7 +28,7 @@
 ** to the last commit: the job ends after its final checkpoint committed);
 ** the ceiling's is N over the COPY. Ratios: b/a, c/b, d/a2.
 **
-** Delay (b, and c with "eo"): a datagen at R rows/s for D s whose rows
+** Delay (b0, b, and c with "eo"): a datagen at R rows/s for D s whose rows
 ** carry CURRENT_TIMESTAMP (taken as they leave the source); a poller here
 ** reads the new rows every 10 ms (SELECT ... WHERE id > last, a committed
 ** read) and records, per row, the time from its stamp to the poll that
@@ -411,6 +411,7 @@ int main(int argc, char **argv)
     printf("  (d)  sluice upsert, at-least-once %8.2f s  %9.0f rows/s  d/a %.2f  d/a2 %.2f "
            "(10%% repeated keys)\n",
            d, rows / d, a / d, a2 / d);
+    delay_case("none", "none", rate, seconds);
     delay_case("alo", "at-least-once", rate, seconds);
     if (eo)
         delay_case("eo", "exactly-once", rate, seconds);

@@ -650,10 +650,10 @@ static int sl__pg_write_keyed(sl__pg_writer *w, PGconn *conn, const sl_chunk *c,
             while ((res = PQgetResult(conn))) /* the end of this query's results */
                 PQclear(res);
         }
-        for (;;) { /* up to the sync */
+        for (int nulls = 0;;) { /* up to the sync */
             PGresult *res = PQgetResult(conn);
             if (!res) {
-                if (PQstatus(conn) == CONNECTION_BAD) {
+                if (PQstatus(conn) == CONNECTION_BAD || ++nulls > 2 * SL__PG_PIPELINE_ROWS) {
                     if (rc == 0)
                         rc = sl__pg_error(err, NULL, conn, what);
                     break;

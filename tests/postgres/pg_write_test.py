@@ -56,6 +56,24 @@ import time
 
 import pg_util
 
+def _patient(fn):
+    """pg_util's fn, tried again for 30 s while the server cannot be reached
+    (another test of the fixture may be restarting it: pg.smoke)."""
+    def call(*args, **kw):
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                return fn(*args, **kw)
+            except pg_util.PgError as e:
+                if e.sqlstate is not None or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.5)
+    return call
+
+
+pg_util.query = _patient(pg_util.query)
+pg_util.execute = _patient(pg_util.execute)
+
 SINK = ("'connector' = 'jdbc', 'url' = '{url}', 'table-name' = '{table}', "
         "'username' = 'sluice', 'password' = 'sluice'")
 

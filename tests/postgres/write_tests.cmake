@@ -20,8 +20,9 @@ foreach(c types errors upsert control ignore error retry timer)
   add_test(NAME pg.write_${c}
     COMMAND ${Python3_EXECUTABLE} ${SL_PG_DIR}/pg_write_test.py
             --sluice $<TARGET_FILE:sluice> --case ${c})
+  # after pg.smoke, which restarts the server
   set_tests_properties(pg.write_${c} PROPERTIES LABELS postgres FIXTURES_REQUIRED pg
-    ENVIRONMENT "${SL_PG_ENV}" TIMEOUT 300)
+    DEPENDS pg.smoke ENVIRONMENT "${SL_PG_ENV}" TIMEOUT 300)
 endforeach()
 add_executable(pg_write_order ${CMAKE_CURRENT_LIST_DIR}/pg_write_order.c)
 target_link_libraries(pg_write_order PRIVATE sl_connectors)
@@ -29,4 +30,4 @@ add_test(NAME pg.write_order
   COMMAND ${Python3_EXECUTABLE} ${SL_PG_DIR}/pg_write_test.py
           --sluice $<TARGET_FILE:sluice> --case order --order-bin $<TARGET_FILE:pg_write_order>)
 set_tests_properties(pg.write_order PROPERTIES LABELS postgres FIXTURES_REQUIRED pg
-  ENVIRONMENT "${SL_PG_ENV}" TIMEOUT 120)
+  DEPENDS pg.smoke ENVIRONMENT "${SL_PG_ENV}" TIMEOUT 120)
