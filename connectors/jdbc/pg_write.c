@@ -277,7 +277,9 @@ static void sl__pg_build_sql(sl__pg_writer *w, const char *conflict_qualified, c
         w->put_sql = sl_strbuf_detach(&insert);
     } else {
         sl_strbuf_append(&insert, "NOTHING");
-        sl_strbuf_appendf(&sb, "WITH ins AS (%s), old AS (SELECT row_to_json(s)::text AS j FROM %s s WHERE ",
+        sl_strbuf_appendf(&sb,
+                          "WITH ins AS (%s), old AS (SELECT row_to_json(s)::text AS j FROM %s s "
+                          "WHERE ",
                           sl_strbuf_cstr(&insert), w->qualified);
         sl__pg_key_match(&sb, w, "s.", false);
         sl_strbuf_append(&sb, " AND (");

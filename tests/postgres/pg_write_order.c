@@ -40,7 +40,8 @@ int main(int argc, char **argv)
     sl_kvlist_add(o, "username", "sluice", -1, -1);
     sl_kvlist_add(o, "password", "sluice", -1, -1);
     const char *names[] = {"id", "v"};
-    sl_type types[2] = {{.id = SL_TYPE_BIGINT}, {.id = SL_TYPE_VARCHAR, .precision = SL_MAX_LENGTH}};
+    sl_type types[2] = {{.id = SL_TYPE_BIGINT},
+                        {.id = SL_TYPE_VARCHAR, .precision = SL_MAX_LENGTH}};
     int pk[] = {0};
     sl_sink_args args = {.options = o, .ncols = 2, .names = names, .types = types,
                          .table = argv[2], .job = "pg-write-order", .npk = 1, .pk = pk,
