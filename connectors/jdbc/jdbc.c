@@ -232,4 +232,5 @@ const sl_connector sl__connector_jdbc = {
     .check_sink = sl__pg_check_sink,
     .check_source = sl__pg_check_source,
     .create_source = sl__pg_source_create,
+    .create_sink = sl__pg_sink_create,
 };

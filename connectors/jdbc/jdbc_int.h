@@ -122,7 +122,22 @@ int sl__pg_writer_new(const sl_sink_args *args, sl__pg_writer **out, sl_error *e
 ** it. 0, or -1 with err (the server's SQLSTATE; the row's key named). */
 int sl__pg_writer_write(sl__pg_writer *w, PGconn *conn, const sl_chunk *c, int64_t epoch,
                         sl_error *err);
+/* sl__pg_writer_write without waiting for the end: a table without a key
+** keeps its COPY open on conn (the server parses while the caller encodes
+** the next rows) until sl__pg_writer_finish, which must come before the
+** transaction's COMMIT or PREPARE (and before conn is used for anything
+** else). Rows with a key are written at once, as by sl__pg_writer_write.
+** An error of streamed rows may only show at the finish. */
+int sl__pg_writer_put(sl__pg_writer *w, PGconn *conn, const sl_chunk *c, int64_t epoch,
+                      sl_error *err);
+int sl__pg_writer_finish(sl__pg_writer *w, sl_error *err); /* 0 when nothing is open */
+/* The connection of an open COPY was closed: there is nothing to finish. */
+void sl__pg_writer_forget(sl__pg_writer *w);
 int64_t sl__pg_writer_conflicts(const sl__pg_writer *w); /* conflicts so far */
+/* What the writer needs in the database besides the table, created outside
+** any epoch's transaction (the conflict table, CREATE TABLE IF NOT EXISTS;
+** its columns: pg_write.c). Called by the sink at its start. 0 or -1. */
+int sl__pg_writer_setup(const sl__pg_writer *w, PGconn *conn, sl_error *err);
 void sl__pg_writer_free(sl__pg_writer *w);
 
 /* ------------------------------------------------------------------------
