@@ -216,6 +216,8 @@ const sl_connector sl__connector_jdbc = {
             .txn_system = "postgresql",
             .cluster_option = "url",
             .sink_target_option = "table-name",
+            .probe = sl__pg_probe,
         },
     .check = sl__jdbc_check,
+    .create_participant = sl__pg_txn_create,
 };
