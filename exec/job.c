@@ -178,9 +178,11 @@ typedef struct sl__task {
     bool limit_hit;           /* LIMIT reached: rows are dropped */
     /* counters, read by the coordinator while the task runs */
     _Atomic int64_t rows_in, rows_out, rows_late, rows_skipped;
+    _Atomic int64_t conflicts; /* the sink's conflicts (sl_sink_ops.conflicts) */
     /* the same over the job's life before this run (the restored checkpoint's
        "counters-<task>"; set before the task starts) */
     int64_t base_in, base_out, base_skipped;
+    int64_t base_conflicts;   /* ... and the sink's conflicts */
     int64_t base_late;        /* late rows its operators' restored state counted */
 } sl__task;
 
@@ -408,6 +410,8 @@ static int sl__output(sl__task *t, sl_chunk *rows, sl_error *err)
     if (rows->nrows > 0 && t->sink->ops->write(t->sink, rows, err) != 0)
         return -1;
     t->rows_out += rows->nrows;
+    if (t->sink->ops->conflicts)
+        t->conflicts = t->sink->ops->conflicts(t->sink);
     if (limit >= 0 && t->rows_out >= limit) {
         t->limit_hit = true;
         pthread_mutex_lock(&t->job->mu);
@@ -586,16 +590,6 @@ static int sl__barrier(sl__task *t, int64_t id, bool savepoint, sl_list *blobs, 
         sl_strbuf wm = SL_STRBUF_INIT;
         sl_strbuf_appendf(&wm, "%lld", (long long)t->watermark);
         sl__blob_add(blobs, 0, "watermark-%s", t->name, &wm);
-        /* The counters as of the barrier: what the job read, wrote and
-        ** skipped up to this checkpoint, over its life (SHOW JOBS). */
-        int64_t skipped = t->source && t->source->ops->skipped
-                              ? t->source->ops->skipped(t->source)
-                              : t->rows_skipped;
-        sl_strbuf cn = SL_STRBUF_INIT;
-        sl_strbuf_appendf(&cn, "%lld %lld %lld", (long long)(t->base_in + t->rows_in),
-                          (long long)(t->base_out + t->rows_out),
-                          (long long)(t->base_skipped + skipped));
-        sl__blob_add(blobs, 0, "counters-%s", t->name, &cn);
     }
     if (rc == 0 && t->sink) {
         sl__pending *pd = sl_calloc(1, sizeof *pd);
@@ -615,6 +609,22 @@ static int sl__barrier(sl__task *t, int64_t id, bool savepoint, sl_list *blobs, 
             sl__pending_free(pd);
         if (rc == 0)
             rc = sl__failpoint(j, "begin", err);
+        if (t->sink->ops->conflicts) /* as of pre_commit: the epoch's rows are written */
+            t->conflicts = t->sink->ops->conflicts(t->sink);
+    }
+    if (rc == 0) {
+        /* The counters as of the barrier: what the job read, wrote and
+        ** skipped up to this checkpoint, and the sink's conflicts, over its
+        ** life (SHOW JOBS). */
+        int64_t skipped = t->source && t->source->ops->skipped
+                              ? t->source->ops->skipped(t->source)
+                              : t->rows_skipped;
+        sl_strbuf cn = SL_STRBUF_INIT;
+        sl_strbuf_appendf(&cn, "%lld %lld %lld %lld", (long long)(t->base_in + t->rows_in),
+                          (long long)(t->base_out + t->rows_out),
+                          (long long)(t->base_skipped + skipped),
+                          (long long)(t->base_conflicts + t->conflicts));
+        sl__blob_add(blobs, 0, "counters-%s", t->name, &cn);
     }
     t->last_barrier = id;
     if (rc == 0 && t->next) {
@@ -1423,12 +1433,13 @@ static int sl__restore(sl__job *j, sl_error *err)
                 rc = -1; /* damaged, not merely absent: never read past */
                 sl_error_move(err, &cerr);
             } else if (st) {
-                long long in = 0, out = 0, sk = 0;
-                if (st && sscanf(st, "%lld %lld %lld", &in, &out, &sk) == 3 && in >= 0 && out >= 0 &&
-                    sk >= 0) {
+                long long in = 0, out = 0, sk = 0, cf = 0; /* conflicts: absent before */
+                int nf = st ? sscanf(st, "%lld %lld %lld %lld", &in, &out, &sk, &cf) : 0;
+                if (nf >= 3 && in >= 0 && out >= 0 && sk >= 0 && cf >= 0) {
                     t->base_in = in;
                     t->base_out = out;
                     t->base_skipped = sk;
+                    t->base_conflicts = cf;
                 }
             }
             sl_error_reset(&cerr);
@@ -1491,6 +1502,7 @@ static void sl__collect(sl__job *j)
     sl_job_stats *s = j->stats;
     s->rows_in = s->rows_out = s->rows_late = s->rows_skipped = 0;
     s->life_rows_in = s->life_rows_out = s->life_rows_skipped = s->life_rows_late = 0;
+    s->conflicts = s->life_conflicts = 0;
     for (int i = 0; i < j->ntasks; i++) {
         sl__task *t = &j->tasks[i];
         s->rows_in += t->rows_in;
@@ -1500,6 +1512,8 @@ static void sl__collect(sl__job *j)
         s->life_rows_in += t->base_in + t->rows_in;
         s->life_rows_out += t->base_out + t->rows_out;
         s->life_rows_skipped += t->base_skipped + t->rows_skipped;
+        s->conflicts += t->conflicts;
+        s->life_conflicts += t->base_conflicts + t->conflicts;
         /* (a fork counts from zero, as its other counters do) */
         s->life_rows_late += (j->spec->restore_fork ? 0 : t->base_late) + t->rows_late;
     }

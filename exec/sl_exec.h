@@ -318,6 +318,11 @@ typedef struct sl_sink_ops {
     int (*recover)(sl_sink *s, const char *const *committables, const size_t *lens, int n,
                    sl_error *err);
     void (*free)(sl_sink *s);
+    /* Optional (NULL = none): conflicts so far (a duplicate key whose row
+    ** differs from the stored one, kept and recorded: the jdbc sink's
+    ** 'sink.on-duplicate-key' = 'ignore'), counted in the checkpoint after
+    ** pre_commit and over the job's life (SHOW JOBS). */
+    int64_t (*conflicts)(sl_sink *s);
 } sl_sink_ops;
 
 struct sl_sink {
@@ -755,6 +760,8 @@ typedef struct sl_job_stats {
     int64_t life_rows_out;    /* rows written */
     int64_t life_rows_skipped;/* malformed records skipped */
     int64_t life_rows_late;   /* rows later than the watermark, dropped */
+    int64_t conflicts;        /* this run's sink conflicts (sl_sink_ops.conflicts) */
+    int64_t life_conflicts;   /* ... over the job's life */
 } sl_job_stats;
 
 typedef struct sl_job_spec {

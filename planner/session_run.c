@@ -260,7 +260,7 @@ static void sl__rs_free(sl_sink *s)
 
 static const sl_sink_ops sl__result_sink_ops = {
     sl__rs_noop, sl__rs_write, sl__rs_pre_commit, sl__rs_commit, sl__rs_commit, sl__rs_recover,
-    sl__rs_free,
+    sl__rs_free, NULL,
 };
 
 static int sl__result_sink_create(const sl_sink_args *args, sl_sink **out, sl_error *err)
@@ -481,6 +481,7 @@ static void sl__job_record(const sl__job *job, const char *status, const sl_job_
         bad |= json_object_set_new(o, "rows_out", json_integer(stats->life_rows_out));
         bad |= json_object_set_new(o, "rows_late", json_integer(stats->life_rows_late));
         bad |= json_object_set_new(o, "rows_skipped", json_integer(stats->life_rows_skipped));
+        bad |= json_object_set_new(o, "conflicts", json_integer(stats->life_conflicts));
     }
     bad |= json_object_set_new(o, SL_CHECKSUM_KEY, json_string(SL_CHECKSUM_ZERO));
     char *text = bad ? NULL : json_dumps(o, JSON_PRESERVE_ORDER);
@@ -646,7 +647,7 @@ static void sl__logf(sl_engine *eng, sl_severity sev, const char *fmt, ...)
 static void sl__run_warnings(const sl_job_stats *stats, const sl_result_sink *out, sl_list *said,
                              const char *name)
 {
-    char msg[2][128];
+    char msg[3][128];
     int n = 0;
     if (stats->rows_skipped > 0)
         snprintf(msg[n++], sizeof msg[0], "%lld malformed record%s skipped",
@@ -656,6 +657,10 @@ static void sl__run_warnings(const sl_job_stats *stats, const sl_result_sink *ou
                  "%lld row%s later than the watermark and %s dropped", (long long)stats->rows_late,
                  stats->rows_late == 1 ? " arrived" : "s arrived",
                  stats->rows_late == 1 ? "was" : "were");
+    if (stats->conflicts > 0)
+        snprintf(msg[n++], sizeof msg[0],
+                 "%lld conflicting duplicate%s kept out of the sink and recorded",
+                 (long long)stats->conflicts, stats->conflicts == 1 ? " was" : "s were");
     for (int i = 0; i < n; i++) {
         if (said)
             sl_list_push(said, sl__msg_new(SL_SEV_WARNING, "job \"%s\": %s", name, msg[i]));

@@ -113,9 +113,9 @@ static int sl__show_jobs(sl_session *s, const sl_result_sink *out)
 {
     static const char *const cols[] = {"job name",  "status",   "sink",      "guarantee",
                                        "checkpoint", "rows in",  "rows out",  "late rows",
-                                       "skipped rows", "restarts"};
+                                       "skipped rows", "restarts", "conflicts"};
     sl__table_out t;
-    sl__result_begin(&t, out, 10, cols);
+    sl__result_begin(&t, out, 11, cols);
     char *jobs = sl_path_join(s->eng->data_dir, "jobs");
     sl_list *names = sl__job_dir_names(jobs);
     int nshown = 0;
@@ -143,15 +143,15 @@ static int sl__show_jobs(sl_session *s, const sl_result_sink *out)
                 sl_chk_latest(st, &chk, &ignored);
             sl_chk_close(st);
             sl_error_reset(&ignored);
-            char nums[6][24];
-            const char *keys[5] = {"rows_in", "rows_out", "rows_late", "rows_skipped",
-                                   "restarts"};
-            int64_t counts[5] = {live.life_rows_in,      live.life_rows_out, live.life_rows_late,
-                                 live.life_rows_skipped, live.restarts};
+            char nums[7][24];
+            const char *keys[6] = {"rows_in",      "rows_out", "rows_late",
+                                   "rows_skipped", "restarts", "conflicts"};
+            int64_t counts[6] = {live.life_rows_in,      live.life_rows_out, live.life_rows_late,
+                                 live.life_rows_skipped, live.restarts,      live.life_conflicts};
             if (running)
                 chk = live.last_checkpoint;
             snprintf(nums[0], sizeof nums[0], "%lld", (long long)chk);
-            for (int k = 0; k < 5; k++) {
+            for (int k = 0; k < 6; k++) {
                 json_t *v = json_object_get(o, keys[k]);
                 if (!running)
                     counts[k] = json_is_integer(v) ? json_integer_value(v) : 0;
@@ -175,7 +175,8 @@ static int sl__show_jobs(sl_session *s, const sl_result_sink *out)
                                   has_stats ? nums[2] : NULL,
                                   has_stats ? nums[3] : NULL,
                                   has_stats ? nums[4] : NULL,
-                                  has_stats ? nums[5] : NULL};
+                                  has_stats ? nums[5] : NULL,
+                                  has_stats ? nums[6] : NULL};
             sl__result_row(&t, vals);
             sl_free(shown);
             sl_free(others);

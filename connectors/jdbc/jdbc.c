@@ -219,5 +219,6 @@ const sl_connector sl__connector_jdbc = {
             .probe = sl__pg_probe,
         },
     .check = sl__jdbc_check,
+    .create_sink = sl__pg_sink_create,
     .create_participant = sl__pg_txn_create,
 };

@@ -123,6 +123,10 @@ int sl__pg_writer_new(const sl_sink_args *args, sl__pg_writer **out, sl_error *e
 int sl__pg_writer_write(sl__pg_writer *w, PGconn *conn, const sl_chunk *c, int64_t epoch,
                         sl_error *err);
 int64_t sl__pg_writer_conflicts(const sl__pg_writer *w); /* conflicts so far */
+/* What the writer needs in the database besides the table, created outside
+** any epoch's transaction (the conflict table, CREATE TABLE IF NOT EXISTS;
+** its columns: pg_write.c). Called by the sink at its start. 0 or -1. */
+int sl__pg_writer_setup(const sl__pg_writer *w, PGconn *conn, sl_error *err);
 void sl__pg_writer_free(sl__pg_writer *w);
 
 /* ------------------------------------------------------------------------

@@ -1,0 +1,380 @@
+/*
+** pg_sink.c — the jdbc sink: rows into a PostgreSQL table through the row
+** writer (pg_write.c: COPY for a table without a key, upserts and deletes
+** by key, duplicate keys and conflicts).
+**
+** It runs the guarantee the resolver decided (sl_sink_args.guarantee):
+**
+**   none           rows are buffered and written in batches of
+**                  'sink.buffer-flush.max-rows' on the sink's own
+**                  connection; each batch is committed as it fills, and
+**                  what is buffered at least every
+**                  'sink.buffer-flush.interval' (checked as rows arrive)
+**                  and at each checkpoint.
+**   at-least-once  the same connection; a batch of max-rows rows is
+**                  written into an open transaction, which is committed
+**                  when the interval has passed since it began and, at the
+**                  latest, in pre_commit: everything before the barrier is
+**                  committed before the checkpoint is acknowledged. A crash
+**                  replays the rows since the last checkpoint: duplicates
+**                  in a table without a key, the same final state with one
+**                  (upserts). One commit (one WAL flush) per interval
+**                  instead of one per batch: bench_pg measures both.
+**   exactly-once   every chunk goes into epoch N's transaction of the job's
+**                  participant (pg_txn.c: sl__pg_txn_write), which
+**                  prepares and commits it as checkpoint N is decided;
+**                  pre_commit names the epoch in the committable; commit,
+**                  abort and recover have nothing to do here.
+**
+** Failed writes (none / at-least-once): an error sl__pg_retryable calls
+** passing (a lost connection, a serialization failure, a server restart)
+** is retried up to 'sink.max-retries' times: reconnect, begin again and
+** write every row of the transaction that was lost (they are kept until
+** the commit). Other errors, or the last retry's, fail the job with the
+** server's SQLSTATE. Conflicts counted in an attempt that was rolled back
+** are not counted.
+**
+** The conflict table ('sink.conflict-table') is created when the sink
+** starts, outside any epoch's transaction (sl__pg_writer_setup).
+**
+** Main routines: sl__pg_sink_create and the sl_sink_ops below.
+*/
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "jdbc_int.h"
+
+typedef struct sl__pg_sink {
+    sl_guarantee guarantee;   /* what this sink runs */
+    char *table;              /* the table's name (messages) */
+    sl_kvlist *options;       /* the table's options (a copy: scrubbing errors) */
+    sl__pg_target target;     /* where it is */
+    char *appname;            /* application_name of its connection */
+    sl__pg_writer *w;         /* the row writer */
+    sl_participant *txn;      /* exactly-once: the job's participant */
+    int64_t epoch;            /* the open epoch */
+    PGconn *conn;             /* none / at-least-once: its connection, or NULL */
+    bool in_txn;              /* a transaction is open on conn */
+    int64_t txn_start_ms;     /* when it began (monotonic) */
+    int64_t flush_rows;       /* 'sink.buffer-flush.max-rows' (0: none) */
+    int64_t interval_ms;      /* 'sink.buffer-flush.interval' (0: none) */
+    int64_t max_retries;      /* 'sink.max-retries' */
+    int ncols;                /* columns */
+    sl_type *types;           /* their types */
+    sl_chunk *buf;            /* rows not written yet */
+    int64_t buf_since_ms;     /* when the oldest of them arrived */
+    sl_list *held;            /* sl_chunk*: written into the open transaction */
+    int64_t conflicts_void;   /* conflicts counted in attempts rolled back */
+    int64_t conflicts_at_begin; /* the writer's count when the transaction began */
+    int *sel;                 /* row indexes (SL_CHUNK_ROWS) */
+} sl__pg_sink;
+
+static int64_t sl__pg_sink_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int sl__pg_sink_fail(sl__pg_sink *k, sl_error *err)
+{
+    sl_option_scrub_error(err, k->options);
+    return -1;
+}
+
+static void sl__pg_sink_notice(void *arg, const char *message)
+{
+    sl__pg_sink *k = arg;
+    sl_log(SL_LOG_DEBUG, "jdbc sink \"%s\": the server says: %s", k->table, message);
+}
+
+static void sl__pg_sink_drop_conn(sl__pg_sink *k)
+{
+    if (k->conn)
+        PQfinish(k->conn); /* an open transaction is rolled back by the server */
+    k->conn = NULL;
+    k->in_txn = false;
+}
+
+static int sl__pg_sink_connect(sl__pg_sink *k, sl_error *err)
+{
+    if (k->conn && PQstatus(k->conn) == CONNECTION_OK)
+        return 0;
+    sl__pg_sink_drop_conn(k);
+    k->conn = sl__pg_connect(&k->target, k->appname, 0, err);
+    if (k->conn) /* the server's notices ("already exists, skipping") are not the user's */
+        PQsetNoticeProcessor(k->conn, sl__pg_sink_notice, k);
+    return k->conn ? 0 : -1;
+}
+
+/* Write chunk c into the open transaction (begun when none is). */
+static int sl__pg_sink_put(sl__pg_sink *k, const sl_chunk *c, sl_error *err)
+{
+    if (!k->in_txn) {
+        if (sl__pg_run(k->conn, "BEGIN", "beginning a transaction", err) != 0)
+            return -1;
+        k->in_txn = true;
+        k->txn_start_ms = sl__pg_sink_now_ms();
+        k->conflicts_at_begin = sl__pg_writer_conflicts(k->w);
+    }
+    return sl__pg_writer_write(k->w, k->conn, c, -1, err);
+}
+
+/* After a failure: retry when it may pass, rewriting the lost transaction's
+** rows (held) and then `then` (may be NULL). 0 when a retry succeeded. */
+static int sl__pg_sink_retry(sl__pg_sink *k, const sl_chunk *then, sl_error *err)
+{
+    for (int64_t attempt = 1; attempt <= k->max_retries; attempt++) {
+        if (!sl__pg_retryable(err))
+            return -1;
+        sl_log(SL_LOG_WARN, "jdbc sink \"%s\": %s; retrying (%lld of %lld)", k->table,
+               err->message, (long long)attempt, (long long)k->max_retries);
+        if (k->in_txn)
+            k->conflicts_void += sl__pg_writer_conflicts(k->w) - k->conflicts_at_begin;
+        sl__pg_sink_drop_conn(k);
+        struct timespec ts = {0, (attempt < 5 ? attempt : 5) * 200 * 1000000L};
+        nanosleep(&ts, NULL);
+        sl_error_reset(err);
+        if (sl__pg_sink_connect(k, err) != 0)
+            continue;
+        int rc = 0;
+        for (int i = 0; rc == 0 && i < k->held->n; i++)
+            rc = sl__pg_sink_put(k, k->held->items[i], err);
+        if (rc == 0 && then)
+            rc = sl__pg_sink_put(k, then, err);
+        if (rc == 0)
+            return 0;
+    }
+    return -1;
+}
+
+/* Write the buffered rows into the open transaction. */
+static int sl__pg_sink_flush(sl__pg_sink *k, sl_error *err)
+{
+    if (k->buf->nrows == 0)
+        return 0;
+    int rc = sl__pg_sink_connect(k, err) == 0 ? sl__pg_sink_put(k, k->buf, err) : -1;
+    if (rc != 0 && sl__pg_sink_retry(k, k->buf, err) != 0) {
+        if (k->conn && PQstatus(k->conn) == CONNECTION_OK && k->in_txn) {
+            PGresult *r = PQexec(k->conn, "ROLLBACK");
+            PQclear(r);
+            k->in_txn = false;
+        }
+        return sl__pg_sink_fail(k, err);
+    }
+    sl_list_push(k->held, k->buf);
+    k->buf = sl_chunk_new(k->ncols, k->types, SL_CHUNK_ROWS);
+    return 0;
+}
+
+/* Write what is buffered and commit the open transaction. */
+static int sl__pg_sink_commit_all(sl__pg_sink *k, sl_error *err)
+{
+    if (sl__pg_sink_flush(k, err) != 0)
+        return -1;
+    while (k->in_txn) {
+        if (sl__pg_run(k->conn, "COMMIT", "committing", err) == 0) {
+            k->in_txn = false;
+            break;
+        }
+        /* a COMMIT whose answer was lost may have happened: writing the
+        ** rows again is a duplicate, which at-least-once allows */
+        if (sl__pg_sink_retry(k, NULL, err) != 0)
+            return sl__pg_sink_fail(k, err);
+    }
+    for (int i = 0; i < k->held->n; i++)
+        sl_chunk_free(k->held->items[i]);
+    k->held->n = 0;
+    return 0;
+}
+
+static int sl__pg_sink_begin(sl_sink *s, int64_t epoch, sl_error *err)
+{
+    (void)err;
+    sl__pg_sink *k = s->impl;
+    k->epoch = epoch;
+    return 0;
+}
+
+static int sl__pg_sink_write(sl_sink *s, const sl_chunk *c, sl_error *err)
+{
+    sl__pg_sink *k = s->impl;
+    if (k->txn)
+        return sl__pg_txn_write(k->txn, k->epoch, k->w, c, err) == 0 ? 0
+                                                                      : sl__pg_sink_fail(k, err);
+    int64_t now = sl__pg_sink_now_ms();
+    for (int r0 = 0; r0 < c->nrows;) {
+        if (k->buf->nrows == 0)
+            k->buf_since_ms = now;
+        int room = k->buf->cap - k->buf->nrows;
+        int n = c->nrows - r0 < room ? c->nrows - r0 : room;
+        if (k->flush_rows > 0 && n > k->flush_rows - k->buf->nrows)
+            n = (int)(k->flush_rows - k->buf->nrows);
+        for (int i = 0; i < n; i++)
+            k->sel[i] = r0 + i;
+        sl_chunk_append_rows(k->buf, c, k->sel, n);
+        r0 += n;
+        bool batch = k->flush_rows > 0 && k->buf->nrows >= k->flush_rows;
+        if (batch || sl_chunk_full(k->buf)) {
+            if (k->guarantee == SL_GUARANTEE_NONE && batch) {
+                if (sl__pg_sink_commit_all(k, err) != 0) /* a batch is committed as it fills */
+                    return -1;
+            } else if (sl__pg_sink_flush(k, err) != 0) {
+                return -1;
+            }
+        }
+    }
+    /* the interval: what is buffered or written is committed at least this often */
+    if (k->interval_ms > 0 && ((k->buf->nrows > 0 && now - k->buf_since_ms >= k->interval_ms) ||
+                               (k->in_txn && now - k->txn_start_ms >= k->interval_ms)))
+        return sl__pg_sink_commit_all(k, err);
+    return 0;
+}
+
+static int sl__pg_sink_pre_commit(sl_sink *s, int64_t epoch, sl_strbuf *committable,
+                                  sl_error *err)
+{
+    sl__pg_sink *k = s->impl;
+    if (k->txn) { /* the participant prepares and commits epoch's transaction */
+        sl_strbuf_appendf(committable, "postgresql epoch %lld", (long long)epoch);
+        return 0;
+    }
+    return sl__pg_sink_commit_all(k, err);
+}
+
+/* Nothing is staged by the sink itself: none and at-least-once committed
+** before the checkpoint; exactly-once is the participant's. */
+static int sl__pg_sink_nothing(sl_sink *s, const char *committable, size_t len, sl_error *err)
+{
+    (void)s, (void)committable, (void)len, (void)err;
+    return 0;
+}
+
+static int sl__pg_sink_recover(sl_sink *s, const char *const *committables, const size_t *lens,
+                               int n, sl_error *err)
+{
+    (void)s, (void)committables, (void)lens, (void)n, (void)err;
+    return 0;
+}
+
+static int64_t sl__pg_sink_conflicts(sl_sink *s)
+{
+    sl__pg_sink *k = s->impl;
+    return sl__pg_writer_conflicts(k->w) - k->conflicts_void;
+}
+
+static void sl__pg_sink_free(sl_sink *s)
+{
+    if (!s)
+        return;
+    sl__pg_sink *k = s->impl;
+    sl__pg_sink_drop_conn(k); /* what was not committed is rolled back */
+    sl__pg_writer_free(k->w);
+    if (k->held) {
+        for (int i = 0; i < k->held->n; i++)
+            sl_chunk_free(k->held->items[i]);
+        sl_list_free(k->held, NULL);
+    }
+    sl_chunk_free(k->buf);
+    sl__pg_target_clear(&k->target);
+    sl_kvlist_free(k->options);
+    sl_free(k->types);
+    sl_free(k->sel);
+    sl_free(k->table);
+    sl_free(k->appname);
+    sl_free(k);
+    sl_free(s);
+}
+
+static const sl_sink_ops sl__pg_sink_ops = {
+    .begin = sl__pg_sink_begin,
+    .write = sl__pg_sink_write,
+    .pre_commit = sl__pg_sink_pre_commit,
+    .commit = sl__pg_sink_nothing,
+    .abort = sl__pg_sink_nothing,
+    .recover = sl__pg_sink_recover,
+    .free = sl__pg_sink_free,
+    .conflicts = sl__pg_sink_conflicts,
+};
+
+static int sl__pg_sink_option(const sl_kvlist *o, const char *key, const char *def, bool duration,
+                              int64_t *out, sl_error *err)
+{
+    const sl_kv *kv = sl_kvlist_find(o, key);
+    const char *v = kv ? kv->value : def;
+    int pos = kv ? kv->value_pos : -1;
+    return duration ? sl_option_parse_duration_ms(v, out, pos, err)
+                    : sl_option_parse_int(v, out, pos, err);
+}
+
+int sl__pg_sink_create(const sl_sink_args *args, sl_sink **out, sl_error *err)
+{
+    *out = NULL;
+    if (args->guarantee == SL_GUARANTEE_EXACTLY_ONCE && !args->participant)
+        return sl_error_set(err, SL_ERR_INTERNAL, -1,
+                            "jdbc sink: exactly-once needs the job's transactions");
+    sl__pg_sink *k = sl_calloc(1, sizeof *k);
+    sl_sink *s = sl_calloc(1, sizeof *s);
+    s->ops = &sl__pg_sink_ops;
+    s->impl = k;
+    k->guarantee = args->guarantee;
+    k->options = sl_kvlist_dup(args->options);
+    k->ncols = args->ncols;
+    k->types = sl_calloc((size_t)args->ncols + 1, sizeof(sl_type));
+    for (int i = 0; i < args->ncols; i++)
+        k->types[i] = args->types[i];
+    k->held = sl_list_new();
+    k->buf = sl_chunk_new(k->ncols, k->types, SL_CHUNK_ROWS);
+    k->sel = sl_calloc(SL_CHUNK_ROWS, sizeof(int));
+    if (sl__pg_target_parse(args->options, &k->target, err) != 0) {
+        sl__pg_sink_free(s);
+        return -1;
+    }
+    k->table = sl_strdup(args->table ? args->table : k->target.table);
+    k->appname = sl_sprintf("sluice %s %s#%d", args->job ? args->job : "", k->table,
+                            args->subtask);
+    if (sl__pg_sink_option(args->options, "sink.buffer-flush.max-rows", SL__PG_FLUSH_ROWS_DEFAULT,
+                           false, &k->flush_rows, err) != 0 ||
+        sl__pg_sink_option(args->options, "sink.buffer-flush.interval",
+                           SL__PG_FLUSH_INTERVAL_DEFAULT, true, &k->interval_ms, err) != 0 ||
+        sl__pg_sink_option(args->options, "sink.max-retries", SL__PG_MAX_RETRIES_DEFAULT, false,
+                           &k->max_retries, err) != 0 ||
+        sl__pg_writer_new(args, &k->w, err) != 0) {
+        sl__pg_sink_free(s);
+        return -1;
+    }
+    if (k->flush_rows < 0)
+        k->flush_rows = 0;
+    if (k->max_retries < 0)
+        k->max_retries = 0;
+    /* What the writer needs besides the table (the conflict table), on a
+    ** connection of the sink's (exactly-once writes through the
+    ** participant's: this one is closed again). */
+    int rc = sl__pg_sink_connect(k, err);
+    if (rc == 0)
+        rc = sl__pg_writer_setup(k->w, k->conn, err);
+    if (rc != 0) {
+        sl__pg_sink_fail(k, err);
+        sl__pg_sink_free(s);
+        return -1;
+    }
+    if (k->guarantee == SL_GUARANTEE_EXACTLY_ONCE) {
+        k->txn = args->participant;
+        sl__pg_sink_drop_conn(k);
+    }
+    *out = s;
+    return 0;
+}
+
+/* Until pg_txn.c (the exactly-once participant) is linked in: its strong
+** definition replaces this one. The resolver never plans an exactly-once
+** jdbc sink without a participant, so this is not reached. */
+__attribute__((weak)) int sl__pg_txn_write(sl_participant *p, int64_t epoch, sl__pg_writer *w,
+                                           const sl_chunk *c, sl_error *err)
+{
+    (void)p, (void)epoch, (void)w, (void)c;
+    return sl_error_set(err, SL_ERR_NOT_SUPPORTED, -1,
+                        "jdbc sink: exactly-once is not available in this build");
+}
