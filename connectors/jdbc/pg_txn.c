@@ -73,11 +73,15 @@
 ** fencing (the newest committed epoch); resolve(D) commits ours prepared for
 ** epochs <= D, rolls back the rest, then bumps the token. The last resource
 ** bumps the token first and then reads the epoch: that is the decision. The
-** bump waits at most SL__PG_LOCK_TIMEOUT for the row: when an earlier
-** incarnation's transaction holds it (a SIGSTOPped process between its
-** progress UPDATE and its COMMIT or PREPARE), the backends named 'sluice
-** <prefix>' that hold a lock on the progress table are terminated, the
-** prepared gids resolved again, and the bump retried (SL__PG_FENCE_TRIES).
+** bump first terminates the other backends named 'sluice <prefix>' (an
+** earlier incarnation's, e.g. a SIGSTOPped process whose open epoch
+** transaction holds locks on the sinks' rows or on the progress row), then
+** waits at most SL__PG_LOCK_TIMEOUT for the row: when a prepared
+** transaction of theirs holds it (prepared after resolve looked), the
+** prepared gids are resolved again and the bump retried
+** (SL__PG_FENCE_TRIES). application_name keeps 63 bytes: two prefixes
+** equal in their first 56 bytes would terminate each other's backends at
+** a start (the other job then fails and restarts; nothing is lost).
 ** From then on the zombie's UPDATE finds no row with its token: its
 ** PREPARE or COMMIT never happens, and it stops with 55006.
 **
@@ -137,14 +141,6 @@ typedef struct sl__pg_txn {
     bool table_ready;        /* sluice_progress exists */
 } sl__pg_txn;
 
-/* Until pg_write.c is linked in: its strong definition replaces this one. */
-__attribute__((weak)) int sl__pg_writer_write(sl__pg_writer *w, PGconn *conn, const sl_chunk *c,
-                                              int64_t epoch, sl_error *err)
-{
-    (void)w, (void)conn, (void)c, (void)epoch;
-    return sl_error_set(err, SL_ERR_NOT_SUPPORTED, -1, "jdbc: the row writer is not linked in");
-}
-
 static char *sl__gid(const sl__pg_txn *x, int64_t epoch)
 {
     return sl_sprintf(SL__PG_GID_HEAD "%s:%" PRId64 ":%" PRId64, x->prefix, epoch, x->token);
@@ -189,6 +185,36 @@ static int sl__fenced(const sl__pg_txn *x, int64_t epoch, sl_error *err)
                     x->prefix, SL__PG_PROGRESS_TABLE, epoch);
     sl_error_hint(err, "Run each job in one place at a time; give jobs that should run side by "
                        "side their own 'sink.transactional-id-prefix'.");
+    return -1;
+}
+
+static int sl__err(sl__pg_txn *x, sl_error *err);
+
+/* After a failure that may be the fencing's doing (the connection was
+** terminated by a newer incarnation: 57P01, or lost: 08xxx): when the
+** progress row, read on a connection of its own, carries another token,
+** err becomes the fencing error (55006), which the restart strategy does
+** not restart. Else err stays (a server restart: the job restarts). */
+static int sl__maybe_fenced(sl__pg_txn *x, int64_t epoch, sl_error *err)
+{
+    if (x->token < 0 || (strncmp(err->sqlstate, "08", 2) != 0 &&
+                         strncmp(err->sqlstate, "57P0", 4) != 0))
+        return -1;
+    sl_error e = SL_ERROR_INIT;
+    PGconn *c = sl__pg_connect(&x->target, x->appname, SL__PG_FREE_TIMEOUT_MS, &e);
+    char *sql = sl_sprintf("SELECT token FROM %s WHERE prefix = $1", x->progress);
+    const char *p[] = {x->prefix};
+    PGresult *r = c ? sl__pg_exec(c, sql, 1, p, NULL, &e) : NULL;
+    bool fenced = r && PQntuples(r) == 1 && strtoll(PQgetvalue(r, 0, 0), NULL, 10) != x->token;
+    PQclear(r);
+    sl_free(sql);
+    if (c)
+        PQfinish(c);
+    sl_error_reset(&e);
+    if (fenced) {
+        sl_error_reset(err);
+        sl__fenced(x, epoch, err);
+    }
     return -1;
 }
 
@@ -339,30 +365,31 @@ static int sl__resolve_gids(sl__pg_txn *x, int64_t decided, sl_error *err)
     return rc;
 }
 
-/* Terminate the backends named as ours that hold a lock on the progress
-** table (a zombie's epoch transaction between its UPDATE and its end). */
-static int sl__terminate_holders(sl__pg_txn *x, sl_error *err)
+/* Terminate the other backends named as ours: an earlier incarnation's
+** (a zombie's open epoch transaction holds locks on the sinks' rows and,
+** between its UPDATE and its end, on the progress row). At fencing time
+** this instance has no other connection open. */
+static int sl__terminate_earlier(sl__pg_txn *x, sl_error *err)
 {
-    char *sql = sl_sprintf("SELECT pid, pg_terminate_backend(pid) FROM pg_stat_activity "
-                           "WHERE application_name = current_setting('application_name') "
-                           "AND pid <> pg_backend_pid() AND pid IN (SELECT pid FROM pg_locks "
-                           "WHERE relation = '%s'::regclass)",
-                           x->progress);
-    PGresult *r = sl__q(x, sql, 0, NULL, "stopping an earlier incarnation", err);
-    sl_free(sql);
+    PGresult *r = sl__q(x,
+                        "SELECT pid, pg_terminate_backend(pid) FROM pg_stat_activity WHERE "
+                        "application_name = current_setting('application_name') AND pid <> "
+                        "pg_backend_pid() AND datname = current_database()",
+                        0, NULL, "stopping an earlier incarnation", err);
     if (!r)
         return -1;
     for (int i = 0; i < PQntuples(r); i++)
         sl_log(SL_LOG_WARN, "jdbc: job \"%s\": terminated backend %s of an earlier incarnation "
-                            "holding the progress row of '%s'",
+                            "with prefix '%s'",
                x->job, PQgetvalue(r, i, 0), x->prefix);
     PQclear(r);
     return 0;
 }
 
-/* Bump the fencing token (insert the row when missing). Earlier
-** incarnations' prepared transactions are resolved against decided (when
-** resolve is true) whenever one of them holds the row. */
+/* Bump the fencing token (insert the row when missing), after terminating
+** the earlier incarnations' backends. A prepared transaction of theirs
+** holding the row (made after resolve looked) is resolved against decided
+** (when resolve is true) and the bump retried. */
 static int sl__fence(sl__pg_txn *x, bool resolve, int64_t decided, sl_error *err)
 {
     if (sl__pg_run(x->ctl, "SET lock_timeout = '" SL__PG_LOCK_TIMEOUT "'", "fencing", err) != 0)
@@ -373,8 +400,8 @@ static int sl__fence(sl__pg_txn *x, bool resolve, int64_t decided, sl_error *err
         "epoch = CASE WHEN p.job = $2 OR p.job = $3 THEN p.epoch ELSE -1 END RETURNING token",
         x->progress);
     const char *p[] = {x->prefix, x->job, x->origin ? x->origin : x->job};
-    int rc = -1;
-    for (int attempt = 1; attempt <= SL__PG_FENCE_TRIES; attempt++) {
+    int rc = sl__terminate_earlier(x, err) == 0 ? 1 : -1;
+    for (int attempt = 1; rc == 1; attempt++) {
         sl_error e = SL_ERROR_INIT;
         PGresult *r = sl__pg_exec(x->ctl, sql, 3, p, "fencing earlier incarnations", &e);
         if (r) {
@@ -389,12 +416,13 @@ static int sl__fence(sl__pg_txn *x, bool resolve, int64_t decided, sl_error *err
                 sl_error_hint(err, "Another session holds the row of '%s' in %s: an earlier "
                                    "instance of the job that is still running?",
                               x->prefix, SL__PG_PROGRESS_TABLE);
-            sl__err(x, err);
+            rc = sl__err(x, err);
             break;
         }
         sl_error_reset(&e);
-        if (sl__terminate_holders(x, err) != 0 || (resolve && sl__resolve_gids(x, decided, err)))
-            break;
+        if (sl__terminate_earlier(x, err) != 0 ||
+            (resolve && sl__resolve_gids(x, decided, err) != 0))
+            rc = -1;
     }
     sl_free(sql);
     sl_error ignore = SL_ERROR_INIT;
@@ -470,6 +498,8 @@ int sl__pg_txn_run(sl_participant *p, int64_t epoch, sl__pg_txn_fn fn, void *ctx
         sl__err(x, err);
     }
     pthread_mutex_unlock(&s->mu);
+    if (rc != 0)
+        sl__maybe_fenced(x, epoch, err);
     return rc;
 }
 
@@ -495,7 +525,7 @@ int sl__pg_txn_write(sl_participant *p, int64_t epoch, sl__pg_writer *w, const s
 static int sl__slot_progress(sl__pg_txn *x, sl__pg_slot *s, int64_t epoch, sl_error *err)
 {
     if (sl__slot_begin(x, s, err) != 0) /* an empty epoch: its transaction holds the row alone */
-        return -1;
+        return sl__maybe_fenced(x, epoch, err);
     char *sql = sl_sprintf("UPDATE %s SET epoch = $3, updated = now() WHERE prefix = $1 AND "
                            "token = $2",
                            x->progress);
@@ -507,7 +537,8 @@ static int sl__slot_progress(sl__pg_txn *x, sl__pg_slot *s, int64_t epoch, sl_er
     sl_free(sql);
     if (!r) {
         s->broken = true;
-        return sl__err(x, err);
+        sl__err(x, err);
+        return sl__maybe_fenced(x, epoch, err);
     }
     bool ok = strcmp(PQcmdTuples(r), "1") == 0;
     PQclear(r);
@@ -543,6 +574,7 @@ static int sl__txn_prepare(sl_participant *p, int64_t epoch, sl_error *err)
         } else {
             s->broken = true; /* unknown whether it was prepared: resolve() will tell */
             sl__err(x, err);
+            sl__maybe_fenced(x, epoch, err);
             sl_error_detail(err, "Checkpoint %" PRId64 " was not decided; the job resumes from "
                                  "the one before (prepared transaction '%s' is rolled back).",
                             epoch, gid);
@@ -571,7 +603,8 @@ static int sl__txn_commit(sl_participant *p, int64_t epoch, sl_error *err)
     }
     if (strcmp(e.sqlstate, SL_ERR_UNDEFINED_OBJECT) != 0) {
         sl_error_move(err, &e);
-        return sl__err(x, err);
+        sl__err(x, err);
+        return sl__maybe_fenced(x, epoch, err);
     }
     sl_error_reset(&e);
     /* Gone: committed already (by a restart's resolve) or rolled back by a
@@ -602,6 +635,7 @@ static int sl__txn_decide(sl_participant *p, int64_t epoch, sl_error *err)
         } else { /* lost with the connection or not: the restart reads the row back */
             s->broken = true;
             sl__err(x, err);
+            sl__maybe_fenced(x, epoch, err);
         }
     }
     pthread_mutex_unlock(&s->mu);
