@@ -6,3 +6,23 @@ if(TEST unit.test_connectors_pgtxn)
   set_tests_properties(unit.test_connectors_pgtxn PROPERTIES LABELS postgres
     FIXTURES_REQUIRED "pg;pg0" ENVIRONMENT "${SL_PG_ENV}" TIMEOUT 120)
 endif()
+
+# The crash tests (tests/postgres/pg_eo_test.py, psql as the independent
+# reader): a statement set writing a ledger and its totals exactly-once.
+#   pg.eo_prep     preparable, 25 SIGKILLs (after PREPARE, after the
+#                  decision before COMMIT PREPARED, at random); the
+#                  invariant sum(ledger) = sum(totals) read all along
+#   pg.eo_lr       the last resource on pg0 at parallelism 2, 25 SIGKILLs
+#   pg.eo_control  the same at-least-once: the checks must fail
+#   pg.eo_restart  pg_ctl restart -m immediate twice mid-run
+#   pg.eo_zombie   SIGSTOP, a copy of the data directory, SIGCONT: 55006
+#   pg.eo_refuse   plan-time refusals (prefix too long, unreachable)
+foreach(c prep lr control restart zombie refuse)
+  add_test(NAME pg.eo_${c}
+    COMMAND ${Python3_EXECUTABLE} ${SL_PG_DIR}/pg_eo_test.py
+            --sluice $<TARGET_FILE:sluice> --case ${c})
+  set_tests_properties(pg.eo_${c} PROPERTIES LABELS postgres FIXTURES_REQUIRED "pg;pg0"
+    ENVIRONMENT "${SL_PG_ENV}" TIMEOUT 300)
+endforeach()
+# The restart case restarts the pg server: no other test may use it then.
+set_tests_properties(pg.eo_restart PROPERTIES RUN_SERIAL TRUE)
