@@ -745,10 +745,13 @@ static int sl__prefix_of(const sl_kvlist *opts, const char **out, sl_error *err)
         return sl_error_set(err, SL_ERR_INVALID_PARAMETER, -1,
                             "exactly-once into PostgreSQL needs 'sink.transactional-id-prefix'");
     if (strlen(kv->value) > SL__PG_PREFIX_MAX) {
-        sl_error_set(err, SL_ERR_INVALID_PARAMETER, kv->value_pos,
+        /* No position: the option is in the table's DDL, not in the INSERT
+        ** being planned (the resolver points at the sink there). */
+        sl_error_set(err, SL_ERR_INVALID_PARAMETER, -1,
                      "invalid value for option 'sink.transactional-id-prefix': %zu bytes, more "
                      "than %d",
                      strlen(kv->value), SL__PG_PREFIX_MAX);
+        sl_error_hint(err, "Choose a prefix of at most %d bytes.", SL__PG_PREFIX_MAX);
         sl_error_detail(err, "It names the prepared transactions ('" SL__PG_GID_HEAD
                              "<prefix>:<checkpoint>:<token>'), which PostgreSQL limits to 199 "
                              "bytes.");
