@@ -39,12 +39,25 @@ the reference (so the sums agree).
              a copy of A's data directory and fences A; A is let go on
              (SIGCONT): it stops with 55006 naming the prefix; B runs to the
              end; the tables equal the reference.
---case refuse  plan-time refusals: a prefix too long for a gid (22023 at the
-             option's value); an unreachable server (08001).
+--case refuse  plan-time refusals: a prefix too long for a gid (22023); an
+             unreachable server (08001).
+--case set   (test 5; needs the `kafka` fixture too, --topic-tool): one
+             statement set: Kafka exactly-once (the last resource) + the
+             ledger exactly-once on `pg` (preparable) + files exactly-once,
+             20 SIGKILLs (after PREPARE, after Kafka's decision, at random):
+             the topic (read_committed, kcat), the table (psql) and the
+             committed files each hold every event exactly once; no prepared
+             transaction is left.
+--case two_lr  (test 8's part; `kafka` fixture) Kafka exactly-once + the
+             ledger exactly-once on `pg0` (max_prepared_transactions = 0:
+             a second last resource): refused at plan time, the reason and
+             hint naming max_prepared_transactions.
 
 Usage: pg_eo_test.py --sluice PATH --case NAME [--kills N] [--rows N]
+                      [--topic-tool PATH]
 """
 import argparse
+import json
 import os
 import random
 import shutil
@@ -401,6 +414,87 @@ def case_refuse(a):
         fail("an unreachable server was not refused with 08001:\n" + err[-2000:])
 
 
+def kafka_modules():
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path.insert(0, os.path.join(here, "..", "kafka"))
+    sys.path.insert(0, os.path.join(here, "..", "e2e"))
+    import kafka_util
+    import sluice_e2e
+    return kafka_util, sluice_e2e
+
+
+def set_sql(run, rows, rate, which, topic, out_dir, broker):
+    return ("SET 'parallelism.default' = '2';\n"
+            "SET 'execution.checkpointing.interval' = '300 ms';\n"
+            "SET 'pipeline.name' = '%s';\n" % run +
+            "CREATE TABLE IF NOT EXISTS gen (id BIGINT) WITH ('connector' = 'datagen', "
+            "'number-of-rows' = '%d', 'rows-per-second' = '%d', 'fields.id.kind' = "
+            "'sequence', 'fields.id.start' = '1', 'fields.id.end' = '%d');\n" % (rows, rate, rows) +
+            "CREATE TABLE IF NOT EXISTS k_out (id BIGINT, amount BIGINT) WITH ('connector' = "
+            "'kafka', 'topic' = '%s', 'properties.bootstrap.servers' = '%s', 'format' = 'json', "
+            "'sink.delivery-guarantee' = 'exactly-once', 'sink.transactional-id-prefix' = "
+            "'%s-k-');\n" % (topic, broker, run) +
+            sink("ledger", run + "_ledger", which, "exactly-once") +
+            "CREATE TABLE IF NOT EXISTS f_out (id BIGINT, amount BIGINT) WITH ('connector' = "
+            "'filesystem', 'path' = '%s', 'format' = 'json');\n" % out_dir +
+            "EXECUTE STATEMENT SET BEGIN\n"
+            "INSERT INTO k_out SELECT id, id * 7 %% 101 FROM gen;\n"
+            "INSERT INTO ledger SELECT id, id %% %d, id * 7 %% 101 FROM gen;\n"
+            "INSERT INTO f_out SELECT id, id * 7 %% 101 FROM gen;\n"
+            "END;\n" % KEYS)
+
+
+def case_set(a):
+    kafka_util, sluice_e2e = kafka_modules()
+    run, which = "pgeo_set", "pg"
+    rnd = random.Random(int(os.environ.get("SLUICE_TEST_SEED", "13")))
+    setup_tables(run, which)
+    topic = "%s-%d" % (run, os.getpid())
+    kafka_util.create_topic(a.topic_tool, topic, 3)
+    data = os.path.join(a.work, run)
+    out_dir = os.path.join(a.work, "files")
+    sql = set_sql(run, a.rows, a.rate, which, topic, out_dir, kafka_util.BROKER)
+    kills = min(a.kills, 20)
+    done = crash_loop(a, data, sql, kills, ["prepare", "decide", None], rnd)
+    finish(a, data, sql, run)
+    print("pg_eo_test: set: %d SIGKILLs" % done)
+    if done < kills:
+        fail("set: only %d of %d kills happened (raise --rows)" % (done, kills))
+    want = sorted((i, i * 7 % 101) for i in range(1, a.rows + 1))
+    got_k = sorted((r["id"], r["amount"]) for r in
+                   (json.loads(v) for v in kafka_util.consume(topic)))
+    got_p = sorted((int(i), int(m)) for i, m in
+                   pg_util.query("SELECT id, amount FROM %s_ledger" % run))
+    got_f = sorted((r["id"], r["amount"]) for r in sluice_e2e.committed_rows(out_dir))
+    for name, got in (("kafka", got_k), ("postgresql", got_p), ("files", got_f)):
+        print("pg_eo_test: set: %s holds %d records (%d expected)" % (name, len(got), len(want)))
+        if got != want:
+            fail("set: %s differs from the reference (%d records, %d expected)" %
+                 (name, len(got), len(want)))
+    no_prepared_left(run, which)
+
+
+def case_two_lr(a):
+    kafka_util, _ = kafka_modules()
+    run = "pgeo_2lr"
+    setup_tables(run, "pg0")
+    topic = "%s-%d" % (run, os.getpid())
+    kafka_util.create_topic(a.topic_tool, topic, 1)
+    data = os.path.join(a.work, run)
+    sql = set_sql(run, 10, 10, "pg0", topic, os.path.join(a.work, "files"), kafka_util.BROKER)
+    job = Job(a, data, sql)
+    job.wait(60)
+    err = job.stderr()
+    print("pg_eo_test: two_lr:\n" + err[-1500:])
+    if job.p.returncode == 0 or "last-resource participants" not in err or \
+            "max_prepared_transactions" not in err:
+        fail("Kafka exactly-once + PostgreSQL exactly-once without prepared transactions was "
+             "not refused naming max_prepared_transactions (exit %r):\n%s" %
+             (job.p.returncode, err[-3000:]))
+    if "SQLSTATE" not in err:
+        fail("two_lr: no SQLSTATE in the refusal")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sluice", required=True)
@@ -408,6 +502,7 @@ def main():
     ap.add_argument("--kills", type=int, default=25)
     ap.add_argument("--rows", type=int, default=12000)
     ap.add_argument("--rate", type=int, default=400)
+    ap.add_argument("--topic-tool")
     a = ap.parse_args()
     a.work = tempfile.mkdtemp(prefix="sluice-pgeo-")
     started = time.monotonic()
@@ -423,6 +518,10 @@ def main():
         case_zombie(a)
     elif a.case == "refuse":
         case_refuse(a)
+    elif a.case == "set":
+        case_set(a)
+    elif a.case == "two_lr":
+        case_two_lr(a)
     else:
         fail("unknown case " + a.case)
     print("pg_eo_test: %s took %.1f s" % (a.case, time.monotonic() - started))

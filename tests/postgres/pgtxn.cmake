@@ -26,3 +26,20 @@ foreach(c prep lr control restart zombie refuse)
 endforeach()
 # The restart case restarts the pg server: no other test may use it then.
 set_tests_properties(pg.eo_restart PROPERTIES RUN_SERIAL TRUE)
+
+# With the Kafka broker too (label kafka, so the non-Kafka suite skips them):
+#   pg.eo_set      Kafka EO (last resource) + PostgreSQL EO (preparable) +
+#                  files EO in one statement set, 20 SIGKILLs: all three
+#                  equal the reference
+#   pg.eo_two_lr   Kafka EO + PostgreSQL EO on pg0: two last resources,
+#                  refused naming max_prepared_transactions
+if(DEFINED SL_KAFKA_ENV AND TARGET kafka_topic)
+  foreach(c set two_lr)
+    add_test(NAME pg.eo_${c}
+      COMMAND ${Python3_EXECUTABLE} ${SL_PG_DIR}/pg_eo_test.py
+              --sluice $<TARGET_FILE:sluice> --topic-tool $<TARGET_FILE:kafka_topic>
+              --case ${c})
+    set_tests_properties(pg.eo_${c} PROPERTIES LABELS "postgres;kafka"
+      FIXTURES_REQUIRED "pg;pg0;kafka" ENVIRONMENT "${SL_PG_ENV};${SL_KAFKA_ENV}" TIMEOUT 400)
+  endforeach()
+endif()
