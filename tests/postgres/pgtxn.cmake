@@ -24,8 +24,13 @@ foreach(c prep lr control restart zombie refuse)
   set_tests_properties(pg.eo_${c} PROPERTIES LABELS postgres FIXTURES_REQUIRED "pg;pg0"
     ENVIRONMENT "${SL_PG_ENV}" TIMEOUT 300)
 endforeach()
-# The restart case restarts the pg server: no other test may use it then.
+# These restart the pg server (pg.smoke: restart --immediate with a prepared
+# transaction): no other test may use it meanwhile (under ctest -j2 the
+# participant's test saw the server go away).
 set_tests_properties(pg.eo_restart PROPERTIES RUN_SERIAL TRUE)
+if(TEST pg.smoke)
+  set_tests_properties(pg.smoke PROPERTIES RUN_SERIAL TRUE)
+endif()
 
 # With the Kafka broker too (label kafka, so the non-Kafka suite skips them):
 #   pg.eo_set      Kafka EO (last resource) + PostgreSQL EO (preparable) +
