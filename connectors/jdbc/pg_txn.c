@@ -119,7 +119,8 @@ typedef struct sl__pg_slot {
     pthread_mutex_t mu; /* serializes the sink instances' writes */
     PGconn *conn;       /* NULL until first used */
     int64_t epoch;      /* the epoch whose transaction it carries, -1 = none (x->mu) */
-    bool begun;         /* BEGIN sent */
+    bool begun;         /* BEGIN sent (x->mu) */
+    time_t began;       /* when (wall clock, SHOW JOBS) */
     bool broken;        /* a statement failed: the transaction and connection are lost */
 } sl__pg_slot;
 
@@ -137,6 +138,7 @@ typedef struct sl__pg_txn {
     bool last_resource;      /* the role */
     int64_t token;           /* our fencing token, -1 before fencing */
     int64_t prepared;        /* the epoch this instance prepared and did not commit, -1 */
+    time_t prepared_at;      /* when (wall clock, SHOW JOBS) */
     bool committing;         /* commit(prepared) was called: it is decided */
     bool table_ready;        /* sluice_progress exists */
 } sl__pg_txn;
@@ -480,7 +482,10 @@ static int sl__slot_begin(sl__pg_txn *x, sl__pg_slot *s, sl_error *err)
             s->broken = true;
             return sl__err(x, err);
         }
+        pthread_mutex_lock(&x->mu);
         s->begun = true;
+        s->began = time(NULL);
+        pthread_mutex_unlock(&x->mu);
     }
     return 0;
 }
@@ -569,6 +574,7 @@ static int sl__txn_prepare(sl_participant *p, int64_t epoch, sl_error *err)
         sl_strbuf_free(&sb);
         if (rc == 0) {
             x->prepared = epoch;
+            x->prepared_at = time(NULL);
             x->committing = false;
             sl__slot_release(x, s);
         } else {
@@ -720,6 +726,36 @@ static void sl__txn_free(sl_participant *p)
     sl_free(p);
 }
 
+static void sl__since(sl_strbuf *out, time_t t)
+{
+    struct tm tm;
+    char buf[32];
+    gmtime_r(&t, &tm);
+    strftime(buf, sizeof buf, "%H:%M:%S UTC", &tm);
+    sl_strbuf_appendf(out, " since %s", buf);
+}
+
+/* SHOW JOBS: the gid this instance prepared and has not committed, and
+** the epochs' open transactions. */
+static void sl__txn_describe(sl_participant *p, sl_strbuf *out)
+{
+    sl__pg_txn *x = p->impl;
+    if (x->prepared >= 0) {
+        char *gid = sl__gid(x, x->prepared);
+        sl_strbuf_appendf(out, "%spostgresql '%s' prepared", out->len ? "; " : "", gid);
+        sl__since(out, x->prepared_at);
+        sl_free(gid);
+    }
+    pthread_mutex_lock(&x->mu);
+    for (int i = 0; i < 2; i++)
+        if (x->slot[i].epoch >= 0 && x->slot[i].begun) {
+            sl_strbuf_appendf(out, "%spostgresql '%s' epoch %" PRId64 " open",
+                              out->len ? "; " : "", x->prefix, x->slot[i].epoch);
+            sl__since(out, x->slot[i].began);
+        }
+    pthread_mutex_unlock(&x->mu);
+}
+
 static const sl_participant_ops sl__pg_preparable_ops = {
     .recover = sl__txn_recover,
     .free = sl__txn_free,
@@ -727,6 +763,7 @@ static const sl_participant_ops sl__pg_preparable_ops = {
     .prepare = sl__txn_prepare,
     .commit = sl__txn_commit,
     .resolve = sl__txn_resolve,
+    .describe = sl__txn_describe,
 };
 
 static const sl_participant_ops sl__pg_last_resource_ops = {
@@ -734,6 +771,7 @@ static const sl_participant_ops sl__pg_last_resource_ops = {
     .decide = sl__txn_decide,
     .free = sl__txn_free,
     .peek = sl__txn_peek,
+    .describe = sl__txn_describe,
 };
 
 /* The prefix of opts, checked: 0, or -1 with err (22023 at its value). */

@@ -194,11 +194,25 @@ static void t_preparable_cycle(void)
     CHECK(write_rows(p, 1, "ledger", 1, 3) == 0);
     CHECK(write_rows(p, 1, "totals", 1, 2) == 0);
     CHECK(write_rows(p, 2, "ledger", 10, 10) == 0); /* epoch 2 already open beside it */
+    sl_strbuf open = SL_STRBUF_INIT;
+    p->ops->describe(p, &open); /* SHOW JOBS' open transactions */
+    CHECK(strstr(sl_strbuf_cstr(&open), "postgresql 'cyc' epoch 1 open since ") != NULL);
+    CHECK(strstr(sl_strbuf_cstr(&open), "epoch 2 open since ") != NULL);
     CHECK_STR(op(p->ops->prepare, p, 1), "");
     CHECK_INT(ngids(c, "sluice:cyc:1"), 1);
+    sl_strbuf_reset(&open);
+    p->ops->describe(p, &open);
+    CHECK(strstr(sl_strbuf_cstr(&open), "postgresql 'sluice:cyc:1:") != NULL &&
+          strstr(sl_strbuf_cstr(&open), "' prepared since ") != NULL);
+    CHECK(strstr(sl_strbuf_cstr(&open), "epoch 1 open") == NULL);
+    fprintf(stderr, "  open: %s\n", sl_strbuf_cstr(&open));
     CHECK_INT(num(c, "SELECT count(*) FROM ledger"), 0); /* prepared: invisible */
     CHECK_STR(op(p->ops->commit, p, 1), "");
     CHECK_INT(ngids(c, "sluice:cyc:1"), 0);
+    sl_strbuf_reset(&open);
+    p->ops->describe(p, &open);
+    CHECK(strstr(sl_strbuf_cstr(&open), "prepared") == NULL);
+    sl_strbuf_free(&open);
     CHECK_INT(num(c, "SELECT count(*) FROM ledger"), 3);
     CHECK_INT(num(c, "SELECT count(*) FROM totals"), 2);
     CHECK_INT(num(c, "SELECT epoch FROM sluice_progress WHERE prefix = 'cyc'"), 1);
