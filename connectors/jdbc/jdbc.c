@@ -221,4 +221,5 @@ const sl_connector sl__connector_jdbc = {
     .check = sl__jdbc_check,
     .create_sink = sl__pg_sink_create,
     .create_participant = sl__pg_txn_create,
+    .drop_check = sl__pg_drop_check,
 };

@@ -908,3 +908,65 @@ int sl__pg_probe(const sl_kvlist *opts, int64_t timeout_ms, sl_sink_probe *out, 
     sl__pg_target_clear(&t);
     return rc;
 }
+
+/* ------------------------------------------------------------------------
+** DROP TABLE: the prepared transactions of the table's prefix would hold
+** its rows locked with nothing left to resolve them. Refused while there
+** are any; the job's restart resolves them (it knows which are decided),
+** or an administrator rolls them back.
+*/
+int sl__pg_drop_check(const sl_connector *c, const sl_kvlist *opts, sl_error *err)
+{
+    (void)c;
+    const char *prefix = sl_kvlist_get(opts, "sink.transactional-id-prefix");
+    sl__pg_target t;
+    if (!prefix || !prefix[0])
+        return 0;
+    sl_error e = SL_ERROR_INIT;
+    if (sl__pg_target_parse(opts, &t, &e) != 0) {
+        sl_error_reset(&e);
+        return 0;
+    }
+    PGconn *conn = sl__pg_connect(&t, "sluice drop", SL__PG_FREE_TIMEOUT_MS, &e);
+    PGresult *r = conn ? sl__pg_exec(conn,
+                                     "SELECT gid, to_char(prepared AT TIME ZONE 'UTC', "
+                                     "'YYYY-MM-DD HH24:MI:SS') FROM pg_prepared_xacts WHERE "
+                                     "database = current_database() ORDER BY prepared",
+                                     0, NULL, NULL, &e)
+                       : NULL;
+    if (!r) {
+        sl_option_scrub_error(&e, opts);
+        sl_log(SL_LOG_WARN, "jdbc: could not look for prepared transactions of prefix '%s' in "
+                            "%s before dropping the table: %s",
+               prefix, t.display, e.message ? e.message : "");
+    }
+    sl_strbuf gids = SL_STRBUF_INIT;
+    int n = 0;
+    for (int i = 0; r && i < PQntuples(r); i++)
+        if (sl__gid_epoch(PQgetvalue(r, i, 0), prefix) >= 0) {
+            if (n++ < 5)
+                sl_strbuf_appendf(&gids, "%s'%s' (prepared %s UTC)", n > 1 ? ", " : "",
+                                  PQgetvalue(r, i, 0), PQgetvalue(r, i, 1));
+        }
+    int rc = 0;
+    if (n > 0) {
+        sl_error_set(err, SL_ERR_OBJECT_IN_USE, -1,
+                     "PostgreSQL table \"%s\" has %d prepared transaction%s in %s", t.table, n,
+                     n > 1 ? "s" : "", t.display);
+        sl_error_detail(err, "Prepared transactions of 'sink.transactional-id-prefix' = '%s': %s%s. "
+                             "They hold rows of an exactly-once job that stopped before it "
+                             "resolved them.",
+                        prefix, sl_strbuf_cstr(&gids), n > 5 ? ", ..." : "");
+        sl_error_hint(err, "Run the job again (its start commits the decided ones and rolls back "
+                           "the rest), or roll them back in the database (ROLLBACK PREPARED "
+                           "'<gid>'), then drop the table.");
+        rc = -1;
+    }
+    sl_strbuf_free(&gids);
+    sl_error_reset(&e);
+    PQclear(r);
+    if (conn)
+        PQfinish(conn);
+    sl__pg_target_clear(&t);
+    return rc;
+}

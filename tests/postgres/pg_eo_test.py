@@ -42,7 +42,8 @@ equal the reference (so the sums agree).
              (SIGCONT): it stops with 55006 naming the prefix; B runs to the
              end; the tables equal the reference.
 --case refuse  plan-time refusals: a prefix too long for a gid (22023); an
-             unreachable server (08001).
+             unreachable server (08001); DROP TABLE while a prepared
+             transaction of the table's prefix exists (55006, naming it).
 --case set   (test 5; needs the `kafka` fixture too, --topic-tool): one
              statement set: Kafka exactly-once (the last resource) + the
              ledger exactly-once on `pg` (preparable) + files exactly-once,
@@ -419,6 +420,28 @@ def case_refuse(a):
     err = job.stderr()
     if "SQLSTATE: 08001" not in err or "sluice'" in err.replace("'sluice'", ""):
         fail("an unreachable server was not refused with 08001:\n" + err[-2000:])
+    # DROP TABLE while a prepared transaction of its prefix exists: refused
+    # naming it (a neighbouring prefix's does not count); allowed after.
+    shutil.rmtree(data, ignore_errors=True)
+    decl = ("CREATE TABLE d (id BIGINT) WITH ('connector' = 'jdbc', 'url' = '%s', "
+            "'table-name' = 'o', 'password' = 'sluice', 'username' = 'sluice', "
+            "'sink.transactional-id-prefix' = 'pgeo-drop');\n" % pg_util.jdbc_url())
+    for gid in ("sluice:pgeo-drop:3:1", "sluice:pgeo-dropx:3:1"):
+        pg_util.execute("BEGIN; INSERT INTO o VALUES (1); PREPARE TRANSACTION %s" %
+                        pg_util.literal(gid))
+    job = Job(a, data, decl + "DROP TABLE d;\n")
+    job.wait(60)
+    err = job.stderr()
+    if "SQLSTATE: 55006" not in err or ":pgeo-drop:3:1'" not in err or \
+            "pgeo-dropx" in err:
+        fail("DROP TABLE with a prepared transaction of its prefix was not refused naming "
+             "it:\n" + err[-2000:])
+    pg_util.execute("ROLLBACK PREPARED 'sluice:pgeo-drop:3:1'")
+    job = Job(a, data, "DROP TABLE d;\n")
+    job.wait(60)
+    if job.p.returncode != 0:
+        fail("DROP TABLE after the rollback failed:\n" + job.stderr()[-2000:])
+    pg_util.execute("ROLLBACK PREPARED 'sluice:pgeo-dropx:3:1'")
 
 
 def kafka_modules():
