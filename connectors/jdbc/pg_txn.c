@@ -953,9 +953,9 @@ int sl__pg_drop_check(const sl_connector *c, const sl_kvlist *opts, sl_error *er
         sl_error_set(err, SL_ERR_OBJECT_IN_USE, -1,
                      "PostgreSQL table \"%s\" has %d prepared transaction%s in %s", t.table, n,
                      n > 1 ? "s" : "", t.display);
-        sl_error_detail(err, "Prepared transactions of 'sink.transactional-id-prefix' = '%s': %s%s. "
-                             "They hold rows of an exactly-once job that stopped before it "
-                             "resolved them.",
+        sl_error_detail(err, "Prepared transactions of 'sink.transactional-id-prefix' = "
+                             "'%s': %s%s. They hold rows of an exactly-once job that stopped "
+                             "before it resolved them.",
                         prefix, sl_strbuf_cstr(&gids), n > 5 ? ", ..." : "");
         sl_error_hint(err, "Run the job again (its start commits the decided ones and rolls back "
                            "the rest), or roll them back in the database (ROLLBACK PREPARED "
