@@ -172,6 +172,12 @@ struct sl_connector {
     /* A last-resource sink's participant (sl_exec.h), shared by every
     ** exactly-once sink of the job on one cluster; NULL for other sinks. */
     sl_participant_create_fn create_participant;
+    /* (optional) Before DROP TABLE removes a table of this connector: 0, or
+    ** -1 with err to refuse because the system holds something only the
+    ** table's job can finish (PostgreSQL: prepared transactions of its
+    ** transactional id prefix). A system that cannot be reached does not
+    ** hold the drop up. */
+    int (*drop_check)(const sl_connector *c, const sl_kvlist *opts, sl_error *err);
 };
 
 /* The registry. */

@@ -1517,6 +1517,12 @@ static void sl__collect(sl__job *j)
         /* (a fork counts from zero, as its other counters do) */
         s->life_rows_late += (j->spec->restore_fork ? 0 : t->base_late) + t->rows_late;
     }
+    sl_strbuf open = SL_STRBUF_INIT;
+    for (int i = 0; i < j->nparts; i++)
+        if (j->parts[i]->ops->describe)
+            j->parts[i]->ops->describe(j->parts[i], &open);
+    snprintf(s->open_txns, sizeof s->open_txns, "%s", sl_strbuf_cstr(&open));
+    sl_strbuf_free(&open);
 }
 
 /* Write one task's blobs into checkpoint id. */

@@ -387,6 +387,10 @@ typedef struct sl_participant_ops {
     int (*prepare)(sl_participant *p, int64_t epoch, sl_error *err);   /* preparable */
     int (*commit)(sl_participant *p, int64_t epoch, sl_error *err);    /* preparable */
     int (*resolve)(sl_participant *p, int64_t decided, sl_error *err); /* preparable */
+    /* (optional) What it holds open now, appended to out for SHOW JOBS:
+    ** "<system> <transaction> open|prepared since <UTC time>", items
+    ** separated by "; ". Called from the coordinating thread. */
+    void (*describe)(sl_participant *p, sl_strbuf *out);
 } sl_participant_ops;
 
 struct sl_participant {
@@ -762,6 +766,7 @@ typedef struct sl_job_stats {
     int64_t life_rows_late;   /* rows later than the watermark, dropped */
     int64_t conflicts;        /* this run's sink conflicts (sl_sink_ops.conflicts) */
     int64_t life_conflicts;   /* ... over the job's life */
+    char open_txns[512];      /* the participants' open transactions (describe), "" = none */
 } sl_job_stats;
 
 typedef struct sl_job_spec {

@@ -184,6 +184,8 @@ static int sl__sink_ceiling(const sl_gjob *job, const sl_gsink *s, sl_gresult *r
         if (pr.max < *cap)
             sl__lower(r, cap, pr.max, pr.why ? pr.why : sl_strdup("the system says so"),
                       sl_strdup("check the system's settings"));
+        else if (pr.why && !r->note) /* why it chose the role: EXPLAIN's note, rule 5 */
+            r->note = pr.why;
         else
             sl_free(pr.why);
         max_timeout = pr.max_txn_timeout_ms;
@@ -321,7 +323,9 @@ int sl_guarantee_resolve(const sl_gjob *job, sl_gresult *out, sl_list *warnings,
         sl_strbuf names = SL_STRBUF_INIT;
         for (int i = 0; i < job->nsinks; i++)
             if (sl__eo_last_resource(job, out, cap, i))
-                sl_strbuf_appendf(&names, "%s\"%s\"", names.len ? ", " : "", job->sinks[i].table);
+                sl_strbuf_appendf(&names, "%s\"%s\"%s%s%s", names.len ? ", " : "",
+                                  job->sinks[i].table, out[i].note ? " (" : "",
+                                  out[i].note ? out[i].note : "", out[i].note ? ")" : "");
         for (int i = 0; i < job->nsinks; i++)
             if (sl__eo_last_resource(job, out, cap, i))
                 sl__lower(&out[i], &cap[i], SL_GUARANTEE_AT_LEAST_ONCE,
@@ -330,7 +334,8 @@ int sl_guarantee_resolve(const sl_gjob *job, sl_gresult *out, sl_list *warnings,
                                      "checkpoint",
                                      parts->n, sl_strbuf_cstr(&names)),
                           sl_strdup("write the other sinks in a separate job, or into one "
-                                    "cluster"));
+                                    "cluster, or make one of them preparable (PostgreSQL: "
+                                    "max_prepared_transactions of at least 2)"));
         sl_strbuf_free(&names);
     }
     sl_list_free(parts, sl_free);
@@ -346,9 +351,11 @@ int sl_guarantee_resolve(const sl_gjob *job, sl_gresult *out, sl_list *warnings,
              (r->mech == SL_MECH_LAST_RESOURCE || r->mech == SL_MECH_2PC_PREPARABLE)))
             r->mech = SL_MECH_NONE;
         if (r->effective == SL_GUARANTEE_AT_LEAST_ONCE && s->has_pk &&
-            s->connector->caps.sink_upserts)
+            s->connector->caps.sink_upserts) {
+            sl_free(r->note);
             r->note = sl_strdup("duplicates collapse on the PRIMARY KEY: the final table state "
                                 "is exactly-once");
+        }
         r->readers = sl__readers(s, r->effective, r->mech);
         if (r->effective >= r->requested) { /* reasons only explain a lowering */
             sl_list_free(r->reasons, sl__reason_free);

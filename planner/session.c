@@ -288,6 +288,13 @@ static int sl__drop(sl_session *s, const sl_stmt *st, bool view, const sl_result
         return sl_error_set(err, SL_ERR_UNDEFINED_TABLE, st->name_pos, "%s \"%s\" does not exist",
                             what, st->name);
     }
+    const sl_table *t = view ? NULL : sl_catalog_table(s->eng->cat, st->name);
+    if (t && t->connector && t->connector->drop_check &&
+        t->connector->drop_check(t->connector, t->def->options, err) != 0) {
+        if (err->position < 0)
+            err->position = st->name_pos;
+        return -1;
+    }
     if (sl_catalog_drop(s->eng->cat, st->name, view, err) != 0)
         return -1;
     sl__result_complete(out, tag);

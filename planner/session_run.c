@@ -707,13 +707,16 @@ static void sl__job_progress(void *ctx, const sl_job_stats *stats)
 }
 
 /* Whether a failure is worth a restart: an outside system failed for now
-** (SQLSTATE class 08) or rolled a transaction back (class 40, which
-** PostgreSQL's clients retry too). Bad input, a fenced instance, a refused
-** plan fail the same way again (or must not run twice). */
+** (SQLSTATE class 08; 57P01..57P03: a PostgreSQL server shutting down,
+** restarting after a crash, or starting up) or rolled a transaction back
+** (class 40, which PostgreSQL's clients retry too). Bad input, a fenced
+** instance, a refused plan fail the same way again (or must not run twice). */
 static bool sl__transient(const sl_error *err)
 {
     return (err->sqlstate[0] == '0' && err->sqlstate[1] == '8') ||
-           (err->sqlstate[0] == '4' && err->sqlstate[1] == '0');
+           (err->sqlstate[0] == '4' && err->sqlstate[1] == '0') ||
+           strcmp(err->sqlstate, "57P01") == 0 || strcmp(err->sqlstate, "57P02") == 0 ||
+           strcmp(err->sqlstate, "57P03") == 0;
 }
 
 /* sl_job_run under the restart strategy: after a transient failure the job

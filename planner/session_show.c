@@ -113,9 +113,10 @@ static int sl__show_jobs(sl_session *s, const sl_result_sink *out)
 {
     static const char *const cols[] = {"job name",  "status",   "sink",      "guarantee",
                                        "checkpoint", "rows in",  "rows out",  "late rows",
-                                       "skipped rows", "restarts", "conflicts"};
+                                       "skipped rows", "restarts", "conflicts",
+                                       "open transactions"};
     sl__table_out t;
-    sl__result_begin(&t, out, 11, cols);
+    sl__result_begin(&t, out, 12, cols);
     char *jobs = sl_path_join(s->eng->data_dir, "jobs");
     sl_list *names = sl__job_dir_names(jobs);
     int nshown = 0;
@@ -176,7 +177,8 @@ static int sl__show_jobs(sl_session *s, const sl_result_sink *out)
                                   has_stats ? nums[3] : NULL,
                                   has_stats ? nums[4] : NULL,
                                   has_stats ? nums[5] : NULL,
-                                  has_stats ? nums[6] : NULL};
+                                  has_stats ? nums[6] : NULL,
+                                  running && live.open_txns[0] ? live.open_txns : NULL};
             sl__result_row(&t, vals);
             sl_free(shown);
             sl_free(others);

@@ -227,10 +227,13 @@ const sl_connector sl__connector_jdbc = {
             .txn_system = "postgresql",
             .cluster_option = "url",
             .sink_target_option = "table-name",
+            .probe = sl__pg_probe,
         },
     .check = sl__jdbc_check,
     .check_sink = sl__pg_check_sink,
     .check_source = sl__pg_check_source,
     .create_source = sl__pg_source_create,
     .create_sink = sl__pg_sink_create,
+    .create_participant = sl__pg_txn_create,
+    .drop_check = sl__pg_drop_check,
 };

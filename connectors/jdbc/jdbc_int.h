@@ -153,6 +153,14 @@ int sl__pg_txn_create(const sl_participant_args *args, sl_participant **out, sl_
 int sl__pg_txn_write(sl_participant *p, int64_t epoch, sl__pg_writer *w, const sl_chunk *c,
                      sl_error *err);
 int sl__pg_probe(const sl_kvlist *opts, int64_t timeout_ms, sl_sink_probe *out, sl_error *err);
+/* DROP TABLE of an exactly-once table: refused (55006, naming them) while
+** the database holds prepared transactions of its prefix. */
+int sl__pg_drop_check(const sl_connector *c, const sl_kvlist *opts, sl_error *err);
+/* What sl__pg_txn_write does for any statements: run fn(ctx, conn, epoch)
+** with conn inside epoch's open transaction (the tests' seam). fn's
+** failure fails the epoch's transaction. */
+typedef int (*sl__pg_txn_fn)(void *ctx, PGconn *conn, int64_t epoch, sl_error *err);
+int sl__pg_txn_run(sl_participant *p, int64_t epoch, sl__pg_txn_fn fn, void *ctx, sl_error *err);
 
 /* pg_sink.c, pg_source.c */
 int sl__pg_sink_create(const sl_sink_args *args, sl_sink **out, sl_error *err);

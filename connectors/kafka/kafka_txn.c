@@ -46,6 +46,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "kafka_int.h"
 
@@ -450,11 +451,32 @@ static void sl__txn_free(sl_participant *sp)
     sl_free(sp);
 }
 
+/* SHOW JOBS: the transactional ids with an open transaction, and since when. */
+static void sl__txn_describe(sl_participant *sp, sl_strbuf *out)
+{
+    sl__kafka_txn *x = sp->impl;
+    int64_t now = sl__kafka_now_ms();
+    pthread_mutex_lock(&x->mu);
+    for (int i = 0; i < 2; i++) {
+        if (x->prod[i].epoch < 0)
+            continue;
+        time_t since = time(NULL) - (time_t)((now - x->prod[i].began) / 1000);
+        struct tm tm;
+        char buf[32];
+        gmtime_r(&since, &tm);
+        strftime(buf, sizeof buf, "%H:%M:%S UTC", &tm);
+        sl_strbuf_appendf(out, "%skafka '%s' epoch %" PRId64 " open since %s",
+                          out->len ? "; " : "", x->prod[i].id, x->prod[i].epoch, buf);
+    }
+    pthread_mutex_unlock(&x->mu);
+}
+
 static const sl_participant_ops sl__kafka_txn_ops = {
     .recover = sl__txn_recover,
     .decide = sl__txn_decide,
     .free = sl__txn_free,
     .peek = sl__txn_peek,
+    .describe = sl__txn_describe,
 };
 
 int64_t sl__kafka_txn_timeout_ms(const sl_kvlist *opts)

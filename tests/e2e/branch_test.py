@@ -190,7 +190,7 @@ def show_jobs(sh, name):
     out = sh.sql("SHOW JOBS;", until=RE_ROWS)
     for line in out.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) == 11 and cells[0] == name:
+        if len(cells) >= 11 and cells[0] == name:
             return cells
     return None
 

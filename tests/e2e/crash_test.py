@@ -160,7 +160,7 @@ def main():
         cells = None
         for line in show.stdout.decode("utf-8", "replace").splitlines():
             c = [v.strip() for v in line.strip().strip("|").split("|")]
-            if len(c) == 11 and c[0] == "crash-filesystem":
+            if len(c) >= 11 and c[0] == "crash-filesystem":
                 cells = c
         counts = cells and [int(v) if v.isdigit() else -1 for v in cells[5:10]]
         print("crash_test: SHOW JOBS: %s" % (cells,))

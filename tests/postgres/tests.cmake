@@ -71,3 +71,6 @@ math(EXPR SL_PG_SCRIPT_PORT "${SL_PG_PORT} + 1000")
 add_test(NAME pg.script COMMAND ${SL_PG_DIR}/script_test.sh)
 set_tests_properties(pg.script PROPERTIES LABELS postgres TIMEOUT 180 ENVIRONMENT
   "SLUICE_PG_SCRIPT=${SL_PG_SCRIPT};PG_PORT=${SL_PG_SCRIPT_PORT};PG_RUN_DIR=${CMAKE_BINARY_DIR}/pg-script-run")
+
+# Exactly-once (pg_txn.c): the participant's test and the crash tests.
+include(${SL_PG_DIR}/pgtxn.cmake)

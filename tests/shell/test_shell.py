@@ -665,7 +665,7 @@ def show_jobs(p, name):
     p.expect(PROMPT)
     for line in out.decode("utf-8", "replace").split("\r\n"):
         cells = [c.strip() for c in line.strip("|").split("|")]
-        if len(cells) == 11 and cells[0] == name:
+        if len(cells) >= 11 and cells[0] == name:
             num = lambda v: int(v) if v.lstrip("-").isdigit() else -1
             return cells[1], num(cells[4]), num(cells[5]), num(cells[6])
     raise Failure("job %s not in SHOW JOBS:\n%s" % (name, out))

@@ -1,0 +1,568 @@
+#!/usr/bin/env python3
+"""pg_eo_test.py — exactly-once into PostgreSQL (connectors/jdbc/pg_txn.c)
+through crashes, a server restart and a zombie. The reader is psql through
+pg_util (never Sluice); every reference is computed here.
+
+The job (a statement set): a datagen sequence 1..N (replayable, bounded) at
+parallelism 2 with checkpoints every 300 ms into two tables of one
+database, both exactly-once:
+  ledger (id, k, amount)           every event once (COPY, no key: a replay
+                                   would show as a duplicate)
+  totals (k PRIMARY KEY, total, n) SUM(amount), COUNT(*) per k (upserts)
+Both commit in one transaction per epoch. The statement set reads the
+source twice (two pipelines, each with its own position at a barrier), so
+sum(ledger) = sum(totals) holds at the end but not at every checkpoint;
+what a reader can check at every moment is the transactions: a reader
+thread asks, in one statement (one snapshot), again and again while the
+job is killed, for transactions (xmin) that last wrote a totals row but
+wrote no ledger row: there must be none while the ledger is incomplete
+(once the ledger's pipeline has read all of its input, the totals' one may
+still be behind and write its last epochs alone). The final tables must
+equal the reference (so the sums agree).
+
+--case prep  (issue test 1, on `pg`, preparable): 25 SIGKILLs, every third
+             after PREPARE and before the decision (SLUICE_TEST_PAUSE=
+             prepare), every third after the decision and before COMMIT
+             PREPARED (seal), the rest at random moments; then a run to the
+             end. Both tables equal the reference, the invariant never
+             broke, no prepared transaction of ours is left.
+--case lr    (issue test 2 and test 8's "max_prepared_transactions = 0 at
+             parallelism 2", on `pg0`): the same as the last resource: 25
+             SIGKILLs (after the decision before _metadata, inside
+             checkpoints, at random).
+--case control  the same statement set at-least-once with 8 kills: the
+             checks above must find a broken invariant or duplicates in the
+             ledger (proof that they can fail).
+--case restart  (test 3): the server is restarted with pg_ctl restart -m
+             immediate twice in the middle of a run; the job recovers by its
+             restart strategy (the same process) and the result is exactly
+             the reference.
+--case zombie  (test 4): instance A runs, is frozen (SIGSTOP); B starts from
+             a copy of A's data directory and fences A; A is let go on
+             (SIGCONT): it stops with 55006 naming the prefix; B runs to the
+             end; the tables equal the reference.
+--case refuse  plan-time refusals: a prefix too long for a gid (22023); an
+             unreachable server (08001); DROP TABLE while a prepared
+             transaction of the table's prefix exists (55006, naming it).
+--case set   (test 5; needs the `kafka` fixture too, --topic-tool): one
+             statement set: Kafka exactly-once (the last resource) + the
+             ledger exactly-once on `pg` (preparable) + files exactly-once,
+             20 SIGKILLs (after PREPARE, after Kafka's decision, at random):
+             the topic (read_committed, kcat), the table (psql) and the
+             committed files each hold every event exactly once; no prepared
+             transaction is left.
+--case two_lr  (test 8's part; `kafka` fixture) Kafka exactly-once + the
+             ledger exactly-once on `pg0` (max_prepared_transactions = 0:
+             a second last resource): refused at plan time, the reason and
+             hint naming max_prepared_transactions.
+
+Usage: pg_eo_test.py --sluice PATH --case NAME [--kills N] [--rows N]
+                      [--topic-tool PATH]
+"""
+import argparse
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+import pg_util
+
+KEYS = 13
+FAILED = []
+
+
+def fail(msg):
+    print("pg_eo_test: FAILED: " + msg)
+    FAILED.append(msg)
+
+
+def sink(name, table, which, guarantee, extra=""):
+    return ("CREATE TABLE IF NOT EXISTS {n} ({cols}) WITH ('connector' = 'jdbc', 'url' = '{url}', "
+            "'table-name' = '{t}', 'username' = 'sluice', 'password' = 'sluice', "
+            "'sink.delivery-guarantee' = '{g}', 'sink.transactional-id-prefix' = '{t}'{x});\n"
+            ).format(n=name, t=table, url=pg_util.jdbc_url(port=pg_util.port_of(which)),
+                     g=guarantee, x=extra,
+                     cols="id BIGINT, k BIGINT, amount BIGINT" if name == "ledger" else
+                     "k BIGINT, total BIGINT, n BIGINT, PRIMARY KEY (k) NOT ENFORCED")
+
+
+def job_sql(run, which, rows, rate, guarantee="exactly-once", extra=""):
+    if guarantee == "at-least-once":
+        extra += (", 'sink.buffer-flush.max-rows' = '10', "
+                  "'sink.buffer-flush.interval' = '20 ms'")
+    return ("SET 'parallelism.default' = '2';\n"
+            "SET 'execution.checkpointing.interval' = '300 ms';\n"
+            "SET 'restart-strategy.fixed-delay.delay' = '500 ms';\n"
+            "SET 'pipeline.name' = '%s';\n" % run +
+            "CREATE TABLE IF NOT EXISTS gen (id BIGINT) WITH ('connector' = 'datagen', "
+            "'number-of-rows' = "
+            "'%d', 'rows-per-second' = '%d', 'fields.id.kind' = 'sequence', "
+            "'fields.id.start' = '1', 'fields.id.end' = '%d');\n" % (rows, rate, rows) +
+            sink("ledger", run + "_ledger", which, guarantee, extra) +
+            sink("totals", run + "_totals", which, guarantee, extra) +
+            "EXECUTE STATEMENT SET BEGIN\n"
+            "INSERT INTO ledger SELECT id, id %% %d, id * 7 %% 101 FROM gen;\n"
+            "INSERT INTO totals SELECT id %% %d, SUM(id * 7 %% 101), COUNT(*) FROM gen "
+            "GROUP BY id %% %d;\nEND;\n" % (KEYS, KEYS, KEYS))
+
+
+def setup_tables(run, which):
+    port = pg_util.port_of(which)
+    pg_util.execute("DROP TABLE IF EXISTS {r}_ledger, {r}_totals; "
+                    "CREATE TABLE {r}_ledger (id bigint, k bigint, amount bigint); "
+                    "CREATE TABLE {r}_totals (k bigint PRIMARY KEY, total bigint, n bigint); "
+                    "DO $$ BEGIN IF to_regclass('sluice_progress') IS NOT NULL THEN "
+                    "DELETE FROM sluice_progress WHERE starts_with(prefix, '{r}_'); END IF; END $$"
+                    .format(r=run), port=port)
+
+
+class Job:
+    """A sluice process running sql on data; stderr into a file."""
+
+    def __init__(self, a, data, sql, env=None):
+        self.work = os.path.dirname(data)
+        self.sqlf = data + "-job.sql"
+        with open(self.sqlf, "w") as f:
+            f.write(sql)
+        self.errf = tempfile.NamedTemporaryFile(dir=self.work, prefix="stderr-", delete=False)
+        e = dict(os.environ, ASAN_OPTIONS="detect_leaks=0:abort_on_error=1")
+        e.update(env or {})
+        self.p = subprocess.Popen([a.sluice, "--data-dir", data, "-f", self.sqlf],
+                                  stdout=subprocess.DEVNULL, stderr=self.errf, env=e)
+
+    def stderr(self):
+        with open(self.errf.name, encoding="utf-8", errors="replace") as f:
+            return f.read()
+
+    def wait_line(self, text, timeout, start=0):
+        """The offset of text in stderr at or after start, waiting up to timeout; -1."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            at = self.stderr().find(text, start)
+            if at >= 0:
+                return at
+            if self.p.poll() is not None:
+                return self.stderr().find(text, start)
+            time.sleep(0.05)
+        return -1
+
+    def alive(self):
+        return self.p.poll() is None
+
+    def kill(self, sig=signal.SIGKILL):
+        if self.p.poll() is None:
+            self.p.send_signal(sig)
+
+    def wait(self, timeout):
+        try:
+            return self.p.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return None
+
+
+class Invariant(threading.Thread):
+    """Reads, in one statement (one snapshot), again and again, the
+    transactions (xmin) that last wrote a row of totals and are not among
+    those that wrote a row of the ledger. Each epoch's transaction writes
+    both tables (the aggregation changes only as the ledger's events
+    arrive), so there is none when they commit together; at-least-once
+    commits each sink's batches in transactions of its own."""
+
+    def __init__(self, run, which, rows):
+        super().__init__(daemon=True)
+        self.sql = ("SELECT (SELECT count(*) FROM (SELECT xmin::text FROM {r}_totals EXCEPT "
+                    "SELECT xmin::text FROM {r}_ledger) s), (SELECT count(*) FROM {r}_ledger)"
+                    .format(r=run))
+        self.rows = rows
+        self.port = pg_util.port_of(which)
+        self.stop = threading.Event()
+        self.reads = 0
+        self.broken = []
+
+    def run(self):
+        while not self.stop.is_set():
+            try:
+                (orphans, n), = pg_util.query(self.sql, port=self.port, timeout=20)
+            except pg_util.PgError:
+                time.sleep(0.1)  # the server restarting
+                continue
+            self.reads += 1
+            # Once the ledger's pipeline has read all of its input, the
+            # totals' pipeline (its own read of the source) may still be
+            # behind: its last epochs write totals alone, rightly.
+            if int(orphans) and int(n) < self.rows:
+                self.broken.append((orphans, n))
+            time.sleep(0.02)
+
+
+def reference(rows):
+    ledger = {i: (i % KEYS, i * 7 % 101) for i in range(1, rows + 1)}
+    totals = {}
+    for i, (k, amt) in ledger.items():
+        t, n = totals.get(k, (0, 0))
+        totals[k] = (t + amt, n + 1)
+    return ledger, totals
+
+
+def check_tables(run, which, rows, expect_exact=True):
+    """Compares both tables with the reference; returns the number of
+    differences (duplicates, missing, wrong)."""
+    port = pg_util.port_of(which)
+    ledger, totals = reference(rows)
+    got = pg_util.query("SELECT id, k, amount FROM %s_ledger" % run, port=port)
+    seen, dups, wrong = {}, 0, 0
+    for i, k, amt in got:
+        i = int(i)
+        if i in seen:
+            dups += 1
+        seen[i] = (int(k), int(amt))
+        if ledger.get(i) != seen[i]:
+            wrong += 1
+    missing = len(set(ledger) - set(seen))
+    gt = {int(k): (int(t), int(n)) for k, t, n in
+          pg_util.query("SELECT k, total, n FROM %s_totals" % run, port=port)}
+    twrong = sum(1 for k in set(totals) | set(gt) if totals.get(k) != gt.get(k))
+    print("pg_eo_test: %s: ledger %d rows (%d duplicates, %d missing, %d wrong); totals %d "
+          "keys wrong" % (run, len(got), dups, missing, wrong, twrong))
+    bad = dups + missing + wrong + twrong
+    if expect_exact and bad:
+        fail("%s: not exactly-once: %d duplicates, %d missing, %d wrong ledger rows, %d wrong "
+             "totals" % (run, dups, missing, wrong, twrong))
+    return bad, dups
+
+
+def no_prepared_left(run, which):
+    left = pg_util.prepared_xacts("sluice:" + run, port=pg_util.port_of(which))
+    if left:
+        fail("%s: prepared transactions left: %s" % (run, left))
+
+
+def crash_loop(a, data, sql, kills, pauses, rnd):
+    """Runs of sql SIGKILLed `kills` times: kill k pauses at pauses[k % 3]
+    (None: a random moment) and is killed there. Returns kills done."""
+    done = 0
+    for k in range(kills):
+        step = pauses[k % len(pauses)]
+        env = {"SLUICE_TEST_PAUSE": step + ":1500"} if step else {}
+        job = Job(a, data, sql, env)
+        if step:
+            at = -1
+            for _ in range(rnd.randint(0, 2) + 1):  # not always the first checkpoint
+                at = job.wait_line("sluice-test: paused after " + step, 40, at + 1)
+                if at < 0:
+                    break
+            if at < 0:
+                job.kill()
+                job.wait(30)
+                if job.p.returncode == -signal.SIGKILL or "SQLSTATE" not in job.stderr():
+                    return done  # the input ran out: the job ended
+                fail("kill %d: no pause at %s:\n%s" % (k, step, job.stderr()[-3000:]))
+                return done
+        else:
+            time.sleep(rnd.uniform(0.3, 1.5))
+        if not job.alive():
+            if job.p.returncode == 0:
+                return done
+            fail("kill %d: the job failed by itself (%r):\n%s" % (k, job.p.returncode,
+                                                               job.stderr()[-3000:]))
+            return done
+        job.kill()
+        job.wait(30)
+        done += 1
+    return done
+
+
+def finish(a, data, sql, what):
+    job = Job(a, data, sql)
+    rc = job.wait(180)
+    if rc != 0:
+        job.kill()
+        fail("%s: the last run ended with %r:\n%s" % (what, rc, job.stderr()[-3000:]))
+    return job
+
+
+def case_crash(a, which, run, pauses, guarantee="exactly-once", kills=None):
+    rnd = random.Random(int(os.environ.get("SLUICE_TEST_SEED", "11")))
+    setup_tables(run, which)
+    data = os.path.join(a.work, run)
+    sql = job_sql(run, which, a.rows, a.rate, guarantee)
+    inv = Invariant(run, which, a.rows)
+    inv.start()
+    kills = a.kills if kills is None else kills
+    done = crash_loop(a, data, sql, kills, pauses, rnd)
+    finish(a, data, sql, run)
+    inv.stop.set()
+    inv.join(30)
+    print("pg_eo_test: %s: %d SIGKILLs, %d invariant reads, %d broken" %
+          (run, done, inv.reads, len(inv.broken)))
+    if done < kills:
+        fail("%s: only %d of %d kills happened (the input ran out: raise --rows)" %
+             (run, done, kills))
+    return inv, done
+
+
+def case_exactly(a, which, run, pauses):
+    inv, _ = case_crash(a, which, run, pauses)
+    if inv.reads < 20:
+        fail("%s: the invariant reader read only %d times" % (run, inv.reads))
+    if inv.broken:
+        fail("%s: a reader saw one table's epoch without the other's: %s" %
+             (run, inv.broken[:5]))
+    check_tables(run, which, a.rows)
+    no_prepared_left(run, which)
+
+
+def case_control(a):
+    inv, _ = case_crash(a, "pg", "pgeo_ctl", [None], "at-least-once", kills=8)
+    bad, dups = check_tables("pgeo_ctl", "pg", a.rows, expect_exact=False)
+    if not inv.broken and not dups:
+        fail("control: at-least-once with 8 kills broke neither the invariant nor the ledger: "
+             "the checks would not see it")
+
+
+def case_restart(a):
+    run, which = "pgeo_rs", "pg"
+    setup_tables(run, which)
+    data = os.path.join(a.work, run)
+    job = Job(a, data, job_sql(run, which, a.rows, a.rate))
+    for n in range(2):
+        end = time.monotonic() + 60
+        start = int(pg_util.query("SELECT count(*) FROM %s_ledger" % run)[0][0])
+        while time.monotonic() < end and job.alive() and \
+                int(pg_util.query("SELECT count(*) FROM %s_ledger" % run)[0][0]) <= start:
+            time.sleep(0.2)
+        time.sleep(0.5)
+        if not job.alive():
+            break
+        print("pg_eo_test: restart %d: pg_ctl restart -m immediate" % (n + 1))
+        pg_util.restart(immediate=True, which=which)
+    rc = job.wait(240)
+    err = job.stderr()
+    if rc != 0:
+        job.kill()
+        fail("restart: the job did not recover (exit %r):\n%s" % (rc, err[-3000:]))
+    elif "restarting it" not in err:
+        fail("restart: the job never restarted (the server restart was not seen?):\n%s" %
+             err[-2000:])
+    check_tables(run, which, a.rows)
+    no_prepared_left(run, which)
+
+
+def case_zombie(a):
+    run, which = "pgeo_zb", "pg"
+    setup_tables(run, which)
+    data = os.path.join(a.work, run)
+    sql = job_sql(run, which, a.rows, a.rate)
+    first = Job(a, data, sql)
+    count = "SELECT count(*) FROM %s_ledger" % run
+    end = time.monotonic() + 60
+    while time.monotonic() < end and first.alive() and int(pg_util.query(count)[0][0]) == 0:
+        time.sleep(0.2)
+    time.sleep(1.0)
+    if not first.alive():
+        return fail("instance A stopped early:\n" + first.stderr()[-3000:])
+    first.kill(signal.SIGSTOP)
+    time.sleep(0.5)
+    frozen = int(pg_util.query(count)[0][0])
+    copy = data + "-copy"
+    shutil.copytree(data, copy, symlinks=True)
+    second = Job(a, copy, sql)
+    end = time.monotonic() + 60
+    while time.monotonic() < end and second.alive() and int(pg_util.query(count)[0][0]) <= frozen:
+        time.sleep(0.2)
+    if int(pg_util.query(count)[0][0]) <= frozen:
+        first.kill(signal.SIGCONT)
+        first.kill()
+        second.kill()
+        return fail("instance B made no progress:\n" + second.stderr()[-3000:])
+    first.kill(signal.SIGCONT)
+    rc = first.wait(60)
+    err = first.stderr()
+    print("pg_eo_test: zombie: instance A exited with %r: %s" % (
+        rc, " / ".join(err.strip().split("\n")[-3:])))
+    if rc is None:
+        first.kill()
+        fail("the fenced instance A did not stop within 60 s")
+    elif rc == 0 or "SQLSTATE: 55006" not in err or "'%s_ledger'" % run not in err:
+        fail("instance A did not stop with 55006 naming the prefix (exit %r):\n%s" % (rc, err))
+    rc = second.wait(180)
+    if rc != 0:
+        second.kill()
+        fail("instance B ended with %r:\n%s" % (rc, second.stderr()[-3000:]))
+    check_tables(run, which, a.rows)
+    no_prepared_left(run, which)
+
+
+def case_refuse(a):
+    data = os.path.join(a.work, "refuse")
+    long_prefix = "p" * 153
+    sql = ("SET 'execution.checkpointing.interval' = '300 ms';\n"
+           "CREATE TABLE gen (id BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '5');\n"
+           "CREATE TABLE o (id BIGINT) WITH ('connector' = 'jdbc', 'url' = '%s', "
+           "'table-name' = 'o', 'password' = 'sluice', 'username' = 'sluice', "
+           "'sink.delivery-guarantee' = 'exactly-once', 'sink.transactional-id-prefix' = '%s');\n"
+           "INSERT INTO o SELECT id FROM gen;\n")
+    pg_util.execute("DROP TABLE IF EXISTS o; CREATE TABLE o (id bigint)")
+    job = Job(a, data, sql % (pg_util.jdbc_url(), long_prefix))
+    job.wait(60)
+    err = job.stderr()
+    if "SQLSTATE: 22023" not in err or "sink.transactional-id-prefix" not in err:
+        fail("a 153-byte prefix was not refused with 22023:\n" + err[-2000:])
+    shutil.rmtree(data, ignore_errors=True)
+    job = Job(a, data, sql % ("jdbc:postgresql://127.0.0.1:1/sluice", "ok"))
+    job.wait(60)
+    err = job.stderr()
+    if "SQLSTATE: 08001" not in err or "sluice'" in err.replace("'sluice'", ""):
+        fail("an unreachable server was not refused with 08001:\n" + err[-2000:])
+    # DROP TABLE while a prepared transaction of its prefix exists: refused
+    # naming it (a neighbouring prefix's does not count); allowed after.
+    shutil.rmtree(data, ignore_errors=True)
+    decl = ("CREATE TABLE d (id BIGINT) WITH ('connector' = 'jdbc', 'url' = '%s', "
+            "'table-name' = 'o', 'password' = 'sluice', 'username' = 'sluice', "
+            "'sink.transactional-id-prefix' = 'pgeo-drop');\n" % pg_util.jdbc_url())
+    for gid in ("sluice:pgeo-drop:3:1", "sluice:pgeo-dropx:3:1"):
+        pg_util.execute("BEGIN; INSERT INTO o VALUES (1); PREPARE TRANSACTION %s" %
+                        pg_util.literal(gid))
+    job = Job(a, data, decl + "DROP TABLE d;\n")
+    job.wait(60)
+    err = job.stderr()
+    if "SQLSTATE: 55006" not in err or ":pgeo-drop:3:1'" not in err or \
+            "pgeo-dropx" in err:
+        fail("DROP TABLE with a prepared transaction of its prefix was not refused naming "
+             "it:\n" + err[-2000:])
+    pg_util.execute("ROLLBACK PREPARED 'sluice:pgeo-drop:3:1'")
+    job = Job(a, data, "DROP TABLE d;\n")
+    job.wait(60)
+    if job.p.returncode != 0:
+        fail("DROP TABLE after the rollback failed:\n" + job.stderr()[-2000:])
+    pg_util.execute("ROLLBACK PREPARED 'sluice:pgeo-dropx:3:1'")
+
+
+def kafka_modules():
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path.insert(0, os.path.join(here, "..", "kafka"))
+    sys.path.insert(0, os.path.join(here, "..", "e2e"))
+    import kafka_util
+    import sluice_e2e
+    return kafka_util, sluice_e2e
+
+
+def set_sql(run, rows, rate, which, topic, out_dir, broker):
+    return ("SET 'parallelism.default' = '2';\n"
+            "SET 'execution.checkpointing.interval' = '300 ms';\n"
+            "SET 'pipeline.name' = '%s';\n" % run +
+            "CREATE TABLE IF NOT EXISTS gen (id BIGINT) WITH ('connector' = 'datagen', "
+            "'number-of-rows' = '%d', 'rows-per-second' = '%d', 'fields.id.kind' = "
+            "'sequence', 'fields.id.start' = '1', 'fields.id.end' = '%d');\n" % (rows, rate, rows) +
+            "CREATE TABLE IF NOT EXISTS k_out (id BIGINT, amount BIGINT) WITH ('connector' = "
+            "'kafka', 'topic' = '%s', 'properties.bootstrap.servers' = '%s', 'format' = 'json', "
+            "'sink.delivery-guarantee' = 'exactly-once', 'sink.transactional-id-prefix' = "
+            "'%s-k-');\n" % (topic, broker, run) +
+            sink("ledger", run + "_ledger", which, "exactly-once") +
+            "CREATE TABLE IF NOT EXISTS f_out (id BIGINT, amount BIGINT) WITH ('connector' = "
+            "'filesystem', 'path' = '%s', 'format' = 'json');\n" % out_dir +
+            "EXECUTE STATEMENT SET BEGIN\n"
+            "INSERT INTO k_out SELECT id, id * 7 %% 101 FROM gen;\n"
+            "INSERT INTO ledger SELECT id, id %% %d, id * 7 %% 101 FROM gen;\n"
+            "INSERT INTO f_out SELECT id, id * 7 %% 101 FROM gen;\n"
+            "END;\n" % KEYS)
+
+
+def case_set(a):
+    kafka_util, sluice_e2e = kafka_modules()
+    run, which = "pgeo_set", "pg"
+    rnd = random.Random(int(os.environ.get("SLUICE_TEST_SEED", "13")))
+    setup_tables(run, which)
+    topic = "%s-%d" % (run, os.getpid())
+    kafka_util.create_topic(a.topic_tool, topic, 3)
+    data = os.path.join(a.work, run)
+    out_dir = os.path.join(a.work, "files")
+    sql = set_sql(run, a.rows, a.rate, which, topic, out_dir, kafka_util.BROKER)
+    kills = min(a.kills, 20)
+    done = crash_loop(a, data, sql, kills, ["prepare", "decide", None], rnd)
+    finish(a, data, sql, run)
+    print("pg_eo_test: set: %d SIGKILLs" % done)
+    if done < kills:
+        fail("set: only %d of %d kills happened (raise --rows)" % (done, kills))
+    want = sorted((i, i * 7 % 101) for i in range(1, a.rows + 1))
+    got_k = sorted((r["id"], r["amount"]) for r in
+                   (json.loads(v) for v in kafka_util.consume(topic)))
+    got_p = sorted((int(i), int(m)) for i, m in
+                   pg_util.query("SELECT id, amount FROM %s_ledger" % run))
+    got_f = sorted((r["id"], r["amount"]) for r in sluice_e2e.committed_rows(out_dir))
+    for name, got in (("kafka", got_k), ("postgresql", got_p), ("files", got_f)):
+        print("pg_eo_test: set: %s holds %d records (%d expected)" % (name, len(got), len(want)))
+        if got != want:
+            fail("set: %s differs from the reference (%d records, %d expected)" %
+                 (name, len(got), len(want)))
+    no_prepared_left(run, which)
+
+
+def case_two_lr(a):
+    kafka_util, _ = kafka_modules()
+    run = "pgeo_2lr"
+    setup_tables(run, "pg0")
+    topic = "%s-%d" % (run, os.getpid())
+    kafka_util.create_topic(a.topic_tool, topic, 1)
+    data = os.path.join(a.work, run)
+    sql = set_sql(run, 10, 10, "pg0", topic, os.path.join(a.work, "files"), kafka_util.BROKER)
+    job = Job(a, data, sql)
+    job.wait(60)
+    err = job.stderr()
+    print("pg_eo_test: two_lr:\n" + err[-1500:])
+    if job.p.returncode == 0 or "last-resource participants" not in err or \
+            "max_prepared_transactions" not in err:
+        fail("Kafka exactly-once + PostgreSQL exactly-once without prepared transactions was "
+             "not refused naming max_prepared_transactions (exit %r):\n%s" %
+             (job.p.returncode, err[-3000:]))
+    if "SQLSTATE" not in err:
+        fail("two_lr: no SQLSTATE in the refusal")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sluice", required=True)
+    ap.add_argument("--case", required=True)
+    ap.add_argument("--kills", type=int, default=25)
+    ap.add_argument("--rows", type=int, default=12000)
+    ap.add_argument("--rate", type=int, default=400)
+    ap.add_argument("--topic-tool")
+    a = ap.parse_args()
+    a.work = tempfile.mkdtemp(prefix="sluice-pgeo-")
+    started = time.monotonic()
+    if a.case == "prep":
+        case_exactly(a, "pg", "pgeo_prep", ["prepare", "seal", None])
+    elif a.case == "lr":
+        case_exactly(a, "pg0", "pgeo_lr", ["decide", "state-sink", None])
+    elif a.case == "control":
+        case_control(a)
+    elif a.case == "restart":
+        case_restart(a)
+    elif a.case == "zombie":
+        case_zombie(a)
+    elif a.case == "refuse":
+        case_refuse(a)
+    elif a.case == "set":
+        case_set(a)
+    elif a.case == "two_lr":
+        case_two_lr(a)
+    else:
+        fail("unknown case " + a.case)
+    print("pg_eo_test: %s took %.1f s" % (a.case, time.monotonic() - started))
+    if FAILED:
+        print("pg_eo_test: kept %s" % a.work)
+        print("0 passed, 1 failed")
+        return 1
+    shutil.rmtree(a.work, ignore_errors=True)
+    print("1 passed, 0 failed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
