@@ -1761,6 +1761,21 @@ int sl_job_run(const sl_job_spec *spec, sl_job_stats *stats, sl_error *err)
     sl__collect(&j);
     for (int i = 0; i < j.ntasks; i++)
         sl__close_task(&j.tasks[i]);
+    /* After a failure: what this run prepared is decided by the data
+    ** directory's seal, whatever the failure said about it. */
+    int64_t sealed = -1;
+    sl_error serr = SL_ERROR_INIT;
+    if (rc != 0 && j.store && j.nparts > 0 && sl_chk_latest(j.store, &sealed, &serr) == 0) {
+        for (int i = 0; i < j.nparts; i++) {
+            if (!j.parts[i]->ops->settle || j.parts[i]->ops->settle(j.parts[i], sealed, &serr) == 0)
+                continue;
+            sl_log(SL_LOG_WARN, "job \"%s\": its prepared transactions are left for the next "
+                                "start: %s",
+                   spec->name, serr.message ? serr.message : "");
+            sl_error_reset(&serr);
+        }
+    }
+    sl_error_reset(&serr);
     for (int i = 0; i < j.nparts; i++) /* after their sinks: abort what is still open */
         j.parts[i]->ops->free(j.parts[i]);
     sl_free(j.tasks);

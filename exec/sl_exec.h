@@ -371,6 +371,15 @@ typedef int (*sl_sink_create_fn)(const sl_sink_args *args, sl_sink **out, sl_err
 **   commit(N)  (preparable) after the decision: make epoch N visible.
 **              Idempotent (a restart may commit it first).
 **
+**   settle(D) (preparable, optional) after a failure, before free: the
+**              newest checkpoint D this data directory holds sealed (a
+**              seal may have become durable although it reported an
+**              error): commit what this instance prepared for epochs <= D,
+**              roll back the rest, so that a job that is not started again
+**              leaves nothing prepared. Never fences anyone (a fenced
+**              zombie settles too). Not called when D cannot be read: then
+**              what is prepared is left to the next start's resolve.
+**
 ** A participant has either decide (last resource) or prepare, commit and
 ** resolve (preparable). The sink instances reach it through
 ** sl_sink_args.participant (they know its connector's type). Epoch N's
@@ -387,6 +396,7 @@ typedef struct sl_participant_ops {
     int (*prepare)(sl_participant *p, int64_t epoch, sl_error *err);   /* preparable */
     int (*commit)(sl_participant *p, int64_t epoch, sl_error *err);    /* preparable */
     int (*resolve)(sl_participant *p, int64_t decided, sl_error *err); /* preparable */
+    int (*settle)(sl_participant *p, int64_t decided, sl_error *err);  /* preparable, optional */
     /* (optional) What it holds open now, appended to out for SHOW JOBS:
     ** "<system> <transaction> open|prepared since <UTC time>", items
     ** separated by "; ". Called from the coordinating thread. */

@@ -466,14 +466,3 @@ int sl__pg_sink_create(const sl_sink_args *args, sl_sink **out, sl_error *err)
     *out = s;
     return 0;
 }
-
-/* Until pg_txn.c (the exactly-once participant) is linked in: its strong
-** definition replaces this one. The resolver never plans an exactly-once
-** jdbc sink without a participant, so this is not reached. */
-__attribute__((weak)) int sl__pg_txn_write(sl_participant *p, int64_t epoch, sl__pg_writer *w,
-                                           const sl_chunk *c, sl_error *err)
-{
-    (void)p, (void)epoch, (void)w, (void)c;
-    return sl_error_set(err, SL_ERR_NOT_SUPPORTED, -1,
-                        "jdbc sink: exactly-once is not available in this build");
-}

@@ -85,11 +85,15 @@
 ** From then on the zombie's UPDATE finds no row with its token: its
 ** PREPARE or COMMIT never happens, and it stops with 55006.
 **
-** free() rolls back what is open, and ROLLBACK PREPAREs the epoch this
-** instance prepared when commit() was never called for it (the decision did
-** not happen: a failed job leaves no prepared transaction behind). An epoch
-** whose commit() was called is decided: it is left to the restart's
-** resolve(). Peek reads the progress row without fencing (both roles).
+** settle(D), after a failure, finishes the epoch this instance prepared by
+** the data directory's newest seal D: COMMIT PREPARED when it is <= D (the
+** seal became durable, whatever the failure said), ROLLBACK PREPARED
+** otherwise — a failed job leaves no prepared transaction behind. It never
+** fences (a fenced zombie settles too: its gids carry its own token, so it
+** can only finish its own). free() rolls back what is open and leaves a
+** prepared epoch that was not settled to the next start's resolve():
+** without the seal it cannot know whether it was decided. Peek reads the
+** progress row without fencing (both roles).
 **
 ** Probe (plan time, bounded): SHOW max_prepared_transactions: >= 2:
 ** preparable; fewer: the last resource (the resolver then refuses a second
@@ -139,7 +143,6 @@ typedef struct sl__pg_txn {
     int64_t token;           /* our fencing token, -1 before fencing */
     int64_t prepared;        /* the epoch this instance prepared and did not commit, -1 */
     time_t prepared_at;      /* when (wall clock, SHOW JOBS) */
-    bool committing;         /* commit(prepared) was called: it is decided */
     bool table_ready;        /* sluice_progress exists */
 } sl__pg_txn;
 
@@ -575,7 +578,6 @@ static int sl__txn_prepare(sl_participant *p, int64_t epoch, sl_error *err)
         if (rc == 0) {
             x->prepared = epoch;
             x->prepared_at = time(NULL);
-            x->committing = false;
             sl__slot_release(x, s);
         } else {
             s->broken = true; /* unknown whether it was prepared: resolve() will tell */
@@ -594,8 +596,6 @@ static int sl__txn_prepare(sl_participant *p, int64_t epoch, sl_error *err)
 static int sl__txn_commit(sl_participant *p, int64_t epoch, sl_error *err)
 {
     sl__pg_txn *x = p->impl;
-    if (x->prepared == epoch)
-        x->committing = true; /* decided: free() must not roll it back */
     if (sl__ctl(x, err) != 0)
         return -1;
     char *gid = sl__gid(x, epoch);
@@ -683,6 +683,42 @@ static int sl__txn_resolve(sl_participant *p, int64_t decided, sl_error *err)
     return sl__fence(x, true, decided, err);
 }
 
+static int sl__txn_settle(sl_participant *p, int64_t decided, sl_error *err)
+{
+    sl__pg_txn *x = p->impl;
+    if (x->prepared < 0)
+        return 0;
+    for (int i = 0; i < 2; i++) /* its open transactions end with their connections */
+        if (x->slot[i].conn) {
+            PQfinish(x->slot[i].conn);
+            x->slot[i].conn = NULL;
+        }
+    if (!x->ctl || PQstatus(x->ctl) != CONNECTION_OK) {
+        if (x->ctl)
+            PQfinish(x->ctl);
+        x->ctl = sl__connect(x, SL__PG_FREE_TIMEOUT_MS, err);
+        if (!x->ctl)
+            return -1;
+    }
+    bool commit = x->prepared <= decided;
+    char *gid = sl__gid(x, x->prepared);
+    sl_error e = SL_ERROR_INIT;
+    int rc = sl__finish_prepared(x, gid, commit, &e);
+    if (rc == 0)
+        sl_log(SL_LOG_INFO, "jdbc: job \"%s\": %s prepared transaction '%s' (checkpoint %" PRId64
+                            " is the newest sealed)",
+               x->job, commit ? "committed" : "rolled back", gid, decided);
+    if (rc == 0 || strcmp(e.sqlstate, SL_ERR_UNDEFINED_OBJECT) == 0) { /* gone: finished */
+        x->prepared = -1;
+        rc = 0;
+        sl_error_reset(&e);
+    } else {
+        sl_error_move(err, &e);
+    }
+    sl_free(gid);
+    return rc;
+}
+
 static void sl__txn_free(sl_participant *p)
 {
     if (!p)
@@ -693,26 +729,10 @@ static void sl__txn_free(sl_participant *p)
             PQfinish(x->slot[i].conn);
         pthread_mutex_destroy(&x->slot[i].mu);
     }
-    if (x->prepared >= 0 && !x->committing) {
-        /* Prepared, never decided: nothing may keep it. */
-        sl_error e = SL_ERROR_INIT;
-        if (!x->ctl || PQstatus(x->ctl) != CONNECTION_OK) {
-            if (x->ctl)
-                PQfinish(x->ctl);
-            x->ctl = sl__connect(x, SL__PG_FREE_TIMEOUT_MS, &e);
-        }
-        char *gid = sl__gid(x, x->prepared);
-        if (x->ctl && sl__finish_prepared(x, gid, false, &e) == 0)
-            sl_log(SL_LOG_INFO, "jdbc: job \"%s\": rolled back undecided prepared transaction "
-                                "'%s'",
-                   x->job, gid);
-        else if (strcmp(e.sqlstate, SL_ERR_UNDEFINED_OBJECT) != 0)
-            sl_log(SL_LOG_WARN, "jdbc: job \"%s\": prepared transaction '%s' is left for the "
-                                "next start to roll back: %s",
-                   x->job, gid, e.message ? e.message : "");
-        sl_free(gid);
-        sl_error_reset(&e);
-    }
+    if (x->prepared >= 0)
+        sl_log(SL_LOG_WARN, "jdbc: job \"%s\": prepared transaction of epoch %" PRId64
+                            " is left for the next start to resolve",
+               x->job, x->prepared);
     if (x->ctl)
         PQfinish(x->ctl);
     sl__pg_target_clear(&x->target);
@@ -763,6 +783,7 @@ static const sl_participant_ops sl__pg_preparable_ops = {
     .prepare = sl__txn_prepare,
     .commit = sl__txn_commit,
     .resolve = sl__txn_resolve,
+    .settle = sl__txn_settle,
     .describe = sl__txn_describe,
 };
 

@@ -242,7 +242,8 @@ static void t_preparable_cycle(void)
 }
 
 /* resolve(D): ours <= D committed, ours > D rolled back, another prefix
-** ('res-ab' beside 'res-a') untouched; free() rolls back an undecided one. */
+** ('res-ab' beside 'res-a') untouched; settle(D) finishes what this
+** instance prepared by the newest seal D; free() leaves an unsettled one. */
 static void t_resolve_exact(void)
 {
     if (!have_servers())
@@ -270,13 +271,34 @@ static void t_resolve_exact(void)
     CHECK_INT(ngids(c, "sluice:res-a:x:7"), 1);
     CHECK_INT(num(c, "SELECT count(*) FROM rt"), 1);
     CHECK_INT(num(c, "SELECT id FROM rt"), 0);
-    /* Prepared, then the job fails before the decision: free rolls it back. */
+    /* Prepared, then the job fails before the decision (the newest seal is
+    ** 2): settle rolls it back. */
     CHECK(write_rows(p, 3, "rt", 100, 101) == 0);
     CHECK_STR(op(p->ops->prepare, p, 3), "");
     CHECK_INT(ngids(c, "sluice:res-a:3"), 1);
-    p->ops->free(p);
+    CHECK_STR(op(p->ops->settle, p, 2), "");
     CHECK_INT(ngids(c, "sluice:res-a:3"), 0);
     CHECK_INT(num(c, "SELECT count(*) FROM rt"), 1);
+    /* Prepared and sealed, then a failure (the seal reported an error but
+    ** became durable): settle commits it. */
+    CHECK(write_rows(p, 4, "rt", 200, 201) == 0);
+    CHECK_STR(op(p->ops->prepare, p, 4), "");
+    CHECK_STR(op(p->ops->settle, p, 4), "");
+    CHECK_INT(ngids(c, "sluice:res-a:4"), 0);
+    CHECK_INT(num(c, "SELECT count(*) FROM rt WHERE id = 200"), 1);
+    /* Not settled (the seal could not be read): free leaves it to the next
+    ** start's resolve, which rolls it back by its decided checkpoint. */
+    CHECK(write_rows(p, 5, "rt", 300, 301) == 0);
+    CHECK_STR(op(p->ops->prepare, p, 5), "");
+    p->ops->free(p);
+    CHECK_INT(ngids(c, "sluice:res-a:5"), 1);
+    p = part(o, "job2", false);
+    REQUIRE(p);
+    CHECK(p->ops->recover(p, &d, &err) == 0);
+    CHECK(p->ops->resolve(p, 4, &err) == 0);
+    CHECK_INT(ngids(c, "sluice:res-a:5"), 0);
+    CHECK_INT(num(c, "SELECT count(*) FROM rt WHERE id = 300"), 0);
+    p->ops->free(p);
     run(c, "ROLLBACK PREPARED 'sluice:res-ab:2:7'");
     run(c, "ROLLBACK PREPARED 'sluice:res-a:x:7'");
     sl_kvlist_free(o);
