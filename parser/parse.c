@@ -203,8 +203,8 @@ sl_stmt *sl_parse_one(const char *sql, size_t len, sl_error *err)
 bool sl__blk_step(sl__blk *b, int type)
 {
     bool ends = type == TK_SEMI && !b->in_set;
-    if (type == TK_BEGIN && b->recent[0] == TK_EXECUTE && b->recent[1] == TK_STATEMENT &&
-        b->recent[2] == TK_SET) {
+    if (type == TK_BEGIN && (b->recent[0] == TK_EXECUTE || b->recent[0] == TK_EXPLAIN) &&
+        b->recent[1] == TK_STATEMENT && b->recent[2] == TK_SET) {
         b->in_set = true;
         b->case_depth = 0;
     } else if (b->in_set && type == TK_CASE) {

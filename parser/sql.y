@@ -190,6 +190,11 @@ cmd(A) ::= DESCRIBE(K) nm(N).            { A = sl__stmt_named(p, SL_STMT_DESCRIB
 cmd(A) ::= DESC(K) nm(N).                { A = sl__stmt_named(p, SL_STMT_DESCRIBE, K, N); }
 cmd(A) ::= EXPLAIN(K) cmd(X).            { A = sl__explain(p, K, X); }
 cmd(A) ::= EXPLAIN(K) PLAN FOR cmd(X).   { A = sl__explain(p, K, X); }
+/* Flink's EXPLAIN STATEMENT SET BEGIN ... END (without EXECUTE). */
+cmd(A) ::= EXPLAIN(K) STATEMENT(T) SET BEGIN setlist(L) END.
+                          { A = sl__explain(p, K, sl__statement_set(p, T, L, NULL, SL__NOTOK)); }
+cmd(A) ::= EXPLAIN(K) STATEMENT(T) SET BEGIN setlist(L) insert(I) END(E).
+                          { A = sl__explain(p, K, sl__statement_set(p, T, L, I, E)); }
 cmd(A) ::= STOP(K) JOB STRING(X).        { A = sl__stop_job(p, K, X, false); }
 cmd(A) ::= STOP(K) JOB STRING(X) WITH SAVEPOINT.
                                          { A = sl__stop_job(p, K, X, true); }

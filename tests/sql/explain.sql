@@ -32,6 +32,12 @@ EXPLAIN EXECUTE STATEMENT SET BEGIN
   INSERT INTO audit SELECT id, campaign FROM clicks;
   INSERT INTO audit SELECT id, name FROM users;
 END;
+-- Flink's spelling, without EXECUTE: the same plan (the shell keeps the
+-- block whole at its semicolons).
+EXPLAIN STATEMENT SET BEGIN
+  INSERT INTO audit SELECT id, campaign FROM clicks;
+  INSERT INTO audit SELECT id, name FROM users;
+END;
 EXPLAIN SELECT 1 + 1, 'x' || 'y', DATE '2026-01-31', TIMESTAMP '2026-01-31 12:00:00.123';
 
 -- Kafka: an upsert-kafka table read as a source is normalized by its
