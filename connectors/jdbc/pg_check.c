@@ -458,25 +458,6 @@ done:
     return rc;
 }
 
-int sl__pg_check_sink(const sl_connector *cn, const sl_kvlist *opts, const sl_table_shape *shape,
-                      sl_error *err)
-{
-    (void)cn;
-    sl__pg_target t;
-    if (sl__pg_target_parse(opts, &t, err) != 0)
-        return -1;
-    int rc = -1;
-    PGconn *c = sl__pg_check_connect(&t, err);
-    if (c) {
-        rc = sl__pg_check_sink_on(c, &t, opts, shape, err);
-        PQfinish(c);
-    }
-    if (rc != 0)
-        sl_option_scrub_error(err, opts);
-    sl__pg_target_clear(&t);
-    return rc;
-}
-
 static int sl__pg_check_source_on(PGconn *c, const sl__pg_target *t, const sl_table_shape *shape,
                                   sl_error *err)
 {
@@ -509,21 +490,37 @@ done:
     return rc;
 }
 
-int sl__pg_check_source(const sl_connector *cn, const sl_kvlist *opts, const sl_table_shape *shape,
-                        sl_error *err)
+/* Connect to opts' server (bounded) and run one of the checks above on the
+** connection; the password is scrubbed from whatever went wrong. */
+static int sl__pg_check_with(const sl_kvlist *opts, const sl_table_shape *shape, bool sink,
+                             sl_error *err)
 {
-    (void)cn;
     sl__pg_target t;
     if (sl__pg_target_parse(opts, &t, err) != 0)
         return -1;
     int rc = -1;
     PGconn *c = sl__pg_check_connect(&t, err);
     if (c) {
-        rc = sl__pg_check_source_on(c, &t, shape, err);
+        rc = sink ? sl__pg_check_sink_on(c, &t, opts, shape, err)
+                  : sl__pg_check_source_on(c, &t, shape, err);
         PQfinish(c);
     }
     if (rc != 0)
         sl_option_scrub_error(err, opts);
     sl__pg_target_clear(&t);
     return rc;
+}
+
+int sl__pg_check_sink(const sl_connector *cn, const sl_kvlist *opts, const sl_table_shape *shape,
+                      sl_error *err)
+{
+    (void)cn;
+    return sl__pg_check_with(opts, shape, true, err);
+}
+
+int sl__pg_check_source(const sl_connector *cn, const sl_kvlist *opts, const sl_table_shape *shape,
+                        sl_error *err)
+{
+    (void)cn;
+    return sl__pg_check_with(opts, shape, false, err);
 }
