@@ -55,6 +55,32 @@ equal the reference (so the sums agree).
              ledger exactly-once on `pg0` (max_prepared_transactions = 0:
              a second last resource): refused at plan time, the reason and
              hint naming max_prepared_transactions.
+--case kafka_window  (issue test 1 as written; `kafka` fixture): clicks
+             (event_id, campaign_id, amount DECIMAL(10,2), ts) in JSON,
+             produced while the job runs into a 3-partition topic, 120 per
+             batch every 0.4 s, event times out of order by up to 300 ms
+             (within the watermark's 1 s delay: none late); the job: WATERMARK,
+             TUMBLE(1 s) COUNT and SUM(amount) per campaign and window into a
+             table without key on `pg` (a replayed window shows as a second
+             row), exactly-once (preparable), parallelism 2, checkpoints every
+             300 ms, an idle timeout; 25 SIGKILLs (after PREPARE, after the
+             seal before COMMIT PREPARED, inside checkpoints (state-sink), at
+             random); then one click per partition 5 s of event time later
+             (closes every window) and a last run until the table holds the
+             reference, stopped with SIGTERM. The table (psql) equals the
+             reference computed here from the produced clicks (exact decimal
+             sums); no prepared transaction of ours is left.
+--case kafka_window_control  the same at-least-once with 8 kills: no
+             window is lost and at least one is duplicated (the check above
+             can fail).
+--case lr_files  (issue test 2 as written): CSV files written by this
+             script while the job runs (under a hidden name, then renamed)
+             read by the filesystem source ('source.monitor-interval') into
+             a table without key on `pg0` (max_prepared_transactions = 0:
+             the last resource), exactly-once, 25 SIGKILLs (after the
+             decision before the seal — the last resource's crash window —,
+             inside checkpoints, at random); a last run until the table holds
+             every row; the table equals the rows of the files.
 
 Usage: pg_eo_test.py --sluice PATH --case NAME [--kills N] [--rows N]
                       [--topic-tool PATH]
