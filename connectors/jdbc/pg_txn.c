@@ -19,6 +19,20 @@
 ** 'sluice <prefix>' (application_name). A connection that failed is not
 ** reused: the job fails and restarts by its restart strategy.
 **
+** Writes. A table without a key is written by COPY (sl__pg_writer_put),
+** kept open on the epoch's connection across chunks and ended
+** (sl__pg_writer_finish) only when the connection is needed for anything
+** else: another writer's rows, the progress row before PREPARE or COMMIT,
+** or the same writer's rows of the next epoch (the other connection). One
+** COPY per epoch and sink instance instead of one per chunk (bench_pg's
+** case c). The slot's copy names the writer whose COPY may be open on its
+** connection; it is changed under the slot's mutex and x->mu, so a sink
+** instance can see under x->mu alone whether its COPY is open on the other
+** slot: it takes the other slot's mutex only then. Never otherwise: that
+** mutex may be held by a write waiting in the server for a row lock of
+** this epoch's transaction, which is prepared only after this instance's
+** barrier (a deadlock).
+**
 ** The progress table sluice_progress (SL__PG_PROGRESS_TABLE), in the schema
 ** of the first sink's table, created IF NOT EXISTS outside any epoch's
 ** transaction:
@@ -126,6 +140,7 @@ typedef struct sl__pg_slot {
     bool begun;         /* BEGIN sent (x->mu) */
     time_t began;       /* when (wall clock, SHOW JOBS) */
     bool broken;        /* a statement failed: the transaction and connection are lost */
+    sl__pg_writer *copy; /* the writer whose COPY may be open on conn, or NULL (mu + x->mu) */
 } sl__pg_slot;
 
 typedef struct sl__pg_txn {
@@ -493,6 +508,34 @@ static int sl__slot_begin(sl__pg_txn *x, sl__pg_slot *s, sl_error *err)
     return 0;
 }
 
+/* With s->mu held: the COPY open on the slot's connection (if any) ended,
+** so the connection can take other statements. A broken slot's is
+** forgotten (its connection is lost). */
+static void sl__slot_set_copy(sl__pg_txn *x, sl__pg_slot *s, sl__pg_writer *w)
+{
+    pthread_mutex_lock(&x->mu);
+    s->copy = w;
+    pthread_mutex_unlock(&x->mu);
+}
+
+static int sl__slot_end_copy(sl__pg_txn *x, sl__pg_slot *s, sl_error *err)
+{
+    sl__pg_writer *w = s->copy;
+    if (w)
+        sl__slot_set_copy(x, s, NULL);
+    if (!w)
+        return 0;
+    if (s->broken) {
+        sl__pg_writer_forget(w);
+        return 0;
+    }
+    if (sl__pg_writer_finish(w, err) != 0) {
+        s->broken = true; /* the transaction is aborted: the job restarts */
+        return sl__err(x, err);
+    }
+    return 0;
+}
+
 int sl__pg_txn_run(sl_participant *p, int64_t epoch, sl__pg_txn_fn fn, void *ctx, sl_error *err)
 {
     sl__pg_txn *x = p->impl;
@@ -501,6 +544,8 @@ int sl__pg_txn_run(sl_participant *p, int64_t epoch, sl__pg_txn_fn fn, void *ctx
         return -1;
     pthread_mutex_lock(&s->mu);
     int rc = sl__slot_begin(x, s, err);
+    if (rc == 0)
+        rc = sl__slot_end_copy(x, s, err);
     if (rc == 0 && (rc = fn(ctx, s->conn, epoch, err)) != 0) {
         s->broken = true; /* the transaction is aborted: the job restarts */
         sl__err(x, err);
@@ -511,28 +556,58 @@ int sl__pg_txn_run(sl_participant *p, int64_t epoch, sl__pg_txn_fn fn, void *ctx
     return rc;
 }
 
-typedef struct sl__write_ctx {
-    sl__pg_writer *w;  /* the sink instance's writer */
-    const sl_chunk *c; /* its rows */
-} sl__write_ctx;
-
-static int sl__write_fn(void *ctx, PGconn *conn, int64_t epoch, sl_error *err)
-{
-    sl__write_ctx *wc = ctx;
-    return sl__pg_writer_write(wc->w, conn, wc->c, epoch, err);
-}
-
 int sl__pg_txn_write(sl_participant *p, int64_t epoch, sl__pg_writer *w, const sl_chunk *c,
                      sl_error *err)
 {
-    sl__write_ctx wc = {w, c};
-    return sl__pg_txn_run(p, epoch, sl__write_fn, &wc, err);
+    sl__pg_txn *x = p->impl;
+    sl__pg_slot *s = sl__slot_of(x, epoch, err);
+    if (!s)
+        return -1;
+    /* w's COPY of the previous epoch, still open on the other slot's
+    ** connection (under that slot's mutex, never two at once). */
+    int rc = 0;
+    for (int i = 0; i < 2 && rc == 0; i++) {
+        sl__pg_slot *o = &x->slot[i];
+        pthread_mutex_lock(&x->mu);
+        bool mine = o != s && o->copy == w; /* only w's own put sets it to w */
+        pthread_mutex_unlock(&x->mu);
+        if (!mine)
+            continue;
+        pthread_mutex_lock(&o->mu);
+        if (o->copy == w)
+            rc = sl__slot_end_copy(x, o, err);
+        pthread_mutex_unlock(&o->mu);
+    }
+    if (rc != 0)
+        return sl__maybe_fenced(x, epoch, err);
+    pthread_mutex_lock(&s->mu);
+    rc = sl__slot_begin(x, s, err);
+    if (rc == 0 && s->copy != w)
+        rc = sl__slot_end_copy(x, s, err); /* another writer's */
+    if (rc == 0) {
+        if ((rc = sl__pg_writer_put(w, s->conn, c, epoch, err)) == 0) {
+            if (s->copy != w)
+                sl__slot_set_copy(x, s, w); /* a no-op finish for a table with a key */
+        } else {
+            sl_error ignored = SL_ERROR_INIT;
+            sl__pg_writer_finish(w, &ignored);
+            sl_error_reset(&ignored);
+            sl__slot_set_copy(x, s, NULL);
+            s->broken = true; /* the transaction is aborted: the job restarts */
+            sl__err(x, err);
+        }
+    }
+    pthread_mutex_unlock(&s->mu);
+    if (rc != 0)
+        sl__maybe_fenced(x, epoch, err);
+    return rc;
 }
 
 /* Epoch's transaction ends with its progress row (our token, or fenced). */
 static int sl__slot_progress(sl__pg_txn *x, sl__pg_slot *s, int64_t epoch, sl_error *err)
 {
-    if (sl__slot_begin(x, s, err) != 0) /* an empty epoch: its transaction holds the row alone */
+    if (sl__slot_begin(x, s, err) != 0 || /* an empty epoch: its transaction holds the row alone */
+        sl__slot_end_copy(x, s, err) != 0)
         return sl__maybe_fenced(x, epoch, err);
     char *sql = sl_sprintf("UPDATE %s SET epoch = $3, updated = now() WHERE prefix = $1 AND "
                            "token = $2",

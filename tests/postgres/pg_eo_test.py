@@ -55,11 +55,41 @@ equal the reference (so the sums agree).
              ledger exactly-once on `pg0` (max_prepared_transactions = 0:
              a second last resource): refused at plan time, the reason and
              hint naming max_prepared_transactions.
+--case kafka_window  (issue test 1 as written; `kafka` fixture): clicks
+             (event_id, campaign_id, amount DECIMAL(10,2), ts) in JSON,
+             produced while the job runs into a 3-partition topic, 120 per
+             batch every 0.4 s, event times out of order by up to 300 ms
+             (within the watermark's 1 s delay: none late); the job: WATERMARK,
+             TUMBLE(1 s) COUNT and SUM(amount) per campaign and window into a
+             table without key on `pg` (a replayed window shows as a second
+             row), exactly-once (preparable), parallelism 2, checkpoints every
+             300 ms, an idle timeout; 25 SIGKILLs (after PREPARE, after the
+             seal before COMMIT PREPARED, inside checkpoints (state-sink), at
+             random); then one click per partition 5 s of event time later
+             (closes every window) and a last run until the table holds the
+             reference, stopped with SIGTERM. The table (psql) equals the
+             reference computed here from the produced clicks (exact decimal
+             sums); no prepared transaction of ours is left.
+--case kafka_window_control  the same at-least-once with 8 kills: no
+             window is lost and at least one is duplicated (the check above
+             can fail).
+--case lr_files  (issue test 2 as written): CSV files written by this
+             script while the job runs (under a hidden name, then renamed)
+             read by the filesystem source ('source.monitor-interval') into
+             a table without key on `pg0` (max_prepared_transactions = 0:
+             the last resource), exactly-once, 25 SIGKILLs (after the
+             decision before the seal — the last resource's crash window —,
+             inside checkpoints, at random); a last run until the table holds
+             every row; the table equals the rows of the files.
 
 Usage: pg_eo_test.py --sluice PATH --case NAME [--kills N] [--rows N]
                       [--topic-tool PATH]
 """
 import argparse
+import collections
+import csv
+import datetime
+import decimal
 import json
 import os
 import random
@@ -243,17 +273,18 @@ def no_prepared_left(run, which):
         fail("%s: prepared transactions left: %s" % (run, left))
 
 
-def crash_loop(a, data, sql, kills, pauses, rnd):
-    """Runs of sql SIGKILLed `kills` times: kill k pauses at pauses[k % 3]
-    (None: a random moment) and is killed there. Returns kills done."""
+def crash_loop(a, data, sql, kills, pauses, rnd, skip=2, pause_ms=1500):
+    """Runs of sql SIGKILLed `kills` times: kill k pauses at
+    pauses[k % len(pauses)] (None: a random moment) and is killed there,
+    after 0..skip earlier pauses of pause_ms. Returns kills done."""
     done = 0
     for k in range(kills):
         step = pauses[k % len(pauses)]
-        env = {"SLUICE_TEST_PAUSE": step + ":1500"} if step else {}
+        env = {"SLUICE_TEST_PAUSE": "%s:%d" % (step, pause_ms)} if step else {}
         job = Job(a, data, sql, env)
         if step:
             at = -1
-            for _ in range(rnd.randint(0, 2) + 1):  # not always the first checkpoint
+            for _ in range(rnd.randint(0, skip) + 1):  # not always the first checkpoint
                 at = job.wait_line("sluice-test: paused after " + step, 40, at + 1)
                 if at < 0:
                     break
@@ -525,6 +556,272 @@ def case_two_lr(a):
         fail("two_lr: no SQLSTATE in the refusal")
 
 
+# --- issue test 1: Kafka -> TUMBLE window -> PostgreSQL, preparable ------
+
+CLICK_T0 = datetime.datetime(2026, 1, 1)
+CLICK_PARTITIONS = 3
+CLICKS_PER_BATCH = 40   # per partition and batch: one second of event time
+CAMPAIGNS = 7
+
+
+def click(b, p, j):
+    """Click j of partition p in batch b: event time b s + j * 25 ms, moved
+    back by up to 300 ms (out of order within the watermark's 1 s delay,
+    so never late); amount has two decimals."""
+    eid = (b * CLICK_PARTITIONS + p) * 1000 + j
+    ts = CLICK_T0 + datetime.timedelta(milliseconds=b * 1000 + j * 25 - eid * 7919 % 301)
+    return {"event_id": eid, "campaign_id": (eid * 13 + b) % CAMPAIGNS,
+            "amount": decimal.Decimal(eid * 37 % 99991) / 100, "ts": ts}
+
+
+def click_json(c):
+    return ('{"event_id": %d, "campaign_id": %d, "amount": %s, "ts": "%s"}' %
+            (c["event_id"], c["campaign_id"], c["amount"],
+             c["ts"].strftime("%Y-%m-%d %H:%M:%S.%f")[:-3]))
+
+
+class ClickProducer(threading.Thread):
+    """Produces batch after batch (kcat, one call per partition) every
+    `every` s until stop is set, then one click per partition 5 s of event
+    time past the last batch (campaign 999: its window never closes; it
+    moves every partition's watermark past the real windows). batches:
+    how many were produced (the reference is computed from them)."""
+
+    def __init__(self, kafka_util, topic, every=0.4, min_batches=3):
+        super().__init__(daemon=True)
+        self.ku, self.topic, self.every, self.min_batches = kafka_util, topic, every, min_batches
+        self.stop = threading.Event()
+        self.batches = 0
+        self.error = None
+
+    def run(self):
+        try:
+            while not self.stop.is_set() or self.batches < self.min_batches:
+                b = self.batches
+                for p in range(CLICK_PARTITIONS):
+                    self.ku.produce(self.topic, [(c["event_id"], click_json(c)) for c in
+                                                 (click(b, p, j) for j in range(CLICKS_PER_BATCH))],
+                                    partition=p)
+                self.batches += 1
+                self.stop.wait(self.every)
+            for p in range(CLICK_PARTITIONS):
+                c = click(self.batches + 5, p, 0)
+                c["campaign_id"] = 999
+                self.ku.produce(self.topic, [(c["event_id"], click_json(c))], partition=p)
+        except BaseException as x:  # kafka_util.fail raises SystemExit
+            self.error = x
+
+    def finish(self, kafka_util):
+        self.stop.set()
+        self.join(120)
+        if self.is_alive() or self.error:
+            kafka_util.fail("the producer failed: %r" % (self.error,))
+
+
+def window_reference(batches):
+    acc = collections.defaultdict(lambda: [0, decimal.Decimal(0)])
+    for b in range(batches):
+        for p in range(CLICK_PARTITIONS):
+            for j in range(CLICKS_PER_BATCH):
+                c = click(b, p, j)
+                w = acc[(c["ts"].replace(microsecond=0), c["campaign_id"])]
+                w[0] += 1
+                w[1] += c["amount"]
+    return collections.Counter({(w.strftime("%Y-%m-%d %H:%M:%S.000"), k, n, total): 1
+                                for (w, k), (n, total) in acc.items()})
+
+
+def read_windows(run):
+    return collections.Counter(
+        (ws, int(k), int(n), decimal.Decimal(t)) for ws, k, n, t in pg_util.query(
+            "SELECT to_char(window_start, 'YYYY-MM-DD HH24:MI:SS.MS'), campaign_id, clicks, "
+            "total FROM %s_win" % run))
+
+
+def window_sql(run, topic, broker, guarantee):
+    extra = ""
+    if guarantee == "at-least-once":
+        extra = (", 'sink.buffer-flush.max-rows' = '10', "
+                 "'sink.buffer-flush.interval' = '20 ms'")
+    return ("SET 'parallelism.default' = '2';\n"
+            "SET 'execution.checkpointing.interval' = '300 ms';\n"
+            "SET 'table.exec.source.idle-timeout' = '5 s';\n"
+            "SET 'pipeline.name' = '%s';\n" % run +
+            "CREATE TABLE IF NOT EXISTS clicks (event_id BIGINT, campaign_id INT, "
+            "amount DECIMAL(10, 2), ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) "
+            "WITH ('connector' = 'kafka', 'topic' = '%s', 'properties.bootstrap.servers' = '%s', "
+            "'format' = 'json', 'scan.startup.mode' = 'earliest-offset');\n" % (topic, broker) +
+            "CREATE TABLE IF NOT EXISTS wins (window_start TIMESTAMP(3), campaign_id INT, "
+            "clicks BIGINT, total DECIMAL(38, 2)) WITH ('connector' = 'jdbc', 'url' = '%s', "
+            "'table-name' = '%s_win', 'username' = 'sluice', 'password' = 'sluice', "
+            "'sink.delivery-guarantee' = '%s', 'sink.transactional-id-prefix' = '%s_win'%s);\n"
+            % (pg_util.jdbc_url(port=pg_util.port_of("pg")), run, guarantee, run, extra) +
+            "INSERT INTO wins SELECT window_start, campaign_id, COUNT(*), SUM(amount) FROM "
+            "TABLE(TUMBLE(TABLE clicks, DESCRIPTOR(ts), INTERVAL '1' SECOND)) "
+            "GROUP BY window_start, window_end, campaign_id;\n")
+
+
+def setup_table(run, which, name, cols):
+    pg_util.execute("DROP TABLE IF EXISTS {r}_{n}; CREATE TABLE {r}_{n} ({c}); "
+                    "DO $$ BEGIN IF to_regclass('sluice_progress') IS NOT NULL THEN "
+                    "DELETE FROM sluice_progress WHERE starts_with(prefix, '{r}_'); END IF; END $$"
+                    .format(r=run, n=name, c=cols), port=pg_util.port_of(which))
+
+
+def run_until(a, data, sql, complete, what, timeout=90):
+    """A run of sql until complete() holds (polled every 0.5 s, at most
+    timeout s; the sources here never end), then SIGTERM."""
+    job = Job(a, data, sql)
+    end = time.monotonic() + timeout
+    ok = False
+    while time.monotonic() < end and job.alive():
+        if complete():
+            ok = True
+            break
+        time.sleep(0.5)
+    if not job.alive():
+        return fail("%s: the last run ended by itself (%r):\n%s" %
+                    (what, job.p.returncode, job.stderr()[-3000:]))
+    job.kill(signal.SIGTERM)
+    rc = job.wait(60)
+    if rc is None:
+        job.kill()
+        job.wait(10)
+        fail("%s: the last run did not stop within 60 s of SIGTERM" % what)
+    elif rc not in (0, 143, -15):
+        fail("%s: the last run ended with %r:\n%s" % (what, rc, job.stderr()[-3000:]))
+    if not ok:
+        fail("%s: the output was not complete within %d s:\n%s" %
+             (what, timeout, job.stderr()[-2000:]))
+
+
+def compare(got, want, what):
+    missing = sum((want - got).values())
+    extra = sum(n for k, n in got.items() if k not in want)
+    dups = sum(n - max(want[k], 1) for k, n in got.items() if n > max(want[k], 1))
+    print("pg_eo_test: %s: %d rows (%d expected): %d missing, %d not in the reference, "
+          "%d duplicated" % (what, sum(got.values()), sum(want.values()), missing, extra, dups))
+    return missing, extra, dups
+
+
+def case_kafka_window(a, guarantee="exactly-once"):
+    """Issue test 1 (the module doc: --case kafka_window / kafka_window_control)."""
+    kafka_util, _ = kafka_modules()
+    exact = guarantee == "exactly-once"
+    run = "pgeo_kwin" if exact else "pgeo_kalo"
+    rnd = random.Random(int(os.environ.get("SLUICE_TEST_SEED", "17")))
+    setup_table(run, "pg", "win", "window_start timestamp(3), campaign_id int, clicks bigint, "
+                "total numeric(38,2)")
+    topic = "%s-%d" % (run, os.getpid())
+    kafka_util.create_topic(a.topic_tool, topic, CLICK_PARTITIONS)
+    producer = ClickProducer(kafka_util, topic)
+    producer.start()
+    data = os.path.join(a.work, run)
+    sql = window_sql(run, topic, kafka_util.BROKER, guarantee)
+    kills = a.kills if exact else 8
+    pauses = ["prepare", "seal", None, "prepare", "seal", "state-sink"] if exact else [None]
+    done = crash_loop(a, data, sql, kills, pauses, rnd, skip=1, pause_ms=1000)
+    producer.finish(kafka_util)
+    want = window_reference(producer.batches)
+    print("pg_eo_test: %s: %d SIGKILLs; %d batches of %d clicks, %d windows expected" %
+          (run, done, producer.batches, CLICK_PARTITIONS * CLICKS_PER_BATCH, len(want)))
+    if done < kills:
+        fail("%s: only %d of %d kills happened" % (run, done, kills))
+    run_until(a, data, sql, lambda: not (want - read_windows(run)), run)
+    missing, extra, dups = compare(read_windows(run), want, run)
+    if exact:
+        if missing or extra or dups:
+            fail("%s: the table differs from the reference: %d missing, %d foreign, %d "
+                 "duplicated" % (run, missing, extra, dups))
+        no_prepared_left(run, "pg")
+    else:
+        if missing or extra:
+            fail("%s: at-least-once lost or invented windows: %d missing, %d foreign" %
+                 (run, missing, extra))
+        if not dups:
+            fail("%s: at-least-once with %d kills duplicated no window: the exactly-once "
+                 "check would not see a replay" % (run, done))
+
+
+# --- issue test 2: files -> PostgreSQL, last resource (pg0) --------------
+
+FILE_ROWS = 120   # rows per file
+
+
+def file_rows(f):
+    return [(i, i % KEYS, decimal.Decimal(i * 7919 % 100000) / 100, "n,%d \"q\"" % (i % 50))
+            for i in range(f * FILE_ROWS + 1, (f + 1) * FILE_ROWS + 1)]
+
+
+class FileWriter(threading.Thread):
+    """Writes in-00000.csv, in-00001.csv, ... into dir every `every` s
+    until stop is set, each under a hidden name first, then renamed
+    (complete when it appears). files: how many were written."""
+
+    def __init__(self, dir, every=0.25):
+        super().__init__(daemon=True)
+        self.dir, self.every = dir, every
+        self.stop = threading.Event()
+        self.files = 0
+
+    def run(self):
+        os.makedirs(self.dir, exist_ok=True)
+        while not self.stop.is_set() or self.files < 3:
+            tmp = os.path.join(self.dir, ".in-%05d.tmp" % self.files)
+            with open(tmp, "w", newline="") as f:
+                csv.writer(f, lineterminator="\n").writerows(file_rows(self.files))
+            os.rename(tmp, os.path.join(self.dir, "in-%05d.csv" % self.files))
+            self.files += 1
+            self.stop.wait(self.every)
+
+
+def read_files_table(run):
+    return collections.Counter(
+        (int(i), int(k), decimal.Decimal(m), n) for i, k, m, n in
+        pg_util.query("SELECT id, k, amount, note FROM %s_files" % run,
+                      port=pg_util.port_of("pg0")))
+
+
+def case_lr_files(a):
+    """Issue test 2 (the module doc: --case lr_files)."""
+    run, which = "pgeo_lrf", "pg0"
+    rnd = random.Random(int(os.environ.get("SLUICE_TEST_SEED", "19")))
+    setup_table(run, which, "files", "id bigint, k bigint, amount numeric(10,2), note text")
+    indir = os.path.join(a.work, "in")
+    writer = FileWriter(indir)
+    writer.start()
+    data = os.path.join(a.work, run)
+    sql = ("SET 'parallelism.default' = '2';\n"
+           "SET 'execution.checkpointing.interval' = '300 ms';\n"
+           "SET 'pipeline.name' = '%s';\n" % run +
+           "CREATE TABLE IF NOT EXISTS src (id BIGINT, k BIGINT, amount DECIMAL(10, 2), "
+           "note STRING) WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'csv', "
+           "'source.monitor-interval' = '100 ms');\n" % indir +
+           "CREATE TABLE IF NOT EXISTS dst (id BIGINT, k BIGINT, amount DECIMAL(10, 2), "
+           "note STRING) WITH ('connector' = 'jdbc', 'url' = '%s', 'table-name' = '%s_files', "
+           "'username' = 'sluice', 'password' = 'sluice', "
+           "'sink.delivery-guarantee' = 'exactly-once', "
+           "'sink.transactional-id-prefix' = '%s_files');\n"
+           % (pg_util.jdbc_url(port=pg_util.port_of(which)), run, run) +
+           "INSERT INTO dst SELECT id, k, amount, note FROM src;\n")
+    done = crash_loop(a, data, sql, a.kills, ["decide", "state-sink", None, "decide"], rnd,
+                      skip=1, pause_ms=1000)
+    writer.stop.set()
+    writer.join(30)
+    want = collections.Counter(r for f in range(writer.files) for r in file_rows(f))
+    print("pg_eo_test: %s: %d SIGKILLs; %d files, %d rows expected" %
+          (run, done, writer.files, sum(want.values())))
+    if done < a.kills:
+        fail("%s: only %d of %d kills happened" % (run, done, a.kills))
+    count = "SELECT count(*) FROM %s_files" % run
+    run_until(a, data, sql, lambda: int(pg_util.query(count, port=pg_util.port_of(which))[0][0])
+              >= sum(want.values()), run)
+    missing, extra, dups = compare(read_files_table(run), want, run)
+    if missing or extra or dups:
+        fail("%s: the table differs from the reference: %d missing, %d foreign, %d duplicated"
+             % (run, missing, extra, dups))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sluice", required=True)
@@ -552,6 +849,12 @@ def main():
         case_set(a)
     elif a.case == "two_lr":
         case_two_lr(a)
+    elif a.case == "kafka_window":
+        case_kafka_window(a)
+    elif a.case == "kafka_window_control":
+        case_kafka_window(a, "at-least-once")
+    elif a.case == "lr_files":
+        case_lr_files(a)
     else:
         fail("unknown case " + a.case)
     print("pg_eo_test: %s took %.1f s" % (a.case, time.monotonic() - started))

@@ -17,7 +17,10 @@ endif()
 #   pg.eo_restart  pg_ctl restart -m immediate twice mid-run
 #   pg.eo_zombie   SIGSTOP, a copy of the data directory, SIGCONT: 55006
 #   pg.eo_refuse   plan-time refusals (prefix too long, unreachable)
-foreach(c prep lr control restart zombie refuse)
+#   pg.eo_lr_files issue test 2: CSV files written while the job runs ->
+#                  pg0 (the last resource), 25 SIGKILLs (after the
+#                  decision before the seal, inside checkpoints, at random)
+foreach(c prep lr control restart zombie refuse lr_files)
   add_test(NAME pg.eo_${c}
     COMMAND ${Python3_EXECUTABLE} ${SL_PG_DIR}/pg_eo_test.py
             --sluice $<TARGET_FILE:sluice> --case ${c})
@@ -38,8 +41,14 @@ endif()
 #                  equal the reference
 #   pg.eo_two_lr   Kafka EO + PostgreSQL EO on pg0: two last resources,
 #                  refused naming max_prepared_transactions
+#   pg.eo_kafka_window          issue test 1: Kafka clicks -> TUMBLE(1 s)
+#                  COUNT/SUM per campaign -> pg (preparable, a table
+#                  without key), 25 SIGKILLs (after PREPARE, after the seal
+#                  before COMMIT PREPARED, inside checkpoints, at random)
+#   pg.eo_kafka_window_control  the same at-least-once, 8 kills: a
+#                  duplicated window must show (the check can fail)
 if(DEFINED SL_KAFKA_ENV AND TARGET kafka_topic)
-  foreach(c set two_lr)
+  foreach(c set two_lr kafka_window kafka_window_control)
     add_test(NAME pg.eo_${c}
       COMMAND ${Python3_EXECUTABLE} ${SL_PG_DIR}/pg_eo_test.py
               --sluice $<TARGET_FILE:sluice> --topic-tool $<TARGET_FILE:kafka_topic>
