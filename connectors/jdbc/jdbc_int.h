@@ -110,8 +110,9 @@ void sl__pg_quote_literal(sl_strbuf *sb, const char *s);
 ** columns differ from the stored row is a conflict: counted, logged with
 ** its key, written to 'sink.conflict-table' in the same transaction) or
 ** error (a conflict fails with 23505 naming the key); identical duplicates
-** are absorbed under ignore and error; -D rows delete by key; -U rows are
-** left out (Flink's upsert sinks do the same).
+** are absorbed under ignore and error; -D rows delete by key; a -U row is
+** left out when the +U of its key follows it, else (its +U was filtered
+** out) it deletes by key, as Flink's JDBC sink treats -U.
 */
 typedef struct sl__pg_writer sl__pg_writer;
 

@@ -16,8 +16,10 @@
 **            INSERTs in pipeline mode.
 **   update   a PRIMARY KEY, 'sink.on-duplicate-key' = 'update' (default):
 **            +I/+U rows by INSERT ... ON CONFLICT (key) DO UPDATE, -D rows
-**            by DELETE ... WHERE key, -U rows left out (the +U after it
-**            replaces the row, as in Flink's upsert sinks). One prepared
+**            by DELETE ... WHERE key; a -U row is left out when the +U
+**            of its key follows it (it replaces the row), else it deletes
+**            by key (a filter dropped its +U), as Flink's JDBC sink treats
+**            -U. One prepared
 **            statement per row in libpq's pipeline mode, one sync per
 **            SL__PG_PIPELINE_ROWS rows: a key's changes keep their order.
 **   ignore   ON CONFLICT (key) DO NOTHING, the idempotent ledger insert.
@@ -594,6 +596,20 @@ static int sl__pg_conflict(sl__pg_writer *w, const sl_chunk *c, int r, const cha
     return rc;
 }
 
+/* Whether row r (a -U) is followed in c by the +U of the same key. */
+static bool sl__pg_replaced(sl__pg_writer *w, const sl_chunk *c, int r)
+{
+    if (r + 1 >= c->nrows || c->kinds[r + 1] != SL_ROW_UPDATE_AFTER)
+        return false;
+    sl_strbuf a = SL_STRBUF_INIT, b = SL_STRBUF_INIT;
+    sl__pg_key_text(w, c, r, &a);
+    sl__pg_key_text(w, c, r + 1, &b);
+    bool same = strcmp(sl_strbuf_cstr(&a), sl_strbuf_cstr(&b)) == 0;
+    sl_strbuf_free(&a);
+    sl_strbuf_free(&b);
+    return same;
+}
+
 static int sl__pg_write_keyed(sl__pg_writer *w, PGconn *conn, const sl_chunk *c, int64_t epoch,
                               sl_error *err)
 {
@@ -610,9 +626,11 @@ static int sl__pg_write_keyed(sl__pg_writer *w, PGconn *conn, const sl_chunk *c,
         int nsent = 0, r = r0;
         for (; r < c->nrows && nsent < SL__PG_PIPELINE_ROWS; r++) {
             sl_row_kind k = (sl_row_kind)c->kinds[r];
-            if (k == SL_ROW_UPDATE_BEFORE)
-                continue; /* the +U after it replaces the row */
-            bool del = k == SL_ROW_DELETE;
+            if (k == SL_ROW_UPDATE_BEFORE && sl__pg_replaced(w, c, r))
+                continue; /* the +U right after it replaces the row */
+            /* A -U alone retracts the row (a filter dropped its +U: the key
+            ** no longer qualifies): deleted, as Flink's JDBC sink does. */
+            bool del = k == SL_ROW_DELETE || k == SL_ROW_UPDATE_BEFORE;
             sl__pg_row_params(w, c, r, del, epoch);
             int np = del ? w->npk : w->ncols + (w->conflict_table ? 1 : 0);
             if (PQsendQueryPrepared(conn, del ? w->stmt_delete : w->stmt_put, np,

@@ -7,8 +7,10 @@
 **
 ** Writes, into TABLE (id bigint PRIMARY KEY, v text), in one transaction and
 ** one chunk: +I 1 a, -D 1, +I 1 b (a key's changes keep their order), +I 2 x,
-** -D 2 (deleted), -U 3 (left out), +U 3 c, +I 4 d, -D 5 (no such row), then in
-** a second chunk +U 4 e. The table must then hold exactly 1 b, 3 c, 4 e.
+** -D 2 (deleted), -U 3 (left out), +U 3 c, +I 4 d, -D 5 (no such row), -U 6
+** alone (a filter dropped its +U: deleted), +I 8 h, -U 7, +U 7 seven, then in
+** a second chunk +U 4 e. The table (holding 5 and 6 and 7 before) must then
+** hold exactly 1 b, 3 c, 4 e, 7 seven, 8 h.
 ** Exit status 0 when every write succeeded.
 */
 #include <stdio.h>
@@ -67,6 +69,10 @@ int main(int argc, char **argv)
     row(c, SL_ROW_UPDATE_AFTER, 3, "c");
     row(c, SL_ROW_INSERT, 4, "d");
     row(c, SL_ROW_DELETE, 5, NULL);
+    row(c, SL_ROW_UPDATE_BEFORE, 6, "stays"); /* alone: its +U was filtered out */
+    row(c, SL_ROW_INSERT, 8, "h");
+    row(c, SL_ROW_UPDATE_BEFORE, 7, "six");
+    row(c, SL_ROW_UPDATE_AFTER, 7, "seven");
     row(c2, SL_ROW_UPDATE_AFTER, 4, "e");
     if (sl__pg_run(conn, "BEGIN", "begin", &err) != 0 ||
         sl__pg_writer_write(w, conn, c, -1, &err) != 0 ||

@@ -523,14 +523,15 @@ def case_timer(c, rnd):
 
 def case_order(c):
     """pg_write_order.c writes +I 1 a, -D 1, +I 1 b, +I 2 x, -D 2, -U 3, +U 3 c,
-    +I 4 d, -D 5 in one chunk, then +U 4 e: a key's changes keep their order,
-    deletes delete, -U is left out."""
+    +I 4 d, -D 5, -U 6 (alone), +I 8 h, -U 7, +U 7 seven in one chunk, then +U 4 e:
+    a key's changes keep their order, deletes delete, a -U followed by its +U is
+    left out, a -U alone (its +U filtered out) deletes."""
     pg_util.execute("DROP TABLE IF EXISTS w_order; CREATE TABLE w_order (id bigint PRIMARY KEY, "
-                    "v text); INSERT INTO w_order VALUES (5, 'gone')")
+                    "v text); INSERT INTO w_order VALUES (5, 'gone'), (6, 'stays'), (7, 'six')")
     r = subprocess.run([c.a.order_bin, str(pg_util.port_of()), "w_order"], capture_output=True,
                        env=c.env, timeout=60)
     got = pg_util.query("SELECT id, v FROM w_order ORDER BY id")
-    want = [("1", "b"), ("3", "c"), ("4", "e")]
+    want = [("1", "b"), ("3", "c"), ("4", "e"), ("7", "seven"), ("8", "h")]
     print("pg_write_test: order: status %d, table %s" % (r.returncode, got))
     if r.returncode != 0:
         c.fail("pg_write_order failed:\n" + r.stderr.decode("utf-8", "replace"))
