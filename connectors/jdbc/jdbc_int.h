@@ -38,6 +38,12 @@
 #define SL__PG_MAX_RETRIES_DEFAULT "3"      /* sink.max-retries */
 #define SL__PG_PROGRESS_TABLE "sluice_progress" /* the progress table (pg_txn.c) */
 
+/* The monotonic clock in ms (deadlines, flush intervals). */
+static inline int64_t sl__pg_now_ms(void)
+{
+    return sl_monotonic_nanos() / SL_NANOS_PER_MILLI;
+}
+
 /* Where a table lives: libpq connection parameters and the table's name. */
 typedef struct sl__pg_target {
     int nparams;          /* connection parameters (libpq keywords) */

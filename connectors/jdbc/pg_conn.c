@@ -20,19 +20,11 @@
 #include <errno.h>
 #include <poll.h>
 #include <string.h>
-#include <time.h>
 
 #include "jdbc_int.h"
 
 #define SL__PG_URL_PREFIX "jdbc:postgresql:"
 #define SL__PG_MAX_PARAMS 16
-
-static int64_t sl__pg_now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static void sl__pg_param(sl__pg_target *t, const char *key, const char *value)
 {
@@ -523,8 +515,7 @@ PGconn *sl__pg_connect(const sl__pg_target *t, const char *application_name, int
             return NULL;
         }
         sl_free(msg);
-        struct timespec ts = {pause / 1000, (pause % 1000) * 1000000};
-        nanosleep(&ts, NULL);
+        sl_sleep_nanos(pause * SL_NANOS_PER_MILLI);
         if (pause < 1000)
             pause *= 2;
     }

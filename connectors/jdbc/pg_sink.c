@@ -82,13 +82,6 @@ typedef struct sl__pg_sink {
     sl_error timer_err;       /* the thread's failure, for the next op */
 } sl__pg_sink;
 
-static int64_t sl__pg_sink_now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static int sl__pg_sink_fail(sl__pg_sink *k, sl_error *err)
 {
     sl_option_scrub_error(err, k->options);
@@ -129,7 +122,7 @@ static int sl__pg_sink_put(sl__pg_sink *k, const sl_chunk *c, sl_error *err)
         if (sl__pg_run(k->conn, "BEGIN", "beginning a transaction", err) != 0)
             return -1;
         k->in_txn = true;
-        k->txn_start_ms = sl__pg_sink_now_ms();
+        k->txn_start_ms = sl__pg_now_ms();
         k->conflicts_at_begin = sl__pg_writer_conflicts(k->w);
     }
     return sl__pg_writer_put(k->w, k->conn, c, -1, err);
@@ -147,8 +140,7 @@ static int sl__pg_sink_retry(sl__pg_sink *k, const sl_chunk *then, sl_error *err
         if (k->in_txn)
             k->conflicts_void += sl__pg_writer_conflicts(k->w) - k->conflicts_at_begin;
         sl__pg_sink_drop_conn(k);
-        struct timespec ts = {0, (attempt < 5 ? attempt : 5) * 200 * 1000000L};
-        nanosleep(&ts, NULL);
+        sl_sleep_nanos((attempt < 5 ? attempt : 5) * 200 * SL_NANOS_PER_MILLI);
         sl_error_reset(err);
         if (sl__pg_sink_connect(k, err) != 0)
             continue;
@@ -227,7 +219,7 @@ static int sl__pg_sink_write_locked(sl__pg_sink *k, const sl_chunk *c, sl_error 
     if (k->txn)
         return sl__pg_txn_write(k->txn, k->epoch, k->w, c, err) == 0 ? 0
                                                                       : sl__pg_sink_fail(k, err);
-    int64_t now = sl__pg_sink_now_ms();
+    int64_t now = sl__pg_now_ms();
     for (int r0 = 0; r0 < c->nrows;) {
         if (k->buf->nrows == 0)
             k->buf_since_ms = now;
@@ -310,7 +302,7 @@ static void *sl__pg_sink_timer(void *arg)
         pthread_cond_timedwait(&k->cv, &k->mu, &until);
         if (k->stopping || sl_error_isset(&k->timer_err))
             continue;
-        int64_t now = sl__pg_sink_now_ms();
+        int64_t now = sl__pg_now_ms();
         if ((k->buf->nrows > 0 && now - k->buf_since_ms >= k->interval_ms) ||
             (k->in_txn && now - k->txn_start_ms >= k->interval_ms))
             sl__pg_sink_commit_all(k, &k->timer_err); /* a failure: the next op's */

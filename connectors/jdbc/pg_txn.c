@@ -635,37 +635,53 @@ static int sl__slot_progress(sl__pg_txn *x, sl__pg_slot *s, int64_t epoch, sl_er
     return 0;
 }
 
-static int sl__txn_prepare(sl_participant *p, int64_t epoch, sl_error *err)
+/* End epoch's transaction: its progress row, then closing (PREPARE
+** TRANSACTION or COMMIT). 0 with the slot released; -1 when the progress
+** row failed (fenced, or the connection); -2 when closing failed, the slot
+** broken (whether it happened is for the restart to find out). */
+static int sl__slot_close(sl__pg_txn *x, int64_t epoch, const char *closing, const char *what,
+                          sl_error *err)
 {
-    sl__pg_txn *x = p->impl;
     sl__pg_slot *s = sl__slot_of(x, epoch, err);
     if (!s)
         return -1;
     pthread_mutex_lock(&s->mu);
     int rc = sl__slot_progress(x, s, epoch, err);
     if (rc == 0) {
-        char *gid = sl__gid(x, epoch);
-        sl_strbuf sb = SL_STRBUF_INIT;
-        sl_strbuf_append(&sb, "PREPARE TRANSACTION ");
-        sl__pg_quote_literal(&sb, gid);
-        rc = sl__pg_run(s->conn, sl_strbuf_cstr(&sb), "preparing the epoch's transaction", err);
-        sl_strbuf_free(&sb);
+        rc = sl__pg_run(s->conn, closing, what, err);
         if (rc == 0) {
-            x->prepared = epoch;
-            x->prepared_at = time(NULL);
             sl__slot_release(x, s);
         } else {
-            s->broken = true; /* unknown whether it was prepared: resolve() will tell */
+            rc = -2;
+            s->broken = true;
             sl__err(x, err);
             sl__maybe_fenced(x, epoch, err);
-            sl_error_detail(err, "Checkpoint %" PRId64 " was not decided; the job resumes from "
-                                 "the one before (prepared transaction '%s' is rolled back).",
-                            epoch, gid);
         }
-        sl_free(gid);
     }
     pthread_mutex_unlock(&s->mu);
     return rc;
+}
+
+static int sl__txn_prepare(sl_participant *p, int64_t epoch, sl_error *err)
+{
+    sl__pg_txn *x = p->impl;
+    char *gid = sl__gid(x, epoch);
+    sl_strbuf sb = SL_STRBUF_INIT;
+    sl_strbuf_append(&sb, "PREPARE TRANSACTION ");
+    sl__pg_quote_literal(&sb, gid);
+    int rc = sl__slot_close(x, epoch, sl_strbuf_cstr(&sb), "preparing the epoch's transaction",
+                            err);
+    if (rc == 0) {
+        x->prepared = epoch;
+        x->prepared_at = time(NULL);
+    } else if (rc == -2) {
+        sl_error_detail(err, "Checkpoint %" PRId64 " was not decided; the job resumes from "
+                             "the one before (prepared transaction '%s' is rolled back).",
+                        epoch, gid);
+    }
+    sl_strbuf_free(&sb);
+    sl_free(gid);
+    return rc == 0 ? 0 : -1;
 }
 
 static int sl__txn_commit(sl_participant *p, int64_t epoch, sl_error *err)
@@ -701,26 +717,13 @@ static int sl__txn_commit(sl_participant *p, int64_t epoch, sl_error *err)
     return sl__fenced(x, epoch, err);
 }
 
+/* The last resource's decision: the epoch's COMMIT, carrying its progress
+** row (lost with the connection or not: the restart reads the row back). */
 static int sl__txn_decide(sl_participant *p, int64_t epoch, sl_error *err)
 {
-    sl__pg_txn *x = p->impl;
-    sl__pg_slot *s = sl__slot_of(x, epoch, err);
-    if (!s)
-        return -1;
-    pthread_mutex_lock(&s->mu);
-    int rc = sl__slot_progress(x, s, epoch, err);
-    if (rc == 0) {
-        rc = sl__pg_run(s->conn, "COMMIT", "committing the epoch's transaction", err);
-        if (rc == 0) {
-            sl__slot_release(x, s);
-        } else { /* lost with the connection or not: the restart reads the row back */
-            s->broken = true;
-            sl__err(x, err);
-            sl__maybe_fenced(x, epoch, err);
-        }
-    }
-    pthread_mutex_unlock(&s->mu);
-    return rc;
+    return sl__slot_close(p->impl, epoch, "COMMIT", "committing the epoch's transaction", err) == 0
+               ? 0
+               : -1;
 }
 
 static int sl__txn_peek(sl_participant *p, int64_t *decided, sl_error *err)
