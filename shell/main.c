@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "../connectors/sl_connector.h"
+#include "../server/sl_server.h"
 #include "shell.h"
 
 #define SL_DEFAULT_DATA_DIR "./sluice-data"
@@ -250,6 +251,8 @@ static int run(sl_args *a, bool interactive)
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "serve") == 0)
+        return sl_serve_main(argc - 1, argv + 1);
     sl_args args = {NULL, false, false, sl_list_new()};
     int code = SL_EXIT_OK;
     if (parse_args(argc, argv, &args, &code) == 0) {

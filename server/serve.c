@@ -1,0 +1,290 @@
+/*
+** serve.c — the `sluice serve` process: arguments, the engine of the data
+** directory, the listening socket, one thread per connection, and the stop.
+**
+**   sluice serve [--data-dir DIR] [--listen [HOST][:PORT]] [--max-connections N]
+**
+** SIGTERM / SIGINT: no new connection is accepted, running statements are
+** cancelled, every background job stops with a savepoint
+** (sl_engine_stop_jobs), the connections are closed, the engine is closed,
+** and the process exits 0.
+**
+** Main routines: sl_serve_main.
+*/
+#include "server_int.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t g_serve_stop;
+
+static void sl__on_stop(int sig)
+{
+    (void)sig;
+    g_serve_stop = 1;
+}
+
+static void sl__serve_usage(FILE *f)
+{
+    fputs("Usage: sluice serve [OPTION]...\n"
+          "Serve the data directory to PostgreSQL clients (psql, JDBC, psycopg, ...).\n"
+          "\n"
+          "  -D, --data-dir=DIR          data directory (default: $SLUICE_DATA, else ./sluice-data)\n"
+          "  -l, --listen=[HOST][:PORT]  address to listen on (default 127.0.0.1:5434)\n"
+          "      --max-connections=N     connections served at once (default 500)\n"
+          "      --help                  show this help and exit\n"
+          "\n"
+          "SIGTERM or Ctrl-C stops the server: its jobs stop with savepoints.\n",
+          f);
+}
+
+/* "HOST", ":PORT", "HOST:PORT", "[v6]:PORT". */
+static int sl__parse_listen(const char *arg, sl_server_config *cfg)
+{
+    static char host[256];
+    const char *colon = NULL;
+    if (arg[0] == '[') {
+        const char *close = strchr(arg, ']');
+        if (!close || (size_t)(close - arg - 1) >= sizeof host)
+            return -1;
+        memcpy(host, arg + 1, (size_t)(close - arg - 1));
+        host[close - arg - 1] = '\0';
+        colon = close[1] == ':' ? close + 1 : NULL;
+        if (close[1] && !colon)
+            return -1;
+    } else {
+        colon = strrchr(arg, ':');
+        size_t hl = colon ? (size_t)(colon - arg) : strlen(arg);
+        if (hl >= sizeof host)
+            return -1;
+        memcpy(host, arg, hl);
+        host[hl] = '\0';
+    }
+    if (host[0])
+        cfg->host = host;
+    if (colon) {
+        char *end;
+        long p = strtol(colon + 1, &end, 10);
+        if (*end || p < 1 || p > 65535)
+            return -1;
+        cfg->port = (int)p;
+    }
+    return 0;
+}
+
+/* Listening socket for cfg->host:cfg->port, or -1 after printing why. */
+static int sl__listen(const sl_server_config *cfg)
+{
+    char port[16];
+    snprintf(port, sizeof port, "%d", cfg->port);
+    struct addrinfo hints = {0}, *res = NULL;
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+    int rc = getaddrinfo(cfg->host, port, &hints, &res);
+    if (rc != 0) {
+        fprintf(stderr, "sluice serve: could not resolve \"%s\": %s\n", cfg->host,
+                gai_strerror(rc));
+        return -1;
+    }
+    int fd = -1, saved = 0;
+    for (struct addrinfo *ai = res; ai && fd < 0; ai = ai->ai_next) {
+        fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
+        if (fd < 0)
+            continue;
+        int one = 1;
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+        if (bind(fd, ai->ai_addr, ai->ai_addrlen) != 0 || listen(fd, 256) != 0) {
+            saved = errno;
+            close(fd);
+            fd = -1;
+        }
+    }
+    freeaddrinfo(res);
+    if (fd < 0)
+        fprintf(stderr, "sluice serve: could not listen on %s:%d: %s\n", cfg->host, cfg->port,
+                strerror(saved));
+    return fd;
+}
+
+/* The engine's log: background jobs' notices, warnings and failures. */
+static void sl__job_log(void *ctx, const sl_error *msg)
+{
+    (void)ctx;
+    sl_log(msg->severity == SL_SEV_ERROR     ? SL_LOG_ERROR
+           : msg->severity == SL_SEV_WARNING ? SL_LOG_WARN
+                                             : SL_LOG_INFO,
+           "%s%s%s", msg->message ? msg->message : "", msg->detail ? ": " : "",
+           msg->detail ? msg->detail : "");
+}
+
+static void sl__accept_one(sl_server *srv, int lfd)
+{
+    struct sockaddr_storage ss;
+    socklen_t sl = sizeof ss;
+    int fd = accept4(lfd, (struct sockaddr *)&ss, &sl, SOCK_CLOEXEC);
+    if (fd < 0)
+        return;
+    int one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    sl_conn *c = sl_calloc(1, sizeof *c);
+    c->srv = srv;
+    c->fd = fd;
+    char host[INET6_ADDRSTRLEN] = "?";
+    int port = 0;
+    if (ss.ss_family == AF_INET) {
+        struct sockaddr_in *a = (struct sockaddr_in *)&ss;
+        inet_ntop(AF_INET, &a->sin_addr, host, sizeof host);
+        port = ntohs(a->sin_port);
+    } else if (ss.ss_family == AF_INET6) {
+        struct sockaddr_in6 *a = (struct sockaddr_in6 *)&ss;
+        inet_ntop(AF_INET6, &a->sin6_addr, host, sizeof host);
+        port = ntohs(a->sin6_port);
+    }
+    snprintf(c->peer, sizeof c->peer, "%s:%d", host, port);
+    pthread_mutex_lock(&srv->mu);
+    bool full = srv->nconns >= srv->cfg.max_connections;
+    if (!full) {
+        srv->nconns++;
+        c->pid = (int32_t)++srv->next_pid;
+        c->secret = (int32_t)(sl_now_nanos() ^ ((int64_t)rand() << 16));
+        sl_list_push(srv->conns, c);
+    }
+    pthread_mutex_unlock(&srv->mu);
+    if (full) {
+        sl_log(SL_LOG_WARN, "refused connection from %s: too many connections (%d)", c->peer,
+               srv->cfg.max_connections);
+        close(fd);
+        sl_free(c);
+        return;
+    }
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    pthread_attr_setstacksize(&attr, 8u << 20);
+    pthread_t t;
+    if (pthread_create(&t, &attr, sl_conn_main, c) != 0) {
+        pthread_mutex_lock(&srv->mu);
+        srv->nconns--;
+        srv->conns->n--;
+        pthread_mutex_unlock(&srv->mu);
+        close(fd);
+        sl_free(c);
+    }
+    pthread_attr_destroy(&attr);
+}
+
+/* Stop: cancel every statement, stop the jobs with savepoints, close the
+** connections and wait for their threads. */
+static void sl__serve_stop(sl_server *srv)
+{
+    srv->stopping = 1;
+    pthread_mutex_lock(&srv->mu);
+    for (int i = 0; i < sl_list_len(srv->conns); i++)
+        ((sl_conn *)sl_list_get(srv->conns, i))->cancel = 1;
+    pthread_mutex_unlock(&srv->mu);
+    sl_log(SL_LOG_INFO, "stopping: jobs stop with savepoints");
+    sl_engine_stop_jobs(srv->eng);
+    for (;;) {
+        pthread_mutex_lock(&srv->mu);
+        int n = srv->nconns;
+        for (int i = 0; i < sl_list_len(srv->conns); i++)
+            shutdown(((sl_conn *)sl_list_get(srv->conns, i))->fd, SHUT_RDWR);
+        pthread_mutex_unlock(&srv->mu);
+        if (n == 0)
+            break;
+        usleep(10000);
+    }
+}
+
+int sl_serve_main(int argc, char **argv)
+{
+    sl_server_config cfg = {NULL, SL_SERVE_DEFAULT_HOST, SL_SERVE_DEFAULT_PORT,
+                            SL_SERVE_MAX_CONNECTIONS, NULL, NULL, false};
+    enum { OPT_MAXCONN = 256, OPT_HELP };
+    static const struct option longopts[] = {
+        {"data-dir", required_argument, NULL, 'D'},
+        {"listen", required_argument, NULL, 'l'},
+        {"max-connections", required_argument, NULL, OPT_MAXCONN},
+        {"help", no_argument, NULL, OPT_HELP},
+        {NULL, 0, NULL, 0},
+    };
+    optind = 1;
+    int ch;
+    while ((ch = getopt_long(argc, argv, "D:d:l:", longopts, NULL)) != -1) {
+        switch (ch) {
+        case 'D':
+        case 'd': cfg.data_dir = optarg; break;
+        case 'l':
+            if (sl__parse_listen(optarg, &cfg) != 0) {
+                fprintf(stderr, "sluice serve: invalid --listen \"%s\" (expected HOST:PORT)\n",
+                        optarg);
+                return 2;
+            }
+            break;
+        case OPT_MAXCONN: cfg.max_connections = atoi(optarg); break;
+        case OPT_HELP: sl__serve_usage(stdout); return 0;
+        default: fputs("Try 'sluice serve --help' for more information.\n", stderr); return 2;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "sluice serve: unexpected argument \"%s\"\n", argv[optind]);
+        return 2;
+    }
+    if (cfg.max_connections < 1)
+        cfg.max_connections = 1;
+    if (!cfg.data_dir || !*cfg.data_dir) {
+        const char *env = getenv("SLUICE_DATA");
+        cfg.data_dir = env && *env ? env : "./sluice-data";
+    }
+
+    sl_server srv = {0};
+    srv.cfg = cfg;
+    sl_error err = SL_ERROR_INIT;
+    if (sl_engine_open(cfg.data_dir, &srv.eng, &err) != 0) {
+        fprintf(stderr, "sluice serve: %s\n", err.message);
+        sl_error_reset(&err);
+        return 2;
+    }
+    int lfd = sl__listen(&cfg);
+    if (lfd < 0) {
+        sl_engine_close(srv.eng);
+        return 2;
+    }
+    pthread_mutex_init(&srv.mu, NULL);
+    srv.conns = sl_list_new();
+    sl_engine_set_log(srv.eng, sl__job_log, &srv);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = sl__on_stop;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    fprintf(stderr, "sluice serve: listening on %s:%d, data directory %s\n", cfg.host, cfg.port,
+            cfg.data_dir);
+    srand((unsigned)sl_now_nanos());
+    while (!g_serve_stop) {
+        struct pollfd p = {lfd, POLLIN, 0};
+        int r = poll(&p, 1, 200);
+        if (r > 0 && (p.revents & POLLIN))
+            sl__accept_one(&srv, lfd);
+    }
+    close(lfd);
+    sl__serve_stop(&srv);
+    sl_engine_close(srv.eng);
+    sl_list_free(srv.conns, NULL);
+    pthread_mutex_destroy(&srv.mu);
+    fprintf(stderr, "sluice serve: stopped\n");
+    return 0;
+}

@@ -1,0 +1,32 @@
+/*
+** sl_server.h — `sluice serve`: the PostgreSQL wire protocol (v3) front end.
+**
+** The shell's main calls sl_serve_main for `sluice serve ...`. The server
+** opens one engine for its data directory (holding its lock), listens on
+** loopback by default (SL_SERVE_DEFAULT_PORT, next to PostgreSQL's 5432 but
+** not on it), and runs each connection on a thread of its own with an
+** sl_session of its own. See docs/SERVER.md.
+*/
+#ifndef SL_SERVER_H
+#define SL_SERVER_H
+
+#include <stdbool.h>
+
+#define SL_SERVE_DEFAULT_PORT 5434
+#define SL_SERVE_DEFAULT_HOST "127.0.0.1"
+#define SL_SERVE_MAX_CONNECTIONS 500
+
+typedef struct sl_server_config {
+    const char *data_dir;    /* --data-dir */
+    const char *host;        /* --listen HOST (default loopback) */
+    int port;                /* --listen :PORT */
+    int max_connections;     /* --max-connections */
+    const char *tls_cert;    /* --tls-cert FILE (PEM), or NULL: SSLRequest is answered 'N' */
+    const char *tls_key;     /* --tls-key FILE (PEM) */
+    bool auth_scram;         /* --auth scram: every connection authenticates (users file) */
+} sl_server_config;
+
+/* `sluice serve [OPTION]...`: argv[0] is "serve". Returns the exit status. */
+int sl_serve_main(int argc, char **argv);
+
+#endif /* SL_SERVER_H */
