@@ -101,6 +101,8 @@ void sl_session_free(sl_session *s)
 {
     if (!s)
         return;
+    sl_list_free(s->cursors, sl__cursor_free_v);
+    sl_kvlist_free(s->pg_params);
     sl_kvlist_free(s->config);
     sl_list_free(s->tviews, sl__view_free_v);
     sl_free(s);

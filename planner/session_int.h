@@ -38,6 +38,13 @@ struct sl_session {
     sl_list *tviews;    /* temporary views (sl_view*) */
     volatile sig_atomic_t *interrupt; /* set by the caller's signal handler, or NULL */
     bool dml_sync;      /* 'table.dml-sync' while it is not SET */
+    /* session_cursor.c: DECLARE'd cursors (sl_cursor*, by name) */
+    sl_list *cursors;
+    /* session_pg.c: PostgreSQL's session state */
+    sl_kvlist *pg_params;             /* reported parameters SET or given at startup */
+    sl_session_param_fn on_param;     /* ParameterStatus hook, or NULL */
+    void *on_param_ctx;
+    char txn_status;                  /* 'I', 'T' (after BEGIN) or 'E' (failed block) */
 };
 
 typedef struct sl__table_out {
@@ -54,6 +61,9 @@ typedef struct sl__gplan {
     sl_gresult *res;      /* its results (nsinks) */
     sl_list *sources;     /* arrays owned here (sources, the other tables) */
 } sl__gplan;
+
+/* session_cursor.c: close a DECLARE'd cursor (sl_list_free of cursors). */
+void sl__cursor_free_v(void *p);
 
 /* Result helpers (session.c): a result table of text columns, its rows, the
 ** command tag, notices and warnings, a text as one row per line. */

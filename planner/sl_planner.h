@@ -105,4 +105,81 @@ sl_list *sl_option_keys(void);
 ** the shell's history). See sl_sql_redact. */
 void sl_redact_sql(const char *sql, size_t len, sl_strbuf *out, size_t *pos);
 
+/* ------------------------------------------------------------------------
+** For the PostgreSQL wire server (server/): parameters, describing a
+** statement without running it, cursors, and PostgreSQL's session state.
+** The shell does not need them; every one enters the same planner.
+*/
+
+/* One bound parameter ($1, $2 ... in the statement text). */
+typedef struct sl_param {
+    const char *value; /* text form (as in a SQL literal, unquoted), or NULL for SQL NULL */
+    size_t len;        /* its length in bytes */
+    sl_type type;      /* the type the client declared; id SL_TYPE_NULL: unknown (the
+                          context gives it: a comparison with a column, an INSERT's
+                          target column; else STRING) */
+} sl_param;
+
+/* What a statement takes and returns, known without running it. */
+typedef struct sl_stmt_desc {
+    int nparams;        /* highest $n used */
+    sl_type *param_types; /* [nparams]: declared, else inferred, else STRING */
+    int ncols;          /* result columns; 0: the statement returns no rows */
+    char **names;       /* [ncols] */
+    sl_type *types;     /* [ncols] */
+} sl_stmt_desc;
+
+/* Parse and bind sql[0..len) (exactly one statement) without running it:
+** its parameters (ndeclared types the client gave, may be 0) and its result
+** columns. Side-effect free (no job starts, nothing is created). Returns 0,
+** or -1 with err set (a syntax or binding error, positions as for exec). */
+int sl_session_describe(sl_session *s, const char *sql, size_t len, int ndeclared,
+                        const sl_type *declared, sl_stmt_desc *out, sl_error *err);
+void sl_stmt_desc_free(sl_stmt_desc *d);
+
+/* sl_session_exec with parameters: each $n is replaced by params[n-1], a
+** value of its type (never by text substitution: a value cannot change the
+** statement). nparams must cover every $n used (42P02 otherwise). */
+int sl_session_exec_params(sl_session *s, const char *sql, size_t len, int nparams,
+                           const sl_param *params, const sl_result_sink *out, sl_error *err);
+
+/* A query whose rows are read on demand (an extended-protocol portal with a
+** row limit; DECLARE ... CURSOR is the same thing in SQL). The query runs on
+** a thread of its own, ahead of the reader by a bounded buffer; the cursor
+** keeps the session's settings as they were when it opened. Only queries
+** (SELECT, VALUES, WITH ...) open a cursor (42P11 otherwise). */
+typedef struct sl_cursor sl_cursor;
+int sl_session_open_cursor(sl_session *s, const char *sql, size_t len, int nparams,
+                           const sl_param *params, sl_cursor **out, sl_error *err);
+/* The result's columns (waits until the query has planned). */
+int sl_cursor_columns(sl_cursor *c, int *ncols, const char *const **names,
+                      const sl_type **types);
+/* Deliver up to max rows (max <= 0: every remaining row) through out->row
+** (out->begin is not called; out->notice gets the query's notices). Returns
+** 1 when max rows were delivered and more may follow, 0 when the query ended
+** (out->complete is called with "SELECT n", n the rows of the whole query),
+** -1 with err set when it failed or was cancelled (57014). An unbounded
+** query waits for rows; *interrupt (sl_session_set_interrupt) ends the
+** wait. */
+int sl_cursor_fetch(sl_cursor *c, int64_t max, const sl_result_sink *out, sl_error *err);
+/* Stop the query (if running) and free everything. */
+void sl_cursor_close(sl_cursor *c);
+
+/* PostgreSQL's session state, as clients see it.
+** Parameters the server reports (ParameterStatus): application_name,
+** DateStyle, TimeZone, IntervalStyle, client_encoding, ... NULL when
+** unknown. */
+const char *sl_session_param(sl_session *s, const char *name);
+/* Called when a reported parameter changes (SET application_name = ...,
+** SET TIME ZONE ...): the server sends ParameterStatus. */
+typedef void (*sl_session_param_fn)(void *ctx, const char *name, const char *value);
+void sl_session_on_param(sl_session *s, sl_session_param_fn fn, void *ctx);
+/* Set a parameter as the startup packet does (application_name, DateStyle,
+** TimeZone, options' -c settings): as SET would, without a statement.
+** Returns 0, or -1 with err set for an unknown or invalid one. */
+int sl_session_set_param(sl_session *s, const char *name, const char *value, sl_error *err);
+/* ReadyForQuery's status: 'I' idle, 'T' in a block (after BEGIN), 'E' in a
+** failed block (every statement fails with 25P02 until ROLLBACK). */
+char sl_session_txn_status(sl_session *s);
+
 #endif /* SL_PLANNER_H */
