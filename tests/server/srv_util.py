@@ -1,0 +1,104 @@
+"""srv_util.py — shared by the tests of `sluice serve` (standard library only).
+
+- SLUICE: the sluice binary (env SLUICE_BIN, set by tests/server/tests.cmake).
+- tmpdir(prefix): a fresh directory under the build's test-tmp.
+- free_port(): a TCP port on 127.0.0.1 nobody listens on now.
+- Server(data_dir, *extra_args): starts `sluice serve -D data_dir --listen
+  127.0.0.1:<free port>`, waits until it accepts connections; .port,
+  .stop() (SIGTERM and wait: jobs stop with savepoints), .kill() (SIGKILL),
+  .log() (what it wrote to stderr so far), context manager.
+- psql(port, sql, ...): runs Debian's psql against it (the independent
+  client), returns (returncode, stdout, stderr).
+"""
+import os
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+
+SLUICE = os.environ.get("SLUICE_BIN", "sluice")
+ENV = dict(os.environ, ASAN_OPTIONS="detect_leaks=0:abort_on_error=1")
+
+
+def tmpdir(prefix):
+    """A fresh directory under SLUICE_TEST_TMP (the build's test-tmp)."""
+    base = os.environ.get("SLUICE_TEST_TMP") or tempfile.gettempdir()
+    os.makedirs(base, exist_ok=True)
+    return tempfile.mkdtemp(prefix=prefix, dir=base)
+
+
+def free_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_port(port, timeout=30.0, proc=None):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if proc is not None and proc.poll() is not None:
+            return False
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return True
+        except OSError:
+            time.sleep(0.05)
+    return False
+
+
+class Server:
+    def __init__(self, data_dir, *extra, port=None, env=None):
+        self.data_dir = data_dir
+        self.port = port or free_port()
+        self.extra = list(extra)
+        self.env = dict(ENV, **(env or {}))
+        self.proc = None
+        self.logf = tempfile.NamedTemporaryFile(prefix="sluice-serve-", suffix=".log", delete=False)
+        self.start()
+
+    def start(self):
+        self.proc = subprocess.Popen(
+            [SLUICE, "serve", "-D", self.data_dir, "--listen", "127.0.0.1:%d" % self.port] + self.extra,
+            stdout=self.logf, stderr=self.logf, env=self.env)
+        if not wait_port(self.port, proc=self.proc):
+            raise RuntimeError("sluice serve did not start:\n" + self.log())
+
+    def log(self):
+        with open(self.logf.name, errors="replace") as f:
+            return f.read()
+
+    def stop(self, timeout=60):
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+                raise RuntimeError("sluice serve did not stop on SIGTERM:\n" + self.log())
+        return self.proc.returncode
+
+    def kill(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        try:
+            self.stop()
+        finally:
+            self.kill()
+
+
+def psql(port, sql=None, *args, user="sluice", db="sluice", env=None, timeout=120, stdin=None):
+    cmd = ["psql", "-X", "-h", "127.0.0.1", "-p", str(port), "-U", user, "-d", db,
+           "-v", "ON_ERROR_STOP=1"] + list(args)
+    if sql is not None:
+        cmd += ["-c", sql]
+    e = dict(os.environ, PGCONNECT_TIMEOUT="10", **(env or {}))
+    p = subprocess.run(cmd, capture_output=True, text=True, env=e, timeout=timeout, input=stdin)
+    return p.returncode, p.stdout, p.stderr
