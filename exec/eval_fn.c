@@ -73,14 +73,21 @@ int sl__format_double(double d, bool is_float, char *buf)
     /* shortest %e text that reads back as the same value, with at least two
     ** digits as Java writes them (d.d): the closest such, so Double.MIN_VALUE
     ** is 4.9E-324, not 5.0E-324 */
+    /* Reading back is monotonic in the digit count (p correctly rounded
+    ** digits that round-trip stay so with p + 1), so the shortest count is
+    ** found by bisection: four tries instead of up to sixteen. */
     char e[40];
-    int maxp = is_float ? 9 : 17;
-    for (int p = 2; p <= maxp; p++) {
+    int lo = 2, hi = is_float ? 9 : 17; /* hi always reads back */
+    while (lo < hi) {
+        int p = (lo + hi) / 2;
         snprintf(e, sizeof e, "%.*e", p - 1, d);
         double back = strtod(e, NULL);
         if (is_float ? (float)back == (float)d : back == d)
-            break;
+            hi = p;
+        else
+            lo = p + 1;
     }
+    snprintf(e, sizeof e, "%.*e", lo - 1, d);
     /* e = [-]D[.DDD]e[+-]XX */
     char digits[24];
     int nd = 0;
