@@ -24,9 +24,12 @@
 **                     PQgetCopyData (the ceiling), and the same SELECT
 **                     in single-row mode (for reference). Every case checks
 **                     it received ROWS rows.
+**   (c2) streaming    the same with the id column alone (no DOUBLE to
+**                     format): the wire path without the cost of the
+**                     engine's shortest-round-trip DOUBLE text.
 **
 ** Ratios: a = sluice / postgres round trips; b = the same for prepared
-** executes; c = sluice rows/s / COPY rows/s. Targets: a, b >= 0.8, c >= 0.8.
+** executes; c (c2) = sluice rows/s / COPY rows/s. Targets: a, b >= 0.8, c >= 0.8.
 **
 **   build/dev/bench/bench_server SLUICE PG_PORT [seconds] [rows]
 **
@@ -200,10 +203,10 @@ static double stream_select(PGconn *c, const char *sql, long long rows)
 }
 
 /* (c) ceiling: COPY (...) TO STDOUT, rows per second; checks the count. */
-static double stream_copy(PGconn *c, long long rows)
+static double stream_copy(PGconn *c, const char *select, long long rows)
 {
-    char sql[160];
-    snprintf(sql, sizeof sql, "COPY (SELECT g, random() FROM generate_series(1, %lld) g) TO STDOUT", rows);
+    char sql[256];
+    snprintf(sql, sizeof sql, "COPY (%s) TO STDOUT", select);
     double t0 = now_s();
     PGresult *r = PQexec(c, sql);
     if (PQresultStatus(r) != PGRES_COPY_OUT)
@@ -273,7 +276,7 @@ int main(int argc, char **argv)
         PQreset(sl);
     printf("(b) prepared/s      postgres %10.0f  sluice %10.0f\n", b_pg, b_sl < 0 ? 0 : b_sl);
 
-    /* (c) */
+    /* (c) (id BIGINT, x DOUBLE), then (c2) id BIGINT alone */
     char ddl[512], q[128];
     snprintf(ddl, sizeof ddl,
              "CREATE TABLE big (id BIGINT, x DOUBLE) WITH ('connector'='datagen', "
@@ -281,16 +284,29 @@ int main(int argc, char **argv)
              "'fields.id.start'='1', 'fields.id.end'='%lld', 'fields.x.min'='0', 'fields.x.max'='1')",
              rows, rows);
     run(sl, ddl);
-    double c_copy = stream_copy(pg, rows);
     snprintf(q, sizeof q, "SELECT g, random() FROM generate_series(1, %lld) g", rows);
+    double c_copy = stream_copy(pg, q, rows);
     double c_pgsel = stream_select(pg, q, rows);
     double c_sl = stream_select(sl, "SELECT id, x FROM big", rows);
     printf("(c) rows/s          postgres COPY %10.0f  postgres SELECT %10.0f  sluice SELECT %10.0f\n",
            c_copy, c_pgsel, c_sl);
+    snprintf(ddl, sizeof ddl,
+             "CREATE TABLE big2 (id BIGINT) WITH ('connector'='datagen', 'number-of-rows'='%lld', "
+             "'rows-per-second'='1000000000', 'fields.id.kind'='sequence', 'fields.id.start'='1', "
+             "'fields.id.end'='%lld')",
+             rows, rows);
+    run(sl, ddl);
+    snprintf(q, sizeof q, "SELECT g FROM generate_series(1, %lld) g", rows);
+    double c2_copy = stream_copy(pg, q, rows);
+    double c2_pgsel = stream_select(pg, q, rows);
+    double c2_sl = stream_select(sl, "SELECT id FROM big2", rows);
+    printf("(c2) rows/s, BIGINT postgres COPY %10.0f  postgres SELECT %10.0f  sluice SELECT %10.0f\n",
+           c2_copy, c2_pgsel, c2_sl);
 
     ratio("a: round trips sluice/postgres", a_sl, a_pg);
     ratio("b: prepared sluice/postgres", b_sl, b_pg);
     ratio("c: streaming sluice/COPY", c_sl, c_copy);
+    ratio("c2: streaming BIGINT sluice/COPY", c2_sl, c2_copy);
     PQfinish(sl);
     PQfinish(pg);
     stop_server();
