@@ -93,7 +93,8 @@ public class JdbcClient {
                 st.execute("CREATE TABLE t (id BIGINT) WITH ('connector'='datagen', 'number-of-rows'='10', "
                            + "'fields.id.kind'='sequence', 'fields.id.start'='1', 'fields.id.end'='10')");
             }
-            String sql = "SELECT id, id + ? AS n, ? AS amount, ? AS ts, ? AS note FROM t WHERE id = ?";
+            String sql = "SELECT id, id + ? AS n, ? AS amount, CAST(? AS TIMESTAMP(3)) AS ts, ? AS note "
+                         + "FROM t WHERE id = ?";
             BigDecimal amount = new BigDecimal("-12345678901234.5678");
             Timestamp ts = Timestamp.valueOf("2024-02-29 12:34:56.789");
             try (PreparedStatement ps = c.prepareStatement(sql)) {
