@@ -124,8 +124,8 @@ def caret_under(err, word):
 class Pty:
     """sluice running on a pseudo-terminal (its controlling terminal)."""
 
-    def __init__(self, sb, args=()):
-        argv = [SLUICE, "--data-dir", sb.data] + list(args)
+    def __init__(self, sb, args=(), data_dir=True):
+        argv = [SLUICE] + (["--data-dir", sb.data] if data_dir else []) + list(args)
         env = sb.env()
         pid, fd = pty.fork()
         if pid == 0:  # child
@@ -245,8 +245,8 @@ class Pty:
         return self.buf[start:].decode("utf-8", "replace")
 
 
-def repl(sb, args=()):
-    p = Pty(sb, args)
+def repl(sb, args=(), data_dir=True):
+    p = Pty(sb, args, data_dir)
     p.expect(PROMPT)
     return p
 
