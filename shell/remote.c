@@ -364,12 +364,9 @@ static void remote_input(sl_shell *sh)
         char *m = conn_message(r->conn);
         sl_error e = SL_ERROR_INIT;
         sl_error_set(&e, "08006", -1, "%s", *m ? m : "the connection to the server was lost");
-        sl_shell_job_message(sh, &e);
+        sl_shell_job_message(sh, &e); /* only the REPL waits here: no exit status to change */
         sl_error_reset(&e);
         sl_free(m);
-        pthread_mutex_lock(&sh->msg_mu);
-        sh->job_failed = false; /* not a job of ours */
-        pthread_mutex_unlock(&sh->msg_mu);
     }
 }
 

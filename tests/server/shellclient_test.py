@@ -68,10 +68,10 @@ def new_server(sb):
 
 def case_same_output(sb):
     """-e and -f through a server print exactly what the local shell prints
-    (tables, command tags, an error block with its caret after a multi-byte
-    identifier, script-name prefixes); exit codes match too."""
+    (tables, command tags, a notice, an error block with its caret after a
+    multi-byte identifier, script-name prefixes); exit codes match too."""
     script = sb.path("job.sql", CREATE + "\nSHOW TABLES;\n" + QUERY + "\n"
-                     "SELECT `é`, nope\n  FROM t;\n")
+                     "  DROP TABLE IF EXISTS nope;\nSELECT `é`, nope\n  FROM t;\n")
     with new_server(sb) as srv:
         r_e = run_remote(sb, srv.port, ["-e", CREATE + " SHOW TABLES; " + QUERY])
         l_e = run_local(sb, ["-e", CREATE + " SHOW TABLES; " + QUERY])
@@ -88,7 +88,8 @@ def case_same_output(sb):
         check(r_f[0] == 1 and l_f[0] == 1, "a failing statement exits 1 both ways", r_f, l_f)
         check(r_f[1] == l_f[1], "-f output differs", r_f[1], l_f[1])
         check(r_f[2] == l_f[2], "-f error block differs", r_f[2], l_f[2])
-        check(r_f[2].startswith("%s:4:" % script) and 'column "nope" does not exist' in r_f[2],
+        check(r_f[2].startswith("%s:4:3: NOTICE:  " % script), "the notice, prefixed", r_f[2])
+        check("%s:5:" % script in r_f[2] and 'column "nope" does not exist' in r_f[2],
               "error with the script's line", r_f[2])
         caret_under(r_f[2], "nope")
         # The same through -e: no prefix, caret after the multi-byte name.
@@ -149,7 +150,8 @@ def case_attach(sb):
 def case_repl(sb):
     """The REPL on a terminal, remotely: a statement over two lines, TAB
     completes a table name the server knows, Ctrl-C cancels a streaming
-    SELECT (the server's 57014) and the session goes on; Ctrl-D exits 0."""
+    SELECT (the server's 57014) and the session goes on; the server's stop
+    is reported at the prompt; Ctrl-D exits 0."""
     with new_server(sb) as srv:
         rc, out, err = psql(srv.port, "CREATE TABLE zz_target (a INT) WITH ('connector' = 'blackhole')")
         check(rc == 0, "psql creates a table", out, err)
@@ -181,6 +183,14 @@ def case_repl(sb):
             out = p.expect(RE_ROWS)
             check(b"zz_target" in out, "the connection goes on", out)
             p.expect(PROMPT)
+            # The server goes away while the shell waits for a key: said at
+            # once; the next statement fails (no server to reconnect to).
+            check(srv.stop() == 0, "server stops", srv.log())
+            out = p.expect(PROMPT)
+            check(b"ERROR:  " in out and b"SQLSTATE: 08006" in out, "connection loss shown", out)
+            p.send("SHOW TABLES;\n")
+            out = p.expect(PROMPT)
+            check(b"no connection to the server" in out, "statement without a server", out)
             quit_ok(p)
         finally:
             p.kill()

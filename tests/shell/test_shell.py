@@ -268,6 +268,10 @@ def case_version_help(sb):
     check(rc == 0 and re.fullmatch(r"sluice \d+\.\d+\.\d+\n", out), "--version", out, err)
     rc, out, err = run(sb, ["--help"], data_dir=False)
     check(rc == 0 and out.startswith("Usage: sluice") and "--data-dir" in out, "--help", out, err)
+    rc, out2, err = run(sb, ["-?"], data_dir=False)
+    check(rc == 0 and out2 == out, "-? is --help", out2, err)
+    check("-D, --data-dir" in out and "-h, --host" in out and "-d, --dbname" in out,
+          "psql's options", out)
     rc, out, err = run(sb, ["--no-such-option"], data_dir=False)
     check(rc == 2 and "--help" in err and out == "", "bad option", rc, out, err)
     rc, out, err = run(sb, ["stray-argument"], data_dir=False)
