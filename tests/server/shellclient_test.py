@@ -14,6 +14,8 @@ the case names). SLUICE_BIN names the binary. Standard library only.
 import argparse
 import os
 import re
+import signal
+import subprocess
 import sys
 import traceback
 
@@ -124,6 +126,58 @@ def case_exit_codes(sb):
         rc, out, err = ts.run(sb, remote_args(srv.port) + ["-D", sb.data, "-e", "SHOW TABLES;"],
                               data_dir=False, env=shell_env(sb))
         check(rc == 2 and "--data-dir" in err, "-D with -h is a usage error", rc, out, err)
+        ts.no_sanitizer_report(err)
+
+
+def case_script_cancel(sb):
+    """SIGINT to a script streaming an endless SELECT from a server cancels
+    it there (57014), runs nothing more and exits 1; the server serves on."""
+    with new_server(sb) as srv:
+        rc, out, err = psql(srv.port, "CREATE TABLE endless (id BIGINT) WITH ("
+                            "'connector' = 'datagen', 'rows-per-second' = '5000')")
+        check(rc == 0, "psql creates the endless source", out, err)
+        proc = subprocess.Popen([ts.SLUICE] + remote_args(srv.port) +
+                                ["-e", "SELECT id FROM endless; SHOW TABLES;"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=shell_env(sb))
+        try:
+            for _ in range(5000):  # the header, then rows as they stream
+                line = proc.stdout.readline()
+                if not line:
+                    check(False, "output ended before rows streamed", proc.stderr.read())
+                if re.match(rb"\| +-?\d+ \|", line):
+                    break
+            proc.send_signal(signal.SIGINT)
+            out, err = proc.communicate(timeout=ts.TIMEOUT)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        err = err.decode("utf-8", "replace")
+        check(proc.returncode == 1 and "canceling statement due to user request" in err and
+              "SQLSTATE: 57014" in err, "cancelled", proc.returncode, err)
+        check(b"table name" not in out, "nothing ran after it", out[-300:])
+        rc, out, err = psql(srv.port, "SHOW TABLES", "-A", "-t")
+        check(rc == 0 and out.split() == ["endless"], "the server serves on", rc, out, err)
+        ts.no_sanitizer_report(err)
+
+
+def case_libpq_options(sb):
+    """Where to connect comes from libpq as psql users expect: PGHOST/PGPORT
+    with only -U given, and -d as a connection string."""
+    with new_server(sb) as srv:
+        env = shell_env(sb)
+        env.update(PGHOST="127.0.0.1", PGPORT=str(srv.port))
+        rc, out, err = ts.run(sb, ["-U", "someone", "-e", "SHOW TABLES;"], data_dir=False, env=env)
+        check(rc == 0 and "Empty set" in out, "PGHOST/PGPORT", rc, out, err)
+        rc, out, err = ts.run(sb, ["-d", "host=127.0.0.1 port=%d user=someone" % srv.port,
+                                   "-e", "SHOW TABLES;"], data_dir=False, env=shell_env(sb))
+        check(rc == 0 and "Empty set" in out, "-d conninfo", rc, out, err)
+        rc, out, err = ts.run(sb, ["-d", "postgresql://127.0.0.1:%d/db" % srv.port,
+                                   "-e", "SHOW TABLES;"], data_dir=False, env=shell_env(sb))
+        check(rc == 0 and "Empty set" in out, "-d URI", rc, out, err)
+        # PGHOST alone does not turn the local shell into a client.
+        rc, out, err = ts.run(sb, ["-e", "SHOW TABLES;"], env=env)
+        check(rc == 0 and os.path.isdir(sb.data), "local despite PGHOST", rc, out, err)
         ts.no_sanitizer_report(err)
 
 
