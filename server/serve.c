@@ -273,6 +273,10 @@ int sl_serve_main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
     fprintf(stderr, "sluice serve: listening on %s:%d, data directory %s\n", cfg.host, cfg.port,
             cfg.data_dir);
+    if (sl_server_addr_write(cfg.data_dir, cfg.host, cfg.port, &err) != 0) { /* for attaching shells */
+        sl_log(SL_LOG_WARN, "%s", err.message);
+        sl_error_reset(&err);
+    }
     srand((unsigned)sl_now_nanos());
     while (!g_serve_stop) {
         struct pollfd p = {lfd, POLLIN, 0};
@@ -281,6 +285,7 @@ int sl_serve_main(int argc, char **argv)
             sl__accept_one(&srv, lfd);
     }
     close(lfd);
+    sl_server_addr_remove(cfg.data_dir);
     sl__serve_stop(&srv);
     sl_engine_close(srv.eng);
     sl_list_free(srv.conns, NULL);

@@ -29,4 +29,14 @@ typedef struct sl_server_config {
 /* `sluice serve [OPTION]...`: argv[0] is "serve". Returns the exit status. */
 int sl_serve_main(int argc, char **argv);
 
+/* attach.c — <data-dir>/SLUICE.server: where the server holding the
+** directory listens, so that a shell finding the directory locked attaches
+** to it. write: once listening (atomic); remove: at the stop; read: 0 with
+** host (caller frees; a wildcard address becomes loopback) and port while
+** the live process holding the directory's lock wrote it, else -1. */
+typedef struct sl_error sl_error;
+int sl_server_addr_write(const char *data_dir, const char *host, int port, sl_error *err);
+void sl_server_addr_remove(const char *data_dir);
+int sl_server_addr_read(const char *data_dir, char **host, int *port);
+
 #endif /* SL_SERVER_H */

@@ -1,8 +1,13 @@
 /*
 ** main.c — the `sluice` command: arguments, modes and exit codes.
 **
-**   sluice [--data-dir DIR] [-q] [--continue-on-error] [-e SQL | -f FILE]...
+**   sluice [-D DIR] [-q] [--continue-on-error] [-e SQL | -f FILE]...
+**   sluice -h HOST [-p PORT] [-U USER] [-d DB] [-W] [-q] [-e SQL | -f FILE]...
 **
+** With -h, -p, -U, -d, -W or -w the statements run on a `sluice serve`
+** through libpq (remote.c); otherwise in the data directory's engine
+** (local.c), or, when a running server holds that directory, on that server
+** (attach: a notice says so).
 ** -e and -f may be repeated and run in the order given. Without them the
 ** shell is the interactive REPL when standard input is a terminal, and runs
 ** standard input as a script otherwise. Every input file is read before the
@@ -10,14 +15,15 @@
 ** standard input holds statements (a script on it, -f -, the REPL) it is
 ** claimed (sl_stdin_claim_for_script): no 'stdin' table can read it then.
 ** Exit status: 0 all statements succeeded, 1 a statement failed, 2 usage
-** error, unreadable file or unusable data directory (docs/SHELL.md).
+** error, unreadable file, unusable data directory or no connection to the
+** server (docs/SHELL.md).
 **
 ** Scripts run an INSERT to its end ('table.dml-sync' defaults to true); the
 ** REPL starts it in the background (false). A script that SETs it to false
 ** waits at its end for its background jobs: bounded ones finish, and Ctrl-C
 ** or SIGTERM stops the others with a savepoint.
 **
-** Main routines: main, parse_args, run.
+** Main routines: main, parse_args, open_backend, run.
 */
 #include <getopt.h>
 #include <signal.h>
@@ -42,7 +48,9 @@ typedef struct sl_input {
 
 /* Parsed command line. */
 typedef struct sl_args {
-    const char *data_dir;   /* --data-dir, else $SLUICE_DATA, else ./sluice-data */
+    const char *data_dir;   /* -D / --data-dir, else $SLUICE_DATA, else ./sluice-data */
+    bool remote;            /* -h, -p, -U, -d, -W or -w: a server, through libpq */
+    sl_conninfo ci;         /* how to reach it */
     bool quiet;             /* -q */
     bool continue_on_error; /* --continue-on-error */
     sl_list *inputs;        /* of sl_input*, in order */
@@ -51,20 +59,29 @@ typedef struct sl_args {
 static void usage(FILE *f)
 {
     fputs("Usage: sluice [OPTION]...\n"
-          "Run Flink SQL statements against a Sluice data directory.\n"
+          "Run Flink SQL statements against a Sluice data directory, or a Sluice server.\n"
           "\n"
-          "  -d, --data-dir=DIR        data directory (default: $SLUICE_DATA, else ./sluice-data)\n"
+          "  -D, --data-dir=DIR        data directory (default: $SLUICE_DATA, else ./sluice-data);\n"
+          "                            when a running server holds it, its statements run there\n"
           "  -e, --execute=SQL         run SQL (one or more statements) and exit\n"
           "  -f, --file=FILE           run the statements of FILE (\"-\" = standard input) and exit\n"
           "      --continue-on-error   keep running after a failed statement (exit status stays 1)\n"
           "  -q, --quiet               do not print command tags (CREATE TABLE, SET, ...)\n"
-          "  -h, --help                show this help and exit\n"
+          "  -?, --help                show this help and exit\n"
           "  -V, --version             show the version and exit\n"
+          "\n"
+          "Connecting to a server (`sluice serve`) instead, through libpq:\n"
+          "  -h, --host=HOST           server host or socket directory (default: $PGHOST, else local)\n"
+          "  -p, --port=PORT           server port (default: $PGPORT, else 5434)\n"
+          "  -U, --username=USER       user name (default: $PGUSER, else the login name)\n"
+          "  -d, --dbname=DB           database name or connection string (default: $PGDATABASE)\n"
+          "  -W, --password            ask for the password before connecting\n"
+          "  -w, --no-password         never ask for a password\n"
           "\n"
           "Without -e or -f: an interactive shell when standard input is a terminal,\n"
           "else standard input is run as a script.\n"
-          "Exit status: 0 success, 1 a statement failed, 2 usage error, unreadable file\n"
-          "or unusable data directory.\n",
+          "Exit status: 0 success, 1 a statement failed, 2 usage error, unreadable file,\n"
+          "unusable data directory or no connection to the server.\n",
           f);
 }
 
@@ -97,28 +114,49 @@ static void add_input(sl_args *a, bool is_file, const char *arg)
 ** usage error), else 0. */
 static int parse_args(int argc, char **argv, sl_args *a, int *exit_code)
 {
-    enum { OPT_CONTINUE = 256 };
+    enum { OPT_CONTINUE = 256, OPT_HELP };
     static const struct option longopts[] = {
-        {"data-dir", required_argument, NULL, 'd'},
+        {"data-dir", required_argument, NULL, 'D'},
+        {"host", required_argument, NULL, 'h'},
+        {"port", required_argument, NULL, 'p'},
+        {"username", required_argument, NULL, 'U'},
+        {"dbname", required_argument, NULL, 'd'},
+        {"password", no_argument, NULL, 'W'},
+        {"no-password", no_argument, NULL, 'w'},
         {"execute", required_argument, NULL, 'e'},
         {"file", required_argument, NULL, 'f'},
         {"continue-on-error", no_argument, NULL, OPT_CONTINUE},
         {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},
+        {"help", no_argument, NULL, OPT_HELP},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
     };
     int c;
-    while ((c = getopt_long(argc, argv, "d:e:f:qhV", longopts, NULL)) != -1) {
+    bool data_dir_given = false;
+    while ((c = getopt_long(argc, argv, "D:e:f:qV?h:p:U:d:Ww", longopts, NULL)) != -1) {
         switch (c) {
-        case 'd': a->data_dir = optarg; break;
+        case 'D': a->data_dir = optarg; data_dir_given = true; break;
+        case 'h': a->ci.host = optarg; a->remote = true; break;
+        case 'p': a->ci.port = optarg; a->remote = true; break;
+        case 'U': a->ci.user = optarg; a->remote = true; break;
+        case 'd': a->ci.dbname = optarg; a->remote = true; break;
+        case 'W': a->ci.prompt_password = 1; a->remote = true; break;
+        case 'w': a->ci.prompt_password = -1; a->remote = true; break;
         case 'e': add_input(a, false, optarg); break;
         case 'f': add_input(a, true, optarg); break;
         case 'q': a->quiet = true; break;
         case OPT_CONTINUE: a->continue_on_error = true; break;
-        case 'h': usage(stdout); *exit_code = SL_EXIT_OK; return -1;
         case 'V': printf("sluice %s\n", SLUICE_VERSION); *exit_code = SL_EXIT_OK; return -1;
-        default: /* getopt printed the problem */
+        case OPT_HELP: usage(stdout); *exit_code = SL_EXIT_OK; return -1;
+        case '?':
+            if (strcmp(argv[optind - 1], "-?") == 0) {
+                usage(stdout);
+                *exit_code = SL_EXIT_OK;
+                return -1;
+            }
+            /* getopt printed the problem */
+            /* fall through */
+        default:
             fputs("Try 'sluice --help' for more information.\n", stderr);
             *exit_code = SL_EXIT_USAGE;
             return -1;
@@ -127,6 +165,13 @@ static int parse_args(int argc, char **argv, sl_args *a, int *exit_code)
     if (optind < argc) {
         fprintf(stderr, "sluice: unexpected argument \"%s\"\n"
                         "Try 'sluice --help' for more information.\n", argv[optind]);
+        *exit_code = SL_EXIT_USAGE;
+        return -1;
+    }
+    if (a->remote && data_dir_given) {
+        fputs("sluice: --data-dir cannot be used with a server connection (-h, -p, -U, -d)\n"
+              "Try 'sluice --help' for more information.\n",
+              stderr);
         *exit_code = SL_EXIT_USAGE;
         return -1;
     }
@@ -161,25 +206,6 @@ static int read_inputs(sl_args *a)
 
 static volatile sig_atomic_t g_stop; /* SIGINT / SIGTERM while running a script */
 
-/* The end of a script: its background jobs run on until they end (bounded
-** inputs) or Ctrl-C / SIGTERM comes; then every job still running stops
-** with a savepoint. */
-static void finish_jobs(sl_shell *sh)
-{
-    int n = sl_engine_running_jobs(sh->engine);
-    if (n > 0 && !g_stop) {
-        sl_error note = SL_ERROR_INIT;
-        note.severity = SL_SEV_NOTICE;
-        note.message = sl_sprintf("waiting for %d background job%s to end (Ctrl-C stops %s with a "
-                                  "savepoint)",
-                                  n, n == 1 ? "" : "s", n == 1 ? "it" : "them");
-        sl_print_notice(NULL, &note);
-        sl_error_reset(&note);
-        sl_engine_wait_jobs(sh->engine, &g_stop);
-    }
-    sl_engine_stop_jobs(sh->engine);
-}
-
 /* Run the inputs in order; stop at the first failure unless
 ** --continue-on-error, and at quit/exit; then finish the background jobs.
 ** Returns the exit status (1 also when a background job failed). */
@@ -192,7 +218,7 @@ static int run_inputs(sl_shell *sh, sl_args *a)
             !sh->quit)
             break;
     }
-    finish_jobs(sh);
+    sh->be->finish(sh, true, &g_stop);
     pthread_mutex_lock(&sh->msg_mu);
     if (sh->job_failed)
         sh->status = SL_EXIT_FAILED;
@@ -217,10 +243,45 @@ static void install_stop_handlers(sl_shell *sh)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sh->cancel = &g_stop;
-    sl_session_set_interrupt(sh->session, &g_stop);
+    sh->be->set_interrupt(sh, &g_stop);
 }
 
-/* Open the data directory and run the REPL or the inputs. Returns the exit
+/* The backend: the server named by -h/-p/-U/-d; else the data directory,
+** or, when a running server holds it, that server. Returns 0, or -1 after
+** printing why. */
+static int open_backend(sl_shell *sh, sl_args *a, bool interactive)
+{
+    if (a->remote)
+        return sl_remote_open(sh, &a->ci);
+    sl_error err = SL_ERROR_INIT;
+    if (sl_local_open(sh, a->data_dir, interactive, &err) == 0)
+        return 0;
+    char *host = NULL;
+    int port = 0;
+    if (strcmp(err.sqlstate, SL_ERR_OBJECT_IN_USE) != 0 ||
+        sl_remote_server_of(a->data_dir, &host, &port) != 0) {
+        sl_print_error(NULL, &err);
+        sl_error_reset(&err);
+        return -1;
+    }
+    sl_error_reset(&err);
+    char port_s[16];
+    snprintf(port_s, sizeof port_s, "%d", port);
+    sl_conninfo ci = {host, port_s, NULL, NULL, 0};
+    int rc = sl_remote_open(sh, &ci);
+    if (rc == 0) {
+        sl_error note = SL_ERROR_INIT;
+        note.severity = SL_SEV_NOTICE;
+        note.message = sl_sprintf("connected to the server at %s:%d (it holds %s)", host, port,
+                                  a->data_dir);
+        sl_print_notice(NULL, &note);
+        sl_error_reset(&note);
+    }
+    sl_free(host);
+    return rc;
+}
+
+/* Open the backend and run the REPL or the inputs. Returns the exit
 ** status. */
 static int run(sl_args *a, bool interactive)
 {
@@ -228,22 +289,15 @@ static int run(sl_args *a, bool interactive)
     sh.quiet = a->quiet;
     sh.continue_on_error = a->continue_on_error;
     sh.interactive = interactive;
-    sl_error err = SL_ERROR_INIT;
-    if (sl_engine_open(a->data_dir, &sh.engine, &err) != 0) {
-        sl_print_error(NULL, &err);
-        sl_error_reset(&err);
-        return SL_EXIT_USAGE;
-    }
     pthread_mutex_init(&sh.msg_mu, NULL);
     sh.msg_queue = sl_list_new();
-    sl_engine_set_log(sh.engine, sl_shell_job_message, &sh);
-    sh.session = sl_session_new(sh.engine);
-    sl_session_set_dml_sync(sh.session, !interactive);
-    if (!interactive)
-        install_stop_handlers(&sh);
-    int code = interactive ? sl_repl_run(&sh) : run_inputs(&sh, a);
-    sl_session_free(sh.session);
-    sl_engine_close(sh.engine); /* no job runs any more: its log is ours no longer */
+    int code = SL_EXIT_USAGE;
+    if (open_backend(&sh, a, interactive) == 0) {
+        if (!interactive)
+            install_stop_handlers(&sh);
+        code = interactive ? sl_repl_run(&sh) : run_inputs(&sh, a);
+        sh.be->close(&sh);
+    }
     sl_list_free(sh.msg_queue, NULL);
     pthread_mutex_destroy(&sh.msg_mu);
     return code;
@@ -253,7 +307,8 @@ int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "serve") == 0)
         return sl_serve_main(argc - 1, argv + 1);
-    sl_args args = {NULL, false, false, sl_list_new()};
+    sl_args args = {0};
+    args.inputs = sl_list_new();
     int code = SL_EXIT_OK;
     if (parse_args(argc, argv, &args, &code) == 0) {
         bool interactive = sl_list_len(args.inputs) == 0 && isatty(STDIN_FILENO);

@@ -181,7 +181,7 @@ static void add_matches(sl_list *out, const char *const *names, int n, const cha
 static sl_list *candidates(sl_repl *r, const char *word, size_t len, bool key_mode)
 {
     sl_list *out = sl_list_new();
-    sl_list *src = key_mode ? sl_option_keys() : sl_session_object_names(r->sh->session);
+    sl_list *src = key_mode ? sl_option_keys() : r->sh->be->object_names(r->sh);
     if (src)
         add_matches(out, (const char *const *)src->items, src->n, word, len);
     sl_list_free(src, sl_free);
@@ -291,11 +291,12 @@ static unsigned char complete(EditLine *el, int ch)
 */
 
 /* Wait until a key can be read without blocking: 1, or 0 when SIGUSR1
-** (job messages) interrupted the wait, or -1 on Ctrl-C / SIGTERM (errno
+** (job messages) interrupted the wait or the server (remote backend) sent
+** something, which is taken in first, or -1 on Ctrl-C / SIGTERM (errno
 ** EINTR) or an error. The signals are blocked except inside ppoll, which
 ** unblocks them atomically: a Ctrl-C that came while keys were being
 ** handled is seen here, never lost before a read that would then block. */
-static int wait_key(void)
+static int wait_key(sl_shell *sh)
 {
     sigset_t block, old;
     sigemptyset(&block);
@@ -308,16 +309,23 @@ static int wait_key(void)
         errno = EINTR;
         rc = -1;
     } else {
-        struct pollfd pfd = {STDIN_FILENO, POLLIN, 0};
-        rc = ppoll(&pfd, 1, NULL, &old);
+        int bfd = sh->be->wait_fd(sh);
+        struct pollfd pfd[2] = {{STDIN_FILENO, POLLIN, 0}, {bfd, POLLIN, 0}};
+        rc = ppoll(pfd, bfd >= 0 ? 2 : 1, NULL, &old);
         if (rc < 0 && errno == EINTR)
             rc = g_interrupted ? -1 : 0;
-        else if (rc > 0)
+        else if (rc > 0 && pfd[0].revents)
             rc = 1;
+        else if (rc > 0)
+            rc = 2; /* the server sent something */
     }
     int saved = errno;
     sigprocmask(SIG_SETMASK, &old, NULL);
     errno = saved;
+    if (rc == 2) {
+        sh->be->input(sh); /* its notices are queued as job messages */
+        rc = 0;
+    }
     return rc;
 }
 
@@ -335,7 +343,7 @@ static int repl_getc(EditLine *el, wchar_t *wc)
     for (;;) {
         if (n == 0 && sl_shell_flush_messages(r->sh, true) > 0)
             el_set(el, EL_REFRESH);
-        int ready = wait_key();
+        int ready = wait_key(r->sh);
         if (ready == 0)
             continue; /* SIGUSR1: job messages */
         if (ready < 0) {
@@ -504,11 +512,13 @@ int sl_repl_run(sl_shell *sh)
         repl_close(&r);
         return SL_EXIT_USAGE;
     }
-    sl_session_set_interrupt(sh->session, &g_interrupted);
+    sh->be->set_interrupt(sh, &g_interrupted);
     set_handler(SIGUSR1, on_wake, false);
-    printf("sluice %s (data directory: %s)\n"
+    char *where = sh->be->where(sh);
+    printf("sluice %s (%s)\n"
            "End statements with ';'. Type quit or press Ctrl-D to exit.\n\n",
-           SLUICE_VERSION, sl_engine_data_dir(sh->engine));
+           SLUICE_VERSION, where);
+    sl_free(where);
     fflush(stdout);
     while (!g_terminated) {
         int count = 0;
@@ -535,10 +545,11 @@ int sl_repl_run(sl_shell *sh)
             break;
     }
     fflush(stdout);
-    /* Every background job stops with a savepoint (the runtime's notice
-    ** names it); Ctrl-C meanwhile only sets a flag. */
+    /* Every background job of ours stops with a savepoint (the runtime's
+    ** notice names it; a server's jobs run on); Ctrl-C meanwhile only sets a
+    ** flag. */
     set_sigint(true);
-    sl_engine_stop_jobs(sh->engine);
+    sh->be->finish(sh, false, NULL);
     repl_close(&r);
     return SL_EXIT_OK;
 }

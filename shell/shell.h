@@ -1,8 +1,11 @@
 /*
 ** shell.h — internal interface of the `sluice` command (not installed).
 **
-** The shell is four small pieces:
+** The shell is six small pieces:
 **   main.c    arguments, modes, exit codes;
+**   local.c   the local backend: the data directory's engine and a session;
+**   remote.c  the remote backend: a `sluice serve` reached through libpq
+**             (-h/-p/-U/-d, or attached when a server holds the directory);
 **   script.c  splitting text into statements and running them (-e, -f, stdin,
 **             and the REPL's complete statements);
 **   output.c  result tables, command tags, errors and notices;
@@ -44,10 +47,39 @@ typedef struct sl_stmt_src {
     size_t len;       /* statement length in bytes */
 } sl_stmt_src;
 
-/* One shell: the engine and session plus the options that shape output. */
-typedef struct sl_shell {
-    sl_engine *engine;               /* the open data directory */
-    sl_session *session;             /* the one session statements run in */
+typedef struct sl_shell sl_shell;
+typedef struct sl_remote sl_remote;
+
+/* Where statements run: the engine of a data directory (local.c) or a
+** server over libpq (remote.c). Output goes through the same sl_printer
+** either way, so both print alike. */
+typedef struct sl_backend {
+    /* Run one statement (sql[0..len)); output through sink. Returns 0, or
+    ** -1 with err set (positions are byte offsets into sql). */
+    int (*exec)(sl_shell *sh, const char *sql, size_t len, sl_result_sink *sink, sl_error *err);
+    /* Table and view names for completion (caller frees: sl_list_free(l, sl_free)). */
+    sl_list *(*object_names)(sl_shell *sh);
+    /* What the REPL's banner says statements run against (caller frees). */
+    char *(*where)(sl_shell *sh);
+    /* The flag that cancels the running statement (SIGINT sets it). */
+    void (*set_interrupt)(sl_shell *sh, volatile sig_atomic_t *flag);
+    /* A descriptor the REPL watches while waiting for a key (messages from
+    ** a server), or -1; input() takes in what came on it. */
+    int (*wait_fd)(sl_shell *sh);
+    void (*input)(sl_shell *sh);
+    /* The end of a script (wait: its background jobs run to their end or
+    ** until *stop) or of the REPL (stop them now). */
+    void (*finish)(sl_shell *sh, bool wait, volatile sig_atomic_t *stop);
+    /* Close what the backend holds. */
+    void (*close)(sl_shell *sh);
+} sl_backend;
+
+/* One shell: the backend plus the options that shape output. */
+struct sl_shell {
+    const sl_backend *be;            /* where statements run */
+    sl_engine *engine;               /* local: the open data directory */
+    sl_session *session;             /* local: the one session statements run in */
+    sl_remote *remote;               /* remote: the connection */
     bool quiet;                      /* -q: no command tags */
     bool continue_on_error;          /* --continue-on-error */
     bool interactive;                /* REPL: a failure never stops the input */
@@ -59,7 +91,34 @@ typedef struct sl_shell {
     pthread_t msg_reader;            /* msg_hold: the REPL's thread, woken with SIGUSR1 */
     sl_list *msg_queue;              /* job messages held for the REPL (sl_error*) */
     bool job_failed;                 /* a background job failed */
-} sl_shell;
+};
+
+/* ------------------------------------------------------------------------
+** local.c / remote.c
+*/
+/* Open the data directory as the local backend of sh (interactive: INSERTs
+** start background jobs). Returns 0, or -1 with err set (SQLSTATE 55006
+** when another process holds the directory). */
+int sl_local_open(sl_shell *sh, const char *data_dir, bool interactive, sl_error *err);
+
+/* How to reach a server: NULL fields are left to libpq (PGHOST, PGUSER,
+** ...); port defaults to $PGPORT, else SL_SERVE_DEFAULT_PORT. */
+typedef struct sl_conninfo {
+    const char *host;     /* -h */
+    const char *port;     /* -p */
+    const char *user;     /* -U */
+    const char *dbname;   /* -d (a conninfo string or URI too, as psql's) */
+    int prompt_password;  /* -W: 1 always, -w: -1 never, 0 when the server asks */
+} sl_conninfo;
+
+/* Connect sh's remote backend. Returns 0, or -1 after printing libpq's
+** message to stderr. */
+int sl_remote_open(sl_shell *sh, const sl_conninfo *ci);
+
+/* When the data directory is held by a running `sluice serve`: its address
+** (host, port: caller frees host). Returns 0, or -1 when no live server
+** holds it. */
+int sl_remote_server_of(const char *data_dir, char **host, int *port);
 
 /* ------------------------------------------------------------------------
 ** script.c

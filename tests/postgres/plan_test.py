@@ -92,7 +92,7 @@ class Sluice:
         data = os.path.join(self.tmp, "data")
         shutil.rmtree(data, ignore_errors=True)
         t0 = time.monotonic()
-        r = subprocess.run([self.binary, "-d", data, "-e", sql], capture_output=True,
+        r = subprocess.run([self.binary, "-D", data, "-e", sql], capture_output=True,
                            text=True, timeout=timeout)
         return r.returncode, r.stdout + r.stderr, time.monotonic() - t0
 

@@ -124,8 +124,8 @@ def caret_under(err, word):
 class Pty:
     """sluice running on a pseudo-terminal (its controlling terminal)."""
 
-    def __init__(self, sb, args=()):
-        argv = [SLUICE, "--data-dir", sb.data] + list(args)
+    def __init__(self, sb, args=(), data_dir=True):
+        argv = [SLUICE] + (["--data-dir", sb.data] if data_dir else []) + list(args)
         env = sb.env()
         pid, fd = pty.fork()
         if pid == 0:  # child
@@ -245,8 +245,8 @@ class Pty:
         return self.buf[start:].decode("utf-8", "replace")
 
 
-def repl(sb, args=()):
-    p = Pty(sb, args)
+def repl(sb, args=(), data_dir=True):
+    p = Pty(sb, args, data_dir)
     p.expect(PROMPT)
     return p
 
@@ -268,6 +268,10 @@ def case_version_help(sb):
     check(rc == 0 and re.fullmatch(r"sluice \d+\.\d+\.\d+\n", out), "--version", out, err)
     rc, out, err = run(sb, ["--help"], data_dir=False)
     check(rc == 0 and out.startswith("Usage: sluice") and "--data-dir" in out, "--help", out, err)
+    rc, out2, err = run(sb, ["-?"], data_dir=False)
+    check(rc == 0 and out2 == out, "-? is --help", out2, err)
+    check("-D, --data-dir" in out and "-h, --host" in out and "-d, --dbname" in out,
+          "psql's options", out)
     rc, out, err = run(sb, ["--no-such-option"], data_dir=False)
     check(rc == 2 and "--help" in err and out == "", "bad option", rc, out, err)
     rc, out, err = run(sb, ["stray-argument"], data_dir=False)
