@@ -4,15 +4,29 @@
 ** the wire as the engine produces it:
 **
 **   begin     -> RowDescription (type OIDs from types.c)
-**   row       -> DataRow (text format); the output is written whenever
-**                64 KiB are queued or 100 ms passed, so an unbounded query
-**                streams instead of buffering
+**   row       -> DataRow (text, or binary per column for an extended-query
+**                portal); the output is written whenever 64 KiB are queued
+**                or 100 ms passed, so an unbounded query streams instead of
+**                buffering
 **   notice    -> NoticeResponse
-**   complete  -> CommandComplete (the engine's tag; "SELECT n" for queries)
+**   complete  -> CommandComplete: "SELECT n" for every statement that
+**                returned rows (SELECT, SHOW, EXPLAIN, DESCRIBE ...), "FETCH
+**                n" for FETCH, the engine's tag otherwise. An INSERT run to
+**                its end ('table.dml-sync' = 'true') is "INSERT 0 n", n the
+**                rows it wrote; a background INSERT (the server's default)
+**                is "INSERT 0 0" — it has written nothing yet — after the
+**                engine's NoticeResponse 'job "<name>" submitted'
 **   error     -> ErrorResponse, and the message's remaining statements are
 **                skipped (PostgreSQL's implicit transaction)
+**   nothing   -> EmptyQueryResponse (a message with no statement in it)
 **
-** Main routines: sl_query_simple.
+** An updating result (a changelog: GROUP BY over a stream in 'tableau' or
+** 'changelog' result mode) arrives from the engine with its row kind as its
+** first column, named op (+I, -U, +U, -D, text): it reaches the wire as a
+** text column named op like any other, so a client sees what each row does.
+**
+** Main routines: sl_query_simple, sl_rowout_* (the row writer extended.c
+** shares).
 */
 #include "server_int.h"
 
@@ -22,24 +36,16 @@
 #define SL__FLUSH_BYTES (64u << 10)
 #define SL__FLUSH_NANOS (100 * 1000000LL)
 
-/* One statement's output on the wire. */
-typedef struct sl__stmt_out {
-    sl_conn *c;
-    int ncols;
-    sl_type *types;       /* the result's column types */
-    int64_t rows;         /* DataRows sent */
-    bool described;       /* RowDescription sent */
-    int64_t last_flush;   /* sl_now_nanos of the last write */
-    sl_strbuf val;        /* scratch: one value's wire text */
-} sl__stmt_out;
-
-static int sl__out_begin(void *ctx, int ncols, const char *const *names, const sl_type *types)
+int16_t sl_pg_format(int nformats, const int16_t *formats, int col)
 {
-    sl__stmt_out *o = ctx;
-    sl_conn *c = o->c;
-    o->ncols = ncols;
-    o->types = sl_malloc(sizeof(sl_type) * (size_t)(ncols > 0 ? ncols : 1));
-    memcpy(o->types, types, sizeof(sl_type) * (size_t)ncols);
+    if (nformats <= 0)
+        return 0;
+    return nformats == 1 ? formats[0] : col < nformats ? formats[col] : 0;
+}
+
+void sl_pg_row_description(sl_conn *c, int ncols, const char *const *names, const sl_type *types,
+                           int nformats, const int16_t *formats)
+{
     size_t start = sl_pgout_begin(&c->out, 'T');
     sl_pgout_int16(&c->out, (int16_t)ncols);
     for (int i = 0; i < ncols; i++) {
@@ -50,16 +56,53 @@ static int sl__out_begin(void *ctx, int ncols, const char *const *names, const s
         sl_pgout_int32(&c->out, t.oid);
         sl_pgout_int16(&c->out, t.size);
         sl_pgout_int32(&c->out, t.typmod);
-        sl_pgout_int16(&c->out, 0); /* text format */
+        sl_pgout_int16(&c->out, sl_pg_format(nformats, formats, i));
     }
     sl_pgout_end(&c->out, start);
-    o->described = true;
+}
+
+void sl_rowout_init(sl_rowout *o, sl_conn *c, bool describe, int nformats, const int16_t *formats)
+{
+    memset(o, 0, sizeof *o);
+    o->c = c;
+    o->describe = describe;
+    o->nformats = nformats;
+    o->formats = formats;
+    o->last_flush = sl_monotonic_nanos();
+    o->err = (sl_error)SL_ERROR_INIT;
+    sl_pgzone_update(&c->zone, c->session);
+}
+
+void sl_rowout_free(sl_rowout *o)
+{
+    sl_free(o->types);
+    o->types = NULL;
+    sl_strbuf_free(&o->val);
+    sl_error_reset(&o->err);
+}
+
+void sl_rowout_columns(sl_rowout *o, int ncols, const sl_type *types)
+{
+    sl_free(o->types);
+    o->ncols = ncols;
+    o->types = sl_malloc(sizeof(sl_type) * (size_t)(ncols > 0 ? ncols : 1));
+    if (ncols > 0)
+        memcpy(o->types, types, sizeof(sl_type) * (size_t)ncols);
+    o->began = true;
+}
+
+static int sl__out_begin(void *ctx, int ncols, const char *const *names, const sl_type *types)
+{
+    sl_rowout *o = ctx;
+    sl_rowout_columns(o, ncols, types);
+    if (o->describe)
+        sl_pg_row_description(o->c, ncols, names, types, o->nformats, o->formats);
     return 0;
 }
 
 static int sl__out_row(void *ctx, const char *const *values, const size_t *lens)
 {
-    sl__stmt_out *o = ctx;
+    sl_rowout *o = ctx;
     sl_conn *c = o->c;
     if (c->cancel || c->closed)
         return 1;
@@ -71,13 +114,23 @@ static int sl__out_row(void *ctx, const char *const *values, const size_t *lens)
             continue;
         }
         sl_strbuf_reset(&o->val);
-        sl_pgtext_append(&o->val, o->types[i], values[i], lens[i]);
+        if (sl_pg_format(o->nformats, o->formats, i) == 1) {
+            if (sl_pgbin_append(&o->val, o->types[i], values[i], lens[i], &c->zone) != 0) {
+                c->out.len = start; /* drop the partial DataRow */
+                sl_error_set(&o->err, SL_ERR_INTERNAL, -1,
+                             "value of column %d has no binary form: \"%.*s\"", i + 1,
+                             (int)(lens[i] > 64 ? 64 : lens[i]), values[i]);
+                return 1;
+            }
+        } else {
+            sl_pgtext_append(&o->val, o->types[i], values[i], lens[i], &c->zone);
+        }
         sl_pgout_int32(&c->out, (int32_t)o->val.len);
         sl_pgout_bytes(&c->out, o->val.buf, o->val.len);
     }
     sl_pgout_end(&c->out, start);
     o->rows++;
-    int64_t now = sl_now_nanos();
+    int64_t now = sl_monotonic_nanos();
     if (c->out.len >= SL__FLUSH_BYTES || now - o->last_flush >= SL__FLUSH_NANOS) {
         o->last_flush = now;
         if (sl_conn_flush(c) != 0)
@@ -88,26 +141,38 @@ static int sl__out_row(void *ctx, const char *const *values, const size_t *lens)
 
 static void sl__out_notice(void *ctx, const sl_error *notice)
 {
-    sl__stmt_out *o = ctx;
+    sl_rowout *o = ctx;
     sl_conn_error(o->c, notice, NULL, 0, 0, false);
 }
 
 static void sl__out_complete(void *ctx, const char *tag)
 {
-    sl__stmt_out *o = ctx;
+    sl_rowout *o = ctx;
     sl_conn *c = o->c;
-    size_t start = sl_pgout_begin(&c->out, 'C');
-    if (o->described && strncmp(tag, "SELECT", 6) != 0 && strncmp(tag, "SHOW", 4) != 0 &&
-        strncmp(tag, "FETCH", 5) != 0) {
-        sl_pgout_string(&c->out, tag);
-    } else if (o->described) {
-        char buf[48];
+    char buf[48];
+    if (o->began && strncmp(tag, "FETCH", 5) == 0) {
+        snprintf(buf, sizeof buf, "FETCH %lld", (long long)o->rows);
+        tag = buf;
+    } else if (o->began && strncmp(tag, "INSERT", 6) != 0) {
         snprintf(buf, sizeof buf, "SELECT %lld", (long long)o->rows);
-        sl_pgout_string(&c->out, buf);
-    } else {
-        sl_pgout_string(&c->out, tag);
+        tag = buf;
     }
+    size_t start = sl_pgout_begin(&c->out, 'C');
+    sl_pgout_string(&c->out, tag);
     sl_pgout_end(&c->out, start);
+}
+
+sl_result_sink sl_rowout_sink(sl_rowout *o)
+{
+    return (sl_result_sink){o, sl__out_begin, sl__out_row, sl__out_notice, sl__out_complete};
+}
+
+void sl_query_cancel_error(sl_conn *c, sl_error *err)
+{
+    if (c->cancel && strcmp(err->sqlstate, SL_ERR_QUERY_CANCELED) != 0) {
+        sl_error_reset(err);
+        sl_error_set(err, SL_ERR_QUERY_CANCELED, -1, "canceling statement due to user request");
+    }
 }
 
 /* Characters (UTF-8 lead bytes) in s[0..n). */
@@ -127,31 +192,35 @@ void sl_query_simple(sl_conn *c, const char *sql, size_t len)
     while (off < len) {
         size_t n = 0;
         int r = sl_sql_split(sql + off, len - off, &n);
-        if (r < 0)
+        if (r < 0) /* only whitespace, comments and ';' are left */
             break;
         if (r == 0) /* the last statement, without ';' */
             n = len - off;
         any = true;
-        sl__stmt_out o = {c, 0, NULL, 0, false, sl_now_nanos(), SL_STRBUF_INIT};
-        sl_result_sink sink = {&o, sl__out_begin, sl__out_row, sl__out_notice, sl__out_complete};
+        sl_rowout o;
+        sl_rowout_init(&o, c, true, 0, NULL);
+        sl_result_sink sink = sl_rowout_sink(&o);
         sl_error err = SL_ERROR_INIT;
         int rc = sl_session_exec(c->session, sql + off, n, &sink, &err);
         if (rc != 0) {
-            if (c->cancel && strcmp(err.sqlstate, "57014") != 0) {
+            if (o.err.message) {
                 sl_error_reset(&err);
-                sl_error_set(&err, "57014", -1, "canceling statement due to user request");
+                sl_error_copy(&err, &o.err);
             }
+            sl_query_cancel_error(c, &err);
             sl_conn_error(c, &err, sql + off, n, sl__chars(sql, off), false);
         }
         sl_error_reset(&err);
-        sl_free(o.types);
-        sl_strbuf_free(&o.val);
+        sl_rowout_free(&o);
         if (rc != 0 || c->closed)
-            return;
+            break;
         off += n;
     }
-    if (!any) {
+    if (!any && !c->closed) {
         size_t start = sl_pgout_begin(&c->out, 'I');
         sl_pgout_end(&c->out, start);
     }
+    /* A Query message is a transaction of its own outside BEGIN: it ends
+    ** the portals of extended query too. */
+    sl_ext_end_of_transaction(c);
 }
