@@ -564,7 +564,6 @@ static void sl__execute(sl_conn *c, sl_pgmsg *m)
         if (rc != 0 && strcmp(err.sqlstate, "42P11") != 0) {
             p->cursor = NULL;
             p->done = true;
-            sl_query_cancel_error(c, &err);
             sl__fail(c, &err, p->sql, p->len);
             return;
         }
@@ -599,9 +598,7 @@ static void sl__execute(sl_conn *c, sl_pgmsg *m)
     if (p->cursor) {
         sl_rowout_columns(&o, p->ncols, p->types);
         rc = sl_cursor_fetch(p->cursor, max > 0 ? max : 0, &sink, &err);
-        if (rc == 1)
-            sl__reply(c, 's'); /* PortalSuspended: rows remain */
-        else if (rc == 0)
+        if (rc == 0)
             p->done = true;
     } else {
         rc = sl_session_exec_params(c->session, p->sql, p->len, p->nparams, p->params, &sink,
@@ -614,12 +611,8 @@ static void sl__execute(sl_conn *c, sl_pgmsg *m)
                    p->nformats, o.ncols);
         }
     }
+    rc = sl_rowout_outcome(&o, rc, &err);
     if (rc < 0) {
-        if (o.err.message) {
-            sl_error_reset(&err);
-            sl_error_copy(&err, &o.err);
-        }
-        sl_query_cancel_error(c, &err);
         p->done = true;
         if (p->cursor) {
             sl_cursor_close(p->cursor);
@@ -627,6 +620,8 @@ static void sl__execute(sl_conn *c, sl_pgmsg *m)
         }
         sl__fail(c, &err, p->sql, p->len);
     }
+    if (rc == 1)
+        sl__reply(c, 's'); /* PortalSuspended: rows remain */
     if (p->done && p->cursor) {
         sl_cursor_close(p->cursor);
         p->cursor = NULL;

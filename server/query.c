@@ -104,8 +104,10 @@ static int sl__out_row(void *ctx, const char *const *values, const size_t *lens)
 {
     sl_rowout *o = ctx;
     sl_conn *c = o->c;
-    if (c->cancel || c->closed)
+    if (c->cancel || c->closed) {
+        o->cancelled = c->cancel != 0;
         return 1;
+    }
     size_t start = sl_pgout_begin(&c->out, 'D');
     sl_pgout_int16(&c->out, (int16_t)o->ncols);
     for (int i = 0; i < o->ncols; i++) {
@@ -150,6 +152,10 @@ static void sl__out_complete(void *ctx, const char *tag)
     sl_rowout *o = ctx;
     sl_conn *c = o->c;
     char buf[48];
+    if (c->cancel) { /* stopped by a CancelRequest: an error, not a result */
+        o->cancelled = true;
+        return;
+    }
     if (o->began && strncmp(tag, "FETCH", 5) == 0) {
         snprintf(buf, sizeof buf, "FETCH %lld", (long long)o->rows);
         tag = buf;
@@ -167,12 +173,21 @@ sl_result_sink sl_rowout_sink(sl_rowout *o)
     return (sl_result_sink){o, sl__out_begin, sl__out_row, sl__out_notice, sl__out_complete};
 }
 
-void sl_query_cancel_error(sl_conn *c, sl_error *err)
+int sl_rowout_outcome(sl_rowout *o, int rc, sl_error *err)
 {
-    if (c->cancel && strcmp(err->sqlstate, SL_ERR_QUERY_CANCELED) != 0) {
+    if (o->err.message) {
         sl_error_reset(err);
-        sl_error_set(err, SL_ERR_QUERY_CANCELED, -1, "canceling statement due to user request");
+        sl_error_copy(err, &o->err);
+        return -1;
     }
+    if ((rc < 0 && o->c->cancel) || o->cancelled) {
+        if (strcmp(err->sqlstate, SL_ERR_QUERY_CANCELED) != 0) {
+            sl_error_reset(err);
+            sl_error_set(err, SL_ERR_QUERY_CANCELED, -1, "canceling statement due to user request");
+        }
+        return -1;
+    }
+    return rc;
 }
 
 /* Characters (UTF-8 lead bytes) in s[0..n). */
@@ -202,12 +217,8 @@ void sl_query_simple(sl_conn *c, const char *sql, size_t len)
         sl_result_sink sink = sl_rowout_sink(&o);
         sl_error err = SL_ERROR_INIT;
         int rc = sl_session_exec(c->session, sql + off, n, &sink, &err);
+        rc = sl_rowout_outcome(&o, rc, &err);
         if (rc != 0) {
-            if (o.err.message) {
-                sl_error_reset(&err);
-                sl_error_copy(&err, &o.err);
-            }
-            sl_query_cancel_error(c, &err);
             sl_conn_error(c, &err, sql + off, n, sl__chars(sql, off), false);
         }
         sl_error_reset(&err);

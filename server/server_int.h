@@ -248,6 +248,7 @@ typedef struct sl_rowout {
     int64_t last_flush;     /* sl_monotonic_nanos of the last write */
     sl_strbuf val;          /* scratch: one value's wire form */
     sl_error err;           /* why row() stopped the statement (a value that did not encode) */
+    bool cancelled;         /* a CancelRequest stopped it: no CommandComplete was sent */
 } sl_rowout;
 
 void sl_rowout_init(sl_rowout *o, sl_conn *c, bool describe, int nformats, const int16_t *formats);
@@ -260,8 +261,11 @@ int16_t sl_pg_format(int nformats, const int16_t *formats, int col);
 /* Queue a RowDescription. */
 void sl_pg_row_description(sl_conn *c, int ncols, const char *const *names, const sl_type *types,
                            int nformats, const int16_t *formats);
-/* Replace a failed statement's error by 57014 when a CancelRequest ended it. */
-void sl_query_cancel_error(sl_conn *c, sl_error *err);
+/* After a statement: rc (its return code) and err as the client must see
+** them. A statement a CancelRequest stopped fails with 57014, also when the
+** engine ended it quietly (a sink that stops a query ends it without an
+** error); one whose value did not encode fails with that. */
+int sl_rowout_outcome(sl_rowout *o, int rc, sl_error *err);
 
 /* Extended query (extended.c): one of Parse, Bind, Describe, Execute,
 ** Close, Sync, Flush. After an error every message up to Sync is skipped. */
