@@ -154,7 +154,9 @@ static void sl__portal_close(struct sl_ext *x, const char *name)
     }
 }
 
-static void sl__stmt_close(struct sl_ext *x, const char *name)
+/* Close S (with_portals) or the unnamed statement replaced by the next
+** Parse (its portals hold their own copy and go on, as in PostgreSQL). */
+static void sl__stmt_close(struct sl_ext *x, const char *name, bool with_portals)
 {
     int i = sl__find(x->stmts, name, false);
     if (i < 0)
@@ -162,7 +164,7 @@ static void sl__stmt_close(struct sl_ext *x, const char *name)
     sl__stmt *s = sl_list_get(x->stmts, i);
     /* "Closing a prepared statement implicitly closes any open portals
     ** that were constructed from that statement." */
-    for (int j = sl_list_len(x->portals) - 1; j >= 0; j--) {
+    for (int j = sl_list_len(x->portals) - 1; j >= 0 && with_portals; j--) {
         sl__portal *p = sl_list_get(x->portals, j);
         if (p->stmt_id == s->id) {
             sl__portal_free(p);
@@ -284,7 +286,7 @@ static void sl__parse(sl_conn *c, sl_pgmsg *m)
         return;
     }
     if (!*name)
-        sl__stmt_close(x, "");
+        sl__stmt_close(x, "", false);
     sl__stmt *s = sl_calloc(1, sizeof *s);
     s->name = sl_strdup(name);
     s->id = ++x->next_id;
@@ -334,13 +336,14 @@ static void sl__bind(sl_conn *c, sl_pgmsg *m)
         sl__failf(c, "08P01", "bind message has %d parameter formats but %d parameters", nf, np);
         return;
     }
-    int need = s->described ? s->desc.nparams : s->ntypes;
+    int need = s->described && s->desc.nparams > s->ntypes ? s->desc.nparams : s->ntypes;
     if (np != need && (s->described || np < s->ntypes)) {
         sl__failf(c, "08P01",
                   "bind message supplies %d parameters, but prepared statement \"%s\" requires %d",
                   np, sname, need);
         return;
     }
+    sl_pgzone_update(&c->zone, c->session); /* timestamptz parameters */
     /* Each parameter's type: declared, else (for a binary value, which
     ** cannot be read without one) the engine's inference. */
     sl_error err = SL_ERROR_INIT;
@@ -434,11 +437,11 @@ static void sl__bind(sl_conn *c, sl_pgmsg *m)
 static void sl__param_description(sl_conn *c, const sl__stmt *s)
 {
     size_t start = sl_pgout_begin(&c->out, 't');
-    int n = s->described ? s->desc.nparams : s->ntypes;
+    int n = s->described && s->desc.nparams > s->ntypes ? s->desc.nparams : s->ntypes;
     sl_pgout_int16(&c->out, (int16_t)n);
     for (int i = 0; i < n; i++) {
         int32_t oid = i < s->ntypes ? s->oids[i] : 0;
-        if (oid == 0 && s->described)
+        if (oid == 0 && s->described && i < s->desc.nparams)
             oid = sl_pgtype_of(s->desc.param_types[i]).oid;
         sl_pgout_int32(&c->out, oid ? oid : SL_OID_TEXT);
     }
@@ -642,7 +645,7 @@ static void sl__close(sl_conn *c, sl_pgmsg *m)
         return;
     }
     if (*kind == 'S')
-        sl__stmt_close(c->ext, name);
+        sl__stmt_close(c->ext, name, true);
     else
         sl__portal_close(c->ext, name);
     sl__reply(c, '3');
