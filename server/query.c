@@ -22,8 +22,9 @@
 **
 ** An updating result (a changelog: GROUP BY over a stream in 'tableau' or
 ** 'changelog' result mode) arrives from the engine with its row kind as its
-** first column, named op (+I, -U, +U, -D, text): it reaches the wire as a
-** text column named op like any other, so a client sees what each row does.
+** first column, named op (+I, -U, +U, -D; CHAR(2), bpchar on the wire): it
+** reaches the wire as any other column does, so a client sees what each row
+** does (server.extended checks it by applying the changelog).
 **
 ** Main routines: sl_query_simple, sl_rowout_* (the row writer extended.c
 ** shares).

@@ -212,6 +212,23 @@ def check_errors(c):
     assert kinds(c.query(" ; ")) == "IZ"
 
 
+def check_changelog_op(c):
+    """An updating result carries its row kind as a first column named op;
+    applying the changelog gives the counts this test computes."""
+    m = c.query("SELECT a % 2 AS k, COUNT(*) AS n FROM t GROUP BY a % 2")
+    desc = next(v for t, v in m if t == "T")
+    assert [d[0] for d in desc] == ["op", "k", "n"] and desc[0][1] in (25, 1042, 1043), desc
+    state = {}
+    for op, k, n in rows(m):
+        op = op.decode().strip()
+        assert op in ("+I", "-U", "+U", "-D"), op
+        if op in ("+I", "+U"):
+            state[int(k)] = int(n)
+        else:
+            assert state.pop(int(k)) == int(n), m
+    assert state == {1: 2, 0: 1}, (state, m)  # a = 1, 2, 3
+
+
 def check_simple_polish(c, srv):
     m = c.query("SELECT a FROM t; EXPLAIN SELECT a FROM t; SHOW TABLES")
     tags = [v for t, v in m if t == "C"]
@@ -309,6 +326,7 @@ def main():
         check_errors(c)
         check_text_forms(c)
         check_streaming_and_cancel(srv.port, c)
+        check_changelog_op(c)
         check_simple_polish(c, srv)
         c.terminate()
         assert srv.stop() == 0, srv.log()
