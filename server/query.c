@@ -31,8 +31,10 @@
 */
 #include "server_int.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #define SL__FLUSH_BYTES (64u << 10)
 #define SL__FLUSH_NANOS (100 * 1000000LL)
@@ -71,11 +73,58 @@ void sl_rowout_init(sl_rowout *o, sl_conn *c, bool describe, int nformats, const
     o->formats = formats;
     o->last_flush = sl_monotonic_nanos();
     o->err = (sl_error)SL_ERROR_INIT;
+    pthread_mutex_init(&o->mu, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&o->cv, &ca);
+    pthread_condattr_destroy(&ca);
     sl_pgzone_update(&c->zone, c->session);
+}
+
+/* The flusher's thread: every 100 ms, write what waited that long. */
+static void *sl__flusher_main(void *arg)
+{
+    sl_rowout *o = arg;
+    pthread_mutex_lock(&o->mu);
+    while (!o->flusher_stop) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        ts.tv_nsec += SL__FLUSH_NANOS;
+        if (ts.tv_nsec >= 1000000000L) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000L;
+        }
+        int r = pthread_cond_timedwait(&o->cv, &o->mu, &ts);
+        if (o->flusher_stop)
+            break;
+        int64_t now = sl_monotonic_nanos();
+        if (r == ETIMEDOUT && o->c->out.len > 0 && now - o->last_flush >= SL__FLUSH_NANOS) {
+            o->last_flush = now;
+            sl_conn_flush(o->c);
+        }
+    }
+    pthread_mutex_unlock(&o->mu);
+    return NULL;
+}
+
+void sl_rowout_stop(sl_rowout *o)
+{
+    if (!o->flusher_on)
+        return;
+    pthread_mutex_lock(&o->mu);
+    o->flusher_stop = true;
+    pthread_cond_signal(&o->cv);
+    pthread_mutex_unlock(&o->mu);
+    pthread_join(o->flusher, NULL);
+    o->flusher_on = false;
 }
 
 void sl_rowout_free(sl_rowout *o)
 {
+    sl_rowout_stop(o);
+    pthread_cond_destroy(&o->cv);
+    pthread_mutex_destroy(&o->mu);
     sl_free(o->types);
     o->types = NULL;
     sl_strbuf_free(&o->val);
@@ -95,15 +144,17 @@ void sl_rowout_columns(sl_rowout *o, int ncols, const sl_type *types)
 static int sl__out_begin(void *ctx, int ncols, const char *const *names, const sl_type *types)
 {
     sl_rowout *o = ctx;
+    pthread_mutex_lock(&o->mu);
     sl_rowout_columns(o, ncols, types);
     if (o->describe)
         sl_pg_row_description(o->c, ncols, names, types, o->nformats, o->formats);
+    pthread_mutex_unlock(&o->mu);
     return 0;
 }
 
-static int sl__out_row(void *ctx, const char *const *values, const size_t *lens)
+/* One DataRow onto c->out (under o->mu). 0, or 1 to stop the statement. */
+static int sl__put_row(sl_rowout *o, const char *const *values, const size_t *lens)
 {
-    sl_rowout *o = ctx;
     sl_conn *c = o->c;
     if (c->cancel || c->closed) {
         o->cancelled = c->cancel != 0;
@@ -138,14 +189,28 @@ static int sl__out_row(void *ctx, const char *const *values, const size_t *lens)
         o->last_flush = now;
         if (sl_conn_flush(c) != 0)
             return 1;
+    } else if (!o->flusher_on) {
+        /* queued, not written: the flusher writes it if no row follows */
+        o->flusher_on = pthread_create(&o->flusher, NULL, sl__flusher_main, o) == 0;
     }
     return 0;
+}
+
+static int sl__out_row(void *ctx, const char *const *values, const size_t *lens)
+{
+    sl_rowout *o = ctx;
+    pthread_mutex_lock(&o->mu);
+    int r = sl__put_row(o, values, lens);
+    pthread_mutex_unlock(&o->mu);
+    return r;
 }
 
 static void sl__out_notice(void *ctx, const sl_error *notice)
 {
     sl_rowout *o = ctx;
+    pthread_mutex_lock(&o->mu);
     sl_conn_error(o->c, notice, NULL, 0, 0, false);
+    pthread_mutex_unlock(&o->mu);
 }
 
 static void sl__out_complete(void *ctx, const char *tag)
@@ -157,6 +222,7 @@ static void sl__out_complete(void *ctx, const char *tag)
         o->cancelled = true;
         return;
     }
+    sl_rowout_stop(o); /* the statement is over: nothing more to wait for */
     if (o->began && strncmp(tag, "FETCH", 5) == 0) {
         snprintf(buf, sizeof buf, "FETCH %lld", (long long)o->rows);
         tag = buf;
@@ -176,6 +242,7 @@ sl_result_sink sl_rowout_sink(sl_rowout *o)
 
 int sl_rowout_outcome(sl_rowout *o, int rc, sl_error *err)
 {
+    sl_rowout_stop(o);
     if (o->err.message) {
         sl_error_reset(err);
         sl_error_copy(err, &o->err);

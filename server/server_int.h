@@ -249,6 +249,15 @@ typedef struct sl_rowout {
     sl_strbuf val;          /* scratch: one value's wire form */
     sl_error err;           /* why row() stopped the statement (a value that did not encode) */
     bool cancelled;         /* a CancelRequest stopped it: no CommandComplete was sent */
+    /* The flusher: a thread that writes rows left queued for 100 ms (the
+    ** tail of a burst before the source goes quiet), started at the first
+    ** row not written at once. While it runs, everything the statement
+    ** queues on c->out is queued under mu. */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    pthread_t flusher;
+    bool flusher_on;
+    bool flusher_stop;
 } sl_rowout;
 
 void sl_rowout_init(sl_rowout *o, sl_conn *c, bool describe, int nformats, const int16_t *formats);
@@ -266,6 +275,9 @@ void sl_pg_row_description(sl_conn *c, int ncols, const char *const *names, cons
 ** engine ended it quietly (a sink that stops a query ends it without an
 ** error); one whose value did not encode fails with that. */
 int sl_rowout_outcome(sl_rowout *o, int rc, sl_error *err);
+/* Stop the flusher (sl_rowout_outcome and sl_rowout_free do): after it, the
+** connection's thread owns c->out alone again. */
+void sl_rowout_stop(sl_rowout *o);
 
 /* Extended query (extended.c): one of Parse, Bind, Describe, Execute,
 ** Close, Sync, Flush. After an error every message up to Sync is skipped. */
