@@ -11,7 +11,8 @@ bytes (tests/server/pgwire_client.py), against values computed here:
   NoData for a statement without rows;
 - Execute with a row limit: PortalSuspended while rows remain, then the
   rest and CommandComplete; the same over an unbounded datagen table while
-  it runs, ended by Close.
+  it runs, ended by Close; inside BEGIN a portal outlives Sync (pgJDBC's
+  setFetchSize) and COMMIT closes it.
 """
 import datetime
 import decimal
@@ -161,6 +162,38 @@ def check_row_limit(c):
     assert rows(m) == [[b"3"]], m
 
 
+def check_fetch_in_transaction(c):
+    """pgJDBC's setFetchSize: inside BEGIN a portal outlives Sync, read a few
+    rows per Execute; COMMIT ends it (needs BEGIN from the pgsession slice)."""
+    m = c.query("BEGIN")
+    assert not error(m) and m[-1] == ("Z", "T"), m
+    c.parse("S_1", "SELECT a FROM t")
+    c.bind("C_1", "S_1")
+    c.describe("P", "C_1")
+    c.execute("C_1", 4)
+    c.sync()
+    m = c.until_ready()
+    assert kinds(m) == "12TDDDDsZ" and m[-1] == ("Z", "T"), m
+    got = [int(r[0]) for r in rows(m)]
+    for _ in range(2):
+        c.execute("C_1", 4)
+        c.sync()
+        m = c.until_ready()
+        got += [int(r[0]) for r in rows(m)]
+    assert kinds(m) == "DDCZ", m
+    assert sorted(got) == list(range(1, 11)), got
+    c.bind("C_2", "S_1")
+    c.execute("C_2", 1)
+    c.sync()
+    assert kinds(c.until_ready()) == "2DsZ"
+    m = c.query("COMMIT")
+    assert m[-1] == ("Z", "I"), m
+    c.execute("C_2", 1)  # the transaction's end closed it
+    c.sync()
+    m = c.until_ready()
+    assert error(m)["C"] == "34000", m
+
+
 def main():
     tmp = tmpdir("srv-extp-")
     with Server(os.path.join(tmp, "data"), env={"TZ": "Asia/Kolkata"}) as srv:
@@ -171,6 +204,7 @@ def main():
         check_params(c)
         check_describe(c)
         check_row_limit(c)
+        check_fetch_in_transaction(c)
         check_params(c, [BYTEA])
         c.terminate()
         assert srv.stop() == 0, srv.log()
