@@ -82,7 +82,7 @@ typedef struct sl__portal {
     int nformats;        /* result format codes */
     int16_t *formats;
     sl_cursor *cursor;   /* opened by an Execute with a row limit */
-    int ncols;           /* the cursor's columns */
+    int ncols;           /* the cursor's columns, or those Describe P announced (-1: none) */
     sl_type *types;
     bool returns_rows;   /* a query: Execute after the end answers "SELECT 0" */
     bool done;           /* ran to its end, or failed */
@@ -422,6 +422,7 @@ static void sl__bind(sl_conn *c, sl_pgmsg *m)
             params[i].value = p->vals + offs[i];
     p->params = params;
     sl_free(offs);
+    p->ncols = -1;
     p->nformats = nr;
     p->formats = sl_malloc(sizeof(int16_t) * (size_t)(nr > 0 ? nr : 1));
     for (int i = 0; i < nr; i++)
@@ -457,6 +458,16 @@ static int sl__check_formats(sl_conn *c, const sl__portal *p, int ncols)
         return -1;
     }
     return 0;
+}
+
+/* Describe P announced these columns: Execute holds the rows to them. */
+static void sl__announce(sl__portal *p, int ncols, const sl_type *types)
+{
+    sl_free(p->types);
+    p->ncols = ncols;
+    p->types = sl_malloc(sizeof(sl_type) * (size_t)(ncols > 0 ? ncols : 1));
+    if (ncols > 0)
+        memcpy(p->types, types, sizeof(sl_type) * (size_t)ncols);
 }
 
 static void sl__describe_msg(sl_conn *c, sl_pgmsg *m)
@@ -508,6 +519,25 @@ static void sl__describe_msg(sl_conn *c, sl_pgmsg *m)
             return;
         }
     }
+    /* The statement it came from, while it lives, has the same columns (its
+    ** description uses the same declared types): one planning per
+    ** statement, not per Bind (libpq describes every portal it executes). */
+    for (int k = 0; k < sl_list_len(x->stmts); k++) {
+        sl__stmt *s = sl_list_get(x->stmts, k);
+        if (s->id != p->stmt_id)
+            continue;
+        if (sl__describe(c, s, &err) != 0) {
+            sl__fail(c, &err, s->sql, s->len);
+            return;
+        }
+        if (s->desc.ncols == 0)
+            sl__reply(c, 'n');
+        else if (sl__check_formats(c, p, s->desc.ncols) == 0)
+            sl_pg_row_description(c, s->desc.ncols, (const char *const *)s->desc.names,
+                                  s->desc.types, p->nformats, p->formats);
+        sl__announce(p, s->desc.ncols, s->desc.types);
+        return;
+    }
     sl_type *declared = sl_malloc(sizeof(sl_type) * (size_t)(p->nparams > 0 ? p->nparams : 1));
     for (int k = 0; k < p->nparams; k++)
         declared[k] = p->params[k].type;
@@ -523,6 +553,7 @@ static void sl__describe_msg(sl_conn *c, sl_pgmsg *m)
     else if (sl__check_formats(c, p, d.ncols) == 0)
         sl_pg_row_description(c, d.ncols, (const char *const *)d.names, d.types, p->nformats,
                               p->formats);
+    sl__announce(p, d.ncols, d.types);
     sl_stmt_desc_free(&d);
 }
 
@@ -580,22 +611,37 @@ static void sl__execute(sl_conn *c, sl_pgmsg *m)
             if (sl_cursor_columns(p->cursor, &ncols, &names, &types) != 0) {
                 sl_error_set(&err, SL_ERR_INTERNAL, -1, "the cursor has no columns");
                 p->done = true;
+                sl_cursor_close(p->cursor);
+                p->cursor = NULL;
                 sl__fail(c, &err, NULL, 0);
                 return;
             }
             if (sl__check_formats(c, p, ncols) != 0) {
                 p->done = true;
+                sl_cursor_close(p->cursor);
+                p->cursor = NULL;
                 return;
             }
-            p->ncols = ncols;
-            p->types = sl_malloc(sizeof(sl_type) * (size_t)(ncols > 0 ? ncols : 1));
-            if (ncols > 0)
-                memcpy(p->types, types, sizeof(sl_type) * (size_t)ncols);
+            bool same = p->ncols < 0 || p->ncols == ncols; /* what Describe P said */
+            for (int k = 0; same && p->ncols >= 0 && k < ncols; k++)
+                same = sl_pgtype_of(p->types[k]).oid == sl_pgtype_of(types[k]).oid;
+            if (!same) {
+                p->done = true;
+                sl_cursor_close(p->cursor);
+                p->cursor = NULL;
+                sl__failf(c, SL_ERR_NOT_SUPPORTED, "cached plan must not change result type");
+                return;
+            }
+            sl__announce(p, ncols, types);
             p->returns_rows = true;
         }
     }
     sl_rowout o;
     sl_rowout_init(&o, c, false, p->nformats, p->formats);
+    if (!p->cursor && p->ncols >= 0) {
+        o.expect_ncols = p->ncols;
+        o.expect_types = p->types;
+    }
     sl_result_sink sink = sl_rowout_sink(&o);
     int rc;
     if (p->cursor) {

@@ -72,6 +72,7 @@ void sl_rowout_init(sl_rowout *o, sl_conn *c, bool describe, int nformats, const
     o->nformats = nformats;
     o->formats = formats;
     o->last_flush = sl_monotonic_nanos();
+    o->expect_ncols = -1;
     o->err = (sl_error)SL_ERROR_INIT;
     pthread_mutex_init(&o->mu, NULL);
     pthread_condattr_t ca;
@@ -144,6 +145,16 @@ void sl_rowout_columns(sl_rowout *o, int ncols, const sl_type *types)
 static int sl__out_begin(void *ctx, int ncols, const char *const *names, const sl_type *types)
 {
     sl_rowout *o = ctx;
+    if (o->expect_ncols >= 0) { /* the rows must be what Describe said */
+        bool same = o->expect_ncols == ncols;
+        for (int i = 0; same && i < ncols; i++)
+            same = sl_pgtype_of(o->expect_types[i]).oid == sl_pgtype_of(types[i]).oid;
+        if (!same) {
+            sl_error_set(&o->err, SL_ERR_NOT_SUPPORTED, -1,
+                         "cached plan must not change result type");
+            return 1;
+        }
+    }
     pthread_mutex_lock(&o->mu);
     sl_rowout_columns(o, ncols, types);
     if (o->describe)

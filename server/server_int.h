@@ -244,6 +244,8 @@ typedef struct sl_rowout {
     int ncols;
     sl_type *types;         /* [ncols] the result's column types (owned) */
     bool began;             /* the statement returns rows (begin, or a cursor's columns) */
+    int expect_ncols;       /* -1, or the columns a Describe announced: begin checks them */
+    const sl_type *expect_types;
     int64_t rows;           /* DataRows sent */
     int64_t last_flush;     /* sl_monotonic_nanos of the last write */
     sl_strbuf val;          /* scratch: one value's wire form */
