@@ -12,7 +12,10 @@ bytes (tests/server/pgwire_client.py), against values computed here:
 - Execute with a row limit: PortalSuspended while rows remain, then the
   rest and CommandComplete; the same over an unbounded datagen table while
   it runs, ended by Close; inside BEGIN a portal outlives Sync (pgJDBC's
-  setFetchSize) and COMMIT closes it.
+  setFetchSize) and COMMIT closes it; a row limit on a statement that is
+  not a query runs it whole;
+- a statement described before its table changed: Execute fails with 0A000
+  instead of sending rows that differ from the RowDescription.
 """
 import datetime
 import decimal
@@ -158,6 +161,42 @@ def check_row_limit(c):
     c.sync()
     m = c.until_ready()
     assert kinds(m) == "3Z", m
+
+    # a row limit on a statement that is not a query: it runs whole
+    c.parse("", "SET 'parallelism.default' = '2'")
+    c.bind("", "")
+    c.execute("", 5)
+    c.sync()
+    m = c.until_ready()
+    assert kinds(m) == "12CZ" and m[2] == ("C", "SET"), m
+
+
+def check_changed_result_type(c):
+    """A statement described before its table changed: Execute refuses rows
+    that differ from what Describe announced (PostgreSQL's cached plans)."""
+    spec = ("CREATE TABLE w (%s) WITH ('connector'='datagen', 'number-of-rows'='2', "
+            "'fields.a.kind'='sequence', 'fields.a.start'='1', 'fields.a.end'='2')")
+    assert not error(c.query(spec % "a INT"))
+    c.parse("w", "SELECT * FROM w")
+    c.describe("S", "w")
+    c.sync()
+    assert kinds(c.until_ready()) == "1tTZ"
+    assert not error(c.query("DROP TABLE w"))
+    assert not error(c.query(spec % "a BIGINT, b STRING"))
+    c.bind("", "w")
+    c.describe("P", "")
+    c.execute("", 0)
+    c.sync()
+    m = c.until_ready()
+    assert not rows(m) and error(m) and error(m)["C"] == "0A000", m
+    c.close("S", "w")
+    c.parse("w", "SELECT * FROM w")
+    c.bind("", "w")
+    c.describe("P", "")
+    c.execute("", 0)
+    c.sync()
+    m = c.until_ready()
+    assert kinds(m) == "312TDDCZ", m
     m = c.query("SELECT a FROM t WHERE a = 3")
     assert rows(m) == [[b"3"]], m
 
@@ -204,6 +243,7 @@ def main():
         check_params(c)
         check_describe(c)
         check_row_limit(c)
+        check_changed_result_type(c)
         check_fetch_in_transaction(c)
         check_params(c, [BYTEA])
         c.terminate()
