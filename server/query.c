@@ -81,6 +81,19 @@ void sl_rowout_init(sl_rowout *o, sl_conn *c, bool describe, int nformats, const
     pthread_cond_init(&o->cv, &ca);
     pthread_condattr_destroy(&ca);
     sl_pgzone_update(&c->zone, c->session);
+    c->rowout = o;
+}
+
+void sl_conn_out_lock(sl_conn *c)
+{
+    if (c->rowout)
+        pthread_mutex_lock(&c->rowout->mu);
+}
+
+void sl_conn_out_unlock(sl_conn *c)
+{
+    if (c->rowout)
+        pthread_mutex_unlock(&c->rowout->mu);
 }
 
 /* The flusher's thread: every 100 ms, write what waited that long. */
@@ -124,6 +137,8 @@ void sl_rowout_stop(sl_rowout *o)
 void sl_rowout_free(sl_rowout *o)
 {
     sl_rowout_stop(o);
+    if (o->c->rowout == o)
+        o->c->rowout = NULL;
     pthread_cond_destroy(&o->cv);
     pthread_mutex_destroy(&o->mu);
     sl_free(o->types);

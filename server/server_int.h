@@ -198,6 +198,7 @@ struct sl_conn {
     volatile sig_atomic_t cancel;    /* set by a CancelRequest: the running statement stops */
     sl_pgzone zone;                  /* the session's TimeZone, for timestamptz values (types.c) */
     struct sl_ext *ext;              /* prepared statements and portals (extended.c), or NULL */
+    struct sl_rowout *rowout;        /* the running statement's row writer, or NULL (query.c) */
     bool closed;                     /* the peer went away or a fatal error was sent */
 };
 
@@ -280,6 +281,11 @@ int sl_rowout_outcome(sl_rowout *o, int rc, sl_error *err);
 /* Stop the flusher (sl_rowout_outcome and sl_rowout_free do): after it, the
 ** connection's thread owns c->out alone again. */
 void sl_rowout_stop(sl_rowout *o);
+/* Around anything else queued on c->out while a statement runs (a
+** ParameterStatus from sl_session_on_param's callback): its flusher may be
+** writing c->out at that moment. No-ops outside a statement. */
+void sl_conn_out_lock(sl_conn *c);
+void sl_conn_out_unlock(sl_conn *c);
 
 /* Extended query (extended.c): one of Parse, Bind, Describe, Execute,
 ** Close, Sync, Flush. After an error every message up to Sync is skipped. */
