@@ -145,6 +145,12 @@ void sl_pgtext_append(sl_strbuf *out, sl_type t, const char *v, size_t n, const 
 ** read as a value of t (the engine's contract broken: an internal error). */
 int sl_pgbin_append(sl_strbuf *out, sl_type t, const char *v, size_t n, const sl_pgzone *z);
 
+/* The type a bound parameter of type OID oid is given, its value v[0..n)
+** (engine text; NULL: SQL NULL) known: as sl_pgtype_from_oid, but numeric
+** takes the DECIMAL(p, s) that holds its value exactly (PostgreSQL's
+** numeric has no fixed precision). */
+sl_type sl_pgparam_type(int32_t oid, const char *v, size_t n);
+
 /* A bound parameter's value in the engine's text form (sl_param): from the
 ** client's binary form (format 1) or its PostgreSQL text form (format 0) for
 ** type OID oid (0: unknown, taken as text). Appends to out; 0, or -1 with

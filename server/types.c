@@ -98,6 +98,35 @@ sl_type sl_pgtype_from_oid(int32_t oid)
     }
 }
 
+sl_type sl_pgparam_type(int32_t oid, const char *v, size_t n)
+{
+    sl_type t = sl_pgtype_from_oid(oid);
+    if (t.id != SL_TYPE_DECIMAL || !v)
+        return t;
+    int int_digits = 0, frac_digits = 0;
+    bool frac = false, leading = true;
+    for (size_t i = 0; i < n; i++) {
+        if (v[i] == '.') {
+            frac = true;
+        } else if (v[i] >= '0' && v[i] <= '9') {
+            if (frac) {
+                frac_digits++;
+            } else if (!(leading && v[i] == '0')) {
+                leading = false;
+                int_digits++;
+            }
+        } else if (v[i] != '-' && v[i] != '+') {
+            return t; /* NaN, Infinity, exponents: the engine says what it thinks */
+        }
+    }
+    if (int_digits > SL_DECIMAL_MAX_PRECISION)
+        return sl_type_make_p(SL_TYPE_DECIMAL, SL_DECIMAL_MAX_PRECISION, 0);
+    if (int_digits + frac_digits > SL_DECIMAL_MAX_PRECISION)
+        frac_digits = SL_DECIMAL_MAX_PRECISION - int_digits;
+    int p = int_digits + frac_digits;
+    return sl_type_make_p(SL_TYPE_DECIMAL, p > 0 ? p : 1, frac_digits);
+}
+
 /* ------------------------------------------------------------------------
 ** The session's zone
 */

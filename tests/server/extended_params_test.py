@@ -44,6 +44,8 @@ CASES = [
      "-9000000000"),
     ("numeric", "-1234.5600", to_numeric("-1234.5600"),
      lambda b: bin_numeric(b) == decimal.Decimal("-1234.56"), None),
+    ("numeric", "123456789012345678901.5", to_numeric("123456789012345678901.5"),
+     lambda b: bin_numeric(b) == decimal.Decimal("123456789012345678901.5"), None),
     ("text", "héllo", "héllo".encode(), lambda b: b == "héllo".encode(), "héllo"),
     ("varchar", "abc", b"abc", lambda b: b == b"abc", "abc"),
     ("bool", "t", b"\x01", lambda b: bin_bool(b), "t"),

@@ -193,6 +193,16 @@ static void t_oids(void)
     CHECK_INT(sl_pgtype_from_oid(SL_OID_TIMESTAMPTZ).id, SL_TYPE_TIMESTAMP_LTZ);
     CHECK_INT(sl_pgtype_from_oid(0).id, SL_TYPE_NULL);
     CHECK_INT(sl_pgtype_from_oid(600).id, SL_TYPE_NULL); /* point: unknown */
+    sl_type t = sl_pgparam_type(SL_OID_NUMERIC, "-00123.4500", 11);
+    CHECK_INT(t.id, SL_TYPE_DECIMAL);
+    CHECK_INT(t.precision, 7);
+    CHECK_INT(t.scale, 4);
+    t = sl_pgparam_type(SL_OID_NUMERIC, "123456789012345678901234567890.123456789", 40);
+    CHECK_INT(t.precision, 38);
+    CHECK_INT(t.scale, 8);
+    t = sl_pgparam_type(SL_OID_NUMERIC, "0", 1);
+    CHECK_INT(t.precision, 1);
+    CHECK_INT(t.scale, 0);
 }
 
 SL_TESTS(t_numeric_binary, t_float_text, t_time_forms, t_interval_text, t_params, t_oids)
