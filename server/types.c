@@ -808,9 +808,10 @@ static int sl__bytea_text(sl_strbuf *out, const char *v, size_t n)
         if (b == '\\') {
             if (i + 1 < n && v[i + 1] == '\\') {
                 i++;
-            } else if (i + 3 < n + 0 && v[i + 1] >= '0' && v[i + 1] <= '3' && v[i + 2] >= '0' &&
+            } else if (i + 3 < n && v[i + 1] >= '0' && v[i + 1] <= '3' && v[i + 2] >= '0' &&
                        v[i + 2] <= '7' && v[i + 3] >= '0' && v[i + 3] <= '7') {
-                b = (unsigned char)((v[i + 1] - '0') << 6 | (v[i + 2] - '0') << 3 | (v[i + 3] - '0'));
+                b = (unsigned char)((v[i + 1] - '0') << 6 | (v[i + 2] - '0') << 3 |
+                                    (v[i + 3] - '0'));
                 i += 3;
             } else {
                 return -1;
@@ -859,7 +860,9 @@ static void sl__ts_text(sl_strbuf *out, const char *v, size_t n, bool ltz, const
                 break;
             }
         }
-        off = ((int64_t)part[0] * 3600 + part[1] * 60 + part[2]) * (v[k < n ? k : 0] == '-' ? -1 : 1);
+        off = (int64_t)part[0] * 3600 + part[1] * 60 + part[2];
+        if (k < n && v[k] == '-')
+            off = -off;
     }
     size_t end = k;
     while (end > 0 && v[end - 1] == ' ')
@@ -884,8 +887,8 @@ int sl_pgparam_decode(sl_strbuf *out, int32_t oid, int format, const char *v, si
 {
     if (format == 1) {
         if (sl__bin_param(out, oid, v, n, z) != 0)
-            return sl_error_set(err, "22P03", -1, "incorrect binary data format in bind parameter %d",
-                                param);
+            return sl_error_set(err, "22P03", -1,
+                                "incorrect binary data format in bind parameter %d", param);
         return 0;
     }
     switch (oid) {
@@ -897,7 +900,8 @@ int sl_pgparam_decode(sl_strbuf *out, int32_t oid, int format, const char *v, si
         return 0;
     case SL_OID_BYTEA:
         if (sl__bytea_text(out, v, n) != 0)
-            return sl_error_set(err, SL_ERR_INVALID_TEXT, -1, "invalid input syntax for type bytea");
+            return sl_error_set(err, SL_ERR_INVALID_TEXT, -1,
+                                "invalid input syntax for type bytea");
         return 0;
     case SL_OID_TIMESTAMP:
     case SL_OID_TIMESTAMPTZ: sl__ts_text(out, v, n, oid == SL_OID_TIMESTAMPTZ, z); return 0;

@@ -70,7 +70,8 @@ static void t_numeric_binary(void)
     /* and back: digits [1] weight -1 dscale 6 -> 0.000100 */
     CHECK_STR(param(SL_OID_NUMERIC, 1, "\x00\x01\xff\xff\x00\x00\x00\x06\x00\x01", 10, NULL, st),
               "0.000100");
-    CHECK_STR(param(SL_OID_NUMERIC, 1, "\x00\x02\x00\x00\x40\x00\x00\x04\x04\xd2\x15\xe0", 12, NULL, st),
+    CHECK_STR(param(SL_OID_NUMERIC, 1, "\x00\x02\x00\x00\x40\x00\x00\x04\x04\xd2\x15\xe0", 12,
+                    NULL, st),
               "-1234.5600");
     CHECK_STR(param(SL_OID_NUMERIC, 1, "\x00\x01\x00\x01\x00\x00\x00\x00\x00\x01", 10, NULL, st),
               "10000");
