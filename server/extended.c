@@ -386,7 +386,8 @@ static void sl__bind(sl_conn *c, sl_pgmsg *m)
         params[i].value = ""; /* not NULL: set below, once vals stops moving */
         params[i].len = vals.len - offs[i];
         if (oid == SL_OID_NUMERIC)
-            params[i].type = sl_pgparam_type(oid, vals.buf + offs[i], params[i].len);
+            params[i].type = sl_pgparam_type(oid, vals.buf ? vals.buf + offs[i] : "",
+                                             params[i].len);
     }
     int nr = failed ? 0 : sl_pgmsg_int16(m);
     const char *rfmts = failed ? NULL : sl_pgmsg_bytes(m, 2 * (size_t)(nr > 0 ? nr : 0));
