@@ -5,6 +5,7 @@ values this test computes itself:
 - Parse / Bind / Execute of named and unnamed statements and portals, text
   and binary result formats (one for all, per column), decoded here;
 - Close S / P, re-Bind, the unnamed statement replaced by the next Parse;
+  Flush answers without ending the batch;
 - errors: duplicate statement (42P05), unknown statement (26000) and portal
   (34000), several commands in one Parse (42601), a bad format code
   (22023), a malformed Bind (08P01); after an error every message up to
@@ -125,6 +126,19 @@ def check_extended_basics(c):
     m = c.until_ready()
     assert kinds(m).startswith("2DDDC3E") and kinds(m).endswith("Z"), m
     assert error(m)["C"] == "34000", m
+
+    # Flush without Sync: the replies arrive, and the batch goes on after it
+    c.parse("", "SELECT a FROM t WHERE a = 1")
+    c.bind("", "")
+    c.execute("", 0)
+    c.flush()
+    m = c.until("C")
+    assert kinds(m) == "12DC" and rows(m) == [[b"1"]], m
+    c.bind("", "")
+    c.execute("", 0)
+    c.sync()
+    m = c.until_ready()
+    assert kinds(m) == "2DCZ", m
 
     # Close S; a statement name reused after it
     c.close("S", "all")
