@@ -11,7 +11,7 @@ bytes (tests/server/pgwire_client.py), against values computed here:
   NoData for a statement without rows;
 - Execute with a row limit: PortalSuspended while rows remain, then the
   rest and CommandComplete; the same over an unbounded datagen table while
-  it runs, ended by Close; inside BEGIN a portal outlives Sync (pgJDBC's
+  it runs, ended by Close, and one ended by a CancelRequest; inside BEGIN a portal outlives Sync (pgJDBC's
   setFetchSize) and COMMIT closes it; a row limit on a statement that is
   not a query runs it whole;
 - a statement described before its table changed: Execute fails with 0A000
@@ -24,7 +24,7 @@ import struct
 import sys
 
 from pgwire_client import (OID, PgWire, bin_bool, bin_date, bin_float, bin_int, bin_numeric,
-                           bin_timestamp, error, kinds, rows, to_numeric)
+                           bin_timestamp, cancel, error, kinds, rows, to_numeric)
 from srv_util import Server, tmpdir
 
 SEQ = ("CREATE TABLE t (a INT) WITH ('connector'='datagen', 'number-of-rows'='10', "
@@ -163,6 +163,25 @@ def check_row_limit(c):
     c.sync()
     m = c.until_ready()
     assert kinds(m) == "3Z", m
+
+    # a CancelRequest while a row-limited Execute waits for rows of an
+    # unbounded query: its rows so far arrive, then 57014; the portal is gone
+    c.bind("up2", "u")
+    c.execute("up2", 1000000)
+    c.flush()
+    assert kinds(c.until("2")) == "2"
+    for _ in range(10):
+        t, v = c.read()
+        assert t == "D", (t, v)
+    cancel(c.port, c.pid, c.secret)
+    while True:
+        t, v = c.read()
+        if t == "E":
+            assert v["C"] == "57014", v
+            break
+        assert t == "D", (t, v)
+    c.sync()
+    assert kinds(c.until_ready()) == "Z"
 
     # a row limit on a statement that is not a query: it runs whole
     c.parse("", "SET 'parallelism.default' = '2'")

@@ -32,6 +32,7 @@ OID = dict(bool=16, bytea=17, int8=20, int2=21, int4=23, text=25, float4=700, fl
 class PgWire:
     def __init__(self, port, user="sluice", database="sluice", host="127.0.0.1", timeout=60,
                  params=None):
+        self.port = port
         self.sock = socket.create_connection((host, port), timeout=timeout)
         self.buf = b""
         self.out = b""
