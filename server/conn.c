@@ -195,7 +195,7 @@ void sl_conn_error(sl_conn *c, const sl_error *err, const char *text, size_t len
 void sl_conn_ready(sl_conn *c)
 {
     size_t start = sl_pgout_begin(&c->out, 'Z');
-    sl_strbuf_append_char(&c->out, 'I');
+    sl_strbuf_append_char(&c->out, c->session ? sl_session_txn_status(c->session) : 'I');
     sl_pgout_end(&c->out, start);
 }
 
@@ -330,6 +330,13 @@ static void sl__conn_loop(sl_conn *c)
             sl_conn_ready(c);
             break;
         }
+        case 'P': /* extended query (extended.c) */
+        case 'B':
+        case 'D':
+        case 'E':
+        case 'C':
+        case 'H':
+        case 'S': sl_ext_message(c, &m); break;
         case 'X': return;
         default: {
             sl__conn_protocol_error(c, "invalid frontend message type %d",
@@ -351,6 +358,7 @@ static void sl__conn_free(sl_conn *c)
         }
     srv->nconns--;
     pthread_mutex_unlock(&srv->mu);
+    sl_ext_free(c); /* its cursors before the session */
     if (c->session)
         sl_session_free(c->session);
     close(c->fd);

@@ -4,42 +4,51 @@
 ** the wire as the engine produces it:
 **
 **   begin     -> RowDescription (type OIDs from types.c)
-**   row       -> DataRow (text format); the output is written whenever
-**                64 KiB are queued or 100 ms passed, so an unbounded query
-**                streams instead of buffering
+**   row       -> DataRow (text, or binary per column for an extended-query
+**                portal); the output is written whenever 64 KiB are queued
+**                or 100 ms passed, so an unbounded query streams instead of
+**                buffering
 **   notice    -> NoticeResponse
-**   complete  -> CommandComplete (the engine's tag; "SELECT n" for queries)
+**   complete  -> CommandComplete: "SELECT n" for every statement that
+**                returned rows (SELECT, SHOW, EXPLAIN, DESCRIBE ...), "FETCH
+**                n" for FETCH, the engine's tag otherwise. An INSERT run to
+**                its end ('table.dml-sync' = 'true') is "INSERT 0 n", n the
+**                rows it wrote; a background INSERT (the server's default)
+**                is "INSERT 0 0" — it has written nothing yet — after the
+**                engine's NoticeResponse 'job "<name>" submitted'
 **   error     -> ErrorResponse, and the message's remaining statements are
 **                skipped (PostgreSQL's implicit transaction)
+**   nothing   -> EmptyQueryResponse (a message with no statement in it)
 **
-** Main routines: sl_query_simple.
+** An updating result (a changelog: GROUP BY over a stream in 'tableau' or
+** 'changelog' result mode) arrives from the engine with its row kind as its
+** first column, named op (+I, -U, +U, -D; CHAR(2), bpchar on the wire): it
+** reaches the wire as any other column does, so a client sees what each row
+** does (server.extended checks it by applying the changelog).
+**
+** Main routines: sl_query_simple, sl_rowout_* (the row writer extended.c
+** shares).
 */
 #include "server_int.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #define SL__FLUSH_BYTES (64u << 10)
 #define SL__FLUSH_NANOS (100 * 1000000LL)
 
-/* One statement's output on the wire. */
-typedef struct sl__stmt_out {
-    sl_conn *c;
-    int ncols;
-    sl_type *types;       /* the result's column types */
-    int64_t rows;         /* DataRows sent */
-    bool described;       /* RowDescription sent */
-    int64_t last_flush;   /* sl_now_nanos of the last write */
-    sl_strbuf val;        /* scratch: one value's wire text */
-} sl__stmt_out;
-
-static int sl__out_begin(void *ctx, int ncols, const char *const *names, const sl_type *types)
+int16_t sl_pg_format(int nformats, const int16_t *formats, int col)
 {
-    sl__stmt_out *o = ctx;
-    sl_conn *c = o->c;
-    o->ncols = ncols;
-    o->types = sl_malloc(sizeof(sl_type) * (size_t)(ncols > 0 ? ncols : 1));
-    memcpy(o->types, types, sizeof(sl_type) * (size_t)ncols);
+    if (nformats <= 0)
+        return 0;
+    return nformats == 1 ? formats[0] : col < nformats ? formats[col] : 0;
+}
+
+void sl_pg_row_description(sl_conn *c, int ncols, const char *const *names, const sl_type *types,
+                           int nformats, const int16_t *formats)
+{
     size_t start = sl_pgout_begin(&c->out, 'T');
     sl_pgout_int16(&c->out, (int16_t)ncols);
     for (int i = 0; i < ncols; i++) {
@@ -50,19 +59,133 @@ static int sl__out_begin(void *ctx, int ncols, const char *const *names, const s
         sl_pgout_int32(&c->out, t.oid);
         sl_pgout_int16(&c->out, t.size);
         sl_pgout_int32(&c->out, t.typmod);
-        sl_pgout_int16(&c->out, 0); /* text format */
+        sl_pgout_int16(&c->out, sl_pg_format(nformats, formats, i));
     }
     sl_pgout_end(&c->out, start);
-    o->described = true;
+}
+
+void sl_rowout_init(sl_rowout *o, sl_conn *c, bool describe, int nformats, const int16_t *formats)
+{
+    memset(o, 0, sizeof *o);
+    o->c = c;
+    o->describe = describe;
+    o->nformats = nformats;
+    o->formats = formats;
+    o->last_flush = sl_monotonic_nanos();
+    o->expect_ncols = -1;
+    o->err = (sl_error)SL_ERROR_INIT;
+    pthread_mutex_init(&o->mu, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&o->cv, &ca);
+    pthread_condattr_destroy(&ca);
+    sl_pgzone_update(&c->zone, c->session);
+    c->rowout = o;
+}
+
+void sl_conn_out_lock(sl_conn *c)
+{
+    if (c->rowout)
+        pthread_mutex_lock(&c->rowout->mu);
+}
+
+void sl_conn_out_unlock(sl_conn *c)
+{
+    if (c->rowout)
+        pthread_mutex_unlock(&c->rowout->mu);
+}
+
+/* The flusher's thread: every 100 ms, write what waited that long. */
+static void *sl__flusher_main(void *arg)
+{
+    sl_rowout *o = arg;
+    pthread_mutex_lock(&o->mu);
+    while (!o->flusher_stop) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        ts.tv_nsec += SL__FLUSH_NANOS;
+        if (ts.tv_nsec >= 1000000000L) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000L;
+        }
+        int r = pthread_cond_timedwait(&o->cv, &o->mu, &ts);
+        if (o->flusher_stop)
+            break;
+        int64_t now = sl_monotonic_nanos();
+        if (r == ETIMEDOUT && o->c->out.len > 0 && now - o->last_flush >= SL__FLUSH_NANOS) {
+            o->last_flush = now;
+            sl_conn_flush(o->c);
+        }
+    }
+    pthread_mutex_unlock(&o->mu);
+    return NULL;
+}
+
+void sl_rowout_stop(sl_rowout *o)
+{
+    if (!o->flusher_on)
+        return;
+    pthread_mutex_lock(&o->mu);
+    o->flusher_stop = true;
+    pthread_cond_signal(&o->cv);
+    pthread_mutex_unlock(&o->mu);
+    pthread_join(o->flusher, NULL);
+    o->flusher_on = false;
+}
+
+void sl_rowout_free(sl_rowout *o)
+{
+    sl_rowout_stop(o);
+    if (o->c->rowout == o)
+        o->c->rowout = NULL;
+    pthread_cond_destroy(&o->cv);
+    pthread_mutex_destroy(&o->mu);
+    sl_free(o->types);
+    o->types = NULL;
+    sl_strbuf_free(&o->val);
+    sl_error_reset(&o->err);
+}
+
+void sl_rowout_columns(sl_rowout *o, int ncols, const sl_type *types)
+{
+    sl_free(o->types);
+    o->ncols = ncols;
+    o->types = sl_malloc(sizeof(sl_type) * (size_t)(ncols > 0 ? ncols : 1));
+    if (ncols > 0)
+        memcpy(o->types, types, sizeof(sl_type) * (size_t)ncols);
+    o->began = true;
+}
+
+static int sl__out_begin(void *ctx, int ncols, const char *const *names, const sl_type *types)
+{
+    sl_rowout *o = ctx;
+    if (o->expect_ncols >= 0) { /* the rows must be what Describe said */
+        bool same = o->expect_ncols == ncols;
+        for (int i = 0; same && i < ncols; i++)
+            same = sl_pgtype_of(o->expect_types[i]).oid == sl_pgtype_of(types[i]).oid;
+        if (!same) {
+            sl_error_set(&o->err, SL_ERR_NOT_SUPPORTED, -1,
+                         "cached plan must not change result type");
+            return 1;
+        }
+    }
+    pthread_mutex_lock(&o->mu);
+    sl_rowout_columns(o, ncols, types);
+    if (o->describe)
+        sl_pg_row_description(o->c, ncols, names, types, o->nformats, o->formats);
+    pthread_mutex_unlock(&o->mu);
     return 0;
 }
 
-static int sl__out_row(void *ctx, const char *const *values, const size_t *lens)
+/* One DataRow onto c->out (under o->mu). 0, or 1 to stop the statement. */
+static int sl__put_row(sl_rowout *o, const char *const *values, const size_t *lens)
 {
-    sl__stmt_out *o = ctx;
     sl_conn *c = o->c;
-    if (c->cancel || c->closed)
+    if (c->cancel || c->closed) {
+        o->cancelled = c->cancel != 0;
         return 1;
+    }
     size_t start = sl_pgout_begin(&c->out, 'D');
     sl_pgout_int16(&c->out, (int16_t)o->ncols);
     for (int i = 0; i < o->ncols; i++) {
@@ -71,43 +194,94 @@ static int sl__out_row(void *ctx, const char *const *values, const size_t *lens)
             continue;
         }
         sl_strbuf_reset(&o->val);
-        sl_pgtext_append(&o->val, o->types[i], values[i], lens[i]);
+        if (sl_pg_format(o->nformats, o->formats, i) == 1) {
+            if (sl_pgbin_append(&o->val, o->types[i], values[i], lens[i], &c->zone) != 0) {
+                c->out.len = start; /* drop the partial DataRow */
+                sl_error_set(&o->err, SL_ERR_INTERNAL, -1,
+                             "value of column %d has no binary form: \"%.*s\"", i + 1,
+                             (int)(lens[i] > 64 ? 64 : lens[i]), values[i]);
+                return 1;
+            }
+        } else {
+            sl_pgtext_append(&o->val, o->types[i], values[i], lens[i], &c->zone);
+        }
         sl_pgout_int32(&c->out, (int32_t)o->val.len);
         sl_pgout_bytes(&c->out, o->val.buf, o->val.len);
     }
     sl_pgout_end(&c->out, start);
     o->rows++;
-    int64_t now = sl_now_nanos();
+    int64_t now = sl_monotonic_nanos();
     if (c->out.len >= SL__FLUSH_BYTES || now - o->last_flush >= SL__FLUSH_NANOS) {
         o->last_flush = now;
         if (sl_conn_flush(c) != 0)
             return 1;
+    } else if (!o->flusher_on) {
+        /* queued, not written: the flusher writes it if no row follows */
+        o->flusher_on = pthread_create(&o->flusher, NULL, sl__flusher_main, o) == 0;
     }
     return 0;
 }
 
+static int sl__out_row(void *ctx, const char *const *values, const size_t *lens)
+{
+    sl_rowout *o = ctx;
+    pthread_mutex_lock(&o->mu);
+    int r = sl__put_row(o, values, lens);
+    pthread_mutex_unlock(&o->mu);
+    return r;
+}
+
 static void sl__out_notice(void *ctx, const sl_error *notice)
 {
-    sl__stmt_out *o = ctx;
+    sl_rowout *o = ctx;
+    pthread_mutex_lock(&o->mu);
     sl_conn_error(o->c, notice, NULL, 0, 0, false);
+    pthread_mutex_unlock(&o->mu);
 }
 
 static void sl__out_complete(void *ctx, const char *tag)
 {
-    sl__stmt_out *o = ctx;
+    sl_rowout *o = ctx;
     sl_conn *c = o->c;
-    size_t start = sl_pgout_begin(&c->out, 'C');
-    if (o->described && strncmp(tag, "SELECT", 6) != 0 && strncmp(tag, "SHOW", 4) != 0 &&
-        strncmp(tag, "FETCH", 5) != 0) {
-        sl_pgout_string(&c->out, tag);
-    } else if (o->described) {
-        char buf[48];
-        snprintf(buf, sizeof buf, "SELECT %lld", (long long)o->rows);
-        sl_pgout_string(&c->out, buf);
-    } else {
-        sl_pgout_string(&c->out, tag);
+    char buf[48];
+    if (c->cancel) { /* stopped by a CancelRequest: an error, not a result */
+        o->cancelled = true;
+        return;
     }
+    sl_rowout_stop(o); /* the statement is over: nothing more to wait for */
+    if (o->began && strncmp(tag, "FETCH", 5) == 0) {
+        snprintf(buf, sizeof buf, "FETCH %lld", (long long)o->rows);
+        tag = buf;
+    } else if (o->began && strncmp(tag, "INSERT", 6) != 0) {
+        snprintf(buf, sizeof buf, "SELECT %lld", (long long)o->rows);
+        tag = buf;
+    }
+    size_t start = sl_pgout_begin(&c->out, 'C');
+    sl_pgout_string(&c->out, tag);
     sl_pgout_end(&c->out, start);
+}
+
+sl_result_sink sl_rowout_sink(sl_rowout *o)
+{
+    return (sl_result_sink){o, sl__out_begin, sl__out_row, sl__out_notice, sl__out_complete};
+}
+
+int sl_rowout_outcome(sl_rowout *o, int rc, sl_error *err)
+{
+    sl_rowout_stop(o);
+    if (o->err.message) {
+        sl_error_reset(err);
+        sl_error_copy(err, &o->err);
+        return -1;
+    }
+    if ((rc < 0 && o->c->cancel) || o->cancelled) {
+        if (strcmp(err->sqlstate, SL_ERR_QUERY_CANCELED) != 0) {
+            sl_error_reset(err);
+            sl_error_set(err, SL_ERR_QUERY_CANCELED, -1, "canceling statement due to user request");
+        }
+        return -1;
+    }
+    return rc;
 }
 
 /* Characters (UTF-8 lead bytes) in s[0..n). */
@@ -127,31 +301,31 @@ void sl_query_simple(sl_conn *c, const char *sql, size_t len)
     while (off < len) {
         size_t n = 0;
         int r = sl_sql_split(sql + off, len - off, &n);
-        if (r < 0)
+        if (r < 0) /* only whitespace, comments and ';' are left */
             break;
         if (r == 0) /* the last statement, without ';' */
             n = len - off;
         any = true;
-        sl__stmt_out o = {c, 0, NULL, 0, false, sl_now_nanos(), SL_STRBUF_INIT};
-        sl_result_sink sink = {&o, sl__out_begin, sl__out_row, sl__out_notice, sl__out_complete};
+        sl_rowout o;
+        sl_rowout_init(&o, c, true, 0, NULL);
+        sl_result_sink sink = sl_rowout_sink(&o);
         sl_error err = SL_ERROR_INIT;
         int rc = sl_session_exec(c->session, sql + off, n, &sink, &err);
+        rc = sl_rowout_outcome(&o, rc, &err);
         if (rc != 0) {
-            if (c->cancel && strcmp(err.sqlstate, "57014") != 0) {
-                sl_error_reset(&err);
-                sl_error_set(&err, "57014", -1, "canceling statement due to user request");
-            }
             sl_conn_error(c, &err, sql + off, n, sl__chars(sql, off), false);
         }
         sl_error_reset(&err);
-        sl_free(o.types);
-        sl_strbuf_free(&o.val);
+        sl_rowout_free(&o);
         if (rc != 0 || c->closed)
-            return;
+            break;
         off += n;
     }
-    if (!any) {
+    if (!any && !c->closed) {
         size_t start = sl_pgout_begin(&c->out, 'I');
         sl_pgout_end(&c->out, start);
     }
+    /* A Query message is a transaction of its own outside BEGIN: it ends
+    ** the portals of extended query too. */
+    sl_ext_end_of_transaction(c);
 }

@@ -16,7 +16,11 @@
 **             ParameterStatus, BackendKeyData, then the message loop;
 **   query.c   simple query: a message's statements run one by one through
 **             sl_session_exec; results map onto RowDescription / DataRow /
-**             NoticeResponse / CommandComplete, errors onto ErrorResponse;
+**             NoticeResponse / CommandComplete, errors onto ErrorResponse
+**             (the row writer, sl_rowout, serves extended query too);
+**   extended.c  extended query: Parse / Bind / Describe / Execute / Close /
+**             Sync / Flush over prepared statements and portals, through
+**             sl_session_describe, sl_session_exec_params and cursors;
 **   types.c   Sluice types as PostgreSQL sees them: type OIDs, sizes and
 **             modifiers, and each value's text (and binary) wire form.
 **
@@ -35,6 +39,7 @@
 #include "../base/sl_base.h"
 #include "../base/sl_time.h"
 #include "../base/sl_type.h"
+#include "../base/sl_tz.h"
 #include "../parser/sl_parser.h"
 #include "../planner/sl_planner.h"
 #include "sl_server.h"
@@ -114,10 +119,46 @@ typedef struct sl_pgtype {
 
 sl_pgtype sl_pgtype_of(sl_type t);
 
+/* The Sluice type a client's type OID stands for (Parse's parameter types);
+** 0 and OIDs without one give id SL_TYPE_NULL (the engine infers it). */
+sl_type sl_pgtype_from_oid(int32_t oid);
+
+/* The session's TimeZone as types.c converts timestamptz values with it:
+** the engine's text of a TIMESTAMP_LTZ value is local time in it. */
+typedef struct sl_pgzone {
+    char *name;           /* the zone's name as the session reports it */
+    sl_tz *tz;            /* opened from name; NULL: UTC */
+} sl_pgzone;
+/* Follow the session's TimeZone (sl_session_param; 'default' when unset,
+** as 'table.local-time-zone' is). Cheap when it did not change. */
+void sl_pgzone_update(sl_pgzone *z, sl_session *s);
+void sl_pgzone_free(sl_pgzone *z);
+
 /* Append the PostgreSQL text form of the engine's text value v[0..n) of
-** type t (booleans as t/f, timestamps with zone as ISO with offset,
-** BYTES as \x hex, ...). */
-void sl_pgtext_append(sl_strbuf *out, sl_type t, const char *v, size_t n);
+** type t: booleans t/f, BYTES as \x hex, floats as PostgreSQL prints them
+** (shortest round trip, Infinity, NaN), times without trailing fraction
+** zeros, timestamptz with the zone's offset, intervals as "1 day 02:03:04.5"
+** and "1 year 2 mons". */
+void sl_pgtext_append(sl_strbuf *out, sl_type t, const char *v, size_t n, const sl_pgzone *z);
+/* Append the PostgreSQL binary form (without its length word) of the
+** engine's text value v[0..n) of type t. 0, or -1 when the text does not
+** read as a value of t (the engine's contract broken: an internal error). */
+int sl_pgbin_append(sl_strbuf *out, sl_type t, const char *v, size_t n, const sl_pgzone *z);
+
+/* The type a bound parameter of type OID oid is given, its value v[0..n)
+** (engine text; NULL: SQL NULL) known: as sl_pgtype_from_oid, but numeric
+** takes the DECIMAL(p, s) that holds its value exactly (PostgreSQL's
+** numeric has no fixed precision). */
+sl_type sl_pgparam_type(int32_t oid, const char *v, size_t n);
+
+/* A bound parameter's value in the engine's text form (sl_param): from the
+** client's binary form (format 1) or its PostgreSQL text form (format 0) for
+** type OID oid (0: unknown, taken as text). Appends to out; 0, or -1 with
+** err: 22P03 for binary data that is not a value of the type, 22P02 for
+** text PostgreSQL would refuse. param is the 1-based parameter number the
+** message names. */
+int sl_pgparam_decode(sl_strbuf *out, int32_t oid, int format, const char *v, size_t n,
+                      int param, const sl_pgzone *z, sl_error *err);
 
 /* ------------------------------------------------------------------------
 ** conn.c / query.c — one connection
@@ -161,6 +202,9 @@ struct sl_conn {
     /* the session */
     sl_session *session;
     volatile sig_atomic_t cancel;    /* set by a CancelRequest: the running statement stops */
+    sl_pgzone zone;                  /* the session's TimeZone, for timestamptz values (types.c) */
+    struct sl_ext *ext;              /* prepared statements and portals (extended.c), or NULL */
+    struct sl_rowout *rowout;        /* the running statement's row writer, or NULL (query.c) */
     bool closed;                     /* the peer went away or a fatal error was sent */
 };
 
@@ -192,5 +236,71 @@ void *sl_conn_main(void *c);
 
 /* Simple query (query.c): run every statement of the query string. */
 void sl_query_simple(sl_conn *c, const char *sql, size_t len);
+
+/* One statement's rows on the wire (query.c), for simple and extended
+** query alike: its sink writes DataRows in each column's format (text or
+** binary), flushing the output every 64 KiB or 100 ms so that an unbounded
+** query streams, NoticeResponses, and CommandComplete with the tag clients
+** expect ("SELECT n" for every statement that returned rows, "FETCH n" for
+** FETCH, the engine's tag otherwise). */
+typedef struct sl_rowout {
+    sl_conn *c;
+    bool describe;          /* begin sends RowDescription (simple query) */
+    int nformats;           /* result format codes: none (all text), one for all, or per column */
+    const int16_t *formats; /* [nformats] 0 text, 1 binary (not owned) */
+    int ncols;
+    sl_type *types;         /* [ncols] the result's column types (owned) */
+    bool began;             /* the statement returns rows (begin, or a cursor's columns) */
+    int expect_ncols;       /* -1, or the columns a Describe announced: begin checks them */
+    const sl_type *expect_types;
+    int64_t rows;           /* DataRows sent */
+    int64_t last_flush;     /* sl_monotonic_nanos of the last write */
+    sl_strbuf val;          /* scratch: one value's wire form */
+    sl_error err;           /* why row() stopped the statement (a value that did not encode) */
+    bool cancelled;         /* a CancelRequest stopped it: no CommandComplete was sent */
+    /* The flusher: a thread that writes rows left queued for 100 ms (the
+    ** tail of a burst before the source goes quiet), started at the first
+    ** row not written at once. While it runs, everything the statement
+    ** queues on c->out is queued under mu. */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    pthread_t flusher;
+    bool flusher_on;
+    bool flusher_stop;
+} sl_rowout;
+
+void sl_rowout_init(sl_rowout *o, sl_conn *c, bool describe, int nformats, const int16_t *formats);
+void sl_rowout_free(sl_rowout *o);
+sl_result_sink sl_rowout_sink(sl_rowout *o);
+/* The columns of rows that come without begin (a cursor's). */
+void sl_rowout_columns(sl_rowout *o, int ncols, const sl_type *types);
+/* The format code of column col under nformats / formats. */
+int16_t sl_pg_format(int nformats, const int16_t *formats, int col);
+/* Queue a RowDescription. */
+void sl_pg_row_description(sl_conn *c, int ncols, const char *const *names, const sl_type *types,
+                           int nformats, const int16_t *formats);
+/* After a statement: rc (its return code) and err as the client must see
+** them. A statement a CancelRequest stopped fails with 57014, also when the
+** engine ended it quietly (a sink that stops a query ends it without an
+** error); one whose value did not encode fails with that. */
+int sl_rowout_outcome(sl_rowout *o, int rc, sl_error *err);
+/* Stop the flusher (sl_rowout_outcome and sl_rowout_free do): after it, the
+** connection's thread owns c->out alone again. */
+void sl_rowout_stop(sl_rowout *o);
+/* Around anything else queued on c->out while a statement runs (a
+** ParameterStatus from sl_session_on_param's callback): its flusher may be
+** writing c->out at that moment. No-ops outside a statement. */
+void sl_conn_out_lock(sl_conn *c);
+void sl_conn_out_unlock(sl_conn *c);
+
+/* Extended query (extended.c): one of Parse, Bind, Describe, Execute,
+** Close, Sync, Flush. After an error every message up to Sync is skipped. */
+void sl_ext_message(sl_conn *c, sl_pgmsg *m);
+/* The end of an implicit transaction (Sync, a simple Query, outside a
+** BEGIN block): portals are closed, as PostgreSQL drops them at commit. */
+void sl_ext_end_of_transaction(sl_conn *c);
+/* At the connection's end: close every cursor, free statements, portals
+** and the zone. */
+void sl_ext_free(sl_conn *c);
 
 #endif /* SL_SERVER_INT_H */
