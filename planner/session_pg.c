@@ -12,7 +12,7 @@
 ** PostgreSQL name (one setting, two names). Sluice writes dates only in
 ** the ISO style, intervals only in the postgres style and text only in
 ** UTF8: DateStyle, IntervalStyle and client_encoding refuse anything else
-** (22023). statement_timeout is accepted and not enforced (a NOTICE says
+** (22023; client_encoding SQL_ASCII, no conversion, is what Sluice does). statement_timeout is accepted and not enforced (a NOTICE says
 ** so); transaction_isolation is always 'read committed' (each statement
 ** sees the catalog and data as they are when it runs).
 **
@@ -240,6 +240,11 @@ static int sl__chk_encoding(sl_session *s, const sl__pgparam *p, const char *v, 
     if (sl_strcasecmp(v, "UTF8") == 0 || sl_strcasecmp(v, "UTF-8") == 0 ||
         sl_strcasecmp(v, "UNICODE") == 0) {
         sl_strbuf_append(canon, "UTF8");
+        return 0;
+    }
+    /* SQL_ASCII: bytes as they are, no conversion (libpq's 'auto' in the C locale) */
+    if (sl_strcasecmp(v, "SQL_ASCII") == 0) {
+        sl_strbuf_append(canon, "SQL_ASCII");
         return 0;
     }
     sl_error_set(err, SL_ERR_INVALID_PARAMETER, pos,
@@ -801,7 +806,7 @@ static int sl__discard(sl_session *s, const sl_stmt *st, const sl_result_sink *o
     static const char *const tags[] = {"DISCARD ALL", "DISCARD PLANS", "DISCARD SEQUENCES",
                                        "DISCARD TEMP"};
     if (st->sub == SL_DISCARD_ALL) {
-        if (s->txn_status != 'I')
+        if (sl_session_txn_status(s) != 'I')
             return sl_error_set(err, "25001", st->pos,
                                 "DISCARD ALL cannot run inside a transaction block");
         sl_list_free(s->cursors, sl__cursor_free_v);
