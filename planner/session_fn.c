@@ -282,7 +282,7 @@ int sl__select_const(sl_session *s, sl_stmt *st, const sl_result_sink *out, sl_e
         goto done;
     for (int i = 0; i < n; i++) {
         types[i] = lp->cols[i].type;
-        if (!(progs[i] = sl_eval_compile(lp->exprs[i], 0, NULL, err)))
+        if (!(progs[i] = sl_eval_compile_rows(lp->exprs[i], 0, NULL, 1, err)))
             goto done;
     }
     in = sl_chunk_new(0, NULL, 1);
