@@ -500,8 +500,59 @@ void sl_session_on_param(sl_session *s, sl_session_param_fn fn, void *ctx)
     s->on_param_ctx = ctx;
 }
 
+/* The startup packet's options: "-c name=value" / "--name=value" words
+** separated by spaces (a backslash keeps the next byte: "a\ b"). */
+static int sl__set_options(sl_session *s, const char *opts, sl_error *err)
+{
+    sl_list *words = sl_list_new();
+    sl_strbuf w = SL_STRBUF_INIT;
+    for (const char *p = opts;; p++) {
+        if (*p == '\\' && p[1]) {
+            sl_strbuf_append_char(&w, *++p);
+            continue;
+        }
+        if (*p && *p != ' ' && *p != '\t') {
+            sl_strbuf_append_char(&w, *p);
+            continue;
+        }
+        if (w.len)
+            sl_list_push(words, sl_strbuf_detach(&w));
+        if (!*p)
+            break;
+    }
+    int rc = 0;
+    for (int i = 0; rc == 0 && i < words->n; i++) {
+        char *word = words->items[i];
+        const char *kv = NULL;
+        if (strcmp(word, "-c") == 0 && i + 1 < words->n)
+            kv = words->items[++i];
+        else if (strncmp(word, "-c", 2) == 0 && word[2])
+            kv = word + 2;
+        else if (strncmp(word, "--", 2) == 0)
+            kv = word + 2;
+        const char *eq = kv ? strchr(kv, '=') : NULL;
+        if (!eq || eq == kv) {
+            rc = sl_error_set(err, SL_ERR_INVALID_PARAMETER, -1,
+                              "invalid command-line argument for server process: %s", word);
+            sl_error_hint(err, "Give settings as -c name=value.");
+            break;
+        }
+        char *name = sl_strndup(kv, (size_t)(eq - kv));
+        for (char *c = name; *c; c++)
+            if (*c == '-')
+                *c = '_';
+        rc = sl_session_set_param(s, name, eq + 1, err);
+        sl_free(name);
+    }
+    sl_strbuf_free(&w);
+    sl_list_free(words, sl_free);
+    return rc;
+}
+
 int sl_session_set_param(sl_session *s, const char *name, const char *value, sl_error *err)
 {
+    if (strcmp(name, "options") == 0)
+        return sl__set_options(s, value, err);
     if (strcmp(name, "user") == 0)
         name = "session_authorization";
     else if (strcmp(name, "database") == 0)

@@ -295,8 +295,7 @@ static int sl__session_params(sl_conn *c)
         rc = sl_session_set_param(c->session, "session_database", c->database, &err);
     for (int i = 0; rc == 0 && i < c->startup_params->n; i++) {
         const sl_kv *kv = &c->startup_params->items[i];
-        if (strcmp(kv->key, "database") != 0 && strcmp(kv->key, "options") != 0 &&
-            strcmp(kv->key, "replication") != 0)
+        if (strcmp(kv->key, "database") != 0 && strcmp(kv->key, "replication") != 0)
             rc = sl_session_set_param(c->session, kv->key, kv->value, &err);
     }
     if (rc != 0) {

@@ -87,12 +87,13 @@ def errors(msgs):
 
 
 def check_raw(port):
-    c = Raw(port, application_name="first", TimeZone="Europe/Berlin")
+    c = Raw(port, application_name="first", TimeZone="Europe/Berlin",
+            options="-c DateStyle=ISO,\\ DMY -c extra_float_digits=2")
     msgs = c.until_ready()
     ps = dict(params(msgs))
     assert ps.get("application_name") == "first", ps
     assert ps.get("TimeZone") == "Europe/Berlin", ps
-    assert ps.get("client_encoding") == "UTF8" and ps.get("DateStyle") == "ISO, MDY", ps
+    assert ps.get("client_encoding") == "UTF8" and ps.get("DateStyle") == "ISO, DMY", ps
     assert ps.get("server_version", "").startswith("15.0 (Sluice "), ps
     assert ps.get("session_authorization") == "sluice", ps
     assert status(msgs) == "I", msgs
@@ -106,12 +107,12 @@ def check_raw(port):
     assert params(c.query("SET application_name TO 'second'")) == [], "no change, no report"
     assert params(c.query("SET extra_float_digits = 3")) == []
     assert params(c.query("SET TIME ZONE 'UTC'")) == [("TimeZone", "UTC")]
-    assert params(c.query("SET DateStyle = 'ISO, DMY'")) == [("DateStyle", "ISO, DMY")]
+    assert params(c.query("SET DateStyle = 'ISO, YMD'")) == [("DateStyle", "ISO, YMD")]
     msgs = c.query("SET DateStyle = 'German'")
     assert errors(msgs)[0]["C"] == "22023" and params(msgs) == [], msgs
     # RESET ALL returns to the startup packet's values and reports each change
     assert sorted(params(c.query("RESET ALL"))) == [
-        ("DateStyle", "ISO, MDY"), ("TimeZone", "Europe/Berlin"), ("application_name", "first")]
+        ("DateStyle", "ISO, DMY"), ("TimeZone", "Europe/Berlin"), ("application_name", "first")]
 
     # the transaction status of ReadyForQuery
     assert status(c.query("BEGIN")) == "T"

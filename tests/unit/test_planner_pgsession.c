@@ -197,6 +197,17 @@ static void t_startup_params(void)
     CHECK(sl_session_set_param(s, "DateStyle", "Postgres, DMY", &err) != 0);
     CHECK_STR(err.sqlstate, "22023");
     sl_error_reset(&err);
+    /* the packet's options: -c name=value, --name=value, backslash-escaped spaces */
+    CHECK(sl_session_set_param(s, "options", "-c extra_float_digits=2 --search-path=a\\ b "
+                                             "-csearch_path=c\\ d", &err) == 0);
+    CHECK_STR(sl_session_param(s, "extra_float_digits"), "2");
+    CHECK_STR(sl_session_param(s, "search_path"), "c d");
+    CHECK(sl_session_set_param(s, "options", "-x", &err) != 0);
+    CHECK_STR(err.sqlstate, "22023");
+    sl_error_reset(&err);
+    CHECK(sl_session_set_param(s, "options", "-c nosuch=1", &err) != 0);
+    CHECK_STR(err.sqlstate, "42704");
+    sl_error_reset(&err);
     CHECK(sl_session_set_param(s, "nosuch", "1", &err) != 0);
     CHECK_STR(err.sqlstate, "42704");
     CHECK_STR(err.message, "unrecognized configuration parameter \"nosuch\"");
