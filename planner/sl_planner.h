@@ -166,9 +166,10 @@ int sl_cursor_fetch(sl_cursor *c, int64_t max, const sl_result_sink *out, sl_err
 void sl_cursor_close(sl_cursor *c);
 
 /* PostgreSQL's session state, as clients see it.
-** Parameters the server reports (ParameterStatus): application_name,
-** DateStyle, TimeZone, IntervalStyle, client_encoding, ... NULL when
-** unknown. */
+** A parameter's current value (names case-insensitive: application_name,
+** DateStyle, TimeZone, IntervalStyle, client_encoding, server_version, ...,
+** as SHOW gives it; docs/SQL.md lists them); NULL when unknown. Valid until
+** the session's next call. */
 const char *sl_session_param(sl_session *s, const char *name);
 /* Called when a reported parameter changes (SET application_name = ...,
 ** SET TIME ZONE ...): the server sends ParameterStatus. */
