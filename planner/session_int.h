@@ -9,6 +9,10 @@
 **   session_run.c   INSERT, statement sets and queries: planning, the job
 **                   registry, running jobs, their records, STOP JOB
 **   session_result.c  a query's final table (result mode 'table', batch)
+**   session_pg.c    PostgreSQL's parameters (SET / SHOW / RESET name, the
+**                   startup packet's), transaction blocks, DISCARD
+**   session_fn.c    session functions (version(), current_user ...), SELECT
+**                   without FROM in the caller's thread
 */
 #ifndef SL_SESSION_INT_H
 #define SL_SESSION_INT_H
