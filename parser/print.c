@@ -256,7 +256,8 @@ static bool pr_is_niladic(const char *name)
 {
     static const char *const names[] = {"CURRENT_DATE", "CURRENT_TIME", "CURRENT_TIMESTAMP",
                                         "LOCALTIME", "LOCALTIMESTAMP", "CURRENT_USER",
-                                        "SESSION_USER", "USER"};
+                                        "SESSION_USER", "USER", "CURRENT_SCHEMA",
+                                        "CURRENT_CATALOG"};
     for (size_t i = 0; i < SL_ARRAY_LEN(names); i++)
         if (name && sl_strcasecmp(name, names[i]) == 0)
             return true;

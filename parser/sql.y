@@ -205,7 +205,7 @@ cmd(A) ::= STOP(K) JOB STRING(X) WITH SAVEPOINT.
 ** SET 'key' = 'value' above is the other form), transaction blocks,
 ** DISCARD. Words that are not keywords (ISOLATION, LEVEL, CHARACTERISTICS,
 ** PLANS ...) arrive as names and the builders check them. */
-%fallback ID ABORT COMMIT CURRENT_USER DISCARD RELEASE ROLLBACK SESSION SESSION_USER START
+%fallback ID ABORT COMMIT CURRENT_CATALOG CURRENT_SCHEMA CURRENT_USER DISCARD RELEASE ROLLBACK SESSION SESSION_USER START
   TRANSACTION USER WORK.
 
 cmd(A) ::= SET(K) pgscope(L) nm(N) TO pgvalue(V).  { A = sl__pg_set(p, K, L, N, NULL, V); }
@@ -239,8 +239,11 @@ cmd(A) ::= ROLLBACK(K) work TO SAVEPOINT nm(N).
 cmd(A) ::= DISCARD(K) ALL(W).            { A = sl__discard(p, K, W); }
 cmd(A) ::= DISCARD(K) nm(W).             { A = sl__discard(p, K, W); }
 
-/* current_user, session_user, user: session functions without parentheses. */
+/* current_user, session_user, user, current_schema, current_catalog:
+** session functions without parentheses. */
 niladic(A) ::= CURRENT_USER(A).
+niladic(A) ::= CURRENT_SCHEMA(A).
+niladic(A) ::= CURRENT_CATALOG(A).
 niladic(A) ::= SESSION_USER(A).
 niladic(A) ::= USER(A).
 

@@ -8,8 +8,9 @@
 ** runs as any other. A value is a STRING (CAST('v' AS STRING)) unless said:
 **
 **   version()                  'PostgreSQL 15.0 (Sluice x.y.z) ...'
-**   current_schema()           'public' (the schema of every table and view)
-**   current_database()         the session_database parameter (the database the
+**   current_schema[()]         'public' (the schema of every table and view)
+**   current_database(), current_catalog
+**                              the session_database parameter (the database the
 **                              client connected to; 'sluice' when none)
 **   current_user, session_user, user
 **                              the session_authorization parameter
@@ -96,7 +97,8 @@ static int sl__fn_call(sl_session *s, sl_expr *e, const sl_result_sink *out, sl_
                                         "), a streaming SQL engine, 64-bit", e->pos));
     } else if (none && sl_strcasecmp(n, "current_schema") == 0) {
         sl__replace(e, sl__string_value("public", e->pos));
-    } else if (none && sl_strcasecmp(n, "current_database") == 0) {
+    } else if (none && (sl_strcasecmp(n, "current_database") == 0 ||
+                        sl_strcasecmp(n, "current_catalog") == 0)) {
         sl__replace(e, sl__string_value(sl_session_param(s, "session_database"), e->pos));
     } else if (none && (sl_strcasecmp(n, "current_user") == 0 ||
                         sl_strcasecmp(n, "session_user") == 0 || sl_strcasecmp(n, "user") == 0)) {

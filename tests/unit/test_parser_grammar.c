@@ -245,6 +245,7 @@ static const char *const corpus[] = {
     "DISCARD ALL",
     "DISCARD TEMP",
     "SELECT current_user, session_user, user, version(), `user` FROM t",
+    "SELECT current_schema, current_schema(), current_catalog",
 };
 
 static void t_roundtrip_all(void)

@@ -187,8 +187,9 @@ static void t_startup_params(void)
     CHECK(sl_session_set_param(s, "DateStyle", "ISO", &err) == 0);
     CHECK_STR(sl_session_param(s, "session_authorization"), "alice");
     CHECK_STR(sl_session_param(s, "timezone"), "America/New_York");
-    CHECK(run(s, "SELECT current_user AS u, current_database(), current_schema()", &c, &err) == 0);
-    CHECK_STR(c.rows.buf, "alice|shop|public\n");
+    CHECK(run(s, "SELECT current_user AS u, current_database(), current_schema(), current_schema, "
+                 "current_catalog", &c, &err) == 0);
+    CHECK_STR(c.rows.buf, "alice|shop|public|public|shop\n");
     CHECK(run(s, "SET application_name = 'other'", &c, &err) == 0);
     CHECK(run(s, "RESET application_name", &c, &err) == 0);
     CHECK_STR(sl_session_param(s, "application_name"), "psql"); /* the session's default */
