@@ -28,7 +28,7 @@
 ** query, then its one row is computed by the expression evaluator right
 ** here, without planning a job. Its columns are named as PostgreSQL names
 ** them: the alias, the column's or function's name (lower case), else
-** ?column?.
+** ?column?; in result mode 'changelog' the op column (+I) comes first.
 **
 ** Main routines: sl__session_functions, sl__select_const.
 */
@@ -301,14 +301,28 @@ int sl__select_const(sl_session *s, sl_stmt *st, const sl_result_sink *out, sl_e
         }
     }
     rc = 1;
-    if (out && out->begin && out->begin(out->ctx, n, (const char *const *)names, types) != 0)
+    /* result mode 'changelog': the row kind first, as every query's */
+    int k = sl__result_mode_of(s) == SL__RESULT_CHANGELOG ? 1 : 0;
+    if (k) {
+        memmove(names + 1, names, (size_t)n * sizeof *names);
+        memmove(types + 1, types, (size_t)n * sizeof *types);
+        memmove(vals + 1, vals, (size_t)n * sizeof *vals);
+        memmove(lens + 1, lens, (size_t)n * sizeof *lens);
+        names[0] = sl_strdup("op");
+        types[0] = sl_type_make_p(SL_TYPE_CHAR, 2, 0);
+        vals[0] = "+I";
+        lens[0] = 2;
+    }
+    if (out && out->begin &&
+        out->begin(out->ctx, n + k, (const char *const *)names, types) != 0)
         goto done;
     if (out && out->row && out->row(out->ctx, vals, lens) != 0)
         goto done;
     sl__result_complete(out, "SELECT 1");
 done:
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i <= n; i++)
         sl_free(names[i]);
+    for (int i = 0; i < n; i++) {
         sl_eval_free(progs[i]);
         sl_strbuf_free(&bufs[i]);
     }

@@ -5,6 +5,9 @@ SELECT 1 + 1, 'a' AS x, version() LIKE 'PostgreSQL 15.0 (Sluice %';
 SELECT current_schema(), current_database(), current_user, session_user, user;
 SELECT upper(current_setting('application_name')) IS NOT NULL AS named;
 SELECT 1 / 0;
+SET 'sql-client.execution.result-mode' = 'changelog';
+SELECT 1 AS one;
+RESET 'sql-client.execution.result-mode';
 -- parameters: SET name {TO|=} value, SHOW, RESET; names are case-insensitive
 SET application_name = 'my app';
 SHOW application_name;
