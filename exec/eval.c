@@ -2413,8 +2413,14 @@ static sl__node *sl__compile(sl_eval_prog *p, const sl_bexpr *b, sl_error *err)
 sl_eval_prog *sl_eval_compile(const sl_bexpr *b, int ncols, const sl_type *input_types,
                               sl_error *err)
 {
+    return sl_eval_compile_rows(b, ncols, input_types, SL_CHUNK_ROWS, err);
+}
+
+sl_eval_prog *sl_eval_compile_rows(const sl_bexpr *b, int ncols, const sl_type *input_types,
+                                   int rows, sl_error *err)
+{
     sl_eval_prog *p = sl_calloc(1, sizeof *p);
-    p->cap = SL_CHUNK_ROWS;
+    p->cap = rows > 0 ? rows : 1;
     p->ncols = ncols;
     p->in_types = sl_malloc((size_t)(ncols > 0 ? ncols : 1) * sizeof(sl_type));
     if (ncols > 0)

@@ -139,6 +139,10 @@ typedef struct sl_eval_prog sl_eval_prog;
 ** it; everything the binder produces is supported. */
 sl_eval_prog *sl_eval_compile(const sl_bexpr *b, int ncols, const sl_type *input_types,
                               sl_error *err);
+/* The same, with buffers for rows rows at first (they grow with the input):
+** a one-row evaluation (SELECT without FROM) compiles with 1. */
+sl_eval_prog *sl_eval_compile_rows(const sl_bexpr *b, int ncols, const sl_type *input_types,
+                                   int rows, sl_error *err);
 void sl_eval_free(sl_eval_prog *p);
 /* The result type (the bexpr's). */
 sl_type sl_eval_type(const sl_eval_prog *p);

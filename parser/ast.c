@@ -154,6 +154,7 @@ void sl_stmt_free(sl_stmt *s)
     sl_list_free(s->column_names, ast_ident_free_v);
     sl_list_free(s->stmts, sl_stmt_free_v);
     sl_stmt_free(s->inner);
+    sl_free(s->value);
     sl_free(s);
 }
 
@@ -313,6 +314,7 @@ sl_stmt *sl_stmt_dup(const sl_stmt *s)
     r->column_names = ast_list_dup(s->column_names, ast_ident_dup_v);
     r->stmts = ast_list_dup(s->stmts, ast_stmt_dup_v);
     r->inner = sl_stmt_dup(s->inner);
+    r->value = sl_strdup(s->value);
     return r;
 }
 
@@ -573,6 +575,15 @@ bool sl_stmt_equal(const sl_stmt *a, const sl_stmt *b)
         return sl_stmt_equal(a->inner, b->inner);
     case SL_STMT_STOP_JOB:
         return ast_str_equal(a->name, b->name) && a->with_savepoint == b->with_savepoint;
+    case SL_STMT_PG_SET:
+        return ast_str_equal(a->name, b->name) && ast_str_equal(a->value, b->value) &&
+               a->local == b->local;
+    case SL_STMT_PG_SHOW:
+    case SL_STMT_PG_RESET:
+        return ast_str_equal(a->name, b->name);
+    case SL_STMT_TXN:
+    case SL_STMT_DISCARD:
+        return a->sub == b->sub && ast_str_equal(a->name, b->name);
     }
     return false;
 }

@@ -1109,3 +1109,179 @@ void sl__emit(sl__parse *p, sl_stmt *s, sl__tok semi)
         s->inner->end = semi.prev_end;
     sl_list_push(p->stmts, s);
 }
+
+/* ------------------------------------------------------------------------
+** PostgreSQL session statements: SET / SHOW / RESET of PostgreSQL
+** parameters, transaction blocks, DISCARD (the grammar's block of them).
+*/
+
+/* A token that spans a and b (a sign and its number). */
+sl__tok sl__tok_join(sl__tok a, sl__tok b)
+{
+    sl__tok t = a;
+    t.n = b.pos + b.n - a.pos;
+    return t;
+}
+
+/* Whether t is the unquoted word w (ASCII case ignored). */
+static bool sl__word_is(sl__tok t, const char *w)
+{
+    size_t n = strlen(w);
+    return t.z && (size_t)t.n == n && sl_strncasecmp(t.z, w, n) == 0;
+}
+
+sl__pgval sl__pgval_add(sl__parse *p, sl__pgval v, sl__tok word)
+{
+    sl_strbuf sb = SL_STRBUF_INIT;
+    if (v.text) {
+        sl_strbuf_append(&sb, v.text);
+        sl_strbuf_append(&sb, ", ");
+        sl_free(v.text);
+    } else {
+        v.pos = word.pos;
+    }
+    if (word.n > 0 && (word.z[0] == '\'' || word.z[0] == '`')) {
+        char *s = sl__unquote(p, word);
+        sl_strbuf_append(&sb, s);
+        sl_free(s);
+    } else {
+        for (int i = 0; i < word.n; i++) /* "- 5" is -5 */
+            if (word.z[i] != ' ' && word.z[i] != '\t' && word.z[i] != '\n' && word.z[i] != '\r')
+                sl_strbuf_append_char(&sb, word.z[i]);
+    }
+    v.text = sl_strbuf_detach(&sb);
+    return v;
+}
+
+/* Transaction modes: ISOLATION LEVEL {SERIALIZABLE | REPEATABLE READ | READ
+** COMMITTED | READ UNCOMMITTED}, READ WRITE, READ ONLY, [NOT] DEFERRABLE,
+** separated by optional commas. Frees modes; 42601 at the first word that
+** does not fit. */
+static void sl__txn_modes(sl__parse *p, sl_list *modes)
+{
+    int n = sl_list_len(modes);
+    for (int i = 0; i < n;) {
+        const sl_ident *w = sl_list_get(modes, i);
+        const char *a = w->name;
+        const char *b = i + 1 < n ? ((sl_ident *)sl_list_get(modes, i + 1))->name : "";
+        const char *c = i + 2 < n ? ((sl_ident *)sl_list_get(modes, i + 2))->name : "";
+        const char *d = i + 3 < n ? ((sl_ident *)sl_list_get(modes, i + 3))->name : "";
+        int used = 0;
+        if (strcmp(a, ",") == 0 && i > 0)
+            used = 1;
+        else if (sl_strcasecmp(a, "DEFERRABLE") == 0)
+            used = 1;
+        else if (sl_strcasecmp(a, "NOT") == 0 && sl_strcasecmp(b, "DEFERRABLE") == 0)
+            used = 2;
+        else if (sl_strcasecmp(a, "READ") == 0 &&
+                 (sl_strcasecmp(b, "WRITE") == 0 || sl_strcasecmp(b, "ONLY") == 0))
+            used = 2;
+        else if (sl_strcasecmp(a, "ISOLATION") == 0 && sl_strcasecmp(b, "LEVEL") == 0) {
+            if (sl_strcasecmp(c, "SERIALIZABLE") == 0)
+                used = 3;
+            else if ((sl_strcasecmp(c, "REPEATABLE") == 0 && sl_strcasecmp(d, "READ") == 0) ||
+                     (sl_strcasecmp(c, "READ") == 0 && (sl_strcasecmp(d, "COMMITTED") == 0 ||
+                                                        sl_strcasecmp(d, "UNCOMMITTED") == 0)))
+                used = 4;
+            else
+                w = i + 2 < n ? sl_list_get(modes, i + 2) : w;
+        }
+        if (!used) {
+            sl_error_set(p->err, SL_ERR_SYNTAX, w->pos, "syntax error at or near \"%s\"",
+                         w->name);
+            break;
+        }
+        i += used;
+    }
+    sl_list_free(modes, sl__ident_free_v);
+}
+
+sl_stmt *sl__pg_set(sl__parse *p, sl__tok kw, int scope, sl__tok name, const char *fixed,
+                    sl__pgval v)
+{
+    sl_stmt *s = sl__stmt_new(SL_STMT_PG_SET, kw);
+    s->name = fixed ? sl_strdup(fixed) : sl__name(p, name);
+    s->name_pos = name.pos;
+    s->local = scope == 2;
+    s->value_pos = v.pos;
+    /* DEFAULT (and TIME ZONE LOCAL) unquoted: the parameter's default. */
+    bool is_default = v.text && p->sql[v.pos] != '\'' &&
+                      (sl_strcasecmp(v.text, "DEFAULT") == 0 ||
+                       (fixed && sl_strcasecmp(v.text, "LOCAL") == 0));
+    if (is_default)
+        sl_free(v.text);
+    else
+        s->value = v.text;
+    return s;
+}
+
+sl_stmt *sl__pg_set_txn(sl__parse *p, sl__tok kw, int scope, sl__tok chars, sl_list *modes)
+{
+    sl_stmt *s = sl__stmt_new(SL_STMT_PG_SET, kw);
+    if (chars.z && (scope != 1 || !sl__word_is(chars, "CHARACTERISTICS")))
+        sl_error_set(p->err, SL_ERR_SYNTAX, chars.pos, "syntax error at or near \"%.*s\"",
+                     chars.n, chars.z);
+    s->local = scope == 2;
+    sl__txn_modes(p, modes);
+    return s;
+}
+
+sl_stmt *sl__pg_show(sl__parse *p, sl__tok kw, sl__tok name, sl__tok word)
+{
+    sl_stmt *s = sl__stmt_new(SL_STMT_PG_SHOW, kw);
+    s->name_pos = name.z ? name.pos : -1;
+    if (!name.z)
+        return s;
+    if (sl__word_is(name, "TIME"))
+        s->name = sl_strdup("TimeZone");
+    else if (sl__word_is(name, "TRANSACTION") && word.z) {
+        if (!sl__word_is(word, "ISOLATION"))
+            sl_error_set(p->err, SL_ERR_SYNTAX, word.pos, "syntax error at or near \"%.*s\"",
+                         word.n, word.z);
+        s->name = sl_strdup("transaction_isolation");
+    } else if (sl__word_is(name, "SESSION") && word.z) {
+        if (!sl__word_is(word, "AUTHORIZATION"))
+            sl_error_set(p->err, SL_ERR_SYNTAX, word.pos, "syntax error at or near \"%.*s\"",
+                         word.n, word.z);
+        s->name = sl_strdup("session_authorization");
+    } else {
+        s->name = sl__name(p, name);
+    }
+    return s;
+}
+
+sl_stmt *sl__pg_reset(sl__parse *p, sl__tok kw, sl__tok name)
+{
+    sl_stmt *s = sl__stmt_new(SL_STMT_PG_RESET, kw);
+    s->name_pos = name.z ? name.pos : -1;
+    if (name.z)
+        s->name = sl__word_is(name, "TIME") && name.z[0] != '`' ? sl_strdup("TimeZone")
+                                                               : sl__name(p, name);
+    return s;
+}
+
+sl_stmt *sl__txn(sl__parse *p, int kind, sl__tok kw, sl__tok name, sl_list *modes)
+{
+    sl_stmt *s = sl__stmt_new(SL_STMT_TXN, kw);
+    s->sub = kind;
+    sl__stmt_name(p, s, name);
+    sl__txn_modes(p, modes);
+    return s;
+}
+
+sl_stmt *sl__discard(sl__parse *p, sl__tok kw, sl__tok what)
+{
+    sl_stmt *s = sl__stmt_new(SL_STMT_DISCARD, kw);
+    if (sl__word_is(what, "ALL"))
+        s->sub = SL_DISCARD_ALL;
+    else if (sl__word_is(what, "PLANS"))
+        s->sub = SL_DISCARD_PLANS;
+    else if (sl__word_is(what, "SEQUENCES"))
+        s->sub = SL_DISCARD_SEQUENCES;
+    else if (sl__word_is(what, "TEMP") || sl__word_is(what, "TEMPORARY"))
+        s->sub = SL_DISCARD_TEMP;
+    else
+        sl_error_set(p->err, SL_ERR_SYNTAX, what.pos, "syntax error at or near \"%.*s\"",
+                     what.n, what.z);
+    return s;
+}

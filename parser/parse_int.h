@@ -94,6 +94,14 @@ typedef struct sl__tail {
     int pos;           /* byte offset of the first clause's expression, or -1 */
 } sl__tail;
 
+/* A PostgreSQL parameter value being parsed: its text (items joined by
+** ", "; a quoted string unquoted) and the byte offset of its first item. */
+typedef struct sl__pgval {
+    char *text;  /* owned */
+    int pos;     /* byte offset, or -1 */
+} sl__pgval;
+#define SL__NOPGVAL ((sl__pgval){NULL, -1})
+
 /* ---- tokenize.c ---- */
 /* Keyword code of z[0..n) (case-insensitive), or 0. */
 int sl__keyword_code(const char *z, int n);
@@ -202,6 +210,16 @@ sl_stmt *sl__show(sl__parse *p, sl__tok kw, int what, sl__tok name);
 sl_stmt *sl__stmt_named(sl__parse *p, sl_stmt_kind kind, sl__tok kw, sl__tok name);
 sl_stmt *sl__explain(sl__parse *p, sl__tok kw, sl_stmt *inner);
 sl_stmt *sl__stop_job(sl__parse *p, sl__tok kw, sl__tok id, bool savepoint);
+/* PostgreSQL session statements. scope: 0 none, 1 SESSION, 2 LOCAL. */
+sl__tok sl__tok_join(sl__tok a, sl__tok b);
+sl__pgval sl__pgval_add(sl__parse *p, sl__pgval v, sl__tok word);
+sl_stmt *sl__pg_set(sl__parse *p, sl__tok kw, int scope, sl__tok name, const char *fixed,
+                    sl__pgval v);
+sl_stmt *sl__pg_set_txn(sl__parse *p, sl__tok kw, int scope, sl__tok chars, sl_list *modes);
+sl_stmt *sl__pg_show(sl__parse *p, sl__tok kw, sl__tok name, sl__tok word);
+sl_stmt *sl__pg_reset(sl__parse *p, sl__tok kw, sl__tok name);
+sl_stmt *sl__txn(sl__parse *p, int kind, sl__tok kw, sl__tok name, sl_list *modes);
+sl_stmt *sl__discard(sl__parse *p, sl__tok kw, sl__tok what);
 /* A top-level statement is complete (semi = the ';' after it, maybe the
 ** synthetic one): set its pos/end and append it to the finished statements. */
 void sl__emit(sl__parse *p, sl_stmt *s, sl__tok semi);

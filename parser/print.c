@@ -32,6 +32,7 @@ typedef struct pr_ctx {
 static void pr_expr(pr_ctx *p, const sl_expr *e);
 static void pr_query(pr_ctx *p, const sl_query *q);
 static void pr_stmt(pr_ctx *p, const sl_stmt *s);
+static void pr_pg_stmt(pr_ctx *p, const sl_stmt *s);
 
 /* ------------------------------------------------------------------------
 ** Names.
@@ -254,7 +255,9 @@ static const char *pr_typed_name(sl_type_id id)
 static bool pr_is_niladic(const char *name)
 {
     static const char *const names[] = {"CURRENT_DATE", "CURRENT_TIME", "CURRENT_TIMESTAMP",
-                                        "LOCALTIME", "LOCALTIMESTAMP"};
+                                        "LOCALTIME", "LOCALTIMESTAMP", "CURRENT_USER",
+                                        "SESSION_USER", "USER", "CURRENT_SCHEMA",
+                                        "CURRENT_CATALOG"};
     for (size_t i = 0; i < SL_ARRAY_LEN(names); i++)
         if (name && sl_strcasecmp(name, names[i]) == 0)
             return true;
@@ -787,6 +790,58 @@ static void pr_stmt(pr_ctx *p, const sl_stmt *s)
         if (s->with_savepoint)
             sl_strbuf_append(sb, " WITH SAVEPOINT");
         break;
+    case SL_STMT_PG_SET:
+    case SL_STMT_PG_SHOW:
+    case SL_STMT_PG_RESET:
+    case SL_STMT_TXN:
+    case SL_STMT_DISCARD:
+        pr_pg_stmt(p, s);
+        break;
+    }
+}
+
+/* PostgreSQL's session statements; names print back-quoted when needed,
+** values as strings. */
+static void pr_pg_stmt(pr_ctx *p, const sl_stmt *s)
+{
+    static const char *const txns[] = {"BEGIN", "START TRANSACTION", "COMMIT", "ROLLBACK",
+                                       "SAVEPOINT ", "RELEASE SAVEPOINT ",
+                                       "ROLLBACK TO SAVEPOINT "};
+    static const char *const discards[] = {"ALL", "PLANS", "SEQUENCES", "TEMP"};
+    sl_strbuf *sb = p->sb;
+    switch (s->kind) {
+    case SL_STMT_PG_SET:
+        sl_strbuf_append(sb, s->local ? "SET LOCAL " : "SET ");
+        if (!s->name) {
+            sl_strbuf_append(sb, "TRANSACTION");
+            break;
+        }
+        pr_ident(p, s->name);
+        sl_strbuf_append(sb, " = ");
+        if (s->value)
+            pr_string(p, s->value);
+        else
+            sl_strbuf_append(sb, "DEFAULT");
+        break;
+    case SL_STMT_PG_SHOW:
+    case SL_STMT_PG_RESET:
+        sl_strbuf_append(sb, s->kind == SL_STMT_PG_SHOW ? "SHOW " : "RESET ");
+        if (s->name)
+            pr_ident(p, s->name);
+        else
+            sl_strbuf_append(sb, "ALL");
+        break;
+    case SL_STMT_TXN:
+        sl_strbuf_append(sb, s->sub >= 0 && s->sub < (int)SL_ARRAY_LEN(txns) ? txns[s->sub] : "?");
+        if (s->name)
+            pr_ident(p, s->name);
+        break;
+    case SL_STMT_DISCARD:
+        sl_strbuf_append(sb, "DISCARD ");
+        sl_strbuf_append(sb, s->sub >= 0 && s->sub < (int)SL_ARRAY_LEN(discards) ? discards[s->sub]
+                                                                                 : "?");
+        break;
+    default: break;
     }
 }
 

@@ -186,7 +186,25 @@ typedef enum sl_stmt_kind {
     SL_STMT_DESCRIBE,      /* DESCRIBE name / DESC name */
     SL_STMT_EXPLAIN,       /* EXPLAIN stmt */
     SL_STMT_STOP_JOB,      /* STOP JOB 'id' [WITH SAVEPOINT] */
+    /* PostgreSQL session statements (planner/session_pg.c) */
+    SL_STMT_PG_SET,        /* SET [SESSION|LOCAL] name {TO|=} value|DEFAULT; SET TIME ZONE v:
+                              name (as written; "TimeZone"), value (NULL = DEFAULT), local;
+                              SET [SESSION CHARACTERISTICS AS] TRANSACTION modes: name NULL */
+    SL_STMT_PG_SHOW,       /* SHOW name | ALL (name NULL) | TIME ZONE | TRANSACTION ISOLATION LEVEL */
+    SL_STMT_PG_RESET,      /* RESET name | ALL (name NULL) | TIME ZONE */
+    SL_STMT_TXN,           /* BEGIN / START TRANSACTION / COMMIT / ROLLBACK / SAVEPOINT name /
+                              RELEASE name / ROLLBACK TO name: sub = sl_txn_kind */
+    SL_STMT_DISCARD,       /* DISCARD ALL|PLANS|SEQUENCES|TEMP: sub = sl_discard_kind */
 } sl_stmt_kind;
+
+typedef enum sl_txn_kind {
+    SL_TXN_BEGIN, SL_TXN_START, SL_TXN_COMMIT, SL_TXN_ROLLBACK, SL_TXN_SAVEPOINT,
+    SL_TXN_RELEASE, SL_TXN_ROLLBACK_TO,
+} sl_txn_kind;
+
+typedef enum sl_discard_kind {
+    SL_DISCARD_ALL, SL_DISCARD_PLANS, SL_DISCARD_SEQUENCES, SL_DISCARD_TEMP,
+} sl_discard_kind;
 
 typedef enum sl_show_kind {
     SL_SHOW_TABLES, SL_SHOW_VIEWS, SL_SHOW_JOBS, SL_SHOW_CONNECTORS,
@@ -235,6 +253,11 @@ struct sl_stmt {
     sl_stmt *inner;         /* the explained statement */
     /* STOP JOB */
     bool with_savepoint;    /* WITH SAVEPOINT */
+    /* PostgreSQL session statements */
+    char *value;            /* PG_SET: the value as text (a list joined by ", "), NULL = DEFAULT */
+    int value_pos;          /* byte offset of the value (of DEFAULT) */
+    bool local;             /* SET LOCAL */
+    int sub;                /* TXN: sl_txn_kind; DISCARD: sl_discard_kind */
 };
 
 /* ------------------------------------------------------------------------

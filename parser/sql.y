@@ -199,6 +199,86 @@ cmd(A) ::= STOP(K) JOB STRING(X).        { A = sl__stop_job(p, K, X, false); }
 cmd(A) ::= STOP(K) JOB STRING(X) WITH SAVEPOINT.
                                          { A = sl__stop_job(p, K, X, true); }
 
+/* ------------------------------------------------------------ PostgreSQL session statements
+** What PostgreSQL clients send on their own (planner/session_pg.c runs them):
+** SET / SHOW / RESET of PostgreSQL parameters (unquoted names; Flink's
+** SET 'key' = 'value' above is the other form), transaction blocks,
+** DISCARD. Words that are not keywords (ISOLATION, LEVEL, CHARACTERISTICS,
+** PLANS ...) arrive as names and the builders check them. */
+%fallback ID ABORT COMMIT CURRENT_CATALOG CURRENT_SCHEMA CURRENT_USER DISCARD RELEASE ROLLBACK SESSION SESSION_USER START
+  TRANSACTION USER WORK.
+
+cmd(A) ::= SET(K) pgscope(L) nm(N) TO pgvalue(V).  { A = sl__pg_set(p, K, L, N, NULL, V); }
+cmd(A) ::= SET(K) pgscope(L) nm(N) EQ pgvalue(V).  { A = sl__pg_set(p, K, L, N, NULL, V); }
+cmd(A) ::= SET(K) pgscope(L) TIME(N) ZONE pgvalue(V).
+                                         { A = sl__pg_set(p, K, L, N, "TimeZone", V); }
+cmd(A) ::= SET(K) pgscope(L) TRANSACTION txnmodes(M).
+                                         { A = sl__pg_set_txn(p, K, L, SL__NOTOK, M); }
+cmd(A) ::= SET(K) pgscope(L) nm(N) AS TRANSACTION txnmodes(M).
+                                         { A = sl__pg_set_txn(p, K, L, N, M); }
+cmd(A) ::= SHOW(K) nm(N).                { A = sl__pg_show(p, K, N, SL__NOTOK); }
+cmd(A) ::= SHOW(K) ALL.                  { A = sl__pg_show(p, K, SL__NOTOK, SL__NOTOK); }
+cmd(A) ::= SHOW(K) TIME(N) ZONE.         { A = sl__pg_show(p, K, N, SL__NOTOK); }
+cmd(A) ::= SHOW(K) TRANSACTION(N) nm(X) nm. { A = sl__pg_show(p, K, N, X); }
+cmd(A) ::= SHOW(K) SESSION(N) nm(X).     { A = sl__pg_show(p, K, N, X); }
+cmd(A) ::= RESET(K) nm(N).               { A = sl__pg_reset(p, K, N); }
+cmd(A) ::= RESET(K) ALL.                 { A = sl__pg_reset(p, K, SL__NOTOK); }
+cmd(A) ::= RESET(K) TIME(N) ZONE.        { A = sl__pg_reset(p, K, N); }
+cmd(A) ::= BEGIN(K) work txnmodes(M).    { A = sl__txn(p, SL_TXN_BEGIN, K, SL__NOTOK, M); }
+cmd(A) ::= START(K) TRANSACTION txnmodes(M). { A = sl__txn(p, SL_TXN_START, K, SL__NOTOK, M); }
+cmd(A) ::= COMMIT(K) work.               { A = sl__txn(p, SL_TXN_COMMIT, K, SL__NOTOK, NULL); }
+cmd(A) ::= END(K) work.                  { A = sl__txn(p, SL_TXN_COMMIT, K, SL__NOTOK, NULL); }
+cmd(A) ::= ROLLBACK(K) work.             { A = sl__txn(p, SL_TXN_ROLLBACK, K, SL__NOTOK, NULL); }
+cmd(A) ::= ABORT(K) work.                { A = sl__txn(p, SL_TXN_ROLLBACK, K, SL__NOTOK, NULL); }
+cmd(A) ::= SAVEPOINT(K) nm(N).           { A = sl__txn(p, SL_TXN_SAVEPOINT, K, N, NULL); }
+cmd(A) ::= RELEASE(K) nm(N).             { A = sl__txn(p, SL_TXN_RELEASE, K, N, NULL); }
+cmd(A) ::= RELEASE(K) SAVEPOINT nm(N).   { A = sl__txn(p, SL_TXN_RELEASE, K, N, NULL); }
+cmd(A) ::= ROLLBACK(K) work TO nm(N).    { A = sl__txn(p, SL_TXN_ROLLBACK_TO, K, N, NULL); }
+cmd(A) ::= ROLLBACK(K) work TO SAVEPOINT nm(N).
+                                         { A = sl__txn(p, SL_TXN_ROLLBACK_TO, K, N, NULL); }
+cmd(A) ::= DISCARD(K) ALL(W).            { A = sl__discard(p, K, W); }
+cmd(A) ::= DISCARD(K) nm(W).             { A = sl__discard(p, K, W); }
+
+/* current_user, session_user, user, current_schema, current_catalog:
+** session functions without parentheses. */
+niladic(A) ::= CURRENT_USER(A).
+niladic(A) ::= CURRENT_SCHEMA(A).
+niladic(A) ::= CURRENT_CATALOG(A).
+niladic(A) ::= SESSION_USER(A).
+niladic(A) ::= USER(A).
+
+%type pgscope {int}
+pgscope(A) ::= .                         { A = 0; }
+pgscope(A) ::= SESSION.                  { A = 1; }
+pgscope(A) ::= LOCAL.                    { A = 2; }
+work ::= .
+work ::= WORK.
+work ::= TRANSACTION.
+
+/* A parameter's value: names, strings and numbers, a list of them, or DEFAULT. */
+%type pgvalue {sl__pgval}
+%destructor pgvalue { sl_free($$.text); }
+pgvalue(A) ::= pgword(X).                { A = sl__pgval_add(p, SL__NOPGVAL, X); }
+pgvalue(A) ::= pgvalue(L) COMMA pgword(X). { A = sl__pgval_add(p, L, X); }
+%type pgword {sl__tok}
+pgword(A) ::= nm(A).
+pgword(A) ::= STRING(A).
+pgword(A) ::= NUMBER(A).
+pgword(A) ::= ON(A).
+pgword(A) ::= TRUE(A).
+pgword(A) ::= FALSE(A).
+pgword(A) ::= MINUS(K) NUMBER(X).        { A = sl__tok_join(K, X); }
+pgword(A) ::= PLUS NUMBER(X).          { A = X; }
+
+/* Transaction modes (ISOLATION LEVEL ..., READ WRITE|ONLY, [NOT] DEFERRABLE),
+** checked by the builder. */
+%type txnmodes {sl_list*}
+%destructor txnmodes { sl_list_free($$, sl__ident_free_v); }
+txnmodes(A) ::= .                        { A = NULL; }
+txnmodes(A) ::= txnmodes(L) nm(N).       { A = sl__idents(p, L, N); }
+txnmodes(A) ::= txnmodes(L) COMMA(N).    { A = sl__idents(p, L, N); }
+txnmodes(A) ::= txnmodes(L) NOT(N).      { A = sl__idents(p, L, N); }
+
 /* ------------------------------------------------------------ queries */
 %type query {sl_query*}
 %destructor query { sl_query_free($$); }

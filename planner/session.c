@@ -102,6 +102,7 @@ void sl_session_free(sl_session *s)
     if (!s)
         return;
     sl_list_free(s->cursors, sl__cursor_free_v);
+    sl__pg_free(s);
     sl_kvlist_free(s->pg_params);
     sl_kvlist_free(s->config);
     sl_list_free(s->tviews, sl__view_free_v);
@@ -569,9 +570,22 @@ int sl_session_exec(sl_session *s, const char *sql, size_t len, const sl_result_
         sl_sql_secret_values(sql, len, sl_option_secret_fn, NULL, secrets);
         sl_option_scrub_error(err, secrets);
         sl_kvlist_free(secrets);
+        sl__txn_done(s, NULL, -1);
         return -1;
     }
-    int rc;
+    /* A failed transaction block refuses everything but its end (25P02);
+    ** a statement that fails in a block fails the block (session_pg.c). */
+    int rc = sl__txn_check(s, st, err);
+    if (rc == 0)
+        rc = sl__select_const(s, st, out, err); /* SELECT without FROM: answered here */
+    if (rc == 0)
+        rc = sl__session_functions(s, st, out, err);
+    if (rc != 0) {
+        rc = rc > 0 ? 0 : -1;
+        sl__txn_done(s, st, rc);
+        sl_stmt_free(st);
+        return rc;
+    }
     switch (st->kind) {
     case SL_STMT_CREATE_TABLE: rc = sl__create_table(s, st, out, err); break;
     case SL_STMT_DROP_TABLE: rc = sl__drop(s, st, false, out, err); break;
@@ -588,10 +602,17 @@ int sl_session_exec(sl_session *s, const char *sql, size_t len, const sl_result_
     case SL_STMT_DESCRIBE: rc = sl__describe_stmt(s, st, out, err); break;
     case SL_STMT_EXPLAIN: rc = sl__explain_stmt(s, st, out, err); break;
     case SL_STMT_STOP_JOB: rc = sl__stop_job_stmt(s, st, out, err); break;
+    case SL_STMT_PG_SET:
+    case SL_STMT_PG_SHOW:
+    case SL_STMT_PG_RESET:
+    case SL_STMT_TXN:
+    case SL_STMT_DISCARD: rc = sl__pg_stmt(s, st, out, err); break;
     default: rc = sl_error_set(err, SL_ERR_INTERNAL, st->pos, "unknown statement"); break;
     }
     if (rc != 0)
         sl__scrub_secrets(s->eng->cat, st, err);
+    if (st->kind != SL_STMT_TXN)
+        sl__txn_done(s, st, rc);
     sl_stmt_free(st);
     return rc;
 }

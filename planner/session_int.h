@@ -9,6 +9,10 @@
 **   session_run.c   INSERT, statement sets and queries: planning, the job
 **                   registry, running jobs, their records, STOP JOB
 **   session_result.c  a query's final table (result mode 'table', batch)
+**   session_pg.c    PostgreSQL's parameters (SET / SHOW / RESET name, the
+**                   startup packet's), transaction blocks, DISCARD
+**   session_fn.c    session functions (version(), current_user ...), SELECT
+**                   without FROM in the caller's thread
 */
 #ifndef SL_SESSION_INT_H
 #define SL_SESSION_INT_H
@@ -45,6 +49,14 @@ struct sl_session {
     sl_session_param_fn on_param;     /* ParameterStatus hook, or NULL */
     void *on_param_ctx;
     char txn_status;                  /* 'I', 'T' (after BEGIN) or 'E' (failed block) */
+    sl_kvlist *pg_start;              /* the session's defaults: the startup packet's values */
+    sl_kvlist *blk_config;            /* at BEGIN: config and pg_params, restored by ROLLBACK */
+    sl_kvlist *blk_params;
+    sl_kvlist *blk_local;             /* SET LOCAL: each name's value before it ("" = unset) */
+    sl_list *blk_effects;             /* char*: statements of the block that took effect */
+    sl_list *blk_savepoints;          /* char*: SAVEPOINT names, oldest first */
+    sl_tz *pg_tz;                     /* the zone of 'table.local-time-zone' = pg_tz_key */
+    char *pg_tz_key;
 };
 
 typedef struct sl__table_out {
@@ -61,6 +73,29 @@ typedef struct sl__gplan {
     sl_gresult *res;      /* its results (nsinks) */
     sl_list *sources;     /* arrays owned here (sources, the other tables) */
 } sl__gplan;
+
+/* session_pg.c: PostgreSQL's session statements, the transaction block
+** around every statement (sl__txn_check before it runs: 25P02 in a failed
+** block; sl__txn_done after it), the session's zone (cached), freeing. */
+int sl__pg_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err);
+int sl__txn_check(sl_session *s, const sl_stmt *st, sl_error *err);
+void sl__txn_done(sl_session *s, const sl_stmt *st, int rc);
+const sl_tz *sl__pg_tz(sl_session *s, sl_error *err);
+void sl__pg_free(sl_session *s);
+/* A PostgreSQL parameter's current value as SHOW gives it (name
+** case-insensitive), or NULL with 42704 when there is none. */
+const char *sl__pg_show_value(sl_session *s, const char *name, int pos, sl_error *err);
+/* SET name = value (NULL: DEFAULT) as SET, SET LOCAL (local) and
+** set_config do; positions for errors. */
+int sl__pg_set_value(sl_session *s, const char *name, const char *value, bool local, int name_pos,
+                     int value_pos, const sl_result_sink *out, sl_error *err);
+
+/* session_fn.c: PostgreSQL's session functions (version(), current_user,
+** current_setting() ...) replaced by their values in a statement's
+** queries; a SELECT without FROM answered in the caller's thread (1 when
+** it answered, 0 when the statement is no such SELECT, -1 on error). */
+int sl__session_functions(sl_session *s, sl_stmt *st, const sl_result_sink *out, sl_error *err);
+int sl__select_const(sl_session *s, sl_stmt *st, const sl_result_sink *out, sl_error *err);
 
 /* session_cursor.c: close a DECLARE'd cursor (sl_list_free of cursors). */
 void sl__cursor_free_v(void *p);

@@ -166,17 +166,22 @@ int sl_cursor_fetch(sl_cursor *c, int64_t max, const sl_result_sink *out, sl_err
 void sl_cursor_close(sl_cursor *c);
 
 /* PostgreSQL's session state, as clients see it.
-** Parameters the server reports (ParameterStatus): application_name,
-** DateStyle, TimeZone, IntervalStyle, client_encoding, ... NULL when
-** unknown. */
+** A parameter's current value (names case-insensitive: application_name,
+** DateStyle, TimeZone, IntervalStyle, client_encoding, server_version, ...,
+** as SHOW gives it; docs/SQL.md lists them); NULL when unknown. Valid until
+** the session's next call. */
 const char *sl_session_param(sl_session *s, const char *name);
 /* Called when a reported parameter changes (SET application_name = ...,
 ** SET TIME ZONE ...): the server sends ParameterStatus. */
 typedef void (*sl_session_param_fn)(void *ctx, const char *name, const char *value);
 void sl_session_on_param(sl_session *s, sl_session_param_fn fn, void *ctx);
 /* Set a parameter as the startup packet does (application_name, DateStyle,
-** TimeZone, options' -c settings): as SET would, without a statement.
-** Returns 0, or -1 with err set for an unknown or invalid one. */
+** TimeZone ...): as SET would, without a statement; the value becomes the
+** session's default (what RESET returns to). "options" takes the packet's
+** options ("-c name=value --name=value"); "user" sets session_authorization
+** (current_user), "database" session_database (current_database()), and
+** "session_backend_pid" what pg_backend_pid() returns. Returns 0, or -1
+** with err set for an unknown or invalid one. */
 int sl_session_set_param(sl_session *s, const char *name, const char *value, sl_error *err);
 /* ReadyForQuery's status: 'I' idle, 'T' in a block (after BEGIN), 'E' in a
 ** failed block (every statement fails with 25P02 until ROLLBACK). */

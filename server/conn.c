@@ -283,22 +283,51 @@ static int sl__startup(sl_conn *c)
     }
 }
 
+/* The startup packet's parameters, the connection's pid and database into
+** the session (sl_session_set_param checks them as SET does). -1 after a
+** FATAL ErrorResponse for one that is unknown or invalid. */
+static int sl__session_params(sl_conn *c)
+{
+    char pid[24];
+    snprintf(pid, sizeof pid, "%d", (int)c->pid);
+    sl_error err = SL_ERROR_INIT;
+    int rc = sl_session_set_param(c->session, "session_backend_pid", pid, &err);
+    if (rc == 0)
+        rc = sl_session_set_param(c->session, "session_database", c->database, &err);
+    for (int i = 0; rc == 0 && i < c->startup_params->n; i++) {
+        const sl_kv *kv = &c->startup_params->items[i];
+        if (strcmp(kv->key, "database") != 0 && strcmp(kv->key, "replication") != 0)
+            rc = sl_session_set_param(c->session, kv->key, kv->value, &err);
+    }
+    if (rc != 0) {
+        sl_conn_error(c, &err, NULL, 0, 0, true);
+        sl_conn_flush(c);
+    }
+    sl_error_reset(&err);
+    return rc;
+}
+
+/* A reported parameter changed (SET application_name ...): ParameterStatus. */
+static void sl__on_param(void *ctx, const char *name, const char *value)
+{
+    sl__param_status(ctx, name, value);
+}
+
 /* AuthenticationOk, the parameters, BackendKeyData, ReadyForQuery. */
 static void sl__welcome(sl_conn *c)
 {
     size_t start = sl_pgout_begin(&c->out, 'R');
     sl_pgout_int32(&c->out, 0);
     sl_pgout_end(&c->out, start);
-    sl__param_status(c, "server_version", "15.0 (Sluice " SLUICE_VERSION ")");
-    sl__param_status(c, "server_encoding", "UTF8");
-    sl__param_status(c, "client_encoding", "UTF8");
-    sl__param_status(c, "DateStyle", "ISO, MDY");
-    sl__param_status(c, "TimeZone", "UTC");
-    sl__param_status(c, "integer_datetimes", "on");
-    sl__param_status(c, "standard_conforming_strings", "on");
-    sl__param_status(c, "application_name", c->application_name);
-    sl__param_status(c, "is_superuser", "on");
-    sl__param_status(c, "session_authorization", c->user);
+    /* the session's values (the startup packet's applied); later changes
+    ** arrive through sl_session_on_param */
+    static const char *const reported[] = {
+        "server_version", "server_encoding", "client_encoding", "DateStyle", "TimeZone",
+        "integer_datetimes", "standard_conforming_strings", "application_name", "is_superuser",
+        "session_authorization", "IntervalStyle", "default_transaction_read_only",
+        "in_hot_standby"};
+    for (size_t i = 0; i < SL_ARRAY_LEN(reported); i++)
+        sl__param_status(c, reported[i], sl_session_param(c->session, reported[i]));
     start = sl_pgout_begin(&c->out, 'K');
     sl_pgout_int32(&c->out, c->pid);
     sl_pgout_int32(&c->out, c->secret);
@@ -381,8 +410,11 @@ void *sl_conn_main(void *arg)
                c->peer, c->user, c->database, c->application_name);
         c->session = sl_session_new(c->srv->eng);
         sl_session_set_interrupt(c->session, &c->cancel);
-        sl__welcome(c);
-        sl__conn_loop(c);
+        if (sl__session_params(c) == 0) {
+            sl__welcome(c);
+            sl_session_on_param(c->session, sl__on_param, c);
+            sl__conn_loop(c);
+        }
         sl_log(SL_LOG_INFO, "disconnection of %s (user=%s)", c->peer, c->user);
     }
     sl__conn_free(c);
