@@ -1109,3 +1109,61 @@ void sl__emit(sl__parse *p, sl_stmt *s, sl__tok semi)
         s->inner->end = semi.prev_end;
     sl_list_push(p->stmts, s);
 }
+
+/* ------------------------------------------------------------------------
+** Parameters and cursors (PostgreSQL's extended protocol and cursor
+** statements).
+*/
+
+/* $n: n is at most 65535 as in PostgreSQL (the protocol's limit); larger or
+** $0 is 42P02 here, where the position is known. */
+sl_expr *sl__param(sl__parse *p, sl__tok t)
+{
+    sl_expr *e = sl_expr_new(SL_EXPR_PARAM, t.pos);
+    int64_t n = 0;
+    for (int i = 1; i < t.n && n <= 65535; i++)
+        n = n * 10 + (t.z[i] - '0');
+    if (n < 1 || n > 65535)
+        sl_error_set(p->err, SL_ERR_UNDEFINED_PARAM, t.pos, "there is no parameter %.*s", t.n,
+                     t.z);
+    e->ival = n;
+    return sl__edeep(p, e, 0);
+}
+
+sl_stmt *sl__declare(sl__parse *p, sl__tok kw, sl__tok name, int flags, sl_query *q)
+{
+    sl_stmt *s = sl__stmt_new(SL_STMT_DECLARE_CURSOR, kw);
+    sl__stmt_name(p, s, name);
+    s->binary = (flags & 1) != 0;
+    s->query = q;
+    return s;
+}
+
+int64_t sl__fetch_count(sl__parse *p, sl__tok n)
+{
+    int64_t v = 0;
+    for (int i = 0; i < n.n; i++) {
+        if (n.z[i] < '0' || n.z[i] > '9' || v > (INT64_MAX - 9) / 10) {
+            sl_error_set(p->err, SL_ERR_SYNTAX, n.pos, "row count must be a non-negative integer");
+            return 0;
+        }
+        v = v * 10 + (n.z[i] - '0');
+    }
+    return v;
+}
+
+sl_stmt *sl__fetch(sl__parse *p, sl_stmt_kind kind, sl__tok kw, int64_t count, sl__tok name)
+{
+    sl_stmt *s = sl__stmt_new(kind, kw);
+    sl__stmt_name(p, s, name);
+    s->count = count;
+    return s;
+}
+
+sl_stmt *sl__close(sl__parse *p, sl__tok kw, sl__tok name)
+{
+    sl_stmt *s = sl__stmt_new(SL_STMT_CLOSE_CURSOR, kw);
+    if (name.z)
+        sl__stmt_name(p, s, name);
+    return s;
+}

@@ -202,6 +202,13 @@ sl_stmt *sl__show(sl__parse *p, sl__tok kw, int what, sl__tok name);
 sl_stmt *sl__stmt_named(sl__parse *p, sl_stmt_kind kind, sl__tok kw, sl__tok name);
 sl_stmt *sl__explain(sl__parse *p, sl__tok kw, sl_stmt *inner);
 sl_stmt *sl__stop_job(sl__parse *p, sl__tok kw, sl__tok id, bool savepoint);
+/* $n; cursors: DECLARE (flags: 1 = BINARY), FETCH / MOVE (count -1 = ALL),
+** CLOSE (name SL__NOTOK = ALL); a FETCH count from its NUMBER token. */
+sl_expr *sl__param(sl__parse *p, sl__tok t);
+sl_stmt *sl__declare(sl__parse *p, sl__tok kw, sl__tok name, int flags, sl_query *q);
+sl_stmt *sl__fetch(sl__parse *p, sl_stmt_kind kind, sl__tok kw, int64_t count, sl__tok name);
+sl_stmt *sl__close(sl__parse *p, sl__tok kw, sl__tok name);
+int64_t sl__fetch_count(sl__parse *p, sl__tok n);
 /* A top-level statement is complete (semi = the ';' after it, maybe the
 ** synthetic one): set its pos/end and append it to the finished statements. */
 void sl__emit(sl__parse *p, sl_stmt *s, sl__tok semi);

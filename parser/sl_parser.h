@@ -43,6 +43,7 @@ typedef enum sl_expr_kind {
     SL_EXPR_CASE,       /* CASE [left] WHEN args[0] THEN args[1] ... [ELSE right] END */
     SL_EXPR_CAST,       /* CAST(left AS type) / TRY_CAST: ival = 1 for TRY_CAST */
     SL_EXPR_FUNC,       /* text(args...) [OVER (over)]; distinct; ival = 1 for f(*) */
+    SL_EXPR_PARAM,      /* $n, a parameter of the statement: ival = n (1-based) */
 } sl_expr_kind;
 
 typedef enum sl_op {
@@ -186,6 +187,12 @@ typedef enum sl_stmt_kind {
     SL_STMT_DESCRIBE,      /* DESCRIBE name / DESC name */
     SL_STMT_EXPLAIN,       /* EXPLAIN stmt */
     SL_STMT_STOP_JOB,      /* STOP JOB 'id' [WITH SAVEPOINT] */
+    /* Cursors, PostgreSQL's forms (what psql's FETCH_COUNT and psycopg send): */
+    SL_STMT_DECLARE_CURSOR, /* DECLARE name [BINARY] [NO SCROLL] CURSOR [WITH[OUT] HOLD] FOR
+                               query: name, query, binary */
+    SL_STMT_FETCH,          /* FETCH [FORWARD] [n | ALL | NEXT] [FROM | IN] name: name, count */
+    SL_STMT_MOVE,           /* MOVE, as FETCH, skipping the rows */
+    SL_STMT_CLOSE_CURSOR,   /* CLOSE name | CLOSE ALL (name NULL) */
 } sl_stmt_kind;
 
 typedef enum sl_show_kind {
@@ -235,6 +242,9 @@ struct sl_stmt {
     sl_stmt *inner;         /* the explained statement */
     /* STOP JOB */
     bool with_savepoint;    /* WITH SAVEPOINT */
+    /* DECLARE / FETCH / MOVE */
+    bool binary;            /* DECLARE ... BINARY CURSOR */
+    int64_t count;          /* FETCH / MOVE: rows, -1 = ALL */
 };
 
 /* ------------------------------------------------------------------------

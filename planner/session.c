@@ -188,7 +188,7 @@ void sl__result_lines(const sl_result_sink *out, const char *column, const char 
 
 sl_binder sl__binder(sl_session *s, sl_error *err)
 {
-    sl_binder b = {s->eng->cat, s->tviews, err, 0};
+    sl_binder b = {s->eng->cat, s->tviews, err, 0, NULL};
     return b;
 }
 
@@ -277,7 +277,7 @@ static int sl__drop(sl_session *s, const sl_stmt *st, bool view, const sl_result
                        : sl_catalog_table(s->eng->cat, st->name) != NULL;
     if (!exists) {
         bool other = view ? sl_catalog_table(s->eng->cat, st->name) != NULL
-                          : sl_binder_view(&(sl_binder){s->eng->cat, s->tviews, err, 0},
+                          : sl_binder_view(&(sl_binder){.cat = s->eng->cat, .tviews = s->tviews, .err = err},
                                            st->name) != NULL;
         if (other) {
             sl_error_set(err, SL_ERR_WRONG_OBJECT_TYPE, st->name_pos, "\"%s\" is not a %s",
