@@ -87,6 +87,23 @@ static void sl__view_free_v(void *p)
     sl_view_free(p);
 }
 
+sl_session *sl__session_fork(sl_session *s)
+{
+    sl_session *f = sl_session_new(s->eng);
+    sl_kvlist_free(f->config);
+    f->config = sl_kvlist_dup(s->config);
+    for (int i = 0; i < sl_list_len(s->tviews); i++) {
+        const sl_view *v = sl_list_get(s->tviews, i);
+        sl_view *c = sl_calloc(1, sizeof *c);
+        c->name = sl_strdup(v->name);
+        c->temporary = true;
+        c->def = sl_stmt_dup(v->def);
+        sl_list_push(f->tviews, c);
+    }
+    f->dml_sync = s->dml_sync;
+    return f;
+}
+
 void sl_session_set_interrupt(sl_session *s, volatile sig_atomic_t *flag)
 {
     s->interrupt = flag;
@@ -277,7 +294,8 @@ static int sl__drop(sl_session *s, const sl_stmt *st, bool view, const sl_result
                        : sl_catalog_table(s->eng->cat, st->name) != NULL;
     if (!exists) {
         bool other = view ? sl_catalog_table(s->eng->cat, st->name) != NULL
-                          : sl_binder_view(&(sl_binder){.cat = s->eng->cat, .tviews = s->tviews, .err = err},
+                          : sl_binder_view(&(sl_binder){.cat = s->eng->cat,
+                                                         .tviews = s->tviews, .err = err},
                                            st->name) != NULL;
         if (other) {
             sl_error_set(err, SL_ERR_WRONG_OBJECT_TYPE, st->name_pos, "\"%s\" is not a %s",
@@ -571,6 +589,13 @@ int sl_session_exec(sl_session *s, const char *sql, size_t len, const sl_result_
         sl_kvlist_free(secrets);
         return -1;
     }
+    int rc = sl__exec_stmt(s, st, out, err);
+    sl_stmt_free(st);
+    return rc;
+}
+
+int sl__exec_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err)
+{
     int rc;
     switch (st->kind) {
     case SL_STMT_CREATE_TABLE: rc = sl__create_table(s, st, out, err); break;
@@ -588,11 +613,14 @@ int sl_session_exec(sl_session *s, const char *sql, size_t len, const sl_result_
     case SL_STMT_DESCRIBE: rc = sl__describe_stmt(s, st, out, err); break;
     case SL_STMT_EXPLAIN: rc = sl__explain_stmt(s, st, out, err); break;
     case SL_STMT_STOP_JOB: rc = sl__stop_job_stmt(s, st, out, err); break;
+    case SL_STMT_DECLARE_CURSOR:
+    case SL_STMT_FETCH:
+    case SL_STMT_MOVE:
+    case SL_STMT_CLOSE_CURSOR: rc = sl__cursor_stmt(s, st, out, err); break;
     default: rc = sl_error_set(err, SL_ERR_INTERNAL, st->pos, "unknown statement"); break;
     }
     if (rc != 0)
         sl__scrub_secrets(s->eng->cat, st, err);
-    sl_stmt_free(st);
     return rc;
 }
 
