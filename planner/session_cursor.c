@@ -311,6 +311,16 @@ static sl_expr *sl__literal_of(sl__subst *sb, const sl_expr *e, const char *v, s
         t.id == SL_TYPE_TIMESTAMP_LTZ) {
         sl_expr *x = sl_expr_literal(SL_EXPR_TYPED, v, n, pos);
         x->type = sl_type_make(t.id);
+        if (t.id == SL_TYPE_TIMESTAMP && n > 10) {
+            /* as PostgreSQL's timestamp input: 'T' between date and time, and a
+            ** zone after the time is ignored (drivers send one) */
+            if (x->text[10] == 'T')
+                x->text[10] = ' ';
+            char *z = x->text + 11;
+            while (*z && *z != '+' && *z != '-' && *z != 'Z' && *z != 'z')
+                z++;
+            *z = 0;
+        }
         return x;
     }
     if (sl_type_is_string(t.id) || t.id == SL_TYPE_BINARY || t.id == SL_TYPE_VARBINARY) {
@@ -534,9 +544,19 @@ int sl_session_describe(sl_session *s, const char *sql, size_t len, int ndeclare
     case SL_STMT_SHOW:
     case SL_STMT_DESCRIBE:
     case SL_STMT_EXPLAIN: {
-        /* side-effect free: run them, keeping their columns */
+        /* side-effect free: run them (parameters as NULLs of their types),
+        ** keeping their columns */
+        sl_param *nulls = sl_calloc((size_t)n + 1, sizeof(sl_param));
+        for (int i = 0; i < n; i++)
+            nulls[i].type = out->param_types[i];
+        sl__subst sb = {n, nulls, out->param_types, err};
+        sl__walk_stmt(st, sl__subst_param, &sb);
+        sl_free(nulls);
         sl_result_sink cap = {&c, sl__capture_begin, NULL, NULL, NULL};
-        rc = sl__exec_stmt(s, st, &cap, err);
+        if (!sl_error_isset(err))
+            rc = sl__exec_stmt(s, st, &cap, err);
+        else
+            rc = -1;
         break;
     }
     case SL_STMT_SET:
@@ -765,6 +785,13 @@ static int sl__cursor_open_stmt(sl_session *s, sl_stmt *st, sl_cursor **out, sl_
         return -1;
     }
     c->started = true;
+    /* The query plans against the engine's catalog: wait until it has (and
+    ** holds its snapshot), so that it reads the catalog while the session
+    ** does nothing else, as a statement of its own would. */
+    pthread_mutex_lock(&c->mu);
+    while (!c->planned)
+        pthread_cond_wait(&c->cv, &c->mu);
+    pthread_mutex_unlock(&c->mu);
     *out = c;
     return 0;
 }

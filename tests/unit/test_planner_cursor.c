@@ -217,6 +217,11 @@ static void t_describe(void)
     sl_stmt_desc_free(&d);
     REQUIRE(run(fx.s, "SHOW TABLES", &fx.c, &fx.err) == 0);
     CHECK(strstr(fx.c.rows.buf, "never") == NULL);
+    q = "EXPLAIN SELECT id FROM nums WHERE id = $1";
+    REQUIRE(sl_session_describe(fx.s, q, strlen(q), 0, NULL, &d, &fx.err) == 0);
+    CHECK_INT(d.nparams, 1);
+    CHECK_INT(d.ncols, 1);
+    sl_stmt_desc_free(&d);
     q = "SELECT nope FROM nums WHERE id = $1";
     CHECK(sl_session_describe(fx.s, q, strlen(q), 0, NULL, &d, &fx.err) == -1);
     CHECK_STR(fx.err.sqlstate, "42703");
@@ -245,6 +250,13 @@ static void t_exec_params_types(void)
     REQUIRE(prc == 0);
     CHECK_STR(fx.c.rows.buf,
               "42|-7|2.50|1500.0|TRUE|2026-01-31|2026-01-31 12:30:00.125|it's; DROP TABLE nums|<NULL>\n");
+
+    /* a timestamp as drivers send it: 'T', a zone (ignored, as PostgreSQL's
+    ** timestamp input does) */
+    sl_param ts[] = {P("2026-01-31T12:30:00.125+01", SL_TYPE_TIMESTAMP), P(" 12 ", SL_TYPE_INT)};
+    ts[0].type = sl_type_make_p(SL_TYPE_TIMESTAMP, 3, 0);
+    REQUIRE(run_params(&fx, "SELECT $1, $2 FROM nums LIMIT 1", 2, ts) == 0);
+    CHECK_STR(fx.c.rows.buf, "2026-01-31 12:30:00.125|12\n");
 
     /* inferred from the column: a number compared with BIGINT; LIMIT */
     sl_param w[] = {P("20", SL_TYPE_NULL), P("3", SL_TYPE_NULL)};
