@@ -12,6 +12,8 @@
 
 #include "../../parser/sl_parser.h"
 
+#include <dirent.h>
+
 static const char *SRC_NUMS =
     "CREATE TABLE nums (id BIGINT, name STRING) WITH ('connector' = 'datagen', "
     "'number-of-rows' = '25', 'fields.id.kind' = 'sequence', "
@@ -304,6 +306,58 @@ static void t_exec_params_types(void)
     fx_close(&fx);
 }
 
+/* INSERT ... SELECT with parameters (its target column types the value),
+** read back from the files the job committed. */
+static void t_insert_params(void)
+{
+    fixture fx;
+    fx_open(&fx, "insert");
+    char *files = sl_sprintf("%s-files", fx.dir);
+    char *ddl = sl_sprintf("CREATE TABLE fs (id BIGINT, tag STRING, amount DECIMAL(10, 2)) WITH ("
+                           "'connector' = 'filesystem', 'path' = '%s', 'format' = 'json')",
+                           files);
+    REQUIRE(run(fx.s, ddl, &fx.c, &fx.err) == 0);
+    sl_param p[] = {P("it's", SL_TYPE_NULL), P("3.5", SL_TYPE_NULL), P("4", SL_TYPE_NULL)};
+    const char *q = "INSERT INTO fs SELECT id, $1, $2 FROM nums WHERE id <= $3";
+    sl_stmt_desc d;
+    REQUIRE(sl_session_describe(fx.s, q, strlen(q), 0, NULL, &d, &fx.err) == 0);
+    char *t1 = type_str(d.param_types[1]), *t2 = type_str(d.param_types[2]);
+    CHECK_STR(t1, "DECIMAL(10, 2)");
+    CHECK_STR(t2, "BIGINT");
+    sl_free(t1);
+    sl_free(t2);
+    sl_stmt_desc_free(&d);
+    int rc = run_params(&fx, q, 3, p);
+    if (rc != 0)
+        fprintf(stderr, "  %s %s\n", fx.err.sqlstate, fx.err.message);
+    REQUIRE(rc == 0);
+    DIR *dir = opendir(files);
+    int rows = 0, tagged = 0, amounts = 0;
+    struct dirent *de;
+    while (dir && (de = readdir(dir)) != NULL) {
+        if (strncmp(de->d_name, "part-", 5) != 0)
+            continue;
+        char *path = sl_path_join(files, de->d_name);
+        char *text = slurp(path);
+        for (const char *x = text ? strstr(text, "\"id\"") : NULL; x; x = strstr(x + 1, "\"id\""))
+            rows++;
+        for (const char *x = text ? strstr(text, "\"it's\"") : NULL; x; x = strstr(x + 1, "\"it's\""))
+            tagged++;
+        for (const char *x = text ? strstr(text, "3.50") : NULL; x; x = strstr(x + 1, "3.50"))
+            amounts++;
+        sl_free(text);
+        sl_free(path);
+    }
+    if (dir)
+        closedir(dir);
+    CHECK_INT(rows, 4);
+    CHECK_INT(tagged, 4);
+    CHECK_INT(amounts, 4);
+    sl_free(ddl);
+    sl_free(files);
+    fx_close(&fx);
+}
+
 /* ---------------------------------------------------------------- cursors */
 
 static sl_cursor *open_cursor(fixture *fx, const char *sql)
@@ -460,5 +514,6 @@ static void t_sql_cursors(void)
     fx_close(&fx);
 }
 
-SL_TESTS(t_parse_params, t_parse_cursor_stmts, t_describe, t_exec_params_types, t_cursor_bounded,
+SL_TESTS(t_parse_params, t_parse_cursor_stmts, t_describe, t_exec_params_types, t_insert_params,
+         t_cursor_bounded,
          t_cursor_unbounded, t_sql_cursors)
