@@ -293,10 +293,9 @@ static int sl__drop(sl_session *s, const sl_stmt *st, bool view, const sl_result
     bool exists = view ? sl_catalog_view(s->eng->cat, st->name) != NULL
                        : sl_catalog_table(s->eng->cat, st->name) != NULL;
     if (!exists) {
+        sl_binder b = sl__binder(s, err);
         bool other = view ? sl_catalog_table(s->eng->cat, st->name) != NULL
-                          : sl_binder_view(&(sl_binder){.cat = s->eng->cat,
-                                                         .tviews = s->tviews, .err = err},
-                                           st->name) != NULL;
+                          : sl_binder_view(&b, st->name) != NULL;
         if (other) {
             sl_error_set(err, SL_ERR_WRONG_OBJECT_TYPE, st->name_pos, "\"%s\" is not a %s",
                          st->name, what);

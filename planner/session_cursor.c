@@ -38,7 +38,7 @@
 
 #define SL__CURSOR_MAX_ROWS 1000              /* queued rows before the producer waits */
 #define SL__CURSOR_MAX_BYTES (4 * 1024 * 1024) /* ... or queued bytes */
-#define SL__CURSOR_POLL_MS 50                 /* how often a waiting reader looks at its interrupt */
+#define SL__CURSOR_POLL_MS 50                 /* a waiting reader looks at its interrupt */
 
 /* ------------------------------------------------------------------------
 ** Walking a statement's expressions
