@@ -791,7 +791,14 @@ static int sl__cursor_open_stmt(sl_session *s, sl_stmt *st, sl_cursor **out, sl_
     pthread_mutex_lock(&c->mu);
     while (!c->planned)
         pthread_cond_wait(&c->cv, &c->mu);
+    bool failed = c->ended && c->rc != 0 && !c->names; /* before its first row */
+    if (failed)
+        sl_error_copy(err, &c->err);
     pthread_mutex_unlock(&c->mu);
+    if (failed) {
+        sl_cursor_close(c);
+        return -1;
+    }
     *out = c;
     return 0;
 }

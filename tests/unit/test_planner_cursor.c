@@ -421,6 +421,12 @@ static void t_cursor_bounded(void)
     q = "SELECT nope FROM nums";
     CHECK(sl_session_open_cursor(fx.s, q, strlen(q), 0, NULL, &cur, &fx.err) == -1);
     CHECK_STR(fx.err.sqlstate, "42703");
+    /* a query the runtime refuses after planning: the open fails too */
+    q = "VALUES (1)";
+    sl_error_reset(&fx.err);
+    CHECK(sl_session_open_cursor(fx.s, q, strlen(q), 0, NULL, &cur, &fx.err) == -1);
+    CHECK_STR(fx.err.sqlstate, "0A000");
+    CHECK(cur == NULL);
     /* with parameters */
     sl_param lim[] = {P("22", SL_TYPE_NULL)};
     q = "SELECT id FROM nums WHERE id > $1";
