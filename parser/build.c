@@ -1152,6 +1152,13 @@ int64_t sl__fetch_count(sl__parse *p, sl__tok n)
     return v;
 }
 
+int64_t sl__fetch_backward(sl__parse *p, sl__tok kw)
+{
+    sl_error_set(p->err, SL_ERR_NOT_SUPPORTED, kw.pos, "cursors can only scan forward");
+    sl_error_hint(p->err, "Declare the cursor again to read from the start.");
+    return 0;
+}
+
 sl_stmt *sl__fetch(sl__parse *p, sl_stmt_kind kind, sl__tok kw, int64_t count, sl__tok name)
 {
     sl_stmt *s = sl__stmt_new(kind, kw);

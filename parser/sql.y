@@ -43,7 +43,8 @@
   TIMESTAMP_LTZ TINYINT TRY_CAST TUMBLE UNKNOWN VARBINARY VARCHAR VIEW VIEWS WATERMARK WITHOUT
   YEAR YEARS ZONE.
 /* Cursor statements' keywords stay usable as names. */
-%fallback ID CLOSE CURSOR DECLARE FETCH FORWARD HOLD MOVE NEXT NO SCROLL.
+%fallback ID ABSOLUTE BACKWARD CLOSE CURSOR DECLARE FETCH FORWARD HOLD MOVE NEXT NO PRIOR
+  RELATIVE SCROLL.
 
 %left OR.
 %left AND.
@@ -227,6 +228,20 @@ fetch_count(A) ::= ALL.                  { A = -1; }
 fetch_count(A) ::= FORWARD ALL.          { A = -1; }
 fetch_count(A) ::= NUMBER(X).            { A = sl__fetch_count(p, X); }
 fetch_count(A) ::= FORWARD NUMBER(X).    { A = sl__fetch_count(p, X); }
+/* Backward and absolute moves: a clear 0A000 (cursors scan forward only). */
+fetch_count(A) ::= nofwd(K) nofwd_arg.   { A = sl__fetch_backward(p, K); }
+fetch_count(A) ::= MINUS(K) NUMBER.      { A = sl__fetch_backward(p, K); }
+%type nofwd {sl__tok}
+nofwd(A) ::= BACKWARD(A).
+nofwd(A) ::= PRIOR(A).
+nofwd(A) ::= ABSOLUTE(A).
+nofwd(A) ::= RELATIVE(A).
+nofwd(A) ::= FIRST(A).
+nofwd(A) ::= LAST(A).
+nofwd_arg ::= .
+nofwd_arg ::= NUMBER.
+nofwd_arg ::= MINUS NUMBER.
+nofwd_arg ::= ALL.
 from_in ::= .
 from_in ::= FROM.
 from_in ::= IN.

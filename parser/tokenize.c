@@ -22,7 +22,9 @@ typedef struct sl__kw {
 
 /* Sorted by name (strcmp order) for binary search. */
 static const sl__kw sl__kws[] = {
+    {"ABSOLUTE", TK_ABSOLUTE},
     {"ALL", TK_ALL}, {"ALTER", TK_ALTER}, {"AND", TK_AND}, {"AS", TK_AS}, {"ASC", TK_ASC},
+    {"BACKWARD", TK_BACKWARD},
     {"BEGIN", TK_BEGIN}, {"BETWEEN", TK_BETWEEN}, {"BIGINT", TK_BIGINT}, {"BINARY", TK_BINARY},
     {"BOOLEAN", TK_BOOLEAN}, {"BY", TK_BY}, {"BYTES", TK_BYTES}, {"CASE", TK_CASE},
     {"CAST", TK_CAST}, {"CHAR", TK_CHAR},
@@ -61,7 +63,10 @@ static const sl__kw sl__kws[] = {
     {"NULL", TK_NULL}, {"NULLS", TK_NULLS}, {"NUMERIC", TK_NUMERIC}, {"OFFSET", TK_OFFSET},
     {"ON", TK_ON}, {"OR", TK_OR}, {"ORDER", TK_ORDER}, {"OUTER", TK_OUTER}, {"OVER", TK_OVER},
     {"PARTITION", TK_PARTITION}, {"PLAN", TK_PLAN}, {"PRECISION", TK_PRECISION},
-    {"PRIMARY", TK_PRIMARY}, {"RESET", TK_RESET}, {"RIGHT", TK_RIGHT},
+    {"PRIMARY", TK_PRIMARY},
+    {"PRIOR", TK_PRIOR},
+    {"RELATIVE", TK_RELATIVE},
+    {"RESET", TK_RESET}, {"RIGHT", TK_RIGHT},
     {"SAVEPOINT", TK_SAVEPOINT},
     {"SCROLL", TK_SCROLL},
     {"SECOND", TK_SECOND}, {"SECONDS", TK_SECONDS},

@@ -133,9 +133,22 @@ static void t_parse_cursor_stmts(void)
         sl_stmt_free(st);
         sl_strbuf_free(&sb);
     }
+    /* backward and absolute moves: 0A000 at the keyword */
+    static const char *const back[] = {"FETCH BACKWARD 1 FROM c", "FETCH PRIOR FROM c",
+                                       "MOVE ABSOLUTE 3 IN c", "FETCH RELATIVE -1 FROM c",
+                                       "FETCH -2 FROM c", "FETCH LAST FROM c"};
+    for (size_t i = 0; i < SL_ARRAY_LEN(back); i++) {
+        sl_error e = SL_ERROR_INIT;
+        sl_stmt *st = sl_parse_one(back[i], strlen(back[i]), &e);
+        CHECK(st == NULL);
+        CHECK_STR(e.sqlstate, "0A000");
+        CHECK_INT(e.position, strchr(back[i], ' ') - back[i] + 1);
+        sl_stmt_free(st);
+        sl_error_reset(&e);
+    }
     /* the keywords stay names */
     sl_error err = SL_ERROR_INIT;
-    const char *q = "SELECT next, close, cursor FROM fetch";
+    const char *q = "SELECT next, close, cursor, prior, backward FROM fetch";
     sl_stmt *st = sl_parse_one(q, strlen(q), &err);
     CHECK(st != NULL);
     sl_stmt_free(st);
