@@ -208,21 +208,16 @@ static void sl__infer_types(sl_session *s, const sl_stmt *st, int n, sl_type *ty
 
 typedef struct sl__subst {
     int n;                 /* values */
-    const sl_param *params;/* the values */
+    const sl_param *params; /* the values */
     const sl_type *types;  /* their types */
     sl_error *err;         /* first error */
 } sl__subst;
-
-static char *sl__type_name(sl_type t)
-{
-    return sl_type_to_string(t);
-}
 
 /* 22P02 "invalid input syntax for type T: "v"" naming the parameter. */
 static void sl__bad_value(sl__subst *sb, const sl_expr *e, const char *state, const char *what)
 {
     const sl_param *p = &sb->params[e->ival - 1];
-    char *tn = sl__type_name(sb->types[e->ival - 1]);
+    char *tn = sl_type_to_string(sb->types[e->ival - 1]);
     int shown = p->len > 64 ? 64 : (int)p->len;
     sl_error_set(sb->err, state, e->pos, "%s for type %s: \"%.*s%s\"", what, tn, shown, p->value,
                  p->len > 64 ? "..." : "");
@@ -331,7 +326,7 @@ static sl_expr *sl__literal_of(sl__subst *sb, const sl_expr *e, const char *v, s
         }
         return sl_expr_literal(SL_EXPR_STRING, v, n, pos);
     }
-    char *tn = sl__type_name(t);
+    char *tn = sl_type_to_string(t);
     sl_error_set(sb->err, SL_ERR_NOT_SUPPORTED, pos, "parameter $%lld of type %s is not supported",
                  (long long)e->ival, tn);
     sl_free(tn);
@@ -459,9 +454,9 @@ int sl_session_exec_params(sl_session *s, const char *sql, size_t len, int npara
 
 /* A sink that keeps the columns of begin and nothing else. */
 typedef struct sl__capture {
-    int ncols;
-    char **names;
-    sl_type *types;
+    int ncols;      /* columns, once begin was called */
+    char **names;   /* [ncols], owned */
+    sl_type *types; /* [ncols], owned */
 } sl__capture;
 
 static int sl__capture_begin(void *ctx, int ncols, const char *const *names, const sl_type *types)
@@ -612,7 +607,7 @@ void sl_stmt_desc_free(sl_stmt_desc *d)
 
 /* One queued item: a row, or a notice of the query. */
 typedef struct sl__qitem {
-    struct sl__qitem *next;
+    struct sl__qitem *next; /* the next in the queue */
     sl_error *notice;     /* a notice, or NULL for a row */
     const char **values;  /* [ncols] into data; NULL = SQL NULL */
     size_t *lens;         /* [ncols] */
@@ -637,7 +632,8 @@ struct sl_cursor {
     int ncols;                   /* [mu] columns, once planned */
     char **names;                /* [mu] */
     sl_type *types;              /* [mu] */
-    sl__qitem *head, *tail;      /* [mu] the queue */
+    sl__qitem *head;             /* [mu] the queue: oldest first */
+    sl__qitem *tail;             /* [mu] its newest */
     int64_t queued_rows;         /* [mu] rows in it */
     size_t queued_bytes;         /* [mu] bytes in it */
     int64_t delivered;           /* rows given to the reader so far */
