@@ -36,8 +36,6 @@
 #include <string.h>
 #include <time.h>
 
-#define SL__CURSOR_MAX_ROWS 1000              /* queued rows before the producer waits */
-#define SL__CURSOR_MAX_BYTES (4 * 1024 * 1024) /* ... or queued bytes */
 #define SL__CURSOR_POLL_MS 50                 /* a waiting reader looks at its interrupt */
 
 /* ------------------------------------------------------------------------
@@ -927,6 +925,14 @@ void sl_cursor_close(sl_cursor *c)
     sl_stmt_free(c->st);
     sl_free(c->name);
     sl_free(c);
+}
+
+void sl__cursor_queued(sl_cursor *c, int64_t *rows, size_t *bytes)
+{
+    pthread_mutex_lock(&c->mu);
+    *rows = c->queued_rows;
+    *bytes = c->queued_bytes;
+    pthread_mutex_unlock(&c->mu);
 }
 
 void sl__cursor_free_v(void *p)

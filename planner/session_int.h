@@ -66,6 +66,10 @@ typedef struct sl__gplan {
 ** DECLARE, FETCH, MOVE and CLOSE. */
 void sl__cursor_free_v(void *p);
 int sl__cursor_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err);
+/* What a cursor's queue holds now (for tests of its bound): rows, bytes. */
+#define SL__CURSOR_MAX_ROWS 1000               /* queued rows before the producer waits */
+#define SL__CURSOR_MAX_BYTES (4 * 1024 * 1024) /* ... or queued bytes */
+void sl__cursor_queued(sl_cursor *c, int64_t *rows, size_t *bytes);
 
 /* session.c: run a parsed statement (sl_session_exec after parsing); a new
 ** session with a copy of s's settings and temporary views (a cursor's

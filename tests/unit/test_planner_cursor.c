@@ -11,6 +11,7 @@
 #include "sl_session_fixture.h"
 
 #include "../../parser/sl_parser.h"
+#include "../../planner/session_int.h"
 
 #include <dirent.h>
 
@@ -485,6 +486,63 @@ static void t_cursor_unbounded(void)
     fx_close(&fx);
 }
 
+/* Backpressure: a reader that does not read holds the producer at the
+** queue's bound — rows, or bytes for wide rows — never above it. The
+** queue is watched until it has been full for a while (bounded by a
+** deadline); a queue without a bound grows past it at once here. */
+static void watch_queue(sl_cursor *cur, int64_t max_rows, size_t max_bytes)
+{
+    int full = 0;
+    for (int i = 0; i < 60000 && full < 200; i++) {
+        int64_t rows;
+        size_t bytes;
+        sl__cursor_queued(cur, &rows, &bytes);
+        CHECK(rows <= max_rows);
+        CHECK(bytes < max_bytes + 256 * 1024); /* one row past the byte bound at most */
+        if (rows > max_rows || bytes >= max_bytes + 256 * 1024)
+            return;
+        if (rows == max_rows || bytes >= max_bytes)
+            full++;
+        usleep(1000);
+    }
+    CHECK(full >= 200); /* it filled up, and stayed there */
+}
+
+static void t_cursor_backpressure(void)
+{
+    fixture fx;
+    fx_open(&fx, "backpressure");
+    REQUIRE(run(fx.s,
+                "CREATE TABLE fast (id BIGINT) WITH ('connector' = 'datagen', "
+                "'rows-per-second' = '1000000', 'fields.id.kind' = 'sequence', "
+                "'fields.id.start' = '1', 'fields.id.end' = '1000000000')",
+                &fx.c, &fx.err) == 0);
+    REQUIRE(run(fx.s,
+                "CREATE TABLE wide (s STRING) WITH ('connector' = 'datagen', "
+                "'rows-per-second' = '1000000', 'fields.s.length' = '200000')",
+                &fx.c, &fx.err) == 0);
+    sl_cursor *cur = open_cursor(&fx, "SELECT id FROM fast");
+    REQUIRE(cur);
+    fx.c.ncols = 1;
+    CHECK_INT(fetch(&fx, cur, 1), 1);
+    watch_queue(cur, SL__CURSOR_MAX_ROWS, SIZE_MAX / 2);
+    /* the rows are all there, in order, after the wait */
+    sl_strbuf_reset(&fx.c.rows);
+    CHECK_INT(fetch(&fx, cur, 3000), 1);
+    const char *p = fx.c.rows.buf;
+    for (int i = 2; i <= 3001 && p; i++) {
+        CHECK_INT(atoll(p), i);
+        p = strchr(p, '\n');
+        p = p ? p + 1 : NULL;
+    }
+    sl_cursor_close(cur);
+    cur = open_cursor(&fx, "SELECT s FROM wide");
+    REQUIRE(cur);
+    watch_queue(cur, SL__CURSOR_MAX_BYTES / 200000 + 1, SL__CURSOR_MAX_BYTES);
+    sl_cursor_close(cur);
+    fx_close(&fx);
+}
+
 /* ---------------------------------------------------------------- SQL */
 
 static void t_sql_cursors(void)
@@ -536,4 +594,4 @@ static void t_sql_cursors(void)
 
 SL_TESTS(t_parse_params, t_parse_cursor_stmts, t_describe, t_exec_params_types, t_insert_params,
          t_cursor_bounded,
-         t_cursor_unbounded, t_sql_cursors)
+         t_cursor_unbounded, t_cursor_backpressure, t_sql_cursors)
