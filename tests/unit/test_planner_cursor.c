@@ -304,6 +304,15 @@ static void t_exec_params_types(void)
     sl_param day[] = {P("2026-02-30", SL_TYPE_DATE)};
     CHECK(run_params(&fx, "SELECT $1 FROM nums", 1, day) == -1);
     CHECK(fx.err.sqlstate[0] == '2' && fx.err.sqlstate[1] == '2');
+    /* BYTES: hex digits, as inside X'...' */
+    sl_param hex[] = {P("616263", SL_TYPE_VARBINARY)};
+    hex[0].type = sl_type_make_p(SL_TYPE_VARBINARY, SL_MAX_LENGTH, 0);
+    REQUIRE(run_params(&fx, "SELECT $1 FROM nums LIMIT 1", 1, hex) == 0);
+    CHECK(strstr(fx.c.rows.buf, "616263") != NULL); /* shown as x'616263' */
+    hex[0] = P("61x", SL_TYPE_VARBINARY);
+    hex[0].type = sl_type_make_p(SL_TYPE_VARBINARY, SL_MAX_LENGTH, 0);
+    CHECK(run_params(&fx, "SELECT $1 FROM nums", 1, hex) == -1);
+    CHECK_STR(fx.err.sqlstate, "22P02");
     sl_param yes[] = {P("maybe", SL_TYPE_BOOLEAN)};
     CHECK(run_params(&fx, "SELECT $1 FROM nums", 1, yes) == -1);
     CHECK_STR(fx.err.sqlstate, "22P02");
