@@ -94,6 +94,10 @@ typedef struct sl_error {
 #define SL_ERR_INVALID_COLUMN_REF "42P10"   /* invalid_column_reference */
 #define SL_ERR_INVALID_NAME "42602"         /* invalid_name */
 #define SL_ERR_WINDOWING "42P20"            /* windowing_error */
+#define SL_ERR_UNDEFINED_PARAM "42P02"      /* undefined_parameter: $n without a value */
+#define SL_ERR_INVALID_CURSOR_NAME "34000"  /* invalid_cursor_name: no such cursor */
+#define SL_ERR_DUPLICATE_CURSOR "42P03"     /* duplicate_cursor */
+#define SL_ERR_INVALID_CURSOR_DEF "42P11"   /* invalid_cursor_definition: not a query */
 #define SL_ERR_INVALID_PARAMETER "22023"    /* invalid_parameter_value */
 #define SL_ERR_INVALID_TEXT "22P02"         /* invalid_text_representation */
 #define SL_ERR_DATETIME_FORMAT "22007"      /* invalid_datetime_format */

@@ -74,7 +74,7 @@ static sl_bexpr *sl__bind(const char *expr)
     }
     sl_select_item *it = sl_list_get(s->query->items, 0);
     sl_scope scope = {NCOLS, sl__cols};
-    sl_bind_ctx ctx = {&scope, &err, NULL, NULL, NULL};
+    sl_bind_ctx ctx = {&scope, &err, NULL, NULL, NULL, NULL};
     sl_bexpr *b = sl_bind_expr(&ctx, it->expr);
     sl_stmt_free(s);
     if (!b) {

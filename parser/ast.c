@@ -419,6 +419,8 @@ bool sl_expr_equal(const sl_expr *a, const sl_expr *b)
                (a->ival != 0) == (b->ival != 0) &&
                ast_list_equal(a->args, b->args, ast_expr_equal_v) &&
                ast_window_spec_equal(a->over, b->over);
+    case SL_EXPR_PARAM:
+        return a->ival == b->ival;
     }
     return false;
 }
@@ -584,6 +586,14 @@ bool sl_stmt_equal(const sl_stmt *a, const sl_stmt *b)
     case SL_STMT_TXN:
     case SL_STMT_DISCARD:
         return a->sub == b->sub && ast_str_equal(a->name, b->name);
+    case SL_STMT_DECLARE_CURSOR:
+        return ast_str_equal(a->name, b->name) && a->binary == b->binary &&
+               sl_query_equal(a->query, b->query);
+    case SL_STMT_FETCH:
+    case SL_STMT_MOVE:
+        return ast_str_equal(a->name, b->name) && a->count == b->count;
+    case SL_STMT_CLOSE_CURSOR:
+        return ast_str_equal(a->name, b->name);
     }
     return false;
 }

@@ -1285,3 +1285,68 @@ sl_stmt *sl__discard(sl__parse *p, sl__tok kw, sl__tok what)
                      what.n, what.z);
     return s;
 }
+
+/* ------------------------------------------------------------------------
+** Parameters and cursors (PostgreSQL's extended protocol and cursor
+** statements).
+*/
+
+/* $n: n is at most 65535 as in PostgreSQL (the protocol's limit); larger or
+** $0 is 42P02 here, where the position is known. */
+sl_expr *sl__param(sl__parse *p, sl__tok t)
+{
+    sl_expr *e = sl_expr_new(SL_EXPR_PARAM, t.pos);
+    int64_t n = 0;
+    for (int i = 1; i < t.n && n <= 65535; i++)
+        n = n * 10 + (t.z[i] - '0');
+    if (n < 1 || n > 65535)
+        sl_error_set(p->err, SL_ERR_UNDEFINED_PARAM, t.pos, "there is no parameter %.*s", t.n,
+                     t.z);
+    e->ival = n;
+    return sl__edeep(p, e, 0);
+}
+
+sl_stmt *sl__declare(sl__parse *p, sl__tok kw, sl__tok name, int flags, sl_query *q)
+{
+    sl_stmt *s = sl__stmt_new(SL_STMT_DECLARE_CURSOR, kw);
+    sl__stmt_name(p, s, name);
+    s->binary = (flags & 1) != 0;
+    s->query = q;
+    return s;
+}
+
+int64_t sl__fetch_count(sl__parse *p, sl__tok n)
+{
+    int64_t v = 0;
+    for (int i = 0; i < n.n; i++) {
+        if (n.z[i] < '0' || n.z[i] > '9' || v > (INT64_MAX - 9) / 10) {
+            sl_error_set(p->err, SL_ERR_SYNTAX, n.pos, "row count must be a non-negative integer");
+            return 0;
+        }
+        v = v * 10 + (n.z[i] - '0');
+    }
+    return v;
+}
+
+int64_t sl__fetch_backward(sl__parse *p, sl__tok kw)
+{
+    sl_error_set(p->err, SL_ERR_NOT_SUPPORTED, kw.pos, "cursors can only scan forward");
+    sl_error_hint(p->err, "Declare the cursor again to read from the start.");
+    return 0;
+}
+
+sl_stmt *sl__fetch(sl__parse *p, sl_stmt_kind kind, sl__tok kw, int64_t count, sl__tok name)
+{
+    sl_stmt *s = sl__stmt_new(kind, kw);
+    sl__stmt_name(p, s, name);
+    s->count = count;
+    return s;
+}
+
+sl_stmt *sl__close(sl__parse *p, sl__tok kw, sl__tok name)
+{
+    sl_stmt *s = sl__stmt_new(SL_STMT_CLOSE_CURSOR, kw);
+    if (name.z)
+        sl__stmt_name(p, s, name);
+    return s;
+}

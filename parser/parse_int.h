@@ -220,6 +220,14 @@ sl_stmt *sl__pg_show(sl__parse *p, sl__tok kw, sl__tok name, sl__tok word);
 sl_stmt *sl__pg_reset(sl__parse *p, sl__tok kw, sl__tok name);
 sl_stmt *sl__txn(sl__parse *p, int kind, sl__tok kw, sl__tok name, sl_list *modes);
 sl_stmt *sl__discard(sl__parse *p, sl__tok kw, sl__tok what);
+/* $n; cursors: DECLARE (flags: 1 = BINARY), FETCH / MOVE (count -1 = ALL),
+** CLOSE (name SL__NOTOK = ALL); a FETCH count from its NUMBER token. */
+sl_expr *sl__param(sl__parse *p, sl__tok t);
+sl_stmt *sl__declare(sl__parse *p, sl__tok kw, sl__tok name, int flags, sl_query *q);
+sl_stmt *sl__fetch(sl__parse *p, sl_stmt_kind kind, sl__tok kw, int64_t count, sl__tok name);
+sl_stmt *sl__close(sl__parse *p, sl__tok kw, sl__tok name);
+int64_t sl__fetch_count(sl__parse *p, sl__tok n);
+int64_t sl__fetch_backward(sl__parse *p, sl__tok kw); /* 0A000: forward only */
 /* A top-level statement is complete (semi = the ';' after it, maybe the
 ** synthetic one): set its pos/end and append it to the finished statements. */
 void sl__emit(sl__parse *p, sl_stmt *s, sl__tok semi);

@@ -443,6 +443,9 @@ static void pr_expr(pr_ctx *p, const sl_expr *e)
     case SL_EXPR_FUNC:
         pr_func(p, e);
         break;
+    case SL_EXPR_PARAM:
+        sl_strbuf_appendf(sb, "$%lld", (long long)e->ival);
+        break;
     }
 }
 
@@ -789,6 +792,29 @@ static void pr_stmt(pr_ctx *p, const sl_stmt *s)
         pr_string(p, s->name);
         if (s->with_savepoint)
             sl_strbuf_append(sb, " WITH SAVEPOINT");
+        break;
+    case SL_STMT_DECLARE_CURSOR:
+        sl_strbuf_append(sb, "DECLARE ");
+        pr_ident(p, s->name);
+        sl_strbuf_append(sb, s->binary ? " BINARY CURSOR FOR " : " CURSOR FOR ");
+        pr_query(p, s->query);
+        break;
+    case SL_STMT_FETCH:
+    case SL_STMT_MOVE:
+        sl_strbuf_append(sb, s->kind == SL_STMT_FETCH ? "FETCH " : "MOVE ");
+        if (s->count < 0)
+            sl_strbuf_append(sb, "ALL");
+        else
+            sl_strbuf_appendf(sb, "%lld", (long long)s->count);
+        sl_strbuf_append(sb, " FROM ");
+        pr_ident(p, s->name);
+        break;
+    case SL_STMT_CLOSE_CURSOR:
+        sl_strbuf_append(sb, "CLOSE ");
+        if (s->name)
+            pr_ident(p, s->name);
+        else
+            sl_strbuf_append(sb, "ALL");
         break;
     case SL_STMT_PG_SET:
     case SL_STMT_PG_SHOW:

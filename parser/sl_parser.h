@@ -43,6 +43,7 @@ typedef enum sl_expr_kind {
     SL_EXPR_CASE,       /* CASE [left] WHEN args[0] THEN args[1] ... [ELSE right] END */
     SL_EXPR_CAST,       /* CAST(left AS type) / TRY_CAST: ival = 1 for TRY_CAST */
     SL_EXPR_FUNC,       /* text(args...) [OVER (over)]; distinct; ival = 1 for f(*) */
+    SL_EXPR_PARAM,      /* $n, a parameter of the statement: ival = n (1-based) */
 } sl_expr_kind;
 
 typedef enum sl_op {
@@ -195,6 +196,12 @@ typedef enum sl_stmt_kind {
     SL_STMT_TXN,           /* BEGIN / START TRANSACTION / COMMIT / ROLLBACK / SAVEPOINT name /
                               RELEASE name / ROLLBACK TO name: sub = sl_txn_kind */
     SL_STMT_DISCARD,       /* DISCARD ALL|PLANS|SEQUENCES|TEMP: sub = sl_discard_kind */
+    /* Cursors, PostgreSQL's forms (what psql's FETCH_COUNT and psycopg send): */
+    SL_STMT_DECLARE_CURSOR, /* DECLARE name [BINARY] [NO SCROLL] CURSOR [WITH[OUT] HOLD] FOR
+                               query: name, query, binary */
+    SL_STMT_FETCH,          /* FETCH [FORWARD] [n | ALL | NEXT] [FROM | IN] name: name, count */
+    SL_STMT_MOVE,           /* MOVE, as FETCH, skipping the rows */
+    SL_STMT_CLOSE_CURSOR,   /* CLOSE name | CLOSE ALL (name NULL) */
 } sl_stmt_kind;
 
 typedef enum sl_txn_kind {
@@ -258,6 +265,9 @@ struct sl_stmt {
     int value_pos;          /* byte offset of the value (of DEFAULT) */
     bool local;             /* SET LOCAL */
     int sub;                /* TXN: sl_txn_kind; DISCARD: sl_discard_kind */
+    /* DECLARE / FETCH / MOVE */
+    bool binary;            /* DECLARE ... BINARY CURSOR */
+    int64_t count;          /* FETCH / MOVE: rows, -1 = ALL */
 };
 
 /* ------------------------------------------------------------------------

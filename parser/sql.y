@@ -32,6 +32,7 @@
 /* Token order: punctuation first, then literals, then keywords. */
 %token SEMI LP RP COMMA DOT STAR PLUS MINUS SLASH PERCENT CONCAT EQ NE LT LE GT GE ARROW.
 %token ID STRING NUMBER.
+%token PARAM. /* $n (cursors slice) */
 
 %fallback ID
   ALTER ASC BEGIN BIGINT BINARY BOOLEAN BYTES CHAR COMMENT CONNECTORS CONSTRAINT CUMULATE
@@ -41,6 +42,9 @@
   SECONDS SHOW SMALLINT STATEMENT STOP STRING_KW SUBSTRING TABLES TEMPORARY TIME TIMESTAMP
   TIMESTAMP_LTZ TINYINT TRY_CAST TUMBLE UNKNOWN VARBINARY VARCHAR VIEW VIEWS WATERMARK WITHOUT
   YEAR YEARS ZONE.
+/* Cursor statements' keywords stay usable as names. */
+%fallback ID ABSOLUTE BACKWARD CLOSE CURSOR DECLARE FETCH FORWARD HOLD MOVE NEXT NO PRIOR
+  RELATIVE SCROLL.
 
 %left OR.
 %left AND.
@@ -278,6 +282,50 @@ txnmodes(A) ::= .                        { A = NULL; }
 txnmodes(A) ::= txnmodes(L) nm(N).       { A = sl__idents(p, L, N); }
 txnmodes(A) ::= txnmodes(L) COMMA(N).    { A = sl__idents(p, L, N); }
 txnmodes(A) ::= txnmodes(L) NOT(N).      { A = sl__idents(p, L, N); }
+/* ------------------------------------------------------------ cursors
+** PostgreSQL's DECLARE / FETCH / MOVE / CLOSE (psql's FETCH_COUNT, psycopg's
+** named cursors). Forward-only: SCROLL, BACKWARD, PRIOR, ABSOLUTE are not
+** accepted; WITH HOLD is (a cursor lives until CLOSE or the session's end). */
+cmd(A) ::= DECLARE(K) nm(N) cursor_opts(F) CURSOR hold_opt FOR query(Q).
+                                         { A = sl__declare(p, K, N, F, Q); }
+%type cursor_opts {int}
+cursor_opts(A) ::= .                     { A = 0; }
+cursor_opts(A) ::= cursor_opts(B) BINARY. { A = B | 1; }
+cursor_opts(A) ::= cursor_opts(B) NO SCROLL. { A = B; }
+hold_opt ::= .
+hold_opt ::= WITH HOLD.
+hold_opt ::= WITHOUT HOLD.
+cmd(A) ::= FETCH(K) fetch_count(C) from_in nm(N).
+                                         { A = sl__fetch(p, SL_STMT_FETCH, K, C, N); }
+cmd(A) ::= MOVE(K) fetch_count(C) from_in nm(N).
+                                         { A = sl__fetch(p, SL_STMT_MOVE, K, C, N); }
+%type fetch_count {int64_t}
+fetch_count(A) ::= .                     { A = 1; }
+fetch_count(A) ::= NEXT.                 { A = 1; }
+fetch_count(A) ::= FORWARD.              { A = 1; }
+fetch_count(A) ::= ALL.                  { A = -1; }
+fetch_count(A) ::= FORWARD ALL.          { A = -1; }
+fetch_count(A) ::= NUMBER(X).            { A = sl__fetch_count(p, X); }
+fetch_count(A) ::= FORWARD NUMBER(X).    { A = sl__fetch_count(p, X); }
+/* Backward and absolute moves: a clear 0A000 (cursors scan forward only). */
+fetch_count(A) ::= nofwd(K) nofwd_arg.   { A = sl__fetch_backward(p, K); }
+fetch_count(A) ::= MINUS(K) NUMBER.      { A = sl__fetch_backward(p, K); }
+%type nofwd {sl__tok}
+nofwd(A) ::= BACKWARD(A).
+nofwd(A) ::= PRIOR(A).
+nofwd(A) ::= ABSOLUTE(A).
+nofwd(A) ::= RELATIVE(A).
+nofwd(A) ::= FIRST(A).
+nofwd(A) ::= LAST(A).
+nofwd_arg ::= .
+nofwd_arg ::= NUMBER.
+nofwd_arg ::= MINUS NUMBER.
+nofwd_arg ::= ALL.
+from_in ::= .
+from_in ::= FROM.
+from_in ::= IN.
+cmd(A) ::= CLOSE(K) nm(N).               { A = sl__close(p, K, N); }
+cmd(A) ::= CLOSE(K) ALL.                 { A = sl__close(p, K, SL__NOTOK); }
 
 /* ------------------------------------------------------------ queries */
 %type query {sl_query*}
@@ -463,6 +511,7 @@ expr(A) ::= TIME(K) STRING(S).           { A = sl__typed(p, SL_TYPE_TIME, K, S);
 expr(A) ::= TIMESTAMP(K) STRING(S).      { A = sl__typed(p, SL_TYPE_TIMESTAMP, K, S); }
 expr(A) ::= TIMESTAMP_LTZ(K) STRING(S).  { A = sl__typed(p, SL_TYPE_TIMESTAMP_LTZ, K, S); }
 expr(A) ::= INTERVAL(K) STRING(S) iq(Q). { A = sl__interval(p, K, S, Q); }
+expr(A) ::= PARAM(K).                    { A = sl__param(p, K); }
 expr(A) ::= nm(N).                       { A = sl__column(p, SL__NOTOK, N); }
 expr(A) ::= nm(Q) DOT nm(N).             { A = sl__column(p, Q, N); }
 

@@ -23,10 +23,15 @@ typedef struct sl__kw {
 /* Sorted by name (strcmp order) for binary search. */
 static const sl__kw sl__kws[] = {
     {"ABORT", TK_ABORT},
+    {"ABSOLUTE", TK_ABSOLUTE},
     {"ALL", TK_ALL}, {"ALTER", TK_ALTER}, {"AND", TK_AND}, {"AS", TK_AS}, {"ASC", TK_ASC},
+    {"BACKWARD", TK_BACKWARD},
     {"BEGIN", TK_BEGIN}, {"BETWEEN", TK_BETWEEN}, {"BIGINT", TK_BIGINT}, {"BINARY", TK_BINARY},
     {"BOOLEAN", TK_BOOLEAN}, {"BY", TK_BY}, {"BYTES", TK_BYTES}, {"CASE", TK_CASE},
-    {"CAST", TK_CAST}, {"CHAR", TK_CHAR}, {"COMMENT", TK_COMMENT},
+    {"CAST", TK_CAST},
+    {"CHAR", TK_CHAR},
+    {"CLOSE", TK_CLOSE},
+    {"COMMENT", TK_COMMENT},
     {"COMMIT", TK_COMMIT},
     {"CONNECTORS", TK_CONNECTORS},
     {"CONSTRAINT", TK_CONSTRAINT}, {"CREATE", TK_CREATE}, {"CROSS", TK_CROSS},
@@ -36,34 +41,60 @@ static const sl__kw sl__kws[] = {
     {"CURRENT_SCHEMA", TK_CURRENT_SCHEMA},
     {"CURRENT_TIME", TK_CURRENT_TIME}, {"CURRENT_TIMESTAMP", TK_CURRENT_TIMESTAMP},
     {"CURRENT_USER", TK_CURRENT_USER},
-    {"DATE", TK_DATE}, {"DAY", TK_DAY}, {"DAYS", TK_DAYS}, {"DEC", TK_DEC},
-    {"DECIMAL", TK_DECIMAL}, {"DESC", TK_DESC}, {"DESCRIBE", TK_DESCRIBE},
+    {"CURSOR", TK_CURSOR},
+    {"DATE", TK_DATE},
+    {"DAY", TK_DAY},
+    {"DAYS", TK_DAYS},
+    {"DEC", TK_DEC},
+    {"DECIMAL", TK_DECIMAL},
+    {"DECLARE", TK_DECLARE},
+    {"DESC", TK_DESC},
+    {"DESCRIBE", TK_DESCRIBE},
     {"DESCRIPTOR", TK_DESCRIPTOR},
     {"DISCARD", TK_DISCARD},
-    {"DISTINCT", TK_DISTINCT}, {"DOUBLE", TK_DOUBLE},
+    {"DISTINCT", TK_DISTINCT},
+    {"DOUBLE", TK_DOUBLE},
     {"DROP", TK_DROP}, {"ELSE", TK_ELSE}, {"END", TK_END}, {"ENFORCED", TK_ENFORCED},
     {"ESCAPE", TK_ESCAPE}, {"EXECUTE", TK_EXECUTE}, {"EXISTS", TK_EXISTS},
-    {"EXPLAIN", TK_EXPLAIN}, {"FALSE", TK_FALSE}, {"FIRST", TK_FIRST}, {"FLOAT", TK_FLOAT},
-    {"FOR", TK_FOR}, {"FROM", TK_FROM}, {"FULL", TK_FULL}, {"GROUP", TK_GROUP},
-    {"HAVING", TK_HAVING}, {"HOP", TK_HOP}, {"HOUR", TK_HOUR}, {"HOURS", TK_HOURS},
+    {"EXPLAIN", TK_EXPLAIN}, {"FALSE", TK_FALSE},
+    {"FETCH", TK_FETCH},
+    {"FIRST", TK_FIRST}, {"FLOAT", TK_FLOAT},
+    {"FOR", TK_FOR},
+    {"FORWARD", TK_FORWARD},
+    {"FROM", TK_FROM}, {"FULL", TK_FULL}, {"GROUP", TK_GROUP},
+    {"HAVING", TK_HAVING},
+    {"HOLD", TK_HOLD},
+    {"HOP", TK_HOP}, {"HOUR", TK_HOUR}, {"HOURS", TK_HOURS},
     {"IF", TK_IF}, {"IN", TK_IN}, {"INNER", TK_INNER}, {"INSERT", TK_INSERT}, {"INT", TK_INT},
     {"INTEGER", TK_INTEGER}, {"INTERVAL", TK_INTERVAL}, {"INTO", TK_INTO}, {"IS", TK_IS},
     {"JOB", TK_JOB}, {"JOBS", TK_JOBS}, {"JOIN", TK_JOIN}, {"KEY", TK_KEY}, {"LAST", TK_LAST},
     {"LEFT", TK_LEFT}, {"LIKE", TK_LIKE}, {"LIMIT", TK_LIMIT}, {"LOCAL", TK_LOCAL},
     {"LOCALTIME", TK_LOCALTIME}, {"LOCALTIMESTAMP", TK_LOCALTIMESTAMP}, {"MINUTE", TK_MINUTE},
-    {"MINUTES", TK_MINUTES}, {"MONTH", TK_MONTH}, {"MONTHS", TK_MONTHS}, {"NOT", TK_NOT},
+    {"MINUTES", TK_MINUTES}, {"MONTH", TK_MONTH}, {"MONTHS", TK_MONTHS},
+    {"MOVE", TK_MOVE},
+    {"NEXT", TK_NEXT},
+    {"NO", TK_NO},
+    {"NOT", TK_NOT},
     {"NULL", TK_NULL}, {"NULLS", TK_NULLS}, {"NUMERIC", TK_NUMERIC}, {"OFFSET", TK_OFFSET},
     {"ON", TK_ON}, {"OR", TK_OR}, {"ORDER", TK_ORDER}, {"OUTER", TK_OUTER}, {"OVER", TK_OVER},
     {"PARTITION", TK_PARTITION}, {"PLAN", TK_PLAN}, {"PRECISION", TK_PRECISION},
     {"PRIMARY", TK_PRIMARY},
+    {"PRIOR", TK_PRIOR},
+    {"RELATIVE", TK_RELATIVE},
     {"RELEASE", TK_RELEASE},
-    {"RESET", TK_RESET}, {"RIGHT", TK_RIGHT},
+    {"RESET", TK_RESET},
+    {"RIGHT", TK_RIGHT},
     {"ROLLBACK", TK_ROLLBACK},
-    {"SAVEPOINT", TK_SAVEPOINT}, {"SECOND", TK_SECOND}, {"SECONDS", TK_SECONDS},
+    {"SAVEPOINT", TK_SAVEPOINT},
+    {"SCROLL", TK_SCROLL},
+    {"SECOND", TK_SECOND},
+    {"SECONDS", TK_SECONDS},
     {"SELECT", TK_SELECT},
     {"SESSION", TK_SESSION},
     {"SESSION_USER", TK_SESSION_USER},
-    {"SET", TK_SET}, {"SHOW", TK_SHOW}, {"SMALLINT", TK_SMALLINT},
+    {"SET", TK_SET},
+    {"SHOW", TK_SHOW},
+    {"SMALLINT", TK_SMALLINT},
     {"START", TK_START},
     {"STATEMENT", TK_STATEMENT}, {"STOP", TK_STOP}, {"STRING", TK_STRING_KW},
     {"SUBSTRING", TK_SUBSTRING}, {"TABLE", TK_TABLE}, {"TABLES", TK_TABLES},
@@ -224,6 +255,16 @@ void sl_tokenize_next(const char *sql, size_t len, size_t off, sl_token *tok)
         if (i < len && (sl__is_ident(z[i]) || z[i] == '.')) {
             /* "12abc", "1.2.3": trailing junk; the whole run is illegal. */
             while (i < len && (sl__is_ident(z[i]) || z[i] == '.'))
+                i++;
+            type = SL_TK_ILLEGAL;
+        }
+    } else if (c == '$' && i + 1 < len && sl__is_digit(z[i + 1])) {
+        /* $n: a parameter (PostgreSQL's extended query protocol) */
+        for (i++; i < len && sl__is_digit(z[i]); i++)
+            ;
+        type = TK_PARAM;
+        if (i < len && sl__is_ident(z[i])) {
+            while (i < len && sl__is_ident(z[i]))
                 i++;
             type = SL_TK_ILLEGAL;
         }

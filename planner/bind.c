@@ -198,7 +198,7 @@ int sl_bind_create_table(sl_binder *b, const sl_stmt *s)
             goto done;
         }
         sl_scope scope = {n, scols};
-        sl_bind_ctx ctx = {&scope, b->err, "WATERMARK", NULL, NULL};
+        sl_bind_ctx ctx = {&scope, b->err, "WATERMARK", NULL, NULL, b->params};
         sl_bexpr *wm = sl_bind_expr(&ctx, s->wm_expr);
         if (!wm)
             goto done;
@@ -297,7 +297,7 @@ static int sl__bind_named(sl_binder *b, const char *name, int pos, const char *a
     sl__rel_scope(out, alias ? alias : name);
     if (t->wm_col >= 0) {
         sl_scope scope = sl__scope_of(out);
-        sl_bind_ctx ctx = {&scope, b->err, "WATERMARK", NULL, NULL};
+        sl_bind_ctx ctx = {&scope, b->err, "WATERMARK", NULL, NULL, b->params};
         lp->watermark = sl_bind_expr(&ctx, t->def->wm_expr);
         if (!lp->watermark) {
             sl__rel_free(out);
@@ -324,7 +324,7 @@ static int sl__bind_named(sl_binder *b, const char *name, int pos, const char *a
 static int sl__interval_arg(sl_binder *b, const sl_expr *e, const char *what, int64_t *ms)
 {
     sl_scope empty = {0, NULL};
-    sl_bind_ctx ctx = {&empty, b->err, what, NULL, NULL};
+    sl_bind_ctx ctx = {&empty, b->err, what, NULL, NULL, b->params};
     sl_bexpr *x = sl_bind_expr(&ctx, e);
     if (!x)
         return -1;
@@ -493,7 +493,7 @@ static int sl__bind_join(sl_binder *b, const sl_from *f, sl__rel *out)
     sl__rel_clear(&r);
     if (f->on) {
         sl_scope scope = sl__scope_of(out);
-        sl_bind_ctx ctx = {&scope, b->err, "JOIN/ON", NULL, NULL};
+        sl_bind_ctx ctx = {&scope, b->err, "JOIN/ON", NULL, NULL, b->params};
         sl_bexpr *cond = NULL;
         if (sl_bind_condition(&ctx, f->on, &cond) != 0) {
             sl__rel_free(out);
@@ -592,7 +592,7 @@ static int sl__agg_hook(sl_bind_ctx *ctx, const sl_expr *e, sl_bexpr **out)
     int arg = -1;
     sl_type argtype = sl_type_make(SL_TYPE_NULL);
     if (!star) {
-        sl_bind_ctx inner = {a->in, ctx->err, ctx->clause, sl__nested_agg_hook, NULL};
+        sl_bind_ctx inner = {a->in, ctx->err, ctx->clause, sl__nested_agg_hook, NULL, ctx->params};
         sl_bexpr *x = sl_bind_expr(&inner, sl_list_get(e->args, 0));
         if (!x)
             return -1;
@@ -780,7 +780,7 @@ static int sl__bind_select(sl_binder *b, const sl_query *q, sl__rel *out)
     }
     sl_scope scope = sl__scope_of(&in);
     if (q->where) {
-        sl_bind_ctx ctx = {&scope, b->err, "WHERE", NULL, NULL};
+        sl_bind_ctx ctx = {&scope, b->err, "WHERE", NULL, NULL, b->params};
         sl_bexpr *cond = NULL;
         if (sl_bind_condition(&ctx, q->where, &cond) != 0)
             goto fail;
@@ -824,7 +824,7 @@ static int sl__bind_select(sl_binder *b, const sl_query *q, sl__rel *out)
         int rc = 0;
         for (int g = 0; g < nkeys && rc == 0; g++) {
             const sl_expr *ge = sl_list_get(q->group_by, g);
-            sl_bind_ctx ctx = {&scope, b->err, "GROUP BY", NULL, NULL};
+            sl_bind_ctx ctx = {&scope, b->err, "GROUP BY", NULL, NULL, b->params};
             sl_bexpr *x = sl_bind_expr(&ctx, ge);
             if (!x) {
                 rc = -1;
@@ -846,11 +846,11 @@ static int sl__bind_select(sl_binder *b, const sl_query *q, sl__rel *out)
         sl_bexpr *hcond = NULL;
         proj = sl_lp_new(SL_LP_PROJECT, NULL);
         if (rc == 0) {
-            sl_bind_ctx ctx = {&scope, b->err, "SELECT", sl__agg_hook, &a};
+            sl_bind_ctx ctx = {&scope, b->err, "SELECT", sl__agg_hook, &a, b->params};
             rc = sl__bind_items(&ctx, q->items, &scope, proj);
         }
         if (rc == 0 && q->having) {
-            sl_bind_ctx ctx = {&scope, b->err, "HAVING", sl__agg_hook, &a};
+            sl_bind_ctx ctx = {&scope, b->err, "HAVING", sl__agg_hook, &a, b->params};
             rc = sl_bind_condition(&ctx, q->having, &hcond);
         }
         sl_lp *agg = sl_lp_new(SL_LP_AGGREGATE, a.pre);
@@ -882,7 +882,7 @@ static int sl__bind_select(sl_binder *b, const sl_query *q, sl__rel *out)
     } else {
         sl__over o = {b, &scope, NULL, NULL};
         proj = sl_lp_new(SL_LP_PROJECT, NULL);
-        sl_bind_ctx ctx = {&scope, b->err, "SELECT", sl__over_hook, &o};
+        sl_bind_ctx ctx = {&scope, b->err, "SELECT", sl__over_hook, &o, b->params};
         int rc = sl__bind_items(&ctx, q->items, &scope, proj);
         if (o.node) {
             o.node->input = in.lp;
@@ -924,7 +924,7 @@ static int sl__bind_values(sl_binder *b, const sl_query *q, sl__rel *out)
     lp->rows = sl_calloc((size_t)(nrows ? nrows : 1), sizeof(sl_bexpr **));
     sl_type *types = sl_calloc((size_t)(ncols ? ncols : 1), sizeof(sl_type));
     sl_scope empty = {0, NULL};
-    sl_bind_ctx ctx = {&empty, b->err, "VALUES", NULL, NULL};
+    sl_bind_ctx ctx = {&empty, b->err, "VALUES", NULL, NULL, b->params};
     int rc = 0;
     for (int r = 0; r < nrows && rc == 0; r++) {
         const sl_list *row = sl_list_get(q->rows, r);
@@ -1075,6 +1075,15 @@ fail:
 
 static int sl__count_arg(sl_binder *b, const sl_expr *e, const char *what, int64_t *out)
 {
+    if (e->kind == SL_EXPR_PARAM && b->params && e->ival >= 1 && e->ival <= b->params->n) {
+        /* describing: the value comes later (exec_params makes it a number) */
+        sl_bind_param_infer(b->params, e->ival, sl_type_make(SL_TYPE_BIGINT));
+        *out = strcmp(what, "LIMIT") == 0 ? -1 : 0;
+        return 0;
+    }
+    if (e->kind == SL_EXPR_PARAM)
+        return sl_error_set(b->err, SL_ERR_UNDEFINED_PARAM, e->pos, "there is no parameter $%lld",
+                            (long long)e->ival);
     if (e->kind != SL_EXPR_NUMBER || strchr(e->text, '.') || strchr(e->text, 'e') ||
         strchr(e->text, 'E'))
         return sl_error_set(b->err, SL_ERR_SYNTAX, e->pos,
@@ -1137,6 +1146,31 @@ sl_lp *sl_bind_query(sl_binder *b, const sl_query *q)
 ** INSERT
 */
 
+/* INSERT INTO t VALUES ($1, ...) / SELECT $1, ...: a parameter that is a
+** whole value takes its target column's type. */
+static void sl__infer_insert_params(sl_binder *b, const sl_query *q, const sl_table *t,
+                                    const int *target, int ntarget)
+{
+    if (!b->params || !q)
+        return;
+    if (q->kind == SL_QUERY_VALUES) {
+        for (int r = 0; r < sl_list_len(q->rows); r++) {
+            const sl_list *row = sl_list_get(q->rows, r);
+            for (int c = 0; c < sl_list_len(row) && c < ntarget; c++) {
+                const sl_expr *e = sl_list_get(row, c);
+                if (e->kind == SL_EXPR_PARAM)
+                    sl_bind_param_infer(b->params, e->ival, t->cols[target[c]].type);
+            }
+        }
+    } else if (q->kind == SL_QUERY_SELECT) {
+        for (int c = 0; c < sl_list_len(q->items) && c < ntarget; c++) {
+            const sl_select_item *it = sl_list_get(q->items, c);
+            if (it->expr->kind == SL_EXPR_PARAM)
+                sl_bind_param_infer(b->params, it->expr->ival, t->cols[target[c]].type);
+        }
+    }
+}
+
 sl_lp *sl_bind_insert(sl_binder *b, const sl_stmt *s)
 {
     if (sl_binder_view(b, s->name)) {
@@ -1185,6 +1219,7 @@ sl_lp *sl_bind_insert(sl_binder *b, const sl_stmt *s)
             }
         }
     }
+    sl__infer_insert_params(b, s->query, t, target, ntarget);
     sl_lp *q = sl_bind_query(b, s->query);
     if (!q) {
         sl_free(target);

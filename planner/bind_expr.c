@@ -581,6 +581,48 @@ int sl_scope_resolve(const sl_scope *scope, const char *qualifier, const char *n
 }
 
 /* ========================================================================
+** Parameters.
+*/
+
+void sl_bind_param_infer(sl_bind_params *params, int64_t n, sl_type t)
+{
+    if (!params || n < 1 || n > params->n || t.id == SL_TYPE_NULL)
+        return;
+    sl_type *p = &params->types[n - 1];
+    if (p->id != SL_TYPE_NULL)
+        return;
+    if (sl_type_is_string(t.id))
+        t = sl_type_make_p(SL_TYPE_VARCHAR, SL_MAX_LENGTH, 0);
+    else if (t.id == SL_TYPE_BINARY || t.id == SL_TYPE_VARBINARY)
+        t = sl_type_make_p(SL_TYPE_VARBINARY, SL_MAX_LENGTH, 0);
+    t.not_null = false;
+    *p = t;
+}
+
+/* $n: a NULL literal of its type (untyped while unknown); the value comes
+** later, as a typed literal in its place (sl_session_exec_params). */
+static sl_bexpr *sl__bind_param(sl_bind_ctx *ctx, const sl_expr *e)
+{
+    if (!ctx->params || e->ival < 1 || e->ival > ctx->params->n) {
+        sl_error_set(ctx->err, SL_ERR_UNDEFINED_PARAM, e->pos, "there is no parameter $%lld",
+                     (long long)e->ival);
+        return NULL;
+    }
+    return sl_bexpr_new(SL_BX_LITERAL, ctx->params->types[e->ival - 1], e->pos);
+}
+
+/* x is an untyped $n bound as bx, and its context gives it type t: record
+** it and type bx. */
+static void sl__param_takes(sl_bind_ctx *ctx, const sl_expr *x, sl_bexpr *bx, sl_type t)
+{
+    if (!ctx->params || !x || x->kind != SL_EXPR_PARAM || bx->type.id != SL_TYPE_NULL)
+        return;
+    sl_bind_param_infer(ctx->params, x->ival, t);
+    if (x->ival >= 1 && x->ival <= ctx->params->n)
+        bx->type = ctx->params->types[x->ival - 1];
+}
+
+/* ========================================================================
 ** Operators and calls.
 */
 
@@ -740,6 +782,13 @@ static sl_bexpr *sl__bind_binary(sl_bind_ctx *ctx, const sl_expr *e)
         sl_bexpr_free(args[0]);
         return NULL;
     }
+    if (e->op == SL_OP_CONCAT) {
+        sl__param_takes(ctx, e->left, args[0], sl_type_make_p(SL_TYPE_VARCHAR, SL_MAX_LENGTH, 0));
+        sl__param_takes(ctx, e->right, args[1], sl_type_make_p(SL_TYPE_VARCHAR, SL_MAX_LENGTH, 0));
+    } else if (e->op != SL_OP_AND && e->op != SL_OP_OR) {
+        sl__param_takes(ctx, e->left, args[0], args[1]->type);
+        sl__param_takes(ctx, e->right, args[1], args[0]->type);
+    }
     sl_type ta = args[0]->type, tb = args[1]->type, r;
     int pos = sl__op_pos(e);
     sl_func_id id;
@@ -865,6 +914,10 @@ static sl_bexpr *sl__bind_between_in(sl_bind_ctx *ctx, const sl_expr *e)
     sl_bexpr **v = sl__bind_left_and_args(ctx, e, &n);
     if (!v)
         return NULL;
+    for (int i = 1; i < n; i++) {
+        sl__param_takes(ctx, e->left, v[0], v[i]->type);
+        sl__param_takes(ctx, sl_list_get(e->args, i - 1), v[i], v[0]->type);
+    }
     bool not_null = true;
     for (int i = 0; i < n; i++) {
         if (i > 0 && sl__require_comparable(ctx, v[0], v[i], v[i]->pos) < 0) {
@@ -895,6 +948,9 @@ static sl_bexpr *sl__bind_like(sl_bind_ctx *ctx, const sl_expr *e)
     if (!(v[n++] = sl_bind_expr(ctx, e->left)) || !(v[n++] = sl_bind_expr(ctx, e->right)) ||
         (esc && !(v[n++] = sl_bind_expr(ctx, esc))))
         goto fail;
+    for (int i = 0; i < n; i++)
+        sl__param_takes(ctx, i == 0 ? e->left : i == 1 ? e->right : esc, v[i],
+                        sl_type_make_p(SL_TYPE_VARCHAR, SL_MAX_LENGTH, 0));
     bool not_null = true;
     for (int i = 0; i < n; i++) {
         if (!sl_type_is_string(v[i]->type.id) && v[i]->type.id != SL_TYPE_NULL) {
@@ -1168,6 +1224,8 @@ sl_bexpr *sl_bind_expr(sl_bind_ctx *ctx, const sl_expr *e)
         return sl__bind_cast(ctx, e);
     case SL_EXPR_FUNC:
         return sl__bind_func(ctx, e);
+    case SL_EXPR_PARAM:
+        return sl__bind_param(ctx, e);
     }
     sl_error_set(ctx->err, SL_ERR_INTERNAL, e->pos, "unknown expression kind %d", (int)e->kind);
     return NULL;

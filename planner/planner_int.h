@@ -301,6 +301,7 @@ typedef struct sl_binder {
     const sl_list *tviews;  /* the session's temporary views (sl_view*) */
     sl_error *err;          /* first error */
     int depth;              /* view expansion depth (cycles) */
+    sl_bind_params *params; /* the statement's $n (sl_bind_params), or NULL */
 } sl_binder;
 
 /* Validate a CREATE TABLE statement: columns unique, types valid, key and

@@ -87,6 +87,23 @@ static void sl__view_free_v(void *p)
     sl_view_free(p);
 }
 
+sl_session *sl__session_fork(sl_session *s)
+{
+    sl_session *f = sl_session_new(s->eng);
+    sl_kvlist_free(f->config);
+    f->config = sl_kvlist_dup(s->config);
+    for (int i = 0; i < sl_list_len(s->tviews); i++) {
+        const sl_view *v = sl_list_get(s->tviews, i);
+        sl_view *c = sl_calloc(1, sizeof *c);
+        c->name = sl_strdup(v->name);
+        c->temporary = true;
+        c->def = sl_stmt_dup(v->def);
+        sl_list_push(f->tviews, c);
+    }
+    f->dml_sync = s->dml_sync;
+    return f;
+}
+
 void sl_session_set_interrupt(sl_session *s, volatile sig_atomic_t *flag)
 {
     s->interrupt = flag;
@@ -189,7 +206,7 @@ void sl__result_lines(const sl_result_sink *out, const char *column, const char 
 
 sl_binder sl__binder(sl_session *s, sl_error *err)
 {
-    sl_binder b = {s->eng->cat, s->tviews, err, 0};
+    sl_binder b = {s->eng->cat, s->tviews, err, 0, NULL};
     return b;
 }
 
@@ -277,9 +294,9 @@ static int sl__drop(sl_session *s, const sl_stmt *st, bool view, const sl_result
     bool exists = view ? sl_catalog_view(s->eng->cat, st->name) != NULL
                        : sl_catalog_table(s->eng->cat, st->name) != NULL;
     if (!exists) {
+        sl_binder b = sl__binder(s, err);
         bool other = view ? sl_catalog_table(s->eng->cat, st->name) != NULL
-                          : sl_binder_view(&(sl_binder){s->eng->cat, s->tviews, err, 0},
-                                           st->name) != NULL;
+                          : sl_binder_view(&b, st->name) != NULL;
         if (other) {
             sl_error_set(err, SL_ERR_WRONG_OBJECT_TYPE, st->name_pos, "\"%s\" is not a %s",
                          st->name, what);
@@ -573,6 +590,17 @@ int sl_session_exec(sl_session *s, const char *sql, size_t len, const sl_result_
         sl__txn_done(s, NULL, -1);
         return -1;
     }
+    int rc = sl__exec_stmt(s, st, out, err);
+    sl_stmt_free(st);
+    return rc;
+}
+
+/* Run a parsed statement (sl_session_exec's second half; parameters and
+** cursors enter here with theirs): the transaction block around it, the
+** session functions replaced by their values, a SELECT without FROM
+** answered here, else its statement family. */
+int sl__exec_stmt(sl_session *s, sl_stmt *st, const sl_result_sink *out, sl_error *err)
+{
     /* A failed transaction block refuses everything but its end (25P02);
     ** a statement that fails in a block fails the block (session_pg.c). */
     int rc = sl__txn_check(s, st, err);
@@ -583,7 +611,6 @@ int sl_session_exec(sl_session *s, const char *sql, size_t len, const sl_result_
     if (rc != 0) {
         rc = rc > 0 ? 0 : -1;
         sl__txn_done(s, st, rc);
-        sl_stmt_free(st);
         return rc;
     }
     switch (st->kind) {
@@ -607,13 +634,16 @@ int sl_session_exec(sl_session *s, const char *sql, size_t len, const sl_result_
     case SL_STMT_PG_RESET:
     case SL_STMT_TXN:
     case SL_STMT_DISCARD: rc = sl__pg_stmt(s, st, out, err); break;
+    case SL_STMT_DECLARE_CURSOR:
+    case SL_STMT_FETCH:
+    case SL_STMT_MOVE:
+    case SL_STMT_CLOSE_CURSOR: rc = sl__cursor_stmt(s, st, out, err); break;
     default: rc = sl_error_set(err, SL_ERR_INTERNAL, st->pos, "unknown statement"); break;
     }
     if (rc != 0)
         sl__scrub_secrets(s->eng->cat, st, err);
     if (st->kind != SL_STMT_TXN)
         sl__txn_done(s, st, rc);
-    sl_stmt_free(st);
     return rc;
 }
 

@@ -97,8 +97,20 @@ int sl__pg_set_value(sl_session *s, const char *name, const char *value, bool lo
 int sl__session_functions(sl_session *s, sl_stmt *st, const sl_result_sink *out, sl_error *err);
 int sl__select_const(sl_session *s, sl_stmt *st, const sl_result_sink *out, sl_error *err);
 
-/* session_cursor.c: close a DECLARE'd cursor (sl_list_free of cursors). */
+/* session_cursor.c: close a DECLARE'd cursor (sl_list_free of cursors);
+** DECLARE, FETCH, MOVE and CLOSE. */
 void sl__cursor_free_v(void *p);
+int sl__cursor_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err);
+/* What a cursor's queue holds now (for tests of its bound): rows, bytes. */
+#define SL__CURSOR_MAX_ROWS 1000               /* queued rows before the producer waits */
+#define SL__CURSOR_MAX_BYTES (4 * 1024 * 1024) /* ... or queued bytes */
+void sl__cursor_queued(sl_cursor *c, int64_t *rows, size_t *bytes);
+
+/* session.c: run a parsed statement (sl_session_exec after parsing); a new
+** session with a copy of s's settings and temporary views (a cursor's
+** query runs in one: SET in s does not change it). */
+int sl__exec_stmt(sl_session *s, sl_stmt *st, const sl_result_sink *out, sl_error *err);
+sl_session *sl__session_fork(sl_session *s);
 
 /* Result helpers (session.c): a result table of text columns, its rows, the
 ** command tag, notices and warnings, a text as one row per line. */
@@ -168,6 +180,9 @@ int sl__job_record_read(const char *path, struct json_t **out, sl_error *err);
 ** empty when there is none. Caller frees (sl_list_free(.., sl_free)). */
 sl_list *sl__job_dir_names(const char *jobs);
 int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err);
+/* Whether plans run in batch mode ('execution.runtime-mode'; automatic:
+** every source bounded). 0, or -1 with err. */
+int sl__batch_mode(sl_session *s, const sl_list *plans, bool *batch, sl_error *err);
 /* Savepoints as branch points (session_branch.c). */
 typedef struct sl__branch {
     const char *job;     /* the job being started */

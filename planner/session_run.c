@@ -1253,7 +1253,7 @@ static const sl_lp *sl__unbounded_scan(const sl_catalog *cat, const sl_lp *n)
 /* 'execution.runtime-mode': whether plans run in batch mode. 'batch'
 ** refuses a plan that reads a source without end (as Flink does), naming
 ** the table; 'automatic' is batch when every source ends. */
-static int sl__batch_mode(sl_session *s, const sl_list *plans, bool *batch, sl_error *err)
+int sl__batch_mode(sl_session *s, const sl_list *plans, bool *batch, sl_error *err)
 {
     sl__runtime_mode mode = sl__runtime_mode_of(s);
     *batch = mode != SL__RUNTIME_STREAMING;

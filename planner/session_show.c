@@ -78,7 +78,8 @@ static int sl__show_create(sl_session *s, const sl_stmt *st, const sl_result_sin
     if (st->show == SL_SHOW_CREATE_TABLE) {
         const sl_table *t = sl_catalog_table(s->eng->cat, st->name);
         if (!t) {
-            if (sl_binder_view(&(sl_binder){s->eng->cat, s->tviews, err, 0}, st->name)) {
+            sl_binder b = sl__binder(s, err);
+            if (sl_binder_view(&b, st->name)) {
                 sl_error_set(err, SL_ERR_WRONG_OBJECT_TYPE, st->name_pos, "\"%s\" is a view",
                              st->name);
                 sl_error_hint(err, "Use SHOW CREATE VIEW.");
@@ -89,7 +90,8 @@ static int sl__show_create(sl_session *s, const sl_stmt *st, const sl_result_sin
         }
         def = t->def;
     } else {
-        const sl_view *v = sl_binder_view(&(sl_binder){s->eng->cat, s->tviews, err, 0}, st->name);
+        sl_binder b = sl__binder(s, err);
+        const sl_view *v = sl_binder_view(&b, st->name);
         if (!v)
             return sl_error_set(err, SL_ERR_UNDEFINED_TABLE, st->name_pos,
                                 "view \"%s\" does not exist", st->name);

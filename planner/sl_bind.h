@@ -131,6 +131,16 @@ typedef struct sl_scope {
     const sl_scope_col *cols;/* the columns; column i of the input row is cols[i] */
 } sl_scope;
 
+/* The parameters ($1, $2 ...) of the statement being bound. */
+typedef struct sl_bind_params {
+    int n;          /* how many there are: $1 .. $n */
+    sl_type *types; /* [n]: each one's type; id SL_TYPE_NULL while unknown, when
+                       binding records the type the context gives it (the other
+                       side of a comparison or of arithmetic, IN / BETWEEN, LIKE
+                       and || -> STRING, an INSERT's target column, LIMIT and
+                       OFFSET -> BIGINT); a $n binds as a NULL literal of its type */
+} sl_bind_params;
+
 typedef struct sl_bind_ctx {
     const sl_scope *scope;  /* where names resolve */
     sl_error *err;          /* first error */
@@ -144,6 +154,7 @@ typedef struct sl_bind_ctx {
     ** clause) / 42P20 for window functions. */
     int (*hook)(struct sl_bind_ctx *ctx, const sl_expr *e, sl_bexpr **out);
     void *hook_ctx;         /* for the hook */
+    sl_bind_params *params; /* the statement's $n, or NULL: a $n is 42P02 */
 } sl_bind_ctx;
 
 /* Bind e in ctx. NULL with ctx->err set on error: unknown column (42703,
@@ -169,6 +180,11 @@ int sl_bind_condition(sl_bind_ctx *ctx, const sl_expr *e, sl_bexpr **out);
 ** INTERVAL_YM in months; a leading sign inside the string is allowed.
 ** NULL with err (22007 / 22003 / 22P02) at the literal's position. */
 sl_bexpr *sl_bind_literal(const sl_expr *e, sl_error *err);
+
+/* A parameter whose type is still unknown takes type t, as a parameter's
+** context gives it: strings become STRING, binaries BYTES, nullable. No-op
+** when params is NULL, n is out of range or its type is known. */
+void sl_bind_param_infer(sl_bind_params *params, int64_t n, sl_type t);
 
 /* Resolve a (qualifier, name) in scope: index, or -1 with err set (42703 /
 ** 42702) pointing at pos. */

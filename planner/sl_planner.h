@@ -132,14 +132,25 @@ typedef struct sl_stmt_desc {
 /* Parse and bind sql[0..len) (exactly one statement) without running it:
 ** its parameters (ndeclared types the client gave, may be 0) and its result
 ** columns. Side-effect free (no job starts, nothing is created). Returns 0,
-** or -1 with err set (a syntax or binding error, positions as for exec). */
+** or -1 with err set (a syntax or binding error, positions as for exec).
+** An undeclared parameter's type comes from its context: the other side of
+** a comparison, arithmetic, IN or BETWEEN; STRING for LIKE and ||; an
+** INSERT's target column; BIGINT under LIMIT / OFFSET; else STRING.
+** Columns: a query's as its run begins (with the op column when it has
+** one); SHOW, DESCRIBE, EXPLAIN and SET alone are run for theirs (they
+** change nothing); FETCH: its cursor's; other statements none. */
 int sl_session_describe(sl_session *s, const char *sql, size_t len, int ndeclared,
                         const sl_type *declared, sl_stmt_desc *out, sl_error *err);
 void sl_stmt_desc_free(sl_stmt_desc *d);
 
 /* sl_session_exec with parameters: each $n is replaced by params[n-1], a
 ** value of its type (never by text substitution: a value cannot change the
-** statement). nparams must cover every $n used (42P02 otherwise). */
+** statement). nparams must cover every $n used (42P02 "there is no
+** parameter $3" at it otherwise). A value that is not of its type: 22P02
+** (22003 out of range, 22021 not UTF-8) at the $n, the detail naming it.
+** Text forms as PostgreSQL's: booleans t/true/yes/on/1, f/false/no/off/0;
+** a timestamp may have a 'T' and a zone, which is ignored; BYTES are hex
+** digits (as inside X'...'; bytes that are not UTF-8 text: 0A000 for now). */
 int sl_session_exec_params(sl_session *s, const char *sql, size_t len, int nparams,
                            const sl_param *params, const sl_result_sink *out, sl_error *err);
 
@@ -147,7 +158,10 @@ int sl_session_exec_params(sl_session *s, const char *sql, size_t len, int npara
 ** row limit; DECLARE ... CURSOR is the same thing in SQL). The query runs on
 ** a thread of its own, ahead of the reader by a bounded buffer; the cursor
 ** keeps the session's settings as they were when it opened. Only queries
-** (SELECT, VALUES, WITH ...) open a cursor (42P11 otherwise). */
+** (SELECT, VALUES, WITH ...) open a cursor (42P11 otherwise). The open
+** returns once the query has planned; an error before its first row fails
+** it. Close every cursor before freeing its session (those of DECLARE are
+** the session's own: sl_session_free closes them). */
 typedef struct sl_cursor sl_cursor;
 int sl_session_open_cursor(sl_session *s, const char *sql, size_t len, int nparams,
                            const sl_param *params, sl_cursor **out, sl_error *err);

@@ -159,7 +159,7 @@ static sl_bexpr *bind(const fixture *fx, const char *expr, char *msg, size_t cap
         return NULL;
     }
     sl_select_item *it = sl_list_get(s->query->items, 0);
-    sl_bind_ctx ctx = {&fx->scope, &err, NULL, NULL, NULL};
+    sl_bind_ctx ctx = {&fx->scope, &err, NULL, NULL, NULL, NULL};
     sl_bexpr *b = sl_bind_expr(&ctx, it->expr);
     sl_stmt_free(s);
     if (!b) {

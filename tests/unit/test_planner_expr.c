@@ -39,7 +39,7 @@ static const char *run(sl_expr *e, const char *clause,
                        int (*hook)(sl_bind_ctx *, const sl_expr *, sl_bexpr **))
 {
     sl_error err = SL_ERROR_INIT;
-    sl_bind_ctx ctx = {&scope, &err, clause, hook, NULL};
+    sl_bind_ctx ctx = {&scope, &err, clause, hook, NULL, NULL};
     sl_bexpr *b = sl_bind_expr(&ctx, e);
     if (b) {
         CHECK(!sl_error_isset(&err));
@@ -500,7 +500,7 @@ static void t_hook(void)
 static const char *cond(sl_expr *e, const char *clause)
 {
     sl_error err = SL_ERROR_INIT;
-    sl_bind_ctx ctx = {&scope, &err, clause, NULL, NULL};
+    sl_bind_ctx ctx = {&scope, &err, clause, NULL, NULL, NULL};
     sl_bexpr *b = (sl_bexpr *)0x1;
     int rc = sl_bind_condition(&ctx, e, &b);
     if (rc == 0) {
@@ -564,7 +564,7 @@ static void t_print_literals(void)
 static int is_const(sl_expr *e)
 {
     sl_error err = SL_ERROR_INIT;
-    sl_bind_ctx ctx = {&scope, &err, NULL, NULL, NULL};
+    sl_bind_ctx ctx = {&scope, &err, NULL, NULL, NULL, NULL};
     sl_bexpr *b = sl_bind_expr(&ctx, e);
     int r = b ? sl_bexpr_is_constant(b) : -1;
     sl_bexpr_free(b);
