@@ -253,6 +253,8 @@ int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "serve") == 0)
         return sl_serve_main(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "user") == 0)
+        return sl_user_main(argc - 1, argv + 1);
     sl_args args = {NULL, false, false, sl_list_new()};
     int code = SL_EXIT_OK;
     if (parse_args(argc, argv, &args, &code) == 0) {
