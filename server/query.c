@@ -96,6 +96,8 @@ static void sl__out_complete(void *ctx, const char *tag)
 {
     sl__stmt_out *o = ctx;
     sl_conn *c = o->c;
+    if (c->cancel) /* a cancelled statement ends with 57014 (sl_query_simple) */
+        return;
     size_t start = sl_pgout_begin(&c->out, 'C');
     if (o->described && strncmp(tag, "SELECT", 6) != 0 && strncmp(tag, "SHOW", 4) != 0 &&
         strncmp(tag, "FETCH", 5) != 0) {
@@ -136,8 +138,10 @@ void sl_query_simple(sl_conn *c, const char *sql, size_t len)
         sl_result_sink sink = {&o, sl__out_begin, sl__out_row, sl__out_notice, sl__out_complete};
         sl_error err = SL_ERROR_INIT;
         int rc = sl_session_exec(c->session, sql + off, n, &sink, &err);
+        if (rc == 0 && c->cancel) /* the engine ends an interrupted query quietly */
+            rc = -1;
         if (rc != 0) {
-            if (c->cancel && strcmp(err.sqlstate, "57014") != 0) {
+            if (c->cancel && (!err.message || strcmp(err.sqlstate, "57014") != 0)) {
                 sl_error_reset(&err);
                 sl_error_set(&err, "57014", -1, "canceling statement due to user request");
             }
