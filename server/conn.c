@@ -380,6 +380,9 @@ static int sl__startup(sl_conn *c)
                 if (sl__ssl_request(c) != 1)
                     return 0;
             } else {
+                if (c->in_len > c->in_off)
+                    return sl__conn_fatalf(c, "08P01",
+                                           "received unencrypted data after GSSAPI encryption request");
                 char no = 'N';
                 if (c->io_write(c, &no, 1) != 1)
                     return 0;

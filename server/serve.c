@@ -340,6 +340,13 @@ int sl_serve_main(int argc, char **argv)
         sl_error_reset(&err);
         return 2;
     }
+    if (cfg.auth_scram) {
+        char *users = sl_path_join(cfg.data_dir, "users");
+        if (!sl_fs_exists(users))
+            sl_log(SL_LOG_WARN, "--auth scram without users: nobody can log in until "
+                   "`sluice user add NAME -D %s`", cfg.data_dir);
+        sl_free(users);
+    }
     int lfd = sl__listen(&cfg);
     if (lfd < 0) {
         sl_engine_close(srv.eng);

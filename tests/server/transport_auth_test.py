@@ -7,7 +7,12 @@ psql logs in with channel binding required (SCRAM-SHA-256-PLUS); a raw
 client sees the mechanisms offered and a malformed SASL message is a
 protocol error, not a crash. Control: the same psql without a password
 fails, so a login that succeeds proves the password was checked."""
+import base64
+import hashlib
+import hmac
 import os
+import re
+import ssl
 import stat
 import struct
 import subprocess
@@ -59,9 +64,18 @@ def main():
     assert stat.S_IMODE(st.st_mode) == 0o600, oct(st.st_mode)
     text = open(users).read()
     assert PASSWORD not in text and "bobs secret" not in text, text
+    # Each verifier is RFC 5802's, recomputed here from the password and
+    # the stored salt with Python's own PBKDF2 and HMAC.
+    passwords = {"alice": PASSWORD, "bob": "bobs secret"}
     for line in text.splitlines():
         name, verifier = line.split(":", 1)
-        assert verifier.startswith("SCRAM-SHA-256$4096:"), line
+        m = re.fullmatch(r"SCRAM-SHA-256\$(\d+):([^$]+)\$([^:]+):(.+)", verifier)
+        assert m and m.group(1) == "4096", line
+        salt = base64.b64decode(m.group(2), validate=True)
+        salted = hashlib.pbkdf2_hmac("sha256", passwords[name].encode(), salt, 4096)
+        client_key = hmac.new(salted, b"Client Key", "sha256").digest()
+        assert base64.b64decode(m.group(3)) == hashlib.sha256(client_key).digest(), line
+        assert base64.b64decode(m.group(4)) == hmac.new(salted, b"Server Key", "sha256").digest()
 
     cert, key = make_cert(tmp)
     with Server(data, "--auth", "scram", "--tls-cert", cert, "--tls-key", key,
@@ -93,7 +107,7 @@ def main():
         t, body = w.read_msg(s)
         assert t == b"E" and w.fields(body)["C"] == "08P01", body
         s.close()
-        import ssl
+
         ctx = ssl.create_default_context()
         ctx.check_hostname = False
         ctx.verify_mode = ssl.CERT_NONE
