@@ -273,8 +273,9 @@ int sl_scram_exchange(sl_conn *c, const char *verifier, sl_error *err)
             goto out;
         }
         if (!chose_plus) {
-            sl_error_set(err, "08P01", -1,
-                         "channel binding is required, but client does not support it");
+            sl_error_set(err, "08P01", -1, "malformed SCRAM message");
+            sl_error_detail(err, "The client selected SCRAM-SHA-256 without channel binding, "
+                                 "but the SCRAM message includes channel binding data.");
             goto out;
         }
         p += sizeof cb - 1;

@@ -127,6 +127,13 @@ def main():
         t, body = w.read_msg(s)
         assert t == b"E" and "channel binding negotiation" in w.fields(body)["M"], body
         s.close()
+        # Channel binding data with the mechanism that has none.
+        s, mechs = mechanisms(srv.port)
+        first = b"p=tls-server-end-point,,n=,r=abcdef"
+        s.sendall(w.msg(b"p", b"SCRAM-SHA-256\0" + struct.pack("!i", len(first)) + first))
+        t, body = w.read_msg(s)
+        assert t == b"E" and w.fields(body)["C"] == "08P01", body
+        s.close()
         # A query message in place of the SASL response.
         s, mechs = mechanisms(srv.port)
         s.sendall(w.query("SHOW TABLES"))
