@@ -308,8 +308,8 @@ static int sl__startup_options(sl_conn *c, const char *opts, sl_error *err)
             setting = word + 2;
         const char *eq = setting ? strchr(setting, '=') : NULL;
         if (!eq || eq == setting) {
-            rc = sl_error_set(err, "42601", -1, "invalid command-line argument for server process: %s",
-                              word);
+            rc = sl_error_set(err, "42601", -1,
+                              "invalid command-line argument for server process: %s", word);
             sl_error_hint(err, "Use -c name=value.");
             break;
         }
@@ -382,8 +382,8 @@ static int sl__startup(sl_conn *c)
                     return 0;
             } else {
                 if (c->in_len > c->in_off)
-                    return sl__conn_fatalf(c, "08P01",
-                                           "received unencrypted data after GSSAPI encryption request");
+                    return sl__conn_fatalf(c, "08P01", "received unencrypted data after "
+                                                         "GSSAPI encryption request");
                 char no = 'N';
                 if (c->io_write(c, &no, 1) != 1)
                     return 0;
@@ -398,7 +398,8 @@ static int sl__startup(sl_conn *c)
         }
         if ((code >> 16) != 3)
             return sl__conn_fatalf(c, "0A000",
-                                   "unsupported frontend protocol %d.%d: server supports 3.0 to 3.0",
+                                   "unsupported frontend protocol %d.%d: "
+                                   "server supports 3.0 to 3.0",
                                    (code >> 16) & 0xFFFF, code & 0xFFFF);
         c->startup_params = sl_kvlist_new();
         sl_list *unknown = sl_list_new(); /* _pq_.* options */
@@ -419,14 +420,16 @@ static int sl__startup(sl_conn *c)
         }
         if (!ended || !sl_pgmsg_done(&m)) {
             sl_list_free(unknown, sl_free);
-            return sl__conn_fatalf(c, "08P01", "invalid startup packet layout: expected terminator as last byte");
+            return sl__conn_fatalf(c, "08P01", "invalid startup packet layout: "
+                                                 "expected terminator as last byte");
         }
         if ((code & 0xFFFF) > 0 || sl_list_len(unknown) > 0)
             sl__negotiate(c, unknown);
         sl_list_free(unknown, sl_free);
         const char *user = sl_kvlist_get(c->startup_params, "user");
         if (!user || !*user)
-            return sl__conn_fatalf(c, "28000", "no PostgreSQL user name specified in startup packet");
+            return sl__conn_fatalf(c, "28000",
+                                   "no PostgreSQL user name specified in startup packet");
         c->user = sl_strdup(user);
         const char *db = sl_kvlist_get(c->startup_params, "database");
         c->database = sl_strdup(db && *db ? db : user);

@@ -247,7 +247,7 @@ static void sl__serve_stop(sl_server *srv)
 
 int sl_serve_main(int argc, char **argv)
 {
-    sl_server_config cfg = {NULL,  SL_SERVE_DEFAULT_HOST, SL_SERVE_DEFAULT_PORT,
+    sl_server_config cfg = {NULL, SL_SERVE_DEFAULT_HOST, SL_SERVE_DEFAULT_PORT,
                             SL_SERVE_MAX_CONNECTIONS, NULL, NULL, false, SL_SERVE_AUTH_TIMEOUT};
     enum { OPT_MAXCONN = 256, OPT_HELP, OPT_AUTH, OPT_CERT, OPT_KEY, OPT_AUTH_TIMEOUT };
     static const struct option longopts[] = {
