@@ -11,6 +11,7 @@ import base64
 import hashlib
 import hmac
 import os
+import pty
 import re
 import ssl
 import stat
@@ -28,6 +29,26 @@ PASSWORD = "correct horse battery staple"
 def user_cmd(data, *args, stdin=None):
     return subprocess.run([SLUICE, "user"] + list(args) + ["-D", data], input=stdin,
                           capture_output=True, text=True, env=ENV, timeout=60)
+
+
+def tty_add(data, name, first, second):
+    """`sluice user add NAME` on a pseudo-terminal, typing two passwords."""
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execve(SLUICE, [SLUICE, "user", "add", name, "-D", data], ENV)
+    out = b""
+    for answer in (first, second):
+        while b"assword: " not in out:
+            out += os.read(fd, 1024)
+        assert answer.encode() not in out, "no echo"
+        out = b""
+        os.write(fd, answer.encode() + b"\n")
+    try:
+        while os.read(fd, 1024):
+            pass
+    except OSError:
+        pass
+    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
 
 
 def login(port, user, password, **env):
@@ -56,6 +77,11 @@ def main():
     p = user_cmd(data, "add", "bob", stdin="bobs secret\n")
     assert p.returncode == 0, p.stderr
     assert user_cmd(data, "add", "bad:name", stdin="x\n").returncode == 2
+    # On a terminal: the password is prompted for twice, without echo.
+    assert tty_add(data, "carol", "pw one", "pw one") == 0
+    assert tty_add(data, "dave", "pw one", "pw two") != 0  # they differ: nothing stored
+    p = user_cmd(data, "remove", "carol")
+    assert p.returncode == 0, p.stderr
     p = user_cmd(data, "list")
     assert p.returncode == 0 and p.stdout.split() == ["alice", "bob"], p.stdout
 
