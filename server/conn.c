@@ -3,12 +3,33 @@
 ** authentication exchange, ParameterStatus and BackendKeyData, then the
 ** message loop until Terminate or the peer goes away.
 **
-** Startup-class packets (no type byte) come first: SSLRequest and
-** GSSENCRequest are answered 'N' (a client then goes on in clear text or
-** gives up, as it chose), CancelRequest is looked up in the server's list
-** and the connection closed, a protocol 2.x packet gets a FATAL error. The
-** startup packet's parameters (user, database, application_name, options
-** ...) are kept; authentication is trust.
+** The states of a connection and what each accepts (anything else: a FATAL
+** 08P01 ErrorResponse and the connection closes):
+**
+**   state      accepts                        then
+**   ---------  -----------------------------  -------------------------------
+**   startup    SSLRequest                     'S' + TLS handshake (TLS
+**                                             configured, no byte after the
+**                                             request: CVE-2021-23214) or
+**                                             'N'; startup again, once
+**              GSSENCRequest                  'N'; startup again, once
+**              CancelRequest (16 bytes)       that session's statement is
+**                                             cancelled; close, no answer
+**              StartupMessage 3.x             3.x>3.0 or _pq_.* options:
+**                                             NegotiateProtocolVersion; auth
+**              anything else (2.0, garbage)   FATAL 0A000 / 08P01; close
+**   auth       (trust) nothing                ready
+**              (scram) SASLInitialResponse,   wrong password / unknown user:
+**              SASLResponse (scram.c)         FATAL 28P01 after the same
+**                                             delay; else ready
+**   ready      Query, Terminate, (extended)   ready; Terminate closes
+**
+** startup + auth must finish within --authentication-timeout (60 s): a
+** client that never sends its startup packet is dropped. Over
+** --max-connections, the startup packet is read and answered FATAL 53300.
+** The startup parameters go to the session (sl_session_set_param), the
+** `options` parameter's "-c name=value" / "--name=value" too; _pq_.*
+** protocol options are not recognised (NegotiateProtocolVersion names them).
 **
 ** Main routines: sl_conn_main, sl_conn_read_message, sl_conn_flush,
 ** sl_conn_error, sl_conn_ready.
@@ -21,6 +42,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 /* ------------------------------------------------------------------------
@@ -211,33 +233,113 @@ static void sl__param_status(sl_conn *c, const char *name, const char *value)
     sl_pgout_end(&c->out, start);
 }
 
+/* Queue a FATAL error, flush it; the connection ends. Returns 0. */
+static int sl__conn_fatal(sl_conn *c, const sl_error *err)
+{
+    sl_conn_error(c, err, NULL, 0, 0, true);
+    sl_conn_flush(c);
+    c->closed = true;
+    return 0;
+}
+
+static int sl__conn_fatalf(sl_conn *c, const char *sqlstate, const char *fmt, ...) SL_PRINTF(3, 4);
+static int sl__conn_fatalf(sl_conn *c, const char *sqlstate, const char *fmt, ...)
+{
+    sl_error err = SL_ERROR_INIT;
+    va_list ap;
+    va_start(ap, fmt);
+    sl_error_setv(&err, sqlstate, -1, fmt, ap);
+    va_end(ap);
+    sl__conn_fatal(c, &err);
+    sl_error_reset(&err);
+    return 0;
+}
+
 /* A CancelRequest: find the connection with that key and cancel its
-** running statement. Nothing is answered (as PostgreSQL). */
+** running statement. Nothing is answered (as PostgreSQL); a wrong key does
+** nothing. */
 static void sl__cancel_request(sl_conn *c, int32_t pid, int32_t secret)
 {
     sl_server *srv = c->srv;
+    bool found = false;
     pthread_mutex_lock(&srv->mu);
     for (int i = 0; i < sl_list_len(srv->conns); i++) {
         sl_conn *o = sl_list_get(srv->conns, i);
-        if (o->pid == pid && o->secret == secret)
+        if (o != c && o->pid == pid && o->secret == secret) {
             o->cancel = 1;
+            found = true;
+        }
     }
     pthread_mutex_unlock(&srv->mu);
+    if (!found)
+        sl_log(SL_LOG_INFO, "cancel request from %s for an unknown key (process %d)", c->peer,
+               (int)pid);
+}
+
+/* NegotiateProtocolVersion: the newest version we speak (3.0) and the
+** protocol options we did not recognise. */
+static void sl__negotiate(sl_conn *c, const sl_list *unknown)
+{
+    size_t start = sl_pgout_begin(&c->out, 'v');
+    sl_pgout_int32(&c->out, SL_PG_PROTOCOL_3_0);
+    sl_pgout_int32(&c->out, sl_list_len(unknown));
+    for (int i = 0; i < sl_list_len(unknown); i++)
+        sl_pgout_string(&c->out, sl_list_get(unknown, i));
+    sl_pgout_end(&c->out, start);
+}
+
+/* An SSLRequest: 'S' and the TLS handshake when TLS is configured, else
+** 'N'. 1: go on with the next startup packet; 0: the connection ends. */
+static int sl__ssl_request(sl_conn *c)
+{
+    if (c->tls)
+        return sl__conn_fatalf(c, "08P01", "SSL request received on an encrypted connection");
+    /* Bytes the client sent after the request and before the handshake
+    ** would be taken as if they had come through TLS (CVE-2021-23214). */
+    if (c->in_len > c->in_off)
+        return sl__conn_fatalf(c, "08P01", "received unencrypted data after SSL request");
+    char answer = c->srv->tls_ctx ? 'S' : 'N';
+    if (c->io_write(c, &answer, 1) != 1)
+        return 0;
+    if (answer == 'N')
+        return 1;
+    sl_error err = SL_ERROR_INIT;
+    if (sl_tls_accept(c, &err) != 0) {
+        sl_log(SL_LOG_INFO, "connection from %s: %s", c->peer, err.message);
+        sl_error_reset(&err);
+        c->closed = true;
+        return 0;
+    }
+    return 1;
 }
 
 /* Read startup-class packets until the startup packet. 1: ready for
 ** authentication; 0: the connection ends here (cancel, refusal, EOF). */
 static int sl__startup(sl_conn *c)
 {
+    bool ssl_seen = false, gss_seen = false;
     for (;;) {
         sl_pgmsg m;
         if (sl_conn_read_startup(c, &m) <= 0)
             return 0;
         int32_t code = sl_pgmsg_int32(&m);
         if (code == SL_PG_SSL_REQUEST || code == SL_PG_GSSENC_REQUEST) {
-            char no = 'N';
-            if (c->io_write(c, &no, 1) != 1)
-                return 0;
+            bool *seen = code == SL_PG_SSL_REQUEST ? &ssl_seen : &gss_seen;
+            if (!sl_pgmsg_done(&m) || *seen)
+                return sl__conn_fatalf(c, "08P01", "invalid %s request",
+                                       code == SL_PG_SSL_REQUEST ? "SSL" : "GSSAPI encryption");
+            *seen = true;
+            if (code == SL_PG_SSL_REQUEST) {
+                if (sl__ssl_request(c) != 1)
+                    return 0;
+            } else {
+                if (c->in_len > c->in_off)
+                    return sl__conn_fatalf(c, "08P01", "received unencrypted data after "
+                                                         "GSSAPI encryption request");
+                char no = 'N';
+                if (c->io_write(c, &no, 1) != 1)
+                    return 0;
+            }
             continue;
         }
         if (code == SL_PG_CANCEL_REQUEST) {
@@ -246,48 +348,109 @@ static int sl__startup(sl_conn *c)
                 sl__cancel_request(c, pid, secret);
             return 0;
         }
-        if ((code >> 16) != 3) {
-            sl_error err = SL_ERROR_INIT;
-            sl_error_set(&err, "0A000", -1,
-                         "unsupported frontend protocol %d.%d: server supports 3.0 to 3.0",
-                         code >> 16, code & 0xFFFF);
-            sl_conn_error(c, &err, NULL, 0, 0, true);
-            sl_error_reset(&err);
-            sl_conn_flush(c);
-            return 0;
-        }
+        if ((code >> 16) != 3)
+            return sl__conn_fatalf(c, "0A000",
+                                   "unsupported frontend protocol %d.%d: "
+                                   "server supports 3.0 to 3.0",
+                                   (code >> 16) & 0xFFFF, code & 0xFFFF);
         c->startup_params = sl_kvlist_new();
+        sl_list *unknown = sl_list_new(); /* _pq_.* options */
+        bool ended = false;
         while (!m.bad && m.off < m.len) {
             const char *k = sl_pgmsg_string(&m);
-            if (!*k)
+            if (!*k) {
+                ended = !m.bad;
                 break;
+            }
             const char *v = sl_pgmsg_string(&m);
-            if (!m.bad)
+            if (m.bad)
+                break;
+            if (strncmp(k, "_pq_.", 5) == 0)
+                sl_list_push(unknown, sl_strdup(k));
+            else
                 sl_kvlist_set(c->startup_params, k, v, -1, -1);
         }
-        const char *user = sl_kvlist_get(c->startup_params, "user");
-        if (m.bad || !user || !*user) {
-            sl_error err = SL_ERROR_INIT;
-            sl_error_set(&err, "28000", -1, "no PostgreSQL user name specified in startup packet");
-            sl_conn_error(c, &err, NULL, 0, 0, true);
-            sl_error_reset(&err);
-            sl_conn_flush(c);
-            return 0;
+        if (!ended || !sl_pgmsg_done(&m)) {
+            sl_list_free(unknown, sl_free);
+            return sl__conn_fatalf(c, "08P01", "invalid startup packet layout: "
+                                                 "expected terminator as last byte");
         }
+        if ((code & 0xFFFF) > 0 || sl_list_len(unknown) > 0)
+            sl__negotiate(c, unknown);
+        sl_list_free(unknown, sl_free);
+        const char *user = sl_kvlist_get(c->startup_params, "user");
+        if (!user || !*user)
+            return sl__conn_fatalf(c, "28000",
+                                   "no PostgreSQL user name specified in startup packet");
         c->user = sl_strdup(user);
         const char *db = sl_kvlist_get(c->startup_params, "database");
         c->database = sl_strdup(db && *db ? db : user);
         const char *app = sl_kvlist_get(c->startup_params, "application_name");
         c->application_name = sl_strdup(app ? app : "");
+        if (c->too_many)
+            return sl__conn_fatalf(c, "53300", "sorry, too many clients already");
         return 1;
     }
 }
 
-/* The startup packet's parameters, the connection's pid and database into
-** the session (sl_session_set_param checks them as SET does). -1 after a
-** FATAL ErrorResponse for one that is unknown or invalid. */
-static int sl__session_params(sl_conn *c)
+/* Authentication: trust, or SCRAM-SHA-256 against the users file. 1: the
+** client is who it says; 0: refused (FATAL sent). */
+static int sl__authenticate(sl_conn *c)
 {
+    sl_server *srv = c->srv;
+    if (!srv->cfg.auth_scram)
+        return 1;
+    sl_error err = SL_ERROR_INIT;
+    char *verifier = NULL;
+    int rc = sl_users_lookup(srv->cfg.data_dir, c->user, &verifier, &err);
+    if (rc < 0) {
+        sl_log(SL_LOG_ERROR, "authentication of %s: %s", c->peer, err.message);
+        sl_error_reset(&err);
+        sl_error_set(&err, "28000", -1, "could not read the users file");
+        sl__conn_fatal(c, &err);
+        sl_error_reset(&err);
+        return 0;
+    }
+    rc = sl_scram_exchange(c, verifier, &err);
+    sl_free(verifier);
+    if (rc == 1)
+        return 1;
+    if (rc < 0 && !err.message) { /* the peer went away (or a FATAL went out) */
+        c->closed = true;
+        return 0;
+    }
+    if (rc == 0) {
+        /* The same delay whether the user exists or not: the exchange
+        ** itself did the same work either way. */
+        sl_log(SL_LOG_WARN, "password authentication failed for user \"%s\" from %s", c->user,
+               c->peer);
+        if (srv->auth_fail_delay > 0)
+            sl_sleep_nanos(srv->auth_fail_delay);
+        sl_error_set(&err, "28P01", -1, "password authentication failed for user \"%s\"",
+                     c->user);
+    } else {
+        sl_log(SL_LOG_WARN, "authentication of user \"%s\" from %s failed: %s", c->user, c->peer,
+               err.message);
+    }
+    sl__conn_fatal(c, &err);
+    sl_error_reset(&err);
+    return 0;
+}
+
+/* A reported parameter changed (SET application_name ...): ParameterStatus
+** goes out with the statement's other messages. */
+static void sl__on_param(void *ctx, const char *name, const char *value)
+{
+    sl__param_status(ctx, name, value ? value : "");
+}
+
+/* The new session, with the startup packet's parameters, the connection's
+** pid and database (sl_session_set_param checks them as SET does; it also
+** takes `options`' -c settings). 1, or 0 after a FATAL for an invalid one. */
+static int sl__session_start(sl_conn *c)
+{
+    c->session = sl_session_new(c->srv->eng);
+    sl_session_set_interrupt(c->session, &c->cancel);
     char pid[24];
     snprintf(pid, sizeof pid, "%d", (int)c->pid);
     sl_error err = SL_ERROR_INIT;
@@ -300,17 +463,12 @@ static int sl__session_params(sl_conn *c)
             rc = sl_session_set_param(c->session, kv->key, kv->value, &err);
     }
     if (rc != 0) {
-        sl_conn_error(c, &err, NULL, 0, 0, true);
-        sl_conn_flush(c);
+        sl__conn_fatal(c, &err);
+        sl_error_reset(&err);
+        return 0;
     }
-    sl_error_reset(&err);
-    return rc;
-}
-
-/* A reported parameter changed (SET application_name ...): ParameterStatus. */
-static void sl__on_param(void *ctx, const char *name, const char *value)
-{
-    sl__param_status(ctx, name, value);
+    sl_session_on_param(c->session, sl__on_param, c);
+    return 1;
 }
 
 /* AuthenticationOk, the parameters, BackendKeyData, ReadyForQuery. */
@@ -347,6 +505,8 @@ static void sl__conn_loop(sl_conn *c)
         sl_pgmsg m;
         if (sl_conn_read_message(c, &m) <= 0)
             return;
+        /* A stopping server cancels every statement, new ones included. */
+        c->cancel = c->srv->stopping;
         switch (m.type) {
         case 'Q': {
             const char *sql = sl_pgmsg_string(&m);
@@ -354,7 +514,6 @@ static void sl__conn_loop(sl_conn *c)
                 sl__conn_protocol_error(c, "invalid Query message");
                 return;
             }
-            c->cancel = 0;
             sl_query_simple(c, sql, strlen(sql));
             sl_conn_ready(c);
             break;
@@ -386,11 +545,15 @@ static void sl__conn_free(sl_conn *c)
             break;
         }
     srv->nconns--;
+    if (c->too_many)
+        srv->nrefused--;
     pthread_mutex_unlock(&srv->mu);
     sl_ext_free(c); /* its cursors before the session */
     if (c->session)
         sl_session_free(c->session);
-    close(c->fd);
+    sl_tls_free(c);
+    if (c->fd >= 0)
+        close(c->fd);
     sl_free(c->in);
     sl_strbuf_free(&c->out);
     sl_free(c->user);
@@ -400,22 +563,36 @@ static void sl__conn_free(sl_conn *c)
     sl_free(c);
 }
 
+/* The receive timeout of the socket (0: none). */
+static void sl__recv_timeout(sl_conn *c, int seconds)
+{
+    struct timeval tv = {seconds, 0};
+    if (c->fd >= 0)
+        setsockopt(c->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+}
+
 void *sl_conn_main(void *arg)
 {
     sl_conn *c = arg;
-    c->io_read = sl__plain_read;
-    c->io_write = sl__plain_write;
-    if (sl__startup(c) == 1) {
-        sl_log(SL_LOG_INFO, "connection from %s: user=%s database=%s application_name=%s",
-               c->peer, c->user, c->database, c->application_name);
-        c->session = sl_session_new(c->srv->eng);
-        sl_session_set_interrupt(c->session, &c->cancel);
-        if (sl__session_params(c) == 0) {
+    if (!c->io_read) {
+        c->io_read = sl__plain_read;
+        c->io_write = sl__plain_write;
+    }
+    if (!c->started)
+        c->started = sl_monotonic_nanos();
+    sl__recv_timeout(c, c->srv->cfg.auth_timeout);
+    if (sl__startup(c) == 1 && sl__authenticate(c) == 1) {
+        sl__recv_timeout(c, 0);
+        sl_log(SL_LOG_INFO, "connection from %s: user=%s database=%s application_name=%s%s",
+               c->peer, c->user, c->database, c->application_name, c->tls ? " (TLS)" : "");
+        if (sl__session_start(c) == 1) {
             sl__welcome(c);
-            sl_session_on_param(c->session, sl__on_param, c);
             sl__conn_loop(c);
         }
-        sl_log(SL_LOG_INFO, "disconnection of %s (user=%s)", c->peer, c->user);
+        int64_t ms = (sl_monotonic_nanos() - c->started) / 1000000;
+        sl_log(SL_LOG_INFO, "disconnection of %s: user=%s database=%s session time: "
+               "%d:%02d:%02d.%03d", c->peer, c->user, c->database, (int)(ms / 3600000),
+               (int)(ms / 60000 % 60), (int)(ms / 1000 % 60), (int)(ms % 1000));
     }
     sl__conn_free(c);
     return NULL;

@@ -3,6 +3,12 @@
 ** directory, the listening socket, one thread per connection, and the stop.
 **
 **   sluice serve [--data-dir DIR] [--listen [HOST][:PORT]] [--max-connections N]
+**                [--auth trust|scram] [--tls-cert FILE --tls-key FILE]
+**                [--authentication-timeout SECONDS]
+**
+** Listening on anything but loopback requires --auth scram (exit 2 with a
+** message that says how otherwise). Over --max-connections, a client gets
+** FATAL 53300 after its startup packet, not a silent close.
 **
 ** SIGTERM / SIGINT: no new connection is accepted, running statements are
 ** cancelled, every background job stops with a savepoint
@@ -24,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <openssl/rand.h>
 #include <unistd.h>
 
 static volatile sig_atomic_t g_serve_stop;
@@ -42,8 +49,16 @@ static void sl__serve_usage(FILE *f)
           "  -D, --data-dir=DIR          data directory (default: $SLUICE_DATA, else ./sluice-data)\n"
           "  -l, --listen=[HOST][:PORT]  address to listen on (default 127.0.0.1:5434)\n"
           "      --max-connections=N     connections served at once (default 500)\n"
+          "      --auth=METHOD           trust (default; loopback only) or scram: clients log in\n"
+          "                              with SCRAM-SHA-256 as users made by `sluice user add`\n"
+          "      --tls-cert=FILE         PEM certificate (chain): SSLRequest is answered with TLS\n"
+          "      --tls-key=FILE          PEM private key of --tls-cert\n"
+          "      --authentication-timeout=SECONDS\n"
+          "                              startup and authentication must end within (default 60)\n"
           "      --help                  show this help and exit\n"
           "\n"
+          "The default port 5434 sits next to PostgreSQL's 5432 without taking it.\n"
+          "Listening on an address other than loopback requires --auth scram.\n"
           "SIGTERM or Ctrl-C stops the server: its jobs stop with savepoints.\n",
           f);
 }
@@ -80,6 +95,20 @@ static int sl__parse_listen(const char *arg, sl_server_config *cfg)
         cfg->port = (int)p;
     }
     return 0;
+}
+
+/* Whether host names only loopback: 127.0.0.0/8, ::1, localhost. */
+static bool sl__is_loopback(const char *host)
+{
+    struct in_addr a4;
+    struct in6_addr a6;
+    if (strcmp(host, "localhost") == 0)
+        return true;
+    if (inet_pton(AF_INET, host, &a4) == 1)
+        return (ntohl(a4.s_addr) >> 24) == 127;
+    if (inet_pton(AF_INET6, host, &a6) == 1)
+        return IN6_IS_ADDR_LOOPBACK(&a6);
+    return false;
 }
 
 /* Listening socket for cfg->host:cfg->port, or -1 after printing why. */
@@ -152,18 +181,26 @@ static void sl__accept_one(sl_server *srv, int lfd)
         port = ntohs(a->sin6_port);
     }
     snprintf(c->peer, sizeof c->peer, "%s:%d", host, port);
-    pthread_mutex_lock(&srv->mu);
-    bool full = srv->nconns >= srv->cfg.max_connections;
-    if (!full) {
-        srv->nconns++;
-        c->pid = (int32_t)++srv->next_pid;
+    c->started = sl_monotonic_nanos();
+    if (RAND_bytes((unsigned char *)&c->secret, sizeof c->secret) != 1)
         c->secret = (int32_t)(sl_now_nanos() ^ ((int64_t)rand() << 16));
+    /* Over the limit, the connection's thread reads the startup packet and
+    ** answers FATAL 53300; past a bound of those, the socket just closes. */
+    pthread_mutex_lock(&srv->mu);
+    bool full = srv->nconns - srv->nrefused >= srv->cfg.max_connections;
+    bool drop = full && srv->nrefused >= 64;
+    if (!drop) {
+        srv->nconns++;
+        srv->nrefused += full;
+        c->too_many = full;
+        c->pid = (int32_t)++srv->next_pid;
         sl_list_push(srv->conns, c);
     }
     pthread_mutex_unlock(&srv->mu);
-    if (full) {
+    if (full)
         sl_log(SL_LOG_WARN, "refused connection from %s: too many connections (%d)", c->peer,
                srv->cfg.max_connections);
+    if (drop) {
         close(fd);
         sl_free(c);
         return;
@@ -176,6 +213,7 @@ static void sl__accept_one(sl_server *srv, int lfd)
     if (pthread_create(&t, &attr, sl_conn_main, c) != 0) {
         pthread_mutex_lock(&srv->mu);
         srv->nconns--;
+        srv->nrefused -= c->too_many;
         srv->conns->n--;
         pthread_mutex_unlock(&srv->mu);
         close(fd);
@@ -210,12 +248,16 @@ static void sl__serve_stop(sl_server *srv)
 int sl_serve_main(int argc, char **argv)
 {
     sl_server_config cfg = {NULL, SL_SERVE_DEFAULT_HOST, SL_SERVE_DEFAULT_PORT,
-                            SL_SERVE_MAX_CONNECTIONS, NULL, NULL, false};
-    enum { OPT_MAXCONN = 256, OPT_HELP };
+                            SL_SERVE_MAX_CONNECTIONS, NULL, NULL, false, SL_SERVE_AUTH_TIMEOUT};
+    enum { OPT_MAXCONN = 256, OPT_HELP, OPT_AUTH, OPT_CERT, OPT_KEY, OPT_AUTH_TIMEOUT };
     static const struct option longopts[] = {
         {"data-dir", required_argument, NULL, 'D'},
         {"listen", required_argument, NULL, 'l'},
         {"max-connections", required_argument, NULL, OPT_MAXCONN},
+        {"auth", required_argument, NULL, OPT_AUTH},
+        {"tls-cert", required_argument, NULL, OPT_CERT},
+        {"tls-key", required_argument, NULL, OPT_KEY},
+        {"authentication-timeout", required_argument, NULL, OPT_AUTH_TIMEOUT},
         {"help", no_argument, NULL, OPT_HELP},
         {NULL, 0, NULL, 0},
     };
@@ -233,6 +275,24 @@ int sl_serve_main(int argc, char **argv)
             }
             break;
         case OPT_MAXCONN: cfg.max_connections = atoi(optarg); break;
+        case OPT_AUTH:
+            if (strcmp(optarg, "scram") != 0 && strcmp(optarg, "trust") != 0) {
+                fprintf(stderr, "sluice serve: invalid --auth \"%s\" (expected trust or scram)\n",
+                        optarg);
+                return 2;
+            }
+            cfg.auth_scram = strcmp(optarg, "scram") == 0;
+            break;
+        case OPT_CERT: cfg.tls_cert = optarg; break;
+        case OPT_KEY: cfg.tls_key = optarg; break;
+        case OPT_AUTH_TIMEOUT:
+            cfg.auth_timeout = atoi(optarg);
+            if (cfg.auth_timeout < 1 || cfg.auth_timeout > 600) {
+                fprintf(stderr, "sluice serve: invalid --authentication-timeout \"%s\" "
+                        "(1 to 600 seconds)\n", optarg);
+                return 2;
+            }
+            break;
         case OPT_HELP: sl__serve_usage(stdout); return 0;
         default: fputs("Try 'sluice serve --help' for more information.\n", stderr); return 2;
         }
@@ -243,6 +303,19 @@ int sl_serve_main(int argc, char **argv)
     }
     if (cfg.max_connections < 1)
         cfg.max_connections = 1;
+    if (!cfg.auth_scram && !sl__is_loopback(cfg.host)) {
+        fprintf(stderr,
+                "sluice serve: refusing to listen on %s without authentication: clients "
+                "there would be trusted\n"
+                "Create a user with `sluice user add NAME` and start with --auth scram "
+                "(and --tls-cert/--tls-key for TLS).\n",
+                cfg.host);
+        return 2;
+    }
+    if (!cfg.tls_cert != !cfg.tls_key) {
+        fputs("sluice serve: --tls-cert and --tls-key go together\n", stderr);
+        return 2;
+    }
     if (!cfg.data_dir || !*cfg.data_dir) {
         const char *env = getenv("SLUICE_DATA");
         cfg.data_dir = env && *env ? env : "./sluice-data";
@@ -250,15 +323,34 @@ int sl_serve_main(int argc, char **argv)
 
     sl_server srv = {0};
     srv.cfg = cfg;
+    srv.auth_fail_delay = 1000 * 1000000LL;
     sl_error err = SL_ERROR_INIT;
-    if (sl_engine_open(cfg.data_dir, &srv.eng, &err) != 0) {
+    if (RAND_bytes(srv.mock_secret, sizeof srv.mock_secret) != 1) {
+        fputs("sluice serve: could not generate random bytes\n", stderr);
+        return 2;
+    }
+    if (cfg.tls_cert && sl_tls_init(&srv, &err) != 0) {
         fprintf(stderr, "sluice serve: %s\n", err.message);
         sl_error_reset(&err);
         return 2;
     }
+    if (sl_engine_open(cfg.data_dir, &srv.eng, &err) != 0) {
+        sl_tls_done(&srv);
+        fprintf(stderr, "sluice serve: %s\n", err.message);
+        sl_error_reset(&err);
+        return 2;
+    }
+    if (cfg.auth_scram) {
+        char *users = sl_path_join(cfg.data_dir, "users");
+        if (!sl_fs_exists(users))
+            sl_log(SL_LOG_WARN, "--auth scram without users: nobody can log in until "
+                   "`sluice user add NAME -D %s`", cfg.data_dir);
+        sl_free(users);
+    }
     int lfd = sl__listen(&cfg);
     if (lfd < 0) {
         sl_engine_close(srv.eng);
+        sl_tls_done(&srv);
         return 2;
     }
     pthread_mutex_init(&srv.mu, NULL);
@@ -271,8 +363,9 @@ int sl_serve_main(int argc, char **argv)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
-    fprintf(stderr, "sluice serve: listening on %s:%d, data directory %s\n", cfg.host, cfg.port,
-            cfg.data_dir);
+    fprintf(stderr, "sluice serve: listening on %s:%d, data directory %s, auth %s%s\n", cfg.host,
+            cfg.port, cfg.data_dir, cfg.auth_scram ? "scram" : "trust",
+            srv.tls_ctx ? ", TLS on" : "");
     if (sl_server_addr_write(cfg.data_dir, cfg.host, cfg.port, &err) != 0) { /* for attaching shells */
         sl_log(SL_LOG_WARN, "%s", err.message);
         sl_error_reset(&err);
@@ -290,6 +383,7 @@ int sl_serve_main(int argc, char **argv)
     sl_engine_close(srv.eng);
     sl_list_free(srv.conns, NULL);
     pthread_mutex_destroy(&srv.mu);
+    sl_tls_done(&srv);
     fprintf(stderr, "sluice serve: stopped\n");
     return 0;
 }

@@ -14,6 +14,9 @@
 **   conn.c    one connection: transport (plain or TLS), the startup packet,
 **             SSLRequest / GSSENCRequest / CancelRequest, authentication,
 **             ParameterStatus, BackendKeyData, then the message loop;
+**   tls.c     TLS through OpenSSL after an SSLRequest answered 'S';
+**   scram.c   SCRAM-SHA-256 verifiers and the SASL exchange;
+**   users.c   the users file of --auth scram and `sluice user`;
 **   query.c   simple query: a message's statements run one by one through
 **             sl_session_exec; results map onto RowDescription / DataRow /
 **             NoticeResponse / CommandComplete, errors onto ErrorResponse
@@ -173,9 +176,13 @@ struct sl_server {
     sl_server_config cfg;           /* what serve was started with */
     pthread_mutex_t mu;             /* guards the fields below */
     sl_list *conns;                 /* sl_conn*: live connections (cancel looks here) */
-    int nconns;                     /* live connections */
+    int nconns;                     /* live connections (refused ones included) */
+    int nrefused;                   /* of which over max_connections, being refused */
     uint32_t next_pid;              /* BackendKeyData process ids, one per connection */
-    volatile sig_atomic_t stopping; /* SIGTERM / SIGINT: no new connections */
+    volatile sig_atomic_t stopping; /* SIGTERM / SIGINT: no new connections, statements cancelled */
+    void *tls_ctx;                  /* SSL_CTX*, or NULL when TLS is not configured */
+    unsigned char mock_secret[32];  /* random per process: unknown users' mock SCRAM salt */
+    int64_t auth_fail_delay;        /* nanoseconds before a failed authentication's FATAL */
 };
 
 /* A connection. Its thread owns everything but the fields marked [mu]
@@ -196,7 +203,9 @@ struct sl_conn {
     char *user;                      /* startup "user" */
     char *database;                  /* startup "database" (default: user) */
     char *application_name;          /* startup / SET application_name */
-    sl_kvlist *startup_params;       /* every startup parameter */
+    sl_kvlist *startup_params;       /* every startup parameter but _pq_.* */
+    bool too_many;                   /* over max_connections: FATAL 53300 after startup */
+    int64_t started;                 /* sl_monotonic_nanos at accept (session duration) */
     int32_t pid;                     /* BackendKeyData process id [mu] */
     int32_t secret;                  /* BackendKeyData secret key [mu] */
     /* the session */
@@ -233,6 +242,35 @@ void sl_conn_ready(sl_conn *c);
 ** loop, then the session is freed and the socket closed. Takes ownership of
 ** c. */
 void *sl_conn_main(void *c);
+
+/* ------------------------------------------------------------------------
+** tls.c, scram.c, users.c — transport security and authentication
+*/
+
+/* Load --tls-cert / --tls-key into srv->tls_ctx. */
+int sl_tls_init(sl_server *srv, sl_error *err);
+void sl_tls_done(sl_server *srv);
+/* The TLS handshake on c->fd; on success c->io_read / io_write go through
+** TLS. */
+int sl_tls_accept(sl_conn *c, sl_error *err);
+/* tls-server-end-point channel binding data (RFC 5929): the hash of the
+** server's certificate; out has room for EVP_MAX_MD_SIZE bytes. */
+int sl_tls_end_point(sl_conn *c, unsigned char *out, unsigned *len);
+/* Shut TLS down (when the peer can still hear it) and free it. */
+void sl_tls_free(sl_conn *c);
+
+/* A new SCRAM-SHA-256 verifier for password (random salt, 4096 iterations). */
+int sl_scram_verifier_new(const char *password, char **out, sl_error *err);
+bool sl_scram_verifier_valid(const char *verifier);
+/* The SASL exchange for c->user against verifier (NULL: an unknown user,
+** answered with a mock verifier). 1: authenticated (AuthenticationSASLFinal
+** queued); 0: wrong password or unknown user; -1: a protocol error (err
+** set) or the peer is gone (err empty). */
+int sl_scram_exchange(sl_conn *c, const char *verifier, sl_error *err);
+
+/* The verifier of user in data_dir's users file: 1 found (*verifier owned
+** by the caller), 0 no such user, -1 the file could not be read. */
+int sl_users_lookup(const char *data_dir, const char *user, char **verifier, sl_error *err);
 
 /* Simple query (query.c): run every statement of the query string. */
 void sl_query_simple(sl_conn *c, const char *sql, size_t len);

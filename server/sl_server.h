@@ -15,6 +15,7 @@
 #define SL_SERVE_DEFAULT_PORT 5434
 #define SL_SERVE_DEFAULT_HOST "127.0.0.1"
 #define SL_SERVE_MAX_CONNECTIONS 500
+#define SL_SERVE_AUTH_TIMEOUT 60 /* seconds, PostgreSQL's authentication_timeout */
 
 typedef struct sl_server_config {
     const char *data_dir;    /* --data-dir */
@@ -24,10 +25,14 @@ typedef struct sl_server_config {
     const char *tls_cert;    /* --tls-cert FILE (PEM), or NULL: SSLRequest is answered 'N' */
     const char *tls_key;     /* --tls-key FILE (PEM) */
     bool auth_scram;         /* --auth scram: every connection authenticates (users file) */
+    int auth_timeout;        /* --authentication-timeout SECONDS: startup + auth must finish */
 } sl_server_config;
 
 /* `sluice serve [OPTION]...`: argv[0] is "serve". Returns the exit status. */
 int sl_serve_main(int argc, char **argv);
+/* `sluice user add|list|remove ...`: argv[0] is "user". Returns the exit
+** status. */
+int sl_user_main(int argc, char **argv);
 
 /* attach.c — <data-dir>/SLUICE.server: where the server holding the
 ** directory listens, so that a shell finding the directory locked attaches

@@ -307,6 +307,8 @@ int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "serve") == 0)
         return sl_serve_main(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "user") == 0)
+        return sl_user_main(argc - 1, argv + 1);
     sl_args args = {0};
     args.inputs = sl_list_new();
     int code = SL_EXIT_OK;
