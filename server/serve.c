@@ -121,11 +121,13 @@ static int sl__listen(const sl_server_config *cfg)
 static void sl__job_log(void *ctx, const sl_error *msg)
 {
     (void)ctx;
-    sl_log(msg->severity == SL_SEV_ERROR     ? SL_LOG_ERROR
+    bool error = msg->severity == SL_SEV_ERROR;
+    sl_log(error                               ? SL_LOG_ERROR
            : msg->severity == SL_SEV_WARNING ? SL_LOG_WARN
                                              : SL_LOG_INFO,
-           "%s%s%s", msg->message ? msg->message : "", msg->detail ? ": " : "",
-           msg->detail ? msg->detail : "");
+           "%s%s%s%s%s%s", msg->message ? msg->message : "", msg->detail ? ": " : "",
+           msg->detail ? msg->detail : "", error ? " (SQLSTATE " : "", error ? msg->sqlstate : "",
+           error ? ")" : "");
 }
 
 static void sl__accept_one(sl_server *srv, int lfd)
@@ -264,6 +266,9 @@ int sl_serve_main(int argc, char **argv)
     pthread_mutex_init(&srv.mu, NULL);
     srv.conns = sl_list_new();
     sl_engine_set_log(srv.eng, sl__job_log, &srv);
+    /* Jobs belong to the server: those its last run left running resume. */
+    sl_engine_set_resume_jobs(srv.eng, true);
+    sl_engine_resume_jobs(srv.eng);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = sl__on_stop;

@@ -1,0 +1,9 @@
+# Jobs belong to the server and survive its restarts (planner/session_resume.c):
+# SIGTERM + start resumes them, SIGKILL rounds keep exactly-once, STOP JOB is
+# final, a job that cannot resume fails (logged) and the server serves on.
+foreach(case restart)
+  add_test(NAME server.jobs.${case}
+    COMMAND ${Python3_EXECUTABLE} ${SL_SRV_DIR}/jobs_${case}_test.py)
+  set_tests_properties(server.jobs.${case} PROPERTIES LABELS server
+    ENVIRONMENT "${SL_SRV_ENV}" TIMEOUT 300)
+endforeach()
