@@ -186,6 +186,22 @@ static void sl__accept_one(sl_server *srv, int lfd)
     pthread_attr_destroy(&attr);
 }
 
+/* A client that went away (its side of the socket closed: POLLRDHUP, as
+** PostgreSQL's client_connection_check_interval) has its running statement
+** cancelled: a 'table.dml-sync' INSERT stops with a savepoint rather than
+** run for nobody. An idle connection reads the end itself. */
+static void sl__cancel_hangups(sl_server *srv)
+{
+    pthread_mutex_lock(&srv->mu);
+    for (int i = 0; i < sl_list_len(srv->conns); i++) {
+        sl_conn *c = sl_list_get(srv->conns, i);
+        struct pollfd p = {c->fd, POLLRDHUP, 0};
+        if (!c->cancel && poll(&p, 1, 0) > 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR)))
+            c->cancel = 1;
+    }
+    pthread_mutex_unlock(&srv->mu);
+}
+
 /* Stop: cancel every statement, stop the jobs with savepoints, close the
 ** connections and wait for their threads. */
 static void sl__serve_stop(sl_server *srv)
@@ -284,6 +300,7 @@ int sl_serve_main(int argc, char **argv)
         int r = poll(&p, 1, 200);
         if (r > 0 && (p.revents & POLLIN))
             sl__accept_one(&srv, lfd);
+        sl__cancel_hangups(&srv);
     }
     close(lfd);
     sl__serve_stop(&srv);

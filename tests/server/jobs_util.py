@@ -10,8 +10,9 @@ standard library only).
 - job_status(port, name) / wait_status(port, name, statuses, timeout).
 - wait_log(srv, text, timeout, start=0): until the server's log holds text
   (after offset start).
-- gen_job(rows, rate, out_dir, name): a datagen sequence 1..rows into an
-  exactly-once filesystem sink (JSON), checkpointing every 200 ms, and
+- gen_job(rows, rate, out_dir, name, sync, table): a datagen sequence 1..rows
+  into an exactly-once filesystem sink table (JSON) writing out_dir,
+  checkpointing every 200 ms ('table.dml-sync' when sync), and
   reference(rows): its result computed here, not by Sluice.
 """
 import collections
@@ -77,19 +78,19 @@ def wait_log(srv, text, timeout=60, start=0):
     fail("the server's log does not say %r:\n%s" % (text, srv.log()[-4000:]))
 
 
-def gen_job(rows, rate, out_dir, name, sync=False):
+def gen_job(rows, rate, out_dir, name, sync=False, table="out_fs"):
     return """
 CREATE TABLE IF NOT EXISTS gen (id BIGINT, pad STRING) WITH (
   'connector' = 'datagen', 'number-of-rows' = '{rows}', 'rows-per-second' = '{rate}',
   'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '{rows}',
   'fields.pad.length' = '4');
-CREATE TABLE IF NOT EXISTS out_fs (id BIGINT, x BIGINT, tag STRING) WITH (
+CREATE TABLE IF NOT EXISTS {table} (id BIGINT, x BIGINT, tag STRING) WITH (
   'connector' = 'filesystem', 'path' = '{out}', 'format' = 'json');
 SET 'execution.checkpointing.interval' = '200 ms';
 SET 'pipeline.name' = '{name}';
-{sync}INSERT INTO out_fs SELECT id, id * 3, CASE WHEN id % 2 = 0 THEN 'even' ELSE 'odd' END
+{sync}INSERT INTO {table} SELECT id, id * 3, CASE WHEN id % 2 = 0 THEN 'even' ELSE 'odd' END
 FROM gen WHERE id % 7 <> 0;
-""".format(rows=rows, rate=rate, out=out_dir, name=name,
+""".format(rows=rows, rate=rate, out=out_dir, name=name, table=table,
            sync="SET 'table.dml-sync' = 'true';\n" if sync else "")
 
 
