@@ -1,7 +1,7 @@
 # Jobs belong to the server and survive its restarts (planner/session_resume.c):
 # SIGTERM + start resumes them, SIGKILL rounds keep exactly-once, STOP JOB is
 # final, a job that cannot resume fails (logged) and the server serves on.
-foreach(case restart kill stop)
+foreach(case restart kill stop resume_fail)
   add_test(NAME server.jobs.${case}
     COMMAND ${Python3_EXECUTABLE} ${SL_SRV_DIR}/jobs_${case}_test.py)
   set_tests_properties(server.jobs.${case} PROPERTIES LABELS server
