@@ -7,3 +7,13 @@ foreach(case restart kill stop resume_fail)
   set_tests_properties(server.jobs.${case} PROPERTIES LABELS server
     ENVIRONMENT "${SL_SRV_ENV}" TIMEOUT 300)
 endforeach()
+
+# Kafka -> Kafka exactly-once through the server with SIGKILL rounds, checked
+# by a read_committed kcat (tests/kafka's broker fixture and helpers).
+if(TARGET kafka_topic)
+  add_test(NAME server.jobs.kafka
+    COMMAND ${Python3_EXECUTABLE} ${SL_SRV_DIR}/jobs_kafka_test.py
+            --topic-tool $<TARGET_FILE:kafka_topic>)
+  set_tests_properties(server.jobs.kafka PROPERTIES LABELS "server;kafka"
+    ENVIRONMENT "${SL_SRV_ENV};${SL_KAFKA_ENV}" FIXTURES_REQUIRED kafka TIMEOUT 480)
+endif()
