@@ -54,6 +54,7 @@ def main():
     try:
         run_script(srv.port, sql)
         wait_log(srv, 'job "%s" started in the background' % run)
+        wait_log(srv, "kafka: checkpoint 2 committed")  # something to resume from
         decided = 0
         for k in range(a.kills):
             if k % 3 == 0:
