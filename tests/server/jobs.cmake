@@ -17,3 +17,16 @@ if(TARGET kafka_topic)
   set_tests_properties(server.jobs.kafka PROPERTIES LABELS "server;kafka"
     ENVIRONMENT "${SL_SRV_ENV};${SL_KAFKA_ENV}" FIXTURES_REQUIRED kafka TIMEOUT 480)
 endif()
+
+# datagen -> PostgreSQL exactly-once through the server with SIGKILL rounds,
+# two-phase (pg) and as the last resource (pg0), read by psql
+# (tests/postgres's server fixtures and helpers).
+if(DEFINED SL_PG_ENV)
+  foreach(which pg pg0)
+    add_test(NAME server.jobs.${which}
+      COMMAND ${Python3_EXECUTABLE} ${SL_SRV_DIR}/jobs_pg_test.py --which ${which})
+    set_tests_properties(server.jobs.${which} PROPERTIES LABELS "server;postgres"
+      ENVIRONMENT "${SL_SRV_ENV};${SL_PG_ENV};PYTHONPATH=${SL_SRV_DIR}:${SL_PG_DIR}"
+      FIXTURES_REQUIRED "pg;pg0" TIMEOUT 400)
+  endforeach()
+endif()

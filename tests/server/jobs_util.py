@@ -8,6 +8,7 @@ standard library only).
   (settings hold for the INSERT after them); fails the test on an error.
 - show_jobs(port): SHOW JOBS through psql, {name: [cells]}.
 - job_status(port, name) / wait_status(port, name, statuses, timeout).
+- wait_checkpoint(port, name, n): until SHOW JOBS shows checkpoint n or later.
 - wait_log(srv, text, timeout, start=0): until the server's log holds text
   (after offset start).
 - gen_job(rows, rate, out_dir, name, sync, table): a datagen sequence 1..rows
@@ -67,6 +68,17 @@ def wait_status(port, name, statuses, timeout=90):
             return st
         time.sleep(0.3)
     fail("job %s is %s after %d s, not one of %s" % (name, st, timeout, statuses))
+
+
+def wait_checkpoint(port, name, n, timeout=60):
+    """Until SHOW JOBS says job name's last checkpoint is n or later."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        cells = show_jobs(port).get(name)
+        if cells and cells[4].isdigit() and int(cells[4]) >= n:
+            return
+        time.sleep(0.2)
+    fail("job %s has no checkpoint %d after %d s" % (name, n, timeout))
 
 
 def wait_log(srv, text, timeout=60, start=0):
