@@ -1,8 +1,8 @@
 """server.jobs.restart — a job belongs to the server and survives its
 restart (SIGTERM, then a start).
 
-An exactly-once datagen -> filesystem job is started over psql (in the
-background: psql returns and disconnects while the job runs on). SIGTERM
+An exactly-once datagen -> filesystem job, reading through a temporary
+view of its session, is started over psql (in the background: psql returns and disconnects while the job runs on). SIGTERM
 stops the server; the job stops with a savepoint (logged). The server starts
 again and the job resumes by itself from its checkpoint (the log line, SHOW
 JOBS through psql says RUNNING) and runs to its end. The committed files,
@@ -25,7 +25,7 @@ def main():
     data, out_dir = os.path.join(tmp, "data"), os.path.join(tmp, "out")
     srv = Server(data, env=LOG_ENV)
     try:
-        _, out, err = run_script(srv.port, gen_job(ROWS, RATE, out_dir, "restart-job"))
+        _, out, err = run_script(srv.port, gen_job(ROWS, RATE, out_dir, "restart-job", view=True))
         if "INSERT 0 0" not in out or 'job "restart-job" submitted' not in err:
             fail("the INSERT did not start a background job:\n%s\n%s" % (out, err))
         # psql has disconnected: the job runs on.

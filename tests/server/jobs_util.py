@@ -13,7 +13,8 @@ standard library only).
   (after offset start).
 - gen_job(rows, rate, out_dir, name, sync, table): a datagen sequence 1..rows
   into an exactly-once filesystem sink table (JSON) writing out_dir,
-  checkpointing every 200 ms ('table.dml-sync' when sync), and
+  checkpointing every 200 ms ('table.dml-sync' when sync; through a
+  temporary view of the session when view), and
   reference(rows): its result computed here, not by Sluice.
 """
 import collections
@@ -90,7 +91,7 @@ def wait_log(srv, text, timeout=60, start=0):
     fail("the server's log does not say %r:\n%s" % (text, srv.log()[-4000:]))
 
 
-def gen_job(rows, rate, out_dir, name, sync=False, table="out_fs"):
+def gen_job(rows, rate, out_dir, name, sync=False, table="out_fs", view=False):
     return """
 CREATE TABLE IF NOT EXISTS gen (id BIGINT, pad STRING) WITH (
   'connector' = 'datagen', 'number-of-rows' = '{rows}', 'rows-per-second' = '{rate}',
@@ -100,9 +101,10 @@ CREATE TABLE IF NOT EXISTS {table} (id BIGINT, x BIGINT, tag STRING) WITH (
   'connector' = 'filesystem', 'path' = '{out}', 'format' = 'json');
 SET 'execution.checkpointing.interval' = '200 ms';
 SET 'pipeline.name' = '{name}';
-{sync}INSERT INTO {table} SELECT id, id * 3, CASE WHEN id % 2 = 0 THEN 'even' ELSE 'odd' END
-FROM gen WHERE id % 7 <> 0;
-""".format(rows=rows, rate=rate, out=out_dir, name=name, table=table,
+{sync}{view}INSERT INTO {table} SELECT id, id * 3, CASE WHEN id % 2 = 0 THEN 'even' ELSE 'odd' END
+FROM {src} WHERE id % 7 <> 0;
+""".format(view="CREATE TEMPORARY VIEW gen_v AS SELECT id FROM gen;\n" if view else "",
+           src="gen_v" if view else "gen", rows=rows, rate=rate, out=out_dir, name=name, table=table,
            sync="SET 'table.dml-sync' = 'true';\n" if sync else "")
 
 
