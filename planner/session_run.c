@@ -1261,7 +1261,7 @@ static int sl__run_insert(sl_session *s, sl__job *job, sl__run_ctx *run,
     } else if (state == SL__JOB_STOPPED) {
         sl_log(SL_LOG_INFO, "job \"%s\" stopped (its statement was cancelled)", name);
     } else if (state == SL__JOB_FAILED) {
-        sl_log(SL_LOG_WARN, "job \"%s\" failed: %s (SQLSTATE %s)", name, err->message,
+        sl_log(SL_LOG_INFO, "job \"%s\" failed: %s (SQLSTATE %s)", name, err->message,
                err->sqlstate);
     } else {
         sl_log(SL_LOG_INFO, "job \"%s\" finished: %lld rows written", name,
