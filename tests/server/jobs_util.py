@@ -3,7 +3,8 @@ standard library only).
 
 - E2E: tests/e2e on sys.path (sluice_e2e: committed_rows, ...).
 - LOG_ENV: the server's environment for these tests (SLUICE_LOG=info: the
-  per-job log lines are what the tests look for).
+  per-job log lines are what the tests look for; leak checks on: every
+  SIGTERM-stopped server must exit 0).
 - run_script(port, sql): statements sent one by one in one psql session
   (settings hold for the INSERT after them); fails the test on an error.
 - show_jobs(port): SHOW JOBS through psql, {name: [cells]}.
@@ -28,7 +29,9 @@ E2E = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "e2e")
 sys.path.insert(0, E2E)
 import sluice_e2e  # noqa: E402
 
-LOG_ENV = {"SLUICE_LOG": "info"}
+LOG_ENV = {"SLUICE_LOG": "info",
+           # A server stopped by SIGTERM exits non-zero when it leaked (ASan builds).
+           "ASAN_OPTIONS": "detect_leaks=1:abort_on_error=1"}
 
 
 def fail(msg):
