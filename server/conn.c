@@ -68,7 +68,8 @@ static int sl__conn_fill(sl_conn *c, size_t need)
         c->in_off = c->in_len = 0;
     while (c->in_len - c->in_off < need) {
         if (c->in_off + need > c->in_cap) { /* compact, then grow */
-            memmove(c->in, c->in + c->in_off, c->in_len - c->in_off);
+            if (c->in_len > c->in_off) /* c->in is NULL before the first read */
+                memmove(c->in, c->in + c->in_off, c->in_len - c->in_off);
             c->in_len -= c->in_off;
             c->in_off = 0;
             if (need > c->in_cap) {
