@@ -7,7 +7,8 @@
 ** SIGTERM / SIGINT: no new connection is accepted, running statements are
 ** cancelled, every background job stops with a savepoint
 ** (sl_engine_stop_jobs), the connections are closed, the engine is closed,
-** and the process exits 0.
+** and the process exits 0. At start, the jobs its last run left (stopped
+** so, or running when it died) resume (sl_engine_resume_jobs).
 **
 ** Main routines: sl_serve_main.
 */
@@ -44,7 +45,8 @@ static void sl__serve_usage(FILE *f)
           "      --max-connections=N     connections served at once (default 500)\n"
           "      --help                  show this help and exit\n"
           "\n"
-          "SIGTERM or Ctrl-C stops the server: its jobs stop with savepoints.\n",
+          "SIGTERM or Ctrl-C stops the server: its jobs stop with savepoints, and resume\n"
+          "by themselves when it starts again.\n",
           f);
 }
 
