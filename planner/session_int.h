@@ -13,6 +13,7 @@
 **                   startup packet's), transaction blocks, DISCARD
 **   session_fn.c    session functions (version(), current_user ...), SELECT
 **                   without FROM in the caller's thread
+**   session_resume.c  jobs that start again when the engine starts again
 */
 #ifndef SL_SESSION_INT_H
 #define SL_SESSION_INT_H
@@ -34,6 +35,8 @@ struct sl_engine {
     sl_list *jobs;            /* the registry: sl__job*, running or not yet reaped */
     sl_engine_log_fn log;     /* where background jobs' messages go, or NULL */
     void *log_ctx;            /* for log */
+    bool resume_jobs;         /* background jobs start again at the next start
+                                 (sl_engine_set_resume_jobs, session_resume.c) */
 };
 
 struct sl_session {
@@ -216,5 +219,10 @@ char *sl__shared_note(const char *data_dir, const char *name, const json_t *targ
 /* Whether a job of that name runs in the engine (takes the engine's mutex). */
 bool sl__job_is_running(sl_engine *eng, const char *name);
 int sl__stop_job_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err);
+/* What starts background job name (statement st of session s) again after
+** the engine's next start (session_resume.c): {"statement", "settings",
+** "views"}, kept in its record; NULL when it cannot be kept (a secret in
+** its text: logged). */
+json_t *sl__resume_recipe(sl_session *s, const sl_stmt *st, const char *name);
 
 #endif

@@ -15,6 +15,11 @@
 ** ("reaping"), at the latest by sl_engine_close, which first stops every
 ** job with a savepoint.
 **
+** In an engine that resumes jobs (sluice serve), a background job's
+** RUNNING record also holds what starts it again (session_resume.c): a
+** record still RUNNING after a crash, or STOPPED by the engine's shutdown,
+** keeps it; STOP JOB, an end or a failure drop it.
+**
 ** Main routines: sl__run_stmt, sl__stop_job_stmt, sl_engine_stop_jobs,
 ** sl_engine_wait_jobs, sl_engine_running_jobs.
 */
@@ -73,6 +78,10 @@ typedef struct sl__job {
     sl__job_state state;    /* [mu] running or how it ended */
     sl_job_stats stats;     /* [mu] live counters (progress); the final ones once ended */
     sl_error error;         /* [mu] FAILED: why */
+    json_t *resume;         /* what starts it again at the engine's next start
+                               (session_resume.c), or NULL: not resumable */
+    bool resume_next;       /* [mu] stopped by the engine's shutdown: its STOPPED
+                               record keeps resume, so the next start resumes it */
 } sl__job;
 
 /* ------------------------------------------------------------------------
@@ -474,6 +483,14 @@ static void sl__job_record(const sl__job *job, const char *status, const sl_job_
         bad |= json_object_set_new(o, "from", from);
     }
     bad |= json_object_set_new(o, "restarts", json_integer(stats ? stats->restarts : job->restarts));
+    /* A job that runs, or that the engine's shutdown stopped, starts again
+    ** by itself at the next start (sl_engine_resume_jobs); STOP JOB, an
+    ** end or a failure leave it ended. */
+    pthread_mutex_lock(&job->eng->mu);
+    bool again = job->resume_next;
+    pthread_mutex_unlock(&job->eng->mu);
+    if (job->resume && (strcmp(status, "RUNNING") == 0 || (strcmp(status, "STOPPED") == 0 && again)))
+        bad |= json_object_set(o, "resume", job->resume);
     if (stats) {
         bad |= json_object_set_new(o, "last_checkpoint", json_integer(stats->last_checkpoint));
         /* Over the job's life (kept in its checkpoints). */
@@ -515,6 +532,7 @@ static void sl__job_free(sl__job *job)
     sl_list_free(job->targets, sl_free);
     sl_free(job->origin);
     sl_list_free(job->target_tables, sl_free);
+    json_decref(job->resume);
     sl_free(job);
 }
 
@@ -862,6 +880,8 @@ void sl_engine_stop_jobs(sl_engine *eng)
     pthread_mutex_lock(&eng->mu);
     for (int i = 0; i < eng->jobs->n; i++) {
         sl__job *job = eng->jobs->items[i];
+        /* Not one that STOP JOB is stopping already. */
+        job->resume_next = job->state == SL__JOB_RUNNING && job->background && !job->stop;
         job->stop = true;
         job->savepoint = true;
     }
@@ -1210,6 +1230,9 @@ static int sl__run_insert(sl_session *s, sl__job *job, sl__run_ctx *run,
     if (sl__job_register(job, err) != 0)
         return -1;
     sl__shared_warning(job, out);
+    sl_log(SL_LOG_INFO, "job \"%s\" started%s: into %s, %s", job->name,
+           job->background ? " in the background" : " (table.dml-sync: its statement waits)",
+           job->sink, job->guarantee ? job->guarantee : "no guarantee");
     if (job->background) {
         /* Before the job's own notices ("resumes from checkpoint 7"). */
         sl__notice(out, SL_SEV_NOTICE, "job \"%s\" submitted", job->name);
@@ -1225,8 +1248,26 @@ static int sl__run_insert(sl_session *s, sl__job *job, sl__run_ctx *run,
     sl_job_stats stats = job->stats;
     if (state == SL__JOB_FAILED)
         sl_error_copy(err, &job->error);
+    char *name = sl_strdup(job->name);
     sl__job_unlist(eng, job);
     pthread_mutex_unlock(&eng->mu);
+    /* Its notices went to its statement, whose client may be gone: the
+    ** log says how it ended too. */
+    if (state == SL__JOB_STOPPED && stats.last_checkpoint >= 0) {
+        char *dir = sl_chk_job_dir(eng->data_dir, name);
+        sl_log(SL_LOG_INFO, "job \"%s\" stopped with savepoint %s/chk-%lld (its statement was "
+               "cancelled)", name, dir, (long long)stats.last_checkpoint);
+        sl_free(dir);
+    } else if (state == SL__JOB_STOPPED) {
+        sl_log(SL_LOG_INFO, "job \"%s\" stopped (its statement was cancelled)", name);
+    } else if (state == SL__JOB_FAILED) {
+        sl_log(SL_LOG_INFO, "job \"%s\" failed: %s (SQLSTATE %s)", name, err->message,
+               err->sqlstate);
+    } else {
+        sl_log(SL_LOG_INFO, "job \"%s\" finished: %lld rows written", name,
+               (long long)stats.rows_out);
+    }
+    sl_free(name);
     if (state == SL__JOB_FAILED)
         return -1;
     sl__run_warnings(&stats, out, NULL, NULL);
@@ -1436,6 +1477,8 @@ int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl
         job->cat = cat;
         job->phys = phys;
         job->background = !sl__dml_sync(s);
+        if (job->background && s->eng->resume_jobs)
+            job->resume = sl__resume_recipe(s, st, job->name);
         name = NULL;
         plans = NULL;
         cat = NULL;

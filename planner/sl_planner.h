@@ -73,6 +73,22 @@ int sl_engine_wait_jobs(sl_engine *eng, volatile sig_atomic_t *interrupt);
 ** and wait for all of them to end; their savepoint notices go to the log. */
 void sl_engine_stop_jobs(sl_engine *eng);
 
+/* Jobs that belong to a server and outlive its restarts (sluice serve).
+** With resume on, every background INSERT job keeps in its record
+** (jobs/<name>/_job.json) what starts it again: its statement, the session
+** settings it was planned with and the session's temporary views (never a
+** secret: a job whose statement holds one is not resumable, logged). A job
+** the engine's shutdown stopped (sl_engine_stop_jobs, sl_engine_close) or
+** whose process died resumes at the next start; one stopped by STOP JOB,
+** finished or failed does not. Off by default (the shell). */
+void sl_engine_set_resume_jobs(sl_engine *eng, bool on);
+/* Start every such job again, each in a fresh session with its settings,
+** in the background, from its newest decided checkpoint (the same job name:
+** its own checkpoints and transactional ids). Each resume, and each job
+** that cannot resume (why, with its SQLSTATE: its record then says FAILED,
+** so it is not tried again), is logged. Returns the number resumed. */
+int sl_engine_resume_jobs(sl_engine *eng);
+
 sl_session *sl_session_new(sl_engine *eng);
 void sl_session_free(sl_session *s);
 

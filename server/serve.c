@@ -13,7 +13,8 @@
 ** SIGTERM / SIGINT: no new connection is accepted, running statements are
 ** cancelled, every background job stops with a savepoint
 ** (sl_engine_stop_jobs), the connections are closed, the engine is closed,
-** and the process exits 0.
+** and the process exits 0. At start, the jobs its last run left (stopped
+** so, or running when it died) resume (sl_engine_resume_jobs).
 **
 ** Main routines: sl_serve_main.
 */
@@ -59,7 +60,8 @@ static void sl__serve_usage(FILE *f)
           "\n"
           "The default port 5434 sits next to PostgreSQL's 5432 without taking it.\n"
           "Listening on an address other than loopback requires --auth scram.\n"
-          "SIGTERM or Ctrl-C stops the server: its jobs stop with savepoints.\n",
+                    "SIGTERM or Ctrl-C stops the server: its jobs stop with savepoints, and resume\n"
+          "by themselves when it starts again.\n",
           f);
 }
 
@@ -150,11 +152,13 @@ static int sl__listen(const sl_server_config *cfg)
 static void sl__job_log(void *ctx, const sl_error *msg)
 {
     (void)ctx;
-    sl_log(msg->severity == SL_SEV_ERROR     ? SL_LOG_ERROR
+    bool error = msg->severity == SL_SEV_ERROR;
+    sl_log(error                               ? SL_LOG_ERROR
            : msg->severity == SL_SEV_WARNING ? SL_LOG_WARN
                                              : SL_LOG_INFO,
-           "%s%s%s", msg->message ? msg->message : "", msg->detail ? ": " : "",
-           msg->detail ? msg->detail : "");
+           "%s%s%s%s%s%s", msg->message ? msg->message : "", msg->detail ? ": " : "",
+           msg->detail ? msg->detail : "", error ? " (SQLSTATE " : "", error ? msg->sqlstate : "",
+           error ? ")" : "");
 }
 
 static void sl__accept_one(sl_server *srv, int lfd)
@@ -220,6 +224,22 @@ static void sl__accept_one(sl_server *srv, int lfd)
         sl_free(c);
     }
     pthread_attr_destroy(&attr);
+}
+
+/* A client that went away (its side of the socket closed: POLLRDHUP, as
+** PostgreSQL's client_connection_check_interval) has its running statement
+** cancelled: a 'table.dml-sync' INSERT stops with a savepoint rather than
+** run for nobody. An idle connection reads the end itself. */
+static void sl__cancel_hangups(sl_server *srv)
+{
+    pthread_mutex_lock(&srv->mu);
+    for (int i = 0; i < sl_list_len(srv->conns); i++) {
+        sl_conn *c = sl_list_get(srv->conns, i);
+        struct pollfd p = {c->fd, POLLRDHUP, 0};
+        if (!c->cancel && poll(&p, 1, 0) > 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR)))
+            c->cancel = 1;
+    }
+    pthread_mutex_unlock(&srv->mu);
 }
 
 /* Stop: cancel every statement, stop the jobs with savepoints, close the
@@ -356,6 +376,9 @@ int sl_serve_main(int argc, char **argv)
     pthread_mutex_init(&srv.mu, NULL);
     srv.conns = sl_list_new();
     sl_engine_set_log(srv.eng, sl__job_log, &srv);
+    /* Jobs belong to the server: those its last run left running resume. */
+    sl_engine_set_resume_jobs(srv.eng, true);
+    sl_engine_resume_jobs(srv.eng);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = sl__on_stop;
@@ -376,6 +399,7 @@ int sl_serve_main(int argc, char **argv)
         int r = poll(&p, 1, 200);
         if (r > 0 && (p.revents & POLLIN))
             sl__accept_one(&srv, lfd);
+        sl__cancel_hangups(&srv);
     }
     close(lfd);
     sl_server_addr_remove(cfg.data_dir);
