@@ -60,7 +60,7 @@ static void sl__serve_usage(FILE *f)
           "\n"
           "The default port 5434 sits next to PostgreSQL's 5432 without taking it.\n"
           "Listening on an address other than loopback requires --auth scram.\n"
-                    "SIGTERM or Ctrl-C stops the server: its jobs stop with savepoints, and resume\n"
+          "SIGTERM or Ctrl-C stops the server: its jobs stop with savepoints, and resume\n"
           "by themselves when it starts again.\n",
           f);
 }
