@@ -108,6 +108,7 @@ void sl_from_free(sl_from *f)
     if (!f)
         return;
     sl_free(f->name);
+    sl_free(f->schema);
     sl_free(f->alias);
     sl_query_free(f->subquery);
     sl_from_free(f->left);
@@ -468,7 +469,8 @@ static bool ast_from_equal(const sl_from *a, const sl_from *b)
         return false;
     switch (a->kind) {
     case SL_FROM_TABLE:
-        return ast_str_equal(a->name, b->name) && ast_str_equal(a->alias, b->alias);
+        return ast_str_equal(a->name, b->name) && ast_str_equal(a->schema, b->schema) &&
+               ast_str_equal(a->alias, b->alias);
     case SL_FROM_SUBQUERY:
         return ast_str_equal(a->alias, b->alias) && sl_query_equal(a->subquery, b->subquery);
     case SL_FROM_JOIN:

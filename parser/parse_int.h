@@ -171,6 +171,12 @@ sl_query *sl__query_tail(sl__parse *p, sl_query *q, sl__tail t);
 
 /* FROM */
 sl_from *sl__from_table(sl__parse *p, sl__tok name, sl__tok alias);
+/* PostgreSQL syntax (sql.y's PostgreSQL block): schema.table in FROM;
+** pg_catalog.f(args); OPERATOR(pg_catalog.op); expr::pg_catalog.type. */
+sl_from *sl__from_qtable(sl__parse *p, sl__tok schema, sl__tok name, sl__tok alias);
+sl_expr *sl__qfunc(sl__parse *p, sl__tok schema, sl__tok name, sl_list *args);
+sl_expr *sl__qbinary(sl__parse *p, sl__tok schema, sl__tok op, sl_expr *l, sl_expr *r);
+sl__ty sl__type_qualified(sl__parse *p, sl__tok schema, sl__tok name);
 sl_from *sl__from_subquery(sl__parse *p, sl__tok lp, sl_query *q, sl__tok alias);
 sl_from *sl__from_join(sl__parse *p, sl_from *l, int type, sl_from *r, sl_expr *on, sl__tok kw);
 sl_from *sl__from_window(sl__parse *p, sl__tok table_kw, sl__tok fn, sl_list *args, sl__tok alias);

@@ -57,6 +57,8 @@ typedef enum sl_op {
     SL_OP_EQ, SL_OP_NE, SL_OP_LT, SL_OP_LE, SL_OP_GT, SL_OP_GE,
     /* logic */
     SL_OP_AND, SL_OP_OR,
+    /* POSIX regular expressions (PostgreSQL): ~ !~ ~* !~* */
+    SL_OP_REGEX, SL_OP_NOT_REGEX, SL_OP_IREGEX, SL_OP_NOT_IREGEX,
 } sl_op;
 
 typedef enum sl_is_kind { SL_IS_NULL, SL_IS_TRUE, SL_IS_FALSE, SL_IS_UNKNOWN } sl_is_kind;
@@ -150,6 +152,7 @@ struct sl_from {
     sl_from_kind kind;  /* which form */
     int pos;            /* byte offset of the item */
     char *name;         /* TABLE: table/view name */
+    char *schema;       /* TABLE: schema qualifier (pg_catalog.pg_class), or NULL */
     char *alias;        /* AS alias, or NULL */
     int alias_pos;      /* byte offset of alias, or -1 */
     sl_query *subquery; /* SUBQUERY */

@@ -245,6 +245,42 @@ const sl_view *sl_binder_view(const sl_binder *b, const char *name)
 static int sl__bind_query_rel(sl_binder *b, const sl_query *q, sl__rel *out);
 
 /* Scan of a table, or the plan of a view, for a FROM name. */
+/* A scan of a catalog relation (syscat.c). */
+static int sl__bind_sysrel(const sl_sysrel *r, int pos, const char *alias, sl__rel *out)
+{
+    char names[32][64];
+    sl_type types[32];
+    int n = sl_sysrel_cols(r, names, types, 32);
+    sl_lp *lp = sl_lp_new(SL_LP_SCAN, NULL);
+    lp->pos = pos;
+    lp->table = sl_sprintf("%s.%s", sl_sysrel_schema(r), sl_sysrel_name(r));
+    lp->sysrel = r;
+    lp->wm_col = -1;
+    for (int i = 0; i < n; i++)
+        sl_lp_add_col(lp, names[i], types[i], false);
+    out->lp = lp;
+    sl__rel_scope(out, alias ? alias : sl_sysrel_name(r));
+    return 0;
+}
+
+static int sl__bind_named(sl_binder *b, const char *name, int pos, const char *alias, sl__rel *out);
+
+/* A schema-qualified FROM name: pg_catalog and information_schema hold the
+** catalog relations, public the session's tables and views. */
+static int sl__bind_qualified(sl_binder *b, const sl_from *f, sl__rel *out)
+{
+    if (strcmp(f->schema, "public") == 0)
+        return sl__bind_named(b, f->name, f->pos, f->alias, out);
+    const sl_sysrel *r = sl_sysrel_find(f->schema, f->name);
+    if (r)
+        return sl__bind_sysrel(r, f->pos, f->alias, out);
+    if (strcmp(f->schema, "pg_catalog") == 0 || strcmp(f->schema, "information_schema") == 0)
+        return sl_error_set(b->err, SL_ERR_UNDEFINED_TABLE, f->pos,
+                            "relation \"%s.%s\" does not exist", f->schema, f->name);
+    return sl_error_set(b->err, "3F000", f->pos, "schema \"%s\" does not exist",
+                        f->schema);
+}
+
 static int sl__bind_named(sl_binder *b, const char *name, int pos, const char *alias, sl__rel *out)
 {
     const sl_view *v = sl_binder_view(b, name);
@@ -271,6 +307,9 @@ static int sl__bind_named(sl_binder *b, const char *name, int pos, const char *a
         return 0;
     }
     const sl_table *t = sl_catalog_table(b->cat, name);
+    const sl_sysrel *sys = t ? NULL : sl_sysrel_find(NULL, name);
+    if (sys)
+        return sl__bind_sysrel(sys, pos, alias, out);
     if (!t) {
         sl_error_set(b->err, SL_ERR_UNDEFINED_TABLE, pos, "table \"%s\" does not exist", name);
         sl_list *names = sl_catalog_table_names(b->cat);
@@ -508,6 +547,8 @@ static int sl__bind_from(sl_binder *b, const sl_from *f, sl__rel *out)
 {
     switch (f->kind) {
     case SL_FROM_TABLE:
+        if (f->schema)
+            return sl__bind_qualified(b, f, out);
         return sl__bind_named(b, f->name, f->pos, f->alias, out);
     case SL_FROM_SUBQUERY:
         if (sl__bind_query_rel(b, f->subquery, out) != 0)
