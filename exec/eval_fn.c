@@ -24,6 +24,7 @@
 ** Main routines: sl__compile_fn, sl__compile_like, sl__compile_regex, sl__format_double.
 */
 #include "eval_int.h"
+#include "../base/sl_pgtype.h"
 
 #include <math.h>
 #include <regex.h>
@@ -764,6 +765,36 @@ static int sl__k_pg_catalog(sl__node *nd, sl__eval *ev, const uint8_t *sel)
             break;
         }
         case SL_FN_PG_TABLE_IS_VISIBLE: nd->v.b[i] = 1; break;
+        case SL_FN_PG_REGOID: nd->v.i64[i] = nd->kids[0]->v.i64[i]; break;
+        case SL_FN_PG_REGCLASS: {
+            if (nd->kids[0]->phys != SL_PHYS_STR) {
+                nd->v.i64[i] = nd->kids[0]->v.i64[i];
+                break;
+            }
+            /* schema.name, else pg_catalog for pg_* (searched first, as in
+            ** PostgreSQL), else public */
+            const sl_str *a = &nd->kids[0]->v.str[i];
+            const char *dot = memchr(a->ptr, '.', a->len);
+            char schema[64];
+            size_t off = 0;
+            if (dot && (size_t)(dot - a->ptr) < sizeof schema) {
+                memcpy(schema, a->ptr, (size_t)(dot - a->ptr));
+                schema[dot - a->ptr] = 0;
+                off = (size_t)(dot - a->ptr) + 1;
+            } else {
+                snprintf(schema, sizeof schema, "%s",
+                         a->len > 3 && memcmp(a->ptr, "pg_", 3) == 0 ? "pg_catalog" : "public");
+            }
+            nd->v.i64[i] = sl_pg_relation_oid(schema, a->ptr + off, a->len - off);
+            break;
+        }
+        case SL_FN_FORMAT_TYPE: {
+            sl_strbuf sb = SL_STRBUF_INIT;
+            sl_pgtype_format(&sb, nd->kids[0]->v.i64[i], nd->kids[1]->v.i64[i]);
+            sl__set_str(nd, ev, i, sb.buf ? sb.buf : "", sb.len);
+            sl_strbuf_free(&sb);
+            break;
+        }
         default: {
             const sl_str *a = &nd->kids[0]->v.str[i];
             sl__set_str(nd, ev, i, a->ptr, a->len);
@@ -793,7 +824,11 @@ int sl__compile_fn(sl__node *nd, const sl_bexpr *b, sl_error *err)
     case SL_FN_PG_GET_USERBYID:
     case SL_FN_PG_TABLE_IS_VISIBLE:
     case SL_FN_PG_ENCODING_TO_CHAR:
-    case SL_FN_ARRAY_TO_STRING: nd->run = sl__k_pg_catalog; return 0;
+    case SL_FN_ARRAY_TO_STRING:
+    case SL_FN_PG_REGCLASS:
+    case SL_FN_PG_REGOID:
+    case SL_FN_FORMAT_TYPE:
+    case SL_FN_PG_GET_EXPR: nd->run = sl__k_pg_catalog; return 0;
     case SL_FN_REPLACE: nd->run = sl__k_replace; sl__with_strbuf(nd); return 0;
     case SL_FN_POSITION: nd->run = sl__k_position; return 0;
     case SL_FN_LPAD:

@@ -74,6 +74,14 @@ static void sl__msort(const sl__sortctx *c, int *a, int *tmp, int n)
     memcpy(a, tmp, sizeof(int) * (size_t)n);
 }
 
+bool sl_chunk_values_equal(const sl_chunk *c, int col, int a, int b)
+{
+    const sl_vector *v = &c->cols[col];
+    if (v->nulls[a] || v->nulls[b])
+        return v->nulls[a] && v->nulls[b];
+    return sl__cmp_val(v->phys, sl__load(v, a), sl__load(v, b)) == 0;
+}
+
 void sl_sort_bounded(const sl_chunk *in, const sl_sort_key *keys, int nkeys, int *perm)
 {
     for (int i = 0; i < in->nrows; i++)

@@ -164,6 +164,9 @@ int sl_eval_filter(sl_eval_prog *p, const sl_chunk *in, const sl_eval_env *env, 
 ** included (same representation). */
 void sl_chunk_set_from(sl_chunk *dst, int dcol, int drow, const sl_chunk *src, int scol, int srow);
 
+/* Whether column col holds the same value in rows a and b (NULLs equal). */
+bool sl_chunk_values_equal(const sl_chunk *c, int col, int a, int b);
+
 /* Equality keys of a join: left column left[i] = right column right[i]
 ** (column indexes of each side; same representation). */
 typedef struct sl_join_keys {

@@ -497,6 +497,18 @@ sl_expr *sl__case(sl__parse *p, sl__tok kw, sl_expr *operand, sl_list *whens, sl
     return sl__edeep(p, e, d);
 }
 
+sl_expr *sl__pgcast(sl__parse *p, sl__tok op, sl_expr *x, sl__ty ty)
+{
+    if (ty.reg == 0)
+        return sl__cast(p, op, x, ty, false);
+    /* an oid, or a relation's name made one: the function PG_REGCLASS */
+    sl__tok name = op;
+    name.z = ty.reg == 1 ? "PG_REGCLASS" : "PG_REGOID";
+    name.n = (int)strlen(name.z);
+    sl_expr *e = sl__func(p, name, sl__list(p, NULL, x), false, false, NULL);
+    return e;
+}
+
 sl_expr *sl__cast(sl__parse *p, sl__tok kw, sl_expr *x, sl__ty ty, bool try_cast)
 {
     sl_expr *e = sl_expr_new(SL_EXPR_CAST, kw.pos);
@@ -579,6 +591,7 @@ sl__ty sl__type(sl__parse *p, sl_type_id id, sl__tok kw, sl__prec prec)
 {
     sl__ty r;
     r.pos = kw.pos;
+    r.reg = 0;
     if (prec.s >= 0 && id != SL_TYPE_DECIMAL)
         sl_error_set(p->err, SL_ERR_SYNTAX, kw.pos, "type %.*s takes at most one argument",
                      kw.n, kw.z);
@@ -618,7 +631,7 @@ static sl_type sl__pg_type_name(const char *name, int n)
 sl__ty sl__type_qualified(sl__parse *p, sl__tok schema, sl__tok name)
 {
     if (!(schema.n == 10 && sl_strncasecmp(schema.z, "pg_catalog", 10) == 0)) {
-        sl__ty r = {sl_type_make(SL_TYPE_NULL), name.pos};
+        sl__ty r = {sl_type_make(SL_TYPE_NULL), name.pos, 0};
         sl_error_set(p->err, SL_ERR_UNDEFINED_OBJECT, schema.pos, "type \"%.*s.%.*s\" does not exist",
                      schema.n, schema.z, name.n, name.z);
         return r;
@@ -630,15 +643,22 @@ sl__ty sl__type_unknown(sl__parse *p, sl__tok name)
 {
     sl_type pg = sl__pg_type_name(name.z, name.n);
     if (pg.id != SL_TYPE_NULL) {
-        sl__ty r = {pg, name.pos};
+        sl__ty r = {pg, name.pos, 0};
         return r;
     }
+    static const char *const regs[] = {"regclass", "regtype", "regnamespace", "regproc"};
+    for (size_t i = 0; i < SL_ARRAY_LEN(regs); i++)
+        if ((int)strlen(regs[i]) == name.n && sl_strncasecmp(regs[i], name.z, (size_t)name.n) == 0) {
+            sl__ty r = {sl_type_make(SL_TYPE_BIGINT), name.pos, i == 0 ? 1 : 2};
+            return r;
+        }
     static const char *const known[] = {
         "BOOLEAN", "TINYINT", "SMALLINT", "INT", "INTEGER", "BIGINT", "FLOAT", "DOUBLE",
         "DECIMAL", "DEC", "NUMERIC", "STRING", "VARCHAR", "CHAR", "BYTES", "BINARY",
         "VARBINARY", "DATE", "TIME", "TIMESTAMP", "TIMESTAMP_LTZ"};
     sl__ty r;
     r.pos = name.pos;
+    r.reg = 0;
     r.t = sl_type_make(SL_TYPE_NULL);
     char *word = sl_strndup(name.z, (size_t)name.n);
     sl_error_set(p->err, SL_ERR_UNDEFINED_OBJECT, name.pos, "type \"%s\" does not exist", word);

@@ -516,9 +516,9 @@ expr(A) ::= expr(X) NOT(K) LIKE expr(Y) ESCAPE expr(E). [LIKE]
 ** also as OPERATOR(pg_catalog.~), COLLATE (accepted, ignored: one collation),
 ** schema-qualified function calls pg_catalog.f(...). Double-quoted identifiers
 ** and E'...' strings are the tokenizer's. */
-expr(A) ::= expr(X) DCOLON(K) type(T).   { A = sl__cast(p, K, X, T, false); }
+expr(A) ::= expr(X) DCOLON(K) type(T).   { A = sl__pgcast(p, K, X, T); }
 expr(A) ::= expr(X) DCOLON(K) nm(S) DOT nm(N).
-                                         { A = sl__cast(p, K, X, sl__type_qualified(p, S, N), false); }
+                                         { A = sl__pgcast(p, K, X, sl__type_qualified(p, S, N)); }
 expr(A) ::= expr(X) TILDE(K) expr(Y).    { A = sl__binary(p, SL_OP_REGEX, X, Y, K); }
 expr(A) ::= expr(X) NTILDE(K) expr(Y).   { A = sl__binary(p, SL_OP_NOT_REGEX, X, Y, K); }
 expr(A) ::= expr(X) ITILDE(K) expr(Y).   { A = sl__binary(p, SL_OP_IREGEX, X, Y, K); }

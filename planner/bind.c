@@ -525,7 +525,9 @@ static int sl__bind_join(sl_binder *b, const sl_from *f, sl__rel *out)
         sl_free(out->quals[i]);
         out->quals[i] = sl_strdup(i < nl ? l.cols[i].qualifier : r.cols[i - nl].qualifier);
         out->cols[i].qualifier = out->quals[i];
-        out->cols[i].name = i < nl ? l.lp->cols[i].name : r.lp->cols[i - nl].name;
+        /* as the input's scope spells it (a nested join's input renamed its
+        ** duplicates: id0 is still t.id); the names live in the plans below */
+        out->cols[i].name = i < nl ? l.cols[i].name : r.cols[i - nl].name;
     }
     l.lp = r.lp = NULL;
     sl__rel_clear(&l);
@@ -941,9 +943,24 @@ static int sl__bind_select(sl_binder *b, const sl_query *q, sl__rel *out)
             goto fail_proj;
         sl__project_rowtime(proj);
     }
-    sl__rel_clear(&in);
     out->lp = q->distinct ? sl__distinct(proj) : proj;
     sl__rel_scope(out, NULL);
+    /* A column passed on as it is keeps its table's qualifier for ORDER BY
+    ** (SELECT * FROM (...) c ORDER BY c.relname), as in PostgreSQL. */
+    const sl_lp *under = proj->input;
+    while (under && under->kind == SL_LP_FILTER)
+        under = under->input;
+    bool agg = under && under->kind == SL_LP_AGGREGATE; /* its columns are not in's */
+    for (int i = 0; !agg && i < proj->nexprs && i < out->lp->ncols; i++) {
+        const sl_bexpr *e = proj->exprs[i];
+        if (e->kind == SL_BX_COLUMN && e->col < in.nquals && in.cols[e->col].qualifier &&
+            strcmp(in.cols[e->col].name, out->lp->cols[i].name) == 0) {
+            sl_free(out->quals[i]);
+            out->quals[i] = sl_strdup(in.cols[e->col].qualifier);
+            out->cols[i].qualifier = out->quals[i];
+        }
+    }
+    sl__rel_clear(&in);
     return 0;
 
 fail_proj:

@@ -209,6 +209,37 @@ static sl_chunk *sl__run(sl__bq *q, const sl_lp *lp)
         sl_chunk_free(in);
         return out;
     }
+    case SL_LP_OVER: {
+        /* ROW_NUMBER() OVER (PARTITION BY keys ORDER BY order): sort by both,
+        ** number the rows of each partition from 1 */
+        sl_chunk *in = sl__run(q, lp->input);
+        if (!in)
+            return NULL;
+        int nk = lp->nkeys + lp->norder;
+        sl_sort_key *keys = sl_calloc((size_t)nk + 1, sizeof(sl_sort_key));
+        for (int i = 0; i < lp->nkeys; i++)
+            keys[i] = (sl_sort_key){lp->keys[i], false, 0};
+        for (int i = 0; i < lp->norder; i++)
+            keys[lp->nkeys + i] = (sl_sort_key){lp->order[i].col, lp->order[i].desc, lp->order[i].nulls};
+        int *perm = sl_calloc((size_t)in->nrows + 1, sizeof(int));
+        sl_sort_bounded(in, keys, nk, perm);
+        sl_chunk *out = sl__new_for(lp, in->nrows);
+        int64_t rn = 0;
+        for (int k = 0; k < in->nrows; k++) {
+            bool same = k > 0;
+            for (int i = 0; same && i < lp->nkeys; i++)
+                same = sl_chunk_values_equal(in, lp->keys[i], perm[k - 1], perm[k]);
+            rn = same ? rn + 1 : 1;
+            int d = sl_chunk_append_row(out, SL_ROW_INSERT);
+            for (int c = 0; c < in->ncols; c++)
+                sl_chunk_set_from(out, c, d, in, c, perm[k]);
+            sl_chunk_set_i64(out, in->ncols, d, rn);
+        }
+        sl_free(perm);
+        sl_free(keys);
+        sl_chunk_free(in);
+        return out;
+    }
     case SL_LP_LIMIT: {
         sl_chunk *in = sl__run(q, lp->input);
         if (!in)

@@ -92,6 +92,10 @@ static const sl_func sl__funcs[SL_FN__COUNT] = {
     [SL_FN_PG_TABLE_IS_VISIBLE] = {"PG_TABLE_IS_VISIBLE", SL_FN_PG_TABLE_IS_VISIBLE, SC, 1, 1},
     [SL_FN_PG_ENCODING_TO_CHAR] = {"PG_ENCODING_TO_CHAR", SL_FN_PG_ENCODING_TO_CHAR, SC, 1, 1},
     [SL_FN_ARRAY_TO_STRING] = {"ARRAY_TO_STRING", SL_FN_ARRAY_TO_STRING, SC, 2, 3},
+    [SL_FN_PG_REGCLASS] = {"PG_REGCLASS", SL_FN_PG_REGCLASS, SC, 1, 1},
+    [SL_FN_PG_REGOID] = {"PG_REGOID", SL_FN_PG_REGOID, SC, 1, 1},
+    [SL_FN_FORMAT_TYPE] = {"FORMAT_TYPE", SL_FN_FORMAT_TYPE, SC, 2, 2},
+    [SL_FN_PG_GET_EXPR] = {"PG_GET_EXPR", SL_FN_PG_GET_EXPR, SC, 2, 3},
     [SL_FN_COUNT] = {"COUNT", SL_FN_COUNT, AG, 0, 1},
     [SL_FN_SUM] = {"SUM", SL_FN_SUM, AG, 1, 1},
     [SL_FN_MIN] = {"MIN", SL_FN_MIN, AG, 1, 1},
@@ -123,6 +127,8 @@ static const sl_func sl__funcs[SL_FN__COUNT] = {
     X("PG_TABLE_IS_VISIBLE", SL_FN_PG_TABLE_IS_VISIBLE)                                     \
     X("PG_ENCODING_TO_CHAR", SL_FN_PG_ENCODING_TO_CHAR)                                     \
     X("ARRAY_TO_STRING", SL_FN_ARRAY_TO_STRING)                                             \
+    X("PG_REGCLASS", SL_FN_PG_REGCLASS) X("PG_REGOID", SL_FN_PG_REGOID)                     \
+    X("FORMAT_TYPE", SL_FN_FORMAT_TYPE) X("PG_GET_EXPR", SL_FN_PG_GET_EXPR)                 \
     X("COUNT", SL_FN_COUNT) X("SUM", SL_FN_SUM) X("MIN", SL_FN_MIN) X("MAX", SL_FN_MAX)     \
     X("AVG", SL_FN_AVG) X("ROW_NUMBER", SL_FN_ROW_NUMBER)
 
@@ -179,6 +185,10 @@ static const sl__sig sl__sigs[SL_FN__COUNT] = {
     [SL_FN_PG_TABLE_IS_VISIBLE] = {"I", "PG_TABLE_IS_VISIBLE(oid)"},
     [SL_FN_PG_ENCODING_TO_CHAR] = {"I", "PG_ENCODING_TO_CHAR(INT)"},
     [SL_FN_ARRAY_TO_STRING] = {"SSS", "ARRAY_TO_STRING(STRING, STRING [, STRING])"},
+    [SL_FN_PG_REGCLASS] = {"*", "expr::regclass (a relation name or an oid)"},
+    [SL_FN_PG_REGOID] = {"I", "expr::regtype / ::regnamespace (an oid)"},
+    [SL_FN_FORMAT_TYPE] = {"II", "FORMAT_TYPE(oid, INT)"},
+    [SL_FN_PG_GET_EXPR] = {"SIB", "PG_GET_EXPR(STRING, oid [, BOOLEAN])"},
     [SL_FN_COUNT] = {"*", "COUNT(*) or COUNT(value)"},
     [SL_FN_SUM] = {"N", "SUM(NUMERIC)"},
     [SL_FN_MIN] = {"*", "MIN(value)"},
@@ -328,7 +338,13 @@ static int sl__result_type(const sl_func *f, const char *name, sl_bexpr *const *
     case SL_FN_PG_GET_USERBYID:
     case SL_FN_PG_ENCODING_TO_CHAR:
     case SL_FN_ARRAY_TO_STRING:
+    case SL_FN_FORMAT_TYPE:
+    case SL_FN_PG_GET_EXPR:
         r = sl__string_type();
+        break;
+    case SL_FN_PG_REGCLASS:
+    case SL_FN_PG_REGOID:
+        r = sl_type_make(SL_TYPE_BIGINT);
         break;
     case SL_FN_PG_TABLE_IS_VISIBLE:
         r = sl_type_make(SL_TYPE_BOOLEAN);

@@ -97,7 +97,8 @@ int sl__plan(sl_session *s, const sl_stmt *st, sl_list *plans, sl_error *err)
         if (!lp)
             return -1;
         sl_list_push(plans, lp);
-        return sl_lp_analyze(lp, err);
+        /* the bounded path (bounded.c) reads the catalog relations: no changelog */
+        return sl_lp_reads_sysrel(lp) ? 0 : sl_lp_analyze(lp, err);
     }
     case SL_STMT_STATEMENT_SET:
         if (sl_list_len(st->stmts) == 0)

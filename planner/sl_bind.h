@@ -50,7 +50,7 @@ typedef enum sl_func_id {
     SL_FN_TO_TIMESTAMP_LTZ, /* TO_TIMESTAMP_LTZ(epoch[, 0 | 3]): the instant */
     /* PostgreSQL catalog functions clients call (planner/syscat.c's relations) */
     SL_FN_PG_GET_USERBYID, SL_FN_PG_TABLE_IS_VISIBLE, SL_FN_PG_ENCODING_TO_CHAR,
-    SL_FN_ARRAY_TO_STRING,
+    SL_FN_ARRAY_TO_STRING, SL_FN_PG_REGCLASS, SL_FN_PG_REGOID, SL_FN_FORMAT_TYPE, SL_FN_PG_GET_EXPR,
     /* aggregates */
     SL_FN_COUNT, SL_FN_SUM, SL_FN_MIN, SL_FN_MAX, SL_FN_AVG,
     /* window */

@@ -17,6 +17,7 @@
 */
 #include "planner_int.h"
 #include "session_int.h"
+#include "../base/sl_pgtype.h"
 
 #include <string.h>
 
@@ -27,6 +28,8 @@
 
 typedef enum sl__rel_id {
     SL__PG_NAMESPACE, SL__PG_CLASS, SL__PG_AM, SL__PG_DATABASE, SL__IS_TABLES, SL__IS_COLUMNS,
+    SL__PG_ATTRIBUTE, SL__PG_TYPE, SL__PG_DESCRIPTION, SL__PG_ATTRDEF, SL__PG_INDEX,
+    SL__PG_CONSTRAINT, SL__PG_COLLATION,
 } sl__rel_id;
 
 /* Column type letters: o oid (BIGINT NOT NULL), n name (STRING NOT NULL), s
@@ -41,8 +44,27 @@ struct sl_sysrel {
 static const sl_sysrel sl__rels[] = {
     {SL__PG_NAMESPACE, "pg_catalog", "pg_namespace", "oid:o,nspname:n,nspowner:o"},
     {SL__PG_CLASS, "pg_catalog", "pg_class",
-     "oid:o,relname:n,relnamespace:o,reltype:o,relowner:o,relam:o,relkind:c,relnatts:i,"
-     "relchecks:i,relhasindex:b,relpersistence:c,relispartition:b"},
+     "oid:o,relname:n,relnamespace:o,reltype:o,reloftype:o,relowner:o,relam:o,reltablespace:o,"
+     "reltoastrelid:o,relhasindex:b,relpersistence:c,relkind:c,relnatts:i,relchecks:i,"
+     "relhasrules:b,relhastriggers:b,relrowsecurity:b,relforcerowsecurity:b,relreplident:c,"
+     "relispartition:b,reloptions:s,relpartbound:s"},
+    {SL__PG_ATTRIBUTE, "pg_catalog", "pg_attribute",
+     "attrelid:o,attname:n,atttypid:o,attlen:i,attnum:i,atttypmod:i,attnotnull:b,atthasdef:b,"
+     "attidentity:c,attgenerated:c,attisdropped:b,attstorage:c,attcompression:c,"
+     "attstattarget:i,attcollation:o"},
+    {SL__PG_TYPE, "pg_catalog", "pg_type",
+     "oid:o,typname:n,typnamespace:o,typowner:o,typlen:i,typtype:c,typnotnull:b,"
+     "typbasetype:o,typtypmod:i,typcollation:o"},
+    {SL__PG_DESCRIPTION, "pg_catalog", "pg_description",
+     "objoid:o,classoid:o,objsubid:i,description:n"},
+    {SL__PG_ATTRDEF, "pg_catalog", "pg_attrdef", "oid:o,adrelid:o,adnum:i,adbin:n"},
+    {SL__PG_INDEX, "pg_catalog", "pg_index",
+     "indexrelid:o,indrelid:o,indnatts:i,indisunique:b,indisprimary:b,indisclustered:b,"
+     "indisvalid:b,indisreplident:b,indkey:n"},
+    {SL__PG_CONSTRAINT, "pg_catalog", "pg_constraint",
+     "oid:o,conname:n,connamespace:o,contype:c,condeferrable:b,condeferred:b,conrelid:o,"
+     "conindid:o,conkey:n"},
+    {SL__PG_COLLATION, "pg_catalog", "pg_collation", "oid:o,collname:n,collnamespace:o"},
     {SL__PG_AM, "pg_catalog", "pg_am", "oid:o,amname:n,amtype:c"},
     {SL__PG_DATABASE, "pg_catalog", "pg_database",
      "oid:o,datname:n,datdba:o,encoding:i,datlocprovider:c,datcollate:n,datctype:n,"
@@ -102,13 +124,7 @@ int sl_sysrel_cols(const sl_sysrel *r, char names[][64], sl_type *types, int max
 
 int64_t sl_sysrel_oid(const char *schema, const char *name)
 {
-    uint64_t h = 1469598103934665603ULL;
-    for (const char *s = schema; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-    h = (h ^ '.') * 1099511628211ULL;
-    for (const char *s = name; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-    return 16384 + (int64_t)(h % (1ULL << 30));
+    return sl_pg_relation_oid(schema, name, strlen(name));
 }
 
 /* One row being appended: values in column order. */
@@ -143,6 +159,35 @@ static void sl__i(sl__rowb *b, int64_t v) { sl_chunk_set_i64(b->c, b->col++, b->
 static void sl__b(sl__rowb *b, bool v) { sl_chunk_set_bool(b->c, b->col++, b->r, v); }
 static void sl__null(sl__rowb *b) { sl_chunk_set_null(b->c, b->col++, b->r); }
 static void sl__s(sl__rowb *b, const char *s) { sl_chunk_set_str(b->c, b->col++, b->r, s, strlen(s)); }
+
+/* A pg_class row. */
+static void sl__class_row(sl_chunk **c, const char *schema, int64_t nsp, const char *name,
+                          const char *kind, int natts, bool has_index)
+{
+    sl__rowb b = sl__row(c);
+    sl__i(&b, sl_sysrel_oid(schema, name));
+    sl__s(&b, name);
+    sl__i(&b, nsp);
+    sl__i(&b, 0);
+    sl__i(&b, 0);
+    sl__i(&b, 10);
+    sl__i(&b, kind[0] == 'r' || kind[0] == 'i' ? SL__OID_HEAP : 0);
+    sl__i(&b, 0);
+    sl__i(&b, 0);
+    sl__b(&b, has_index);
+    sl__s(&b, "p");
+    sl__s(&b, kind);
+    sl__i(&b, natts);
+    sl__i(&b, 0);
+    sl__b(&b, false);
+    sl__b(&b, false);
+    sl__b(&b, false);
+    sl__b(&b, false);
+    sl__s(&b, "d");
+    sl__b(&b, false);
+    sl__null(&b);
+    sl__null(&b);
+}
 
 /* A relation of the session: a table or a view of public, or one of ours. */
 typedef struct sl__obj {
@@ -212,19 +257,121 @@ sl_chunk *sl_sysrel_rows(const sl_sysrel *r, sl_session *s)
     case SL__PG_CLASS:
         for (int i = 0; i < objs->n; i++) {
             const sl__obj *o = objs->items[i];
+            sl__class_row(&c, o->schema, o->nsp, o->name, o->view ? "v" : "r",
+                          o->table ? o->table->ncols : 0, o->table && o->table->npk > 0);
+            if (o->table && o->table->npk > 0) {
+                char *idx = sl_sprintf("%s_pkey", o->name);
+                sl__class_row(&c, o->schema, o->nsp, idx, "i", o->table->npk, false);
+                sl_free(idx);
+            }
+        }
+        break;
+    case SL__PG_ATTRIBUTE:
+        for (int i = 0; i < objs->n; i++) {
+            const sl__obj *o = objs->items[i];
+            for (int k = 0; o->table && k < o->table->ncols; k++) {
+                sl_pgtype pt = sl_pgtype_of(o->table->cols[k].type);
+                sl__rowb b = sl__row(&c);
+                sl__i(&b, sl_sysrel_oid(o->schema, o->name));
+                sl__s(&b, o->table->cols[k].name);
+                sl__i(&b, pt.oid);
+                sl__i(&b, pt.size);
+                sl__i(&b, k + 1);
+                sl__i(&b, pt.typmod);
+                sl__b(&b, o->table->cols[k].type.not_null);
+                sl__b(&b, false);
+                sl__s(&b, "");
+                sl__s(&b, "");
+                sl__b(&b, false);
+                sl__s(&b, pt.size < 0 ? "x" : "p");
+                sl__s(&b, "");
+                sl__i(&b, -1);
+                sl__i(&b, sl_type_is_string(o->table->cols[k].type.id) ? 100 : 0);
+            }
+        }
+        break;
+    case SL__PG_TYPE: {
+        int n;
+        const sl_pgtype_row *t = sl_pgtype_builtin(&n);
+        for (int i = 0; i < n; i++) {
             sl__rowb b = sl__row(&c);
-            sl__i(&b, sl_sysrel_oid(o->schema, o->name));
-            sl__s(&b, o->name);
-            sl__i(&b, o->nsp);
-            sl__i(&b, 0);
+            sl__i(&b, t[i].oid);
+            sl__s(&b, t[i].typname);
+            sl__i(&b, SL__OID_PG_CATALOG);
             sl__i(&b, 10);
-            sl__i(&b, o->view ? 0 : SL__OID_HEAP);
-            sl__s(&b, o->view ? "v" : "r");
-            sl__i(&b, o->table ? o->table->ncols : 0);
-            sl__i(&b, 0);
-            sl__b(&b, o->table && o->table->npk > 0);
-            sl__s(&b, "p");
+            sl__i(&b, t[i].typlen);
+            sl__s(&b, "b");
             sl__b(&b, false);
+            sl__i(&b, 0);
+            sl__i(&b, -1);
+            bool str = t[i].oid == SL_OID_TEXT || t[i].oid == SL_OID_VARCHAR || t[i].oid == SL_OID_BPCHAR;
+            sl__i(&b, str ? 100 : 0);
+        }
+        break;
+    }
+    case SL__PG_DESCRIPTION:
+        for (int i = 0; i < objs->n; i++) {
+            const sl__obj *o = objs->items[i];
+            for (int k = 0; o->table && k < o->table->ncols; k++) {
+                if (!o->table->cols[k].comment)
+                    continue;
+                sl__rowb b = sl__row(&c);
+                sl__i(&b, sl_sysrel_oid(o->schema, o->name));
+                sl__i(&b, sl_sysrel_oid("pg_catalog", "pg_class"));
+                sl__i(&b, k + 1);
+                sl__s(&b, o->table->cols[k].comment);
+            }
+        }
+        break;
+    case SL__PG_ATTRDEF:
+        break; /* no column has a default */
+    case SL__PG_COLLATION: {
+        sl__rowb b = sl__row(&c);
+        sl__i(&b, 100);
+        sl__s(&b, "default");
+        sl__i(&b, SL__OID_PG_CATALOG);
+        break;
+    }
+    case SL__PG_INDEX:
+    case SL__PG_CONSTRAINT:
+        /* a PRIMARY KEY: a unique index <table>_pkey and its constraint */
+        for (int i = 0; i < objs->n; i++) {
+            const sl__obj *o = objs->items[i];
+            if (!o->table || o->table->npk == 0)
+                continue;
+            char *idx = sl_sprintf("%s_pkey", o->name);
+            sl_strbuf key = SL_STRBUF_INIT;
+            for (int k = 0; k < o->table->npk; k++)
+                sl_strbuf_appendf(&key, "%s%d", k ? " " : "", o->table->pk[k] + 1);
+            sl__rowb b = sl__row(&c);
+            if (r->id == SL__PG_INDEX) {
+                sl__i(&b, sl_sysrel_oid(o->schema, idx));
+                sl__i(&b, sl_sysrel_oid(o->schema, o->name));
+                sl__i(&b, o->table->npk);
+                sl__b(&b, true);
+                sl__b(&b, true);
+                sl__b(&b, false);
+                sl__b(&b, true);
+                sl__b(&b, false);
+                sl__s(&b, sl_strbuf_cstr(&key));
+            } else {
+                sl__i(&b, sl_sysrel_oid("pg_constraint", idx));
+                sl__s(&b, idx);
+                sl__i(&b, o->nsp);
+                sl__s(&b, "p");
+                sl__b(&b, false);
+                sl__b(&b, false);
+                sl__i(&b, sl_sysrel_oid(o->schema, o->name));
+                sl__i(&b, sl_sysrel_oid(o->schema, idx));
+                sl_strbuf_reset(&key);
+                sl_strbuf_append(&key, "{");
+                for (int k = 0; k < o->table->npk; k++)
+                    sl_strbuf_appendf(&key, "%s%d", k ? "," : "", o->table->pk[k] + 1);
+                sl_strbuf_append(&key, "}");
+                sl__s(&b, sl_strbuf_cstr(&key));
+            }
+            sl_strbuf_free(&key);
+            sl_free(idx);
         }
         break;
     case SL__PG_AM: {
