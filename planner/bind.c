@@ -831,9 +831,12 @@ static int sl__bind_select(sl_binder *b, const sl_query *q, sl__rel *out)
         for (int i = 0; i < in.lp->ncols; i++)
             sl_lp_add_col(f, in.lp->cols[i].name, in.lp->cols[i].type, in.lp->cols[i].rowtime);
         sl__lp_push_expr(f, cond);
-        in.lp = f; /* same columns: the scope's names now point into f, rebuild */
+        in.lp = f; /* same columns, same names: they point into the plans below f */
         char **quals = in.quals;
         int n = f->ncols;
+        const char **names = sl_calloc((size_t)(n ? n : 1), sizeof(char *));
+        for (int i = 0; i < n; i++)
+            names[i] = in.cols[i].name;
         in.quals = NULL;
         in.nquals = 0;
         sl__rel_clear(&in);
@@ -842,9 +845,10 @@ static int sl__bind_select(sl_binder *b, const sl_query *q, sl__rel *out)
         in.nquals = n;
         for (int i = 0; i < n; i++) {
             in.cols[i].qualifier = quals[i];
-            in.cols[i].name = f->cols[i].name;
+            in.cols[i].name = names[i];
             in.cols[i].type = f->cols[i].type;
         }
+        sl_free(names);
         scope = sl__scope_of(&in);
     }
 
