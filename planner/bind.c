@@ -31,6 +31,7 @@ typedef struct sl__rel {
     sl_scope_col *cols;   /* one per lp column; names point into lp->cols */
     char **quals;         /* owned qualifier strings (cols[i].qualifier) */
     int nquals;           /* number of quals */
+    int nhidden;          /* last columns only ORDER BY needs (dropped after the sort) */
 } sl__rel;
 
 static void sl__rel_clear(sl__rel *r)
@@ -947,8 +948,41 @@ static int sl__bind_select(sl_binder *b, const sl_query *q, sl__rel *out)
             goto fail_proj;
         sl__project_rowtime(proj);
     }
+    /* ORDER BY a column of the FROM that is not selected (PostgreSQL): a
+    ** hidden column of the projection, dropped after the sort */
+    int hidden = 0;
+    for (int k = 0; !q->distinct && proj->kind == SL_LP_PROJECT && k < sl_list_len(q->order_by); k++) {
+        const sl_order_item *it = sl_list_get(q->order_by, k);
+        const sl_expr *e = it->expr;
+        if (e->kind != SL_EXPR_COLUMN || !proj->input || proj->input->kind == SL_LP_AGGREGATE)
+            continue;
+        bool selected = false;
+        for (int i = 0; i < proj->nexprs && !selected; i++) {
+            const sl_bexpr *x = proj->exprs[i];
+            if (strcmp(proj->cols[i].name, e->text) != 0)
+                continue;
+            selected = !e->qualifier ||
+                       (x->kind == SL_BX_COLUMN && x->col < in.nquals && in.cols[x->col].qualifier &&
+                        strcmp(in.cols[x->col].qualifier, e->qualifier) == 0);
+        }
+        if (selected)
+            continue;
+        sl_error quiet = SL_ERROR_INIT;
+        sl_scope ins = sl__scope_of(&in);
+        ins.n = in.nquals; /* the FROM's columns (an OVER node adds one) */
+        int col = sl_scope_resolve(&ins, e->qualifier, e->text, e->pos, &quiet);
+        sl_error_reset(&quiet);
+        if (col < 0)
+            continue; /* sl__bind_order reports it */
+        sl__lp_push_expr(proj, sl__colref(col, in.cols[col].type, e->pos));
+        sl_lp_add_col(proj, e->text, in.cols[col].type, false);
+        hidden++;
+    }
     out->lp = q->distinct ? sl__distinct(proj) : proj;
     sl__rel_scope(out, NULL);
+    out->nhidden = hidden;
+    for (int i = out->lp->ncols - hidden; i < out->lp->ncols; i++)
+        out->cols[i].hidden = true;
     /* A column passed on as it is keeps its table's qualifier for ORDER BY
     ** (SELECT * FROM (...) c ORDER BY c.relname), as in PostgreSQL. */
     const sl_lp *under = proj->input;
@@ -956,6 +990,12 @@ static int sl__bind_select(sl_binder *b, const sl_query *q, sl__rel *out)
         under = under->input;
     bool agg = under && under->kind == SL_LP_AGGREGATE; /* its columns are not in's */
     for (int i = 0; !agg && i < proj->nexprs && i < out->lp->ncols; i++) {
+        if (i >= out->lp->ncols - hidden && in.cols[proj->exprs[i]->col].qualifier) {
+            sl_free(out->quals[i]);
+            out->quals[i] = sl_strdup(in.cols[proj->exprs[i]->col].qualifier);
+            out->cols[i].qualifier = out->quals[i];
+            continue;
+        }
         const sl_bexpr *e = proj->exprs[i];
         if (e->kind == SL_BX_COLUMN && e->col < in.nquals && in.cols[e->col].qualifier &&
             strcmp(in.cols[e->col].name, out->lp->cols[i].name) == 0) {
@@ -1127,6 +1167,16 @@ static int sl__bind_order(sl_binder *b, const sl_query *q, sl__rel *r)
         sort->norder++;
     }
     r->lp = sort;
+    if (r->nhidden > 0) {
+        sl_lp *keep = sl_lp_new(SL_LP_PROJECT, sort);
+        keep->pos = sort->pos;
+        for (int i = 0; i < sort->ncols - r->nhidden; i++) {
+            sl__lp_push_expr(keep, sl__colref(i, sort->cols[i].type, sort->pos));
+            sl_lp_add_col(keep, sort->cols[i].name, sort->cols[i].type, sort->cols[i].rowtime);
+        }
+        r->lp = keep;
+        r->nhidden = 0;
+    }
     sl__rel_scope(r, NULL);
     return 0;
 fail:

@@ -41,3 +41,9 @@ DROP TABLE pg_class;
 -- what the bounded path does not run yet
 SELECT relkind, COUNT(*) FROM pg_class GROUP BY relkind;
 SELECT oid FROM pg_class c, t WHERE c.oid = t.id;
+-- ORDER BY a column that is not selected (PostgreSQL)
+SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'public'
+  ORDER BY table_name, ordinal_position DESC LIMIT 3;
+SELECT a.attname FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid WHERE c.relname = 't'
+  ORDER BY a.attnum DESC;
+SELECT relname FROM pg_class ORDER BY nope;
