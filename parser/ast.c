@@ -262,6 +262,7 @@ static sl_from *ast_from_dup(const sl_from *f)
     sl_from *r = sl_malloc(sizeof *r);
     *r = *f;
     r->name = sl_strdup(f->name);
+    r->schema = sl_strdup(f->schema);
     r->alias = sl_strdup(f->alias);
     r->subquery = sl_query_dup(f->subquery);
     r->left = ast_from_dup(f->left);
