@@ -968,8 +968,7 @@ static int sl__bind_select(sl_binder *b, const sl_query *q, sl__rel *out)
         if (selected)
             continue;
         sl_error quiet = SL_ERROR_INIT;
-        sl_scope ins = sl__scope_of(&in);
-        ins.n = in.nquals; /* the FROM's columns (an OVER node adds one) */
+        sl_scope ins = {in.nquals, in.cols}; /* the FROM's columns (in.lp moved to proj) */
         int col = sl_scope_resolve(&ins, e->qualifier, e->text, e->pos, &quiet);
         sl_error_reset(&quiet);
         if (col < 0)
