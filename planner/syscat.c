@@ -1,17 +1,25 @@
 /*
 ** syscat.c — PostgreSQL's catalog relations over the session's catalog:
-** pg_catalog.pg_namespace, pg_class, pg_am, pg_database and
-** information_schema.tables / columns, read-only, resolved by the binder like
-** tables (sl_sysrel_find) and read by the bounded query path (bounded.c),
-** which asks for their rows at query time (sl_sysrel_rows). They are never in
-** the user catalog file.
+** pg_catalog.pg_namespace, pg_class, pg_attribute, pg_type, pg_index,
+** pg_constraint, pg_description, pg_attrdef, pg_collation, pg_am,
+** pg_database and information_schema.tables / columns, with PostgreSQL's
+** column names (the columns psql and pgJDBC read, and the obvious ones).
+** Read-only, resolved by the binder like tables (sl_sysrel_find: qualified,
+** or unqualified when no table or view has the name) and read by the bounded
+** query path (bounded.c), which asks for their rows at query time
+** (sl_sysrel_rows). They are never in the user catalog file.
 **
 ** Objects: tables and views (temporary views too) are in schema public
 ** (oid 2200, as in PostgreSQL); the relations of this file in pg_catalog
 ** (oid 11) and information_schema (oid 13000). A relation's oid is stable:
-** 16384 + (FNV-1a hash of "schema.name") mod 2^30, PostgreSQL's first user
-** oid upwards. Every object belongs to the role "sluice" (oid 10); there is
-** one database, "sluice" (oid 5), UTF8 (encoding 6).
+** 16384 + (FNV-1a hash of "schema.name") mod 2^30 (sl_pg_relation_oid,
+** base/sl_pgtype.c: the ::regclass cast computes the same). A PRIMARY KEY
+** is a unique index <table>_pkey (pg_class relkind 'i', pg_index) and its
+** constraint (pg_constraint contype 'p'); a column's COMMENT is its
+** pg_description. Column types are base/sl_pgtype.c's, the wire server's.
+** Every object belongs to the role "sluice" (oid 10); there is one
+** database, "sluice" (oid 5), UTF8 (encoding 6). Types: oid -> BIGINT,
+** name / text / "char" -> STRING, int2 / int4 -> INT, arrays -> their text.
 **
 ** Main routines: sl_sysrel_find, sl_sysrel_cols, sl_sysrel_rows, sl_sysrel_oid.
 */
