@@ -349,6 +349,13 @@ sl_expr *sl__string(sl__parse *p, sl__tok t)
     return sl__edeep(p, e, 0);
 }
 
+sl_expr *sl__subquery(sl__parse *p, sl__tok lp, sl_query *q)
+{
+    sl_expr *e = sl_expr_new(SL_EXPR_SUBQUERY, lp.pos);
+    e->query = q;
+    return sl__edeep(p, e, sl__dget(p, q));
+}
+
 sl_expr *sl__bool(sl__parse *p, bool v, sl__tok t)
 {
     sl_expr *e = sl_expr_new(SL_EXPR_BOOL, t.pos);

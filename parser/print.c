@@ -444,6 +444,11 @@ static void pr_expr(pr_ctx *p, const sl_expr *e)
     case SL_EXPR_FUNC:
         pr_func(p, e);
         break;
+    case SL_EXPR_SUBQUERY:
+        sl_strbuf_append_char(sb, '(');
+        pr_query(p, e->query);
+        sl_strbuf_append_char(sb, ')');
+        break;
     }
 }
 

@@ -43,6 +43,7 @@ typedef enum sl_expr_kind {
     SL_EXPR_CASE,       /* CASE [left] WHEN args[0] THEN args[1] ... [ELSE right] END */
     SL_EXPR_CAST,       /* CAST(left AS type) / TRY_CAST: ival = 1 for TRY_CAST */
     SL_EXPR_FUNC,       /* text(args...) [OVER (over)]; distinct; ival = 1 for f(*) */
+    SL_EXPR_SUBQUERY,   /* (SELECT ...): a scalar subquery, query */
 } sl_expr_kind;
 
 typedef enum sl_op {
@@ -99,6 +100,7 @@ struct sl_expr {
     sl_list *args;        /* of sl_expr*: function args, IN list, BETWEEN bounds,
                              CASE when/then pairs, LIKE escape */
     sl_window_spec *over; /* OVER (...) of a window function call */
+    sl_query *query;      /* SUBQUERY: the query */
 };
 
 /* ------------------------------------------------------------------------

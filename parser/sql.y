@@ -218,7 +218,10 @@ qbody(A) ::= qbody(L) UNION(K) ALL qprim(R).
 
 %type qprim {sl_query*}
 %destructor qprim { sl_query_free($$); }
-qprim(A) ::= SELECT(K) distinct(D) selitems(I) from_opt(F) where_opt(W) groupby_opt(G) having_opt(H).
+qprim(A) ::= qsel(A).
+%type qsel {sl_query*}
+%destructor qsel { sl_query_free($$); }
+qsel(A) ::= SELECT(K) distinct(D) selitems(I) from_opt(F) where_opt(W) groupby_opt(G) having_opt(H).
                                          { A = sl__select(p, K, D, I, F, W, G, H); }
 qprim(A) ::= VALUES(K) rows(R).          { A = sl__values(p, K, R); }
 qprim(A) ::= LP query(Q) RP.            { A = Q; }
@@ -514,6 +517,7 @@ expr(A) ::= expr(X) NOT(K) LIKE expr(Y) ESCAPE expr(E). [LIKE]
 /* ------------------------------------------------ PostgreSQL syntax clients send
 ** (psql, pgJDBC): expr::type, the POSIX regular expression operators ~ !~ ~* !~*
 ** also as OPERATOR(pg_catalog.~), COLLATE (accepted, ignored: one collation),
+** scalar subqueries (SELECT ...) (the binder makes them LEFT JOINs),
 ** schema-qualified function calls pg_catalog.f(...). Double-quoted identifiers
 ** and E'...' strings are the tokenizer's. */
 expr(A) ::= expr(X) DCOLON(K) type(T).   { A = sl__pgcast(p, K, X, T); }
@@ -527,6 +531,7 @@ expr(A) ::= expr(X) OPERATOR LP nm(S) DOT pgop(O) RP expr(Y). [OPERATOR]
                                          { A = sl__qbinary(p, S, O, X, Y); }
 expr(A) ::= expr(X) COLLATE nm.          { A = X; }
 expr(A) ::= expr(X) COLLATE nm DOT nm.   { A = X; }
+expr(A) ::= LP(K) qsel(Q) qtail(T) RP.   { A = sl__subquery(p, K, sl__query_tail(p, Q, T)); }
 expr(A) ::= nm(S) DOT nm(N) LP RP.       { A = sl__qfunc(p, S, N, NULL); }
 expr(A) ::= nm(S) DOT nm(N) LP exprlist(L) RP.
                                          { A = sl__qfunc(p, S, N, L); }

@@ -1199,11 +1199,109 @@ static int sl__count_arg(sl_binder *b, const sl_expr *e, const char *what, int64
     return 0;
 }
 
+/* ------------------------------------------------------------------------
+** Scalar subqueries in a select list: (SELECT x FROM r WHERE cond) becomes
+** a LEFT JOIN of the query's FROM with r ON cond, and the item x over the
+** joined columns (decorrelation; cond may name the outer query's columns).
+** As PostgreSQL, NULL when nothing matches; a subquery matching several
+** rows repeats the outer row instead of failing (21000).
+*/
+static bool sl__has_subquery(const sl_expr *e)
+{
+    if (!e)
+        return false;
+    if (e->kind == SL_EXPR_SUBQUERY)
+        return true;
+    if (sl__has_subquery(e->left) || sl__has_subquery(e->right))
+        return true;
+    for (int i = 0; i < sl_list_len(e->args); i++)
+        if (sl__has_subquery(sl_list_get(e->args, i)))
+            return true;
+    return false;
+}
+
+static int sl__lift_subqueries(sl_binder *b, sl_query *d, sl_expr *e)
+{
+    if (!e)
+        return 0;
+    if (e->kind == SL_EXPR_SUBQUERY) {
+        sl_query *s = e->query;
+        const sl_select_item *it = s->kind == SL_QUERY_SELECT && sl_list_len(s->items) == 1
+                                       ? sl_list_get(s->items, 0)
+                                       : NULL;
+        if (!it || it->expr->kind == SL_EXPR_STAR || !s->from || s->group_by || s->having ||
+            sl__has_agg(it->expr) || s->order_by || s->limit || s->offset || s->distinct) {
+            sl_error_set(b->err, SL_ERR_NOT_SUPPORTED, e->pos, "this subquery is not supported");
+            sl_error_detail(b->err, "A subquery in a select list has one item, a FROM and a "
+                                    "WHERE (it becomes a LEFT JOIN).");
+            return -1;
+        }
+        sl_from *j = sl_calloc(1, sizeof *j);
+        j->kind = SL_FROM_JOIN;
+        j->pos = e->pos;
+        j->alias_pos = -1;
+        j->time_col_pos = -1;
+        j->join_type = SL_JOIN_LEFT;
+        j->left = d->from;
+        j->right = s->from;
+        j->on = s->where;
+        d->from = j;
+        s->from = NULL;
+        s->where = NULL;
+        sl_select_item *item = sl_list_get(s->items, 0);
+        sl_expr *inner = item->expr;
+        item->expr = NULL;
+        sl_query_free(s);
+        e->query = NULL;
+        sl_expr lifted = *inner;
+        sl_free(inner);
+        sl_free(e->text);
+        sl_free(e->qualifier);
+        *e = lifted;
+        return sl__lift_subqueries(b, d, e);
+    }
+    if (sl__lift_subqueries(b, d, e->left) != 0 || sl__lift_subqueries(b, d, e->right) != 0)
+        return -1;
+    for (int i = 0; i < sl_list_len(e->args); i++)
+        if (sl__lift_subqueries(b, d, sl_list_get(e->args, i)) != 0)
+            return -1;
+    return 0;
+}
+
+/* SELECT with subqueries in its select list: bind its decorrelated copy. */
+static int sl__bind_select_subqueries(sl_binder *b, const sl_query *q, sl__rel *out)
+{
+    if (!q->from) {
+        const sl_select_item *it = sl_list_get(q->items, 0);
+        return sl_error_set(b->err, SL_ERR_NOT_SUPPORTED, it ? it->expr->pos : q->pos,
+                            "a subquery needs a FROM in the query around it");
+    }
+    sl_query *d = sl_query_dup(q);
+    int rc = 0;
+    for (int i = 0; rc == 0 && i < sl_list_len(d->items); i++) {
+        sl_select_item *it = sl_list_get(d->items, i);
+        if (it->expr->kind == SL_EXPR_STAR)
+            rc = sl_error_set(b->err, SL_ERR_NOT_SUPPORTED, it->expr->pos,
+                              "* with a subquery in the select list is not supported");
+        else
+            rc = sl__lift_subqueries(b, d, it->expr);
+    }
+    if (rc == 0)
+        rc = sl__bind_select(b, d, out);
+    sl_query_free(d);
+    return rc;
+}
+
 static int sl__bind_query_rel(sl_binder *b, const sl_query *q, sl__rel *out)
 {
     int rc;
+    bool subq = false;
+    for (int i = 0; q->kind == SL_QUERY_SELECT && i < sl_list_len(q->items); i++)
+        subq |= sl__has_subquery(((const sl_select_item *)sl_list_get(q->items, i))->expr);
     switch (q->kind) {
-    case SL_QUERY_SELECT: rc = sl__bind_select(b, q, out); break;
+    case SL_QUERY_SELECT:
+        rc = subq ? sl__bind_select_subqueries(b, q, out) : sl__bind_select(b, q, out);
+        break;
     case SL_QUERY_UNION: rc = sl__bind_union(b, q, out); break;
     case SL_QUERY_VALUES: rc = sl__bind_values(b, q, out); break;
     default: rc = sl_error_set(b->err, SL_ERR_INTERNAL, q->pos, "unknown query kind");

@@ -1203,6 +1203,10 @@ sl_bexpr *sl_bind_expr(sl_bind_ctx *ctx, const sl_expr *e)
         return sl__bind_cast(ctx, e);
     case SL_EXPR_FUNC:
         return sl__bind_func(ctx, e);
+    case SL_EXPR_SUBQUERY:
+        sl_error_set(ctx->err, SL_ERR_NOT_SUPPORTED, e->pos,
+                     "a subquery is supported only as an item of a select list");
+        return NULL;
     }
     sl_error_set(ctx->err, SL_ERR_INTERNAL, e->pos, "unknown expression kind %d", (int)e->kind);
     return NULL;

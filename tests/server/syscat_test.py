@@ -1,7 +1,7 @@
 """server.syscat / server.syscat_pg — PostgreSQL's catalog relations through
 `sluice serve`, read by psql (the independent client): psql's own \\dt, \\dv,
-\\l and \\dt NAME, and the queries pgJDBC's DatabaseMetaData.getTables /
-getColumns send (captured from a real PostgreSQL 15 into
+\\l and \\dt NAME, the columns query of \\d NAME, and the queries pgJDBC's
+DatabaseMetaData.getTables / getColumns send (captured from a real PostgreSQL 15 into
 tests/server/syscat_queries/). Expected rows are computed here from the
 tables the test creates.
 
@@ -92,6 +92,18 @@ def check_against_pg(port, pg_port):
     # nspname relname attname atttypid attnotnull atttypmod attlen typtypmod attnum
     # (descriptions differ: PostgreSQL's table has no comment)
     assert [r[:10] for r in got] == [r[:10] for r in want], (got, want)
+    # psql's \d NAME: the columns query (scalar subqueries, format_type, ORDER BY
+    # a column not selected), each server with its own oid of the table
+    for port_, e in ((pg_port, env), (port, None)):
+        oid = ok(psql(port_, "SELECT oid FROM pg_catalog.pg_class WHERE relname = 'syscat_t'",
+                      "-A", "-t", env=e)).strip()
+        out = ok(psql(port_, None, "-A", "-t", "-c",
+                      query("psql_d_3", "syscat_t").replace("@OID@", oid), env=e))
+        if port_ == pg_port:
+            want = rows(out)
+        else:
+            got = rows(out)
+    assert got == want and len(got) == 4, (got, want)
 
 
 def main():

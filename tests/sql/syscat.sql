@@ -47,3 +47,12 @@ SELECT table_name, column_name FROM information_schema.columns WHERE table_schem
 SELECT a.attname FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid WHERE c.relname = 't'
   ORDER BY a.attnum DESC;
 SELECT relname FROM pg_class ORDER BY nope;
+-- scalar subqueries in the select list become LEFT JOINs (psql's \d NAME)
+SELECT a.attname,
+  (SELECT d.description FROM pg_description d WHERE d.objoid = a.attrelid AND d.objsubid = a.attnum) AS comment,
+  (SELECT t.typname FROM pg_type t WHERE t.oid = a.atttypid) AS typname
+  FROM pg_attribute a WHERE a.attrelid = 't'::regclass ORDER BY a.attnum;
+SELECT relname FROM pg_class WHERE relname = (SELECT amname FROM pg_am);
+SELECT (SELECT COUNT(*) FROM pg_am) FROM pg_class;
+SELECT (SELECT amname FROM pg_am);
+SELECT *, (SELECT amname FROM pg_am) FROM pg_class;
