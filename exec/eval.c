@@ -2287,6 +2287,23 @@ static sl__node *sl__compile_call(sl_eval_prog *p, const sl_bexpr *b, sl_error *
             nd->can_fail |= nd->kids[i]->can_fail;
         break;
     }
+    case SL_FN_REGEX:
+    case SL_FN_NOT_REGEX:
+    case SL_FN_IREGEX:
+    case SL_FN_NOT_IREGEX:
+        nd = sl__node_new(p, SL__N_OP, b->type, b->pos, n);
+        for (int i = 0; i < n; i++) {
+            nd->kids[i] = k[i];
+            k[i] = NULL;
+        }
+        nd->op = id;
+        if (sl__compile_regex(nd, err) < 0) {
+            sl__node_free(nd);
+            nd = NULL;
+            break;
+        }
+        nd = sl__finish(p, nd);
+        break;
     case SL_FN_LIKE:
     case SL_FN_NOT_LIKE:
         nd = sl__node_new(p, SL__N_OP, b->type, b->pos, n);

@@ -21,11 +21,13 @@
 ** NOT NULL arguments), the empty string is returned instead; ROUND(DOUBLE, d)
 ** scales by 10^d and rounds half away from zero.
 **
-** Main routines: sl__compile_fn, sl__compile_like, sl__format_double.
+** Main routines: sl__compile_fn, sl__compile_like, sl__compile_regex, sl__format_double.
 */
 #include "eval_int.h"
+#include "../base/sl_pgtype.h"
 
 #include <math.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -752,6 +754,63 @@ static void sl__with_strbuf(sl__node *nd)
     nd->aux_free = sl__free_strbuf;
 }
 
+/* PostgreSQL's catalog functions over planner/syscat.c's relations: one
+** owner ("sluice", the role every object belongs to), every relation of
+** pg_catalog and public visible, every database UTF8; an array is kept as
+** its text (ARRAY_TO_STRING gives it back). */
+static int sl__k_pg_catalog(sl__node *nd, sl__eval *ev, const uint8_t *sel)
+{
+    SL__STRICT_PROLOGUE();
+    for (int i = 0; i < n; i++) {
+        if (!SL__LIVE(nd, sel, i))
+            continue;
+        switch (nd->op) {
+        case SL_FN_PG_GET_USERBYID: sl__set_str(nd, ev, i, "sluice", 6); break;
+        case SL_FN_PG_ENCODING_TO_CHAR: {
+            bool utf8 = nd->kids[0]->v.i64[i] == 6;
+            sl__set_str(nd, ev, i, utf8 ? "UTF8" : "", utf8 ? 4 : 0);
+            break;
+        }
+        case SL_FN_PG_TABLE_IS_VISIBLE: nd->v.b[i] = 1; break;
+        case SL_FN_PG_REGOID: nd->v.i64[i] = nd->kids[0]->v.i64[i]; break;
+        case SL_FN_PG_REGCLASS: {
+            if (nd->kids[0]->phys != SL_PHYS_STR) {
+                nd->v.i64[i] = nd->kids[0]->v.i64[i];
+                break;
+            }
+            /* schema.name, else pg_catalog for pg_* (searched first, as in
+            ** PostgreSQL), else public */
+            const sl_str *a = &nd->kids[0]->v.str[i];
+            const char *dot = memchr(a->ptr, '.', a->len);
+            char schema[64];
+            size_t off = 0;
+            if (dot && (size_t)(dot - a->ptr) < sizeof schema) {
+                memcpy(schema, a->ptr, (size_t)(dot - a->ptr));
+                schema[dot - a->ptr] = 0;
+                off = (size_t)(dot - a->ptr) + 1;
+            } else {
+                snprintf(schema, sizeof schema, "%s",
+                         a->len > 3 && memcmp(a->ptr, "pg_", 3) == 0 ? "pg_catalog" : "public");
+            }
+            nd->v.i64[i] = sl_pg_relation_oid(schema, a->ptr + off, a->len - off);
+            break;
+        }
+        case SL_FN_FORMAT_TYPE: {
+            sl_strbuf sb = SL_STRBUF_INIT;
+            sl_pgtype_format(&sb, nd->kids[0]->v.i64[i], nd->kids[1]->v.i64[i]);
+            sl__set_str(nd, ev, i, sb.buf ? sb.buf : "", sb.len);
+            sl_strbuf_free(&sb);
+            break;
+        }
+        default: {
+            const sl_str *a = &nd->kids[0]->v.str[i];
+            sl__set_str(nd, ev, i, a->ptr, a->len);
+        }
+        }
+    }
+    return 0;
+}
+
 int sl__compile_fn(sl__node *nd, const sl_bexpr *b, sl_error *err)
 {
     int id = nd->op;
@@ -769,6 +828,14 @@ int sl__compile_fn(sl__node *nd, const sl_bexpr *b, sl_error *err)
     case SL_FN_LTRIM:
     case SL_FN_RTRIM: nd->run = sl__k_trim; return 0;
     case SL_FN_CHAR_LENGTH: nd->run = sl__k_char_length; return 0;
+    case SL_FN_PG_GET_USERBYID:
+    case SL_FN_PG_TABLE_IS_VISIBLE:
+    case SL_FN_PG_ENCODING_TO_CHAR:
+    case SL_FN_ARRAY_TO_STRING:
+    case SL_FN_PG_REGCLASS:
+    case SL_FN_PG_REGOID:
+    case SL_FN_FORMAT_TYPE:
+    case SL_FN_PG_GET_EXPR: nd->run = sl__k_pg_catalog; return 0;
     case SL_FN_REPLACE: nd->run = sl__k_replace; sl__with_strbuf(nd); return 0;
     case SL_FN_POSITION: nd->run = sl__k_position; return 0;
     case SL_FN_LPAD:
@@ -1065,5 +1132,113 @@ int sl__compile_like(sl__node *nd, sl_error *err)
     nd->run = sl__k_like_const;
     nd->can_fail = false;
     (void)err;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+** POSIX regular expressions: s ~ p, s !~ p, ~* and !~* (case-insensitive),
+** PostgreSQL's operators, through libc's regcomp/regexec (extended syntax).
+** A pattern is compiled once per expression: a constant one when the
+** expression is compiled, a per-row one when it differs from the last row's
+** (the cache keeps the last). An invalid pattern is 2201B.
+*/
+typedef struct sl__regex {
+    regex_t re;    /* the compiled pattern */
+    bool ok;       /* re holds a compiled pattern */
+    char *pat;     /* its text (NUL-terminated) */
+    size_t npat;   /* its length */
+    char *buf;     /* a subject copied to be NUL-terminated */
+    size_t cap;    /* buf's size */
+} sl__regex;
+
+static void sl__regex_free(void *p)
+{
+    sl__regex *r = p;
+    if (!r)
+        return;
+    if (r->ok)
+        regfree(&r->re);
+    sl_free(r->pat);
+    sl_free(r->buf);
+    sl_free(r);
+}
+
+/* Compile pattern p[0..n) into r unless it is r's already. 0, or -1 with
+** the message of regerror in msg. */
+static int sl__regex_set(sl__regex *r, const char *p, size_t n, bool icase, char *msg, size_t cap)
+{
+    if (r->ok && r->npat == n && memcmp(r->pat, p, n) == 0)
+        return 0;
+    if (r->ok)
+        regfree(&r->re);
+    r->ok = false;
+    sl_free(r->pat);
+    r->pat = sl_strndup(p, n);
+    r->npat = n;
+    if (memchr(p, 0, n)) {
+        snprintf(msg, cap, "pattern contains a NUL byte");
+        return -1;
+    }
+    int rc = regcomp(&r->re, r->pat, REG_EXTENDED | REG_NOSUB | (icase ? REG_ICASE : 0));
+    if (rc != 0) {
+        regerror(rc, &r->re, msg, cap);
+        return -1;
+    }
+    r->ok = true;
+    return 0;
+}
+
+static bool sl__regex_match(sl__regex *r, const char *s, size_t n)
+{
+    if (n + 1 > r->cap) {
+        r->cap = n + 1 > 64 ? n + 1 : 64;
+        r->buf = sl_realloc(r->buf, r->cap);
+    }
+    memcpy(r->buf, s, n);
+    r->buf[n] = 0;
+    return regexec(&r->re, r->buf, 0, NULL, 0) == 0;
+}
+
+static int sl__k_regex(sl__node *nd, sl__eval *ev, const uint8_t *sel)
+{
+    SL__STRICT_PROLOGUE();
+    const sl_str *s = nd->kids[0]->v.str, *p = nd->kids[1]->v.str;
+    sl__regex *r = nd->aux;
+    bool icase = nd->op == SL_FN_IREGEX || nd->op == SL_FN_NOT_IREGEX;
+    bool neg = nd->op == SL_FN_NOT_REGEX || nd->op == SL_FN_NOT_IREGEX;
+    bool konst = nd->kids[1]->kind == SL__N_CONST;
+    for (int i = 0; i < n; i++) {
+        if (!SL__LIVE(nd, sel, i))
+            continue;
+        char msg[256];
+        const sl_str *pi = konst ? &p[0] : &p[i];
+        if (sl__regex_set(r, pi->ptr, pi->len, icase, msg, sizeof msg) < 0)
+            return sl__fail(ev, nd, "2201B", "invalid regular expression: %s", msg);
+        bool m = sl__regex_match(r, s[i].ptr, s[i].len);
+        nd->v.b[i] = neg ? !m : m;
+    }
+    return 0;
+}
+
+int sl__compile_regex(sl__node *nd, sl_error *err)
+{
+    for (int k = 0; k < nd->nkids; k++)
+        if (nd->kids[k]->type.id == SL_TYPE_NULL) {
+            nd->run = sl__k_all_null;
+            return 0;
+        }
+    sl__regex *r = sl_calloc(1, sizeof *r);
+    nd->aux = r;
+    nd->aux_free = sl__regex_free;
+    nd->run = sl__k_regex;
+    nd->can_fail = true;
+    const sl__node *pk = nd->kids[1];
+    if (pk->kind == SL__N_CONST && !pk->nulls[0]) {
+        char msg[256];
+        bool icase = nd->op == SL_FN_IREGEX || nd->op == SL_FN_NOT_IREGEX;
+        if (sl__regex_set(r, pk->v.str[0].ptr, pk->v.str[0].len, icase, msg, sizeof msg) < 0)
+            return sl_error_set(err, "2201B", nd->pos, "invalid regular expression: %s", msg);
+        nd->can_fail = false;
+    }
     return 0;
 }

@@ -140,6 +140,9 @@ int sl__compile_fn(sl__node *nd, const sl_bexpr *b, sl_error *err);
 sl__node *sl__tz_shift(sl_eval_prog *p, sl__node *k, bool to_local);
 /* LIKE / NOT LIKE: nd->kids = value, pattern[, escape]. */
 int sl__compile_like(sl__node *nd, sl_error *err);
+/* ~ !~ ~* !~* (nd->op): POSIX extended regular expressions, the pattern
+** compiled once (a constant one here: 2201B when invalid). */
+int sl__compile_regex(sl__node *nd, sl_error *err);
 
 /* UTF-8 helpers. */
 size_t sl__utf8_count(const char *s, size_t len);          /* code points */

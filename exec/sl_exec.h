@@ -160,6 +160,45 @@ int sl_eval_filter(sl_eval_prog *p, const sl_chunk *in, const sl_eval_env *env, 
                    sl_error *err);
 
 /* ------------------------------------------------------------------------
+** Operators over bounded inputs (op_join.c, op_sort.c): the bounded query
+** path (planner/bounded.c) runs them once both inputs have ended.
+*/
+
+/* Set row drow of column dcol of dst to src's value at (scol, srow), NULL
+** included (same representation). */
+void sl_chunk_set_from(sl_chunk *dst, int dcol, int drow, const sl_chunk *src, int scol, int srow);
+
+/* Whether column col holds the same value in rows a and b (NULLs equal). */
+bool sl_chunk_values_equal(const sl_chunk *c, int col, int a, int b);
+
+/* Equality keys of a join: left column left[i] = right column right[i]
+** (column indexes of each side; same representation). */
+typedef struct sl_join_keys {
+    int n;            /* pairs (0: nested loop) */
+    const int *left;  /* left side's columns */
+    const int *right; /* right side's columns */
+} sl_join_keys;
+
+/* Join l and r (type: sl_join_type, INNER 0, LEFT 1, RIGHT 2, FULL 3, CROSS
+** 4) into *out, whose columns are l's then r's: rows whose keys are equal
+** (hash join; keys may be NULL) and for which cond (over l ++ r; NULL =
+** true) is TRUE; then, for LEFT / RIGHT / FULL, the rows of a side nothing
+** matched, the other side NULL. 0, or -1 with err (cond failed). */
+int sl_join_bounded(const sl_chunk *l, const sl_chunk *r, const sl_join_keys *keys,
+                    sl_eval_prog *cond, int type, const sl_eval_env *env, sl_chunk **out,
+                    sl_error *err);
+
+/* One ORDER BY key: column, direction, NULLS (0 default, 1 FIRST, 2 LAST). */
+typedef struct sl_sort_key {
+    int col;   /* column of the input */
+    bool desc; /* DESC */
+    int nulls; /* 0: last when ascending, first when descending (PostgreSQL) */
+} sl_sort_key;
+
+/* The order of in's rows: perm[0..in->nrows) (stable). */
+void sl_sort_bounded(const sl_chunk *in, const sl_sort_key *keys, int nkeys, int *perm);
+
+/* ------------------------------------------------------------------------
 ** Messages and channels (channel.c). A task reads messages from its input
 ** channel, which has one lane per upstream task, and writes to the channels
 ** of its downstream tasks. Lanes are bounded: a full lane blocks its sender

@@ -45,6 +45,7 @@ void sl_expr_free(sl_expr *e)
     sl_expr_free(e->right);
     sl_list_free(e->args, sl_expr_free_v);
     sl_window_spec_free(e->over);
+    sl_query_free(e->query);
     sl_free(e);
 }
 
@@ -108,6 +109,7 @@ void sl_from_free(sl_from *f)
     if (!f)
         return;
     sl_free(f->name);
+    sl_free(f->schema);
     sl_free(f->alias);
     sl_query_free(f->subquery);
     sl_from_free(f->left);
@@ -216,6 +218,7 @@ sl_expr *sl_expr_dup(const sl_expr *e)
     r->right = sl_expr_dup(e->right);
     r->args = ast_list_dup(e->args, ast_expr_dup_v);
     r->over = ast_window_spec_dup(e->over);
+    r->query = sl_query_dup(e->query);
     return r;
 }
 
@@ -262,6 +265,7 @@ static sl_from *ast_from_dup(const sl_from *f)
     sl_from *r = sl_malloc(sizeof *r);
     *r = *f;
     r->name = sl_strdup(f->name);
+    r->schema = sl_strdup(f->schema);
     r->alias = sl_strdup(f->alias);
     r->subquery = sl_query_dup(f->subquery);
     r->left = ast_from_dup(f->left);
@@ -421,6 +425,8 @@ bool sl_expr_equal(const sl_expr *a, const sl_expr *b)
                ast_window_spec_equal(a->over, b->over);
     case SL_EXPR_PARAM:
         return a->ival == b->ival;
+    case SL_EXPR_SUBQUERY:
+        return sl_query_equal(a->query, b->query);
     }
     return false;
 }
@@ -472,7 +478,8 @@ static bool ast_from_equal(const sl_from *a, const sl_from *b)
         return false;
     switch (a->kind) {
     case SL_FROM_TABLE:
-        return ast_str_equal(a->name, b->name) && ast_str_equal(a->alias, b->alias);
+        return ast_str_equal(a->name, b->name) && ast_str_equal(a->schema, b->schema) &&
+               ast_str_equal(a->alias, b->alias);
     case SL_FROM_SUBQUERY:
         return ast_str_equal(a->alias, b->alias) && sl_query_equal(a->subquery, b->subquery);
     case SL_FROM_JOIN:

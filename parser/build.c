@@ -185,12 +185,13 @@ static char *sl__unquote(sl__parse *p, sl__tok t)
     return s;
 }
 
-/* An identifier: as written, or without its back quotes. NULL for an absent token. */
+/* An identifier: as written, or without its back quotes (or PostgreSQL's
+** double quotes: case is kept either way). NULL for an absent token. */
 static char *sl__name(sl__parse *p, sl__tok t)
 {
     if (!t.z)
         return NULL;
-    if (t.n > 0 && t.z[0] == '`') {
+    if (t.n > 0 && (t.z[0] == '`' || t.z[0] == '"')) {
         if (t.n <= 2)
             sl_error_set(p->err, SL_ERR_SYNTAX, t.pos, "zero-length delimited identifier");
         return sl__unquote(p, t);
@@ -285,11 +286,74 @@ sl_expr *sl__lit(sl__parse *p, sl_expr_kind kind, sl__tok t)
     return sl__edeep(p, e, 0);
 }
 
+/* PostgreSQL's E'...': backslash escapes \n \t \r \b \f \\ \' and \xHH, \ooo
+** (a NUL byte is an error, as for any quoted text). */
+static char *sl__unescape(sl__parse *p, sl__tok t)
+{
+    char *s = sl_malloc((size_t)t.n + 1);
+    size_t k = 0;
+    for (int i = 2; i < t.n - 1; i++) {
+        char c = t.z[i];
+        if (c == '\'' && i + 1 < t.n - 1 && t.z[i + 1] == '\'') {
+            s[k++] = c;
+            i++;
+            continue;
+        }
+        if (c != '\\' || i + 1 >= t.n - 1) {
+            s[k++] = c;
+            continue;
+        }
+        c = t.z[++i];
+        int v = -1;
+        switch (c) {
+        case 'n': v = '\n'; break;
+        case 't': v = '\t'; break;
+        case 'r': v = '\r'; break;
+        case 'b': v = '\b'; break;
+        case 'f': v = '\f'; break;
+        case 'x': {
+            int n = 0;
+            v = 0;
+            while (n < 2 && i + 1 < t.n - 1 && strchr("0123456789abcdefABCDEF", t.z[i + 1]) &&
+                   t.z[i + 1]) {
+                char h = t.z[++i];
+                v = v * 16 + (h <= '9' ? h - '0' : (h | 0x20) - 'a' + 10);
+                n++;
+            }
+            if (n == 0)
+                v = 'x';
+            break;
+        }
+        default:
+            if (c >= '0' && c <= '7') {
+                v = c - '0';
+                for (int n = 1; n < 3 && i + 1 < t.n - 1 && t.z[i + 1] >= '0' && t.z[i + 1] <= '7'; n++)
+                    v = v * 8 + (t.z[++i] - '0');
+                v &= 0xff;
+            } else {
+                v = (unsigned char)c;
+            }
+        }
+        if (v == 0)
+            sl_error_set(p->err, SL_ERR_SYNTAX, t.pos + i, "quoted text must not contain a NUL byte");
+        s[k++] = (char)v;
+    }
+    s[k] = 0;
+    return s;
+}
+
 sl_expr *sl__string(sl__parse *p, sl__tok t)
 {
     sl_expr *e = sl_expr_new(SL_EXPR_STRING, t.pos);
-    e->text = sl__unquote(p, t);
+    e->text = t.n > 0 && (t.z[0] == 'E' || t.z[0] == 'e') ? sl__unescape(p, t) : sl__unquote(p, t);
     return sl__edeep(p, e, 0);
+}
+
+sl_expr *sl__subquery(sl__parse *p, sl__tok lp, sl_query *q)
+{
+    sl_expr *e = sl_expr_new(SL_EXPR_SUBQUERY, lp.pos);
+    e->query = q;
+    return sl__edeep(p, e, sl__dget(p, q));
 }
 
 sl_expr *sl__bool(sl__parse *p, bool v, sl__tok t)
@@ -440,6 +504,18 @@ sl_expr *sl__case(sl__parse *p, sl__tok kw, sl_expr *operand, sl_list *whens, sl
     return sl__edeep(p, e, d);
 }
 
+sl_expr *sl__pgcast(sl__parse *p, sl__tok op, sl_expr *x, sl__ty ty)
+{
+    if (ty.reg == 0)
+        return sl__cast(p, op, x, ty, false);
+    /* an oid, or a relation's name made one: the function PG_REGCLASS */
+    sl__tok name = op;
+    name.z = ty.reg == 1 ? "PG_REGCLASS" : "PG_REGOID";
+    name.n = (int)strlen(name.z);
+    sl_expr *e = sl__func(p, name, sl__list(p, NULL, x), false, false, NULL);
+    return e;
+}
+
 sl_expr *sl__cast(sl__parse *p, sl__tok kw, sl_expr *x, sl__ty ty, bool try_cast)
 {
     sl_expr *e = sl_expr_new(SL_EXPR_CAST, kw.pos);
@@ -522,6 +598,7 @@ sl__ty sl__type(sl__parse *p, sl_type_id id, sl__tok kw, sl__prec prec)
 {
     sl__ty r;
     r.pos = kw.pos;
+    r.reg = 0;
     if (prec.s >= 0 && id != SL_TYPE_DECIMAL)
         sl_error_set(p->err, SL_ERR_SYNTAX, kw.pos, "type %.*s takes at most one argument",
                      kw.n, kw.z);
@@ -534,14 +611,61 @@ sl__ty sl__type(sl__parse *p, sl_type_id id, sl__tok kw, sl__prec prec)
     return r;
 }
 
+/* PostgreSQL's names of Sluice's types (text, int8, float8, bool, oid ...),
+** for expr::type and CAST: SL_TYPE_NULL when name is none of them. */
+static sl_type sl__pg_type_name(const char *name, int n)
+{
+    static const struct {
+        const char *name;
+        sl_type_id id;
+    } map[] = {
+        {"text", SL_TYPE_VARCHAR},  {"name", SL_TYPE_VARCHAR},   {"bpchar", SL_TYPE_VARCHAR},
+        {"int2", SL_TYPE_SMALLINT}, {"int4", SL_TYPE_INT},       {"int8", SL_TYPE_BIGINT},
+        {"oid", SL_TYPE_BIGINT},    {"float4", SL_TYPE_FLOAT},   {"float8", SL_TYPE_DOUBLE},
+        {"real", SL_TYPE_FLOAT},    {"bool", SL_TYPE_BOOLEAN},   {"bytea", SL_TYPE_VARBINARY},
+        {"timestamptz", SL_TYPE_TIMESTAMP_LTZ},
+    };
+    for (size_t i = 0; i < SL_ARRAY_LEN(map); i++)
+        if ((int)strlen(map[i].name) == n && sl_strncasecmp(map[i].name, name, (size_t)n) == 0) {
+            bool str = map[i].id == SL_TYPE_VARCHAR || map[i].id == SL_TYPE_VARBINARY;
+            return str ? sl_type_make_p(map[i].id, SL_MAX_LENGTH, 0)
+                       : map[i].id == SL_TYPE_TIMESTAMP_LTZ ? sl_type_make_p(map[i].id, 6, 0)
+                                                            : sl_type_make(map[i].id);
+        }
+    return sl_type_make(SL_TYPE_NULL);
+}
+
+sl__ty sl__type_qualified(sl__parse *p, sl__tok schema, sl__tok name)
+{
+    if (!(schema.n == 10 && sl_strncasecmp(schema.z, "pg_catalog", 10) == 0)) {
+        sl__ty r = {sl_type_make(SL_TYPE_NULL), name.pos, 0};
+        sl_error_set(p->err, SL_ERR_UNDEFINED_OBJECT, schema.pos, "type \"%.*s.%.*s\" does not exist",
+                     schema.n, schema.z, name.n, name.z);
+        return r;
+    }
+    return sl__type_unknown(p, name);
+}
+
 sl__ty sl__type_unknown(sl__parse *p, sl__tok name)
 {
+    sl_type pg = sl__pg_type_name(name.z, name.n);
+    if (pg.id != SL_TYPE_NULL) {
+        sl__ty r = {pg, name.pos, 0};
+        return r;
+    }
+    static const char *const regs[] = {"regclass", "regtype", "regnamespace", "regproc"};
+    for (size_t i = 0; i < SL_ARRAY_LEN(regs); i++)
+        if ((int)strlen(regs[i]) == name.n && sl_strncasecmp(regs[i], name.z, (size_t)name.n) == 0) {
+            sl__ty r = {sl_type_make(SL_TYPE_BIGINT), name.pos, i == 0 ? 1 : 2};
+            return r;
+        }
     static const char *const known[] = {
         "BOOLEAN", "TINYINT", "SMALLINT", "INT", "INTEGER", "BIGINT", "FLOAT", "DOUBLE",
         "DECIMAL", "DEC", "NUMERIC", "STRING", "VARCHAR", "CHAR", "BYTES", "BINARY",
         "VARBINARY", "DATE", "TIME", "TIMESTAMP", "TIMESTAMP_LTZ"};
     sl__ty r;
     r.pos = name.pos;
+    r.reg = 0;
     r.t = sl_type_make(SL_TYPE_NULL);
     char *word = sl_strndup(name.z, (size_t)name.n);
     sl_error_set(p->err, SL_ERR_UNDEFINED_OBJECT, name.pos, "type \"%s\" does not exist", word);
@@ -697,6 +821,48 @@ sl_from *sl__from_table(sl__parse *p, sl__tok name, sl__tok alias)
     f->name = sl__name(p, name);
     sl__alias(p, f, alias);
     return sl__fdeep(p, f, 0);
+}
+
+/* Whether a schema-qualified name's schema is pg_catalog (functions, types). */
+static bool sl__is_pg_catalog(sl__tok schema)
+{
+    return schema.n == 10 && sl_strncasecmp(schema.z, "pg_catalog", 10) == 0;
+}
+
+sl_from *sl__from_qtable(sl__parse *p, sl__tok schema, sl__tok name, sl__tok alias)
+{
+    sl_from *f = sl__from_table(p, name, alias);
+    f->pos = schema.pos;
+    f->schema = sl__name(p, schema);
+    return f;
+}
+
+sl_expr *sl__qfunc(sl__parse *p, sl__tok schema, sl__tok name, sl_list *args)
+{
+    if (!sl__is_pg_catalog(schema))
+        sl_error_set(p->err, SL_ERR_UNDEFINED_FUNCTION, schema.pos,
+                     "function %.*s.%.*s does not exist", schema.n, schema.z, name.n, name.z);
+    sl_expr *e = sl__func(p, name, args, false, false, NULL);
+    e->pos = schema.pos;
+    return e;
+}
+
+sl_expr *sl__qbinary(sl__parse *p, sl__tok schema, sl__tok op, sl_expr *l, sl_expr *r)
+{
+    static const struct {
+        const char *text;
+        int op;
+    } ops[] = {{"~", SL_OP_REGEX},  {"!~", SL_OP_NOT_REGEX}, {"~*", SL_OP_IREGEX},
+               {"!~*", SL_OP_NOT_IREGEX}, {"=", SL_OP_EQ}, {"<>", SL_OP_NE}, {"!=", SL_OP_NE},
+               {"<", SL_OP_LT}, {"<=", SL_OP_LE}, {">", SL_OP_GT}, {">=", SL_OP_GE}};
+    int code = SL_OP_NONE;
+    for (size_t i = 0; i < SL_ARRAY_LEN(ops); i++)
+        if ((int)strlen(ops[i].text) == op.n && memcmp(ops[i].text, op.z, (size_t)op.n) == 0)
+            code = ops[i].op;
+    if (!sl__is_pg_catalog(schema))
+        sl_error_set(p->err, SL_ERR_UNDEFINED_FUNCTION, schema.pos,
+                     "operator does not exist: %.*s.%.*s", schema.n, schema.z, op.n, op.z);
+    return sl__binary(p, code, l, r, op);
 }
 
 sl_from *sl__from_subquery(sl__parse *p, sl__tok lp, sl_query *q, sl__tok alias)

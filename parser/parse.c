@@ -81,7 +81,7 @@ static void sl__bad_utf8(sl__parse *p, const sl_token *t)
     char c = p->sql[t->pos];
     const char *where = c == '\'' ? "a string literal"
                         : c == '`' ? "a quoted identifier"
-                        : c == '"' ? "a double-quoted span"
+                        : c == '"' ? "a quoted identifier"
                         : (c == '-' || c == '/') && t->len > 1 ? "a comment"
                         : (c >= '0' && c <= '9') || c == '.' ? "a numeric literal"
                                                              : "an identifier";
@@ -100,18 +100,10 @@ static void sl__illegal(sl__parse *p, const sl_token *t)
     char c = z[0];
     if (t->bad_utf8 >= 0) {
         sl__bad_utf8(p, t);
-    } else if (c == '"') {
-        sl_error_set(p->err, SL_ERR_SYNTAX, t->pos, "%s at or near \"%s\"",
-                     t->unterminated ? "unterminated quoted identifier" : "syntax error", buf);
-        int n = t->len - (t->unterminated ? 1 : 2); /* the text between the quotes */
-        n = n < 0 ? 0 : n;
-        sl__snippet(buf, sizeof(buf), z + 1, n > SL__SNIPPET ? SL__SNIPPET : n);
-        sl_error_hint(p->err, "Double quotes are not Flink SQL: write `%s` for an identifier or "
-                              "'%s' for a string.", buf, buf);
     } else if (t->unterminated) {
         sl_error_set(p->err, SL_ERR_SYNTAX, t->pos, "%s",
-                     c == '\'' ? "unterminated quoted string"
-                     : c == '`' ? "unterminated quoted identifier"
+                     c == '\'' || c == 'E' || c == 'e' ? "unterminated quoted string"
+                     : c == '`' || c == '"' ? "unterminated quoted identifier"
                                 : "unterminated /* comment");
     } else if ((c >= '0' && c <= '9') || c == '.') {
         sl_error_set(p->err, SL_ERR_SYNTAX, t->pos,

@@ -58,6 +58,8 @@ typedef struct sl__prec {
 typedef struct sl__ty {
     sl_type t; /* the type */
     int pos;   /* byte offset of the type name */
+    int reg;   /* PostgreSQL's regclass (1), regtype / regnamespace (2): an oid, a
+                  name turned into one by expr::regclass; 0 otherwise */
 } sl__ty;
 
 /* WITH (...) / SET (...): the options and the position of the keyword. */
@@ -141,6 +143,8 @@ sl_list *sl__idents(sl__parse *p, sl_list *l, sl__tok name);
 
 sl_expr *sl__lit(sl__parse *p, sl_expr_kind kind, sl__tok t);
 sl_expr *sl__string(sl__parse *p, sl__tok t);
+/* (SELECT ...) in an expression: a scalar subquery. */
+sl_expr *sl__subquery(sl__parse *p, sl__tok lp, sl_query *q);
 sl_expr *sl__bool(sl__parse *p, bool v, sl__tok t);
 sl_expr *sl__typed(sl__parse *p, sl_type_id id, sl__tok kw, sl__tok str);
 sl_expr *sl__interval(sl__parse *p, sl__tok kw, sl__tok str, sl__iq q);
@@ -179,6 +183,15 @@ sl_query *sl__query_tail(sl__parse *p, sl_query *q, sl__tail t);
 
 /* FROM */
 sl_from *sl__from_table(sl__parse *p, sl__tok name, sl__tok alias);
+/* PostgreSQL syntax (sql.y's PostgreSQL block): schema.table in FROM;
+** pg_catalog.f(args); OPERATOR(pg_catalog.op); expr::pg_catalog.type. */
+sl_from *sl__from_qtable(sl__parse *p, sl__tok schema, sl__tok name, sl__tok alias);
+sl_expr *sl__qfunc(sl__parse *p, sl__tok schema, sl__tok name, sl_list *args);
+sl_expr *sl__qbinary(sl__parse *p, sl__tok schema, sl__tok op, sl_expr *l, sl_expr *r);
+sl__ty sl__type_qualified(sl__parse *p, sl__tok schema, sl__tok name);
+/* expr::type: a CAST, or for regclass / regtype / regnamespace the function
+** PG_REGCLASS / PG_REGOID of expr. */
+sl_expr *sl__pgcast(sl__parse *p, sl__tok op, sl_expr *x, sl__ty ty);
 sl_from *sl__from_subquery(sl__parse *p, sl__tok lp, sl_query *q, sl__tok alias);
 sl_from *sl__from_join(sl__parse *p, sl_from *l, int type, sl_from *r, sl_expr *on, sl__tok kw);
 sl_from *sl__from_window(sl__parse *p, sl__tok table_kw, sl__tok fn, sl_list *args, sl__tok alias);

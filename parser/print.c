@@ -59,6 +59,10 @@ const char *sl_op_name(int op)
     case SL_OP_GE: return ">=";
     case SL_OP_AND: return "AND";
     case SL_OP_OR: return "OR";
+    case SL_OP_REGEX: return "~";
+    case SL_OP_NOT_REGEX: return "!~";
+    case SL_OP_IREGEX: return "~*";
+    case SL_OP_NOT_IREGEX: return "!~*";
     default: return "?";
     }
 }
@@ -446,6 +450,11 @@ static void pr_expr(pr_ctx *p, const sl_expr *e)
     case SL_EXPR_PARAM:
         sl_strbuf_appendf(sb, "$%lld", (long long)e->ival);
         break;
+    case SL_EXPR_SUBQUERY:
+        sl_strbuf_append_char(sb, '(');
+        pr_query(p, e->query);
+        sl_strbuf_append_char(sb, ')');
+        break;
     }
 }
 
@@ -475,6 +484,10 @@ static void pr_from(pr_ctx *p, const sl_from *f)
         return;
     switch (f->kind) {
     case SL_FROM_TABLE:
+        if (f->schema) {
+            pr_ident(p, f->schema);
+            sl_strbuf_append_char(sb, '.');
+        }
         pr_ident(p, f->name);
         break;
     case SL_FROM_SUBQUERY:

@@ -44,6 +44,7 @@ typedef enum sl_expr_kind {
     SL_EXPR_CAST,       /* CAST(left AS type) / TRY_CAST: ival = 1 for TRY_CAST */
     SL_EXPR_FUNC,       /* text(args...) [OVER (over)]; distinct; ival = 1 for f(*) */
     SL_EXPR_PARAM,      /* $n, a parameter of the statement: ival = n (1-based) */
+    SL_EXPR_SUBQUERY,   /* (SELECT ...): a scalar subquery, query */
 } sl_expr_kind;
 
 typedef enum sl_op {
@@ -58,6 +59,8 @@ typedef enum sl_op {
     SL_OP_EQ, SL_OP_NE, SL_OP_LT, SL_OP_LE, SL_OP_GT, SL_OP_GE,
     /* logic */
     SL_OP_AND, SL_OP_OR,
+    /* POSIX regular expressions (PostgreSQL): ~ !~ ~* !~* */
+    SL_OP_REGEX, SL_OP_NOT_REGEX, SL_OP_IREGEX, SL_OP_NOT_IREGEX,
 } sl_op;
 
 typedef enum sl_is_kind { SL_IS_NULL, SL_IS_TRUE, SL_IS_FALSE, SL_IS_UNKNOWN } sl_is_kind;
@@ -98,6 +101,7 @@ struct sl_expr {
     sl_list *args;        /* of sl_expr*: function args, IN list, BETWEEN bounds,
                              CASE when/then pairs, LIKE escape */
     sl_window_spec *over; /* OVER (...) of a window function call */
+    sl_query *query;      /* SUBQUERY: the query */
 };
 
 /* ------------------------------------------------------------------------
@@ -151,6 +155,7 @@ struct sl_from {
     sl_from_kind kind;  /* which form */
     int pos;            /* byte offset of the item */
     char *name;         /* TABLE: table/view name */
+    char *schema;       /* TABLE: schema qualifier (pg_catalog.pg_class), or NULL */
     char *alias;        /* AS alias, or NULL */
     int alias_pos;      /* byte offset of alias, or -1 */
     sl_query *subquery; /* SUBQUERY */

@@ -51,9 +51,12 @@
 %right NOT.
 %left IS BETWEEN IN LIKE EQ NE LT LE GT GE.
 %right ESCAPE.
+%left TILDE NTILDE ITILDE NITILDE OPERATOR. /* PostgreSQL: "any other operator" */
 %left PLUS MINUS CONCAT.
 %left STAR SLASH PERCENT.
 %right UMINUS.
+%left COLLATE.
+%left DCOLON.
 
 /* ---------------------------------------------------------------- input */
 input ::= cmdlist.
@@ -343,7 +346,10 @@ qbody(A) ::= qbody(L) UNION(K) ALL qprim(R).
 
 %type qprim {sl_query*}
 %destructor qprim { sl_query_free($$); }
-qprim(A) ::= SELECT(K) distinct(D) selitems(I) from_opt(F) where_opt(W) groupby_opt(G) having_opt(H).
+qprim(A) ::= qsel(A).
+%type qsel {sl_query*}
+%destructor qsel { sl_query_free($$); }
+qsel(A) ::= SELECT(K) distinct(D) selitems(I) from_opt(F) where_opt(W) groupby_opt(G) having_opt(H).
                                          { A = sl__select(p, K, D, I, F, W, G, H); }
 qprim(A) ::= VALUES(K) rows(R).          { A = sl__values(p, K, R); }
 qprim(A) ::= LP query(Q) RP.            { A = Q; }
@@ -463,6 +469,8 @@ join_type(A) ::= FULL OUTER.             { A = SL_JOIN_FULL; }
 %type from_prim {sl_from*}
 %destructor from_prim { sl_from_free($$); }
 from_prim(A) ::= nm(N) as_opt(X).        { A = sl__from_table(p, N, X); }
+/* PostgreSQL: a schema-qualified relation (pg_catalog.pg_class, public.t). */
+from_prim(A) ::= nm(S) DOT nm(N) as_opt(X). { A = sl__from_qtable(p, S, N, X); }
 from_prim(A) ::= LP(K) query(Q) RP as_opt(X).
                                          { A = sl__from_subquery(p, K, Q, X); }
 from_prim(A) ::= LP joined(F) RP.        { A = F; }
@@ -634,6 +642,39 @@ expr(A) ::= expr(X) NOT(K) LIKE expr(Y). [LIKE]
                                          { A = sl__like(p, X, true, Y, NULL, K); }
 expr(A) ::= expr(X) NOT(K) LIKE expr(Y) ESCAPE expr(E). [LIKE]
                                          { A = sl__like(p, X, true, Y, E, K); }
+
+/* ------------------------------------------------ PostgreSQL syntax clients send
+** (psql, pgJDBC): expr::type, the POSIX regular expression operators ~ !~ ~* !~*
+** also as OPERATOR(pg_catalog.~), COLLATE (accepted, ignored: one collation),
+** scalar subqueries (SELECT ...) (the binder makes them LEFT JOINs),
+** schema-qualified function calls pg_catalog.f(...). Double-quoted identifiers
+** and E'...' strings are the tokenizer's. */
+expr(A) ::= expr(X) DCOLON(K) type(T).   { A = sl__pgcast(p, K, X, T); }
+expr(A) ::= expr(X) DCOLON(K) nm(S) DOT nm(N).
+                                         { A = sl__pgcast(p, K, X, sl__type_qualified(p, S, N)); }
+expr(A) ::= expr(X) TILDE(K) expr(Y).    { A = sl__binary(p, SL_OP_REGEX, X, Y, K); }
+expr(A) ::= expr(X) NTILDE(K) expr(Y).   { A = sl__binary(p, SL_OP_NOT_REGEX, X, Y, K); }
+expr(A) ::= expr(X) ITILDE(K) expr(Y).   { A = sl__binary(p, SL_OP_IREGEX, X, Y, K); }
+expr(A) ::= expr(X) NITILDE(K) expr(Y).  { A = sl__binary(p, SL_OP_NOT_IREGEX, X, Y, K); }
+expr(A) ::= expr(X) OPERATOR LP nm(S) DOT pgop(O) RP expr(Y). [OPERATOR]
+                                         { A = sl__qbinary(p, S, O, X, Y); }
+expr(A) ::= expr(X) COLLATE nm.          { A = X; }
+expr(A) ::= expr(X) COLLATE nm DOT nm.   { A = X; }
+expr(A) ::= LP(K) qsel(Q) qtail(T) RP.   { A = sl__subquery(p, K, sl__query_tail(p, Q, T)); }
+expr(A) ::= nm(S) DOT nm(N) LP RP.       { A = sl__qfunc(p, S, N, NULL); }
+expr(A) ::= nm(S) DOT nm(N) LP exprlist(L) RP.
+                                         { A = sl__qfunc(p, S, N, L); }
+%type pgop {sl__tok}
+pgop(A) ::= TILDE(A).
+pgop(A) ::= NTILDE(A).
+pgop(A) ::= ITILDE(A).
+pgop(A) ::= NITILDE(A).
+pgop(A) ::= EQ(A).
+pgop(A) ::= NE(A).
+pgop(A) ::= LT(A).
+pgop(A) ::= LE(A).
+pgop(A) ::= GT(A).
+pgop(A) ::= GE(A).
 
 /* ------------------------------------------------------------ types */
 %type type {sl__ty}

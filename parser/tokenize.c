@@ -31,6 +31,7 @@ static const sl__kw sl__kws[] = {
     {"CAST", TK_CAST},
     {"CHAR", TK_CHAR},
     {"CLOSE", TK_CLOSE},
+    {"COLLATE", TK_COLLATE},
     {"COMMENT", TK_COMMENT},
     {"COMMIT", TK_COMMIT},
     {"CONNECTORS", TK_CONNECTORS},
@@ -76,7 +77,7 @@ static const sl__kw sl__kws[] = {
     {"NO", TK_NO},
     {"NOT", TK_NOT},
     {"NULL", TK_NULL}, {"NULLS", TK_NULLS}, {"NUMERIC", TK_NUMERIC}, {"OFFSET", TK_OFFSET},
-    {"ON", TK_ON}, {"OR", TK_OR}, {"ORDER", TK_ORDER}, {"OUTER", TK_OUTER}, {"OVER", TK_OVER},
+    {"ON", TK_ON}, {"OPERATOR", TK_OPERATOR}, {"OR", TK_OR}, {"ORDER", TK_ORDER}, {"OUTER", TK_OUTER}, {"OVER", TK_OVER},
     {"PARTITION", TK_PARTITION}, {"PLAN", TK_PLAN}, {"PRECISION", TK_PRECISION},
     {"PRIMARY", TK_PRIMARY},
     {"PRIOR", TK_PRIOR},
@@ -230,9 +231,30 @@ void sl_tokenize_next(const char *sql, size_t len, size_t off, sl_token *tok)
         i = sl__scan_quoted(z, len, i, '`', &tok->unterminated);
         type = tok->unterminated ? SL_TK_ILLEGAL : TK_ID;
     } else if (c == '"') {
-        /* Not Flink syntax: the whole span is one illegal token (parse.c explains). */
+        /* PostgreSQL's quoted identifier (case kept, "" escapes "), as `..`. */
         i = sl__scan_quoted(z, len, i, '"', &tok->unterminated);
-        type = SL_TK_ILLEGAL;
+        type = tok->unterminated ? SL_TK_ILLEGAL : TK_ID;
+    } else if ((c == 'E' || c == 'e') && i + 1 < len && z[i + 1] == '\'') {
+        /* PostgreSQL's E'...' string: a backslash escapes the next byte. */
+        for (i += 2; i < len; i++) {
+            if (z[i] == '\\') {
+                i++;
+            } else if (z[i] == '\'') {
+                if (i + 1 < len && z[i + 1] == '\'') {
+                    i++;
+                    continue;
+                }
+                break;
+            }
+        }
+        if (i >= len) {
+            i = len;
+            tok->unterminated = true;
+            type = SL_TK_ILLEGAL;
+        } else {
+            i++;
+            type = TK_STRING;
+        }
     } else if (sl__is_digit(c) || (c == '.' && i + 1 < len && sl__is_digit(z[i + 1]))) {
         while (i < len && sl__is_digit(z[i]))
             i++;
@@ -296,8 +318,22 @@ void sl_tokenize_next(const char *sql, size_t len, size_t off, sl_token *tok)
             i += d == '>';
             break;
         case '!':
-            type = d == '=' ? TK_NE : SL_TK_ILLEGAL;
-            i += d == '=';
+            if (d == '~') { /* !~ and !~* (PostgreSQL) */
+                i++;
+                type = i < len && z[i] == '*' ? TK_NITILDE : TK_NTILDE;
+                i += type == TK_NITILDE;
+            } else {
+                type = d == '=' ? TK_NE : SL_TK_ILLEGAL;
+                i += d == '=';
+            }
+            break;
+        case '~':
+            type = d == '*' ? TK_ITILDE : TK_TILDE;
+            i += d == '*';
+            break;
+        case ':':
+            type = d == ':' ? TK_DCOLON : SL_TK_ILLEGAL;
+            i += d == ':';
             break;
         case '<':
             if (d == '>' || d == '=') {

@@ -204,6 +204,10 @@ static const char *sl__infix(sl_func_id id)
     case SL_FN_CONCAT: return "||";
     case SL_FN_LIKE: return "LIKE";
     case SL_FN_NOT_LIKE: return "NOT LIKE";
+    case SL_FN_REGEX: return "~";
+    case SL_FN_NOT_REGEX: return "!~";
+    case SL_FN_IREGEX: return "~*";
+    case SL_FN_NOT_IREGEX: return "!~*";
     default: return NULL;
     }
 }

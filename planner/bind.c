@@ -31,6 +31,7 @@ typedef struct sl__rel {
     sl_scope_col *cols;   /* one per lp column; names point into lp->cols */
     char **quals;         /* owned qualifier strings (cols[i].qualifier) */
     int nquals;           /* number of quals */
+    int nhidden;          /* last columns only ORDER BY needs (dropped after the sort) */
 } sl__rel;
 
 static void sl__rel_clear(sl__rel *r)
@@ -245,6 +246,42 @@ const sl_view *sl_binder_view(const sl_binder *b, const char *name)
 static int sl__bind_query_rel(sl_binder *b, const sl_query *q, sl__rel *out);
 
 /* Scan of a table, or the plan of a view, for a FROM name. */
+/* A scan of a catalog relation (syscat.c). */
+static int sl__bind_sysrel(const sl_sysrel *r, int pos, const char *alias, sl__rel *out)
+{
+    char names[32][64];
+    sl_type types[32];
+    int n = sl_sysrel_cols(r, names, types, 32);
+    sl_lp *lp = sl_lp_new(SL_LP_SCAN, NULL);
+    lp->pos = pos;
+    lp->table = sl_sprintf("%s.%s", sl_sysrel_schema(r), sl_sysrel_name(r));
+    lp->sysrel = r;
+    lp->wm_col = -1;
+    for (int i = 0; i < n; i++)
+        sl_lp_add_col(lp, names[i], types[i], false);
+    out->lp = lp;
+    sl__rel_scope(out, alias ? alias : sl_sysrel_name(r));
+    return 0;
+}
+
+static int sl__bind_named(sl_binder *b, const char *name, int pos, const char *alias, sl__rel *out);
+
+/* A schema-qualified FROM name: pg_catalog and information_schema hold the
+** catalog relations, public the session's tables and views. */
+static int sl__bind_qualified(sl_binder *b, const sl_from *f, sl__rel *out)
+{
+    if (strcmp(f->schema, "public") == 0)
+        return sl__bind_named(b, f->name, f->pos, f->alias, out);
+    const sl_sysrel *r = sl_sysrel_find(f->schema, f->name);
+    if (r)
+        return sl__bind_sysrel(r, f->pos, f->alias, out);
+    if (strcmp(f->schema, "pg_catalog") == 0 || strcmp(f->schema, "information_schema") == 0)
+        return sl_error_set(b->err, SL_ERR_UNDEFINED_TABLE, f->pos,
+                            "relation \"%s.%s\" does not exist", f->schema, f->name);
+    return sl_error_set(b->err, "3F000", f->pos, "schema \"%s\" does not exist",
+                        f->schema);
+}
+
 static int sl__bind_named(sl_binder *b, const char *name, int pos, const char *alias, sl__rel *out)
 {
     const sl_view *v = sl_binder_view(b, name);
@@ -271,6 +308,9 @@ static int sl__bind_named(sl_binder *b, const char *name, int pos, const char *a
         return 0;
     }
     const sl_table *t = sl_catalog_table(b->cat, name);
+    const sl_sysrel *sys = t ? NULL : sl_sysrel_find(NULL, name);
+    if (sys)
+        return sl__bind_sysrel(sys, pos, alias, out);
     if (!t) {
         sl_error_set(b->err, SL_ERR_UNDEFINED_TABLE, pos, "table \"%s\" does not exist", name);
         sl_list *names = sl_catalog_table_names(b->cat);
@@ -486,7 +526,9 @@ static int sl__bind_join(sl_binder *b, const sl_from *f, sl__rel *out)
         sl_free(out->quals[i]);
         out->quals[i] = sl_strdup(i < nl ? l.cols[i].qualifier : r.cols[i - nl].qualifier);
         out->cols[i].qualifier = out->quals[i];
-        out->cols[i].name = i < nl ? l.lp->cols[i].name : r.lp->cols[i - nl].name;
+        /* as the input's scope spells it (a nested join's input renamed its
+        ** duplicates: id0 is still t.id); the names live in the plans below */
+        out->cols[i].name = i < nl ? l.cols[i].name : r.cols[i - nl].name;
     }
     l.lp = r.lp = NULL;
     sl__rel_clear(&l);
@@ -508,6 +550,8 @@ static int sl__bind_from(sl_binder *b, const sl_from *f, sl__rel *out)
 {
     switch (f->kind) {
     case SL_FROM_TABLE:
+        if (f->schema)
+            return sl__bind_qualified(b, f, out);
         return sl__bind_named(b, f->name, f->pos, f->alias, out);
     case SL_FROM_SUBQUERY:
         if (sl__bind_query_rel(b, f->subquery, out) != 0)
@@ -788,9 +832,12 @@ static int sl__bind_select(sl_binder *b, const sl_query *q, sl__rel *out)
         for (int i = 0; i < in.lp->ncols; i++)
             sl_lp_add_col(f, in.lp->cols[i].name, in.lp->cols[i].type, in.lp->cols[i].rowtime);
         sl__lp_push_expr(f, cond);
-        in.lp = f; /* same columns: the scope's names now point into f, rebuild */
+        in.lp = f; /* same columns, same names: they point into the plans below f */
         char **quals = in.quals;
         int n = f->ncols;
+        const char **names = sl_calloc((size_t)(n ? n : 1), sizeof(char *));
+        for (int i = 0; i < n; i++)
+            names[i] = in.cols[i].name;
         in.quals = NULL;
         in.nquals = 0;
         sl__rel_clear(&in);
@@ -799,9 +846,10 @@ static int sl__bind_select(sl_binder *b, const sl_query *q, sl__rel *out)
         in.nquals = n;
         for (int i = 0; i < n; i++) {
             in.cols[i].qualifier = quals[i];
-            in.cols[i].name = f->cols[i].name;
+            in.cols[i].name = names[i];
             in.cols[i].type = f->cols[i].type;
         }
+        sl_free(names);
         scope = sl__scope_of(&in);
     }
 
@@ -900,9 +948,62 @@ static int sl__bind_select(sl_binder *b, const sl_query *q, sl__rel *out)
             goto fail_proj;
         sl__project_rowtime(proj);
     }
-    sl__rel_clear(&in);
+    /* ORDER BY a column of the FROM that is not selected (PostgreSQL): a
+    ** hidden column of the projection, dropped after the sort */
+    int hidden = 0;
+    for (int k = 0; !q->distinct && proj->kind == SL_LP_PROJECT && k < sl_list_len(q->order_by); k++) {
+        const sl_order_item *it = sl_list_get(q->order_by, k);
+        const sl_expr *e = it->expr;
+        if (e->kind != SL_EXPR_COLUMN || !proj->input || proj->input->kind == SL_LP_AGGREGATE)
+            continue;
+        bool selected = false;
+        for (int i = 0; i < proj->nexprs && !selected; i++) {
+            const sl_bexpr *x = proj->exprs[i];
+            if (strcmp(proj->cols[i].name, e->text) != 0)
+                continue;
+            selected = !e->qualifier ||
+                       (x->kind == SL_BX_COLUMN && x->col < in.nquals && in.cols[x->col].qualifier &&
+                        strcmp(in.cols[x->col].qualifier, e->qualifier) == 0);
+        }
+        if (selected)
+            continue;
+        sl_error quiet = SL_ERROR_INIT;
+        sl_scope ins = {in.nquals, in.cols}; /* the FROM's columns (in.lp moved to proj) */
+        int col = sl_scope_resolve(&ins, e->qualifier, e->text, e->pos, &quiet);
+        sl_error_reset(&quiet);
+        if (col < 0)
+            continue; /* sl__bind_order reports it */
+        sl__lp_push_expr(proj, sl__colref(col, in.cols[col].type, e->pos));
+        sl_lp_add_col(proj, e->text, in.cols[col].type, false);
+        hidden++;
+    }
     out->lp = q->distinct ? sl__distinct(proj) : proj;
     sl__rel_scope(out, NULL);
+    out->nhidden = hidden;
+    for (int i = out->lp->ncols - hidden; i < out->lp->ncols; i++)
+        out->cols[i].hidden = true;
+    /* A column passed on as it is keeps its table's qualifier for ORDER BY
+    ** (SELECT * FROM (...) c ORDER BY c.relname), as in PostgreSQL. */
+    const sl_lp *under = proj->input;
+    while (under && under->kind == SL_LP_FILTER)
+        under = under->input;
+    bool agg = under && under->kind == SL_LP_AGGREGATE; /* its columns are not in's */
+    for (int i = 0; !agg && i < proj->nexprs && i < out->lp->ncols; i++) {
+        if (i >= out->lp->ncols - hidden && in.cols[proj->exprs[i]->col].qualifier) {
+            sl_free(out->quals[i]);
+            out->quals[i] = sl_strdup(in.cols[proj->exprs[i]->col].qualifier);
+            out->cols[i].qualifier = out->quals[i];
+            continue;
+        }
+        const sl_bexpr *e = proj->exprs[i];
+        if (e->kind == SL_BX_COLUMN && e->col < in.nquals && in.cols[e->col].qualifier &&
+            strcmp(in.cols[e->col].name, out->lp->cols[i].name) == 0) {
+            sl_free(out->quals[i]);
+            out->quals[i] = sl_strdup(in.cols[e->col].qualifier);
+            out->cols[i].qualifier = out->quals[i];
+        }
+    }
+    sl__rel_clear(&in);
     return 0;
 
 fail_proj:
@@ -1065,6 +1166,16 @@ static int sl__bind_order(sl_binder *b, const sl_query *q, sl__rel *r)
         sort->norder++;
     }
     r->lp = sort;
+    if (r->nhidden > 0) {
+        sl_lp *keep = sl_lp_new(SL_LP_PROJECT, sort);
+        keep->pos = sort->pos;
+        for (int i = 0; i < sort->ncols - r->nhidden; i++) {
+            sl__lp_push_expr(keep, sl__colref(i, sort->cols[i].type, sort->pos));
+            sl_lp_add_col(keep, sort->cols[i].name, sort->cols[i].type, sort->cols[i].rowtime);
+        }
+        r->lp = keep;
+        r->nhidden = 0;
+    }
     sl__rel_scope(r, NULL);
     return 0;
 fail:
@@ -1097,11 +1208,109 @@ static int sl__count_arg(sl_binder *b, const sl_expr *e, const char *what, int64
     return 0;
 }
 
+/* ------------------------------------------------------------------------
+** Scalar subqueries in a select list: (SELECT x FROM r WHERE cond) becomes
+** a LEFT JOIN of the query's FROM with r ON cond, and the item x over the
+** joined columns (decorrelation; cond may name the outer query's columns).
+** As PostgreSQL, NULL when nothing matches; a subquery matching several
+** rows repeats the outer row instead of failing (21000).
+*/
+static bool sl__has_subquery(const sl_expr *e)
+{
+    if (!e)
+        return false;
+    if (e->kind == SL_EXPR_SUBQUERY)
+        return true;
+    if (sl__has_subquery(e->left) || sl__has_subquery(e->right))
+        return true;
+    for (int i = 0; i < sl_list_len(e->args); i++)
+        if (sl__has_subquery(sl_list_get(e->args, i)))
+            return true;
+    return false;
+}
+
+static int sl__lift_subqueries(sl_binder *b, sl_query *d, sl_expr *e)
+{
+    if (!e)
+        return 0;
+    if (e->kind == SL_EXPR_SUBQUERY) {
+        sl_query *s = e->query;
+        const sl_select_item *it = s->kind == SL_QUERY_SELECT && sl_list_len(s->items) == 1
+                                       ? sl_list_get(s->items, 0)
+                                       : NULL;
+        if (!it || it->expr->kind == SL_EXPR_STAR || !s->from || s->group_by || s->having ||
+            sl__has_agg(it->expr) || s->order_by || s->limit || s->offset || s->distinct) {
+            sl_error_set(b->err, SL_ERR_NOT_SUPPORTED, e->pos, "this subquery is not supported");
+            sl_error_detail(b->err, "A subquery in a select list has one item, a FROM and a "
+                                    "WHERE (it becomes a LEFT JOIN).");
+            return -1;
+        }
+        sl_from *j = sl_calloc(1, sizeof *j);
+        j->kind = SL_FROM_JOIN;
+        j->pos = e->pos;
+        j->alias_pos = -1;
+        j->time_col_pos = -1;
+        j->join_type = SL_JOIN_LEFT;
+        j->left = d->from;
+        j->right = s->from;
+        j->on = s->where;
+        d->from = j;
+        s->from = NULL;
+        s->where = NULL;
+        sl_select_item *item = sl_list_get(s->items, 0);
+        sl_expr *inner = item->expr;
+        item->expr = NULL;
+        sl_query_free(s);
+        e->query = NULL;
+        sl_expr lifted = *inner;
+        sl_free(inner);
+        sl_free(e->text);
+        sl_free(e->qualifier);
+        *e = lifted;
+        return sl__lift_subqueries(b, d, e);
+    }
+    if (sl__lift_subqueries(b, d, e->left) != 0 || sl__lift_subqueries(b, d, e->right) != 0)
+        return -1;
+    for (int i = 0; i < sl_list_len(e->args); i++)
+        if (sl__lift_subqueries(b, d, sl_list_get(e->args, i)) != 0)
+            return -1;
+    return 0;
+}
+
+/* SELECT with subqueries in its select list: bind its decorrelated copy. */
+static int sl__bind_select_subqueries(sl_binder *b, const sl_query *q, sl__rel *out)
+{
+    if (!q->from) {
+        const sl_select_item *it = sl_list_get(q->items, 0);
+        return sl_error_set(b->err, SL_ERR_NOT_SUPPORTED, it ? it->expr->pos : q->pos,
+                            "a subquery needs a FROM in the query around it");
+    }
+    sl_query *d = sl_query_dup(q);
+    int rc = 0;
+    for (int i = 0; rc == 0 && i < sl_list_len(d->items); i++) {
+        sl_select_item *it = sl_list_get(d->items, i);
+        if (it->expr->kind == SL_EXPR_STAR)
+            rc = sl_error_set(b->err, SL_ERR_NOT_SUPPORTED, it->expr->pos,
+                              "* with a subquery in the select list is not supported");
+        else
+            rc = sl__lift_subqueries(b, d, it->expr);
+    }
+    if (rc == 0)
+        rc = sl__bind_select(b, d, out);
+    sl_query_free(d);
+    return rc;
+}
+
 static int sl__bind_query_rel(sl_binder *b, const sl_query *q, sl__rel *out)
 {
     int rc;
+    bool subq = false;
+    for (int i = 0; q->kind == SL_QUERY_SELECT && i < sl_list_len(q->items); i++)
+        subq |= sl__has_subquery(((const sl_select_item *)sl_list_get(q->items, i))->expr);
     switch (q->kind) {
-    case SL_QUERY_SELECT: rc = sl__bind_select(b, q, out); break;
+    case SL_QUERY_SELECT:
+        rc = subq ? sl__bind_select_subqueries(b, q, out) : sl__bind_select(b, q, out);
+        break;
     case SL_QUERY_UNION: rc = sl__bind_union(b, q, out); break;
     case SL_QUERY_VALUES: rc = sl__bind_values(b, q, out); break;
     default: rc = sl_error_set(b->err, SL_ERR_INTERNAL, q->pos, "unknown query kind");

@@ -690,6 +690,29 @@ static int sl__require_comparable(sl_bind_ctx *ctx, const sl_bexpr *a, const sl_
     return -1;
 }
 
+/* PostgreSQL's untyped literal: a string literal compared with a numeric or
+** BOOLEAN operand is read as that type (c.oid = '16387'), a CAST of the
+** literal; an invalid text is the CAST's error (22P02) at the literal. */
+static void sl__unknown_literal(sl_bexpr **args, sl_error *err)
+{
+    for (int i = 0; i < 2; i++) {
+        sl_bexpr *lit = args[i], *other = args[1 - i];
+        if (lit->kind != SL_BX_LITERAL || !lit->text || !sl_type_is_string(lit->type.id))
+            continue;
+        sl_type_id to = other->type.id;
+        if (!sl_type_is_numeric(to) && to != SL_TYPE_BOOLEAN)
+            continue;
+        sl_bexpr *c = sl_bexpr_new(SL_BX_CAST, other->type, lit->pos);
+        c->type.not_null = true;
+        c->nargs = 1;
+        c->args = sl_calloc(1, sizeof(sl_bexpr *));
+        c->args[0] = lit;
+        args[i] = c;
+        (void)err;
+        return;
+    }
+}
+
 /* 42883 "operator does not exist: A op B" (a may be NULL for prefix operators). */
 static int sl__no_operator(sl_bind_ctx *ctx, const char *op, const sl_bexpr *a, const sl_bexpr *b,
                            int pos)
@@ -818,8 +841,20 @@ static sl_bexpr *sl__bind_binary(sl_bind_ctx *ctx, const sl_expr *e)
     case SL_OP_GT: id = SL_FN_GT; goto cmp;
     case SL_OP_GE: id = SL_FN_GE; goto cmp;
     cmp:
-        if (sl__require_comparable(ctx, args[0], args[1], pos) < 0)
+        sl__unknown_literal(args, ctx->err);
+        if (sl_error_isset(ctx->err) || sl__require_comparable(ctx, args[0], args[1], pos) < 0)
             goto fail;
+        return sl__call(id, sl__bool(ta.not_null && tb.not_null), e->pos, args, 2);
+    case SL_OP_REGEX: id = SL_FN_REGEX; goto regex;
+    case SL_OP_NOT_REGEX: id = SL_FN_NOT_REGEX; goto regex;
+    case SL_OP_IREGEX: id = SL_FN_IREGEX; goto regex;
+    case SL_OP_NOT_IREGEX: id = SL_FN_NOT_IREGEX; goto regex;
+    regex:
+        if (!(sl_type_is_string(ta.id) || ta.id == SL_TYPE_NULL) ||
+            !(sl_type_is_string(tb.id) || tb.id == SL_TYPE_NULL)) {
+            sl__no_operator(ctx, sl_func_get(id)->name, args[0], args[1], pos);
+            goto fail;
+        }
         return sl__call(id, sl__bool(ta.not_null && tb.not_null), e->pos, args, 2);
     case SL_OP_AND:
     case SL_OP_OR: {
@@ -1226,6 +1261,10 @@ sl_bexpr *sl_bind_expr(sl_bind_ctx *ctx, const sl_expr *e)
         return sl__bind_func(ctx, e);
     case SL_EXPR_PARAM:
         return sl__bind_param(ctx, e);
+    case SL_EXPR_SUBQUERY:
+        sl_error_set(ctx->err, SL_ERR_NOT_SUPPORTED, e->pos,
+                     "a subquery is supported only as an item of a select list");
+        return NULL;
     }
     sl_error_set(ctx->err, SL_ERR_INTERNAL, e->pos, "unknown expression kind %d", (int)e->kind);
     return NULL;

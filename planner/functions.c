@@ -52,6 +52,10 @@ static const sl_func sl__funcs[SL_FN__COUNT] = {
     [SL_FN_LIKE] = {"LIKE", SL_FN_LIKE, SC, 2, 3},
     [SL_FN_NOT_LIKE] = {"NOT LIKE", SL_FN_NOT_LIKE, SC, 2, 3},
     [SL_FN_CONCAT] = {"||", SL_FN_CONCAT, SC, 2, 2},
+    [SL_FN_REGEX] = {"~", SL_FN_REGEX, SC, 2, 2},
+    [SL_FN_NOT_REGEX] = {"!~", SL_FN_NOT_REGEX, SC, 2, 2},
+    [SL_FN_IREGEX] = {"~*", SL_FN_IREGEX, SC, 2, 2},
+    [SL_FN_NOT_IREGEX] = {"!~*", SL_FN_NOT_IREGEX, SC, 2, 2},
     [SL_FN_UPPER] = {"UPPER", SL_FN_UPPER, SC, 1, 1},
     [SL_FN_LOWER] = {"LOWER", SL_FN_LOWER, SC, 1, 1},
     [SL_FN_SUBSTRING] = {"SUBSTRING", SL_FN_SUBSTRING, SC, 2, 3},
@@ -84,6 +88,14 @@ static const sl_func sl__funcs[SL_FN__COUNT] = {
     [SL_FN_FROM_UNIXTIME] = {"FROM_UNIXTIME", SL_FN_FROM_UNIXTIME, SC, 1, 2},
     [SL_FN_TO_TIMESTAMP_LTZ] = {"TO_TIMESTAMP_LTZ", SL_FN_TO_TIMESTAMP_LTZ, SC, 1, 2},
     [SL_FN_CONCAT_FN] = {"CONCAT", SL_FN_CONCAT_FN, SC, 1, -1},
+    [SL_FN_PG_GET_USERBYID] = {"PG_GET_USERBYID", SL_FN_PG_GET_USERBYID, SC, 1, 1},
+    [SL_FN_PG_TABLE_IS_VISIBLE] = {"PG_TABLE_IS_VISIBLE", SL_FN_PG_TABLE_IS_VISIBLE, SC, 1, 1},
+    [SL_FN_PG_ENCODING_TO_CHAR] = {"PG_ENCODING_TO_CHAR", SL_FN_PG_ENCODING_TO_CHAR, SC, 1, 1},
+    [SL_FN_ARRAY_TO_STRING] = {"ARRAY_TO_STRING", SL_FN_ARRAY_TO_STRING, SC, 2, 3},
+    [SL_FN_PG_REGCLASS] = {"PG_REGCLASS", SL_FN_PG_REGCLASS, SC, 1, 1},
+    [SL_FN_PG_REGOID] = {"PG_REGOID", SL_FN_PG_REGOID, SC, 1, 1},
+    [SL_FN_FORMAT_TYPE] = {"FORMAT_TYPE", SL_FN_FORMAT_TYPE, SC, 2, 2},
+    [SL_FN_PG_GET_EXPR] = {"PG_GET_EXPR", SL_FN_PG_GET_EXPR, SC, 2, 3},
     [SL_FN_COUNT] = {"COUNT", SL_FN_COUNT, AG, 0, 1},
     [SL_FN_SUM] = {"SUM", SL_FN_SUM, AG, 1, 1},
     [SL_FN_MIN] = {"MIN", SL_FN_MIN, AG, 1, 1},
@@ -111,6 +123,12 @@ static const sl_func sl__funcs[SL_FN__COUNT] = {
     X("NOW", SL_FN_NOW) X("UNIX_TIMESTAMP", SL_FN_UNIX_TIMESTAMP)                           \
     X("FROM_UNIXTIME", SL_FN_FROM_UNIXTIME) X("CONCAT", SL_FN_CONCAT_FN)                    \
     X("TO_TIMESTAMP_LTZ", SL_FN_TO_TIMESTAMP_LTZ)                                           \
+    X("PG_GET_USERBYID", SL_FN_PG_GET_USERBYID)                                             \
+    X("PG_TABLE_IS_VISIBLE", SL_FN_PG_TABLE_IS_VISIBLE)                                     \
+    X("PG_ENCODING_TO_CHAR", SL_FN_PG_ENCODING_TO_CHAR)                                     \
+    X("ARRAY_TO_STRING", SL_FN_ARRAY_TO_STRING)                                             \
+    X("PG_REGCLASS", SL_FN_PG_REGCLASS) X("PG_REGOID", SL_FN_PG_REGOID)                     \
+    X("FORMAT_TYPE", SL_FN_FORMAT_TYPE) X("PG_GET_EXPR", SL_FN_PG_GET_EXPR)                 \
     X("COUNT", SL_FN_COUNT) X("SUM", SL_FN_SUM) X("MIN", SL_FN_MIN) X("MAX", SL_FN_MAX)     \
     X("AVG", SL_FN_AVG) X("ROW_NUMBER", SL_FN_ROW_NUMBER)
 
@@ -163,6 +181,14 @@ static const sl__sig sl__sigs[SL_FN__COUNT] = {
     [SL_FN_FROM_UNIXTIME] = {"IS", "FROM_UNIXTIME(BIGINT [, STRING])"},
     [SL_FN_TO_TIMESTAMP_LTZ] = {"II", "TO_TIMESTAMP_LTZ(BIGINT [, 0 | 3])"},
     [SL_FN_CONCAT_FN] = {"S", "CONCAT(STRING, ...)"},
+    [SL_FN_PG_GET_USERBYID] = {"I", "PG_GET_USERBYID(oid)"},
+    [SL_FN_PG_TABLE_IS_VISIBLE] = {"I", "PG_TABLE_IS_VISIBLE(oid)"},
+    [SL_FN_PG_ENCODING_TO_CHAR] = {"I", "PG_ENCODING_TO_CHAR(INT)"},
+    [SL_FN_ARRAY_TO_STRING] = {"SSS", "ARRAY_TO_STRING(STRING, STRING [, STRING])"},
+    [SL_FN_PG_REGCLASS] = {"*", "expr::regclass (a relation name or an oid)"},
+    [SL_FN_PG_REGOID] = {"I", "expr::regtype / ::regnamespace (an oid)"},
+    [SL_FN_FORMAT_TYPE] = {"II", "FORMAT_TYPE(oid, INT)"},
+    [SL_FN_PG_GET_EXPR] = {"SIB", "PG_GET_EXPR(STRING, oid [, BOOLEAN])"},
     [SL_FN_COUNT] = {"*", "COUNT(*) or COUNT(value)"},
     [SL_FN_SUM] = {"N", "SUM(NUMERIC)"},
     [SL_FN_MIN] = {"*", "MIN(value)"},
@@ -309,7 +335,19 @@ static int sl__result_type(const sl_func *f, const char *name, sl_bexpr *const *
     case SL_FN_CONCAT_FN:
     case SL_FN_DATE_FORMAT:
     case SL_FN_FROM_UNIXTIME:
+    case SL_FN_PG_GET_USERBYID:
+    case SL_FN_PG_ENCODING_TO_CHAR:
+    case SL_FN_ARRAY_TO_STRING:
+    case SL_FN_FORMAT_TYPE:
+    case SL_FN_PG_GET_EXPR:
         r = sl__string_type();
+        break;
+    case SL_FN_PG_REGCLASS:
+    case SL_FN_PG_REGOID:
+        r = sl_type_make(SL_TYPE_BIGINT);
+        break;
+    case SL_FN_PG_TABLE_IS_VISIBLE:
+        r = sl_type_make(SL_TYPE_BOOLEAN);
         break;
     case SL_FN_ABS:
         r = t[0].id == SL_TYPE_NULL ? sl_type_make(SL_TYPE_INT) : t[0];

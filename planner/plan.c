@@ -111,7 +111,7 @@ void sl_lp_describe(sl_strbuf *sb, const sl_lp *lp)
     switch (lp->kind) {
     case SL_LP_SCAN:
         sl_strbuf_appendf(sb, "TableSourceScan(table=[%s], connector=[%s], fields=[", lp->table,
-                          lp->connector ? lp->connector->name : "?");
+                          lp->connector ? lp->connector->name : lp->sysrel ? "catalog" : "?");
         sl__col_list(sb, lp);
         sl_strbuf_append(sb, "]");
         if (lp->watermark) {

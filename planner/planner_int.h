@@ -129,6 +129,7 @@ struct sl_lp {
     int join_type;        /* sl_join_type */
     char *table;          /* SCAN / SINK table name */
     const sl_connector *connector; /* SCAN / SINK connector */
+    const struct sl_sysrel *sysrel; /* SCAN: a catalog relation (syscat.c), or NULL */
     sl_bexpr *watermark;  /* SCAN: watermark expression over its columns, or NULL */
     int wm_col;           /* SCAN: watermark column, -1 = none */
     int window_fn;        /* WINDOW: sl_window_fn */
@@ -181,6 +182,30 @@ void sl_lp_origin(const sl_lp *lp, int col, const sl_lp **node, int *ncol);
 void sl_lp_describe(sl_strbuf *sb, const sl_lp *lp);
 /* "[I]", "[I,UB,UA]", "[I,UB,UA,D]" ... */
 const char *sl_changelog_name(int changelog);
+
+/* ------------------------------------------------------------------------
+** PostgreSQL's catalog relations (syscat.c) and the bounded query path
+** (bounded.c) that reads them.
+*/
+typedef struct sl_sysrel sl_sysrel;
+/* pg_catalog / information_schema relation by name; schema NULL: pg_catalog
+** (always on PostgreSQL's search path). NULL when there is none. */
+const sl_sysrel *sl_sysrel_find(const char *schema, const char *name);
+const char *sl_sysrel_schema(const sl_sysrel *r);
+const char *sl_sysrel_name(const sl_sysrel *r);
+/* Its columns (names of at most 63 bytes): the count. */
+int sl_sysrel_cols(const sl_sysrel *r, char names[][64], sl_type *types, int max);
+/* The stable oid of relation schema.name (see syscat.c). */
+int64_t sl_sysrel_oid(const char *schema, const char *name);
+/* Its rows now, from the session's catalog (caller frees). */
+sl_chunk *sl_sysrel_rows(const sl_sysrel *r, sl_session *s);
+/* Whether plan reads a catalog relation: such a query runs on the bounded
+** path (sl_bounded_run), not as a job. */
+bool sl_lp_reads_sysrel(const sl_lp *lp);
+/* Run a bounded query plan to its end into out: scans of catalog relations,
+** VALUES, filters, projections, joins, sorts and limits, each node's rows
+** materialized; 0A000 for other operators. 0, or -1 with err. */
+int sl_bounded_run(sl_session *s, const sl_lp *lp, const sl_result_sink *out, sl_error *err);
 
 /* ------------------------------------------------------------------------
 ** Physical planning (physical.c): a logical plan -> a job the runtime runs:

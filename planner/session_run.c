@@ -106,7 +106,8 @@ int sl__plan(sl_session *s, const sl_stmt *st, sl_list *plans, sl_error *err)
         if (!lp)
             return -1;
         sl_list_push(plans, lp);
-        return sl_lp_analyze(lp, err);
+        /* the bounded path (bounded.c) reads the catalog relations: no changelog */
+        return sl_lp_reads_sysrel(lp) ? 0 : sl_lp_analyze(lp, err);
     }
     case SL_STMT_STATEMENT_SET:
         if (sl_list_len(st->stmts) == 0)
@@ -1333,6 +1334,12 @@ int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl
 {
     sl_list *plans = sl_list_new();
     int rc = sl__plan(s, st, plans, err);
+    if (rc == 0 && st->kind == SL_STMT_QUERY && sl_lp_reads_sysrel(plans->items[0])) {
+        /* PostgreSQL's catalog relations: the bounded query path (bounded.c) */
+        rc = sl_bounded_run(s, plans->items[0], out, err);
+        sl_list_free(plans, sl__lp_free_v);
+        return rc;
+    }
     bool batch = false; /* 'execution.runtime-mode', before anything else is decided */
     if (rc == 0)
         rc = sl__batch_mode(s, plans, &batch, err);

@@ -332,7 +332,10 @@ int sl__explain_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out
         return -1;
     }
     sl_strbuf_append(&sb, "\n== Physical Plan ==\n");
-    {
+    if (plans->n == 1 && sl_lp_reads_sysrel(plans->items[0])) {
+        sl_strbuf_append(&sb, "BoundedQuery(catalog relations: each operator materialized in "
+                              "the session, no job)\n");
+    } else {
         sl_physical_opts o = {"explain",
                               NULL,
                               sl__duration_ms(s, "execution.checkpointing.interval"),

@@ -38,6 +38,7 @@ typedef enum sl_func_id {
     SL_FN_IS_FALSE, SL_FN_IS_NOT_FALSE,
     SL_FN_BETWEEN, SL_FN_NOT_BETWEEN, SL_FN_IN, SL_FN_NOT_IN,
     SL_FN_LIKE, SL_FN_NOT_LIKE, SL_FN_CONCAT,
+    SL_FN_REGEX, SL_FN_NOT_REGEX, SL_FN_IREGEX, SL_FN_NOT_IREGEX, /* ~ !~ ~* !~* (POSIX) */
     /* scalar functions */
     SL_FN_UPPER, SL_FN_LOWER, SL_FN_SUBSTRING, SL_FN_TRIM, SL_FN_LTRIM, SL_FN_RTRIM,
     SL_FN_CHAR_LENGTH, SL_FN_REPLACE, SL_FN_POSITION, SL_FN_LPAD, SL_FN_RPAD,
@@ -47,6 +48,9 @@ typedef enum sl_func_id {
     SL_FN_CURRENT_DATE, SL_FN_LOCALTIMESTAMP, SL_FN_NOW, SL_FN_UNIX_TIMESTAMP,
     SL_FN_FROM_UNIXTIME, SL_FN_CONCAT_FN, /* CONCAT(a, b, ...); SL_FN_CONCAT is the || operator */
     SL_FN_TO_TIMESTAMP_LTZ, /* TO_TIMESTAMP_LTZ(epoch[, 0 | 3]): the instant */
+    /* PostgreSQL catalog functions clients call (planner/syscat.c's relations) */
+    SL_FN_PG_GET_USERBYID, SL_FN_PG_TABLE_IS_VISIBLE, SL_FN_PG_ENCODING_TO_CHAR,
+    SL_FN_ARRAY_TO_STRING, SL_FN_PG_REGCLASS, SL_FN_PG_REGOID, SL_FN_FORMAT_TYPE, SL_FN_PG_GET_EXPR,
     /* aggregates */
     SL_FN_COUNT, SL_FN_SUM, SL_FN_MIN, SL_FN_MAX, SL_FN_AVG,
     /* window */

@@ -40,6 +40,7 @@
 #include <sys/types.h>
 
 #include "../base/sl_base.h"
+#include "../base/sl_pgtype.h"
 #include "../base/sl_time.h"
 #include "../base/sl_type.h"
 #include "../base/sl_tz.h"
@@ -93,34 +94,8 @@ void sl_pgout_bytes(sl_strbuf *out, const void *p, size_t n);
 ** types.c
 */
 
-/* PostgreSQL type OIDs used on the wire (pg_type.dat). */
-#define SL_OID_BOOL 16
-#define SL_OID_BYTEA 17
-#define SL_OID_INT8 20
-#define SL_OID_INT2 21
-#define SL_OID_INT4 23
-#define SL_OID_TEXT 25
-#define SL_OID_OID 26
-#define SL_OID_FLOAT4 700
-#define SL_OID_FLOAT8 701
-#define SL_OID_UNKNOWN 705
-#define SL_OID_BPCHAR 1042
-#define SL_OID_VARCHAR 1043
-#define SL_OID_DATE 1082
-#define SL_OID_TIME 1083
-#define SL_OID_TIMESTAMP 1114
-#define SL_OID_TIMESTAMPTZ 1184
-#define SL_OID_INTERVAL 1186
-#define SL_OID_NUMERIC 1700
-
-/* How a column of type t is described in RowDescription. */
-typedef struct sl_pgtype {
-    int32_t oid;    /* type OID */
-    int16_t size;   /* typlen: -1 for varlena */
-    int32_t typmod; /* atttypmod: -1 when none */
-} sl_pgtype;
-
-sl_pgtype sl_pgtype_of(sl_type t);
+/* Type OIDs and sl_pgtype_of: base/sl_pgtype.h (one mapping, shared with the
+** planner's catalog relations). */
 
 /* The Sluice type a client's type OID stands for (Parse's parameter types);
 ** 0 and OIDs without one give id SL_TYPE_NULL (the engine infers it). */

@@ -30,7 +30,9 @@
 ** weight, sign and display scale, date as days and timestamps as
 ** microseconds since 2000-01-01, interval as (microseconds, days, months).
 **
-** Main routines: sl_pgtype_of, sl_pgtype_from_oid, sl_pgtext_append,
+** The mapping of types itself is base/sl_pgtype.c (sl_pgtype_of).
+**
+** Main routines: sl_pgtype_from_oid, sl_pgtext_append,
 ** sl_pgbin_append, sl_pgparam_decode, sl_pgzone_update.
 */
 #include "server_int.h"
@@ -42,39 +44,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-sl_pgtype sl_pgtype_of(sl_type t)
-{
-    sl_pgtype p = {SL_OID_TEXT, -1, -1};
-    int frac = t.precision > 6 ? 6 : t.precision;
-    switch (t.id) {
-    case SL_TYPE_BOOLEAN: p = (sl_pgtype){SL_OID_BOOL, 1, -1}; break;
-    case SL_TYPE_TINYINT:
-    case SL_TYPE_SMALLINT: p = (sl_pgtype){SL_OID_INT2, 2, -1}; break;
-    case SL_TYPE_INT: p = (sl_pgtype){SL_OID_INT4, 4, -1}; break;
-    case SL_TYPE_BIGINT: p = (sl_pgtype){SL_OID_INT8, 8, -1}; break;
-    case SL_TYPE_FLOAT: p = (sl_pgtype){SL_OID_FLOAT4, 4, -1}; break;
-    case SL_TYPE_DOUBLE: p = (sl_pgtype){SL_OID_FLOAT8, 8, -1}; break;
-    case SL_TYPE_DECIMAL:
-        p = (sl_pgtype){SL_OID_NUMERIC, -1, ((t.precision << 16) | t.scale) + 4};
-        break;
-    case SL_TYPE_CHAR: p = (sl_pgtype){SL_OID_BPCHAR, -1, t.precision + 4}; break;
-    case SL_TYPE_VARCHAR:
-        p = t.precision >= SL_MAX_LENGTH ? (sl_pgtype){SL_OID_TEXT, -1, -1}
-                                         : (sl_pgtype){SL_OID_VARCHAR, -1, t.precision + 4};
-        break;
-    case SL_TYPE_BINARY:
-    case SL_TYPE_VARBINARY: p = (sl_pgtype){SL_OID_BYTEA, -1, -1}; break;
-    case SL_TYPE_DATE: p = (sl_pgtype){SL_OID_DATE, 4, -1}; break;
-    case SL_TYPE_TIME: p = (sl_pgtype){SL_OID_TIME, 8, frac}; break;
-    case SL_TYPE_TIMESTAMP: p = (sl_pgtype){SL_OID_TIMESTAMP, 8, frac}; break;
-    case SL_TYPE_TIMESTAMP_LTZ: p = (sl_pgtype){SL_OID_TIMESTAMPTZ, 8, frac}; break;
-    case SL_TYPE_INTERVAL_DT:
-    case SL_TYPE_INTERVAL_YM: p = (sl_pgtype){SL_OID_INTERVAL, 16, -1}; break;
-    default: break;
-    }
-    return p;
-}
 
 sl_type sl_pgtype_from_oid(int32_t oid)
 {

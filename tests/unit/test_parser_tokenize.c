@@ -141,7 +141,7 @@ static void t_illegal_and_unterminated(void)
 {
     static const struct { const char *s; int len; bool unterminated; } cases[] = {
         {"'abc", 4, true}, {"`abc", 4, true}, {"/* abc", 6, true}, {"/*", 2, true},
-        {"'it''", 5, true}, {"\"x\"", 3, false}, {"\"x", 2, true}, {"?", 1, false},
+        {"'it''", 5, true}, {"\"x", 2, true}, {"E'x", 3, true}, {"?", 1, false},
         {"!", 1, false}, {"|", 1, false}, {"{", 1, false}, {"#", 1, false}, {"$", 1, false},
     };
     for (size_t i = 0; i < SL_ARRAY_LEN(cases); i++) {

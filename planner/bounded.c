@@ -1,0 +1,321 @@
+/*
+** bounded.c — the bounded query path: a query over PostgreSQL's catalog
+** relations (syscat.c) runs here, in the caller's thread, instead of as a
+** job. Each node of the logical plan is materialized, bottom-up, into one
+** chunk: scans (the relation's rows now), VALUES, filters and projections
+** through the one evaluator (exec/eval.c), joins through exec/op_join.c
+** (hash join on the equality keys found in the condition, the whole
+** condition as the residual), sorts through exec/op_sort.c (PostgreSQL's
+** NULL order), LIMIT / OFFSET. Rows go to the session's sl_result_sink like
+** any query's. Other operators (aggregations, windows, unions) are 0A000
+** here for now.
+**
+** Main routines: sl_lp_reads_sysrel, sl_bounded_run.
+*/
+#include "planner_int.h"
+#include "session_int.h"
+
+#include <string.h>
+
+bool sl_lp_reads_sysrel(const sl_lp *lp)
+{
+    if (!lp)
+        return false;
+    if (lp->kind == SL_LP_SCAN && lp->sysrel)
+        return true;
+    return sl_lp_reads_sysrel(lp->input) || sl_lp_reads_sysrel(lp->right);
+}
+
+typedef struct sl__bq {
+    sl_session *s;       /* the session (catalog) */
+    sl_eval_env env;     /* clock and time zone */
+    sl_error *err;       /* the first error */
+} sl__bq;
+
+static sl_type *sl__lp_types(const sl_lp *lp)
+{
+    sl_type *t = sl_calloc((size_t)lp->ncols + 1, sizeof(sl_type));
+    for (int i = 0; i < lp->ncols; i++)
+        t[i] = lp->cols[i].type;
+    return t;
+}
+
+static sl_chunk *sl__new_for(const sl_lp *lp, int cap)
+{
+    sl_type *t = sl__lp_types(lp);
+    sl_chunk *c = sl_chunk_new(lp->ncols, t, cap > 0 ? cap : 1);
+    sl_free(t);
+    return c;
+}
+
+/* Evaluate exprs over in into a new chunk of lp's columns. */
+static sl_chunk *sl__project(sl__bq *q, const sl_lp *lp, sl_bexpr *const *exprs, int n,
+                             const sl_chunk *in, const sl_lp *inlp)
+{
+    sl_chunk *out = sl__new_for(lp, in->nrows);
+    sl_type *it = inlp ? sl__lp_types(inlp) : NULL;
+    for (int i = 0; i < n; i++) {
+        sl_eval_prog *p = sl_eval_compile(exprs[i], inlp ? inlp->ncols : 0, it, q->err);
+        int rc = p && in->nrows > 0 ? sl_eval_into(p, in, &q->env, out, i, q->err) : (p ? 0 : -1);
+        sl_eval_free(p);
+        if (rc != 0) {
+            sl_free(it);
+            sl_chunk_free(out);
+            return NULL;
+        }
+    }
+    sl_free(it);
+    for (int r = 0; r < in->nrows; r++)
+        out->kinds[r] = SL_ROW_INSERT;
+    out->nrows = in->nrows;
+    return out;
+}
+
+/* Pick the rows sel[i] != 0 (or the rows perm[0..n)) of in. */
+static sl_chunk *sl__take(const sl_lp *lp, const sl_chunk *in, const int *rows, int n)
+{
+    sl_chunk *out = sl__new_for(lp, n);
+    sl_chunk_append_rows(out, in, rows, n);
+    return out;
+}
+
+/* Equality keys col_l = col_r among the AND-ed terms of a join condition. */
+static void sl__join_keys(const sl_bexpr *b, int nl, const sl_lp *l, const sl_lp *r, int *lk,
+                          int *rk, int *n)
+{
+    if (!b || b->kind != SL_BX_CALL)
+        return;
+    if (b->fn->id == SL_FN_AND) {
+        sl__join_keys(b->args[0], nl, l, r, lk, rk, n);
+        sl__join_keys(b->args[1], nl, l, r, lk, rk, n);
+        return;
+    }
+    if (b->fn->id != SL_FN_EQ || b->args[0]->kind != SL_BX_COLUMN ||
+        b->args[1]->kind != SL_BX_COLUMN || *n >= 16)
+        return;
+    int a = b->args[0]->col, c = b->args[1]->col;
+    if (a >= nl && c < nl) {
+        int t = a;
+        a = c;
+        c = t;
+    }
+    if (a >= nl || c < nl)
+        return;
+    if (sl_phys_of(l->cols[a].type) != sl_phys_of(r->cols[c - nl].type))
+        return;
+    /* integers of every width share the representation; strings too */
+    lk[*n] = a;
+    rk[*n] = c - nl;
+    (*n)++;
+}
+
+static sl_chunk *sl__run(sl__bq *q, const sl_lp *lp)
+{
+    switch (lp->kind) {
+    case SL_LP_SCAN:
+        if (!lp->sysrel)
+            break;
+        return sl_sysrel_rows(lp->sysrel, q->s);
+    case SL_LP_VALUES: {
+        sl_chunk *one = sl_chunk_new(0, NULL, 1);
+        sl_chunk_append_row(one, SL_ROW_INSERT);
+        sl_chunk *out = sl__new_for(lp, lp->nrows);
+        for (int r = 0; r < lp->nrows; r++) {
+            sl_chunk *row = sl__project(q, lp, lp->rows[r], lp->ncols, one, NULL);
+            if (!row) {
+                sl_chunk_free(one);
+                sl_chunk_free(out);
+                return NULL;
+            }
+            sl_chunk_copy_row(out, row, 0);
+            sl_chunk_free(row);
+        }
+        sl_chunk_free(one);
+        return out;
+    }
+    case SL_LP_FILTER: {
+        sl_chunk *in = sl__run(q, lp->input);
+        if (!in)
+            return NULL;
+        sl_type *it = sl__lp_types(lp->input);
+        sl_eval_prog *p = sl_eval_compile(lp->exprs[0], lp->input->ncols, it, q->err);
+        sl_free(it);
+        uint8_t *sel = sl_calloc((size_t)in->nrows + 1, 1);
+        int n = p && in->nrows > 0 ? sl_eval_filter(p, in, &q->env, sel, q->err) : (p ? 0 : -1);
+        sl_eval_free(p);
+        sl_chunk *out = NULL;
+        if (n >= 0) {
+            int *rows = sl_calloc((size_t)n + 1, sizeof(int));
+            for (int i = 0, k = 0; i < in->nrows; i++)
+                if (sel[i])
+                    rows[k++] = i;
+            out = sl__take(lp, in, rows, n);
+            sl_free(rows);
+        }
+        sl_free(sel);
+        sl_chunk_free(in);
+        return out;
+    }
+    case SL_LP_PROJECT: {
+        sl_chunk *in = sl__run(q, lp->input);
+        if (!in)
+            return NULL;
+        sl_chunk *out = sl__project(q, lp, lp->exprs, lp->nexprs, in, lp->input);
+        sl_chunk_free(in);
+        return out;
+    }
+    case SL_LP_JOIN: {
+        sl_chunk *l = sl__run(q, lp->input);
+        sl_chunk *r = l ? sl__run(q, lp->right) : NULL;
+        if (!r) {
+            sl_chunk_free(l);
+            return NULL;
+        }
+        const sl_bexpr *cond = lp->nexprs > 0 ? lp->exprs[0] : NULL;
+        int lk[16], rk[16], nk = 0;
+        sl__join_keys(cond, lp->input->ncols, lp->input, lp->right, lk, rk, &nk);
+        sl_join_keys keys = {nk, lk, rk};
+        sl_eval_prog *p = NULL;
+        if (cond) {
+            sl_type *t = sl__lp_types(lp);
+            /* the join's own output types may be nullable where the side's are not */
+            for (int i = 0; i < lp->input->ncols; i++)
+                t[i] = lp->input->cols[i].type;
+            for (int i = 0; i < lp->right->ncols; i++)
+                t[lp->input->ncols + i] = lp->right->cols[i].type;
+            p = sl_eval_compile(cond, lp->ncols, t, q->err);
+            sl_free(t);
+        }
+        sl_chunk *out = NULL;
+        if (!cond || p)
+            sl_join_bounded(l, r, &keys, p, lp->join_type, &q->env, &out, q->err);
+        sl_eval_free(p);
+        sl_chunk_free(l);
+        sl_chunk_free(r);
+        return out;
+    }
+    case SL_LP_SORT: {
+        sl_chunk *in = sl__run(q, lp->input);
+        if (!in)
+            return NULL;
+        sl_sort_key *keys = sl_calloc((size_t)lp->norder + 1, sizeof(sl_sort_key));
+        for (int i = 0; i < lp->norder; i++)
+            keys[i] = (sl_sort_key){lp->order[i].col, lp->order[i].desc, lp->order[i].nulls};
+        int *perm = sl_calloc((size_t)in->nrows + 1, sizeof(int));
+        sl_sort_bounded(in, keys, lp->norder, perm);
+        sl_chunk *out = sl__take(lp, in, perm, in->nrows);
+        sl_free(perm);
+        sl_free(keys);
+        sl_chunk_free(in);
+        return out;
+    }
+    case SL_LP_OVER: {
+        /* ROW_NUMBER() OVER (PARTITION BY keys ORDER BY order): sort by both,
+        ** number the rows of each partition from 1 */
+        sl_chunk *in = sl__run(q, lp->input);
+        if (!in)
+            return NULL;
+        int nk = lp->nkeys + lp->norder;
+        sl_sort_key *keys = sl_calloc((size_t)nk + 1, sizeof(sl_sort_key));
+        for (int i = 0; i < lp->nkeys; i++)
+            keys[i] = (sl_sort_key){lp->keys[i], false, 0};
+        for (int i = 0; i < lp->norder; i++)
+            keys[lp->nkeys + i] = (sl_sort_key){lp->order[i].col, lp->order[i].desc, lp->order[i].nulls};
+        int *perm = sl_calloc((size_t)in->nrows + 1, sizeof(int));
+        sl_sort_bounded(in, keys, nk, perm);
+        sl_chunk *out = sl__new_for(lp, in->nrows);
+        int64_t rn = 0;
+        for (int k = 0; k < in->nrows; k++) {
+            bool same = k > 0;
+            for (int i = 0; same && i < lp->nkeys; i++)
+                same = sl_chunk_values_equal(in, lp->keys[i], perm[k - 1], perm[k]);
+            rn = same ? rn + 1 : 1;
+            int d = sl_chunk_append_row(out, SL_ROW_INSERT);
+            for (int c = 0; c < in->ncols; c++)
+                sl_chunk_set_from(out, c, d, in, c, perm[k]);
+            sl_chunk_set_i64(out, in->ncols, d, rn);
+        }
+        sl_free(perm);
+        sl_free(keys);
+        sl_chunk_free(in);
+        return out;
+    }
+    case SL_LP_LIMIT: {
+        sl_chunk *in = sl__run(q, lp->input);
+        if (!in)
+            return NULL;
+        int64_t from = lp->offset < in->nrows ? lp->offset : in->nrows;
+        int64_t to = lp->limit < 0 || from + lp->limit > in->nrows ? in->nrows : from + lp->limit;
+        int *rows = sl_calloc((size_t)(to - from) + 1, sizeof(int));
+        for (int64_t i = from; i < to; i++)
+            rows[i - from] = (int)i;
+        sl_chunk *out = sl__take(lp, in, rows, (int)(to - from));
+        sl_free(rows);
+        sl_chunk_free(in);
+        return out;
+    }
+    default:
+        break;
+    }
+    sl_strbuf sb = SL_STRBUF_INIT;
+    sl_lp_describe(&sb, lp);
+    sl_error_set(q->err, SL_ERR_NOT_SUPPORTED, lp->pos,
+                 "a query over the catalog relations cannot run this operator yet");
+    sl_error_detail(q->err, "It needs %s; the bounded path runs scans, filters, projections, "
+                            "joins, sorts and limits so far.", sl_strbuf_cstr(&sb));
+    sl_strbuf_free(&sb);
+    return NULL;
+}
+
+int sl_bounded_run(sl_session *s, const sl_lp *lp, const sl_result_sink *out, sl_error *err)
+{
+    sl_tz *tz = NULL;
+    if (sl__time_zone(s, &tz, err) != 0)
+        return -1;
+    sl__bq q = {s, {sl_now_nanos(), tz}, err};
+    sl_chunk *c = sl__run(&q, lp);
+    if (!c) {
+        sl_tz_free(tz);
+        if (!sl_error_isset(err))
+            sl_error_set(err, SL_ERR_INTERNAL, lp->pos, "the query failed");
+        return -1;
+    }
+    int rc = 0;
+    if (out && out->begin) {
+        const char **names = sl_calloc((size_t)lp->ncols + 1, sizeof(char *));
+        sl_type *types = sl__lp_types(lp);
+        for (int i = 0; i < lp->ncols; i++)
+            names[i] = lp->cols[i].name;
+        rc = out->begin(out->ctx, lp->ncols, names, types);
+        sl_free(names);
+        sl_free(types);
+    }
+    char **vals = sl_calloc((size_t)lp->ncols + 1, sizeof(char *));
+    size_t *lens = sl_calloc((size_t)lp->ncols + 1, sizeof(size_t));
+    sl_strbuf *sb = sl_calloc((size_t)lp->ncols + 1, sizeof(sl_strbuf));
+    for (int r = 0; rc == 0 && r < c->nrows; r++) {
+        for (int i = 0; i < lp->ncols; i++) {
+            sl_strbuf_reset(&sb[i]);
+            bool set = sl_value_format_tz(&sb[i], &c->cols[i], r, tz);
+            vals[i] = set ? (char *)sl_strbuf_cstr(&sb[i]) : NULL;
+            lens[i] = set ? sb[i].len : 0;
+        }
+        if (out && out->row && out->row(out->ctx, (const char *const *)vals, lens) != 0)
+            rc = 1;
+        if (s->interrupt && *s->interrupt)
+            rc = 1;
+    }
+    for (int i = 0; i < lp->ncols; i++)
+        sl_strbuf_free(&sb[i]);
+    sl_free(sb);
+    sl_free(vals);
+    sl_free(lens);
+    char tag[64];
+    snprintf(tag, sizeof tag, "SELECT %d", c->nrows);
+    sl_chunk_free(c);
+    sl_tz_free(tz);
+    if (rc != 0)
+        return sl_error_set(err, "57014", -1, "canceling statement due to user request");
+    sl__result_complete(out, tag);
+    return 0;
+}

@@ -1,0 +1,433 @@
+/*
+** syscat.c — PostgreSQL's catalog relations over the session's catalog:
+** pg_catalog.pg_namespace, pg_class, pg_attribute, pg_type, pg_index,
+** pg_constraint, pg_description, pg_attrdef, pg_collation, pg_am,
+** pg_database and information_schema.tables / columns, with PostgreSQL's
+** column names (the columns psql and pgJDBC read, and the obvious ones).
+** Read-only, resolved by the binder like tables (sl_sysrel_find: qualified,
+** or unqualified when no table or view has the name) and read by the bounded
+** query path (bounded.c), which asks for their rows at query time
+** (sl_sysrel_rows). They are never in the user catalog file.
+**
+** Objects: tables and views (temporary views too) are in schema public
+** (oid 2200, as in PostgreSQL); the relations of this file in pg_catalog
+** (oid 11) and information_schema (oid 13000). A relation's oid is stable:
+** 16384 + (FNV-1a hash of "schema.name") mod 2^30 (sl_pg_relation_oid,
+** base/sl_pgtype.c: the ::regclass cast computes the same). A PRIMARY KEY
+** is a unique index <table>_pkey (pg_class relkind 'i', pg_index) and its
+** constraint (pg_constraint contype 'p'); a column's COMMENT is its
+** pg_description. Column types are base/sl_pgtype.c's, the wire server's.
+** Every object belongs to the role "sluice" (oid 10); there is one
+** database, "sluice" (oid 5), UTF8 (encoding 6). Types: oid -> BIGINT,
+** name / text / "char" -> STRING, int2 / int4 -> INT, arrays -> their text.
+**
+** Main routines: sl_sysrel_find, sl_sysrel_cols, sl_sysrel_rows, sl_sysrel_oid.
+*/
+#include "planner_int.h"
+#include "session_int.h"
+#include "../base/sl_pgtype.h"
+
+#include <string.h>
+
+#define SL__OID_PG_CATALOG 11
+#define SL__OID_PUBLIC 2200
+#define SL__OID_INFO_SCHEMA 13000
+#define SL__OID_HEAP 2
+
+typedef enum sl__rel_id {
+    SL__PG_NAMESPACE, SL__PG_CLASS, SL__PG_AM, SL__PG_DATABASE, SL__IS_TABLES, SL__IS_COLUMNS,
+    SL__PG_ATTRIBUTE, SL__PG_TYPE, SL__PG_DESCRIPTION, SL__PG_ATTRDEF, SL__PG_INDEX,
+    SL__PG_CONSTRAINT, SL__PG_COLLATION,
+} sl__rel_id;
+
+/* Column type letters: o oid (BIGINT NOT NULL), n name (STRING NOT NULL), s
+** text (STRING, nullable), c "char" (STRING NOT NULL), i int4, b bool. */
+struct sl_sysrel {
+    sl__rel_id id;          /* which */
+    const char *schema;     /* pg_catalog / information_schema */
+    const char *name;       /* relation name */
+    const char *cols;       /* "name:letter,..." */
+};
+
+static const sl_sysrel sl__rels[] = {
+    {SL__PG_NAMESPACE, "pg_catalog", "pg_namespace", "oid:o,nspname:n,nspowner:o"},
+    {SL__PG_CLASS, "pg_catalog", "pg_class",
+     "oid:o,relname:n,relnamespace:o,reltype:o,reloftype:o,relowner:o,relam:o,reltablespace:o,"
+     "reltoastrelid:o,relhasindex:b,relpersistence:c,relkind:c,relnatts:i,relchecks:i,"
+     "relhasrules:b,relhastriggers:b,relrowsecurity:b,relforcerowsecurity:b,relreplident:c,"
+     "relispartition:b,reloptions:s,relpartbound:s"},
+    {SL__PG_ATTRIBUTE, "pg_catalog", "pg_attribute",
+     "attrelid:o,attname:n,atttypid:o,attlen:i,attnum:i,atttypmod:i,attnotnull:b,atthasdef:b,"
+     "attidentity:c,attgenerated:c,attisdropped:b,attstorage:c,attcompression:c,"
+     "attstattarget:i,attcollation:o"},
+    {SL__PG_TYPE, "pg_catalog", "pg_type",
+     "oid:o,typname:n,typnamespace:o,typowner:o,typlen:i,typtype:c,typnotnull:b,"
+     "typbasetype:o,typtypmod:i,typcollation:o"},
+    {SL__PG_DESCRIPTION, "pg_catalog", "pg_description",
+     "objoid:o,classoid:o,objsubid:i,description:n"},
+    {SL__PG_ATTRDEF, "pg_catalog", "pg_attrdef", "oid:o,adrelid:o,adnum:i,adbin:n"},
+    {SL__PG_INDEX, "pg_catalog", "pg_index",
+     "indexrelid:o,indrelid:o,indnatts:i,indisunique:b,indisprimary:b,indisclustered:b,"
+     "indisvalid:b,indisreplident:b,indkey:n"},
+    {SL__PG_CONSTRAINT, "pg_catalog", "pg_constraint",
+     "oid:o,conname:n,connamespace:o,contype:c,condeferrable:b,condeferred:b,conrelid:o,"
+     "conindid:o,conkey:n"},
+    {SL__PG_COLLATION, "pg_catalog", "pg_collation", "oid:o,collname:n,collnamespace:o"},
+    {SL__PG_AM, "pg_catalog", "pg_am", "oid:o,amname:n,amtype:c"},
+    {SL__PG_DATABASE, "pg_catalog", "pg_database",
+     "oid:o,datname:n,datdba:o,encoding:i,datlocprovider:c,datcollate:n,datctype:n,"
+     "daticulocale:s,datacl:s,datallowconn:b"},
+    {SL__IS_TABLES, "information_schema", "tables",
+     "table_catalog:n,table_schema:n,table_name:n,table_type:n"},
+    {SL__IS_COLUMNS, "information_schema", "columns",
+     "table_catalog:n,table_schema:n,table_name:n,column_name:n,ordinal_position:i,"
+     "is_nullable:n"},
+};
+
+const sl_sysrel *sl_sysrel_find(const char *schema, const char *name)
+{
+    for (size_t i = 0; i < SL_ARRAY_LEN(sl__rels); i++) {
+        const sl_sysrel *r = &sl__rels[i];
+        bool in_schema = schema ? strcmp(schema, r->schema) == 0
+                                : strcmp(r->schema, "pg_catalog") == 0;
+        if (in_schema && strcmp(name, r->name) == 0)
+            return r;
+    }
+    return NULL;
+}
+
+const char *sl_sysrel_schema(const sl_sysrel *r) { return r->schema; }
+const char *sl_sysrel_name(const sl_sysrel *r) { return r->name; }
+
+static sl_type sl__col_type(char letter)
+{
+    sl_type t;
+    switch (letter) {
+    case 'o': t = sl_type_make(SL_TYPE_BIGINT); t.not_null = true; break;
+    case 'i': t = sl_type_make(SL_TYPE_INT); t.not_null = true; break;
+    case 'b': t = sl_type_make(SL_TYPE_BOOLEAN); t.not_null = true; break;
+    default:
+        t = sl_type_make_p(SL_TYPE_VARCHAR, SL_MAX_LENGTH, 0);
+        t.not_null = letter != 's';
+    }
+    return t;
+}
+
+int sl_sysrel_cols(const sl_sysrel *r, char names[][64], sl_type *types, int max)
+{
+    int n = 0;
+    for (const char *p = r->cols; *p && n < max;) {
+        const char *colon = strchr(p, ':');
+        size_t len = (size_t)(colon - p);
+        memcpy(names[n], p, len);
+        names[n][len] = 0;
+        types[n] = sl__col_type(colon[1]);
+        n++;
+        p = colon + 2;
+        if (*p == ',')
+            p++;
+    }
+    return n;
+}
+
+int64_t sl_sysrel_oid(const char *schema, const char *name)
+{
+    return sl_pg_relation_oid(schema, name, strlen(name));
+}
+
+/* One row being appended: values in column order. */
+typedef struct sl__rowb {
+    sl_chunk *c; /* the rows */
+    int r;       /* this row */
+    int col;     /* next column */
+} sl__rowb;
+
+static sl__rowb sl__row(sl_chunk **c)
+{
+    if (sl_chunk_full(*c)) {
+        int cap = (*c)->cap * 2;
+        sl_type *types = sl_calloc((size_t)(*c)->ncols, sizeof(sl_type));
+        for (int i = 0; i < (*c)->ncols; i++)
+            types[i] = (*c)->cols[i].type;
+        sl_chunk *n = sl_chunk_new((*c)->ncols, types, cap);
+        sl_free(types);
+        int *all = sl_calloc((size_t)(*c)->nrows, sizeof(int));
+        for (int i = 0; i < (*c)->nrows; i++)
+            all[i] = i;
+        sl_chunk_append_rows(n, *c, all, (*c)->nrows);
+        sl_free(all);
+        sl_chunk_free(*c);
+        *c = n;
+    }
+    sl__rowb b = {*c, sl_chunk_append_row(*c, SL_ROW_INSERT), 0};
+    return b;
+}
+
+static void sl__i(sl__rowb *b, int64_t v) { sl_chunk_set_i64(b->c, b->col++, b->r, v); }
+static void sl__b(sl__rowb *b, bool v) { sl_chunk_set_bool(b->c, b->col++, b->r, v); }
+static void sl__null(sl__rowb *b) { sl_chunk_set_null(b->c, b->col++, b->r); }
+static void sl__s(sl__rowb *b, const char *s) { sl_chunk_set_str(b->c, b->col++, b->r, s, strlen(s)); }
+
+/* A pg_class row. */
+static void sl__class_row(sl_chunk **c, const char *schema, int64_t nsp, const char *name,
+                          const char *kind, int natts, bool has_index)
+{
+    sl__rowb b = sl__row(c);
+    sl__i(&b, sl_sysrel_oid(schema, name));
+    sl__s(&b, name);
+    sl__i(&b, nsp);
+    sl__i(&b, 0);
+    sl__i(&b, 0);
+    sl__i(&b, 10);
+    sl__i(&b, kind[0] == 'r' || kind[0] == 'i' ? SL__OID_HEAP : 0);
+    sl__i(&b, 0);
+    sl__i(&b, 0);
+    sl__b(&b, has_index);
+    sl__s(&b, "p");
+    sl__s(&b, kind);
+    sl__i(&b, natts);
+    sl__i(&b, 0);
+    sl__b(&b, false);
+    sl__b(&b, false);
+    sl__b(&b, false);
+    sl__b(&b, false);
+    sl__s(&b, "d");
+    sl__b(&b, false);
+    sl__null(&b);
+    sl__null(&b);
+}
+
+/* A relation of the session: a table or a view of public, or one of ours. */
+typedef struct sl__obj {
+    const char *schema;      /* its schema */
+    int64_t nsp;             /* the schema's oid */
+    const char *name;        /* its name */
+    bool view;               /* a view (information_schema's relations are views) */
+    const sl_table *table;   /* a table's columns, or NULL */
+} sl__obj;
+
+static void sl__objects(sl_session *s, sl_list *out)
+{
+    sl_list *names = sl_catalog_table_names(s->eng->cat);
+    for (int i = 0; i < names->n; i++) {
+        sl__obj *o = sl_calloc(1, sizeof *o);
+        const sl_table *t = sl_catalog_table(s->eng->cat, names->items[i]);
+        *o = (sl__obj){"public", SL__OID_PUBLIC, t->name, false, t};
+        sl_list_push(out, o);
+    }
+    sl_list_free(names, sl_free);
+    names = sl_catalog_view_names(s->eng->cat);
+    for (int i = 0; i < names->n; i++) {
+        const sl_view *v = sl_catalog_view(s->eng->cat, names->items[i]);
+        sl__obj *o = sl_calloc(1, sizeof *o);
+        *o = (sl__obj){"public", SL__OID_PUBLIC, v->name, true, NULL};
+        sl_list_push(out, o);
+    }
+    sl_list_free(names, sl_free);
+    for (int i = 0; i < sl_list_len(s->tviews); i++) {
+        const sl_view *v = sl_list_get(s->tviews, i);
+        sl__obj *o = sl_calloc(1, sizeof *o);
+        *o = (sl__obj){"public", SL__OID_PUBLIC, v->name, true, NULL};
+        sl_list_push(out, o);
+    }
+    for (size_t i = 0; i < SL_ARRAY_LEN(sl__rels); i++) {
+        bool is = strcmp(sl__rels[i].schema, "information_schema") == 0;
+        sl__obj *o = sl_calloc(1, sizeof *o);
+        *o = (sl__obj){sl__rels[i].schema, is ? SL__OID_INFO_SCHEMA : SL__OID_PG_CATALOG,
+                       sl__rels[i].name, is, NULL};
+        sl_list_push(out, o);
+    }
+}
+
+sl_chunk *sl_sysrel_rows(const sl_sysrel *r, sl_session *s)
+{
+    char names[32][64];
+    sl_type types[32];
+    int ncols = sl_sysrel_cols(r, names, types, 32);
+    sl_chunk *c = sl_chunk_new(ncols, types, 16);
+    sl_list *objs = sl_list_new();
+    sl__objects(s, objs);
+    switch (r->id) {
+    case SL__PG_NAMESPACE: {
+        static const struct {
+            int64_t oid;
+            const char *name;
+        } nsp[] = {{SL__OID_PG_CATALOG, "pg_catalog"}, {SL__OID_PUBLIC, "public"},
+                   {SL__OID_INFO_SCHEMA, "information_schema"}};
+        for (size_t i = 0; i < SL_ARRAY_LEN(nsp); i++) {
+            sl__rowb b = sl__row(&c);
+            sl__i(&b, nsp[i].oid);
+            sl__s(&b, nsp[i].name);
+            sl__i(&b, 10);
+        }
+        break;
+    }
+    case SL__PG_CLASS:
+        for (int i = 0; i < objs->n; i++) {
+            const sl__obj *o = objs->items[i];
+            sl__class_row(&c, o->schema, o->nsp, o->name, o->view ? "v" : "r",
+                          o->table ? o->table->ncols : 0, o->table && o->table->npk > 0);
+            if (o->table && o->table->npk > 0) {
+                char *idx = sl_sprintf("%s_pkey", o->name);
+                sl__class_row(&c, o->schema, o->nsp, idx, "i", o->table->npk, false);
+                sl_free(idx);
+            }
+        }
+        break;
+    case SL__PG_ATTRIBUTE:
+        for (int i = 0; i < objs->n; i++) {
+            const sl__obj *o = objs->items[i];
+            for (int k = 0; o->table && k < o->table->ncols; k++) {
+                sl_pgtype pt = sl_pgtype_of(o->table->cols[k].type);
+                sl__rowb b = sl__row(&c);
+                sl__i(&b, sl_sysrel_oid(o->schema, o->name));
+                sl__s(&b, o->table->cols[k].name);
+                sl__i(&b, pt.oid);
+                sl__i(&b, pt.size);
+                sl__i(&b, k + 1);
+                sl__i(&b, pt.typmod);
+                sl__b(&b, o->table->cols[k].type.not_null);
+                sl__b(&b, false);
+                sl__s(&b, "");
+                sl__s(&b, "");
+                sl__b(&b, false);
+                sl__s(&b, pt.size < 0 ? "x" : "p");
+                sl__s(&b, "");
+                sl__i(&b, -1);
+                sl__i(&b, sl_type_is_string(o->table->cols[k].type.id) ? 100 : 0);
+            }
+        }
+        break;
+    case SL__PG_TYPE: {
+        int n;
+        const sl_pgtype_row *t = sl_pgtype_builtin(&n);
+        for (int i = 0; i < n; i++) {
+            sl__rowb b = sl__row(&c);
+            sl__i(&b, t[i].oid);
+            sl__s(&b, t[i].typname);
+            sl__i(&b, SL__OID_PG_CATALOG);
+            sl__i(&b, 10);
+            sl__i(&b, t[i].typlen);
+            sl__s(&b, "b");
+            sl__b(&b, false);
+            sl__i(&b, 0);
+            sl__i(&b, -1);
+            bool str = t[i].oid == SL_OID_TEXT || t[i].oid == SL_OID_VARCHAR || t[i].oid == SL_OID_BPCHAR;
+            sl__i(&b, str ? 100 : 0);
+        }
+        break;
+    }
+    case SL__PG_DESCRIPTION:
+        for (int i = 0; i < objs->n; i++) {
+            const sl__obj *o = objs->items[i];
+            for (int k = 0; o->table && k < o->table->ncols; k++) {
+                if (!o->table->cols[k].comment)
+                    continue;
+                sl__rowb b = sl__row(&c);
+                sl__i(&b, sl_sysrel_oid(o->schema, o->name));
+                sl__i(&b, sl_sysrel_oid("pg_catalog", "pg_class"));
+                sl__i(&b, k + 1);
+                sl__s(&b, o->table->cols[k].comment);
+            }
+        }
+        break;
+    case SL__PG_ATTRDEF:
+        break; /* no column has a default */
+    case SL__PG_COLLATION: {
+        sl__rowb b = sl__row(&c);
+        sl__i(&b, 100);
+        sl__s(&b, "default");
+        sl__i(&b, SL__OID_PG_CATALOG);
+        break;
+    }
+    case SL__PG_INDEX:
+    case SL__PG_CONSTRAINT:
+        /* a PRIMARY KEY: a unique index <table>_pkey and its constraint */
+        for (int i = 0; i < objs->n; i++) {
+            const sl__obj *o = objs->items[i];
+            if (!o->table || o->table->npk == 0)
+                continue;
+            char *idx = sl_sprintf("%s_pkey", o->name);
+            sl_strbuf key = SL_STRBUF_INIT;
+            for (int k = 0; k < o->table->npk; k++)
+                sl_strbuf_appendf(&key, "%s%d", k ? " " : "", o->table->pk[k] + 1);
+            sl__rowb b = sl__row(&c);
+            if (r->id == SL__PG_INDEX) {
+                sl__i(&b, sl_sysrel_oid(o->schema, idx));
+                sl__i(&b, sl_sysrel_oid(o->schema, o->name));
+                sl__i(&b, o->table->npk);
+                sl__b(&b, true);
+                sl__b(&b, true);
+                sl__b(&b, false);
+                sl__b(&b, true);
+                sl__b(&b, false);
+                sl__s(&b, sl_strbuf_cstr(&key));
+            } else {
+                sl__i(&b, sl_sysrel_oid("pg_constraint", idx));
+                sl__s(&b, idx);
+                sl__i(&b, o->nsp);
+                sl__s(&b, "p");
+                sl__b(&b, false);
+                sl__b(&b, false);
+                sl__i(&b, sl_sysrel_oid(o->schema, o->name));
+                sl__i(&b, sl_sysrel_oid(o->schema, idx));
+                sl_strbuf_reset(&key);
+                sl_strbuf_append(&key, "{");
+                for (int k = 0; k < o->table->npk; k++)
+                    sl_strbuf_appendf(&key, "%s%d", k ? "," : "", o->table->pk[k] + 1);
+                sl_strbuf_append(&key, "}");
+                sl__s(&b, sl_strbuf_cstr(&key));
+            }
+            sl_strbuf_free(&key);
+            sl_free(idx);
+        }
+        break;
+    case SL__PG_AM: {
+        sl__rowb b = sl__row(&c);
+        sl__i(&b, SL__OID_HEAP);
+        sl__s(&b, "heap");
+        sl__s(&b, "t");
+        break;
+    }
+    case SL__PG_DATABASE: {
+        sl__rowb b = sl__row(&c);
+        sl__i(&b, 5);
+        sl__s(&b, "sluice");
+        sl__i(&b, 10);
+        sl__i(&b, 6);
+        sl__s(&b, "c");
+        sl__s(&b, "C.UTF-8");
+        sl__s(&b, "C.UTF-8");
+        sl__null(&b);
+        sl__null(&b);
+        sl__b(&b, true);
+        break;
+    }
+    case SL__IS_TABLES:
+        for (int i = 0; i < objs->n; i++) {
+            const sl__obj *o = objs->items[i];
+            sl__rowb b = sl__row(&c);
+            sl__s(&b, "sluice");
+            sl__s(&b, o->schema);
+            sl__s(&b, o->name);
+            sl__s(&b, o->view ? "VIEW" : "BASE TABLE");
+        }
+        break;
+    case SL__IS_COLUMNS:
+        for (int i = 0; i < objs->n; i++) {
+            const sl__obj *o = objs->items[i];
+            for (int k = 0; o->table && k < o->table->ncols; k++) {
+                sl__rowb b = sl__row(&c);
+                sl__s(&b, "sluice");
+                sl__s(&b, o->schema);
+                sl__s(&b, o->name);
+                sl__s(&b, o->table->cols[k].name);
+                sl__i(&b, k + 1);
+                sl__s(&b, o->table->cols[k].type.not_null ? "NO" : "YES");
+            }
+        }
+        break;
+    }
+    sl_list_free(objs, sl_free);
+    return c;
+}

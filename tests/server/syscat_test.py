@@ -1,0 +1,122 @@
+"""server.syscat / server.syscat_pg — PostgreSQL's catalog relations through
+`sluice serve`, read by psql (the independent client): psql's own \\dt, \\dv,
+\\l and \\dt NAME, the columns query of \\d NAME, and the queries pgJDBC's
+DatabaseMetaData.getTables / getColumns send (captured from a real PostgreSQL 15 into
+tests/server/syscat_queries/). Expected rows are computed here from the
+tables the test creates.
+
+With --pg (server.syscat_pg, the `pg` fixture: SLUICE_PG_PORT), the same
+table is created on the real PostgreSQL server and psql's \\dt NAME output and
+getColumns' rows for it must be the same on both (the reference is
+PostgreSQL itself)."""
+import os
+import subprocess
+import sys
+
+from srv_util import Server, psql, tmpdir
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+QUERIES = os.path.join(HERE, "syscat_queries")
+
+SLUICE_DDL = [
+    "CREATE TABLE syscat_t (id BIGINT, name STRING NOT NULL COMMENT 'who', "
+    "amount DECIMAL(10, 2), ts TIMESTAMP(3), PRIMARY KEY (id) NOT ENFORCED) "
+    "WITH ('connector' = 'datagen')",
+    "CREATE TABLE \"Mixed\" (k INT, v VARCHAR(20)) WITH ('connector' = 'datagen')",
+    "CREATE VIEW syscat_v AS SELECT k FROM \"Mixed\"",
+]
+PG_DDL = ("DROP TABLE IF EXISTS syscat_t; CREATE TABLE syscat_t (id bigint PRIMARY KEY, "
+          "name text NOT NULL, amount numeric(10,2), ts timestamp(3))")
+
+
+def query(name, table):
+    with open(os.path.join(QUERIES, name + ".sql")) as f:
+        return f.read().replace("LIKE 't'", "LIKE '%s'" % table)
+
+
+def ok(rc_out_err):
+    rc, out, err = rc_out_err
+    assert rc == 0, err
+    return out
+
+
+def rows(out):
+    return [line.split("|") for line in out.splitlines() if line]
+
+
+def check_sluice(port):
+    # \dt and \dv: psql's own queries (LEFT JOINs, CASE, IN, !~, ORDER BY 1,2)
+    dt = rows(ok(psql(port, "\\dt", "-A", "-t")))
+    assert dt == [["public", "Mixed", "table", "sluice"], ["public", "syscat_t", "table", "sluice"]], dt
+    dv = rows(ok(psql(port, "\\dv", "-A", "-t")))
+    assert dv == [["public", "syscat_v", "view", "sluice"]], dv
+    # \dt NAME: OPERATOR(pg_catalog.~) with COLLATE, a double-quoted name
+    one = rows(ok(psql(port, '\\dt "Mixed"', "-A", "-t")))
+    assert one == [["public", "Mixed", "table", "sluice"]], one
+    # \l: one database, UTF8
+    dbs = rows(ok(psql(port, "\\l", "-A", "-t")))
+    assert [r[:3] for r in dbs] == [["sluice", "sluice", "UTF8"]], dbs
+    # pgJDBC getTables (TABLE): comma join, LEFT JOIN pg_description, 'pg_class'::regclass
+    tables = rows(ok(psql(port, None, "-A", "-t", "-f", os.path.join(QUERIES, "jdbc_get_tables.sql"))))
+    assert [(r[1], r[2], r[3]) for r in tables] == [
+        ("public", "Mixed", "TABLE"), ("public", "syscat_t", "TABLE")], tables
+    # pgJDBC getColumns: a subquery with ROW_NUMBER() OVER, five joins, type oids
+    cols = rows(ok(psql(port, None, "-A", "-t", "-c", query("jdbc_get_columns", "syscat_t"))))
+    got = [(r[2], r[3], r[4], r[5], r[8], r[12]) for r in cols]
+    want = [("id", "20", "t", "-1", "1", ""), ("name", "25", "t", "-1", "2", "who"),
+            ("amount", "1700", "f", str(((10 << 16) | 2) + 4), "3", ""),
+            ("ts", "1114", "f", "3", "4", "")]
+    assert got == want, got
+    # information_schema
+    info = rows(ok(psql(port, "SELECT table_name, ordinal_position, column_name, is_nullable "
+                        "FROM information_schema.columns WHERE table_schema = 'public' "
+                        "ORDER BY table_name, ordinal_position", "-A", "-t")))
+    assert info == [["Mixed", "1", "k", "YES"], ["Mixed", "2", "v", "YES"],
+                    ["syscat_t", "1", "id", "NO"], ["syscat_t", "2", "name", "NO"],
+                    ["syscat_t", "3", "amount", "YES"], ["syscat_t", "4", "ts", "YES"]], info
+    # a bad query over them: a clean error with its position
+    rc, out, err = psql(port, "SELECT relname ~ '(' FROM pg_class")
+    assert rc != 0 and "invalid regular expression" in err and "2201B" not in out, err
+    return one, cols
+
+
+def check_against_pg(port, pg_port):
+    env = {"PGPASSWORD": "sluice"}
+    ok(psql(pg_port, PG_DDL, env=env))
+    want = ok(psql(pg_port, "\\dt syscat_t", env=env))
+    got = ok(psql(port, "\\dt syscat_t"))
+    assert got == want, (got, want)
+    q = query("jdbc_get_columns", "syscat_t")
+    want = rows(ok(psql(pg_port, None, "-A", "-t", "-c", q, env=env)))
+    got = rows(ok(psql(port, None, "-A", "-t", "-c", q)))
+    # nspname relname attname atttypid attnotnull atttypmod attlen typtypmod attnum
+    # (descriptions differ: PostgreSQL's table has no comment)
+    assert [r[:10] for r in got] == [r[:10] for r in want], (got, want)
+    # psql's \d NAME: the columns query (scalar subqueries, format_type, ORDER BY
+    # a column not selected), each server with its own oid of the table
+    for port_, e in ((pg_port, env), (port, None)):
+        oid = ok(psql(port_, "SELECT oid FROM pg_catalog.pg_class WHERE relname = 'syscat_t'",
+                      "-A", "-t", env=e)).strip()
+        out = ok(psql(port_, None, "-A", "-t", "-c",
+                      query("psql_d_3", "syscat_t").replace("@OID@", oid), env=e))
+        if port_ == pg_port:
+            want = rows(out)
+        else:
+            got = rows(out)
+    assert got == want and len(got) == 4, (got, want)
+
+
+def main():
+    tmp = tmpdir("srv-syscat-")
+    with Server(os.path.join(tmp, "data")) as srv:
+        for ddl in SLUICE_DDL:
+            ok(psql(srv.port, ddl))
+        check_sluice(srv.port)
+        if "--pg" in sys.argv:
+            check_against_pg(srv.port, int(os.environ["SLUICE_PG_PORT"]))
+        assert srv.stop() == 0, srv.log()
+    print("ok")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
