@@ -24,8 +24,12 @@
 **   extended.c  extended query: Parse / Bind / Describe / Execute / Close /
 **             Sync / Flush over prepared statements and portals, through
 **             sl_session_describe, sl_session_exec_params and cursors;
-**   types.c   Sluice types as PostgreSQL sees them: type OIDs, sizes and
-**             modifiers, and each value's text (and binary) wire form.
+**   types.c   values as PostgreSQL clients read and send them: each value's
+**             PostgreSQL text and binary form, parameters' OIDs to types
+**             (the OID / size / modifier of a type is base/sl_pgtype.c,
+**             which the pg_catalog relations share);
+**   attach.c  the data directory's SLUICE.server (host, port) that lets a
+**             shell opened on a served directory attach as a client.
 **
 ** Threads: the accept loop runs on the main thread; each connection on a
 ** thread of its own that owns its sl_session. Background jobs belong to the
