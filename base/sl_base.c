@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -825,15 +826,26 @@ const char *sl_did_you_mean(const char *word, const char *const *candidates, int
 ** Logging
 */
 
+static int sl__log_default = SL_LOG_WARN;
+static bool sl__log_timestamps;
+
+void sl_log_configure(sl_log_level default_level, bool timestamps)
+{
+    sl__log_default = (int)default_level;
+    sl__log_timestamps = timestamps;
+}
+
 static int sl__log_threshold(void)
 {
     static int level = -1;
     if (level < 0) {
         const char *v = getenv("SLUICE_LOG");
-        level = SL_LOG_WARN;
+        level = sl__log_default;
         if (v) {
             if (!sl_strcasecmp(v, "error"))
                 level = SL_LOG_ERROR;
+            else if (!sl_strcasecmp(v, "warn"))
+                level = SL_LOG_WARN;
             else if (!sl_strcasecmp(v, "info"))
                 level = SL_LOG_INFO;
             else if (!sl_strcasecmp(v, "debug"))
@@ -848,10 +860,25 @@ void sl_log(sl_log_level level, const char *fmt, ...)
     static const char *const names[] = {"ERROR", "WARN", "INFO", "DEBUG"};
     if ((int)level > sl__log_threshold())
         return;
+    /* One line, one write: lines of several threads never interleave. */
+    char line[4096];
+    size_t n = 0;
+    if (sl__log_timestamps) {
+        struct timespec ts;
+        struct tm tm;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        gmtime_r(&ts.tv_sec, &tm);
+        n = strftime(line, sizeof line, "%Y-%m-%dT%H:%M:%S", &tm);
+        n += (size_t)snprintf(line + n, sizeof line - n, ".%03ldZ ", ts.tv_nsec / 1000000);
+    }
+    n += (size_t)snprintf(line + n, sizeof line - n, "sluice [%s] ", names[level]);
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "sluice [%s] ", names[level]);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    if (n < sizeof line)
+        n += (size_t)vsnprintf(line + n, sizeof line - n, fmt, ap);
     va_end(ap);
+    if (n > sizeof line - 2)
+        n = sizeof line - 2;
+    line[n++] = '\n';
+    fwrite(line, 1, n, stderr);
 }

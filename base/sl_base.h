@@ -318,9 +318,14 @@ int sl_checksum_verify(const char *text, size_t len);
 
 /* ------------------------------------------------------------------------
 ** Logging to stderr. Level from env SLUICE_LOG (error, warn, info, debug);
-** default warn. Never log secrets: callers pass redacted values.
+** default warn (a server: info). Never log secrets: callers pass redacted
+** values.
 */
 typedef enum sl_log_level { SL_LOG_ERROR, SL_LOG_WARN, SL_LOG_INFO, SL_LOG_DEBUG } sl_log_level;
 void sl_log(sl_log_level level, const char *fmt, ...) SL_PRINTF(2, 3);
+/* For a long-running process (sluice serve), before its first sl_log: the
+** level when SLUICE_LOG is not set, and an ISO-8601 UTC time with
+** milliseconds at the start of every line. */
+void sl_log_configure(sl_log_level default_level, bool timestamps);
 
 #endif /* SL_BASE_H */

@@ -267,6 +267,8 @@ static void sl__serve_stop(sl_server *srv)
 
 int sl_serve_main(int argc, char **argv)
 {
+    /* A server's log: connections and job events (info) with their time. */
+    sl_log_configure(SL_LOG_INFO, true);
     sl_server_config cfg = {NULL, SL_SERVE_DEFAULT_HOST, SL_SERVE_DEFAULT_PORT,
                             SL_SERVE_MAX_CONNECTIONS, NULL, NULL, false, SL_SERVE_AUTH_TIMEOUT};
     enum { OPT_MAXCONN = 256, OPT_HELP, OPT_AUTH, OPT_CERT, OPT_KEY, OPT_AUTH_TIMEOUT };
