@@ -7,9 +7,9 @@
 **   row       -> DataRow (text, or binary per column for an extended-query
 **                portal; text is PostgreSQL's form of the value, or the
 **                engine's own when the session's sluice.result_format is
-**                'engine', as the sluice shell sets it); the output is written whenever 64 KiB are queued
-**                or 100 ms passed, so an unbounded query streams instead of
-**                buffering
+**                'engine', as the sluice shell sets it); the output is
+**                written whenever 64 KiB are queued or 100 ms passed, so an
+**                unbounded query streams instead of buffering
 **   notice    -> NoticeResponse
 **   complete  -> CommandComplete: "SELECT n" for every statement that
 **                returned rows (SELECT, SHOW, EXPLAIN, DESCRIBE ...), "FETCH
