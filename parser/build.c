@@ -1362,6 +1362,21 @@ static void sl__txn_modes(sl__parse *p, sl_list *modes)
     sl_list_free(modes, sl__ident_free_v);
 }
 
+sl__tok sl__pg_dotted(sl__parse *p, sl__tok prefix, sl__tok name)
+{
+    bool quoted = (prefix.n > 0 && (prefix.z[0] == '`' || prefix.z[0] == '"')) ||
+                  (name.n > 0 && (name.z[0] == '`' || name.z[0] == '"'));
+    if (quoted || name.pos != prefix.pos + prefix.n + 1) {
+        sl_error_set(p->err, SL_ERR_SYNTAX, name.pos, "syntax error at or near \"%.*s\"",
+                     name.n, name.z);
+        sl_error_hint(p->err, "Write a parameter's name as prefix.name, without quotes or spaces.");
+        return prefix;
+    }
+    sl__tok t = prefix;
+    t.n = name.pos + name.n - prefix.pos;
+    return t;
+}
+
 sl_stmt *sl__pg_set(sl__parse *p, sl__tok kw, int scope, sl__tok name, const char *fixed,
                     sl__pgval v)
 {

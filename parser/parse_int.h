@@ -226,6 +226,8 @@ sl_stmt *sl__stop_job(sl__parse *p, sl__tok kw, sl__tok id, bool savepoint);
 /* PostgreSQL session statements. scope: 0 none, 1 SESSION, 2 LOCAL. */
 sl__tok sl__tok_join(sl__tok a, sl__tok b);
 sl__pgval sl__pgval_add(sl__parse *p, sl__pgval v, sl__tok word);
+/* prefix.name as one name token (unquoted, without spaces: else 42601). */
+sl__tok sl__pg_dotted(sl__parse *p, sl__tok prefix, sl__tok name);
 sl_stmt *sl__pg_set(sl__parse *p, sl__tok kw, int scope, sl__tok name, const char *fixed,
                     sl__pgval v);
 sl_stmt *sl__pg_set_txn(sl__parse *p, sl__tok kw, int scope, sl__tok chars, sl_list *modes);

@@ -215,20 +215,20 @@ cmd(A) ::= STOP(K) JOB STRING(X) WITH SAVEPOINT.
 %fallback ID ABORT COMMIT CURRENT_CATALOG CURRENT_SCHEMA CURRENT_USER DISCARD RELEASE ROLLBACK SESSION SESSION_USER START
   TRANSACTION USER WORK.
 
-cmd(A) ::= SET(K) pgscope(L) nm(N) TO pgvalue(V).  { A = sl__pg_set(p, K, L, N, NULL, V); }
-cmd(A) ::= SET(K) pgscope(L) nm(N) EQ pgvalue(V).  { A = sl__pg_set(p, K, L, N, NULL, V); }
+cmd(A) ::= SET(K) pgscope(L) pgname(N) TO pgvalue(V).  { A = sl__pg_set(p, K, L, N, NULL, V); }
+cmd(A) ::= SET(K) pgscope(L) pgname(N) EQ pgvalue(V).  { A = sl__pg_set(p, K, L, N, NULL, V); }
 cmd(A) ::= SET(K) pgscope(L) TIME(N) ZONE pgvalue(V).
                                          { A = sl__pg_set(p, K, L, N, "TimeZone", V); }
 cmd(A) ::= SET(K) pgscope(L) TRANSACTION txnmodes(M).
                                          { A = sl__pg_set_txn(p, K, L, SL__NOTOK, M); }
 cmd(A) ::= SET(K) pgscope(L) nm(N) AS TRANSACTION txnmodes(M).
                                          { A = sl__pg_set_txn(p, K, L, N, M); }
-cmd(A) ::= SHOW(K) nm(N).                { A = sl__pg_show(p, K, N, SL__NOTOK); }
+cmd(A) ::= SHOW(K) pgname(N).            { A = sl__pg_show(p, K, N, SL__NOTOK); }
 cmd(A) ::= SHOW(K) ALL.                  { A = sl__pg_show(p, K, SL__NOTOK, SL__NOTOK); }
 cmd(A) ::= SHOW(K) TIME(N) ZONE.         { A = sl__pg_show(p, K, N, SL__NOTOK); }
 cmd(A) ::= SHOW(K) TRANSACTION(N) nm(X) nm. { A = sl__pg_show(p, K, N, X); }
 cmd(A) ::= SHOW(K) SESSION(N) nm(X).     { A = sl__pg_show(p, K, N, X); }
-cmd(A) ::= RESET(K) nm(N).               { A = sl__pg_reset(p, K, N); }
+cmd(A) ::= RESET(K) pgname(N).           { A = sl__pg_reset(p, K, N); }
 cmd(A) ::= RESET(K) ALL.                 { A = sl__pg_reset(p, K, SL__NOTOK); }
 cmd(A) ::= RESET(K) TIME(N) ZONE.        { A = sl__pg_reset(p, K, N); }
 cmd(A) ::= BEGIN(K) work txnmodes(M).    { A = sl__txn(p, SL_TXN_BEGIN, K, SL__NOTOK, M); }
@@ -253,6 +253,11 @@ niladic(A) ::= CURRENT_SCHEMA(A).
 niladic(A) ::= CURRENT_CATALOG(A).
 niladic(A) ::= SESSION_USER(A).
 niladic(A) ::= USER(A).
+
+/* A parameter's name: a name, or prefix.name (sluice.result_format). */
+%type pgname {sl__tok}
+pgname(A) ::= nm(A).
+pgname(A) ::= nm(X) DOT nm(Y).           { A = sl__pg_dotted(p, X, Y); }
 
 %type pgscope {int}
 pgscope(A) ::= .                         { A = 0; }

@@ -12,7 +12,12 @@
 ** PostgreSQL name (one setting, two names). Sluice writes dates only in
 ** the ISO style, intervals only in the postgres style and text only in
 ** UTF8: DateStyle, IntervalStyle and client_encoding refuse anything else
-** (22023; client_encoding SQL_ASCII, no conversion, is what Sluice does). statement_timeout is accepted and not enforced (a NOTICE says
+** (22023; client_encoding SQL_ASCII, no conversion, is what Sluice does).
+** sluice.result_format is Sluice's own: 'postgres' (the default) has the
+** wire server send result values in PostgreSQL's text forms, 'engine' in
+** the engine's (CAST(x AS STRING)), which the sluice shell asks for at
+** connect so that it prints what the local shell prints; the engine itself
+** ignores it. statement_timeout is accepted and not enforced (a NOTICE says
 ** so); transaction_isolation is always 'read committed' (each statement
 ** sees the catalog and data as they are when it runs).
 **
@@ -84,6 +89,8 @@ static int sl__chk_isolation(sl_session *, const sl__pgparam *, const char *, sl
                              sl_error *);
 static int sl__chk_bool(sl_session *, const sl__pgparam *, const char *, sl_strbuf *, int,
                         sl_error *);
+static int sl__chk_result_format(sl_session *, const sl__pgparam *, const char *, sl_strbuf *,
+                                 int, sl_error *);
 
 static const sl__pgparam sl__pgparams[] = {
     {"application_name", "", SL__PG_REPORT, NULL, "Sets the application name to be reported."},
@@ -123,6 +130,8 @@ static const sl__pgparam sl__pgparams[] = {
      "pg_backend_pid(): the connection's process id, as the server's BackendKeyData gives it."},
     {"session_database", "sluice", SL__PG_FIXED | SL__PG_HIDDEN, NULL,
      "current_database(): the database name the client connected to."},
+    {"sluice.result_format", "postgres", 0, sl__chk_result_format,
+     "Sets the text form of result values: postgres (PostgreSQL's) or engine (Sluice's)."},
     {"standard_conforming_strings", "on", SL__PG_REPORT, sl__chk_on,
      "Causes '...' strings to treat backslashes literally (on only)."},
     {"statement_timeout", "0", 0, sl__chk_timeout,
@@ -354,6 +363,17 @@ static int sl__chk_float_digits(sl_session *s, const sl__pgparam *p, const char 
                             p->name);
     sl_strbuf_appendf(canon, "%ld", n);
     return 0;
+}
+
+/* sluice.result_format: postgres or engine (what the sluice shell asks for). */
+static int sl__chk_result_format(sl_session *s, const sl__pgparam *p, const char *v,
+                                 sl_strbuf *canon, int pos, sl_error *err)
+{
+    if (sl_strcasecmp(v, "postgres") == 0 || sl_strcasecmp(v, "engine") == 0) {
+        sl_strbuf_append(canon, sl_strcasecmp(v, "engine") == 0 ? "engine" : "postgres");
+        return 0;
+    }
+    return sl__invalid(p, v, pos, err, "Available values: postgres, engine.");
 }
 
 /* statement_timeout: milliseconds, or a number with a unit (ms, s, min, h, d). */

@@ -5,9 +5,11 @@
 **
 **   begin     -> RowDescription (type OIDs from types.c)
 **   row       -> DataRow (text, or binary per column for an extended-query
-**                portal); the output is written whenever 64 KiB are queued
-**                or 100 ms passed, so an unbounded query streams instead of
-**                buffering
+**                portal; text is PostgreSQL's form of the value, or the
+**                engine's own when the session's sluice.result_format is
+**                'engine', as the sluice shell sets it); the output is
+**                written whenever 64 KiB are queued or 100 ms passed, so an
+**                unbounded query streams instead of buffering
 **   notice    -> NoticeResponse
 **   complete  -> CommandComplete: "SELECT n" for every statement that
 **                returned rows (SELECT, SHOW, EXPLAIN, DESCRIBE ...), "FETCH
@@ -81,6 +83,8 @@ void sl_rowout_init(sl_rowout *o, sl_conn *c, bool describe, int nformats, const
     pthread_cond_init(&o->cv, &ca);
     pthread_condattr_destroy(&ca);
     sl_pgzone_update(&c->zone, c->session);
+    const char *fmt = c->session ? sl_session_param(c->session, "sluice.result_format") : NULL;
+    o->engine_text = fmt && strcmp(fmt, "engine") == 0;
     c->rowout = o;
 }
 
@@ -202,6 +206,8 @@ static int sl__put_row(sl_rowout *o, const char *const *values, const size_t *le
                              (int)(lens[i] > 64 ? 64 : lens[i]), values[i]);
                 return 1;
             }
+        } else if (o->engine_text) {
+            sl_strbuf_append_n(&o->val, values[i], lens[i]);
         } else {
             sl_pgtext_append(&o->val, o->types[i], values[i], lens[i], &c->zone);
         }

@@ -265,6 +265,7 @@ typedef struct sl_rowout {
     bool describe;          /* begin sends RowDescription (simple query) */
     int nformats;           /* result format codes: none (all text), one for all, or per column */
     const int16_t *formats; /* [nformats] 0 text, 1 binary (not owned) */
+    bool engine_text;       /* text values as the engine gives them (sluice.result_format) */
     int ncols;
     sl_type *types;         /* [ncols] the result's column types (owned) */
     bool began;             /* the statement returns rows (begin, or a cursor's columns) */

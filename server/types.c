@@ -29,6 +29,8 @@
 ** network order integers, IEEE floats, numeric as base-10000 digits with
 ** weight, sign and display scale, date as days and timestamps as
 ** microseconds since 2000-01-01, interval as (microseconds, days, months).
+** A session whose sluice.result_format is 'engine' (the sluice shell's)
+** gets the engine's text as it is: query.c then skips sl_pgtext_append.
 **
 ** The mapping of types itself is base/sl_pgtype.c (sl_pgtype_of).
 **

@@ -7,9 +7,11 @@
 ** so error positions count from it as they do locally. Results come in
 ** single-row mode and feed the same sl_printer as the local engine's
 ** (rows print as they arrive once a table streams); the column types are
-** mapped back from their type OIDs and modifiers (numbers right-aligned),
-** and the few values whose PostgreSQL text differs from Sluice's (booleans
-** t/f, bytea \x..) are shown as the local shell shows them. Errors are
+** mapped back from their type OIDs and modifiers (numbers right-aligned).
+** The values are the engine's own text (TRUE, 1.0E10, x'0aff', "+1
+** 02:03:04.500"), not PostgreSQL's: the shell sets the session parameter
+** sluice.result_format = engine in the startup packet's options, so it
+** prints what the local shell prints. Errors are
 ** rebuilt from the PGresult's fields (SQLSTATE, message, DETAIL, HINT, and
 ** the 1-based character position turned back into a byte offset); notices
 ** arrive through libpq's notice receiver: during a statement they print as
@@ -101,44 +103,23 @@ static int send_begin(sl_result_sink *sink, const PGresult *res)
     return rc;
 }
 
-/* Pass res's rows to the sink, in the text Sluice prints. Returns the
-** sink's answer (non-zero: stop). */
+/* Pass res's rows to the sink: the values are the engine's text already
+** (sluice.result_format = engine). Returns the sink's answer (non-zero:
+** stop). */
 static int send_rows(sl_result_sink *sink, const PGresult *res)
 {
     int n = PQnfields(res);
     const char **values = sl_calloc((size_t)n + 1, sizeof *values);
     size_t *lens = sl_calloc((size_t)n + 1, sizeof *lens);
-    char **owned = sl_calloc((size_t)n + 1, sizeof *owned);
     int rc = 0;
     for (int r = 0; r < PQntuples(res) && rc == 0; r++) {
         for (int c = 0; c < n; c++) {
-            sl_free(owned[c]);
-            owned[c] = NULL;
-            if (PQgetisnull(res, r, c)) {
-                values[c] = NULL;
-                lens[c] = 0;
-                continue;
-            }
-            const char *v = PQgetvalue(res, r, c);
-            size_t len = (size_t)PQgetlength(res, r, c);
-            Oid oid = PQftype(res, c);
-            if (oid == OID_BOOL && len > 0) {
-                bool t = v[0] == 't' || v[0] == 'T';
-                v = t ? "TRUE" : "FALSE";
-                len = t ? 4 : 5;
-            } else if (oid == OID_BYTEA && len >= 2 && v[0] == '\\' && v[1] == 'x') {
-                owned[c] = sl_sprintf("x'%.*s'", (int)(len - 2), v + 2);
-                v = owned[c];
-                len = strlen(v);
-            }
-            values[c] = v;
-            lens[c] = len;
+            bool null = PQgetisnull(res, r, c);
+            values[c] = null ? NULL : PQgetvalue(res, r, c);
+            lens[c] = null ? 0 : (size_t)PQgetlength(res, r, c);
         }
         rc = sink->row(sink->ctx, values, lens);
     }
-    for (int c = 0; c < n; c++)
-        sl_free(owned[c]);
-    sl_free(owned);
     sl_free(values);
     sl_free(lens);
     return rc;
@@ -219,13 +200,29 @@ static void send_cancel(sl_remote *r)
         PQcancel(r->cancel, buf, (int)sizeof buf);
 }
 
+/* The values' text the shell prints: the engine's (docs/SERVER.md). */
+#define SL_ENGINE_TEXT "-c sluice.result_format=engine"
+
+/* When -d's connection string gave options of its own (they replace ours),
+** ask for the engine's text with SET: 0, or -1 when the server refused. */
+static int engine_text(PGconn *conn)
+{
+    const char *opts = PQoptions(conn);
+    if (opts && strstr(opts, SL_ENGINE_TEXT))
+        return 0;
+    PGresult *res = PQexec(conn, "SET sluice.result_format = engine");
+    int rc = PQresultStatus(res) == PGRES_COMMAND_OK ? 0 : -1;
+    PQclear(res);
+    return rc;
+}
+
 /* Reconnect after the connection was lost. Returns 0 when usable. */
 static int ensure_connected(sl_remote *r, sl_error *err)
 {
     if (PQstatus(r->conn) == CONNECTION_OK)
         return 0;
     PQreset(r->conn);
-    if (PQstatus(r->conn) != CONNECTION_OK) {
+    if (PQstatus(r->conn) != CONNECTION_OK || engine_text(r->conn) != 0) {
         char *m = conn_message(r->conn);
         sl_error_set(err, "08006", -1, "no connection to the server");
         if (*m)
@@ -429,7 +426,10 @@ static char *prompt_password(const char *user)
 
 static PGconn *connect_with(const sl_conninfo *ci, const char *port, const char *password)
 {
-    const char *keys[8], *vals[8];
+    /* PGOPTIONS' settings stay; ours comes last */
+    const char *env = getenv("PGOPTIONS");
+    char *options = env && *env ? sl_sprintf("%s " SL_ENGINE_TEXT, env) : sl_strdup(SL_ENGINE_TEXT);
+    const char *keys[9], *vals[9];
     int n = 0;
 #define SL_KV(k, v)                                                                                \
     if (v) {                                                                                       \
@@ -441,12 +441,16 @@ static PGconn *connect_with(const sl_conninfo *ci, const char *port, const char 
     SL_KV("user", ci->user);
     SL_KV("password", password);
     SL_KV("fallback_application_name", "sluice");
+    SL_KV("options", options);
     SL_KV("dbname", ci->dbname); /* last: a conninfo string in it overrides the above */
 #undef SL_KV
     keys[n] = NULL;
     vals[n] = NULL;
-    return PQconnectdbParams(keys, vals, 1);
+    PGconn *conn = PQconnectdbParams(keys, vals, 1);
+    sl_free(options);
+    return conn;
 }
+
 
 int sl_remote_open(sl_shell *sh, const sl_conninfo *ci)
 {
@@ -471,7 +475,7 @@ int sl_remote_open(sl_shell *sh, const sl_conninfo *ci)
         memset(password, 0, strlen(password));
         sl_free(password);
     }
-    if (PQstatus(conn) != CONNECTION_OK) {
+    if (PQstatus(conn) != CONNECTION_OK || engine_text(conn) != 0) {
         char *m = conn_message(conn);
         fprintf(stderr, "sluice: %s\n", m);
         sl_free(m);

@@ -39,6 +39,19 @@ QUERY = (SERIAL + "SELECT a, b * 1000000 AS big, CAST(a AS DECIMAL(10, 2)) / 4 A
          "CAST(b AS DOUBLE) / 3 AS f, a > 2 AS gt, "
          "CASE WHEN a = 3 THEN NULL ELSE CONCAT('値', CAST(a AS STRING)) END AS s, "
          "DATE '2024-02-29' AS dt, TIMESTAMP '2024-01-01 12:34:56.5' AS ts FROM t;")
+# Every type whose PostgreSQL text differs from the engine's: the remote
+# shell must print the engine's (sluice.result_format = engine), a plain
+# PostgreSQL client gets PostgreSQL's.
+TYPES = ("SELECT CAST(1e20 AS DOUBLE) AS dbl, CAST(-0.1 AS FLOAT) AS flt, "
+         "CAST(TIMESTAMP '2024-01-01 12:34:56.5' AS TIMESTAMP(3)) AS ts3, "
+         "CAST(TIMESTAMP '2024-07-01 12:00:00' AS TIMESTAMP_LTZ(3)) AS ltz, "
+         "INTERVAL '1 02:03:04.5' DAY TO SECOND AS iv, INTERVAL '1-2' YEAR TO MONTH AS ym, "
+         "CAST(1.5 AS DECIMAL(10, 2)) AS dec, CAST('é!' AS BYTES) AS byt, "
+         "TRUE AS yes, FALSE AS no, TIME '01:02:03' AS tm")
+ENGINE_TYPES = ("1.0E20|-0.1|2024-01-01 12:34:56.500|2024-07-01 12:00:00.000|+1 02:03:04.500|"
+                "+1-02|1.50|x'c3a921'|TRUE|FALSE|01:02:03")
+PG_TYPES = ("1e+20|-0.1|2024-01-01 12:34:56.5|2024-07-01 12:00:00+02|1 day 02:03:04.5|"
+            "1 year 2 mons|1.50|\\xc3a921|t|f|01:02:03")
 
 
 def remote_args(port):
@@ -81,6 +94,35 @@ def case_same_output(sb):
         check(r_e[1] == l_e[1], "-e output differs from the local shell's", r_e[1], l_e[1])
         check("5 rows in set" in r_e[1] and "<NULL>" in r_e[1] and "TRUE" in r_e[1],
               "the query's table", r_e[1])
+        # Floats, timestamps, intervals, bytes ...: the engine's text remotely.
+        types = ("SET 'table.local-time-zone' = 'Europe/Berlin'; SHOW sluice.result_format; " +
+                 TYPES + ";")
+        r_t = run_remote(sb, srv.port, ["-e", types])
+        l_t = run_local(sb, ["-e", types])
+        check(r_t[0] == 0 and l_t[0] == 0, "the types' query succeeds both ways", r_t, l_t)
+        check(r_t[1] == l_t[1].replace("| postgres ", "| engine   "),
+              "types' output differs from the local shell's", r_t[1], l_t[1])
+        for v in ENGINE_TYPES.split("|"):
+            check("| %s |" % v in r_t[1], "the engine's text of a value: " + v, r_t[1])
+        # A plain PostgreSQL client gets PostgreSQL's text on the same server;
+        # with the parameter, the engine's.
+        pg_types = "SET TIME ZONE 'Europe/Berlin'; " + TYPES
+        rc, out, err = psql(srv.port, pg_types, "-A", "-t")
+        check(rc == 0 and out.split("\n")[1] == PG_TYPES, "psql gets PostgreSQL's text", rc, out, err)
+        rc, out, err = psql(srv.port, pg_types, "-A", "-t",
+                            env={"PGOPTIONS": "-c sluice.result_format=engine"})
+        check(rc == 0 and out.split("\n")[1] == ENGINE_TYPES, "psql asks for the engine's text", rc, out,
+              err)
+        rc, out, err = psql(srv.port, "SET sluice.result_format = engine; SHOW sluice.result_format; "
+                            "RESET sluice.result_format; SELECT TRUE, CAST(1e20 AS DOUBLE)",
+                            "-A", "-t")
+        check(rc == 0 and out.split() == ["SET", "engine", "RESET", "t|1e+20"], "SET, SHOW, RESET", rc, out, err)
+        # A connection string whose options replace the shell's: it SETs it.
+        rc, out, err = ts.run(sb, ["-d", "host=127.0.0.1 port=%d options='-c DateStyle=ISO'"
+                                   % srv.port, "-e", TYPES + ";"], data_dir=False,
+                              env=shell_env(sb))
+        check(rc == 0 and "| 1.0E20 |" in out and "| TRUE |" in out and "x'c3a921'" in out,
+              "-d with options of its own", rc, out, err)
         # A fresh data directory for each side of -f.
         rc, out, err = psql(srv.port, "DROP TABLE t")
         check(rc == 0, "psql drops t", out, err)

@@ -230,6 +230,9 @@ static const char *const corpus[] = {
     "SHOW SESSION AUTHORIZATION",
     "RESET search_path",
     "RESET ALL",
+    "SET sluice.result_format = engine",
+    "SHOW sluice.result_format",
+    "RESET sluice.result_format",
     "BEGIN",
     "BEGIN WORK ISOLATION LEVEL REPEATABLE READ READ WRITE",
     "START TRANSACTION",
@@ -947,6 +950,33 @@ static void t_utility(void)
     CHECK(!s->name);
     CHECK_INT(s->end, 5);
     sl_stmt_free(s);
+    /* A PostgreSQL parameter's prefix.name: one name, unquoted, no spaces. */
+    s = parse1("SET LOCAL sluice.result_format TO engine");
+    REQUIRE(s);
+    CHECK_INT(s->kind, SL_STMT_PG_SET);
+    CHECK_STR(s->name, "sluice.result_format");
+    CHECK_INT(s->name_pos, 10);
+    CHECK(s->local);
+    sl_stmt_free(s);
+    s = parse1("SHOW sluice.result_format");
+    REQUIRE(s);
+    CHECK_INT(s->kind, SL_STMT_PG_SHOW);
+    CHECK_STR(s->name, "sluice.result_format");
+    sl_stmt_free(s);
+    s = parse1("RESET Sluice.Result_Format");
+    REQUIRE(s);
+    CHECK_INT(s->kind, SL_STMT_PG_RESET);
+    CHECK_STR(s->name, "Sluice.Result_Format");
+    sl_stmt_free(s);
+    static const char *const dotted_bad[] = {"SET sluice . result_format = engine",
+                                             "SHOW \"sluice\".result_format",
+                                             "RESET sluice.`result_format`"};
+    for (size_t i = 0; i < SL_ARRAY_LEN(dotted_bad); i++) {
+        sl_error e = parse_err(dotted_bad[i]);
+        CHECK_STR(e.sqlstate, SL_ERR_SYNTAX);
+        CHECK(e.position > 0 && e.hint && strstr(e.hint, "prefix.name"));
+        sl_error_reset(&e);
+    }
 
     static const struct { const char *sql; int show; const char *name; } shows[] = {
         {"SHOW TABLES", SL_SHOW_TABLES, NULL}, {"show views", SL_SHOW_VIEWS, NULL},

@@ -203,6 +203,18 @@ static void t_startup_params(void)
                                              "-csearch_path=c\\ d", &err) == 0);
     CHECK_STR(sl_session_param(s, "extra_float_digits"), "2");
     CHECK_STR(sl_session_param(s, "search_path"), "c d");
+    /* Sluice's own: the text the wire server sends values in */
+    CHECK_STR(sl_session_param(s, "sluice.result_format"), "postgres");
+    CHECK(sl_session_set_param(s, "options", "-c sluice.result_format=Engine", &err) == 0);
+    CHECK_STR(sl_session_param(s, "Sluice.Result_Format"), "engine");
+    CHECK(run(s, "SET sluice.result_format = postgres", &c, &err) == 0);
+    CHECK_STR(sl_session_param(s, "sluice.result_format"), "postgres");
+    CHECK(run(s, "RESET sluice.result_format", &c, &err) == 0);
+    CHECK_STR(sl_session_param(s, "sluice.result_format"), "engine"); /* the startup value */
+    CHECK(run(s, "SET sluice.result_format = binary", &c, &err) != 0);
+    CHECK_STR(err.sqlstate, "22023");
+    CHECK_STR(err.message, "invalid value for parameter \"sluice.result_format\": \"binary\"");
+    sl_error_reset(&err);
     CHECK(sl_session_set_param(s, "options", "-x", &err) != 0);
     CHECK_STR(err.sqlstate, "22023");
     sl_error_reset(&err);
