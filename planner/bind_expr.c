@@ -507,6 +507,15 @@ sl_bexpr *sl_bind_literal(const sl_expr *e, sl_error *err)
         t.not_null = true;
         return sl__literal(t, s, e->pos);
     }
+    case SL_EXPR_XSTRING: {
+        /* BINARY(n) of its n bytes, as Flink types X'..' (X'' as '' is);
+        ** the literal's text stays hex digits: its bytes may hold NUL */
+        const char *s = e->text ? e->text : "";
+        int n = (int)(strlen(s) / 2);
+        t = n > 0 ? sl_type_make_p(SL_TYPE_BINARY, n, 0) : sl_type_make_p(SL_TYPE_VARBINARY, 1, 0);
+        t.not_null = true;
+        return sl__literal(t, s, e->pos);
+    }
     case SL_EXPR_TYPED:
         return sl__bind_typed(e, err);
     case SL_EXPR_INTERVAL:
@@ -1233,6 +1242,7 @@ sl_bexpr *sl_bind_expr(sl_bind_ctx *ctx, const sl_expr *e)
     case SL_EXPR_BOOL:
     case SL_EXPR_NUMBER:
     case SL_EXPR_STRING:
+    case SL_EXPR_XSTRING:
     case SL_EXPR_TYPED:
     case SL_EXPR_INTERVAL:
         return sl_bind_literal(e, ctx->err);

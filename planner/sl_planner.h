@@ -129,7 +129,9 @@ void sl_redact_sql(const char *sql, size_t len, sl_strbuf *out, size_t *pos);
 
 /* One bound parameter ($1, $2 ... in the statement text). */
 typedef struct sl_param {
-    const char *value; /* text form (as in a SQL literal, unquoted), or NULL for SQL NULL */
+    const char *value; /* text form (as in a SQL literal, unquoted), or NULL for SQL NULL;
+                          BINARY / VARBINARY: the bytes as hex digits, two per byte, as
+                          inside X'..' (any bytes, NUL included) */
     size_t len;        /* its length in bytes */
     sl_type type;      /* the type the client declared; id SL_TYPE_NULL: unknown (the
                           context gives it: a comparison with a column, an INSERT's
