@@ -782,18 +782,20 @@ static sl_bexpr *sl__bind_unary(sl_bind_ctx *ctx, const sl_expr *e)
 }
 
 /* Type of a || b: CHAR(n) || CHAR(m) = CHAR(n + m), else VARCHAR(n + m),
-** capped at STRING; an untyped NULL side gives STRING. */
-static sl_type sl__concat_type(sl_type a, sl_type b)
+** capped at STRING; an untyped NULL side gives STRING. Binary strings (bin)
+** the same way: BINARY(n + m), VARBINARY(n + m), BYTES. */
+static sl_type sl__concat_type(sl_type a, sl_type b, bool bin)
 {
     sl_type r;
     if (a.id == SL_TYPE_NULL || b.id == SL_TYPE_NULL) {
-        r = sl_type_make_p(SL_TYPE_VARCHAR, SL_MAX_LENGTH, 0);
+        r = sl_type_make_p(bin ? SL_TYPE_VARBINARY : SL_TYPE_VARCHAR, SL_MAX_LENGTH, 0);
     } else {
         long long n = (long long)a.precision + b.precision;
         if (n > SL_MAX_LENGTH)
             n = SL_MAX_LENGTH;
-        bool chr = a.id == SL_TYPE_CHAR && b.id == SL_TYPE_CHAR && n < SL_MAX_LENGTH;
-        r = sl_type_make_p(chr ? SL_TYPE_CHAR : SL_TYPE_VARCHAR, (int)n, 0);
+        sl_type_id fixed = bin ? SL_TYPE_BINARY : SL_TYPE_CHAR;
+        bool fix = a.id == fixed && b.id == fixed && n < SL_MAX_LENGTH;
+        r = sl_type_make_p(fix ? fixed : bin ? SL_TYPE_VARBINARY : SL_TYPE_VARCHAR, (int)n, 0);
     }
     r.not_null = a.not_null && b.not_null;
     return r;
@@ -836,13 +838,15 @@ static sl_bexpr *sl__bind_binary(sl_bind_ctx *ctx, const sl_expr *e)
             goto fail;
         }
         return sl__call(id, r, e->pos, args, 2);
-    case SL_OP_CONCAT:
-        if (!(sl_type_is_string(ta.id) || ta.id == SL_TYPE_NULL) ||
-            !(sl_type_is_string(tb.id) || tb.id == SL_TYPE_NULL)) {
+    case SL_OP_CONCAT: { /* two strings, or two binary strings (Flink's ||) */
+        bool bin = sl_type_is_binary(ta.id) || sl_type_is_binary(tb.id);
+        bool (*kind)(sl_type_id) = bin ? sl_type_is_binary : sl_type_is_string;
+        if (!(kind(ta.id) || ta.id == SL_TYPE_NULL) || !(kind(tb.id) || tb.id == SL_TYPE_NULL)) {
             sl__no_operator(ctx, "||", args[0], args[1], pos);
             goto fail;
         }
-        return sl__call(SL_FN_CONCAT, sl__concat_type(ta, tb), e->pos, args, 2);
+        return sl__call(SL_FN_CONCAT, sl__concat_type(ta, tb, bin), e->pos, args, 2);
+    }
     case SL_OP_EQ: id = SL_FN_EQ; goto cmp;
     case SL_OP_NE: id = SL_FN_NE; goto cmp;
     case SL_OP_LT: id = SL_FN_LT; goto cmp;

@@ -167,8 +167,9 @@ void sl_stmt_desc_free(sl_stmt_desc *d);
 ** parameter $3" at it otherwise). A value that is not of its type: 22P02
 ** (22003 out of range, 22021 not UTF-8) at the $n, the detail naming it.
 ** Text forms as PostgreSQL's: booleans t/true/yes/on/1, f/false/no/off/0;
-** a timestamp may have a 'T' and a zone, which is ignored; BYTES are hex
-** digits (as inside X'...'; bytes that are not UTF-8 text: 0A000 for now). */
+** a timestamp may have a 'T' and a zone, which is ignored; BINARY /
+** VARBINARY are hex digits, two per byte, either case (the value becomes
+** X'...': any bytes, NUL included). */
 int sl_session_exec_params(sl_session *s, const char *sql, size_t len, int nparams,
                            const sl_param *params, const sl_result_sink *out, sl_error *err);
 

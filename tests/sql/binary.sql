@@ -3,13 +3,15 @@
 SET 'parallelism.default' = '1';
 SET 'table.dml-sync' = 'true';
 SELECT X'0A1B', x'00ff', X'', X'DeadBeef';
-CREATE VIEW lits AS SELECT X'0A1B' AS two, x'ff' AS one, X'' AS empty, CAST(X'00' AS BYTES) AS b;
+CREATE VIEW lits AS SELECT X'0A1B' AS two, x'ff' AS one, X'' AS empty, CAST(X'00' AS BYTES) AS b, X'0a' || X'1b00' AS cat;
 DESCRIBE lits;
 SHOW CREATE VIEW lits;
 -- comparison: byte by byte, unsigned; a prefix sorts first; digits in either case
 SELECT X'0a1b' = X'0A1B', X'01' < X'02', X'ff' > X'7f', X'00' < X'0000', X'' < X'00', X'0102' <> X'0103';
 SELECT X'0a' IN (X'0b', X'0A'), X'0c' NOT IN (X'0b', X'0a'), X'01' BETWEEN X'00' AND X'02';
 SELECT CASE WHEN X'01' > X'00' THEN X'aa' ELSE X'bbcc' END, COALESCE(CAST(NULL AS BYTES), X'00ff');
+-- || joins bytes (BINARY(n) || BINARY(m) is BINARY(n + m))
+SELECT X'0a' || X'1b00', X'00' || CAST(X'ff' AS BYTES), X'00' || NULL;
 -- CAST: bytes of UTF-8 text to STRING and back; to a shorter VARBINARY cuts
 SELECT CAST(X'616263' AS STRING), CAST(X'c3a9' AS VARCHAR(5)), CAST('abc' AS BYTES), CAST(X'00ff10' AS VARBINARY(2));
 -- stored and read back (CSV keeps bytes as base64), NUL included
@@ -28,7 +30,7 @@ SELECT 'é', X'0é';
 SELECT X'abc';
 -- no implicit conversion between bytes and text; no string functions on bytes
 SELECT X'00' = '00';
-SELECT X'0a' || X'1b';
+SELECT X'0a' || 'b';
 SELECT CHAR_LENGTH(X'0a1b');
 -- no end quote (last: the rest of the file would be inside it)
 SELECT X'0a1b
