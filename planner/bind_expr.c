@@ -816,9 +816,11 @@ static sl_bexpr *sl__bind_binary(sl_bind_ctx *ctx, const sl_expr *e)
         sl_bexpr_free(args[0]);
         return NULL;
     }
-    if (e->op == SL_OP_CONCAT) {
-        sl__param_takes(ctx, e->left, args[0], sl_type_make_p(SL_TYPE_VARCHAR, SL_MAX_LENGTH, 0));
-        sl__param_takes(ctx, e->right, args[1], sl_type_make_p(SL_TYPE_VARCHAR, SL_MAX_LENGTH, 0));
+    if (e->op == SL_OP_CONCAT) { /* STRING, or BYTES beside bytes */
+        sl_type str = sl_type_make_p(SL_TYPE_VARCHAR, SL_MAX_LENGTH, 0);
+        sl_type bin = sl_type_make_p(SL_TYPE_VARBINARY, SL_MAX_LENGTH, 0);
+        sl__param_takes(ctx, e->left, args[0], sl_type_is_binary(args[1]->type.id) ? bin : str);
+        sl__param_takes(ctx, e->right, args[1], sl_type_is_binary(args[0]->type.id) ? bin : str);
     } else if (e->op != SL_OP_AND && e->op != SL_OP_OR) {
         sl__param_takes(ctx, e->left, args[0], args[1]->type);
         sl__param_takes(ctx, e->right, args[1], args[0]->type);

@@ -219,6 +219,21 @@ static void t_describe(void)
     CHECK_INT(d.ncols, 2);
     sl_stmt_desc_free(&d);
 
+    /* bytes: an X'..' types its side, and || of bytes; the result is BINARY(n) */
+    q = "SELECT $1 = X'00ff', $2 || X'0a' FROM nums";
+    REQUIRE(sl_session_describe(fx.s, q, strlen(q), 0, NULL, &d, &fx.err) == 0);
+    REQUIRE(d.nparams == 2 && d.ncols == 2);
+    a = type_str(d.param_types[0]);
+    b = type_str(d.param_types[1]);
+    c = type_str(d.types[1]);
+    CHECK_STR(a, "BYTES");
+    CHECK_STR(b, "BYTES");
+    CHECK_STR(c, "BYTES");
+    sl_free(a);
+    sl_free(b);
+    sl_free(c);
+    sl_stmt_desc_free(&d);
+
     /* INSERT: its target columns type the values; no rows, and no job */
     q = "INSERT INTO out_t VALUES ($1, $2, $3)";
     REQUIRE(sl_session_describe(fx.s, q, strlen(q), 0, NULL, &d, &fx.err) == 0);
