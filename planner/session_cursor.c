@@ -8,9 +8,9 @@
 ** one's context gives it), then STRING for those still unknown. Executing
 ** with values turns each $n node of the AST into a typed literal —
 ** CAST(<literal> AS type), X'..' for bytes (the value's hex digits), a plain
-** number under LIMIT / OFFSET — validated
-** here (22P02 / 22003 naming the parameter); the text of the statement is
-** never touched, so a value cannot change the statement.
+** number under LIMIT / OFFSET — validated here (22P02 / 22003 naming the
+** parameter); the text of the statement is never touched, so a value cannot
+** change the statement.
 **
 ** Cursors: the query runs on a thread of its own, in a fork of the session
 ** (sl__session_fork: its settings as they were at the open), into a sink
