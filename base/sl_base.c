@@ -725,6 +725,14 @@ int sl_strncasecmp(const char *a, const char *b, size_t n)
     return 0;
 }
 
+int sl_hex_digit(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0'
+         : c >= 'a' && c <= 'f' ? c - 'a' + 10
+         : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                : -1;
+}
+
 int64_t sl_utf8_invalid(const char *s, size_t len)
 {
     const unsigned char *z = (const unsigned char *)s;

@@ -331,6 +331,28 @@ static sl__node *sl__mk_null(sl_eval_prog *p, sl_type t, int pos)
     return nd;
 }
 
+/* Bytes of len hex digits t into out (in the program's constants). */
+static int sl__hex_decode(sl_eval_prog *p, const char *t, size_t len, sl_str *out)
+{
+    if (len % 2)
+        return -1;
+    if (len == 0) {
+        out->ptr = "";
+        out->len = 0;
+        return 0;
+    }
+    char *d = sl_arena_alloc(&p->consts, len / 2);
+    for (size_t i = 0; i < len; i += 2) {
+        int hi = sl_hex_digit(t[i]), lo = sl_hex_digit(t[i + 1]);
+        if (hi < 0 || lo < 0)
+            return -1;
+        d[i / 2] = (char)(hi << 4 | lo);
+    }
+    out->ptr = d;
+    out->len = (uint32_t)(len / 2);
+    return 0;
+}
+
 /* A constant from a literal's canonical text (sl_bexpr.text). */
 static sl__node *sl__mk_literal(sl_eval_prog *p, const sl_bexpr *b, sl_error *err)
 {
@@ -370,10 +392,12 @@ static sl__node *sl__mk_literal(sl_eval_prog *p, const sl_bexpr *b, sl_error *er
     }
     case SL_TYPE_CHAR:
     case SL_TYPE_VARCHAR:
-    case SL_TYPE_BINARY:
-    case SL_TYPE_VARBINARY:
         nd->v.str[0].ptr = len ? sl_arena_memdup(&p->consts, t, len) : "";
         nd->v.str[0].len = (uint32_t)len;
+        break;
+    case SL_TYPE_BINARY:
+    case SL_TYPE_VARBINARY: /* hex digits (X'..' without the quotes) */
+        rc = sl__hex_decode(p, t, len, &nd->v.str[0]);
         break;
     case SL_TYPE_DATE: rc = sl_date_parse(t, len, &nd->v.i64[0]); break;
     case SL_TYPE_TIME: rc = sl_time_parse(t, len, &nd->v.i64[0]); break;

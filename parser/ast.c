@@ -387,6 +387,7 @@ bool sl_expr_equal(const sl_expr *a, const sl_expr *b)
         return (a->ival != 0) == (b->ival != 0);
     case SL_EXPR_NUMBER:
     case SL_EXPR_STRING:
+    case SL_EXPR_XSTRING:
         return ast_str_equal(a->text, b->text);
     case SL_EXPR_TYPED:
         return a->type.id == b->type.id && ast_str_equal(a->text, b->text);

@@ -15,6 +15,7 @@
 ** parse_int.h: expressions, types, queries, FROM items (including window
 ** table functions with named arguments), statements.
 */
+#include <ctype.h>
 #include <limits.h>
 #include <stdint.h>
 #include <string.h>
@@ -346,6 +347,37 @@ sl_expr *sl__string(sl__parse *p, sl__tok t)
 {
     sl_expr *e = sl_expr_new(SL_EXPR_STRING, t.pos);
     e->text = t.n > 0 && (t.z[0] == 'E' || t.z[0] == 'e') ? sl__unescape(p, t) : sl__unquote(p, t);
+    return sl__edeep(p, e, 0);
+}
+
+/* Flink's binary string X'0A1B': hex digits, an even count of them, nothing
+** else (no spaces). A bad digit is 22P02 at that character, as PostgreSQL
+** says it; an odd count is a syntax error at the literal, as Flink's. */
+sl_expr *sl__xstring(sl__parse *p, sl__tok t)
+{
+    sl_expr *e = sl_expr_new(SL_EXPR_XSTRING, t.pos);
+    char *s = sl_malloc((size_t)t.n);
+    size_t k = 0;
+    bool first = !sl_error_isset(p->err); /* the hint goes with our error only */
+    for (int i = 2; i < t.n - 1; i++) {
+        unsigned char c = (unsigned char)t.z[i];
+        if (!isxdigit(c)) {
+            int w = c < 0x80 ? 1 : c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2; /* a UTF-8 character */
+            if (i + w > t.n - 1)
+                w = t.n - 1 - i;
+            sl_error_set(p->err, SL_ERR_INVALID_TEXT, t.pos + i,
+                         "\"%.*s\" is not a valid hexadecimal digit", w, t.z + i);
+            break;
+        }
+        s[k++] = (char)tolower(c);
+    }
+    s[k] = 0;
+    if (k % 2)
+        sl_error_set(p->err, SL_ERR_SYNTAX, t.pos,
+                     "binary literal must contain an even number of hex digits");
+    if (first && sl_error_isset(p->err))
+        sl_error_hint(p->err, "A binary literal holds two hex digits per byte: X'0A1B'.");
+    e->text = s;
     return sl__edeep(p, e, 0);
 }
 

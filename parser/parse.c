@@ -102,7 +102,8 @@ static void sl__illegal(sl__parse *p, const sl_token *t)
         sl__bad_utf8(p, t);
     } else if (t->unterminated) {
         sl_error_set(p->err, SL_ERR_SYNTAX, t->pos, "%s",
-                     c == '\'' || c == 'E' || c == 'e' ? "unterminated quoted string"
+                     c == '\'' || c == 'E' || c == 'e' || c == 'X' || c == 'x'
+                         ? "unterminated quoted string"
                      : c == '`' || c == '"' ? "unterminated quoted identifier"
                                 : "unterminated /* comment");
     } else if ((c >= '0' && c <= '9') || c == '.') {

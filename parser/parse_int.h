@@ -143,6 +143,7 @@ sl_list *sl__idents(sl__parse *p, sl_list *l, sl__tok name);
 
 sl_expr *sl__lit(sl__parse *p, sl_expr_kind kind, sl__tok t);
 sl_expr *sl__string(sl__parse *p, sl__tok t);
+sl_expr *sl__xstring(sl__parse *p, sl__tok t);
 /* (SELECT ...) in an expression: a scalar subquery. */
 sl_expr *sl__subquery(sl__parse *p, sl__tok lp, sl_query *q);
 sl_expr *sl__bool(sl__parse *p, bool v, sl__tok t);

@@ -341,6 +341,9 @@ static void pr_expr(pr_ctx *p, const sl_expr *e)
     case SL_EXPR_STRING:
         pr_string(p, e->text);
         break;
+    case SL_EXPR_XSTRING: /* hex digits only: nothing to quote */
+        sl_strbuf_appendf(sb, "X'%s'", e->text ? e->text : "");
+        break;
     case SL_EXPR_TYPED:
         sl_strbuf_append(sb, pr_typed_name(e->type.id));
         sl_strbuf_append_char(sb, ' ');

@@ -30,6 +30,7 @@ typedef enum sl_expr_kind {
     SL_EXPR_BOOL,       /* TRUE / FALSE: ival = 1 / 0 */
     SL_EXPR_NUMBER,     /* numeric literal; text = as written ("12", "1.50", "1e3") */
     SL_EXPR_STRING,     /* 'text' (quotes removed, '' unescaped); text */
+    SL_EXPR_XSTRING,    /* X'0A1B' (a binary string): text = its hex digits, lower case */
     SL_EXPR_TYPED,      /* DATE '..' / TIME '..' / TIMESTAMP '..' / TIMESTAMP_LTZ '..': type, text */
     SL_EXPR_INTERVAL,   /* INTERVAL '5' SECOND / INTERVAL '1-2' YEAR TO MONTH: text, unit, unit_to */
     SL_EXPR_COLUMN,     /* [qualifier.]text */

@@ -33,6 +33,7 @@
 %token SEMI LP RP COMMA DOT STAR PLUS MINUS SLASH PERCENT CONCAT EQ NE LT LE GT GE ARROW.
 %token ID STRING NUMBER.
 %token PARAM. /* $n (cursors slice) */
+%token XSTRING. /* X'0a1b': a binary string */
 
 %fallback ID
   ALTER ASC BEGIN BIGINT BINARY BOOLEAN BYTES CHAR COMMENT CONNECTORS CONSTRAINT CUMULATE
@@ -519,6 +520,7 @@ expr(A) ::= TRUE(K).                     { A = sl__bool(p, true, K); }
 expr(A) ::= FALSE(K).                    { A = sl__bool(p, false, K); }
 expr(A) ::= NUMBER(K).                   { A = sl__lit(p, SL_EXPR_NUMBER, K); }
 expr(A) ::= STRING(K).                   { A = sl__string(p, K); }
+expr(A) ::= XSTRING(K).                  { A = sl__xstring(p, K); }
 expr(A) ::= DATE(K) STRING(S).           { A = sl__typed(p, SL_TYPE_DATE, K, S); }
 expr(A) ::= TIME(K) STRING(S).           { A = sl__typed(p, SL_TYPE_TIME, K, S); }
 expr(A) ::= TIMESTAMP(K) STRING(S).      { A = sl__typed(p, SL_TYPE_TIMESTAMP, K, S); }

@@ -234,6 +234,10 @@ void sl_tokenize_next(const char *sql, size_t len, size_t off, sl_token *tok)
         /* PostgreSQL's quoted identifier (case kept, "" escapes "), as `..`. */
         i = sl__scan_quoted(z, len, i, '"', &tok->unterminated);
         type = tok->unterminated ? SL_TK_ILLEGAL : TK_ID;
+    } else if ((c == 'X' || c == 'x') && i + 1 < len && z[i + 1] == '\'') {
+        /* Flink's binary string X'0a1b' (the builder checks its digits). */
+        i = sl__scan_quoted(z, len, i + 1, '\'', &tok->unterminated);
+        type = tok->unterminated ? SL_TK_ILLEGAL : TK_XSTRING;
     } else if ((c == 'E' || c == 'e') && i + 1 < len && z[i + 1] == '\'') {
         /* PostgreSQL's E'...' string: a backslash escapes the next byte. */
         for (i += 2; i < len; i++) {

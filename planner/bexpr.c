@@ -14,7 +14,7 @@
 **   - "CASE WHEN c THEN r ... ELSE e END";
 **   - columns by name (back-quoted unless [A-Za-z_$][A-Za-z0-9_$]*), "$3"
 **     when no names are given;
-**   - literals as SQL: 12, 1.50, 1e3, TRUE, NULL, 'it''s', DATE '2026-01-31',
+**   - literals as SQL: 12, 1.50, 1e3, TRUE, NULL, 'it''s', X'0a1b', DATE '2026-01-31',
 **     TIME '..', TIMESTAMP '..', TIMESTAMP_LTZ '..'; INTERVAL_DT milliseconds
 **     in the largest unit that divides them (INTERVAL '2' HOUR, INTERVAL '90'
 **     SECOND), else INTERVAL '1.5' SECOND; INTERVAL_YM as INTERVAL 'n' YEAR
@@ -157,6 +157,10 @@ static void sl__print_literal(sl_strbuf *sb, const sl_bexpr *b)
     case SL_TYPE_CHAR:
     case SL_TYPE_VARCHAR:
         sl_strbuf_append_quoted(sb, b->text, '\'');
+        break;
+    case SL_TYPE_BINARY:
+    case SL_TYPE_VARBINARY:
+        sl_strbuf_appendf(sb, "X'%s'", b->text);
         break;
     case SL_TYPE_DATE:
         sl_strbuf_append(sb, "DATE ");

@@ -507,6 +507,15 @@ sl_bexpr *sl_bind_literal(const sl_expr *e, sl_error *err)
         t.not_null = true;
         return sl__literal(t, s, e->pos);
     }
+    case SL_EXPR_XSTRING: {
+        /* BINARY(n) of its n bytes, as Flink types X'..' (X'' as '' is);
+        ** the literal's text stays hex digits: its bytes may hold NUL */
+        const char *s = e->text ? e->text : "";
+        int n = (int)(strlen(s) / 2);
+        t = n > 0 ? sl_type_make_p(SL_TYPE_BINARY, n, 0) : sl_type_make_p(SL_TYPE_VARBINARY, 1, 0);
+        t.not_null = true;
+        return sl__literal(t, s, e->pos);
+    }
     case SL_EXPR_TYPED:
         return sl__bind_typed(e, err);
     case SL_EXPR_INTERVAL:
@@ -773,18 +782,20 @@ static sl_bexpr *sl__bind_unary(sl_bind_ctx *ctx, const sl_expr *e)
 }
 
 /* Type of a || b: CHAR(n) || CHAR(m) = CHAR(n + m), else VARCHAR(n + m),
-** capped at STRING; an untyped NULL side gives STRING. */
-static sl_type sl__concat_type(sl_type a, sl_type b)
+** capped at STRING; an untyped NULL side gives STRING. Binary strings (bin)
+** the same way: BINARY(n + m), VARBINARY(n + m), BYTES. */
+static sl_type sl__concat_type(sl_type a, sl_type b, bool bin)
 {
     sl_type r;
     if (a.id == SL_TYPE_NULL || b.id == SL_TYPE_NULL) {
-        r = sl_type_make_p(SL_TYPE_VARCHAR, SL_MAX_LENGTH, 0);
+        r = sl_type_make_p(bin ? SL_TYPE_VARBINARY : SL_TYPE_VARCHAR, SL_MAX_LENGTH, 0);
     } else {
         long long n = (long long)a.precision + b.precision;
         if (n > SL_MAX_LENGTH)
             n = SL_MAX_LENGTH;
-        bool chr = a.id == SL_TYPE_CHAR && b.id == SL_TYPE_CHAR && n < SL_MAX_LENGTH;
-        r = sl_type_make_p(chr ? SL_TYPE_CHAR : SL_TYPE_VARCHAR, (int)n, 0);
+        sl_type_id fixed = bin ? SL_TYPE_BINARY : SL_TYPE_CHAR;
+        bool fix = a.id == fixed && b.id == fixed && n < SL_MAX_LENGTH;
+        r = sl_type_make_p(fix ? fixed : bin ? SL_TYPE_VARBINARY : SL_TYPE_VARCHAR, (int)n, 0);
     }
     r.not_null = a.not_null && b.not_null;
     return r;
@@ -805,9 +816,11 @@ static sl_bexpr *sl__bind_binary(sl_bind_ctx *ctx, const sl_expr *e)
         sl_bexpr_free(args[0]);
         return NULL;
     }
-    if (e->op == SL_OP_CONCAT) {
-        sl__param_takes(ctx, e->left, args[0], sl_type_make_p(SL_TYPE_VARCHAR, SL_MAX_LENGTH, 0));
-        sl__param_takes(ctx, e->right, args[1], sl_type_make_p(SL_TYPE_VARCHAR, SL_MAX_LENGTH, 0));
+    if (e->op == SL_OP_CONCAT) { /* STRING, or BYTES beside bytes */
+        sl_type str = sl_type_make_p(SL_TYPE_VARCHAR, SL_MAX_LENGTH, 0);
+        sl_type bin = sl_type_make_p(SL_TYPE_VARBINARY, SL_MAX_LENGTH, 0);
+        sl__param_takes(ctx, e->left, args[0], sl_type_is_binary(args[1]->type.id) ? bin : str);
+        sl__param_takes(ctx, e->right, args[1], sl_type_is_binary(args[0]->type.id) ? bin : str);
     } else if (e->op != SL_OP_AND && e->op != SL_OP_OR) {
         sl__param_takes(ctx, e->left, args[0], args[1]->type);
         sl__param_takes(ctx, e->right, args[1], args[0]->type);
@@ -827,13 +840,15 @@ static sl_bexpr *sl__bind_binary(sl_bind_ctx *ctx, const sl_expr *e)
             goto fail;
         }
         return sl__call(id, r, e->pos, args, 2);
-    case SL_OP_CONCAT:
-        if (!(sl_type_is_string(ta.id) || ta.id == SL_TYPE_NULL) ||
-            !(sl_type_is_string(tb.id) || tb.id == SL_TYPE_NULL)) {
+    case SL_OP_CONCAT: { /* two strings, or two binary strings (Flink's ||) */
+        bool bin = sl_type_is_binary(ta.id) || sl_type_is_binary(tb.id);
+        bool (*kind)(sl_type_id) = bin ? sl_type_is_binary : sl_type_is_string;
+        if (!(kind(ta.id) || ta.id == SL_TYPE_NULL) || !(kind(tb.id) || tb.id == SL_TYPE_NULL)) {
             sl__no_operator(ctx, "||", args[0], args[1], pos);
             goto fail;
         }
-        return sl__call(SL_FN_CONCAT, sl__concat_type(ta, tb), e->pos, args, 2);
+        return sl__call(SL_FN_CONCAT, sl__concat_type(ta, tb, bin), e->pos, args, 2);
+    }
     case SL_OP_EQ: id = SL_FN_EQ; goto cmp;
     case SL_OP_NE: id = SL_FN_NE; goto cmp;
     case SL_OP_LT: id = SL_FN_LT; goto cmp;
@@ -1233,6 +1248,7 @@ sl_bexpr *sl_bind_expr(sl_bind_ctx *ctx, const sl_expr *e)
     case SL_EXPR_BOOL:
     case SL_EXPR_NUMBER:
     case SL_EXPR_STRING:
+    case SL_EXPR_XSTRING:
     case SL_EXPR_TYPED:
     case SL_EXPR_INTERVAL:
         return sl_bind_literal(e, ctx->err);

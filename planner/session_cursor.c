@@ -7,9 +7,10 @@
 ** unknown ones untyped (sl_bind_params: the binder records the type each
 ** one's context gives it), then STRING for those still unknown. Executing
 ** with values turns each $n node of the AST into a typed literal —
-** CAST(<literal> AS type), a plain number under LIMIT / OFFSET — validated
-** here (22P02 / 22003 naming the parameter); the text of the statement is
-** never touched, so a value cannot change the statement.
+** CAST(<literal> AS type), X'..' for bytes (the value's hex digits), a plain
+** number under LIMIT / OFFSET — validated here (22P02 / 22003 naming the
+** parameter); the text of the statement is never touched, so a value cannot
+** change the statement.
 **
 ** Cursors: the query runs on a thread of its own, in a fork of the session
 ** (sl__session_fork: its settings as they were at the open), into a sink
@@ -255,14 +256,6 @@ static bool sl__numeric_text(const char *v, size_t n, bool integer)
     return i == n;
 }
 
-static int sl__hex(char c)
-{
-    return c >= '0' && c <= '9' ? c - '0'
-         : c >= 'a' && c <= 'f' ? c - 'a' + 10
-         : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                : -1;
-}
-
 /* The literal node for value v (trimmed) of type t, or NULL with the error
 ** set. */
 static sl_expr *sl__literal_of(sl__subst *sb, const sl_expr *e, const char *v, size_t n, sl_type t)
@@ -325,28 +318,17 @@ static sl_expr *sl__literal_of(sl__subst *sb, const sl_expr *e, const char *v, s
         return x;
     }
     if (t.id == SL_TYPE_BINARY || t.id == SL_TYPE_VARBINARY) {
-        /* hex digits, as inside X'...': the bytes are CAST from a string
-        ** holding them, which needs them to be text */
-        sl_strbuf raw = SL_STRBUF_INIT;
+        /* hex digits, as inside X'...' (any bytes, NUL included) */
         bool ok = n % 2 == 0;
-        for (size_t i = 0; ok && i < n; i += 2) {
-            int hi = sl__hex(v[i]), lo = sl__hex(v[i + 1]);
-            ok = hi >= 0 && lo >= 0;
-            if (ok)
-                sl_strbuf_append_char(&raw, (char)(hi * 16 + lo));
-        }
+        for (size_t i = 0; ok && i < n; i++)
+            ok = sl_hex_digit(v[i]) >= 0;
         if (!ok) {
             sl__bad_value(sb, e, SL_ERR_INVALID_TEXT, "invalid hexadecimal data");
-        } else if (memchr(raw.buf ? raw.buf : "", 0, raw.len) ||
-                   sl_utf8_invalid(raw.buf ? raw.buf : "", raw.len) >= 0) {
-            sl_error_set(sb->err, SL_ERR_NOT_SUPPORTED, pos,
-                         "parameter $%lld: bytes that are not UTF-8 text are not supported yet",
-                         (long long)e->ival);
-            ok = false;
+            return NULL;
         }
-        sl_expr *x = ok ? sl_expr_literal(SL_EXPR_STRING, raw.buf ? raw.buf : "", raw.len, pos)
-                        : NULL;
-        sl_strbuf_free(&raw);
+        sl_expr *x = sl_expr_literal(SL_EXPR_XSTRING, v, n, pos);
+        for (size_t i = 0; i < n; i++)
+            x->text[i] = (char)(x->text[i] | 0x20); /* lower case, as the parser keeps it */
         return x;
     }
     if (sl_type_is_string(t.id)) {

@@ -104,7 +104,8 @@ struct sl_bexpr {
     int col;            /* COLUMN: index into the input row */
     char *text;         /* LITERAL canonical text: integers "12"; DECIMAL "1.50" (scale
                            digits exactly); DOUBLE as written; BOOLEAN "TRUE"/"FALSE";
-                           strings raw; DATE "2026-01-31"; TIME "12:00:00[.fff]";
+                           strings raw; BINARY / VARBINARY hex digits "0a1b" (the
+                           bytes may hold NUL); DATE "2026-01-31"; TIME "12:00:00[.fff]";
                            TIMESTAMP "2026-01-31 12:00:00[.fff]"; INTERVAL_DT total
                            milliseconds "5000"; INTERVAL_YM total months "14" */
     const sl_func *fn;  /* CALL: the function */

@@ -129,7 +129,9 @@ void sl_redact_sql(const char *sql, size_t len, sl_strbuf *out, size_t *pos);
 
 /* One bound parameter ($1, $2 ... in the statement text). */
 typedef struct sl_param {
-    const char *value; /* text form (as in a SQL literal, unquoted), or NULL for SQL NULL */
+    const char *value; /* text form (as in a SQL literal, unquoted), or NULL for SQL NULL;
+                          BINARY / VARBINARY: the bytes as hex digits, two per byte, as
+                          inside X'..' (any bytes, NUL included) */
     size_t len;        /* its length in bytes */
     sl_type type;      /* the type the client declared; id SL_TYPE_NULL: unknown (the
                           context gives it: a comparison with a column, an INSERT's
@@ -165,8 +167,9 @@ void sl_stmt_desc_free(sl_stmt_desc *d);
 ** parameter $3" at it otherwise). A value that is not of its type: 22P02
 ** (22003 out of range, 22021 not UTF-8) at the $n, the detail naming it.
 ** Text forms as PostgreSQL's: booleans t/true/yes/on/1, f/false/no/off/0;
-** a timestamp may have a 'T' and a zone, which is ignored; BYTES are hex
-** digits (as inside X'...'; bytes that are not UTF-8 text: 0A000 for now). */
+** a timestamp may have a 'T' and a zone, which is ignored; BINARY /
+** VARBINARY are hex digits, two per byte, either case (the value becomes
+** X'...': any bytes, NUL included). */
 int sl_session_exec_params(sl_session *s, const char *sql, size_t len, int nparams,
                            const sl_param *params, const sl_result_sink *out, sl_error *err);
 

@@ -345,12 +345,14 @@ static void sl__bind(sl_conn *c, sl_pgmsg *m)
     }
     sl_pgzone_update(&c->zone, c->session); /* timestamptz parameters */
     /* Each parameter's type: declared, else (for a binary value, which
-    ** cannot be read without one) the engine's inference. */
+    ** cannot be read without one, and for bytea text, which is not the
+    ** engine's: \x0aff or the escape format) the engine's inference. */
     sl_error err = SL_ERROR_INIT;
     sl_strbuf vals = SL_STRBUF_INIT;
     sl_param *params = sl_calloc((size_t)(np > 0 ? np : 1), sizeof *params);
     size_t *offs = sl_calloc((size_t)(np > 0 ? np : 1), sizeof *offs);
     int failed = 0;
+    bool undescribable = false; /* describing failed: text values go as they are */
     for (int i = 0; i < np && !failed; i++) {
         int32_t len = sl_pgmsg_int32(m);
         const char *v = len > 0 ? sl_pgmsg_bytes(m, (size_t)len) : "";
@@ -365,13 +367,20 @@ static void sl__bind(sl_conn *c, sl_pgmsg *m)
             break;
         }
         int32_t oid = i < s->ntypes ? s->oids[i] : 0;
-        if (oid == 0 && fmt == 1 && len >= 0) {
-            if (sl__describe(c, s, &err) != 0) {
-                failed = 2;
-                break;
+        if (oid == 0 && len >= 0 && (fmt == 1 || !undescribable)) {
+            if (sl__describe(c, s, &err) != 0) { /* once per statement */
+                if (fmt == 1) {
+                    failed = 2;
+                    break;
+                }
+                sl_error_reset(&err); /* text: Execute reports what is wrong */
+                undescribable = true;
             }
-            if (i < s->desc.nparams)
-                oid = sl_pgtype_of(s->desc.param_types[i]).oid;
+            int32_t inferred = s->described && i < s->desc.nparams
+                                   ? sl_pgtype_of(s->desc.param_types[i]).oid
+                                   : 0;
+            if (fmt == 1 || inferred == SL_OID_BYTEA)
+                oid = inferred;
         }
         params[i].type = oid ? sl_pgtype_from_oid(oid) : sl_type_make(SL_TYPE_NULL);
         if (len < 0) {

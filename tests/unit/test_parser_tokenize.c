@@ -104,6 +104,20 @@ static void t_comments_and_quotes(void)
     CHECK_INT(t[6].type, TK_STRING);
     CHECK_INT(t[6].len, 4);
 
+    /* X'..' / x'..': a binary string (its digits are the builder's to
+    ** check); an identifier ending in x is not one; unterminated is illegal */
+    n = lex("X'0A1b' x'' ax'01' X'zz' x'0", t, 16);
+    REQUIRE(n == 10);
+    CHECK_INT(t[0].type, TK_XSTRING);
+    CHECK_INT(t[0].len, 7);
+    CHECK_INT(t[2].type, TK_XSTRING);
+    CHECK_INT(t[2].len, 3);
+    CHECK_INT(t[4].type, TK_ID);
+    CHECK_INT(t[5].type, TK_STRING);
+    CHECK_INT(t[7].type, TK_XSTRING);
+    CHECK_INT(t[9].type, SL_TK_ILLEGAL); /* unterminated: to the end */
+    CHECK_INT(t[9].len, 3);
+
     /* "--" at the very end, and a comment ending exactly at len */
     n = lex("x--", t, 16);
     REQUIRE(n == 2);

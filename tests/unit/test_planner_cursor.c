@@ -94,6 +94,19 @@ static void t_parse_params(void)
     sl_stmt_free(st);
     sl_strbuf_free(&sb);
 
+    /* X'..' (either case) prints as X'..' with lower-case digits */
+    sql = "SELECT x'0A1b' = X'', $1";
+    st = sl_parse_one(sql, strlen(sql), &err);
+    REQUIRE(st);
+    sl_strbuf_reset(&sb);
+    sl_stmt_print(&sb, st, NULL, NULL);
+    CHECK_STR(sl_strbuf_cstr(&sb), "SELECT X'0a1b' = X'', $1");
+    again = sl_parse_one(sb.buf, sb.len, &err);
+    CHECK(again && sl_stmt_equal(st, again));
+    sl_stmt_free(again);
+    sl_stmt_free(st);
+    sl_strbuf_free(&sb);
+
     st = sl_parse_one("SELECT $0", 9, &err); /* no such parameter, at the $ */
     CHECK(!st);
     CHECK_STR(err.sqlstate, "42P02");
@@ -206,6 +219,21 @@ static void t_describe(void)
     CHECK_INT(d.ncols, 2);
     sl_stmt_desc_free(&d);
 
+    /* bytes: an X'..' types its side, and || of bytes; the result is BINARY(n) */
+    q = "SELECT $1 = X'00ff', $2 || X'0a' FROM nums";
+    REQUIRE(sl_session_describe(fx.s, q, strlen(q), 0, NULL, &d, &fx.err) == 0);
+    REQUIRE(d.nparams == 2 && d.ncols == 2);
+    a = type_str(d.param_types[0]);
+    b = type_str(d.param_types[1]);
+    c = type_str(d.types[1]);
+    CHECK_STR(a, "BYTES");
+    CHECK_STR(b, "BYTES");
+    CHECK_STR(c, "BYTES");
+    sl_free(a);
+    sl_free(b);
+    sl_free(c);
+    sl_stmt_desc_free(&d);
+
     /* INSERT: its target columns type the values; no rows, and no job */
     q = "INSERT INTO out_t VALUES ($1, $2, $3)";
     REQUIRE(sl_session_describe(fx.s, q, strlen(q), 0, NULL, &d, &fx.err) == 0);
@@ -313,6 +341,29 @@ static void t_exec_params_types(void)
     hex[0].type = sl_type_make_p(SL_TYPE_VARBINARY, SL_MAX_LENGTH, 0);
     CHECK(run_params(&fx, "SELECT $1 FROM nums", 1, hex) == -1);
     CHECK_STR(fx.err.sqlstate, "22P02");
+    /* any bytes: NUL, bytes that are not UTF-8, upper-case digits; typed
+    ** by the client, and untyped (the X'..' it is compared with types it) */
+    sl_param nul[] = {P("00FF0a00", SL_TYPE_VARBINARY), P("00ff0A00", SL_TYPE_NULL),
+                      P("", SL_TYPE_VARBINARY), P("00", SL_TYPE_NULL)};
+    nul[0].type = sl_type_make_p(SL_TYPE_VARBINARY, SL_MAX_LENGTH, 0);
+    nul[2].type = nul[0].type;
+    q = "SELECT $1, $1 = X'00ff0a00', $1 = $2, $2 = X'00FF0A00', $1 > X'00fe', $3, "
+        "$3 < X'00', $1 IN (X'00', $4) FROM nums LIMIT 1";
+    prc = run_params(&fx, q, 4, nul);
+    if (prc != 0)
+        fprintf(stderr, "  %s %s at %d\n", fx.err.sqlstate, fx.err.message, fx.err.position);
+    REQUIRE(prc == 0);
+    CHECK_STR(fx.c.rows.buf, "x'00ff0a00'|TRUE|TRUE|TRUE|TRUE|x''|TRUE|FALSE\n");
+    nul[3] = P("0a", SL_TYPE_NULL);
+    CHECK(run_params(&fx, "SELECT id FROM nums WHERE id = 3 AND $4 IN (X'0A', $3)", 4, nul) == 0);
+    CHECK_STR(fx.c.rows.buf, "3\n");
+    nul[0] = P("00f", SL_TYPE_VARBINARY); /* an odd count of digits */
+    nul[0].type = nul[2].type;
+    q = "SELECT id FROM nums WHERE $1 = X'00'";
+    CHECK(run_params(&fx, q, 1, nul) == -1);
+    CHECK_STR(fx.err.sqlstate, "22P02");
+    CHECK_INT(fx.err.position, (int)(strstr(q, "$1") - q));
+    CHECK(fx.err.detail && strstr(fx.err.detail, "$1") != NULL);
     sl_param yes[] = {P("maybe", SL_TYPE_BOOLEAN)};
     CHECK(run_params(&fx, "SELECT $1 FROM nums", 1, yes) == -1);
     CHECK_STR(fx.err.sqlstate, "22P02");

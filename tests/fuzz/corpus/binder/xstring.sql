@@ -1,0 +1,1 @@
+SELECT X'00ff' = X'00', CAST(X'616263' AS STRING), CAST(X'' AS BINARY(2)), X'0a' || X'0b' FROM t

@@ -1,0 +1,1 @@
+SELECT X'0A1b', x'', X'0', X'zz', X'0a 1b' FROM t WHERE b = X'00ff' OR b IN (X'01', $1) AND X'
