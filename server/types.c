@@ -143,17 +143,6 @@ static bool sl__cstr(const char *v, size_t n, char *buf, size_t cap)
     return true;
 }
 
-static int sl__hexval(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 /* Days between 1970-01-01 and 2000-01-01 (PostgreSQL's epoch). */
 #define SL__PG_EPOCH_DAYS 10957
 #define SL__PG_EPOCH_MICROS (SL__PG_EPOCH_DAYS * 86400LL * 1000000LL)
@@ -509,7 +498,7 @@ int sl_pgbin_append(sl_strbuf *out, sl_type t, const char *v, size_t n, const sl
         if (n < 3 || v[0] != 'x' || v[1] != '\'' || v[n - 1] != '\'' || (n - 3) % 2)
             return -1;
         for (size_t i = 2; i + 1 < n - 1; i += 2) {
-            int hi = sl__hexval(v[i]), lo = sl__hexval(v[i + 1]);
+            int hi = sl_hex_digit(v[i]), lo = sl_hex_digit(v[i + 1]);
             if (hi < 0 || lo < 0)
                 return -1;
             sl_strbuf_append_char(out, (char)(hi << 4 | lo));
@@ -767,7 +756,7 @@ static int sl__bytea_text(sl_strbuf *out, const char *v, size_t n)
         for (size_t i = 2; i < n; i++) {
             if (isspace((unsigned char)v[i]))
                 continue;
-            if (sl__hexval(v[i]) < 0)
+            if (sl_hex_digit(v[i]) < 0)
                 return -1;
             sl_strbuf_append_char(out, (char)tolower((unsigned char)v[i]));
             digits++;
