@@ -811,6 +811,33 @@ static int sl__k_pg_catalog(sl__node *nd, sl__eval *ev, const uint8_t *sel)
     return 0;
 }
 
+/* PostgreSQL's catalog functions that read the session's objects, through
+** the evaluation's sl_eval_env.catalog_def: NULL where there is none (no
+** such object, or no catalog: a streaming job). */
+static int sl__k_pg_def(sl__node *nd, sl__eval *ev, const uint8_t *sel)
+{
+    SL__STRICT_PROLOGUE();
+    sl_strbuf sb = SL_STRBUF_INIT;
+    for (int i = 0; i < n; i++) {
+        if (!SL__LIVE(nd, sel, i))
+            continue;
+        int64_t arg = nd->nkids > 1 && nd->kids[1]->phys == SL_PHYS_I64 ? nd->kids[1]->v.i64[i] : 0;
+        sl_strbuf_reset(&sb);
+        int found = ev->env && ev->env->catalog_def
+                        ? ev->env->catalog_def(ev->env->catalog_ctx, nd->op, nd->kids[0]->v.i64[i],
+                                               arg, &sb)
+                        : 0;
+        if (nd->op == SL_FN_PG_RELATION_IS_PUBLISHABLE)
+            nd->v.b[i] = found > 0;
+        else if (found > 0)
+            sl__set_str(nd, ev, i, sb.buf ? sb.buf : "", sb.len);
+        else
+            sl__null_result(nd, i);
+    }
+    sl_strbuf_free(&sb);
+    return 0;
+}
+
 int sl__compile_fn(sl__node *nd, const sl_bexpr *b, sl_error *err)
 {
     int id = nd->op;
@@ -836,6 +863,16 @@ int sl__compile_fn(sl__node *nd, const sl_bexpr *b, sl_error *err)
     case SL_FN_PG_REGOID:
     case SL_FN_FORMAT_TYPE:
     case SL_FN_PG_GET_EXPR: nd->run = sl__k_pg_catalog; return 0;
+    case SL_FN_PG_GET_INDEXDEF:
+    case SL_FN_PG_GET_CONSTRAINTDEF:
+    case SL_FN_PG_GET_VIEWDEF:
+    case SL_FN_COL_DESCRIPTION:
+    case SL_FN_OBJ_DESCRIPTION:
+    case SL_FN_PG_GET_STATISTICSOBJDEF_COLUMNS:
+    case SL_FN_PG_RELATION_IS_PUBLISHABLE:
+        nd->run = sl__k_pg_def;
+        nd->is_volatile = true; /* the catalog is read when the rows are */
+        return 0;
     case SL_FN_REPLACE: nd->run = sl__k_replace; sl__with_strbuf(nd); return 0;
     case SL_FN_POSITION: nd->run = sl__k_position; return 0;
     case SL_FN_LPAD:
