@@ -29,6 +29,7 @@
 #include <math.h>
 #include <regex.h>
 #include <stdio.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -838,6 +839,68 @@ static int sl__k_pg_def(sl__node *nd, sl__eval *ev, const uint8_t *sel)
     return 0;
 }
 
+/* x = ANY (array), the array as its text '{a,"b c",NULL}' (PostgreSQL's
+** array output): TRUE when an element's text is x's, else NULL when an
+** element is NULL, else FALSE. */
+static int sl__any_eq(const char *x, size_t xn, const char *a, size_t an)
+{
+    size_t i = 0;
+    while (i < an && a[i] != '{')
+        i++;
+    i++;
+    bool has_null = false;
+    char buf[256];
+    while (i < an && a[i] != '}') {
+        size_t n = 0;
+        bool quoted = a[i] == '"', big = false;
+        if (quoted)
+            i++;
+        while (i < an && (quoted ? a[i] != '"' : a[i] != ',' && a[i] != '}')) {
+            if (a[i] == '\\' && i + 1 < an)
+                i++;
+            if (n < sizeof buf)
+                buf[n++] = a[i];
+            else
+                big = true;
+            i++;
+        }
+        if (quoted && i < an)
+            i++; /* the closing quote */
+        if (!quoted && n == 4 && memcmp(buf, "NULL", 4) == 0)
+            has_null = true;
+        else if (!big && n == xn && memcmp(buf, x, n) == 0)
+            return 1;
+        if (i < an && a[i] == ',')
+            i++;
+    }
+    return has_null ? -1 : 0;
+}
+
+static int sl__k_any_eq(sl__node *nd, sl__eval *ev, const uint8_t *sel)
+{
+    SL__STRICT_PROLOGUE();
+    for (int i = 0; i < n; i++) {
+        if (!SL__LIVE(nd, sel, i))
+            continue;
+        char num[32];
+        const char *x = num;
+        size_t xn;
+        if (nd->kids[0]->phys == SL_PHYS_STR) {
+            x = nd->kids[0]->v.str[i].ptr;
+            xn = nd->kids[0]->v.str[i].len;
+        } else {
+            xn = (size_t)snprintf(num, sizeof num, "%" PRId64, nd->kids[0]->v.i64[i]);
+        }
+        const sl_str *a = &nd->kids[1]->v.str[i];
+        int r = sl__any_eq(x, xn, a->ptr, a->len);
+        if (r < 0)
+            sl__null_result(nd, i);
+        else
+            nd->v.b[i] = (uint8_t)r;
+    }
+    return 0;
+}
+
 int sl__compile_fn(sl__node *nd, const sl_bexpr *b, sl_error *err)
 {
     int id = nd->op;
@@ -863,6 +926,7 @@ int sl__compile_fn(sl__node *nd, const sl_bexpr *b, sl_error *err)
     case SL_FN_PG_REGOID:
     case SL_FN_FORMAT_TYPE:
     case SL_FN_PG_GET_EXPR: nd->run = sl__k_pg_catalog; return 0;
+    case SL_FN_ANY_EQ: nd->run = sl__k_any_eq; return 0;
     case SL_FN_PG_GET_INDEXDEF:
     case SL_FN_PG_GET_CONSTRAINTDEF:
     case SL_FN_PG_GET_VIEWDEF:

@@ -39,6 +39,7 @@ static const sl_func sl__funcs[SL_FN__COUNT] = {
     [SL_FN_AND] = {"AND", SL_FN_AND, SC, 2, 2},
     [SL_FN_OR] = {"OR", SL_FN_OR, SC, 2, 2},
     [SL_FN_NOT] = {"NOT", SL_FN_NOT, SC, 1, 1},
+    [SL_FN_ANY_EQ] = {"= ANY", SL_FN_ANY_EQ, SC, 2, 2},
     [SL_FN_IS_NULL] = {"IS NULL", SL_FN_IS_NULL, SC, 1, 1},
     [SL_FN_IS_NOT_NULL] = {"IS NOT NULL", SL_FN_IS_NOT_NULL, SC, 1, 1},
     [SL_FN_IS_TRUE] = {"IS TRUE", SL_FN_IS_TRUE, SC, 1, 1},

@@ -39,6 +39,7 @@ typedef enum sl_func_id {
     SL_FN_BETWEEN, SL_FN_NOT_BETWEEN, SL_FN_IN, SL_FN_NOT_IN,
     SL_FN_LIKE, SL_FN_NOT_LIKE, SL_FN_CONCAT,
     SL_FN_REGEX, SL_FN_NOT_REGEX, SL_FN_IREGEX, SL_FN_NOT_IREGEX, /* ~ !~ ~* !~* (POSIX) */
+    SL_FN_ANY_EQ, /* x = ANY (array): an array is its text, '{a,b}' */
     /* scalar functions */
     SL_FN_UPPER, SL_FN_LOWER, SL_FN_SUBSTRING, SL_FN_TRIM, SL_FN_LTRIM, SL_FN_RTRIM,
     SL_FN_CHAR_LENGTH, SL_FN_REPLACE, SL_FN_POSITION, SL_FN_LPAD, SL_FN_RPAD,
