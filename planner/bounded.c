@@ -20,13 +20,48 @@
 
 #include <string.h>
 
-bool sl_lp_reads_sysrel(const sl_lp *lp)
+static bool sl__scans(const sl_lp *lp, bool sysrel)
 {
     if (!lp)
         return false;
-    if (lp->kind == SL_LP_SCAN && lp->sysrel)
+    if (lp->kind == SL_LP_SCAN && (lp->sysrel != NULL) == sysrel)
         return true;
-    return sl_lp_reads_sysrel(lp->input) || sl_lp_reads_sysrel(lp->right);
+    return sl__scans(lp->input, sysrel) || sl__scans(lp->right, sysrel);
+}
+
+/* Whether b calls a catalog function that reads the session's objects. */
+static bool sl__calls_catalog(const sl_bexpr *b)
+{
+    if (!b)
+        return false;
+    if (b->kind == SL_BX_CALL && b->fn->id >= SL_FN_PG_GET_INDEXDEF &&
+        b->fn->id <= SL_FN_PG_RELATION_IS_PUBLISHABLE)
+        return true;
+    for (int i = 0; i < b->nargs; i++)
+        if (sl__calls_catalog(b->args[i]))
+            return true;
+    return false;
+}
+
+static bool sl__lp_calls_catalog(const sl_lp *lp)
+{
+    if (!lp)
+        return false;
+    for (int i = 0; i < lp->nexprs; i++)
+        if (sl__calls_catalog(lp->exprs[i]))
+            return true;
+    for (int r = 0; lp->kind == SL_LP_VALUES && r < lp->nrows; r++)
+        for (int c = 0; c < lp->ncols; c++)
+            if (sl__calls_catalog(lp->rows[r][c]))
+                return true;
+    return sl__lp_calls_catalog(lp->input) || sl__lp_calls_catalog(lp->right);
+}
+
+/* A query over catalog relations, or one that calls the catalog functions
+** (SELECT pg_get_viewdef(16385)) and reads no table. */
+bool sl_lp_reads_sysrel(const sl_lp *lp)
+{
+    return sl__scans(lp, true) || (sl__lp_calls_catalog(lp) && !sl__scans(lp, false));
 }
 
 typedef struct sl__bq {

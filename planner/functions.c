@@ -512,6 +512,8 @@ static int sl__result_type(const sl_func *f, const char *name, sl_bexpr *const *
             r.not_null = false;
     if (f->id == SL_FN_DATE_FORMAT)
         r.not_null = false; /* a bad format gives NULL */
+    if (f->id >= SL_FN_PG_GET_INDEXDEF && f->id < SL_FN_PG_RELATION_IS_PUBLISHABLE)
+        r.not_null = false; /* NULL for no such object */
     *out = r;
     return 0;
 }
