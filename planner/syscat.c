@@ -365,7 +365,8 @@ sl_chunk *sl_sysrel_rows(const sl_sysrel *r, sl_session *s)
                 sl__s(&b, "");
                 sl__s(&b, "");
                 sl__b(&b, false);
-                sl__s(&b, pt.size < 0 ? "x" : "p");
+                /* typstorage: numeric is main, other variable-length types extended */
+                sl__s(&b, pt.oid == SL_OID_NUMERIC ? "m" : pt.size < 0 ? "x" : "p");
                 sl__s(&b, "");
                 sl__i(&b, -1);
                 sl__i(&b, sl_type_is_string(ty.id) ? 100 : 0);
@@ -588,9 +589,8 @@ int sl_sysrel_def(void *ctx, int fn, int64_t oid, int64_t arg, sl_strbuf *out)
                 if (arg == 0) {
                     sl_strbuf_append(out, "CREATE UNIQUE INDEX ");
                     sl__pg_ident(out, idx);
+                    /* the table's name, unqualified: it is visible (public) */
                     sl_strbuf_append(out, " ON ");
-                    sl__pg_ident(out, o->schema);
-                    sl_strbuf_append(out, ".");
                     sl__pg_ident(out, o->name);
                     sl_strbuf_append(out, " USING btree (");
                     sl__pk_cols(out, t, 0);
