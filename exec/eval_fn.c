@@ -796,6 +796,27 @@ static int sl__k_pg_catalog(sl__node *nd, sl__eval *ev, const uint8_t *sel)
             nd->v.i64[i] = sl_pg_relation_oid(schema, a->ptr + off, a->len - off);
             break;
         }
+        case SL_FN_PG_SIZE_PRETTY: {
+            /* PostgreSQL's: bytes below 10 kB, then kB, MB... half rounded */
+            static const char *const units[] = {"kB", "MB", "GB", "TB", "PB"};
+            int64_t v = nd->kids[0]->v.i64[i];
+            char buf[48];
+            int len;
+            if (v > -10240 && v < 10240) {
+                len = snprintf(buf, sizeof buf, "%" PRId64 " bytes", v);
+            } else {
+                v /= 512; /* one extra bit for rounding */
+                size_t u = 0;
+                while (u + 1 < SL_ARRAY_LEN(units) && (v <= -20479 || v >= 20479)) {
+                    v /= 1024;
+                    u++;
+                }
+                len = snprintf(buf, sizeof buf, "%" PRId64 " %s", (v + (v < 0 ? -1 : 1)) / 2,
+                               units[u]);
+            }
+            sl__set_str(nd, ev, i, buf, (size_t)len);
+            break;
+        }
         case SL_FN_FORMAT_TYPE: {
             sl_strbuf sb = SL_STRBUF_INIT;
             sl_pgtype_format(&sb, nd->kids[0]->v.i64[i], nd->kids[1]->v.i64[i]);
@@ -830,6 +851,8 @@ static int sl__k_pg_def(sl__node *nd, sl__eval *ev, const uint8_t *sel)
                         : 0;
         if (nd->op == SL_FN_PG_RELATION_IS_PUBLISHABLE)
             nd->v.b[i] = found > 0;
+        else if (nd->op == SL_FN_PG_TABLE_SIZE && found > 0)
+            nd->v.i64[i] = strtoll(sl_strbuf_cstr(&sb), NULL, 10);
         else if (found > 0)
             sl__set_str(nd, ev, i, sb.buf ? sb.buf : "", sb.len);
         else
@@ -925,6 +948,7 @@ int sl__compile_fn(sl__node *nd, const sl_bexpr *b, sl_error *err)
     case SL_FN_PG_REGCLASS:
     case SL_FN_PG_REGOID:
     case SL_FN_FORMAT_TYPE:
+    case SL_FN_PG_SIZE_PRETTY:
     case SL_FN_PG_GET_EXPR: nd->run = sl__k_pg_catalog; return 0;
     case SL_FN_ANY_EQ: nd->run = sl__k_any_eq; return 0;
     case SL_FN_PG_GET_INDEXDEF:
@@ -933,6 +957,7 @@ int sl__compile_fn(sl__node *nd, const sl_bexpr *b, sl_error *err)
     case SL_FN_COL_DESCRIPTION:
     case SL_FN_OBJ_DESCRIPTION:
     case SL_FN_PG_GET_STATISTICSOBJDEF_COLUMNS:
+    case SL_FN_PG_TABLE_SIZE:
     case SL_FN_PG_RELATION_IS_PUBLISHABLE:
         nd->run = sl__k_pg_def;
         nd->is_volatile = true; /* the catalog is read when the rows are */

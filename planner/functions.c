@@ -106,6 +106,8 @@ static const sl_func sl__funcs[SL_FN__COUNT] = {
                                                SL_FN_PG_GET_STATISTICSOBJDEF_COLUMNS, SC, 1, 1},
     [SL_FN_PG_RELATION_IS_PUBLISHABLE] = {"PG_RELATION_IS_PUBLISHABLE",
                                           SL_FN_PG_RELATION_IS_PUBLISHABLE, SC, 1, 1},
+    [SL_FN_PG_TABLE_SIZE] = {"PG_TABLE_SIZE", SL_FN_PG_TABLE_SIZE, SC, 1, 1},
+    [SL_FN_PG_SIZE_PRETTY] = {"PG_SIZE_PRETTY", SL_FN_PG_SIZE_PRETTY, SC, 1, 1},
     [SL_FN_COUNT] = {"COUNT", SL_FN_COUNT, AG, 0, 1},
     [SL_FN_SUM] = {"SUM", SL_FN_SUM, AG, 1, 1},
     [SL_FN_MIN] = {"MIN", SL_FN_MIN, AG, 1, 1},
@@ -145,6 +147,7 @@ static const sl_func sl__funcs[SL_FN__COUNT] = {
     X("OBJ_DESCRIPTION", SL_FN_OBJ_DESCRIPTION)                                             \
     X("PG_GET_STATISTICSOBJDEF_COLUMNS", SL_FN_PG_GET_STATISTICSOBJDEF_COLUMNS)             \
     X("PG_RELATION_IS_PUBLISHABLE", SL_FN_PG_RELATION_IS_PUBLISHABLE)                       \
+    X("PG_TABLE_SIZE", SL_FN_PG_TABLE_SIZE) X("PG_SIZE_PRETTY", SL_FN_PG_SIZE_PRETTY)         \
     X("COUNT", SL_FN_COUNT) X("SUM", SL_FN_SUM) X("MIN", SL_FN_MIN) X("MAX", SL_FN_MAX)     \
     X("AVG", SL_FN_AVG) X("ROW_NUMBER", SL_FN_ROW_NUMBER)
 
@@ -212,6 +215,8 @@ static const sl__sig sl__sigs[SL_FN__COUNT] = {
     [SL_FN_OBJ_DESCRIPTION] = {"IS", "OBJ_DESCRIPTION(oid [, STRING])"},
     [SL_FN_PG_GET_STATISTICSOBJDEF_COLUMNS] = {"I", "PG_GET_STATISTICSOBJDEF_COLUMNS(oid)"},
     [SL_FN_PG_RELATION_IS_PUBLISHABLE] = {"I", "PG_RELATION_IS_PUBLISHABLE(regclass)"},
+    [SL_FN_PG_TABLE_SIZE] = {"I", "PG_TABLE_SIZE(regclass)"},
+    [SL_FN_PG_SIZE_PRETTY] = {"I", "PG_SIZE_PRETTY(BIGINT)"},
     [SL_FN_COUNT] = {"*", "COUNT(*) or COUNT(value)"},
     [SL_FN_SUM] = {"N", "SUM(NUMERIC)"},
     [SL_FN_MIN] = {"*", "MIN(value)"},
@@ -369,10 +374,12 @@ static int sl__result_type(const sl_func *f, const char *name, sl_bexpr *const *
     case SL_FN_COL_DESCRIPTION:
     case SL_FN_OBJ_DESCRIPTION:
     case SL_FN_PG_GET_STATISTICSOBJDEF_COLUMNS:
+    case SL_FN_PG_SIZE_PRETTY:
         r = sl__string_type();
         break;
     case SL_FN_PG_REGCLASS:
     case SL_FN_PG_REGOID:
+    case SL_FN_PG_TABLE_SIZE:
         r = sl_type_make(SL_TYPE_BIGINT);
         break;
     case SL_FN_PG_TABLE_IS_VISIBLE:

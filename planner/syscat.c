@@ -632,6 +632,13 @@ int sl_sysrel_def(void *ctx, int fn, int64_t oid, int64_t arg, sl_strbuf *out)
         case SL_FN_PG_RELATION_IS_PUBLISHABLE:
             found = t && oid == rel;
             break;
+        case SL_FN_PG_TABLE_SIZE:
+            /* no storage of its own: a table's rows are its connector's */
+            if (oid == rel || (t && t->npk > 0 && oid == sl_sysrel_oid(o->schema, idx))) {
+                found = 1;
+                sl_strbuf_append(out, "0");
+            }
+            break;
         default: /* PG_GET_STATISTICSOBJDEF_COLUMNS: no statistics objects */
             break;
         }

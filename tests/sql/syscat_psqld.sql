@@ -35,6 +35,10 @@ SELECT inhrelid FROM pg_inherits UNION ALL SELECT tgrelid FROM pg_trigger
   UNION ALL SELECT pnnspid FROM pg_publication_namespace;
 SELECT rolname, rolsuper, rolcanlogin FROM pg_roles;
 SELECT pg_relation_is_publishable(c.oid), c.relname FROM pg_class c WHERE c.relnamespace = 2200 ORDER BY 2;
+-- sizes: nothing is stored (0 bytes), NULL for no such relation; PostgreSQL's units
+SELECT relname, pg_table_size(oid) FROM pg_class WHERE relnamespace = 2200 ORDER BY 1;
+SELECT pg_table_size(1), pg_size_pretty(10239), pg_size_pretty(10240), pg_size_pretty(-10485760),
+  pg_size_pretty(1099511627776), pg_size_pretty(9223372036854775807), pg_size_pretty(NULL);
 -- UNION (distinct), UNION ALL, DISTINCT; NULL columns take the other side's type
 SELECT relkind FROM pg_class WHERE relnamespace = 2200 UNION SELECT relkind FROM pg_class
   WHERE relnamespace = 2200 ORDER BY 1;
