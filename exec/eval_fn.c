@@ -29,6 +29,7 @@
 #include <math.h>
 #include <regex.h>
 #include <stdio.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -795,6 +796,27 @@ static int sl__k_pg_catalog(sl__node *nd, sl__eval *ev, const uint8_t *sel)
             nd->v.i64[i] = sl_pg_relation_oid(schema, a->ptr + off, a->len - off);
             break;
         }
+        case SL_FN_PG_SIZE_PRETTY: {
+            /* PostgreSQL's: bytes below 10 kB, then kB, MB... half rounded */
+            static const char *const units[] = {"kB", "MB", "GB", "TB", "PB"};
+            int64_t v = nd->kids[0]->v.i64[i];
+            char buf[48];
+            int len;
+            if (v > -10240 && v < 10240) {
+                len = snprintf(buf, sizeof buf, "%" PRId64 " bytes", v);
+            } else {
+                v /= 512; /* one extra bit for rounding */
+                size_t u = 0;
+                while (u + 1 < SL_ARRAY_LEN(units) && (v <= -20479 || v >= 20479)) {
+                    v /= 1024;
+                    u++;
+                }
+                len = snprintf(buf, sizeof buf, "%" PRId64 " %s", (v + (v < 0 ? -1 : 1)) / 2,
+                               units[u]);
+            }
+            sl__set_str(nd, ev, i, buf, (size_t)len);
+            break;
+        }
         case SL_FN_FORMAT_TYPE: {
             sl_strbuf sb = SL_STRBUF_INIT;
             sl_pgtype_format(&sb, nd->kids[0]->v.i64[i], nd->kids[1]->v.i64[i]);
@@ -807,6 +829,97 @@ static int sl__k_pg_catalog(sl__node *nd, sl__eval *ev, const uint8_t *sel)
             sl__set_str(nd, ev, i, a->ptr, a->len);
         }
         }
+    }
+    return 0;
+}
+
+/* PostgreSQL's catalog functions that read the session's objects, through
+** the evaluation's sl_eval_env.catalog_def: NULL where there is none (no
+** such object, or no catalog: a streaming job). */
+static int sl__k_pg_def(sl__node *nd, sl__eval *ev, const uint8_t *sel)
+{
+    SL__STRICT_PROLOGUE();
+    sl_strbuf sb = SL_STRBUF_INIT;
+    for (int i = 0; i < n; i++) {
+        if (!SL__LIVE(nd, sel, i))
+            continue;
+        int64_t arg = nd->nkids > 1 && nd->kids[1]->phys == SL_PHYS_I64 ? nd->kids[1]->v.i64[i] : 0;
+        sl_strbuf_reset(&sb);
+        int found = ev->env && ev->env->catalog_def
+                        ? ev->env->catalog_def(ev->env->catalog_ctx, nd->op, nd->kids[0]->v.i64[i],
+                                               arg, &sb)
+                        : 0;
+        if (nd->op == SL_FN_PG_RELATION_IS_PUBLISHABLE)
+            nd->v.b[i] = found > 0;
+        else if (nd->op == SL_FN_PG_TABLE_SIZE && found > 0)
+            nd->v.i64[i] = strtoll(sl_strbuf_cstr(&sb), NULL, 10);
+        else if (found > 0)
+            sl__set_str(nd, ev, i, sb.buf ? sb.buf : "", sb.len);
+        else
+            sl__null_result(nd, i);
+    }
+    sl_strbuf_free(&sb);
+    return 0;
+}
+
+/* x = ANY (array), the array as its text '{a,"b c",NULL}' (PostgreSQL's
+** array output): TRUE when an element's text is x's, else NULL when an
+** element is NULL, else FALSE. */
+static int sl__any_eq(const char *x, size_t xn, const char *a, size_t an)
+{
+    size_t i = 0;
+    while (i < an && a[i] != '{')
+        i++;
+    i++;
+    bool has_null = false;
+    char buf[256];
+    while (i < an && a[i] != '}') {
+        size_t n = 0;
+        bool quoted = a[i] == '"', big = false;
+        if (quoted)
+            i++;
+        while (i < an && (quoted ? a[i] != '"' : a[i] != ',' && a[i] != '}')) {
+            if (a[i] == '\\' && i + 1 < an)
+                i++;
+            if (n < sizeof buf)
+                buf[n++] = a[i];
+            else
+                big = true;
+            i++;
+        }
+        if (quoted && i < an)
+            i++; /* the closing quote */
+        if (!quoted && n == 4 && memcmp(buf, "NULL", 4) == 0)
+            has_null = true;
+        else if (!big && n == xn && memcmp(buf, x, n) == 0)
+            return 1;
+        if (i < an && a[i] == ',')
+            i++;
+    }
+    return has_null ? -1 : 0;
+}
+
+static int sl__k_any_eq(sl__node *nd, sl__eval *ev, const uint8_t *sel)
+{
+    SL__STRICT_PROLOGUE();
+    for (int i = 0; i < n; i++) {
+        if (!SL__LIVE(nd, sel, i))
+            continue;
+        char num[32];
+        const char *x = num;
+        size_t xn;
+        if (nd->kids[0]->phys == SL_PHYS_STR) {
+            x = nd->kids[0]->v.str[i].ptr;
+            xn = nd->kids[0]->v.str[i].len;
+        } else {
+            xn = (size_t)snprintf(num, sizeof num, "%" PRId64, nd->kids[0]->v.i64[i]);
+        }
+        const sl_str *a = &nd->kids[1]->v.str[i];
+        int r = sl__any_eq(x, xn, a->ptr, a->len);
+        if (r < 0)
+            sl__null_result(nd, i);
+        else
+            nd->v.b[i] = (uint8_t)r;
     }
     return 0;
 }
@@ -835,7 +948,20 @@ int sl__compile_fn(sl__node *nd, const sl_bexpr *b, sl_error *err)
     case SL_FN_PG_REGCLASS:
     case SL_FN_PG_REGOID:
     case SL_FN_FORMAT_TYPE:
+    case SL_FN_PG_SIZE_PRETTY:
     case SL_FN_PG_GET_EXPR: nd->run = sl__k_pg_catalog; return 0;
+    case SL_FN_ANY_EQ: nd->run = sl__k_any_eq; return 0;
+    case SL_FN_PG_GET_INDEXDEF:
+    case SL_FN_PG_GET_CONSTRAINTDEF:
+    case SL_FN_PG_GET_VIEWDEF:
+    case SL_FN_COL_DESCRIPTION:
+    case SL_FN_OBJ_DESCRIPTION:
+    case SL_FN_PG_GET_STATISTICSOBJDEF_COLUMNS:
+    case SL_FN_PG_TABLE_SIZE:
+    case SL_FN_PG_RELATION_IS_PUBLISHABLE:
+        nd->run = sl__k_pg_def;
+        nd->is_volatile = true; /* the catalog is read when the rows are */
+        return 0;
     case SL_FN_REPLACE: nd->run = sl__k_replace; sl__with_strbuf(nd); return 0;
     case SL_FN_POSITION: nd->run = sl__k_position; return 0;
     case SL_FN_LPAD:

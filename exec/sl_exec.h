@@ -130,6 +130,13 @@ bool sl_value_format_tz(sl_strbuf *sb, const sl_vector *v, int r, const sl_tz *t
 typedef struct sl_eval_env {
     int64_t now_nanos; /* CURRENT_TIMESTAMP / NOW() for this evaluation (injected clock) */
     const sl_tz *tz;   /* the session's time zone (TIMESTAMP_LTZ <-> local); NULL = UTC */
+    /* PostgreSQL's catalog functions that read the session's objects
+    ** (PG_GET_INDEXDEF, PG_GET_CONSTRAINTDEF, PG_GET_VIEWDEF, COL_DESCRIPTION,
+    ** ...; planner/syscat.c's sl_sysrel_def): the text of function fn (an
+    ** sl_func_id) for oid and arg appended to out; 1 when there is one, 0 for
+    ** NULL. NULL: no catalog here (those functions give NULL). */
+    int (*catalog_def)(void *ctx, int fn, int64_t oid, int64_t arg, sl_strbuf *out);
+    void *catalog_ctx; /* catalog_def's first argument */
 } sl_eval_env;
 
 typedef struct sl_eval_prog sl_eval_prog;

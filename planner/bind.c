@@ -21,6 +21,7 @@
 
 #include <inttypes.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #define SL_MAX_VIEW_DEPTH 32
@@ -954,7 +955,24 @@ static int sl__bind_select(sl_binder *b, const sl_query *q, sl__rel *out)
     for (int k = 0; !q->distinct && proj->kind == SL_LP_PROJECT && k < sl_list_len(q->order_by); k++) {
         const sl_order_item *it = sl_list_get(q->order_by, k);
         const sl_expr *e = it->expr;
-        if (e->kind != SL_EXPR_COLUMN || !proj->input || proj->input->kind == SL_LP_AGGREGATE)
+        if (!proj->input || proj->input->kind == SL_LP_AGGREGATE)
+            continue;
+        if (e->kind != SL_EXPR_COLUMN && e->kind != SL_EXPR_NUMBER) {
+            /* ORDER BY an expression over the FROM's columns: hidden column
+            ** $order<k>, which sl__bind_order sorts by */
+            sl_scope ins = {in.nquals, in.cols};
+            sl_bind_ctx ctx = {&ins, b->err, "ORDER BY", NULL, NULL, b->params};
+            sl_bexpr *x = sl_bind_expr(&ctx, e);
+            if (!x)
+                goto fail_proj;
+            char name[32];
+            snprintf(name, sizeof name, "$order%d", k);
+            sl_lp_add_col(proj, name, x->type, false);
+            sl__lp_push_expr(proj, x);
+            hidden++;
+            continue;
+        }
+        if (e->kind != SL_EXPR_COLUMN)
             continue;
         bool selected = false;
         for (int i = 0; i < proj->nexprs && !selected; i++) {
@@ -989,6 +1007,8 @@ static int sl__bind_select(sl_binder *b, const sl_query *q, sl__rel *out)
         under = under->input;
     bool agg = under && under->kind == SL_LP_AGGREGATE; /* its columns are not in's */
     for (int i = 0; !agg && i < proj->nexprs && i < out->lp->ncols; i++) {
+        if (i >= out->lp->ncols - hidden && proj->exprs[i]->kind != SL_BX_COLUMN)
+            continue;
         if (i >= out->lp->ncols - hidden && in.cols[proj->exprs[i]->col].qualifier) {
             sl_free(out->quals[i]);
             out->quals[i] = sl_strdup(in.cols[proj->exprs[i]->col].qualifier);
@@ -1154,6 +1174,13 @@ static int sl__bind_order(sl_binder *b, const sl_query *q, sl__rel *r)
                 goto fail;
             }
         } else {
+            char name[32];
+            snprintf(name, sizeof name, "$order%d", i);
+            for (int k = 0; k < r->lp->ncols && col < 0; k++)
+                if (r->cols[k].hidden && strcmp(r->lp->cols[k].name, name) == 0)
+                    col = k;
+        }
+        if (col < 0) {
             sl_error_set(b->err, SL_ERR_NOT_SUPPORTED, it->expr->pos,
                          "ORDER BY supports column names and positions of the select list");
             sl_error_hint(b->err, "Add the expression to the select list with an alias and "

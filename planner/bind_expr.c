@@ -802,12 +802,43 @@ static sl_type sl__concat_type(sl_type a, sl_type b, bool bin)
 }
 
 /* Arithmetic, ||, comparisons, AND / OR. Errors point at the operator. */
+/* x = ANY (array) / x = SOME (array), as PostgreSQL: an array is its text
+** ('{a,b}', syscat.c's array columns); an element equals x when x's text is
+** the element's. */
+static sl_bexpr *sl__bind_any(sl_bind_ctx *ctx, const sl_expr *e)
+{
+    if (e->op != SL_OP_EQ) {
+        sl_error_set(ctx->err, SL_ERR_NOT_SUPPORTED, sl__op_pos(e),
+                     "only = ANY (array) is supported");
+        return NULL;
+    }
+    sl_bexpr *args[2] = {sl_bind_expr(ctx, e->left), NULL};
+    if (!args[0])
+        return NULL;
+    args[1] = sl_bind_expr(ctx, sl_list_get(e->right->args, 0));
+    if (!args[1]) {
+        sl_bexpr_free(args[0]);
+        return NULL;
+    }
+    sl_type ta = args[0]->type, tb = args[1]->type;
+    if ((!sl_type_is_string(ta.id) && !sl_type_is_integer(ta.id) && ta.id != SL_TYPE_NULL) ||
+        (!sl_type_is_string(tb.id) && tb.id != SL_TYPE_NULL)) {
+        sl__no_operator(ctx, "= ANY", args[0], args[1], sl__op_pos(e));
+        sl__free_args(args, 2);
+        return NULL;
+    }
+    return sl__call(SL_FN_ANY_EQ, sl__bool(false), e->pos, args, 2);
+}
+
 static sl_bexpr *sl__bind_binary(sl_bind_ctx *ctx, const sl_expr *e)
 {
     if (!e->left || !e->right) {
         sl_error_set(ctx->err, SL_ERR_SYNTAX, e->pos, "missing operand");
         return NULL;
     }
+    if (e->right->kind == SL_EXPR_FUNC && sl_list_len(e->right->args) == 1 && !e->right->over &&
+        (sl_strcasecmp(e->right->text, "any") == 0 || sl_strcasecmp(e->right->text, "some") == 0))
+        return sl__bind_any(ctx, e);
     sl_bexpr *args[2] = {sl_bind_expr(ctx, e->left), NULL};
     if (!args[0])
         return NULL;

@@ -6,9 +6,12 @@
 ** through the one evaluator (exec/eval.c), joins through exec/op_join.c
 ** (hash join on the equality keys found in the condition, the whole
 ** condition as the residual), sorts through exec/op_sort.c (PostgreSQL's
-** NULL order), LIMIT / OFFSET. Rows go to the session's sl_result_sink like
-** any query's. Other operators (aggregations, windows, unions) are 0A000
-** here for now.
+** NULL order), LIMIT / OFFSET, UNION ALL (both inputs' rows) and DISTINCT /
+** UNION (an aggregation without calls: the rows sorted, each distinct one
+** once). Rows go to the session's sl_result_sink like any query's. Other
+** operators (aggregate calls, windows) are 0A000 here for now. The catalog
+** functions that read the session's objects (pg_get_indexdef...) reach it
+** through the evaluation's sl_eval_env.catalog_def (syscat.c's sl_sysrel_def).
 **
 ** Main routines: sl_lp_reads_sysrel, sl_bounded_run.
 */
@@ -17,13 +20,48 @@
 
 #include <string.h>
 
-bool sl_lp_reads_sysrel(const sl_lp *lp)
+static bool sl__scans(const sl_lp *lp, bool sysrel)
 {
     if (!lp)
         return false;
-    if (lp->kind == SL_LP_SCAN && lp->sysrel)
+    if (lp->kind == SL_LP_SCAN && (lp->sysrel != NULL) == sysrel)
         return true;
-    return sl_lp_reads_sysrel(lp->input) || sl_lp_reads_sysrel(lp->right);
+    return sl__scans(lp->input, sysrel) || sl__scans(lp->right, sysrel);
+}
+
+/* Whether b calls a catalog function that reads the session's objects. */
+static bool sl__calls_catalog(const sl_bexpr *b)
+{
+    if (!b)
+        return false;
+    if (b->kind == SL_BX_CALL && b->fn->id >= SL_FN_PG_GET_INDEXDEF &&
+        b->fn->id <= SL_FN_PG_RELATION_IS_PUBLISHABLE)
+        return true;
+    for (int i = 0; i < b->nargs; i++)
+        if (sl__calls_catalog(b->args[i]))
+            return true;
+    return false;
+}
+
+static bool sl__lp_calls_catalog(const sl_lp *lp)
+{
+    if (!lp)
+        return false;
+    for (int i = 0; i < lp->nexprs; i++)
+        if (sl__calls_catalog(lp->exprs[i]))
+            return true;
+    for (int r = 0; lp->kind == SL_LP_VALUES && r < lp->nrows; r++)
+        for (int c = 0; c < lp->ncols; c++)
+            if (sl__calls_catalog(lp->rows[r][c]))
+                return true;
+    return sl__lp_calls_catalog(lp->input) || sl__lp_calls_catalog(lp->right);
+}
+
+/* A query over catalog relations, or one that calls the catalog functions
+** (SELECT pg_get_viewdef(16385)) and reads no table. */
+bool sl_lp_reads_sysrel(const sl_lp *lp)
+{
+    return sl__scans(lp, true) || (sl__lp_calls_catalog(lp) && !sl__scans(lp, false));
 }
 
 typedef struct sl__bq {
@@ -240,6 +278,65 @@ static sl_chunk *sl__run(sl__bq *q, const sl_lp *lp)
         sl_chunk_free(in);
         return out;
     }
+    case SL_LP_UNION: {
+        /* UNION ALL: the left rows, then the right ones, in the output's types */
+        sl_chunk *l = sl__run(q, lp->input);
+        sl_chunk *r = l ? sl__run(q, lp->right) : NULL;
+        if (!r) {
+            sl_chunk_free(l);
+            return NULL;
+        }
+        sl_chunk *out = sl__new_for(lp, l->nrows + r->nrows);
+        const sl_chunk *side[2] = {l, r};
+        for (int s = 0; s < 2; s++) {
+            for (int k = 0; k < side[s]->nrows; k++) {
+                int d = sl_chunk_append_row(out, SL_ROW_INSERT);
+                for (int c = 0; c < lp->ncols; c++) {
+                    const sl_vector *v = &side[s]->cols[c];
+                    if (v->nulls[k] || v->phys == out->cols[c].phys)
+                        sl_chunk_set_from(out, c, d, side[s], c, k);
+                    else if (v->phys == SL_PHYS_I64 && out->cols[c].phys == SL_PHYS_F64)
+                        sl_chunk_set_f64(out, c, d, (double)v->v.i64[k]);
+                    else
+                        sl_chunk_set_null(out, c, d); /* not reached: the binder's common type */
+                }
+            }
+        }
+        sl_chunk_free(l);
+        sl_chunk_free(r);
+        return out;
+    }
+    case SL_LP_AGGREGATE: {
+        /* DISTINCT (and UNION): group by every column, no calls */
+        if (lp->naggs > 0 || lp->nkeys != lp->input->ncols)
+            break;
+        sl_chunk *in = sl__run(q, lp->input);
+        if (!in)
+            return NULL;
+        sl_sort_key *keys = sl_calloc((size_t)lp->nkeys + 1, sizeof(sl_sort_key));
+        for (int i = 0; i < lp->nkeys; i++)
+            keys[i] = (sl_sort_key){lp->keys[i], false, 0};
+        int *perm = sl_calloc((size_t)in->nrows + 1, sizeof(int));
+        sl_sort_bounded(in, keys, lp->nkeys, perm);
+        int n = 0;
+        for (int k = 0; k < in->nrows; k++) {
+            bool same = k > 0;
+            for (int i = 0; same && i < lp->nkeys; i++)
+                same = sl_chunk_values_equal(in, lp->keys[i], perm[k - 1], perm[k]);
+            if (!same)
+                perm[n++] = perm[k];
+        }
+        sl_chunk *out = sl__new_for(lp, n);
+        for (int k = 0; k < n; k++) {
+            int d = sl_chunk_append_row(out, SL_ROW_INSERT);
+            for (int i = 0; i < lp->nkeys; i++)
+                sl_chunk_set_from(out, i, d, in, lp->keys[i], perm[k]);
+        }
+        sl_free(perm);
+        sl_free(keys);
+        sl_chunk_free(in);
+        return out;
+    }
     case SL_LP_LIMIT: {
         sl_chunk *in = sl__run(q, lp->input);
         if (!in)
@@ -262,7 +359,7 @@ static sl_chunk *sl__run(sl__bq *q, const sl_lp *lp)
     sl_error_set(q->err, SL_ERR_NOT_SUPPORTED, lp->pos,
                  "a query over the catalog relations cannot run this operator yet");
     sl_error_detail(q->err, "It needs %s; the bounded path runs scans, filters, projections, "
-                            "joins, sorts and limits so far.", sl_strbuf_cstr(&sb));
+                            "joins, sorts, limits, UNION and DISTINCT so far.", sl_strbuf_cstr(&sb));
     sl_strbuf_free(&sb);
     return NULL;
 }
@@ -272,7 +369,7 @@ int sl_bounded_run(sl_session *s, const sl_lp *lp, const sl_result_sink *out, sl
     sl_tz *tz = NULL;
     if (sl__time_zone(s, &tz, err) != 0)
         return -1;
-    sl__bq q = {s, {sl_now_nanos(), tz}, err};
+    sl__bq q = {s, {sl_now_nanos(), tz, sl_sysrel_def, s}, err};
     sl_chunk *c = sl__run(&q, lp);
     if (!c) {
         sl_tz_free(tz);

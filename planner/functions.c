@@ -39,6 +39,7 @@ static const sl_func sl__funcs[SL_FN__COUNT] = {
     [SL_FN_AND] = {"AND", SL_FN_AND, SC, 2, 2},
     [SL_FN_OR] = {"OR", SL_FN_OR, SC, 2, 2},
     [SL_FN_NOT] = {"NOT", SL_FN_NOT, SC, 1, 1},
+    [SL_FN_ANY_EQ] = {"= ANY", SL_FN_ANY_EQ, SC, 2, 2},
     [SL_FN_IS_NULL] = {"IS NULL", SL_FN_IS_NULL, SC, 1, 1},
     [SL_FN_IS_NOT_NULL] = {"IS NOT NULL", SL_FN_IS_NOT_NULL, SC, 1, 1},
     [SL_FN_IS_TRUE] = {"IS TRUE", SL_FN_IS_TRUE, SC, 1, 1},
@@ -96,6 +97,17 @@ static const sl_func sl__funcs[SL_FN__COUNT] = {
     [SL_FN_PG_REGOID] = {"PG_REGOID", SL_FN_PG_REGOID, SC, 1, 1},
     [SL_FN_FORMAT_TYPE] = {"FORMAT_TYPE", SL_FN_FORMAT_TYPE, SC, 2, 2},
     [SL_FN_PG_GET_EXPR] = {"PG_GET_EXPR", SL_FN_PG_GET_EXPR, SC, 2, 3},
+    [SL_FN_PG_GET_INDEXDEF] = {"PG_GET_INDEXDEF", SL_FN_PG_GET_INDEXDEF, SC, 1, 3},
+    [SL_FN_PG_GET_CONSTRAINTDEF] = {"PG_GET_CONSTRAINTDEF", SL_FN_PG_GET_CONSTRAINTDEF, SC, 1, 2},
+    [SL_FN_PG_GET_VIEWDEF] = {"PG_GET_VIEWDEF", SL_FN_PG_GET_VIEWDEF, SC, 1, 2},
+    [SL_FN_COL_DESCRIPTION] = {"COL_DESCRIPTION", SL_FN_COL_DESCRIPTION, SC, 2, 2},
+    [SL_FN_OBJ_DESCRIPTION] = {"OBJ_DESCRIPTION", SL_FN_OBJ_DESCRIPTION, SC, 1, 2},
+    [SL_FN_PG_GET_STATISTICSOBJDEF_COLUMNS] = {"PG_GET_STATISTICSOBJDEF_COLUMNS",
+                                               SL_FN_PG_GET_STATISTICSOBJDEF_COLUMNS, SC, 1, 1},
+    [SL_FN_PG_RELATION_IS_PUBLISHABLE] = {"PG_RELATION_IS_PUBLISHABLE",
+                                          SL_FN_PG_RELATION_IS_PUBLISHABLE, SC, 1, 1},
+    [SL_FN_PG_TABLE_SIZE] = {"PG_TABLE_SIZE", SL_FN_PG_TABLE_SIZE, SC, 1, 1},
+    [SL_FN_PG_SIZE_PRETTY] = {"PG_SIZE_PRETTY", SL_FN_PG_SIZE_PRETTY, SC, 1, 1},
     [SL_FN_COUNT] = {"COUNT", SL_FN_COUNT, AG, 0, 1},
     [SL_FN_SUM] = {"SUM", SL_FN_SUM, AG, 1, 1},
     [SL_FN_MIN] = {"MIN", SL_FN_MIN, AG, 1, 1},
@@ -129,6 +141,13 @@ static const sl_func sl__funcs[SL_FN__COUNT] = {
     X("ARRAY_TO_STRING", SL_FN_ARRAY_TO_STRING)                                             \
     X("PG_REGCLASS", SL_FN_PG_REGCLASS) X("PG_REGOID", SL_FN_PG_REGOID)                     \
     X("FORMAT_TYPE", SL_FN_FORMAT_TYPE) X("PG_GET_EXPR", SL_FN_PG_GET_EXPR)                 \
+    X("PG_GET_INDEXDEF", SL_FN_PG_GET_INDEXDEF)                                             \
+    X("PG_GET_CONSTRAINTDEF", SL_FN_PG_GET_CONSTRAINTDEF)                                   \
+    X("PG_GET_VIEWDEF", SL_FN_PG_GET_VIEWDEF) X("COL_DESCRIPTION", SL_FN_COL_DESCRIPTION)   \
+    X("OBJ_DESCRIPTION", SL_FN_OBJ_DESCRIPTION)                                             \
+    X("PG_GET_STATISTICSOBJDEF_COLUMNS", SL_FN_PG_GET_STATISTICSOBJDEF_COLUMNS)             \
+    X("PG_RELATION_IS_PUBLISHABLE", SL_FN_PG_RELATION_IS_PUBLISHABLE)                       \
+    X("PG_TABLE_SIZE", SL_FN_PG_TABLE_SIZE) X("PG_SIZE_PRETTY", SL_FN_PG_SIZE_PRETTY)         \
     X("COUNT", SL_FN_COUNT) X("SUM", SL_FN_SUM) X("MIN", SL_FN_MIN) X("MAX", SL_FN_MAX)     \
     X("AVG", SL_FN_AVG) X("ROW_NUMBER", SL_FN_ROW_NUMBER)
 
@@ -189,6 +208,15 @@ static const sl__sig sl__sigs[SL_FN__COUNT] = {
     [SL_FN_PG_REGOID] = {"I", "expr::regtype / ::regnamespace (an oid)"},
     [SL_FN_FORMAT_TYPE] = {"II", "FORMAT_TYPE(oid, INT)"},
     [SL_FN_PG_GET_EXPR] = {"SIB", "PG_GET_EXPR(STRING, oid [, BOOLEAN])"},
+    [SL_FN_PG_GET_INDEXDEF] = {"IIB", "PG_GET_INDEXDEF(oid [, INT, BOOLEAN])"},
+    [SL_FN_PG_GET_CONSTRAINTDEF] = {"IB", "PG_GET_CONSTRAINTDEF(oid [, BOOLEAN])"},
+    [SL_FN_PG_GET_VIEWDEF] = {"IB", "PG_GET_VIEWDEF(oid [, BOOLEAN])"},
+    [SL_FN_COL_DESCRIPTION] = {"II", "COL_DESCRIPTION(oid, INT)"},
+    [SL_FN_OBJ_DESCRIPTION] = {"IS", "OBJ_DESCRIPTION(oid [, STRING])"},
+    [SL_FN_PG_GET_STATISTICSOBJDEF_COLUMNS] = {"I", "PG_GET_STATISTICSOBJDEF_COLUMNS(oid)"},
+    [SL_FN_PG_RELATION_IS_PUBLISHABLE] = {"I", "PG_RELATION_IS_PUBLISHABLE(regclass)"},
+    [SL_FN_PG_TABLE_SIZE] = {"I", "PG_TABLE_SIZE(regclass)"},
+    [SL_FN_PG_SIZE_PRETTY] = {"I", "PG_SIZE_PRETTY(BIGINT)"},
     [SL_FN_COUNT] = {"*", "COUNT(*) or COUNT(value)"},
     [SL_FN_SUM] = {"N", "SUM(NUMERIC)"},
     [SL_FN_MIN] = {"*", "MIN(value)"},
@@ -340,13 +368,22 @@ static int sl__result_type(const sl_func *f, const char *name, sl_bexpr *const *
     case SL_FN_ARRAY_TO_STRING:
     case SL_FN_FORMAT_TYPE:
     case SL_FN_PG_GET_EXPR:
+    case SL_FN_PG_GET_INDEXDEF:
+    case SL_FN_PG_GET_CONSTRAINTDEF:
+    case SL_FN_PG_GET_VIEWDEF:
+    case SL_FN_COL_DESCRIPTION:
+    case SL_FN_OBJ_DESCRIPTION:
+    case SL_FN_PG_GET_STATISTICSOBJDEF_COLUMNS:
+    case SL_FN_PG_SIZE_PRETTY:
         r = sl__string_type();
         break;
     case SL_FN_PG_REGCLASS:
     case SL_FN_PG_REGOID:
+    case SL_FN_PG_TABLE_SIZE:
         r = sl_type_make(SL_TYPE_BIGINT);
         break;
     case SL_FN_PG_TABLE_IS_VISIBLE:
+    case SL_FN_PG_RELATION_IS_PUBLISHABLE:
         r = sl_type_make(SL_TYPE_BOOLEAN);
         break;
     case SL_FN_ABS:
@@ -482,6 +519,8 @@ static int sl__result_type(const sl_func *f, const char *name, sl_bexpr *const *
             r.not_null = false;
     if (f->id == SL_FN_DATE_FORMAT)
         r.not_null = false; /* a bad format gives NULL */
+    if (f->id >= SL_FN_PG_GET_INDEXDEF && f->id < SL_FN_PG_RELATION_IS_PUBLISHABLE)
+        r.not_null = false; /* NULL for no such object */
     *out = r;
     return 0;
 }

@@ -199,6 +199,10 @@ int sl_sysrel_cols(const sl_sysrel *r, char names[][64], sl_type *types, int max
 int64_t sl_sysrel_oid(const char *schema, const char *name);
 /* Its rows now, from the session's catalog (caller frees). */
 sl_chunk *sl_sysrel_rows(const sl_sysrel *r, sl_session *s);
+/* sl_eval_env.catalog_def over session ctx: the text of the catalog function
+** fn (PG_GET_INDEXDEF, PG_GET_CONSTRAINTDEF, PG_GET_VIEWDEF, COL_DESCRIPTION,
+** OBJ_DESCRIPTION, PG_RELATION_IS_PUBLISHABLE...) for oid and arg; 1 or 0 (NULL). */
+int sl_sysrel_def(void *ctx, int fn, int64_t oid, int64_t arg, sl_strbuf *out);
 /* Whether plan reads a catalog relation: such a query runs on the bounded
 ** path (sl_bounded_run), not as a job. */
 bool sl_lp_reads_sysrel(const sl_lp *lp);

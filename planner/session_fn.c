@@ -291,7 +291,7 @@ int sl__select_const(sl_session *s, sl_stmt *st, const sl_result_sink *out, sl_e
     sl_chunk_append_row(in, SL_ROW_INSERT);
     row = sl_chunk_new(n, types, 1);
     sl_chunk_append_row(row, SL_ROW_INSERT);
-    sl_eval_env env = {sl_now_nanos(), tz};
+    sl_eval_env env = {sl_now_nanos(), tz, sl_sysrel_def, s};
     for (int i = 0; i < n; i++) {
         if (sl_eval_into(progs[i], in, &env, row, i, err) != 0)
             goto done;

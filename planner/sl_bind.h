@@ -39,6 +39,7 @@ typedef enum sl_func_id {
     SL_FN_BETWEEN, SL_FN_NOT_BETWEEN, SL_FN_IN, SL_FN_NOT_IN,
     SL_FN_LIKE, SL_FN_NOT_LIKE, SL_FN_CONCAT,
     SL_FN_REGEX, SL_FN_NOT_REGEX, SL_FN_IREGEX, SL_FN_NOT_IREGEX, /* ~ !~ ~* !~* (POSIX) */
+    SL_FN_ANY_EQ, /* x = ANY (array): an array is its text, '{a,b}' */
     /* scalar functions */
     SL_FN_UPPER, SL_FN_LOWER, SL_FN_SUBSTRING, SL_FN_TRIM, SL_FN_LTRIM, SL_FN_RTRIM,
     SL_FN_CHAR_LENGTH, SL_FN_REPLACE, SL_FN_POSITION, SL_FN_LPAD, SL_FN_RPAD,
@@ -51,6 +52,10 @@ typedef enum sl_func_id {
     /* PostgreSQL catalog functions clients call (planner/syscat.c's relations) */
     SL_FN_PG_GET_USERBYID, SL_FN_PG_TABLE_IS_VISIBLE, SL_FN_PG_ENCODING_TO_CHAR,
     SL_FN_ARRAY_TO_STRING, SL_FN_PG_REGCLASS, SL_FN_PG_REGOID, SL_FN_FORMAT_TYPE, SL_FN_PG_GET_EXPR,
+    /* ... that read the session's objects (sl_eval_env.catalog_def) */
+    SL_FN_PG_GET_INDEXDEF, SL_FN_PG_GET_CONSTRAINTDEF, SL_FN_PG_GET_VIEWDEF, SL_FN_COL_DESCRIPTION,
+    SL_FN_OBJ_DESCRIPTION, SL_FN_PG_GET_STATISTICSOBJDEF_COLUMNS, SL_FN_PG_TABLE_SIZE,
+    SL_FN_PG_RELATION_IS_PUBLISHABLE, SL_FN_PG_SIZE_PRETTY,
     /* aggregates */
     SL_FN_COUNT, SL_FN_SUM, SL_FN_MIN, SL_FN_MAX, SL_FN_AVG,
     /* window */

@@ -21,7 +21,16 @@
 ** database, "sluice" (oid 5), UTF8 (encoding 6). Types: oid -> BIGINT,
 ** name / text / "char" -> STRING, int2 / int4 -> INT, arrays -> their text.
 **
-** Main routines: sl_sysrel_find, sl_sysrel_cols, sl_sysrel_rows, sl_sysrel_oid.
+** Relations of objects Sluice has none of (pg_policy, pg_statistic_ext,
+** pg_publication*, pg_inherits, pg_trigger, pg_foreign_table) are empty; a
+** view is its rule _RETURN in pg_rewrite, its columns (its query bound now)
+** are in pg_attribute. The catalog functions that read objects
+** (pg_get_indexdef, pg_get_constraintdef, pg_get_viewdef, col_description,
+** obj_description, ...) reach the session through sl_sysrel_def (the bounded
+** path's sl_eval_env.catalog_def).
+**
+** Main routines: sl_sysrel_find, sl_sysrel_cols, sl_sysrel_rows, sl_sysrel_oid,
+** sl_sysrel_def.
 */
 #include "planner_int.h"
 #include "session_int.h"
@@ -37,7 +46,7 @@
 typedef enum sl__rel_id {
     SL__PG_NAMESPACE, SL__PG_CLASS, SL__PG_AM, SL__PG_DATABASE, SL__IS_TABLES, SL__IS_COLUMNS,
     SL__PG_ATTRIBUTE, SL__PG_TYPE, SL__PG_DESCRIPTION, SL__PG_ATTRDEF, SL__PG_INDEX,
-    SL__PG_CONSTRAINT, SL__PG_COLLATION,
+    SL__PG_CONSTRAINT, SL__PG_COLLATION, SL__PG_ROLES, SL__PG_REWRITE, SL__PG_EMPTY,
 } sl__rel_id;
 
 /* Column type letters: o oid (BIGINT NOT NULL), n name (STRING NOT NULL), s
@@ -77,6 +86,27 @@ static const sl_sysrel sl__rels[] = {
     {SL__PG_DATABASE, "pg_catalog", "pg_database",
      "oid:o,datname:n,datdba:o,encoding:i,datlocprovider:c,datcollate:n,datctype:n,"
      "daticulocale:s,datacl:s,datallowconn:b"},
+    {SL__PG_ROLES, "pg_catalog", "pg_roles",
+     "oid:o,rolname:n,rolsuper:b,rolinherit:b,rolcreaterole:b,rolcreatedb:b,rolcanlogin:b,"
+     "rolreplication:b,rolconnlimit:i,rolvaliduntil:s,rolbypassrls:b,rolconfig:s"},
+    {SL__PG_REWRITE, "pg_catalog", "pg_rewrite",
+     "oid:o,rulename:n,ev_class:o,ev_type:c,ev_enabled:c,is_instead:b"},
+    /* relations of objects Sluice does not have: always empty */
+    {SL__PG_EMPTY, "pg_catalog", "pg_policy",
+     "oid:o,polname:n,polrelid:o,polcmd:c,polpermissive:b,polroles:n,polqual:s,polwithcheck:s"},
+    {SL__PG_EMPTY, "pg_catalog", "pg_statistic_ext",
+     "oid:o,stxrelid:o,stxname:n,stxnamespace:o,stxowner:o,stxstattarget:i,stxkeys:n,stxkind:n"},
+    {SL__PG_EMPTY, "pg_catalog", "pg_publication",
+     "oid:o,pubname:n,pubowner:o,puballtables:b,pubinsert:b,pubupdate:b,pubdelete:b,"
+     "pubtruncate:b,pubviaroot:b"},
+    {SL__PG_EMPTY, "pg_catalog", "pg_publication_rel", "oid:o,prpubid:o,prrelid:o,prqual:s,prattrs:s"},
+    {SL__PG_EMPTY, "pg_catalog", "pg_publication_namespace", "oid:o,pnpubid:o,pnnspid:o"},
+    {SL__PG_EMPTY, "pg_catalog", "pg_inherits",
+     "inhrelid:o,inhparent:o,inhseqno:i,inhdetachpending:b"},
+    {SL__PG_EMPTY, "pg_catalog", "pg_trigger",
+     "oid:o,tgrelid:o,tgparentid:o,tgname:n,tgfoid:o,tgtype:i,tgenabled:c,tgisinternal:b,"
+     "tgconstrrelid:o,tgconstrindid:o,tgconstraint:o,tgdeferrable:b,tginitdeferred:b,tgnargs:i"},
+    {SL__PG_EMPTY, "pg_catalog", "pg_foreign_table", "ftrelid:o,ftserver:o,ftoptions:s"},
     {SL__IS_TABLES, "information_schema", "tables",
      "table_catalog:n,table_schema:n,table_name:n,table_type:n"},
     {SL__IS_COLUMNS, "information_schema", "columns",
@@ -204,7 +234,47 @@ typedef struct sl__obj {
     const char *name;        /* its name */
     bool view;               /* a view (information_schema's relations are views) */
     const sl_table *table;   /* a table's columns, or NULL */
+    sl_lp *vlp;              /* a view's query bound (its columns), or NULL */
+    const sl_view *v;        /* the view, or NULL */
 } sl__obj;
+
+static void sl__obj_free(void *p)
+{
+    sl__obj *o = p;
+    sl_lp_free(o->vlp);
+    sl_free(o);
+}
+
+/* The bound query of a view (its columns); NULL when it no longer binds. */
+static sl_lp *sl__view_lp(sl_session *s, const sl_view *v)
+{
+    sl_error e = SL_ERROR_INIT;
+    sl_binder b = sl__binder(s, &e);
+    sl_lp *lp = sl_bind_query(&b, v->def->query);
+    sl_error_reset(&e);
+    return lp;
+}
+
+static int sl__obj_ncols(const sl__obj *o)
+{
+    return o->table ? o->table->ncols : o->vlp ? o->vlp->ncols : 0;
+}
+
+/* Column k of a table or a view: its name, type and comment. */
+static const char *sl__obj_col(const sl__obj *o, int k, sl_type *type, const char **comment)
+{
+    *comment = NULL;
+    if (o->table) {
+        *type = o->table->cols[k].type;
+        *comment = o->table->cols[k].comment;
+        return o->table->cols[k].name;
+    }
+    *type = o->vlp->cols[k].type;
+    const sl_ident *alias = k < sl_list_len(o->v->def->column_names)
+                                ? sl_list_get(o->v->def->column_names, k)
+                                : NULL;
+    return alias ? alias->name : o->vlp->cols[k].name;
+}
 
 static void sl__objects(sl_session *s, sl_list *out)
 {
@@ -212,7 +282,7 @@ static void sl__objects(sl_session *s, sl_list *out)
     for (int i = 0; i < names->n; i++) {
         sl__obj *o = sl_calloc(1, sizeof *o);
         const sl_table *t = sl_catalog_table(s->eng->cat, names->items[i]);
-        *o = (sl__obj){"public", SL__OID_PUBLIC, t->name, false, t};
+        *o = (sl__obj){"public", SL__OID_PUBLIC, t->name, false, t, NULL, NULL};
         sl_list_push(out, o);
     }
     sl_list_free(names, sl_free);
@@ -220,21 +290,21 @@ static void sl__objects(sl_session *s, sl_list *out)
     for (int i = 0; i < names->n; i++) {
         const sl_view *v = sl_catalog_view(s->eng->cat, names->items[i]);
         sl__obj *o = sl_calloc(1, sizeof *o);
-        *o = (sl__obj){"public", SL__OID_PUBLIC, v->name, true, NULL};
+        *o = (sl__obj){"public", SL__OID_PUBLIC, v->name, true, NULL, sl__view_lp(s, v), v};
         sl_list_push(out, o);
     }
     sl_list_free(names, sl_free);
     for (int i = 0; i < sl_list_len(s->tviews); i++) {
         const sl_view *v = sl_list_get(s->tviews, i);
         sl__obj *o = sl_calloc(1, sizeof *o);
-        *o = (sl__obj){"public", SL__OID_PUBLIC, v->name, true, NULL};
+        *o = (sl__obj){"public", SL__OID_PUBLIC, v->name, true, NULL, sl__view_lp(s, v), v};
         sl_list_push(out, o);
     }
     for (size_t i = 0; i < SL_ARRAY_LEN(sl__rels); i++) {
         bool is = strcmp(sl__rels[i].schema, "information_schema") == 0;
         sl__obj *o = sl_calloc(1, sizeof *o);
         *o = (sl__obj){sl__rels[i].schema, is ? SL__OID_INFO_SCHEMA : SL__OID_PG_CATALOG,
-                       sl__rels[i].name, is, NULL};
+                       sl__rels[i].name, is, NULL, NULL, NULL};
         sl_list_push(out, o);
     }
 }
@@ -265,8 +335,8 @@ sl_chunk *sl_sysrel_rows(const sl_sysrel *r, sl_session *s)
     case SL__PG_CLASS:
         for (int i = 0; i < objs->n; i++) {
             const sl__obj *o = objs->items[i];
-            sl__class_row(&c, o->schema, o->nsp, o->name, o->view ? "v" : "r",
-                          o->table ? o->table->ncols : 0, o->table && o->table->npk > 0);
+            sl__class_row(&c, o->schema, o->nsp, o->name, o->view ? "v" : "r", sl__obj_ncols(o),
+                          o->table && o->table->npk > 0);
             if (o->table && o->table->npk > 0) {
                 char *idx = sl_sprintf("%s_pkey", o->name);
                 sl__class_row(&c, o->schema, o->nsp, idx, "i", o->table->npk, false);
@@ -277,24 +347,29 @@ sl_chunk *sl_sysrel_rows(const sl_sysrel *r, sl_session *s)
     case SL__PG_ATTRIBUTE:
         for (int i = 0; i < objs->n; i++) {
             const sl__obj *o = objs->items[i];
-            for (int k = 0; o->table && k < o->table->ncols; k++) {
-                sl_pgtype pt = sl_pgtype_of(o->table->cols[k].type);
+            for (int k = 0; k < sl__obj_ncols(o); k++) {
+                sl_type ty;
+                const char *comment;
+                const char *name = sl__obj_col(o, k, &ty, &comment);
+                sl_pgtype pt = sl_pgtype_of(ty);
                 sl__rowb b = sl__row(&c);
                 sl__i(&b, sl_sysrel_oid(o->schema, o->name));
-                sl__s(&b, o->table->cols[k].name);
+                sl__s(&b, name);
                 sl__i(&b, pt.oid);
                 sl__i(&b, pt.size);
                 sl__i(&b, k + 1);
                 sl__i(&b, pt.typmod);
-                sl__b(&b, o->table->cols[k].type.not_null);
+                /* a view's columns are never NOT NULL in PostgreSQL */
+                sl__b(&b, o->table && ty.not_null);
                 sl__b(&b, false);
                 sl__s(&b, "");
                 sl__s(&b, "");
                 sl__b(&b, false);
-                sl__s(&b, pt.size < 0 ? "x" : "p");
+                /* typstorage: numeric is main, other variable-length types extended */
+                sl__s(&b, pt.oid == SL_OID_NUMERIC ? "m" : pt.size < 0 ? "x" : "p");
                 sl__s(&b, "");
                 sl__i(&b, -1);
-                sl__i(&b, sl_type_is_string(o->table->cols[k].type.id) ? 100 : 0);
+                sl__i(&b, sl_type_is_string(ty.id) ? 100 : 0);
             }
         }
         break;
@@ -320,6 +395,13 @@ sl_chunk *sl_sysrel_rows(const sl_sysrel *r, sl_session *s)
     case SL__PG_DESCRIPTION:
         for (int i = 0; i < objs->n; i++) {
             const sl__obj *o = objs->items[i];
+            if (o->table && o->table->def && o->table->def->comment) {
+                sl__rowb b = sl__row(&c);
+                sl__i(&b, sl_sysrel_oid(o->schema, o->name));
+                sl__i(&b, sl_sysrel_oid("pg_catalog", "pg_class"));
+                sl__i(&b, 0);
+                sl__s(&b, o->table->def->comment);
+            }
             for (int k = 0; o->table && k < o->table->ncols; k++) {
                 if (!o->table->cols[k].comment)
                     continue;
@@ -332,7 +414,35 @@ sl_chunk *sl_sysrel_rows(const sl_sysrel *r, sl_session *s)
         }
         break;
     case SL__PG_ATTRDEF:
-        break; /* no column has a default */
+    case SL__PG_EMPTY:
+        break; /* no column has a default; no policies, publications, inheritance... */
+    case SL__PG_ROLES: {
+        sl__rowb b = sl__row(&c);
+        sl__i(&b, 10);
+        sl__s(&b, "sluice");
+        for (int k = 0; k < 6; k++)
+            sl__b(&b, true);
+        sl__i(&b, -1);
+        sl__null(&b);
+        sl__b(&b, true);
+        sl__null(&b);
+        break;
+    }
+    case SL__PG_REWRITE:
+        /* a view is its rule _RETURN, as in PostgreSQL */
+        for (int i = 0; i < objs->n; i++) {
+            const sl__obj *o = objs->items[i];
+            if (!o->v)
+                continue;
+            sl__rowb b = sl__row(&c);
+            sl__i(&b, sl_sysrel_oid("pg_rewrite", o->name));
+            sl__s(&b, "_RETURN");
+            sl__i(&b, sl_sysrel_oid(o->schema, o->name));
+            sl__s(&b, "1");
+            sl__s(&b, "O");
+            sl__b(&b, true);
+        }
+        break;
     case SL__PG_COLLATION: {
         sl__rowb b = sl__row(&c);
         sl__i(&b, 100);
@@ -428,6 +538,112 @@ sl_chunk *sl_sysrel_rows(const sl_sysrel *r, sl_session *s)
         }
         break;
     }
-    sl_list_free(objs, sl_free);
+    sl_list_free(objs, sl__obj_free);
     return c;
+}
+
+/* An identifier as PostgreSQL's quote_ident shows it: double-quoted unless
+** it is lower-case letters, digits and underscores, not starting with a digit. */
+static void sl__pg_ident(sl_strbuf *sb, const char *name)
+{
+    bool plain = name[0] && !(name[0] >= '0' && name[0] <= '9');
+    for (const char *p = name; plain && *p; p++)
+        plain = (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_';
+    if (plain) {
+        sl_strbuf_append(sb, name);
+        return;
+    }
+    sl_strbuf_append(sb, "\"");
+    for (const char *p = name; *p; p++)
+        sl_strbuf_appendf(sb, "%s%c", *p == '"' ? "\"" : "", *p);
+    sl_strbuf_append(sb, "\"");
+}
+
+/* The primary key's columns "a, b" (only column k, 1-based, when k > 0). */
+static void sl__pk_cols(sl_strbuf *sb, const sl_table *t, int64_t k)
+{
+    for (int i = 0; i < t->npk; i++) {
+        if (k > 0 && i + 1 != k)
+            continue;
+        if (k == 0 && i > 0)
+            sl_strbuf_append(sb, ", ");
+        sl__pg_ident(sb, t->cols[t->pk[i]].name);
+    }
+}
+
+int sl_sysrel_def(void *ctx, int fn, int64_t oid, int64_t arg, sl_strbuf *out)
+{
+    sl_session *s = ctx;
+    sl_list *objs = sl_list_new();
+    sl__objects(s, objs);
+    int found = 0;
+    for (int i = 0; !found && i < objs->n; i++) {
+        const sl__obj *o = objs->items[i];
+        int64_t rel = sl_sysrel_oid(o->schema, o->name);
+        const sl_table *t = o->table;
+        char *idx = sl_sprintf("%s_pkey", o->name);
+        switch (fn) {
+        case SL_FN_PG_GET_INDEXDEF:
+            if (t && t->npk > 0 && oid == sl_sysrel_oid(o->schema, idx)) {
+                found = 1;
+                if (arg == 0) {
+                    sl_strbuf_append(out, "CREATE UNIQUE INDEX ");
+                    sl__pg_ident(out, idx);
+                    /* the table's name, unqualified: it is visible (public) */
+                    sl_strbuf_append(out, " ON ");
+                    sl__pg_ident(out, o->name);
+                    sl_strbuf_append(out, " USING btree (");
+                    sl__pk_cols(out, t, 0);
+                    sl_strbuf_append(out, ")");
+                } else {
+                    sl__pk_cols(out, t, arg);
+                }
+            }
+            break;
+        case SL_FN_PG_GET_CONSTRAINTDEF:
+            if (t && t->npk > 0 && oid == sl_sysrel_oid("pg_constraint", idx)) {
+                found = 1;
+                sl_strbuf_append(out, "PRIMARY KEY (");
+                sl__pk_cols(out, t, 0);
+                sl_strbuf_append(out, ")");
+            }
+            break;
+        case SL_FN_PG_GET_VIEWDEF:
+            /* the view's query as Sluice prints it, in PostgreSQL's frame */
+            if (o->v && oid == rel) {
+                found = 1;
+                sl_strbuf_append(out, " ");
+                sl_query_print(out, o->v->def->query);
+                sl_strbuf_append(out, ";");
+            }
+            break;
+        case SL_FN_COL_DESCRIPTION:
+            if (t && oid == rel && arg >= 1 && arg <= t->ncols && t->cols[arg - 1].comment) {
+                found = 1;
+                sl_strbuf_append(out, t->cols[arg - 1].comment);
+            }
+            break;
+        case SL_FN_OBJ_DESCRIPTION:
+            if (t && oid == rel && t->def && t->def->comment) {
+                found = 1;
+                sl_strbuf_append(out, t->def->comment);
+            }
+            break;
+        case SL_FN_PG_RELATION_IS_PUBLISHABLE:
+            found = t && oid == rel;
+            break;
+        case SL_FN_PG_TABLE_SIZE:
+            /* no storage of its own: a table's rows are its connector's */
+            if (oid == rel || (t && t->npk > 0 && oid == sl_sysrel_oid(o->schema, idx))) {
+                found = 1;
+                sl_strbuf_append(out, "0");
+            }
+            break;
+        default: /* PG_GET_STATISTICSOBJDEF_COLUMNS: no statistics objects */
+            break;
+        }
+        sl_free(idx);
+    }
+    sl_list_free(objs, sl__obj_free);
+    return found;
 }

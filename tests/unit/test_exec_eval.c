@@ -126,7 +126,7 @@ static const char *const logic_cells[] = {
 };
 
 static fixture fx_main, fx_logic;
-static const sl_eval_env test_env = {1700000000123456789LL, NULL}; /* 2023-11-14 22:13:20.123456789 */
+static const sl_eval_env test_env = {1700000000123456789LL, NULL, NULL, NULL}; /* 2023-11-14 22:13:20.123456789 */
 
 static void setup(void)
 {

@@ -100,7 +100,7 @@ static sl_chunk *with_ids(const sl_chunk *c)
 static void t_joins(void)
 {
     unsigned seed = 7;
-    sl_eval_env env = {0, NULL};
+    sl_eval_env env = {0, NULL, NULL, NULL};
     for (int round = 0; round < 20; round++) {
         sl_chunk *l0 = side(&seed, NL, round % 2), *r0 = side(&seed, NR, round % 3 == 0);
         sl_chunk *l = with_ids(l0), *r = with_ids(r0);
