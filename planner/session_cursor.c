@@ -177,8 +177,9 @@ static int sl__bind_with(sl_session *s, const sl_stmt *st, sl_bind_params *bp, s
     default:
         break;
     }
+    /* the bounded path (bounded.c) reads the catalog relations: no changelog */
     for (int i = 0; rc == 0 && i < mine->n; i++)
-        rc = sl_lp_analyze(mine->items[i], err);
+        rc = sl_lp_reads_sysrel(mine->items[i]) ? 0 : sl_lp_analyze(mine->items[i], err);
     if (mine != plans)
         sl_list_free(mine, sl__lp_free_v);
     return rc;
@@ -521,8 +522,10 @@ static int sl__query_columns(sl_session *s, const sl_stmt *st, sl_bind_params *b
         const sl_lp *top = plans->items[0];
         sl__result_mode mode = sl__result_mode_of(s);
         bool updating = top->changelog != SL_CL_INSERT;
-        bool kind = mode == SL__RESULT_CHANGELOG ||
-                    (mode == SL__RESULT_TABLEAU && updating && !batch);
+        /* the bounded path (bounded.c) sends its rows without a row kind */
+        bool kind = !sl_lp_reads_sysrel(top) &&
+                    (mode == SL__RESULT_CHANGELOG ||
+                     (mode == SL__RESULT_TABLEAU && updating && !batch));
         int k = kind ? 1 : 0;
         c->ncols = top->ncols + k;
         c->names = sl_calloc((size_t)c->ncols + 1, sizeof(char *));
