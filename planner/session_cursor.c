@@ -550,6 +550,14 @@ int sl_session_describe(sl_session *s, const char *sql, size_t len, int ndeclare
     sl_stmt *st = sl_parse_one(sql, len, err);
     if (!st)
         return -1;
+    /* current_database() and the other session functions, as the run will
+    ** replace them (without set_config's effect) */
+    bool fns = st->kind == SL_STMT_QUERY || st->kind == SL_STMT_INSERT ||
+               st->kind == SL_STMT_STATEMENT_SET;
+    if (fns && sl__session_functions_typed(s, st, err) != 0) {
+        sl_stmt_free(st);
+        return -1;
+    }
     sl__param_scan ps = {0, INT64_MAX, -1, 0};
     sl__walk_stmt(st, sl__scan_param, &ps);
     int n = ps.max > ndeclared ? (int)ps.max : ndeclared;

@@ -116,6 +116,27 @@ def check_batch_mode(c):
     assert not error(c.query("RESET 'execution.runtime-mode'"))
 
 
+def check_session_functions(c):
+    # pgJDBC 42.7.14's getTables names the catalog with current_database():
+    # described and run over the extended protocol; set_config() described
+    # has no effect, run it has
+    m = run(c, "SELECT current_database() AS cat, relname FROM pg_catalog.pg_class "
+               "WHERE relname LIKE $1", ["ord%"])
+    assert [(text(r[0]), text(r[1])) for r in rows(m)] == [("sluice", "orders"), ("sluice", "orders_pkey")], rows(m)
+    sql = "SELECT set_config('application_name', 'described', false)"
+    c.parse("sc", sql)
+    c.describe("S", "sc")
+    c.sync()
+    m = c.until_ready()
+    assert not error(m) and [d[0][1] for k, d in m if k == "T"] == [OID["text"]], m
+    m = c.query("SHOW application_name")
+    assert rows(m) != [[b"described"]], m
+    m = run(c, sql, [])
+    assert rows(m) == [[b"described"]], m
+    m = c.query("SHOW application_name")
+    assert rows(m) == [[b"described"]], m
+
+
 def check_errors(c):
     # a bad parameter value: a clean error, and the session goes on
     sql = "SELECT relname FROM pg_catalog.pg_class WHERE relnatts = $1"
@@ -138,6 +159,7 @@ def main():
         check_get_tables(c)
         check_get_columns(c)
         check_batch_mode(c)
+        check_session_functions(c)
         check_errors(c)
         c.terminate()
         assert srv.stop() == 0, srv.log()
