@@ -427,6 +427,8 @@ bool sl_expr_equal(const sl_expr *a, const sl_expr *b)
         return a->ival == b->ival;
     case SL_EXPR_SUBQUERY:
         return sl_query_equal(a->query, b->query);
+    case SL_EXPR_FIELD:
+        return ast_str_equal(a->text, b->text) && sl_expr_equal(a->left, b->left);
     }
     return false;
 }

@@ -356,6 +356,15 @@ sl_expr *sl__subquery(sl__parse *p, sl__tok lp, sl_query *q)
     return sl__edeep(p, e, sl__dget(p, q));
 }
 
+sl_expr *sl__field(sl__parse *p, sl__tok lp, sl_expr *x, sl__tok name)
+{
+    sl_expr *e = sl_expr_new(SL_EXPR_FIELD, lp.pos);
+    e->left = x;
+    e->text = sl__name(p, name);
+    e->op_pos = name.pos;
+    return sl__edeep(p, e, sl__dget(p, x));
+}
+
 sl_expr *sl__bool(sl__parse *p, bool v, sl__tok t)
 {
     sl_expr *e = sl_expr_new(SL_EXPR_BOOL, t.pos);
@@ -829,6 +838,12 @@ static bool sl__is_pg_catalog(sl__tok schema)
     return schema.n == 10 && sl_strncasecmp(schema.z, "pg_catalog", 10) == 0;
 }
 
+/* information_schema's functions (_pg_expandarray) are called qualified. */
+static bool sl__is_info_schema(sl__tok schema)
+{
+    return schema.n == 18 && sl_strncasecmp(schema.z, "information_schema", 18) == 0;
+}
+
 sl_from *sl__from_qtable(sl__parse *p, sl__tok schema, sl__tok name, sl__tok alias)
 {
     sl_from *f = sl__from_table(p, name, alias);
@@ -839,7 +854,7 @@ sl_from *sl__from_qtable(sl__parse *p, sl__tok schema, sl__tok name, sl__tok ali
 
 sl_expr *sl__qfunc(sl__parse *p, sl__tok schema, sl__tok name, sl_list *args)
 {
-    if (!sl__is_pg_catalog(schema))
+    if (!sl__is_pg_catalog(schema) && !sl__is_info_schema(schema))
         sl_error_set(p->err, SL_ERR_UNDEFINED_FUNCTION, schema.pos,
                      "function %.*s.%.*s does not exist", schema.n, schema.z, name.n, name.z);
     sl_expr *e = sl__func(p, name, args, false, false, NULL);

@@ -455,6 +455,12 @@ static void pr_expr(pr_ctx *p, const sl_expr *e)
         pr_query(p, e->query);
         sl_strbuf_append_char(sb, ')');
         break;
+    case SL_EXPR_FIELD:
+        sl_strbuf_append_char(sb, '(');
+        pr_expr(p, e->left);
+        sl_strbuf_append(sb, ").");
+        pr_ident(p, e->text);
+        break;
     }
 }
 

@@ -45,6 +45,7 @@ typedef enum sl_expr_kind {
     SL_EXPR_FUNC,       /* text(args...) [OVER (over)]; distinct; ival = 1 for f(*) */
     SL_EXPR_PARAM,      /* $n, a parameter of the statement: ival = n (1-based) */
     SL_EXPR_SUBQUERY,   /* (SELECT ...): a scalar subquery, query */
+    SL_EXPR_FIELD,      /* (left).text: a field of a composite value (PostgreSQL) */
 } sl_expr_kind;
 
 typedef enum sl_op {

@@ -809,6 +809,190 @@ static sl_lp *sl__distinct(sl_lp *in)
     return agg;
 }
 
+/* ------------------------------------------------------------------------
+** Set-returning functions in a select list (srf.c): the distinct calls
+** become the functions of an SL_LP_EXPAND node under the projection, whose
+** columns are hidden columns qualified "$srfK" (K: the call). (f(a)).col
+** reads one; f(a) alone as a select item stands for all of them, named
+** "item.col" (the item's alias, else the function's name), which a query
+** around it reads as (item).col (bind_expr.c).
+*/
+static void sl__select_item_free_v(void *it) { sl_select_item_free(it); }
+
+static bool sl__is_srf_call(const sl_expr *e)
+{
+    return e && e->kind == SL_EXPR_FUNC && !e->over && sl_srf_find(e->text) >= 0;
+}
+
+static bool sl__has_srf(const sl_expr *e)
+{
+    if (!e)
+        return false;
+    if (sl__is_srf_call(e) || sl__has_srf(e->left) || sl__has_srf(e->right))
+        return true;
+    for (int i = 0; i < sl_list_len(e->args); i++)
+        if (sl__has_srf(sl_list_get(e->args, i)))
+            return true;
+    return false;
+}
+
+static int sl__srf_index(const sl_list *calls, const sl_expr *e)
+{
+    for (int i = 0; i < sl_list_len(calls); i++)
+        if (sl_expr_equal(sl_list_get(calls, i), e))
+            return i;
+    return -1;
+}
+
+/* The distinct calls under e (copies), outermost first. */
+static void sl__srf_collect(sl_expr *e, sl_list *calls)
+{
+    if (!e)
+        return;
+    if (sl__is_srf_call(e)) {
+        if (sl__srf_index(calls, e) < 0)
+            sl_list_push(calls, sl_expr_dup(e));
+        return;
+    }
+    sl__srf_collect(e->left, calls);
+    sl__srf_collect(e->right, calls);
+    for (int i = 0; i < sl_list_len(e->args); i++)
+        sl__srf_collect(sl_list_get(e->args, i), calls);
+}
+
+/* (call).col -> the column $srfK.col, in place; a call anywhere else is
+** 0A000. */
+static int sl__srf_rewrite(sl_binder *b, const sl_list *calls, sl_expr *e)
+{
+    if (!e)
+        return 0;
+    if (e->kind == SL_EXPR_FIELD && sl__is_srf_call(e->left)) {
+        int k = sl__srf_index(calls, e->left);
+        sl_expr_free(e->left);
+        e->left = NULL;
+        e->kind = SL_EXPR_COLUMN;
+        e->qualifier = sl_sprintf("$srf%d", k);
+        return 0;
+    }
+    if (sl__is_srf_call(e))
+        return sl_error_set(b->err, SL_ERR_NOT_SUPPORTED, e->pos,
+                            "the result of %s() is supported only as a select item or as "
+                            "(%s(...)).column", e->text, e->text);
+    if (sl__srf_rewrite(b, calls, e->left) != 0 || sl__srf_rewrite(b, calls, e->right) != 0)
+        return -1;
+    for (int i = 0; i < sl_list_len(e->args); i++)
+        if (sl__srf_rewrite(b, calls, sl_list_get(e->args, i)) != 0)
+            return -1;
+    return 0;
+}
+
+/* Put the SL_LP_EXPAND node of items' calls on in (its scope grows by the
+** functions' hidden columns) and return the items rewritten to read them
+** (caller frees), or NULL with the error set. */
+static sl_list *sl__bind_srfs(sl_binder *b, const sl_list *items, sl__rel *in)
+{
+    sl_list *calls = sl_list_new();
+    sl_list *src = sl_list_new(); /* copies of the items */
+    for (int i = 0; i < sl_list_len(items); i++) {
+        const sl_select_item *it = sl_list_get(items, i);
+        sl_select_item *c = sl_calloc(1, sizeof *c);
+        c->expr = sl_expr_dup(it->expr);
+        c->alias = sl_strdup(it->alias);
+        c->alias_pos = it->alias_pos;
+        sl_list_push(src, c);
+        sl__srf_collect(c->expr, calls);
+    }
+    sl_scope scope = sl__scope_of(in);
+    sl_lp *x = sl_lp_new(SL_LP_EXPAND, NULL);
+    int nin = in->lp->ncols, nf = sl_list_len(calls), rc = 0;
+    for (int i = 0; i < nin; i++)
+        sl_lp_add_col(x, in->lp->cols[i].name, in->lp->cols[i].type, false);
+    x->keys = sl_calloc((size_t)nf + 1, sizeof(int));
+    for (int k = 0; rc == 0 && k < nf; k++) {
+        const sl_expr *call = sl_list_get(calls, k);
+        int id = sl_srf_find(call->text);
+        sl_bind_ctx ctx = {&scope, b->err, "the argument of a set-returning function", NULL, NULL,
+                           b->params};
+        sl_bexpr *arg = sl_list_len(call->args) == 1 ? sl_bind_expr(&ctx, sl_list_get(call->args, 0))
+                                                     : NULL;
+        if (!arg || !sl_type_is_string(arg->type.id)) {
+            if (!sl_error_isset(b->err))
+                sl_error_set(b->err, SL_ERR_UNDEFINED_FUNCTION, call->pos,
+                             "function %s() needs one array argument", call->text);
+            sl_bexpr_free(arg);
+            rc = -1;
+            break;
+        }
+        sl__lp_push_expr(x, arg);
+        x->keys[x->nkeys++] = id;
+        const char *names[4];
+        sl_type types[4];
+        int n = sl_srf_cols(id, names, types);
+        for (int j = 0; j < n; j++)
+            sl_lp_add_col(x, names[j], types[j], false);
+    }
+    sl_list *out = sl_list_new();
+    for (int i = 0; i < sl_list_len(src); i++) {
+        sl_select_item *it = sl_list_get(src, i);
+        if (rc != 0 || !sl__is_srf_call(it->expr)) {
+            if (rc == 0)
+                rc = sl__srf_rewrite(b, calls, it->expr);
+            sl_list_push(out, it);
+            continue;
+        }
+        /* f(a) alone: its columns, named item.col */
+        int k = sl__srf_index(calls, it->expr);
+        const char *names[4];
+        sl_type types[4];
+        int n = sl_srf_cols(x->keys[k], names, types);
+        for (int j = 0; j < n; j++) {
+            sl_select_item *c = sl_calloc(1, sizeof *c);
+            c->expr = sl_expr_column(sl_sprintf("$srf%d", k), sl_strdup(names[j]), it->expr->pos);
+            c->alias = sl_sprintf("%s.%s", it->alias ? it->alias : it->expr->text, names[j]);
+            c->alias_pos = it->alias_pos;
+            sl_list_push(out, c);
+        }
+        sl_select_item_free(it);
+    }
+    sl_list_free(src, NULL);
+    sl_list_free(calls, sl_expr_free_v);
+    if (rc != 0) {
+        sl_lp_free(x);
+        sl_list_free(out, sl__select_item_free_v);
+        return NULL;
+    }
+    /* the new scope: in's columns as they were, then the functions' */
+    x->input = in->lp;
+    in->lp = x;
+    int n = x->ncols;
+    sl_scope_col *cols = sl_calloc((size_t)n + 1, sizeof(sl_scope_col));
+    char **quals = sl_calloc((size_t)n + 1, sizeof(char *));
+    for (int i = 0; i < nin; i++) {
+        cols[i] = in->cols[i];
+        cols[i].name = x->cols[i].name;
+        quals[i] = in->quals[i];
+        in->quals[i] = NULL;
+        cols[i].qualifier = quals[i];
+    }
+    for (int k = 0, c = nin; k < x->nkeys; k++) {
+        const char *names[4];
+        sl_type types[4];
+        int m = sl_srf_cols(x->keys[k], names, types);
+        for (int j = 0; j < m; j++, c++) {
+            quals[c] = sl_sprintf("$srf%d", k);
+            cols[c].qualifier = quals[c];
+            cols[c].name = x->cols[c].name;
+            cols[c].type = x->cols[c].type;
+            cols[c].hidden = true;
+        }
+    }
+    sl__rel_clear(in);
+    in->cols = cols;
+    in->quals = quals;
+    in->nquals = n;
+    return out;
+}
+
 static int sl__bind_select(sl_binder *b, const sl_query *q, sl__rel *out)
 {
     sl__rel in = {0};
@@ -928,10 +1112,22 @@ static int sl__bind_select(sl_binder *b, const sl_query *q, sl__rel *out)
         if (rc != 0)
             goto fail_proj;
     } else {
+        const sl_list *items = q->items;
+        sl_list *srf_items = NULL; /* items rewritten around set-returning functions */
+        for (int i = 0; !srf_items && i < sl_list_len(q->items); i++) {
+            if (!sl__has_srf(((const sl_select_item *)sl_list_get(q->items, i))->expr))
+                continue;
+            srf_items = sl__bind_srfs(b, q->items, &in);
+            if (!srf_items)
+                goto fail;
+            items = srf_items;
+            scope = sl__scope_of(&in);
+        }
         sl__over o = {b, &scope, NULL, NULL};
         proj = sl_lp_new(SL_LP_PROJECT, NULL);
         sl_bind_ctx ctx = {&scope, b->err, "SELECT", sl__over_hook, &o, b->params};
-        int rc = sl__bind_items(&ctx, q->items, &scope, proj);
+        int rc = sl__bind_items(&ctx, items, &scope, proj);
+        sl_list_free(srf_items, sl__select_item_free_v);
         if (o.node) {
             o.node->input = in.lp;
             for (int i = 0; i < in.lp->ncols; i++)

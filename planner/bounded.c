@@ -6,7 +6,8 @@
 ** through the one evaluator (exec/eval.c), joins through exec/op_join.c
 ** (hash join on the equality keys found in the condition, the whole
 ** condition as the residual), sorts through exec/op_sort.c (PostgreSQL's
-** NULL order), LIMIT / OFFSET. Rows go to the session's sl_result_sink like
+** NULL order), LIMIT / OFFSET, set-returning functions of a select list
+** (srf.c). Rows go to the session's sl_result_sink like
 ** any query's. Other operators (aggregations, windows, unions) are 0A000
 ** here for now.
 **
@@ -107,6 +108,70 @@ static void sl__join_keys(const sl_bexpr *b, int nl, const sl_lp *l, const sl_lp
     lk[*n] = a;
     rk[*n] = c - nl;
     (*n)++;
+}
+
+static sl_chunk *sl__run(sl__bq *q, const sl_lp *lp);
+
+/* Set-returning functions (srf.c) in lockstep: for each input row, as many
+** rows as the longest set, the input's columns repeated, each function's
+** columns NULL past the end of its set. */
+static sl_chunk *sl__expand(sl__bq *q, const sl_lp *lp)
+{
+    sl_chunk *in = sl__run(q, lp->input);
+    if (!in)
+        return NULL;
+    sl_lp args = *lp; /* the arguments' columns: one per function */
+    args.ncols = lp->nexprs;
+    args.cols = sl_calloc((size_t)lp->nexprs + 1, sizeof(sl_lp_col));
+    for (int i = 0; i < lp->nexprs; i++)
+        args.cols[i].type = lp->exprs[i]->type;
+    sl_chunk *a = sl__project(q, &args, lp->exprs, lp->nexprs, in, lp->input);
+    sl_free(args.cols);
+    if (!a) {
+        sl_chunk_free(in);
+        return NULL;
+    }
+    int nf = lp->nexprs, nin = lp->input->ncols;
+    sl_chunk **sets = sl_calloc((size_t)nf + 1, sizeof(sl_chunk *));
+    sl_chunk *out = sl__new_for(lp, SL_CHUNK_ROWS);
+    for (int r = 0; out && r < in->nrows; r++) {
+        int most = 0;
+        for (int f = 0; f < nf; f++) {
+            sets[f] = sl_srf_rows(lp->keys[f], a, f, r, lp->exprs[f]->pos, q->err);
+            if (!sets[f]) {
+                sl_chunk_free(out);
+                out = NULL;
+                break;
+            }
+            most = sets[f]->nrows > most ? sets[f]->nrows : most;
+        }
+        for (int k = 0; out && k < most; k++) {
+            if (out->nrows == out->cap) {
+                sl_chunk *bigger = sl__new_for(lp, out->cap * 2);
+                int *all = sl_calloc((size_t)out->nrows, sizeof(int));
+                for (int i = 0; i < out->nrows; i++)
+                    all[i] = i;
+                sl_chunk_append_rows(bigger, out, all, out->nrows);
+                sl_free(all);
+                sl_chunk_free(out);
+                out = bigger;
+            }
+            int d = sl_chunk_append_row(out, SL_ROW_INSERT);
+            for (int c = 0; c < nin; c++)
+                sl_chunk_set_from(out, c, d, in, c, r);
+            for (int f = 0, c = nin; f < nf; c += sets[f]->ncols, f++)
+                for (int j = 0; j < sets[f]->ncols && k < sets[f]->nrows; j++)
+                    sl_chunk_set_from(out, c + j, d, sets[f], j, k);
+        }
+        for (int f = 0; f < nf; f++) {
+            sl_chunk_free(sets[f]);
+            sets[f] = NULL;
+        }
+    }
+    sl_free(sets);
+    sl_chunk_free(a);
+    sl_chunk_free(in);
+    return out;
 }
 
 static sl_chunk *sl__run(sl__bq *q, const sl_lp *lp)
@@ -240,6 +305,8 @@ static sl_chunk *sl__run(sl__bq *q, const sl_lp *lp)
         sl_chunk_free(in);
         return out;
     }
+    case SL_LP_EXPAND:
+        return sl__expand(q, lp);
     case SL_LP_LIMIT: {
         sl_chunk *in = sl__run(q, lp->input);
         if (!in)

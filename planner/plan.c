@@ -129,6 +129,15 @@ void sl_lp_describe(sl_strbuf *sb, const sl_lp *lp)
             sl_strbuf_appendf(sb, "%s%s", i ? ", " : "", in[lp->keys[i]]);
         sl_strbuf_append(sb, "])");
         break;
+    case SL_LP_EXPAND:
+        sl_strbuf_append(sb, "ProjectSet(functions=[");
+        for (int i = 0; i < lp->nexprs; i++) {
+            sl_strbuf_appendf(sb, "%s%s(", i ? ", " : "", sl_srf_name(lp->keys[i]));
+            sl_bexpr_print(sb, lp->exprs[i], in);
+            sl_strbuf_append(sb, ")");
+        }
+        sl_strbuf_append(sb, "])");
+        break;
     case SL_LP_VALUES:
         sl_strbuf_appendf(sb, "Values(rows=[%d], fields=[", lp->nrows);
         sl__col_list(sb, lp);
