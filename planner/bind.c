@@ -100,7 +100,7 @@ static char *sl__item_name(const sl_select_item *it, int i)
 {
     if (it->alias)
         return sl_strdup(it->alias);
-    if (it->expr->kind == SL_EXPR_COLUMN)
+    if (it->expr->kind == SL_EXPR_COLUMN || it->expr->kind == SL_EXPR_FIELD)
         return sl_strdup(it->expr->text);
     return sl_sprintf("EXPR$%d", i);
 }
@@ -968,8 +968,7 @@ static sl_list *sl__bind_srfs(sl_binder *b, const sl_list *items, sl__rel *in)
     sl_scope_col *cols = sl_calloc((size_t)n + 1, sizeof(sl_scope_col));
     char **quals = sl_calloc((size_t)n + 1, sizeof(char *));
     for (int i = 0; i < nin; i++) {
-        cols[i] = in->cols[i];
-        cols[i].name = x->cols[i].name;
+        cols[i] = in->cols[i]; /* its name points into x's input, which x keeps */
         quals[i] = in->quals[i];
         in->quals[i] = NULL;
         cols[i].qualifier = quals[i];

@@ -22,8 +22,8 @@ bool sl_lp_reads_sysrel(const sl_lp *lp)
 {
     if (!lp)
         return false;
-    if (lp->kind == SL_LP_SCAN && lp->sysrel)
-        return true;
+    if ((lp->kind == SL_LP_SCAN && lp->sysrel) || lp->kind == SL_LP_EXPAND)
+        return true; /* set-returning functions run only here too */
     return sl_lp_reads_sysrel(lp->input) || sl_lp_reads_sysrel(lp->right);
 }
 

@@ -201,8 +201,8 @@ int sl_sysrel_cols(const sl_sysrel *r, char names[][64], sl_type *types, int max
 int64_t sl_sysrel_oid(const char *schema, const char *name);
 /* Its rows now, from the session's catalog (caller frees). */
 sl_chunk *sl_sysrel_rows(const sl_sysrel *r, sl_session *s);
-/* Whether plan reads a catalog relation: such a query runs on the bounded
-** path (sl_bounded_run), not as a job. */
+/* Whether plan reads a catalog relation or calls a set-returning function:
+** such a query runs on the bounded path (sl_bounded_run), not as a job. */
 bool sl_lp_reads_sysrel(const sl_lp *lp);
 /* Run a bounded query plan to its end into out: scans of catalog relations,
 ** VALUES, filters, projections, joins, sorts and limits, each node's rows

@@ -61,7 +61,9 @@ static int sl__int_array(const char *p, size_t n, int pos, int32_t *out, int max
 {
     int k = 0;
     size_t i = 0;
-    if (n > 0 && p[0] == '{')
+    while (i < n && p[i] == ' ')
+        i++;
+    if (i < n && p[i] == '{')
         i++;
     while (i < n) {
         while (i < n && (p[i] == ' ' || p[i] == ',' || p[i] == '}'))
