@@ -3,7 +3,7 @@ pgJDBC 42.7.4 into tests/server/syscat_queries/) over the extended query
 protocol, as a driver sends them, on the raw bytes (pgwire_client.py):
 Parse with $n parameters (the table name pattern bound with LIKE),
 Describe S (ParameterDescription, RowDescription), Bind, Describe P,
-Execute — whole, with a row limit (PortalSuspended, a cursor on the
+Execute (getTables, getColumns, getPrimaryKeys: _pg_expandarray) — whole, with a row limit (PortalSuspended, a cursor on the
 catalog relations) and inside BEGIN as setFetchSize does — and with
 'execution.runtime-mode' = 'batch' (catalog relations are bounded).
 Expected rows are computed here from the tables the test creates.
@@ -106,6 +106,27 @@ def check_get_columns(c):
     assert not error(c.query("COMMIT"))
 
 
+def check_get_primary_keys(c):
+    # _pg_expandarray(i.indkey) in a subquery, (result.KEYS).x, ORDER BY result.table_name
+    sql = sql_of("jdbc_get_primary_keys").replace("ct.relname = 't'", "ct.relname = $1")
+    assert "$1" in sql
+    m = run(c, sql, ["users"])
+    desc = [v for k, v in m if k == "T"][0]
+    assert [d[0].lower() for d in desc] == ["table_cat", "table_schem", "table_name", "column_name",
+                                            "key_seq", "pk_name"], desc
+    assert desc[4][1] == OID["int4"], desc
+    got = [tuple(text(v) for v in r) for r in rows(m)]
+    assert got == [(None, "public", "users", "uid", "1", "users_pkey"),
+                   (None, "public", "users", "name", "2", "users_pkey")], got
+    m = run(c, sql, ["orders"])
+    assert [(text(r[3]), text(r[4])) for r in rows(m)] == [("id", "1")], rows(m)
+    m = run(c, sql, ["other"])  # no primary key
+    assert rows(m) == [], rows(m)
+    # the same, read one row at a time
+    m = run(c, sql, ["users"], max_rows=1)
+    assert [text(r[3]) for r in rows(m)] == ["uid"] and kinds(m).endswith("sZ"), m
+
+
 def check_batch_mode(c):
     assert not error(c.query("SET 'execution.runtime-mode' = 'batch'"))
     sql = sql_of("jdbc_get_tables").replace("c.relname LIKE '%'", "c.relname LIKE $1")
@@ -158,6 +179,7 @@ def main():
             assert not error(c.query(sql)), sql
         check_get_tables(c)
         check_get_columns(c)
+        check_get_primary_keys(c)
         check_batch_mode(c)
         check_session_functions(c)
         check_errors(c)
