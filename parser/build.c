@@ -478,6 +478,20 @@ sl_expr *sl__in(sl__parse *p, sl_expr *x, bool neg, sl_list *list, sl__tok optok
     return sl__edeep(p, e, sl__max(sl__dget(p, x), sl__dlist(p, list)));
 }
 
+sl_expr *sl__in_query(sl__parse *p, sl_expr *x, bool neg, sl_query *q, sl__tok optok)
+{
+    sl_expr *e = sl__postfix(SL_EXPR_IN, x, neg, optok);
+    e->query = q;
+    return sl__edeep(p, e, sl__max(sl__dget(p, x), sl__dget(p, q)));
+}
+
+sl_expr *sl__exists(sl__parse *p, sl__tok kw, sl_query *q)
+{
+    sl_expr *e = sl_expr_new(SL_EXPR_EXISTS, kw.pos);
+    e->query = q;
+    return sl__edeep(p, e, sl__dget(p, q));
+}
+
 sl_expr *sl__like(sl__parse *p, sl_expr *x, bool neg, sl_expr *pat, sl_expr *esc, sl__tok optok)
 {
     sl_expr *e = sl__postfix(SL_EXPR_LIKE, x, neg, optok);

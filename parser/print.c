@@ -407,7 +407,10 @@ static void pr_expr(pr_ctx *p, const sl_expr *e)
     case SL_EXPR_IN:
         pr_operand(p, e->left, e, false);
         sl_strbuf_append(sb, e->negated ? " NOT IN (" : " IN (");
-        pr_expr_list(p, e->args);
+        if (e->query)
+            pr_query(p, e->query);
+        else
+            pr_expr_list(p, e->args);
         sl_strbuf_append_char(sb, ')');
         break;
     case SL_EXPR_LIKE:
@@ -452,6 +455,11 @@ static void pr_expr(pr_ctx *p, const sl_expr *e)
         break;
     case SL_EXPR_SUBQUERY:
         sl_strbuf_append_char(sb, '(');
+        pr_query(p, e->query);
+        sl_strbuf_append_char(sb, ')');
+        break;
+    case SL_EXPR_EXISTS:
+        sl_strbuf_append(sb, "EXISTS (");
         pr_query(p, e->query);
         sl_strbuf_append_char(sb, ')');
         break;

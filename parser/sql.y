@@ -663,6 +663,12 @@ expr(A) ::= expr(X) COLLATE nm.          { A = X; }
 expr(A) ::= expr(X) COLLATE nm DOT nm.   { A = X; }
 expr(A) ::= LP(K) qsel(Q) qtail(T) RP.   { A = sl__subquery(p, K, sl__query_tail(p, Q, T)); }
 expr(A) ::= LP(K) expr(X) RP DOT nm(N).  { A = sl__field(p, K, X, N); }
+expr(A) ::= EXISTS(K) LP qsel(Q) qtail(T) RP.
+                                         { A = sl__exists(p, K, sl__query_tail(p, Q, T)); }
+expr(A) ::= expr(X) IN(K) LP qsel(Q) qtail(T) RP.
+                                         { A = sl__in_query(p, X, false, sl__query_tail(p, Q, T), K); }
+expr(A) ::= expr(X) NOT(K) IN LP qsel(Q) qtail(T) RP.
+                                         { A = sl__in_query(p, X, true, sl__query_tail(p, Q, T), K); }
 expr(A) ::= nm(S) DOT nm(N) LP RP.       { A = sl__qfunc(p, S, N, NULL); }
 expr(A) ::= nm(S) DOT nm(N) LP exprlist(L) RP.
                                          { A = sl__qfunc(p, S, N, L); }

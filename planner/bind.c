@@ -489,6 +489,105 @@ static int sl__bind_window(sl_binder *b, const sl_from *f, sl__rel *out)
 
 static int sl__bind_from(sl_binder *b, const sl_from *f, sl__rel *out);
 
+/* ------------------------------------------------------------------------
+** Joins of decorrelated subqueries (SEMI / ANTI / SINGLE, made by
+** sl__lift_where and sl__lift_subqueries): the condition names the
+** subquery's columns first, then the query around it's, as PostgreSQL
+** resolves a subquery's names; for IN (args: the outer value and the
+** subquery's item) the outer value is bound over the left side alone.
+** SEMI / ANTI keep the left side's columns only (a projection over the
+** join) and its scope.
+*/
+#define SL__OUTER_VALUE "\001outer" /* the qualifier that stands for IN's left value */
+
+typedef struct sl__subq_names {
+    sl_scope right;       /* the subquery's columns */
+    int nl;               /* the left side's column count */
+    const sl_bexpr *outer;/* IN's left value, bound */
+} sl__subq_names;
+
+static int sl__subq_hook(sl_bind_ctx *ctx, const sl_expr *e, sl_bexpr **out)
+{
+    sl__subq_names *h = ctx->hook_ctx;
+    if (e->kind != SL_EXPR_COLUMN)
+        return 0;
+    if (e->qualifier && strcmp(e->qualifier, SL__OUTER_VALUE) == 0) {
+        *out = sl_bexpr_dup(h->outer);
+        return 1;
+    }
+    sl_error quiet = SL_ERROR_INIT;
+    int i = sl_scope_resolve(&h->right, e->qualifier, e->text, e->pos, &quiet);
+    bool ambiguous = i < 0 && strcmp(quiet.sqlstate, SL_ERR_AMBIGUOUS_COLUMN) == 0;
+    if (ambiguous) {
+        sl_error_copy(ctx->err, &quiet);
+        sl_error_reset(&quiet);
+        return -1;
+    }
+    sl_error_reset(&quiet);
+    if (i < 0)
+        return 0; /* the query around it's */
+    *out = sl__colref(h->nl + i, h->right.cols[i].type, e->pos);
+    return 1;
+}
+
+static int sl__bind_subquery_join(sl_binder *b, const sl_from *f, int nl, sl__rel *out)
+{
+    sl_lp *lp = out->lp;
+    lp->pos = f->pos; /* the subquery's: 21000 points at it */
+    sl_scope all = sl__scope_of(out), left = {nl, out->cols};
+    sl__subq_names h = {{all.n - nl, out->cols + nl}, nl, NULL};
+    sl_bexpr *outer = NULL;
+    sl_expr *cond = f->on ? sl_expr_dup(f->on) : NULL;
+    int rc = 0;
+    if (sl_list_len(f->args) == 2) {
+        sl_bind_ctx octx = {&left, b->err, "IN", NULL, NULL, b->params};
+        outer = sl_bind_expr(&octx, sl_list_get(f->args, 0));
+        rc = outer ? 0 : -1;
+        h.outer = outer;
+        const sl_expr *item = sl_list_get(f->args, 1);
+        int pos = ((const sl_expr *)sl_list_get(f->args, 0))->pos;
+        /* x = item; NOT IN: no row where x = item or either is NULL */
+        sl_expr *eq = sl_expr_binary(SL_OP_EQ, sl_expr_column(sl_strdup(SL__OUTER_VALUE), sl_strdup("x"), pos),
+                                     sl_expr_dup(item), pos);
+        if (f->join_type == SL_JOIN_ANTI) {
+            sl_expr *xn = sl_expr_new(SL_EXPR_IS, pos);
+            xn->op = SL_IS_NULL;
+            xn->left = sl_expr_column(sl_strdup(SL__OUTER_VALUE), sl_strdup("x"), pos);
+            sl_expr *in = sl_expr_new(SL_EXPR_IS, pos);
+            in->op = SL_IS_NULL;
+            in->left = sl_expr_dup(item);
+            eq = sl_expr_binary(SL_OP_OR, sl_expr_binary(SL_OP_OR, eq, xn, pos), in, pos);
+        }
+        cond = cond ? sl_expr_binary(SL_OP_AND, cond, eq, pos) : eq;
+    }
+    if (rc == 0 && cond) {
+        sl_bind_ctx ctx = {&all, b->err, "WHERE", sl__subq_hook, &h, b->params};
+        sl_bexpr *c = NULL;
+        rc = sl_bind_condition(&ctx, cond, &c);
+        if (rc == 0)
+            sl__lp_push_expr(lp, c);
+    }
+    sl_expr_free(cond);
+    sl_bexpr_free(outer);
+    if (rc != 0) {
+        sl__rel_free(out);
+        return -1;
+    }
+    if (f->join_type == SL_JOIN_SINGLE)
+        return 0;
+    /* SEMI / ANTI: the left side's columns, its scope */
+    sl_lp *proj = sl_lp_new(SL_LP_PROJECT, lp);
+    for (int i = 0; i < nl; i++) {
+        sl_lp_add_col(proj, lp->cols[i].name, lp->cols[i].type, false);
+        sl__lp_push_expr(proj, sl__colref(i, lp->cols[i].type, f->pos));
+    }
+    for (int i = nl; i < out->nquals; i++)
+        sl_free(out->quals[i]);
+    out->nquals = nl;
+    out->lp = proj;
+    return 0;
+}
+
 static int sl__bind_join(sl_binder *b, const sl_from *f, sl__rel *out)
 {
     sl__rel l = {0}, r = {0};
@@ -503,7 +602,8 @@ static int sl__bind_join(sl_binder *b, const sl_from *f, sl__rel *out)
     lp->join_type = f->join_type;
     int nl = l.lp->ncols, nr = r.lp->ncols;
     bool null_left = f->join_type == SL_JOIN_RIGHT || f->join_type == SL_JOIN_FULL;
-    bool null_right = f->join_type == SL_JOIN_LEFT || f->join_type == SL_JOIN_FULL;
+    bool null_right = f->join_type == SL_JOIN_LEFT || f->join_type == SL_JOIN_FULL ||
+                      f->join_type == SL_JOIN_SINGLE;
     for (int i = 0; i < nl + nr; i++) {
         const sl_lp_col *c = i < nl ? &l.lp->cols[i] : &r.lp->cols[i - nl];
         sl_type t = c->type;
@@ -533,6 +633,8 @@ static int sl__bind_join(sl_binder *b, const sl_from *f, sl__rel *out)
     l.lp = r.lp = NULL;
     sl__rel_clear(&l);
     sl__rel_clear(&r);
+    if (f->join_type >= SL_JOIN_SEMI)
+        return sl__bind_subquery_join(b, f, nl, out);
     if (f->on) {
         sl_scope scope = sl__scope_of(out);
         sl_bind_ctx ctx = {&scope, b->err, "JOIN/ON", NULL, NULL, b->params};
@@ -1404,17 +1506,20 @@ static int sl__count_arg(sl_binder *b, const sl_expr *e, const char *what, int64
 }
 
 /* ------------------------------------------------------------------------
-** Scalar subqueries in a select list: (SELECT x FROM r WHERE cond) becomes
-** a LEFT JOIN of the query's FROM with r ON cond, and the item x over the
-** joined columns (decorrelation; cond may name the outer query's columns).
-** As PostgreSQL, NULL when nothing matches; a subquery matching several
-** rows repeats the outer row instead of failing (21000).
+** Scalar subqueries in a select list or WHERE: (SELECT x FROM r WHERE cond)
+** becomes a LEFT JOIN (SINGLE) of the query's FROM with r ON cond, and the
+** item x over the joined columns (decorrelation; cond may name the outer
+** query's columns). As PostgreSQL, NULL when nothing matches, 21000 when
+** several rows do. A condition of WHERE (AND-ed with the others) EXISTS /
+** NOT EXISTS (SELECT ... FROM r WHERE cond) becomes a SEMI / ANTI join ON
+** cond, x [NOT] IN (SELECT y FROM r WHERE cond) one ON cond AND x = y (NOT
+** IN: no row where x = y or either is NULL, as its NULL semantics).
 */
 static bool sl__has_subquery(const sl_expr *e)
 {
     if (!e)
         return false;
-    if (e->kind == SL_EXPR_SUBQUERY)
+    if (e->kind == SL_EXPR_SUBQUERY || e->kind == SL_EXPR_EXISTS || (e->kind == SL_EXPR_IN && e->query))
         return true;
     if (sl__has_subquery(e->left) || sl__has_subquery(e->right))
         return true;
@@ -1445,7 +1550,7 @@ static int sl__lift_subqueries(sl_binder *b, sl_query *d, sl_expr *e)
         j->pos = e->pos;
         j->alias_pos = -1;
         j->time_col_pos = -1;
-        j->join_type = SL_JOIN_LEFT;
+        j->join_type = SL_JOIN_SINGLE;
         j->left = d->from;
         j->right = s->from;
         j->on = s->where;
@@ -1470,6 +1575,79 @@ static int sl__lift_subqueries(sl_binder *b, sl_query *d, sl_expr *e)
         if (sl__lift_subqueries(b, d, sl_list_get(e->args, i)) != 0)
             return -1;
     return 0;
+}
+
+
+/* The query of a subquery that can become a join: a SELECT with a FROM,
+** without grouping, DISTINCT, LIMIT; items: the items it must have (-1: any). */
+static int sl__subquery_check(sl_binder *b, const sl_expr *e, int items)
+{
+    const sl_query *s = e->query;
+    bool ok = s->kind == SL_QUERY_SELECT && s->from && !s->group_by && !s->having &&
+              !s->limit && !s->offset && !s->distinct;
+    for (int i = 0; ok && i < sl_list_len(s->items); i++) {
+        const sl_select_item *it = sl_list_get(s->items, i);
+        ok = items < 0 || (it->expr->kind != SL_EXPR_STAR && !sl__has_agg(it->expr));
+    }
+    if (ok && (items < 0 || sl_list_len(s->items) == items))
+        return 0;
+    sl_error_set(b->err, SL_ERR_NOT_SUPPORTED, e->pos, "this subquery is not supported");
+    sl_error_detail(b->err, "A subquery here is a SELECT with a FROM and a WHERE%s, without "
+                            "GROUP BY, aggregates, DISTINCT or LIMIT (it becomes a join).",
+                    items == 1 ? " and one item" : "");
+    return -1;
+}
+
+/* The conditions of d's WHERE AND-ed at its top: EXISTS / IN (subquery)
+** become SEMI / ANTI joins around d's FROM (the condition becomes TRUE);
+** scalar subqueries elsewhere in it SINGLE joins. */
+static int sl__lift_where(sl_binder *b, sl_query *d, sl_expr **slot)
+{
+    sl_expr *e = *slot;
+    if (!e)
+        return 0;
+    if (e->kind == SL_EXPR_BINARY && e->op == SL_OP_AND)
+        return sl__lift_where(b, d, &e->left) != 0 ? -1 : sl__lift_where(b, d, &e->right);
+    bool neg = false;
+    sl_expr *x = e;
+    while (x->kind == SL_EXPR_UNARY && x->op == SL_OP_NOT && x->left) {
+        neg = !neg;
+        x = x->left;
+    }
+    bool in = x->kind == SL_EXPR_IN && x->query;
+    if (x->kind == SL_EXPR_EXISTS || in) {
+        if (in && x->negated)
+            neg = !neg;
+        if (sl__subquery_check(b, x, in ? 1 : -1) != 0)
+            return -1;
+        sl_query *s = x->query;
+        sl_from *j = sl_calloc(1, sizeof *j);
+        j->kind = SL_FROM_JOIN;
+        j->pos = x->pos;
+        j->alias_pos = -1;
+        j->time_col_pos = -1;
+        j->join_type = neg ? SL_JOIN_ANTI : SL_JOIN_SEMI;
+        j->left = d->from;
+        j->right = s->from;
+        j->on = s->where;
+        s->from = NULL;
+        s->where = NULL;
+        if (in) {
+            sl_select_item *it = sl_list_get(s->items, 0);
+            j->args = sl_list_new();
+            sl_list_push(j->args, x->left);
+            sl_list_push(j->args, it->expr);
+            x->left = NULL;
+            it->expr = sl_expr_new(SL_EXPR_NULL, x->pos);
+        }
+        d->from = j;
+        sl_expr *t = sl_expr_new(SL_EXPR_BOOL, e->pos);
+        t->ival = 1;
+        sl_expr_free(e);
+        *slot = t;
+        return 0;
+    }
+    return sl__lift_subqueries(b, d, e);
 }
 
 /* SELECT with subqueries in its select list: bind its decorrelated copy. */
@@ -1504,7 +1682,15 @@ static int sl__bind_query_rel(sl_binder *b, const sl_query *q, sl__rel *out)
         subq |= sl__has_subquery(((const sl_select_item *)sl_list_get(q->items, i))->expr);
     switch (q->kind) {
     case SL_QUERY_SELECT:
-        rc = subq ? sl__bind_select_subqueries(b, q, out) : sl__bind_select(b, q, out);
+        if (q->from && sl__has_subquery(q->where)) { /* decorrelated: joins */
+            sl_query *d = sl_query_dup(q);
+            rc = sl__lift_where(b, d, &d->where);
+            if (rc == 0)
+                rc = subq ? sl__bind_select_subqueries(b, d, out) : sl__bind_select(b, d, out);
+            sl_query_free(d);
+        } else {
+            rc = subq ? sl__bind_select_subqueries(b, q, out) : sl__bind_select(b, q, out);
+        }
         break;
     case SL_QUERY_UNION: rc = sl__bind_union(b, q, out); break;
     case SL_QUERY_VALUES: rc = sl__bind_values(b, q, out); break;

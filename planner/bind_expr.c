@@ -1294,7 +1294,17 @@ sl_bexpr *sl_bind_expr(sl_bind_ctx *ctx, const sl_expr *e)
         return sl__bind_is(ctx, e);
     case SL_EXPR_BETWEEN:
     case SL_EXPR_IN:
+        if (e->query) {
+            sl_error_set(ctx->err, SL_ERR_NOT_SUPPORTED, e->pos,
+                         "IN (subquery) is supported only as a condition of WHERE AND-ed with "
+                         "the others");
+            return NULL;
+        }
         return sl__bind_between_in(ctx, e);
+    case SL_EXPR_EXISTS:
+        sl_error_set(ctx->err, SL_ERR_NOT_SUPPORTED, e->pos,
+                     "EXISTS is supported only as a condition of WHERE AND-ed with the others");
+        return NULL;
     case SL_EXPR_LIKE:
         return sl__bind_like(ctx, e);
     case SL_EXPR_CASE:
@@ -1315,7 +1325,7 @@ sl_bexpr *sl_bind_expr(sl_bind_ctx *ctx, const sl_expr *e)
         return sl__bind_param(ctx, e);
     case SL_EXPR_SUBQUERY:
         sl_error_set(ctx->err, SL_ERR_NOT_SUPPORTED, e->pos,
-                     "a subquery is supported only as an item of a select list");
+                     "a subquery is supported only in a select list or WHERE");
         return NULL;
     }
     sl_error_set(ctx->err, SL_ERR_INTERNAL, e->pos, "unknown expression kind %d", (int)e->kind);

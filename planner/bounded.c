@@ -252,8 +252,10 @@ static sl_chunk *sl__run(sl__bq *q, const sl_lp *lp)
             sl_free(t);
         }
         sl_chunk *out = NULL;
-        if (!cond || p)
-            sl_join_bounded(l, r, &keys, p, lp->join_type, &q->env, &out, q->err);
+        if ((!cond || p) &&
+            sl_join_bounded(l, r, &keys, p, lp->join_type, &q->env, &out, q->err) != 0 &&
+            q->err->position < 0)
+            q->err->position = lp->pos; /* 21000: the subquery */
         sl_eval_free(p);
         sl_chunk_free(l);
         sl_chunk_free(r);

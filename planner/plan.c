@@ -105,7 +105,8 @@ static void sl__order_list(sl_strbuf *sb, const sl_lp_order *order, int n, const
 
 void sl_lp_describe(sl_strbuf *sb, const sl_lp *lp)
 {
-    static const char *const joins[] = {"INNER", "LEFT", "RIGHT", "FULL", "CROSS"};
+    static const char *const joins[] = {"INNER", "LEFT", "RIGHT", "FULL", "CROSS",
+                                        "SEMI",  "ANTI", "LEFT_SINGLE"};
     static const char *const wins[] = {"TUMBLE", "HOP", "CUMULATE"};
     const char **in = sl__input_names(lp);
     switch (lp->kind) {

@@ -52,6 +52,7 @@ static void sl__walk_expr(sl_expr *e, bool limit, sl__expr_fn fn, void *ctx)
     if (!e)
         return;
     fn(e, limit, ctx);
+    sl__walk_query(e->query, fn, ctx); /* a subquery's */
     sl__walk_expr(e->left, false, fn, ctx);
     sl__walk_expr(e->right, false, fn, ctx);
     for (int i = 0; i < sl_list_len(e->args); i++)
