@@ -540,10 +540,13 @@ int sl_scope_resolve(const sl_scope *scope, const char *qualifier, const char *n
             matches++;
         }
     }
-    if (matches == 0) {
-        /* none by its exact name: the one column whose name differs only in
-        ** case (PostgreSQL's clients write e.g. AS TABLE_NAME ... ORDER BY
-        ** table_name) */
+    bool lower = true; /* as PostgreSQL folds a name that is not quoted */
+    for (const char *p = name; *p; p++)
+        lower = lower && !(*p >= 'A' && *p <= 'Z');
+    if (matches == 0 && lower) {
+        /* a lower-case name none has exactly: the one column whose name is it
+        ** in another case (PostgreSQL's clients write AS TABLE_NAME ... ORDER
+        ** BY table_name) */
         for (int i = 0; i < n; i++) {
             const sl_scope_col *c = &scope->cols[i];
             if (qualifier && (!c->qualifier || strcmp(c->qualifier, qualifier) != 0))

@@ -191,8 +191,8 @@ sl_bexpr *sl_bind_literal(const sl_expr *e, sl_error *err);
 void sl_bind_param_infer(sl_bind_params *params, int64_t n, sl_type t);
 
 /* Resolve a (qualifier, name) in scope: index, or -1 with err set (42703 /
-** 42702) pointing at pos. A name no column has exactly resolves to the one
-** column whose name differs only in case. */
+** 42702) pointing at pos. A lower-case name no column has exactly resolves
+** to the one column whose name is it in another case. */
 int sl_scope_resolve(const sl_scope *scope, const char *qualifier, const char *name, int pos,
                      sl_error *err);
 

@@ -10,7 +10,7 @@ SELECT c.relname, i.indkey, (information_schema._pg_expandarray(i.indkey)).x AS 
   (information_schema._pg_expandarray(i.indkey)).n AS key_seq
   FROM pg_class c JOIN pg_index i ON i.indrelid = c.oid ORDER BY 1, 4;
 -- the whole composite as a select item, read by the query around it
-SELECT r.relname, (r.keys).x, (r.KEYS).n FROM (SELECT c.relname,
+SELECT r.relname, (r.keys).x, (r.keys).n FROM (SELECT c.relname,
   information_schema._pg_expandarray(i.indkey) AS keys FROM pg_class c
   JOIN pg_index i ON i.indrelid = c.oid) r WHERE (r.keys).n = 1 ORDER BY 1;
 -- pgJDBC's getPrimaryKeys (42.7.4), two key columns: key_seq follows the key's order
