@@ -5,7 +5,8 @@ Parse with $n parameters (the table name pattern bound with LIKE),
 Describe S (ParameterDescription, RowDescription), Bind, Describe P,
 Execute (getTables, getColumns, getPrimaryKeys: _pg_expandarray) — whole, with a row limit (PortalSuspended, a cursor on the
 catalog relations) and inside BEGIN as setFetchSize does — and with
-'execution.runtime-mode' = 'batch' (catalog relations are bounded).
+'execution.runtime-mode' = 'batch' (catalog relations are bounded);
+parameters in subqueries in WHERE; 21000 from a scalar subquery.
 Expected rows are computed here from the tables the test creates.
 """
 import os
@@ -158,6 +159,28 @@ def check_session_functions(c):
     assert rows(m) == [[b"described"]], m
 
 
+def check_subqueries(c):
+    # parameters inside a subquery in WHERE (EXISTS / IN): typed from their context there
+    sql = ("SELECT relname FROM pg_catalog.pg_class c WHERE c.relname LIKE $1 AND EXISTS "
+           "(SELECT 1 FROM pg_catalog.pg_index i WHERE i.indrelid = c.oid AND i.indnatts = $2) "
+           "ORDER BY 1")
+    m = run(c, sql, ["%", "2"])
+    assert [v for k, v in m if k == "t"] == [[OID["text"], OID["int4"]]], m
+    assert [text(r[0]) for r in rows(m)] == ["users"], rows(m)
+    sql = ("SELECT relname FROM pg_catalog.pg_class WHERE relkind = 'r' AND relnamespace = 2200 AND oid NOT IN "
+           "(SELECT indrelid FROM pg_catalog.pg_index WHERE indnatts >= $1) ORDER BY 1")
+    m = run(c, sql, ["1"])
+    assert [text(r[0]) for r in rows(m)] == ["other"], rows(m)
+    # several rows for a scalar subquery: 21000, and the session goes on
+    c.parse("", "SELECT (SELECT a.attname FROM pg_catalog.pg_attribute a WHERE a.attrelid = c.oid) "
+                "FROM pg_catalog.pg_class c WHERE c.relname = $1")
+    c.bind("", "", ["orders"])
+    c.execute("")
+    c.sync()
+    e = error(c.until_ready())
+    assert e and e["C"] == "21000" and e["M"] == "more than one row returned by a subquery used as an expression", e
+
+
 def check_errors(c):
     # a bad parameter value: a clean error, and the session goes on
     sql = "SELECT relname FROM pg_catalog.pg_class WHERE relnatts = $1"
@@ -182,6 +205,7 @@ def main():
         check_get_primary_keys(c)
         check_batch_mode(c)
         check_session_functions(c)
+        check_subqueries(c)
         check_errors(c)
         c.terminate()
         assert srv.stop() == 0, srv.log()
