@@ -77,6 +77,7 @@ typedef struct sl_error {
 #define SL_REDACTED "******"
 
 /* SQLSTATE codes used by Sluice (PostgreSQL's values). */
+#define SL_ERR_CARDINALITY "21000"          /* cardinality_violation */
 #define SL_ERR_SYNTAX "42601"               /* syntax_error */
 #define SL_ERR_UNDEFINED_TABLE "42P01"      /* undefined_table */
 #define SL_ERR_DUPLICATE_TABLE "42P07"      /* duplicate_table */

@@ -110,7 +110,8 @@ int sl_join_bounded(const sl_chunk *l, const sl_chunk *r, const sl_join_keys *ke
                     sl_eval_prog *cond, int type, const sl_eval_env *env, sl_chunk **out,
                     sl_error *err)
 {
-    bool keep_left = type == 1 || type == 3;  /* LEFT, FULL */
+    bool keep_left = type == 1 || type == 3 || type == 7; /* LEFT, FULL, SINGLE */
+    bool semi = type == 5, anti = type == 6, single = type == 7;
     bool keep_right = type == 2 || type == 3; /* RIGHT, FULL */
     int nk = keys ? keys->n : 0;
     /* The build side's table: bucket heads and a chain per row. */
@@ -165,13 +166,23 @@ int sl_join_bounded(const sl_chunk *l, const sl_chunk *r, const sl_join_keys *ke
             for (int k = 0; k < nc; k++) {
                 if (!sel[k])
                     continue;
+                hits++;
+                if (semi || anti)
+                    break;
+                if (single && hits > 1) {
+                    rc = sl_error_set(err, SL_ERR_CARDINALITY, -1,
+                                      "more than one row returned by a subquery used as an "
+                                      "expression");
+                    break;
+                }
                 sl__reserve(out, 1);
                 sl__pair(*out, l, li, r, cand[k]);
                 matched[cand[k]] = 1;
-                hits++;
             }
         }
-        if (hits == 0 && keep_left) {
+        if (rc != 0)
+            break;
+        if ((hits == 0 && (keep_left || anti)) || (hits > 0 && semi)) {
             sl__reserve(out, 1);
             sl__pair(*out, l, li, r, -1);
         }

@@ -190,7 +190,9 @@ typedef struct sl_join_keys {
 ** 4) into *out, whose columns are l's then r's: rows whose keys are equal
 ** (hash join; keys may be NULL) and for which cond (over l ++ r; NULL =
 ** true) is TRUE; then, for LEFT / RIGHT / FULL, the rows of a side nothing
-** matched, the other side NULL. 0, or -1 with err (cond failed). */
+** matched, the other side NULL. SEMI 5 / ANTI 6: each left row some / no
+** right row matches, once, right side NULL. SINGLE 7: LEFT, failing with
+** 21000 when a left row matches several. 0, or -1 with err (cond failed). */
 int sl_join_bounded(const sl_chunk *l, const sl_chunk *r, const sl_join_keys *keys,
                     sl_eval_prog *cond, int type, const sl_eval_env *env, sl_chunk **out,
                     sl_error *err);

@@ -408,7 +408,8 @@ bool sl_expr_equal(const sl_expr *a, const sl_expr *b)
     case SL_EXPR_BETWEEN:
     case SL_EXPR_IN:
         return a->negated == b->negated && sl_expr_equal(a->left, b->left) &&
-               ast_list_equal(a->args, b->args, ast_expr_equal_v);
+               ast_list_equal(a->args, b->args, ast_expr_equal_v) &&
+               sl_query_equal(a->query, b->query);
     case SL_EXPR_LIKE:
         return a->negated == b->negated && sl_expr_equal(a->left, b->left) &&
                sl_expr_equal(a->right, b->right) &&
@@ -427,6 +428,10 @@ bool sl_expr_equal(const sl_expr *a, const sl_expr *b)
     case SL_EXPR_PARAM:
         return a->ival == b->ival;
     case SL_EXPR_SUBQUERY:
+        return sl_query_equal(a->query, b->query);
+    case SL_EXPR_FIELD:
+        return ast_str_equal(a->text, b->text) && sl_expr_equal(a->left, b->left);
+    case SL_EXPR_EXISTS:
         return sl_query_equal(a->query, b->query);
     }
     return false;

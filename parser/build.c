@@ -388,6 +388,15 @@ sl_expr *sl__subquery(sl__parse *p, sl__tok lp, sl_query *q)
     return sl__edeep(p, e, sl__dget(p, q));
 }
 
+sl_expr *sl__field(sl__parse *p, sl__tok lp, sl_expr *x, sl__tok name)
+{
+    sl_expr *e = sl_expr_new(SL_EXPR_FIELD, lp.pos);
+    e->left = x;
+    e->text = sl__name(p, name);
+    e->op_pos = name.pos;
+    return sl__edeep(p, e, sl__dget(p, x));
+}
+
 sl_expr *sl__bool(sl__parse *p, bool v, sl__tok t)
 {
     sl_expr *e = sl_expr_new(SL_EXPR_BOOL, t.pos);
@@ -499,6 +508,20 @@ sl_expr *sl__in(sl__parse *p, sl_expr *x, bool neg, sl_list *list, sl__tok optok
     sl_expr *e = sl__postfix(SL_EXPR_IN, x, neg, optok);
     e->args = list;
     return sl__edeep(p, e, sl__max(sl__dget(p, x), sl__dlist(p, list)));
+}
+
+sl_expr *sl__in_query(sl__parse *p, sl_expr *x, bool neg, sl_query *q, sl__tok optok)
+{
+    sl_expr *e = sl__postfix(SL_EXPR_IN, x, neg, optok);
+    e->query = q;
+    return sl__edeep(p, e, sl__max(sl__dget(p, x), sl__dget(p, q)));
+}
+
+sl_expr *sl__exists(sl__parse *p, sl__tok kw, sl_query *q)
+{
+    sl_expr *e = sl_expr_new(SL_EXPR_EXISTS, kw.pos);
+    e->query = q;
+    return sl__edeep(p, e, sl__dget(p, q));
 }
 
 sl_expr *sl__like(sl__parse *p, sl_expr *x, bool neg, sl_expr *pat, sl_expr *esc, sl__tok optok)
@@ -861,6 +884,12 @@ static bool sl__is_pg_catalog(sl__tok schema)
     return schema.n == 10 && sl_strncasecmp(schema.z, "pg_catalog", 10) == 0;
 }
 
+/* information_schema's functions (_pg_expandarray) are called qualified. */
+static bool sl__is_info_schema(sl__tok schema)
+{
+    return schema.n == 18 && sl_strncasecmp(schema.z, "information_schema", 18) == 0;
+}
+
 sl_from *sl__from_qtable(sl__parse *p, sl__tok schema, sl__tok name, sl__tok alias)
 {
     sl_from *f = sl__from_table(p, name, alias);
@@ -871,7 +900,7 @@ sl_from *sl__from_qtable(sl__parse *p, sl__tok schema, sl__tok name, sl__tok ali
 
 sl_expr *sl__qfunc(sl__parse *p, sl__tok schema, sl__tok name, sl_list *args)
 {
-    if (!sl__is_pg_catalog(schema))
+    if (!sl__is_pg_catalog(schema) && !sl__is_info_schema(schema))
         sl_error_set(p->err, SL_ERR_UNDEFINED_FUNCTION, schema.pos,
                      "function %.*s.%.*s does not exist", schema.n, schema.z, name.n, name.z);
     sl_expr *e = sl__func(p, name, args, false, false, NULL);

@@ -146,6 +146,9 @@ sl_expr *sl__string(sl__parse *p, sl__tok t);
 sl_expr *sl__xstring(sl__parse *p, sl__tok t);
 /* (SELECT ...) in an expression: a scalar subquery. */
 sl_expr *sl__subquery(sl__parse *p, sl__tok lp, sl_query *q);
+sl_expr *sl__field(sl__parse *p, sl__tok lp, sl_expr *x, sl__tok name);
+sl_expr *sl__exists(sl__parse *p, sl__tok kw, sl_query *q);
+sl_expr *sl__in_query(sl__parse *p, sl_expr *x, bool neg, sl_query *q, sl__tok optok);
 sl_expr *sl__bool(sl__parse *p, bool v, sl__tok t);
 sl_expr *sl__typed(sl__parse *p, sl_type_id id, sl__tok kw, sl__tok str);
 sl_expr *sl__interval(sl__parse *p, sl__tok kw, sl__tok str, sl__iq q);

@@ -410,7 +410,10 @@ static void pr_expr(pr_ctx *p, const sl_expr *e)
     case SL_EXPR_IN:
         pr_operand(p, e->left, e, false);
         sl_strbuf_append(sb, e->negated ? " NOT IN (" : " IN (");
-        pr_expr_list(p, e->args);
+        if (e->query)
+            pr_query(p, e->query);
+        else
+            pr_expr_list(p, e->args);
         sl_strbuf_append_char(sb, ')');
         break;
     case SL_EXPR_LIKE:
@@ -457,6 +460,17 @@ static void pr_expr(pr_ctx *p, const sl_expr *e)
         sl_strbuf_append_char(sb, '(');
         pr_query(p, e->query);
         sl_strbuf_append_char(sb, ')');
+        break;
+    case SL_EXPR_EXISTS:
+        sl_strbuf_append(sb, "EXISTS (");
+        pr_query(p, e->query);
+        sl_strbuf_append_char(sb, ')');
+        break;
+    case SL_EXPR_FIELD:
+        sl_strbuf_append_char(sb, '(');
+        pr_expr(p, e->left);
+        sl_strbuf_append(sb, ").");
+        pr_ident(p, e->text);
         break;
     }
 }

@@ -39,13 +39,15 @@ typedef enum sl_expr_kind {
     SL_EXPR_BINARY,     /* op: arithmetic, comparison, AND, OR, CONCAT; left, right */
     SL_EXPR_IS,         /* left IS [NOT] {NULL|TRUE|FALSE|UNKNOWN}: op = SL_IS_*, negated */
     SL_EXPR_BETWEEN,    /* left [NOT] BETWEEN args[0] AND args[1]: negated */
-    SL_EXPR_IN,         /* left [NOT] IN (args...): negated */
+    SL_EXPR_IN,         /* left [NOT] IN (args...) or IN (query): negated */
     SL_EXPR_LIKE,       /* left [NOT] LIKE right [ESCAPE args[0]]: negated */
     SL_EXPR_CASE,       /* CASE [left] WHEN args[0] THEN args[1] ... [ELSE right] END */
     SL_EXPR_CAST,       /* CAST(left AS type) / TRY_CAST: ival = 1 for TRY_CAST */
     SL_EXPR_FUNC,       /* text(args...) [OVER (over)]; distinct; ival = 1 for f(*) */
     SL_EXPR_PARAM,      /* $n, a parameter of the statement: ival = n (1-based) */
     SL_EXPR_SUBQUERY,   /* (SELECT ...): a scalar subquery, query */
+    SL_EXPR_FIELD,      /* (left).text: a field of a composite value (PostgreSQL) */
+    SL_EXPR_EXISTS,     /* EXISTS (query) */
 } sl_expr_kind;
 
 typedef enum sl_op {
@@ -149,7 +151,13 @@ typedef enum sl_from_kind {
     SL_FROM_WINDOW,   /* TABLE(TUMBLE|HOP|CUMULATE(TABLE name, DESCRIPTOR(col), args...)) [AS alias] */
 } sl_from_kind;
 
-typedef enum sl_join_type { SL_JOIN_INNER, SL_JOIN_LEFT, SL_JOIN_RIGHT, SL_JOIN_FULL, SL_JOIN_CROSS } sl_join_type;
+/* SEMI / ANTI / SINGLE are the binder's, for subqueries (bind.c): EXISTS and
+** IN (left rows some right row matches), NOT EXISTS and NOT IN (that none
+** matches), a scalar subquery (LEFT, 21000 when several rows match). */
+typedef enum sl_join_type {
+    SL_JOIN_INNER, SL_JOIN_LEFT, SL_JOIN_RIGHT, SL_JOIN_FULL, SL_JOIN_CROSS,
+    SL_JOIN_SEMI, SL_JOIN_ANTI, SL_JOIN_SINGLE
+} sl_join_type;
 typedef enum sl_window_fn { SL_WIN_TUMBLE, SL_WIN_HOP, SL_WIN_CUMULATE } sl_window_fn;
 
 struct sl_from {

@@ -653,7 +653,8 @@ expr(A) ::= expr(X) NOT(K) LIKE expr(Y) ESCAPE expr(E). [LIKE]
 /* ------------------------------------------------ PostgreSQL syntax clients send
 ** (psql, pgJDBC): expr::type, the POSIX regular expression operators ~ !~ ~* !~*
 ** also as OPERATOR(pg_catalog.~), COLLATE (accepted, ignored: one collation),
-** scalar subqueries (SELECT ...) (the binder makes them LEFT JOINs),
+** scalar subqueries (SELECT ...) (the binder makes them LEFT JOINs), field
+** selection (expr).name,
 ** schema-qualified function calls pg_catalog.f(...). Double-quoted identifiers
 ** and E'...' strings are the tokenizer's. */
 expr(A) ::= expr(X) DCOLON(K) type(T).   { A = sl__pgcast(p, K, X, T); }
@@ -668,6 +669,13 @@ expr(A) ::= expr(X) OPERATOR LP nm(S) DOT pgop(O) RP expr(Y). [OPERATOR]
 expr(A) ::= expr(X) COLLATE nm.          { A = X; }
 expr(A) ::= expr(X) COLLATE nm DOT nm.   { A = X; }
 expr(A) ::= LP(K) qsel(Q) qtail(T) RP.   { A = sl__subquery(p, K, sl__query_tail(p, Q, T)); }
+expr(A) ::= LP(K) expr(X) RP DOT nm(N).  { A = sl__field(p, K, X, N); }
+expr(A) ::= EXISTS(K) LP qsel(Q) qtail(T) RP.
+                                         { A = sl__exists(p, K, sl__query_tail(p, Q, T)); }
+expr(A) ::= expr(X) IN(K) LP qsel(Q) qtail(T) RP.
+                                         { A = sl__in_query(p, X, false, sl__query_tail(p, Q, T), K); }
+expr(A) ::= expr(X) NOT(K) IN LP qsel(Q) qtail(T) RP.
+                                         { A = sl__in_query(p, X, true, sl__query_tail(p, Q, T), K); }
 expr(A) ::= nm(S) DOT nm(N) LP RP.       { A = sl__qfunc(p, S, N, NULL); }
 expr(A) ::= nm(S) DOT nm(N) LP exprlist(L) RP.
                                          { A = sl__qfunc(p, S, N, L); }

@@ -101,7 +101,7 @@ static char *sl__item_name(const sl_select_item *it, int i)
 {
     if (it->alias)
         return sl_strdup(it->alias);
-    if (it->expr->kind == SL_EXPR_COLUMN)
+    if (it->expr->kind == SL_EXPR_COLUMN || it->expr->kind == SL_EXPR_FIELD)
         return sl_strdup(it->expr->text);
     return sl_sprintf("EXPR$%d", i);
 }
@@ -490,6 +490,105 @@ static int sl__bind_window(sl_binder *b, const sl_from *f, sl__rel *out)
 
 static int sl__bind_from(sl_binder *b, const sl_from *f, sl__rel *out);
 
+/* ------------------------------------------------------------------------
+** Joins of decorrelated subqueries (SEMI / ANTI / SINGLE, made by
+** sl__lift_where and sl__lift_subqueries): the condition names the
+** subquery's columns first, then the query around it's, as PostgreSQL
+** resolves a subquery's names; for IN (args: the outer value and the
+** subquery's item) the outer value is bound over the left side alone.
+** SEMI / ANTI keep the left side's columns only (a projection over the
+** join) and its scope.
+*/
+#define SL__OUTER_VALUE "\001outer" /* the qualifier that stands for IN's left value */
+
+typedef struct sl__subq_names {
+    sl_scope right;       /* the subquery's columns */
+    int nl;               /* the left side's column count */
+    const sl_bexpr *outer;/* IN's left value, bound */
+} sl__subq_names;
+
+static int sl__subq_hook(sl_bind_ctx *ctx, const sl_expr *e, sl_bexpr **out)
+{
+    sl__subq_names *h = ctx->hook_ctx;
+    if (e->kind != SL_EXPR_COLUMN)
+        return 0;
+    if (e->qualifier && strcmp(e->qualifier, SL__OUTER_VALUE) == 0) {
+        *out = sl_bexpr_dup(h->outer);
+        return 1;
+    }
+    sl_error quiet = SL_ERROR_INIT;
+    int i = sl_scope_resolve(&h->right, e->qualifier, e->text, e->pos, &quiet);
+    bool ambiguous = i < 0 && strcmp(quiet.sqlstate, SL_ERR_AMBIGUOUS_COLUMN) == 0;
+    if (ambiguous) {
+        sl_error_copy(ctx->err, &quiet);
+        sl_error_reset(&quiet);
+        return -1;
+    }
+    sl_error_reset(&quiet);
+    if (i < 0)
+        return 0; /* the query around it's */
+    *out = sl__colref(h->nl + i, h->right.cols[i].type, e->pos);
+    return 1;
+}
+
+static int sl__bind_subquery_join(sl_binder *b, const sl_from *f, int nl, sl__rel *out)
+{
+    sl_lp *lp = out->lp;
+    lp->pos = f->pos; /* the subquery's: 21000 points at it */
+    sl_scope all = sl__scope_of(out), left = {nl, out->cols};
+    sl__subq_names h = {{all.n - nl, out->cols + nl}, nl, NULL};
+    sl_bexpr *outer = NULL;
+    sl_expr *cond = f->on ? sl_expr_dup(f->on) : NULL;
+    int rc = 0;
+    if (sl_list_len(f->args) == 2) {
+        sl_bind_ctx octx = {&left, b->err, "IN", NULL, NULL, b->params};
+        outer = sl_bind_expr(&octx, sl_list_get(f->args, 0));
+        rc = outer ? 0 : -1;
+        h.outer = outer;
+        const sl_expr *item = sl_list_get(f->args, 1);
+        int pos = ((const sl_expr *)sl_list_get(f->args, 0))->pos;
+        /* x = item; NOT IN: no row where x = item or either is NULL */
+        sl_expr *eq = sl_expr_binary(SL_OP_EQ, sl_expr_column(sl_strdup(SL__OUTER_VALUE), sl_strdup("x"), pos),
+                                     sl_expr_dup(item), pos);
+        if (f->join_type == SL_JOIN_ANTI) {
+            sl_expr *xn = sl_expr_new(SL_EXPR_IS, pos);
+            xn->op = SL_IS_NULL;
+            xn->left = sl_expr_column(sl_strdup(SL__OUTER_VALUE), sl_strdup("x"), pos);
+            sl_expr *in = sl_expr_new(SL_EXPR_IS, pos);
+            in->op = SL_IS_NULL;
+            in->left = sl_expr_dup(item);
+            eq = sl_expr_binary(SL_OP_OR, sl_expr_binary(SL_OP_OR, eq, xn, pos), in, pos);
+        }
+        cond = cond ? sl_expr_binary(SL_OP_AND, cond, eq, pos) : eq;
+    }
+    if (rc == 0 && cond) {
+        sl_bind_ctx ctx = {&all, b->err, "WHERE", sl__subq_hook, &h, b->params};
+        sl_bexpr *c = NULL;
+        rc = sl_bind_condition(&ctx, cond, &c);
+        if (rc == 0)
+            sl__lp_push_expr(lp, c);
+    }
+    sl_expr_free(cond);
+    sl_bexpr_free(outer);
+    if (rc != 0) {
+        sl__rel_free(out);
+        return -1;
+    }
+    if (f->join_type == SL_JOIN_SINGLE)
+        return 0;
+    /* SEMI / ANTI: the left side's columns, its scope */
+    sl_lp *proj = sl_lp_new(SL_LP_PROJECT, lp);
+    for (int i = 0; i < nl; i++) {
+        sl_lp_add_col(proj, lp->cols[i].name, lp->cols[i].type, false);
+        sl__lp_push_expr(proj, sl__colref(i, lp->cols[i].type, f->pos));
+    }
+    for (int i = nl; i < out->nquals; i++)
+        sl_free(out->quals[i]);
+    out->nquals = nl;
+    out->lp = proj;
+    return 0;
+}
+
 static int sl__bind_join(sl_binder *b, const sl_from *f, sl__rel *out)
 {
     sl__rel l = {0}, r = {0};
@@ -504,7 +603,8 @@ static int sl__bind_join(sl_binder *b, const sl_from *f, sl__rel *out)
     lp->join_type = f->join_type;
     int nl = l.lp->ncols, nr = r.lp->ncols;
     bool null_left = f->join_type == SL_JOIN_RIGHT || f->join_type == SL_JOIN_FULL;
-    bool null_right = f->join_type == SL_JOIN_LEFT || f->join_type == SL_JOIN_FULL;
+    bool null_right = f->join_type == SL_JOIN_LEFT || f->join_type == SL_JOIN_FULL ||
+                      f->join_type == SL_JOIN_SINGLE;
     for (int i = 0; i < nl + nr; i++) {
         const sl_lp_col *c = i < nl ? &l.lp->cols[i] : &r.lp->cols[i - nl];
         sl_type t = c->type;
@@ -534,6 +634,8 @@ static int sl__bind_join(sl_binder *b, const sl_from *f, sl__rel *out)
     l.lp = r.lp = NULL;
     sl__rel_clear(&l);
     sl__rel_clear(&r);
+    if (f->join_type >= SL_JOIN_SEMI)
+        return sl__bind_subquery_join(b, f, nl, out);
     if (f->on) {
         sl_scope scope = sl__scope_of(out);
         sl_bind_ctx ctx = {&scope, b->err, "JOIN/ON", NULL, NULL, b->params};
@@ -810,6 +912,189 @@ static sl_lp *sl__distinct(sl_lp *in)
     return agg;
 }
 
+/* ------------------------------------------------------------------------
+** Set-returning functions in a select list (srf.c): the distinct calls
+** become the functions of an SL_LP_EXPAND node under the projection, whose
+** columns are hidden columns qualified "$srfK" (K: the call). (f(a)).col
+** reads one; f(a) alone as a select item stands for all of them, named
+** "item.col" (the item's alias, else the function's name), which a query
+** around it reads as (item).col (bind_expr.c).
+*/
+static void sl__select_item_free_v(void *it) { sl_select_item_free(it); }
+
+static bool sl__is_srf_call(const sl_expr *e)
+{
+    return e && e->kind == SL_EXPR_FUNC && !e->over && sl_srf_find(e->text) >= 0;
+}
+
+static bool sl__has_srf(const sl_expr *e)
+{
+    if (!e)
+        return false;
+    if (sl__is_srf_call(e) || sl__has_srf(e->left) || sl__has_srf(e->right))
+        return true;
+    for (int i = 0; i < sl_list_len(e->args); i++)
+        if (sl__has_srf(sl_list_get(e->args, i)))
+            return true;
+    return false;
+}
+
+static int sl__srf_index(const sl_list *calls, const sl_expr *e)
+{
+    for (int i = 0; i < sl_list_len(calls); i++)
+        if (sl_expr_equal(sl_list_get(calls, i), e))
+            return i;
+    return -1;
+}
+
+/* The distinct calls under e (copies), outermost first. */
+static void sl__srf_collect(sl_expr *e, sl_list *calls)
+{
+    if (!e)
+        return;
+    if (sl__is_srf_call(e)) {
+        if (sl__srf_index(calls, e) < 0)
+            sl_list_push(calls, sl_expr_dup(e));
+        return;
+    }
+    sl__srf_collect(e->left, calls);
+    sl__srf_collect(e->right, calls);
+    for (int i = 0; i < sl_list_len(e->args); i++)
+        sl__srf_collect(sl_list_get(e->args, i), calls);
+}
+
+/* (call).col -> the column $srfK.col, in place; a call anywhere else is
+** 0A000. */
+static int sl__srf_rewrite(sl_binder *b, const sl_list *calls, sl_expr *e)
+{
+    if (!e)
+        return 0;
+    if (e->kind == SL_EXPR_FIELD && sl__is_srf_call(e->left)) {
+        int k = sl__srf_index(calls, e->left);
+        sl_expr_free(e->left);
+        e->left = NULL;
+        e->kind = SL_EXPR_COLUMN;
+        e->qualifier = sl_sprintf("$srf%d", k);
+        return 0;
+    }
+    if (sl__is_srf_call(e))
+        return sl_error_set(b->err, SL_ERR_NOT_SUPPORTED, e->pos,
+                            "the result of %s() is supported only as a select item or as "
+                            "(%s(...)).column", e->text, e->text);
+    if (sl__srf_rewrite(b, calls, e->left) != 0 || sl__srf_rewrite(b, calls, e->right) != 0)
+        return -1;
+    for (int i = 0; i < sl_list_len(e->args); i++)
+        if (sl__srf_rewrite(b, calls, sl_list_get(e->args, i)) != 0)
+            return -1;
+    return 0;
+}
+
+/* Put the SL_LP_EXPAND node of items' calls on in (its scope grows by the
+** functions' hidden columns) and return the items rewritten to read them
+** (caller frees), or NULL with the error set. */
+static sl_list *sl__bind_srfs(sl_binder *b, const sl_list *items, sl__rel *in)
+{
+    sl_list *calls = sl_list_new();
+    sl_list *src = sl_list_new(); /* copies of the items */
+    for (int i = 0; i < sl_list_len(items); i++) {
+        const sl_select_item *it = sl_list_get(items, i);
+        sl_select_item *c = sl_calloc(1, sizeof *c);
+        c->expr = sl_expr_dup(it->expr);
+        c->alias = sl_strdup(it->alias);
+        c->alias_pos = it->alias_pos;
+        sl_list_push(src, c);
+        sl__srf_collect(c->expr, calls);
+    }
+    sl_scope scope = sl__scope_of(in);
+    sl_lp *x = sl_lp_new(SL_LP_EXPAND, NULL);
+    int nin = in->lp->ncols, nf = sl_list_len(calls), rc = 0;
+    for (int i = 0; i < nin; i++)
+        sl_lp_add_col(x, in->lp->cols[i].name, in->lp->cols[i].type, false);
+    x->keys = sl_calloc((size_t)nf + 1, sizeof(int));
+    for (int k = 0; rc == 0 && k < nf; k++) {
+        const sl_expr *call = sl_list_get(calls, k);
+        int id = sl_srf_find(call->text);
+        sl_bind_ctx ctx = {&scope, b->err, "the argument of a set-returning function", NULL, NULL,
+                           b->params};
+        sl_bexpr *arg = sl_list_len(call->args) == 1 ? sl_bind_expr(&ctx, sl_list_get(call->args, 0))
+                                                     : NULL;
+        if (!arg || !sl_type_is_string(arg->type.id)) {
+            if (!sl_error_isset(b->err))
+                sl_error_set(b->err, SL_ERR_UNDEFINED_FUNCTION, call->pos,
+                             "function %s() needs one array argument", call->text);
+            sl_bexpr_free(arg);
+            rc = -1;
+            break;
+        }
+        sl__lp_push_expr(x, arg);
+        x->keys[x->nkeys++] = id;
+        const char *names[4];
+        sl_type types[4];
+        int n = sl_srf_cols(id, names, types);
+        for (int j = 0; j < n; j++)
+            sl_lp_add_col(x, names[j], types[j], false);
+    }
+    sl_list *out = sl_list_new();
+    for (int i = 0; i < sl_list_len(src); i++) {
+        sl_select_item *it = sl_list_get(src, i);
+        if (rc != 0 || !sl__is_srf_call(it->expr)) {
+            if (rc == 0)
+                rc = sl__srf_rewrite(b, calls, it->expr);
+            sl_list_push(out, it);
+            continue;
+        }
+        /* f(a) alone: its columns, named item.col */
+        int k = sl__srf_index(calls, it->expr);
+        const char *names[4];
+        sl_type types[4];
+        int n = sl_srf_cols(x->keys[k], names, types);
+        for (int j = 0; j < n; j++) {
+            sl_select_item *c = sl_calloc(1, sizeof *c);
+            c->expr = sl_expr_column(sl_sprintf("$srf%d", k), sl_strdup(names[j]), it->expr->pos);
+            c->alias = sl_sprintf("%s.%s", it->alias ? it->alias : it->expr->text, names[j]);
+            c->alias_pos = it->alias_pos;
+            sl_list_push(out, c);
+        }
+        sl_select_item_free(it);
+    }
+    sl_list_free(src, NULL);
+    sl_list_free(calls, sl_expr_free_v);
+    if (rc != 0) {
+        sl_lp_free(x);
+        sl_list_free(out, sl__select_item_free_v);
+        return NULL;
+    }
+    /* the new scope: in's columns as they were, then the functions' */
+    x->input = in->lp;
+    in->lp = x;
+    int n = x->ncols;
+    sl_scope_col *cols = sl_calloc((size_t)n + 1, sizeof(sl_scope_col));
+    char **quals = sl_calloc((size_t)n + 1, sizeof(char *));
+    for (int i = 0; i < nin; i++) {
+        cols[i] = in->cols[i]; /* its name points into x's input, which x keeps */
+        quals[i] = in->quals[i];
+        in->quals[i] = NULL;
+        cols[i].qualifier = quals[i];
+    }
+    for (int k = 0, c = nin; k < x->nkeys; k++) {
+        const char *names[4];
+        sl_type types[4];
+        int m = sl_srf_cols(x->keys[k], names, types);
+        for (int j = 0; j < m; j++, c++) {
+            quals[c] = sl_sprintf("$srf%d", k);
+            cols[c].qualifier = quals[c];
+            cols[c].name = x->cols[c].name;
+            cols[c].type = x->cols[c].type;
+            cols[c].hidden = true;
+        }
+    }
+    sl__rel_clear(in);
+    in->cols = cols;
+    in->quals = quals;
+    in->nquals = n;
+    return out;
+}
+
 static int sl__bind_select(sl_binder *b, const sl_query *q, sl__rel *out)
 {
     sl__rel in = {0};
@@ -929,10 +1214,22 @@ static int sl__bind_select(sl_binder *b, const sl_query *q, sl__rel *out)
         if (rc != 0)
             goto fail_proj;
     } else {
+        const sl_list *items = q->items;
+        sl_list *srf_items = NULL; /* items rewritten around set-returning functions */
+        for (int i = 0; !srf_items && i < sl_list_len(q->items); i++) {
+            if (!sl__has_srf(((const sl_select_item *)sl_list_get(q->items, i))->expr))
+                continue;
+            srf_items = sl__bind_srfs(b, q->items, &in);
+            if (!srf_items)
+                goto fail;
+            items = srf_items;
+            scope = sl__scope_of(&in);
+        }
         sl__over o = {b, &scope, NULL, NULL};
         proj = sl_lp_new(SL_LP_PROJECT, NULL);
         sl_bind_ctx ctx = {&scope, b->err, "SELECT", sl__over_hook, &o, b->params};
-        int rc = sl__bind_items(&ctx, q->items, &scope, proj);
+        int rc = sl__bind_items(&ctx, items, &scope, proj);
+        sl_list_free(srf_items, sl__select_item_free_v);
         if (o.node) {
             o.node->input = in.lp;
             for (int i = 0; i < in.lp->ncols; i++)
@@ -1236,17 +1533,20 @@ static int sl__count_arg(sl_binder *b, const sl_expr *e, const char *what, int64
 }
 
 /* ------------------------------------------------------------------------
-** Scalar subqueries in a select list: (SELECT x FROM r WHERE cond) becomes
-** a LEFT JOIN of the query's FROM with r ON cond, and the item x over the
-** joined columns (decorrelation; cond may name the outer query's columns).
-** As PostgreSQL, NULL when nothing matches; a subquery matching several
-** rows repeats the outer row instead of failing (21000).
+** Scalar subqueries in a select list or WHERE: (SELECT x FROM r WHERE cond)
+** becomes a LEFT JOIN (SINGLE) of the query's FROM with r ON cond, and the
+** item x over the joined columns (decorrelation; cond may name the outer
+** query's columns). As PostgreSQL, NULL when nothing matches, 21000 when
+** several rows do. A condition of WHERE (AND-ed with the others) EXISTS /
+** NOT EXISTS (SELECT ... FROM r WHERE cond) becomes a SEMI / ANTI join ON
+** cond, x [NOT] IN (SELECT y FROM r WHERE cond) one ON cond AND x = y (NOT
+** IN: no row where x = y or either is NULL, as its NULL semantics).
 */
 static bool sl__has_subquery(const sl_expr *e)
 {
     if (!e)
         return false;
-    if (e->kind == SL_EXPR_SUBQUERY)
+    if (e->kind == SL_EXPR_SUBQUERY || e->kind == SL_EXPR_EXISTS || (e->kind == SL_EXPR_IN && e->query))
         return true;
     if (sl__has_subquery(e->left) || sl__has_subquery(e->right))
         return true;
@@ -1277,7 +1577,7 @@ static int sl__lift_subqueries(sl_binder *b, sl_query *d, sl_expr *e)
         j->pos = e->pos;
         j->alias_pos = -1;
         j->time_col_pos = -1;
-        j->join_type = SL_JOIN_LEFT;
+        j->join_type = SL_JOIN_SINGLE;
         j->left = d->from;
         j->right = s->from;
         j->on = s->where;
@@ -1302,6 +1602,79 @@ static int sl__lift_subqueries(sl_binder *b, sl_query *d, sl_expr *e)
         if (sl__lift_subqueries(b, d, sl_list_get(e->args, i)) != 0)
             return -1;
     return 0;
+}
+
+
+/* The query of a subquery that can become a join: a SELECT with a FROM,
+** without grouping, DISTINCT, LIMIT; items: the items it must have (-1: any). */
+static int sl__subquery_check(sl_binder *b, const sl_expr *e, int items)
+{
+    const sl_query *s = e->query;
+    bool ok = s->kind == SL_QUERY_SELECT && s->from && !s->group_by && !s->having &&
+              !s->limit && !s->offset && !s->distinct;
+    for (int i = 0; ok && i < sl_list_len(s->items); i++) {
+        const sl_select_item *it = sl_list_get(s->items, i);
+        ok = items < 0 || (it->expr->kind != SL_EXPR_STAR && !sl__has_agg(it->expr));
+    }
+    if (ok && (items < 0 || sl_list_len(s->items) == items))
+        return 0;
+    sl_error_set(b->err, SL_ERR_NOT_SUPPORTED, e->pos, "this subquery is not supported");
+    sl_error_detail(b->err, "A subquery here is a SELECT with a FROM and a WHERE%s, without "
+                            "GROUP BY, aggregates, DISTINCT or LIMIT (it becomes a join).",
+                    items == 1 ? " and one item" : "");
+    return -1;
+}
+
+/* The conditions of d's WHERE AND-ed at its top: EXISTS / IN (subquery)
+** become SEMI / ANTI joins around d's FROM (the condition becomes TRUE);
+** scalar subqueries elsewhere in it SINGLE joins. */
+static int sl__lift_where(sl_binder *b, sl_query *d, sl_expr **slot)
+{
+    sl_expr *e = *slot;
+    if (!e)
+        return 0;
+    if (e->kind == SL_EXPR_BINARY && e->op == SL_OP_AND)
+        return sl__lift_where(b, d, &e->left) != 0 ? -1 : sl__lift_where(b, d, &e->right);
+    bool neg = false;
+    sl_expr *x = e;
+    while (x->kind == SL_EXPR_UNARY && x->op == SL_OP_NOT && x->left) {
+        neg = !neg;
+        x = x->left;
+    }
+    bool in = x->kind == SL_EXPR_IN && x->query;
+    if (x->kind == SL_EXPR_EXISTS || in) {
+        if (in && x->negated)
+            neg = !neg;
+        if (sl__subquery_check(b, x, in ? 1 : -1) != 0)
+            return -1;
+        sl_query *s = x->query;
+        sl_from *j = sl_calloc(1, sizeof *j);
+        j->kind = SL_FROM_JOIN;
+        j->pos = x->pos;
+        j->alias_pos = -1;
+        j->time_col_pos = -1;
+        j->join_type = neg ? SL_JOIN_ANTI : SL_JOIN_SEMI;
+        j->left = d->from;
+        j->right = s->from;
+        j->on = s->where;
+        s->from = NULL;
+        s->where = NULL;
+        if (in) {
+            sl_select_item *it = sl_list_get(s->items, 0);
+            j->args = sl_list_new();
+            sl_list_push(j->args, x->left);
+            sl_list_push(j->args, it->expr);
+            x->left = NULL;
+            it->expr = sl_expr_new(SL_EXPR_NULL, x->pos);
+        }
+        d->from = j;
+        sl_expr *t = sl_expr_new(SL_EXPR_BOOL, e->pos);
+        t->ival = 1;
+        sl_expr_free(e);
+        *slot = t;
+        return 0;
+    }
+    return sl__lift_subqueries(b, d, e);
 }
 
 /* SELECT with subqueries in its select list: bind its decorrelated copy. */
@@ -1336,7 +1709,15 @@ static int sl__bind_query_rel(sl_binder *b, const sl_query *q, sl__rel *out)
         subq |= sl__has_subquery(((const sl_select_item *)sl_list_get(q->items, i))->expr);
     switch (q->kind) {
     case SL_QUERY_SELECT:
-        rc = subq ? sl__bind_select_subqueries(b, q, out) : sl__bind_select(b, q, out);
+        if (q->from && sl__has_subquery(q->where)) { /* decorrelated: joins */
+            sl_query *d = sl_query_dup(q);
+            rc = sl__lift_where(b, d, &d->where);
+            if (rc == 0)
+                rc = subq ? sl__bind_select_subqueries(b, d, out) : sl__bind_select(b, d, out);
+            sl_query_free(d);
+        } else {
+            rc = subq ? sl__bind_select_subqueries(b, q, out) : sl__bind_select(b, q, out);
+        }
         break;
     case SL_QUERY_UNION: rc = sl__bind_union(b, q, out); break;
     case SL_QUERY_VALUES: rc = sl__bind_values(b, q, out); break;

@@ -549,6 +549,24 @@ int sl_scope_resolve(const sl_scope *scope, const char *qualifier, const char *n
             matches++;
         }
     }
+    bool lower = true; /* as PostgreSQL folds a name that is not quoted */
+    for (const char *p = name; *p; p++)
+        lower = lower && !(*p >= 'A' && *p <= 'Z');
+    if (matches == 0 && lower) {
+        /* a lower-case name none has exactly: the one column whose name is it
+        ** in another case (PostgreSQL's clients write AS TABLE_NAME ... ORDER
+        ** BY table_name) */
+        for (int i = 0; i < n; i++) {
+            const sl_scope_col *c = &scope->cols[i];
+            if (qualifier && (!c->qualifier || strcmp(c->qualifier, qualifier) != 0))
+                continue;
+            if (sl_strcasecmp(c->name, name) == 0) {
+                if (found < 0)
+                    found = i;
+                matches++;
+            }
+        }
+    }
     if (matches == 1)
         return found;
     if (matches > 1) {
@@ -667,6 +685,35 @@ static sl_bexpr *sl__bind_column(sl_bind_ctx *ctx, const sl_expr *e)
     sl_bexpr *b = sl_bexpr_new(SL_BX_COLUMN, ctx->scope->cols[i].type, e->pos);
     b->col = i;
     return b;
+}
+
+/* (item).col: the column "item.col" of a set-returning function's result
+** carried by a subquery (bind.c); 42809 for a value that is not one. */
+static sl_bexpr *sl__bind_field(sl_bind_ctx *ctx, const sl_expr *e)
+{
+    const sl_expr *x = e->left;
+    if (x->kind == SL_EXPR_COLUMN) {
+        char *name = sl_sprintf("%s.%s", x->text ? x->text : "", e->text);
+        sl_error local = SL_ERROR_INIT;
+        int i = sl_scope_resolve(ctx->scope, x->qualifier, name, e->pos, &local);
+        sl_free(name);
+        sl_error_reset(&local);
+        if (i >= 0) {
+            sl_bexpr *b = sl_bexpr_new(SL_BX_COLUMN, ctx->scope->cols[i].type, e->pos);
+            b->col = i;
+            return b;
+        }
+    }
+    sl_bexpr *v = sl_bind_expr(ctx, x); /* its own error when it does not bind */
+    if (!v)
+        return NULL;
+    char *ts = sl__tstr(v->type);
+    sl_error_set(ctx->err, SL_ERR_WRONG_OBJECT_TYPE, e->op_pos >= 0 ? e->op_pos : e->pos,
+                 "column notation .%s applied to type %s, which is not a composite type", e->text,
+                 ts);
+    sl_free(ts);
+    sl_bexpr_free(v);
+    return NULL;
 }
 
 /* 42804 "argument of WHAT must be type BOOLEAN, not type T" unless b is
@@ -1297,7 +1344,17 @@ sl_bexpr *sl_bind_expr(sl_bind_ctx *ctx, const sl_expr *e)
         return sl__bind_is(ctx, e);
     case SL_EXPR_BETWEEN:
     case SL_EXPR_IN:
+        if (e->query) {
+            sl_error_set(ctx->err, SL_ERR_NOT_SUPPORTED, e->pos,
+                         "IN (subquery) is supported only as a condition of WHERE AND-ed with "
+                         "the others");
+            return NULL;
+        }
         return sl__bind_between_in(ctx, e);
+    case SL_EXPR_EXISTS:
+        sl_error_set(ctx->err, SL_ERR_NOT_SUPPORTED, e->pos,
+                     "EXISTS is supported only as a condition of WHERE AND-ed with the others");
+        return NULL;
     case SL_EXPR_LIKE:
         return sl__bind_like(ctx, e);
     case SL_EXPR_CASE:
@@ -1305,12 +1362,20 @@ sl_bexpr *sl_bind_expr(sl_bind_ctx *ctx, const sl_expr *e)
     case SL_EXPR_CAST:
         return sl__bind_cast(ctx, e);
     case SL_EXPR_FUNC:
+        if (!e->over && sl_srf_find(e->text) >= 0) { /* a select list's are bind.c's */
+            sl_error_set(ctx->err, SL_ERR_NOT_SUPPORTED, e->pos,
+                         "set-returning functions are not allowed in %s",
+                         ctx->clause ? ctx->clause : "this place");
+            return NULL;
+        }
         return sl__bind_func(ctx, e);
+    case SL_EXPR_FIELD:
+        return sl__bind_field(ctx, e);
     case SL_EXPR_PARAM:
         return sl__bind_param(ctx, e);
     case SL_EXPR_SUBQUERY:
         sl_error_set(ctx->err, SL_ERR_NOT_SUPPORTED, e->pos,
-                     "a subquery is supported only as an item of a select list");
+                     "a subquery is supported only in a select list or WHERE");
         return NULL;
     }
     sl_error_set(ctx->err, SL_ERR_INTERNAL, e->pos, "unknown expression kind %d", (int)e->kind);

@@ -8,10 +8,11 @@
 ** condition as the residual), sorts through exec/op_sort.c (PostgreSQL's
 ** NULL order), LIMIT / OFFSET, UNION ALL (both inputs' rows) and DISTINCT /
 ** UNION (an aggregation without calls: the rows sorted, each distinct one
-** once). Rows go to the session's sl_result_sink like any query's. Other
-** operators (aggregate calls, windows) are 0A000 here for now. The catalog
-** functions that read the session's objects (pg_get_indexdef...) reach it
-** through the evaluation's sl_eval_env.catalog_def (syscat.c's sl_sysrel_def).
+** once), set-returning functions of a select list (srf.c). Rows go to the
+** session's sl_result_sink like any query's. Other operators (aggregate
+** calls, windows) are 0A000 here for now. The catalog functions that read
+** the session's objects (pg_get_indexdef...) reach it through the
+** evaluation's sl_eval_env.catalog_def (syscat.c's sl_sysrel_def).
 **
 ** Main routines: sl_lp_reads_sysrel, sl_bounded_run.
 */
@@ -25,6 +26,8 @@ static bool sl__scans(const sl_lp *lp, bool sysrel)
     if (!lp)
         return false;
     if (lp->kind == SL_LP_SCAN && (lp->sysrel != NULL) == sysrel)
+        return true;
+    if (sysrel && lp->kind == SL_LP_EXPAND) /* set-returning functions run only here too */
         return true;
     return sl__scans(lp->input, sysrel) || sl__scans(lp->right, sysrel);
 }
@@ -57,8 +60,9 @@ static bool sl__lp_calls_catalog(const sl_lp *lp)
     return sl__lp_calls_catalog(lp->input) || sl__lp_calls_catalog(lp->right);
 }
 
-/* A query over catalog relations, or one that calls the catalog functions
-** (SELECT pg_get_viewdef(16385)) and reads no table. */
+/* A query over catalog relations or with a set-returning function, or one
+** that calls the catalog functions (SELECT pg_get_viewdef(16385)) and reads
+** no table. */
 bool sl_lp_reads_sysrel(const sl_lp *lp)
 {
     return sl__scans(lp, true) || (sl__lp_calls_catalog(lp) && !sl__scans(lp, false));
@@ -147,6 +151,70 @@ static void sl__join_keys(const sl_bexpr *b, int nl, const sl_lp *l, const sl_lp
     (*n)++;
 }
 
+static sl_chunk *sl__run(sl__bq *q, const sl_lp *lp);
+
+/* Set-returning functions (srf.c) in lockstep: for each input row, as many
+** rows as the longest set, the input's columns repeated, each function's
+** columns NULL past the end of its set. */
+static sl_chunk *sl__expand(sl__bq *q, const sl_lp *lp)
+{
+    sl_chunk *in = sl__run(q, lp->input);
+    if (!in)
+        return NULL;
+    sl_lp args = *lp; /* the arguments' columns: one per function */
+    args.ncols = lp->nexprs;
+    args.cols = sl_calloc((size_t)lp->nexprs + 1, sizeof(sl_lp_col));
+    for (int i = 0; i < lp->nexprs; i++)
+        args.cols[i].type = lp->exprs[i]->type;
+    sl_chunk *a = sl__project(q, &args, lp->exprs, lp->nexprs, in, lp->input);
+    sl_free(args.cols);
+    if (!a) {
+        sl_chunk_free(in);
+        return NULL;
+    }
+    int nf = lp->nexprs, nin = lp->input->ncols;
+    sl_chunk **sets = sl_calloc((size_t)nf + 1, sizeof(sl_chunk *));
+    sl_chunk *out = sl__new_for(lp, SL_CHUNK_ROWS);
+    for (int r = 0; out && r < in->nrows; r++) {
+        int most = 0;
+        for (int f = 0; f < nf; f++) {
+            sets[f] = sl_srf_rows(lp->keys[f], a, f, r, lp->exprs[f]->pos, q->err);
+            if (!sets[f]) {
+                sl_chunk_free(out);
+                out = NULL;
+                break;
+            }
+            most = sets[f]->nrows > most ? sets[f]->nrows : most;
+        }
+        for (int k = 0; out && k < most; k++) {
+            if (out->nrows == out->cap) {
+                sl_chunk *bigger = sl__new_for(lp, out->cap * 2);
+                int *all = sl_calloc((size_t)out->nrows, sizeof(int));
+                for (int i = 0; i < out->nrows; i++)
+                    all[i] = i;
+                sl_chunk_append_rows(bigger, out, all, out->nrows);
+                sl_free(all);
+                sl_chunk_free(out);
+                out = bigger;
+            }
+            int d = sl_chunk_append_row(out, SL_ROW_INSERT);
+            for (int c = 0; c < nin; c++)
+                sl_chunk_set_from(out, c, d, in, c, r);
+            for (int f = 0, c = nin; f < nf; c += sets[f]->ncols, f++)
+                for (int j = 0; j < sets[f]->ncols && k < sets[f]->nrows; j++)
+                    sl_chunk_set_from(out, c + j, d, sets[f], j, k);
+        }
+        for (int f = 0; f < nf; f++) {
+            sl_chunk_free(sets[f]);
+            sets[f] = NULL;
+        }
+    }
+    sl_free(sets);
+    sl_chunk_free(a);
+    sl_chunk_free(in);
+    return out;
+}
+
 static sl_chunk *sl__run(sl__bq *q, const sl_lp *lp)
 {
     switch (lp->kind) {
@@ -225,8 +293,10 @@ static sl_chunk *sl__run(sl__bq *q, const sl_lp *lp)
             sl_free(t);
         }
         sl_chunk *out = NULL;
-        if (!cond || p)
-            sl_join_bounded(l, r, &keys, p, lp->join_type, &q->env, &out, q->err);
+        if ((!cond || p) &&
+            sl_join_bounded(l, r, &keys, p, lp->join_type, &q->env, &out, q->err) != 0 &&
+            q->err->position < 0)
+            q->err->position = lp->pos; /* 21000: the subquery */
         sl_eval_free(p);
         sl_chunk_free(l);
         sl_chunk_free(r);
@@ -337,6 +407,8 @@ static sl_chunk *sl__run(sl__bq *q, const sl_lp *lp)
         sl_chunk_free(in);
         return out;
     }
+    case SL_LP_EXPAND:
+        return sl__expand(q, lp);
     case SL_LP_LIMIT: {
         sl_chunk *in = sl__run(q, lp->input);
         if (!in)

@@ -105,7 +105,8 @@ static void sl__order_list(sl_strbuf *sb, const sl_lp_order *order, int n, const
 
 void sl_lp_describe(sl_strbuf *sb, const sl_lp *lp)
 {
-    static const char *const joins[] = {"INNER", "LEFT", "RIGHT", "FULL", "CROSS"};
+    static const char *const joins[] = {"INNER", "LEFT", "RIGHT", "FULL", "CROSS",
+                                        "SEMI",  "ANTI", "LEFT_SINGLE"};
     static const char *const wins[] = {"TUMBLE", "HOP", "CUMULATE"};
     const char **in = sl__input_names(lp);
     switch (lp->kind) {
@@ -127,6 +128,15 @@ void sl_lp_describe(sl_strbuf *sb, const sl_lp *lp)
         sl_strbuf_append(sb, "ChangelogNormalize(key=[");
         for (int i = 0; i < lp->nkeys; i++)
             sl_strbuf_appendf(sb, "%s%s", i ? ", " : "", in[lp->keys[i]]);
+        sl_strbuf_append(sb, "])");
+        break;
+    case SL_LP_EXPAND:
+        sl_strbuf_append(sb, "ProjectSet(functions=[");
+        for (int i = 0; i < lp->nexprs; i++) {
+            sl_strbuf_appendf(sb, "%s%s(", i ? ", " : "", sl_srf_name(lp->keys[i]));
+            sl_bexpr_print(sb, lp->exprs[i], in);
+            sl_strbuf_append(sb, ")");
+        }
         sl_strbuf_append(sb, "])");
         break;
     case SL_LP_VALUES:

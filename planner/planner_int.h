@@ -87,6 +87,8 @@ typedef enum sl_lp_kind {
     SL_LP_SINK,      /* INSERT into table; output = the table's columns */
     SL_LP_NORMALIZE, /* an upsert source's changelog made complete, by keys (the PRIMARY
                         KEY): Flink's ChangelogNormalize; output = the input's columns */
+    SL_LP_EXPAND,    /* set-returning functions (srf.c): input + each function's columns;
+                        keys[i] is the function (sl_srf_find) of argument exprs[i] */
 } sl_lp_kind;
 
 typedef struct sl_lp_col {
@@ -203,13 +205,25 @@ sl_chunk *sl_sysrel_rows(const sl_sysrel *r, sl_session *s);
 ** fn (PG_GET_INDEXDEF, PG_GET_CONSTRAINTDEF, PG_GET_VIEWDEF, COL_DESCRIPTION,
 ** OBJ_DESCRIPTION, PG_RELATION_IS_PUBLISHABLE...) for oid and arg; 1 or 0 (NULL). */
 int sl_sysrel_def(void *ctx, int fn, int64_t oid, int64_t arg, sl_strbuf *out);
-/* Whether plan reads a catalog relation: such a query runs on the bounded
-** path (sl_bounded_run), not as a job. */
+
+/* Whether plan reads a catalog relation or calls a set-returning function:
+** such a query runs on the bounded path (sl_bounded_run), not as a job. */
 bool sl_lp_reads_sysrel(const sl_lp *lp);
 /* Run a bounded query plan to its end into out: scans of catalog relations,
 ** VALUES, filters, projections, joins, sorts and limits, each node's rows
 ** materialized; 0A000 for other operators. 0, or -1 with err. */
 int sl_bounded_run(sl_session *s, const sl_lp *lp, const sl_result_sink *out, sl_error *err);
+
+/* ------------------------------------------------------------------------
+** Set-returning functions of a select list (srf.c), run by the bounded path.
+*/
+/* sl_srf_find (sl_bind.h): the function's id by name. */
+const char *sl_srf_name(int id);
+/* Its result columns (at most 4): names and types; the count. */
+int sl_srf_cols(int id, const char **names, sl_type *types);
+/* Its rows for the argument in column col, row r of args (a chunk of the
+** function's columns, caller frees), or NULL with err (pos: the call). */
+sl_chunk *sl_srf_rows(int id, const sl_chunk *args, int col, int r, int pos, sl_error *err);
 
 /* ------------------------------------------------------------------------
 ** Physical planning (physical.c): a logical plan -> a job the runtime runs:

@@ -53,6 +53,7 @@ static void sl__walk_expr(sl_expr *e, bool limit, sl__expr_fn fn, void *ctx)
     if (!e)
         return;
     fn(e, limit, ctx);
+    sl__walk_query(e->query, fn, ctx); /* a subquery's */
     sl__walk_expr(e->left, false, fn, ctx);
     sl__walk_expr(e->right, false, fn, ctx);
     for (int i = 0; i < sl_list_len(e->args); i++)
@@ -178,8 +179,9 @@ static int sl__bind_with(sl_session *s, const sl_stmt *st, sl_bind_params *bp, s
     default:
         break;
     }
+    /* the bounded path (bounded.c) reads the catalog relations: no changelog */
     for (int i = 0; rc == 0 && i < mine->n; i++)
-        rc = sl_lp_analyze(mine->items[i], err);
+        rc = sl_lp_reads_sysrel(mine->items[i]) ? 0 : sl_lp_analyze(mine->items[i], err);
     if (mine != plans)
         sl_list_free(mine, sl__lp_free_v);
     return rc;
@@ -503,8 +505,10 @@ static int sl__query_columns(sl_session *s, const sl_stmt *st, sl_bind_params *b
         const sl_lp *top = plans->items[0];
         sl__result_mode mode = sl__result_mode_of(s);
         bool updating = top->changelog != SL_CL_INSERT;
-        bool kind = mode == SL__RESULT_CHANGELOG ||
-                    (mode == SL__RESULT_TABLEAU && updating && !batch);
+        /* the bounded path (bounded.c) sends its rows without a row kind */
+        bool kind = !sl_lp_reads_sysrel(top) &&
+                    (mode == SL__RESULT_CHANGELOG ||
+                     (mode == SL__RESULT_TABLEAU && updating && !batch));
         int k = kind ? 1 : 0;
         c->ncols = top->ncols + k;
         c->names = sl_calloc((size_t)c->ncols + 1, sizeof(char *));
@@ -529,6 +533,14 @@ int sl_session_describe(sl_session *s, const char *sql, size_t len, int ndeclare
     sl_stmt *st = sl_parse_one(sql, len, err);
     if (!st)
         return -1;
+    /* current_database() and the other session functions, as the run will
+    ** replace them (without set_config's effect) */
+    bool fns = st->kind == SL_STMT_QUERY || st->kind == SL_STMT_INSERT ||
+               st->kind == SL_STMT_STATEMENT_SET;
+    if (fns && sl__session_functions_typed(s, st, err) != 0) {
+        sl_stmt_free(st);
+        return -1;
+    }
     sl__param_scan ps = {0, INT64_MAX, -1, 0};
     sl__walk_stmt(st, sl__scan_param, &ps);
     int n = ps.max > ndeclared ? (int)ps.max : ndeclared;

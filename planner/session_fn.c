@@ -20,6 +20,9 @@
 **                              when missing_ok
 **   set_config(name, value, is_local)     as SET [LOCAL] name = value; its new value
 **
+** Describing a statement (sl__session_functions_typed) replaces them the
+** same way, except set_config(), which becomes a NULL STRING: describing
+** has no effect.
 ** Their arguments must be literals (0A000 otherwise). A view keeps the
 ** calls in its text, so a view that uses them fails to bind (42883).
 **
@@ -30,7 +33,7 @@
 ** them: the alias, the column's or function's name (lower case), else
 ** ?column?; in result mode 'changelog' the op column (+I) comes first.
 **
-** Main routines: sl__session_functions, sl__select_const.
+** Main routines: sl__session_functions, sl__session_functions_typed, sl__select_const.
 */
 #include "session_int.h"
 #include "../exec/sl_exec.h"
@@ -44,6 +47,9 @@
 */
 
 static int sl__fn_query(sl_session *s, sl_query *q, const sl_result_sink *out, sl_error *err);
+
+/* The sink of sl__session_functions_typed: set_config() changes nothing. */
+static const sl_result_sink sl__typing_only = {NULL, NULL, NULL, NULL, NULL};
 
 /* Replace e's contents by with's (e keeps its place in the tree). */
 static void sl__replace(sl_expr *e, sl_expr *with)
@@ -132,6 +138,10 @@ static int sl__fn_call(sl_session *s, sl_expr *e, const sl_result_sink *out, sl_
         const char *value = ok ? sl__literal_text(a1, &okv) : NULL;
         if (!ok || !okv || !name || a2->kind != SL_EXPR_BOOL)
             return sl__arg_error(e, "a literal name, value and is_local", err);
+        if (out == &sl__typing_only) { /* describing: its type, no effect */
+            sl__replace(e, sl__string_value(NULL, e->pos));
+            return 0;
+        }
         if (sl__pg_set_value(s, name, value, a2->ival != 0, a0->pos, a1->pos, out, err) != 0)
             return -1;
         sl__replace(e, sl__string_value(sl_session_param(s, name), e->pos));
@@ -143,7 +153,8 @@ static int sl__fn_expr(sl_session *s, sl_expr *e, const sl_result_sink *out, sl_
 {
     if (!e)
         return 0;
-    if (sl__fn_expr(s, e->left, out, err) != 0 || sl__fn_expr(s, e->right, out, err) != 0)
+    if (sl__fn_expr(s, e->left, out, err) != 0 || sl__fn_expr(s, e->right, out, err) != 0 ||
+        sl__fn_query(s, e->query, out, err) != 0)
         return -1;
     for (int i = 0; i < sl_list_len(e->args); i++) {
         sl_expr *a = sl_list_get(e->args, i);
@@ -216,6 +227,11 @@ int sl__session_functions(sl_session *s, sl_stmt *st, const sl_result_sink *out,
                 return -1;
     }
     return 0;
+}
+
+int sl__session_functions_typed(sl_session *s, sl_stmt *st, sl_error *err)
+{
+    return sl__session_functions(s, st, &sl__typing_only, err);
 }
 
 /* ------------------------------------------------------------------------

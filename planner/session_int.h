@@ -98,6 +98,8 @@ int sl__pg_set_value(sl_session *s, const char *name, const char *value, bool lo
 ** queries; a SELECT without FROM answered in the caller's thread (1 when
 ** it answered, 0 when the statement is no such SELECT, -1 on error). */
 int sl__session_functions(sl_session *s, sl_stmt *st, const sl_result_sink *out, sl_error *err);
+/* The same for describing a statement: set_config() is not run. */
+int sl__session_functions_typed(sl_session *s, sl_stmt *st, sl_error *err);
 int sl__select_const(sl_session *s, sl_stmt *st, const sl_result_sink *out, sl_error *err);
 
 /* session_cursor.c: close a DECLARE'd cursor (sl_list_free of cursors);

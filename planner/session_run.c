@@ -1284,6 +1284,8 @@ static const sl_lp *sl__unbounded_scan(const sl_catalog *cat, const sl_lp *n)
     if (!n)
         return NULL;
     if (n->kind == SL_LP_SCAN) {
+        if (n->sysrel) /* a catalog relation: its rows now */
+            return NULL;
         const sl_table *t = sl_catalog_table(cat, n->table);
         bool bounded = t && sl_connector_source_bounded(t->connector, t->def->options);
         return bounded ? NULL : n;

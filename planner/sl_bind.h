@@ -197,7 +197,8 @@ sl_bexpr *sl_bind_literal(const sl_expr *e, sl_error *err);
 void sl_bind_param_infer(sl_bind_params *params, int64_t n, sl_type t);
 
 /* Resolve a (qualifier, name) in scope: index, or -1 with err set (42703 /
-** 42702) pointing at pos. */
+** 42702) pointing at pos. A lower-case name no column has exactly resolves
+** to the one column whose name is it in another case. */
 int sl_scope_resolve(const sl_scope *scope, const char *qualifier, const char *name, int pos,
                      sl_error *err);
 
@@ -246,5 +247,9 @@ void sl_bexpr_print(sl_strbuf *sb, const sl_bexpr *b, const char *const *names);
 void sl_interval_print(sl_strbuf *sb, sl_type_id id, int64_t value);
 /* True when b contains no column reference and no non-deterministic call. */
 bool sl_bexpr_is_constant(const sl_bexpr *b);
+
+/* A set-returning function (srf.c) by name, any case: its id, or -1. Only a
+** select list may call one (bind.c); elsewhere it is 0A000. */
+int sl_srf_find(const char *name);
 
 #endif /* SL_BIND_H */
