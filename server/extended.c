@@ -12,7 +12,8 @@
 **   Describe D 'S' name             ParameterDescription + RowDescription
 **                                   (text formats) or NoData
 **            D 'P' name             RowDescription with the portal's result
-**                                   formats, or NoData
+**                                   formats, or NoData; a cursor of DECLARE
+**                                   is a portal too (its columns in text)
 **   Execute  E portal maxrows       rows, then CommandComplete; with
 **                                   maxrows > 0 a cursor opens and stays in
 **                                   the portal: PortalSuspended while rows
@@ -503,6 +504,17 @@ static void sl__describe_msg(sl_conn *c, sl_pgmsg *m)
         return;
     }
     int i = sl__find(x->portals, name, true);
+    sl_cursor *declared_cursor = i < 0 ? sl_session_cursor(c->session, name) : NULL;
+    if (declared_cursor) { /* DECLARE's cursor: a portal, its columns in text */
+        int ncols;
+        const char *const *names;
+        const sl_type *types;
+        if (sl_cursor_columns(declared_cursor, &ncols, &names, &types) == 0)
+            sl_pg_row_description(c, ncols, names, types, 0, NULL);
+        else
+            sl__reply(c, 'n');
+        return;
+    }
     if (i < 0) {
         sl__failf(c, "34000", "portal \"%s\" does not exist", name);
         return;
