@@ -22,8 +22,8 @@
 **   Sync     S                      end of the implicit transaction: skip
 **                                   mode ends, portals close outside a
 **                                   BEGIN block -> ReadyForQuery
-**   Flush    H                      the loop writes the output before it
-**                                   reads again: nothing more to do
+**   Flush    H                      write the output now (the loop holds
+**                                   it while more messages are buffered)
 **
 ** The states of one connection:
 **
@@ -729,7 +729,7 @@ void sl_ext_message(sl_conn *c, sl_pgmsg *m)
     case 'D': sl__describe_msg(c, m); break;
     case 'E': sl__execute(c, m); break;
     case 'C': sl__close(c, m); break;
-    case 'H': break; /* Flush: the loop writes the output before it reads */
+    case 'H': sl_conn_flush(c); break; /* the loop holds output while messages are buffered */
     default: break;
     }
 }
