@@ -569,6 +569,7 @@ static void sl__conn_free(sl_conn *c)
     if (c->too_many)
         srv->nrefused--;
     pthread_mutex_unlock(&srv->mu);
+    sl_conn_flusher_free(c);
     sl_ext_free(c); /* its cursors before the session */
     if (c->session)
         sl_session_free(c->session);
