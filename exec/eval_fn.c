@@ -77,19 +77,29 @@ int sl__format_double(double d, bool is_float, char *buf)
     ** is 4.9E-324, not 5.0E-324 */
     /* Reading back is monotonic in the digit count (p correctly rounded
     ** digits that round-trip stay so with p + 1), so the shortest count is
-    ** found by bisection: four tries instead of up to sixteen. */
-    char e[40];
+    ** found by bisection. The first try is two digits short of the most:
+    ** a computed value (a random one, a quotient) needs nearly all of them
+    ** and is then found in two or three tries, a short one in five; the
+    ** text of the best try so far is kept, not printed again. */
+    char e[40], best[40] = "";
     int lo = 2, hi = is_float ? 9 : 17; /* hi always reads back */
+    bool first = true;
     while (lo < hi) {
-        int p = (lo + hi) / 2;
+        int p = first ? hi - 2 : (lo + hi) / 2;
+        first = false;
         snprintf(e, sizeof e, "%.*e", p - 1, d);
         double back = strtod(e, NULL);
-        if (is_float ? (float)back == (float)d : back == d)
+        if (is_float ? (float)back == (float)d : back == d) {
             hi = p;
-        else
+            memcpy(best, e, sizeof best);
+        } else {
             lo = p + 1;
+        }
     }
-    snprintf(e, sizeof e, "%.*e", lo - 1, d);
+    if (best[0])
+        memcpy(e, best, sizeof e);
+    else
+        snprintf(e, sizeof e, "%.*e", lo - 1, d);
     /* e = [-]D[.DDD]e[+-]XX */
     char digits[24];
     int nd = 0;

@@ -138,8 +138,6 @@ static void sl__flusher_arm(sl_conn *c)
 void sl_rowout_stop(sl_rowout *o)
 {
     sl_conn *c = o->c;
-    if (!c->flusher_on)
-        return;
     pthread_mutex_lock(&c->out_mu);
     c->flush_armed = false; /* a flush under way ended before the lock was had */
     pthread_mutex_unlock(&c->out_mu);

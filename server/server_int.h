@@ -198,7 +198,7 @@ struct sl_conn {
     pthread_mutex_t out_mu;
     pthread_cond_t flush_cv;         /* [out_mu] armed, or quit */
     pthread_t flusher;
-    bool flusher_on;                 /* the thread runs */
+    bool flusher_on;                 /* [out_mu] the thread runs (joined at the end) */
     bool flush_armed;                /* [out_mu] a statement runs with rows queued */
     bool flusher_idle;               /* [out_mu] waiting to be armed (needs a signal) */
     bool flusher_quit;               /* [out_mu] the connection ends */
