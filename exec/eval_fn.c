@@ -65,6 +65,67 @@ size_t sl__utf8_skip(const char *s, size_t len, size_t k)
 ** Java's Double.toString / Float.toString.
 */
 
+/* The text "%.*e" gives for p significant digits of d (1 <= p <= 17),
+** rounded in decimal from full, d's 17 digits ("%.16e"): the same text
+** unless the digits dropped are a 5 and zeros, where the value beyond the
+** 17th digit decides (printf is asked then). cap >= 32. */
+static void sl__digits_e(double d, const char *full, int p, char *out, size_t cap)
+{
+    const char *q = full;
+    bool neg = *q == '-';
+    if (neg)
+        q++;
+    char dg[24];
+    int n = 0;
+    for (; *q && *q != 'e'; q++)
+        if (*q >= '0' && *q <= '9' && n < (int)sizeof dg)
+            dg[n++] = *q;
+    if (p == n && *q == 'e' && strlen(full) < cap) { /* all of them */
+        memcpy(out, full, strlen(full) + 1);
+        return;
+    }
+    if (p > n || *q != 'e') {
+        snprintf(out, cap, "%.*e", p - 1, d);
+        return;
+    }
+    int exp = atoi(q + 1);
+    bool half = dg[p] == '5';
+    for (int i = p + 1; half && i < n; i++)
+        half = dg[i] == '0';
+    if (half) {
+        snprintf(out, cap, "%.*e", p - 1, d);
+        return;
+    }
+    if (dg[p] >= '5') { /* round up, carrying */
+        int i = p - 1;
+        while (i >= 0 && dg[i] == '9')
+            dg[i--] = '0';
+        if (i >= 0) {
+            dg[i]++;
+        } else {
+            dg[0] = '1';
+            exp++;
+        }
+    }
+    char *o = out;
+    if (neg)
+        *o++ = '-';
+    *o++ = dg[0];
+    if (p > 1) {
+        *o++ = '.';
+        memcpy(o, dg + 1, (size_t)p - 1);
+        o += p - 1;
+    }
+    *o++ = 'e';
+    *o++ = exp < 0 ? '-' : '+';
+    int a = exp < 0 ? -exp : exp;
+    if (a >= 100)
+        *o++ = (char)('0' + a / 100);
+    *o++ = (char)('0' + a / 10 % 10);
+    *o++ = (char)('0' + a % 10);
+    *o = 0;
+}
+
 int sl__format_double(double d, bool is_float, char *buf)
 {
     if (isnan(d))
@@ -78,19 +139,31 @@ int sl__format_double(double d, bool is_float, char *buf)
     ** is 4.9E-324, not 5.0E-324 */
     /* Reading back is monotonic in the digit count (p correctly rounded
     ** digits that round-trip stay so with p + 1), so the shortest count is
-    ** found by bisection: four tries instead of up to sixteen. */
-    char e[40];
+    ** found by bisection. The first try is two digits short of the most:
+    ** a computed value (a random one, a quotient) needs nearly all of them
+    ** and is then found in two or three tries, a short one in five; the
+    ** text of the best try so far is kept, not printed again. The tries are
+    ** rounded from the 17 digits printed once (sl__digits_e). */
+    char e[40], best[40] = "", full[40];
+    snprintf(full, sizeof full, "%.16e", d);
     int lo = 2, hi = is_float ? 9 : 17; /* hi always reads back */
+    bool first = true;
     while (lo < hi) {
-        int p = (lo + hi) / 2;
-        snprintf(e, sizeof e, "%.*e", p - 1, d);
+        int p = first ? hi - 2 : (lo + hi) / 2;
+        first = false;
+        sl__digits_e(d, full, p, e, sizeof e);
         double back = strtod(e, NULL);
-        if (is_float ? (float)back == (float)d : back == d)
+        if (is_float ? (float)back == (float)d : back == d) {
             hi = p;
-        else
+            memcpy(best, e, sizeof best);
+        } else {
             lo = p + 1;
+        }
     }
-    snprintf(e, sizeof e, "%.*e", lo - 1, d);
+    if (best[0])
+        memcpy(e, best, sizeof e);
+    else
+        sl__digits_e(d, full, lo, e, sizeof e);
     /* e = [-]D[.DDD]e[+-]XX */
     char digits[24];
     int nd = 0;

@@ -1204,6 +1204,8 @@ static sl_bexpr *sl__bind_cast(sl_bind_ctx *ctx, const sl_expr *e)
         return NULL;
     }
     bool try_cast = e->ival == 1;
+    if (!try_cast) /* CAST($n AS T): $n is a T, as in PostgreSQL */
+        sl__param_takes(ctx, e->left, a, to);
     to.not_null = !try_cast && a->type.not_null;
     sl_bexpr *b = sl_bexpr_new(SL_BX_CAST, to, e->pos);
     b->args = sl_malloc(sizeof(sl_bexpr *));

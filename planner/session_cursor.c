@@ -983,6 +983,12 @@ static sl_cursor *sl__cursor_find(sl_session *s, const char *name, int *index)
     return NULL;
 }
 
+sl_cursor *sl_session_cursor(sl_session *s, const char *name)
+{
+    int ix;
+    return sl__cursor_find(s, name, &ix);
+}
+
 /* FETCH's rows go on to out; MOVE's are counted only. */
 typedef struct sl__fetch_out {
     const sl_result_sink *out; /* the statement's output */

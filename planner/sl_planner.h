@@ -197,6 +197,10 @@ int sl_cursor_columns(sl_cursor *c, int *ncols, const char *const **names,
 int sl_cursor_fetch(sl_cursor *c, int64_t max, const sl_result_sink *out, sl_error *err);
 /* Stop the query (if running) and free everything. */
 void sl_cursor_close(sl_cursor *c);
+/* The cursor DECLARE ... CURSOR opened as name in s, or NULL (the session
+** owns it: do not close it). To the extended protocol it is a portal of
+** that name (psycopg's named cursors Describe it). */
+sl_cursor *sl_session_cursor(sl_session *s, const char *name);
 
 /* PostgreSQL's session state, as clients see it.
 ** A parameter's current value (names case-insensitive: application_name,

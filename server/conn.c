@@ -31,6 +31,11 @@
 ** `options` parameter's "-c name=value" / "--name=value" too; _pq_.*
 ** protocol options are not recognised (NegotiateProtocolVersion names them).
 **
+** Output is written when the loop is about to read from the socket (no
+** whole message left in the input buffer: a pipelined batch such as
+** Bind/Execute/Sync is answered in one write), when it holds
+** SL__CONN_FLUSH_AT bytes, and by the row path while a statement streams.
+**
 ** Main routines: sl_conn_main, sl_conn_read_message, sl_conn_flush,
 ** sl_conn_error, sl_conn_ready.
 */
@@ -44,6 +49,8 @@
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
+
+#define SL__CONN_FLUSH_AT 65536 /* replies held for a pipelined batch, at most */
 
 /* ------------------------------------------------------------------------
 ** Transport
@@ -497,10 +504,24 @@ static void sl__welcome(sl_conn *c)
 ** The message loop
 */
 
+/* Whether in[] holds a whole message after in_off (the loop then answers
+** it before writing: a pipelined batch goes out in one write). */
+static bool sl__conn_has_message(const sl_conn *c)
+{
+    size_t have = c->in_len - c->in_off;
+    if (have < 5)
+        return false;
+    uint32_t len;
+    memcpy(&len, c->in + c->in_off + 1, 4);
+    len = ntohl(len);
+    return have >= 1 + (size_t)len;
+}
+
 static void sl__conn_loop(sl_conn *c)
 {
     while (!c->closed) {
-        if (sl_conn_flush(c) != 0)
+        if ((!sl__conn_has_message(c) || c->out.len >= SL__CONN_FLUSH_AT) &&
+            sl_conn_flush(c) != 0)
             return;
         sl_pgmsg m;
         if (sl_conn_read_message(c, &m) <= 0)
@@ -548,6 +569,7 @@ static void sl__conn_free(sl_conn *c)
     if (c->too_many)
         srv->nrefused--;
     pthread_mutex_unlock(&srv->mu);
+    sl_conn_flusher_free(c);
     sl_ext_free(c); /* its cursors before the session */
     if (c->session)
         sl_session_free(c->session);

@@ -12,7 +12,8 @@
 **   Describe D 'S' name             ParameterDescription + RowDescription
 **                                   (text formats) or NoData
 **            D 'P' name             RowDescription with the portal's result
-**                                   formats, or NoData
+**                                   formats, or NoData; a cursor of DECLARE
+**                                   is a portal too (its columns in text)
 **   Execute  E portal maxrows       rows, then CommandComplete; with
 **                                   maxrows > 0 a cursor opens and stays in
 **                                   the portal: PortalSuspended while rows
@@ -21,8 +22,8 @@
 **   Sync     S                      end of the implicit transaction: skip
 **                                   mode ends, portals close outside a
 **                                   BEGIN block -> ReadyForQuery
-**   Flush    H                      the loop writes the output before it
-**                                   reads again: nothing more to do
+**   Flush    H                      write the output now (the loop holds
+**                                   it while more messages are buffered)
 **
 ** The states of one connection:
 **
@@ -512,6 +513,17 @@ static void sl__describe_msg(sl_conn *c, sl_pgmsg *m)
         return;
     }
     int i = sl__find(x->portals, name, true);
+    sl_cursor *declared_cursor = i < 0 ? sl_session_cursor(c->session, name) : NULL;
+    if (declared_cursor) { /* DECLARE's cursor: a portal, its columns in text */
+        int ncols;
+        const char *const *names;
+        const sl_type *types;
+        if (sl_cursor_columns(declared_cursor, &ncols, &names, &types) == 0)
+            sl_pg_row_description(c, ncols, names, types, 0, NULL);
+        else
+            sl__reply(c, 'n');
+        return;
+    }
     if (i < 0) {
         sl__failf(c, "34000", "portal \"%s\" does not exist", name);
         return;
@@ -726,7 +738,7 @@ void sl_ext_message(sl_conn *c, sl_pgmsg *m)
     case 'D': sl__describe_msg(c, m); break;
     case 'E': sl__execute(c, m); break;
     case 'C': sl__close(c, m); break;
-    case 'H': break; /* Flush: the loop writes the output before it reads */
+    case 'H': sl_conn_flush(c); break; /* the loop holds output while messages are buffered */
     default: break;
     }
 }

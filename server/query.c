@@ -73,15 +73,9 @@ void sl_rowout_init(sl_rowout *o, sl_conn *c, bool describe, int nformats, const
     o->describe = describe;
     o->nformats = nformats;
     o->formats = formats;
-    o->last_flush = sl_monotonic_nanos();
     o->expect_ncols = -1;
     o->err = (sl_error)SL_ERROR_INIT;
-    pthread_mutex_init(&o->mu, NULL);
-    pthread_condattr_t ca;
-    pthread_condattr_init(&ca);
-    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-    pthread_cond_init(&o->cv, &ca);
-    pthread_condattr_destroy(&ca);
+    c->last_flush = sl_monotonic_nanos();
     sl_pgzone_update(&c->zone, c->session);
     const char *fmt = c->session ? sl_session_param(c->session, "sluice.result_format") : NULL;
     o->engine_text = fmt && strcmp(fmt, "engine") == 0;
@@ -91,21 +85,29 @@ void sl_rowout_init(sl_rowout *o, sl_conn *c, bool describe, int nformats, const
 void sl_conn_out_lock(sl_conn *c)
 {
     if (c->rowout)
-        pthread_mutex_lock(&c->rowout->mu);
+        pthread_mutex_lock(&c->out_mu);
 }
 
 void sl_conn_out_unlock(sl_conn *c)
 {
     if (c->rowout)
-        pthread_mutex_unlock(&c->rowout->mu);
+        pthread_mutex_unlock(&c->out_mu);
 }
 
-/* The flusher's thread: every 100 ms, write what waited that long. */
+/* The flusher's thread: while armed, every 100 ms, write what waited that
+** long; else wait to be armed. One per connection, not per statement:
+** arming a running flusher costs no thread (a statement's round trip). */
 static void *sl__flusher_main(void *arg)
 {
-    sl_rowout *o = arg;
-    pthread_mutex_lock(&o->mu);
-    while (!o->flusher_stop) {
+    sl_conn *c = arg;
+    pthread_mutex_lock(&c->out_mu);
+    while (!c->flusher_quit) {
+        if (!c->flush_armed) {
+            c->flusher_idle = true;
+            pthread_cond_wait(&c->flush_cv, &c->out_mu);
+            c->flusher_idle = false;
+            continue;
+        }
         struct timespec ts;
         clock_gettime(CLOCK_MONOTONIC, &ts);
         ts.tv_nsec += SL__FLUSH_NANOS;
@@ -113,29 +115,60 @@ static void *sl__flusher_main(void *arg)
             ts.tv_sec++;
             ts.tv_nsec -= 1000000000L;
         }
-        int r = pthread_cond_timedwait(&o->cv, &o->mu, &ts);
-        if (o->flusher_stop)
-            break;
+        int r = pthread_cond_timedwait(&c->flush_cv, &c->out_mu, &ts);
         int64_t now = sl_monotonic_nanos();
-        if (r == ETIMEDOUT && o->c->out.len > 0 && now - o->last_flush >= SL__FLUSH_NANOS) {
-            o->last_flush = now;
-            sl_conn_flush(o->c);
+        if (r == ETIMEDOUT && c->flush_armed && !c->flusher_quit && c->out.len > 0 &&
+            now - c->last_flush >= SL__FLUSH_NANOS) {
+            c->last_flush = now;
+            sl_conn_flush(c);
         }
     }
-    pthread_mutex_unlock(&o->mu);
+    pthread_mutex_unlock(&c->out_mu);
     return NULL;
+}
+
+/* Arm the flusher (under out_mu): rows are queued and not written. */
+static void sl__flusher_arm(sl_conn *c)
+{
+    if (c->flush_armed)
+        return;
+    c->flush_armed = true;
+    if (!c->flusher_on)
+        c->flusher_on = pthread_create(&c->flusher, NULL, sl__flusher_main, c) == 0;
+    else if (c->flusher_idle)
+        pthread_cond_signal(&c->flush_cv);
 }
 
 void sl_rowout_stop(sl_rowout *o)
 {
-    if (!o->flusher_on)
-        return;
-    pthread_mutex_lock(&o->mu);
-    o->flusher_stop = true;
-    pthread_cond_signal(&o->cv);
-    pthread_mutex_unlock(&o->mu);
-    pthread_join(o->flusher, NULL);
-    o->flusher_on = false;
+    sl_conn *c = o->c;
+    pthread_mutex_lock(&c->out_mu);
+    c->flush_armed = false; /* a flush under way ended before the lock was had */
+    pthread_mutex_unlock(&c->out_mu);
+}
+
+void sl_conn_flusher_init(sl_conn *c)
+{
+    pthread_mutex_init(&c->out_mu, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&c->flush_cv, &ca);
+    pthread_condattr_destroy(&ca);
+}
+
+void sl_conn_flusher_free(sl_conn *c)
+{
+    if (c->flusher_on) {
+        pthread_mutex_lock(&c->out_mu);
+        c->flusher_quit = true;
+        pthread_cond_signal(&c->flush_cv);
+        pthread_mutex_unlock(&c->out_mu);
+        pthread_join(c->flusher, NULL);
+        c->flusher_on = false;
+    }
+    pthread_cond_destroy(&c->flush_cv);
+    pthread_mutex_destroy(&c->out_mu);
 }
 
 void sl_rowout_free(sl_rowout *o)
@@ -143,8 +176,6 @@ void sl_rowout_free(sl_rowout *o)
     sl_rowout_stop(o);
     if (o->c->rowout == o)
         o->c->rowout = NULL;
-    pthread_cond_destroy(&o->cv);
-    pthread_mutex_destroy(&o->mu);
     sl_free(o->types);
     o->types = NULL;
     sl_strbuf_free(&o->val);
@@ -174,15 +205,15 @@ static int sl__out_begin(void *ctx, int ncols, const char *const *names, const s
             return 1;
         }
     }
-    pthread_mutex_lock(&o->mu);
+    pthread_mutex_lock(&o->c->out_mu);
     sl_rowout_columns(o, ncols, types);
     if (o->describe)
         sl_pg_row_description(o->c, ncols, names, types, o->nformats, o->formats);
-    pthread_mutex_unlock(&o->mu);
+    pthread_mutex_unlock(&o->c->out_mu);
     return 0;
 }
 
-/* One DataRow onto c->out (under o->mu). 0, or 1 to stop the statement. */
+/* One DataRow onto c->out (under c->out_mu). 0, or 1 to stop the statement. */
 static int sl__put_row(sl_rowout *o, const char *const *values, const size_t *lens)
 {
     sl_conn *c = o->c;
@@ -217,13 +248,13 @@ static int sl__put_row(sl_rowout *o, const char *const *values, const size_t *le
     sl_pgout_end(&c->out, start);
     o->rows++;
     int64_t now = sl_monotonic_nanos();
-    if (c->out.len >= SL__FLUSH_BYTES || now - o->last_flush >= SL__FLUSH_NANOS) {
-        o->last_flush = now;
+    if (c->out.len >= SL__FLUSH_BYTES || now - c->last_flush >= SL__FLUSH_NANOS) {
+        c->last_flush = now;
         if (sl_conn_flush(c) != 0)
             return 1;
-    } else if (!o->flusher_on) {
+    } else {
         /* queued, not written: the flusher writes it if no row follows */
-        o->flusher_on = pthread_create(&o->flusher, NULL, sl__flusher_main, o) == 0;
+        sl__flusher_arm(c);
     }
     return 0;
 }
@@ -231,18 +262,18 @@ static int sl__put_row(sl_rowout *o, const char *const *values, const size_t *le
 static int sl__out_row(void *ctx, const char *const *values, const size_t *lens)
 {
     sl_rowout *o = ctx;
-    pthread_mutex_lock(&o->mu);
+    pthread_mutex_lock(&o->c->out_mu);
     int r = sl__put_row(o, values, lens);
-    pthread_mutex_unlock(&o->mu);
+    pthread_mutex_unlock(&o->c->out_mu);
     return r;
 }
 
 static void sl__out_notice(void *ctx, const sl_error *notice)
 {
     sl_rowout *o = ctx;
-    pthread_mutex_lock(&o->mu);
+    pthread_mutex_lock(&o->c->out_mu);
     sl_conn_error(o->c, notice, NULL, 0, 0, false);
-    pthread_mutex_unlock(&o->mu);
+    pthread_mutex_unlock(&o->c->out_mu);
 }
 
 static void sl__out_complete(void *ctx, const char *tag)

@@ -171,6 +171,7 @@ static void sl__accept_one(sl_server *srv, int lfd)
     int one = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     sl_conn *c = sl_calloc(1, sizeof *c);
+    sl_conn_flusher_init(c);
     c->srv = srv;
     c->fd = fd;
     char host[INET6_ADDRSTRLEN] = "?";
@@ -206,6 +207,7 @@ static void sl__accept_one(sl_server *srv, int lfd)
                srv->cfg.max_connections);
     if (drop) {
         close(fd);
+        sl_conn_flusher_free(c);
         sl_free(c);
         return;
     }
@@ -221,6 +223,7 @@ static void sl__accept_one(sl_server *srv, int lfd)
         srv->conns->n--;
         pthread_mutex_unlock(&srv->mu);
         close(fd);
+        sl_conn_flusher_free(c);
         sl_free(c);
     }
     pthread_attr_destroy(&attr);

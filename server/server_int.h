@@ -194,6 +194,19 @@ struct sl_conn {
     struct sl_ext *ext;              /* prepared statements and portals (extended.c), or NULL */
     struct sl_rowout *rowout;        /* the running statement's row writer, or NULL (query.c) */
     bool closed;                     /* the peer went away or a fatal error was sent */
+    /* The flusher (query.c): a thread of the connection, started by its
+    ** first statement that leaves a row queued and kept until the end, that
+    ** writes rows left queued for 100 ms (the tail of a burst before the
+    ** source goes quiet). While armed it may write c->out: everything a
+    ** statement queues there is queued under out_mu. */
+    pthread_mutex_t out_mu;
+    pthread_cond_t flush_cv;         /* [out_mu] armed, or quit */
+    pthread_t flusher;
+    bool flusher_on;                 /* [out_mu] the thread runs (joined at the end) */
+    bool flush_armed;                /* [out_mu] a statement runs with rows queued */
+    bool flusher_idle;               /* [out_mu] waiting to be armed (needs a signal) */
+    bool flusher_quit;               /* [out_mu] the connection ends */
+    int64_t last_flush;              /* [out_mu] sl_monotonic_nanos of the statement's last write */
 };
 
 /* Reading. Fills c->in until a whole message is there; returns 1 with *m set
@@ -272,19 +285,9 @@ typedef struct sl_rowout {
     int expect_ncols;       /* -1, or the columns a Describe announced: begin checks them */
     const sl_type *expect_types;
     int64_t rows;           /* DataRows sent */
-    int64_t last_flush;     /* sl_monotonic_nanos of the last write */
     sl_strbuf val;          /* scratch: one value's wire form */
     sl_error err;           /* why row() stopped the statement (a value that did not encode) */
     bool cancelled;         /* a CancelRequest stopped it: no CommandComplete was sent */
-    /* The flusher: a thread that writes rows left queued for 100 ms (the
-    ** tail of a burst before the source goes quiet), started at the first
-    ** row not written at once. While it runs, everything the statement
-    ** queues on c->out is queued under mu. */
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    pthread_t flusher;
-    bool flusher_on;
-    bool flusher_stop;
 } sl_rowout;
 
 void sl_rowout_init(sl_rowout *o, sl_conn *c, bool describe, int nformats, const int16_t *formats);
@@ -302,9 +305,13 @@ void sl_pg_row_description(sl_conn *c, int ncols, const char *const *names, cons
 ** engine ended it quietly (a sink that stops a query ends it without an
 ** error); one whose value did not encode fails with that. */
 int sl_rowout_outcome(sl_rowout *o, int rc, sl_error *err);
-/* Stop the flusher (sl_rowout_outcome and sl_rowout_free do): after it, the
-** connection's thread owns c->out alone again. */
+/* Disarm the flusher (sl_rowout_outcome and sl_rowout_free do): after it,
+** the connection's thread owns c->out alone again. */
 void sl_rowout_stop(sl_rowout *o);
+/* The connection's flusher: its lock at the connection's start, the thread
+** (if it started) joined at its end. */
+void sl_conn_flusher_init(sl_conn *c);
+void sl_conn_flusher_free(sl_conn *c);
 /* Around anything else queued on c->out while a statement runs (a
 ** ParameterStatus from sl_session_on_param's callback): its flusher may be
 ** writing c->out at that moment. No-ops outside a statement. */

@@ -147,10 +147,50 @@ static bool sl__cstr(const char *v, size_t n, char *buf, size_t cap)
 #define SL__PG_EPOCH_DAYS 10957
 #define SL__PG_EPOCH_MICROS (SL__PG_EPOCH_DAYS * 86400LL * 1000000LL)
 
-/* Append the shortest decimal that reads back as d (float4 when single), as
-** PostgreSQL's float4out / float8out print it with extra_float_digits > 0:
-** fixed notation for decimal exponents -4 .. 14 (float4: .. 5), else
-** d.ddde+XX. */
+/* Append the significant digits[0..nd) (no trailing zeros; nd >= 1) with
+** decimal exponent exp (the first digit's), as PostgreSQL's float4out /
+** float8out print them with extra_float_digits > 0: fixed notation for
+** decimal exponents -4 .. 14 (float4: .. 5), else d.ddde+XX. */
+static void sl__pgfloat_layout(sl_strbuf *out, bool neg, const char *digits, int nd, int exp,
+                               bool single)
+{
+    if (neg)
+        sl_strbuf_append_char(out, '-');
+    if (exp >= -4 && exp < (single ? 6 : 15)) {
+        if (exp < 0) {
+            sl_strbuf_append(out, "0.");
+            for (int i = 0; i < -exp - 1; i++)
+                sl_strbuf_append_char(out, '0');
+            sl_strbuf_append_n(out, digits, (size_t)nd);
+            return;
+        }
+        for (int i = 0; i <= exp; i++)
+            sl_strbuf_append_char(out, i < nd ? digits[i] : '0');
+        if (nd > exp + 1) {
+            sl_strbuf_append_char(out, '.');
+            sl_strbuf_append_n(out, digits + exp + 1, (size_t)(nd - exp - 1));
+        }
+        return;
+    }
+    sl_strbuf_append_char(out, digits[0]);
+    if (nd > 1) {
+        sl_strbuf_append_char(out, '.');
+        sl_strbuf_append_n(out, digits + 1, (size_t)(nd - 1));
+    }
+    sl_strbuf_appendf(out, "e%c%02d", exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
+}
+
+/* Whether the p-digit decimal closest to d reads back as d. */
+static bool sl__float_round_trips(double d, bool single, int p)
+{
+    char e[48];
+    snprintf(e, sizeof e, "%.*e", p - 1, d);
+    return single ? strtof(e, NULL) == (float)d : strtod(e, NULL) == d;
+}
+
+/* Append the shortest decimal that reads back as d (float4 when single),
+** laid out as sl__pgfloat_layout. Reading back is monotonic in the digit
+** count, so the shortest count is found by bisection. */
 static void sl__pgfloat(sl_strbuf *out, double d, bool single)
 {
     if (isnan(d)) {
@@ -165,12 +205,16 @@ static void sl__pgfloat(sl_strbuf *out, double d, bool single)
         sl_strbuf_append(out, signbit(d) ? "-0" : "0");
         return;
     }
-    char e[48];
-    for (int p = 1; p <= 17; p++) {
-        snprintf(e, sizeof e, "%.*e", p - 1, d);
-        if (single ? strtof(e, NULL) == (float)d : strtod(e, NULL) == d)
-            break;
+    int lo = 1, hi = single ? 9 : 17; /* hi always reads back */
+    while (lo < hi) {
+        int p = (lo + hi) / 2;
+        if (sl__float_round_trips(d, single, p))
+            hi = p;
+        else
+            lo = p + 1;
     }
+    char e[48];
+    snprintf(e, sizeof e, "%.*e", lo - 1, d);
     /* e: [-]d[.ddd]e(+|-)XX */
     char digits[24];
     int nd = 0;
@@ -183,32 +227,82 @@ static void sl__pgfloat(sl_strbuf *out, double d, bool single)
             digits[nd++] = *q;
     while (nd > 1 && digits[nd - 1] == '0')
         nd--;
-    digits[nd] = '\0';
     int exp = *q == 'e' ? atoi(q + 1) : 0;
-    if (neg)
-        sl_strbuf_append_char(out, '-');
-    if (exp >= -4 && exp < (single ? 6 : 15)) {
-        if (exp < 0) {
-            sl_strbuf_append(out, "0.");
-            for (int i = 0; i < -exp - 1; i++)
-                sl_strbuf_append_char(out, '0');
-            sl_strbuf_append(out, digits);
-            return;
-        }
-        for (int i = 0; i <= exp; i++)
-            sl_strbuf_append_char(out, i < nd ? digits[i] : '0');
-        if (nd > exp + 1) {
-            sl_strbuf_append_char(out, '.');
-            sl_strbuf_append(out, digits + exp + 1);
-        }
-        return;
+    sl__pgfloat_layout(out, neg, digits, nd, exp, single);
+}
+
+/* A FLOAT / DOUBLE result as the engine wrote it (its shortest text that
+** reads back, with at least two digits: sl_value_format) in PostgreSQL's
+** form: the engine's digits are laid out again, not searched for a second
+** time (formatting a DOUBLE was most of a streamed row's cost). Only
+** when they are two digits may one be enough. -1 for text that is not a
+** number. */
+static int sl__pgfloat_text(sl_strbuf *out, const char *v, size_t n, bool single)
+{
+    size_t i = 0;
+    bool neg = i < n && v[i] == '-';
+    if (neg || (i < n && v[i] == '+'))
+        i++;
+    if (n - i == 3 && memcmp(v + i, "NaN", 3) == 0) {
+        sl_strbuf_append(out, "NaN");
+        return 0;
     }
-    sl_strbuf_append_char(out, digits[0]);
-    if (nd > 1) {
-        sl_strbuf_append_char(out, '.');
-        sl_strbuf_append(out, digits + 1);
+    if (n - i == 8 && memcmp(v + i, "Infinity", 8) == 0) {
+        sl_strbuf_append(out, neg ? "-Infinity" : "Infinity");
+        return 0;
     }
-    sl_strbuf_appendf(out, "e%c%02d", exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
+    char digits[24];
+    int nd = 0, point = -1, lead = 0; /* point: digits before the '.' */
+    bool any = false;
+    for (; i < n && (isdigit((unsigned char)v[i]) || (v[i] == '.' && point < 0)); i++) {
+        if (v[i] == '.') {
+            point = nd + lead;
+            continue;
+        }
+        any = true;
+        if (nd == 0 && v[i] == '0') {
+            lead++;
+            continue;
+        }
+        if (nd >= 18)
+            return -1; /* more digits than the engine writes */
+        digits[nd++] = v[i];
+    }
+    if (!any)
+        return -1;
+    if (point < 0)
+        point = nd + lead;
+    long e10 = 0;
+    if (i < n && (v[i] == 'E' || v[i] == 'e')) {
+        char *end;
+        char buf[16];
+        if (!sl__cstr(v + i + 1, n - i - 1, buf, sizeof buf))
+            return -1;
+        e10 = strtol(buf, &end, 10);
+        if (end == buf || *end != '\0')
+            return -1;
+        i = n;
+    }
+    if (i != n)
+        return -1;
+    if (nd == 0) {
+        sl_strbuf_append(out, neg ? "-0" : "0");
+        return 0;
+    }
+    while (nd > 1 && digits[nd - 1] == '0')
+        nd--;
+    int exp = (int)(point - lead - 1 + e10);
+    if (nd == 2) { /* the engine writes two digits at least: is one enough? */
+        char buf[32];
+        snprintf(buf, sizeof buf, "%s%c.%ce%d", neg ? "-" : "", digits[0], digits[1], exp);
+        double d = strtod(buf, NULL);
+        if (sl__float_round_trips(d, single, 1)) {
+            sl__pgfloat(out, d, single);
+            return 0;
+        }
+    }
+    sl__pgfloat_layout(out, neg, digits, nd, exp, single);
+    return 0;
 }
 
 /* Append a date-time text without the zeros that end its fraction (and
@@ -338,6 +432,8 @@ void sl_pgtext_append(sl_strbuf *out, sl_type t, const char *v, size_t n, const 
         break;
     case SL_TYPE_FLOAT:
     case SL_TYPE_DOUBLE:
+        if (sl__pgfloat_text(out, v, n, t.id == SL_TYPE_FLOAT) == 0)
+            return;
         if (sl__cstr(v, n, buf, sizeof buf)) {
             char *end;
             double d = strtod(buf, &end);

@@ -17,6 +17,7 @@ values this test computes itself:
 - PostgreSQL text forms: float8 / float4 as PostgreSQL prints them, times
   without trailing fraction zeros, timestamptz with the zone's offset,
   bytea as \\x hex, bool t/f;
+- a cursor of DECLARE is a portal to Describe P; CAST($1 AS T) types $1;
 - streaming: an Execute without a row limit over an unbounded datagen table
   sends rows before the query ends, and a CancelRequest ends it with 57014;
   then the connection still works.
@@ -329,6 +330,42 @@ def check_streaming_and_cancel(port, c):
     assert kinds(m) == "TDDDCZ", m
 
 
+def check_declared_cursor_and_cast_param(c):
+    """A cursor of DECLARE is a portal to Describe P (psycopg's named cursors
+    describe it so); CAST($1 AS T) makes an untyped $1 a T, as PostgreSQL
+    does (pgJDBC's setTimestamp sends a zone, which a timestamp ignores)."""
+    for sql in ("BEGIN", "DECLARE dc CURSOR FOR SELECT a, CAST(a AS DOUBLE) / 4 AS d FROM t"):
+        m = c.query(sql)
+        assert not error(m), (sql, m)
+    c.describe("P", "dc")
+    c.sync()
+    m = c.until_ready()
+    assert kinds(m) == "TZ", m
+    assert [(n, oid) for n, oid, _s, _m, fmt in m[0][1]] == [("a", 23), ("d", 701)], m
+    m = c.query("FETCH 2 FROM dc")
+    got = rows(m)
+    assert len(got) == 2 and all(pg_float(int(a) / 4).encode() == d for a, d in got), m
+    for sql in ("CLOSE dc", "COMMIT"):
+        m = c.query(sql)
+        assert not error(m), (sql, m)
+    c.describe("P", "dc")
+    c.sync()
+    m = c.until_ready()
+    assert error(m)["C"] == "34000", m
+    c.parse("ts", "SELECT CAST($1 AS TIMESTAMP(3)) AS ts")
+    c.describe("S", "ts")
+    c.bind("", "ts", params=["2024-02-29 12:34:56.789+00"])
+    c.execute("", 0)
+    c.sync()
+    m = c.until_ready()
+    assert not error(m), m
+    assert [v for t, v in m if t == "t"] == [[1114]], m
+    assert rows(m) == [[b"2024-02-29 12:34:56.789"]], m
+    c.close("S", "ts")
+    c.sync()
+    c.until_ready()
+
+
 def main():
     tmp = tmpdir("srv-ext-")
     with Server(os.path.join(tmp, "data"), env={"TZ": "Asia/Kolkata"}) as srv:
@@ -341,6 +378,7 @@ def main():
         check_text_forms(c)
         check_streaming_and_cancel(srv.port, c)
         check_changelog_op(c)
+        check_declared_cursor_and_cast_param(c)
         check_simple_polish(c, srv)
         c.terminate()
         assert srv.stop() == 0, srv.log()
