@@ -733,6 +733,14 @@ int sl_hex_digit(char c)
                                 : -1;
 }
 
+size_t sl_utf8_count(const char *s, size_t len)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < len; i++)
+        n += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return n;
+}
+
 int64_t sl_utf8_invalid(const char *s, size_t len)
 {
     const unsigned char *z = (const unsigned char *)s;

@@ -284,6 +284,8 @@ void sl_text_linecol(const char *text, size_t offset, int *line, int *col);
 ** UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing past U+10FFFF,
 ** no truncated sequence), or -1 when all of it is well-formed. */
 int64_t sl_utf8_invalid(const char *s, size_t len);
+/* Code points in s[0..len) (bytes that do not continue a sequence). */
+size_t sl_utf8_count(const char *s, size_t len);
 /* Value 0..15 of the hex digit c (either case), or -1. */
 int sl_hex_digit(char c);
 /* Case-insensitive ASCII comparison. */

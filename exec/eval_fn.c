@@ -43,14 +43,6 @@ static inline size_t sl__u8len(unsigned char c)
     return c < 0x80 ? 1 : c < 0xE0 ? (c < 0xC0 ? 1 : 2) : c < 0xF0 ? 3 : c < 0xF8 ? 4 : 1;
 }
 
-size_t sl__utf8_count(const char *s, size_t len)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < len; i++)
-        n += ((unsigned char)s[i] & 0xC0) != 0x80;
-    return n;
-}
-
 size_t sl__utf8_skip(const char *s, size_t len, size_t k)
 {
     size_t i = 0;
@@ -126,17 +118,8 @@ static void sl__digits_e(double d, const char *full, int p, char *out, size_t ca
     *o = 0;
 }
 
-int sl__format_double(double d, bool is_float, char *buf)
+int sl_double_digits(double d, bool single, int min_digits, char *digits, int *exp, bool *neg)
 {
-    if (isnan(d))
-        return sprintf(buf, "NaN");
-    if (isinf(d))
-        return sprintf(buf, d < 0 ? "-Infinity" : "Infinity");
-    if (d == 0)
-        return sprintf(buf, signbit(d) ? "-0.0" : "0.0");
-    /* shortest %e text that reads back as the same value, with at least two
-    ** digits as Java writes them (d.d): the closest such, so Double.MIN_VALUE
-    ** is 4.9E-324, not 5.0E-324 */
     /* Reading back is monotonic in the digit count (p correctly rounded
     ** digits that round-trip stay so with p + 1), so the shortest count is
     ** found by bisection. The first try is two digits short of the most:
@@ -146,14 +129,14 @@ int sl__format_double(double d, bool is_float, char *buf)
     ** rounded from the 17 digits printed once (sl__digits_e). */
     char e[40], best[40] = "", full[40];
     snprintf(full, sizeof full, "%.16e", d);
-    int lo = 2, hi = is_float ? 9 : 17; /* hi always reads back */
+    int lo = min_digits, hi = single ? 9 : 17; /* hi always reads back */
     bool first = true;
     while (lo < hi) {
-        int p = first ? hi - 2 : (lo + hi) / 2;
+        int p = first && hi - 2 > lo ? hi - 2 : (lo + hi) / 2;
         first = false;
         sl__digits_e(d, full, p, e, sizeof e);
         double back = strtod(e, NULL);
-        if (is_float ? (float)back == (float)d : back == d) {
+        if (single ? (float)back == (float)d : back == d) {
             hi = p;
             memcpy(best, e, sizeof best);
         } else {
@@ -165,19 +148,36 @@ int sl__format_double(double d, bool is_float, char *buf)
     else
         sl__digits_e(d, full, lo, e, sizeof e);
     /* e = [-]D[.DDD]e[+-]XX */
-    char digits[24];
     int nd = 0;
     const char *q = e;
-    bool neg = *q == '-';
-    if (neg)
+    *neg = *q == '-';
+    if (*neg)
         q++;
     for (; *q && *q != 'e'; q++)
         if (*q >= '0' && *q <= '9' && nd < 20)
             digits[nd++] = *q;
-    int exp = atoi(q + 1);
+    *exp = atoi(q + 1);
     while (nd > 1 && digits[nd - 1] == '0')
         nd--;
     digits[nd] = 0;
+    return nd;
+}
+
+int sl__format_double(double d, bool is_float, char *buf)
+{
+    if (isnan(d))
+        return sprintf(buf, "NaN");
+    if (isinf(d))
+        return sprintf(buf, d < 0 ? "-Infinity" : "Infinity");
+    if (d == 0)
+        return sprintf(buf, signbit(d) ? "-0.0" : "0.0");
+    /* shortest %e text that reads back as the same value, with at least two
+    ** digits as Java writes them (d.d): the closest such, so Double.MIN_VALUE
+    ** is 4.9E-324, not 5.0E-324 */
+    char digits[24];
+    int exp;
+    bool neg;
+    int nd = sl_double_digits(d, is_float, 2, digits, &exp, &neg);
     char *o = buf;
     if (neg)
         *o++ = '-';
@@ -319,7 +319,7 @@ static int sl__k_substring(sl__node *nd, sl__eval *ev, const uint8_t *sel)
         }
         const char *s = a[i].ptr;
         size_t nb = a[i].len;
-        int64_t nchars = (int64_t)sl__utf8_count(s, nb), start;
+        int64_t nchars = (int64_t)sl_utf8_count(s, nb), start;
         if (pos[i] > 0)
             start = pos[i] - 1;
         else if (pos[i] < 0)
@@ -366,7 +366,7 @@ static int sl__k_char_length(sl__node *nd, sl__eval *ev, const uint8_t *sel)
     const sl_str *a = nd->kids[0]->v.str;
     for (int i = 0; i < n; i++)
         if (SL__LIVE(nd, sel, i))
-            nd->v.i64[i] = (int64_t)sl__utf8_count(a[i].ptr, a[i].len);
+            nd->v.i64[i] = (int64_t)sl_utf8_count(a[i].ptr, a[i].len);
     return 0;
 }
 
@@ -417,7 +417,7 @@ static int sl__k_position(sl__node *nd, sl__eval *ev, const uint8_t *sel)
         if (!SL__LIVE(nd, sel, i))
             continue;
         long at = sl__find(hay[i].ptr, hay[i].len, needle[i].ptr, needle[i].len);
-        nd->v.i64[i] = at < 0 ? 0 : (int64_t)sl__utf8_count(hay[i].ptr, (size_t)at) + 1;
+        nd->v.i64[i] = at < 0 ? 0 : (int64_t)sl_utf8_count(hay[i].ptr, (size_t)at) + 1;
     }
     return 0;
 }
@@ -441,11 +441,11 @@ static int sl__k_pad(sl__node *nd, sl__eval *ev, const uint8_t *sel)
         }
         if (len > 1000000)
             return sl__fail(ev, nd, SL_ERR_PROGRAM_LIMIT, "requested length too large");
-        size_t nchars = sl__utf8_count(a[i].ptr, a[i].len);
+        size_t nchars = sl_utf8_count(a[i].ptr, a[i].len);
         size_t keep = nchars < (size_t)len ? nchars : (size_t)len;
         size_t npad = (size_t)len - keep;
         size_t keep_b = sl__utf8_skip(a[i].ptr, a[i].len, keep);
-        size_t padchars = sl__utf8_count(pad[i].ptr, pad[i].len);
+        size_t padchars = sl_utf8_count(pad[i].ptr, pad[i].len);
         sl_strbuf_reset(sb);
         if (!left)
             sl_strbuf_append_n(sb, a[i].ptr, keep_b);
@@ -1252,7 +1252,7 @@ static int sl__k_like_dyn(sl__node *nd, sl__eval *ev, const uint8_t *sel)
             continue;
         size_t need = (size_t)p[i].len * 2 + 1, nt;
         uint16_t *tok = need <= 256 ? stack : sl_arena_alloc(ev->arena, need * sizeof(uint16_t));
-        if (e && sl__utf8_count(e[i].ptr, e[i].len) != 1) {
+        if (e && sl_utf8_count(e[i].ptr, e[i].len) != 1) {
             sl__fail(ev, nd, "22025", "invalid escape string");
             sl_error_hint(ev->err, "Escape string must be one character.");
             return -1;
@@ -1283,7 +1283,7 @@ int sl__compile_like(sl__node *nd, sl_error *err)
         return 0;
     }
     const sl_str *p = &pk->v.str[0], *e = ek ? &ek->v.str[0] : NULL;
-    if (e && sl__utf8_count(e->ptr, e->len) != 1) {
+    if (e && sl_utf8_count(e->ptr, e->len) != 1) {
         nd->can_fail = true; /* the error is raised for the rows that evaluate it */
         return 0;
     }

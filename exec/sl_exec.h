@@ -123,6 +123,12 @@ void sl_chunk_append_rows(sl_chunk *dst, const sl_chunk *src, const int *rows, i
 ** of tz, as CAST(... AS STRING) in a session of that time zone does. */
 bool sl_value_format(sl_strbuf *sb, const sl_vector *v, int r);
 bool sl_value_format_tz(sl_strbuf *sb, const sl_vector *v, int r, const sl_tz *tz);
+/* The shortest decimal digits (at least min_digits) that read back as the
+** finite, non-zero d (as a float when single): digits[0..n) without a
+** point (room for 24), the value is 0.d1d2... * 10^(*exp + 1), *neg its
+** sign; returns n. Java's text (sl_value_format) and PostgreSQL's
+** (server/types.c) lay the same digits out differently. */
+int sl_double_digits(double d, bool single, int min_digits, char *digits, int *exp, bool *neg);
 
 /* ------------------------------------------------------------------------
 ** Expression evaluation (eval.c).

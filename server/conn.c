@@ -175,16 +175,6 @@ int sl_conn_read_startup(sl_conn *c, sl_pgmsg *m)
 ** Errors and readiness
 */
 
-/* Characters (UTF-8 lead bytes) in s[0..n). */
-static size_t sl__chars(const char *s, size_t n)
-{
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (((unsigned char)s[i] & 0xC0) != 0x80)
-            k++;
-    return k;
-}
-
 void sl_conn_error(sl_conn *c, const sl_error *err, const char *text, size_t len,
                    size_t base_chars, bool fatal)
 {
@@ -213,7 +203,7 @@ void sl_conn_error(sl_conn *c, const sl_error *err, const char *text, size_t len
     }
     if (err->position >= 0 && text && (size_t)err->position <= len) {
         char pos[32];
-        snprintf(pos, sizeof pos, "%zu", base_chars + sl__chars(text, (size_t)err->position) + 1);
+        snprintf(pos, sizeof pos, "%zu", base_chars + sl_utf8_count(text, (size_t)err->position) + 1);
         sl_strbuf_append_char(&c->out, 'P');
         sl_pgout_string(&c->out, pos);
     }

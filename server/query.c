@@ -321,16 +321,6 @@ int sl_rowout_outcome(sl_rowout *o, int rc, sl_error *err)
     return rc;
 }
 
-/* Characters (UTF-8 lead bytes) in s[0..n). */
-static size_t sl__chars(const char *s, size_t n)
-{
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (((unsigned char)s[i] & 0xC0) != 0x80)
-            k++;
-    return k;
-}
-
 void sl_query_simple(sl_conn *c, const char *sql, size_t len)
 {
     size_t off = 0;
@@ -350,7 +340,7 @@ void sl_query_simple(sl_conn *c, const char *sql, size_t len)
         int rc = sl_session_exec(c->session, sql + off, n, &sink, &err);
         rc = sl_rowout_outcome(&o, rc, &err);
         if (rc != 0) {
-            sl_conn_error(c, &err, sql + off, n, sl__chars(sql, off), false);
+            sl_conn_error(c, &err, sql + off, n, sl_utf8_count(sql, off), false);
         }
         sl_error_reset(&err);
         sl_rowout_free(&o);

@@ -39,6 +39,8 @@
 */
 #include "server_int.h"
 
+#include "../exec/sl_exec.h"
+
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
@@ -180,17 +182,8 @@ static void sl__pgfloat_layout(sl_strbuf *out, bool neg, const char *digits, int
     sl_strbuf_appendf(out, "e%c%02d", exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
 }
 
-/* Whether the p-digit decimal closest to d reads back as d. */
-static bool sl__float_round_trips(double d, bool single, int p)
-{
-    char e[48];
-    snprintf(e, sizeof e, "%.*e", p - 1, d);
-    return single ? strtof(e, NULL) == (float)d : strtod(e, NULL) == d;
-}
-
 /* Append the shortest decimal that reads back as d (float4 when single),
-** laid out as sl__pgfloat_layout. Reading back is monotonic in the digit
-** count, so the shortest count is found by bisection. */
+** laid out as sl__pgfloat_layout (the engine's sl_double_digits). */
 static void sl__pgfloat(sl_strbuf *out, double d, bool single)
 {
     if (isnan(d)) {
@@ -205,29 +198,10 @@ static void sl__pgfloat(sl_strbuf *out, double d, bool single)
         sl_strbuf_append(out, signbit(d) ? "-0" : "0");
         return;
     }
-    int lo = 1, hi = single ? 9 : 17; /* hi always reads back */
-    while (lo < hi) {
-        int p = (lo + hi) / 2;
-        if (sl__float_round_trips(d, single, p))
-            hi = p;
-        else
-            lo = p + 1;
-    }
-    char e[48];
-    snprintf(e, sizeof e, "%.*e", lo - 1, d);
-    /* e: [-]d[.ddd]e(+|-)XX */
     char digits[24];
-    int nd = 0;
-    const char *q = e;
-    bool neg = *q == '-';
-    if (neg)
-        q++;
-    for (; *q && *q != 'e'; q++)
-        if (isdigit((unsigned char)*q) && nd < (int)sizeof digits - 1)
-            digits[nd++] = *q;
-    while (nd > 1 && digits[nd - 1] == '0')
-        nd--;
-    int exp = *q == 'e' ? atoi(q + 1) : 0;
+    int exp;
+    bool neg;
+    int nd = sl_double_digits(d, single, 1, digits, &exp, &neg);
     sl__pgfloat_layout(out, neg, digits, nd, exp, single);
 }
 
@@ -295,11 +269,8 @@ static int sl__pgfloat_text(sl_strbuf *out, const char *v, size_t n, bool single
     if (nd == 2) { /* the engine writes two digits at least: is one enough? */
         char buf[32];
         snprintf(buf, sizeof buf, "%s%c.%ce%d", neg ? "-" : "", digits[0], digits[1], exp);
-        double d = strtod(buf, NULL);
-        if (sl__float_round_trips(d, single, 1)) {
-            sl__pgfloat(out, d, single);
-            return 0;
-        }
+        sl__pgfloat(out, strtod(buf, NULL), single); /* the shortest, from one digit */
+        return 0;
     }
     sl__pgfloat_layout(out, neg, digits, nd, exp, single);
     return 0;
