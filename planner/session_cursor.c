@@ -463,6 +463,19 @@ int sl_session_exec_params(sl_session *s, const char *sql, size_t len, int npara
     return rc;
 }
 
+/* A result's columns, copied (a sink's begin() arguments do not outlive it). */
+static void sl__columns_copy(int ncols, const char *const *names, const sl_type *types,
+                             int *out_n, char ***out_names, sl_type **out_types)
+{
+    *out_n = ncols;
+    *out_names = sl_calloc((size_t)ncols + 1, sizeof(char *));
+    *out_types = sl_calloc((size_t)ncols + 1, sizeof(sl_type));
+    for (int i = 0; i < ncols; i++) {
+        (*out_names)[i] = sl_strdup(names[i]);
+        (*out_types)[i] = types[i];
+    }
+}
+
 /* ------------------------------------------------------------------------
 ** Describe
 */
@@ -479,13 +492,7 @@ static int sl__capture_begin(void *ctx, int ncols, const char *const *names, con
     sl__capture *c = ctx;
     if (c->names)
         return 0;
-    c->ncols = ncols;
-    c->names = sl_calloc((size_t)ncols + 1, sizeof(char *));
-    c->types = sl_calloc((size_t)ncols + 1, sizeof(sl_type));
-    for (int i = 0; i < ncols; i++) {
-        c->names[i] = sl_strdup(names[i]);
-        c->types[i] = types[i];
-    }
+    sl__columns_copy(ncols, names, types, &c->ncols, &c->names, &c->types);
     return 0;
 }
 
@@ -669,13 +676,7 @@ static int sl__cq_begin(void *ctx, int ncols, const char *const *names, const sl
     sl_cursor *c = ctx;
     pthread_mutex_lock(&c->mu);
     if (!c->planned) {
-        c->ncols = ncols;
-        c->names = sl_calloc((size_t)ncols + 1, sizeof(char *));
-        c->types = sl_calloc((size_t)ncols + 1, sizeof(sl_type));
-        for (int i = 0; i < ncols; i++) {
-            c->names[i] = sl_strdup(names[i]);
-            c->types[i] = types[i];
-        }
+        sl__columns_copy(ncols, names, types, &c->ncols, &c->names, &c->types);
         c->planned = true;
         pthread_cond_broadcast(&c->cv);
     }
