@@ -45,6 +45,19 @@ def create_topic(tool, topic, partitions, broker=None):
                        timeout=90)
     if r.returncode != 0:
         fail("could not create topic %s: %s" % (topic, r.stderr.decode(errors="replace")))
+    # The broker answers before every partition has a leader in the metadata
+    # a client sees: wait for them, so that a reader right after does not
+    # fail with "Unknown topic or partition" on a busy machine.
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        m = subprocess.run(["kcat", "-b", broker or BROKER, "-L", "-t", topic], capture_output=True,
+                           timeout=30)
+        text = m.stdout.decode(errors="replace")
+        if (m.returncode == 0 and "Unknown" not in text and "error" not in text.lower()
+                and "leader -1" not in text and text.count("leader ") >= partitions):
+            return
+        time.sleep(0.2)
+    fail("topic %s has no leader for each of its %d partitions after 30 s" % (topic, partitions))
 
 
 def produce(topic, records, partition=None, broker=None):
