@@ -548,6 +548,24 @@ sl_expr *sl__pgcast(sl__parse *p, sl__tok op, sl_expr *x, sl__ty ty)
     return e;
 }
 
+/* expr::type[]: an array is kept as its text, so the cast is to STRING (the
+** elements are not converted). */
+sl_expr *sl__pgcast_array(sl__parse *p, sl__tok op, sl_expr *x)
+{
+    sl__ty ty = {0};
+    ty.t = sl_type_make_p(SL_TYPE_VARCHAR, SL_MAX_LENGTH, 0);
+    return sl__cast(p, op, x, ty, false);
+}
+
+/* a[i]: the function PG_SUBSCRIPT (element i from 1, NULL out of range). */
+sl_expr *sl__subscript(sl__parse *p, sl__tok op, sl_expr *a, sl_expr *i)
+{
+    sl__tok name = op;
+    name.z = "PG_SUBSCRIPT";
+    name.n = (int)strlen(name.z);
+    return sl__func(p, name, sl__list(p, sl__list(p, NULL, a), i), false, false, NULL);
+}
+
 sl_expr *sl__cast(sl__parse *p, sl__tok kw, sl_expr *x, sl__ty ty, bool try_cast)
 {
     sl_expr *e = sl_expr_new(SL_EXPR_CAST, kw.pos);

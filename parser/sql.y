@@ -34,6 +34,7 @@
 %token ID STRING NUMBER.
 %token PARAM. /* $n (cursors slice) */
 %token XSTRING. /* X'0a1b': a binary string */
+%token LBRACKET RBRACKET. /* PostgreSQL: a[i], expr::type[] */
 
 %fallback ID
   ALTER ASC BEGIN BIGINT BINARY BOOLEAN BYTES CHAR COMMENT CONNECTORS CONSTRAINT CUMULATE
@@ -58,6 +59,7 @@
 %right UMINUS.
 %left COLLATE.
 %left DCOLON.
+%left LBRACKET.
 
 /* ---------------------------------------------------------------- input */
 input ::= cmdlist.
@@ -654,11 +656,18 @@ expr(A) ::= expr(X) NOT(K) LIKE expr(Y) ESCAPE expr(E). [LIKE]
 ** (psql, pgJDBC): expr::type, the POSIX regular expression operators ~ !~ ~* !~*
 ** also as OPERATOR(pg_catalog.~), COLLATE (accepted, ignored: one collation),
 ** scalar subqueries (SELECT ...) (the binder makes them LEFT JOINs),
-** schema-qualified function calls pg_catalog.f(...). Double-quoted identifiers
-** and E'...' strings are the tokenizer's. */
+** schema-qualified function calls pg_catalog.f(...), arrays (kept as their
+** text '{a,b}'): a[i] and expr::type[]. Double-quoted identifiers and E'...'
+** strings are the tokenizer's. */
 expr(A) ::= expr(X) DCOLON(K) type(T).   { A = sl__pgcast(p, K, X, T); }
 expr(A) ::= expr(X) DCOLON(K) nm(S) DOT nm(N).
                                          { A = sl__pgcast(p, K, X, sl__type_qualified(p, S, N)); }
+expr(A) ::= expr(X) DCOLON(K) type LBRACKET RBRACKET.
+                                         { A = sl__pgcast_array(p, K, X); }
+expr(A) ::= expr(X) DCOLON(K) nm DOT nm LBRACKET RBRACKET.
+                                         { A = sl__pgcast_array(p, K, X); }
+expr(A) ::= expr(X) LBRACKET(K) expr(I) RBRACKET.
+                                         { A = sl__subscript(p, K, X, I); }
 expr(A) ::= expr(X) TILDE(K) expr(Y).    { A = sl__binary(p, SL_OP_REGEX, X, Y, K); }
 expr(A) ::= expr(X) NTILDE(K) expr(Y).   { A = sl__binary(p, SL_OP_NOT_REGEX, X, Y, K); }
 expr(A) ::= expr(X) ITILDE(K) expr(Y).   { A = sl__binary(p, SL_OP_IREGEX, X, Y, K); }

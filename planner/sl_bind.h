@@ -52,6 +52,7 @@ typedef enum sl_func_id {
     /* PostgreSQL catalog functions clients call (planner/syscat.c's relations) */
     SL_FN_PG_GET_USERBYID, SL_FN_PG_TABLE_IS_VISIBLE, SL_FN_PG_ENCODING_TO_CHAR,
     SL_FN_ARRAY_TO_STRING, SL_FN_PG_REGCLASS, SL_FN_PG_REGOID, SL_FN_FORMAT_TYPE, SL_FN_PG_GET_EXPR,
+    SL_FN_ARRAY_UPPER, SL_FN_PG_SUBSCRIPT, /* array_upper(a, 1), a[i] */
     /* ... that read the session's objects (sl_eval_env.catalog_def) */
     SL_FN_PG_GET_INDEXDEF, SL_FN_PG_GET_CONSTRAINTDEF, SL_FN_PG_GET_VIEWDEF, SL_FN_COL_DESCRIPTION,
     SL_FN_OBJ_DESCRIPTION, SL_FN_PG_GET_STATISTICSOBJDEF_COLUMNS, SL_FN_PG_TABLE_SIZE,
