@@ -427,7 +427,7 @@ bool sl_expr_equal(const sl_expr *a, const sl_expr *b)
     case SL_EXPR_PARAM:
         return a->ival == b->ival;
     case SL_EXPR_SUBQUERY:
-        return sl_query_equal(a->query, b->query);
+        return a->ival == b->ival && sl_query_equal(a->query, b->query);
     }
     return false;
 }

@@ -388,6 +388,19 @@ sl_expr *sl__subquery(sl__parse *p, sl__tok lp, sl_query *q)
     return sl__edeep(p, e, sl__dget(p, q));
 }
 
+/* ARRAY(SELECT ...): a subquery with ival 1 (its rows as an array). */
+sl_expr *sl__array_subquery(sl__parse *p, sl__tok name, sl_query *q)
+{
+    if (name.n != 5 || sl_strncasecmp(name.z, "array", 5) != 0) {
+        sl_query_free(q);
+        sl__syntax_error(p, TK_SELECT, name);
+        return NULL;
+    }
+    sl_expr *e = sl__subquery(p, name, q);
+    e->ival = 1;
+    return e;
+}
+
 sl_expr *sl__bool(sl__parse *p, bool v, sl__tok t)
 {
     sl_expr *e = sl_expr_new(SL_EXPR_BOOL, t.pos);

@@ -195,6 +195,7 @@ sl__ty sl__type_qualified(sl__parse *p, sl__tok schema, sl__tok name);
 sl_expr *sl__pgcast(sl__parse *p, sl__tok op, sl_expr *x, sl__ty ty);
 /* expr::type[] (a CAST to STRING: arrays are their text) and a[i]. */
 sl_expr *sl__pgcast_array(sl__parse *p, sl__tok op, sl_expr *x);
+sl_expr *sl__array_subquery(sl__parse *p, sl__tok name, sl_query *q);
 sl_expr *sl__subscript(sl__parse *p, sl__tok op, sl_expr *a, sl_expr *i);
 sl_from *sl__from_subquery(sl__parse *p, sl__tok lp, sl_query *q, sl__tok alias);
 sl_from *sl__from_join(sl__parse *p, sl_from *l, int type, sl_from *r, sl_expr *on, sl__tok kw);

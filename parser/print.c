@@ -454,7 +454,7 @@ static void pr_expr(pr_ctx *p, const sl_expr *e)
         sl_strbuf_appendf(sb, "$%lld", (long long)e->ival);
         break;
     case SL_EXPR_SUBQUERY:
-        sl_strbuf_append_char(sb, '(');
+        sl_strbuf_append(sb, e->ival ? "ARRAY(" : "(");
         pr_query(p, e->query);
         sl_strbuf_append_char(sb, ')');
         break;

@@ -657,7 +657,7 @@ expr(A) ::= expr(X) NOT(K) LIKE expr(Y) ESCAPE expr(E). [LIKE]
 ** also as OPERATOR(pg_catalog.~), COLLATE (accepted, ignored: one collation),
 ** scalar subqueries (SELECT ...) (the binder makes them LEFT JOINs),
 ** schema-qualified function calls pg_catalog.f(...), arrays (kept as their
-** text '{a,b}'): a[i] and expr::type[]. Double-quoted identifiers and E'...'
+** text '{a,b}'): ARRAY(SELECT ...), a[i] and expr::type[]. Double-quoted identifiers and E'...'
 ** strings are the tokenizer's. */
 expr(A) ::= expr(X) DCOLON(K) type(T).   { A = sl__pgcast(p, K, X, T); }
 expr(A) ::= expr(X) DCOLON(K) nm(S) DOT nm(N).
@@ -666,6 +666,8 @@ expr(A) ::= expr(X) DCOLON(K) type LBRACKET RBRACKET.
                                          { A = sl__pgcast_array(p, K, X); }
 expr(A) ::= expr(X) DCOLON(K) nm DOT nm LBRACKET RBRACKET.
                                          { A = sl__pgcast_array(p, K, X); }
+expr(A) ::= fname(N) LP qsel(Q) qtail(T) RP.
+                                         { A = sl__array_subquery(p, N, sl__query_tail(p, Q, T)); }
 expr(A) ::= expr(X) LBRACKET(K) expr(I) RBRACKET.
                                          { A = sl__subscript(p, K, X, I); }
 expr(A) ::= expr(X) TILDE(K) expr(Y).    { A = sl__binary(p, SL_OP_REGEX, X, Y, K); }

@@ -8,7 +8,8 @@
 ** condition as the residual), sorts through exec/op_sort.c (PostgreSQL's
 ** NULL order), LIMIT / OFFSET, UNION ALL (both inputs' rows) and DISTINCT /
 ** UNION (an aggregation without calls: the rows sorted, each distinct one
-** once). Rows go to the session's sl_result_sink like any query's. Other
+** once) and APPLY (ARRAY(subquery): the subquery bound and run per input row
+** with the outer references as values). Rows go to the session's sl_result_sink like any query's. Other
 ** operators (aggregate calls, windows) are 0A000 here for now. The catalog
 ** functions that read the session's objects (pg_get_indexdef...) reach it
 ** through the evaluation's sl_eval_env.catalog_def (syscat.c's sl_sysrel_def).
@@ -145,6 +146,89 @@ static void sl__join_keys(const sl_bexpr *b, int nl, const sl_lp *l, const sl_lp
     lk[*n] = a;
     rk[*n] = c - nl;
     (*n)++;
+}
+
+static sl_chunk *sl__run(sl__bq *q, const sl_lp *lp);
+
+/* Element text v of PostgreSQL's array output: quoted when empty, NULL, or
+** holding braces, commas, quotes, backslashes or white space. */
+static void sl__array_elem(sl_strbuf *sb, const char *v, size_t n)
+{
+    bool quote = n == 0 || (n == 4 && sl_strncasecmp(v, "null", 4) == 0);
+    for (size_t i = 0; !quote && i < n; i++)
+        quote = strchr("{},\"\\ \t\n\r\v\f", v[i]) != NULL;
+    if (!quote) {
+        sl_strbuf_append_n(sb, v, n);
+        return;
+    }
+    sl_strbuf_append_char(sb, '"');
+    for (size_t i = 0; i < n; i++) {
+        if (v[i] == '"' || v[i] == '\\')
+            sl_strbuf_append_char(sb, '\\');
+        sl_strbuf_append_char(sb, v[i]);
+    }
+    sl_strbuf_append_char(sb, '"');
+}
+
+/* APPLY: for each input row, its subquery with the outer references made the
+** row's values, bound and run here; its rows become the array text. */
+static sl_chunk *sl__apply(sl__bq *q, const sl_lp *lp)
+{
+    sl_chunk *in = sl__run(q, lp->input);
+    if (!in)
+        return NULL;
+    int nin = lp->input->ncols;
+    sl_type *types = sl__lp_types(lp->input);
+    sl_strbuf *vb = sl_calloc((size_t)nin + 1, sizeof(sl_strbuf));
+    const char **vals = sl_calloc((size_t)nin + 1, sizeof(char *));
+    sl_strbuf arr = SL_STRBUF_INIT, el = SL_STRBUF_INIT;
+    sl_chunk *out = sl__new_for(lp, in->nrows);
+    for (int r = 0; r < in->nrows; r++) {
+        for (int c = 0; c < nin; c++) {
+            sl_strbuf_reset(&vb[c]);
+            vals[c] = sl_value_format_tz(&vb[c], &in->cols[c], r, q->env.tz)
+                          ? sl_strbuf_cstr(&vb[c])
+                          : NULL;
+        }
+        sl_query *sub = sl_bind_apply_query(lp->subquery, types, vals);
+        sl_binder b = sl__binder(q->s, q->err);
+        sl_lp *slp = sl_bind_query(&b, sub);
+        sl_query_free(sub);
+        sl_chunk *rows = slp ? sl__run(q, slp) : NULL;
+        if (!rows) {
+            sl_lp_free(slp);
+            sl_chunk_free(out);
+            out = NULL;
+            break;
+        }
+        sl_strbuf_reset(&arr);
+        sl_strbuf_append_char(&arr, '{');
+        for (int k = 0; k < rows->nrows; k++) {
+            if (k > 0)
+                sl_strbuf_append_char(&arr, ',');
+            sl_strbuf_reset(&el);
+            if (sl_value_format_tz(&el, &rows->cols[0], k, q->env.tz))
+                sl__array_elem(&arr, el.buf ? el.buf : "", el.len);
+            else
+                sl_strbuf_append(&arr, "NULL");
+        }
+        sl_strbuf_append_char(&arr, '}');
+        int d = sl_chunk_append_row(out, SL_ROW_INSERT);
+        for (int c = 0; c < nin; c++)
+            sl_chunk_set_from(out, c, d, in, c, r);
+        sl_chunk_set_str(out, nin, d, arr.buf, arr.len);
+        sl_chunk_free(rows);
+        sl_lp_free(slp);
+    }
+    for (int c = 0; c < nin; c++)
+        sl_strbuf_free(&vb[c]);
+    sl_free(vb);
+    sl_free(vals);
+    sl_free(types);
+    sl_strbuf_free(&arr);
+    sl_strbuf_free(&el);
+    sl_chunk_free(in);
+    return out;
 }
 
 static sl_chunk *sl__run(sl__bq *q, const sl_lp *lp)
@@ -337,6 +421,8 @@ static sl_chunk *sl__run(sl__bq *q, const sl_lp *lp)
         sl_chunk_free(in);
         return out;
     }
+    case SL_LP_APPLY:
+        return sl__apply(q, lp);
     case SL_LP_LIMIT: {
         sl_chunk *in = sl__run(q, lp->input);
         if (!in)
