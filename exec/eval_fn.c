@@ -866,7 +866,7 @@ static int sl__k_pg_def(sl__node *nd, sl__eval *ev, const uint8_t *sel)
 ** array output), one per call from *at (0 to begin): false past the last.
 ** The element's text goes to el (quotes and backslashes removed); *null
 ** tells an unquoted NULL. Nested arrays are not read (their braces stay). */
-static bool sl__array_next(const char *a, size_t an, size_t *at, sl_strbuf *el, bool *null)
+bool sl_array_text_next(const char *a, size_t an, size_t *at, sl_strbuf *el, bool *null)
 {
     size_t i = *at;
     if (i == 0) {
@@ -905,7 +905,7 @@ static int sl__any_eq(const char *x, size_t xn, const char *a, size_t an)
     size_t at = 0;
     bool null, has_null = false;
     int r = 0;
-    while (r == 0 && sl__array_next(a, an, &at, &el, &null)) {
+    while (r == 0 && sl_array_text_next(a, an, &at, &el, &null)) {
         if (null)
             has_null = true;
         else if (el.len == xn && (xn == 0 || memcmp(el.buf, x, xn) == 0))
@@ -934,7 +934,7 @@ static int sl__k_array(sl__node *nd, sl__eval *ev, const uint8_t *sel)
             const sl_str *sep = &nd->kids[1]->v.str[i];
             const sl_str *nt = nd->nkids > 2 ? &nd->kids[2]->v.str[i] : NULL;
             sl_strbuf_reset(&out);
-            while (sl__array_next(a->ptr, a->len, &at, &el, &null)) {
+            while (sl_array_text_next(a->ptr, a->len, &at, &el, &null)) {
                 if (null && !nt)
                     continue;
                 if (k++ > 0)
@@ -946,7 +946,7 @@ static int sl__k_array(sl__node *nd, sl__eval *ev, const uint8_t *sel)
             }
             sl__set_str(nd, ev, i, out.buf ? out.buf : "", out.len);
         } else if (nd->op == SL_FN_ARRAY_UPPER) {
-            while (sl__array_next(a->ptr, a->len, &at, &el, &null))
+            while (sl_array_text_next(a->ptr, a->len, &at, &el, &null))
                 k++;
             if (k == 0 || nd->kids[1]->v.i64[i] != 1)
                 sl__null_result(nd, i);
@@ -955,7 +955,7 @@ static int sl__k_array(sl__node *nd, sl__eval *ev, const uint8_t *sel)
         } else { /* SL_FN_PG_SUBSCRIPT */
             int64_t want = nd->kids[1]->v.i64[i];
             bool found = false;
-            while (!found && sl__array_next(a->ptr, a->len, &at, &el, &null))
+            while (!found && sl_array_text_next(a->ptr, a->len, &at, &el, &null))
                 found = ++k == want;
             if (found && !null)
                 sl__set_str(nd, ev, i, el.buf ? el.buf : "", el.len);

@@ -483,6 +483,9 @@ static bool ast_from_equal(const sl_from *a, const sl_from *b)
                ast_str_equal(a->alias, b->alias);
     case SL_FROM_SUBQUERY:
         return ast_str_equal(a->alias, b->alias) && sl_query_equal(a->subquery, b->subquery);
+    case SL_FROM_FUNCTION:
+        return ast_str_equal_ci(a->name, b->name) && ast_str_equal(a->alias, b->alias) &&
+               ast_list_equal(a->args, b->args, ast_expr_equal_v);
     case SL_FROM_JOIN:
         return a->join_type == b->join_type && ast_from_equal(a->left, b->left) &&
                ast_from_equal(a->right, b->right) && sl_expr_equal(a->on, b->on);

@@ -900,6 +900,19 @@ sl_from *sl__from_qtable(sl__parse *p, sl__tok schema, sl__tok name, sl__tok ali
     return f;
 }
 
+sl_from *sl__from_function(sl__parse *p, sl__tok schema, sl__tok name, sl_list *args,
+                           sl__tok alias)
+{
+    if (schema.z != name.z && !sl__is_pg_catalog(schema))
+        sl_error_set(p->err, SL_ERR_UNDEFINED_FUNCTION, schema.pos,
+                     "function %.*s.%.*s does not exist", schema.n, schema.z, name.n, name.z);
+    sl_from *f = sl__from_new(SL_FROM_FUNCTION, schema.pos);
+    f->name = sl__name(p, name);
+    f->args = args;
+    sl__alias(p, f, alias);
+    return sl__fdeep(p, f, sl__dlist(p, args));
+}
+
 sl_expr *sl__qfunc(sl__parse *p, sl__tok schema, sl__tok name, sl_list *args)
 {
     if (!sl__is_pg_catalog(schema))

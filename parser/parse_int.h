@@ -188,6 +188,9 @@ sl_from *sl__from_table(sl__parse *p, sl__tok name, sl__tok alias);
 ** pg_catalog.f(args); OPERATOR(pg_catalog.op); expr::pg_catalog.type. */
 sl_from *sl__from_qtable(sl__parse *p, sl__tok schema, sl__tok name, sl__tok alias);
 sl_expr *sl__qfunc(sl__parse *p, sl__tok schema, sl__tok name, sl_list *args);
+/* [schema.]name(args) [AS alias] in FROM (schema == name: unqualified). */
+sl_from *sl__from_function(sl__parse *p, sl__tok schema, sl__tok name, sl_list *args,
+                           sl__tok alias);
 sl_expr *sl__qbinary(sl__parse *p, sl__tok schema, sl__tok op, sl_expr *l, sl_expr *r);
 sl__ty sl__type_qualified(sl__parse *p, sl__tok schema, sl__tok name);
 /* expr::type: a CAST, or for regclass / regtype / regnamespace the function

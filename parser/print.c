@@ -498,6 +498,16 @@ static void pr_from(pr_ctx *p, const sl_from *f)
         pr_query(p, f->subquery);
         sl_strbuf_append_char(sb, ')');
         break;
+    case SL_FROM_FUNCTION:
+        pr_ident(p, f->name);
+        sl_strbuf_append_char(sb, '(');
+        for (int i = 0; i < sl_list_len(f->args); i++) {
+            if (i > 0)
+                sl_strbuf_append(sb, ", ");
+            pr_expr(p, sl_list_get(f->args, i));
+        }
+        sl_strbuf_append_char(sb, ')');
+        break;
     case SL_FROM_JOIN:
         pr_from(p, f->left);
         sl_strbuf_append(sb, f->join_type >= 0 && f->join_type < (int)SL_ARRAY_LEN(joins)

@@ -147,6 +147,8 @@ typedef enum sl_from_kind {
     SL_FROM_SUBQUERY, /* (query) [AS alias] */
     SL_FROM_JOIN,     /* left join_type JOIN right ON on */
     SL_FROM_WINDOW,   /* TABLE(TUMBLE|HOP|CUMULATE(TABLE name, DESCRIPTOR(col), args...)) [AS alias] */
+    SL_FROM_FUNCTION, /* PostgreSQL: [schema.]name(args) [AS alias], a set-returning function
+                         (generate_series, unnest) */
 } sl_from_kind;
 
 typedef enum sl_join_type { SL_JOIN_INNER, SL_JOIN_LEFT, SL_JOIN_RIGHT, SL_JOIN_FULL, SL_JOIN_CROSS } sl_join_type;
@@ -168,7 +170,7 @@ struct sl_from {
     sl_from *input;     /* WINDOW: the TABLE argument (an SL_FROM_TABLE node) */
     char *time_col;     /* WINDOW: DESCRIPTOR(column) */
     int time_col_pos;   /* WINDOW: byte offset of the descriptor column */
-    sl_list *args;      /* WINDOW: of sl_expr* — TUMBLE: size [, offset];
+    sl_list *args;      /* FUNCTION: its arguments (sl_expr*); WINDOW: of sl_expr* — TUMBLE: size [, offset];
                            HOP: slide, size [, offset]; CUMULATE: step, size [, offset] */
 };
 

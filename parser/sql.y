@@ -479,6 +479,11 @@ join_type(A) ::= FULL OUTER.             { A = SL_JOIN_FULL; }
 from_prim(A) ::= nm(N) as_opt(X).        { A = sl__from_table(p, N, X); }
 /* PostgreSQL: a schema-qualified relation (pg_catalog.pg_class, public.t). */
 from_prim(A) ::= nm(S) DOT nm(N) as_opt(X). { A = sl__from_qtable(p, S, N, X); }
+/* PostgreSQL: a set-returning function, generate_series(1, 3) AS s. */
+from_prim(A) ::= nm(N) LP exprlist(L) RP as_opt(X).
+                                         { A = sl__from_function(p, N, N, L, X); }
+from_prim(A) ::= nm(S) DOT nm(N) LP exprlist(L) RP as_opt(X).
+                                         { A = sl__from_function(p, S, N, L, X); }
 from_prim(A) ::= LP(K) query(Q) RP as_opt(X).
                                          { A = sl__from_subquery(p, K, Q, X); }
 from_prim(A) ::= LP joined(F) RP.        { A = F; }

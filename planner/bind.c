@@ -547,6 +547,53 @@ static int sl__bind_join(sl_binder *b, const sl_from *f, sl__rel *out)
     return 0;
 }
 
+/* generate_series(a, b [, step]) (BIGINT) or unnest(array) (STRING) in FROM:
+** constant arguments; the column is named by the alias, else the function. */
+static int sl__bind_function(sl_binder *b, const sl_from *f, sl__rel *out)
+{
+    bool series = sl_strcasecmp(f->name, "generate_series") == 0;
+    bool unnest = sl_strcasecmp(f->name, "unnest") == 0;
+    int n = sl_list_len(f->args);
+    if ((!series && !unnest) || (series && (n < 2 || n > 3)) || (unnest && n != 1)) {
+        sl_error_set(b->err, SL_ERR_UNDEFINED_FUNCTION, f->pos, "function %s does not exist",
+                     f->name);
+        sl_error_hint(b->err, "FROM takes the set-returning functions generate_series(start, "
+                              "stop [, step]) and unnest(array).");
+        return -1;
+    }
+    sl_lp *lp = sl_lp_new(SL_LP_FUNCTION, NULL);
+    lp->pos = f->pos;
+    lp->table = sl_strdup(series ? "generate_series" : "unnest");
+    sl_scope empty = {0, NULL};
+    sl_bind_ctx ctx = {&empty, b->err, "FROM", NULL, NULL, b->params};
+    for (int i = 0; i < n; i++) {
+        sl_bexpr *x = sl_bind_expr(&ctx, sl_list_get(f->args, i));
+        if (!x) {
+            sl_lp_free(lp);
+            return -1;
+        }
+        bool ok = x->type.id == SL_TYPE_NULL ||
+                  (series ? sl_type_is_integer(x->type.id) : sl_type_is_string(x->type.id));
+        sl__lp_push_expr(lp, x);
+        if (!ok) {
+            char *ts = sl_type_to_string(x->type);
+            sl_error_set(b->err, SL_ERR_UNDEFINED_FUNCTION, f->pos,
+                         "function %s(%s) does not exist", lp->table, ts);
+            sl_error_hint(b->err, series ? "generate_series takes integers."
+                                         : "unnest takes an array.");
+            sl_free(ts);
+            sl_lp_free(lp);
+            return -1;
+        }
+    }
+    sl_type t = series ? sl_type_make(SL_TYPE_BIGINT) : sl_type_make_p(SL_TYPE_VARCHAR, SL_MAX_LENGTH, 0);
+    t.not_null = series;
+    sl_lp_add_col(lp, f->alias ? f->alias : lp->table, t, false);
+    out->lp = lp;
+    sl__rel_scope(out, f->alias ? f->alias : lp->table);
+    return 0;
+}
+
 static int sl__bind_from(sl_binder *b, const sl_from *f, sl__rel *out)
 {
     switch (f->kind) {
@@ -563,6 +610,8 @@ static int sl__bind_from(sl_binder *b, const sl_from *f, sl__rel *out)
         return sl__bind_join(b, f, out);
     case SL_FROM_WINDOW:
         return sl__bind_window(b, f, out);
+    case SL_FROM_FUNCTION:
+        return sl__bind_function(b, f, out);
     }
     return sl_error_set(b->err, SL_ERR_INTERNAL, f->pos, "unknown FROM item");
 }
@@ -849,6 +898,8 @@ static void sl__mark_outer_from(sl_from *f, const sl__outer *o)
     sl__mark_outer_from(f->left, o);
     sl__mark_outer_from(f->right, o);
     sl__mark_outer_expr(f->on, o);
+    for (int i = 0; f->kind == SL_FROM_FUNCTION && i < sl_list_len(f->args); i++)
+        sl__mark_outer_expr(sl_list_get(f->args, i), o);
 }
 
 static void sl__mark_outer(sl_query *q, const sl__outer *o)
@@ -901,6 +952,8 @@ static void sl__subst_outer_from(sl_from *f, const sl__outer_vals *v)
     sl__subst_outer_from(f->left, v);
     sl__subst_outer_from(f->right, v);
     sl__subst_outer_expr(f->on, v);
+    for (int i = 0; f->kind == SL_FROM_FUNCTION && i < sl_list_len(f->args); i++)
+        sl__subst_outer_expr(sl_list_get(f->args, i), v);
 }
 
 sl_query *sl_bind_apply_query(const sl_query *sub, const sl_type *types, const char *const *vals)
@@ -927,22 +980,30 @@ static int sl__bind_apply(sl_binder *b, sl__rel *in, const sl_expr *e, const cha
         return sl_error_set(b->err, SL_ERR_NOT_SUPPORTED, e->pos,
                             "ARRAY(subquery) takes a SELECT");
     sl_query *sub = sl_query_dup(s);
-    sl__rel inner = {0};
-    if (sub->from && sl__bind_from(b, sub->from, &inner) != 0) {
-        sl_query_free(sub);
-        return -1;
-    }
-    sl_scope is = {0, NULL}, os = sl__scope_of(in);
-    if (inner.lp)
-        is = sl__scope_of(&inner);
-    sl__outer o = {inner.lp ? &is : NULL, &os};
-    sl__mark_outer(sub, &o);
-    sl__rel_free(&inner);
-    /* bind it once with NULL outer values: its errors now, one column */
     sl_type *types = sl_calloc((size_t)in->lp->ncols + 1, sizeof(sl_type));
     for (int i = 0; i < in->lp->ncols; i++)
         types[i] = in->lp->cols[i].type;
+    /* the arguments of functions in its FROM name the outer query's columns
+    ** (as PostgreSQL's implicit LATERAL); the rest may name its FROM's */
+    sl_scope is = {0, NULL}, os = sl__scope_of(in);
+    sl__outer o = {NULL, &os};
+    sl__mark_outer_from(sub->from, &o);
     sl_query *probe = sl_bind_apply_query(sub, types, NULL);
+    sl__rel inner = {0};
+    if (probe->from && sl__bind_from(b, probe->from, &inner) != 0) {
+        sl_query_free(probe);
+        sl_query_free(sub);
+        sl_free(types);
+        return -1;
+    }
+    sl_query_free(probe);
+    if (inner.lp)
+        is = sl__scope_of(&inner);
+    o.inner = inner.lp ? &is : NULL;
+    sl__mark_outer(sub, &o);
+    sl__rel_free(&inner);
+    /* bind it once with NULL outer values: its errors now, one column */
+    probe = sl_bind_apply_query(sub, types, NULL);
     sl_free(types);
     sl_list *pending = b->applies;
     b->applies = NULL;

@@ -27,6 +27,8 @@ static bool sl__scans(const sl_lp *lp, bool sysrel)
         return false;
     if (lp->kind == SL_LP_SCAN && (lp->sysrel != NULL) == sysrel)
         return true;
+    if (lp->kind == SL_LP_FUNCTION && sysrel) /* generate_series, unnest: bounded too */
+        return true;
     return sl__scans(lp->input, sysrel) || sl__scans(lp->right, sysrel);
 }
 
@@ -231,6 +233,64 @@ static sl_chunk *sl__apply(sl__bq *q, const sl_lp *lp)
     return out;
 }
 
+/* generate_series(a, b [, step]) / unnest(array): its arguments evaluated
+** once, its rows (none when an argument is NULL). */
+static sl_chunk *sl__function(sl__bq *q, const sl_lp *lp)
+{
+    sl_chunk *one = sl_chunk_new(0, NULL, 1);
+    sl_chunk_append_row(one, SL_ROW_INSERT);
+    sl_type at[3];
+    for (int i = 0; i < lp->nexprs && i < 3; i++)
+        at[i] = lp->exprs[i]->type;
+    sl_chunk *args = sl_chunk_new(lp->nexprs, at, 1);
+    int rc = 0;
+    for (int i = 0; rc == 0 && i < lp->nexprs; i++) {
+        sl_eval_prog *p = sl_eval_compile(lp->exprs[i], 0, NULL, q->err);
+        rc = p ? sl_eval_into(p, one, &q->env, args, i, q->err) : -1;
+        sl_eval_free(p);
+    }
+    args->nrows = 1;
+    sl_chunk_free(one);
+    bool null = false;
+    for (int i = 0; rc == 0 && i < lp->nexprs; i++)
+        null |= lp->exprs[i]->type.id == SL_TYPE_NULL || args->cols[i].nulls[0];
+    sl_chunk *out = rc == 0 ? sl__new_for(lp, 16) : NULL;
+    if (out && !null && strcmp(lp->table, "generate_series") == 0) {
+        int64_t a = args->cols[0].v.i64[0], b = args->cols[1].v.i64[0];
+        int64_t step = lp->nexprs > 2 ? args->cols[2].v.i64[0] : 1;
+        if (step == 0) {
+            sl_error_set(q->err, SL_ERR_INVALID_PARAMETER, lp->pos, "step size cannot equal zero");
+            sl_chunk_free(out);
+            out = NULL;
+        } else if (((double)b - (double)a) / (double)step > 1e7) {
+            sl_error_set(q->err, SL_ERR_PROGRAM_LIMIT, lp->pos,
+                         "generate_series gives at most 10000000 rows here");
+            sl_chunk_free(out);
+            out = NULL;
+        }
+        for (int64_t v = a; out && (step > 0 ? v <= b : v >= b); v += step) {
+            sl_chunk_set_i64(out, 0, sl_chunk_append_row(out, SL_ROW_INSERT), v);
+            if ((step > 0 && v > INT64_MAX - step) || (step < 0 && v < INT64_MIN - step))
+                break;
+        }
+    } else if (out && !null) {
+        const sl_str *a = &args->cols[0].v.str[0];
+        sl_strbuf el = SL_STRBUF_INIT;
+        size_t pos = 0;
+        bool enull;
+        while (sl_array_text_next(a->ptr, a->len, &pos, &el, &enull)) {
+            int d = sl_chunk_append_row(out, SL_ROW_INSERT);
+            if (enull)
+                sl_chunk_set_null(out, 0, d);
+            else
+                sl_chunk_set_str(out, 0, d, el.buf ? el.buf : "", el.len);
+        }
+        sl_strbuf_free(&el);
+    }
+    sl_chunk_free(args);
+    return out;
+}
+
 static sl_chunk *sl__run(sl__bq *q, const sl_lp *lp)
 {
     switch (lp->kind) {
@@ -423,6 +483,8 @@ static sl_chunk *sl__run(sl__bq *q, const sl_lp *lp)
     }
     case SL_LP_APPLY:
         return sl__apply(q, lp);
+    case SL_LP_FUNCTION:
+        return sl__function(q, lp);
     case SL_LP_LIMIT: {
         sl_chunk *in = sl__run(q, lp->input);
         if (!in)

@@ -231,6 +231,9 @@ void sl_lp_describe(sl_strbuf *sb, const sl_lp *lp)
         else
             sl_strbuf_append(sb, "unlimited])");
         break;
+    case SL_LP_FUNCTION:
+        sl_strbuf_appendf(sb, "Function(%s, fields=[%s])", lp->table, lp->cols[0].name);
+        break;
     case SL_LP_APPLY:
         sl_strbuf_appendf(sb, "Apply(%s=[ARRAY(subquery)])", lp->cols[lp->ncols - 1].name);
         break;

@@ -87,6 +87,8 @@ typedef enum sl_lp_kind {
     SL_LP_SINK,      /* INSERT into table; output = the table's columns */
     SL_LP_NORMALIZE, /* an upsert source's changelog made complete, by keys (the PRIMARY
                         KEY): Flink's ChangelogNormalize; output = the input's columns */
+    SL_LP_FUNCTION,  /* a set-returning function (bounded path): table = generate_series or
+                        unnest, exprs = its constant arguments; one column */
     SL_LP_APPLY,     /* ARRAY(subquery) per input row (bounded path): input + 1 column, the
                         array text of the subquery's rows; subquery names the input's
                         columns as column nodes with ival = input column + 1 */
