@@ -782,6 +782,16 @@ static int sl__k_pg_catalog(sl__node *nd, sl__eval *ev, const uint8_t *sel)
             /* schema.name, else pg_catalog for pg_* (searched first, as in
             ** PostgreSQL), else public */
             const sl_str *a = &nd->kids[0]->v.str[i];
+            size_t d = 0;
+            while (d < a->len && d < 10 && a->ptr[d] >= '0' && a->ptr[d] <= '9')
+                d++;
+            if (d > 0 && d == a->len) { /* an oid, as PostgreSQL's regclass input */
+                int64_t oid = 0;
+                for (size_t k = 0; k < d; k++)
+                    oid = oid * 10 + (a->ptr[k] - '0');
+                nd->v.i64[i] = oid;
+                break;
+            }
             const char *dot = memchr(a->ptr, '.', a->len);
             char schema[64];
             size_t off = 0;

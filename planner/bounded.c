@@ -27,8 +27,8 @@ static bool sl__scans(const sl_lp *lp, bool sysrel)
         return false;
     if (lp->kind == SL_LP_SCAN && (lp->sysrel != NULL) == sysrel)
         return true;
-    if (lp->kind == SL_LP_FUNCTION && sysrel) /* generate_series, unnest: bounded too */
-        return true;
+    if ((lp->kind == SL_LP_FUNCTION || lp->kind == SL_LP_APPLY) && sysrel)
+        return true; /* generate_series, unnest, ARRAY(subquery): bounded too */
     return sl__scans(lp->input, sysrel) || sl__scans(lp->right, sysrel);
 }
 

@@ -536,6 +536,13 @@ static int sl__result_type(const sl_func *f, const char *name, sl_bexpr *const *
     return 0;
 }
 
+bool sl_func_takes_oid(const sl_func *f, int i)
+{
+    const char *c = sl__sigs[f->id].classes;
+    return f->id >= SL_FN_PG_GET_USERBYID && f->id <= SL_FN_PG_SIZE_PRETTY && c &&
+           (int)strlen(c) > i && c[i] == 'I';
+}
+
 int sl_func_scalar_type(const sl_func *f, const char *name, sl_bexpr *const *args, int nargs,
                         int pos, sl_type *out, sl_error *err)
 {

@@ -121,6 +121,10 @@ struct sl_bexpr {
     bool has_else;      /* CASE: last arg is the ELSE result */
 };
 
+/* Whether argument i of PostgreSQL catalog function f is an oid (or number):
+** a string literal there is read as PostgreSQL reads an untyped one, by
+** regclass input (a number, or a relation's name). */
+bool sl_func_takes_oid(const sl_func *f, int i);
 /* Type-check a call of the scalar function f (not an operator) with the bound
 ** arguments args[0..nargs) and compute its result type (Flink's rules, incl.
 ** nullability). name = the name as written, for messages. 0, or -1 with err:
