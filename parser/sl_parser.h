@@ -170,7 +170,8 @@ struct sl_from {
     sl_from *input;     /* WINDOW: the TABLE argument (an SL_FROM_TABLE node) */
     char *time_col;     /* WINDOW: DESCRIPTOR(column) */
     int time_col_pos;   /* WINDOW: byte offset of the descriptor column */
-    sl_list *args;      /* FUNCTION: its arguments (sl_expr*); WINDOW: of sl_expr* — TUMBLE: size [, offset];
+    sl_list *args;      /* FUNCTION: its arguments (sl_expr*);
+                           WINDOW: of sl_expr* — TUMBLE: size [, offset];
                            HOP: slide, size [, offset]; CUMULATE: step, size [, offset] */
 };
 

@@ -586,7 +586,8 @@ static int sl__bind_function(sl_binder *b, const sl_from *f, sl__rel *out)
             return -1;
         }
     }
-    sl_type t = series ? sl_type_make(SL_TYPE_BIGINT) : sl_type_make_p(SL_TYPE_VARCHAR, SL_MAX_LENGTH, 0);
+    sl_type t = series ? sl_type_make(SL_TYPE_BIGINT)
+                       : sl_type_make_p(SL_TYPE_VARCHAR, SL_MAX_LENGTH, 0);
     t.not_null = series;
     sl_lp_add_col(lp, f->alias ? f->alias : lp->table, t, false);
     out->lp = lp;

@@ -8,8 +8,9 @@
 ** condition as the residual), sorts through exec/op_sort.c (PostgreSQL's
 ** NULL order), LIMIT / OFFSET, UNION ALL (both inputs' rows) and DISTINCT /
 ** UNION (an aggregation without calls: the rows sorted, each distinct one
-** once) and APPLY (ARRAY(subquery): the subquery bound and run per input row
-** with the outer references as values). Rows go to the session's sl_result_sink like any query's. Other
+** once), generate_series / unnest in FROM, and APPLY (ARRAY(subquery): the
+** subquery bound and run per input row, its outer references made that row's
+** values). Rows go to the session's sl_result_sink like any query's. Other
 ** operators (aggregate calls, windows) are 0A000 here for now. The catalog
 ** functions that read the session's objects (pg_get_indexdef...) reach it
 ** through the evaluation's sl_eval_env.catalog_def (syscat.c's sl_sysrel_def).
