@@ -855,6 +855,16 @@ static int sl__k_pg_catalog(sl__node *nd, sl__eval *ev, const uint8_t *sel)
             /* schema.name, else pg_catalog for pg_* (searched first, as in
             ** PostgreSQL), else public */
             const sl_str *a = &nd->kids[0]->v.str[i];
+            size_t d = 0;
+            while (d < a->len && d < 10 && a->ptr[d] >= '0' && a->ptr[d] <= '9')
+                d++;
+            if (d > 0 && d == a->len) { /* an oid, as PostgreSQL's regclass input */
+                int64_t oid = 0;
+                for (size_t k = 0; k < d; k++)
+                    oid = oid * 10 + (a->ptr[k] - '0');
+                nd->v.i64[i] = oid;
+                break;
+            }
             const char *dot = memchr(a->ptr, '.', a->len);
             char schema[64];
             size_t off = 0;
@@ -935,41 +945,110 @@ static int sl__k_pg_def(sl__node *nd, sl__eval *ev, const uint8_t *sel)
     return 0;
 }
 
-/* x = ANY (array), the array as its text '{a,"b c",NULL}' (PostgreSQL's
-** array output): TRUE when an element's text is x's, else NULL when an
+/* The elements of an array kept as its text '{a,"b c",NULL}' (PostgreSQL's
+** array output), one per call from *at (0 to begin): false past the last.
+** The element's text goes to el (quotes and backslashes removed); *null
+** tells an unquoted NULL. Nested arrays are not read (their braces stay). */
+bool sl_array_text_next(const char *a, size_t an, size_t *at, sl_strbuf *el, bool *null)
+{
+    size_t i = *at;
+    if (i == 0) {
+        while (i < an && a[i] != '{')
+            i++;
+        i++;
+    }
+    while (i < an && a[i] == ' ')
+        i++;
+    if (i >= an || a[i] == '}')
+        return false;
+    sl_strbuf_reset(el);
+    bool quoted = a[i] == '"';
+    if (quoted)
+        i++;
+    while (i < an && (quoted ? a[i] != '"' : a[i] != ',' && a[i] != '}')) {
+        if (a[i] == '\\' && i + 1 < an)
+            i++;
+        sl_strbuf_append_char(el, a[i]);
+        i++;
+    }
+    if (quoted && i < an)
+        i++; /* the closing quote */
+    *null = !quoted && el->len == 4 && memcmp(el->buf, "NULL", 4) == 0;
+    if (i < an && a[i] == ',')
+        i++;
+    *at = i;
+    return true;
+}
+
+/* x = ANY (array): TRUE when an element's text is x's, else NULL when an
 ** element is NULL, else FALSE. */
 static int sl__any_eq(const char *x, size_t xn, const char *a, size_t an)
 {
-    size_t i = 0;
-    while (i < an && a[i] != '{')
-        i++;
-    i++;
-    bool has_null = false;
-    char buf[256];
-    while (i < an && a[i] != '}') {
-        size_t n = 0;
-        bool quoted = a[i] == '"', big = false;
-        if (quoted)
-            i++;
-        while (i < an && (quoted ? a[i] != '"' : a[i] != ',' && a[i] != '}')) {
-            if (a[i] == '\\' && i + 1 < an)
-                i++;
-            if (n < sizeof buf)
-                buf[n++] = a[i];
-            else
-                big = true;
-            i++;
-        }
-        if (quoted && i < an)
-            i++; /* the closing quote */
-        if (!quoted && n == 4 && memcmp(buf, "NULL", 4) == 0)
+    sl_strbuf el = SL_STRBUF_INIT;
+    size_t at = 0;
+    bool null, has_null = false;
+    int r = 0;
+    while (r == 0 && sl_array_text_next(a, an, &at, &el, &null)) {
+        if (null)
             has_null = true;
-        else if (!big && n == xn && memcmp(buf, x, n) == 0)
-            return 1;
-        if (i < an && a[i] == ',')
-            i++;
+        else if (el.len == xn && (xn == 0 || memcmp(el.buf, x, xn) == 0))
+            r = 1;
     }
-    return has_null ? -1 : 0;
+    sl_strbuf_free(&el);
+    return r ? r : has_null ? -1 : 0;
+}
+
+/* array_to_string(array, sep [, null_text]) (the NULLs left out without
+** null_text), array_upper(array, 1) (the number of elements, NULL for an
+** empty array or another dimension) and array[i] (element i from 1, NULL
+** out of range), over arrays kept as their text. */
+static int sl__k_array(sl__node *nd, sl__eval *ev, const uint8_t *sel)
+{
+    SL__STRICT_PROLOGUE();
+    sl_strbuf el = SL_STRBUF_INIT, out = SL_STRBUF_INIT;
+    for (int i = 0; i < n; i++) {
+        if (!SL__LIVE(nd, sel, i))
+            continue;
+        const sl_str *a = &nd->kids[0]->v.str[i];
+        size_t at = 0;
+        bool null;
+        int64_t k = 0;
+        if (nd->op == SL_FN_ARRAY_TO_STRING) {
+            const sl_str *sep = &nd->kids[1]->v.str[i];
+            const sl_str *nt = nd->nkids > 2 ? &nd->kids[2]->v.str[i] : NULL;
+            sl_strbuf_reset(&out);
+            while (sl_array_text_next(a->ptr, a->len, &at, &el, &null)) {
+                if (null && !nt)
+                    continue;
+                if (k++ > 0)
+                    sl_strbuf_append_n(&out, sep->ptr, sep->len);
+                if (null)
+                    sl_strbuf_append_n(&out, nt->ptr, nt->len);
+                else
+                    sl_strbuf_append_n(&out, el.buf ? el.buf : "", el.len);
+            }
+            sl__set_str(nd, ev, i, out.buf ? out.buf : "", out.len);
+        } else if (nd->op == SL_FN_ARRAY_UPPER) {
+            while (sl_array_text_next(a->ptr, a->len, &at, &el, &null))
+                k++;
+            if (k == 0 || nd->kids[1]->v.i64[i] != 1)
+                sl__null_result(nd, i);
+            else
+                nd->v.i64[i] = k;
+        } else { /* SL_FN_PG_SUBSCRIPT */
+            int64_t want = nd->kids[1]->v.i64[i];
+            bool found = false;
+            while (!found && sl_array_text_next(a->ptr, a->len, &at, &el, &null))
+                found = ++k == want;
+            if (found && !null)
+                sl__set_str(nd, ev, i, el.buf ? el.buf : "", el.len);
+            else
+                sl__null_result(nd, i);
+        }
+    }
+    sl_strbuf_free(&el);
+    sl_strbuf_free(&out);
+    return 0;
 }
 
 static int sl__k_any_eq(sl__node *nd, sl__eval *ev, const uint8_t *sel)
@@ -1017,13 +1096,15 @@ int sl__compile_fn(sl__node *nd, const sl_bexpr *b, sl_error *err)
     case SL_FN_PG_GET_USERBYID:
     case SL_FN_PG_TABLE_IS_VISIBLE:
     case SL_FN_PG_ENCODING_TO_CHAR:
-    case SL_FN_ARRAY_TO_STRING:
     case SL_FN_PG_REGCLASS:
     case SL_FN_PG_REGOID:
     case SL_FN_FORMAT_TYPE:
     case SL_FN_PG_SIZE_PRETTY:
     case SL_FN_PG_GET_EXPR: nd->run = sl__k_pg_catalog; return 0;
     case SL_FN_ANY_EQ: nd->run = sl__k_any_eq; return 0;
+    case SL_FN_ARRAY_TO_STRING:
+    case SL_FN_ARRAY_UPPER:
+    case SL_FN_PG_SUBSCRIPT: nd->run = sl__k_array; return 0;
     case SL_FN_PG_GET_INDEXDEF:
     case SL_FN_PG_GET_CONSTRAINTDEF:
     case SL_FN_PG_GET_VIEWDEF:

@@ -150,6 +150,11 @@ typedef struct sl_eval_prog sl_eval_prog;
 /* Compile a bound expression over an input of the given column types.
 ** Fails (0A000) only for a construct the evaluator does not support, naming
 ** it; everything the binder produces is supported. */
+/* The elements of an array kept as its text '{a,"b c",NULL}' (PostgreSQL's
+** array output), one per call from *at (0 to begin): false past the last.
+** The element's text goes to el; *null tells an unquoted NULL. */
+bool sl_array_text_next(const char *a, size_t an, size_t *at, sl_strbuf *el, bool *null);
+
 sl_eval_prog *sl_eval_compile(const sl_bexpr *b, int ncols, const sl_type *input_types,
                               sl_error *err);
 /* The same, with buffers for rows rows at first (they grow with the input):

@@ -428,7 +428,7 @@ bool sl_expr_equal(const sl_expr *a, const sl_expr *b)
     case SL_EXPR_PARAM:
         return a->ival == b->ival;
     case SL_EXPR_SUBQUERY:
-        return sl_query_equal(a->query, b->query);
+        return a->ival == b->ival && sl_query_equal(a->query, b->query);
     case SL_EXPR_FIELD:
         return ast_str_equal(a->text, b->text) && sl_expr_equal(a->left, b->left);
     case SL_EXPR_EXISTS:
@@ -488,6 +488,9 @@ static bool ast_from_equal(const sl_from *a, const sl_from *b)
                ast_str_equal(a->alias, b->alias);
     case SL_FROM_SUBQUERY:
         return ast_str_equal(a->alias, b->alias) && sl_query_equal(a->subquery, b->subquery);
+    case SL_FROM_FUNCTION:
+        return ast_str_equal_ci(a->name, b->name) && ast_str_equal(a->alias, b->alias) &&
+               ast_list_equal(a->args, b->args, ast_expr_equal_v);
     case SL_FROM_JOIN:
         return a->join_type == b->join_type && ast_from_equal(a->left, b->left) &&
                ast_from_equal(a->right, b->right) && sl_expr_equal(a->on, b->on);

@@ -397,6 +397,19 @@ sl_expr *sl__field(sl__parse *p, sl__tok lp, sl_expr *x, sl__tok name)
     return sl__edeep(p, e, sl__dget(p, x));
 }
 
+/* ARRAY(SELECT ...): a subquery with ival 1 (its rows as an array). */
+sl_expr *sl__array_subquery(sl__parse *p, sl__tok name, sl_query *q)
+{
+    if (name.n != 5 || sl_strncasecmp(name.z, "array", 5) != 0) {
+        sl_query_free(q);
+        sl__syntax_error(p, TK_SELECT, name);
+        return NULL;
+    }
+    sl_expr *e = sl__subquery(p, name, q);
+    e->ival = 1;
+    return e;
+}
+
 sl_expr *sl__bool(sl__parse *p, bool v, sl__tok t)
 {
     sl_expr *e = sl_expr_new(SL_EXPR_BOOL, t.pos);
@@ -569,6 +582,24 @@ sl_expr *sl__pgcast(sl__parse *p, sl__tok op, sl_expr *x, sl__ty ty)
     name.n = (int)strlen(name.z);
     sl_expr *e = sl__func(p, name, sl__list(p, NULL, x), false, false, NULL);
     return e;
+}
+
+/* expr::type[]: an array is kept as its text, so the cast is to STRING (the
+** elements are not converted). */
+sl_expr *sl__pgcast_array(sl__parse *p, sl__tok op, sl_expr *x)
+{
+    sl__ty ty = {0};
+    ty.t = sl_type_make_p(SL_TYPE_VARCHAR, SL_MAX_LENGTH, 0);
+    return sl__cast(p, op, x, ty, false);
+}
+
+/* a[i]: the function PG_SUBSCRIPT (element i from 1, NULL out of range). */
+sl_expr *sl__subscript(sl__parse *p, sl__tok op, sl_expr *a, sl_expr *i)
+{
+    sl__tok name = op;
+    name.z = "PG_SUBSCRIPT";
+    name.n = (int)strlen(name.z);
+    return sl__func(p, name, sl__list(p, sl__list(p, NULL, a), i), false, false, NULL);
 }
 
 sl_expr *sl__cast(sl__parse *p, sl__tok kw, sl_expr *x, sl__ty ty, bool try_cast)
@@ -896,6 +927,19 @@ sl_from *sl__from_qtable(sl__parse *p, sl__tok schema, sl__tok name, sl__tok ali
     f->pos = schema.pos;
     f->schema = sl__name(p, schema);
     return f;
+}
+
+sl_from *sl__from_function(sl__parse *p, sl__tok schema, sl__tok name, sl_list *args,
+                           sl__tok alias)
+{
+    if (schema.z != name.z && !sl__is_pg_catalog(schema))
+        sl_error_set(p->err, SL_ERR_UNDEFINED_FUNCTION, schema.pos,
+                     "function %.*s.%.*s does not exist", schema.n, schema.z, name.n, name.z);
+    sl_from *f = sl__from_new(SL_FROM_FUNCTION, schema.pos);
+    f->name = sl__name(p, name);
+    f->args = args;
+    sl__alias(p, f, alias);
+    return sl__fdeep(p, f, sl__dlist(p, args));
 }
 
 sl_expr *sl__qfunc(sl__parse *p, sl__tok schema, sl__tok name, sl_list *args)

@@ -191,11 +191,18 @@ sl_from *sl__from_table(sl__parse *p, sl__tok name, sl__tok alias);
 ** pg_catalog.f(args); OPERATOR(pg_catalog.op); expr::pg_catalog.type. */
 sl_from *sl__from_qtable(sl__parse *p, sl__tok schema, sl__tok name, sl__tok alias);
 sl_expr *sl__qfunc(sl__parse *p, sl__tok schema, sl__tok name, sl_list *args);
+/* [schema.]name(args) [AS alias] in FROM (schema == name: unqualified). */
+sl_from *sl__from_function(sl__parse *p, sl__tok schema, sl__tok name, sl_list *args,
+                           sl__tok alias);
 sl_expr *sl__qbinary(sl__parse *p, sl__tok schema, sl__tok op, sl_expr *l, sl_expr *r);
 sl__ty sl__type_qualified(sl__parse *p, sl__tok schema, sl__tok name);
 /* expr::type: a CAST, or for regclass / regtype / regnamespace the function
 ** PG_REGCLASS / PG_REGOID of expr. */
 sl_expr *sl__pgcast(sl__parse *p, sl__tok op, sl_expr *x, sl__ty ty);
+/* expr::type[] (a CAST to STRING: arrays are their text) and a[i]. */
+sl_expr *sl__pgcast_array(sl__parse *p, sl__tok op, sl_expr *x);
+sl_expr *sl__array_subquery(sl__parse *p, sl__tok name, sl_query *q);
+sl_expr *sl__subscript(sl__parse *p, sl__tok op, sl_expr *a, sl_expr *i);
 sl_from *sl__from_subquery(sl__parse *p, sl__tok lp, sl_query *q, sl__tok alias);
 sl_from *sl__from_join(sl__parse *p, sl_from *l, int type, sl_from *r, sl_expr *on, sl__tok kw);
 sl_from *sl__from_window(sl__parse *p, sl__tok table_kw, sl__tok fn, sl_list *args, sl__tok alias);

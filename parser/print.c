@@ -457,7 +457,7 @@ static void pr_expr(pr_ctx *p, const sl_expr *e)
         sl_strbuf_appendf(sb, "$%lld", (long long)e->ival);
         break;
     case SL_EXPR_SUBQUERY:
-        sl_strbuf_append_char(sb, '(');
+        sl_strbuf_append(sb, e->ival ? "ARRAY(" : "(");
         pr_query(p, e->query);
         sl_strbuf_append_char(sb, ')');
         break;
@@ -510,6 +510,16 @@ static void pr_from(pr_ctx *p, const sl_from *f)
     case SL_FROM_SUBQUERY:
         sl_strbuf_append_char(sb, '(');
         pr_query(p, f->subquery);
+        sl_strbuf_append_char(sb, ')');
+        break;
+    case SL_FROM_FUNCTION:
+        pr_ident(p, f->name);
+        sl_strbuf_append_char(sb, '(');
+        for (int i = 0; i < sl_list_len(f->args); i++) {
+            if (i > 0)
+                sl_strbuf_append(sb, ", ");
+            pr_expr(p, sl_list_get(f->args, i));
+        }
         sl_strbuf_append_char(sb, ')');
         break;
     case SL_FROM_JOIN:

@@ -149,6 +149,8 @@ typedef enum sl_from_kind {
     SL_FROM_SUBQUERY, /* (query) [AS alias] */
     SL_FROM_JOIN,     /* left join_type JOIN right ON on */
     SL_FROM_WINDOW,   /* TABLE(TUMBLE|HOP|CUMULATE(TABLE name, DESCRIPTOR(col), args...)) [AS alias] */
+    SL_FROM_FUNCTION, /* PostgreSQL: [schema.]name(args) [AS alias], a set-returning function
+                         (generate_series, unnest) */
 } sl_from_kind;
 
 /* SEMI / ANTI / SINGLE are the binder's, for subqueries (bind.c): EXISTS and
@@ -176,7 +178,8 @@ struct sl_from {
     sl_from *input;     /* WINDOW: the TABLE argument (an SL_FROM_TABLE node) */
     char *time_col;     /* WINDOW: DESCRIPTOR(column) */
     int time_col_pos;   /* WINDOW: byte offset of the descriptor column */
-    sl_list *args;      /* WINDOW: of sl_expr* — TUMBLE: size [, offset];
+    sl_list *args;      /* FUNCTION: its arguments (sl_expr*);
+                           WINDOW: of sl_expr* — TUMBLE: size [, offset];
                            HOP: slide, size [, offset]; CUMULATE: step, size [, offset] */
 };
 

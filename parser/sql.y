@@ -34,6 +34,7 @@
 %token ID STRING NUMBER.
 %token PARAM. /* $n (cursors slice) */
 %token XSTRING. /* X'0a1b': a binary string */
+%token LBRACKET RBRACKET. /* PostgreSQL: a[i], expr::type[] */
 
 %fallback ID
   ALTER ASC BEGIN BIGINT BINARY BOOLEAN BYTES CHAR COMMENT CONNECTORS CONSTRAINT CUMULATE
@@ -58,6 +59,7 @@
 %right UMINUS.
 %left COLLATE.
 %left DCOLON.
+%left LBRACKET.
 
 /* ---------------------------------------------------------------- input */
 input ::= cmdlist.
@@ -477,6 +479,11 @@ join_type(A) ::= FULL OUTER.             { A = SL_JOIN_FULL; }
 from_prim(A) ::= nm(N) as_opt(X).        { A = sl__from_table(p, N, X); }
 /* PostgreSQL: a schema-qualified relation (pg_catalog.pg_class, public.t). */
 from_prim(A) ::= nm(S) DOT nm(N) as_opt(X). { A = sl__from_qtable(p, S, N, X); }
+/* PostgreSQL: a set-returning function, generate_series(1, 3) AS s. */
+from_prim(A) ::= nm(N) LP exprlist(L) RP as_opt(X).
+                                         { A = sl__from_function(p, N, N, L, X); }
+from_prim(A) ::= nm(S) DOT nm(N) LP exprlist(L) RP as_opt(X).
+                                         { A = sl__from_function(p, S, N, L, X); }
 from_prim(A) ::= LP(K) query(Q) RP as_opt(X).
                                          { A = sl__from_subquery(p, K, Q, X); }
 from_prim(A) ::= LP joined(F) RP.        { A = F; }
@@ -654,12 +661,21 @@ expr(A) ::= expr(X) NOT(K) LIKE expr(Y) ESCAPE expr(E). [LIKE]
 ** (psql, pgJDBC): expr::type, the POSIX regular expression operators ~ !~ ~* !~*
 ** also as OPERATOR(pg_catalog.~), COLLATE (accepted, ignored: one collation),
 ** scalar subqueries (SELECT ...) (the binder makes them LEFT JOINs), field
-** selection (expr).name,
-** schema-qualified function calls pg_catalog.f(...). Double-quoted identifiers
-** and E'...' strings are the tokenizer's. */
+** selection (expr).name, schema-qualified function calls pg_catalog.f(...),
+** arrays (kept as their text '{a,b}'): ARRAY(SELECT ...), a[i] and
+** expr::type[]. Double-quoted identifiers and E'...' strings are the
+** tokenizer's. */
 expr(A) ::= expr(X) DCOLON(K) type(T).   { A = sl__pgcast(p, K, X, T); }
 expr(A) ::= expr(X) DCOLON(K) nm(S) DOT nm(N).
                                          { A = sl__pgcast(p, K, X, sl__type_qualified(p, S, N)); }
+expr(A) ::= expr(X) DCOLON(K) type LBRACKET RBRACKET.
+                                         { A = sl__pgcast_array(p, K, X); }
+expr(A) ::= expr(X) DCOLON(K) nm DOT nm LBRACKET RBRACKET.
+                                         { A = sl__pgcast_array(p, K, X); }
+expr(A) ::= fname(N) LP qsel(Q) qtail(T) RP.
+                                         { A = sl__array_subquery(p, N, sl__query_tail(p, Q, T)); }
+expr(A) ::= expr(X) LBRACKET(K) expr(I) RBRACKET.
+                                         { A = sl__subscript(p, K, X, I); }
 expr(A) ::= expr(X) TILDE(K) expr(Y).    { A = sl__binary(p, SL_OP_REGEX, X, Y, K); }
 expr(A) ::= expr(X) NTILDE(K) expr(Y).   { A = sl__binary(p, SL_OP_NOT_REGEX, X, Y, K); }
 expr(A) ::= expr(X) ITILDE(K) expr(Y).   { A = sl__binary(p, SL_OP_IREGEX, X, Y, K); }

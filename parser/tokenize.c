@@ -306,6 +306,8 @@ void sl_tokenize_next(const char *sql, size_t len, size_t off, sl_token *tok)
         case ';': type = TK_SEMI; break;
         case '(': type = TK_LP; break;
         case ')': type = TK_RP; break;
+        case '[': type = TK_LBRACKET; break; /* PostgreSQL: a[i], ::type[] */
+        case ']': type = TK_RBRACKET; break;
         case ',': type = TK_COMMA; break;
         case '.': type = TK_DOT; break;
         case '*': type = TK_STAR; break;

@@ -649,6 +649,54 @@ static int sl__bind_join(sl_binder *b, const sl_from *f, sl__rel *out)
     return 0;
 }
 
+/* generate_series(a, b [, step]) (BIGINT) or unnest(array) (STRING) in FROM:
+** constant arguments; the column is named by the alias, else the function. */
+static int sl__bind_function(sl_binder *b, const sl_from *f, sl__rel *out)
+{
+    bool series = sl_strcasecmp(f->name, "generate_series") == 0;
+    bool unnest = sl_strcasecmp(f->name, "unnest") == 0;
+    int n = sl_list_len(f->args);
+    if ((!series && !unnest) || (series && (n < 2 || n > 3)) || (unnest && n != 1)) {
+        sl_error_set(b->err, SL_ERR_UNDEFINED_FUNCTION, f->pos, "function %s does not exist",
+                     f->name);
+        sl_error_hint(b->err, "FROM takes the set-returning functions generate_series(start, "
+                              "stop [, step]) and unnest(array).");
+        return -1;
+    }
+    sl_lp *lp = sl_lp_new(SL_LP_FUNCTION, NULL);
+    lp->pos = f->pos;
+    lp->table = sl_strdup(series ? "generate_series" : "unnest");
+    sl_scope empty = {0, NULL};
+    sl_bind_ctx ctx = {&empty, b->err, "FROM", NULL, NULL, b->params};
+    for (int i = 0; i < n; i++) {
+        sl_bexpr *x = sl_bind_expr(&ctx, sl_list_get(f->args, i));
+        if (!x) {
+            sl_lp_free(lp);
+            return -1;
+        }
+        bool ok = x->type.id == SL_TYPE_NULL ||
+                  (series ? sl_type_is_integer(x->type.id) : sl_type_is_string(x->type.id));
+        sl__lp_push_expr(lp, x);
+        if (!ok) {
+            char *ts = sl_type_to_string(x->type);
+            sl_error_set(b->err, SL_ERR_UNDEFINED_FUNCTION, f->pos,
+                         "function %s(%s) does not exist", lp->table, ts);
+            sl_error_hint(b->err, series ? "generate_series takes integers."
+                                         : "unnest takes an array.");
+            sl_free(ts);
+            sl_lp_free(lp);
+            return -1;
+        }
+    }
+    sl_type t = series ? sl_type_make(SL_TYPE_BIGINT)
+                       : sl_type_make_p(SL_TYPE_VARCHAR, SL_MAX_LENGTH, 0);
+    t.not_null = series;
+    sl_lp_add_col(lp, f->alias ? f->alias : lp->table, t, false);
+    out->lp = lp;
+    sl__rel_scope(out, f->alias ? f->alias : lp->table);
+    return 0;
+}
+
 static int sl__bind_from(sl_binder *b, const sl_from *f, sl__rel *out)
 {
     switch (f->kind) {
@@ -665,6 +713,8 @@ static int sl__bind_from(sl_binder *b, const sl_from *f, sl__rel *out)
         return sl__bind_join(b, f, out);
     case SL_FROM_WINDOW:
         return sl__bind_window(b, f, out);
+    case SL_FROM_FUNCTION:
+        return sl__bind_function(b, f, out);
     }
     return sl_error_set(b->err, SL_ERR_INTERNAL, f->pos, "unknown FROM item");
 }
@@ -1095,9 +1145,269 @@ static sl_list *sl__bind_srfs(sl_binder *b, const sl_list *items, sl__rel *in)
     return out;
 }
 
+/* ------------------------------------------------------------------------
+** ARRAY(subquery) in a select list: the SELECT's FROM gets an APPLY node per
+** subquery (bounded.c runs the subquery for each of its rows, the outer
+** columns it names as values) and the item names the APPLY's column. A
+** column the subquery's own FROM does not have but the outer query's does is
+** an outer reference: its node keeps ival = outer column + 1.
+*/
+typedef struct sl__outer {
+    const sl_scope *inner; /* the subquery's FROM */
+    const sl_scope *outer; /* the query around it */
+} sl__outer;
+
+static void sl__mark_outer_expr(sl_expr *e, const sl__outer *o)
+{
+    if (!e)
+        return;
+    if (e->kind == SL_EXPR_COLUMN) {
+        sl_error local = SL_ERROR_INIT;
+        const char *name = e->text ? e->text : "";
+        int in = o->inner ? sl_scope_resolve(o->inner, e->qualifier, name, e->pos, &local) : -1;
+        sl_error_reset(&local);
+        int out = in < 0 ? sl_scope_resolve(o->outer, e->qualifier, name, e->pos, &local) : -1;
+        sl_error_reset(&local);
+        e->ival = out >= 0 ? out + 1 : 0;
+        return;
+    }
+    sl__mark_outer_expr(e->left, o);
+    sl__mark_outer_expr(e->right, o);
+    for (int i = 0; i < sl_list_len(e->args); i++)
+        sl__mark_outer_expr(sl_list_get(e->args, i), o);
+}
+
+static void sl__mark_outer_from(sl_from *f, const sl__outer *o)
+{
+    if (!f)
+        return;
+    sl__mark_outer_from(f->left, o);
+    sl__mark_outer_from(f->right, o);
+    sl__mark_outer_expr(f->on, o);
+    for (int i = 0; f->kind == SL_FROM_FUNCTION && i < sl_list_len(f->args); i++)
+        sl__mark_outer_expr(sl_list_get(f->args, i), o);
+}
+
+static void sl__mark_outer(sl_query *q, const sl__outer *o)
+{
+    for (int i = 0; i < sl_list_len(q->items); i++)
+        sl__mark_outer_expr(((sl_select_item *)sl_list_get(q->items, i))->expr, o);
+    sl__mark_outer_from(q->from, o);
+    sl__mark_outer_expr(q->where, o);
+    for (int i = 0; i < sl_list_len(q->group_by); i++)
+        sl__mark_outer_expr(sl_list_get(q->group_by, i), o);
+    sl__mark_outer_expr(q->having, o);
+    for (int i = 0; i < sl_list_len(q->order_by); i++)
+        sl__mark_outer_expr(((sl_order_item *)sl_list_get(q->order_by, i))->expr, o);
+}
+
+typedef struct sl__outer_vals {
+    const sl_type *types;      /* the outer columns' types */
+    const char *const *vals;   /* their values as text (NULL = NULL), or NULL: all NULL */
+} sl__outer_vals;
+
+static void sl__subst_outer_expr(sl_expr *e, const sl__outer_vals *v)
+{
+    if (!e)
+        return;
+    if (e->kind == SL_EXPR_COLUMN && e->ival > 0) {
+        int c = (int)e->ival - 1;
+        const char *val = v->vals ? v->vals[c] : NULL;
+        sl_expr *lit = val ? sl_expr_literal(SL_EXPR_STRING, val, strlen(val), e->pos)
+                           : sl_expr_new(SL_EXPR_NULL, e->pos);
+        sl_free(e->text);
+        sl_free(e->qualifier);
+        e->text = e->qualifier = NULL;
+        e->kind = SL_EXPR_CAST;
+        e->ival = 0;
+        e->type = v->types[c];
+        e->type.not_null = false;
+        e->left = lit;
+        return;
+    }
+    sl__subst_outer_expr(e->left, v);
+    sl__subst_outer_expr(e->right, v);
+    for (int i = 0; i < sl_list_len(e->args); i++)
+        sl__subst_outer_expr(sl_list_get(e->args, i), v);
+}
+
+static void sl__subst_outer_from(sl_from *f, const sl__outer_vals *v)
+{
+    if (!f)
+        return;
+    sl__subst_outer_from(f->left, v);
+    sl__subst_outer_from(f->right, v);
+    sl__subst_outer_expr(f->on, v);
+    for (int i = 0; f->kind == SL_FROM_FUNCTION && i < sl_list_len(f->args); i++)
+        sl__subst_outer_expr(sl_list_get(f->args, i), v);
+}
+
+sl_query *sl_bind_apply_query(const sl_query *sub, const sl_type *types, const char *const *vals)
+{
+    sl_query *q = sl_query_dup(sub);
+    sl__outer_vals v = {types, vals};
+    for (int i = 0; i < sl_list_len(q->items); i++)
+        sl__subst_outer_expr(((sl_select_item *)sl_list_get(q->items, i))->expr, &v);
+    sl__subst_outer_from(q->from, &v);
+    sl__subst_outer_expr(q->where, &v);
+    for (int i = 0; i < sl_list_len(q->group_by); i++)
+        sl__subst_outer_expr(sl_list_get(q->group_by, i), &v);
+    sl__subst_outer_expr(q->having, &v);
+    for (int i = 0; i < sl_list_len(q->order_by); i++)
+        sl__subst_outer_expr(((sl_order_item *)sl_list_get(q->order_by, i))->expr, &v);
+    return q;
+}
+
+/* An APPLY of ARRAY(e->query) over in, named name: in gets its column. */
+static int sl__bind_apply(sl_binder *b, sl__rel *in, const sl_expr *e, const char *name)
+{
+    const sl_query *s = e->query;
+    if (s->kind != SL_QUERY_SELECT)
+        return sl_error_set(b->err, SL_ERR_NOT_SUPPORTED, e->pos,
+                            "ARRAY(subquery) takes a SELECT");
+    sl_query *sub = sl_query_dup(s);
+    sl_type *types = sl_calloc((size_t)in->lp->ncols + 1, sizeof(sl_type));
+    for (int i = 0; i < in->lp->ncols; i++)
+        types[i] = in->lp->cols[i].type;
+    /* the arguments of functions in its FROM name the outer query's columns
+    ** (as PostgreSQL's implicit LATERAL); the rest may name its FROM's */
+    sl_scope is = {0, NULL}, os = sl__scope_of(in);
+    sl__outer o = {NULL, &os};
+    sl__mark_outer_from(sub->from, &o);
+    sl_query *probe = sl_bind_apply_query(sub, types, NULL);
+    sl__rel inner = {0};
+    if (probe->from && sl__bind_from(b, probe->from, &inner) != 0) {
+        sl_query_free(probe);
+        sl_query_free(sub);
+        sl_free(types);
+        return -1;
+    }
+    sl_query_free(probe);
+    if (inner.lp)
+        is = sl__scope_of(&inner);
+    o.inner = inner.lp ? &is : NULL;
+    sl__mark_outer(sub, &o);
+    sl__rel_free(&inner);
+    /* bind it once with NULL outer values: its errors now, one column */
+    probe = sl_bind_apply_query(sub, types, NULL);
+    sl_free(types);
+    sl_list *pending = b->applies;
+    b->applies = NULL;
+    sl_lp *plp = sl_bind_query(b, probe);
+    b->applies = pending;
+    sl_query_free(probe);
+    if (!plp) {
+        sl_query_free(sub);
+        return -1;
+    }
+    int ncols = plp->ncols;
+    sl_lp_free(plp);
+    if (ncols != 1) {
+        sl_query_free(sub);
+        return sl_error_set(b->err, SL_ERR_SYNTAX, e->pos, "subquery must return only one column");
+    }
+    sl_lp *a = sl_lp_new(SL_LP_APPLY, in->lp);
+    a->pos = e->pos;
+    a->subquery = sub;
+    for (int i = 0; i < in->lp->ncols; i++)
+        sl_lp_add_col(a, in->lp->cols[i].name, in->lp->cols[i].type, in->lp->cols[i].rowtime);
+    sl_type t = sl_type_make_p(SL_TYPE_VARCHAR, SL_MAX_LENGTH, 0);
+    t.not_null = true;
+    sl_lp_add_col(a, name, t, false);
+    /* the same names as before, and the new column unqualified */
+    int n = a->ncols;
+    sl_scope_col *cols = sl_calloc((size_t)n, sizeof(sl_scope_col));
+    char **quals = sl_calloc((size_t)n, sizeof(char *));
+    for (int i = 0; i < n - 1; i++) {
+        quals[i] = sl_strdup(in->cols[i].qualifier);
+        cols[i] = in->cols[i];
+        cols[i].qualifier = quals[i];
+    }
+    cols[n - 1].name = a->cols[n - 1].name;
+    cols[n - 1].type = t;
+    cols[n - 1].hidden = true;
+    in->lp = a;
+    sl__rel_clear(in);
+    in->cols = cols;
+    in->quals = quals;
+    in->nquals = n;
+    return 0;
+}
+
+static bool sl__has_array(const sl_expr *e)
+{
+    if (!e)
+        return false;
+    if (e->kind == SL_EXPR_SUBQUERY && e->ival == 1)
+        return true;
+    if (sl__has_array(e->left) || sl__has_array(e->right))
+        return true;
+    for (int i = 0; i < sl_list_len(e->args); i++)
+        if (sl__has_array(sl_list_get(e->args, i)))
+            return true;
+    return false;
+}
+
+/* Replace each ARRAY(subquery) of e by a column "?arrayN", the subquery
+** expression kept in *list. */
+static void sl__lift_arrays(sl_expr *e, sl_list **list)
+{
+    if (!e)
+        return;
+    if (e->kind == SL_EXPR_SUBQUERY && e->ival == 1) {
+        sl_expr *sub = sl_malloc(sizeof *sub);
+        *sub = *e;
+        if (!*list)
+            *list = sl_list_new();
+        sl_list_push(*list, sub);
+        memset(e, 0, sizeof *e);
+        e->kind = SL_EXPR_COLUMN;
+        e->pos = sub->pos;
+        e->op_pos = -1;
+        char name[32];
+        snprintf(name, sizeof name, "?array%d", sl_list_len(*list));
+        e->text = sl_strdup(name);
+        return;
+    }
+    sl__lift_arrays(e->left, list);
+    sl__lift_arrays(e->right, list);
+    for (int i = 0; i < sl_list_len(e->args); i++)
+        sl__lift_arrays(sl_list_get(e->args, i), list);
+}
+
+static void sl__expr_free_v(void *e)
+{
+    sl_expr_free(e);
+}
+
+static int sl__bind_query_rel(sl_binder *b, const sl_query *q, sl__rel *out);
+
+/* A SELECT with ARRAY(subquery) items: the items name APPLY columns. */
+static int sl__bind_select_arrays(sl_binder *b, const sl_query *q, sl__rel *out)
+{
+    sl_query *d = sl_query_dup(q);
+    sl_list *list = NULL;
+    for (int i = 0; i < sl_list_len(d->items); i++) {
+        sl_select_item *it = sl_list_get(d->items, i);
+        bool whole = it->expr->kind == SL_EXPR_SUBQUERY && it->expr->ival == 1;
+        sl__lift_arrays(it->expr, &list);
+        if (whole && !it->alias)
+            it->alias = sl_strdup("array"); /* PostgreSQL's name of the column */
+    }
+    sl_list *pending = b->applies;
+    b->applies = list;
+    int rc = sl__bind_query_rel(b, d, out);
+    b->applies = pending;
+    sl_list_free(list, sl__expr_free_v);
+    sl_query_free(d);
+    return rc;
+}
+
 static int sl__bind_select(sl_binder *b, const sl_query *q, sl__rel *out)
 {
     sl__rel in = {0};
+    sl_list *applies = b->applies;
+    b->applies = NULL; /* this SELECT's, not its FROM's subqueries' */
     if (q->from) {
         if (sl__bind_from(b, q->from, &in) != 0)
             return -1;
@@ -1107,6 +1417,13 @@ static int sl__bind_select(sl_binder *b, const sl_query *q, sl__rel *out)
         in.lp->rows = sl_calloc(1, sizeof(sl_bexpr **));
         in.lp->rows[0] = sl_calloc(1, sizeof(sl_bexpr *));
         sl__rel_scope(&in, NULL);
+    }
+    for (int i = 0; i < sl_list_len(applies); i++) {
+        const sl_expr *e = sl_list_get(applies, i);
+        char name[32];
+        snprintf(name, sizeof name, "?array%d", i + 1);
+        if (sl__bind_apply(b, &in, e, name) != 0)
+            goto fail;
     }
     sl_scope scope = sl__scope_of(&in);
     if (q->where) {
@@ -1704,19 +2021,26 @@ static int sl__bind_select_subqueries(sl_binder *b, const sl_query *q, sl__rel *
 static int sl__bind_query_rel(sl_binder *b, const sl_query *q, sl__rel *out)
 {
     int rc;
-    bool subq = false;
-    for (int i = 0; q->kind == SL_QUERY_SELECT && i < sl_list_len(q->items); i++)
-        subq |= sl__has_subquery(((const sl_select_item *)sl_list_get(q->items, i))->expr);
+    bool subq = false, arrays = false;
+    for (int i = 0; q->kind == SL_QUERY_SELECT && i < sl_list_len(q->items); i++) {
+        const sl_expr *e = ((const sl_select_item *)sl_list_get(q->items, i))->expr;
+        arrays |= sl__has_array(e);
+        subq |= sl__has_subquery(e);
+    }
     switch (q->kind) {
     case SL_QUERY_SELECT:
         if (q->from && sl__has_subquery(q->where)) { /* decorrelated: joins */
             sl_query *d = sl_query_dup(q);
             rc = sl__lift_where(b, d, &d->where);
             if (rc == 0)
-                rc = subq ? sl__bind_select_subqueries(b, d, out) : sl__bind_select(b, d, out);
+                rc = arrays ? sl__bind_select_arrays(b, d, out)
+                     : subq ? sl__bind_select_subqueries(b, d, out)
+                            : sl__bind_select(b, d, out);
             sl_query_free(d);
         } else {
-            rc = subq ? sl__bind_select_subqueries(b, q, out) : sl__bind_select(b, q, out);
+            rc = arrays ? sl__bind_select_arrays(b, q, out)
+                 : subq ? sl__bind_select_subqueries(b, q, out)
+                        : sl__bind_select(b, q, out);
         }
         break;
     case SL_QUERY_UNION: rc = sl__bind_union(b, q, out); break;

@@ -1228,6 +1228,15 @@ static sl_bexpr *sl__bind_call(sl_bind_ctx *ctx, const sl_expr *e, const sl_func
             return NULL;
         }
     }
+    for (int i = 0; i < n; i++) {
+        if (v[i]->kind == SL_BX_LITERAL && v[i]->text && sl_type_is_string(v[i]->type.id) &&
+            sl_func_takes_oid(f, i)) {
+            sl_bexpr **a = sl_calloc(1, sizeof(sl_bexpr *));
+            a[0] = v[i];
+            v[i] = sl__call(SL_FN_PG_REGCLASS, sl_type_make(SL_TYPE_BIGINT), v[i]->pos, a, 1);
+            sl_free(a);
+        }
+    }
     sl_type t;
     if (sl_func_scalar_type(f, e->text ? e->text : f->name, v, n, e->pos, &t, ctx->err) < 0) {
         sl__free_args(v, n);

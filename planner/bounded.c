@@ -8,8 +8,10 @@
 ** condition as the residual), sorts through exec/op_sort.c (PostgreSQL's
 ** NULL order), LIMIT / OFFSET, UNION ALL (both inputs' rows) and DISTINCT /
 ** UNION (an aggregation without calls: the rows sorted, each distinct one
-** once), set-returning functions of a select list (srf.c). Rows go to the
-** session's sl_result_sink like any query's. Other operators (aggregate
+** once), set-returning functions of a select list (srf.c), generate_series
+** / unnest in FROM, and APPLY (ARRAY(subquery): the subquery bound and run
+** per input row, its outer references made that row's values). Rows go to
+** the session's sl_result_sink like any query's. Other operators (aggregate
 ** calls, windows) are 0A000 here for now. The catalog functions that read
 ** the session's objects (pg_get_indexdef...) reach it through the
 ** evaluation's sl_eval_env.catalog_def (syscat.c's sl_sysrel_def).
@@ -29,6 +31,8 @@ static bool sl__scans(const sl_lp *lp, bool sysrel)
         return true;
     if (sysrel && lp->kind == SL_LP_EXPAND) /* set-returning functions run only here too */
         return true;
+    if ((lp->kind == SL_LP_FUNCTION || lp->kind == SL_LP_APPLY) && sysrel)
+        return true; /* generate_series, unnest, ARRAY(subquery): bounded too */
     return sl__scans(lp->input, sysrel) || sl__scans(lp->right, sysrel);
 }
 
@@ -212,6 +216,147 @@ static sl_chunk *sl__expand(sl__bq *q, const sl_lp *lp)
     sl_free(sets);
     sl_chunk_free(a);
     sl_chunk_free(in);
+    return out;
+}
+
+static sl_chunk *sl__run(sl__bq *q, const sl_lp *lp);
+
+/* Element text v of PostgreSQL's array output: quoted when empty, NULL, or
+** holding braces, commas, quotes, backslashes or white space. */
+static void sl__array_elem(sl_strbuf *sb, const char *v, size_t n)
+{
+    bool quote = n == 0 || (n == 4 && sl_strncasecmp(v, "null", 4) == 0);
+    for (size_t i = 0; !quote && i < n; i++)
+        quote = strchr("{},\"\\ \t\n\r\v\f", v[i]) != NULL;
+    if (!quote) {
+        sl_strbuf_append_n(sb, v, n);
+        return;
+    }
+    sl_strbuf_append_char(sb, '"');
+    for (size_t i = 0; i < n; i++) {
+        if (v[i] == '"' || v[i] == '\\')
+            sl_strbuf_append_char(sb, '\\');
+        sl_strbuf_append_char(sb, v[i]);
+    }
+    sl_strbuf_append_char(sb, '"');
+}
+
+/* APPLY: for each input row, its subquery with the outer references made the
+** row's values, bound and run here; its rows become the array text. */
+static sl_chunk *sl__apply(sl__bq *q, const sl_lp *lp)
+{
+    sl_chunk *in = sl__run(q, lp->input);
+    if (!in)
+        return NULL;
+    int nin = lp->input->ncols;
+    sl_type *types = sl__lp_types(lp->input);
+    sl_strbuf *vb = sl_calloc((size_t)nin + 1, sizeof(sl_strbuf));
+    const char **vals = sl_calloc((size_t)nin + 1, sizeof(char *));
+    sl_strbuf arr = SL_STRBUF_INIT, el = SL_STRBUF_INIT;
+    sl_chunk *out = sl__new_for(lp, in->nrows);
+    for (int r = 0; r < in->nrows; r++) {
+        for (int c = 0; c < nin; c++) {
+            sl_strbuf_reset(&vb[c]);
+            vals[c] = sl_value_format_tz(&vb[c], &in->cols[c], r, q->env.tz)
+                          ? sl_strbuf_cstr(&vb[c])
+                          : NULL;
+        }
+        sl_query *sub = sl_bind_apply_query(lp->subquery, types, vals);
+        sl_binder b = sl__binder(q->s, q->err);
+        sl_lp *slp = sl_bind_query(&b, sub);
+        sl_query_free(sub);
+        sl_chunk *rows = slp ? sl__run(q, slp) : NULL;
+        if (!rows) {
+            sl_lp_free(slp);
+            sl_chunk_free(out);
+            out = NULL;
+            break;
+        }
+        sl_strbuf_reset(&arr);
+        sl_strbuf_append_char(&arr, '{');
+        for (int k = 0; k < rows->nrows; k++) {
+            if (k > 0)
+                sl_strbuf_append_char(&arr, ',');
+            sl_strbuf_reset(&el);
+            if (sl_value_format_tz(&el, &rows->cols[0], k, q->env.tz))
+                sl__array_elem(&arr, el.buf ? el.buf : "", el.len);
+            else
+                sl_strbuf_append(&arr, "NULL");
+        }
+        sl_strbuf_append_char(&arr, '}');
+        int d = sl_chunk_append_row(out, SL_ROW_INSERT);
+        for (int c = 0; c < nin; c++)
+            sl_chunk_set_from(out, c, d, in, c, r);
+        sl_chunk_set_str(out, nin, d, arr.buf, arr.len);
+        sl_chunk_free(rows);
+        sl_lp_free(slp);
+    }
+    for (int c = 0; c < nin; c++)
+        sl_strbuf_free(&vb[c]);
+    sl_free(vb);
+    sl_free(vals);
+    sl_free(types);
+    sl_strbuf_free(&arr);
+    sl_strbuf_free(&el);
+    sl_chunk_free(in);
+    return out;
+}
+
+/* generate_series(a, b [, step]) / unnest(array): its arguments evaluated
+** once, its rows (none when an argument is NULL). */
+static sl_chunk *sl__function(sl__bq *q, const sl_lp *lp)
+{
+    sl_chunk *one = sl_chunk_new(0, NULL, 1);
+    sl_chunk_append_row(one, SL_ROW_INSERT);
+    sl_type at[3];
+    for (int i = 0; i < lp->nexprs && i < 3; i++)
+        at[i] = lp->exprs[i]->type;
+    sl_chunk *args = sl_chunk_new(lp->nexprs, at, 1);
+    int rc = 0;
+    for (int i = 0; rc == 0 && i < lp->nexprs; i++) {
+        sl_eval_prog *p = sl_eval_compile(lp->exprs[i], 0, NULL, q->err);
+        rc = p ? sl_eval_into(p, one, &q->env, args, i, q->err) : -1;
+        sl_eval_free(p);
+    }
+    args->nrows = 1;
+    sl_chunk_free(one);
+    bool null = false;
+    for (int i = 0; rc == 0 && i < lp->nexprs; i++)
+        null |= lp->exprs[i]->type.id == SL_TYPE_NULL || args->cols[i].nulls[0];
+    sl_chunk *out = rc == 0 ? sl__new_for(lp, 16) : NULL;
+    if (out && !null && strcmp(lp->table, "generate_series") == 0) {
+        int64_t a = args->cols[0].v.i64[0], b = args->cols[1].v.i64[0];
+        int64_t step = lp->nexprs > 2 ? args->cols[2].v.i64[0] : 1;
+        if (step == 0) {
+            sl_error_set(q->err, SL_ERR_INVALID_PARAMETER, lp->pos, "step size cannot equal zero");
+            sl_chunk_free(out);
+            out = NULL;
+        } else if (((double)b - (double)a) / (double)step > 1e7) {
+            sl_error_set(q->err, SL_ERR_PROGRAM_LIMIT, lp->pos,
+                         "generate_series gives at most 10000000 rows here");
+            sl_chunk_free(out);
+            out = NULL;
+        }
+        for (int64_t v = a; out && (step > 0 ? v <= b : v >= b); v += step) {
+            sl_chunk_set_i64(out, 0, sl_chunk_append_row(out, SL_ROW_INSERT), v);
+            if ((step > 0 && v > INT64_MAX - step) || (step < 0 && v < INT64_MIN - step))
+                break;
+        }
+    } else if (out && !null) {
+        const sl_str *a = &args->cols[0].v.str[0];
+        sl_strbuf el = SL_STRBUF_INIT;
+        size_t pos = 0;
+        bool enull;
+        while (sl_array_text_next(a->ptr, a->len, &pos, &el, &enull)) {
+            int d = sl_chunk_append_row(out, SL_ROW_INSERT);
+            if (enull)
+                sl_chunk_set_null(out, 0, d);
+            else
+                sl_chunk_set_str(out, 0, d, el.buf ? el.buf : "", el.len);
+        }
+        sl_strbuf_free(&el);
+    }
+    sl_chunk_free(args);
     return out;
 }
 
@@ -409,6 +554,10 @@ static sl_chunk *sl__run(sl__bq *q, const sl_lp *lp)
     }
     case SL_LP_EXPAND:
         return sl__expand(q, lp);
+    case SL_LP_APPLY:
+        return sl__apply(q, lp);
+    case SL_LP_FUNCTION:
+        return sl__function(q, lp);
     case SL_LP_LIMIT: {
         sl_chunk *in = sl__run(q, lp->input);
         if (!in)

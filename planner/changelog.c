@@ -291,6 +291,14 @@ static int sl__analyze(sl_lp *lp, sl_error *err)
             lp->cause = in_cause ? in_cause : lp;
         }
         break;
+    case SL_LP_APPLY:
+        return sl_error_set(err, SL_ERR_NOT_SUPPORTED, lp->pos,
+                            "ARRAY(subquery) is supported only in queries over the catalog "
+                            "relations");
+    case SL_LP_FUNCTION:
+        return sl_error_set(err, SL_ERR_NOT_SUPPORTED, lp->pos,
+                            "function %s in FROM is supported only in queries over the catalog "
+                            "relations", lp->table);
     case SL_LP_SINK:
         lp->changelog = in;
         lp->cause = in_cause;

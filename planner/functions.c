@@ -97,6 +97,8 @@ static const sl_func sl__funcs[SL_FN__COUNT] = {
     [SL_FN_PG_REGOID] = {"PG_REGOID", SL_FN_PG_REGOID, SC, 1, 1},
     [SL_FN_FORMAT_TYPE] = {"FORMAT_TYPE", SL_FN_FORMAT_TYPE, SC, 2, 2},
     [SL_FN_PG_GET_EXPR] = {"PG_GET_EXPR", SL_FN_PG_GET_EXPR, SC, 2, 3},
+    [SL_FN_ARRAY_UPPER] = {"ARRAY_UPPER", SL_FN_ARRAY_UPPER, SC, 2, 2},
+    [SL_FN_PG_SUBSCRIPT] = {"PG_SUBSCRIPT", SL_FN_PG_SUBSCRIPT, SC, 2, 2},
     [SL_FN_PG_GET_INDEXDEF] = {"PG_GET_INDEXDEF", SL_FN_PG_GET_INDEXDEF, SC, 1, 3},
     [SL_FN_PG_GET_CONSTRAINTDEF] = {"PG_GET_CONSTRAINTDEF", SL_FN_PG_GET_CONSTRAINTDEF, SC, 1, 2},
     [SL_FN_PG_GET_VIEWDEF] = {"PG_GET_VIEWDEF", SL_FN_PG_GET_VIEWDEF, SC, 1, 2},
@@ -138,7 +140,8 @@ static const sl_func sl__funcs[SL_FN__COUNT] = {
     X("PG_GET_USERBYID", SL_FN_PG_GET_USERBYID)                                             \
     X("PG_TABLE_IS_VISIBLE", SL_FN_PG_TABLE_IS_VISIBLE)                                     \
     X("PG_ENCODING_TO_CHAR", SL_FN_PG_ENCODING_TO_CHAR)                                     \
-    X("ARRAY_TO_STRING", SL_FN_ARRAY_TO_STRING)                                             \
+    X("ARRAY_TO_STRING", SL_FN_ARRAY_TO_STRING) X("ARRAY_UPPER", SL_FN_ARRAY_UPPER)         \
+    X("PG_SUBSCRIPT", SL_FN_PG_SUBSCRIPT)                                                   \
     X("PG_REGCLASS", SL_FN_PG_REGCLASS) X("PG_REGOID", SL_FN_PG_REGOID)                     \
     X("FORMAT_TYPE", SL_FN_FORMAT_TYPE) X("PG_GET_EXPR", SL_FN_PG_GET_EXPR)                 \
     X("PG_GET_INDEXDEF", SL_FN_PG_GET_INDEXDEF)                                             \
@@ -208,6 +211,8 @@ static const sl__sig sl__sigs[SL_FN__COUNT] = {
     [SL_FN_PG_REGOID] = {"I", "expr::regtype / ::regnamespace (an oid)"},
     [SL_FN_FORMAT_TYPE] = {"II", "FORMAT_TYPE(oid, INT)"},
     [SL_FN_PG_GET_EXPR] = {"SIB", "PG_GET_EXPR(STRING, oid [, BOOLEAN])"},
+    [SL_FN_ARRAY_UPPER] = {"SI", "ARRAY_UPPER(array, INT)"},
+    [SL_FN_PG_SUBSCRIPT] = {"SI", "array[INT]"},
     [SL_FN_PG_GET_INDEXDEF] = {"IIB", "PG_GET_INDEXDEF(oid [, INT, BOOLEAN])"},
     [SL_FN_PG_GET_CONSTRAINTDEF] = {"IB", "PG_GET_CONSTRAINTDEF(oid [, BOOLEAN])"},
     [SL_FN_PG_GET_VIEWDEF] = {"IB", "PG_GET_VIEWDEF(oid [, BOOLEAN])"},
@@ -366,6 +371,7 @@ static int sl__result_type(const sl_func *f, const char *name, sl_bexpr *const *
     case SL_FN_PG_GET_USERBYID:
     case SL_FN_PG_ENCODING_TO_CHAR:
     case SL_FN_ARRAY_TO_STRING:
+    case SL_FN_PG_SUBSCRIPT:
     case SL_FN_FORMAT_TYPE:
     case SL_FN_PG_GET_EXPR:
     case SL_FN_PG_GET_INDEXDEF:
@@ -381,6 +387,9 @@ static int sl__result_type(const sl_func *f, const char *name, sl_bexpr *const *
     case SL_FN_PG_REGOID:
     case SL_FN_PG_TABLE_SIZE:
         r = sl_type_make(SL_TYPE_BIGINT);
+        break;
+    case SL_FN_ARRAY_UPPER:
+        r = sl_type_make(SL_TYPE_INT);
         break;
     case SL_FN_PG_TABLE_IS_VISIBLE:
     case SL_FN_PG_RELATION_IS_PUBLISHABLE:
@@ -521,8 +530,17 @@ static int sl__result_type(const sl_func *f, const char *name, sl_bexpr *const *
         r.not_null = false; /* a bad format gives NULL */
     if (f->id >= SL_FN_PG_GET_INDEXDEF && f->id < SL_FN_PG_RELATION_IS_PUBLISHABLE)
         r.not_null = false; /* NULL for no such object */
+    if (f->id == SL_FN_ARRAY_UPPER || f->id == SL_FN_PG_SUBSCRIPT)
+        r.not_null = false; /* NULL for an empty array, out of range, a NULL element */
     *out = r;
     return 0;
+}
+
+bool sl_func_takes_oid(const sl_func *f, int i)
+{
+    const char *c = sl__sigs[f->id].classes;
+    return f->id >= SL_FN_PG_GET_USERBYID && f->id <= SL_FN_PG_SIZE_PRETTY && c &&
+           (int)strlen(c) > i && c[i] == 'I';
 }
 
 int sl_func_scalar_type(const sl_func *f, const char *name, sl_bexpr *const *args, int nargs,

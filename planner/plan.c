@@ -55,6 +55,7 @@ void sl_lp_free(sl_lp *lp)
     }
     sl_free(lp->rows);
     sl_free(lp->sink_map);
+    sl_query_free(lp->subquery);
     sl_free(lp);
 }
 
@@ -239,6 +240,12 @@ void sl_lp_describe(sl_strbuf *sb, const sl_lp *lp)
             sl_strbuf_appendf(sb, "%lld])", (long long)lp->limit);
         else
             sl_strbuf_append(sb, "unlimited])");
+        break;
+    case SL_LP_FUNCTION:
+        sl_strbuf_appendf(sb, "Function(%s, fields=[%s])", lp->table, lp->cols[0].name);
+        break;
+    case SL_LP_APPLY:
+        sl_strbuf_appendf(sb, "Apply(%s=[ARRAY(subquery)])", lp->cols[lp->ncols - 1].name);
         break;
     case SL_LP_SINK:
         sl_strbuf_appendf(sb, "Sink(table=[%s], connector=[%s], fields=[", lp->table,

@@ -89,6 +89,11 @@ typedef enum sl_lp_kind {
                         KEY): Flink's ChangelogNormalize; output = the input's columns */
     SL_LP_EXPAND,    /* set-returning functions (srf.c): input + each function's columns;
                         keys[i] is the function (sl_srf_find) of argument exprs[i] */
+    SL_LP_FUNCTION,  /* a set-returning function (bounded path): table = generate_series or
+                        unnest, exprs = its constant arguments; one column */
+    SL_LP_APPLY,     /* ARRAY(subquery) per input row (bounded path): input + 1 column, the
+                        array text of the subquery's rows; subquery names the input's
+                        columns as column nodes with ival = input column + 1 */
 } sl_lp_kind;
 
 typedef struct sl_lp_col {
@@ -142,6 +147,7 @@ struct sl_lp {
     int nrows;            /* VALUES rows */
     sl_bexpr ***rows;     /* VALUES: rows[i][j], ncols each */
     int *sink_map;        /* SINK: for each table column, the input column or -1 (NULL) */
+    struct sl_query *subquery; /* APPLY: the subquery (owned) */
     int pos;              /* byte offset in the statement of what made this node, or -1 */
     /* Set by sl_lp_analyze (changelog.c): */
     int changelog;        /* kinds of rows it emits: SL_CL_* bits */
@@ -345,12 +351,17 @@ typedef struct sl_binder {
     sl_error *err;          /* first error */
     int depth;              /* view expansion depth (cycles) */
     sl_bind_params *params; /* the statement's $n (sl_bind_params), or NULL */
+    sl_list *applies;       /* ARRAY(subquery)s of the SELECT being bound (bind.c), or NULL */
 } sl_binder;
 
 /* Validate a CREATE TABLE statement: columns unique, types valid, key and
 ** watermark columns exist, watermark expression typed TIMESTAMP, WITH
 ** options valid for the connector. */
 int sl_bind_create_table(sl_binder *b, const sl_stmt *s);
+/* A copy of an APPLY's subquery with its outer references made values:
+** CAST('text' AS type) of vals[c], or NULL (vals NULL: every one NULL). */
+struct sl_query *sl_bind_apply_query(const struct sl_query *sub, const sl_type *types,
+                                     const char *const *vals);
 /* Bind a query into a logical plan. */
 sl_lp *sl_bind_query(sl_binder *b, const sl_query *q);
 /* Bind an INSERT into SINK(plan). */

@@ -206,7 +206,7 @@ void sl__result_lines(const sl_result_sink *out, const char *column, const char 
 
 sl_binder sl__binder(sl_session *s, sl_error *err)
 {
-    sl_binder b = {s->eng->cat, s->tviews, err, 0, NULL};
+    sl_binder b = {s->eng->cat, s->tviews, err, 0, NULL, NULL};
     return b;
 }
 

@@ -52,6 +52,7 @@ typedef enum sl_func_id {
     /* PostgreSQL catalog functions clients call (planner/syscat.c's relations) */
     SL_FN_PG_GET_USERBYID, SL_FN_PG_TABLE_IS_VISIBLE, SL_FN_PG_ENCODING_TO_CHAR,
     SL_FN_ARRAY_TO_STRING, SL_FN_PG_REGCLASS, SL_FN_PG_REGOID, SL_FN_FORMAT_TYPE, SL_FN_PG_GET_EXPR,
+    SL_FN_ARRAY_UPPER, SL_FN_PG_SUBSCRIPT, /* array_upper(a, 1), a[i] */
     /* ... that read the session's objects (sl_eval_env.catalog_def) */
     SL_FN_PG_GET_INDEXDEF, SL_FN_PG_GET_CONSTRAINTDEF, SL_FN_PG_GET_VIEWDEF, SL_FN_COL_DESCRIPTION,
     SL_FN_OBJ_DESCRIPTION, SL_FN_PG_GET_STATISTICSOBJDEF_COLUMNS, SL_FN_PG_TABLE_SIZE,
@@ -120,6 +121,10 @@ struct sl_bexpr {
     bool has_else;      /* CASE: last arg is the ELSE result */
 };
 
+/* Whether argument i of PostgreSQL catalog function f is an oid (or number):
+** a string literal there is read as PostgreSQL reads an untyped one, by
+** regclass input (a number, or a relation's name). */
+bool sl_func_takes_oid(const sl_func *f, int i);
 /* Type-check a call of the scalar function f (not an operator) with the bound
 ** arguments args[0..nargs) and compute its result type (Flink's rules, incl.
 ** nullability). name = the name as written, for messages. 0, or -1 with err:
