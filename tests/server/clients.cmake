@@ -18,12 +18,16 @@ set_tests_properties(server.clients.jdbc.compile PROPERTIES LABELS "server;clien
   ENVIRONMENT "${SL_CLIENTS_ENV}" FIXTURES_REQUIRED clients FIXTURES_SETUP clients_jdbc TIMEOUT 120)
 
 # psql: Debian's postgresql-client (scripts/setup), no fetch needed.
-foreach(c ddl insert explain caret dt fetch_count cancel)
+foreach(c ddl insert explain caret dt d_table fetch_count cancel)
   add_test(NAME server.clients.psql.${c}
     COMMAND ${Python3_EXECUTABLE} ${SL_SRV_DIR}/clients_psql_test.py ${c})
   set_tests_properties(server.clients.psql.${c} PROPERTIES LABELS "server;clients"
     ENVIRONMENT "${SL_CLIENTS_ENV}" TIMEOUT 120)
 endforeach()
+# A known gap of issue 12, kept visible: psql's \d TABLE stops at its
+# publications query (string_agg in a correlated scalar subquery). When it
+# works this test fails: drop WILL_FAIL then.
+set_tests_properties(server.clients.psql.d_table PROPERTIES WILL_FAIL TRUE)
 
 foreach(c trust scram tls scram_tls prepared_text prepared_binary fetchsize metadata cancel warnings)
   add_test(NAME server.clients.jdbc.${c}
