@@ -86,6 +86,8 @@ def main():
         seen[i] = (int(k), int(amt))
         wrong += ledger.get(i) != seen[i]
     missing = len(set(ledger) - set(seen))
+    if missing:
+        print("missing ids:", sorted(set(ledger) - set(seen))[:20])
     print("%s: %d kills; ledger %d rows (%d duplicates, %d missing, %d wrong)"
           % (run, a.kills, len(got), dups, missing, wrong))
     if dups or missing or wrong:
