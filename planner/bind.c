@@ -1262,9 +1262,11 @@ sl_query *sl_bind_apply_query(const sl_query *sub, const sl_type *types, const c
 static int sl__bind_apply(sl_binder *b, sl__rel *in, const sl_expr *e, const char *name)
 {
     const sl_query *s = e->query;
+    bool scalar = e->ival == 2;
     if (s->kind != SL_QUERY_SELECT)
         return sl_error_set(b->err, SL_ERR_NOT_SUPPORTED, e->pos,
-                            "ARRAY(subquery) takes a SELECT");
+                            scalar ? "a subquery in a select list must be a SELECT here"
+                                   : "ARRAY(subquery) takes a SELECT");
     sl_query *sub = sl_query_dup(s);
     sl_type *types = sl_calloc((size_t)in->lp->ncols + 1, sizeof(sl_type));
     for (int i = 0; i < in->lp->ncols; i++)
@@ -1301,6 +1303,12 @@ static int sl__bind_apply(sl_binder *b, sl__rel *in, const sl_expr *e, const cha
         return -1;
     }
     int ncols = plp->ncols;
+    sl_type t = sl_type_make_p(SL_TYPE_VARCHAR, SL_MAX_LENGTH, 0);
+    t.not_null = true;
+    if (scalar && ncols == 1) {
+        t = plp->cols[0].type; /* NULL when it finds no row */
+        t.not_null = false;
+    }
     sl_lp_free(plp);
     if (ncols != 1) {
         sl_query_free(sub);
@@ -1309,10 +1317,9 @@ static int sl__bind_apply(sl_binder *b, sl__rel *in, const sl_expr *e, const cha
     sl_lp *a = sl_lp_new(SL_LP_APPLY, in->lp);
     a->pos = e->pos;
     a->subquery = sub;
+    a->join_type = scalar ? SL_JOIN_SINGLE : SL_JOIN_INNER;
     for (int i = 0; i < in->lp->ncols; i++)
         sl_lp_add_col(a, in->lp->cols[i].name, in->lp->cols[i].type, in->lp->cols[i].rowtime);
-    sl_type t = sl_type_make_p(SL_TYPE_VARCHAR, SL_MAX_LENGTH, 0);
-    t.not_null = true;
     sl_lp_add_col(a, name, t, false);
     /* the same names as before, and the new column unqualified */
     int n = a->ncols;
@@ -1334,11 +1341,31 @@ static int sl__bind_apply(sl_binder *b, sl__rel *in, const sl_expr *e, const cha
     return 0;
 }
 
+/* A scalar subquery that can become a LEFT JOIN (SINGLE) of the query around
+** it: one item without aggregates, a FROM and a WHERE, nothing else. The
+** others run per row of that query, as an APPLY. */
+static bool sl__single_join_ok(const sl_query *s)
+{
+    const sl_select_item *it = s->kind == SL_QUERY_SELECT && sl_list_len(s->items) == 1
+                                   ? sl_list_get(s->items, 0)
+                                   : NULL;
+    return it && it->expr->kind != SL_EXPR_STAR && s->from && !s->group_by && !s->having &&
+           !sl__has_agg(it->expr) && !s->order_by && !s->limit && !s->offset && !s->distinct;
+}
+
+/* An ARRAY(subquery) (ival 1) or a scalar subquery that cannot be a join:
+** an APPLY. */
+static bool sl__is_apply(const sl_expr *e)
+{
+    return e->kind == SL_EXPR_SUBQUERY && e->query &&
+           (e->ival == 1 || (e->ival == 0 && !sl__single_join_ok(e->query)));
+}
+
 static bool sl__has_array(const sl_expr *e)
 {
     if (!e)
         return false;
-    if (e->kind == SL_EXPR_SUBQUERY && e->ival == 1)
+    if (sl__is_apply(e))
         return true;
     if (sl__has_array(e->left) || sl__has_array(e->right))
         return true;
@@ -1348,15 +1375,17 @@ static bool sl__has_array(const sl_expr *e)
     return false;
 }
 
-/* Replace each ARRAY(subquery) of e by a column "?arrayN", the subquery
-** expression kept in *list. */
+/* Replace each APPLY subquery of e (sl__is_apply) by a column "?arrayN", the
+** subquery expression kept in *list (a scalar one with ival 2). */
 static void sl__lift_arrays(sl_expr *e, sl_list **list)
 {
     if (!e)
         return;
-    if (e->kind == SL_EXPR_SUBQUERY && e->ival == 1) {
+    if (sl__is_apply(e)) {
         sl_expr *sub = sl_malloc(sizeof *sub);
         *sub = *e;
+        if (sub->ival == 0)
+            sub->ival = 2;
         if (!*list)
             *list = sl_list_new();
         sl_list_push(*list, sub);
@@ -1389,15 +1418,33 @@ static int sl__bind_select_arrays(sl_binder *b, const sl_query *q, sl__rel *out)
     sl_list *list = NULL;
     for (int i = 0; i < sl_list_len(d->items); i++) {
         sl_select_item *it = sl_list_get(d->items, i);
-        bool whole = it->expr->kind == SL_EXPR_SUBQUERY && it->expr->ival == 1;
-        sl__lift_arrays(it->expr, &list);
-        if (whole && !it->alias)
+        bool whole = sl__is_apply(it->expr);
+        if (whole && !it->alias && it->expr->ival == 1) {
             it->alias = sl_strdup("array"); /* PostgreSQL's name of the column */
+        } else if (whole && !it->alias) { /* the subquery's item's name, as PostgreSQL */
+            const sl_select_item *in = sl_list_get(it->expr->query->items, 0);
+            const sl_expr *x = in ? in->expr : NULL;
+            if (in && in->alias)
+                it->alias = sl_strdup(in->alias);
+            else if (x && x->kind == SL_EXPR_COLUMN && x->text)
+                it->alias = sl_strdup(x->text);
+            else if (x && x->kind == SL_EXPR_FUNC && x->text)
+                it->alias = sl_strdup(x->text);
+        }
+        sl__lift_arrays(it->expr, &list);
     }
+    /* ORDER BY / LIMIT / OFFSET are the caller's (sl__bind_query_rel), once */
+    sl_list *order = d->order_by;
+    sl_expr *limit = d->limit, *offset = d->offset;
+    d->order_by = NULL;
+    d->limit = d->offset = NULL;
     sl_list *pending = b->applies;
     b->applies = list;
     int rc = sl__bind_query_rel(b, d, out);
     b->applies = pending;
+    d->order_by = order;
+    d->limit = limit;
+    d->offset = offset;
     sl_list_free(list, sl__expr_free_v);
     sl_query_free(d);
     return rc;
@@ -1417,13 +1464,6 @@ static int sl__bind_select(sl_binder *b, const sl_query *q, sl__rel *out)
         in.lp->rows = sl_calloc(1, sizeof(sl_bexpr **));
         in.lp->rows[0] = sl_calloc(1, sizeof(sl_bexpr *));
         sl__rel_scope(&in, NULL);
-    }
-    for (int i = 0; i < sl_list_len(applies); i++) {
-        const sl_expr *e = sl_list_get(applies, i);
-        char name[32];
-        snprintf(name, sizeof name, "?array%d", i + 1);
-        if (sl__bind_apply(b, &in, e, name) != 0)
-            goto fail;
     }
     sl_scope scope = sl__scope_of(&in);
     if (q->where) {
@@ -1453,6 +1493,15 @@ static int sl__bind_select(sl_binder *b, const sl_query *q, sl__rel *out)
             in.cols[i].type = f->cols[i].type;
         }
         sl_free(names);
+        scope = sl__scope_of(&in);
+    }
+    /* the select list's subqueries run per row that WHERE keeps */
+    for (int i = 0; i < sl_list_len(applies); i++) {
+        const sl_expr *e = sl_list_get(applies, i);
+        char name[32];
+        snprintf(name, sizeof name, "?array%d", i + 1);
+        if (sl__bind_apply(b, &in, e, name) != 0)
+            goto fail;
         scope = sl__scope_of(&in);
     }
 
@@ -1879,14 +1928,11 @@ static int sl__lift_subqueries(sl_binder *b, sl_query *d, sl_expr *e)
         return 0;
     if (e->kind == SL_EXPR_SUBQUERY) {
         sl_query *s = e->query;
-        const sl_select_item *it = s->kind == SL_QUERY_SELECT && sl_list_len(s->items) == 1
-                                       ? sl_list_get(s->items, 0)
-                                       : NULL;
-        if (!it || it->expr->kind == SL_EXPR_STAR || !s->from || s->group_by || s->having ||
-            sl__has_agg(it->expr) || s->order_by || s->limit || s->offset || s->distinct) {
+        if (!sl__single_join_ok(s)) {
             sl_error_set(b->err, SL_ERR_NOT_SUPPORTED, e->pos, "this subquery is not supported");
-            sl_error_detail(b->err, "A subquery in a select list has one item, a FROM and a "
-                                    "WHERE (it becomes a LEFT JOIN).");
+            sl_error_detail(b->err, "A subquery in WHERE has one item, a FROM and a WHERE (it "
+                                    "becomes a LEFT JOIN); in a select list it may be any "
+                                    "SELECT of one column.");
             return -1;
         }
         sl_from *j = sl_calloc(1, sizeof *j);

@@ -242,7 +242,9 @@ static void sl__array_elem(sl_strbuf *sb, const char *v, size_t n)
 }
 
 /* APPLY: for each input row, its subquery with the outer references made the
-** row's values, bound and run here; its rows become the array text. */
+** row's values, bound and run here; its rows become the array text, or for a
+** scalar subquery (SL_JOIN_SINGLE) its one value (NULL for none, 21000 for
+** several, as PostgreSQL). */
 static sl_chunk *sl__apply(sl__bq *q, const sl_lp *lp)
 {
     sl_chunk *in = sl__run(q, lp->input);
@@ -266,11 +268,29 @@ static sl_chunk *sl__apply(sl__bq *q, const sl_lp *lp)
         sl_lp *slp = sl_bind_query(&b, sub);
         sl_query_free(sub);
         sl_chunk *rows = slp ? sl__run(q, slp) : NULL;
+        if (rows && lp->join_type == SL_JOIN_SINGLE && rows->nrows > 1) {
+            sl_error_set(q->err, SL_ERR_CARDINALITY, lp->pos,
+                         "more than one row returned by a subquery used as an expression");
+            sl_chunk_free(rows);
+            rows = NULL;
+        }
         if (!rows) {
             sl_lp_free(slp);
             sl_chunk_free(out);
             out = NULL;
             break;
+        }
+        if (lp->join_type == SL_JOIN_SINGLE) {
+            int d = sl_chunk_append_row(out, SL_ROW_INSERT);
+            for (int c = 0; c < nin; c++)
+                sl_chunk_set_from(out, c, d, in, c, r);
+            if (rows->nrows == 1)
+                sl_chunk_set_from(out, nin, d, rows, 0, 0);
+            else
+                sl_chunk_set_null(out, nin, d);
+            sl_chunk_free(rows);
+            sl_lp_free(slp);
+            continue;
         }
         sl_strbuf_reset(&arr);
         sl_strbuf_append_char(&arr, '{');

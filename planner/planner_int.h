@@ -91,9 +91,11 @@ typedef enum sl_lp_kind {
                         keys[i] is the function (sl_srf_find) of argument exprs[i] */
     SL_LP_FUNCTION,  /* a set-returning function (bounded path): table = generate_series or
                         unnest, exprs = its constant arguments; one column */
-    SL_LP_APPLY,     /* ARRAY(subquery) per input row (bounded path): input + 1 column, the
-                        array text of the subquery's rows; subquery names the input's
-                        columns as column nodes with ival = input column + 1 */
+    SL_LP_APPLY,     /* a subquery run per input row (bounded path): input + 1 column, for
+                        ARRAY(subquery) the array text of its rows, for a scalar subquery
+                        (join_type SL_JOIN_SINGLE) its one value: NULL for no row, 21000
+                        for several; subquery names the input's columns as column nodes
+                        with ival = input column + 1 */
 } sl_lp_kind;
 
 typedef struct sl_lp_col {
