@@ -748,18 +748,23 @@ static int sl__require_comparable(sl_bind_ctx *ctx, const sl_bexpr *a, const sl_
 
 /* PostgreSQL's untyped literal: a string literal compared with a numeric or
 ** BOOLEAN operand is read as that type (c.oid = '16387'), a CAST of the
-** literal; an invalid text is the CAST's error (22P02) at the literal. */
+** literal; an invalid text is the CAST's error (22P02) at the literal. An
+** element of an array (a[i]) is taken so too: arrays are text here and
+** their elements untyped (attnum = indkey[i] in psql's queries). */
 static void sl__unknown_literal(sl_bexpr **args, sl_error *err)
 {
     for (int i = 0; i < 2; i++) {
         sl_bexpr *lit = args[i], *other = args[1 - i];
-        if (lit->kind != SL_BX_LITERAL || !lit->text || !sl_type_is_string(lit->type.id))
+        bool elem = lit->kind == SL_BX_CALL && lit->fn && lit->fn->id == SL_FN_PG_SUBSCRIPT;
+        if (!elem && (lit->kind != SL_BX_LITERAL || !lit->text))
+            continue;
+        if (!sl_type_is_string(lit->type.id))
             continue;
         sl_type_id to = other->type.id;
         if (!sl_type_is_numeric(to) && to != SL_TYPE_BOOLEAN)
             continue;
         sl_bexpr *c = sl_bexpr_new(SL_BX_CAST, other->type, lit->pos);
-        c->type.not_null = true;
+        c->type.not_null = lit->type.not_null;
         c->nargs = 1;
         c->args = sl_calloc(1, sizeof(sl_bexpr *));
         c->args[0] = lit;
