@@ -12,10 +12,10 @@ PostgreSQL itself). So must, for the same objects in a database of their own
 (PG_DB_DDL), psql's \\d (all relations), \\d VIEW, and the rows of \\d NAME's
 index query (pg_get_indexdef, pg_get_constraintdef) and \\d+ NAME's columns
 query (storage, col_description). \\d NAME and \\d+ NAME of a table as a whole
-do not run yet: psql's publications query needs string_agg in a correlated
-scalar subquery (the policies query, with its correlated ARRAY(subquery),
-runs; its rows and those of the other queries over empty relations are
-checked here: psql_d_5, psql_d_6, psql_d_8, psql_d_9)."""
+must print what PostgreSQL's psql prints for the same table, character for
+character (its publications query runs string_agg in a correlated scalar
+subquery, its policies query a correlated ARRAY(subquery); the rows of
+those over empty relations are checked here too: psql_d_5 ... psql_d_9)."""
 import os
 import subprocess
 import sys
@@ -87,6 +87,20 @@ def check_sluice(port):
     assert info == [["Mixed", "1", "k", "YES"], ["Mixed", "2", "v", "YES"],
                     ["syscat_t", "1", "id", "NO"], ["syscat_t", "2", "name", "NO"],
                     ["syscat_t", "3", "amount", "YES"], ["syscat_t", "4", "ts", "YES"]], info
+    # select-list subqueries that cannot be joins run per row (an APPLY):
+    # ORDER BY + LIMIT, an aggregate, none found (NULL), several (21000)
+    q = ("SELECT relname, (SELECT attname FROM pg_attribute a WHERE a.attrelid = c.oid "
+         "AND attnum > %d ORDER BY attnum DESC LIMIT 1), (SELECT count(*) FROM pg_attribute a "
+         "WHERE a.attrelid = c.oid) AS n FROM pg_class c WHERE relname IN ('syscat_t', 'Mixed') "
+         "ORDER BY relname")
+    got = rows(ok(psql(port, q % 0, "-A", "-t")))
+    assert got == [["Mixed", "v", "2"], ["syscat_t", "ts", "4"]], got
+    got = rows(ok(psql(port, q % 3, "-A", "-t")))
+    assert got == [["Mixed", "", "2"], ["syscat_t", "ts", "4"]], got
+    rc, out, err = psql(port, "SELECT relname, (SELECT attname FROM pg_attribute a WHERE "
+                        "a.attrelid = c.oid ORDER BY attnum) FROM pg_class c "
+                        "WHERE relname = 'syscat_t'", "-v", "VERBOSITY=verbose")
+    assert rc != 0 and "21000" in err and "more than one row" in err, err
     # a bad query over them: a clean error with its position
     rc, out, err = psql(port, "SELECT relname ~ '(' FROM pg_class")
     assert rc != 0 and "invalid regular expression" in err and "2201B" not in out, err
@@ -133,7 +147,8 @@ def check_describe_against_pg(port, pg_port, env):
     pg = {"env": env, "db": PG_DB}
     ok(psql(pg_port, PG_DB_DDL, **pg))
     # psql's own output, headers and alignment included
-    for cmd in ("\\d", "\\d syscat_v", "\\dv syscat_v"):
+    for cmd in ("\\d", "\\d syscat_v", "\\dv syscat_v", "\\d syscat_t", "\\d+ syscat_t",
+                "\\d \"Mixed\""):
         want = ok(psql(pg_port, cmd, **pg))
         got = ok(psql(port, cmd))
         assert got == want, (cmd, got, want)
