@@ -27,7 +27,6 @@ import decimal
 import os
 import struct
 import sys
-import time
 
 from pgwire_client import (PgWire, bin_bool, bin_date, bin_float, bin_int, bin_numeric,
                            bin_timestamp, cancel, error, kinds, rows)
@@ -317,12 +316,8 @@ def check_streaming_and_cancel(port, c):
         assert 1 <= bin_int(v[0]) <= 9 and len(v[0]) == 8, v
         n += 1
     cancel(port, c.pid, c.secret)
-    while True:
-        t, v = c.read()
-        if t == "E":
-            assert v["C"] == "57014", v
-            break
-        assert t == "D", (t, v)
+    _, e = c.rows_then_error()
+    assert e["C"] == "57014", e
     c.sync()
     m = c.until_ready()
     assert kinds(m) == "Z", m
@@ -334,9 +329,7 @@ def check_declared_cursor_and_cast_param(c):
     """A cursor of DECLARE is a portal to Describe P (psycopg's named cursors
     describe it so); CAST($1 AS T) makes an untyped $1 a T, as PostgreSQL
     does (pgJDBC's setTimestamp sends a zone, which a timestamp ignores)."""
-    for sql in ("BEGIN", "DECLARE dc CURSOR FOR SELECT a, CAST(a AS DOUBLE) / 4 AS d FROM t"):
-        m = c.query(sql)
-        assert not error(m), (sql, m)
+    c.query_ok("BEGIN", "DECLARE dc CURSOR FOR SELECT a, CAST(a AS DOUBLE) / 4 AS d FROM t")
     c.describe("P", "dc")
     c.sync()
     m = c.until_ready()
@@ -345,9 +338,7 @@ def check_declared_cursor_and_cast_param(c):
     m = c.query("FETCH 2 FROM dc")
     got = rows(m)
     assert len(got) == 2 and all(pg_float(int(a) / 4).encode() == d for a, d in got), m
-    for sql in ("CLOSE dc", "COMMIT"):
-        m = c.query(sql)
-        assert not error(m), (sql, m)
+    c.query_ok("CLOSE dc", "COMMIT")
     c.describe("P", "dc")
     c.sync()
     m = c.until_ready()
@@ -370,9 +361,7 @@ def main():
     tmp = tmpdir("srv-ext-")
     with Server(os.path.join(tmp, "data"), env={"TZ": "Asia/Kolkata"}) as srv:
         c = PgWire(srv.port)
-        for sql in (SEQ, UNBOUNDED, "SET 'table.local-time-zone' = 'Asia/Kolkata'"):
-            m = c.query(sql)
-            assert not error(m), m
+        c.query_ok(SEQ, UNBOUNDED, "SET 'table.local-time-zone' = 'Asia/Kolkata'")
         check_extended_basics(c)
         check_errors(c)
         check_text_forms(c)

@@ -17,7 +17,6 @@ scalar subquery (the policies query, with its correlated ARRAY(subquery),
 runs; its rows and those of the other queries over empty relations are
 checked here: psql_d_5, psql_d_6, psql_d_8, psql_d_9)."""
 import os
-import subprocess
 import sys
 
 from srv_util import Server, psql, tmpdir
