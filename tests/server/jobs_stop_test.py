@@ -13,24 +13,20 @@ does to the jobs it started.
 Neither synchronous job resumes after a restart."""
 import os
 import re
-import signal
-import subprocess
 import sys
 import time
 
-from jobs_util import LOG_ENV, fail, gen_job, job_status, run_script, wait_log, wait_status
-from srv_util import Server, psql, tmpdir
+from jobs_util import (LOG_ENV, fail, gen_job, job_status, restart_without_resume, run_script,
+                       wait_log, wait_status)
+from srv_util import Server, psql, psql_sigint, psql_start, tmpdir
 
 
 def sync_client(port, sql, tmp):
+    """psql running the script sql (its INSERT waits for the job)."""
     script = os.path.join(tmp, "sync.sql")
     with open(script, "w", encoding="utf-8") as f:
         f.write(sql)
-    cmd = ["psql", "-X", "-h", "127.0.0.1", "-p", str(port), "-U", "sluice", "-d", "sluice",
-           "-v", "ON_ERROR_STOP=1", "-f", script]
-    return subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True,
-                            env=dict(os.environ, PGCONNECT_TIMEOUT="10"))
+    return psql_start(port, None, "-f", script)
 
 
 def savepoint_logged(srv, name, start):
@@ -63,8 +59,7 @@ def main():
                                           sync=True, table="out2"), tmp)
         wait_log(srv, 'job "sync-cancel" started (table.dml-sync', start=mark)
         time.sleep(1.0)
-        p.send_signal(signal.SIGINT)
-        out, err = p.communicate(timeout=60)
+        err = psql_sigint(p, timeout=60)
         # The statement ends with its savepoint (as the shell's Ctrl-C does).
         if 'job "sync-cancel" stopped with savepoint' not in err:
             fail("psql does not report the stop: %s" % err)
@@ -90,19 +85,8 @@ def main():
         wait_status(srv.port, "sync-gone", ("STOPPED",), timeout=30)
 
         # None of them starts again with the server.
-        if srv.stop() != 0:
-            fail("the server did not stop cleanly")
-        mark = len(srv.log())
-        srv.start()
-        time.sleep(1.0)
-        if "resumes" in srv.log()[mark:]:
-            fail("a job resumed that must not:\n" + srv.log()[mark:])
-        for name in ("stopped-job", "sync-cancel", "sync-gone"):
-            st = job_status(srv.port, name)
-            if st != "STOPPED":
-                fail("job %s is %s after the restart, not STOPPED" % (name, st))
-        if srv.stop() != 0:
-            fail("the server did not stop cleanly")
+        restart_without_resume(srv, {"stopped-job": "STOPPED", "sync-cancel": "STOPPED",
+                                     "sync-gone": "STOPPED"})
     finally:
         srv.kill()
     print("ok")
