@@ -7,8 +7,5 @@ execute_process(COMMAND ${Python3_EXECUTABLE} ${SL_SHELLCLIENT_TEST} --list
                 COMMAND_ERROR_IS_FATAL ANY)
 string(REPLACE "\n" ";" SL_SHELLCLIENT_CASES "${SL_SHELLCLIENT_CASES}")
 foreach(case IN LISTS SL_SHELLCLIENT_CASES)
-  add_test(NAME server.shellclient.${case}
-           COMMAND ${Python3_EXECUTABLE} ${SL_SHELLCLIENT_TEST} --case ${case})
-  set_tests_properties(server.shellclient.${case} PROPERTIES LABELS server
-    ENVIRONMENT "${SL_SRV_ENV}" TIMEOUT 120)
+  sl_server_test(server.shellclient.${case} shellclient_test.py ARGS --case ${case})
 endforeach()
