@@ -172,11 +172,7 @@ def check_row_limit(c):
     assert kinds(c.until_ready()) == "Z"
 
     # a row limit on a statement that is not a query: it runs whole
-    c.parse("", "SET 'parallelism.default' = '2'")
-    c.bind("", "")
-    c.execute("", 5)
-    c.sync()
-    m = c.until_ready()
+    m = c.run("SET 'parallelism.default' = '2'", max_rows=5)
     assert kinds(m) == "12CZ" and m[2] == ("C", "SET"), m
 
 

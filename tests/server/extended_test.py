@@ -67,11 +67,7 @@ def pg_float(x, single=False):
 
 def check_extended_basics(c):
     # unnamed statement and portal, text formats: rows and tag
-    c.parse("", "SELECT a, a * 10 AS b FROM t")
-    c.bind("", "")
-    c.execute("", 0)
-    c.sync()
-    m = c.until_ready()
+    m = c.run("SELECT a, a * 10 AS b FROM t")
     assert kinds(m) == "12DDDCZ", m
     assert sorted(rows(m)) == [[b"1", b"10"], [b"2", b"20"], [b"3", b"30"]], m
     assert m[-2] == ("C", "SELECT 3"), m
@@ -205,22 +201,13 @@ def check_errors(c):
     assert kinds(m) == "12DDDCZ", m
 
     # the position of an error counts characters of the statement, 1-based
-    c.parse("", "SELECT 'é', nope FROM t")
-    c.bind("", "")
-    c.execute("", 0)
-    c.sync()
-    m = c.until_ready()
+    m = c.run("SELECT 'é', nope FROM t")
     e = error(m)
     if e["C"] == "42703":
         assert int(e["P"]) == "SELECT 'é', nope FROM t".index("nope") + 1, e
 
     # empty query string: EmptyQueryResponse in both protocols
-    c.parse("", "  ")
-    c.bind("", "")
-    c.describe("P", "")
-    c.execute("", 0)
-    c.sync()
-    m = c.until_ready()
+    m = c.run("  ", describe="P")
     assert kinds(m) == "12nIZ", m
     assert kinds(c.query("")) == "IZ"
     assert kinds(c.query(" ; ")) == "IZ"
@@ -292,11 +279,9 @@ def check_text_forms(c):
     assert pg_float(1e-05) == "1e-05" and pg_float(1e15) == "1e+15" and pg_float(0.5) == "0.5"
 
     # the same timestamptz in binary: the instant, microseconds since 2000
-    c.parse("", "SELECT CAST(TIMESTAMP '2024-01-02 03:04:05' AS TIMESTAMP_LTZ(3)) AS tz FROM t")
-    c.bind("", "", result_formats=[1])
-    c.execute("", 1 << 30)  # a row limit larger than the result (a cursor once slice 3 is in)
-    c.sync()
-    m = c.until_ready()
+    # (a row limit larger than the result)
+    m = c.run("SELECT CAST(TIMESTAMP '2024-01-02 03:04:05' AS TIMESTAMP_LTZ(3)) AS tz FROM t",
+              result_formats=[1], max_rows=1 << 30)
     if not error(m):
         for r in rows(m):
             assert bin_timestamp(r[0]) == datetime.datetime(2024, 1, 1, 21, 34, 5), r

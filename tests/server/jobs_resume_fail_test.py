@@ -17,7 +17,7 @@ import sys
 import time
 
 from jobs_util import (LOG_ENV, fail, gen_job, job_status, restart_without_resume, run_script,
-                       stop_cleanly, wait_log, wait_status)
+                       stop_cleanly, wait_checkpoint, wait_log, wait_status)
 from srv_util import Server, psql, tmpdir
 
 
@@ -38,7 +38,9 @@ def main():
             fail("DROP TABLE failed: %s" % err)
         if job_status(srv.port, "dropped-source") != "RUNNING":
             fail("the job stopped when its source table was dropped")
-        # 1: killed with the job running.
+        # 1: killed with the job running, gone-output after a checkpoint (the
+        # one it must resume from).
+        wait_checkpoint(srv.port, "gone-output", 1)
         srv.kill()
         mark = len(srv.log())
         srv.start()

@@ -13,6 +13,9 @@ standard library only).
 - wait_log(srv, text, timeout, start=0): until the server's log holds text
   (after offset start).
 - stop_cleanly(srv): SIGTERM, which must end the server with exit 0.
+- kill_and_restart(srv, name, pause): SIGKILL and a start of the server,
+  until job name resumes from its checkpoint (with pause, a step of
+  SLUICE_TEST_PAUSE: until the job has paused 1.5 s after that step).
 - restart_without_resume(srv, {name: status}): a clean stop and a start:
   no job starts again (nothing resumes in the log) and each named job
   keeps its status; then a clean stop.
@@ -101,6 +104,19 @@ def wait_log(srv, text, timeout=60, start=0):
 def stop_cleanly(srv):
     if srv.stop() != 0:
         fail("the server did not stop cleanly:\n" + srv.log()[-4000:])
+
+
+def kill_and_restart(srv, name, pause=None):
+    mark = len(srv.log())
+    srv.kill()
+    if pause:
+        srv.env["SLUICE_TEST_PAUSE"] = "%s:1500" % pause
+    else:
+        srv.env.pop("SLUICE_TEST_PAUSE", None)
+    srv.start()
+    wait_log(srv, 'job "%s" resumes from checkpoint' % name, start=mark, timeout=60)
+    if pause:
+        wait_log(srv, "sluice-test: paused after " + pause, start=mark, timeout=60)
 
 
 def restart_without_resume(srv, want):
