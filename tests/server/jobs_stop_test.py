@@ -21,18 +21,26 @@ from jobs_util import (LOG_ENV, fail, gen_job, job_status, restart_without_resum
 from srv_util import Server, psql, psql_sigint, psql_start, tmpdir
 
 
-def sync_client(port, sql, tmp):
-    """psql running the script sql (its INSERT waits for the job)."""
-    script = os.path.join(tmp, "sync.sql")
+def sync_job(srv, tmp, name):
+    """psql running a 'table.dml-sync' INSERT (job name into table name),
+    once the job runs: (the psql process, the log's offset before it)."""
+    mark = len(srv.log())
+    script = os.path.join(tmp, name + ".sql")
     with open(script, "w", encoding="utf-8") as f:
-        f.write(sql)
-    return psql_start(port, None, "-f", script)
+        f.write(gen_job(10 ** 9, 2000, os.path.join(tmp, name), name, sync=True,
+                        table=name.replace("-", "_")))
+    p = psql_start(srv.port, None, "-f", script)
+    wait_log(srv, 'job "%s" started (table.dml-sync' % name, start=mark)
+    time.sleep(1.0)
+    return p, mark
 
 
-def savepoint_logged(srv, name, start):
+def check_savepoint(srv, name, start):
+    """The job stopped with a savepoint (its log line), which exists."""
     m = re.search(r'job "%s" stopped with savepoint (\S+) \(its statement was cancelled\)' % name,
                   srv.log()[start:])
-    return m.group(1) if m else None
+    if not m or not os.path.exists(os.path.join(m.group(1), "_metadata")):
+        fail("the savepoint of job %s does not exist: %s" % (name, m and m.group(1)))
 
 
 def main():
@@ -54,34 +62,22 @@ def main():
             fail("the job is not STOPPED after STOP JOB")
 
         # 2. A synchronous INSERT cancelled by its client.
-        mark = len(srv.log())
-        p = sync_client(srv.port, gen_job(10 ** 9, 2000, os.path.join(tmp, "out2"), "sync-cancel",
-                                          sync=True, table="out2"), tmp)
-        wait_log(srv, 'job "sync-cancel" started (table.dml-sync', start=mark)
-        time.sleep(1.0)
+        p, mark = sync_job(srv, tmp, "sync-cancel")
         err = psql_sigint(p, timeout=60)
         # The statement ends with its savepoint (as the shell's Ctrl-C does).
         if 'job "sync-cancel" stopped with savepoint' not in err:
             fail("psql does not report the stop: %s" % err)
         wait_log(srv, 'job "sync-cancel" stopped with savepoint', start=mark)
-        path = savepoint_logged(srv, "sync-cancel", mark)
-        if not path or not os.path.exists(os.path.join(path, "_metadata")):
-            fail("the savepoint %s of the cancelled job does not exist" % path)
+        check_savepoint(srv, "sync-cancel", mark)
         if job_status(srv.port, "sync-cancel") != "STOPPED":
             fail("the cancelled job is not STOPPED")
 
         # 3. A synchronous INSERT whose client went away.
-        mark = len(srv.log())
-        p = sync_client(srv.port, gen_job(10 ** 9, 2000, os.path.join(tmp, "out3"), "sync-gone",
-                                          sync=True, table="out3"), tmp)
-        wait_log(srv, 'job "sync-gone" started (table.dml-sync', start=mark)
-        time.sleep(1.0)
+        p, mark = sync_job(srv, tmp, "sync-gone")
         p.kill()
         p.communicate()
         wait_log(srv, 'job "sync-gone" stopped with savepoint', start=mark, timeout=30)
-        path = savepoint_logged(srv, "sync-gone", mark)
-        if not path or not os.path.exists(os.path.join(path, "_metadata")):
-            fail("the savepoint %s of the abandoned job does not exist" % path)
+        check_savepoint(srv, "sync-gone", mark)
         wait_status(srv.port, "sync-gone", ("STOPPED",), timeout=30)
 
         # None of them starts again with the server.
