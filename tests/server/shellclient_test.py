@@ -11,7 +11,6 @@ pseudo-terminal with the helpers of tests/shell/test_shell.py.
 Usage: shellclient_test.py --case NAME ("all" runs every case; --list prints
 the case names). SLUICE_BIN names the binary. Standard library only.
 """
-import argparse
 import os
 import re
 import signal
@@ -294,17 +293,5 @@ def case_repl(sb):
 CASES = {name[len("case_"):]: fn for name, fn in globals().items() if name.startswith("case_")}
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--case", default="all")
-    ap.add_argument("--list", action="store_true")
-    a = ap.parse_args()
-    if a.list:
-        print("\n".join(CASES))
-        return 0
-    ts.SLUICE = os.path.abspath(srv_util.SLUICE)
-    return ts.run_cases(CASES, a.case)
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(ts.cases_main(CASES, sluice=srv_util.SLUICE))
