@@ -22,15 +22,6 @@ SEQ = ("CREATE TABLE t (a INT) WITH ('connector'='datagen', 'number-of-rows'='3'
 ALL = bytes(range(256))  # every byte value, NUL first
 
 
-def one(c, sql, oids, params, pformats, rformats):
-    c.parse("", sql, oids)
-    c.bind("", "", params, pformats, rformats)
-    c.describe("P", "")
-    c.execute("", 0)
-    c.sync()
-    return c.until_ready()
-
-
 def check_literals(c):
     m = c.query("SELECT X'00FF10' AS b, x'' AS e, X'0a' || X'00' AS j")
     assert not error(m), m
@@ -38,7 +29,7 @@ def check_literals(c):
     assert [(n, oid) for n, oid, *_ in rd] == [("b", 17), ("e", 17), ("j", 17)], rd
     assert rows(m) == [[b"\\x00ff10", b"\\x", b"\\x0a00"]], m
     # binary result format: the bytes themselves
-    m = one(c, "SELECT X'" + ALL.hex() + "' AS b", [], [], [], [1])
+    m = c.run("SELECT X'" + ALL.hex() + "' AS b", [], [], [], [1], describe="P")
     assert not error(m) and rows(m) == [[ALL]], m
 
 
@@ -53,21 +44,21 @@ def check_params(c):
         ([OID["bytea"]], [b"".join(b"\\\\" if x == 92 else b"\\%03o" % x for x in ALL)], [0]),
     ]
     for oids, params, pformats in sent:
-        m = one(c, sql, oids, params, pformats, [0, 1])
+        m = c.run(sql, oids, params, pformats, [0, 1], describe="P")
         assert not error(m), (oids, pformats, m)
         assert rows(m) == [[b"t", ALL]], (oids, pformats, m)
     # a different value is not equal: the comparison is the engine's
-    m = one(c, sql, [OID["bytea"]], [ALL[:-1] + b"\x00"], [1], [0, 0])
+    m = c.run(sql, [OID["bytea"]], [ALL[:-1] + b"\x00"], [1], [0, 0], describe="P")
     assert rows(m) == [[b"f", b"\\x" + (ALL[:-1] + b"\x00").hex().encode()]], m
     # NUL bytes in a predicate choose the rows
-    m = one(c, "SELECT a FROM t WHERE $1 IN (X'0000', X'00') AND a < 3", [OID["bytea"]],
-            [b"\x00"], [1], [0])
+    m = c.run("SELECT a FROM t WHERE $1 IN (X'0000', X'00') AND a < 3", [OID["bytea"]],
+              [b"\x00"], [1], [0], describe="P")
     assert sorted(rows(m)) == [[b"1"], [b"2"]], m
     # NULL
-    m = one(c, "SELECT $1 IS NULL FROM t WHERE a = 1", [OID["bytea"]], [None], [], [0])
+    m = c.run("SELECT $1 IS NULL FROM t WHERE a = 1", [OID["bytea"]], [None], [], [0], describe="P")
     assert rows(m) == [[b"t"]], m
     # bad hex in text form: 22P02
-    m = one(c, "SELECT $1 FROM t", [OID["bytea"]], [b"\\x0g"], [0], [0])
+    m = c.run("SELECT $1 FROM t", [OID["bytea"]], [b"\\x0g"], [0], [0], describe="P")
     assert error(m) and error(m)["C"] == "22P02", m
 
 
@@ -88,8 +79,7 @@ def main():
     tmp = tmpdir("srv-bytes-")
     with Server(os.path.join(tmp, "data")) as srv:
         c = PgWire(srv.port)
-        m = c.query(SEQ)
-        assert not error(m), m
+        c.query_ok(SEQ)
         check_literals(c)
         check_params(c)
         check_errors(c)

@@ -25,7 +25,7 @@ import os
 import subprocess
 import sys
 
-from srv_util import SLUICE, ENV, Server, tmpdir
+from srv_util import SLUICE, ENV, Server, make_cert, tmpdir
 
 CACHE = os.environ["SLUICE_CLIENTS"]
 JAR = os.path.join(CACHE, "jdbc", "postgresql-42.7.14.jar")
@@ -64,15 +64,6 @@ def add_user(data, name, password):
         for f in files:
             with open(os.path.join(root, f), "rb") as fh:
                 assert PASSWORD.encode() not in fh.read(), "the password is stored in " + f
-
-
-def make_cert(tmp):
-    cert, key = os.path.join(tmp, "server.crt"), os.path.join(tmp, "server.key")
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
-                    "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
-                    "-keyout", key, "-out", cert], check=True, capture_output=True)
-    os.chmod(key, 0o600)
-    return cert, key
 
 
 def run(case, tmp):

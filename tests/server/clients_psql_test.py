@@ -21,37 +21,29 @@ how it exited, and files the engine wrote, never the server's own account.
 Usage: clients_psql_test.py CASE
 """
 import os
-import signal
-import subprocess
-import sys
 import threading
 import time
 import unicodedata
 
-from srv_util import Server, psql, tmpdir
+from jobs_util import job_status, wait_status
+from srv_util import psql, psql_ok, psql_sigint, psql_start, run_case, tmpdir
 
 UNBOUNDED = ("CREATE TABLE s (id BIGINT, v STRING) WITH ('connector'='datagen', "
              "'rows-per-second'='1000', 'fields.id.kind'='random', 'fields.id.min'='1', "
              "'fields.id.max'='1000000', 'fields.v.length'='8')")
 
 
-def ok(port, sql, *args):
-    rc, out, err = psql(port, sql, *args)
-    assert rc == 0, "psql failed on %r:\n%s%s" % (sql, out, err)
-    return out, err
-
-
 def case_ddl(srv):
-    out, _ = ok(srv.port, "CREATE TABLE t1 (a INT, b STRING, c DECIMAL(10, 2), d TIMESTAMP(3)) "
-                "WITH ('connector'='datagen', 'number-of-rows'='3')")
+    out = psql_ok(srv.port, "CREATE TABLE t1 (a INT, b STRING, c DECIMAL(10, 2), d TIMESTAMP(3)) "
+                  "WITH ('connector'='datagen', 'number-of-rows'='3')")
     assert out.strip() == "CREATE TABLE", out
-    out, _ = ok(srv.port, "SHOW TABLES", "-A", "-t")
+    out = psql_ok(srv.port, "SHOW TABLES", "-A", "-t")
     assert "t1" in out.split(), out
     rc, out, err = psql(srv.port, "CREATE TABLE t1 (a INT) WITH ('connector'='datagen')")
     assert rc != 0 and "already exists" in err, (out, err)
-    out, _ = ok(srv.port, "DROP TABLE t1")
+    out = psql_ok(srv.port, "DROP TABLE t1")
     assert out.strip() == "DROP TABLE", out
-    out, _ = ok(srv.port, "SHOW TABLES", "-A", "-t")
+    out = psql_ok(srv.port, "SHOW TABLES", "-A", "-t")
     assert "t1" not in out.split(), out
 
 
@@ -66,64 +58,43 @@ def committed_ids(out_dir):
     return ids
 
 
-def show_jobs(port):
-    """SHOW JOBS as psql prints it unaligned: {name: row as a dict}."""
-    out, _ = ok(port, "SHOW JOBS", "-A", "-F", "\t")
-    lines = out.splitlines()
-    head = lines[0].split("\t")
-    rows = [dict(zip(head, l.split("\t"))) for l in lines[1:] if "\t" in l]
-    return {r.get("name", r[head[0]]): r for r in rows}
-
-
-def wait_for(cond, what, timeout=60):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        v = cond()
-        if v:
-            return v
-        time.sleep(0.2)
-    raise AssertionError("timed out waiting for " + what)
-
-
 def case_insert(srv):
     out_dir = os.path.join(tmpdir("srv-psql-out-"), "out")
-    ok(srv.port, "CREATE TABLE src (id BIGINT) WITH ('connector'='datagen', 'number-of-rows'='500', "
-       "'fields.id.kind'='sequence', 'fields.id.start'='1', 'fields.id.end'='500')")
-    ok(srv.port, "CREATE TABLE dst (id BIGINT) WITH ('connector'='filesystem', 'path'='%s', "
-       "'format'='csv')" % out_dir)
+    psql_ok(srv.port, "CREATE TABLE src (id BIGINT) WITH ('connector'='datagen', 'number-of-rows'='500', "
+            "'fields.id.kind'='sequence', 'fields.id.start'='1', 'fields.id.end'='500')")
+    psql_ok(srv.port, "CREATE TABLE dst (id BIGINT) WITH ('connector'='filesystem', 'path'='%s', "
+            "'format'='csv')" % out_dir)
     rc, out, err = psql(srv.port, "SET 'pipeline.name' = 'copy_ids'; INSERT INTO dst SELECT id FROM src")
     assert rc == 0, err
     # A background job: the INSERT returns at once with Flink's tag, and the
     # job's name arrives as a NOTICE.
     assert out.strip().splitlines()[-1] == "INSERT 0 0", out
     assert 'job "copy_ids" submitted' in err, err
-    jobs = wait_for(lambda: (lambda j: j if j.get("copy_ids", {}).get("status") == "FINISHED" else None)(
-        show_jobs(srv.port)), "copy_ids to finish")
-    assert jobs["copy_ids"]["status"] == "FINISHED", jobs
+    wait_status(srv.port, "copy_ids", ("FINISHED",), timeout=60)
     ids = committed_ids(out_dir)
     assert sorted(ids) == list(range(1, 501)), "rows missing or duplicated: %d rows" % len(ids)
     # An unbounded job keeps running after the client that started it left;
     # another connection sees and stops it.
-    ok(srv.port, UNBOUNDED)
-    ok(srv.port, "CREATE TABLE sink (id BIGINT, v STRING) WITH ('connector'='blackhole')")
-    ok(srv.port, "SET 'pipeline.name' = 'forever'; INSERT INTO sink SELECT * FROM s")
-    wait_for(lambda: show_jobs(srv.port).get("forever", {}).get("status") == "RUNNING", "forever to run")
-    out, _ = ok(srv.port, "STOP JOB 'forever'")
+    psql_ok(srv.port, UNBOUNDED)
+    psql_ok(srv.port, "CREATE TABLE sink (id BIGINT, v STRING) WITH ('connector'='blackhole')")
+    psql_ok(srv.port, "SET 'pipeline.name' = 'forever'; INSERT INTO sink SELECT * FROM s")
+    wait_status(srv.port, "forever", ("RUNNING",), timeout=60)
+    out = psql_ok(srv.port, "STOP JOB 'forever'")
     assert out.strip() == "STOP JOB", out
-    assert show_jobs(srv.port)["forever"]["status"] == "STOPPED"
+    assert job_status(srv.port, "forever") == "STOPPED"
     rc, out, err = psql(srv.port, "STOP JOB 'nope'", "-v", "VERBOSITY=verbose")
     assert rc != 0 and "42704" in err, err
 
 
 def case_explain(srv):
-    ok(srv.port, UNBOUNDED)
-    ok(srv.port, "CREATE TABLE sink (id BIGINT, v STRING) WITH ('connector'='blackhole')")
-    out, _ = ok(srv.port, "EXPLAIN SELECT id FROM s WHERE id > 10", "-A", "-t")
+    psql_ok(srv.port, UNBOUNDED)
+    psql_ok(srv.port, "CREATE TABLE sink (id BIGINT, v STRING) WITH ('connector'='blackhole')")
+    out = psql_ok(srv.port, "EXPLAIN SELECT id FROM s WHERE id > 10", "-A", "-t")
     assert len(out.splitlines()) > 1 and "s" in out, out
-    out, _ = ok(srv.port, "EXPLAIN INSERT INTO sink SELECT * FROM s", "-A", "-t")
+    out = psql_ok(srv.port, "EXPLAIN INSERT INTO sink SELECT * FROM s", "-A", "-t")
     assert "== Guarantees ==" in out, out
     # EXPLAIN starts nothing.
-    out, _ = ok(srv.port, "SHOW JOBS", "-A", "-t")
+    out = psql_ok(srv.port, "SHOW JOBS", "-A", "-t")
     assert out.strip() == "", out
 
 
@@ -145,8 +116,8 @@ def caret_at(err, line_no):
 
 
 def case_caret(srv):
-    ok(srv.port, "CREATE TABLE t (a INT, `é` STRING, `日本語` STRING) WITH ('connector'='datagen', "
-       "'number-of-rows'='2')")
+    psql_ok(srv.port, "CREATE TABLE t (a INT, `é` STRING, `日本語` STRING) WITH ('connector'='datagen', "
+            "'number-of-rows'='2')")
     rc, _, err = psql(srv.port, "SELECT `日本語`, `é`, nope FROM t")
     assert rc != 0 and 'column "nope" does not exist' in err, err
     assert caret_at(err, 1).startswith("nope FROM"), err
@@ -171,15 +142,15 @@ ORDERS = ("CREATE TABLE orders (id BIGINT NOT NULL, amount DECIMAL(10, 2), note 
 
 
 def case_dt(srv):
-    ok(srv.port, ORDERS)
-    ok(srv.port, "CREATE TABLE users (name STRING) WITH ('connector'='datagen', 'number-of-rows'='1')")
-    out, _ = ok(srv.port, "\\dt", "-A", "-t", "-F", "|")
+    psql_ok(srv.port, ORDERS)
+    psql_ok(srv.port, "CREATE TABLE users (name STRING) WITH ('connector'='datagen', 'number-of-rows'='1')")
+    out = psql_ok(srv.port, "\\dt", "-A", "-t", "-F", "|")
     names = sorted(l.split("|")[1] for l in out.splitlines() if l.count("|") >= 3)
     assert names == ["orders", "users"], out
     rc, out, err = psql(srv.port, "\\d nosuch")
     assert 'Did not find any relation named "nosuch"' in err, (out, err)
     # \l: the database the client named is listed.
-    out, _ = ok(srv.port, "\\l", "-A", "-t", "-F", "|")
+    out = psql_ok(srv.port, "\\l", "-A", "-t", "-F", "|")
     assert "sluice" in [l.split("|")[0] for l in out.splitlines()], out
 
 
@@ -187,8 +158,8 @@ def case_d_table(srv):
     """\\d TABLE. Known gap (tests/server/clients.cmake registers it WILL_FAIL):
     psql 15's publications query needs string_agg in a correlated scalar
     subquery, which the bounded path cannot run yet."""
-    ok(srv.port, ORDERS)
-    out, _ = ok(srv.port, "\\d orders", "-A", "-F", "|")
+    psql_ok(srv.port, ORDERS)
+    out = psql_ok(srv.port, "\\d orders", "-A", "-F", "|")
     cols = {l.split("|")[0]: l.split("|")[1] for l in out.splitlines() if l.count("|") >= 2}
     assert cols.get("id") == "bigint", out
     assert cols.get("amount") == "numeric(10,2)", out
@@ -219,10 +190,7 @@ class Reader(threading.Thread):
 
 
 def start_psql(port, sql, *args):
-    cmd = ["psql", "-X", "-h", "127.0.0.1", "-p", str(port), "-U", "sluice", "-d", "sluice",
-           "-A", "-t"] + list(args) + ["-c", sql]
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                         env=dict(os.environ, PGCONNECT_TIMEOUT="10"))
+    p = psql_start(port, sql, "-A", "-t", *args)
     r = Reader(p.stdout)
     r.start()
     return p, r
@@ -233,23 +201,18 @@ def cancel_and_check(srv, p, r, between_fetches_ok=False):
     Without FETCH_COUNT the running query fails with 57014's message. With
     it, psql also stops fetching: when the cancel arrives between two
     FETCHes psql ends without an error, as it does with PostgreSQL."""
-    p.send_signal(signal.SIGINT)
-    try:
-        err = p.communicate(timeout=30)[1]
-    except subprocess.TimeoutExpired:
-        p.kill()
-        raise AssertionError("psql did not end after SIGINT: the query was not cancelled")
+    err = psql_sigint(p)
     assert "Cancel request sent" in err, err
     if not (between_fetches_ok and p.returncode == 0):
         assert p.returncode != 0, "a cancelled unbounded query cannot succeed"
         assert "canceling statement due to user request" in err, err
     # The server still serves.
-    out, _ = ok(srv.port, "SHOW TABLES", "-A", "-t")
+    out = psql_ok(srv.port, "SHOW TABLES", "-A", "-t")
     assert "s" in out.split(), out
 
 
 def case_fetch_count(srv):
-    ok(srv.port, UNBOUNDED)
+    psql_ok(srv.port, UNBOUNDED)
     p, r = start_psql(srv.port, "SELECT id, v FROM s", "-v", "FETCH_COUNT=100")
     lines = r.wait_lines(300, timeout=30)
     rows = [l for l in lines if l is not None and "|" in l]
@@ -262,7 +225,7 @@ def case_fetch_count(srv):
 
 
 def case_cancel(srv):
-    ok(srv.port, UNBOUNDED)
+    psql_ok(srv.port, UNBOUNDED)
     p, r = start_psql(srv.port, "SELECT id, v FROM s")
     time.sleep(1)  # let the query start; the check does not depend on it
     assert p.poll() is None, "an unbounded query ended: " + p.stderr.read()
@@ -272,14 +235,5 @@ def case_cancel(srv):
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
 
 
-def main():
-    name = sys.argv[1]
-    tmp = tmpdir("srv-psql-%s-" % name)
-    with Server(os.path.join(tmp, "data")) as srv:
-        CASES[name](srv)
-        assert srv.stop() == 0, srv.log()
-    print("ok")
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    run_case(CASES, "srv-psql")

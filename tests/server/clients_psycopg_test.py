@@ -18,13 +18,10 @@ test; psql checks independently what a statement left behind.
 
 Usage: python (of the venv) clients_psycopg_test.py CASE
 """
-import os
-import sys
-
 import psycopg
 from psycopg import errors, pq
 
-from srv_util import Server, psql, tmpdir
+from srv_util import psql_ok, run_case
 
 UNBOUNDED = ("CREATE TABLE s (id BIGINT, v STRING) WITH ('connector'='datagen', "
              "'rows-per-second'='1000', 'fields.id.kind'='random', 'fields.id.min'='1', "
@@ -39,9 +36,7 @@ def connect(srv, **kw):
 
 
 def tables_seen_by_psql(srv):
-    rc, out, err = psql(srv.port, "SHOW TABLES", "-A", "-t")
-    assert rc == 0, err
-    return out.split()
+    return psql_ok(srv.port, "SHOW TABLES", "-A", "-t").split()
 
 
 def case_transaction(srv):
@@ -168,14 +163,5 @@ def case_params(srv):
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
 
 
-def main():
-    name = sys.argv[1]
-    tmp = tmpdir("srv-psycopg-%s-" % name)
-    with Server(os.path.join(tmp, "data")) as srv:
-        CASES[name](srv)
-        assert srv.stop() == 0, srv.log()
-    print("ok")
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    run_case(CASES, "srv-psycopg")

@@ -40,14 +40,9 @@ def text(v):
 
 
 def run(c, sql, params, oids=(), max_rows=0):
-    """Parse / Describe S / Bind / Describe P / Execute / Sync: the replies."""
-    c.parse("", sql, oids)
-    c.describe("S", "")
-    c.bind("", "", params)
-    c.describe("P", "")
-    c.execute("", max_rows)
-    c.sync()
-    m = c.until_ready()
+    """Parse / Describe S / Bind / Describe P / Execute / Sync: the replies,
+    without an error."""
+    m = c.run(sql, oids, params, describe="SP", max_rows=max_rows)
     assert not error(m), error(m)
     return m
 
@@ -198,8 +193,7 @@ def main():
     tmp = tmpdir("srv-describe-")
     with Server(os.path.join(tmp, "data")) as srv:
         c = PgWire(srv.port)
-        for sql in DDL:
-            assert not error(c.query(sql)), sql
+        c.query_ok(*DDL)
         check_get_tables(c)
         check_get_columns(c)
         check_get_primary_keys(c)

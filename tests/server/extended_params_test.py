@@ -64,47 +64,39 @@ CASES = [
 BYTEA = ("bytea", "\\x00ff10", b"\x00\xff\x10", lambda b: b == b"\x00\xff\x10", "\\x00ff10")
 
 
-def one(c, sql, oids, params, pformats, rformats):
-    c.parse("", sql, oids)
-    c.bind("", "", params, pformats, rformats)
-    c.execute("", 0)
-    c.sync()
-    return c.until_ready()
-
-
 def check_params(c, cases=CASES):
     for typ, text, binary, check_bin, text_out in cases:
         sql = "SELECT $1 AS v FROM t WHERE a = 1"
         # text in, binary out
-        m = one(c, sql, [OID[typ]], [text], [0], [1])
+        m = c.run(sql, [OID[typ]], [text], [0], [1])
         assert not error(m) and len(rows(m)) == 1, (typ, m)
         assert check_bin(rows(m)[0][0]), (typ, m)
         # binary in, text out (and binary out again)
-        m = one(c, sql, [OID[typ]], [binary], [1], [0])
+        m = c.run(sql, [OID[typ]], [binary], [1], [0])
         assert not error(m) and len(rows(m)) == 1, (typ, m)
         if text_out is not None:
             assert rows(m)[0][0].decode() == text_out, (typ, m)
         else:
             assert decimal.Decimal(rows(m)[0][0].decode()) == decimal.Decimal(text), (typ, m)
-        m = one(c, sql, [OID[typ]], [binary], [1], [1])
+        m = c.run(sql, [OID[typ]], [binary], [1], [1])
         assert check_bin(rows(m)[0][0]), (typ, m)
 
     # a parameter in a predicate: which rows come back is the engine's answer
-    m = one(c, "SELECT a FROM t WHERE a > $1 AND a <= $2", [OID["int8"], 0],
-            [struct.pack("!q", 7), b"9"], [1, 0], [0])
+    m = c.run("SELECT a FROM t WHERE a > $1 AND a <= $2", [OID["int8"], 0],
+              [struct.pack("!q", 7), b"9"], [1, 0], [0])
     assert sorted(int(r[0]) for r in rows(m)) == [8, 9], m
     # NULL
-    m = one(c, "SELECT $1 AS v FROM t WHERE a = 1", [OID["int4"]], [None], [], [0])
+    m = c.run("SELECT $1 AS v FROM t WHERE a = 1", [OID["int4"]], [None], [], [0])
     assert rows(m) == [[None]], m
 
     # bad binary data: 22P03 naming the parameter
-    m = one(c, "SELECT a FROM t WHERE a = $1 OR a = $2", [OID["int4"], OID["int4"]],
-            [struct.pack("!i", 1), b"\x01\x02"], [1], [0])
+    m = c.run("SELECT a FROM t WHERE a = $1 OR a = $2", [OID["int4"], OID["int4"]],
+              [struct.pack("!i", 1), b"\x01\x02"], [1], [0])
     e = error(m)
     assert e and e["C"] == "22P03" and "parameter 2" in e["M"], m
     # a numeric digit out of range
-    m = one(c, "SELECT $1 AS v FROM t WHERE a = 1", [OID["numeric"]],
-            [struct.pack("!hhHhh", 1, 0, 0, 0, 12000)], [1], [0])
+    m = c.run("SELECT $1 AS v FROM t WHERE a = 1", [OID["numeric"]],
+              [struct.pack("!hhHhh", 1, 0, 0, 0, 12000)], [1], [0])
     assert error(m) and error(m)["C"] == "22P03", m
 
 
@@ -174,21 +166,13 @@ def check_row_limit(c):
         t, v = c.read()
         assert t == "D", (t, v)
     cancel(c.port, c.pid, c.secret)
-    while True:
-        t, v = c.read()
-        if t == "E":
-            assert v["C"] == "57014", v
-            break
-        assert t == "D", (t, v)
+    _, e = c.rows_then_error()
+    assert e["C"] == "57014", e
     c.sync()
     assert kinds(c.until_ready()) == "Z"
 
     # a row limit on a statement that is not a query: it runs whole
-    c.parse("", "SET 'parallelism.default' = '2'")
-    c.bind("", "")
-    c.execute("", 5)
-    c.sync()
-    m = c.until_ready()
+    m = c.run("SET 'parallelism.default' = '2'", max_rows=5)
     assert kinds(m) == "12CZ" and m[2] == ("C", "SET"), m
 
 
@@ -258,9 +242,7 @@ def main():
     tmp = tmpdir("srv-extp-")
     with Server(os.path.join(tmp, "data"), env={"TZ": "Asia/Kolkata"}) as srv:
         c = PgWire(srv.port)
-        for sql in (SEQ, UNBOUNDED, "SET 'table.local-time-zone' = 'Asia/Kolkata'"):
-            m = c.query(sql)
-            assert not error(m), m
+        c.query_ok(SEQ, UNBOUNDED, "SET 'table.local-time-zone' = 'Asia/Kolkata'")
         check_params(c)
         check_describe(c)
         check_row_limit(c)

@@ -27,7 +27,6 @@ import decimal
 import os
 import struct
 import sys
-import time
 
 from pgwire_client import (PgWire, bin_bool, bin_date, bin_float, bin_int, bin_numeric,
                            bin_timestamp, cancel, error, kinds, rows)
@@ -68,11 +67,7 @@ def pg_float(x, single=False):
 
 def check_extended_basics(c):
     # unnamed statement and portal, text formats: rows and tag
-    c.parse("", "SELECT a, a * 10 AS b FROM t")
-    c.bind("", "")
-    c.execute("", 0)
-    c.sync()
-    m = c.until_ready()
+    m = c.run("SELECT a, a * 10 AS b FROM t")
     assert kinds(m) == "12DDDCZ", m
     assert sorted(rows(m)) == [[b"1", b"10"], [b"2", b"20"], [b"3", b"30"]], m
     assert m[-2] == ("C", "SELECT 3"), m
@@ -206,22 +201,13 @@ def check_errors(c):
     assert kinds(m) == "12DDDCZ", m
 
     # the position of an error counts characters of the statement, 1-based
-    c.parse("", "SELECT 'é', nope FROM t")
-    c.bind("", "")
-    c.execute("", 0)
-    c.sync()
-    m = c.until_ready()
+    m = c.run("SELECT 'é', nope FROM t")
     e = error(m)
     if e["C"] == "42703":
         assert int(e["P"]) == "SELECT 'é', nope FROM t".index("nope") + 1, e
 
     # empty query string: EmptyQueryResponse in both protocols
-    c.parse("", "  ")
-    c.bind("", "")
-    c.describe("P", "")
-    c.execute("", 0)
-    c.sync()
-    m = c.until_ready()
+    m = c.run("  ", describe="P")
     assert kinds(m) == "12nIZ", m
     assert kinds(c.query("")) == "IZ"
     assert kinds(c.query(" ; ")) == "IZ"
@@ -293,11 +279,9 @@ def check_text_forms(c):
     assert pg_float(1e-05) == "1e-05" and pg_float(1e15) == "1e+15" and pg_float(0.5) == "0.5"
 
     # the same timestamptz in binary: the instant, microseconds since 2000
-    c.parse("", "SELECT CAST(TIMESTAMP '2024-01-02 03:04:05' AS TIMESTAMP_LTZ(3)) AS tz FROM t")
-    c.bind("", "", result_formats=[1])
-    c.execute("", 1 << 30)  # a row limit larger than the result (a cursor once slice 3 is in)
-    c.sync()
-    m = c.until_ready()
+    # (a row limit larger than the result)
+    m = c.run("SELECT CAST(TIMESTAMP '2024-01-02 03:04:05' AS TIMESTAMP_LTZ(3)) AS tz FROM t",
+              result_formats=[1], max_rows=1 << 30)
     if not error(m):
         for r in rows(m):
             assert bin_timestamp(r[0]) == datetime.datetime(2024, 1, 1, 21, 34, 5), r
@@ -317,12 +301,8 @@ def check_streaming_and_cancel(port, c):
         assert 1 <= bin_int(v[0]) <= 9 and len(v[0]) == 8, v
         n += 1
     cancel(port, c.pid, c.secret)
-    while True:
-        t, v = c.read()
-        if t == "E":
-            assert v["C"] == "57014", v
-            break
-        assert t == "D", (t, v)
+    _, e = c.rows_then_error()
+    assert e["C"] == "57014", e
     c.sync()
     m = c.until_ready()
     assert kinds(m) == "Z", m
@@ -334,9 +314,7 @@ def check_declared_cursor_and_cast_param(c):
     """A cursor of DECLARE is a portal to Describe P (psycopg's named cursors
     describe it so); CAST($1 AS T) makes an untyped $1 a T, as PostgreSQL
     does (pgJDBC's setTimestamp sends a zone, which a timestamp ignores)."""
-    for sql in ("BEGIN", "DECLARE dc CURSOR FOR SELECT a, CAST(a AS DOUBLE) / 4 AS d FROM t"):
-        m = c.query(sql)
-        assert not error(m), (sql, m)
+    c.query_ok("BEGIN", "DECLARE dc CURSOR FOR SELECT a, CAST(a AS DOUBLE) / 4 AS d FROM t")
     c.describe("P", "dc")
     c.sync()
     m = c.until_ready()
@@ -345,9 +323,7 @@ def check_declared_cursor_and_cast_param(c):
     m = c.query("FETCH 2 FROM dc")
     got = rows(m)
     assert len(got) == 2 and all(pg_float(int(a) / 4).encode() == d for a, d in got), m
-    for sql in ("CLOSE dc", "COMMIT"):
-        m = c.query(sql)
-        assert not error(m), (sql, m)
+    c.query_ok("CLOSE dc", "COMMIT")
     c.describe("P", "dc")
     c.sync()
     m = c.until_ready()
@@ -370,9 +346,7 @@ def main():
     tmp = tmpdir("srv-ext-")
     with Server(os.path.join(tmp, "data"), env={"TZ": "Asia/Kolkata"}) as srv:
         c = PgWire(srv.port)
-        for sql in (SEQ, UNBOUNDED, "SET 'table.local-time-zone' = 'Asia/Kolkata'"):
-            m = c.query(sql)
-            assert not error(m), m
+        c.query_ok(SEQ, UNBOUNDED, "SET 'table.local-time-zone' = 'Asia/Kolkata'")
         check_extended_basics(c)
         check_errors(c)
         check_text_forms(c)

@@ -24,7 +24,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "kafka"))
 import kafka_eo_test  # noqa: E402
 import kafka_util  # noqa: E402
-from jobs_util import LOG_ENV, fail, job_status, run_script, wait_log  # noqa: E402
+from jobs_util import (LOG_ENV, fail, job_status, kill_and_restart, run_script,  # noqa: E402
+                       stop_cleanly, wait_log)
 from srv_util import Server, tmpdir  # noqa: E402
 
 
@@ -58,26 +59,13 @@ def main():
         decided = 0
         for k in range(a.kills):
             if k % 3 == 0:
-                # Kill it right after a transaction decided a checkpoint.
-                mark = len(srv.log())
-                srv.kill()
-                srv.env["SLUICE_TEST_PAUSE"] = "decide:1500"
-                srv.start()
-                wait_log(srv, 'job "%s" resumes from checkpoint' % run, start=mark, timeout=60)
-                wait_log(srv, "sluice-test: paused after decide", start=mark, timeout=60)
+                # The next kill comes right after a transaction decided a checkpoint.
+                kill_and_restart(srv, run, pause="decide")
                 decided += 1
             else:
-                srv.env.pop("SLUICE_TEST_PAUSE", None)
-                mark = len(srv.log())
-                srv.kill()
-                srv.start()
-                wait_log(srv, 'job "%s" resumes' % run, start=mark, timeout=60)
+                kill_and_restart(srv, run)
                 time.sleep(rnd.uniform(0.5, 2.5))
-        srv.kill()
-        srv.env.pop("SLUICE_TEST_PAUSE", None)
-        mark = len(srv.log())
-        srv.start()
-        wait_log(srv, 'job "%s" resumes from checkpoint' % run, start=mark, timeout=60)
+        kill_and_restart(srv, run)
         if job_status(srv.port, run) != "RUNNING":
             fail("SHOW JOBS does not show the resumed job RUNNING")
         producer.join(timeout=kafka_eo_test.DEADLINE_S)
@@ -89,8 +77,7 @@ def main():
             if all(got[k] >= want[k] for k in want):
                 break
             time.sleep(1.0)
-        if srv.stop() != 0:
-            fail("the server did not stop cleanly")
+        stop_cleanly(srv)
         got = kafka_eo_test.read_passthrough(dst)
         missing, extra, dups = kafka_util.compare(got, want, "server kafka (read_committed)")
         print("kills: %d (%d right after a decision)" % (a.kills, decided))

@@ -17,7 +17,7 @@ import sys
 import time
 
 from jobs_util import (LOG_ENV, check_exactly_once, fail, gen_job, run_script, show_jobs,
-                       wait_log, wait_status)
+                       stop_cleanly, wait_log, wait_status)
 from srv_util import Server, tmpdir
 
 ROWS, RATE = 40000, 4000
@@ -53,8 +53,7 @@ def main():
         restarts = int(cells[9]) if cells[9].isdigit() else -1
         if not 1 <= restarts <= a.kills:
             fail("SHOW JOBS should count 1..%d restarts, not %s" % (a.kills, cells[9]))
-        if srv.stop() != 0:
-            fail("the server did not stop cleanly")
+        stop_cleanly(srv)
         print("%d kills, %d resumes" % (a.kills, resumed))
     except SystemExit:
         print("jobs_kill_test: kept %s (seed %d)" % (tmp, seed))

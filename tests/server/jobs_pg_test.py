@@ -23,7 +23,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "postgres"))
 import pg_eo_test  # noqa: E402
 import pg_util  # noqa: E402
-from jobs_util import LOG_ENV, fail, run_script, wait_checkpoint, wait_log, wait_status  # noqa: E402
+from jobs_util import (LOG_ENV, fail, kill_and_restart, run_script, stop_cleanly,  # noqa: E402
+                       wait_checkpoint, wait_log, wait_status)
 from srv_util import Server, tmpdir  # noqa: E402
 
 
@@ -53,26 +54,14 @@ def main():
         wait_log(srv, 'job "%s" started in the background' % run)
         wait_checkpoint(srv.port, run, 2)  # something to resume from
         for k in range(a.kills):
-            mark = len(srv.log())
-            srv.kill()
             if k % 3 == 0:
-                srv.env["SLUICE_TEST_PAUSE"] = "%s:1500" % step
+                kill_and_restart(srv, run, pause=step)
             else:
-                srv.env.pop("SLUICE_TEST_PAUSE", None)
-            srv.start()
-            wait_log(srv, 'job "%s" resumes from checkpoint' % run, start=mark, timeout=60)
-            if k % 3 == 0:
-                wait_log(srv, "sluice-test: paused after " + step, start=mark, timeout=60)
-            else:
+                kill_and_restart(srv, run)
                 time.sleep(rnd.uniform(0.3, 1.5))
-        srv.kill()
-        srv.env.pop("SLUICE_TEST_PAUSE", None)
-        mark = len(srv.log())
-        srv.start()
-        wait_log(srv, 'job "%s" resumes from checkpoint' % run, start=mark, timeout=60)
+        kill_and_restart(srv, run)
         wait_status(srv.port, run, ("FINISHED",), timeout=180)
-        if srv.stop() != 0:
-            fail("the server did not stop cleanly")
+        stop_cleanly(srv)
     finally:
         srv.kill()
     # The independent reader: psql.

@@ -16,7 +16,8 @@ import shutil
 import sys
 import time
 
-from jobs_util import LOG_ENV, fail, gen_job, job_status, run_script, wait_log, wait_status
+from jobs_util import (LOG_ENV, fail, gen_job, job_status, restart_without_resume, run_script,
+                       stop_cleanly, wait_checkpoint, wait_log, wait_status)
 from srv_util import Server, psql, tmpdir
 
 
@@ -37,7 +38,9 @@ def main():
             fail("DROP TABLE failed: %s" % err)
         if job_status(srv.port, "dropped-source") != "RUNNING":
             fail("the job stopped when its source table was dropped")
-        # 1: killed with the job running.
+        # 1: killed with the job running, gone-output after a checkpoint (the
+        # one it must resume from).
+        wait_checkpoint(srv.port, "gone-output", 1)
         srv.kill()
         mark = len(srv.log())
         srv.start()
@@ -50,8 +53,7 @@ def main():
             fail("the job that could not resume is not FAILED")
         wait_log(srv, 'job "gone-output" resumes from checkpoint', start=mark)
         # 2: stopped with a savepoint; its output directory is replaced by a file.
-        if srv.stop() != 0:
-            fail("the server did not stop cleanly")
+        stop_cleanly(srv)
         shutil.rmtree(out2)
         with open(out2, "w") as f:
             f.write("not a directory\n")
@@ -64,21 +66,7 @@ def main():
         if "SQLSTATE" not in line:
             fail("the failure is logged without its SQLSTATE: " + line)
         # Neither is tried again; the server answers.
-        if srv.stop() != 0:
-            fail("the server did not stop cleanly")
-        mark = len(srv.log())
-        srv.start()
-        rc, out, err = psql(srv.port, "SHOW JOBS", "-A", "-t")
-        if rc != 0:
-            fail("the server does not answer: %s" % err)
-        time.sleep(0.5)
-        if "resumes" in srv.log()[mark:] or "could not resume" in srv.log()[mark:]:
-            fail("a failed job was tried again:\n" + srv.log()[mark:])
-        for name in ("dropped-source", "gone-output"):
-            if job_status(srv.port, name) != "FAILED":
-                fail("job %s is not FAILED after a further start" % name)
-        if srv.stop() != 0:
-            fail("the server did not stop cleanly")
+        restart_without_resume(srv, {"dropped-source": "FAILED", "gone-output": "FAILED"})
     finally:
         srv.kill()
     print("ok")

@@ -13,30 +13,34 @@ does to the jobs it started.
 Neither synchronous job resumes after a restart."""
 import os
 import re
-import signal
-import subprocess
 import sys
 import time
 
-from jobs_util import LOG_ENV, fail, gen_job, job_status, run_script, wait_log, wait_status
-from srv_util import Server, psql, tmpdir
+from jobs_util import (LOG_ENV, fail, gen_job, job_status, restart_without_resume, run_script,
+                       wait_log, wait_status)
+from srv_util import Server, psql, psql_sigint, psql_start, tmpdir
 
 
-def sync_client(port, sql, tmp):
-    script = os.path.join(tmp, "sync.sql")
+def sync_job(srv, tmp, name):
+    """psql running a 'table.dml-sync' INSERT (job name into table name),
+    once the job runs: (the psql process, the log's offset before it)."""
+    mark = len(srv.log())
+    script = os.path.join(tmp, name + ".sql")
     with open(script, "w", encoding="utf-8") as f:
-        f.write(sql)
-    cmd = ["psql", "-X", "-h", "127.0.0.1", "-p", str(port), "-U", "sluice", "-d", "sluice",
-           "-v", "ON_ERROR_STOP=1", "-f", script]
-    return subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True,
-                            env=dict(os.environ, PGCONNECT_TIMEOUT="10"))
+        f.write(gen_job(10 ** 9, 2000, os.path.join(tmp, name), name, sync=True,
+                        table=name.replace("-", "_")))
+    p = psql_start(srv.port, None, "-f", script)
+    wait_log(srv, 'job "%s" started (table.dml-sync' % name, start=mark)
+    time.sleep(1.0)
+    return p, mark
 
 
-def savepoint_logged(srv, name, start):
+def check_savepoint(srv, name, start):
+    """The job stopped with a savepoint (its log line), which exists."""
     m = re.search(r'job "%s" stopped with savepoint (\S+) \(its statement was cancelled\)' % name,
                   srv.log()[start:])
-    return m.group(1) if m else None
+    if not m or not os.path.exists(os.path.join(m.group(1), "_metadata")):
+        fail("the savepoint of job %s does not exist: %s" % (name, m and m.group(1)))
 
 
 def main():
@@ -58,51 +62,27 @@ def main():
             fail("the job is not STOPPED after STOP JOB")
 
         # 2. A synchronous INSERT cancelled by its client.
-        mark = len(srv.log())
-        p = sync_client(srv.port, gen_job(10 ** 9, 2000, os.path.join(tmp, "out2"), "sync-cancel",
-                                          sync=True, table="out2"), tmp)
-        wait_log(srv, 'job "sync-cancel" started (table.dml-sync', start=mark)
-        time.sleep(1.0)
-        p.send_signal(signal.SIGINT)
-        out, err = p.communicate(timeout=60)
+        p, mark = sync_job(srv, tmp, "sync-cancel")
+        err = psql_sigint(p, timeout=60)
         # The statement ends with its savepoint (as the shell's Ctrl-C does).
         if 'job "sync-cancel" stopped with savepoint' not in err:
             fail("psql does not report the stop: %s" % err)
         wait_log(srv, 'job "sync-cancel" stopped with savepoint', start=mark)
-        path = savepoint_logged(srv, "sync-cancel", mark)
-        if not path or not os.path.exists(os.path.join(path, "_metadata")):
-            fail("the savepoint %s of the cancelled job does not exist" % path)
+        check_savepoint(srv, "sync-cancel", mark)
         if job_status(srv.port, "sync-cancel") != "STOPPED":
             fail("the cancelled job is not STOPPED")
 
         # 3. A synchronous INSERT whose client went away.
-        mark = len(srv.log())
-        p = sync_client(srv.port, gen_job(10 ** 9, 2000, os.path.join(tmp, "out3"), "sync-gone",
-                                          sync=True, table="out3"), tmp)
-        wait_log(srv, 'job "sync-gone" started (table.dml-sync', start=mark)
-        time.sleep(1.0)
+        p, mark = sync_job(srv, tmp, "sync-gone")
         p.kill()
         p.communicate()
         wait_log(srv, 'job "sync-gone" stopped with savepoint', start=mark, timeout=30)
-        path = savepoint_logged(srv, "sync-gone", mark)
-        if not path or not os.path.exists(os.path.join(path, "_metadata")):
-            fail("the savepoint %s of the abandoned job does not exist" % path)
+        check_savepoint(srv, "sync-gone", mark)
         wait_status(srv.port, "sync-gone", ("STOPPED",), timeout=30)
 
         # None of them starts again with the server.
-        if srv.stop() != 0:
-            fail("the server did not stop cleanly")
-        mark = len(srv.log())
-        srv.start()
-        time.sleep(1.0)
-        if "resumes" in srv.log()[mark:]:
-            fail("a job resumed that must not:\n" + srv.log()[mark:])
-        for name in ("stopped-job", "sync-cancel", "sync-gone"):
-            st = job_status(srv.port, name)
-            if st != "STOPPED":
-                fail("job %s is %s after the restart, not STOPPED" % (name, st))
-        if srv.stop() != 0:
-            fail("the server did not stop cleanly")
+        restart_without_resume(srv, {"stopped-job": "STOPPED", "sync-cancel": "STOPPED",
+                                     "sync-gone": "STOPPED"})
     finally:
         srv.kill()
     print("ok")

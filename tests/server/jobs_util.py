@@ -12,6 +12,13 @@ standard library only).
 - wait_checkpoint(port, name, n): until SHOW JOBS shows checkpoint n or later.
 - wait_log(srv, text, timeout, start=0): until the server's log holds text
   (after offset start).
+- stop_cleanly(srv): SIGTERM, which must end the server with exit 0.
+- kill_and_restart(srv, name, pause): SIGKILL and a start of the server,
+  until job name resumes from its checkpoint (with pause, a step of
+  SLUICE_TEST_PAUSE: until the job has paused 1.5 s after that step).
+- restart_without_resume(srv, {name: status}): a clean stop and a start:
+  no job starts again (nothing resumes in the log) and each named job
+  keeps its status; then a clean stop.
 - gen_job(rows, rate, out_dir, name, sync, table): a datagen sequence 1..rows
   into an exactly-once filesystem sink table (JSON) writing out_dir,
   checkpointing every 200 ms ('table.dml-sync' when sync; through a
@@ -92,6 +99,39 @@ def wait_log(srv, text, timeout=60, start=0):
             return
         time.sleep(0.1)
     fail("the server's log does not say %r:\n%s" % (text, srv.log()[-4000:]))
+
+
+def stop_cleanly(srv):
+    if srv.stop() != 0:
+        fail("the server did not stop cleanly:\n" + srv.log()[-4000:])
+
+
+def kill_and_restart(srv, name, pause=None):
+    mark = len(srv.log())
+    srv.kill()
+    if pause:
+        srv.env["SLUICE_TEST_PAUSE"] = "%s:1500" % pause
+    else:
+        srv.env.pop("SLUICE_TEST_PAUSE", None)
+    srv.start()
+    wait_log(srv, 'job "%s" resumes from checkpoint' % name, start=mark, timeout=60)
+    if pause:
+        wait_log(srv, "sluice-test: paused after " + pause, start=mark, timeout=60)
+
+
+def restart_without_resume(srv, want):
+    stop_cleanly(srv)
+    mark = len(srv.log())
+    srv.start()
+    time.sleep(1.0)
+    tail = srv.log()[mark:]
+    if "resumes" in tail or "could not resume" in tail:
+        fail("a job was started again:\n" + tail)
+    for name, status in want.items():
+        st = job_status(srv.port, name)
+        if st != status:
+            fail("job %s is %s after a restart, not %s" % (name, st, status))
+    stop_cleanly(srv)
 
 
 def gen_job(rows, rate, out_dir, name, sync=False, table="out_fs", view=False):

@@ -9,7 +9,7 @@ what the real PostgreSQL 15 gives for the same table."""
 import os
 import sys
 
-from srv_util import Server, psql, tmpdir
+from srv_util import Server, psql, psql_ok, psql_rows, tmpdir
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -57,30 +57,20 @@ ERRORS = [
 ]
 
 
-def ok(rc_out_err):
-    rc, out, err = rc_out_err
-    assert rc == 0, err
-    return out
-
-
-def rows(out):
-    return [line.split("|") for line in out.splitlines() if line]
-
-
 def policies(port, **kw):
-    oid = ok(psql(port, "SELECT oid FROM pg_catalog.pg_class WHERE relname = 'arr_t'",
-                  "-A", "-t", **kw)).strip()
+    oid = psql_ok(port, "SELECT oid FROM pg_catalog.pg_class WHERE relname = 'arr_t'",
+                  "-A", "-t", **kw).strip()
     with open(os.path.join(HERE, "syscat_queries", "psql_d_5.sql")) as f:
         q = f.read().replace("@OID@", oid)
-    return rows(ok(psql(port, None, "-A", "-t", "-c", q, **kw)))
+    return psql_rows(psql_ok(port, None, "-A", "-t", "-c", q, **kw))
 
 
 def main():
     tmp = tmpdir("srv-pgarrays-")
     with Server(os.path.join(tmp, "data")) as srv:
-        ok(psql(srv.port, SLUICE_DDL))
+        psql_ok(srv.port, SLUICE_DDL)
         for q, want in COMPARED:
-            got = rows(ok(psql(srv.port, None, "-A", "-t", "-c", q)))
+            got = psql_rows(psql_ok(srv.port, None, "-A", "-t", "-c", q))
             assert got == want, (q, got, want)
         for q, state, msg in ERRORS:
             rc, out, err = psql(srv.port, None, "-v", "VERBOSITY=verbose", "-c", q)
@@ -89,15 +79,15 @@ def main():
         if "--pg" in sys.argv:
             pg = int(os.environ["SLUICE_PG_PORT"])
             env = {"PGPASSWORD": "sluice"}
-            ok(psql(pg, PG_DDL, env=env))
+            psql_ok(pg, PG_DDL, env=env)
             for q, want in COMPARED:
-                got = rows(ok(psql(pg, None, "-A", "-t", "-c", q, env=env)))
+                got = psql_rows(psql_ok(pg, None, "-A", "-t", "-c", q, env=env))
                 assert got == want, ("postgresql", q, got, want)
             for q, state, msg in ERRORS[:4]:
                 rc, out, err = psql(pg, None, "-v", "VERBOSITY=verbose", "-c", q, env=env)
                 assert rc != 0 and state in err, ("postgresql", q, err)
             assert policies(pg, env=env) == []
-            ok(psql(pg, "DROP TABLE arr_t", env=env))
+            psql_ok(pg, "DROP TABLE arr_t", env=env)
         assert srv.stop() == 0, srv.log()
     print("ok")
 

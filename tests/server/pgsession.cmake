@@ -1,3 +1,2 @@
 # Slice pgsession: PostgreSQL's session statements over the wire (psql and raw bytes).
-add_test(NAME server.pgsession COMMAND ${Python3_EXECUTABLE} ${SL_SRV_DIR}/pgsession_test.py)
-set_tests_properties(server.pgsession PROPERTIES LABELS server ENVIRONMENT "${SL_SRV_ENV}" TIMEOUT 120)
+sl_server_test(server.pgsession pgsession_test.py)

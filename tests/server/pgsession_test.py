@@ -3,94 +3,27 @@ independent clients: psql (SET / SHOW, the transaction block and 25P02,
 session functions) and raw protocol bytes (ParameterStatus after SET, the
 transaction status of every ReadyForQuery, a startup parameter refused).
 
-The raw client below speaks protocol 3.0 with the standard library only and
-decodes what the server sends; nothing here trusts what the server says
-about itself except the protocol messages."""
+The raw client is tests/server/pgwire_client.py (protocol 3.0, standard
+library only); nothing here trusts what the server says about itself
+except the protocol messages."""
 import os
-import socket
-import struct
 import sys
 
+from pgwire_client import PgError, PgWire, errors, parameters, rows, tags
 from srv_util import Server, psql, tmpdir
 
 
-class Raw:
-    """A minimal frontend: startup, simple queries, the messages that came back."""
-
-    def __init__(self, port, **params):
-        self.s = socket.create_connection(("127.0.0.1", port), timeout=30)
-        body = struct.pack("!i", 196608)
-        for k, v in dict({"user": "sluice", "database": "rawdb"}, **params).items():
-            body += k.encode() + b"\0" + v.encode() + b"\0"
-        body += b"\0"
-        self.s.sendall(struct.pack("!i", len(body) + 4) + body)
-
-    def _read(self, n):
-        buf = b""
-        while len(buf) < n:
-            chunk = self.s.recv(n - len(buf))
-            if not chunk:
-                raise EOFError("connection closed")
-            buf += chunk
-        return buf
-
-    def message(self):
-        t = self._read(1)
-        (n,) = struct.unpack("!i", self._read(4))
-        return t, self._read(n - 4)
-
-    def until_ready(self):
-        """Every message up to and including ReadyForQuery: [(type, body)]."""
-        msgs = []
-        while True:
-            t, b = self.message()
-            msgs.append((t, b))
-            if t == b"Z":
-                return msgs
-
-    def query(self, sql):
-        b = sql.encode() + b"\0"
-        self.s.sendall(b"Q" + struct.pack("!i", len(b) + 4) + b)
-        return self.until_ready()
-
-    def close(self):
-        self.s.sendall(b"X" + struct.pack("!i", 4))
-        self.s.close()
-
-
-def params(msgs):
-    """ParameterStatus messages as [(name, value)], in order."""
-    out = []
-    for t, b in msgs:
-        if t == b"S":
-            k, v, _ = b.split(b"\0", 2)
-            out.append((k.decode(), v.decode()))
-    return out
-
-
-def fields(body):
-    """ErrorResponse / NoticeResponse fields: {code: text}."""
-    f = {}
-    for part in body.split(b"\0"):
-        if part:
-            f[chr(part[0])] = part[1:].decode()
-    return f
-
-
 def status(msgs):
-    assert msgs[-1][0] == b"Z", msgs
-    return msgs[-1][1].decode()
-
-
-def errors(msgs):
-    return [fields(b) for t, b in msgs if t == b"E"]
+    assert msgs[-1][0] == "Z", msgs
+    return msgs[-1][1]
 
 
 def check_raw(port):
-    c = Raw(port, application_name="first", TimeZone="Europe/Berlin",
-            options="-c DateStyle=ISO,\\ DMY -c extra_float_digits=2")
-    msgs = c.until_ready()
-    ps = dict(params(msgs))
+    c = PgWire(port, database="rawdb", params=dict(
+        application_name="first", TimeZone="Europe/Berlin",
+        options="-c DateStyle=ISO,\\ DMY -c extra_float_digits=2"))
+    msgs = c.startup_msgs
+    ps = dict(parameters(msgs))
     assert ps.get("application_name") == "first", ps
     assert ps.get("TimeZone") == "Europe/Berlin", ps
     assert ps.get("client_encoding") == "UTF8" and ps.get("DateStyle") == "ISO, DMY", ps
@@ -101,46 +34,45 @@ def check_raw(port):
     # SET of a reported parameter: ParameterStatus before CommandComplete
     msgs = c.query("SET application_name = 'second'")
     types = [t for t, _ in msgs]
-    assert params(msgs) == [("application_name", "second")], msgs
-    assert types.index(b"S") < types.index(b"C"), types
+    assert parameters(msgs) == [("application_name", "second")], msgs
+    assert types.index("S") < types.index("C"), types
     # the same value again: nothing to report; an unreported one: nothing either
-    assert params(c.query("SET application_name TO 'second'")) == [], "no change, no report"
-    assert params(c.query("SET extra_float_digits = 3")) == []
-    assert params(c.query("SET TIME ZONE 'UTC'")) == [("TimeZone", "UTC")]
-    assert params(c.query("SET DateStyle = 'ISO, YMD'")) == [("DateStyle", "ISO, YMD")]
+    assert parameters(c.query("SET application_name TO 'second'")) == [], "no change, no report"
+    assert parameters(c.query("SET extra_float_digits = 3")) == []
+    assert parameters(c.query("SET TIME ZONE 'UTC'")) == [("TimeZone", "UTC")]
+    assert parameters(c.query("SET DateStyle = 'ISO, YMD'")) == [("DateStyle", "ISO, YMD")]
     msgs = c.query("SET DateStyle = 'German'")
-    assert errors(msgs)[0]["C"] == "22023" and params(msgs) == [], msgs
+    assert errors(msgs)[0]["C"] == "22023" and parameters(msgs) == [], msgs
     # RESET ALL returns to the startup packet's values and reports each change
-    assert sorted(params(c.query("RESET ALL"))) == [
+    assert sorted(parameters(c.query("RESET ALL"))) == [
         ("DateStyle", "ISO, DMY"), ("TimeZone", "Europe/Berlin"), ("application_name", "first")]
 
     # the transaction status of ReadyForQuery
     assert status(c.query("BEGIN")) == "T"
     msgs = c.query("SET application_name = 'in block'")
-    assert status(msgs) == "T" and params(msgs) == [("application_name", "in block")]
+    assert status(msgs) == "T" and parameters(msgs) == [("application_name", "in block")]
     msgs = c.query("SELECT nosuch")
     assert status(msgs) == "E" and errors(msgs)[0]["C"] == "42703", msgs
     msgs = c.query("SELECT 1")
     assert status(msgs) == "E" and errors(msgs)[0]["C"] == "25P02", msgs
     msgs = c.query("COMMIT")
-    tags = [b for t, b in msgs if t == b"C"]
-    assert tags == [b"ROLLBACK\0"] and status(msgs) == "I", msgs
+    assert tags(msgs) == ["ROLLBACK"] and status(msgs) == "I", msgs
     # ROLLBACK restored the setting and said so
-    assert ("application_name", "first") in params(msgs), msgs
+    assert ("application_name", "first") in parameters(msgs), msgs
     msgs = c.query("COMMIT")
-    notices = [fields(b) for t, b in msgs if t == b"N"]
+    notices = [v for t, v in msgs if t == "N"]
     assert notices and notices[0]["C"] == "25P01" and status(msgs) == "I", msgs
     msgs = c.query("SELECT current_database(), pg_backend_pid()")
-    rows = [b for t, b in msgs if t == b"D"]
-    assert len(rows) == 1 and b"rawdb" in rows[0], msgs
-    c.close()
+    assert len(rows(msgs)) == 1 and rows(msgs)[0][0] == b"rawdb", msgs
+    c.terminate()
 
     # a startup parameter that SET would refuse ends the connection with its error
-    c = Raw(port, client_encoding="LATIN1")
-    t, b = c.message()
-    f = fields(b)
-    assert t == b"E" and f["C"] == "22023" and f["S"] == "FATAL", (t, f)
-    c.s.close()
+    try:
+        PgWire(port, database="rawdb", params={"client_encoding": "LATIN1"})
+        raise AssertionError("client_encoding LATIN1 was accepted")
+    except PgError as e:
+        f = e.fields
+    assert f["C"] == "22023" and f["S"] == "FATAL", f
 
 
 def check_psql(port):

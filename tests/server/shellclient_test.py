@@ -11,13 +11,11 @@ pseudo-terminal with the helpers of tests/shell/test_shell.py.
 Usage: shellclient_test.py --case NAME ("all" runs every case; --list prints
 the case names). SLUICE_BIN names the binary. Standard library only.
 """
-import argparse
 import os
 import re
 import signal
 import subprocess
 import sys
-import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "shell"))
@@ -25,7 +23,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "shell"))
 import srv_util  # noqa: E402
 from srv_util import Server, free_port, psql  # noqa: E402
 import test_shell as ts  # noqa: E402
-from test_shell import PROMPT, RE_ROWS, Sandbox, caret_under, check, quit_ok, repl  # noqa: E402
+from test_shell import PROMPT, RE_ROWS, caret_under, check, quit_ok, repl  # noqa: E402
 
 # Bounded, deterministic (sequence fields only, parallelism 1) source.
 CREATE = ("CREATE TABLE t (a INT, b BIGINT, `é` STRING) WITH ('connector' = 'datagen', "
@@ -295,29 +293,5 @@ def case_repl(sb):
 CASES = {name[len("case_"):]: fn for name, fn in globals().items() if name.startswith("case_")}
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--case", default="all")
-    ap.add_argument("--list", action="store_true")
-    a = ap.parse_args()
-    if a.list:
-        print("\n".join(CASES))
-        return 0
-    ts.SLUICE = os.path.abspath(srv_util.SLUICE)
-    failed = 0
-    for name in (list(CASES) if a.case == "all" else a.case.split(",")):
-        sb = Sandbox()
-        try:
-            CASES[name](sb)
-            print("ok   %s" % name)
-        except Exception as e:  # Failure, timeouts, OS errors
-            failed += 1
-            print("FAIL %s: %s" % (name, e))
-            traceback.print_exc()
-        finally:
-            sb.cleanup()
-    return 1 if failed else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(ts.cases_main(CASES, sluice=srv_util.SLUICE))

@@ -8,12 +8,22 @@
   .stop() (SIGTERM and wait: jobs stop with savepoints), .kill() (SIGKILL),
   .log() (what it wrote to stderr so far), context manager.
 - psql(port, sql, ...): runs Debian's psql against it (the independent
-  client), returns (returncode, stdout, stderr).
+  client), returns (returncode, stdout, stderr); psql_ok(port, sql, ...)
+  fails the test unless psql succeeded, returns its stdout; psql_rows(out):
+  unaligned output (-A -t) as [[cell, ...]].
+- psql_start(port, sql, ...): psql in the background (a Popen, text mode);
+  psql_sigint(p): Ctrl-C to it (psql sends a CancelRequest), its stderr
+  once it ended.
+- make_cert(dir): a self-signed certificate for localhost / 127.0.0.1 made
+  by `openssl req`: (cert, key).
+- run_case(cases, prefix): main() of a test of several cases: a server of
+  its own for the case named by argv[1], which must stop cleanly.
 """
 import os
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 
@@ -94,11 +104,63 @@ class Server:
             self.kill()
 
 
-def psql(port, sql=None, *args, user="sluice", db="sluice", env=None, timeout=120, stdin=None):
+def _psql_cmd(port, sql, args, user, db, env):
     cmd = ["psql", "-X", "-h", "127.0.0.1", "-p", str(port), "-U", user, "-d", db,
            "-v", "ON_ERROR_STOP=1"] + list(args)
     if sql is not None:
         cmd += ["-c", sql]
-    e = dict(os.environ, PGCONNECT_TIMEOUT="10", **(env or {}))
+    return cmd, dict(os.environ, PGCONNECT_TIMEOUT="10", **(env or {}))
+
+
+def psql(port, sql=None, *args, user="sluice", db="sluice", env=None, timeout=120, stdin=None):
+    cmd, e = _psql_cmd(port, sql, args, user, db, env)
     p = subprocess.run(cmd, capture_output=True, text=True, env=e, timeout=timeout, input=stdin)
     return p.returncode, p.stdout, p.stderr
+
+
+def psql_ok(port, sql=None, *args, **kw):
+    rc, out, err = psql(port, sql, *args, **kw)
+    assert rc == 0, "psql failed on %r:\n%s%s" % (sql, out, err)
+    return out
+
+
+def psql_rows(out):
+    return [line.split("|") for line in out.splitlines() if line]
+
+
+def psql_start(port, sql=None, *args, user="sluice", db="sluice", env=None,
+               stdout=subprocess.PIPE):
+    cmd, e = _psql_cmd(port, sql, args, user, db, env)
+    return subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=stdout, stderr=subprocess.PIPE,
+                            text=True, env=e)
+
+
+def psql_sigint(p, timeout=30):
+    """SIGINT to a running psql, as Ctrl-C: it sends a CancelRequest and must
+    end (bounded). Its stderr."""
+    p.send_signal(signal.SIGINT)
+    try:
+        return p.communicate(timeout=timeout)[1]
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.communicate()
+        raise AssertionError("psql did not end after SIGINT: the query was not cancelled")
+
+
+def make_cert(tmp):
+    cert, key = os.path.join(tmp, "server.crt"), os.path.join(tmp, "server.key")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+                    "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+                    "-keyout", key, "-out", cert], check=True, capture_output=True)
+    os.chmod(key, 0o600)
+    return cert, key
+
+
+def run_case(cases, prefix):
+    """Runs cases[argv[1]](srv) against a server of its own, which must then
+    stop cleanly (exit 0: no leak under ASan); prints ok."""
+    name = sys.argv[1]
+    with Server(os.path.join(tmpdir("%s-%s-" % (prefix, name)), "data")) as srv:
+        cases[name](srv)
+        assert srv.stop() == 0, srv.log()
+    print("ok")

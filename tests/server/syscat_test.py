@@ -17,10 +17,9 @@ character (its publications query runs string_agg in a correlated scalar
 subquery, its policies query a correlated ARRAY(subquery); the rows of
 those over empty relations are checked here too: psql_d_5 ... psql_d_9)."""
 import os
-import subprocess
 import sys
 
-from srv_util import Server, psql, tmpdir
+from srv_util import Server, psql, psql_ok, psql_rows, tmpdir
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 QUERIES = os.path.join(HERE, "syscat_queries")
@@ -47,43 +46,33 @@ def query(name, table):
         return f.read().replace("LIKE 't'", "LIKE '%s'" % table)
 
 
-def ok(rc_out_err):
-    rc, out, err = rc_out_err
-    assert rc == 0, err
-    return out
-
-
-def rows(out):
-    return [line.split("|") for line in out.splitlines() if line]
-
-
 def check_sluice(port):
     # \dt and \dv: psql's own queries (LEFT JOINs, CASE, IN, !~, ORDER BY 1,2)
-    dt = rows(ok(psql(port, "\\dt", "-A", "-t")))
+    dt = psql_rows(psql_ok(port, "\\dt", "-A", "-t"))
     assert dt == [["public", "Mixed", "table", "sluice"], ["public", "syscat_t", "table", "sluice"]], dt
-    dv = rows(ok(psql(port, "\\dv", "-A", "-t")))
+    dv = psql_rows(psql_ok(port, "\\dv", "-A", "-t"))
     assert dv == [["public", "syscat_v", "view", "sluice"]], dv
     # \dt NAME: OPERATOR(pg_catalog.~) with COLLATE, a double-quoted name
-    one = rows(ok(psql(port, '\\dt "Mixed"', "-A", "-t")))
+    one = psql_rows(psql_ok(port, '\\dt "Mixed"', "-A", "-t"))
     assert one == [["public", "Mixed", "table", "sluice"]], one
     # \l: one database, UTF8
-    dbs = rows(ok(psql(port, "\\l", "-A", "-t")))
+    dbs = psql_rows(psql_ok(port, "\\l", "-A", "-t"))
     assert [r[:3] for r in dbs] == [["sluice", "sluice", "UTF8"]], dbs
     # pgJDBC getTables (TABLE): comma join, LEFT JOIN pg_description, 'pg_class'::regclass
-    tables = rows(ok(psql(port, None, "-A", "-t", "-f", os.path.join(QUERIES, "jdbc_get_tables.sql"))))
+    tables = psql_rows(psql_ok(port, None, "-A", "-t", "-f", os.path.join(QUERIES, "jdbc_get_tables.sql")))
     assert [(r[1], r[2], r[3]) for r in tables] == [
         ("public", "Mixed", "TABLE"), ("public", "syscat_t", "TABLE")], tables
     # pgJDBC getColumns: a subquery with ROW_NUMBER() OVER, five joins, type oids
-    cols = rows(ok(psql(port, None, "-A", "-t", "-c", query("jdbc_get_columns", "syscat_t"))))
+    cols = psql_rows(psql_ok(port, None, "-A", "-t", "-c", query("jdbc_get_columns", "syscat_t")))
     got = [(r[2], r[3], r[4], r[5], r[8], r[12]) for r in cols]
     want = [("id", "20", "t", "-1", "1", ""), ("name", "25", "t", "-1", "2", "who"),
             ("amount", "1700", "f", str(((10 << 16) | 2) + 4), "3", ""),
             ("ts", "1114", "f", "3", "4", "")]
     assert got == want, got
     # information_schema
-    info = rows(ok(psql(port, "SELECT table_name, ordinal_position, column_name, is_nullable "
-                        "FROM information_schema.columns WHERE table_schema = 'public' "
-                        "ORDER BY table_name, ordinal_position", "-A", "-t")))
+    info = psql_rows(psql_ok(port, "SELECT table_name, ordinal_position, column_name, is_nullable "
+                             "FROM information_schema.columns WHERE table_schema = 'public' "
+                             "ORDER BY table_name, ordinal_position", "-A", "-t"))
     assert info == [["Mixed", "1", "k", "YES"], ["Mixed", "2", "v", "YES"],
                     ["syscat_t", "1", "id", "NO"], ["syscat_t", "2", "name", "NO"],
                     ["syscat_t", "3", "amount", "YES"], ["syscat_t", "4", "ts", "YES"]], info
@@ -93,9 +82,9 @@ def check_sluice(port):
          "AND attnum > %d ORDER BY attnum DESC LIMIT 1), (SELECT count(*) FROM pg_attribute a "
          "WHERE a.attrelid = c.oid) AS n FROM pg_class c WHERE relname IN ('syscat_t', 'Mixed') "
          "ORDER BY relname")
-    got = rows(ok(psql(port, q % 0, "-A", "-t")))
+    got = psql_rows(psql_ok(port, q % 0, "-A", "-t"))
     assert got == [["Mixed", "v", "2"], ["syscat_t", "ts", "4"]], got
-    got = rows(ok(psql(port, q % 3, "-A", "-t")))
+    got = psql_rows(psql_ok(port, q % 3, "-A", "-t"))
     assert got == [["Mixed", "", "2"], ["syscat_t", "ts", "4"]], got
     rc, out, err = psql(port, "SELECT relname, (SELECT attname FROM pg_attribute a WHERE "
                         "a.attrelid = c.oid ORDER BY attnum) FROM pg_class c "
@@ -109,54 +98,54 @@ def check_sluice(port):
 
 def check_against_pg(port, pg_port):
     env = {"PGPASSWORD": "sluice"}
-    ok(psql(pg_port, PG_DDL, env=env))
-    want = ok(psql(pg_port, "\\dt syscat_t", env=env))
-    got = ok(psql(port, "\\dt syscat_t"))
+    psql_ok(pg_port, PG_DDL, env=env)
+    want = psql_ok(pg_port, "\\dt syscat_t", env=env)
+    got = psql_ok(port, "\\dt syscat_t")
     assert got == want, (got, want)
     q = query("jdbc_get_columns", "syscat_t")
-    want = rows(ok(psql(pg_port, None, "-A", "-t", "-c", q, env=env)))
-    got = rows(ok(psql(port, None, "-A", "-t", "-c", q)))
+    want = psql_rows(psql_ok(pg_port, None, "-A", "-t", "-c", q, env=env))
+    got = psql_rows(psql_ok(port, None, "-A", "-t", "-c", q))
     # nspname relname attname atttypid attnotnull atttypmod attlen typtypmod attnum
     # (descriptions differ: PostgreSQL's table has no comment)
     assert [r[:10] for r in got] == [r[:10] for r in want], (got, want)
     # psql's \d NAME: the columns query (scalar subqueries, format_type, ORDER BY
     # a column not selected), each server with its own oid of the table
     for port_, e in ((pg_port, env), (port, None)):
-        oid = ok(psql(port_, "SELECT oid FROM pg_catalog.pg_class WHERE relname = 'syscat_t'",
-                      "-A", "-t", env=e)).strip()
-        out = ok(psql(port_, None, "-A", "-t", "-c",
-                      query("psql_d_3", "syscat_t").replace("@OID@", oid), env=e))
+        oid = psql_ok(port_, "SELECT oid FROM pg_catalog.pg_class WHERE relname = 'syscat_t'",
+                      "-A", "-t", env=e).strip()
+        out = psql_ok(port_, None, "-A", "-t", "-c",
+                      query("psql_d_3", "syscat_t").replace("@OID@", oid), env=e)
         if port_ == pg_port:
-            want = rows(out)
+            want = psql_rows(out)
         else:
-            got = rows(out)
+            got = psql_rows(out)
     assert got == want and len(got) == 4, (got, want)
     check_describe_against_pg(port, pg_port, env)
 
 
 def oid_of(port, name, **kw):
-    return ok(psql(port, "SELECT oid FROM pg_catalog.pg_class WHERE relname = '%s'" % name,
-                   "-A", "-t", **kw)).strip()
+    return psql_ok(port, "SELECT oid FROM pg_catalog.pg_class WHERE relname = '%s'" % name,
+                   "-A", "-t", **kw).strip()
 
 
 def check_describe_against_pg(port, pg_port, env):
     """psql's \\d, \\d VIEW and the queries of \\d NAME / \\d+ NAME that run,
     on a database of the real PostgreSQL holding the same objects."""
-    ok(psql(pg_port, "DROP DATABASE IF EXISTS " + PG_DB, env=env))
-    ok(psql(pg_port, "CREATE DATABASE " + PG_DB, env=env))
+    psql_ok(pg_port, "DROP DATABASE IF EXISTS " + PG_DB, env=env)
+    psql_ok(pg_port, "CREATE DATABASE " + PG_DB, env=env)
     pg = {"env": env, "db": PG_DB}
-    ok(psql(pg_port, PG_DB_DDL, **pg))
+    psql_ok(pg_port, PG_DB_DDL, **pg)
     # psql's own output, headers and alignment included
     for cmd in ("\\d", "\\d syscat_v", "\\dv syscat_v", "\\d syscat_t", "\\d+ syscat_t",
                 "\\d \"Mixed\""):
-        want = ok(psql(pg_port, cmd, **pg))
-        got = ok(psql(port, cmd))
+        want = psql_ok(pg_port, cmd, **pg)
+        got = psql_ok(port, cmd)
         assert got == want, (cmd, got, want)
     # \\d+ (pg_table_size, pg_size_pretty, obj_description): the Size column
     # differs, as it must: Sluice's tables store nothing (0 bytes), PostgreSQL's
     # with a toastable column have a toast index (8192 bytes)
-    want = rows(ok(psql(pg_port, "\\d+", "-A", "-t", **pg)))
-    got = rows(ok(psql(port, "\\d+", "-A", "-t")))
+    want = psql_rows(psql_ok(pg_port, "\\d+", "-A", "-t", **pg))
+    got = psql_rows(psql_ok(port, "\\d+", "-A", "-t"))
     assert [r[:6] + r[7:] for r in got] == [r[:6] + r[7:] for r in want], (got, want)
     assert [r[6] for r in got] == ["0 bytes"] * 3, got
     # \\d NAME's index query (pg_get_indexdef, pg_get_constraintdef) and \\d+ NAME's
@@ -166,23 +155,23 @@ def check_describe_against_pg(port, pg_port, env):
         res = []
         for port_, kw in ((pg_port, pg), (port, {})):
             q = query(name, "syscat_t").replace("@OID@", oid_of(port_, "syscat_t", **kw))
-            res.append(rows(ok(psql(port_, None, "-A", "-t", "-c", q, **kw))))
+            res.append(psql_rows(psql_ok(port_, None, "-A", "-t", "-c", q, **kw)))
         assert res[1] == res[0] and len(res[0]) == n, (name, res)
     # the view's columns (\d+ VIEW's definition is printed differently: Sluice
     # shows its own SQL text of the query, not PostgreSQL's deparsed form)
     res = []
     for port_, kw in ((pg_port, pg), (port, {})):
         q = query("psql_dplus_3", "syscat_v").replace("@OID@", oid_of(port_, "syscat_v", **kw))
-        res.append(rows(ok(psql(port_, None, "-A", "-t", "-c", q, **kw))))
+        res.append(psql_rows(psql_ok(port_, None, "-A", "-t", "-c", q, **kw)))
     assert res[1] == res[0] and len(res[0]) == 1, res
-    ok(psql(pg_port, "DROP DATABASE " + PG_DB, env=env))
+    psql_ok(pg_port, "DROP DATABASE " + PG_DB, env=env)
 
 
 def main():
     tmp = tmpdir("srv-syscat-")
     with Server(os.path.join(tmp, "data")) as srv:
         for ddl in SLUICE_DDL:
-            ok(psql(srv.port, ddl))
+            psql_ok(srv.port, ddl)
         check_sluice(srv.port)
         if "--pg" in sys.argv:
             check_against_pg(srv.port, int(os.environ["SLUICE_PG_PORT"]))

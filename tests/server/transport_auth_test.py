@@ -19,9 +19,8 @@ import struct
 import subprocess
 import sys
 
-from srv_util import ENV, SLUICE, Server, free_port, psql, tmpdir
-import transport_wire as w
-from transport_startup_test import make_cert
+from pgwire_client import PgWire, ssl_request, startup_packet
+from srv_util import ENV, SLUICE, Server, free_port, make_cert, psql, tmpdir
 
 PASSWORD = "correct horse battery staple"
 
@@ -58,15 +57,25 @@ def login(port, user, password, **env):
 
 
 def mechanisms(port, tls_ctx=None):
-    s = w.sock_to(port)
+    """A connection at AuthenticationSASL, and the mechanisms it offers."""
+    c = PgWire(port, startup=False)
     if tls_ctx:
-        s.sendall(w.ssl_request())
-        assert s.recv(1) == b"S"
-        s = tls_ctx.wrap_socket(s)
-    s.sendall(w.startup({"user": "alice"}))
-    t, body = w.read_msg(s)
-    assert t == b"R" and struct.unpack("!i", body[:4])[0] == 10, (t, body)
-    return s, [m.decode() for m in body[4:].split(b"\0") if m]
+        c.send_raw(ssl_request())
+        assert c.read_byte() == b"S"
+        c.wrap_tls(tls_ctx)
+    c.send_raw(startup_packet({"user": "alice"}))
+    t, v = c.read()
+    assert t == "R" and v[0] == 10, (t, v)
+    return c, [m.decode() for m in v[1].split(b"\0") if m]
+
+
+def sasl_error(c, mechanism, data):
+    """SASLInitialResponse: the ErrorResponse that must answer it."""
+    c.send("p", mechanism + b"\0" + struct.pack("!i", len(data)) + data)
+    t, f = c.read()
+    c.sock.close()
+    assert t == "E", (t, f)
+    return f
 
 
 def main():
@@ -126,46 +135,34 @@ def main():
         assert rc != 0 and "password authentication failed" in err, err
 
         # The mechanisms offered: -PLUS only over TLS.
-        s, mechs = mechanisms(srv.port)
+        c, mechs = mechanisms(srv.port)
         assert mechs == ["SCRAM-SHA-256"], mechs
         # A mechanism not offered is refused.
-        s.sendall(w.msg(b"p", b"SCRAM-SHA-256-PLUS\0" + struct.pack("!i", 4) + b"abcd"))
-        t, body = w.read_msg(s)
-        assert t == b"E" and w.fields(body)["C"] == "08P01", body
-        s.close()
+        f = sasl_error(c, b"SCRAM-SHA-256-PLUS", b"abcd")
+        assert f["C"] == "08P01", f
 
         ctx = ssl.create_default_context()
         ctx.check_hostname = False
         ctx.verify_mode = ssl.CERT_NONE
-        s, mechs = mechanisms(srv.port, ctx)
+        c, mechs = mechanisms(srv.port, ctx)
         assert mechs == ["SCRAM-SHA-256-PLUS", "SCRAM-SHA-256"], mechs
         # Malformed client-first-message: a protocol error.
-        first = b"x,,n=,r=abc"
-        s.sendall(w.msg(b"p", b"SCRAM-SHA-256\0" + struct.pack("!i", len(first)) + first))
-        t, body = w.read_msg(s)
-        f = w.fields(body)
-        assert t == b"E" and f["C"] == "08P01" and "malformed SCRAM message" in f["M"], f
-        s.close()
+        f = sasl_error(c, b"SCRAM-SHA-256", b"x,,n=,r=abc")
+        assert f["C"] == "08P01" and "malformed SCRAM message" in f["M"], f
         # A client that says it binds but thinks the server cannot, over TLS.
-        s, mechs = mechanisms(srv.port, ctx)
-        first = b"y,,n=,r=abcdef"
-        s.sendall(w.msg(b"p", b"SCRAM-SHA-256\0" + struct.pack("!i", len(first)) + first))
-        t, body = w.read_msg(s)
-        assert t == b"E" and "channel binding negotiation" in w.fields(body)["M"], body
-        s.close()
+        c, mechs = mechanisms(srv.port, ctx)
+        f = sasl_error(c, b"SCRAM-SHA-256", b"y,,n=,r=abcdef")
+        assert "channel binding negotiation" in f["M"], f
         # Channel binding data with the mechanism that has none.
-        s, mechs = mechanisms(srv.port)
-        first = b"p=tls-server-end-point,,n=,r=abcdef"
-        s.sendall(w.msg(b"p", b"SCRAM-SHA-256\0" + struct.pack("!i", len(first)) + first))
-        t, body = w.read_msg(s)
-        assert t == b"E" and w.fields(body)["C"] == "08P01", body
-        s.close()
+        c, mechs = mechanisms(srv.port)
+        f = sasl_error(c, b"SCRAM-SHA-256", b"p=tls-server-end-point,,n=,r=abcdef")
+        assert f["C"] == "08P01", f
         # A query message in place of the SASL response.
-        s, mechs = mechanisms(srv.port)
-        s.sendall(w.query("SHOW TABLES"))
-        t, body = w.read_msg(s)
-        assert t == b"E" and w.fields(body)["C"] == "08P01", body
-        s.close()
+        c, mechs = mechanisms(srv.port)
+        c.send_query("SHOW TABLES")
+        t, f = c.read()
+        assert t == "E" and f["C"] == "08P01", (t, f)
+        c.sock.close()
 
         # Removing a user takes effect on the next connection.
         assert user_cmd(data, "remove", "bob").returncode == 0

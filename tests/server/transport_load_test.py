@@ -13,8 +13,8 @@ import sys
 import threading
 import time
 
+from pgwire_client import PgWire, errors, rows
 from srv_util import Server, psql, tmpdir
-import transport_wire as w
 
 N = 200
 SETUP = [
@@ -30,20 +30,12 @@ SETUP = [
 
 def job_rows(port):
     """(status, rows in) of job bg, read through a raw session."""
-    s, _, _, _ = w.connect(port)
-    msgs = w.simple(s, "SHOW JOBS")
-    s.close()
-    assert not w.errors(msgs), msgs
-    rows = [b for t, b in msgs if t == b"D"]
-    assert len(rows) == 1, msgs
-    vals, off = [], 2
-    body = rows[0]
-    while off < len(body):
-        n = int.from_bytes(body[off:off + 4], "big", signed=True)
-        off += 4
-        vals.append(None if n < 0 else body[off:off + n].decode())
-        off += max(n, 0)
-    return vals[1], int(vals[5] or 0)
+    c = PgWire(port)
+    msgs = c.query("SHOW JOBS")
+    c.terminate()
+    assert not errors(msgs) and len(rows(msgs)) == 1, msgs
+    vals = rows(msgs)[0]
+    return vals[1].decode(), int(vals[5] or 0)
 
 
 def wait_progress(port, before, what):
@@ -59,15 +51,13 @@ def wait_progress(port, before, what):
 
 def client(port, barrier, failures, i):
     try:
-        s, _, _, _ = w.connect(port, params={"application_name": "load%d" % i}, timeout=120)
+        c = PgWire(port, params={"application_name": "load%d" % i}, timeout=120)
         barrier.wait(timeout=120)  # all N connections are open at once
         for sql in ("SHOW TABLES", "SHOW JOBS", "SHOW TABLES"):
-            msgs = w.simple(s, sql)
-            assert not w.errors(msgs), msgs
-            rows = [b for t, b in msgs if t == b"D"]
-            assert len(rows) == (3 if sql == "SHOW TABLES" else 1), (sql, msgs)
-        s.sendall(w.TERMINATE)
-        s.close()
+            msgs = c.query(sql)
+            assert not errors(msgs), msgs
+            assert len(rows(msgs)) == (3 if sql == "SHOW TABLES" else 1), (sql, msgs)
+        c.terminate()
     except Exception as e:  # reported by the main thread
         failures.append("%d: %r" % (i, e))
         barrier.abort()
@@ -97,22 +87,22 @@ def main():
         stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         stalled.settimeout(30)
         stalled.connect(("127.0.0.1", srv.port))
-        stalled.sendall(w.startup({"user": "sluice"}))
-        assert w.read_until_ready(stalled)[-1][0] == b"Z"
-        stalled.sendall(w.query("SELECT * FROM fast"))
+        stalled = PgWire(srv.port, sock=stalled, timeout=30)
+        stalled.send_query("SELECT * FROM fast")
+        stalled.flush_out()
         # Wait until its rows are queued beyond what the socket takes in.
         time.sleep(2)
-        other, _, _, _ = w.connect(srv.port)
+        other = PgWire(srv.port)
         for _ in range(20):
-            msgs = w.simple(other, "SHOW TABLES")
-            assert not w.errors(msgs), msgs
-        other.close()
+            msgs = other.query("SHOW TABLES")
+            assert not errors(msgs), msgs
+        other.terminate()
         wait_progress(srv.port, rows1, "while a client stops reading")
         rc, out, err = psql(srv.port, "SHOW JOBS")
         assert rc == 0 and "RUNNING" in out, err
         # SIGTERM ends the server although the stalled client never reads.
         assert srv.stop(timeout=60) == 0, srv.log()
-        stalled.close()
+        stalled.sock.close()
     print("ok")
 
 

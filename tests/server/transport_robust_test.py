@@ -14,47 +14,40 @@ import socket
 import struct
 import sys
 
+from pgwire_client import PROTO_30, PgWire, errors, frame, startup_packet
 from srv_util import Server, psql, tmpdir
-import transport_wire as w
 
 
-def outcome(s):
-    """What the server did: ('E', fields) for an ErrorResponse, ('closed',)
-    when it closed without one. Anything else fails."""
+def outcome(c, data, close_write):
+    """Sends data on connection c; what the server did: ('E', fields) for an
+    ErrorResponse, ('closed',) when it closed without one. Anything else
+    fails."""
+    try:
+        c.send_raw(data)
+        if close_write:
+            c.sock.shutdown(socket.SHUT_WR)
+    except (ConnectionResetError, BrokenPipeError):
+        pass  # what it sent before it closed is still to be read
     try:
         while True:
-            m = w.read_msg(s)
-            if m is None:
-                return ("closed",)
-            if m[0] == b"E":
-                return ("E", w.fields(m[1]))
-            assert m[0] in (b"N", b"Z", b"S", b"R", b"K", b"v", b"T", b"D", b"C", b"I"), m
-    except (ConnectionResetError, BrokenPipeError):
+            t, v = c.read()
+            if t == "E":
+                return ("E", v)
+            assert t in "NZSRKvTDCI", (t, v)
+    except (EOFError, ConnectionResetError, BrokenPipeError):
         return ("closed",)
     finally:
-        s.close()
+        c.sock.close()
 
 
 def raw(port, data, close_write=False):
-    s = w.sock_to(port, timeout=60)
-    try:
-        s.sendall(data)
-        if close_write:
-            s.shutdown(socket.SHUT_WR)
-    except (ConnectionResetError, BrokenPipeError):
-        pass
-    return outcome(s)
+    """data as the first bytes of a connection."""
+    return outcome(PgWire(port, startup=False), data, close_write)
 
 
-def ready(port, extra, close_write=False):
-    s, _, _, _ = w.connect(port)
-    try:
-        s.sendall(extra)
-        if close_write:
-            s.shutdown(socket.SHUT_WR)
-    except (ConnectionResetError, BrokenPipeError):
-        pass
-    return outcome(s)
+def ready(port, data, close_write=False):
+    """data after a startup, at ReadyForQuery."""
+    return outcome(PgWire(port), data, close_write)
 
 
 def fatal(o, code, text=None):
@@ -70,20 +63,20 @@ def main():
         port = srv.port
         # Startup packets.
         fatal(raw(port, struct.pack("!i", 4) + b"\0" * 4), "08P01", "invalid length of startup packet")
-        fatal(raw(port, struct.pack("!ii", 20000, w.PROTO_30) + b"x" * 100), "08P01",
+        fatal(raw(port, struct.pack("!ii", 20000, PROTO_30) + b"x" * 100), "08P01",
               "invalid length of startup packet")
-        assert raw(port, struct.pack("!ii", 100, w.PROTO_30) + b"user\0", close_write=True) == ("closed",)
-        fatal(raw(port, struct.pack("!ii", 13, w.PROTO_30) + b"user\0"), "08P01", "invalid startup packet")
-        fatal(raw(port, w.startup({"database": "x"})), "28000", "no PostgreSQL user name")
-        fatal(raw(port, w.startup({"user": "u"}, 0x12345678)), "0A000", "unsupported frontend protocol")
+        assert raw(port, struct.pack("!ii", 100, PROTO_30) + b"user\0", close_write=True) == ("closed",)
+        fatal(raw(port, struct.pack("!ii", 13, PROTO_30) + b"user\0"), "08P01", "invalid startup packet")
+        fatal(raw(port, startup_packet({"database": "x"})), "28000", "no PostgreSQL user name")
+        fatal(raw(port, startup_packet({"user": "u"}, 0x12345678)), "0A000", "unsupported frontend protocol")
         # Messages after the startup.
         fatal(ready(port, b"Q" + struct.pack("!i", 3)), "08P01", "invalid message length")
         fatal(ready(port, b"Q" + struct.pack("!I", (64 << 20) + 5)), "08P01", "invalid message length")
         fatal(ready(port, b"Q" + struct.pack("!i", 0x7FFFFFFF)), "08P01", "invalid message length")
-        fatal(ready(port, w.msg(b"Q", b"SHOW TABLES")), "08P01", "invalid Query message")
-        fatal(ready(port, w.msg(b"Q", b"SHOW TABLES\0\0")), "08P01", "invalid Query message")
-        fatal(ready(port, w.msg(b"!", b"junk")), "08P01", "invalid frontend message type")
-        fatal(ready(port, w.msg(b"p", b"SCRAM-SHA-256\0\0\0\0\0")), "08P01")
+        fatal(ready(port, frame(b"Q", b"SHOW TABLES")), "08P01", "invalid Query message")
+        fatal(ready(port, frame(b"Q", b"SHOW TABLES\0\0")), "08P01", "invalid Query message")
+        fatal(ready(port, frame(b"!", b"junk")), "08P01", "invalid frontend message type")
+        fatal(ready(port, frame(b"p", b"SCRAM-SHA-256\0\0\0\0\0")), "08P01")
         # A message cut short, the client gone: the connection just ends.
         assert ready(port, b"Q" + struct.pack("!i", 100) + b"SHOW", close_write=True) == ("closed",)
         # A startup packet's worth of garbage, then more garbage.
@@ -100,9 +93,9 @@ def main():
         # Still serving: psql and a raw session both work.
         rc, out, err = psql(port, "SHOW TABLES")
         assert rc == 0, err
-        s, _, _, _ = w.connect(port)
-        assert not w.errors(w.simple(s, "SHOW TABLES"))
-        s.close()
+        c = PgWire(port)
+        assert not errors(c.query("SHOW TABLES"))
+        c.terminate()
         assert srv.stop() == 0, srv.log()
     print("ok")
 

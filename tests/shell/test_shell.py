@@ -1306,23 +1306,26 @@ def case_stdin_default_warning(sb):
 CASES = {name[len("case_"):]: fn for name, fn in globals().items() if name.startswith("case_")}
 
 
-def main():
+def cases_main(cases, sluice=None):
+    """main() of a script of case_* functions (this one and
+    tests/server/shellclient_test.py): --list prints their names; --case
+    a,b (default all) runs each in a fresh Sandbox with the binary --sluice
+    (default: sluice): 1 when one failed."""
     global SLUICE
     ap = argparse.ArgumentParser()
-    ap.add_argument("--sluice")
+    ap.add_argument("--sluice", default=sluice)
     ap.add_argument("--case", default="all")
     ap.add_argument("--list", action="store_true")
     a = ap.parse_args()
     if a.list:
-        print("\n".join(CASES))
+        print("\n".join(cases))
         return 0
     SLUICE = os.path.abspath(a.sluice)
-    names = list(CASES) if a.case == "all" else a.case.split(",")
     failed = 0
-    for name in names:
+    for name in (list(cases) if a.case == "all" else a.case.split(",")):
         sb = Sandbox()
         try:
-            CASES[name](sb)
+            cases[name](sb)
             print("ok   %s" % name)
         except Exception as e:  # Failure, timeouts, OS errors
             failed += 1
@@ -1334,4 +1337,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(cases_main(CASES))

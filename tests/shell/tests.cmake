@@ -4,12 +4,20 @@
 # tests/shell/test_shell.py (python3 standard library only); the case list is
 # read from the script, so adding a case_* function there adds a test here.
 find_package(Python3 COMPONENTS Interpreter REQUIRED)
+
+# sl_python_cases(<var> <script>): the cases <script> lists with --list (one
+# a line) as a list in <var>; CMake configures again when the script changes.
+# tests/server/shellclient.cmake uses it too.
+function(sl_python_cases var script)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${script})
+  execute_process(COMMAND ${Python3_EXECUTABLE} ${script} --list
+                  OUTPUT_VARIABLE cases OUTPUT_STRIP_TRAILING_WHITESPACE COMMAND_ERROR_IS_FATAL ANY)
+  string(REPLACE "\n" ";" cases "${cases}")
+  set(${var} ${cases} PARENT_SCOPE)
+endfunction()
+
 set(SL_SHELL_TEST ${CMAKE_CURRENT_LIST_DIR}/test_shell.py)
-set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${SL_SHELL_TEST})
-execute_process(COMMAND ${Python3_EXECUTABLE} ${SL_SHELL_TEST} --list
-                OUTPUT_VARIABLE SL_SHELL_CASES OUTPUT_STRIP_TRAILING_WHITESPACE
-                COMMAND_ERROR_IS_FATAL ANY)
-string(REPLACE "\n" ";" SL_SHELL_CASES "${SL_SHELL_CASES}")
+sl_python_cases(SL_SHELL_CASES ${SL_SHELL_TEST})
 foreach(case IN LISTS SL_SHELL_CASES)
   add_test(NAME shell.${case}
            COMMAND ${Python3_EXECUTABLE} ${SL_SHELL_TEST} --sluice $<TARGET_FILE:sluice> --case ${case})
