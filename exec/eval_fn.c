@@ -243,7 +243,16 @@ int sl__format_double(double d, bool is_float, char *buf)
                 *o++ = digits[i];
         else
             *o++ = '0';
-        o += sprintf(o, "E%d", exp);
+        *o++ = 'E';
+        if (exp < 0)
+            *o++ = '-';
+        int ae = exp < 0 ? -exp : exp; /* at most 324 */
+        if (ae >= 100)
+            *o++ = (char)('0' + ae / 100);
+        if (ae >= 10)
+            *o++ = (char)('0' + ae / 10 % 10);
+        *o++ = (char)('0' + ae % 10);
+        *o = 0;
     }
     return (int)(o - buf);
 }
