@@ -13,7 +13,9 @@
 ** (m * 2^e with few fraction bits), short decimals as people write them,
 ** and millions of random bit patterns — each with min_digits 1 (the
 ** server's) and 2 (the engine's), as a double and as a float. SEED in the
-** environment picks other random values (the default is fixed).
+** environment picks other random values (the default is fixed). Once, by
+** hand, the same comparison ran over one float in 13 of the whole range and
+** every float below 2^-117 and in [2, 2048): no difference.
 */
 #include "sl_test.h"
 
@@ -300,7 +302,7 @@ static void t_powers_of_ten(void)
 ** the shortest, where printf and the library round a half differently. */
 static void t_ties(void)
 {
-    for (int i = 0; i < 400000; i++) {
+    for (int i = 0; i < 250000; i++) {
         int e = -(int)(rnd() % 27) - 1;           /* -27 .. -1 */
         int bits = 1 + (int)(rnd() % 53);          /* mantissa width */
         uint64_t m = (rnd() >> (64 - bits)) | 1;  /* odd */
@@ -319,7 +321,7 @@ static void t_ties(void)
 /* Short decimals as people write them: 1 to 17 digits, any exponent. */
 static void t_short_decimals(void)
 {
-    for (int i = 0; i < 500000; i++) {
+    for (int i = 0; i < 300000; i++) {
         char buf[48];
         int nd = 1 + (int)(rnd() % 17);
         uint64_t m = rnd() % 100000000000000000ull;
@@ -339,7 +341,7 @@ static void t_short_decimals(void)
 
 static void t_random_doubles(void)
 {
-    for (int i = 0; i < 1500000; i++) {
+    for (int i = 0; i < 1000000; i++) {
         double d = bits_double(rnd());
         if (isfinite(d))
             same(d);
@@ -353,7 +355,7 @@ static void t_random_doubles(void)
 
 static void t_random_floats(void)
 {
-    for (int i = 0; i < 1500000; i++) {
+    for (int i = 0; i < 1000000; i++) {
         float f = bits_float((uint32_t)rnd());
         if (isfinite(f))
             same(f);
