@@ -758,6 +758,13 @@ int64_t sl_monotonic_nanos(void)
     return (int64_t)ts.tv_sec * SL_NANOS_PER_SEC + ts.tv_nsec;
 }
 
+int64_t sl_monotonic_coarse_nanos(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+    return (int64_t)ts.tv_sec * SL_NANOS_PER_SEC + ts.tv_nsec;
+}
+
 void sl_sleep_nanos(int64_t ns)
 {
     if (ns <= 0)

@@ -75,6 +75,9 @@ int64_t sl_now_nanos(void);
 
 /* The monotonic clock in nanoseconds (for timeouts and intervals). */
 int64_t sl_monotonic_nanos(void);
+/* The same clock read cheaply, a few milliseconds behind (the kernel's
+** tick): for a check made per row. */
+int64_t sl_monotonic_coarse_nanos(void);
 /* Sleep for ns nanoseconds (<= 0: not at all), through signals. */
 void sl_sleep_nanos(int64_t ns);
 

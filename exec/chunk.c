@@ -202,8 +202,7 @@ void sl_chunk_append_rows(sl_chunk *dst, const sl_chunk *src, const int *rows, i
 static void sl__format_double_text(sl_strbuf *sb, double d, bool single)
 {
     char buf[48];
-    sl__format_double(d, single, buf);
-    sl_strbuf_append(sb, buf);
+    sl_strbuf_append_n(sb, buf, (size_t)sl__format_double(d, single, buf));
 }
 
 bool sl_value_format_tz(sl_strbuf *sb, const sl_vector *v, int r, const sl_tz *tz)
@@ -228,7 +227,7 @@ bool sl_value_format(sl_strbuf *sb, const sl_vector *v, int r)
     case SL_TYPE_TINYINT:
     case SL_TYPE_SMALLINT:
     case SL_TYPE_INT:
-    case SL_TYPE_BIGINT: sl_strbuf_appendf(sb, "%lld", (long long)v->v.i64[r]); break;
+    case SL_TYPE_BIGINT: sl_strbuf_append_i64(sb, v->v.i64[r]); break;
     case SL_TYPE_FLOAT: sl__format_double_text(sb, v->v.f64[r], true); break;
     case SL_TYPE_DOUBLE: sl__format_double_text(sb, v->v.f64[r], false); break;
     case SL_TYPE_DECIMAL:

@@ -24,6 +24,7 @@
 ** Main routines: sl__compile_fn, sl__compile_like, sl__compile_regex, sl__format_double.
 */
 #include "eval_int.h"
+#include "../base/sl_dtoa.h"
 #include "../base/sl_pgtype.h"
 
 #include <math.h>
@@ -54,113 +55,146 @@ size_t sl__utf8_skip(const char *s, size_t len, size_t k)
 }
 
 /* ========================================================================
-** Java's Double.toString / Float.toString.
+** Shortest digits of a double (sl_double_digits) and Java's
+** Double.toString / Float.toString.
 */
 
-/* The text "%.*e" gives for p significant digits of d (1 <= p <= 17),
-** rounded in decimal from full, d's 17 digits ("%.16e"): the same text
-** unless the digits dropped are a 5 and zeros, where the value beyond the
-** 17th digit decides (printf is asked then). cap >= 32. */
-static void sl__digits_e(double d, const char *full, int p, char *out, size_t cap)
+/* |a| (finite, non-zero) exactly as m * 10^k, m < 10^18 and not a multiple
+** of 10: returns m's digit count (the value's significant digits), 0 when
+** there are more than 18 of them (or more than this cheap test finds:
+** integers above 2^60). a = odd * 2^e: for e < 0 its digits are those of
+** odd * 5^-e, at least 19 of them once -e > 26. */
+static int sl__exact_digits(double a, uint64_t *m, int *k)
 {
-    const char *q = full;
-    bool neg = *q == '-';
-    if (neg)
-        q++;
-    char dg[24];
-    int n = 0;
-    for (; *q && *q != 'e'; q++)
-        if (*q >= '0' && *q <= '9' && n < (int)sizeof dg)
-            dg[n++] = *q;
-    if (p == n && *q == 'e' && strlen(full) < cap) { /* all of them */
-        memcpy(out, full, strlen(full) + 1);
-        return;
+    uint64_t b;
+    memcpy(&b, &a, sizeof b);
+    int be = (int)(b >> 52 & 0x7ff);
+    uint64_t odd = b & ((1ull << 52) - 1);
+    if (be)
+        odd |= 1ull << 52;
+    int e = (be ? be : 1) - 1075, tz = __builtin_ctzll(odd);
+    odd >>= tz;
+    e += tz;
+    uint64_t v;
+    *k = 0;
+    if (e >= 0) {
+        if (e + 64 - __builtin_clzll(odd) > 60)
+            return 0;
+        for (v = odd << e; v % 10 == 0; v /= 10)
+            ++*k;
+    } else {
+        if (e < -26)
+            return 0;
+        unsigned __int128 w = odd;
+        for (int i = 0; i < -e; i++)
+            w *= 5;
+        if (w >= 1000000000000000000ull)
+            return 0;
+        v = (uint64_t)w;
+        *k = e;
     }
-    if (p > n || *q != 'e') {
-        snprintf(out, cap, "%.*e", p - 1, d);
-        return;
+    *m = v;
+    int n = 1;
+    for (uint64_t p = 10; p <= v && n < 19; p *= 10)
+        n++;
+    return n;
+}
+
+/* Is the gap to the next value below |a| half the gap above (a power of
+** two, not the least normal): the value's reading interval is lopsided. */
+static bool sl__lopsided(double a, bool single)
+{
+    if (single) {
+        float f = (float)a;
+        uint32_t b;
+        memcpy(&b, &f, sizeof b);
+        return (b & 0x7fffff) == 0 && (b >> 23 & 0xff) > 1;
     }
-    int exp = atoi(q + 1);
-    bool half = dg[p] == '5';
-    for (int i = p + 1; half && i < n; i++)
-        half = dg[i] == '0';
-    if (half) {
-        snprintf(out, cap, "%.*e", p - 1, d);
-        return;
+    uint64_t b;
+    memcpy(&b, &a, sizeof b);
+    return (b & ((1ull << 52) - 1)) == 0 && (b >> 52 & 0x7ff) > 1;
+}
+
+/* |a| to p significant digits as printf's "%.*e" rounds (halves to even;
+** the library rounds them up: a half is exact, so it is a value with
+** p + 1 significant digits, len of em * 10^ek when len > 0). Returns p. */
+static int sl__digits_p(double a, int p, int len, uint64_t em, int ek, char *dg, int *point)
+{
+    int n = sl_dtoa_precision(a, p, dg, point);
+    if (len == p + 1 && em % 10 == 5 && em / 10 % 2 == 0) { /* round down */
+        uint64_t t = em / 10;
+        for (int i = p - 1; i >= 0; i--, t /= 10)
+            dg[i] = (char)('0' + t % 10);
+        *point = len + ek;
+        n = p;
     }
-    if (dg[p] >= '5') { /* round up, carrying */
-        int i = p - 1;
-        while (i >= 0 && dg[i] == '9')
-            dg[i--] = '0';
-        if (i >= 0) {
-            dg[i]++;
-        } else {
-            dg[0] = '1';
-            exp++;
-        }
-    }
-    char *o = out;
-    if (neg)
-        *o++ = '-';
-    *o++ = dg[0];
-    if (p > 1) {
-        *o++ = '.';
-        memcpy(o, dg + 1, (size_t)p - 1);
-        o += p - 1;
-    }
-    *o++ = 'e';
-    *o++ = exp < 0 ? '-' : '+';
-    int a = exp < 0 ? -exp : exp;
-    if (a >= 100)
-        *o++ = (char)('0' + a / 100);
-    *o++ = (char)('0' + a / 10 % 10);
-    *o++ = (char)('0' + a % 10);
-    *o = 0;
+    return n;
 }
 
 int sl_double_digits(double d, bool single, int min_digits, char *digits, int *exp, bool *neg)
 {
-    /* Reading back is monotonic in the digit count (p correctly rounded
-    ** digits that round-trip stay so with p + 1), so the shortest count is
-    ** found by bisection. The first try is two digits short of the most:
-    ** a computed value (a random one, a quotient) needs nearly all of them
-    ** and is then found in two or three tries, a short one in five; the
-    ** text of the best try so far is kept, not printed again. The tries are
-    ** rounded from the 17 digits printed once (sl__digits_e). */
-    char e[40], best[40] = "", full[40];
-    snprintf(full, sizeof full, "%.16e", d);
-    int lo = min_digits, hi = single ? 9 : 17; /* hi always reads back */
-    bool first = true;
-    while (lo < hi) {
-        int p = first && hi - 2 > lo ? hi - 2 : (lo + hi) / 2;
-        first = false;
-        sl__digits_e(d, full, p, e, sizeof e);
-        double back = strtod(e, NULL);
-        if (single ? (float)back == (float)d : back == d) {
-            hi = p;
-            memcpy(best, e, sizeof best);
-        } else {
-            lo = p + 1;
-        }
+    /* The result is the fewest digits p >= min_digits whose printf-rounded
+    ** text reads back as d, as a bisection over p found it (kept
+    ** byte-identical to what Sluice wrote before double-conversion; the
+    ** bisection is in test_exec_double_digits). Where the reading interval
+    ** is even on both sides, reading back is monotonic in p and the
+    ** rounded text of p digits is the library's shortest: one call. Left
+    ** for the search below: a lopsided interval (a power of two) whose
+    ** digits are not exact, a value whose exact digits are one more than the
+    ** shortest (a tie: printf and the library may round it apart), and
+    ** fewer digits than min_digits. */
+    *neg = signbit(d);
+    double a = fabs(d);
+    if (a == 0 || !isfinite(a)) { /* outside the contract: not a crash */
+        digits[0] = '0';
+        digits[1] = 0;
+        *exp = 0;
+        return 1;
     }
-    if (best[0])
-        memcpy(e, best, sizeof e);
-    else
-        sl__digits_e(d, full, lo, e, sizeof e);
-    /* e = [-]D[.DDD]e[+-]XX */
-    int nd = 0;
-    const char *q = e;
-    *neg = *q == '-';
-    if (*neg)
-        q++;
-    for (; *q && *q != 'e'; q++)
-        if (*q >= '0' && *q <= '9' && nd < 20)
-            digits[nd++] = *q;
-    *exp = atoi(q + 1);
-    while (nd > 1 && digits[nd - 1] == '0')
-        nd--;
-    digits[nd] = 0;
-    return nd;
+    if (single) {
+        float f = (float)a;
+        if (isfinite(f) && f != 0)
+            a = f;
+        else
+            single = false; /* not a float: its own digits */
+    }
+    uint64_t em = 0;
+    int ek = 0, point = 0;
+    int len = sl__exact_digits(a, &em, &ek);
+    int n = sl_dtoa_shortest(a, single, digits, &point);
+    bool lopsided = sl__lopsided(a, single);
+    if (n >= min_digits && len != n + 1 && (!lopsided || len == n)) {
+        /* the library's shortest */
+    } else if (n < min_digits && !lopsided) {
+        n = sl__digits_p(a, min_digits, len, em, ek, digits, &point); /* it reads back */
+    } else {
+        /* Search as printf and strtod did: digits p rounded as printf does,
+        ** read back (as a float when single) as strtod does. The first try
+        ** is two short of the most; the best try is kept. */
+        char e[SL_DTOA_DIGITS];
+        int lo = min_digits, hi = single ? 9 : 17, best = 0; /* hi always reads back */
+        bool first = true;
+        while (lo < hi) {
+            int p = first && hi - 2 > lo ? hi - 2 : (lo + hi) / 2, ep;
+            first = false;
+            int k = sl__digits_p(a, p, len, em, ek, e, &ep);
+            double back = sl_dtoa_strtod(e, k, ep);
+            if (single ? (float)back == (float)a : back == a) {
+                hi = p;
+                best = k;
+                memcpy(digits, e, (size_t)k);
+                point = ep;
+            } else {
+                lo = p + 1;
+            }
+        }
+        n = best ? best : sl__digits_p(a, lo, len, em, ek, digits, &point);
+    }
+    while (n > 1 && digits[n - 1] == '0')
+        n--;
+    digits[n] = 0;
+    *exp = point - 1;
+    return n;
 }
 
 int sl__format_double(double d, bool is_float, char *buf)
@@ -209,7 +243,16 @@ int sl__format_double(double d, bool is_float, char *buf)
                 *o++ = digits[i];
         else
             *o++ = '0';
-        o += sprintf(o, "E%d", exp);
+        *o++ = 'E';
+        if (exp < 0)
+            *o++ = '-';
+        int ae = exp < 0 ? -exp : exp; /* at most 324 */
+        if (ae >= 100)
+            *o++ = (char)('0' + ae / 100);
+        if (ae >= 10)
+            *o++ = (char)('0' + ae / 10 % 10);
+        *o++ = (char)('0' + ae % 10);
+        *o = 0;
     }
     return (int)(o - buf);
 }

@@ -33,6 +33,7 @@
 */
 #include "server_int.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -178,7 +179,6 @@ void sl_rowout_free(sl_rowout *o)
         o->c->rowout = NULL;
     sl_free(o->types);
     o->types = NULL;
-    sl_strbuf_free(&o->val);
     sl_error_reset(&o->err);
 }
 
@@ -228,9 +228,11 @@ static int sl__put_row(sl_rowout *o, const char *const *values, const size_t *le
             sl_pgout_int32(&c->out, -1);
             continue;
         }
-        sl_strbuf_reset(&o->val);
+        /* the value goes straight after its length, filled in after it */
+        size_t at = c->out.len;
+        sl_pgout_int32(&c->out, 0);
         if (sl_pg_format(o->nformats, o->formats, i) == 1) {
-            if (sl_pgbin_append(&o->val, o->types[i], values[i], lens[i], &c->zone) != 0) {
+            if (sl_pgbin_append(&c->out, o->types[i], values[i], lens[i], &c->zone) != 0) {
                 c->out.len = start; /* drop the partial DataRow */
                 sl_error_set(&o->err, SL_ERR_INTERNAL, -1,
                              "value of column %d has no binary form: \"%.*s\"", i + 1,
@@ -238,16 +240,16 @@ static int sl__put_row(sl_rowout *o, const char *const *values, const size_t *le
                 return 1;
             }
         } else if (o->engine_text) {
-            sl_strbuf_append_n(&o->val, values[i], lens[i]);
+            sl_strbuf_append_n(&c->out, values[i], lens[i]);
         } else {
-            sl_pgtext_append(&o->val, o->types[i], values[i], lens[i], &c->zone);
+            sl_pgtext_append(&c->out, o->types[i], values[i], lens[i], &c->zone);
         }
-        sl_pgout_int32(&c->out, (int32_t)o->val.len);
-        sl_pgout_bytes(&c->out, o->val.buf, o->val.len);
+        uint32_t n = htonl((uint32_t)(c->out.len - at - 4));
+        memcpy(c->out.buf + at, &n, 4);
     }
     sl_pgout_end(&c->out, start);
     o->rows++;
-    int64_t now = sl_monotonic_nanos();
+    int64_t now = sl_monotonic_coarse_nanos(); /* a row's cost: no finer clock needed */
     if (c->out.len >= SL__FLUSH_BYTES || now - c->last_flush >= SL__FLUSH_NANOS) {
         c->last_flush = now;
         if (sl_conn_flush(c) != 0)

@@ -285,7 +285,6 @@ typedef struct sl_rowout {
     int expect_ncols;       /* -1, or the columns a Describe announced: begin checks them */
     const sl_type *expect_types;
     int64_t rows;           /* DataRows sent */
-    sl_strbuf val;          /* scratch: one value's wire form */
     sl_error err;           /* why row() stopped the statement (a value that did not encode) */
     bool cancelled;         /* a CancelRequest stopped it: no CommandComplete was sent */
 } sl_rowout;

@@ -39,6 +39,7 @@
 */
 #include "server_int.h"
 
+#include "../base/sl_dtoa.h"
 #include "../exec/sl_exec.h"
 
 #include <arpa/inet.h>
@@ -267,9 +268,8 @@ static int sl__pgfloat_text(sl_strbuf *out, const char *v, size_t n, bool single
         nd--;
     int exp = (int)(point - lead - 1 + e10);
     if (nd == 2) { /* the engine writes two digits at least: is one enough? */
-        char buf[32];
-        snprintf(buf, sizeof buf, "%s%c.%ce%d", neg ? "-" : "", digits[0], digits[1], exp);
-        sl__pgfloat(out, strtod(buf, NULL), single); /* the shortest, from one digit */
+        double d = sl_dtoa_strtod(digits, 2, exp + 1); /* as strtod reads them */
+        sl__pgfloat(out, neg ? -d : d, single); /* the shortest, from one digit */
         return 0;
     }
     sl__pgfloat_layout(out, neg, digits, nd, exp, single);
