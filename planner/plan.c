@@ -196,8 +196,12 @@ void sl_lp_describe(sl_strbuf *sb, const sl_lp *lp)
             const sl_lp_agg *a = &lp->aggs[i];
             sl_strbuf_appendf(sb, "%s%s(%s%s", i ? ", " : "", a->fn->name,
                               a->distinct ? "DISTINCT " : "", a->arg < 0 ? "*" : in[a->arg]);
-            if (a->sep)
-                sl_strbuf_appendf(sb, ", '%s'", a->sep);
+            if (a->sep) {
+                sl_strbuf_append(sb, ", '");
+                for (const char *c = a->sep; *c; c++)
+                    sl_strbuf_append(sb, *c == '\'' ? "''" : (char[2]){*c, 0});
+                sl_strbuf_append_char(sb, '\'');
+            }
             sl_strbuf_appendf(sb, ") AS %s", lp->cols[lp->nkeys + i].name);
         }
         if (lp->naggs)
