@@ -7,8 +7,9 @@ SELECTs of the same relations (no aggregate): count(*), string_agg /
 LISTAGG in scan order (DISTINCT: first appearances), min / max / sum,
 GROUP BY with HAVING, a global aggregate over no rows (one row: COUNT 0,
 the others NULL), a GROUP BY over no rows (no row), string_agg in a
-correlated scalar subquery (psql's \\d publications query has one), and
-errors with their SQLSTATE.
+correlated scalar subquery (psql's \\d publications query has one), the
+extended protocol (a $1 parameter, Describe's row types, a row limit on
+Execute), and errors with their SQLSTATE.
 
 With --pg (server.aggregates_pg, the `pg` fixture: SLUICE_PG_PORT), the
 same objects are created in a database of their own on the real PostgreSQL
@@ -17,6 +18,7 @@ rows there (the reference is PostgreSQL itself)."""
 import os
 import sys
 
+from pgwire_client import PgWire, error, rows as wire_rows
 from srv_util import Server, psql, tmpdir
 
 DDL = [
@@ -107,6 +109,34 @@ def check_sluice(port):
     fails(port, "SELECT string_agg(relname, relname) FROM pg_class", "0A000", "string literal")
 
 
+def check_extended(port, cls):
+    """Parse with a $1 parameter, Describe, Bind, Execute 1 row at a time."""
+    want = {}
+    for r in cls:
+        if r[0] != "agg_v":
+            want.setdefault(r[1], []).append(r[0])
+    c = PgWire(port)
+    try:
+        c.parse("s", "SELECT relkind, count(*), string_agg(relname, '/') FROM pg_class "
+                     "WHERE relname <> $1 GROUP BY relkind ORDER BY 1")
+        c.describe("S", "s")
+        c.bind("", "s", ["agg_v"])
+        c.execute("", 1)
+        c.execute("", 0)
+        c.sync()
+        m = c.until_ready()
+        assert not error(m), m
+        desc = next(v for t, v in m if t == "T")
+        assert [(d[0], d[1]) for d in desc][1:] == [("EXPR$1", 20), ("EXPR$2", 25)], desc
+        kinds = "".join(t for t, _ in m)
+        assert "s" in kinds, kinds  # PortalSuspended after the first row
+        got = [[v.decode() for v in r] for r in wire_rows(m)]
+        exp = [[k, str(len(want[k])), "/".join(want[k])] for k in sorted(want)]
+        assert got == exp and len(exp) >= 2, (got, exp)
+    finally:
+        c.terminate()
+
+
 def check_against_pg(port, pg_port):
     env = {"PGPASSWORD": "sluice"}
     ok(psql(pg_port, "DROP DATABASE IF EXISTS " + PG_DB, env=env))
@@ -136,6 +166,7 @@ def main():
         for ddl in DDL:
             ok(psql(srv.port, ddl))
         check_sluice(srv.port)
+        check_extended(srv.port, q(srv.port, "SELECT relname, relkind FROM pg_class"))
         if "--pg" in sys.argv:
             check_against_pg(srv.port, int(os.environ["SLUICE_PG_PORT"]))
         assert srv.stop() == 0, srv.log()
