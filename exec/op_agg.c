@@ -1525,6 +1525,8 @@ static bool sl__restore_group(sl__agg *a, sl__rd *r, uint64_t *prev_seq)
             int64_t total;
             if (!sl__get_mset(r, call->in_phys, &acc[c].set, &total))
                 return false;
+            if (call->kind == SL__A_LISTAGG && (int64_t)(acc[c].set ? acc[c].set->n : 0) != acc[c].n)
+                return false; /* DISTINCT LISTAGG lists each value of its set once */
             if (call->multiset) {
                 if (total != acc[c].n)
                     return false;
