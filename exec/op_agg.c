@@ -15,7 +15,11 @@
 ** retracted (group aggregation), MIN/MAX also keep a value -> count
 ** multiset (sl__mset) so that retracting the minimum finds the next one;
 ** DISTINCT calls keep such a multiset too and feed the inner accumulator
-** only when a value appears (0 -> 1) or disappears (1 -> 0).
+** only when a value appears (0 -> 1) or disappears (1 -> 0). LISTAGG keeps
+** its values in arrival order (sl__vlist) and joins them with the call's
+** separator when a result is needed; a retraction removes the first equal
+** value (Flink's ListAggWithRetractAggFunction; retracting a value not in
+** the list does nothing).
 **
 ** A chunk is processed in two passes: row by row, find or create each row's
 ** group and count its rows (this decides which retractions apply); then per
@@ -31,8 +35,10 @@
 ** shape (kind, key and call types) for a sanity check, watermark, late
 ** rows, next sequence number, group count, then each group in first-seen
 ** order (sequence, last update, row count, keys, accumulators; multisets
-** sorted by value), and a 64-bit checksum of everything before it. Restore
-** checks every length and the checksum: a bad blob is XX001.
+** sorted by value; LISTAGG's values in list order), and a 64-bit checksum
+** of everything before it. Restore checks every length and the checksum: a
+** bad blob is XX001. Version 2 added LISTAGG; version 1 blobs (no LISTAGG,
+** otherwise the same layout) still restore.
 **
 ** Main routines: sl_group_agg_new, sl_window_agg_new; sl__agg_process,
 ** sl__agg_watermark, sl__agg_snapshot, sl__agg_restore.
@@ -231,6 +237,72 @@ static bool sl__mset_extreme(const sl__mset *m, sl_phys ph, int dir, sl__val *ou
 }
 
 /* ------------------------------------------------------------------------
+** LISTAGG's value list.
+*/
+/* LISTAGG's values in arrival order: entries (u32 length, then the bytes)
+** one after another in one buffer. */
+typedef struct sl__vlist {
+    char *buf;        /* the entries */
+    size_t len;       /* bytes used */
+    size_t cap;       /* bytes allocated */
+    uint64_t bytes;   /* sum of the values' lengths */
+} sl__vlist;
+
+static void sl__vlist_add(sl__vlist **lp, sl__val x)
+{
+    if (!*lp)
+        *lp = sl_calloc(1, sizeof **lp);
+    sl__vlist *l = *lp;
+    size_t need = l->len + 4 + x.s.len;
+    if (need > l->cap) {
+        l->cap = need > l->cap * 2 ? need : l->cap * 2;
+        l->buf = sl_realloc(l->buf, l->cap);
+    }
+    memcpy(l->buf + l->len, &x.s.len, 4);
+    if (x.s.len)
+        memcpy(l->buf + l->len + 4, x.s.p, x.s.len);
+    l->len = need;
+    l->bytes += x.s.len;
+}
+
+/* Remove the first entry equal to x; false when there is none. */
+static bool sl__vlist_remove(sl__vlist *l, sl__val x)
+{
+    for (size_t off = 0; l && off < l->len;) {
+        uint32_t n;
+        memcpy(&n, l->buf + off, 4);
+        size_t next = off + 4 + n;
+        if (n == x.s.len && (n == 0 || memcmp(l->buf + off + 4, x.s.p, n) == 0)) {
+            memmove(l->buf + off, l->buf + next, l->len - next);
+            l->len -= 4 + n;
+            l->bytes -= n;
+            return true;
+        }
+        off = next;
+    }
+    return false;
+}
+
+/* The entry at *off (advanced past it). */
+static sl__val sl__vlist_next(const sl__vlist *l, size_t *off)
+{
+    sl__val x;
+    memset(&x, 0, sizeof x);
+    memcpy(&x.s.len, l->buf + *off, 4);
+    x.s.p = l->buf + *off + 4;
+    *off += 4 + x.s.len;
+    return x;
+}
+
+static void sl__vlist_free(sl__vlist *l)
+{
+    if (l) {
+        sl_free(l->buf);
+        sl_free(l);
+    }
+}
+
+/* ------------------------------------------------------------------------
 ** Aggregate calls and their accumulators.
 */
 typedef enum sl__akind {
@@ -244,6 +316,7 @@ typedef enum sl__akind {
     SL__A_AVG_DBL,    /* AVG of FLOAT/DOUBLE */
     SL__A_MIN,        /* MIN of anything comparable */
     SL__A_MAX,        /* MAX */
+    SL__A_LISTAGG,    /* LISTAGG / string_agg: the values joined by a separator */
 } sl__akind;
 
 typedef struct sl__call {
@@ -255,10 +328,15 @@ typedef struct sl__call {
     bool distinct;    /* a DISTINCT multiset filters the values */
     bool multiset;    /* retractable MIN/MAX: a value multiset */
     int pos;          /* statement byte offset of the call, for its errors */
+    char *sep;        /* LISTAGG: the separator (owned) */
+    uint32_t seplen;  /* its length */
 } sl__call;
 
 typedef struct sl__acc {
-    sl__val v;        /* SUM/AVG: sum (d or f); MIN/MAX: current value */
+    union {
+        sl__val v;       /* SUM/AVG: sum (d or f); MIN/MAX: current value */
+        sl__vlist *list; /* LISTAGG: the values; NULL until the first */
+    };
     int64_t n;        /* non-NULL values accumulated (net of retractions) */
     sl__mset *set;    /* DISTINCT / retractable MIN/MAX values; NULL until used */
 } sl__acc;
@@ -520,6 +598,8 @@ static void sl__free_accs(sl__agg *a, sl__group *g)
     for (int c = 0; c < a->naggs; c++) {
         const sl__call *call = &a->calls[c];
         sl__mset_free(acc[c].set, call->in_phys);
+        if (call->kind == SL__A_LISTAGG)
+            sl__vlist_free(acc[c].list);
         if (!call->multiset && (call->kind == SL__A_MIN || call->kind == SL__A_MAX) &&
             call->in_phys == SL_PHYS_STR && acc[c].n > 0)
             sl_free((void *)acc[c].v.s.p);
@@ -701,6 +781,14 @@ static int sl__acc_inner(const sl__call *call, sl__acc *acc, sl__val x, int sign
         acc->n++;
         return 0;
     }
+    case SL__A_LISTAGG:
+        if (sign > 0) {
+            sl__vlist_add(&acc->list, x);
+            acc->n++;
+        } else if (sl__vlist_remove(acc->list, x)) {
+            acc->n--;
+        } /* else: a value not in the list; nothing to remove (as Flink) */
+        return 0;
     }
     return 0;
 }
@@ -809,6 +897,31 @@ static int sl__result(const sl__agg *a, const sl__group *g, int c, sl_chunk *dst
     }
     case SL__A_MIN:
     case SL__A_MAX: sl__store(dst, col, r, acc->v); return 0;
+    case SL__A_LISTAGG: {
+        const sl__vlist *l = acc->list;
+        uint64_t total = l->bytes + (uint64_t)call->seplen * (uint64_t)(acc->n - 1);
+        if (total > UINT32_MAX)
+            return sl_error_set(err, SL_ERR_PROGRAM_LIMIT, call->pos,
+                                "LISTAGG result of %llu bytes exceeds the limit of %u bytes",
+                                (unsigned long long)total, UINT32_MAX);
+        char *p = sl_arena_alloc(&dst->arena, total ? total : 1), *q = p;
+        size_t off = 0;
+        for (int64_t i = 0; i < acc->n; i++) {
+            sl__val x = sl__vlist_next(l, &off);
+            if (i > 0 && call->seplen) {
+                memcpy(q, call->sep, call->seplen);
+                q += call->seplen;
+            }
+            if (x.s.len) {
+                memcpy(q, x.s.p, x.s.len);
+                q += x.s.len;
+            }
+        }
+        dst->cols[col].nulls[r] = 0;
+        dst->cols[col].v.str[r].ptr = p;
+        dst->cols[col].v.str[r].len = (uint32_t)total;
+        return 0;
+    }
     default: break;
     }
     return 0;
@@ -1073,7 +1186,7 @@ static int64_t sl__agg_late_rows(sl_operator *op)
 ** Snapshot and restore.
 */
 #define SL__SNAP_MAGIC "SLAG"
-#define SL__SNAP_VERSION 1
+#define SL__SNAP_VERSION 2 /* 2: LISTAGG; 1: the same layout without it (still read) */
 
 /* Append the low `bytes` bytes of v, little-endian, straight into the
 ** buffer (a snapshot writes millions of small fields). */
@@ -1222,6 +1335,12 @@ static int sl__agg_snapshot(sl_operator *op, sl_strbuf *state, sl_error *err)
                 if (!call->multiset && acc[c].n > 0)
                     sl__put_val(state, call->in_phys, acc[c].v);
                 break;
+            case SL__A_LISTAGG: {
+                size_t off = 0;
+                for (int64_t i = 0; i < acc[c].n; i++)
+                    sl__put_val(state, SL_PHYS_STR, sl__vlist_next(acc[c].list, &off));
+                break;
+            }
             default: break;
             }
             if (call->distinct || call->multiset)
@@ -1388,6 +1507,16 @@ static bool sl__restore_group(sl__agg *a, sl__rd *r, uint64_t *prev_seq)
                 acc[c].v = x;
             }
             break;
+        case SL__A_LISTAGG:
+            /* each value takes at least its 4-byte length: n is plausible */
+            if (r->bad || acc[c].n < 0 || (uint64_t)acc[c].n > (r->n - r->off) / 4)
+                return false;
+            for (int64_t i = 0; i < acc[c].n && !r->bad; i++) {
+                sl__val x = sl__get_val(r, SL_PHYS_STR);
+                if (!r->bad)
+                    sl__vlist_add(&acc[c].list, x);
+            }
+            break;
         default: break;
         }
         if (r->bad || acc[c].n < 0)
@@ -1396,6 +1525,8 @@ static bool sl__restore_group(sl__agg *a, sl__rd *r, uint64_t *prev_seq)
             int64_t total;
             if (!sl__get_mset(r, call->in_phys, &acc[c].set, &total))
                 return false;
+            if (call->kind == SL__A_LISTAGG && (int64_t)(acc[c].set ? acc[c].set->n : 0) != acc[c].n)
+                return false; /* DISTINCT LISTAGG lists each value of its set once */
             if (call->multiset) {
                 if (total != acc[c].n)
                     return false;
@@ -1432,9 +1563,19 @@ static int sl__agg_restore(sl_operator *op, const char *state, size_t len, sl_er
         sl__rd tr = {(const unsigned char *)state, len, len - 8, false};
         ok = sl__get(&tr, 8) == sl__hash_bytes(state, len - 8) && memcmp(state, SL__SNAP_MAGIC, 4) == 0;
     }
+    uint32_t version = 0;
     if (ok) {
         r.off = 4;
-        ok = sl__get(&r, 4) == SL__SNAP_VERSION && memcmp(state + r.off, shape.buf, shape.len) == 0;
+        version = (uint32_t)sl__get(&r, 4);
+        if (version < 1 || version > SL__SNAP_VERSION) {
+            sl_strbuf_free(&shape);
+            sl__clear(a);
+            return sl_error_set(err, SL_ERR_DATA_CORRUPTED, -1,
+                                "aggregation state has format version %u; this build reads "
+                                "versions 1 to %d",
+                                version, SL__SNAP_VERSION);
+        }
+        ok = memcmp(state + r.off, shape.buf, shape.len) == 0;
         r.off += shape.len;
     }
     sl_strbuf_free(&shape);
@@ -1474,6 +1615,8 @@ static void sl__agg_free(sl_operator *op)
         sl_free(a->in_types);
         sl_free(a->keys);
         sl_free(a->kphys);
+        for (int c = 0; c < a->naggs; c++)
+            sl_free(a->calls[c].sep);
         sl_free(a->calls);
         sl_free(a->out_types);
         sl_free(a->hashes);
@@ -1530,6 +1673,19 @@ static int sl__plan_call(sl__agg *a, const sl_agg_call *ac, sl__call *call, sl_e
         call->multiset = !a->is_window; /* retractions need the other values */
         want = call->in_phys;
         break;
+    case SL_FN_LISTAGG: {
+        if (call->in_phys != SL_PHYS_STR || !sl_type_is_string(in.id))
+            return sl_error_set(err, SL_ERR_INTERNAL, -1, "LISTAGG of a non-string column");
+        call->kind = SL__A_LISTAGG;
+        call->distinct = ac->distinct;
+        const char *sep = ac->sep ? ac->sep : ",";
+        size_t n = strlen(sep);
+        SL_ALWAYS(n <= UINT32_MAX);
+        call->sep = sl_strdup(sep);
+        call->seplen = (uint32_t)n;
+        want = SL_PHYS_STR;
+        break;
+    }
     default: return sl_error_set(err, SL_ERR_INTERNAL, -1, "function %d is not an aggregate", (int)ac->fn);
     }
     if (sl_phys_of(ac->type) != want || (want == SL_PHYS_I128 && ac->type.id != SL_TYPE_DECIMAL))

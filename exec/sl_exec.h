@@ -621,11 +621,13 @@ static inline int sl_op_cancel_error(sl_error *err)
 
 /* One aggregate call of an aggregation. */
 typedef struct sl_agg_call {
-    sl_func_id fn;     /* SL_FN_COUNT, SUM, MIN, MAX, AVG */
+    sl_func_id fn;     /* SL_FN_COUNT, SUM, MIN, MAX, AVG, LISTAGG */
     bool distinct;     /* COUNT(DISTINCT x) etc. */
     int arg;           /* input column; -1 for COUNT(*) */
     sl_type type;      /* result type (the planner's) */
     int pos;           /* statement byte offset of the call (its overflow errors), or -1 */
+    const char *sep;   /* LISTAGG: the separator (NUL-terminated; the operator copies
+                          it); NULL = ',' */
 } sl_agg_call;
 
 /* GROUP BY without a window: output = keys then aggregates, as an updating

@@ -746,6 +746,36 @@ static int sl__nested_agg_hook(sl_bind_ctx *ctx, const sl_expr *e, sl_bexpr **ou
     return 0;
 }
 
+/* The separator of LISTAGG(x [, sep]) / string_agg(x, sep) (PostgreSQL
+** requires it): a string literal, ',' when absent, '' for NULL (as
+** PostgreSQL: no separator). *sep = an owned copy. */
+static int sl__listagg_sep(sl_bind_ctx *ctx, const sl_expr *e, char **sep)
+{
+    int nargs = sl_list_len(e->args);
+    bool pg = sl_strcasecmp(e->text, "STRING_AGG") == 0;
+    if (e->ival == 1 || nargs < (pg ? 2 : 1) || nargs > 2)
+        return sl_error_set(ctx->err, SL_ERR_UNDEFINED_FUNCTION, e->pos,
+                            pg ? "string_agg takes two arguments: a value and a separator"
+                               : "LISTAGG takes a value and an optional separator");
+    if (nargs == 1) {
+        *sep = sl_strdup(",");
+        return 0;
+    }
+    const sl_expr *se = sl_list_get(e->args, 1);
+    sl_bind_ctx inner = {ctx->scope, ctx->err, ctx->clause, sl__nested_agg_hook, NULL, ctx->params};
+    sl_bexpr *x = sl_bind_expr(&inner, se);
+    if (!x)
+        return -1;
+    bool ok = x->kind == SL_BX_LITERAL && (x->type.id == SL_TYPE_NULL || sl_type_is_string(x->type.id));
+    if (ok)
+        *sep = sl_strdup(x->text ? x->text : "");
+    sl_bexpr_free(x);
+    if (!ok)
+        return sl_error_set(ctx->err, SL_ERR_NOT_SUPPORTED, se->pos,
+                            "the separator of %s must be a string literal", pg ? "string_agg" : "LISTAGG");
+    return 0;
+}
+
 static int sl__agg_hook(sl_bind_ctx *ctx, const sl_expr *e, sl_bexpr **out)
 {
     sl__agg *a = ctx->hook_ctx;
@@ -782,17 +812,24 @@ static int sl__agg_hook(sl_bind_ctx *ctx, const sl_expr *e, sl_bexpr **out)
     const sl_func *fn = sl_func_find(e->text);
     int nargs = sl_list_len(e->args);
     bool star = e->ival == 1;
-    if ((star && (fn->id != SL_FN_COUNT || nargs != 0)) || (!star && nargs != 1))
+    char *sep = NULL;
+    if (fn->id == SL_FN_LISTAGG) {
+        if (sl__listagg_sep(ctx, e, &sep) != 0)
+            return -1;
+    } else if ((star && (fn->id != SL_FN_COUNT || nargs != 0)) || (!star && nargs != 1)) {
         return sl_error_set(ctx->err, SL_ERR_UNDEFINED_FUNCTION, e->pos,
                             "%s takes exactly one argument%s", fn->name,
                             fn->id == SL_FN_COUNT ? " or *" : "");
+    }
     int arg = -1;
     sl_type argtype = sl_type_make(SL_TYPE_NULL);
     if (!star) {
         sl_bind_ctx inner = {a->in, ctx->err, ctx->clause, sl__nested_agg_hook, NULL, ctx->params};
         sl_bexpr *x = sl_bind_expr(&inner, sl_list_get(e->args, 0));
-        if (!x)
+        if (!x) {
+            sl_free(sep);
             return -1;
+        }
         argtype = x->type;
         arg = a->pre->nexprs;
         char *name = sl_sprintf("$f%d", arg);
@@ -801,14 +838,17 @@ static int sl__agg_hook(sl_bind_ctx *ctx, const sl_expr *e, sl_bexpr **out)
         sl__lp_push_expr(a->pre, x);
     }
     sl_type rt;
-    if (sl_func_agg_type(fn, star ? NULL : &argtype, e->pos, &rt, ctx->err) != 0)
+    if (sl_func_agg_type(fn, star ? NULL : &argtype, e->pos, &rt, ctx->err) != 0) {
+        sl_free(sep);
         return -1;
+    }
     a->aggs = sl_realloc(a->aggs, (size_t)(a->naggs + 1) * sizeof(sl_lp_agg));
     a->aggs[a->naggs].fn = fn;
     a->aggs[a->naggs].distinct = e->distinct;
     a->aggs[a->naggs].arg = arg;
     a->aggs[a->naggs].type = rt;
     a->aggs[a->naggs].pos = e->pos;
+    a->aggs[a->naggs].sep = sep;
     a->naggs++;
     *out = sl__colref(nkeys + a->naggs - 1, rt, e->pos);
     return 1;

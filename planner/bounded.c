@@ -8,11 +8,12 @@
 ** condition as the residual), sorts through exec/op_sort.c (PostgreSQL's
 ** NULL order), LIMIT / OFFSET, UNION ALL (both inputs' rows) and DISTINCT /
 ** UNION (an aggregation without calls: the rows sorted, each distinct one
-** once), set-returning functions of a select list (srf.c), generate_series
+** once), aggregations with calls (GROUP BY, HAVING above as a filter)
+** through exec/op_agg.c's group aggregation, set-returning functions of a select list (srf.c), generate_series
 ** / unnest in FROM, and APPLY (ARRAY(subquery): the subquery bound and run
 ** per input row, its outer references made that row's values). Rows go to
-** the session's sl_result_sink like any query's. Other operators (aggregate
-** calls, windows) are 0A000 here for now. The catalog functions that read
+** the session's sl_result_sink like any query's. Other operators (windows)
+** are 0A000 here for now. The catalog functions that read
 ** the session's objects (pg_get_indexdef...) reach it through the
 ** evaluation's sl_eval_env.catalog_def (syscat.c's sl_sysrel_def).
 **
@@ -156,6 +157,7 @@ static void sl__join_keys(const sl_bexpr *b, int nl, const sl_lp *l, const sl_lp
 }
 
 static sl_chunk *sl__run(sl__bq *q, const sl_lp *lp);
+static sl_chunk *sl__aggregate(sl__bq *q, const sl_lp *lp);
 
 /* Set-returning functions (srf.c) in lockstep: for each input row, as many
 ** rows as the longest set, the input's columns repeated, each function's
@@ -544,7 +546,7 @@ static sl_chunk *sl__run(sl__bq *q, const sl_lp *lp)
     case SL_LP_AGGREGATE: {
         /* DISTINCT (and UNION): group by every column, no calls */
         if (lp->naggs > 0 || lp->nkeys != lp->input->ncols)
-            break;
+            return sl__aggregate(q, lp);
         sl_chunk *in = sl__run(q, lp->input);
         if (!in)
             return NULL;
@@ -600,9 +602,57 @@ static sl_chunk *sl__run(sl__bq *q, const sl_lp *lp)
     sl_error_set(q->err, SL_ERR_NOT_SUPPORTED, lp->pos,
                  "a query over the catalog relations cannot run this operator yet");
     sl_error_detail(q->err, "It needs %s; the bounded path runs scans, filters, projections, "
-                            "joins, sorts, limits, UNION and DISTINCT so far.", sl_strbuf_cstr(&sb));
+                            "joins, sorts, limits, UNION, DISTINCT and aggregations so far.", sl_strbuf_cstr(&sb));
     sl_strbuf_free(&sb);
     return NULL;
+}
+
+/* Collects an aggregation's output rows (all +I: see sl__aggregate). */
+static int sl__collect(void *ctx, sl_chunk *rows, sl_error *err)
+{
+    sl_chunk *out = ctx;
+    for (int r = 0; r < rows->nrows; r++) {
+        if (rows->kinds[r] != SL_ROW_INSERT || out->nrows == out->cap)
+            return sl_error_set(err, SL_ERR_INTERNAL, -1, "the aggregation emitted an unexpected row");
+        sl_chunk_copy_row(out, rows, r);
+    }
+    return 0;
+}
+
+/* An aggregation with calls, by the engine's one implementation (exec/
+** op_agg.c's group aggregation, the job's spec from physical.c): the input
+** is one chunk of +I rows, so each group comes out once, as +I, at most one
+** per input row. A global aggregation (no GROUP BY) over no rows gives one
+** row, as PostgreSQL and Flink's batch mode: COUNT 0, the other calls NULL. */
+static sl_chunk *sl__aggregate(sl__bq *q, const sl_lp *lp)
+{
+    sl_chunk *in = sl__run(q, lp->input);
+    if (!in)
+        return NULL;
+    sl_group_agg_spec spec;
+    sl_lp_agg_spec(lp, 0, &spec);
+    sl_operator *op = NULL;
+    sl_chunk *out = sl__new_for(lp, in->nrows + 1);
+    int rc = sl_group_agg_new(&spec, &op, q->err);
+    if (rc == 0) {
+        sl_emit emit = {sl__collect, out};
+        rc = op->ops->process(op, in, &emit, q->err);
+    }
+    if (rc == 0 && lp->nkeys == 0 && out->nrows == 0) {
+        int d = sl_chunk_append_row(out, SL_ROW_INSERT);
+        for (int c = 0; c < lp->naggs; c++)
+            if (lp->aggs[c].fn->id == SL_FN_COUNT)
+                sl_chunk_set_i64(out, c, d, 0);
+    }
+    if (op)
+        op->ops->free(op);
+    sl_lp_agg_spec_free(&spec);
+    sl_chunk_free(in);
+    if (rc != 0) {
+        sl_chunk_free(out);
+        return NULL;
+    }
+    return out;
 }
 
 int sl_bounded_run(sl_session *s, const sl_lp *lp, const sl_result_sink *out, sl_error *err)

@@ -115,6 +115,7 @@ static const sl_func sl__funcs[SL_FN__COUNT] = {
     [SL_FN_MIN] = {"MIN", SL_FN_MIN, AG, 1, 1},
     [SL_FN_MAX] = {"MAX", SL_FN_MAX, AG, 1, 1},
     [SL_FN_AVG] = {"AVG", SL_FN_AVG, AG, 1, 1},
+    [SL_FN_LISTAGG] = {"LISTAGG", SL_FN_LISTAGG, AG, 1, 2},
     [SL_FN_ROW_NUMBER] = {"ROW_NUMBER", SL_FN_ROW_NUMBER, WI, 0, 0},
 };
 
@@ -152,7 +153,8 @@ static const sl_func sl__funcs[SL_FN__COUNT] = {
     X("PG_RELATION_IS_PUBLISHABLE", SL_FN_PG_RELATION_IS_PUBLISHABLE)                       \
     X("PG_TABLE_SIZE", SL_FN_PG_TABLE_SIZE) X("PG_SIZE_PRETTY", SL_FN_PG_SIZE_PRETTY)         \
     X("COUNT", SL_FN_COUNT) X("SUM", SL_FN_SUM) X("MIN", SL_FN_MIN) X("MAX", SL_FN_MAX)     \
-    X("AVG", SL_FN_AVG) X("ROW_NUMBER", SL_FN_ROW_NUMBER)
+    X("AVG", SL_FN_AVG) X("LISTAGG", SL_FN_LISTAGG) X("STRING_AGG", SL_FN_LISTAGG)         \
+    X("ROW_NUMBER", SL_FN_ROW_NUMBER)
 
 typedef struct sl__func_name {
     const char *name; /* upper-case name or alias */
@@ -227,6 +229,7 @@ static const sl__sig sl__sigs[SL_FN__COUNT] = {
     [SL_FN_MIN] = {"*", "MIN(value)"},
     [SL_FN_MAX] = {"*", "MAX(value)"},
     [SL_FN_AVG] = {"N", "AVG(NUMERIC)"},
+    [SL_FN_LISTAGG] = {"SS", "LISTAGG(STRING [, STRING])"},
     [SL_FN_ROW_NUMBER] = {"", "ROW_NUMBER() OVER (...)"},
 };
 
@@ -613,6 +616,11 @@ int sl_func_agg_type(const sl_func *f, const sl_type *arg, int pos, sl_type *out
     case SL_FN_MIN:
     case SL_FN_MAX:
         r = *arg;
+        break;
+    case SL_FN_LISTAGG:
+        if (!sl_type_is_string(arg->id))
+            goto bad;
+        r = sl_type_make_p(SL_TYPE_VARCHAR, SL_MAX_LENGTH, 0); /* STRING */
         break;
     default:
         return sl_error_set(err, SL_ERR_INTERNAL, pos, "%s is not an aggregate function", f->name);

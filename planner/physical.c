@@ -23,7 +23,8 @@
 ** expression becomes its input's watermark. Any other operator (joins,
 ** Top-N, ORDER BY) is refused with 0A000 until the runtime runs it.
 **
-** Main routines: sl_physical_build, sl_physical_spec, sl_physical_free.
+** Main routines: sl_physical_build, sl_physical_spec, sl_physical_free,
+** sl_lp_agg_spec (an aggregation's exec spec, also for bounded.c).
 */
 #include "planner_int.h"
 
@@ -120,24 +121,44 @@ static sl_type *sl__types(sl_physical *p, const sl_lp *lp)
     return t;
 }
 
-/* An aggregation's spec (shared by group and window aggregations). */
-static void sl__agg_spec(sl_physical *p, const sl_lp *agg, int64_t ttl_ms, sl_group_agg_spec *g)
+void sl_lp_agg_spec(const sl_lp *agg, int64_t ttl_ms, sl_group_agg_spec *g)
 {
+    memset(g, 0, sizeof *g);
+    sl_type *in = sl_calloc((size_t)agg->input->ncols + 1, sizeof(sl_type));
+    for (int c = 0; c < agg->input->ncols; c++)
+        in[c] = agg->input->cols[c].type;
     g->in_ncols = agg->input->ncols;
-    g->in_types = sl__types(p, agg->input);
+    g->in_types = in;
     g->nkeys = agg->nkeys;
     g->keys = agg->keys;
     g->naggs = agg->naggs;
-    sl_agg_call *calls = sl__own(p, sl_calloc((size_t)agg->naggs + 1, sizeof(sl_agg_call)));
+    sl_agg_call *calls = sl_calloc((size_t)agg->naggs + 1, sizeof(sl_agg_call));
     for (int i = 0; i < agg->naggs; i++) {
         calls[i].fn = agg->aggs[i].fn->id;
         calls[i].distinct = agg->aggs[i].distinct;
         calls[i].arg = agg->aggs[i].arg;
         calls[i].type = agg->aggs[i].type;
         calls[i].pos = agg->aggs[i].pos;
+        calls[i].sep = agg->aggs[i].sep;
     }
     g->aggs = calls;
     g->ttl_ms = ttl_ms;
+}
+
+void sl_lp_agg_spec_free(sl_group_agg_spec *g)
+{
+    sl_free((void *)g->in_types);
+    sl_free((void *)g->aggs);
+    g->in_types = NULL;
+    g->aggs = NULL;
+}
+
+/* An aggregation's spec (group and window aggregations), its arrays owned by p. */
+static void sl__agg_spec(sl_physical *p, const sl_lp *agg, int64_t ttl_ms, sl_group_agg_spec *g)
+{
+    sl_lp_agg_spec(agg, ttl_ms, g);
+    sl__own(p, (void *)g->in_types);
+    sl__own(p, (void *)g->aggs);
 }
 
 /* The operator step for node n, or -1 (not runnable yet). */

@@ -44,6 +44,8 @@ void sl_lp_free(sl_lp *lp)
         sl_bexpr_free(lp->exprs[i]);
     sl_free(lp->exprs);
     sl_free(lp->keys);
+    for (int i = 0; i < lp->naggs; i++)
+        sl_free(lp->aggs[i].sep);
     sl_free(lp->aggs);
     sl_free(lp->order);
     sl_free(lp->table);
@@ -192,9 +194,15 @@ void sl_lp_describe(sl_strbuf *sb, const sl_lp *lp)
             sl_strbuf_append(sb, ", aggs=[");
         for (int i = 0; i < lp->naggs; i++) {
             const sl_lp_agg *a = &lp->aggs[i];
-            sl_strbuf_appendf(sb, "%s%s(%s%s) AS %s", i ? ", " : "", a->fn->name,
-                              a->distinct ? "DISTINCT " : "", a->arg < 0 ? "*" : in[a->arg],
-                              lp->cols[lp->nkeys + i].name);
+            sl_strbuf_appendf(sb, "%s%s(%s%s", i ? ", " : "", a->fn->name,
+                              a->distinct ? "DISTINCT " : "", a->arg < 0 ? "*" : in[a->arg]);
+            if (a->sep) {
+                sl_strbuf_append(sb, ", '");
+                for (const char *c = a->sep; *c; c++)
+                    sl_strbuf_append(sb, *c == '\'' ? "''" : (char[2]){*c, 0});
+                sl_strbuf_append_char(sb, '\'');
+            }
+            sl_strbuf_appendf(sb, ") AS %s", lp->cols[lp->nkeys + i].name);
         }
         if (lp->naggs)
             sl_strbuf_append(sb, "]");

@@ -110,6 +110,7 @@ typedef struct sl_lp_agg {
     int arg;           /* input column, -1 for COUNT(*) */
     sl_type type;      /* result type */
     int pos;           /* byte offset of the call (runtime errors: SUM overflow) */
+    char *sep;         /* LISTAGG: the separator (owned); NULL otherwise */
 } sl_lp_agg;
 
 typedef struct sl_lp_order {
@@ -157,6 +158,13 @@ struct sl_lp {
     int64_t rank_limit;   /* OVER: the filter rn = 1 / rn <= N above it (0 = none) */
     const sl_lp *cause;   /* the node that first made this stream updating, or NULL */
 };
+
+/* The exec spec (exec/op_agg.c) of the AGGREGATE node agg, for a job's
+** group or window aggregation and for the bounded path alike: in_types and
+** aggs are new arrays (sl_lp_agg_spec_free frees them); keys and the calls'
+** separators point into agg, which must outlive the spec (physical.c). */
+void sl_lp_agg_spec(const sl_lp *agg, int64_t ttl_ms, sl_group_agg_spec *g);
+void sl_lp_agg_spec_free(sl_group_agg_spec *g);
 
 /* Changelog kinds a node emits (Flink's changelog modes). */
 #define SL_CL_INSERT 1        /* +I */

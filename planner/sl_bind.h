@@ -59,6 +59,7 @@ typedef enum sl_func_id {
     SL_FN_PG_RELATION_IS_PUBLISHABLE, SL_FN_PG_SIZE_PRETTY,
     /* aggregates */
     SL_FN_COUNT, SL_FN_SUM, SL_FN_MIN, SL_FN_MAX, SL_FN_AVG,
+    SL_FN_LISTAGG, /* LISTAGG(x [, sep]), string_agg(x, sep): a constant separator */
     /* window */
     SL_FN_ROW_NUMBER,
     SL_FN__COUNT
@@ -87,7 +88,8 @@ bool sl_func_is_deterministic(const sl_func *f, int nargs);
 ** COUNT(*)): COUNT -> BIGINT NOT NULL; SUM of integers -> BIGINT, of
 ** DECIMAL(p,s) -> DECIMAL(38,s), of FLOAT/DOUBLE -> DOUBLE; AVG as Flink
 ** (same type family as the input: integers stay integer types, DECIMAL
-** keeps a wider scale); MIN/MAX -> the argument type. Error 42883 with
+** keeps a wider scale); MIN/MAX -> the argument type; LISTAGG of a string
+** -> STRING. Error 42883 with
 ** position when the argument type does not fit (SUM of STRING). */
 int sl_func_agg_type(const sl_func *f, const sl_type *arg, int pos, sl_type *out, sl_error *err);
 

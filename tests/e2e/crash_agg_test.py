@@ -5,7 +5,8 @@ over datagen, checked by an independent reader.
 The job reads a rate-limited datagen table (a sequence column id = 1..N, a
 random TIMESTAMP column ts, a random string column) through a tumbling-window
 aggregation grouped by window and k = id % 101 — COUNT(*), COUNT(DISTINCT id),
-SUM(id), MIN(id), MAX(id), and an exact DECIMAL SUM(id / 100) — into the
+SUM(id), MIN(id), MAX(id), an exact DECIMAL SUM(id / 100) and LISTAGG of the
+ids (its state holds every value of the window) — into the
 exactly-once filesystem sink (JSON), checkpointing every 100 ms. It is killed
 with SIGKILL 20+ times and started again with the same data directory until
 it finishes:
@@ -24,8 +25,9 @@ minus 60 s — also with several reader tasks, whose watermark downstream is the
 smallest of theirs) and every window fires at the end of the input. Which
 window a row falls into is random, so the check sums each key's windows:
 per k, the counts, sums, minimum and maximum over its windows must equal what
-this script computes from the sequence 1..N; each (window, k) is committed at
-most once; COUNT(DISTINCT id) equals COUNT(*) in every window (ids are
+this script computes from the sequence 1..N, and the ids LISTAGG lists over a
+key's windows must be exactly its ids (each once; a window lists as many as
+it counts); each (window, k) is committed at most once; COUNT(DISTINCT id) equals COUNT(*) in every window (ids are
 unique); every window is 10 s long and aligned.
 
 --parallelism N runs N datagen reader tasks (row i goes to task i % N), a
@@ -58,7 +60,7 @@ CREATE TABLE IF NOT EXISTS gen (id BIGINT, ts TIMESTAMP(3), pad STRING,
   'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '{rows}',
   'fields.ts.max-past' = '60 s', 'fields.pad.length' = '12');
 CREATE TABLE IF NOT EXISTS agg_out (window_start TIMESTAMP(3), window_end TIMESTAMP(3), k BIGINT,
-  n BIGINT, d BIGINT, s BIGINT, lo BIGINT, hi BIGINT, cents DECIMAL(38, 6))
+  n BIGINT, d BIGINT, s BIGINT, lo BIGINT, hi BIGINT, cents DECIMAL(38, 6), ids STRING)
   WITH ('connector' = 'filesystem', 'path' = '{out}', 'format' = 'json');
 CREATE VIEW IF NOT EXISTS windowed AS
   SELECT window_start, window_end, id, id % {keys} AS k, CAST(id AS DECIMAL(12, 0)) / 100 AS c
@@ -67,7 +69,8 @@ SET 'execution.checkpointing.interval' = '100 ms';
 SET 'parallelism.default' = '{parallelism}';
 SET 'pipeline.name' = 'crash-agg';
 INSERT INTO agg_out
-SELECT window_start, window_end, k, COUNT(*), COUNT(DISTINCT id), SUM(id), MIN(id), MAX(id), SUM(c)
+SELECT window_start, window_end, k, COUNT(*), COUNT(DISTINCT id), SUM(id), MIN(id), MAX(id), SUM(c),
+  LISTAGG(CAST(id AS STRING), ' ')
 FROM windowed GROUP BY window_start, window_end, k;
 """
 
@@ -105,6 +108,9 @@ def check(rows_out, n_rows, t_start, t_end):
         if r["d"] != r["n"]:
             problems.append("window %r: COUNT(DISTINCT id) %d != COUNT(*) %d" %
                             (key, r["d"], r["n"]))
+        if len((r["ids"] or "").split()) != r["n"]:
+            problems.append("window %r: LISTAGG lists %d ids, COUNT(*) is %d" %
+                            (key, len((r["ids"] or "").split()), r["n"]))
         per_key[r["k"]].append(r)
     for key, n in seen.items():
         if n > 1:
@@ -117,6 +123,9 @@ def check(rows_out, n_rows, t_start, t_end):
         if got != (n, s, lo, hi, cents):
             problems.append("k = %d: expected count %d, sum %d, min %d, max %d, cents %s; got %r"
                             % (k, n, s, lo, hi, cents, got))
+        listed = sorted(int(i) for r in ws for i in (r["ids"] or "").split())
+        if listed != list(range(k if k else KEYS, n_rows + 1, KEYS)):
+            problems.append("k = %d: LISTAGG's ids over its windows are not its ids 1..N" % k)
     extra = set(per_key) - set(range(KEYS))
     if extra:
         problems.append("unexpected keys %r" % sorted(extra))

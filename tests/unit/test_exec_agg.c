@@ -3,11 +3,13 @@
 ** every aggregate and type with NULLs and DISTINCT, exact DECIMAL sums and
 ** overflow, retraction sequences and the exact changelog, window firing
 ** order and late rows, snapshot/restore equivalence and corrupt blobs, TTL
-** with an injected clock, and a randomized run checked against a naive
-** recomputation from the full input.
+** with an injected clock, a randomized run checked against a naive
+** recomputation from the full input, and LISTAGG (arrival order, separators,
+** DISTINCT, retraction of one equal value, snapshots incl. version 1 blobs).
 */
 #include "sl_exec.h"
 #include "sl_test.h"
+#include "value_int.h" /* sl__hash_bytes: a version 1 blob's checksum */
 
 /* ---- helpers ---------------------------------------------------------- */
 
@@ -104,7 +106,7 @@ static sl_type agg_type(sl_func_id fn, const sl_type *arg)
 
 static sl_agg_call call(sl_func_id fn, bool distinct, int arg, const sl_type *types)
 {
-    sl_agg_call c = {fn, distinct, arg, agg_type(fn, arg >= 0 ? &types[arg] : NULL), -1};
+    sl_agg_call c = {fn, distinct, arg, agg_type(fn, arg >= 0 ? &types[arg] : NULL), -1, NULL};
     return c;
 }
 
@@ -1007,12 +1009,203 @@ static void t_randomized_reference(void)
     op->ops->free(op);
 }
 
+/* ---- LISTAGG ------------------------------------------------------------ */
+
+static const sl_type la_types[2] = {{SL_TYPE_VARCHAR, SL_MAX_LENGTH, 0, false},
+                                    {SL_TYPE_VARCHAR, SL_MAX_LENGTH, 0, false}};
+
+/* key, LISTAGG(v) (','), LISTAGG(v, ' | '), LISTAGG(DISTINCT v, ''), COUNT(*). */
+static sl_operator *la_op(void)
+{
+    static sl_agg_call calls[4];
+    calls[0] = call(SL_FN_LISTAGG, false, 1, la_types);
+    calls[1] = call(SL_FN_LISTAGG, false, 1, la_types);
+    calls[1].sep = " | ";
+    calls[2] = call(SL_FN_LISTAGG, true, 1, la_types);
+    calls[2].sep = "";
+    calls[3] = call(SL_FN_COUNT, false, -1, la_types);
+    static const int key = 0;
+    sl_group_agg_spec s = {2, la_types, 1, &key, 4, calls, 0, NULL, NULL};
+    sl_operator *op = NULL;
+    sl_error err = SL_ERROR_INIT;
+    if (sl_group_agg_new(&s, &op, &err) != 0)
+        fprintf(stderr, "listagg op: %s\n", err.message);
+    sl_error_reset(&err);
+    return op;
+}
+
+static void la_feed(sl_operator *op, sl_row_kind k, const char *key, const char *v, rows_t *o)
+{
+    sl_chunk *c = sl_chunk_new(2, la_types, 2);
+    int r = sl_chunk_append_row(c, k);
+    sl_chunk_set_str(c, 0, r, key, strlen(key));
+    if (v)
+        sl_chunk_set_str(c, 1, r, v, strlen(v));
+    sl_error err = SL_ERROR_INIT;
+    CHECK(run(op, c, o, &err) == 0);
+    sl_error_reset(&err);
+    sl_chunk_free(c);
+}
+
+/* Values joined in arrival order; NULLs skipped (NULL result while no value);
+** a retraction removes the first equal value, one occurrence only; DISTINCT
+** keeps first appearances. */
+static void t_listagg_accumulate_retract(void)
+{
+    sl_operator *op = la_op();
+    REQUIRE(op);
+    rows_t o = {0};
+    la_feed(op, SL_ROW_INSERT, "k", NULL, &o);
+    EXPECT(&o, "+I[k, NULL, NULL, NULL, 1]");
+    la_feed(op, SL_ROW_INSERT, "k", "b", &o);
+    EXPECT(&o, "-U[k, NULL, NULL, NULL, 1]", "+U[k, b, b, b, 2]");
+    la_feed(op, SL_ROW_INSERT, "k", "a", &o);
+    la_feed(op, SL_ROW_INSERT, "k", "b", &o);
+    la_feed(op, SL_ROW_INSERT, "k", "", &o);
+    rows_clear(&o);
+    la_feed(op, SL_ROW_INSERT, "k", "c", &o);
+    EXPECT(&o, "-U[k, b,a,b,, b | a | b | , ba, 5]", "+U[k, b,a,b,,c, b | a | b |  | c, bac, 6]");
+    la_feed(op, SL_ROW_UPDATE_BEFORE, "k", "b", &o); /* the first b goes */
+    EXPECT(&o, "-U[k, b,a,b,,c, b | a | b |  | c, bac, 6]", "+U[k, a,b,,c, a | b |  | c, bac, 5]");
+    la_feed(op, SL_ROW_DELETE, "k", "b", &o); /* the last b: DISTINCT drops it too */
+    EXPECT(&o, "-U[k, a,b,,c, a | b |  | c, bac, 5]", "+U[k, a,,c, a |  | c, ac, 4]");
+    la_feed(op, SL_ROW_DELETE, "k", "zz", &o); /* never seen: nothing removed */
+    EXPECT(&o, "-U[k, a,,c, a |  | c, ac, 4]", "+U[k, a,,c, a |  | c, ac, 3]");
+    la_feed(op, SL_ROW_INSERT, "k", "a", &o); /* appended at the end again */
+    EXPECT(&o, "-U[k, a,,c, a |  | c, ac, 3]", "+U[k, a,,c,a, a |  | c | a, ac, 4]");
+    la_feed(op, SL_ROW_DELETE, "k", "a", &o); /* the first a; DISTINCT still has one */
+    EXPECT(&o, "-U[k, a,,c,a, a |  | c | a, ac, 4]", "+U[k, ,c,a,  | c | a, ac, 3]");
+    la_feed(op, SL_ROW_DELETE, "k", "", &o);
+    la_feed(op, SL_ROW_DELETE, "k", "c", &o);
+    rows_clear(&o);
+    la_feed(op, SL_ROW_DELETE, "k", "a", &o); /* the group's last row ("zz" counted as one) */
+    EXPECT(&o, "-D[k, a, a, a, 1]");
+    rows_free(&o);
+    op->ops->free(op);
+}
+
+/* A window aggregation fires LISTAGG once per window, values in arrival order. */
+static void t_listagg_window(void)
+{
+    sl_agg_call calls[1] = {call(SL_FN_LISTAGG, false, 0, win_types)};
+    calls[0].sep = ";";
+    int keys[2] = {2, 3};
+    sl_window_agg_spec s = {{4, win_types, 2, keys, 1, calls, 0, NULL, NULL}, 0, 1};
+    sl_operator *op = NULL;
+    sl_error err = SL_ERROR_INIT;
+    REQUIRE(sl_window_agg_new(&s, &op, &err) == 0);
+    rows_t o = {0};
+    sl_chunk *c = sl_chunk_new(4, win_types, 8);
+    const char *vals[] = {"x", "y", NULL, "x", "z"};
+    for (int i = 0; i < 5; i++) {
+        int r = sl_chunk_append_row(c, SL_ROW_INSERT);
+        if (vals[i])
+            sl_chunk_set_str(c, 0, r, vals[i], strlen(vals[i]));
+        sl_chunk_set_i64(c, 2, r, (i < 4 ? 0 : 10) * MS);
+        sl_chunk_set_i64(c, 3, r, (i < 4 ? 10 : 20) * MS);
+    }
+    CHECK(run(op, c, &o, &err) == 0);
+    EXPECT_NONE(&o);
+    CHECK(fire(op, 20 * MS, &o, &err) == 0);
+    EXPECT(&o, "+I[1970-01-01 00:00:00.000, 1970-01-01 00:00:00.010, x;y;x]",
+           "+I[1970-01-01 00:00:00.010, 1970-01-01 00:00:00.020, z]");
+    sl_chunk_free(c);
+    rows_free(&o);
+    op->ops->free(op);
+}
+
+/* Snapshot/restore keeps the lists (order, duplicates, DISTINCT counts):
+** the restored operator answers further input as the original does; every
+** truncation and flipped byte of the blob is XX001; a version 1 blob (no
+** LISTAGG) still restores; an unknown version is refused by name. */
+static void t_listagg_snapshot(void)
+{
+    sl_operator *a = la_op(), *b = la_op();
+    REQUIRE(a && b);
+    rows_t o = {0}, p = {0};
+    const char *seq[] = {"b", "a", "b", "", "c", "a"};
+    for (size_t i = 0; i < SL_ARRAY_LEN(seq); i++)
+        la_feed(a, SL_ROW_INSERT, i % 2 ? "k1" : "k2", seq[i], &o);
+    la_feed(a, SL_ROW_INSERT, "k1", NULL, &o);
+    sl_strbuf s = SL_STRBUF_INIT, s2 = SL_STRBUF_INIT;
+    CHECK(snap(a, &s) == 0);
+    sl_error err = SL_ERROR_INIT;
+    CHECK(b->ops->restore(b, s.buf, s.len, &err) == 0);
+    CHECK(snap(b, &s2) == 0);
+    CHECK(s2.len == s.len && memcmp(s.buf, s2.buf, s.len) == 0);
+    rows_clear(&o);
+    la_feed(a, SL_ROW_DELETE, "k2", "b", &o);
+    la_feed(b, SL_ROW_DELETE, "k2", "b", &p);
+    la_feed(a, SL_ROW_INSERT, "k1", "d", &o);
+    la_feed(b, SL_ROW_INSERT, "k1", "d", &p);
+    CHECK_INT(o.n, 4);
+    CHECK_INT(p.n, o.n);
+    for (int i = 0; i < o.n && i < p.n; i++)
+        CHECK_STR(p.v[i], o.v[i]);
+    EXPECT(&p, "-U[k2, b,b,c, b | b | c, bc, 3]", "+U[k2, b,c, b | c, bc, 2]",
+           "-U[k1, a,,a, a |  | a, a, 4]", "+U[k1, a,,a,d, a |  | a | d, ad, 5]");
+    char *buf = sl_malloc(s.len);
+    int bad = 0;
+    for (size_t n = 0; n < s.len; n++) {
+        memcpy(buf, s.buf, n);
+        if (b->ops->restore(b, buf, n, &err) != -1 || strcmp(err.sqlstate, SL_ERR_DATA_CORRUPTED) != 0)
+            bad++;
+        sl_error_reset(&err);
+    }
+    for (size_t i = 0; i < s.len; i++) {
+        memcpy(buf, s.buf, s.len);
+        buf[i] ^= 0x41;
+        if (b->ops->restore(b, buf, s.len, &err) != -1 || strcmp(err.sqlstate, SL_ERR_DATA_CORRUPTED) != 0)
+            bad++;
+        sl_error_reset(&err);
+    }
+    CHECK_INT(bad, 0);
+    /* version 3: refused with a message naming the version */
+    memcpy(buf, s.buf, s.len);
+    buf[4] = 3;
+    uint64_t h = sl__hash_bytes(buf, s.len - 8);
+    for (int i = 0; i < 8; i++)
+        buf[s.len - 8 + (size_t)i] = (char)(h >> (8 * i));
+    CHECK(b->ops->restore(b, buf, s.len, &err) == -1);
+    CHECK_STR(err.sqlstate, SL_ERR_DATA_CORRUPTED);
+    CHECK(strstr(err.message, "format version 3") != NULL);
+    sl_error_reset(&err);
+    sl_free(buf);
+
+    /* Version 1 (before LISTAGG): an operator without LISTAGG restores it. */
+    sl_operator *k1 = kv_op(0, NULL, NULL), *k2 = kv_op(0, NULL, NULL);
+    feed1(k1, SL_ROW_INSERT, "x", 5, &o);
+    feed1(k1, SL_ROW_INSERT, "y", 7, &o);
+    rows_clear(&o);
+    CHECK(snap(k1, &s) == 0);
+    CHECK(s.len > 16 && s.buf[4] == 2);
+    s.buf[4] = 1;
+    h = sl__hash_bytes(s.buf, s.len - 8);
+    for (int i = 0; i < 8; i++)
+        s.buf[s.len - 8 + (size_t)i] = (char)(h >> (8 * i));
+    CHECK(k2->ops->restore(k2, s.buf, s.len, &err) == 0);
+    sl_error_reset(&err);
+    feed1(k1, SL_ROW_INSERT, "x", 1, &o);
+    feed1(k2, SL_ROW_INSERT, "x", 1, &p);
+    CHECK_INT(p.n, 2);
+    for (int i = 0; i < o.n && i < p.n; i++)
+        CHECK_STR(p.v[i], o.v[i]);
+    k1->ops->free(k1);
+    k2->ops->free(k2);
+    sl_strbuf_free(&s);
+    sl_strbuf_free(&s2);
+    rows_free(&o);
+    rows_free(&p);
+    a->ops->free(a);
+    b->ops->free(b);
+}
+
 /* ---- bad specs ---------------------------------------------------------- */
 
 static void t_bad_spec(void)
 {
     sl_type ty[1] = {sl_type_make_p(SL_TYPE_VARCHAR, 10, 0)};
-    sl_agg_call bad_sum = {SL_FN_SUM, false, 0, sl_type_make(SL_TYPE_BIGINT), -1};
+    sl_agg_call bad_sum = {SL_FN_SUM, false, 0, sl_type_make(SL_TYPE_BIGINT), -1, NULL};
     sl_group_agg_spec s = {1, ty, 0, NULL, 1, &bad_sum, 0, NULL, NULL};
     sl_operator *op = NULL;
     sl_error err = SL_ERROR_INIT;
@@ -1028,4 +1221,5 @@ static void t_bad_spec(void)
 SL_TESTS(t_changelog_sequence, t_all_aggregates_and_types, t_avg_integer_division,
          t_decimal_exact_and_overflow, t_minmax_distinct_retraction, t_window_firing_and_late,
          t_window_many_groups, t_snapshot_restore_equivalence, t_snapshot_corrupt, t_ttl,
-         t_randomized_reference, t_bad_spec)
+         t_randomized_reference, t_listagg_accumulate_retract, t_listagg_window, t_listagg_snapshot,
+         t_bad_spec)

@@ -509,6 +509,13 @@ static void t_agg_types(void)
     CHECK_STR(agg(SL_FN_MAX, &ts), "TIMESTAMP(3)");
     CHECK_STR(agg(SL_FN_MAX, NULL), "ERR 42883@3 function MAX() does not exist | Expected MAX(value).");
     CHECK_STR(agg(SL_FN_ROW_NUMBER, NULL), "BIGINT NOT NULL");
+    sl_type v20 = TP(SL_TYPE_VARCHAR, 20, 0), c3 = NN(TP(SL_TYPE_CHAR, 3, 0));
+    CHECK_STR(agg(SL_FN_LISTAGG, &s), "STRING");
+    CHECK_STR(agg(SL_FN_LISTAGG, &v20), "STRING");
+    CHECK_STR(agg(SL_FN_LISTAGG, &c3), "STRING");
+    CHECK_STR(agg(SL_FN_LISTAGG, &i),
+              "ERR 42883@3 function LISTAGG(INT) does not exist | Expected LISTAGG(STRING [, STRING]).");
+    CHECK(sl_func_find("string_agg") == sl_func_get(SL_FN_LISTAGG));
 }
 
 SL_TESTS(t_arith_integers_and_approx, t_arith_decimal, t_arith_temporal_and_errors,
