@@ -20,10 +20,6 @@ foreach(c ddl insert explain caret dt d_table fetch_count cancel)
   sl_server_test(server.clients.psql.${c} clients_psql_test.py ARGS ${c} LABELS clients
     ENVIRONMENT ${SL_CLIENTS_ENV})
 endforeach()
-# A known gap of issue 12, kept visible: psql's \d TABLE stops at its
-# publications query (string_agg in a correlated scalar subquery). When it
-# works this test fails: drop WILL_FAIL then.
-set_tests_properties(server.clients.psql.d_table PROPERTIES WILL_FAIL TRUE)
 
 foreach(c trust scram tls scram_tls prepared_text prepared_binary fetchsize metadata cancel warnings)
   sl_server_test(server.clients.jdbc.${c} clients_jdbc_test.py ARGS ${c} LABELS clients
