@@ -48,6 +48,7 @@ struct sl_catalog {
     sl_list *tables;/* sl_table*, in creation order */
     sl_list *views; /* sl_view* (never temporary), in creation order */
     int lock_fd;    /* the held SLUICE.lock, or -1 */
+    uint64_t version; /* changes made (atomic): what a cached parse was typed against */
 };
 
 /* ------------------------------------------------------------------------
@@ -533,6 +534,7 @@ static int sl__commit_change(sl_catalog *cat, bool tables, int idx, void *obj, s
     sl_free(shadow.items);
     if (rc != 0)
         return -1;
+    __atomic_add_fetch(&cat->version, 1, __ATOMIC_RELEASE);
     if (idx == l->n) {
         sl_list_push(l, obj);
     } else if (obj) {
@@ -550,6 +552,11 @@ static int sl__commit_change(sl_catalog *cat, bool tables, int idx, void *obj, s
         l->n--;
     }
     return 0;
+}
+
+uint64_t sl_catalog_version(const sl_catalog *cat)
+{
+    return __atomic_load_n(&cat->version, __ATOMIC_ACQUIRE);
 }
 
 int sl_catalog_put_table(sl_catalog *cat, sl_stmt *def, sl_error *err)

@@ -58,6 +58,9 @@ sl_list *sl_catalog_view_names(const sl_catalog *cat);
 int sl_catalog_put_table(sl_catalog *cat, sl_stmt *def, sl_error *err);
 int sl_catalog_put_view(sl_catalog *cat, sl_stmt *def, sl_error *err);
 int sl_catalog_drop(sl_catalog *cat, const char *name, bool is_view, sl_error *err);
+/* Changes so far (put, drop): a different number means that something a
+** bound statement may have seen changed (session_cursor.c's parse cache). */
+uint64_t sl_catalog_version(const sl_catalog *cat);
 /* An in-memory, read-only copy of every table and view (not locked, never
 ** written): what a job plans against and keeps while it runs, so that DROP
 ** or ALTER of a table it reads or writes never frees what it uses. Close it

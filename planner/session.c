@@ -119,6 +119,7 @@ void sl_session_free(sl_session *s)
     if (!s)
         return;
     sl_list_free(s->cursors, sl__cursor_free_v);
+    sl_list_free(s->parsed, sl__parsed_free_v);
     sl__pg_free(s);
     sl_kvlist_free(s->pg_params);
     sl_kvlist_free(s->config);

@@ -12,6 +12,15 @@
 ** parameter); the text of the statement is never touched, so a value cannot
 ** change the statement.
 **
+** A prepared statement runs many times with new values: the session keeps
+** the AST of the last SL__PARSED_MAX statements it ran with parameters,
+** before their values went in, with their parameters' types (sl__parsed,
+** keyed by the text and the declared types). Its next run copies that AST
+** and puts its values in: no parsing, no binding for the types. An entry
+** holds while the catalog keeps its version (sl_catalog_version: any
+** CREATE, ALTER or DROP changes it) and the session has no temporary view
+** (entries are only made without one): what the types were bound against.
+**
 ** Cursors: the query runs on a thread of its own, in a fork of the session
 ** (sl__session_fork: its settings as they were at the open), into a sink
 ** that queues rows and notices for the reader. The queue is bounded
@@ -418,29 +427,134 @@ static void sl__subst_param(sl_expr *e, bool limit, void *ctx)
     e->left = lit;
 }
 
-/* Parse sql, check its parameters against nparams values and replace them.
-** NULL with err set. */
+/* A statement parsed for parameters and kept for its next run. */
+typedef struct sl__parsed {
+    char *sql;             /* its text */
+    size_t len;
+    int ndeclared;         /* the values' types it was typed with */
+    sl_type *declared;     /* [ndeclared] */
+    uint64_t cat_version;  /* the catalog's version when it was typed */
+    sl_stmt *st;           /* the AST, $n nodes still in it (copied for each run) */
+    int max;               /* highest $n */
+    sl_type *types;        /* [max] their types: declared, else inferred */
+} sl__parsed;
+
+#define SL__PARSED_MAX 16 /* statements kept per session */
+
+void sl__parsed_free_v(void *p)
+{
+    sl__parsed *e = p;
+    sl_free(e->sql);
+    sl_free(e->declared);
+    sl_stmt_free(e->st);
+    sl_free(e->types);
+    sl_free(e);
+}
+
+/* The entry for sql with these values' types that still holds (moved to the
+** front), or NULL. */
+static sl__parsed *sl__parsed_find(sl_session *s, const char *sql, size_t len, int nparams,
+                                   const sl_param *params)
+{
+    if (sl_list_len(s->tviews) > 0)
+        return NULL;
+    uint64_t version = sl_catalog_version(s->eng->cat);
+    for (int i = 0; i < sl_list_len(s->parsed); i++) {
+        sl__parsed *e = sl_list_get(s->parsed, i);
+        if (e->len != len || e->ndeclared != nparams || memcmp(e->sql, sql, len) != 0)
+            continue;
+        bool same = e->cat_version == version;
+        for (int k = 0; same && k < nparams; k++)
+            same = sl_type_equal(e->declared[k], params[k].type);
+        if (!same)
+            continue;
+        memmove(&s->parsed->items[1], &s->parsed->items[0], (size_t)i * sizeof(void *));
+        s->parsed->items[0] = e;
+        return e;
+    }
+    return NULL;
+}
+
+/* Keep st (a copy) and its parameters' types for the next run, when the
+** session has no temporary view; the least recently used entry goes. */
+static void sl__parsed_keep(sl_session *s, const char *sql, size_t len, int nparams,
+                            const sl_param *params, uint64_t version, const sl_stmt *st, int max,
+                            const sl_type *types)
+{
+    if (sl_list_len(s->tviews) > 0)
+        return;
+    if (!s->parsed)
+        s->parsed = sl_list_new();
+    for (int i = 0; i < sl_list_len(s->parsed); i++) { /* a stale entry for the same text */
+        sl__parsed *e = sl_list_get(s->parsed, i);
+        if (e->len == len && e->ndeclared == nparams && memcmp(e->sql, sql, len) == 0) {
+            sl__parsed_free_v(e);
+            memmove(&s->parsed->items[i], &s->parsed->items[i + 1],
+                    (size_t)(s->parsed->n - i - 1) * sizeof(void *));
+            s->parsed->n--;
+            break;
+        }
+    }
+    if (s->parsed->n >= SL__PARSED_MAX)
+        sl__parsed_free_v(s->parsed->items[--s->parsed->n]);
+    sl__parsed *e = sl_calloc(1, sizeof *e);
+    e->sql = sl_strndup(sql, len);
+    e->len = len;
+    e->ndeclared = nparams;
+    e->declared = sl_calloc((size_t)nparams + 1, sizeof(sl_type));
+    for (int k = 0; k < nparams; k++)
+        e->declared[k] = params[k].type;
+    e->cat_version = version;
+    e->st = sl_stmt_dup(st);
+    e->max = max;
+    e->types = sl_calloc((size_t)max + 1, sizeof(sl_type));
+    memcpy(e->types, types, sizeof(sl_type) * (size_t)max);
+    sl_list_push(s->parsed, NULL);
+    memmove(&s->parsed->items[1], &s->parsed->items[0],
+            (size_t)(s->parsed->n - 1) * sizeof(void *));
+    s->parsed->items[0] = e;
+}
+
+/* Parse sql, check its parameters against nparams values and replace them
+** (the parse cache above spares parsing and typing a statement run
+** before). NULL with err set. */
 static sl_stmt *sl__parse_bound(sl_session *s, const char *sql, size_t len, int nparams,
                                 const sl_param *params, sl_error *err)
 {
-    sl_stmt *st = sl_parse_one(sql, len, err);
-    if (!st)
-        return NULL;
-    sl__param_scan ps = {0, nparams, -1, 0};
-    sl__walk_stmt(st, sl__scan_param, &ps);
-    if (ps.over_pos >= 0) {
-        sl_error_set(err, SL_ERR_UNDEFINED_PARAM, ps.over_pos, "there is no parameter $%lld",
-                     (long long)ps.over);
-        sl_stmt_free(st);
-        return NULL;
+    sl_stmt *st;
+    sl_type *types;
+    int max;
+    const sl__parsed *hit = sl__parsed_find(s, sql, len, nparams, params);
+    if (hit) {
+        st = sl_stmt_dup(hit->st);
+        max = hit->max;
+        types = sl_calloc((size_t)max + 1, sizeof(sl_type));
+        memcpy(types, hit->types, sizeof(sl_type) * (size_t)max);
+    } else {
+        /* the version before typing: a change while it types is seen next time */
+        uint64_t version = sl_catalog_version(s->eng->cat);
+        st = sl_parse_one(sql, len, err);
+        if (!st)
+            return NULL;
+        sl__param_scan ps = {0, nparams, -1, 0};
+        sl__walk_stmt(st, sl__scan_param, &ps);
+        if (ps.over_pos >= 0) {
+            sl_error_set(err, SL_ERR_UNDEFINED_PARAM, ps.over_pos, "there is no parameter $%lld",
+                         (long long)ps.over);
+            sl_stmt_free(st);
+            return NULL;
+        }
+        if (ps.max == 0)
+            return st;
+        max = (int)ps.max;
+        types = sl_calloc((size_t)max, sizeof(sl_type));
+        for (int i = 0; i < max; i++)
+            types[i] = params[i].type;
+        sl__infer_types(s, st, max, types);
+        if (st->kind == SL_STMT_QUERY || st->kind == SL_STMT_INSERT)
+            sl__parsed_keep(s, sql, len, nparams, params, version, st, max, types);
     }
-    if (ps.max == 0)
-        return st;
-    sl_type *types = sl_calloc((size_t)ps.max, sizeof(sl_type));
-    for (int i = 0; i < ps.max; i++)
-        types[i] = params[i].type;
-    sl__infer_types(s, st, (int)ps.max, types);
-    sl__subst sb = {(int)ps.max, params, types, err};
+    sl__subst sb = {max, params, types, err};
     sl__walk_stmt(st, sl__subst_param, &sb);
     sl_free(types);
     if (sl_error_isset(err)) {

@@ -47,6 +47,9 @@ struct sl_session {
     bool dml_sync;      /* 'table.dml-sync' while it is not SET */
     /* session_cursor.c: DECLARE'd cursors (sl_cursor*, by name) */
     sl_list *cursors;
+    /* session_cursor.c: statements with parameters parsed and typed for
+    ** their next run (sl__parsed*, most recently used first) */
+    sl_list *parsed;
     /* session_pg.c: PostgreSQL's session state */
     sl_kvlist *pg_params;             /* reported parameters SET or given at startup */
     sl_session_param_fn on_param;     /* ParameterStatus hook, or NULL */
@@ -105,6 +108,8 @@ int sl__select_const(sl_session *s, sl_stmt *st, const sl_result_sink *out, sl_e
 /* session_cursor.c: close a DECLARE'd cursor (sl_list_free of cursors);
 ** DECLARE, FETCH, MOVE and CLOSE. */
 void sl__cursor_free_v(void *p);
+/* session_cursor.c: free the parse cache (sl_list_free of parsed). */
+void sl__parsed_free_v(void *p);
 int sl__cursor_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err);
 /* What a cursor's queue holds now (for tests of its bound): rows, bytes. */
 #define SL__CURSOR_MAX_ROWS 1000               /* queued rows before the producer waits */

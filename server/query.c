@@ -95,30 +95,33 @@ void sl_conn_out_unlock(sl_conn *c)
         pthread_mutex_unlock(&c->out_mu);
 }
 
-/* The flusher's thread: while armed, every 100 ms, write what waited that
-** long; else wait to be armed. One per connection, not per statement:
-** arming a running flusher costs no thread (a statement's round trip). */
+/* The flusher's thread: while armed, write what waited 100 ms; else tick
+** on (100 ms waits) while statements keep arming it, and wait to be armed
+** (a signal) once a tick passed without one. One per connection, not per
+** statement, and not woken per statement: a statement that queues its row
+** and completes within a tick costs the flusher nothing (a round trip). */
 static void *sl__flusher_main(void *arg)
 {
     sl_conn *c = arg;
     pthread_mutex_lock(&c->out_mu);
     while (!c->flusher_quit) {
-        if (!c->flush_armed) {
+        if (!c->flush_armed && !c->flush_recent) {
             c->flusher_idle = true;
             pthread_cond_wait(&c->flush_cv, &c->out_mu);
             c->flusher_idle = false;
             continue;
         }
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        ts.tv_nsec += SL__FLUSH_NANOS;
-        if (ts.tv_nsec >= 1000000000L) {
-            ts.tv_sec++;
-            ts.tv_nsec -= 1000000000L;
-        }
-        int r = pthread_cond_timedwait(&c->flush_cv, &c->out_mu, &ts);
+        c->flush_recent = false;
         int64_t now = sl_monotonic_nanos();
-        if (r == ETIMEDOUT && c->flush_armed && !c->flusher_quit && c->out.len > 0 &&
+        /* rows queued: due 100 ms after the statement's last write */
+        int64_t due = c->flush_armed && c->out.len > 0 ? c->last_flush + SL__FLUSH_NANOS
+                                                        : now + SL__FLUSH_NANOS;
+        if (due > now) {
+            struct timespec ts = {(time_t)(due / 1000000000LL), (long)(due % 1000000000LL)};
+            pthread_cond_timedwait(&c->flush_cv, &c->out_mu, &ts);
+            now = sl_monotonic_nanos();
+        }
+        if (c->flush_armed && !c->flusher_quit && c->out.len > 0 &&
             now - c->last_flush >= SL__FLUSH_NANOS) {
             c->last_flush = now;
             sl_conn_flush(c);
@@ -134,6 +137,7 @@ static void sl__flusher_arm(sl_conn *c)
     if (c->flush_armed)
         return;
     c->flush_armed = true;
+    c->flush_recent = true;
     if (!c->flusher_on)
         c->flusher_on = pthread_create(&c->flusher, NULL, sl__flusher_main, c) == 0;
     else if (c->flusher_idle)

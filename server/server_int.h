@@ -198,12 +198,16 @@ struct sl_conn {
     ** first statement that leaves a row queued and kept until the end, that
     ** writes rows left queued for 100 ms (the tail of a burst before the
     ** source goes quiet). While armed it may write c->out: everything a
-    ** statement queues there is queued under out_mu. */
+    ** statement queues there is queued under out_mu. Once woken it ticks
+    ** (100 ms waits) until a tick passes with no statement arming it: a
+    ** connection running statements wakes it at most ten times a second,
+    ** not once per statement. */
     pthread_mutex_t out_mu;
-    pthread_cond_t flush_cv;         /* [out_mu] armed, or quit */
+    pthread_cond_t flush_cv;         /* [out_mu] armed while idle, or quit */
     pthread_t flusher;
     bool flusher_on;                 /* [out_mu] the thread runs (joined at the end) */
     bool flush_armed;                /* [out_mu] a statement runs with rows queued */
+    bool flush_recent;               /* [out_mu] armed since the flusher's last tick */
     bool flusher_idle;               /* [out_mu] waiting to be armed (needs a signal) */
     bool flusher_quit;               /* [out_mu] the connection ends */
     int64_t last_flush;              /* [out_mu] sl_monotonic_nanos of the statement's last write */
