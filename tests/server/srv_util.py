@@ -68,6 +68,7 @@ class Server:
         self.start()
 
     def start(self):
+        self.killed = False
         self.proc = subprocess.Popen(
             [SLUICE, "serve", "-D", self.data_dir, "--listen", "127.0.0.1:%d" % self.port] + self.extra,
             stdout=self.logf, stderr=self.logf, env=self.env)
@@ -90,6 +91,7 @@ class Server:
         return self.proc.returncode
 
     def kill(self):
+        self.killed = True  # the test's own SIGKILL: its status is not a failure
         if self.proc and self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()
@@ -98,10 +100,16 @@ class Server:
         return self
 
     def __exit__(self, *exc):
+        # A server that ends on its own with a failure (a sanitizer report, a
+        # leak, an abort) fails the test, even when every client was served.
+        killed = self.killed
         try:
-            self.stop()
+            rc = self.stop()
         finally:
             self.kill()
+        if exc[0] is None and not killed and rc != 0:
+            raise AssertionError("sluice serve exited with status %s:\n%s"
+                                 % (rc, self.log()[-4000:]))
 
 
 def _psql_cmd(port, sql, args, user, db, env):
