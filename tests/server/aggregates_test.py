@@ -19,7 +19,7 @@ import os
 import sys
 
 from pgwire_client import PgWire, error, rows as wire_rows
-from srv_util import Server, psql, tmpdir
+from srv_util import Server, psql, psql_ok, psql_rows, tmpdir
 
 DDL = [
     "CREATE TABLE agg_orders (id BIGINT, note STRING, amount DECIMAL(10, 2)) "
@@ -35,18 +35,10 @@ PUBLIC = ("FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = 
           "WHERE n.nspname = 'public'")
 
 
-def ok(res):
-    rc, out, err = res
-    assert rc == 0, err
-    return out
-
-
-def rows(out):
-    return [line.split("|") for line in out.splitlines() if line]
 
 
 def q(port, sql, **kw):
-    return rows(ok(psql(port, None, "-A", "-t", "-c", sql, **kw)))
+    return psql_rows(psql_ok(port, None, "-A", "-t", "-c", sql, **kw))
 
 
 def fails(port, sql, sqlstate, text):
@@ -90,8 +82,8 @@ def check_sluice(port):
     # a global aggregate over no rows: one row, COUNT 0, the others NULL (empty with -A)
     assert q(port, "SELECT count(*), count(relname), string_agg(relname, ','), sum(oid), "
                    "max(relname) FROM pg_class WHERE relname = 'no such'") == [["0", "0", "", "", ""]]
-    got = ok(psql(port, None, "-A", "-t", "-P", "null=<null>", "-c",
-                  "SELECT string_agg(relname, ','), count(*) FROM pg_class WHERE false"))
+    got = psql_ok(port, None, "-A", "-t", "-P", "null=<null>", "-c",
+                  "SELECT string_agg(relname, ','), count(*) FROM pg_class WHERE false")
     assert got.split() == ["<null>|0"], got
     # ... and a GROUP BY over no rows: no row
     assert q(port, "SELECT relkind, count(*) FROM pg_class WHERE relname = 'no such' "
@@ -139,10 +131,10 @@ def check_extended(port, cls):
 
 def check_against_pg(port, pg_port):
     env = {"PGPASSWORD": "sluice"}
-    ok(psql(pg_port, "DROP DATABASE IF EXISTS " + PG_DB, env=env))
-    ok(psql(pg_port, "CREATE DATABASE " + PG_DB, env=env))
+    psql_ok(pg_port, "DROP DATABASE IF EXISTS " + PG_DB, env=env)
+    psql_ok(pg_port, "CREATE DATABASE " + PG_DB, env=env)
     pg = {"env": env, "db": PG_DB}
-    ok(psql(pg_port, PG_DDL, **pg))
+    psql_ok(pg_port, PG_DDL, **pg)
     for sql in (
             "SELECT count(*) " + PUBLIC,
             "SELECT c.relkind, count(*), min(c.relname), max(c.relname) " + PUBLIC +
@@ -157,14 +149,14 @@ def check_against_pg(port, pg_port):
         want = q(pg_port, sql, **pg)
         got = q(port, sql)
         assert got == want, (sql, got, want)
-    ok(psql(pg_port, "DROP DATABASE " + PG_DB, env=env))
+    psql_ok(pg_port, "DROP DATABASE " + PG_DB, env=env)
 
 
 def main():
     tmp = tmpdir("srv-aggregates-")
     with Server(os.path.join(tmp, "data")) as srv:
         for ddl in DDL:
-            ok(psql(srv.port, ddl))
+            psql_ok(srv.port, ddl)
         check_sluice(srv.port)
         check_extended(srv.port, q(srv.port, "SELECT relname, relkind FROM pg_class"))
         if "--pg" in sys.argv:
