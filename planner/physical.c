@@ -15,9 +15,13 @@
 **            it join its stage;
 **   sink     chained to the last tasks. An INSERT's last step maps the
 **            query's columns onto the table's (by its column list, NULL for
-**            columns left out, CAST where assignable but not equal); a
-**            query's result (and its LIMIT) is collected by one task;
-**            'sink.parallelism' adds an exchange when it differs.
+**            columns left out, CAST where assignable but not equal — under
+**            'table.exec.sink.type-length-enforcer' = 'ERROR' not for a
+**            string or binary value, which the sink's length enforcer
+**            checks uncut); the enforcer (sl_length_spec, exec/enforce.c)
+**            runs in the sink's task before each write; a query's result
+**            (and its LIMIT) is collected by one task; 'sink.parallelism'
+**            adds an exchange when it differs.
 **
 ** Every input runs at 'parallelism.default'. The scan's WATERMARK
 ** expression becomes its input's watermark. Any other operator (joins,
