@@ -741,6 +741,17 @@ size_t sl_utf8_count(const char *s, size_t len)
     return n;
 }
 
+size_t sl_utf8_skip(const char *s, size_t len, size_t k)
+{
+    size_t i = 0;
+    while (k > 0 && i < len) {
+        unsigned char c = (unsigned char)s[i];
+        i += c < 0xC0 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : c < 0xF8 ? 4 : 1;
+        k--;
+    }
+    return i < len ? i : len;
+}
+
 int64_t sl_utf8_invalid(const char *s, size_t len)
 {
     const unsigned char *z = (const unsigned char *)s;

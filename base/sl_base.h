@@ -105,6 +105,7 @@ typedef struct sl_error {
 #define SL_ERR_DATETIME_OVERFLOW "22008"    /* datetime_field_overflow: outside DATE's/TIMESTAMP's range */
 #define SL_ERR_NUMERIC_RANGE "22003"        /* numeric_value_out_of_range */
 #define SL_ERR_STRING_TRUNCATION "22001"    /* string_data_right_truncation */
+#define SL_ERR_STRING_LENGTH_MISMATCH "22026" /* string_data_length_mismatch */
 #define SL_ERR_CHARACTER_NOT_IN_REPERTOIRE "22021" /* character_not_in_repertoire: bad UTF-8 */
 #define SL_ERR_DIVISION_BY_ZERO "22012"     /* division_by_zero */
 #define SL_ERR_UNDEFINED_PARAMETER "42704"  /* an unknown configuration key */
@@ -286,6 +287,8 @@ void sl_text_linecol(const char *text, size_t offset, int *line, int *col);
 int64_t sl_utf8_invalid(const char *s, size_t len);
 /* Code points in s[0..len) (bytes that do not continue a sequence). */
 size_t sl_utf8_count(const char *s, size_t len);
+/* Byte offset in s[0..len) after its first k code points (len when it has fewer). */
+size_t sl_utf8_skip(const char *s, size_t len, size_t k);
 /* Value 0..15 of the hex digit c (either case), or -1. */
 int sl_hex_digit(char c);
 /* Case-insensitive ASCII comparison. */

@@ -1,6 +1,7 @@
 /*
 ** sl_type.c — SQL data types: construction with Flink's defaults, range
-** checks, Flink's spelling, and predicates (see sl_type.h).
+** checks, Flink's spelling, predicates, and how a value fits a length
+** (sl_type_fit: CAST and the sinks' length enforcer); see sl_type.h.
 */
 #include "sl_type.h"
 
@@ -16,10 +17,11 @@ sl_type sl_type_make(sl_type_id id)
     case SL_TYPE_DECIMAL:
         return sl_type_make_p(id, 10, 0);
     case SL_TYPE_CHAR:
-    case SL_TYPE_VARCHAR:
     case SL_TYPE_BINARY:
-    case SL_TYPE_VARBINARY:
         return sl_type_make_p(id, 1, 0);
+    case SL_TYPE_VARCHAR: /* a bare VARCHAR is STRING, VARBINARY is BYTES */
+    case SL_TYPE_VARBINARY:
+        return sl_type_make_p(id, SL_MAX_LENGTH, 0);
     case SL_TYPE_TIME:
         return sl_type_make_p(id, 0, 0);
     case SL_TYPE_TIMESTAMP:
@@ -30,6 +32,31 @@ sl_type sl_type_make(sl_type_id id)
     default:
         return sl_type_make_p(id, 0, 0);
     }
+}
+
+size_t sl_type_fit(sl_type t, const char *p, size_t len, size_t *keep)
+{
+    *keep = len;
+    bool chars = t.id == SL_TYPE_CHAR || t.id == SL_TYPE_VARCHAR;
+    bool fixed = t.id == SL_TYPE_CHAR || t.id == SL_TYPE_BINARY;
+    if ((!chars && !sl_type_is_binary(t.id)) || t.precision < 0 || t.precision >= SL_MAX_LENGTH)
+        return 0;
+    size_t n = (size_t)t.precision;
+    if (len <= n && !fixed) /* no more units than bytes */
+        return 0;
+    size_t units = len;
+    if (chars) {
+        size_t k = sl_utf8_skip(p, len, n);
+        if (k < len) {
+            *keep = k;
+            return 0;
+        }
+        units = sl_utf8_count(p, len);
+    } else if (len > n) {
+        *keep = n;
+        return 0;
+    }
+    return fixed && units < n ? n - units : 0;
 }
 
 void sl_type_format(sl_strbuf *sb, sl_type t)

@@ -6,7 +6,9 @@
 ** them for expressions, the runtime sizes its vectors with them.
 **
 ** Main routines: sl_type_make, sl_type_format (Flink's spelling, e.g.
-** "DECIMAL(10, 2) NOT NULL"), sl_type_equal, sl_type_is_* predicates.
+** "DECIMAL(10, 2) NOT NULL"), sl_type_equal, sl_type_is_* predicates,
+** sl_type_fit (a value cut or padded to a CHAR/VARCHAR/BINARY/VARBINARY
+** length).
 */
 #ifndef SL_TYPE_H
 #define SL_TYPE_H
@@ -47,8 +49,10 @@ typedef struct sl_type {
     bool not_null;  /* NOT NULL constraint */
 } sl_type;
 
-/* Defaults as in Flink: DECIMAL(10, 0), TIME(0), TIMESTAMP(6), TIMESTAMP_LTZ(6),
-** CHAR(1), VARCHAR(1), BINARY(1), VARBINARY(1). */
+/* A type written without its arguments, as Flink SQL 2.2 reads it (DESCRIBE):
+** DECIMAL / DEC / NUMERIC = DECIMAL(10, 0), TIME = TIME(0), TIMESTAMP =
+** TIMESTAMP(6), TIMESTAMP_LTZ = TIMESTAMP_LTZ(6), CHAR = CHAR(1), BINARY =
+** BINARY(1), VARCHAR = STRING (VARCHAR(2147483647)), VARBINARY = BYTES. */
 sl_type sl_type_make(sl_type_id id);
 sl_type sl_type_make_p(sl_type_id id, int precision, int scale);
 /* Append Flink's spelling: INT, BIGINT, DECIMAL(10, 2), STRING, VARCHAR(20),
@@ -57,6 +61,12 @@ sl_type sl_type_make_p(sl_type_id id, int precision, int scale);
 void sl_type_format(sl_strbuf *sb, sl_type t);
 /* The same, into a static-free malloc'ed string. */
 char *sl_type_to_string(sl_type t);
+/* How the value p[0..len) fits t's length when t is CHAR(n) or VARCHAR(n)
+** (n code points) or BINARY(n) or VARBINARY(n) (n bytes): *keep = the bytes
+** of its first n units (len when it is not longer); returns the units a
+** shorter CHAR / BINARY value lacks (the spaces / zero bytes that pad it
+** to n), else 0. Other types, STRING and BYTES: *keep = len, 0. */
+size_t sl_type_fit(sl_type t, const char *p, size_t len, size_t *keep);
 /* Validate precision/scale ranges; sets 22023-style error with position. */
 int sl_type_check(sl_type t, int position, sl_error *err);
 bool sl_type_equal(sl_type a, sl_type b);               /* incl. nullability */

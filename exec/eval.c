@@ -31,8 +31,10 @@
 **     as Flink; BOOLEAN accepts t/true/y/yes/1 and f/false/n/no/0; DOUBLE
 **     accepts NaN / [-]Infinity but no hex; invalid text is 22018
 **     (numbers, BOOLEAN) or 22007 (DATE, TIME, TIMESTAMP);
-**   - CAST to a shorter CHAR/VARCHAR/BINARY truncates (in code points for
-**     strings); CHAR is not blank-padded;
+**   - CAST to CHAR(n)/VARCHAR(n)/BINARY(n)/VARBINARY(n) cuts a longer value
+**     (n code points for strings, n bytes for binary) and pads a shorter
+**     CHAR(n) with spaces, BINARY(n) with zero bytes, as Flink 2.2's casts
+**     (not its legacy 'table.exec.legacy-cast-behaviour');
 **   - CAST between TIMESTAMP_LTZ and TIMESTAMP / DATE / TIME / text, and the
 **     time functions (eval_fn.c), use the session's time zone
 **     (sl_eval_env.tz, java.time's rules in gaps and overlaps);
@@ -513,28 +515,34 @@ static void sl__put_dbl(sl__node *nd, int i, double d)
     nd->v.f64[i] = nd->type.id == SL_TYPE_FLOAT ? (double)(float)d : d;
 }
 
-/* Store a string, truncated to the node's length in characters when it is
-** an explicit CAST to a shorter CHAR/VARCHAR (Flink truncates). The bytes
-** are aliased (they live for the evaluation). */
-static void sl__put_str_alias(sl__node *nd, int i, const char *p, size_t len)
+/* Store a string. An explicit CAST fits it to the node's type as Flink
+** 2.2 does (sl_type_fit): cut to a CHAR(n)/VARCHAR(n)'s n characters or a
+** BINARY(n)/VARBINARY(n)'s n bytes, a shorter CHAR(n) padded with spaces,
+** a shorter BINARY(n) with zero bytes. The bytes are aliased (they live
+** for the evaluation) unless padding copies them into the arena. */
+static void sl__put_str_alias(sl__node *nd, sl__eval *ev, int i, const char *p, size_t len)
 {
-    if (!nd->implicit && sl_type_is_string(nd->type.id) && nd->type.precision < SL_MAX_LENGTH &&
-        len > (size_t)nd->type.precision)
-        len = sl__utf8_skip(p, len, (size_t)nd->type.precision);
-    else if (!nd->implicit && sl_type_is_binary(nd->type.id) &&
-             nd->type.precision < SL_MAX_LENGTH && len > (size_t)nd->type.precision)
-        len = (size_t)nd->type.precision;
+    if (!nd->implicit) {
+        size_t pad = sl_type_fit(nd->type, p, len, &len);
+        if (pad) {
+            char *d = sl_arena_alloc(ev->arena, len + pad);
+            memcpy(d, p, len);
+            memset(d + len, nd->type.id == SL_TYPE_CHAR ? ' ' : 0, pad);
+            p = d;
+            len += pad;
+        }
+    }
     nd->v.str[i].ptr = p;
     nd->v.str[i].len = (uint32_t)len;
 }
 
-/* Store a new string (copied into the arena), truncated as above. */
+/* Store a new string (copied into the arena), fitted as above. */
 static void sl__put_str(sl__node *nd, sl__eval *ev, int i, const char *p, size_t len)
 {
     char *d = len ? sl_arena_alloc(ev->arena, len) : NULL;
     if (len)
         memcpy(d, p, len);
-    sl__put_str_alias(nd, i, d ? d : "", len);
+    sl__put_str_alias(nd, ev, i, d ? d : "", len);
 }
 
 /* ---- from BOOLEAN ---- */
@@ -555,7 +563,7 @@ static int sl__cv_bool_dec(sl__node *nd, sl__eval *ev, int i)
 }
 static int sl__cv_bool_str(sl__node *nd, sl__eval *ev, int i)
 {
-    sl__put_str_alias(nd, i, SRC(nd)->v.b[i] ? "TRUE" : "FALSE", SRC(nd)->v.b[i] ? 4 : 5);
+    sl__put_str_alias(nd, ev, i, SRC(nd)->v.b[i] ? "TRUE" : "FALSE", SRC(nd)->v.b[i] ? 4 : 5);
     return 0;
 }
 
@@ -772,7 +780,7 @@ static int sl__cv_str_dec(sl__node *nd, sl__eval *ev, int i)
 static int sl__cv_str_str(sl__node *nd, sl__eval *ev, int i)
 {
     const sl_str *s = &SRC(nd)->v.str[i];
-    sl__put_str_alias(nd, i, s->ptr, s->len);
+    sl__put_str_alias(nd, ev, i, s->ptr, s->len);
     return 0;
 }
 static int sl__cv_str_date(sl__node *nd, sl__eval *ev, int i)

@@ -44,16 +44,6 @@ static inline size_t sl__u8len(unsigned char c)
     return c < 0x80 ? 1 : c < 0xE0 ? (c < 0xC0 ? 1 : 2) : c < 0xF0 ? 3 : c < 0xF8 ? 4 : 1;
 }
 
-size_t sl__utf8_skip(const char *s, size_t len, size_t k)
-{
-    size_t i = 0;
-    while (k > 0 && i < len) {
-        i += sl__u8len((unsigned char)s[i]);
-        k--;
-    }
-    return i < len ? i : len;
-}
-
 /* ========================================================================
 ** Shortest digits of a double (sl_double_digits) and Java's
 ** Double.toString / Float.toString.
@@ -375,8 +365,8 @@ static int sl__k_substring(sl__node *nd, sl__eval *ev, const uint8_t *sel)
             continue;
         }
         int64_t end = nchars - start < len ? nchars : start + len;
-        size_t b0 = sl__utf8_skip(s, nb, (size_t)start);
-        size_t b1 = b0 + sl__utf8_skip(s + b0, nb - b0, (size_t)(end - start));
+        size_t b0 = sl_utf8_skip(s, nb, (size_t)start);
+        size_t b1 = b0 + sl_utf8_skip(s + b0, nb - b0, (size_t)(end - start));
         nd->v.str[i].ptr = s + b0;
         nd->v.str[i].len = (uint32_t)(b1 - b0);
     }
@@ -487,14 +477,14 @@ static int sl__k_pad(sl__node *nd, sl__eval *ev, const uint8_t *sel)
         size_t nchars = sl_utf8_count(a[i].ptr, a[i].len);
         size_t keep = nchars < (size_t)len ? nchars : (size_t)len;
         size_t npad = (size_t)len - keep;
-        size_t keep_b = sl__utf8_skip(a[i].ptr, a[i].len, keep);
+        size_t keep_b = sl_utf8_skip(a[i].ptr, a[i].len, keep);
         size_t padchars = sl_utf8_count(pad[i].ptr, pad[i].len);
         sl_strbuf_reset(sb);
         if (!left)
             sl_strbuf_append_n(sb, a[i].ptr, keep_b);
         while (npad > 0) {
             size_t take = npad < padchars ? npad : padchars;
-            sl_strbuf_append_n(sb, pad[i].ptr, sl__utf8_skip(pad[i].ptr, pad[i].len, take));
+            sl_strbuf_append_n(sb, pad[i].ptr, sl_utf8_skip(pad[i].ptr, pad[i].len, take));
             npad -= take;
         }
         if (left)

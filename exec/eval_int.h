@@ -144,9 +144,6 @@ int sl__compile_like(sl__node *nd, sl_error *err);
 ** compiled once (a constant one here: 2201B when invalid). */
 int sl__compile_regex(sl__node *nd, sl_error *err);
 
-/* UTF-8 helpers. */
-size_t sl__utf8_skip(const char *s, size_t len, size_t k); /* byte offset after k code points */
-
 /* Java's Double.toString / Float.toString into buf (>= 32 bytes); returns length. */
 int sl__format_double(double d, bool is_float, char *buf);
 

@@ -173,6 +173,7 @@ typedef struct sl__task {
     /* ... or the sink */
     sl_sink *sink;            /* the sink, or NULL */
     sl_sink_args kargs;       /* its arguments */
+    sl_length_check *fit;     /* the length enforcer before it, or NULL */
     sl_list *pending;         /* sl__pending*: pre-committed, undecided epochs */
     int64_t committed;        /* newest epoch committed (guarded by job->mu) */
     bool limit_hit;           /* LIMIT reached: rows are dropped */
@@ -407,6 +408,8 @@ static int sl__output(sl__task *t, sl_chunk *rows, sl_error *err)
     int64_t limit = t->pipe->limit;
     if (limit >= 0 && rows->nrows > limit - t->rows_out)
         rows->nrows = (int)(limit - t->rows_out);
+    if (sl_length_check_run(t->fit, rows, &rows, err) != 0)
+        return -1;
     if (rows->nrows > 0 && t->sink->ops->write(t->sink, rows, err) != 0)
         return -1;
     t->rows_out += rows->nrows;
@@ -1008,6 +1011,7 @@ static void sl__close_task(sl__task *t)
     sl_chunk_free(t->in);
     if (t->sink)
         t->sink->ops->free(t->sink); /* an open, undecided epoch is discarded by the next recover() */
+    sl_length_check_free(t->fit);
     if (t->source)
         t->source->ops->free(t->source);
     for (int d = 0; t->buf && d < t->ndest; d++)
@@ -1201,6 +1205,8 @@ static int sl__build_pipeline(sl__job *j, int k, sl__task *tasks, sl_error *err)
             t->kargs.participant = t->kargs.participates ? j->parts[slot] : NULL;
             if (spec->create_sink(&t->kargs, &t->sink, err) != 0)
                 return -1;
+            t->fit = sl_length_check_new(&spec->sink_length, spec->sink_args.names,
+                                         spec->sink_args.types);
             j->nsinks++;
         }
     }

@@ -777,6 +777,45 @@ typedef struct sl_calc_spec {
     const sl_type *out_types;     /* the outputs' types */
 } sl_calc_spec;
 
+/* Flink's 'table.exec.sink.type-length-enforcer' (enforce.c): what happens
+** to a value of a sink's CHAR(n) / VARCHAR(n) / BINARY(n) / VARBINARY(n)
+** column that does not have that length, just before the sink writes it
+** (as Flink's ConstraintEnforcer). It sees the rows after the INSERT's
+** mapping onto the table's columns (planner/physical.c: a CAST where the
+** types differ). */
+typedef enum sl_length_enforcer {
+    SL_LENGTH_IGNORE = 0, /* written as they are */
+    SL_LENGTH_TRIM_PAD,   /* a longer value is cut to n; a shorter CHAR / BINARY value is
+                             padded with spaces / zero bytes */
+    SL_LENGTH_ERROR       /* a longer value fails the job (22001), so does a shorter
+                             CHAR / BINARY value unless pad_shorter (22026) */
+} sl_length_enforcer;
+
+/* One column the enforcer checks. */
+typedef struct sl_length_col {
+    int col;          /* the column of the sink's rows (its type: sl_sink_args.types) */
+    bool pad_shorter; /* ERROR: pad a shorter CHAR / BINARY value instead (the mapping
+                         converted it from another type, and a CAST pads) */
+} sl_length_col;
+
+typedef struct sl_length_spec {
+    sl_length_enforcer mode;   /* IGNORE: no enforcer */
+    int ncols;                 /* columns checked */
+    const sl_length_col *cols; /* them */
+    int pos;                   /* the INSERT's position, for errors */
+} sl_length_spec;
+
+/* The enforcer of one sink task; NULL when spec's mode is IGNORE or it has
+** no columns. names and types: the sink's columns (they outlive it). */
+typedef struct sl_length_check sl_length_check;
+sl_length_check *sl_length_check_new(const sl_length_spec *spec, const char *const *names,
+                                     const sl_type *types);
+void sl_length_check_free(sl_length_check *c);
+/* Rows in, rows out: *out is in when every checked value fits, else the
+** check's own copy with the values trimmed and padded (TRIM_PAD, ERROR's
+** pad_shorter). -1 with err (ERROR) when a value does not fit. */
+int sl_length_check_run(sl_length_check *c, sl_chunk *in, sl_chunk **out, sl_error *err);
+
 /* One step of a chain: a calc, or a stateful operator created for each task
 ** from its spec (state is restored into it from the checkpoint). */
 typedef struct sl_step_spec {
@@ -871,6 +910,7 @@ typedef struct sl_job_spec {
     const sl_stage_spec *stages;     /* them, in order */
     sl_sink_create_fn create_sink;   /* the sink (one instance per last task) */
     sl_sink_args sink_args;          /* its arguments (subtask/parallelism set per task) */
+    sl_length_spec sink_length;      /* the length enforcer before it (mode IGNORE: none) */
     /* The job's participants (top-level spec only; at most one last
     ** resource): each created once before the sinks, given to every sink
     ** instance whose sink_args.participates and participant_slot name it. */

@@ -57,6 +57,13 @@ static const sl_config_key sl__keys[] = {
      "(the final table: updates applied, no op column)."},
     {"table.dml-sync", SL_OPT_BOOL, false, "false", false, NULL,
      "Run INSERT to its end ('true') or start it as a background job ('false')."},
+    {"table.exec.sink.type-length-enforcer", SL_OPT_ENUM, false, "IGNORE", false,
+     "IGNORE|TRIM_PAD|ERROR",
+     "What a sink does with a value of a CHAR(n), VARCHAR(n), BINARY(n) or VARBINARY(n) "
+     "column that does not have that length: 'IGNORE' writes it as it is, 'TRIM_PAD' cuts a "
+     "longer value and pads a shorter CHAR / BINARY one, 'ERROR' fails the job. A query's "
+     "column of another type is first CAST to the column's (which cuts and pads), except "
+     "under 'ERROR'."},
     {"table.exec.source.idle-timeout", SL_OPT_DURATION, false, "0 ms", false, NULL,
      "A source task with no rows for this long is idle: its watermark no longer holds back "
      "the others' ('0' = never)."},

@@ -15,9 +15,13 @@
 **            it join its stage;
 **   sink     chained to the last tasks. An INSERT's last step maps the
 **            query's columns onto the table's (by its column list, NULL for
-**            columns left out, CAST where assignable but not equal); a
-**            query's result (and its LIMIT) is collected by one task;
-**            'sink.parallelism' adds an exchange when it differs.
+**            columns left out, CAST where assignable but not equal — under
+**            'table.exec.sink.type-length-enforcer' = 'ERROR' not for a
+**            string or binary value, which the sink's length enforcer
+**            checks uncut); the enforcer (sl_length_spec, exec/enforce.c)
+**            runs in the sink's task before each write; a query's result
+**            (and its LIMIT) is collected by one task; 'sink.parallelism'
+**            adds an exchange when it differs.
 **
 ** Every input runs at 'parallelism.default'. The scan's WATERMARK
 ** expression becomes its input's watermark. Any other operator (joins,
@@ -267,12 +271,24 @@ static sl_step_spec *sl__chain_add(sl_physical *p, sl__chain *c)
     return &c->steps[c->n++];
 }
 
+/* Whether a value of type from is stored as it is in a column of type to
+** whose length the sink's enforcer checks (a string into CHAR/VARCHAR, bytes
+** into BINARY/VARBINARY): under 'ERROR' no CAST cuts it first. */
+static bool sl__unconverted(sl_type from, sl_type to)
+{
+    return (sl_type_is_string(from.id) && sl_type_is_string(to.id)) ||
+           (sl_type_is_binary(from.id) && sl_type_is_binary(to.id));
+}
+
 /* A projection step mapping columns (in_types) onto out_types: out column
 ** c is input column map[c] (-1: NULL), CAST where the type differs (INT
-** into BIGINT, DECIMAL(5,2) into DECIMAL(12,2)). Not added when it would be
-** the identity. */
+** into BIGINT, DECIMAL(5,2) into DECIMAL(12,2), STRING into VARCHAR(10):
+** cut to 10 characters) — except, with keep_lengths, a string or binary
+** value, which stays as it is for the length enforcer. Not added when it
+** would be the identity. */
 static void sl__cast_step(sl_physical *p, sl__chain *chain, int in_ncols, const sl_type *in_types,
-                          int out_ncols, const sl_type *out_types, const int *map, int pos)
+                          int out_ncols, const sl_type *out_types, const int *map, int pos,
+                          bool keep_lengths)
 {
     bool identity = in_ncols == out_ncols;
     for (int c = 0; identity && c < out_ncols; c++)
@@ -290,7 +306,8 @@ static void sl__cast_step(sl_physical *p, sl__chain *chain, int in_ncols, const 
         } else {
             sl_bexpr *col = sl_bexpr_new(SL_BX_COLUMN, in_types[from], pos);
             col->col = from;
-            if (sl_type_equal_ignoring_null(in_types[from], want)) {
+            if (sl_type_equal_ignoring_null(in_types[from], want) ||
+                (keep_lengths && sl__unconverted(in_types[from], want))) {
                 b = col;
             } else {
                 want.not_null = in_types[from].not_null;
@@ -309,6 +326,35 @@ static void sl__cast_step(sl_physical *p, sl__chain *chain, int in_ncols, const 
     cs->exprs = exprs;
     cs->out_types = out_types;
     sl__chain_add(p, chain)->calc = cs;
+}
+
+/* The sink's length enforcer: every CHAR(n) / VARCHAR(n) / BINARY(n) /
+** VARBINARY(n) column the query gives a value (not STRING / BYTES). Under
+** 'ERROR' a shorter value converted from another type is padded, as the
+** CAST that 'ERROR' leaves out would have. */
+static void sl__length_spec(sl_physical *p, sl_length_enforcer mode, const sl_type *top_types,
+                            const sl_table *dst, const sl_lp *root, sl_length_spec *out)
+{
+    memset(out, 0, sizeof *out);
+    if (mode == SL_LENGTH_IGNORE)
+        return;
+    sl_length_col *cols = sl__own(p, sl_calloc((size_t)dst->ncols + 1, sizeof *cols));
+    int n = 0;
+    for (int c = 0; c < dst->ncols; c++) {
+        sl_type t = dst->cols[c].type;
+        bool bounded = (sl_type_is_string(t.id) || sl_type_is_binary(t.id)) &&
+                       t.precision < SL_MAX_LENGTH;
+        int from = root->sink_map[c];
+        if (!bounded || from < 0)
+            continue;
+        cols[n].col = c;
+        cols[n].pad_shorter = !sl_type_equal_ignoring_null(top_types[from], t);
+        n++;
+    }
+    out->mode = mode;
+    out->ncols = n;
+    out->cols = cols;
+    out->pos = root->pos;
 }
 
 static bool sl__stateful(const sl_lp *n)
@@ -331,7 +377,7 @@ static int sl__add_steps(sl_physical *p, sl__chain *chain, const sl_lp *below,
             for (int c = 0; c < node->ncols; c++)
                 map[c] = c;
             sl__cast_step(p, chain, prev->ncols, sl__types(p, prev), node->ncols,
-                          sl__types(p, node), map, node->pos);
+                          sl__types(p, node), map, node->pos, false);
             continue;
         }
         if (node->kind != SL_LP_FILTER && node->kind != SL_LP_PROJECT) {
@@ -573,8 +619,10 @@ static int sl__build_graph(sl_physical *p, const sl_lp *root, const sl_catalog *
             chain.n = chain.cap = stages[nstages - 1].nsteps;
         }
         int nbefore = chain.n;
-        sl__cast_step(p, &chain, top->ncols, sl__types(p, top), dst->ncols, sink_types,
-                      root->sink_map, root->pos);
+        const sl_type *top_types = sl__types(p, top);
+        sl__cast_step(p, &chain, top->ncols, top_types, dst->ncols, sink_types, root->sink_map,
+                      root->pos, o->length_enforcer == SL_LENGTH_ERROR);
+        sl__length_spec(p, o->length_enforcer, top_types, dst, root, &spec->sink_length);
         if (chain.n > nbefore && nstages) {
             stages[nstages - 1].steps = chain.steps;
             stages[nstages - 1].nsteps = chain.n;
@@ -749,9 +797,18 @@ static void sl__explain_graph(sl_strbuf *sb, const sl_job_spec *spec)
     }
     int last = spec->nstages ? spec->stages[spec->nstages - 1].parallelism
                              : spec->parallelism * spec->ninputs;
-    if (spec->sink_args.table)
-        sl_strbuf_appendf(sb, "Sink: %s [parallelism %d]\n", spec->sink_args.table, last);
-    else
+    if (spec->sink_args.table) {
+        sl_strbuf_appendf(sb, "Sink: %s [parallelism %d]", spec->sink_args.table, last);
+        const sl_length_spec *ls = &spec->sink_length;
+        if (ls->mode != SL_LENGTH_IGNORE && ls->ncols > 0) {
+            sl_strbuf_appendf(sb, ", LengthEnforcer(mode=[%s], fields=[",
+                              ls->mode == SL_LENGTH_TRIM_PAD ? "TRIM_PAD" : "ERROR");
+            for (int i = 0; i < ls->ncols; i++)
+                sl_strbuf_appendf(sb, "%s%s", i ? ", " : "", spec->sink_args.names[ls->cols[i].col]);
+            sl_strbuf_append(sb, "])");
+        }
+        sl_strbuf_append_char(sb, '\n');
+    } else
         sl_strbuf_appendf(sb, "Sink: the query's result [parallelism %d]%s\n", last,
                           spec->limit >= 0 ? " (LIMIT)" : "");
 }

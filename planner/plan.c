@@ -258,12 +258,22 @@ void sl_lp_describe(sl_strbuf *sb, const sl_lp *lp)
     case SL_LP_SINK:
         sl_strbuf_appendf(sb, "Sink(table=[%s], connector=[%s], fields=[", lp->table,
                           lp->connector ? lp->connector->name : "?");
+        /* each column's value: the query's column, CAST to the column's
+        ** type where it differs (a CAST cuts and pads to a length) */
         for (int i = 0; i < lp->ncols; i++) {
+            int from = lp->sink_map[i];
             sl_strbuf_appendf(sb, "%s%s", i ? ", " : "", lp->cols[i].name);
-            if (lp->sink_map[i] < 0)
+            if (from < 0) {
                 sl_strbuf_append(sb, "=NULL");
-            else if (strcmp(in[lp->sink_map[i]], lp->cols[i].name) != 0)
-                sl_strbuf_appendf(sb, "=%s", in[lp->sink_map[i]]);
+            } else if (!sl_type_equal_ignoring_null(lp->input->cols[from].type, lp->cols[i].type)) {
+                sl_type t = lp->cols[i].type;
+                t.not_null = false;
+                sl_strbuf_appendf(sb, "=CAST(%s AS ", in[from]);
+                sl_type_format(sb, t);
+                sl_strbuf_append_char(sb, ')');
+            } else if (strcmp(in[from], lp->cols[i].name) != 0) {
+                sl_strbuf_appendf(sb, "=%s", in[from]);
+            }
         }
         sl_strbuf_append(sb, "])");
         break;

@@ -325,6 +325,7 @@ typedef struct sl_physical_opts {
     int64_t state_ttl_ms;           /* 'table.exec.state.ttl'; 0 = forever */
     int parallelism;                /* 'parallelism.default' (>= 1) */
     int64_t idle_timeout_ms;        /* 'table.exec.source.idle-timeout'; 0 = never idle */
+    sl_length_enforcer length_enforcer; /* 'table.exec.sink.type-length-enforcer' */
     sl_sink_create_fn result_sink;  /* for a query: where its rows go */
     void *result_ctx;               /* passed to result_sink in sl_sink_args.ctx */
     /* Per root: the effective guarantee the resolver decided for its sink

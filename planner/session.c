@@ -527,6 +527,14 @@ sl__runtime_mode sl__runtime_mode_of(sl_session *s)
                                                 : SL__RUNTIME_STREAMING;
 }
 
+sl_length_enforcer sl__length_enforcer_of(sl_session *s)
+{
+    const char *v = sl__setting(s, "table.exec.sink.type-length-enforcer");
+    return sl_strcasecmp(v, "TRIM_PAD") == 0 ? SL_LENGTH_TRIM_PAD
+           : sl_strcasecmp(v, "ERROR") == 0  ? SL_LENGTH_ERROR
+                                             : SL_LENGTH_IGNORE;
+}
+
 /* A duration setting in ms (SET validated it; the defaults parse). */
 int64_t sl__duration_ms(sl_session *s, const char *key)
 {

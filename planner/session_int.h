@@ -151,6 +151,8 @@ const char *sl__setting_set(sl_session *s, const char *key);
 int sl__time_zone(sl_session *s, sl_tz **out, sl_error *err);
 sl__result_mode sl__result_mode_of(sl_session *s);
 sl__runtime_mode sl__runtime_mode_of(sl_session *s);
+/* 'table.exec.sink.type-length-enforcer'. */
+sl_length_enforcer sl__length_enforcer_of(sl_session *s);
 int64_t sl__duration_ms(sl_session *s, const char *key);
 int sl__parallelism(sl_session *s, int *out, sl_error *err);
 bool sl__dml_sync(sl_session *s);

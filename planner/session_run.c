@@ -1444,6 +1444,7 @@ int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl
                           sl__duration_ms(s, "table.exec.state.ttl"),
                           parallelism,
                           sl__duration_ms(s, "table.exec.source.idle-timeout"),
+                          sl__length_enforcer_of(s),
                           sl__result_sink_create,
                           &run,
                           decided,

@@ -342,6 +342,7 @@ int sl__explain_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out
                               sl__duration_ms(s, "table.exec.state.ttl"),
                               parallelism,
                               sl__duration_ms(s, "table.exec.source.idle-timeout"),
+                              sl__length_enforcer_of(s),
                               NULL,
                               NULL,
                               NULL,

@@ -163,6 +163,12 @@ static void t_types(void)
         {sl_type_make(SL_TYPE_TIMESTAMP), "TIMESTAMP(6)"},
         {sl_type_make_p(SL_TYPE_TIMESTAMP_LTZ, 3, 0), "TIMESTAMP_LTZ(3)"},
         {sl_type_make(SL_TYPE_TIME), "TIME(0)"},
+        /* types written bare, as Flink 2.2's DESCRIBE shows them */
+        {sl_type_make(SL_TYPE_VARCHAR), "STRING"},
+        {sl_type_make(SL_TYPE_VARBINARY), "BYTES"},
+        {sl_type_make(SL_TYPE_CHAR), "CHAR(1)"},
+        {sl_type_make(SL_TYPE_BINARY), "BINARY(1)"},
+        {sl_type_make(SL_TYPE_TIMESTAMP_LTZ), "TIMESTAMP_LTZ(6)"},
     };
     for (size_t i = 0; i < SL_ARRAY_LEN(cases); i++) {
         char *s = sl_type_to_string(cases[i].t);
@@ -189,6 +195,39 @@ static void t_types(void)
     CHECK(sl_type_is_integer(SL_TYPE_BIGINT) && !sl_type_is_integer(SL_TYPE_DECIMAL));
     CHECK(sl_type_is_numeric(SL_TYPE_DECIMAL) && !sl_type_is_numeric(SL_TYPE_VARCHAR));
     CHECK(sl_type_is_timestamp(SL_TYPE_TIMESTAMP_LTZ) && !sl_type_is_timestamp(SL_TYPE_DATE));
+}
+
+/* sl_type_fit: what CAST and the sinks' length enforcer cut and pad. */
+static void t_type_fit(void)
+{
+    size_t keep = 99;
+    sl_type vc3 = sl_type_make_p(SL_TYPE_VARCHAR, 3, 0), c3 = sl_type_make_p(SL_TYPE_CHAR, 3, 0);
+    sl_type b3 = sl_type_make_p(SL_TYPE_BINARY, 3, 0), vb3 = sl_type_make_p(SL_TYPE_VARBINARY, 3, 0);
+    CHECK_INT(sl_type_fit(vc3, "abcdef", 6, &keep), 0);
+    CHECK_INT(keep, 3);
+    CHECK_INT(sl_type_fit(vc3, "ab", 2, &keep), 0);
+    CHECK_INT(keep, 2);
+    CHECK_INT(sl_type_fit(vc3, "\xc3\xa9\xc3\xa9", 4, &keep), 0); /* 2 characters, 4 bytes */
+    CHECK_INT(keep, 4);
+    CHECK_INT(sl_type_fit(vc3, "\xc3\xa9\xc3\xa9xy", 6, &keep), 0);
+    CHECK_INT(keep, 5);
+    CHECK_INT(sl_type_fit(c3, "a", 1, &keep), 2);
+    CHECK_INT(keep, 1);
+    CHECK_INT(sl_type_fit(c3, "\xc3\xa9\xc3\xa9", 4, &keep), 1);
+    CHECK_INT(keep, 4);
+    CHECK_INT(sl_type_fit(c3, "abc", 3, &keep), 0);
+    CHECK_INT(keep, 3);
+    CHECK_INT(sl_type_fit(b3, "\x01", 1, &keep), 2);
+    CHECK_INT(sl_type_fit(b3, "\xc3\xa9\xc3\xa9", 4, &keep), 0);
+    CHECK_INT(keep, 3);
+    CHECK_INT(sl_type_fit(vb3, "\x01", 1, &keep), 0);
+    CHECK_INT(keep, 1);
+    CHECK_INT(sl_type_fit(sl_type_make(SL_TYPE_VARCHAR), "abcdef", 6, &keep), 0);
+    CHECK_INT(keep, 6);
+    CHECK_INT(sl_type_fit(sl_type_make(SL_TYPE_INT), "abcdef", 6, &keep), 0);
+    CHECK_INT(keep, 6);
+    CHECK_INT(sl_utf8_skip("\xc3\xa9x", 3, 1), 2);
+    CHECK_INT(sl_utf8_skip("\xc3\xa9x", 3, 5), 3);
 }
 
 static void t_utf8(void)
@@ -246,4 +285,4 @@ static void t_checksum(void)
     CHECK_INT(sl_checksum_verify(fake, strlen(fake)), -1);
 }
 
-SL_TESTS(t_error_first_wins, t_strbuf, t_kvlist, t_files, t_text, t_types, t_utf8, t_checksum)
+SL_TESTS(t_error_first_wins, t_strbuf, t_kvlist, t_files, t_text, t_types, t_type_fit, t_utf8, t_checksum)

@@ -681,6 +681,13 @@ static void t_cast_strings(void)
     CHECK_STR(E("CAST(s AS BYTES)"), "x'616263'|x'416264'|x''|NULL");
     CHECK_STR(E("CAST(CAST(s AS BYTES) AS STRING)"), "abc|Abd||NULL");
     CHECK_STR(E("CAST(s AS VARBINARY(1))"), "x'61'|x'41'|x''|NULL");
+    /* Flink 2.2's casts pad a shorter CHAR(n) with spaces, BINARY(n) with zero bytes */
+    CHECK_STR(E("CAST(s AS CHAR(5)) || '|'"), "abc  ||Abd  ||     ||NULL");
+    CHECK_STR(E("CAST(u AS CHAR(4)) || '|'"),
+              "h\xc3\xa9ll||\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e ||a_b%||NULL");
+    CHECK_STR(E("CAST(s AS BINARY(4))"), "x'61626300'|x'41626400'|x'00000000'|NULL");
+    CHECK_STR(E("CAST(s AS BINARY(2))"), "x'6162'|x'4162'|x'0000'|NULL");
+    CHECK_STR(E("CAST(s AS VARCHAR)"), "abc|Abd||NULL");
     CHECK_STR(C1("CAST(INTERVAL '1' DAY AS STRING)"), "+1 00:00:00.000");
     CHECK_STR(C1("CAST(INTERVAL '-14' MONTH AS STRING)"), "-1-02");
 }
