@@ -106,7 +106,7 @@ static sl_type agg_type(sl_func_id fn, const sl_type *arg)
 
 static sl_agg_call call(sl_func_id fn, bool distinct, int arg, const sl_type *types)
 {
-    sl_agg_call c = {fn, distinct, arg, agg_type(fn, arg >= 0 ? &types[arg] : NULL), -1, NULL};
+    sl_agg_call c = {fn, distinct, arg, agg_type(fn, arg >= 0 ? &types[arg] : NULL), -1, NULL, false, -1};
     return c;
 }
 
@@ -1205,7 +1205,7 @@ static void t_listagg_snapshot(void)
 static void t_bad_spec(void)
 {
     sl_type ty[1] = {sl_type_make_p(SL_TYPE_VARCHAR, 10, 0)};
-    sl_agg_call bad_sum = {SL_FN_SUM, false, 0, sl_type_make(SL_TYPE_BIGINT), -1, NULL};
+    sl_agg_call bad_sum = {SL_FN_SUM, false, 0, sl_type_make(SL_TYPE_BIGINT), -1, NULL, false, -1};
     sl_group_agg_spec s = {1, ty, 0, NULL, 1, &bad_sum, 0, NULL, NULL};
     sl_operator *op = NULL;
     sl_error err = SL_ERROR_INIT;
