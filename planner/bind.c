@@ -957,7 +957,9 @@ static int sl__over_hook(sl_bind_ctx *ctx, const sl_expr *e, sl_bexpr **out)
 */
 
 /* Append the select list's items to proj, binding in ctx. Stars expand to
-** the visible columns of scope (through ctx so aggregation rules apply). */
+** the visible columns of scope (through ctx so aggregation rules apply),
+** each named uniquely against the columns before it (Flink: SELECT * over a
+** join of two tables with x gives x, x0); the items keep their names. */
 static int sl__bind_items(sl_bind_ctx *ctx, const sl_list *items, const sl_scope *scope,
                           sl_lp *proj)
 {
@@ -1008,14 +1010,6 @@ static int sl__bind_items(sl_bind_ctx *ctx, const sl_list *items, const sl_scope
         sl_free(name);
         sl__lp_push_expr(proj, x);
         out_i++;
-    }
-    /* Output names are unique, as Flink makes them: a star's columns were
-    ** renamed against the names before them (above); now every name taken by
-    ** an earlier column becomes name0, name1, ... (SELECT a.x, b.x: x, x0). */
-    for (int i = 1; i < proj->ncols; i++) {
-        char *name = sl__unique_name(proj, proj->cols[i].name, i);
-        sl_free(proj->cols[i].name);
-        proj->cols[i].name = name;
     }
     return 0;
 }
@@ -2207,6 +2201,16 @@ sl_lp *sl_bind_query(sl_binder *b, const sl_query *q)
     sl_lp *lp = r.lp;
     r.lp = NULL;
     sl__rel_clear(&r);
+    /* A query's output names are unique, as Flink makes them: a star's columns
+    ** were renamed against the names before them (sl__bind_items); now every
+    ** name an earlier column has becomes name0, name1, ... (SELECT a.x, b.x:
+    ** x, x0). Inside a query a subquery's names stay as its select list gives
+    ** them (SELECT * over (SELECT a.x, b.x) is ambiguous, as in Flink). */
+    for (int i = 1; i < lp->ncols; i++) {
+        char *name = sl__unique_name(lp, lp->cols[i].name, i);
+        sl_free(lp->cols[i].name);
+        lp->cols[i].name = name;
+    }
     return lp;
 }
 
