@@ -19,7 +19,9 @@
 ** its values in arrival order (sl__vlist) and joins them with the call's
 ** separator when a result is needed; a retraction removes the first equal
 ** value (Flink's ListAggWithRetractAggFunction; retracting a value not in
-** the list does nothing).
+** the list does nothing). A call with a FILTER column sees only the rows
+** where that BOOLEAN column is TRUE (accumulations and retractions alike);
+** COUNT(*) FILTER counts them as COUNT does (its state is COUNT's).
 **
 ** A chunk is processed in two passes: row by row, find or create each row's
 ** group and count its rows (this decides which retractions apply); then per

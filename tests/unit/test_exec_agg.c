@@ -5,7 +5,8 @@
 ** order and late rows, snapshot/restore equivalence and corrupt blobs, TTL
 ** with an injected clock, a randomized run checked against a naive
 ** recomputation from the full input, and LISTAGG (arrival order, separators,
-** DISTINCT, retraction of one equal value, snapshots incl. version 1 blobs).
+** DISTINCT, retraction of one equal value, snapshots incl. version 1 blobs),
+** and FILTER columns (TRUE / FALSE / NULL rows, retractions, a restore).
 */
 #include "sl_exec.h"
 #include "sl_test.h"
