@@ -736,6 +736,7 @@ typedef struct sl__agg {
     sl_lp_agg *aggs;        /* aggregate calls found so far */
     int naggs;              /* their number */
     sl_type *agg_types;     /* their result types */
+    const sl_expr **fconds; /* per call: its FILTER condition (the query's), or NULL */
     const char *clause;     /* where we are, for messages */
 } sl__agg;
 
@@ -784,6 +785,12 @@ static int sl__listagg_sep(sl_bind_ctx *ctx, const sl_expr *e, char **sep)
 ** aggregation, becomes a BOOLEAN column of the projection below it; *col = it. */
 static int sl__agg_filter(sl__agg *a, sl_bind_ctx *ctx, const sl_expr *cond, int *col)
 {
+    for (int i = 0; i < a->naggs; i++) { /* one column per condition, as Flink */
+        if (a->fconds[i] && sl_expr_equal(a->fconds[i], cond)) {
+            *col = a->aggs[i].filter;
+            return 0;
+        }
+    }
     sl_bind_ctx inner = {a->in, ctx->err, "FILTER", sl__nested_agg_hook, NULL, ctx->params};
     sl_bexpr *x = NULL;
     if (sl_bind_condition(&inner, cond, &x) != 0)
@@ -875,6 +882,8 @@ static int sl__agg_hook(sl_bind_ctx *ctx, const sl_expr *e, sl_bexpr **out)
     a->aggs[a->naggs].pos = e->pos;
     a->aggs[a->naggs].sep = sep;
     a->aggs[a->naggs].filter = filter;
+    a->fconds = sl_realloc(a->fconds, (size_t)(a->naggs + 1) * sizeof(const sl_expr *));
+    a->fconds[a->naggs] = e->filter;
     a->naggs++;
     *out = sl__colref(nkeys + a->naggs - 1, rt, e->pos);
     return 1;
@@ -1643,6 +1652,7 @@ static int sl__bind_select(sl_binder *b, const sl_query *q, sl__rel *out)
             sl_free(name);
         }
         sl_free(a.group_cols);
+        sl_free(a.fconds);
         sl_lp *top = agg;
         if (hcond) {
             having = sl_lp_new(SL_LP_FILTER, agg);

@@ -40,6 +40,11 @@ EXPLAIN SELECT campaign_id, COUNT(*) FILTER (WHERE amount > 1), SUM(amount) FILT
   FROM clicks GROUP BY campaign_id;
 EXPLAIN SELECT window_start, COUNT(DISTINCT campaign_id) FILTER (WHERE amount > 1) AS d
   FROM TABLE(TUMBLE(TABLE clicks, DESCRIPTOR(ts), INTERVAL '10' MINUTE)) GROUP BY window_start, window_end;
+-- A view keeps the clause (its text prints it back); HAVING takes it too.
+CREATE VIEW vf AS SELECT campaign_id, COUNT(*) FILTER (WHERE amount > 1) AS c FROM clicks
+  WHERE event_id <= 12 GROUP BY campaign_id HAVING COUNT(*) FILTER (WHERE amount > 1) > 1;
+SHOW CREATE VIEW vf;
+SELECT * FROM vf;
 -- The bounded path (catalog relations), beside the same counts computed with WHERE.
 CREATE TABLE t1 (a INT) WITH ('connector' = 'datagen');
 CREATE TABLE t2 (a INT) WITH ('connector' = 'datagen');
