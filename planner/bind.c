@@ -606,6 +606,21 @@ static int sl__bind_join(sl_binder *b, const sl_from *f, sl__rel *out)
         sl__rel_free(&l);
         return -1;
     }
+    /* A name for two relations of one FROM (FROM t a, t a): PostgreSQL's
+    ** 42712; Flink refuses it too. A subquery's relations may repeat the
+    ** outer ones (semi/anti/single joins): its names hide theirs. */
+    for (int i = 0; f->join_type < SL_JOIN_SEMI && i < r.lp->ncols; i++) {
+        const char *q = r.cols[i].qualifier;
+        for (int j = 0; q && j < l.lp->ncols; j++) {
+            if (l.cols[j].qualifier && strcmp(l.cols[j].qualifier, q) == 0) {
+                sl_error_set(b->err, SL_ERR_DUPLICATE_ALIAS, f->right->pos,
+                             "table name \"%s\" specified more than once", q);
+                sl__rel_free(&l);
+                sl__rel_free(&r);
+                return -1;
+            }
+        }
+    }
     sl_lp *lp = sl_lp_new(SL_LP_JOIN, l.lp);
     lp->right = r.lp;
     lp->join_type = f->join_type;

@@ -31,6 +31,12 @@ EXPLAIN SELECT * FROM (SELECT B.extra, A.extra FROM auction A, bid B) z;
 EXPLAIN SELECT B.extr FROM auction A, bid B;
 EXPLAIN SELECT b.extra FROM auction A, bid B;
 CREATE VIEW dup AS SELECT A.extra, B.extra FROM auction A, bid B;
+-- One name for two relations (42712, as PostgreSQL; Flink refuses it too); a
+-- subquery in WHERE may reuse the outer names (its own hide them).
+EXPLAIN SELECT a.id FROM auction a, auction a;
+EXPLAIN SELECT 1 FROM auction JOIN bid ON auction.id = bid.auction JOIN auction ON auction.id = 1;
+SELECT n.nspname FROM pg_namespace n WHERE EXISTS (SELECT 1 FROM pg_namespace n WHERE n.oid = 2200)
+  ORDER BY 1;
 -- The bounded path: catalog relations joined to themselves and each other.
 SELECT * FROM pg_namespace a, pg_namespace b WHERE a.oid = b.oid ORDER BY 1;
 SELECT b.nspname, a.oid, b.oid FROM pg_namespace a JOIN pg_namespace b ON a.oid = b.oid
