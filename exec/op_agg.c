@@ -1675,8 +1675,8 @@ static int sl__plan_call(sl__agg *a, const sl_agg_call *ac, sl__call *call, sl_e
         return sl_error_set(err, SL_ERR_INTERNAL, -1, "aggregate argument column %d out of range", ac->arg);
     if (ac->filtered && (ac->filter < 0 || ac->filter >= a->in_ncols ||
                          a->in_types[ac->filter].id != SL_TYPE_BOOLEAN))
-        return sl_error_set(err, SL_ERR_INTERNAL, -1, "aggregate filter column %d is not a BOOLEAN input",
-                            ac->filter);
+        return sl_error_set(err, SL_ERR_INTERNAL, -1,
+                            "aggregate filter column %d is not a BOOLEAN input", ac->filter);
     sl_type in = ac->arg >= 0 ? a->in_types[ac->arg] : sl_type_make(SL_TYPE_BIGINT);
     call->in_phys = sl_phys_of(in);
     call->in_scale = in.id == SL_TYPE_DECIMAL ? in.scale : 0;

@@ -560,15 +560,15 @@ fname(A) ::= nm(A).
 fname(A) ::= LEFT(A).
 fname(A) ::= RIGHT(A).
 expr(A) ::= fname(N) LP RP filter_opt(F) over(O).
-                                         { A = sl__func_filter(p, sl__func(p, N, NULL, false, false, O), F); }
+    { A = sl__func_filter(p, sl__func(p, N, NULL, false, false, O), F); }
 expr(A) ::= fname(N) LP STAR RP filter_opt(F) over(O).
-                                         { A = sl__func_filter(p, sl__func(p, N, NULL, false, true, O), F); }
+    { A = sl__func_filter(p, sl__func(p, N, NULL, false, true, O), F); }
 expr(A) ::= fname(N) LP exprlist(L) RP filter_opt(F) over(O).
-                                         { A = sl__func_filter(p, sl__func(p, N, L, false, false, O), F); }
+    { A = sl__func_filter(p, sl__func(p, N, L, false, false, O), F); }
 expr(A) ::= fname(N) LP DISTINCT exprlist(L) RP filter_opt(F) over(O).
-                                         { A = sl__func_filter(p, sl__func(p, N, L, true, false, O), F); }
+    { A = sl__func_filter(p, sl__func(p, N, L, true, false, O), F); }
 expr(A) ::= fname(N) LP ALL exprlist(L) RP filter_opt(F) over(O).
-                                         { A = sl__func_filter(p, sl__func(p, N, L, false, false, O), F); }
+    { A = sl__func_filter(p, sl__func(p, N, L, false, false, O), F); }
 /* FILTER (WHERE cond) of an aggregate call (Flink, PostgreSQL); FILTER stays
 ** a name elsewhere (a column `filter`, an alias after a non-call). */
 %type filter_opt {sl_expr*}

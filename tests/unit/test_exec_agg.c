@@ -107,7 +107,8 @@ static sl_type agg_type(sl_func_id fn, const sl_type *arg)
 
 static sl_agg_call call(sl_func_id fn, bool distinct, int arg, const sl_type *types)
 {
-    sl_agg_call c = {fn, distinct, arg, agg_type(fn, arg >= 0 ? &types[arg] : NULL), -1, NULL, false, -1};
+    sl_agg_call c = {fn, distinct, arg, agg_type(fn, arg >= 0 ? &types[arg] : NULL),
+                     -1, NULL, false, -1};
     return c;
 }
 
@@ -1211,9 +1212,10 @@ static const sl_type kvf_types[3] = {{SL_TYPE_VARCHAR, SL_MAX_LENGTH, 0, false},
 static sl_operator *kvf_op(void)
 {
     int keys[1] = {0};
-    sl_agg_call calls[5] = {call(SL_FN_COUNT, false, -1, kvf_types), call(SL_FN_SUM, false, 1, kvf_types),
-                            call(SL_FN_COUNT, true, 1, kvf_types), call(SL_FN_MAX, false, 1, kvf_types),
-                            call(SL_FN_COUNT, false, -1, kvf_types)};
+    sl_agg_call calls[5] = {
+        call(SL_FN_COUNT, false, -1, kvf_types), call(SL_FN_SUM, false, 1, kvf_types),
+        call(SL_FN_COUNT, true, 1, kvf_types),   call(SL_FN_MAX, false, 1, kvf_types),
+        call(SL_FN_COUNT, false, -1, kvf_types)};
     for (int i = 0; i < 4; i++) {
         calls[i].filtered = true;
         calls[i].filter = 2;
