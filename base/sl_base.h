@@ -84,6 +84,7 @@ typedef struct sl_error {
 #define SL_ERR_UNDEFINED_COLUMN "42703"     /* undefined_column */
 #define SL_ERR_DUPLICATE_COLUMN "42701"     /* duplicate_column */
 #define SL_ERR_AMBIGUOUS_COLUMN "42702"     /* ambiguous_column */
+#define SL_ERR_DUPLICATE_ALIAS "42712"      /* duplicate_alias */
 #define SL_ERR_UNDEFINED_FUNCTION "42883"   /* undefined_function */
 #define SL_ERR_UNDEFINED_OBJECT "42704"     /* undefined_object */
 #define SL_ERR_DUPLICATE_OBJECT "42710"     /* duplicate_object */

@@ -81,7 +81,7 @@ static sl_operator *sl__new_op(void)
     sl_func_id fns[2] = {SL_FN_COUNT, SL_FN_SUM};
     int args[2] = {-1, 1};
     for (int i = 0; i < 2; i++) {
-        sl__calls[i] = (sl_agg_call){fns[i], false, args[i], {0}, -1, NULL};
+        sl__calls[i] = (sl_agg_call){fns[i], false, args[i], {0}, -1, NULL, false, -1};
         sl__check(sl_func_agg_type(sl_func_get(fns[i]), args[i] >= 0 ? &sl__in_types[1] : NULL,
                                    -1, &sl__calls[i].type, &err),
                   &err, "aggregate type");

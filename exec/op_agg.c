@@ -19,7 +19,9 @@
 ** its values in arrival order (sl__vlist) and joins them with the call's
 ** separator when a result is needed; a retraction removes the first equal
 ** value (Flink's ListAggWithRetractAggFunction; retracting a value not in
-** the list does nothing).
+** the list does nothing). A call with a FILTER column sees only the rows
+** where that BOOLEAN column is TRUE (accumulations and retractions alike);
+** COUNT(*) FILTER counts them as COUNT does (its state is COUNT's).
 **
 ** A chunk is processed in two passes: row by row, find or create each row's
 ** group and count its rows (this decides which retractions apply); then per
@@ -322,6 +324,7 @@ typedef enum sl__akind {
 typedef struct sl__call {
     sl__akind kind;   /* what it computes */
     int arg;          /* input column (-1 for COUNT(*)) */
+    int filter;       /* FILTER: BOOLEAN input column, a row counts only when TRUE; -1 = none */
     sl_phys in_phys;  /* the argument's representation */
     int in_scale;     /* DECIMAL argument's scale */
     sl_type out;      /* result type */
@@ -814,6 +817,27 @@ static inline int sl__acc_value(const sl__call *call, sl__acc *acc, sl__val x, i
 #define SL__ACC(a, g, c) ((sl__acc *)((a)->recs + (size_t)(g) * (a)->stride + (a)->aoff) + (c))
 #define SL__SIGN(k) (((k) & 1) ? -1 : 1) /* -U (1) and -D (3) retract */
 
+/* A call with a FILTER: the rows of in whose filter column is TRUE, for
+** accumulation and retraction alike (COUNT(*) FILTER counts them in acc->n). */
+static int sl__accumulate_filtered(sl__agg *a, int c, const sl_chunk *in, sl_error *err)
+{
+    const sl__call *call = &a->calls[c];
+    const int32_t *gi = a->gidx;
+    const uint8_t *kinds = in->kinds;
+    const sl_vector *f = &in->cols[call->filter];
+    const sl_vector *v = call->arg >= 0 ? &in->cols[call->arg] : NULL;
+    for (int i = 0; i < in->nrows; i++) {
+        if (gi[i] < 0 || f->nulls[i] || !f->v.b[i] || (v && v->nulls[i]))
+            continue;
+        sl__acc *acc = SL__ACC(a, gi[i], c);
+        if (!v)
+            acc->n += SL__SIGN(kinds[i]);
+        else if (sl__acc_value(call, acc, sl__load(v, i), SL__SIGN(kinds[i]), err))
+            return -1;
+    }
+    return 0;
+}
+
 /* Second pass: update every call's accumulators, column by column, for the
 ** rows whose group a->gidx names. */
 static int sl__accumulate(sl__agg *a, const sl_chunk *in, sl_error *err)
@@ -825,6 +849,11 @@ static int sl__accumulate(sl__agg *a, const sl_chunk *in, sl_error *err)
         const sl__call *call = &a->calls[c];
         if (call->kind == SL__A_COUNT_STAR)
             continue;
+        if (call->filter >= 0) {
+            if (sl__accumulate_filtered(a, c, in, err) != 0)
+                return -1;
+            continue;
+        }
         const sl_vector *v = &in->cols[call->arg];
         const uint8_t *nl = v->nulls;
         if (!call->distinct && call->kind == SL__A_COUNT) {
@@ -1639,10 +1668,15 @@ static int sl__plan_call(sl__agg *a, const sl_agg_call *ac, sl__call *call, sl_e
 {
     memset(call, 0, sizeof *call);
     call->arg = ac->arg;
+    call->filter = ac->filtered ? ac->filter : -1;
     call->pos = ac->pos;
     call->out = ac->type;
     if (ac->arg < -1 || ac->arg >= a->in_ncols || (ac->arg < 0 && ac->fn != SL_FN_COUNT))
         return sl_error_set(err, SL_ERR_INTERNAL, -1, "aggregate argument column %d out of range", ac->arg);
+    if (ac->filtered && (ac->filter < 0 || ac->filter >= a->in_ncols ||
+                         a->in_types[ac->filter].id != SL_TYPE_BOOLEAN))
+        return sl_error_set(err, SL_ERR_INTERNAL, -1,
+                            "aggregate filter column %d is not a BOOLEAN input", ac->filter);
     sl_type in = ac->arg >= 0 ? a->in_types[ac->arg] : sl_type_make(SL_TYPE_BIGINT);
     call->in_phys = sl_phys_of(in);
     call->in_scale = in.id == SL_TYPE_DECIMAL ? in.scale : 0;
@@ -1651,7 +1685,8 @@ static int sl__plan_call(sl__agg *a, const sl_agg_call *ac, sl__call *call, sl_e
     sl_phys want;
     switch (ac->fn) {
     case SL_FN_COUNT:
-        call->kind = ac->arg < 0 ? SL__A_COUNT_STAR : SL__A_COUNT;
+        /* COUNT(*) FILTER counts its rows itself (not the group's) */
+        call->kind = ac->arg < 0 && !ac->filtered ? SL__A_COUNT_STAR : SL__A_COUNT;
         call->distinct = ac->arg >= 0 && ac->distinct;
         want = SL_PHYS_I64;
         break;

@@ -628,6 +628,8 @@ typedef struct sl_agg_call {
     int pos;           /* statement byte offset of the call (its overflow errors), or -1 */
     const char *sep;   /* LISTAGG: the separator (NUL-terminated; the operator copies
                           it); NULL = ',' */
+    bool filtered;     /* FILTER (WHERE ...): only rows whose filter column is TRUE count */
+    int filter;        /* that BOOLEAN input column, when filtered */
 } sl_agg_call;
 
 /* GROUP BY without a window: output = keys then aggregates, as an updating

@@ -45,6 +45,7 @@ void sl_expr_free(sl_expr *e)
     sl_expr_free(e->right);
     sl_list_free(e->args, sl_expr_free_v);
     sl_window_spec_free(e->over);
+    sl_expr_free(e->filter);
     sl_query_free(e->query);
     sl_free(e);
 }
@@ -218,6 +219,7 @@ sl_expr *sl_expr_dup(const sl_expr *e)
     r->right = sl_expr_dup(e->right);
     r->args = ast_list_dup(e->args, ast_expr_dup_v);
     r->over = ast_window_spec_dup(e->over);
+    r->filter = sl_expr_dup(e->filter);
     r->query = sl_query_dup(e->query);
     return r;
 }
@@ -424,7 +426,7 @@ bool sl_expr_equal(const sl_expr *a, const sl_expr *b)
         return ast_str_equal_ci(a->text, b->text) && a->distinct == b->distinct &&
                (a->ival != 0) == (b->ival != 0) &&
                ast_list_equal(a->args, b->args, ast_expr_equal_v) &&
-               ast_window_spec_equal(a->over, b->over);
+               ast_window_spec_equal(a->over, b->over) && sl_expr_equal(a->filter, b->filter);
     case SL_EXPR_PARAM:
         return a->ival == b->ival;
     case SL_EXPR_SUBQUERY:

@@ -626,6 +626,16 @@ sl_expr *sl__func(sl__parse *p, sl__tok name, sl_list *args, bool distinct, bool
     return sl__edeep(p, e, sl__max(sl__dlist(p, args), sl__dwindow(p, over)));
 }
 
+sl_expr *sl__func_filter(sl__parse *p, sl_expr *e, sl_expr *cond)
+{
+    if (!cond || !e) {
+        sl_expr_free(cond);
+        return e;
+    }
+    e->filter = cond;
+    return sl__edeep(p, e, sl__max(sl__dget(p, e) - 1, sl__dget(p, cond)));
+}
+
 sl_expr *sl__substring(sl__parse *p, sl__tok name, sl_expr *s, sl_expr *from, sl_expr *len)
 {
     sl_list *args = sl__list(p, sl__list(p, sl__list(p, NULL, s), from), len);

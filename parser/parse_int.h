@@ -166,6 +166,8 @@ sl_expr *sl__case(sl__parse *p, sl__tok kw, sl_expr *operand, sl_list *whens, sl
 sl_expr *sl__cast(sl__parse *p, sl__tok kw, sl_expr *x, sl__ty ty, bool try_cast);
 sl_expr *sl__func(sl__parse *p, sl__tok name, sl_list *args, bool distinct, bool star,
                   sl_window_spec *over);
+/* e with FILTER (WHERE cond) attached (cond may be NULL: e as it is). */
+sl_expr *sl__func_filter(sl__parse *p, sl_expr *e, sl_expr *cond);
 sl_expr *sl__substring(sl__parse *p, sl__tok name, sl_expr *s, sl_expr *from, sl_expr *len);
 sl_window_spec *sl__window_spec(sl__parse *p, sl_list *partition, sl_list *order);
 sl_order_item *sl__order_item(sl__parse *p, sl_expr *e, bool desc, int nulls);

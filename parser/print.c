@@ -284,7 +284,7 @@ static void pr_func(pr_ctx *p, const sl_expr *e)
 {
     sl_strbuf *sb = p->sb;
     if (!e->ival && !e->distinct && sl_list_len(e->args) == 0 && pr_is_niladic(e->text) &&
-        !e->over) {
+        !e->over && !e->filter) {
         sl_strbuf_append(sb, e->text);
         return;
     }
@@ -305,6 +305,11 @@ static void pr_func(pr_ctx *p, const sl_expr *e)
     }
     pr_expr_list(p, e->args);
     sl_strbuf_append_char(sb, ')');
+    if (e->filter) {
+        sl_strbuf_append(sb, " FILTER (WHERE ");
+        pr_expr(p, e->filter);
+        sl_strbuf_append_char(sb, ')');
+    }
     if (e->over) {
         bool any = false;
         sl_strbuf_append(sb, " OVER (");

@@ -104,6 +104,7 @@ struct sl_expr {
     sl_list *args;        /* of sl_expr*: function args, IN list, BETWEEN bounds,
                              CASE when/then pairs, LIKE escape */
     sl_window_spec *over; /* OVER (...) of a window function call */
+    sl_expr *filter;      /* FILTER (WHERE cond) of an aggregate call, or NULL */
     sl_query *query;      /* SUBQUERY: the query */
 };
 

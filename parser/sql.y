@@ -39,7 +39,7 @@
 %fallback ID
   ALTER ASC BEGIN BIGINT BINARY BOOLEAN BYTES CHAR COMMENT CONNECTORS CONSTRAINT CUMULATE
   DATE DAY DAYS DEC DECIMAL DESC DESCRIBE DESCRIPTOR DOUBLE DROP ENFORCED EXECUTE EXISTS
-  EXPLAIN FIRST FLOAT HOP HOUR HOURS IF INT INTEGER INTERVAL JOB JOBS KEY LAST LOCAL MINUTE
+  EXPLAIN FILTER FIRST FLOAT HOP HOUR HOURS IF INT INTEGER INTERVAL JOB JOBS KEY LAST LOCAL MINUTE
   MINUTES MONTH MONTHS NULLS NUMERIC PARTITION PLAN PRECISION PRIMARY RESET SAVEPOINT SECOND
   SECONDS SHOW SMALLINT STATEMENT STOP STRING_KW SUBSTRING TABLES TEMPORARY TIME TIMESTAMP
   TIMESTAMP_LTZ TINYINT TRY_CAST TUMBLE UNKNOWN VARBINARY VARCHAR VIEW VIEWS WATERMARK WITHOUT
@@ -559,14 +559,22 @@ unit(A) ::= SECONDS.                     { A = SL_UNIT_SECOND; }
 fname(A) ::= nm(A).
 fname(A) ::= LEFT(A).
 fname(A) ::= RIGHT(A).
-expr(A) ::= fname(N) LP RP over(O).      { A = sl__func(p, N, NULL, false, false, O); }
-expr(A) ::= fname(N) LP STAR RP over(O). { A = sl__func(p, N, NULL, false, true, O); }
-expr(A) ::= fname(N) LP exprlist(L) RP over(O).
-                                         { A = sl__func(p, N, L, false, false, O); }
-expr(A) ::= fname(N) LP DISTINCT exprlist(L) RP over(O).
-                                         { A = sl__func(p, N, L, true, false, O); }
-expr(A) ::= fname(N) LP ALL exprlist(L) RP over(O).
-                                         { A = sl__func(p, N, L, false, false, O); }
+expr(A) ::= fname(N) LP RP filter_opt(F) over(O).
+    { A = sl__func_filter(p, sl__func(p, N, NULL, false, false, O), F); }
+expr(A) ::= fname(N) LP STAR RP filter_opt(F) over(O).
+    { A = sl__func_filter(p, sl__func(p, N, NULL, false, true, O), F); }
+expr(A) ::= fname(N) LP exprlist(L) RP filter_opt(F) over(O).
+    { A = sl__func_filter(p, sl__func(p, N, L, false, false, O), F); }
+expr(A) ::= fname(N) LP DISTINCT exprlist(L) RP filter_opt(F) over(O).
+    { A = sl__func_filter(p, sl__func(p, N, L, true, false, O), F); }
+expr(A) ::= fname(N) LP ALL exprlist(L) RP filter_opt(F) over(O).
+    { A = sl__func_filter(p, sl__func(p, N, L, false, false, O), F); }
+/* FILTER (WHERE cond) of an aggregate call (Flink, PostgreSQL); FILTER stays
+** a name elsewhere (a column `filter`, an alias after a non-call). */
+%type filter_opt {sl_expr*}
+%destructor filter_opt { sl_expr_free($$); }
+filter_opt(A) ::= .                      { A = NULL; }
+filter_opt(A) ::= FILTER LP WHERE expr(X) RP. { A = X; }
 
 %type niladic {sl__tok}
 niladic(A) ::= CURRENT_TIMESTAMP(A).

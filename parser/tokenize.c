@@ -59,6 +59,7 @@ static const sl__kw sl__kws[] = {
     {"ESCAPE", TK_ESCAPE}, {"EXECUTE", TK_EXECUTE}, {"EXISTS", TK_EXISTS},
     {"EXPLAIN", TK_EXPLAIN}, {"FALSE", TK_FALSE},
     {"FETCH", TK_FETCH},
+    {"FILTER", TK_FILTER},
     {"FIRST", TK_FIRST}, {"FLOAT", TK_FLOAT},
     {"FOR", TK_FOR},
     {"FORWARD", TK_FORWARD},

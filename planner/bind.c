@@ -75,12 +75,20 @@ static sl_scope sl__scope_of(const sl__rel *r)
     return s;
 }
 
-static int sl__lp_col_index(const sl_lp *lp, const char *name)
+/* name, or Flink's (Calcite's) unique variant of it when one of the first n
+** columns of lp has it: name0, name1, ... the first that none has. Owned. */
+static char *sl__unique_name(const sl_lp *lp, const char *name, int n)
 {
-    for (int i = 0; i < lp->ncols; i++)
-        if (strcmp(lp->cols[i].name, name) == 0)
-            return i;
-    return -1;
+    char *u = sl_strdup(name);
+    for (int k = 0;; k++) {
+        int i = 0;
+        while (i < n && strcmp(lp->cols[i].name, u) != 0)
+            i++;
+        if (i == n)
+            return u;
+        sl_free(u);
+        u = sl_sprintf("%s%d", name, k);
+    }
 }
 
 static sl_bexpr *sl__colref(int col, sl_type type, int pos)
@@ -598,6 +606,21 @@ static int sl__bind_join(sl_binder *b, const sl_from *f, sl__rel *out)
         sl__rel_free(&l);
         return -1;
     }
+    /* A name for two relations of one FROM (FROM t a, t a): PostgreSQL's
+    ** 42712; Flink refuses it too. A subquery's relations may repeat the
+    ** outer ones (semi/anti/single joins): its names hide theirs. */
+    for (int i = 0; f->join_type < SL_JOIN_SEMI && i < r.lp->ncols; i++) {
+        const char *q = r.cols[i].qualifier;
+        for (int j = 0; q && j < l.lp->ncols; j++) {
+            if (l.cols[j].qualifier && strcmp(l.cols[j].qualifier, q) == 0) {
+                sl_error_set(b->err, SL_ERR_DUPLICATE_ALIAS, f->right->pos,
+                             "table name \"%s\" specified more than once", q);
+                sl__rel_free(&l);
+                sl__rel_free(&r);
+                return -1;
+            }
+        }
+    }
     sl_lp *lp = sl_lp_new(SL_LP_JOIN, l.lp);
     lp->right = r.lp;
     lp->join_type = f->join_type;
@@ -612,11 +635,7 @@ static int sl__bind_join(sl_binder *b, const sl_from *f, sl__rel *out)
             t.not_null = false;
         /* Output names are unique, as in Flink (id, id0): plans stay readable.
         ** A regular join does not keep event time: rows may be emitted late. */
-        char *name = sl_strdup(c->name);
-        for (int k = 0; sl__lp_col_index(lp, name) >= 0; k++) {
-            sl_free(name);
-            name = sl_sprintf("%s%d", c->name, k);
-        }
+        char *name = sl__unique_name(lp, c->name, lp->ncols);
         sl_lp_add_col(lp, name, t, false);
         sl_free(name);
     }
@@ -732,6 +751,7 @@ typedef struct sl__agg {
     sl_lp_agg *aggs;        /* aggregate calls found so far */
     int naggs;              /* their number */
     sl_type *agg_types;     /* their result types */
+    const sl_expr **fconds; /* per call: its FILTER condition (the query's), or NULL */
     const char *clause;     /* where we are, for messages */
 } sl__agg;
 
@@ -773,6 +793,28 @@ static int sl__listagg_sep(sl_bind_ctx *ctx, const sl_expr *e, char **sep)
     if (!ok)
         return sl_error_set(ctx->err, SL_ERR_NOT_SUPPORTED, se->pos,
                             "the separator of %s must be a string literal", pg ? "string_agg" : "LISTAGG");
+    return 0;
+}
+
+/* FILTER (WHERE cond) of an aggregate call: cond, over the rows below the
+** aggregation, becomes a BOOLEAN column of the projection below it; *col = it. */
+static int sl__agg_filter(sl__agg *a, sl_bind_ctx *ctx, const sl_expr *cond, int *col)
+{
+    for (int i = 0; i < a->naggs; i++) { /* one column per condition, as Flink */
+        if (a->fconds[i] && sl_expr_equal(a->fconds[i], cond)) {
+            *col = a->aggs[i].filter;
+            return 0;
+        }
+    }
+    sl_bind_ctx inner = {a->in, ctx->err, "FILTER", sl__nested_agg_hook, NULL, ctx->params};
+    sl_bexpr *x = NULL;
+    if (sl_bind_condition(&inner, cond, &x) != 0)
+        return -1;
+    *col = a->pre->nexprs;
+    char *name = sl_sprintf("$f%d", *col);
+    sl_lp_add_col(a->pre, name, x->type, false);
+    sl_free(name);
+    sl__lp_push_expr(a->pre, x);
     return 0;
 }
 
@@ -842,6 +884,11 @@ static int sl__agg_hook(sl_bind_ctx *ctx, const sl_expr *e, sl_bexpr **out)
         sl_free(sep);
         return -1;
     }
+    int filter = -1;
+    if (e->filter && sl__agg_filter(a, ctx, e->filter, &filter) != 0) {
+        sl_free(sep);
+        return -1;
+    }
     a->aggs = sl_realloc(a->aggs, (size_t)(a->naggs + 1) * sizeof(sl_lp_agg));
     a->aggs[a->naggs].fn = fn;
     a->aggs[a->naggs].distinct = e->distinct;
@@ -849,6 +896,9 @@ static int sl__agg_hook(sl_bind_ctx *ctx, const sl_expr *e, sl_bexpr **out)
     a->aggs[a->naggs].type = rt;
     a->aggs[a->naggs].pos = e->pos;
     a->aggs[a->naggs].sep = sep;
+    a->aggs[a->naggs].filter = filter;
+    a->fconds = sl_realloc(a->fconds, (size_t)(a->naggs + 1) * sizeof(const sl_expr *));
+    a->fconds[a->naggs] = e->filter;
     a->naggs++;
     *out = sl__colref(nkeys + a->naggs - 1, rt, e->pos);
     return 1;
@@ -878,6 +928,9 @@ static int sl__over_hook(sl_bind_ctx *ctx, const sl_expr *e, sl_bexpr **out)
     sl__over *o = ctx->hook_ctx;
     if (e->kind != SL_EXPR_FUNC || !e->over)
         return 0;
+    if (e->filter)
+        return sl_error_set(ctx->err, SL_ERR_NOT_SUPPORTED, e->filter->pos,
+                            "FILTER is not implemented for non-aggregate window functions");
     const sl_func *fn = sl_func_find(e->text);
     if (!fn || fn->kind != SL_FUNC_WINDOW || fn->id != SL_FN_ROW_NUMBER)
         return sl_error_set(ctx->err, SL_ERR_NOT_SUPPORTED, e->pos,
@@ -928,7 +981,9 @@ static int sl__over_hook(sl_bind_ctx *ctx, const sl_expr *e, sl_bexpr **out)
 */
 
 /* Append the select list's items to proj, binding in ctx. Stars expand to
-** the visible columns of scope (through ctx so aggregation rules apply). */
+** the visible columns of scope (through ctx so aggregation rules apply),
+** each named uniquely against the columns before it (Flink: SELECT * over a
+** join of two tables with x gives x, x0); the items keep their names. */
 static int sl__bind_items(sl_bind_ctx *ctx, const sl_list *items, const sl_scope *scope,
                           sl_lp *proj)
 {
@@ -959,7 +1014,9 @@ static int sl__bind_items(sl_bind_ctx *ctx, const sl_list *items, const sl_scope
                 }
                 if (!x)
                     return -1;
-                sl_lp_add_col(proj, sc->name, x->type, false);
+                char *name = sl__unique_name(proj, sc->name, proj->ncols);
+                sl_lp_add_col(proj, name, x->type, false);
+                sl_free(name);
                 sl__lp_push_expr(proj, x);
                 out_i++;
             }
@@ -1215,6 +1272,7 @@ static void sl__mark_outer_expr(sl_expr *e, const sl__outer *o)
     sl__mark_outer_expr(e->right, o);
     for (int i = 0; i < sl_list_len(e->args); i++)
         sl__mark_outer_expr(sl_list_get(e->args, i), o);
+    sl__mark_outer_expr(e->filter, o);
 }
 
 static void sl__mark_outer_from(sl_from *f, const sl__outer *o)
@@ -1269,6 +1327,7 @@ static void sl__subst_outer_expr(sl_expr *e, const sl__outer_vals *v)
     sl__subst_outer_expr(e->right, v);
     for (int i = 0; i < sl_list_len(e->args); i++)
         sl__subst_outer_expr(sl_list_get(e->args, i), v);
+    sl__subst_outer_expr(e->filter, v);
 }
 
 static void sl__subst_outer_from(sl_from *f, const sl__outer_vals *v)
@@ -1608,6 +1667,7 @@ static int sl__bind_select(sl_binder *b, const sl_query *q, sl__rel *out)
             sl_free(name);
         }
         sl_free(a.group_cols);
+        sl_free(a.fconds);
         sl_lp *top = agg;
         if (hcond) {
             having = sl_lp_new(SL_LP_FILTER, agg);
@@ -2166,6 +2226,16 @@ sl_lp *sl_bind_query(sl_binder *b, const sl_query *q)
     sl_lp *lp = r.lp;
     r.lp = NULL;
     sl__rel_clear(&r);
+    /* A query's output names are unique, as Flink makes them: a star's columns
+    ** were renamed against the names before them (sl__bind_items); now every
+    ** name an earlier column has becomes name0, name1, ... (SELECT a.x, b.x:
+    ** x, x0). Inside a query a subquery's names stay as its select list gives
+    ** them (SELECT * over (SELECT a.x, b.x) is ambiguous, as in Flink). */
+    for (int i = 1; i < lp->ncols; i++) {
+        char *name = sl__unique_name(lp, lp->cols[i].name, i);
+        sl_free(lp->cols[i].name);
+        lp->cols[i].name = name;
+    }
     return lp;
 }
 

@@ -1378,6 +1378,14 @@ sl_bexpr *sl_bind_expr(sl_bind_ctx *ctx, const sl_expr *e)
     case SL_EXPR_CAST:
         return sl__bind_cast(ctx, e);
     case SL_EXPR_FUNC:
+        if (e->filter) { /* an aggregate's FILTER is the aggregation's (bind.c) */
+            const sl_func *f = sl_func_find(e->text);
+            if (!f || f->kind != SL_FUNC_AGGREGATE) {
+                sl_error_set(ctx->err, SL_ERR_WRONG_OBJECT_TYPE, e->pos,
+                             "FILTER specified, but %s is not an aggregate function", e->text);
+                return NULL;
+            }
+        }
         if (!e->over && sl_srf_find(e->text) >= 0) { /* a select list's are bind.c's */
             sl_error_set(ctx->err, SL_ERR_NOT_SUPPORTED, e->pos,
                          "set-returning functions are not allowed in %s",

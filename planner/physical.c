@@ -144,6 +144,8 @@ void sl_lp_agg_spec(const sl_lp *agg, int64_t ttl_ms, sl_group_agg_spec *g)
         calls[i].type = agg->aggs[i].type;
         calls[i].pos = agg->aggs[i].pos;
         calls[i].sep = agg->aggs[i].sep;
+        calls[i].filtered = agg->aggs[i].filter >= 0;
+        calls[i].filter = agg->aggs[i].filter;
     }
     g->aggs = calls;
     g->ttl_ms = ttl_ms;

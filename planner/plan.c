@@ -202,7 +202,10 @@ void sl_lp_describe(sl_strbuf *sb, const sl_lp *lp)
                     sl_strbuf_append(sb, *c == '\'' ? "''" : (char[2]){*c, 0});
                 sl_strbuf_append_char(sb, '\'');
             }
-            sl_strbuf_appendf(sb, ") AS %s", lp->cols[lp->nkeys + i].name);
+            sl_strbuf_append(sb, ")");
+            if (a->filter >= 0)
+                sl_strbuf_appendf(sb, " FILTER %s", in[a->filter]);
+            sl_strbuf_appendf(sb, " AS %s", lp->cols[lp->nkeys + i].name);
         }
         if (lp->naggs)
             sl_strbuf_append(sb, "]");

@@ -114,6 +114,7 @@ typedef struct sl_lp_agg {
     sl_type type;      /* result type */
     int pos;           /* byte offset of the call (runtime errors: SUM overflow) */
     char *sep;         /* LISTAGG: the separator (owned); NULL otherwise */
+    int filter;        /* FILTER (WHERE ...): its BOOLEAN input column, -1 = none */
 } sl_lp_agg;
 
 typedef struct sl_lp_order {

@@ -369,6 +369,17 @@ static int sl__alter(sl_session *s, const sl_stmt *st, const sl_result_sink *out
     return 0;
 }
 
+/* The name a select item gives its column as written (alias or column), or
+** NULL (a star, an expression: named by the binder). */
+static const char *sl__item_written_name(const sl_select_item *it)
+{
+    if (it->alias)
+        return it->alias;
+    if (it->expr->kind == SL_EXPR_COLUMN || it->expr->kind == SL_EXPR_FIELD)
+        return it->expr->text;
+    return NULL;
+}
+
 static int sl__create_view(sl_session *s, const sl_stmt *st, const sl_result_sink *out,
                            sl_error *err)
 {
@@ -395,6 +406,26 @@ static int sl__create_view(sl_session *s, const sl_stmt *st, const sl_result_sin
         rc = sl_error_set(err, SL_ERR_SYNTAX, first->pos,
                           "view \"%s\" names %d columns but its query returns %d", st->name,
                           nnames, lp->ncols);
+    }
+    /* The names as written: a query's output names are unique (x, x0), the
+    ** names its select list gives (SELECT id, id) need not be (Flink refuses
+    ** them in a view too); a star's columns were made unique */
+    const sl_query *q = st->query;
+    while (q->kind == SL_QUERY_UNION)
+        q = q->left;
+    int nitems = q->kind == SL_QUERY_SELECT ? sl_list_len(q->items) : 0;
+    for (int i = 0; rc == 0 && !nnames && i < nitems; i++) {
+        const char *ni = sl__item_written_name(sl_list_get(q->items, i));
+        for (int j = 0; ni && j < i; j++) {
+            const char *nj = sl__item_written_name(sl_list_get(q->items, j));
+            if (nj && strcmp(ni, nj) == 0) {
+                rc = sl_error_set(err, SL_ERR_DUPLICATE_COLUMN, st->query->pos,
+                                  "column \"%s\" specified more than once in view \"%s\"", ni,
+                                  st->name);
+                sl_error_hint(err, "Give the columns distinct aliases.");
+                break;
+            }
+        }
     }
     for (int i = 0; rc == 0 && i < lp->ncols; i++) {
         const char *ni = nnames ? ((sl_ident *)sl_list_get(st->column_names, i))->name

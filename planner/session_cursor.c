@@ -67,6 +67,7 @@ static void sl__walk_expr(sl_expr *e, bool limit, sl__expr_fn fn, void *ctx)
     sl__walk_expr(e->right, false, fn, ctx);
     for (int i = 0; i < sl_list_len(e->args); i++)
         sl__walk_expr(sl_list_get(e->args, i), false, fn, ctx);
+    sl__walk_expr(e->filter, false, fn, ctx);
     if (e->over) {
         for (int i = 0; i < sl_list_len(e->over->partition_by); i++)
             sl__walk_expr(sl_list_get(e->over->partition_by, i), false, fn, ctx);

@@ -154,7 +154,7 @@ static int sl__fn_expr(sl_session *s, sl_expr *e, const sl_result_sink *out, sl_
     if (!e)
         return 0;
     if (sl__fn_expr(s, e->left, out, err) != 0 || sl__fn_expr(s, e->right, out, err) != 0 ||
-        sl__fn_query(s, e->query, out, err) != 0)
+        sl__fn_expr(s, e->filter, out, err) != 0 || sl__fn_query(s, e->query, out, err) != 0)
         return -1;
     for (int i = 0; i < sl_list_len(e->args); i++) {
         sl_expr *a = sl_list_get(e->args, i);

@@ -170,6 +170,7 @@ static void scramble_expr(sl_expr *e)
     scramble_expr(e->left);
     scramble_expr(e->right);
     scramble_list(e->args);
+    scramble_expr(e->filter);
     if (e->over) {
         scramble_list(e->over->partition_by);
         scramble_orders(e->over->order_by);

@@ -182,6 +182,7 @@ static const char *const corpus[] = {
     "SELECT SUBSTRING(s FROM 2), SUBSTRING(s FROM 2 FOR 3), SUBSTRING(s, 1, 2)",
     "SELECT ROW_NUMBER() OVER (), RANK() OVER (ORDER BY a), SUM(x) OVER (PARTITION BY a, b "
     "ORDER BY c DESC NULLS FIRST)",
+    "SELECT COUNT(*) FILTER (WHERE a > 1), COUNT(DISTINCT a) FILTER (WHERE b), filter, a filter",
     "SELECT 0, 12, 1.50, 1e3, 1.5E-3, .5, 'it''s', '', TRUE, FALSE, NULL",
     "SELECT DATE '2024-01-01', TIME '12:00:00', TIMESTAMP '2024-01-01 12:00:00.123', "
     "TIMESTAMP_LTZ '2024-01-01 00:00:00'",

@@ -744,6 +744,8 @@ static const char *const roundtrip_sql[] = {
     "SELECT COUNT(*), count(DISTINCT a), SUM(ALL b), MAX(c), f(), g(1, 'x', h(2)) FROM t",
     "SELECT SUM(x) OVER (PARTITION BY a, b ORDER BY ts DESC NULLS FIRST), "
     "ROW_NUMBER() OVER (ORDER BY ts), COUNT(*) OVER (PARTITION BY k), f() OVER () FROM t",
+    "SELECT COUNT(*) FILTER (WHERE a > 1), SUM(DISTINCT b) FILTER (WHERE c AND d IS NULL), filter "
+    "FROM t GROUP BY filter HAVING MAX(x) FILTER (WHERE y = 'z') > 0",
     "SELECT CURRENT_TIMESTAMP, current_date, CURRENT_TIME, LOCALTIMESTAMP, LOCALTIME(), "
     "PROCTIME() FROM t",
     "SELECT SUBSTRING(s FROM 2), SUBSTRING(s FROM 2 FOR 3), SUBSTRING(s, 1, 2) FROM t",
