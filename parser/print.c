@@ -741,7 +741,8 @@ static void pr_stmt(pr_ctx *p, const sl_stmt *s)
 {
     static const char *const shows[] = {"SHOW TABLES", "SHOW VIEWS", "SHOW JOBS",
                                         "SHOW CONNECTORS", "SHOW CREATE TABLE ",
-                                        "SHOW CREATE VIEW "};
+                                        "SHOW CREATE VIEW ", "SHOW FUNCTIONS",
+                                        "SHOW USER FUNCTIONS"};
     sl_strbuf *sb = p->sb;
     if (!s)
         return;

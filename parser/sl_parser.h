@@ -201,7 +201,7 @@ typedef enum sl_stmt_kind {
                               options = that one pair (with positions), options_pos = SET;
                               SET alone lists: name == NULL, options == NULL */
     SL_STMT_RESET,         /* RESET ['key']: name = key; name == NULL resets all */
-    SL_STMT_SHOW,          /* SHOW TABLES|VIEWS|JOBS|CONNECTORS|CREATE TABLE name|CREATE VIEW name */
+    SL_STMT_SHOW,          /* SHOW TABLES|VIEWS|JOBS|CONNECTORS|[USER] FUNCTIONS|CREATE TABLE|VIEW name */
     SL_STMT_DESCRIBE,      /* DESCRIBE name / DESC name */
     SL_STMT_EXPLAIN,       /* EXPLAIN stmt */
     SL_STMT_STOP_JOB,      /* STOP JOB 'id' [WITH SAVEPOINT] */
@@ -234,6 +234,8 @@ typedef enum sl_discard_kind {
 typedef enum sl_show_kind {
     SL_SHOW_TABLES, SL_SHOW_VIEWS, SL_SHOW_JOBS, SL_SHOW_CONNECTORS,
     SL_SHOW_CREATE_TABLE, SL_SHOW_CREATE_VIEW,
+    SL_SHOW_FUNCTIONS,      /* SHOW FUNCTIONS: the built-in functions */
+    SL_SHOW_USER_FUNCTIONS, /* SHOW USER FUNCTIONS: none (no user-defined functions) */
 } sl_show_kind;
 
 typedef struct sl_column_def {
