@@ -855,6 +855,13 @@ static void pr_stmt(pr_ctx *p, const sl_stmt *s)
         sl_strbuf_append(sb, " FROM ");
         pr_ident(p, s->name);
         break;
+    case SL_STMT_DROP_FUNCTION:
+        sl_strbuf_append(sb, s->sub ? "DROP TEMPORARY SYSTEM FUNCTION "
+                                    : s->temporary ? "DROP TEMPORARY FUNCTION " : "DROP FUNCTION ");
+        if (s->if_exists)
+            sl_strbuf_append(sb, "IF EXISTS ");
+        pr_ident(p, s->name);
+        break;
     case SL_STMT_CLOSE_CURSOR:
         sl_strbuf_append(sb, "CLOSE ");
         if (s->name)

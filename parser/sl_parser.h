@@ -220,6 +220,9 @@ typedef enum sl_stmt_kind {
     SL_STMT_FETCH,          /* FETCH [FORWARD] [n | ALL | NEXT] [FROM | IN] name: name, count */
     SL_STMT_MOVE,           /* MOVE, as FETCH, skipping the rows */
     SL_STMT_CLOSE_CURSOR,   /* CLOSE name | CLOSE ALL (name NULL) */
+    SL_STMT_DROP_FUNCTION,  /* DROP [TEMPORARY [SYSTEM]] FUNCTION IF EXISTS [c.][d.]name: name
+                               (the last part), temporary, sub = 1 for SYSTEM; a no-op, as no
+                               user-defined function exists (without IF EXISTS: 0A000) */
 } sl_stmt_kind;
 
 typedef enum sl_txn_kind {
@@ -284,7 +287,7 @@ struct sl_stmt {
     char *value;            /* PG_SET: the value as text (a list joined by ", "), NULL = DEFAULT */
     int value_pos;          /* byte offset of the value (of DEFAULT) */
     bool local;             /* SET LOCAL */
-    int sub;                /* TXN: sl_txn_kind; DISCARD: sl_discard_kind */
+    int sub;                /* TXN: sl_txn_kind; DISCARD: sl_discard_kind; DROP_FUNCTION: SYSTEM */
     /* DECLARE / FETCH / MOVE */
     bool binary;            /* DECLARE ... BINARY CURSOR */
     int64_t count;          /* FETCH / MOVE: rows, -1 = ALL */

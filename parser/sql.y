@@ -167,17 +167,20 @@ cmd(A) ::= DROP(K) temp(T) VIEW ife(E) nm(N).
 /* ------------------------------------------------------------ function DDL
 ** Flink's CREATE / ALTER / DROP [TEMPORARY [SYSTEM]] FUNCTION name a class
 ** of a JVM or Python runtime; Sluice runs none, so each is parsed in full and
-** refused with 0A000 (sl__function_ddl). */
+** refused with 0A000 (sl__function_ddl), except DROP ... IF EXISTS: a no-op. */
 cmd(A) ::= CREATE(K) udftemp FUNCTION ifne udfname AS STRING udflang udfusing.
                                          { A = sl__function_ddl(p, K, "CREATE"); }
 cmd(A) ::= ALTER(K) udftemp FUNCTION ife udfname AS STRING udflang.
                                          { A = sl__function_ddl(p, K, "ALTER"); }
-cmd(A) ::= DROP(K) udftemp FUNCTION ife udfname.
-                                         { A = sl__function_ddl(p, K, "DROP"); }
-udftemp ::= temp.
-udftemp ::= TEMPORARY SYSTEM.
-udfname ::= nm.
-udfname ::= udfname DOT nm.
+cmd(A) ::= DROP(K) udftemp(T) FUNCTION ife(E) udfname(N).
+                                         { A = sl__drop_function(p, K, T, E, N); }
+%type udftemp {int}
+udftemp(A) ::= temp(T).                  { A = T; }
+udftemp(A) ::= TEMPORARY SYSTEM.         { A = 2; }
+/* [catalog.][database.]name: the name (Sluice has one catalog and database). */
+%type udfname {sl__tok}
+udfname(A) ::= nm(A).
+udfname(A) ::= udfname DOT nm(N).        { A = N; }
 udflang ::= .
 udflang ::= LANGUAGE nm.
 udfusing ::= .

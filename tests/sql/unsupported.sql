@@ -11,8 +11,11 @@ CREATE TEMPORARY FUNCTION py_upper AS 'udfs.py_upper' LANGUAGE PYTHON;
 ALTER FUNCTION my_upper AS 'com.example.MyUpper2';
 ALTER TEMPORARY SYSTEM FUNCTION IF EXISTS db1.my_upper AS 'com.example.MyUpper2' LANGUAGE JAVA;
 DROP FUNCTION my_upper;
-DROP TEMPORARY FUNCTION IF EXISTS my_upper;
-DROP TEMPORARY SYSTEM FUNCTION IF EXISTS my_upper;
+DROP TEMPORARY FUNCTION cat1.db1.my_upper;
+-- DROP ... IF EXISTS succeeds, as Flink's and PostgreSQL's: no such function exists.
+DROP FUNCTION IF EXISTS my_upper;
+DROP TEMPORARY FUNCTION IF EXISTS cat1.db1.my_upper;
+DROP TEMPORARY SYSTEM FUNCTION IF EXISTS `my upper`;
 -- Still syntax errors: a function DDL that is not Flink's.
 CREATE FUNCTION my_upper;
 CREATE FUNCTION my_upper AS 'x' USING JAR;

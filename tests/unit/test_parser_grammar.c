@@ -209,6 +209,9 @@ static const char *const corpus[] = {
     "SHOW CREATE VIEW v",
     "SHOW FUNCTIONS",
     "SHOW USER FUNCTIONS",
+    "DROP FUNCTION IF EXISTS f",
+    "DROP TEMPORARY FUNCTION IF EXISTS `my f`",
+    "DROP TEMPORARY SYSTEM FUNCTION IF EXISTS f",
     "DESCRIBE t",
     "DESC t",
     "EXPLAIN SELECT 1",
@@ -406,8 +409,8 @@ static void t_function_ddl(void)
         {"ALTER TEMPORARY SYSTEM FUNCTION IF EXISTS f AS 'a.C' LANGUAGE JAVA",
          "ALTER FUNCTION is not supported"},
         {"DROP FUNCTION f", "DROP FUNCTION is not supported"},
-        {"DROP TEMPORARY FUNCTION IF EXISTS c.d.f", "DROP FUNCTION is not supported"},
-        {"drop temporary system function if exists f", "DROP FUNCTION is not supported"},
+        {"DROP TEMPORARY FUNCTION c.d.f", "DROP FUNCTION is not supported"},
+        {"drop temporary system function f", "DROP FUNCTION is not supported"},
     };
     for (size_t i = 0; i < SL_ARRAY_LEN(refused); i++) {
         char sql[160];
@@ -419,6 +422,22 @@ static void t_function_ddl(void)
         CHECK(err.detail && strstr(err.detail, "Java, Scala or Python"));
         CHECK(err.hint && strstr(err.hint, "SHOW FUNCTIONS"));
         sl_error_reset(&err);
+    }
+    /* DROP ... IF EXISTS: the no-op statement (the name's last part). */
+    static const struct { const char *sql; bool temp; int system; } drops[] = {
+        {"DROP FUNCTION IF EXISTS f", false, 0},
+        {"DROP TEMPORARY FUNCTION IF EXISTS c.d.f", true, 0},
+        {"drop temporary system function if exists `f`", true, 1},
+    };
+    for (size_t i = 0; i < SL_ARRAY_LEN(drops); i++) {
+        sl_stmt *s = parse1(drops[i].sql);
+        REQUIRE(s);
+        CHECK_INT(s->kind, SL_STMT_DROP_FUNCTION);
+        CHECK_STR(s->name, "f");
+        CHECK(s->if_exists);
+        CHECK_INT(s->temporary, drops[i].temp);
+        CHECK_INT(s->sub, drops[i].system);
+        sl_stmt_free(s);
     }
     static const char *const syntax[] = {
         "CREATE FUNCTION f", "CREATE FUNCTION f AS x", "CREATE FUNCTION f AS 'a' USING 'x.jar'",
