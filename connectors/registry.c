@@ -7,8 +7,9 @@
 **
 ** sl_connector_validate checks a table's WITH clause in this order, so the
 ** first error is the one worth reporting: duplicate keys; no legacy
-** 'connector.type' style options (0A000); 'connector' present and known; 'format' present and known when the connector takes
-** one; every key recognized (with "did you mean") and of the right type;
+** 'connector.type' style options (0A000); 'connector' present and known;
+** 'format' present and known when the connector takes one; every key
+** recognized (with "did you mean") and of the right type;
 ** required keys present; the connector's check; the format's check.
 ** Secret values never reach an error message.
 **
