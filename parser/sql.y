@@ -222,7 +222,10 @@ cmd(A) ::= SHOW(K) JOBS.                 { A = sl__show(p, K, SL_SHOW_JOBS, SL__
 cmd(A) ::= SHOW(K) CONNECTORS.           { A = sl__show(p, K, SL_SHOW_CONNECTORS, SL__NOTOK); }
 cmd(A) ::= SHOW(K) FUNCTIONS.            { A = sl__show(p, K, SL_SHOW_FUNCTIONS, SL__NOTOK); }
 cmd(A) ::= SHOW(K) USER FUNCTIONS.       { A = sl__show(p, K, SL_SHOW_USER_FUNCTIONS, SL__NOTOK); }
+/* SHOW user and SHOW user.x stay parameter names (USER is a keyword here). */
 cmd(A) ::= SHOW(K) USER(N).              { A = sl__pg_show(p, K, N, SL__NOTOK); }
+cmd(A) ::= SHOW(K) USER(X) DOT nm(Y).
+                                         { A = sl__pg_show(p, K, sl__pg_dotted(p, X, Y), SL__NOTOK); }
 cmd(A) ::= SHOW(K) CREATE TABLE nm(N).   { A = sl__show(p, K, SL_SHOW_CREATE_TABLE, N); }
 cmd(A) ::= SHOW(K) CREATE VIEW nm(N).    { A = sl__show(p, K, SL_SHOW_CREATE_VIEW, N); }
 cmd(A) ::= DESCRIBE(K) nm(N).            { A = sl__stmt_named(p, SL_STMT_DESCRIBE, K, N); }
