@@ -6,9 +6,10 @@
 ** in its own file (datagen/datagen.c, formats/json.c, ...).
 **
 ** sl_connector_validate checks a table's WITH clause in this order, so the
-** first error is the one worth reporting: duplicate keys; 'connector'
-** present and known; 'format' present and known when the connector takes
-** one; every key recognized (with "did you mean") and of the right type;
+** first error is the one worth reporting: duplicate keys; no legacy
+** 'connector.type' style options (0A000); 'connector' present and known;
+** 'format' present and known when the connector takes one; every key
+** recognized (with "did you mean") and of the right type;
 ** required keys present; the connector's check; the format's check.
 ** Secret values never reach an error message.
 **
@@ -697,6 +698,81 @@ static int sl__check_required(const sl_option_spec *specs, int n, const sl_kvlis
     return 0;
 }
 
+/* ------------------------------------------------------------------------
+** Flink's legacy options (before 1.11, FLIP-122: 'connector.type' = 'kafka',
+** 'connector.topic', 'format.type', 'update-mode', ...) are refused with
+** 0A000 and the option that replaces each. A key names a prefix when it ends
+** in '.': the rest of the key follows the replacement's prefix.
+*/
+typedef struct sl__legacy_key {
+    const char *key;  /* legacy key, or a prefix ending in '.' */
+    const char *repl; /* the option replacing it (prefix for a prefix), or NULL: none */
+    const char *why;  /* when repl is NULL: why none is needed */
+} sl__legacy_key;
+
+static const sl__legacy_key sl__legacy_keys[] = {
+    {"connector.type", "connector", NULL},
+    {"connector.version", NULL, "each connector reads its systems' current versions"},
+    {"connector.properties.", "properties.", NULL},
+    {"connector.startup-mode", "scan.startup.mode", NULL},
+    {"connector.specific-offsets", "scan.startup.specific-offsets", NULL},
+    {"connector.startup-timestamp-millis", "scan.startup.timestamp-millis", NULL},
+    {"connector.sink-partitioner", "sink.partitioner", NULL},
+    {"connector.table", "table-name", NULL},
+    {"connector.", "", NULL}, /* connector.topic, .path, .url, .username, ... */
+    {"format.type", "format", NULL},
+    {"format.derive-schema", NULL, "the format always follows the table's columns"},
+    {"format.", NULL, NULL}, /* format.X: the format's own X (json.X, csv.X) */
+    {"update-mode", NULL,
+     "the connector decides whether a table takes updates ('upsert-kafka' for a keyed "
+     "changelog)"},
+};
+
+static const sl__legacy_key *sl__legacy_find(const char *key)
+{
+    for (size_t i = 0; i < SL_ARRAY_LEN(sl__legacy_keys); i++) {
+        const char *k = sl__legacy_keys[i].key;
+        size_t n = strlen(k);
+        if (k[n - 1] == '.' ? strncmp(key, k, n) == 0 && key[n] : strcmp(key, k) == 0)
+            return &sl__legacy_keys[i];
+    }
+    return NULL;
+}
+
+/* 'connector.type' anywhere, or any legacy key in a WITH clause without
+** 'connector': the 0A000 error at that key, with what to write instead. */
+static int sl__legacy_check(const sl_kvlist *opts, sl_error *err)
+{
+    const sl_kv *kv = sl_kvlist_find(opts, "connector.type");
+    if (!kv && sl_kvlist_find(opts, "connector"))
+        return 0;
+    for (int i = 0; !kv && i < opts->n; i++)
+        if (sl__legacy_find(opts->items[i].key))
+            kv = &opts->items[i];
+    if (!kv)
+        return 0;
+    const sl__legacy_key *l = sl__legacy_find(kv->key);
+    size_t n = strlen(l->key);
+    sl_error_set(err, SL_ERR_NOT_SUPPORTED, kv->key_pos, "legacy option '%s' is not supported",
+                 kv->key);
+    sl_error_detail(err, "Flink 1.11 replaced the 'connector.type' style of options with "
+                         "'connector' and each connector's own options; Sluice reads only those.");
+    if (l->key[n - 1] == '.' && !l->repl) {
+        const char *fmt = sl_kvlist_get(opts, "format.type");
+        sl_error_hint(err, "Use '%s.%s' instead (the format's own option).", fmt ? fmt : "<format>",
+                      kv->key + n);
+    } else if (l->key[n - 1] == '.') {
+        sl_error_hint(err, "Use '%s%s' instead.", l->repl, kv->key + n);
+    } else if (!l->repl) {
+        sl_error_hint(err, "Remove it (no option replaces it: %s).", l->why);
+    } else if (kv->value && (strcmp(l->repl, "connector") == 0 || strcmp(l->repl, "format") == 0)) {
+        sl_error_hint(err, "Use '%s' = '%s' instead.", l->repl, kv->value);
+    } else {
+        sl_error_hint(err, "Use '%s' instead.", l->repl);
+    }
+    return -1;
+}
+
 /* Validation into a fresh error (the caller moves it). */
 static int sl__validate(const sl_kvlist *opts, const sl_table_shape *shape, int missing_pos,
                         sl_error *err)
@@ -712,6 +788,8 @@ static int sl__validate(const sl_kvlist *opts, const sl_table_shape *shape, int 
                                     "option '%s' is specified more than once",
                                     opts->items[i].key);
 
+    if (sl__legacy_check(opts, err) != 0)
+        return -1;
     const sl_kv *ckv = sl_kvlist_find(opts, "connector");
     if (!ckv || !ckv->value) {
         sl_error_set(err, SL_ERR_INVALID_PARAMETER, ckv ? ckv->key_pos : missing_pos,

@@ -612,6 +612,9 @@ bool sl_stmt_equal(const sl_stmt *a, const sl_stmt *b)
         return ast_str_equal(a->name, b->name) && a->count == b->count;
     case SL_STMT_CLOSE_CURSOR:
         return ast_str_equal(a->name, b->name);
+    case SL_STMT_DROP_FUNCTION:
+        return ast_str_equal(a->name, b->name) && a->temporary == b->temporary &&
+               a->sub == b->sub && a->if_exists == b->if_exists;
     }
     return false;
 }

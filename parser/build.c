@@ -1344,6 +1344,30 @@ sl_stmt *sl__set(sl__parse *p, sl_stmt_kind kind, sl__tok kw, sl__tok key, sl__t
     return s;
 }
 
+sl_stmt *sl__function_ddl(sl__parse *p, sl__tok kw, const char *verb)
+{
+    /* Flink's function DDL names a class (Java, Scala) or a module (Python)
+    ** for a runtime Sluice does not embed. */
+    sl_error_set(p->err, SL_ERR_NOT_SUPPORTED, kw.pos, "%s FUNCTION is not supported", verb);
+    sl_error_detail(p->err, "Sluice does not run Java, Scala or Python user-defined functions.");
+    sl_error_hint(p->err, "Use the built-in functions (SHOW FUNCTIONS lists them, docs/SQL.md "
+                          "describes each), or write the logic as a SQL expression, in a view "
+                          "to reuse it.");
+    return NULL;
+}
+
+sl_stmt *sl__drop_function(sl__parse *p, sl__tok kw, int temp, bool if_exists, sl__tok name)
+{
+    if (!if_exists)
+        return sl__function_ddl(p, kw, "DROP");
+    sl_stmt *s = sl__stmt_new(SL_STMT_DROP_FUNCTION, kw);
+    s->temporary = temp != 0;
+    s->sub = temp == 2;
+    s->if_exists = true;
+    sl__stmt_name(p, s, name);
+    return s;
+}
+
 sl_stmt *sl__show(sl__parse *p, sl__tok kw, int what, sl__tok name)
 {
     sl_stmt *s = sl__stmt_new(SL_STMT_SHOW, kw);

@@ -233,6 +233,11 @@ sl_stmt *sl__statement_set(sl__parse *p, sl__tok kw, sl_list *stmts, sl_stmt *la
 sl_stmt *sl__query_stmt(sl__parse *p, sl_query *q);
 sl_stmt *sl__set(sl__parse *p, sl_stmt_kind kind, sl__tok kw, sl__tok key, sl__tok value);
 sl_stmt *sl__show(sl__parse *p, sl__tok kw, int what, sl__tok name);
+/* verb (CREATE, ALTER, DROP) ... FUNCTION at kw: always the 0A000 error, NULL. */
+sl_stmt *sl__function_ddl(sl__parse *p, sl__tok kw, const char *verb);
+/* DROP [TEMPORARY (temp 1) | TEMPORARY SYSTEM (2)] FUNCTION [IF EXISTS] name: the
+** no-op statement with IF EXISTS, else the 0A000 error. */
+sl_stmt *sl__drop_function(sl__parse *p, sl__tok kw, int temp, bool if_exists, sl__tok name);
 sl_stmt *sl__stmt_named(sl__parse *p, sl_stmt_kind kind, sl__tok kw, sl__tok name);
 sl_stmt *sl__explain(sl__parse *p, sl__tok kw, sl_stmt *inner);
 sl_stmt *sl__stop_job(sl__parse *p, sl__tok kw, sl__tok id, bool savepoint);

@@ -741,7 +741,8 @@ static void pr_stmt(pr_ctx *p, const sl_stmt *s)
 {
     static const char *const shows[] = {"SHOW TABLES", "SHOW VIEWS", "SHOW JOBS",
                                         "SHOW CONNECTORS", "SHOW CREATE TABLE ",
-                                        "SHOW CREATE VIEW "};
+                                        "SHOW CREATE VIEW ", "SHOW FUNCTIONS",
+                                        "SHOW USER FUNCTIONS"};
     sl_strbuf *sb = p->sb;
     if (!s)
         return;
@@ -852,6 +853,13 @@ static void pr_stmt(pr_ctx *p, const sl_stmt *s)
         else
             sl_strbuf_appendf(sb, "%lld", (long long)s->count);
         sl_strbuf_append(sb, " FROM ");
+        pr_ident(p, s->name);
+        break;
+    case SL_STMT_DROP_FUNCTION:
+        sl_strbuf_append(sb, s->sub ? "DROP TEMPORARY SYSTEM FUNCTION "
+                                    : s->temporary ? "DROP TEMPORARY FUNCTION " : "DROP FUNCTION ");
+        if (s->if_exists)
+            sl_strbuf_append(sb, "IF EXISTS ");
         pr_ident(p, s->name);
         break;
     case SL_STMT_CLOSE_CURSOR:

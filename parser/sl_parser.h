@@ -201,7 +201,7 @@ typedef enum sl_stmt_kind {
                               options = that one pair (with positions), options_pos = SET;
                               SET alone lists: name == NULL, options == NULL */
     SL_STMT_RESET,         /* RESET ['key']: name = key; name == NULL resets all */
-    SL_STMT_SHOW,          /* SHOW TABLES|VIEWS|JOBS|CONNECTORS|CREATE TABLE name|CREATE VIEW name */
+    SL_STMT_SHOW,          /* SHOW TABLES|VIEWS|JOBS|CONNECTORS|[USER] FUNCTIONS|CREATE TABLE|VIEW name */
     SL_STMT_DESCRIBE,      /* DESCRIBE name / DESC name */
     SL_STMT_EXPLAIN,       /* EXPLAIN stmt */
     SL_STMT_STOP_JOB,      /* STOP JOB 'id' [WITH SAVEPOINT] */
@@ -220,6 +220,9 @@ typedef enum sl_stmt_kind {
     SL_STMT_FETCH,          /* FETCH [FORWARD] [n | ALL | NEXT] [FROM | IN] name: name, count */
     SL_STMT_MOVE,           /* MOVE, as FETCH, skipping the rows */
     SL_STMT_CLOSE_CURSOR,   /* CLOSE name | CLOSE ALL (name NULL) */
+    SL_STMT_DROP_FUNCTION,  /* DROP [TEMPORARY [SYSTEM]] FUNCTION IF EXISTS [c.][d.]name: name
+                               (the last part), temporary, sub = 1 for SYSTEM; a no-op, as no
+                               user-defined function exists (without IF EXISTS: 0A000) */
 } sl_stmt_kind;
 
 typedef enum sl_txn_kind {
@@ -234,6 +237,8 @@ typedef enum sl_discard_kind {
 typedef enum sl_show_kind {
     SL_SHOW_TABLES, SL_SHOW_VIEWS, SL_SHOW_JOBS, SL_SHOW_CONNECTORS,
     SL_SHOW_CREATE_TABLE, SL_SHOW_CREATE_VIEW,
+    SL_SHOW_FUNCTIONS,      /* SHOW FUNCTIONS: the built-in functions */
+    SL_SHOW_USER_FUNCTIONS, /* SHOW USER FUNCTIONS: none (no user-defined functions) */
 } sl_show_kind;
 
 typedef struct sl_column_def {
@@ -282,7 +287,7 @@ struct sl_stmt {
     char *value;            /* PG_SET: the value as text (a list joined by ", "), NULL = DEFAULT */
     int value_pos;          /* byte offset of the value (of DEFAULT) */
     bool local;             /* SET LOCAL */
-    int sub;                /* TXN: sl_txn_kind; DISCARD: sl_discard_kind */
+    int sub;                /* TXN: sl_txn_kind; DISCARD: sl_discard_kind; DROP_FUNCTION: SYSTEM */
     /* DECLARE / FETCH / MOVE */
     bool binary;            /* DECLARE ... BINARY CURSOR */
     int64_t count;          /* FETCH / MOVE: rows, -1 = ALL */

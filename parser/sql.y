@@ -44,6 +44,8 @@
   SECONDS SHOW SMALLINT STATEMENT STOP STRING_KW SUBSTRING TABLES TEMPORARY TIME TIMESTAMP
   TIMESTAMP_LTZ TINYINT TRY_CAST TUMBLE UNKNOWN VARBINARY VARCHAR VIEW VIEWS WATERMARK WITHOUT
   YEAR YEARS ZONE.
+/* Function DDL's and the SQL-standard type spellings' keywords stay usable as names. */
+%fallback ID CHARACTER FUNCTION FUNCTIONS JAR LANGUAGE SYSTEM USING VARYING.
 /* Cursor statements' keywords stay usable as names. */
 %fallback ID ABSOLUTE BACKWARD CLOSE CURSOR DECLARE FETCH FORWARD HOLD MOVE NEXT NO PRIOR
   RELATIVE SCROLL.
@@ -162,6 +164,30 @@ cmd(A) ::= CREATE(K) temp(T) VIEW ifne(E) nm(N) colnames(C) AS query(Q).
 cmd(A) ::= DROP(K) temp(T) VIEW ife(E) nm(N).
                                          { A = sl__drop(p, SL_STMT_DROP_VIEW, K, T, E, N); }
 
+/* ------------------------------------------------------------ function DDL
+** Flink's CREATE / ALTER / DROP [TEMPORARY [SYSTEM]] FUNCTION name a class
+** of a JVM or Python runtime; Sluice runs none, so each is parsed in full and
+** refused with 0A000 (sl__function_ddl), except DROP ... IF EXISTS: a no-op. */
+cmd(A) ::= CREATE(K) udftemp FUNCTION ifne udfname AS STRING udflang udfusing.
+                                         { A = sl__function_ddl(p, K, "CREATE"); }
+cmd(A) ::= ALTER(K) udftemp FUNCTION ife udfname AS STRING udflang.
+                                         { A = sl__function_ddl(p, K, "ALTER"); }
+cmd(A) ::= DROP(K) udftemp(T) FUNCTION ife(E) udfname(N).
+                                         { A = sl__drop_function(p, K, T, E, N); }
+%type udftemp {int}
+udftemp(A) ::= temp(T).                  { A = T; }
+udftemp(A) ::= TEMPORARY SYSTEM.         { A = 2; }
+/* [catalog.][database.]name: the name (Sluice has one catalog and database). */
+%type udfname {sl__tok}
+udfname(A) ::= nm(A).
+udfname(A) ::= udfname DOT nm(N).        { A = N; }
+udflang ::= .
+udflang ::= LANGUAGE nm.
+udfusing ::= .
+udfusing ::= USING udfjars.
+udfjars ::= JAR STRING.
+udfjars ::= udfjars COMMA JAR STRING.
+
 %type colnames {sl_list*}
 %destructor colnames { sl_list_free($$, sl__ident_free_v); }
 colnames(A) ::= .                        { A = NULL; }
@@ -194,6 +220,12 @@ cmd(A) ::= SHOW(K) TABLES.               { A = sl__show(p, K, SL_SHOW_TABLES, SL
 cmd(A) ::= SHOW(K) VIEWS.                { A = sl__show(p, K, SL_SHOW_VIEWS, SL__NOTOK); }
 cmd(A) ::= SHOW(K) JOBS.                 { A = sl__show(p, K, SL_SHOW_JOBS, SL__NOTOK); }
 cmd(A) ::= SHOW(K) CONNECTORS.           { A = sl__show(p, K, SL_SHOW_CONNECTORS, SL__NOTOK); }
+cmd(A) ::= SHOW(K) FUNCTIONS.            { A = sl__show(p, K, SL_SHOW_FUNCTIONS, SL__NOTOK); }
+cmd(A) ::= SHOW(K) USER FUNCTIONS.       { A = sl__show(p, K, SL_SHOW_USER_FUNCTIONS, SL__NOTOK); }
+/* SHOW user and SHOW user.x stay parameter names (USER is a keyword here). */
+cmd(A) ::= SHOW(K) USER(N).              { A = sl__pg_show(p, K, N, SL__NOTOK); }
+cmd(A) ::= SHOW(K) USER(X) DOT nm(Y).
+                                         { A = sl__pg_show(p, K, sl__pg_dotted(p, X, Y), SL__NOTOK); }
 cmd(A) ::= SHOW(K) CREATE TABLE nm(N).   { A = sl__show(p, K, SL_SHOW_CREATE_TABLE, N); }
 cmd(A) ::= SHOW(K) CREATE VIEW nm(N).    { A = sl__show(p, K, SL_SHOW_CREATE_VIEW, N); }
 cmd(A) ::= DESCRIBE(K) nm(N).            { A = sl__stmt_named(p, SL_STMT_DESCRIBE, K, N); }
@@ -737,6 +769,11 @@ type(A) ::= NUMERIC(K) tprec(P).         { A = sl__type(p, SL_TYPE_DECIMAL, K, P
 type(A) ::= STRING_KW(K).                { A = sl__type(p, SL_TYPE_VARCHAR, K, SL__MAXPREC); }
 type(A) ::= VARCHAR(K) tprec(P).         { A = sl__type(p, SL_TYPE_VARCHAR, K, P); }
 type(A) ::= CHAR(K) tprec(P).            { A = sl__type(p, SL_TYPE_CHAR, K, P); }
+type(A) ::= CHARACTER(K) tprec(P).       { A = sl__type(p, SL_TYPE_CHAR, K, P); }
+/* The SQL standard's spellings of VARCHAR and VARBINARY (Flink accepts them). */
+type(A) ::= CHAR(K) VARYING tprec(P).    { A = sl__type(p, SL_TYPE_VARCHAR, K, P); }
+type(A) ::= CHARACTER(K) VARYING tprec(P). { A = sl__type(p, SL_TYPE_VARCHAR, K, P); }
+type(A) ::= BINARY(K) VARYING tprec(P).  { A = sl__type(p, SL_TYPE_VARBINARY, K, P); }
 type(A) ::= BYTES(K).                    { A = sl__type(p, SL_TYPE_VARBINARY, K, SL__MAXPREC); }
 type(A) ::= BINARY(K) tprec(P).          { A = sl__type(p, SL_TYPE_BINARY, K, P); }
 type(A) ::= VARBINARY(K) tprec(P).       { A = sl__type(p, SL_TYPE_VARBINARY, K, P); }

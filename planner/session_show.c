@@ -1,5 +1,5 @@
 /*
-** session_show.c — SHOW (tables, views, connectors, jobs, CREATE
+** session_show.c — SHOW (tables, views, connectors, functions, jobs, CREATE
 ** statements), DESCRIBE and EXPLAIN: catalog objects, job records and plans
 ** turned into result rows. Secret option values (sl_option_is_secret) are
 ** redacted wherever a statement's text is shown.
@@ -8,6 +8,7 @@
 */
 #include "session_int.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <jansson.h>
@@ -69,6 +70,25 @@ static int sl__show_connectors(const sl_result_sink *out)
     snprintf(tag, sizeof tag, "SHOW %d", n);
     sl__result_complete(out, tag);
     return 0;
+}
+
+/* SHOW FUNCTIONS: every name the function registry answers to (aliases
+** included), lower case and sorted, as Flink's column "function name". */
+static void sl__show_functions(const sl_result_sink *out)
+{
+    sl_list *names = sl_list_new();
+    int n;
+    const char *const *all = sl_func_names(&n);
+    for (int i = 0; i < n; i++) {
+        char *name = sl_strdup(all[i]);
+        for (char *c = name; *c; c++)
+            *c = (char)tolower((unsigned char)*c);
+        sl_list_push(names, name);
+    }
+    if (names->n > 1)
+        qsort(names->items, (size_t)names->n, sizeof(void *), sl__strcmp_v);
+    sl__names_result(out, "function name", names);
+    sl_list_free(names, sl_free);
 }
 
 static int sl__show_create(sl_session *s, const sl_stmt *st, const sl_result_sink *out,
@@ -224,6 +244,16 @@ int sl__show_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, s
     case SL_SHOW_CREATE_TABLE:
     case SL_SHOW_CREATE_VIEW:
         return sl__show_create(s, st, out, err);
+    case SL_SHOW_FUNCTIONS:
+        sl__show_functions(out);
+        return 0;
+    case SL_SHOW_USER_FUNCTIONS: {
+        /* No user-defined functions exist: CREATE FUNCTION is refused. */
+        sl_list *none = sl_list_new();
+        sl__names_result(out, "function name", none);
+        sl_list_free(none, sl_free);
+        return 0;
+    }
     }
     return sl_error_set(err, SL_ERR_INTERNAL, st->pos, "unknown SHOW");
 }

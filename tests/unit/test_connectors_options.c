@@ -273,6 +273,59 @@ static void t_missing_connector(void)
                NULL);
 }
 
+/* Flink's pre-1.11 options: 0A000 at the legacy key, the replacement in the hint. */
+static void t_legacy_options(void)
+{
+    const char *na = SL_ERR_NOT_SUPPORTED;
+    expect_err(opts("connector.type", "kafka", "connector.topic", "t", NULL), na,
+               "legacy option 'connector.type' is not supported", 100, NULL,
+               "Use 'connector' = 'kafka' instead.");
+    /* connector.type is reported first, wherever it is. */
+    expect_err(opts("connector.topic", "t", "connector.type", "kafka", NULL), na,
+               "legacy option 'connector.type' is not supported", 200, NULL,
+               "Use 'connector' = 'kafka' instead.");
+    /* ... even beside 'connector'. */
+    expect_err(opts("connector", "datagen", "connector.type", "kafka", NULL), na,
+               "legacy option 'connector.type' is not supported", 200, NULL, NULL);
+    expect_err(opts("connector.topic", "t", NULL), na,
+               "legacy option 'connector.topic' is not supported", 100, NULL,
+               "Use 'topic' instead.");
+    expect_err(opts("connector.properties.bootstrap.servers", "k:9092", NULL), na,
+               "legacy option 'connector.properties.bootstrap.servers' is not supported", 100,
+               NULL, "Use 'properties.bootstrap.servers' instead.");
+    expect_err(opts("connector.startup-mode", "earliest-offset", NULL), na,
+               "legacy option 'connector.startup-mode' is not supported", 100, NULL,
+               "Use 'scan.startup.mode' instead.");
+    expect_err(opts("connector.table", "t", NULL), na,
+               "legacy option 'connector.table' is not supported", 100, NULL,
+               "Use 'table-name' instead.");
+    expect_err(opts("format.type", "json", NULL), na,
+               "legacy option 'format.type' is not supported", 100, NULL,
+               "Use 'format' = 'json' instead.");
+    expect_err(opts("format.fail-on-missing-field", "true", "format.type", "json", NULL), na,
+               "legacy option 'format.fail-on-missing-field' is not supported", 100, NULL,
+               "Use 'json.fail-on-missing-field' instead (the format's own option).");
+    expect_err(opts("connector.version", "universal", NULL), na,
+               "legacy option 'connector.version' is not supported", 100, NULL,
+               "Remove it (no option replaces it: each connector reads its systems' current "
+               "versions).");
+    expect_err(opts("update-mode", "append", NULL), na,
+               "legacy option 'update-mode' is not supported", 100,
+               "Flink 1.11 replaced the 'connector.type' style of options with 'connector' and "
+               "each connector's own options; Sluice reads only those.",
+               NULL);
+    /* With 'connector', the others are unknown options. */
+    expect_err(opts("connector", "blackhole", "update-mode", "append", NULL),
+               SL_ERR_INVALID_PARAMETER, "unrecognized option 'update-mode' for connector "
+               "'blackhole'", 200, NULL, NULL);
+    /* A secret value is never echoed (only connector.type's and format.type's are). */
+    sl_error err = SL_ERROR_INIT;
+    CHECK_INT(run(opts("connector.password", "hunter2", NULL), &err), -1);
+    CHECK_STR(err.hint, "Use 'password' instead.");
+    CHECK(!strstr(err.message, "hunter2"));
+    sl_error_reset(&err);
+}
+
 static void t_unknown_connector(void)
 {
     expect_err(opts("connector", "kafkaa", NULL), "42704", "connector \"kafkaa\" does not exist",
@@ -697,7 +750,7 @@ static void t_first_error_wins(void)
     sl_error_reset(&err);
 }
 
-SL_TESTS(t_parse_int, t_parse_bool, t_parse_double, t_parse_duration, t_parse_memsize,
+SL_TESTS(t_legacy_options, t_parse_int, t_parse_bool, t_parse_double, t_parse_duration, t_parse_memsize,
          t_valid_tables, t_missing_connector, t_unknown_connector, t_unknown_option,
          t_missing_required, t_duplicate, t_wrong_type, t_format_errors, t_datagen_ok,
          t_datagen_columns, t_datagen_sequence, t_datagen_random, t_csv_check, t_raw_check,

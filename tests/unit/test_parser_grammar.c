@@ -207,6 +207,11 @@ static const char *const corpus[] = {
     "SHOW CONNECTORS",
     "SHOW CREATE TABLE t",
     "SHOW CREATE VIEW v",
+    "SHOW FUNCTIONS",
+    "SHOW USER FUNCTIONS",
+    "DROP FUNCTION IF EXISTS f",
+    "DROP TEMPORARY FUNCTION IF EXISTS `my f`",
+    "DROP TEMPORARY SYSTEM FUNCTION IF EXISTS f",
     "DESCRIBE t",
     "DESC t",
     "EXPLAIN SELECT 1",
@@ -225,6 +230,8 @@ static const char *const corpus[] = {
     "SET TRANSACTION ISOLATION LEVEL READ COMMITTED, READ ONLY NOT DEFERRABLE",
     "SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL SERIALIZABLE",
     "SHOW application_name",
+    "SHOW user",
+    "SHOW user.x",
     "SHOW ALL",
     "SHOW TIME ZONE",
     "SHOW TRANSACTION ISOLATION LEVEL",
@@ -350,6 +357,13 @@ static void t_types(void)
         {"TIMESTAMP WITH LOCAL TIME ZONE", SL_TYPE_TIMESTAMP_LTZ, 6, 0},
         {"TIMESTAMP(3) WITH LOCAL TIME ZONE", SL_TYPE_TIMESTAMP_LTZ, 3, 0},
         {"TIMESTAMP_LTZ", SL_TYPE_TIMESTAMP_LTZ, 6, 0}, {"TIMESTAMP_LTZ(9)", SL_TYPE_TIMESTAMP_LTZ, 9, 0},
+        /* The SQL standard's spellings. */
+        {"CHARACTER", SL_TYPE_CHAR, 1, 0}, {"character(7)", SL_TYPE_CHAR, 7, 0},
+        {"CHARACTER VARYING", SL_TYPE_VARCHAR, SL_MAX_LENGTH, 0},
+        {"CHARACTER VARYING(8)", SL_TYPE_VARCHAR, 8, 0}, {"char varying(3)", SL_TYPE_VARCHAR, 3, 0},
+        {"CHAR VARYING", SL_TYPE_VARCHAR, SL_MAX_LENGTH, 0},
+        {"BINARY VARYING(4)", SL_TYPE_VARBINARY, 4, 0},
+        {"BINARY VARYING", SL_TYPE_VARBINARY, SL_MAX_LENGTH, 0},
     };
     for (size_t i = 0; i < SL_ARRAY_LEN(cases); i++) {
         char sql[128];
@@ -377,6 +391,64 @@ static void t_types(void)
         sl_error err = parse_err(bad[i]);
         CHECK(err.sqlstate[0]);
         CHECK(err.position >= 17 && err.position <= (int)strlen(bad[i]));
+        sl_error_reset(&err);
+    }
+}
+
+/* Flink's function DDL parses in full and is refused with 0A000 at the
+** statement's first keyword; anything else stays a syntax error. */
+static void t_function_ddl(void)
+{
+    static const struct { const char *sql; const char *msg; } refused[] = {
+        {"CREATE FUNCTION f AS 'a.B'", "CREATE FUNCTION is not supported"},
+        {"CREATE TEMPORARY FUNCTION IF NOT EXISTS c.d.f AS 'a.B' LANGUAGE JAVA",
+         "CREATE FUNCTION is not supported"},
+        {"CREATE TEMPORARY SYSTEM FUNCTION f AS 'm.f' LANGUAGE PYTHON",
+         "CREATE FUNCTION is not supported"},
+        {"CREATE FUNCTION f AS 'a.B' LANGUAGE SCALA USING JAR 'x.jar', JAR 'y.jar'",
+         "CREATE FUNCTION is not supported"},
+        {"ALTER FUNCTION d.f AS 'a.C'", "ALTER FUNCTION is not supported"},
+        {"ALTER TEMPORARY SYSTEM FUNCTION IF EXISTS f AS 'a.C' LANGUAGE JAVA",
+         "ALTER FUNCTION is not supported"},
+        {"DROP FUNCTION f", "DROP FUNCTION is not supported"},
+        {"DROP TEMPORARY FUNCTION c.d.f", "DROP FUNCTION is not supported"},
+        {"drop temporary system function f", "DROP FUNCTION is not supported"},
+    };
+    for (size_t i = 0; i < SL_ARRAY_LEN(refused); i++) {
+        char sql[160];
+        snprintf(sql, sizeof sql, "SELECT 1; %s; SELECT 2", refused[i].sql);
+        sl_error err = parse_err(sql);
+        CHECK_STR(err.sqlstate, SL_ERR_NOT_SUPPORTED);
+        CHECK_STR(err.message, refused[i].msg);
+        CHECK_INT(err.position, 10);
+        CHECK(err.detail && strstr(err.detail, "Java, Scala or Python"));
+        CHECK(err.hint && strstr(err.hint, "SHOW FUNCTIONS"));
+        sl_error_reset(&err);
+    }
+    /* DROP ... IF EXISTS: the no-op statement (the name's last part). */
+    static const struct { const char *sql; bool temp; int system; } drops[] = {
+        {"DROP FUNCTION IF EXISTS f", false, 0},
+        {"DROP TEMPORARY FUNCTION IF EXISTS c.d.f", true, 0},
+        {"drop temporary system function if exists `f`", true, 1},
+    };
+    for (size_t i = 0; i < SL_ARRAY_LEN(drops); i++) {
+        sl_stmt *s = parse1(drops[i].sql);
+        REQUIRE(s);
+        CHECK_INT(s->kind, SL_STMT_DROP_FUNCTION);
+        CHECK_STR(s->name, "f");
+        CHECK(s->if_exists);
+        CHECK_INT(s->temporary, drops[i].temp);
+        CHECK_INT(s->sub, drops[i].system);
+        sl_stmt_free(s);
+    }
+    static const char *const syntax[] = {
+        "CREATE FUNCTION f", "CREATE FUNCTION f AS x", "CREATE FUNCTION f AS 'a' USING 'x.jar'",
+        "DROP FUNCTION", "ALTER FUNCTION f", "CREATE SYSTEM FUNCTION f AS 'a'",
+        "CREATE FUNCTION f AS 'a' USING JAR 'x', 'y'",
+    };
+    for (size_t i = 0; i < SL_ARRAY_LEN(syntax); i++) {
+        sl_error err = parse_err(syntax[i]);
+        CHECK_STR(err.sqlstate, SL_ERR_SYNTAX);
         sl_error_reset(&err);
     }
 }
@@ -916,6 +988,14 @@ static void t_nonreserved_names(void)
     CHECK_STR(s->query->from->name, "data");
     CHECK_STR(s->query->from->alias, "job");
     sl_stmt_free(s);
+    /* The function DDL's and type spellings' keywords, as names and aliases. */
+    s = parse1("SELECT function, functions, language, jar, system, using, varying, character "
+               "FROM function AS language");
+    REQUIRE(s);
+    CHECK_STR(item_expr(s, 7)->text, "character");
+    CHECK_STR(s->query->from->name, "function");
+    CHECK_STR(s->query->from->alias, "language");
+    sl_stmt_free(s);
     /* Identifiers keep their case; keywords do not care. */
     s = parse1("select MyCol from MyTable");
     REQUIRE(s);
@@ -986,6 +1066,8 @@ static void t_utility(void)
         {"SHOW JOBS", SL_SHOW_JOBS, NULL}, {"SHOW CONNECTORS", SL_SHOW_CONNECTORS, NULL},
         {"SHOW CREATE TABLE t", SL_SHOW_CREATE_TABLE, "t"},
         {"SHOW CREATE VIEW `v`", SL_SHOW_CREATE_VIEW, "v"},
+        {"SHOW FUNCTIONS", SL_SHOW_FUNCTIONS, NULL},
+        {"show user functions", SL_SHOW_USER_FUNCTIONS, NULL},
     };
     for (size_t i = 0; i < SL_ARRAY_LEN(shows); i++) {
         s = parse1(shows[i].sql);
@@ -1080,7 +1162,7 @@ static void t_public_builders(void)
     sl_expr_free(sl_expr_unary(SL_OP_NOT, NULL, 4));
 }
 
-SL_TESTS(t_roundtrip_all, t_create_table, t_types, t_ddl_misc, t_insert_and_sets,
+SL_TESTS(t_roundtrip_all, t_create_table, t_types, t_function_ddl, t_ddl_misc, t_insert_and_sets,
          t_select_clauses, t_union_and_nesting, t_from_and_joins, t_window_tvf, t_precedence,
          t_expr_forms, t_literals, t_nonreserved_names, t_utility, t_multi_statements,
          t_public_builders)
