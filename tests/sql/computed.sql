@@ -28,11 +28,12 @@ CREATE TABLE totals (auction BIGINT, n BIGINT, doubled AS n * 2, best INT)
   WITH ('connector' = 'filesystem', 'path' = '@TMP@/totals', 'format' = 'csv');
 INSERT INTO totals SELECT auction, auction * 10, price FROM bids WHERE auction = 3;
 INSERT INTO totals (best, auction) SELECT price, auction FROM bids WHERE bidder = 'p';
-SELECT * FROM totals;
+SELECT * FROM totals WHERE auction = 3;
+SELECT * FROM totals WHERE auction = 7;
 -- The file holds the physical columns only.
 CREATE TABLE totals_raw (auction BIGINT, n BIGINT, best INT)
   WITH ('connector' = 'filesystem', 'path' = '@TMP@/totals', 'format' = 'csv');
-SELECT * FROM totals_raw;
+SELECT * FROM totals_raw WHERE auction = 3;
 -- Errors.
 -- a computed column in an INSERT column list
 INSERT INTO totals (auction, doubled) VALUES (1, 2);
