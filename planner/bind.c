@@ -152,6 +152,13 @@ static int sl__computed_hook(sl_bind_ctx *ctx, const sl_expr *e, sl_bexpr **out)
                      "cannot use subquery in a computed column expression");
         return -1;
     }
+    if (e->kind == SL_EXPR_FUNC && e->text && sl_strcasecmp(e->text, "PROCTIME") == 0) {
+        sl_error_set(ctx->err, SL_ERR_NOT_SUPPORTED, e->pos,
+                     "processing-time attributes (PROCTIME()) are not supported");
+        sl_error_hint(ctx->err, "Declare an event-time attribute: a TIMESTAMP(3) column with a "
+                                "WATERMARK.");
+        return -1;
+    }
     if (e->kind != SL_EXPR_COLUMN || e->qualifier)
         return 0;
     for (int i = 0; i < sl_list_len(def->columns); i++) {

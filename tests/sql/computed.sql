@@ -34,6 +34,17 @@ SELECT * FROM totals WHERE auction = 7;
 CREATE TABLE totals_raw (auction BIGINT, n BIGINT, best INT)
   WITH ('connector' = 'filesystem', 'path' = '@TMP@/totals', 'format' = 'csv');
 SELECT * FROM totals_raw WHERE auction = 3;
+-- A job over the computed rowtime into files; the same statement again is the
+-- same job: it resumes at its end (the projection has no state) and writes
+-- nothing twice.
+CREATE TABLE per_window (window_start TIMESTAMP(3), n BIGINT, top BIGINT)
+  WITH ('connector' = 'filesystem', 'path' = '@TMP@/per_window', 'format' = 'csv');
+INSERT INTO per_window SELECT window_start, COUNT(*), MAX(cost)
+  FROM TABLE(TUMBLE(TABLE bids, DESCRIPTOR(ts), INTERVAL '5' SECOND)) GROUP BY window_start, window_end;
+SELECT * FROM per_window;
+INSERT INTO per_window SELECT window_start, COUNT(*), MAX(cost)
+  FROM TABLE(TUMBLE(TABLE bids, DESCRIPTOR(ts), INTERVAL '5' SECOND)) GROUP BY window_start, window_end;
+SELECT COUNT(*) AS n FROM per_window;
 -- Errors.
 -- a computed column in an INSERT column list
 INSERT INTO totals (auction, doubled) VALUES (1, 2);
@@ -53,6 +64,10 @@ CREATE TABLE e5 (a INT, b AS NOPE(a)) WITH ('connector' = 'datagen');
 CREATE TABLE e6 (a INT, b AS a + 1, PRIMARY KEY (b) NOT ENFORCED) WITH ('connector' = 'datagen');
 -- a watermark on a computed column that is not a timestamp
 CREATE TABLE e7 (a INT, b AS a + 1, WATERMARK FOR b AS b) WITH ('connector' = 'datagen');
+-- a window function
+CREATE TABLE e9 (a INT, b AS ROW_NUMBER() OVER (ORDER BY a)) WITH ('connector' = 'datagen');
+-- a processing-time attribute (not supported)
+CREATE TABLE e10 (a INT, p AS PROCTIME()) WITH ('connector' = 'datagen');
 -- a duplicate name
 CREATE TABLE e8 (a INT, a AS 1) WITH ('connector' = 'datagen');
 SHOW TABLES;
