@@ -1161,6 +1161,21 @@ sl__telem *sl__column_elem(sl__parse *p, sl__tok name, sl__ty ty, bool not_null,
     return e;
 }
 
+/* A computed column `name AS expr`: its type is the expression's (bind.c). */
+sl__telem *sl__computed_elem(sl__parse *p, sl__tok name, sl_expr *x, sl__tok comment)
+{
+    sl__telem *e = sl_calloc(1, sizeof(*e));
+    e->pk_pos = -1;
+    e->wm_pos = -1;
+    e->col = sl_calloc(1, sizeof(*e->col));
+    e->col->name = sl__name(p, name);
+    e->col->pos = name.pos;
+    e->col->type_pos = x ? x->pos : name.pos;
+    e->col->comment = comment.z ? sl__unquote(p, comment) : NULL;
+    e->col->expr = x;
+    return e;
+}
+
 sl__telem *sl__pk_elem(sl__parse *p, sl__tok primary, sl_list *cols, bool enforced)
 {
     if (enforced) {

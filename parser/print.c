@@ -695,8 +695,13 @@ static void pr_create_table(pr_ctx *p, const sl_stmt *s)
             sl_strbuf_append(sb, ",\n");
         sl_strbuf_append(sb, "  ");
         pr_ident(p, c->name);
-        sl_strbuf_append_char(sb, ' ');
-        sl_type_format(sb, c->type);
+        if (c->expr) {
+            sl_strbuf_append(sb, " AS ");
+            pr_expr(p, c->expr);
+        } else {
+            sl_strbuf_append_char(sb, ' ');
+            sl_type_format(sb, c->type);
+        }
         if (c->comment) {
             sl_strbuf_append(sb, " COMMENT ");
             pr_string(p, c->comment);

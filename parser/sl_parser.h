@@ -247,6 +247,7 @@ typedef struct sl_column_def {
     sl_type type;  /* type incl. NOT NULL */
     int type_pos;  /* byte offset of the type */
     char *comment; /* COMMENT '..', or NULL */
+    sl_expr *expr; /* computed column: `name AS expr` (type unset), or NULL */
 } sl_column_def;
 
 typedef struct sl_ident {

@@ -112,6 +112,8 @@ telems(A) ::= telems(B) COMMA telem(E).  { A = sl__table_elem(p, B, E); }
 %destructor telem { sl__telem_free($$); }
 telem(A) ::= nm(N) type(T) notnull(X) colpk(K) comment_opt(C).
                                          { A = sl__column_elem(p, N, T, X, K, C); }
+telem(A) ::= nm(N) AS expr(X) comment_opt(C).
+                                         { A = sl__computed_elem(p, N, X, C); }
 telem(A) ::= PRIMARY(K) KEY LP idlist(L) RP enforced(E).
                                          { A = sl__pk_elem(p, K, L, E); }
 telem(A) ::= CONSTRAINT nm PRIMARY(K) KEY LP idlist(L) RP enforced(E).

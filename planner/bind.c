@@ -141,6 +141,59 @@ static bool sl__has_agg(const sl_expr *e)
 ** CREATE TABLE
 */
 
+/* A computed column's expression refers to physical columns only (Flink's
+** rule; PostgreSQL's for generated columns), with no subquery. */
+static int sl__computed_hook(sl_bind_ctx *ctx, const sl_expr *e, sl_bexpr **out)
+{
+    (void)out;
+    const sl_stmt *def = ctx->hook_ctx;
+    if (e->query) {
+        sl_error_set(ctx->err, SL_ERR_NOT_SUPPORTED, e->pos,
+                     "cannot use subquery in a computed column expression");
+        return -1;
+    }
+    if (e->kind == SL_EXPR_FUNC && e->text && sl_strcasecmp(e->text, "PROCTIME") == 0) {
+        sl_error_set(ctx->err, SL_ERR_NOT_SUPPORTED, e->pos,
+                     "processing-time attributes (PROCTIME()) are not supported");
+        sl_error_hint(ctx->err, "Declare an event-time attribute: a TIMESTAMP(3) column with a "
+                                "WATERMARK.");
+        return -1;
+    }
+    if (e->kind != SL_EXPR_COLUMN || e->qualifier)
+        return 0;
+    for (int i = 0; i < sl_list_len(def->columns); i++) {
+        const sl_column_def *c = sl_list_get(def->columns, i);
+        if (c->expr && strcmp(c->name, e->text) == 0) {
+            sl_error_set(ctx->err, "42P17", e->pos,
+                         "cannot use computed column \"%s\" in a computed column expression",
+                         e->text);
+            sl_error_detail(ctx->err, "A computed column can only use physical columns.");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+sl_bexpr *sl_bind_computed(const sl_stmt *def, const sl_column_def *c, sl_error *err)
+{
+    int n = sl_list_len(def->columns), k = 0;
+    sl_scope_col *scols = sl_calloc((size_t)(n ? n : 1), sizeof(sl_scope_col));
+    for (int i = 0; i < n; i++) {
+        const sl_column_def *p = sl_list_get(def->columns, i);
+        if (p->expr)
+            continue;
+        scols[k].name = p->name;
+        scols[k].qualifier = def->name;
+        scols[k++].type = p->type;
+    }
+    sl_scope scope = {k, scols};
+    sl_bind_ctx ctx = {&scope, err, "computed column expressions", sl__computed_hook,
+                       (void *)def, NULL};
+    sl_bexpr *x = sl_bind_expr(&ctx, c->expr);
+    sl_free(scols);
+    return x;
+}
+
 int sl_bind_create_table(sl_binder *b, const sl_stmt *s)
 {
     int n = sl_list_len(s->columns);
@@ -150,7 +203,7 @@ int sl_bind_create_table(sl_binder *b, const sl_stmt *s)
     const char **names = sl_calloc((size_t)n, sizeof(char *));
     sl_type *types = sl_calloc((size_t)n, sizeof(sl_type));
     sl_scope_col *scols = sl_calloc((size_t)n, sizeof(sl_scope_col));
-    int rc = -1;
+    int rc = -1, nphys = n;
     for (int i = 0; i < n; i++) {
         const sl_column_def *c = sl_list_get(s->columns, i);
         for (int j = 0; j < i; j++) {
@@ -160,13 +213,24 @@ int sl_bind_create_table(sl_binder *b, const sl_stmt *s)
                 goto done;
             }
         }
-        if (sl_type_check(c->type, c->type_pos, b->err) != 0)
+        if (!c->expr && sl_type_check(c->type, c->type_pos, b->err) != 0)
             goto done;
         names[i] = c->name;
         types[i] = c->type;
         scols[i].name = c->name;
         scols[i].qualifier = s->name;
         scols[i].type = c->type;
+    }
+    for (int i = 0; i < n; i++) { /* computed columns: their expressions' types */
+        const sl_column_def *c = sl_list_get(s->columns, i);
+        if (!c->expr)
+            continue;
+        sl_bexpr *x = sl_bind_computed(s, c, b->err);
+        if (!x)
+            goto done;
+        types[i] = scols[i].type = x->type;
+        sl_bexpr_free(x);
+        nphys--;
     }
     for (int k = 0; k < sl_list_len(s->primary_key); k++) {
         const sl_ident *id = sl_list_get(s->primary_key, k);
@@ -177,6 +241,12 @@ int sl_bind_create_table(sl_binder *b, const sl_stmt *s)
         if (idx < 0) {
             sl_error_set(b->err, SL_ERR_UNDEFINED_COLUMN, id->pos,
                          "column \"%s\" named in key does not exist", id->name);
+            goto done;
+        }
+        if (((const sl_column_def *)sl_list_get(s->columns, idx))->expr) {
+            sl_error_set(b->err, SL_ERR_INVALID_TABLE_DEF, id->pos,
+                         "a PRIMARY KEY cannot include computed column \"%s\"", id->name);
+            sl_error_detail(b->err, "A PRIMARY KEY must be declared on physical columns.");
             goto done;
         }
         for (int j = 0; j < k; j++) {
@@ -226,7 +296,14 @@ int sl_bind_create_table(sl_binder *b, const sl_stmt *s)
         if (!ok)
             goto done;
     }
-    sl_table_shape shape = {n, names, types, sl_list_len(s->primary_key), NULL};
+    /* The connector sees the physical columns only. */
+    for (int i = 0, k = 0; i < n; i++) {
+        if (((const sl_column_def *)sl_list_get(s->columns, i))->expr)
+            continue;
+        names[k] = names[i];
+        types[k++] = types[i];
+    }
+    sl_table_shape shape = {nphys, names, types, sl_list_len(s->primary_key), NULL};
     static const sl_kvlist empty = {NULL, 0, 0};
     rc = sl_connector_validate(s->options ? s->options : &empty, &shape,
                                s->options_pos >= 0 && s->options ? s->options_pos : s->name_pos,
@@ -291,6 +368,19 @@ static int sl__bind_qualified(sl_binder *b, const sl_from *f, sl__rel *out)
                         f->schema);
 }
 
+/* x with each column reference k replaced by a copy of exprs[k]. */
+static sl_bexpr *sl__subst_cols(sl_bexpr *x, sl_bexpr *const *exprs)
+{
+    if (x->kind == SL_BX_COLUMN) {
+        sl_bexpr *r = sl_bexpr_dup(exprs[x->col]);
+        sl_bexpr_free(x);
+        return r;
+    }
+    for (int i = 0; i < x->nargs; i++)
+        x->args[i] = sl__subst_cols(x->args[i], exprs);
+    return x;
+}
+
 static int sl__bind_named(sl_binder *b, const char *name, int pos, const char *alias, sl__rel *out)
 {
     const sl_view *v = sl_binder_view(b, name);
@@ -335,24 +425,20 @@ static int sl__bind_named(sl_binder *b, const char *name, int pos, const char *a
                         t->connector ? t->connector->name : "?");
         return -1;
     }
+    /* The scan reads the physical columns; a projection right above it
+    ** computes the computed ones, in the declared order. */
+    int wm_phys = t->wm_col >= 0 ? t->all[t->wm_col].phys : -1;
     sl_lp *lp = sl_lp_new(SL_LP_SCAN, NULL);
     lp->pos = pos;
     lp->table = sl_strdup(t->name);
     lp->connector = t->connector;
-    lp->wm_col = t->wm_col;
+    lp->wm_col = wm_phys;
+    if (t->wm_col >= 0)
+        lp->wm_name = sl_strdup(t->all[t->wm_col].name);
     for (int i = 0; i < t->ncols; i++)
-        sl_lp_add_col(lp, t->cols[i].name, t->cols[i].type, i == t->wm_col);
+        sl_lp_add_col(lp, t->cols[i].name, t->cols[i].type, i == wm_phys);
     out->lp = lp;
     sl__rel_scope(out, alias ? alias : name);
-    if (t->wm_col >= 0) {
-        sl_scope scope = sl__scope_of(out);
-        sl_bind_ctx ctx = {&scope, b->err, "WATERMARK", NULL, NULL, b->params};
-        lp->watermark = sl_bind_expr(&ctx, t->def->wm_expr);
-        if (!lp->watermark) {
-            sl__rel_free(out);
-            return -1;
-        }
-    }
     if (t->connector->caps.source_upserts) {
         /* An upsert changelog (the key's row now, or its deletion): what the
         ** rest of the plan reads is its complete form, keyed by the PRIMARY
@@ -360,11 +446,42 @@ static int sl__bind_named(sl_binder *b, const char *name, int pos, const char *a
         sl_lp *norm = sl_lp_new(SL_LP_NORMALIZE, lp);
         norm->pos = pos;
         for (int i = 0; i < t->ncols; i++)
-            sl_lp_add_col(norm, t->cols[i].name, t->cols[i].type, i == t->wm_col);
+            sl_lp_add_col(norm, t->cols[i].name, t->cols[i].type, i == wm_phys);
         norm->keys = sl_calloc((size_t)(t->npk ? t->npk : 1), sizeof(int));
         for (int i = 0; i < t->npk; i++)
             norm->keys[norm->nkeys++] = t->pk[i];
         out->lp = norm;
+    }
+    sl_lp *proj = NULL;
+    if (t->nall > t->ncols) {
+        proj = sl_lp_new(SL_LP_PROJECT, out->lp);
+        proj->pos = pos;
+        out->lp = proj;
+        for (int i = 0; i < t->nall; i++) {
+            const sl_column *c = &t->all[i];
+            sl_bexpr *x = c->phys >= 0 ? sl__colref(c->phys, t->cols[c->phys].type, pos)
+                                       : sl_bind_computed(t->def, sl_list_get(t->def->columns, i),
+                                                          b->err);
+            if (!x) {
+                sl__rel_free(out);
+                return -1;
+            }
+            sl__lp_push_expr(proj, x);
+            sl_lp_add_col(proj, c->name, c->phys >= 0 ? t->cols[c->phys].type : x->type,
+                          i == t->wm_col);
+        }
+        sl__rel_scope(out, alias ? alias : name);
+    }
+    if (t->wm_col >= 0) {
+        sl_scope scope = sl__scope_of(out);
+        sl_bind_ctx ctx = {&scope, b->err, "WATERMARK", NULL, NULL, b->params};
+        sl_bexpr *wm = sl_bind_expr(&ctx, t->def->wm_expr);
+        if (!wm) {
+            sl__rel_free(out);
+            return -1;
+        }
+        /* evaluated on what the source reads: over the physical columns */
+        lp->watermark = proj ? sl__subst_cols(wm, proj->exprs) : wm;
     }
     return 0;
 }
@@ -2301,6 +2418,17 @@ sl_lp *sl_bind_insert(sl_binder *b, const sl_stmt *s)
         for (int c = 0; c < t->ncols; c++)
             if (strcmp(t->cols[c].name, id->name) == 0)
                 target[i] = c;
+        for (int c = 0; target[i] < 0 && c < t->nall; c++) {
+            if (strcmp(t->all[c].name, id->name) == 0) {
+                /* Flink: the target's columns are its physical ones */
+                sl_error_set(b->err, "428C9", id->pos,
+                             "cannot insert into computed column \"%s\"", id->name);
+                sl_error_detail(b->err, "A computed column is not stored: it is computed when "
+                                        "table \"%s\" is read.", t->name);
+                sl_free(target);
+                return NULL;
+            }
+        }
         if (target[i] < 0) {
             sl_error_set(b->err, SL_ERR_UNDEFINED_COLUMN, id->pos,
                          "column \"%s\" of table \"%s\" does not exist", id->name, t->name);

@@ -63,7 +63,12 @@ void sl_table_free(sl_table *t)
         sl_free(t->cols[i].name);
         sl_free(t->cols[i].comment);
     }
+    for (int i = 0; i < t->nall; i++) {
+        sl_free(t->all[i].name);
+        sl_free(t->all[i].comment);
+    }
     sl_free(t->cols);
+    sl_free(t->all);
     sl_free(t->pk);
     sl_stmt_free(t->def);
     sl_free(t->name);
@@ -82,10 +87,10 @@ void sl_view_free(sl_view *v)
 static void sl__table_free_v(void *p) { sl_table_free(p); }
 static void sl__view_free_v(void *p) { sl_view_free(p); }
 
-static int sl__column_index(const sl_table *t, const char *name)
+static int sl__column_index(const sl_column *cols, int n, const char *name)
 {
-    for (int i = 0; i < t->ncols; i++)
-        if (strcmp(t->cols[i].name, name) == 0)
+    for (int i = 0; i < n; i++)
+        if (strcmp(cols[i].name, name) == 0)
             return i;
     return -1;
 }
@@ -100,19 +105,42 @@ sl_table *sl_table_from_def(sl_stmt *def, sl_error *err)
     sl_table *t = sl_calloc(1, sizeof *t);
     t->name = sl_strdup(def->name);
     t->def = def;
-    t->ncols = sl_list_len(def->columns);
-    t->cols = sl_calloc((size_t)(t->ncols ? t->ncols : 1), sizeof(sl_column));
-    for (int i = 0; i < t->ncols; i++) {
+    t->nall = sl_list_len(def->columns);
+    t->all = sl_calloc((size_t)(t->nall ? t->nall : 1), sizeof(sl_column));
+    t->cols = sl_calloc((size_t)(t->nall ? t->nall : 1), sizeof(sl_column));
+    for (int i = 0; i < t->nall; i++) {
         const sl_column_def *c = sl_list_get(def->columns, i);
-        t->cols[i].name = sl_strdup(c->name);
-        t->cols[i].type = c->type;
-        t->cols[i].comment = sl_strdup(c->comment);
+        t->all[i].name = sl_strdup(c->name);
+        t->all[i].type = c->type;
+        t->all[i].comment = sl_strdup(c->comment);
+        t->all[i].expr = c->expr;
+        t->all[i].phys = c->expr ? -1 : t->ncols;
+        if (!c->expr) {
+            t->cols[t->ncols].name = sl_strdup(c->name);
+            t->cols[t->ncols].type = c->type;
+            t->cols[t->ncols].comment = sl_strdup(c->comment);
+            t->cols[t->ncols].phys = t->ncols;
+            t->ncols++;
+        }
+    }
+    /* A computed column's type is its expression's, over the physical columns. */
+    for (int i = 0; i < t->nall; i++) {
+        const sl_column_def *c = sl_list_get(def->columns, i);
+        if (!c->expr)
+            continue;
+        sl_bexpr *x = sl_bind_computed(def, c, err);
+        if (!x) {
+            sl_table_free(t);
+            return NULL;
+        }
+        t->all[i].type = x->type;
+        sl_bexpr_free(x);
     }
     t->npk = sl_list_len(def->primary_key);
     t->pk = sl_calloc((size_t)(t->npk ? t->npk : 1), sizeof(int));
     for (int i = 0; i < t->npk; i++) {
         const sl_ident *id = sl_list_get(def->primary_key, i);
-        t->pk[i] = sl__column_index(t, id->name);
+        t->pk[i] = sl__column_index(t->cols, t->ncols, id->name);
         if (t->pk[i] < 0) {
             sl_error_set(err, SL_ERR_UNDEFINED_COLUMN, id->pos,
                          "column \"%s\" named in key does not exist", id->name);
@@ -121,10 +149,13 @@ sl_table *sl_table_from_def(sl_stmt *def, sl_error *err)
         }
         /* Flink: primary key columns are implicitly NOT NULL. */
         t->cols[t->pk[i]].type.not_null = true;
+        for (int k = 0; k < t->nall; k++)
+            if (t->all[k].phys == t->pk[i])
+                t->all[k].type.not_null = true;
     }
     t->wm_col = -1;
     if (def->wm_column) {
-        t->wm_col = sl__column_index(t, def->wm_column->name);
+        t->wm_col = sl__column_index(t->all, t->nall, def->wm_column->name);
         if (t->wm_col < 0) {
             sl_error_set(err, SL_ERR_UNDEFINED_COLUMN, def->wm_column->pos,
                          "column \"%s\" of the WATERMARK does not exist", def->wm_column->name);

@@ -50,6 +50,7 @@ void sl_lp_free(sl_lp *lp)
     sl_free(lp->order);
     sl_free(lp->table);
     sl_bexpr_free(lp->watermark);
+    sl_free(lp->wm_name);
     for (int r = 0; r < lp->nrows; r++) {
         for (int c = 0; c < lp->ncols; c++)
             sl_bexpr_free(lp->rows[r][c]);
@@ -120,7 +121,7 @@ void sl_lp_describe(sl_strbuf *sb, const sl_lp *lp)
         sl_strbuf_append(sb, "]");
         if (lp->watermark) {
             const char **own = sl__names(lp);
-            sl_strbuf_appendf(sb, ", watermark=[%s, ", own[lp->wm_col]);
+            sl_strbuf_appendf(sb, ", watermark=[%s, ", lp->wm_name);
             sl_bexpr_print(sb, lp->watermark, own);
             sl_strbuf_append(sb, "]");
             sl_free(own);

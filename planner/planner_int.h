@@ -23,15 +23,19 @@ typedef struct sl_column {
     char *name;    /* column name */
     sl_type type;  /* type incl. NOT NULL */
     char *comment; /* COMMENT, or NULL */
+    const sl_expr *expr; /* in sl_table.all: a computed column's expression (in def), or NULL */
+    int phys;      /* in sl_table.all: its index in sl_table.cols, -1 for a computed column */
 } sl_column;
 
 typedef struct sl_table {
     char *name;                    /* table name */
-    int ncols;                     /* number of columns */
-    sl_column *cols;               /* the columns */
+    int ncols;                     /* number of physical columns (what the connector sees) */
+    sl_column *cols;               /* the physical columns */
+    int nall;                      /* number of columns, computed ones included */
+    sl_column *all;                /* every column in declared order (SELECT *, DESCRIBE) */
     int npk;                       /* PRIMARY KEY columns (0 = none) */
-    int *pk;                       /* their column indexes */
-    int wm_col;                    /* WATERMARK column index, -1 = none */
+    int *pk;                       /* their indexes in cols */
+    int wm_col;                    /* WATERMARK column: index in all, -1 = none */
     sl_stmt *def;                  /* the CREATE TABLE statement (canonical; owns options) */
     const sl_connector *connector; /* resolved 'connector' (NULL if no longer registered) */
 } sl_table;
@@ -69,6 +73,10 @@ sl_catalog *sl_catalog_snapshot(const sl_catalog *cat);
 /* Build the in-memory table from a CREATE TABLE statement (structure only:
 ** columns, key, watermark column, connector). Validation is the binder's. */
 sl_table *sl_table_from_def(sl_stmt *def, sl_error *err);
+/* The computed column c of CREATE TABLE def bound over def's physical
+** columns (column k = the k-th physical one): NULL with err set (42703 for a
+** name that is not a physical column, 42803 for an aggregate, ...). */
+sl_bexpr *sl_bind_computed(const sl_stmt *def, const sl_column_def *c, sl_error *err);
 void sl_table_free(sl_table *t);
 void sl_view_free(sl_view *v);
 
@@ -145,7 +153,8 @@ struct sl_lp {
     const sl_connector *connector; /* SCAN / SINK connector */
     const struct sl_sysrel *sysrel; /* SCAN: a catalog relation (syscat.c), or NULL */
     sl_bexpr *watermark;  /* SCAN: watermark expression over its columns, or NULL */
-    int wm_col;           /* SCAN: watermark column, -1 = none */
+    int wm_col;           /* SCAN: watermark column, -1 = none (or a computed one) */
+    char *wm_name;        /* SCAN: the watermark column's name (computed or not), or NULL */
     int window_fn;        /* WINDOW: sl_window_fn */
     int time_col;         /* WINDOW: input column of the descriptor */
     int64_t size_ms;      /* WINDOW: size (CUMULATE: max size) */

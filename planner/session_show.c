@@ -275,30 +275,37 @@ int sl__describe_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *ou
         if (t->wm_col >= 0)
             sl_expr_print(&wm, t->def->wm_expr);
         sl__result_begin(&to, out, 7, cols);
-        for (int i = 0; i < t->ncols; i++) {
-            sl_type ty = t->cols[i].type;
+        for (int i = 0; i < t->nall; i++) {
+            sl_type ty = t->all[i].type;
             bool nn = ty.not_null;
             ty.not_null = false;
             char *tname = sl_type_to_string(ty);
             char *shown = i == t->wm_col ? sl_sprintf("%s *ROWTIME*", tname) : sl_strdup(tname);
             bool in_pk = false;
             for (int k = 0; k < t->npk; k++)
-                in_pk |= t->pk[k] == i;
-            const char *vals[] = {t->cols[i].name,
+                in_pk |= t->pk[k] == t->all[i].phys && t->all[i].phys >= 0;
+            /* Flink: a computed column's extras are `AS expr` */
+            sl_strbuf extras = SL_STRBUF_INIT;
+            if (t->all[i].expr) {
+                sl_strbuf_append(&extras, "AS ");
+                sl_expr_print(&extras, t->all[i].expr);
+            }
+            const char *vals[] = {t->all[i].name,
                                   shown,
                                   nn ? "FALSE" : "TRUE",
                                   in_pk ? sl_strbuf_cstr(&key) : "",
-                                  "",
+                                  t->all[i].expr ? sl_strbuf_cstr(&extras) : "",
                                   i == t->wm_col ? sl_strbuf_cstr(&wm) : "",
-                                  t->cols[i].comment ? t->cols[i].comment : ""};
+                                  t->all[i].comment ? t->all[i].comment : ""};
             sl__result_row(&to, vals);
+            sl_strbuf_free(&extras);
             sl_free(tname);
             sl_free(shown);
         }
         sl_strbuf_free(&key);
         sl_strbuf_free(&wm);
         char tag[32];
-        snprintf(tag, sizeof tag, "DESCRIBE %d", t->ncols);
+        snprintf(tag, sizeof tag, "DESCRIBE %d", t->nall);
         sl__result_complete(out, tag);
         return 0;
     }

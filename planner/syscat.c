@@ -257,7 +257,7 @@ static sl_lp *sl__view_lp(sl_session *s, const sl_view *v)
 
 static int sl__obj_ncols(const sl__obj *o)
 {
-    return o->table ? o->table->ncols : o->vlp ? o->vlp->ncols : 0;
+    return o->table ? o->table->nall : o->vlp ? o->vlp->ncols : 0;
 }
 
 /* Column k of a table or a view: its name, type and comment. */
@@ -265,9 +265,9 @@ static const char *sl__obj_col(const sl__obj *o, int k, sl_type *type, const cha
 {
     *comment = NULL;
     if (o->table) {
-        *type = o->table->cols[k].type;
-        *comment = o->table->cols[k].comment;
-        return o->table->cols[k].name;
+        *type = o->table->all[k].type;
+        *comment = o->table->all[k].comment;
+        return o->table->all[k].name;
     }
     *type = o->vlp->cols[k].type;
     const sl_ident *alias = k < sl_list_len(o->v->def->column_names)
@@ -402,14 +402,14 @@ sl_chunk *sl_sysrel_rows(const sl_sysrel *r, sl_session *s)
                 sl__i(&b, 0);
                 sl__s(&b, o->table->def->comment);
             }
-            for (int k = 0; o->table && k < o->table->ncols; k++) {
-                if (!o->table->cols[k].comment)
+            for (int k = 0; o->table && k < o->table->nall; k++) {
+                if (!o->table->all[k].comment)
                     continue;
                 sl__rowb b = sl__row(&c);
                 sl__i(&b, sl_sysrel_oid(o->schema, o->name));
                 sl__i(&b, sl_sysrel_oid("pg_catalog", "pg_class"));
                 sl__i(&b, k + 1);
-                sl__s(&b, o->table->cols[k].comment);
+                sl__s(&b, o->table->all[k].comment);
             }
         }
         break;
@@ -526,14 +526,14 @@ sl_chunk *sl_sysrel_rows(const sl_sysrel *r, sl_session *s)
     case SL__IS_COLUMNS:
         for (int i = 0; i < objs->n; i++) {
             const sl__obj *o = objs->items[i];
-            for (int k = 0; o->table && k < o->table->ncols; k++) {
+            for (int k = 0; o->table && k < o->table->nall; k++) {
                 sl__rowb b = sl__row(&c);
                 sl__s(&b, "sluice");
                 sl__s(&b, o->schema);
                 sl__s(&b, o->name);
-                sl__s(&b, o->table->cols[k].name);
+                sl__s(&b, o->table->all[k].name);
                 sl__i(&b, k + 1);
-                sl__s(&b, o->table->cols[k].type.not_null ? "NO" : "YES");
+                sl__s(&b, o->table->all[k].type.not_null ? "NO" : "YES");
             }
         }
         break;
@@ -618,9 +618,9 @@ int sl_sysrel_def(void *ctx, int fn, int64_t oid, int64_t arg, sl_strbuf *out)
             }
             break;
         case SL_FN_COL_DESCRIPTION:
-            if (t && oid == rel && arg >= 1 && arg <= t->ncols && t->cols[arg - 1].comment) {
+            if (t && oid == rel && arg >= 1 && arg <= t->nall && t->all[arg - 1].comment) {
                 found = 1;
-                sl_strbuf_append(out, t->cols[arg - 1].comment);
+                sl_strbuf_append(out, t->all[arg - 1].comment);
             }
             break;
         case SL_FN_OBJ_DESCRIPTION:
