@@ -11,7 +11,16 @@ CREATE TABLE bids (auction BIGINT, bidder STRING, price INT,
   WATERMARK FOR ts AS ts - INTERVAL '5' SECOND)
   WITH ('connector' = 'filesystem', 'path' = '@SQLDATA@/bids.csv', 'format' = 'csv');
 DESCRIBE bids;
-SHOW CREATE TABLE bids;
+-- SHOW CREATE of the same shape over a fixed path (the output's width must not
+-- depend on where the repository is checked out).
+CREATE TABLE bids_shape (auction BIGINT, bidder STRING, price INT,
+  cost AS price * 2 + auction COMMENT 'derived',
+  label AS UPPER(bidder) || '-' || CAST(auction AS STRING),
+  bid_time TIMESTAMP(3),
+  ts AS bid_time + INTERVAL '1' SECOND,
+  WATERMARK FOR ts AS ts - INTERVAL '5' SECOND)
+  WITH ('connector' = 'filesystem', 'path' = '/data/bids.csv', 'format' = 'csv');
+SHOW CREATE TABLE bids_shape;
 -- SELECT * includes them, in the declared order.
 SELECT * FROM bids WHERE auction <= 2;
 -- In WHERE and GROUP BY.
