@@ -1141,8 +1141,8 @@ static void sl__stmt_name(sl__parse *p, sl_stmt *s, sl__tok name)
     s->name_pos = name.z ? name.pos : -1;
 }
 
-sl__telem *sl__column_elem(sl__parse *p, sl__tok name, sl__ty ty, bool not_null,
-                           sl__telem *pk, sl__tok comment)
+/* A column element named name with its COMMENT, the rest to be filled. */
+static sl__telem *sl__col_elem_new(sl__parse *p, sl__tok name, sl__tok comment)
 {
     sl__telem *e = sl_calloc(1, sizeof(*e));
     e->pk_pos = -1;
@@ -1150,10 +1150,17 @@ sl__telem *sl__column_elem(sl__parse *p, sl__tok name, sl__ty ty, bool not_null,
     e->col = sl_calloc(1, sizeof(*e->col));
     e->col->name = sl__name(p, name);
     e->col->pos = name.pos;
+    e->col->comment = comment.z ? sl__unquote(p, comment) : NULL;
+    return e;
+}
+
+sl__telem *sl__column_elem(sl__parse *p, sl__tok name, sl__ty ty, bool not_null,
+                           sl__telem *pk, sl__tok comment)
+{
+    sl__telem *e = sl__col_elem_new(p, name, comment);
     e->col->type = ty.t;
     e->col->type.not_null = not_null;
     e->col->type_pos = ty.pos;
-    e->col->comment = comment.z ? sl__unquote(p, comment) : NULL;
     if (pk) {
         e->pk_pos = pk->pk_pos;
         sl__telem_free(pk);
@@ -1164,14 +1171,8 @@ sl__telem *sl__column_elem(sl__parse *p, sl__tok name, sl__ty ty, bool not_null,
 /* A computed column `name AS expr`: its type is the expression's (bind.c). */
 sl__telem *sl__computed_elem(sl__parse *p, sl__tok name, sl_expr *x, sl__tok comment)
 {
-    sl__telem *e = sl_calloc(1, sizeof(*e));
-    e->pk_pos = -1;
-    e->wm_pos = -1;
-    e->col = sl_calloc(1, sizeof(*e->col));
-    e->col->name = sl__name(p, name);
-    e->col->pos = name.pos;
+    sl__telem *e = sl__col_elem_new(p, name, comment);
     e->col->type_pos = x ? x->pos : name.pos;
-    e->col->comment = comment.z ? sl__unquote(p, comment) : NULL;
     e->col->expr = x;
     return e;
 }
