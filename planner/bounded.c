@@ -221,8 +221,6 @@ static sl_chunk *sl__expand(sl__bq *q, const sl_lp *lp)
     return out;
 }
 
-static sl_chunk *sl__run(sl__bq *q, const sl_lp *lp);
-
 /* Element text v of PostgreSQL's array output: quoted when empty, NULL, or
 ** holding braces, commas, quotes, backslashes or white space. */
 static void sl__array_elem(sl_strbuf *sb, const char *v, size_t n)
@@ -282,34 +280,29 @@ static sl_chunk *sl__apply(sl__bq *q, const sl_lp *lp)
             out = NULL;
             break;
         }
-        if (lp->join_type == SL_JOIN_SINGLE) {
-            int d = sl_chunk_append_row(out, SL_ROW_INSERT);
-            for (int c = 0; c < nin; c++)
-                sl_chunk_set_from(out, c, d, in, c, r);
+        int d = sl_chunk_append_row(out, SL_ROW_INSERT);
+        for (int c = 0; c < nin; c++)
+            sl_chunk_set_from(out, c, d, in, c, r);
+        if (lp->join_type == SL_JOIN_SINGLE) { /* its one value, or NULL */
             if (rows->nrows == 1)
                 sl_chunk_set_from(out, nin, d, rows, 0, 0);
             else
                 sl_chunk_set_null(out, nin, d);
-            sl_chunk_free(rows);
-            sl_lp_free(slp);
-            continue;
+        } else { /* ARRAY(subquery): the array text of its rows */
+            sl_strbuf_reset(&arr);
+            sl_strbuf_append_char(&arr, '{');
+            for (int k = 0; k < rows->nrows; k++) {
+                if (k > 0)
+                    sl_strbuf_append_char(&arr, ',');
+                sl_strbuf_reset(&el);
+                if (sl_value_format_tz(&el, &rows->cols[0], k, q->env.tz))
+                    sl__array_elem(&arr, el.buf ? el.buf : "", el.len);
+                else
+                    sl_strbuf_append(&arr, "NULL");
+            }
+            sl_strbuf_append_char(&arr, '}');
+            sl_chunk_set_str(out, nin, d, arr.buf, arr.len);
         }
-        sl_strbuf_reset(&arr);
-        sl_strbuf_append_char(&arr, '{');
-        for (int k = 0; k < rows->nrows; k++) {
-            if (k > 0)
-                sl_strbuf_append_char(&arr, ',');
-            sl_strbuf_reset(&el);
-            if (sl_value_format_tz(&el, &rows->cols[0], k, q->env.tz))
-                sl__array_elem(&arr, el.buf ? el.buf : "", el.len);
-            else
-                sl_strbuf_append(&arr, "NULL");
-        }
-        sl_strbuf_append_char(&arr, '}');
-        int d = sl_chunk_append_row(out, SL_ROW_INSERT);
-        for (int c = 0; c < nin; c++)
-            sl_chunk_set_from(out, c, d, in, c, r);
-        sl_chunk_set_str(out, nin, d, arr.buf, arr.len);
         sl_chunk_free(rows);
         sl_lp_free(slp);
     }
