@@ -710,6 +710,54 @@ typedef struct sl_dedup_spec {
 } sl_dedup_spec;
 int sl_dedup_new(const sl_dedup_spec *spec, sl_operator **out, sl_error *err);
 
+/* Streaming join of two inputs (op_stream_join.c): Flink's regular join
+** (StreamingJoinOperator) and, with `interval`, its interval join
+** (RowTimeIntervalJoin). Both inputs arrive on one stream as a tagged
+** union, hashed by the keys to the join's tasks:
+**
+**   column 0                 the side: INT 0 = left row, 1 = right row
+**   columns 1 .. nkeys       the equality keys (both sides' values in one type)
+**   next nl columns          the left side's columns (NULL in a right row)
+**   next nr columns          the right side's columns (NULL in a left row)
+**
+** Output = the left columns then the right columns (nl + nr). Rows match
+** when their keys are equal and not NULL (SQL `=`; NULL never matches) and
+** cond, over the output row, is TRUE.
+**
+** Regular join: each side's rows are kept per key (a multiset: a row and
+** how many times it is there); inputs may be updating (+I/+U add a row,
+** -U/-D remove one equal row). INNER emits +I for each match of an added
+** row and -D for each match of a removed one; LEFT/RIGHT/FULL emit the
+** null-padded row of an outer-side row without matches, retracted (-D) when
+** its first match arrives and emitted again (+I) when its last match goes,
+** as Flink does. ttl_ms > 0: a row not touched for that long (processing
+** time) is forgotten (table.exec.state.ttl).
+**
+** Interval join (append-only inputs, output append-only): additionally
+** lower_ns <= left.time - right.time <= upper_ns (ltime / rtime: columns
+** among each side's own columns, event time in ns). A row is dropped from
+** state once the watermark shows no row of the other side can still match
+** it; an outer side's row that never matched is emitted null-padded then.
+** Rows behind the watermark are handled as Flink does (late_rows counts the
+** rows dropped). */
+typedef struct sl_join_spec {
+    int in_ncols;             /* 1 + nkeys + nl + nr */
+    const sl_type *in_types;  /* their types */
+    int nkeys;                /* equality keys (>= 1) */
+    int nl, nr;               /* columns of each side */
+    int type;                 /* SL_JOIN_INNER, SL_JOIN_LEFT, SL_JOIN_RIGHT, SL_JOIN_FULL */
+    const sl_bexpr *cond;     /* residual condition over the output row, or NULL */
+    int64_t ttl_ms;           /* state retention; 0 = forever (regular join) */
+    int64_t (*now)(void *ctx);/* processing-time clock (ns) for ttl_ms; NULL = real */
+    void *now_ctx;            /* for now */
+    const sl_tz *tz;          /* the job's time zone for cond (sl_eval_env.tz); NULL = UTC */
+    bool interval;            /* an interval join */
+    int ltime, rtime;         /* interval: time column among the left / right columns */
+    int64_t lower_ns;         /* interval: smallest left.time - right.time (inclusive) */
+    int64_t upper_ns;         /* interval: largest left.time - right.time (inclusive) */
+} sl_join_spec;
+int sl_join_new(const sl_join_spec *spec, sl_operator **out, sl_error *err);
+
 /* Hash of the key columns of every row of c (NULL-aware; equal keys hash
 ** equal: -0.0 = 0.0, every NaN alike). out has c->nrows entries. Used by
 ** hash exchanges and by the aggregation's key table. */
