@@ -215,11 +215,11 @@ static void sl__job(const char *dir, long keys, long rows)
     probe->ops->free(probe);
     sl_group_agg_spec agg = {2, sl__in_types, 1, sl__keys, 2, sl__calls, 0, NULL, NULL};
     sl_step_spec step = {NULL, sl__create_agg, &agg, "GroupAggregate", 3, out_types};
-    sl_stage_spec stage = {SL_EXCHANGE_HASH, 1, sl__keys, 1, 1, &step};
+    sl_stage_spec stage = {SL_EXCHANGE_HASH, 1, sl__keys, 1, 1, &step, 0};
     sl_input_spec input = {sl_connector_find("datagen")->create_source,
                            {.options = src_opts, .ncols = 2, .names = in_names,
                             .types = sl__in_types, .parallelism = 1, .table = "gen"},
-                           NULL, 0, NULL};
+                           NULL, 0, NULL, 0};
     sl__chk_times times = {0};
     sl_job_spec spec = {
         .name = "bench-state-job",

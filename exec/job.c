@@ -142,6 +142,7 @@ typedef struct sl__task {
     uint8_t *lane_blocked;    /* barrier seen per lane (alignment) */
     uint8_t *lane_idle;       /* IDLE seen per lane, and nothing since */
     int64_t last_rows_ns;     /* input task: when its source last gave rows */
+    int from;                 /* stage task: the first task of a layer feeding it */
     int nsplits;              /* input task: splits its source reported (0: one split) */
     int64_t *split_wm;        /* each one's largest WATERMARK value (INT64_MIN: none yet) */
     int64_t *split_ns;        /* when each one last gave rows (or became known) */
@@ -1057,6 +1058,8 @@ static void sl__layout(const sl_job_spec *job, sl_strbuf *sb)
             sl_strbuf_appendf(sb, "%sinput %d parallelism %d:", pre, i, spec->parallelism);
             for (int x = 0; x < in->nsteps; x++)
                 sl_strbuf_appendf(sb, " %s", sl_step_name(&in->steps[x]));
+            if (in->to)
+                sl_strbuf_appendf(sb, " -> stage %d", in->to - 1);
             sl_strbuf_appendf(sb, "\n");
         }
         for (int g = 0; g < spec->nstages; g++) {
@@ -1068,6 +1071,8 @@ static void sl__layout(const sl_job_spec *job, sl_strbuf *sb)
             sl_strbuf_appendf(sb, "):");
             for (int x = 0; x < st->nsteps; x++)
                 sl_strbuf_appendf(sb, " %s", sl_step_name(&st->steps[x]));
+            if (st->to)
+                sl_strbuf_appendf(sb, " -> stage %d", st->to - 1);
             sl_strbuf_appendf(sb, "\n");
         }
     }
@@ -1110,12 +1115,41 @@ static int sl__build_pipeline(sl__job *j, int k, sl__task *tasks, sl_error *err)
             t->subtask = s;
             snprintf(t->name, sizeof t->name, "%sst%d.%d", pre, g, s);
         }
-    /* First task of each stage, and the number of upstream tasks. */
-    int first = nin, upstream = nin;
-    sl__task *last_first = tasks; /* first task of the last layer */
-    int last_n = nin;
-    for (int g = 0; g < spec->nstages; g++) {
-        int np = spec->stages[g].parallelism;
+    /* The layers: inputs 0..ninputs-1, then stages. Each sends its rows to
+    ** one later stage (`to`, by default the next); the last stage (the
+    ** inputs when there is none) has the sink. */
+    int nlayers = spec->ninputs + spec->nstages;
+    int *lfirst = sl_calloc((size_t)nlayers + 1, sizeof(int)); /* first task of each */
+    int *lcount = sl_calloc((size_t)nlayers + 1, sizeof(int)); /* its tasks */
+    int *lto = sl_calloc((size_t)nlayers + 1, sizeof(int));    /* stage it feeds, -1 = sink */
+    for (int l = 0, at = 0; l < nlayers; l++) {
+        bool in = l < spec->ninputs;
+        int g = in ? -1 : l - spec->ninputs;
+        lfirst[l] = at;
+        lcount[l] = in ? p : spec->stages[g].parallelism;
+        at += lcount[l];
+        int to = in ? spec->inputs[l].to : spec->stages[g].to;
+        lto[l] = to > 0 ? to - 1 : g + 1 < spec->nstages ? g + 1 : -1;
+        if (!spec->nstages)
+            lto[l] = -1;
+    }
+    int rc = 0;
+    for (int l = 0; l < nlayers && rc == 0; l++) {
+        int g = l - spec->ninputs;
+        if (lto[l] >= spec->nstages || (lto[l] >= 0 && lto[l] <= g) ||
+            (lto[l] < 0 && spec->nstages && g != spec->nstages - 1))
+            rc = sl_error_set(err, SL_ERR_INTERNAL, -1, "a job's layer %d feeds no later stage", l);
+    }
+    for (int g = 0; g < spec->nstages && rc == 0; g++) {
+        int np = spec->stages[g].parallelism, upstream = 0;
+        for (int l = 0; l < nlayers; l++)
+            if (lto[l] == g)
+                upstream += lcount[l];
+        if (!upstream) {
+            rc = sl_error_set(err, SL_ERR_INTERNAL, -1, "stage %d of a job has no input", g);
+            break;
+        }
+        int first = lfirst[spec->ninputs + g];
         for (int s = 0; s < np; s++) {
             sl__task *t = &tasks[first + s];
             t->nlanes = upstream;
@@ -1126,27 +1160,39 @@ static int sl__build_pipeline(sl__job *j, int k, sl__task *tasks, sl_error *err)
             t->lane_idle = sl_calloc((size_t)upstream, 1);
             for (int l = 0; l < upstream; l++)
                 t->lane_wm[l] = INT64_MIN;
+            t->from = -1;
         }
-        /* Wire the previous layer's tasks to this stage. */
-        int prev_first = g == 0 ? 0 : first - spec->stages[g - 1].parallelism;
-        for (int u = 0; u < upstream; u++) {
-            sl__task *t = &tasks[prev_first + u];
-            t->next = &spec->stages[g];
-            t->ndest = np;
-            t->dest = sl_calloc((size_t)np, sizeof(sl_channel *));
-            for (int s = 0; s < np; s++)
-                t->dest[s] = tasks[first + s].chan;
-            t->lane = u;
-            t->buf = sl_calloc((size_t)np, sizeof(sl_chunk *));
-            t->hashes = sl_calloc(SL_CHUNK_ROWS, sizeof(uint64_t));
-            t->sel = sl_calloc(SL_CHUNK_ROWS, sizeof(int));
-            t->sel_cap = SL_CHUNK_ROWS;
+        /* Wire the tasks of the layers feeding this stage to it, one lane each. */
+        int lane = 0;
+        for (int l = 0; l < nlayers; l++) {
+            if (lto[l] != g)
+                continue;
+            if (tasks[first].from < 0)
+                for (int s = 0; s < np; s++)
+                    tasks[first + s].from = lfirst[l];
+            for (int u = 0; u < lcount[l]; u++) {
+                sl__task *t = &tasks[lfirst[l] + u];
+                t->next = &spec->stages[g];
+                t->ndest = np;
+                t->dest = sl_calloc((size_t)np, sizeof(sl_channel *));
+                for (int s = 0; s < np; s++)
+                    t->dest[s] = tasks[first + s].chan;
+                t->lane = lane++;
+                t->buf = sl_calloc((size_t)np, sizeof(sl_chunk *));
+                t->hashes = sl_calloc(SL_CHUNK_ROWS, sizeof(uint64_t));
+                t->sel = sl_calloc(SL_CHUNK_ROWS, sizeof(int));
+                t->sel_cap = SL_CHUNK_ROWS;
+            }
         }
-        last_first = &tasks[first];
-        last_n = np;
-        upstream = np;
-        first += np;
     }
+    /* The sink's tasks: the last stage's, or every input's. */
+    sl__task *last_first = spec->nstages ? &tasks[lfirst[nlayers - 1]] : tasks;
+    int last_n = spec->nstages ? lcount[nlayers - 1] : nin;
+    sl_free(lfirst);
+    sl_free(lcount);
+    sl_free(lto);
+    if (rc != 0)
+        return -1;
     if (spec->limit >= 0 && last_n > 1)
         return sl_error_set(err, SL_ERR_INTERNAL, -1, "a LIMIT needs a single sink task");
     /* Chains, sources, sinks. */
@@ -1179,15 +1225,14 @@ static int sl__build_pipeline(sl__job *j, int k, sl__task *tasks, sl_error *err)
             }
         } else {
             const sl_stage_spec *st = &spec->stages[t->stage];
-            /* The columns arriving: what the previous layer's chains produce. */
-            int prev = 0;
-            if (t->stage > 0) {
-                prev = nin;
-                for (int g = 0; g < t->stage - 1; g++)
-                    prev += spec->stages[g].parallelism;
-            }
-            t->in_ncols = tasks[prev].out_ncols;
-            t->in_types = tasks[prev].out_types;
+            /* The columns arriving: what the chains of a layer feeding it
+            ** produce (an earlier one: its chains are open). */
+            t->in_ncols = tasks[t->from].out_ncols;
+            t->in_types = tasks[t->from].out_types;
+            for (int u = 0; u < i; u++)
+                if (tasks[u].next == st && tasks[u].out_ncols != t->in_ncols)
+                    return sl_error_set(err, SL_ERR_INTERNAL, -1,
+                                        "the inputs of stage %d differ in columns", t->stage);
             t->nsteps = st->nsteps;
             t->specs = st->steps;
         }

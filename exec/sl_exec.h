@@ -775,6 +775,12 @@ void sl_chunk_hash_keys(const sl_chunk *c, int nkeys, const int *keys, uint64_t 
 **   sink     chained at the end of the last stage's tasks (of the inputs'
 **            when there is no stage): one sink instance per task.
 **
+** The layers (inputs and stages) form a tree towards the sink: each sends
+** its rows to one later stage (`to`; by default the next), and a stage
+** that several layers feed (a join: both its sides) receives from all
+** their tasks, one lane each, in the order inputs then stages. Every layer
+** feeding one stage produces the same column types.
+**
 ** Event time: each source task's watermark is the largest WATERMARK
 ** expression value it has seen, advanced after each chunk it polls; a task
 ** after an exchange has the smallest watermark of its inputs (an input that
@@ -892,6 +898,8 @@ typedef struct sl_input_spec {
                                           columns, or NULL (no event time) */
     int nsteps;                        /* steps chained to the source */
     const sl_step_spec *steps;         /* them, applied in order */
+    int to;                            /* the stage its rows go to, as index + 1; 0 = the
+                                          first stage (or the sink when there is none) */
 } sl_input_spec;
 
 typedef enum sl_exchange {
@@ -907,6 +915,8 @@ typedef struct sl_stage_spec {
     int parallelism;            /* tasks (SINGLE: 1) */
     int nsteps;                 /* steps of each task */
     const sl_step_spec *steps;  /* them */
+    int to;                     /* the stage its rows go to, as index + 1 (a later one);
+                                   0 = the next stage (the sink after the last) */
 } sl_stage_spec;
 
 typedef struct sl_job_stats {

@@ -330,6 +330,7 @@ static int sl__analyze(sl_lp *lp, sl_error *err)
 
 int sl_lp_analyze(sl_lp *lp, sl_error *err)
 {
+    sl_lp_plan_joins(lp);
     sl__mark_ranks(lp);
     return sl__analyze(lp, err);
 }

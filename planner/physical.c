@@ -1,18 +1,24 @@
 /*
 ** physical.c — from a logical plan to a job the runtime runs (sl_job_spec).
 **
-** The graph (see the job section of exec/sl_exec.h):
+** The graph (see the job section of exec/sl_exec.h) is built bottom-up
+** from the plan (sl__frag_build): every node's output is produced by a set
+** of layers (inputs or one stage), and
 **
-**   inputs   every table scan under the query (several under UNION ALL),
-**            with the stateless nodes above it chained into the reading
-**            task: Filter and Project (calc steps: a Filter and the Project
-**            above it share one, so a projection never sees a row the
-**            filter removed), WindowTableFunction, the UNION's CAST to its
-**            column types;
+**   inputs   every table scan under the query (several under UNION ALL and
+**            joins), with the stateless nodes above it chained into the
+**            reading task: Filter and Project (calc steps: a Filter and the
+**            Project above it share one, so a projection never sees a row
+**            the filter removed), WindowTableFunction, the UNION's CAST to
+**            its column types;
 **   stages   each stateful node starts one, after a hash exchange by its
 **            keys (all rows to one task when it has none): Aggregate (group
-**            or window aggregation), Deduplicate; the stateless nodes above
-**            it join its stage;
+**            or window aggregation), Deduplicate; a join starts one that
+**            both its sides feed: each side's rows are projected onto one
+**            tagged row (side, keys, left columns, right columns — see
+**            sl_join_spec) and hashed by the keys (the AND-ed equalities of
+**            its condition between the sides; without any, one task); the
+**            stateless nodes above join the stage;
 **   sink     chained to the last tasks. An INSERT's last step maps the
 **            query's columns onto the table's (by its column list, NULL for
 **            columns left out, CAST where assignable but not equal — under
@@ -24,8 +30,8 @@
 **            adds an exchange when it differs.
 **
 ** Every input runs at 'parallelism.default'. The scan's WATERMARK
-** expression becomes its input's watermark. Any other operator (joins,
-** Top-N, ORDER BY) is refused with 0A000 until the runtime runs it.
+** expression becomes its input's watermark. Any other operator (Top-N,
+** ORDER BY) is refused with 0A000 until the runtime runs it.
 **
 ** Main routines: sl_physical_build, sl_physical_spec, sl_physical_free,
 ** sl_lp_agg_spec (an aggregation's exec spec, also for bounded.c).
@@ -37,6 +43,7 @@
 
 struct sl_physical {
     sl_job_spec spec;        /* the job */
+    sl_list *joins;          /* sl_join_spec* made here (their tz follows spec.tz) */
     sl_list *owned_exprs;    /* sl_bexpr* built here (casts, the final mapping) */
     sl_list *owned_arrays;   /* arrays owned here */
     sl_tz *tz;               /* the job's time zone (spec.tz), owned */
@@ -66,6 +73,7 @@ void sl_physical_free(sl_physical *p)
         return;
     sl_list_free(p->owned_exprs, sl__bexpr_free_v);
     sl_list_free(p->owned_arrays, sl_free);
+    sl_list_free(p->joins, NULL);
     sl_tz_free(p->tz);
     sl_free(p);
 }
@@ -75,6 +83,8 @@ void sl_physical_set_tz(sl_physical *p, sl_tz *tz)
     sl_tz_free(p->tz);
     p->tz = tz;
     p->spec.tz = tz;
+    for (int i = 0; i < p->joins->n; i++)
+        ((sl_join_spec *)p->joins->items[i])->tz = tz;
 }
 
 sl_job_spec *sl_physical_spec(sl_physical *p)
@@ -89,7 +99,7 @@ static int sl__not_yet(const sl_lp *lp, sl_error *err)
     sl_error_set(err, SL_ERR_NOT_SUPPORTED, lp->pos, "the runtime cannot run this query yet");
     sl_error_detail(err,
                     "It needs %s; the runtime runs scans, filters, projections, window "
-                    "functions, aggregations and deduplication so far.",
+                    "functions, aggregations, joins and deduplication so far.",
                     sl_strbuf_cstr(&sb));
     sl_error_hint(err, "Use EXPLAIN to see the plan.");
     sl_strbuf_free(&sb);
@@ -404,61 +414,6 @@ static int sl__add_steps(sl_physical *p, sl__chain *chain, const sl_lp *below,
     return 0;
 }
 
-/* One input being collected: its scan and the stateless nodes above it. */
-typedef struct sl__branch {
-    const sl_lp *scan;     /* the table scan */
-    const sl_lp **nodes;   /* bottom-up */
-    int n;                 /* nodes */
-} sl__branch;
-
-/* Collect the inputs under node n (a SCAN, or UNION ALL of inputs with
-** stateless nodes between), each with the nodes `above` (bottom-up) added
-** on top; a UNION crossed on the way stays in the list (its cast). */
-static int sl__collect(sl_physical *p, const sl_lp *n, const sl_lp **above, int nabove,
-                       sl_list *branches, sl_error *err)
-{
-    int depth = 0;
-    for (const sl_lp *m = n; m->kind != SL_LP_SCAN && m->kind != SL_LP_UNION; m = m->input) {
-        if (!m->input || m->kind == SL_LP_JOIN)
-            return sl__not_yet(m, err);
-        if (sl__stateful(m)) {
-            sl_error_set(err, SL_ERR_NOT_SUPPORTED, m->pos,
-                         "the runtime cannot run an aggregation or deduplication inside one "
-                         "input of UNION ALL yet");
-            sl_error_hint(err, "Aggregate after the UNION ALL, or write the inputs into one "
-                               "table with separate INSERT jobs.");
-            return -1;
-        }
-        depth++;
-    }
-    const sl_lp *m = n;
-    for (int k = 0; k < depth; k++)
-        m = m->input;
-    int u = m->kind == SL_LP_UNION; /* the UNION's cast comes first */
-    int total = u + depth + nabove;
-    const sl_lp **nodes = sl__own(p, sl_calloc((size_t)total + 1, sizeof(sl_lp *)));
-    if (u)
-        nodes[0] = m;
-    const sl_lp *x = n;
-    for (int k = u + depth - 1; k >= u; k--, x = x->input)
-        nodes[k] = x;
-    for (int k = 0; k < nabove; k++)
-        nodes[u + depth + k] = above[k];
-    if (u)
-        return sl__collect(p, m->input, nodes, total, branches, err) != 0 ||
-                       sl__collect(p, m->right, nodes, total, branches, err) != 0
-                   ? -1
-                   : 0;
-    sl__branch *b = sl__own(p, sl_calloc(1, sizeof *b));
-    b->scan = m;
-    b->nodes = nodes;
-    b->n = total;
-    sl_list_push(branches, b);
-    return 0;
-}
-
-/* The graph of one plan root (an INSERT's SINK or a query) into spec: its
-** inputs, stages, sink and limit. */
 /* The connector's checks of a table an INSERT writes or a query reads (its
 ** live system): check is its check_sink or check_source. */
 static int sl__check_table(const sl_table *dst,
@@ -479,6 +434,409 @@ static int sl__check_table(const sl_table *dst,
     return rc;
 }
 
+/* The graph of one plan root being built: its inputs and stages as they
+** are made, each with its chain (a stage's upstream stages are made first,
+** as the runtime requires). A layer is input i (>= 0) or stage g (-1 - g). */
+typedef struct sl__graph {
+    sl_physical *p;
+    const sl_catalog *cat;
+    const sl_physical_opts *o;
+    int par;                  /* 'parallelism.default' */
+    sl_input_spec *inputs;    /* ninputs, room for cap_in */
+    sl__chain *in_chains;     /* their chains */
+    int ninputs, cap_in;
+    sl_stage_spec *stages;    /* nstages, room for cap_st */
+    sl__chain *st_chains;     /* their chains */
+    int nstages, cap_st;
+} sl__graph;
+
+/* The layers whose chains end with one node's output. */
+typedef struct sl__frag {
+    int n;       /* layers */
+    int *layers; /* them (owned by p) */
+} sl__frag;
+
+static sl__chain *sl__layer_chain(sl__graph *g, int layer)
+{
+    return layer >= 0 ? &g->in_chains[layer] : &g->st_chains[-1 - layer];
+}
+
+static void sl__frag_one(sl__graph *g, sl__frag *f, int layer)
+{
+    f->n = 1;
+    f->layers = sl__own(g->p, sl_calloc(2, sizeof(int)));
+    f->layers[0] = layer;
+}
+
+/* A new stage fed by every layer of f (which becomes that stage alone). */
+static sl_stage_spec *sl__new_stage(sl__graph *g, sl__frag *f)
+{
+    if (g->nstages == g->cap_st) {
+        int cap = g->cap_st ? g->cap_st * 2 : 4;
+        g->stages = sl_realloc(g->stages, (size_t)cap * sizeof *g->stages);
+        g->st_chains = sl_realloc(g->st_chains, (size_t)cap * sizeof *g->st_chains);
+        g->cap_st = cap;
+    }
+    int s = g->nstages++;
+    memset(&g->stages[s], 0, sizeof g->stages[s]);
+    memset(&g->st_chains[s], 0, sizeof g->st_chains[s]);
+    for (int i = 0; i < f->n; i++) {
+        int l = f->layers[i];
+        if (l >= 0)
+            g->inputs[l].to = s + 1;
+        else
+            g->stages[-1 - l].to = s + 1;
+    }
+    sl__frag_one(g, f, -1 - s);
+    return &g->stages[s];
+}
+
+/* Steps for nodes[0..n-1] (bottom-up, over `below`'s output) on every
+** layer of f. */
+static int sl__frag_steps(sl__graph *g, const sl__frag *f, const sl_lp *below,
+                          const sl_lp *const *nodes, int n, sl_error *err)
+{
+    for (int i = 0; i < f->n; i++)
+        if (sl__add_steps(g->p, sl__layer_chain(g, f->layers[i]), below, nodes, n,
+                          g->o->state_ttl_ms, err) != 0)
+            return -1;
+    return 0;
+}
+
+/* A projection step onto exprs (owned by p) on every layer of f. */
+static void sl__frag_project(sl__graph *g, const sl__frag *f, const sl_bexpr **exprs, int n,
+                             const sl_type *types)
+{
+    sl_calc_spec *cs = sl__own(g->p, sl_calloc(1, sizeof *cs));
+    cs->project = true;
+    cs->nexprs = n;
+    cs->exprs = exprs;
+    cs->out_types = types;
+    for (int i = 0; i < f->n; i++)
+        sl__chain_add(g->p, sl__layer_chain(g, f->layers[i]))->calc = cs;
+}
+
+/* A table scan: a new input. */
+static int sl__scan_input(sl__graph *g, const sl_lp *scan, sl__frag *f, sl_error *err)
+{
+    const sl_table *src = sl_catalog_table(g->cat, scan->table);
+    if (!src || !src->connector || !src->connector->create_source)
+        return sl_error_set(err, SL_ERR_NOT_SUPPORTED, scan->pos,
+                            "connector '%s' cannot be read yet",
+                            scan->connector ? scan->connector->name : "?");
+    if (src->connector->check_source &&
+        sl__check_table(src, src->connector->check_source, err) != 0) {
+        if (err->position < 0)
+            err->position = scan->pos;
+        return -1;
+    }
+    if (g->ninputs == g->cap_in) {
+        int cap = g->cap_in ? g->cap_in * 2 : 4;
+        g->inputs = sl_realloc(g->inputs, (size_t)cap * sizeof *g->inputs);
+        g->in_chains = sl_realloc(g->in_chains, (size_t)cap * sizeof *g->in_chains);
+        g->cap_in = cap;
+    }
+    int i = g->ninputs++;
+    sl_input_spec *in = &g->inputs[i];
+    memset(in, 0, sizeof *in);
+    memset(&g->in_chains[i], 0, sizeof g->in_chains[i]);
+    const char **names;
+    sl_type *types;
+    sl__table_cols(g->p, src, &names, &types);
+    in->create_source = src->connector->create_source;
+    in->source_args.options = src->def->options;
+    in->source_args.ncols = src->ncols;
+    in->source_args.names = names;
+    in->source_args.types = types;
+    in->source_args.parallelism = g->par;
+    in->source_args.table = src->name;
+    in->source_args.npk = src->npk;
+    in->source_args.pk = src->pk;
+    in->wm_expr = scan->watermark;
+    sl__frag_one(g, f, i);
+    return 0;
+}
+
+static int sl__frag_build(sl__graph *g, const sl_lp *n, sl__frag *f, sl_error *err);
+
+/* The equality keys of a join condition: AND-ed terms l = r with l over
+** the left columns only and r over the right columns only. */
+static void sl__cols_span(const sl_bexpr *b, int *lo, int *hi)
+{
+    if (b->kind == SL_BX_COLUMN) {
+        if (b->col < *lo)
+            *lo = b->col;
+        if (b->col > *hi)
+            *hi = b->col;
+    }
+    for (int i = 0; i < b->nargs; i++)
+        sl__cols_span(b->args[i], lo, hi);
+}
+
+static void sl__shift_cols(sl_bexpr *b, int delta)
+{
+    if (b->kind == SL_BX_COLUMN)
+        b->col += delta;
+    for (int i = 0; i < b->nargs; i++)
+        sl__shift_cols(b->args[i], delta);
+}
+
+/* Which side an expression reads: 0 left only, 1 right only, -1 both or none. */
+static int sl__side_of(const sl_bexpr *b, int nl)
+{
+    int lo = INT32_MAX, hi = -1;
+    sl__cols_span(b, &lo, &hi);
+    if (hi < 0)
+        return -1;
+    return hi < nl ? 0 : lo >= nl ? 1 : -1;
+}
+
+static void sl__and_terms(const sl_bexpr *b, sl_list *terms)
+{
+    if (b->kind == SL_BX_CALL && b->fn->id == SL_FN_AND && b->nargs == 2) {
+        sl__and_terms(b->args[0], terms);
+        sl__and_terms(b->args[1], terms);
+        return;
+    }
+    sl_list_push(terms, (void *)b);
+}
+
+/* expr as type t (a CAST where the types differ), a new tree owned by p. */
+static const sl_bexpr *sl__as_type(sl_physical *p, const sl_bexpr *e, sl_type t, int shift)
+{
+    sl_bexpr *b = sl_bexpr_dup(e);
+    sl__shift_cols(b, shift);
+    if (!sl_type_equal_ignoring_null(b->type, t)) {
+        sl_bexpr *c = sl_bexpr_new(SL_BX_CAST, t, b->pos);
+        c->args = sl_calloc(1, sizeof(sl_bexpr *));
+        c->args[0] = b;
+        c->nargs = 1;
+        b = c;
+    }
+    sl_list_push(p->owned_exprs, b);
+    return b;
+}
+
+static const sl_bexpr *sl__null_of(sl_physical *p, sl_type t, int pos)
+{
+    t.not_null = false;
+    sl_bexpr *b = sl_bexpr_new(SL_BX_LITERAL, t, pos); /* text NULL: SQL NULL */
+    sl_list_push(p->owned_exprs, b);
+    return b;
+}
+
+static int sl__mk_join(const void *a, sl_operator **o, sl_error *e)
+{
+    return sl_join_new(a, o, e);
+}
+
+/* A regular join: both sides' rows, tagged with their side and keys, into
+** one stage hashed by the keys (all to one task without keys). */
+static int sl__join_stage(sl__graph *g, const sl_lp *n, sl__frag *f, sl_error *err)
+{
+    sl_physical *p = g->p;
+    const sl_lp *l = n->input, *r = n->right;
+    int nl = l->ncols, nr = r->ncols;
+    if (n->join_type != SL_JOIN_INNER && n->join_type != SL_JOIN_LEFT &&
+        n->join_type != SL_JOIN_RIGHT && n->join_type != SL_JOIN_FULL &&
+        n->join_type != SL_JOIN_CROSS)
+        return sl__not_yet(n, err);
+    sl__frag lf, rf;
+    if (sl__frag_build(g, l, &lf, err) != 0 || sl__frag_build(g, r, &rf, err) != 0)
+        return -1;
+    /* Keys and the residual condition. */
+    sl_list *terms = sl_list_new(), *keys = sl_list_new(), *rest = sl_list_new();
+    if (n->nexprs > 0 && n->exprs[0])
+        sl__and_terms(n->exprs[0], terms);
+    for (int i = 0; i < terms->n; i++) {
+        const sl_bexpr *t = terms->items[i];
+        sl_type common;
+        if (t->kind == SL_BX_CALL && t->fn->id == SL_FN_EQ && t->nargs == 2) {
+            int a = sl__side_of(t->args[0], nl), b = sl__side_of(t->args[1], nl);
+            if (a >= 0 && b >= 0 && a != b &&
+                sl_type_common(t->args[0]->type, t->args[1]->type, &common)) {
+                sl_list_push(keys, (void *)t);
+                continue;
+            }
+        }
+        sl_list_push(rest, (void *)t);
+    }
+    int nk = keys->n ? keys->n : 1; /* no keys: one constant key, one task */
+    int width = 1 + nk + nl + nr;
+    sl_type *types = sl__own(p, sl_calloc((size_t)width + 1, sizeof(sl_type)));
+    const sl_bexpr **le = sl__own(p, sl_calloc((size_t)width + 1, sizeof(sl_bexpr *)));
+    const sl_bexpr **re = sl__own(p, sl_calloc((size_t)width + 1, sizeof(sl_bexpr *)));
+    types[0] = sl_type_make(SL_TYPE_INT);
+    types[0].not_null = true;
+    sl_bexpr *side0 = sl_bexpr_new(SL_BX_LITERAL, types[0], n->pos);
+    sl_bexpr *side1 = sl_bexpr_new(SL_BX_LITERAL, types[0], n->pos);
+    side0->text = sl_strdup("0");
+    side1->text = sl_strdup("1");
+    sl_list_push(p->owned_exprs, side0);
+    sl_list_push(p->owned_exprs, side1);
+    le[0] = side0;
+    re[0] = side1;
+    for (int k = 0; k < nk; k++) {
+        if (!keys->n) {
+            types[1] = types[0];
+            le[1] = side0; /* the same constant on both sides */
+            re[1] = side0;
+            break;
+        }
+        const sl_bexpr *t = keys->items[k];
+        const sl_bexpr *a = t->args[0], *b = t->args[1];
+        if (sl__side_of(a, nl) == 1) {
+            const sl_bexpr *x = a;
+            a = b;
+            b = x;
+        }
+        sl_type common;
+        sl_type_common(a->type, b->type, &common);
+        common.not_null = false;
+        types[1 + k] = common;
+        le[1 + k] = sl__as_type(p, a, common, 0);
+        re[1 + k] = sl__as_type(p, b, common, -nl);
+    }
+    for (int c = 0; c < nl + nr; c++) {
+        const sl_lp_col *col = c < nl ? &l->cols[c] : &r->cols[c - nl];
+        sl_type t = col->type;
+        t.not_null = false;
+        types[1 + nk + c] = t;
+        sl_bexpr *ref = sl_bexpr_new(SL_BX_COLUMN, col->type, n->pos);
+        ref->col = c < nl ? c : c - nl;
+        sl_list_push(p->owned_exprs, ref);
+        le[1 + nk + c] = c < nl ? ref : sl__null_of(p, t, n->pos);
+        re[1 + nk + c] = c < nl ? sl__null_of(p, t, n->pos) : ref;
+    }
+    sl__frag_project(g, &lf, le, width, types);
+    sl__frag_project(g, &rf, re, width, types);
+    /* Both sides feed one stage. */
+    sl__frag both = {lf.n + rf.n, sl__own(p, sl_calloc((size_t)(lf.n + rf.n) + 1, sizeof(int)))};
+    memcpy(both.layers, lf.layers, (size_t)lf.n * sizeof(int));
+    memcpy(both.layers + lf.n, rf.layers, (size_t)rf.n * sizeof(int));
+    sl_stage_spec *st = sl__new_stage(g, &both);
+    *f = both;
+    if (keys->n) {
+        int *kc = sl__own(p, sl_calloc((size_t)nk + 1, sizeof(int)));
+        for (int k = 0; k < nk; k++)
+            kc[k] = 1 + k;
+        st->exchange = SL_EXCHANGE_HASH;
+        st->nkeys = nk;
+        st->keys = kc;
+        st->parallelism = g->par;
+    } else {
+        st->exchange = SL_EXCHANGE_SINGLE;
+        st->parallelism = 1;
+    }
+    /* The residual condition: the terms that are not keys, over l ++ r. */
+    sl_bexpr *cond = NULL;
+    for (int i = 0; i < rest->n; i++) {
+        sl_bexpr *t = sl_bexpr_dup(rest->items[i]);
+        if (!cond) {
+            cond = t;
+            continue;
+        }
+        sl_type bt = sl_type_make(SL_TYPE_BOOLEAN);
+        bt.not_null = cond->type.not_null && t->type.not_null;
+        sl_bexpr *and = sl_bexpr_new(SL_BX_CALL, bt, t->pos);
+        and->fn = sl_func_get(SL_FN_AND);
+        and->args = sl_calloc(2, sizeof(sl_bexpr *));
+        and->args[0] = cond;
+        and->args[1] = t;
+        and->nargs = 2;
+        cond = and;
+    }
+    if (cond)
+        sl_list_push(p->owned_exprs, cond);
+    sl_join_spec *js = sl__own(p, sl_calloc(1, sizeof *js));
+    js->in_ncols = width;
+    js->in_types = types;
+    js->nkeys = nk;
+    js->nl = nl;
+    js->nr = nr;
+    js->type = n->join_type == SL_JOIN_CROSS ? SL_JOIN_INNER : n->join_type;
+    js->cond = cond;
+    js->ttl_ms = g->o->state_ttl_ms;
+    js->tz = p->tz;
+    sl_list_push(p->joins, js);
+    sl_list_free(terms, NULL);
+    sl_list_free(keys, NULL);
+    sl_list_free(rest, NULL);
+    sl__chain *chain = sl__layer_chain(g, f->layers[0]);
+    sl_step_spec *step = sl__chain_add(p, chain);
+    step->create = sl__mk_join;
+    step->arg = js;
+    step->name = "Join";
+    step->out_ncols = n->ncols;
+    step->out_types = sl__types(p, n);
+    return 0;
+}
+
+/* The layers producing node n's output, with n's steps on their chains:
+** a scan is an input; stateless nodes are steps on the layers below them; a
+** stateful node starts a stage after an exchange by its keys (all rows to
+** one task without keys); UNION ALL is the layers of both sides (each
+** casting its rows to the union's types); a join is a stage both sides feed. */
+static int sl__frag_build(sl__graph *g, const sl_lp *n, sl__frag *f, sl_error *err)
+{
+    sl_physical *p = g->p;
+    switch (n->kind) {
+    case SL_LP_SCAN:
+        return sl__scan_input(g, n, f, err);
+    case SL_LP_UNION: {
+        sl__frag lf, rf;
+        if (sl__frag_build(g, n->input, &lf, err) != 0)
+            return -1;
+        const sl_lp *un = n;
+        if (sl__frag_steps(g, &lf, n->input, &un, 1, err) != 0 ||
+            sl__frag_build(g, n->right, &rf, err) != 0 ||
+            sl__frag_steps(g, &rf, n->right, &un, 1, err) != 0)
+            return -1;
+        f->n = lf.n + rf.n;
+        f->layers = sl__own(p, sl_calloc((size_t)f->n + 1, sizeof(int)));
+        memcpy(f->layers, lf.layers, (size_t)lf.n * sizeof(int));
+        memcpy(f->layers + lf.n, rf.layers, (size_t)rf.n * sizeof(int));
+        return 0;
+    }
+    case SL_LP_JOIN:
+        return sl__join_stage(g, n, f, err);
+    default:
+        break;
+    }
+    if (!n->input)
+        return sl__not_yet(n, err);
+    if (sl__stateful(n)) {
+        if (sl__frag_build(g, n->input, f, err) != 0)
+            return -1;
+        sl_stage_spec *st = sl__new_stage(g, f);
+        st->nkeys = n->nkeys;
+        st->keys = n->keys;
+        st->exchange = n->nkeys > 0 ? SL_EXCHANGE_HASH : SL_EXCHANGE_SINGLE;
+        st->parallelism = n->nkeys > 0 ? g->par : 1;
+        return sl__add_steps(p, sl__layer_chain(g, f->layers[0]), NULL, &n, 1,
+                             g->o->state_ttl_ms, err);
+    }
+    /* A run of stateless nodes down to the next scan, union, join or
+    ** stateful node: steps on the layers below (a Filter and the Project
+    ** above it share one calc). */
+    int depth = 0;
+    const sl_lp *base = n;
+    while (base->input && base->kind != SL_LP_JOIN && base->kind != SL_LP_UNION &&
+           !sl__stateful(base) && base->kind != SL_LP_SCAN) {
+        base = base->input;
+        depth++;
+    }
+    const sl_lp **run = sl__own(p, sl_calloc((size_t)depth + 1, sizeof(sl_lp *)));
+    int k = depth;
+    for (const sl_lp *m = n; m != base; m = m->input)
+        run[--k] = m;
+    if (sl__frag_build(g, base, f, err) != 0)
+        return -1;
+    return sl__frag_steps(g, f, base, run, depth, err);
+}
+
+/* The graph of one plan root (an INSERT's SINK or a query) into spec: its
+** inputs, stages, sink and limit. */
 static int sl__build_graph(sl_physical *p, const sl_lp *root, const sl_catalog *cat,
                            const sl_physical_opts *o, sl_job_spec *spec, sl_error *err)
 {
@@ -503,96 +861,26 @@ static int sl__build_graph(sl_physical *p, const sl_lp *root, const sl_catalog *
                                 root->connector ? root->connector->name : "?");
     }
     int par = o->parallelism > 0 ? o->parallelism : 1;
-    sl_list *branches = sl_list_new();
-
-    /* The nodes above the inputs, bottom-up, down to the first stateful one
-    ** or the UNION / SCAN: those are chained into the inputs' tasks. */
-    int depth = 0;
-    const sl_lp *base = top;
-    while (base->kind != SL_LP_SCAN && base->kind != SL_LP_UNION && base->input &&
-           base->kind != SL_LP_JOIN) {
-        base = base->input;
-        depth++;
+    sl__graph g = {p, cat, o, par, NULL, NULL, 0, 0, NULL, NULL, 0, 0};
+    sl__frag top_f = {0, NULL};
+    int rc = sl__frag_build(&g, top, &top_f, err);
+    /* The sink is chained to the last stage, or to every input without one:
+    ** layers of several stages (UNION ALL of aggregations) meet first. */
+    if (rc == 0 && g.nstages && (top_f.n != 1 || top_f.layers[0] != -g.nstages)) {
+        sl_stage_spec *st = sl__new_stage(&g, &top_f);
+        st->exchange = SL_EXCHANGE_SINGLE;
+        st->parallelism = 1;
     }
-    const sl_lp **upper = sl__own(p, sl_calloc((size_t)depth + 1, sizeof(sl_lp *)));
-    int k = depth;
-    for (const sl_lp *n = top; n != base; n = n->input)
-        upper[--k] = n;
-    int nchained = 0; /* leading upper nodes chained to the inputs */
-    while (nchained < depth && !sl__stateful(upper[nchained]))
-        nchained++;
-    int rc = base->kind == SL_LP_SCAN || base->kind == SL_LP_UNION
-                 ? sl__collect(p, base, upper, nchained, branches, err)
-                 : sl__not_yet(base, err);
-
-    /* Inputs. */
-    sl_input_spec *inputs = sl__own(p, sl_calloc((size_t)branches->n + 1, sizeof *inputs));
-    for (int i = 0; rc == 0 && i < branches->n; i++) {
-        const sl__branch *b = branches->items[i];
-        const sl_table *src = sl_catalog_table(cat, b->scan->table);
-        if (!src || !src->connector || !src->connector->create_source) {
-            rc = sl_error_set(err, SL_ERR_NOT_SUPPORTED, b->scan->pos,
-                              "connector '%s' cannot be read yet",
-                              b->scan->connector ? b->scan->connector->name : "?");
-            break;
-        }
-        if (src->connector->check_source &&
-            sl__check_table(src, src->connector->check_source, err) != 0) {
-            if (err->position < 0)
-                err->position = b->scan->pos;
-            rc = -1;
-            break;
-        }
-        sl_input_spec *in = &inputs[i];
-        const char **names;
-        sl_type *types;
-        sl__table_cols(p, src, &names, &types);
-        in->create_source = src->connector->create_source;
-        in->source_args.options = src->def->options;
-        in->source_args.ncols = src->ncols;
-        in->source_args.names = names;
-        in->source_args.types = types;
-        in->source_args.parallelism = par;
-        in->source_args.table = src->name;
-        in->source_args.npk = src->npk;
-        in->source_args.pk = src->pk;
-        in->wm_expr = b->scan->watermark;
-        sl__chain chain = {0};
-        rc = sl__add_steps(p, &chain, b->scan, b->nodes, b->n, o->state_ttl_ms, err);
-        in->nsteps = chain.n;
-        in->steps = chain.steps;
-    }
-
-    /* Stages: each stateful node above starts one, after an exchange by its
-    ** keys (all to one task when it has none); stateless nodes join it. */
-    sl_stage_spec *stages = sl__own(p, sl_calloc((size_t)depth + 2, sizeof *stages));
-    int nstages = 0;
-    for (int i = nchained; rc == 0 && i < depth;) {
-        int j = i + 1;
-        while (j < depth && !sl__stateful(upper[j]))
-            j++;
-        sl_stage_spec *st = &stages[nstages++];
-        const sl_lp *op = upper[i];
-        st->nkeys = op->nkeys;
-        st->keys = op->keys;
-        st->exchange = op->nkeys > 0 ? SL_EXCHANGE_HASH : SL_EXCHANGE_SINGLE;
-        st->parallelism = op->nkeys > 0 ? par : 1;
-        sl__chain chain = {0};
-        rc = sl__add_steps(p, &chain, NULL, upper + i, j - i, o->state_ttl_ms, err);
-        st->nsteps = chain.n;
-        st->steps = chain.steps;
-        i = j;
-    }
-
     /* The sink: the INSERT's mapping onto the table's columns ends the last
     ** chain. A query's result (and its LIMIT) is collected by one task;
     ** 'sink.parallelism' sets the sink's own. */
-    int64_t ninput_tasks = (int64_t)par * branches->n; /* input tasks of a job without stages */
-    if (rc == 0 && !nstages && ninput_tasks > SL_MAX_PARALLELISM)
+    int64_t ninput_tasks = (int64_t)par * g.ninputs; /* input tasks of a job without stages */
+    if (rc == 0 && !g.nstages && ninput_tasks > SL_MAX_PARALLELISM)
         rc = sl_error_set(err, SL_ERR_PROGRAM_LIMIT, -1,
                           "the job would read with %lld tasks, more than %d", (long long)ninput_tasks,
                           SL_MAX_PARALLELISM);
-    int last_par = nstages ? stages[nstages - 1].parallelism : (int)(rc == 0 ? ninput_tasks : 1);
+    int last_par = g.nstages ? g.stages[g.nstages - 1].parallelism
+                             : (int)(rc == 0 ? ninput_tasks : 1);
     int sink_par = last_par;
     const char *sp = dst ? sl_kvlist_get(dst->def->options, "sink.parallelism") : NULL;
     if (!dst || limit >= 0)
@@ -600,7 +888,7 @@ static int sl__build_graph(sl_physical *p, const sl_lp *root, const sl_catalog *
     else if (sp)
         sink_par = atoi(sp);
     if (rc == 0 && sink_par != last_par) {
-        sl_stage_spec *st = &stages[nstages++];
+        sl_stage_spec *st = sl__new_stage(&g, &top_f);
         st->parallelism = sink_par;
         st->exchange = sink_par == 1 ? SL_EXCHANGE_SINGLE : SL_EXCHANGE_HASH;
         if (st->exchange == SL_EXCHANGE_HASH) { /* spread rows by all their columns */
@@ -615,29 +903,12 @@ static int sl__build_graph(sl_physical *p, const sl_lp *root, const sl_catalog *
     sl_type *sink_types = NULL;
     if (rc == 0 && dst) {
         sl__table_cols(p, dst, &sink_names, &sink_types);
-        sl__chain chain = {0};
-        if (nstages) {
-            chain.steps = (sl_step_spec *)stages[nstages - 1].steps;
-            chain.n = chain.cap = stages[nstages - 1].nsteps;
-        }
-        int nbefore = chain.n;
         const sl_type *top_types = sl__types(p, top);
-        sl__cast_step(p, &chain, top->ncols, top_types, dst->ncols, sink_types, root->sink_map,
-                      root->pos, o->length_enforcer == SL_LENGTH_ERROR);
+        for (int i = 0; i < top_f.n; i++) /* the last stage, or every input */
+            sl__cast_step(p, sl__layer_chain(&g, top_f.layers[i]), top->ncols, top_types,
+                          dst->ncols, sink_types, root->sink_map, root->pos,
+                          o->length_enforcer == SL_LENGTH_ERROR);
         sl__length_spec(p, o->length_enforcer, top_types, dst, root, &spec->sink_length);
-        if (chain.n > nbefore && nstages) {
-            stages[nstages - 1].steps = chain.steps;
-            stages[nstages - 1].nsteps = chain.n;
-        } else if (chain.n > nbefore) { /* chained into every input */
-            const sl_step_spec *mapping = &chain.steps[chain.n - 1];
-            for (int i = 0; i < branches->n; i++) {
-                sl__chain ic = {(sl_step_spec *)inputs[i].steps, inputs[i].nsteps,
-                                inputs[i].nsteps};
-                *sl__chain_add(p, &ic) = *mapping;
-                inputs[i].steps = ic.steps;
-                inputs[i].nsteps = ic.n;
-            }
-        }
         spec->create_sink = dst->connector->create_sink;
         spec->sink_args.options = dst->def->options;
         spec->sink_args.ncols = dst->ncols;
@@ -659,15 +930,33 @@ static int sl__build_graph(sl_physical *p, const sl_lp *root, const sl_catalog *
         spec->sink_args.types = types;
         spec->sink_args.ctx = o->result_ctx;
     }
-    int ninputs = branches->n;
-    sl_list_free(branches, NULL);
+    /* The chains into the specs; a layer feeding the next one in order says
+    ** nothing (the layouts of jobs without joins stay what they were). */
+    for (int i = 0; i < g.ninputs; i++) {
+        g.inputs[i].steps = g.in_chains[i].steps;
+        g.inputs[i].nsteps = g.in_chains[i].n;
+        if (g.inputs[i].to == 1)
+            g.inputs[i].to = 0;
+    }
+    for (int s = 0; s < g.nstages; s++) {
+        g.stages[s].steps = g.st_chains[s].steps;
+        g.stages[s].nsteps = g.st_chains[s].n;
+        if (g.stages[s].to == s + 2)
+            g.stages[s].to = 0;
+    }
+    sl_free(g.in_chains);
+    sl_free(g.st_chains);
+    if (g.inputs)
+        sl__own(p, g.inputs);
+    if (g.stages)
+        sl__own(p, g.stages);
     if (rc != 0)
         return -1;
     spec->parallelism = par;
-    spec->ninputs = ninputs;
-    spec->inputs = inputs;
-    spec->nstages = nstages;
-    spec->stages = stages;
+    spec->ninputs = g.ninputs;
+    spec->inputs = g.inputs;
+    spec->nstages = g.nstages;
+    spec->stages = g.stages;
     spec->sink_args.job = o->job_name;
     spec->limit = limit;
     return 0;
@@ -680,6 +969,7 @@ int sl_physical_build_set(const sl_lp *const *roots, int n, const sl_catalog *ca
     sl_physical *p = sl_calloc(1, sizeof *p);
     p->owned_exprs = sl_list_new();
     p->owned_arrays = sl_list_new();
+    p->joins = sl_list_new();
     sl_job_spec *extra = n > 1 ? sl__own(p, sl_calloc((size_t)n, sizeof(sl_job_spec))) : NULL;
     for (int i = 0; i < n; i++) {
         if (sl__build_graph(p, roots[i], cat, o, i == 0 ? &p->spec : &extra[i - 1], err) != 0) {
@@ -781,10 +1071,19 @@ static void sl__explain_graph(sl_strbuf *sb, const sl_job_spec *spec)
         if (in->wm_expr)
             sl_strbuf_append(sb, " (watermarks)");
         sl__explain_steps(sb, in->steps, in->nsteps);
+        if (in->to)
+            sl_strbuf_appendf(sb, " => [%d]", in->to);
         sl_strbuf_append_char(sb, '\n');
     }
+    bool tree = false; /* a layer feeds a stage other than the next: number them */
+    for (int i = 0; i < spec->ninputs; i++)
+        tree = tree || spec->inputs[i].to;
+    for (int g = 0; g < spec->nstages; g++)
+        tree = tree || spec->stages[g].to;
     for (int g = 0; g < spec->nstages; g++) {
         const sl_stage_spec *st = &spec->stages[g];
+        if (tree)
+            sl_strbuf_appendf(sb, "[%d] ", g + 1);
         if (st->exchange == SL_EXCHANGE_HASH) {
             sl_strbuf_append(sb, "Exchange: hash[");
             for (int k = 0; k < st->nkeys; k++)
@@ -795,6 +1094,8 @@ static void sl__explain_graph(sl_strbuf *sb, const sl_job_spec *spec)
         }
         sl_strbuf_appendf(sb, " [parallelism %d]", st->parallelism);
         sl__explain_steps(sb, st->steps, st->nsteps);
+        if (st->to)
+            sl_strbuf_appendf(sb, " => [%d]", st->to);
         sl_strbuf_append_char(sb, '\n');
     }
     int last = spec->nstages ? spec->stages[spec->nstages - 1].parallelism

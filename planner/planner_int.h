@@ -194,6 +194,11 @@ void sl_lp_add_col(sl_lp *lp, const char *name, sl_type type, bool rowtime);
 /* EXPLAIN text of a plan tree, one operator per line, indented. */
 void sl_lp_explain(sl_strbuf *sb, const sl_lp *lp);
 
+/* Join planning (joinplan.c), in place: Filters over joins move into them
+** and below them, a join's one-sided ON terms below it (comma joins become
+** inner joins on keys). sl_lp_analyze runs it first. */
+void sl_lp_plan_joins(sl_lp *root);
+
 /* Changelog analysis (changelog.c): which kinds of rows each node emits;
 ** recognizes window aggregations and ROW_NUMBER deduplication / Top-N.
 ** Errors: a ROW_NUMBER() not filtered by rn = 1 / rn <= N (0A000); a window

@@ -26,5 +26,5 @@ EXPLAIN SELECT id FROM clicks UNION ALL SELECT id, name FROM users;
 EXPLAIN SELECT id FROM clicks UNION ALL SELECT name FROM users;
 EXPLAIN SELECT id FROM clicks ORDER BY nope;
 EXPLAIN SELECT id FROM clicks LIMIT -1;
-INSERT INTO sink SELECT c.campaign, c.amount FROM clicks c JOIN users u ON c.id = u.id;
+INSERT INTO sink SELECT c.campaign, c.amount FROM clicks c ORDER BY c.amount;
 STOP JOB 'nope';

@@ -1,0 +1,239 @@
+/*
+** joinplan.c — join planning on the logical plan, before changelog
+** analysis (Flink's FlinkFilterJoinRule):
+**
+**   - a Filter over an inner or cross join moves into it: its AND-ed terms
+**     that read one side only go below the join onto that side, the others
+**     become the join's condition, so a comma join with its condition in
+**     WHERE is an inner join on keys, never a cross product;
+**   - over a LEFT (RIGHT) join, WHERE terms on the preserved side go below
+**     onto it; the others stay above (they see the null-padded rows);
+**   - a join's ON terms on one side go below onto that side: both sides of
+**     an inner join, the null-supplying side of an outer one.
+**
+** Terms that read no column stay where they are. The result is the same
+** rows by construction; EXPLAIN shows the moved conditions.
+**
+** Main routine: sl_lp_plan_joins.
+*/
+#include "planner_int.h"
+
+#include <stdint.h>
+#include <string.h>
+
+/* 0: b reads only columns < nl; 1: only columns >= nl; -1: both or none. */
+static int sl__side(const sl_bexpr *b, int nl, int *seen)
+{
+    int s = -2;
+    if (b->kind == SL_BX_COLUMN)
+        s = b->col < nl ? 0 : 1;
+    for (int i = 0; i < b->nargs; i++) {
+        int a = sl__side(b->args[i], nl, seen);
+        if (a == -1)
+            return -1;
+        if (a >= 0)
+            s = s == -2 || s == a ? a : -1;
+        if (s == -1)
+            return -1;
+    }
+    if (s >= 0)
+        *seen = 1;
+    return s;
+}
+
+static int sl__side_of(const sl_bexpr *b, int nl)
+{
+    int seen = 0;
+    int s = sl__side(b, nl, &seen);
+    return seen ? s : -1;
+}
+
+static void sl__shift(sl_bexpr *b, int delta)
+{
+    if (b->kind == SL_BX_COLUMN)
+        b->col += delta;
+    for (int i = 0; i < b->nargs; i++)
+        sl__shift(b->args[i], delta);
+}
+
+/* Split b (taken) into its AND-ed terms. */
+static void sl__split(sl_bexpr *b, sl_list *terms)
+{
+    if (b->kind == SL_BX_CALL && b->fn->id == SL_FN_AND && b->nargs == 2) {
+        sl__split(b->args[0], terms);
+        sl__split(b->args[1], terms);
+        b->nargs = 0;
+        sl_bexpr_free(b);
+        return;
+    }
+    sl_list_push(terms, b);
+}
+
+/* The AND of terms (taken), NULL for none. */
+static sl_bexpr *sl__and(sl_list *terms)
+{
+    sl_bexpr *cond = NULL;
+    for (int i = 0; i < terms->n; i++) {
+        sl_bexpr *t = terms->items[i];
+        if (!cond) {
+            cond = t;
+            continue;
+        }
+        sl_type bt = sl_type_make(SL_TYPE_BOOLEAN);
+        bt.not_null = cond->type.not_null && t->type.not_null;
+        sl_bexpr *and = sl_bexpr_new(SL_BX_CALL, bt, cond->pos);
+        and->fn = sl_func_get(SL_FN_AND);
+        and->args = sl_calloc(2, sizeof(sl_bexpr *));
+        and->args[0] = cond;
+        and->args[1] = t;
+        and->nargs = 2;
+        cond = and;
+    }
+    terms->n = 0;
+    return cond;
+}
+
+/* A Filter of cond (taken) over *slot. */
+static void sl__filter_below(sl_lp **slot, sl_bexpr *cond)
+{
+    if (!cond)
+        return;
+    sl_lp *in = *slot;
+    if (in->kind == SL_LP_FILTER) { /* one filter: AND the conditions */
+        sl_list *t = sl_list_new();
+        sl_list_push(t, in->exprs[0]);
+        sl_list_push(t, cond);
+        in->exprs[0] = sl__and(t);
+        sl_list_free(t, NULL);
+        return;
+    }
+    sl_lp *f = sl_lp_new(SL_LP_FILTER, in);
+    for (int c = 0; c < in->ncols; c++)
+        sl_lp_add_col(f, in->cols[c].name, in->cols[c].type, in->cols[c].rowtime);
+    f->exprs = sl_calloc(1, sizeof(sl_bexpr *));
+    f->exprs[0] = cond;
+    f->nexprs = 1;
+    f->pos = cond->pos;
+    *slot = f;
+}
+
+/* Move the terms of j's ON condition that read one side onto that side. */
+static void sl__push_on(sl_lp *j)
+{
+    bool to_left = j->join_type == SL_JOIN_INNER || j->join_type == SL_JOIN_RIGHT;
+    bool to_right = j->join_type == SL_JOIN_INNER || j->join_type == SL_JOIN_LEFT;
+    if ((!to_left && !to_right) || j->nexprs < 1 || !j->exprs[0])
+        return;
+    int nl = j->input->ncols;
+    sl_list *terms = sl_list_new(), *l = sl_list_new(), *r = sl_list_new(), *keep = sl_list_new();
+    sl__split(j->exprs[0], terms);
+    for (int i = 0; i < terms->n; i++) {
+        sl_bexpr *t = terms->items[i];
+        int s = sl__side_of(t, nl);
+        if (s == 0 && to_left)
+            sl_list_push(l, t);
+        else if (s == 1 && to_right) {
+            sl__shift(t, -nl);
+            sl_list_push(r, t);
+        } else
+            sl_list_push(keep, t);
+    }
+    j->exprs[0] = sl__and(keep);
+    if (!j->exprs[0])
+        j->nexprs = 0;
+    sl__filter_below(&j->input, sl__and(l));
+    sl__filter_below(&j->right, sl__and(r));
+    sl_list_free(terms, NULL);
+    sl_list_free(l, NULL);
+    sl_list_free(r, NULL);
+    sl_list_free(keep, NULL);
+}
+
+static void sl__plan(sl_lp **slot);
+
+/* A Filter over a join: *slot is the filter. */
+static void sl__filter_join(sl_lp **slot)
+{
+    sl_lp *f = *slot, *j = f->input;
+    int type = j->join_type;
+    bool inner = type == SL_JOIN_INNER || type == SL_JOIN_CROSS;
+    if (!inner && type != SL_JOIN_LEFT && type != SL_JOIN_RIGHT)
+        return;
+    int nl = j->input->ncols;
+    sl_list *terms = sl_list_new(), *l = sl_list_new(), *r = sl_list_new(),
+            *on = sl_list_new(), *keep = sl_list_new();
+    sl__split(f->exprs[0], terms);
+    f->exprs[0] = NULL;
+    for (int i = 0; i < terms->n; i++) {
+        sl_bexpr *t = terms->items[i];
+        int s = sl__side_of(t, nl);
+        if (s == 0 && type != SL_JOIN_RIGHT)
+            sl_list_push(l, t);
+        else if (s == 1 && type != SL_JOIN_LEFT) {
+            sl__shift(t, -nl);
+            sl_list_push(r, t);
+        } else if (inner && !sl_bexpr_is_constant(t))
+            sl_list_push(on, t);
+        else
+            sl_list_push(keep, t);
+    }
+    if (on->n) { /* into the join's condition, after its own */
+        sl_list *all = sl_list_new();
+        if (j->nexprs > 0 && j->exprs[0])
+            sl_list_push(all, j->exprs[0]);
+        for (int i = 0; i < on->n; i++)
+            sl_list_push(all, on->items[i]);
+        on->n = 0;
+        if (!j->exprs)
+            j->exprs = sl_calloc(1, sizeof(sl_bexpr *));
+        j->exprs[0] = sl__and(all);
+        sl_list_free(all, NULL);
+        j->nexprs = 1;
+        j->join_type = SL_JOIN_INNER;
+    }
+    sl__filter_below(&j->input, sl__and(l));
+    sl__filter_below(&j->right, sl__and(r));
+    sl_bexpr *rest = sl__and(keep);
+    if (rest) {
+        f->exprs[0] = rest;
+    } else { /* the filter is gone: the join takes its place (in f's memory,
+                which its parent points to) */
+        sl_lp *shell = sl_lp_new(SL_LP_FILTER, NULL);
+        *shell = *f;
+        shell->input = NULL;
+        shell->nexprs = 0;
+        sl_lp_free(shell); /* f's columns and expressions */
+        *f = *j;
+        sl_free(j);
+        j = f;
+    }
+    sl_list_free(terms, NULL);
+    sl_list_free(l, NULL);
+    sl_list_free(r, NULL);
+    sl_list_free(on, NULL);
+    sl_list_free(keep, NULL);
+    sl__plan(&j->input);
+    sl__plan(&j->right);
+}
+
+static void sl__plan(sl_lp **slot)
+{
+    sl_lp *n = *slot;
+    if (!n)
+        return;
+    sl__plan(&n->input);
+    sl__plan(&n->right);
+    if (n->kind == SL_LP_JOIN && n->join_type <= SL_JOIN_CROSS) {
+        sl__push_on(n);
+        sl__plan(&n->input);
+        sl__plan(&n->right);
+    } else if (n->kind == SL_LP_FILTER && n->input && n->input->kind == SL_LP_JOIN &&
+               n->input->join_type <= SL_JOIN_CROSS) {
+        sl__filter_join(slot);
+    }
+}
+
+void sl_lp_plan_joins(sl_lp *root)
+{
+    sl__plan(&root);
+}
