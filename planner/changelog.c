@@ -3,6 +3,7 @@
 ** (+I, -U, +U, -D) every operator emits, as Flink's changelog modes.
 **
 **   Scan, Values, Window TVF, window aggregation      [I]  (final results)
+**   Join of append-only inputs: inner, or an interval join (outer too)  [I]
 **   Scan of an upsert source (upsert-kafka)            [UA,D], then
 **   ChangelogNormalize by its PRIMARY KEY              [I,UB,UA,D]
 **   GROUP BY without a window                          [I,UB,UA] (or all on an updating input)
@@ -246,7 +247,9 @@ static int sl__analyze(sl_lp *lp, sl_error *err)
     case SL_LP_JOIN: {
         int r = lp->right->changelog;
         bool outer = lp->join_type != SL_JOIN_INNER && lp->join_type != SL_JOIN_CROSS;
-        if (in == SL_CL_INSERT && r == SL_CL_INSERT && !outer) {
+        /* an interval join of append-only inputs appends, outer or not */
+        bool interval = in == SL_CL_INSERT && r == SL_CL_INSERT && sl_lp_interval_join(lp);
+        if (in == SL_CL_INSERT && r == SL_CL_INSERT && (!outer || interval)) {
             lp->changelog = SL_CL_INSERT;
         } else {
             lp->changelog = SL_CL_ALL;

@@ -14,11 +14,15 @@
 ** Terms that read no column stay where they are. The result is the same
 ** rows by construction; EXPLAIN shows the moved conditions.
 **
-** Main routine: sl_lp_plan_joins.
+** It also recognizes interval joins (sl_lp_interval_join), as Flink's
+** IntervalJoinUtil: time bounds between a time attribute of each side.
+**
+** Main routines: sl_lp_plan_joins, sl_lp_interval_join.
 */
 #include "planner_int.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* 0: b reads only columns < nl; 1: only columns >= nl; -1: both or none. */
@@ -236,4 +240,115 @@ static void sl__plan(sl_lp **slot)
 void sl_lp_plan_joins(sl_lp *root)
 {
     sl__plan(&root);
+}
+
+/* b as a time attribute of one of j's inputs plus a constant interval:
+** *col (j's numbering) and *off (ns). */
+static bool sl__time_term(const sl_lp *j, const sl_bexpr *b, int *col, int64_t *off)
+{
+    int64_t o = 0;
+    if (b->kind == SL_BX_CALL && (b->fn->id == SL_FN_ADD || b->fn->id == SL_FN_SUB) &&
+        b->nargs == 2) {
+        const sl_bexpr *c = b->args[0], *lit = b->args[1];
+        if (b->fn->id == SL_FN_ADD && c->kind == SL_BX_LITERAL) {
+            c = b->args[1];
+            lit = b->args[0];
+        }
+        if (lit->kind != SL_BX_LITERAL || lit->type.id != SL_TYPE_INTERVAL_DT || !lit->text)
+            return false;
+        o = strtoll(lit->text, NULL, 10) * 1000000;
+        if (b->fn->id == SL_FN_SUB)
+            o = -o;
+        b = c;
+    }
+    if (b->kind != SL_BX_COLUMN)
+        return false;
+    int nl = j->input->ncols;
+    const sl_lp_col *c = b->col < nl ? &j->input->cols[b->col] : &j->right->cols[b->col - nl];
+    if (!c->rowtime)
+        return false;
+    *col = b->col;
+    *off = o;
+    return true;
+}
+
+/* One bound x op y of the condition: into the left-minus-right bounds of
+** the pair (*lt, *rt) (-1: not chosen yet). false: not a time bound. */
+static bool sl__bound(const sl_lp *j, const sl_bexpr *x, sl_func_id op, const sl_bexpr *y,
+                      int *lt, int *rt, int64_t *lo, bool *has_lo, int64_t *hi, bool *has_hi)
+{
+    int cx, cy;
+    int64_t ox, oy;
+    int nl = j->input->ncols;
+    if (!sl__time_term(j, x, &cx, &ox) || !sl__time_term(j, y, &cy, &oy))
+        return false;
+    if ((cx < nl) == (cy < nl))
+        return false;
+    if (cx >= nl) { /* r op l: l flip(op) r */
+        int t = cx;
+        cx = cy;
+        cy = t;
+        int64_t u = ox;
+        ox = oy;
+        oy = u;
+        op = op == SL_FN_GE ? SL_FN_LE : op == SL_FN_GT ? SL_FN_LT
+             : op == SL_FN_LE ? SL_FN_GE : op == SL_FN_LT ? SL_FN_GT : op;
+    }
+    cy -= nl;
+    if ((*lt >= 0 && (*lt != cx || *rt != cy)))
+        return false;
+    *lt = cx;
+    *rt = cy;
+    int64_t d = oy - ox; /* l + ox op r + oy  <=>  l - r op d */
+    if (op == SL_FN_GE || op == SL_FN_GT || op == SL_FN_EQ) {
+        int64_t v = op == SL_FN_GT ? d + 1 : d;
+        if (!*has_lo || v > *lo)
+            *lo = v;
+        *has_lo = true;
+    }
+    if (op == SL_FN_LE || op == SL_FN_LT || op == SL_FN_EQ) {
+        int64_t v = op == SL_FN_LT ? d - 1 : d;
+        if (!*has_hi || v < *hi)
+            *hi = v;
+        *has_hi = true;
+    }
+    return true;
+}
+
+static void sl__bounds(const sl_lp *j, const sl_bexpr *b, int *lt, int *rt, int64_t *lo,
+                       bool *has_lo, int64_t *hi, bool *has_hi)
+{
+    if (b->kind != SL_BX_CALL)
+        return;
+    sl_func_id id = b->fn->id;
+    if (id == SL_FN_AND && b->nargs == 2) {
+        sl__bounds(j, b->args[0], lt, rt, lo, has_lo, hi, has_hi);
+        sl__bounds(j, b->args[1], lt, rt, lo, has_lo, hi, has_hi);
+    } else if (id == SL_FN_BETWEEN && b->nargs == 3) {
+        sl__bound(j, b->args[0], SL_FN_GE, b->args[1], lt, rt, lo, has_lo, hi, has_hi);
+        sl__bound(j, b->args[0], SL_FN_LE, b->args[2], lt, rt, lo, has_lo, hi, has_hi);
+    } else if ((id == SL_FN_GE || id == SL_FN_GT || id == SL_FN_LE || id == SL_FN_LT ||
+                id == SL_FN_EQ) &&
+               b->nargs == 2) {
+        sl__bound(j, b->args[0], id, b->args[1], lt, rt, lo, has_lo, hi, has_hi);
+    }
+}
+
+bool sl_lp_interval_join(sl_lp *j)
+{
+    j->interval = false;
+    if (j->kind != SL_LP_JOIN || j->join_type > SL_JOIN_FULL || j->nexprs < 1 || !j->exprs[0])
+        return false;
+    int lt = -1, rt = -1;
+    int64_t lo = 0, hi = 0;
+    bool has_lo = false, has_hi = false;
+    sl__bounds(j, j->exprs[0], &lt, &rt, &lo, &has_lo, &hi, &has_hi);
+    if (!has_lo || !has_hi)
+        return false;
+    j->interval = true;
+    j->ltime = lt;
+    j->rtime = rt;
+    j->lower_ns = lo;
+    j->upper_ns = hi;
+    return true;
 }

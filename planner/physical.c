@@ -758,6 +758,11 @@ static int sl__join_stage(sl__graph *g, const sl_lp *n, sl__frag *f, sl_error *e
     js->cond = cond;
     js->ttl_ms = g->o->state_ttl_ms;
     js->tz = p->tz;
+    js->interval = n->interval;
+    js->ltime = n->ltime;
+    js->rtime = n->rtime;
+    js->lower_ns = n->lower_ns;
+    js->upper_ns = n->upper_ns;
     sl_list_push(p->joins, js);
     sl_list_free(terms, NULL);
     sl_list_free(keys, NULL);
@@ -766,7 +771,7 @@ static int sl__join_stage(sl__graph *g, const sl_lp *n, sl__frag *f, sl_error *e
     sl_step_spec *step = sl__chain_add(p, chain);
     step->create = sl__mk_join;
     step->arg = js;
-    step->name = "Join";
+    step->name = n->interval ? "IntervalJoin" : "Join";
     step->out_ncols = n->ncols;
     step->out_types = sl__types(p, n);
     return 0;

@@ -213,7 +213,14 @@ void sl_lp_describe(sl_strbuf *sb, const sl_lp *lp)
         sl_strbuf_append(sb, ")");
         break;
     case SL_LP_JOIN:
-        sl_strbuf_appendf(sb, "Join(joinType=[%s]", joins[lp->join_type]);
+        if (lp->interval)
+            sl_strbuf_appendf(sb,
+                              "IntervalJoin(joinType=[%s], windowBounds=[leftLowerBound=%lld, "
+                              "leftUpperBound=%lld, leftTimeIndex=%d, rightTimeIndex=%d]",
+                              joins[lp->join_type], (long long)(lp->lower_ns / 1000000),
+                              (long long)(lp->upper_ns / 1000000), lp->ltime, lp->rtime);
+        else
+            sl_strbuf_appendf(sb, "Join(joinType=[%s]", joins[lp->join_type]);
         if (lp->nexprs) {
             sl_strbuf_append(sb, ", where=[");
             sl_bexpr_print(sb, lp->exprs[0], in);

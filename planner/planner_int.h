@@ -169,6 +169,10 @@ struct sl_lp {
     int changelog;        /* kinds of rows it emits: SL_CL_* bits */
     bool window_agg;      /* AGGREGATE: groups by window_start/window_end of a window TVF */
     int64_t rank_limit;   /* OVER: the filter rn = 1 / rn <= N above it (0 = none) */
+    bool interval;        /* JOIN: an interval join of append-only inputs (joinplan.c) */
+    int ltime, rtime;     /* ... its time attributes: a column of each input */
+    int64_t lower_ns;     /* ... lower_ns <= left time - right time <= upper_ns */
+    int64_t upper_ns;
     const sl_lp *cause;   /* the node that first made this stream updating, or NULL */
 };
 
@@ -198,6 +202,12 @@ void sl_lp_explain(sl_strbuf *sb, const sl_lp *lp);
 ** and below them, a join's one-sided ON terms below it (comma joins become
 ** inner joins on keys). sl_lp_analyze runs it first. */
 void sl_lp_plan_joins(sl_lp *root);
+/* Whether JOIN node j (its inputs append-only) is an interval join: its
+** condition bounds left.t - right.t from both sides for time attributes t
+** of each input (l.t BETWEEN r.t - INTERVAL .. AND r.t + INTERVAL ..,
+** l.t >= r.t AND l.t < r.t + INTERVAL .., l.t = r.t); sets j->interval,
+** ltime, rtime, lower_ns and upper_ns. */
+bool sl_lp_interval_join(sl_lp *j);
 
 /* Changelog analysis (changelog.c): which kinds of rows each node emits;
 ** recognizes window aggregations and ROW_NUMBER deduplication / Top-N.
