@@ -64,3 +64,16 @@ foreach(p 1 2)
             --sluice $<TARGET_FILE:sluice> --kills 20 --parallelism ${p})
   set_tests_properties(e2e.crash_dedup.p${p} PROPERTIES TIMEOUT 900 LABELS e2e)
 endforeach()
+# two datagen tables -> regular inner join on a key (both sides' rows in
+# state) / interval join (state cleaned by watermarks) -> filesystem, 24
+# SIGKILLs; every matching pair of ids committed exactly once
+foreach(p 1 2)
+  add_test(NAME e2e.crash_join.p${p}
+    COMMAND ${Python3_EXECUTABLE} ${SL_E2E}/crash_join_test.py
+            --sluice $<TARGET_FILE:sluice> --kills 24 --parallelism ${p})
+  add_test(NAME e2e.crash_interval_join.p${p}
+    COMMAND ${Python3_EXECUTABLE} ${SL_E2E}/crash_join_test.py
+            --sluice $<TARGET_FILE:sluice> --kills 20 --interval --parallelism ${p})
+  set_tests_properties(e2e.crash_join.p${p} e2e.crash_interval_join.p${p}
+    PROPERTIES TIMEOUT 900 LABELS e2e)
+endforeach()

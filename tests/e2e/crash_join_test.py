@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""crash_join_test.py — exactly-once through SIGKILL for a streaming join of
+two datagen tables, checked by an independent reader.
+
+Two rate-limited datagen tables, a (ids 1..N) and b (ids 1..N), are joined
+on a.id % K = b.id % K (a regular inner join: both sides' rows stay in the
+join's state; with --interval also on the sides' event times within an
+hour of each other, an interval join whose state the watermarks clean) and
+written into the exactly-once filesystem sink (JSON), checkpointing every
+100 ms. The job is killed with SIGKILL 20+ times (every third kill inside a
+checkpoint, a few at the end while the output is being committed) and
+started again with the same data directory until it finishes.
+
+The reference is computed here, not by Sluice: every pair (x, y) of ids
+with x % K = y % K must be committed exactly once, with each side's pad
+column equal to what that side's row carries (checked by the pair's own
+ids: pad = 'a<id>' / 'b<id>'), and nothing else.
+
+--parallelism N runs N reader tasks per table, N join tasks (hashed by the
+key) and N sink instances.
+
+Usage: crash_join_test.py --sluice PATH [--kills 24] [--rows 20000] [--keys 2000]
+                          [--seconds 8] [--parallelism N] [--interval] [--seed S]
+"""
+import argparse
+import collections
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+import sluice_e2e
+
+JOB = """
+CREATE TABLE IF NOT EXISTS a (id BIGINT, ts TIMESTAMP(3),
+  WATERMARK FOR ts AS ts - INTERVAL '61' SECOND) WITH (
+  'connector' = 'datagen', 'number-of-rows' = '{rows}', 'rows-per-second' = '{rate}',
+  'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '{rows}',
+  'fields.ts.max-past' = '60 s');
+CREATE TABLE IF NOT EXISTS b (id BIGINT, ts TIMESTAMP(3),
+  WATERMARK FOR ts AS ts - INTERVAL '61' SECOND) WITH (
+  'connector' = 'datagen', 'number-of-rows' = '{rows}', 'rows-per-second' = '{rate}',
+  'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '{rows}',
+  'fields.ts.max-past' = '60 s');
+CREATE TABLE IF NOT EXISTS joined (x BIGINT, y BIGINT, pa STRING, pb STRING)
+  WITH ('connector' = 'filesystem', 'path' = '{out}', 'format' = 'json');
+SET 'execution.checkpointing.interval' = '100 ms';
+SET 'parallelism.default' = '{parallelism}';
+SET 'pipeline.name' = 'crash-join';
+INSERT INTO joined
+SELECT a.id, b.id, 'a' || CAST(a.id AS STRING), 'b' || CAST(b.id AS STRING)
+FROM a, b WHERE a.id % {keys} = b.id % {keys}{interval};
+"""
+
+INTERVAL = " AND a.ts BETWEEN b.ts - INTERVAL '1' HOUR AND b.ts + INTERVAL '1' HOUR"
+
+
+def check(rows_out, n, keys):
+    """Problems in the committed rows (an empty list: exactly once)."""
+    problems = []
+    seen = collections.Counter()
+    for r in rows_out:
+        x, y = r["x"], r["y"]
+        seen[(x, y)] += 1
+        if x % keys != y % keys:
+            problems.append("pair (%d, %d) does not satisfy the join condition" % (x, y))
+        if r["pa"] != "a%d" % x or r["pb"] != "b%d" % y:
+            problems.append("pair (%d, %d) carries %r, %r" % (x, y, r["pa"], r["pb"]))
+    for pair, c in seen.items():
+        if c > 1:
+            problems.append("pair %r committed %d times" % (pair, c))
+    expected = 0
+    per_key = collections.Counter(i % keys for i in range(1, n + 1))
+    for k, c in per_key.items():
+        expected += c * c
+    missing = expected - len(seen)
+    if missing:
+        # name a few
+        shown = 0
+        for x in range(1, n + 1):
+            for y in range(x % keys or keys, n + 1, keys):
+                if (x, y) not in seen:
+                    problems.append("pair (%d, %d) is missing" % (x, y))
+                    shown += 1
+                    if shown >= 5:
+                        break
+            if shown >= 5:
+                break
+        problems.append("%d pairs committed, %d expected" % (len(seen), expected))
+    return problems
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sluice", required=True)
+    ap.add_argument("--kills", type=int, default=24)
+    ap.add_argument("--rows", type=int, default=20000)
+    ap.add_argument("--keys", type=int, default=2000)
+    ap.add_argument("--seconds", type=float, default=8.0, help="input duration at full speed")
+    ap.add_argument("--parallelism", type=int, default=1)
+    ap.add_argument("--interval", action="store_true")
+    ap.add_argument("--seed", type=int, default=None)
+    a = ap.parse_args()
+    seed = a.seed if a.seed is not None else random.randrange(1 << 30)
+    rnd = random.Random(seed)
+    work = tempfile.mkdtemp(prefix="sluice-crashjoin-")
+    data, out = os.path.join(work, "data"), os.path.join(work, "out")
+    job = os.path.join(work, "job.sql")
+    with open(job, "w", encoding="utf-8") as f:
+        f.write(JOB.format(rows=a.rows, rate=int(a.rows / a.seconds), out=out, keys=a.keys,
+                           parallelism=a.parallelism, interval=INTERVAL if a.interval else ""))
+    print("crash_join_test: seed %d, parallelism %d, %d rows per side, %d keys%s, work dir %s" %
+          (seed, a.parallelism, a.rows, a.keys, ", interval join" if a.interval else "", work))
+    run = sluice_e2e.Runner(a.sluice, data, job, "crash-join", out)
+    deadline = time.monotonic() + 600
+    end_kills = 0
+    finished = False
+    while time.monotonic() < deadline:
+        p = run.start()
+        if run.kills < a.kills:
+            if run.kills % 3 == 2:
+                sluice_e2e.kill_in_checkpoint(p, run.job_dir, rnd.uniform(0.3, 0.8))
+            else:
+                try:
+                    p.wait(timeout=rnd.uniform(0.15, 0.6))
+                except subprocess.TimeoutExpired:
+                    p.send_signal(signal.SIGKILL)
+        elif end_kills < 3:
+            until = time.monotonic() + 120
+            while time.monotonic() < until and p.poll() is None:
+                if sluice_e2e.in_progress_files(out):
+                    p.send_signal(signal.SIGKILL)
+                    end_kills += 1
+                    break
+                time.sleep(0.0005)
+        try:
+            p.wait(timeout=300)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            print("crash_join_test: run %d did not finish in 300 s" % run.runs)
+            return 1
+        if p.returncode == -signal.SIGKILL:
+            run.killed(p)
+            continue
+        _, err = p.communicate()
+        if p.returncode != 0:
+            print("crash_join_test: run %d failed with status %d:\n%s" %
+                  (run.runs, p.returncode, err.decode("utf-8", "replace")))
+            return 1
+        finished = True
+        break
+    if not finished:
+        print("crash_join_test: the job did not finish in time")
+        return 1
+    if run.kills < min(a.kills, 20):
+        print("crash_join_test: only %d kills happened before the job finished; make --seconds "
+              "larger" % run.kills)
+        return 1
+    got = sluice_e2e.committed_rows(out)
+    problems = check(got, a.rows, a.keys)
+    why = sluice_e2e.check_parallelism(out, a.parallelism)
+    if why:
+        problems.append(why)
+    print("crash_join_test: %s, %d of them while output was in progress at the end; "
+          "%d rows committed, %d problems" % (run.summary(), end_kills, len(got), len(problems)))
+    for pr in problems[:20]:
+        print("  " + pr)
+    ok = not problems
+    if ok:
+        shutil.rmtree(work, ignore_errors=True)
+    else:
+        print("crash_join_test: kept %s (seed %d)" % (work, seed))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
