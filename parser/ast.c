@@ -151,6 +151,7 @@ void sl_stmt_free(sl_stmt *s)
     sl_list_free(s->columns, ast_column_def_free_v);
     sl_list_free(s->primary_key, ast_ident_free_v);
     sl_ident_free(s->wm_column);
+    sl_ident_free(s->like);
     sl_expr_free(s->wm_expr);
     sl_free(s->comment);
     sl_kvlist_free(s->options);
@@ -315,6 +316,7 @@ sl_stmt *sl_stmt_dup(const sl_stmt *s)
     r->columns = ast_list_dup(s->columns, ast_column_def_dup_v);
     r->primary_key = ast_list_dup(s->primary_key, ast_ident_dup_v);
     r->wm_column = ast_ident_dup(s->wm_column);
+    r->like = ast_ident_dup(s->like);
     r->wm_expr = sl_expr_dup(s->wm_expr);
     r->comment = sl_strdup(s->comment);
     r->options = sl_kvlist_dup(s->options);
@@ -560,6 +562,8 @@ bool sl_stmt_equal(const sl_stmt *a, const sl_stmt *b)
                ast_list_equal(a->primary_key, b->primary_key, ast_ident_equal_v) &&
                ast_ident_equal(a->wm_column, b->wm_column) &&
                sl_expr_equal(a->wm_expr, b->wm_expr) && ast_str_equal(a->comment, b->comment) &&
+               ast_ident_equal(a->like, b->like) &&
+               memcmp(a->like_opts, b->like_opts, sizeof a->like_opts) == 0 &&
                ast_kvlist_equal(a->options, b->options);
     case SL_STMT_DROP_TABLE:
         return ast_str_equal(a->name, b->name) && a->if_exists == b->if_exists;

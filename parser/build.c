@@ -1246,11 +1246,18 @@ sl_stmt *sl__table_elem(sl__parse *p, sl_stmt *body, sl__telem *e)
 }
 
 sl_stmt *sl__create_table(sl__parse *p, sl__tok kw, bool ine, sl__tok name, sl_stmt *body,
-                          sl__tok comment, sl__opts with)
+                          sl__tok comment, sl__opts with, sl_stmt *like)
 {
     if (!body) {
         sl_kvlist_free(with.kv);
+        sl_stmt_free(like);
         return NULL;
+    }
+    if (like) {
+        body->like = like->like;
+        like->like = NULL;
+        memcpy(body->like_opts, like->like_opts, sizeof body->like_opts);
+        sl_stmt_free(like);
     }
     body->pos = kw.pos;
     body->if_not_exists = ine;
@@ -1259,6 +1266,53 @@ sl_stmt *sl__create_table(sl__parse *p, sl__tok kw, bool ine, sl__tok name, sl_s
     body->options = with.kv;
     body->options_pos = with.pos;
     return body;
+}
+
+sl_stmt *sl__like_clause(sl__parse *p, sl__tok kw, sl__tok name)
+{
+    sl_stmt *s = sl__stmt_new(SL_STMT_CREATE_TABLE, kw);
+    s->like = sl__ident(p, name);
+    return s;
+}
+
+sl_ident *sl__like_opt(sl__parse *p, sl__tok mode, sl__tok feature)
+{
+    sl_ident *id = sl_calloc(1, sizeof(*id));
+    id->name = sl_sprintf("%.*s %.*s", mode.n, mode.z, feature.n, feature.z);
+    for (char *c = id->name; *c; c++)
+        *c = (char)toupper((unsigned char)*c);
+    id->pos = mode.pos;
+    return id;
+}
+
+void sl__like_opts(sl__parse *p, sl_stmt *like, sl_list *opts)
+{
+    static const char *const modes[] = {NULL, "INCLUDING", "EXCLUDING", "OVERWRITING"};
+    static const char *const feats[] = {"ALL", "CONSTRAINTS", "GENERATED", "OPTIONS",
+                                        "PARTITIONS", "WATERMARKS", "METADATA"};
+    for (int i = 0; i < sl_list_len(opts); i++) {
+        const sl_ident *o = sl_list_get(opts, i);
+        const char *sp = strchr(o->name, ' ');
+        int m = 1, f = 0;
+        while (m < 4 && strncmp(o->name, modes[m], (size_t)(sp - o->name)) != 0)
+            m++;
+        while (f < SL_LIKE_NFEATURES && strcmp(sp + 1, feats[f]) != 0)
+            f++;
+        if (m == SL_LIKE_OVERWRITING &&
+            (f == SL_LIKE_ALL || f == SL_LIKE_CONSTRAINTS || f == SL_LIKE_PARTITIONS)) {
+            sl_error_set(p->err, SL_ERR_SYNTAX, o->pos,
+                         "illegal merging strategy 'OVERWRITING' for '%s' option", feats[f]);
+            break;
+        }
+        if (f == SL_LIKE_ALL) { /* ALL first: the features named after it refine it */
+            for (int k = 0; k < SL_LIKE_NFEATURES; k++)
+                if (!like->like_opts[k] || k == SL_LIKE_ALL)
+                    like->like_opts[k] = (uint8_t)m;
+        } else {
+            like->like_opts[f] = (uint8_t)m;
+        }
+    }
+    sl_list_free(opts, sl__ident_free_v);
 }
 
 sl__opts sl__opts_make(sl__parse *p, sl__tok kw, sl_kvlist *kv)

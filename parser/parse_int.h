@@ -213,7 +213,14 @@ sl__warg *sl__warg_name(sl__parse *p, sl__warg *a, sl__tok name);
 
 /* statements */
 sl_stmt *sl__create_table(sl__parse *p, sl__tok kw, bool ine, sl__tok name, sl_stmt *body,
-                          sl__tok comment, sl__opts with);
+                          sl__tok comment, sl__opts with, sl_stmt *like);
+/* LIKE source: a statement carrying only `like` (and like_opts). */
+sl_stmt *sl__like_clause(sl__parse *p, sl__tok kw, sl__tok name);
+/* One like option: an identifier "MODE FEATURE" (upper case) at the mode. */
+sl_ident *sl__like_opt(sl__parse *p, sl__tok mode, sl__tok feature);
+/* The options into like->like_opts (taken); 42601 for a strategy a feature
+** does not take (OVERWRITING ALL / CONSTRAINTS / PARTITIONS / METADATA). */
+void sl__like_opts(sl__parse *p, sl_stmt *like, sl_list *opts);
 sl_stmt *sl__table_elem(sl__parse *p, sl_stmt *body, sl__telem *e);
 sl__telem *sl__column_elem(sl__parse *p, sl__tok name, sl__ty ty, bool not_null,
                            sl__telem *pk, sl__tok comment);

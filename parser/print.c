@@ -739,6 +739,22 @@ static void pr_create_table(pr_ctx *p, const sl_stmt *s)
         }
         sl_strbuf_append(sb, "\n)");
     }
+    if (s->like) {
+        static const char *const modes[] = {NULL, "INCLUDING", "EXCLUDING", "OVERWRITING"};
+        static const char *const feats[] = {"ALL", "CONSTRAINTS", "GENERATED", "OPTIONS",
+                                            "PARTITIONS", "WATERMARKS", "METADATA"};
+        sl_strbuf_append(sb, " LIKE ");
+        pr_ident(p, s->like->name);
+        int n = 0;
+        for (int f = 0; f < SL_LIKE_NFEATURES; f++) {
+            int m = s->like_opts[f];
+            if (!m || (f != SL_LIKE_ALL && m == s->like_opts[SL_LIKE_ALL]))
+                continue;
+            sl_strbuf_appendf(sb, "%s%s %s", n++ ? " " : " (", modes[m], feats[f]);
+        }
+        if (n)
+            sl_strbuf_append(sb, ")");
+    }
     p->quote_all = saved;
 }
 

@@ -255,6 +255,17 @@ typedef struct sl_ident {
     int pos;    /* byte offset */
 } sl_ident;
 
+/* CREATE TABLE ... LIKE source (like options): what is taken from the
+** source, and how it merges with the new table's own (Flink's
+** MergingStrategy). Without options: INCLUDING ALL OVERWRITING OPTIONS. */
+typedef enum sl_like_feature {
+    SL_LIKE_ALL, SL_LIKE_CONSTRAINTS, SL_LIKE_GENERATED, SL_LIKE_OPTIONS, SL_LIKE_PARTITIONS,
+    SL_LIKE_WATERMARKS, SL_LIKE_METADATA, SL_LIKE_NFEATURES
+} sl_like_feature;
+typedef enum sl_like_mode {
+    SL_LIKE_DEFAULT = 0, SL_LIKE_INCLUDING, SL_LIKE_EXCLUDING, SL_LIKE_OVERWRITING
+} sl_like_mode;
+
 struct sl_stmt {
     sl_stmt_kind kind;      /* which statement */
     int pos;                /* byte offset of the first token */
@@ -271,6 +282,8 @@ struct sl_stmt {
     sl_ident *wm_column;    /* WATERMARK FOR column, or NULL */
     sl_expr *wm_expr;       /* AS expression */
     char *comment;          /* table COMMENT, or NULL */
+    sl_ident *like;         /* LIKE source table, or NULL (resolved at CREATE time) */
+    uint8_t like_opts[SL_LIKE_NFEATURES]; /* per sl_like_feature: sl_like_mode */
     sl_kvlist *options;     /* WITH (...), ALTER SET/RESET keys, SET key/value (one pair) */
     int options_pos;        /* byte offset of WITH / SET / RESET */
     /* CREATE VIEW, INSERT, QUERY */

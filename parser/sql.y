@@ -46,6 +46,9 @@
   YEAR YEARS ZONE.
 /* Function DDL's and the SQL-standard type spellings' keywords stay usable as names. */
 %fallback ID CHARACTER FUNCTION FUNCTIONS JAR LANGUAGE SYSTEM USING VARYING.
+/* CREATE TABLE ... LIKE's options' keywords stay usable as names. */
+%fallback ID CONSTRAINTS EXCLUDING GENERATED INCLUDING METADATA OPTIONS OVERWRITING PARTITIONS
+  WATERMARKS.
 /* Cursor statements' keywords stay usable as names. */
 %fallback ID ABSOLUTE BACKWARD CLOSE CURSOR DECLARE FETCH FORWARD HOLD MOVE NEXT NO PRIOR
   RELATIVE SCROLL.
@@ -100,8 +103,42 @@ temp(A) ::= .                            { A = false; }
 temp(A) ::= TEMPORARY.                   { A = true; }
 
 /* ------------------------------------------------------------ CREATE TABLE */
-cmd(A) ::= CREATE(K) TABLE ifne(E) nm(N) LP telems(B) RP comment_opt(C) with_opt(W).
-                                         { A = sl__create_table(p, K, E, N, B, C, W); }
+cmd(A) ::= CREATE(K) TABLE ifne(E) nm(N) LP telems(B) RP comment_opt(C) with_opt(W) like_opt(L).
+                                         { A = sl__create_table(p, K, E, N, B, C, W, L); }
+/* Flink's CREATE TABLE t WITH (...) LIKE source: the columns come from it. */
+cmd(A) ::= CREATE(K) TABLE ifne(E) nm(N) comment_opt(C) with_opt(W) like(L).
+                                         { A = sl__create_table(p, K, E, N, sl__table_elem(p, NULL, NULL),
+                                                                C, W, L); }
+
+%type like_opt {sl_stmt*}
+%destructor like_opt { sl_stmt_free($$); }
+like_opt(A) ::= .                        { A = NULL; }
+like_opt(A) ::= like(L).                 { A = L; }
+/* The LIKE clause is carried in a statement holding `like` and `like_opts`. */
+%type like {sl_stmt*}
+%destructor like { sl_stmt_free($$); }
+like(A) ::= LIKE(K) nm(N).               { A = sl__like_clause(p, K, N); }
+like(A) ::= LIKE(K) nm(N) LP likeopts(O) RP.
+                                         { A = sl__like_clause(p, K, N); sl__like_opts(p, A, O); }
+%type likeopts {sl_list*}
+%destructor likeopts { sl_list_free($$, sl__ident_free_v); }
+likeopts(A) ::= likeopt(O).              { A = sl__list(p, NULL, O); }
+likeopts(A) ::= likeopts(L) likeopt(O).  { A = sl__list(p, L, O); }
+/* One option as an identifier "MODE FEATURE" at the mode's position. */
+%type likeopt {sl_ident*}
+%destructor likeopt { sl_ident_free($$); }
+likeopt(A) ::= INCLUDING(M) likefeat(F). { A = sl__like_opt(p, M, F); }
+likeopt(A) ::= EXCLUDING(M) likefeat(F). { A = sl__like_opt(p, M, F); }
+likeopt(A) ::= OVERWRITING(M) likefeat(F).
+                                         { A = sl__like_opt(p, M, F); }
+%type likefeat {sl__tok}
+likefeat(A) ::= ALL(T).                  { A = T; }
+likefeat(A) ::= CONSTRAINTS(T).          { A = T; }
+likefeat(A) ::= GENERATED(T).            { A = T; }
+likefeat(A) ::= OPTIONS(T).              { A = T; }
+likefeat(A) ::= PARTITIONS(T).           { A = T; }
+likefeat(A) ::= WATERMARKS(T).           { A = T; }
+likefeat(A) ::= METADATA(T).             { A = T; }
 
 %type telems {sl_stmt*}
 %destructor telems { sl_stmt_free($$); }

@@ -78,6 +78,11 @@ sl_table *sl_table_from_def(sl_stmt *def, sl_error *err);
 ** name that is not a physical column, 42803 for an aggregate, ...). */
 sl_bexpr *sl_bind_computed(const sl_stmt *def, const sl_column_def *c, sl_error *err);
 void sl_table_free(sl_table *t);
+/* The plain CREATE TABLE that CREATE TABLE st ... LIKE source (st->like set)
+** makes, merged as Flink merges them (table_like.c); NULL with err (42P01
+** unknown source, 42809 a view, 42701 a column twice, 42P16 a key, watermark
+** or option the INCLUDING strategy finds twice). */
+sl_stmt *sl_table_like(const sl_catalog *cat, const sl_stmt *st, sl_error *err);
 void sl_view_free(sl_view *v);
 
 /* ------------------------------------------------------------------------

@@ -259,10 +259,14 @@ static int sl__create_table(sl_session *s, const sl_stmt *st, const sl_result_si
                                                             : "a view named \"%s\" already exists",
                             st->name);
     }
-    sl_binder b = sl__binder(s, err);
-    if (sl_bind_create_table(&b, st) != 0)
+    sl_stmt *def = st->like ? sl_table_like(cat, st, err) : sl_stmt_dup(st);
+    if (!def)
         return -1;
-    sl_stmt *def = sl_stmt_dup(st);
+    sl_binder b = sl__binder(s, err);
+    if (sl_bind_create_table(&b, def) != 0) {
+        sl_stmt_free(def);
+        return -1;
+    }
     def->if_not_exists = false;
     if (sl_catalog_put_table(s->eng->cat, def, err) != 0)
         return -1;
