@@ -522,7 +522,7 @@ static int sl__interval_arg(sl_binder *b, const sl_expr *e, const char *what, in
 
 static int sl__bind_window(sl_binder *b, const sl_from *f, sl__rel *out)
 {
-    static const char *const fnames[] = {"TUMBLE", "HOP", "CUMULATE"};
+    static const char *const fnames[] = {"TUMBLE", "HOP", "CUMULATE", "SESSION"};
     const char *fname = fnames[f->window_fn];
     if (!f->input || f->input->kind != SL_FROM_TABLE)
         return sl_error_set(b->err, SL_ERR_WINDOWING, f->pos,
@@ -548,7 +548,18 @@ static int sl__bind_window(sl_binder *b, const sl_from *f, sl__rel *out)
         return -1;
     }
     int nargs = sl_list_len(f->args);
-    int need = f->window_fn == SL_WIN_TUMBLE ? 1 : 2;
+    int need = f->window_fn == SL_WIN_TUMBLE || f->window_fn == SL_WIN_SESSION ? 1 : 2;
+    if (f->partition && f->window_fn != SL_WIN_SESSION) {
+        const sl_ident *k = sl_list_get(f->partition, 0);
+        sl__rel_free(&in);
+        return sl_error_set(b->err, SL_ERR_WINDOWING, k->pos,
+                            "PARTITION BY is supported only for SESSION windows");
+    }
+    if (f->window_fn == SL_WIN_SESSION && nargs != 1) {
+        sl__rel_free(&in);
+        return sl_error_set(b->err, SL_ERR_WINDOWING, f->pos,
+                            "SESSION takes a table, a DESCRIPTOR and a gap");
+    }
     if (nargs < need || nargs > need + 1) {
         sl__rel_free(&in);
         return sl_error_set(b->err, SL_ERR_WINDOWING, f->pos,
@@ -559,8 +570,9 @@ static int sl__bind_window(sl_binder *b, const sl_from *f, sl__rel *out)
     }
     int64_t size = 0, slide = 0, offset = 0;
     int rc = 0;
-    if (f->window_fn == SL_WIN_TUMBLE) {
-        rc = sl__interval_arg(b, sl_list_get(f->args, 0), "size", &size);
+    if (f->window_fn == SL_WIN_TUMBLE || f->window_fn == SL_WIN_SESSION) {
+        rc = sl__interval_arg(b, sl_list_get(f->args, 0),
+                              f->window_fn == SL_WIN_SESSION ? "gap" : "size", &size);
         slide = size;
     } else {
         rc = sl__interval_arg(b, sl_list_get(f->args, 0),
@@ -586,7 +598,15 @@ static int sl__bind_window(sl_binder *b, const sl_from *f, sl__rel *out)
     }
     if (rc == 0 && nargs == need + 1)
         rc = sl__interval_arg(b, sl_list_get(f->args, need), "offset", &offset);
+    int npart = sl_list_len(f->partition);
+    int *part = sl_calloc((size_t)npart + 1, sizeof(int));
+    for (int i = 0; rc == 0 && i < npart; i++) {
+        const sl_ident *k = sl_list_get(f->partition, i);
+        part[i] = sl_scope_resolve(&scope, NULL, k->name, k->pos, b->err);
+        rc = part[i] < 0 ? -1 : 0;
+    }
     if (rc != 0) {
+        sl_free(part);
         sl__rel_free(&in);
         return -1;
     }
@@ -599,6 +619,8 @@ static int sl__bind_window(sl_binder *b, const sl_from *f, sl__rel *out)
     lp->size_ms = size;
     lp->slide_ms = slide;
     lp->offset_ms = offset;
+    lp->keys = part; /* SESSION: PARTITION BY columns */
+    lp->nkeys = npart;
     for (int i = 0; i < lp->input->ncols; i++)
         sl_lp_add_col(lp, lp->input->cols[i].name, lp->input->cols[i].type, false);
     sl_type ts = sl_type_make_p(SL_TYPE_TIMESTAMP, 3, 0);
