@@ -314,7 +314,8 @@ static int sl__session_watermark(sl_operator *op, int64_t wm, const sl_emit *out
         }
     }
     s->min_end = min_end;
-    qsort(f, nf, sizeof *f, sl__fire_cmp);
+    if (nf)
+        qsort(f, nf, sizeof *f, sl__fire_cmp);
     int rc = 0;
     for (size_t x = 0; x < nf && rc == 0; x++) {
         sl__sess *m = &s->keys[f[x].key].s[f[x].idx];
