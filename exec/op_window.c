@@ -13,6 +13,8 @@
 **                 newest window first, as Flink's assigner lists them.
 **   CUMULATE(step, max): ws = align(t, max); ends = align(t, step) + step,
 **                 + step, ... up to ws + max; each [ws, end), ascending.
+**   SESSION(gap)  = [t, t + gap): the row's own window, which the session
+**                 window aggregation (op_session.c) then merges per key.
 **
 ** The output row is the input row followed by window_start, window_end
 ** (TIMESTAMP(3) NOT NULL) and window_time = window_end - 1 ms (the time
@@ -125,6 +127,10 @@ static int sl__wtvf_process(sl_operator *op, const sl_chunk *in, const sl_emit *
                 if (sl__emit_window(op, in, r, s, s + w->size, out, err) != 0)
                     return -1;
             break;
+        case SL_WIN_SESSION:
+            if (sl__emit_window(op, in, r, t, t + w->size, out, err) != 0)
+                return -1;
+            break;
         default: { /* SL_WIN_CUMULATE */
             sl_i128 ws = sl__align(t, w->offset, w->size);
             for (sl_i128 e = sl__align(t, w->offset, w->slide) + w->slide; e <= ws + w->size;
@@ -198,7 +204,7 @@ static int sl__wtvf_check(const sl_window_tvf_spec *s, sl_error *err)
         return sl_error_set(err, SL_ERR_INTERNAL, -1,
                             "the time column of a window must be a TIMESTAMP or TIMESTAMP_LTZ");
     if (s->window_fn != SL_WIN_TUMBLE && s->window_fn != SL_WIN_HOP &&
-        s->window_fn != SL_WIN_CUMULATE)
+        s->window_fn != SL_WIN_CUMULATE && s->window_fn != SL_WIN_SESSION)
         return sl_error_set(err, SL_ERR_INTERNAL, -1, "unknown window function %d",
                             s->window_fn);
     /* the planner checked all of this with positions (planner/bind.c) */
@@ -208,7 +214,7 @@ static int sl__wtvf_check(const sl_window_tvf_spec *s, sl_error *err)
                             "window size must be positive and at most %" PRId64 " ms", max_ms);
     if (s->offset_ms < -max_ms || s->offset_ms > max_ms)
         return sl_error_set(err, SL_ERR_WINDOWING, -1, "window offset out of range");
-    if (s->window_fn != SL_WIN_TUMBLE) {
+    if (s->window_fn != SL_WIN_TUMBLE && s->window_fn != SL_WIN_SESSION) {
         if (s->slide_ms <= 0 || s->slide_ms > max_ms)
             return sl_error_set(err, SL_ERR_WINDOWING, -1,
                                 "window slide or step must be positive");
@@ -235,7 +241,8 @@ int sl_window_tvf_new(const sl_window_tvf_spec *spec, sl_operator **out, sl_erro
     w->time_col = spec->time_col;
     w->window_fn = spec->window_fn;
     w->size = spec->size_ms * SL_NANOS_PER_MILLI;
-    w->slide = (spec->window_fn == SL_WIN_TUMBLE ? spec->size_ms : spec->slide_ms) *
+    w->slide = (spec->window_fn == SL_WIN_TUMBLE || spec->window_fn == SL_WIN_SESSION
+                    ? spec->size_ms : spec->slide_ms) *
                SL_NANOS_PER_MILLI;
     w->offset = spec->offset_ms * SL_NANOS_PER_MILLI;
     int n = spec->in_ncols + 3;

@@ -661,6 +661,39 @@ typedef struct sl_window_agg_spec {
 } sl_window_agg_spec;
 int sl_window_agg_new(const sl_window_agg_spec *spec, sl_operator **out, sl_error *err);
 
+/* Session window aggregation (SESSION window TVF + GROUP BY window_start,
+** window_end[, keys]; exec/op_session.c). Its input rows carry each row's
+** own window [t, t + gap) in the window_start / window_end key columns (the
+** SESSION TVF step puts it there); the other keys partition the sessions.
+** Per partition, windows that intersect or touch merge into one session
+** (Flink's TimeWindow.intersects); a row whose window meets no open session
+** and ends at or before the watermark is late: dropped and counted. When
+** the watermark reaches a session's end, its rows are aggregated with
+** window_start / window_end (and window_time = end - 1 ms) set to the
+** session's bounds and emitted once as +I. Input is append-only. */
+typedef struct sl_session_agg_spec {
+    sl_window_agg_spec window; /* the aggregation, as for a window TVF */
+    int window_time_key;       /* index into keys of window_time, or -1 */
+} sl_session_agg_spec;
+int sl_session_agg_new(const sl_session_agg_spec *spec, sl_operator **out, sl_error *err);
+
+/* Rows as bytes (rowcodec.c), for operators that keep rows in their state:
+** sl_row_put appends row r of c (every column); sl_row_get reads one row
+** into row r of dst (false when the bytes are malformed). Little-endian
+** integers: sl_put_u32/u64 and the bounds-checked sl_get_*. */
+typedef struct sl_bytes_reader {
+    const uint8_t *p; /* bytes */
+    size_t n;         /* their length */
+    size_t off;       /* read position */
+} sl_bytes_reader;
+void sl_row_put(sl_strbuf *sb, const sl_chunk *c, int r);
+bool sl_row_get(sl_bytes_reader *rd, sl_chunk *dst, int r);
+void sl_put_u32(sl_strbuf *sb, uint32_t v);
+void sl_put_u64(sl_strbuf *sb, uint64_t v);
+bool sl_get_bytes(sl_bytes_reader *rd, void *dst, size_t n);
+bool sl_get_u32(sl_bytes_reader *rd, uint32_t *v);
+bool sl_get_u64(sl_bytes_reader *rd, uint64_t *v);
+
 /* Window table function: appends window_start, window_end (TIMESTAMP(3)) and
 ** window_time (window_end - 1 ms, the new event time) to each row, one
 ** output row per window the row falls in (TUMBLE: 1; HOP: size/slide;

@@ -118,6 +118,7 @@ void sl_from_free(sl_from *f)
     sl_expr_free(f->on);
     sl_from_free(f->input);
     sl_free(f->time_col);
+    sl_list_free(f->partition, ast_ident_free_v);
     sl_list_free(f->args, sl_expr_free_v);
     sl_free(f);
 }
@@ -262,6 +263,8 @@ sl_query *sl_query_dup(const sl_query *q)
     return r;
 }
 
+static void *ast_ident_dup_v(const void *p);
+
 static sl_from *ast_from_dup(const sl_from *f)
 {
     if (!f)
@@ -277,6 +280,7 @@ static sl_from *ast_from_dup(const sl_from *f)
     r->on = sl_expr_dup(f->on);
     r->input = ast_from_dup(f->input);
     r->time_col = sl_strdup(f->time_col);
+    r->partition = ast_list_dup(f->partition, ast_ident_dup_v);
     r->args = ast_list_dup(f->args, ast_expr_dup_v);
     return r;
 }
@@ -332,6 +336,7 @@ sl_stmt *sl_stmt_dup(const sl_stmt *s)
 ** Structural equality (positions ignored).
 */
 static bool ast_from_equal(const sl_from *a, const sl_from *b);
+static bool ast_ident_equal_v(const void *a, const void *b);
 
 /* Both NULL, or both non-NULL and equal bytes. */
 static bool ast_str_equal(const char *a, const char *b)
@@ -510,6 +515,7 @@ static bool ast_from_equal(const sl_from *a, const sl_from *b)
         }
         return a->window_fn == b->window_fn && ast_str_equal(a->alias, b->alias) &&
                ast_str_equal(a->time_col, b->time_col) &&
+               ast_list_equal(a->partition, b->partition, ast_ident_equal_v) &&
                ast_list_equal(a->args, b->args, ast_expr_equal_v);
     }
     return false;

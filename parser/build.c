@@ -141,6 +141,7 @@ void sl__warg_free(sl__warg *a)
     sl_free(a->name);
     sl_free(a->ident);
     sl_expr_free(a->expr);
+    sl_list_free(a->partition, sl__ident_free_v);
     sl_free(a);
 }
 
@@ -1019,10 +1020,22 @@ sl__warg *sl__warg_name(sl__parse *p, sl__warg *a, sl__tok name)
     return a;
 }
 
+sl__warg *sl__warg_partition(sl__parse *p, sl__warg *a, sl_list *cols)
+{
+    (void)p;
+    if (!a) {
+        sl_list_free(cols, sl__ident_free_v);
+        return NULL;
+    }
+    a->partition = cols;
+    return a;
+}
+
 /* Parameters of the window functions, in positional order. */
 static const char *const sl__tumble_params[] = {"DATA", "TIMECOL", "SIZE", "OFFSET"};
 static const char *const sl__hop_params[] = {"DATA", "TIMECOL", "SLIDE", "SIZE", "OFFSET"};
 static const char *const sl__cumulate_params[] = {"DATA", "TIMECOL", "STEP", "SIZE", "OFFSET"};
+static const char *const sl__session_params[] = {"DATA", "TIMECOL", "GAP"};
 
 /* Put the arguments of a window function into slots by position or name.
 ** Returns false (error set) on an unknown, duplicated, misplaced or missing
@@ -1076,7 +1089,8 @@ static bool sl__window_slots(sl__parse *p, sl__tok fn, const char *const *params
             return false;
         }
     }
-    for (int k = 0; k < nparams - 1; k++) { /* all but OFFSET are required */
+    int required = nparams == 3 ? 3 : nparams - 1; /* all but OFFSET (SESSION has none) */
+    for (int k = 0; k < required; k++) {
         if (!slots[k]) {
             sl_error_set(p->err, SL_ERR_SYNTAX, fn.pos, "%.*s requires the argument %s", fn.n,
                          fn.z, params[k]);
@@ -1093,6 +1107,7 @@ sl_from *sl__from_window(sl__parse *p, sl__tok table_kw, sl__tok fn, sl_list *ar
     switch (sl__keyword_code(fn.z, fn.n)) {
     case TK_HOP: params = sl__hop_params; nparams = 5; wfn = SL_WIN_HOP; break;
     case TK_CUMULATE: params = sl__cumulate_params; nparams = 5; wfn = SL_WIN_CUMULATE; break;
+    case TK_SESSION: params = sl__session_params; nparams = 3; wfn = SL_WIN_SESSION; break;
     default: params = sl__tumble_params; nparams = 4; wfn = SL_WIN_TUMBLE; break;
     }
     sl__warg *slots[5] = {0};
@@ -1103,6 +1118,8 @@ sl_from *sl__from_window(sl__parse *p, sl__tok table_kw, sl__tok fn, sl_list *ar
         f->input = sl__from_new(SL_FROM_TABLE, slots[0]->ident_pos);
         f->input->name = slots[0]->ident;
         slots[0]->ident = NULL;
+        f->partition = slots[0]->partition;
+        slots[0]->partition = NULL;
         sl__dput(p, f->input, 1);
         f->time_col = slots[1]->ident;
         f->time_col_pos = slots[1]->ident_pos;

@@ -76,6 +76,7 @@ typedef struct sl__warg {
     char *ident;   /* table name / descriptor column */
     int ident_pos; /* byte offset of ident */
     sl_expr *expr; /* expression argument */
+    sl_list *partition; /* TABLE t PARTITION BY ...: of sl_ident*, or NULL */
 } sl__warg;
 
 /* One element of a CREATE TABLE body. */
@@ -210,6 +211,7 @@ sl_from *sl__from_join(sl__parse *p, sl_from *l, int type, sl_from *r, sl_expr *
 sl_from *sl__from_window(sl__parse *p, sl__tok table_kw, sl__tok fn, sl_list *args, sl__tok alias);
 sl__warg *sl__warg_make(sl__parse *p, int kind, sl__tok kw, sl__tok ident, sl_expr *e);
 sl__warg *sl__warg_name(sl__parse *p, sl__warg *a, sl__tok name);
+sl__warg *sl__warg_partition(sl__parse *p, sl__warg *a, sl_list *cols);
 
 /* statements */
 sl_stmt *sl__create_table(sl__parse *p, sl__tok kw, bool ine, sl__tok name, sl_stmt *body,

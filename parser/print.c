@@ -500,7 +500,7 @@ static void pr_from(pr_ctx *p, const sl_from *f)
 {
     static const char *const joins[] = {" INNER JOIN ", " LEFT JOIN ", " RIGHT JOIN ",
                                         " FULL JOIN ", " CROSS JOIN "};
-    static const char *const wins[] = {"TUMBLE", "HOP", "CUMULATE"};
+    static const char *const wins[] = {"TUMBLE", "HOP", "CUMULATE", "SESSION"};
     sl_strbuf *sb = p->sb;
     if (!f)
         return;
@@ -549,6 +549,13 @@ static void pr_from(pr_ctx *p, const sl_from *f)
                                  ? wins[f->window_fn] : "?");
         sl_strbuf_append(sb, "(TABLE ");
         pr_ident(p, f->input ? f->input->name : NULL);
+        for (int i = 0; i < sl_list_len(f->partition); i++) {
+            const sl_ident *k = sl_list_get(f->partition, i);
+            sl_strbuf_append(sb, i ? ", " : " PARTITION BY (");
+            pr_ident(p, k->name);
+        }
+        if (sl_list_len(f->partition))
+            sl_strbuf_append_char(sb, ')');
         sl_strbuf_append(sb, ", DESCRIPTOR(");
         pr_ident(p, f->time_col);
         sl_strbuf_append_char(sb, ')');

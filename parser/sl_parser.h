@@ -149,7 +149,7 @@ typedef enum sl_from_kind {
     SL_FROM_TABLE,    /* name [AS alias] */
     SL_FROM_SUBQUERY, /* (query) [AS alias] */
     SL_FROM_JOIN,     /* left join_type JOIN right ON on */
-    SL_FROM_WINDOW,   /* TABLE(TUMBLE|HOP|CUMULATE(TABLE name, DESCRIPTOR(col), args...)) [AS alias] */
+    SL_FROM_WINDOW,   /* TABLE(TUMBLE|HOP|CUMULATE|SESSION(TABLE name [PARTITION BY ...], DESCRIPTOR(col), args...)) [AS alias] */
     SL_FROM_FUNCTION, /* PostgreSQL: [schema.]name(args) [AS alias], a set-returning function
                          (generate_series, unnest) */
 } sl_from_kind;
@@ -161,7 +161,7 @@ typedef enum sl_join_type {
     SL_JOIN_INNER, SL_JOIN_LEFT, SL_JOIN_RIGHT, SL_JOIN_FULL, SL_JOIN_CROSS,
     SL_JOIN_SEMI, SL_JOIN_ANTI, SL_JOIN_SINGLE
 } sl_join_type;
-typedef enum sl_window_fn { SL_WIN_TUMBLE, SL_WIN_HOP, SL_WIN_CUMULATE } sl_window_fn;
+typedef enum sl_window_fn { SL_WIN_TUMBLE, SL_WIN_HOP, SL_WIN_CUMULATE, SL_WIN_SESSION } sl_window_fn;
 
 struct sl_from {
     sl_from_kind kind;  /* which form */
@@ -179,9 +179,11 @@ struct sl_from {
     sl_from *input;     /* WINDOW: the TABLE argument (an SL_FROM_TABLE node) */
     char *time_col;     /* WINDOW: DESCRIPTOR(column) */
     int time_col_pos;   /* WINDOW: byte offset of the descriptor column */
+    sl_list *partition; /* WINDOW: SESSION's PARTITION BY columns (sl_ident*), or NULL */
     sl_list *args;      /* FUNCTION: its arguments (sl_expr*);
                            WINDOW: of sl_expr* — TUMBLE: size [, offset];
-                           HOP: slide, size [, offset]; CUMULATE: step, size [, offset] */
+                           HOP: slide, size [, offset]; CUMULATE: step, size [, offset];
+                           SESSION: gap */
 };
 
 /* ------------------------------------------------------------------------

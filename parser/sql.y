@@ -566,6 +566,7 @@ from_prim(A) ::= TABLE(K) LP winfn(F) LP wargs(L) RP RP as_opt(X).
 winfn(A) ::= TUMBLE(A).
 winfn(A) ::= HOP(A).
 winfn(A) ::= CUMULATE(A).
+winfn(A) ::= SESSION(A).
 
 %type wargs {sl_list*}
 %destructor wargs { sl_list_free($$, sl__warg_free_v); }
@@ -581,6 +582,11 @@ warg(A) ::= OFFSET(N) ARROW wval(V).     { A = sl__warg_name(p, V, N); }
 %type wval {sl__warg*}
 %destructor wval { sl__warg_free($$); }
 wval(A) ::= TABLE(K) nm(N).              { A = sl__warg_make(p, 1, K, N, NULL); }
+/* SESSION's partitioned table: TABLE t PARTITION BY k | PARTITION BY (k1, k2). */
+wval(A) ::= TABLE(K) nm(N) PARTITION BY nm(C).
+    { A = sl__warg_partition(p, sl__warg_make(p, 1, K, N, NULL), sl__idents(p, NULL, C)); }
+wval(A) ::= TABLE(K) nm(N) PARTITION BY LP idlist(L) RP.
+    { A = sl__warg_partition(p, sl__warg_make(p, 1, K, N, NULL), L); }
 wval(A) ::= DESCRIPTOR(K) LP nm(N) RP.   { A = sl__warg_make(p, 2, K, N, NULL); }
 wval(A) ::= expr(X).                     { A = sl__warg_make(p, 0, SL__NOTOK, SL__NOTOK, X); }
 

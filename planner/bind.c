@@ -522,7 +522,7 @@ static int sl__interval_arg(sl_binder *b, const sl_expr *e, const char *what, in
 
 static int sl__bind_window(sl_binder *b, const sl_from *f, sl__rel *out)
 {
-    static const char *const fnames[] = {"TUMBLE", "HOP", "CUMULATE"};
+    static const char *const fnames[] = {"TUMBLE", "HOP", "CUMULATE", "SESSION"};
     const char *fname = fnames[f->window_fn];
     if (!f->input || f->input->kind != SL_FROM_TABLE)
         return sl_error_set(b->err, SL_ERR_WINDOWING, f->pos,
@@ -548,7 +548,18 @@ static int sl__bind_window(sl_binder *b, const sl_from *f, sl__rel *out)
         return -1;
     }
     int nargs = sl_list_len(f->args);
-    int need = f->window_fn == SL_WIN_TUMBLE ? 1 : 2;
+    int need = f->window_fn == SL_WIN_TUMBLE || f->window_fn == SL_WIN_SESSION ? 1 : 2;
+    if (f->partition && f->window_fn != SL_WIN_SESSION) {
+        const sl_ident *k = sl_list_get(f->partition, 0);
+        sl__rel_free(&in);
+        return sl_error_set(b->err, SL_ERR_WINDOWING, k->pos,
+                            "PARTITION BY is supported only for SESSION windows");
+    }
+    if (f->window_fn == SL_WIN_SESSION && nargs != 1) {
+        sl__rel_free(&in);
+        return sl_error_set(b->err, SL_ERR_WINDOWING, f->pos,
+                            "SESSION takes a table, a DESCRIPTOR and a gap");
+    }
     if (nargs < need || nargs > need + 1) {
         sl__rel_free(&in);
         return sl_error_set(b->err, SL_ERR_WINDOWING, f->pos,
@@ -559,8 +570,9 @@ static int sl__bind_window(sl_binder *b, const sl_from *f, sl__rel *out)
     }
     int64_t size = 0, slide = 0, offset = 0;
     int rc = 0;
-    if (f->window_fn == SL_WIN_TUMBLE) {
-        rc = sl__interval_arg(b, sl_list_get(f->args, 0), "size", &size);
+    if (f->window_fn == SL_WIN_TUMBLE || f->window_fn == SL_WIN_SESSION) {
+        rc = sl__interval_arg(b, sl_list_get(f->args, 0),
+                              f->window_fn == SL_WIN_SESSION ? "gap" : "size", &size);
         slide = size;
     } else {
         rc = sl__interval_arg(b, sl_list_get(f->args, 0),
@@ -586,7 +598,15 @@ static int sl__bind_window(sl_binder *b, const sl_from *f, sl__rel *out)
     }
     if (rc == 0 && nargs == need + 1)
         rc = sl__interval_arg(b, sl_list_get(f->args, need), "offset", &offset);
+    int npart = sl_list_len(f->partition);
+    int *part = sl_calloc((size_t)npart + 1, sizeof(int));
+    for (int i = 0; rc == 0 && i < npart; i++) {
+        const sl_ident *k = sl_list_get(f->partition, i);
+        part[i] = sl_scope_resolve(&scope, NULL, k->name, k->pos, b->err);
+        rc = part[i] < 0 ? -1 : 0;
+    }
     if (rc != 0) {
+        sl_free(part);
         sl__rel_free(&in);
         return -1;
     }
@@ -599,6 +619,8 @@ static int sl__bind_window(sl_binder *b, const sl_from *f, sl__rel *out)
     lp->size_ms = size;
     lp->slide_ms = slide;
     lp->offset_ms = offset;
+    lp->keys = part; /* SESSION: PARTITION BY columns */
+    lp->nkeys = npart;
     for (int i = 0; i < lp->input->ncols; i++)
         sl_lp_add_col(lp, lp->input->cols[i].name, lp->input->cols[i].type, false);
     sl_type ts = sl_type_make_p(SL_TYPE_TIMESTAMP, 3, 0);
@@ -870,7 +892,79 @@ typedef struct sl__agg {
     sl_type *agg_types;     /* their result types */
     const sl_expr **fconds; /* per call: its FILTER condition (the query's), or NULL */
     const char *clause;     /* where we are, for messages */
+    const sl_expr *gwin;    /* GROUP BY TUMBLE / HOP / SESSION(...) call, or NULL */
+    int gwin_fn;            /* its sl_window_fn */
+    int gwin_key;           /* group index of its window_start (then _end, _time) */
 } sl__agg;
+
+/* ------------------------------------------------------------------------
+** Flink's group window functions: GROUP BY TUMBLE(ts, size) | HOP(ts,
+** slide, size) | SESSION(ts, gap) is planned as the window TVF over the
+** FROM (and WHERE) with a window aggregation: the call becomes the hidden
+** keys $window_start, $window_end, $window_time of a WINDOW node, which
+** TUMBLE_START / _END / _ROWTIME(same arguments) in the select list read
+** (Flink's GroupWindowAggregate; *_ROWTIME stays a time attribute).
+** SESSION's partition keys are the other GROUP BY columns.
+*/
+static const char *const sl__gwin_names[] = {"TUMBLE", "HOP", NULL, "SESSION"};
+
+/* Which group window function name is (-1: none). */
+static int sl__gwin_fn(const char *name)
+{
+    for (int i = 0; i < 4; i++)
+        if (sl__gwin_names[i] && sl_strcasecmp(name, sl__gwin_names[i]) == 0)
+            return i;
+    return -1;
+}
+
+/* An auxiliary function (TUMBLE_START, HOP_END, SESSION_ROWTIME, ...):
+** 0 START, 1 END, 2 ROWTIME, 3 PROCTIME, and its family in *fn; -1 if not. */
+static int sl__gwin_aux(const char *name, int *fn)
+{
+    static const char *const sfx[] = {"_START", "_END", "_ROWTIME", "_PROCTIME"};
+    for (int f = 0; f < 4; f++) {
+        if (!sl__gwin_names[f])
+            continue;
+        size_t n = strlen(sl__gwin_names[f]);
+        if (sl_strncasecmp(name, sl__gwin_names[f], n) != 0)
+            continue;
+        for (int k = 0; k < 4; k++) {
+            if (sl_strcasecmp(name + n, sfx[k]) == 0) {
+                *fn = f;
+                return k;
+            }
+        }
+    }
+    return -1;
+}
+
+/* The group-window reference e (TUMBLE_START(...) etc.): 1 with *out,
+** 0 when e is none, -1 on error. */
+static int sl__gwin_ref(sl_bind_ctx *ctx, const sl__agg *a, const sl_expr *e, sl_bexpr **out)
+{
+    int fn = -1;
+    int aux = e->kind == SL_EXPR_FUNC && !e->over && e->text ? sl__gwin_aux(e->text, &fn) : -1;
+    if (aux < 0)
+        return 0;
+    bool match = a->gwin && a->gwin_fn == fn &&
+                 sl_list_len(a->gwin->args) == sl_list_len(e->args);
+    for (int i = 0; match && i < sl_list_len(e->args); i++)
+        match = sl_expr_equal(sl_list_get(e->args, i), sl_list_get(a->gwin->args, i));
+    if (!match) {
+        sl_error_set(ctx->err, SL_ERR_GROUPING, e->pos,
+                     "%s must have a matching call to group function %s in GROUP BY", e->text,
+                     sl__gwin_names[fn]);
+        sl_error_hint(ctx->err, "Use the same arguments as GROUP BY %s(...).",
+                      sl__gwin_names[fn]);
+        return -1;
+    }
+    if (aux == 3)
+        return sl_error_set(ctx->err, SL_ERR_NOT_SUPPORTED, e->pos,
+                            "%s is not supported: there is no processing time yet", e->text);
+    int g = a->gwin_key + aux;
+    *out = sl__colref(g, a->pre->cols[g].type, e->pos);
+    return 1;
+}
 
 static int sl__nested_agg_hook(sl_bind_ctx *ctx, const sl_expr *e, sl_bexpr **out)
 {
@@ -939,6 +1033,9 @@ static int sl__agg_hook(sl_bind_ctx *ctx, const sl_expr *e, sl_bexpr **out)
 {
     sl__agg *a = ctx->hook_ctx;
     int nkeys = sl_list_len(a->groups);
+    int wr = sl__gwin_ref(ctx, a, e, out);
+    if (wr != 0)
+        return wr;
     /* An expression equal to a GROUP BY expression is that key. */
     for (int g = 0; g < nkeys; g++) {
         if (sl_expr_equal(e, sl_list_get(a->groups, g))) {
@@ -1666,6 +1763,129 @@ static int sl__bind_select_arrays(sl_binder *b, const sl_query *q, sl__rel *out)
     return rc;
 }
 
+/* GROUP BY with a group window function: put the WINDOW node over in (its
+** three columns hidden at the end of in's scope) and make *groups the GROUP
+** BY list with the call replaced by those columns (borrowed items, three
+** own column expressions in wcols). 0 also when there is none. */
+static int sl__group_window(sl_binder *b, const sl_query *q, sl__rel *in, sl_list **groups,
+                            sl_expr *wcols[3], sl__agg *a)
+{
+    const sl_expr *call = NULL;
+    int fn = -1;
+    for (int g = 0; g < sl_list_len(q->group_by); g++) {
+        const sl_expr *ge = sl_list_get(q->group_by, g);
+        int f = ge->kind == SL_EXPR_FUNC && !ge->over && ge->text ? sl__gwin_fn(ge->text) : -1;
+        if (f < 0)
+            continue;
+        if (call)
+            return sl_error_set(b->err, SL_ERR_WINDOWING, ge->pos,
+                                "GROUP BY may contain only one group window function");
+        call = ge;
+        fn = f;
+    }
+    if (!call)
+        return 0;
+    const char *fname = sl__gwin_names[fn];
+    int nargs = sl_list_len(call->args);
+    if (nargs != (fn == SL_WIN_HOP ? 3 : 2))
+        return sl_error_set(b->err, SL_ERR_WINDOWING, call->pos, "%s takes %s", fname,
+                            fn == SL_WIN_TUMBLE ? "a time attribute and a size"
+                            : fn == SL_WIN_HOP  ? "a time attribute, a slide and a size"
+                                                : "a time attribute and a gap");
+    sl_scope scope = sl__scope_of(in);
+    const sl_expr *te = sl_list_get(call->args, 0);
+    int tc = te->kind == SL_EXPR_COLUMN
+                 ? sl_scope_resolve(&scope, te->qualifier, te->text, te->pos, b->err)
+                 : -1;
+    if (te->kind == SL_EXPR_COLUMN && tc < 0)
+        return -1;
+    if (tc < 0 || !in->lp->cols[tc].rowtime)
+        return sl_error_set(b->err, SL_ERR_WINDOWING, te->pos,
+                            "the first argument of %s must be a time attribute column", fname);
+    int64_t size = 0, slide = 0;
+    if (fn == SL_WIN_HOP) {
+        if (sl__interval_arg(b, sl_list_get(call->args, 1), "slide", &slide) != 0 ||
+            sl__interval_arg(b, sl_list_get(call->args, 2), "size", &size) != 0)
+            return -1;
+        const sl_expr *se = sl_list_get(call->args, 2);
+        if (size % slide != 0)
+            return sl_error_set(b->err, SL_ERR_WINDOWING, se->pos,
+                                "the size of a HOP window must be a multiple of its slide");
+        if (size / slide > SL_WINDOW_MAX_PER_ROW)
+            return sl_error_set(b->err, SL_ERR_PROGRAM_LIMIT, se->pos,
+                                "a HOP window of this size and slide puts each row into %" PRId64
+                                " windows",
+                                size / slide);
+    } else {
+        if (sl__interval_arg(b, sl_list_get(call->args, 1), fn == SL_WIN_SESSION ? "gap" : "size",
+                             &size) != 0)
+            return -1;
+        slide = size;
+    }
+    /* SESSION: the other keys (plain columns) partition the sessions */
+    int nk = sl_list_len(q->group_by);
+    int *part = sl_calloc((size_t)nk + 1, sizeof(int));
+    int npart = 0;
+    for (int g = 0; fn == SL_WIN_SESSION && g < nk; g++) {
+        const sl_expr *ge = sl_list_get(q->group_by, g);
+        if (ge == call)
+            continue;
+        int c = ge->kind == SL_EXPR_COLUMN
+                    ? sl_scope_resolve(&scope, ge->qualifier, ge->text, ge->pos, b->err)
+                    : -1;
+        if (c < 0) {
+            sl_free(part);
+            if (ge->kind == SL_EXPR_COLUMN)
+                return -1;
+            return sl_error_set(b->err, SL_ERR_NOT_SUPPORTED, ge->pos,
+                                "GROUP BY SESSION(...) supports only plain columns as the other "
+                                "keys");
+        }
+        part[npart++] = c;
+    }
+    sl_lp *lp = sl_lp_new(SL_LP_WINDOW, in->lp);
+    lp->pos = call->pos;
+    lp->window_fn = fn;
+    lp->time_col = tc;
+    lp->size_ms = size;
+    lp->slide_ms = slide;
+    lp->keys = part;
+    lp->nkeys = npart;
+    int n = in->lp->ncols;
+    for (int i = 0; i < n; i++)
+        sl_lp_add_col(lp, in->lp->cols[i].name, in->lp->cols[i].type, false);
+    sl_type ts = sl_type_make_p(SL_TYPE_TIMESTAMP, 3, 0);
+    ts.not_null = true;
+    sl_type wt = sl_type_make_p(in->lp->cols[tc].type.id, 3, 0);
+    wt.not_null = true;
+    static const char *const wnames[] = {"$window_start", "$window_end", "$window_time"};
+    sl_lp_add_col(lp, wnames[0], ts, false);
+    sl_lp_add_col(lp, wnames[1], ts, false);
+    sl_lp_add_col(lp, wnames[2], wt, true);
+    in->lp = lp;
+    in->cols = sl_realloc(in->cols, (size_t)(n + 3) * sizeof(sl_scope_col));
+    in->quals = sl_realloc(in->quals, (size_t)(n + 3) * sizeof(char *));
+    for (int i = 0; i < 3; i++) {
+        in->quals[n + i] = NULL;
+        in->cols[n + i] = (sl_scope_col){NULL, lp->cols[n + i].name, lp->cols[n + i].type, true};
+    }
+    in->nquals = n + 3;
+    *groups = sl_list_new();
+    for (int g = 0; g < nk; g++)
+        if (sl_list_get(q->group_by, g) != call)
+            sl_list_push(*groups, sl_list_get(q->group_by, g));
+    a->gwin = call;
+    a->gwin_fn = fn;
+    a->gwin_key = sl_list_len(*groups);
+    for (int i = 0; i < 3; i++) {
+        wcols[i] = sl_expr_new(SL_EXPR_COLUMN, call->pos);
+        wcols[i]->op_pos = -1;
+        wcols[i]->text = sl_strdup(wnames[i]);
+        sl_list_push(*groups, wcols[i]);
+    }
+    return 0;
+}
+
 static int sl__bind_select(sl_binder *b, const sl_query *q, sl__rel *out)
 {
     sl__rel in = {0};
@@ -1731,15 +1951,20 @@ static int sl__bind_select(sl_binder *b, const sl_query *q, sl__rel *out)
     if (aggregating) {
         sl__agg a = {0};
         a.b = b;
+        sl_list *wgroups = NULL;
+        sl_expr *wcols[3] = {NULL, NULL, NULL};
+        if (sl__group_window(b, q, &in, &wgroups, wcols, &a) != 0)
+            goto fail;
+        scope = sl__scope_of(&in);
         a.in = &scope;
-        a.groups = q->group_by;
-        int nkeys = sl_list_len(q->group_by);
+        a.groups = wgroups ? wgroups : q->group_by;
+        int nkeys = sl_list_len(a.groups);
         a.group_cols = sl_calloc((size_t)(nkeys ? nkeys : 1), sizeof(int));
         a.pre = sl_lp_new(SL_LP_PROJECT, in.lp);
         in.lp = NULL;
         int rc = 0;
         for (int g = 0; g < nkeys && rc == 0; g++) {
-            const sl_expr *ge = sl_list_get(q->group_by, g);
+            const sl_expr *ge = sl_list_get(a.groups, g);
             sl_bind_ctx ctx = {&scope, b->err, "GROUP BY", NULL, NULL, b->params};
             sl_bexpr *x = sl_bind_expr(&ctx, ge);
             if (!x) {
@@ -1755,6 +1980,9 @@ static int sl__bind_select(sl_binder *b, const sl_query *q, sl__rel *out)
         if (rc != 0) { /* a.pre holds the keys bound so far and owns the input */
             sl_free(a.group_cols);
             sl_lp_free(a.pre);
+            sl_list_free(wgroups, NULL);
+            for (int i = 0; i < 3; i++)
+                sl_expr_free(wcols[i]);
             goto fail;
         }
         /* The SELECT list and HAVING see the aggregate's output through the hook. */
@@ -1785,6 +2013,11 @@ static int sl__bind_select(sl_binder *b, const sl_query *q, sl__rel *out)
         }
         sl_free(a.group_cols);
         sl_free(a.fconds);
+        sl_list_free(wgroups, NULL);
+        for (int i = 0; i < 3; i++)
+            sl_expr_free(wcols[i]);
+        if (a.gwin) /* *_ROWTIME stays a time attribute */
+            agg->cols[a.gwin_key + 2].rowtime = true;
         sl_lp *top = agg;
         if (hcond) {
             having = sl_lp_new(SL_LP_FILTER, agg);
@@ -1796,6 +2029,8 @@ static int sl__bind_select(sl_binder *b, const sl_query *q, sl__rel *out)
         proj->input = top;
         if (rc != 0)
             goto fail_proj;
+        if (a.gwin && top == agg)
+            sl__project_rowtime(proj);
     } else {
         const sl_list *items = q->items;
         sl_list *srf_items = NULL; /* items rewritten around set-returning functions */

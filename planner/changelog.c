@@ -161,22 +161,96 @@ int sl_lp_dedup_kind(const sl_lp *over)
     return over->order[0].desc ? 2 : 1;
 }
 
-/* Does this Aggregate group by window_start and window_end of one window TVF? */
-static bool sl__is_window_agg(const sl_lp *agg)
+const sl_lp *sl_lp_agg_window(const sl_lp *agg, int keys[3])
 {
     const sl_lp *start_of = NULL, *end_of = NULL;
+    keys[0] = keys[1] = keys[2] = -1;
     for (int k = 0; k < agg->nkeys; k++) {
         const sl_lp *node;
         int ncol;
         sl_lp_origin(agg->input, agg->keys[k], &node, &ncol);
-        if (node->kind != SL_LP_WINDOW)
+        if (node->kind != SL_LP_WINDOW || ncol < node->input->ncols)
             continue;
-        if (ncol == node->input->ncols)
+        if (ncol == node->input->ncols) {
             start_of = node;
-        else if (ncol == node->input->ncols + 1)
+            keys[0] = k;
+        } else if (ncol == node->input->ncols + 1) {
             end_of = node;
+            keys[1] = k;
+        } else {
+            keys[2] = k;
+        }
     }
-    return start_of && start_of == end_of;
+    return start_of && start_of == end_of ? start_of : NULL;
+}
+
+/* Does this Aggregate group by window_start and window_end of one window TVF? */
+static bool sl__is_window_agg(const sl_lp *agg)
+{
+    int keys[3];
+    return sl_lp_agg_window(agg, keys) != NULL;
+}
+
+/* A window aggregation over SESSION: its other keys must be the SESSION's
+** partition columns (the operator keeps sessions per those keys). */
+static int sl__check_session_agg(sl_lp *agg, sl_error *err)
+{
+    int wk[3];
+    sl_lp *win = (sl_lp *)sl_lp_agg_window(agg, wk);
+    if (!win || win->window_fn != SL_WIN_SESSION)
+        return 0;
+    int matched = 0;
+    bool ok = true;
+    for (int k = 0; k < agg->nkeys && ok; k++) {
+        if (k == wk[0] || k == wk[1] || k == wk[2])
+            continue;
+        const sl_lp *node;
+        int ncol;
+        sl_lp_origin(agg->input, agg->keys[k], &node, &ncol);
+        ok = false;
+        if (node == win->input || (node == win && ncol < win->input->ncols)) {
+            for (int i = 0; i < win->nkeys && !ok; i++)
+                ok = win->keys[i] == ncol;
+        } else {
+            /* a plain column of the window's input seen through its input */
+            const sl_lp *n2;
+            int c2;
+            for (int i = 0; i < win->nkeys && !ok; i++) {
+                sl_lp_origin(win->input, win->keys[i], &n2, &c2);
+                ok = n2 == node && c2 == ncol;
+            }
+        }
+        matched += ok;
+    }
+    if (ok && matched == win->nkeys) {
+        win->merged = true;
+        return 0;
+    }
+    sl_error_set(err, SL_ERR_NOT_SUPPORTED, agg->pos,
+                 "a window aggregation over SESSION must group by exactly the SESSION's "
+                 "PARTITION BY columns besides window_start and window_end");
+    sl_error_hint(err, "Use SESSION(TABLE t PARTITION BY k, ...) with GROUP BY window_start, "
+                       "window_end, k.");
+    return -1;
+}
+
+/* A SESSION window TVF no session window aggregation merges: its rows
+** would carry their own windows, not the sessions'. */
+static int sl__check_sessions_merged(const sl_lp *lp, sl_error *err)
+{
+    if (!lp)
+        return 0;
+    if (lp->kind == SL_LP_WINDOW && lp->window_fn == SL_WIN_SESSION && !lp->merged) {
+        sl_error_set(err, SL_ERR_NOT_SUPPORTED, lp->pos,
+                     "a SESSION window table function is supported only under a window "
+                     "aggregation");
+        sl_error_hint(err, "GROUP BY window_start, window_end and the SESSION's PARTITION BY "
+                           "columns.");
+        return -1;
+    }
+    if (sl__check_sessions_merged(lp->input, err) != 0)
+        return -1;
+    return sl__check_sessions_merged(lp->right, err);
 }
 
 /* Error: what (an operator of lp) cannot consume the updates in_cause makes. */
@@ -236,6 +310,8 @@ static int sl__analyze(sl_lp *lp, sl_error *err)
         break;
     case SL_LP_AGGREGATE:
         lp->window_agg = in == SL_CL_INSERT && sl__is_window_agg(lp);
+        if (lp->window_agg && sl__check_session_agg(lp, err) != 0)
+            return -1;
         if (lp->window_agg) {
             lp->changelog = SL_CL_INSERT;
         } else {
@@ -335,5 +411,7 @@ int sl_lp_analyze(sl_lp *lp, sl_error *err)
 {
     sl_lp_plan_joins(lp);
     sl__mark_ranks(lp);
-    return sl__analyze(lp, err);
+    if (sl__analyze(lp, err) != 0)
+        return -1;
+    return sl__check_sessions_merged(lp, err);
 }

@@ -116,6 +116,11 @@ static int sl__mk_window_agg(const void *a, sl_operator **o, sl_error *e)
     return sl_window_agg_new(a, o, e);
 }
 
+static int sl__mk_session_agg(const void *a, sl_operator **o, sl_error *e)
+{
+    return sl_session_agg_new(a, o, e);
+}
+
 static int sl__mk_group_agg(const void *a, sl_operator **o, sl_error *e)
 {
     return sl_group_agg_new(a, o, e);
@@ -199,7 +204,18 @@ static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_
         return 0;
     }
     case SL_LP_AGGREGATE:
-        if (n->window_agg) {
+        int wk[3];
+        const sl_lp *win = n->window_agg ? sl_lp_agg_window(n, wk) : NULL;
+        if (win && win->window_fn == SL_WIN_SESSION) {
+            sl_session_agg_spec *s = sl__own(p, sl_calloc(1, sizeof *s));
+            sl__agg_spec(p, n, ttl_ms, &s->window.group);
+            s->window.window_start_key = wk[0];
+            s->window.window_end_key = wk[1];
+            s->window_time_key = wk[2];
+            st->create = sl__mk_session_agg;
+            st->arg = s;
+            st->name = "SessionWindowAggregate";
+        } else if (n->window_agg) {
             sl_window_agg_spec *w = sl__own(p, sl_calloc(1, sizeof *w));
             sl__agg_spec(p, n, ttl_ms, &w->group);
             w->window_start_key = w->window_end_key = -1;
@@ -816,8 +832,18 @@ static int sl__frag_build(sl__graph *g, const sl_lp *n, sl__frag *f, sl_error *e
         sl_stage_spec *st = sl__new_stage(g, f);
         st->nkeys = n->nkeys;
         st->keys = n->keys;
-        st->exchange = n->nkeys > 0 ? SL_EXCHANGE_HASH : SL_EXCHANGE_SINGLE;
-        st->parallelism = n->nkeys > 0 ? g->par : 1;
+        int wk[3];
+        const sl_lp *win = n->window_agg ? sl_lp_agg_window(n, wk) : NULL;
+        if (win && win->window_fn == SL_WIN_SESSION) { /* by the partition keys only */
+            int *pk = sl__own(p, sl_calloc((size_t)n->nkeys + 1, sizeof(int)));
+            st->nkeys = 0;
+            for (int x = 0; x < n->nkeys; x++)
+                if (x != wk[0] && x != wk[1] && x != wk[2])
+                    pk[st->nkeys++] = n->keys[x];
+            st->keys = pk;
+        }
+        st->exchange = st->nkeys > 0 ? SL_EXCHANGE_HASH : SL_EXCHANGE_SINGLE;
+        st->parallelism = st->nkeys > 0 ? g->par : 1;
         return sl__add_steps(p, sl__layer_chain(g, f->layers[0]), NULL, &n, 1,
                              g->o->state_ttl_ms, err);
     }

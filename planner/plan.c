@@ -111,7 +111,7 @@ void sl_lp_describe(sl_strbuf *sb, const sl_lp *lp)
 {
     static const char *const joins[] = {"INNER", "LEFT", "RIGHT", "FULL", "CROSS",
                                         "SEMI",  "ANTI", "LEFT_SINGLE"};
-    static const char *const wins[] = {"TUMBLE", "HOP", "CUMULATE"};
+    static const char *const wins[] = {"TUMBLE", "HOP", "CUMULATE", "SESSION"};
     const char **in = sl__input_names(lp);
     switch (lp->kind) {
     case SL_LP_SCAN:
@@ -160,7 +160,15 @@ void sl_lp_describe(sl_strbuf *sb, const sl_lp *lp)
             sl_interval_print(sb, SL_TYPE_INTERVAL_DT, lp->slide_ms);
             sl_strbuf_append(sb, "], ");
         }
-        sl_strbuf_append(sb, lp->window_fn == SL_WIN_CUMULATE ? "max_size=[" : "size=[");
+        if (lp->window_fn == SL_WIN_SESSION && lp->nkeys) {
+            sl_strbuf_append(sb, "partition_keys=[");
+            for (int i = 0; i < lp->nkeys; i++)
+                sl_strbuf_appendf(sb, "%s%s", i ? ", " : "", in[lp->keys[i]]);
+            sl_strbuf_append(sb, "], ");
+        }
+        sl_strbuf_append(sb, lp->window_fn == SL_WIN_CUMULATE ? "max_size=["
+                             : lp->window_fn == SL_WIN_SESSION ? "gap=["
+                                                               : "size=[");
         sl_interval_print(sb, SL_TYPE_INTERVAL_DT, lp->size_ms);
         sl_strbuf_append(sb, "]");
         if (lp->offset_ms) {

@@ -173,6 +173,7 @@ struct sl_lp {
     /* Set by sl_lp_analyze (changelog.c): */
     int changelog;        /* kinds of rows it emits: SL_CL_* bits */
     bool window_agg;      /* AGGREGATE: groups by window_start/window_end of a window TVF */
+    bool merged;          /* WINDOW (SESSION): a session window aggregation above merges it */
     int64_t rank_limit;   /* OVER: the filter rn = 1 / rn <= N above it (0 = none) */
     bool interval;        /* JOIN: an interval join of append-only inputs (joinplan.c) */
     int ltime, rtime;     /* ... its time attributes: a column of each input */
@@ -186,6 +187,10 @@ struct sl_lp {
 ** aggs are new arrays (sl_lp_agg_spec_free frees them); keys and the calls'
 ** separators point into agg, which must outlive the spec (physical.c). */
 void sl_lp_agg_spec(const sl_lp *agg, int64_t ttl_ms, sl_group_agg_spec *g);
+/* The window TVF node whose window_start and window_end the AGGREGATE agg
+** groups by, or NULL; the indexes into agg's keys of those columns (and of
+** window_time, -1 when not grouped) go to keys[0..2] (changelog.c). */
+const sl_lp *sl_lp_agg_window(const sl_lp *agg, int keys[3]);
 void sl_lp_agg_spec_free(sl_group_agg_spec *g);
 
 /* Changelog kinds a node emits (Flink's changelog modes). */

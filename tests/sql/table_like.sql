@@ -1,3 +1,4 @@
+-- golden: sort-results
 -- CREATE TABLE ... LIKE (Flink's merging of the source table's definition with the
 -- statement's own): what SHOW CREATE TABLE keeps, and the conflicts each strategy refuses.
 CREATE TABLE base (id BIGINT, name STRING, ts TIMESTAMP(3), up AS UPPER(name), PRIMARY KEY (id) NOT ENFORCED,
