@@ -1192,6 +1192,7 @@ int sl__compile_fn(sl__node *nd, const sl_bexpr *b, sl_error *err)
         return 0;
     case SL_FN_CURRENT_TIMESTAMP:
     case SL_FN_NOW:
+    case SL_FN_PROCTIME:
     case SL_FN_LOCALTIMESTAMP:
     case SL_FN_CURRENT_DATE:
         nd->run = sl__k_now;

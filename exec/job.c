@@ -844,6 +844,14 @@ static int sl__input_loop(sl__task *t, sl_error *err)
         } else if (t->nsplits > 0 && sl__chunk_watermark(t, err) != 0) {
             return -1;
         }
+        /* Processing time: rows polled from now on get PROCTIME() values in
+        ** this millisecond or later, so everything before it is final. */
+        if (t->pipe->inputs[t->input].proctime) {
+            int64_t now = sl__now(j->spec);
+            int64_t ms = now / SL_NANOS_PER_MILLI - (now % SL_NANOS_PER_MILLI < 0);
+            if (sl__advance_watermark(t, ms * SL_NANOS_PER_MILLI - 1, err) != 0)
+                return -1;
+        }
         if (rc == SL_SOURCE_END) {
             t->source_ended = true;
             if (sl__end(t, err) != 0)

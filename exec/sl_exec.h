@@ -933,6 +933,10 @@ typedef struct sl_input_spec {
     const sl_step_spec *steps;         /* them, applied in order */
     int to;                            /* the stage its rows go to, as index + 1; 0 = the
                                           first stage (or the sink when there is none) */
+    bool proctime;                     /* the watermark is the processing time (the job's
+                                          windows are over PROCTIME()): after each poll,
+                                          the start of the current millisecond; wm_expr
+                                          is not used */
 } sl_input_spec;
 
 typedef enum sl_exchange {

@@ -35,6 +35,12 @@ typedef struct sl__rel {
     int nhidden;          /* last columns only ORDER BY needs (dropped after the sort) */
 } sl__rel;
 
+/* SL_PROCTIME when x is PROCTIME() (a processing-time attribute), else 0. */
+static int sl__proctime_of(const sl_bexpr *x)
+{
+    return x->kind == SL_BX_CALL && x->fn->id == SL_FN_PROCTIME ? SL_PROCTIME : 0;
+}
+
 static void sl__rel_clear(sl__rel *r)
 {
     for (int i = 0; i < r->nquals; i++)
@@ -152,13 +158,6 @@ static int sl__computed_hook(sl_bind_ctx *ctx, const sl_expr *e, sl_bexpr **out)
                      "cannot use subquery in a computed column expression");
         return -1;
     }
-    if (e->kind == SL_EXPR_FUNC && e->text && sl_strcasecmp(e->text, "PROCTIME") == 0) {
-        sl_error_set(ctx->err, SL_ERR_NOT_SUPPORTED, e->pos,
-                     "processing-time attributes (PROCTIME()) are not supported");
-        sl_error_hint(ctx->err, "Declare an event-time attribute: a TIMESTAMP(3) column with a "
-                                "WATERMARK.");
-        return -1;
-    }
     if (e->kind != SL_EXPR_COLUMN || e->qualifier)
         return 0;
     for (int i = 0; i < sl_list_len(def->columns); i++) {
@@ -266,6 +265,15 @@ int sl_bind_create_table(sl_binder *b, const sl_stmt *s)
         if (idx < 0) {
             sl_error_set(b->err, SL_ERR_UNDEFINED_COLUMN, s->wm_column->pos,
                          "column \"%s\" of the WATERMARK does not exist", s->wm_column->name);
+            goto done;
+        }
+        const sl_column_def *wc = sl_list_get(s->columns, idx);
+        if (wc->expr && wc->expr->kind == SL_EXPR_FUNC && wc->expr->text &&
+            sl_strcasecmp(wc->expr->text, "PROCTIME") == 0) {
+            sl_error_set(b->err, SL_ERR_INVALID_TABLE_DEF, s->wm_column->pos,
+                         "a watermark cannot be defined for the processing-time attribute "
+                         "\"%s\"",
+                         s->wm_column->name);
             goto done;
         }
         if (!sl_type_is_timestamp(types[idx].id) || types[idx].precision > 3) {
@@ -468,7 +476,7 @@ static int sl__bind_named(sl_binder *b, const char *name, int pos, const char *a
             }
             sl__lp_push_expr(proj, x);
             sl_lp_add_col(proj, c->name, c->phys >= 0 ? t->cols[c->phys].type : x->type,
-                          i == t->wm_col);
+                          i == t->wm_col ? SL_ROWTIME : sl__proctime_of(x));
         }
         sl__rel_scope(out, alias ? alias : name);
     }
@@ -629,7 +637,7 @@ static int sl__bind_window(sl_binder *b, const sl_from *f, sl__rel *out)
     wt.not_null = true;
     sl_lp_add_col(lp, "window_start", ts, false);
     sl_lp_add_col(lp, "window_end", ts, false);
-    sl_lp_add_col(lp, "window_time", wt, true);
+    sl_lp_add_col(lp, "window_time", wt, lp->input->cols[tc].rowtime);
     out->lp = lp;
     sl__rel_scope(out, f->alias ? f->alias : f->input->name);
     return 0;
@@ -1252,13 +1260,16 @@ static int sl__bind_items(sl_bind_ctx *ctx, const sl_list *items, const sl_scope
     return 0;
 }
 
-/* Rowtime propagates through a projection of the bare column. */
+/* Time attributes propagate through a projection of the bare column;
+** PROCTIME() makes one. */
 static void sl__project_rowtime(sl_lp *proj)
 {
     for (int i = 0; i < proj->nexprs; i++) {
         const sl_bexpr *x = proj->exprs[i];
         if (x->kind == SL_BX_COLUMN && x->col < proj->input->ncols)
             proj->cols[i].rowtime = proj->input->cols[x->col].rowtime;
+        else if (sl__proctime_of(x))
+            proj->cols[i].rowtime = SL_PROCTIME;
     }
 }
 
@@ -1861,7 +1872,7 @@ static int sl__group_window(sl_binder *b, const sl_query *q, sl__rel *in, sl_lis
     static const char *const wnames[] = {"$window_start", "$window_end", "$window_time"};
     sl_lp_add_col(lp, wnames[0], ts, false);
     sl_lp_add_col(lp, wnames[1], ts, false);
-    sl_lp_add_col(lp, wnames[2], wt, true);
+    sl_lp_add_col(lp, wnames[2], wt, in->lp->cols[tc].rowtime);
     in->lp = lp;
     in->cols = sl_realloc(in->cols, (size_t)(n + 3) * sizeof(sl_scope_col));
     in->quals = sl_realloc(in->quals, (size_t)(n + 3) * sizeof(char *));
@@ -2245,7 +2256,7 @@ static int sl__bind_union(sl_binder *b, const sl_query *q, sl__rel *out)
             break;
         }
         sl_lp_add_col(lp, l.lp->cols[i].name, t,
-                      l.lp->cols[i].rowtime && r.lp->cols[i].rowtime);
+                      l.lp->cols[i].rowtime == r.lp->cols[i].rowtime ? l.lp->cols[i].rowtime : 0);
     }
     l.lp = r.lp = NULL;
     sl__rel_clear(&l);

@@ -675,6 +675,7 @@ static sl_bexpr *sl__bind_column(sl_bind_ctx *ctx, const sl_expr *e)
         /* CURRENT_TIMESTAMP & co. are written without parentheses */
         const sl_func *f = e->qualifier ? NULL : sl_func_find(name);
         if (f && f->kind == SL_FUNC_SCALAR && f->max_args == 0 && f->id != SL_FN_NOW &&
+            f->id != SL_FN_PROCTIME &&
             strcmp(local.sqlstate, SL_ERR_UNDEFINED_COLUMN) == 0) {
             sl_error_reset(&local);
             return sl__bind_call(ctx, e, f);

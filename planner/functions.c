@@ -85,6 +85,7 @@ static const sl_func sl__funcs[SL_FN__COUNT] = {
     [SL_FN_CURRENT_DATE] = {"CURRENT_DATE", SL_FN_CURRENT_DATE, SC, 0, 0},
     [SL_FN_LOCALTIMESTAMP] = {"LOCALTIMESTAMP", SL_FN_LOCALTIMESTAMP, SC, 0, 0},
     [SL_FN_NOW] = {"NOW", SL_FN_NOW, SC, 0, 0},
+    [SL_FN_PROCTIME] = {"PROCTIME", SL_FN_PROCTIME, SC, 0, 0},
     [SL_FN_UNIX_TIMESTAMP] = {"UNIX_TIMESTAMP", SL_FN_UNIX_TIMESTAMP, SC, 0, 2},
     [SL_FN_FROM_UNIXTIME] = {"FROM_UNIXTIME", SL_FN_FROM_UNIXTIME, SC, 1, 2},
     [SL_FN_TO_TIMESTAMP_LTZ] = {"TO_TIMESTAMP_LTZ", SL_FN_TO_TIMESTAMP_LTZ, SC, 1, 2},
@@ -135,7 +136,7 @@ static const sl_func sl__funcs[SL_FN__COUNT] = {
     X("DATE_FORMAT", SL_FN_DATE_FORMAT) X("TO_TIMESTAMP", SL_FN_TO_TIMESTAMP)               \
     X("TO_DATE", SL_FN_TO_DATE) X("CURRENT_TIMESTAMP", SL_FN_CURRENT_TIMESTAMP)             \
     X("CURRENT_DATE", SL_FN_CURRENT_DATE) X("LOCALTIMESTAMP", SL_FN_LOCALTIMESTAMP)         \
-    X("NOW", SL_FN_NOW) X("UNIX_TIMESTAMP", SL_FN_UNIX_TIMESTAMP)                           \
+    X("NOW", SL_FN_NOW) X("PROCTIME", SL_FN_PROCTIME) X("UNIX_TIMESTAMP", SL_FN_UNIX_TIMESTAMP)                           \
     X("FROM_UNIXTIME", SL_FN_FROM_UNIXTIME) X("CONCAT", SL_FN_CONCAT_FN)                    \
     X("TO_TIMESTAMP_LTZ", SL_FN_TO_TIMESTAMP_LTZ)                                           \
     X("PG_GET_USERBYID", SL_FN_PG_GET_USERBYID)                                             \
@@ -201,6 +202,7 @@ static const sl__sig sl__sigs[SL_FN__COUNT] = {
     [SL_FN_CURRENT_DATE] = {"", "CURRENT_DATE"},
     [SL_FN_LOCALTIMESTAMP] = {"", "LOCALTIMESTAMP"},
     [SL_FN_NOW] = {"", "NOW()"},
+    [SL_FN_PROCTIME] = {"", "PROCTIME()"},
     [SL_FN_UNIX_TIMESTAMP] = {"SS", "UNIX_TIMESTAMP([STRING [, STRING]])"},
     [SL_FN_FROM_UNIXTIME] = {"IS", "FROM_UNIXTIME(BIGINT [, STRING])"},
     [SL_FN_TO_TIMESTAMP_LTZ] = {"II", "TO_TIMESTAMP_LTZ(BIGINT [, 0 | 3])"},
@@ -262,6 +264,7 @@ bool sl_func_is_deterministic(const sl_func *f, int nargs)
     case SL_FN_CURRENT_DATE:
     case SL_FN_LOCALTIMESTAMP:
     case SL_FN_NOW:
+    case SL_FN_PROCTIME:
         return false;
     case SL_FN_UNIX_TIMESTAMP:
         return nargs > 0;
@@ -502,6 +505,7 @@ static int sl__result_type(const sl_func *f, const char *name, sl_bexpr *const *
     }
     case SL_FN_CURRENT_TIMESTAMP:
     case SL_FN_NOW:
+    case SL_FN_PROCTIME:
         r = sl_type_make_p(SL_TYPE_TIMESTAMP_LTZ, 3, 0);
         r.not_null = true;
         *out = r;

@@ -265,7 +265,7 @@ static bool sl__time_term(const sl_lp *j, const sl_bexpr *b, int *col, int64_t *
         return false;
     int nl = j->input->ncols;
     const sl_lp_col *c = b->col < nl ? &j->input->cols[b->col] : &j->right->cols[b->col - nl];
-    if (!c->rowtime)
+    if (c->rowtime != SL_ROWTIME)
         return false;
     *col = b->col;
     *off = o;

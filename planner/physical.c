@@ -866,6 +866,18 @@ static int sl__frag_build(sl__graph *g, const sl_lp *n, sl__frag *f, sl_error *e
     return sl__frag_steps(g, f, base, run, depth, err);
 }
 
+/* Which kinds of time attribute the plan's windows are over: bit 1 event
+** time, bit 2 processing time. */
+static int sl__window_times(const sl_lp *n)
+{
+    if (!n)
+        return 0;
+    int m = sl__window_times(n->input) | sl__window_times(n->right);
+    if (n->kind == SL_LP_WINDOW && n->time_col >= 0 && n->time_col < n->input->ncols)
+        m |= n->input->cols[n->time_col].rowtime == SL_PROCTIME ? 2 : 1;
+    return m;
+}
+
 /* The graph of one plan root (an INSERT's SINK or a query) into spec: its
 ** inputs, stages, sink and limit. */
 static int sl__build_graph(sl_physical *p, const sl_lp *root, const sl_catalog *cat,
@@ -894,7 +906,16 @@ static int sl__build_graph(sl_physical *p, const sl_lp *root, const sl_catalog *
     int par = o->parallelism > 0 ? o->parallelism : 1;
     sl__graph g = {p, cat, o, par, NULL, NULL, 0, 0, NULL, NULL, 0, 0};
     sl__frag top_f = {0, NULL};
-    int rc = sl__frag_build(&g, top, &top_f, err);
+    int times = sl__window_times(top);
+    int rc = times == 3 ? sl_error_set(err, SL_ERR_NOT_SUPPORTED, root->pos,
+                                       "a job cannot have windows over processing time and "
+                                       "windows over event time")
+                        : sl__frag_build(&g, top, &top_f, err);
+    /* Windows over PROCTIME(): every input's watermark is the processing time. */
+    for (int i = 0; rc == 0 && times == 2 && i < g.ninputs; i++) {
+        g.inputs[i].proctime = true;
+        g.inputs[i].wm_expr = NULL;
+    }
     /* The sink is chained to the last stage, or to every input without one:
     ** layers of several stages (UNION ALL of aggregations) meet first. */
     if (rc == 0 && g.nstages && (top_f.n != 1 || top_f.layers[0] != -g.nstages)) {

@@ -22,12 +22,12 @@ sl_lp *sl_lp_new(sl_lp_kind kind, sl_lp *input)
     return lp;
 }
 
-void sl_lp_add_col(sl_lp *lp, const char *name, sl_type type, bool rowtime)
+void sl_lp_add_col(sl_lp *lp, const char *name, sl_type type, int rowtime)
 {
     lp->cols = sl_realloc(lp->cols, (size_t)(lp->ncols + 1) * sizeof(sl_lp_col));
     lp->cols[lp->ncols].name = sl_strdup(name);
     lp->cols[lp->ncols].type = type;
-    lp->cols[lp->ncols].rowtime = rowtime;
+    lp->cols[lp->ncols].rowtime = (uint8_t)rowtime;
     lp->ncols++;
 }
 

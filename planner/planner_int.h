@@ -114,10 +114,14 @@ typedef enum sl_lp_kind {
                         with ival = input column + 1 */
 } sl_lp_kind;
 
+#define SL_ROWTIME 1  /* sl_lp_col.rowtime: an event-time attribute */
+#define SL_PROCTIME 2 /* ... a processing-time attribute */
+
 typedef struct sl_lp_col {
     char *name;   /* output column name */
     sl_type type; /* its type */
-    bool rowtime; /* an event-time attribute (watermarked) */
+    uint8_t rowtime; /* a time attribute: SL_ROWTIME (event time, watermarked) or
+                        SL_PROCTIME (processing time, PROCTIME()); 0 = none */
 } sl_lp_col;
 
 typedef struct sl_lp_agg {
@@ -204,7 +208,7 @@ void sl_lp_agg_spec_free(sl_group_agg_spec *g);
 sl_lp *sl_lp_new(sl_lp_kind kind, sl_lp *input);
 void sl_lp_free(sl_lp *lp);
 /* Set the output schema (copies names). */
-void sl_lp_add_col(sl_lp *lp, const char *name, sl_type type, bool rowtime);
+void sl_lp_add_col(sl_lp *lp, const char *name, sl_type type, int rowtime);
 /* EXPLAIN text of a plan tree, one operator per line, indented. */
 void sl_lp_explain(sl_strbuf *sb, const sl_lp *lp);
 

@@ -280,7 +280,12 @@ int sl__describe_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *ou
             bool nn = ty.not_null;
             ty.not_null = false;
             char *tname = sl_type_to_string(ty);
-            char *shown = i == t->wm_col ? sl_sprintf("%s *ROWTIME*", tname) : sl_strdup(tname);
+            const sl_expr *x = t->all[i].expr;
+            bool proc = x && x->kind == SL_EXPR_FUNC && x->text &&
+                        sl_strcasecmp(x->text, "PROCTIME") == 0;
+            char *shown = i == t->wm_col ? sl_sprintf("%s *ROWTIME*", tname)
+                          : proc         ? sl_sprintf("%s *PROCTIME*", tname)
+                                         : sl_strdup(tname);
             bool in_pk = false;
             for (int k = 0; k < t->npk; k++)
                 in_pk |= t->pk[k] == t->all[i].phys && t->all[i].phys >= 0;
@@ -326,7 +331,11 @@ int sl__describe_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *ou
         bool nn = ty.not_null;
         ty.not_null = false;
         char *tname = sl_type_to_string(ty);
-        char *shown = lp->cols[i].rowtime ? sl_sprintf("%s *ROWTIME*", tname) : sl_strdup(tname);
+        char *shown = lp->cols[i].rowtime ? sl_sprintf("%s *%s*", tname,
+                                                       lp->cols[i].rowtime == SL_PROCTIME
+                                                           ? "PROCTIME"
+                                                           : "ROWTIME")
+                                          : sl_strdup(tname);
         const sl_ident *alias = i < sl_list_len(v->def->column_names)
                                     ? sl_list_get(v->def->column_names, i)
                                     : NULL;

@@ -49,6 +49,7 @@ typedef enum sl_func_id {
     SL_FN_CURRENT_DATE, SL_FN_LOCALTIMESTAMP, SL_FN_NOW, SL_FN_UNIX_TIMESTAMP,
     SL_FN_FROM_UNIXTIME, SL_FN_CONCAT_FN, /* CONCAT(a, b, ...); SL_FN_CONCAT is the || operator */
     SL_FN_TO_TIMESTAMP_LTZ, /* TO_TIMESTAMP_LTZ(epoch[, 0 | 3]): the instant */
+    SL_FN_PROCTIME, /* PROCTIME(): the processing time, a processing-time attribute */
     /* PostgreSQL catalog functions clients call (planner/syscat.c's relations) */
     SL_FN_PG_GET_USERBYID, SL_FN_PG_TABLE_IS_VISIBLE, SL_FN_PG_ENCODING_TO_CHAR,
     SL_FN_ARRAY_TO_STRING, SL_FN_PG_REGCLASS, SL_FN_PG_REGOID, SL_FN_FORMAT_TYPE, SL_FN_PG_GET_EXPR,

@@ -75,8 +75,6 @@ CREATE TABLE e6 (a INT, b AS a + 1, PRIMARY KEY (b) NOT ENFORCED) WITH ('connect
 CREATE TABLE e7 (a INT, b AS a + 1, WATERMARK FOR b AS b) WITH ('connector' = 'datagen');
 -- a window function
 CREATE TABLE e9 (a INT, b AS ROW_NUMBER() OVER (ORDER BY a)) WITH ('connector' = 'datagen');
--- a processing-time attribute (not supported)
-CREATE TABLE e10 (a INT, p AS PROCTIME()) WITH ('connector' = 'datagen');
 -- a duplicate name
 CREATE TABLE e8 (a INT, a AS 1) WITH ('connector' = 'datagen');
 SHOW TABLES;
