@@ -726,12 +726,13 @@ int sl_dedup_new(const sl_dedup_spec *spec, sl_operator **out, sl_error *err);
 **
 ** Regular join: each side's rows are kept per key (a multiset: a row and
 ** how many times it is there); inputs may be updating (+I/+U add a row,
-** -U/-D remove one equal row). INNER emits +I for each match of an added
-** row and -D for each match of a removed one; LEFT/RIGHT/FULL emit the
-** null-padded row of an outer-side row without matches, retracted (-D) when
-** its first match arrives and emitted again (+I) when its last match goes,
-** as Flink does. ttl_ms > 0: a row not touched for that long (processing
-** time) is forgotten (table.exec.state.ttl).
+** -U/-D remove one equal row). INNER emits, for each match, the joined row
+** with the input row's own kind (+I/+U for an added row, -U/-D for a
+** removed one); LEFT/RIGHT/FULL emit +I / -D joined rows (an inner-side
+** removal keeps its -U/-D) and the null-padded row of an outer-side row
+** without matches, retracted (-D) when its first match arrives and emitted
+** again (+I) when its last match goes, as Flink does. ttl_ms > 0: a row not
+** written for that long (processing time) is forgotten (table.exec.state.ttl).
 **
 ** Interval join (append-only inputs, output append-only): additionally
 ** lower_ns <= left.time - right.time <= upper_ns (ltime / rtime: columns

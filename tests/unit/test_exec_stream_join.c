@@ -760,10 +760,15 @@ static void t_interval_outer(void)
     CHECK_STR(ione(op, R, 5, 6000, "z"), "");
     CHECK_STR(adv(op, 7000), "");
     CHECK_STR(ione(op, L, 5, 5500, "d"), "+I(5, 5500, d, 5, 6000, z)\n");
+    /* kept only while the operator time is below the bound (t + 1000 for a
+    ** left row, s + 2000 for a right one): at T = 7000 exactly, not kept */
+    CHECK_STR(ione(op, L, 8, 6000, "g"), "+I(8, 6000, g, N, N, N)\n");
+    CHECK_STR(ione(op, R, 9, 5000, "h"), "+I(N, N, N, 9, 5000, h)\n");
+    CHECK_STR(ione(op, L, 8, 6001, "i"), "");
     CHECK_STR(ione(op, L, NUL, 9000, "e"), "+I(N, 9000, e, N, N, N)\n");
     CHECK_STR(ione(op, R, 6, NUL, "w"), "+I(N, N, N, 6, N, w)\n");
     CHECK_STR(ione(op, L, 7, 9000, "f"), "");
-    CHECK_STR(adv(op, INT64_MAX), "+I(7, 9000, f, N, N, N)\n");
+    CHECK_STR(adv(op, INT64_MAX), "+I(8, 6001, i, N, N, N)\n+I(7, 9000, f, N, N, N)\n");
     op->ops->free(op);
     op = make(SL_JOIN_LEFT, &o);
     CHECK_STR(ione(op, R, 2, 1000, "x"), "");
