@@ -105,6 +105,13 @@ typedef struct sl__sj_rec {
     uint64_t seq;        /* interval: arrival number */
 } sl__sj_rec;
 
+/* A hash table slot: an index (-1: empty) and the top half of its hash, so
+** that a probe rarely touches the entry it does not want. */
+typedef struct sl__slot {
+    int32_t idx;  /* key or record index, -1 = empty */
+    uint32_t tag; /* hash >> 32 */
+} sl__slot;
+
 /* A kept interval row waiting for the watermark to pass its bound. */
 typedef struct sl__sj_timer {
     int64_t bound; /* dropped once T > bound */
@@ -135,12 +142,12 @@ typedef struct sl__sjoin {
     sl__sj_key *keys;          /* keys */
     int nkeys_used, keys_cap;  /* keys in use (live or empty) / allocated */
     int nempty;                /* keys without live records */
-    int32_t *kslots;           /* key table: key index or -1 */
+    sl__slot *kslots;          /* key table */
     size_t nkslots;            /* its size */
     sl__sj_rec *recs;          /* records (live or dead) */
     int nrecs, recs_cap;       /* in use / allocated */
     int nlive;                 /* live records */
-    int32_t *rslots;           /* regular: record table (every record, dead ones too) */
+    sl__slot *rslots;          /* regular: record table (every record, dead ones too) */
     size_t nrslots;            /* its size */
     sl__sj_timer *heap;        /* interval: kept rows by (bound, seq) */
     size_t nheap, heapcap;     /* items / allocated */
@@ -377,15 +384,36 @@ static int sl__key_lookup(const sl__sjoin *j, uint64_t h)
     if (!j->nkslots)
         return -1;
     const char *k = j->kbuf.buf ? j->kbuf.buf : "";
+    uint32_t tag = (uint32_t)(h >> 32);
     for (size_t i = h & (j->nkslots - 1);; i = (i + 1) & (j->nkslots - 1)) {
-        int32_t e = j->kslots[i];
+        int32_t e = j->kslots[i].idx;
         if (e < 0)
             return -1;
+        if (j->kslots[i].tag != tag)
+            continue;
         const sl__sj_key *key = &j->keys[e];
         if (key->hash == h && key->len == j->kbuf.len &&
             memcmp(j->bytes + key->off, k, key->len) == 0)
             return e;
     }
+}
+
+/* Put entry e of hash h into a table of n slots (a power of two). */
+static void sl__slot_put(sl__slot *slots, size_t n, uint64_t h, int e)
+{
+    for (size_t i = h & (n - 1);; i = (i + 1) & (n - 1))
+        if (slots[i].idx < 0) {
+            slots[i] = (sl__slot){e, (uint32_t)(h >> 32)};
+            return;
+        }
+}
+
+static sl__slot *sl__slots_new(size_t n)
+{
+    sl__slot *s = sl_malloc(n * sizeof *s);
+    for (size_t i = 0; i < n; i++)
+        s[i] = (sl__slot){-1, 0};
+    return s;
 }
 
 static void sl__key_rehash(sl__sjoin *j, size_t want)
@@ -394,16 +422,10 @@ static void sl__key_rehash(sl__sjoin *j, size_t want)
     while (n < want * 2)
         n *= 2;
     sl_free(j->kslots);
-    j->kslots = sl_malloc(n * sizeof *j->kslots);
-    for (size_t i = 0; i < n; i++)
-        j->kslots[i] = -1;
+    j->kslots = sl__slots_new(n);
     j->nkslots = n;
     for (int e = 0; e < j->nkeys_used; e++)
-        for (size_t i = j->keys[e].hash & (n - 1);; i = (i + 1) & (n - 1))
-            if (j->kslots[i] < 0) {
-                j->kslots[i] = e;
-                break;
-            }
+        sl__slot_put(j->kslots, n, j->keys[e].hash, e);
 }
 
 /* Add the key in j->kbuf (hash h). */
@@ -425,11 +447,7 @@ static int sl__key_add(sl__sjoin *j, uint64_t h)
     if ((size_t)j->nkeys_used * 2 > j->nkslots)
         sl__key_rehash(j, (size_t)j->nkeys_used);
     else
-        for (size_t i = h & (j->nkslots - 1);; i = (i + 1) & (j->nkslots - 1))
-            if (j->kslots[i] < 0) {
-                j->kslots[i] = e;
-                break;
-            }
+        sl__slot_put(j->kslots, j->nkslots, h, e);
     return e;
 }
 
@@ -437,16 +455,16 @@ static int sl__key_add(sl__sjoin *j, uint64_t h)
 
 static uint64_t sl__rec_hash(uint64_t keyhash, int side, const char *p, size_t n)
 {
-    return sl_hash_bytes(p, n, keyhash * 31 + (uint64_t)side + 1);
+    uint64_t h = sl_hash_bytes(p, n, keyhash * 31 + (uint64_t)side + 1);
+    h ^= h >> 33; /* FNV's low bits are weak: mix before they index the table */
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    return h;
 }
 
 static void sl__rslot_put(sl__sjoin *j, int e)
 {
-    for (size_t i = j->recs[e].hash & (j->nrslots - 1);; i = (i + 1) & (j->nrslots - 1))
-        if (j->rslots[i] < 0) {
-            j->rslots[i] = e;
-            return;
-        }
+    sl__slot_put(j->rslots, j->nrslots, j->recs[e].hash, e);
 }
 
 static void sl__rec_rehash(sl__sjoin *j, size_t want)
@@ -455,9 +473,7 @@ static void sl__rec_rehash(sl__sjoin *j, size_t want)
     while (n < want * 2)
         n *= 2;
     sl_free(j->rslots);
-    j->rslots = sl_malloc(n * sizeof *j->rslots);
-    for (size_t i = 0; i < n; i++)
-        j->rslots[i] = -1;
+    j->rslots = sl__slots_new(n);
     j->nrslots = n;
     for (int e = 0; e < j->nrecs; e++)
         sl__rslot_put(j, e);
@@ -470,10 +486,13 @@ static int sl__rec_lookup(const sl__sjoin *j, int key, int s, uint64_t h)
     if (!j->nrslots)
         return -1;
     const char *p = j->rbuf.buf ? j->rbuf.buf : "";
+    uint32_t tag = (uint32_t)(h >> 32);
     for (size_t i = h & (j->nrslots - 1);; i = (i + 1) & (j->nrslots - 1)) {
-        int32_t e = j->rslots[i];
+        int32_t e = j->rslots[i].idx;
         if (e < 0)
             return -1;
+        if (j->rslots[i].tag != tag)
+            continue;
         const sl__sj_rec *rec = &j->recs[e];
         if (rec->hash == h && rec->key == key && rec->side == s && rec->len == j->rbuf.len &&
             memcmp(j->bytes + rec->off, p, rec->len) == 0)
