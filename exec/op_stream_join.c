@@ -81,9 +81,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define SL__KEY_INLINE 16 /* encoded keys up to this long live in their entry */
+
 typedef struct sl__sj_key {
     uint64_t hash;             /* sl_chunk_hash_keys of the key columns */
-    uint64_t off;              /* encoded key bytes in the store */
+    union {
+        uint64_t off;                  /* encoded key bytes in the store (len > 16) */
+        uint8_t inl[SL__KEY_INLINE];   /* ... or here (len <= 16: one cache miss less) */
+    } at;
     uint32_t len;              /* their length */
     int32_t nlive;             /* live records of both sides */
     int32_t head[2], tail[2];  /* each side's list of records (-1: empty) */
@@ -379,6 +384,11 @@ static uint64_t sl__store(sl__sjoin *j, const char *p, size_t n)
 
 /* ---- the key table ----------------------------------------------------- */
 
+static const uint8_t *sl__key_bytes(const sl__sjoin *j, const sl__sj_key *key)
+{
+    return key->len <= SL__KEY_INLINE ? key->at.inl : j->bytes + key->at.off;
+}
+
 static int sl__key_lookup(const sl__sjoin *j, uint64_t h)
 {
     if (!j->nkslots)
@@ -393,7 +403,7 @@ static int sl__key_lookup(const sl__sjoin *j, uint64_t h)
             continue;
         const sl__sj_key *key = &j->keys[e];
         if (key->hash == h && key->len == j->kbuf.len &&
-            memcmp(j->bytes + key->off, k, key->len) == 0)
+            memcmp(sl__key_bytes(j, key), k, key->len) == 0)
             return e;
     }
 }
@@ -439,7 +449,13 @@ static int sl__key_add(sl__sjoin *j, uint64_t h)
     int e = j->nkeys_used++;
     sl__sj_key *key = &j->keys[e];
     key->hash = h;
-    key->off = sl__store(j, j->kbuf.buf, j->kbuf.len);
+    if (j->kbuf.len <= SL__KEY_INLINE) {
+        memset(key->at.inl, 0, sizeof key->at.inl);
+        if (j->kbuf.len)
+            memcpy(key->at.inl, j->kbuf.buf, j->kbuf.len);
+    } else {
+        key->at.off = sl__store(j, j->kbuf.buf, j->kbuf.len);
+    }
     key->len = (uint32_t)j->kbuf.len;
     key->nlive = 0;
     key->head[0] = key->head[1] = key->tail[0] = key->tail[1] = -1;
@@ -669,7 +685,10 @@ static void sl__compact(sl__sjoin *j)
         if (ok[k].nlive == 0)
             continue;
         sl_strbuf_reset(&j->kbuf);
-        sl_strbuf_append_n(&j->kbuf, (const char *)ob + ok[k].off, ok[k].len);
+        sl_strbuf_append_n(&j->kbuf,
+                           (const char *)(ok[k].len <= SL__KEY_INLINE ? ok[k].at.inl
+                                                                    : ob + ok[k].at.off),
+                           ok[k].len);
         int nk = sl__key_add(j, ok[k].hash);
         for (int s = 0; s < 2; s++)
             for (int e = ok[k].head[s]; e >= 0; e = orecs[e].next) {
@@ -1124,14 +1143,14 @@ static int sl__sjoin_snapshot(sl_operator *op, sl_strbuf *state, sl_error *err)
             for (int e = j->keys[k].head[s]; e >= 0 && !any; e = j->recs[e].next)
                 any = sl__kept(j, e, now);
         if (any)
-            refs[nref++] = (sl__key_ref){j->bytes + j->keys[k].off, j->keys[k].len, k};
+            refs[nref++] = (sl__key_ref){sl__key_bytes(j, &j->keys[k]), j->keys[k].len, k};
     }
     qsort(refs, (size_t)nref, sizeof *refs, sl__cmp_key);
     sl__put_u64(state, (uint64_t)nref);
     for (int i = 0; i < nref; i++) {
         const sl__sj_key *key = &j->keys[refs[i].idx];
         sl__put_u32(state, key->len);
-        sl_strbuf_append_n(state, (const char *)j->bytes + key->off, key->len);
+        sl_strbuf_append_n(state, (const char *)sl__key_bytes(j, key), key->len);
         for (int s = 0; s < 2; s++) {
             uint64_t n = 0;
             for (int e = key->head[s]; e >= 0; e = j->recs[e].next)
