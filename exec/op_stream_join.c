@@ -1225,11 +1225,17 @@ static bool sl__decode_exact(sl__sjoin *j, const uint8_t *p, uint32_t len, int f
     return re->len == len && (len == 0 || memcmp(re->buf, p, len) == 0);
 }
 
-static const char *sl__restore_body(sl__sjoin *j, sl__cur *c, uint64_t nk)
+/* Interval: the arrival ranks a restore has seen (owned by the caller). */
+typedef struct sl__ranks {
+    uint8_t *seen; /* seen[rank] != 0: taken */
+    size_t n;      /* entries allocated */
+} sl__ranks;
+
+/* Restore nk keys and their records from c. NULL, or what is wrong. */
+static const char *sl__restore_keys(sl__sjoin *j, sl__cur *c, uint64_t nk, sl__ranks *rk,
+                                    uint64_t *totalp)
 {
     uint64_t total = 0;
-    uint8_t *seen = NULL; /* interval: ranks seen */
-    size_t seen_n = 0;
     const char *bad = NULL;
     const uint8_t *prev_key = NULL;
     uint32_t prev_len = 0;
@@ -1285,17 +1291,17 @@ static const char *sl__restore_body(sl__sjoin *j, sl__cur *c, uint64_t nk)
                         return "a record without a time";
                     if (rank > c->n) /* ranks are below the record count */
                         return "an arrival rank out of range";
-                    if (rank >= seen_n) {
-                        size_t nn = seen_n ? seen_n * 2 : 64;
+                    if (rank >= rk->n) {
+                        size_t nn = rk->n ? rk->n * 2 : 64;
                         if (nn <= rank)
                             nn = (size_t)rank + 1;
-                        seen = sl_realloc(seen, nn);
-                        memset(seen + seen_n, 0, nn - seen_n);
-                        seen_n = nn;
+                        rk->seen = sl_realloc(rk->seen, nn);
+                        memset(rk->seen + rk->n, 0, nn - rk->n);
+                        rk->n = nn;
                     }
-                    if (seen[rank])
+                    if (rk->seen[rank])
                         return "a duplicate arrival rank";
-                    seen[rank] = 1;
+                    rk->seen[rank] = 1;
                     int e = sl__rec_new(j, key, s, 0);
                     j->recs[e].time = j->one->cols[tc].v.i64[0];
                     j->recs[e].joined = joined;
@@ -1317,18 +1323,27 @@ static const char *sl__restore_body(sl__sjoin *j, sl__cur *c, uint64_t nk)
                     j->recs[e].written = (int64_t)written;
                 }
                 total++;
+                *totalp = total;
             }
         }
         if (j->keys[key].nlive == 0)
             return "a key without records";
     }
-    if (j->interval) {
+    return bad;
+}
+
+static const char *sl__restore_body(sl__sjoin *j, sl__cur *c, uint64_t nk)
+{
+    sl__ranks rk = {NULL, 0};
+    uint64_t total = 0;
+    const char *bad = sl__restore_keys(j, c, nk, &rk, &total);
+    if (!bad && j->interval) {
         for (uint64_t r = 0; r < total && !bad; r++)
-            if (r >= seen_n || !seen[r])
+            if (r >= rk.n || !rk.seen[r])
                 bad = "arrival ranks not dense";
         j->next_seq = total;
     }
-    sl_free(seen);
+    sl_free(rk.seen);
     return bad;
 }
 
