@@ -8,9 +8,11 @@
 ** load <= 1/2; the hash is sl_chunk_hash_keys over columns 1..nkeys, the
 ** identity the key's encoded bytes) holds, per key and side, a doubly
 ** linked list of records in arrival order. A record is one encoded row of
-** its side's columns; its bytes (and the keys') live in one byte store, so
-** nothing is allocated per value. Lookup visits the key's other-side list
-** only. A record that goes away is unlinked and marked dead; when dead
+** its side's columns; its bytes (and those of keys over 16 bytes, shorter
+** ones sit in their entry) live in one byte store, so nothing is allocated
+** per value. Each slot carries 32 bits of its entry's hash, so a probe
+** rarely touches an entry it does not want. Lookup visits the key's
+** other-side list only. A record that goes away is unlinked and marked dead; when dead
 ** records outnumber live ones the store, the records and both tables are
 ** rebuilt (compaction), the lists' order kept.
 **
