@@ -1439,7 +1439,7 @@ static const sl_operator_ops sl__sjoin_ops = {
 int sl_join_new(const sl_join_spec *spec, sl_operator **out, sl_error *err)
 {
     *out = NULL;
-    if (spec->nkeys < 1 || spec->nl < 0 || spec->nr < 0 ||
+    if (spec->nkeys < 0 || spec->nl < 0 || spec->nr < 0 ||
         spec->in_ncols != 1 + spec->nkeys + spec->nl + spec->nr || spec->type < SL_JOIN_INNER ||
         spec->type > SL_JOIN_FULL || spec->ttl_ms < 0 ||
         spec->ttl_ms > INT64_MAX / SL_NANOS_PER_MILLI ||
@@ -1472,7 +1472,7 @@ int sl_join_new(const sl_join_spec *spec, sl_operator **out, sl_error *err)
     for (int i = 0; i < spec->in_ncols; i++)
         j->in_types[i] = spec->in_types[i];
     j->out_types = j->in_types + 1 + spec->nkeys;
-    j->keycols = sl_malloc((size_t)spec->nkeys * sizeof(int));
+    j->keycols = sl_malloc(((size_t)spec->nkeys + 1) * sizeof(int));
     for (int k = 0; k < spec->nkeys; k++)
         j->keycols[k] = 1 + k;
     int nout = spec->nl + spec->nr;

@@ -744,7 +744,7 @@ int sl_dedup_new(const sl_dedup_spec *spec, sl_operator **out, sl_error *err);
 typedef struct sl_join_spec {
     int in_ncols;             /* 1 + nkeys + nl + nr */
     const sl_type *in_types;  /* their types */
-    int nkeys;                /* equality keys (>= 1) */
+    int nkeys;                /* equality keys (0: none, every row under one key) */
     int nl, nr;               /* columns of each side */
     int type;                 /* SL_JOIN_INNER, SL_JOIN_LEFT, SL_JOIN_RIGHT, SL_JOIN_FULL */
     const sl_bexpr *cond;     /* residual condition over the output row, or NULL */

@@ -723,6 +723,52 @@ static void t_snapshot_deterministic(void)
     long_keys = false;
 }
 
+/* No equality keys (a join on a condition alone): every row is under the
+** one empty key; the condition decides. */
+static void t_no_keys(void)
+{
+    init_types();
+    sl_type t[7] = {types[0], types[2], types[3], types[4], types[5], types[6], types[7]};
+    sl_bexpr *cond = cond_ne();
+    sl_join_spec spec = {0};
+    spec.in_ncols = 7;
+    spec.in_types = t;
+    spec.nkeys = 0;
+    spec.nl = spec.nr = 3;
+    spec.type = SL_JOIN_LEFT;
+    spec.cond = cond;
+    sl_operator *op = NULL;
+    sl_error err = SL_ERROR_INIT;
+    REQUIRE(sl_join_new(&spec, &op, &err) == 0);
+    sl_chunk *c = sl_chunk_new(7, t, SL_CHUNK_ROWS);
+    const char *in[][3] = {{"0", "1", "a"}, {"1", "2", "a"}, {"1", "3", "b"}, {"0", "4", "b"}};
+    for (int i = 0; i < 4; i++) {
+        int r = sl_chunk_append_row(c, SL_ROW_INSERT);
+        int s = in[i][0][0] - '0';
+        sl_chunk_set_i64(c, 0, r, s);
+        sl_chunk_set_i64(c, 1 + 3 * s, r, atoi(in[i][1]));
+        sl_chunk_set_str(c, 3 + 3 * s, r, in[i][2], 1);
+    }
+    show_time = false;
+    CHECK_STR(run(op, c), "+I(1, a, N, N)\n-D(1, a, N, N)\n+I(1, a, 3, b)\n+I(4, b, 2, a)\n");
+    sl_strbuf sb = SL_STRBUF_INIT;
+    snap(op, &sb);
+    sl_operator *b = NULL;
+    REQUIRE(sl_join_new(&spec, &b, &err) == 0);
+    CHECK(b->ops->restore(b, sb.buf, sb.len, &err) == 0);
+    int r = sl_chunk_append_row(c, SL_ROW_DELETE);
+    sl_chunk_set_i64(c, 0, r, 1);
+    sl_chunk_set_i64(c, 4, r, 3);
+    sl_chunk_set_str(c, 6, r, "b", 1);
+    CHECK_STR(run(b, c), "-D(1, a, 3, b)\n+I(1, a, N, N)\n");
+    sl_error_reset(&err);
+    sl_strbuf_free(&sb);
+    sl_chunk_free(c);
+    op->ops->free(op);
+    b->ops->free(b);
+    sl_bexpr_free(cond);
+}
+
 /* ---- interval joins ---------------------------------------------------- */
 
 /* l.t - r.t in [-1000, 2000] ms, both ends inclusive; rows dropped once
@@ -1008,5 +1054,5 @@ static void t_bad_input(void)
 }
 
 SL_TESTS(t_inner, t_left, t_right, t_full, t_duplicates, t_null_keys, t_cond, t_ttl, t_random,
-         t_snapshot_deterministic, t_interval_bounds, t_interval_outer, t_interval_restore,
+         t_snapshot_deterministic, t_no_keys, t_interval_bounds, t_interval_outer, t_interval_restore,
          t_corrupt, t_bad_input)
