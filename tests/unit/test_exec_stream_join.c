@@ -3,7 +3,8 @@
 ** (exec/op_stream_join.c): the exact changelogs of INNER / LEFT / RIGHT /
 ** FULL regular joins over interleaved, updating sides (derived from Flink
 ** 2.2's StreamingJoinOperator: kinds forwarded by INNER, null-padded rows
-** retracted at the first association and re-emitted at the last one),
+** retracted at the first association and re-emitted at the last one; two
+** changelogs checked against Flink 2.2 run side by side),
 ** duplicates (multiset counts), NULL keys, a residual condition (over more
 ** candidates than one batch), TTL with a fake clock; random updating inputs
 ** whose materialized output equals a brute-force join of the final sides;
@@ -303,6 +304,43 @@ static void t_full(void)
     CHECK_STR(one(op, R, D, 1, "x"), "-D(1, c, 1, x)\n");
     CHECK_STR(one(op, R, D, 1, "y"), "-D(1, c, 1, y)\n+I(1, c, N, N)\n");
     CHECK_STR(one(op, R, D, 2, "z"), "-D(N, N, 2, z)\n");
+    op->ops->free(op);
+}
+
+/* Flink 2.2 side by side (its peer, parallelism 1): l = SELECT id % 2 AS k,
+** COUNT(*) AS c FROM datagen ids 1..4 GROUP BY id % 2 (+I(1,1) +I(0,1)
+** -U(1,1) +U(1,2) -U(0,1) +U(0,2)), r = rows (1,x) (1,y), in the order
+** Flink's join received them. Flink printed the same changelogs, but for
+** the order of several matches of one input row (it iterates its state's
+** hash map; here the arrival order): LEFT JOIN
+**   +I(1,1,N) +I(0,1,N) -D(1,1,N) +I(1,1,x) +I(1,1,y) -D(1,1,y) -D(1,1,x)
+**   +I(1,2,y) +I(1,2,x) -D(0,1,N) +I(0,2,N)
+** and JOIN (r first) +I(1,1,y) +I(1,1,x) -U(1,1,y) -U(1,1,x) +U(1,2,y)
+** +U(1,2,x). Here lv holds c as text. */
+static void t_flink_peer(void)
+{
+    show_time = false;
+    sl_operator *op = make(SL_JOIN_LEFT, NULL);
+    REQUIRE(op);
+    CHECK_STR(one(op, L, I, 1, "1"), "+I(1, 1, N, N)\n");
+    CHECK_STR(one(op, L, I, 0, "1"), "+I(0, 1, N, N)\n");
+    CHECK_STR(one(op, R, I, 1, "x"), "-D(1, 1, N, N)\n+I(1, 1, 1, x)\n");
+    CHECK_STR(one(op, R, I, 1, "y"), "+I(1, 1, 1, y)\n");
+    CHECK_STR(one(op, L, UB, 1, "1"), "-D(1, 1, 1, x)\n-D(1, 1, 1, y)\n");
+    CHECK_STR(one(op, L, UA, 1, "2"), "+I(1, 2, 1, x)\n+I(1, 2, 1, y)\n");
+    CHECK_STR(one(op, L, UB, 0, "1"), "-D(0, 1, N, N)\n");
+    CHECK_STR(one(op, L, UA, 0, "2"), "+I(0, 2, N, N)\n");
+    op->ops->free(op);
+    op = make(SL_JOIN_INNER, NULL);
+    REQUIRE(op);
+    CHECK_STR(one(op, R, I, 1, "x"), "");
+    CHECK_STR(one(op, R, I, 1, "y"), "");
+    CHECK_STR(one(op, L, I, 1, "1"), "+I(1, 1, 1, x)\n+I(1, 1, 1, y)\n");
+    CHECK_STR(one(op, L, I, 0, "1"), "");
+    CHECK_STR(one(op, L, UB, 1, "1"), "-U(1, 1, 1, x)\n-U(1, 1, 1, y)\n");
+    CHECK_STR(one(op, L, UA, 1, "2"), "+U(1, 2, 1, x)\n+U(1, 2, 1, y)\n");
+    CHECK_STR(one(op, L, UB, 0, "1"), "");
+    CHECK_STR(one(op, L, UA, 0, "2"), "");
     op->ops->free(op);
 }
 
@@ -1053,6 +1091,6 @@ static void t_bad_input(void)
     op->ops->free(op);
 }
 
-SL_TESTS(t_inner, t_left, t_right, t_full, t_duplicates, t_null_keys, t_cond, t_ttl, t_random,
+SL_TESTS(t_inner, t_left, t_right, t_full, t_flink_peer, t_duplicates, t_null_keys, t_cond, t_ttl, t_random,
          t_snapshot_deterministic, t_no_keys, t_interval_bounds, t_interval_outer, t_interval_restore,
          t_corrupt, t_bad_input)
