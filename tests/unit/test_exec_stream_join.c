@@ -1091,6 +1091,6 @@ static void t_bad_input(void)
     op->ops->free(op);
 }
 
-SL_TESTS(t_inner, t_left, t_right, t_full, t_flink_peer, t_duplicates, t_null_keys, t_cond, t_ttl, t_random,
-         t_snapshot_deterministic, t_no_keys, t_interval_bounds, t_interval_outer, t_interval_restore,
-         t_corrupt, t_bad_input)
+SL_TESTS(t_inner, t_left, t_right, t_full, t_flink_peer, t_duplicates, t_null_keys, t_cond,
+         t_ttl, t_random, t_snapshot_deterministic, t_no_keys, t_interval_bounds,
+         t_interval_outer, t_interval_restore, t_corrupt, t_bad_input)
