@@ -759,12 +759,13 @@ int sl_dedup_new(const sl_dedup_spec *spec, sl_operator **out, sl_error *err);
 **
 ** Regular join: each side's rows are kept per key (a multiset: a row and
 ** how many times it is there); inputs may be updating (+I/+U add a row,
-** -U/-D remove one equal row). INNER emits +I for each match of an added
-** row and -D for each match of a removed one; LEFT/RIGHT/FULL emit the
-** null-padded row of an outer-side row without matches, retracted (-D) when
-** its first match arrives and emitted again (+I) when its last match goes,
-** as Flink does. ttl_ms > 0: a row not touched for that long (processing
-** time) is forgotten (table.exec.state.ttl).
+** -U/-D remove one equal row). INNER emits, for each match, the joined row
+** with the input row's own kind (+I/+U for an added row, -U/-D for a
+** removed one); LEFT/RIGHT/FULL emit +I / -D joined rows (an inner-side
+** removal keeps its -U/-D) and the null-padded row of an outer-side row
+** without matches, retracted (-D) when its first match arrives and emitted
+** again (+I) when its last match goes, as Flink does. ttl_ms > 0: a row not
+** written for that long (processing time) is forgotten (table.exec.state.ttl).
 **
 ** Interval join (append-only inputs, output append-only): additionally
 ** lower_ns <= left.time - right.time <= upper_ns (ltime / rtime: columns
@@ -776,7 +777,7 @@ int sl_dedup_new(const sl_dedup_spec *spec, sl_operator **out, sl_error *err);
 typedef struct sl_join_spec {
     int in_ncols;             /* 1 + nkeys + nl + nr */
     const sl_type *in_types;  /* their types */
-    int nkeys;                /* equality keys (>= 1) */
+    int nkeys;                /* equality keys (0: none, every row under one key) */
     int nl, nr;               /* columns of each side */
     int type;                 /* SL_JOIN_INNER, SL_JOIN_LEFT, SL_JOIN_RIGHT, SL_JOIN_FULL */
     const sl_bexpr *cond;     /* residual condition over the output row, or NULL */

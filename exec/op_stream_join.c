@@ -1,0 +1,1500 @@
+/*
+** op_stream_join.c — the streaming join of two inputs (see sl_exec.h,
+** sl_join_spec): Flink's regular join (StreamingJoinOperator) and its
+** event-time interval join (RowTimeIntervalJoin), over one tagged stream
+** (column 0 the side, then the keys, the left columns, the right columns).
+**
+** State. A key table (open addressing, linear probing, power-of-two size,
+** load <= 1/2; the hash is sl_chunk_hash_keys over columns 1..nkeys, the
+** identity the key's encoded bytes) holds, per key and side, a doubly
+** linked list of records in arrival order. A record is one encoded row of
+** its side's columns; its bytes (and those of keys over 16 bytes, shorter
+** ones sit in their entry) live in one byte store, so nothing is allocated
+** per value. Each slot carries 32 bits of its entry's hash, so a probe
+** rarely touches an entry it does not want. Lookup visits the key's
+** other-side list only. A record that goes away is unlinked and marked dead; when dead
+** records outnumber live ones the store, the records and both tables are
+** rebuilt (compaction), the lists' order kept.
+**
+** Regular join (Flink 2.2 StreamingJoinOperator without unique keys, no
+** mini-batch): a record is a distinct row with its count (a multiset) and,
+** on an outer side, its number of associations (matches on the other
+** side); a second hash table finds a record by (key, side, row bytes). For
+** each input row, the other side's records of its key are the candidates;
+** cond is evaluated over a scratch chunk of the joined candidate rows (one
+** evaluation per batch of up to SL_CHUNK_ROWS candidates), then the
+** matches are walked in list order, each record as often as its count:
+**   accumulate (+I/+U)  input side outer: per match [other side outer:
+**                       -D null+other when its associations were 0; they
+**                       become old+1], +I joined; no match: +I input+null.
+**                       The row is added with associations = matches.
+**                       Input side inner: the row is added; per match as
+**                       above, the joined row +I — or with the input's own
+**                       kind (+I/+U) when neither side is outer (INNER).
+**   retract (-U/-D)     one equal row is removed (nothing when there is
+**                       none); per match the joined row as -D (input side
+**                       outer) or with the input's kind, then [other side
+**                       outer: +I null+other when its associations were 1;
+**                       they become old-1]; no match: -D input+null when
+**                       the input side is outer.
+** A row with a NULL key matches nothing (Flink's filterNullKeys): on an
+** outer side it gives +I / -D input+null, on an inner side nothing; it is
+** not kept, as nothing can ever match it. TTL (ttl_ms > 0): a record not
+** written (added, retracted, its associations changed) for ttl_ms of
+** processing time is gone (Flink's state TTL, OnCreateAndWrite, never
+** returning expired state): skipped and dropped when met, swept at most
+** once per ttl.
+**
+** Interval join (Flink's RowTimeIntervalJoin, allowed lateness 0): inputs
+** append-only (another kind is XX000). With T = max(watermark, 0) (Flink's
+** operator time) and a left row at time t: the right rows kept for its key
+** with time in [t - upper, t - lower] are its candidates; each match emits
+** +I joined and marks both rows as joined. The row is kept when T < t -
+** lower (a right row not behind the watermark could still match), else —
+** when it matched nothing and the left side is outer — it gives +I
+** left+null at once. Symmetrically for a right row at time s: [s + lower,
+** s + upper], kept when T < s + upper. A kept row is dropped when the
+** watermark passes that bound (T > t - lower, T > s + upper; everything at
+** the end of input), in order of the bound then arrival (a min-heap over
+** both sides), giving +I row+null for an outer side's row that never
+** joined. No row is dropped as late (as Flink: a row behind the watermark
+** still joins the rows kept), so late_rows stays 0. A NULL time or key
+** matches nothing (outer side: +I row+null at once).
+**
+** Snapshot (deterministic: keys in the order of their encoded bytes, each
+** side's records in list order; integers little-endian):
+**   "SLSJOIN" u32 version (1) u32 in_ncols u32 nkeys u32 nl u32 nr u8 type
+**   u8 interval u8 phys[in_ncols] i64 watermark i64 late_rows
+**   u64 nkeys, nkeys x { u32 len key bytes,
+**                        2 x { u64 n, n x { u32 len row bytes,
+**                              regular: u32 count i32 associations i64 written
+**                              interval: u8 joined u64 arrival rank } } }
+**   u64 sl_hash_bytes of everything before
+** A value is u8 null (0/1) then BOOL u8 | I64 i64 | F64 8 bytes | I128 16
+** bytes | STR u32 len + bytes. Restore checks every length, value, count,
+** rank and the checksum: anything wrong is XX001. Expired records are left
+** out.
+**
+** Main routines: sl_join_new and its process / watermark / snapshot /
+** restore.
+*/
+#include "sl_exec.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define SL__KEY_INLINE 16 /* encoded keys up to this long live in their entry */
+
+typedef struct sl__sj_key {
+    uint64_t hash;             /* sl_chunk_hash_keys of the key columns */
+    union {
+        uint64_t off;                  /* encoded key bytes in the store (len > 16) */
+        uint8_t inl[SL__KEY_INLINE];   /* ... or here (len <= 16: one cache miss less) */
+    } at;
+    uint32_t len;              /* their length */
+    int32_t nlive;             /* live records of both sides */
+    int32_t head[2], tail[2];  /* each side's list of records (-1: empty) */
+} sl__sj_key;
+
+typedef struct sl__sj_rec {
+    uint64_t hash;       /* regular: hash of (key, side, row bytes) */
+    uint64_t off;        /* encoded row bytes in the store */
+    uint32_t len;        /* their length */
+    int32_t key;         /* its key */
+    int32_t prev, next;  /* neighbours in the key's list of its side (-1: none) */
+    uint8_t side;        /* 0 left, 1 right */
+    bool live;           /* in its key's list (else dead, awaiting compaction) */
+    bool joined;         /* interval: has matched */
+    int32_t count;       /* regular: copies of the row */
+    int32_t assoc;       /* regular, outer side: number of associations */
+    int64_t written;     /* regular: processing time of the last write (TTL) */
+    int64_t time;        /* interval: the row's event time */
+    uint64_t seq;        /* interval: arrival number */
+} sl__sj_rec;
+
+/* A hash table slot: an index (-1: empty) and the top half of its hash, so
+** that a probe rarely touches the entry it does not want. */
+typedef struct sl__slot {
+    int32_t idx;  /* key or record index, -1 = empty */
+    uint32_t tag; /* hash >> 32 */
+} sl__slot;
+
+/* A kept interval row waiting for the watermark to pass its bound. */
+typedef struct sl__sj_timer {
+    int64_t bound; /* dropped once T > bound */
+    uint64_t seq;  /* arrival (ties) */
+    int32_t rec;   /* the record */
+} sl__sj_timer;
+
+typedef struct sl__sjoin {
+    sl_operator *op;           /* back pointer (cancellation) */
+    int in_ncols, nkeys, nl, nr;
+    int type;                  /* SL_JOIN_INNER / LEFT / RIGHT / FULL */
+    bool outer[2];             /* left / right side is outer */
+    bool interval;             /* an interval join */
+    int tcol[2];               /* interval: time column among each side's columns */
+    int64_t lower, upper;      /* interval bounds (ns) */
+    int64_t ttl_ns;            /* retention; 0 = forever */
+    int64_t (*now)(void *ctx); /* clock */
+    void *now_ctx;             /* for now */
+    int64_t next_sweep;        /* no TTL sweep before this time */
+    const sl_tz *tz;           /* for cond */
+    sl_type *in_types;         /* input types (owned copy) */
+    sl_type *out_types;        /* left ++ right types (points into in_types) */
+    int *keycols;              /* 1..nkeys */
+    sl_eval_prog *cond;        /* residual condition, or NULL */
+    /* the store */
+    uint8_t *bytes;            /* encoded keys and rows */
+    uint64_t blen, bcap;       /* bytes used / allocated */
+    sl__sj_key *keys;          /* keys */
+    int nkeys_used, keys_cap;  /* keys in use (live or empty) / allocated */
+    int nempty;                /* keys without live records */
+    sl__slot *kslots;          /* key table */
+    size_t nkslots;            /* its size */
+    sl__sj_rec *recs;          /* records (live or dead) */
+    int nrecs, recs_cap;       /* in use / allocated */
+    int nlive;                 /* live records */
+    sl__slot *rslots;          /* regular: record table (every record, dead ones too) */
+    size_t nrslots;            /* its size */
+    sl__sj_timer *heap;        /* interval: kept rows by (bound, seq) */
+    size_t nheap, heapcap;     /* items / allocated */
+    uint64_t next_seq;         /* interval: next arrival number */
+    int64_t wm;                /* watermark (INT64_MIN: none) */
+    int64_t late;              /* rows dropped as late (always 0, see above) */
+    /* scratch */
+    sl_strbuf kbuf, rbuf;      /* encoded key / row */
+    uint64_t *hashes;          /* key hashes of the input chunk */
+    int hashes_cap;            /* allocated */
+    int32_t *cand;             /* candidate records of one input row */
+    int cand_cap;              /* allocated */
+    uint8_t *sel;              /* cond results of a batch */
+    sl_chunk *pairs;           /* joined candidate rows (out types) */
+    sl_chunk *out;             /* output buffer */
+    sl_chunk *one;             /* one input-typed row (restore) */
+} sl__sjoin;
+
+static int64_t sl__real_now(void *ctx)
+{
+    (void)ctx;
+    return sl_now_nanos();
+}
+
+static int64_t sl__sat_add(int64_t a, int64_t b)
+{
+    __int128 s = (__int128)a + b;
+    return s > INT64_MAX ? INT64_MAX : s < INT64_MIN ? INT64_MIN : (int64_t)s;
+}
+
+/* ---- encoding ---------------------------------------------------------- */
+
+static void sl__put_u32(sl_strbuf *sb, uint32_t v)
+{
+    char b[4];
+    for (int i = 0; i < 4; i++)
+        b[i] = (char)(v >> (8 * i));
+    sl_strbuf_append_n(sb, b, 4);
+}
+
+static void sl__put_u64(sl_strbuf *sb, uint64_t v)
+{
+    char b[8];
+    for (int i = 0; i < 8; i++)
+        b[i] = (char)(v >> (8 * i));
+    sl_strbuf_append_n(sb, b, 8);
+}
+
+/* Append the encoding of value (c, col, r). */
+static void sl__put_value(sl_strbuf *sb, const sl_chunk *c, int col, int r)
+{
+    const sl_vector *v = &c->cols[col];
+    if (v->nulls[r]) {
+        sl_strbuf_append_char(sb, 1);
+        return;
+    }
+    sl_strbuf_append_char(sb, 0);
+    switch (v->phys) {
+    case SL_PHYS_BOOL: sl_strbuf_append_char(sb, v->v.b[r] ? 1 : 0); break;
+    case SL_PHYS_I64: sl__put_u64(sb, (uint64_t)v->v.i64[r]); break;
+    case SL_PHYS_F64: {
+        uint64_t bits;
+        memcpy(&bits, &v->v.f64[r], 8);
+        sl__put_u64(sb, bits);
+        break;
+    }
+    case SL_PHYS_I128: {
+        unsigned __int128 u = (unsigned __int128)v->v.i128[r];
+        sl__put_u64(sb, (uint64_t)u);
+        sl__put_u64(sb, (uint64_t)(u >> 64));
+        break;
+    }
+    case SL_PHYS_STR:
+        sl__put_u32(sb, v->v.str[r].len);
+        sl_strbuf_append_n(sb, v->v.str[r].ptr, v->v.str[r].len);
+        break;
+    }
+}
+
+/* A bounds-checked reader. */
+typedef struct sl__cur {
+    const uint8_t *p; /* bytes */
+    size_t n;         /* their length */
+    size_t off;       /* read position */
+} sl__cur;
+
+static bool sl__get(sl__cur *c, void *dst, size_t n)
+{
+    if (n > c->n - c->off)
+        return false;
+    memcpy(dst, c->p + c->off, n);
+    c->off += n;
+    return true;
+}
+
+static bool sl__get_u8(sl__cur *c, uint8_t *v)
+{
+    return sl__get(c, v, 1);
+}
+
+static bool sl__get_u32(sl__cur *c, uint32_t *v)
+{
+    uint8_t b[4];
+    if (!sl__get(c, b, 4))
+        return false;
+    *v = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+    return true;
+}
+
+static bool sl__get_u64(sl__cur *c, uint64_t *v)
+{
+    uint8_t b[8];
+    if (!sl__get(c, b, 8))
+        return false;
+    *v = 0;
+    for (int i = 7; i >= 0; i--)
+        *v = *v << 8 | b[i];
+    return true;
+}
+
+/* Decode one value into (dst, col, r); false when malformed. */
+static bool sl__decode_value(sl__cur *c, sl_chunk *dst, int col, int r)
+{
+    uint8_t isnull;
+    if (!sl__get_u8(c, &isnull) || isnull > 1)
+        return false;
+    if (isnull) {
+        sl_chunk_set_null(dst, col, r);
+        return true;
+    }
+    switch (dst->cols[col].phys) {
+    case SL_PHYS_BOOL: {
+        uint8_t b;
+        if (!sl__get_u8(c, &b) || b > 1)
+            return false;
+        sl_chunk_set_bool(dst, col, r, b);
+        break;
+    }
+    case SL_PHYS_I64: {
+        uint64_t u;
+        if (!sl__get_u64(c, &u))
+            return false;
+        sl_chunk_set_i64(dst, col, r, (int64_t)u);
+        break;
+    }
+    case SL_PHYS_F64: {
+        uint64_t u;
+        double d;
+        if (!sl__get_u64(c, &u))
+            return false;
+        memcpy(&d, &u, 8);
+        sl_chunk_set_f64(dst, col, r, d);
+        break;
+    }
+    case SL_PHYS_I128: {
+        uint64_t lo, hi;
+        if (!sl__get_u64(c, &lo) || !sl__get_u64(c, &hi))
+            return false;
+        sl_chunk_set_i128(dst, col, r,
+                          (sl_i128)((unsigned __int128)hi << 64 | (unsigned __int128)lo));
+        break;
+    }
+    case SL_PHYS_STR: {
+        uint32_t len;
+        if (!sl__get_u32(c, &len) || len > c->n - c->off)
+            return false;
+        sl_chunk_set_str(dst, col, r, (const char *)c->p + c->off, len);
+        c->off += len;
+        break;
+    }
+    }
+    return true;
+}
+
+/* First column of side s among the output columns / the input columns. */
+static int sl__out_base(const sl__sjoin *j, int s)
+{
+    return s ? j->nl : 0;
+}
+static int sl__in_base(const sl__sjoin *j, int s)
+{
+    return 1 + j->nkeys + sl__out_base(j, s);
+}
+static int sl__side_ncols(const sl__sjoin *j, int s)
+{
+    return s ? j->nr : j->nl;
+}
+
+static void sl__key_encode(sl__sjoin *j, const sl_chunk *c, int r)
+{
+    sl_strbuf_reset(&j->kbuf);
+    for (int k = 1; k <= j->nkeys; k++)
+        sl__put_value(&j->kbuf, c, k, r);
+}
+
+/* Encode side s's columns of input row r (first column: base). */
+static void sl__row_encode(sl__sjoin *j, const sl_chunk *c, int base, int s, int r)
+{
+    sl_strbuf_reset(&j->rbuf);
+    for (int i = 0; i < sl__side_ncols(j, s); i++)
+        sl__put_value(&j->rbuf, c, base + i, r);
+}
+
+/* Decode record rec's row into row r of dst, its side's columns from
+** column base on. */
+static void sl__rec_decode(const sl__sjoin *j, const sl__sj_rec *rec, sl_chunk *dst, int base,
+                           int r)
+{
+    sl__cur c = {j->bytes + rec->off, rec->len, 0};
+    for (int i = 0; i < sl__side_ncols(j, rec->side); i++)
+        SL_ALWAYS(sl__decode_value(&c, dst, base + i, r));
+}
+
+static uint64_t sl__store(sl__sjoin *j, const char *p, size_t n)
+{
+    if (j->blen + n + 1 > j->bcap) {
+        uint64_t cap = j->bcap ? j->bcap : 4096;
+        while (cap < j->blen + n + 1)
+            cap *= 2;
+        j->bytes = sl_realloc(j->bytes, cap);
+        j->bcap = cap;
+    }
+    uint64_t off = j->blen;
+    if (n)
+        memcpy(j->bytes + off, p, n);
+    j->blen += n;
+    return off;
+}
+
+/* ---- the key table ----------------------------------------------------- */
+
+static const uint8_t *sl__key_bytes(const sl__sjoin *j, const sl__sj_key *key)
+{
+    return key->len <= SL__KEY_INLINE ? key->at.inl : j->bytes + key->at.off;
+}
+
+static int sl__key_lookup(const sl__sjoin *j, uint64_t h)
+{
+    if (!j->nkslots)
+        return -1;
+    const char *k = j->kbuf.buf ? j->kbuf.buf : "";
+    uint32_t tag = (uint32_t)(h >> 32);
+    for (size_t i = h & (j->nkslots - 1);; i = (i + 1) & (j->nkslots - 1)) {
+        int32_t e = j->kslots[i].idx;
+        if (e < 0)
+            return -1;
+        if (j->kslots[i].tag != tag)
+            continue;
+        const sl__sj_key *key = &j->keys[e];
+        if (key->hash == h && key->len == j->kbuf.len &&
+            memcmp(sl__key_bytes(j, key), k, key->len) == 0)
+            return e;
+    }
+}
+
+/* Put entry e of hash h into a table of n slots (a power of two). */
+static void sl__slot_put(sl__slot *slots, size_t n, uint64_t h, int e)
+{
+    for (size_t i = h & (n - 1);; i = (i + 1) & (n - 1))
+        if (slots[i].idx < 0) {
+            slots[i] = (sl__slot){e, (uint32_t)(h >> 32)};
+            return;
+        }
+}
+
+static sl__slot *sl__slots_new(size_t n)
+{
+    sl__slot *s = sl_malloc(n * sizeof *s);
+    for (size_t i = 0; i < n; i++)
+        s[i] = (sl__slot){-1, 0};
+    return s;
+}
+
+static void sl__key_rehash(sl__sjoin *j, size_t want)
+{
+    size_t n = 16;
+    while (n < want * 2)
+        n *= 2;
+    sl_free(j->kslots);
+    j->kslots = sl__slots_new(n);
+    j->nkslots = n;
+    for (int e = 0; e < j->nkeys_used; e++)
+        sl__slot_put(j->kslots, n, j->keys[e].hash, e);
+}
+
+/* Add the key in j->kbuf (hash h). */
+static int sl__key_add(sl__sjoin *j, uint64_t h)
+{
+    if (j->nkeys_used == j->keys_cap) {
+        j->keys_cap = j->keys_cap ? j->keys_cap * 2 : 64;
+        j->keys = sl_realloc(j->keys, (size_t)j->keys_cap * sizeof *j->keys);
+    }
+    SL_ALWAYS(j->kbuf.len <= UINT32_MAX);
+    int e = j->nkeys_used++;
+    sl__sj_key *key = &j->keys[e];
+    key->hash = h;
+    if (j->kbuf.len <= SL__KEY_INLINE) {
+        memset(key->at.inl, 0, sizeof key->at.inl);
+        if (j->kbuf.len)
+            memcpy(key->at.inl, j->kbuf.buf, j->kbuf.len);
+    } else {
+        key->at.off = sl__store(j, j->kbuf.buf, j->kbuf.len);
+    }
+    key->len = (uint32_t)j->kbuf.len;
+    key->nlive = 0;
+    key->head[0] = key->head[1] = key->tail[0] = key->tail[1] = -1;
+    j->nempty++;
+    if ((size_t)j->nkeys_used * 2 > j->nkslots)
+        sl__key_rehash(j, (size_t)j->nkeys_used);
+    else
+        sl__slot_put(j->kslots, j->nkslots, h, e);
+    return e;
+}
+
+/* ---- records ----------------------------------------------------------- */
+
+static uint64_t sl__rec_hash(uint64_t keyhash, int side, const char *p, size_t n)
+{
+    uint64_t h = sl_hash_bytes(p, n, keyhash * 31 + (uint64_t)side + 1);
+    h ^= h >> 33; /* FNV's low bits are weak: mix before they index the table */
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    return h;
+}
+
+static void sl__rslot_put(sl__sjoin *j, int e)
+{
+    sl__slot_put(j->rslots, j->nrslots, j->recs[e].hash, e);
+}
+
+static void sl__rec_rehash(sl__sjoin *j, size_t want)
+{
+    size_t n = 16;
+    while (n < want * 2)
+        n *= 2;
+    sl_free(j->rslots);
+    j->rslots = sl__slots_new(n);
+    j->nrslots = n;
+    for (int e = 0; e < j->nrecs; e++)
+        sl__rslot_put(j, e);
+}
+
+/* Regular: the record of row j->rbuf of side s under key (hash h), live or
+** dead, or -1. */
+static int sl__rec_lookup(const sl__sjoin *j, int key, int s, uint64_t h)
+{
+    if (!j->nrslots)
+        return -1;
+    const char *p = j->rbuf.buf ? j->rbuf.buf : "";
+    uint32_t tag = (uint32_t)(h >> 32);
+    for (size_t i = h & (j->nrslots - 1);; i = (i + 1) & (j->nrslots - 1)) {
+        int32_t e = j->rslots[i].idx;
+        if (e < 0)
+            return -1;
+        if (j->rslots[i].tag != tag)
+            continue;
+        const sl__sj_rec *rec = &j->recs[e];
+        if (rec->hash == h && rec->key == key && rec->side == s && rec->len == j->rbuf.len &&
+            memcmp(j->bytes + rec->off, p, rec->len) == 0)
+            return e;
+    }
+}
+
+static void sl__link(sl__sjoin *j, int e)
+{
+    sl__sj_rec *rec = &j->recs[e];
+    sl__sj_key *key = &j->keys[rec->key];
+    rec->prev = key->tail[rec->side];
+    rec->next = -1;
+    if (rec->prev >= 0)
+        j->recs[rec->prev].next = e;
+    else
+        key->head[rec->side] = e;
+    key->tail[rec->side] = e;
+    rec->live = true;
+    if (key->nlive++ == 0)
+        j->nempty--;
+    j->nlive++;
+}
+
+/* Unlink a live record: it is dead (until compaction; a regular one can be
+** revived by an equal row). */
+static void sl__kill(sl__sjoin *j, int e)
+{
+    sl__sj_rec *rec = &j->recs[e];
+    sl__sj_key *key = &j->keys[rec->key];
+    if (rec->prev >= 0)
+        j->recs[rec->prev].next = rec->next;
+    else
+        key->head[rec->side] = rec->next;
+    if (rec->next >= 0)
+        j->recs[rec->next].prev = rec->prev;
+    else
+        key->tail[rec->side] = rec->prev;
+    rec->prev = rec->next = -1;
+    rec->live = false;
+    if (--key->nlive == 0)
+        j->nempty++;
+    j->nlive--;
+}
+
+/* A new record for row j->rbuf of side s under key (linked at the tail). */
+static int sl__rec_new(sl__sjoin *j, int key, int s, uint64_t h)
+{
+    if (j->nrecs == j->recs_cap) {
+        j->recs_cap = j->recs_cap ? j->recs_cap * 2 : 256;
+        j->recs = sl_realloc(j->recs, (size_t)j->recs_cap * sizeof *j->recs);
+    }
+    SL_ALWAYS(j->rbuf.len <= UINT32_MAX && j->nrecs < INT32_MAX);
+    int e = j->nrecs++;
+    sl__sj_rec *rec = &j->recs[e];
+    memset(rec, 0, sizeof *rec);
+    rec->hash = h;
+    rec->off = sl__store(j, j->rbuf.buf, j->rbuf.len);
+    rec->len = (uint32_t)j->rbuf.len;
+    rec->key = key;
+    rec->side = (uint8_t)s;
+    rec->prev = rec->next = -1;
+    if (!j->interval) {
+        if ((size_t)j->nrecs * 2 > j->nrslots)
+            sl__rec_rehash(j, (size_t)j->nrecs);
+        else
+            sl__rslot_put(j, e);
+    }
+    sl__link(j, e);
+    return e;
+}
+
+static bool sl__expired(const sl__sjoin *j, const sl__sj_rec *rec, int64_t now)
+{
+    return j->ttl_ns > 0 && now - rec->written >= j->ttl_ns;
+}
+
+/* ---- the interval rows' heap ------------------------------------------- */
+
+static bool sl__timer_less(const sl__sj_timer *a, const sl__sj_timer *b)
+{
+    return a->bound < b->bound || (a->bound == b->bound && a->seq < b->seq);
+}
+
+static void sl__heap_push(sl__sjoin *j, sl__sj_timer t)
+{
+    if (j->nheap == j->heapcap) {
+        j->heapcap = j->heapcap ? j->heapcap * 2 : 64;
+        j->heap = sl_realloc(j->heap, j->heapcap * sizeof *j->heap);
+    }
+    size_t i = j->nheap++;
+    while (i > 0) {
+        size_t parent = (i - 1) / 2;
+        if (!sl__timer_less(&t, &j->heap[parent]))
+            break;
+        j->heap[i] = j->heap[parent];
+        i = parent;
+    }
+    j->heap[i] = t;
+}
+
+static void sl__heap_pop(sl__sjoin *j)
+{
+    sl__sj_timer t = j->heap[--j->nheap];
+    size_t i = 0, n = j->nheap;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && sl__timer_less(&j->heap[c + 1], &j->heap[c]))
+            c++;
+        if (!sl__timer_less(&j->heap[c], &t))
+            break;
+        j->heap[i] = j->heap[c];
+        i = c;
+    }
+    if (n)
+        j->heap[i] = t;
+}
+
+/* The bound after which an interval row of side s at time t is dropped. */
+static int64_t sl__bound(const sl__sjoin *j, int s, int64_t t)
+{
+    return s == 0 ? sl__sat_add(t, -j->lower) : sl__sat_add(t, j->upper);
+}
+
+static int sl__cmp_timer(const void *a, const void *b)
+{
+    const sl__sj_timer *x = a, *y = b;
+    return sl__timer_less(x, y) ? -1 : sl__timer_less(y, x) ? 1 : 0;
+}
+
+static void sl__heap_rebuild(sl__sjoin *j)
+{
+    j->nheap = 0;
+    for (int e = 0; e < j->nrecs; e++) {
+        const sl__sj_rec *rec = &j->recs[e];
+        if (!rec->live)
+            continue;
+        if (j->nheap == j->heapcap) {
+            j->heapcap = j->heapcap ? j->heapcap * 2 : 64;
+            j->heap = sl_realloc(j->heap, j->heapcap * sizeof *j->heap);
+        }
+        j->heap[j->nheap++] = (sl__sj_timer){sl__bound(j, rec->side, rec->time), rec->seq, e};
+    }
+    qsort(j->heap, j->nheap, sizeof *j->heap, sl__cmp_timer); /* sorted = a heap */
+}
+
+/* ---- compaction -------------------------------------------------------- */
+
+/* Rebuild the store, the keys and the records without the dead records and
+** the keys left empty; each list keeps its order. */
+static void sl__compact(sl__sjoin *j)
+{
+    uint8_t *ob = j->bytes;
+    sl__sj_key *ok = j->keys;
+    sl__sj_rec *orecs = j->recs;
+    int onkeys = j->nkeys_used;
+    j->bytes = NULL;
+    j->blen = j->bcap = 0;
+    j->keys = NULL;
+    j->nkeys_used = j->keys_cap = 0;
+    j->nempty = 0;
+    j->recs = NULL;
+    j->nrecs = j->recs_cap = 0;
+    j->nlive = 0;
+    sl_free(j->kslots);
+    j->kslots = NULL;
+    j->nkslots = 0;
+    sl_free(j->rslots);
+    j->rslots = NULL;
+    j->nrslots = 0;
+    for (int k = 0; k < onkeys; k++) {
+        if (ok[k].nlive == 0)
+            continue;
+        sl_strbuf_reset(&j->kbuf);
+        sl_strbuf_append_n(&j->kbuf,
+                           (const char *)(ok[k].len <= SL__KEY_INLINE ? ok[k].at.inl
+                                                                    : ob + ok[k].at.off),
+                           ok[k].len);
+        int nk = sl__key_add(j, ok[k].hash);
+        for (int s = 0; s < 2; s++)
+            for (int e = ok[k].head[s]; e >= 0; e = orecs[e].next) {
+                const sl__sj_rec *o = &orecs[e];
+                sl_strbuf_reset(&j->rbuf);
+                sl_strbuf_append_n(&j->rbuf, (const char *)ob + o->off, o->len);
+                int ne = sl__rec_new(j, nk, s, o->hash);
+                sl__sj_rec *n = &j->recs[ne];
+                n->joined = o->joined;
+                n->count = o->count;
+                n->assoc = o->assoc;
+                n->written = o->written;
+                n->time = o->time;
+                n->seq = o->seq;
+            }
+    }
+    sl_free(ob);
+    sl_free(ok);
+    sl_free(orecs);
+    if (j->interval)
+        sl__heap_rebuild(j);
+}
+
+static void sl__maybe_compact(sl__sjoin *j)
+{
+    int dead = j->nrecs - j->nlive;
+    if ((dead > 1024 && dead > j->nlive) ||
+        (j->nempty > 1024 && j->nempty > j->nkeys_used - j->nempty))
+        sl__compact(j);
+}
+
+/* Drop every expired record (silently). */
+static void sl__ttl_sweep(sl__sjoin *j, int64_t now)
+{
+    for (int e = 0; e < j->nrecs; e++)
+        if (j->recs[e].live && sl__expired(j, &j->recs[e], now))
+            sl__kill(j, e);
+}
+
+/* ---- output ------------------------------------------------------------ */
+
+static int sl__flush(sl__sjoin *j, const sl_emit *out, sl_error *err)
+{
+    if (j->out->nrows == 0)
+        return 0;
+    int rc = out->fn(out->ctx, j->out, err);
+    sl_chunk_reset(j->out);
+    if (rc == 0 && sl_op_cancelled(j->op))
+        return sl_op_cancel_error(err);
+    return rc;
+}
+
+/* A new output row of kind k (flushing a full buffer first), or -1. */
+static int sl__out_row(sl__sjoin *j, sl_row_kind k, const sl_emit *out, sl_error *err)
+{
+    if (sl_chunk_full(j->out) && sl__flush(j, out, err) != 0)
+        return -1;
+    return sl_chunk_append_row(j->out, k);
+}
+
+/* Emit input row r (of side s) padded with NULLs. */
+static int sl__out_input_padded(sl__sjoin *j, const sl_chunk *in, int r, int s, sl_row_kind k,
+                                const sl_emit *out, sl_error *err)
+{
+    int o = sl__out_row(j, k, out, err);
+    if (o < 0)
+        return -1;
+    int ob = sl__out_base(j, s), ib = sl__in_base(j, s);
+    for (int i = 0; i < sl__side_ncols(j, s); i++)
+        sl_chunk_set_from(j->out, ob + i, o, in, ib + i, r);
+    return 0;
+}
+
+/* Emit record e padded with NULLs. */
+static int sl__out_rec_padded(sl__sjoin *j, int e, sl_row_kind k, const sl_emit *out,
+                              sl_error *err)
+{
+    int o = sl__out_row(j, k, out, err);
+    if (o < 0)
+        return -1;
+    sl__rec_decode(j, &j->recs[e], j->out, sl__out_base(j, j->recs[e].side), o);
+    return 0;
+}
+
+/* Emit row i of the pairs chunk as kind k. */
+static int sl__out_pair(sl__sjoin *j, int i, sl_row_kind k, const sl_emit *out, sl_error *err)
+{
+    if (sl_chunk_full(j->out) && sl__flush(j, out, err) != 0)
+        return -1;
+    int o = sl_chunk_copy_row(j->out, j->pairs, i);
+    j->out->kinds[o] = (uint8_t)k;
+    return 0;
+}
+
+/* Fill the pairs chunk with input row r (side s) joined with candidates
+** cand[from..to), evaluate cond over them into j->sel. 0, or -1 with err. */
+static int sl__pairs(sl__sjoin *j, const sl_chunk *in, int r, int s, int from, int to,
+                     int64_t now, sl_error *err)
+{
+    sl_chunk_reset(j->pairs);
+    int ob = sl__out_base(j, s), ib = sl__in_base(j, s);
+    for (int c = from; c < to; c++) {
+        int p = sl_chunk_append_row(j->pairs, SL_ROW_INSERT);
+        for (int i = 0; i < sl__side_ncols(j, s); i++)
+            sl_chunk_set_from(j->pairs, ob + i, p, in, ib + i, r);
+        const sl__sj_rec *rec = &j->recs[j->cand[c]];
+        sl__rec_decode(j, rec, j->pairs, sl__out_base(j, rec->side), p);
+    }
+    if (!j->cond) {
+        memset(j->sel, 1, (size_t)(to - from));
+        return 0;
+    }
+    sl_eval_env env = {0};
+    env.now_nanos = now;
+    env.tz = j->tz;
+    return sl_eval_filter(j->cond, j->pairs, &env, j->sel, err) < 0 ? -1 : 0;
+}
+
+static void sl__cand_push(sl__sjoin *j, int *n, int e)
+{
+    if (*n == j->cand_cap) {
+        j->cand_cap = j->cand_cap ? j->cand_cap * 2 : 64;
+        j->cand = sl_realloc(j->cand, (size_t)j->cand_cap * sizeof *j->cand);
+    }
+    j->cand[(*n)++] = e;
+}
+
+/* ---- regular join ------------------------------------------------------ */
+
+/* Add the row in j->rbuf to side s of key (Flink's addRecord: one more
+** copy; an outer side's associations set to assoc). */
+static void sl__add(sl__sjoin *j, int key, int s, int32_t assoc, int64_t now)
+{
+    uint64_t h = sl__rec_hash(j->keys[key].hash, s, j->rbuf.buf ? j->rbuf.buf : "", j->rbuf.len);
+    int e = sl__rec_lookup(j, key, s, h);
+    if (e >= 0 && j->recs[e].live && sl__expired(j, &j->recs[e], now))
+        sl__kill(j, e);
+    if (e < 0) {
+        e = sl__rec_new(j, key, s, h);
+        j->recs[e].count = 0;
+    } else if (!j->recs[e].live) {
+        j->recs[e].count = 0;
+        sl__link(j, e);
+    }
+    sl__sj_rec *rec = &j->recs[e];
+    rec->count++;
+    rec->assoc = assoc;
+    rec->written = now;
+}
+
+/* Retract one copy of the row in j->rbuf from side s of key (nothing when
+** it is not there). */
+static void sl__retract(sl__sjoin *j, int key, int s, int64_t now)
+{
+    uint64_t h = sl__rec_hash(j->keys[key].hash, s, j->rbuf.buf ? j->rbuf.buf : "", j->rbuf.len);
+    int e = sl__rec_lookup(j, key, s, h);
+    if (e < 0 || !j->recs[e].live)
+        return;
+    if (sl__expired(j, &j->recs[e], now) || j->recs[e].count <= 1) {
+        sl__kill(j, e);
+        return;
+    }
+    j->recs[e].count--;
+    j->recs[e].written = now;
+}
+
+static bool sl__key_null(const sl__sjoin *j, const sl_chunk *in, int r)
+{
+    for (int k = 1; k <= j->nkeys; k++)
+        if (in->cols[k].nulls[r])
+            return true;
+    return false;
+}
+
+/* The live, unexpired records of side s of key as candidates (expired ones
+** are dropped on the way); their number. */
+static int sl__candidates(sl__sjoin *j, int key, int s, int64_t now)
+{
+    int n = 0;
+    if (key < 0)
+        return 0;
+    for (int e = j->keys[key].head[s]; e >= 0;) {
+        int next = j->recs[e].next;
+        if (!j->interval && sl__expired(j, &j->recs[e], now))
+            sl__kill(j, e);
+        else
+            sl__cand_push(j, &n, e);
+        e = next;
+    }
+    return n;
+}
+
+static int sl__regular_row(sl__sjoin *j, const sl_chunk *in, int r, int s, int64_t now,
+                           const sl_emit *out, sl_error *err)
+{
+    sl_row_kind kind = (sl_row_kind)in->kinds[r];
+    bool acc = kind == SL_ROW_INSERT || kind == SL_ROW_UPDATE_AFTER;
+    bool in_outer = j->outer[s], other_outer = j->outer[1 - s];
+    if (sl__key_null(j, in, r)) {
+        if (in_outer)
+            return sl__out_input_padded(j, in, r, s, acc ? SL_ROW_INSERT : SL_ROW_DELETE, out,
+                                        err);
+        return 0;
+    }
+    sl__key_encode(j, in, r);
+    int key = sl__key_lookup(j, j->hashes[r]);
+    if (key < 0 && acc)
+        key = sl__key_add(j, j->hashes[r]);
+    sl__row_encode(j, in, sl__in_base(j, s), s, r);
+    if (!acc && key >= 0)
+        sl__retract(j, key, s, now);
+    if (acc && !in_outer)
+        sl__add(j, key, s, -1, now);
+    int ncand = sl__candidates(j, key, 1 - s, now);
+    sl_row_kind jk = acc ? (in_outer || other_outer ? SL_ROW_INSERT : kind)
+                         : (in_outer ? SL_ROW_DELETE : kind);
+    int64_t matches = 0;
+    for (int from = 0; from < ncand; from += SL_CHUNK_ROWS) {
+        int to = from + SL_CHUNK_ROWS < ncand ? from + SL_CHUNK_ROWS : ncand;
+        if (sl__pairs(j, in, r, s, from, to, now, err) != 0)
+            return -1;
+        for (int c = from; c < to; c++) {
+            if (!j->sel[c - from])
+                continue;
+            int e = j->cand[c];
+            int32_t a0 = j->recs[e].assoc, count = j->recs[e].count;
+            for (int32_t copy = 0; copy < count; copy++) {
+                if (acc && other_outer) {
+                    if (a0 == 0 && sl__out_rec_padded(j, e, SL_ROW_DELETE, out, err) != 0)
+                        return -1;
+                    j->recs[e].assoc = a0 + 1;
+                    j->recs[e].written = now;
+                }
+                if (sl__out_pair(j, c - from, jk, out, err) != 0)
+                    return -1;
+                if (!acc && other_outer) {
+                    if (a0 == 1 && sl__out_rec_padded(j, e, SL_ROW_INSERT, out, err) != 0)
+                        return -1;
+                    j->recs[e].assoc = a0 - 1;
+                    j->recs[e].written = now;
+                }
+                matches++;
+            }
+        }
+    }
+    if (matches == 0 && in_outer &&
+        sl__out_input_padded(j, in, r, s, acc ? SL_ROW_INSERT : SL_ROW_DELETE, out, err) != 0)
+        return -1;
+    if (acc && in_outer)
+        sl__add(j, key, s, matches > INT32_MAX ? INT32_MAX : (int32_t)matches, now);
+    return 0;
+}
+
+/* ---- interval join ----------------------------------------------------- */
+
+/* The operator time: Flink's max(watermark, 0). */
+static int64_t sl__optime(const sl__sjoin *j)
+{
+    return j->wm > 0 ? j->wm : 0;
+}
+
+static int sl__interval_row(sl__sjoin *j, const sl_chunk *in, int r, int s, int64_t now,
+                            const sl_emit *out, sl_error *err)
+{
+    bool in_outer = j->outer[s], other_outer = j->outer[1 - s];
+    int tc = sl__in_base(j, s) + j->tcol[s];
+    if (sl__key_null(j, in, r) || in->cols[tc].nulls[r])
+        return in_outer ? sl__out_input_padded(j, in, r, s, SL_ROW_INSERT, out, err) : 0;
+    int64_t t = in->cols[tc].v.i64[r];
+    /* the other side's qualifying times */
+    int64_t lo = s == 0 ? sl__sat_add(t, -j->upper) : sl__sat_add(t, j->lower);
+    int64_t hi = s == 0 ? sl__sat_add(t, -j->lower) : sl__sat_add(t, j->upper);
+    sl__key_encode(j, in, r);
+    int key = sl__key_lookup(j, j->hashes[r]);
+    int n = 0;
+    if (key >= 0)
+        for (int e = j->keys[key].head[1 - s]; e >= 0; e = j->recs[e].next)
+            if (j->recs[e].time >= lo && j->recs[e].time <= hi)
+                sl__cand_push(j, &n, e);
+    bool joined = false;
+    for (int from = 0; from < n; from += SL_CHUNK_ROWS) {
+        int to = from + SL_CHUNK_ROWS < n ? from + SL_CHUNK_ROWS : n;
+        if (sl__pairs(j, in, r, s, from, to, now, err) != 0)
+            return -1;
+        for (int c = from; c < to; c++) {
+            if (!j->sel[c - from])
+                continue;
+            if (sl__out_pair(j, c - from, SL_ROW_INSERT, out, err) != 0)
+                return -1;
+            if (other_outer)
+                j->recs[j->cand[c]].joined = true;
+            joined = true;
+        }
+    }
+    int64_t bound = sl__bound(j, s, t);
+    if (sl__optime(j) < bound) {
+        if (key < 0)
+            key = sl__key_add(j, j->hashes[r]);
+        sl__row_encode(j, in, sl__in_base(j, s), s, r);
+        int e = sl__rec_new(j, key, s, 0);
+        j->recs[e].time = t;
+        j->recs[e].joined = joined;
+        j->recs[e].seq = j->next_seq++;
+        sl__heap_push(j, (sl__sj_timer){bound, j->recs[e].seq, e});
+    } else if (!joined && in_outer) {
+        return sl__out_input_padded(j, in, r, s, SL_ROW_INSERT, out, err);
+    }
+    return 0;
+}
+
+/* ---- the operator ------------------------------------------------------ */
+
+static int sl__sjoin_process(sl_operator *op, const sl_chunk *in, const sl_emit *out,
+                             sl_error *err)
+{
+    sl__sjoin *j = op->impl;
+    if (in->nrows == 0)
+        return 0;
+    for (int r = 0; r < in->nrows; r++) { /* reject the chunk before any state changes */
+        if (in->cols[0].nulls[r] || (in->cols[0].v.i64[r] != 0 && in->cols[0].v.i64[r] != 1))
+            return sl_error_set(err, SL_ERR_INTERNAL, -1,
+                                "join input row %d has no valid side tag", r);
+        if (j->interval && in->kinds[r] != SL_ROW_INSERT)
+            return sl_error_set(err, SL_ERR_INTERNAL, -1,
+                                "an interval join needs append-only inputs, but got a %s row",
+                                sl_row_kind_name((sl_row_kind)in->kinds[r]));
+    }
+    int64_t now = j->now(j->now_ctx);
+    if (j->ttl_ns > 0 && now >= j->next_sweep) {
+        sl__ttl_sweep(j, now);
+        j->next_sweep = sl__sat_add(now, j->ttl_ns);
+    }
+    if (in->nrows > j->hashes_cap) {
+        j->hashes_cap = in->nrows;
+        j->hashes = sl_realloc(j->hashes, (size_t)j->hashes_cap * sizeof *j->hashes);
+    }
+    sl_chunk_hash_keys(in, j->nkeys, j->keycols, j->hashes);
+    sl_chunk_reset(j->out);
+    for (int r = 0; r < in->nrows; r++) {
+        int s = (int)in->cols[0].v.i64[r];
+        int rc = j->interval ? sl__interval_row(j, in, r, s, now, out, err)
+                             : sl__regular_row(j, in, r, s, now, out, err);
+        if (rc != 0) {
+            sl_chunk_reset(j->out);
+            return -1;
+        }
+    }
+    sl__maybe_compact(j);
+    return sl__flush(j, out, err);
+}
+
+/* Interval: drop the rows the watermark has passed, emitting an outer
+** side's rows that never joined. */
+static int sl__sjoin_watermark(sl_operator *op, int64_t wm, const sl_emit *out, sl_error *err)
+{
+    sl__sjoin *j = op->impl;
+    if (wm > j->wm)
+        j->wm = wm;
+    if (!j->interval)
+        return 0;
+    int64_t T = sl__optime(j);
+    bool all = j->wm == INT64_MAX;
+    sl_chunk_reset(j->out);
+    while (j->nheap > 0 && (all || j->heap[0].bound < T)) {
+        int e = j->heap[0].rec;
+        sl__heap_pop(j);
+        sl__sj_rec *rec = &j->recs[e];
+        if (j->outer[rec->side] && !rec->joined &&
+            sl__out_rec_padded(j, e, SL_ROW_INSERT, out, err) != 0) {
+            sl_chunk_reset(j->out);
+            return -1;
+        }
+        sl__kill(j, e);
+    }
+    if (sl__flush(j, out, err) != 0)
+        return -1;
+    sl__maybe_compact(j);
+    return 0;
+}
+
+static int64_t sl__sjoin_late_rows(sl_operator *op)
+{
+    return ((sl__sjoin *)op->impl)->late;
+}
+
+/* ---- snapshot / restore ------------------------------------------------ */
+
+static const char sl__magic[7] = {'S', 'L', 'S', 'J', 'O', 'I', 'N'};
+#define SL__VERSION 1
+
+typedef struct sl__key_ref {
+    const uint8_t *p; /* key bytes */
+    uint32_t len;     /* their length */
+    int idx;          /* key index */
+} sl__key_ref;
+
+static int sl__cmp_key(const void *a, const void *b)
+{
+    const sl__key_ref *x = a, *y = b;
+    uint32_t n = x->len < y->len ? x->len : y->len;
+    int c = n ? memcmp(x->p, y->p, n) : 0;
+    if (c)
+        return c;
+    return x->len < y->len ? -1 : x->len > y->len;
+}
+
+static int sl__cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Whether record e is in the snapshot (live and, regular, not expired). */
+static bool sl__kept(const sl__sjoin *j, int e, int64_t now)
+{
+    return j->recs[e].live && (j->interval || !sl__expired(j, &j->recs[e], now));
+}
+
+static int sl__sjoin_snapshot(sl_operator *op, sl_strbuf *state, sl_error *err)
+{
+    (void)err;
+    sl__sjoin *j = op->impl;
+    int64_t now = j->now(j->now_ctx);
+    size_t start = state->len;
+    sl_strbuf_append_n(state, sl__magic, sizeof sl__magic);
+    sl__put_u32(state, SL__VERSION);
+    sl__put_u32(state, (uint32_t)j->in_ncols);
+    sl__put_u32(state, (uint32_t)j->nkeys);
+    sl__put_u32(state, (uint32_t)j->nl);
+    sl__put_u32(state, (uint32_t)j->nr);
+    sl_strbuf_append_char(state, (char)j->type);
+    sl_strbuf_append_char(state, (char)j->interval);
+    for (int c = 0; c < j->in_ncols; c++)
+        sl_strbuf_append_char(state, (char)sl_phys_of(j->in_types[c]));
+    sl__put_u64(state, (uint64_t)j->wm);
+    sl__put_u64(state, (uint64_t)j->late);
+    /* interval: arrival ranks of the live records */
+    uint64_t *seqs = NULL;
+    int nseq = 0;
+    if (j->interval) {
+        seqs = sl_malloc(((size_t)j->nlive + 1) * sizeof *seqs);
+        for (int e = 0; e < j->nrecs; e++)
+            if (j->recs[e].live)
+                seqs[nseq++] = j->recs[e].seq;
+        qsort(seqs, (size_t)nseq, sizeof *seqs, sl__cmp_u64);
+    }
+    sl__key_ref *refs = sl_malloc(((size_t)j->nkeys_used + 1) * sizeof *refs);
+    int nref = 0;
+    for (int k = 0; k < j->nkeys_used; k++) {
+        bool any = false;
+        for (int s = 0; s < 2 && !any; s++)
+            for (int e = j->keys[k].head[s]; e >= 0 && !any; e = j->recs[e].next)
+                any = sl__kept(j, e, now);
+        if (any)
+            refs[nref++] = (sl__key_ref){sl__key_bytes(j, &j->keys[k]), j->keys[k].len, k};
+    }
+    qsort(refs, (size_t)nref, sizeof *refs, sl__cmp_key);
+    sl__put_u64(state, (uint64_t)nref);
+    for (int i = 0; i < nref; i++) {
+        const sl__sj_key *key = &j->keys[refs[i].idx];
+        sl__put_u32(state, key->len);
+        sl_strbuf_append_n(state, (const char *)sl__key_bytes(j, key), key->len);
+        for (int s = 0; s < 2; s++) {
+            uint64_t n = 0;
+            for (int e = key->head[s]; e >= 0; e = j->recs[e].next)
+                n += sl__kept(j, e, now);
+            sl__put_u64(state, n);
+            for (int e = key->head[s]; e >= 0; e = j->recs[e].next) {
+                if (!sl__kept(j, e, now))
+                    continue;
+                const sl__sj_rec *rec = &j->recs[e];
+                sl__put_u32(state, rec->len);
+                sl_strbuf_append_n(state, (const char *)j->bytes + rec->off, rec->len);
+                if (j->interval) {
+                    uint64_t *at = bsearch(&rec->seq, seqs, (size_t)nseq, sizeof *seqs,
+                                           sl__cmp_u64);
+                    sl_strbuf_append_char(state, (char)rec->joined);
+                    sl__put_u64(state, (uint64_t)(at - seqs));
+                } else {
+                    sl__put_u32(state, (uint32_t)rec->count);
+                    sl__put_u32(state, (uint32_t)rec->assoc);
+                    sl__put_u64(state, (uint64_t)rec->written);
+                }
+            }
+        }
+    }
+    sl_free(refs);
+    sl_free(seqs);
+    sl__put_u64(state, sl_hash_bytes(state->buf + start, state->len - start, SL_HASH_INIT));
+    return 0;
+}
+
+/* Forget all state. */
+static void sl__clear(sl__sjoin *j)
+{
+    j->blen = 0;
+    j->nkeys_used = 0;
+    j->nempty = 0;
+    j->nrecs = 0;
+    j->nlive = 0;
+    j->nheap = 0;
+    j->next_seq = 0;
+    j->wm = INT64_MIN;
+    j->late = 0;
+    j->next_sweep = 0;
+    sl_free(j->kslots);
+    j->kslots = NULL;
+    j->nkslots = 0;
+    sl_free(j->rslots);
+    j->rslots = NULL;
+    j->nrslots = 0;
+}
+
+static int sl__corrupt(sl__sjoin *j, sl_error *err, const char *what)
+{
+    sl__clear(j);
+    return sl_error_set(err, SL_ERR_DATA_CORRUPTED, -1, "join state is corrupt: %s", what);
+}
+
+/* Check that bytes [p, p+len) are exactly an encoding of columns cols[0..n)
+** of the one-row chunk (decoding them there). */
+static bool sl__decode_exact(sl__sjoin *j, const uint8_t *p, uint32_t len, int first, int n,
+                             sl_strbuf *re)
+{
+    sl__cur c = {p, len, 0};
+    for (int i = 0; i < n; i++)
+        if (!sl__decode_value(&c, j->one, first + i, 0))
+            return false;
+    if (c.off != c.n)
+        return false;
+    sl_strbuf_reset(re);
+    for (int i = 0; i < n; i++)
+        sl__put_value(re, j->one, first + i, 0);
+    return re->len == len && (len == 0 || memcmp(re->buf, p, len) == 0);
+}
+
+/* Interval: the arrival ranks a restore has seen (owned by the caller). */
+typedef struct sl__ranks {
+    uint8_t *seen; /* seen[rank] != 0: taken */
+    size_t n;      /* entries allocated */
+} sl__ranks;
+
+/* Restore nk keys and their records from c. NULL, or what is wrong. */
+static const char *sl__restore_keys(sl__sjoin *j, sl__cur *c, uint64_t nk, sl__ranks *rk,
+                                    uint64_t *totalp)
+{
+    uint64_t total = 0;
+    const char *bad = NULL;
+    const uint8_t *prev_key = NULL;
+    uint32_t prev_len = 0;
+    for (uint64_t i = 0; i < nk && !bad; i++) {
+        uint32_t klen;
+        if (!sl__get_u32(c, &klen) || klen > c->n - c->off)
+            return "truncated key";
+        const uint8_t *kp = c->p + c->off;
+        c->off += klen;
+        sl_chunk_reset(j->one);
+        sl_chunk_append_row(j->one, SL_ROW_INSERT);
+        if (!sl__decode_exact(j, kp, klen, 1, j->nkeys, &j->kbuf))
+            return "malformed key";
+        if (prev_key) {
+            sl__key_ref a = {prev_key, prev_len, 0}, b = {kp, klen, 0};
+            if (sl__cmp_key(&a, &b) >= 0)
+                return "keys out of order";
+        }
+        prev_key = kp;
+        prev_len = klen;
+        for (int k = 1; k <= j->nkeys; k++)
+            if (j->one->cols[k].nulls[0])
+                return "a NULL key";
+        uint64_t h;
+        sl_chunk_hash_keys(j->one, j->nkeys, j->keycols, &h);
+        int key = sl__key_add(j, h);
+        for (int s = 0; s < 2; s++) {
+            uint64_t n;
+            if (!sl__get_u64(c, &n))
+                return "truncated key";
+            if (n > (c->n - c->off) / 5)
+                return "record count exceeds the data";
+            for (uint64_t r = 0; r < n; r++) {
+                uint32_t rlen;
+                if (!sl__get_u32(c, &rlen) || rlen > c->n - c->off)
+                    return "truncated record";
+                const uint8_t *rp = c->p + c->off;
+                c->off += rlen;
+                sl_chunk_reset(j->one);
+                sl_chunk_append_row(j->one, SL_ROW_INSERT);
+                if (!sl__decode_exact(j, rp, rlen, sl__in_base(j, s), sl__side_ncols(j, s),
+                                      &j->rbuf))
+                    return "malformed record";
+                if (j->interval) {
+                    uint8_t joined;
+                    uint64_t rank;
+                    if (!sl__get_u8(c, &joined) || !sl__get_u64(c, &rank))
+                        return "truncated record";
+                    if (joined > 1)
+                        return "malformed record";
+                    int tc = sl__in_base(j, s) + j->tcol[s];
+                    if (j->one->cols[tc].nulls[0])
+                        return "a record without a time";
+                    if (rank > c->n) /* ranks are below the record count */
+                        return "an arrival rank out of range";
+                    if (rank >= rk->n) {
+                        size_t nn = rk->n ? rk->n * 2 : 64;
+                        if (nn <= rank)
+                            nn = (size_t)rank + 1;
+                        rk->seen = sl_realloc(rk->seen, nn);
+                        memset(rk->seen + rk->n, 0, nn - rk->n);
+                        rk->n = nn;
+                    }
+                    if (rk->seen[rank])
+                        return "a duplicate arrival rank";
+                    rk->seen[rank] = 1;
+                    int e = sl__rec_new(j, key, s, 0);
+                    j->recs[e].time = j->one->cols[tc].v.i64[0];
+                    j->recs[e].joined = joined;
+                    j->recs[e].seq = rank;
+                } else {
+                    uint32_t count, assoc;
+                    uint64_t written;
+                    if (!sl__get_u32(c, &count) || !sl__get_u32(c, &assoc) ||
+                        !sl__get_u64(c, &written))
+                        return "truncated record";
+                    if (count < 1 || count > INT32_MAX)
+                        return "a record count out of range";
+                    uint64_t h2 = sl__rec_hash(h, s, j->rbuf.buf ? j->rbuf.buf : "", j->rbuf.len);
+                    if (sl__rec_lookup(j, key, s, h2) >= 0)
+                        return "a duplicate record";
+                    int e = sl__rec_new(j, key, s, h2);
+                    j->recs[e].count = (int32_t)count;
+                    j->recs[e].assoc = (int32_t)assoc;
+                    j->recs[e].written = (int64_t)written;
+                }
+                total++;
+                *totalp = total;
+            }
+        }
+        if (j->keys[key].nlive == 0)
+            return "a key without records";
+    }
+    return bad;
+}
+
+static const char *sl__restore_body(sl__sjoin *j, sl__cur *c, uint64_t nk)
+{
+    sl__ranks rk = {NULL, 0};
+    uint64_t total = 0;
+    const char *bad = sl__restore_keys(j, c, nk, &rk, &total);
+    if (!bad && j->interval) {
+        for (uint64_t r = 0; r < total && !bad; r++)
+            if (r >= rk.n || !rk.seen[r])
+                bad = "arrival ranks not dense";
+        j->next_seq = total;
+    }
+    sl_free(rk.seen);
+    return bad;
+}
+
+static int sl__sjoin_restore(sl_operator *op, const char *state, size_t len, sl_error *err)
+{
+    sl__sjoin *j = op->impl;
+    sl__clear(j);
+    if (len < sizeof sl__magic + 4 + 8)
+        return sl__corrupt(j, err, "truncated");
+    uint64_t sum;
+    sl__cur tail = {(const uint8_t *)state, len, len - 8};
+    sl__get_u64(&tail, &sum);
+    if (sum != sl_hash_bytes(state, len - 8, SL_HASH_INIT))
+        return sl__corrupt(j, err, "checksum mismatch");
+    sl__cur c = {(const uint8_t *)state, len - 8, 0};
+    char magic[sizeof sl__magic];
+    uint32_t version, ncols, nkeys, nl, nr;
+    uint8_t type, interval;
+    if (!sl__get(&c, magic, sizeof magic) || memcmp(magic, sl__magic, sizeof magic) != 0)
+        return sl__corrupt(j, err, "not a join state");
+    if (!sl__get_u32(&c, &version))
+        return sl__corrupt(j, err, "truncated header");
+    if (version != SL__VERSION)
+        return sl__corrupt(j, err, "unknown version");
+    if (!sl__get_u32(&c, &ncols) || !sl__get_u32(&c, &nkeys) || !sl__get_u32(&c, &nl) ||
+        !sl__get_u32(&c, &nr) || !sl__get_u8(&c, &type) || !sl__get_u8(&c, &interval))
+        return sl__corrupt(j, err, "truncated header");
+    if (ncols != (uint32_t)j->in_ncols || nkeys != (uint32_t)j->nkeys || nl != (uint32_t)j->nl ||
+        nr != (uint32_t)j->nr || type != (uint8_t)j->type || interval != (uint8_t)j->interval)
+        return sl__corrupt(j, err, "it belongs to a different join");
+    for (int col = 0; col < j->in_ncols; col++) {
+        uint8_t p;
+        if (!sl__get_u8(&c, &p))
+            return sl__corrupt(j, err, "truncated header");
+        if (p != (uint8_t)sl_phys_of(j->in_types[col]))
+            return sl__corrupt(j, err, "column types differ");
+    }
+    uint64_t wm, late, nk;
+    if (!sl__get_u64(&c, &wm) || !sl__get_u64(&c, &late) || !sl__get_u64(&c, &nk))
+        return sl__corrupt(j, err, "truncated header");
+    if ((int64_t)late < 0)
+        return sl__corrupt(j, err, "negative late row count");
+    if (nk > (c.n - c.off) / 20)
+        return sl__corrupt(j, err, "key count exceeds the data");
+    const char *bad = sl__restore_body(j, &c, nk);
+    if (bad)
+        return sl__corrupt(j, err, bad);
+    if (c.off != c.n)
+        return sl__corrupt(j, err, "trailing bytes");
+    j->wm = (int64_t)wm;
+    j->late = (int64_t)late;
+    if (j->interval)
+        sl__heap_rebuild(j);
+    sl_chunk_reset(j->one);
+    return 0;
+}
+
+static void sl__sjoin_free(sl_operator *op)
+{
+    if (!op)
+        return;
+    sl__sjoin *j = op->impl;
+    if (j) {
+        sl_free(j->bytes);
+        sl_free(j->keys);
+        sl_free(j->kslots);
+        sl_free(j->recs);
+        sl_free(j->rslots);
+        sl_free(j->heap);
+        sl_free(j->in_types);
+        sl_free(j->keycols);
+        sl_eval_free(j->cond);
+        sl_strbuf_free(&j->kbuf);
+        sl_strbuf_free(&j->rbuf);
+        sl_free(j->hashes);
+        sl_free(j->cand);
+        sl_free(j->sel);
+        sl_chunk_free(j->pairs);
+        sl_chunk_free(j->out);
+        sl_chunk_free(j->one);
+        sl_free(j);
+    }
+    sl_free(op);
+}
+
+static const sl_operator_ops sl__sjoin_ops = {
+    sl__sjoin_process, sl__sjoin_watermark,  sl__sjoin_snapshot,
+    sl__sjoin_restore, sl__sjoin_late_rows, sl__sjoin_free,
+};
+
+int sl_join_new(const sl_join_spec *spec, sl_operator **out, sl_error *err)
+{
+    *out = NULL;
+    if (spec->nkeys < 0 || spec->nl < 0 || spec->nr < 0 ||
+        spec->in_ncols != 1 + spec->nkeys + spec->nl + spec->nr || spec->type < SL_JOIN_INNER ||
+        spec->type > SL_JOIN_FULL || spec->ttl_ms < 0 ||
+        spec->ttl_ms > INT64_MAX / SL_NANOS_PER_MILLI ||
+        sl_phys_of(spec->in_types[0]) != SL_PHYS_I64)
+        return sl_error_set(err, SL_ERR_INTERNAL, -1, "invalid join spec");
+    if (spec->interval &&
+        (spec->ltime < 0 || spec->ltime >= spec->nl || spec->rtime < 0 || spec->rtime >= spec->nr ||
+         sl_phys_of(spec->in_types[1 + spec->nkeys + spec->ltime]) != SL_PHYS_I64 ||
+         sl_phys_of(spec->in_types[1 + spec->nkeys + spec->nl + spec->rtime]) != SL_PHYS_I64))
+        return sl_error_set(err, SL_ERR_INTERNAL, -1, "invalid interval join time columns");
+    sl__sjoin *j = sl_calloc(1, sizeof *j);
+    j->in_ncols = spec->in_ncols;
+    j->nkeys = spec->nkeys;
+    j->nl = spec->nl;
+    j->nr = spec->nr;
+    j->type = spec->type;
+    j->outer[0] = spec->type == SL_JOIN_LEFT || spec->type == SL_JOIN_FULL;
+    j->outer[1] = spec->type == SL_JOIN_RIGHT || spec->type == SL_JOIN_FULL;
+    j->interval = spec->interval;
+    j->tcol[0] = spec->ltime;
+    j->tcol[1] = spec->rtime;
+    j->lower = spec->lower_ns;
+    j->upper = spec->upper_ns;
+    j->ttl_ns = spec->interval ? 0 : spec->ttl_ms * SL_NANOS_PER_MILLI;
+    j->now = spec->now ? spec->now : sl__real_now;
+    j->now_ctx = spec->now_ctx;
+    j->tz = spec->tz;
+    j->wm = INT64_MIN;
+    j->in_types = sl_calloc((size_t)spec->in_ncols + 1, sizeof(sl_type));
+    for (int i = 0; i < spec->in_ncols; i++)
+        j->in_types[i] = spec->in_types[i];
+    j->out_types = j->in_types + 1 + spec->nkeys;
+    j->keycols = sl_malloc(((size_t)spec->nkeys + 1) * sizeof(int));
+    for (int k = 0; k < spec->nkeys; k++)
+        j->keycols[k] = 1 + k;
+    int nout = spec->nl + spec->nr;
+    if (spec->cond) {
+        j->cond = sl_eval_compile(spec->cond, nout, j->out_types, err);
+        if (!j->cond) {
+            sl_free(j->keycols);
+            sl_free(j->in_types);
+            sl_free(j);
+            return -1;
+        }
+    }
+    j->sel = sl_malloc(SL_CHUNK_ROWS);
+    j->pairs = sl_chunk_new(nout, j->out_types, SL_CHUNK_ROWS);
+    j->out = sl_chunk_new(nout, j->out_types, SL_CHUNK_ROWS);
+    j->one = sl_chunk_new(spec->in_ncols, j->in_types, 1);
+    sl_operator *op = sl_calloc(1, sizeof *op);
+    op->ops = &sl__sjoin_ops;
+    op->impl = j;
+    op->out_ncols = nout;
+    op->out_types = j->out_types;
+    j->op = op;
+    *out = op;
+    return 0;
+}
