@@ -4,15 +4,17 @@ two datagen tables, checked by an independent reader.
 
 Two rate-limited datagen tables, a (ids 1..N) and b (ids 1..N), are joined
 on a.id % K = b.id % K (a regular inner join: both sides' rows stay in the
-join's state; with --interval also on the sides' event times within an
-hour of each other, an interval join whose state the watermarks clean) and
+join's state; with --interval also on the sides' event times, id * 10 ms,
+within 2 s of each other: an interval join whose state the watermarks, 1 s
+behind, clean as the ids grow) and
 written into the exactly-once filesystem sink (JSON), checkpointing every
 100 ms. The job is killed with SIGKILL 20+ times (every third kill inside a
 checkpoint, a few at the end while the output is being committed) and
 started again with the same data directory until it finishes.
 
 The reference is computed here, not by Sluice: every pair (x, y) of ids
-with x % K = y % K must be committed exactly once, with each side's pad
+with x % K = y % K (and |x - y| <= 200 for --interval) must be committed
+exactly once, with each side's pad
 column equal to what that side's row carries (checked by the pair's own
 ids: pad = 'a<id>' / 'b<id>'), and nothing else.
 
@@ -36,16 +38,14 @@ import time
 import sluice_e2e
 
 JOB = """
-CREATE TABLE IF NOT EXISTS a (id BIGINT, ts TIMESTAMP(3),
-  WATERMARK FOR ts AS ts - INTERVAL '61' SECOND) WITH (
+CREATE TABLE IF NOT EXISTS a (id BIGINT, ts AS TO_TIMESTAMP_LTZ(id * 10, 3),
+  WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) WITH (
   'connector' = 'datagen', 'number-of-rows' = '{rows}', 'rows-per-second' = '{rate}',
-  'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '{rows}',
-  'fields.ts.max-past' = '60 s');
-CREATE TABLE IF NOT EXISTS b (id BIGINT, ts TIMESTAMP(3),
-  WATERMARK FOR ts AS ts - INTERVAL '61' SECOND) WITH (
+  'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '{rows}');
+CREATE TABLE IF NOT EXISTS b (id BIGINT, ts AS TO_TIMESTAMP_LTZ(id * 10, 3),
+  WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) WITH (
   'connector' = 'datagen', 'number-of-rows' = '{rows}', 'rows-per-second' = '{rate}',
-  'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '{rows}',
-  'fields.ts.max-past' = '60 s');
+  'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '{rows}');
 CREATE TABLE IF NOT EXISTS joined (x BIGINT, y BIGINT, pa STRING, pb STRING)
   WITH ('connector' = 'filesystem', 'path' = '{out}', 'format' = 'json');
 SET 'execution.checkpointing.interval' = '100 ms';
@@ -56,17 +56,24 @@ SELECT a.id, b.id, 'a' || CAST(a.id AS STRING), 'b' || CAST(b.id AS STRING)
 FROM a, b WHERE a.id % {keys} = b.id % {keys}{interval};
 """
 
-INTERVAL = " AND a.ts BETWEEN b.ts - INTERVAL '1' HOUR AND b.ts + INTERVAL '1' HOUR"
+# Event time is id * 10 ms, so the bounds keep pairs whose ids are at most
+# SPAN apart, and the watermarks (1 s behind) clean the state as ids grow.
+SPAN = 200
+INTERVAL = " AND a.ts BETWEEN b.ts - INTERVAL '2' SECOND AND b.ts + INTERVAL '2' SECOND"
 
 
-def check(rows_out, n, keys):
+def matches(x, y, keys, span):
+    return x % keys == y % keys and (span is None or abs(x - y) <= span)
+
+
+def check(rows_out, n, keys, span):
     """Problems in the committed rows (an empty list: exactly once)."""
     problems = []
     seen = collections.Counter()
     for r in rows_out:
         x, y = r["x"], r["y"]
         seen[(x, y)] += 1
-        if x % keys != y % keys:
+        if not matches(x, y, keys, span):
             problems.append("pair (%d, %d) does not satisfy the join condition" % (x, y))
         if r["pa"] != "a%d" % x or r["pb"] != "b%d" % y:
             problems.append("pair (%d, %d) carries %r, %r" % (x, y, r["pa"], r["pb"]))
@@ -74,16 +81,18 @@ def check(rows_out, n, keys):
         if c > 1:
             problems.append("pair %r committed %d times" % (pair, c))
     expected = 0
-    per_key = collections.Counter(i % keys for i in range(1, n + 1))
-    for k, c in per_key.items():
-        expected += c * c
+    for x in range(1, n + 1):
+        lo = 1 if span is None else max(1, x - span)
+        hi = n if span is None else min(n, x + span)
+        first = lo + ((x - lo) % keys)
+        expected += len(range(first, hi + 1, keys))
     missing = expected - len(seen)
     if missing:
         # name a few
         shown = 0
         for x in range(1, n + 1):
             for y in range(x % keys or keys, n + 1, keys):
-                if (x, y) not in seen:
+                if matches(x, y, keys, span) and (x, y) not in seen:
                     problems.append("pair (%d, %d) is missing" % (x, y))
                     shown += 1
                     if shown >= 5:
@@ -161,7 +170,7 @@ def main():
               "larger" % run.kills)
         return 1
     got = sluice_e2e.committed_rows(out)
-    problems = check(got, a.rows, a.keys)
+    problems = check(got, a.rows, a.keys, SPAN if a.interval else None)
     why = sluice_e2e.check_parallelism(out, a.parallelism)
     if why:
         problems.append(why)

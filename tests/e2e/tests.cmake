@@ -73,7 +73,7 @@ foreach(p 1 2)
             --sluice $<TARGET_FILE:sluice> --kills 24 --parallelism ${p})
   add_test(NAME e2e.crash_interval_join.p${p}
     COMMAND ${Python3_EXECUTABLE} ${SL_E2E}/crash_join_test.py
-            --sluice $<TARGET_FILE:sluice> --kills 20 --interval --parallelism ${p})
+            --sluice $<TARGET_FILE:sluice> --kills 20 --interval --keys 50 --parallelism ${p})
   set_tests_properties(e2e.crash_join.p${p} e2e.crash_interval_join.p${p}
     PROPERTIES TIMEOUT 900 LABELS e2e)
 endforeach()
