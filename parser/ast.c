@@ -116,6 +116,7 @@ void sl_from_free(sl_from *f)
     sl_from_free(f->left);
     sl_from_free(f->right);
     sl_expr_free(f->on);
+    sl_expr_free(f->as_of);
     sl_from_free(f->input);
     sl_free(f->time_col);
     sl_list_free(f->partition, ast_ident_free_v);
@@ -278,6 +279,7 @@ static sl_from *ast_from_dup(const sl_from *f)
     r->left = ast_from_dup(f->left);
     r->right = ast_from_dup(f->right);
     r->on = sl_expr_dup(f->on);
+    r->as_of = sl_expr_dup(f->as_of);
     r->input = ast_from_dup(f->input);
     r->time_col = sl_strdup(f->time_col);
     r->partition = ast_list_dup(f->partition, ast_ident_dup_v);
@@ -496,7 +498,7 @@ static bool ast_from_equal(const sl_from *a, const sl_from *b)
     switch (a->kind) {
     case SL_FROM_TABLE:
         return ast_str_equal(a->name, b->name) && ast_str_equal(a->schema, b->schema) &&
-               ast_str_equal(a->alias, b->alias);
+               ast_str_equal(a->alias, b->alias) && sl_expr_equal(a->as_of, b->as_of);
     case SL_FROM_SUBQUERY:
         return ast_str_equal(a->alias, b->alias) && sl_query_equal(a->subquery, b->subquery);
     case SL_FROM_FUNCTION:

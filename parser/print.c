@@ -511,6 +511,10 @@ static void pr_from(pr_ctx *p, const sl_from *f)
             sl_strbuf_append_char(sb, '.');
         }
         pr_ident(p, f->name);
+        if (f->as_of) {
+            sl_strbuf_append(sb, " FOR SYSTEM_TIME AS OF ");
+            pr_expr(p, f->as_of);
+        }
         break;
     case SL_FROM_SUBQUERY:
         sl_strbuf_append_char(sb, '(');

@@ -180,6 +180,8 @@ struct sl_from {
     char *time_col;     /* WINDOW: DESCRIPTOR(column) */
     int time_col_pos;   /* WINDOW: byte offset of the descriptor column */
     sl_list *partition; /* WINDOW: SESSION's PARTITION BY columns (sl_ident*), or NULL */
+    sl_expr *as_of;     /* TABLE: FOR SYSTEM_TIME AS OF expr (a temporal or lookup
+                           join's right side), or NULL */
     sl_list *args;      /* FUNCTION: its arguments (sl_expr*);
                            WINDOW: of sl_expr* — TUMBLE: size [, offset];
                            HOP: slide, size [, offset]; CUMULATE: step, size [, offset];

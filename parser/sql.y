@@ -49,6 +49,8 @@
 /* CREATE TABLE ... LIKE's options' keywords stay usable as names. */
 %fallback ID CONSTRAINTS EXCLUDING GENERATED INCLUDING METADATA OPTIONS OVERWRITING PARTITIONS
   WATERMARKS.
+/* FOR SYSTEM_TIME AS OF's keywords stay usable as names. */
+%fallback ID OF SYSTEM_TIME.
 /* Cursor statements' keywords stay usable as names. */
 %fallback ID ABSOLUTE BACKWARD CLOSE CURSOR DECLARE FETCH FORWARD HOLD MOVE NEXT NO PRIOR
   RELATIVE SCROLL.
@@ -548,6 +550,9 @@ join_type(A) ::= FULL OUTER.             { A = SL_JOIN_FULL; }
 %type from_prim {sl_from*}
 %destructor from_prim { sl_from_free($$); }
 from_prim(A) ::= nm(N) as_opt(X).        { A = sl__from_table(p, N, X); }
+/* A temporal join's versioned table / a lookup join's table (Flink). */
+from_prim(A) ::= nm(N) FOR SYSTEM_TIME AS OF expr(T) as_opt(X).
+                                         { A = sl__from_table(p, N, X); A->as_of = T; }
 /* PostgreSQL: a schema-qualified relation (pg_catalog.pg_class, public.t). */
 from_prim(A) ::= nm(S) DOT nm(N) as_opt(X). { A = sl__from_qtable(p, S, N, X); }
 /* PostgreSQL: a set-returning function, generate_series(1, 3) AS s. */

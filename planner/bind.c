@@ -747,6 +747,12 @@ static int sl__bind_subquery_join(sl_binder *b, const sl_from *f, int nl, sl__re
 static int sl__bind_join(sl_binder *b, const sl_from *f, sl__rel *out)
 {
     sl__rel l = {0}, r = {0};
+    if (f->right->kind == SL_FROM_TABLE && f->right->as_of) {
+        sl_error_set(b->err, SL_ERR_NOT_SUPPORTED, f->right->as_of->pos,
+                     "temporal and lookup joins (FOR SYSTEM_TIME AS OF) are not supported yet");
+        sl_error_hint(b->err, "Join with a regular join; table.exec.state.ttl bounds its state.");
+        return -1;
+    }
     if (sl__bind_from(b, f->left, &l) != 0)
         return -1;
     if (sl__bind_from(b, f->right, &r) != 0) {
@@ -867,6 +873,10 @@ static int sl__bind_from(sl_binder *b, const sl_from *f, sl__rel *out)
 {
     switch (f->kind) {
     case SL_FROM_TABLE:
+        if (f->as_of) /* the right side of a join handles it (sl__bind_join) */
+            return sl_error_set(b->err, SL_ERR_NOT_SUPPORTED, f->as_of->pos,
+                                "FOR SYSTEM_TIME AS OF is only allowed on the right side of "
+                                "a join");
         if (f->schema)
             return sl__bind_qualified(b, f, out);
         return sl__bind_named(b, f->name, f->pos, f->alias, out);
