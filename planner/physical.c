@@ -11,7 +11,8 @@
 **            column types;
 **   stages   each stateful node starts one, after a hash exchange by its
 **            keys (all rows to one task when it has none): Aggregate (group
-**            or window aggregation), Deduplicate; the stateless nodes above
+**            or window aggregation), Deduplicate, Rank (Top-N); the stateless
+**            nodes above
 **            it join its stage;
 **   sink     chained to the last tasks. An INSERT's last step maps the
 **            query's columns onto the table's (by its column list, NULL for
@@ -25,7 +26,7 @@
 **
 ** Every input runs at 'parallelism.default'. The scan's WATERMARK
 ** expression becomes its input's watermark. Any other operator (joins,
-** Top-N, ORDER BY) is refused with 0A000 until the runtime runs it.
+** ORDER BY) is refused with 0A000 until the runtime runs it.
 **
 ** Main routines: sl_physical_build, sl_physical_spec, sl_physical_free,
 ** sl_lp_agg_spec (an aggregation's exec spec, also for bounded.c).
@@ -114,6 +115,11 @@ static int sl__mk_group_agg(const void *a, sl_operator **o, sl_error *e)
 static int sl__mk_dedup(const void *a, sl_operator **o, sl_error *e)
 {
     return sl_dedup_new(a, o, e);
+}
+
+static int sl__mk_topn(const void *a, sl_operator **o, sl_error *e)
+{
+    return sl_topn_new(a, o, e);
 }
 
 /* Types of a node's output, owned by p. */
@@ -215,8 +221,30 @@ static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_
         return 0;
     case SL_LP_OVER: {
         int kind = sl_lp_dedup_kind(n);
-        if (!kind)
-            return sl__not_yet(n, err);
+        if (!kind) {
+            sl_topn_spec *t = sl__own(p, sl_calloc(1, sizeof *t));
+            sl_topn_order *o = sl__own(p, sl_calloc((size_t)n->norder + 1, sizeof *o));
+            for (int k = 0; k < n->norder; k++) {
+                o[k].col = n->order[k].col;
+                o[k].desc = n->order[k].desc;
+                /* Flink: NULLs are the smallest values unless told otherwise */
+                o[k].nulls_first = n->order[k].nulls ? n->order[k].nulls == 1 : !n->order[k].desc;
+            }
+            t->in_ncols = n->input->ncols;
+            t->in_types = sl__types(p, n->input);
+            t->nkeys = n->nkeys;
+            t->keys = n->keys;
+            t->norder = n->norder;
+            t->order = o;
+            t->rank_start = n->rank_start > 1 ? n->rank_start : 1;
+            t->rank_end = n->rank_limit;
+            t->output_rank = n->rank_number;
+            t->ttl_ms = ttl_ms;
+            st->create = sl__mk_topn;
+            st->arg = t;
+            st->name = "Rank";
+            return 0;
+        }
         sl_dedup_spec *d = sl__own(p, sl_calloc(1, sizeof *d));
         d->in_ncols = n->input->ncols;
         d->in_types = sl__types(p, n->input);

@@ -231,7 +231,8 @@ void sl_lp_describe(sl_strbuf *sb, const sl_lp *lp)
             sl_strbuf_appendf(sb, "Deduplicate(keep=[%s], partitionBy=[",
                               sl_lp_dedup_kind(lp) == 1 ? "FirstRow" : "LastRow");
         else if (lp->rank_limit > 0)
-            sl_strbuf_appendf(sb, "Rank(rankRange=[rownum <= %lld], partitionBy=[",
+            sl_strbuf_appendf(sb, "Rank(rankRange=[rankStart=%lld, rankEnd=%lld], partitionBy=[",
+                              (long long)(lp->rank_start > 1 ? lp->rank_start : 1),
                               (long long)lp->rank_limit);
         else
             sl_strbuf_append(sb, "OverAggregate(partitionBy=[");

@@ -169,6 +169,8 @@ struct sl_lp {
     int changelog;        /* kinds of rows it emits: SL_CL_* bits */
     bool window_agg;      /* AGGREGATE: groups by window_start/window_end of a window TVF */
     int64_t rank_limit;   /* OVER: the filter rn = 1 / rn <= N above it (0 = none) */
+    int64_t rank_start;   /* OVER: the filter's first rank (rn > 2, rn BETWEEN 3 AND 5; 0 = 1) */
+    bool rank_number;     /* OVER: the rank is used above (besides the rank filter) */
     const sl_lp *cause;   /* the node that first made this stream updating, or NULL */
 };
 

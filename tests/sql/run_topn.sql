@@ -1,0 +1,49 @@
+-- Top-N (ROW_NUMBER() OVER (PARTITION BY ... ORDER BY ...) filtered to a rank
+-- range) over an append-only input: tests/sql/data/topn.csv (16 rows of
+-- partition k, id, v with ties and NULLs in v) and tests/sql/data/bids.csv.
+-- Checked against Flink SQL 2.2 (the peer harness /work/shared/peers/flink,
+-- `flinksql` on the same files with the same CREATE TABLEs, parallelism 1, the
+-- SELECTs below, run 2026-12-02): Flink printed exactly these rows with these
+-- op columns, in this order. Its EXPLAIN CHANGELOG_MODE says
+-- Rank(strategy=[AppendFastStrategy], ...) [I,UA,D] for each (Sluice prints
+-- the -U rows it leaves out when no consumer needs them).
+-- One task per operator: rows reach the output in a deterministic order.
+SET 'parallelism.default' = '1';
+CREATE TABLE t (k STRING, id INT, v INT) WITH ('connector' = 'filesystem',
+  'path' = '@SQLDATA@/topn.csv', 'format' = 'csv', 'csv.null-literal' = 'null');
+CREATE TABLE bids (auction BIGINT, bidder STRING, price INT, bid_time TIMESTAMP(3),
+  WATERMARK FOR bid_time AS bid_time - INTERVAL '5' SECOND)
+  WITH ('connector' = 'filesystem', 'path' = '@SQLDATA@/bids.csv', 'format' = 'csv');
+-- The top 3 per k by v, with the rank: a row entering the top moves the rows
+-- below it down one rank (-U/+U at each rank, +I at the rank newly filled); a
+-- tie ranks after the rows that arrived before it (a5 after a2); NULL is the
+-- smallest value, last in DESC order (b6 ranks after b3).
+SELECT * FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY v DESC) AS rn FROM t)
+WHERE rn <= 3;
+-- The same top 3 without the rank: +I of the row entering, -D of the row it
+-- pushes out.
+SELECT k, id, v FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY v DESC) AS rn FROM t)
+WHERE rn <= 3;
+-- Ranks 2 and 3 only; in ASC order NULL comes first (b6 and b11 take rank 1).
+SELECT * FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY v ASC) AS rn FROM t)
+WHERE rn BETWEEN 2 AND 3;
+-- A rank range with a start and the rank not selected: the rows' rank changes
+-- all the same, without the rank.
+SELECT k, id, v FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY v ASC) AS rn FROM t)
+WHERE rn > 1 AND rn < 4;
+-- No partition (one task), two order keys, explicit NULLS FIRST.
+SELECT * FROM (SELECT *, ROW_NUMBER() OVER (ORDER BY v ASC NULLS FIRST, id DESC) AS rn FROM t)
+WHERE rn <= 4;
+-- Exactly the second row.
+SELECT * FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY v) AS rn FROM t) WHERE rn = 2;
+-- Top-1 on a column that is not the event time, NULLS LAST.
+SELECT * FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY v DESC NULLS LAST) AS rn FROM t)
+WHERE rn = 1;
+-- Nexmark q19: the 10 highest bids per auction.
+SELECT * FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY auction ORDER BY price DESC) AS rank_number
+  FROM bids) WHERE rank_number <= 10;
+-- Another condition next to the rank bound filters the Top-N's output.
+SELECT * FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY v DESC) AS rn FROM t)
+WHERE rn <= 2 AND id > 3;
+EXPLAIN SELECT k, id, v FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY v ASC) AS rn FROM t)
+WHERE rn > 1 AND rn < 4;
