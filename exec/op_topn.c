@@ -752,7 +752,8 @@ static const char *sl__restore_part(sl__topn *t, sl__cur *c, int64_t written)
             uint64_t h = sl_hash_bytes(t->kbuf.buf, t->kbuf.len, SL_HASH_INIT);
             if (sl__lookup(t, h) >= 0)
                 return "duplicate partition";
-            p = &t->parts[sl__part_new(t, h, written)];
+            int e = sl__part_new(t, h, written);
+            p = &t->parts[e];
         } else {
             if (t->kbuf.len != p->key_len || memcmp(t->kbuf.buf, p->key, p->key_len) != 0)
                 return "rows of different partitions";
