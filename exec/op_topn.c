@@ -66,6 +66,7 @@ typedef struct sl__tn_item {
 typedef struct sl__tn_part {
     uint64_t hash;      /* hash of the encoded partition key */
     uint64_t seq;       /* first-seen sequence (snapshot order) */
+    int64_t wend;       /* window mode: the partition's window_end (ns) */
     int64_t written;    /* processing time (ns) of the last change, for the TTL */
     uint32_t key_len;   /* encoded partition key bytes */
     uint8_t *key;       /* owned */
@@ -101,6 +102,10 @@ typedef struct sl__topn {
     sl_chunk *out;             /* output buffer */
     sl_chunk *scratch;         /* one-row chunk for restore */
     const sl_operator *op;     /* the operator (its cancellation flag) */
+    int wend_col;              /* window mode: the window_end column, else -1 */
+    bool ties_replace;         /* window mode: a tie ranks before the rows it ties */
+    int64_t wm;                /* window mode: watermark reached (INT64_MIN: none) */
+    int64_t late;              /* window mode: rows dropped as late */
 } sl__topn;
 
 static int64_t sl__real_now(void *ctx)
@@ -626,6 +631,105 @@ static int sl__topn_row(sl__topn *t, const sl_chunk *in, int r, int64_t now, con
                           : sl__without_number(t, p, lo, out, err);
 }
 
+/* Window mode: buffer row r of in in its (window, partition) until the
+** window fires; only the rows ranked <= rank_end are kept. */
+static int sl__window_row(sl__topn *t, const sl_chunk *in, int r, sl_error *err)
+{
+    const sl_vector *we = &in->cols[t->wend_col];
+    if (we->nulls[r])
+        return sl_error_set(err, SL_ERR_INTERNAL, -1, "window Top-N row without window_end");
+    if (we->v.i64[r] <= t->wm) {
+        t->late++;
+        return 0;
+    }
+    sl__key_encode(t, in, r);
+    uint64_t h = sl_hash_bytes(t->kbuf.buf, t->kbuf.len, SL_HASH_INIT);
+    int e = sl__lookup(t, h);
+    sl__sortkey_encode(t, in, r);
+    if (e >= 0) {
+        sl__tn_part *p = &t->parts[e];
+        int c = p->n > 0 ? sl__cmp_item(t, &p->items[p->n - 1]) : -1;
+        if (p->n >= t->end && (c > 0 || (c == 0 && !t->ties_replace)))
+            return 0; /* ranks after rank_end */
+    } else {
+        e = sl__part_new(t, h, 0);
+        t->parts[e].wend = we->v.i64[r];
+    }
+    sl__tn_part *p = &t->parts[e];
+    int lo = 0, hi = p->n;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        int c = sl__cmp_item(t, &p->items[mid]);
+        if (c > 0 || (c == 0 && !t->ties_replace))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    sl__row_encode(t, in, r);
+    sl__item_insert(t, p, lo);
+    while (p->n > t->end)
+        sl_free(p->items[--p->n].bytes);
+    return 0;
+}
+
+typedef struct sl__seq_idx {
+    int64_t wend; /* window mode, firing: the window's end; else 0 */
+    uint64_t seq; /* first-seen sequence */
+    int idx;      /* partition index */
+} sl__seq_idx;
+
+/* By window end, then first-seen sequence. */
+static int sl__cmp_seq(const void *a, const void *b)
+{
+    const sl__seq_idx *x = a, *y = b;
+    if (x->wend != y->wend)
+        return x->wend < y->wend ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Window mode: fire the windows ending at or before the watermark — in
+** order of window_end, then of the partitions' first rows — emitting ranks
+** rank_start..rank_end as +I, and drop them. */
+static int sl__window_fire(sl__topn *t, const sl_emit *out, sl_error *err)
+{
+    sl__seq_idx *due = sl_malloc(((size_t)t->nparts + 1) * sizeof *due);
+    int n = 0;
+    for (int e = 0; e < t->nparts; e++)
+        if (t->parts[e].wend <= t->wm)
+            due[n++] = (sl__seq_idx){0, t->parts[e].seq, e};
+    if (n == 0) {
+        sl_free(due);
+        return 0;
+    }
+    /* in order of window_end, then first seen */
+    for (int i = 0; i < n; i++)
+        due[i].wend = t->parts[due[i].idx].wend;
+    qsort(due, (size_t)n, sizeof *due, sl__cmp_seq);
+    sl_chunk_reset(t->out);
+    int rc = 0;
+    for (int i = 0; i < n && !rc; i++) {
+        sl__tn_part *p = &t->parts[due[i].idx];
+        for (int j = 0; j < p->n && !rc; j++)
+            if (j + 1 >= t->start && j + 1 <= t->end)
+                rc = sl__emit(t, &p->items[j], SL_ROW_INSERT,
+                              t->output_rank ? j + 1 : t->start, out, err);
+        sl__part_clear(p); /* emptied: swept below */
+    }
+    sl_free(due);
+    int w = 0;
+    for (int e = 0; e < t->nparts; e++) {
+        if (t->parts[e].wend <= t->wm)
+            sl__part_free(&t->parts[e]);
+        else
+            t->parts[w++] = t->parts[e];
+    }
+    t->nparts = w;
+    sl__rehash(t, (size_t)w);
+    if (rc)
+        return -1;
+    return sl__flush(t, out, err);
+}
+
 static int sl__topn_process(sl_operator *op, const sl_chunk *in, const sl_emit *out,
                             sl_error *err)
 {
@@ -635,6 +739,12 @@ static int sl__topn_process(sl_operator *op, const sl_chunk *in, const sl_emit *
             return sl_error_set(err, SL_ERR_INTERNAL, -1,
                                 "Top-N needs an append-only input, but got a %s row",
                                 sl_row_kind_name((sl_row_kind)in->kinds[r]));
+    if (t->wend_col >= 0) {
+        for (int r = 0; r < in->nrows; r++)
+            if (sl__window_row(t, in, r, err) != 0)
+                return -1;
+        return 0;
+    }
     int64_t now = t->now(t->now_ctx);
     if (t->ttl_ns > 0 && now >= t->next_sweep) {
         sl__sweep(t, now);
@@ -650,33 +760,22 @@ static int sl__topn_process(sl_operator *op, const sl_chunk *in, const sl_emit *
 
 static int sl__topn_watermark(sl_operator *op, int64_t wm, const sl_emit *out, sl_error *err)
 {
-    (void)op;
-    (void)wm;
-    (void)out;
-    (void)err;
-    return 0; /* nothing waits for event time */
+    sl__topn *t = op->impl;
+    if (wm > t->wm)
+        t->wm = wm;
+    if (t->wend_col < 0)
+        return 0; /* nothing waits for event time */
+    return sl__window_fire(t, out, err);
 }
 
 static int64_t sl__topn_late_rows(sl_operator *op)
 {
-    (void)op;
-    return 0;
+    return ((sl__topn *)op->impl)->late;
 }
 
 /* ---- snapshot / restore ------------------------------------------------ */
 
 static const char sl__magic[8] = {'S', 'L', 'T', 'O', 'P', 'N', '0', '1'};
-
-typedef struct sl__seq_idx {
-    uint64_t seq; /* first-seen sequence */
-    int idx;      /* partition index */
-} sl__seq_idx;
-
-static int sl__cmp_seq(const void *a, const void *b)
-{
-    uint64_t x = ((const sl__seq_idx *)a)->seq, y = ((const sl__seq_idx *)b)->seq;
-    return x < y ? -1 : x > y;
-}
 
 static int sl__topn_snapshot(sl_operator *op, sl_strbuf *state, sl_error *err)
 {
@@ -691,13 +790,17 @@ static int sl__topn_snapshot(sl_operator *op, sl_strbuf *state, sl_error *err)
     sl_strbuf_append_char(state, t->output_rank ? 1 : 0);
     sl__put_u64(state, (uint64_t)t->start);
     sl__put_u64(state, (uint64_t)t->end);
+    sl__put_u32(state, (uint32_t)t->wend_col);
+    sl_strbuf_append_char(state, t->ties_replace ? 1 : 0);
     for (int c = 0; c < t->in_ncols; c++)
         sl_strbuf_append_char(state, (char)sl_phys_of(t->in_types[c]));
+    sl__put_u64(state, (uint64_t)t->wm);
+    sl__put_u64(state, (uint64_t)t->late);
     sl__seq_idx *idx = sl_malloc(((size_t)t->nparts + 1) * sizeof *idx);
     int n = 0;
     for (int e = 0; e < t->nparts; e++)
-        if (t->parts[e].n > 0 && !sl__expired(t, &t->parts[e], now))
-            idx[n++] = (sl__seq_idx){t->parts[e].seq, e};
+        if (t->parts[e].n > 0 && (t->wend_col >= 0 || !sl__expired(t, &t->parts[e], now)))
+            idx[n++] = (sl__seq_idx){0, t->parts[e].seq, e};
     qsort(idx, (size_t)n, sizeof *idx, sl__cmp_seq);
     sl__put_u64(state, (uint64_t)n);
     for (int i = 0; i < n; i++) {
@@ -754,6 +857,11 @@ static const char *sl__restore_part(sl__topn *t, sl__cur *c, int64_t written)
                 return "duplicate partition";
             int e = sl__part_new(t, h, written);
             p = &t->parts[e];
+            if (t->wend_col >= 0) {
+                if (t->scratch->cols[t->wend_col].nulls[r])
+                    return "a window row without window_end";
+                p->wend = t->scratch->cols[t->wend_col].v.i64[r];
+            }
         } else {
             if (t->kbuf.len != p->key_len || memcmp(t->kbuf.buf, p->key, p->key_len) != 0)
                 return "rows of different partitions";
@@ -778,17 +886,19 @@ static int sl__topn_restore(sl_operator *op, const char *state, size_t len, sl_e
         return sl__corrupt(t, err, "checksum mismatch");
     sl__cur c = {(const uint8_t *)state, len - 8, 0};
     char magic[sizeof sl__magic];
-    uint32_t ncols, nkeys, norder;
-    uint8_t outrank;
-    uint64_t start, end, count;
+    uint32_t ncols, nkeys, norder, wcol;
+    uint8_t outrank, ties;
+    uint64_t start, end, count, wm, late;
     if (!sl__get(&c, magic, sizeof magic) || memcmp(magic, sl__magic, sizeof magic) != 0)
         return sl__corrupt(t, err, "not a Top-N state");
     if (!sl__get_u32(&c, &ncols) || !sl__get_u32(&c, &nkeys) || !sl__get_u32(&c, &norder) ||
-        !sl__get_u8(&c, &outrank) || !sl__get_u64(&c, &start) || !sl__get_u64(&c, &end))
+        !sl__get_u8(&c, &outrank) || !sl__get_u64(&c, &start) || !sl__get_u64(&c, &end) ||
+        !sl__get_u32(&c, &wcol) || !sl__get_u8(&c, &ties))
         return sl__corrupt(t, err, "truncated header");
     if (ncols != (uint32_t)t->in_ncols || nkeys != (uint32_t)t->nkeys ||
         norder != (uint32_t)t->norder || outrank != (t->output_rank ? 1 : 0) ||
-        (int64_t)start != t->start || (int64_t)end != t->end)
+        (int64_t)start != t->start || (int64_t)end != t->end ||
+        wcol != (uint32_t)t->wend_col || ties != (t->ties_replace ? 1 : 0))
         return sl__corrupt(t, err, "it belongs to a different Top-N");
     for (int col = 0; col < t->in_ncols; col++) {
         uint8_t ph;
@@ -797,6 +907,10 @@ static int sl__topn_restore(sl_operator *op, const char *state, size_t len, sl_e
         if (ph != (uint8_t)sl_phys_of(t->in_types[col]))
             return sl__corrupt(t, err, "column types differ");
     }
+    if (!sl__get_u64(&c, &wm) || !sl__get_u64(&c, &late))
+        return sl__corrupt(t, err, "truncated header");
+    if ((int64_t)late < 0)
+        return sl__corrupt(t, err, "negative late row count");
     if (!sl__get_u64(&c, &count))
         return sl__corrupt(t, err, "truncated header");
     if (count > (c.n - c.off) / 12 || count > INT32_MAX / 2)
@@ -812,6 +926,8 @@ static int sl__topn_restore(sl_operator *op, const char *state, size_t len, sl_e
     if (c.off != c.n)
         return sl__corrupt(t, err, "trailing bytes");
     sl_chunk_reset(t->scratch);
+    t->wm = (int64_t)wm;
+    t->late = (int64_t)late;
     t->next_sweep = 0;
     return 0;
 }
@@ -848,7 +964,9 @@ int sl_topn_new(const sl_topn_spec *spec, sl_operator **out, sl_error *err)
     *out = NULL;
     if (spec->in_ncols < 0 || spec->nkeys < 0 || spec->norder < 1 || spec->ttl_ms < 0 ||
         spec->ttl_ms > INT64_MAX / SL_NANOS_PER_MILLI || spec->rank_start < 1 ||
-        spec->rank_end < 1 || spec->rank_end > INT32_MAX)
+        spec->rank_end < 1 || spec->rank_end > INT32_MAX || spec->window_end_col < -1 ||
+        spec->window_end_col >= spec->in_ncols ||
+        (spec->window_end_col >= 0 && sl_phys_of(spec->in_types[spec->window_end_col]) != SL_PHYS_I64))
         return sl_error_set(err, SL_ERR_INTERNAL, -1, "invalid Top-N spec");
     for (int k = 0; k < spec->nkeys; k++)
         if (spec->keys[k] < 0 || spec->keys[k] >= spec->in_ncols)
@@ -871,6 +989,9 @@ int sl_topn_new(const sl_topn_spec *spec, sl_operator **out, sl_error *err)
     t->end = spec->rank_end;
     t->output_rank = spec->output_rank;
     t->with_number = spec->output_rank || spec->rank_start > 1;
+    t->wend_col = spec->window_end_col;
+    t->ties_replace = spec->window_end_col >= 0 && spec->ties_replace;
+    t->wm = INT64_MIN;
     t->ttl_ns = spec->ttl_ms * SL_NANOS_PER_MILLI;
     t->now = spec->now ? spec->now : sl__real_now;
     t->now_ctx = spec->now_ctx;

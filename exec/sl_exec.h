@@ -737,6 +737,13 @@ typedef struct sl_topn_spec {
     int64_t ttl_ms;              /* state retention; 0 = forever */
     int64_t (*now)(void *ctx);   /* processing-time clock (ns) for ttl_ms; NULL = real */
     void *now_ctx;               /* for now */
+    int window_end_col;          /* window Top-N (Flink's WindowRank): the window_end column
+                                    (a partition key), else -1: each window's ranks go out
+                                    once as +I when the watermark reaches its end, then its
+                                    rows are dropped; rows of a window already fired are late
+                                    (dropped, counted); ttl_ms plays no part */
+    bool ties_replace;           /* window mode: a row ranks before the rows it ties (Flink's
+                                    WindowDeduplicate keeping the last row) */
 } sl_topn_spec;
 int sl_topn_new(const sl_topn_spec *spec, sl_operator **out, sl_error *err);
 

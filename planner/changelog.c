@@ -2,7 +2,9 @@
 ** changelog.c — changelog analysis of a logical plan: which kinds of rows
 ** (+I, -U, +U, -D) every operator emits, as Flink's changelog modes.
 **
-**   Scan, Values, Window TVF, window aggregation      [I]  (final results)
+**   Scan, Values, Window TVF, window aggregation,
+**   window Top-N / deduplication (ROW_NUMBER partitioned by
+**   window_start, window_end)                          [I]  (final results)
 **   Scan of an upsert source (upsert-kafka)            [UA,D], then
 **   ChangelogNormalize by its PRIMARY KEY              [I,UB,UA,D]
 **   GROUP BY without a window                          [I,UB,UA] (or all on an updating input)
@@ -246,7 +248,8 @@ int sl_lp_dedup_kind(const sl_lp *over)
     return over->order[0].desc ? 2 : 1;
 }
 
-/* Does this Aggregate group by window_start and window_end of one window TVF? */
+/* Does this Aggregate group (this OverAggregate partition) by window_start
+** and window_end of one window TVF? */
 static bool sl__is_window_agg(const sl_lp *agg)
 {
     const sl_lp *start_of = NULL, *end_of = NULL;
@@ -354,6 +357,12 @@ static int sl__analyze(sl_lp *lp, sl_error *err)
         }
         if (in != SL_CL_INSERT)
             return sl__needs_append_only(lp, "ROW_NUMBER()", in_cause, err);
+        /* Partitioned by a window's start and end: window Top-N (final rows) */
+        lp->window_agg = sl__is_window_agg(lp);
+        if (lp->window_agg) {
+            lp->changelog = SL_CL_INSERT;
+            break;
+        }
         switch (sl_lp_dedup_kind(lp)) {
         case 1: lp->changelog = SL_CL_INSERT; break;
         case 2:

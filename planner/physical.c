@@ -221,7 +221,7 @@ static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_
         return 0;
     case SL_LP_OVER: {
         int kind = sl_lp_dedup_kind(n);
-        if (!kind) {
+        if (!kind || n->window_agg) {
             sl_topn_spec *t = sl__own(p, sl_calloc(1, sizeof *t));
             sl_topn_order *o = sl__own(p, sl_calloc((size_t)n->norder + 1, sizeof *o));
             for (int k = 0; k < n->norder; k++) {
@@ -240,9 +240,21 @@ static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_
             t->rank_end = n->rank_limit;
             t->output_rank = n->rank_number;
             t->ttl_ms = ttl_ms;
+            t->window_end_col = -1;
+            st->name = "Rank";
+            for (int k = 0; n->window_agg && k < n->nkeys; k++) {
+                const sl_lp *node;
+                int ncol;
+                sl_lp_origin(n->input, n->keys[k], &node, &ncol);
+                if (node->kind == SL_LP_WINDOW && ncol == node->input->ncols + 1) {
+                    t->window_end_col = n->keys[k];
+                    t->ties_replace = kind == 2; /* WindowDeduplicate keeping the last row */
+                    t->ttl_ms = 0;
+                    st->name = "WindowRank";
+                }
+            }
             st->create = sl__mk_topn;
             st->arg = t;
-            st->name = "Rank";
             return 0;
         }
         sl_dedup_spec *d = sl__own(p, sl_calloc(1, sizeof *d));
