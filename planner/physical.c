@@ -173,6 +173,19 @@ static void sl__agg_spec(sl_physical *p, const sl_lp *agg, int64_t ttl_ms, sl_gr
     sl__own(p, (void *)g->aggs);
 }
 
+/* Whether window Top-N node n is Flink's WindowDeduplicate keeping the last
+** row (rn = 1, ORDER BY the event time DESC): a tie then replaces the row
+** kept (the later row wins). */
+static bool sl__window_keep_last(const sl_lp *n)
+{
+    if (n->rank_limit != 1 || n->rank_start > 1 || n->norder != 1 || !n->order[0].desc)
+        return false;
+    const sl_lp *node;
+    int ncol;
+    sl_lp_origin(n->input, n->order[0].col, &node, &ncol);
+    return node->cols[ncol].rowtime;
+}
+
 /* The operator step for node n, or -1 (not runnable yet). */
 static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_step_spec *st,
                              sl_error *err)
@@ -248,7 +261,7 @@ static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_
                 sl_lp_origin(n->input, n->keys[k], &node, &ncol);
                 if (node->kind == SL_LP_WINDOW && ncol == node->input->ncols + 1) {
                     t->window_end_col = n->keys[k];
-                    t->ties_replace = kind == 2; /* WindowDeduplicate keeping the last row */
+                    t->ties_replace = sl__window_keep_last(n);
                     t->ttl_ms = 0;
                     st->name = "WindowRank";
                 }

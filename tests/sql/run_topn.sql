@@ -47,3 +47,14 @@ SELECT * FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY v DESC) AS r
 WHERE rn <= 2 AND id > 3;
 EXPLAIN SELECT k, id, v FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY v ASC) AS rn FROM t)
 WHERE rn > 1 AND rn < 4;
+-- Window Top-N (tests/sql/run_window_topn.sql) emits final rows only.
+EXPLAIN SELECT * FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY window_start, window_end
+  ORDER BY price DESC) AS rn FROM TABLE(TUMBLE(TABLE bids, DESCRIPTOR(bid_time), INTERVAL '5' SECOND)))
+WHERE rn <= 2;
+-- Not supported: a rank range without an end (Flink neither), RANK() and
+-- DENSE_RANK() (Flink's streaming Top-N neither), a Top-N over an updating
+-- input (Flink's RetractableTopNFunction / UpdatableTopNFunction: not yet).
+SELECT * FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY k ORDER BY v) AS rn FROM t) WHERE rn > 2;
+SELECT * FROM (SELECT *, RANK() OVER (PARTITION BY k ORDER BY v) AS rn FROM t) WHERE rn <= 2;
+SELECT k, s, rn FROM (SELECT k, s, ROW_NUMBER() OVER (ORDER BY s DESC) AS rn
+  FROM (SELECT k, SUM(v) AS s FROM t GROUP BY k)) WHERE rn <= 2;
