@@ -106,6 +106,7 @@ typedef struct sl__topn {
     bool ties_replace;         /* window mode: a tie ranks before the rows it ties */
     int64_t wm;                /* window mode: watermark reached (INT64_MIN: none) */
     int64_t late;              /* window mode: rows dropped as late */
+    bool retract;              /* an updating input: every row kept (RetractableTopNFunction) */
 } sl__topn;
 
 static int64_t sl__real_now(void *ctx)
@@ -567,6 +568,8 @@ static int sl__with_number(sl__topn *t, sl__tn_part *p, int pos, const sl_emit *
     if (rank <= t->end && cur >= 0 &&
         sl__emit_ranked(t, &p->items[cur], SL_ROW_INSERT, rank, out, err) != 0)
         return -1;
+    if (t->retract)
+        return 0; /* an updating input: every row stays (a row above may leave) */
     for (int j = i; j < p->n; j++)
         sl_free(p->items[j].bytes);
     p->n = i;
@@ -596,6 +599,146 @@ static int sl__without_number(sl__topn *t, sl__tn_part *p, int pos, const sl_emi
     return sl__emit(t, &p->items[pos], SL_ROW_INSERT, t->start, out, err);
 }
 
+/* The end of the entry (rows with equal sort keys) starting at i. */
+static int sl__entry_end(const sl__tn_part *p, int i)
+{
+    int e = i + 1;
+    while (e < p->n && sl__same_key(&p->items[i], &p->items[e]))
+        e++;
+    return e;
+}
+
+/* Updating input, without the rank: the new row is p->items[pos] (the last
+** of its entry): +I it when it ranks <= rank_end, after -D of the row it
+** pushes to rank_end + 1 (RetractableTopNFunction). */
+static int sl__acc_without_number(sl__topn *t, sl__tn_part *p, int pos, const sl_emit *out,
+                                  sl_error *err)
+{
+    int64_t rank = 0;
+    bool found = false, collect = false;
+    int del = -1;
+    for (int i = 0; i < p->n && rank <= t->end;) {
+        int e = sl__entry_end(p, i);
+        if (!found && i <= pos && pos < e) {
+            rank += e - i;
+            collect = rank >= t->start && rank <= t->end;
+            found = true;
+        } else if (found) {
+            if (rank + (e - i) <= t->end) {
+                rank += e - i;
+            } else {
+                del = i + (int)(t->end - rank); /* old rank end + 1 ... now rank_end + 1 */
+                break;
+            }
+        } else {
+            rank += e - i;
+        }
+        i = e;
+    }
+    if (del >= 0 && sl__emit(t, &p->items[del], SL_ROW_DELETE, t->start, out, err) != 0)
+        return -1;
+    if (collect && sl__emit(t, &p->items[pos], SL_ROW_INSERT, t->start, out, err) != 0)
+        return -1;
+    return 0;
+}
+
+/* Updating input: retract the row in t->rbuf (sort key in t->sbuf) from p,
+** emitting the rank changes (RetractableTopNFunction): with the rank, the
+** rows below it move up one rank each (-U/+U), then -D at the rank left
+** empty; without, -D of it and +I of the row that moves up to rank_end. A
+** row not there (forgotten by the TTL) is ignored. */
+static int sl__retract(sl__topn *t, sl__tn_part *p, const sl_emit *out, sl_error *err)
+{
+    /* the row's position: the first equal row among its sort key's */
+    int at = -1;
+    for (int i = 0; i < p->n && at < 0;) {
+        int e = sl__entry_end(p, i);
+        if (sl__cmp_item(t, &p->items[i]) == 0)
+            for (int j = i; j < e && at < 0; j++)
+                if (p->items[j].rlen == t->rbuf.len &&
+                    memcmp(p->items[j].bytes + p->items[j].klen, t->rbuf.buf, t->rbuf.len) == 0)
+                    at = j;
+        i = e;
+    }
+    if (at < 0)
+        return 0;
+    int64_t rank = 0;
+    bool found = false;
+    if (t->with_number) {
+        int prev = -1;
+        for (int i = 0; i < p->n && rank <= t->end;) {
+            int e = sl__entry_end(p, i);
+            if (!found && i <= at && at < e) {
+                for (int j = i; j < e && rank <= t->end; j++) {
+                    if (!found && j == at) {
+                        prev = j;
+                        found = true;
+                    } else if (found) {
+                        if (sl__emit_ranked(t, &p->items[prev], SL_ROW_UPDATE_BEFORE, rank, out,
+                                            err) != 0 ||
+                            sl__emit_ranked(t, &p->items[j], SL_ROW_UPDATE_AFTER, rank, out,
+                                            err) != 0)
+                            return -1;
+                        prev = j;
+                    }
+                    rank++;
+                }
+            } else if (found) {
+                for (int j = i; j < e && rank <= t->end; j++) {
+                    if (sl__emit_ranked(t, &p->items[prev], SL_ROW_UPDATE_BEFORE, rank, out,
+                                        err) != 0 ||
+                        sl__emit_ranked(t, &p->items[j], SL_ROW_UPDATE_AFTER, rank, out, err) != 0)
+                        return -1;
+                    prev = j;
+                    rank++;
+                }
+            } else {
+                rank += e - i;
+            }
+            i = e;
+        }
+        if (found && rank <= t->end &&
+            sl__emit_ranked(t, &p->items[prev], SL_ROW_DELETE, rank, out, err) != 0)
+            return -1;
+    } else {
+        int64_t next = 1;
+        for (int i = 0; i < p->n && next <= t->end;) {
+            int e = sl__entry_end(p, i);
+            if (!found && i <= at && at < e) {
+                for (int j = i; j < e && next <= t->end; j++) {
+                    if (!found && j == at) {
+                        if (sl__emit(t, &p->items[j], SL_ROW_DELETE, t->start, out, err) != 0)
+                            return -1;
+                        next--;
+                        found = true;
+                    } else if (found && next == t->end) {
+                        if (sl__emit(t, &p->items[j], SL_ROW_INSERT, t->start, out, err) != 0)
+                            return -1;
+                    }
+                    next++;
+                }
+            } else if (found) {
+                int64_t last = next + (e - i) - 1;
+                if (last < t->end) {
+                    next = last + 1;
+                } else {
+                    int add = i + (int)(t->end - next);
+                    if (sl__emit(t, &p->items[add], SL_ROW_INSERT, t->start, out, err) != 0)
+                        return -1;
+                    break;
+                }
+            } else {
+                next += e - i;
+            }
+            i = e;
+        }
+    }
+    sl_free(p->items[at].bytes);
+    memmove(&p->items[at], &p->items[at + 1], (size_t)(p->n - at - 1) * sizeof *p->items);
+    p->n--;
+    return 0;
+}
+
 static int sl__topn_row(sl__topn *t, const sl_chunk *in, int r, int64_t now, const sl_emit *out,
                         sl_error *err)
 {
@@ -607,9 +750,20 @@ static int sl__topn_row(sl__topn *t, const sl_chunk *in, int r, int64_t now, con
         t->parts[e].seq = t->next_seq++;
     }
     sl__sortkey_encode(t, in, r);
+    sl_row_kind kind = (sl_row_kind)in->kinds[r];
+    if (kind == SL_ROW_UPDATE_BEFORE || kind == SL_ROW_DELETE) {
+        if (e < 0)
+            return 0; /* nothing to retract (forgotten) */
+        sl__row_encode(t, in, r);
+        t->parts[e].written = now;
+        return sl__retract(t, &t->parts[e], out, err);
+    }
+    if (e >= 0 && t->parts[e].n == 0)
+        t->parts[e].seq = t->next_seq++; /* emptied by retractions: first seen now */
     if (e >= 0) {
         sl__tn_part *p = &t->parts[e];
-        if (p->n > 0 && sl__cmp_item(t, &p->items[p->n - 1]) >= 0 && p->n >= t->end)
+        if (!t->retract && p->n > 0 && sl__cmp_item(t, &p->items[p->n - 1]) >= 0 &&
+            p->n >= t->end)
             return 0; /* not in the buffer's range */
     } else {
         e = sl__part_new(t, h, now);
@@ -627,8 +781,10 @@ static int sl__topn_row(sl__topn *t, const sl_chunk *in, int r, int64_t now, con
     sl__row_encode(t, in, r);
     sl__item_insert(t, p, lo);
     p->written = now;
-    return t->with_number ? sl__with_number(t, p, lo, out, err)
-                          : sl__without_number(t, p, lo, out, err);
+    if (t->with_number)
+        return sl__with_number(t, p, lo, out, err);
+    return t->retract ? sl__acc_without_number(t, p, lo, out, err)
+                      : sl__without_number(t, p, lo, out, err);
 }
 
 /* Window mode: buffer row r of in in its (window, partition) until the
@@ -734,7 +890,7 @@ static int sl__topn_process(sl_operator *op, const sl_chunk *in, const sl_emit *
                             sl_error *err)
 {
     sl__topn *t = op->impl;
-    for (int r = 0; r < in->nrows; r++) /* reject the chunk before any state changes */
+    for (int r = 0; r < in->nrows && !t->retract; r++) /* before any state changes */
         if (in->kinds[r] != SL_ROW_INSERT)
             return sl_error_set(err, SL_ERR_INTERNAL, -1,
                                 "Top-N needs an append-only input, but got a %s row",
@@ -787,7 +943,7 @@ static int sl__topn_snapshot(sl_operator *op, sl_strbuf *state, sl_error *err)
     sl__put_u32(state, (uint32_t)t->in_ncols);
     sl__put_u32(state, (uint32_t)t->nkeys);
     sl__put_u32(state, (uint32_t)t->norder);
-    sl_strbuf_append_char(state, t->output_rank ? 1 : 0);
+    sl_strbuf_append_char(state, (char)((t->output_rank ? 1 : 0) | (t->retract ? 2 : 0)));
     sl__put_u64(state, (uint64_t)t->start);
     sl__put_u64(state, (uint64_t)t->end);
     sl__put_u32(state, (uint32_t)t->wend_col);
@@ -896,7 +1052,8 @@ static int sl__topn_restore(sl_operator *op, const char *state, size_t len, sl_e
         !sl__get_u32(&c, &wcol) || !sl__get_u8(&c, &ties))
         return sl__corrupt(t, err, "truncated header");
     if (ncols != (uint32_t)t->in_ncols || nkeys != (uint32_t)t->nkeys ||
-        norder != (uint32_t)t->norder || outrank != (t->output_rank ? 1 : 0) ||
+        norder != (uint32_t)t->norder ||
+        outrank != ((t->output_rank ? 1 : 0) | (t->retract ? 2 : 0)) ||
         (int64_t)start != t->start || (int64_t)end != t->end ||
         wcol != (uint32_t)t->wend_col || ties != (t->ties_replace ? 1 : 0))
         return sl__corrupt(t, err, "it belongs to a different Top-N");
@@ -992,6 +1149,7 @@ int sl_topn_new(const sl_topn_spec *spec, sl_operator **out, sl_error *err)
     t->wend_col = spec->window_end_col;
     t->ties_replace = spec->window_end_col >= 0 && spec->ties_replace;
     t->wm = INT64_MIN;
+    t->retract = spec->updating_input && spec->window_end_col < 0;
     t->ttl_ns = spec->ttl_ms * SL_NANOS_PER_MILLI;
     t->now = spec->now ? spec->now : sl__real_now;
     t->now_ctx = spec->now_ctx;

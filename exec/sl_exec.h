@@ -744,6 +744,10 @@ typedef struct sl_topn_spec {
                                     (dropped, counted); ttl_ms plays no part */
     bool ties_replace;           /* window mode: a row ranks before the rows it ties (Flink's
                                     WindowDeduplicate keeping the last row) */
+    bool updating_input;         /* the input has -U/-D rows (Flink's RetractableTopNFunction):
+                                    every row is kept; a retracted row's leaving moves the
+                                    rows below it up (-U/+U, then -D; without the rank: -D,
+                                    +I of the row entering rank_end) */
 } sl_topn_spec;
 int sl_topn_new(const sl_topn_spec *spec, sl_operator **out, sl_error *err);
 

@@ -248,6 +248,27 @@ int sl_lp_dedup_kind(const sl_lp *over)
     return over->order[0].desc ? 2 : 1;
 }
 
+/* Whether Flink ranks Top-N node over (over an updating input) with its
+** UpdateFastStrategy: every ORDER BY column is an aggregate of a GROUP BY
+** over an append-only input that only grows (COUNT, MAX) ordered DESC, or
+** only shrinks (MIN) ordered ASC. */
+static bool sl__update_fast(const sl_lp *over)
+{
+    for (int k = 0; k < over->norder; k++) {
+        const sl_lp *node;
+        int ncol;
+        sl_lp_origin(over->input, over->order[k].col, &node, &ncol);
+        if (node->kind != SL_LP_AGGREGATE || ncol < node->nkeys ||
+            node->input->changelog != SL_CL_INSERT)
+            return false;
+        sl_func_id fn = node->aggs[ncol - node->nkeys].fn->id;
+        bool grows = fn == SL_FN_COUNT || fn == SL_FN_MAX, shrinks = fn == SL_FN_MIN;
+        if (over->order[k].desc ? !grows : !shrinks)
+            return false;
+    }
+    return true;
+}
+
 /* Does this Aggregate group (this OverAggregate partition) by window_start
 ** and window_end of one window TVF? */
 static bool sl__is_window_agg(const sl_lp *agg)
@@ -355,12 +376,28 @@ static int sl__analyze(sl_lp *lp, sl_error *err)
                                "top N rows per partition.");
             return -1;
         }
-        if (in != SL_CL_INSERT)
-            return sl__needs_append_only(lp, "ROW_NUMBER()", in_cause, err);
         /* Partitioned by a window's start and end: window Top-N (final rows) */
-        lp->window_agg = sl__is_window_agg(lp);
+        lp->window_agg = in == SL_CL_INSERT && sl__is_window_agg(lp);
+        if (in != SL_CL_INSERT && sl_lp_dedup_kind(lp))
+            return sl__needs_append_only(lp, "ROW_NUMBER()", in_cause, err);
+        if (in != SL_CL_INSERT && sl__update_fast(lp)) {
+            sl_strbuf sb = SL_STRBUF_INIT;
+            sl_lp_describe(&sb, in_cause);
+            sl_error_set(err, SL_ERR_NOT_SUPPORTED, lp->pos,
+                         "Top-N ordered by an aggregate that only grows or only shrinks is not "
+                         "supported yet");
+            sl_error_detail(err, "Its input is updated by %s; Flink ranks it with its "
+                                 "UpdateFastStrategy.", sl_strbuf_cstr(&sb));
+            sl_strbuf_free(&sb);
+            return -1;
+        }
         if (lp->window_agg) {
             lp->changelog = SL_CL_INSERT;
+            break;
+        }
+        if (in != SL_CL_INSERT) { /* Flink's RetractStrategy */
+            lp->changelog = SL_CL_ALL;
+            lp->cause = in_cause;
             break;
         }
         switch (sl_lp_dedup_kind(lp)) {

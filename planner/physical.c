@@ -254,6 +254,7 @@ static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_
             t->output_rank = n->rank_number;
             t->ttl_ms = ttl_ms;
             t->window_end_col = -1;
+            t->updating_input = n->input->changelog != SL_CL_INSERT;
             st->name = "Rank";
             for (int k = 0; n->window_agg && k < n->nkeys; k++) {
                 const sl_lp *node;
