@@ -1,7 +1,7 @@
 /*
 ** op_topn.c — Top-N (ROW_NUMBER() OVER (PARTITION BY keys ORDER BY ...)
-** filtered to a rank range [rank_start, rank_end]) over an append-only
-** input, as a keyed stateful operator (see sl_exec.h, sl_topn_spec).
+** filtered to a rank range [rank_start, rank_end]) as a keyed stateful
+** operator (see sl_exec.h, sl_topn_spec); also window Top-N.
 **
 ** Semantics: Flink 2.2's AppendOnlyTopNFunction (checked side by side with
 ** Flink SQL 2.2, see tests/sql/run_topn.sql). Per partition a buffer holds
@@ -24,6 +24,23 @@
 **     column then holds 1 (the planner projects it away).
 ** Output = the input columns + the BIGINT NOT NULL rank column.
 **
+** Updating input (spec updating_input; Flink's RetractableTopNFunction):
+** every row is kept (no trimming). +I/+U rows enter as above (without the
+** rank: -D of the row now at rank_end + 1, then +I of the new row when it
+** ranks <= rank_end); a -U/-D row retracts the first equal row of its sort
+** key: with the rank, each row below it moves up one rank (-U of the row
+** above at that rank, +U of it), then -D at the rank left empty (when <=
+** rank_end); without, -D of it and +I of the row that reaches rank_end. A
+** retraction of a row not there (forgotten by the TTL) is ignored.
+**
+** Window mode (spec window_end_col >= 0; Flink's WindowRank and
+** WindowDeduplicate): the partition key includes the window; rows are
+** buffered (only the best rank_end kept; ties_replace: a tie ranks before
+** the rows it ties) until the watermark reaches the window's end; then
+** ranks rank_start..rank_end go out as +I — windows in order of their end,
+** partitions in first-seen order — and the window's state is dropped. A row
+** of a window already fired is late: dropped and counted.
+**
 ** Sort keys are encoded so that comparing the bytes (memcmp, then the
 ** shorter first) is the ORDER BY: per order column a null byte (0x00 NULL
 ** first, 0x01 not NULL, 0x02 NULL last), then the value big-endian with its
@@ -40,8 +57,9 @@
 **
 ** Snapshot (deterministic; partitions in first-seen order; integers
 ** little-endian):
-**   "SLTOPN01" u32 ncols u32 nkeys u32 norder u8 output_rank
-**   i64 rank_start i64 rank_end u8 phys[ncols]
+**   "SLTOPN01" u32 ncols u32 nkeys u32 norder u8 flags (1 output_rank,
+**   2 updating input) i64 rank_start i64 rank_end i32 window_end_col
+**   u8 ties_replace u8 phys[ncols] i64 watermark i64 late_rows
 **   u64 nparts, nparts x { i64 written_ns u32 nrows nrows x {u32 len bytes[len]} }
 **   u64 FNV-1a of everything before
 ** A row is per column u8 null (0/1), then if not null BOOL u8 | I64 i64 |

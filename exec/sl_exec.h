@@ -711,13 +711,14 @@ typedef struct sl_dedup_spec {
 int sl_dedup_new(const sl_dedup_spec *spec, sl_operator **out, sl_error *err);
 
 /* Top-N (ROW_NUMBER() OVER (PARTITION BY keys ORDER BY order) filtered to
-** rank_start <= rn <= rank_end) over an append-only input, as Flink 2.2's
-** AppendOnlyTopNFunction (op_topn.c): with output_rank (or rank_start > 1)
-** a row entering the top moves the rows below it down one rank each (-U/+U
-** at each rank, +I at the first rank newly filled); without, +I of the new
-** row and -D of the row it pushes out. Ties keep arrival order (a later row
-** ranks after). Output = the input columns plus the rank (BIGINT NOT NULL;
-** 1 without output_rank). ttl_ms > 0: a partition not changed for that long
+** rank_start <= rn <= rank_end), as Flink 2.2's AppendOnlyTopNFunction
+** (op_topn.c; updating_input and window_end_col select the other modes):
+** with output_rank (or rank_start > 1) a row entering the top moves the
+** rows below it down one rank each (-U/+U at each rank, +I at the first
+** rank newly filled); without, +I of the new row and -D of the row it
+** pushes out. Ties keep arrival order (a later row ranks after). Output =
+** the input columns plus the rank (BIGINT NOT NULL; rank_start without
+** output_rank). ttl_ms > 0: a partition not changed for that long
 ** (processing time) is forgotten. */
 typedef struct sl_topn_order {
     int col;          /* input column */
