@@ -369,6 +369,12 @@ static int sl__analyze(sl_lp *lp, sl_error *err)
         lp->cause = in_cause ? in_cause : lp->right->cause;
         break;
     case SL_LP_OVER:
+        if (lp->rank_limit == 0 && lp->rank_start > 0) {
+            sl_error_set(err, SL_ERR_NOT_SUPPORTED, lp->pos,
+                         "a Top-N needs an upper bound on the row number");
+            sl_error_hint(err, "Add rn <= N (Flink: the rank end must be specified).");
+            return -1;
+        }
         if (lp->rank_limit == 0) {
             sl_error_set(err, SL_ERR_NOT_SUPPORTED, lp->pos,
                          "ROW_NUMBER() must be filtered by its value in the enclosing query");
