@@ -11,9 +11,8 @@
 **            column types;
 **   stages   each stateful node starts one, after a hash exchange by its
 **            keys (all rows to one task when it has none): Aggregate (group
-**            or window aggregation), Deduplicate, Rank (Top-N); the stateless
-**            nodes above
-**            it join its stage;
+**            or window aggregation), Deduplicate, Rank (Top-N, window
+**            Top-N); the stateless nodes above it join its stage;
 **   sink     chained to the last tasks. An INSERT's last step maps the
 **            query's columns onto the table's (by its column list, NULL for
 **            columns left out, CAST where assignable but not equal — under
