@@ -743,6 +743,48 @@ typedef struct sl_dedup_spec {
 } sl_dedup_spec;
 int sl_dedup_new(const sl_dedup_spec *spec, sl_operator **out, sl_error *err);
 
+/* Top-N (ROW_NUMBER() OVER (PARTITION BY keys ORDER BY order) filtered to
+** rank_start <= rn <= rank_end), as Flink 2.2's AppendOnlyTopNFunction
+** (op_topn.c; updating_input and window_end_col select the other modes):
+** with output_rank (or rank_start > 1) a row entering the top moves the
+** rows below it down one rank each (-U/+U at each rank, +I at the first
+** rank newly filled); without, +I of the new row and -D of the row it
+** pushes out. Ties keep arrival order (a later row ranks after). Output =
+** the input columns plus the rank (BIGINT NOT NULL; rank_start without
+** output_rank). ttl_ms > 0: a partition not changed for that long
+** (processing time) is forgotten. */
+typedef struct sl_topn_order {
+    int col;          /* input column */
+    bool desc;        /* descending */
+    bool nulls_first; /* NULLs before the values */
+} sl_topn_order;
+typedef struct sl_topn_spec {
+    int in_ncols;                /* input columns */
+    const sl_type *in_types;     /* their types */
+    int nkeys;                   /* partition keys */
+    const int *keys;             /* their input columns */
+    int norder;                  /* order columns (>= 1) */
+    const sl_topn_order *order;  /* the order */
+    int64_t rank_start;          /* first rank emitted (>= 1) */
+    int64_t rank_end;            /* last rank emitted (< rank_start: none) */
+    bool output_rank;            /* the rank is used above: emit rank changes */
+    int64_t ttl_ms;              /* state retention; 0 = forever */
+    int64_t (*now)(void *ctx);   /* processing-time clock (ns) for ttl_ms; NULL = real */
+    void *now_ctx;               /* for now */
+    int window_end_col;          /* window Top-N (Flink's WindowRank): the window_end column
+                                    (a partition key), else -1: each window's ranks go out
+                                    once as +I when the watermark reaches its end, then its
+                                    rows are dropped; rows of a window already fired are late
+                                    (dropped, counted); ttl_ms plays no part */
+    bool ties_replace;           /* window mode: a row ranks before the rows it ties (Flink's
+                                    WindowDeduplicate keeping the last row) */
+    bool updating_input;         /* the input has -U/-D rows (Flink's RetractableTopNFunction):
+                                    every row is kept; a retracted row's leaving moves the
+                                    rows below it up (-U/+U, then -D; without the rank: -D,
+                                    +I of the row entering rank_end) */
+} sl_topn_spec;
+int sl_topn_new(const sl_topn_spec *spec, sl_operator **out, sl_error *err);
+
 /* Streaming join of two inputs (op_stream_join.c): Flink's regular join
 ** (StreamingJoinOperator) and, with `interval`, its interval join
 ** (RowTimeIntervalJoin). Both inputs arrive on one stream as a tagged

@@ -2,7 +2,9 @@
 ** changelog.c — changelog analysis of a logical plan: which kinds of rows
 ** (+I, -U, +U, -D) every operator emits, as Flink's changelog modes.
 **
-**   Scan, Values, Window TVF, window aggregation      [I]  (final results)
+**   Scan, Values, Window TVF, window aggregation,
+**   window Top-N / deduplication (ROW_NUMBER partitioned by
+**   window_start, window_end)                          [I]  (final results)
 **   Join of append-only inputs: inner, or an interval join (outer too)  [I]
 **   Scan of an upsert source (upsert-kafka)            [UA,D], then
 **   ChangelogNormalize by its PRIMARY KEY              [I,UB,UA,D]
@@ -14,14 +16,19 @@
 **     (Flink 2.2's EXPLAIN says [I,UA,D] for a SELECT: it leaves -U out
 **     when no consumer needs it, and declares deletes its operator never
 **     emits; the rows are the same)
-**   Top-N (rn <= N, or rn = 1 on another order), outer joins,
-**   ORDER BY not on event time                         [I,UB,UA,D]
+**   Top-N (rn <= N, rn BETWEEN M AND N, or rn = 1 on another order),
+**   outer joins, ORDER BY not on event time             [I,UB,UA,D]
+**     (a Top-N whose rank is not used above emits only +I/-D, as Flink's
+**     AppendOnlyTopNFunction without the rank number; Flink's EXPLAIN says
+**     [I,UA,D] for all of them)
 **   Filter, Project, Limit on an append-only input, Union, Sink  as their inputs
 **
 ** It also recognizes the patterns the runtime implements specially: an
 ** Aggregate grouping by window_start and window_end of one window TVF is a
 ** window aggregation; an OverAggregate (ROW_NUMBER) filtered above by
-** rn = 1 / rn <= N is a deduplication or Top-N. Errors: a ROW_NUMBER with
+** rn = 1 / rn <= N / rn BETWEEN M AND N is a deduplication or Top-N (its
+** rank range), whose rank number is output only when something above reads
+** it besides that filter (Flink's outputRankNumber). Errors: a ROW_NUMBER with
 ** no such filter; a window TVF over an updating input; an updating stream
 ** into a sink that only appends (naming the operator that made it updating).
 **
@@ -102,44 +109,75 @@ static bool sl__int_literal(const sl_bexpr *b, int64_t *v)
     return true;
 }
 
+/* If cond bounds the row number of an OverAggregate below filter f (rn = 3,
+** rn <= N, rn < N, rn >= M, rn > M, N >= rn, rn BETWEEN M AND N; integer
+** literals), that node and the bounds (*lo = 0 / *hi = 0: none). */
+static const sl_lp *sl__rank_cond(const sl_lp *f, const sl_bexpr *cond, int64_t *lo, int64_t *hi)
+{
+    *lo = *hi = 0;
+    if (cond->kind != SL_BX_CALL)
+        return NULL;
+    sl_func_id id = cond->fn->id;
+    const sl_bexpr *col = cond->args[0];
+    int64_t n, m;
+    if (id == SL_FN_BETWEEN && cond->nargs == 3) {
+        if (col->kind != SL_BX_COLUMN || !sl__int_literal(cond->args[1], &n) ||
+            !sl__int_literal(cond->args[2], &m))
+            return NULL;
+        *lo = n;
+        *hi = m;
+    } else {
+        if (cond->nargs != 2)
+            return NULL;
+        const sl_bexpr *lit = cond->args[1];
+        bool flipped = false;
+        if (col->kind != SL_BX_COLUMN) {
+            col = cond->args[1];
+            lit = cond->args[0];
+            flipped = true;
+        }
+        if (col->kind != SL_BX_COLUMN || !sl__int_literal(lit, &n))
+            return NULL;
+        /* Normalize to "rn <op> n". */
+        if (flipped)
+            id = id == SL_FN_LE ? SL_FN_GE : id == SL_FN_LT ? SL_FN_GT : id == SL_FN_GE ? SL_FN_LE
+               : id == SL_FN_GT ? SL_FN_LT : id;
+        switch (id) {
+        case SL_FN_EQ: *lo = *hi = n; break;
+        case SL_FN_LE: *hi = n; break;
+        case SL_FN_LT: *hi = n - 1; break;
+        case SL_FN_GE: *lo = n; break;
+        case SL_FN_GT: *lo = n + 1; break;
+        default: return NULL;
+        }
+    }
+    if (*lo < 0 || *hi < 0 || *lo >= INT32_MAX || *hi >= INT32_MAX || (*lo == 0 && *hi == 0))
+        return NULL; /* rn <= 0 and the like: left to the filter */
+    const sl_lp *node;
+    int ncol;
+    sl_lp_origin(f->input, col->col, &node, &ncol);
+    if (node->kind != SL_LP_OVER || ncol != node->ncols - 1)
+        return NULL;
+    return node;
+}
+
 /* If cond (or one of its AND-ed terms) bounds the row number of an
-** OverAggregate below filter f (rn = 1, rn <= N, rn < N, N >= rn ...), set
-** that node's rank_limit. */
+** OverAggregate below filter f, narrow that node's rank range. */
 static void sl__mark_rank(const sl_lp *f, const sl_bexpr *cond)
 {
-    if (cond->kind != SL_BX_CALL)
-        return;
-    sl_func_id id = cond->fn->id;
-    if (id == SL_FN_AND) {
+    if (cond->kind == SL_BX_CALL && cond->fn->id == SL_FN_AND) {
         for (int i = 0; i < cond->nargs; i++)
             sl__mark_rank(f, cond->args[i]);
         return;
     }
-    if (cond->nargs != 2)
+    int64_t lo, hi;
+    sl_lp *node = (sl_lp *)sl__rank_cond(f, cond, &lo, &hi);
+    if (!node)
         return;
-    const sl_bexpr *col = cond->args[0], *lit = cond->args[1];
-    bool flipped = false;
-    if (col->kind != SL_BX_COLUMN) {
-        col = cond->args[1];
-        lit = cond->args[0];
-        flipped = true;
-    }
-    int64_t n;
-    if (col->kind != SL_BX_COLUMN || !sl__int_literal(lit, &n))
-        return;
-    /* Normalize to "rn <op> n". */
-    if (flipped)
-        id = id == SL_FN_LE ? SL_FN_GE : id == SL_FN_LT ? SL_FN_GT : id == SL_FN_GE ? SL_FN_LE
-           : id == SL_FN_GT ? SL_FN_LT : id;
-    int64_t limit = id == SL_FN_EQ && n == 1 ? 1 : id == SL_FN_LE ? n : id == SL_FN_LT ? n - 1 : 0;
-    if (limit < 1)
-        return;
-    const sl_lp *node;
-    int ncol;
-    sl_lp_origin(f->input, col->col, &node, &ncol);
-    if (node->kind == SL_LP_OVER && ncol == node->ncols - 1 &&
-        (node->rank_limit == 0 || limit < node->rank_limit))
-        ((sl_lp *)node)->rank_limit = limit;
+    if (hi >= 1 && (node->rank_limit == 0 || hi < node->rank_limit))
+        node->rank_limit = hi;
+    if (lo > node->rank_start)
+        node->rank_start = lo;
 }
 
 static void sl__mark_ranks(sl_lp *lp)
@@ -152,13 +190,84 @@ static void sl__mark_ranks(sl_lp *lp)
     sl__mark_ranks(lp->right);
 }
 
+/* Set need[c] for every column b reads. */
+static void sl__expr_cols(const sl_bexpr *b, bool *need, int n)
+{
+    if (b->kind == SL_BX_COLUMN && b->col >= 0 && b->col < n)
+        need[b->col] = true;
+    for (int i = 0; i < b->nargs; i++)
+        sl__expr_cols(b->args[i], need, n);
+}
+
+/* The columns of a filter's condition other than its rank bounds. */
+static void sl__filter_cols(const sl_lp *f, const sl_bexpr *cond, bool *need, int n)
+{
+    int64_t lo, hi;
+    if (cond->kind == SL_BX_CALL && cond->fn->id == SL_FN_AND) {
+        for (int i = 0; i < cond->nargs; i++)
+            sl__filter_cols(f, cond->args[i], need, n);
+    } else if (!sl__rank_cond(f, cond, &lo, &hi)) {
+        sl__expr_cols(cond, need, n);
+    }
+}
+
+/* Which OverAggregates' row numbers are used above them (Flink's
+** outputRankNumber): need[c] says whether lp's column c is read above
+** (NULL: all are). Projections and filters pass on what they read (a
+** filter not its rank bounds); any other operator reads all its input. */
+static void sl__mark_rank_use(sl_lp *lp, const bool *need)
+{
+    if (!lp)
+        return;
+    if (lp->kind == SL_LP_OVER)
+        lp->rank_number = !need || need[lp->ncols - 1];
+    bool *in = NULL;
+    if ((lp->kind == SL_LP_PROJECT || lp->kind == SL_LP_FILTER) && lp->input) {
+        int n = lp->input->ncols;
+        in = sl_calloc((size_t)n + 1, sizeof(bool));
+        if (lp->kind == SL_LP_PROJECT) {
+            for (int c = 0; c < lp->nexprs; c++)
+                if (!need || need[c])
+                    sl__expr_cols(lp->exprs[c], in, n);
+        } else {
+            for (int c = 0; c < n; c++)
+                in[c] = !need || need[c];
+            sl__filter_cols(lp, lp->exprs[0], in, n);
+        }
+    }
+    sl__mark_rank_use(lp->input, in);
+    sl__mark_rank_use(lp->right, NULL);
+    sl_free(in);
+}
+
 int sl_lp_dedup_kind(const sl_lp *over)
 {
-    if (over->rank_limit != 1 || over->norder != 1)
+    if (over->rank_limit != 1 || over->rank_start > 1 || over->norder != 1)
         return 0;
     if (!over->input->cols[over->order[0].col].rowtime)
         return 0;
     return over->order[0].desc ? 2 : 1;
+}
+
+/* Whether Flink ranks Top-N node over (over an updating input) with its
+** UpdateFastStrategy: every ORDER BY column is an aggregate of a GROUP BY
+** over an append-only input that only grows (COUNT, MAX) ordered DESC, or
+** only shrinks (MIN) ordered ASC. */
+static bool sl__update_fast(const sl_lp *over)
+{
+    for (int k = 0; k < over->norder; k++) {
+        const sl_lp *node;
+        int ncol;
+        sl_lp_origin(over->input, over->order[k].col, &node, &ncol);
+        if (node->kind != SL_LP_AGGREGATE || ncol < node->nkeys ||
+            node->input->changelog != SL_CL_INSERT)
+            return false;
+        sl_func_id fn = node->aggs[ncol - node->nkeys].fn->id;
+        bool grows = fn == SL_FN_COUNT || fn == SL_FN_MAX, shrinks = fn == SL_FN_MIN;
+        if (over->order[k].desc ? !grows : !shrinks)
+            return false;
+    }
+    return true;
 }
 
 const sl_lp *sl_lp_agg_window(const sl_lp *agg, int keys[3])
@@ -184,7 +293,8 @@ const sl_lp *sl_lp_agg_window(const sl_lp *agg, int keys[3])
     return start_of && start_of == end_of ? start_of : NULL;
 }
 
-/* Does this Aggregate group by window_start and window_end of one window TVF? */
+/* Does this Aggregate group (this OverAggregate partition) by window_start
+** and window_end of one window TVF? */
 static bool sl__is_window_agg(const sl_lp *agg)
 {
     int keys[3];
@@ -338,6 +448,12 @@ static int sl__analyze(sl_lp *lp, sl_error *err)
         lp->cause = in_cause ? in_cause : lp->right->cause;
         break;
     case SL_LP_OVER:
+        if (lp->rank_limit == 0 && lp->rank_start > 0) {
+            sl_error_set(err, SL_ERR_NOT_SUPPORTED, lp->pos,
+                         "a Top-N needs an upper bound on the row number");
+            sl_error_hint(err, "Add rn <= N (Flink: the rank end must be specified).");
+            return -1;
+        }
         if (lp->rank_limit == 0) {
             sl_error_set(err, SL_ERR_NOT_SUPPORTED, lp->pos,
                          "ROW_NUMBER() must be filtered by its value in the enclosing query");
@@ -345,8 +461,30 @@ static int sl__analyze(sl_lp *lp, sl_error *err)
                                "top N rows per partition.");
             return -1;
         }
-        if (in != SL_CL_INSERT)
+        /* Partitioned by a window's start and end: window Top-N (final rows) */
+        lp->window_agg = in == SL_CL_INSERT && sl__is_window_agg(lp);
+        if (in != SL_CL_INSERT && sl_lp_dedup_kind(lp))
             return sl__needs_append_only(lp, "ROW_NUMBER()", in_cause, err);
+        if (in != SL_CL_INSERT && sl__update_fast(lp)) {
+            sl_strbuf sb = SL_STRBUF_INIT;
+            sl_lp_describe(&sb, in_cause);
+            sl_error_set(err, SL_ERR_NOT_SUPPORTED, lp->pos,
+                         "Top-N ordered by an aggregate that only grows or only shrinks is not "
+                         "supported yet");
+            sl_error_detail(err, "Its input is updated by %s; Flink ranks it with its "
+                                 "UpdateFastStrategy.", sl_strbuf_cstr(&sb));
+            sl_strbuf_free(&sb);
+            return -1;
+        }
+        if (lp->window_agg) {
+            lp->changelog = SL_CL_INSERT;
+            break;
+        }
+        if (in != SL_CL_INSERT) { /* Flink's RetractStrategy */
+            lp->changelog = SL_CL_ALL;
+            lp->cause = in_cause;
+            break;
+        }
         switch (sl_lp_dedup_kind(lp)) {
         case 1: lp->changelog = SL_CL_INSERT; break;
         case 2:
@@ -411,6 +549,7 @@ int sl_lp_analyze(sl_lp *lp, sl_error *err)
 {
     sl_lp_plan_joins(lp);
     sl__mark_ranks(lp);
+    sl__mark_rank_use(lp, NULL);
     if (sl__analyze(lp, err) != 0)
         return -1;
     return sl__check_sessions_merged(lp, err);

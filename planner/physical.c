@@ -13,12 +13,13 @@
 **            its column types;
 **   stages   each stateful node starts one, after a hash exchange by its
 **            keys (all rows to one task when it has none): Aggregate (group
-**            or window aggregation), Deduplicate; a join starts one that
-**            both its sides feed: each side's rows are projected onto one
-**            tagged row (side, keys, left columns, right columns — see
-**            sl_join_spec) and hashed by the keys (the AND-ed equalities of
-**            its condition between the sides; without any, one task); the
-**            stateless nodes above join the stage;
+**            or window aggregation), Deduplicate, Rank (Top-N, window
+**            Top-N); a join starts one that both its sides feed: each
+**            side's rows are projected onto one tagged row (side, keys, left
+**            columns, right columns — see sl_join_spec) and hashed by the
+**            keys (the AND-ed equalities of its condition between the
+**            sides; without any, one task); the stateless nodes above join
+**            the stage;
 **   sink     chained to the last tasks. An INSERT's last step maps the
 **            query's columns onto the table's (by its column list, NULL for
 **            columns left out, CAST where assignable but not equal — under
@@ -30,7 +31,7 @@
 **            adds an exchange when it differs.
 **
 ** Every input runs at 'parallelism.default'. The scan's WATERMARK
-** expression becomes its input's watermark. Any other operator (Top-N,
+** expression becomes its input's watermark. Any other operator (ORDER BY,
 ** ORDER BY) is refused with 0A000 until the runtime runs it.
 **
 ** Main routines: sl_physical_build, sl_physical_spec, sl_physical_free,
@@ -131,6 +132,11 @@ static int sl__mk_dedup(const void *a, sl_operator **o, sl_error *e)
     return sl_dedup_new(a, o, e);
 }
 
+static int sl__mk_topn(const void *a, sl_operator **o, sl_error *e)
+{
+    return sl_topn_new(a, o, e);
+}
+
 /* Types of a node's output, owned by p. */
 static sl_type *sl__types(sl_physical *p, const sl_lp *lp)
 {
@@ -180,6 +186,19 @@ static void sl__agg_spec(sl_physical *p, const sl_lp *agg, int64_t ttl_ms, sl_gr
     sl_lp_agg_spec(agg, ttl_ms, g);
     sl__own(p, (void *)g->in_types);
     sl__own(p, (void *)g->aggs);
+}
+
+/* Whether window Top-N node n is Flink's WindowDeduplicate keeping the last
+** row (rn = 1, ORDER BY the event time DESC): a tie then replaces the row
+** kept (the later row wins). */
+static bool sl__window_keep_last(const sl_lp *n)
+{
+    if (n->rank_limit != 1 || n->rank_start > 1 || n->norder != 1 || !n->order[0].desc)
+        return false;
+    const sl_lp *node;
+    int ncol;
+    sl_lp_origin(n->input, n->order[0].col, &node, &ncol);
+    return node->cols[ncol].rowtime;
 }
 
 /* The operator step for node n, or -1 (not runnable yet). */
@@ -241,8 +260,43 @@ static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_
         return 0;
     case SL_LP_OVER: {
         int kind = sl_lp_dedup_kind(n);
-        if (!kind)
-            return sl__not_yet(n, err);
+        if (!kind || n->window_agg) {
+            sl_topn_spec *t = sl__own(p, sl_calloc(1, sizeof *t));
+            sl_topn_order *o = sl__own(p, sl_calloc((size_t)n->norder + 1, sizeof *o));
+            for (int k = 0; k < n->norder; k++) {
+                o[k].col = n->order[k].col;
+                o[k].desc = n->order[k].desc;
+                /* Flink: NULLs are the smallest values unless told otherwise */
+                o[k].nulls_first = n->order[k].nulls ? n->order[k].nulls == 1 : !n->order[k].desc;
+            }
+            t->in_ncols = n->input->ncols;
+            t->in_types = sl__types(p, n->input);
+            t->nkeys = n->nkeys;
+            t->keys = n->keys;
+            t->norder = n->norder;
+            t->order = o;
+            t->rank_start = n->rank_start > 1 ? n->rank_start : 1;
+            t->rank_end = n->rank_limit;
+            t->output_rank = n->rank_number;
+            t->ttl_ms = ttl_ms;
+            t->window_end_col = -1;
+            t->updating_input = n->input->changelog != SL_CL_INSERT;
+            st->name = "Rank";
+            for (int k = 0; n->window_agg && k < n->nkeys; k++) {
+                const sl_lp *node;
+                int ncol;
+                sl_lp_origin(n->input, n->keys[k], &node, &ncol);
+                if (node->kind == SL_LP_WINDOW && ncol == node->input->ncols + 1) {
+                    t->window_end_col = n->keys[k];
+                    t->ties_replace = sl__window_keep_last(n);
+                    t->ttl_ms = 0;
+                    st->name = "WindowRank";
+                }
+            }
+            st->create = sl__mk_topn;
+            st->arg = t;
+            return 0;
+        }
         sl_dedup_spec *d = sl__own(p, sl_calloc(1, sizeof *d));
         d->in_ncols = n->input->ncols;
         d->in_types = sl__types(p, n->input);

@@ -242,11 +242,16 @@ void sl_lp_describe(sl_strbuf *sb, const sl_lp *lp)
         sl_strbuf_append(sb, "])");
         break;
     case SL_LP_OVER:
-        if (lp->rank_limit == 1 && sl_lp_dedup_kind(lp))
+        if (lp->window_agg)
+            sl_strbuf_appendf(sb, "WindowRank(rankRange=[rankStart=%lld, rankEnd=%lld], partitionBy=[",
+                              (long long)(lp->rank_start > 1 ? lp->rank_start : 1),
+                              (long long)lp->rank_limit);
+        else if (lp->rank_limit == 1 && sl_lp_dedup_kind(lp))
             sl_strbuf_appendf(sb, "Deduplicate(keep=[%s], partitionBy=[",
                               sl_lp_dedup_kind(lp) == 1 ? "FirstRow" : "LastRow");
         else if (lp->rank_limit > 0)
-            sl_strbuf_appendf(sb, "Rank(rankRange=[rownum <= %lld], partitionBy=[",
+            sl_strbuf_appendf(sb, "Rank(rankRange=[rankStart=%lld, rankEnd=%lld], partitionBy=[",
+                              (long long)(lp->rank_start > 1 ? lp->rank_start : 1),
                               (long long)lp->rank_limit);
         else
             sl_strbuf_append(sb, "OverAggregate(partitionBy=[");

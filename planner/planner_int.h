@@ -176,9 +176,12 @@ struct sl_lp {
     int pos;              /* byte offset in the statement of what made this node, or -1 */
     /* Set by sl_lp_analyze (changelog.c): */
     int changelog;        /* kinds of rows it emits: SL_CL_* bits */
-    bool window_agg;      /* AGGREGATE: groups by window_start/window_end of a window TVF */
+    bool window_agg;      /* AGGREGATE: groups (OVER: partitions) by window_start/window_end
+                             of a window TVF */
     bool merged;          /* WINDOW (SESSION): a session window aggregation above merges it */
     int64_t rank_limit;   /* OVER: the filter rn = 1 / rn <= N above it (0 = none) */
+    int64_t rank_start;   /* OVER: the filter's first rank (rn > 2, rn BETWEEN 3 AND 5; 0 = 1) */
+    bool rank_number;     /* OVER: the rank is used above (besides the rank filter) */
     bool interval;        /* JOIN: an interval join of append-only inputs (joinplan.c) */
     int ltime, rtime;     /* ... its time attributes: a column of each input */
     int64_t lower_ns;     /* ... lower_ns <= left time - right time <= upper_ns */

@@ -77,3 +77,12 @@ foreach(p 1 2)
   set_tests_properties(e2e.crash_join.p${p} e2e.crash_interval_join.p${p}
     PROPERTIES TIMEOUT 900 LABELS e2e)
 endforeach()
+# datagen (computed event time) -> window Top-N (the 3 best rows per window
+# and key, with their rank) -> filesystem, 20 SIGKILLs; the committed rows
+# equal the top 3 computed from the ids, each once
+foreach(p 1 2)
+  add_test(NAME e2e.crash_topn.p${p}
+    COMMAND ${Python3_EXECUTABLE} ${SL_E2E}/crash_topn_test.py
+            --sluice $<TARGET_FILE:sluice> --kills 20 --parallelism ${p})
+  set_tests_properties(e2e.crash_topn.p${p} PROPERTIES TIMEOUT 900 LABELS e2e)
+endforeach()
