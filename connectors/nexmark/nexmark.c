@@ -135,6 +135,57 @@ static int sl__nexmark_check(const sl_connector *c, const sl_kvlist *opts,
     return 0;
 }
 
+static const char sl__nexmark_notes[] =
+    "Columns. The reference DDL declares `event_type INT` and the ROW columns `person`,\n"
+    "`auction` and `bid`; their leaves are the table's columns, by name: `event_type`\n"
+    "(0 person, 1 auction, 2 bid), `person.id`, `person.name`, `person.emailAddress`,\n"
+    "`person.creditCard`, `person.city`, `person.state`, `person.dateTime`,\n"
+    "`person.extra`, `auction.id`, `auction.itemName`, `auction.description`,\n"
+    "`auction.initialBid`, `auction.reserve`, `auction.dateTime`, `auction.expires`,\n"
+    "`auction.seller`, `auction.category`, `auction.extra`, `bid.auction`, `bid.bidder`,\n"
+    "`bid.price`, `bid.channel`, `bid.url`, `bid.dateTime`, `bid.extra` (a ROW column\n"
+    "flattened into its leaves, or the leaves declared directly with quoted names:\n"
+    "`` `person.id` BIGINT ``). Any subset in any order; ids and prices BIGINT, strings\n"
+    "VARCHAR / STRING, times TIMESTAMP(3) or TIMESTAMP_LTZ(3); a leaf is NULL in the\n"
+    "events of the other kinds, so it cannot be NOT NULL. Another name is refused.\n"
+    "\n"
+    "Same as the reference generator (github:nexmark/nexmark, nexmark-flink), event\n"
+    "by event: the event ids (first event id 1 and first event number 1, as its table\n"
+    "source: the n-th event of a generator has id 1 + n, or its out-of-order-adjusted\n"
+    "number), which event is a person, an auction or a bid (id modulo the proportions'\n"
+    "sum), person and auction ids, the hot seller / bidder / auction ids (the first,\n"
+    "second, first of the last block of 100) and the ranges of the others, the bidder\n"
+    "ids (the reference adds 1000 twice), categories 10..14, the event times (base\n"
+    "time + (long)(event number * 1e6 / first-event.rate * parallelism us) / 1000,\n"
+    "ms), the auctions' expiry horizon, the sizes of the `extra` fields, and the split\n"
+    "across subtasks (GeneratorConfig.split: subtask k of p generates a contiguous\n"
+    "block of events.num / p event ids, the last one the remainder, each with event\n"
+    "numbers from 1, so every subtask's times start at the base time). Hence with one\n"
+    "subtask or many the table holds the same events, only their times differ.\n"
+    "\n"
+    "Different: the reference draws its random choices (hot or not, prices, names,\n"
+    "emails, cities, categories, strings, auction lengths, channels) from an unseeded\n"
+    "`java.util.SplittableRandom`; Sluice draws them from a SplittableRandom (the\n"
+    "same algorithm, checked against a JVM) seeded with the event id, in the\n"
+    "reference's order, so an event depends only on its id: runs, restarts and\n"
+    "parallelisms agree. The reference's static tables (the 1 MiB string `extra`\n"
+    "fields are cut from, the hot and per-channel URLs) come from fixed seeds.\n"
+    "Prices use C's `pow`, which may differ from Java's `Math.pow` in the last bit.\n"
+    "\n"
+    "Base time: the instant the job created its sources (the reference: when the table\n"
+    "source is planned), kept in the checkpoint with the events emitted so far and the\n"
+    "wall-clock start, so a restored job continues the same stream with the same\n"
+    "times; restoring with another parallelism is refused. `events.num` / `stop-at`\n"
+    "end each subtask after its share (`keep-alive` idles instead); the table is\n"
+    "unbounded for `execution.runtime-mode` (the reference's source is\n"
+    "CONTINUOUS_UNBOUNDED). Pacing: as fast as possible unless `max-emit-speed` =\n"
+    "false (then no event before its time's offset from the start has passed on the\n"
+    "wall clock); `rate.limited` = true paces too (the reference ignores it);\n"
+    "`next-event.rate`, `rate.shape` and `rate.period` are accepted and unused, as by\n"
+    "the reference. `num-active-people`, `num-in-flight-auctions` and\n"
+    "`out-of-order-group-size` are generator settings the reference's table source\n"
+    "does not expose; `*.avg-size` are limited to 16 mb.\n";
+
 const sl_connector sl__connector_nexmark = {
     .name = "nexmark",
     .description = "Generates the Nexmark benchmark's events (persons, auctions, bids) as the "
@@ -155,4 +206,5 @@ const sl_connector sl__connector_nexmark = {
     .check = sl__nexmark_check,
     .create_source = sl_nexmark_create,
     .create_sink = NULL,
+    .notes = sl__nexmark_notes,
 };

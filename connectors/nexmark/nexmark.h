@@ -94,6 +94,15 @@ void sl_nexmark_next(const sl_nexmark_config *c, int64_t count, sl_nexmark_event
 /* Free what an event owns (e->big). */
 void sl_nexmark_event_free(sl_nexmark_event *e);
 
+/* java.util.SplittableRandom(seed)'s draws, as the generator uses them
+** (exposed for the unit tests, which check them against a JVM's). */
+typedef struct sl_nexmark_rand {
+    uint64_t seed;
+} sl_nexmark_rand;
+int32_t sl_nexmark_rand_int(sl_nexmark_rand *r, int32_t bound); /* nextInt(bound); 0: nextInt() */
+int64_t sl_nexmark_rand_long(sl_nexmark_rand *r);              /* nextLong() */
+double sl_nexmark_rand_double(sl_nexmark_rand *r);             /* nextDouble() */
+
 /* The source (nexmark_source.c). Position:
 ** "count=<n>;base=<ms>;wall=<ms>;parallelism=<p>;subtask=<k>". */
 int sl_nexmark_create(const sl_source_args *args, sl_source **out, sl_error *err);

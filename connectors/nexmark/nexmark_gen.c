@@ -48,9 +48,7 @@
 /* ------------------------------------------------------------------------
 ** java.util.SplittableRandom (seeded constructor: gamma = GOLDEN_GAMMA).
 */
-typedef struct sl__jrand {
-    uint64_t seed;
-} sl__jrand;
+typedef sl_nexmark_rand sl__jrand;
 
 static uint64_t sl__mix64(uint64_t z)
 {
@@ -102,6 +100,21 @@ static int64_t sl__next_long_b(sl__jrand *r, int64_t n)
         return sl__next_int_b(r, (int32_t)n);
     int64_t v = sl__next_long(r) % n;
     return v < 0 ? -v : v;
+}
+
+int32_t sl_nexmark_rand_int(sl_nexmark_rand *r, int32_t bound)
+{
+    return bound > 0 ? sl__next_int_b(r, bound) : sl__next_int(r);
+}
+
+int64_t sl_nexmark_rand_long(sl_nexmark_rand *r)
+{
+    return sl__next_long(r);
+}
+
+double sl_nexmark_rand_double(sl_nexmark_rand *r)
+{
+    return sl__next_double(r);
 }
 
 /* Java's Math.round(double) for the values used here. */
