@@ -1,6 +1,8 @@
 /*
 ** test_connectors_nexmark.c — the nexmark generator and source: the
-** SplittableRandom draws against a JVM's, event ids / kinds / person and
+** SplittableRandom draws against a JVM's, every field of 845 events against
+** the output of the reference generator's own code (seeded per event:
+** data/nexmark_reference.sh), event ids / kinds / person and
 ** auction ids / hot sellers and bidders / timestamps against the reference's
 ** formulas (worked out by hand below), the 1/3/46 proportions over 50
 ** events, out-of-order groups, determinism, seek to a stored position, the
@@ -522,6 +524,76 @@ static void t_create_errors(void)
     sl_kvlist_free(o);
 }
 
-SL_TESTS(t_random_matches_java, t_reference_formulas, t_proportions, t_out_of_order,
+/* The event as the reference's Dump.java writes it (tests/unit/data/nexmark_reference.sh). */
+static char *event_line(const sl_nexmark_event *e)
+{
+    sl_strbuf sb = SL_STRBUF_INIT;
+#define S(x) (int)(x).len, (x).p
+    if (e->type == SL_NX_PERSON)
+        sl_strbuf_appendf(&sb, "0\t%lld\t%.*s\t%.*s\t%.*s\t%.*s\t%.*s\t%lld\t%.*s", (long long)e->p_id,
+                          S(e->p_name), S(e->p_email), S(e->p_card), S(e->p_city), S(e->p_state),
+                          (long long)e->ts_ms, S(e->p_extra));
+    else if (e->type == SL_NX_AUCTION)
+        sl_strbuf_appendf(&sb, "1\t%lld\t%.*s\t%.*s\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%.*s",
+                          (long long)e->a_id, S(e->a_name), S(e->a_desc), (long long)e->a_initial,
+                          (long long)e->a_reserve, (long long)e->ts_ms,
+                          (long long)e->a_expires_ms, (long long)e->a_seller,
+                          (long long)e->a_category, S(e->a_extra));
+    else
+        sl_strbuf_appendf(&sb, "2\t%lld\t%lld\t%lld\t%.*s\t%.*s\t%lld\t%.*s",
+                          (long long)e->b_auction, (long long)e->b_bidder, (long long)e->b_price,
+                          S(e->b_channel), S(e->b_url), (long long)e->ts_ms, S(e->b_extra));
+#undef S
+    return sl_strbuf_detach(&sb);
+}
+
+/* Every field of every event equals what the reference's own generator code
+** printed, run with each event's SplittableRandom seeded by its event id and
+** the static tables' fixed seeds (tests/unit/data/nexmark_reference.sh
+** regenerates the file): sections "# events.num parallelism subtask
+** out-of-order-group-size", then one line per event of that split, times
+** relative to the base time. */
+static void t_reference_events(void)
+{
+    FILE *f = fopen("unit/data/nexmark_reference.tsv", "r");
+    REQUIRE(f);
+    char line[8192];
+    sl_nexmark_config whole, c;
+    sl_error err = SL_ERROR_INIT;
+    sl_nexmark_event e = {0};
+    int64_t count = 0, events = 0, sections = 0, diffs = 0;
+    while (fgets(line, sizeof line, f)) {
+        size_t n = strlen(line);
+        if (n && line[n - 1] == '\n')
+            line[--n] = 0;
+        if (line[0] == '#') {
+            char num[32], group[32];
+            int p = 0, k = 0;
+            REQUIRE(sscanf(line, "# %31s %d %d %31s", num, &p, &k, group) == 4);
+            sl_kvlist *o = opts("events.num", num, "out-of-order-group-size", group, NULL);
+            REQUIRE(sl_nexmark_config_init(&whole, o, p, 0, &err) == 0);
+            sl_nexmark_config_split(&whole, p, k, &c);
+            sl_kvlist_free(o);
+            count = 0;
+            sections++;
+            continue;
+        }
+        sl_nexmark_next(&c, count++, &e);
+        char *mine = event_line(&e);
+        if (strcmp(mine, line) != 0 && diffs++ < 3)
+            fprintf(stderr, "section %lld event %lld:\n  reference: %.300s\n  sluice:    %.300s\n",
+                    (long long)sections, (long long)count - 1, line, mine);
+        sl_free(mine);
+        events++;
+        CHECK(count <= sl_nexmark_split_events(&c));
+    }
+    fclose(f);
+    CHECK_INT(sections, 4);
+    CHECK_INT(events, 845);
+    CHECK_INT(diffs, 0);
+    sl_nexmark_event_free(&e);
+}
+
+SL_TESTS(t_random_matches_java, t_reference_events, t_reference_formulas, t_proportions, t_out_of_order,
          t_determinism_and_seek, t_parallel_split, t_end_stop_keep_alive, t_pacing,
          t_create_errors)
