@@ -48,19 +48,6 @@ static double sl__median(double *v, int n)
     return v[n / 2];
 }
 
-/* Bytes of an event: its strings and 8 per number / time. */
-static size_t sl__event_bytes(const sl_nexmark_event *e)
-{
-    switch (e->type) {
-    case SL_NX_PERSON:
-        return 16 + e->p_name.len + e->p_email.len + e->p_card.len + e->p_city.len +
-               e->p_state.len + e->p_extra.len;
-    case SL_NX_AUCTION:
-        return 64 + e->a_name.len + e->a_desc.len + e->a_extra.len;
-    default: return 32 + e->b_channel.len + e->b_url.len + e->b_extra.len;
-    }
-}
-
 static double sl__run_generator(int64_t events, size_t *bytes)
 {
     sl_kvlist *o = sl_kvlist_new();
@@ -75,7 +62,7 @@ static double sl__run_generator(int64_t events, size_t *bytes)
     double t0 = sl__now();
     for (int64_t k = 0; k < events; k++) {
         sl_nexmark_next(&c, k, &e);
-        b += sl__event_bytes(&e);
+        b += sl_nexmark_event_bytes(&e);
     }
     double t = sl__now() - t0;
     *bytes = b;

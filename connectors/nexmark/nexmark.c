@@ -151,7 +151,7 @@ static const char sl__nexmark_notes[] =
     "\n"
     "Same as the reference generator (github:nexmark/nexmark, nexmark-flink), event\n"
     "by event: the event ids (first event id 1 and first event number 1, as its table\n"
-    "source: the n-th event of a generator has id 1 + n, or its out-of-order-adjusted\n"
+    "source: event number n, from 1, has id 1 + n, or 1 + its out-of-order-adjusted\n"
     "number), which event is a person, an auction or a bid (id modulo the proportions'\n"
     "sum), person and auction ids, the hot seller / bidder / auction ids (the first,\n"
     "second, first of the last block of 100) and the ranges of the others, the bidder\n"
@@ -188,7 +188,8 @@ static const char sl__nexmark_notes[] =
     "`next-event.rate`, `rate.shape` and `rate.period` are accepted and unused, as by\n"
     "the reference. `num-active-people`, `num-in-flight-auctions` and\n"
     "`out-of-order-group-size` are generator settings the reference's table source\n"
-    "does not expose; `*.avg-size` are limited to 16 mb.\n";
+    "does not expose; `*.avg-size` are limited to 16 mb (a poll stops after 8 MB of\n"
+    "events).\n";
 
 const sl_connector sl__connector_nexmark = {
     .name = "nexmark",

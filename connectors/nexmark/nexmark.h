@@ -91,6 +91,9 @@ int64_t sl_nexmark_timestamp(const sl_nexmark_config *c, int64_t n);
 /* Generate the event a split emits after `count` events into *e. */
 void sl_nexmark_next(const sl_nexmark_config *c, int64_t count, sl_nexmark_event *e);
 
+/* The event's bytes: its strings, and 8 per number or time. */
+size_t sl_nexmark_event_bytes(const sl_nexmark_event *e);
+
 /* Free what an event owns (e->big). */
 void sl_nexmark_event_free(sl_nexmark_event *e);
 

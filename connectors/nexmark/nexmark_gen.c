@@ -538,6 +538,17 @@ void sl_nexmark_next(const sl_nexmark_config *c, int64_t count, sl_nexmark_event
     }
 }
 
+size_t sl_nexmark_event_bytes(const sl_nexmark_event *e)
+{
+    switch (e->type) {
+    case SL_NX_PERSON:
+        return 16 + e->p_name.len + e->p_email.len + e->p_card.len + e->p_city.len +
+               e->p_state.len + e->p_extra.len;
+    case SL_NX_AUCTION: return 64 + e->a_name.len + e->a_desc.len + e->a_extra.len;
+    default: return 32 + e->b_channel.len + e->b_url.len + e->b_extra.len;
+    }
+}
+
 void sl_nexmark_event_free(sl_nexmark_event *e)
 {
     sl_free(e->big);

@@ -35,7 +35,8 @@
 #include "../sl_connector_int.h"
 #include "nexmark.h"
 
-#define SL__NX_MAX_SLEEP_NS (50 * SL_NANOS_PER_MILLI)
+#define SL__NX_MAX_SLEEP_NS   (50 * SL_NANOS_PER_MILLI)
+#define SL__NX_MAX_POLL_BYTES (8 << 20) /* a poll's rows stop after this many event bytes */
 
 const char *const sl_nexmark_columns[] = {
     "event_type",
@@ -180,13 +181,15 @@ static int sl__nx_poll(sl_source *s, sl_chunk *out, sl_error *err)
             now_ms = sl__floor_ms(x->now(x->now_ctx));
         }
     }
-    while (out->nrows < out->cap && x->count < x->total) {
+    size_t bytes = 0; /* large 'avg-size' options: a chunk stays bounded */
+    while (out->nrows < out->cap && x->count < x->total && bytes < SL__NX_MAX_POLL_BYTES) {
         if (x->paced && sl__nx_due(x, now_ms) > 0)
             break;
         sl_nexmark_next(&x->cfg, x->count, &x->ev);
         int r = sl_chunk_append_row(out, SL_ROW_INSERT);
         for (int c = 0; c < x->ncols; c++)
             sl__nx_value(x, c, &x->ev, out, r);
+        bytes += sl_nexmark_event_bytes(&x->ev);
         x->count++;
     }
     return x->count >= x->total && !x->keep_alive ? SL_SOURCE_END : SL_SOURCE_MORE;

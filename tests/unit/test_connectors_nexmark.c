@@ -477,6 +477,40 @@ static void t_pacing(void)
     sl_kvlist_free(o);
 }
 
+/* 4 mb persons: the 'extra' strings are made character by character (over
+** 512 KiB, as the reference), and a poll stops after about 8 MB of events. */
+static void t_large_events(void)
+{
+    table t = {0};
+    t.names[0] = "person.extra";
+    t.types[0] = sl_type_make_p(SL_TYPE_VARCHAR, SL_MAX_LENGTH, 0);
+    t.ncols = 1;
+    sl_error err = SL_ERROR_INIT;
+    sl_kvlist *o = opts("person.avg-size", "4 mb", "auction.proportion", "0", "bid.proportion",
+                        "0", "events.num", "5", NULL);
+    sl_source *s = mk(&t, o, 0, 1, &err);
+    REQUIRE(s);
+    sl_chunk *c = sl_chunk_new(1, t.types, 1024);
+    int polls = 0, rows = 0;
+    for (int rc = SL_SOURCE_MORE; rc == SL_SOURCE_MORE && polls < 10; polls++) {
+        sl_chunk_reset(c);
+        rc = s->ops->poll(s, c, &err);
+        CHECK(c->nrows <= 3);
+        for (int r = 0; r < c->nrows; r++) {
+            size_t len = c->cols[0].v.str[r].len; /* 4 MiB - ~60, +-20% */
+            CHECK(len >= 3355000 && len < 5033200);
+            const char *p = c->cols[0].v.str[r].ptr;
+            CHECK(p[0] >= 'H' && p[0] <= 'z' && p[len - 1] >= 'H' && p[len - 1] <= 'z');
+        }
+        rows += c->nrows;
+    }
+    CHECK_INT(rows, 5);
+    CHECK(polls >= 2);
+    sl_chunk_free(c);
+    s->ops->free(s);
+    sl_kvlist_free(o);
+}
+
 static void t_create_errors(void)
 {
     sl_error err = SL_ERROR_INIT;
@@ -595,5 +629,5 @@ static void t_reference_events(void)
 }
 
 SL_TESTS(t_random_matches_java, t_reference_events, t_reference_formulas, t_proportions, t_out_of_order,
-         t_determinism_and_seek, t_parallel_split, t_end_stop_keep_alive, t_pacing,
+         t_determinism_and_seek, t_parallel_split, t_end_stop_keep_alive, t_pacing, t_large_events,
          t_create_errors)
