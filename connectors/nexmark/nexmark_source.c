@@ -217,7 +217,8 @@ static int sl__nx_seek(sl_source *s, const char *pos, size_t len, sl_error *err)
         memcpy(buf, pos, len);
         buf[len] = 0;
         if (sscanf(buf,
-                   "count=%" SCNd64 ";base=%" SCNd64 ";wall=%" SCNd64 ";parallelism=%d;subtask=%d%n",
+                   "count=%" SCNd64 ";base=%" SCNd64 ";wall=%" SCNd64
+                   ";parallelism=%d;subtask=%d%n",
                    &count, &base, &wall, &p, &k, &used) != 5)
             used = -1;
     }
@@ -229,7 +230,8 @@ static int sl__nx_seek(sl_source *s, const char *pos, size_t len, sl_error *err)
     if (p != x->parallelism || k != x->subtask) {
         sl_error_set(err, SL_ERR_NOT_SUPPORTED, -1,
                      "a nexmark source cannot be restored with a different parallelism");
-        sl_error_detail(err, "The checkpoint was taken by subtask %d of %d; this is subtask %d of %d.",
+        sl_error_detail(err,
+                        "The checkpoint was taken by subtask %d of %d; this is subtask %d of %d.",
                         k, p, x->subtask, x->parallelism);
         sl_error_hint(err, "Restore the job with parallelism %d.", p);
         return -1;

@@ -373,7 +373,8 @@ static void t_parallel_split(void)
         for (int r = before; r < got; r++) {
             int n = r - before + 1;
             if (rp->cols[ets].v.i64[r] == SL_NX_BID)
-                CHECK(rp->cols[ts].v.i64[r] == T0 + (int64_t)(n * 300.0) / 1000 * SL_NANOS_PER_MILLI);
+                CHECK(rp->cols[ts].v.i64[r] ==
+                      T0 + (int64_t)(n * 300.0) / 1000 * SL_NANOS_PER_MILLI);
         }
         s->ops->free(s);
     }
@@ -564,7 +565,8 @@ static char *event_line(const sl_nexmark_event *e)
     sl_strbuf sb = SL_STRBUF_INIT;
 #define S(x) (int)(x).len, (x).p
     if (e->type == SL_NX_PERSON)
-        sl_strbuf_appendf(&sb, "0\t%lld\t%.*s\t%.*s\t%.*s\t%.*s\t%.*s\t%lld\t%.*s", (long long)e->p_id,
+        sl_strbuf_appendf(&sb, "0\t%lld\t%.*s\t%.*s\t%.*s\t%.*s\t%.*s\t%lld\t%.*s",
+                          (long long)e->p_id,
                           S(e->p_name), S(e->p_email), S(e->p_card), S(e->p_city), S(e->p_state),
                           (long long)e->ts_ms, S(e->p_extra));
     else if (e->type == SL_NX_AUCTION)
@@ -628,6 +630,7 @@ static void t_reference_events(void)
     sl_nexmark_event_free(&e);
 }
 
-SL_TESTS(t_random_matches_java, t_reference_events, t_reference_formulas, t_proportions, t_out_of_order,
+SL_TESTS(t_random_matches_java, t_reference_events, t_reference_formulas, t_proportions,
+         t_out_of_order,
          t_determinism_and_seek, t_parallel_split, t_end_stop_keep_alive, t_pacing, t_large_events,
          t_create_errors)
