@@ -103,6 +103,9 @@ static void sl__nx_str(sl_chunk *out, int col, int r, sl_type t, sl_nexmark_str 
 
 static void sl__nx_ts(sl_chunk *out, int col, int r, sl_type t, int64_t ms)
 {
+    /* times past 2262 (a low first-event.rate at full speed) stop at the last instant */
+    const int64_t lim = INT64_MAX / SL_NANOS_PER_MILLI;
+    ms = ms > lim ? lim : ms < -lim ? -lim : ms;
     sl_chunk_set_i64(out, col, r, sl_time_truncate(ms * SL_NANOS_PER_MILLI, t.precision));
 }
 
