@@ -160,6 +160,8 @@ void sl_connectors_markdown(sl_strbuf *out)
         }
         sl__md_options(out, cs[i]->has_format ? format_spec : NULL, cs[i]->options,
                        cs[i]->noptions);
+        if (cs[i]->notes)
+            sl_strbuf_appendf(out, "\n%s", cs[i]->notes);
     }
     sl_strbuf_append(out, "\n## Formats\n");
     for (int i = 0; i < nf; i++) {

@@ -36,6 +36,7 @@ static const sl_connector *const sl__connectors[] = {
     &sl__connector_filesystem,
     &sl__connector_jdbc,
     &sl__connector_kafka,
+    &sl__connector_nexmark,
     &sl__connector_print,
     &sl__connector_stdin,
     &sl__connector_upsert_kafka,

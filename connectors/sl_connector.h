@@ -178,6 +178,9 @@ struct sl_connector {
     ** transactional id prefix). A system that cannot be reached does not
     ** hold the drop up. */
     int (*drop_check)(const sl_connector *c, const sl_kvlist *opts, sl_error *err);
+    /* (optional) Markdown paragraphs for docs/CONNECTORS.md after the options
+    ** (what the connector does beyond its options). */
+    const char *notes;
 };
 
 /* The registry. */

@@ -20,6 +20,7 @@ extern const sl_connector sl__connector_datagen;
 extern const sl_connector sl__connector_filesystem;
 extern const sl_connector sl__connector_jdbc;
 extern const sl_connector sl__connector_kafka;
+extern const sl_connector sl__connector_nexmark;
 extern const sl_connector sl__connector_print;
 extern const sl_connector sl__connector_stdin;
 extern const sl_connector sl__connector_upsert_kafka;

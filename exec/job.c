@@ -1204,6 +1204,7 @@ static int sl__build_pipeline(sl__job *j, int k, sl__task *tasks, sl_error *err)
     if (spec->limit >= 0 && last_n > 1)
         return sl_error_set(err, SL_ERR_INTERNAL, -1, "a LIMIT needs a single sink task");
     /* Chains, sources, sinks. */
+    int64_t created = sl__now(j->spec); /* one instant for every source subtask */
     for (int i = 0; i < n; i++) {
         sl__task *t = &tasks[i];
         t->job = j;
@@ -1218,6 +1219,7 @@ static int sl__build_pipeline(sl__job *j, int k, sl__task *tasks, sl_error *err)
             t->sargs = in->source_args;
             t->sargs.subtask = t->subtask;
             t->sargs.parallelism = p;
+            t->sargs.created_nanos = created;
             t->nsteps = in->nsteps;
             t->specs = in->steps;
             t->in_ncols = in->source_args.ncols;

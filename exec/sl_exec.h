@@ -280,6 +280,8 @@ typedef struct sl_source_args {
     const char *table;         /* table name, for messages */
     int npk;                   /* PRIMARY KEY columns of the table (0 = none) */
     const int *pk;             /* their indexes */
+    int64_t created_nanos;     /* when the job created its sources, the same for every
+                                  subtask (ns since the epoch; 0 = unknown) */
 } sl_source_args;
 
 #define SL_SOURCE_MORE 0 /* poll again (out may hold rows, or none yet) */

@@ -14,12 +14,12 @@
 
 static void t_find_connectors(void)
 {
-    const char *names[] = {"blackhole", "datagen", "filesystem", "jdbc",
-                           "kafka",     "print",   "stdin",      "upsert-kafka"};
+    const char *names[] = {"blackhole", "datagen", "filesystem", "jdbc",        "kafka",
+                           "nexmark",   "print",   "stdin",      "upsert-kafka"};
     int n = 0;
     const sl_connector *const *all = sl_connectors(&n);
-    CHECK_INT(n, 8);
-    for (int i = 0; i < n && i < 8; i++) {
+    CHECK_INT(n, 9);
+    for (int i = 0; i < n && i < 9; i++) {
         CHECK_STR(all[i]->name, names[i]);
         CHECK(sl_connector_find(names[i]) == all[i]);
         CHECK(all[i]->description && all[i]->description[0]);

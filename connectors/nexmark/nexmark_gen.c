@@ -1,0 +1,557 @@
+/*
+** nexmark_gen.c — the Nexmark event generator, after the reference's
+** com.github.nexmark.flink.generator (NexmarkGenerator, GeneratorConfig,
+** model/PersonGenerator, AuctionGenerator, BidGenerator, StringsGenerator,
+** PriceGenerator, LongGenerator), written anew in C.
+**
+** Deterministic parts, as the reference computes them: the event id of the
+** count-th event of a split (first event id + the out-of-order-adjusted
+** event number), its kind (event id modulo the proportions' sum), the
+** person / auction ids (lastBase0PersonId / lastBase0AuctionId), hot
+** sellers / bidders / auctions (the first of each block of 100), the event
+** times (base time + event number * inter-event delay, the delay being
+** 1e6 / first-event.rate * parallelism microseconds) and the auctions'
+** horizon. The reference takes its random choices from one unseeded
+** java.util.SplittableRandom per split; here each event draws from a
+** SplittableRandom (the same algorithm: splitmix64, nextInt(bound) by
+** rejection, nextDouble of 53 bits) seeded with the event id, in the
+** reference's order, so an event depends on its id only and is the same
+** whatever the split, the restart or the parallelism. The reference's
+** static tables (a 1 MiB string the 'extra' fields are cut from, the hot
+** URLs and the 10000 channels' URLs) come from fixed seeds here.
+**
+** Main routines: sl_nexmark_config_init, sl_nexmark_config_split,
+** sl_nexmark_next, sl_nexmark_timestamp.
+*/
+#include <inttypes.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../sl_connector_int.h"
+#include "nexmark.h"
+
+#define SL__NX_FIRST_PERSON_ID   1000
+#define SL__NX_FIRST_AUCTION_ID  1000
+#define SL__NX_FIRST_CATEGORY_ID 10
+#define SL__NX_NUM_CATEGORIES    5
+#define SL__NX_ID_LEAD           10  /* PERSON_ID_LEAD, AUCTION_ID_LEAD */
+#define SL__NX_HOT_RATIO         100 /* HOT_SELLER/BIDDER/AUCTION_RATIO */
+#define SL__NX_CHANNELS          10000
+#define SL__NX_EXTRA_LEN         (1024 * 1024) /* REUSABLE_EXTRA_STRING */
+#define SL__NX_URL_MAX           96
+#define SL__NX_SEED_EXTRA        0x4E65786D61726B31ULL /* the static tables' seeds */
+#define SL__NX_SEED_URLS         0x4E65786D61726B32ULL
+#define SL__NX_GOLDEN_GAMMA      0x9E3779B97F4A7C15ULL
+
+/* ------------------------------------------------------------------------
+** java.util.SplittableRandom (seeded constructor: gamma = GOLDEN_GAMMA).
+*/
+typedef sl_nexmark_rand sl__jrand;
+
+static uint64_t sl__mix64(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static int32_t sl__mix32(uint64_t z)
+{
+    z = (z ^ (z >> 33)) * 0x62A9D9ED799705F5ULL;
+    return (int32_t)(uint32_t)(((z ^ (z >> 28)) * 0xCB24D0A5C88C35B3ULL) >> 32);
+}
+
+static int64_t sl__next_long(sl__jrand *r)
+{
+    r->seed += SL__NX_GOLDEN_GAMMA;
+    return (int64_t)sl__mix64(r->seed);
+}
+
+static int32_t sl__next_int(sl__jrand *r)
+{
+    r->seed += SL__NX_GOLDEN_GAMMA;
+    return sl__mix32(r->seed);
+}
+
+/* nextInt(bound), bound > 0: Java's rejection loop, with int arithmetic. */
+static int32_t sl__next_int_b(sl__jrand *r, int32_t bound)
+{
+    int32_t x = sl__next_int(r), m = bound - 1;
+    if ((bound & m) == 0)
+        return x & m;
+    for (uint32_t u = (uint32_t)x >> 1;; u = (uint32_t)sl__next_int(r) >> 1) {
+        x = (int32_t)(u % (uint32_t)bound);
+        if ((int32_t)(u + (uint32_t)m - (uint32_t)x) >= 0)
+            return x;
+    }
+}
+
+static double sl__next_double(sl__jrand *r)
+{
+    return (double)((uint64_t)sl__next_long(r) >> 11) * 0x1.0p-53;
+}
+
+/* LongGenerator.nextLong: [0, n), n > 0. */
+static int64_t sl__next_long_b(sl__jrand *r, int64_t n)
+{
+    if (n < INT32_MAX)
+        return sl__next_int_b(r, (int32_t)n);
+    int64_t v = sl__next_long(r) % n;
+    return v < 0 ? -v : v;
+}
+
+int32_t sl_nexmark_rand_int(sl_nexmark_rand *r, int32_t bound)
+{
+    return bound > 0 ? sl__next_int_b(r, bound) : sl__next_int(r);
+}
+
+int64_t sl_nexmark_rand_long(sl_nexmark_rand *r)
+{
+    return sl__next_long(r);
+}
+
+double sl_nexmark_rand_double(sl_nexmark_rand *r)
+{
+    return sl__next_double(r);
+}
+
+/* Java's Math.round(double) for the values used here. */
+static int64_t sl__jround(double x)
+{
+    double f = floor(x);
+    if (x - f >= 0.5)
+        f += 1;
+    if (f >= 9.2233720368547758e18)
+        return INT64_MAX;
+    if (f <= -9.2233720368547758e18)
+        return INT64_MIN;
+    return (int64_t)f;
+}
+
+/* PriceGenerator.nextPrice. */
+static int64_t sl__next_price(sl__jrand *r)
+{
+    return sl__jround(pow(10.0, sl__next_double(r) * 6.0) * 100.0);
+}
+
+/* StringsGenerator.nextString(random, maxLength, special) into buf (room
+** for maxLength bytes); returns the length after Java's trim(). */
+static size_t sl__next_string(sl__jrand *r, int max_len, char special, char *buf)
+{
+    int len = 3 + sl__next_int_b(r, max_len - 3);
+    for (int i = 0; i < len; i++)
+        buf[i] = sl__next_int_b(r, 13) == 0 ? special : (char)('a' + sl__next_int_b(r, 26));
+    size_t a = 0, b = (size_t)len;
+    while (a < b && (unsigned char)buf[a] <= ' ')
+        a++;
+    while (b > a && (unsigned char)buf[b - 1] <= ' ')
+        b--;
+    if (a > 0)
+        memmove(buf, buf + a, b - a);
+    return b - a;
+}
+
+/* nextExactString without the reusable string: characters 'a' + rnd % 26
+** of Java int arithmetic (a negative rnd gives characters below 'a'). */
+static void sl__exact_chars(sl__jrand *r, char *buf, size_t len)
+{
+    int32_t rnd = 0;
+    int n = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (n == 0) {
+            rnd = sl__next_int(r);
+            n = 6;
+        }
+        buf[i] = (char)('a' + rnd % 26);
+        rnd /= 26;
+        n--;
+    }
+}
+
+/* ------------------------------------------------------------------------
+** The static tables.
+*/
+static char sl__nx_extra[SL__NX_EXTRA_LEN];
+static char sl__nx_urls[4 + SL__NX_CHANNELS][SL__NX_URL_MAX];
+static uint8_t sl__nx_url_len[4 + SL__NX_CHANNELS];
+static pthread_once_t sl__nx_once = PTHREAD_ONCE_INIT;
+
+/* BidGenerator.getBaseUrl into buf; returns its length. */
+static size_t sl__base_url(sl__jrand *r, char *buf)
+{
+    static const char head[] = "https://www.nexmark.com/", tail[] = "item.htm?query=1";
+    size_t n = sizeof head - 1;
+    memcpy(buf, head, n);
+    for (int i = 0; i < 3; i++) {
+        n += sl__next_string(r, 5, '_', buf + n);
+        buf[n++] = '/';
+    }
+    memcpy(buf + n, tail, sizeof tail - 1);
+    return n + sizeof tail - 1;
+}
+
+static void sl__nx_init_tables(void)
+{
+    sl__jrand r = {SL__NX_SEED_EXTRA};
+    sl__exact_chars(&r, sl__nx_extra, SL__NX_EXTRA_LEN);
+    r.seed = SL__NX_SEED_URLS;
+    for (int i = 0; i < 4 + SL__NX_CHANNELS; i++) {
+        char *u = sl__nx_urls[i];
+        size_t n = sl__base_url(&r, u);
+        int ch = i - 4;
+        if (ch >= 0 && sl__next_int_b(&r, 10) > 0) {
+            /* Math.abs(Integer.reverse(ch)): abs(INT_MIN) stays INT_MIN */
+            uint32_t x = (uint32_t)ch, rev = 0;
+            for (int b = 0; b < 32; b++, x >>= 1)
+                rev = (rev << 1) | (x & 1);
+            int64_t v = (int32_t)rev;
+            v = v < 0 && v != INT32_MIN ? -v : v;
+            n += (size_t)snprintf(u + n, SL__NX_URL_MAX - n, "&channel_id=%" PRId64, v);
+        }
+        sl__nx_url_len[i] = (uint8_t)n;
+    }
+}
+
+/* StringsGenerator.nextExactString. */
+static sl_nexmark_str sl__exact_string(sl__jrand *r, int64_t len, sl_nexmark_event *e)
+{
+    sl_nexmark_str s = {.len = (size_t)len};
+    if (len < SL__NX_EXTRA_LEN / 2) {
+        int32_t off = sl__next_int_b(r, (int32_t)(SL__NX_EXTRA_LEN - len));
+        s.p = sl__nx_extra + off;
+        return s;
+    }
+    if ((size_t)len > e->big_cap) {
+        e->big = sl_realloc(e->big, (size_t)len);
+        e->big_cap = (size_t)len;
+    }
+    sl__exact_chars(r, e->big, (size_t)len);
+    s.p = e->big;
+    return s;
+}
+
+/* StringsGenerator.nextExtra. */
+static sl_nexmark_str sl__next_extra(sl__jrand *r, int64_t cur, int64_t avg, sl_nexmark_event *e)
+{
+    sl_nexmark_str s = {.p = "", .len = 0};
+    if (cur > avg)
+        return s;
+    avg -= cur;
+    int32_t delta = (int32_t)sl__jround((double)avg * 0.2);
+    int64_t size = avg - delta + (delta == 0 ? 0 : sl__next_int_b(r, 2 * delta));
+    return sl__exact_string(r, size, e);
+}
+
+/* ------------------------------------------------------------------------
+** Ids (PersonGenerator, AuctionGenerator).
+*/
+static int64_t sl__last_person(const sl_nexmark_config *c, int64_t id)
+{
+    int64_t epoch = id / c->total_prop, off = id % c->total_prop;
+    if (off >= c->person_prop)
+        off = c->person_prop - 1;
+    return epoch * c->person_prop + off;
+}
+
+static int64_t sl__last_auction(const sl_nexmark_config *c, int64_t id)
+{
+    int64_t epoch = id / c->total_prop, off = id % c->total_prop;
+    if (off < c->person_prop) {
+        epoch--;
+        off = c->auction_prop - 1;
+    } else if (off >= c->person_prop + c->auction_prop) {
+        off = c->auction_prop - 1;
+    } else {
+        off -= c->person_prop;
+    }
+    return epoch * c->auction_prop + off;
+}
+
+static int64_t sl__next_person(const sl_nexmark_config *c, int64_t id, sl__jrand *r)
+{
+    int64_t people = sl__last_person(c, id) + 1;
+    int64_t active = people < c->num_active_people ? people : c->num_active_people;
+    return people - active + sl__next_long_b(r, active + SL__NX_ID_LEAD);
+}
+
+static int64_t sl__next_auction(const sl_nexmark_config *c, int64_t id, sl__jrand *r)
+{
+    int64_t hi = sl__last_auction(c, id);
+    int64_t lo = hi - c->num_in_flight_auctions > 0 ? hi - c->num_in_flight_auctions : 0;
+    return lo + sl__next_long_b(r, hi - lo + 1 + SL__NX_ID_LEAD);
+}
+
+/* ------------------------------------------------------------------------
+** Configuration and events.
+*/
+
+/* GeneratorConfig.nextAdjustedEventNumber. */
+static int64_t sl__adjusted(const sl_nexmark_config *c, int64_t count)
+{
+    int64_t n = c->out_of_order_group_size, en = c->first_event_number + count;
+    int64_t off = (int64_t)((uint64_t)en * 953u) % n;
+    return en / n * n + off;
+}
+
+int64_t sl_nexmark_timestamp(const sl_nexmark_config *c, int64_t n)
+{
+    double us = (double)n * c->delay_us;
+    int64_t v = us >= 9.2233720368547758e18    ? INT64_MAX
+                : us <= -9.2233720368547758e18 ? INT64_MIN
+                                               : (int64_t)us;
+    return c->base_time_ms + v / 1000;
+}
+
+static int sl__opt_int(const sl_kvlist *opts, const char *key, int64_t def, int64_t lo, int64_t hi,
+                       int64_t *out, sl_error *err)
+{
+    const sl_kv *kv = sl_kvlist_find(opts, key);
+    *out = def;
+    if (!kv)
+        return 0;
+    const char *why = sl__parse_int(kv->value, out);
+    if (why)
+        return sl__invalid_value(err, kv, false, "%s", why);
+    if (*out < lo || *out > hi) {
+        if (hi == INT64_MAX)
+            return sl__invalid_value(err, kv, false, "must be at least %" PRId64, lo);
+        return sl__invalid_value(err, kv, false, "is not between %" PRId64 " and %" PRId64, lo,
+                                 hi);
+    }
+    return 0;
+}
+
+static int sl__opt_size(const sl_kvlist *opts, const char *key, int64_t def, int64_t *out,
+                        sl_error *err)
+{
+    const sl_kv *kv = sl_kvlist_find(opts, key);
+    *out = def;
+    if (!kv)
+        return 0;
+    const char *why = sl__parse_memsize(kv->value, out);
+    if (why)
+        return sl__invalid_value(err, kv, false, "%s", why);
+    if (*out < 1 || *out > 16 * 1024 * 1024)
+        return sl__invalid_value(err, kv, false, "is not between 1 byte and 16 mb");
+    return 0;
+}
+
+int sl_nexmark_config_init(sl_nexmark_config *c, const sl_kvlist *opts, int parallelism,
+                           int64_t base_time_ms, sl_error *err)
+{
+    memset(c, 0, sizeof *c);
+    int64_t v[13];
+    static const struct {
+        const char *key;
+        int64_t def, lo, hi;
+    } ints[] = {
+        {"person.proportion", 1, 0, INT32_MAX},   {"auction.proportion", 3, 0, INT32_MAX},
+        {"bid.proportion", 46, 0, INT32_MAX},     {"first-event.rate", 10000, 1, INT32_MAX},
+        {"bid.hot-ratio.auctions", 2, 1, INT32_MAX}, {"auction.hot-ratio.sellers", 4, 1, INT32_MAX},
+        {"bid.hot-ratio.bidders", 4, 1, INT32_MAX},  {"num-in-flight-auctions", 100, 1, INT32_MAX},
+        {"num-active-people", 1000, 1, INT32_MAX},   {"out-of-order-group-size", 1, 1, INT64_MAX},
+        {"events.num", 0, 0, INT64_MAX},             {"stop-at", -1, -1, INT64_MAX},
+    };
+    for (size_t i = 0; i < SL_ARRAY_LEN(ints); i++)
+        if (sl__opt_int(opts, ints[i].key, ints[i].def, ints[i].lo, ints[i].hi, &v[i], err) != 0)
+            return -1;
+    int64_t sp, sa, sb;
+    if (sl__opt_size(opts, "person.avg-size", 200, &sp, err) != 0 ||
+        sl__opt_size(opts, "auction.avg-size", 500, &sa, err) != 0 ||
+        sl__opt_size(opts, "bid.avg-size", 100, &sb, err) != 0)
+        return -1;
+    c->person_prop = (int32_t)v[0];
+    c->auction_prop = (int32_t)v[1];
+    c->bid_prop = (int32_t)v[2];
+    int64_t total = v[0] + v[1] + v[2];
+    int64_t maxsize = sp > sa ? sp : sa;
+    maxsize = maxsize > sb ? maxsize : sb;
+    if (total < 1 || total * maxsize > INT32_MAX) {
+        const sl_kv *kv = sl_kvlist_find(opts, "bid.proportion");
+        if (!kv)
+            kv = sl_kvlist_find(opts, "person.proportion");
+        if (!kv)
+            kv = sl_kvlist_find(opts, "auction.proportion");
+        return sl_error_set(err, SL_ERR_INVALID_PARAMETER, kv ? kv->value_pos : -1,
+                            total < 1 ? "the nexmark proportions add up to 0"
+                                      : "the nexmark proportions times the largest average "
+                                        "event size exceed 2147483647");
+    }
+    c->total_prop = (int32_t)total;
+    c->first_event_rate = (int32_t)v[3];
+    c->hot_auction_ratio = (int32_t)v[4];
+    c->hot_sellers_ratio = (int32_t)v[5];
+    c->hot_bidders_ratio = (int32_t)v[6];
+    c->num_in_flight_auctions = (int32_t)v[7];
+    c->num_active_people = (int32_t)v[8];
+    c->out_of_order_group_size = v[9];
+    c->avg_person = (int32_t)sp;
+    c->avg_auction = (int32_t)sa;
+    c->avg_bid = (int32_t)sb;
+    c->generators = parallelism > 0 ? parallelism : 1;
+    c->delay_us = 1000000.0 / c->first_event_rate * c->generators;
+    c->base_time_ms = base_time_ms;
+    c->first_event_id = 1;
+    c->first_event_number = 1;
+    /* maxEventsOrZero == 0: Long.MAX_VALUE scaled down as the reference does */
+    c->max_events = v[10] > 0 ? v[10] : INT64_MAX / (total * maxsize);
+    c->stop_at = v[11];
+    return 0;
+}
+
+void sl_nexmark_config_split(const sl_nexmark_config *whole, int n, int k, sl_nexmark_config *out)
+{
+    *out = *whole;
+    if (n <= 1)
+        return;
+    int64_t sub = whole->max_events / n, subvalid = whole->stop_at / n;
+    out->first_event_id = whole->first_event_id + (int64_t)k * sub;
+    out->max_events = k == n - 1 ? whole->max_events - sub * (n - 1) : sub;
+    /* the reader drops the split's stop-at when the table has none */
+    out->stop_at = whole->stop_at < 0     ? -1
+                   : k == n - 1           ? whole->stop_at - subvalid * (n - 1)
+                                          : subvalid;
+}
+
+int64_t sl_nexmark_split_events(const sl_nexmark_config *c)
+{
+    if (c->stop_at < 0)
+        return c->max_events;
+    return c->stop_at < c->max_events ? c->stop_at : c->max_events;
+}
+
+static void sl__person(const sl_nexmark_config *c, sl__jrand *r, sl_nexmark_event *e)
+{
+    static const char *const first[] = {"Peter", "Paul", "Luke",  "John",   "Saul",  "Vicky",
+                                        "Kate",  "Julie", "Sarah", "Deiter", "Walter"};
+    static const char *const last[] = {"Shultz", "Abrams", "Spencer", "White", "Bartels",
+                                       "Walton", "Smith",  "Jones",   "Noris"};
+    static const char *const cities[] = {"Phoenix", "Los Angeles", "San Francisco", "Boise",
+                                         "Portland", "Bend", "Redmond", "Seattle", "Kent",
+                                         "Cheyenne"};
+    static const char *const states[] = {"AZ", "CA", "ID", "OR", "WA", "WY"};
+    e->p_id = sl__last_person(c, e->event_id) + SL__NX_FIRST_PERSON_ID;
+    const char *f = first[sl__next_int_b(r, 11)];
+    const char *l = last[sl__next_int_b(r, 9)];
+    e->p_name.len = (size_t)snprintf(e->name_buf, sizeof e->name_buf, "%s %s", f, l);
+    e->p_name.p = e->name_buf;
+    size_t n = sl__next_string(r, 7, ' ', e->email_buf);
+    e->email_buf[n++] = '@';
+    n += sl__next_string(r, 5, ' ', e->email_buf + n);
+    memcpy(e->email_buf + n, ".com", 4);
+    e->p_email.p = e->email_buf;
+    e->p_email.len = n + 4;
+    n = 0;
+    for (int i = 0; i < 4; i++)
+        n += (size_t)snprintf(e->card_buf + n, sizeof e->card_buf - n, i ? " %04d" : "%04d",
+                              (int)sl__next_int_b(r, 10000));
+    e->p_card.p = e->card_buf;
+    e->p_card.len = n;
+    e->p_city.p = cities[sl__next_int_b(r, 10)];
+    e->p_city.len = strlen(e->p_city.p);
+    e->p_state.p = states[sl__next_int_b(r, 6)];
+    e->p_state.len = 2;
+    int64_t cur = 8 + (int64_t)(e->p_name.len + e->p_email.len + e->p_card.len + e->p_city.len +
+                                e->p_state.len);
+    e->p_extra = sl__next_extra(r, cur, c->avg_person, e);
+}
+
+static void sl__auction(const sl_nexmark_config *c, int64_t count, sl__jrand *r,
+                        sl_nexmark_event *e)
+{
+    int64_t id = e->event_id;
+    e->a_id = sl__last_auction(c, id) + SL__NX_FIRST_AUCTION_ID;
+    int64_t seller;
+    if (sl__next_int_b(r, c->hot_sellers_ratio) > 0)
+        seller = sl__last_person(c, id) / SL__NX_HOT_RATIO * SL__NX_HOT_RATIO;
+    else
+        seller = sl__next_person(c, id, r);
+    e->a_seller = seller + SL__NX_FIRST_PERSON_ID;
+    e->a_category = SL__NX_FIRST_CATEGORY_ID + sl__next_int_b(r, SL__NX_NUM_CATEGORIES);
+    e->a_initial = sl__next_price(r);
+    /* nextAuctionLengthMs: the time numInFlightAuctions auctions ahead */
+    int64_t cur = sl__adjusted(c, count);
+    int64_t ahead = (int64_t)c->num_in_flight_auctions * c->total_prop / c->auction_prop;
+    int64_t horizon = sl_nexmark_timestamp(c, cur + ahead) - e->ts_ms;
+    e->a_expires_ms = e->ts_ms + 1 + sl__next_long_b(r, horizon * 2 > 1 ? horizon * 2 : 1);
+    e->a_name.len = sl__next_string(r, 20, ' ', e->item_buf);
+    e->a_name.p = e->item_buf;
+    e->a_desc.len = sl__next_string(r, 100, ' ', e->desc_buf);
+    e->a_desc.p = e->desc_buf;
+    e->a_reserve = e->a_initial + sl__next_price(r);
+    int64_t size = 8 + (int64_t)(e->a_name.len + e->a_desc.len) + 40;
+    e->a_extra = sl__next_extra(r, size, c->avg_auction, e);
+}
+
+static void sl__bid(const sl_nexmark_config *c, sl__jrand *r, sl_nexmark_event *e)
+{
+    static const char *const hot_channels[] = {"Google", "Facebook", "Baidu", "Apple"};
+    int64_t id = e->event_id, auction, bidder;
+    if (sl__next_int_b(r, c->hot_auction_ratio) > 0)
+        auction = sl__last_auction(c, id) / SL__NX_HOT_RATIO * SL__NX_HOT_RATIO;
+    else
+        auction = sl__next_auction(c, id, r);
+    e->b_auction = auction + SL__NX_FIRST_AUCTION_ID;
+    if (sl__next_int_b(r, c->hot_bidders_ratio) > 0)
+        bidder = sl__last_person(c, id) / SL__NX_HOT_RATIO * SL__NX_HOT_RATIO + 1;
+    else
+        bidder = sl__next_person(c, id, r);
+    /* the reference adds FIRST_PERSON_ID twice (BidGenerator.nextBid) */
+    e->b_bidder = bidder + 2 * SL__NX_FIRST_PERSON_ID;
+    e->b_price = sl__next_price(r);
+    int u;
+    if (sl__next_int_b(r, 2) > 0) {
+        u = sl__next_int_b(r, 4);
+        e->b_channel.p = hot_channels[u];
+        e->b_channel.len = strlen(hot_channels[u]);
+    } else {
+        int ch = sl__next_int_b(r, SL__NX_CHANNELS);
+        e->b_channel.len = (size_t)snprintf(e->chan_buf, sizeof e->chan_buf, "channel-%d", ch);
+        e->b_channel.p = e->chan_buf;
+        u = 4 + ch;
+    }
+    e->b_url.p = sl__nx_urls[u];
+    e->b_url.len = sl__nx_url_len[u];
+    e->b_extra = sl__next_extra(r, 32, c->avg_bid, e);
+}
+
+void sl_nexmark_next(const sl_nexmark_config *c, int64_t count, sl_nexmark_event *e)
+{
+    pthread_once(&sl__nx_once, sl__nx_init_tables);
+    int64_t adj = sl__adjusted(c, count);
+    e->event_id = c->first_event_id + adj;
+    e->ts_ms = sl_nexmark_timestamp(c, adj);
+    e->wall_offset_ms = sl_nexmark_timestamp(c, c->first_event_number + count) - c->base_time_ms;
+    sl__jrand r = {(uint64_t)e->event_id};
+    int64_t rem = e->event_id % c->total_prop;
+    if (rem < c->person_prop) {
+        e->type = SL_NX_PERSON;
+        sl__person(c, &r, e);
+    } else if (rem < c->person_prop + c->auction_prop) {
+        e->type = SL_NX_AUCTION;
+        sl__auction(c, count, &r, e);
+    } else {
+        e->type = SL_NX_BID;
+        sl__bid(c, &r, e);
+    }
+}
+
+size_t sl_nexmark_event_bytes(const sl_nexmark_event *e)
+{
+    switch (e->type) {
+    case SL_NX_PERSON:
+        return 16 + e->p_name.len + e->p_email.len + e->p_card.len + e->p_city.len +
+               e->p_state.len + e->p_extra.len;
+    case SL_NX_AUCTION: return 64 + e->a_name.len + e->a_desc.len + e->a_extra.len;
+    default: return 32 + e->b_channel.len + e->b_url.len + e->b_extra.len;
+    }
+}
+
+void sl_nexmark_event_free(sl_nexmark_event *e)
+{
+    sl_free(e->big);
+    e->big = NULL;
+    e->big_cap = 0;
+}
