@@ -830,11 +830,22 @@ typedef struct sl_join_spec {
     void *now_ctx;            /* for now */
     const sl_tz *tz;          /* the job's time zone for cond (sl_eval_env.tz); NULL = UTC */
     bool interval;            /* an interval join */
+    bool temporal;            /* an event-time temporal join (sl_temporal_join_new; ltime /
+                                 rtime: the left rows' time, the right versions' time) */
     int ltime, rtime;         /* interval: time column among the left / right columns */
     int64_t lower_ns;         /* interval: smallest left.time - right.time (inclusive) */
     int64_t upper_ns;         /* interval: largest left.time - right.time (inclusive) */
 } sl_join_spec;
 int sl_join_new(const sl_join_spec *spec, sl_operator **out, sl_error *err);
+/* Event-time temporal join (op_temporal_join.c; Flink's
+** TemporalRowTimeJoinOperator), same tagged input, spec->temporal set, type
+** INNER or LEFT: right rows are versions of their key valid from their time
+** (rtime; +I/+U a version, -D a deletion, -U nothing); a left row (append-only)
+** waits for the watermark to reach its time (ltime), then joins the version
+** valid then (the latest at or before it, unless a deletion) if cond holds,
+** or — LEFT — goes out padded with NULLs. Output +I only, in order of the
+** left rows' times. */
+int sl_temporal_join_new(const sl_join_spec *spec, sl_operator **out, sl_error *err);
 
 /* Hash of the key columns of every row of c (NULL-aware; equal keys hash
 ** equal: -0.0 = 0.0, every NaN alike). out has c->nrows entries. Used by

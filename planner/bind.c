@@ -744,19 +744,125 @@ static int sl__bind_subquery_join(sl_binder *b, const sl_from *f, int nl, sl__re
     return 0;
 }
 
+/* A temporal join's FOR SYSTEM_TIME AS OF: an event-time attribute of the
+** left side (*ltime: its column); a processing-time one would make a
+** lookup join. Only INNER and LEFT, as in Flink. */
+static int sl__temporal_side(sl_binder *b, const sl_from *f, sl__rel *l, int *ltime)
+{
+    const sl_expr *t = f->right->as_of;
+    if (f->join_type != SL_JOIN_INNER && f->join_type != SL_JOIN_LEFT)
+        return sl_error_set(b->err, SL_ERR_NOT_SUPPORTED, f->right->pos,
+                            "a temporal join must be an INNER or LEFT join");
+    sl_scope scope = sl__scope_of(l);
+    sl_bind_ctx ctx = {&scope, b->err, "FOR SYSTEM_TIME AS OF", NULL, NULL, b->params};
+    sl_bexpr *x = sl_bind_expr(&ctx, t);
+    if (!x)
+        return -1;
+    int col = x->kind == SL_BX_COLUMN ? x->col : -1;
+    sl_bexpr_free(x);
+    int kind = col >= 0 ? l->lp->cols[col].rowtime : 0;
+    if (kind == SL_PROCTIME) {
+        sl_error_set(b->err, SL_ERR_NOT_SUPPORTED, t->pos,
+                     "lookup joins (FOR SYSTEM_TIME AS OF a processing-time attribute) are not "
+                     "supported yet");
+        sl_error_hint(b->err, "Join the table with a regular join, or AS OF the left side's "
+                              "event-time attribute for an event-time temporal join.");
+        return -1;
+    }
+    if (kind != SL_ROWTIME) {
+        sl_error_set(b->err, SL_ERR_WRONG_OBJECT_TYPE, t->pos,
+                     "FOR SYSTEM_TIME AS OF must name a time attribute of the left side");
+        sl_error_hint(b->err, "Use the left table's WATERMARK column (an event-time temporal "
+                              "join).");
+        return -1;
+    }
+    *ltime = col;
+    return 0;
+}
+
+/* The right side of a temporal join: a versioned table, with a PRIMARY KEY
+** and an event-time attribute (*rtime: its column). */
+static int sl__versioned(sl_binder *b, const sl_from *fr, sl__rel *r, int *rtime)
+{
+    const sl_table *t = sl_catalog_table(b->cat, fr->name);
+    if (!t || t->npk == 0) {
+        sl_error_set(b->err, SL_ERR_NOT_SUPPORTED, fr->pos,
+                     "a temporal join needs a versioned table: \"%s\" has no PRIMARY KEY",
+                     fr->name);
+        sl_error_hint(b->err, "Declare PRIMARY KEY (...) NOT ENFORCED and a WATERMARK on the "
+                              "versioned table, as Flink requires.");
+        return -1;
+    }
+    for (int i = 0; i < r->lp->ncols; i++)
+        if (r->lp->cols[i].rowtime == SL_ROWTIME)
+            *rtime = i;
+    if (*rtime < 0) {
+        sl_error_set(b->err, SL_ERR_NOT_SUPPORTED, fr->pos,
+                     "a temporal join needs a versioned table: \"%s\" has no event-time "
+                     "attribute",
+                     fr->name);
+        sl_error_hint(b->err, "Declare a WATERMARK on the versioned table.");
+        return -1;
+    }
+    return 0;
+}
+
+static bool sl__eq_on_col(const sl_bexpr *c, int col)
+{
+    if (!c || c->kind != SL_BX_CALL)
+        return false;
+    if (c->fn->id == SL_FN_AND)
+        return sl__eq_on_col(c->args[0], col) || sl__eq_on_col(c->args[1], col);
+    return c->fn->id == SL_FN_EQ &&
+           ((c->args[0]->kind == SL_BX_COLUMN && c->args[0]->col == col) ||
+            (c->args[1]->kind == SL_BX_COLUMN && c->args[1]->col == col));
+}
+
+/* A temporal join's condition equates every PRIMARY KEY column of the
+** versioned table (Flink: "Temporal table's primary key must be included
+** in the equivalence condition"). */
+static int sl__temporal_keys(sl_binder *b, const sl_from *f, const sl_lp *lp)
+{
+    const sl_table *t = sl_catalog_table(b->cat, f->right->name);
+    int nl = lp->input->ncols;
+    const sl_bexpr *cond = lp->nexprs > 0 ? lp->exprs[0] : NULL;
+    for (int k = 0; k < t->npk; k++) {
+        const char *name = t->cols[t->pk[k]].name;
+        int col = -1;
+        for (int i = 0; i < lp->right->ncols; i++)
+            if (strcmp(lp->right->cols[i].name, name) == 0)
+                col = nl + i;
+        if (col < 0 || !sl__eq_on_col(cond, col)) {
+            sl_error_set(b->err, SL_ERR_NOT_SUPPORTED, f->on ? f->on->pos : f->pos,
+                         "a temporal join's condition must equate the versioned table's "
+                         "PRIMARY KEY column \"%s\"",
+                         name);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static int sl__bind_join(sl_binder *b, const sl_from *f, sl__rel *out)
 {
     sl__rel l = {0}, r = {0};
-    if (f->right->kind == SL_FROM_TABLE && f->right->as_of) {
-        sl_error_set(b->err, SL_ERR_NOT_SUPPORTED, f->right->as_of->pos,
-                     "temporal and lookup joins (FOR SYSTEM_TIME AS OF) are not supported yet");
-        sl_error_hint(b->err, "Join with a regular join; table.exec.state.ttl bounds its state.");
-        return -1;
-    }
+    const sl_from *fr = f->right;
+    bool temporal = fr->kind == SL_FROM_TABLE && fr->as_of;
     if (sl__bind_from(b, f->left, &l) != 0)
         return -1;
-    if (sl__bind_from(b, f->right, &r) != 0) {
+    int ltime = -1, rtime = -1;
+    if (temporal && sl__temporal_side(b, f, &l, &ltime) != 0) {
         sl__rel_free(&l);
+        return -1;
+    }
+    if ((temporal ? sl__bind_named(b, fr->name, fr->pos, fr->alias, &r)
+                  : sl__bind_from(b, f->right, &r)) != 0) {
+        sl__rel_free(&l);
+        return -1;
+    }
+    if (temporal && sl__versioned(b, fr, &r, &rtime) != 0) {
+        sl__rel_free(&l);
+        sl__rel_free(&r);
         return -1;
     }
     /* A name for two relations of one FROM (FROM t a, t a): PostgreSQL's
@@ -777,6 +883,9 @@ static int sl__bind_join(sl_binder *b, const sl_from *f, sl__rel *out)
     sl_lp *lp = sl_lp_new(SL_LP_JOIN, l.lp);
     lp->right = r.lp;
     lp->join_type = f->join_type;
+    lp->temporal = temporal;
+    lp->ltime = ltime;
+    lp->rtime = rtime;
     int nl = l.lp->ncols, nr = r.lp->ncols;
     bool null_left = f->join_type == SL_JOIN_RIGHT || f->join_type == SL_JOIN_FULL;
     bool null_right = f->join_type == SL_JOIN_LEFT || f->join_type == SL_JOIN_FULL ||
@@ -817,6 +926,10 @@ static int sl__bind_join(sl_binder *b, const sl_from *f, sl__rel *out)
             return -1;
         }
         sl__lp_push_expr(lp, cond);
+    }
+    if (temporal && sl__temporal_keys(b, f, lp) != 0) {
+        sl__rel_free(out);
+        return -1;
     }
     return 0;
 }

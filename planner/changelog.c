@@ -434,6 +434,12 @@ static int sl__analyze(sl_lp *lp, sl_error *err)
         int r = lp->right->changelog;
         bool outer = lp->join_type != SL_JOIN_INNER && lp->join_type != SL_JOIN_CROSS;
         /* an interval join of append-only inputs appends, outer or not */
+        if (lp->temporal) { /* the versioned side may be updating */
+            if (in != SL_CL_INSERT)
+                return sl__needs_append_only(lp, "a temporal join", in_cause, err);
+            lp->changelog = SL_CL_INSERT;
+            break;
+        }
         bool interval = in == SL_CL_INSERT && r == SL_CL_INSERT && sl_lp_interval_join(lp);
         if (in == SL_CL_INSERT && r == SL_CL_INSERT && (!outer || interval)) {
             lp->changelog = SL_CL_INSERT;

@@ -126,7 +126,7 @@ static void sl__push_on(sl_lp *j)
 {
     bool to_left = j->join_type == SL_JOIN_INNER || j->join_type == SL_JOIN_RIGHT;
     bool to_right = j->join_type == SL_JOIN_INNER || j->join_type == SL_JOIN_LEFT;
-    if ((!to_left && !to_right) || j->nexprs < 1 || !j->exprs[0])
+    if ((!to_left && !to_right) || j->nexprs < 1 || !j->exprs[0] || j->temporal)
         return;
     int nl = j->input->ncols;
     sl_list *terms = sl_list_new(), *l = sl_list_new(), *r = sl_list_new(), *keep = sl_list_new();
@@ -161,6 +161,8 @@ static void sl__filter_join(sl_lp **slot)
     sl_lp *f = *slot, *j = f->input;
     int type = j->join_type;
     bool inner = type == SL_JOIN_INNER || type == SL_JOIN_CROSS;
+    if (j->temporal) /* a filter below the versioned table would change its versions */
+        return;
     if (!inner && type != SL_JOIN_LEFT && type != SL_JOIN_RIGHT)
         return;
     int nl = j->input->ncols;
@@ -337,7 +339,8 @@ static void sl__bounds(const sl_lp *j, const sl_bexpr *b, int *lt, int *rt, int6
 bool sl_lp_interval_join(sl_lp *j)
 {
     j->interval = false;
-    if (j->kind != SL_LP_JOIN || j->join_type > SL_JOIN_FULL || j->nexprs < 1 || !j->exprs[0])
+    if (j->kind != SL_LP_JOIN || j->join_type > SL_JOIN_FULL || j->nexprs < 1 || !j->exprs[0] ||
+        j->temporal)
         return false;
     int lt = -1, rt = -1;
     int64_t lo = 0, hi = 0;

@@ -700,6 +700,11 @@ static int sl__mk_join(const void *a, sl_operator **o, sl_error *e)
     return sl_join_new(a, o, e);
 }
 
+static int sl__mk_temporal_join(const void *a, sl_operator **o, sl_error *e)
+{
+    return sl_temporal_join_new(a, o, e);
+}
+
 /* A regular join: both sides' rows, tagged with their side and keys, into
 ** one stage hashed by the keys (all to one task without keys). */
 static int sl__join_stage(sl__graph *g, const sl_lp *n, sl__frag *f, sl_error *err)
@@ -829,6 +834,7 @@ static int sl__join_stage(sl__graph *g, const sl_lp *n, sl__frag *f, sl_error *e
     js->ttl_ms = g->o->state_ttl_ms;
     js->tz = p->tz;
     js->interval = n->interval;
+    js->temporal = n->temporal;
     js->ltime = n->ltime;
     js->rtime = n->rtime;
     js->lower_ns = n->lower_ns;
@@ -839,9 +845,9 @@ static int sl__join_stage(sl__graph *g, const sl_lp *n, sl__frag *f, sl_error *e
     sl_list_free(rest, NULL);
     sl__chain *chain = sl__layer_chain(g, f->layers[0]);
     sl_step_spec *step = sl__chain_add(p, chain);
-    step->create = sl__mk_join;
+    step->create = n->temporal ? sl__mk_temporal_join : sl__mk_join;
     step->arg = js;
-    step->name = n->interval ? "IntervalJoin" : "Join";
+    step->name = n->temporal ? "TemporalJoin" : n->interval ? "IntervalJoin" : "Join";
     step->out_ncols = n->ncols;
     step->out_types = sl__types(p, n);
     return 0;

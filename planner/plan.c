@@ -221,7 +221,11 @@ void sl_lp_describe(sl_strbuf *sb, const sl_lp *lp)
         sl_strbuf_append(sb, ")");
         break;
     case SL_LP_JOIN:
-        if (lp->interval)
+        if (lp->temporal)
+            sl_strbuf_appendf(sb, "TemporalJoin(joinType=[%s], leftTimeIndex=[%d], "
+                                  "rightTimeIndex=[%d]",
+                              joins[lp->join_type], lp->ltime, lp->rtime);
+        else if (lp->interval)
             sl_strbuf_appendf(sb,
                               "IntervalJoin(joinType=[%s], windowBounds=[leftLowerBound=%lld, "
                               "leftUpperBound=%lld, leftTimeIndex=%d, rightTimeIndex=%d]",

@@ -183,6 +183,8 @@ struct sl_lp {
     int64_t rank_start;   /* OVER: the filter's first rank (rn > 2, rn BETWEEN 3 AND 5; 0 = 1) */
     bool rank_number;     /* OVER: the rank is used above (besides the rank filter) */
     bool interval;        /* JOIN: an interval join of append-only inputs (joinplan.c) */
+    bool temporal;        /* JOIN: an event-time temporal join (FOR SYSTEM_TIME AS OF):
+                             ltime the left time attribute, rtime the versioned table's */
     int ltime, rtime;     /* ... its time attributes: a column of each input */
     int64_t lower_ns;     /* ... lower_ns <= left time - right time <= upper_ns */
     int64_t upper_ns;
