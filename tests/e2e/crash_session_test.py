@@ -38,10 +38,12 @@ events (per key, events sorted by time, split where two are more than 2 s
 apart; a session is [first, last + 2 s)): each (k, window_start) exactly
 once, with its window_end, count, sum, min, max and exactly its ids; nothing
 else. --group-window runs the same aggregation in Flink's group-window form
-(GROUP BY k, SESSION(ts, gap) with SESSION_START / SESSION_END).
+(GROUP BY k, SESSION(ts, gap) with SESSION_START / SESSION_END). --rows runs
+the SESSION TVF on its own (no aggregation): every event must be committed
+exactly once, with its session's window_start and window_end.
 
 Usage: crash_session_test.py --sluice PATH [--kills 20] [--files 80]
-                             [--parallelism N] [--group-window] [--seed S]
+                             [--parallelism N] [--group-window | --rows] [--seed S]
 """
 import argparse
 import collections
@@ -81,6 +83,13 @@ SELECT k, window_start, window_end, COUNT(*), SUM(v), MIN(v), MAX(v),
   LISTAGG(CAST(id AS STRING), ' ')
 FROM TABLE(SESSION(TABLE ev PARTITION BY k, DESCRIPTOR(ts), INTERVAL '2' SECOND))
 GROUP BY k, window_start, window_end;
+"""
+
+ROWS = """CREATE TABLE IF NOT EXISTS session_rows (id BIGINT, k BIGINT, window_start TIMESTAMP(3),
+  window_end TIMESTAMP(3))
+  WITH ('connector' = 'filesystem', 'path' = '{out}', 'format' = 'json');
+INSERT INTO session_rows SELECT id, k, window_start, window_end
+FROM TABLE(SESSION(TABLE ev PARTITION BY k, DESCRIPTOR(ts), INTERVAL '2' SECOND));
 """
 
 GROUP_WINDOW = """INSERT INTO sessions
@@ -187,6 +196,28 @@ def session_of(rs):
             sorted(r[0] for r in rs))
 
 
+def check_rows(rows_out, sessions):
+    """--rows: each event exactly once, with its session's bounds."""
+    exp = {}
+    for (k, ws), (we, _, _, _, _, ids) in sessions.items():
+        for i in ids:
+            exp[i] = (k, ws, we)
+    problems = []
+    seen = collections.Counter()
+    for r in rows_out:
+        seen[r["id"]] += 1
+        got = (r["k"], r["window_start"], r["window_end"])
+        if exp.get(r["id"]) != got:
+            problems.append("event %r: expected %r, got %r" % (r["id"], exp.get(r["id"]), got))
+    for i, n in seen.items():
+        if n > 1:
+            problems.append("event %r committed %d times" % (i, n))
+    missing = sorted(set(exp) - set(seen))
+    if missing:
+        problems.append("%d events missing, e.g. %r" % (len(missing), missing[:10]))
+    return problems
+
+
 def check(rows_out, sessions):
     problems = []
     seen = collections.Counter()
@@ -234,6 +265,7 @@ def main():
     ap.add_argument("--files", type=int, default=80)
     ap.add_argument("--parallelism", type=int, default=1)
     ap.add_argument("--group-window", action="store_true")
+    ap.add_argument("--rows", action="store_true")
     ap.add_argument("--seed", type=int, default=None)
     a = ap.parse_args()
     seed = a.seed if a.seed is not None else random.randrange(1 << 30)
@@ -244,9 +276,9 @@ def main():
     job = os.path.join(work, "job.sql")
     with open(job, "w", encoding="utf-8") as f:
         f.write(JOB.format(src=src, out=out, parallelism=a.parallelism))
-        f.write(GROUP_WINDOW if a.group_window else TVF)
-    print("%s: seed %d, parallelism %d, %s, work dir %s" %
-          (NAME, seed, a.parallelism, "group window" if a.group_window else "TVF", work))
+        f.write(ROWS.format(out=out) if a.rows else GROUP_WINDOW if a.group_window else TVF)
+    form = "TVF rows" if a.rows else "group window" if a.group_window else "TVF"
+    print("%s: seed %d, parallelism %d, %s, work dir %s" % (NAME, seed, a.parallelism, form, work))
     per_reader = collections.Counter(sluice_e2e.subtask_of(file_name(i), a.parallelism)
                                      for i in range(a.files))
     if len(per_reader) < a.parallelism or min(per_reader.values()) < 3:
@@ -312,8 +344,9 @@ def main():
     p = run.start()
     before = sealed_checkpoints(run.job_dir)
     stop_at = time.monotonic() + 120
+    want = n_rows if a.rows else len(sessions)
     while time.monotonic() < stop_at:
-        if (len(sluice_e2e.committed_rows(out)) >= len(sessions) and
+        if (len(sluice_e2e.committed_rows(out)) >= want and
                 sealed_checkpoints(run.job_dir) - before):
             break
         time.sleep(0.1)
@@ -329,7 +362,7 @@ def main():
               (NAME, p.returncode, err.decode("utf-8", "replace")))
         return 1
     got = sluice_e2e.committed_rows(out)
-    problems = check(got, sessions)
+    problems = check_rows(got, sessions) if a.rows else check(got, sessions)
     why = sluice_e2e.check_parallelism(out, a.parallelism)
     if why:
         problems.append(why)

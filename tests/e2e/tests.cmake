@@ -91,4 +91,10 @@ endforeach()
 add_test(NAME e2e.crash_session.group.p2
   COMMAND ${Python3_EXECUTABLE} ${SL_E2E}/crash_session_test.py
           --sluice $<TARGET_FILE:sluice> --kills 20 --group-window --parallelism 2)
-set_tests_properties(e2e.crash_session.group.p2 PROPERTIES TIMEOUT 900 LABELS e2e)
+# .rows: the SESSION TVF on its own; every event committed exactly once with
+# its session's bounds.
+add_test(NAME e2e.crash_session.rows.p2
+  COMMAND ${Python3_EXECUTABLE} ${SL_E2E}/crash_session_test.py
+          --sluice $<TARGET_FILE:sluice> --kills 20 --rows --parallelism 2)
+set_tests_properties(e2e.crash_session.group.p2 e2e.crash_session.rows.p2
+  PROPERTIES TIMEOUT 900 LABELS e2e)
