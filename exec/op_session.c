@@ -33,8 +33,14 @@
 ** u64 length + the inner aggregation's snapshot, and sl_checksum of all
 ** before. Restore checks lengths, order and the checksum (XX001).
 **
-** Main routines: sl_session_agg_new and its process / watermark /
-** snapshot / restore callbacks.
+** Without an aggregation (sl_session_tvf_new, Flink's SESSION window TVF
+** on its own) the same operator runs the TVF step itself (op_window.c) and
+** buffers its rows; when a session closes its rows are emitted as they
+** are, in arrival order, with the session's window_start / window_end /
+** window_time, and the inner aggregation's snapshot is empty.
+**
+** Main routines: sl_session_agg_new, sl_session_tvf_new and their process /
+** watermark / snapshot / restore callbacks.
 */
 #include "sl_exec.h"
 
@@ -65,6 +71,7 @@ typedef struct sl__session {
     int *pk;             /* their input columns */
     int start_col, end_col, time_col; /* input columns of window_start / _end / _time (-1) */
     sl_operator *inner;  /* the window aggregation the sessions are replayed into */
+    sl_operator *tvf;    /* or (no aggregation): the TVF step whose rows are buffered */
     sl__skey *keys;      /* partition keys in first-seen order */
     int nkeys, capkeys;  /* used / allocated */
     int nempty;          /* keys without open sessions */
@@ -238,11 +245,9 @@ static void sl__add(sl__session *s, sl__skey *e, const sl_chunk *in, int r, int6
         s->min_end = m->end;
 }
 
-static int sl__session_process(sl_operator *op, const sl_chunk *in, const sl_emit *out,
-                               sl_error *err)
+/* Buffer the rows of in (each with its own window) into their sessions. */
+static int sl__session_add_rows(sl__session *s, const sl_chunk *in, sl_error *err)
 {
-    (void)out;
-    sl__session *s = op->impl;
     SL_ALWAYS(in->ncols == s->in_ncols);
     const sl_vector *sv = &in->cols[s->start_col], *ev = &in->cols[s->end_col];
     for (int r = 0; r < in->nrows; r++) {
@@ -256,6 +261,22 @@ static int sl__session_process(sl_operator *op, const sl_chunk *in, const sl_emi
         sl__add(s, &s->keys[k], in, r, sv->v.i64[r], ev->v.i64[r]);
     }
     return 0;
+}
+
+static int sl__session_tvf_rows(void *ctx, sl_chunk *rows, sl_error *err)
+{
+    return sl__session_add_rows(ctx, rows, err);
+}
+
+static int sl__session_process(sl_operator *op, const sl_chunk *in, const sl_emit *out,
+                               sl_error *err)
+{
+    (void)out;
+    sl__session *s = op->impl;
+    if (!s->tvf)
+        return sl__session_add_rows(s, in, err);
+    const sl_emit buffer = {sl__session_tvf_rows, s};
+    return s->tvf->ops->process(s->tvf, in, &buffer, err);
 }
 
 typedef struct sl__fire {
@@ -281,7 +302,8 @@ static int sl__flush(sl_operator *op, const sl_emit *out, sl_error *err)
         return 0;
     if (sl_op_cancelled(op))
         return sl_op_cancel_error(err);
-    int rc = s->inner->ops->process(s->inner, s->replay, out, err);
+    int rc = s->inner ? s->inner->ops->process(s->inner, s->replay, out, err)
+                      : out->fn(out->ctx, s->replay, err);
     sl_chunk_reset(s->replay);
     return rc;
 }
@@ -289,7 +311,8 @@ static int sl__flush(sl_operator *op, const sl_emit *out, sl_error *err)
 static int sl__session_watermark(sl_operator *op, int64_t wm, const sl_emit *out, sl_error *err)
 {
     sl__session *s = op->impl;
-    s->inner->cancel = op->cancel;
+    if (s->inner)
+        s->inner->cancel = op->cancel;
     if (wm > s->wm)
         s->wm = wm;
     if (s->min_end > s->wm)
@@ -333,7 +356,7 @@ static int sl__session_watermark(sl_operator *op, int64_t wm, const sl_emit *out
     }
     if (rc == 0)
         rc = sl__flush(op, out, err);
-    if (rc == 0)
+    if (rc == 0 && s->inner)
         rc = s->inner->ops->watermark(s->inner, s->wm, out, err);
     /* forget the fired sessions (state stays consistent even after an error) */
     for (int k = 0; k < s->nkeys; k++) {
@@ -393,7 +416,7 @@ static int sl__session_snapshot(sl_operator *op, sl_strbuf *state, sl_error *err
         }
     }
     sl_strbuf inner = SL_STRBUF_INIT;
-    if (s->inner->ops->snapshot(s->inner, &inner, err) != 0) {
+    if (s->inner && s->inner->ops->snapshot(s->inner, &inner, err) != 0) {
         sl_strbuf_free(&inner);
         return -1;
     }
@@ -494,15 +517,17 @@ static int sl__session_restore(sl_operator *op, const char *state, size_t len, s
     sl_chunk_free(probe);
     uint64_t ilen = 0;
     ok = ok && sl_get_u64(&rd, &ilen) && ilen == rd.n - rd.off;
-    if (!ok)
+    if (!ok || (!s->inner && ilen))
         return sl__corrupt(s, err);
+    if (!s->inner)
+        return 0;
     return s->inner->ops->restore(s->inner, (const char *)rd.p + rd.off, (size_t)ilen, err);
 }
 
 static int64_t sl__session_late_rows(sl_operator *op)
 {
     sl__session *s = op->impl;
-    return s->late + s->inner->ops->late_rows(s->inner);
+    return s->late + (s->inner ? s->inner->ops->late_rows(s->inner) : 0);
 }
 
 static void sl__session_free(sl_operator *op)
@@ -514,6 +539,8 @@ static void sl__session_free(sl_operator *op)
         sl__sess_free_all(s);
         if (s->inner)
             s->inner->ops->free(s->inner);
+        if (s->tvf)
+            s->tvf->ops->free(s->tvf);
         sl_free(s->in_types);
         sl_free(s->pk);
         sl_strbuf_free(&s->kbuf);
@@ -570,6 +597,44 @@ int sl_session_agg_new(const sl_session_agg_spec *spec, sl_operator **out, sl_er
     op->impl = s;
     op->out_ncols = inner->out_ncols;
     op->out_types = inner->out_types;
+    *out = op;
+    return 0;
+}
+
+int sl_session_tvf_new(const sl_session_tvf_spec *spec, sl_operator **out, sl_error *err)
+{
+    *out = NULL;
+    if (spec->tvf.window_fn != SL_WIN_SESSION)
+        return sl_error_set(err, SL_ERR_INTERNAL, -1, "a session window TVF needs SESSION");
+    sl_operator *tvf = NULL;
+    if (sl_window_tvf_new(&spec->tvf, &tvf, err) != 0)
+        return -1;
+    sl__session *s = sl_calloc(1, sizeof *s);
+    s->tvf = tvf;
+    s->in_ncols = tvf->out_ncols; /* the rows buffered: the TVF's */
+    s->in_types = sl_calloc((size_t)s->in_ncols + 1, sizeof(sl_type));
+    for (int c = 0; c < s->in_ncols; c++)
+        s->in_types[c] = tvf->out_types[c];
+    s->start_col = spec->tvf.in_ncols;
+    s->end_col = spec->tvf.in_ncols + 1;
+    s->time_col = spec->tvf.in_ncols + 2;
+    s->pk = sl_calloc((size_t)spec->nkeys + 1, sizeof(int));
+    sl_type *kt = sl_calloc((size_t)spec->nkeys + 1, sizeof(sl_type));
+    for (int k = 0; k < spec->nkeys; k++) {
+        SL_ALWAYS(spec->keys[k] >= 0 && spec->keys[k] < spec->tvf.in_ncols);
+        kt[s->npk] = spec->tvf.in_types[spec->keys[k]];
+        s->pk[s->npk++] = spec->keys[k];
+    }
+    s->keyrow = sl_chunk_new(s->npk, kt, 1);
+    sl_free(kt);
+    s->replay = sl_chunk_new(s->in_ncols, s->in_types, SL_CHUNK_ROWS);
+    s->wm = INT64_MIN;
+    s->min_end = INT64_MAX;
+    sl_operator *op = sl_calloc(1, sizeof *op);
+    op->ops = &sl__session_ops;
+    op->impl = s;
+    op->out_ncols = s->in_ncols;
+    op->out_types = s->in_types;
     *out = op;
     return 0;
 }

@@ -718,6 +718,18 @@ typedef struct sl_window_tvf_spec {
 } sl_window_tvf_spec;
 int sl_window_tvf_new(const sl_window_tvf_spec *spec, sl_operator **out, sl_error *err);
 
+/* The SESSION window TVF without an aggregation (exec/op_session.c): the
+** input rows plus window_start, window_end and window_time (= end - 1 ms),
+** each row emitted once (+I) when the watermark reaches its session's end,
+** with that session's bounds; sessions per the key columns, merged and
+** late rows dropped as for sl_session_agg_spec. Input is append-only. */
+typedef struct sl_session_tvf_spec {
+    sl_window_tvf_spec tvf;    /* the TVF (window_fn SL_WIN_SESSION, size_ms = gap) */
+    int nkeys;                 /* PARTITION BY columns */
+    const int *keys;           /* their input columns */
+} sl_session_tvf_spec;
+int sl_session_tvf_new(const sl_session_tvf_spec *spec, sl_operator **out, sl_error *err);
+
 /* Deduplication (ROW_NUMBER() OVER (PARTITION BY keys ORDER BY time) = 1),
 ** as Flink 2.2: keep_first emits each key's row with the earliest time
 ** among the rows not behind the watermark, once, as +I when the watermark

@@ -301,14 +301,16 @@ static bool sl__is_window_agg(const sl_lp *agg)
     return sl_lp_agg_window(agg, keys) != NULL;
 }
 
-/* A window aggregation over SESSION: its other keys must be the SESSION's
-** partition columns (the operator keeps sessions per those keys). */
-static int sl__check_session_agg(sl_lp *agg, sl_error *err)
+/* A window aggregation over SESSION whose other keys are the SESSION's
+** partition columns merges the sessions itself (the operator keeps them
+** per those keys); with other keys it is, as in Flink, a group aggregation
+** (updating) over the SESSION TVF's rows. */
+static void sl__check_session_agg(sl_lp *agg)
 {
     int wk[3];
     sl_lp *win = (sl_lp *)sl_lp_agg_window(agg, wk);
     if (!win || win->window_fn != SL_WIN_SESSION)
-        return 0;
+        return;
     int matched = 0;
     bool ok = true;
     for (int k = 0; k < agg->nkeys && ok; k++) {
@@ -332,35 +334,10 @@ static int sl__check_session_agg(sl_lp *agg, sl_error *err)
         }
         matched += ok;
     }
-    if (ok && matched == win->nkeys) {
+    if (ok && matched == win->nkeys)
         win->merged = true;
-        return 0;
-    }
-    sl_error_set(err, SL_ERR_NOT_SUPPORTED, agg->pos,
-                 "a window aggregation over SESSION must group by exactly the SESSION's "
-                 "PARTITION BY columns besides window_start and window_end");
-    sl_error_hint(err, "Use SESSION(TABLE t PARTITION BY k, ...) with GROUP BY window_start, "
-                       "window_end, k.");
-    return -1;
-}
-
-/* A SESSION window TVF no session window aggregation merges: its rows
-** would carry their own windows, not the sessions'. */
-static int sl__check_sessions_merged(const sl_lp *lp, sl_error *err)
-{
-    if (!lp)
-        return 0;
-    if (lp->kind == SL_LP_WINDOW && lp->window_fn == SL_WIN_SESSION && !lp->merged) {
-        sl_error_set(err, SL_ERR_NOT_SUPPORTED, lp->pos,
-                     "a SESSION window table function is supported only under a window "
-                     "aggregation");
-        sl_error_hint(err, "GROUP BY window_start, window_end and the SESSION's PARTITION BY "
-                           "columns.");
-        return -1;
-    }
-    if (sl__check_sessions_merged(lp->input, err) != 0)
-        return -1;
-    return sl__check_sessions_merged(lp->right, err);
+    else
+        agg->window_agg = false;
 }
 
 /* Error: what (an operator of lp) cannot consume the updates in_cause makes. */
@@ -420,8 +397,8 @@ static int sl__analyze(sl_lp *lp, sl_error *err)
         break;
     case SL_LP_AGGREGATE:
         lp->window_agg = in == SL_CL_INSERT && sl__is_window_agg(lp);
-        if (lp->window_agg && sl__check_session_agg(lp, err) != 0)
-            return -1;
+        if (lp->window_agg)
+            sl__check_session_agg(lp);
         if (lp->window_agg) {
             lp->changelog = SL_CL_INSERT;
         } else {
@@ -556,7 +533,5 @@ int sl_lp_analyze(sl_lp *lp, sl_error *err)
     sl_lp_plan_joins(lp);
     sl__mark_ranks(lp);
     sl__mark_rank_use(lp, NULL);
-    if (sl__analyze(lp, err) != 0)
-        return -1;
-    return sl__check_sessions_merged(lp, err);
+    return sl__analyze(lp, err);
 }

@@ -122,6 +122,11 @@ static int sl__mk_session_agg(const void *a, sl_operator **o, sl_error *e)
     return sl_session_agg_new(a, o, e);
 }
 
+static int sl__mk_session_tvf(const void *a, sl_operator **o, sl_error *e)
+{
+    return sl_session_tvf_new(a, o, e);
+}
+
 static int sl__mk_group_agg(const void *a, sl_operator **o, sl_error *e)
 {
     return sl_group_agg_new(a, o, e);
@@ -220,6 +225,14 @@ static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_
         w->offset_ms = n->offset_ms;
         st->create = sl__mk_window_tvf;
         st->arg = w;
+        if (n->window_fn == SL_WIN_SESSION && !n->merged) { /* the TVF on its own */
+            sl_session_tvf_spec *s = sl__own(p, sl_calloc(1, sizeof *s));
+            s->tvf = *w;
+            s->nkeys = n->nkeys;
+            s->keys = n->keys;
+            st->create = sl__mk_session_tvf;
+            st->arg = s;
+        }
         return 0;
     }
     case SL_LP_AGGREGATE:
@@ -441,7 +454,8 @@ static void sl__length_spec(sl_physical *p, sl_length_enforcer mode, const sl_ty
 
 static bool sl__stateful(const sl_lp *n)
 {
-    return n->kind == SL_LP_AGGREGATE || n->kind == SL_LP_OVER || n->kind == SL_LP_NORMALIZE;
+    return n->kind == SL_LP_AGGREGATE || n->kind == SL_LP_OVER || n->kind == SL_LP_NORMALIZE ||
+           (n->kind == SL_LP_WINDOW && n->window_fn == SL_WIN_SESSION && !n->merged);
 }
 
 /* Steps for nodes[0..n-1] (bottom-up, over the output of `below`)

@@ -86,3 +86,24 @@ foreach(p 1 2)
             --sluice $<TARGET_FILE:sluice> --kills 20 --parallelism ${p})
   set_tests_properties(e2e.crash_topn.p${p} PROPERTIES TIMEOUT 900 LABELS e2e)
 endforeach()
+# monitored directory of per-key bursts (some open across many kills, some
+# merged by a bridging event that arrives after both sessions formed) ->
+# SESSION window aggregation -> filesystem, 20+ SIGKILLs; every session this
+# script computes committed exactly once with exact values, nothing else.
+# .group: the same in Flink's group-window form (GROUP BY k, SESSION(ts, gap)).
+foreach(p 1 2)
+  add_test(NAME e2e.crash_session.p${p}
+    COMMAND ${Python3_EXECUTABLE} ${SL_E2E}/crash_session_test.py
+            --sluice $<TARGET_FILE:sluice> --kills 20 --parallelism ${p})
+  set_tests_properties(e2e.crash_session.p${p} PROPERTIES TIMEOUT 900 LABELS e2e)
+endforeach()
+add_test(NAME e2e.crash_session.group.p2
+  COMMAND ${Python3_EXECUTABLE} ${SL_E2E}/crash_session_test.py
+          --sluice $<TARGET_FILE:sluice> --kills 20 --group-window --parallelism 2)
+# .rows: the SESSION TVF on its own; every event committed exactly once with
+# its session's bounds.
+add_test(NAME e2e.crash_session.rows.p2
+  COMMAND ${Python3_EXECUTABLE} ${SL_E2E}/crash_session_test.py
+          --sluice $<TARGET_FILE:sluice> --kills 20 --rows --parallelism 2)
+set_tests_properties(e2e.crash_session.group.p2 e2e.crash_session.rows.p2
+  PROPERTIES TIMEOUT 900 LABELS e2e)

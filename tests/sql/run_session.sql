@@ -1,7 +1,8 @@
 -- SESSION windows (Flink SQL 2.2's SESSION window TVF with a window
 -- aggregation) over tests/sql/data/sessions.csv: keys a..e, a 3-second gap.
 -- Every result below was checked against Flink SQL 2.2 on the same file
--- (parallelism 1): identical rows and order.
+-- (parallelism 1): identical rows and order (updating results: the same
+-- final rows).
 SET 'parallelism.default' = '1';
 CREATE TABLE s (k STRING, v INT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '10' SECOND)
   WITH ('connector' = 'filesystem', 'path' = '@SQLDATA@/sessions.csv', 'format' = 'csv');
@@ -43,13 +44,37 @@ SELECT COUNT(*) AS sessions, SUM(n) AS n, MIN(ws) AS first_start, MAX(we) AS las
 EXPLAIN SELECT k, window_start, COUNT(*) AS n
 FROM TABLE(SESSION(TABLE s PARTITION BY k, DESCRIPTOR(ts), INTERVAL '3' SECOND))
 GROUP BY k, window_start, window_end;
--- Not yet: Flink runs a SESSION TVF without aggregation (each row with its
--- session's bounds) and a grouping other than the partition keys (a group
--- aggregation over that); Sluice refuses both.
+-- The SESSION TVF on its own: each row once, with its session's bounds, when
+-- the session closes (sessions in order of their end, a session's rows in
+-- arrival order); a filter above it sees the sessions of all rows.
 SELECT * FROM TABLE(SESSION(TABLE s PARTITION BY k, DESCRIPTOR(ts), INTERVAL '3' SECOND));
+SELECT * FROM TABLE(SESSION(TABLE s, DESCRIPTOR(ts), INTERVAL '2' SECOND));
+SELECT k, v, window_start, window_end
+FROM TABLE(SESSION(TABLE s PARTITION BY k, DESCRIPTOR(ts), INTERVAL '3' SECOND)) WHERE v > 3;
+SELECT window_start, window_end, k, ts, window_time
+FROM TABLE(SESSION(TABLE s PARTITION BY k, DESCRIPTOR(ts), INTERVAL '3' SECOND)) WHERE k = 'c';
+EXPLAIN SELECT * FROM TABLE(SESSION(TABLE s PARTITION BY k, DESCRIPTOR(ts), INTERVAL '3' SECOND));
+-- Grouped by other keys than the PARTITION BY columns: as in Flink, a group
+-- aggregation (updating; Flink emits +I/-U/+U per row, the final rows are
+-- these) over the TVF's rows, which carry their session's bounds.
 SELECT window_start, window_end, COUNT(*) AS n
 FROM TABLE(SESSION(TABLE s PARTITION BY k, DESCRIPTOR(ts), INTERVAL '3' SECOND))
 GROUP BY window_start, window_end;
+SELECT k, window_start, window_end, COUNT(*) AS n
+FROM TABLE(SESSION(TABLE s, DESCRIPTOR(ts), INTERVAL '2' SECOND))
+GROUP BY k, window_start, window_end;
+EXPLAIN SELECT k, window_start, window_end, COUNT(*) AS n
+FROM TABLE(SESSION(TABLE s, DESCRIPTOR(ts), INTERVAL '2' SECOND))
+GROUP BY k, window_start, window_end;
+-- Into a file at parallelism 2: the TVF's rows by a hash exchange on k.
+SET 'parallelism.default' = '2';
+CREATE TABLE sess_rows (k STRING, v INT, ws TIMESTAMP(3), we TIMESTAMP(3))
+  WITH ('connector' = 'filesystem', 'path' = '@TMP@/sess_rows', 'format' = 'csv');
+INSERT INTO sess_rows SELECT k, v, window_start, window_end
+FROM TABLE(SESSION(TABLE s PARTITION BY k, DESCRIPTOR(ts), INTERVAL '3' SECOND));
+SET 'parallelism.default' = '1';
+SELECT COUNT(*) AS n, COUNT(DISTINCT CONCAT(k, CAST(ws AS STRING), CAST(we AS STRING))) AS sessions,
+       SUM(v) AS total, MIN(ws) AS first_start, MAX(we) AS last_end FROM sess_rows;
 -- Errors.
 SELECT window_start, COUNT(*) FROM TABLE(SESSION(TABLE s, DESCRIPTOR(ts))) GROUP BY window_start, window_end;
 SELECT window_start, COUNT(*) FROM TABLE(SESSION(TABLE s, DESCRIPTOR(ts), INTERVAL '1' SECOND, INTERVAL '1' SECOND)) GROUP BY window_start, window_end;

@@ -4,6 +4,8 @@
 ** sessions bridges them), firing order (by session end), late rows, and
 ** snapshot -> restore mid-stream giving the same further output as an
 ** uninterrupted run, against a reference of the sessions computed here.
+** The same for the SESSION TVF on its own (sl_session_tvf_new): each row
+** emitted once with its session's bounds, and snapshot -> restore.
 */
 #include "sl_exec.h"
 #include "sl_bind.h"
@@ -17,11 +19,38 @@
 
 /* input: k STRING, v BIGINT, ts TIMESTAMP(3), window_start, window_end */
 static sl_type in_types[5];
+static int64_t gap_ms = 3000; /* the TVF's gap (tvf_mode) */
 static sl_agg_call calls[2];
 static const int keys[3] = {0, 3, 4};
 
+static bool tvf_mode; /* sl_session_tvf_new over (k, v, ts) instead */
+
+static sl_operator *make_tvf(void)
+{
+    in_types[0] = sl_type_make_p(SL_TYPE_VARCHAR, 20, 0);
+    in_types[1] = sl_type_make(SL_TYPE_BIGINT);
+    in_types[2] = sl_type_make_p(SL_TYPE_TIMESTAMP, 3, 0);
+    static const int pk[1] = {0};
+    sl_session_tvf_spec s;
+    memset(&s, 0, sizeof s);
+    s.tvf.in_ncols = 3;
+    s.tvf.in_types = in_types;
+    s.tvf.time_col = 2;
+    s.tvf.window_fn = SL_WIN_SESSION;
+    s.tvf.size_ms = gap_ms;
+    s.nkeys = 1;
+    s.keys = pk;
+    sl_operator *op = NULL;
+    sl_error err = SL_ERROR_INIT;
+    REQUIRE(sl_session_tvf_new(&s, &op, &err) == 0);
+    REQUIRE(op->out_ncols == 6);
+    return op;
+}
+
 static sl_operator *make_op(void)
 {
+    if (tvf_mode)
+        return make_tvf();
     in_types[0] = sl_type_make_p(SL_TYPE_VARCHAR, 20, 0);
     in_types[1] = sl_type_make(SL_TYPE_BIGINT);
     for (int i = 2; i < 5; i++)
@@ -57,6 +86,18 @@ static int collect(void *ctx, sl_chunk *c, sl_error *err)
 {
     (void)err;
     sl_strbuf *sb = ctx;
+    if (tvf_mode) { /* "k v start end" per row; window_time = end - 1 ms */
+        REQUIRE(c->ncols == 6);
+        for (int r = 0; r < c->nrows; r++) {
+            CHECK(c->kinds[r] == SL_ROW_INSERT);
+            CHECK(c->cols[5].v.i64[r] == c->cols[4].v.i64[r] - 1000000);
+            sl_strbuf_appendf(sb, "%.*s %lld %lld %lld\n", (int)c->cols[0].v.str[r].len,
+                              c->cols[0].v.str[r].ptr, (long long)c->cols[1].v.i64[r],
+                              (long long)(c->cols[3].v.i64[r] / 1000000),
+                              (long long)(c->cols[4].v.i64[r] / 1000000));
+        }
+        return 0;
+    }
     REQUIRE(c->ncols == 5);
     for (int r = 0; r < c->nrows; r++) {
         CHECK(c->kinds[r] == SL_ROW_INSERT);
@@ -69,14 +110,16 @@ static int collect(void *ctx, sl_chunk *c, sl_error *err)
 }
 
 /* One row: key k, value v, time t_ms, gap gap_ms (the TVF's own window). */
-static void add_row(sl_chunk *c, const char *k, int64_t v, int64_t t_ms, int64_t gap_ms)
+static void add_row(sl_chunk *c, const char *k, int64_t v, int64_t t_ms, int64_t gap)
 {
     int r = sl_chunk_append_row(c, SL_ROW_INSERT);
     sl_chunk_set_str(c, 0, r, k, strlen(k));
     sl_chunk_set_i64(c, 1, r, v);
     sl_chunk_set_i64(c, 2, r, t_ms * 1000000);
+    if (tvf_mode) /* the operator computes the window */
+        return;
     sl_chunk_set_i64(c, 3, r, t_ms * 1000000);
-    sl_chunk_set_i64(c, 4, r, (t_ms + gap_ms) * 1000000);
+    sl_chunk_set_i64(c, 4, r, (t_ms + gap) * 1000000);
 }
 
 static void t_merge(void)
@@ -126,7 +169,7 @@ static void run_stream(int cut, sl_strbuf *out, int64_t *late)
     sl_operator *op = make_op();
     sl_emit em = {collect, out};
     sl_error err = SL_ERROR_INIT;
-    sl_chunk *c = sl_chunk_new(5, in_types, SL_CHUNK_ROWS);
+    sl_chunk *c = sl_chunk_new(tvf_mode ? 3 : 5, in_types, SL_CHUNK_ROWS);
     rng = 0x2545F4914F6CDD1DULL;
     int64_t now = 0, maxt = 0;
     for (int ch = 0; ch < 40; ch++) {
@@ -183,4 +226,49 @@ static void t_snapshot_restore(void)
     sl_strbuf_free(&whole);
 }
 
-SL_TESTS(t_merge, t_snapshot_restore)
+/* The TVF on its own: the rows of t_merge, each with its session's bounds
+** (rows in arrival order, sessions by end); late rows dropped. */
+static void t_tvf(void)
+{
+    tvf_mode = true;
+    gap_ms = 3000;
+    sl_operator *op = make_op();
+    sl_strbuf out = SL_STRBUF_INIT;
+    sl_emit em = {collect, &out};
+    sl_error err = SL_ERROR_INIT;
+    sl_chunk *c = sl_chunk_new(3, in_types, SL_CHUNK_ROWS);
+    add_row(c, "a", 1, 0, 0);
+    add_row(c, "a", 3, 2000, 0);
+    add_row(c, "a", 5, 5000, 0);
+    add_row(c, "b", 2, 1000, 0);
+    add_row(c, "b", 4, 7000, 0);
+    add_row(c, "b", 6, 4000, 0);
+    add_row(c, "a", 8, 9000, 0);
+    REQUIRE(op->ops->process(op, c, &em, &err) == 0);
+    REQUIRE(op->ops->watermark(op, 8 * SEC, &em, &err) == 0);
+    CHECK_STR(sl_strbuf_cstr(&out), "a 1 0 8000\na 3 0 8000\na 5 0 8000\n");
+    sl_chunk_reset(c);
+    add_row(c, "c", 9, 1000, 0);
+    add_row(c, "a", 10, 4000, 0);
+    add_row(c, "a", 11, 6000, 0);
+    REQUIRE(op->ops->process(op, c, &em, &err) == 0);
+    CHECK_INT(op->ops->late_rows(op), 2);
+    REQUIRE(op->ops->watermark(op, INT64_MAX, &em, &err) == 0);
+    CHECK_STR(sl_strbuf_cstr(&out), "a 1 0 8000\na 3 0 8000\na 5 0 8000\n"
+                                    "b 2 1000 10000\nb 4 1000 10000\nb 6 1000 10000\n"
+                                    "a 8 6000 12000\na 11 6000 12000\n");
+    sl_chunk_free(c);
+    sl_strbuf_free(&out);
+    op->ops->free(op);
+    tvf_mode = false;
+}
+
+static void t_tvf_snapshot_restore(void)
+{
+    tvf_mode = true;
+    gap_ms = 1500;
+    t_snapshot_restore();
+    tvf_mode = false;
+}
+
+SL_TESTS(t_merge, t_snapshot_restore, t_tvf, t_tvf_snapshot_restore)
