@@ -72,6 +72,7 @@ void sl_window_spec_free(sl_window_spec *w)
         return;
     sl_list_free(w->partition_by, sl_expr_free_v);
     sl_list_free(w->order_by, ast_order_item_free_v);
+    sl_expr_free(w->preceding);
     sl_free(w);
 }
 
@@ -204,6 +205,7 @@ static sl_window_spec *ast_window_spec_dup(const sl_window_spec *w)
     *r = *w;
     r->partition_by = ast_list_dup(w->partition_by, ast_expr_dup_v);
     r->order_by = ast_list_dup(w->order_by, ast_order_item_dup_v);
+    r->preceding = sl_expr_dup(w->preceding);
     return r;
 }
 
@@ -374,7 +376,9 @@ static bool ast_window_spec_equal(const sl_window_spec *a, const sl_window_spec 
     if (!a || !b)
         return a == b;
     return ast_list_equal(a->partition_by, b->partition_by, ast_expr_equal_v) &&
-           ast_list_equal(a->order_by, b->order_by, ast_order_item_equal_v);
+           ast_list_equal(a->order_by, b->order_by, ast_order_item_equal_v) &&
+           a->frame == b->frame && a->current_row == b->current_row &&
+           sl_expr_equal(a->preceding, b->preceding);
 }
 
 /* Structural equality of expressions, ignoring positions; two NULLs are equal. */

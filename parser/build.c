@@ -614,7 +614,9 @@ sl_expr *sl__cast(sl__parse *p, sl__tok kw, sl_expr *x, sl__ty ty, bool try_cast
 
 static int sl__dwindow(const sl__parse *p, const sl_window_spec *w)
 {
-    return w ? sl__max(sl__dlist(p, w->partition_by), sl__dorder(p, w->order_by)) : 0;
+    return w ? sl__max(sl__max(sl__dlist(p, w->partition_by), sl__dorder(p, w->order_by)),
+                       sl__dget(p, w->preceding))
+             : 0;
 }
 
 sl_expr *sl__func(sl__parse *p, sl__tok name, sl_list *args, bool distinct, bool star,
@@ -642,11 +644,32 @@ sl_expr *sl__substring(sl__parse *p, sl__tok name, sl_expr *s, sl_expr *from, sl
     return sl__func(p, name, args, false, false, NULL);
 }
 
-sl_window_spec *sl__window_spec(sl__parse *p, sl_list *partition, sl_list *order)
+sl_window_spec *sl__window_spec(sl__parse *p, sl_list *partition, sl_list *order,
+                                sl_window_spec *frame)
 {
-    sl_window_spec *w = sl_calloc(1, sizeof(*w));
+    sl_window_spec *w = frame ? frame : sl_calloc(1, sizeof(*w));
+    if (!frame)
+        w->frame_pos = -1;
     w->partition_by = partition;
     w->order_by = order;
+    return w;
+}
+
+sl_window_spec *sl__window_frame(sl__parse *p, sl__tok kw, bool range, sl_window_spec *start)
+{
+    (void)p;
+    start->frame = range ? SL_FRAME_RANGE : SL_FRAME_ROWS;
+    start->frame_pos = kw.pos;
+    return start;
+}
+
+sl_window_spec *sl__frame_start(sl__parse *p, sl_expr *preceding, bool current_row)
+{
+    (void)p;
+    sl_window_spec *w = sl_calloc(1, sizeof(*w));
+    w->preceding = preceding;
+    w->current_row = current_row;
+    w->frame_pos = -1;
     return w;
 }
 

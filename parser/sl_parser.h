@@ -83,7 +83,13 @@ typedef struct sl_order_item {
 typedef struct sl_window_spec {
     sl_list *partition_by; /* of sl_expr*; may be NULL */
     sl_list *order_by;     /* of sl_order_item*; may be NULL */
+    int frame;             /* SL_FRAME_NONE / ROWS / RANGE: the frame clause */
+    sl_expr *preceding;    /* its start, n or INTERVAL ... PRECEDING; NULL = UNBOUNDED
+                              PRECEDING (or CURRENT ROW when current_row) */
+    bool current_row;      /* the frame starts at CURRENT ROW */
+    int frame_pos;         /* byte offset of ROWS / RANGE, or -1 */
 } sl_window_spec;
+enum { SL_FRAME_NONE, SL_FRAME_ROWS, SL_FRAME_RANGE };
 
 struct sl_expr {
     sl_expr_kind kind;    /* what this node is */
