@@ -392,8 +392,20 @@ qbody(A) ::= qbody(L) UNION(K) ALL qprim(R).
 qprim(A) ::= qsel(A).
 %type qsel {sl_query*}
 %destructor qsel { sl_query_free($$); }
-qsel(A) ::= SELECT(K) distinct(D) selitems(I) from_opt(F) where_opt(W) groupby_opt(G) having_opt(H).
-                                         { A = sl__select(p, K, D, I, F, W, G, H); }
+qsel(A) ::= SELECT(K) distinct(D) selitems(I) from_opt(F) where_opt(W) groupby_opt(G) having_opt(H)
+            window_opt(N).
+    { A = sl__select_windows(p, sl__select(p, K, D, I, F, W, G, H), N); }
+/* WINDOW w AS (...): windows named for OVER w. */
+%type window_opt {sl_list*}
+%destructor window_opt { sl_list_free($$, sl_window_spec_free_v); }
+window_opt(A) ::= .                      { A = NULL; }
+window_opt(A) ::= WINDOW wdefs(L).       { A = L; }
+%type wdefs {sl_list*}
+%destructor wdefs { sl_list_free($$, sl_window_spec_free_v); }
+wdefs(A) ::= nm(N) AS LP partition_opt(P) orderby_opt(O) frame_opt(F) RP.
+                                         { A = sl__window_def(p, NULL, N, sl__window_spec(p, P, O, F)); }
+wdefs(A) ::= wdefs(L) COMMA nm(N) AS LP partition_opt(P) orderby_opt(O) frame_opt(F) RP.
+                                         { A = sl__window_def(p, L, N, sl__window_spec(p, P, O, F)); }
 qprim(A) ::= VALUES(K) rows(R).          { A = sl__values(p, K, R); }
 qprim(A) ::= LP query(Q) RP.            { A = Q; }
 
@@ -632,6 +644,7 @@ expr(A) ::= SUBSTRING(K) LP exprlist(L) RP.
 over(A) ::= .                            { A = NULL; }
 over(A) ::= OVER LP partition_opt(P) orderby_opt(O) frame_opt(F) RP.
                                          { A = sl__window_spec(p, P, O, F); }
+over(A) ::= OVER nm(N).                  { A = sl__window_ref(p, N); }
 /* The frame of an OVER aggregation (Flink: only frames ending at the
 ** current row). */
 %type frame_opt {sl_window_spec*}

@@ -118,7 +118,7 @@ static const sl__kw sl__kws[] = {
     {"VARBINARY", TK_VARBINARY}, {"VARCHAR", TK_VARCHAR}, {"VARYING", TK_VARYING},
     {"VIEW", TK_VIEW},
     {"VIEWS", TK_VIEWS}, {"WATERMARK", TK_WATERMARK}, {"WHEN", TK_WHEN}, {"WHERE", TK_WHERE},
-    {"WITH", TK_WITH}, {"WITHOUT", TK_WITHOUT},
+    {"WINDOW", TK_WINDOW}, {"WITH", TK_WITH}, {"WITHOUT", TK_WITHOUT},
     {"WORK", TK_WORK},
     {"YEAR", TK_YEAR}, {"YEARS", TK_YEARS},
     {"ZONE", TK_ZONE},

@@ -260,8 +260,9 @@ void sl_lp_describe(sl_strbuf *sb, const sl_lp *lp)
             sl_strbuf_appendf(sb, "%s, ", in[i]);
         for (int i = 0; i < lp->naggs; i++) {
             const sl_lp_agg *a = &lp->aggs[i];
-            sl_strbuf_appendf(sb, "%s%s(%s) AS %s", i ? ", " : "", a->fn->name,
-                              a->arg < 0 ? "*" : in[a->arg], lp->cols[lp->input->ncols + i].name);
+            sl_strbuf_appendf(sb, "%s%s(%s%s) AS %s", i ? ", " : "", a->fn->name,
+                              a->distinct ? "DISTINCT " : "", a->arg < 0 ? "*" : in[a->arg],
+                              lp->cols[lp->input->ncols + i].name);
         }
         sl_strbuf_append(sb, "])");
         break;

@@ -4,6 +4,13 @@
 -- Each row is emitted once (+I), with its aggregates, when the watermark
 -- passes its time; per key in time order (ties: arrival order). One task per
 -- operator: rows reach the output in a deterministic order.
+-- Checked against Flink SQL 2.2 (the peer harness /work/shared/peers/flink,
+-- `flinksql` on the same files with the same CREATE TABLEs, parallelism 1, run
+-- 2026-12-02): every SELECT up to the errors (the ROWS, RANGE, default-frame,
+-- ROWS UNBOUNDED / LISTAGG ones, the file sink read back, the late rows) and
+-- the expression argument and COUNT(DISTINCT) ones printed exactly these rows,
+-- all +I, in this order; of the errors Flink refuses the same statements (its
+-- messages quoted at each), except as noted.
 SET 'parallelism.default' = '1';
 CREATE TABLE bids (auction BIGINT, bidder STRING, price INT, bid_time TIMESTAMP(3),
   WATERMARK FOR bid_time AS bid_time - INTERVAL '5' SECOND)
@@ -40,17 +47,27 @@ SELECT auction, bidder, price, bid_time,
   LISTAGG(bidder, '') OVER (PARTITION BY auction ORDER BY bid_time
                             ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS names
 FROM bids;
+-- An argument that is not a column is computed below the OverAggregate (Flink:
+-- the same values); DISTINCT counts each value once.
+SELECT auction, SUM(price + 1) OVER (ORDER BY bid_time) AS s1,
+  COUNT(DISTINCT price) OVER (ORDER BY bid_time) AS dp,
+  COUNT(DISTINCT price / 10) OVER (ORDER BY bid_time) AS d10
+FROM bids;
+-- Named windows: WINDOW w AS (...), OVER w (the same window for every call).
+SELECT auction, price, SUM(price) OVER w AS s, MAX(price) OVER w AS m FROM bids
+WHERE auction < 4
+WINDOW w AS (PARTITION BY auction ORDER BY bid_time ROWS BETWEEN 1 PRECEDING AND CURRENT ROW);
 -- The plan: an OverAggregate after a hash exchange by the partition key, [I].
 EXPLAIN SELECT auction, price,
   SUM(price) OVER (PARTITION BY auction ORDER BY bid_time
                    RANGE BETWEEN INTERVAL '1' HOUR PRECEDING AND CURRENT ROW) AS s
 FROM bids;
 -- Append-only: into a file sink, read back.
-CREATE TABLE running (auction BIGINT, price INT, total BIGINT)
-  WITH ('connector' = 'filesystem', 'path' = '@TMP@/running', 'format' = 'csv');
-INSERT INTO running SELECT auction, price,
+CREATE TABLE running_sums (auction BIGINT, price INT, total BIGINT)
+  WITH ('connector' = 'filesystem', 'path' = '@TMP@/running_sums', 'format' = 'csv');
+INSERT INTO running_sums SELECT auction, price,
   SUM(price) OVER (PARTITION BY auction ORDER BY bid_time ROWS 2 PRECEDING) FROM bids;
-SELECT * FROM running;
+SELECT * FROM running_sums;
 -- Late rows (tests/sql/data/late_bids.csv: 1024 in-order bids of auction 100,
 -- then 11 bids of which 6 are behind the watermark): dropped and counted.
 CREATE TABLE late_bids (auction BIGINT, bidder STRING, price INT, bid_time TIMESTAMP(3),
@@ -58,23 +75,37 @@ CREATE TABLE late_bids (auction BIGINT, bidder STRING, price INT, bid_time TIMES
   WITH ('connector' = 'filesystem', 'path' = '@SQLDATA@/late_bids.csv', 'format' = 'csv');
 SELECT * FROM (SELECT auction, bidder, price, bid_time,
   COUNT(*) OVER (PARTITION BY auction ORDER BY bid_time) AS c FROM late_bids) WHERE auction <> 100;
--- Errors (0A000 as Flink refuses them): different windows in one SELECT; an
--- ORDER BY that is not an event-time attribute (processing time is not
--- supported); descending order; several ORDER BY columns; no ORDER BY; an
--- updating input; an expression argument; a RANGE frame of a number.
+-- Errors (0A000 as Flink refuses them), Flink's message first:
+-- "Over Agg: Unsupported use of OVER windows. All aggregates must be computed
+-- on the same window."
 SELECT SUM(price) OVER (PARTITION BY auction ORDER BY bid_time),
   COUNT(*) OVER (ORDER BY bid_time) FROM bids;
+-- An ORDER BY that is not an event-time attribute: Flink 2.2 runs it as an
+-- updating OVER aggregation (RANGE UNBOUNDED only), not supported here; nor
+-- are processing-time OVER windows.
 SELECT SUM(price) OVER (PARTITION BY auction ORDER BY price) FROM bids;
+-- "The window can only be ordered in ASCENDING mode."
 SELECT SUM(price) OVER (PARTITION BY auction ORDER BY bid_time DESC) FROM bids;
+-- "The window can only be ordered by a single time column." (two columns, none)
 SELECT SUM(price) OVER (PARTITION BY auction ORDER BY bid_time, price) FROM bids;
 SELECT SUM(price) OVER (PARTITION BY auction) FROM bids;
+-- "StreamPhysicalOverAggregate doesn't support consuming update and delete
+-- changes which is produced by node Rank(...)"
 SELECT SUM(price) OVER (PARTITION BY auction ORDER BY bid_time) FROM (
   SELECT *, ROW_NUMBER() OVER (PARTITION BY auction ORDER BY bid_time DESC) AS rn FROM bids)
 WHERE rn = 1;
-SELECT SUM(price + 1) OVER (ORDER BY bid_time) FROM bids;
+-- "Data Type mismatch between ORDER BY and RANGE clause" (42804)
 SELECT SUM(price) OVER (ORDER BY bid_time RANGE BETWEEN 2 PRECEDING AND CURRENT ROW) FROM bids;
+-- An INTERVAL in a ROWS frame: Flink takes it as a row count (its milliseconds);
+-- refused here (42P20).
 SELECT SUM(price) OVER (ORDER BY bid_time ROWS BETWEEN INTERVAL '1' SECOND PRECEDING AND CURRENT ROW) FROM bids;
+-- ROW_NUMBER() beside OVER aggregates (Flink: "All aggregates must be computed
+-- on the same window").
 SELECT ROW_NUMBER() OVER (ORDER BY bid_time), SUM(price) OVER (ORDER BY bid_time) FROM bids;
-SELECT COUNT(DISTINCT price) OVER (ORDER BY bid_time) FROM bids;
+SELECT SUM(price) FILTER (WHERE price > 10) OVER (ORDER BY bid_time) FROM bids;
+-- Named windows: unknown (42704), defined twice (42P20).
+SELECT SUM(price) OVER v FROM bids WINDOW w AS (ORDER BY bid_time);
+SELECT SUM(price) OVER w FROM bids;
+SELECT SUM(price) OVER w FROM bids WINDOW w AS (ORDER BY bid_time), w AS (ORDER BY bid_time);
 -- ROWS, RANGE, CURRENT, ROW, PRECEDING and UNBOUNDED stay usable as names.
 SELECT 1 AS rows, 2 AS range, 3 AS preceding, 4 AS unbounded, 5 AS current, 6 AS row;
