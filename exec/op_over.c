@@ -100,6 +100,8 @@ typedef struct sl__over {
     int64_t late;             /* late rows dropped */
     uint64_t next_seq;        /* next arrival number */
     int64_t npend;            /* rows waiting, all keys */
+    int *pk;                  /* the entries with rows waiting (any order) */
+    int npk, cappk;           /* used / allocated */
     int64_t next_sweep;       /* TTL: next sweep (ns) */
 
     sl_strbuf kbuf, rbuf;     /* encoding scratch */
@@ -333,20 +335,34 @@ static void sl__sweep(sl__over *o, int64_t now)
         return;
     o->next_sweep = now + o->ttl_ns;
     int w = 0;
+    int *map = sl_malloc((size_t)(o->nents ? o->nents : 1) * sizeof(int));
     for (int e = 0; e < o->nents; e++) {
         sl__oentry *en = &o->ents[e];
+        map[e] = w;
         if (en->pend.n == 0 && now - en->written >= o->ttl_ns)
             sl__entry_free(o, en);
         else
             o->ents[w++] = *en;
     }
-    if (w != o->nents) {
+    if (w != o->nents) { /* entries with waiting rows stay: renumber them */
         o->nents = w;
+        for (int i = 0; i < o->npk; i++)
+            o->pk[i] = map[o->pk[i]];
         sl__rehash(o);
     }
+    sl_free(map);
 }
 
 /* ---- processing --------------------------------------------------------- */
+
+static void sl__pk_add(sl__over *o, int e)
+{
+    if (o->npk == o->cappk) {
+        o->cappk = o->cappk ? o->cappk * 2 : 64;
+        o->pk = sl_realloc(o->pk, (size_t)o->cappk * sizeof(int));
+    }
+    o->pk[o->npk++] = e;
+}
 
 static int sl__over_process(sl_operator *op, const sl_chunk *in, const sl_emit *out, sl_error *err)
 {
@@ -380,6 +396,8 @@ static int sl__over_process(sl_operator *op, const sl_chunk *in, const sl_emit *
         sl_strbuf_reset(&o->rbuf);
         for (int col = 0; col < o->in_ncols; col++)
             sl__put_value(&o->rbuf, in, col, r);
+        if (o->ents[e].pend.n == 0)
+            sl__pk_add(o, e);
         sl__rows_push(&o->ents[e].pend, sl__own_row(&o->rbuf, t, o->next_seq++));
         o->ents[e].written = now;
         o->npend++;
@@ -491,7 +509,8 @@ static int sl__over_watermark(sl_operator *op, int64_t wm, const sl_emit *out, s
     /* Every ready row, by time then arrival, across keys. */
     sl__ready *rd = NULL;
     size_t nrd = 0, caprd = 0;
-    for (int e = 0; e < o->nents; e++) {
+    for (int k = 0; k < o->npk; k++) {
+        int e = o->pk[k];
         sl__oentry *en = &o->ents[e];
         for (int i = 0; i < en->pend.n; i++) {
             if (en->pend.v[i].time > wm)
@@ -505,8 +524,8 @@ static int sl__over_watermark(sl_operator *op, int64_t wm, const sl_emit *out, s
     }
     qsort(rd, nrd, sizeof *rd, sl__cmp_ready);
     /* Each key's waiting rows in time order. */
-    for (int e = 0; e < o->nents; e++) {
-        sl__oentry *en = &o->ents[e];
+    for (int k = 0; k < o->npk; k++) {
+        sl__oentry *en = &o->ents[o->pk[k]];
         qsort(en->pend.v, (size_t)en->pend.n, sizeof(sl__orow), sl__cmp_row);
     }
     int rc = 0;
@@ -533,6 +552,11 @@ static int sl__over_watermark(sl_operator *op, int64_t wm, const sl_emit *out, s
         sl_free(x);
     }
     sl_free(rd);
+    int w = 0;
+    for (int k = 0; k < o->npk; k++)
+        if (o->ents[o->pk[k]].pend.n > 0)
+            o->pk[w++] = o->pk[k];
+    o->npk = w;
     if (rc == 0 && o->out->nrows > 0)
         rc = out->fn(out->ctx, o->out, err);
     sl_chunk_reset(o->out);
@@ -671,6 +695,8 @@ static int sl__over_restore(sl_operator *op, const char *state, size_t len, sl_e
         en->written = (int64_t)sl__get(&c, 8);
         ok = sl__get_rows(o, &c, &en->pend) && sl__get_rows(o, &c, &en->frame);
         o->npend += en->pend.n;
+        if (en->pend.n > 0)
+            sl__pk_add(o, e);
         uint64_t has_acc = sl__get(&c, 1);
         if (!ok || c.bad || has_acc > 1) {
             ok = false;
@@ -687,6 +713,7 @@ static int sl__over_restore(sl_operator *op, const char *state, size_t len, sl_e
             sl__entry_free(o, &o->ents[e]);
         o->nents = 0;
         o->npend = 0;
+        o->npk = 0;
         sl__rehash(o);
         return sl_error_set(err, SL_ERR_DATA_CORRUPTED, -1, "OVER aggregation state is damaged");
     }
@@ -702,6 +729,7 @@ static void sl__over_free(sl_operator *op)
         for (int e = 0; e < o->nents; e++)
             sl__entry_free(o, &o->ents[e]);
         sl_free(o->ents);
+        sl_free(o->pk);
         sl_free(o->tab);
         if (o->scratch_acc && o->accs)
             sl_accs_clear(o->accs, o->scratch_acc);

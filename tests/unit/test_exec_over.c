@@ -5,7 +5,8 @@
 ** times share RANGE results; late rows dropped and counted); snapshot ->
 ** restore mid-stream -> the same further output as an uninterrupted run (many
 ** keys, every frame kind, rows waiting for the watermark included); damaged
-** snapshots rejected (XX001, never a crash); updating input rejected.
+** snapshots rejected (XX001, never a crash); updating input rejected; TTL
+** with a fake clock.
 */
 #include "sl_exec.h"
 #include "sl_test.h"
@@ -30,10 +31,18 @@ static void init(void)
     calls[2] = (sl_agg_call){SL_FN_MAX, false, 2, big, -1, NULL, false, -1};
 }
 
-static sl_operator *make_op(bool range, int64_t preceding)
+/* Fake processing-time clock (ns). */
+static int64_t fake_now;
+static int64_t fake_clock(void *ctx)
+{
+    (void)ctx;
+    return fake_now;
+}
+
+static sl_operator *make_op_ttl(bool range, int64_t preceding, int64_t ttl_ms)
 {
     init();
-    sl_over_spec spec = {3, types, 1, key_k, 1, range, preceding, 3, calls, 0, NULL, NULL};
+    sl_over_spec spec = {3, types, 1, key_k, 1, range, preceding, 3, calls, ttl_ms, fake_clock, NULL};
     sl_operator *op = NULL;
     sl_error err = SL_ERROR_INIT;
     int rc = sl_over_new(&spec, &op, &err);
@@ -41,6 +50,11 @@ static sl_operator *make_op(bool range, int64_t preceding)
         fprintf(stderr, "%s\n", err.message);
     sl_error_reset(&err);
     return rc == 0 ? op : NULL;
+}
+
+static sl_operator *make_op(bool range, int64_t preceding)
+{
+    return make_op_ttl(range, preceding, 0);
 }
 
 static int collect(void *ctx, sl_chunk *c, sl_error *err)
@@ -246,4 +260,34 @@ static void t_updates_rejected(void)
     op->ops->free(op);
 }
 
-SL_TESTS(t_frames, t_snapshot_restore, t_updates_rejected)
+/* TTL: a key idle (no row waiting, none written) for ttl is forgotten — its
+** running COUNT starts again — while a key written meanwhile is kept. */
+static void t_ttl(void)
+{
+    fake_now = 0;
+    sl_operator *op = make_op_ttl(false, -1, 1000);
+    REQUIRE(op);
+    sl_chunk *c = sl_chunk_new(3, types, SL_CHUNK_ROWS);
+    sl_strbuf out = SL_STRBUF_INIT;
+    row(c, "a", 1, 1);
+    row(c, "b", 1, 1);
+    run(op, c, &out);
+    adv(op, 1, &out);
+    fake_now = 600 * MS;
+    row(c, "b", 2, 1);
+    run(op, c, &out);
+    adv(op, 2, &out);
+    fake_now = 1500 * MS; /* a: idle 1.5 s, forgotten; b: written 0.9 s ago */
+    row(c, "a", 3, 1);
+    row(c, "b", 3, 1);
+    run(op, c, &out);
+    adv(op, 3, &out);
+    CHECK_STR(sl_strbuf_cstr(&out), "+I(a, 1, 1, 1, 1, 1)\n+I(b, 1, 1, 1, 1, 1)\n"
+                                    "+I(b, 2, 1, 2, 2, 1)\n"
+                                    "+I(a, 3, 1, 1, 1, 1)\n+I(b, 3, 1, 3, 3, 1)\n");
+    sl_strbuf_free(&out);
+    sl_chunk_free(c);
+    op->ops->free(op);
+}
+
+SL_TESTS(t_frames, t_snapshot_restore, t_updates_rejected, t_ttl)
