@@ -406,6 +406,7 @@ static int sl__over_process(sl_operator *op, const sl_chunk *in, const sl_emit *
     return 0;
 }
 
+/* By time, then arrival (ready rows; kept rows below). */
 static int sl__cmp_ready(const void *x, const void *y)
 {
     const sl__ready *a = x, *b = y;
@@ -439,11 +440,11 @@ static int sl__out_row(sl__over *o, const sl__orow *x, const void *rec, const sl
     return sl_accs_results(o->accs, rec, o->out, o->in_ncols, r, err);
 }
 
-/* Accumulate the frame rows frame[from..n) into the scratch record. */
-static int sl__compute(sl__over *o, const sl__orows *frame, int from, sl_error *err)
+/* Accumulate the frame's rows into the scratch record (emptied first). */
+static int sl__compute(sl__over *o, const sl__orows *frame, sl_error *err)
 {
     sl_accs_clear(o->accs, o->scratch_acc);
-    for (int i = from; i < frame->n; i++)
+    for (int i = 0; i < frame->n; i++)
         if (sl__load_row(o, &frame->v[i], err) || sl_accs_add(o->accs, o->scratch_acc, o->row, 0, err))
             return -1;
     return 0;
@@ -481,14 +482,14 @@ static int sl__emit_group(sl__over *o, sl__oentry *en, sl__orow *x, int n, const
     }
     sl__rows_drop(&en->frame, from);
     if (o->range) {
-        if (sl__compute(o, &en->frame, 0, err))
+        if (sl__compute(o, &en->frame, err))
             return -1;
         for (int i = en->frame.n - n; i < en->frame.n; i++)
             if (sl__out_row(o, &en->frame.v[i], o->scratch_acc, out, err))
                 return -1;
         return 0;
     }
-    if (sl__compute(o, &en->frame, 0, err))
+    if (sl__compute(o, &en->frame, err))
         return -1;
     if (sl__out_row(o, &en->frame.v[en->frame.n - 1], o->scratch_acc, out, err))
         return -1;
