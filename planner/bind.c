@@ -1237,6 +1237,9 @@ static int sl__over_hook(sl_bind_ctx *ctx, const sl_expr *e, sl_bexpr **out)
     const sl_func *afn = sl_func_find(e->text);
     if (afn && afn->kind == SL_FUNC_AGGREGATE)
         return sl__over_agg(ctx, o, e, afn, out);
+    if (o->node && o->node->kind == SL_LP_OVER_AGG)
+        return sl_error_set(ctx->err, SL_ERR_NOT_SUPPORTED, e->pos,
+                            "ROW_NUMBER() and OVER aggregates cannot be mixed in one SELECT");
     if (e->filter)
         return sl_error_set(ctx->err, SL_ERR_NOT_SUPPORTED, e->filter->pos,
                             "FILTER is not implemented for non-aggregate window functions");

@@ -102,6 +102,7 @@ SELECT SUM(price) OVER (ORDER BY bid_time ROWS BETWEEN INTERVAL '1' SECOND PRECE
 -- ROW_NUMBER() beside OVER aggregates (Flink: "All aggregates must be computed
 -- on the same window").
 SELECT ROW_NUMBER() OVER (ORDER BY bid_time), SUM(price) OVER (ORDER BY bid_time) FROM bids;
+SELECT SUM(price) OVER (ORDER BY bid_time), ROW_NUMBER() OVER (ORDER BY bid_time) FROM bids;
 SELECT SUM(price) FILTER (WHERE price > 10) OVER (ORDER BY bid_time) FROM bids;
 -- Named windows: unknown (42704), defined twice (42P20).
 SELECT SUM(price) OVER v FROM bids WINDOW w AS (ORDER BY bid_time);
