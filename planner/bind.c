@@ -1048,7 +1048,10 @@ static int sl__over_col(sl_bind_ctx *ctx, const sl_scope *in, const sl_expr *e, 
 static int sl__over_frame(sl_bind_ctx *ctx, const sl_window_spec *w, bool *range, int64_t *preceding)
 {
     *range = w->frame != SL_FRAME_ROWS;
-    *preceding = w->frame == SL_FRAME_NONE || (!w->preceding && !w->current_row) ? -1 : 0;
+    *preceding = -1;
+    if (w->current_row) /* Flink: "OVER RANGE FOLLOWING windows are not supported yet" */
+        return sl_error_set(ctx->err, SL_ERR_NOT_SUPPORTED, w->frame_pos,
+                            "an OVER window frame cannot start at CURRENT ROW");
     if (!w->preceding)
         return 0;
     sl_scope empty = {0, NULL};
@@ -1064,8 +1067,8 @@ static int sl__over_frame(sl_bind_ctx *ctx, const sl_window_spec *w, bool *range
                           : -1;
         if (v < 0 || !end || *end || v > INT32_MAX)
             rc = sl_error_set(ctx->err, SL_ERR_WINDOWING, w->preceding->pos,
-                              "the start of a ROWS frame must be UNBOUNDED PRECEDING, CURRENT ROW "
-                              "or a non-negative integer literal PRECEDING");
+                              "the start of a ROWS frame must be UNBOUNDED PRECEDING or a "
+                              "non-negative integer literal PRECEDING");
         *preceding = v;
     } else if (x->kind == SL_BX_LITERAL && sl_type_is_numeric(x->type.id)) {
         rc = sl_error_set(ctx->err, SL_ERR_DATATYPE_MISMATCH, w->preceding->pos,
@@ -1075,7 +1078,7 @@ static int sl__over_frame(sl_bind_ctx *ctx, const sl_window_spec *w, bool *range
     } else if (x->kind != SL_BX_LITERAL || x->type.id != SL_TYPE_INTERVAL_DT || !x->text) {
         rc = sl_error_set(ctx->err, SL_ERR_NOT_SUPPORTED, w->preceding->pos,
                           "the start of a RANGE frame over event time must be UNBOUNDED "
-                          "PRECEDING, CURRENT ROW or a constant day-time INTERVAL PRECEDING");
+                          "PRECEDING or a constant day-time INTERVAL PRECEDING");
     } else {
         *preceding = strtoll(x->text, NULL, 10);
         if (*preceding < 0 || *preceding > INT64_MAX / SL_NANOS_PER_MILLI)

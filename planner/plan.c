@@ -251,8 +251,6 @@ void sl_lp_describe(sl_strbuf *sb, const sl_lp *lp)
                           lp->over_range ? "RANGE" : "ROWS");
         if (lp->over_preceding < 0)
             sl_strbuf_append(sb, "UNBOUNDED PRECEDING");
-        else if (lp->over_preceding == 0)
-            sl_strbuf_append(sb, "CURRENT ROW");
         else /* RANGE: ms, as Flink prints it */
             sl_strbuf_appendf(sb, "%lld PRECEDING", (long long)lp->over_preceding);
         sl_strbuf_append(sb, " AND CURRENT ROW], select=[");

@@ -103,6 +103,11 @@ SELECT SUM(price) OVER (ORDER BY bid_time ROWS BETWEEN INTERVAL '1' SECOND PRECE
 -- on the same window").
 SELECT ROW_NUMBER() OVER (ORDER BY bid_time), SUM(price) OVER (ORDER BY bid_time) FROM bids;
 SELECT SUM(price) OVER (ORDER BY bid_time), ROW_NUMBER() OVER (ORDER BY bid_time) FROM bids;
+-- A frame starting at CURRENT ROW (Flink: "OVER RANGE FOLLOWING windows are
+-- not supported yet", for ROWS as for RANGE).
+SELECT COUNT(*) OVER (ORDER BY bid_time ROWS BETWEEN CURRENT ROW AND CURRENT ROW) FROM bids;
+SELECT COUNT(*) OVER (ORDER BY bid_time RANGE BETWEEN CURRENT ROW AND CURRENT ROW) FROM bids;
+-- FILTER (Flink: "OVER must be applied to aggregate function").
 SELECT SUM(price) FILTER (WHERE price > 10) OVER (ORDER BY bid_time) FROM bids;
 -- Named windows: unknown (42704), defined twice (42P20).
 SELECT SUM(price) OVER v FROM bids WINDOW w AS (ORDER BY bid_time);
