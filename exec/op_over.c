@@ -261,7 +261,8 @@ static int sl__add_entry(sl__over *o, uint64_t h)
     memset(en, 0, sizeof *en);
     en->klen = (uint32_t)o->kbuf.len;
     en->key = sl_malloc(en->klen ? en->klen : 1);
-    memcpy(en->key, o->kbuf.buf, en->klen);
+    if (en->klen) /* no PARTITION BY: the empty key */
+        memcpy(en->key, o->kbuf.buf, en->klen);
     en->hash = h;
     if ((size_t)o->nents * 2 + 2 > o->tabcap)
         sl__rehash(o);
