@@ -243,7 +243,8 @@ static int sl__lookup(const sl__over *o, uint64_t h)
     size_t m = o->tabcap - 1;
     for (size_t i = h & m; o->tab[i]; i = (i + 1) & m) {
         const sl__oentry *en = &o->ents[o->tab[i] - 1];
-        if (en->hash == h && en->klen == o->kbuf.len && memcmp(en->key, o->kbuf.buf, en->klen) == 0)
+        if (en->hash == h && en->klen == o->kbuf.len &&
+            (en->klen == 0 || memcmp(en->key, o->kbuf.buf, en->klen) == 0))
             return o->tab[i] - 1;
     }
     return -1;
