@@ -4,9 +4,10 @@
 **
 ** An sl_accs describes a list of calls (sl_agg_call) over an input; a
 ** record of sl_accs_size bytes (zeroed = empty) holds one accumulator per
-** call plus the row count that COUNT(*) reports. Records only accumulate
-** (no retraction: MIN/MAX keep their current value only). Results, types
-** and overflow errors are the group aggregation's.
+** call plus the row count that COUNT(*) reports. Records accumulate, and
+** retract when the sl_accs was made for it (MIN/MAX then keep a value
+** multiset, as the group aggregation's). Results, types and overflow errors
+** are the group aggregation's.
 */
 #ifndef SL_ACC_INT_H
 #define SL_ACC_INT_H
@@ -16,21 +17,23 @@
 typedef struct sl_accs sl_accs;
 
 /* The calls over an input of in_ncols columns of in_types (an internal
-** error for a call that does not fit them). */
+** error for a call that does not fit them); retract: records can retract. */
 int sl_accs_new(int in_ncols, const sl_type *in_types, int ncalls, const sl_agg_call *calls,
-                sl_accs **out, sl_error *err);
+                bool retract, sl_accs **out, sl_error *err);
 void sl_accs_free(sl_accs *s);
 /* Bytes of one record. */
 size_t sl_accs_size(const sl_accs *s);
 /* Free what record rec holds and make it empty again. */
 void sl_accs_clear(const sl_accs *s, void *rec);
-/* Accumulate row r of in (+I) into rec. */
-int sl_accs_add(const sl_accs *s, void *rec, const sl_chunk *in, int r, sl_error *err);
+/* Accumulate row r of in into rec (sign +1), or retract it (sign -1: a row
+** accumulated before; only for a retracting sl_accs). */
+int sl_accs_add(const sl_accs *s, void *rec, const sl_chunk *in, int r, int sign, sl_error *err);
 /* The calls' results into columns col0 .. col0 + ncalls - 1 of row r of dst. */
 int sl_accs_results(const sl_accs *s, const void *rec, sl_chunk *dst, int col0, int r,
                     sl_error *err);
 /* Serialize rec (deterministic bytes) / read it back into an empty record
-** from buf[*off ..len) (advancing *off; false when the bytes are bad). */
+** from buf[*off ..len) (advancing *off; false when the bytes are bad: the
+** record may then hold part of them, sl_accs_clear frees it). */
 void sl_accs_put(const sl_accs *s, const void *rec, sl_strbuf *sb);
 bool sl_accs_get(const sl_accs *s, void *rec, const char *buf, size_t len, size_t *off);
 

@@ -1837,12 +1837,12 @@ typedef struct sl__accrec {
 } sl__accrec;
 
 int sl_accs_new(int in_ncols, const sl_type *in_types, int ncalls, const sl_agg_call *calls,
-                sl_accs **out, sl_error *err)
+                bool retract, sl_accs **out, sl_error *err)
 {
     sl_accs *s = sl_calloc(1, sizeof *s);
     s->calls = sl_calloc((size_t)ncalls + 1, sizeof(sl__call));
     for (int c = 0; c < ncalls; c++, s->n++) {
-        if (sl__plan_call(in_ncols, in_types, false, &calls[c], &s->calls[c], err)) {
+        if (sl__plan_call(in_ncols, in_types, retract, &calls[c], &s->calls[c], err)) {
             sl_accs_free(s);
             return -1;
         }
@@ -1874,10 +1874,10 @@ void sl_accs_clear(const sl_accs *s, void *rec)
     memset(a, 0, sl_accs_size(s));
 }
 
-int sl_accs_add(const sl_accs *s, void *rec, const sl_chunk *in, int r, sl_error *err)
+int sl_accs_add(const sl_accs *s, void *rec, const sl_chunk *in, int r, int sign, sl_error *err)
 {
     sl__accrec *a = rec;
-    a->rows++;
+    a->rows += sign;
     for (int c = 0; c < s->n; c++) {
         const sl__call *call = &s->calls[c];
         if (call->kind == SL__A_COUNT_STAR)
@@ -1885,11 +1885,11 @@ int sl_accs_add(const sl_accs *s, void *rec, const sl_chunk *in, int r, sl_error
         if (call->filter >= 0 && (in->cols[call->filter].nulls[r] || !in->cols[call->filter].v.b[r]))
             continue;
         if (call->arg < 0) { /* COUNT(*) FILTER */
-            a->acc[c].n++;
+            a->acc[c].n += sign;
             continue;
         }
         const sl_vector *v = &in->cols[call->arg];
-        if (!v->nulls[r] && sl__acc_value(call, &a->acc[c], sl__load(v, r), 1, err))
+        if (!v->nulls[r] && sl__acc_value(call, &a->acc[c], sl__load(v, r), sign, err))
             return -1;
     }
     return 0;

@@ -21,10 +21,13 @@
 **
 ** State per key (entries in first-seen order, a hash table over the
 ** encoded key): the rows waiting for the watermark; for a bounded frame the
-** emitted rows a later row's frame can still hold (ROWS n: the last n;
-** RANGE p: those with time >= the last emitted time - p); for an unbounded
-** frame the running accumulators (acc_int.h, op_agg.c's). A bounded frame's
-** results are computed afresh over its rows. Rows are kept encoded as bytes.
+** emitted rows of the last row's frame (ROWS n: the last n + 1; RANGE p:
+** those with time >= the last emitted time - p); and the accumulators of
+** that frame (acc_int.h, op_agg.c's): a row entering the frame is
+** accumulated, a row leaving it retracted (as Flink's functions do; MIN/MAX
+** keep a value multiset), so a row costs the same whatever the frame's
+** size. An unbounded frame keeps only its running accumulators. Rows are
+** kept encoded as bytes.
 **
 ** TTL (ttl_ms > 0, processing time from the injectable clock): a key with
 ** no waiting rows and not written for ttl_ms is forgotten (Flink's state
@@ -67,8 +70,9 @@ typedef struct sl__oentry {
     uint64_t hash;    /* its hash */
     int64_t written;  /* processing time of the last write (TTL) */
     sl__orows pend;   /* rows waiting for the watermark */
-    sl__orows frame;  /* emitted rows still in reach (bounded frames) */
-    void *acc;        /* unbounded frames: the running accumulators, or NULL */
+    sl__orows frame;  /* bounded frames: the emitted rows of the current frame */
+    void *acc;        /* the accumulators of the frame (all rows so far when
+                         unbounded), or NULL before the first row */
 } sl__oentry;
 
 typedef struct sl__ready {
@@ -105,7 +109,6 @@ typedef struct sl__over {
     int64_t next_sweep;       /* TTL: next sweep (ns) */
 
     sl_strbuf kbuf, rbuf;     /* encoding scratch */
-    void *scratch_acc;        /* bounded frames: accumulators being computed */
     sl_chunk *row;            /* one decoded row */
     sl_chunk *out;            /* output being filled */
 } sl__over;
@@ -442,27 +445,25 @@ static int sl__out_row(sl__over *o, const sl__orow *x, const void *rec, const sl
     return sl_accs_results(o->accs, rec, o->out, o->in_ncols, r, err);
 }
 
-/* Accumulate the frame's rows into the scratch record (emptied first). */
-static int sl__compute(sl__over *o, const sl__orows *frame, sl_error *err)
+/* Feed row x to rec: accumulate (sign +1) or retract (-1). */
+static int sl__feed(sl__over *o, void *rec, const sl__orow *x, int sign, sl_error *err)
 {
-    sl_accs_clear(o->accs, o->scratch_acc);
-    for (int i = 0; i < frame->n; i++)
-        if (sl__load_row(o, &frame->v[i], err) || sl_accs_add(o->accs, o->scratch_acc, o->row, 0, err))
-            return -1;
-    return 0;
+    return sl__load_row(o, x, err) || sl_accs_add(o->accs, rec, o->row, 0, sign, err) ? -1 : 0;
 }
 
 /* Emit the rows x[0..n) of entry en, all of time x[0].time for RANGE (one
-** row for ROWS). */
+** row for ROWS), with the results over their frame. The entry's running
+** accumulators hold its frame: rows entering it are accumulated, rows
+** leaving a bounded frame are retracted (and dropped). */
 static int sl__emit_group(sl__over *o, sl__oentry *en, sl__orow *x, int n, const sl_emit *out,
                           sl_error *err)
 {
-    if (o->preceding < 0) { /* UNBOUNDED: running accumulators */
-        if (!en->acc)
-            en->acc = sl_calloc(1, sl_accs_size(o->accs));
-        int rc = 0;
+    if (!en->acc)
+        en->acc = sl_calloc(1, sl_accs_size(o->accs));
+    int rc = 0;
+    if (o->preceding < 0) { /* UNBOUNDED: nothing leaves */
         for (int i = 0; i < n && rc == 0; i++) {
-            rc = sl__load_row(o, &x[i], err) || sl_accs_add(o->accs, en->acc, o->row, 0, err) ? -1 : 0;
+            rc = sl__feed(o, en->acc, &x[i], 1, err);
             if (rc == 0 && !o->range)
                 rc = sl__out_row(o, &x[i], en->acc, out, err);
         }
@@ -472,33 +473,30 @@ static int sl__emit_group(sl__over *o, sl__oentry *en, sl__orow *x, int n, const
             sl_free(x[i].bytes);
         return rc;
     }
-    for (int i = 0; i < n; i++)
-        sl__rows_push(&en->frame, x[i]); /* the frame owns them now */
+    if (!o->range) { /* ROWS n: the frame is the last n + 1 rows */
+        if (en->frame.n > o->preceding) {
+            rc = sl__feed(o, en->acc, &en->frame.v[0], -1, err);
+            sl__rows_drop(&en->frame, 1);
+        }
+        sl__rows_push(&en->frame, x[0]); /* the frame owns it now */
+        if (rc == 0)
+            rc = sl__feed(o, en->acc, &x[0], 1, err);
+        return rc ? rc : sl__out_row(o, &x[0], en->acc, out, err);
+    }
+    /* RANGE p: the rows with time in [t - p, t] */
+    int64_t lo = x[0].time - o->preceding;
     int from = 0;
-    if (o->range) {
-        int64_t lo = x[0].time - o->preceding;
-        while (from < en->frame.n && en->frame.v[from].time < lo)
-            from++;
-    } else if (en->frame.n > o->preceding + 1) {
-        from = en->frame.n - (int)(o->preceding + 1);
-    }
+    while (rc == 0 && from < en->frame.n && en->frame.v[from].time < lo)
+        rc = sl__feed(o, en->acc, &en->frame.v[from++], -1, err);
     sl__rows_drop(&en->frame, from);
-    if (o->range) {
-        if (sl__compute(o, &en->frame, err))
-            return -1;
-        for (int i = en->frame.n - n; i < en->frame.n; i++)
-            if (sl__out_row(o, &en->frame.v[i], o->scratch_acc, out, err))
-                return -1;
-        return 0;
+    for (int i = 0; i < n; i++) {
+        sl__rows_push(&en->frame, x[i]);
+        if (rc == 0)
+            rc = sl__feed(o, en->acc, &x[i], 1, err);
     }
-    if (sl__compute(o, &en->frame, err))
-        return -1;
-    if (sl__out_row(o, &en->frame.v[en->frame.n - 1], o->scratch_acc, out, err))
-        return -1;
-    /* ROWS n keeps the last n rows for the next one's frame */
-    if (en->frame.n > o->preceding)
-        sl__rows_drop(&en->frame, en->frame.n - (int)o->preceding);
-    return 0;
+    for (int i = en->frame.n - n; rc == 0 && i < en->frame.n; i++)
+        rc = sl__out_row(o, &en->frame.v[i], en->acc, out, err);
+    return rc;
 }
 
 static int sl__over_watermark(sl_operator *op, int64_t wm, const sl_emit *out, sl_error *err)
@@ -734,9 +732,6 @@ static void sl__over_free(sl_operator *op)
         sl_free(o->ents);
         sl_free(o->pk);
         sl_free(o->tab);
-        if (o->scratch_acc && o->accs)
-            sl_accs_clear(o->accs, o->scratch_acc);
-        sl_free(o->scratch_acc);
         sl_accs_free(o->accs);
         sl_strbuf_free(&o->kbuf);
         sl_strbuf_free(&o->rbuf);
@@ -789,9 +784,10 @@ int sl_over_new(const sl_over_spec *spec, sl_operator **out, sl_error *err)
     memcpy(o->calls, spec->aggs, (size_t)spec->naggs * sizeof(sl_agg_call));
     for (int c = 0; c < spec->naggs; c++)
         o->types[spec->in_ncols + c] = spec->aggs[c].type;
-    if (sl_accs_new(spec->in_ncols, spec->in_types, spec->naggs, spec->aggs, &o->accs, err))
+    /* bounded frames retract the rows that leave them */
+    if (sl_accs_new(spec->in_ncols, spec->in_types, spec->naggs, spec->aggs, o->preceding >= 0,
+                    &o->accs, err))
         goto fail;
-    o->scratch_acc = sl_calloc(1, sl_accs_size(o->accs));
     o->ttl_ns = spec->ttl_ms > 0 ? spec->ttl_ms * 1000000 : 0;
     o->now = spec->now ? spec->now : sl__real_now;
     o->now_ctx = spec->now_ctx;
