@@ -295,6 +295,8 @@ static void sl__rows_free(sl__orows *rs)
 /* Drop the first k rows of rs. */
 static void sl__rows_drop(sl__orows *rs, int k)
 {
+    if (k == 0)
+        return;
     for (int i = 0; i < k; i++)
         sl_free(rs->v[i].bytes);
     memmove(rs->v, rs->v + k, (size_t)(rs->n - k) * sizeof(sl__orow));
