@@ -46,6 +46,7 @@
 ** sl__agg_watermark, sl__agg_snapshot, sl__agg_restore.
 */
 #include "sl_exec.h"
+#include "acc_int.h"
 #include "value_int.h"
 
 #include <math.h>
@@ -595,18 +596,21 @@ static uint32_t sl__new_group_row(sl__agg *a, const sl_chunk *in, int r, uint64_
     return idx;
 }
 
+static void sl__free_acc(const sl__call *call, sl__acc *acc)
+{
+    sl__mset_free(acc->set, call->in_phys);
+    if (call->kind == SL__A_LISTAGG)
+        sl__vlist_free(acc->list);
+    if (!call->multiset && (call->kind == SL__A_MIN || call->kind == SL__A_MAX) &&
+        call->in_phys == SL_PHYS_STR && acc->n > 0)
+        sl_free((void *)acc->v.s.p);
+}
+
 static void sl__free_accs(sl__agg *a, sl__group *g)
 {
     sl__acc *acc = SL__ACCS(a, g);
-    for (int c = 0; c < a->naggs; c++) {
-        const sl__call *call = &a->calls[c];
-        sl__mset_free(acc[c].set, call->in_phys);
-        if (call->kind == SL__A_LISTAGG)
-            sl__vlist_free(acc[c].list);
-        if (!call->multiset && (call->kind == SL__A_MIN || call->kind == SL__A_MAX) &&
-            call->in_phys == SL_PHYS_STR && acc[c].n > 0)
-            sl_free((void *)acc[c].v.s.p);
-    }
+    for (int c = 0; c < a->naggs; c++)
+        sl__free_acc(&a->calls[c], &acc[c]);
 }
 
 /* Forget group idx (table entry, memory). Window membership is the caller's. */
@@ -885,13 +889,11 @@ static int sl__accumulate(sl__agg *a, const sl_chunk *in, sl_error *err)
 }
 
 /* Write the result of call c of group g into row r of column col of dst. */
-static int sl__result(const sl__agg *a, const sl__group *g, int c, sl_chunk *dst, int col, int r,
-                      sl_error *err)
+static int sl__call_result(const sl__call *call, const sl__acc *acc, int64_t rows, sl_chunk *dst,
+                           int col, int r, sl_error *err)
 {
-    const sl__call *call = &a->calls[c];
-    const sl__acc *acc = (const sl__acc *)((const char *)g + a->aoff) + c;
     if (call->kind == SL__A_COUNT_STAR) {
-        sl_chunk_set_i64(dst, col, r, g->rows);
+        sl_chunk_set_i64(dst, col, r, rows);
         return 0;
     }
     if (call->kind == SL__A_COUNT) {
@@ -954,6 +956,13 @@ static int sl__result(const sl__agg *a, const sl__group *g, int c, sl_chunk *dst
     default: break;
     }
     return 0;
+}
+
+static int sl__result(const sl__agg *a, const sl__group *g, int c, sl_chunk *dst, int col, int r,
+                      sl_error *err)
+{
+    const sl__acc *acc = (const sl__acc *)((const char *)g + a->aoff) + c;
+    return sl__call_result(&a->calls[c], acc, g->rows, dst, col, r, err);
 }
 
 /* ------------------------------------------------------------------------
@@ -1280,6 +1289,34 @@ static void sl__put_mset(sl_strbuf *sb, sl_phys ph, const sl__mset *m)
     sl_free(v);
 }
 
+/* One accumulator (not COUNT(*)'s: the group's row count is its state). */
+static void sl__put_acc(sl_strbuf *state, const sl__call *call, const sl__acc *acc)
+{
+    sl__put(state, (uint64_t)acc->n, 8);
+    switch (call->kind) {
+    case SL__A_SUM_INT:
+    case SL__A_AVG_INT:
+    case SL__A_SUM_DEC:
+    case SL__A_AVG_DEC: sl__put_i128(state, acc->v.d); break;
+    case SL__A_SUM_DBL:
+    case SL__A_AVG_DBL: sl__put(state, sl__f64_bits(acc->v.f), 8); break;
+    case SL__A_MIN:
+    case SL__A_MAX:
+        if (!call->multiset && acc->n > 0)
+            sl__put_val(state, call->in_phys, acc->v);
+        break;
+    case SL__A_LISTAGG: {
+        size_t off = 0;
+        for (int64_t i = 0; i < acc->n; i++)
+            sl__put_val(state, SL_PHYS_STR, sl__vlist_next(acc->list, &off));
+        break;
+    }
+    default: break;
+    }
+    if (call->distinct || call->multiset)
+        sl__put_mset(state, call->in_phys, acc->set);
+}
+
 typedef struct sl__seqidx {
     uint64_t seq;  /* first-seen order */
     uint32_t idx;  /* record */
@@ -1351,29 +1388,7 @@ static int sl__agg_snapshot(sl_operator *op, sl_strbuf *state, sl_error *err)
             const sl__call *call = &a->calls[c];
             if (call->kind == SL__A_COUNT_STAR)
                 continue;
-            sl__put(state, (uint64_t)acc[c].n, 8);
-            switch (call->kind) {
-            case SL__A_SUM_INT:
-            case SL__A_AVG_INT:
-            case SL__A_SUM_DEC:
-            case SL__A_AVG_DEC: sl__put_i128(state, acc[c].v.d); break;
-            case SL__A_SUM_DBL:
-            case SL__A_AVG_DBL: sl__put(state, sl__f64_bits(acc[c].v.f), 8); break;
-            case SL__A_MIN:
-            case SL__A_MAX:
-                if (!call->multiset && acc[c].n > 0)
-                    sl__put_val(state, call->in_phys, acc[c].v);
-                break;
-            case SL__A_LISTAGG: {
-                size_t off = 0;
-                for (int64_t i = 0; i < acc[c].n; i++)
-                    sl__put_val(state, SL_PHYS_STR, sl__vlist_next(acc[c].list, &off));
-                break;
-            }
-            default: break;
-            }
-            if (call->distinct || call->multiset)
-                sl__put_mset(state, call->in_phys, acc[c].set);
+            sl__put_acc(state, call, &acc[c]);
         }
     }
     sl_free(order);
@@ -1454,6 +1469,67 @@ static bool sl__get_mset(sl__rd *r, sl_phys ph, sl__mset **out, int64_t *total)
     return !r->bad;
 }
 
+/* One accumulator as sl__put_acc wrote it; false when the bytes are bad. */
+static bool sl__get_acc(sl__rd *r, const sl__call *call, sl__acc *acc)
+{
+    acc->n = (int64_t)sl__get(r, 8);
+    switch (call->kind) {
+    case SL__A_SUM_INT:
+    case SL__A_AVG_INT:
+    case SL__A_SUM_DEC:
+    case SL__A_AVG_DEC: acc->v.d = sl__get_i128(r); break;
+    case SL__A_SUM_DBL:
+    case SL__A_AVG_DBL: {
+        uint64_t u = sl__get(r, 8);
+        memcpy(&acc->v.f, &u, 8);
+        break;
+    }
+    case SL__A_MIN:
+    case SL__A_MAX:
+        if (!call->multiset && acc->n > 0) {
+            sl__val x = sl__get_val(r, call->in_phys);
+            if (r->bad)
+                return false;
+            if (call->in_phys == SL_PHYS_STR) {
+                char *p = sl_malloc(x.s.len ? x.s.len : 1);
+                if (x.s.len)
+                    memcpy(p, x.s.p, x.s.len);
+                x.s.p = p;
+            }
+            acc->v = x;
+        }
+        break;
+    case SL__A_LISTAGG:
+        /* each value takes at least its 4-byte length: n is plausible */
+        if (r->bad || acc->n < 0 || (uint64_t)acc->n > (r->n - r->off) / 4)
+            return false;
+        for (int64_t i = 0; i < acc->n && !r->bad; i++) {
+            sl__val x = sl__get_val(r, SL_PHYS_STR);
+            if (!r->bad)
+                sl__vlist_add(&acc->list, x);
+        }
+        break;
+    default: break;
+    }
+    if (r->bad || acc->n < 0)
+        return false;
+    if (call->distinct || call->multiset) {
+        int64_t total;
+        if (!sl__get_mset(r, call->in_phys, &acc->set, &total))
+            return false;
+        if (call->kind == SL__A_LISTAGG && (int64_t)(acc->set ? acc->set->n : 0) != acc->n)
+            return false; /* DISTINCT LISTAGG lists each value of its set once */
+        if (call->multiset) {
+            if (total != acc->n)
+                return false;
+            if (total > 0)
+                sl__mset_extreme(acc->set, call->in_phys, call->kind == SL__A_MIN ? 1 : -1,
+                                 &acc->v);
+        }
+    }
+    return !r->bad;
+}
+
 static uint64_t sl__hash_group(const sl__agg *a, const sl__group *g)
 {
     const sl__val *kv = SL__KEYS(a, g);
@@ -1509,61 +1585,8 @@ static bool sl__restore_group(sl__agg *a, sl__rd *r, uint64_t *prev_seq)
         const sl__call *call = &a->calls[c];
         if (call->kind == SL__A_COUNT_STAR)
             continue;
-        acc[c].n = (int64_t)sl__get(r, 8);
-        switch (call->kind) {
-        case SL__A_SUM_INT:
-        case SL__A_AVG_INT:
-        case SL__A_SUM_DEC:
-        case SL__A_AVG_DEC: acc[c].v.d = sl__get_i128(r); break;
-        case SL__A_SUM_DBL:
-        case SL__A_AVG_DBL: {
-            uint64_t u = sl__get(r, 8);
-            memcpy(&acc[c].v.f, &u, 8);
-            break;
-        }
-        case SL__A_MIN:
-        case SL__A_MAX:
-            if (!call->multiset && acc[c].n > 0) {
-                sl__val x = sl__get_val(r, call->in_phys);
-                if (r->bad)
-                    return false;
-                if (call->in_phys == SL_PHYS_STR) {
-                    char *p = sl_malloc(x.s.len ? x.s.len : 1);
-                    if (x.s.len)
-                        memcpy(p, x.s.p, x.s.len);
-                    x.s.p = p;
-                }
-                acc[c].v = x;
-            }
-            break;
-        case SL__A_LISTAGG:
-            /* each value takes at least its 4-byte length: n is plausible */
-            if (r->bad || acc[c].n < 0 || (uint64_t)acc[c].n > (r->n - r->off) / 4)
-                return false;
-            for (int64_t i = 0; i < acc[c].n && !r->bad; i++) {
-                sl__val x = sl__get_val(r, SL_PHYS_STR);
-                if (!r->bad)
-                    sl__vlist_add(&acc[c].list, x);
-            }
-            break;
-        default: break;
-        }
-        if (r->bad || acc[c].n < 0)
+        if (!sl__get_acc(r, call, &acc[c]))
             return false;
-        if (call->distinct || call->multiset) {
-            int64_t total;
-            if (!sl__get_mset(r, call->in_phys, &acc[c].set, &total))
-                return false;
-            if (call->kind == SL__A_LISTAGG && (int64_t)(acc[c].set ? acc[c].set->n : 0) != acc[c].n)
-                return false; /* DISTINCT LISTAGG lists each value of its set once */
-            if (call->multiset) {
-                if (total != acc[c].n)
-                    return false;
-                if (total > 0)
-                    sl__mset_extreme(acc[c].set, call->in_phys, call->kind == SL__A_MIN ? 1 : -1,
-                                     &acc[c].v);
-            }
-        }
     }
     return !r->bad;
 bad_unlinked:
@@ -1664,20 +1687,21 @@ static const sl_operator_ops sl__agg_ops = {
 };
 
 /* The accumulator of one call and the representation its result must have. */
-static int sl__plan_call(sl__agg *a, const sl_agg_call *ac, sl__call *call, sl_error *err)
+static int sl__plan_call(int in_ncols, const sl_type *in_types, bool retract, const sl_agg_call *ac,
+                         sl__call *call, sl_error *err)
 {
     memset(call, 0, sizeof *call);
     call->arg = ac->arg;
     call->filter = ac->filtered ? ac->filter : -1;
     call->pos = ac->pos;
     call->out = ac->type;
-    if (ac->arg < -1 || ac->arg >= a->in_ncols || (ac->arg < 0 && ac->fn != SL_FN_COUNT))
+    if (ac->arg < -1 || ac->arg >= in_ncols || (ac->arg < 0 && ac->fn != SL_FN_COUNT))
         return sl_error_set(err, SL_ERR_INTERNAL, -1, "aggregate argument column %d out of range", ac->arg);
-    if (ac->filtered && (ac->filter < 0 || ac->filter >= a->in_ncols ||
-                         a->in_types[ac->filter].id != SL_TYPE_BOOLEAN))
+    if (ac->filtered && (ac->filter < 0 || ac->filter >= in_ncols ||
+                         in_types[ac->filter].id != SL_TYPE_BOOLEAN))
         return sl_error_set(err, SL_ERR_INTERNAL, -1,
                             "aggregate filter column %d is not a BOOLEAN input", ac->filter);
-    sl_type in = ac->arg >= 0 ? a->in_types[ac->arg] : sl_type_make(SL_TYPE_BIGINT);
+    sl_type in = ac->arg >= 0 ? in_types[ac->arg] : sl_type_make(SL_TYPE_BIGINT);
     call->in_phys = sl_phys_of(in);
     call->in_scale = in.id == SL_TYPE_DECIMAL ? in.scale : 0;
     bool isint = sl_type_is_integer(in.id), isdec = in.id == SL_TYPE_DECIMAL;
@@ -1705,7 +1729,7 @@ static int sl__plan_call(sl__agg *a, const sl_agg_call *ac, sl__call *call, sl_e
     case SL_FN_MIN:
     case SL_FN_MAX:
         call->kind = ac->fn == SL_FN_MIN ? SL__A_MIN : SL__A_MAX;
-        call->multiset = !a->is_window; /* retractions need the other values */
+        call->multiset = retract; /* retractions need the other values */
         want = call->in_phys;
         break;
     case SL_FN_LISTAGG: {
@@ -1765,7 +1789,7 @@ static int sl__agg_new(const sl_group_agg_spec *spec, bool is_window, int wstart
         a->kphys[k] = sl_phys_of(a->out_types[k]);
     }
     for (int c = 0; c < spec->naggs; c++) {
-        if (sl__plan_call(a, &spec->aggs[c], &a->calls[c], err))
+        if (sl__plan_call(a->in_ncols, a->in_types, !a->is_window, &spec->aggs[c], &a->calls[c], err))
             goto fail;
         a->out_types[spec->nkeys + c] = spec->aggs[c].type;
     }
@@ -1797,4 +1821,108 @@ int sl_group_agg_new(const sl_group_agg_spec *spec, sl_operator **out, sl_error 
 int sl_window_agg_new(const sl_window_agg_spec *spec, sl_operator **out, sl_error *err)
 {
     return sl__agg_new(&spec->group, true, spec->window_start_key, spec->window_end_key, out, err);
+}
+
+/* ------------------------------------------------------------------------
+** Accumulator records for other operators (acc_int.h).
+*/
+struct sl_accs {
+    int n;          /* calls */
+    sl__call *calls; /* them */
+};
+
+typedef struct sl__accrec {
+    int64_t rows;   /* rows accumulated (COUNT(*)) */
+    sl__acc acc[];  /* one per call */
+} sl__accrec;
+
+int sl_accs_new(int in_ncols, const sl_type *in_types, int ncalls, const sl_agg_call *calls,
+                bool retract, sl_accs **out, sl_error *err)
+{
+    sl_accs *s = sl_calloc(1, sizeof *s);
+    s->calls = sl_calloc((size_t)ncalls + 1, sizeof(sl__call));
+    for (int c = 0; c < ncalls; c++, s->n++) {
+        if (sl__plan_call(in_ncols, in_types, retract, &calls[c], &s->calls[c], err)) {
+            sl_accs_free(s);
+            return -1;
+        }
+    }
+    *out = s;
+    return 0;
+}
+
+void sl_accs_free(sl_accs *s)
+{
+    if (!s)
+        return;
+    for (int c = 0; c < s->n; c++)
+        sl_free(s->calls[c].sep);
+    sl_free(s->calls);
+    sl_free(s);
+}
+
+size_t sl_accs_size(const sl_accs *s)
+{
+    return sizeof(sl__accrec) + (size_t)s->n * sizeof(sl__acc);
+}
+
+void sl_accs_clear(const sl_accs *s, void *rec)
+{
+    sl__accrec *a = rec;
+    for (int c = 0; c < s->n; c++)
+        sl__free_acc(&s->calls[c], &a->acc[c]);
+    memset(a, 0, sl_accs_size(s));
+}
+
+int sl_accs_add(const sl_accs *s, void *rec, const sl_chunk *in, int r, int sign, sl_error *err)
+{
+    sl__accrec *a = rec;
+    a->rows += sign;
+    for (int c = 0; c < s->n; c++) {
+        const sl__call *call = &s->calls[c];
+        if (call->kind == SL__A_COUNT_STAR)
+            continue;
+        if (call->filter >= 0 && (in->cols[call->filter].nulls[r] || !in->cols[call->filter].v.b[r]))
+            continue;
+        if (call->arg < 0) { /* COUNT(*) FILTER */
+            a->acc[c].n += sign;
+            continue;
+        }
+        const sl_vector *v = &in->cols[call->arg];
+        if (!v->nulls[r] && sl__acc_value(call, &a->acc[c], sl__load(v, r), sign, err))
+            return -1;
+    }
+    return 0;
+}
+
+int sl_accs_results(const sl_accs *s, const void *rec, sl_chunk *dst, int col0, int r, sl_error *err)
+{
+    const sl__accrec *a = rec;
+    for (int c = 0; c < s->n; c++)
+        if (sl__call_result(&s->calls[c], &a->acc[c], a->rows, dst, col0 + c, r, err))
+            return -1;
+    return 0;
+}
+
+void sl_accs_put(const sl_accs *s, const void *rec, sl_strbuf *sb)
+{
+    const sl__accrec *a = rec;
+    sl__put(sb, (uint64_t)a->rows, 8);
+    for (int c = 0; c < s->n; c++)
+        if (s->calls[c].kind != SL__A_COUNT_STAR)
+            sl__put_acc(sb, &s->calls[c], &a->acc[c]);
+}
+
+bool sl_accs_get(const sl_accs *s, void *rec, const char *buf, size_t len, size_t *off)
+{
+    sl__accrec *a = rec;
+    sl__rd r = {(const unsigned char *)buf, len, *off, false};
+    a->rows = (int64_t)sl__get(&r, 8);
+    if (r.bad || a->rows < 0)
+        return false;
+    for (int c = 0; c < s->n; c++)
+        if (s->calls[c].kind != SL__A_COUNT_STAR && !sl__get_acc(&r, &s->calls[c], &a->acc[c]))
+            return false;
+    *off = r.off;
+    return true;
 }

@@ -799,6 +799,30 @@ typedef struct sl_topn_spec {
 } sl_topn_spec;
 int sl_topn_new(const sl_topn_spec *spec, sl_operator **out, sl_error *err);
 
+/* OVER aggregation by event time (op_over.c), as Flink 2.2's RowTime*
+** OVER functions: each input row (+I only) is emitted once, as +I, when
+** the watermark reaches its time, followed by the calls' results over its
+** frame — ROWS: the row and the `preceding` rows before it of its key (by
+** time, then arrival); RANGE: the rows of its key with time in [t -
+** preceding, t] (equal times share results); preceding < 0: UNBOUNDED. Rows
+** at or behind the watermark are dropped and counted as late. Output = the
+** input columns then the results. */
+typedef struct sl_over_spec {
+    int in_ncols;              /* input columns */
+    const sl_type *in_types;   /* their types */
+    int nkeys;                 /* partition keys */
+    const int *keys;           /* their input columns */
+    int time_col;              /* the event-time column (ORDER BY) */
+    bool range;                /* RANGE frame, else ROWS */
+    int64_t preceding;         /* ROWS: rows; RANGE: ns; -1 = UNBOUNDED PRECEDING */
+    int naggs;                 /* aggregate calls (no DISTINCT) */
+    const sl_agg_call *aggs;   /* the calls */
+    int64_t ttl_ms;            /* state retention; 0 = forever */
+    int64_t (*now)(void *ctx); /* processing-time clock (ns) for ttl_ms; NULL = real */
+    void *now_ctx;             /* for now */
+} sl_over_spec;
+int sl_over_new(const sl_over_spec *spec, sl_operator **out, sl_error *err);
+
 /* Streaming join of two inputs (op_stream_join.c): Flink's regular join
 ** (StreamingJoinOperator) and, with `interval`, its interval join
 ** (RowTimeIntervalJoin). Both inputs arrive on one stream as a tagged

@@ -65,6 +65,11 @@ void sl_order_item_free(sl_order_item *o)
     sl_free(o);
 }
 
+void sl_window_spec_free_v(void *p)
+{
+    sl_window_spec_free(p);
+}
+
 /* Free an OVER (...) spec and its lists. */
 void sl_window_spec_free(sl_window_spec *w)
 {
@@ -72,6 +77,8 @@ void sl_window_spec_free(sl_window_spec *w)
         return;
     sl_list_free(w->partition_by, sl_expr_free_v);
     sl_list_free(w->order_by, ast_order_item_free_v);
+    sl_expr_free(w->preceding);
+    sl_free(w->name);
     sl_free(w);
 }
 
@@ -199,7 +206,7 @@ static void *ast_order_item_dup_v(const void *p)
     return r;
 }
 
-static sl_window_spec *ast_window_spec_dup(const sl_window_spec *w)
+sl_window_spec *sl_window_spec_dup(const sl_window_spec *w)
 {
     if (!w)
         return NULL;
@@ -207,6 +214,8 @@ static sl_window_spec *ast_window_spec_dup(const sl_window_spec *w)
     *r = *w;
     r->partition_by = ast_list_dup(w->partition_by, ast_expr_dup_v);
     r->order_by = ast_list_dup(w->order_by, ast_order_item_dup_v);
+    r->preceding = sl_expr_dup(w->preceding);
+    r->name = w->name ? sl_strdup(w->name) : NULL;
     return r;
 }
 
@@ -222,7 +231,7 @@ sl_expr *sl_expr_dup(const sl_expr *e)
     r->left = sl_expr_dup(e->left);
     r->right = sl_expr_dup(e->right);
     r->args = ast_list_dup(e->args, ast_expr_dup_v);
-    r->over = ast_window_spec_dup(e->over);
+    r->over = sl_window_spec_dup(e->over);
     r->filter = sl_expr_dup(e->filter);
     r->query = sl_query_dup(e->query);
     return r;
@@ -383,7 +392,10 @@ static bool ast_window_spec_equal(const sl_window_spec *a, const sl_window_spec 
     if (!a || !b)
         return a == b;
     return ast_list_equal(a->partition_by, b->partition_by, ast_expr_equal_v) &&
-           ast_list_equal(a->order_by, b->order_by, ast_order_item_equal_v);
+           ast_list_equal(a->order_by, b->order_by, ast_order_item_equal_v) &&
+           a->frame == b->frame && a->current_row == b->current_row &&
+           (a->name && b->name ? strcmp(a->name, b->name) == 0 : a->name == b->name) &&
+           sl_expr_equal(a->preceding, b->preceding);
 }
 
 /* Structural equality of expressions, ignoring positions; two NULLs are equal. */

@@ -615,7 +615,9 @@ sl_expr *sl__cast(sl__parse *p, sl__tok kw, sl_expr *x, sl__ty ty, bool try_cast
 
 static int sl__dwindow(const sl__parse *p, const sl_window_spec *w)
 {
-    return w ? sl__max(sl__dlist(p, w->partition_by), sl__dorder(p, w->order_by)) : 0;
+    return w ? sl__max(sl__max(sl__dlist(p, w->partition_by), sl__dorder(p, w->order_by)),
+                       sl__dget(p, w->preceding))
+             : 0;
 }
 
 sl_expr *sl__func(sl__parse *p, sl__tok name, sl_list *args, bool distinct, bool star,
@@ -643,11 +645,97 @@ sl_expr *sl__substring(sl__parse *p, sl__tok name, sl_expr *s, sl_expr *from, sl
     return sl__func(p, name, args, false, false, NULL);
 }
 
-sl_window_spec *sl__window_spec(sl__parse *p, sl_list *partition, sl_list *order)
+sl_window_spec *sl__window_spec(sl__parse *p, sl_list *partition, sl_list *order,
+                                sl_window_spec *frame)
 {
-    sl_window_spec *w = sl_calloc(1, sizeof(*w));
+    sl_window_spec *w = frame ? frame : sl_calloc(1, sizeof(*w));
+    if (!frame)
+        w->frame_pos = -1;
     w->partition_by = partition;
     w->order_by = order;
+    return w;
+}
+
+sl_window_spec *sl__window_ref(sl__parse *p, sl__tok name)
+{
+    sl_window_spec *w = sl_calloc(1, sizeof(*w));
+    w->frame_pos = -1;
+    w->name = sl__name(p, name);
+    w->name_pos = name.pos;
+    return w;
+}
+
+sl_list *sl__window_def(sl__parse *p, sl_list *defs, sl__tok name, sl_window_spec *w)
+{
+    w->name = sl__name(p, name);
+    w->name_pos = name.pos;
+    for (int i = 0; i < sl_list_len(defs); i++) {
+        const sl_window_spec *d = sl_list_get(defs, i);
+        if (sl_strcasecmp(d->name, w->name) == 0 && !sl_error_isset(p->err))
+            sl_error_set(p->err, SL_ERR_WINDOWING, name.pos, "window \"%s\" is already defined",
+                         w->name);
+    }
+    if (!defs)
+        defs = sl_list_new();
+    sl_list_push(defs, w);
+    return defs;
+}
+
+/* Replace each OVER name in e (not inside subqueries: their own scope) by a
+** copy of the window of defs it names. */
+static void sl__resolve_windows(sl__parse *p, sl_expr *e, const sl_list *defs)
+{
+    if (!e || sl_error_isset(p->err))
+        return;
+    sl__resolve_windows(p, e->left, defs);
+    sl__resolve_windows(p, e->right, defs);
+    sl__resolve_windows(p, e->filter, defs);
+    for (int i = 0; i < sl_list_len(e->args); i++)
+        sl__resolve_windows(p, sl_list_get(e->args, i), defs);
+    if (!e->over || !e->over->name)
+        return;
+    for (int i = 0; i < sl_list_len(defs); i++) {
+        const sl_window_spec *d = sl_list_get(defs, i);
+        if (sl_strcasecmp(d->name, e->over->name) == 0) {
+            sl_window_spec *w = sl_window_spec_dup(d);
+            sl_free(w->name);
+            w->name = NULL;
+            w->name_pos = -1;
+            sl_window_spec_free(e->over);
+            e->over = w;
+            return;
+        }
+    }
+    /* unknown: left named, the binder reports it (after any syntax error) */
+}
+
+sl_query *sl__select_windows(sl__parse *p, sl_query *q, sl_list *defs)
+{
+    if (q) {
+        for (int i = 0; i < sl_list_len(q->items); i++)
+            sl__resolve_windows(p, ((sl_select_item *)sl_list_get(q->items, i))->expr, defs);
+        sl__resolve_windows(p, q->where, defs);
+        sl__resolve_windows(p, q->having, defs);
+    }
+    sl_list_free(defs, sl_window_spec_free_v);
+    return q;
+}
+
+sl_window_spec *sl__window_frame(sl__parse *p, sl__tok kw, bool range, sl_window_spec *start)
+{
+    (void)p;
+    start->frame = range ? SL_FRAME_RANGE : SL_FRAME_ROWS;
+    start->frame_pos = kw.pos;
+    return start;
+}
+
+sl_window_spec *sl__frame_start(sl__parse *p, sl_expr *preceding, bool current_row)
+{
+    (void)p;
+    sl_window_spec *w = sl_calloc(1, sizeof(*w));
+    w->preceding = preceding;
+    w->current_row = current_row;
+    w->frame_pos = -1;
     return w;
 }
 

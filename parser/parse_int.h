@@ -170,7 +170,22 @@ sl_expr *sl__func(sl__parse *p, sl__tok name, sl_list *args, bool distinct, bool
 /* e with FILTER (WHERE cond) attached (cond may be NULL: e as it is). */
 sl_expr *sl__func_filter(sl__parse *p, sl_expr *e, sl_expr *cond);
 sl_expr *sl__substring(sl__parse *p, sl__tok name, sl_expr *s, sl_expr *from, sl_expr *len);
-sl_window_spec *sl__window_spec(sl__parse *p, sl_list *partition, sl_list *order);
+sl_window_spec *sl__window_spec(sl__parse *p, sl_list *partition, sl_list *order,
+                                sl_window_spec *frame);
+/* The frame clause ROWS / RANGE [BETWEEN] start [AND CURRENT ROW] (start made
+** by sl__frame_start, completed here: no lists yet). */
+sl_window_spec *sl__window_frame(sl__parse *p, sl__tok kw, bool range, sl_window_spec *start);
+/* OVER name: a reference to a window of the WINDOW clause. */
+sl_window_spec *sl__window_ref(sl__parse *p, sl__tok name);
+/* WINDOW name AS (w): w named, appended to defs (42P20 for a name defined
+** twice). */
+sl_list *sl__window_def(sl__parse *p, sl_list *defs, sl__tok name, sl_window_spec *w);
+/* Resolve q's OVER names against defs (an unknown name stays: the binder
+** reports it); frees defs. */
+sl_query *sl__select_windows(sl__parse *p, sl_query *q, sl_list *defs);
+/* A frame's start: preceding (n / INTERVAL PRECEDING), NULL for UNBOUNDED
+** PRECEDING, or CURRENT ROW. */
+sl_window_spec *sl__frame_start(sl__parse *p, sl_expr *preceding, bool current_row);
 sl_order_item *sl__order_item(sl__parse *p, sl_expr *e, bool desc, int nulls);
 
 /* types */

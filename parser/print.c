@@ -322,6 +322,18 @@ static void pr_func(pr_ctx *p, const sl_expr *e)
             sl_strbuf_append(sb, any ? " ORDER BY " : "ORDER BY ");
             pr_order_list(p, e->over->order_by);
         }
+        if (e->over->frame != SL_FRAME_NONE) {
+            sl_strbuf_append(sb, e->over->frame == SL_FRAME_ROWS ? " ROWS BETWEEN " : " RANGE BETWEEN ");
+            if (e->over->current_row) {
+                sl_strbuf_append(sb, "CURRENT ROW");
+            } else if (e->over->preceding) {
+                pr_expr(p, e->over->preceding);
+                sl_strbuf_append(sb, " PRECEDING");
+            } else {
+                sl_strbuf_append(sb, "UNBOUNDED PRECEDING");
+            }
+            sl_strbuf_append(sb, " AND CURRENT ROW");
+        }
         sl_strbuf_append_char(sb, ')');
     }
 }

@@ -83,7 +83,17 @@ typedef struct sl_order_item {
 typedef struct sl_window_spec {
     sl_list *partition_by; /* of sl_expr*; may be NULL */
     sl_list *order_by;     /* of sl_order_item*; may be NULL */
+    int frame;             /* SL_FRAME_NONE / ROWS / RANGE: the frame clause */
+    sl_expr *preceding;    /* its start, n or INTERVAL ... PRECEDING; NULL = UNBOUNDED
+                              PRECEDING (or CURRENT ROW when current_row) */
+    bool current_row;      /* the frame starts at CURRENT ROW */
+    int frame_pos;         /* byte offset of ROWS / RANGE, or -1 */
+    char *name;            /* OVER name: the WINDOW clause's window it names (the parser
+                              replaces it by a copy of that window); in a WINDOW clause:
+                              the window's name. NULL otherwise */
+    int name_pos;          /* byte offset of name, or -1 */
 } sl_window_spec;
+enum { SL_FRAME_NONE, SL_FRAME_ROWS, SL_FRAME_RANGE };
 
 struct sl_expr {
     sl_expr_kind kind;    /* what this node is */
@@ -390,8 +400,11 @@ void sl_select_item_free(sl_select_item *it);
 void sl_column_def_free(sl_column_def *c);
 void sl_ident_free(sl_ident *id);
 void sl_window_spec_free(sl_window_spec *w);
+/* Deep copy; NULL in, NULL out. */
+sl_window_spec *sl_window_spec_dup(const sl_window_spec *w);
 /* Adapters for sl_list_free. */
 void sl_expr_free_v(void *p);
+void sl_window_spec_free_v(void *p); /* sl_window_spec_free for list callbacks */
 void sl_stmt_free_v(void *p);
 
 sl_expr *sl_expr_dup(const sl_expr *e);

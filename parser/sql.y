@@ -41,6 +41,7 @@
   DATE DAY DAYS DEC DECIMAL DESC DESCRIBE DESCRIPTOR DOUBLE DROP ENFORCED EXECUTE EXISTS
   EXPLAIN FILTER FIRST FLOAT HOP HOUR HOURS IF INT INTEGER INTERVAL JOB JOBS KEY LAST LOCAL MINUTE
   MINUTES MONTH MONTHS NULLS NUMERIC PARTITION PLAN PRECISION PRIMARY RESET SAVEPOINT SECOND
+  CURRENT PRECEDING RANGE ROW ROWS UNBOUNDED
   SECONDS SHOW SMALLINT STATEMENT STOP STRING_KW SUBSTRING TABLES TEMPORARY TIME TIMESTAMP
   TIMESTAMP_LTZ TINYINT TRY_CAST TUMBLE UNKNOWN VARBINARY VARCHAR VIEW VIEWS WATERMARK WITHOUT
   YEAR YEARS ZONE.
@@ -430,8 +431,20 @@ qbody(A) ::= qbody(L) UNION(K) ALL qprim(R).
 qprim(A) ::= qsel(A).
 %type qsel {sl_query*}
 %destructor qsel { sl_query_free($$); }
-qsel(A) ::= SELECT(K) distinct(D) selitems(I) from_opt(F) where_opt(W) groupby_opt(G) having_opt(H).
-                                         { A = sl__select(p, K, D, I, F, W, G, H); }
+qsel(A) ::= SELECT(K) distinct(D) selitems(I) from_opt(F) where_opt(W) groupby_opt(G) having_opt(H)
+            window_opt(N).
+    { A = sl__select_windows(p, sl__select(p, K, D, I, F, W, G, H), N); }
+/* WINDOW w AS (...): windows named for OVER w. */
+%type window_opt {sl_list*}
+%destructor window_opt { sl_list_free($$, sl_window_spec_free_v); }
+window_opt(A) ::= .                      { A = NULL; }
+window_opt(A) ::= WINDOW wdefs(L).       { A = L; }
+%type wdefs {sl_list*}
+%destructor wdefs { sl_list_free($$, sl_window_spec_free_v); }
+wdefs(A) ::= nm(N) AS LP partition_opt(P) orderby_opt(O) frame_opt(F) RP.
+                                         { A = sl__window_def(p, NULL, N, sl__window_spec(p, P, O, F)); }
+wdefs(A) ::= wdefs(L) COMMA nm(N) AS LP partition_opt(P) orderby_opt(O) frame_opt(F) RP.
+                                         { A = sl__window_def(p, L, N, sl__window_spec(p, P, O, F)); }
 qprim(A) ::= VALUES(K) rows(R).          { A = sl__values(p, K, R); }
 qprim(A) ::= LP query(Q) RP.            { A = Q; }
 
@@ -677,8 +690,25 @@ expr(A) ::= SUBSTRING(K) LP exprlist(L) RP.
 %type over {sl_window_spec*}
 %destructor over { sl_window_spec_free($$); }
 over(A) ::= .                            { A = NULL; }
-over(A) ::= OVER LP partition_opt(P) orderby_opt(O) RP.
-                                         { A = sl__window_spec(p, P, O); }
+over(A) ::= OVER LP partition_opt(P) orderby_opt(O) frame_opt(F) RP.
+                                         { A = sl__window_spec(p, P, O, F); }
+over(A) ::= OVER nm(N).                  { A = sl__window_ref(p, N); }
+/* The frame of an OVER aggregation (Flink: only frames ending at the
+** current row). */
+%type frame_opt {sl_window_spec*}
+%destructor frame_opt { sl_window_spec_free($$); }
+frame_opt(A) ::= .                       { A = NULL; }
+frame_opt(A) ::= ROWS(K) frame_start(S). { A = sl__window_frame(p, K, false, S); }
+frame_opt(A) ::= RANGE(K) frame_start(S). { A = sl__window_frame(p, K, true, S); }
+frame_opt(A) ::= ROWS(K) BETWEEN frame_start(S) AND CURRENT ROW.
+                                         { A = sl__window_frame(p, K, false, S); }
+frame_opt(A) ::= RANGE(K) BETWEEN frame_start(S) AND CURRENT ROW.
+                                         { A = sl__window_frame(p, K, true, S); }
+%type frame_start {sl_window_spec*}
+%destructor frame_start { sl_window_spec_free($$); }
+frame_start(A) ::= UNBOUNDED PRECEDING.  { A = sl__frame_start(p, NULL, false); }
+frame_start(A) ::= CURRENT ROW.          { A = sl__frame_start(p, NULL, true); }
+frame_start(A) ::= expr(X) PRECEDING.    { A = sl__frame_start(p, X, false); }
 %type partition_opt {sl_list*}
 %destructor partition_opt { sl_list_free($$, sl_expr_free_v); }
 partition_opt(A) ::= .                   { A = NULL; }

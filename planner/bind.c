@@ -1258,6 +1258,9 @@ typedef struct sl__over {
     const sl_scope *in; /* scope below */
     sl_lp *node;        /* the OverAggregate built (NULL until found) */
     sl_lp *input;       /* its input, handed over when the node is built */
+    const sl_lp *in_lp; /* the plan below (its event-time attributes) */
+    sl_lp *pre;         /* OVER aggregates: a Project computing their arguments that are
+                           not columns (after the input's columns), or NULL */
 } sl__over;
 
 static int sl__over_col(sl_bind_ctx *ctx, const sl_scope *in, const sl_expr *e, const char *what)
@@ -1268,11 +1271,206 @@ static int sl__over_col(sl_bind_ctx *ctx, const sl_scope *in, const sl_expr *e, 
     return sl_scope_resolve(in, e->qualifier, e->text, e->pos, ctx->err);
 }
 
+/* The frame's start of window w: *range, *preceding (rows or ms; -1 =
+** UNBOUNDED). Without a frame clause: RANGE UNBOUNDED PRECEDING (Flink). */
+static int sl__over_frame(sl_bind_ctx *ctx, const sl_window_spec *w, bool *range, int64_t *preceding)
+{
+    *range = w->frame != SL_FRAME_ROWS;
+    *preceding = -1;
+    if (w->current_row) /* Flink: "OVER RANGE FOLLOWING windows are not supported yet" */
+        return sl_error_set(ctx->err, SL_ERR_NOT_SUPPORTED, w->frame_pos,
+                            "an OVER window frame cannot start at CURRENT ROW");
+    if (!w->preceding)
+        return 0;
+    sl_scope empty = {0, NULL};
+    sl_bind_ctx inner = {&empty, ctx->err, "OVER", NULL, NULL, ctx->params};
+    sl_bexpr *x = sl_bind_expr(&inner, w->preceding);
+    if (!x)
+        return -1;
+    int rc = 0;
+    if (!*range) {
+        char *end = NULL;
+        long long v = x->kind == SL_BX_LITERAL && x->text && sl_type_is_integer(x->type.id)
+                          ? strtoll(x->text, &end, 10)
+                          : -1;
+        if (v < 0 || !end || *end || v > INT32_MAX)
+            rc = sl_error_set(ctx->err, SL_ERR_WINDOWING, w->preceding->pos,
+                              "the start of a ROWS frame must be UNBOUNDED PRECEDING or a "
+                              "non-negative integer literal PRECEDING");
+        *preceding = v;
+    } else if (x->kind == SL_BX_LITERAL && sl_type_is_numeric(x->type.id)) {
+        rc = sl_error_set(ctx->err, SL_ERR_DATATYPE_MISMATCH, w->preceding->pos,
+                          "data type mismatch between ORDER BY and RANGE clause");
+        sl_error_hint(ctx->err, "The ORDER BY column is a timestamp: give the RANGE as an "
+                                "INTERVAL, e.g. INTERVAL '1' HOUR PRECEDING.");
+    } else if (x->kind != SL_BX_LITERAL || x->type.id != SL_TYPE_INTERVAL_DT || !x->text) {
+        rc = sl_error_set(ctx->err, SL_ERR_NOT_SUPPORTED, w->preceding->pos,
+                          "the start of a RANGE frame over event time must be UNBOUNDED "
+                          "PRECEDING or a constant day-time INTERVAL PRECEDING");
+    } else {
+        *preceding = strtoll(x->text, NULL, 10);
+        if (*preceding < 0 || *preceding > INT64_MAX / SL_NANOS_PER_MILLI)
+            rc = sl_error_set(ctx->err, SL_ERR_WINDOWING, w->preceding->pos,
+                              "the INTERVAL of a RANGE frame must be non-negative and at most "
+                              "about 292 years");
+    }
+    sl_bexpr_free(x);
+    return rc;
+}
+
+/* An aggregate call with OVER: Flink's OverAggregate over event time. All
+** of a SELECT's OVER aggregates share one window (one node, o->node); an
+** argument that is not a column is computed by a Project below it (o->pre).
+** The call's result is column in->n + k of the node (k = the call's index),
+** shifted past pre's extra columns once the SELECT is bound. */
+static int sl__over_agg(sl_bind_ctx *ctx, sl__over *o, const sl_expr *e, const sl_func *fn,
+                        sl_bexpr **out)
+{
+    const sl_window_spec *w = e->over;
+    if (o->node && o->node->kind != SL_LP_OVER_AGG)
+        return sl_error_set(ctx->err, SL_ERR_NOT_SUPPORTED, e->pos,
+                            "ROW_NUMBER() and OVER aggregates cannot be mixed in one SELECT");
+    if (e->filter)
+        return sl_error_set(ctx->err, SL_ERR_NOT_SUPPORTED, e->filter->pos,
+                            "FILTER is not supported in OVER aggregates");
+    int nargs = sl_list_len(e->args);
+    bool star = e->ival == 1;
+    char *sep = NULL;
+    if (fn->id == SL_FN_LISTAGG) {
+        if (sl__listagg_sep(ctx, e, &sep) != 0)
+            return -1;
+    } else if ((star && (fn->id != SL_FN_COUNT || nargs != 0)) || (!star && nargs != 1)) {
+        return sl_error_set(ctx->err, SL_ERR_UNDEFINED_FUNCTION, e->pos,
+                            "%s takes exactly one argument%s", fn->name,
+                            fn->id == SL_FN_COUNT ? " or *" : "");
+    }
+    sl_bexpr *x = NULL;
+    if (!star) {
+        sl_bind_ctx inner = {o->in, ctx->err, ctx->clause, sl__nested_agg_hook, NULL, ctx->params};
+        x = sl_bind_expr(&inner, sl_list_get(e->args, 0));
+        if (!x) {
+            sl_free(sep);
+            return -1;
+        }
+    }
+    sl_type rt;
+    int *keys = NULL;
+    int rc = sl_func_agg_type(fn, x ? &x->type : NULL, e->pos, &rt, ctx->err);
+    /* the window: PARTITION BY columns, ORDER BY one event-time column ASC */
+    int np = sl_list_len(w->partition_by), no = sl_list_len(w->order_by);
+    int tcol = -1;
+    if (rc == 0)
+        keys = sl_calloc((size_t)np + 1, sizeof(int));
+    for (int i = 0; rc == 0 && i < np; i++)
+        if ((keys[i] = sl__over_col(ctx, o->in, sl_list_get(w->partition_by, i), "PARTITION BY")) < 0)
+            rc = -1;
+    if (rc == 0 && no != 1) /* Flink's words, for none as for several */
+        rc = sl_error_set(ctx->err, SL_ERR_NOT_SUPPORTED, e->pos,
+                          "an OVER window can only be ordered by a single time column");
+    if (rc == 0) {
+        const sl_order_item *it = sl_list_get(w->order_by, 0);
+        tcol = sl__over_col(ctx, o->in, it->expr, "ORDER BY");
+        if (tcol < 0) {
+            rc = -1;
+        } else if (!o->in_lp->cols[tcol].rowtime) {
+            rc = sl_error_set(ctx->err, SL_ERR_NOT_SUPPORTED, it->expr->pos,
+                              "OVER windows' ordering in stream mode must be defined on a time "
+                              "attribute");
+            sl_error_hint(ctx->err, "Order by an event-time column (one with a WATERMARK); "
+                                    "processing-time OVER windows and OVER windows ordered by "
+                                    "other columns are not supported.");
+        } else if (it->desc) {
+            rc = sl_error_set(ctx->err, SL_ERR_NOT_SUPPORTED, it->expr->pos,
+                              "an OVER window can only be ordered in ascending mode");
+        }
+    }
+    bool range = false;
+    int64_t preceding = -1;
+    if (rc == 0)
+        rc = sl__over_frame(ctx, w, &range, &preceding);
+    if (rc == 0 && o->node) {
+        sl_lp *n = o->node;
+        bool same = n->nkeys == np && n->order[0].col == tcol && n->over_range == range &&
+                    n->over_preceding == preceding;
+        for (int i = 0; same && i < np; i++)
+            same = n->keys[i] == keys[i];
+        if (!same)
+            rc = sl_error_set(ctx->err, SL_ERR_NOT_SUPPORTED, e->pos,
+                              "unsupported use of OVER windows: all aggregates must be computed "
+                              "on the same window");
+    }
+    if (rc != 0) {
+        sl_free(keys);
+        sl_free(sep);
+        sl_bexpr_free(x);
+        return -1;
+    }
+    sl_lp *node = o->node;
+    if (!node) {
+        node = sl_lp_new(SL_LP_OVER_AGG, NULL);
+        node->pos = e->pos;
+        node->keys = keys;
+        node->nkeys = np;
+        node->order = sl_calloc(1, sizeof(sl_lp_order));
+        node->order[0].col = tcol;
+        node->norder = 1;
+        node->over_range = range;
+        node->over_preceding = preceding;
+        o->node = node;
+    } else {
+        sl_free(keys);
+    }
+    int arg = -1;
+    if (x && x->kind == SL_BX_COLUMN) {
+        arg = x->col;
+        sl_bexpr_free(x);
+    } else if (x) { /* computed below the OverAggregate, after the input's columns */
+        if (!o->pre) {
+            o->pre = sl_lp_new(SL_LP_PROJECT, NULL);
+            for (int i = 0; i < o->in_lp->ncols; i++) {
+                const sl_lp_col *c = &o->in_lp->cols[i];
+                sl_lp_add_col(o->pre, c->name, c->type, c->rowtime);
+                sl__lp_push_expr(o->pre, sl__colref(i, c->type, -1));
+            }
+        }
+        arg = o->pre->nexprs;
+        char *name = sl_sprintf("$f%d", arg);
+        sl_lp_add_col(o->pre, name, x->type, false);
+        sl_free(name);
+        sl__lp_push_expr(o->pre, x);
+    }
+    node->aggs = sl_realloc(node->aggs, (size_t)(node->naggs + 1) * sizeof(sl_lp_agg));
+    node->aggs[node->naggs] = (sl_lp_agg){fn, e->distinct, arg, rt, e->pos, sep, -1};
+    node->naggs++;
+    *out = sl__colref(o->in->n + node->naggs - 1, rt, e->pos);
+    return 1;
+}
+
+/* Add delta to every column reference of b at or past col. */
+static void sl__shift_cols(sl_bexpr *b, int col, int delta)
+{
+    if (!b)
+        return;
+    if (b->kind == SL_BX_COLUMN && b->col >= col)
+        b->col += delta;
+    for (int i = 0; i < b->nargs; i++)
+        sl__shift_cols(b->args[i], col, delta);
+}
+
 static int sl__over_hook(sl_bind_ctx *ctx, const sl_expr *e, sl_bexpr **out)
 {
     sl__over *o = ctx->hook_ctx;
     if (e->kind != SL_EXPR_FUNC || !e->over)
         return 0;
+    if (e->over->name) /* not defined by the SELECT's WINDOW clause (parser) */
+        return sl_error_set(ctx->err, SL_ERR_UNDEFINED_OBJECT, e->over->name_pos,
+                            "window \"%s\" does not exist", e->over->name);
+    const sl_func *afn = sl_func_find(e->text);
+    if (afn && afn->kind == SL_FUNC_AGGREGATE)
+        return sl__over_agg(ctx, o, e, afn, out);
+    if (o->node && o->node->kind == SL_LP_OVER_AGG)
+        return sl_error_set(ctx->err, SL_ERR_NOT_SUPPORTED, e->pos,
+                            "ROW_NUMBER() and OVER aggregates cannot be mixed in one SELECT");
     if (e->filter)
         return sl_error_set(ctx->err, SL_ERR_NOT_SUPPORTED, e->filter->pos,
                             "FILTER is not implemented for non-aggregate window functions");
@@ -2177,12 +2375,29 @@ static int sl__bind_select(sl_binder *b, const sl_query *q, sl__rel *out)
             items = srf_items;
             scope = sl__scope_of(&in);
         }
-        sl__over o = {b, &scope, NULL, NULL};
+        sl__over o = {b, &scope, NULL, NULL, in.lp, NULL};
         proj = sl_lp_new(SL_LP_PROJECT, NULL);
         sl_bind_ctx ctx = {&scope, b->err, "SELECT", sl__over_hook, &o, b->params};
         int rc = sl__bind_items(&ctx, items, &scope, proj);
         sl_list_free(srf_items, sl__select_item_free_v);
-        if (o.node) {
+        if (o.node && o.node->kind == SL_LP_OVER_AGG) {
+            if (o.pre) { /* the calls' results move past the computed arguments */
+                for (int i = 0; i < proj->nexprs; i++)
+                    sl__shift_cols(proj->exprs[i], in.lp->ncols, o.pre->ncols - in.lp->ncols);
+                o.pre->input = in.lp;
+                in.lp = o.pre;
+            }
+            o.node->input = in.lp;
+            for (int i = 0; i < in.lp->ncols; i++)
+                sl_lp_add_col(o.node, in.lp->cols[i].name, in.lp->cols[i].type,
+                              in.lp->cols[i].rowtime);
+            for (int i = 0; i < o.node->naggs; i++) {
+                char *name = sl_sprintf("w0$o%d", i);
+                sl_lp_add_col(o.node, name, o.node->aggs[i].type, false);
+                sl_free(name);
+            }
+            in.lp = o.node;
+        } else if (o.node) {
             o.node->input = in.lp;
             for (int i = 0; i < in.lp->ncols; i++)
                 sl_lp_add_col(o.node, in.lp->cols[i].name, in.lp->cols[i].type,

@@ -72,6 +72,7 @@ void sl_lp_origin(const sl_lp *lp, int col, const sl_lp **node, int *ncol)
             break;
         case SL_LP_WINDOW:
         case SL_LP_OVER:
+        case SL_LP_OVER_AGG:
             if (col >= lp->input->ncols)
                 return; /* a column the operator adds */
             lp = lp->input;
@@ -479,6 +480,11 @@ static int sl__analyze(sl_lp *lp, sl_error *err)
             lp->cause = lp;
             break;
         }
+        break;
+    case SL_LP_OVER_AGG: /* Flink's OverAggregate: append-only in and out */
+        if (in != SL_CL_INSERT)
+            return sl__needs_append_only(lp, "an OVER aggregation", in_cause, err);
+        lp->changelog = SL_CL_INSERT;
         break;
     case SL_LP_SORT:
         /* Ordering a stream by event time needs no retraction; any other

@@ -142,6 +142,11 @@ static int sl__mk_topn(const void *a, sl_operator **o, sl_error *e)
     return sl_topn_new(a, o, e);
 }
 
+static int sl__mk_over(const void *a, sl_operator **o, sl_error *e)
+{
+    return sl_over_new(a, o, e);
+}
+
 /* Types of a node's output, owned by p. */
 static sl_type *sl__types(sl_physical *p, const sl_lp *lp)
 {
@@ -323,6 +328,27 @@ static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_
         st->name = "Deduplicate";
         return 0;
     }
+    case SL_LP_OVER_AGG: {
+        sl_group_agg_spec g;
+        sl__agg_spec(p, n, ttl_ms, &g);
+        sl_over_spec *o = sl__own(p, sl_calloc(1, sizeof *o));
+        o->in_ncols = g.in_ncols;
+        o->in_types = g.in_types;
+        o->nkeys = n->nkeys;
+        o->keys = n->keys;
+        o->time_col = n->order[0].col;
+        o->range = n->over_range;
+        o->preceding = n->over_preceding < 0   ? -1
+                       : n->over_range ? n->over_preceding * SL_NANOS_PER_MILLI
+                                       : n->over_preceding;
+        o->naggs = g.naggs;
+        o->aggs = g.aggs;
+        o->ttl_ms = ttl_ms;
+        st->create = sl__mk_over;
+        st->arg = o;
+        st->name = "OverAggregate";
+        return 0;
+    }
     case SL_LP_NORMALIZE: {
         sl_dedup_spec *d = sl__own(p, sl_calloc(1, sizeof *d));
         d->in_ncols = n->input->ncols;
@@ -455,7 +481,8 @@ static void sl__length_spec(sl_physical *p, sl_length_enforcer mode, const sl_ty
 static bool sl__stateful(const sl_lp *n)
 {
     return n->kind == SL_LP_AGGREGATE || n->kind == SL_LP_OVER || n->kind == SL_LP_NORMALIZE ||
-           (n->kind == SL_LP_WINDOW && n->window_fn == SL_WIN_SESSION && !n->merged);
+           (n->kind == SL_LP_WINDOW && n->window_fn == SL_WIN_SESSION && !n->merged) ||
+           n->kind == SL_LP_OVER_AGG;
 }
 
 /* Steps for nodes[0..n-1] (bottom-up, over the output of `below`)

@@ -265,6 +265,29 @@ void sl_lp_describe(sl_strbuf *sb, const sl_lp *lp)
         sl__order_list(sb, lp->order, lp->norder, in);
         sl_strbuf_appendf(sb, "], select=[ROW_NUMBER() AS %s])", lp->cols[lp->ncols - 1].name);
         break;
+    case SL_LP_OVER_AGG:
+        /* Flink: OverAggregate(partitionBy=[k], orderBy=[ts ASC], window=[ ROWS BETWEEN 2
+        ** PRECEDING AND CURRENT ROW], select=[..., SUM(v) AS w0$o0]) */
+        sl_strbuf_append(sb, "OverAggregate(partitionBy=[");
+        for (int i = 0; i < lp->nkeys; i++)
+            sl_strbuf_appendf(sb, "%s%s", i ? ", " : "", in[lp->keys[i]]);
+        sl_strbuf_appendf(sb, "], orderBy=[%s ASC], window=[ %s BETWEEN ", in[lp->order[0].col],
+                          lp->over_range ? "RANGE" : "ROWS");
+        if (lp->over_preceding < 0)
+            sl_strbuf_append(sb, "UNBOUNDED PRECEDING");
+        else /* RANGE: ms, as Flink prints it */
+            sl_strbuf_appendf(sb, "%lld PRECEDING", (long long)lp->over_preceding);
+        sl_strbuf_append(sb, " AND CURRENT ROW], select=[");
+        for (int i = 0; i < lp->input->ncols; i++)
+            sl_strbuf_appendf(sb, "%s, ", in[i]);
+        for (int i = 0; i < lp->naggs; i++) {
+            const sl_lp_agg *a = &lp->aggs[i];
+            sl_strbuf_appendf(sb, "%s%s(%s%s) AS %s", i ? ", " : "", a->fn->name,
+                              a->distinct ? "DISTINCT " : "", a->arg < 0 ? "*" : in[a->arg],
+                              lp->cols[lp->input->ncols + i].name);
+        }
+        sl_strbuf_append(sb, "])");
+        break;
     case SL_LP_SORT:
         sl_strbuf_append(sb, "Sort(orderBy=[");
         sl__order_list(sb, lp->order, lp->norder, in);

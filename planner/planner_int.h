@@ -112,6 +112,8 @@ typedef enum sl_lp_kind {
                         (join_type SL_JOIN_SINGLE) its one value: NULL for no row, 21000
                         for several; subquery names the input's columns as column nodes
                         with ival = input column + 1 */
+    SL_LP_OVER_AGG,  /* aggregates OVER (PARTITION BY keys ORDER BY order[0] frame): input +
+                        one column per call (aggs); over_range, over_preceding */
 } sl_lp_kind;
 
 #define SL_ROWTIME 1  /* sl_lp_col.rowtime: an event-time attribute */
@@ -174,6 +176,8 @@ struct sl_lp {
     int *sink_map;        /* SINK: for each table column, the input column or -1 (NULL) */
     struct sl_query *subquery; /* APPLY: the subquery (owned) */
     int pos;              /* byte offset in the statement of what made this node, or -1 */
+    bool over_range;      /* OVER_AGG: a RANGE frame (else ROWS) */
+    int64_t over_preceding; /* OVER_AGG: rows (ROWS) or ms (RANGE) before; -1 = UNBOUNDED */
     /* Set by sl_lp_analyze (changelog.c): */
     int changelog;        /* kinds of rows it emits: SL_CL_* bits */
     bool window_agg;      /* AGGREGATE: groups (OVER: partitions) by window_start/window_end

@@ -107,3 +107,15 @@ add_test(NAME e2e.crash_session.rows.p2
           --sluice $<TARGET_FILE:sluice> --kills 20 --rows --parallelism 2)
 set_tests_properties(e2e.crash_session.group.p2 e2e.crash_session.rows.p2
   PROPERTIES TIMEOUT 900 LABELS e2e)
+# monitored directory of out-of-order clicks -> OVER aggregation (SUM, COUNT,
+# MAX over each user's ROWS 3 PRECEDING / RANGE 2 s / RANGE UNBOUNDED frame;
+# clicks wait for the watermark) -> filesystem, 20 SIGKILLs; each click
+# committed exactly once with the values a Python reference computes
+foreach(frame rows range unbounded)
+  foreach(p 1 2)
+    add_test(NAME e2e.crash_over.${frame}.p${p}
+      COMMAND ${Python3_EXECUTABLE} ${SL_E2E}/crash_over_test.py
+              --sluice $<TARGET_FILE:sluice> --kills 20 --parallelism ${p} --frame ${frame})
+    set_tests_properties(e2e.crash_over.${frame}.p${p} PROPERTIES TIMEOUT 900 LABELS e2e)
+  endforeach()
+endforeach()
