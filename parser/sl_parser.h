@@ -248,7 +248,16 @@ typedef struct sl_column_def {
     int type_pos;  /* byte offset of the type */
     char *comment; /* COMMENT '..', or NULL */
     sl_expr *expr; /* computed column: `name AS expr` (type unset), or NULL */
+    sl_list *fields; /* type ROW: its fields in order (sl_column_def*: name, type,
+                        comment, nested fields; no expr), else NULL */
 } sl_column_def;
+
+/* Append a declared column's or field's type as Flink spells it: its
+** sl_type_format, or for a ROW "ROW<`f1` T1, `f2` T2 'comment'>" (NOT NULL
+** after the ROW's or a field's type when it has it). flags: */
+#define SL_TYPEFMT_COMMENTS 1 /* the fields' comments (CREATE TABLE; DESCRIBE has none) */
+#define SL_TYPEFMT_NULLABLE 2 /* not c's own NOT NULL (DESCRIBE shows it apart) */
+void sl_column_def_type_format(sl_strbuf *sb, const sl_column_def *c, int flags);
 
 typedef struct sl_ident {
     char *name; /* identifier */

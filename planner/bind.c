@@ -176,22 +176,44 @@ static int sl__computed_hook(sl_bind_ctx *ctx, const sl_expr *e, sl_bexpr **out)
 
 sl_bexpr *sl_bind_computed(const sl_stmt *def, const sl_column_def *c, sl_error *err)
 {
-    int n = sl_list_len(def->columns), k = 0;
+    int n = 0;
+    sl_column *phys = sl_def_phys_cols(def, &n); /* a ROW column's leaves "r.f" */
     sl_scope_col *scols = sl_calloc((size_t)(n ? n : 1), sizeof(sl_scope_col));
     for (int i = 0; i < n; i++) {
-        const sl_column_def *p = sl_list_get(def->columns, i);
-        if (p->expr)
-            continue;
-        scols[k].name = p->name;
-        scols[k].qualifier = def->name;
-        scols[k++].type = p->type;
+        scols[i].name = phys[i].name;
+        scols[i].qualifier = def->name;
+        scols[i].type = phys[i].type;
     }
-    sl_scope scope = {k, scols};
+    sl_scope scope = {n, scols};
     sl_bind_ctx ctx = {&scope, err, "computed column expressions", sl__computed_hook,
                        (void *)def, NULL};
     sl_bexpr *x = sl_bind_expr(&ctx, c->expr);
     sl_free(scols);
+    sl_columns_free(phys, n);
     return x;
+}
+
+/* A table with ROW columns: its formats must nest them (json does; csv and
+** raw have flat records, as in Flink). */
+static int sl__row_formats(sl_binder *b, const sl_stmt *s)
+{
+    static const char *const keys[] = {"format", "value.format", "key.format"};
+    for (size_t i = 0; i < SL_ARRAY_LEN(keys) && s->options; i++) {
+        const char *f = sl_kvlist_get(s->options, keys[i]);
+        if (!f || strcmp(f, "json") == 0)
+            continue;
+        for (int k = 0; k < sl_list_len(s->columns); k++) {
+            const sl_column_def *c = sl_list_get(s->columns, k);
+            if (c->type.id != SL_TYPE_ROW)
+                continue;
+            sl_error_set(b->err, SL_ERR_NOT_SUPPORTED, c->type_pos,
+                         "format '%s' does not support ROW column \"%s\"", f, c->name);
+            sl_error_hint(b->err, "Use 'format' = 'json', which reads and writes a ROW as a "
+                                  "nested object.");
+            return -1;
+        }
+    }
+    return 0;
 }
 
 int sl_bind_create_table(sl_binder *b, const sl_stmt *s)
@@ -200,10 +222,14 @@ int sl_bind_create_table(sl_binder *b, const sl_stmt *s)
     if (n == 0)
         return sl_error_set(b->err, SL_ERR_INVALID_TABLE_DEF, s->name_pos,
                             "table \"%s\" must have at least one column", s->name);
-    const char **names = sl_calloc((size_t)n, sizeof(char *));
-    sl_type *types = sl_calloc((size_t)n, sizeof(sl_type));
-    sl_scope_col *scols = sl_calloc((size_t)n, sizeof(sl_scope_col));
-    int rc = -1, nphys = n;
+    int nphys = 0;
+    sl_column *phys = sl_def_phys_cols(s, &nphys); /* a ROW column's leaves */
+    const char **names = sl_calloc((size_t)n + (size_t)nphys, sizeof(char *));
+    sl_type *types = sl_calloc((size_t)n + (size_t)nphys, sizeof(sl_type));
+    /* names resolve as in a query of the table: physical columns (a ROW's
+    ** leaves "r.f"), then the computed ones */
+    sl_scope_col *scols = sl_calloc((size_t)n + (size_t)nphys, sizeof(sl_scope_col));
+    int rc = -1, nscope = 0;
     for (int i = 0; i < n; i++) {
         const sl_column_def *c = sl_list_get(s->columns, i);
         for (int j = 0; j < i; j++) {
@@ -213,14 +239,25 @@ int sl_bind_create_table(sl_binder *b, const sl_stmt *s)
                 goto done;
             }
         }
-        if (!c->expr && sl_type_check(c->type, c->type_pos, b->err) != 0)
-            goto done;
         names[i] = c->name;
         types[i] = c->type;
-        scols[i].name = c->name;
-        scols[i].qualifier = s->name;
-        scols[i].type = c->type;
     }
+    for (int i = 0; i < nphys; i++) {
+        const sl_column_def *c = phys[i].def;
+        if (sl_type_check(c->type, c->type_pos, b->err) != 0)
+            goto done;
+        for (int j = 0; j < nphys && strchr(phys[i].name, '.'); j++)
+            if (j != i && strcmp(phys[j].name, phys[i].name) == 0) {
+                sl_error_set(b->err, SL_ERR_DUPLICATE_COLUMN, c->pos,
+                             "column \"%s\" specified more than once", phys[i].name);
+                goto done;
+            }
+        scols[nscope].name = phys[i].name;
+        scols[nscope].qualifier = s->name;
+        scols[nscope++].type = phys[i].type;
+    }
+    if (sl_def_has_row(s) && sl__row_formats(b, s) != 0)
+        goto done;
     for (int i = 0; i < n; i++) { /* computed columns: their expressions' types */
         const sl_column_def *c = sl_list_get(s->columns, i);
         if (!c->expr)
@@ -228,9 +265,11 @@ int sl_bind_create_table(sl_binder *b, const sl_stmt *s)
         sl_bexpr *x = sl_bind_computed(s, c, b->err);
         if (!x)
             goto done;
-        types[i] = scols[i].type = x->type;
+        types[i] = x->type;
+        scols[nscope].name = c->name;
+        scols[nscope].qualifier = s->name;
+        scols[nscope++].type = x->type;
         sl_bexpr_free(x);
-        nphys--;
     }
     for (int k = 0; k < sl_list_len(s->primary_key); k++) {
         const sl_ident *id = sl_list_get(s->primary_key, k);
@@ -277,7 +316,7 @@ int sl_bind_create_table(sl_binder *b, const sl_stmt *s)
             sl_free(t);
             goto done;
         }
-        sl_scope scope = {n, scols};
+        sl_scope scope = {nscope, scols};
         sl_bind_ctx ctx = {&scope, b->err, "WATERMARK", NULL, NULL, b->params};
         sl_bexpr *wm = sl_bind_expr(&ctx, s->wm_expr);
         if (!wm)
@@ -296,12 +335,10 @@ int sl_bind_create_table(sl_binder *b, const sl_stmt *s)
         if (!ok)
             goto done;
     }
-    /* The connector sees the physical columns only. */
-    for (int i = 0, k = 0; i < n; i++) {
-        if (((const sl_column_def *)sl_list_get(s->columns, i))->expr)
-            continue;
-        names[k] = names[i];
-        types[k++] = types[i];
+    /* The connector sees the physical columns only (a ROW column's leaves). */
+    for (int i = 0; i < nphys; i++) {
+        names[i] = phys[i].name;
+        types[i] = phys[i].type;
     }
     sl_table_shape shape = {nphys, names, types, sl_list_len(s->primary_key), NULL};
     static const sl_kvlist empty = {NULL, 0, 0};
@@ -312,6 +349,7 @@ done:
     sl_free(names);
     sl_free(types);
     sl_free(scols);
+    sl_columns_free(phys, nphys);
     return rc;
 }
 
@@ -453,13 +491,22 @@ static int sl__bind_named(sl_binder *b, const char *name, int pos, const char *a
         out->lp = norm;
     }
     sl_lp *proj = NULL;
-    if (t->nall > t->ncols) {
+    bool computed = false;
+    for (int i = 0; i < t->nall; i++)
+        computed = computed || t->all[i].phys < 0;
+    if (computed) {
         proj = sl_lp_new(SL_LP_PROJECT, out->lp);
         proj->pos = pos;
         out->lp = proj;
         for (int i = 0; i < t->nall; i++) {
             const sl_column *c = &t->all[i];
-            sl_bexpr *x = c->phys >= 0 ? sl__colref(c->phys, t->cols[c->phys].type, pos)
+            for (int k = c->phys + 1; c->phys >= 0 && k < c->phys + c->nleaves; k++) {
+                /* a ROW column's leaves after its first */
+                sl__lp_push_expr(proj, sl__colref(k - 1, t->cols[k - 1].type, pos));
+                sl_lp_add_col(proj, t->cols[k - 1].name, t->cols[k - 1].type, false);
+            }
+            int last = c->phys >= 0 ? c->phys + c->nleaves - 1 : -1;
+            sl_bexpr *x = c->phys >= 0 ? sl__colref(last, t->cols[last].type, pos)
                                        : sl_bind_computed(t->def, sl_list_get(t->def->columns, i),
                                                           b->err);
             if (!x) {
@@ -467,8 +514,8 @@ static int sl__bind_named(sl_binder *b, const char *name, int pos, const char *a
                 return -1;
             }
             sl__lp_push_expr(proj, x);
-            sl_lp_add_col(proj, c->name, c->phys >= 0 ? t->cols[c->phys].type : x->type,
-                          i == t->wm_col);
+            sl_lp_add_col(proj, c->phys >= 0 ? t->cols[last].name : c->name,
+                          c->phys >= 0 ? t->cols[last].type : x->type, i == t->wm_col);
         }
         sl__rel_scope(out, alias ? alias : name);
     }

@@ -280,6 +280,12 @@ int sl__describe_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *ou
             bool nn = ty.not_null;
             ty.not_null = false;
             char *tname = sl_type_to_string(ty);
+            if (t->all[i].def && ty.id == SL_TYPE_ROW) {
+                sl_strbuf rt = SL_STRBUF_INIT;
+                sl_column_def_type_format(&rt, t->all[i].def, SL_TYPEFMT_NULLABLE);
+                sl_free(tname);
+                tname = sl_strbuf_detach(&rt);
+            }
             char *shown = i == t->wm_col ? sl_sprintf("%s *ROWTIME*", tname) : sl_strdup(tname);
             bool in_pk = false;
             for (int k = 0; k < t->npk; k++)
