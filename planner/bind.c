@@ -1144,6 +1144,74 @@ static int sl__over_hook(sl_bind_ctx *ctx, const sl_expr *e, sl_bexpr **out)
 ** SELECT
 */
 
+/* Does scope column sc lie under the ROW prefix "pre." reached by qual? */
+static bool sl__under(const sl_scope_col *sc, const char *qual, const char *pre)
+{
+    size_t n = strlen(pre);
+    if (sc->hidden || (qual && (!sc->qualifier || strcmp(sc->qualifier, qual) != 0)))
+        return false;
+    return strncmp(sc->name, pre, n) == 0 && sc->name[n] == '.';
+}
+
+/* A select item that names a whole ROW column ([t.]r, [t.]r.f for a nested
+** ROW): the number of its leaves appended to proj (each named by its path,
+** the alias replacing the ROW's name), 0 when it is none, -1 on error. A
+** ROW is carried as its leaves (tables store it so). */
+static int sl__bind_row_item(sl_bind_ctx *ctx, const sl_select_item *it, const sl_scope *scope,
+                             sl_lp *proj)
+{
+    const char *qual = NULL;
+    char *path = sl_expr_field_path(it->expr, &qual);
+    if (!path)
+        return 0;
+    sl_error local = SL_ERROR_INIT;
+    int direct = it->expr->kind == SL_EXPR_COLUMN
+                     ? sl_scope_resolve(scope, qual, path, it->expr->pos, &local)
+                     : -1;
+    sl_error_reset(&local);
+    char *full = qual ? sl_sprintf("%s.%s", qual, path) : NULL;
+    const char *rq = qual, *pre = path;
+    int n = 0;
+    for (int c = 0; direct < 0 && c < scope->n; c++)
+        n += sl__under(&scope->cols[c], rq, pre);
+    if (direct < 0 && n == 0 && qual) {
+        rq = NULL;
+        pre = full;
+        for (int c = 0; c < scope->n; c++)
+            n += sl__under(&scope->cols[c], rq, pre);
+    }
+    int rc = 0;
+    for (int c = 0; direct < 0 && n > 0 && c < scope->n; c++) {
+        const sl_scope_col *sc = &scope->cols[c];
+        if (!sl__under(sc, rq, pre))
+            continue;
+        sl_expr col = {0};
+        col.kind = SL_EXPR_COLUMN;
+        col.pos = it->expr->pos;
+        col.op_pos = -1;
+        col.text = (char *)sc->name;
+        col.qualifier = (char *)sc->qualifier;
+        sl_bexpr *x = ctx->hook ? sl_bind_expr(ctx, &col) : sl__colref(c, sc->type, it->expr->pos);
+        if (!x) {
+            rc = -1;
+            break;
+        }
+        /* the leaf's path below the ROW, under the ROW's name or alias */
+        const char *last = strrchr(pre, '.');
+        char *want = sl_sprintf("%s%s", it->alias ? it->alias : last ? last + 1 : pre,
+                                sc->name + strlen(pre));
+        char *name = sl__unique_name(proj, want, proj->ncols);
+        sl_lp_add_col(proj, name, x->type, false);
+        sl_free(name);
+        sl_free(want);
+        sl__lp_push_expr(proj, x);
+        rc++;
+    }
+    sl_free(full);
+    sl_free(path);
+    return rc;
+}
+
 /* Append the select list's items to proj, binding in ctx. Stars expand to
 ** the visible columns of scope (through ctx so aggregation rules apply),
 ** each named uniquely against the columns before it (Flink: SELECT * over a
@@ -1188,6 +1256,13 @@ static int sl__bind_items(sl_bind_ctx *ctx, const sl_list *items, const sl_scope
                 return sl_error_set(ctx->err, SL_ERR_UNDEFINED_TABLE, it->expr->pos,
                                     "missing FROM-clause entry for table \"%s\"",
                                     it->expr->qualifier);
+            continue;
+        }
+        int leaves = sl__bind_row_item(ctx, it, scope, proj);
+        if (leaves < 0)
+            return -1;
+        if (leaves > 0) {
+            out_i += leaves;
             continue;
         }
         sl_bexpr *x = sl_bind_expr(ctx, it->expr);

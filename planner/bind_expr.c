@@ -734,7 +734,13 @@ static sl_bexpr *sl__bind_column(sl_bind_ctx *ctx, const sl_expr *e)
     if (i < 0 && e->qualifier && strcmp(local.sqlstate, SL_ERR_AMBIGUOUS_COLUMN) != 0) {
         char *path = sl_sprintf("%s.%s", e->qualifier, name);
         int k = sl__leaf(ctx, NULL, path, e->pos);
-        if (k == -1 && sl__is_row(ctx->scope, NULL, e->qualifier)) {
+        if (k == -1 && sl__is_row(ctx->scope, NULL, path)) { /* a nested ROW */
+            sl_error_reset(&local);
+            sl_error_set(ctx->err, SL_ERR_NOT_SUPPORTED, e->pos,
+                         "ROW column \"%s\" as a value is not supported here", path);
+            sl_error_hint(ctx->err, "Use its fields (%s.field); a select list and INSERT carry "
+                                    "a whole ROW column as its fields.", path);
+        } else if (k == -1 && sl__is_row(ctx->scope, NULL, e->qualifier)) {
             sl_error_reset(&local);
             sl__no_field(ctx, NULL, e->qualifier, path, e->pos);
         }
@@ -800,7 +806,13 @@ static sl_bexpr *sl__bind_field(sl_bind_ctx *ctx, const sl_expr *e)
         int i = qual ? sl__leaf(ctx, qual, path, e->pos) : -1;
         if (i == -1)
             i = sl__leaf(ctx, NULL, full ? full : path, e->pos);
-        if (i == -1) {
+        if (i == -1 && ((qual && sl__is_row(ctx->scope, qual, path)) ||
+                        sl__is_row(ctx->scope, NULL, full ? full : path))) {
+            sl_error_set(ctx->err, SL_ERR_NOT_SUPPORTED, e->pos,
+                         "ROW column \"%s\" as a value is not supported here", path);
+            sl_error_hint(ctx->err, "Use its fields (%s.field); a select list and INSERT carry "
+                                    "a whole ROW column as its fields.", path);
+        } else if (i == -1) {
             /* the ROW column it starts from: q.r (table q) or q (no table q) */
             const char *root_q = NULL;
             char *root = NULL;
