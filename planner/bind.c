@@ -1153,21 +1153,53 @@ static bool sl__under(const sl_scope_col *sc, const char *qual, const char *pre)
     return strncmp(sc->name, pre, n) == 0 && sc->name[n] == '.';
 }
 
-/* A select item that names a whole ROW column ([t.]r, [t.]r.f for a nested
-** ROW): the number of its leaves appended to proj (each named by its path,
-** the alias replacing the ROW's name), 0 when it is none, -1 on error. A
-** ROW is carried as its leaves (tables store it so). */
-static int sl__bind_row_item(sl_bind_ctx *ctx, const sl_select_item *it, const sl_scope *scope,
-                             sl_lp *proj)
+/* Is e the ROW constructor ROW(a, b, ...)? */
+static bool sl__is_row_ctor(const sl_expr *e)
 {
+    return e->kind == SL_EXPR_FUNC && e->text && sl_strcasecmp(e->text, "ROW") == 0 && !e->over &&
+           !e->ival && sl_list_len(e->args) > 0;
+}
+
+/* Append to proj the leaves of e named under base ("base.f"), when e is a
+** whole ROW column ([t.]r, [t.]r.f for a nested ROW) or a ROW constructor
+** (its fields EXPR$0, EXPR$1, ... as in Flink; nested ones flattened too):
+** the number appended, 0 when e is neither, -1 on error. A ROW is carried
+** as its leaves (tables store it so). */
+static int sl__bind_row_leaves(sl_bind_ctx *ctx, const sl_expr *e, const char *base,
+                               const sl_scope *scope, sl_lp *proj)
+{
+    if (sl__is_row_ctor(e)) {
+        int total = 0;
+        for (int k = 0; k < sl_list_len(e->args); k++) {
+            const sl_expr *a = sl_list_get(e->args, k);
+            char *sub = sl_sprintf("%s.EXPR$%d", base, k);
+            int n = sl__bind_row_leaves(ctx, a, sub, scope, proj);
+            if (n == 0) {
+                sl_bexpr *x = sl_bind_expr(ctx, a);
+                if (x) {
+                    char *name = sl__unique_name(proj, sub, proj->ncols);
+                    sl_lp_add_col(proj, name, x->type, false);
+                    sl_free(name);
+                    sl__lp_push_expr(proj, x);
+                    n = 1;
+                } else {
+                    n = -1;
+                }
+            }
+            sl_free(sub);
+            if (n < 0)
+                return -1;
+            total += n;
+        }
+        return total;
+    }
     const char *qual = NULL;
-    char *path = sl_expr_field_path(it->expr, &qual);
+    char *path = sl_expr_field_path(e, &qual);
     if (!path)
         return 0;
     sl_error local = SL_ERROR_INIT;
-    int direct = it->expr->kind == SL_EXPR_COLUMN
-                     ? sl_scope_resolve(scope, qual, path, it->expr->pos, &local)
-                     : -1;
+    int direct = e->kind == SL_EXPR_COLUMN ? sl_scope_resolve(scope, qual, path, e->pos, &local)
+                                           : -1;
     sl_error_reset(&local);
     char *full = qual ? sl_sprintf("%s.%s", qual, path) : NULL;
     const char *rq = qual, *pre = path;
@@ -1187,19 +1219,17 @@ static int sl__bind_row_item(sl_bind_ctx *ctx, const sl_select_item *it, const s
             continue;
         sl_expr col = {0};
         col.kind = SL_EXPR_COLUMN;
-        col.pos = it->expr->pos;
+        col.pos = e->pos;
         col.op_pos = -1;
         col.text = (char *)sc->name;
         col.qualifier = (char *)sc->qualifier;
-        sl_bexpr *x = ctx->hook ? sl_bind_expr(ctx, &col) : sl__colref(c, sc->type, it->expr->pos);
+        sl_bexpr *x = ctx->hook ? sl_bind_expr(ctx, &col) : sl__colref(c, sc->type, e->pos);
         if (!x) {
             rc = -1;
             break;
         }
-        /* the leaf's path below the ROW, under the ROW's name or alias */
-        const char *last = strrchr(pre, '.');
-        char *want = sl_sprintf("%s%s", it->alias ? it->alias : last ? last + 1 : pre,
-                                sc->name + strlen(pre));
+        /* the leaf's path below the ROW, under base */
+        char *want = sl_sprintf("%s%s", base, sc->name + strlen(pre));
         char *name = sl__unique_name(proj, want, proj->ncols);
         sl_lp_add_col(proj, name, x->type, false);
         sl_free(name);
@@ -1208,6 +1238,28 @@ static int sl__bind_row_item(sl_bind_ctx *ctx, const sl_select_item *it, const s
         rc++;
     }
     sl_free(full);
+    sl_free(path);
+    return rc;
+}
+
+/* A select item that is a whole ROW (sl__bind_row_leaves), named by its
+** alias, else by the ROW column's name or EXPR$i. */
+static int sl__bind_row_item(sl_bind_ctx *ctx, const sl_select_item *it, int out_i,
+                             const sl_scope *scope, sl_lp *proj)
+{
+    const char *qual = NULL;
+    char *path = sl_expr_field_path(it->expr, &qual);
+    char *base;
+    if (it->alias) {
+        base = sl_strdup(it->alias);
+    } else if (path) {
+        const char *last = strrchr(path, '.');
+        base = sl_strdup(last ? last + 1 : path);
+    } else {
+        base = sl_sprintf("EXPR$%d", out_i);
+    }
+    int rc = sl__bind_row_leaves(ctx, it->expr, base, scope, proj);
+    sl_free(base);
     sl_free(path);
     return rc;
 }
@@ -1258,7 +1310,7 @@ static int sl__bind_items(sl_bind_ctx *ctx, const sl_list *items, const sl_scope
                                     it->expr->qualifier);
             continue;
         }
-        int leaves = sl__bind_row_item(ctx, it, scope, proj);
+        int leaves = sl__bind_row_item(ctx, it, out_i, scope, proj);
         if (leaves < 0)
             return -1;
         if (leaves > 0) {

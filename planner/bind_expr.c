@@ -1405,6 +1405,13 @@ static sl_bexpr *sl__bind_func(sl_bind_ctx *ctx, const sl_expr *e)
 {
     const char *name = e->text ? e->text : "";
     const sl_func *f = sl_func_find(name);
+    if (!f && sl_strcasecmp(name, "ROW") == 0) {
+        sl_error_set(ctx->err, SL_ERR_NOT_SUPPORTED, e->pos,
+                     "a ROW constructor is supported only as a select list item");
+        sl_error_hint(ctx->err, "ROW values are carried as their fields: ROW(a, b) in a select "
+                                "list gives the columns of an INSERT into a ROW column.");
+        return NULL;
+    }
     if (!f) {
         int nn = 0;
         const char *const *names = sl_func_names(&nn);

@@ -2,9 +2,9 @@
 -- leaves physical columns named by their dotted paths; DESCRIBE and SHOW
 -- CREATE TABLE show the declared ROW; fields are read as r.f, t.r.f, (r).f;
 -- json reads and writes them as nested objects. Results checked against
--- Flink 2.2 over the same files (differences: SELECT * and a whole ROW in a
--- select list give the leaves as columns "r.f", where Flink prints one
--- column (10, one, ...); (r).f is named f, Flink EXPR$n).
+-- Flink 2.2 over the same files (differences: SELECT *, a whole ROW and a
+-- ROW constructor in a select list give the leaves as columns "r.f", where
+-- Flink prints one column (10, one, ...); (r).f is named f, Flink EXPR$n).
 SET 'parallelism.default' = '1';
 
 -- DDL: nested ROWs, both spellings, NOT NULL, comments.
@@ -62,6 +62,13 @@ CREATE TABLE people2 (k INT, q ROW<id BIGINT, name STRING, s ROW<city STRING, st
   'connector' = 'filesystem', 'path' = '@TMP@/people2', 'format' = 'json');
 INSERT INTO people2 SELECT 9, p FROM people;
 SELECT k, q.name, q.s.city FROM people2;
+-- The ROW constructor in a select list: its fields (Flink writes the same
+-- file: {"r":{"id":1000,"name":"Peter Walton","s":{"city":"Portland"}},"k":0}).
+CREATE TABLE built (r ROW<id BIGINT, name STRING, s ROW<city STRING>>, k INT) WITH (
+  'connector' = 'filesystem', 'path' = '@TMP@/built', 'format' = 'json');
+INSERT INTO built SELECT ROW(person.id, person.name, ROW(person.city)), event_type FROM datagen WHERE event_type <= 1;
+SELECT * FROM built;
+SELECT ROW(event_type, bid.price) AS x FROM datagen WHERE event_type = 2;
 
 -- Errors.
 SELECT person.foo FROM datagen;
@@ -72,6 +79,7 @@ SELECT x.person.id FROM datagen;
 SELECT event_type FROM datagen WHERE person IS NULL;
 SELECT id FROM rows_in WHERE r.s IS NULL;
 SELECT CAST(1 AS ROW<a INT>);
+SELECT ROW(1, 2) + 1;
 CREATE TABLE bad (r ROW<a INT, a STRING>) WITH ('connector' = 'blackhole');
 CREATE TABLE bad (`r.a` INT, r ROW<a INT>) WITH ('connector' = 'blackhole');
 CREATE TABLE bad (r ROW<a DECIMAL(50, 2)>) WITH ('connector' = 'blackhole');
