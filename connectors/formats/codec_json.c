@@ -494,8 +494,15 @@ static bool sl__json_nested(sl__json_codec *j, sl__jparse *p, size_t v0, sl__jki
         j->span_len[col] = p->i - v0;
         return true;
     }
-    if (sl__json_group(j, j->path.buf, j->path.len) < 0 || kind == SL__JV_NULL)
+    if (sl__json_group(j, j->path.buf, j->path.len) < 0)
         return true;
+    if (kind == SL__JV_NULL) { /* a NULL ROW: its leaves are there, null */
+        for (int i = 0; i < j->base.ncols; i++)
+            if (strncmp(j->base.names[i], j->path.buf, j->path.len) == 0 &&
+                j->base.names[i][j->path.len] == '.')
+                j->kind[i] = SL__JV_NULL;
+        return true;
+    }
     if (kind != SL__JV_OBJECT)
         return sl__jp_fail(p, v0, "a JSON object was expected (a ROW)");
     sl__jparse sub = *p;

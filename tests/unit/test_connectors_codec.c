@@ -1453,6 +1453,15 @@ static void t_json_nested(void)
     CHECK_STR(e, "{\"id\":5,\"r\":{\"a\":5}}");
     sl_free(e);
     sl_codec_free(ign);
+    /* fail-on-missing-field: a null ROW has its fields (null), an absent one not */
+    sl_codec *strict = codec_for(6, ns, ts, "format", "json", "json.fail-on-missing-field", "true",
+                                 NULL);
+    dec_ok(strict, ch, "{\"id\":3,\"r\":{\"a\":1,\"s\":null,\"b\":false},\"z\":1}");
+    dec_ok(strict, ch, "{\"id\":3,\"r\":null,\"z\":1}");
+    sl_error err = SL_ERROR_INIT;
+    CHECK_INT(dec(strict, "{\"id\":3,\"z\":1}", ch, &err), -1);
+    sl_error_reset(&err);
+    sl_codec_free(strict);
     sl_chunk_free(back);
     sl_chunk_free(ch);
     sl_codec_free(c);
