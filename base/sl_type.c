@@ -91,6 +91,7 @@ void sl_type_format(sl_strbuf *sb, sl_type t)
     case SL_TYPE_TIMESTAMP_LTZ: sl_strbuf_appendf(sb, "TIMESTAMP_LTZ(%d)", t.precision); break;
     case SL_TYPE_INTERVAL_DT: sl_strbuf_appendf(sb, "INTERVAL SECOND(%d)", t.precision); break;
     case SL_TYPE_INTERVAL_YM: sl_strbuf_append(sb, "INTERVAL MONTH"); break;
+    case SL_TYPE_ROW: sl_strbuf_append(sb, "ROW"); break; /* fields: sl_row_format */
     default: sl_strbuf_append(sb, "?"); break;
     }
     if (t.not_null)

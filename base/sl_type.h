@@ -35,6 +35,8 @@ typedef enum sl_type_id {
     SL_TYPE_TIMESTAMP_LTZ,  /* precision 0..9; TIMESTAMP WITH LOCAL TIME ZONE */
     SL_TYPE_INTERVAL_DT,    /* INTERVAL DAY TO SECOND (milliseconds) */
     SL_TYPE_INTERVAL_YM,    /* INTERVAL YEAR TO MONTH (months) */
+    SL_TYPE_ROW,            /* ROW<f1 t1, ...>: only a declared column's type (sl_column_def
+                               fields); tables store its leaves (flattened), no value has it */
     SL_TYPE__COUNT
 } sl_type_id;
 

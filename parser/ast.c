@@ -139,6 +139,7 @@ void sl_column_def_free(sl_column_def *c)
     sl_free(c->name);
     sl_free(c->comment);
     sl_expr_free(c->expr);
+    sl_list_free(c->fields, ast_column_def_free_v);
     sl_free(c);
 }
 
@@ -298,12 +299,17 @@ static sl_from *ast_from_dup(const sl_from *f)
 
 static void *ast_column_def_dup_v(const void *p)
 {
-    const sl_column_def *c = p;
+    return sl_column_def_dup(p);
+}
+
+sl_column_def *sl_column_def_dup(const sl_column_def *c)
+{
     sl_column_def *r = sl_malloc(sizeof *r);
     *r = *c;
     r->name = sl_strdup(c->name);
     r->comment = sl_strdup(c->comment);
     r->expr = c->expr ? sl_expr_dup(c->expr) : NULL;
+    r->fields = ast_list_dup(c->fields, ast_column_def_dup_v);
     return r;
 }
 
@@ -541,7 +547,8 @@ static bool ast_column_def_equal_v(const void *pa, const void *pb)
     if (!a || !b)
         return a == b;
     return ast_str_equal(a->name, b->name) && sl_type_equal(a->type, b->type) &&
-           ast_str_equal(a->comment, b->comment) && sl_expr_equal(a->expr, b->expr);
+           ast_str_equal(a->comment, b->comment) && sl_expr_equal(a->expr, b->expr) &&
+           ast_list_equal(a->fields, b->fields, ast_column_def_equal_v);
 }
 
 static bool ast_ident_equal(const sl_ident *a, const sl_ident *b)

@@ -132,6 +132,7 @@ static sl_expr *sl__edeep(sl__parse *p, sl_expr *e, int child_depth)
 void sl__order_item_free_v(void *x) { sl_order_item_free(x); }
 void sl__select_item_free_v(void *x) { sl_select_item_free(x); }
 void sl__ident_free_v(void *x) { sl_ident_free(x); }
+void sl__column_def_free_v(void *x) { sl_column_def_free(x); }
 void sl__expr_list_free_v(void *x) { sl_list_free(x, sl_expr_free_v); }
 
 void sl__warg_free(sl__warg *a)
@@ -396,6 +397,15 @@ sl_expr *sl__field(sl__parse *p, sl__tok lp, sl_expr *x, sl__tok name)
     e->text = sl__name(p, name);
     e->op_pos = name.pos;
     return sl__edeep(p, e, sl__dget(p, x));
+}
+
+sl_expr *sl__dotfield(sl__parse *p, sl_expr *x, sl__tok name)
+{
+    sl__tok at = name;
+    at.pos = x ? x->pos : name.pos;
+    sl_expr *e = sl__field(p, at, x, name);
+    e->ival = 1;
+    return e;
 }
 
 /* ARRAY(SELECT ...): a subquery with ival 1 (its rows as an array). */
@@ -829,6 +839,60 @@ sl__ty sl__type_qualified(sl__parse *p, sl__tok schema, sl__tok name)
         return r;
     }
     return sl__type_unknown(p, name);
+}
+
+sl_column_def *sl__row_type(sl__parse *p, sl__tok kw, sl_list *fields)
+{
+    sl_column_def *c = sl_calloc(1, sizeof *c);
+    c->pos = c->type_pos = kw.pos;
+    c->type = sl_type_make(SL_TYPE_ROW);
+    c->fields = fields;
+    for (int i = 0; i < sl_list_len(fields) && !sl_error_isset(p->err); i++) {
+        const sl_column_def *f = sl_list_get(fields, i);
+        for (int j = 0; j < i; j++)
+            if (strcmp(((const sl_column_def *)sl_list_get(fields, j))->name, f->name) == 0) {
+                sl_error_set(p->err, SL_ERR_DUPLICATE_COLUMN, f->pos,
+                             "field \"%s\" specified more than once", f->name);
+                break;
+            }
+    }
+    return c;
+}
+
+sl_column_def *sl__row_field(sl__parse *p, sl__tok name, sl__ty ty, sl_column_def *row,
+                             bool not_null, sl__tok comment)
+{
+    sl_column_def *c = row;
+    if (!c) {
+        c = sl_calloc(1, sizeof *c);
+        c->type = ty.t;
+        c->type_pos = ty.pos;
+    }
+    sl_free(c->name);
+    c->name = sl__name(p, name);
+    c->pos = name.pos;
+    c->type.not_null = not_null;
+    c->comment = comment.z ? sl__unquote(p, comment) : NULL;
+    return c;
+}
+
+sl__ty sl__type_unsupported(sl__parse *p, sl__tok kw, const char *what)
+{
+    sl__ty r = {sl_type_make(SL_TYPE_NULL), kw.pos, 0};
+    sl_error_set(p->err, SL_ERR_NOT_SUPPORTED, kw.pos, "type %s is not supported", what);
+    sl_error_hint(p->err, "Sluice has ROW types (their fields are stored as columns); it has no "
+                          "ARRAY, MAP or MULTISET yet.");
+    return r;
+}
+
+sl_expr *sl__cast_row(sl__parse *p, sl__tok kw, sl_expr *x, sl_column_def *row)
+{
+    sl_error_set(p->err, SL_ERR_NOT_SUPPORTED, row ? row->type_pos : kw.pos,
+                 "a cast to a ROW type is not supported");
+    sl_error_hint(p->err, "ROW types are supported as the types of table columns only.");
+    sl_expr_free(x);
+    sl_column_def_free(row);
+    return NULL;
 }
 
 sl__ty sl__type_unknown(sl__parse *p, sl__tok name)
@@ -1266,6 +1330,27 @@ sl__telem *sl__column_elem(sl__parse *p, sl__tok name, sl__ty ty, bool not_null,
     e->col->type = ty.t;
     e->col->type.not_null = not_null;
     e->col->type_pos = ty.pos;
+    if (pk) {
+        e->pk_pos = pk->pk_pos;
+        sl__telem_free(pk);
+    }
+    return e;
+}
+
+sl__telem *sl__row_column_elem(sl__parse *p, sl__tok name, sl_column_def *row, bool not_null,
+                               sl__telem *pk, sl__tok comment)
+{
+    sl__telem *e = sl__col_elem_new(p, name, comment);
+    if (row) {
+        e->col->type = row->type;
+        e->col->type_pos = row->type_pos;
+        e->col->fields = row->fields;
+        row->fields = NULL;
+        sl_column_def_free(row);
+    } else {
+        e->col->type = sl_type_make(SL_TYPE_ROW);
+    }
+    e->col->type.not_null = not_null;
     if (pk) {
         e->pk_pos = pk->pk_pos;
         sl__telem_free(pk);

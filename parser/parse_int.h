@@ -126,6 +126,7 @@ void sl__stack_overflow(sl__parse *p);
 void sl__order_item_free_v(void *x);
 void sl__select_item_free_v(void *x);
 void sl__ident_free_v(void *x);
+void sl__column_def_free_v(void *x);
 void sl__expr_list_free_v(void *x); /* an sl_list* of sl_expr* */
 void sl__warg_free(sl__warg *a);
 void sl__warg_free_v(void *x);
@@ -136,6 +137,7 @@ void sl__depth_free(sl__parse *p);
 /* ---- build.c: builders used by the grammar (take ownership, accept NULL) ---- */
 #define SL__NOTOK ((sl__tok){NULL, 0, -1, -1, -1})
 #define SL__NOPREC ((sl__prec){-1, -1})
+#define SL__NOTY ((sl__ty){{SL_TYPE_NULL, 0, 0, false}, -1, 0})
 #define SL__MAXPREC ((sl__prec){SL_MAX_LENGTH, -1})
 #define SL__NOOPTS ((sl__opts){NULL, -1})
 
@@ -193,6 +195,20 @@ sl__prec sl__prec_make(sl__parse *p, sl__tok pt, sl__tok st);
 sl__ty sl__type(sl__parse *p, sl_type_id id, sl__tok kw, sl__prec prec);
 /* A name in type position that is no type: 42704 with a suggestion. */
 sl__ty sl__type_unknown(sl__parse *p, sl__tok name);
+/* ROW<fields> / ROW(fields) at kw: a column definition of type ROW holding
+** the fields (sl_column_def*), its name to be set by its user; 42701 for a
+** field named twice. */
+/* x.name written without parentheses (a dotted path a.b.c: ival 1). */
+sl_expr *sl__dotfield(sl__parse *p, sl_expr *x, sl__tok name);
+sl_column_def *sl__row_type(sl__parse *p, sl__tok kw, sl_list *fields);
+/* One field of a ROW: name type [NOT NULL] ['comment']; row: the nested
+** ROW's definition (then ty is unused), else NULL. */
+sl_column_def *sl__row_field(sl__parse *p, sl__tok name, sl__ty ty, sl_column_def *row,
+                             bool not_null, sl__tok comment);
+/* A type Sluice does not have (ARRAY, MAP, MULTISET) at kw: 0A000. */
+sl__ty sl__type_unsupported(sl__parse *p, sl__tok kw, const char *what);
+/* CAST(x AS ROW<..>) / x::ROW<..>: 0A000 (frees both). */
+sl_expr *sl__cast_row(sl__parse *p, sl__tok kw, sl_expr *x, sl_column_def *row);
 
 /* queries */
 sl_select_item *sl__select_item(sl__parse *p, sl_expr *e, sl__tok alias);
@@ -239,6 +255,9 @@ sl_ident *sl__like_opt(sl__parse *p, sl__tok mode, sl__tok feature);
 ** does not take (OVERWRITING ALL / CONSTRAINTS / PARTITIONS / METADATA). */
 void sl__like_opts(sl__parse *p, sl_stmt *like, sl_list *opts);
 sl_stmt *sl__table_elem(sl__parse *p, sl_stmt *body, sl__telem *e);
+/* A column of type ROW (row: sl__row_type's). */
+sl__telem *sl__row_column_elem(sl__parse *p, sl__tok name, sl_column_def *row, bool not_null,
+                               sl__telem *pk, sl__tok comment);
 sl__telem *sl__column_elem(sl__parse *p, sl__tok name, sl__ty ty, bool not_null,
                            sl__telem *pk, sl__tok comment);
 sl__telem *sl__pk_elem(sl__parse *p, sl__tok primary, sl_list *cols, bool enforced);

@@ -133,6 +133,32 @@ static void pr_string(pr_ctx *p, const char *s)
     sl_strbuf_append_quoted(p->sb, s ? s : "", '\'');
 }
 
+void sl_column_def_type_format(sl_strbuf *sb, const sl_column_def *c, int flags)
+{
+    if (c->type.id != SL_TYPE_ROW) {
+        sl_type t = c->type;
+        t.not_null = t.not_null && !(flags & SL_TYPEFMT_NULLABLE);
+        sl_type_format(sb, t);
+        return;
+    }
+    sl_strbuf_append(sb, "ROW<");
+    for (int i = 0; i < sl_list_len(c->fields); i++) {
+        const sl_column_def *f = sl_list_get(c->fields, i);
+        if (i)
+            sl_strbuf_append(sb, ", ");
+        sl_strbuf_append_quoted(sb, f->name ? f->name : "", '`');
+        sl_strbuf_append_char(sb, ' ');
+        sl_column_def_type_format(sb, f, flags & SL_TYPEFMT_COMMENTS);
+        if (f->comment && (flags & SL_TYPEFMT_COMMENTS)) {
+            sl_strbuf_append_char(sb, ' ');
+            sl_strbuf_append_quoted(sb, f->comment, '\'');
+        }
+    }
+    sl_strbuf_append_char(sb, '>');
+    if (c->type.not_null && !(flags & SL_TYPEFMT_NULLABLE))
+        sl_strbuf_append(sb, " NOT NULL");
+}
+
 /* A list of sl_ident*, comma separated, in parentheses. */
 static void pr_ident_list(pr_ctx *p, const sl_list *l)
 {
@@ -484,6 +510,12 @@ static void pr_expr(pr_ctx *p, const sl_expr *e)
         sl_strbuf_append_char(sb, ')');
         break;
     case SL_EXPR_FIELD:
+        if (e->ival) { /* a dotted path a.b.c */
+            pr_expr(p, e->left);
+            sl_strbuf_append_char(sb, '.');
+            pr_ident(p, e->text);
+            break;
+        }
         sl_strbuf_append_char(sb, '(');
         pr_expr(p, e->left);
         sl_strbuf_append(sb, ").");
@@ -723,7 +755,7 @@ static void pr_create_table(pr_ctx *p, const sl_stmt *s)
             pr_expr(p, c->expr);
         } else {
             sl_strbuf_append_char(sb, ' ');
-            sl_type_format(sb, c->type);
+            sl_column_def_type_format(sb, c, SL_TYPEFMT_COMMENTS);
         }
         if (c->comment) {
             sl_strbuf_append(sb, " COMMENT ");

@@ -262,7 +262,16 @@ typedef struct sl_column_def {
     int type_pos;  /* byte offset of the type */
     char *comment; /* COMMENT '..', or NULL */
     sl_expr *expr; /* computed column: `name AS expr` (type unset), or NULL */
+    sl_list *fields; /* type ROW: its fields in order (sl_column_def*: name, type,
+                        comment, nested fields; no expr), else NULL */
 } sl_column_def;
+
+/* Append a declared column's or field's type as Flink spells it: its
+** sl_type_format, or for a ROW "ROW<`f1` T1, `f2` T2 'comment'>" (NOT NULL
+** after the ROW's or a field's type when it has it). flags: */
+#define SL_TYPEFMT_COMMENTS 1 /* the fields' comments (CREATE TABLE; DESCRIBE has none) */
+#define SL_TYPEFMT_NULLABLE 2 /* not c's own NOT NULL (DESCRIBE shows it apart) */
+void sl_column_def_type_format(sl_strbuf *sb, const sl_column_def *c, int flags);
 
 typedef struct sl_ident {
     char *name; /* identifier */
@@ -398,6 +407,8 @@ void sl_stmt_free(sl_stmt *s);
 void sl_order_item_free(sl_order_item *o);
 void sl_select_item_free(sl_select_item *it);
 void sl_column_def_free(sl_column_def *c);
+/* Deep copy (a ROW's fields included). */
+sl_column_def *sl_column_def_dup(const sl_column_def *c);
 void sl_ident_free(sl_ident *id);
 void sl_window_spec_free(sl_window_spec *w);
 /* Deep copy; NULL in, NULL out. */

@@ -41,10 +41,12 @@
   DATE DAY DAYS DEC DECIMAL DESC DESCRIBE DESCRIPTOR DOUBLE DROP ENFORCED EXECUTE EXISTS
   EXPLAIN FILTER FIRST FLOAT HOP HOUR HOURS IF INT INTEGER INTERVAL JOB JOBS KEY LAST LOCAL MINUTE
   MINUTES MONTH MONTHS NULLS NUMERIC PARTITION PLAN PRECISION PRIMARY RESET SAVEPOINT SECOND
-  CURRENT PRECEDING RANGE ROW ROWS UNBOUNDED
+  CURRENT PRECEDING RANGE ROWS UNBOUNDED
   SECONDS SHOW SMALLINT STATEMENT STOP STRING_KW SUBSTRING TABLES TEMPORARY TIME TIMESTAMP
   TIMESTAMP_LTZ TINYINT TRY_CAST TUMBLE UNKNOWN VARBINARY VARCHAR VIEW VIEWS WATERMARK WITHOUT
   YEAR YEARS ZONE.
+/* The nested types' keywords stay usable as names (ROW(...) as a call, ARRAY(SELECT ...)). */
+%fallback ID ARRAY MAP MULTISET ROW.
 /* Function DDL's and the SQL-standard type spellings' keywords stay usable as names. */
 %fallback ID CHARACTER FUNCTION FUNCTIONS JAR LANGUAGE SYSTEM USING VARYING.
 /* CREATE TABLE ... LIKE's options' keywords stay usable as names. */
@@ -152,6 +154,8 @@ telems(A) ::= telems(B) COMMA telem(E).  { A = sl__table_elem(p, B, E); }
 %destructor telem { sl__telem_free($$); }
 telem(A) ::= nm(N) type(T) notnull(X) colpk(K) comment_opt(C).
                                          { A = sl__column_elem(p, N, T, X, K, C); }
+telem(A) ::= nm(N) rowtype(R) notnull(X) colpk(K) comment_opt(C).
+                                         { A = sl__row_column_elem(p, N, R, X, K, C); }
 telem(A) ::= nm(N) AS expr(X) comment_opt(C).
                                          { A = sl__computed_elem(p, N, X, C); }
 telem(A) ::= PRIMARY(K) KEY LP idlist(L) RP enforced(E).
@@ -631,6 +635,12 @@ expr(A) ::= INTERVAL(K) STRING(S) iq(Q). { A = sl__interval(p, K, S, Q); }
 expr(A) ::= PARAM(K).                    { A = sl__param(p, K); }
 expr(A) ::= nm(N).                       { A = sl__column(p, SL__NOTOK, N); }
 expr(A) ::= nm(Q) DOT nm(N).             { A = sl__column(p, Q, N); }
+/* a.b.c...: a field of a ROW column (t.col.field, col.field.field; bind_expr.c) */
+expr(A) ::= dotpath(A).
+%type dotpath {sl_expr*}
+%destructor dotpath { sl_expr_free($$); }
+dotpath(A) ::= nm(Q) DOT nm(N) DOT nm(F). { A = sl__dotfield(p, sl__column(p, Q, N), F); }
+dotpath(A) ::= dotpath(X) DOT nm(F).     { A = sl__dotfield(p, X, F); }
 
 %type iq {sl__iq}
 iq(A) ::= unit(U) tprec(P).              { A = sl__iqual(p, U, SL_UNIT_NONE, P); }
@@ -716,6 +726,8 @@ partition_opt(A) ::= PARTITION BY exprlist(L). { A = L; }
 
 expr(A) ::= CAST(K) LP expr(X) AS type(T) RP.     { A = sl__cast(p, K, X, T, false); }
 expr(A) ::= TRY_CAST(K) LP expr(X) AS type(T) RP. { A = sl__cast(p, K, X, T, true); }
+expr(A) ::= CAST(K) LP expr(X) AS rowtype(R) RP.     { A = sl__cast_row(p, K, X, R); }
+expr(A) ::= TRY_CAST(K) LP expr(X) AS rowtype(R) RP. { A = sl__cast_row(p, K, X, R); }
 
 expr(A) ::= CASE(K) case_operand(X) case_list(L) case_else(E) END.
                                          { A = sl__case(p, K, X, L, E); }
@@ -786,6 +798,7 @@ expr(A) ::= expr(X) NOT(K) LIKE expr(Y) ESCAPE expr(E). [LIKE]
 ** expr::type[]. Double-quoted identifiers and E'...' strings are the
 ** tokenizer's. */
 expr(A) ::= expr(X) DCOLON(K) type(T).   { A = sl__pgcast(p, K, X, T); }
+expr(A) ::= expr(X) DCOLON(K) rowtype(R). { A = sl__cast_row(p, K, X, R); }
 expr(A) ::= expr(X) DCOLON(K) nm(S) DOT nm(N).
                                          { A = sl__pgcast(p, K, X, sl__type_qualified(p, S, N)); }
 expr(A) ::= expr(X) DCOLON(K) type LBRACKET RBRACKET.
@@ -866,3 +879,28 @@ type(A) ::= TIMESTAMP(K) tprec(P) WITH LOCAL TIME ZONE.
                                          { A = sl__type(p, SL_TYPE_TIMESTAMP_LTZ, K, P); }
 type(A) ::= TIMESTAMP_LTZ(K) tprec(P).   { A = sl__type(p, SL_TYPE_TIMESTAMP_LTZ, K, P); }
 type(A) ::= ID(K) tprec.                 { A = sl__type_unknown(p, K); }
+/* Nested types: ROW (a column's type: rowtype), not ARRAY, MAP, MULTISET. */
+type(A) ::= ARRAY(K) LT anytype GT.      { A = sl__type_unsupported(p, K, "ARRAY"); }
+type(A) ::= MULTISET(K) LT anytype GT.   { A = sl__type_unsupported(p, K, "MULTISET"); }
+type(A) ::= MAP(K) LT anytype COMMA anytype GT.
+                                         { A = sl__type_unsupported(p, K, "MAP"); }
+anytype ::= type.
+anytype ::= rowtype(R).                  { sl_column_def_free(R); }
+
+%type rowtype {sl_column_def*}
+%destructor rowtype { sl_column_def_free($$); }
+rowtype(A) ::= ROW(K) LT rowfields(F) GT. { A = sl__row_type(p, K, F); }
+rowtype(A) ::= ROW(K) LP rowfields(F) RP. { A = sl__row_type(p, K, F); }
+%type rowfields {sl_list*}
+%destructor rowfields { sl_list_free($$, sl__column_def_free_v); }
+rowfields(A) ::= rowfield(F).            { A = sl__list(p, NULL, F); }
+rowfields(A) ::= rowfields(L) COMMA rowfield(F). { A = sl__list(p, L, F); }
+%type rowfield {sl_column_def*}
+%destructor rowfield { sl_column_def_free($$); }
+rowfield(A) ::= nm(N) type(T) notnull(X) fcomment(C).
+                                         { A = sl__row_field(p, N, T, NULL, X, C); }
+rowfield(A) ::= nm(N) rowtype(R) notnull(X) fcomment(C).
+                                         { A = sl__row_field(p, N, SL__NOTY, R, X, C); }
+%type fcomment {sl__tok}
+fcomment(A) ::= .                        { A = SL__NOTOK; }
+fcomment(A) ::= STRING(A).

@@ -175,22 +175,44 @@ static int sl__computed_hook(sl_bind_ctx *ctx, const sl_expr *e, sl_bexpr **out)
 
 sl_bexpr *sl_bind_computed(const sl_stmt *def, const sl_column_def *c, sl_error *err)
 {
-    int n = sl_list_len(def->columns), k = 0;
+    int n = 0;
+    sl_column *phys = sl_def_phys_cols(def, &n); /* a ROW column's leaves "r.f" */
     sl_scope_col *scols = sl_calloc((size_t)(n ? n : 1), sizeof(sl_scope_col));
     for (int i = 0; i < n; i++) {
-        const sl_column_def *p = sl_list_get(def->columns, i);
-        if (p->expr)
-            continue;
-        scols[k].name = p->name;
-        scols[k].qualifier = def->name;
-        scols[k++].type = p->type;
+        scols[i].name = phys[i].name;
+        scols[i].qualifier = def->name;
+        scols[i].type = phys[i].type;
     }
-    sl_scope scope = {k, scols};
+    sl_scope scope = {n, scols};
     sl_bind_ctx ctx = {&scope, err, "computed column expressions", sl__computed_hook,
                        (void *)def, NULL};
     sl_bexpr *x = sl_bind_expr(&ctx, c->expr);
     sl_free(scols);
+    sl_columns_free(phys, n);
     return x;
+}
+
+/* A table with ROW columns: its formats must nest them (json does; csv and
+** raw have flat records, as in Flink). */
+static int sl__row_formats(sl_binder *b, const sl_stmt *s)
+{
+    static const char *const keys[] = {"format", "value.format", "key.format"};
+    for (size_t i = 0; i < SL_ARRAY_LEN(keys) && s->options; i++) {
+        const char *f = sl_kvlist_get(s->options, keys[i]);
+        if (!f || strcmp(f, "json") == 0)
+            continue;
+        for (int k = 0; k < sl_list_len(s->columns); k++) {
+            const sl_column_def *c = sl_list_get(s->columns, k);
+            if (c->type.id != SL_TYPE_ROW)
+                continue;
+            sl_error_set(b->err, SL_ERR_NOT_SUPPORTED, c->type_pos,
+                         "format '%s' does not support ROW column \"%s\"", f, c->name);
+            sl_error_hint(b->err, "Use 'format' = 'json', which reads and writes a ROW as a "
+                                  "nested object.");
+            return -1;
+        }
+    }
+    return 0;
 }
 
 int sl_bind_create_table(sl_binder *b, const sl_stmt *s)
@@ -199,10 +221,14 @@ int sl_bind_create_table(sl_binder *b, const sl_stmt *s)
     if (n == 0)
         return sl_error_set(b->err, SL_ERR_INVALID_TABLE_DEF, s->name_pos,
                             "table \"%s\" must have at least one column", s->name);
-    const char **names = sl_calloc((size_t)n, sizeof(char *));
-    sl_type *types = sl_calloc((size_t)n, sizeof(sl_type));
-    sl_scope_col *scols = sl_calloc((size_t)n, sizeof(sl_scope_col));
-    int rc = -1, nphys = n;
+    int nphys = 0;
+    sl_column *phys = sl_def_phys_cols(s, &nphys); /* a ROW column's leaves */
+    const char **names = sl_calloc((size_t)n + (size_t)nphys, sizeof(char *));
+    sl_type *types = sl_calloc((size_t)n + (size_t)nphys, sizeof(sl_type));
+    /* names resolve as in a query of the table: physical columns (a ROW's
+    ** leaves "r.f"), then the computed ones */
+    sl_scope_col *scols = sl_calloc((size_t)n + (size_t)nphys, sizeof(sl_scope_col));
+    int rc = -1, nscope = 0;
     for (int i = 0; i < n; i++) {
         const sl_column_def *c = sl_list_get(s->columns, i);
         for (int j = 0; j < i; j++) {
@@ -212,14 +238,25 @@ int sl_bind_create_table(sl_binder *b, const sl_stmt *s)
                 goto done;
             }
         }
-        if (!c->expr && sl_type_check(c->type, c->type_pos, b->err) != 0)
-            goto done;
         names[i] = c->name;
         types[i] = c->type;
-        scols[i].name = c->name;
-        scols[i].qualifier = s->name;
-        scols[i].type = c->type;
     }
+    for (int i = 0; i < nphys; i++) {
+        const sl_column_def *c = phys[i].def;
+        if (sl_type_check(c->type, c->type_pos, b->err) != 0)
+            goto done;
+        for (int j = 0; j < nphys && strchr(phys[i].name, '.'); j++)
+            if (j != i && strcmp(phys[j].name, phys[i].name) == 0) {
+                sl_error_set(b->err, SL_ERR_DUPLICATE_COLUMN, c->pos,
+                             "column \"%s\" specified more than once", phys[i].name);
+                goto done;
+            }
+        scols[nscope].name = phys[i].name;
+        scols[nscope].qualifier = s->name;
+        scols[nscope++].type = phys[i].type;
+    }
+    if (sl_def_has_row(s) && sl__row_formats(b, s) != 0)
+        goto done;
     for (int i = 0; i < n; i++) { /* computed columns: their expressions' types */
         const sl_column_def *c = sl_list_get(s->columns, i);
         if (!c->expr)
@@ -227,9 +264,11 @@ int sl_bind_create_table(sl_binder *b, const sl_stmt *s)
         sl_bexpr *x = sl_bind_computed(s, c, b->err);
         if (!x)
             goto done;
-        types[i] = scols[i].type = x->type;
+        types[i] = x->type;
+        scols[nscope].name = c->name;
+        scols[nscope].qualifier = s->name;
+        scols[nscope++].type = x->type;
         sl_bexpr_free(x);
-        nphys--;
     }
     for (int k = 0; k < sl_list_len(s->primary_key); k++) {
         const sl_ident *id = sl_list_get(s->primary_key, k);
@@ -285,7 +324,7 @@ int sl_bind_create_table(sl_binder *b, const sl_stmt *s)
             sl_free(t);
             goto done;
         }
-        sl_scope scope = {n, scols};
+        sl_scope scope = {nscope, scols};
         sl_bind_ctx ctx = {&scope, b->err, "WATERMARK", NULL, NULL, b->params};
         sl_bexpr *wm = sl_bind_expr(&ctx, s->wm_expr);
         if (!wm)
@@ -304,12 +343,10 @@ int sl_bind_create_table(sl_binder *b, const sl_stmt *s)
         if (!ok)
             goto done;
     }
-    /* The connector sees the physical columns only. */
-    for (int i = 0, k = 0; i < n; i++) {
-        if (((const sl_column_def *)sl_list_get(s->columns, i))->expr)
-            continue;
-        names[k] = names[i];
-        types[k++] = types[i];
+    /* The connector sees the physical columns only (a ROW column's leaves). */
+    for (int i = 0; i < nphys; i++) {
+        names[i] = phys[i].name;
+        types[i] = phys[i].type;
     }
     sl_table_shape shape = {nphys, names, types, sl_list_len(s->primary_key), NULL};
     static const sl_kvlist empty = {NULL, 0, 0};
@@ -320,6 +357,7 @@ done:
     sl_free(names);
     sl_free(types);
     sl_free(scols);
+    sl_columns_free(phys, nphys);
     return rc;
 }
 
@@ -461,13 +499,22 @@ static int sl__bind_named(sl_binder *b, const char *name, int pos, const char *a
         out->lp = norm;
     }
     sl_lp *proj = NULL;
-    if (t->nall > t->ncols) {
+    bool computed = false;
+    for (int i = 0; i < t->nall; i++)
+        computed = computed || t->all[i].phys < 0;
+    if (computed) {
         proj = sl_lp_new(SL_LP_PROJECT, out->lp);
         proj->pos = pos;
         out->lp = proj;
         for (int i = 0; i < t->nall; i++) {
             const sl_column *c = &t->all[i];
-            sl_bexpr *x = c->phys >= 0 ? sl__colref(c->phys, t->cols[c->phys].type, pos)
+            for (int k = c->phys + 1; c->phys >= 0 && k < c->phys + c->nleaves; k++) {
+                /* a ROW column's leaves after its first */
+                sl__lp_push_expr(proj, sl__colref(k - 1, t->cols[k - 1].type, pos));
+                sl_lp_add_col(proj, t->cols[k - 1].name, t->cols[k - 1].type, false);
+            }
+            int last = c->phys >= 0 ? c->phys + c->nleaves - 1 : -1;
+            sl_bexpr *x = c->phys >= 0 ? sl__colref(last, t->cols[last].type, pos)
                                        : sl_bind_computed(t->def, sl_list_get(t->def->columns, i),
                                                           b->err);
             if (!x) {
@@ -475,7 +522,8 @@ static int sl__bind_named(sl_binder *b, const char *name, int pos, const char *a
                 return -1;
             }
             sl__lp_push_expr(proj, x);
-            sl_lp_add_col(proj, c->name, c->phys >= 0 ? t->cols[c->phys].type : x->type,
+            sl_lp_add_col(proj, c->phys >= 0 ? t->cols[last].name : c->name,
+                          c->phys >= 0 ? t->cols[last].type : x->type,
                           i == t->wm_col ? SL_ROWTIME : sl__proctime_of(x));
         }
         sl__rel_scope(out, alias ? alias : name);
@@ -1523,6 +1571,126 @@ static int sl__over_hook(sl_bind_ctx *ctx, const sl_expr *e, sl_bexpr **out)
 ** SELECT
 */
 
+/* Does scope column sc lie under the ROW prefix "pre." reached by qual? */
+static bool sl__under(const sl_scope_col *sc, const char *qual, const char *pre)
+{
+    size_t n = strlen(pre);
+    if (sc->hidden || (qual && (!sc->qualifier || strcmp(sc->qualifier, qual) != 0)))
+        return false;
+    return strncmp(sc->name, pre, n) == 0 && sc->name[n] == '.';
+}
+
+/* Is e the ROW constructor ROW(a, b, ...)? */
+static bool sl__is_row_ctor(const sl_expr *e)
+{
+    return e->kind == SL_EXPR_FUNC && e->text && sl_strcasecmp(e->text, "ROW") == 0 && !e->over &&
+           !e->ival && sl_list_len(e->args) > 0;
+}
+
+/* Append to proj the leaves of e named under base ("base.f"), when e is a
+** whole ROW column ([t.]r, [t.]r.f for a nested ROW) or a ROW constructor
+** (its fields EXPR$0, EXPR$1, ... as in Flink; nested ones flattened too):
+** the number appended, 0 when e is neither, -1 on error. A ROW is carried
+** as its leaves (tables store it so). */
+static int sl__bind_row_leaves(sl_bind_ctx *ctx, const sl_expr *e, const char *base,
+                               const sl_scope *scope, sl_lp *proj)
+{
+    if (sl__is_row_ctor(e)) {
+        int total = 0;
+        for (int k = 0; k < sl_list_len(e->args); k++) {
+            const sl_expr *a = sl_list_get(e->args, k);
+            char *sub = sl_sprintf("%s.EXPR$%d", base, k);
+            int n = sl__bind_row_leaves(ctx, a, sub, scope, proj);
+            if (n == 0) {
+                sl_bexpr *x = sl_bind_expr(ctx, a);
+                if (x) {
+                    char *name = sl__unique_name(proj, sub, proj->ncols);
+                    sl_lp_add_col(proj, name, x->type, false);
+                    sl_free(name);
+                    sl__lp_push_expr(proj, x);
+                    n = 1;
+                } else {
+                    n = -1;
+                }
+            }
+            sl_free(sub);
+            if (n < 0)
+                return -1;
+            total += n;
+        }
+        return total;
+    }
+    const char *qual = NULL;
+    char *path = sl_expr_field_path(e, &qual);
+    if (!path)
+        return 0;
+    sl_error local = SL_ERROR_INIT;
+    int direct = e->kind == SL_EXPR_COLUMN ? sl_scope_resolve(scope, qual, path, e->pos, &local)
+                                           : -1;
+    sl_error_reset(&local);
+    char *full = qual ? sl_sprintf("%s.%s", qual, path) : NULL;
+    const char *rq = qual, *pre = path;
+    int n = 0;
+    for (int c = 0; direct < 0 && c < scope->n; c++)
+        n += sl__under(&scope->cols[c], rq, pre);
+    if (direct < 0 && n == 0 && qual) {
+        rq = NULL;
+        pre = full;
+        for (int c = 0; c < scope->n; c++)
+            n += sl__under(&scope->cols[c], rq, pre);
+    }
+    int rc = 0;
+    for (int c = 0; direct < 0 && n > 0 && c < scope->n; c++) {
+        const sl_scope_col *sc = &scope->cols[c];
+        if (!sl__under(sc, rq, pre))
+            continue;
+        sl_expr col = {0};
+        col.kind = SL_EXPR_COLUMN;
+        col.pos = e->pos;
+        col.op_pos = -1;
+        col.text = (char *)sc->name;
+        col.qualifier = (char *)sc->qualifier;
+        sl_bexpr *x = ctx->hook ? sl_bind_expr(ctx, &col) : sl__colref(c, sc->type, e->pos);
+        if (!x) {
+            rc = -1;
+            break;
+        }
+        /* the leaf's path below the ROW, under base */
+        char *want = sl_sprintf("%s%s", base, sc->name + strlen(pre));
+        char *name = sl__unique_name(proj, want, proj->ncols);
+        sl_lp_add_col(proj, name, x->type, false);
+        sl_free(name);
+        sl_free(want);
+        sl__lp_push_expr(proj, x);
+        rc++;
+    }
+    sl_free(full);
+    sl_free(path);
+    return rc;
+}
+
+/* A select item that is a whole ROW (sl__bind_row_leaves), named by its
+** alias, else by the ROW column's name or EXPR$i. */
+static int sl__bind_row_item(sl_bind_ctx *ctx, const sl_select_item *it, int out_i,
+                             const sl_scope *scope, sl_lp *proj)
+{
+    const char *qual = NULL;
+    char *path = sl_expr_field_path(it->expr, &qual);
+    char *base;
+    if (it->alias) {
+        base = sl_strdup(it->alias);
+    } else if (path) {
+        const char *last = strrchr(path, '.');
+        base = sl_strdup(last ? last + 1 : path);
+    } else {
+        base = sl_sprintf("EXPR$%d", out_i);
+    }
+    int rc = sl__bind_row_leaves(ctx, it->expr, base, scope, proj);
+    sl_free(base);
+    sl_free(path);
+    return rc;
+}
+
 /* Append the select list's items to proj, binding in ctx. Stars expand to
 ** the visible columns of scope (through ctx so aggregation rules apply),
 ** each named uniquely against the columns before it (Flink: SELECT * over a
@@ -1567,6 +1735,13 @@ static int sl__bind_items(sl_bind_ctx *ctx, const sl_list *items, const sl_scope
                 return sl_error_set(ctx->err, SL_ERR_UNDEFINED_TABLE, it->expr->pos,
                                     "missing FROM-clause entry for table \"%s\"",
                                     it->expr->qualifier);
+            continue;
+        }
+        int leaves = sl__bind_row_item(ctx, it, out_i, scope, proj);
+        if (leaves < 0)
+            return -1;
+        if (leaves > 0) {
+            out_i += leaves;
             continue;
         }
         sl_bexpr *x = sl_bind_expr(ctx, it->expr);

@@ -664,13 +664,104 @@ static void sl__take_error(sl_bind_ctx *ctx, sl_error *local)
         sl_error_reset(local);
 }
 
+/* Is name a ROW column in scope (its leaves "name.f" are)? qualifier may
+** be NULL. */
+static bool sl__is_row(const sl_scope *scope, const char *qualifier, const char *name)
+{
+    size_t n = strlen(name);
+    for (int i = 0; scope && i < scope->n; i++) {
+        const sl_scope_col *c = &scope->cols[i];
+        if (qualifier && (!c->qualifier || strcmp(c->qualifier, qualifier) != 0))
+            continue;
+        if (strncmp(c->name, name, n) == 0 && c->name[n] == '.')
+            return true;
+    }
+    return false;
+}
+
+/* A field path that names no leaf: 42703 naming it, with the closest leaf
+** of its ROW column (root). */
+static void sl__no_field(sl_bind_ctx *ctx, const char *qualifier, const char *root,
+                         const char *path, int pos)
+{
+    sl_error_set(ctx->err, SL_ERR_UNDEFINED_COLUMN, pos, "column \"%s\" does not exist", path);
+    int n = ctx->scope ? ctx->scope->n : 0, nc = 0;
+    const char **cands = sl_malloc((size_t)(n > 0 ? n : 1) * sizeof(char *));
+    size_t len = strlen(root);
+    for (int i = 0; i < n; i++) {
+        const sl_scope_col *c = &ctx->scope->cols[i];
+        if (qualifier && (!c->qualifier || strcmp(c->qualifier, qualifier) != 0))
+            continue;
+        if (strncmp(c->name, root, len) == 0 && c->name[len] == '.')
+            cands[nc++] = c->name;
+    }
+    const char *best = sl_did_you_mean(path, cands, nc);
+    if (best)
+        sl_error_hint(ctx->err, "Perhaps you meant to reference the field \"%s\".", best);
+    sl_free(cands);
+}
+
+/* A ROW column's leaf "path" (scope name) reached by qualifier (or NULL):
+** its index, else -1 (no error). */
+static int sl__leaf(sl_bind_ctx *ctx, const char *qualifier, const char *path, int pos)
+{
+    sl_error local = SL_ERROR_INIT;
+    int i = sl_scope_resolve(ctx->scope, qualifier, path, pos, &local);
+    if (i < 0 && strcmp(local.sqlstate, SL_ERR_AMBIGUOUS_COLUMN) == 0) {
+        sl__take_error(ctx, &local);
+        return -2;
+    }
+    sl_error_reset(&local);
+    return i;
+}
+
+static sl_bexpr *sl__colref_at(sl_bind_ctx *ctx, int i, int pos)
+{
+    sl_bexpr *b = sl_bexpr_new(SL_BX_COLUMN, ctx->scope->cols[i].type, pos);
+    b->col = i;
+    return b;
+}
+
 /* A column reference; an unknown unqualified name that is a niladic time
-** function (CURRENT_TIMESTAMP written without parentheses) becomes a call. */
+** function (CURRENT_TIMESTAMP written without parentheses) becomes a call.
+** q.n is first column n of table q, then field n of ROW column q (as
+** Flink); a ROW column itself is no value here (0A000). */
 static sl_bexpr *sl__bind_column(sl_bind_ctx *ctx, const sl_expr *e)
 {
     sl_error local = SL_ERROR_INIT;
     const char *name = e->text ? e->text : "";
     int i = sl_scope_resolve(ctx->scope, e->qualifier, name, e->pos, &local);
+    if (i < 0 && e->qualifier && strcmp(local.sqlstate, SL_ERR_AMBIGUOUS_COLUMN) != 0) {
+        char *path = sl_sprintf("%s.%s", e->qualifier, name);
+        int k = sl__leaf(ctx, NULL, path, e->pos);
+        if (k == -1 && sl__is_row(ctx->scope, NULL, path)) { /* a nested ROW */
+            sl_error_reset(&local);
+            sl_error_set(ctx->err, SL_ERR_NOT_SUPPORTED, e->pos,
+                         "ROW column \"%s\" as a value is not supported here", path);
+            sl_error_hint(ctx->err, "Use its fields (%s.field); a select list and INSERT carry "
+                                    "a whole ROW column as its fields.", path);
+        } else if (k == -1 && sl__is_row(ctx->scope, NULL, e->qualifier)) {
+            sl_error_reset(&local);
+            sl__no_field(ctx, NULL, e->qualifier, path, e->pos);
+        }
+        sl_free(path);
+        if (k >= 0) {
+            sl_error_reset(&local);
+            return sl__colref_at(ctx, k, e->pos);
+        }
+        if (k == -2 || sl_error_isset(ctx->err)) {
+            sl_error_reset(&local);
+            return NULL;
+        }
+    }
+    if (i < 0 && sl__is_row(ctx->scope, e->qualifier, name)) {
+        sl_error_reset(&local);
+        sl_error_set(ctx->err, SL_ERR_NOT_SUPPORTED, e->pos,
+                     "ROW column \"%s\" as a value is not supported here", name);
+        sl_error_hint(ctx->err, "Use its fields (%s.field); a select list and INSERT carry a "
+                                "whole ROW column as its fields.", name);
+        return NULL;
+    }
     if (i < 0) {
         /* CURRENT_TIMESTAMP & co. are written without parentheses */
         const sl_func *f = e->qualifier ? NULL : sl_func_find(name);
@@ -683,27 +774,70 @@ static sl_bexpr *sl__bind_column(sl_bind_ctx *ctx, const sl_expr *e)
         sl__take_error(ctx, &local);
         return NULL;
     }
-    sl_bexpr *b = sl_bexpr_new(SL_BX_COLUMN, ctx->scope->cols[i].type, e->pos);
-    b->col = i;
-    return b;
+    return sl__colref_at(ctx, i, e->pos);
 }
 
-/* (item).col: the column "item.col" of a set-returning function's result
-** carried by a subquery (bind.c); 42809 for a value that is not one. */
+char *sl_expr_field_path(const sl_expr *e, const char **qualifier)
+{
+    if (e->kind == SL_EXPR_COLUMN) {
+        *qualifier = e->qualifier;
+        return sl_strdup(e->text ? e->text : "");
+    }
+    if (e->kind != SL_EXPR_FIELD || !e->left)
+        return NULL;
+    char *l = sl_expr_field_path(e->left, qualifier);
+    if (!l)
+        return NULL;
+    char *r = sl_sprintf("%s.%s", l, e->text);
+    sl_free(l);
+    return r;
+}
+
+/* x.f, (x).f: a field of a ROW column, a.b.c being first column "b.c" of
+** table a, then column "a.b.c" (as Flink resolves it); the column
+** "item.col" of a set-returning function's result carried by a subquery
+** (bind.c); 42809 for a value that is not one. */
 static sl_bexpr *sl__bind_field(sl_bind_ctx *ctx, const sl_expr *e)
 {
     const sl_expr *x = e->left;
-    if (x->kind == SL_EXPR_COLUMN) {
-        char *name = sl_sprintf("%s.%s", x->text ? x->text : "", e->text);
-        sl_error local = SL_ERROR_INIT;
-        int i = sl_scope_resolve(ctx->scope, x->qualifier, name, e->pos, &local);
-        sl_free(name);
-        sl_error_reset(&local);
-        if (i >= 0) {
-            sl_bexpr *b = sl_bexpr_new(SL_BX_COLUMN, ctx->scope->cols[i].type, e->pos);
-            b->col = i;
-            return b;
+    const char *qual = NULL;
+    char *path = sl_expr_field_path(e, &qual);
+    if (path) {
+        char *full = qual ? sl_sprintf("%s.%s", qual, path) : NULL;
+        int i = qual ? sl__leaf(ctx, qual, path, e->pos) : -1;
+        if (i == -1)
+            i = sl__leaf(ctx, NULL, full ? full : path, e->pos);
+        if (i == -1 && ((qual && sl__is_row(ctx->scope, qual, path)) ||
+                        sl__is_row(ctx->scope, NULL, full ? full : path))) {
+            sl_error_set(ctx->err, SL_ERR_NOT_SUPPORTED, e->pos,
+                         "ROW column \"%s\" as a value is not supported here", path);
+            sl_error_hint(ctx->err, "Use its fields (%s.field); a select list and INSERT carry "
+                                    "a whole ROW column as its fields.", path);
+        } else if (i == -1) {
+            /* the ROW column it starts from: q.r (table q) or q (no table q) */
+            const char *root_q = NULL;
+            char *root = NULL;
+            const char *dot = strchr(path, '.');
+            char *first = sl_strndup(path, dot ? (size_t)(dot - path) : strlen(path));
+            if (qual && sl__is_row(ctx->scope, qual, first)) {
+                root_q = qual;
+                root = sl_strdup(first);
+            } else if (qual && sl__is_row(ctx->scope, NULL, qual)) {
+                root = sl_strdup(qual);
+            } else if (!qual && sl__is_row(ctx->scope, NULL, first)) {
+                root = sl_strdup(first);
+            }
+            if (root)
+                sl__no_field(ctx, root_q, root, root_q ? path : (full ? full : path), e->pos);
+            sl_free(root);
+            sl_free(first);
         }
+        sl_free(full);
+        sl_free(path);
+        if (i >= 0)
+            return sl__colref_at(ctx, i, e->pos);
+        if (i == -2 || sl_error_isset(ctx->err))
+            return NULL;
     }
     sl_bexpr *v = sl_bind_expr(ctx, x); /* its own error when it does not bind */
     if (!v)
@@ -1272,6 +1406,13 @@ static sl_bexpr *sl__bind_func(sl_bind_ctx *ctx, const sl_expr *e)
 {
     const char *name = e->text ? e->text : "";
     const sl_func *f = sl_func_find(name);
+    if (!f && sl_strcasecmp(name, "ROW") == 0) {
+        sl_error_set(ctx->err, SL_ERR_NOT_SUPPORTED, e->pos,
+                     "a ROW constructor is supported only as a select list item");
+        sl_error_hint(ctx->err, "ROW values are carried as their fields: ROW(a, b) in a select "
+                                "list gives the columns of an INSERT into a ROW column.");
+        return NULL;
+    }
     if (!f) {
         int nn = 0;
         const char *const *names = sl_func_names(&nn);

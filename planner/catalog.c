@@ -59,16 +59,8 @@ void sl_table_free(sl_table *t)
 {
     if (!t)
         return;
-    for (int i = 0; i < t->ncols; i++) {
-        sl_free(t->cols[i].name);
-        sl_free(t->cols[i].comment);
-    }
-    for (int i = 0; i < t->nall; i++) {
-        sl_free(t->all[i].name);
-        sl_free(t->all[i].comment);
-    }
-    sl_free(t->cols);
-    sl_free(t->all);
+    sl_columns_free(t->cols, t->ncols);
+    sl_columns_free(t->all, t->nall);
     sl_free(t->pk);
     sl_stmt_free(t->def);
     sl_free(t->name);
@@ -82,6 +74,74 @@ void sl_view_free(sl_view *v)
     sl_stmt_free(v->def);
     sl_free(v->name);
     sl_free(v);
+}
+
+void sl_columns_free(sl_column *cols, int n)
+{
+    for (int i = 0; cols && i < n; i++) {
+        sl_free(cols[i].name);
+        sl_free(cols[i].comment);
+    }
+    sl_free(cols);
+}
+
+/* Append c's leaves (c itself when it is no ROW) under the path prefix. */
+static void sl__leaves(const sl_column_def *c, const char *prefix, bool not_null, sl_list *out)
+{
+    char *name = prefix ? sl_sprintf("%s.%s", prefix, c->name) : sl_strdup(c->name);
+    if (c->type.id != SL_TYPE_ROW) {
+        sl_column *col = sl_calloc(1, sizeof *col);
+        col->name = name;
+        col->type = c->type;
+        col->type.not_null = not_null && c->type.not_null;
+        col->comment = prefix ? NULL : sl_strdup(c->comment);
+        col->nleaves = 1;
+        col->def = c;
+        sl_list_push(out, col);
+        return;
+    }
+    for (int i = 0; i < sl_list_len(c->fields); i++)
+        sl__leaves(sl_list_get(c->fields, i), name, not_null && c->type.not_null, out);
+    sl_free(name);
+}
+
+/* How many leaves c has (1 when it is no ROW). */
+static int sl__nleaves(const sl_column_def *c)
+{
+    if (c->type.id != SL_TYPE_ROW)
+        return 1;
+    int n = 0;
+    for (int i = 0; i < sl_list_len(c->fields); i++)
+        n += sl__nleaves(sl_list_get(c->fields, i));
+    return n;
+}
+
+sl_column *sl_def_phys_cols(const sl_stmt *def, int *n)
+{
+    sl_list *l = sl_list_new();
+    for (int i = 0; i < sl_list_len(def->columns); i++) {
+        const sl_column_def *c = sl_list_get(def->columns, i);
+        if (!c->expr)
+            sl__leaves(c, NULL, true, l);
+    }
+    *n = sl_list_len(l);
+    sl_column *cols = sl_calloc((size_t)(*n ? *n : 1), sizeof(sl_column));
+    for (int i = 0; i < *n; i++) {
+        sl_column *c = sl_list_get(l, i);
+        cols[i] = *c;
+        cols[i].phys = i;
+        sl_free(c);
+    }
+    sl_list_free(l, NULL);
+    return cols;
+}
+
+bool sl_def_has_row(const sl_stmt *def)
+{
+    for (int i = 0; i < sl_list_len(def->columns); i++)
+        if (((const sl_column_def *)sl_list_get(def->columns, i))->type.id == SL_TYPE_ROW)
+            return true;
+    return false;
 }
 
 static void sl__table_free_v(void *p) { sl_table_free(p); }
@@ -107,20 +167,19 @@ sl_table *sl_table_from_def(sl_stmt *def, sl_error *err)
     t->def = def;
     t->nall = sl_list_len(def->columns);
     t->all = sl_calloc((size_t)(t->nall ? t->nall : 1), sizeof(sl_column));
-    t->cols = sl_calloc((size_t)(t->nall ? t->nall : 1), sizeof(sl_column));
-    for (int i = 0; i < t->nall; i++) {
+    t->cols = sl_def_phys_cols(def, &t->ncols);
+    for (int i = 0, k = 0; i < t->nall; i++) {
         const sl_column_def *c = sl_list_get(def->columns, i);
         t->all[i].name = sl_strdup(c->name);
         t->all[i].type = c->type;
         t->all[i].comment = sl_strdup(c->comment);
         t->all[i].expr = c->expr;
-        t->all[i].phys = c->expr ? -1 : t->ncols;
-        if (!c->expr) {
-            t->cols[t->ncols].name = sl_strdup(c->name);
-            t->cols[t->ncols].type = c->type;
-            t->cols[t->ncols].comment = sl_strdup(c->comment);
-            t->cols[t->ncols].phys = t->ncols;
-            t->ncols++;
+        t->all[i].def = c;
+        t->all[i].phys = c->expr ? -1 : k;
+        if (!c->expr) { /* a ROW column's leaves are consecutive in cols */
+            int n = sl__nleaves(c);
+            t->all[i].nleaves = n;
+            k += n;
         }
     }
     /* A computed column's type is its expression's, over the physical columns. */
@@ -150,7 +209,7 @@ sl_table *sl_table_from_def(sl_stmt *def, sl_error *err)
         /* Flink: primary key columns are implicitly NOT NULL. */
         t->cols[t->pk[i]].type.not_null = true;
         for (int k = 0; k < t->nall; k++)
-            if (t->all[k].phys == t->pk[i])
+            if (t->all[k].phys == t->pk[i] && t->all[k].nleaves == 1)
                 t->all[k].type.not_null = true;
     }
     t->wm_col = -1;

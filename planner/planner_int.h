@@ -24,9 +24,15 @@ typedef struct sl_column {
     sl_type type;  /* type incl. NOT NULL */
     char *comment; /* COMMENT, or NULL */
     const sl_expr *expr; /* in sl_table.all: a computed column's expression (in def), or NULL */
-    int phys;      /* in sl_table.all: its index in sl_table.cols, -1 for a computed column */
+    int phys;      /* in sl_table.all: its index in sl_table.cols (a ROW column's: its
+                      first leaf's), -1 for a computed column */
+    int nleaves;   /* in sl_table.all: how many of sl_table.cols it is (a ROW column:
+                      its leaves, cols[phys .. phys + nleaves)); 1 or 0 (computed) else */
+    const sl_column_def *def; /* in sl_table.all: its definition (in sl_table.def) */
 } sl_column;
 
+/* A ROW column is stored flattened: its leaves are physical columns named
+** by their dotted paths ("person.id", "c.f.g"), in declared order. */
 typedef struct sl_table {
     char *name;                    /* table name */
     int ncols;                     /* number of physical columns (what the connector sees) */
@@ -73,6 +79,14 @@ sl_catalog *sl_catalog_snapshot(const sl_catalog *cat);
 /* Build the in-memory table from a CREATE TABLE statement (structure only:
 ** columns, key, watermark column, connector). Validation is the binder's. */
 sl_table *sl_table_from_def(sl_stmt *def, sl_error *err);
+/* The physical columns a CREATE TABLE declares, in order (as sl_table.cols):
+** a ROW column's leaves depth first, named by their dotted paths, NOT NULL
+** only when they and every enclosing ROW are; *n = how many. Free with
+** sl_columns_free. */
+sl_column *sl_def_phys_cols(const sl_stmt *def, int *n);
+void sl_columns_free(sl_column *cols, int n);
+/* Does the CREATE TABLE declare a ROW column? */
+bool sl_def_has_row(const sl_stmt *def);
 /* The computed column c of CREATE TABLE def bound over def's physical
 ** columns (column k = the k-th physical one): NULL with err set (42703 for a
 ** name that is not a physical column, 42803 for an aggregate, ...). */

@@ -280,6 +280,12 @@ int sl__describe_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *ou
             bool nn = ty.not_null;
             ty.not_null = false;
             char *tname = sl_type_to_string(ty);
+            if (t->all[i].def && ty.id == SL_TYPE_ROW) {
+                sl_strbuf rt = SL_STRBUF_INIT;
+                sl_column_def_type_format(&rt, t->all[i].def, SL_TYPEFMT_NULLABLE);
+                sl_free(tname);
+                tname = sl_strbuf_detach(&rt);
+            }
             const sl_expr *x = t->all[i].expr;
             bool proc = x && x->kind == SL_EXPR_FUNC && x->text &&
                         sl_strcasecmp(x->text, "PROCTIME") == 0;

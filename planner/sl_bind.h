@@ -159,6 +159,10 @@ typedef struct sl_bind_params {
                        OFFSET -> BIGINT); a $n binds as a NULL literal of its type */
 } sl_bind_params;
 
+/* A dotted path x.f1.f2 (SL_EXPR_FIELD over a column reference [q.]n):
+** "n.f1.f2" (malloc'ed) and *qualifier = q or NULL; NULL when e is none. */
+char *sl_expr_field_path(const sl_expr *e, const char **qualifier);
+
 typedef struct sl_bind_ctx {
     const sl_scope *scope;  /* where names resolve */
     sl_error *err;          /* first error */

@@ -41,15 +41,12 @@ static void sl__coldef_free_v(void *c)
     sl_column_def_free(c);
 }
 
+/* A copy of c positioned at pos (the source's positions are another
+** statement's). */
 static sl_column_def *sl__col_dup(const sl_column_def *c, int pos)
 {
-    sl_column_def *d = sl_calloc(1, sizeof *d);
-    d->name = sl_strdup(c->name);
-    d->pos = pos;
-    d->type = c->type;
-    d->type_pos = pos;
-    d->comment = sl_strdup(c->comment);
-    d->expr = sl_expr_dup(c->expr);
+    sl_column_def *d = sl_column_def_dup(c);
+    d->pos = d->type_pos = pos;
     return d;
 }
 

@@ -20,6 +20,12 @@
 ** (its JSON text as written). Anything else is a malformed record naming
 ** the field. An empty or blank record is not a record (SL_CODEC_NONE).
 **
+** A ROW column is stored as its leaves, named by dotted paths ("person.id"):
+** a column whose name has dots is the member of nested objects
+** ({"person": {"id": 1}}); a null or absent object gives NULL leaves, any
+** other value is malformed. They are written nested the same way (a NULL
+** ROW as an object of nulls: its leaves are all there is).
+**
 ** Encoding writes {"col":value,...} with the columns in order, compact (a
 ** DATE outside 0000-01-01 .. 9999-12-31 is refused: 22023, it would not
 ** read back).
@@ -53,6 +59,15 @@ typedef struct sl__json_codec {
     size_t *span_len;    /* per column: length of that value */
     sl_strbuf unesc;     /* unescaped string values of the record being decoded */
     sl_strbuf key;       /* an unescaped member name */
+    /* ROW columns are stored as their leaves, named by dotted paths
+    ** ("person.id"): their values are members of nested objects. */
+    int ngroups;         /* the distinct proper prefixes of dotted column names */
+    char **groups;       /* ... ("person", "c", "c.f"): each a nested object */
+    sl_strbuf path;      /* decoding: the dotted path of a nested member */
+    int maxd;            /* encoding: the most dots in a column name */
+    const char **open_name; /* encoding: the nested objects open (maxd + 1) */
+    size_t *open_len;    /* ... their names' lengths */
+    bool *first;         /* ... per level: no member written yet (maxd + 2) */
 } sl__json_codec;
 
 static bool sl__json_type_ok(sl_type t)
@@ -403,6 +418,101 @@ static int sl__json_column(sl__json_codec *j, const char *s, size_t k0, size_t k
     return sl__json_find(j, k, kn);
 }
 
+/* The nested object (ROW) whose dotted path is name[0..n), or -1. */
+static int sl__json_group(const sl__json_codec *j, const char *name, size_t n)
+{
+    for (int g = 0; g < j->ngroups; g++)
+        if (strlen(j->groups[g]) == n && memcmp(j->groups[g], name, n) == 0)
+            return g;
+    return -1;
+}
+
+/* The member value at s[v0..p->i) of kind named by the path in j->path: a
+** leaf's span, or a nested object's members (a ROW; null or absent: NULL
+** leaves). Unknown members are skipped, as at the top level. */
+static bool sl__json_nested(sl__json_codec *j, sl__jparse *p, size_t v0, sl__jkind kind,
+                            bool vesc, int depth);
+
+/* The members of the validated object at p->s[p->i] == '{' under the
+** dotted path in j->path. */
+static bool sl__json_members(sl__json_codec *j, sl__jparse *p, int depth)
+{
+    size_t plen = j->path.len;
+    p->i++;
+    sl__jp_ws(p);
+    if (p->i < p->n && p->s[p->i] == '}') {
+        p->i++;
+        return true;
+    }
+    for (;;) {
+        bool kesc = false, vesc = false;
+        size_t k0 = p->i;
+        if (!sl__jp_string(p, true, &kesc))
+            return false;
+        size_t k1 = p->i;
+        sl__jp_ws(p);
+        p->i++; /* ':' (validated) */
+        sl__jp_ws(p);
+        size_t v0 = p->i;
+        sl__jkind kind = SL__JV_NONE;
+        if (!sl__jp_value(p, depth + 1, &kind, &vesc))
+            return false;
+        size_t kn = k1 - k0 - 2;
+        sl_strbuf_append_char(&j->path, '.');
+        sl_strbuf_reserve(&j->path, kn + 1);
+        if (kesc) {
+            j->path.len += sl__json_unescape(p->s + k0 + 1, kn, j->path.buf + j->path.len);
+            j->path.buf[j->path.len] = '\0';
+        } else {
+            sl_strbuf_append_n(&j->path, p->s + k0 + 1, kn);
+        }
+        size_t end = p->i;
+        if (!sl__json_nested(j, p, v0, kind, vesc, depth + 1))
+            return false;
+        p->i = end;
+        j->path.len = plen;
+        j->path.buf[plen] = '\0';
+        sl__jp_ws(p);
+        if (p->i < p->n && p->s[p->i] == ',') {
+            p->i++;
+            sl__jp_ws(p);
+            continue;
+        }
+        p->i++; /* '}' (validated) */
+        return true;
+    }
+}
+
+static bool sl__json_nested(sl__json_codec *j, sl__jparse *p, size_t v0, sl__jkind kind,
+                            bool vesc, int depth)
+{
+    int col = sl__json_find(j, j->path.buf, j->path.len);
+    if (col >= 0) {
+        j->kind[col] = (uint8_t)kind;
+        j->escaped[col] = vesc;
+        j->span_off[col] = v0;
+        j->span_len[col] = p->i - v0;
+        return true;
+    }
+    if (sl__json_group(j, j->path.buf, j->path.len) < 0)
+        return true;
+    if (kind == SL__JV_NULL) { /* a NULL ROW: its leaves are there, null */
+        for (int i = 0; i < j->base.ncols; i++)
+            if (strncmp(j->base.names[i], j->path.buf, j->path.len) == 0 &&
+                j->base.names[i][j->path.len] == '.')
+                j->kind[i] = SL__JV_NULL;
+        return true;
+    }
+    if (kind != SL__JV_OBJECT)
+        return sl__jp_fail(p, v0, "a JSON object was expected (a ROW)");
+    sl__jparse sub = *p;
+    sub.i = v0;
+    bool ok = sl__json_members(j, &sub, depth);
+    if (!ok)
+        *p = sub;
+    return ok;
+}
+
 /* Parse the record; fill kind/span of every column. */
 static bool sl__json_parse(sl__json_codec *j, sl__jparse *p)
 {
@@ -440,6 +550,18 @@ static bool sl__json_parse(sl__json_codec *j, sl__jparse *p)
                 j->span_off[col] = v0;
                 j->span_len[col] = p->i - v0;
                 prev = col;
+            } else if (j->ngroups) { /* a ROW column's nested object? */
+                size_t kn = k1 - k0 - 2;
+                sl_strbuf_reset(&j->path);
+                sl_strbuf_reserve(&j->path, kn + 1);
+                if (kesc) {
+                    j->path.len = sl__json_unescape(p->s + k0 + 1, kn, j->path.buf);
+                    j->path.buf[j->path.len] = '\0';
+                } else {
+                    sl_strbuf_append_n(&j->path, p->s + k0 + 1, kn);
+                }
+                if (!sl__json_nested(j, p, v0, kind, vesc, 1))
+                    return false;
             }
             sl__jp_ws(p);
             if (p->i < p->n && p->s[p->i] == ',') {
@@ -657,29 +779,57 @@ static void sl__json_value(sl__json_codec *j, const sl_vector *v, int r, sl_strb
     }
 }
 
+/* Write the key of a member at nesting level lv (a comma before all but
+** the first). */
+static void sl__json_key(sl__json_codec *j, int lv, const char *k, size_t n, sl_strbuf *out)
+{
+    if (!j->first[lv])
+        sl_strbuf_append_char(out, ',');
+    j->first[lv] = false;
+    sl__json_string(out, k, n);
+    sl_strbuf_append_char(out, ':');
+}
+
 static int sl__json_encode(sl_codec *c, const sl_chunk *in, int r, sl_strbuf *out,
                            sl_error *err)
 {
     sl__json_codec *j = (sl__json_codec *)c;
-    bool first = true;
     if (sl__codec_check_dates(c, in, r, err) != 0)
         return -1;
     sl_strbuf_append_char(out, '{');
+    int open = 0; /* nested objects open: a ROW's leaves are consecutive columns */
+    j->first[0] = true;
     for (int i = 0; i < c->ncols; i++) {
         const sl_vector *v = &in->cols[sl__codec_col(c, i)];
         bool null = v->nulls[r] != 0;
         if (null && j->ignore_nulls)
             continue;
-        if (!first)
-            sl_strbuf_append_char(out, ',');
-        first = false;
-        sl__json_string(out, c->names[i], strlen(c->names[i]));
-        sl_strbuf_append_char(out, ':');
+        const char *name = c->names[i], *leaf = name;
+        int lv = 0;
+        if (j->ngroups) {
+            for (const char *dot; (dot = strchr(leaf, '.')) != NULL; leaf = dot + 1, lv++) {
+                size_t n = (size_t)(dot - leaf);
+                if (lv < open && j->open_len[lv] == n && memcmp(j->open_name[lv], leaf, n) == 0)
+                    continue;
+                for (; open > lv; open--)
+                    sl_strbuf_append_char(out, '}');
+                sl__json_key(j, lv, leaf, n, out);
+                sl_strbuf_append_char(out, '{');
+                j->open_name[lv] = leaf;
+                j->open_len[lv] = n;
+                j->first[++open] = true;
+            }
+            for (; open > lv; open--)
+                sl_strbuf_append_char(out, '}');
+        }
+        sl__json_key(j, lv, leaf, strlen(leaf), out);
         if (null)
             sl_strbuf_append(out, "null");
         else
             sl__json_value(j, v, r, out);
     }
+    for (; open > 0; open--)
+        sl_strbuf_append_char(out, '}');
     sl_strbuf_append_char(out, '}');
     return 0;
 }
@@ -695,6 +845,13 @@ static void sl__json_free(sl_codec *c)
     sl_free(j->span_len);
     sl_strbuf_free(&j->unesc);
     sl_strbuf_free(&j->key);
+    sl_strbuf_free(&j->path);
+    for (int g = 0; g < j->ngroups; g++)
+        sl_free(j->groups[g]);
+    sl_free(j->groups);
+    sl_free(j->open_name);
+    sl_free(j->open_len);
+    sl_free(j->first);
 }
 
 static const sl__codec_ops sl__json_ops = {
@@ -750,5 +907,21 @@ sl_codec *sl__codec_json_new(const sl_kvlist *opts, int ncols, const char *const
         }
         j->order[k] = i;
     }
+    /* the nested objects: every proper prefix of a dotted name */
+    for (int i = 0; i < ncols; i++) {
+        int d = 0;
+        for (const char *dot = strchr(names[i], '.'); dot; dot = strchr(dot + 1, '.'), d++) {
+            size_t glen = (size_t)(dot - names[i]);
+            if (sl__json_group(j, names[i], glen) < 0) {
+                j->groups = sl_realloc(j->groups, (size_t)(j->ngroups + 1) * sizeof(char *));
+                j->groups[j->ngroups++] = sl_strndup(names[i], glen);
+            }
+        }
+        if (d > j->maxd)
+            j->maxd = d;
+    }
+    j->open_name = sl_calloc((size_t)j->maxd + 1, sizeof(char *));
+    j->open_len = sl_calloc((size_t)j->maxd + 1, sizeof(size_t));
+    j->first = sl_calloc((size_t)j->maxd + 2, sizeof(bool));
     return &j->base;
 }
