@@ -61,6 +61,47 @@ FROM a, b WHERE a.id % {keys} = b.id % {keys}{interval};
 SPAN = 200
 INTERVAL = " AND a.ts BETWEEN b.ts - INTERVAL '2' SECOND AND b.ts + INTERVAL '2' SECOND"
 
+# --temporal: b is a versioned table (PRIMARY KEY id, version time id * 30 ms
+# + 15 ms); a row of a (time id * 10 ms) joins b's row id = a.id / 3 when that
+# version is valid at its time — exactly when a.id % 3 = 2 — and is padded
+# with NULLs otherwise (LEFT; also a.id = 2, as b has no id 0).
+TEMPORAL_JOB = """
+CREATE TABLE IF NOT EXISTS a (id BIGINT, ts AS TO_TIMESTAMP_LTZ(id * 10, 3),
+  WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) WITH (
+  'connector' = 'datagen', 'number-of-rows' = '{rows}', 'rows-per-second' = '{rate}',
+  'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '{rows}');
+CREATE TABLE IF NOT EXISTS b (id BIGINT, ts AS TO_TIMESTAMP_LTZ(id * 30 + 15, 3),
+  PRIMARY KEY (id) NOT ENFORCED, WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) WITH (
+  'connector' = 'datagen', 'number-of-rows' = '{rows}', 'rows-per-second' = '{rate}',
+  'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '{rows}');
+CREATE TABLE IF NOT EXISTS joined (x BIGINT, y BIGINT, pa STRING, pb STRING)
+  WITH ('connector' = 'filesystem', 'path' = '{out}', 'format' = 'json');
+SET 'execution.checkpointing.interval' = '100 ms';
+SET 'parallelism.default' = '{parallelism}';
+SET 'pipeline.name' = 'crash-join';
+INSERT INTO joined
+SELECT a.id, r.id, 'a' || CAST(a.id AS STRING), 'b' || CAST(r.id AS STRING)
+FROM a LEFT JOIN b FOR SYSTEM_TIME AS OF a.ts AS r ON a.id / 3 = r.id;
+"""
+
+
+def check_temporal(rows_out, n):
+    """Problems in a temporal join's committed rows."""
+    problems = []
+    seen = collections.Counter(r["x"] for r in rows_out)
+    for r in rows_out:
+        x, y = r["x"], r["y"]
+        want = x // 3 if x % 3 == 2 and x >= 3 else None  # b's ids start at 1
+        if y != want or r["pa"] != "a%d" % x or r["pb"] != (None if want is None else "b%d" % y):
+            problems.append("row %r: expected y = %r" % (r, want))
+    for x, c in seen.items():
+        if c > 1:
+            problems.append("left row %d committed %d times" % (x, c))
+    missing = [x for x in range(1, n + 1) if x not in seen]
+    if missing:
+        problems.append("%d left rows missing, e.g. %r" % (len(missing), missing[:5]))
+    return problems
+
 
 def matches(x, y, keys, span):
     return x % keys == y % keys and (span is None or abs(x - y) <= span)
@@ -112,6 +153,7 @@ def main():
     ap.add_argument("--seconds", type=float, default=8.0, help="input duration at full speed")
     ap.add_argument("--parallelism", type=int, default=1)
     ap.add_argument("--interval", action="store_true")
+    ap.add_argument("--temporal", action="store_true")
     ap.add_argument("--seed", type=int, default=None)
     a = ap.parse_args()
     seed = a.seed if a.seed is not None else random.randrange(1 << 30)
@@ -120,10 +162,12 @@ def main():
     data, out = os.path.join(work, "data"), os.path.join(work, "out")
     job = os.path.join(work, "job.sql")
     with open(job, "w", encoding="utf-8") as f:
-        f.write(JOB.format(rows=a.rows, rate=int(a.rows / a.seconds), out=out, keys=a.keys,
-                           parallelism=a.parallelism, interval=INTERVAL if a.interval else ""))
+        job_text = TEMPORAL_JOB if a.temporal else JOB
+        f.write(job_text.format(rows=a.rows, rate=int(a.rows / a.seconds), out=out, keys=a.keys,
+                                parallelism=a.parallelism,
+                                interval=INTERVAL if a.interval else ""))
     print("crash_join_test: seed %d, parallelism %d, %d rows per side, %d keys%s, work dir %s" %
-          (seed, a.parallelism, a.rows, a.keys, ", interval join" if a.interval else "", work))
+          (seed, a.parallelism, a.rows, a.keys, ", interval join" if a.interval else ", temporal join" if a.temporal else "", work))
     run = sluice_e2e.Runner(a.sluice, data, job, "crash-join", out)
     deadline = time.monotonic() + 600
     end_kills = 0
@@ -170,7 +214,8 @@ def main():
               "larger" % run.kills)
         return 1
     got = sluice_e2e.committed_rows(out)
-    problems = check(got, a.rows, a.keys, SPAN if a.interval else None)
+    problems = (check_temporal(got, a.rows) if a.temporal
+                else check(got, a.rows, a.keys, SPAN if a.interval else None))
     why = sluice_e2e.check_parallelism(out, a.parallelism)
     if why:
         problems.append(why)

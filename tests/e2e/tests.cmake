@@ -119,3 +119,10 @@ foreach(frame rows range unbounded)
     set_tests_properties(e2e.crash_over.${frame}.p${p} PROPERTIES TIMEOUT 900 LABELS e2e)
   endforeach()
 endforeach()
+# datagen -> event-time temporal join (LEFT) against a versioned datagen
+# table -> filesystem, 20 SIGKILLs; every left row once, with the version
+# valid at its time (computed here from the ids) or NULLs
+add_test(NAME e2e.crash_temporal_join.p2
+  COMMAND ${Python3_EXECUTABLE} ${SL_E2E}/crash_join_test.py
+          --sluice $<TARGET_FILE:sluice> --kills 20 --temporal --parallelism 2)
+set_tests_properties(e2e.crash_temporal_join.p2 PROPERTIES TIMEOUT 900 LABELS e2e)
