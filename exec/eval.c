@@ -2366,8 +2366,9 @@ static sl__node *sl__compile_call(sl_eval_prog *p, const sl_bexpr *b, sl_error *
         if (id == SL_FN_GREATEST || id == SL_FN_LEAST)
             for (int i = 0; i < n && nd->kids[i]; i++)
                 nd->kids[i] = sl__coerce(p, nd->kids[i], b->type, err);
-        if (sl__fn_time_field(id) && nd->kids[0]->type.id == SL_TYPE_TIMESTAMP_LTZ)
-            nd->kids[0] = sl__tz_shift(p, nd->kids[0], true);
+        if (sl__fn_time_field(id) && nd->kids[n - 1] &&
+            nd->kids[n - 1]->type.id == SL_TYPE_TIMESTAMP_LTZ)
+            nd->kids[n - 1] = sl__tz_shift(p, nd->kids[n - 1], true);
         for (int i = 0; i < nd->nkids; i++)
             if (!nd->kids[i]) {
                 sl__node_free(nd);

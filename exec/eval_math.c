@@ -20,6 +20,7 @@
 */
 #include "eval_int.h"
 #include "../base/sl_decimal.h"
+#include "../base/sl_time.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -55,7 +56,7 @@ bool sl__fn_double_args(int id)
 
 bool sl__fn_time_field(int id)
 {
-    return id >= SL_FN_YEAR && id <= SL_FN_SECOND;
+    return (id >= SL_FN_YEAR && id <= SL_FN_SECOND) || id == SL_FN_EXTRACT;
 }
 
 /* ========================================================================
@@ -471,20 +472,150 @@ static int sl__k_time_field(sl__node *nd, sl__eval *ev, const uint8_t *sel)
     return 0;
 }
 
+/* The unit of a call's first argument (a constant string: the binder
+** checked it). */
+static sl_tunit sl__unit_arg(const sl__node *nd)
+{
+    const sl__node *u = nd->kids[0];
+    if (u->kind != SL__N_CONST || u->nulls[0])
+        return SL_TUNIT_NONE;
+    return sl_tunit_parse(u->v.str[0].ptr, u->v.str[0].len);
+}
+
+/* Nanoseconds of a fixed unit (WEEK .. MILLISECOND), 0 for a calendar one. */
+static int64_t sl__unit_nanos(sl_tunit u)
+{
+    switch (u) {
+    case SL_TUNIT_WEEK: return 7 * SL_NANOS_PER_DAY;
+    case SL_TUNIT_DAY: return SL_NANOS_PER_DAY;
+    case SL_TUNIT_HOUR: return 3600 * SL_NANOS_PER_SEC;
+    case SL_TUNIT_MINUTE: return 60 * SL_NANOS_PER_SEC;
+    case SL_TUNIT_SECOND: return SL_NANOS_PER_SEC;
+    case SL_TUNIT_MILLISECOND: return SL_NANOS_PER_MILLI;
+    default: return 0;
+    }
+}
+
+/* Months of a calendar unit (YEAR, QUARTER, MONTH). */
+static int64_t sl__unit_months(sl_tunit u)
+{
+    return u == SL_TUNIT_YEAR ? 12 : u == SL_TUNIT_QUARTER ? 3 : u == SL_TUNIT_MONTH ? 1 : 0;
+}
+
+/* Nanoseconds of a DATE (days) or TIMESTAMP value of kid k, row i. */
+static int64_t sl__as_nanos(const sl__node *k, int i)
+{
+    return k->type.id == SL_TYPE_DATE ? k->v.i64[i] * SL_NANOS_PER_DAY : k->v.i64[i];
+}
+
+/* TIMESTAMPADD(unit, n, t): t plus n units (months clamp the day, as
+** interval arithmetic); TIMESTAMPDIFF(unit, a, b): whole units from a to
+** b, toward zero (months compare the day and time of day, as Flink).
+** Instants (TIMESTAMP_LTZ) are computed on their UTC date-time. */
+static int sl__k_tsadd(sl__node *nd, sl__eval *ev, const uint8_t *sel)
+{
+    SL__STRICT_PROLOGUE();
+    sl_tunit u = (sl_tunit)(intptr_t)nd->aux;
+    int64_t un = sl__unit_nanos(u), um = sl__unit_months(u);
+    for (int i = 0; i < n; i++) {
+        if (!SL__LIVE(nd, sel, i))
+            continue;
+        if (nd->op == SL_FN_TIMESTAMPDIFF) {
+            int64_t a = sl__as_nanos(nd->kids[1], i), b = sl__as_nanos(nd->kids[2], i), r;
+            if (un) {
+                __int128 d = (__int128)b - a;
+                r = (int64_t)(d / un);
+            } else {
+                int64_t da = a / SL_NANOS_PER_DAY - (a % SL_NANOS_PER_DAY < 0);
+                int64_t db = b / SL_NANOS_PER_DAY - (b % SL_NANOS_PER_DAY < 0);
+                int64_t ya, yb;
+                int ma, mb, dda, ddb;
+                sl_civil_from_days(da, &ya, &ma, &dda);
+                sl_civil_from_days(db, &yb, &mb, &ddb);
+                int64_t months = (yb * 12 + mb) - (ya * 12 + ma);
+                /* the rest of the month: day of month, then time of day */
+                int64_t ra = (int64_t)dda * SL_NANOS_PER_DAY + (a - da * SL_NANOS_PER_DAY);
+                int64_t rb = (int64_t)ddb * SL_NANOS_PER_DAY + (b - db * SL_NANOS_PER_DAY);
+                if (months > 0 && rb < ra)
+                    months--;
+                else if (months < 0 && rb > ra)
+                    months++;
+                r = months / um;
+            }
+            if (r > INT32_MAX || r < INT32_MIN)
+                return sl__fail(ev, nd, SL_ERR_NUMERIC_RANGE, "integer out of range");
+            nd->v.i64[i] = r;
+            continue;
+        }
+        int64_t k = nd->kids[1]->v.i64[i], t = nd->kids[2]->v.i64[i], out;
+        bool date_in = nd->kids[2]->type.id == SL_TYPE_DATE;
+        bool date_out = nd->type.id == SL_TYPE_DATE;
+        int rc;
+        if (date_out) {
+            if (um)
+                rc = k > INT64_MAX / 12 || k < INT64_MIN / 12 ? -1 : sl_date_add_months(t, k * um, &out);
+            else
+                rc = __builtin_mul_overflow(k, un / SL_NANOS_PER_DAY, &out) ||
+                     __builtin_add_overflow(out, t, &out) || out < SL_DATE_MIN_DAYS || out > SL_DATE_MAX_DAYS
+                         ? -1 : 0;
+        } else {
+            int64_t ts = date_in ? t * SL_NANOS_PER_DAY : t;
+            if (date_in && ts / SL_NANOS_PER_DAY != t)
+                rc = -1;
+            else if (um)
+                rc = k > INT64_MAX / 12 || k < INT64_MIN / 12 ? -1 : sl_ts_add_months(ts, k * um, &out);
+            else
+                rc = __builtin_mul_overflow(k, un, &out) || __builtin_add_overflow(out, ts, &out) ? -1 : 0;
+        }
+        if (rc < 0)
+            return date_out ? sl__fail(ev, nd, SL_ERR_DATETIME_OVERFLOW, "date out of range")
+                            : sl__ts_range_error(ev, nd);
+        nd->v.i64[i] = out;
+    }
+    return 0;
+}
+
 /* ========================================================================
 ** Compilation.
 */
 
 int sl__compile_fn_math(sl__node *nd, sl_error *err)
 {
-    (void)err;
     int id = nd->op;
     if (sl__fn_double_args(id)) {
         nd->run = sl__k_dfn;
         return 0;
     }
+    if (id == SL_FN_EXTRACT) { /* the field function of the unit, on kid 1 */
+        static const int field[] = {
+            [SL_TUNIT_YEAR] = SL_FN_YEAR,     [SL_TUNIT_QUARTER] = SL_FN_QUARTER,
+            [SL_TUNIT_MONTH] = SL_FN_MONTH,   [SL_TUNIT_WEEK] = SL_FN_WEEK,
+            [SL_TUNIT_DAY] = SL_FN_DAYOFMONTH, [SL_TUNIT_HOUR] = SL_FN_HOUR,
+            [SL_TUNIT_MINUTE] = SL_FN_MINUTE, [SL_TUNIT_SECOND] = SL_FN_SECOND,
+            [SL_TUNIT_DOY] = SL_FN_DAYOFYEAR, [SL_TUNIT_DOW] = SL_FN_DAYOFWEEK,
+        };
+        sl_tunit u = sl__unit_arg(nd);
+        if (u == SL_TUNIT_NONE || u == SL_TUNIT_MILLISECOND)
+            return sl_error_set(err, SL_ERR_INTERNAL, nd->pos, "EXTRACT without a valid unit");
+        sl__node_free(nd->kids[0]);
+        nd->kids[0] = nd->kids[1];
+        nd->kids[1] = NULL;
+        nd->nkids = 1;
+        nd->op = field[u];
+        id = nd->op;
+    }
     if (sl__fn_time_field(id)) {
         nd->run = sl__k_time_field;
+        return 0;
+    }
+    if (id == SL_FN_TIMESTAMPADD || id == SL_FN_TIMESTAMPDIFF) {
+        sl_tunit u = sl__unit_arg(nd);
+        if (u == SL_TUNIT_NONE)
+            return sl_error_set(err, SL_ERR_INTERNAL, nd->pos, "%s without a valid unit",
+                                id == SL_FN_TIMESTAMPADD ? "TIMESTAMPADD" : "TIMESTAMPDIFF");
+        nd->aux = (void *)(intptr_t)u;
+        nd->run = sl__k_tsadd;
+        nd->can_fail = true;
         return 0;
     }
     switch (id) {

@@ -169,6 +169,7 @@ sl_expr *sl__func(sl__parse *p, sl__tok name, sl_list *args, bool distinct, bool
 /* e with FILTER (WHERE cond) attached (cond may be NULL: e as it is). */
 sl_expr *sl__func_filter(sl__parse *p, sl_expr *e, sl_expr *cond);
 sl_expr *sl__substring(sl__parse *p, sl__tok name, sl_expr *s, sl_expr *from, sl_expr *len);
+sl_expr *sl__func_kw(sl__parse *p, sl__tok name, sl_expr *x, sl_expr *y, sl__tok kw);
 sl_window_spec *sl__window_spec(sl__parse *p, sl_list *partition, sl_list *order);
 sl_order_item *sl__order_item(sl__parse *p, sl_expr *e, bool desc, int nulls);
 

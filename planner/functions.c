@@ -14,6 +14,7 @@
 ** sl_func_scalar_type, sl_func_is_deterministic.
 */
 #include "sl_bind.h"
+#include "../base/sl_time.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -193,6 +194,9 @@ static const sl_func sl__funcs[SL_FN__COUNT] = {
     [SL_FN_HOUR] = {"HOUR", SL_FN_HOUR, SC, 1, 1},
     [SL_FN_MINUTE] = {"MINUTE", SL_FN_MINUTE, SC, 1, 1},
     [SL_FN_SECOND] = {"SECOND", SL_FN_SECOND, SC, 1, 1},
+    [SL_FN_EXTRACT] = {"EXTRACT", SL_FN_EXTRACT, SC, 2, 2},
+    [SL_FN_TIMESTAMPADD] = {"TIMESTAMPADD", SL_FN_TIMESTAMPADD, SC, 3, 3},
+    [SL_FN_TIMESTAMPDIFF] = {"TIMESTAMPDIFF", SL_FN_TIMESTAMPDIFF, SC, 3, 3},
 };
 
 /* Names a user may call functions by (operators have none), as an X-macro
@@ -306,7 +310,8 @@ static const sl_func sl__funcs[SL_FN__COUNT] = {
     X("DAYOFWEEK", SL_FN_DAYOFWEEK)                                                    \
     X("HOUR", SL_FN_HOUR)                                                              \
     X("MINUTE", SL_FN_MINUTE)                                                          \
-    X("SECOND", SL_FN_SECOND)
+    X("SECOND", SL_FN_SECOND) X("EXTRACT", SL_FN_EXTRACT)                              \
+    X("TIMESTAMPADD", SL_FN_TIMESTAMPADD) X("TIMESTAMPDIFF", SL_FN_TIMESTAMPDIFF)
 
 typedef struct sl__func_name {
     const char *name; /* upper-case name or alias */
@@ -459,6 +464,9 @@ static const sl__sig sl__sigs[SL_FN__COUNT] = {
     [SL_FN_HOUR] = {"T", "HOUR(TIMESTAMP)"},
     [SL_FN_MINUTE] = {"T", "MINUTE(TIMESTAMP)"},
     [SL_FN_SECOND] = {"T", "SECOND(TIMESTAMP)"},
+    [SL_FN_EXTRACT] = {"ST", "EXTRACT(unit FROM DATE or TIMESTAMP)"},
+    [SL_FN_TIMESTAMPADD] = {"SIT", "TIMESTAMPADD(unit, INT, DATE or TIMESTAMP)"},
+    [SL_FN_TIMESTAMPDIFF] = {"STT", "TIMESTAMPDIFF(unit, DATE or TIMESTAMP, DATE or TIMESTAMP)"},
 };
 
 const sl_func *sl_func_get(sl_func_id id)
@@ -745,6 +753,35 @@ static int sl__result_type(const sl_func *f, const char *name, sl_bexpr *const *
     case SL_FN_SECOND:
         r = sl_type_make(SL_TYPE_BIGINT);
         break;
+    case SL_FN_EXTRACT:
+    case SL_FN_TIMESTAMPADD:
+    case SL_FN_TIMESTAMPDIFF: {
+        /* the unit: a name (the parser's string), known to the function */
+        const sl_bexpr *u = args[0];
+        sl_tunit unit = u->kind == SL_BX_LITERAL && u->text && sl_type_is_string(u->type.id)
+                            ? sl_tunit_parse(u->text, strlen(u->text))
+                            : SL_TUNIT_NONE;
+        bool ok = unit != SL_TUNIT_NONE &&
+                  (f->id == SL_FN_EXTRACT ? unit != SL_TUNIT_MILLISECOND
+                                          : unit != SL_TUNIT_DOY && unit != SL_TUNIT_DOW);
+        if (!ok) {
+            sl_error_set(err, SL_ERR_INVALID_PARAMETER, u->pos, "invalid time unit for %s", f->name);
+            sl_error_hint(err, f->id == SL_FN_EXTRACT
+                                   ? "Use YEAR, QUARTER, MONTH, WEEK, DAY, DOY, DOW, HOUR, MINUTE or SECOND."
+                                   : "Use YEAR, QUARTER, MONTH, WEEK, DAY, HOUR, MINUTE, SECOND or "
+                                     "MILLISECOND.");
+            return -1;
+        }
+        if (f->id == SL_FN_EXTRACT)
+            r = sl_type_make(SL_TYPE_BIGINT);
+        else if (f->id == SL_FN_TIMESTAMPDIFF)
+            r = sl_type_make(SL_TYPE_INT);
+        else if (t[2].id == SL_TYPE_DATE && unit >= SL_TUNIT_HOUR)
+            r = sl_type_make_p(SL_TYPE_TIMESTAMP, 0, 0); /* a DATE plus hours is a TIMESTAMP */
+        else
+            r = t[2].id == SL_TYPE_NULL ? sl_type_make_p(SL_TYPE_TIMESTAMP, 3, 0) : t[2];
+        break;
+    }
     case SL_FN_GREATEST:
     case SL_FN_LEAST:
     case SL_FN_IFNULL: {

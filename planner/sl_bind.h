@@ -77,6 +77,9 @@ typedef enum sl_func_id {
     SL_FN_MD5, SL_FN_SHA1, SL_FN_SHA224, SL_FN_SHA256, SL_FN_SHA384, SL_FN_SHA512, SL_FN_SHA2,
     SL_FN_YEAR, SL_FN_QUARTER, SL_FN_MONTH, SL_FN_WEEK, SL_FN_DAYOFYEAR, SL_FN_DAYOFMONTH,
     SL_FN_DAYOFWEEK, SL_FN_HOUR, SL_FN_MINUTE, SL_FN_SECOND,
+    SL_FN_EXTRACT,       /* EXTRACT('unit', x): the parser turns EXTRACT(unit FROM x) into it */
+    SL_FN_TIMESTAMPADD,  /* TIMESTAMPADD('unit', n, t): the unit's bare name becomes a string */
+    SL_FN_TIMESTAMPDIFF, /* TIMESTAMPDIFF('unit', t1, t2) */
     SL_FN__COUNT
 } sl_func_id;
 
