@@ -508,9 +508,46 @@ static int64_t sl__as_nanos(const sl__node *k, int i)
     return k->type.id == SL_TYPE_DATE ? k->v.i64[i] * SL_NANOS_PER_DAY : k->v.i64[i];
 }
 
+/* Days d plus m months, the day clamped to the month's end (saturates far
+** outside the DATE range: only compared). */
+static int64_t sl__add_months_days(int64_t d, int64_t m)
+{
+    int64_t out;
+    if (sl_date_add_months(d, m, &out) < 0)
+        return m < 0 ? INT64_MIN : INT64_MAX;
+    return out;
+}
+
+/* Whole months from day d1 to day d0 (Calcite's DateTimeUtils.subtractMonths:
+** the most m with d1 + m months <= d0, negated for d0 < d1). */
+static int64_t sl__months_days(int64_t d0, int64_t d1)
+{
+    if (d0 < d1)
+        return -sl__months_days(d1, d0);
+    int64_t m = (d0 - d1) / 31;
+    for (;;) {
+        if (sl__add_months_days(d1, m) >= d0 || sl__add_months_days(d1, m + 1) > d0)
+            return m;
+        m++;
+    }
+}
+
+/* Whole months from t1 to t0 (nanoseconds): by days, one less when t0's
+** day is t1's plus those months but its time of day is earlier. */
+static int64_t sl__months_between(int64_t t0, int64_t t1)
+{
+    int64_t n0 = ((t0 % SL_NANOS_PER_DAY) + SL_NANOS_PER_DAY) % SL_NANOS_PER_DAY;
+    int64_t n1 = ((t1 % SL_NANOS_PER_DAY) + SL_NANOS_PER_DAY) % SL_NANOS_PER_DAY;
+    int64_t d0 = (t0 - n0) / SL_NANOS_PER_DAY, d1 = (t1 - n1) / SL_NANOS_PER_DAY;
+    int64_t x = sl__months_days(d0, d1);
+    if (sl__add_months_days(d1, x) == d0 && n0 < n1)
+        x--;
+    return x;
+}
+
 /* TIMESTAMPADD(unit, n, t): t plus n units (months clamp the day, as
 ** interval arithmetic); TIMESTAMPDIFF(unit, a, b): whole units from a to
-** b, toward zero (months compare the day and time of day, as Flink).
+** b, toward zero (months as Calcite's subtractMonths, which Flink uses).
 ** Instants (TIMESTAMP_LTZ) are computed on their UTC date-time. */
 static int sl__k_tsadd(sl__node *nd, sl__eval *ev, const uint8_t *sel)
 {
@@ -526,21 +563,7 @@ static int sl__k_tsadd(sl__node *nd, sl__eval *ev, const uint8_t *sel)
                 __int128 d = (__int128)b - a;
                 r = (int64_t)(d / un);
             } else {
-                int64_t da = a / SL_NANOS_PER_DAY - (a % SL_NANOS_PER_DAY < 0);
-                int64_t db = b / SL_NANOS_PER_DAY - (b % SL_NANOS_PER_DAY < 0);
-                int64_t ya, yb;
-                int ma, mb, dda, ddb;
-                sl_civil_from_days(da, &ya, &ma, &dda);
-                sl_civil_from_days(db, &yb, &mb, &ddb);
-                int64_t months = (yb * 12 + mb) - (ya * 12 + ma);
-                /* the rest of the month: day of month, then time of day */
-                int64_t ra = (int64_t)dda * SL_NANOS_PER_DAY + (a - da * SL_NANOS_PER_DAY);
-                int64_t rb = (int64_t)ddb * SL_NANOS_PER_DAY + (b - db * SL_NANOS_PER_DAY);
-                if (months > 0 && rb < ra)
-                    months--;
-                else if (months < 0 && rb > ra)
-                    months++;
-                r = months / um;
+                r = sl__months_between(b, a) / um;
             }
             if (r > INT32_MAX || r < INT32_MIN)
                 return sl__fail(ev, nd, SL_ERR_NUMERIC_RANGE, "integer out of range");
