@@ -10,8 +10,8 @@
 ** Invalid UTF-8 is never an error here: a stray byte counts as one code
 ** point.
 **
-** Regular expressions are Java's in Flink; here they are PCRE2's (UTF mode,
-** invalid UTF-8 subjects matched byte-wise), whose syntax is Java's for
+** Regular expressions are Java's in Flink; here they are PCRE2's (UTF mode;
+** an invalid UTF-8 subject through PCRE2_MATCH_INVALID_UTF), whose syntax is Java's for
 ** everything common (classes \d \w \s, lazy and possessive quantifiers,
 ** lookaround, named groups, inline flags). A constant pattern is compiled
 ** once per program, a per-row one when it differs from the previous row's.
@@ -148,11 +148,13 @@ static int sl__k_split_index(sl__node *nd, sl__eval *ev, const uint8_t *sel)
 
 typedef struct sl__re {
     pcre2_code *code;          /* the compiled pattern, NULL when none */
+    pcre2_code *code_inv;      /* the same for invalid UTF-8 subjects (compiled when needed) */
     pcre2_match_data *md;      /* match data for code */
     pcre2_match_context *mctx; /* the match limits */
     char *pat;                 /* the pattern's text */
     size_t npat;               /* its length */
     char msg[160];             /* the compile error of pat, when code is NULL */
+    bool valid;                /* the subject being matched is valid UTF-8 */
 } sl__re;
 
 static void sl__re_free(void *p)
@@ -162,6 +164,7 @@ static void sl__re_free(void *p)
         return;
     pcre2_match_data_free(r->md);
     pcre2_code_free(r->code);
+    pcre2_code_free(r->code_inv);
     pcre2_match_context_free(r->mctx);
     sl_free(r->pat);
     sl_free(r);
@@ -175,14 +178,15 @@ static int sl__re_set(sl__re *r, const char *p, size_t n)
         return r->code ? 0 : -1;
     pcre2_match_data_free(r->md);
     pcre2_code_free(r->code);
+    pcre2_code_free(r->code_inv);
     r->md = NULL;
-    r->code = NULL;
+    r->code = r->code_inv = NULL;
     sl_free(r->pat);
     r->pat = sl_strndup(p, n);
     r->npat = n;
     int ec;
     PCRE2_SIZE eo;
-    r->code = pcre2_compile((PCRE2_SPTR)p, n, PCRE2_UTF | PCRE2_MATCH_INVALID_UTF, &ec, &eo, NULL);
+    r->code = pcre2_compile((PCRE2_SPTR)p, n, PCRE2_UTF, &ec, &eo, NULL);
     if (!r->code) {
         PCRE2_UCHAR buf[120];
         pcre2_get_error_message(ec, buf, sizeof buf);
@@ -198,7 +202,21 @@ static int sl__re_set(sl__re *r, const char *p, size_t n)
 static int sl__re_exec(sl__re *r, sl__eval *ev, const sl__node *nd, const char *s, size_t len,
                        size_t at)
 {
-    int rc = pcre2_match(r->code, (PCRE2_SPTR)(len ? s : ""), len, at, 0, r->md, r->mctx);
+    /* A valid subject (checked once per subject) is matched without PCRE2's
+    ** check; an invalid one by the pattern compiled with
+    ** PCRE2_MATCH_INVALID_UTF, which costs the whole subject per call. */
+    if (at == 0)
+        r->valid = sl_utf8_invalid(s, len) < 0;
+    if (!r->valid && !r->code_inv) {
+        int ec;
+        PCRE2_SIZE eo;
+        r->code_inv = pcre2_compile((PCRE2_SPTR)r->pat, r->npat, PCRE2_UTF | PCRE2_MATCH_INVALID_UTF,
+                                    &ec, &eo, NULL);
+        if (!r->code_inv)
+            return sl__fail(ev, nd, "2201B", "invalid regular expression");
+    }
+    int rc = pcre2_match(r->valid ? r->code : r->code_inv, (PCRE2_SPTR)(len ? s : ""), len, at,
+                         r->valid ? PCRE2_NO_UTF_CHECK : 0, r->md, r->mctx);
     if (rc >= 0)
         return 1;
     if (rc == PCRE2_ERROR_NOMATCH)
