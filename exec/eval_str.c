@@ -397,7 +397,8 @@ static int sl__k_build(sl__node *nd, sl__eval *ev, const uint8_t *sel)
         sl_strbuf_reset(sb);
         switch (nd->op) {
         case SL_FN_INITCAP: {
-            /* Flink: the first letter of each run of letters and digits upper, the rest lower */
+            /* Flink: the first letter of each run of ASCII letters and digits
+            ** upper, the rest lower; other characters kept */
             bool start = true;
             for (size_t j = 0; j < len;) {
                 size_t k = sl__cp_len(p, len, j);
@@ -409,9 +410,9 @@ static int sl__k_build(sl__node *nd, sl__eval *ev, const uint8_t *sel)
                         c += 32;
                     sl_strbuf_append_char(sb, (char)c);
                     start = false;
-                } else {
+                } else { /* anything else, non-ASCII letters too, ends a word (Flink) */
                     sl_strbuf_append_n(sb, p + j, k);
-                    start = k == 1; /* a non-ASCII code point continues a word */
+                    start = true;
                 }
                 j += k;
             }
