@@ -146,6 +146,10 @@ static int sl__k_truncate(sl__node *nd, sl__eval *ev, const uint8_t *sel)
         if (!SL__LIVE(nd, sel, i))
             continue;
         int64_t d = dv ? dv[i] : 0;
+        if (d > 400) /* past every type's digits: the same result, and no overflow */
+            d = 400;
+        if (d < -400)
+            d = -400;
         switch (nd->phys) {
         case SL_PHYS_I64: {
             int64_t x = a->v.i64[i];
@@ -160,7 +164,9 @@ static int sl__k_truncate(sl__node *nd, sl__eval *ev, const uint8_t *sel)
         }
         case SL_PHYS_F64: {
             double x = a->v.f64[i], r = x;
-            if (isfinite(x) && d <= 300 && d >= -300) {
+            if (isfinite(x) && d < -300) {
+                r = 0.0;
+            } else if (isfinite(x) && d <= 300) {
                 double m = pow(10.0, (double)d);
                 double y = x * m;
                 if (isfinite(y) && fabs(y) < 9007199254740992.0)
