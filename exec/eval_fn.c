@@ -1149,7 +1149,12 @@ int sl__compile_fn(sl__node *nd, const sl_bexpr *b, sl_error *err)
     case SL_FN_ABS: nd->run = sl__k_abs; nd->can_fail = true; return 0;
     case SL_FN_ROUND:
     case SL_FN_FLOOR:
-    case SL_FN_CEIL: nd->run = sl__k_round; nd->can_fail = true; return 0;
+    case SL_FN_CEIL:
+        if (nd->nkids == 2 && id != SL_FN_ROUND) /* FLOOR / CEIL (t TO unit) */
+            return sl__compile_fn_math(nd, err);
+        nd->run = sl__k_round;
+        nd->can_fail = true;
+        return 0;
     case SL_FN_POWER:
     case SL_FN_SQRT: nd->run = sl__k_power_sqrt; return 0; /* kids coerced by the caller */
     case SL_FN_DATE_FORMAT:

@@ -604,6 +604,43 @@ static int sl__k_tsadd(sl__node *nd, sl__eval *ev, const uint8_t *sel)
     return 0;
 }
 
+/* FLOOR / CEIL (t TO unit) of a DATE or TIMESTAMP: the start of t's unit,
+** or of the next one when t is past the start (CEIL). */
+static int sl__k_time_floor(sl__node *nd, sl__eval *ev, const uint8_t *sel)
+{
+    SL__STRICT_PROLOGUE();
+    sl_tunit u = (sl_tunit)(intptr_t)nd->aux;
+    const sl__node *a = nd->kids[0];
+    bool date = a->type.id == SL_TYPE_DATE, ceil_ = nd->op == SL_FN_CEIL;
+    int64_t um = sl__unit_months(u), un = sl__unit_nanos(u);
+    for (int i = 0; i < n; i++) {
+        if (!SL__LIVE(nd, sel, i))
+            continue;
+        int64_t v = a->v.i64[i], ns = date ? v * SL_NANOS_PER_DAY : v, out;
+        if (date && !um) { /* a day or a shorter unit: the date itself */
+            nd->v.i64[i] = v;
+            continue;
+        }
+        if (um) {
+            int64_t days = ns / SL_NANOS_PER_DAY - (ns % SL_NANOS_PER_DAY < 0), y;
+            int m, d;
+            sl_civil_from_days(days, &y, &m, &d);
+            int m0 = (m - 1) / (int)um * (int)um + 1;
+            int64_t start = sl_days_from_civil(y, m0, 1) * SL_NANOS_PER_DAY;
+            out = start;
+            if (ceil_ && start != ns && sl_ts_add_months(start, um, &out) < 0)
+                return sl__ts_range_error(ev, nd);
+        } else {
+            int64_t r = ((ns % un) + un) % un;
+            out = ns - r;
+            if (ceil_ && r && __builtin_add_overflow(out, un, &out))
+                return sl__ts_range_error(ev, nd);
+        }
+        nd->v.i64[i] = date ? out / SL_NANOS_PER_DAY : out;
+    }
+    return 0;
+}
+
 /* ========================================================================
 ** Compilation.
 */
@@ -635,6 +672,18 @@ int sl__compile_fn_math(sl__node *nd, sl_error *err)
     }
     if (sl__fn_time_field(id)) {
         nd->run = sl__k_time_field;
+        return 0;
+    }
+    if ((id == SL_FN_FLOOR || id == SL_FN_CEIL) && nd->nkids == 2) {
+        const sl__node *uk = nd->kids[1];
+        sl_tunit u = uk->kind == SL__N_CONST && !uk->nulls[0]
+                         ? sl_tunit_parse(uk->v.str[0].ptr, uk->v.str[0].len)
+                         : SL_TUNIT_NONE;
+        if (u == SL_TUNIT_NONE)
+            return sl_error_set(err, SL_ERR_INTERNAL, nd->pos, "FLOOR / CEIL without a valid unit");
+        nd->aux = (void *)(intptr_t)u;
+        nd->run = sl__k_time_floor;
+        nd->can_fail = id == SL_FN_CEIL;
         return 0;
     }
     if (id == SL_FN_TIMESTAMPADD || id == SL_FN_TIMESTAMPDIFF) {

@@ -397,21 +397,36 @@ sl_expr *sl__field(sl__parse *p, sl__tok lp, sl_expr *x, sl__tok name)
     return sl__edeep(p, e, sl__dget(p, x));
 }
 
-/* Flink's POSITION(a IN b) and EXTRACT(unit FROM x): the calls POSITION(a,
-** b) and EXTRACT('unit', x) (the binder checks the unit). Another name, or
+/* Flink's POSITION(a IN b), EXTRACT(unit FROM x) and FLOOR / CEIL(t TO
+** unit): the calls POSITION(a, b), EXTRACT('unit', x) and FLOOR(t, 'unit')
+** (the binder checks the unit). Another name, or
 ** a unit that is not a bare name, is a syntax error at the keyword. */
 sl_expr *sl__func_kw(sl__parse *p, sl__tok name, sl_expr *x, sl_expr *y, sl__tok kw)
 {
-    bool in = kw.n == 2;
-    const char *want = in ? "position" : "extract";
-    if (name.n != (int)strlen(want) || sl_strncasecmp(name.z, want, (size_t)name.n) != 0 ||
-        (!in && (!x || x->kind != SL_EXPR_COLUMN || x->qualifier))) {
+    bool in = kw.n == 2 && sl_strncasecmp(kw.z, "in", 2) == 0;
+    bool to = kw.n == 2 && !in;
+    bool ok;
+    if (to) /* FLOOR / CEIL / CEILING (t TO unit): y is the unit's name */
+        ok = (name.n == 5 && sl_strncasecmp(name.z, "floor", 5) == 0) ||
+             (name.n == 4 && sl_strncasecmp(name.z, "ceil", 4) == 0) ||
+             (name.n == 7 && sl_strncasecmp(name.z, "ceiling", 7) == 0);
+    else {
+        const char *want = in ? "position" : "extract";
+        ok = name.n == (int)strlen(want) && sl_strncasecmp(name.z, want, (size_t)name.n) == 0 &&
+             (in || (x && x->kind == SL_EXPR_COLUMN && !x->qualifier));
+    }
+    if (!ok) {
         sl_expr_free(x);
         sl_expr_free(y);
-        sl__syntax_error(p, in ? TK_IN : TK_FROM, kw);
+        sl__syntax_error(p, in ? TK_IN : to ? TK_TO : TK_FROM, kw);
         return NULL;
     }
-    if (!in) {
+    if (to && y && y->kind == SL_EXPR_COLUMN) { /* the unit's name as a string */
+        sl_expr *u = sl_expr_literal(SL_EXPR_STRING, y->text, strlen(y->text), y->pos);
+        sl_expr_free(y);
+        y = u;
+    }
+    if (!in && !to) {
         sl_expr *u = sl_expr_literal(SL_EXPR_STRING, x->text, strlen(x->text), x->pos);
         sl_expr_free(x);
         x = u;

@@ -71,8 +71,8 @@ static const sl_func sl__funcs[SL_FN__COUNT] = {
     [SL_FN_RPAD] = {"RPAD", SL_FN_RPAD, SC, 3, 3},
     [SL_FN_ABS] = {"ABS", SL_FN_ABS, SC, 1, 1},
     [SL_FN_ROUND] = {"ROUND", SL_FN_ROUND, SC, 1, 2},
-    [SL_FN_FLOOR] = {"FLOOR", SL_FN_FLOOR, SC, 1, 1},
-    [SL_FN_CEIL] = {"CEIL", SL_FN_CEIL, SC, 1, 1},
+    [SL_FN_FLOOR] = {"FLOOR", SL_FN_FLOOR, SC, 1, 2},
+    [SL_FN_CEIL] = {"CEIL", SL_FN_CEIL, SC, 1, 2},
     [SL_FN_MOD_FN] = {"MOD", SL_FN_MOD_FN, SC, 2, 2},
     [SL_FN_POWER] = {"POWER", SL_FN_POWER, SC, 2, 2},
     [SL_FN_SQRT] = {"SQRT", SL_FN_SQRT, SC, 1, 1},
@@ -343,8 +343,8 @@ static const sl__sig sl__sigs[SL_FN__COUNT] = {
     [SL_FN_RPAD] = {"SIS", "RPAD(STRING, INT, STRING)"},
     [SL_FN_ABS] = {"N", "ABS(NUMERIC)"},
     [SL_FN_ROUND] = {"NI", "ROUND(NUMERIC [, INT])"},
-    [SL_FN_FLOOR] = {"N", "FLOOR(NUMERIC)"},
-    [SL_FN_CEIL] = {"N", "CEIL(NUMERIC)"},
+    [SL_FN_FLOOR] = {"*S", "FLOOR(NUMERIC) or FLOOR(DATE or TIMESTAMP TO unit)"},
+    [SL_FN_CEIL] = {"*S", "CEIL(NUMERIC) or CEIL(DATE or TIMESTAMP TO unit)"},
     [SL_FN_MOD_FN] = {"NN", "MOD(NUMERIC, NUMERIC)"},
     [SL_FN_POWER] = {"NN", "POWER(NUMERIC, NUMERIC)"},
     [SL_FN_SQRT] = {"N", "SQRT(NUMERIC)"},
@@ -832,6 +832,23 @@ static int sl__result_type(const sl_func *f, const char *name, sl_bexpr *const *
     }
     case SL_FN_FLOOR:
     case SL_FN_CEIL:
+        if (n == 2) { /* FLOOR / CEIL (t TO unit): YEAR QUARTER MONTH DAY HOUR MINUTE SECOND */
+            if (t[0].id != SL_TYPE_NULL && t[0].id != SL_TYPE_DATE && t[0].id != SL_TYPE_TIMESTAMP)
+                return sl__no_such_signature(f, name, t, n, pos, err);
+            const sl_bexpr *u = args[1];
+            sl_tunit unit = u->kind == SL_BX_LITERAL && u->text && sl_type_is_string(u->type.id)
+                                ? sl_tunit_parse(u->text, strlen(u->text))
+                                : SL_TUNIT_NONE;
+            if (unit == SL_TUNIT_NONE || unit == SL_TUNIT_WEEK || unit >= SL_TUNIT_MILLISECOND) {
+                sl_error_set(err, SL_ERR_INVALID_PARAMETER, u->pos, "invalid time unit for %s", f->name);
+                sl_error_hint(err, "Use YEAR, QUARTER, MONTH, DAY, HOUR, MINUTE or SECOND.");
+                return -1;
+            }
+            r = t[0].id == SL_TYPE_NULL ? sl_type_make_p(SL_TYPE_TIMESTAMP, 3, 0) : t[0];
+            break;
+        }
+        if (!sl_type_is_numeric(t[0].id) && t[0].id != SL_TYPE_NULL)
+            return sl__no_such_signature(f, name, t, n, pos, err);
         r = t[0].id == SL_TYPE_NULL ? sl_type_make(SL_TYPE_INT) : t[0];
         if (r.id == SL_TYPE_DECIMAL && r.scale > 0) {
             int p = 1 + r.precision - r.scale;
