@@ -182,7 +182,10 @@ static int sl__re_set(sl__re *r, const char *p, size_t n)
     r->md = NULL;
     r->code = r->code_inv = NULL;
     sl_free(r->pat);
-    r->pat = sl_strndup(p, n);
+    r->pat = sl_malloc(n + 1); /* the pattern may hold NUL bytes: all n of them */
+    if (n)
+        memcpy(r->pat, p, n);
+    r->pat[n] = 0;
     r->npat = n;
     int ec;
     PCRE2_SIZE eo;
