@@ -774,3 +774,14 @@ void sl_sleep_nanos(int64_t ns)
     while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
     }
 }
+
+sl_tunit sl_tunit_parse(const char *s, size_t len)
+{
+    static const char *const names[] = {NULL,     "YEAR",   "QUARTER", "MONTH",
+                                        "WEEK",   "DAY",    "HOUR",    "MINUTE",
+                                        "SECOND", "MILLISECOND", "DOY", "DOW"};
+    for (int u = 1; u < (int)(sizeof names / sizeof names[0]); u++)
+        if (strlen(names[u]) == len && sl_strncasecmp(s, names[u], len) == 0)
+            return (sl_tunit)u;
+    return SL_TUNIT_NONE;
+}

@@ -69,6 +69,16 @@ int sl_ts_add_months(int64_t nanos, int64_t months, int64_t *out);
 int sl_ts_add_millis(int64_t nanos, int64_t millis, int64_t *out);
 int sl_date_add_months(int64_t days, int64_t months, int64_t *out);
 
+/* Units of EXTRACT, TIMESTAMPADD and TIMESTAMPDIFF by name (case-insensitive:
+** YEAR QUARTER MONTH WEEK DAY HOUR MINUTE SECOND MILLISECOND DOY DOW, and
+** SQL_TSI_ / plural spellings are not accepted); SL_TUNIT_NONE if unknown. */
+typedef enum sl_tunit {
+    SL_TUNIT_NONE = 0, SL_TUNIT_YEAR, SL_TUNIT_QUARTER, SL_TUNIT_MONTH, SL_TUNIT_WEEK, SL_TUNIT_DAY,
+    SL_TUNIT_HOUR, SL_TUNIT_MINUTE, SL_TUNIT_SECOND, SL_TUNIT_MILLISECOND, SL_TUNIT_DOY,
+    SL_TUNIT_DOW
+} sl_tunit;
+sl_tunit sl_tunit_parse(const char *s, size_t len);
+
 /* The wall clock in nanoseconds since the epoch (UTC). The runtime injects
 ** its own clock for tests; this is the real one. */
 int64_t sl_now_nanos(void);

@@ -2276,6 +2276,7 @@ static sl__node *sl__compile_call(sl_eval_prog *p, const sl_bexpr *b, sl_error *
         nd = sl__mk_in(p, b, k, err);
         break;
     case SL_FN_COALESCE:
+    case SL_FN_IFNULL:
     case SL_FN_IF: {
         int first = id == SL_FN_IF ? 1 : 0;
         nd = sl__node_new(p, SL__N_OP, b->type, b->pos, n);
@@ -2359,9 +2360,15 @@ static sl__node *sl__compile_call(sl_eval_prog *p, const sl_bexpr *b, sl_error *
         }
         nd->op = id;
         sl__int_range(b->type.id, &nd->lo, &nd->hi);
-        if (id == SL_FN_POWER || id == SL_FN_SQRT)
+        if (id == SL_FN_POWER || id == SL_FN_SQRT || sl__fn_double_args(id))
             for (int i = 0; i < n; i++)
                 nd->kids[i] = sl__coerce(p, nd->kids[i], sl_type_make(SL_TYPE_DOUBLE), err);
+        if (id == SL_FN_GREATEST || id == SL_FN_LEAST)
+            for (int i = 0; i < n && nd->kids[i]; i++)
+                nd->kids[i] = sl__coerce(p, nd->kids[i], b->type, err);
+        if (sl__fn_time_field(id) && nd->kids[n - 1] &&
+            nd->kids[n - 1]->type.id == SL_TYPE_TIMESTAMP_LTZ)
+            nd->kids[n - 1] = sl__tz_shift(p, nd->kids[n - 1], true);
         for (int i = 0; i < nd->nkids; i++)
             if (!nd->kids[i]) {
                 sl__node_free(nd);

@@ -251,23 +251,14 @@ int sl__format_double(double d, bool is_float, char *buf)
 ** Common kernel scaffolding.
 */
 
-/* Kernel prologue: run the kids, NULL if any argument is NULL. */
-#define SL__STRICT_PROLOGUE()                                                      \
-    if (sl__run_kids(nd, ev, sel) < 0)                                             \
-        return -1;                                                                 \
-    int n = ev->n;                                                                 \
-    sl__or_nulls(nd, n)
-
 /* Result is NULL for every row (a strict function with an untyped NULL). */
-static int sl__k_all_null(sl__node *nd, sl__eval *ev, const uint8_t *sel)
+int sl__k_all_null(sl__node *nd, sl__eval *ev, const uint8_t *sel)
 {
     memset(nd->nulls, 1, (size_t)ev->n);
     return 0;
 }
 
-/* A NULL result for row i: NULL when the type allows it, else the empty
-** value (Flink returns NULL there too, but the type promised NOT NULL). */
-static void sl__null_result(sl__node *nd, int i)
+void sl__null_result(sl__node *nd, int i)
 {
     if (!nd->type.not_null) {
         nd->nulls[i] = 1;
@@ -280,9 +271,7 @@ static void sl__null_result(sl__node *nd, int i)
     }
 }
 
-/* NUL-terminated copy of a string value (for patterns): buf if it fits,
-** else the arena. */
-static const char *sl__cstr(sl__eval *ev, const sl_str *s, char *buf, size_t cap)
+const char *sl__cstr(sl__eval *ev, const sl_str *s, char *buf, size_t cap)
 {
     char *d = s->len < cap ? buf : sl_arena_alloc(ev->arena, (size_t)s->len + 1);
     if (s->len)
@@ -854,8 +843,7 @@ static void sl__free_strbuf(void *p)
     sl_free(p);
 }
 
-/* Give nd a reusable string buffer (aux). */
-static void sl__with_strbuf(sl__node *nd)
+void sl__with_strbuf(sl__node *nd)
 {
     nd->aux = sl_calloc(1, sizeof(sl_strbuf));
     nd->aux_free = sl__free_strbuf;
@@ -1112,7 +1100,10 @@ static int sl__k_any_eq(sl__node *nd, sl__eval *ev, const uint8_t *sel)
 int sl__compile_fn(sl__node *nd, const sl_bexpr *b, sl_error *err)
 {
     int id = nd->op;
-    for (int k = 0; k < nd->nkids; k++) {
+    /* not strict: NULL is FALSE; NULL strings after CONCAT_WS's separator are skipped */
+    bool strict = !(id == SL_FN_IS_ALPHA || id == SL_FN_IS_DIGIT || id == SL_FN_IS_DECIMAL ||
+                    (id == SL_FN_CONCAT_WS && nd->kids[0]->type.id != SL_TYPE_NULL));
+    for (int k = 0; k < nd->nkids && strict; k++) {
         if (nd->kids[k]->type.id == SL_TYPE_NULL) {
             nd->run = sl__k_all_null;
             return 0;
@@ -1158,7 +1149,12 @@ int sl__compile_fn(sl__node *nd, const sl_bexpr *b, sl_error *err)
     case SL_FN_ABS: nd->run = sl__k_abs; nd->can_fail = true; return 0;
     case SL_FN_ROUND:
     case SL_FN_FLOOR:
-    case SL_FN_CEIL: nd->run = sl__k_round; nd->can_fail = true; return 0;
+    case SL_FN_CEIL:
+        if (nd->nkids == 2 && id != SL_FN_ROUND) /* FLOOR / CEIL (t TO unit) */
+            return sl__compile_fn_math(nd, err);
+        nd->run = sl__k_round;
+        nd->can_fail = true;
+        return 0;
     case SL_FN_POWER:
     case SL_FN_SQRT: nd->run = sl__k_power_sqrt; return 0; /* kids coerced by the caller */
     case SL_FN_DATE_FORMAT:
@@ -1198,10 +1194,17 @@ int sl__compile_fn(sl__node *nd, const sl_bexpr *b, sl_error *err)
         nd->run = sl__k_now;
         nd->is_volatile = true;
         return 0;
-    default:
-        sl_error_set(err, SL_ERR_NOT_SUPPORTED, b->pos, "function %s is not supported by the evaluator",
-                     b->fn->name);
-        return -1;
+    default: {
+        int rc = sl__compile_fn_str(nd, err);
+        if (rc > 0)
+            rc = sl__compile_fn_math(nd, err);
+        if (rc > 0) {
+            sl_error_set(err, SL_ERR_NOT_SUPPORTED, b->pos,
+                         "function %s is not supported by the evaluator", b->fn->name);
+            return -1;
+        }
+        return rc;
+    }
     }
 }
 

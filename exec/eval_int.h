@@ -128,6 +128,24 @@ void sl__type_name(sl_type t, char *buf, size_t cap);
 
 /* ---- eval_fn.c ---- */
 
+/* Kernel prologue of a strict function: run the kids, NULL if any argument
+** is NULL; declares n, the row count. */
+#define SL__STRICT_PROLOGUE()                                                      \
+    if (sl__run_kids(nd, ev, sel) < 0)                                             \
+        return -1;                                                                 \
+    int n = ev->n;                                                                 \
+    sl__or_nulls(nd, n)
+/* Kernel: NULL for every row (a strict function with an untyped NULL argument). */
+int sl__k_all_null(sl__node *nd, sl__eval *ev, const uint8_t *sel);
+/* A NULL result for row i: NULL when the type allows it, else the empty
+** value (Flink returns NULL there too, but the type promised NOT NULL). */
+void sl__null_result(sl__node *nd, int i);
+/* NUL-terminated copy of a string value (for patterns): buf if it fits,
+** else the arena. */
+const char *sl__cstr(sl__eval *ev, const sl_str *s, char *buf, size_t cap);
+/* Give nd a reusable string buffer (aux, an sl_strbuf). */
+void sl__with_strbuf(sl__node *nd);
+
 /* Compile the scalar function call b (kids already compiled and coerced
 ** as the function needs) into nd: sets nd->run (and aux). 0, or -1 with
 ** err (0A000) for an unsupported function. */
@@ -143,6 +161,18 @@ int sl__compile_like(sl__node *nd, sl_error *err);
 /* ~ !~ ~* !~* (nd->op): POSIX extended regular expressions, the pattern
 ** compiled once (a constant one here: 2201B when invalid). */
 int sl__compile_regex(sl__node *nd, sl_error *err);
+
+/* ---- eval_str.c, eval_math.c: Flink's further built-in functions ----
+** Each compiles the call nd (kids compiled and coerced, nd->op the
+** function) when it is one of its functions: 0, -1 with err, or 1 when
+** the function is not one of its. */
+int sl__compile_fn_str(sl__node *nd, sl_error *err);
+int sl__compile_fn_math(sl__node *nd, sl_error *err);
+/* Whether the arguments of function id are evaluated as DOUBLE (LN, SIN ...). */
+bool sl__fn_double_args(int id);
+/* Whether function id reads a DATE or TIMESTAMP field (YEAR ... SECOND):
+** a TIMESTAMP_LTZ argument is read in the session's time zone. */
+bool sl__fn_time_field(int id);
 
 /* Java's Double.toString / Float.toString into buf (>= 32 bytes); returns length. */
 int sl__format_double(double d, bool is_float, char *buf);

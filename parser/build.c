@@ -408,6 +408,43 @@ sl_expr *sl__dotfield(sl__parse *p, sl_expr *x, sl__tok name)
     return e;
 }
 
+/* Flink's POSITION(a IN b), EXTRACT(unit FROM x) and FLOOR / CEIL(t TO
+** unit): the calls POSITION(a, b), EXTRACT('unit', x) and FLOOR(t, 'unit')
+** (the binder checks the unit). Another name, or
+** a unit that is not a bare name, is a syntax error at the keyword. */
+sl_expr *sl__func_kw(sl__parse *p, sl__tok name, sl_expr *x, sl_expr *y, sl__tok kw)
+{
+    bool in = kw.n == 2 && sl_strncasecmp(kw.z, "in", 2) == 0;
+    bool to = kw.n == 2 && !in;
+    bool ok;
+    if (to) /* FLOOR / CEIL / CEILING (t TO unit): y is the unit's name */
+        ok = (name.n == 5 && sl_strncasecmp(name.z, "floor", 5) == 0) ||
+             (name.n == 4 && sl_strncasecmp(name.z, "ceil", 4) == 0) ||
+             (name.n == 7 && sl_strncasecmp(name.z, "ceiling", 7) == 0);
+    else {
+        const char *want = in ? "position" : "extract";
+        ok = name.n == (int)strlen(want) && sl_strncasecmp(name.z, want, (size_t)name.n) == 0 &&
+             (in || (x && x->kind == SL_EXPR_COLUMN && !x->qualifier));
+    }
+    if (!ok) {
+        sl_expr_free(x);
+        sl_expr_free(y);
+        sl__syntax_error(p, in ? TK_IN : to ? TK_TO : TK_FROM, kw);
+        return NULL;
+    }
+    if (to && y && y->kind == SL_EXPR_COLUMN) { /* the unit's name as a string */
+        sl_expr *u = sl_expr_literal(SL_EXPR_STRING, y->text, strlen(y->text), y->pos);
+        sl_expr_free(y);
+        y = u;
+    }
+    if (!in && !to) {
+        sl_expr *u = sl_expr_literal(SL_EXPR_STRING, x->text, strlen(x->text), x->pos);
+        sl_expr_free(x);
+        x = u;
+    }
+    return sl__func(p, name, sl__list(p, sl__list(p, NULL, x), y), false, false, NULL);
+}
+
 /* ARRAY(SELECT ...): a subquery with ival 1 (its rows as an array). */
 sl_expr *sl__array_subquery(sl__parse *p, sl__tok name, sl_query *q)
 {
@@ -633,6 +670,28 @@ static int sl__dwindow(const sl__parse *p, const sl_window_spec *w)
 sl_expr *sl__func(sl__parse *p, sl__tok name, sl_list *args, bool distinct, bool star,
                   sl_window_spec *over)
 {
+    /* TIMESTAMPADD(unit, ...) / TIMESTAMPDIFF(unit, ...): the unit's bare name as a string */
+    if (name.n == 12 || name.n == 13) {
+        bool add = name.n == 12 && sl_strncasecmp(name.z, "timestampadd", 12) == 0;
+        bool diff = name.n == 13 && sl_strncasecmp(name.z, "timestampdiff", 13) == 0;
+        sl_expr *u = args && args->n > 0 ? args->items[0] : NULL;
+        if ((add || diff) && u && u->kind == SL_EXPR_COLUMN && !u->qualifier) {
+            args->items[0] = sl_expr_literal(SL_EXPR_STRING, u->text, strlen(u->text), u->pos);
+            sl_expr_free(u);
+        }
+    }
+    /* POSITION(a IN (b)) parses as a call with the IN list a IN (b): POSITION(a, b) */
+    if (name.n == 8 && sl_strncasecmp(name.z, "position", 8) == 0 && args && args->n == 1) {
+        sl_expr *in = args->items[0];
+        if (in && in->kind == SL_EXPR_IN && !in->negated && !in->query && in->args &&
+            in->args->n == 1 && !over && !distinct) {
+            args->items[0] = in->left;
+            sl_list_push(args, in->args->items[0]);
+            in->left = NULL;
+            in->args->n = 0;
+            sl_expr_free(in);
+        }
+    }
     sl_expr *e = sl_expr_func(sl__name(p, name), args, distinct, name.pos);
     e->ival = star;
     e->over = over;

@@ -188,6 +188,7 @@ sl_query *sl__select_windows(sl__parse *p, sl_query *q, sl_list *defs);
 /* A frame's start: preceding (n / INTERVAL PRECEDING), NULL for UNBOUNDED
 ** PRECEDING, or CURRENT ROW. */
 sl_window_spec *sl__frame_start(sl__parse *p, sl_expr *preceding, bool current_row);
+sl_expr *sl__func_kw(sl__parse *p, sl__tok name, sl_expr *x, sl_expr *y, sl__tok kw);
 sl_order_item *sl__order_item(sl__parse *p, sl_expr *e, bool desc, int nulls);
 
 /* types */

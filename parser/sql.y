@@ -70,6 +70,10 @@
 %left COLLATE.
 %left DCOLON.
 %left LBRACKET.
+/* INTERVAL '1' DAY TO HOUR: TO continues the interval (shift) rather than
+** ending it before FLOOR(t TO unit)'s TO (the empty tprec reduces at OR's
+** lower precedence). */
+%left TO.
 
 /* ---------------------------------------------------------------- input */
 input ::= cmdlist.
@@ -674,6 +678,25 @@ expr(A) ::= fname(N) LP DISTINCT exprlist(L) RP filter_opt(F) over(O).
     { A = sl__func_filter(p, sl__func(p, N, L, true, false, O), F); }
 expr(A) ::= fname(N) LP ALL exprlist(L) RP filter_opt(F) over(O).
     { A = sl__func_filter(p, sl__func(p, N, L, false, false, O), F); }
+/* Flink's calls with a keyword between the arguments: POSITION(a IN b),
+** EXTRACT(unit FROM x), FLOOR / CEIL(t TO unit) (sl__func_kw checks the
+** name, the binder the unit). */
+expr(A) ::= fname(N) LP expr(X) IN(K) poshay(Y) RP.
+                                         { A = sl__func_kw(p, N, X, Y, K); }
+/* POSITION's haystack after IN: a column, a string or a call (a
+** parenthesized one reads as an IN list: sl__func unwraps it). */
+%type poshay {sl_expr*}
+%destructor poshay { sl_expr_free($$); }
+poshay(A) ::= nm(N).                     { A = sl__column(p, SL__NOTOK, N); }
+poshay(A) ::= nm(Q) DOT nm(N).           { A = sl__column(p, Q, N); }
+poshay(A) ::= STRING(K).                 { A = sl__string(p, K); }
+poshay(A) ::= fname(N) LP exprlist(L) RP.
+                                         { A = sl__func(p, N, L, false, false, NULL); }
+expr(A) ::= fname(N) LP expr(X) FROM(K) expr(Y) RP.
+                                         { A = sl__func_kw(p, N, X, Y, K); }
+/* FLOOR(t TO unit), CEIL(t TO unit): FLOOR(t, 'unit') */
+expr(A) ::= fname(N) LP expr(X) TO(K) nm(U) RP.
+                                         { A = sl__func_kw(p, N, X, sl__column(p, SL__NOTOK, U), K); }
 /* FILTER (WHERE cond) of an aggregate call (Flink, PostgreSQL); FILTER stays
 ** a name elsewhere (a column `filter`, an alias after a non-call). */
 %type filter_opt {sl_expr*}
@@ -843,7 +866,7 @@ pgop(A) ::= GE(A).
 /* ------------------------------------------------------------ types */
 %type type {sl__ty}
 %type tprec {sl__prec}
-tprec(A) ::= .                           { A = SL__NOPREC; }
+tprec(A) ::= . [OR]                      { A = SL__NOPREC; }
 tprec(A) ::= LP NUMBER(X) RP.            { A = sl__prec_make(p, X, SL__NOTOK); }
 tprec(A) ::= LP NUMBER(X) COMMA NUMBER(Y) RP. { A = sl__prec_make(p, X, Y); }
 

@@ -6,7 +6,7 @@
 **
 ** Scalar typing is table driven: each function has an argument-class string
 ** (S = string, I = integer, N = numeric, B = BOOLEAN, D = TIMESTAMP,
-** TIMESTAMP_LTZ or string, * = any; an untyped NULL fits every class; the
+** TIMESTAMP_LTZ or string, T = DATE, TIMESTAMP or TIMESTAMP_LTZ, * = any; an untyped NULL fits every class; the
 ** last class repeats for variadic functions) and a signature for the hint;
 ** the result type is computed per function in sl__result_type.
 **
@@ -14,6 +14,7 @@
 ** sl_func_scalar_type, sl_func_is_deterministic.
 */
 #include "sl_bind.h"
+#include "../base/sl_time.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -70,8 +71,8 @@ static const sl_func sl__funcs[SL_FN__COUNT] = {
     [SL_FN_RPAD] = {"RPAD", SL_FN_RPAD, SC, 3, 3},
     [SL_FN_ABS] = {"ABS", SL_FN_ABS, SC, 1, 1},
     [SL_FN_ROUND] = {"ROUND", SL_FN_ROUND, SC, 1, 2},
-    [SL_FN_FLOOR] = {"FLOOR", SL_FN_FLOOR, SC, 1, 1},
-    [SL_FN_CEIL] = {"CEIL", SL_FN_CEIL, SC, 1, 1},
+    [SL_FN_FLOOR] = {"FLOOR", SL_FN_FLOOR, SC, 1, 2},
+    [SL_FN_CEIL] = {"CEIL", SL_FN_CEIL, SC, 1, 2},
     [SL_FN_MOD_FN] = {"MOD", SL_FN_MOD_FN, SC, 2, 2},
     [SL_FN_POWER] = {"POWER", SL_FN_POWER, SC, 2, 2},
     [SL_FN_SQRT] = {"SQRT", SL_FN_SQRT, SC, 1, 1},
@@ -118,6 +119,85 @@ static const sl_func sl__funcs[SL_FN__COUNT] = {
     [SL_FN_AVG] = {"AVG", SL_FN_AVG, AG, 1, 1},
     [SL_FN_LISTAGG] = {"LISTAGG", SL_FN_LISTAGG, AG, 1, 2},
     [SL_FN_ROW_NUMBER] = {"ROW_NUMBER", SL_FN_ROW_NUMBER, WI, 0, 0},
+    [SL_FN_LOCATE] = {"LOCATE", SL_FN_LOCATE, SC, 2, 3},
+    [SL_FN_INSTR] = {"INSTR", SL_FN_INSTR, SC, 2, 2},
+    [SL_FN_SPLIT_INDEX] = {"SPLIT_INDEX", SL_FN_SPLIT_INDEX, SC, 3, 3},
+    [SL_FN_REGEXP] = {"REGEXP", SL_FN_REGEXP, SC, 2, 2},
+    [SL_FN_REGEXP_REPLACE] = {"REGEXP_REPLACE", SL_FN_REGEXP_REPLACE, SC, 3, 3},
+    [SL_FN_REGEXP_EXTRACT] = {"REGEXP_EXTRACT", SL_FN_REGEXP_EXTRACT, SC, 2, 3},
+    [SL_FN_REGEXP_COUNT] = {"REGEXP_COUNT", SL_FN_REGEXP_COUNT, SC, 2, 2},
+    [SL_FN_REGEXP_INSTR] = {"REGEXP_INSTR", SL_FN_REGEXP_INSTR, SC, 2, 2},
+    [SL_FN_REGEXP_SUBSTR] = {"REGEXP_SUBSTR", SL_FN_REGEXP_SUBSTR, SC, 2, 2},
+    [SL_FN_INITCAP] = {"INITCAP", SL_FN_INITCAP, SC, 1, 1},
+    [SL_FN_REPEAT] = {"REPEAT", SL_FN_REPEAT, SC, 2, 2},
+    [SL_FN_REVERSE] = {"REVERSE", SL_FN_REVERSE, SC, 1, 1},
+    [SL_FN_LEFT] = {"LEFT", SL_FN_LEFT, SC, 2, 2},
+    [SL_FN_RIGHT] = {"RIGHT", SL_FN_RIGHT, SC, 2, 2},
+    [SL_FN_CONCAT_WS] = {"CONCAT_WS", SL_FN_CONCAT_WS, SC, 1, -1},
+    [SL_FN_ASCII] = {"ASCII", SL_FN_ASCII, SC, 1, 1},
+    [SL_FN_CHR] = {"CHR", SL_FN_CHR, SC, 1, 1},
+    [SL_FN_TO_BASE64] = {"TO_BASE64", SL_FN_TO_BASE64, SC, 1, 1},
+    [SL_FN_FROM_BASE64] = {"FROM_BASE64", SL_FN_FROM_BASE64, SC, 1, 1},
+    [SL_FN_TRANSLATE] = {"TRANSLATE", SL_FN_TRANSLATE, SC, 3, 3},
+    [SL_FN_STARTSWITH] = {"STARTSWITH", SL_FN_STARTSWITH, SC, 2, 2},
+    [SL_FN_ENDSWITH] = {"ENDSWITH", SL_FN_ENDSWITH, SC, 2, 2},
+    [SL_FN_BTRIM] = {"BTRIM", SL_FN_BTRIM, SC, 1, 2},
+    [SL_FN_PARSE_URL] = {"PARSE_URL", SL_FN_PARSE_URL, SC, 2, 3},
+    [SL_FN_URL_ENCODE] = {"URL_ENCODE", SL_FN_URL_ENCODE, SC, 1, 1},
+    [SL_FN_URL_DECODE] = {"URL_DECODE", SL_FN_URL_DECODE, SC, 1, 1},
+    [SL_FN_LN] = {"LN", SL_FN_LN, SC, 1, 1},
+    [SL_FN_LOG10] = {"LOG10", SL_FN_LOG10, SC, 1, 1},
+    [SL_FN_LOG2] = {"LOG2", SL_FN_LOG2, SC, 1, 1},
+    [SL_FN_LOG] = {"LOG", SL_FN_LOG, SC, 1, 2},
+    [SL_FN_EXP] = {"EXP", SL_FN_EXP, SC, 1, 1},
+    [SL_FN_SIN] = {"SIN", SL_FN_SIN, SC, 1, 1},
+    [SL_FN_COS] = {"COS", SL_FN_COS, SC, 1, 1},
+    [SL_FN_TAN] = {"TAN", SL_FN_TAN, SC, 1, 1},
+    [SL_FN_ASIN] = {"ASIN", SL_FN_ASIN, SC, 1, 1},
+    [SL_FN_ACOS] = {"ACOS", SL_FN_ACOS, SC, 1, 1},
+    [SL_FN_ATAN] = {"ATAN", SL_FN_ATAN, SC, 1, 1},
+    [SL_FN_ATAN2] = {"ATAN2", SL_FN_ATAN2, SC, 2, 2},
+    [SL_FN_COT] = {"COT", SL_FN_COT, SC, 1, 1},
+    [SL_FN_SINH] = {"SINH", SL_FN_SINH, SC, 1, 1},
+    [SL_FN_COSH] = {"COSH", SL_FN_COSH, SC, 1, 1},
+    [SL_FN_TANH] = {"TANH", SL_FN_TANH, SC, 1, 1},
+    [SL_FN_DEGREES] = {"DEGREES", SL_FN_DEGREES, SC, 1, 1},
+    [SL_FN_RADIANS] = {"RADIANS", SL_FN_RADIANS, SC, 1, 1},
+    [SL_FN_SIGN] = {"SIGN", SL_FN_SIGN, SC, 1, 1},
+    [SL_FN_PI] = {"PI", SL_FN_PI, SC, 0, 0},
+    [SL_FN_E] = {"E", SL_FN_E, SC, 0, 0},
+    [SL_FN_TRUNCATE] = {"TRUNCATE", SL_FN_TRUNCATE, SC, 1, 2},
+    [SL_FN_BIN] = {"BIN", SL_FN_BIN, SC, 1, 1},
+    [SL_FN_HEX] = {"HEX", SL_FN_HEX, SC, 1, 1},
+    [SL_FN_RAND] = {"RAND", SL_FN_RAND, SC, 0, 1},
+    [SL_FN_RAND_INTEGER] = {"RAND_INTEGER", SL_FN_RAND_INTEGER, SC, 1, 2},
+    [SL_FN_UUID] = {"UUID", SL_FN_UUID, SC, 0, 0},
+    [SL_FN_IFNULL] = {"IFNULL", SL_FN_IFNULL, SC, 2, 2},
+    [SL_FN_GREATEST] = {"GREATEST", SL_FN_GREATEST, SC, 1, -1},
+    [SL_FN_LEAST] = {"LEAST", SL_FN_LEAST, SC, 1, -1},
+    [SL_FN_IS_ALPHA] = {"IS_ALPHA", SL_FN_IS_ALPHA, SC, 1, 1},
+    [SL_FN_IS_DIGIT] = {"IS_DIGIT", SL_FN_IS_DIGIT, SC, 1, 1},
+    [SL_FN_IS_DECIMAL] = {"IS_DECIMAL", SL_FN_IS_DECIMAL, SC, 1, 1},
+    [SL_FN_MD5] = {"MD5", SL_FN_MD5, SC, 1, 1},
+    [SL_FN_SHA1] = {"SHA1", SL_FN_SHA1, SC, 1, 1},
+    [SL_FN_SHA224] = {"SHA224", SL_FN_SHA224, SC, 1, 1},
+    [SL_FN_SHA256] = {"SHA256", SL_FN_SHA256, SC, 1, 1},
+    [SL_FN_SHA384] = {"SHA384", SL_FN_SHA384, SC, 1, 1},
+    [SL_FN_SHA512] = {"SHA512", SL_FN_SHA512, SC, 1, 1},
+    [SL_FN_SHA2] = {"SHA2", SL_FN_SHA2, SC, 2, 2},
+    [SL_FN_YEAR] = {"YEAR", SL_FN_YEAR, SC, 1, 1},
+    [SL_FN_QUARTER] = {"QUARTER", SL_FN_QUARTER, SC, 1, 1},
+    [SL_FN_MONTH] = {"MONTH", SL_FN_MONTH, SC, 1, 1},
+    [SL_FN_WEEK] = {"WEEK", SL_FN_WEEK, SC, 1, 1},
+    [SL_FN_DAYOFYEAR] = {"DAYOFYEAR", SL_FN_DAYOFYEAR, SC, 1, 1},
+    [SL_FN_DAYOFMONTH] = {"DAYOFMONTH", SL_FN_DAYOFMONTH, SC, 1, 1},
+    [SL_FN_DAYOFWEEK] = {"DAYOFWEEK", SL_FN_DAYOFWEEK, SC, 1, 1},
+    [SL_FN_HOUR] = {"HOUR", SL_FN_HOUR, SC, 1, 1},
+    [SL_FN_MINUTE] = {"MINUTE", SL_FN_MINUTE, SC, 1, 1},
+    [SL_FN_SECOND] = {"SECOND", SL_FN_SECOND, SC, 1, 1},
+    [SL_FN_EXTRACT] = {"EXTRACT", SL_FN_EXTRACT, SC, 2, 2},
+    [SL_FN_TIMESTAMPADD] = {"TIMESTAMPADD", SL_FN_TIMESTAMPADD, SC, 3, 3},
+    [SL_FN_TIMESTAMPDIFF] = {"TIMESTAMPDIFF", SL_FN_TIMESTAMPDIFF, SC, 3, 3},
 };
 
 /* Names a user may call functions by (operators have none), as an X-macro
@@ -155,7 +235,84 @@ static const sl_func sl__funcs[SL_FN__COUNT] = {
     X("PG_TABLE_SIZE", SL_FN_PG_TABLE_SIZE) X("PG_SIZE_PRETTY", SL_FN_PG_SIZE_PRETTY)         \
     X("COUNT", SL_FN_COUNT) X("SUM", SL_FN_SUM) X("MIN", SL_FN_MIN) X("MAX", SL_FN_MAX)     \
     X("AVG", SL_FN_AVG) X("LISTAGG", SL_FN_LISTAGG) X("STRING_AGG", SL_FN_LISTAGG)         \
-    X("ROW_NUMBER", SL_FN_ROW_NUMBER)
+    X("ROW_NUMBER", SL_FN_ROW_NUMBER)                                                       \
+    X("LOCATE", SL_FN_LOCATE)                                                          \
+    X("INSTR", SL_FN_INSTR)                                                            \
+    X("SPLIT_INDEX", SL_FN_SPLIT_INDEX)                                                \
+    X("REGEXP", SL_FN_REGEXP)                                                          \
+    X("REGEXP_REPLACE", SL_FN_REGEXP_REPLACE)                                          \
+    X("REGEXP_EXTRACT", SL_FN_REGEXP_EXTRACT)                                          \
+    X("REGEXP_COUNT", SL_FN_REGEXP_COUNT)                                              \
+    X("REGEXP_INSTR", SL_FN_REGEXP_INSTR)                                              \
+    X("REGEXP_SUBSTR", SL_FN_REGEXP_SUBSTR)                                            \
+    X("INITCAP", SL_FN_INITCAP)                                                        \
+    X("REPEAT", SL_FN_REPEAT)                                                          \
+    X("REVERSE", SL_FN_REVERSE)                                                        \
+    X("LEFT", SL_FN_LEFT)                                                              \
+    X("RIGHT", SL_FN_RIGHT)                                                            \
+    X("CONCAT_WS", SL_FN_CONCAT_WS)                                                    \
+    X("ASCII", SL_FN_ASCII)                                                            \
+    X("CHR", SL_FN_CHR)                                                                \
+    X("TO_BASE64", SL_FN_TO_BASE64)                                                    \
+    X("FROM_BASE64", SL_FN_FROM_BASE64)                                                \
+    X("TRANSLATE", SL_FN_TRANSLATE)                                                    \
+    X("STARTSWITH", SL_FN_STARTSWITH)                                                  \
+    X("ENDSWITH", SL_FN_ENDSWITH)                                                      \
+    X("BTRIM", SL_FN_BTRIM)                                                            \
+    X("PARSE_URL", SL_FN_PARSE_URL)                                                    \
+    X("URL_ENCODE", SL_FN_URL_ENCODE)                                                  \
+    X("URL_DECODE", SL_FN_URL_DECODE)                                                  \
+    X("LN", SL_FN_LN)                                                                  \
+    X("LOG10", SL_FN_LOG10)                                                            \
+    X("LOG2", SL_FN_LOG2)                                                              \
+    X("LOG", SL_FN_LOG)                                                                \
+    X("EXP", SL_FN_EXP)                                                                \
+    X("SIN", SL_FN_SIN)                                                                \
+    X("COS", SL_FN_COS)                                                                \
+    X("TAN", SL_FN_TAN)                                                                \
+    X("ASIN", SL_FN_ASIN)                                                              \
+    X("ACOS", SL_FN_ACOS)                                                              \
+    X("ATAN", SL_FN_ATAN)                                                              \
+    X("ATAN2", SL_FN_ATAN2)                                                            \
+    X("COT", SL_FN_COT)                                                                \
+    X("SINH", SL_FN_SINH)                                                              \
+    X("COSH", SL_FN_COSH)                                                              \
+    X("TANH", SL_FN_TANH)                                                              \
+    X("DEGREES", SL_FN_DEGREES)                                                        \
+    X("RADIANS", SL_FN_RADIANS)                                                        \
+    X("SIGN", SL_FN_SIGN)                                                              \
+    X("PI", SL_FN_PI)                                                                  \
+    X("E", SL_FN_E)                                                                    \
+    X("TRUNCATE", SL_FN_TRUNCATE)                                                      \
+    X("BIN", SL_FN_BIN)                                                                \
+    X("HEX", SL_FN_HEX)                                                                \
+    X("RAND", SL_FN_RAND)                                                              \
+    X("RAND_INTEGER", SL_FN_RAND_INTEGER)                                              \
+    X("UUID", SL_FN_UUID)                                                              \
+    X("IFNULL", SL_FN_IFNULL)                                                          \
+    X("GREATEST", SL_FN_GREATEST)                                                      \
+    X("LEAST", SL_FN_LEAST)                                                            \
+    X("IS_ALPHA", SL_FN_IS_ALPHA)                                                      \
+    X("IS_DIGIT", SL_FN_IS_DIGIT)                                                      \
+    X("IS_DECIMAL", SL_FN_IS_DECIMAL)                                                  \
+    X("MD5", SL_FN_MD5)                                                                \
+    X("SHA1", SL_FN_SHA1)                                                              \
+    X("SHA224", SL_FN_SHA224)                                                          \
+    X("SHA256", SL_FN_SHA256)                                                          \
+    X("SHA384", SL_FN_SHA384)                                                          \
+    X("SHA512", SL_FN_SHA512)                                                          \
+    X("SHA2", SL_FN_SHA2)                                                              \
+    X("YEAR", SL_FN_YEAR)                                                              \
+    X("QUARTER", SL_FN_QUARTER)                                                        \
+    X("MONTH", SL_FN_MONTH)                                                            \
+    X("WEEK", SL_FN_WEEK)                                                              \
+    X("DAYOFYEAR", SL_FN_DAYOFYEAR)                                                    \
+    X("DAYOFMONTH", SL_FN_DAYOFMONTH)                                                  \
+    X("DAYOFWEEK", SL_FN_DAYOFWEEK)                                                    \
+    X("HOUR", SL_FN_HOUR)                                                              \
+    X("MINUTE", SL_FN_MINUTE)                                                          \
+    X("SECOND", SL_FN_SECOND) X("EXTRACT", SL_FN_EXTRACT)                              \
+    X("TIMESTAMPADD", SL_FN_TIMESTAMPADD) X("TIMESTAMPDIFF", SL_FN_TIMESTAMPDIFF)
 
 typedef struct sl__func_name {
     const char *name; /* upper-case name or alias */
@@ -187,8 +344,8 @@ static const sl__sig sl__sigs[SL_FN__COUNT] = {
     [SL_FN_RPAD] = {"SIS", "RPAD(STRING, INT, STRING)"},
     [SL_FN_ABS] = {"N", "ABS(NUMERIC)"},
     [SL_FN_ROUND] = {"NI", "ROUND(NUMERIC [, INT])"},
-    [SL_FN_FLOOR] = {"N", "FLOOR(NUMERIC)"},
-    [SL_FN_CEIL] = {"N", "CEIL(NUMERIC)"},
+    [SL_FN_FLOOR] = {"*S", "FLOOR(NUMERIC) or FLOOR(DATE or TIMESTAMP TO unit)"},
+    [SL_FN_CEIL] = {"*S", "CEIL(NUMERIC) or CEIL(DATE or TIMESTAMP TO unit)"},
     [SL_FN_MOD_FN] = {"NN", "MOD(NUMERIC, NUMERIC)"},
     [SL_FN_POWER] = {"NN", "POWER(NUMERIC, NUMERIC)"},
     [SL_FN_SQRT] = {"N", "SQRT(NUMERIC)"},
@@ -233,6 +390,85 @@ static const sl__sig sl__sigs[SL_FN__COUNT] = {
     [SL_FN_AVG] = {"N", "AVG(NUMERIC)"},
     [SL_FN_LISTAGG] = {"SS", "LISTAGG(STRING [, STRING])"},
     [SL_FN_ROW_NUMBER] = {"", "ROW_NUMBER() OVER (...)"},
+    [SL_FN_LOCATE] = {"SSI", "LOCATE(STRING, STRING [, INT])"},
+    [SL_FN_INSTR] = {"SS", "INSTR(STRING, STRING)"},
+    [SL_FN_SPLIT_INDEX] = {"SSI", "SPLIT_INDEX(STRING, STRING, INT)"},
+    [SL_FN_REGEXP] = {"SS", "REGEXP(STRING, STRING)"},
+    [SL_FN_REGEXP_REPLACE] = {"SSS", "REGEXP_REPLACE(STRING, STRING, STRING)"},
+    [SL_FN_REGEXP_EXTRACT] = {"SSI", "REGEXP_EXTRACT(STRING, STRING [, INT])"},
+    [SL_FN_REGEXP_COUNT] = {"SS", "REGEXP_COUNT(STRING, STRING)"},
+    [SL_FN_REGEXP_INSTR] = {"SS", "REGEXP_INSTR(STRING, STRING)"},
+    [SL_FN_REGEXP_SUBSTR] = {"SS", "REGEXP_SUBSTR(STRING, STRING)"},
+    [SL_FN_INITCAP] = {"S", "INITCAP(STRING)"},
+    [SL_FN_REPEAT] = {"SI", "REPEAT(STRING, INT)"},
+    [SL_FN_REVERSE] = {"S", "REVERSE(STRING)"},
+    [SL_FN_LEFT] = {"SI", "LEFT(STRING, INT)"},
+    [SL_FN_RIGHT] = {"SI", "RIGHT(STRING, INT)"},
+    [SL_FN_CONCAT_WS] = {"S", "CONCAT_WS(STRING, STRING, ...)"},
+    [SL_FN_ASCII] = {"S", "ASCII(STRING)"},
+    [SL_FN_CHR] = {"I", "CHR(INT)"},
+    [SL_FN_TO_BASE64] = {"S", "TO_BASE64(STRING)"},
+    [SL_FN_FROM_BASE64] = {"S", "FROM_BASE64(STRING)"},
+    [SL_FN_TRANSLATE] = {"SSS", "TRANSLATE(STRING, STRING, STRING)"},
+    [SL_FN_STARTSWITH] = {"SS", "STARTSWITH(STRING, STRING)"},
+    [SL_FN_ENDSWITH] = {"SS", "ENDSWITH(STRING, STRING)"},
+    [SL_FN_BTRIM] = {"SS", "BTRIM(STRING [, STRING])"},
+    [SL_FN_PARSE_URL] = {"SSS", "PARSE_URL(STRING, STRING [, STRING])"},
+    [SL_FN_URL_ENCODE] = {"S", "URL_ENCODE(STRING)"},
+    [SL_FN_URL_DECODE] = {"S", "URL_DECODE(STRING)"},
+    [SL_FN_LN] = {"N", "LN(NUMERIC)"},
+    [SL_FN_LOG10] = {"N", "LOG10(NUMERIC)"},
+    [SL_FN_LOG2] = {"N", "LOG2(NUMERIC)"},
+    [SL_FN_LOG] = {"NN", "LOG([NUMERIC base,] NUMERIC)"},
+    [SL_FN_EXP] = {"N", "EXP(NUMERIC)"},
+    [SL_FN_SIN] = {"N", "SIN(NUMERIC)"},
+    [SL_FN_COS] = {"N", "COS(NUMERIC)"},
+    [SL_FN_TAN] = {"N", "TAN(NUMERIC)"},
+    [SL_FN_ASIN] = {"N", "ASIN(NUMERIC)"},
+    [SL_FN_ACOS] = {"N", "ACOS(NUMERIC)"},
+    [SL_FN_ATAN] = {"N", "ATAN(NUMERIC)"},
+    [SL_FN_ATAN2] = {"NN", "ATAN2(NUMERIC, NUMERIC)"},
+    [SL_FN_COT] = {"N", "COT(NUMERIC)"},
+    [SL_FN_SINH] = {"N", "SINH(NUMERIC)"},
+    [SL_FN_COSH] = {"N", "COSH(NUMERIC)"},
+    [SL_FN_TANH] = {"N", "TANH(NUMERIC)"},
+    [SL_FN_DEGREES] = {"N", "DEGREES(NUMERIC)"},
+    [SL_FN_RADIANS] = {"N", "RADIANS(NUMERIC)"},
+    [SL_FN_SIGN] = {"N", "SIGN(NUMERIC)"},
+    [SL_FN_PI] = {"", "PI()"},
+    [SL_FN_E] = {"", "E()"},
+    [SL_FN_TRUNCATE] = {"NI", "TRUNCATE(NUMERIC [, INT])"},
+    [SL_FN_BIN] = {"I", "BIN(INTEGER)"},
+    [SL_FN_HEX] = {"*", "HEX(INTEGER) or HEX(STRING)"},
+    [SL_FN_RAND] = {"I", "RAND([INT])"},
+    [SL_FN_RAND_INTEGER] = {"II", "RAND_INTEGER([INT seed,] INT bound)"},
+    [SL_FN_UUID] = {"", "UUID()"},
+    [SL_FN_IFNULL] = {"**", "IFNULL(value, value) with values of one common type"},
+    [SL_FN_GREATEST] = {"*", "GREATEST(value, ...) with comparable values"},
+    [SL_FN_LEAST] = {"*", "LEAST(value, ...) with comparable values"},
+    [SL_FN_IS_ALPHA] = {"S", "IS_ALPHA(STRING)"},
+    [SL_FN_IS_DIGIT] = {"S", "IS_DIGIT(STRING)"},
+    [SL_FN_IS_DECIMAL] = {"S", "IS_DECIMAL(STRING)"},
+    [SL_FN_MD5] = {"S", "MD5(STRING)"},
+    [SL_FN_SHA1] = {"S", "SHA1(STRING)"},
+    [SL_FN_SHA224] = {"S", "SHA224(STRING)"},
+    [SL_FN_SHA256] = {"S", "SHA256(STRING)"},
+    [SL_FN_SHA384] = {"S", "SHA384(STRING)"},
+    [SL_FN_SHA512] = {"S", "SHA512(STRING)"},
+    [SL_FN_SHA2] = {"SI", "SHA2(STRING, INT)"},
+    [SL_FN_YEAR] = {"T", "YEAR(DATE or TIMESTAMP)"},
+    [SL_FN_QUARTER] = {"T", "QUARTER(DATE or TIMESTAMP)"},
+    [SL_FN_MONTH] = {"T", "MONTH(DATE or TIMESTAMP)"},
+    [SL_FN_WEEK] = {"T", "WEEK(DATE or TIMESTAMP)"},
+    [SL_FN_DAYOFYEAR] = {"T", "DAYOFYEAR(DATE or TIMESTAMP)"},
+    [SL_FN_DAYOFMONTH] = {"T", "DAYOFMONTH(DATE or TIMESTAMP)"},
+    [SL_FN_DAYOFWEEK] = {"T", "DAYOFWEEK(DATE or TIMESTAMP)"},
+    [SL_FN_HOUR] = {"T", "HOUR(TIMESTAMP)"},
+    [SL_FN_MINUTE] = {"T", "MINUTE(TIMESTAMP)"},
+    [SL_FN_SECOND] = {"T", "SECOND(TIMESTAMP)"},
+    [SL_FN_EXTRACT] = {"ST", "EXTRACT(unit FROM DATE or TIMESTAMP)"},
+    [SL_FN_TIMESTAMPADD] = {"SIT", "TIMESTAMPADD(unit, INT, DATE or TIMESTAMP)"},
+    [SL_FN_TIMESTAMPDIFF] = {"STT", "TIMESTAMPDIFF(unit, DATE or TIMESTAMP, DATE or TIMESTAMP)"},
 };
 
 const sl_func *sl_func_get(sl_func_id id)
@@ -265,6 +501,9 @@ bool sl_func_is_deterministic(const sl_func *f, int nargs)
     case SL_FN_LOCALTIMESTAMP:
     case SL_FN_NOW:
     case SL_FN_PROCTIME:
+    case SL_FN_RAND:
+    case SL_FN_RAND_INTEGER:
+    case SL_FN_UUID:
         return false;
     case SL_FN_UNIX_TIMESTAMP:
         return nargs > 0;
@@ -312,6 +551,7 @@ static bool sl__fits(char c, sl_type t)
     case 'N': return sl_type_is_numeric(t.id);
     case 'B': return t.id == SL_TYPE_BOOLEAN;
     case 'D': return sl_type_is_timestamp(t.id) || sl_type_is_string(t.id);
+    case 'T': return sl_type_is_timestamp(t.id) || t.id == SL_TYPE_DATE;
     default: return true;
     }
 }
@@ -404,7 +644,174 @@ static int sl__result_type(const sl_func *f, const char *name, sl_bexpr *const *
     case SL_FN_ABS:
         r = t[0].id == SL_TYPE_NULL ? sl_type_make(SL_TYPE_INT) : t[0];
         break;
-    case SL_FN_ROUND: {
+    case SL_FN_LOCATE:
+    case SL_FN_INSTR:
+    case SL_FN_ASCII:
+    case SL_FN_REGEXP_COUNT:
+    case SL_FN_REGEXP_INSTR:
+        r = sl_type_make(SL_TYPE_INT);
+        break;
+    case SL_FN_REGEXP:
+    case SL_FN_STARTSWITH:
+    case SL_FN_ENDSWITH:
+        r = sl_type_make(SL_TYPE_BOOLEAN);
+        break;
+    case SL_FN_IS_ALPHA:
+    case SL_FN_IS_DIGIT:
+    case SL_FN_IS_DECIMAL:
+        r = sl_type_make(SL_TYPE_BOOLEAN);
+        r.not_null = true; /* NULL is not alphabetic: FALSE */
+        *out = r;
+        return 0;
+    case SL_FN_SPLIT_INDEX:
+    case SL_FN_REGEXP_EXTRACT:
+    case SL_FN_REGEXP_SUBSTR:
+    case SL_FN_PARSE_URL:
+    case SL_FN_URL_DECODE:
+    case SL_FN_URL_ENCODE:
+    case SL_FN_FROM_BASE64:
+        r = sl__string_type();
+        r.not_null = false; /* no such part / match / field, or undecodable: NULL */
+        *out = r;
+        return 0;
+    case SL_FN_CONCAT_WS:
+        r = sl__string_type();
+        r.not_null = t[0].not_null; /* NULL arguments after the separator are skipped */
+        *out = r;
+        return 0;
+    case SL_FN_REGEXP_REPLACE:
+    case SL_FN_INITCAP:
+    case SL_FN_REPEAT:
+    case SL_FN_REVERSE:
+    case SL_FN_LEFT:
+    case SL_FN_RIGHT:
+    case SL_FN_CHR:
+    case SL_FN_TO_BASE64:
+    case SL_FN_TRANSLATE:
+    case SL_FN_BTRIM:
+    case SL_FN_BIN:
+    case SL_FN_MD5:
+    case SL_FN_SHA1:
+    case SL_FN_SHA224:
+    case SL_FN_SHA256:
+    case SL_FN_SHA384:
+    case SL_FN_SHA512:
+    case SL_FN_SHA2:
+        r = sl__string_type();
+        break;
+    case SL_FN_HEX:
+        if (t[0].id != SL_TYPE_NULL && !sl_type_is_integer(t[0].id) && !sl_type_is_string(t[0].id))
+            return sl__no_such_signature(f, name, t, n, pos, err);
+        r = sl__string_type();
+        break;
+    case SL_FN_UUID:
+        r = sl__string_type();
+        r.not_null = true;
+        *out = r;
+        return 0;
+    case SL_FN_PI:
+    case SL_FN_E:
+        r = sl_type_make(SL_TYPE_DOUBLE);
+        r.not_null = true;
+        *out = r;
+        return 0;
+    case SL_FN_RAND:
+        r = sl_type_make(SL_TYPE_DOUBLE);
+        break;
+    case SL_FN_RAND_INTEGER:
+        r = sl_type_make(SL_TYPE_INT);
+        break;
+    case SL_FN_LN:
+    case SL_FN_LOG10:
+    case SL_FN_LOG2:
+    case SL_FN_LOG:
+    case SL_FN_EXP:
+    case SL_FN_SIN:
+    case SL_FN_COS:
+    case SL_FN_TAN:
+    case SL_FN_ASIN:
+    case SL_FN_ACOS:
+    case SL_FN_ATAN:
+    case SL_FN_ATAN2:
+    case SL_FN_COT:
+    case SL_FN_SINH:
+    case SL_FN_COSH:
+    case SL_FN_TANH:
+    case SL_FN_DEGREES:
+    case SL_FN_RADIANS:
+        r = sl_type_make(SL_TYPE_DOUBLE);
+        break;
+    case SL_FN_SIGN:
+        r = t[0].id == SL_TYPE_NULL ? sl_type_make(SL_TYPE_INT) : t[0];
+        break;
+    case SL_FN_YEAR:
+    case SL_FN_QUARTER:
+    case SL_FN_MONTH:
+    case SL_FN_WEEK:
+    case SL_FN_DAYOFYEAR:
+    case SL_FN_DAYOFMONTH:
+    case SL_FN_DAYOFWEEK:
+    case SL_FN_HOUR:
+    case SL_FN_MINUTE:
+    case SL_FN_SECOND:
+        r = sl_type_make(SL_TYPE_BIGINT);
+        break;
+    case SL_FN_EXTRACT:
+    case SL_FN_TIMESTAMPADD:
+    case SL_FN_TIMESTAMPDIFF: {
+        /* the unit: a name (the parser's string), known to the function */
+        const sl_bexpr *u = args[0];
+        sl_tunit unit = u->kind == SL_BX_LITERAL && u->text && sl_type_is_string(u->type.id)
+                            ? sl_tunit_parse(u->text, strlen(u->text))
+                            : SL_TUNIT_NONE;
+        bool ok = unit != SL_TUNIT_NONE &&
+                  (f->id == SL_FN_EXTRACT ? unit != SL_TUNIT_MILLISECOND
+                                          : unit != SL_TUNIT_DOY && unit != SL_TUNIT_DOW);
+        if (!ok) {
+            sl_error_set(err, SL_ERR_INVALID_PARAMETER, u->pos, "invalid time unit for %s", f->name);
+            sl_error_hint(err, f->id == SL_FN_EXTRACT
+                                   ? "Use YEAR, QUARTER, MONTH, WEEK, DAY, DOY, DOW, HOUR, MINUTE or SECOND."
+                                   : "Use YEAR, QUARTER, MONTH, WEEK, DAY, HOUR, MINUTE, SECOND or "
+                                     "MILLISECOND.");
+            return -1;
+        }
+        if (f->id == SL_FN_EXTRACT)
+            r = sl_type_make(SL_TYPE_BIGINT);
+        else if (f->id == SL_FN_TIMESTAMPDIFF)
+            r = sl_type_make(SL_TYPE_INT);
+        else if (t[2].id == SL_TYPE_DATE && unit >= SL_TUNIT_HOUR)
+            r = sl_type_make_p(SL_TYPE_TIMESTAMP, 0, 0); /* a DATE plus hours is a TIMESTAMP */
+        else
+            r = t[2].id == SL_TYPE_NULL ? sl_type_make_p(SL_TYPE_TIMESTAMP, 3, 0) : t[2];
+        break;
+    }
+    case SL_FN_GREATEST:
+    case SL_FN_LEAST:
+    case SL_FN_IFNULL: {
+        r = t[0];
+        for (int i = 1; i < n; i++) {
+            if (!sl_type_common(r, t[i], &r) || !sl_type_comparable(r, r)) {
+                sl_type a = r, b = t[i];
+                a.not_null = b.not_null = false;
+                char *sa = sl_type_to_string(a), *sb = sl_type_to_string(b);
+                sl_error_set(err, SL_ERR_DATATYPE_MISMATCH, args[i]->pos,
+                             "%s types %s and %s cannot be matched", f->name, sa, sb);
+                sl_free(sa);
+                sl_free(sb);
+                return -1;
+            }
+        }
+        if (r.id == SL_TYPE_NULL)
+            r = sl_type_make(SL_TYPE_INT);
+        if (f->id == SL_FN_IFNULL) {
+            r.not_null = t[0].not_null || t[1].not_null;
+            *out = r;
+            return 0;
+        }
+        break;
+    }
+    case SL_FN_ROUND:
+    case SL_FN_TRUNCATE: {
         r = t[0].id == SL_TYPE_NULL ? sl_type_make(SL_TYPE_INT) : t[0];
         long d = 0;
         if (r.id == SL_TYPE_DECIMAL && (n < 2 || sl__literal_int(args[1], &d))) {
@@ -428,6 +835,23 @@ static int sl__result_type(const sl_func *f, const char *name, sl_bexpr *const *
     }
     case SL_FN_FLOOR:
     case SL_FN_CEIL:
+        if (n == 2) { /* FLOOR / CEIL (t TO unit): YEAR QUARTER MONTH DAY HOUR MINUTE SECOND */
+            if (t[0].id != SL_TYPE_NULL && t[0].id != SL_TYPE_DATE && t[0].id != SL_TYPE_TIMESTAMP)
+                return sl__no_such_signature(f, name, t, n, pos, err);
+            const sl_bexpr *u = args[1];
+            sl_tunit unit = u->kind == SL_BX_LITERAL && u->text && sl_type_is_string(u->type.id)
+                                ? sl_tunit_parse(u->text, strlen(u->text))
+                                : SL_TUNIT_NONE;
+            if (unit == SL_TUNIT_NONE || unit == SL_TUNIT_WEEK || unit >= SL_TUNIT_MILLISECOND) {
+                sl_error_set(err, SL_ERR_INVALID_PARAMETER, u->pos, "invalid time unit for %s", f->name);
+                sl_error_hint(err, "Use YEAR, QUARTER, MONTH, DAY, HOUR, MINUTE or SECOND.");
+                return -1;
+            }
+            r = t[0].id == SL_TYPE_NULL ? sl_type_make_p(SL_TYPE_TIMESTAMP, 3, 0) : t[0];
+            break;
+        }
+        if (!sl_type_is_numeric(t[0].id) && t[0].id != SL_TYPE_NULL)
+            return sl__no_such_signature(f, name, t, n, pos, err);
         r = t[0].id == SL_TYPE_NULL ? sl_type_make(SL_TYPE_INT) : t[0];
         if (r.id == SL_TYPE_DECIMAL && r.scale > 0) {
             int p = 1 + r.precision - r.scale;

@@ -1,0 +1,1 @@
+SELECT LN(amount), LOG(2, amount), TRUNCATE(amount, -1), SIGN(amount), GREATEST(id, 3, 2), IFNULL(id, 0), BIN(id), HEX(campaign), SHA2(campaign, 256), MD5(campaign), RAND_INTEGER(3, 10), EXTRACT(DOW FROM ts), TIMESTAMPADD(MONTH, 1, ts), TIMESTAMPDIFF(DAY, ts, ts), YEAR(ts), WEEK(ts), IS_DECIMAL(campaign) FROM clicks
