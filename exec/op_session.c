@@ -462,7 +462,7 @@ static int sl__session_restore(sl_operator *op, const char *state, size_t len, s
     s->next_seq = seq;
     sl_chunk *probe = sl_chunk_new(s->in_ncols, s->in_types, 1);
     for (uint64_t k = 0; k < nk && ok; k++) {
-        uint32_t klen, ns;
+        uint32_t klen, ns = 0;
         ok = sl_get_u32(&rd, &klen) && klen <= rd.n - rd.off;
         if (!ok)
             break;

@@ -240,7 +240,7 @@ static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_
         }
         return 0;
     }
-    case SL_LP_AGGREGATE:
+    case SL_LP_AGGREGATE: {
         int wk[3];
         const sl_lp *win = n->window_agg ? sl_lp_agg_window(n, wk) : NULL;
         if (win && win->window_fn == SL_WIN_SESSION) {
@@ -276,6 +276,7 @@ static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_
             st->name = "GroupAggregate";
         }
         return 0;
+    }
     case SL_LP_OVER: {
         int kind = sl_lp_dedup_kind(n);
         if (!kind || n->window_agg) {
