@@ -17,7 +17,9 @@
 ** It also recognizes interval joins (sl_lp_interval_join), as Flink's
 ** IntervalJoinUtil: time bounds between a time attribute of each side.
 **
-** Main routines: sl_lp_plan_joins, sl_lp_interval_join.
+** Main routines: sl_lp_plan_joins, sl_lp_interval_join; the condition
+** helpers the physical planner shares (sl_join_side, sl_bexpr_conjuncts,
+** sl_bexpr_shift, sl_bexpr_and_all).
 */
 #include "planner_int.h"
 
@@ -45,19 +47,29 @@ static int sl__side(const sl_bexpr *b, int nl, int *seen)
     return s;
 }
 
-static int sl__side_of(const sl_bexpr *b, int nl)
+int sl_join_side(const sl_bexpr *b, int nl)
 {
     int seen = 0;
     int s = sl__side(b, nl, &seen);
     return seen ? s : -1;
 }
 
-static void sl__shift(sl_bexpr *b, int delta)
+void sl_bexpr_shift(sl_bexpr *b, int delta)
 {
     if (b->kind == SL_BX_COLUMN)
         b->col += delta;
     for (int i = 0; i < b->nargs; i++)
-        sl__shift(b->args[i], delta);
+        sl_bexpr_shift(b->args[i], delta);
+}
+
+void sl_bexpr_conjuncts(const sl_bexpr *b, sl_list *terms)
+{
+    if (b->kind == SL_BX_CALL && b->fn->id == SL_FN_AND && b->nargs == 2) {
+        sl_bexpr_conjuncts(b->args[0], terms);
+        sl_bexpr_conjuncts(b->args[1], terms);
+        return;
+    }
+    sl_list_push(terms, (void *)b);
 }
 
 /* Split b (taken) into its AND-ed terms. */
@@ -73,8 +85,7 @@ static void sl__split(sl_bexpr *b, sl_list *terms)
     sl_list_push(terms, b);
 }
 
-/* The AND of terms (taken), NULL for none. */
-static sl_bexpr *sl__and(sl_list *terms)
+sl_bexpr *sl_bexpr_and_all(sl_list *terms)
 {
     sl_bexpr *cond = NULL;
     for (int i = 0; i < terms->n; i++) {
@@ -107,7 +118,7 @@ static void sl__filter_below(sl_lp **slot, sl_bexpr *cond)
         sl_list *t = sl_list_new();
         sl_list_push(t, in->exprs[0]);
         sl_list_push(t, cond);
-        in->exprs[0] = sl__and(t);
+        in->exprs[0] = sl_bexpr_and_all(t);
         sl_list_free(t, NULL);
         return;
     }
@@ -133,20 +144,20 @@ static void sl__push_on(sl_lp *j)
     sl__split(j->exprs[0], terms);
     for (int i = 0; i < terms->n; i++) {
         sl_bexpr *t = terms->items[i];
-        int s = sl__side_of(t, nl);
+        int s = sl_join_side(t, nl);
         if (s == 0 && to_left)
             sl_list_push(l, t);
         else if (s == 1 && to_right) {
-            sl__shift(t, -nl);
+            sl_bexpr_shift(t, -nl);
             sl_list_push(r, t);
         } else
             sl_list_push(keep, t);
     }
-    j->exprs[0] = sl__and(keep);
+    j->exprs[0] = sl_bexpr_and_all(keep);
     if (!j->exprs[0])
         j->nexprs = 0;
-    sl__filter_below(&j->input, sl__and(l));
-    sl__filter_below(&j->right, sl__and(r));
+    sl__filter_below(&j->input, sl_bexpr_and_all(l));
+    sl__filter_below(&j->right, sl_bexpr_and_all(r));
     sl_list_free(terms, NULL);
     sl_list_free(l, NULL);
     sl_list_free(r, NULL);
@@ -172,11 +183,11 @@ static void sl__filter_join(sl_lp **slot)
     f->exprs[0] = NULL;
     for (int i = 0; i < terms->n; i++) {
         sl_bexpr *t = terms->items[i];
-        int s = sl__side_of(t, nl);
+        int s = sl_join_side(t, nl);
         if (s == 0 && type != SL_JOIN_RIGHT)
             sl_list_push(l, t);
         else if (s == 1 && type != SL_JOIN_LEFT) {
-            sl__shift(t, -nl);
+            sl_bexpr_shift(t, -nl);
             sl_list_push(r, t);
         } else if (inner && !sl_bexpr_is_constant(t))
             sl_list_push(on, t);
@@ -192,14 +203,14 @@ static void sl__filter_join(sl_lp **slot)
         on->n = 0;
         if (!j->exprs)
             j->exprs = sl_calloc(1, sizeof(sl_bexpr *));
-        j->exprs[0] = sl__and(all);
+        j->exprs[0] = sl_bexpr_and_all(all);
         sl_list_free(all, NULL);
         j->nexprs = 1;
         j->join_type = SL_JOIN_INNER;
     }
-    sl__filter_below(&j->input, sl__and(l));
-    sl__filter_below(&j->right, sl__and(r));
-    sl_bexpr *rest = sl__and(keep);
+    sl__filter_below(&j->input, sl_bexpr_and_all(l));
+    sl__filter_below(&j->right, sl_bexpr_and_all(r));
+    sl_bexpr *rest = sl_bexpr_and_all(keep);
     if (rest) {
         f->exprs[0] = rest;
     } else { /* the filter is gone: the join takes its place (in f's memory,

@@ -671,53 +671,11 @@ static int sl__scan_input(sl__graph *g, const sl_lp *scan, sl__frag *f, sl_error
 
 static int sl__frag_build(sl__graph *g, const sl_lp *n, sl__frag *f, sl_error *err);
 
-/* The equality keys of a join condition: AND-ed terms l = r with l over
-** the left columns only and r over the right columns only. */
-static void sl__cols_span(const sl_bexpr *b, int *lo, int *hi)
-{
-    if (b->kind == SL_BX_COLUMN) {
-        if (b->col < *lo)
-            *lo = b->col;
-        if (b->col > *hi)
-            *hi = b->col;
-    }
-    for (int i = 0; i < b->nargs; i++)
-        sl__cols_span(b->args[i], lo, hi);
-}
-
-static void sl__shift_cols(sl_bexpr *b, int delta)
-{
-    if (b->kind == SL_BX_COLUMN)
-        b->col += delta;
-    for (int i = 0; i < b->nargs; i++)
-        sl__shift_cols(b->args[i], delta);
-}
-
-/* Which side an expression reads: 0 left only, 1 right only, -1 both or none. */
-static int sl__side_of(const sl_bexpr *b, int nl)
-{
-    int lo = INT32_MAX, hi = -1;
-    sl__cols_span(b, &lo, &hi);
-    if (hi < 0)
-        return -1;
-    return hi < nl ? 0 : lo >= nl ? 1 : -1;
-}
-
-static void sl__and_terms(const sl_bexpr *b, sl_list *terms)
-{
-    if (b->kind == SL_BX_CALL && b->fn->id == SL_FN_AND && b->nargs == 2) {
-        sl__and_terms(b->args[0], terms);
-        sl__and_terms(b->args[1], terms);
-        return;
-    }
-    sl_list_push(terms, (void *)b);
-}
-
 /* expr as type t (a CAST where the types differ), a new tree owned by p. */
 static const sl_bexpr *sl__as_type(sl_physical *p, const sl_bexpr *e, sl_type t, int shift)
 {
     sl_bexpr *b = sl_bexpr_dup(e);
-    sl__shift_cols(b, shift);
+    sl_bexpr_shift(b, shift);
     if (!sl_type_equal_ignoring_null(b->type, t)) {
         sl_bexpr *c = sl_bexpr_new(SL_BX_CAST, t, b->pos);
         c->args = sl_calloc(1, sizeof(sl_bexpr *));
@@ -764,12 +722,12 @@ static int sl__join_stage(sl__graph *g, const sl_lp *n, sl__frag *f, sl_error *e
     /* Keys and the residual condition. */
     sl_list *terms = sl_list_new(), *keys = sl_list_new(), *rest = sl_list_new();
     if (n->nexprs > 0 && n->exprs[0])
-        sl__and_terms(n->exprs[0], terms);
+        sl_bexpr_conjuncts(n->exprs[0], terms);
     for (int i = 0; i < terms->n; i++) {
         const sl_bexpr *t = terms->items[i];
         sl_type common;
         if (t->kind == SL_BX_CALL && t->fn->id == SL_FN_EQ && t->nargs == 2) {
-            int a = sl__side_of(t->args[0], nl), b = sl__side_of(t->args[1], nl);
+            int a = sl_join_side(t->args[0], nl), b = sl_join_side(t->args[1], nl);
             if (a >= 0 && b >= 0 && a != b &&
                 sl_type_common(t->args[0]->type, t->args[1]->type, &common)) {
                 sl_list_push(keys, (void *)t);
@@ -802,7 +760,7 @@ static int sl__join_stage(sl__graph *g, const sl_lp *n, sl__frag *f, sl_error *e
         }
         const sl_bexpr *t = keys->items[k];
         const sl_bexpr *a = t->args[0], *b = t->args[1];
-        if (sl__side_of(a, nl) == 1) {
+        if (sl_join_side(a, nl) == 1) {
             const sl_bexpr *x = a;
             a = b;
             b = x;
@@ -846,23 +804,9 @@ static int sl__join_stage(sl__graph *g, const sl_lp *n, sl__frag *f, sl_error *e
         st->parallelism = 1;
     }
     /* The residual condition: the terms that are not keys, over l ++ r. */
-    sl_bexpr *cond = NULL;
-    for (int i = 0; i < rest->n; i++) {
-        sl_bexpr *t = sl_bexpr_dup(rest->items[i]);
-        if (!cond) {
-            cond = t;
-            continue;
-        }
-        sl_type bt = sl_type_make(SL_TYPE_BOOLEAN);
-        bt.not_null = cond->type.not_null && t->type.not_null;
-        sl_bexpr *and = sl_bexpr_new(SL_BX_CALL, bt, t->pos);
-        and->fn = sl_func_get(SL_FN_AND);
-        and->args = sl_calloc(2, sizeof(sl_bexpr *));
-        and->args[0] = cond;
-        and->args[1] = t;
-        and->nargs = 2;
-        cond = and;
-    }
+    for (int i = 0; i < rest->n; i++)
+        rest->items[i] = sl_bexpr_dup(rest->items[i]);
+    sl_bexpr *cond = sl_bexpr_and_all(rest);
     if (cond)
         sl_list_push(p->owned_exprs, cond);
     sl_join_spec *js = sl__own(p, sl_calloc(1, sizeof *js));

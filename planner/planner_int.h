@@ -245,6 +245,15 @@ void sl_lp_plan_joins(sl_lp *root);
 ** l.t >= r.t AND l.t < r.t + INTERVAL .., l.t = r.t); sets j->interval,
 ** ltime, rtime, lower_ns and upper_ns. */
 bool sl_lp_interval_join(sl_lp *j);
+/* Which side of a join whose left input has nl columns b reads: 0 the left
+** only, 1 the right only, -1 both or no column. */
+int sl_join_side(const sl_bexpr *b, int nl);
+/* The AND-ed terms of b appended to terms (borrowed: pointers into b). */
+void sl_bexpr_conjuncts(const sl_bexpr *b, sl_list *terms);
+/* Every column reference of b moved by delta (in place). */
+void sl_bexpr_shift(sl_bexpr *b, int delta);
+/* The AND of terms (the bexprs are taken; the list is emptied), NULL for none. */
+sl_bexpr *sl_bexpr_and_all(sl_list *terms);
 
 /* Changelog analysis (changelog.c): which kinds of rows each node emits;
 ** recognizes window aggregations and ROW_NUMBER deduplication / Top-N.
