@@ -43,8 +43,6 @@ import decimal
 import os
 import random
 import shutil
-import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -153,51 +151,10 @@ def main():
           (seed, a.parallelism, a.rows, work))
     run = sluice_e2e.Runner(a.sluice, data, job, "crash-agg", out)
     t_start = int(time.time() * 1000)
-    deadline = time.monotonic() + 600
-    end_kills = 0  # kills while the windows' output was in progress
-    finished = False
-    while time.monotonic() < deadline:
-        p = run.start()
-        if run.kills < a.kills:
-            if run.kills % 3 == 2:
-                sluice_e2e.kill_in_checkpoint(p, run.job_dir, rnd.uniform(0.3, 0.8))
-            else:
-                try:
-                    p.wait(timeout=rnd.uniform(0.15, 0.6))
-                except subprocess.TimeoutExpired:
-                    p.send_signal(signal.SIGKILL)
-        elif end_kills < 3:
-            # Kill while the fired windows are being written or committed.
-            until = time.monotonic() + 120
-            while time.monotonic() < until and p.poll() is None:
-                if sluice_e2e.in_progress_files(out):
-                    p.send_signal(signal.SIGKILL)
-                    end_kills += 1
-                    break
-                time.sleep(0.0005)
-        try:
-            p.wait(timeout=300)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            print("crash_agg_test: run %d did not finish in 300 s" % run.runs)
-            return 1
-        if p.returncode == -signal.SIGKILL:
-            run.killed(p)
-            continue
-        _, err = p.communicate()
-        if p.returncode != 0:
-            print("crash_agg_test: run %d failed with status %d:\n%s" %
-                  (run.runs, p.returncode, err.decode("utf-8", "replace")))
-            return 1
-        finished = True
-        break
+    why, end_kills = sluice_e2e.crash_until_done(run, out, a.kills, rnd, "crash_agg_test")
     t_end = int(time.time() * 1000)
-    if not finished:
-        print("crash_agg_test: the job did not finish in time")
-        return 1
-    if run.kills < min(a.kills, 20):
-        print("crash_agg_test: only %d kills happened before the job finished; make --seconds "
-              "larger" % run.kills)
+    if why:
+        print(why)
         return 1
     got = sluice_e2e.committed_rows(out, parse_float=decimal.Decimal)
     problems = check(got, a.rows, t_start, t_end)

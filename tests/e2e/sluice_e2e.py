@@ -189,3 +189,49 @@ def kill_loop(cmd, env, files, write_file, kills, rnd, deadline_s=600):
             done += 1
             p = None
     return p, runs, done, None
+
+
+def crash_until_done(run, out_dir, kills, rnd, name, end_kills_wanted=3, deadline_s=600):
+    """Start run's job again and again until it finishes by itself: the
+    first `kills` runs are SIGKILLed (every third inside a checkpoint, the
+    others 0.15-0.6 s in), then up to end_kills_wanted runs are killed the
+    moment output files are in progress (the end's commit). Returns
+    (error, end_kills): error is None when the job finished with status 0
+    after at least min(kills, 20) kills, else a message saying why not."""
+    deadline = time.monotonic() + deadline_s
+    end_kills = 0
+    while time.monotonic() < deadline:
+        p = run.start()
+        if run.kills < kills:
+            if run.kills % 3 == 2:
+                kill_in_checkpoint(p, run.job_dir, rnd.uniform(0.3, 0.8))
+            else:
+                try:
+                    p.wait(timeout=rnd.uniform(0.15, 0.6))
+                except subprocess.TimeoutExpired:
+                    p.send_signal(signal.SIGKILL)
+        elif end_kills < end_kills_wanted:
+            until = time.monotonic() + 120
+            while time.monotonic() < until and p.poll() is None:
+                if in_progress_files(out_dir):
+                    p.send_signal(signal.SIGKILL)
+                    end_kills += 1
+                    break
+                time.sleep(0.0005)
+        try:
+            p.wait(timeout=300)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            return "%s: run %d did not finish in 300 s" % (name, run.runs), end_kills
+        if p.returncode == -signal.SIGKILL:
+            run.killed(p)
+            continue
+        _, err = p.communicate()
+        if p.returncode != 0:
+            return ("%s: run %d failed with status %d:\n%s" %
+                    (name, run.runs, p.returncode, err.decode("utf-8", "replace"))), end_kills
+        if run.kills < min(kills, 20):
+            return ("%s: only %d kills happened before the job finished; make --seconds larger"
+                    % (name, run.kills)), end_kills
+        return None, end_kills
+    return "%s: the job did not finish in time" % name, end_kills
