@@ -239,8 +239,10 @@ static bool sl__dir_is_empty(const char *dir)
     struct dirent *de;
     bool empty = true;
     while ((de = readdir(d)) != NULL) {
+        /* the lock and a marker whose writing was interrupted (first use
+        ** killed before the marker's rename) leave the directory new */
         if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") &&
-            strcmp(de->d_name, SL_LOCK_FILE)) {
+            strcmp(de->d_name, SL_LOCK_FILE) && strcmp(de->d_name, SL_MARKER_FILE ".tmp")) {
             empty = false;
             break;
         }

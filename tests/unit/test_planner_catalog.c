@@ -152,6 +152,28 @@ static void t_survives_restart(void)
     sl_free(dir);
 }
 
+/* A first start killed while writing the marker (its temporary file and
+** the lock left behind): the next start takes the directory as new. */
+static void t_interrupted_first_use(void)
+{
+    char *dir = tmpdir("halfnew");
+    sl_error err = SL_ERROR_INIT;
+    REQUIRE(sl_fs_mkdir_p(dir, &err) == 0);
+    char *lock = sl_sprintf("%s/SLUICE.lock", dir), *tmp = sl_sprintf("%s/SLUICE.tmp", dir);
+    REQUIRE(sl_fs_write_atomic(lock, "", 0, &err) == 0);
+    REQUIRE(sl_fs_write_atomic(tmp, "slu", 3, &err) == 0);
+    sl_engine *eng = NULL;
+    CHECK(sl_engine_open(dir, &eng, &err) == 0);
+    sl_engine_close(eng);
+    char *marker = sl_sprintf("%s/SLUICE", dir);
+    CHECK(sl_fs_exists(marker));
+    sl_free(marker);
+    sl_free(lock);
+    sl_free(tmp);
+    sl_error_reset(&err);
+    sl_free(dir);
+}
+
 static void t_not_sluice_dir(void)
 {
     char *dir = tmpdir("foreign");
@@ -618,6 +640,6 @@ static void t_job_record_checksum(void)
     sl_free(dir);
 }
 
-SL_TESTS(t_lock, t_interrupted_init, t_survives_restart, t_not_sluice_dir, t_corrupt_catalog, t_failed_write_changes_nothing,
+SL_TESTS(t_lock, t_interrupted_init, t_survives_restart, t_not_sluice_dir, t_interrupted_first_use, t_corrupt_catalog, t_failed_write_changes_nothing,
          t_ddl_errors, t_duplicate_objects, t_missing_catalog, t_catalog_every_byte,
          t_bad_utf8_create, t_job_record_checksum)
