@@ -197,6 +197,8 @@ struct sl__job {
     sl__task *tasks;          /* them: inputs' tasks first, then each stage's */
     int nsinks;               /* tasks with a sink */
     int64_t epoch;            /* first epoch of this run */
+    int64_t created;          /* when it created its sources: one instant for every
+                                 source subtask of every pipeline (sl_source_args) */
     pthread_mutex_t mu;       /* guards the fields below */
     pthread_cond_t task_cv;   /* coordinator -> tasks: a command */
     pthread_cond_t coord_cv;  /* tasks -> coordinator: an event */
@@ -1204,7 +1206,6 @@ static int sl__build_pipeline(sl__job *j, int k, sl__task *tasks, sl_error *err)
     if (spec->limit >= 0 && last_n > 1)
         return sl_error_set(err, SL_ERR_INTERNAL, -1, "a LIMIT needs a single sink task");
     /* Chains, sources, sinks. */
-    int64_t created = sl__now(j->spec); /* one instant for every source subtask */
     for (int i = 0; i < n; i++) {
         sl__task *t = &tasks[i];
         t->job = j;
@@ -1219,7 +1220,7 @@ static int sl__build_pipeline(sl__job *j, int k, sl__task *tasks, sl_error *err)
             t->sargs = in->source_args;
             t->sargs.subtask = t->subtask;
             t->sargs.parallelism = p;
-            t->sargs.created_nanos = created;
+            t->sargs.created_nanos = j->created;
             t->nsteps = in->nsteps;
             t->specs = in->steps;
             t->in_ncols = in->source_args.ncols;
@@ -1276,6 +1277,7 @@ static int sl__build(sl__job *j, sl_error *err)
         n += sl__pipeline_tasks(sl__pipeline(j->spec, k));
     j->tasks = sl_calloc((size_t)n + 1, sizeof(sl__task));
     j->ntasks = n;
+    j->created = sl__now(j->spec); /* one instant for every pipeline's sources */
     int at = 0;
     for (int k = 0; k <= j->spec->nextra; k++) {
         const sl_job_spec *pipe = sl__pipeline(j->spec, k);
