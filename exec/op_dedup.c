@@ -150,175 +150,19 @@ static int64_t sl__real_now(void *ctx)
 }
 
 
-/* ---- encoding ---------------------------------------------------------- */
-
-static void sl__put_u32(sl_strbuf *sb, uint32_t v)
-{
-    char b[4];
-    for (int i = 0; i < 4; i++)
-        b[i] = (char)(v >> (8 * i));
-    sl_strbuf_append_n(sb, b, 4);
-}
-
-static void sl__put_u64(sl_strbuf *sb, uint64_t v)
-{
-    char b[8];
-    for (int i = 0; i < 8; i++)
-        b[i] = (char)(v >> (8 * i));
-    sl_strbuf_append_n(sb, b, 8);
-}
-
-/* Append the encoding of value (c, col, r). */
-static void sl__put_value(sl_strbuf *sb, const sl_chunk *c, int col, int r)
-{
-    const sl_vector *v = &c->cols[col];
-    if (v->nulls[r]) {
-        sl_strbuf_append_char(sb, 1);
-        return;
-    }
-    sl_strbuf_append_char(sb, 0);
-    switch (v->phys) {
-    case SL_PHYS_BOOL: sl_strbuf_append_char(sb, v->v.b[r] ? 1 : 0); break;
-    case SL_PHYS_I64: sl__put_u64(sb, (uint64_t)v->v.i64[r]); break;
-    case SL_PHYS_F64: {
-        uint64_t bits;
-        memcpy(&bits, &v->v.f64[r], 8);
-        sl__put_u64(sb, bits);
-        break;
-    }
-    case SL_PHYS_I128: {
-        unsigned __int128 u = (unsigned __int128)v->v.i128[r];
-        sl__put_u64(sb, (uint64_t)u);
-        sl__put_u64(sb, (uint64_t)(u >> 64));
-        break;
-    }
-    case SL_PHYS_STR:
-        sl__put_u32(sb, v->v.str[r].len);
-        sl_strbuf_append_n(sb, v->v.str[r].ptr, v->v.str[r].len);
-        break;
-    }
-}
-
-/* A bounds-checked reader over bytes from memory or a snapshot. */
-typedef struct sl__cur {
-    const uint8_t *p; /* bytes */
-    size_t n;         /* their length */
-    size_t off;       /* read position */
-} sl__cur;
-
-static bool sl__get(sl__cur *c, void *dst, size_t n)
-{
-    if (n > c->n - c->off)
-        return false;
-    memcpy(dst, c->p + c->off, n);
-    c->off += n;
-    return true;
-}
-
-static bool sl__get_u8(sl__cur *c, uint8_t *v)
-{
-    return sl__get(c, v, 1);
-}
-
-static bool sl__get_u32(sl__cur *c, uint32_t *v)
-{
-    uint8_t b[4];
-    if (!sl__get(c, b, 4))
-        return false;
-    *v = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
-    return true;
-}
-
-static bool sl__get_u64(sl__cur *c, uint64_t *v)
-{
-    uint8_t b[8];
-    if (!sl__get(c, b, 8))
-        return false;
-    *v = 0;
-    for (int i = 7; i >= 0; i--)
-        *v = *v << 8 | b[i];
-    return true;
-}
-
-/* Decode one encoded value into (dst, col, r). false when the bytes are
-** malformed (short, or a flag not 0/1). */
-static bool sl__decode_value(sl__cur *c, sl_chunk *dst, int col, int r)
-{
-    uint8_t isnull;
-    if (!sl__get_u8(c, &isnull) || isnull > 1)
-        return false;
-    if (isnull) {
-        sl_chunk_set_null(dst, col, r);
-        return true;
-    }
-    switch (dst->cols[col].phys) {
-    case SL_PHYS_BOOL: {
-        uint8_t b;
-        if (!sl__get_u8(c, &b) || b > 1)
-            return false;
-        sl_chunk_set_bool(dst, col, r, b);
-        break;
-    }
-    case SL_PHYS_I64: {
-        uint64_t u;
-        if (!sl__get_u64(c, &u))
-            return false;
-        sl_chunk_set_i64(dst, col, r, (int64_t)u);
-        break;
-    }
-    case SL_PHYS_F64: {
-        uint64_t u;
-        double d;
-        if (!sl__get_u64(c, &u))
-            return false;
-        memcpy(&d, &u, 8);
-        sl_chunk_set_f64(dst, col, r, d);
-        break;
-    }
-    case SL_PHYS_I128: {
-        uint64_t lo, hi;
-        if (!sl__get_u64(c, &lo) || !sl__get_u64(c, &hi))
-            return false;
-        sl_chunk_set_i128(dst, col, r,
-                          (sl_i128)((unsigned __int128)hi << 64 | (unsigned __int128)lo));
-        break;
-    }
-    case SL_PHYS_STR: {
-        uint32_t len;
-        if (!sl__get_u32(c, &len) || len > c->n - c->off)
-            return false;
-        sl_chunk_set_str(dst, col, r, (const char *)c->p + c->off, len);
-        c->off += len;
-        break;
-    }
-    }
-    return true;
-}
-
-/* Decode one encoded row into row r of dst (columns 0..ncols-1). false when
-** the bytes are malformed. */
-static bool sl__decode_row(sl__cur *c, sl_chunk *dst, int ncols, int r)
-{
-    for (int col = 0; col < ncols; col++)
-        if (!sl__decode_value(c, dst, col, r))
-            return false;
-    return true;
-}
-
 /* ---- the key table ----------------------------------------------------- */
 
 static void sl__key_encode(sl__dedup *d, const sl_chunk *c, int r)
 {
     sl_strbuf_reset(&d->kbuf);
     for (int k = 0; k < d->nkeys; k++)
-        sl__put_value(&d->kbuf, c, d->keys[k], r);
+        sl_value_put(&d->kbuf, c, d->keys[k], r);
 }
 
 static void sl__row_encode(sl__dedup *d, const sl_chunk *c, int r)
 {
     sl_strbuf_reset(&d->rbuf);
-    for (int col = 0; col < d->in_ncols; col++)
-        sl__put_value(&d->rbuf, c, col, r);
+    sl_row_put_cols(&d->rbuf, c, 0, d->in_ncols, r);
 }
 
 /* The entry of the key in d->kbuf (hash h), or -1. */
@@ -557,8 +401,8 @@ static void sl__out_kept_row(sl__dedup *d, const sl__dd_entry *en, sl_row_kind k
 {
     sl_chunk *o = d->out;
     int x = sl_chunk_append_row(o, k);
-    sl__cur c = {en->bytes + en->key_len, en->row_len, 0};
-    bool ok = sl__decode_row(&c, o, d->in_ncols, x);
+    sl_bytes_reader c = {en->bytes + en->key_len, en->row_len, 0};
+    bool ok = sl_row_get_cols(&c, o, 0, d->in_ncols, x);
     SL_ALWAYS(ok && c.off == c.n);
     if (!d->normalize)
         sl_chunk_set_i64(o, d->in_ncols, x, 1);
@@ -779,13 +623,13 @@ static int sl__dedup_snapshot(sl_operator *op, sl_strbuf *state, sl_error *err)
     int64_t now = d->now(d->now_ctx);
     size_t start = state->len;
     sl_strbuf_append_n(state, sl__magic, sizeof sl__magic);
-    sl__put_u32(state, (uint32_t)d->in_ncols);
-    sl__put_u32(state, (uint32_t)d->nkeys);
+    sl_put_u32(state, (uint32_t)d->in_ncols);
+    sl_put_u32(state, (uint32_t)d->nkeys);
     sl_strbuf_append_char(state, (char)sl__mode(d));
     for (int c = 0; c < d->in_ncols; c++)
         sl_strbuf_append_char(state, (char)sl_phys_of(d->in_types[c]));
-    sl__put_u64(state, (uint64_t)d->wm);
-    sl__put_u64(state, (uint64_t)d->late);
+    sl_put_u64(state, (uint64_t)d->wm);
+    sl_put_u64(state, (uint64_t)d->late);
     /* The candidates' ranks by arrival, then live entries in first-seen order. */
     sl__seq_idx *idx = sl_malloc(((size_t)d->nents + 1) * sizeof *idx);
     uint64_t *rank = sl_malloc(((size_t)d->nents + 1) * sizeof *rank);
@@ -801,27 +645,27 @@ static int sl__dedup_snapshot(sl_operator *op, sl_strbuf *state, sl_error *err)
         if (!sl__absent(d, &d->ents[e], now))
             idx[n++] = (sl__seq_idx){d->ents[e].seq, e};
     qsort(idx, (size_t)n, sizeof *idx, sl__cmp_seq);
-    sl__put_u64(state, (uint64_t)n);
+    sl_put_u64(state, (uint64_t)n);
     for (int i = 0; i < n; i++) {
         const sl__dd_entry *en = &d->ents[idx[i].idx];
         bool emitted = d->by_time && !en->pending;
         sl_strbuf_append_char(state, (char)(en->pending ? SL__KIND_PENDING
                                             : emitted  ? SL__KIND_EMITTED
                                                        : SL__KIND_KEPT));
-        sl__put_u64(state, (uint64_t)en->written);
+        sl_put_u64(state, (uint64_t)en->written);
         if (en->pending)
-            sl__put_u64(state, rank[idx[i].idx]);
+            sl_put_u64(state, rank[idx[i].idx]);
         if (emitted) {
-            sl__put_u32(state, en->key_len);
+            sl_put_u32(state, en->key_len);
             sl_strbuf_append_n(state, (const char *)en->bytes, en->key_len);
         } else {
-            sl__put_u32(state, en->row_len);
+            sl_put_u32(state, en->row_len);
             sl_strbuf_append_n(state, (const char *)en->bytes + en->key_len, en->row_len);
         }
     }
     sl_free(idx);
     sl_free(rank);
-    sl__put_u64(state, sl_hash_bytes(state->buf + start, state->len - start, SL_HASH_INIT));
+    sl_put_u64(state, sl_hash_bytes(state->buf + start, state->len - start, SL_HASH_INIT));
     return 0;
 }
 
@@ -835,20 +679,20 @@ static int sl__corrupt(sl__dedup *d, sl_error *err, const char *what)
 /* Restore one entry of kind kind from the bytes at cursor c (len bytes: a
 ** row, or for SL__KIND_EMITTED a key). NULL when it is fine, else what is
 ** wrong. */
-static const char *sl__restore_entry(sl__dedup *d, sl__cur *c, int kind, uint32_t len,
+static const char *sl__restore_entry(sl__dedup *d, sl_bytes_reader *c, int kind, uint32_t len,
                                      int64_t written, uint64_t arrival)
 {
     if (len > c->n - c->off)
         return "truncated entry";
-    sl__cur rc = {c->p + c->off, len, 0};
+    sl_bytes_reader rc = {c->p + c->off, len, 0};
     c->off += len;
     sl_chunk_reset(d->scratch);
     int r = sl_chunk_append_row(d->scratch, SL_ROW_INSERT);
     if (kind == SL__KIND_EMITTED) {
         for (int k = 0; k < d->nkeys; k++)
-            if (!sl__decode_value(&rc, d->scratch, d->keys[k], r))
+            if (!sl_value_get(&rc, d->scratch, d->keys[k], r))
                 return "malformed key";
-    } else if (!sl__decode_row(&rc, d->scratch, d->in_ncols, r)) {
+    } else if (!sl_row_get_cols(&rc, d->scratch, 0, d->in_ncols, r)) {
         return "malformed row";
     }
     if (rc.off != rc.n)
@@ -881,40 +725,40 @@ static int sl__dedup_restore(sl_operator *op, const char *state, size_t len, sl_
 {
     sl__dedup *d = op->impl;
     sl__clear(d);
-    sl__cur c = {(const uint8_t *)state, len, 0};
+    sl_bytes_reader c = {(const uint8_t *)state, len, 0};
     if (len < sizeof sl__magic + 8)
         return sl__corrupt(d, err, "truncated");
     uint64_t sum;
-    sl__cur tail = {(const uint8_t *)state, len, len - 8};
-    sl__get_u64(&tail, &sum);
+    sl_bytes_reader tail = {(const uint8_t *)state, len, len - 8};
+    sl_get_u64(&tail, &sum);
     if (sum != sl_hash_bytes(state, len - 8, SL_HASH_INIT))
         return sl__corrupt(d, err, "checksum mismatch");
     c.n = len - 8; /* the body */
     char magic[sizeof sl__magic];
     uint32_t ncols, nkeys;
     uint8_t mode;
-    if (!sl__get(&c, magic, sizeof magic))
+    if (!sl_get_bytes(&c, magic, sizeof magic))
         return sl__corrupt(d, err, "not a deduplication state");
     bool v1 = memcmp(magic, sl__magic_v1, sizeof magic) == 0;
     if (!v1 && memcmp(magic, sl__magic, sizeof magic) != 0)
         return sl__corrupt(d, err, "not a deduplication state");
-    if (!sl__get_u32(&c, &ncols) || !sl__get_u32(&c, &nkeys) || !sl__get_u8(&c, &mode))
+    if (!sl_get_u32(&c, &ncols) || !sl_get_u32(&c, &nkeys) || !sl_get_u8(&c, &mode))
         return sl__corrupt(d, err, "truncated header");
     if (ncols != (uint32_t)d->in_ncols || nkeys != (uint32_t)d->nkeys || mode != sl__mode(d))
         return sl__corrupt(d, err, "it belongs to a different deduplication");
     for (int col = 0; col < d->in_ncols; col++) {
         uint8_t p;
-        if (!sl__get_u8(&c, &p))
+        if (!sl_get_u8(&c, &p))
             return sl__corrupt(d, err, "truncated header");
         if (p != (uint8_t)sl_phys_of(d->in_types[col]))
             return sl__corrupt(d, err, "column types differ");
     }
     uint64_t wm = (uint64_t)INT64_MIN, late = 0, count;
-    if (!v1 && (!sl__get_u64(&c, &wm) || !sl__get_u64(&c, &late)))
+    if (!v1 && (!sl_get_u64(&c, &wm) || !sl_get_u64(&c, &late)))
         return sl__corrupt(d, err, "truncated header");
     if ((int64_t)late < 0)
         return sl__corrupt(d, err, "negative late row count");
-    if (!sl__get_u64(&c, &count))
+    if (!sl_get_u64(&c, &count))
         return sl__corrupt(d, err, "truncated header");
     /* Each entry takes at least 12 (v1: + a flag byte per column) / 13 bytes
     ** (+ one per key column). */
@@ -925,13 +769,13 @@ static int sl__dedup_restore(sl_operator *op, const char *state, size_t len, sl_
         uint8_t kind = SL__KIND_KEPT;
         uint64_t written, arrival = 0;
         uint32_t rlen;
-        if (!v1 && !sl__get_u8(&c, &kind))
+        if (!v1 && !sl_get_u8(&c, &kind))
             return sl__corrupt(d, err, "truncated entry");
-        if (!sl__get_u64(&c, &written))
+        if (!sl_get_u64(&c, &written))
             return sl__corrupt(d, err, "truncated entry");
-        if (kind == SL__KIND_PENDING && !sl__get_u64(&c, &arrival))
+        if (kind == SL__KIND_PENDING && !sl_get_u64(&c, &arrival))
             return sl__corrupt(d, err, "truncated entry");
-        if (!sl__get_u32(&c, &rlen))
+        if (!sl_get_u32(&c, &rlen))
             return sl__corrupt(d, err, "truncated entry");
         /* Kept rows belong to the modes without a watermark wait; a keep-first
         ** by time holds candidates and emitted keys (version 1: rows it emitted). */

@@ -113,7 +113,7 @@ typedef struct sl__over {
     sl_chunk *out;            /* output being filled */
 } sl__over;
 
-/* ---- row encoding ------------------------------------------------------ */
+/* ---- snapshot integers (rows: rowcodec.c) ---------------------------- */
 
 static inline void sl__put(sl_strbuf *sb, uint64_t v, int bytes)
 {
@@ -121,29 +121,6 @@ static inline void sl__put(sl_strbuf *sb, uint64_t v, int bytes)
     for (int i = 0; i < bytes; i++)
         b[i] = (char)(v >> (8 * i));
     sl_strbuf_append_n(sb, b, (size_t)bytes);
-}
-
-static void sl__put_value(sl_strbuf *sb, const sl_chunk *c, int col, int r)
-{
-    const sl_vector *v = &c->cols[col];
-    sl_strbuf_append_char(sb, v->nulls[r] ? 1 : 0);
-    if (v->nulls[r])
-        return;
-    switch (v->phys) {
-    case SL_PHYS_BOOL: sl_strbuf_append_char(sb, v->v.b[r] ? 1 : 0); break;
-    case SL_PHYS_I64: sl__put(sb, (uint64_t)v->v.i64[r], 8); break;
-    case SL_PHYS_F64: sl__put(sb, sl__f64_bits(v->v.f64[r]), 8); break;
-    case SL_PHYS_I128: {
-        unsigned __int128 u = (unsigned __int128)v->v.i128[r];
-        sl__put(sb, (uint64_t)u, 8);
-        sl__put(sb, (uint64_t)(u >> 64), 8);
-        break;
-    }
-    case SL_PHYS_STR:
-        sl__put(sb, v->v.str[r].len, 4);
-        sl_strbuf_append_n(sb, v->v.str[r].ptr, v->v.str[r].len);
-        break;
-    }
 }
 
 typedef struct sl__cur {
@@ -163,51 +140,6 @@ static uint64_t sl__get(sl__cur *c, int bytes)
         v |= (uint64_t)c->p[c->off + (size_t)i] << (8 * i);
     c->off += (size_t)bytes;
     return v;
-}
-
-/* Decode a row encoded by sl__encode_row into row r of dst. */
-static bool sl__decode_row(sl__cur *c, sl_chunk *dst, int ncols, int r)
-{
-    for (int col = 0; col < ncols && !c->bad; col++) {
-        uint64_t isnull = sl__get(c, 1);
-        if (c->bad || isnull > 1)
-            return false;
-        if (isnull) {
-            sl_chunk_set_null(dst, col, r);
-            continue;
-        }
-        switch (dst->cols[col].phys) {
-        case SL_PHYS_BOOL: {
-            uint64_t b = sl__get(c, 1);
-            if (b > 1)
-                return false;
-            sl_chunk_set_bool(dst, col, r, b);
-            break;
-        }
-        case SL_PHYS_I64: sl_chunk_set_i64(dst, col, r, (int64_t)sl__get(c, 8)); break;
-        case SL_PHYS_F64: {
-            uint64_t u = sl__get(c, 8);
-            double d;
-            memcpy(&d, &u, 8);
-            sl_chunk_set_f64(dst, col, r, d);
-            break;
-        }
-        case SL_PHYS_I128: {
-            uint64_t lo = sl__get(c, 8), hi = sl__get(c, 8);
-            sl_chunk_set_i128(dst, col, r, (sl_i128)((unsigned __int128)hi << 64 | lo));
-            break;
-        }
-        case SL_PHYS_STR: {
-            uint32_t len = (uint32_t)sl__get(c, 4);
-            if (c->bad || len > c->n - c->off)
-                return false;
-            sl_chunk_set_str(dst, col, r, (const char *)c->p + c->off, len);
-            c->off += len;
-            break;
-        }
-        }
-    }
-    return !c->bad;
 }
 
 /* ---- keys and rows ----------------------------------------------------- */
@@ -326,8 +258,8 @@ static int sl__load_row(sl__over *o, const sl__orow *x, sl_error *err)
 {
     sl_chunk_reset(o->row);
     sl_chunk_append_row(o->row, SL_ROW_INSERT);
-    sl__cur c = {(const uint8_t *)x->bytes, x->len, 0, false};
-    if (!sl__decode_row(&c, o->row, o->in_ncols, 0))
+    sl_bytes_reader c = {(const uint8_t *)x->bytes, x->len, 0};
+    if (!sl_row_get_cols(&c, o->row, 0, o->in_ncols, 0))
         return sl_error_set(err, SL_ERR_INTERNAL, -1, "OVER aggregation: a kept row is damaged");
     return 0;
 }
@@ -396,13 +328,12 @@ static int sl__over_process(sl_operator *op, const sl_chunk *in, const sl_emit *
         }
         sl_strbuf_reset(&o->kbuf);
         for (int k = 0; k < o->nkeys; k++)
-            sl__put_value(&o->kbuf, in, o->keys[k], r);
+            sl_value_put(&o->kbuf, in, o->keys[k], r);
         int e = sl__lookup(o, h[r]);
         if (e < 0)
             e = sl__add_entry(o, h[r]);
         sl_strbuf_reset(&o->rbuf);
-        for (int col = 0; col < o->in_ncols; col++)
-            sl__put_value(&o->rbuf, in, col, r);
+        sl_row_put_cols(&o->rbuf, in, 0, o->in_ncols, r);
         if (o->ents[e].pend.n == 0)
             sl__pk_add(o, e);
         sl__rows_push(&o->ents[e].pend, sl__own_row(&o->rbuf, t, o->next_seq++));
@@ -441,8 +372,8 @@ static int sl__out_row(sl__over *o, const sl__orow *x, const void *rec, const sl
             return rc;
     }
     int r = sl_chunk_append_row(o->out, SL_ROW_INSERT);
-    sl__cur c = {(const uint8_t *)x->bytes, x->len, 0, false};
-    if (!sl__decode_row(&c, o->out, o->in_ncols, r))
+    sl_bytes_reader c = {(const uint8_t *)x->bytes, x->len, 0};
+    if (!sl_row_get_cols(&c, o->out, 0, o->in_ncols, r))
         return sl_error_set(err, SL_ERR_INTERNAL, -1, "OVER aggregation: a kept row is damaged");
     return sl_accs_results(o->accs, rec, o->out, o->in_ncols, r, err);
 }
@@ -642,10 +573,10 @@ static bool sl__get_rows(sl__over *o, sl__cur *c, sl__orows *rs)
         uint32_t len = (uint32_t)sl__get(c, 4);
         if (c->bad || len > c->n - c->off || seq >= o->next_seq)
             return false;
-        sl__cur rc = {c->p + c->off, len, 0, false};
+        sl_bytes_reader rc = {c->p + c->off, len, 0};
         sl_chunk_reset(o->row);
         sl_chunk_append_row(o->row, SL_ROW_INSERT);
-        if (!sl__decode_row(&rc, o->row, o->in_ncols, 0) || rc.off != len)
+        if (!sl_row_get_cols(&rc, o->row, 0, o->in_ncols, 0) || rc.off != len)
             return false;
         sl__orow r = {t, seq, sl_malloc(len ? len : 1), len};
         memcpy(r.bytes, c->p + c->off, len);

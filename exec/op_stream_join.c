@@ -185,150 +185,6 @@ static int64_t sl__sat_add(int64_t a, int64_t b)
     return s > INT64_MAX ? INT64_MAX : s < INT64_MIN ? INT64_MIN : (int64_t)s;
 }
 
-/* ---- encoding ---------------------------------------------------------- */
-
-static void sl__put_u32(sl_strbuf *sb, uint32_t v)
-{
-    char b[4];
-    for (int i = 0; i < 4; i++)
-        b[i] = (char)(v >> (8 * i));
-    sl_strbuf_append_n(sb, b, 4);
-}
-
-static void sl__put_u64(sl_strbuf *sb, uint64_t v)
-{
-    char b[8];
-    for (int i = 0; i < 8; i++)
-        b[i] = (char)(v >> (8 * i));
-    sl_strbuf_append_n(sb, b, 8);
-}
-
-/* Append the encoding of value (c, col, r). */
-static void sl__put_value(sl_strbuf *sb, const sl_chunk *c, int col, int r)
-{
-    const sl_vector *v = &c->cols[col];
-    if (v->nulls[r]) {
-        sl_strbuf_append_char(sb, 1);
-        return;
-    }
-    sl_strbuf_append_char(sb, 0);
-    switch (v->phys) {
-    case SL_PHYS_BOOL: sl_strbuf_append_char(sb, v->v.b[r] ? 1 : 0); break;
-    case SL_PHYS_I64: sl__put_u64(sb, (uint64_t)v->v.i64[r]); break;
-    case SL_PHYS_F64: {
-        uint64_t bits;
-        memcpy(&bits, &v->v.f64[r], 8);
-        sl__put_u64(sb, bits);
-        break;
-    }
-    case SL_PHYS_I128: {
-        unsigned __int128 u = (unsigned __int128)v->v.i128[r];
-        sl__put_u64(sb, (uint64_t)u);
-        sl__put_u64(sb, (uint64_t)(u >> 64));
-        break;
-    }
-    case SL_PHYS_STR:
-        sl__put_u32(sb, v->v.str[r].len);
-        sl_strbuf_append_n(sb, v->v.str[r].ptr, v->v.str[r].len);
-        break;
-    }
-}
-
-/* A bounds-checked reader. */
-typedef struct sl__cur {
-    const uint8_t *p; /* bytes */
-    size_t n;         /* their length */
-    size_t off;       /* read position */
-} sl__cur;
-
-static bool sl__get(sl__cur *c, void *dst, size_t n)
-{
-    if (n > c->n - c->off)
-        return false;
-    memcpy(dst, c->p + c->off, n);
-    c->off += n;
-    return true;
-}
-
-static bool sl__get_u8(sl__cur *c, uint8_t *v)
-{
-    return sl__get(c, v, 1);
-}
-
-static bool sl__get_u32(sl__cur *c, uint32_t *v)
-{
-    uint8_t b[4];
-    if (!sl__get(c, b, 4))
-        return false;
-    *v = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
-    return true;
-}
-
-static bool sl__get_u64(sl__cur *c, uint64_t *v)
-{
-    uint8_t b[8];
-    if (!sl__get(c, b, 8))
-        return false;
-    *v = 0;
-    for (int i = 7; i >= 0; i--)
-        *v = *v << 8 | b[i];
-    return true;
-}
-
-/* Decode one value into (dst, col, r); false when malformed. */
-static bool sl__decode_value(sl__cur *c, sl_chunk *dst, int col, int r)
-{
-    uint8_t isnull;
-    if (!sl__get_u8(c, &isnull) || isnull > 1)
-        return false;
-    if (isnull) {
-        sl_chunk_set_null(dst, col, r);
-        return true;
-    }
-    switch (dst->cols[col].phys) {
-    case SL_PHYS_BOOL: {
-        uint8_t b;
-        if (!sl__get_u8(c, &b) || b > 1)
-            return false;
-        sl_chunk_set_bool(dst, col, r, b);
-        break;
-    }
-    case SL_PHYS_I64: {
-        uint64_t u;
-        if (!sl__get_u64(c, &u))
-            return false;
-        sl_chunk_set_i64(dst, col, r, (int64_t)u);
-        break;
-    }
-    case SL_PHYS_F64: {
-        uint64_t u;
-        double d;
-        if (!sl__get_u64(c, &u))
-            return false;
-        memcpy(&d, &u, 8);
-        sl_chunk_set_f64(dst, col, r, d);
-        break;
-    }
-    case SL_PHYS_I128: {
-        uint64_t lo, hi;
-        if (!sl__get_u64(c, &lo) || !sl__get_u64(c, &hi))
-            return false;
-        sl_chunk_set_i128(dst, col, r,
-                          (sl_i128)((unsigned __int128)hi << 64 | (unsigned __int128)lo));
-        break;
-    }
-    case SL_PHYS_STR: {
-        uint32_t len;
-        if (!sl__get_u32(c, &len) || len > c->n - c->off)
-            return false;
-        sl_chunk_set_str(dst, col, r, (const char *)c->p + c->off, len);
-        c->off += len;
-        break;
-    }
-    }
-    return true;
-}
-
 /* First column of side s among the output columns / the input columns. */
 static int sl__out_base(const sl__sjoin *j, int s)
 {
@@ -346,16 +202,14 @@ static int sl__side_ncols(const sl__sjoin *j, int s)
 static void sl__key_encode(sl__sjoin *j, const sl_chunk *c, int r)
 {
     sl_strbuf_reset(&j->kbuf);
-    for (int k = 1; k <= j->nkeys; k++)
-        sl__put_value(&j->kbuf, c, k, r);
+    sl_row_put_cols(&j->kbuf, c, 1, j->nkeys, r);
 }
 
 /* Encode side s's columns of input row r (first column: base). */
 static void sl__row_encode(sl__sjoin *j, const sl_chunk *c, int base, int s, int r)
 {
     sl_strbuf_reset(&j->rbuf);
-    for (int i = 0; i < sl__side_ncols(j, s); i++)
-        sl__put_value(&j->rbuf, c, base + i, r);
+    sl_row_put_cols(&j->rbuf, c, base, sl__side_ncols(j, s), r);
 }
 
 /* Decode record rec's row into row r of dst, its side's columns from
@@ -363,9 +217,8 @@ static void sl__row_encode(sl__sjoin *j, const sl_chunk *c, int base, int s, int
 static void sl__rec_decode(const sl__sjoin *j, const sl__sj_rec *rec, sl_chunk *dst, int base,
                            int r)
 {
-    sl__cur c = {j->bytes + rec->off, rec->len, 0};
-    for (int i = 0; i < sl__side_ncols(j, rec->side); i++)
-        SL_ALWAYS(sl__decode_value(&c, dst, base + i, r));
+    sl_bytes_reader c = {j->bytes + rec->off, rec->len, 0};
+    SL_ALWAYS(sl_row_get_cols(&c, dst, base, sl__side_ncols(j, rec->side), r));
 }
 
 static uint64_t sl__store(sl__sjoin *j, const char *p, size_t n)
@@ -1116,17 +969,17 @@ static int sl__sjoin_snapshot(sl_operator *op, sl_strbuf *state, sl_error *err)
     int64_t now = j->now(j->now_ctx);
     size_t start = state->len;
     sl_strbuf_append_n(state, sl__magic, sizeof sl__magic);
-    sl__put_u32(state, SL__VERSION);
-    sl__put_u32(state, (uint32_t)j->in_ncols);
-    sl__put_u32(state, (uint32_t)j->nkeys);
-    sl__put_u32(state, (uint32_t)j->nl);
-    sl__put_u32(state, (uint32_t)j->nr);
+    sl_put_u32(state, SL__VERSION);
+    sl_put_u32(state, (uint32_t)j->in_ncols);
+    sl_put_u32(state, (uint32_t)j->nkeys);
+    sl_put_u32(state, (uint32_t)j->nl);
+    sl_put_u32(state, (uint32_t)j->nr);
     sl_strbuf_append_char(state, (char)j->type);
     sl_strbuf_append_char(state, (char)j->interval);
     for (int c = 0; c < j->in_ncols; c++)
         sl_strbuf_append_char(state, (char)sl_phys_of(j->in_types[c]));
-    sl__put_u64(state, (uint64_t)j->wm);
-    sl__put_u64(state, (uint64_t)j->late);
+    sl_put_u64(state, (uint64_t)j->wm);
+    sl_put_u64(state, (uint64_t)j->late);
     /* interval: arrival ranks of the live records */
     uint64_t *seqs = NULL;
     int nseq = 0;
@@ -1148,38 +1001,38 @@ static int sl__sjoin_snapshot(sl_operator *op, sl_strbuf *state, sl_error *err)
             refs[nref++] = (sl__key_ref){sl__key_bytes(j, &j->keys[k]), j->keys[k].len, k};
     }
     qsort(refs, (size_t)nref, sizeof *refs, sl__cmp_key);
-    sl__put_u64(state, (uint64_t)nref);
+    sl_put_u64(state, (uint64_t)nref);
     for (int i = 0; i < nref; i++) {
         const sl__sj_key *key = &j->keys[refs[i].idx];
-        sl__put_u32(state, key->len);
+        sl_put_u32(state, key->len);
         sl_strbuf_append_n(state, (const char *)sl__key_bytes(j, key), key->len);
         for (int s = 0; s < 2; s++) {
             uint64_t n = 0;
             for (int e = key->head[s]; e >= 0; e = j->recs[e].next)
                 n += sl__kept(j, e, now);
-            sl__put_u64(state, n);
+            sl_put_u64(state, n);
             for (int e = key->head[s]; e >= 0; e = j->recs[e].next) {
                 if (!sl__kept(j, e, now))
                     continue;
                 const sl__sj_rec *rec = &j->recs[e];
-                sl__put_u32(state, rec->len);
+                sl_put_u32(state, rec->len);
                 sl_strbuf_append_n(state, (const char *)j->bytes + rec->off, rec->len);
                 if (j->interval) {
                     uint64_t *at = bsearch(&rec->seq, seqs, (size_t)nseq, sizeof *seqs,
                                            sl__cmp_u64);
                     sl_strbuf_append_char(state, (char)rec->joined);
-                    sl__put_u64(state, (uint64_t)(at - seqs));
+                    sl_put_u64(state, (uint64_t)(at - seqs));
                 } else {
-                    sl__put_u32(state, (uint32_t)rec->count);
-                    sl__put_u32(state, (uint32_t)rec->assoc);
-                    sl__put_u64(state, (uint64_t)rec->written);
+                    sl_put_u32(state, (uint32_t)rec->count);
+                    sl_put_u32(state, (uint32_t)rec->assoc);
+                    sl_put_u64(state, (uint64_t)rec->written);
                 }
             }
         }
     }
     sl_free(refs);
     sl_free(seqs);
-    sl__put_u64(state, sl_hash_bytes(state->buf + start, state->len - start, SL_HASH_INIT));
+    sl_put_u64(state, sl_hash_bytes(state->buf + start, state->len - start, SL_HASH_INIT));
     return 0;
 }
 
@@ -1215,15 +1068,11 @@ static int sl__corrupt(sl__sjoin *j, sl_error *err, const char *what)
 static bool sl__decode_exact(sl__sjoin *j, const uint8_t *p, uint32_t len, int first, int n,
                              sl_strbuf *re)
 {
-    sl__cur c = {p, len, 0};
-    for (int i = 0; i < n; i++)
-        if (!sl__decode_value(&c, j->one, first + i, 0))
-            return false;
-    if (c.off != c.n)
+    sl_bytes_reader c = {p, len, 0};
+    if (!sl_row_get_cols(&c, j->one, first, n, 0) || c.off != c.n)
         return false;
     sl_strbuf_reset(re);
-    for (int i = 0; i < n; i++)
-        sl__put_value(re, j->one, first + i, 0);
+    sl_row_put_cols(re, j->one, first, n, 0);
     return re->len == len && (len == 0 || memcmp(re->buf, p, len) == 0);
 }
 
@@ -1234,7 +1083,7 @@ typedef struct sl__ranks {
 } sl__ranks;
 
 /* Restore nk keys and their records from c. NULL, or what is wrong. */
-static const char *sl__restore_keys(sl__sjoin *j, sl__cur *c, uint64_t nk, sl__ranks *rk,
+static const char *sl__restore_keys(sl__sjoin *j, sl_bytes_reader *c, uint64_t nk, sl__ranks *rk,
                                     uint64_t *totalp)
 {
     uint64_t total = 0;
@@ -1243,7 +1092,7 @@ static const char *sl__restore_keys(sl__sjoin *j, sl__cur *c, uint64_t nk, sl__r
     uint32_t prev_len = 0;
     for (uint64_t i = 0; i < nk && !bad; i++) {
         uint32_t klen;
-        if (!sl__get_u32(c, &klen) || klen > c->n - c->off)
+        if (!sl_get_u32(c, &klen) || klen > c->n - c->off)
             return "truncated key";
         const uint8_t *kp = c->p + c->off;
         c->off += klen;
@@ -1266,13 +1115,13 @@ static const char *sl__restore_keys(sl__sjoin *j, sl__cur *c, uint64_t nk, sl__r
         int key = sl__key_add(j, h);
         for (int s = 0; s < 2; s++) {
             uint64_t n;
-            if (!sl__get_u64(c, &n))
+            if (!sl_get_u64(c, &n))
                 return "truncated key";
             if (n > (c->n - c->off) / 5)
                 return "record count exceeds the data";
             for (uint64_t r = 0; r < n; r++) {
                 uint32_t rlen;
-                if (!sl__get_u32(c, &rlen) || rlen > c->n - c->off)
+                if (!sl_get_u32(c, &rlen) || rlen > c->n - c->off)
                     return "truncated record";
                 const uint8_t *rp = c->p + c->off;
                 c->off += rlen;
@@ -1284,7 +1133,7 @@ static const char *sl__restore_keys(sl__sjoin *j, sl__cur *c, uint64_t nk, sl__r
                 if (j->interval) {
                     uint8_t joined;
                     uint64_t rank;
-                    if (!sl__get_u8(c, &joined) || !sl__get_u64(c, &rank))
+                    if (!sl_get_u8(c, &joined) || !sl_get_u64(c, &rank))
                         return "truncated record";
                     if (joined > 1)
                         return "malformed record";
@@ -1311,8 +1160,8 @@ static const char *sl__restore_keys(sl__sjoin *j, sl__cur *c, uint64_t nk, sl__r
                 } else {
                     uint32_t count, assoc;
                     uint64_t written;
-                    if (!sl__get_u32(c, &count) || !sl__get_u32(c, &assoc) ||
-                        !sl__get_u64(c, &written))
+                    if (!sl_get_u32(c, &count) || !sl_get_u32(c, &assoc) ||
+                        !sl_get_u64(c, &written))
                         return "truncated record";
                     if (count < 1 || count > INT32_MAX)
                         return "a record count out of range";
@@ -1334,7 +1183,7 @@ static const char *sl__restore_keys(sl__sjoin *j, sl__cur *c, uint64_t nk, sl__r
     return bad;
 }
 
-static const char *sl__restore_body(sl__sjoin *j, sl__cur *c, uint64_t nk)
+static const char *sl__restore_body(sl__sjoin *j, sl_bytes_reader *c, uint64_t nk)
 {
     sl__ranks rk = {NULL, 0};
     uint64_t total = 0;
@@ -1356,35 +1205,35 @@ static int sl__sjoin_restore(sl_operator *op, const char *state, size_t len, sl_
     if (len < sizeof sl__magic + 4 + 8)
         return sl__corrupt(j, err, "truncated");
     uint64_t sum;
-    sl__cur tail = {(const uint8_t *)state, len, len - 8};
-    sl__get_u64(&tail, &sum);
+    sl_bytes_reader tail = {(const uint8_t *)state, len, len - 8};
+    sl_get_u64(&tail, &sum);
     if (sum != sl_hash_bytes(state, len - 8, SL_HASH_INIT))
         return sl__corrupt(j, err, "checksum mismatch");
-    sl__cur c = {(const uint8_t *)state, len - 8, 0};
+    sl_bytes_reader c = {(const uint8_t *)state, len - 8, 0};
     char magic[sizeof sl__magic];
     uint32_t version, ncols, nkeys, nl, nr;
     uint8_t type, interval;
-    if (!sl__get(&c, magic, sizeof magic) || memcmp(magic, sl__magic, sizeof magic) != 0)
+    if (!sl_get_bytes(&c, magic, sizeof magic) || memcmp(magic, sl__magic, sizeof magic) != 0)
         return sl__corrupt(j, err, "not a join state");
-    if (!sl__get_u32(&c, &version))
+    if (!sl_get_u32(&c, &version))
         return sl__corrupt(j, err, "truncated header");
     if (version != SL__VERSION)
         return sl__corrupt(j, err, "unknown version");
-    if (!sl__get_u32(&c, &ncols) || !sl__get_u32(&c, &nkeys) || !sl__get_u32(&c, &nl) ||
-        !sl__get_u32(&c, &nr) || !sl__get_u8(&c, &type) || !sl__get_u8(&c, &interval))
+    if (!sl_get_u32(&c, &ncols) || !sl_get_u32(&c, &nkeys) || !sl_get_u32(&c, &nl) ||
+        !sl_get_u32(&c, &nr) || !sl_get_u8(&c, &type) || !sl_get_u8(&c, &interval))
         return sl__corrupt(j, err, "truncated header");
     if (ncols != (uint32_t)j->in_ncols || nkeys != (uint32_t)j->nkeys || nl != (uint32_t)j->nl ||
         nr != (uint32_t)j->nr || type != (uint8_t)j->type || interval != (uint8_t)j->interval)
         return sl__corrupt(j, err, "it belongs to a different join");
     for (int col = 0; col < j->in_ncols; col++) {
         uint8_t p;
-        if (!sl__get_u8(&c, &p))
+        if (!sl_get_u8(&c, &p))
             return sl__corrupt(j, err, "truncated header");
         if (p != (uint8_t)sl_phys_of(j->in_types[col]))
             return sl__corrupt(j, err, "column types differ");
     }
     uint64_t wm, late, nk;
-    if (!sl__get_u64(&c, &wm) || !sl__get_u64(&c, &late) || !sl__get_u64(&c, &nk))
+    if (!sl_get_u64(&c, &wm) || !sl_get_u64(&c, &late) || !sl_get_u64(&c, &nk))
         return sl__corrupt(j, err, "truncated header");
     if ((int64_t)late < 0)
         return sl__corrupt(j, err, "negative late row count");

@@ -133,157 +133,7 @@ static int64_t sl__real_now(void *ctx)
     return sl_now_nanos();
 }
 
-/* ---- encoding ---------------------------------------------------------- */
-
-static void sl__put_u32(sl_strbuf *sb, uint32_t v)
-{
-    char b[4];
-    for (int i = 0; i < 4; i++)
-        b[i] = (char)(v >> (8 * i));
-    sl_strbuf_append_n(sb, b, 4);
-}
-
-static void sl__put_u64(sl_strbuf *sb, uint64_t v)
-{
-    char b[8];
-    for (int i = 0; i < 8; i++)
-        b[i] = (char)(v >> (8 * i));
-    sl_strbuf_append_n(sb, b, 8);
-}
-
-/* Append the encoding of value (c, col, r). */
-static void sl__put_value(sl_strbuf *sb, const sl_chunk *c, int col, int r)
-{
-    const sl_vector *v = &c->cols[col];
-    if (v->nulls[r]) {
-        sl_strbuf_append_char(sb, 1);
-        return;
-    }
-    sl_strbuf_append_char(sb, 0);
-    switch (v->phys) {
-    case SL_PHYS_BOOL: sl_strbuf_append_char(sb, v->v.b[r] ? 1 : 0); break;
-    case SL_PHYS_I64: sl__put_u64(sb, (uint64_t)v->v.i64[r]); break;
-    case SL_PHYS_F64: {
-        uint64_t bits;
-        memcpy(&bits, &v->v.f64[r], 8);
-        sl__put_u64(sb, bits);
-        break;
-    }
-    case SL_PHYS_I128: {
-        unsigned __int128 u = (unsigned __int128)v->v.i128[r];
-        sl__put_u64(sb, (uint64_t)u);
-        sl__put_u64(sb, (uint64_t)(u >> 64));
-        break;
-    }
-    case SL_PHYS_STR:
-        sl__put_u32(sb, v->v.str[r].len);
-        sl_strbuf_append_n(sb, v->v.str[r].ptr, v->v.str[r].len);
-        break;
-    }
-}
-
-/* A bounds-checked reader. */
-typedef struct sl__cur {
-    const uint8_t *p; /* bytes */
-    size_t n;         /* their length */
-    size_t off;       /* read position */
-} sl__cur;
-
-static bool sl__get(sl__cur *c, void *dst, size_t n)
-{
-    if (n > c->n - c->off)
-        return false;
-    memcpy(dst, c->p + c->off, n);
-    c->off += n;
-    return true;
-}
-
-static bool sl__get_u8(sl__cur *c, uint8_t *v)
-{
-    return sl__get(c, v, 1);
-}
-
-static bool sl__get_u32(sl__cur *c, uint32_t *v)
-{
-    uint8_t b[4];
-    if (!sl__get(c, b, 4))
-        return false;
-    *v = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
-    return true;
-}
-
-static bool sl__get_u64(sl__cur *c, uint64_t *v)
-{
-    uint8_t b[8];
-    if (!sl__get(c, b, 8))
-        return false;
-    *v = 0;
-    for (int i = 7; i >= 0; i--)
-        *v = *v << 8 | b[i];
-    return true;
-}
-
-/* Decode one encoded value into (dst, col, r); false when malformed. */
-static bool sl__decode_value(sl__cur *c, sl_chunk *dst, int col, int r)
-{
-    uint8_t isnull;
-    if (!sl__get_u8(c, &isnull) || isnull > 1)
-        return false;
-    if (isnull) {
-        sl_chunk_set_null(dst, col, r);
-        return true;
-    }
-    switch (dst->cols[col].phys) {
-    case SL_PHYS_BOOL: {
-        uint8_t b;
-        if (!sl__get_u8(c, &b) || b > 1)
-            return false;
-        sl_chunk_set_bool(dst, col, r, b);
-        break;
-    }
-    case SL_PHYS_I64: {
-        uint64_t u;
-        if (!sl__get_u64(c, &u))
-            return false;
-        sl_chunk_set_i64(dst, col, r, (int64_t)u);
-        break;
-    }
-    case SL_PHYS_F64: {
-        uint64_t u;
-        double d;
-        if (!sl__get_u64(c, &u))
-            return false;
-        memcpy(&d, &u, 8);
-        sl_chunk_set_f64(dst, col, r, d);
-        break;
-    }
-    case SL_PHYS_I128: {
-        uint64_t lo, hi;
-        if (!sl__get_u64(c, &lo) || !sl__get_u64(c, &hi))
-            return false;
-        sl_chunk_set_i128(dst, col, r,
-                          (sl_i128)((unsigned __int128)hi << 64 | (unsigned __int128)lo));
-        break;
-    }
-    case SL_PHYS_STR: {
-        uint32_t len;
-        if (!sl__get_u32(c, &len) || len > c->n - c->off)
-            return false;
-        sl_chunk_set_str(dst, col, r, (const char *)c->p + c->off, len);
-        c->off += len;
-        break;
-    }
-    }
-    return true;
-}
-
-static bool sl__decode_row(sl__cur *c, sl_chunk *dst, int ncols, int r)
-{
-    for (int col = 0; col < ncols; col++)
-        if (!sl__decode_value(c, dst, col, r))
-            return false;
-    return true;
-}
+/* ---- encoding (order-preserving sort keys) ----------------------------- */
 
 /* Append n bytes of b big-endian-ordered as given, inverted when desc. */
 static void sl__put_ordered(sl_strbuf *sb, const uint8_t *b, size_t n, bool desc)
@@ -374,14 +224,13 @@ static void sl__key_encode(sl__topn *t, const sl_chunk *c, int r)
 {
     sl_strbuf_reset(&t->kbuf);
     for (int k = 0; k < t->nkeys; k++)
-        sl__put_value(&t->kbuf, c, t->keys[k], r);
+        sl_value_put(&t->kbuf, c, t->keys[k], r);
 }
 
 static void sl__row_encode(sl__topn *t, const sl_chunk *c, int r)
 {
     sl_strbuf_reset(&t->rbuf);
-    for (int col = 0; col < t->in_ncols; col++)
-        sl__put_value(&t->rbuf, c, col, r);
+    sl_row_put_cols(&t->rbuf, c, 0, t->in_ncols, r);
 }
 
 /* ---- the partition table ----------------------------------------------- */
@@ -529,8 +378,8 @@ static int sl__emit(sl__topn *t, const sl__tn_item *it, sl_row_kind k, int64_t r
             return rc;
     }
     int x = sl_chunk_append_row(t->out, k);
-    sl__cur c = {it->bytes + it->klen, it->rlen, 0};
-    bool ok = sl__decode_row(&c, t->out, t->in_ncols, x);
+    sl_bytes_reader c = {it->bytes + it->klen, it->rlen, 0};
+    bool ok = sl_row_get_cols(&c, t->out, 0, t->in_ncols, x);
     SL_ALWAYS(ok && c.off == c.n);
     sl_chunk_set_i64(t->out, t->in_ncols, x, rank);
     return 0;
@@ -958,37 +807,37 @@ static int sl__topn_snapshot(sl_operator *op, sl_strbuf *state, sl_error *err)
     int64_t now = t->now(t->now_ctx);
     size_t start = state->len;
     sl_strbuf_append_n(state, sl__magic, sizeof sl__magic);
-    sl__put_u32(state, (uint32_t)t->in_ncols);
-    sl__put_u32(state, (uint32_t)t->nkeys);
-    sl__put_u32(state, (uint32_t)t->norder);
+    sl_put_u32(state, (uint32_t)t->in_ncols);
+    sl_put_u32(state, (uint32_t)t->nkeys);
+    sl_put_u32(state, (uint32_t)t->norder);
     sl_strbuf_append_char(state, (char)((t->output_rank ? 1 : 0) | (t->retract ? 2 : 0)));
-    sl__put_u64(state, (uint64_t)t->start);
-    sl__put_u64(state, (uint64_t)t->end);
-    sl__put_u32(state, (uint32_t)t->wend_col);
+    sl_put_u64(state, (uint64_t)t->start);
+    sl_put_u64(state, (uint64_t)t->end);
+    sl_put_u32(state, (uint32_t)t->wend_col);
     sl_strbuf_append_char(state, t->ties_replace ? 1 : 0);
     for (int c = 0; c < t->in_ncols; c++)
         sl_strbuf_append_char(state, (char)sl_phys_of(t->in_types[c]));
-    sl__put_u64(state, (uint64_t)t->wm);
-    sl__put_u64(state, (uint64_t)t->late);
+    sl_put_u64(state, (uint64_t)t->wm);
+    sl_put_u64(state, (uint64_t)t->late);
     sl__seq_idx *idx = sl_malloc(((size_t)t->nparts + 1) * sizeof *idx);
     int n = 0;
     for (int e = 0; e < t->nparts; e++)
         if (t->parts[e].n > 0 && (t->wend_col >= 0 || !sl__expired(t, &t->parts[e], now)))
             idx[n++] = (sl__seq_idx){0, t->parts[e].seq, e};
     qsort(idx, (size_t)n, sizeof *idx, sl__cmp_seq);
-    sl__put_u64(state, (uint64_t)n);
+    sl_put_u64(state, (uint64_t)n);
     for (int i = 0; i < n; i++) {
         const sl__tn_part *p = &t->parts[idx[i].idx];
-        sl__put_u64(state, (uint64_t)p->written);
-        sl__put_u32(state, (uint32_t)p->n);
+        sl_put_u64(state, (uint64_t)p->written);
+        sl_put_u32(state, (uint32_t)p->n);
         for (int j = 0; j < p->n; j++) {
-            sl__put_u32(state, p->items[j].rlen);
+            sl_put_u32(state, p->items[j].rlen);
             sl_strbuf_append_n(state, (const char *)p->items[j].bytes + p->items[j].klen,
                                p->items[j].rlen);
         }
     }
     sl_free(idx);
-    sl__put_u64(state, sl_hash_bytes(state->buf + start, state->len - start, SL_HASH_INIT));
+    sl_put_u64(state, sl_hash_bytes(state->buf + start, state->len - start, SL_HASH_INIT));
     return 0;
 }
 
@@ -1000,10 +849,10 @@ static int sl__corrupt(sl__topn *t, sl_error *err, const char *what)
 
 /* Restore one partition's rows from cursor c. NULL when fine, else what is
 ** wrong. */
-static const char *sl__restore_part(sl__topn *t, sl__cur *c, int64_t written)
+static const char *sl__restore_part(sl__topn *t, sl_bytes_reader *c, int64_t written)
 {
     uint32_t nrows;
-    if (!sl__get_u32(c, &nrows))
+    if (!sl_get_u32(c, &nrows))
         return "truncated partition";
     if (nrows == 0)
         return "an empty partition";
@@ -1012,13 +861,13 @@ static const char *sl__restore_part(sl__topn *t, sl__cur *c, int64_t written)
     sl__tn_part *p = NULL;
     for (uint32_t i = 0; i < nrows; i++) {
         uint32_t len;
-        if (!sl__get_u32(c, &len) || len > c->n - c->off)
+        if (!sl_get_u32(c, &len) || len > c->n - c->off)
             return "truncated row";
-        sl__cur rc = {c->p + c->off, len, 0};
+        sl_bytes_reader rc = {c->p + c->off, len, 0};
         c->off += len;
         sl_chunk_reset(t->scratch);
         int r = sl_chunk_append_row(t->scratch, SL_ROW_INSERT);
-        if (!sl__decode_row(&rc, t->scratch, t->in_ncols, r) || rc.off != rc.n)
+        if (!sl_row_get_cols(&rc, t->scratch, 0, t->in_ncols, r) || rc.off != rc.n)
             return "malformed row";
         sl__row_encode(t, t->scratch, r);
         if (t->rbuf.len != len || memcmp(t->rbuf.buf, rc.p, len) != 0)
@@ -1054,20 +903,20 @@ static int sl__topn_restore(sl_operator *op, const char *state, size_t len, sl_e
     if (len < sizeof sl__magic + 8)
         return sl__corrupt(t, err, "truncated");
     uint64_t sum;
-    sl__cur tail = {(const uint8_t *)state, len, len - 8};
-    sl__get_u64(&tail, &sum);
+    sl_bytes_reader tail = {(const uint8_t *)state, len, len - 8};
+    sl_get_u64(&tail, &sum);
     if (sum != sl_hash_bytes(state, len - 8, SL_HASH_INIT))
         return sl__corrupt(t, err, "checksum mismatch");
-    sl__cur c = {(const uint8_t *)state, len - 8, 0};
+    sl_bytes_reader c = {(const uint8_t *)state, len - 8, 0};
     char magic[sizeof sl__magic];
     uint32_t ncols, nkeys, norder, wcol;
     uint8_t outrank, ties;
     uint64_t start, end, count, wm, late;
-    if (!sl__get(&c, magic, sizeof magic) || memcmp(magic, sl__magic, sizeof magic) != 0)
+    if (!sl_get_bytes(&c, magic, sizeof magic) || memcmp(magic, sl__magic, sizeof magic) != 0)
         return sl__corrupt(t, err, "not a Top-N state");
-    if (!sl__get_u32(&c, &ncols) || !sl__get_u32(&c, &nkeys) || !sl__get_u32(&c, &norder) ||
-        !sl__get_u8(&c, &outrank) || !sl__get_u64(&c, &start) || !sl__get_u64(&c, &end) ||
-        !sl__get_u32(&c, &wcol) || !sl__get_u8(&c, &ties))
+    if (!sl_get_u32(&c, &ncols) || !sl_get_u32(&c, &nkeys) || !sl_get_u32(&c, &norder) ||
+        !sl_get_u8(&c, &outrank) || !sl_get_u64(&c, &start) || !sl_get_u64(&c, &end) ||
+        !sl_get_u32(&c, &wcol) || !sl_get_u8(&c, &ties))
         return sl__corrupt(t, err, "truncated header");
     if (ncols != (uint32_t)t->in_ncols || nkeys != (uint32_t)t->nkeys ||
         norder != (uint32_t)t->norder ||
@@ -1077,22 +926,22 @@ static int sl__topn_restore(sl_operator *op, const char *state, size_t len, sl_e
         return sl__corrupt(t, err, "it belongs to a different Top-N");
     for (int col = 0; col < t->in_ncols; col++) {
         uint8_t ph;
-        if (!sl__get_u8(&c, &ph))
+        if (!sl_get_u8(&c, &ph))
             return sl__corrupt(t, err, "truncated header");
         if (ph != (uint8_t)sl_phys_of(t->in_types[col]))
             return sl__corrupt(t, err, "column types differ");
     }
-    if (!sl__get_u64(&c, &wm) || !sl__get_u64(&c, &late))
+    if (!sl_get_u64(&c, &wm) || !sl_get_u64(&c, &late))
         return sl__corrupt(t, err, "truncated header");
     if ((int64_t)late < 0)
         return sl__corrupt(t, err, "negative late row count");
-    if (!sl__get_u64(&c, &count))
+    if (!sl_get_u64(&c, &count))
         return sl__corrupt(t, err, "truncated header");
     if (count > (c.n - c.off) / 12 || count > INT32_MAX / 2)
         return sl__corrupt(t, err, "partition count exceeds the data");
     for (uint64_t i = 0; i < count; i++) {
         uint64_t written;
-        if (!sl__get_u64(&c, &written))
+        if (!sl_get_u64(&c, &written))
             return sl__corrupt(t, err, "truncated partition");
         const char *bad = sl__restore_part(t, &c, (int64_t)written);
         if (bad)

@@ -679,20 +679,29 @@ typedef struct sl_session_agg_spec {
 } sl_session_agg_spec;
 int sl_session_agg_new(const sl_session_agg_spec *spec, sl_operator **out, sl_error *err);
 
-/* Rows as bytes (rowcodec.c), for operators that keep rows in their state:
-** sl_row_put appends row r of c (every column); sl_row_get reads one row
-** into row r of dst (false when the bytes are malformed). Little-endian
+/* Rows as bytes (rowcodec.c), for operators that keep rows in their state
+** and snapshots (the one layout they all share; it must not change):
+** sl_value_put appends value (c, col, r); sl_value_get reads one value into
+** (dst, col, r). sl_row_put_cols appends columns first..first+n-1 of row r;
+** sl_row_get_cols reads them into row r of dst, columns first on.
+** sl_row_put / sl_row_get do every column of the chunk. The readers return
+** false when the bytes are malformed (short, a flag not 0/1). Little-endian
 ** integers: sl_put_u32/u64 and the bounds-checked sl_get_*. */
 typedef struct sl_bytes_reader {
     const uint8_t *p; /* bytes */
     size_t n;         /* their length */
     size_t off;       /* read position */
 } sl_bytes_reader;
+void sl_value_put(sl_strbuf *sb, const sl_chunk *c, int col, int r);
+bool sl_value_get(sl_bytes_reader *rd, sl_chunk *dst, int col, int r);
+void sl_row_put_cols(sl_strbuf *sb, const sl_chunk *c, int first, int n, int r);
+bool sl_row_get_cols(sl_bytes_reader *rd, sl_chunk *dst, int first, int n, int r);
 void sl_row_put(sl_strbuf *sb, const sl_chunk *c, int r);
 bool sl_row_get(sl_bytes_reader *rd, sl_chunk *dst, int r);
 void sl_put_u32(sl_strbuf *sb, uint32_t v);
 void sl_put_u64(sl_strbuf *sb, uint64_t v);
 bool sl_get_bytes(sl_bytes_reader *rd, void *dst, size_t n);
+bool sl_get_u8(sl_bytes_reader *rd, uint8_t *v);
 bool sl_get_u32(sl_bytes_reader *rd, uint32_t *v);
 bool sl_get_u64(sl_bytes_reader *rd, uint64_t *v);
 
