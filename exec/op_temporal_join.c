@@ -72,7 +72,7 @@ typedef struct sl__tj {
     uint64_t seq;
     int64_t wm;            /* newest watermark */
     int64_t late;          /* rows dropped (NULL time) */
-    sl_chunk *kc;          /* one-row chunk of the key columns (encoding) */
+    sl_chunk *kc;          /* one-row chunk of the key columns (a restored key's hash) */
     sl_type *ktypes;
     sl_chunk *scratch;     /* two decoded input rows: 0 left, 1 right */
     sl_chunk *cand;        /* joined candidates, for cond */
@@ -140,15 +140,11 @@ static int sl__key_find(sl__tj *j, uint64_t h, const char *kb, uint32_t kn, bool
 /* The encoded key of row r of in (into j->buf); false when a key is NULL. */
 static bool sl__key_bytes(sl__tj *j, const sl_chunk *in, int r)
 {
-    sl_chunk_reset(j->kc);
-    sl_chunk_append_row(j->kc, SL_ROW_INSERT);
-    for (int k = 0; k < j->spec.nkeys; k++) {
+    for (int k = 0; k < j->spec.nkeys; k++)
         if (in->cols[1 + k].nulls[r])
             return false;
-        sl_chunk_set_from(j->kc, k, 0, in, 1 + k, r);
-    }
     sl_strbuf_reset(&j->buf);
-    sl_row_put(&j->buf, j->kc, 0);
+    sl_row_put_cols(&j->buf, in, 1, j->spec.nkeys, r);
     return true;
 }
 
