@@ -928,12 +928,20 @@ static int sl__window_pairs(sl__sjoin *j, int l, int from, int to, int64_t now, 
     return sl__pairs_cond(j, now, err);
 }
 
-/* The window of key k fired: join its rows (each left row with the right
-** rows in arrival order), pad an outer side's unmatched rows, drop them. */
-static int sl__window_fire(sl__sjoin *j, int k, int64_t now, const sl_emit *out, sl_error *err)
+/* The window ending at end of key k fired: join its rows (each left row
+** with the right rows in arrival order), pad an outer side's unmatched
+** rows, drop them. (The planner's keys include window_end, so a key holds
+** one window; rows of other windows under one key are left alone.) */
+static int sl__window_fire(sl__sjoin *j, int k, int64_t end, const sl_emit *out, sl_error *err)
 {
-    int nr = sl__candidates(j, k, 1, now);
+    int64_t now = j->now(j->now_ctx);
+    int nr = 0;
+    for (int e = j->keys[k].head[1]; e >= 0; e = j->recs[e].next)
+        if (j->recs[e].time == end)
+            sl__cand_push(j, &nr, e);
     for (int l = j->keys[k].head[0]; l >= 0; l = j->recs[l].next) {
+        if (j->recs[l].time != end)
+            continue;
         bool matched = false;
         for (int from = 0; from < nr && !j->recs[l].nullkey; from += SL_CHUNK_ROWS) {
             int to = from + SL_CHUNK_ROWS < nr ? from + SL_CHUNK_ROWS : nr;
@@ -956,8 +964,12 @@ static int sl__window_fire(sl__sjoin *j, int k, int64_t now, const sl_emit *out,
             sl__out_rec_padded(j, j->cand[c], SL_ROW_INSERT, out, err) != 0)
             return -1;
     for (int s = 0; s < 2; s++)
-        while (j->keys[k].head[s] >= 0)
-            sl__kill(j, j->keys[k].head[s]);
+        for (int e = j->keys[k].head[s]; e >= 0;) {
+            int next = j->recs[e].next;
+            if (j->recs[e].time == end)
+                sl__kill(j, e);
+            e = next;
+        }
     return 0;
 }
 
@@ -1012,12 +1024,12 @@ static int sl__sjoin_watermark(sl_operator *op, int64_t wm, const sl_emit *out, 
     if (wm > j->wm)
         j->wm = wm;
     if (j->window) {
-        int64_t now = j->now(j->now_ctx);
         sl_chunk_reset(j->out);
         while (j->nheap > 0 && j->heap[0].bound <= j->wm) {
             int e = j->heap[0].rec;
             sl__heap_pop(j);
-            if (j->recs[e].live && sl__window_fire(j, j->recs[e].key, now, out, err) != 0) {
+            if (j->recs[e].live &&
+                sl__window_fire(j, j->recs[e].key, j->recs[e].time, out, err) != 0) {
                 sl_chunk_reset(j->out);
                 return -1;
             }
