@@ -70,6 +70,17 @@ SELECT window_start, window_end, COUNT(*) AS n, SUM(rid) AS s FROM
 (SELECT L.window_start, L.window_end, R.id AS rid FROM o1 L LEFT JOIN r1 R
  ON L.window_start = R.window_start AND L.window_end = R.window_end AND L.product = R.product)
 GROUP BY window_start, window_end;
+-- A window Top-N over a window join; an inner join keeps both sides' window
+-- columns.
+SELECT * FROM (SELECT window_start, window_end, id, rid,
+  ROW_NUMBER() OVER (PARTITION BY window_start, window_end ORDER BY id DESC) AS rn FROM
+  (SELECT L.window_start, L.window_end, L.id, R.id AS rid FROM o1 L JOIN r1 R
+   ON L.window_start = R.window_start AND L.window_end = R.window_end AND L.product = R.product))
+WHERE rn <= 2;
+SELECT window_start, window_end, COUNT(*) AS n FROM
+(SELECT R.window_start, R.window_end, L.id FROM o1 L JOIN r1 R
+ ON L.window_start = R.window_start AND L.window_end = R.window_end AND L.product = R.product)
+GROUP BY window_start, window_end;
 -- Not window joins (regular joins, as in Flink): only window_start equated;
 -- windows of different sizes.
 EXPLAIN SELECT L.id, R.id AS rid FROM o1 L JOIN r1 R
