@@ -138,8 +138,8 @@ static void sl__window_def(sl_strbuf *sb, const sl_lp *lp, const char **in)
     }
 }
 
-/* "WindowJoin(joinType=[..], leftWindow=[TUMBLE(win_end=[..], size=[..])],
-** rightWindow=[..]" (Flink names both sides' windows). */
+/* "WindowJoin(joinType=[..], leftWindow=[TUMBLE(win_start=[..], win_end=[..],
+** size=[..])], rightWindow=[..]" (Flink names both sides' windows). */
 static void sl__window_join_def(sl_strbuf *sb, const sl_lp *j, const char *type)
 {
     static const char *const wins[] = {"TUMBLE", "HOP", "CUMULATE", "SESSION"};
@@ -150,9 +150,15 @@ static void sl__window_join_def(sl_strbuf *sb, const sl_lp *j, const char *type)
         const sl_lp *win = sl_lp_window_col(side, col, &which);
         if (!win)
             continue;
+        int start = -1, w;
+        for (int c = 0; c < side->ncols && start < 0; c++)
+            if (sl_lp_window_col(side, c, &w) == win && w == 0)
+                start = c;
         const char **in = sl__input_names(win);
-        sl_strbuf_appendf(sb, ", %s=[%s(win_end=[%s], ", s ? "rightWindow" : "leftWindow",
-                          wins[win->window_fn], side->cols[col].name);
+        sl_strbuf_appendf(sb, ", %s=[%s(", s ? "rightWindow" : "leftWindow", wins[win->window_fn]);
+        if (start >= 0)
+            sl_strbuf_appendf(sb, "win_start=[%s], ", side->cols[start].name);
+        sl_strbuf_appendf(sb, "win_end=[%s], ", side->cols[col].name);
         sl__window_def(sb, win, in);
         sl_strbuf_append(sb, ")]");
         sl_free(in);

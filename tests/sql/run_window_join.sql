@@ -6,7 +6,9 @@
 -- retractions). The results equal what Flink 2.2 printed for the same
 -- statements over the same files, run side by side (Flink at parallelism 1
 -- with the watermarks 10 minutes behind: its file source reads the files in
--- an order that otherwise makes some rows late, which a window join drops).
+-- an order that otherwise makes some rows late, which a window join drops);
+-- Flink's EXPLAIN of each statement below names the same operators (WindowJoin,
+-- a window aggregation over one, Join where it is no window join).
 SET 'parallelism.default' = '2';
 CREATE TABLE orders (id BIGINT, customer STRING, product STRING, qty INT, price DECIMAL(10, 2),
   ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '5' SECOND)
