@@ -1,8 +1,9 @@
 /*
 ** op_stream_join.c — the streaming join of two inputs (see sl_exec.h,
-** sl_join_spec): Flink's regular join (StreamingJoinOperator) and its
-** event-time interval join (RowTimeIntervalJoin), over one tagged stream
-** (column 0 the side, then the keys, the left columns, the right columns).
+** sl_join_spec): Flink's regular join (StreamingJoinOperator), its
+** event-time interval join (RowTimeIntervalJoin) and its window join
+** (WindowJoinOperator), over one tagged stream (column 0 the side, then the
+** keys, the left columns, the right columns).
 **
 ** State. A key table (open addressing, linear probing, power-of-two size,
 ** load <= 1/2; the hash is sl_chunk_hash_keys over columns 1..nkeys, the
@@ -61,14 +62,29 @@
 ** still joins the rows kept), so late_rows stays 0. A NULL time or key
 ** matches nothing (outer side: +I row+null at once).
 **
+** Window join (Flink's WindowJoinOperator, event time): inputs append-only;
+** the keys include both sides' window_start and window_end, so a key's
+** records are one window's rows of one join key. A row whose window_end is
+** at or behind the watermark is late: dropped and counted (late_rows).
+** Otherwise it is kept (as an interval row: its time is its window_end, a
+** timer in the heap); a row with a NULL key is kept only on an outer side,
+** marked to match nothing. When the watermark reaches a window_end, each
+** key with rows of that window fires (in order of window_end, then of its
+** earliest row's arrival): every left row with the right rows in arrival
+** order, cond evaluated per batch as above, +I joined for each match; an
+** outer side's rows that matched nothing go out +I padded with NULLs; then
+** the key's rows are dropped. Output is +I only, nothing is retracted.
+**
 ** Snapshot (deterministic: keys in the order of their encoded bytes, each
 ** side's records in list order; integers little-endian):
 **   "SLSJOIN" u32 version (1) u32 in_ncols u32 nkeys u32 nl u32 nr u8 type
-**   u8 interval u8 phys[in_ncols] i64 watermark i64 late_rows
+**   u8 mode (0 regular, 1 interval, 2 window) u8 phys[in_ncols]
+**   i64 watermark i64 late_rows
 **   u64 nkeys, nkeys x { u32 len key bytes,
 **                        2 x { u64 n, n x { u32 len row bytes,
 **                              regular: u32 count i32 associations i64 written
-**                              interval: u8 joined u64 arrival rank } } }
+**                              interval, window: u8 joined u64 arrival
+**                              rank } } }
 **   u64 sl_hash_bytes of everything before
 ** A value is u8 null (0/1) then BOOL u8 | I64 i64 | F64 8 bytes | I128 16
 ** bytes | STR u32 len + bytes. Restore checks every length, value, count,
@@ -76,7 +92,8 @@
 ** out.
 **
 ** Main routines: sl_join_new and its process / watermark / snapshot /
-** restore.
+** restore (sl__regular_row, sl__interval_row, sl__window_row and
+** sl__window_fire the three modes).
 */
 #include "sl_exec.h"
 
@@ -104,12 +121,13 @@ typedef struct sl__sj_rec {
     int32_t prev, next;  /* neighbours in the key's list of its side (-1: none) */
     uint8_t side;        /* 0 left, 1 right */
     bool live;           /* in its key's list (else dead, awaiting compaction) */
-    bool joined;         /* interval: has matched */
+    bool joined;         /* interval: has matched (window: while its window fires) */
+    bool nullkey;        /* window: its key has a NULL (it matches nothing) */
     int32_t count;       /* regular: copies of the row */
     int32_t assoc;       /* regular, outer side: number of associations */
     int64_t written;     /* regular: processing time of the last write (TTL) */
-    int64_t time;        /* interval: the row's event time */
-    uint64_t seq;        /* interval: arrival number */
+    int64_t time;        /* interval: the row's event time; window: its window_end */
+    uint64_t seq;        /* interval, window: arrival number */
 } sl__sj_rec;
 
 /* A hash table slot: an index (-1: empty) and the top half of its hash, so
@@ -132,6 +150,8 @@ typedef struct sl__sjoin {
     int type;                  /* SL_JOIN_INNER / LEFT / RIGHT / FULL */
     bool outer[2];             /* left / right side is outer */
     bool interval;             /* an interval join */
+    bool window;               /* a window join (tcol: the window_end columns) */
+    bool timed;                /* interval or window: records with a time, in the heap */
     int tcol[2];               /* interval: time column among each side's columns */
     int64_t lower, upper;      /* interval bounds (ns) */
     int64_t ttl_ns;            /* retention; 0 = forever */
@@ -426,7 +446,7 @@ static int sl__rec_new(sl__sjoin *j, int key, int s, uint64_t h)
     rec->key = key;
     rec->side = (uint8_t)s;
     rec->prev = rec->next = -1;
-    if (!j->interval) {
+    if (!j->timed) {
         if ((size_t)j->nrecs * 2 > j->nrslots)
             sl__rec_rehash(j, (size_t)j->nrecs);
         else
@@ -484,9 +504,12 @@ static void sl__heap_pop(sl__sjoin *j)
         j->heap[i] = t;
 }
 
-/* The bound after which an interval row of side s at time t is dropped. */
+/* The bound after which an interval row of side s at time t is dropped
+** (window: its window_end, when the window fires). */
 static int64_t sl__bound(const sl__sjoin *j, int s, int64_t t)
 {
+    if (j->window)
+        return t;
     return s == 0 ? sl__sat_add(t, -j->lower) : sl__sat_add(t, j->upper);
 }
 
@@ -558,12 +581,13 @@ static void sl__compact(sl__sjoin *j)
                 n->written = o->written;
                 n->time = o->time;
                 n->seq = o->seq;
+                n->nullkey = o->nullkey;
             }
     }
     sl_free(ob);
     sl_free(ok);
     sl_free(orecs);
-    if (j->interval)
+    if (j->timed)
         sl__heap_rebuild(j);
 }
 
@@ -638,6 +662,19 @@ static int sl__out_pair(sl__sjoin *j, int i, sl_row_kind k, const sl_emit *out, 
     return 0;
 }
 
+/* Evaluate cond over the pairs chunk into j->sel. 0, or -1 with err. */
+static int sl__pairs_cond(sl__sjoin *j, int64_t now, sl_error *err)
+{
+    if (!j->cond) {
+        memset(j->sel, 1, (size_t)j->pairs->nrows);
+        return 0;
+    }
+    sl_eval_env env = {0};
+    env.now_nanos = now;
+    env.tz = j->tz;
+    return sl_eval_filter(j->cond, j->pairs, &env, j->sel, err) < 0 ? -1 : 0;
+}
+
 /* Fill the pairs chunk with input row r (side s) joined with candidates
 ** cand[from..to), evaluate cond over them into j->sel. 0, or -1 with err. */
 static int sl__pairs(sl__sjoin *j, const sl_chunk *in, int r, int s, int from, int to,
@@ -652,14 +689,7 @@ static int sl__pairs(sl__sjoin *j, const sl_chunk *in, int r, int s, int from, i
         const sl__sj_rec *rec = &j->recs[j->cand[c]];
         sl__rec_decode(j, rec, j->pairs, sl__out_base(j, rec->side), p);
     }
-    if (!j->cond) {
-        memset(j->sel, 1, (size_t)(to - from));
-        return 0;
-    }
-    sl_eval_env env = {0};
-    env.now_nanos = now;
-    env.tz = j->tz;
-    return sl_eval_filter(j->cond, j->pairs, &env, j->sel, err) < 0 ? -1 : 0;
+    return sl__pairs_cond(j, now, err);
 }
 
 static void sl__cand_push(sl__sjoin *j, int *n, int e)
@@ -727,7 +757,7 @@ static int sl__candidates(sl__sjoin *j, int key, int s, int64_t now)
         return 0;
     for (int e = j->keys[key].head[s]; e >= 0;) {
         int next = j->recs[e].next;
-        if (!j->interval && sl__expired(j, &j->recs[e], now))
+        if (!j->timed && sl__expired(j, &j->recs[e], now))
             sl__kill(j, e);
         else
             sl__cand_push(j, &n, e);
@@ -854,6 +884,95 @@ static int sl__interval_row(sl__sjoin *j, const sl_chunk *in, int r, int s, int6
     return 0;
 }
 
+/* ---- window join ------------------------------------------------------- */
+
+/* Keep row r of side s until its window fires; a row whose window already
+** fired is late. */
+static int sl__window_row(sl__sjoin *j, const sl_chunk *in, int r, int s, const sl_emit *out,
+                          sl_error *err)
+{
+    int tc = sl__in_base(j, s) + j->tcol[s];
+    if (in->cols[tc].nulls[r]) /* no window (a window TVF never gives one) */
+        return j->outer[s] ? sl__out_input_padded(j, in, r, s, SL_ROW_INSERT, out, err) : 0;
+    int64_t end = in->cols[tc].v.i64[r];
+    if (end <= j->wm) {
+        j->late++;
+        return 0;
+    }
+    bool nullkey = sl__key_null(j, in, r);
+    if (nullkey && !j->outer[s]) /* it can never give a row */
+        return 0;
+    sl__key_encode(j, in, r);
+    int key = sl__key_lookup(j, j->hashes[r]);
+    if (key < 0)
+        key = sl__key_add(j, j->hashes[r]);
+    sl__row_encode(j, in, sl__in_base(j, s), s, r);
+    int e = sl__rec_new(j, key, s, 0);
+    j->recs[e].time = end;
+    j->recs[e].nullkey = nullkey;
+    j->recs[e].seq = j->next_seq++;
+    sl__heap_push(j, (sl__sj_timer){end, j->recs[e].seq, e});
+    return 0;
+}
+
+/* Left record l joined with the right records cand[from..to) into the
+** pairs chunk, cond evaluated into j->sel. */
+static int sl__window_pairs(sl__sjoin *j, int l, int from, int to, int64_t now, sl_error *err)
+{
+    sl_chunk_reset(j->pairs);
+    for (int c = from; c < to; c++) {
+        int p = sl_chunk_append_row(j->pairs, SL_ROW_INSERT);
+        sl__rec_decode(j, &j->recs[l], j->pairs, 0, p);
+        sl__rec_decode(j, &j->recs[j->cand[c]], j->pairs, j->nl, p);
+    }
+    return sl__pairs_cond(j, now, err);
+}
+
+/* The window ending at end of key k fired: join its rows (each left row
+** with the right rows in arrival order), pad an outer side's unmatched
+** rows, drop them. (The planner's keys include window_end, so a key holds
+** one window; rows of other windows under one key are left alone.) */
+static int sl__window_fire(sl__sjoin *j, int k, int64_t end, const sl_emit *out, sl_error *err)
+{
+    int64_t now = j->now(j->now_ctx);
+    int nr = 0;
+    for (int e = j->keys[k].head[1]; e >= 0; e = j->recs[e].next)
+        if (j->recs[e].time == end)
+            sl__cand_push(j, &nr, e);
+    for (int l = j->keys[k].head[0]; l >= 0; l = j->recs[l].next) {
+        if (j->recs[l].time != end)
+            continue;
+        bool matched = false;
+        for (int from = 0; from < nr && !j->recs[l].nullkey; from += SL_CHUNK_ROWS) {
+            int to = from + SL_CHUNK_ROWS < nr ? from + SL_CHUNK_ROWS : nr;
+            if (sl__window_pairs(j, l, from, to, now, err) != 0)
+                return -1;
+            for (int c = from; c < to; c++) {
+                if (!j->sel[c - from])
+                    continue;
+                if (sl__out_pair(j, c - from, SL_ROW_INSERT, out, err) != 0)
+                    return -1;
+                j->recs[j->cand[c]].joined = true;
+                matched = true;
+            }
+        }
+        if (!matched && j->outer[0] && sl__out_rec_padded(j, l, SL_ROW_INSERT, out, err) != 0)
+            return -1;
+    }
+    for (int c = 0; c < nr; c++)
+        if (j->outer[1] && !j->recs[j->cand[c]].joined &&
+            sl__out_rec_padded(j, j->cand[c], SL_ROW_INSERT, out, err) != 0)
+            return -1;
+    for (int s = 0; s < 2; s++)
+        for (int e = j->keys[k].head[s]; e >= 0;) {
+            int next = j->recs[e].next;
+            if (j->recs[e].time == end)
+                sl__kill(j, e);
+            e = next;
+        }
+    return 0;
+}
+
 /* ---- the operator ------------------------------------------------------ */
 
 static int sl__sjoin_process(sl_operator *op, const sl_chunk *in, const sl_emit *out,
@@ -866,9 +985,10 @@ static int sl__sjoin_process(sl_operator *op, const sl_chunk *in, const sl_emit 
         if (in->cols[0].nulls[r] || (in->cols[0].v.i64[r] != 0 && in->cols[0].v.i64[r] != 1))
             return sl_error_set(err, SL_ERR_INTERNAL, -1,
                                 "join input row %d has no valid side tag", r);
-        if (j->interval && in->kinds[r] != SL_ROW_INSERT)
+        if (j->timed && in->kinds[r] != SL_ROW_INSERT)
             return sl_error_set(err, SL_ERR_INTERNAL, -1,
-                                "an interval join needs append-only inputs, but got a %s row",
+                                "an %s join needs append-only inputs, but got a %s row",
+                                j->window ? "window" : "interval",
                                 sl_row_kind_name((sl_row_kind)in->kinds[r]));
     }
     int64_t now = j->now(j->now_ctx);
@@ -884,8 +1004,9 @@ static int sl__sjoin_process(sl_operator *op, const sl_chunk *in, const sl_emit 
     sl_chunk_reset(j->out);
     for (int r = 0; r < in->nrows; r++) {
         int s = (int)in->cols[0].v.i64[r];
-        int rc = j->interval ? sl__interval_row(j, in, r, s, now, out, err)
-                             : sl__regular_row(j, in, r, s, now, out, err);
+        int rc = j->window     ? sl__window_row(j, in, r, s, out, err)
+                 : j->interval ? sl__interval_row(j, in, r, s, now, out, err)
+                               : sl__regular_row(j, in, r, s, now, out, err);
         if (rc != 0) {
             sl_chunk_reset(j->out);
             return -1;
@@ -902,6 +1023,22 @@ static int sl__sjoin_watermark(sl_operator *op, int64_t wm, const sl_emit *out, 
     sl__sjoin *j = op->impl;
     if (wm > j->wm)
         j->wm = wm;
+    if (j->window) {
+        sl_chunk_reset(j->out);
+        while (j->nheap > 0 && j->heap[0].bound <= j->wm) {
+            int e = j->heap[0].rec;
+            sl__heap_pop(j);
+            if (j->recs[e].live &&
+                sl__window_fire(j, j->recs[e].key, j->recs[e].time, out, err) != 0) {
+                sl_chunk_reset(j->out);
+                return -1;
+            }
+        }
+        if (sl__flush(j, out, err) != 0)
+            return -1;
+        sl__maybe_compact(j);
+        return 0;
+    }
     if (!j->interval)
         return 0;
     int64_t T = sl__optime(j);
@@ -959,7 +1096,7 @@ static int sl__cmp_u64(const void *a, const void *b)
 /* Whether record e is in the snapshot (live and, regular, not expired). */
 static bool sl__kept(const sl__sjoin *j, int e, int64_t now)
 {
-    return j->recs[e].live && (j->interval || !sl__expired(j, &j->recs[e], now));
+    return j->recs[e].live && (j->timed || !sl__expired(j, &j->recs[e], now));
 }
 
 static int sl__sjoin_snapshot(sl_operator *op, sl_strbuf *state, sl_error *err)
@@ -975,15 +1112,15 @@ static int sl__sjoin_snapshot(sl_operator *op, sl_strbuf *state, sl_error *err)
     sl_put_u32(state, (uint32_t)j->nl);
     sl_put_u32(state, (uint32_t)j->nr);
     sl_strbuf_append_char(state, (char)j->type);
-    sl_strbuf_append_char(state, (char)j->interval);
+    sl_strbuf_append_char(state, (char)(j->window ? 2 : j->interval));
     for (int c = 0; c < j->in_ncols; c++)
         sl_strbuf_append_char(state, (char)sl_phys_of(j->in_types[c]));
     sl_put_u64(state, (uint64_t)j->wm);
     sl_put_u64(state, (uint64_t)j->late);
-    /* interval: arrival ranks of the live records */
+    /* interval, window: arrival ranks of the live records */
     uint64_t *seqs = NULL;
     int nseq = 0;
-    if (j->interval) {
+    if (j->timed) {
         seqs = sl_malloc(((size_t)j->nlive + 1) * sizeof *seqs);
         for (int e = 0; e < j->nrecs; e++)
             if (j->recs[e].live)
@@ -1017,7 +1154,7 @@ static int sl__sjoin_snapshot(sl_operator *op, sl_strbuf *state, sl_error *err)
                 const sl__sj_rec *rec = &j->recs[e];
                 sl_put_u32(state, rec->len);
                 sl_strbuf_append_n(state, (const char *)j->bytes + rec->off, rec->len);
-                if (j->interval) {
+                if (j->timed) {
                     uint64_t *at = bsearch(&rec->seq, seqs, (size_t)nseq, sizeof *seqs,
                                            sl__cmp_u64);
                     sl_strbuf_append_char(state, (char)rec->joined);
@@ -1107,9 +1244,11 @@ static const char *sl__restore_keys(sl__sjoin *j, sl_bytes_reader *c, uint64_t n
         }
         prev_key = kp;
         prev_len = klen;
+        bool nullkey = false; /* window: an outer side's rows wait with their NULL key */
         for (int k = 1; k <= j->nkeys; k++)
-            if (j->one->cols[k].nulls[0])
-                return "a NULL key";
+            nullkey = nullkey || j->one->cols[k].nulls[0];
+        if (nullkey && !j->window)
+            return "a NULL key";
         uint64_t h;
         sl_chunk_hash_keys(j->one, j->nkeys, j->keycols, &h);
         int key = sl__key_add(j, h);
@@ -1130,7 +1269,7 @@ static const char *sl__restore_keys(sl__sjoin *j, sl_bytes_reader *c, uint64_t n
                 if (!sl__decode_exact(j, rp, rlen, sl__in_base(j, s), sl__side_ncols(j, s),
                                       &j->rbuf))
                     return "malformed record";
-                if (j->interval) {
+                if (j->timed) {
                     uint8_t joined;
                     uint64_t rank;
                     if (!sl_get_u8(c, &joined) || !sl_get_u64(c, &rank))
@@ -1157,6 +1296,9 @@ static const char *sl__restore_keys(sl__sjoin *j, sl_bytes_reader *c, uint64_t n
                     j->recs[e].time = j->one->cols[tc].v.i64[0];
                     j->recs[e].joined = joined;
                     j->recs[e].seq = rank;
+                    j->recs[e].nullkey = nullkey;
+                    if (j->window && (joined || (nullkey && !j->outer[s])))
+                        return "malformed record";
                 } else {
                     uint32_t count, assoc;
                     uint64_t written;
@@ -1188,7 +1330,7 @@ static const char *sl__restore_body(sl__sjoin *j, sl_bytes_reader *c, uint64_t n
     sl__ranks rk = {NULL, 0};
     uint64_t total = 0;
     const char *bad = sl__restore_keys(j, c, nk, &rk, &total);
-    if (!bad && j->interval) {
+    if (!bad && j->timed) {
         for (uint64_t r = 0; r < total && !bad; r++)
             if (r >= rk.n || !rk.seen[r])
                 bad = "arrival ranks not dense";
@@ -1223,7 +1365,8 @@ static int sl__sjoin_restore(sl_operator *op, const char *state, size_t len, sl_
         !sl_get_u32(&c, &nr) || !sl_get_u8(&c, &type) || !sl_get_u8(&c, &interval))
         return sl__corrupt(j, err, "truncated header");
     if (ncols != (uint32_t)j->in_ncols || nkeys != (uint32_t)j->nkeys || nl != (uint32_t)j->nl ||
-        nr != (uint32_t)j->nr || type != (uint8_t)j->type || interval != (uint8_t)j->interval)
+        nr != (uint32_t)j->nr || type != (uint8_t)j->type ||
+        interval != (uint8_t)(j->window ? 2 : j->interval))
         return sl__corrupt(j, err, "it belongs to a different join");
     for (int col = 0; col < j->in_ncols; col++) {
         uint8_t p;
@@ -1246,7 +1389,7 @@ static int sl__sjoin_restore(sl_operator *op, const char *state, size_t len, sl_
         return sl__corrupt(j, err, "trailing bytes");
     j->wm = (int64_t)wm;
     j->late = (int64_t)late;
-    if (j->interval)
+    if (j->timed)
         sl__heap_rebuild(j);
     sl_chunk_reset(j->one);
     return 0;
@@ -1294,11 +1437,12 @@ int sl_join_new(const sl_join_spec *spec, sl_operator **out, sl_error *err)
         spec->ttl_ms > INT64_MAX / SL_NANOS_PER_MILLI ||
         sl_phys_of(spec->in_types[0]) != SL_PHYS_I64)
         return sl_error_set(err, SL_ERR_INTERNAL, -1, "invalid join spec");
-    if (spec->interval &&
+    if ((spec->interval || spec->window) &&
         (spec->ltime < 0 || spec->ltime >= spec->nl || spec->rtime < 0 || spec->rtime >= spec->nr ||
          sl_phys_of(spec->in_types[1 + spec->nkeys + spec->ltime]) != SL_PHYS_I64 ||
          sl_phys_of(spec->in_types[1 + spec->nkeys + spec->nl + spec->rtime]) != SL_PHYS_I64))
-        return sl_error_set(err, SL_ERR_INTERNAL, -1, "invalid interval join time columns");
+        return sl_error_set(err, SL_ERR_INTERNAL, -1, "invalid %s join time columns",
+                            spec->window ? "window" : "interval");
     sl__sjoin *j = sl_calloc(1, sizeof *j);
     j->in_ncols = spec->in_ncols;
     j->nkeys = spec->nkeys;
@@ -1307,12 +1451,14 @@ int sl_join_new(const sl_join_spec *spec, sl_operator **out, sl_error *err)
     j->type = spec->type;
     j->outer[0] = spec->type == SL_JOIN_LEFT || spec->type == SL_JOIN_FULL;
     j->outer[1] = spec->type == SL_JOIN_RIGHT || spec->type == SL_JOIN_FULL;
-    j->interval = spec->interval;
+    j->interval = spec->interval && !spec->window;
+    j->window = spec->window;
+    j->timed = spec->interval || spec->window;
     j->tcol[0] = spec->ltime;
     j->tcol[1] = spec->rtime;
     j->lower = spec->lower_ns;
     j->upper = spec->upper_ns;
-    j->ttl_ns = spec->interval ? 0 : spec->ttl_ms * SL_NANOS_PER_MILLI;
+    j->ttl_ns = spec->interval || spec->window ? 0 : spec->ttl_ms * SL_NANOS_PER_MILLI;
     j->now = spec->now ? spec->now : sl__real_now;
     j->now_ctx = spec->now_ctx;
     j->tz = spec->tz;

@@ -862,7 +862,16 @@ int sl_over_new(const sl_over_spec *spec, sl_operator **out, sl_error *err);
 ** state once the watermark shows no row of the other side can still match
 ** it; an outer side's row that never matched is emitted null-padded then.
 ** Rows behind the watermark are handled as Flink does (late_rows counts the
-** rows dropped). */
+** rows dropped).
+**
+** Window join (Flink's WindowJoin; append-only inputs, output append-only):
+** the keys include both sides' window_start and window_end; ltime / rtime
+** are each side's window_end column. Rows are kept per key (so per window)
+** until the watermark reaches the window's end (window_end <= watermark),
+** then the window's rows are joined (keys equal and not NULL, cond TRUE) and
+** an outer side's rows without a match go out padded with NULLs, all as +I,
+** and the window's state is dropped. A row whose window already ended is
+** late: dropped and counted. */
 typedef struct sl_join_spec {
     int in_ncols;             /* 1 + nkeys + nl + nr */
     const sl_type *in_types;  /* their types */
@@ -875,6 +884,7 @@ typedef struct sl_join_spec {
     void *now_ctx;            /* for now */
     const sl_tz *tz;          /* the job's time zone for cond (sl_eval_env.tz); NULL = UTC */
     bool interval;            /* an interval join */
+    bool window;              /* a window join (ltime / rtime: the window_end columns) */
     bool temporal;            /* an event-time temporal join (sl_temporal_join_new; ltime /
                                  rtime: the left rows' time, the right versions' time) */
     int ltime, rtime;         /* interval: time column among the left / right columns */

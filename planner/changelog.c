@@ -5,7 +5,8 @@
 **   Scan, Values, Window TVF, window aggregation,
 **   window Top-N / deduplication (ROW_NUMBER partitioned by
 **   window_start, window_end)                          [I]  (final results)
-**   Join of append-only inputs: inner, or an interval join (outer too)  [I]
+**   Join of append-only inputs: inner, or an interval or window join
+**   (outer too)                                        [I]
 **   Scan of an upsert source (upsert-kafka)            [UA,D], then
 **   ChangelogNormalize by its PRIMARY KEY              [I,UB,UA,D]
 **   GROUP BY without a window                          [I,UB,UA] (or all on an updating input)
@@ -271,20 +272,71 @@ static bool sl__update_fast(const sl_lp *over)
     return true;
 }
 
+const sl_lp *sl_lp_window_col(const sl_lp *lp, int col, int *which)
+{
+    for (;;) {
+        switch (lp->kind) {
+        case SL_LP_WINDOW:
+            if (col < lp->input->ncols)
+                return NULL; /* the input's columns are no window columns of this TVF */
+            *which = col - lp->input->ncols;
+            return lp;
+        case SL_LP_PROJECT:
+            if (col >= lp->nexprs || lp->exprs[col]->kind != SL_BX_COLUMN)
+                return NULL; /* any operation on a window column loses it (Flink) */
+            col = lp->exprs[col]->col;
+            lp = lp->input;
+            break;
+        case SL_LP_FILTER:
+        case SL_LP_SORT:
+        case SL_LP_LIMIT:
+            lp = lp->input;
+            break;
+        case SL_LP_OVER: /* window Top-N / deduplication */
+            if (!lp->window_agg || col >= lp->input->ncols)
+                return NULL;
+            lp = lp->input;
+            break;
+        case SL_LP_AGGREGATE: /* window aggregation: its window keys */
+            if (!lp->window_agg || col >= lp->nkeys)
+                return NULL;
+            col = lp->keys[col];
+            lp = lp->input;
+            break;
+        case SL_LP_JOIN: /* a window join's preserved sides (an outer join's
+                            null-padded side's are no window columns) */
+            if (!lp->window_join)
+                return NULL;
+            if (col < lp->input->ncols) {
+                if (lp->join_type == SL_JOIN_RIGHT || lp->join_type == SL_JOIN_FULL)
+                    return NULL;
+                lp = lp->input;
+            } else {
+                if (lp->join_type == SL_JOIN_LEFT || lp->join_type == SL_JOIN_FULL)
+                    return NULL;
+                col -= lp->input->ncols;
+                lp = lp->right;
+            }
+            break;
+        default:
+            return NULL;
+        }
+    }
+}
+
 const sl_lp *sl_lp_agg_window(const sl_lp *agg, int keys[3])
 {
     const sl_lp *start_of = NULL, *end_of = NULL;
     keys[0] = keys[1] = keys[2] = -1;
     for (int k = 0; k < agg->nkeys; k++) {
-        const sl_lp *node;
-        int ncol;
-        sl_lp_origin(agg->input, agg->keys[k], &node, &ncol);
-        if (node->kind != SL_LP_WINDOW || ncol < node->input->ncols)
+        int which;
+        const sl_lp *node = sl_lp_window_col(agg->input, agg->keys[k], &which);
+        if (!node)
             continue;
-        if (ncol == node->input->ncols) {
+        if (which == 0) {
             start_of = node;
             keys[0] = k;
-        } else if (ncol == node->input->ncols + 1) {
+        } else if (which == 1) {
             end_of = node;
             keys[1] = k;
         } else {
@@ -418,8 +470,12 @@ static int sl__analyze(sl_lp *lp, sl_error *err)
             lp->changelog = SL_CL_INSERT;
             break;
         }
-        bool interval = in == SL_CL_INSERT && r == SL_CL_INSERT && sl_lp_interval_join(lp);
-        if (in == SL_CL_INSERT && r == SL_CL_INSERT && (!outer || interval)) {
+        /* a window join (Flink's WindowJoin) appends at each window's end, outer or not */
+        lp->window_join = lp->interval = false;
+        bool window = in == SL_CL_INSERT && r == SL_CL_INSERT && sl_lp_window_join(lp);
+        bool interval = !window && in == SL_CL_INSERT && r == SL_CL_INSERT &&
+                        sl_lp_interval_join(lp);
+        if (in == SL_CL_INSERT && r == SL_CL_INSERT && (!outer || interval || window)) {
             lp->changelog = SL_CL_INSERT;
         } else {
             lp->changelog = SL_CL_ALL;

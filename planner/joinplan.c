@@ -15,9 +15,11 @@
 ** rows by construction; EXPLAIN shows the moved conditions.
 **
 ** It also recognizes interval joins (sl_lp_interval_join), as Flink's
-** IntervalJoinUtil: time bounds between a time attribute of each side.
+** IntervalJoinUtil: time bounds between a time attribute of each side; and
+** window joins (sl_lp_window_join), as Flink's WindowJoinUtil: both sides'
+** window_start and window_end equated, windows of one definition.
 **
-** Main routines: sl_lp_plan_joins, sl_lp_interval_join; the condition
+** Main routines: sl_lp_plan_joins, sl_lp_interval_join, sl_lp_window_join; the condition
 ** helpers the physical planner shares (sl_join_side, sl_bexpr_conjuncts,
 ** sl_bexpr_shift, sl_bexpr_and_all).
 */
@@ -364,5 +366,65 @@ bool sl_lp_interval_join(sl_lp *j)
     j->rtime = rt;
     j->lower_ns = lo;
     j->upper_ns = hi;
+    return true;
+}
+
+/* Whether two window TVFs define the same windows over event time. */
+static bool sl__same_windows(const sl_lp *a, const sl_lp *b)
+{
+    return a->window_fn == b->window_fn && a->window_fn != SL_WIN_SESSION &&
+           a->size_ms == b->size_ms && a->slide_ms == b->slide_ms &&
+           a->offset_ms == b->offset_ms &&
+           a->input->cols[a->time_col].rowtime == SL_ROWTIME &&
+           b->input->cols[b->time_col].rowtime == SL_ROWTIME;
+}
+
+bool sl_lp_window_join(sl_lp *j)
+{
+    j->window_join = false;
+    if (j->kind != SL_LP_JOIN || j->join_type > SL_JOIN_FULL || j->nexprs < 1 || !j->exprs[0] ||
+        j->temporal)
+        return false;
+    int nl = j->input->ncols;
+    const sl_lp *lwin = NULL, *rwin = NULL;
+    int lend = -1, rend = -1;
+    bool start = false, ok = true;
+    sl_list *terms = sl_list_new();
+    sl_bexpr_conjuncts(j->exprs[0], terms);
+    for (int i = 0; i < terms->n && ok; i++) {
+        const sl_bexpr *t = terms->items[i];
+        if (t->kind != SL_BX_CALL || t->fn->id != SL_FN_EQ || t->nargs != 2 ||
+            t->args[0]->kind != SL_BX_COLUMN || t->args[1]->kind != SL_BX_COLUMN)
+            continue;
+        int a = t->args[0]->col, b = t->args[1]->col;
+        if ((a < nl) == (b < nl))
+            continue;
+        if (a >= nl) {
+            int x = a;
+            a = b;
+            b = x;
+        }
+        int wa, wb;
+        const sl_lp *la = sl_lp_window_col(j->input, a, &wa);
+        const sl_lp *rb = sl_lp_window_col(j->right, b - nl, &wb);
+        if (!la || !rb || wa != wb || wa == 2)
+            continue;
+        /* every window column equated must be of one window definition */
+        ok = (!lwin || sl__same_windows(lwin, la)) && (!rwin || sl__same_windows(rwin, rb));
+        lwin = la;
+        rwin = rb;
+        if (wa == 0) {
+            start = true;
+        } else if (lend < 0) {
+            lend = a;
+            rend = b - nl;
+        }
+    }
+    sl_list_free(terms, NULL);
+    if (!ok || !start || lend < 0 || !sl__same_windows(lwin, rwin))
+        return false;
+    j->window_join = true;
+    j->ltime = lend;
+    j->rtime = rend;
     return true;
 }

@@ -820,6 +820,7 @@ static int sl__join_stage(sl__graph *g, const sl_lp *n, sl__frag *f, sl_error *e
     js->ttl_ms = g->o->state_ttl_ms;
     js->tz = p->tz;
     js->interval = n->interval;
+    js->window = n->window_join;
     js->temporal = n->temporal;
     js->ltime = n->ltime;
     js->rtime = n->rtime;
@@ -833,7 +834,8 @@ static int sl__join_stage(sl__graph *g, const sl_lp *n, sl__frag *f, sl_error *e
     sl_step_spec *step = sl__chain_add(p, chain);
     step->create = n->temporal ? sl__mk_temporal_join : sl__mk_join;
     step->arg = js;
-    step->name = n->temporal ? "TemporalJoin" : n->interval ? "IntervalJoin" : "Join";
+    step->name = n->temporal ? "TemporalJoin" : n->interval ? "IntervalJoin"
+                 : n->window_join ? "WindowJoin" : "Join";
     step->out_ncols = n->ncols;
     step->out_types = sl__types(p, n);
     return 0;

@@ -107,6 +107,64 @@ static void sl__order_list(sl_strbuf *sb, const sl_lp_order *order, int n, const
     }
 }
 
+/* A window TVF's definition after its time column, as EXPLAIN prints it:
+** "size=[5 min]", "slide=[..], size=[..]", ... */
+static void sl__window_def(sl_strbuf *sb, const sl_lp *lp, const char **in)
+{
+    if (lp->window_fn == SL_WIN_HOP) {
+        sl_strbuf_append(sb, "slide=[");
+        sl_interval_print(sb, SL_TYPE_INTERVAL_DT, lp->slide_ms);
+        sl_strbuf_append(sb, "], ");
+    } else if (lp->window_fn == SL_WIN_CUMULATE) {
+        sl_strbuf_append(sb, "step=[");
+        sl_interval_print(sb, SL_TYPE_INTERVAL_DT, lp->slide_ms);
+        sl_strbuf_append(sb, "], ");
+    }
+    if (lp->window_fn == SL_WIN_SESSION && lp->nkeys) {
+        sl_strbuf_append(sb, "partition_keys=[");
+        for (int i = 0; i < lp->nkeys; i++)
+            sl_strbuf_appendf(sb, "%s%s", i ? ", " : "", in[lp->keys[i]]);
+        sl_strbuf_append(sb, "], ");
+    }
+    sl_strbuf_append(sb, lp->window_fn == SL_WIN_CUMULATE ? "max_size=["
+                         : lp->window_fn == SL_WIN_SESSION ? "gap=["
+                                                           : "size=[");
+    sl_interval_print(sb, SL_TYPE_INTERVAL_DT, lp->size_ms);
+    sl_strbuf_append(sb, "]");
+    if (lp->offset_ms) {
+        sl_strbuf_append(sb, ", offset=[");
+        sl_interval_print(sb, SL_TYPE_INTERVAL_DT, lp->offset_ms);
+        sl_strbuf_append(sb, "]");
+    }
+}
+
+/* "WindowJoin(joinType=[..], leftWindow=[TUMBLE(win_start=[..], win_end=[..],
+** size=[..])], rightWindow=[..]" (Flink names both sides' windows). */
+static void sl__window_join_def(sl_strbuf *sb, const sl_lp *j, const char *type)
+{
+    static const char *const wins[] = {"TUMBLE", "HOP", "CUMULATE", "SESSION"};
+    sl_strbuf_appendf(sb, "WindowJoin(joinType=[%s]", type);
+    for (int s = 0; s < 2; s++) {
+        const sl_lp *side = s ? j->right : j->input;
+        int col = s ? j->rtime : j->ltime, which;
+        const sl_lp *win = sl_lp_window_col(side, col, &which);
+        if (!win)
+            continue;
+        int start = -1, w;
+        for (int c = 0; c < side->ncols && start < 0; c++)
+            if (sl_lp_window_col(side, c, &w) == win && w == 0)
+                start = c;
+        const char **in = sl__input_names(win);
+        sl_strbuf_appendf(sb, ", %s=[%s(", s ? "rightWindow" : "leftWindow", wins[win->window_fn]);
+        if (start >= 0)
+            sl_strbuf_appendf(sb, "win_start=[%s], ", side->cols[start].name);
+        sl_strbuf_appendf(sb, "win_end=[%s], ", side->cols[col].name);
+        sl__window_def(sb, win, in);
+        sl_strbuf_append(sb, ")]");
+        sl_free(in);
+    }
+}
+
 void sl_lp_describe(sl_strbuf *sb, const sl_lp *lp)
 {
     static const char *const joins[] = {"INNER", "LEFT", "RIGHT", "FULL", "CROSS",
@@ -151,31 +209,7 @@ void sl_lp_describe(sl_strbuf *sb, const sl_lp *lp)
     case SL_LP_WINDOW:
         sl_strbuf_appendf(sb, "WindowTableFunction(window=[%s(time_col=[%s], ",
                           wins[lp->window_fn], in[lp->time_col]);
-        if (lp->window_fn == SL_WIN_HOP) {
-            sl_strbuf_append(sb, "slide=[");
-            sl_interval_print(sb, SL_TYPE_INTERVAL_DT, lp->slide_ms);
-            sl_strbuf_append(sb, "], ");
-        } else if (lp->window_fn == SL_WIN_CUMULATE) {
-            sl_strbuf_append(sb, "step=[");
-            sl_interval_print(sb, SL_TYPE_INTERVAL_DT, lp->slide_ms);
-            sl_strbuf_append(sb, "], ");
-        }
-        if (lp->window_fn == SL_WIN_SESSION && lp->nkeys) {
-            sl_strbuf_append(sb, "partition_keys=[");
-            for (int i = 0; i < lp->nkeys; i++)
-                sl_strbuf_appendf(sb, "%s%s", i ? ", " : "", in[lp->keys[i]]);
-            sl_strbuf_append(sb, "], ");
-        }
-        sl_strbuf_append(sb, lp->window_fn == SL_WIN_CUMULATE ? "max_size=["
-                             : lp->window_fn == SL_WIN_SESSION ? "gap=["
-                                                               : "size=[");
-        sl_interval_print(sb, SL_TYPE_INTERVAL_DT, lp->size_ms);
-        sl_strbuf_append(sb, "]");
-        if (lp->offset_ms) {
-            sl_strbuf_append(sb, ", offset=[");
-            sl_interval_print(sb, SL_TYPE_INTERVAL_DT, lp->offset_ms);
-            sl_strbuf_append(sb, "]");
-        }
+        sl__window_def(sb, lp, in);
         sl_strbuf_append(sb, ")])");
         break;
     case SL_LP_FILTER:
@@ -231,6 +265,8 @@ void sl_lp_describe(sl_strbuf *sb, const sl_lp *lp)
                               "leftUpperBound=%lld, leftTimeIndex=%d, rightTimeIndex=%d]",
                               joins[lp->join_type], (long long)(lp->lower_ns / 1000000),
                               (long long)(lp->upper_ns / 1000000), lp->ltime, lp->rtime);
+        else if (lp->window_join)
+            sl__window_join_def(sb, lp, joins[lp->join_type]);
         else
             sl_strbuf_appendf(sb, "Join(joinType=[%s]", joins[lp->join_type]);
         if (lp->nexprs) {

@@ -201,6 +201,8 @@ struct sl_lp {
     int64_t rank_start;   /* OVER: the filter's first rank (rn > 2, rn BETWEEN 3 AND 5; 0 = 1) */
     bool rank_number;     /* OVER: the rank is used above (besides the rank filter) */
     bool interval;        /* JOIN: an interval join of append-only inputs (joinplan.c) */
+    bool window_join;     /* JOIN: a window join (joinplan.c): ltime / rtime are each side's
+                             window_end column */
     bool temporal;        /* JOIN: an event-time temporal join (FOR SYSTEM_TIME AS OF):
                              ltime the left time attribute, rtime the versioned table's */
     int ltime, rtime;     /* ... its time attributes: a column of each input */
@@ -245,6 +247,18 @@ void sl_lp_plan_joins(sl_lp *root);
 ** l.t >= r.t AND l.t < r.t + INTERVAL .., l.t = r.t); sets j->interval,
 ** ltime, rtime, lower_ns and upper_ns. */
 bool sl_lp_interval_join(sl_lp *j);
+/* Whether JOIN node j (its inputs append-only) is a window join, as Flink's
+** WindowJoinUtil.satisfyWindowJoin: both inputs carry the window columns of
+** window TVFs (or window aggregations over them) of one definition (TUMBLE,
+** HOP or CUMULATE over event time), and the condition equates both sides'
+** window_start and both sides' window_end; sets j->window_join and ltime /
+** rtime (the window_end columns). Otherwise it stays a regular join. */
+bool sl_lp_window_join(sl_lp *j);
+/* The window TVF node whose window column lp's column col is, following
+** columns as Flink's window properties do (bare projections, filters,
+** window aggregations and Top-N, a window join's preserved sides), or NULL;
+** *which = 0 window_start, 1 window_end, 2 window_time (changelog.c). */
+const sl_lp *sl_lp_window_col(const sl_lp *lp, int col, int *which);
 /* Which side of a join whose left input has nl columns b reads: 0 the left
 ** only, 1 the right only, -1 both or no column. */
 int sl_join_side(const sl_bexpr *b, int nl);

@@ -18,11 +18,18 @@ exactly once, with each side's pad
 column equal to what that side's row carries (checked by the pair's own
 ids: pad = 'a<id>' / 'b<id>'), and nothing else.
 
+--window: a FULL OUTER window join of both tables' TUMBLE windows of 1 s
+(ids 100w .. 100w + 99 in window w) on a.id % K = b.id % K with the residual
+condition b.id % 3 <> 0: every such pair of one window once, every row of
+either side without a partner in its window once, padded with NULLs (each
+window's rows go out when the watermark passes its end; nothing retracted).
+
 --parallelism N runs N reader tasks per table, N join tasks (hashed by the
 key) and N sink instances.
 
 Usage: crash_join_test.py --sluice PATH [--kills 24] [--rows 20000] [--keys 2000]
-                          [--seconds 8] [--parallelism N] [--interval] [--seed S]
+                          [--seconds 8] [--parallelism N] [--interval | --temporal |
+                          --window] [--seed S]
 """
 import argparse
 import collections
@@ -80,6 +87,65 @@ INSERT INTO joined
 SELECT a.id, r.id, 'a' || CAST(a.id AS STRING), 'b' || CAST(r.id AS STRING)
 FROM a LEFT JOIN b FOR SYSTEM_TIME AS OF a.ts AS r ON a.id / 3 = r.id;
 """
+
+
+WINDOW_JOB = """
+CREATE TABLE IF NOT EXISTS a (id BIGINT, ts AS TO_TIMESTAMP_LTZ(id * 10, 3),
+  WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) WITH (
+  'connector' = 'datagen', 'number-of-rows' = '{rows}', 'rows-per-second' = '{rate}',
+  'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '{rows}');
+CREATE TABLE IF NOT EXISTS b (id BIGINT, ts AS TO_TIMESTAMP_LTZ(id * 10, 3),
+  WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) WITH (
+  'connector' = 'datagen', 'number-of-rows' = '{rows}', 'rows-per-second' = '{rate}',
+  'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '{rows}');
+CREATE TABLE IF NOT EXISTS joined (x BIGINT, y BIGINT, pa STRING, pb STRING)
+  WITH ('connector' = 'filesystem', 'path' = '{out}', 'format' = 'json');
+SET 'execution.checkpointing.interval' = '100 ms';
+SET 'parallelism.default' = '{parallelism}';
+SET 'pipeline.name' = 'crash-join';
+INSERT INTO joined
+SELECT l.id, r.id, 'a' || CAST(l.id AS STRING), 'b' || CAST(r.id AS STRING)
+FROM (SELECT * FROM TABLE(TUMBLE(TABLE a, DESCRIPTOR(ts), INTERVAL '1' SECOND))) l
+FULL JOIN (SELECT * FROM TABLE(TUMBLE(TABLE b, DESCRIPTOR(ts), INTERVAL '1' SECOND))) r
+ON l.window_start = r.window_start AND l.window_end = r.window_end
+AND l.id % {keys} = r.id % {keys} AND r.id % 3 <> 0;
+"""
+
+
+def window_reference(n, keys):
+    """The rows a FULL window join must commit: (x, y), (x, None), (None, y)."""
+    want = collections.Counter()
+    for w in range(0, n // 100 + 1):
+        ids = [i for i in range(max(1, 100 * w), min(n, 100 * w + 99) + 1)]
+        matched_b = set()
+        for x in ids:
+            ys = [y for y in ids if y % keys == x % keys and y % 3 != 0]
+            for y in ys:
+                want[(x, y)] += 1
+                matched_b.add(y)
+            if not ys:
+                want[(x, None)] += 1
+        for y in ids:
+            if y not in matched_b:
+                want[(None, y)] += 1
+    return want
+
+
+def check_window(rows_out, n, keys):
+    """Problems in a window join's committed rows."""
+    problems = []
+    got = collections.Counter()
+    for r in rows_out:
+        x, y = r["x"], r["y"]
+        got[(x, y)] += 1
+        if r["pa"] != (None if x is None else "a%d" % x) or \
+           r["pb"] != (None if y is None else "b%d" % y):
+            problems.append("row %r carries the wrong pads" % (r,))
+    want = window_reference(n, keys)
+    for k in sorted(set(got) | set(want), key=lambda p: (p[0] or 0, p[1] or 0)):
+        if got[k] != want[k]:
+            problems.append("row %r committed %d times, expected %d" % (k, got[k], want[k]))
+    return problems
 
 
 def check_temporal(rows_out, n):
@@ -151,6 +217,7 @@ def main():
     ap.add_argument("--parallelism", type=int, default=1)
     ap.add_argument("--interval", action="store_true")
     ap.add_argument("--temporal", action="store_true")
+    ap.add_argument("--window", action="store_true")
     ap.add_argument("--seed", type=int, default=None)
     a = ap.parse_args()
     seed = a.seed if a.seed is not None else random.randrange(1 << 30)
@@ -159,12 +226,14 @@ def main():
     data, out = os.path.join(work, "data"), os.path.join(work, "out")
     job = os.path.join(work, "job.sql")
     with open(job, "w", encoding="utf-8") as f:
-        job_text = TEMPORAL_JOB if a.temporal else JOB
+        job_text = TEMPORAL_JOB if a.temporal else WINDOW_JOB if a.window else JOB
         f.write(job_text.format(rows=a.rows, rate=int(a.rows / a.seconds), out=out, keys=a.keys,
                                 parallelism=a.parallelism,
                                 interval=INTERVAL if a.interval else ""))
+    kind = (", interval join" if a.interval else ", temporal join" if a.temporal
+            else ", window join" if a.window else "")
     print("crash_join_test: seed %d, parallelism %d, %d rows per side, %d keys%s, work dir %s" %
-          (seed, a.parallelism, a.rows, a.keys, ", interval join" if a.interval else ", temporal join" if a.temporal else "", work))
+          (seed, a.parallelism, a.rows, a.keys, kind, work))
     run = sluice_e2e.Runner(a.sluice, data, job, "crash-join", out)
     why, end_kills = sluice_e2e.crash_until_done(run, out, a.kills, rnd, "crash_join_test")
     if why:
@@ -172,6 +241,7 @@ def main():
         return 1
     got = sluice_e2e.committed_rows(out)
     problems = (check_temporal(got, a.rows) if a.temporal
+                else check_window(got, a.rows, a.keys) if a.window
                 else check(got, a.rows, a.keys, SPAN if a.interval else None))
     why = sluice_e2e.check_parallelism(out, a.parallelism)
     if why:

@@ -126,3 +126,12 @@ add_test(NAME e2e.crash_temporal_join.p2
   COMMAND ${Python3_EXECUTABLE} ${SL_E2E}/crash_join_test.py
           --sluice $<TARGET_FILE:sluice> --kills 20 --temporal --parallelism 2)
 set_tests_properties(e2e.crash_temporal_join.p2 PROPERTIES TIMEOUT 900 LABELS e2e)
+# datagen -> FULL OUTER window join (TUMBLE 1 s, a residual condition) ->
+# filesystem, 20 SIGKILLs; every pair of a window and every unmatched row
+# (padded) once, as computed here from the ids
+foreach(p 1 2)
+  add_test(NAME e2e.crash_window_join.p${p}
+    COMMAND ${Python3_EXECUTABLE} ${SL_E2E}/crash_join_test.py
+            --sluice $<TARGET_FILE:sluice> --kills 20 --window --keys 50 --parallelism ${p})
+  set_tests_properties(e2e.crash_window_join.p${p} PROPERTIES TIMEOUT 900 LABELS e2e)
+endforeach()

@@ -411,6 +411,31 @@ def job_sql(q, events, work, dump_dir):
     return '\n'.join(parts)
 
 
+# Operators a query's plan must use (its EXPLAIN names them).
+PLANS = {'q8': 'WindowJoin'}
+
+
+def explain(sluice, q, events, work):
+    """The EXPLAIN text of query q's INSERT (as written), or the error."""
+    with open(os.path.join(QDIR, q + '.sql')) as fh:
+        text = fill(fh.read(), events, work)
+    text = re.sub(r"'connector'\s*=\s*'blackhole'", "'connector' = 'print'", text)
+    i = text.rfind('INSERT INTO')
+    parts = []
+    for f in ('ddl_gen.sql', 'ddl_views.sql'):
+        with open(os.path.join(QDIR, f)) as fh:
+            parts.append(fill(fh.read(), events, work).rstrip().rstrip(';') + ';')
+    parts.append(text[:i])
+    parts.append('EXPLAIN ' + text[i:].rstrip().rstrip(';') + ';')
+    d = os.path.join(work, q + '-explain')
+    os.makedirs(d)
+    with open(os.path.join(d, 'explain.sql'), 'w') as fh:
+        fh.write('\n'.join(parts))
+    p = subprocess.run([sluice, '-D', os.path.join(d, 'data'), '-f', os.path.join(d, 'explain.sql')],
+                       capture_output=True, text=True, timeout=120)
+    return p.stdout + p.stderr
+
+
 def run(sluice, q, events, work):
     d = os.path.join(work, q)
     os.makedirs(d)
@@ -469,6 +494,10 @@ def main():
                 report.append((q, 'FAILED: ' + str(e)))
                 continue
             msg = check(q, got, P, A, B)
+            if q in PLANS and PLANS[q] not in explain(args.sluice, q, args.events, work):
+                msg = 'FAILED: its plan has no %s' % PLANS[q]
+            elif q in PLANS:
+                msg += ', planned with %s' % PLANS[q]
             if msg.startswith('FAILED'):
                 failures.append(q)
             report.append((q, msg))

@@ -9,7 +9,10 @@
 ** candidates than one batch), TTL with a fake clock; random updating inputs
 ** whose materialized output equals a brute-force join of the final sides;
 ** interval joins (both bounds inclusive, cleanup by watermark shrinking the
-** state, outer rows emitted null-padded at cleanup, late rows); snapshot ->
+** state, outer rows emitted null-padded at cleanup, late rows); window
+** joins (rows joined when the watermark reaches their window_end, outer
+** rows padded once, NULL keys, late rows dropped and counted, the state
+** empty after the windows fired); snapshot ->
 ** restore -> the same further output, deterministic snapshot bytes, and
 ** corrupt snapshots rejected with XX001, never a crash.
 */
@@ -72,6 +75,7 @@ typedef struct opt {
     int64_t ttl_ms;       /* TTL */
     bool interval;        /* interval join */
     int64_t lower_ms, upper_ms;
+    bool window;          /* window join (the time columns: window_end) */
 } opt;
 
 static sl_operator *make(int type, const opt *o)
@@ -88,6 +92,7 @@ static sl_operator *make(int type, const opt *o)
         spec.cond = o->cond;
         spec.ttl_ms = o->ttl_ms;
         spec.interval = o->interval;
+        spec.window = o->window;
         spec.ltime = spec.rtime = 1;
         spec.lower_ns = o->lower_ms * MS;
         spec.upper_ns = o->upper_ms * MS;
@@ -402,7 +407,7 @@ static void t_cond(void)
     show_time = false;
     init_types();
     sl_bexpr *cond = cond_ne();
-    opt o = {cond, 0, false, 0, 0};
+    opt o = {cond, 0, false, 0, 0, false};
     sl_operator *op = make(SL_JOIN_LEFT, &o);
     REQUIRE(op);
     CHECK_STR(one(op, L, I, 1, "a"), "+I(1, a, N, N)\n");
@@ -445,7 +450,7 @@ static void t_cond(void)
 static void t_ttl(void)
 {
     show_time = false;
-    opt o = {NULL, 1000, false, 0, 0};
+    opt o = {NULL, 1000, false, 0, 0, false};
     fake_now = 0;
     sl_operator *op = make(SL_JOIN_INNER, &o);
     REQUIRE(op);
@@ -653,7 +658,7 @@ static void t_random(void)
         int type = round % 4;
         bool withcond = round / 4 % 2 == 1;
         long_keys = round >= 16; /* keys kept in the byte store, not inline */
-        opt o = {withcond ? cond : NULL, 0, false, 0, 0};
+        opt o = {withcond ? cond : NULL, 0, false, 0, 0, false};
         gen(rows, N, round >= 8);
         sl_operator *a = make(type, &o), *b = make(type, &o);
         REQUIRE(a && b);
@@ -814,7 +819,7 @@ static void t_no_keys(void)
 static void t_interval_bounds(void)
 {
     show_time = true;
-    opt o = {NULL, 0, true, -1000, 2000};
+    opt o = {NULL, 0, true, -1000, 2000, false};
     sl_operator *op = make(SL_JOIN_INNER, &o);
     REQUIRE(op);
     sl_strbuf s0 = SL_STRBUF_INIT, s = SL_STRBUF_INIT;
@@ -855,7 +860,7 @@ static void t_interval_bounds(void)
 static void t_interval_outer(void)
 {
     show_time = true;
-    opt o = {NULL, 0, true, -1000, 2000};
+    opt o = {NULL, 0, true, -1000, 2000, false};
     sl_operator *op = make(SL_JOIN_FULL, &o);
     REQUIRE(op);
     CHECK_STR(ione(op, L, 1, 1000, "a"), "");
@@ -899,7 +904,7 @@ static void t_interval_outer(void)
 static void t_interval_restore(void)
 {
     show_time = true;
-    opt o = {NULL, 0, true, -300, 500};
+    opt o = {NULL, 0, true, -300, 500, false};
     sl_strbuf s = SL_STRBUF_INIT, ta = SL_STRBUF_INIT, tb = SL_STRBUF_INIT;
     for (int round = 0; round < 4; round++) {
         int type = round;
@@ -956,6 +961,142 @@ static void t_interval_restore(void)
             b->ops->free(b);
     }
     sl_strbuf_free(&s);
+    sl_strbuf_free(&ta);
+    sl_strbuf_free(&tb);
+}
+
+/* ---- window joins ------------------------------------------------------ */
+
+/* Rows wait for their window's end (the time column here); then each left
+** row joins the right rows of its key and window, an outer side's rows
+** without a match go out padded, once; late rows are dropped and counted;
+** the state is empty once every window fired. */
+static void t_window(void)
+{
+    show_time = true;
+    opt o = {0};
+    o.window = true;
+    sl_operator *op = make(SL_JOIN_FULL, &o);
+    REQUIRE(op);
+    sl_strbuf s0 = SL_STRBUF_INIT, s = SL_STRBUF_INIT;
+    snap(op, &s0);
+    CHECK_STR(ione(op, L, 1, 1000, "a"), "");
+    CHECK_STR(ione(op, R, 1, 1000, "x"), "");
+    CHECK_STR(ione(op, R, 1, 1000, "y"), "");
+    CHECK_STR(ione(op, L, 2, 1000, "b"), "");
+    CHECK_STR(ione(op, R, 3, 1000, "z"), "");
+    CHECK_STR(ione(op, L, 1, 2000, "c"), ""); /* key 1, the next window */
+    CHECK_STR(ione(op, R, NUL, 1000, "n"), ""); /* an outer side's NULL key waits */
+    CHECK_STR(ione(op, L, NUL, 2000, "m"), "");
+    CHECK_STR(adv(op, 999), "");
+    CHECK_STR(adv(op, 1000), "+I(1, 1000, a, 1, 1000, x)\n"
+                             "+I(1, 1000, a, 1, 1000, y)\n"
+                             "+I(2, 1000, b, N, N, N)\n"
+                             "+I(N, N, N, 3, 1000, z)\n"
+                             "+I(N, N, N, N, 1000, n)\n");
+    /* late: its window fired */
+    CHECK_STR(ione(op, R, 1, 1000, "late"), "");
+    CHECK_INT(op->ops->late_rows(op), 1);
+    CHECK_STR(ione(op, R, 1, 2000, "w"), "");
+    CHECK_STR(adv(op, INT64_MAX), "+I(1, 2000, c, 1, 2000, w)\n"
+                                  "+I(N, 2000, m, N, N, N)\n");
+    snap(op, &s);
+    CHECK(s.len == s0.len); /* nothing kept but the watermark and the count */
+    op->ops->free(op);
+    /* INNER with a residual condition; LEFT; RIGHT */
+    sl_bexpr *ne = cond_ne();
+    o.cond = ne;
+    op = make(SL_JOIN_INNER, &o);
+    CHECK_STR(ione(op, L, 1, 1000, "a"), "");
+    CHECK_STR(ione(op, R, 1, 1000, "a"), "");
+    CHECK_STR(ione(op, R, 1, 1000, "b"), "");
+    CHECK_STR(ione(op, R, NUL, 1000, "b"), "");
+    CHECK_STR(adv(op, 5000), "+I(1, 1000, a, 1, 1000, b)\n");
+    op->ops->free(op);
+    o.cond = NULL;
+    op = make(SL_JOIN_LEFT, &o);
+    CHECK_STR(ione(op, L, 1, 1000, "a"), "");
+    CHECK_STR(ione(op, R, 2, 1000, "x"), "");
+    CHECK_STR(adv(op, 1000), "+I(1, 1000, a, N, N, N)\n");
+    op->ops->free(op);
+    op = make(SL_JOIN_RIGHT, &o);
+    CHECK_STR(ione(op, L, 1, 1000, "a"), "");
+    CHECK_STR(ione(op, R, 2, 1000, "x"), "");
+    CHECK_STR(adv(op, 1000), "+I(N, N, N, 2, 1000, x)\n");
+    op->ops->free(op);
+    sl_bexpr_free(ne);
+    sl_strbuf_free(&s0);
+    sl_strbuf_free(&s);
+}
+
+/* Snapshot -> restore of a window join mid-stream (rows of open windows,
+** the watermark, the late count) gives the same further output; the
+** snapshot bytes are deterministic. */
+static void t_window_restore(void)
+{
+    show_time = true;
+    opt o = {0};
+    o.window = true;
+    sl_strbuf s = SL_STRBUF_INIT, s2 = SL_STRBUF_INIT, ta = SL_STRBUF_INIT,
+              tb = SL_STRBUF_INIT;
+    for (int type = 0; type < 4; type++) {
+        sl_operator *a = make(type, &o);
+        REQUIRE(a);
+        sl_operator *b = NULL;
+        sl_strbuf_reset(&ta);
+        sl_strbuf_reset(&tb);
+        int64_t t = 0;
+        sl_chunk *c = chunk();
+        for (int step = 0; step < 600; step++) {
+            if (step == 300) {
+                snap(a, &s);
+                b = make(type, &o);
+                sl_error err = SL_ERROR_INIT;
+                CHECK(b->ops->restore(b, s.buf, s.len, &err) == 0);
+                sl_error_reset(&err);
+                snap(b, &s2);
+                CHECK(s.len == s2.len && memcmp(s.buf, s2.buf, s.len) == 0);
+            }
+            t += (int64_t)(rnd() % 40);
+            int n = 1 + (int)(rnd() % 4);
+            for (int i = 0; i < n; i++) {
+                char v[8];
+                snprintf(v, sizeof v, "v%d", step);
+                int64_t rt = t - (int64_t)(rnd() % 200);
+                row(c, (int)(rnd() % 2), SL_ROW_INSERT, rnd() % 5 ? (int64_t)(rnd() % 3) : NUL,
+                    (rt / 100 + 1) * 100, v); /* window_end of 100 ms windows */
+            }
+            if (b) {
+                sl_chunk *c2 = chunk();
+                for (int r = 0; r < c->nrows; r++)
+                    sl_chunk_copy_row(c2, c, r);
+                sl_strbuf_append(&tb, run(b, c2));
+                sl_chunk_free(c2);
+            }
+            const char *o1 = run(a, c);
+            if (b)
+                sl_strbuf_append(&ta, o1);
+            if (step % 5 == 4) {
+                int64_t wm = t - 150;
+                if (b)
+                    sl_strbuf_append(&tb, adv(b, wm));
+                const char *o2 = adv(a, wm);
+                if (b)
+                    sl_strbuf_append(&ta, o2);
+            }
+        }
+        sl_strbuf_append(&tb, adv(b, INT64_MAX));
+        sl_strbuf_append(&ta, adv(a, INT64_MAX));
+        CHECK(ta.len > 0);
+        CHECK(a->ops->late_rows(a) > 0);
+        CHECK_INT(a->ops->late_rows(a), b->ops->late_rows(b));
+        CHECK_STR(sl_strbuf_cstr(&ta), sl_strbuf_cstr(&tb));
+        sl_chunk_free(c);
+        a->ops->free(a);
+        b->ops->free(b);
+    }
+    sl_strbuf_free(&s);
+    sl_strbuf_free(&s2);
     sl_strbuf_free(&ta);
     sl_strbuf_free(&tb);
 }
@@ -1037,7 +1178,7 @@ static void t_corrupt(void)
     CHECK(try_restore(c, s.buf, s.len) == -1);
     c->ops->free(c);
     /* interval state */
-    opt o = {NULL, 0, true, -10, 10};
+    opt o = {NULL, 0, true, -10, 10, false};
     sl_operator *ia = make(SL_JOIN_LEFT, &o), *ib = make(SL_JOIN_LEFT, &o);
     ione(ia, L, 1, 100, "a");
     ione(ia, R, 1, 105, "x");
@@ -1047,6 +1188,21 @@ static void t_corrupt(void)
     CHECK(try_restore(b, s.buf, s.len) == -1);
     ia->ops->free(ia);
     ib->ops->free(ib);
+    /* window state (a NULL key kept on the outer side) */
+    opt w = {0};
+    w.window = true;
+    sl_operator *wa = make(SL_JOIN_LEFT, &w), *wb = make(SL_JOIN_LEFT, &w);
+    ione(wa, L, 1, 100, "a");
+    ione(wa, R, 1, 100, "x");
+    ione(wa, L, NUL, 200, "n");
+    snap(wa, &s);
+    corrupt_all(wb, &s);
+    CHECK(try_restore(b, s.buf, s.len) == -1);
+    /* an interval join's state is not a window join's */
+    CHECK(try_restore(ib = make(SL_JOIN_LEFT, &o), s.buf, s.len) == -1);
+    ib->ops->free(ib);
+    wa->ops->free(wa);
+    wb->ops->free(wb);
     a->ops->free(a);
     b->ops->free(b);
     sl_strbuf_free(&s);
@@ -1074,7 +1230,7 @@ static void t_bad_input(void)
     CHECK(sl_join_new(&spec, &op, &err) == -1);
     sl_error_reset(&err);
     /* an interval join refuses updates; a bad side tag is refused */
-    opt o = {NULL, 0, true, 0, 0};
+    opt o = {NULL, 0, true, 0, 0, false};
     op = make(SL_JOIN_INNER, &o);
     sl_chunk *c = chunk();
     row(c, L, SL_ROW_DELETE, 1, 5, "a");
@@ -1093,4 +1249,5 @@ static void t_bad_input(void)
 
 SL_TESTS(t_inner, t_left, t_right, t_full, t_flink_peer, t_duplicates, t_null_keys, t_cond,
          t_ttl, t_random, t_snapshot_deterministic, t_no_keys, t_interval_bounds,
-         t_interval_outer, t_interval_restore, t_corrupt, t_bad_input)
+         t_interval_outer, t_interval_restore, t_window, t_window_restore, t_corrupt,
+         t_bad_input)
