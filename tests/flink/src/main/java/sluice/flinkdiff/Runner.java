@@ -15,13 +15,15 @@
 **   #select N            (N counts the file's SELECTs from 1)
 **   +I<TAB>v1<TAB>v2     (one line per change: Flink's row kind, then each value
 **                         as Flink's SQL client prints it: the planner's CAST to
-**                         STRING, NULL as <NULL>; \ TAB and newline escaped)
+**                         STRING, NULL as <NULL>; control characters escaped
+**                         as Sluice's shell shows them)
 **   #end
 **   #error MESSAGE       (a statement that failed; the file goes on)
 **   #seconds X           (after each file)
 */
 package sluice.flinkdiff;
 
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,6 +36,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableResult;
@@ -52,14 +56,27 @@ public final class Runner {
             System.err.println("usage: sluice.flinkdiff.Runner case.sql...");
             System.exit(2);
         }
+        // One MiniCluster for every file and job: starting one per job (what a
+        // local environment does) costs seconds each.
+        Configuration clusterConf = new Configuration();
+        clusterConf.setString("rest.bind-port", "0");
+        clusterConf.setString("rest.address", "127.0.0.1");
+        clusterConf.setString("taskmanager.memory.managed.size", "128m");
+        clusterConf.setString("taskmanager.memory.network.min", "64m");
+        clusterConf.setString("taskmanager.memory.network.max", "64m");
+        MiniCluster cluster = new MiniCluster(new MiniClusterConfiguration.Builder()
+                .setConfiguration(clusterConf).setNumTaskManagers(1).setNumSlotsPerTaskManager(8).build());
+        cluster.start();
+        URI rest = cluster.getRestAddress().get();
         for (String file : args) {
-            runFile(file);
+            runFile(file, rest);
         }
         System.out.flush();
+        cluster.close();
         System.exit(0);
     }
 
-    private static void runFile(String file) throws Exception {
+    private static void runFile(String file, URI rest) throws Exception {
         long t0 = System.nanoTime();
         System.out.println("#case " + file);
         List<String> stmts = split(Files.readString(Path.of(file), StandardCharsets.UTF_8));
@@ -71,7 +88,8 @@ public final class Runner {
             }
         }
         Configuration conf = Configuration.fromMap(sets);
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.createRemoteEnvironment(
+                rest.getHost(), rest.getPort(), conf);
         StreamTableEnvironment tEnv = StreamTableEnvironment.create(
                 env, EnvironmentSettings.newInstance().inStreamingMode().withConfiguration(conf).build());
         int selects = 0;
@@ -124,14 +142,16 @@ public final class Runner {
         System.out.println("#end");
     }
 
+    /** Control characters as Sluice's shell shows them (\\t, \\r, \\xNN); the
+     * rest as it is. A newline (a multi-line cell in Sluice) becomes \\n. */
     private static String escape(String v) {
         StringBuilder b = new StringBuilder(v.length());
         for (int i = 0; i < v.length(); i++) {
             char c = v.charAt(i);
-            if (c == '\\') b.append("\\\\");
-            else if (c == '\t') b.append("\\t");
-            else if (c == '\n') b.append("\\n");
+            if (c == '\t') b.append("\\t");
             else if (c == '\r') b.append("\\r");
+            else if (c == '\n') b.append("\\n");
+            else if (c < 0x20 || c == 0x7f) b.append(String.format(Locale.ROOT, "\\x%02X", (int) c));
             else b.append(c);
         }
         return b.toString();
