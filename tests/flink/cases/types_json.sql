@@ -11,7 +11,7 @@ CREATE TABLE rws (id INT, r ROW<a INT, s ROW<x STRING, y DOUBLE>, b BOOLEAN>)
   WITH ('connector' = 'filesystem', 'path' = '@SQLDATA@/rows', 'format' = 'json');
 SELECT id, b, ti, bi, f, d, `dec`, dt, ts, ltz, CHAR_LENGTH(s) AS len, bin FROM src;
 SELECT id, CAST(f AS DOUBLE) AS fd, CAST(d AS FLOAT) AS df, CAST(`dec` AS DOUBLE) AS decd,
-  CAST(ts AS TIMESTAMP(3)) AS ts3, CAST(ltz AS TIMESTAMP(3)) AS ltz3,
+  CAST(ltz AS TIMESTAMP(3)) AS ltz3,
   CAST(ti AS STRING) AS tis, CAST(b AS INT) AS bi_, d * 2 AS d2, f + 1 AS f1
 FROM src;
 SELECT id, r.a AS a, r.s.x AS x, r.s.y AS y, r.b AS b, r.s.y * 2 AS y2 FROM rws;
