@@ -648,7 +648,8 @@ static int sl__parse_field(const char *s, size_t len, size_t *pos, const sl__pto
 #undef SL__NUM
 }
 
-int sl_ts_parse_pattern(const char *s, size_t len, const char *pattern, int64_t *nanos)
+static int sl__ts_parse_pattern(const char *s, size_t len, const char *pattern, bool prefix,
+                                int64_t *nanos)
 {
     sl__pfields f = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
     sl__pscan ps = {pattern, false};
@@ -665,7 +666,7 @@ int sl_ts_parse_pattern(const char *s, size_t len, const char *pattern, int64_t 
             pos += t.lit_len;
         }
     }
-    if (rc < 0 || pos != len)
+    if (rc < 0 || (pos != len && !prefix))
         return -1;
 
     int64_t year = f.year >= 0 ? f.year : 1970, month = f.month >= 0 ? f.month : 1;
@@ -694,6 +695,16 @@ int sl_ts_parse_pattern(const char *s, size_t len, const char *pattern, int64_t 
         return -2;
     *nanos = v;
     return 0;
+}
+
+int sl_ts_parse_pattern(const char *s, size_t len, const char *pattern, int64_t *nanos)
+{
+    return sl__ts_parse_pattern(s, len, pattern, false, nanos);
+}
+
+int sl_ts_parse_pattern_prefix(const char *s, size_t len, const char *pattern, int64_t *nanos)
+{
+    return sl__ts_parse_pattern(s, len, pattern, true, nanos);
 }
 
 /* ------------------------------------------------------------------------

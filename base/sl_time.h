@@ -61,6 +61,10 @@ int64_t sl_time_truncate(int64_t nanos, int precision);
 ** valid pattern (-1 for an invalid pattern). Output is NUL-terminated in sb. */
 int sl_ts_format_pattern(int64_t nanos, const char *pattern, sl_strbuf *sb);
 int sl_ts_parse_pattern(const char *s, size_t len, const char *pattern, int64_t *nanos);
+/* The same, but text after the pattern's last field is ignored, as
+** java.text.SimpleDateFormat.parse(String) does (Flink's UNIX_TIMESTAMP:
+** '2026-01-31 12:00:00.250' with the default pattern is 12:00:00). */
+int sl_ts_parse_pattern_prefix(const char *s, size_t len, const char *pattern, int64_t *nanos);
 
 /* Interval arithmetic on timestamps: add months (day clamped to the month's
 ** last day, as Flink does: 2026-01-31 + 1 month = 2026-02-28), add

@@ -769,7 +769,8 @@ static int sl__k_format(sl__node *nd, sl__eval *ev, const uint8_t *sel)
 
 /* TO_TIMESTAMP(s[, pattern]) -> TIMESTAMP(3); TO_DATE(s[, pattern]);
 ** UNIX_TIMESTAMP(s[, pattern]) -> seconds of the instant the text names
-** in the session's time zone. Unparsable text gives NULL. */
+** in the session's time zone (text after the pattern is ignored, as Flink's
+** SimpleDateFormat does). Unparsable text gives NULL. */
 static int sl__k_parse_time(sl__node *nd, sl__eval *ev, const uint8_t *sel)
 {
     SL__STRICT_PROLOGUE();
@@ -782,7 +783,9 @@ static int sl__k_parse_time(sl__node *nd, sl__eval *ev, const uint8_t *sel)
         if (nd->nkids > 1) {
             char pb[128];
             const char *pattern = sl__cstr(ev, &nd->kids[1]->v.str[i], pb, sizeof pb);
-            rc = sl_ts_parse_pattern(a[i].ptr, a[i].len, pattern, &ts);
+            rc = nd->op == SL_FN_UNIX_TIMESTAMP
+                     ? sl_ts_parse_pattern_prefix(a[i].ptr, a[i].len, pattern, &ts)
+                     : sl_ts_parse_pattern(a[i].ptr, a[i].len, pattern, &ts);
         } else if (nd->op == SL_FN_TO_DATE) {
             rc = sl_date_parse(a[i].ptr, a[i].len, &ts);
             if (rc == 0) {
@@ -790,7 +793,7 @@ static int sl__k_parse_time(sl__node *nd, sl__eval *ev, const uint8_t *sel)
                 continue;
             }
         } else if (nd->op == SL_FN_UNIX_TIMESTAMP) {
-            rc = sl_ts_parse_pattern(a[i].ptr, a[i].len, SL__DEFAULT_TS_PATTERN, &ts);
+            rc = sl_ts_parse_pattern_prefix(a[i].ptr, a[i].len, SL__DEFAULT_TS_PATTERN, &ts);
         } else {
             rc = sl_ts_parse(a[i].ptr, a[i].len, &ts);
         }

@@ -839,6 +839,11 @@ static void t_time_functions(void)
     CHECK_STR(C1("UNIX_TIMESTAMP('1969-12-31 23:59:59')"), "-1");
     CHECK_STR(C1("UNIX_TIMESTAMP('02/01/1970', 'dd/MM/yyyy')"), "86400");
     CHECK_STR(C1("UNIX_TIMESTAMP('nope')"), "NULL");
+    /* Flink (SimpleDateFormat.parse) ignores text after the pattern. */
+    CHECK_STR(C1("UNIX_TIMESTAMP('1970-01-02 00:00:01.999')"), "86401");
+    CHECK_STR(C1("UNIX_TIMESTAMP('02/01/1970 x', 'dd/MM/yyyy')"), "86400");
+    CHECK_STR(C1("UNIX_TIMESTAMP('1970-01-02')"), "NULL");
+    CHECK_STR(C1("TO_TIMESTAMP('2026-01-31 12:00:00 x')"), "NULL");
     CHECK_STR(C1("FROM_UNIXTIME(86400)"), "1970-01-02 00:00:00");
     CHECK_STR(C1("FROM_UNIXTIME(0, 'yyyy')"), "1970");
     CHECK_STR(E("FROM_UNIXTIME(b)"), "ERR 22008@0 timestamp out of range");
