@@ -318,8 +318,14 @@ int sl__fs_partition_time(const sl__fs_commit_opts *o, const sl__fs_layout *lay,
         if (rc != 0) {
             sl_error_set(err, SL_ERR_DATETIME_FORMAT, -1,
                          "cannot extract the time of partition \"%s\" from \"%s\"", rel, t);
-            sl_error_detail(err, "'partition.time-extractor.timestamp-formatter' is \"%s\".",
-                            o->formatter ? o->formatter : "yyyy-MM-dd HH:mm:ss");
+            if (o->formatter)
+                sl_error_detail(err, "'partition.time-extractor.timestamp-formatter' is \"%s\".",
+                                o->formatter);
+            else
+                sl_error_detail(err, "Without 'partition.time-extractor.timestamp-formatter' the "
+                                     "time is read as yyyy-MM-dd[ HH:mm[:ss[.S]]].");
+            sl_error_hint(err, "Set 'partition.time-extractor.timestamp-pattern' to build the "
+                               "time from the partition values, e.g. '$dt $hm:00'.");
         }
     } else {
         rc = sl_error_set(err, SL_ERR_INTERNAL, -1, "not a partition directory: \"%s\"", rel);
