@@ -126,3 +126,11 @@ add_test(NAME e2e.crash_temporal_join.p2
   COMMAND ${Python3_EXECUTABLE} ${SL_E2E}/crash_join_test.py
           --sluice $<TARGET_FILE:sluice> --kills 20 --temporal --parallelism 2)
 set_tests_properties(e2e.crash_temporal_join.p2 PROPERTIES TIMEOUT 900 LABELS e2e)
+# datagen (computed event time) -> PARTITIONED BY (dt, hm) filesystem sink
+# with partition-time commit and success files, 24 SIGKILLs; a watcher
+# checks that no partition shows _SUCCESS before all its rows; every row
+# committed exactly once, every partition committed
+add_test(NAME e2e.crash_partition
+  COMMAND ${Python3_EXECUTABLE} ${SL_E2E}/crash_partition_test.py
+          --sluice $<TARGET_FILE:sluice> --kills 24)
+set_tests_properties(e2e.crash_partition PROPERTIES TIMEOUT 900 LABELS e2e)
