@@ -62,25 +62,29 @@ sl_list *sl__fs_list(const char *dir, bool (*keep)(const char *name), sl_error *
 
 static const sl_option_spec sl__filesystem_options[] = {
     {.key = "path", .type = SL_OPT_STRING, .required = true,
-     .description = "The directory to read from or write to."},
+     .description = "The directory to read from or write to: a local path or a file:// URI."},
     {.key = "source.monitor-interval", .type = SL_OPT_DURATION,
      .description = "How often the source looks for new files; unset means read the files "
                     "present at start, then end (bounded)."},
     {.key = "sink.rolling-policy.file-size", .type = SL_OPT_MEMSIZE, .default_value = "128 mb",
-     .description = "Roll to a new part file once the current one reaches this size."},
+     .description = "Roll to a new part file once the current one reaches this size. Every checkpoint "
+                    "also closes the open files: they are committed at checkpoints."},
     {.key = "sink.rolling-policy.rollover-interval", .type = SL_OPT_DURATION,
      .default_value = "30 min",
-     .description = "Roll to a new part file once the current one has been open this long."},
+     .description = "Roll to a new part file once the current one has been open this long (checked "
+                    "before each row is written)."},
     {.key = "sink.rolling-policy.check-interval", .type = SL_OPT_DURATION,
      .default_value = "1 min",
-     .description = "How often the time-based rolling policies are checked."},
+     .description = "Accepted for Flink's sake and unused: the time-based policies are checked "
+                    "before each row is written, and every checkpoint closes the open files."},
     {.key = "sink.rolling-policy.inactivity-interval", .type = SL_OPT_DURATION,
      .default_value = "30 min",
      .description = "Roll to a new part file once the current one has received no rows for "
-                    "this long."},
+                    "this long (checked before each row is written)."},
     {.key = "partition.default-name", .type = SL_OPT_STRING,
      .default_value = "__DEFAULT_PARTITION__",
-     .description = "Partition directory name used when the partition value is NULL or empty."},
+     .description = "Partition directory name used when the partition value is NULL or empty "
+                    "(PARTITIONED BY); read back as NULL."},
     {.key = "sink.partition-commit.trigger", .type = SL_OPT_ENUM,
      .enum_values = "process-time|partition-time", .default_value = "process-time",
      .description = "When a partition is committed: 'process-time' once the processing time "

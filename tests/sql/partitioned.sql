@@ -17,6 +17,13 @@ DESCRIBE shown;
 CREATE TABLE p (id INT, name STRING, dt STRING, hr INT) PARTITIONED BY (dt, hr) WITH (
   'connector' = 'filesystem', 'path' = 'file://@TMP@/p', 'format' = 'csv',
   'sink.partition-commit.policy.kind' = 'success-file');
+-- LIKE copies the partitions (INCLUDING, the default), or not (EXCLUDING);
+-- partitions of both is 42P16.
+CREATE TABLE l1 WITH ('path' = '/never/l1') LIKE shown;
+SHOW CREATE TABLE l1;
+CREATE TABLE l2 WITH ('path' = '/never/l2') LIKE shown (EXCLUDING PARTITIONS);
+SHOW CREATE TABLE l2;
+CREATE TABLE l3 (x INT) PARTITIONED BY (x) WITH ('path' = '/never/l3') LIKE shown;
 -- 'partitioned' stays a name.
 CREATE TABLE partitioned (partitioned INT) WITH ('connector' = 'blackhole');
 
