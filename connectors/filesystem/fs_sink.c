@@ -1,9 +1,10 @@
 /*
 ** fs_sink.c — the filesystem sink: exactly-once part files by atomic rename
-** (DESIGN.md section 5, a preparable participant).
+** (DESIGN.md section 5, a preparable participant), partitioned (PARTITIONED
+** BY) with Flink's partition commit.
 **
-** File names (all in the directory 'path'; <ext> is the format name: json,
-** csv, raw):
+** File names (in the directory 'path', or in a partition directory under it,
+** "a=1/b=x", fs_partition.c; <ext> is the format name: json, csv, raw):
 **
 **   final        part-<id>-<subtask>-<epoch>-<seq>.<ext>
 **   in progress  .part-<id>-<subtask>-<epoch>-<seq>.<ext>.inprogress.<inc>
@@ -11,13 +12,24 @@
 ** <id> is 16 hex digits of the 64-bit FNV-1a hash of the job name, a NUL
 ** and the table name: stable across restarts, different between jobs.
 ** <epoch> is the checkpoint that seals the file and <seq> counts the files
-** of that epoch (rolling), from 0. A final name is unique across restarts
-** without any persisted counter: an epoch is decided at most once, and the
-** files of an undecided epoch are deleted by recover() before the epoch
-** number is used again. <inc> (16 random hex digits) tells this
-** incarnation's in-progress files from an earlier one's. The leading '.'
-** hides in-progress files from readers (our own source skips names
+** of that epoch (rolling, partitions), from 0. A final name is unique
+** across restarts without any persisted counter: an epoch is decided at
+** most once, and the files of an undecided epoch are deleted by recover()
+** before the epoch number is used again. <inc> (16 random hex digits) tells
+** this incarnation's in-progress files from an earlier one's. The leading
+** '.' hides in-progress files from readers (our own source skips names
 ** starting with '.' or '_', as Flink does).
+**
+** Partitions: one open file per partition being written (at most
+** SL__FS_MAX_OPEN; the one idle longest is closed beyond), the partition
+** columns left out of the records. With 'sink.partition-commit.policy.kind'
+** = 'success-file' every partition written is pending until its trigger
+** says it is due, checked at pre_commit(N) with the watermark as of the
+** barrier (ops->watermark; INT64_MAX at the end of the input: all due) or
+** the processing time; pre_commit(N) lists the due ones as "success" lines
+** (commit(N) writes their success files after renaming N's files: every
+** file of the partition is committed by then, as epochs commit in order)
+** and the others as "pending" lines, which recover() takes back.
 **
 ** Protocol:
 **   begin(N)       nothing is opened until the first row;
@@ -33,10 +45,13 @@
 **                  inactivity-interval (the time policies are checked at
 **                  each write; 'check-interval' is accepted and unused —
 **                  every checkpoint closes the file anyway);
-**   pre_commit(N)  closes the current file (fsync), fsyncs the directory
+**   pre_commit(N)  closes the open files (fsync), fsyncs their directories
 **                  and returns the committable: one line per file,
-**                  "file <in-progress name> <final name> <size>\n"; empty
-**                  for an epoch without rows;
+**                  "file <in-progress name> <final name> <size>[ <partition
+**                  directory>]\n", then "success <partition directory>\n"
+**                  per partition due and "pending <time ms> <first row ms>
+**                  <partition directory>\n" per partition waiting; empty
+**                  for an epoch without rows and partitions;
 **   commit         renames each in-progress file to its final name without
 **                  ever replacing an existing file (renameat2 NOREPLACE, or
 **                  link + unlink where the filesystem lacks it), then
@@ -48,9 +63,11 @@
 **                  success); a different file under the final name is
 **                  58030 as well (a job name reused over old output);
 **   abort          deletes the listed in-progress files (missing is fine);
-**   recover        commits the decided committables, then deletes every
-**                  in-progress file of this job, table and subtask left by
-**                  an earlier incarnation (its epochs were not decided).
+**   recover        commits the decided committables, takes their pending
+**                  partitions back, then deletes every in-progress file of
+**                  this job, table and subtask left by an earlier
+**                  incarnation (its epochs were not decided), in the
+**                  partition directories too.
 **                  Final files and other jobs' files are never touched.
 **   free           closes without deleting (like a crash): what was not
 **                  pre-committed and committed is cleaned by the next

@@ -11,6 +11,13 @@
 ** index would move a file from one subtask to another between a checkpoint
 ** and a restart (read twice or never); the hash of a name never changes.
 **
+** PARTITIONED BY: the files are those under the partition directories
+** <col1>=<v1>/<col2>=<v2>/ (named after the partition columns in order;
+** other entries are not read), named by their path relative to the
+** directory (the same order, hash and position); each row's partition
+** columns come from the path (fs_partition.c: %XX unescaped, the default
+** name NULL), converted by a csv codec over those columns.
+**
 ** Records are lines: split on '\n' (where sl_codec_line_end says: a csv
 ** record continues over line breaks inside a quoted field), a trailing '\r'
 ** stripped, each given to sl_codec_decode. Files are read in blocks

@@ -22,8 +22,12 @@ and the part files after. At the end: every partition has exactly its rows,
 each once (no row lost or written twice across the kills), its _SUCCESS
 file (empty), and no in-progress file is left.
 
+--parallelism N runs N datagen reader tasks (the sink's watermark is the
+smallest of theirs) into the one sink instance partition commit needs
+('sink.parallelism' = '1').
+
 Usage: crash_partition_test.py --sluice PATH [--kills 24] [--rows 12000]
-                               [--seconds 8] [--seed S]
+                               [--seconds 8] [--parallelism N] [--seed S]
 """
 import argparse
 import collections
@@ -54,10 +58,10 @@ CREATE TABLE IF NOT EXISTS parts (id BIGINT, ts TIMESTAMP_LTZ(3), dt STRING, hm 
   'sink.partition-commit.delay' = '1 min',
   'sink.partition-commit.policy.kind' = 'success-file',
   'partition.time-extractor.timestamp-pattern' = '$dt $hm:00',
-  'sink.rolling-policy.rollover-interval' = '1 min');
+  'sink.rolling-policy.rollover-interval' = '1 min', 'sink.parallelism' = '1');
 SET 'table.local-time-zone' = 'UTC';
 SET 'execution.checkpointing.interval' = '100 ms';
-SET 'parallelism.default' = '1';
+SET 'parallelism.default' = '{parallelism}';
 SET 'pipeline.name' = 'crash-partition';
 INSERT INTO parts SELECT id, ts, DATE_FORMAT(ts, 'yyyy-MM-dd'), DATE_FORMAT(ts, 'HH:mm') FROM gen;
 """
@@ -142,6 +146,7 @@ def main():
     ap.add_argument("--kills", type=int, default=24)
     ap.add_argument("--rows", type=int, default=12000)
     ap.add_argument("--seconds", type=float, default=8.0, help="input duration at full speed")
+    ap.add_argument("--parallelism", type=int, default=1)
     ap.add_argument("--seed", type=int, default=None)
     a = ap.parse_args()
     seed = a.seed if a.seed is not None else random.randrange(1 << 30)
@@ -151,8 +156,9 @@ def main():
     job = os.path.join(work, "job.sql")
     with open(job, "w", encoding="utf-8") as f:
         f.write(JOB.format(rows=a.rows, rate=int(a.rows / a.seconds), out=out, base=BASE_MS,
-                           step=STEP_MS))
-    print("crash_partition_test: seed %d, %d rows, work dir %s" % (seed, a.rows, work))
+                           step=STEP_MS, parallelism=a.parallelism))
+    print("crash_partition_test: seed %d, parallelism %d, %d rows, work dir %s" %
+          (seed, a.parallelism, a.rows, work))
     ref = reference(a.rows)
     watcher = Watcher(out, ref)
     watcher.start()
