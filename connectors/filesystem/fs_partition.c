@@ -312,7 +312,9 @@ int sl__fs_partition_time(const sl__fs_commit_opts *o, const sl__fs_layout *lay,
             if (rc != 0) {
                 int64_t days = 0;
                 rc = sl_date_parse(t, ts.len, &days);
-                local = days * 86400 * INT64_C(1000000000);
+                if (rc == 0 && (days > 106750 || days < -106750)) /* the ns range */
+                    rc = -1;
+                local = rc == 0 ? days * 86400 * INT64_C(1000000000) : 0;
             }
         }
         if (rc != 0) {
