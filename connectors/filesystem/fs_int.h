@@ -51,6 +51,10 @@ void sl__fs_partition_dir(const sl_chunk *c, int r, const sl__fs_layout *lay, sl
 ** default name). -1 when rel does not start with the npart directories
 ** named after the partition columns in order. */
 int sl__fs_partition_values(const sl__fs_layout *lay, const char *rel, char **values);
+/* The text Flink writes for a temporal value (2026-01-01T10:05, a 'Z' for
+** an instant) as the csv codec reads it (2026-01-01 10:05:00[Z]); other
+** values as they are. */
+void sl__fs_partition_norm(sl_type_id t, const char *v, sl_strbuf *out);
 /* %XX -> the byte. */
 void sl__fs_unescape(sl_strbuf *sb, const char *s, size_t n);
 

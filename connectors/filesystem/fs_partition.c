@@ -4,7 +4,9 @@
 **
 ** Layout: a row of a table PARTITIONED BY (a, b) lives in the file
 ** <path>/a=<va>/b=<vb>/part-...; the partition columns are not in the file.
-** A value is its CAST(... AS STRING) text, escaped as Flink (Hive's
+** A value is its text as Flink writes it (Java's toString of the value:
+** true, 2026-01-01T10:05, 2026-01-01T10:05:00Z; else CAST(... AS STRING)
+** text), escaped as Flink (Hive's
 ** FileUtils.escapePathName): the bytes 0x01-0x1F, 0x7F and " # % ' * / : =
 ** ? \ { [ ] ^ become %XX (upper-case hex); NULL and the empty string are
 ** 'partition.default-name' (__DEFAULT_PARTITION__). Reading unescapes %XX
@@ -77,6 +79,57 @@ void sl__fs_unescape(sl_strbuf *sb, const char *s, size_t n)
     }
 }
 
+/* Java's LocalTime.toString fraction and seconds: ":ss" when either is not
+** zero (always when force), then .SSS / .SSSSSS / .SSSSSSSSS as needed. */
+static void sl__fs_java_secs(sl_strbuf *sb, int64_t sec, int64_t nano, bool force)
+{
+    if (sec || nano || force)
+        sl_strbuf_appendf(sb, ":%02d", (int)sec);
+    if (nano % 1000000 == 0 && nano)
+        sl_strbuf_appendf(sb, ".%03d", (int)(nano / 1000000));
+    else if (nano % 1000 == 0 && nano)
+        sl_strbuf_appendf(sb, ".%06d", (int)(nano / 1000));
+    else if (nano)
+        sl_strbuf_appendf(sb, ".%09d", (int)nano);
+}
+
+/* A partition value's text as Flink writes it: the external Java object's
+** toString (Boolean: true; LocalDateTime: 2026-01-01T10:05; LocalTime:
+** 10:05:30; Instant: 2026-01-01T10:05:00Z), else CAST(... AS STRING). False
+** for NULL. */
+static bool sl__fs_value_text(sl_strbuf *sb, const sl_vector *v, int r)
+{
+    if (v->nulls[r])
+        return false;
+    int64_t x = v->v.i64[r], ns = INT64_C(1000000000);
+    switch (v->type.id) {
+    case SL_TYPE_BOOLEAN:
+        sl_strbuf_append(sb, v->v.b[r] ? "true" : "false");
+        return true;
+    case SL_TYPE_TIME:
+        sl_strbuf_appendf(sb, "%02d:%02d", (int)(x / ns / 3600), (int)(x / ns / 60 % 60));
+        sl__fs_java_secs(sb, x / ns % 60, x % ns, false);
+        return true;
+    case SL_TYPE_TIMESTAMP:
+    case SL_TYPE_TIMESTAMP_LTZ: {
+        int64_t days = x / (86400 * ns), tod = x % (86400 * ns), y = 0;
+        if (tod < 0)
+            tod += 86400 * ns, days--;
+        int m = 0, d = 0;
+        sl_civil_from_days(days, &y, &m, &d);
+        sl_strbuf_appendf(sb, "%04lld-%02d-%02dT%02d:%02d", (long long)y, m, d,
+                          (int)(tod / ns / 3600), (int)(tod / ns / 60 % 60));
+        bool instant = v->type.id == SL_TYPE_TIMESTAMP_LTZ;
+        sl__fs_java_secs(sb, tod / ns % 60, tod % ns, instant);
+        if (instant)
+            sl_strbuf_append_char(sb, 'Z');
+        return true;
+    }
+    default:
+        return sl_value_format(sb, v, r);
+    }
+}
+
 void sl__fs_partition_dir(const sl_chunk *c, int r, const sl__fs_layout *lay, sl_strbuf *out,
                           sl_strbuf *tmp)
 {
@@ -87,11 +140,35 @@ void sl__fs_partition_dir(const sl_chunk *c, int r, const sl__fs_layout *lay, sl
         sl__fs_escape(out, lay->names[col], strlen(lay->names[col]));
         sl_strbuf_append_char(out, '=');
         sl_strbuf_reset(tmp);
-        if (!sl_value_format(tmp, &c->cols[col], r) || tmp->len == 0)
+        if (!sl__fs_value_text(tmp, &c->cols[col], r) || tmp->len == 0)
             sl_strbuf_append(out, lay->default_name);
         else
             sl__fs_escape(out, tmp->buf, tmp->len);
     }
+}
+
+void sl__fs_partition_norm(sl_type_id t, const char *v, sl_strbuf *out)
+{
+    size_t n = strlen(v), at = 0;
+    bool ts = t == SL_TYPE_TIMESTAMP || t == SL_TYPE_TIMESTAMP_LTZ;
+    if ((ts || t == SL_TYPE_TIME) && n > 0) {
+        if (ts && n >= 16 && v[10] == 'T') { /* 2026-01-01T10:05[:ss[.f]][Z] */
+            sl_strbuf_append_n(out, v, 10);
+            sl_strbuf_append_char(out, ' ');
+            at = 11;
+        }
+        size_t end = n;
+        bool z = end > at && v[end - 1] == 'Z';
+        if (z)
+            end--;
+        sl_strbuf_append_n(out, v + at, end - at);
+        if (end - at == 5 && v[at + 2] == ':') /* HH:mm */
+            sl_strbuf_append(out, ":00");
+        if (z && t == SL_TYPE_TIMESTAMP_LTZ) /* the csv text of an instant */
+            sl_strbuf_append_char(out, 'Z');
+        return;
+    }
+    sl_strbuf_append(out, v);
 }
 
 int sl__fs_partition_values(const sl__fs_layout *lay, const char *rel, char **values)

@@ -98,6 +98,7 @@ typedef struct sl__fs_source {
     char **names;         /* the table's column names (owned, for lay) */
     int ncols;            /* their number */
     sl_codec *pcodec;     /* csv over the partition columns: their values' types */
+    sl_type_id *ptypes;   /* the partition columns' types */
     sl_strbuf prec;       /* the current file's partition values as a csv record */
 } sl__fs_source;
 
@@ -229,13 +230,16 @@ static void sl__fs_partition_record(sl__fs_source *s)
         if (i)
             sl_strbuf_append_char(&s->prec, ',');
         if (ok && vals[i]) {
+            sl_strbuf v = SL_STRBUF_INIT;
+            sl__fs_partition_norm(s->ptypes[i], vals[i], &v);
             sl_strbuf_append_char(&s->prec, '"');
-            for (const char *c = vals[i]; *c; c++) {
+            for (const char *c = sl_strbuf_cstr(&v); *c; c++) {
                 if (*c == '"')
                     sl_strbuf_append_char(&s->prec, '"');
                 sl_strbuf_append_char(&s->prec, *c);
             }
             sl_strbuf_append_char(&s->prec, '"');
+            sl_strbuf_free(&v);
         }
         sl_free(vals[i]);
     }
@@ -582,6 +586,7 @@ static int64_t sl__fs_skipped(sl_source *src)
 static void sl__fs_source_free_parts(sl__fs_source *s)
 {
     sl_codec_free(s->pcodec);
+    sl_free(s->ptypes);
     sl_strbuf_free(&s->prec);
     for (int i = 0; i < s->ncols && s->names; i++)
         sl_free(s->names[i]);
@@ -626,10 +631,12 @@ static int sl__fs_source_partitions(sl__fs_source *s, const sl_source_args *args
     int *part = sl_calloc((size_t)args->npart + 1, sizeof(int));
     const char **pnames = sl_calloc((size_t)args->npart + 1, sizeof(char *));
     sl_type *ptypes = sl_calloc((size_t)args->npart + 1, sizeof(sl_type));
+    s->ptypes = sl_calloc((size_t)args->npart + 1, sizeof(sl_type_id));
     for (int k = 0; k < args->npart; k++) {
         part[k] = args->part[k];
         pnames[k] = args->names[part[k]];
         ptypes[k] = args->types[part[k]];
+        s->ptypes[k] = ptypes[k].id;
     }
     const char *defname = sl_kvlist_get(args->options, "partition.default-name");
     s->lay = (sl__fs_layout){args->npart, part, (const char *const *)s->names,

@@ -87,6 +87,20 @@ CREATE TABLE s1 (line STRING) WITH ('connector' = 'filesystem', 'format' = 'raw'
   'path' = '@TMP@/p/dt=__DEFAULT_PARTITION__/hr=3/_SUCCESS');
 SELECT COUNT(*) AS success_file_lines FROM s1;
 
+-- Typed partition columns: the path holds Flink's text of each value
+-- (t=2026-01-01T01%3A10/d=0.25/b=false/..., as Flink 2.2 writes them), read
+-- back as the same values.
+CREATE TABLE typed (id INT, t TIMESTAMP(3), d DECIMAL(5, 2), b BOOLEAN, l TIMESTAMP_LTZ(3),
+  tm TIME(3), dd DATE) PARTITIONED BY (t, d, b, l, tm, dd) WITH (
+  'connector' = 'filesystem', 'path' = '@TMP@/typed', 'format' = 'csv');
+INSERT INTO typed SELECT id, ts, CAST(id AS DECIMAL(5, 2)) / 4, id > 3,
+  CAST(ts AS TIMESTAMP_LTZ(3)) + INTERVAL '0.5' SECOND * id, CAST(ts AS TIME(3)), CAST(ts AS DATE)
+  FROM src;
+SELECT * FROM typed;
+CREATE TABLE f3 (line STRING) WITH ('connector' = 'filesystem', 'format' = 'raw',
+  'path' = '@TMP@/typed/t=2026-01-01T01%3A10/d=0.25/b=false/l=2026-01-01T01%3A10%3A00.500Z/tm=01%3A10/dd=2026-01-01/part-990a969be1bfca9a-0-1-0.csv');
+SELECT * FROM f3;
+
 -- Partition-time commit (Nexmark q10's options): a bounded job commits every
 -- partition at its end, with the success file named as asked.
 CREATE TABLE q (id INT, ts TIMESTAMP(3), dt STRING, hm STRING) PARTITIONED BY (dt, hm) WITH (
