@@ -816,6 +816,12 @@ static int sl__validate(const sl_kvlist *opts, const sl_table_shape *shape, int 
         return -1;
     }
 
+    if (shape && shape->npart > 0 && !c->caps.partitioned) {
+        sl_error_set(err, SL_ERR_NOT_SUPPORTED, shape->part_pos,
+                     "connector '%s' does not support PARTITIONED BY", c->name);
+        sl_error_detail(err, "Only the 'filesystem' connector writes and reads partitions.");
+        return -1;
+    }
     const sl_kv *fkv = sl_kvlist_find(opts, "format");
     const sl_kv *vkv = c->has_key_format ? sl_kvlist_find(opts, "value.format") : NULL;
     if (fkv && vkv)

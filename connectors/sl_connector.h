@@ -101,6 +101,7 @@ typedef struct sl_connector_caps {
     ** topic; with cluster_option's value when set), NULL = the table. */
     const char *sink_target_option;
     bool sink_target_path;          /* ... it names a directory (compared as a real path) */
+    bool partitioned;               /* takes PARTITIONED BY (filesystem: directories) */
     /* A check of the live system at plan time, bounded by timeout_ms (a
     ** database setting, a broker limit); NULL when there is none. 0 with
     ** *out filled, or -1 with err when the system cannot be reached. */
@@ -121,6 +122,9 @@ typedef struct sl_table_shape {
     const sl_type *types;       /* column types */
     int npk;                    /* number of PRIMARY KEY columns (0 = none) */
     const int *pk;              /* their column indexes (NULL when not known) */
+    int npart;                  /* PARTITIONED BY columns (0 = none) */
+    const int *part;            /* their column indexes */
+    int part_pos;               /* byte offset of the first of them (errors) */
 } sl_table_shape;
 
 typedef struct sl_connector sl_connector;

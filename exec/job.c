@@ -600,6 +600,8 @@ static int sl__barrier(sl__task *t, int64_t id, bool savepoint, sl_list *blobs, 
     if (rc == 0 && t->sink) {
         sl__pending *pd = sl_calloc(1, sizeof *pd);
         pd->epoch = id;
+        if (t->sink->ops->watermark)
+            t->sink->ops->watermark(t->sink, t->watermark);
         rc = t->sink->ops->pre_commit(t->sink, id, &pd->committable, err);
         if (rc == 0)
             rc = sl__failpoint(j, "pre-commit", err);

@@ -280,6 +280,8 @@ typedef struct sl_source_args {
     const char *table;         /* table name, for messages */
     int npk;                   /* PRIMARY KEY columns of the table (0 = none) */
     const int *pk;             /* their indexes */
+    int npart;                 /* PARTITIONED BY columns (0 = none): filled from the path */
+    const int *part;           /* their indexes */
     int64_t created_nanos;     /* when the job created its sources, the same for every
                                   subtask (ns since the epoch; 0 = unknown) */
 } sl_source_args;
@@ -353,6 +355,8 @@ typedef struct sl_sink_args {
     void *ctx;                 /* for the engine's own sinks (a query's result); NULL */
     int npk;                   /* PRIMARY KEY columns of the table (0 = none) */
     const int *pk;             /* their indexes */
+    int npart;                 /* PARTITIONED BY columns (0 = none): directories */
+    const int *part;           /* their indexes */
     sl_guarantee guarantee;    /* the effective guarantee the resolver decided (the sink
                                   runs exactly this, whatever the table's option says) */
     bool participates;         /* the sink writes through one of the job's participants
@@ -388,6 +392,11 @@ typedef struct sl_sink_ops {
     ** 'sink.on-duplicate-key' = 'ignore'), counted in the checkpoint after
     ** pre_commit and over the job's life (SHOW JOBS). */
     int64_t (*conflicts)(sl_sink *s);
+    /* Optional (NULL = none): the task's watermark (ns) as of the barrier,
+    ** told just before each pre_commit; INT64_MAX once the input ended,
+    ** INT64_MIN while there is none (the filesystem sink's partition
+    ** commit). */
+    void (*watermark)(sl_sink *s, int64_t wm);
 } sl_sink_ops;
 
 struct sl_sink {

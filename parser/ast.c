@@ -161,6 +161,7 @@ void sl_stmt_free(sl_stmt *s)
     sl_list_free(s->columns, ast_column_def_free_v);
     sl_list_free(s->primary_key, ast_ident_free_v);
     sl_ident_free(s->wm_column);
+    sl_list_free(s->partition_by, ast_ident_free_v);
     sl_ident_free(s->like);
     sl_expr_free(s->wm_expr);
     sl_free(s->comment);
@@ -337,6 +338,7 @@ sl_stmt *sl_stmt_dup(const sl_stmt *s)
     r->columns = ast_list_dup(s->columns, ast_column_def_dup_v);
     r->primary_key = ast_list_dup(s->primary_key, ast_ident_dup_v);
     r->wm_column = ast_ident_dup(s->wm_column);
+    r->partition_by = ast_list_dup(s->partition_by, ast_ident_dup_v);
     r->like = ast_ident_dup(s->like);
     r->wm_expr = sl_expr_dup(s->wm_expr);
     r->comment = sl_strdup(s->comment);
@@ -589,6 +591,7 @@ bool sl_stmt_equal(const sl_stmt *a, const sl_stmt *b)
                ast_list_equal(a->primary_key, b->primary_key, ast_ident_equal_v) &&
                ast_ident_equal(a->wm_column, b->wm_column) &&
                sl_expr_equal(a->wm_expr, b->wm_expr) && ast_str_equal(a->comment, b->comment) &&
+               ast_list_equal(a->partition_by, b->partition_by, ast_ident_equal_v) &&
                ast_ident_equal(a->like, b->like) &&
                memcmp(a->like_opts, b->like_opts, sizeof a->like_opts) == 0 &&
                ast_kvlist_equal(a->options, b->options);

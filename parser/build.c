@@ -1517,6 +1517,15 @@ sl_stmt *sl__create_table(sl__parse *p, sl__tok kw, bool ine, sl__tok name, sl_s
     return body;
 }
 
+sl_stmt *sl__partitioned(sl__parse *p, sl_stmt *body, sl_list *cols)
+{
+    if (!body)
+        sl_list_free(cols, sl__ident_free_v);
+    else
+        body->partition_by = cols;
+    return body;
+}
+
 sl_stmt *sl__like_clause(sl__parse *p, sl__tok kw, sl__tok name)
 {
     sl_stmt *s = sl__stmt_new(SL_STMT_CREATE_TABLE, kw);

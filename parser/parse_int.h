@@ -249,6 +249,9 @@ sl__warg *sl__warg_partition(sl__parse *p, sl__warg *a, sl_list *cols);
 sl_stmt *sl__create_table(sl__parse *p, sl__tok kw, bool ine, sl__tok name, sl_stmt *body,
                           sl__tok comment, sl__opts with, sl_stmt *like);
 /* LIKE source: a statement carrying only `like` (and like_opts). */
+/* PARTITIONED BY (cols) of a CREATE TABLE body (cols may be NULL); frees
+** cols when body is NULL. */
+sl_stmt *sl__partitioned(sl__parse *p, sl_stmt *body, sl_list *cols);
 sl_stmt *sl__like_clause(sl__parse *p, sl__tok kw, sl__tok name);
 /* One like option: an identifier "MODE FEATURE" (upper case) at the mode. */
 sl_ident *sl__like_opt(sl__parse *p, sl__tok mode, sl__tok feature);

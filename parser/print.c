@@ -782,6 +782,10 @@ static void pr_create_table(pr_ctx *p, const sl_stmt *s)
         sl_strbuf_append(sb, " COMMENT ");
         pr_string(p, s->comment);
     }
+    if (sl_list_len(s->partition_by)) {
+        sl_strbuf_append(sb, " PARTITIONED BY ");
+        pr_ident_list(p, s->partition_by);
+    }
     if (s->options && s->options->n > 0) {
         sl_strbuf_append(sb, " WITH (\n");
         for (int i = 0; i < s->options->n; i++) {

@@ -305,6 +305,7 @@ struct sl_stmt {
     sl_ident *wm_column;    /* WATERMARK FOR column, or NULL */
     sl_expr *wm_expr;       /* AS expression */
     char *comment;          /* table COMMENT, or NULL */
+    sl_list *partition_by;  /* of sl_ident*: PARTITIONED BY columns, or NULL */
     sl_ident *like;         /* LIKE source table, or NULL (resolved at CREATE time) */
     uint8_t like_opts[SL_LIKE_NFEATURES]; /* per sl_like_feature: sl_like_mode */
     sl_kvlist *options;     /* WITH (...), ALTER SET/RESET keys, SET key/value (one pair) */

@@ -49,9 +49,9 @@
 %fallback ID ARRAY MAP MULTISET ROW.
 /* Function DDL's and the SQL-standard type spellings' keywords stay usable as names. */
 %fallback ID CHARACTER FUNCTION FUNCTIONS JAR LANGUAGE SYSTEM USING VARYING.
-/* CREATE TABLE ... LIKE's options' keywords stay usable as names. */
-%fallback ID CONSTRAINTS EXCLUDING GENERATED INCLUDING METADATA OPTIONS OVERWRITING PARTITIONS
-  WATERMARKS.
+/* CREATE TABLE's PARTITIONED BY and LIKE's options' keywords stay usable as names. */
+%fallback ID CONSTRAINTS EXCLUDING GENERATED INCLUDING METADATA OPTIONS OVERWRITING PARTITIONED
+  PARTITIONS WATERMARKS.
 /* FOR SYSTEM_TIME AS OF's keywords stay usable as names. */
 %fallback ID OF SYSTEM_TIME.
 /* Cursor statements' keywords stay usable as names. */
@@ -112,8 +112,14 @@ temp(A) ::= .                            { A = false; }
 temp(A) ::= TEMPORARY.                   { A = true; }
 
 /* ------------------------------------------------------------ CREATE TABLE */
-cmd(A) ::= CREATE(K) TABLE ifne(E) nm(N) LP telems(B) RP comment_opt(C) with_opt(W) like_opt(L).
-                                         { A = sl__create_table(p, K, E, N, B, C, W, L); }
+cmd(A) ::= CREATE(K) TABLE ifne(E) nm(N) LP telems(B) RP comment_opt(C) partby_opt(P) with_opt(W)
+           like_opt(L).          { A = sl__create_table(p, K, E, N, sl__partitioned(p, B, P), C, W, L); }
+
+/* Flink's PARTITIONED BY (c1, c2): the filesystem connector's directories. */
+%type partby_opt {sl_list*}
+%destructor partby_opt { sl_list_free($$, sl__ident_free_v); }
+partby_opt(A) ::= .                      { A = NULL; }
+partby_opt(A) ::= PARTITIONED BY LP idlist(L) RP. { A = L; }
 /* Flink's CREATE TABLE t WITH (...) LIKE source: the columns come from it. */
 cmd(A) ::= CREATE(K) TABLE ifne(E) nm(N) comment_opt(C) with_opt(W) like(L).
                                          { A = sl__create_table(p, K, E, N, sl__table_elem(p, NULL, NULL),

@@ -110,6 +110,7 @@ static const sl__kw sl__kws[] = {
     {"OVER", TK_OVER},
     {"OVERWRITING", TK_OVERWRITING},
     {"PARTITION", TK_PARTITION},
+    {"PARTITIONED", TK_PARTITIONED},
     {"PARTITIONS", TK_PARTITIONS},
     {"PLAN", TK_PLAN},
     {"PRECEDING", TK_PRECEDING},

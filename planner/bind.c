@@ -215,6 +215,54 @@ static int sl__row_formats(sl_binder *b, const sl_stmt *s)
     return 0;
 }
 
+/* PARTITIONED BY: each a physical column of a scalar type, named once;
+** part[i] = its index among the physical columns. */
+static int sl__bind_partitions(sl_binder *b, const sl_stmt *s, const sl_column *phys, int nphys,
+                               int *part)
+{
+    for (int k = 0; k < sl_list_len(s->partition_by); k++) {
+        const sl_ident *id = sl_list_get(s->partition_by, k);
+        part[k] = -1;
+        for (int i = 0; i < nphys; i++)
+            if (strcmp(phys[i].name, id->name) == 0 && !strchr(phys[i].name, '.'))
+                part[k] = i;
+        for (int i = 0; part[k] < 0 && i < sl_list_len(s->columns); i++) {
+            const sl_column_def *c = sl_list_get(s->columns, i);
+            if (strcmp(c->name, id->name) == 0)
+                return sl_error_set(b->err, SL_ERR_INVALID_TABLE_DEF, id->pos,
+                                    "partition column \"%s\" must be a physical column of a "
+                                    "scalar type",
+                                    id->name);
+        }
+        if (part[k] < 0) {
+            sl_error_set(b->err, SL_ERR_UNDEFINED_COLUMN, id->pos,
+                         "partition column \"%s\" does not exist", id->name);
+            sl_error_detail(b->err, "PARTITIONED BY names columns of the table.");
+            return -1;
+        }
+        sl_type_id t = phys[part[k]].type.id; /* a value with a text form for the path */
+        if (t == SL_TYPE_NULL || t > SL_TYPE_TIMESTAMP_LTZ || t == SL_TYPE_BINARY ||
+            t == SL_TYPE_VARBINARY)
+            return sl_error_set(b->err, SL_ERR_INVALID_TABLE_DEF, id->pos,
+                                "partition column \"%s\" must be a physical column of a "
+                                "scalar type",
+                                id->name);
+        for (int j = 0; j < k; j++)
+            if (part[j] == part[k])
+                return sl_error_set(b->err, SL_ERR_DUPLICATE_COLUMN, id->pos,
+                                    "partition column \"%s\" is named more than once", id->name);
+    }
+    if (sl_list_len(s->partition_by) >= nphys && nphys > 0) {
+        const sl_ident *id = sl_list_get(s->partition_by, 0);
+        sl_error_set(b->err, SL_ERR_INVALID_TABLE_DEF, id->pos,
+                     "a partitioned table needs a column that is not a partition column");
+        sl_error_detail(b->err, "Partition columns are written as directory names, not into "
+                                "the files.");
+        return -1;
+    }
+    return 0;
+}
+
 int sl_bind_create_table(sl_binder *b, const sl_stmt *s)
 {
     int n = sl_list_len(s->columns);
@@ -228,7 +276,7 @@ int sl_bind_create_table(sl_binder *b, const sl_stmt *s)
     /* names resolve as in a query of the table: physical columns (a ROW's
     ** leaves "r.f"), then the computed ones */
     sl_scope_col *scols = sl_calloc((size_t)n + (size_t)nphys, sizeof(sl_scope_col));
-    int rc = -1, nscope = 0;
+    int rc = -1, nscope = 0, npart = 0, *part = NULL;
     for (int i = 0; i < n; i++) {
         const sl_column_def *c = sl_list_get(s->columns, i);
         for (int j = 0; j < i; j++) {
@@ -348,12 +396,18 @@ int sl_bind_create_table(sl_binder *b, const sl_stmt *s)
         names[i] = phys[i].name;
         types[i] = phys[i].type;
     }
-    sl_table_shape shape = {nphys, names, types, sl_list_len(s->primary_key), NULL};
+    npart = sl_list_len(s->partition_by);
+    part = sl_calloc((size_t)(npart ? npart : 1), sizeof(int));
+    if (sl__bind_partitions(b, s, phys, nphys, part) != 0)
+        goto done;
+    sl_table_shape shape = {nphys, names, types, sl_list_len(s->primary_key), NULL, npart, part,
+                            npart ? ((const sl_ident *)sl_list_get(s->partition_by, 0))->pos : -1};
     static const sl_kvlist empty = {NULL, 0, 0};
     rc = sl_connector_validate(s->options ? s->options : &empty, &shape,
                                s->options_pos >= 0 && s->options ? s->options_pos : s->name_pos,
                                b->err);
 done:
+    sl_free(part);
     sl_free(names);
     sl_free(types);
     sl_free(scols);

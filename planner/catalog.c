@@ -62,6 +62,7 @@ void sl_table_free(sl_table *t)
     sl_columns_free(t->cols, t->ncols);
     sl_columns_free(t->all, t->nall);
     sl_free(t->pk);
+    sl_free(t->part);
     sl_stmt_free(t->def);
     sl_free(t->name);
     sl_free(t);
@@ -211,6 +212,18 @@ sl_table *sl_table_from_def(sl_stmt *def, sl_error *err)
         for (int k = 0; k < t->nall; k++)
             if (t->all[k].phys == t->pk[i] && t->all[k].nleaves == 1)
                 t->all[k].type.not_null = true;
+    }
+    t->npart = sl_list_len(def->partition_by);
+    t->part = sl_calloc((size_t)(t->npart ? t->npart : 1), sizeof(int));
+    for (int i = 0; i < t->npart; i++) {
+        const sl_ident *id = sl_list_get(def->partition_by, i);
+        t->part[i] = sl__column_index(t->cols, t->ncols, id->name);
+        if (t->part[i] < 0) {
+            sl_error_set(err, SL_ERR_UNDEFINED_COLUMN, id->pos,
+                         "partition column \"%s\" does not exist", id->name);
+            sl_table_free(t);
+            return NULL;
+        }
     }
     t->wm_col = -1;
     if (def->wm_column) {

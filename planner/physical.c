@@ -539,7 +539,7 @@ static int sl__check_table(const sl_table *dst,
         names[i] = dst->cols[i].name;
         types[i] = dst->cols[i].type;
     }
-    sl_table_shape shape = {dst->ncols, names, types, dst->npk, dst->pk};
+    sl_table_shape shape = {dst->ncols, names, types, dst->npk, dst->pk, dst->npart, dst->part, -1};
     int rc = check(dst->connector, dst->def->options, &shape, err);
     sl_free(names);
     sl_free(types);
@@ -664,6 +664,8 @@ static int sl__scan_input(sl__graph *g, const sl_lp *scan, sl__frag *f, sl_error
     in->source_args.table = src->name;
     in->source_args.npk = src->npk;
     in->source_args.pk = src->pk;
+    in->source_args.npart = src->npart;
+    in->source_args.part = src->part;
     in->wm_expr = scan->watermark;
     sl__frag_one(g, f, i);
     return 0;
@@ -1017,6 +1019,8 @@ static int sl__build_graph(sl_physical *p, const sl_lp *root, const sl_catalog *
         spec->sink_args.table = dst->name;
         spec->sink_args.npk = dst->npk;
         spec->sink_args.pk = dst->pk;
+        spec->sink_args.npart = dst->npart;
+        spec->sink_args.part = dst->part;
     } else if (rc == 0) {
         const char **names = sl__own(p, sl_calloc((size_t)top->ncols + 1, sizeof(char *)));
         sl_type *types = sl__own(p, sl_calloc((size_t)top->ncols + 1, sizeof(sl_type)));

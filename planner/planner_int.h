@@ -42,6 +42,8 @@ typedef struct sl_table {
     int npk;                       /* PRIMARY KEY columns (0 = none) */
     int *pk;                       /* their indexes in cols */
     int wm_col;                    /* WATERMARK column: index in all, -1 = none */
+    int npart;                     /* PARTITIONED BY columns (0 = none) */
+    int *part;                     /* their indexes in cols */
     sl_stmt *def;                  /* the CREATE TABLE statement (canonical; owns options) */
     const sl_connector *connector; /* resolved 'connector' (NULL if no longer registered) */
 } sl_table;

@@ -270,7 +270,7 @@ static void sl__rs_free(sl_sink *s)
 
 static const sl_sink_ops sl__result_sink_ops = {
     sl__rs_noop, sl__rs_write, sl__rs_pre_commit, sl__rs_commit, sl__rs_commit, sl__rs_recover,
-    sl__rs_free, NULL,
+    sl__rs_free, NULL, NULL,
 };
 
 static int sl__result_sink_create(const sl_sink_args *args, sl_sink **out, sl_error *err)

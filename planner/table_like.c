@@ -130,6 +130,20 @@ sl_stmt *sl_table_like(const sl_catalog *cat, const sl_stmt *st, sl_error *err)
             def->pk_pos = at;
         }
     }
+    /* PARTITIONED BY */
+    if (rc == 0 && src->partition_by && sl__mode(st, SL_LIKE_PARTITIONS) != SL_LIKE_EXCLUDING) {
+        if (st->partition_by) {
+            const sl_ident *p0 = sl_list_get(st->partition_by, 0);
+            rc = sl_error_set(err, SL_ERR_INVALID_TABLE_DEF, p0->pos,
+                              "the base table \"%s\" already has partitions", name);
+            sl_error_hint(err, "Use EXCLUDING PARTITIONS.");
+        } else {
+            def->partition_by = sl_list_new();
+            for (int i = 0; i < sl_list_len(src->partition_by); i++)
+                sl_list_push(def->partition_by,
+                             sl__ident_dup(sl_list_get(src->partition_by, i), at));
+        }
+    }
     /* WATERMARK */
     int wm = sl__mode(st, SL_LIKE_WATERMARKS);
     if (rc == 0 && src->wm_column && wm != SL_LIKE_EXCLUDING) {

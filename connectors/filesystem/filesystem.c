@@ -62,26 +62,71 @@ sl_list *sl__fs_list(const char *dir, bool (*keep)(const char *name), sl_error *
 
 static const sl_option_spec sl__filesystem_options[] = {
     {.key = "path", .type = SL_OPT_STRING, .required = true,
-     .description = "The directory to read from or write to."},
+     .description = "The directory to read from or write to: a local path or a file:// URI."},
     {.key = "source.monitor-interval", .type = SL_OPT_DURATION,
      .description = "How often the source looks for new files; unset means read the files "
                     "present at start, then end (bounded)."},
     {.key = "sink.rolling-policy.file-size", .type = SL_OPT_MEMSIZE, .default_value = "128 mb",
-     .description = "Roll to a new part file once the current one reaches this size."},
+     .description = "Roll to a new part file once the current one reaches this size. Every checkpoint "
+                    "also closes the open files: they are committed at checkpoints."},
     {.key = "sink.rolling-policy.rollover-interval", .type = SL_OPT_DURATION,
      .default_value = "30 min",
-     .description = "Roll to a new part file once the current one has been open this long."},
+     .description = "Roll to a new part file once the current one has been open this long (checked "
+                    "before each row is written)."},
     {.key = "sink.rolling-policy.check-interval", .type = SL_OPT_DURATION,
      .default_value = "1 min",
-     .description = "How often the time-based rolling policies are checked."},
+     .description = "Accepted for Flink's sake and unused: the time-based policies are checked "
+                    "before each row is written, and every checkpoint closes the open files."},
     {.key = "sink.rolling-policy.inactivity-interval", .type = SL_OPT_DURATION,
      .default_value = "30 min",
      .description = "Roll to a new part file once the current one has received no rows for "
-                    "this long."},
+                    "this long (checked before each row is written)."},
     {.key = "partition.default-name", .type = SL_OPT_STRING,
      .default_value = "__DEFAULT_PARTITION__",
-     .description = "Partition directory name used when the partition value is NULL or empty."},
+     .description = "Partition directory name used when the partition value is NULL or empty "
+                    "(PARTITIONED BY); read back as NULL."},
+    {.key = "sink.partition-commit.trigger", .type = SL_OPT_ENUM,
+     .enum_values = "process-time|partition-time", .default_value = "process-time",
+     .description = "When a partition is committed: 'process-time' once the processing time "
+                    "passes its creation time plus the delay, 'partition-time' once the "
+                    "watermark passes its time (extracted from its values) plus the delay."},
+    {.key = "sink.partition-commit.delay", .type = SL_OPT_DURATION, .default_value = "0 s",
+     .description = "How long after its time a partition is committed."},
+    {.key = "sink.partition-commit.watermark-time-zone", .type = SL_OPT_STRING,
+     .default_value = "UTC",
+     .description = "The time zone of partition times, compared with the watermark "
+                    "(trigger 'partition-time')."},
+    {.key = "sink.partition-commit.policy.kind", .type = SL_OPT_STRING,
+     .description = "How a partition is committed: 'success-file' writes the success file "
+                    "into its directory ('metastore' and 'custom' are not supported)."},
+    {.key = "sink.partition-commit.policy.class", .type = SL_OPT_STRING,
+     .description = "A Java class committing partitions: not supported."},
+    {.key = "sink.partition-commit.success-file.name", .type = SL_OPT_STRING,
+     .default_value = "_SUCCESS",
+     .description = "The name of the success file of policy 'success-file'."},
+    {.key = "partition.time-extractor.kind", .type = SL_OPT_ENUM, .enum_values = "default|custom",
+     .default_value = "default",
+     .description = "How a partition's time is extracted from its values ('custom', a Java "
+                    "class, is not supported)."},
+    {.key = "partition.time-extractor.class", .type = SL_OPT_STRING,
+     .description = "A Java class extracting partition times: not supported."},
+    {.key = "partition.time-extractor.timestamp-pattern", .type = SL_OPT_STRING,
+     .description = "The partition's time as a text with $column for partition values, e.g. "
+                    "'$dt $hm:00'; unset: the first partition value."},
+    {.key = "partition.time-extractor.timestamp-formatter", .type = SL_OPT_STRING,
+     .default_value = "yyyy-MM-dd HH:mm:ss",
+     .description = "The pattern the partition's time text is parsed with (Java's "
+                    "DateTimeFormatter letters)."},
 };
+
+const char *sl__fs_local_path(const char *v)
+{
+    if (v && strncmp(v, "file://", 7) == 0)
+        return v + 7;
+    if (v && strncmp(v, "file:/", 6) == 0)
+        return v + 5;
+    return v;
+}
 
 static int sl__filesystem_check(const sl_connector *c, const sl_kvlist *opts,
                                 const sl_table_shape *shape, sl_error *err)
@@ -90,7 +135,10 @@ static int sl__filesystem_check(const sl_connector *c, const sl_kvlist *opts,
     if (path && path->value[0] == 0)
         return sl_error_set(err, SL_ERR_INVALID_PARAMETER, path->value_pos,
                             "option 'path' must not be empty");
-    return 0;
+    if (path && strncmp(path->value, "file:", 5) != 0 && strstr(path->value, "://"))
+        return sl_error_set(err, SL_ERR_NOT_SUPPORTED, path->value_pos,
+                            "option 'path' must be a local path or a file:// URI");
+    return sl__fs_commit_check(opts, shape, err);
 }
 
 const sl_connector sl__connector_filesystem = {
@@ -111,6 +159,7 @@ const sl_connector sl__connector_filesystem = {
         .sink_default = SL_GUARANTEE_EXACTLY_ONCE,
         .sink_target_option = "path",
         .sink_target_path = true,
+        .partitioned = true,
     },
     .check = sl__filesystem_check,
     .create_source = sl__fs_source_create,

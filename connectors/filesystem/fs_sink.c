@@ -1,9 +1,10 @@
 /*
 ** fs_sink.c — the filesystem sink: exactly-once part files by atomic rename
-** (DESIGN.md section 5, a preparable participant).
+** (DESIGN.md section 5, a preparable participant), partitioned (PARTITIONED
+** BY) with Flink's partition commit.
 **
-** File names (all in the directory 'path'; <ext> is the format name: json,
-** csv, raw):
+** File names (in the directory 'path', or in a partition directory under it,
+** "a=1/b=x", fs_partition.c; <ext> is the format name: json, csv, raw):
 **
 **   final        part-<id>-<subtask>-<epoch>-<seq>.<ext>
 **   in progress  .part-<id>-<subtask>-<epoch>-<seq>.<ext>.inprogress.<inc>
@@ -11,13 +12,24 @@
 ** <id> is 16 hex digits of the 64-bit FNV-1a hash of the job name, a NUL
 ** and the table name: stable across restarts, different between jobs.
 ** <epoch> is the checkpoint that seals the file and <seq> counts the files
-** of that epoch (rolling), from 0. A final name is unique across restarts
-** without any persisted counter: an epoch is decided at most once, and the
-** files of an undecided epoch are deleted by recover() before the epoch
-** number is used again. <inc> (16 random hex digits) tells this
-** incarnation's in-progress files from an earlier one's. The leading '.'
-** hides in-progress files from readers (our own source skips names
+** of that epoch (rolling, partitions), from 0. A final name is unique
+** across restarts without any persisted counter: an epoch is decided at
+** most once, and the files of an undecided epoch are deleted by recover()
+** before the epoch number is used again. <inc> (16 random hex digits) tells
+** this incarnation's in-progress files from an earlier one's. The leading
+** '.' hides in-progress files from readers (our own source skips names
 ** starting with '.' or '_', as Flink does).
+**
+** Partitions: one open file per partition being written (at most
+** SL__FS_MAX_OPEN; the one idle longest is closed beyond), the partition
+** columns left out of the records. With 'sink.partition-commit.policy.kind'
+** = 'success-file' every partition written is pending until its trigger
+** says it is due, checked at pre_commit(N) with the watermark as of the
+** barrier (ops->watermark; INT64_MAX at the end of the input: all due) or
+** the processing time; pre_commit(N) lists the due ones as "success" lines
+** (commit(N) writes their success files after renaming N's files: every
+** file of the partition is committed by then, as epochs commit in order)
+** and the others as "pending" lines, which recover() takes back.
 **
 ** Protocol:
 **   begin(N)       nothing is opened until the first row;
@@ -33,10 +45,13 @@
 **                  inactivity-interval (the time policies are checked at
 **                  each write; 'check-interval' is accepted and unused —
 **                  every checkpoint closes the file anyway);
-**   pre_commit(N)  closes the current file (fsync), fsyncs the directory
+**   pre_commit(N)  closes the open files (fsync), fsyncs their directories
 **                  and returns the committable: one line per file,
-**                  "file <in-progress name> <final name> <size>\n"; empty
-**                  for an epoch without rows;
+**                  "file <in-progress name> <final name> <size>[ <partition
+**                  directory>]\n", then "success <partition directory>\n"
+**                  per partition due and "pending <time ms> <first row ms>
+**                  <partition directory>\n" per partition waiting; empty
+**                  for an epoch without rows and partitions;
 **   commit         renames each in-progress file to its final name without
 **                  ever replacing an existing file (renameat2 NOREPLACE, or
 **                  link + unlink where the filesystem lacks it), then
@@ -48,9 +63,11 @@
 **                  success); a different file under the final name is
 **                  58030 as well (a job name reused over old output);
 **   abort          deletes the listed in-progress files (missing is fine);
-**   recover        commits the decided committables, then deletes every
-**                  in-progress file of this job, table and subtask left by
-**                  an earlier incarnation (its epochs were not decided).
+**   recover        commits the decided committables, takes their pending
+**                  partitions back, then deletes every in-progress file of
+**                  this job, table and subtask left by an earlier
+**                  incarnation (its epochs were not decided), in the
+**                  partition directories too.
 **                  Final files and other jobs' files are never touched.
 **   free           closes without deleting (like a crash): what was not
 **                  pre-committed and committed is cleaned by the next
@@ -71,19 +88,34 @@
 #include "fs_int.h"
 
 #define SL__FS_WBUF (64 * 1024) /* write to the file in blocks of this size */
+#define SL__FS_MAX_OPEN 256     /* open in-progress files (partitions) at most */
 
+/* A file (or, in a committable, a partition to commit or still pending). */
 typedef struct sl__fs_part {
-    char *inprogress; /* in-progress name (in the directory) */
+    char kind;        /* 'f' file, 's' partition to commit, 'p' partition pending */
+    char *pdir;       /* partition directory under dir ("" = none) */
+    char *inprogress; /* in-progress name (in dir/pdir) */
     char *final;      /* final name */
     int64_t size;     /* bytes */
+    int64_t ptime_ms; /* 'p': the partition's time */
+    int64_t made_ms;  /* 'p': when its first row was written (processing time) */
 } sl__fs_part;
+
+/* An open in-progress file: one per partition being written. */
+typedef struct sl__fs_bucket {
+    int fd;            /* the file */
+    sl__fs_part cur;   /* its names and size (written + buffered) */
+    int64_t opened_ns; /* when it was opened */
+    int64_t write_ns;  /* last row written */
+    sl_strbuf wbuf;    /* encoded rows not yet written */
+} sl__fs_bucket;
 
 typedef struct sl__fs_sink {
     char *dir;            /* output directory */
     char *prefix;         /* "part-<id>-<subtask>-" */
     char *ext;            /* file extension: the format name */
     char inc[17];         /* this incarnation: 16 hex digits */
-    sl_codec *codec;      /* the table's format */
+    sl_codec *codec;      /* the table's format (its non-partition columns) */
     int64_t roll_size;    /* bytes */
     int64_t roll_age_ns;  /* rollover-interval */
     int64_t roll_idle_ns; /* inactivity-interval */
@@ -91,14 +123,19 @@ typedef struct sl__fs_sink {
     int64_t epoch;        /* the open (or last) epoch */
     bool any_epoch;       /* begin was called at least once */
     int seq;              /* next file number of the epoch */
-    /* The current in-progress file. */
-    int fd;                /* -1: none open */
-    sl__fs_part cur;       /* its names and size (written + buffered) */
-    int64_t cur_opened_ns; /* when it was opened */
-    int64_t cur_write_ns;  /* last row written */
-    sl_strbuf wbuf;        /* encoded rows not yet written */
-    sl_strbuf rec;         /* one encoded row */
-    sl_list *parts;        /* closed files of the open epoch (sl__fs_part *) */
+    sl_list *buckets;     /* open files (sl__fs_bucket *) */
+    int last;             /* the bucket the last row went to (-1: none) */
+    sl_strbuf rec;        /* one encoded row */
+    sl_strbuf pdir;       /* the partition directory of a row */
+    sl_strbuf tmp;        /* scratch */
+    sl_list *parts;       /* closed files of the open epoch (sl__fs_part *) */
+    /* Partitions. */
+    sl__fs_layout lay;       /* PARTITIONED BY */
+    char **names;            /* the table's column names (owned, for lay) */
+    int ncols;               /* their number */
+    sl__fs_commit_opts co;   /* partition commit */
+    sl_list *pending;        /* written partitions not yet committed ('p' sl__fs_part *) */
+    int64_t watermark;       /* as of the last barrier (ns; INT64_MAX: input ended) */
 } sl__fs_sink;
 
 static void sl__fs_part_free(void *p)
@@ -106,9 +143,16 @@ static void sl__fs_part_free(void *p)
     sl__fs_part *part = p;
     if (!part)
         return;
+    sl_free(part->pdir);
     sl_free(part->inprogress);
     sl_free(part->final);
     sl_free(part);
+}
+
+/* dir/pdir: the directory of a partition (allocated). */
+static char *sl__fs_pdir_path(const sl__fs_sink *s, const char *pdir)
+{
+    return pdir && pdir[0] ? sl_path_join(s->dir, pdir) : sl_strdup(s->dir);
 }
 
 static int sl__fs_io(sl_error *err, const char *what, const char *dir, const char *name)
@@ -122,64 +166,140 @@ static int sl__fs_io(sl_error *err, const char *what, const char *dir, const cha
 }
 
 /* ------------------------------------------------------------------------
-** The current in-progress file.
+** The open in-progress files.
 */
-static int sl__fs_flush(sl__fs_sink *s, sl_error *err)
+static int sl__fs_flush(sl__fs_sink *s, sl__fs_bucket *b, sl_error *err)
 {
     size_t off = 0;
-    while (off < s->wbuf.len) {
-        ssize_t w = write(s->fd, s->wbuf.buf + off, s->wbuf.len - off);
+    while (off < b->wbuf.len) {
+        ssize_t w = write(b->fd, b->wbuf.buf + off, b->wbuf.len - off);
         if (w < 0) {
             if (errno == EINTR)
                 continue;
-            return sl__fs_io(err, "write file", s->dir, s->cur.inprogress);
+            char *d = sl__fs_pdir_path(s, b->cur.pdir);
+            int rc = sl__fs_io(err, "write file", d, b->cur.inprogress);
+            sl_free(d);
+            return rc;
         }
         off += (size_t)w;
     }
-    sl_strbuf_reset(&s->wbuf);
+    sl_strbuf_reset(&b->wbuf);
     return 0;
 }
 
-static int sl__fs_open_part(sl__fs_sink *s, int64_t now, sl_error *err)
+/* Flush, fsync and close bucket i's file; it becomes pending for the epoch
+** and the bucket goes away. */
+static int sl__fs_close_part(sl__fs_sink *s, int i, sl_error *err)
 {
-    s->cur.final = sl_sprintf("%s%" PRId64 "-%d.%s", s->prefix, s->epoch, s->seq, s->ext);
-    s->cur.inprogress = sl_sprintf(".%s.inprogress.%s", s->cur.final, s->inc);
-    s->cur.size = 0;
-    s->seq++;
-    char *p = sl_path_join(s->dir, s->cur.inprogress);
-    s->fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    sl_free(p);
-    if (s->fd < 0) {
-        int rc = sl__fs_io(err, "create file", s->dir, s->cur.inprogress);
-        sl_free(s->cur.inprogress);
-        sl_free(s->cur.final);
-        memset(&s->cur, 0, sizeof s->cur);
-        return rc;
-    }
-    s->cur_opened_ns = s->cur_write_ns = now;
-    return 0;
-}
-
-/* Flush, fsync and close the current file; it becomes pending for the epoch. */
-static int sl__fs_close_part(sl__fs_sink *s, sl_error *err)
-{
-    if (s->fd < 0)
-        return 0;
-    int rc = sl__fs_flush(s, err);
-    if (rc == 0 && fsync(s->fd) != 0)
-        rc = sl__fs_io(err, "fsync file", s->dir, s->cur.inprogress);
-    if (close(s->fd) != 0 && rc == 0)
-        rc = sl__fs_io(err, "close file", s->dir, s->cur.inprogress);
-    s->fd = -1;
+    sl__fs_bucket *b = s->buckets->items[i];
+    char *d = sl__fs_pdir_path(s, b->cur.pdir);
+    int rc = sl__fs_flush(s, b, err);
+    if (rc == 0 && fsync(b->fd) != 0)
+        rc = sl__fs_io(err, "fsync file", d, b->cur.inprogress);
+    if (close(b->fd) != 0 && rc == 0)
+        rc = sl__fs_io(err, "close file", d, b->cur.inprogress);
+    sl_free(d);
     sl__fs_part *part = sl_malloc(sizeof *part);
-    *part = s->cur;
-    memset(&s->cur, 0, sizeof s->cur);
+    *part = b->cur;
     sl_list_push(s->parts, part); /* listed even on failure: abort() can delete it */
+    sl_strbuf_free(&b->wbuf);
+    sl_free(b);
+    memmove(&s->buckets->items[i], &s->buckets->items[i + 1],
+            (size_t)(s->buckets->n - i - 1) * sizeof(void *));
+    s->buckets->n--;
+    s->last = -1;
     return rc;
 }
 
+static int sl__fs_close_all(sl__fs_sink *s, sl_error *err)
+{
+    int rc = 0;
+    while (s->buckets->n > 0)
+        if (sl__fs_close_part(s, s->buckets->n - 1, err) != 0 && rc == 0)
+            rc = -1;
+    return rc;
+}
+
+/* A new written partition waits for its commit (success-file policy). */
+static int sl__fs_track(sl__fs_sink *s, const char *pdir, sl_error *err)
+{
+    for (int i = 0; i < s->pending->n; i++)
+        if (strcmp(((sl__fs_part *)s->pending->items[i])->pdir, pdir) == 0)
+            return 0;
+    sl__fs_part *pp = sl_calloc(1, sizeof *pp);
+    pp->kind = 'p';
+    pp->pdir = sl_strdup(pdir);
+    pp->made_ms = sl_now_nanos() / 1000000;
+    if (s->co.partition_time &&
+        sl__fs_partition_time(&s->co, &s->lay, pdir, &pp->ptime_ms, err) != 0) {
+        sl__fs_part_free(pp);
+        return -1;
+    }
+    sl_list_push(s->pending, pp);
+    return 0;
+}
+
+/* Open a file for partition pdir: the bucket's index, or -1 with err. */
+static int sl__fs_open_part(sl__fs_sink *s, const char *pdir, int64_t now, sl_error *err)
+{
+    if (s->buckets->n >= SL__FS_MAX_OPEN) { /* close the one idle longest */
+        int old = 0;
+        for (int i = 1; i < s->buckets->n; i++)
+            if (((sl__fs_bucket *)s->buckets->items[i])->write_ns <
+                ((sl__fs_bucket *)s->buckets->items[old])->write_ns)
+                old = i;
+        if (sl__fs_close_part(s, old, err) != 0)
+            return -1;
+    }
+    if (s->co.success_file && s->lay.npart > 0 && sl__fs_track(s, pdir, err) != 0)
+        return -1;
+    char *d = sl__fs_pdir_path(s, pdir);
+    if (pdir[0] && sl_fs_mkdir_p(d, err) != 0) {
+        sl_free(d);
+        return -1;
+    }
+    sl__fs_bucket *b = sl_calloc(1, sizeof *b);
+    b->cur.kind = 'f';
+    b->cur.pdir = sl_strdup(pdir);
+    b->cur.final = sl_sprintf("%s%" PRId64 "-%d.%s", s->prefix, s->epoch, s->seq, s->ext);
+    b->cur.inprogress = sl_sprintf(".%s.inprogress.%s", b->cur.final, s->inc);
+    s->seq++;
+    char *p = sl_path_join(d, b->cur.inprogress);
+    b->fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    sl_free(p);
+    if (b->fd < 0) {
+        int rc = sl__fs_io(err, "create file", d, b->cur.inprogress);
+        sl_free(d);
+        sl__fs_part tmp = b->cur;
+        sl_free(tmp.pdir);
+        sl_free(tmp.inprogress);
+        sl_free(tmp.final);
+        sl_free(b);
+        return rc;
+    }
+    sl_free(d);
+    b->opened_ns = b->write_ns = now;
+    sl_list_push(s->buckets, b);
+    return s->buckets->n - 1;
+}
+
+/* The bucket of partition pdir, or -1. */
+static int sl__fs_find_bucket(sl__fs_sink *s, const char *pdir)
+{
+    if (s->last >= 0 && s->last < s->buckets->n &&
+        strcmp(((sl__fs_bucket *)s->buckets->items[s->last])->cur.pdir, pdir) == 0)
+        return s->last;
+    for (int i = 0; i < s->buckets->n; i++)
+        if (strcmp(((sl__fs_bucket *)s->buckets->items[i])->cur.pdir, pdir) == 0)
+            return i;
+    return -1;
+}
+
 /* ------------------------------------------------------------------------
-** Committables: "file <in-progress> <final> <size>\n" per file.
+** Committables, one line each:
+**   file <in-progress> <final> <size>[ <partition directory>]
+**   success <partition directory>            (commit it after the files)
+**   pending <time ms> <made ms> <partition directory>   (written, not due)
 */
 static bool sl__fs_name_ok(const char *p, size_t n)
 {
@@ -191,6 +311,99 @@ static bool sl__fs_name_ok(const char *p, size_t n)
     return true;
 }
 
+/* A partition directory: components "k=v" (no "." or ".."), no NUL. */
+static bool sl__fs_pdir_ok(const char *p, size_t n)
+{
+    size_t at = 0;
+    while (at < n) {
+        const char *sl = memchr(p + at, '/', n - at);
+        size_t l = sl ? (size_t)(sl - (p + at)) : n - at;
+        if (l == 0 || !memchr(p + at, '=', l) || memchr(p + at, 0, l))
+            return false;
+        at += l + 1;
+        if (sl && at == n)
+            return false;
+    }
+    return true;
+}
+
+static bool sl__fs_parse_num(const char *p, size_t n, int64_t *out)
+{
+    bool neg = n > 0 && p[0] == '-';
+    int64_t v = 0;
+    if (n == (size_t)neg || n - (size_t)neg > 18)
+        return false;
+    for (size_t i = (size_t)neg; i < n; i++) {
+        if (p[i] < '0' || p[i] > '9')
+            return false;
+        v = v * 10 + (p[i] - '0');
+    }
+    *out = neg ? -v : v;
+    return true;
+}
+
+/* The next space-separated field of [*q, eol) (last: up to eol). */
+static bool sl__fs_field(const char **q, const char *eol, bool last, const char **f, size_t *fl)
+{
+    const char *sp = last ? eol : memchr(*q, ' ', (size_t)(eol - *q));
+    if (!sp || *q > eol)
+        return false;
+    *f = *q;
+    *fl = (size_t)(sp - *q);
+    *q = sp + 1;
+    return true;
+}
+
+static sl__fs_part *sl__fs_parse_line(const char *p, const char *eol)
+{
+    const char *f[5];
+    size_t fl[5];
+    sl__fs_part part = {0};
+    const char *q = p;
+    bool ok;
+    if ((size_t)(eol - p) > 5 && memcmp(p, "file ", 5) == 0) {
+        q = p + 5;
+        const char *sp3;
+        ok = sl__fs_field(&q, eol, false, &f[0], &fl[0]) &&
+             sl__fs_field(&q, eol, false, &f[1], &fl[1]);
+        sp3 = ok ? memchr(q, ' ', (size_t)(eol - q)) : NULL;
+        ok = ok && sl__fs_field(&q, eol, sp3 == NULL, &f[2], &fl[2]);
+        f[3] = sp3 ? q : eol;
+        fl[3] = sp3 ? (size_t)(eol - q) : 0;
+        ok = ok && sl__fs_name_ok(f[0], fl[0]) && sl__fs_name_ok(f[1], fl[1]) &&
+             sl__fs_parse_num(f[2], fl[2], &part.size) && part.size >= 0 &&
+             (fl[3] == 0 ? !sp3 : sl__fs_pdir_ok(f[3], fl[3]));
+        part.kind = 'f';
+    } else if ((size_t)(eol - p) > 8 && memcmp(p, "success ", 8) == 0) {
+        f[3] = p + 8;
+        fl[3] = (size_t)(eol - f[3]);
+        ok = sl__fs_pdir_ok(f[3], fl[3]);
+        part.kind = 's';
+    } else if ((size_t)(eol - p) > 8 && memcmp(p, "pending ", 8) == 0) {
+        q = p + 8;
+        ok = sl__fs_field(&q, eol, false, &f[0], &fl[0]) &&
+             sl__fs_field(&q, eol, false, &f[1], &fl[1]) &&
+             sl__fs_parse_num(f[0], fl[0], &part.ptime_ms) &&
+             sl__fs_parse_num(f[1], fl[1], &part.made_ms);
+        f[3] = q;
+        fl[3] = ok ? (size_t)(eol - q) : 0;
+        ok = ok && sl__fs_pdir_ok(f[3], fl[3]);
+        part.kind = 'p';
+    } else {
+        return NULL;
+    }
+    if (!ok)
+        return NULL;
+    sl__fs_part *r = sl_malloc(sizeof *r);
+    *r = part;
+    r->pdir = sl_strndup(f[3], fl[3]);
+    if (part.kind == 'f') {
+        r->inprogress = sl_strndup(f[0], fl[0]);
+        r->final = sl_strndup(f[1], fl[1]);
+    }
+    return r;
+}
+
 /* Parse a committable into a list of sl__fs_part; NULL with err (XX001). */
 static sl_list *sl__fs_parse_committable(const char *c, size_t len, sl_error *err)
 {
@@ -198,42 +411,14 @@ static sl_list *sl__fs_parse_committable(const char *c, size_t len, sl_error *er
     const char *p = c, *end = c + len;
     while (p < end) {
         const char *eol = memchr(p, '\n', (size_t)(end - p));
-        const char *f[3];
-        size_t fl[3];
-        bool ok = eol && (size_t)(eol - p) > 5 && memcmp(p, "file ", 5) == 0;
-        const char *q = p + 5;
-        for (int i = 0; ok && i < 3; i++) {
-            const char *sp = i < 2 ? memchr(q, ' ', (size_t)(eol - q)) : eol;
-            if (!sp) {
-                ok = false;
-                break;
-            }
-            f[i] = q;
-            fl[i] = (size_t)(sp - q);
-            q = sp + 1;
-        }
-        int64_t size = 0;
-        if (ok) {
-            ok = sl__fs_name_ok(f[0], fl[0]) && sl__fs_name_ok(f[1], fl[1]) && fl[2] > 0 &&
-                 fl[2] < 19;
-            for (size_t i = 0; ok && i < fl[2]; i++) {
-                if (f[2][i] < '0' || f[2][i] > '9')
-                    ok = false;
-                else
-                    size = size * 10 + (f[2][i] - '0');
-            }
-        }
-        if (!ok) {
+        sl__fs_part *part = eol ? sl__fs_parse_line(p, eol) : NULL;
+        if (!part) {
             sl_list_free(l, sl__fs_part_free);
             sl_error_set(err, SL_ERR_DATA_CORRUPTED, -1, "invalid filesystem sink committable");
             sl_error_detail(err, "The stored committable is \"%.*s\".",
                             (int)(len > 300 ? 300 : len), c);
             return NULL;
         }
-        sl__fs_part *part = sl_malloc(sizeof *part);
-        part->inprogress = sl_strndup(f[0], fl[0]);
-        part->final = sl_strndup(f[1], fl[1]);
-        part->size = size;
         sl_list_push(l, part);
         p = eol + 1;
     }
@@ -241,11 +426,11 @@ static sl_list *sl__fs_parse_committable(const char *c, size_t len, sl_error *er
 }
 
 /* ------------------------------------------------------------------------
-** Commit of one file.
+** Commit of one file (in directory d = dir/pdir).
 */
-static int sl__fs_missing(sl__fs_sink *s, const sl__fs_part *part, sl_error *err)
+static int sl__fs_missing(const char *d, const sl__fs_part *part, sl_error *err)
 {
-    char *p = sl_path_join(s->dir, part->final);
+    char *p = sl_path_join(d, part->final);
     sl_error_set(err, SL_ERR_IO, -1, "data of a committed checkpoint is missing");
     sl_error_detail(err, "Neither the in-progress file \"%s\" nor the part file \"%s\" exists.",
                     part->inprogress, p);
@@ -257,14 +442,14 @@ static int sl__fs_missing(sl__fs_sink *s, const sl__fs_part *part, sl_error *err
 
 /* The final file exists and the in-progress one is gone: committed before
 ** when the size matches. */
-static int sl__fs_check_committed(sl__fs_sink *s, const sl__fs_part *part, sl_error *err)
+static int sl__fs_check_committed(const char *d, const sl__fs_part *part, sl_error *err)
 {
-    char *fp = sl_path_join(s->dir, part->final);
+    char *fp = sl_path_join(d, part->final);
     struct stat st;
     int rc = 0;
     if (stat(fp, &st) != 0) {
-        rc = errno == ENOENT ? sl__fs_missing(s, part, err)
-                             : sl__fs_io(err, "stat file", s->dir, part->final);
+        rc = errno == ENOENT ? sl__fs_missing(d, part, err)
+                             : sl__fs_io(err, "stat file", d, part->final);
     } else if ((int64_t)st.st_size != part->size) {
         rc = sl_error_set(err, SL_ERR_DATA_CORRUPTED, -1,
                           "committed part file \"%s\" has %" PRId64 " bytes, expected %" PRId64, fp,
@@ -274,15 +459,15 @@ static int sl__fs_check_committed(sl__fs_sink *s, const sl__fs_part *part, sl_er
     return rc;
 }
 
-static int sl__fs_commit_one(sl__fs_sink *s, const sl__fs_part *part, sl_error *err)
+static int sl__fs_commit_one(const char *d, const sl__fs_part *part, sl_error *err)
 {
-    char *ip = sl_path_join(s->dir, part->inprogress);
-    char *fp = sl_path_join(s->dir, part->final);
+    char *ip = sl_path_join(d, part->inprogress);
+    char *fp = sl_path_join(d, part->final);
     struct stat ist, fst;
     int rc = 0;
     if (stat(ip, &ist) != 0) {
-        rc = errno == ENOENT ? sl__fs_check_committed(s, part, err)
-                             : sl__fs_io(err, "stat file", s->dir, part->inprogress);
+        rc = errno == ENOENT ? sl__fs_check_committed(d, part, err)
+                             : sl__fs_io(err, "stat file", d, part->inprogress);
         goto out;
     }
     if ((int64_t)ist.st_size != part->size) {
@@ -297,17 +482,17 @@ static int sl__fs_commit_one(sl__fs_sink *s, const sl__fs_part *part, sl_error *
         /* No RENAME_NOREPLACE here: link (fails on an existing name), unlink. */
         if (link(ip, fp) == 0) {
             if (unlink(ip) != 0)
-                rc = sl__fs_io(err, "remove file", s->dir, part->inprogress);
+                rc = sl__fs_io(err, "remove file", d, part->inprogress);
             goto out;
         }
     }
     if (errno == ENOENT) { /* renamed meanwhile */
-        rc = sl__fs_check_committed(s, part, err);
+        rc = sl__fs_check_committed(d, part, err);
     } else if (errno == EEXIST) {
         if (stat(fp, &fst) == 0 && fst.st_dev == ist.st_dev && fst.st_ino == ist.st_ino) {
             /* An interrupted link commit: finish it. */
             if (unlink(ip) != 0 && errno != ENOENT)
-                rc = sl__fs_io(err, "remove file", s->dir, part->inprogress);
+                rc = sl__fs_io(err, "remove file", d, part->inprogress);
         } else {
             rc = sl_error_set(err, SL_ERR_IO, -1, "part file \"%s\" exists already", fp);
             sl_error_detail(err,
@@ -319,11 +504,69 @@ static int sl__fs_commit_one(sl__fs_sink *s, const sl__fs_part *part, sl_error *
                                "output away.");
         }
     } else {
-        rc = sl__fs_io(err, "rename file", s->dir, part->inprogress);
+        rc = sl__fs_io(err, "rename file", d, part->inprogress);
     }
 out:
     sl_free(ip);
     sl_free(fp);
+    return rc;
+}
+
+/* fsync dir/pdir of each listed entry of kind k, and the directories above
+** it up to dir (new partition directories), each once. */
+static int sl__fs_sync_dirs(sl__fs_sink *s, const sl_list *parts, char k, sl_error *err)
+{
+    sl_list *done = sl_list_new();
+    int rc = 0;
+    bool root = false;
+    for (int i = 0; rc == 0 && i < parts->n; i++) {
+        const sl__fs_part *part = parts->items[i];
+        if (part->kind != k)
+            continue;
+        char *rel = sl_strdup(part->pdir);
+        while (rc == 0 && rel[0]) {
+            bool seen = false;
+            for (int j = 0; j < done->n && !seen; j++)
+                seen = strcmp(done->items[j], rel) == 0;
+            if (seen)
+                break;
+            char *d = sl_path_join(s->dir, rel);
+            rc = sl_fs_sync_dir(d, err);
+            sl_free(d);
+            sl_list_push(done, sl_strdup(rel));
+            char *sl = strrchr(rel, '/');
+            if (sl)
+                *sl = 0;
+            else
+                rel[0] = 0;
+        }
+        sl_free(rel);
+        root = true;
+    }
+    if (rc == 0 && root)
+        rc = sl_fs_sync_dir(s->dir, err);
+    sl_list_free(done, sl_free);
+    return rc;
+}
+
+/* The success file of partition pdir (policy 'success-file'): an empty
+** file, made durable; one there already is fine. */
+static int sl__fs_write_success(sl__fs_sink *s, const char *pdir, sl_error *err)
+{
+    char *d = sl__fs_pdir_path(s, pdir);
+    char *p = sl_path_join(d, s->co.success_name);
+    int rc = 0;
+    int fd = open(p, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0)
+        rc = sl__fs_io(err, "create file", d, s->co.success_name);
+    else if (fsync(fd) != 0)
+        rc = sl__fs_io(err, "fsync file", d, s->co.success_name);
+    if (fd >= 0)
+        close(fd);
+    if (rc == 0)
+        rc = sl_fs_sync_dir(d, err);
+    sl_free(p);
+    sl_free(d);
     return rc;
 }
 
@@ -349,10 +592,10 @@ static int sl__fs_begin(sl_sink *sink, int64_t epoch, sl_error *err)
     return 0;
 }
 
-static bool sl__fs_should_roll_before(const sl__fs_sink *s, int64_t now)
+static bool sl__fs_should_roll_before(const sl__fs_sink *s, const sl__fs_bucket *b, int64_t now)
 {
-    return s->fd >= 0 && s->cur.size > 0 &&
-           (now - s->cur_opened_ns >= s->roll_age_ns || now - s->cur_write_ns >= s->roll_idle_ns);
+    return b->cur.size > 0 &&
+           (now - b->opened_ns >= s->roll_age_ns || now - b->write_ns >= s->roll_idle_ns);
 }
 
 static int sl__fs_write(sl_sink *sink, const sl_chunk *c, sl_error *err)
@@ -369,23 +612,54 @@ static int sl__fs_write(sl_sink *sink, const sl_chunk *c, sl_error *err)
         return 0;
     int64_t now = sl__fs_clock();
     for (int r = 0; r < c->nrows; r++) {
-        if (sl__fs_should_roll_before(s, now) && sl__fs_close_part(s, err) != 0)
-            return -1;
+        sl_strbuf_reset(&s->pdir);
+        if (s->lay.npart > 0)
+            sl__fs_partition_dir(c, r, &s->lay, &s->pdir, &s->tmp);
+        const char *pdir = sl_strbuf_cstr(&s->pdir);
+        int bi = sl__fs_find_bucket(s, pdir);
+        if (bi >= 0 && sl__fs_should_roll_before(s, s->buckets->items[bi], now)) {
+            if (sl__fs_close_part(s, bi, err) != 0)
+                return -1;
+            bi = -1;
+        }
         sl_strbuf_reset(&s->rec);
         if (sl_codec_encode(s->codec, c, r, &s->rec, err) != 0)
             return -1;
         sl_strbuf_append_char(&s->rec, '\n');
-        if (s->fd < 0 && sl__fs_open_part(s, now, err) != 0)
+        if (bi < 0 && (bi = sl__fs_open_part(s, pdir, now, err)) < 0)
             return -1;
-        sl_strbuf_append_n(&s->wbuf, s->rec.buf, s->rec.len);
-        s->cur.size += (int64_t)s->rec.len;
-        s->cur_write_ns = now;
-        if (s->wbuf.len >= SL__FS_WBUF && sl__fs_flush(s, err) != 0)
+        s->last = bi;
+        sl__fs_bucket *b = s->buckets->items[bi];
+        sl_strbuf_append_n(&b->wbuf, s->rec.buf, s->rec.len);
+        b->cur.size += (int64_t)s->rec.len;
+        b->write_ns = now;
+        if (b->wbuf.len >= SL__FS_WBUF && sl__fs_flush(s, b, err) != 0)
             return -1;
-        if (s->cur.size >= s->roll_size && sl__fs_close_part(s, err) != 0)
+        if (b->cur.size >= s->roll_size && sl__fs_close_part(s, bi, err) != 0)
             return -1;
     }
     return 0;
+}
+
+static void sl__fs_watermark(sl_sink *sink, int64_t wm)
+{
+    sl__fs_sink *s = sink->impl;
+    s->watermark = wm;
+}
+
+/* Is pending partition pp due for its commit (Flink's triggers)? */
+static bool sl__fs_due(const sl__fs_sink *s, const sl__fs_part *pp, int64_t now_ms)
+{
+    if (s->watermark == INT64_MAX) /* the input ended: every partition (endInput) */
+        return true;
+    if (s->co.partition_time) {
+        if (s->watermark == INT64_MIN)
+            return false;
+        int64_t wm_ms = s->watermark >= 0 ? s->watermark / 1000000
+                                          : -((-s->watermark + 999999) / 1000000);
+        return wm_ms > pp->ptime_ms + s->co.delay_ms;
+    }
+    return s->co.delay_ms == 0 || now_ms > pp->made_ms + s->co.delay_ms;
 }
 
 static int sl__fs_pre_commit(sl_sink *sink, int64_t epoch, sl_strbuf *committable, sl_error *err)
@@ -395,15 +669,29 @@ static int sl__fs_pre_commit(sl_sink *sink, int64_t epoch, sl_strbuf *committabl
         return sl_error_set(
             err, SL_ERR_INTERNAL, -1,
             "filesystem sink: pre-commit of epoch %" PRId64 ", which is not the open one", epoch);
-    if (sl__fs_close_part(s, err) != 0)
+    if (sl__fs_close_all(s, err) != 0)
         return -1;
-    if (s->parts->n > 0 && sl_fs_sync_dir(s->dir, err) != 0)
+    if (s->parts->n > 0 && sl__fs_sync_dirs(s, s->parts, 'f', err) != 0)
         return -1;
     for (int i = 0; i < s->parts->n; i++) {
         const sl__fs_part *part = s->parts->items[i];
-        sl_strbuf_appendf(committable, "file %s %s %" PRId64 "\n", part->inprogress, part->final,
-                          part->size);
+        sl_strbuf_appendf(committable, "file %s %s %" PRId64 "%s%s\n", part->inprogress,
+                          part->final, part->size, part->pdir[0] ? " " : "", part->pdir);
     }
+    int64_t now_ms = sl_now_nanos() / 1000000;
+    int keep = 0;
+    for (int i = 0; i < s->pending->n; i++) {
+        sl__fs_part *pp = s->pending->items[i];
+        if (sl__fs_due(s, pp, now_ms)) {
+            sl_strbuf_appendf(committable, "success %s\n", pp->pdir);
+            sl__fs_part_free(pp);
+        } else {
+            sl_strbuf_appendf(committable, "pending %" PRId64 " %" PRId64 " %s\n", pp->ptime_ms,
+                              pp->made_ms, pp->pdir);
+            s->pending->items[keep++] = pp;
+        }
+    }
+    s->pending->n = keep;
     sl_list_free(s->parts, sl__fs_part_free);
     s->parts = sl_list_new();
     s->open = false;
@@ -416,11 +704,24 @@ static int sl__fs_commit(sl_sink *sink, const char *committable, size_t len, sl_
     sl_list *parts = sl__fs_parse_committable(committable, len, err);
     if (!parts)
         return -1;
-    int rc = 0;
-    for (int i = 0; rc == 0 && i < parts->n; i++)
-        rc = sl__fs_commit_one(s, parts->items[i], err);
-    if (rc == 0 && parts->n > 0)
-        rc = sl_fs_sync_dir(s->dir, err);
+    int rc = 0, nfiles = 0;
+    for (int i = 0; rc == 0 && i < parts->n; i++) {
+        const sl__fs_part *part = parts->items[i];
+        if (part->kind != 'f')
+            continue;
+        char *d = sl__fs_pdir_path(s, part->pdir);
+        rc = sl__fs_commit_one(d, part, err);
+        sl_free(d);
+        nfiles++;
+    }
+    if (rc == 0 && nfiles > 0)
+        rc = sl__fs_sync_dirs(s, parts, 'f', err);
+    /* Then the partitions due: every file of theirs is committed now. */
+    for (int i = 0; rc == 0 && i < parts->n; i++) {
+        const sl__fs_part *part = parts->items[i];
+        if (part->kind == 's' && s->co.success_file)
+            rc = sl__fs_write_success(s, part->pdir, err);
+    }
     sl_list_free(parts, sl__fs_part_free);
     return rc;
 }
@@ -431,16 +732,21 @@ static int sl__fs_abort(sl_sink *sink, const char *committable, size_t len, sl_e
     sl_list *parts = sl__fs_parse_committable(committable, len, err);
     if (!parts)
         return -1;
-    int rc = 0;
+    int rc = 0, nfiles = 0;
     for (int i = 0; rc == 0 && i < parts->n; i++) {
         const sl__fs_part *part = parts->items[i];
-        char *ip = sl_path_join(s->dir, part->inprogress);
+        if (part->kind != 'f')
+            continue;
+        nfiles++;
+        char *d = sl__fs_pdir_path(s, part->pdir);
+        char *ip = sl_path_join(d, part->inprogress);
         if (unlink(ip) != 0 && errno != ENOENT)
-            rc = sl__fs_io(err, "remove file", s->dir, part->inprogress);
+            rc = sl__fs_io(err, "remove file", d, part->inprogress);
         sl_free(ip);
+        sl_free(d);
     }
-    if (rc == 0 && parts->n > 0)
-        rc = sl_fs_sync_dir(s->dir, err);
+    if (rc == 0 && nfiles > 0)
+        rc = sl__fs_sync_dirs(s, parts, 'f', err);
     sl_list_free(parts, sl__fs_part_free);
     return rc;
 }
@@ -453,6 +759,47 @@ static bool sl__fs_is_ours(const sl__fs_sink *s, const char *name)
            strstr(name + 1 + n, ".inprogress.") != NULL;
 }
 
+/* Delete earlier incarnations' in-progress files in dir/rel and, depth
+** levels down, in its partition directories ("k=v"). */
+static int sl__fs_clean(sl__fs_sink *s, const char *rel, int depth, sl_error *err)
+{
+    char *d = sl__fs_pdir_path(s, rel);
+    sl_list *names = sl__fs_list(d, NULL, err);
+    if (!names) {
+        sl_free(d);
+        return -1;
+    }
+    int rc = 0, removed = 0;
+    for (int i = 0; rc == 0 && i < names->n; i++) {
+        const char *name = names->items[i];
+        const char *inc = strrchr(name, '.');
+        if (depth > 0 && name[0] != '.' && strchr(name, '=')) {
+            char *p = sl_path_join(d, name);
+            bool isdir = sl_fs_is_dir(p);
+            sl_free(p);
+            if (isdir) {
+                char *sub = rel[0] ? sl_path_join(rel, name) : sl_strdup(name);
+                rc = sl__fs_clean(s, sub, depth - 1, err);
+                sl_free(sub);
+            }
+            continue;
+        }
+        if (!sl__fs_is_ours(s, name) || strcmp(inc + 1, s->inc) == 0)
+            continue; /* not ours, or this incarnation's own */
+        char *p = sl_path_join(d, name);
+        if (unlink(p) != 0 && errno != ENOENT)
+            rc = sl__fs_io(err, "remove file", d, name);
+        else
+            removed++;
+        sl_free(p);
+    }
+    if (rc == 0 && removed > 0)
+        rc = sl_fs_sync_dir(d, err);
+    sl_list_free(names, sl_free);
+    sl_free(d);
+    return rc;
+}
+
 static int sl__fs_recover(sl_sink *sink, const char *const *committables, const size_t *lens, int n,
                           sl_error *err)
 {
@@ -460,26 +807,24 @@ static int sl__fs_recover(sl_sink *sink, const char *const *committables, const 
     for (int i = 0; i < n; i++)
         if (sl__fs_commit(sink, committables[i], lens[i], err) != 0)
             return -1;
-    sl_list *names = sl__fs_list(s->dir, NULL, err);
-    if (!names)
-        return -1;
-    int rc = 0, removed = 0;
-    for (int i = 0; rc == 0 && i < names->n; i++) {
-        const char *name = names->items[i];
-        const char *inc = strrchr(name, '.');
-        if (!sl__fs_is_ours(s, name) || strcmp(inc + 1, s->inc) == 0)
-            continue; /* not ours, or this incarnation's own */
-        char *p = sl_path_join(s->dir, name);
-        if (unlink(p) != 0 && errno != ENOENT)
-            rc = sl__fs_io(err, "remove file", s->dir, name);
-        else
-            removed++;
-        sl_free(p);
+    /* The partitions written and not yet committed wait on. */
+    for (int i = 0; s->co.success_file && i < n; i++) {
+        sl_list *parts = sl__fs_parse_committable(committables[i], lens[i], err);
+        if (!parts)
+            return -1;
+        for (int k = 0; k < parts->n; k++) {
+            sl__fs_part *pp = parts->items[k];
+            bool dup = pp->kind != 'p';
+            for (int j = 0; !dup && j < s->pending->n; j++)
+                dup = strcmp(((sl__fs_part *)s->pending->items[j])->pdir, pp->pdir) == 0;
+            if (dup)
+                continue;
+            sl_list_push(s->pending, pp);
+            parts->items[k] = NULL;
+        }
+        sl_list_free(parts, sl__fs_part_free);
     }
-    if (rc == 0 && removed > 0)
-        rc = sl_fs_sync_dir(s->dir, err);
-    sl_list_free(names, sl_free);
-    return rc;
+    return sl__fs_clean(s, "", s->lay.npart, err);
 }
 
 static void sl__fs_sink_free(sl_sink *sink)
@@ -487,14 +832,28 @@ static void sl__fs_sink_free(sl_sink *sink)
     if (!sink)
         return;
     sl__fs_sink *s = sink->impl;
-    if (s->fd >= 0)
-        close(s->fd);
-    sl_free(s->cur.inprogress);
-    sl_free(s->cur.final);
+    for (int i = 0; i < s->buckets->n; i++) {
+        sl__fs_bucket *b = s->buckets->items[i];
+        close(b->fd);
+        sl_free(b->cur.pdir);
+        sl_free(b->cur.inprogress);
+        sl_free(b->cur.final);
+        sl_strbuf_free(&b->wbuf);
+        sl_free(b);
+    }
+    sl_list_free(s->buckets, NULL);
     sl_list_free(s->parts, sl__fs_part_free);
-    sl_strbuf_free(&s->wbuf);
+    sl_list_free(s->pending, sl__fs_part_free);
     sl_strbuf_free(&s->rec);
+    sl_strbuf_free(&s->pdir);
+    sl_strbuf_free(&s->tmp);
     sl_codec_free(s->codec);
+    sl__fs_commit_opts_free(&s->co);
+    for (int i = 0; i < s->ncols; i++)
+        sl_free(s->names[i]);
+    sl_free(s->names);
+    sl_free((void *)s->lay.part);
+    sl_free((void *)s->lay.default_name);
     sl_free(s->dir);
     sl_free(s->prefix);
     sl_free(s->ext);
@@ -510,6 +869,7 @@ static const sl_sink_ops sl__fs_sink_ops = {
     .abort = sl__fs_abort,
     .recover = sl__fs_recover,
     .free = sl__fs_sink_free,
+    .watermark = sl__fs_watermark,
 };
 
 /* ------------------------------------------------------------------------
@@ -540,7 +900,8 @@ int sl__fs_sink_create(const sl_sink_args *args, sl_sink **out, sl_error *err)
 {
     *out = NULL;
     const sl_kv *path = sl_kvlist_find(args->options, "path");
-    if (!path || !path->value || !path->value[0])
+    const char *dir = path ? sl__fs_local_path(path->value) : NULL;
+    if (!dir || !dir[0])
         return sl_error_set(err, SL_ERR_INVALID_PARAMETER, -1, "option 'path' is required");
     const char *format = sl_kvlist_get(args->options, "format");
     int64_t roll_size = INT64_C(128) * 1024 * 1024;
@@ -553,15 +914,50 @@ int sl__fs_sink_create(const sl_sink_args *args, sl_sink **out, sl_error *err)
         sl__fs_opt_ms(args->options, "sink.rolling-policy.inactivity-interval", 30 * 60 * 1000,
                       &idle_ns, err) != 0)
         return -1;
-    if (sl_fs_mkdir_p(path->value, err) != 0)
+    sl__fs_commit_opts co;
+    if (sl__fs_commit_opts_read(args->options, &co, err) != 0)
         return -1;
-    sl_codec *codec = sl_codec_new(args->options, args->ncols, args->names, args->types, err);
-    if (codec)
+    if (args->npart > 0 && co.success_file && args->parallelism > 1) {
+        sl__fs_commit_opts_free(&co);
+        sl_error_set(err, SL_ERR_NOT_SUPPORTED, -1,
+                     "partition commit of table \"%s\" needs one sink instance, not %d",
+                     args->table ? args->table : "?", args->parallelism);
+        sl_error_hint(err, "Set 'sink.parallelism' = '1' on the table.");
+        return -1;
+    }
+    if (sl_fs_mkdir_p(dir, err) != 0) {
+        sl__fs_commit_opts_free(&co);
+        return -1;
+    }
+    /* The files hold the columns that are not partition columns. */
+    int nd = 0, *dcols = sl_calloc((size_t)args->ncols + 1, sizeof(int));
+    const char **dnames = sl_calloc((size_t)args->ncols + 1, sizeof(char *));
+    sl_type *dtypes = sl_calloc((size_t)args->ncols + 1, sizeof(sl_type));
+    for (int i = 0; i < args->ncols; i++) {
+        bool is_part = false;
+        for (int k = 0; k < args->npart; k++)
+            is_part = is_part || args->part[k] == i;
+        if (is_part)
+            continue;
+        dcols[nd] = i;
+        dnames[nd] = args->names[i];
+        dtypes[nd++] = args->types[i];
+    }
+    sl_codec *codec = sl_codec_new(args->options, nd, dnames, dtypes, err);
+    if (codec) {
         sl_codec_set_line_framing(codec); /* what the filesystem source reads back */
-    if (!codec)
+        if (args->npart > 0)
+            sl_codec_map_columns(codec, args->ncols, dcols);
+    }
+    sl_free(dcols);
+    sl_free(dnames);
+    sl_free(dtypes);
+    if (!codec) {
+        sl__fs_commit_opts_free(&co);
         return -1;
+    }
     sl__fs_sink *s = sl_calloc(1, sizeof *s);
-    s->dir = sl_strdup(path->value);
+    s->dir = sl_strdup(dir);
     const char *job = args->job ? args->job : "";
     const char *table = args->table ? args->table : "";
     uint64_t h = sl_hash_bytes(job, strlen(job) + 1, SL_HASH_INIT);
@@ -578,8 +974,22 @@ int sl__fs_sink_create(const sl_sink_args *args, sl_sink **out, sl_error *err)
     s->roll_size = roll_size > 0 ? roll_size : 1;
     s->roll_age_ns = age_ns;
     s->roll_idle_ns = idle_ns;
-    s->fd = -1;
+    s->buckets = sl_list_new();
+    s->last = -1;
     s->parts = sl_list_new();
+    s->pending = sl_list_new();
+    s->co = co;
+    s->watermark = INT64_MIN;
+    s->ncols = args->ncols;
+    s->names = sl_calloc((size_t)args->ncols + 1, sizeof(char *));
+    for (int i = 0; i < args->ncols; i++)
+        s->names[i] = sl_strdup(args->names[i]);
+    int *part = sl_calloc((size_t)args->npart + 1, sizeof(int));
+    for (int k = 0; k < args->npart; k++)
+        part[k] = args->part[k];
+    const char *defname = sl_kvlist_get(args->options, "partition.default-name");
+    s->lay = (sl__fs_layout){args->npart, part, (const char *const *)s->names,
+                             sl_strdup(defname && defname[0] ? defname : "__DEFAULT_PARTITION__")};
     sl_sink *sink = sl_calloc(1, sizeof *sink);
     sink->ops = &sl__fs_sink_ops;
     sink->impl = s;

@@ -11,6 +11,13 @@
 ** index would move a file from one subtask to another between a checkpoint
 ** and a restart (read twice or never); the hash of a name never changes.
 **
+** PARTITIONED BY: the files are those under the partition directories
+** <col1>=<v1>/<col2>=<v2>/ (named after the partition columns in order;
+** other entries are not read), named by their path relative to the
+** directory (the same order, hash and position); each row's partition
+** columns come from the path (fs_partition.c: %XX unescaped, the default
+** name NULL), converted by a csv codec over those columns.
+**
 ** Records are lines: split on '\n' (where sl_codec_line_end says: a csv
 ** record continues over line breaks inside a quoted field), a trailing '\r'
 ** stripped, each given to sl_codec_decode. Files are read in blocks
@@ -86,6 +93,13 @@ typedef struct sl__fs_source {
     int64_t next_list_ns; /* continuous: when to list again */
     bool ended;           /* bounded input exhausted */
     bool warned_stall;    /* the held-back-line warning was logged for file */
+    /* PARTITIONED BY: the files are under <col>=<value>/ directories. */
+    sl__fs_layout lay;    /* the partition columns */
+    char **names;         /* the table's column names (owned, for lay) */
+    int ncols;            /* their number */
+    sl_codec *pcodec;     /* csv over the partition columns: their values' types */
+    sl_type_id *ptypes;   /* the partition columns' types */
+    sl_strbuf prec;       /* the current file's partition values as a csv record */
 } sl__fs_source;
 
 /* ------------------------------------------------------------------------
@@ -104,6 +118,48 @@ static bool sl__fs_mine(const sl__fs_source *s, const char *name)
     return (int)(h % (uint64_t)s->parallelism) == s->subtask;
 }
 
+static int sl__fs_rel_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The visible names under dir/rel that are partition directories of level
+** `level` (named <column>=...), down to the files of the last level, as
+** paths relative to dir, into names. */
+static int sl__fs_list_partitions(const sl__fs_source *s, const char *rel, int level,
+                                  sl_list *names, sl_error *err)
+{
+    char *d = rel[0] ? sl_path_join(s->dir, rel) : sl_strdup(s->dir);
+    sl_list *l = sl__fs_list(d, sl__fs_visible, err);
+    sl_free(d);
+    if (!l)
+        return -1;
+    int rc = 0;
+    const char *col = level < s->lay.npart ? s->lay.names[s->lay.part[level]] : NULL;
+    for (int i = 0; rc == 0 && i < l->n; i++) {
+        char *name = l->items[i];
+        char *sub = rel[0] ? sl_path_join(rel, name) : sl_strdup(name);
+        if (!col) {
+            sl_list_push(names, sub); /* regular or not: relist checks */
+            continue;
+        }
+        const char *eq = strchr(name, '=');
+        sl_strbuf k = SL_STRBUF_INIT;
+        if (eq)
+            sl__fs_unescape(&k, name, (size_t)(eq - name));
+        if (eq && strcmp(sl_strbuf_cstr(&k), col) == 0) {
+            char *p = sl_path_join(s->dir, sub);
+            if (sl_fs_is_dir(p))
+                rc = sl__fs_list_partitions(s, sub, level + 1, names, err);
+            sl_free(p);
+        }
+        sl_strbuf_free(&k);
+        sl_free(sub);
+    }
+    sl_list_free(l, sl_free);
+    return rc;
+}
+
 /* Refresh s->listing: this subtask's regular, visible files, sorted. */
 static int sl__fs_relist(sl__fs_source *s, sl_error *err)
 {
@@ -111,6 +167,14 @@ static int sl__fs_relist(sl__fs_source *s, sl_error *err)
     if (s->single) {
         names = sl_list_new();
         sl_list_push(names, sl_strdup(s->single));
+    } else if (s->lay.npart > 0) {
+        names = sl_list_new();
+        if (sl__fs_list_partitions(s, "", 0, names, err) != 0) {
+            sl_list_free(names, sl_free);
+            return -1;
+        }
+        if (names->n > 1)
+            qsort(names->items, (size_t)names->n, sizeof(void *), sl__fs_rel_cmp);
     } else {
         names = sl__fs_list(s->dir, sl__fs_visible, err);
         if (!names)
@@ -155,6 +219,33 @@ static void sl__fs_close_file(sl__fs_source *s)
     s->start = s->len = s->scanned = 0;
 }
 
+/* s->prec: the partition values of s->file as one csv record (a value
+** quoted, NULL an empty field) that s->pcodec decodes. */
+static void sl__fs_partition_record(sl__fs_source *s)
+{
+    char **vals = sl_calloc((size_t)s->lay.npart, sizeof(char *));
+    sl_strbuf_reset(&s->prec);
+    bool ok = sl__fs_partition_values(&s->lay, s->file, vals) == 0;
+    for (int i = 0; i < s->lay.npart; i++) {
+        if (i)
+            sl_strbuf_append_char(&s->prec, ',');
+        if (ok && vals[i]) {
+            sl_strbuf v = SL_STRBUF_INIT;
+            sl__fs_partition_norm(s->ptypes[i], vals[i], &v);
+            sl_strbuf_append_char(&s->prec, '"');
+            for (const char *c = sl_strbuf_cstr(&v); *c; c++) {
+                if (*c == '"')
+                    sl_strbuf_append_char(&s->prec, '"');
+                sl_strbuf_append_char(&s->prec, *c);
+            }
+            sl_strbuf_append_char(&s->prec, '"');
+            sl_strbuf_free(&v);
+        }
+        sl_free(vals[i]);
+    }
+    sl_free(vals);
+}
+
 /* Open s->file at s->offset. 0 when open, 1 when the file vanished, -1 with err. */
 static int sl__fs_open_current(sl__fs_source *s, sl_error *err)
 {
@@ -192,6 +283,8 @@ static int sl__fs_open_current(sl__fs_source *s, sl_error *err)
     s->fd = fd;
     s->start = s->len = s->scanned = 0;
     s->warned_stall = false;
+    if (s->lay.npart > 0)
+        sl__fs_partition_record(s);
     return 0;
 }
 
@@ -260,6 +353,23 @@ static int sl__fs_emit(sl__fs_source *s, size_t reclen, size_t consumed, sl_chun
     }
     if (rc == SL_CODEC_SKIPPED)
         s->skipped++;
+    if (rc == SL_CODEC_ROW && s->pcodec) {
+        int prc = sl_codec_decode_fill(s->pcodec, sl_strbuf_cstr(&s->prec), s->prec.len, out,
+                                       out->nrows - 1, err);
+        if (prc != SL_CODEC_ROW) {
+            out->nrows--; /* the row without its partition values */
+            char *why = prc < 0 && err->detail ? sl_strdup(err->detail) : NULL;
+            char *p = sl_path_join(s->dir, s->file);
+            sl_error_reset(err);
+            sl_error_set(err, SL_ERR_INVALID_TEXT, -1, "invalid partition value in path \"%s\"",
+                         p);
+            if (why)
+                sl_error_detail(err, "%s", why);
+            sl_free(why);
+            sl_free(p);
+            return -1;
+        }
+    }
     for (const char *p = memchr(rec, '\n', reclen); p; /* a multi-line record (csv quotes) */
          p = memchr(p + 1, '\n', reclen - (size_t)(p + 1 - rec)))
         s->line++;
@@ -473,12 +583,25 @@ static int64_t sl__fs_skipped(sl_source *src)
     return s->skipped;
 }
 
+static void sl__fs_source_free_parts(sl__fs_source *s)
+{
+    sl_codec_free(s->pcodec);
+    sl_free(s->ptypes);
+    sl_strbuf_free(&s->prec);
+    for (int i = 0; i < s->ncols && s->names; i++)
+        sl_free(s->names[i]);
+    sl_free(s->names);
+    sl_free((void *)s->lay.part);
+    sl_free((void *)s->lay.default_name);
+}
+
 static void sl__fs_source_free(sl_source *src)
 {
     if (!src)
         return;
     sl__fs_source *s = src->impl;
     sl__fs_close_file(s);
+    sl__fs_source_free_parts(s);
     sl_codec_free(s->codec);
     sl_list_free(s->listing, sl_free);
     sl_free(s->buf);
@@ -497,37 +620,88 @@ static const sl_source_ops sl__fs_source_ops = {
     .free = sl__fs_source_free,
 };
 
+/* PARTITIONED BY: the codec reads the other columns from the files, a csv
+** codec the partition columns from the path. */
+static int sl__fs_source_partitions(sl__fs_source *s, const sl_source_args *args, sl_error *err)
+{
+    s->ncols = args->ncols;
+    s->names = sl_calloc((size_t)args->ncols + 1, sizeof(char *));
+    for (int i = 0; i < args->ncols; i++)
+        s->names[i] = sl_strdup(args->names[i]);
+    int *part = sl_calloc((size_t)args->npart + 1, sizeof(int));
+    const char **pnames = sl_calloc((size_t)args->npart + 1, sizeof(char *));
+    sl_type *ptypes = sl_calloc((size_t)args->npart + 1, sizeof(sl_type));
+    s->ptypes = sl_calloc((size_t)args->npart + 1, sizeof(sl_type_id));
+    for (int k = 0; k < args->npart; k++) {
+        part[k] = args->part[k];
+        pnames[k] = args->names[part[k]];
+        ptypes[k] = args->types[part[k]];
+        s->ptypes[k] = ptypes[k].id;
+    }
+    const char *defname = sl_kvlist_get(args->options, "partition.default-name");
+    s->lay = (sl__fs_layout){args->npart, part, (const char *const *)s->names,
+                             sl_strdup(defname && defname[0] ? defname : "__DEFAULT_PARTITION__")};
+    sl_kvlist *po = sl_kvlist_new();
+    sl_kvlist_add(po, "format", "csv", -1, -1);
+    s->pcodec = sl_codec_new(po, args->npart, pnames, ptypes, err);
+    sl_kvlist_free(po);
+    if (s->pcodec)
+        sl_codec_map_columns(s->pcodec, args->ncols, part);
+    sl_free(pnames);
+    sl_free(ptypes);
+    return s->pcodec ? 0 : -1;
+}
+
 int sl__fs_source_create(const sl_source_args *args, sl_source **out, sl_error *err)
 {
     *out = NULL;
     const sl_kv *path = sl_kvlist_find(args->options, "path");
-    if (!path || !path->value || !path->value[0])
+    const char *where = path ? sl__fs_local_path(path->value) : NULL;
+    if (!where || !where[0])
         return sl_error_set(err, SL_ERR_INVALID_PARAMETER, -1, "option 'path' is required");
     const sl_kv *mon = sl_kvlist_find(args->options, "source.monitor-interval");
     int64_t monitor_ms = 0;
     if (mon && sl_option_parse_duration_ms(mon->value, &monitor_ms, mon->value_pos, err) != 0)
         return -1;
     struct stat st;
-    if (stat(path->value, &st) != 0) {
+    if (stat(where, &st) != 0) {
         int e = errno;
         return sl_error_set(err, e == ENOENT ? SL_ERR_UNDEFINED_FILE : SL_ERR_IO, path->value_pos,
-                            "could not read \"%s\": %s", path->value, strerror(e));
+                            "could not read \"%s\": %s", where, strerror(e));
     }
     if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))
         return sl_error_set(err, SL_ERR_INVALID_PARAMETER, path->value_pos,
-                            "\"%s\" is neither a file nor a directory", path->value);
-    sl_codec *codec = sl_codec_new(args->options, args->ncols, args->names, args->types, err);
+                            "\"%s\" is neither a file nor a directory", where);
+    /* The files hold the columns that are not partition columns. */
+    int nd = 0, *dcols = sl_calloc((size_t)args->ncols + 1, sizeof(int));
+    const char **dnames = sl_calloc((size_t)args->ncols + 1, sizeof(char *));
+    sl_type *dtypes = sl_calloc((size_t)args->ncols + 1, sizeof(sl_type));
+    for (int i = 0; i < args->ncols; i++) {
+        bool is_part = false;
+        for (int k = 0; k < args->npart; k++)
+            is_part = is_part || args->part[k] == i;
+        if (!is_part) {
+            dcols[nd] = i;
+            dnames[nd] = args->names[i];
+            dtypes[nd++] = args->types[i];
+        }
+    }
+    sl_codec *codec = sl_codec_new(args->options, nd, dnames, dtypes, err);
+    if (codec && args->npart > 0)
+        sl_codec_map_columns(codec, args->ncols, dcols);
+    sl_free(dcols);
+    sl_free(dnames);
+    sl_free(dtypes);
     if (!codec)
         return -1;
     sl__fs_source *s = sl_calloc(1, sizeof *s);
     if (S_ISDIR(st.st_mode)) {
-        s->dir = sl_strdup(path->value);
+        s->dir = sl_strdup(where);
     } else {
-        const char *slash = strrchr(path->value, '/');
-        s->dir =
-            slash ? sl_strndup(path->value, (size_t)(slash - path->value) + (slash == path->value))
-                  : sl_strdup(".");
-        s->single = sl_strdup(slash ? slash + 1 : path->value);
+        const char *slash = strrchr(where, '/');
+        s->dir = slash ? sl_strndup(where, (size_t)(slash - where) + (slash == where))
+                       : sl_strdup(".");
+        s->single = sl_strdup(slash ? slash + 1 : where);
     }
     s->subtask = args->subtask;
     s->parallelism = args->parallelism > 0 ? args->parallelism : 1;
@@ -538,6 +712,10 @@ int sl__fs_source_create(const sl_source_args *args, sl_source **out, sl_error *
     sl_source *src = sl_calloc(1, sizeof *src);
     src->ops = &sl__fs_source_ops;
     src->impl = s;
+    if (args->npart > 0 && !s->single && sl__fs_source_partitions(s, args, err) != 0) {
+        sl__fs_source_free(src);
+        return -1;
+    }
     *out = src;
     return 0;
 }

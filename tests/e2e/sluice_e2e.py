@@ -97,9 +97,10 @@ def unsealed_checkpoints(job_dir):
 
 
 def in_progress_files(out_dir):
+    """In-progress part files under out_dir, partition directories included."""
     if not os.path.isdir(out_dir):
         return []
-    return [n for n in os.listdir(out_dir) if ".inprogress." in n]
+    return [n for _, _, names in os.walk(out_dir) for n in names if ".inprogress." in n]
 
 
 def kill_in_checkpoint(p, job_dir, timeout):

@@ -135,3 +135,14 @@ foreach(p 1 2)
             --sluice $<TARGET_FILE:sluice> --kills 20 --window --keys 50 --parallelism ${p})
   set_tests_properties(e2e.crash_window_join.p${p} PROPERTIES TIMEOUT 900 LABELS e2e)
 endforeach()
+# datagen (computed event time) -> PARTITIONED BY (dt, hm) filesystem sink
+# with partition-time commit and success files, 24 SIGKILLs; a watcher
+# checks that no partition shows _SUCCESS before all its rows; every row
+# committed exactly once, every partition committed (p2: two readers, one
+# sink instance)
+foreach(p 1 2)
+  add_test(NAME e2e.crash_partition.p${p}
+    COMMAND ${Python3_EXECUTABLE} ${SL_E2E}/crash_partition_test.py
+            --sluice $<TARGET_FILE:sluice> --kills 24 --parallelism ${p})
+  set_tests_properties(e2e.crash_partition.p${p} PROPERTIES TIMEOUT 900 LABELS e2e)
+endforeach()

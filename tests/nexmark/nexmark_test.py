@@ -21,14 +21,17 @@ watermark and the results do not depend on arrival order.
 Per query: checked exactly, or partially where the result is not
 deterministic (q12: processing time: per bidder the counts summed over the
 windows; q19: Top-N with ties: per auction the prices, ranks 1..n and that
-each row is a bid), or skipped with the reason (q6, q10, q13, q14 don't run as
-written; q21/q22 are skipped if their functions are missing, SQLSTATE 42883).
+each row is a bid; q10: its partitioned filesystem output read back, every
+partition's files and its success file), or skipped with the reason (q6, q13,
+q14 don't run as written; q21/q22 are skipped if their functions are missing,
+SQLSTATE 42883).
 
     nexmark_test.py --sluice build/dev/sluice [--events 20000] [--queries "q0 q1"]
 """
 import argparse
 import calendar
 import collections
+import csv
 import datetime
 import decimal
 import glob
@@ -45,7 +48,6 @@ QDIR = os.path.join(HERE, '..', '..', 'bench', 'nexmark', 'queries')
 TPS = 100
 NOT_AS_WRITTEN = {
     'q6': 'invalid SQL in Flink too (OVER ... ROWS on a GROUP BY result)',
-    'q10': 'needs PARTITIONED BY (filesystem sink partitioning)',
     'q13': "legacy 'connector.*' options and a lookup join (FOR SYSTEM_TIME AS OF PROCTIME())",
     'q14': 'Java scalar UDF (CREATE FUNCTION ... AS a Java class)',
 }
@@ -487,6 +489,12 @@ def main():
             P = [e for e in events if isinstance(e, Person)]
             A = [e for e in events if isinstance(e, Auction)]
             B = [e for e in events if isinstance(e, Bid)]
+            if q == 'q10':
+                msg = check_q10(os.path.join(work, 'nexmark', 'data', 'output', 'run', 'bid'), B)
+                if msg.startswith('FAILED'):
+                    failures.append(q)
+                report.append((q, msg))
+                continue
             try:
                 got = parse_print(p.stdout, TYPES[q])
             except AssertionError as e:
@@ -522,6 +530,49 @@ def diff(got, want):
         return None
     return 'FAILED: %d rows (%d expected): missing %s, unexpected %s' % (
         sum(got.values()), sum(want.values()), list(missing.elements())[:3], list(extra.elements())[:3])
+
+
+def unescape_path(s):
+    """Flink's partition path unescaping: %XX -> the character."""
+    return re.sub(r'%([0-9A-Fa-f]{2})', lambda m: chr(int(m.group(1), 16)), s)
+
+
+def check_q10(out, B):
+    """q10's PARTITIONED BY (dt, hm) csv output: per partition dt=<day>/hm=<HH:mm>
+    (':' escaped as %3A) the bids of that minute (partition columns not in the
+    files), one empty _SUCCESS per partition, no in-progress file left."""
+    want = collections.defaultdict(collections.Counter)
+    for b in B:
+        key = (fmt_ms(b.dateTime, 'yyyy-MM-dd'), fmt_ms(b.dateTime, 'HH:mm'))
+        want[key][(b.auction, b.bidder, b.price, b.dateTime, b.extra)] += 1
+    got = collections.defaultdict(collections.Counter)
+    for dt in sorted(os.listdir(out)):
+        for hm in sorted(os.listdir(os.path.join(out, dt))):
+            if not dt.startswith('dt=') or not hm.startswith('hm='):
+                return 'FAILED: %s/%s is not a partition directory' % (dt, hm)
+            key = (unescape_path(dt[3:]), unescape_path(hm[3:]))
+            pdir = os.path.join(out, dt, hm)
+            names = sorted(os.listdir(pdir))
+            if '_SUCCESS' not in names or os.path.getsize(os.path.join(pdir, '_SUCCESS')) != 0:
+                return 'FAILED: partition %s/%s has no (empty) _SUCCESS file' % key
+            for n in names:
+                if n == '_SUCCESS':
+                    continue
+                if not n.startswith('part-'):
+                    return 'FAILED: partition %s/%s holds %s' % (key + (n,))
+                with open(os.path.join(pdir, n), newline='') as fh:
+                    for r in csv.reader(fh):
+                        if len(r) != 5:
+                            return 'FAILED: %s: %r is not 5 fields' % (n, r)
+                        got[key][(int(r[0]), int(r[1]), int(r[2]), ts_ms(r[3]), r[4])] += 1
+    if set(got) != set(want):
+        return 'FAILED: partitions %s, expected %s' % (sorted(got)[:3], sorted(want)[:3])
+    for k in want:
+        d = diff(got[k], want[k])
+        if d:
+            return 'FAILED: partition %s/%s: %s' % (k + (d,))
+    return 'checked exactly (%d partitions with _SUCCESS, %d rows)' % (
+        len(got), sum(sum(c.values()) for c in got.values()))
 
 
 def check(q, got, P, A, B):

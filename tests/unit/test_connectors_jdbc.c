@@ -329,7 +329,7 @@ static void t_partition_options(void)
     sl_kvlist_add(l, "scan.partition.upper-bound", "10", 110, 120);
     const char *names[] = {"id", "name"};
     sl_type types[] = {sl_type_make(SL_TYPE_BIGINT), sl_type_make_p(SL_TYPE_VARCHAR, 10, 0)};
-    sl_table_shape shape = {2, names, types, 0, NULL};
+    sl_table_shape shape = {2, names, types, 0, NULL, 0, NULL, -1};
     CHECK(sl_connector_validate(l, &shape, 0, &err) == -1);
     CHECK_STR(err.sqlstate, "22023");
     CHECK_INT(err.position, 60);

@@ -195,7 +195,7 @@ static void expect_valid(sl_kvlist *l, int npk, const char *msg)
     const char *names[] = {"id", "name", "k_id"};
     sl_type types[] = {sl_type_make(SL_TYPE_BIGINT), sl_type_make(SL_TYPE_VARCHAR),
                        sl_type_make(SL_TYPE_BIGINT)};
-    sl_table_shape shape = {3, names, types, npk, NULL};
+    sl_table_shape shape = {3, names, types, npk, NULL, 0, NULL, -1};
     sl_error err = SL_ERROR_INIT;
     int rc = sl_connector_validate(l, &shape, 3, &err);
     if (msg) {

@@ -644,7 +644,7 @@ static void t_raw_check(void)
                "The table has 7 columns.", NULL);
     const char *one[] = {"line"};
     sl_type t[] = {sl_type_make_p(SL_TYPE_VARCHAR, SL_MAX_LENGTH, 0)};
-    sl_table_shape s = {1, one, t, 0, NULL};
+    sl_table_shape s = {1, one, t, 0, NULL, 0, NULL, -1};
     sl_error err = SL_ERROR_INIT;
     sl_kvlist *l = opts("connector", "filesystem", "path", "/p", "format", "raw", "raw.charset",
                         "utf-16le", "raw.endianness", "little-endian", NULL);

@@ -233,7 +233,7 @@ static void snk_free(sl_sink *s)
 }
 
 static const sl_sink_ops snk_ops = {snk_begin,  snk_write,   snk_pre_commit, snk_commit,
-                                    snk_abort,  snk_recover, snk_free,       NULL};
+                                    snk_abort,  snk_recover, snk_free,       NULL, NULL};
 
 static int snk_create(const sl_sink_args *a, sl_sink **out, sl_error *err)
 {
@@ -857,7 +857,7 @@ static void lrs_free(sl_sink *s)
 }
 
 static const sl_sink_ops lrs_ops = {lrs_begin,  lrs_write,   lrs_pre_commit, lrs_commit,
-                                    lrs_commit, lrs_recover, lrs_free,       NULL};
+                                    lrs_commit, lrs_recover, lrs_free,       NULL, NULL};
 
 static int lrs_create(const sl_sink_args *a, sl_sink **out, sl_error *err)
 {
