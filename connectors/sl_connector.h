@@ -321,6 +321,11 @@ typedef struct sl_codec sl_codec;
 sl_codec *sl_codec_new(const sl_kvlist *table_opts, int ncols, const char *const *names,
                        const sl_type *types, sl_error *err);
 void sl_codec_free(sl_codec *c);
+/* sl_codec_new for a table with METADATA columns (meta[i] != NULL: the
+** connector's, not the format's): a codec of the other columns, mapped
+** onto chunks of all ncols (sl_codec_map_columns). meta NULL: sl_codec_new. */
+sl_codec *sl_codec_new_physical(const sl_kvlist *table_opts, int ncols, const char *const *names,
+                                const sl_type *types, const char *const *meta, sl_error *err);
 /* Decode one record (a JSON object; one CSV record without its line break,
 ** which may span lines inside quotes; raw bytes) into a new +I row of out
 ** (out must not be full). rec NULL is a null record (a Kafka message

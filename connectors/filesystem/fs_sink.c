@@ -555,7 +555,8 @@ int sl__fs_sink_create(const sl_sink_args *args, sl_sink **out, sl_error *err)
         return -1;
     if (sl_fs_mkdir_p(path->value, err) != 0)
         return -1;
-    sl_codec *codec = sl_codec_new(args->options, args->ncols, args->names, args->types, err);
+    sl_codec *codec = sl_codec_new_physical(args->options, args->ncols, args->names, args->types,
+                                            args->meta, err); /* VIRTUAL metadata: not written */
     if (codec)
         sl_codec_set_line_framing(codec); /* what the filesystem source reads back */
     if (!codec)
