@@ -275,7 +275,8 @@ static const sl_metadata_spec sl__kafka_metadata[] = {
     {"headers", "MAP<STRING, BYTES> NOT NULL", SL_TYPE_NULL, 0, true, true,
      "Headers of the Kafka record as a map of raw bytes (not supported yet: needs MAP)."},
     {"leader-epoch", "INT NULL", SL_TYPE_INT, 0, false, false,
-     "Leader epoch of the Kafka record if available."},
+     "Leader epoch of the Kafka record if available (librdkafka before 2.1 does not tell it: "
+     "NULL)."},
     {"offset", "BIGINT NOT NULL", SL_TYPE_BIGINT, 0, true, false,
      "Offset of the Kafka record in the partition."},
     {"timestamp", "TIMESTAMP_LTZ(3) NOT NULL", SL_TYPE_TIMESTAMP_LTZ, 3, true, true,
