@@ -6,7 +6,9 @@
 **   CREATE TABLE  the connector has metadata (else 0A000 naming it); each
 **                 key is one of its keys (else 42704 listing them); the
 **                 declared type can be cast from the key's (42804); a key of
-**                 a type Sluice lacks (Kafka's headers: MAP) is 0A000
+**                 a type Sluice lacks (Kafka's headers: MAP) is 0A000; two
+**                 columns of one key is 42P16 (Flink's rule: the others are
+**                 computed columns over the one)
 **   INSERT        every non-VIRTUAL metadata column is written, so its key
 **                 must be writable (else 0A000; VIRTUAL is the way out) and
 **                 its type castable to the key's
@@ -47,6 +49,18 @@ int sl_metadata_check_def(const sl_stmt *def, sl_error *err)
         if (!c->metadata || !conn) /* an unknown connector is the option check's error */
             continue;
         const char *key = sl__key_of(c);
+        for (int j = 0; j < i; j++) {
+            const sl_column_def *o = sl_list_get(def->columns, j);
+            if (!o->metadata || strcmp(sl__key_of(o), key) != 0)
+                continue;
+            sl_error_set(err, SL_ERR_INVALID_TABLE_DEF, c->meta_pos,
+                         "columns \"%s\" and \"%s\" both read metadata key '%s'", o->name,
+                         c->name, key);
+            sl_error_hint(err, "Declare one of them as the metadata column and the other as a "
+                               "computed column over it: %s AS CAST(%s AS ...).",
+                          c->name, o->name);
+            return -1;
+        }
         if (conn->nmetadata == 0) {
             sl_error_set(err, SL_ERR_NOT_SUPPORTED, c->meta_pos,
                          "connector '%s' has no metadata: column \"%s\" cannot be a METADATA "
