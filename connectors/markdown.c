@@ -17,6 +17,23 @@ static void sl__md_cell(sl_strbuf *out, const char *s)
     }
 }
 
+/* The connector's METADATA keys (`name type METADATA FROM 'key' [VIRTUAL]`). */
+static void sl__md_metadata(sl_strbuf *out, const sl_connector *c)
+{
+    sl_strbuf_append(out, "\nMetadata keys (columns `name type METADATA FROM 'key' [VIRTUAL]`; "
+                          "a key that is not writable needs VIRTUAL in a table that is "
+                          "written):\n\n");
+    sl_strbuf_append(out, "| Key | Type | Writable | Description |\n");
+    sl_strbuf_append(out, "|---|---|---|---|\n");
+    for (int i = 0; i < c->nmetadata; i++) {
+        const sl_metadata_spec *m = &c->metadata[i];
+        sl_strbuf_appendf(out, "| `%s` | `%s` | %s | ", m->key, m->type,
+                          m->writable ? "yes" : "no");
+        sl__md_cell(out, m->description);
+        sl_strbuf_append(out, " |\n");
+    }
+}
+
 static void sl__md_options(sl_strbuf *out, const sl_option_spec *format_spec,
                            const sl_option_spec *specs, int n)
 {
@@ -160,6 +177,8 @@ void sl_connectors_markdown(sl_strbuf *out)
         }
         sl__md_options(out, cs[i]->has_format ? format_spec : NULL, cs[i]->options,
                        cs[i]->noptions);
+        if (cs[i]->nmetadata)
+            sl__md_metadata(out, cs[i]);
         if (cs[i]->notes)
             sl_strbuf_appendf(out, "\n%s", cs[i]->notes);
     }

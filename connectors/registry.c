@@ -100,6 +100,23 @@ const sl_connector *sl_connector_find(const char *name)
     return NULL;
 }
 
+const sl_metadata_spec *sl_connector_metadata(const sl_connector *c, const char *key)
+{
+    for (int i = 0; c && key && i < c->nmetadata; i++)
+        if (strcmp(c->metadata[i].key, key) == 0)
+            return &c->metadata[i];
+    return NULL;
+}
+
+sl_type sl_metadata_type(const sl_metadata_spec *spec)
+{
+    sl_type t = sl_type_make(spec->id);
+    if (spec->precision)
+        t.precision = spec->precision;
+    t.not_null = spec->not_null;
+    return t;
+}
+
 const sl_format *sl_format_find(const char *name)
 {
     for (size_t i = 0; name && i < SL_ARRAY_LEN(sl__formats); i++)

@@ -127,6 +127,19 @@ typedef struct sl_table_shape {
     int part_pos;               /* byte offset of the first of them (errors) */
 } sl_table_shape;
 
+/* A metadata key a connector reads (and maybe writes): what a column
+** `name type METADATA FROM 'key'` holds (Flink's names and types). */
+typedef struct sl_metadata_spec {
+    const char *key;         /* "timestamp", "file.path" */
+    const char *type;        /* its type as Flink spells it: "TIMESTAMP_LTZ(3) NOT NULL" */
+    sl_type_id id;           /* the same as a type (SL_TYPE_NULL: a type Sluice does not
+                                have yet, MAP: a column of this key is refused, 0A000) */
+    int precision;           /* its precision (TIMESTAMP_LTZ(3): 3) */
+    bool not_null;           /* NOT NULL */
+    bool writable;           /* a sink writes it (a non-VIRTUAL column of this key) */
+    const char *description; /* one line for docs */
+} sl_metadata_spec;
+
 typedef struct sl_connector sl_connector;
 typedef struct sl_format sl_format;
 
@@ -182,10 +195,19 @@ struct sl_connector {
     ** transactional id prefix). A system that cannot be reached does not
     ** hold the drop up. */
     int (*drop_check)(const sl_connector *c, const sl_kvlist *opts, sl_error *err);
+    /* The metadata keys it reads (Flink's SupportsReadingMetadata), NULL =
+    ** none: a table of this connector has no METADATA column. */
+    const sl_metadata_spec *metadata;
+    int nmetadata;                 /* number of metadata keys */
     /* (optional) Markdown paragraphs for docs/CONNECTORS.md after the options
     ** (what the connector does beyond its options). */
     const char *notes;
 };
+
+/* The metadata key of connector c, or NULL. */
+const sl_metadata_spec *sl_connector_metadata(const sl_connector *c, const char *key);
+/* Its type (from id, precision, not_null). */
+sl_type sl_metadata_type(const sl_metadata_spec *spec);
 
 /* The registry. */
 const sl_connector *sl_connector_find(const char *name);          /* case-sensitive, NULL if none */
@@ -303,6 +325,11 @@ typedef struct sl_codec sl_codec;
 sl_codec *sl_codec_new(const sl_kvlist *table_opts, int ncols, const char *const *names,
                        const sl_type *types, sl_error *err);
 void sl_codec_free(sl_codec *c);
+/* sl_codec_new for a table with METADATA columns (meta[i] != NULL: the
+** connector's, not the format's): a codec of the other columns, mapped
+** onto chunks of all ncols (sl_codec_map_columns). meta NULL: sl_codec_new. */
+sl_codec *sl_codec_new_physical(const sl_kvlist *table_opts, int ncols, const char *const *names,
+                                const sl_type *types, const char *const *meta, sl_error *err);
 /* Decode one record (a JSON object; one CSV record without its line break,
 ** which may span lines inside quotes; raw bytes) into a new +I row of out
 ** (out must not be full). rec NULL is a null record (a Kafka message

@@ -284,6 +284,9 @@ typedef struct sl_source_args {
     const int *part;           /* their indexes */
     int64_t created_nanos;     /* when the job created its sources, the same for every
                                   subtask (ns since the epoch; 0 = unknown) */
+    const char *const *meta;   /* per column: the metadata key the source fills it with
+                                  (of types[i], the key's own type), NULL for a column the
+                                  format reads; meta itself NULL = no metadata column */
 } sl_source_args;
 
 #define SL_SOURCE_MORE 0 /* poll again (out may hold rows, or none yet) */
@@ -363,6 +366,10 @@ typedef struct sl_sink_args {
                                   (set by the planner; see below) */
     int participant_slot;      /* which: its index in the job's participants */
     sl_participant *participant; /* that participant (set by the runtime when participates) */
+    const char *const *meta;   /* per column: the metadata key it writes (a writable key, of
+                                  the key's type), "" for a VIRTUAL metadata column (always
+                                  NULL, not written), NULL for a column the format writes;
+                                  meta itself NULL = no metadata column */
 } sl_sink_args;
 
 typedef struct sl_sink_ops {

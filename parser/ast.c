@@ -138,6 +138,7 @@ void sl_column_def_free(sl_column_def *c)
         return;
     sl_free(c->name);
     sl_free(c->comment);
+    sl_free(c->meta_key);
     sl_expr_free(c->expr);
     sl_list_free(c->fields, ast_column_def_free_v);
     sl_free(c);
@@ -309,6 +310,7 @@ sl_column_def *sl_column_def_dup(const sl_column_def *c)
     *r = *c;
     r->name = sl_strdup(c->name);
     r->comment = sl_strdup(c->comment);
+    r->meta_key = sl_strdup(c->meta_key);
     r->expr = c->expr ? sl_expr_dup(c->expr) : NULL;
     r->fields = ast_list_dup(c->fields, ast_column_def_dup_v);
     return r;
@@ -550,7 +552,9 @@ static bool ast_column_def_equal_v(const void *pa, const void *pb)
         return a == b;
     return ast_str_equal(a->name, b->name) && sl_type_equal(a->type, b->type) &&
            ast_str_equal(a->comment, b->comment) && sl_expr_equal(a->expr, b->expr) &&
-           ast_list_equal(a->fields, b->fields, ast_column_def_equal_v);
+           ast_list_equal(a->fields, b->fields, ast_column_def_equal_v) &&
+           a->metadata == b->metadata && ast_str_equal(a->meta_key, b->meta_key) &&
+           a->is_virtual == b->is_virtual;
 }
 
 static bool ast_ident_equal(const sl_ident *a, const sl_ident *b)

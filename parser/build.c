@@ -1426,6 +1426,19 @@ sl__telem *sl__computed_elem(sl__parse *p, sl__tok name, sl_expr *x, sl__tok com
     return e;
 }
 
+/* A metadata column `name type METADATA [FROM 'key'] [VIRTUAL]`: the
+** connector fills it (its key is checked against the connector's by bind.c). */
+sl__telem *sl__metadata_elem(sl__parse *p, sl__tok name, sl__ty ty, bool not_null, sl__tok kw,
+                             sl__tok key, bool is_virtual, sl__tok comment)
+{
+    sl__telem *e = sl__column_elem(p, name, ty, not_null, NULL, comment);
+    e->col->metadata = true;
+    e->col->meta_key = key.z ? sl__unquote(p, key) : NULL;
+    e->col->meta_pos = key.z ? key.pos : kw.pos;
+    e->col->is_virtual = is_virtual;
+    return e;
+}
+
 sl__telem *sl__pk_elem(sl__parse *p, sl__tok primary, sl_list *cols, bool enforced)
 {
     if (enforced) {

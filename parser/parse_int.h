@@ -266,6 +266,8 @@ sl__telem *sl__column_elem(sl__parse *p, sl__tok name, sl__ty ty, bool not_null,
                            sl__telem *pk, sl__tok comment);
 sl__telem *sl__pk_elem(sl__parse *p, sl__tok primary, sl_list *cols, bool enforced);
 sl__telem *sl__computed_elem(sl__parse *p, sl__tok name, sl_expr *x, sl__tok comment);
+sl__telem *sl__metadata_elem(sl__parse *p, sl__tok name, sl__ty ty, bool not_null, sl__tok kw,
+                             sl__tok key, bool is_virtual, sl__tok comment);
 sl__telem *sl__watermark_elem(sl__parse *p, sl__tok kw, sl__tok col, sl_expr *e);
 sl__opts sl__opts_make(sl__parse *p, sl__tok kw, sl_kvlist *kv);
 sl_kvlist *sl__kv(sl__parse *p, sl_kvlist *l, sl__tok key, sl__tok value);

@@ -159,6 +159,17 @@ void sl_column_def_type_format(sl_strbuf *sb, const sl_column_def *c, int flags)
         sl_strbuf_append(sb, " NOT NULL");
 }
 
+void sl_column_def_meta_format(sl_strbuf *sb, const sl_column_def *c)
+{
+    sl_strbuf_append(sb, "METADATA");
+    if (c->meta_key) {
+        sl_strbuf_append(sb, " FROM ");
+        sl_strbuf_append_quoted(sb, c->meta_key, '\'');
+    }
+    if (c->is_virtual)
+        sl_strbuf_append(sb, " VIRTUAL");
+}
+
 /* A list of sl_ident*, comma separated, in parentheses. */
 static void pr_ident_list(pr_ctx *p, const sl_list *l)
 {
@@ -756,6 +767,10 @@ static void pr_create_table(pr_ctx *p, const sl_stmt *s)
         } else {
             sl_strbuf_append_char(sb, ' ');
             sl_column_def_type_format(sb, c, SL_TYPEFMT_COMMENTS);
+        }
+        if (c->metadata) {
+            sl_strbuf_append_char(sb, ' ');
+            sl_column_def_meta_format(sb, c);
         }
         if (c->comment) {
             sl_strbuf_append(sb, " COMMENT ");

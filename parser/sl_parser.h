@@ -262,6 +262,10 @@ typedef struct sl_column_def {
     int type_pos;  /* byte offset of the type */
     char *comment; /* COMMENT '..', or NULL */
     sl_expr *expr; /* computed column: `name AS expr` (type unset), or NULL */
+    bool metadata; /* metadata column: `name type METADATA [FROM 'key'] [VIRTUAL]` */
+    char *meta_key; /* its FROM 'key', or NULL: the key is the column's name */
+    int meta_pos;  /* byte offset of METADATA (or of the key when given) */
+    bool is_virtual; /* VIRTUAL: read only, not part of what a sink writes */
     sl_list *fields; /* type ROW: its fields in order (sl_column_def*: name, type,
                         comment, nested fields; no expr), else NULL */
 } sl_column_def;
@@ -272,6 +276,9 @@ typedef struct sl_column_def {
 #define SL_TYPEFMT_COMMENTS 1 /* the fields' comments (CREATE TABLE; DESCRIBE has none) */
 #define SL_TYPEFMT_NULLABLE 2 /* not c's own NOT NULL (DESCRIBE shows it apart) */
 void sl_column_def_type_format(sl_strbuf *sb, const sl_column_def *c, int flags);
+/* Append a metadata column's extras as Flink spells them (SHOW CREATE
+** TABLE, DESCRIBE): "METADATA [FROM 'key'] [VIRTUAL]". */
+void sl_column_def_meta_format(sl_strbuf *sb, const sl_column_def *c);
 
 typedef struct sl_ident {
     char *name; /* identifier */

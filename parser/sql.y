@@ -52,6 +52,8 @@
 /* CREATE TABLE's PARTITIONED BY and LIKE's options' keywords stay usable as names. */
 %fallback ID CONSTRAINTS EXCLUDING GENERATED INCLUDING METADATA OPTIONS OVERWRITING PARTITIONED
   PARTITIONS WATERMARKS.
+/* A metadata column's VIRTUAL stays usable as a name. */
+%fallback ID VIRTUAL.
 /* FOR SYSTEM_TIME AS OF's keywords stay usable as names. */
 %fallback ID OF SYSTEM_TIME.
 /* Cursor statements' keywords stay usable as names. */
@@ -166,6 +168,8 @@ telem(A) ::= nm(N) type(T) notnull(X) colpk(K) comment_opt(C).
                                          { A = sl__column_elem(p, N, T, X, K, C); }
 telem(A) ::= nm(N) rowtype(R) notnull(X) colpk(K) comment_opt(C).
                                          { A = sl__row_column_elem(p, N, R, X, K, C); }
+telem(A) ::= nm(N) type(T) notnull(X) METADATA(M) metafrom(F) virtual(V) comment_opt(C).
+                                         { A = sl__metadata_elem(p, N, T, X, M, F, V, C); }
 telem(A) ::= nm(N) AS expr(X) comment_opt(C).
                                          { A = sl__computed_elem(p, N, X, C); }
 telem(A) ::= PRIMARY(K) KEY LP idlist(L) RP enforced(E).
@@ -174,6 +178,14 @@ telem(A) ::= CONSTRAINT nm PRIMARY(K) KEY LP idlist(L) RP enforced(E).
                                          { A = sl__pk_elem(p, K, L, E); }
 telem(A) ::= WATERMARK(K) FOR nm(N) AS expr(X).
                                          { A = sl__watermark_elem(p, K, N, X); }
+
+/* A metadata column's FROM 'key' (SL__NOTOK: the column's name) and VIRTUAL. */
+%type metafrom {sl__tok}
+metafrom(A) ::= .                        { A = SL__NOTOK; }
+metafrom(A) ::= FROM STRING(S).          { A = S; }
+%type virtual {bool}
+virtual(A) ::= .                         { A = false; }
+virtual(A) ::= VIRTUAL.                  { A = true; }
 
 %type notnull {bool}
 notnull(A) ::= .                         { A = false; }

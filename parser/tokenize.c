@@ -152,6 +152,7 @@ static const sl__kw sl__kws[] = {
     {"VARBINARY", TK_VARBINARY}, {"VARCHAR", TK_VARCHAR}, {"VARYING", TK_VARYING},
     {"VIEW", TK_VIEW},
     {"VIEWS", TK_VIEWS},
+    {"VIRTUAL", TK_VIRTUAL},
     {"WATERMARK", TK_WATERMARK},
     {"WATERMARKS", TK_WATERMARKS},
     {"WHEN", TK_WHEN},

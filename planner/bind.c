@@ -224,7 +224,8 @@ static int sl__bind_partitions(sl_binder *b, const sl_stmt *s, const sl_column *
         const sl_ident *id = sl_list_get(s->partition_by, k);
         part[k] = -1;
         for (int i = 0; i < nphys; i++)
-            if (strcmp(phys[i].name, id->name) == 0 && !strchr(phys[i].name, '.'))
+            if (strcmp(phys[i].name, id->name) == 0 && !strchr(phys[i].name, '.') &&
+                !phys[i].def->metadata)
                 part[k] = i;
         for (int i = 0; part[k] < 0 && i < sl_list_len(s->columns); i++) {
             const sl_column_def *c = sl_list_get(s->columns, i);
@@ -252,7 +253,10 @@ static int sl__bind_partitions(sl_binder *b, const sl_stmt *s, const sl_column *
                 return sl_error_set(b->err, SL_ERR_DUPLICATE_COLUMN, id->pos,
                                     "partition column \"%s\" is named more than once", id->name);
     }
-    if (sl_list_len(s->partition_by) >= nphys && nphys > 0) {
+    int ndata = 0; /* the columns the files can hold */
+    for (int i = 0; i < nphys; i++)
+        ndata += !phys[i].def->metadata;
+    if (sl_list_len(s->partition_by) >= ndata && ndata > 0) {
         const sl_ident *id = sl_list_get(s->partition_by, 0);
         sl_error_set(b->err, SL_ERR_INVALID_TABLE_DEF, id->pos,
                      "a partitioned table needs a column that is not a partition column");
@@ -305,6 +309,8 @@ int sl_bind_create_table(sl_binder *b, const sl_stmt *s)
     }
     if (sl_def_has_row(s) && sl__row_formats(b, s) != 0)
         goto done;
+    if (sl_metadata_check_def(s, b->err) != 0)
+        goto done;
     for (int i = 0; i < n; i++) { /* computed columns: their expressions' types */
         const sl_column_def *c = sl_list_get(s->columns, i);
         if (!c->expr)
@@ -329,9 +335,11 @@ int sl_bind_create_table(sl_binder *b, const sl_stmt *s)
                          "column \"%s\" named in key does not exist", id->name);
             goto done;
         }
-        if (((const sl_column_def *)sl_list_get(s->columns, idx))->expr) {
+        const sl_column_def *kc = sl_list_get(s->columns, idx);
+        if (kc->expr || kc->metadata) {
             sl_error_set(b->err, SL_ERR_INVALID_TABLE_DEF, id->pos,
-                         "a PRIMARY KEY cannot include computed column \"%s\"", id->name);
+                         "a PRIMARY KEY cannot include %s column \"%s\"",
+                         kc->expr ? "computed" : "metadata", id->name);
             sl_error_detail(b->err, "A PRIMARY KEY must be declared on physical columns.");
             goto done;
         }
@@ -391,16 +399,26 @@ int sl_bind_create_table(sl_binder *b, const sl_stmt *s)
         if (!ok)
             goto done;
     }
-    /* The connector sees the physical columns only (a ROW column's leaves). */
+    /* The connector's checks see the physical columns only (a ROW column's
+    ** leaves; not the metadata columns, which it fills). */
+    int nshape = 0;
     for (int i = 0; i < nphys; i++) {
-        names[i] = phys[i].name;
-        types[i] = phys[i].type;
+        if (phys[i].def->metadata)
+            continue;
+        names[nshape] = phys[i].name;
+        types[nshape++] = phys[i].type;
     }
     npart = sl_list_len(s->partition_by);
     part = sl_calloc((size_t)(npart ? npart : 1), sizeof(int));
     if (sl__bind_partitions(b, s, phys, nphys, part) != 0)
         goto done;
-    sl_table_shape shape = {nphys, names, types, sl_list_len(s->primary_key), NULL, npart, part,
+    for (int k = 0; k < npart; k++) { /* to the shape's column numbers */
+        int at = 0;
+        for (int i = 0; i < part[k]; i++)
+            at += !phys[i].def->metadata;
+        part[k] = at;
+    }
+    sl_table_shape shape = {nshape, names, types, sl_list_len(s->primary_key), NULL, npart, part,
                             npart ? ((const sl_ident *)sl_list_get(s->partition_by, 0))->pos : -1};
     static const sl_kvlist empty = {NULL, 0, 0};
     rc = sl_connector_validate(s->options ? s->options : &empty, &shape,
@@ -481,6 +499,17 @@ static sl_bexpr *sl__subst_cols(sl_bexpr *x, sl_bexpr *const *exprs)
     return x;
 }
 
+/* A metadata column read in its key's type, cast to its declared type (as
+** Flink's scan does). */
+static sl_bexpr *sl__meta_cast(sl_bexpr *x, sl_type to)
+{
+    sl_bexpr *c = sl_bexpr_new(SL_BX_CAST, to, x->pos);
+    c->args = sl_malloc(sizeof(sl_bexpr *));
+    c->args[0] = x;
+    c->nargs = 1;
+    return c;
+}
+
 static int sl__bind_named(sl_binder *b, const char *name, int pos, const char *alias, sl__rel *out)
 {
     const sl_view *v = sl_binder_view(b, name);
@@ -535,8 +564,15 @@ static int sl__bind_named(sl_binder *b, const char *name, int pos, const char *a
     lp->wm_col = wm_phys;
     if (t->wm_col >= 0)
         lp->wm_name = sl_strdup(t->all[t->wm_col].name);
-    for (int i = 0; i < t->ncols; i++)
-        sl_lp_add_col(lp, t->cols[i].name, t->cols[i].type, i == wm_phys);
+    sl_strbuf meta = SL_STRBUF_INIT;
+    for (int i = 0; i < t->ncols; i++) { /* a metadata column in its key's type */
+        sl_lp_add_col(lp, t->cols[i].name, t->cols[i].meta ? t->cols[i].mtype : t->cols[i].type,
+                      i == wm_phys);
+        if (t->cols[i].meta)
+            sl_strbuf_appendf(&meta, "%s%s", meta.len ? ", " : "", t->cols[i].meta);
+    }
+    lp->meta = meta.len ? sl_strbuf_detach(&meta) : NULL;
+    sl_strbuf_free(&meta);
     out->lp = lp;
     sl__rel_scope(out, alias ? alias : name);
     if (t->connector->caps.source_upserts) {
@@ -546,7 +582,7 @@ static int sl__bind_named(sl_binder *b, const char *name, int pos, const char *a
         sl_lp *norm = sl_lp_new(SL_LP_NORMALIZE, lp);
         norm->pos = pos;
         for (int i = 0; i < t->ncols; i++)
-            sl_lp_add_col(norm, t->cols[i].name, t->cols[i].type, i == wm_phys);
+            sl_lp_add_col(norm, t->cols[i].name, lp->cols[i].type, i == wm_phys);
         norm->keys = sl_calloc((size_t)(t->npk ? t->npk : 1), sizeof(int));
         for (int i = 0; i < t->npk; i++)
             norm->keys[norm->nkeys++] = t->pk[i];
@@ -556,6 +592,9 @@ static int sl__bind_named(sl_binder *b, const char *name, int pos, const char *a
     bool computed = false;
     for (int i = 0; i < t->nall; i++)
         computed = computed || t->all[i].phys < 0;
+    for (int i = 0; i < t->ncols; i++) /* ... or casts a metadata column to its type */
+        computed = computed || (t->cols[i].meta &&
+                                !sl_type_equal_ignoring_null(t->cols[i].mtype, t->cols[i].type));
     if (computed) {
         proj = sl_lp_new(SL_LP_PROJECT, out->lp);
         proj->pos = pos;
@@ -568,9 +607,11 @@ static int sl__bind_named(sl_binder *b, const char *name, int pos, const char *a
                 sl_lp_add_col(proj, t->cols[k - 1].name, t->cols[k - 1].type, false);
             }
             int last = c->phys >= 0 ? c->phys + c->nleaves - 1 : -1;
-            sl_bexpr *x = c->phys >= 0 ? sl__colref(last, t->cols[last].type, pos)
+            sl_bexpr *x = c->phys >= 0 ? sl__colref(last, lp->cols[last].type, pos)
                                        : sl_bind_computed(t->def, sl_list_get(t->def->columns, i),
                                                           b->err);
+            if (x && c->phys >= 0 && !sl_type_equal_ignoring_null(x->type, t->cols[last].type))
+                x = sl__meta_cast(x, t->cols[last].type);
             if (!x) {
                 sl__rel_free(out);
                 return -1;
@@ -3218,19 +3259,32 @@ sl_lp *sl_bind_insert(sl_binder *b, const sl_stmt *s)
                         t->connector ? t->connector->name : "?");
         return NULL;
     }
-    /* Target columns: the list, or all columns in order. */
-    int ntarget = s->column_names ? sl_list_len(s->column_names) : t->ncols;
+    if (sl_metadata_check_sink(t, s->name_pos, b->err) != 0)
+        return NULL;
+    /* Target columns: the list, or all columns in order (but VIRTUAL
+    ** metadata columns, which are only read). */
+    int nwritten = 0;
+    for (int c = 0; c < t->ncols; c++)
+        nwritten += !t->cols[c].virt;
+    int ntarget = s->column_names ? sl_list_len(s->column_names) : nwritten;
     int *target = sl_calloc((size_t)(ntarget ? ntarget : 1), sizeof(int));
-    for (int i = 0; i < ntarget; i++) {
-        if (!s->column_names) {
-            target[i] = i;
-            continue;
-        }
+    for (int i = 0, c = 0; !s->column_names && c < t->ncols; c++)
+        if (!t->cols[c].virt)
+            target[i++] = c;
+    for (int i = 0; s->column_names && i < ntarget; i++) {
         const sl_ident *id = sl_list_get(s->column_names, i);
         target[i] = -1;
         for (int c = 0; c < t->ncols; c++)
             if (strcmp(t->cols[c].name, id->name) == 0)
                 target[i] = c;
+        if (target[i] >= 0 && t->cols[target[i]].virt) {
+            sl_error_set(b->err, "428C9", id->pos,
+                         "cannot insert into virtual metadata column \"%s\"", id->name);
+            sl_error_detail(b->err, "A VIRTUAL column is only read from table \"%s\".",
+                            t->name);
+            sl_free(target);
+            return NULL;
+        }
         for (int c = 0; target[i] < 0 && c < t->nall; c++) {
             if (strcmp(t->all[c].name, id->name) == 0) {
                 /* Flink: the target's columns are its physical ones */
@@ -3295,7 +3349,7 @@ sl_lp *sl_bind_insert(sl_binder *b, const sl_stmt *s)
         sink->sink_map[target[i]] = i;
     }
     for (int c = 0; c < t->ncols; c++) {
-        if (sink->sink_map[c] < 0 && t->cols[c].type.not_null) {
+        if (sink->sink_map[c] < 0 && t->cols[c].type.not_null && !t->cols[c].virt) {
             sl_error_set(b->err, SL_ERR_SYNTAX, s->name_pos,
                          "column \"%s\" of table \"%s\" is NOT NULL and has no value", t->cols[c].name,
                          t->name);

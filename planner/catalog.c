@@ -237,6 +237,16 @@ sl_table *sl_table_from_def(sl_stmt *def, sl_error *err)
     }
     const char *conn = sl_kvlist_get(def->options, "connector");
     t->connector = conn ? sl_connector_find(conn) : NULL;
+    for (int i = 0; i < t->ncols; i++) { /* metadata columns: their keys and types */
+        const sl_column_def *c = t->cols[i].def;
+        if (!c->metadata)
+            continue;
+        t->cols[i].meta = c->meta_key ? c->meta_key : c->name;
+        t->cols[i].virt = c->is_virtual;
+        const sl_metadata_spec *m = sl_connector_metadata(t->connector, t->cols[i].meta);
+        t->cols[i].mtype = m && m->id != SL_TYPE_NULL ? sl_metadata_type(m) : c->type;
+        t->cols[i].mtype.not_null = t->cols[i].type.not_null;
+    }
     return t;
 }
 

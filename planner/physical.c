@@ -369,15 +369,26 @@ static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_
     }
 }
 
-/* Columns of a table as arrays for source / sink arguments. */
-static void sl__table_cols(sl_physical *p, const sl_table *t, const char ***names, sl_type **types)
+/* Columns of a table as arrays for source / sink arguments: a metadata
+** column in its key's type, its key in *meta (a sink's VIRTUAL one: "");
+** *meta NULL when the table has none. */
+static void sl__table_cols(sl_physical *p, const sl_table *t, bool sink, const char ***names,
+                           sl_type **types, const char *const **meta)
 {
     *names = sl__own(p, sl_calloc((size_t)(t->ncols ? t->ncols : 1), sizeof(char *)));
     *types = sl__own(p, sl_calloc((size_t)(t->ncols ? t->ncols : 1), sizeof(sl_type)));
+    const char **keys = NULL;
     for (int i = 0; i < t->ncols; i++) {
         (*names)[i] = t->cols[i].name;
-        (*types)[i] = t->cols[i].type;
+        (*types)[i] = t->cols[i].meta ? t->cols[i].mtype : t->cols[i].type;
+        if (t->cols[i].meta && !keys)
+            keys = sl__own(p, sl_calloc((size_t)t->ncols, sizeof(char *)));
+        if (t->cols[i].meta)
+            keys[i] = sink && t->cols[i].virt ? "" : t->cols[i].meta;
+        if (t->cols[i].meta && sink) /* NULL writes no timestamp, as in Flink */
+            (*types)[i].not_null = false;
     }
+    *meta = keys;
 }
 
 static sl_step_spec *sl__chain_add(sl_physical *p, sl__chain *c)
@@ -654,7 +665,8 @@ static int sl__scan_input(sl__graph *g, const sl_lp *scan, sl__frag *f, sl_error
     memset(&g->in_chains[i], 0, sizeof g->in_chains[i]);
     const char **names;
     sl_type *types;
-    sl__table_cols(g->p, src, &names, &types);
+    const char *const *meta;
+    sl__table_cols(g->p, src, false, &names, &types, &meta);
     in->create_source = src->connector->create_source;
     in->source_args.options = src->def->options;
     in->source_args.ncols = src->ncols;
@@ -666,6 +678,7 @@ static int sl__scan_input(sl__graph *g, const sl_lp *scan, sl__frag *f, sl_error
     in->source_args.pk = src->pk;
     in->source_args.npart = src->npart;
     in->source_args.part = src->part;
+    in->source_args.meta = meta;
     in->wm_expr = scan->watermark;
     sl__frag_one(g, f, i);
     return 0;
@@ -1004,7 +1017,8 @@ static int sl__build_graph(sl_physical *p, const sl_lp *root, const sl_catalog *
     const char **sink_names = NULL;
     sl_type *sink_types = NULL;
     if (rc == 0 && dst) {
-        sl__table_cols(p, dst, &sink_names, &sink_types);
+        const char *const *sink_meta;
+        sl__table_cols(p, dst, true, &sink_names, &sink_types, &sink_meta);
         const sl_type *top_types = sl__types(p, top);
         for (int i = 0; i < top_f.n; i++) /* the last stage, or every input */
             sl__cast_step(p, sl__layer_chain(&g, top_f.layers[i]), top->ncols, top_types,
@@ -1021,6 +1035,7 @@ static int sl__build_graph(sl_physical *p, const sl_lp *root, const sl_catalog *
         spec->sink_args.pk = dst->pk;
         spec->sink_args.npart = dst->npart;
         spec->sink_args.part = dst->part;
+        spec->sink_args.meta = sink_meta;
     } else if (rc == 0) {
         const char **names = sl__own(p, sl_calloc((size_t)top->ncols + 1, sizeof(char *)));
         sl_type *types = sl__own(p, sl_calloc((size_t)top->ncols + 1, sizeof(sl_type)));

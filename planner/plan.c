@@ -51,6 +51,7 @@ void sl_lp_free(sl_lp *lp)
     sl_free(lp->table);
     sl_bexpr_free(lp->watermark);
     sl_free(lp->wm_name);
+    sl_free(lp->meta);
     for (int r = 0; r < lp->nrows; r++) {
         for (int c = 0; c < lp->ncols; c++)
             sl_bexpr_free(lp->rows[r][c]);
@@ -173,8 +174,11 @@ void sl_lp_describe(sl_strbuf *sb, const sl_lp *lp)
     const char **in = sl__input_names(lp);
     switch (lp->kind) {
     case SL_LP_SCAN:
-        sl_strbuf_appendf(sb, "TableSourceScan(table=[%s], connector=[%s], fields=[", lp->table,
+        sl_strbuf_appendf(sb, "TableSourceScan(table=[%s], connector=[%s], ", lp->table,
                           lp->connector ? lp->connector->name : lp->sysrel ? "catalog" : "?");
+        if (lp->meta)
+            sl_strbuf_appendf(sb, "metadata=[%s], ", lp->meta);
+        sl_strbuf_append(sb, "fields=[");
         sl__col_list(sb, lp);
         sl_strbuf_append(sb, "]");
         if (lp->watermark) {

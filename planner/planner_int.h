@@ -29,13 +29,18 @@ typedef struct sl_column {
     int nleaves;   /* in sl_table.all: how many of sl_table.cols it is (a ROW column:
                       its leaves, cols[phys .. phys + nleaves)); 1 or 0 (computed) else */
     const sl_column_def *def; /* in sl_table.all: its definition (in sl_table.def) */
+    const char *meta; /* in sl_table.cols: a metadata column's key (in def), or NULL */
+    bool virt;        /* ... it is VIRTUAL (read only) */
+    sl_type mtype;    /* ... the key's type (the declared one when the connector is unknown),
+                         with the declared column's nullability */
 } sl_column;
 
 /* A ROW column is stored flattened: its leaves are physical columns named
 ** by their dotted paths ("person.id", "c.f.g"), in declared order. */
 typedef struct sl_table {
     char *name;                    /* table name */
-    int ncols;                     /* number of physical columns (what the connector sees) */
+    int ncols;                     /* number of physical columns (what the connector sees:
+                                      metadata columns, which it fills, included) */
     sl_column *cols;               /* the physical columns */
     int nall;                      /* number of columns, computed ones included */
     sl_column *all;                /* every column in declared order (SELECT *, DESCRIBE) */
@@ -94,6 +99,12 @@ bool sl_def_has_row(const sl_stmt *def);
 ** name that is not a physical column, 42803 for an aggregate, ...). */
 sl_bexpr *sl_bind_computed(const sl_stmt *def, const sl_column_def *c, sl_error *err);
 void sl_table_free(sl_table *t);
+/* metadata.c: CREATE TABLE's checks of its METADATA columns against the
+** connector's keys (0A000, 42704, 42804 at the column); INSERT's check that
+** every non-VIRTUAL metadata column of t is written by its connector
+** (0A000 at pos). 0 or -1 with err. */
+int sl_metadata_check_def(const sl_stmt *def, sl_error *err);
+int sl_metadata_check_sink(const sl_table *t, int pos, sl_error *err);
 /* The plain CREATE TABLE that CREATE TABLE st ... LIKE source (st->like set)
 ** makes, merged as Flink merges them (table_like.c); NULL with err (42P01
 ** unknown source, 42809 a view, 42701 a column twice, 42P16 a key, watermark
@@ -182,6 +193,7 @@ struct sl_lp {
     sl_bexpr *watermark;  /* SCAN: watermark expression over its columns, or NULL */
     int wm_col;           /* SCAN: watermark column, -1 = none (or a computed one) */
     char *wm_name;        /* SCAN: the watermark column's name (computed or not), or NULL */
+    char *meta;           /* SCAN: the metadata keys it reads, "timestamp, offset", or NULL */
     int window_fn;        /* WINDOW: sl_window_fn */
     int time_col;         /* WINDOW: input column of the descriptor */
     int64_t size_ms;      /* WINDOW: size (CUMULATE: max size) */

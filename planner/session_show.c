@@ -301,11 +301,13 @@ int sl__describe_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *ou
                 sl_strbuf_append(&extras, "AS ");
                 sl_expr_print(&extras, t->all[i].expr);
             }
+            if (t->all[i].def && t->all[i].def->metadata) /* `METADATA FROM 'k' VIRTUAL` */
+                sl_column_def_meta_format(&extras, t->all[i].def);
             const char *vals[] = {t->all[i].name,
                                   shown,
                                   nn ? "FALSE" : "TRUE",
                                   in_pk ? sl_strbuf_cstr(&key) : "",
-                                  t->all[i].expr ? sl_strbuf_cstr(&extras) : "",
+                                  sl_strbuf_cstr(&extras),
                                   i == t->wm_col ? sl_strbuf_cstr(&wm) : "",
                                   t->all[i].comment ? t->all[i].comment : ""};
             sl__result_row(&to, vals);

@@ -18,8 +18,11 @@
 **                EXCLUDING: the statement's only
 **   COMMENT      the statement's
 **
-** Without options LIKE is INCLUDING ALL OVERWRITING OPTIONS; PARTITIONS and
-** METADATA are accepted (Sluice's tables have neither).
+**   metadata     the source's METADATA columns unless EXCLUDING METADATA;
+**                OVERWRITING METADATA lets the statement's replace one
+**
+** Without options LIKE is INCLUDING ALL OVERWRITING OPTIONS; PARTITIONS is
+** accepted (Sluice's tables have none).
 **
 ** Main routine: sl_table_like.
 */
@@ -86,10 +89,10 @@ sl_stmt *sl_table_like(const sl_catalog *cat, const sl_stmt *st, sl_error *err)
     def->like = NULL;
     memset(def->like_opts, 0, sizeof def->like_opts);
     sl_list *cols = sl_list_new();
-    int gen = sl__mode(st, SL_LIKE_GENERATED);
+    int gen = sl__mode(st, SL_LIKE_GENERATED), meta = sl__mode(st, SL_LIKE_METADATA);
     for (int i = 0; i < sl_list_len(src->columns); i++) {
         const sl_column_def *c = sl_list_get(src->columns, i);
-        if (!c->expr || gen != SL_LIKE_EXCLUDING)
+        if ((!c->expr || gen != SL_LIKE_EXCLUDING) && (!c->metadata || meta != SL_LIKE_EXCLUDING))
             sl_list_push(cols, sl__col_dup(c, at));
     }
     int rc = 0;
@@ -101,6 +104,11 @@ sl_stmt *sl_table_like(const sl_catalog *cat, const sl_stmt *st, sl_error *err)
             continue;
         }
         sl_column_def *old = sl_list_get(cols, k);
+        if (old->metadata && c->metadata && meta == SL_LIKE_OVERWRITING) {
+            cols->items[k] = sl__col_dup(c, c->pos);
+            sl_column_def_free(old);
+            continue;
+        }
         if (old->expr && c->expr && gen == SL_LIKE_OVERWRITING) {
             sl_expr_free(old->expr);
             old->expr = sl_expr_dup(c->expr);
@@ -111,9 +119,11 @@ sl_stmt *sl_table_like(const sl_catalog *cat, const sl_stmt *st, sl_error *err)
         }
         rc = sl_error_set(err, SL_ERR_DUPLICATE_COLUMN, c->pos,
                           "a %scolumn named \"%s\" already exists in the base table",
-                          old->expr ? "computed " : "", c->name);
+                          old->expr ? "computed " : old->metadata ? "metadata " : "", c->name);
         if (old->expr)
             sl_error_hint(err, "Use EXCLUDING GENERATED or OVERWRITING GENERATED.");
+        if (old->metadata)
+            sl_error_hint(err, "Use EXCLUDING METADATA or OVERWRITING METADATA.");
     }
     sl_list_free(def->columns, sl__coldef_free_v); /* the statement's own, copied above */
     def->columns = cols;

@@ -141,6 +141,19 @@ static int sl__filesystem_check(const sl_connector *c, const sl_kvlist *opts,
     return sl__fs_commit_check(opts, shape, err);
 }
 
+/* Flink's filesystem metadata (FileSystemTableSource.ReadableFileInfo);
+** the sink writes none. */
+static const sl_metadata_spec sl__filesystem_metadata[] = {
+    {"file.path", "STRING NOT NULL", SL_TYPE_VARCHAR, 0, true, false,
+     "Full path of the input file."},
+    {"file.name", "STRING NOT NULL", SL_TYPE_VARCHAR, 0, true, false,
+     "Name of the file, i.e. the farthest element from the root of the filepath."},
+    {"file.size", "BIGINT NOT NULL", SL_TYPE_BIGINT, 0, true, false,
+     "Byte count of the file."},
+    {"file.modification-time", "TIMESTAMP_LTZ(3) NOT NULL", SL_TYPE_TIMESTAMP_LTZ, 3, true,
+     false, "Modification time of the file."},
+};
+
 const sl_connector sl__connector_filesystem = {
     .name = "filesystem",
     .description = "Files in a directory, in one of the formats.",
@@ -164,4 +177,6 @@ const sl_connector sl__connector_filesystem = {
     .check = sl__filesystem_check,
     .create_source = sl__fs_source_create,
     .create_sink = sl__fs_sink_create,
+    .metadata = sl__filesystem_metadata,
+    .nmetadata = (int)SL_ARRAY_LEN(sl__filesystem_metadata),
 };

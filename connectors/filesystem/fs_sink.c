@@ -929,7 +929,7 @@ int sl__fs_sink_create(const sl_sink_args *args, sl_sink **out, sl_error *err)
         sl__fs_commit_opts_free(&co);
         return -1;
     }
-    /* The files hold the columns that are not partition columns. */
+    /* The files hold the columns that are neither partition nor metadata columns. */
     int nd = 0, *dcols = sl_calloc((size_t)args->ncols + 1, sizeof(int));
     const char **dnames = sl_calloc((size_t)args->ncols + 1, sizeof(char *));
     sl_type *dtypes = sl_calloc((size_t)args->ncols + 1, sizeof(sl_type));
@@ -937,7 +937,7 @@ int sl__fs_sink_create(const sl_sink_args *args, sl_sink **out, sl_error *err)
         bool is_part = false;
         for (int k = 0; k < args->npart; k++)
             is_part = is_part || args->part[k] == i;
-        if (is_part)
+        if (is_part || (args->meta && args->meta[i])) /* VIRTUAL metadata: not written */
             continue;
         dcols[nd] = i;
         dnames[nd] = args->names[i];
@@ -946,7 +946,7 @@ int sl__fs_sink_create(const sl_sink_args *args, sl_sink **out, sl_error *err)
     sl_codec *codec = sl_codec_new(args->options, nd, dnames, dtypes, err);
     if (codec) {
         sl_codec_set_line_framing(codec); /* what the filesystem source reads back */
-        if (args->npart > 0)
+        if (nd < args->ncols)
             sl_codec_map_columns(codec, args->ncols, dcols);
     }
     sl_free(dcols);

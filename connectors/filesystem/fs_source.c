@@ -51,6 +51,12 @@
 ** poll returns within about 100 ms: after 50 ms of reading, or after one
 ** wait of at most 100 ms (continuous mode, nothing new).
 **
+** METADATA columns (Flink's keys, declared in filesystem.c) are filled from
+** the file a record comes from: file.path (absolute), file.name, file.size
+** and file.modification-time as fstat tells them when the file is opened
+** (at the start, or again at the position after a restore: a file that is
+** not changed gives the same values on replay).
+**
 ** Main routines: sl__fs_source_create and the sl_source_ops below.
 */
 #include <errno.h>
@@ -100,7 +106,48 @@ typedef struct sl__fs_source {
     sl_codec *pcodec;     /* csv over the partition columns: their values' types */
     sl_type_id *ptypes;   /* the partition columns' types */
     sl_strbuf prec;       /* the current file's partition values as a csv record */
+    /* METADATA columns. */
+    int nmeta;            /* how many */
+    int *meta_cols;       /* their column indexes */
+    int *meta_keys;       /* their keys (sl__fs_meta_key) */
+    char *abs_dir;        /* dir as an absolute path (file.path) */
+    int64_t file_size;    /* the open file's size and modification time (ns), at open */
+    int64_t file_mtime;
 } sl__fs_source;
+
+typedef enum sl__fs_meta_key {
+    SL__FSM_PATH, SL__FSM_NAME, SL__FSM_SIZE, SL__FSM_MTIME,
+} sl__fs_meta_key;
+
+static const char *const sl__fs_meta_keys[] = {
+    [SL__FSM_PATH] = "file.path", [SL__FSM_NAME] = "file.name", [SL__FSM_SIZE] = "file.size",
+    [SL__FSM_MTIME] = "file.modification-time",
+};
+
+/* Fill the metadata columns of row `row` of out from the file being read. */
+static void sl__fs_meta_fill(const sl__fs_source *s, sl_chunk *out, int row)
+{
+    for (int k = 0; k < s->nmeta; k++) {
+        int c = s->meta_cols[k];
+        switch ((sl__fs_meta_key)s->meta_keys[k]) {
+        case SL__FSM_PATH: {
+            char *p = sl_path_join(s->abs_dir, s->file);
+            sl_chunk_set_str(out, c, row, p, strlen(p));
+            sl_free(p);
+            break;
+        }
+        case SL__FSM_NAME:
+            sl_chunk_set_str(out, c, row, s->file, strlen(s->file));
+            break;
+        case SL__FSM_SIZE:
+            sl_chunk_set_i64(out, c, row, s->file_size);
+            break;
+        case SL__FSM_MTIME: /* TIMESTAMP_LTZ(3): whole milliseconds */
+            sl_chunk_set_i64(out, c, row, sl_time_truncate(s->file_mtime, 3));
+            break;
+        }
+    }
+}
 
 /* ------------------------------------------------------------------------
 ** Files of this subtask.
@@ -281,6 +328,8 @@ static int sl__fs_open_current(sl__fs_source *s, sl_error *err)
     }
     sl_free(p);
     s->fd = fd;
+    s->file_size = (int64_t)st.st_size;
+    s->file_mtime = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
     s->start = s->len = s->scanned = 0;
     s->warned_stall = false;
     if (s->lay.npart > 0)
@@ -370,6 +419,8 @@ static int sl__fs_emit(sl__fs_source *s, size_t reclen, size_t consumed, sl_chun
             return -1;
         }
     }
+    if (rc == SL_CODEC_ROW && s->nmeta)
+        sl__fs_meta_fill(s, out, out->nrows - 1);
     for (const char *p = memchr(rec, '\n', reclen); p; /* a multi-line record (csv quotes) */
          p = memchr(p + 1, '\n', reclen - (size_t)(p + 1 - rec)))
         s->line++;
@@ -607,6 +658,9 @@ static void sl__fs_source_free(sl_source *src)
     sl_free(s->buf);
     sl_free(s->file);
     sl_free(s->dir);
+    sl_free(s->abs_dir);
+    sl_free(s->meta_cols);
+    sl_free(s->meta_keys);
     sl_free(s->single);
     sl_free(s);
     sl_free(src);
@@ -672,7 +726,7 @@ int sl__fs_source_create(const sl_source_args *args, sl_source **out, sl_error *
     if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))
         return sl_error_set(err, SL_ERR_INVALID_PARAMETER, path->value_pos,
                             "\"%s\" is neither a file nor a directory", where);
-    /* The files hold the columns that are not partition columns. */
+    /* The files hold the columns that are neither partition nor metadata columns. */
     int nd = 0, *dcols = sl_calloc((size_t)args->ncols + 1, sizeof(int));
     const char **dnames = sl_calloc((size_t)args->ncols + 1, sizeof(char *));
     sl_type *dtypes = sl_calloc((size_t)args->ncols + 1, sizeof(sl_type));
@@ -680,14 +734,14 @@ int sl__fs_source_create(const sl_source_args *args, sl_source **out, sl_error *
         bool is_part = false;
         for (int k = 0; k < args->npart; k++)
             is_part = is_part || args->part[k] == i;
-        if (!is_part) {
+        if (!is_part && !(args->meta && args->meta[i])) { /* metadata: not in the files */
             dcols[nd] = i;
             dnames[nd] = args->names[i];
             dtypes[nd++] = args->types[i];
         }
     }
     sl_codec *codec = sl_codec_new(args->options, nd, dnames, dtypes, err);
-    if (codec && args->npart > 0)
+    if (codec && nd < args->ncols)
         sl_codec_map_columns(codec, args->ncols, dcols);
     sl_free(dcols);
     sl_free(dnames);
@@ -709,6 +763,35 @@ int sl__fs_source_create(const sl_source_args *args, sl_source **out, sl_error *
     s->monitor_ns = (monitor_ms > 0 ? monitor_ms : 1) * 1000000;
     s->codec = codec;
     s->fd = -1;
+    char *abs = realpath(s->dir, NULL); /* malloc'd by libc */
+    s->abs_dir = sl_strdup(abs ? abs : s->dir);
+    free(abs);
+    for (int i = 0; args->meta && i < args->ncols; i++)
+        s->nmeta += args->meta[i] != NULL;
+    s->meta_cols = sl_calloc((size_t)s->nmeta + 1, sizeof(int));
+    s->meta_keys = sl_calloc((size_t)s->nmeta + 1, sizeof(int));
+    for (int i = 0, k = 0; args->meta && i < args->ncols; i++) {
+        if (!args->meta[i])
+            continue;
+        int key = -1;
+        for (size_t j = 0; j < SL_ARRAY_LEN(sl__fs_meta_keys); j++)
+            if (strcmp(args->meta[i], sl__fs_meta_keys[j]) == 0)
+                key = (int)j;
+        if (key < 0) { /* the planner checked them */
+            sl_error_set(err, SL_ERR_INTERNAL, -1, "filesystem: unexpected metadata key '%s'",
+                         args->meta[i]);
+            sl_codec_free(codec);
+            sl_free(s->meta_cols);
+            sl_free(s->meta_keys);
+            sl_free(s->abs_dir);
+            sl_free(s->dir);
+            sl_free(s->single);
+            sl_free(s);
+            return -1;
+        }
+        s->meta_cols[k] = i;
+        s->meta_keys[k++] = key;
+    }
     sl_source *src = sl_calloc(1, sizeof *src);
     src->ops = &sl__fs_source_ops;
     src->impl = s;

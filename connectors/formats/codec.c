@@ -101,6 +101,30 @@ size_t sl_codec_line_end(sl_codec *c, const char *rec, size_t n, size_t *scanned
     return end;
 }
 
+sl_codec *sl_codec_new_physical(const sl_kvlist *table_opts, int ncols, const char *const *names,
+                                const sl_type *types, const char *const *meta, sl_error *err)
+{
+    if (!meta)
+        return sl_codec_new(table_opts, ncols, names, types, err);
+    const char **cn = sl_calloc((size_t)ncols + 1, sizeof(char *));
+    sl_type *ct = sl_calloc((size_t)ncols + 1, sizeof(sl_type));
+    int *map = sl_calloc((size_t)ncols + 1, sizeof(int)), n = 0;
+    for (int i = 0; i < ncols; i++) {
+        if (meta[i])
+            continue;
+        cn[n] = names[i];
+        ct[n] = types[i];
+        map[n++] = i;
+    }
+    sl_codec *c = sl_codec_new(table_opts, n, cn, ct, err);
+    if (c)
+        sl_codec_map_columns(c, ncols, map);
+    sl_free(cn);
+    sl_free(ct);
+    sl_free(map);
+    return c;
+}
+
 void sl_codec_map_columns(sl_codec *c, int width, const int *map)
 {
     sl_free(c->map);

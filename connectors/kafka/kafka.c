@@ -265,6 +265,27 @@ static int sl__kafka_check_sink(const sl_connector *c, const sl_kvlist *opts,
     return 0;
 }
 
+/* Flink's Kafka metadata (KafkaDynamicSource.ReadableMetadata, in its
+** order; KafkaDynamicSink.WritableMetadata: headers, timestamp). */
+static const sl_metadata_spec sl__kafka_metadata[] = {
+    {"topic", "STRING NOT NULL", SL_TYPE_VARCHAR, 0, true, false,
+     "Topic name of the Kafka record."},
+    {"partition", "INT NOT NULL", SL_TYPE_INT, 0, true, false,
+     "Partition ID of the Kafka record."},
+    {"headers", "MAP<STRING, BYTES> NOT NULL", SL_TYPE_NULL, 0, true, true,
+     "Headers of the Kafka record as a map of raw bytes (not supported yet: needs MAP)."},
+    {"leader-epoch", "INT NULL", SL_TYPE_INT, 0, false, false,
+     "Leader epoch of the Kafka record if available (librdkafka before 2.1 does not tell it: "
+     "NULL)."},
+    {"offset", "BIGINT NOT NULL", SL_TYPE_BIGINT, 0, true, false,
+     "Offset of the Kafka record in the partition."},
+    {"timestamp", "TIMESTAMP_LTZ(3) NOT NULL", SL_TYPE_TIMESTAMP_LTZ, 3, true, true,
+     "Timestamp of the Kafka record; written, it is the record's timestamp."},
+    {"timestamp-type", "STRING NOT NULL", SL_TYPE_VARCHAR, 0, true, false,
+     "Timestamp type of the Kafka record: \"NoTimestampType\", \"CreateTime\" (also when "
+     "written) or \"LogAppendTime\"."},
+};
+
 const sl_connector sl__connector_kafka = {
     .name = "kafka",
     .description = "Records of Kafka topics, in one of the formats; exactly-once sinks by transactions.",
@@ -285,6 +306,8 @@ const sl_connector sl__connector_kafka = {
     .create_source = sl__kafka_source_create,
     .create_sink = sl__kafka_sink_create,
     .create_participant = sl__kafka_txn_create,
+    .metadata = sl__kafka_metadata,
+    .nmetadata = (int)SL_ARRAY_LEN(sl__kafka_metadata),
 };
 
 /* upsert-kafka: an updating changelog as the latest value per key. */
@@ -325,6 +348,8 @@ const sl_connector sl__connector_upsert_kafka = {
     .create_source = sl__upsert_kafka_source_create,
     .create_sink = sl__upsert_kafka_sink_create,
     .create_participant = sl__kafka_txn_create,
+    .metadata = sl__kafka_metadata,
+    .nmetadata = (int)SL_ARRAY_LEN(sl__kafka_metadata),
 };
 
 bool sl__kafka_user_set(const sl_kvlist *opts, const char *key)

@@ -11,6 +11,33 @@
 
 #include "../sl_connector_int.h"
 
+/* ---- kafka_meta.c: METADATA columns ---- */
+
+typedef enum sl__kafka_meta_key {
+    SL__KM_TOPIC, SL__KM_PARTITION, SL__KM_HEADERS, SL__KM_LEADER_EPOCH, SL__KM_OFFSET,
+    SL__KM_TIMESTAMP, SL__KM_TIMESTAMP_TYPE,
+} sl__kafka_meta_key;
+
+typedef struct sl__kafka_meta {
+    int n;        /* metadata columns */
+    int *cols;    /* their table indexes */
+    int *keys;    /* their sl__kafka_meta_key (-1: a sink's VIRTUAL column) */
+    int ts_col;   /* a sink: the column written as the record's timestamp, or -1 */
+} sl__kafka_meta;
+
+/* The metadata columns of sl_source_args.meta / sl_sink_args.meta (NULL:
+** none). 0, or -1 with err (a key the planner should have refused). */
+int sl__kafka_meta_new(const char *const *meta, int ncols, sl__kafka_meta *m, sl_error *err);
+void sl__kafka_meta_free(sl__kafka_meta *m);
+/* Whether table column col is a metadata column. */
+bool sl__kafka_meta_is(const sl__kafka_meta *m, int col);
+/* Fill the metadata columns of row `row` of out from the record msg. */
+void sl__kafka_meta_fill(const sl__kafka_meta *m, const rd_kafka_message_t *msg, sl_chunk *out,
+                         int row);
+/* The timestamp (epoch ms) to write for row r of in: its timestamp column,
+** 0 (the producer's clock) when there is none or it is NULL. */
+int64_t sl__kafka_meta_timestamp(const sl__kafka_meta *m, const sl_chunk *in, int r);
+
 /* ---- kafka_layout.c: a record's key and value ---- */
 
 typedef struct sl__kafka_layout {
@@ -19,13 +46,14 @@ typedef struct sl__kafka_layout {
     int nkey;          /* the key's columns */
     int *key_cols;     /* their table indexes, in the key's order */
     bool value_all;    /* the value holds every column ('value.fields-include' = ALL) */
+    sl__kafka_meta meta; /* the metadata columns (in neither key nor value) */
 } sl__kafka_layout;
 
 /* The layout of a table's records from its options (and, for upsert-kafka,
 ** its PRIMARY KEY). 0, or -1 with err. */
 int sl__kafka_layout_new(const sl_kvlist *opts, bool upsert, int ncols, const char *const *names,
-                         const sl_type *types, int npk, const int *pk, sl__kafka_layout *l,
-                         sl_error *err);
+                         const sl_type *types, const char *const *meta, int npk, const int *pk,
+                         sl__kafka_layout *l, sl_error *err);
 void sl__kafka_layout_free(sl__kafka_layout *l);
 /* CREATE TABLE's checks of the key options (shape may be NULL). */
 int sl__kafka_layout_check(const sl_connector *c, const sl_kvlist *opts,

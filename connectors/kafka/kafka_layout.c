@@ -17,7 +17,7 @@
 ** EXCEPT_KEY the key then fills the key's columns of the same row (under
 ** ALL the value's copy of them is the one kept, as Flink does, so the key
 ** is not read). Writing: the key's columns in the key's format, the
-** value's in the value's.
+** value's in the value's. METADATA columns are in neither (kafka_meta.c).
 **
 ** Main routines: sl__kafka_layout_new, sl__kafka_layout_free,
 ** sl__kafka_layout_check (CREATE TABLE).
@@ -140,13 +140,15 @@ int sl__kafka_layout_check(const sl_connector *c, const sl_kvlist *opts,
 typedef struct sl__names {
     int n;
     const char *const *names;
+    const char *const *meta; /* a metadata column is in neither key nor value */
 } sl__names;
 
 static int sl__names_col(const void *ctx, const char *name, size_t len)
 {
     const sl__names *t = ctx;
     for (int i = 0; i < t->n; i++)
-        if (strlen(t->names[i]) == len && memcmp(t->names[i], name, len) == 0)
+        if (strlen(t->names[i]) == len && memcmp(t->names[i], name, len) == 0 &&
+            !(t->meta && t->meta[i]))
             return i;
     return -1;
 }
@@ -172,11 +174,13 @@ static sl_codec *sl__codec_for(const sl_kvlist *fopts, int ncols, const char *co
 }
 
 int sl__kafka_layout_new(const sl_kvlist *opts, bool upsert, int ncols, const char *const *names,
-                         const sl_type *types, int npk, const int *pk, sl__kafka_layout *l,
-                         sl_error *err)
+                         const sl_type *types, const char *const *meta, int npk, const int *pk,
+                         sl__kafka_layout *l, sl_error *err)
 {
     memset(l, 0, sizeof *l);
-    sl__names t = {ncols, names};
+    if (sl__kafka_meta_new(meta, ncols, &l->meta, err) != 0)
+        return -1;
+    sl__names t = {ncols, names, meta};
     if (sl__key_columns(opts, upsert, npk, pk, sl__names_col, &t, &l->key_cols, &l->nkey, err) !=
         0)
         return -1;
@@ -196,7 +200,7 @@ int sl__kafka_layout_new(const sl_kvlist *opts, bool upsert, int ncols, const ch
         bool in_key = false;
         for (int k = 0; !l->value_all && k < l->nkey; k++)
             in_key = in_key || l->key_cols[k] == i;
-        if (!in_key)
+        if (!in_key && !(meta && meta[i]))
             vcols[nv++] = i;
     }
     if (rc == 0 && !vopts)
@@ -216,5 +220,6 @@ void sl__kafka_layout_free(sl__kafka_layout *l)
     sl_codec_free(l->key);
     sl_codec_free(l->value);
     sl_free(l->key_cols);
+    sl__kafka_meta_free(&l->meta);
     memset(l, 0, sizeof *l);
 }

@@ -136,6 +136,7 @@ static int sl__kafka_write(sl_sink *s, const sl_chunk *c, sl_error *err)
                                has_key ? k->key.len : 0),
                 RD_KAFKA_V_VALUE(tombstone ? NULL : k->rec.buf ? k->rec.buf : "",
                                  tombstone ? 0 : k->rec.len),
+                RD_KAFKA_V_TIMESTAMP(sl__kafka_meta_timestamp(&k->layout.meta, c, r)),
                 RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_END);
             if (e == RD_KAFKA_RESP_ERR__QUEUE_FULL) {
                 rd_kafka_poll(k->rk, 100); /* backpressure: wait for deliveries */
@@ -253,7 +254,7 @@ static int sl__sink_create(const sl_sink_args *args, bool upsert, sl_sink **out,
     k->upsert = upsert;
     k->guarantee = args->guarantee;
     if (sl__kafka_layout_new(args->options, upsert, args->ncols, args->names, args->types,
-                             args->npk, args->pk, &k->layout, err) != 0) {
+                             args->meta, args->npk, args->pk, &k->layout, err) != 0) {
         sl__kafka_sink_free(s);
         return -1;
     }

@@ -462,8 +462,10 @@ static int sl__kafka_message(sl__kafka_source *s, const rd_kafka_message_t *m, s
             return sl__kafka_bad(p, m, true, m->key, m->key_len, err);
         if (krc == SL_CODEC_SKIPPED)
             s->skipped++;
-        if (krc == SL_CODEC_ROW)
+        if (krc == SL_CODEC_ROW) {
+            sl__kafka_meta_fill(&s->layout.meta, m, out, before);
             sl__kafka_row_split(s, out, pi);
+        }
     } else if (m->payload || !s->upsert) {
         const char *rec = m->payload; /* NULL: a null record */
         size_t len = rec ? m->len : 0;
@@ -485,8 +487,10 @@ static int sl__kafka_message(sl__kafka_source *s, const rd_kafka_message_t *m, s
         }
         if (rc == SL_CODEC_SKIPPED)
             s->skipped++;
-        if (out->nrows > before)
+        if (out->nrows > before) {
+            sl__kafka_meta_fill(&s->layout.meta, m, out, before);
             sl__kafka_row_split(s, out, pi);
+        }
     }
     p->next = m->offset + 1;
     return 0;
@@ -777,7 +781,7 @@ static int sl__source_create(const sl_source_args *args, bool upsert, sl_source 
     s->discovery_ms = discovery_ms;
     s->upsert = upsert;
     if (sl__kafka_layout_new(args->options, upsert, args->ncols, args->names, args->types,
-                             args->npk, args->pk, &s->layout, err) != 0) {
+                             args->meta, args->npk, args->pk, &s->layout, err) != 0) {
         sl__kafka_source_free(src);
         return -1;
     }

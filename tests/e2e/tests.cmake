@@ -146,3 +146,12 @@ foreach(p 1 2)
             --sluice $<TARGET_FILE:sluice> --kills 24 --parallelism ${p})
   set_tests_properties(e2e.crash_partition.p${p} PROPERTIES TIMEOUT 900 LABELS e2e)
 endforeach()
+# monitored directory -> METADATA columns (file.name / path / size /
+# modification-time) -> filesystem, 20 SIGKILLs; every row committed exactly
+# once with its file's metadata as os.stat tells it (replays give the same)
+foreach(p 1 2)
+  add_test(NAME e2e.crash_metadata.p${p}
+    COMMAND ${Python3_EXECUTABLE} ${SL_E2E}/crash_metadata_test.py
+            --sluice $<TARGET_FILE:sluice> --kills 20 --parallelism ${p})
+  set_tests_properties(e2e.crash_metadata.p${p} PROPERTIES TIMEOUT 900 LABELS e2e)
+endforeach()

@@ -9,6 +9,9 @@
  *   kafka_topic BOOTSTRAP --committed GROUP TOPIC PARTITIONS
  *       print "<partition> <offset>" for each partition: the group's
  *       committed offset (-1001 when it has none)
+ *   kafka_topic BOOTSTRAP --produce TOPIC
+ *       produce the records of stdin, one a line "PARTITION<TAB>TIMESTAMP_MS<TAB>VALUE"
+ *       (kcat cannot set a record's timestamp), flushed before it exits
  *
  * Exit 1 on a failure (with the reason on stderr), 2 on bad arguments. */
 #include <librdkafka/rdkafka.h>
@@ -117,7 +120,42 @@ static int committed(const char *bootstrap, const char *group, const char *topic
   return rc;
 }
 
+static int produce(const char *bootstrap, const char *topic) {
+  rd_kafka_t *rk = client(bootstrap, RD_KAFKA_PRODUCER, NULL);
+  char line[65536];
+  int rc = 0;
+  while (rc == 0 && fgets(line, sizeof line, stdin)) {
+    size_t n = strlen(line);
+    if (n && line[n - 1] == '\n') line[--n] = 0;
+    char *t1 = strchr(line, '\t'), *t2 = t1 ? strchr(t1 + 1, '\t') : NULL;
+    if (!t2) {
+      fprintf(stderr, "bad input line: %s\n", line);
+      rc = 2;
+      break;
+    }
+    *t1 = *t2 = 0;
+    rd_kafka_resp_err_t e;
+    while ((e = rd_kafka_producev(rk, RD_KAFKA_V_TOPIC(topic), RD_KAFKA_V_PARTITION(atoi(line)),
+                                  RD_KAFKA_V_TIMESTAMP(strtoll(t1 + 1, NULL, 10)),
+                                  RD_KAFKA_V_VALUE(t2 + 1, strlen(t2 + 1)),
+                                  RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_END)) ==
+           RD_KAFKA_RESP_ERR__QUEUE_FULL)
+      rd_kafka_poll(rk, 100);
+    if (e) {
+      fprintf(stderr, "produce: %s\n", rd_kafka_err2str(e));
+      rc = 1;
+    }
+  }
+  if (rd_kafka_flush(rk, 60000) != RD_KAFKA_RESP_ERR_NO_ERROR) {
+    fprintf(stderr, "produce: flush timed out\n");
+    rc = 1;
+  }
+  rd_kafka_destroy(rk);
+  return rc;
+}
+
 int main(int argc, char **argv) {
+  if (argc == 4 && strcmp(argv[2], "--produce") == 0) return produce(argv[1], argv[3]);
   if (argc == 4 && argv[2][0] != '-') return create(argv[1], argv[2], atoi(argv[3]));
   if (argc == 5 && strcmp(argv[2], "--add-partitions") == 0)
     return add_partitions(argv[1], argv[3], atoi(argv[4]));
@@ -126,6 +164,7 @@ int main(int argc, char **argv) {
   fprintf(stderr,
           "usage: kafka_topic BOOTSTRAP TOPIC PARTITIONS\n"
           "       kafka_topic BOOTSTRAP --add-partitions TOPIC TOTAL\n"
-          "       kafka_topic BOOTSTRAP --committed GROUP TOPIC PARTITIONS\n");
+          "       kafka_topic BOOTSTRAP --committed GROUP TOPIC PARTITIONS\n"
+          "       kafka_topic BOOTSTRAP --produce TOPIC < lines\n");
   return 2;
 }

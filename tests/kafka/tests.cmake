@@ -94,3 +94,17 @@ foreach(case upsert upsert_source keys pattern offsets probe prefix example)
   set_tests_properties(kafka.features.${case} PROPERTIES
     LABELS kafka ENVIRONMENT "${SL_KAFKA_ENV}" FIXTURES_REQUIRED kafka TIMEOUT 300)
 endforeach()
+
+# METADATA columns (tests/kafka/kafka_metadata_test.py): records produced with
+# known partitions and timestamps (kafka_topic --produce), read with every
+# readable key and checked against kcat's view of each record, with a TUMBLE
+# window over the timestamp metadata as rowtime; the timestamp written as
+# metadata by an exactly-once sink, checked by a read_committed kcat, with a
+# control table without it that fails the same check.
+foreach(case read write)
+  add_test(NAME kafka.metadata.${case}
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/kafka_metadata_test.py
+            --sluice $<TARGET_FILE:sluice> --topic-tool $<TARGET_FILE:kafka_topic> --case ${case})
+  set_tests_properties(kafka.metadata.${case} PROPERTIES
+    LABELS kafka ENVIRONMENT "${SL_KAFKA_ENV}" FIXTURES_REQUIRED kafka TIMEOUT 300)
+endforeach()
