@@ -888,7 +888,25 @@ static int sl__validate(const sl_kvlist *opts, const sl_table_shape *shape, int 
         return -1;
     if (c->check && c->check(c, opts, shape, err) != 0)
         return -1;
-    /* Each format sees its own options, as its codec will. */
+    /* Each format sees its own options, as its codec will, and the columns
+    ** it encodes: not the partition columns, which are directory names. */
+    const char **dnames = NULL;
+    sl_type *dtypes = NULL;
+    sl_table_shape data = shape ? *shape : (sl_table_shape){0};
+    if (shape && shape->npart > 0) {
+        dnames = sl_calloc((size_t)shape->ncols + 1, sizeof(char *));
+        dtypes = sl_calloc((size_t)shape->ncols + 1, sizeof(sl_type));
+        data = (sl_table_shape){.names = dnames, .types = dtypes, .part_pos = -1};
+        for (int i = 0; i < shape->ncols; i++) {
+            bool is_part = false;
+            for (int k = 0; k < shape->npart; k++)
+                is_part = is_part || shape->part[k] == i;
+            if (is_part)
+                continue;
+            dnames[data.ncols] = shape->names[i];
+            dtypes[data.ncols++] = shape->types[i];
+        }
+    }
     int rc = 0;
     for (int k = 0; rc == 0 && k < 2; k++) {
         const sl_format *fk = k == 0 ? f : kf;
@@ -898,9 +916,11 @@ static int sl__validate(const sl_kvlist *opts, const sl_table_shape *shape, int 
         rc = sl__check_required(fk->options, fk->noptions, fo, "format", fk->name, missing_pos,
                                 err);
         if (rc == 0 && fk->check)
-            rc = fk->check(fk, fo, k == 0 ? shape : NULL, err);
+            rc = fk->check(fk, fo, k == 0 && shape ? &data : NULL, err);
         sl_kvlist_free(fo);
     }
+    sl_free(dnames);
+    sl_free(dtypes);
     return rc;
 }
 

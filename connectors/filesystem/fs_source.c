@@ -136,9 +136,11 @@ static void sl__fs_meta_fill(const sl__fs_source *s, sl_chunk *out, int row)
             sl_free(p);
             break;
         }
-        case SL__FSM_NAME:
-            sl_chunk_set_str(out, c, row, s->file, strlen(s->file));
+        case SL__FSM_NAME: { /* the file's own name, not its partition directories */
+            const char *slash = strrchr(s->file, '/'), *name = slash ? slash + 1 : s->file;
+            sl_chunk_set_str(out, c, row, name, strlen(name));
             break;
+        }
         case SL__FSM_SIZE:
             sl_chunk_set_i64(out, c, row, s->file_size);
             break;

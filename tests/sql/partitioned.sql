@@ -123,3 +123,17 @@ CREATE TABLE bad (id INT, dt STRING) PARTITIONED BY (dt) WITH (
   'sink.partition-commit.trigger' = 'partition-time',
   'sink.partition-commit.policy.kind' = 'success-file');
 INSERT INTO bad SELECT id, name FROM src;
+
+-- METADATA columns beside partition columns: a metadata column is neither
+-- written into the files nor a partition column; file.name is the file's own
+-- name, file.path the whole path under the partition directories.
+CREATE TABLE pm (id INT, dt STRING, fname STRING METADATA FROM 'file.name' VIRTUAL,
+  fpath STRING METADATA FROM 'file.path' VIRTUAL) PARTITIONED BY (dt) WITH (
+  'connector' = 'filesystem', 'path' = '@TMP@/pm', 'format' = 'csv');
+INSERT INTO pm SELECT id, CAST(id % 2 AS STRING) FROM src WHERE id <= 4;
+SELECT id, dt, fname LIKE 'part-%.csv' AS name_ok, fpath LIKE '%/pm/dt=' || dt || '/' || fname AS path_ok FROM pm;
+CREATE TABLE pm_files (line STRING, dt STRING) PARTITIONED BY (dt) WITH (
+  'connector' = 'filesystem', 'format' = 'raw', 'path' = '@TMP@/pm');
+SELECT line, dt FROM pm_files;
+CREATE TABLE pm_bad (id INT, fname STRING METADATA FROM 'file.name' VIRTUAL) PARTITIONED BY (fname) WITH (
+  'connector' = 'filesystem', 'path' = '@TMP@/pmb', 'format' = 'csv');
