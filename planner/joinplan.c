@@ -347,6 +347,21 @@ static void sl__bounds(const sl_lp *j, const sl_bexpr *b, int *lt, int *rt, int6
     }
 }
 
+bool sl_lookup_key(const sl_bexpr *t, int nl, int *rcol, const sl_bexpr **lexpr)
+{
+    if (!t || t->kind != SL_BX_CALL || t->fn->id != SL_FN_EQ || t->nargs != 2)
+        return false;
+    for (int s = 0; s < 2; s++) {
+        const sl_bexpr *r = t->args[s], *l = t->args[1 - s];
+        if (r->kind == SL_BX_COLUMN && r->col >= nl && sl_join_side(l, nl) == 0) {
+            *rcol = r->col - nl;
+            *lexpr = l;
+            return true;
+        }
+    }
+    return false;
+}
+
 bool sl_lp_interval_join(sl_lp *j)
 {
     j->interval = false;

@@ -66,6 +66,9 @@ static const sl_option_spec sl__filesystem_options[] = {
     {.key = "source.monitor-interval", .type = SL_OPT_DURATION,
      .description = "How often the source looks for new files; unset means read the files "
                     "present at start, then end (bounded)."},
+    {.key = "lookup.join.cache.ttl", .type = SL_OPT_DURATION, .default_value = "60 min",
+     .description = "Lookup joins: how long the files loaded into memory are used before they "
+                    "are read again."},
     {.key = "sink.rolling-policy.file-size", .type = SL_OPT_MEMSIZE, .default_value = "128 mb",
      .description = "Roll to a new part file once the current one reaches this size."},
     {.key = "sink.rolling-policy.rollover-interval", .type = SL_OPT_DURATION,
@@ -115,4 +118,6 @@ const sl_connector sl__connector_filesystem = {
     .check = sl__filesystem_check,
     .create_source = sl__fs_source_create,
     .create_sink = sl__fs_sink_create,
+    .create_lookup = sl__fs_lookup_create,
+    .lookup_describe = sl__fs_lookup_describe,
 };
