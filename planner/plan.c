@@ -240,7 +240,7 @@ void sl_lp_describe(sl_strbuf *sb, const sl_lp *lp)
                         if (rc < 64)
                             keyset |= (uint64_t)1 << rc;
                         sl_strbuf_appendf(sb, "%s%s=", nk++ ? ", " : "",
-                                          in[lp->input->ncols + rc]);
+                                          lp->right->cols[rc].name); /* the table's name */
                         sl_bexpr_print(sb, le, in);
                         terms->items[i] = NULL;
                     } else if (pass == 1 && terms->items[i]) {

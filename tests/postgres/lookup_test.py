@@ -126,6 +126,30 @@ INSERT INTO o_two SELECT l.id, d.v
   FROM l JOIN dim2 FOR SYSTEM_TIME AS OF l.pt AS d ON d.a = l.q AND d.b = 'b' || CAST(l.k % 3 AS STRING);
 """.format(ldir=ldir, dim=dim_with("lk_dim"), dim2=dim_with("lk_dim2"), **out)
     run_sql(sluice, work, sql)
+    # EXPLAIN names the table, the keys, the connector and the cache
+    plan = run_sql(sluice, work, """
+CREATE TABLE dimc (id INT, name STRING, grp INT, price DECIMAL(10, 2)) WITH ({dimc});
+EXPLAIN SELECT l.id, d.name FROM l JOIN dim FOR SYSTEM_TIME AS OF l.pt AS d ON l.k = d.id;
+EXPLAIN SELECT l.id, d.name FROM l JOIN dimc FOR SYSTEM_TIME AS OF l.pt AS d ON l.k = d.id;
+""".format(dimc=dim_with("lk_dim", ", 'lookup.cache' = 'PARTIAL', "
+                          "'lookup.partial-cache.max-rows' = '500', "
+                          "'lookup.partial-cache.expire-after-access' = '1 min'")))
+    for want in ("LookupJoin(table=[dim], joinType=[INNER], lookup=[id=k], connector=[jdbc], "
+                 "cache=[NONE]",
+                 "LookupJoin(table=[dimc], joinType=[INNER], lookup=[id=k], connector=[jdbc], "
+                 "cache=[PARTIAL, max-rows=500, expire-after-access=60000 ms, "
+                 "cache-missing-key=true]"):
+        if want not in plan:
+            fail("EXPLAIN does not show %r:\n%s" % (want, plan))
+    # 'PARTIAL' without a limit is refused when the table is declared
+    bad = os.path.join(work, "bad.sql")
+    with open(bad, "w") as f:
+        f.write("CREATE TABLE b (id INT) WITH (%s);\n" % dim_with("lk_dim", ", 'lookup.cache' = 'PARTIAL'"))
+    p = subprocess.run([sluice, "--data-dir", os.path.join(work, "data"), "-q", "-f", bad],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV, timeout=60)
+    if p.returncode == 0 or b"22023" not in p.stderr or b"needs 'lookup.partial-cache" not in p.stderr:
+        fail("PARTIAL without max-rows or an expiry was not refused: %r" % p.stderr)
+    print("results: EXPLAIN shows the lookup join; a PARTIAL cache without limits is refused")
 
     def got(name):
         return collections.Counter(tuple(r.get(c) for c in sorted(r))
