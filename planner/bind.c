@@ -1009,9 +1009,11 @@ static int sl__bind_join(sl_binder *b, const sl_from *f, sl__rel *out)
         if ((i < nl && null_left) || (i >= nl && null_right))
             t.not_null = false;
         /* Output names are unique, as in Flink (id, id0): plans stay readable.
-        ** A regular join does not keep event time: rows may be emitted late. */
+        ** A regular join does not keep event time: rows may be emitted late.
+        ** A lookup join keeps the left side's time attributes (as Flink): it
+        ** emits each row as it arrives. */
         char *name = sl__unique_name(lp, c->name, lp->ncols);
-        sl_lp_add_col(lp, name, t, false);
+        sl_lp_add_col(lp, name, t, lookup && i < nl ? c->rowtime : 0);
         sl_free(name);
     }
     out->lp = lp;

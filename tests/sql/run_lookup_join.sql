@@ -30,6 +30,15 @@ SELECT o.id, c.code, c.name FROM conv AS o JOIN currencies FOR SYSTEM_TIME AS OF
 -- A PROCTIME() of a subquery works as well.
 SELECT o.id, c.rate FROM (SELECT *, PROCTIME() AS p FROM conv WHERE id <= 3) AS o
   JOIN currencies FOR SYSTEM_TIME AS OF o.p AS c ON o.currency = c.code;
+-- The left side's event time passes through: a window over the enriched rows.
+CREATE TABLE convw (id BIGINT, currency STRING, amount BIGINT, ts TIMESTAMP(3), pt AS PROCTIME(),
+  WATERMARK FOR ts AS ts)
+  WITH ('connector' = 'filesystem', 'path' = '@SQLDATA@/conv.csv', 'format' = 'csv');
+CREATE VIEW enriched AS SELECT o.ts, o.amount, c.name FROM convw AS o
+  JOIN currencies FOR SYSTEM_TIME AS OF o.pt AS c ON o.currency = c.code;
+SELECT window_start, name, SUM(amount) AS total
+FROM TABLE(TUMBLE(TABLE enriched, DESCRIPTOR(ts), INTERVAL '10' SECOND))
+GROUP BY window_start, window_end, name;
 -- Into a sink, with the cache option of the filesystem connector.
 CREATE TABLE currencies2 (code STRING, name STRING, rate DECIMAL(10, 2), decimals INT)
   WITH ('connector' = 'filesystem', 'path' = '@SQLDATA@/currencies.csv', 'format' = 'csv',
