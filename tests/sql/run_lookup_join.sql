@@ -23,6 +23,12 @@ FROM conv AS o LEFT JOIN currencies FOR SYSTEM_TIME AS OF o.pt AS c
 -- An extra condition on an INNER join; conditions on both sides.
 SELECT o.id, c.name FROM conv AS o JOIN currencies FOR SYSTEM_TIME AS OF o.pt AS c
   ON c.code = o.currency AND o.amount * c.rate > 30 AND o.id < 10;
+-- The left side's terms go below the join (before the lookups), the table's
+-- stay in the join's condition (never below the table).
+EXPLAIN SELECT o.id, c.name FROM conv AS o JOIN currencies FOR SYSTEM_TIME AS OF o.pt AS c
+  ON c.code = o.currency AND o.amount > 10 WHERE o.id > 5 AND c.rate > 1.05;
+SELECT o.id, c.name FROM conv AS o JOIN currencies FOR SYSTEM_TIME AS OF o.pt AS c
+  ON c.code = o.currency AND o.amount > 10 WHERE o.id > 5 AND c.rate > 1.05;
 -- The key may be an expression of the left side.
 SELECT o.id, c.code, c.name FROM conv AS o JOIN currencies FOR SYSTEM_TIME AS OF o.pt AS c
   ON c.code = CASE WHEN o.currency = 'JPY' THEN 'CHF' ELSE upper(lower(o.currency)) END
