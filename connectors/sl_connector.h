@@ -186,6 +186,11 @@ struct sl_connector {
     ** when the connector cannot be read / written (caps say the same). */
     sl_source_create_fn create_source;
     sl_sink_create_fn create_sink;
+    /* (optional) The table can be joined FOR SYSTEM_TIME AS OF a processing-
+    ** time attribute (a lookup join, sl_exec.h): its lookup provider, and
+    ** what EXPLAIN shows of it (the cache: "cache=[PARTIAL, max-rows=100]"). */
+    sl_lookup_create_fn create_lookup;
+    void (*lookup_describe)(const sl_kvlist *opts, sl_strbuf *out);
     /* A last-resource sink's participant (sl_exec.h), shared by every
     ** exactly-once sink of the job on one cluster; NULL for other sinks. */
     sl_participant_create_fn create_participant;

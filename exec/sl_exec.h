@@ -918,6 +918,98 @@ int sl_join_new(const sl_join_spec *spec, sl_operator **out, sl_error *err);
 ** left rows' times. */
 int sl_temporal_join_new(const sl_join_spec *spec, sl_operator **out, sl_error *err);
 
+/* ------------------------------------------------------------------------
+** Lookup joins (op_lookup_join.c; Flink's LookupJoinRunner): FROM l JOIN r
+** FOR SYSTEM_TIME AS OF l.proctime ON r.k = <left expression> ... — each
+** left row looks its keys up in table r as it is when the row arrives.
+** The table is reached through a lookup provider of its connector
+** (sl_connector.create_lookup); misses of the keys of one input chunk go to
+** the provider in one batch. Optionally a cache (lookup_cache.c; Flink's
+** DefaultLookupCache, 'lookup.cache' = 'PARTIAL') keeps each key's rows.
+*/
+
+/* Flink's partial lookup cache: each key's rows (an empty set too when
+** cache_missing), evicted least recently used beyond max_rows keys,
+** expired expire_write_ms after they were loaded and expire_access_ms after
+** they were last read (0 = never). */
+typedef struct sl_lookup_cache_opts {
+    bool enabled;             /* 'lookup.cache' = 'PARTIAL' */
+    int64_t max_rows;         /* keys kept (0 = no limit) */
+    int64_t expire_write_ms;  /* 0 = never */
+    int64_t expire_access_ms; /* 0 = never */
+    bool cache_missing;       /* keep a key without rows too */
+} sl_lookup_cache_opts;
+
+typedef struct sl_lookup_cache sl_lookup_cache;
+sl_lookup_cache *sl_lookup_cache_new(const sl_lookup_cache_opts *o);
+void sl_lookup_cache_free(sl_lookup_cache *c);
+/* The value (bytes) kept for key kb[0..kn) of hash h at time now_ms: true
+** and *val / *vlen (valid until the next put), false when it is not there
+** or expired (then it is dropped). A hit refreshes the key's access time. */
+bool sl_lookup_cache_get(sl_lookup_cache *c, uint64_t h, const char *kb, size_t kn,
+                         int64_t now_ms, const char **val, size_t *vlen);
+/* Keep (replace) the key's value, loaded at now_ms; evicts the least
+** recently used keys beyond max_rows. */
+void sl_lookup_cache_put(sl_lookup_cache *c, uint64_t h, const char *kb, size_t kn,
+                         const char *val, size_t vlen, int64_t now_ms);
+int64_t sl_lookup_cache_size(const sl_lookup_cache *c); /* keys kept */
+
+/* A lookup provider (one per task): the rows of a table whose key columns
+** equal given values. */
+typedef struct sl_lookup sl_lookup;
+/* Receives each row found (the table's columns; valid during the call). */
+typedef int (*sl_lookup_row_fn)(void *ctx, const sl_chunk *rows, int r, sl_error *err);
+
+typedef struct sl_lookup_ops {
+    /* Every row of the table whose key columns equal one row of keys (nkeys
+    ** columns of the key columns' types; no NULLs, no duplicates), each
+    ** given to fn (in any order). -1 with err when the table cannot be read
+    ** (after the provider's own retries). */
+    int (*lookup)(sl_lookup *l, const sl_chunk *keys, sl_lookup_row_fn fn, void *ctx,
+                  sl_error *err);
+    void (*free)(sl_lookup *l);
+} sl_lookup_ops;
+
+struct sl_lookup {
+    const sl_lookup_ops *ops;   /* behaviour */
+    void *impl;                 /* the connector's state */
+    sl_lookup_cache_opts cache; /* the cache the operator keeps in front of it */
+};
+
+typedef struct sl_lookup_args {
+    const sl_kvlist *options;  /* the table's WITH options (validated) */
+    int ncols;                 /* columns of the table */
+    const char *const *names;  /* their names */
+    const sl_type *types;      /* their types */
+    const char *table;         /* table name, for messages */
+    int nkeys;                 /* lookup key columns */
+    const int *keys;           /* their indexes among the table's columns */
+    int64_t (*now)(void *ctx); /* processing-time clock (ns) for reloads; NULL = real */
+    void *now_ctx;             /* for now */
+} sl_lookup_args;
+
+typedef int (*sl_lookup_create_fn)(const sl_lookup_args *args, sl_lookup **out, sl_error *err);
+
+/* The lookup join. Input: the left rows (nl columns, any row kind: a row's
+** kind passes to its output rows, as Flink). Each row's keys are
+** key_exprs over it (of the key columns' types); a NULL key matches
+** nothing. Output: left columns then the table's columns, for each row of
+** the table with those keys for which cond (over the output row, or NULL)
+** holds; LEFT also the row padded with NULLs when there is none. Rows go
+** out in input order. Stateless for checkpoints (the cache is not kept). */
+typedef struct sl_lookup_join_spec {
+    int nl;                              /* left columns */
+    const sl_type *l_types;              /* their types */
+    int nkeys;                           /* lookup keys */
+    const sl_bexpr *const *key_exprs;    /* over the left row, typed as the key columns */
+    int type;                            /* SL_JOIN_INNER or SL_JOIN_LEFT */
+    const sl_bexpr *cond;                /* over left ++ table columns, or NULL */
+    const sl_tz *tz;                     /* for cond and the keys; NULL = UTC */
+    sl_lookup_create_fn create;          /* the table's provider */
+    sl_lookup_args args;                 /* its arguments (args.keys: the key columns) */
+} sl_lookup_join_spec;
+int sl_lookup_join_new(const sl_lookup_join_spec *spec, sl_operator **out, sl_error *err);
+
 /* Hash of the key columns of every row of c (NULL-aware; equal keys hash
 ** equal: -0.0 = 0.0, every NaN alike). out has c->nrows entries. Used by
 ** hash exchanges and by the aggregation's key table. */

@@ -888,9 +888,10 @@ static int sl__bind_subquery_join(sl_binder *b, const sl_from *f, int nl, sl__re
 }
 
 /* A temporal join's FOR SYSTEM_TIME AS OF: an event-time attribute of the
-** left side (*ltime: its column); a processing-time one would make a
-** lookup join. Only INNER and LEFT, as in Flink. */
-static int sl__temporal_side(sl_binder *b, const sl_from *f, sl__rel *l, int *ltime)
+** left side (*ltime: its column), or a processing-time one (*lookup: a
+** lookup join). Only INNER and LEFT, as in Flink. */
+static int sl__temporal_side(sl_binder *b, const sl_from *f, sl__rel *l, int *ltime,
+                             bool *lookup)
 {
     const sl_expr *t = f->right->as_of;
     if (f->join_type != SL_JOIN_INNER && f->join_type != SL_JOIN_LEFT)
@@ -905,22 +906,81 @@ static int sl__temporal_side(sl_binder *b, const sl_from *f, sl__rel *l, int *lt
     sl_bexpr_free(x);
     int kind = col >= 0 ? l->lp->cols[col].rowtime : 0;
     if (kind == SL_PROCTIME) {
-        sl_error_set(b->err, SL_ERR_NOT_SUPPORTED, t->pos,
-                     "lookup joins (FOR SYSTEM_TIME AS OF a processing-time attribute) are not "
-                     "supported yet");
-        sl_error_hint(b->err, "Join the table with a regular join, or AS OF the left side's "
-                              "event-time attribute for an event-time temporal join.");
-        return -1;
+        *lookup = true;
+        return 0;
     }
     if (kind != SL_ROWTIME) {
         sl_error_set(b->err, SL_ERR_WRONG_OBJECT_TYPE, t->pos,
                      "FOR SYSTEM_TIME AS OF must name a time attribute of the left side");
         sl_error_hint(b->err, "Use the left table's WATERMARK column (an event-time temporal "
-                              "join).");
+                              "join) or a PROCTIME() column (a lookup join).");
         return -1;
     }
     *ltime = col;
     return 0;
+}
+
+/* The right side of a lookup join: a table of a connector that can look
+** rows up, read as it is declared (no computed or metadata columns). What
+** EXPLAIN shows of it goes to *desc (owned). */
+static int sl__lookup_table(sl_binder *b, const sl_from *fr, const sl__rel *r, char **desc)
+{
+    const sl_table *t = sl_catalog_table(b->cat, fr->name);
+    if (!t || !t->connector) {
+        sl_error_set(b->err, SL_ERR_NOT_SUPPORTED, fr->pos,
+                     "a lookup join needs a table: \"%s\" is a view", fr->name);
+        sl_error_hint(b->err, "Join a table of the jdbc or filesystem connector.");
+        return -1;
+    }
+    if (!t->connector->create_lookup) {
+        sl_error_set(b->err, SL_ERR_NOT_SUPPORTED, fr->pos,
+                     "connector '%s' cannot be the table of a lookup join", t->connector->name);
+        sl_error_detail(b->err, "Table \"%s\" is read with connector '%s', which cannot look "
+                                "rows up by key.",
+                        fr->name, t->connector->name);
+        sl_error_hint(b->err, "Lookup joins read tables of the jdbc and filesystem connectors; "
+                              "join other tables with a regular or an event-time temporal "
+                              "join.");
+        return -1;
+    }
+    if (r->lp->kind != SL_LP_SCAN || r->lp->ncols != t->ncols) {
+        sl_error_set(b->err, SL_ERR_NOT_SUPPORTED, fr->pos,
+                     "the table of a lookup join cannot have computed or metadata columns");
+        return -1;
+    }
+    sl_strbuf sb = SL_STRBUF_INIT;
+    sl_strbuf_appendf(&sb, "connector=[%s]", t->connector->name);
+    if (t->connector->lookup_describe) {
+        sl_strbuf_append(&sb, ", ");
+        t->connector->lookup_describe(t->def->options, &sb);
+    }
+    *desc = sl_strbuf_detach(&sb);
+    return 0;
+}
+
+/* A lookup join's condition equates a column of the table with an
+** expression of the left side (Flink: "Temporal table join requires an
+** equality condition on fields of table"). */
+static int sl__lookup_keys(sl_binder *b, const sl_from *f, const sl_lp *lp)
+{
+    sl_list *terms = sl_list_new();
+    if (lp->nexprs > 0 && lp->exprs[0])
+        sl_bexpr_conjuncts(lp->exprs[0], terms);
+    bool found = false;
+    for (int i = 0; i < terms->n && !found; i++) {
+        int rc;
+        const sl_bexpr *le;
+        found = sl_lookup_key(terms->items[i], lp->input->ncols, &rc, &le);
+    }
+    sl_list_free(terms, NULL);
+    if (found)
+        return 0;
+    sl_error_set(b->err, SL_ERR_NOT_SUPPORTED, f->on ? f->on->pos : f->right->pos,
+                 "a lookup join requires an equality condition on fields of table \"%s\"",
+                 f->right->name);
+    sl_error_hint(b->err, "Add ON <table>.<column> = <expression of the left side>: the "
+                          "lookup key.");
+    return -1;
 }
 
 /* The right side of a temporal join: a versioned table, with a PRIMARY KEY
@@ -994,7 +1054,9 @@ static int sl__bind_join(sl_binder *b, const sl_from *f, sl__rel *out)
     if (sl__bind_from(b, f->left, &l) != 0)
         return -1;
     int ltime = -1, rtime = -1;
-    if (temporal && sl__temporal_side(b, f, &l, &ltime) != 0) {
+    bool lookup = false;
+    char *lookup_desc = NULL;
+    if (temporal && sl__temporal_side(b, f, &l, &ltime, &lookup) != 0) {
         sl__rel_free(&l);
         return -1;
     }
@@ -1003,7 +1065,8 @@ static int sl__bind_join(sl_binder *b, const sl_from *f, sl__rel *out)
         sl__rel_free(&l);
         return -1;
     }
-    if (temporal && sl__versioned(b, fr, &r, &rtime) != 0) {
+    if (temporal && (lookup ? sl__lookup_table(b, fr, &r, &lookup_desc)
+                            : sl__versioned(b, fr, &r, &rtime)) != 0) {
         sl__rel_free(&l);
         sl__rel_free(&r);
         return -1;
@@ -1019,11 +1082,13 @@ static int sl__bind_join(sl_binder *b, const sl_from *f, sl__rel *out)
                              "table name \"%s\" specified more than once", q);
                 sl__rel_free(&l);
                 sl__rel_free(&r);
+                sl_free(lookup_desc);
                 return -1;
             }
         }
     }
     sl_lp *lp = sl_lp_new(SL_LP_JOIN, l.lp);
+    lp->lookup = lookup_desc;
     lp->right = r.lp;
     lp->join_type = f->join_type;
     lp->temporal = temporal;
@@ -1039,9 +1104,11 @@ static int sl__bind_join(sl_binder *b, const sl_from *f, sl__rel *out)
         if ((i < nl && null_left) || (i >= nl && null_right))
             t.not_null = false;
         /* Output names are unique, as in Flink (id, id0): plans stay readable.
-        ** A regular join does not keep event time: rows may be emitted late. */
+        ** A regular join does not keep event time: rows may be emitted late.
+        ** A lookup join keeps the left side's time attributes (as Flink): it
+        ** emits each row as it arrives. */
         char *name = sl__unique_name(lp, c->name, lp->ncols);
-        sl_lp_add_col(lp, name, t, false);
+        sl_lp_add_col(lp, name, t, lookup && i < nl ? c->rowtime : 0);
         sl_free(name);
     }
     out->lp = lp;
@@ -1070,7 +1137,7 @@ static int sl__bind_join(sl_binder *b, const sl_from *f, sl__rel *out)
         }
         sl__lp_push_expr(lp, cond);
     }
-    if (temporal && sl__temporal_keys(b, f, lp) != 0) {
+    if (temporal && (lookup ? sl__lookup_keys(b, f, lp) : sl__temporal_keys(b, f, lp)) != 0) {
         sl__rel_free(out);
         return -1;
     }

@@ -464,6 +464,11 @@ static int sl__analyze(sl_lp *lp, sl_error *err)
         int r = lp->right->changelog;
         bool outer = lp->join_type != SL_JOIN_INNER && lp->join_type != SL_JOIN_CROSS;
         /* an interval join of append-only inputs appends, outer or not */
+        if (lp->lookup) { /* each row looks its keys up: its kind passes through */
+            lp->changelog = in;
+            lp->cause = in_cause;
+            break;
+        }
         if (lp->temporal) { /* the versioned side may be updating */
             if (in != SL_CL_INSERT)
                 return sl__needs_append_only(lp, "a temporal join", in_cause, err);

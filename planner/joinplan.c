@@ -138,8 +138,10 @@ static void sl__filter_below(sl_lp **slot, sl_bexpr *cond)
 static void sl__push_on(sl_lp *j)
 {
     bool to_left = j->join_type == SL_JOIN_INNER || j->join_type == SL_JOIN_RIGHT;
-    bool to_right = j->join_type == SL_JOIN_INNER || j->join_type == SL_JOIN_LEFT;
-    if ((!to_left && !to_right) || j->nexprs < 1 || !j->exprs[0] || j->temporal)
+    /* a lookup join's table is looked up by key, never filtered below it */
+    bool to_right = (j->join_type == SL_JOIN_INNER || j->join_type == SL_JOIN_LEFT) &&
+                    !j->lookup;
+    if ((!to_left && !to_right) || j->nexprs < 1 || !j->exprs[0] || (j->temporal && !j->lookup))
         return;
     int nl = j->input->ncols;
     sl_list *terms = sl_list_new(), *l = sl_list_new(), *r = sl_list_new(), *keep = sl_list_new();
@@ -174,7 +176,8 @@ static void sl__filter_join(sl_lp **slot)
     sl_lp *f = *slot, *j = f->input;
     int type = j->join_type;
     bool inner = type == SL_JOIN_INNER || type == SL_JOIN_CROSS;
-    if (j->temporal) /* a filter below the versioned table would change its versions */
+    if (j->temporal && !j->lookup) /* a filter below the versioned table would change its
+                                      versions */
         return;
     if (!inner && type != SL_JOIN_LEFT && type != SL_JOIN_RIGHT)
         return;
@@ -188,7 +191,7 @@ static void sl__filter_join(sl_lp **slot)
         int s = sl_join_side(t, nl);
         if (s == 0 && type != SL_JOIN_RIGHT)
             sl_list_push(l, t);
-        else if (s == 1 && type != SL_JOIN_LEFT) {
+        else if (s == 1 && type != SL_JOIN_LEFT && !j->lookup) {
             sl_bexpr_shift(t, -nl);
             sl_list_push(r, t);
         } else if (inner && !sl_bexpr_is_constant(t))
@@ -347,6 +350,21 @@ static void sl__bounds(const sl_lp *j, const sl_bexpr *b, int *lt, int *rt, int6
                b->nargs == 2) {
         sl__bound(j, b->args[0], id, b->args[1], lt, rt, lo, has_lo, hi, has_hi);
     }
+}
+
+bool sl_lookup_key(const sl_bexpr *t, int nl, int *rcol, const sl_bexpr **lexpr)
+{
+    if (!t || t->kind != SL_BX_CALL || t->fn->id != SL_FN_EQ || t->nargs != 2)
+        return false;
+    for (int s = 0; s < 2; s++) {
+        const sl_bexpr *r = t->args[s], *l = t->args[1 - s];
+        if (r->kind == SL_BX_COLUMN && r->col >= nl && sl_join_side(l, nl) == 0) {
+            *rcol = r->col - nl;
+            *lexpr = l;
+            return true;
+        }
+    }
+    return false;
 }
 
 bool sl_lp_interval_join(sl_lp *j)

@@ -45,6 +45,7 @@
 struct sl_physical {
     sl_job_spec spec;        /* the job */
     sl_list *joins;          /* sl_join_spec* made here (their tz follows spec.tz) */
+    sl_list *lookups;        /* sl_lookup_join_spec* made here (the same) */
     sl_list *owned_exprs;    /* sl_bexpr* built here (casts, the final mapping) */
     sl_list *owned_arrays;   /* arrays owned here */
     sl_tz *tz;               /* the job's time zone (spec.tz), owned */
@@ -75,6 +76,7 @@ void sl_physical_free(sl_physical *p)
     sl_list_free(p->owned_exprs, sl__bexpr_free_v);
     sl_list_free(p->owned_arrays, sl_free);
     sl_list_free(p->joins, NULL);
+    sl_list_free(p->lookups, NULL);
     sl_tz_free(p->tz);
     sl_free(p);
 }
@@ -86,6 +88,8 @@ void sl_physical_set_tz(sl_physical *p, sl_tz *tz)
     p->spec.tz = tz;
     for (int i = 0; i < p->joins->n; i++)
         ((sl_join_spec *)p->joins->items[i])->tz = tz;
+    for (int i = 0; i < p->lookups->n; i++)
+        ((sl_lookup_join_spec *)p->lookups->items[i])->tz = tz;
 }
 
 sl_job_spec *sl_physical_spec(sl_physical *p)
@@ -720,6 +724,97 @@ static int sl__mk_temporal_join(const void *a, sl_operator **o, sl_error *e)
     return sl_temporal_join_new(a, o, e);
 }
 
+static int sl__mk_lookup_join(const void *a, sl_operator **o, sl_error *e)
+{
+    return sl_lookup_join_new(a, o, e);
+}
+
+/* A lookup join: a step on the left side's layers (no exchange, no state)
+** looking each row's keys up in the right table through its connector. */
+static int sl__lookup_step(sl__graph *g, const sl_lp *n, sl__frag *f, sl_error *err)
+{
+    sl_physical *p = g->p;
+    const sl_lp *l = n->input, *r = n->right;
+    const sl_table *t = r->kind == SL_LP_SCAN ? sl_catalog_table(g->cat, r->table) : NULL;
+    if (!t || !t->connector || !t->connector->create_lookup)
+        return sl__not_yet(n, err);
+    if (t->connector->check_source &&
+        sl__check_table(t, t->connector->check_source, err) != 0) {
+        if (err->position < 0)
+            err->position = r->pos;
+        return -1;
+    }
+    if (sl__frag_build(g, l, f, err) != 0)
+        return -1;
+    int nl = l->ncols;
+    sl_list *terms = sl_list_new(), *rest = sl_list_new();
+    if (n->nexprs > 0 && n->exprs[0])
+        sl_bexpr_conjuncts(n->exprs[0], terms);
+    int *rk = sl__own(p, sl_calloc((size_t)terms->n + 1, sizeof(int)));
+    const sl_bexpr **ke = sl__own(p, sl_calloc((size_t)terms->n + 1, sizeof(sl_bexpr *)));
+    int nk = 0;
+    for (int i = 0; i < terms->n; i++) {
+        int rc;
+        const sl_bexpr *le;
+        bool key = sl_lookup_key(terms->items[i], nl, &rc, &le);
+        for (int k = 0; key && k < nk; k++)
+            key = rk[k] != rc; /* a column equated twice: the second is a condition */
+        if (!key) {
+            sl_list_push(rest, sl_bexpr_dup(terms->items[i]));
+            continue;
+        }
+        sl_type kt = t->cols[rc].type;
+        kt.not_null = false;
+        rk[nk] = rc;
+        ke[nk++] = sl__as_type(p, le, kt, 0);
+    }
+    sl_bexpr *cond = sl_bexpr_and_all(rest);
+    if (cond)
+        sl_list_push(p->owned_exprs, cond);
+    sl_list_free(terms, NULL);
+    sl_list_free(rest, NULL);
+    if (nk == 0)
+        return sl__not_yet(n, err);
+    sl_lookup_join_spec *js = sl__own(p, sl_calloc(1, sizeof *js));
+    js->nl = nl;
+    js->l_types = sl__types(p, l);
+    js->nkeys = nk;
+    js->key_exprs = ke;
+    js->type = n->join_type;
+    js->cond = cond;
+    js->tz = p->tz;
+    js->create = t->connector->create_lookup;
+    const char **names;
+    sl_type *types;
+    const char *const *meta;
+    sl__table_cols(p, t, false, &names, &types, &meta);
+    if (meta) {
+        sl_error_set(err, SL_ERR_NOT_SUPPORTED, n->pos,
+                     "a lookup join against table \"%s\", which has METADATA columns, is not "
+                     "supported",
+                     t->name);
+        sl_error_hint(err, "Declare the table without its METADATA columns for the lookup.");
+        return -1;
+    }
+    js->args.options = t->def->options;
+    js->args.ncols = t->ncols;
+    js->args.names = names;
+    js->args.types = types;
+    js->args.table = t->name;
+    js->args.nkeys = nk;
+    js->args.keys = rk;
+    sl_list_push(p->lookups, js);
+    for (int i = 0; i < f->n; i++) {
+        sl_step_spec *step = sl__chain_add(p, sl__layer_chain(g, f->layers[i]));
+        step->create = sl__mk_lookup_join;
+        step->arg = js;
+        step->name = "LookupJoin";
+        step->out_ncols = n->ncols;
+        step->out_types = sl__types(p, n);
+    }
+    return 0;
+}
+
 /* A regular join: both sides' rows, tagged with their side and keys, into
 ** one stage hashed by the keys (all to one task without keys). */
 static int sl__join_stage(sl__graph *g, const sl_lp *n, sl__frag *f, sl_error *err)
@@ -727,6 +822,8 @@ static int sl__join_stage(sl__graph *g, const sl_lp *n, sl__frag *f, sl_error *e
     sl_physical *p = g->p;
     const sl_lp *l = n->input, *r = n->right;
     int nl = l->ncols, nr = r->ncols;
+    if (n->lookup)
+        return sl__lookup_step(g, n, f, err);
     if (n->join_type != SL_JOIN_INNER && n->join_type != SL_JOIN_LEFT &&
         n->join_type != SL_JOIN_RIGHT && n->join_type != SL_JOIN_FULL &&
         n->join_type != SL_JOIN_CROSS)
@@ -1089,6 +1186,7 @@ int sl_physical_build_set(const sl_lp *const *roots, int n, const sl_catalog *ca
     p->owned_exprs = sl_list_new();
     p->owned_arrays = sl_list_new();
     p->joins = sl_list_new();
+    p->lookups = sl_list_new();
     sl_job_spec *extra = n > 1 ? sl__own(p, sl_calloc((size_t)n, sizeof(sl_job_spec))) : NULL;
     for (int i = 0; i < n; i++) {
         if (sl__build_graph(p, roots[i], cat, o, i == 0 ? &p->spec : &extra[i - 1], err) != 0) {

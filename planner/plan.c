@@ -52,6 +52,7 @@ void sl_lp_free(sl_lp *lp)
     sl_bexpr_free(lp->watermark);
     sl_free(lp->wm_name);
     sl_free(lp->meta);
+    sl_free(lp->lookup);
     for (int r = 0; r < lp->nrows; r++) {
         for (int c = 0; c < lp->ncols; c++)
             sl_bexpr_free(lp->rows[r][c]);
@@ -259,7 +260,39 @@ void sl_lp_describe(sl_strbuf *sb, const sl_lp *lp)
         sl_strbuf_append(sb, ")");
         break;
     case SL_LP_JOIN:
-        if (lp->temporal)
+        if (lp->lookup) {
+            sl_strbuf_appendf(sb, "LookupJoin(table=[%s], joinType=[%s], lookup=[",
+                              lp->right->table ? lp->right->table : "?", joins[lp->join_type]);
+            sl_list *terms = sl_list_new();
+            if (lp->nexprs && lp->exprs[0])
+                sl_bexpr_conjuncts(lp->exprs[0], terms);
+            int nk = 0, nw = 0;
+            uint64_t keyset = 0; /* columns taken as keys (the first 64) */
+            for (int pass = 0; pass < 2; pass++) {
+                for (int i = 0; i < terms->n; i++) {
+                    int rc;
+                    const sl_bexpr *le;
+                    bool key = sl_lookup_key(terms->items[i], lp->input->ncols, &rc, &le) &&
+                               (rc >= 64 || !(keyset >> rc & 1));
+                    if (pass == 0 && key) {
+                        if (rc < 64)
+                            keyset |= (uint64_t)1 << rc;
+                        sl_strbuf_appendf(sb, "%s%s=", nk++ ? ", " : "",
+                                          lp->right->cols[rc].name); /* the table's name */
+                        sl_bexpr_print(sb, le, in);
+                        terms->items[i] = NULL;
+                    } else if (pass == 1 && terms->items[i]) {
+                        sl_strbuf_append(sb, nw++ ? " AND " : ", where=[");
+                        sl_bexpr_print(sb, terms->items[i], in);
+                    }
+                }
+                if (pass == 0)
+                    sl_strbuf_appendf(sb, "], %s", lp->lookup);
+            }
+            if (nw)
+                sl_strbuf_append(sb, "]");
+            sl_list_free(terms, NULL);
+        } else if (lp->temporal)
             sl_strbuf_appendf(sb, "TemporalJoin(joinType=[%s], leftTimeIndex=[%d], "
                                   "rightTimeIndex=[%d]",
                               joins[lp->join_type], lp->ltime, lp->rtime);
@@ -273,7 +306,7 @@ void sl_lp_describe(sl_strbuf *sb, const sl_lp *lp)
             sl__window_join_def(sb, lp, joins[lp->join_type]);
         else
             sl_strbuf_appendf(sb, "Join(joinType=[%s]", joins[lp->join_type]);
-        if (lp->nexprs) {
+        if (lp->nexprs && !lp->lookup) {
             sl_strbuf_append(sb, ", where=[");
             sl_bexpr_print(sb, lp->exprs[0], in);
             sl_strbuf_append(sb, "]");

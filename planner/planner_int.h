@@ -220,6 +220,10 @@ struct sl_lp {
     bool temporal;        /* JOIN: an event-time temporal join (FOR SYSTEM_TIME AS OF):
                              ltime the left time attribute, rtime the versioned table's */
     int ltime, rtime;     /* ... its time attributes: a column of each input */
+    char *lookup;         /* JOIN (temporal set): a lookup join (FOR SYSTEM_TIME AS OF a
+                             processing-time attribute; the right input is the table's
+                             SCAN): what EXPLAIN shows of its table ("connector=[jdbc],
+                             cache=[...]"); NULL for other joins */
     int64_t lower_ns;     /* ... lower_ns <= left time - right time <= upper_ns */
     int64_t upper_ns;
     const sl_lp *cause;   /* the node that first made this stream updating, or NULL */
@@ -273,6 +277,10 @@ bool sl_lp_window_join(sl_lp *j);
 ** window aggregations and Top-N, a window join's preserved sides), or NULL;
 ** *which = 0 window_start, 1 window_end, 2 window_time (changelog.c). */
 const sl_lp *sl_lp_window_col(const sl_lp *lp, int col, int *which);
+/* Whether term t of a lookup join's condition (left input of nl columns)
+** is a lookup key: a right column = an expression of left columns (either
+** order); *rcol that column (among the right input's), *lexpr the left one. */
+bool sl_lookup_key(const sl_bexpr *t, int nl, int *rcol, const sl_bexpr **lexpr);
 /* Which side of a join whose left input has nl columns b reads: 0 the left
 ** only, 1 the right only, -1 both or no column. */
 int sl_join_side(const sl_bexpr *b, int nl);

@@ -297,7 +297,8 @@ static void sl__scans(const sl_lp *n, sl_list *tables)
         return;
     }
     sl__scans(n->input, tables);
-    sl__scans(n->right, tables);
+    if (!n->lookup) /* a lookup join's table is looked up, not read as a source */
+        sl__scans(n->right, tables);
 }
 
 void sl__gplan_free(sl__gplan *g)

@@ -66,6 +66,9 @@ static const sl_option_spec sl__filesystem_options[] = {
     {.key = "source.monitor-interval", .type = SL_OPT_DURATION,
      .description = "How often the source looks for new files; unset means read the files "
                     "present at start, then end (bounded)."},
+    {.key = "lookup.join.cache.ttl", .type = SL_OPT_DURATION, .default_value = "60 min",
+     .description = "Lookup joins: how long the files loaded into memory are used before they "
+                    "are read again."},
     {.key = "sink.rolling-policy.file-size", .type = SL_OPT_MEMSIZE, .default_value = "128 mb",
      .description = "Roll to a new part file once the current one reaches this size. Every checkpoint "
                     "also closes the open files: they are committed at checkpoints."},
@@ -179,4 +182,6 @@ const sl_connector sl__connector_filesystem = {
     .create_sink = sl__fs_sink_create,
     .metadata = sl__filesystem_metadata,
     .nmetadata = (int)SL_ARRAY_LEN(sl__filesystem_metadata),
+    .create_lookup = sl__fs_lookup_create,
+    .lookup_describe = sl__fs_lookup_describe,
 };

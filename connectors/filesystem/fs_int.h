@@ -17,6 +17,10 @@
 /* Create functions attached to sl__connector_filesystem. */
 int sl__fs_source_create(const sl_source_args *args, sl_source **out, sl_error *err);
 int sl__fs_sink_create(const sl_sink_args *args, sl_sink **out, sl_error *err);
+/* fs_lookup.c: the lookup provider (every file in memory, reloaded after
+** 'lookup.join.cache.ttl') and its EXPLAIN text. */
+int sl__fs_lookup_create(const sl_lookup_args *args, sl_lookup **out, sl_error *err);
+void sl__fs_lookup_describe(const sl_kvlist *opts, sl_strbuf *out);
 
 /* Knobs (process-wide; only tests change them). */
 extern size_t sl__fs_block_size;      /* bytes per read() of the source: 64 KiB */

@@ -80,6 +80,44 @@ static const sl_option_spec sl__jdbc_options[] = {
      .default_value = "true",
      .description = "Accepted for Flink's DDL: each task of a scan reads in one read-only "
                     "transaction (one snapshot)."},
+    {.key = "lookup.cache",
+     .type = SL_OPT_ENUM,
+     .enum_values = "NONE|PARTIAL",
+     .default_value = "NONE",
+     .description = "Lookup joins: 'NONE' asks PostgreSQL for every key, 'PARTIAL' keeps the "
+                    "rows of the keys looked up in each task (needs a max-rows or an expiry)."},
+    {.key = "lookup.partial-cache.max-rows",
+     .type = SL_OPT_INT,
+     .description = "PARTIAL: the keys kept per task; the least recently used go first."},
+    {.key = "lookup.partial-cache.expire-after-write",
+     .type = SL_OPT_DURATION,
+     .description = "PARTIAL: a key's rows are asked for again this long after they were read "
+                    "from PostgreSQL."},
+    {.key = "lookup.partial-cache.expire-after-access",
+     .type = SL_OPT_DURATION,
+     .description = "PARTIAL: a key's rows are dropped when not used for this long."},
+    {.key = "lookup.partial-cache.cache-missing-key",
+     .type = SL_OPT_BOOL,
+     .default_value = "true",
+     .description = "PARTIAL: also keep that a key has no rows."},
+    {.key = "lookup.max-retries",
+     .type = SL_OPT_INT,
+     .default_value = "3",
+     .description = "How often a failed lookup (a lost connection: it reconnects) is retried "
+                    "before the job fails (and restarts from its checkpoint)."},
+    {.key = "lookup.cache.max-rows",
+     .type = SL_OPT_INT,
+     .description = "Deprecated (Flink's former option): with 'lookup.cache.ttl', a PARTIAL "
+                    "cache of this many keys."},
+    {.key = "lookup.cache.ttl",
+     .type = SL_OPT_DURATION,
+     .description = "Deprecated: with 'lookup.cache.max-rows', the PARTIAL cache's "
+                    "expire-after-write."},
+    {.key = "lookup.cache.caching-missing-key",
+     .type = SL_OPT_BOOL,
+     .default_value = "true",
+     .description = "Deprecated: 'lookup.partial-cache.cache-missing-key' of the former "
+                    "options."},
     {.key = "sink.buffer-flush.max-rows",
      .type = SL_OPT_INT,
      .default_value = SL__PG_FLUSH_ROWS_DEFAULT,
@@ -177,6 +215,8 @@ static int sl__jdbc_check(const sl_connector *c, const sl_kvlist *opts,
                            "(id) NOT ENFORCED.");
         return -1;
     }
+    if (sl__pg_lookup_check(opts, err) != 0)
+        return -1;
     const sl_kv *conf = sl_kvlist_find(opts, "sink.conflict-table");
     if (conf && (!dup || sl_strcasecmp(dup->value, "ignore") != 0)) {
         sl_error_set(err, SL_ERR_INVALID_PARAMETER, conf->key_pos,
@@ -235,5 +275,7 @@ const sl_connector sl__connector_jdbc = {
     .create_source = sl__pg_source_create,
     .create_sink = sl__pg_sink_create,
     .create_participant = sl__pg_txn_create,
+    .create_lookup = sl__pg_lookup_create,
+    .lookup_describe = sl__pg_lookup_describe,
     .drop_check = sl__pg_drop_check,
 };

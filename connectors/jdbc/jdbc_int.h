@@ -172,6 +172,15 @@ int sl__pg_txn_run(sl_participant *p, int64_t epoch, sl__pg_txn_fn fn, void *ctx
 /* pg_sink.c, pg_source.c */
 int sl__pg_sink_create(const sl_sink_args *args, sl_sink **out, sl_error *err);
 int sl__pg_source_create(const sl_source_args *args, sl_source **out, sl_error *err);
+/* pg_lookup.c: the table of a lookup join (one query per batch of keys,
+** reconnecting within 'lookup.max-retries'), its cache options (checked when
+** a table is declared) and its EXPLAIN text. */
+int sl__pg_lookup_create(const sl_lookup_args *args, sl_lookup **out, sl_error *err);
+int sl__pg_lookup_check(const sl_kvlist *opts, sl_error *err);
+void sl__pg_lookup_describe(const sl_kvlist *opts, sl_strbuf *out);
+/* pg_write.c: row r of v in PostgreSQL's text input format; false (nothing
+** appended) for NULL. */
+bool sl__pg_encode(sl_strbuf *sb, const sl_vector *v, int r);
 /* pg_check.c: the plan-time checks of a written table (sl_connector.check_sink). */
 int sl__pg_check_sink(const sl_connector *c, const sl_kvlist *opts, const sl_table_shape *shape,
                       sl_error *err);

@@ -116,7 +116,7 @@ static atomic_int sl__pgw_seq; /* statement names */
 */
 
 /* Append row r of v; false (nothing appended) for NULL. */
-static bool sl__pg_encode(sl_strbuf *sb, const sl_vector *v, int r)
+bool sl__pg_encode(sl_strbuf *sb, const sl_vector *v, int r)
 {
     if (v->nulls[r] || v->type.id == SL_TYPE_NULL)
         return false;

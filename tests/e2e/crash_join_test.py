@@ -27,9 +27,13 @@ window's rows go out when the watermark passes its end; nothing retracted).
 --parallelism N runs N reader tasks per table, N join tasks (hashed by the
 key) and N sink instances.
 
+--lookup: a LEFT lookup join (FOR SYSTEM_TIME AS OF a PROCTIME() column)
+of a against a filesystem table written by the test (see LOOKUP_JOB): each
+row of a committed exactly once, with its key's row or NULLs.
+
 Usage: crash_join_test.py --sluice PATH [--kills 24] [--rows 20000] [--keys 2000]
                           [--seconds 8] [--parallelism N] [--interval | --temporal |
-                          --window] [--seed S]
+                          --window | --lookup] [--seed S]
 """
 import argparse
 import collections
@@ -87,6 +91,52 @@ INSERT INTO joined
 SELECT a.id, r.id, 'a' || CAST(a.id AS STRING), 'b' || CAST(r.id AS STRING)
 FROM a LEFT JOIN b FOR SYSTEM_TIME AS OF a.ts AS r ON a.id / 3 = r.id;
 """
+
+# --lookup: a lookup join (FOR SYSTEM_TIME AS OF a processing-time attribute)
+# against a filesystem table written here: keys 0..K-1 except multiples of 5,
+# looked up by a.id % (K + K / 4) (some keys beyond the table), LEFT.
+LOOKUP_JOB = """
+CREATE TABLE IF NOT EXISTS a (id BIGINT, pt AS PROCTIME()) WITH (
+  'connector' = 'datagen', 'number-of-rows' = '{rows}', 'rows-per-second' = '{rate}',
+  'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '{rows}');
+CREATE TABLE IF NOT EXISTS d (k BIGINT, pad STRING)
+  WITH ('connector' = 'filesystem', 'path' = '{dim}', 'format' = 'csv');
+CREATE TABLE IF NOT EXISTS joined (x BIGINT, y BIGINT, pa STRING, pb STRING)
+  WITH ('connector' = 'filesystem', 'path' = '{out}', 'format' = 'json');
+SET 'execution.checkpointing.interval' = '100 ms';
+SET 'parallelism.default' = '{parallelism}';
+SET 'pipeline.name' = 'crash-join';
+INSERT INTO joined
+SELECT a.id, r.k, 'a' || CAST(a.id AS STRING), r.pad
+FROM a LEFT JOIN d FOR SYSTEM_TIME AS OF a.pt AS r ON r.k = a.id % {mod};
+"""
+
+
+def lookup_dim(path, keys):
+    with open(path, "w") as f:
+        for k in range(keys):
+            if k % 5:
+                f.write("%d,b%d\n" % (k, k))
+
+
+def check_lookup(rows_out, n, keys):
+    """Problems in a lookup join's committed rows."""
+    problems = []
+    mod = keys + keys // 4
+    seen = collections.Counter(r["x"] for r in rows_out)
+    for r in rows_out:
+        x = r["x"]
+        k = x % mod
+        want = k if k < keys and k % 5 else None
+        if r["y"] != want or r["pa"] != "a%d" % x or r["pb"] != (None if want is None else "b%d" % k):
+            problems.append("row %r: expected y = %r" % (r, want))
+    for x, c in seen.items():
+        if c > 1:
+            problems.append("left row %d committed %d times" % (x, c))
+    missing = [x for x in range(1, n + 1) if x not in seen]
+    if missing:
+        problems.append("%d left rows missing, e.g. %r" % (len(missing), missing[:5]))
+    return problems
 
 
 WINDOW_JOB = """
@@ -218,6 +268,7 @@ def main():
     ap.add_argument("--interval", action="store_true")
     ap.add_argument("--temporal", action="store_true")
     ap.add_argument("--window", action="store_true")
+    ap.add_argument("--lookup", action="store_true")
     ap.add_argument("--seed", type=int, default=None)
     a = ap.parse_args()
     seed = a.seed if a.seed is not None else random.randrange(1 << 30)
@@ -226,12 +277,16 @@ def main():
     data, out = os.path.join(work, "data"), os.path.join(work, "out")
     job = os.path.join(work, "job.sql")
     with open(job, "w", encoding="utf-8") as f:
-        job_text = TEMPORAL_JOB if a.temporal else WINDOW_JOB if a.window else JOB
+        job_text = (LOOKUP_JOB if a.lookup else TEMPORAL_JOB if a.temporal
+                    else WINDOW_JOB if a.window else JOB)
+        dim = os.path.join(work, "dim.csv")
+        if a.lookup:
+            lookup_dim(dim, a.keys)
         f.write(job_text.format(rows=a.rows, rate=int(a.rows / a.seconds), out=out, keys=a.keys,
-                                parallelism=a.parallelism,
+                                parallelism=a.parallelism, dim=dim, mod=a.keys + a.keys // 4,
                                 interval=INTERVAL if a.interval else ""))
     kind = (", interval join" if a.interval else ", temporal join" if a.temporal
-            else ", window join" if a.window else "")
+            else ", window join" if a.window else ", lookup join" if a.lookup else "")
     print("crash_join_test: seed %d, parallelism %d, %d rows per side, %d keys%s, work dir %s" %
           (seed, a.parallelism, a.rows, a.keys, kind, work))
     run = sluice_e2e.Runner(a.sluice, data, job, "crash-join", out)
@@ -240,7 +295,8 @@ def main():
         print(why)
         return 1
     got = sluice_e2e.committed_rows(out)
-    problems = (check_temporal(got, a.rows) if a.temporal
+    problems = (check_lookup(got, a.rows, a.keys) if a.lookup
+                else check_temporal(got, a.rows) if a.temporal
                 else check_window(got, a.rows, a.keys) if a.window
                 else check(got, a.rows, a.keys, SPAN if a.interval else None))
     why = sluice_e2e.check_parallelism(out, a.parallelism)

@@ -155,3 +155,9 @@ foreach(p 1 2)
             --sluice $<TARGET_FILE:sluice> --kills 20 --parallelism ${p})
   set_tests_properties(e2e.crash_metadata.p${p} PROPERTIES TIMEOUT 900 LABELS e2e)
 endforeach()
+# a LEFT lookup join against a filesystem table (PROCTIME()), 24 SIGKILLs:
+# every left row committed exactly once with its key's row or NULLs
+add_test(NAME e2e.crash_lookup_join.p2
+  COMMAND ${Python3_EXECUTABLE} ${SL_E2E}/crash_join_test.py
+          --sluice $<TARGET_FILE:sluice> --kills 24 --parallelism 2 --lookup)
+set_tests_properties(e2e.crash_lookup_join.p2 PROPERTIES TIMEOUT 900 LABELS e2e)

@@ -74,3 +74,14 @@ set_tests_properties(pg.script PROPERTIES LABELS postgres TIMEOUT 180 ENVIRONMEN
 
 # Exactly-once (pg_txn.c): the participant's test and the crash tests.
 include(${SL_PG_DIR}/pgtxn.cmake)
+
+# Lookup joins against PostgreSQL (tests/postgres/lookup_test.py): results of
+# INNER / LEFT / expression / two-column keys against a Python computation,
+# the cache options ('NONE' sees an update at once, 'PARTIAL' after
+# expire-after-write) and a reconnect after a restart, a SIGKILL loop.
+foreach(c results cache crash)
+  add_test(NAME pg.lookup_${c}
+    COMMAND ${Python3_EXECUTABLE} ${SL_PG_DIR}/lookup_test.py --sluice $<TARGET_FILE:sluice> --case ${c})
+  set_tests_properties(pg.lookup_${c} PROPERTIES LABELS postgres FIXTURES_REQUIRED pg
+    ENVIRONMENT "${SL_PG_ENV}" TIMEOUT 600)
+endforeach()
