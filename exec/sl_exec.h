@@ -698,6 +698,31 @@ void sl_row_put_cols(sl_strbuf *sb, const sl_chunk *c, int first, int n, int r);
 bool sl_row_get_cols(sl_bytes_reader *rd, sl_chunk *dst, int first, int n, int r);
 void sl_row_put(sl_strbuf *sb, const sl_chunk *c, int r);
 bool sl_row_get(sl_bytes_reader *rd, sl_chunk *dst, int r);
+/* One value of a vector in the same layout (ARRAY / MAP elements); the
+** reader takes the value at p[0..n) into row r of v, a string value
+** pointing into p (not copied); false when malformed. sl_value_skip: the
+** bytes of the value at p[0..n) of representation phys, 0 when malformed. */
+void sl_vector_value_put(sl_strbuf *sb, const sl_vector *v, int r);
+bool sl_vector_value_get(const uint8_t *p, size_t n, sl_vector *v, int r);
+size_t sl_value_skip(const uint8_t *p, size_t n, sl_phys phys);
+
+/* ARRAY and MAP values (array.c). A value is bytes in a STR vector: u32
+** count, then count elements (an ARRAY) or count key, value pairs (a MAP),
+** each in the row layout above (a null flag, then the value in its
+** element type's representation; nested ARRAY / MAP values are STR). The
+** encoding is canonical for ARRAYs, so equal arrays have equal bytes and
+** equality, hashing (sl_chunk_hash_keys), GROUP BY, state and channels
+** work on the bytes; MAPs keep their entries in insertion order (later
+** duplicate keys replace earlier ones' values) and compare by bytes too.
+**
+** sl_array_split: the elements' byte ranges (off[i] .. off[i+1]) of the
+** value p[0..n), count in *count (pairs of a MAP count twice); false when
+** malformed. off is malloc'ed (count + 1 entries), the caller frees it.
+** sl_array_format appends Flink's text ([1, 2, NULL], {a=1, b=NULL}) of
+** a value of type t. */
+bool sl_array_split(const uint8_t *p, size_t n, sl_type t, uint32_t *count, size_t **off);
+bool sl_array_format(sl_strbuf *sb, sl_type t, const uint8_t *p, size_t n);
+
 void sl_put_u32(sl_strbuf *sb, uint32_t v);
 void sl_put_u64(sl_strbuf *sb, uint64_t v);
 bool sl_get_bytes(sl_bytes_reader *rd, void *dst, size_t n);

@@ -832,6 +832,13 @@ expr(A) ::= fname(N) LP qsel(Q) qtail(T) RP.
                                          { A = sl__array_subquery(p, N, sl__query_tail(p, Q, T)); }
 expr(A) ::= expr(X) LBRACKET(K) expr(I) RBRACKET.
                                          { A = sl__subscript(p, K, X, I); }
+/* Flink's value constructors ARRAY[a, b, ...] and MAP[k1, v1, k2, v2, ...]. */
+expr(A) ::= ARRAY(K) LBRACKET exprlist(L) RBRACKET.
+                                         { A = sl__func(p, K, L, false, false, NULL); }
+expr(A) ::= MAP(K) LBRACKET exprlist(L) RBRACKET.
+                                         { A = sl__func(p, K, L, false, false, NULL); }
+expr(A) ::= ARRAY(N) LP qsel(Q) qtail(T) RP.
+                                         { A = sl__array_subquery(p, N, sl__query_tail(p, Q, T)); }
 expr(A) ::= expr(X) TILDE(K) expr(Y).    { A = sl__binary(p, SL_OP_REGEX, X, Y, K); }
 expr(A) ::= expr(X) NTILDE(K) expr(Y).   { A = sl__binary(p, SL_OP_NOT_REGEX, X, Y, K); }
 expr(A) ::= expr(X) ITILDE(K) expr(Y).   { A = sl__binary(p, SL_OP_IREGEX, X, Y, K); }
@@ -902,13 +909,18 @@ type(A) ::= TIMESTAMP(K) tprec(P) WITH LOCAL TIME ZONE.
                                          { A = sl__type(p, SL_TYPE_TIMESTAMP_LTZ, K, P); }
 type(A) ::= TIMESTAMP_LTZ(K) tprec(P).   { A = sl__type(p, SL_TYPE_TIMESTAMP_LTZ, K, P); }
 type(A) ::= ID(K) tprec.                 { A = sl__type_unknown(p, K); }
-/* Nested types: ROW (a column's type: rowtype), not ARRAY, MAP, MULTISET. */
-type(A) ::= ARRAY(K) LT anytype GT.      { A = sl__type_unsupported(p, K, "ARRAY"); }
+/* Nested types: ROW (a column's type: rowtype), ARRAY<T> (also T ARRAY) and
+** MAP<K, V> of any non-ROW types (element types may be NOT NULL); not MULTISET. */
+type(A) ::= ARRAY(K) LT eltype(E) GT.    { A = sl__type_array(p, K, E); }
+type(A) ::= type(E) ARRAY(K).            { A = sl__type_array(p, K, E); }
+type(A) ::= MAP(K) LT eltype(X) COMMA eltype(Y) GT.
+                                         { A = sl__type_map(p, K, X, Y); }
 type(A) ::= MULTISET(K) LT anytype GT.   { A = sl__type_unsupported(p, K, "MULTISET"); }
-type(A) ::= MAP(K) LT anytype COMMA anytype GT.
-                                         { A = sl__type_unsupported(p, K, "MAP"); }
 anytype ::= type.
 anytype ::= rowtype(R).                  { sl_column_def_free(R); }
+%type eltype {sl__ty}
+eltype(A) ::= type(T) notnull(X).        { A = T; A.t.not_null = X; }
+eltype(A) ::= rowtype(R) notnull.        { A = sl__type_row_elem(p, R); }
 
 %type rowtype {sl_column_def*}
 %destructor rowtype { sl_column_def_free($$); }

@@ -1368,6 +1368,8 @@ static sl_bexpr *sl__bind_call(sl_bind_ctx *ctx, const sl_expr *e, const sl_func
             return NULL;
         }
     }
+    if (f->id == SL_FN_PG_SUBSCRIPT && n == 2 && sl_type_is_composite(v[0]->type.id))
+        f = sl_func_get(SL_FN_ITEM); /* Flink's arr[i], map[key]; else a PostgreSQL text array */
     for (int i = 0; i < n; i++) {
         if (v[i]->kind == SL_BX_LITERAL && v[i]->text && sl_type_is_string(v[i]->type.id) &&
             sl_func_takes_oid(f, i)) {
