@@ -712,7 +712,7 @@ int sl__composite_cast(sl__node *nd, bool try_cast, sl_error *err)
     for (int s = 0; s < (map ? 2 : 1); s++) {
         sl_type ft = map ? (s ? sl_type_value(from) : sl_type_key(from)) : sl_type_elem(from);
         sl_type tt = map ? (s ? sl_type_value(to) : sl_type_key(to)) : sl_type_elem(to);
-        a->sub[s] = sl__cast_prog(ft, tt, try_cast, nd->pos, err);
+        a->sub[s] = sl__cast_prog(ft, tt, false, nd->pos, err); /* TRY_CAST: NULL as a whole */
         if (!a->sub[s])
             return -1;
     }
