@@ -250,7 +250,7 @@ static int sl__k_scalar(sl__node *nd, sl__eval *ev, const uint8_t *sel)
         case SL_FN_ELEMENT:
             if (c > 1) {
                 sl_free(o);
-                return sl__fail(ev, nd, "21000", "ELEMENT of an array of %u elements", c);
+                return sl__fail(ev, nd, SL_ERR_CARDINALITY, "ELEMENT of an array of %u elements", c);
             }
             nd->nulls[i] = 1;
             if (c == 1)
@@ -431,7 +431,7 @@ static int sl__k_reshape(sl__node *nd, sl__eval *ev, const uint8_t *sel)
                 if (sl__split(nd, ev, nd->kids[k], i, &cs[k], &os[k]) < 0)
                     goto fail;
             if (cs[0] != cs[1]) {
-                sl__fail(ev, nd, "22023",
+                sl__fail(ev, nd, SL_ERR_INVALID_PARAMETER,
                          "MAP_FROM_ARRAYS: the keys array has %u elements, the values array %u",
                          cs[0], cs[1]);
                 goto fail;

@@ -711,8 +711,13 @@ static int sl__collection_type(const sl_func *f, const char *name, sl_bexpr *con
     }
     case SL_FN_ITEM:
         if (a0.id == SL_TYPE_ARRAY) {
+            long ix;
             if (!sl__fits('I', t[1]))
                 return sl__no_such_signature(f, "ITEM", t, n, pos, err);
+            if (sl__literal_int(args[1], &ix) && ix < 1) /* Flink's ValidationException */
+                return sl_error_set(err, SL_ERR_ARRAY_SUBSCRIPT, args[1]->pos,
+                                    "array element access needs an index starting at 1, not %ld",
+                                    ix);
             r = sl_type_elem(a0);
         } else {
             if (!sl_type_comparable(sl_type_key(a0), t[1]))

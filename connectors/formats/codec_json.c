@@ -80,6 +80,10 @@ typedef struct sl__json_codec {
 
 static bool sl__json_type_ok(sl_type t)
 {
+    if (t.id == SL_TYPE_ARRAY)
+        return sl__json_type_ok(sl_type_elem(t));
+    if (t.id == SL_TYPE_MAP)
+        return sl__json_type_ok(sl_type_key(t)) && sl__json_type_ok(sl_type_value(t));
     return t.id != SL_TYPE_NULL && !sl_type_is_interval(t.id) && t.id < SL_TYPE__COUNT;
 }
 
