@@ -579,6 +579,10 @@ from_prim(A) ::= nm(S) DOT nm(N) as_opt(X). { A = sl__from_qtable(p, S, N, X); }
 /* PostgreSQL: a set-returning function, generate_series(1, 3) AS s. */
 from_prim(A) ::= nm(N) LP exprlist(L) RP as_opt(X).
                                          { A = sl__from_function(p, N, N, L, X); }
+from_prim(A) ::= nm(N) LP exprlist(L) RP AS nm(X) LP idlist(C) RP.
+                                         { sl_list_free(C, sl__ident_free_v);
+                                           A = sl__from_function(p, N, N, L, X);
+                                           sl__unnest_unsupported(p, N, true); }
 from_prim(A) ::= nm(S) DOT nm(N) LP exprlist(L) RP as_opt(X).
                                          { A = sl__from_function(p, S, N, L, X); }
 from_prim(A) ::= LP(K) query(Q) RP as_opt(X).

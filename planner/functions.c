@@ -735,7 +735,7 @@ static int sl__collection_type(const sl_func *f, const char *name, sl_bexpr *con
     case SL_FN_ARRAY_MAX:
     case SL_FN_ARRAY_MIN:
         r = sl_type_elem(a0);
-        if (f->id != SL_FN_ELEMENT && !sl_type_comparable(r, r))
+        if (f->id != SL_FN_ELEMENT && (sl_type_is_composite(r.id) || !sl_type_comparable(r, r)))
             return sl__no_such_signature(f, name, t, n, pos, err);
         r.not_null = false; /* empty, or only NULL elements */
         *out = r;
