@@ -1248,6 +1248,9 @@ static int sl__agg_hook(sl_bind_ctx *ctx, const sl_expr *e, sl_bexpr **out)
     int nargs = sl_list_len(e->args);
     bool star = e->ival == 1;
     char *sep = NULL;
+    if (fn->id == SL_FN_ARRAY_AGG && e->distinct)
+        return sl_error_set(ctx->err, SL_ERR_NOT_SUPPORTED, e->pos,
+                            "ARRAY_AGG(DISTINCT ...) is not supported");
     if (fn->id == SL_FN_LISTAGG) {
         if (sl__listagg_sep(ctx, e, &sep) != 0)
             return -1;

@@ -221,6 +221,7 @@ static const sl_func sl__funcs[SL_FN__COUNT] = {
     [SL_FN_MAP_VALUES] = {"MAP_VALUES", SL_FN_MAP_VALUES, SC, 1, 1},
     [SL_FN_MAP_FROM_ARRAYS] = {"MAP_FROM_ARRAYS", SL_FN_MAP_FROM_ARRAYS, SC, 2, 2},
     [SL_FN_SPLIT] = {"SPLIT", SL_FN_SPLIT, SC, 2, 2},
+    [SL_FN_ARRAY_AGG] = {"ARRAY_AGG", SL_FN_ARRAY_AGG, AG, 1, 1},
 };
 
 /* Names a user may call functions by (operators have none), as an X-macro
@@ -346,7 +347,7 @@ static const sl_func sl__funcs[SL_FN__COUNT] = {
     X("ARRAY_JOIN", SL_FN_ARRAY_JOIN) X("ARRAY_APPEND", SL_FN_ARRAY_APPEND)            \
     X("ARRAY_PREPEND", SL_FN_ARRAY_PREPEND) X("MAP_KEYS", SL_FN_MAP_KEYS)              \
     X("MAP_VALUES", SL_FN_MAP_VALUES) X("MAP_FROM_ARRAYS", SL_FN_MAP_FROM_ARRAYS)      \
-    X("SPLIT", SL_FN_SPLIT)
+    X("SPLIT", SL_FN_SPLIT) X("ARRAY_AGG", SL_FN_ARRAY_AGG)
 
 typedef struct sl__func_name {
     const char *name; /* upper-case name or alias */
@@ -1287,6 +1288,9 @@ int sl_func_agg_type(const sl_func *f, const sl_type *arg, int pos, sl_type *out
     case SL_FN_MIN:
     case SL_FN_MAX:
         r = *arg;
+        break;
+    case SL_FN_ARRAY_AGG:
+        r = sl_type_array_of(*arg); /* NULLs are skipped, as Flink's */
         break;
     case SL_FN_LISTAGG:
         if (!sl_type_is_string(arg->id))
