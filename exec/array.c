@@ -8,7 +8,7 @@
 ** {a=1, b=NULL}, elements as CAST(element AS STRING) spells them, strings
 ** unquoted.
 **
-** Main routines: sl_array_split, sl_array_format.
+** Main routines: sl_array_split, sl_array_format, sl_map_dedup.
 */
 #include "sl_exec.h"
 
@@ -87,5 +87,40 @@ bool sl_array_format(sl_strbuf *sb, sl_type t, const uint8_t *p, size_t n)
     }
     sl_strbuf_append_char(sb, map ? '}' : ']');
     sl_free(o);
+    return true;
+}
+
+bool sl_map_dedup(sl_strbuf *sb, size_t at, sl_type t)
+{
+    const uint8_t *p = (const uint8_t *)sb->buf + at;
+    size_t n = sb->len - at;
+    uint32_t c;
+    size_t *o;
+    if (!sl_array_split(p, n, t, &c, &o))
+        return false;
+    sl_strbuf out = SL_STRBUF_INIT;
+    sl_put_u32(&out, 0);
+    uint32_t kept = 0;
+    for (uint32_t j = 0; j < c; j += 2) {
+        size_t kn = o[j + 1] - o[j];
+        bool seen = false;
+        for (uint32_t e = 0; e < j && !seen; e += 2)
+            seen = o[e + 1] - o[e] == kn && memcmp(p + o[e], p + o[j], kn) == 0;
+        if (seen)
+            continue;
+        uint32_t last = j;
+        for (uint32_t e = j + 2; e < c; e += 2)
+            if (o[e + 1] - o[e] == kn && memcmp(p + o[e], p + o[j], kn) == 0)
+                last = e;
+        sl_strbuf_append_n(&out, (const char *)p + o[j], kn);
+        sl_strbuf_append_n(&out, (const char *)p + o[last + 1], o[last + 2] - o[last + 1]);
+        kept++;
+    }
+    sl_free(o);
+    for (int b = 0; b < 4; b++)
+        out.buf[b] = (char)(kept >> (8 * b));
+    sb->len = at;
+    sl_strbuf_append_n(sb, out.buf, out.len);
+    sl_strbuf_free(&out);
     return true;
 }

@@ -722,6 +722,10 @@ size_t sl_value_skip(const uint8_t *p, size_t n, sl_phys phys);
 ** a value of type t. */
 bool sl_array_split(const uint8_t *p, size_t n, sl_type t, uint32_t *count, size_t **off);
 bool sl_array_format(sl_strbuf *sb, sl_type t, const uint8_t *p, size_t n);
+/* The MAP value of type t at sb->buf[at..len) rewritten without duplicate
+** keys (a later key's value replaces the first's, in its place); false
+** when malformed. */
+bool sl_map_dedup(sl_strbuf *sb, size_t at, sl_type t);
 
 void sl_put_u32(sl_strbuf *sb, uint32_t v);
 void sl_put_u64(sl_strbuf *sb, uint64_t v);

@@ -27,7 +27,8 @@
 ** ROW as an object of nulls: its leaves are all there is).
 **
 ** An ARRAY column is a JSON array, a MAP column a JSON object (keys: the
-** key type's text; a NULL key is written "null"), elements read and written
+** key type's text; a NULL key is written "null"; a repeated key's last
+** value wins, in the first one's place), elements read and written
 ** as columns of their type are; nested ARRAY / MAP elements nest.
 **
 ** Encoding writes {"col":value,...} with the columns in order, compact (a
@@ -621,6 +622,10 @@ static bool sl__json_element(sl__json_codec *j, sl_type t, const char *s, size_t
         sl_put_u32(out, 0);
         if (!sl__json_composite(j, t, s, n, out, why))
             return false;
+        if (t.id == SL_TYPE_MAP && !sl_map_dedup(out, at + 4, t)) {
+            *why = "a malformed MAP";
+            return false;
+        }
         uint32_t len = (uint32_t)(out->len - at - 4);
         for (int b = 0; b < 4; b++)
             out->buf[at + (size_t)b] = (char)(len >> (8 * b));
@@ -727,7 +732,8 @@ static int sl__json_composite_field(sl__json_codec *j, int col, const char *span
         return sl__codec_malformed(c, err, "field \"%s\": %s was expected", c->names[col],
                                    want == SL__JV_ARRAY ? "a JSON array" : "a JSON object");
     sl_strbuf_reset(&j->comp);
-    if (!sl__json_composite(j, t, span, slen, &j->comp, &why))
+    if (!sl__json_composite(j, t, span, slen, &j->comp, &why) ||
+        (t.id == SL_TYPE_MAP && !sl_map_dedup(&j->comp, 0, t) && (why = "a malformed MAP")))
         return sl__codec_malformed(c, err, "field \"%s\": %s", c->names[col], why);
     sl__value *v = &c->vals[col];
     v->null = false;
