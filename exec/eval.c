@@ -2395,7 +2395,9 @@ static sl__node *sl__compile_call(sl_eval_prog *p, const sl_bexpr *b, sl_error *
                 nd = NULL;
                 goto done;
             }
-        if (id >= SL_FN_ARRAY_CTOR && id <= SL_FN_SPLIT && sl__array_coerce_args(p, nd, err) < 0) {
+        if (((id >= SL_FN_ARRAY_CTOR && id <= SL_FN_SPLIT) ||
+             (id >= SL_FN_ARRAY_EXCEPT && id <= SL_FN_MAP_UNION)) &&
+            sl__array_coerce_args(p, nd, err) < 0) {
             sl__node_free(nd);
             nd = NULL;
             break;

@@ -4,8 +4,9 @@
 ** MAP[...], element access arr[i] / map[key] (ITEM), CARDINALITY, ELEMENT,
 ** ARRAY_CONTAINS, ARRAY_DISTINCT, ARRAY_POSITION, ARRAY_REMOVE,
 ** ARRAY_REVERSE, ARRAY_SLICE, ARRAY_UNION, ARRAY_CONCAT, ARRAY_MAX,
-** ARRAY_MIN, ARRAY_JOIN, ARRAY_APPEND, ARRAY_PREPEND, MAP_KEYS,
-** MAP_VALUES, MAP_FROM_ARRAYS, SPLIT, and CAST of ARRAY / MAP values (to
+** ARRAY_MIN, ARRAY_JOIN, ARRAY_APPEND, ARRAY_PREPEND, ARRAY_EXCEPT,
+** ARRAY_INTERSECT, ARRAY_SORT, MAP_KEYS, MAP_VALUES, MAP_FROM_ARRAYS,
+** MAP_UNION, SPLIT, and CAST of ARRAY / MAP values (to
 ** another element type, element by element through the one evaluator; to
 ** STRING as Flink's text).
 **
@@ -372,7 +373,8 @@ static int sl__k_reshape(sl__node *nd, sl__eval *ev, const uint8_t *sel)
             continue;
         sl__begin(&a->sb);
         uint32_t cnt = 0;
-        bool distinct = nd->op == SL_FN_ARRAY_DISTINCT || nd->op == SL_FN_ARRAY_UNION;
+        bool distinct = nd->op == SL_FN_ARRAY_DISTINCT || nd->op == SL_FN_ARRAY_UNION ||
+                        nd->op == SL_FN_ARRAY_EXCEPT || nd->op == SL_FN_ARRAY_INTERSECT;
         /* distinct elements are checked against a list of kept ranges */
         const uint8_t **kept = NULL;
         size_t *keptn = NULL;
@@ -410,6 +412,60 @@ static int sl__k_reshape(sl__node *nd, sl__eval *ev, const uint8_t *sel)
                 sl_free(o);
             }
             break;
+        case SL_FN_ARRAY_EXCEPT:
+        case SL_FN_ARRAY_INTERSECT: { /* distinct elements of the first (not) in the second */
+            for (int k = 0; k < 2; k++)
+                if (sl__split(nd, ev, nd->kids[k], i, &cs[k], &os[k]) < 0)
+                    goto fail;
+            for (uint32_t j = 0; j < cs[0]; j++) {
+                const uint8_t *p = SL__EL(nd->kids[0], i, os[0], j);
+                size_t len = SL__ELN(os[0], j);
+                bool in = false;
+                for (uint32_t e = 0; e < cs[1] && !in; e++)
+                    in = sl__el_eq(SL__EL(nd->kids[1], i, os[1], e), SL__ELN(os[1], e), p, len);
+                if (in == (nd->op == SL_FN_ARRAY_INTERSECT))
+                    SL__KEEP(p, len);
+            }
+            sl_free(os[0]);
+            sl_free(os[1]);
+            os[0] = os[1] = NULL;
+            break;
+        }
+        case SL_FN_MAP_UNION: { /* every entry; a later map's value wins, in the first place */
+            uint32_t tot = 0;
+            size_t **oo = sl_calloc((size_t)nk, sizeof *oo);
+            uint32_t *cc = sl_calloc((size_t)nk, sizeof *cc);
+            const uint8_t **kp = NULL;
+            size_t *kn = NULL;
+            int nm = nk;
+            for (int k = 0; k < nm; k++) {
+                if (sl__split(nd, ev, nd->kids[k], i, &cc[k], &oo[k]) < 0) {
+                    for (int e = 0; e < k; e++)
+                        sl_free(oo[e]);
+                    sl_free(oo);
+                    sl_free(cc);
+                    goto fail;
+                }
+                tot += cc[k] / 2;
+            }
+            kp = sl_malloc(2 * ((size_t)tot + 1) * sizeof *kp);
+            kn = sl_malloc(2 * ((size_t)tot + 1) * sizeof *kn);
+            uint32_t at = 0;
+            for (int k = 0; k < nm; k++) {
+                for (uint32_t j = 0; j < cc[k]; j += 2, at++) {
+                    kp[at] = SL__EL(nd->kids[k], i, oo[k], j), kn[at] = SL__ELN(oo[k], j);
+                    kp[tot + at] = SL__EL(nd->kids[k], i, oo[k], j + 1);
+                    kn[tot + at] = SL__ELN(oo[k], j + 1);
+                }
+                sl_free(oo[k]);
+            }
+            sl_free(oo);
+            sl_free(cc);
+            cnt = sl__map_emit(&a->sb, tot, kp, kn, kp + tot, kn + tot);
+            sl_free(kp);
+            sl_free(kn);
+            break;
+        }
         case SL_FN_ARRAY_APPEND:
         case SL_FN_ARRAY_PREPEND: {
             uint32_t c;
@@ -500,6 +556,97 @@ static int sl__k_reshape(sl__node *nd, sl__eval *ev, const uint8_t *sel)
         sl_free(os[0]);
         sl_free(os[1]);
         return -1;
+    }
+    return 0;
+}
+
+/* ARRAY_SORT(arr [, ascending [, nulls_first]]): Flink's; NULLs first when
+** ascending, last when descending, unless told; equal elements keep their
+** order. */
+typedef struct sl__sort_ctx {
+    sl_vector v;  /* the decoded elements */
+    bool asc, nulls_first;
+} sl__sort_ctx;
+
+static int sl__sort_cmp(const sl__sort_ctx *s, int a, int b)
+{
+    const sl_vector *v = &s->v;
+    if (v->nulls[a] || v->nulls[b]) {
+        if (v->nulls[a] && v->nulls[b])
+            return 0;
+        return (v->nulls[a] ? -1 : 1) * (s->nulls_first ? 1 : -1);
+    }
+    int r;
+    switch (v->phys) {
+    case SL_PHYS_BOOL: r = (int)v->v.b[a] - (int)v->v.b[b]; break;
+    case SL_PHYS_I64: r = v->v.i64[a] < v->v.i64[b] ? -1 : v->v.i64[a] > v->v.i64[b]; break;
+    case SL_PHYS_F64: r = v->v.f64[a] < v->v.f64[b] ? -1 : v->v.f64[a] > v->v.f64[b]; break;
+    case SL_PHYS_I128: r = v->v.i128[a] < v->v.i128[b] ? -1 : v->v.i128[a] > v->v.i128[b]; break;
+    default: {
+        sl_str x = v->v.str[a], y = v->v.str[b];
+        int m = memcmp(x.ptr, y.ptr, x.len < y.len ? x.len : y.len);
+        r = m ? m : (x.len < y.len ? -1 : x.len > y.len);
+        break;
+    }
+    }
+    return s->asc ? r : -r;
+}
+
+/* Stable bottom-up merge sort of ix[0..n) by sl__sort_cmp. */
+static void sl__merge_sort(const sl__sort_ctx *s, int *ix, uint32_t n)
+{
+    int *tmp = sl_malloc(((size_t)n + 1) * sizeof *tmp), *from = ix, *to = tmp;
+    for (uint32_t w = 1; w < n; w *= 2) {
+        for (uint32_t lo = 0; lo < n; lo += 2 * w) {
+            uint32_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            uint32_t x = lo, y = mid, k = lo;
+            while (x < mid && y < hi)
+                to[k++] = sl__sort_cmp(s, from[y], from[x]) < 0 ? from[y++] : from[x++];
+            while (x < mid)
+                to[k++] = from[x++];
+            while (y < hi)
+                to[k++] = from[y++];
+        }
+        int *t = from;
+        from = to;
+        to = t;
+    }
+    if (from != ix)
+        memcpy(ix, from, (size_t)n * sizeof *ix);
+    sl_free(tmp);
+}
+
+static int sl__k_sort(sl__node *nd, sl__eval *ev, const uint8_t *sel)
+{
+    SL__STRICT_PROLOGUE();
+    sl__node *arr = nd->kids[0];
+    sl__arr_aux *a = sl__aux(nd);
+    sl_type et = sl_type_elem(arr->type);
+    for (int i = 0; i < n; i++) {
+        if (!SL__LIVE(nd, sel, i))
+            continue;
+        uint32_t c;
+        size_t *o;
+        if (sl__split(nd, ev, arr, i, &c, &o) < 0)
+            return -1;
+        sl__sort_ctx s;
+        s.asc = nd->nkids < 2 || nd->kids[1]->v.b[i];
+        s.nulls_first = nd->nkids < 3 ? s.asc : nd->kids[2]->v.b[i];
+        sl_chunk *tmp = sl_chunk_new(1, &et, c > 0 ? (int)c : 1);
+        s.v = tmp->cols[0];
+        int *ix = sl_malloc(((size_t)c + 1) * sizeof *ix);
+        for (uint32_t j = 0; j < c; j++) {
+            sl_vector_value_get(SL__EL(arr, i, o, j), SL__ELN(o, j), &s.v, (int)j);
+            ix[j] = (int)j;
+        }
+        sl__merge_sort(&s, ix, c);
+        sl__begin(&a->sb);
+        for (uint32_t j = 0; j < c; j++)
+            sl_strbuf_append_n(&a->sb, (const char *)SL__EL(arr, i, o, ix[j]), SL__ELN(o, ix[j]));
+        sl__end(nd, ev, i, &a->sb, c);
+        sl_free(ix);
+        sl_chunk_free(tmp);
+        sl_free(o);
     }
     return 0;
 }
@@ -749,7 +896,10 @@ int sl__array_coerce_args(sl_eval_prog *p, sl__node *nd, sl_error *err)
         case SL_FN_ARRAY_APPEND:
         case SL_FN_ARRAY_PREPEND: to = i == 0 ? t : sl_type_elem(t); break;
         case SL_FN_ARRAY_UNION:
-        case SL_FN_ARRAY_CONCAT: to = t; break;
+        case SL_FN_ARRAY_CONCAT:
+        case SL_FN_ARRAY_EXCEPT:
+        case SL_FN_ARRAY_INTERSECT:
+        case SL_FN_MAP_UNION: to = t; break;
         case SL_FN_MAP_FROM_ARRAYS:
             to = sl_type_array_of(i == 0 ? sl_type_key(t) : sl_type_value(t));
             break;
@@ -802,10 +952,14 @@ int sl__compile_fn_array(sl__node *nd, sl_error *err)
     case SL_FN_MAP_KEYS:
     case SL_FN_MAP_VALUES:
     case SL_FN_MAP_FROM_ARRAYS:
+    case SL_FN_ARRAY_EXCEPT:
+    case SL_FN_ARRAY_INTERSECT:
+    case SL_FN_MAP_UNION:
         nd->run = sl__k_reshape;
         nd->can_fail = nd->op == SL_FN_MAP_FROM_ARRAYS;
         return 0;
     case SL_FN_ARRAY_JOIN: nd->run = sl__k_join; return 0;
+    case SL_FN_ARRAY_SORT: nd->run = sl__k_sort; return 0;
     case SL_FN_SPLIT: nd->run = sl__k_split; return 0;
     default: return 1;
     }

@@ -222,6 +222,10 @@ static const sl_func sl__funcs[SL_FN__COUNT] = {
     [SL_FN_MAP_FROM_ARRAYS] = {"MAP_FROM_ARRAYS", SL_FN_MAP_FROM_ARRAYS, SC, 2, 2},
     [SL_FN_SPLIT] = {"SPLIT", SL_FN_SPLIT, SC, 2, 2},
     [SL_FN_ARRAY_AGG] = {"ARRAY_AGG", SL_FN_ARRAY_AGG, AG, 1, 1},
+    [SL_FN_ARRAY_EXCEPT] = {"ARRAY_EXCEPT", SL_FN_ARRAY_EXCEPT, SC, 2, 2},
+    [SL_FN_ARRAY_INTERSECT] = {"ARRAY_INTERSECT", SL_FN_ARRAY_INTERSECT, SC, 2, 2},
+    [SL_FN_ARRAY_SORT] = {"ARRAY_SORT", SL_FN_ARRAY_SORT, SC, 1, 3},
+    [SL_FN_MAP_UNION] = {"MAP_UNION", SL_FN_MAP_UNION, SC, 1, -1},
 };
 
 /* Names a user may call functions by (operators have none), as an X-macro
@@ -347,7 +351,9 @@ static const sl_func sl__funcs[SL_FN__COUNT] = {
     X("ARRAY_JOIN", SL_FN_ARRAY_JOIN) X("ARRAY_APPEND", SL_FN_ARRAY_APPEND)            \
     X("ARRAY_PREPEND", SL_FN_ARRAY_PREPEND) X("MAP_KEYS", SL_FN_MAP_KEYS)              \
     X("MAP_VALUES", SL_FN_MAP_VALUES) X("MAP_FROM_ARRAYS", SL_FN_MAP_FROM_ARRAYS)      \
-    X("SPLIT", SL_FN_SPLIT) X("ARRAY_AGG", SL_FN_ARRAY_AGG)
+    X("SPLIT", SL_FN_SPLIT) X("ARRAY_AGG", SL_FN_ARRAY_AGG)                           \
+    X("ARRAY_EXCEPT", SL_FN_ARRAY_EXCEPT) X("ARRAY_INTERSECT", SL_FN_ARRAY_INTERSECT)   \
+    X("ARRAY_SORT", SL_FN_ARRAY_SORT) X("MAP_UNION", SL_FN_MAP_UNION)
 
 typedef struct sl__func_name {
     const char *name; /* upper-case name or alias */
@@ -526,6 +532,10 @@ static const sl__sig sl__sigs[SL_FN__COUNT] = {
     [SL_FN_MAP_VALUES] = {"M", "MAP_VALUES(MAP)"},
     [SL_FN_MAP_FROM_ARRAYS] = {"AA", "MAP_FROM_ARRAYS(ARRAY, ARRAY)"},
     [SL_FN_SPLIT] = {"SS", "SPLIT(STRING, STRING)"},
+    [SL_FN_ARRAY_EXCEPT] = {"AA", "ARRAY_EXCEPT(ARRAY, ARRAY) of one common element type"},
+    [SL_FN_ARRAY_INTERSECT] = {"AA", "ARRAY_INTERSECT(ARRAY, ARRAY) of one common element type"},
+    [SL_FN_ARRAY_SORT] = {"ABB", "ARRAY_SORT(ARRAY [, BOOLEAN ascending [, BOOLEAN nulls_first]])"},
+    [SL_FN_MAP_UNION] = {"M", "MAP_UNION(MAP, ...) of common key and value types"},
 };
 
 const sl_func *sl_func_get(sl_func_id id)
@@ -761,13 +771,32 @@ static int sl__collection_type(const sl_func *f, const char *name, sl_bexpr *con
         *out = r;
         return 0;
     }
+    case SL_FN_ARRAY_SORT:
+        if (sl_type_is_composite(sl_type_elem(a0).id) ||
+            !sl_type_comparable(sl_type_elem(a0), sl_type_elem(a0)))
+            return sl__no_such_signature(f, name, t, n, pos, err);
+        /* fall through */
     case SL_FN_ARRAY_DISTINCT:
     case SL_FN_ARRAY_REVERSE:
     case SL_FN_ARRAY_SLICE:
         r = a0;
         break;
+    case SL_FN_MAP_UNION: {
+        sl_type k = sl_type_key(a0), v = sl_type_value(a0);
+        for (int i = 1; i < n; i++) {
+            sl_type b = t[i].id == SL_TYPE_NULL ? a0 : t[i];
+            if (!sl_type_common(k, sl_type_key(b), &k))
+                return sl__unmatched("MAP_UNION key", k, sl_type_key(b), args[i]->pos, err);
+            if (!sl_type_common(v, sl_type_value(b), &v))
+                return sl__unmatched("MAP_UNION value", v, sl_type_value(b), args[i]->pos, err);
+        }
+        r = sl_type_map_of(k, v);
+        break;
+    }
     case SL_FN_ARRAY_UNION:
     case SL_FN_ARRAY_CONCAT:
+    case SL_FN_ARRAY_EXCEPT:
+    case SL_FN_ARRAY_INTERSECT:
         e = sl_type_elem(a0);
         for (int i = 1; i < n; i++) {
             sl_type b = t[i].id == SL_TYPE_NULL ? a0 : t[i];
@@ -1192,6 +1221,10 @@ static int sl__result_type(const sl_func *f, const char *name, sl_bexpr *const *
     case SL_FN_MAP_VALUES:
     case SL_FN_MAP_FROM_ARRAYS:
     case SL_FN_SPLIT:
+    case SL_FN_ARRAY_EXCEPT:
+    case SL_FN_ARRAY_INTERSECT:
+    case SL_FN_ARRAY_SORT:
+    case SL_FN_MAP_UNION:
         return sl__collection_type(f, name, args, t, n, pos, out, err);
     default:
         return sl_error_set(err, SL_ERR_INTERNAL, pos, "no typing rule for function %s", f->name);

@@ -89,7 +89,8 @@ typedef enum sl_func_id {
     SL_FN_ARRAY_UNION, SL_FN_ARRAY_CONCAT, SL_FN_ARRAY_MAX, SL_FN_ARRAY_MIN, SL_FN_ARRAY_JOIN,
     SL_FN_ARRAY_APPEND, SL_FN_ARRAY_PREPEND, SL_FN_MAP_KEYS, SL_FN_MAP_VALUES,
     SL_FN_MAP_FROM_ARRAYS, SL_FN_SPLIT,
-    SL_FN_ARRAY_AGG, /* aggregate: the non-NULL values as an ARRAY */
+    SL_FN_ARRAY_AGG, /* aggregate: the values as an ARRAY */
+    SL_FN_ARRAY_EXCEPT, SL_FN_ARRAY_INTERSECT, SL_FN_ARRAY_SORT, SL_FN_MAP_UNION, /* eval_array.c */
     SL_FN__COUNT
 } sl_func_id;
 
