@@ -1320,6 +1320,8 @@ int sl_func_agg_type(const sl_func *f, const sl_type *arg, int pos, sl_type *out
         break;
     case SL_FN_MIN:
     case SL_FN_MAX:
+        if (sl_type_is_composite(arg->id)) /* no order (Flink: not supported) */
+            goto bad;
         r = *arg;
         break;
     case SL_FN_ARRAY_AGG:

@@ -37,6 +37,9 @@ SELECT ARRAY_DISTINCT(nums) AS d, ARRAY_MAX(nums) AS mx, MAP_KEYS(attrs) AS k FR
 SELECT ARRAY_AGG(id) AS ids, ARRAY_AGG(nums[1]) AS firsts, ARRAY_AGG(tags) AS tt, ARRAY_AGG(id) FILTER (WHERE id > 10) AS none FROM items;
 SELECT id > 2 AS big, ARRAY_AGG(id) AS ids FROM items GROUP BY id > 2;
 SELECT ARRAY_AGG(DISTINCT id) FROM items;
+SELECT MAX(tags) FROM items;
+SELECT a.id, b.id FROM items a JOIN items b ON a.tags = b.tags WHERE a.id < b.id;
+SELECT * FROM items WHERE tags IN (ARRAY['b', 'a']);
 CREATE TABLE items_out (id INT, tags ARRAY<STRING>, attrs MAP<STRING, INT>, nest ARRAY<ARRAY<INT>>, m MAP<INT, BOOLEAN>, d ARRAY<DOUBLE>) WITH ('connector' = 'filesystem', 'path' = '@TMP@/items_out', 'format' = 'json');
 INSERT INTO items_out SELECT id, tags, attrs, nest, MAP[id, id > 2], CAST(nums AS ARRAY<DOUBLE>) FROM items;
 SELECT * FROM items_out;
