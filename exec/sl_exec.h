@@ -623,7 +623,7 @@ static inline int sl_op_cancel_error(sl_error *err)
 
 /* One aggregate call of an aggregation. */
 typedef struct sl_agg_call {
-    sl_func_id fn;     /* SL_FN_COUNT, SUM, MIN, MAX, AVG, LISTAGG */
+    sl_func_id fn;     /* SL_FN_COUNT, SUM, MIN, MAX, AVG, LISTAGG, ARRAY_AGG */
     bool distinct;     /* COUNT(DISTINCT x) etc. */
     int arg;           /* input column; -1 for COUNT(*) */
     sl_type type;      /* result type (the planner's) */
