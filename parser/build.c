@@ -1177,16 +1177,16 @@ sl_from *sl__from_qtable(sl__parse *p, sl__tok schema, sl__tok name, sl__tok ali
     return f;
 }
 
-/* UNNEST(array) in FROM: 0A000 (not yet); other table functions with a
-** column alias list: 0A000 too. */
+/* A table function with a column alias list, Flink's UNNEST(arr) AS t(x):
+** 0A000 (not yet; the binder refuses UNNEST of an ARRAY value too). */
 void sl__unnest_unsupported(sl__parse *p, sl__tok name, bool columns)
 {
-    if (sl_error_isset(p->err))
+    if (sl_error_isset(p->err) || !columns)
         return;
     if (name.n == 6 && sl_strncasecmp(name.z, "UNNEST", 6) == 0) {
         sl_error_set(p->err, SL_ERR_NOT_SUPPORTED, name.pos, "UNNEST is not supported yet");
         sl_error_hint(p->err, "Read elements with arr[i], CARDINALITY(arr) and the ARRAY_* functions.");
-    } else if (columns) {
+    } else {
         sl_error_set(p->err, SL_ERR_NOT_SUPPORTED, name.pos,
                      "column aliases for a table function are not supported");
     }
@@ -1198,7 +1198,6 @@ sl_from *sl__from_function(sl__parse *p, sl__tok schema, sl__tok name, sl_list *
     if (schema.z != name.z && !sl__is_pg_catalog(schema))
         sl_error_set(p->err, SL_ERR_UNDEFINED_FUNCTION, schema.pos,
                      "function %.*s.%.*s does not exist", schema.n, schema.z, name.n, name.z);
-    sl__unnest_unsupported(p, name, false);
     sl_from *f = sl__from_new(SL_FROM_FUNCTION, schema.pos);
     f->name = sl__name(p, name);
     f->args = args;
