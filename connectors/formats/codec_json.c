@@ -27,7 +27,8 @@
 ** ROW as an object of nulls: its leaves are all there is).
 **
 ** An ARRAY column is a JSON array, a MAP column a JSON object (keys: the
-** key type's text; a NULL key is written "null"; a repeated key's last
+** key type's text; a NULL key fails the record (22004), is dropped or is
+** written as a literal, by 'json.map-null-key.mode'; a repeated key's last
 ** value wins, in the first one's place), elements read and written
 ** as columns of their type are; nested ARRAY / MAP elements nest.
 **
@@ -77,6 +78,9 @@ typedef struct sl__json_codec {
     sl_codec *el;        /* parses one element's text (its one column's type set per element) */
     sl_strbuf comp;      /* the encoded value being built */
     sl_strbuf elesc;     /* an element string, unescaped */
+    int null_key;        /* 'json.map-null-key.mode': 0 FAIL, 1 DROP, 2 LITERAL */
+    char *null_literal;  /* 'json.map-null-key.literal' (owned) */
+    bool null_key_seen;  /* encoding: a NULL key in FAIL mode was met */
 } sl__json_codec;
 
 static bool sl__json_type_ok(sl_type t)
@@ -919,9 +923,8 @@ static void sl__json_composite_value(sl__json_codec *j, const sl_vector *v, int 
         return;
     }
     sl_strbuf_append_char(out, map ? '{' : '[');
+    bool first = true; /* no entry written yet */
     for (uint32_t i = 0; i < c; i++) {
-        if (i > 0)
-            sl_strbuf_append_char(out, map && (i & 1) ? ':' : ',');
         sl_type et = map ? ((i & 1) ? sl_type_value(t) : sl_type_key(t)) : sl_type_elem(t);
         union {
             uint8_t b;
@@ -933,9 +936,19 @@ static void sl__json_composite_value(sl__json_codec *j, const sl_vector *v, int 
         uint8_t isnull = 0;
         sl_vector ev = {et, sl_phys_of(et), &isnull, {.raw = &val}};
         sl_vector_value_get(p + o[i], o[i + 1] - o[i], &ev, 0);
+        if (map && !(i & 1) && isnull && j->null_key != 2) { /* a NULL key: FAIL or DROP */
+            j->null_key_seen |= j->null_key == 0;
+            i++; /* and its value */
+            continue;
+        }
+        if (map && (i & 1))
+            sl_strbuf_append_char(out, ':');
+        else if (!first)
+            sl_strbuf_append_char(out, ',');
+        first = false;
         if (map && !(i & 1)) { /* a key: a JSON string */
             if (isnull) {
-                sl__json_string(out, "null", 4);
+                sl__json_string(out, j->null_literal, strlen(j->null_literal));
             } else if (sl_type_is_string(et.id)) {
                 sl__json_string(out, val.str.ptr, val.str.len);
             } else {
@@ -1042,6 +1055,12 @@ static int sl__json_encode(sl_codec *c, const sl_chunk *in, int r, sl_strbuf *ou
             sl_strbuf_append(out, "null");
         else
             sl__json_value(j, v, r, out);
+        if (j->null_key_seen) {
+            j->null_key_seen = false;
+            return sl_error_set(err, SL_ERR_NULL_NOT_ALLOWED, -1,
+                                "column \"%s\": a MAP with a NULL key cannot be written as JSON",
+                                c->names[i]);
+        }
     }
     for (; open > 0; open--)
         sl_strbuf_append_char(out, '}');
@@ -1073,6 +1092,7 @@ static void sl__json_free(sl_codec *c)
     }
     sl_strbuf_free(&j->comp);
     sl_strbuf_free(&j->elesc);
+    sl_free(j->null_literal);
 }
 
 static const sl__codec_ops sl__json_ops = {
@@ -1104,8 +1124,24 @@ sl_codec *sl__codec_json_new(const sl_kvlist *opts, int ncols, const char *const
             return NULL;
         }
     }
+    const sl_kv *nk = sl_kvlist_find(opts, "json.map-null-key.mode");
+    int null_key = 0;
+    if (nk && nk->value) {
+        if (sl_strcasecmp(nk->value, "DROP") == 0) {
+            null_key = 1;
+        } else if (sl_strcasecmp(nk->value, "LITERAL") == 0) {
+            null_key = 2;
+        } else if (sl_strcasecmp(nk->value, "FAIL") != 0) {
+            sl_error_set(err, SL_ERR_INVALID_PARAMETER, nk->value_pos,
+                         "invalid value for option 'json.map-null-key.mode': \"%s\"", nk->value);
+            return NULL;
+        }
+    }
+    const sl_kv *nl = sl_kvlist_find(opts, "json.map-null-key.literal");
     sl__json_codec *j = sl_calloc(1, sizeof *j);
     sl__codec_init(&j->base, &sl__json_ops, "JSON", ncols, names, types);
+    j->null_key = null_key;
+    j->null_literal = sl_strdup(nl && nl->value ? nl->value : "null");
     j->base.ignore_errors = ignore;
     j->fail_missing = fail_missing;
     j->iso = iso;

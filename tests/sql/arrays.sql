@@ -70,3 +70,12 @@ CREATE TABLE bad1 (id INT, nums ARRAY<INT>) WITH ('connector' = 'filesystem', 'p
 SELECT * FROM bad1;
 CREATE TABLE bad2 (id INT, nums ARRAY<INT>) WITH ('connector' = 'filesystem', 'path' = '@SQLDATA@/arrays/bad_elem.json', 'format' = 'json');
 SELECT * FROM bad2;
+-- json: a NULL map key fails the record (Flink's default), or is dropped, or written as a literal
+CREATE TABLE nk_fail (m MAP<STRING, INT>) WITH ('connector' = 'filesystem', 'path' = '@TMP@/nk_fail', 'format' = 'json');
+INSERT INTO nk_fail SELECT MAP[IF(id = 1, CAST(NULL AS STRING), 'k'), id, 'a', 2] FROM items WHERE id <= 2;
+CREATE TABLE nk_drop (m MAP<STRING, INT>) WITH ('connector' = 'filesystem', 'path' = '@TMP@/nk_drop', 'format' = 'json', 'json.map-null-key.mode' = 'DROP');
+INSERT INTO nk_drop SELECT MAP[IF(id = 1, CAST(NULL AS STRING), 'k'), id, 'a', 2] FROM items WHERE id <= 2;
+SELECT * FROM nk_drop;
+CREATE TABLE nk_lit (m MAP<STRING, INT>) WITH ('connector' = 'filesystem', 'path' = '@TMP@/nk_lit', 'format' = 'json', 'json.map-null-key.mode' = 'LITERAL', 'json.map-null-key.literal' = 'NUL');
+INSERT INTO nk_lit SELECT MAP[IF(id = 1, CAST(NULL AS STRING), 'k'), id, 'a', 2] FROM items WHERE id <= 2;
+SELECT * FROM nk_lit;
