@@ -26,6 +26,8 @@ SELECT TRY_CAST(ARRAY['1', 'x'] AS ARRAY<INT>) AS t, CAST(ARRAY[1.26] AS ARRAY<D
 SELECT CAST(ARRAY['1', 'x'] AS ARRAY<INT>);
 -- equality by value
 SELECT ARRAY[1, 2] = ARRAY[1, 2] AS eq, ARRAY[1, 2] <> ARRAY[2, 1] AS ne, MAP['a', 1] = MAP['a', 1] AS meq, ARRAY[1] = CAST(NULL AS ARRAY<INT>) AS nul;
+SELECT ARRAY[1.5] = ARRAY[1.50] AS dec_eq, ARRAY[1] = ARRAY[CAST(1 AS BIGINT)] AS int_eq, MAP['a', 1.5] = MAP['a', 1.50] AS map_eq;
+SELECT ARRAY[1] < ARRAY[2];
 -- JSON: arrays and objects, NULL elements, nested; GROUP BY an array
 CREATE TABLE items (id INT, tags ARRAY<STRING>, nums ARRAY<INT>, attrs MAP<STRING, INT>, nest ARRAY<ARRAY<INT>>, `dec` ARRAY<DECIMAL(5, 2)>, headers MAP<STRING, BYTES>) WITH ('connector' = 'filesystem', 'path' = '@SQLDATA@/arrays/items.json', 'format' = 'json');
 SELECT * FROM items;
