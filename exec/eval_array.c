@@ -31,7 +31,7 @@
 ** element programs with their chunks. */
 typedef struct sl__arr_aux {
     sl_strbuf sb;            /* the value being built */
-    sl_strbuf needle;        /* an encoded element looked for */
+    sl_strbuf needle;        /* an encoded element looked for; scratch for a value built */
     sl_eval_prog *sub[2];    /* CAST: element (key, value) conversions */
     sl_chunk *in[2], *out[2];/* CAST: their input and output */
 } sl__arr_aux;
