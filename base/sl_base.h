@@ -101,6 +101,8 @@ typedef struct sl_error {
 #define SL_ERR_DUPLICATE_CURSOR "42P03"     /* duplicate_cursor */
 #define SL_ERR_INVALID_CURSOR_DEF "42P11"   /* invalid_cursor_definition: not a query */
 #define SL_ERR_INVALID_PARAMETER "22023"    /* invalid_parameter_value */
+#define SL_ERR_ARRAY_SUBSCRIPT "2202E"      /* array_subscript_error */
+#define SL_ERR_NULL_NOT_ALLOWED "22004"     /* null_value_not_allowed */
 #define SL_ERR_INVALID_TEXT "22P02"         /* invalid_text_representation */
 #define SL_ERR_DATETIME_FORMAT "22007"      /* invalid_datetime_format */
 #define SL_ERR_DATETIME_OVERFLOW "22008"    /* datetime_field_overflow: outside DATE's/TIMESTAMP's range */

@@ -1,9 +1,87 @@
 /*
 ** sl_type.c — SQL data types: construction with Flink's defaults, range
 ** checks, Flink's spelling, predicates, and how a value fits a length
-** (sl_type_fit: CAST and the sinks' length enforcer); see sl_type.h.
+** (sl_type_fit: CAST and the sinks' length enforcer), the interned table
+** of ARRAY / MAP element types; see sl_type.h.
 */
 #include "sl_type.h"
+
+#include <pthread.h>
+
+/* ------------------------------------------------------------------------
+** Composite types: entry i is ARRAY<a> (map false) or MAP<a, b>. Grow-only:
+** an index once handed out stays valid for the life of the process.
+*/
+typedef struct sl__composite {
+    bool map;
+    sl_type a, b;
+} sl__composite;
+
+static pthread_mutex_t sl__comp_mu = PTHREAD_MUTEX_INITIALIZER;
+static sl__composite *sl__comp;
+static int sl__ncomp, sl__capcomp;
+
+static int sl__intern(bool map, sl_type a, sl_type b)
+{
+    pthread_mutex_lock(&sl__comp_mu);
+    int i;
+    for (i = 0; i < sl__ncomp; i++)
+        if (sl__comp[i].map == map && sl_type_equal(sl__comp[i].a, a) &&
+            (!map || sl_type_equal(sl__comp[i].b, b)))
+            break;
+    if (i == sl__ncomp) {
+        if (sl__ncomp == sl__capcomp) {
+            sl__capcomp = sl__capcomp ? 2 * sl__capcomp : 16;
+            sl__comp = sl_realloc(sl__comp, (size_t)sl__capcomp * sizeof *sl__comp);
+        }
+        sl__comp[i] = (sl__composite){map, a, map ? b : sl_type_make(SL_TYPE_NULL)};
+        sl__ncomp++;
+    }
+    pthread_mutex_unlock(&sl__comp_mu);
+    return i;
+}
+
+static sl__composite sl__entry(sl_type t)
+{
+    sl__composite e = {false, sl_type_make(SL_TYPE_NULL), sl_type_make(SL_TYPE_NULL)};
+    if (!sl_type_is_composite(t.id))
+        return e;
+    pthread_mutex_lock(&sl__comp_mu);
+    if (t.precision >= 0 && t.precision < sl__ncomp)
+        e = sl__comp[t.precision];
+    pthread_mutex_unlock(&sl__comp_mu);
+    return e;
+}
+
+sl_type sl_type_array_of(sl_type elem)
+{
+    return sl_type_make_p(SL_TYPE_ARRAY, sl__intern(false, elem, elem), 0);
+}
+
+sl_type sl_type_map_of(sl_type key, sl_type value)
+{
+    return sl_type_make_p(SL_TYPE_MAP, sl__intern(true, key, value), 0);
+}
+
+sl_type sl_type_elem(sl_type t)
+{
+    return t.id == SL_TYPE_ARRAY ? sl__entry(t).a : sl_type_make(SL_TYPE_NULL);
+}
+
+sl_type sl_type_key(sl_type t)
+{
+    return t.id == SL_TYPE_MAP ? sl__entry(t).a : sl_type_make(SL_TYPE_NULL);
+}
+
+sl_type sl_type_value(sl_type t)
+{
+    return t.id == SL_TYPE_MAP ? sl__entry(t).b : sl_type_make(SL_TYPE_NULL);
+}
+
+bool sl_type_is_composite(sl_type_id id)
+{
+    return id == SL_TYPE_ARRAY || id == SL_TYPE_MAP;
+}
 
 sl_type sl_type_make_p(sl_type_id id, int precision, int scale)
 {
@@ -92,6 +170,18 @@ void sl_type_format(sl_strbuf *sb, sl_type t)
     case SL_TYPE_INTERVAL_DT: sl_strbuf_appendf(sb, "INTERVAL SECOND(%d)", t.precision); break;
     case SL_TYPE_INTERVAL_YM: sl_strbuf_append(sb, "INTERVAL MONTH"); break;
     case SL_TYPE_ROW: sl_strbuf_append(sb, "ROW"); break; /* fields: sl_row_format */
+    case SL_TYPE_ARRAY:
+        sl_strbuf_append(sb, "ARRAY<");
+        sl_type_format(sb, sl_type_elem(t));
+        sl_strbuf_append_char(sb, '>');
+        break;
+    case SL_TYPE_MAP:
+        sl_strbuf_append(sb, "MAP<");
+        sl_type_format(sb, sl_type_key(t));
+        sl_strbuf_append(sb, ", ");
+        sl_type_format(sb, sl_type_value(t));
+        sl_strbuf_append_char(sb, '>');
+        break;
     default: sl_strbuf_append(sb, "?"); break;
     }
     if (t.not_null)

@@ -8,7 +8,7 @@
 ** Main routines: sl_type_make, sl_type_format (Flink's spelling, e.g.
 ** "DECIMAL(10, 2) NOT NULL"), sl_type_equal, sl_type_is_* predicates,
 ** sl_type_fit (a value cut or padded to a CHAR/VARCHAR/BINARY/VARBINARY
-** length).
+** length), sl_type_array_of / sl_type_map_of / sl_type_elem (ARRAY, MAP).
 */
 #ifndef SL_TYPE_H
 #define SL_TYPE_H
@@ -37,6 +37,8 @@ typedef enum sl_type_id {
     SL_TYPE_INTERVAL_YM,    /* INTERVAL YEAR TO MONTH (months) */
     SL_TYPE_ROW,            /* ROW<f1 t1, ...>: only a declared column's type (sl_column_def
                                fields); tables store its leaves (flattened), no value has it */
+    SL_TYPE_ARRAY,          /* ARRAY<T>: precision = the index of T in the composite table */
+    SL_TYPE_MAP,            /* MAP<K, V>: precision = the index of (K, V) in the composite table */
     SL_TYPE__COUNT
 } sl_type_id;
 
@@ -81,5 +83,19 @@ bool sl_type_is_binary(sl_type_id id);    /* BINARY, VARBINARY */
 bool sl_type_is_temporal(sl_type_id id);  /* DATE, TIME, TIMESTAMP, TIMESTAMP_LTZ */
 bool sl_type_is_timestamp(sl_type_id id); /* TIMESTAMP, TIMESTAMP_LTZ */
 bool sl_type_is_interval(sl_type_id id);
+
+/* ARRAY and MAP. Their element (key, value) types live in a process-wide,
+** grow-only table of interned composite types (mutex-protected); a type
+** refers to its entry by index (in precision), so sl_type stays a value,
+** equal types have equal indexes (sl_type_equal works), and nesting
+** (ARRAY<ARRAY<INT>>, MAP<STRING, ARRAY<INT>>) is an entry referring to
+** another. Element types keep their NOT NULL. */
+sl_type sl_type_array_of(sl_type elem);
+sl_type sl_type_map_of(sl_type key, sl_type value);
+/* ARRAY's element type, MAP's key and value types (SL_TYPE_NULL for other types). */
+sl_type sl_type_elem(sl_type t);
+sl_type sl_type_key(sl_type t);
+sl_type sl_type_value(sl_type t);
+bool sl_type_is_composite(sl_type_id id); /* ARRAY, MAP */
 
 #endif /* SL_TYPE_H */

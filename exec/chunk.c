@@ -21,7 +21,9 @@ sl_phys sl_phys_of(sl_type t)
     case SL_TYPE_CHAR:
     case SL_TYPE_VARCHAR:
     case SL_TYPE_BINARY:
-    case SL_TYPE_VARBINARY: return SL_PHYS_STR;
+    case SL_TYPE_VARBINARY:
+    case SL_TYPE_ARRAY:
+    case SL_TYPE_MAP: return SL_PHYS_STR;
     default: return SL_PHYS_I64;
     }
 }
@@ -274,6 +276,9 @@ bool sl_value_format(sl_strbuf *sb, const sl_vector *v, int r)
                           (unsigned long long)(a % 12));
         break;
     }
+    case SL_TYPE_ARRAY:
+    case SL_TYPE_MAP:
+        return sl_array_format(sb, v->type, (const uint8_t *)v->v.str[r].ptr, v->v.str[r].len);
     default: return false;
     }
     return true;

@@ -1072,6 +1072,24 @@ static sl__node *sl__mk_cast(sl_eval_prog *p, sl__node *k, sl_type to, bool try_
         sl__node_free(k);
         return sl__mk_null(p, to, pos);
     }
+    if (sl_type_is_composite(k->type.id)) {
+        if (sl_type_equal_ignoring_null(k->type, to) ||
+            (to.id == k->type.id && sl__composite_same(k->type, to) && implicit)) {
+            k->type = to; /* the same bytes */
+            return k;
+        }
+        sl__node *nd = sl__node_new(p, SL__N_OP, to, pos, 1);
+        nd->kids[0] = k;
+        nd->try_cast = try_cast;
+        nd->implicit = implicit;
+        nd->run = sl__k_cast;
+        if (sl__composite_cast(nd, try_cast, err) < 0) {
+            sl__node_free(nd);
+            return NULL;
+        }
+        nd->can_fail = !try_cast && !sl_type_is_string(to.id);
+        return sl__finish(p, nd);
+    }
     bool fails;
     sl__conv_fn conv = sl__cast_conv(k->type, to, &fails);
     /* TIMESTAMP_LTZ to or from a local type (TIMESTAMP, DATE, TIME, text)
@@ -1117,7 +1135,9 @@ sl__node *sl__coerce(sl_eval_prog *p, sl__node *k, sl_type to, sl_error *err)
     if (f == SL_TYPE_NULL)
         return sl__mk_cast(p, k, to, false, true, k->pos, err);
     bool same = false;
-    if (f == t)
+    if (f == t && sl_type_is_composite(f))
+        same = sl__composite_same(k->type, to);
+    else if (f == t)
         same = f != SL_TYPE_DECIMAL || k->type.scale == to.scale;
     else if (sl_type_is_integer(f) && sl_type_is_integer(t))
         same = true; /* widening only: the binder's common types never narrow */
@@ -2375,6 +2395,13 @@ static sl__node *sl__compile_call(sl_eval_prog *p, const sl_bexpr *b, sl_error *
                 nd = NULL;
                 goto done;
             }
+        if (((id >= SL_FN_ARRAY_CTOR && id <= SL_FN_SPLIT) ||
+             (id >= SL_FN_ARRAY_EXCEPT && id <= SL_FN_MAP_UNION)) &&
+            sl__array_coerce_args(p, nd, err) < 0) {
+            sl__node_free(nd);
+            nd = NULL;
+            break;
+        }
         if (sl__compile_fn(nd, b, err) < 0) {
             sl__node_free(nd);
             nd = NULL;
@@ -2470,6 +2497,26 @@ sl_eval_prog *sl_eval_compile(const sl_bexpr *b, int ncols, const sl_type *input
                               sl_error *err)
 {
     return sl_eval_compile_rows(b, ncols, input_types, SL_CHUNK_ROWS, err);
+}
+
+sl_eval_prog *sl__cast_prog(sl_type from, sl_type to, bool try_cast, int pos, sl_error *err)
+{
+    sl_eval_prog *p = sl_calloc(1, sizeof *p);
+    p->cap = 16;
+    p->ncols = 1;
+    p->in_types = sl_malloc(sizeof(sl_type));
+    p->in_types[0] = from;
+    p->type = to;
+    sl__node *col = sl__node_new(p, SL__N_COLUMN, from, pos, 0);
+    col->col = 0;
+    col->run = sl__k_column;
+    p->root = from.id == SL_TYPE_NULL ? (sl__node_free(col), sl__mk_null(p, to, pos))
+                                      : sl__mk_cast(p, col, to, try_cast, false, pos, err);
+    if (!p->root) {
+        sl_eval_free(p);
+        return NULL;
+    }
+    return p;
 }
 
 sl_eval_prog *sl_eval_compile_rows(const sl_bexpr *b, int ncols, const sl_type *input_types,

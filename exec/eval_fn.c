@@ -1201,6 +1201,8 @@ int sl__compile_fn(sl__node *nd, const sl_bexpr *b, sl_error *err)
         int rc = sl__compile_fn_str(nd, err);
         if (rc > 0)
             rc = sl__compile_fn_math(nd, err);
+        if (rc > 0)
+            rc = sl__compile_fn_array(nd, err);
         if (rc > 0) {
             sl_error_set(err, SL_ERR_NOT_SUPPORTED, b->pos,
                          "function %s is not supported by the evaluator", b->fn->name);

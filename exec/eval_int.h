@@ -174,6 +174,19 @@ bool sl__fn_double_args(int id);
 ** a TIMESTAMP_LTZ argument is read in the session's time zone. */
 bool sl__fn_time_field(int id);
 
+/* ---- eval_array.c: ARRAY and MAP ---- */
+int sl__compile_fn_array(sl__node *nd, sl_error *err);
+/* Coerce the arguments of an ARRAY / MAP function (nd->op) to the types
+** its kernel reads (elements of the array's type ...); 0 or -1 with err. */
+int sl__array_coerce_args(sl_eval_prog *p, sl__node *nd, sl_error *err);
+/* Whether composite (or element) values of types a and b have the same bytes. */
+bool sl__composite_same(sl_type a, sl_type b);
+/* Set up the CAST node nd (kid: an ARRAY / MAP) to its type (an ARRAY /
+** MAP or a string): nd->conv and its element programs; 0 or -1 with err. */
+int sl__composite_cast(sl__node *nd, bool try_cast, sl_error *err);
+/* eval.c: a program CAST(column 0 AS to) over one column of type from. */
+sl_eval_prog *sl__cast_prog(sl_type from, sl_type to, bool try_cast, int pos, sl_error *err);
+
 /* Java's Double.toString / Float.toString into buf (>= 32 bytes); returns length. */
 int sl__format_double(double d, bool is_float, char *buf);
 

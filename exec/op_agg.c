@@ -320,6 +320,7 @@ typedef enum sl__akind {
     SL__A_MIN,        /* MIN of anything comparable */
     SL__A_MAX,        /* MAX */
     SL__A_LISTAGG,    /* LISTAGG / string_agg: the values joined by a separator */
+    SL__A_ARRAY_AGG,  /* ARRAY_AGG: the values as an ARRAY (LISTAGG's list of encoded elements) */
 } sl__akind;
 
 typedef struct sl__call {
@@ -334,6 +335,8 @@ typedef struct sl__call {
     int pos;          /* statement byte offset of the call, for its errors */
     char *sep;        /* LISTAGG: the separator (owned) */
     uint32_t seplen;  /* its length */
+    sl_type in_type;  /* ARRAY_AGG: the argument's (element) type */
+    sl_strbuf elem;   /* ARRAY_AGG: the element being encoded (scratch) */
 } sl__call;
 
 typedef struct sl__acc {
@@ -599,7 +602,7 @@ static uint32_t sl__new_group_row(sl__agg *a, const sl_chunk *in, int r, uint64_
 static void sl__free_acc(const sl__call *call, sl__acc *acc)
 {
     sl__mset_free(acc->set, call->in_phys);
-    if (call->kind == SL__A_LISTAGG)
+    if (call->kind == SL__A_LISTAGG || call->kind == SL__A_ARRAY_AGG)
         sl__vlist_free(acc->list);
     if (!call->multiset && (call->kind == SL__A_MIN || call->kind == SL__A_MAX) &&
         call->in_phys == SL_PHYS_STR && acc->n > 0)
@@ -722,6 +725,36 @@ static inline int sl__dec_acc(sl_i128 *sum, sl_i128 x, int sign, int pos, sl_err
     return 0;
 }
 
+/* ARRAY_AGG: value x as the bytes of an ARRAY element (null flag, value;
+** sl_vector_value_put's layout), in the call's scratch until the next. */
+static sl__val sl__element_bytes(const sl__call *call, sl__val x)
+{
+    union {
+        uint8_t b;
+        int64_t i64;
+        double f64;
+        sl_i128 i128;
+        sl_str str;
+    } v;
+    switch (call->in_phys) {
+    case SL_PHYS_BOOL: v.b = (uint8_t)x.i; break;
+    case SL_PHYS_I64: v.i64 = x.i; break;
+    case SL_PHYS_F64: v.f64 = x.f; break;
+    case SL_PHYS_I128: v.i128 = x.d; break;
+    case SL_PHYS_STR: v.str.ptr = x.s.p, v.str.len = x.s.len; break;
+    }
+    uint8_t isnull = 0;
+    sl_vector vec = {call->in_type, call->in_phys, &isnull, {.raw = &v}};
+    sl_strbuf *sb = (sl_strbuf *)&call->elem; /* scratch, not the call's meaning */
+    sl_strbuf_reset(sb);
+    sl_vector_value_put(sb, &vec, 0);
+    sl__val r;
+    memset(&r, 0, sizeof r);
+    r.s.p = sb->buf;
+    r.s.len = (uint32_t)sb->len;
+    return r;
+}
+
 /* Feed one non-NULL value (sign +1 accumulate, -1 retract) to the inner
 ** accumulator (after the DISTINCT filter). */
 static int sl__acc_inner(const sl__call *call, sl__acc *acc, sl__val x, int sign, sl_error *err)
@@ -788,6 +821,9 @@ static int sl__acc_inner(const sl__call *call, sl__acc *acc, sl__val x, int sign
         acc->n++;
         return 0;
     }
+    case SL__A_ARRAY_AGG: /* the value as an ARRAY element (array.c's bytes) */
+        x = sl__element_bytes(call, x);
+        /* fall through */
     case SL__A_LISTAGG:
         if (sign > 0) {
             sl__vlist_add(&acc->list, x);
@@ -798,6 +834,26 @@ static int sl__acc_inner(const sl__call *call, sl__acc *acc, sl__val x, int sign
         return 0;
     }
     return 0;
+}
+
+
+
+/* A NULL input of call: ARRAY_AGG keeps it as a NULL element (Flink's
+** RESPECT NULLS default); every other aggregate skips it. */
+static void sl__acc_null(const sl__call *call, sl__acc *acc, int sign)
+{
+    if (call->kind != SL__A_ARRAY_AGG)
+        return;
+    sl__val x;
+    memset(&x, 0, sizeof x);
+    x.s.p = "\x01"; /* a NULL element's bytes */
+    x.s.len = 1;
+    if (sign > 0) {
+        sl__vlist_add(&acc->list, x);
+        acc->n++;
+    } else if (sl__vlist_remove(acc->list, x)) {
+        acc->n--;
+    }
 }
 
 /* Feed one non-NULL value of call c to acc: through the DISTINCT filter,
@@ -831,9 +887,13 @@ static int sl__accumulate_filtered(sl__agg *a, int c, const sl_chunk *in, sl_err
     const sl_vector *f = &in->cols[call->filter];
     const sl_vector *v = call->arg >= 0 ? &in->cols[call->arg] : NULL;
     for (int i = 0; i < in->nrows; i++) {
-        if (gi[i] < 0 || f->nulls[i] || !f->v.b[i] || (v && v->nulls[i]))
+        if (gi[i] < 0 || f->nulls[i] || !f->v.b[i])
             continue;
         sl__acc *acc = SL__ACC(a, gi[i], c);
+        if (v && v->nulls[i]) {
+            sl__acc_null(call, acc, SL__SIGN(kinds[i]));
+            continue;
+        }
         if (!v)
             acc->n += SL__SIGN(kinds[i]);
         else if (sl__acc_value(call, acc, sl__load(v, i), SL__SIGN(kinds[i]), err))
@@ -879,8 +939,12 @@ static int sl__accumulate(sl__agg *a, const sl_chunk *in, sl_error *err)
             continue;
         }
         for (int i = 0; i < n; i++) {
-            if (gi[i] < 0 || nl[i])
+            if (gi[i] < 0)
                 continue;
+            if (nl[i]) {
+                sl__acc_null(call, SL__ACC(a, gi[i], c), SL__SIGN(kinds[i]));
+                continue;
+            }
             if (sl__acc_value(call, SL__ACC(a, gi[i], c), sl__load(v, i), SL__SIGN(kinds[i]), err))
                 return -1;
         }
@@ -928,6 +992,27 @@ static int sl__call_result(const sl__call *call, const sl__acc *acc, int64_t row
     }
     case SL__A_MIN:
     case SL__A_MAX: sl__store(dst, col, r, acc->v); return 0;
+    case SL__A_ARRAY_AGG: {
+        const sl__vlist *l = acc->list;
+        uint64_t total = l->bytes + 4;
+        if (total > UINT32_MAX)
+            return sl_error_set(err, SL_ERR_PROGRAM_LIMIT, call->pos,
+                                "ARRAY_AGG result of %llu bytes exceeds the limit of %u bytes",
+                                (unsigned long long)total, UINT32_MAX);
+        char *p = sl_arena_alloc(&dst->arena, total), *q = p + 4;
+        for (int b = 0; b < 4; b++)
+            p[b] = (char)((uint64_t)acc->n >> (8 * b));
+        size_t off = 0;
+        for (int64_t i = 0; i < acc->n; i++) {
+            sl__val x = sl__vlist_next(l, &off);
+            memcpy(q, x.s.p, x.s.len);
+            q += x.s.len;
+        }
+        dst->cols[col].nulls[r] = 0;
+        dst->cols[col].v.str[r].ptr = p;
+        dst->cols[col].v.str[r].len = (uint32_t)total;
+        return 0;
+    }
     case SL__A_LISTAGG: {
         const sl__vlist *l = acc->list;
         uint64_t total = l->bytes + (uint64_t)call->seplen * (uint64_t)(acc->n - 1);
@@ -1305,6 +1390,7 @@ static void sl__put_acc(sl_strbuf *state, const sl__call *call, const sl__acc *a
         if (!call->multiset && acc->n > 0)
             sl__put_val(state, call->in_phys, acc->v);
         break;
+    case SL__A_ARRAY_AGG:
     case SL__A_LISTAGG: {
         size_t off = 0;
         for (int64_t i = 0; i < acc->n; i++)
@@ -1500,6 +1586,7 @@ static bool sl__get_acc(sl__rd *r, const sl__call *call, sl__acc *acc)
         }
         break;
     case SL__A_LISTAGG:
+    case SL__A_ARRAY_AGG:
         /* each value takes at least its 4-byte length: n is plausible */
         if (r->bad || acc->n < 0 || (uint64_t)acc->n > (r->n - r->off) / 4)
             return false;
@@ -1667,8 +1754,10 @@ static void sl__agg_free(sl_operator *op)
         sl_free(a->in_types);
         sl_free(a->keys);
         sl_free(a->kphys);
-        for (int c = 0; c < a->naggs; c++)
+        for (int c = 0; c < a->naggs; c++) {
             sl_free(a->calls[c].sep);
+            sl_strbuf_free(&a->calls[c].elem);
+        }
         sl_free(a->calls);
         sl_free(a->out_types);
         sl_free(a->hashes);
@@ -1731,6 +1820,14 @@ static int sl__plan_call(int in_ncols, const sl_type *in_types, bool retract, co
         call->kind = ac->fn == SL_FN_MIN ? SL__A_MIN : SL__A_MAX;
         call->multiset = retract; /* retractions need the other values */
         want = call->in_phys;
+        break;
+    case SL_FN_ARRAY_AGG:
+        if (ac->distinct)
+            return sl_error_set(err, SL_ERR_NOT_SUPPORTED, -1,
+                                "ARRAY_AGG(DISTINCT ...) is not supported");
+        call->kind = SL__A_ARRAY_AGG;
+        call->in_type = in;
+        want = SL_PHYS_STR;
         break;
     case SL_FN_LISTAGG: {
         if (call->in_phys != SL_PHYS_STR || !sl_type_is_string(in.id))
@@ -1855,8 +1952,10 @@ void sl_accs_free(sl_accs *s)
 {
     if (!s)
         return;
-    for (int c = 0; c < s->n; c++)
+    for (int c = 0; c < s->n; c++) {
         sl_free(s->calls[c].sep);
+        sl_strbuf_free(&s->calls[c].elem);
+    }
     sl_free(s->calls);
     sl_free(s);
 }
@@ -1889,7 +1988,9 @@ int sl_accs_add(const sl_accs *s, void *rec, const sl_chunk *in, int r, int sign
             continue;
         }
         const sl_vector *v = &in->cols[call->arg];
-        if (!v->nulls[r] && sl__acc_value(call, &a->acc[c], sl__load(v, r), sign, err))
+        if (v->nulls[r])
+            sl__acc_null(call, &a->acc[c], sign);
+        else if (sl__acc_value(call, &a->acc[c], sl__load(v, r), sign, err))
             return -1;
     }
     return 0;

@@ -9,6 +9,9 @@
 ** (op_dedup.c, op_topn.c, op_stream_join.c, op_over.c), so it must not
 ** change. Reading checks every length and flag.
 **
+** The same layout encodes the elements of ARRAY and MAP values (see
+** sl_exec.h, "ARRAY and MAP values"): sl_vector_value_put/get, sl_value_skip.
+**
 ** Main routines: sl_value_put/get (one value), sl_row_put_cols/get_cols (a
 ** run of columns), sl_row_put/get (every column), sl_put_u32/u64,
 ** sl_get_u8/u32/u64.
@@ -70,9 +73,8 @@ bool sl_get_u64(sl_bytes_reader *rd, uint64_t *v)
 
 /* The value encoder, inlined into the row loops below (the join's hot
 ** path encodes every input row through them). */
-static inline void sl__value_put(sl_strbuf *sb, const sl_chunk *c, int col, int r)
+static inline void sl__vec_put(sl_strbuf *sb, const sl_vector *v, int r)
 {
-    const sl_vector *v = &c->cols[col];
     if (v->nulls[r]) {
         sl_strbuf_append_char(sb, 1);
         return;
@@ -98,6 +100,70 @@ static inline void sl__value_put(sl_strbuf *sb, const sl_chunk *c, int col, int 
         sl_strbuf_append_n(sb, v->v.str[r].ptr, v->v.str[r].len);
         break;
     }
+}
+
+static inline void sl__value_put(sl_strbuf *sb, const sl_chunk *c, int col, int r)
+{
+    sl__vec_put(sb, &c->cols[col], r);
+}
+
+void sl_vector_value_put(sl_strbuf *sb, const sl_vector *v, int r)
+{
+    sl__vec_put(sb, v, r);
+}
+
+size_t sl_value_skip(const uint8_t *p, size_t n, sl_phys phys)
+{
+    if (n < 1 || p[0] > 1)
+        return 0;
+    if (p[0] == 1)
+        return 1;
+    size_t k;
+    switch (phys) {
+    case SL_PHYS_BOOL: k = 1; break;
+    case SL_PHYS_I64:
+    case SL_PHYS_F64: k = 8; break;
+    case SL_PHYS_I128: k = 16; break;
+    default: {
+        if (n < 5)
+            return 0;
+        uint32_t len = (uint32_t)p[1] | (uint32_t)p[2] << 8 | (uint32_t)p[3] << 16 |
+                       (uint32_t)p[4] << 24;
+        k = 4 + (size_t)len;
+        break;
+    }
+    }
+    return 1 + k <= n ? 1 + k : 0;
+}
+
+bool sl_vector_value_get(const uint8_t *p, size_t n, sl_vector *v, int r)
+{
+    if (sl_value_skip(p, n, v->phys) == 0)
+        return false;
+    v->nulls[r] = p[0];
+    if (p[0])
+        return true;
+    uint64_t u = 0;
+    if (v->phys == SL_PHYS_I64 || v->phys == SL_PHYS_F64 || v->phys == SL_PHYS_I128)
+        for (int i = 8; i >= 1; i--)
+            u = u << 8 | p[i];
+    switch (v->phys) {
+    case SL_PHYS_BOOL: v->v.b[r] = p[1]; return p[1] <= 1;
+    case SL_PHYS_I64: v->v.i64[r] = (int64_t)u; break;
+    case SL_PHYS_F64: memcpy(&v->v.f64[r], &u, 8); break;
+    case SL_PHYS_I128: {
+        uint64_t hi = 0;
+        for (int i = 16; i >= 9; i--)
+            hi = hi << 8 | p[i];
+        v->v.i128[r] = (sl_i128)((unsigned __int128)hi << 64 | (unsigned __int128)u);
+        break;
+    }
+    case SL_PHYS_STR:
+        v->v.str[r].ptr = (const char *)p + 5;
+        v->v.str[r].len = (uint32_t)(sl_value_skip(p, n, v->phys) - 5);
+        break;
+    }
+    return true;
 }
 
 static inline bool sl__value_get(sl_bytes_reader *rd, sl_chunk *dst, int col, int r)

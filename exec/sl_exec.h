@@ -639,7 +639,7 @@ static inline int sl_op_cancel_error(sl_error *err)
 
 /* One aggregate call of an aggregation. */
 typedef struct sl_agg_call {
-    sl_func_id fn;     /* SL_FN_COUNT, SUM, MIN, MAX, AVG, LISTAGG */
+    sl_func_id fn;     /* SL_FN_COUNT, SUM, MIN, MAX, AVG, LISTAGG, ARRAY_AGG */
     bool distinct;     /* COUNT(DISTINCT x) etc. */
     int arg;           /* input column; -1 for COUNT(*) */
     sl_type type;      /* result type (the planner's) */
@@ -714,6 +714,35 @@ void sl_row_put_cols(sl_strbuf *sb, const sl_chunk *c, int first, int n, int r);
 bool sl_row_get_cols(sl_bytes_reader *rd, sl_chunk *dst, int first, int n, int r);
 void sl_row_put(sl_strbuf *sb, const sl_chunk *c, int r);
 bool sl_row_get(sl_bytes_reader *rd, sl_chunk *dst, int r);
+/* One value of a vector in the same layout (ARRAY / MAP elements); the
+** reader takes the value at p[0..n) into row r of v, a string value
+** pointing into p (not copied); false when malformed. sl_value_skip: the
+** bytes of the value at p[0..n) of representation phys, 0 when malformed. */
+void sl_vector_value_put(sl_strbuf *sb, const sl_vector *v, int r);
+bool sl_vector_value_get(const uint8_t *p, size_t n, sl_vector *v, int r);
+size_t sl_value_skip(const uint8_t *p, size_t n, sl_phys phys);
+
+/* ARRAY and MAP values (array.c). A value is bytes in a STR vector: u32
+** count, then count elements (an ARRAY) or count key, value pairs (a MAP),
+** each in the row layout above (a null flag, then the value in its
+** element type's representation; nested ARRAY / MAP values are STR). The
+** encoding is canonical for ARRAYs, so equal arrays have equal bytes and
+** equality, hashing (sl_chunk_hash_keys), GROUP BY, state and channels
+** work on the bytes; MAPs keep their entries in insertion order (later
+** duplicate keys replace earlier ones' values) and compare by bytes too.
+**
+** sl_array_split: the elements' byte ranges (off[i] .. off[i+1]) of the
+** value p[0..n), count in *count (pairs of a MAP count twice); false when
+** malformed. off is malloc'ed (count + 1 entries), the caller frees it.
+** sl_array_format appends Flink's text ([1, 2, NULL], {a=1, b=NULL}) of
+** a value of type t. */
+bool sl_array_split(const uint8_t *p, size_t n, sl_type t, uint32_t *count, size_t **off);
+bool sl_array_format(sl_strbuf *sb, sl_type t, const uint8_t *p, size_t n);
+/* The MAP value of type t at sb->buf[at..len) rewritten without duplicate
+** keys (a later key's value replaces the first's, in its place); false
+** when malformed. */
+bool sl_map_dedup(sl_strbuf *sb, size_t at, sl_type t);
+
 void sl_put_u32(sl_strbuf *sb, uint32_t v);
 void sl_put_u64(sl_strbuf *sb, uint64_t v);
 bool sl_get_bytes(sl_bytes_reader *rd, void *dst, size_t n);

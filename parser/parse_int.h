@@ -208,6 +208,10 @@ sl_column_def *sl__row_field(sl__parse *p, sl__tok name, sl__ty ty, sl_column_de
                              bool not_null, sl__tok comment);
 /* A type Sluice does not have (ARRAY, MAP, MULTISET) at kw: 0A000. */
 sl__ty sl__type_unsupported(sl__parse *p, sl__tok kw, const char *what);
+sl__ty sl__type_array(sl__parse *p, sl__tok kw, sl__ty elem);
+sl__ty sl__type_map(sl__parse *p, sl__tok kw, sl__ty key, sl__ty value);
+sl__ty sl__type_row_elem(sl__parse *p, sl_column_def *row);
+void sl__unnest_unsupported(sl__parse *p, sl__tok name, bool columns);
 /* CAST(x AS ROW<..>) / x::ROW<..>: 0A000 (frees both). */
 sl_expr *sl__cast_row(sl__parse *p, sl__tok kw, sl_expr *x, sl_column_def *row);
 

@@ -505,6 +505,18 @@ static void pr_expr(pr_ctx *p, const sl_expr *e)
         sl_strbuf_append_char(sb, ')');
         break;
     case SL_EXPR_FUNC:
+        if (!e->over && !e->distinct && e->text &&
+            (sl_strcasecmp(e->text, "ARRAY") == 0 || sl_strcasecmp(e->text, "MAP") == 0)) {
+            /* the constructors ARRAY[...] and MAP[...] */
+            sl_strbuf_append(sb, sl_strcasecmp(e->text, "MAP") == 0 ? "MAP[" : "ARRAY[");
+            for (int i = 0; i < sl_list_len(e->args); i++) {
+                if (i > 0)
+                    sl_strbuf_append(sb, ", ");
+                pr_expr(p, sl_list_get(e->args, i));
+            }
+            sl_strbuf_append_char(sb, ']');
+            break;
+        }
         pr_func(p, e);
         break;
     case SL_EXPR_PARAM:

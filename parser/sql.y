@@ -597,6 +597,10 @@ from_prim(A) ::= nm(S) DOT nm(N) as_opt(X). { A = sl__from_qtable(p, S, N, X); }
 /* PostgreSQL: a set-returning function, generate_series(1, 3) AS s. */
 from_prim(A) ::= nm(N) LP exprlist(L) RP as_opt(X).
                                          { A = sl__from_function(p, N, N, L, X); }
+from_prim(A) ::= nm(N) LP exprlist(L) RP AS nm(X) LP idlist(C) RP.
+                                         { sl_list_free(C, sl__ident_free_v);
+                                           A = sl__from_function(p, N, N, L, X);
+                                           sl__unnest_unsupported(p, N, true); }
 from_prim(A) ::= nm(S) DOT nm(N) LP exprlist(L) RP as_opt(X).
                                          { A = sl__from_function(p, S, N, L, X); }
 from_prim(A) ::= LP(K) query(Q) RP as_opt(X).
@@ -850,6 +854,13 @@ expr(A) ::= fname(N) LP qsel(Q) qtail(T) RP.
                                          { A = sl__array_subquery(p, N, sl__query_tail(p, Q, T)); }
 expr(A) ::= expr(X) LBRACKET(K) expr(I) RBRACKET.
                                          { A = sl__subscript(p, K, X, I); }
+/* Flink's value constructors ARRAY[a, b, ...] and MAP[k1, v1, k2, v2, ...]. */
+expr(A) ::= ARRAY(K) LBRACKET exprlist(L) RBRACKET.
+                                         { A = sl__func(p, K, L, false, false, NULL); }
+expr(A) ::= MAP(K) LBRACKET exprlist(L) RBRACKET.
+                                         { A = sl__func(p, K, L, false, false, NULL); }
+expr(A) ::= ARRAY(N) LP qsel(Q) qtail(T) RP.
+                                         { A = sl__array_subquery(p, N, sl__query_tail(p, Q, T)); }
 expr(A) ::= expr(X) TILDE(K) expr(Y).    { A = sl__binary(p, SL_OP_REGEX, X, Y, K); }
 expr(A) ::= expr(X) NTILDE(K) expr(Y).   { A = sl__binary(p, SL_OP_NOT_REGEX, X, Y, K); }
 expr(A) ::= expr(X) ITILDE(K) expr(Y).   { A = sl__binary(p, SL_OP_IREGEX, X, Y, K); }
@@ -920,13 +931,18 @@ type(A) ::= TIMESTAMP(K) tprec(P) WITH LOCAL TIME ZONE.
                                          { A = sl__type(p, SL_TYPE_TIMESTAMP_LTZ, K, P); }
 type(A) ::= TIMESTAMP_LTZ(K) tprec(P).   { A = sl__type(p, SL_TYPE_TIMESTAMP_LTZ, K, P); }
 type(A) ::= ID(K) tprec.                 { A = sl__type_unknown(p, K); }
-/* Nested types: ROW (a column's type: rowtype), not ARRAY, MAP, MULTISET. */
-type(A) ::= ARRAY(K) LT anytype GT.      { A = sl__type_unsupported(p, K, "ARRAY"); }
+/* Nested types: ROW (a column's type: rowtype), ARRAY<T> (also T ARRAY) and
+** MAP<K, V> of any non-ROW types (element types may be NOT NULL); not MULTISET. */
+type(A) ::= ARRAY(K) LT eltype(E) GT.    { A = sl__type_array(p, K, E); }
+type(A) ::= type(E) ARRAY(K).            { A = sl__type_array(p, K, E); }
+type(A) ::= MAP(K) LT eltype(X) COMMA eltype(Y) GT.
+                                         { A = sl__type_map(p, K, X, Y); }
 type(A) ::= MULTISET(K) LT anytype GT.   { A = sl__type_unsupported(p, K, "MULTISET"); }
-type(A) ::= MAP(K) LT anytype COMMA anytype GT.
-                                         { A = sl__type_unsupported(p, K, "MAP"); }
 anytype ::= type.
 anytype ::= rowtype(R).                  { sl_column_def_free(R); }
+%type eltype {sl__ty}
+eltype(A) ::= type(T) notnull(X).        { A = T; A.t.not_null = X; }
+eltype(A) ::= rowtype(R) notnull.        { A = sl__type_row_elem(p, R); }
 
 %type rowtype {sl_column_def*}
 %destructor rowtype { sl_column_def_free($$); }

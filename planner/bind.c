@@ -1165,6 +1165,16 @@ static int sl__bind_function(sl_binder *b, const sl_from *f, sl__rel *out)
     sl_bind_ctx ctx = {&empty, b->err, "FROM", NULL, NULL, b->params};
     for (int i = 0; i < n; i++) {
         sl_bexpr *x = sl_bind_expr(&ctx, sl_list_get(f->args, i));
+        if ((!x && unnest && strcmp(b->err->sqlstate, SL_ERR_UNDEFINED_COLUMN) == 0) ||
+            (x && unnest && sl_type_is_composite(x->type.id))) {
+            /* Flink's CROSS JOIN UNNEST(arr): not yet */
+            sl_error_reset(b->err);
+            sl_error_set(b->err, SL_ERR_NOT_SUPPORTED, f->pos, "UNNEST is not supported yet");
+            sl_error_hint(b->err, "Read elements with arr[i], CARDINALITY(arr) and the ARRAY_* "
+                                  "functions.");
+            sl_bexpr_free(x);
+            x = NULL;
+        }
         if (!x) {
             sl_lp_free(lp);
             return -1;
@@ -1410,6 +1420,9 @@ static int sl__agg_hook(sl_bind_ctx *ctx, const sl_expr *e, sl_bexpr **out)
     int nargs = sl_list_len(e->args);
     bool star = e->ival == 1;
     char *sep = NULL;
+    if (fn->id == SL_FN_ARRAY_AGG && e->distinct)
+        return sl_error_set(ctx->err, SL_ERR_NOT_SUPPORTED, e->pos,
+                            "ARRAY_AGG(DISTINCT ...) is not supported");
     if (fn->id == SL_FN_LISTAGG) {
         if (sl__listagg_sep(ctx, e, &sep) != 0)
             return -1;

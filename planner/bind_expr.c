@@ -1077,6 +1077,26 @@ static sl_bexpr *sl__bind_binary(sl_bind_ctx *ctx, const sl_expr *e)
         sl__unknown_literal(args, ctx->err);
         if (sl_error_isset(ctx->err) || sl__require_comparable(ctx, args[0], args[1], pos) < 0)
             goto fail;
+        if (sl_type_is_composite(ta.id) || sl_type_is_composite(tb.id)) {
+            /* ARRAY / MAP: equality only, on values of one type (their bytes) */
+            sl_type common;
+            if (id != SL_FN_EQ && id != SL_FN_NE) {
+                sl__no_operator(ctx, sl_func_get(id)->name, args[0], args[1], pos);
+                goto fail;
+            }
+            if (!sl_type_equal_ignoring_null(ta, tb) && sl_type_common(ta, tb, &common)) {
+                for (int i = 0; i < 2; i++) {
+                    if (sl_type_equal_ignoring_null(args[i]->type, common))
+                        continue;
+                    sl_bexpr *c = sl_bexpr_new(SL_BX_CAST, common, args[i]->pos);
+                    c->type.not_null = args[i]->type.not_null;
+                    c->nargs = 1;
+                    c->args = sl_calloc(1, sizeof(sl_bexpr *));
+                    c->args[0] = args[i];
+                    args[i] = c;
+                }
+            }
+        }
         return sl__call(id, sl__bool(ta.not_null && tb.not_null), e->pos, args, 2);
     case SL_OP_REGEX: id = SL_FN_REGEX; goto regex;
     case SL_OP_NOT_REGEX: id = SL_FN_NOT_REGEX; goto regex;
@@ -1368,6 +1388,8 @@ static sl_bexpr *sl__bind_call(sl_bind_ctx *ctx, const sl_expr *e, const sl_func
             return NULL;
         }
     }
+    if (f->id == SL_FN_PG_SUBSCRIPT && n == 2 && sl_type_is_composite(v[0]->type.id))
+        f = sl_func_get(SL_FN_ITEM); /* Flink's arr[i], map[key]; else a PostgreSQL text array */
     for (int i = 0; i < n; i++) {
         if (v[i]->kind == SL_BX_LITERAL && v[i]->text && sl_type_is_string(v[i]->type.id) &&
             sl_func_takes_oid(f, i)) {

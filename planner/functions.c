@@ -6,7 +6,8 @@
 **
 ** Scalar typing is table driven: each function has an argument-class string
 ** (S = string, I = integer, N = numeric, B = BOOLEAN, D = TIMESTAMP,
-** TIMESTAMP_LTZ or string, T = DATE, TIMESTAMP or TIMESTAMP_LTZ, * = any; an untyped NULL fits every class; the
+** TIMESTAMP_LTZ or string, T = DATE, TIMESTAMP or TIMESTAMP_LTZ, A = ARRAY,
+** M = MAP, C = ARRAY or MAP, * = any; an untyped NULL fits every class; the
 ** last class repeats for variadic functions) and a signature for the hint;
 ** the result type is computed per function in sl__result_type.
 **
@@ -198,6 +199,33 @@ static const sl_func sl__funcs[SL_FN__COUNT] = {
     [SL_FN_EXTRACT] = {"EXTRACT", SL_FN_EXTRACT, SC, 2, 2},
     [SL_FN_TIMESTAMPADD] = {"TIMESTAMPADD", SL_FN_TIMESTAMPADD, SC, 3, 3},
     [SL_FN_TIMESTAMPDIFF] = {"TIMESTAMPDIFF", SL_FN_TIMESTAMPDIFF, SC, 3, 3},
+    [SL_FN_ARRAY_CTOR] = {"ARRAY", SL_FN_ARRAY_CTOR, SC, 1, -1},
+    [SL_FN_MAP_CTOR] = {"MAP", SL_FN_MAP_CTOR, SC, 2, -1},
+    [SL_FN_ITEM] = {"ITEM", SL_FN_ITEM, SC, 2, 2},
+    [SL_FN_CARDINALITY] = {"CARDINALITY", SL_FN_CARDINALITY, SC, 1, 1},
+    [SL_FN_ELEMENT] = {"ELEMENT", SL_FN_ELEMENT, SC, 1, 1},
+    [SL_FN_ARRAY_CONTAINS] = {"ARRAY_CONTAINS", SL_FN_ARRAY_CONTAINS, SC, 2, 2},
+    [SL_FN_ARRAY_DISTINCT] = {"ARRAY_DISTINCT", SL_FN_ARRAY_DISTINCT, SC, 1, 1},
+    [SL_FN_ARRAY_POSITION] = {"ARRAY_POSITION", SL_FN_ARRAY_POSITION, SC, 2, 2},
+    [SL_FN_ARRAY_REMOVE] = {"ARRAY_REMOVE", SL_FN_ARRAY_REMOVE, SC, 2, 2},
+    [SL_FN_ARRAY_REVERSE] = {"ARRAY_REVERSE", SL_FN_ARRAY_REVERSE, SC, 1, 1},
+    [SL_FN_ARRAY_SLICE] = {"ARRAY_SLICE", SL_FN_ARRAY_SLICE, SC, 2, 3},
+    [SL_FN_ARRAY_UNION] = {"ARRAY_UNION", SL_FN_ARRAY_UNION, SC, 2, 2},
+    [SL_FN_ARRAY_CONCAT] = {"ARRAY_CONCAT", SL_FN_ARRAY_CONCAT, SC, 1, -1},
+    [SL_FN_ARRAY_MAX] = {"ARRAY_MAX", SL_FN_ARRAY_MAX, SC, 1, 1},
+    [SL_FN_ARRAY_MIN] = {"ARRAY_MIN", SL_FN_ARRAY_MIN, SC, 1, 1},
+    [SL_FN_ARRAY_JOIN] = {"ARRAY_JOIN", SL_FN_ARRAY_JOIN, SC, 2, 3},
+    [SL_FN_ARRAY_APPEND] = {"ARRAY_APPEND", SL_FN_ARRAY_APPEND, SC, 2, 2},
+    [SL_FN_ARRAY_PREPEND] = {"ARRAY_PREPEND", SL_FN_ARRAY_PREPEND, SC, 2, 2},
+    [SL_FN_MAP_KEYS] = {"MAP_KEYS", SL_FN_MAP_KEYS, SC, 1, 1},
+    [SL_FN_MAP_VALUES] = {"MAP_VALUES", SL_FN_MAP_VALUES, SC, 1, 1},
+    [SL_FN_MAP_FROM_ARRAYS] = {"MAP_FROM_ARRAYS", SL_FN_MAP_FROM_ARRAYS, SC, 2, 2},
+    [SL_FN_SPLIT] = {"SPLIT", SL_FN_SPLIT, SC, 2, 2},
+    [SL_FN_ARRAY_AGG] = {"ARRAY_AGG", SL_FN_ARRAY_AGG, AG, 1, 1},
+    [SL_FN_ARRAY_EXCEPT] = {"ARRAY_EXCEPT", SL_FN_ARRAY_EXCEPT, SC, 2, 2},
+    [SL_FN_ARRAY_INTERSECT] = {"ARRAY_INTERSECT", SL_FN_ARRAY_INTERSECT, SC, 2, 2},
+    [SL_FN_ARRAY_SORT] = {"ARRAY_SORT", SL_FN_ARRAY_SORT, SC, 1, 3},
+    [SL_FN_MAP_UNION] = {"MAP_UNION", SL_FN_MAP_UNION, SC, 1, -1},
 };
 
 /* Names a user may call functions by (operators have none), as an X-macro
@@ -312,7 +340,20 @@ static const sl_func sl__funcs[SL_FN__COUNT] = {
     X("HOUR", SL_FN_HOUR)                                                              \
     X("MINUTE", SL_FN_MINUTE)                                                          \
     X("SECOND", SL_FN_SECOND) X("EXTRACT", SL_FN_EXTRACT)                              \
-    X("TIMESTAMPADD", SL_FN_TIMESTAMPADD) X("TIMESTAMPDIFF", SL_FN_TIMESTAMPDIFF)
+    X("TIMESTAMPADD", SL_FN_TIMESTAMPADD) X("TIMESTAMPDIFF", SL_FN_TIMESTAMPDIFF)    \
+    X("ARRAY", SL_FN_ARRAY_CTOR) X("MAP", SL_FN_MAP_CTOR)                              \
+    X("CARDINALITY", SL_FN_CARDINALITY) X("ELEMENT", SL_FN_ELEMENT)                    \
+    X("ARRAY_CONTAINS", SL_FN_ARRAY_CONTAINS) X("ARRAY_DISTINCT", SL_FN_ARRAY_DISTINCT) \
+    X("ARRAY_POSITION", SL_FN_ARRAY_POSITION) X("ARRAY_REMOVE", SL_FN_ARRAY_REMOVE)    \
+    X("ARRAY_REVERSE", SL_FN_ARRAY_REVERSE) X("ARRAY_SLICE", SL_FN_ARRAY_SLICE)        \
+    X("ARRAY_UNION", SL_FN_ARRAY_UNION) X("ARRAY_CONCAT", SL_FN_ARRAY_CONCAT)          \
+    X("ARRAY_MAX", SL_FN_ARRAY_MAX) X("ARRAY_MIN", SL_FN_ARRAY_MIN)                    \
+    X("ARRAY_JOIN", SL_FN_ARRAY_JOIN) X("ARRAY_APPEND", SL_FN_ARRAY_APPEND)            \
+    X("ARRAY_PREPEND", SL_FN_ARRAY_PREPEND) X("MAP_KEYS", SL_FN_MAP_KEYS)              \
+    X("MAP_VALUES", SL_FN_MAP_VALUES) X("MAP_FROM_ARRAYS", SL_FN_MAP_FROM_ARRAYS)      \
+    X("SPLIT", SL_FN_SPLIT) X("ARRAY_AGG", SL_FN_ARRAY_AGG)                           \
+    X("ARRAY_EXCEPT", SL_FN_ARRAY_EXCEPT) X("ARRAY_INTERSECT", SL_FN_ARRAY_INTERSECT)   \
+    X("ARRAY_SORT", SL_FN_ARRAY_SORT) X("MAP_UNION", SL_FN_MAP_UNION)
 
 typedef struct sl__func_name {
     const char *name; /* upper-case name or alias */
@@ -469,6 +510,32 @@ static const sl__sig sl__sigs[SL_FN__COUNT] = {
     [SL_FN_EXTRACT] = {"ST", "EXTRACT(unit FROM DATE or TIMESTAMP)"},
     [SL_FN_TIMESTAMPADD] = {"SIT", "TIMESTAMPADD(unit, INT, DATE or TIMESTAMP)"},
     [SL_FN_TIMESTAMPDIFF] = {"STT", "TIMESTAMPDIFF(unit, DATE or TIMESTAMP, DATE or TIMESTAMP)"},
+    [SL_FN_ARRAY_CTOR] = {"*", "ARRAY[value, ...] with values of one common type"},
+    [SL_FN_MAP_CTOR] = {"*", "MAP[key, value, ...] with keys and values of common types"},
+    [SL_FN_ITEM] = {"C*", "array[INT] or map[key]"},
+    [SL_FN_CARDINALITY] = {"C", "CARDINALITY(ARRAY or MAP)"},
+    [SL_FN_ELEMENT] = {"A", "ELEMENT(ARRAY)"},
+    [SL_FN_ARRAY_CONTAINS] = {"A*", "ARRAY_CONTAINS(ARRAY, element)"},
+    [SL_FN_ARRAY_DISTINCT] = {"A", "ARRAY_DISTINCT(ARRAY)"},
+    [SL_FN_ARRAY_POSITION] = {"A*", "ARRAY_POSITION(ARRAY, element)"},
+    [SL_FN_ARRAY_REMOVE] = {"A*", "ARRAY_REMOVE(ARRAY, element)"},
+    [SL_FN_ARRAY_REVERSE] = {"A", "ARRAY_REVERSE(ARRAY)"},
+    [SL_FN_ARRAY_SLICE] = {"AII", "ARRAY_SLICE(ARRAY, INT [, INT])"},
+    [SL_FN_ARRAY_UNION] = {"AA", "ARRAY_UNION(ARRAY, ARRAY) of one common element type"},
+    [SL_FN_ARRAY_CONCAT] = {"A", "ARRAY_CONCAT(ARRAY, ...) of one common element type"},
+    [SL_FN_ARRAY_MAX] = {"A", "ARRAY_MAX(ARRAY)"},
+    [SL_FN_ARRAY_MIN] = {"A", "ARRAY_MIN(ARRAY)"},
+    [SL_FN_ARRAY_JOIN] = {"ASS", "ARRAY_JOIN(ARRAY<STRING>, STRING [, STRING])"},
+    [SL_FN_ARRAY_APPEND] = {"A*", "ARRAY_APPEND(ARRAY, element)"},
+    [SL_FN_ARRAY_PREPEND] = {"A*", "ARRAY_PREPEND(ARRAY, element)"},
+    [SL_FN_MAP_KEYS] = {"M", "MAP_KEYS(MAP)"},
+    [SL_FN_MAP_VALUES] = {"M", "MAP_VALUES(MAP)"},
+    [SL_FN_MAP_FROM_ARRAYS] = {"AA", "MAP_FROM_ARRAYS(ARRAY, ARRAY)"},
+    [SL_FN_SPLIT] = {"SS", "SPLIT(STRING, STRING)"},
+    [SL_FN_ARRAY_EXCEPT] = {"AA", "ARRAY_EXCEPT(ARRAY, ARRAY) of one common element type"},
+    [SL_FN_ARRAY_INTERSECT] = {"AA", "ARRAY_INTERSECT(ARRAY, ARRAY) of one common element type"},
+    [SL_FN_ARRAY_SORT] = {"ABB", "ARRAY_SORT(ARRAY [, BOOLEAN ascending [, BOOLEAN nulls_first]])"},
+    [SL_FN_MAP_UNION] = {"M", "MAP_UNION(MAP, ...) of common key and value types"},
 };
 
 const sl_func *sl_func_get(sl_func_id id)
@@ -552,6 +619,9 @@ static bool sl__fits(char c, sl_type t)
     case 'B': return t.id == SL_TYPE_BOOLEAN;
     case 'D': return sl_type_is_timestamp(t.id) || sl_type_is_string(t.id);
     case 'T': return sl_type_is_timestamp(t.id) || t.id == SL_TYPE_DATE;
+    case 'A': return t.id == SL_TYPE_ARRAY;
+    case 'M': return t.id == SL_TYPE_MAP;
+    case 'C': return sl_type_is_composite(t.id);
     default: return true;
     }
 }
@@ -585,6 +655,186 @@ static bool sl__literal_int(const sl_bexpr *b, long *v)
         return false;
     *v = strtol(b->text, NULL, 10);
     return true;
+}
+
+/* "<what> types A and B cannot be matched" at args[i]; -1. */
+static int sl__unmatched(const char *what, sl_type a, sl_type b, int pos, sl_error *err)
+{
+    a.not_null = b.not_null = false;
+    char *sa = sl_type_to_string(a), *sb = sl_type_to_string(b);
+    sl_error_set(err, SL_ERR_DATATYPE_MISMATCH, pos, "%s types %s and %s cannot be matched", what,
+                 sa, sb);
+    sl_free(sa);
+    sl_free(sb);
+    return -1;
+}
+
+/* The common type of t[first], t[first + step], ... (an untyped NULL alone: INT). */
+static int sl__common_of(const char *what, sl_bexpr *const *args, const sl_type *t, int n,
+                         int first, int step, sl_type *out, sl_error *err)
+{
+    sl_type r = t[first];
+    for (int i = first + step; i < n; i += step)
+        if (!sl_type_common(r, t[i], &r))
+            return sl__unmatched(what, r, t[i], args[i]->pos, err);
+    if (r.id == SL_TYPE_NULL)
+        r = sl_type_make(SL_TYPE_INT);
+    *out = r;
+    return 0;
+}
+
+/* Typing of the ARRAY and MAP functions (Flink's): constructors are NOT
+** NULL, element access and the functions that may find nothing nullable,
+** the rest NULL when an argument is. */
+static int sl__collection_type(const sl_func *f, const char *name, sl_bexpr *const *args,
+                               const sl_type *t, int n, int pos, sl_type *out, sl_error *err)
+{
+    sl_type r, e;
+    bool strict = true; /* nullable when an argument is */
+    sl_type a0 = t[0];
+    if (a0.id == SL_TYPE_NULL && f->id != SL_FN_ARRAY_CTOR && f->id != SL_FN_MAP_CTOR &&
+        f->id != SL_FN_SPLIT) {
+        /* an untyped NULL where an ARRAY / MAP goes: ARRAY<INT> / MAP<INT, INT> */
+        a0 = f->id == SL_FN_MAP_KEYS || f->id == SL_FN_MAP_VALUES
+                 ? sl_type_map_of(sl_type_make(SL_TYPE_INT), sl_type_make(SL_TYPE_INT))
+                 : sl_type_array_of(sl_type_make(SL_TYPE_INT));
+    }
+    switch (f->id) {
+    case SL_FN_ARRAY_CTOR:
+        if (sl__common_of("ARRAY", args, t, n, 0, 1, &e, err) < 0)
+            return -1;
+        r = sl_type_array_of(e);
+        r.not_null = true;
+        *out = r;
+        return 0;
+    case SL_FN_MAP_CTOR: {
+        if (n % 2 != 0)
+            return sl_error_set(err, SL_ERR_SYNTAX, pos,
+                                "MAP needs an even number of arguments (key, value, ...), not %d", n);
+        sl_type k, v;
+        if (sl__common_of("MAP key", args, t, n, 0, 2, &k, err) < 0 ||
+            sl__common_of("MAP value", args, t, n, 1, 2, &v, err) < 0)
+            return -1;
+        r = sl_type_map_of(k, v);
+        r.not_null = true;
+        *out = r;
+        return 0;
+    }
+    case SL_FN_ITEM:
+        if (a0.id == SL_TYPE_ARRAY) {
+            long ix;
+            if (!sl__fits('I', t[1]))
+                return sl__no_such_signature(f, "ITEM", t, n, pos, err);
+            if (sl__literal_int(args[1], &ix) && ix < 1) /* Flink's ValidationException */
+                return sl_error_set(err, SL_ERR_ARRAY_SUBSCRIPT, args[1]->pos,
+                                    "array element access needs an index starting at 1, not %ld",
+                                    ix);
+            r = sl_type_elem(a0);
+        } else {
+            if (!sl_type_comparable(sl_type_key(a0), t[1]))
+                return sl__no_such_signature(f, "ITEM", t, n, pos, err);
+            r = sl_type_value(a0);
+        }
+        r.not_null = false; /* out of range, no such key, a NULL element */
+        *out = r;
+        return 0;
+    case SL_FN_CARDINALITY:
+    case SL_FN_ARRAY_POSITION:
+        r = sl_type_make(SL_TYPE_INT);
+        break;
+    case SL_FN_ELEMENT:
+    case SL_FN_ARRAY_MAX:
+    case SL_FN_ARRAY_MIN:
+        r = sl_type_elem(a0);
+        if (f->id != SL_FN_ELEMENT && (sl_type_is_composite(r.id) || !sl_type_comparable(r, r)))
+            return sl__no_such_signature(f, name, t, n, pos, err);
+        r.not_null = false; /* empty, or only NULL elements */
+        *out = r;
+        return 0;
+    case SL_FN_ARRAY_CONTAINS:
+        if (!sl_type_comparable(sl_type_elem(a0), t[1]))
+            return sl__no_such_signature(f, name, t, n, pos, err);
+        r = sl_type_make(SL_TYPE_BOOLEAN);
+        r.not_null = a0.not_null; /* a NULL element is looked for */
+        *out = r;
+        return 0;
+    case SL_FN_ARRAY_REMOVE:
+    case SL_FN_ARRAY_APPEND:
+    case SL_FN_ARRAY_PREPEND: {
+        e = sl_type_elem(a0);
+        if (!sl_type_common(e, t[1], &e))
+            return sl__unmatched(f->name, sl_type_elem(a0), t[1], args[1]->pos, err);
+        if (f->id == SL_FN_ARRAY_REMOVE)
+            e = sl_type_elem(a0);
+        r = sl_type_array_of(e);
+        r.not_null = a0.not_null;
+        *out = r;
+        return 0;
+    }
+    case SL_FN_ARRAY_SORT:
+        if (sl_type_is_composite(sl_type_elem(a0).id) ||
+            !sl_type_comparable(sl_type_elem(a0), sl_type_elem(a0)))
+            return sl__no_such_signature(f, name, t, n, pos, err);
+        /* fall through */
+    case SL_FN_ARRAY_DISTINCT:
+    case SL_FN_ARRAY_REVERSE:
+    case SL_FN_ARRAY_SLICE:
+        r = a0;
+        break;
+    case SL_FN_MAP_UNION: {
+        sl_type k = sl_type_key(a0), v = sl_type_value(a0);
+        for (int i = 1; i < n; i++) {
+            sl_type b = t[i].id == SL_TYPE_NULL ? a0 : t[i];
+            if (!sl_type_common(k, sl_type_key(b), &k))
+                return sl__unmatched("MAP_UNION key", k, sl_type_key(b), args[i]->pos, err);
+            if (!sl_type_common(v, sl_type_value(b), &v))
+                return sl__unmatched("MAP_UNION value", v, sl_type_value(b), args[i]->pos, err);
+        }
+        r = sl_type_map_of(k, v);
+        break;
+    }
+    case SL_FN_ARRAY_UNION:
+    case SL_FN_ARRAY_CONCAT:
+    case SL_FN_ARRAY_EXCEPT:
+    case SL_FN_ARRAY_INTERSECT:
+        e = sl_type_elem(a0);
+        for (int i = 1; i < n; i++) {
+            sl_type b = t[i].id == SL_TYPE_NULL ? a0 : t[i];
+            if (!sl_type_common(e, sl_type_elem(b), &e))
+                return sl__unmatched(f->name, e, sl_type_elem(b), args[i]->pos, err);
+        }
+        r = sl_type_array_of(e);
+        break;
+    case SL_FN_ARRAY_JOIN:
+        if (!sl_type_is_string(sl_type_elem(a0).id) && t[0].id != SL_TYPE_NULL)
+            return sl__no_such_signature(f, name, t, n, pos, err);
+        r = sl__string_type();
+        r.not_null = t[0].not_null && t[1].not_null;
+        *out = r;
+        return 0;
+    case SL_FN_MAP_KEYS:
+        r = sl_type_array_of(sl_type_key(a0));
+        break;
+    case SL_FN_MAP_VALUES:
+        r = sl_type_array_of(sl_type_value(a0));
+        break;
+    case SL_FN_MAP_FROM_ARRAYS:
+        r = sl_type_map_of(sl_type_elem(a0),
+                           sl_type_elem(t[1].id == SL_TYPE_NULL ? sl_type_array_of(sl_type_make(SL_TYPE_INT))
+                                                                : t[1]));
+        break;
+    case SL_FN_SPLIT:
+        r = sl_type_array_of(sl__string_type());
+        break;
+    default:
+        return sl_error_set(err, SL_ERR_INTERNAL, pos, "no typing rule for function %s", f->name);
+    }
+    r.not_null = true;
+    for (int i = 0; strict && i < n; i++)
+        if (!t[i].not_null)
+            r.not_null = false;
+    *out = r;
+    return 0;
 }
 
 /* Result type of a call whose arguments fit their classes, incl.
@@ -949,6 +1199,33 @@ static int sl__result_type(const sl_func *f, const char *name, sl_bexpr *const *
         r.not_null = n == 0;
         *out = r;
         return 0;
+    case SL_FN_ARRAY_CTOR:
+    case SL_FN_MAP_CTOR:
+    case SL_FN_ITEM:
+    case SL_FN_CARDINALITY:
+    case SL_FN_ELEMENT:
+    case SL_FN_ARRAY_CONTAINS:
+    case SL_FN_ARRAY_DISTINCT:
+    case SL_FN_ARRAY_POSITION:
+    case SL_FN_ARRAY_REMOVE:
+    case SL_FN_ARRAY_REVERSE:
+    case SL_FN_ARRAY_SLICE:
+    case SL_FN_ARRAY_UNION:
+    case SL_FN_ARRAY_CONCAT:
+    case SL_FN_ARRAY_MAX:
+    case SL_FN_ARRAY_MIN:
+    case SL_FN_ARRAY_JOIN:
+    case SL_FN_ARRAY_APPEND:
+    case SL_FN_ARRAY_PREPEND:
+    case SL_FN_MAP_KEYS:
+    case SL_FN_MAP_VALUES:
+    case SL_FN_MAP_FROM_ARRAYS:
+    case SL_FN_SPLIT:
+    case SL_FN_ARRAY_EXCEPT:
+    case SL_FN_ARRAY_INTERSECT:
+    case SL_FN_ARRAY_SORT:
+    case SL_FN_MAP_UNION:
+        return sl__collection_type(f, name, args, t, n, pos, out, err);
     default:
         return sl_error_set(err, SL_ERR_INTERNAL, pos, "no typing rule for function %s", f->name);
     }
@@ -1043,7 +1320,12 @@ int sl_func_agg_type(const sl_func *f, const sl_type *arg, int pos, sl_type *out
         break;
     case SL_FN_MIN:
     case SL_FN_MAX:
+        if (sl_type_is_composite(arg->id)) /* no order (Flink: not supported) */
+            goto bad;
         r = *arg;
+        break;
+    case SL_FN_ARRAY_AGG:
+        r = sl_type_array_of(*arg); /* NULLs are skipped, as Flink's */
         break;
     case SL_FN_LISTAGG:
         if (!sl_type_is_string(arg->id))

@@ -81,6 +81,16 @@ typedef enum sl_func_id {
     SL_FN_EXTRACT,       /* EXTRACT('unit', x): the parser turns EXTRACT(unit FROM x) into it */
     SL_FN_TIMESTAMPADD,  /* TIMESTAMPADD('unit', n, t): the unit's bare name becomes a string */
     SL_FN_TIMESTAMPDIFF, /* TIMESTAMPDIFF('unit', t1, t2) */
+    /* ARRAY and MAP values (exec/eval_array.c) */
+    SL_FN_ARRAY_CTOR, SL_FN_MAP_CTOR, /* ARRAY[a, b, ...], MAP[k1, v1, ...] */
+    SL_FN_ITEM,                       /* arr[i] (1-based), map[key]; no name of its own */
+    SL_FN_CARDINALITY, SL_FN_ELEMENT, SL_FN_ARRAY_CONTAINS, SL_FN_ARRAY_DISTINCT,
+    SL_FN_ARRAY_POSITION, SL_FN_ARRAY_REMOVE, SL_FN_ARRAY_REVERSE, SL_FN_ARRAY_SLICE,
+    SL_FN_ARRAY_UNION, SL_FN_ARRAY_CONCAT, SL_FN_ARRAY_MAX, SL_FN_ARRAY_MIN, SL_FN_ARRAY_JOIN,
+    SL_FN_ARRAY_APPEND, SL_FN_ARRAY_PREPEND, SL_FN_MAP_KEYS, SL_FN_MAP_VALUES,
+    SL_FN_MAP_FROM_ARRAYS, SL_FN_SPLIT,
+    SL_FN_ARRAY_AGG, /* aggregate: the values as an ARRAY */
+    SL_FN_ARRAY_EXCEPT, SL_FN_ARRAY_INTERSECT, SL_FN_ARRAY_SORT, SL_FN_MAP_UNION, /* eval_array.c */
     SL_FN__COUNT
 } sl_func_id;
 

@@ -99,6 +99,17 @@ bool sl_type_common(sl_type a, sl_type b, sl_type *out)
     } else if ((a.id == SL_TYPE_DATE && sl_type_is_timestamp(b.id)) ||
                (b.id == SL_TYPE_DATE && sl_type_is_timestamp(a.id))) {
         r = a.id == SL_TYPE_DATE ? b : a;
+    } else if (a.id == SL_TYPE_ARRAY && b.id == SL_TYPE_ARRAY) {
+        sl_type e;
+        if (!sl_type_common(sl_type_elem(a), sl_type_elem(b), &e))
+            return false;
+        r = sl_type_array_of(e);
+    } else if (a.id == SL_TYPE_MAP && b.id == SL_TYPE_MAP) {
+        sl_type k, v;
+        if (!sl_type_common(sl_type_key(a), sl_type_key(b), &k) ||
+            !sl_type_common(sl_type_value(a), sl_type_value(b), &v))
+            return false;
+        r = sl_type_map_of(k, v);
     } else if (a.id == b.id) {
         /* BOOLEAN, DATE, intervals */
         r = a;
@@ -116,6 +127,11 @@ bool sl_type_assignable(sl_type from, sl_type to)
 {
     if (from.id == SL_TYPE_NULL)
         return true;
+    if (from.id == SL_TYPE_ARRAY && to.id == SL_TYPE_ARRAY)
+        return sl_type_assignable(sl_type_elem(from), sl_type_elem(to));
+    if (from.id == SL_TYPE_MAP && to.id == SL_TYPE_MAP)
+        return sl_type_assignable(sl_type_key(from), sl_type_key(to)) &&
+               sl_type_assignable(sl_type_value(from), sl_type_value(to));
     if (sl_type_is_numeric(from.id) && sl_type_is_numeric(to.id)) {
         if (sl_type_is_integer(from.id))
             return !sl_type_is_integer(to.id) || sl__rank(to.id) >= sl__rank(from.id);
@@ -233,12 +249,26 @@ bool sl_type_comparable(sl_type a, sl_type b)
         return true;
     if (sl_type_is_binary(a.id) && sl_type_is_binary(b.id))
         return true;
+    if (a.id == SL_TYPE_ARRAY && b.id == SL_TYPE_ARRAY)
+        return sl_type_comparable(sl_type_elem(a), sl_type_elem(b));
+    if (a.id == SL_TYPE_MAP && b.id == SL_TYPE_MAP)
+        return sl_type_comparable(sl_type_key(a), sl_type_key(b)) &&
+               sl_type_comparable(sl_type_value(a), sl_type_value(b));
     return a.id == b.id; /* BOOLEAN, DATE, TIME, TIMESTAMP, TIMESTAMP_LTZ, intervals */
 }
 
 bool sl_type_castable(sl_type from, sl_type to)
 {
     sl_type_id f = from.id, t = to.id;
+    if (f == SL_TYPE_ARRAY && t == SL_TYPE_ARRAY) /* element by element */
+        return sl_type_castable(sl_type_elem(from), sl_type_elem(to));
+    if (f == SL_TYPE_MAP && t == SL_TYPE_MAP)
+        return sl_type_castable(sl_type_key(from), sl_type_key(to)) &&
+               sl_type_castable(sl_type_value(from), sl_type_value(to));
+    if (sl_type_is_composite(f) && sl_type_is_string(t))
+        return true; /* Flink's text: [1, 2], {a=1, b=2} */
+    if (sl_type_is_composite(f) || sl_type_is_composite(t))
+        return f == SL_TYPE_NULL;
     if (f == SL_TYPE_NULL || f == t)
         return true;
     bool fnum = sl_type_is_numeric(f), tnum = sl_type_is_numeric(t);

@@ -72,7 +72,9 @@ typedef struct sl__csv_codec {
 
 static bool sl__csv_type_ok(sl_type t)
 {
-    return t.id != SL_TYPE_NULL && !sl_type_is_interval(t.id) && t.id < SL_TYPE__COUNT;
+    /* ARRAY and MAP: refused (Flink's csv has no MAP; its ';'-joined arrays are not here) */
+    return t.id != SL_TYPE_NULL && !sl_type_is_interval(t.id) && !sl_type_is_composite(t.id) &&
+           t.id < SL_TYPE__COUNT;
 }
 
 /* ------------------------------------------------------------------------

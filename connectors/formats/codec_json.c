@@ -26,6 +26,12 @@
 ** other value is malformed. They are written nested the same way (a NULL
 ** ROW as an object of nulls: its leaves are all there is).
 **
+** An ARRAY column is a JSON array, a MAP column a JSON object (keys: the
+** key type's text; a NULL key fails the record (22004), is dropped or is
+** written as a literal, by 'json.map-null-key.mode'; a repeated key's last
+** value wins, in the first one's place), elements read and written
+** as columns of their type are; nested ARRAY / MAP elements nest.
+**
 ** Encoding writes {"col":value,...} with the columns in order, compact (a
 ** DATE outside 0000-01-01 .. 9999-12-31 is refused: 22023, it would not
 ** read back).
@@ -68,10 +74,21 @@ typedef struct sl__json_codec {
     const char **open_name; /* encoding: the nested objects open (maxd + 1) */
     size_t *open_len;    /* ... their names' lengths */
     bool *first;         /* ... per level: no member written yet (maxd + 2) */
+    /* ARRAY / MAP columns: JSON arrays / objects (keys: the key's text). */
+    sl_codec *el;        /* parses one element's text (its one column's type set per element) */
+    sl_strbuf comp;      /* the encoded value being built */
+    sl_strbuf elesc;     /* an element string, unescaped */
+    int null_key;        /* 'json.map-null-key.mode': 0 FAIL, 1 DROP, 2 LITERAL */
+    char *null_literal;  /* 'json.map-null-key.literal' (owned) */
+    bool null_key_seen;  /* encoding: a NULL key in FAIL mode was met */
 } sl__json_codec;
 
 static bool sl__json_type_ok(sl_type t)
 {
+    if (t.id == SL_TYPE_ARRAY)
+        return sl__json_type_ok(sl_type_elem(t));
+    if (t.id == SL_TYPE_MAP)
+        return sl__json_type_ok(sl_type_key(t)) && sl__json_type_ok(sl_type_value(t));
     return t.id != SL_TYPE_NULL && !sl_type_is_interval(t.id) && t.id < SL_TYPE__COUNT;
 }
 
@@ -584,6 +601,153 @@ static bool sl__json_parse(sl__json_codec *j, sl__jparse *p)
 ** Decoding.
 */
 
+/* An ARRAY (from a JSON array) or MAP (from a JSON object) of type t from
+** the validated value s[0..n) appended to out in sl_exec.h's encoding.
+** false with *why (an element's problem) otherwise. */
+static bool sl__json_composite(sl__json_codec *j, sl_type t, const char *s, size_t n,
+                               sl_strbuf *out, const char **why);
+
+/* One element (of type t) from its validated JSON value s[0..n) of kind:
+** the null flag and value, as sl_vector_value_put writes them. */
+static bool sl__json_element(sl__json_codec *j, sl_type t, const char *s, size_t n,
+                             sl__jkind kind, bool escaped, sl_strbuf *out, const char **why)
+{
+    if (kind == SL__JV_NULL) {
+        sl_strbuf_append_char(out, 1);
+        return true;
+    }
+    if (sl_type_is_composite(t.id)) {
+        if (kind != (t.id == SL_TYPE_ARRAY ? SL__JV_ARRAY : SL__JV_OBJECT)) {
+            *why = t.id == SL_TYPE_ARRAY ? "a JSON array was expected" : "a JSON object was expected";
+            return false;
+        }
+        sl_strbuf_append_char(out, 0);
+        size_t at = out->len;
+        sl_put_u32(out, 0);
+        if (!sl__json_composite(j, t, s, n, out, why))
+            return false;
+        if (t.id == SL_TYPE_MAP && !sl_map_dedup(out, at + 4, t)) {
+            *why = "a malformed MAP";
+            return false;
+        }
+        uint32_t len = (uint32_t)(out->len - at - 4);
+        for (int b = 0; b < 4; b++)
+            out->buf[at + (size_t)b] = (char)(len >> (8 * b));
+        return true;
+    }
+    if (kind == SL__JV_ARRAY || kind == SL__JV_OBJECT) {
+        if (!sl_type_is_string(t.id)) {
+            *why = "an element is not a scalar";
+            return false;
+        }
+    } else if (kind == SL__JV_STRING) {
+        s++, n -= 2;
+        if (escaped) {
+            sl_strbuf_reset(&j->elesc);
+            sl_strbuf_reserve(&j->elesc, n + 1);
+            n = sl__json_unescape(s, n, j->elesc.buf);
+            s = j->elesc.buf;
+        }
+    } else if ((kind == SL__JV_NUMBER && !sl_type_is_numeric(t.id) && !sl_type_is_string(t.id)) ||
+               ((kind == SL__JV_TRUE || kind == SL__JV_FALSE) && t.id != SL_TYPE_BOOLEAN &&
+                !sl_type_is_string(t.id))) {
+        *why = "an element does not fit the element type";
+        return false;
+    }
+    sl_codec *e = j->el;
+    e->types[0] = t;
+    sl__codec_row_begin(e);
+    if (sl__codec_parse_text(e, 0, s, n, j->iso) != SL__PARSE_OK) {
+        *why = "an element does not fit the element type";
+        return false;
+    }
+    const sl__value *v = &e->vals[0];
+    union {
+        uint8_t b;
+        int64_t i64;
+        double f64;
+        sl_i128 i128;
+        sl_str str;
+    } val;
+    uint8_t isnull = 0;
+    sl_vector vec = {t, sl_phys_of(t), &isnull, {.raw = &val}};
+    switch (vec.phys) {
+    case SL_PHYS_BOOL: val.b = v->v.b; break;
+    case SL_PHYS_I64: val.i64 = v->v.i64; break;
+    case SL_PHYS_F64: val.f64 = v->v.f64; break;
+    case SL_PHYS_I128: val.i128 = v->v.i128; break;
+    case SL_PHYS_STR:
+        val.str.ptr = v->in_scratch ? e->scratch.buf + v->off : v->ptr;
+        val.str.len = (uint32_t)v->len;
+        break;
+    }
+    sl_vector_value_put(out, &vec, 0);
+    return true;
+}
+
+static bool sl__json_composite(sl__json_codec *j, sl_type t, const char *s, size_t n,
+                               sl_strbuf *out, const char **why)
+{
+    bool map = t.id == SL_TYPE_MAP;
+    sl__jparse p = {s, n, 1, 0, NULL};
+    size_t cnt_at = out->len;
+    uint32_t cnt = 0;
+    sl_put_u32(out, 0);
+    sl__jp_ws(&p);
+    while (p.i < p.n && p.s[p.i] != ']' && p.s[p.i] != '}') {
+        bool kesc = false, vesc = false;
+        sl__jkind kind = SL__JV_NONE;
+        if (map) {
+            size_t k0 = p.i;
+            sl__jp_string(&p, true, &kesc);
+            if (!sl__json_element(j, sl_type_key(t), s + k0, p.i - k0, SL__JV_STRING, kesc, out,
+                                  why))
+                return false;
+            sl__jp_ws(&p);
+            p.i++; /* ':' (validated) */
+            sl__jp_ws(&p);
+        }
+        size_t v0 = p.i;
+        sl__jp_value(&p, 1, &kind, &vesc);
+        if (!sl__json_element(j, map ? sl_type_value(t) : sl_type_elem(t), s + v0, p.i - v0, kind,
+                              vesc, out, why))
+            return false;
+        cnt++;
+        sl__jp_ws(&p);
+        if (p.i < p.n && p.s[p.i] == ',') {
+            p.i++;
+            sl__jp_ws(&p);
+        }
+    }
+    for (int b = 0; b < 4; b++)
+        out->buf[cnt_at + (size_t)b] = (char)(cnt >> (8 * b));
+    return true;
+}
+
+/* Column col (an ARRAY or MAP) from its JSON array / object span. */
+static int sl__json_composite_field(sl__json_codec *j, int col, const char *span, size_t slen,
+                                    sl_error *err)
+{
+    sl_codec *c = &j->base;
+    sl_type t = c->types[col];
+    sl__jkind want = t.id == SL_TYPE_ARRAY ? SL__JV_ARRAY : SL__JV_OBJECT;
+    const char *why = NULL;
+    if ((sl__jkind)j->kind[col] != want)
+        return sl__codec_malformed(c, err, "field \"%s\": %s was expected", c->names[col],
+                                   want == SL__JV_ARRAY ? "a JSON array" : "a JSON object");
+    sl_strbuf_reset(&j->comp);
+    if (!sl__json_composite(j, t, span, slen, &j->comp, &why) ||
+        (t.id == SL_TYPE_MAP && !sl_map_dedup(&j->comp, 0, t) && (why = "a malformed MAP")))
+        return sl__codec_malformed(c, err, "field \"%s\": %s", c->names[col], why);
+    sl__value *v = &c->vals[col];
+    v->null = false;
+    v->in_scratch = true;
+    v->off = c->scratch.len;
+    v->len = j->comp.len;
+    sl_strbuf_append_n(&c->scratch, j->comp.buf, j->comp.len);
+    return 0;
+}
+
 /* Decode column col (its value found by the parser) into vals. */
 static int sl__json_field(sl__json_codec *j, int col, const char *rec, sl_error *err)
 {
@@ -593,6 +757,8 @@ static int sl__json_field(sl__json_codec *j, int col, const char *rec, sl_error 
     size_t slen = j->span_len[col];
     bool text_col = sl_type_is_string(t.id);
     int rc;
+    if (sl_type_is_composite(t.id) && j->kind[col] != SL__JV_NONE && j->kind[col] != SL__JV_NULL)
+        return sl__json_composite_field(j, col, span, slen, err);
     switch ((sl__jkind)j->kind[col]) {
     case SL__JV_NONE:
     case SL__JV_NULL: return 0; /* NULL (NOT NULL checked by the caller) */
@@ -741,9 +907,71 @@ static void sl__json_string(sl_strbuf *sb, const char *s, size_t n)
     sl_strbuf_append_char(sb, '"');
 }
 
+static void sl__json_value(sl__json_codec *j, const sl_vector *v, int r, sl_strbuf *out);
+
+/* An ARRAY as a JSON array, a MAP as a JSON object (keys: their text, as
+** CAST(key AS STRING) spells it). */
+static void sl__json_composite_value(sl__json_codec *j, const sl_vector *v, int r, sl_strbuf *out)
+{
+    sl_type t = v->type;
+    bool map = t.id == SL_TYPE_MAP;
+    const uint8_t *p = (const uint8_t *)v->v.str[r].ptr;
+    uint32_t c;
+    size_t *o;
+    if (!sl_array_split(p, v->v.str[r].len, t, &c, &o)) {
+        sl_strbuf_append(out, "null"); /* malformed: never produced by Sluice */
+        return;
+    }
+    sl_strbuf_append_char(out, map ? '{' : '[');
+    bool first = true; /* no entry written yet */
+    for (uint32_t i = 0; i < c; i++) {
+        sl_type et = map ? ((i & 1) ? sl_type_value(t) : sl_type_key(t)) : sl_type_elem(t);
+        union {
+            uint8_t b;
+            int64_t i64;
+            double f64;
+            sl_i128 i128;
+            sl_str str;
+        } val;
+        uint8_t isnull = 0;
+        sl_vector ev = {et, sl_phys_of(et), &isnull, {.raw = &val}};
+        sl_vector_value_get(p + o[i], o[i + 1] - o[i], &ev, 0);
+        if (map && !(i & 1) && isnull && j->null_key != 2) { /* a NULL key: FAIL or DROP */
+            j->null_key_seen |= j->null_key == 0;
+            i++; /* and its value */
+            continue;
+        }
+        if (map && (i & 1))
+            sl_strbuf_append_char(out, ':');
+        else if (!first)
+            sl_strbuf_append_char(out, ',');
+        first = false;
+        if (map && !(i & 1)) { /* a key: a JSON string */
+            if (isnull) {
+                sl__json_string(out, j->null_literal, strlen(j->null_literal));
+            } else if (sl_type_is_string(et.id)) {
+                sl__json_string(out, val.str.ptr, val.str.len);
+            } else {
+                sl_strbuf key = SL_STRBUF_INIT;
+                sl_value_format(&key, &ev, 0);
+                sl__json_string(out, key.buf ? key.buf : "", key.len);
+                sl_strbuf_free(&key);
+            }
+        } else if (isnull) {
+            sl_strbuf_append(out, "null");
+        } else {
+            sl__json_value(j, &ev, 0, out);
+        }
+    }
+    sl_strbuf_append_char(out, map ? '}' : ']');
+    sl_free(o);
+}
+
 static void sl__json_value(sl__json_codec *j, const sl_vector *v, int r, sl_strbuf *out)
 {
     switch (v->type.id) {
+    case SL_TYPE_ARRAY:
+    case SL_TYPE_MAP: sl__json_composite_value(j, v, r, out); break;
     case SL_TYPE_BOOLEAN: sl_strbuf_append(out, v->v.b[r] ? "true" : "false"); break;
     case SL_TYPE_TINYINT:
     case SL_TYPE_SMALLINT:
@@ -827,6 +1055,12 @@ static int sl__json_encode(sl_codec *c, const sl_chunk *in, int r, sl_strbuf *ou
             sl_strbuf_append(out, "null");
         else
             sl__json_value(j, v, r, out);
+        if (j->null_key_seen) {
+            j->null_key_seen = false;
+            return sl_error_set(err, SL_ERR_NULL_NOT_ALLOWED, -1,
+                                "column \"%s\": a MAP with a NULL key cannot be written as JSON",
+                                c->names[i]);
+        }
     }
     for (; open > 0; open--)
         sl_strbuf_append_char(out, '}');
@@ -852,6 +1086,13 @@ static void sl__json_free(sl_codec *c)
     sl_free(j->open_name);
     sl_free(j->open_len);
     sl_free(j->first);
+    if (j->el) {
+        sl__codec_fini(j->el);
+        sl_free(j->el);
+    }
+    sl_strbuf_free(&j->comp);
+    sl_strbuf_free(&j->elesc);
+    sl_free(j->null_literal);
 }
 
 static const sl__codec_ops sl__json_ops = {
@@ -883,8 +1124,24 @@ sl_codec *sl__codec_json_new(const sl_kvlist *opts, int ncols, const char *const
             return NULL;
         }
     }
+    const sl_kv *nk = sl_kvlist_find(opts, "json.map-null-key.mode");
+    int null_key = 0;
+    if (nk && nk->value) {
+        if (sl_strcasecmp(nk->value, "DROP") == 0) {
+            null_key = 1;
+        } else if (sl_strcasecmp(nk->value, "LITERAL") == 0) {
+            null_key = 2;
+        } else if (sl_strcasecmp(nk->value, "FAIL") != 0) {
+            sl_error_set(err, SL_ERR_INVALID_PARAMETER, nk->value_pos,
+                         "invalid value for option 'json.map-null-key.mode': \"%s\"", nk->value);
+            return NULL;
+        }
+    }
+    const sl_kv *nl = sl_kvlist_find(opts, "json.map-null-key.literal");
     sl__json_codec *j = sl_calloc(1, sizeof *j);
     sl__codec_init(&j->base, &sl__json_ops, "JSON", ncols, names, types);
+    j->null_key = null_key;
+    j->null_literal = sl_strdup(nl && nl->value ? nl->value : "null");
     j->base.ignore_errors = ignore;
     j->fail_missing = fail_missing;
     j->iso = iso;
@@ -920,6 +1177,10 @@ sl_codec *sl__codec_json_new(const sl_kvlist *opts, int ncols, const char *const
         if (d > j->maxd)
             j->maxd = d;
     }
+    static const char *const el_name[] = {"element"};
+    const sl_type el_type[] = {sl_type_make(SL_TYPE_INT)};
+    j->el = sl_calloc(1, sizeof(sl_codec));
+    sl__codec_init(j->el, &sl__json_ops, "JSON", 1, el_name, el_type);
     j->open_name = sl_calloc((size_t)j->maxd + 1, sizeof(char *));
     j->open_len = sl_calloc((size_t)j->maxd + 1, sizeof(size_t));
     j->first = sl_calloc((size_t)j->maxd + 2, sizeof(bool));

@@ -4,7 +4,8 @@
 ** The first input byte picks the format (bit 0) and one of four option
 ** sets (bits 1-2); the rest is one record, copied into a buffer of exactly
 ** its size so ASan catches any read past the length. The table has one
-** column of every supported type. For any bytes:
+** column of every supported type (json: also an ARRAY<INT> and a
+** MAP<STRING, ARRAY<DOUBLE>>, which csv refuses). For any bytes:
 **   - decode returns ROW, SKIPPED, NONE or -1 with 22P02 "malformed <F>
 **     record" and a detail, and leaves the chunk untouched unless a row
 **     was added; the json codec's parser and Jansson agree on what is
@@ -32,9 +33,11 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-enum { NCOLS = 16 };
+enum { NCOLS = 18, NCSV = 16 };
 static const char *const sl__names[NCOLS] = {"b",   "ti", "si",  "i",  "bi", "f",  "d",  "dec",
-                                             "big", "s",  "c",   "bin", "dt", "tm", "ts", "ltz"};
+                                             "big", "s",  "c",   "bin", "dt", "tm", "ts", "ltz",
+                                             "arr", "m"};
+static int sl__ncols = NCOLS; /* the columns of this input's tables */
 
 static void sl__types(sl_type *t)
 {
@@ -54,6 +57,9 @@ static void sl__types(sl_type *t)
     t[13] = sl_type_make_p(SL_TYPE_TIME, 3, 0);
     t[14] = sl_type_make_p(SL_TYPE_TIMESTAMP, 3, 0);
     t[15] = sl_type_make_p(SL_TYPE_TIMESTAMP_LTZ, 6, 0);
+    t[16] = sl_type_array_of(sl_type_make(SL_TYPE_INT));
+    t[17] = sl_type_map_of(sl_type_make_p(SL_TYPE_VARCHAR, SL_MAX_LENGTH, 0),
+                           sl_type_array_of(sl_type_make(SL_TYPE_DOUBLE)));
 }
 
 /* Option sets: key, value, ..., NULL. */
@@ -88,7 +94,7 @@ static sl_codec *sl__codec(const char *const *set, const sl_type *types)
     for (int i = 0; set[i]; i += 2)
         sl_kvlist_add(l, set[i], set[i + 1], -1, -1);
     sl_error err = SL_ERROR_INIT;
-    sl_codec *c = sl_codec_new(l, NCOLS, sl__names, types, &err);
+    sl_codec *c = sl_codec_new(l, sl__ncols, sl__names, types, &err);
     if (!c)
         sl__fail("sl_codec_new failed", "", 0, err.message);
     sl_kvlist_free(l);
@@ -97,7 +103,7 @@ static sl_codec *sl__codec(const char *const *set, const sl_type *types)
 
 static bool sl__same(const sl_chunk *a, int ra, const sl_chunk *b, int rb, int *col)
 {
-    for (int i = 0; i < NCOLS; i++) {
+    for (int i = 0; i < sl__ncols; i++) {
         const sl_vector *va = &a->cols[i], *vb = &b->cols[i];
         bool same = (va->nulls[ra] != 0) == (vb->nulls[rb] != 0);
         if (same && !va->nulls[ra]) {
@@ -212,9 +218,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     sl_type types[NCOLS];
     sl__types(types);
+    sl__ncols = csv ? NCSV : NCOLS;
     sl_codec *c = sl__codec(csv ? sl__csv_sets[set] : sl__json_sets[set], types);
     sl_codec *json = sl__codec(sl__json_sets[0], types);
-    sl_chunk *a = sl_chunk_new(NCOLS, types, 4), *b = sl_chunk_new(NCOLS, types, 4);
+    sl_chunk *a = sl_chunk_new(sl__ncols, types, 4), *b = sl_chunk_new(sl__ncols, types, 4);
     sl_error err = SL_ERROR_INIT;
     size_t arena = a->arena.total;
     int rc = sl_codec_decode(c, rec, n, a, &err);

@@ -86,7 +86,7 @@ CREATE TABLE bad (r ROW<a INT, a STRING>) WITH ('connector' = 'blackhole');
 CREATE TABLE bad (`r.a` INT, r ROW<a INT>) WITH ('connector' = 'blackhole');
 CREATE TABLE bad (r ROW<a DECIMAL(50, 2)>) WITH ('connector' = 'blackhole');
 CREATE TABLE bad (r ROW<a INT>) WITH ('connector' = 'filesystem', 'path' = '@TMP@/bad', 'format' = 'csv');
-CREATE TABLE bad (a ARRAY<INT>) WITH ('connector' = 'blackhole');
+CREATE TABLE bad (a MULTISET<INT>) WITH ('connector' = 'blackhole');
 CREATE TABLE bad (m MAP<STRING, ROW<a INT>>) WITH ('connector' = 'blackhole');
 CREATE TABLE bad (r ROW<a INT>, WATERMARK FOR r AS r) WITH ('connector' = 'blackhole');
 -- A ROW that is no JSON object is a malformed record.
