@@ -110,7 +110,9 @@ const sl_metadata_spec *sl_connector_metadata(const sl_connector *c, const char 
 
 sl_type sl_metadata_type(const sl_metadata_spec *spec)
 {
-    sl_type t = sl_type_make(spec->id);
+    sl_type t = spec->id == SL_TYPE_MAP /* the one MAP key: Kafka's headers */
+                    ? sl_type_map_of(sl_type_make(SL_TYPE_VARCHAR), sl_type_make(SL_TYPE_VARBINARY))
+                    : sl_type_make(spec->id);
     if (spec->precision)
         t.precision = spec->precision;
     t.not_null = spec->not_null;

@@ -133,7 +133,8 @@ typedef struct sl_metadata_spec {
     const char *key;         /* "timestamp", "file.path" */
     const char *type;        /* its type as Flink spells it: "TIMESTAMP_LTZ(3) NOT NULL" */
     sl_type_id id;           /* the same as a type (SL_TYPE_NULL: a type Sluice does not
-                                have yet, MAP: a column of this key is refused, 0A000) */
+                                have yet, a column of this key is refused, 0A000;
+                                SL_TYPE_MAP: MAP<STRING, BYTES>, Kafka's headers) */
     int precision;           /* its precision (TIMESTAMP_LTZ(3): 3) */
     bool not_null;           /* NOT NULL */
     bool writable;           /* a sink writes it (a non-VIRTUAL column of this key) */

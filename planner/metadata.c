@@ -6,7 +6,7 @@
 **   CREATE TABLE  the connector has metadata (else 0A000 naming it); each
 **                 key is one of its keys (else 42704 listing them); the
 **                 declared type can be cast from the key's (42804); a key of
-**                 a type Sluice lacks (Kafka's headers: MAP) is 0A000; two
+**                 a type Sluice lacks is 0A000; two
 **                 columns of one key is 42P16 (Flink's rule: the others are
 **                 computed columns over the one)
 **   INSERT        every non-VIRTUAL metadata column is written, so its key
@@ -86,7 +86,7 @@ int sl_metadata_check_def(const sl_stmt *def, sl_error *err)
         }
         if (m->id == SL_TYPE_NULL)
             return sl_error_set(err, SL_ERR_NOT_SUPPORTED, c->meta_pos,
-                                "metadata key '%s' is of type %s: MAP type not supported yet",
+                                "metadata key '%s' is of type %s, not supported yet",
                                 key, m->type);
         sl_type from = sl_metadata_type(m);
         if (!sl_type_castable(from, c->type)) {

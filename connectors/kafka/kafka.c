@@ -23,8 +23,10 @@
 **                 KEY, a tombstone deleting it), read from its beginning;
 **                 the planner completes its changelog (ChangelogNormalize).
 **
-** Not yet: 'sink.partitioner', metadata columns (the record's timestamp,
-** headers).
+** Metadata columns (the record's topic, partition, offset, timestamp,
+** headers, ...): kafka_meta.c.
+**
+** Not yet: 'sink.partitioner'.
 **
 ** Main routines: sl__kafka_conf, sl__kafka_user_set, sl__kafka_sqlstate,
 ** sl__kafka_split_topics.
@@ -272,8 +274,9 @@ static const sl_metadata_spec sl__kafka_metadata[] = {
      "Topic name of the Kafka record."},
     {"partition", "INT NOT NULL", SL_TYPE_INT, 0, true, false,
      "Partition ID of the Kafka record."},
-    {"headers", "MAP<STRING, BYTES> NOT NULL", SL_TYPE_NULL, 0, true, true,
-     "Headers of the Kafka record as a map of raw bytes (not supported yet: needs MAP)."},
+    {"headers", "MAP<STRING, BYTES> NOT NULL", SL_TYPE_MAP, 0, true, true,
+     "Headers of the Kafka record as a map of raw bytes; written, they are the record's "
+     "headers."},
     {"leader-epoch", "INT NULL", SL_TYPE_INT, 0, false, false,
      "Leader epoch of the Kafka record if available (librdkafka before 2.1 does not tell it: "
      "NULL)."},

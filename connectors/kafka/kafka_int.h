@@ -23,6 +23,9 @@ typedef struct sl__kafka_meta {
     int *cols;    /* their table indexes */
     int *keys;    /* their sl__kafka_meta_key (-1: a sink's VIRTUAL column) */
     int ts_col;   /* a sink: the column written as the record's timestamp, or -1 */
+    int hdr_col;  /* a sink: the column written as the record's headers, or -1 */
+    sl_type hdr_type; /* MAP<STRING, BYTES> */
+    sl_strbuf scratch; /* a source: the headers value being built */
 } sl__kafka_meta;
 
 /* The metadata columns of sl_source_args.meta / sl_sink_args.meta (NULL:
@@ -32,8 +35,13 @@ void sl__kafka_meta_free(sl__kafka_meta *m);
 /* Whether table column col is a metadata column. */
 bool sl__kafka_meta_is(const sl__kafka_meta *m, int col);
 /* Fill the metadata columns of row `row` of out from the record msg. */
-void sl__kafka_meta_fill(const sl__kafka_meta *m, const rd_kafka_message_t *msg, sl_chunk *out,
+void sl__kafka_meta_fill(sl__kafka_meta *m, const rd_kafka_message_t *msg, sl_chunk *out,
                          int row);
+/* The headers to write for row r of in (its headers column), NULL when
+** there are none; the caller hands them to rd_kafka_producev or destroys
+** them. -1 with err for a header without a name. */
+int sl__kafka_meta_headers(const sl__kafka_meta *m, const sl_chunk *in, int r,
+                           rd_kafka_headers_t **out, sl_error *err);
 /* The timestamp (epoch ms) to write for row r of in: its timestamp column,
 ** 0 (the producer's clock) when there is none or it is NULL. */
 int64_t sl__kafka_meta_timestamp(const sl__kafka_meta *m, const sl_chunk *in, int r);

@@ -130,14 +130,19 @@ static int sl__kafka_write(sl_sink *s, const sl_chunk *c, sl_error *err)
             return -1;
         bool has_key = k->layout.key && krc != SL_CODEC_NULL_RECORD; /* raw NULL: no key */
         for (;;) {
+            rd_kafka_headers_t *hdrs = NULL; /* producev owns them when it succeeds */
+            if (sl__kafka_meta_headers(&k->layout.meta, c, r, &hdrs, err) != 0)
+                return -1;
             rd_kafka_resp_err_t e = rd_kafka_producev(
-                k->rk, RD_KAFKA_V_TOPIC(k->topic),
+                k->rk, RD_KAFKA_V_TOPIC(k->topic), RD_KAFKA_V_HEADERS(hdrs),
                 RD_KAFKA_V_KEY(has_key ? (k->key.buf ? k->key.buf : "") : NULL,
                                has_key ? k->key.len : 0),
                 RD_KAFKA_V_VALUE(tombstone ? NULL : k->rec.buf ? k->rec.buf : "",
                                  tombstone ? 0 : k->rec.len),
                 RD_KAFKA_V_TIMESTAMP(sl__kafka_meta_timestamp(&k->layout.meta, c, r)),
                 RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_END);
+            if (e && hdrs)
+                rd_kafka_headers_destroy(hdrs);
             if (e == RD_KAFKA_RESP_ERR__QUEUE_FULL) {
                 rd_kafka_poll(k->rk, 100); /* backpressure: wait for deliveries */
                 continue;

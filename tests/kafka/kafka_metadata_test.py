@@ -22,6 +22,14 @@ and read back by kcat.
   and the value must not hold the metadata columns. A control: the same
   rows into a table without the metadata column get the producer's clock
   as their timestamps, so the check would fail.
+--case headers: records produced by kcat with headers of their own (a name
+  given twice, an empty value, none at all) are read by a job declaring
+  `headers MAP<STRING, BYTES> METADATA`, which writes (exactly-once) each
+  record again with headers built from them (its trace header, a constant
+  one, a NULL value) and their count into a filesystem table; a
+  read_committed kcat must see every written record once with exactly
+  those headers, and the files each record's count and trace as kcat read
+  them from the input.
 
 Usage: kafka_metadata_test.py --sluice PATH --topic-tool PATH --case NAME
 """
@@ -254,16 +262,97 @@ def case_write(a, run, base):
           "records fail the same check" % (len(got), wrong))
 
 
+# ---- headers ------------------------------------------------------------------
+
+def kcat_headers(topic):
+    """{n: [(name, value)]} of the committed records as kcat reads them."""
+    out = kcat("-C", "-t", topic, "-o", "beginning", "-e", "-q", "-X",
+               "isolation.level=read_committed", "-J", timeout=120)
+    recs = {}
+    for line in out.decode().split("\n"):
+        if not line:
+            continue
+        m = json.loads(line)
+        h = m.get("headers") or []  # kcat -J: [name, value, name, value, ...]
+        n = json.loads(m["payload"])["n"]
+        if n in recs:
+            fail("record %s read twice" % m["payload"])
+        recs[n] = [(h[i], h[i + 1]) for i in range(0, len(h), 2)]
+    return recs
+
+
+def case_headers(a, run, base):
+    in_topic, out_topic = run + "-in", run + "-out"
+    create_topic(a.topic_tool, in_topic, 2)
+    create_topic(a.topic_tool, out_topic, 2)
+    groups = [  # (headers given to kcat -H, their map: a name twice keeps the last)
+        (["trace=t-%d", "dup=first", "dup=second"], None),
+        (["trace=t-%d", "empty="], None),
+        ([], None),
+    ]
+    n = 0
+    for hs, _ in groups:
+        for _ in range(10):
+            args = ["-P", "-t", in_topic]
+            for h in hs:
+                args += ["-H", h % n if "%d" in h else h]
+            kcat(*args, stdin=json.dumps({"n": n}).encode())
+            n += 1
+    got_in = kcat_headers(in_topic)
+    if len(got_in) != n:
+        fail("kcat reads %d input records, %d were produced" % (len(got_in), n))
+    files = os.path.join(base, "counts")
+    sql = ("SET 'parallelism.default' = '2';\n"
+           "SET 'execution.checkpointing.interval' = '300 ms';\n" +
+           kafka_table("src", in_topic, "n INT, headers MAP<STRING, BYTES> METADATA VIRTUAL",
+                       ", 'scan.startup.mode' = 'earliest-offset'") +
+           kafka_table("dst", out_topic, "n INT, h MAP<STRING, BYTES> METADATA FROM 'headers'",
+                       ", 'sink.delivery-guarantee' = 'exactly-once', "
+                       "'sink.transactional-id-prefix' = '%s-tx'" % run) +
+           "CREATE TABLE counts (n INT, c INT, trace STRING, dup STRING) WITH ("
+           "'connector' = 'filesystem', 'path' = '%s', 'format' = 'csv');\n" % files +
+           "EXECUTE STATEMENT SET BEGIN\n"
+           "INSERT INTO dst SELECT n, MAP['from', CAST('sluice' AS BYTES), 'trace', "
+           "headers['trace'], 'nothing', CAST(NULL AS BYTES)] FROM src;\n"
+           "INSERT INTO counts SELECT n, CARDINALITY(headers), "
+           "CAST(headers['trace'] AS STRING), CAST(headers['dup'] AS STRING) FROM src;\n"
+           "END;\n")
+    job = Job(a.sluice, os.path.join(base, "data"), write_job(base, "headers", sql))
+    wait_for(lambda: len(kcat_headers(out_topic)) >= n and len(csv_rows(files)) >= n,
+             DEADLINE_S, job, "the records")
+    job.stop()
+    out = kcat_headers(out_topic)
+    if len(out) != n:
+        fail("%d records written for %d read" % (len(out), n))
+    for v, hs in got_in.items():
+        names = dict(hs)  # kcat's order: a later value of a name replaces the earlier
+        want = [("from", "sluice"), ("trace", names.get("trace")), ("nothing", None)]
+        if "trace" not in names:  # headers['trace'] is NULL: the header has no value
+            want[1] = ("trace", None)
+        if out.get(v) != want:
+            fail("record %s written with headers %r, want %r" % (v, out.get(v), want))
+    rows = {int(r[0]): r[1:] for r in csv_rows(files)}
+    if len(rows) != n:
+        fail("%d count rows for %d records" % (len(rows), n))
+    for v, hs in got_in.items():
+        names = dict(hs)
+        want = [str(len(names)), names.get("trace") or "", names.get("dup") or ""]
+        if rows[v] != want:
+            fail("record %s: count, trace, dup %r, kcat read %r" % (v, rows[v], want))
+    print("headers: %d records read with their headers as kcat sees them and written "
+          "exactly once with the headers built from them" % n)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sluice", required=True)
     ap.add_argument("--topic-tool", required=True)
-    ap.add_argument("--case", required=True, choices=["read", "write"])
+    ap.add_argument("--case", required=True, choices=["read", "write", "headers"])
     a = ap.parse_args()
     run = "sl-m-%s-%d-%d" % (a.case, int(time.time()), os.getpid())
     base = tempfile.mkdtemp(prefix="sluice-km-")
     try:
-        {"read": case_read, "write": case_write}[a.case](a, run, base)
+        {"read": case_read, "write": case_write, "headers": case_headers}[a.case](a, run, base)
     finally:
         shutil.rmtree(base, ignore_errors=True)
     print("ok: kafka metadata %s" % a.case)

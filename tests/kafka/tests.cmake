@@ -100,8 +100,10 @@ endforeach()
 # readable key and checked against kcat's view of each record, with a TUMBLE
 # window over the timestamp metadata as rowtime; the timestamp written as
 # metadata by an exactly-once sink, checked by a read_committed kcat, with a
-# control table without it that fails the same check.
-foreach(case read write)
+# control table without it that fails the same check; headers (MAP<STRING,
+# BYTES>) read as kcat wrote them and written exactly-once, checked by a
+# read_committed kcat.
+foreach(case read write headers)
   add_test(NAME kafka.metadata.${case}
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/kafka_metadata_test.py
             --sluice $<TARGET_FILE:sluice> --topic-tool $<TARGET_FILE:kafka_topic> --case ${case})

@@ -34,7 +34,7 @@ CREATE TABLE bad (id BIGINT, h INT METADATA FROM 'nope')
 CREATE TABLE bad (id BIGINT, `offsets` BIGINT METADATA)
   WITH ('connector' = 'kafka', 'topic' = 'x', 'properties.bootstrap.servers' = 'localhost:9',
         'format' = 'json');
-CREATE TABLE bad (id BIGINT, headers STRING METADATA)
+CREATE TABLE bad (id BIGINT, headers INT METADATA)
   WITH ('connector' = 'kafka', 'topic' = 'x', 'properties.bootstrap.servers' = 'localhost:9',
         'format' = 'json');
 CREATE TABLE bad (id BIGINT, ts BOOLEAN METADATA FROM 'timestamp')
