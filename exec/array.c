@@ -51,21 +51,14 @@ bool sl_array_split(const uint8_t *p, size_t n, sl_type t, uint32_t *count, size
 /* Append the text of one element (p[0..n), type t): NULL, or its CAST text. */
 static bool sl__format_elem(sl_strbuf *sb, sl_type t, const uint8_t *p, size_t n)
 {
-    union {
-        uint8_t b;
-        int64_t i64;
-        double f64;
-        sl_i128 i128;
-        sl_str str;
-    } val;
-    uint8_t isnull = 0;
-    sl_vector v = {t, sl_phys_of(t), &isnull, {.raw = &val}};
-    if (!sl_vector_value_get(p, n, &v, 0))
+    sl_value_box x;
+    sl_value_box_init(&x, t);
+    if (!sl_vector_value_get(p, n, &x.v, 0))
         return false;
-    if (isnull)
+    if (x.isnull)
         sl_strbuf_append(sb, "NULL");
     else
-        sl_value_format(sb, &v, 0);
+        sl_value_format(sb, &x.v, 0);
     return true;
 }
 

@@ -285,24 +285,17 @@ static int sl__k_scalar(sl__node *nd, sl__eval *ev, const uint8_t *sel)
                     continue;
                 }
                 sl_vector_value_get(best, bestn, &v, i);
-                union {
-                    uint8_t b;
-                    int64_t i64;
-                    double f64;
-                    sl_i128 i128;
-                    sl_str str;
-                } cand;
-                uint8_t cnull = 0;
-                sl_vector cv = {nd->type, nd->phys, &cnull, {.raw = &cand}};
-                sl_vector_value_get(p, SL__ELN(o, j), &cv, 0);
+                sl_value_box cb;
+                sl_value_box_init(&cb, nd->type);
+                sl_vector_value_get(p, SL__ELN(o, j), &cb.v, 0);
                 int r;
                 switch (nd->phys) {
-                case SL_PHYS_BOOL: r = (int)cand.b - (int)v.v.b[i]; break;
-                case SL_PHYS_I64: r = cand.i64 < v.v.i64[i] ? -1 : cand.i64 > v.v.i64[i]; break;
-                case SL_PHYS_F64: r = cand.f64 < v.v.f64[i] ? -1 : cand.f64 > v.v.f64[i]; break;
-                case SL_PHYS_I128: r = cand.i128 < v.v.i128[i] ? -1 : cand.i128 > v.v.i128[i]; break;
+                case SL_PHYS_BOOL: r = (int)cb.val.b - (int)v.v.b[i]; break;
+                case SL_PHYS_I64: r = cb.val.i64 < v.v.i64[i] ? -1 : cb.val.i64 > v.v.i64[i]; break;
+                case SL_PHYS_F64: r = cb.val.f64 < v.v.f64[i] ? -1 : cb.val.f64 > v.v.f64[i]; break;
+                case SL_PHYS_I128: r = cb.val.i128 < v.v.i128[i] ? -1 : cb.val.i128 > v.v.i128[i]; break;
                 default: {
-                    sl_str x = cand.str, y = v.v.str[i];
+                    sl_str x = cb.val.str, y = v.v.str[i];
                     int m = memcmp(x.ptr, y.ptr, x.len < y.len ? x.len : y.len);
                     r = m ? m : (x.len < y.len ? -1 : x.len > y.len);
                     break;

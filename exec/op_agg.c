@@ -729,25 +729,18 @@ static inline int sl__dec_acc(sl_i128 *sum, sl_i128 x, int sign, int pos, sl_err
 ** sl_vector_value_put's layout), in the call's scratch until the next. */
 static sl__val sl__element_bytes(const sl__call *call, sl__val x)
 {
-    union {
-        uint8_t b;
-        int64_t i64;
-        double f64;
-        sl_i128 i128;
-        sl_str str;
-    } v;
+    sl_value_box b;
+    sl_value_box_init(&b, call->in_type);
     switch (call->in_phys) {
-    case SL_PHYS_BOOL: v.b = (uint8_t)x.i; break;
-    case SL_PHYS_I64: v.i64 = x.i; break;
-    case SL_PHYS_F64: v.f64 = x.f; break;
-    case SL_PHYS_I128: v.i128 = x.d; break;
-    case SL_PHYS_STR: v.str.ptr = x.s.p, v.str.len = x.s.len; break;
+    case SL_PHYS_BOOL: b.val.b = (uint8_t)x.i; break;
+    case SL_PHYS_I64: b.val.i64 = x.i; break;
+    case SL_PHYS_F64: b.val.f64 = x.f; break;
+    case SL_PHYS_I128: b.val.i128 = x.d; break;
+    case SL_PHYS_STR: b.val.str.ptr = x.s.p, b.val.str.len = x.s.len; break;
     }
-    uint8_t isnull = 0;
-    sl_vector vec = {call->in_type, call->in_phys, &isnull, {.raw = &v}};
     sl_strbuf *sb = (sl_strbuf *)&call->elem; /* scratch, not the call's meaning */
     sl_strbuf_reset(sb);
-    sl_vector_value_put(sb, &vec, 0);
+    sl_vector_value_put(sb, &b.v, 0);
     sl__val r;
     memset(&r, 0, sizeof r);
     r.s.p = sb->buf;

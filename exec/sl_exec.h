@@ -80,6 +80,28 @@ typedef struct sl_vector {
     } v;           /* values (cap entries); a NULL row's value is unspecified */
 } sl_vector;
 
+/* One value as a one-row vector with its own storage (an ARRAY / MAP
+** element read or written through sl_vector_value_get / _put):
+** sl_value_box_init points box->v at the box's own value and null flag,
+** so the box must not move while v is in use. */
+typedef struct sl_value_box {
+    union {
+        uint8_t b;
+        int64_t i64;
+        double f64;
+        sl_i128 i128;
+        sl_str str;
+    } val;          /* the value */
+    uint8_t isnull; /* its null flag */
+    sl_vector v;    /* the one-row vector over them */
+} sl_value_box;
+
+static inline void sl_value_box_init(sl_value_box *x, sl_type t)
+{
+    x->isnull = 0;
+    x->v = (sl_vector){t, sl_phys_of(t), &x->isnull, {.raw = &x->val}};
+}
+
 typedef struct sl_chunk {
     int ncols;       /* columns */
     int nrows;       /* rows in use */

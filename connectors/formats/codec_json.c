@@ -662,26 +662,19 @@ static bool sl__json_element(sl__json_codec *j, sl_type t, const char *s, size_t
         return false;
     }
     const sl__value *v = &e->vals[0];
-    union {
-        uint8_t b;
-        int64_t i64;
-        double f64;
-        sl_i128 i128;
-        sl_str str;
-    } val;
-    uint8_t isnull = 0;
-    sl_vector vec = {t, sl_phys_of(t), &isnull, {.raw = &val}};
-    switch (vec.phys) {
-    case SL_PHYS_BOOL: val.b = v->v.b; break;
-    case SL_PHYS_I64: val.i64 = v->v.i64; break;
-    case SL_PHYS_F64: val.f64 = v->v.f64; break;
-    case SL_PHYS_I128: val.i128 = v->v.i128; break;
+    sl_value_box x;
+    sl_value_box_init(&x, t);
+    switch (x.v.phys) {
+    case SL_PHYS_BOOL: x.val.b = v->v.b; break;
+    case SL_PHYS_I64: x.val.i64 = v->v.i64; break;
+    case SL_PHYS_F64: x.val.f64 = v->v.f64; break;
+    case SL_PHYS_I128: x.val.i128 = v->v.i128; break;
     case SL_PHYS_STR:
-        val.str.ptr = v->in_scratch ? e->scratch.buf + v->off : v->ptr;
-        val.str.len = (uint32_t)v->len;
+        x.val.str.ptr = v->in_scratch ? e->scratch.buf + v->off : v->ptr;
+        x.val.str.len = (uint32_t)v->len;
         break;
     }
-    sl_vector_value_put(out, &vec, 0);
+    sl_vector_value_put(out, &x.v, 0);
     return true;
 }
 
@@ -926,17 +919,10 @@ static void sl__json_composite_value(sl__json_codec *j, const sl_vector *v, int 
     bool first = true; /* no entry written yet */
     for (uint32_t i = 0; i < c; i++) {
         sl_type et = map ? ((i & 1) ? sl_type_value(t) : sl_type_key(t)) : sl_type_elem(t);
-        union {
-            uint8_t b;
-            int64_t i64;
-            double f64;
-            sl_i128 i128;
-            sl_str str;
-        } val;
-        uint8_t isnull = 0;
-        sl_vector ev = {et, sl_phys_of(et), &isnull, {.raw = &val}};
-        sl_vector_value_get(p + o[i], o[i + 1] - o[i], &ev, 0);
-        if (map && !(i & 1) && isnull && j->null_key != 2) { /* a NULL key: FAIL or DROP */
+        sl_value_box x;
+        sl_value_box_init(&x, et);
+        sl_vector_value_get(p + o[i], o[i + 1] - o[i], &x.v, 0);
+        if (map && !(i & 1) && x.isnull && j->null_key != 2) { /* a NULL key: FAIL or DROP */
             j->null_key_seen |= j->null_key == 0;
             i++; /* and its value */
             continue;
@@ -947,20 +933,20 @@ static void sl__json_composite_value(sl__json_codec *j, const sl_vector *v, int 
             sl_strbuf_append_char(out, ',');
         first = false;
         if (map && !(i & 1)) { /* a key: a JSON string */
-            if (isnull) {
+            if (x.isnull) {
                 sl__json_string(out, j->null_literal, strlen(j->null_literal));
             } else if (sl_type_is_string(et.id)) {
-                sl__json_string(out, val.str.ptr, val.str.len);
+                sl__json_string(out, x.val.str.ptr, x.val.str.len);
             } else {
                 sl_strbuf key = SL_STRBUF_INIT;
-                sl_value_format(&key, &ev, 0);
+                sl_value_format(&key, &x.v, 0);
                 sl__json_string(out, key.buf ? key.buf : "", key.len);
                 sl_strbuf_free(&key);
             }
-        } else if (isnull) {
+        } else if (x.isnull) {
             sl_strbuf_append(out, "null");
         } else {
-            sl__json_value(j, &ev, 0, out);
+            sl__json_value(j, &x.v, 0, out);
         }
     }
     sl_strbuf_append_char(out, map ? '}' : ']');
