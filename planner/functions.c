@@ -944,7 +944,6 @@ static int sl__result_type(const sl_func *f, const char *name, sl_bexpr *const *
     case SL_FN_TO_BASE64:
     case SL_FN_TRANSLATE:
     case SL_FN_BTRIM:
-    case SL_FN_CONVERT_TZ:
     case SL_FN_BIN:
     case SL_FN_MD5:
     case SL_FN_SHA1:
@@ -1157,6 +1156,11 @@ static int sl__result_type(const sl_func *f, const char *name, sl_bexpr *const *
             return sl__no_such_signature(f, name, t, n, pos, err);
         r = t[0];
         r.not_null = false;
+        *out = r;
+        return 0;
+    case SL_FN_CONVERT_TZ:
+        r = sl__string_type();
+        r.not_null = false; /* unparsable input gives NULL */
         *out = r;
         return 0;
     case SL_FN_TO_TIMESTAMP:
