@@ -30,3 +30,5 @@ SELECT o.id, r.id AS rid, o.product FROM orders o JOIN rets r ON o.product IS NO
 -- flinkdiff: final-only (source interleaving)
 SELECT o.id, r.id AS rid FROM orders o LEFT JOIN rets r
   ON o.product IS NOT DISTINCT FROM r.product AND o.qty IS DISTINCT FROM r.qty;
+-- flinkdiff: final-only (source interleaving)
+SELECT o.id, r.id AS rid FROM orders o FULL JOIN rets r ON o.qty IS NOT DISTINCT FROM r.qty AND o.product = r.product;
