@@ -13,8 +13,9 @@
 ** REF to the already evaluated operand; IN into one hash-set probe for
 ** its constants (sl__mk_in), however long the list.
 **
-** Semantics: SQL three-valued logic; NULL in, NULL out except IS tests,
-** AND/OR, CASE/IF/COALESCE/NULLIF; integer overflow is an error (22003)
+** Semantics: SQL three-valued logic; NULL in, NULL out except IS tests
+** (IS [NOT] DISTINCT FROM too: sl__k_distinct), AND/OR,
+** CASE/IF/COALESCE/NULLIF; integer overflow is an error (22003)
 ** instead of Flink's silent wrap; integer and DECIMAL division by zero is
 ** 22012, DOUBLE follows IEEE; DECIMAL is exact (sl_dec_*) at the node's
 ** precision and scale; CAST per sl_type_castable (see sl__cast_conv for the
@@ -1522,9 +1523,13 @@ static sl__node *sl__mk_neg(sl_eval_prog *p, sl__node *a, sl_type t, int pos, sl
 #define SL__CMP_SWITCH(A, B)                                                       \
     switch (nd->op) {                                                              \
     case SL_FN_EQ:                                                                 \
-    case SL_FN_IS_NOT_DISTINCT: for (int i = 0; i < n; i++) r[i] = A[i] == B[i]; break; \
+    case SL_FN_IS_NOT_DISTINCT:                                                    \
+        for (int i = 0; i < n; i++) r[i] = A[i] == B[i];                           \
+        break;                                                                     \
     case SL_FN_NE:                                                                 \
-    case SL_FN_IS_DISTINCT: for (int i = 0; i < n; i++) r[i] = A[i] != B[i]; break; \
+    case SL_FN_IS_DISTINCT:                                                        \
+        for (int i = 0; i < n; i++) r[i] = A[i] != B[i];                           \
+        break;                                                                     \
     case SL_FN_LT: for (int i = 0; i < n; i++) r[i] = A[i] < B[i]; break;          \
     case SL_FN_LE: for (int i = 0; i < n; i++) r[i] = A[i] <= B[i]; break;         \
     case SL_FN_GT: for (int i = 0; i < n; i++) r[i] = A[i] > B[i]; break;          \

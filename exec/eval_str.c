@@ -3,7 +3,8 @@
 ** registry entries are planner/functions.c's): LOCATE, INSTR, SPLIT_INDEX,
 ** the REGEXP family, INITCAP, REPEAT, REVERSE, LEFT, RIGHT, CONCAT_WS,
 ** ASCII, CHR, TO_BASE64, FROM_BASE64, TRANSLATE, STARTSWITH, ENDSWITH,
-** BTRIM, PARSE_URL, URL_ENCODE, URL_DECODE, IS_ALPHA, IS_DIGIT, IS_DECIMAL.
+** BTRIM (and TRIM / LTRIM / RTRIM with a set of characters), PARSE_URL,
+** URL_ENCODE, URL_DECODE, IS_ALPHA, IS_DIGIT, IS_DECIMAL.
 **
 ** Strings are UTF-8; positions and lengths count code points (Flink counts
 ** UTF-16 units: they differ only outside the Basic Multilingual Plane).
