@@ -648,6 +648,64 @@ static int sl__parse_field(const char *s, size_t len, size_t *pos, const sl__pto
 #undef SL__NUM
 }
 
+/* java.text.SimpleDateFormat's reading of a numeric field that does not
+** abut another field (yyyy, MM, dd, HH, mm, ss; not yy): blanks before it
+** skipped, then any number of digits (here up to 9). */
+static bool sl__loose_field(const sl__ptok *t)
+{
+    switch (t->letter) {
+    case 'y': return t->count != 2;
+    case 'M': return t->count <= 2;
+    case 'd':
+    case 'H':
+    case 'm':
+    case 's': return true;
+    default: return false;
+    }
+}
+
+static int sl__parse_loose(const char *s, size_t len, size_t *pos, const sl__ptok *t,
+                           sl__pfields *f)
+{
+    int64_t v;
+    while (*pos < len && (s[*pos] == ' ' || s[*pos] == '\t'))
+        (*pos)++;
+    if (sl__digits_range(s, len, pos, 1, 9, &v))
+        return -1;
+    switch (t->letter) {
+    case 'y': f->year = v; break;
+    case 'M': f->month = v; break;
+    case 'd': f->day = v; break;
+    case 'H': f->hour24 = v; break;
+    case 'm': f->minute = v; break;
+    default: f->sec = v; break;
+    }
+    return 0;
+}
+
+/* The fields read leniently, as java.util's lenient calendar takes them: a
+** value past its range carries into the next larger unit (month 13 is
+** January of the next year, day 0 the last of the month before, 24:00 the
+** next day's midnight). -2 outside the TIMESTAMP range. */
+static int sl__lenient_combine(const sl__pfields *f, int64_t *nanos)
+{
+    int64_t year = f->year >= 0 ? f->year : 1970, month = f->month >= 0 ? f->month : 1;
+    int64_t day = f->day >= 0 ? f->day : 1;
+    int64_t secs = (f->hour24 >= 0 ? f->hour24 : 0) * 3600 + (f->minute >= 0 ? f->minute : 0) * 60 +
+                   (f->sec >= 0 ? f->sec : 0);
+    year += sl__floor_div(month - 1, 12);
+    month = sl__floor_mod(month - 1, 12) + 1;
+    int64_t days = sl_days_from_civil(year, (int)month, 1) + day - 1 + secs / 86400;
+    if (f->dow >= 0 && f->dow != sl__day_of_week(days))
+        return -1;
+    if (sl__combine(days, secs % 86400 * SL_NANOS_PER_SEC + (f->frac >= 0 ? f->frac : 0), nanos))
+        return -2;
+    return 0;
+}
+
+/* prefix: java.text.SimpleDateFormat.parse(String) — text after the
+** pattern ignored, numeric fields read loosely (sl__loose_field) and taken
+** leniently (sl__lenient_combine); else java.time's strict reading. */
 static int sl__ts_parse_pattern(const char *s, size_t len, const char *pattern, bool prefix,
                                 int64_t *nanos)
 {
@@ -656,9 +714,18 @@ static int sl__ts_parse_pattern(const char *s, size_t len, const char *pattern, 
     sl__ptok t;
     size_t pos = 0;
     int rc;
+    bool lenient = prefix;
     while ((rc = sl__pattern_next(&ps, &t)) == 1) {
         if (t.letter) {
-            if (sl__parse_field(s, len, &pos, &t, &f))
+            bool loose = false;
+            if (prefix && sl__loose_field(&t)) {
+                sl__pscan peek = ps;
+                sl__ptok nt;
+                loose = !(sl__pattern_next(&peek, &nt) == 1 && nt.letter);
+            }
+            if (t.letter == 'h' || t.letter == 'a')
+                lenient = false; /* 12-hour clocks: the strict reading */
+            if (loose ? sl__parse_loose(s, len, &pos, &t, &f) : sl__parse_field(s, len, &pos, &t, &f))
                 return -1;
         } else {
             if (len - pos < t.lit_len || memcmp(s + pos, t.lit, t.lit_len) != 0)
@@ -668,6 +735,8 @@ static int sl__ts_parse_pattern(const char *s, size_t len, const char *pattern, 
     }
     if (rc < 0 || (pos != len && !prefix))
         return -1;
+    if (lenient)
+        return sl__lenient_combine(&f, nanos);
 
     int64_t year = f.year >= 0 ? f.year : 1970, month = f.month >= 0 ? f.month : 1;
     int64_t day = f.day >= 0 ? f.day : 1, hour = 0;

@@ -13,8 +13,9 @@
 ** REF to the already evaluated operand; IN into one hash-set probe for
 ** its constants (sl__mk_in), however long the list.
 **
-** Semantics: SQL three-valued logic; NULL in, NULL out except IS tests,
-** AND/OR, CASE/IF/COALESCE/NULLIF; integer overflow is an error (22003)
+** Semantics: SQL three-valued logic; NULL in, NULL out except IS tests
+** (IS [NOT] DISTINCT FROM too: sl__k_distinct), AND/OR,
+** CASE/IF/COALESCE/NULLIF; integer overflow is an error (22003)
 ** instead of Flink's silent wrap; integer and DECIMAL division by zero is
 ** 22012, DOUBLE follows IEEE; DECIMAL is exact (sl_dec_*) at the node's
 ** precision and scale; CAST per sl_type_castable (see sl__cast_conv for the
@@ -1521,8 +1522,14 @@ static sl__node *sl__mk_neg(sl_eval_prog *p, sl__node *a, sl_type t, int pos, sl
 
 #define SL__CMP_SWITCH(A, B)                                                       \
     switch (nd->op) {                                                              \
-    case SL_FN_EQ: for (int i = 0; i < n; i++) r[i] = A[i] == B[i]; break;         \
-    case SL_FN_NE: for (int i = 0; i < n; i++) r[i] = A[i] != B[i]; break;         \
+    case SL_FN_EQ:                                                                 \
+    case SL_FN_IS_NOT_DISTINCT:                                                    \
+        for (int i = 0; i < n; i++) r[i] = A[i] == B[i];                           \
+        break;                                                                     \
+    case SL_FN_NE:                                                                 \
+    case SL_FN_IS_DISTINCT:                                                        \
+        for (int i = 0; i < n; i++) r[i] = A[i] != B[i];                           \
+        break;                                                                     \
     case SL_FN_LT: for (int i = 0; i < n; i++) r[i] = A[i] < B[i]; break;          \
     case SL_FN_LE: for (int i = 0; i < n; i++) r[i] = A[i] <= B[i]; break;         \
     case SL_FN_GT: for (int i = 0; i < n; i++) r[i] = A[i] > B[i]; break;          \
@@ -1569,9 +1576,10 @@ static int sl__k_cmp_bool(sl__node *nd, sl__eval *ev, const uint8_t *sel)
 /* Result of a three-way comparison c (-1, 0, 1) for op, as a table. */
 static void sl__cmp_lut(int op, uint8_t lut[3])
 {
-    lut[0] = op == SL_FN_LT || op == SL_FN_LE || op == SL_FN_NE;
-    lut[1] = op == SL_FN_EQ || op == SL_FN_LE || op == SL_FN_GE;
-    lut[2] = op == SL_FN_GT || op == SL_FN_GE || op == SL_FN_NE;
+    bool ne = op == SL_FN_NE || op == SL_FN_IS_DISTINCT;
+    lut[0] = op == SL_FN_LT || op == SL_FN_LE || ne;
+    lut[1] = op == SL_FN_EQ || op == SL_FN_IS_NOT_DISTINCT || op == SL_FN_LE || op == SL_FN_GE;
+    lut[2] = op == SL_FN_GT || op == SL_FN_GE || ne;
 }
 
 static int sl__k_cmp_dec(sl__node *nd, sl__eval *ev, const uint8_t *sel)
@@ -1614,8 +1622,9 @@ static int sl__k_cmp_str(sl__node *nd, sl__eval *ev, const uint8_t *sel)
     uint8_t *r = nd->v.b;
     uint8_t lut[3];
     sl__cmp_lut(nd->op, lut);
-    if (nd->op == SL_FN_EQ || nd->op == SL_FN_NE) {
-        uint8_t eq = nd->op == SL_FN_EQ;
+    if (nd->op == SL_FN_EQ || nd->op == SL_FN_NE || nd->op == SL_FN_IS_DISTINCT ||
+        nd->op == SL_FN_IS_NOT_DISTINCT) {
+        uint8_t eq = lut[1];
         for (int i = 0; i < n; i++)
             r[i] = SL__LIVE(nd, sel, i)
                        ? (uint8_t)((a[i].len == b[i].len &&
@@ -1628,14 +1637,49 @@ static int sl__k_cmp_str(sl__node *nd, sl__eval *ev, const uint8_t *sel)
     return 0;
 }
 
-/* Compile a comparison op (EQ..GE) of a and b (takes them): both sides are
-** converted to one domain: DOUBLE if either is approximate, else DECIMAL
-** (exact, any scales) if either is DECIMAL, else their own representation. */
+/* IS [NOT] DISTINCT FROM: the comparison kernel of the operands' domain
+** (aux) computes = / <> of the values, then a NULL operand decides: two
+** NULLs are not distinct, one NULL is distinct from any value. Never NULL. */
+typedef struct sl__distinct_aux {
+    sl__run_fn cmp;
+} sl__distinct_aux;
+
+static int sl__k_distinct(sl__node *nd, sl__eval *ev, const uint8_t *sel)
+{
+    const sl__distinct_aux *x = nd->aux;
+    if (x->cmp(nd, ev, sel) < 0)
+        return -1;
+    int n = ev->n;
+    const uint8_t *an = nd->kids[0]->nulls, *bn = nd->kids[1]->nulls;
+    uint8_t same = nd->op == SL_FN_IS_NOT_DISTINCT, *r = nd->v.b;
+    for (int i = 0; i < n; i++)
+        if (an[i] | bn[i])
+            r[i] = (uint8_t)((an[i] & bn[i]) == same);
+    memset(nd->nulls, 0, (size_t)n);
+    return 0;
+}
+
+static sl__node *sl__mk_bool(sl_eval_prog *p, sl__run_fn run, int op, int pos, sl__node *a,
+                             sl__node *b);
+static int sl__k_is(sl__node *nd, sl__eval *ev, const uint8_t *sel);
+
+/* Compile a comparison op (EQ..GE, IS [NOT] DISTINCT FROM) of a and b
+** (takes them): both sides are converted to one domain: DOUBLE if either is
+** approximate, else DECIMAL (exact, any scales) if either is DECIMAL, else
+** their own representation. */
 static sl__node *sl__mk_cmp(sl_eval_prog *p, int op, sl__node *a, sl__node *b, int pos,
                             sl_error *err)
 {
     sl_type bt = sl_type_make(SL_TYPE_BOOLEAN);
     sl_type_id ta = a->type.id, tb = b->type.id;
+    bool distinct = op == SL_FN_IS_DISTINCT || op == SL_FN_IS_NOT_DISTINCT;
+    if (distinct && (ta == SL_TYPE_NULL || tb == SL_TYPE_NULL)) {
+        /* x IS [NOT] DISTINCT FROM NULL: x IS [NOT] NULL */
+        sl__node *x = ta == SL_TYPE_NULL ? b : a;
+        sl__node_free(ta == SL_TYPE_NULL ? a : b);
+        return sl__mk_bool(p, sl__k_is, op == SL_FN_IS_DISTINCT ? SL_FN_IS_NOT_NULL : SL_FN_IS_NULL,
+                           pos, x, NULL);
+    }
     if (ta == SL_TYPE_NULL || tb == SL_TYPE_NULL) {
         sl__node_free(a);
         sl__node_free(b);
@@ -1680,6 +1724,13 @@ static sl__node *sl__mk_cmp(sl_eval_prog *p, int op, sl__node *a, sl__node *b, i
     nd->kids[1] = b;
     nd->op = op;
     nd->run = run;
+    if (distinct) {
+        sl__distinct_aux *x = sl_calloc(1, sizeof *x);
+        x->cmp = run;
+        nd->aux = x;
+        nd->aux_free = sl_free;
+        nd->run = sl__k_distinct;
+    }
     return sl__finish(p, nd);
 }
 
@@ -2266,6 +2317,8 @@ static sl__node *sl__compile_call(sl_eval_prog *p, const sl_bexpr *b, sl_error *
     case SL_FN_LE:
     case SL_FN_GT:
     case SL_FN_GE:
+    case SL_FN_IS_DISTINCT:
+    case SL_FN_IS_NOT_DISTINCT:
         nd = sl__mk_cmp(p, id, k[0], k[1], b->pos, err);
         k[0] = k[1] = NULL;
         break;

@@ -3,7 +3,7 @@
 ** string functions on UTF-8 code points (UPPER/LOWER: ASCII and Latin-1
 ** only), math (ABS, ROUND, FLOOR, CEIL, POWER, SQRT), time functions over
 ** base/sl_time.h (DATE_FORMAT, TO_TIMESTAMP, TO_DATE, UNIX_TIMESTAMP,
-** FROM_UNIXTIME, CURRENT_TIMESTAMP & co. from the injected clock, in the
+** FROM_UNIXTIME, CONVERT_TZ, CURRENT_TIMESTAMP & co. from the injected clock, in the
 ** session's time zone sl_eval_env.tz), CONCAT,
 ** LIKE with constant patterns compiled once (exact / prefix / suffix /
 ** contains fast paths, a backtracking matcher otherwise), and Java's
@@ -820,6 +820,81 @@ static int sl__k_parse_time(sl__node *nd, sl__eval *ev, const uint8_t *sel)
     return 0;
 }
 
+/* CONVERT_TZ(s, from, to) (Flink's DateTimeUtils.convertTz): the text s
+** read as 'yyyy-MM-dd HH:mm:ss' (as java.text.SimpleDateFormat: text after
+** it ignored) in zone from (java.util.Calendar's rule in an overlap: the
+** later offset; a gap moves forward), written in zone to as
+** 'yyyy-MM-dd HH:mm:ss'. Text that does not parse gives NULL; a name that
+** is not a zone (base/sl_tz.h) is GMT, as java.util.TimeZone makes it. The
+** zones opened are kept in aux (a few names: usually two constants). */
+#define SL__TZ_CACHE 8
+
+typedef struct sl__tz_cache {
+    char *name[SL__TZ_CACHE];
+    sl_tz *tz[SL__TZ_CACHE]; /* NULL: UTC */
+    int next;                /* slot replaced next */
+} sl__tz_cache;
+
+static void sl__tz_cache_free(void *aux)
+{
+    sl__tz_cache *c = aux;
+    for (int k = 0; k < SL__TZ_CACHE; k++) {
+        sl_free(c->name[k]);
+        sl_tz_free(c->tz[k]);
+    }
+    sl_free(c);
+}
+
+/* The zone named s (NULL: UTC, also for a name that is not a zone). */
+static const sl_tz *sl__tz_cached(sl__tz_cache *c, sl__eval *ev, const sl_str *s)
+{
+    for (int k = 0; k < SL__TZ_CACHE; k++)
+        if (c->name[k] && strlen(c->name[k]) == s->len && memcmp(c->name[k], s->ptr, s->len) == 0)
+            return c->tz[k];
+    char buf[128];
+    const char *name = sl__cstr(ev, s, buf, sizeof buf);
+    sl_tz *tz = NULL;
+    sl_error e = SL_ERROR_INIT;
+    /* 'default' is the machine's zone to sl_tz_open, an unknown name (GMT) to Java */
+    if (strcmp(name, "default") == 0 || strlen(name) != s->len || sl_tz_open(name, &tz, &e) != 0)
+        tz = NULL;
+    sl_error_reset(&e);
+    int k = c->next;
+    c->next = (k + 1) % SL__TZ_CACHE;
+    sl_free(c->name[k]);
+    sl_tz_free(c->tz[k]);
+    c->name[k] = sl_strndup(s->ptr, s->len);
+    c->tz[k] = tz;
+    return tz;
+}
+
+static int sl__k_convert_tz(sl__node *nd, sl__eval *ev, const uint8_t *sel)
+{
+    SL__STRICT_PROLOGUE();
+    const sl_str *a = nd->kids[0]->v.str, *from = nd->kids[1]->v.str, *to = nd->kids[2]->v.str;
+    for (int i = 0; i < n; i++) {
+        if (!SL__LIVE(nd, sel, i))
+            continue;
+        int64_t local, instant;
+        int rc = sl_ts_parse_pattern_prefix(a[i].ptr, a[i].len, SL__DEFAULT_TS_PATTERN, &local);
+        if (rc == -2) /* a real date and time, outside the range: not NULL */
+            return sl__ts_range_error(ev, nd);
+        if (rc < 0) {
+            sl__null_result(nd, i);
+            continue;
+        }
+        const sl_tz *tf = sl__tz_cached(nd->aux, ev, &from[i]);
+        const sl_tz *tt = sl__tz_cached(nd->aux, ev, &to[i]);
+        if (sl_tz_from_local_later(tf, local, &instant) != 0 ||
+            sl_tz_to_local(tt, instant, &local) != 0)
+            return sl__ts_range_error(ev, nd);
+        char buf[64];
+        int len = sl_ts_format(local, 0, buf);
+        sl__set_str(nd, ev, i, buf, (size_t)len);
+    }
+    return 0;
+}
+
 /* TO_TIMESTAMP_LTZ(epoch[, precision]): epoch seconds (op 0) or
 ** milliseconds as an instant; 22008 past the TIMESTAMP range. */
 static int sl__k_to_ltz(sl__node *nd, sl__eval *ev, const uint8_t *sel)
@@ -1118,7 +1193,11 @@ int sl__compile_fn(sl__node *nd, const sl_bexpr *b, sl_error *err)
     case SL_FN_SUBSTRING: nd->run = sl__k_substring; return 0;
     case SL_FN_TRIM:
     case SL_FN_LTRIM:
-    case SL_FN_RTRIM: nd->run = sl__k_trim; return 0;
+    case SL_FN_RTRIM:
+        if (nd->nkids > 1) /* a set of characters to strip */
+            return sl__compile_fn_str(nd, err);
+        nd->run = sl__k_trim;
+        return 0;
     case SL_FN_CHAR_LENGTH: nd->run = sl__k_char_length; return 0;
     case SL_FN_PG_GET_USERBYID:
     case SL_FN_PG_TABLE_IS_VISIBLE:
@@ -1171,6 +1250,12 @@ int sl__compile_fn(sl__node *nd, const sl_bexpr *b, sl_error *err)
         return 0;
     case SL_FN_TO_TIMESTAMP:
     case SL_FN_TO_DATE: nd->run = sl__k_parse_time; return 0;
+    case SL_FN_CONVERT_TZ:
+        nd->run = sl__k_convert_tz;
+        nd->aux = sl_calloc(1, sizeof(sl__tz_cache));
+        nd->aux_free = sl__tz_cache_free;
+        nd->can_fail = true; /* out of range */
+        return 0;
     case SL_FN_TO_TIMESTAMP_LTZ: {
         /* the binder admitted only the literal 0 or 3; op = the precision */
         const sl__node *pk = nd->nkids > 1 ? nd->kids[1] : NULL;

@@ -3,7 +3,8 @@
 ** registry entries are planner/functions.c's): LOCATE, INSTR, SPLIT_INDEX,
 ** the REGEXP family, INITCAP, REPEAT, REVERSE, LEFT, RIGHT, CONCAT_WS,
 ** ASCII, CHR, TO_BASE64, FROM_BASE64, TRANSLATE, STARTSWITH, ENDSWITH,
-** BTRIM, PARSE_URL, URL_ENCODE, URL_DECODE, IS_ALPHA, IS_DIGIT, IS_DECIMAL.
+** BTRIM (and TRIM / LTRIM / RTRIM with a set of characters), PARSE_URL,
+** URL_ENCODE, URL_DECODE, IS_ALPHA, IS_DIGIT, IS_DECIMAL.
 **
 ** Strings are UTF-8; positions and lengths count code points (Flink counts
 ** UTF-16 units: they differ only outside the Basic Multilingual Plane).
@@ -384,7 +385,7 @@ static inline bool sl__alnum(unsigned char c)
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
 
-/* INITCAP, REPEAT, REVERSE, LEFT, RIGHT, TRANSLATE, BTRIM, CHR, TO_BASE64,
+/* INITCAP, REPEAT, REVERSE, LEFT, RIGHT, TRANSLATE, [B|L|R]TRIM, CHR, TO_BASE64,
 ** FROM_BASE64, URL_ENCODE, URL_DECODE (op selects): strict, one string
 ** built per row in the node's buffer. */
 static int sl__k_build(sl__node *nd, sl__eval *ev, const uint8_t *sel)
@@ -479,12 +480,16 @@ static int sl__k_build(sl__node *nd, sl__eval *ev, const uint8_t *sel)
             }
             break;
         }
-        case SL_FN_BTRIM: {
-            /* strip the code points of chars (default: a space) from both ends */
+        case SL_FN_BTRIM:
+        case SL_FN_TRIM:
+        case SL_FN_LTRIM:
+        case SL_FN_RTRIM: {
+            /* strip the code points of chars (default: a space) from both
+            ** ends (BTRIM, TRIM), the start (LTRIM) or the end (RTRIM) */
             const char *cs = nd->nkids > 1 ? nd->kids[1]->v.str[i].ptr : " ";
             size_t cn = nd->nkids > 1 ? nd->kids[1]->v.str[i].len : 1;
             size_t b = 0, e = len;
-            for (;;) {
+            for (; nd->op != SL_FN_RTRIM;) {
                 if (b >= e)
                     break;
                 size_t k = sl__cp_len(p, len, b);
@@ -496,7 +501,7 @@ static int sl__k_build(sl__node *nd, sl__eval *ev, const uint8_t *sel)
                     break;
                 b += k;
             }
-            while (e > b) {
+            while (nd->op != SL_FN_LTRIM && e > b) {
                 size_t s0 = e - 1;
                 while (s0 > b && e - s0 < 4 && ((unsigned char)p[s0] & 0xC0) == 0x80)
                     s0--;
@@ -913,6 +918,9 @@ int sl__compile_fn_str(sl__node *nd, sl_error *err)
     case SL_FN_RIGHT:
     case SL_FN_TRANSLATE:
     case SL_FN_BTRIM:
+    case SL_FN_TRIM: /* (s, chars); TRIM(s) is eval_fn.c's */
+    case SL_FN_LTRIM:
+    case SL_FN_RTRIM:
     case SL_FN_CHR:
     case SL_FN_TO_BASE64:
     case SL_FN_FROM_BASE64:

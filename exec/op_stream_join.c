@@ -147,6 +147,7 @@ typedef struct sl__sj_timer {
 typedef struct sl__sjoin {
     sl_operator *op;           /* back pointer (cancellation) */
     int in_ncols, nkeys, nl, nr;
+    uint64_t nulls_equal;      /* keys whose NULLs match (sl_join_spec) */
     int type;                  /* SL_JOIN_INNER / LEFT / RIGHT / FULL */
     bool outer[2];             /* left / right side is outer */
     bool interval;             /* an interval join */
@@ -740,10 +741,12 @@ static void sl__retract(sl__sjoin *j, int key, int s, int64_t now)
     j->recs[e].written = now;
 }
 
+/* Whether row r's key has a NULL that matches nothing (not a key whose
+** NULLs are equal). */
 static bool sl__key_null(const sl__sjoin *j, const sl_chunk *in, int r)
 {
     for (int k = 1; k <= j->nkeys; k++)
-        if (in->cols[k].nulls[r])
+        if (in->cols[k].nulls[r] && !(k <= 64 && (j->nulls_equal >> (k - 1) & 1)))
             return true;
     return false;
 }
@@ -1244,9 +1247,8 @@ static const char *sl__restore_keys(sl__sjoin *j, sl_bytes_reader *c, uint64_t n
         }
         prev_key = kp;
         prev_len = klen;
-        bool nullkey = false; /* window: an outer side's rows wait with their NULL key */
-        for (int k = 1; k <= j->nkeys; k++)
-            nullkey = nullkey || j->one->cols[k].nulls[0];
+        /* window: an outer side's rows wait with their NULL key */
+        bool nullkey = sl__key_null(j, j->one, 0);
         if (nullkey && !j->window)
             return "a NULL key";
         uint64_t h;
@@ -1435,7 +1437,8 @@ int sl_join_new(const sl_join_spec *spec, sl_operator **out, sl_error *err)
         spec->in_ncols != 1 + spec->nkeys + spec->nl + spec->nr || spec->type < SL_JOIN_INNER ||
         spec->type > SL_JOIN_FULL || spec->ttl_ms < 0 ||
         spec->ttl_ms > INT64_MAX / SL_NANOS_PER_MILLI ||
-        sl_phys_of(spec->in_types[0]) != SL_PHYS_I64)
+        sl_phys_of(spec->in_types[0]) != SL_PHYS_I64 ||
+        (spec->nulls_equal && (spec->interval || spec->window || spec->temporal)))
         return sl_error_set(err, SL_ERR_INTERNAL, -1, "invalid join spec");
     if ((spec->interval || spec->window) &&
         (spec->ltime < 0 || spec->ltime >= spec->nl || spec->rtime < 0 || spec->rtime >= spec->nr ||
@@ -1446,6 +1449,7 @@ int sl_join_new(const sl_join_spec *spec, sl_operator **out, sl_error *err)
     sl__sjoin *j = sl_calloc(1, sizeof *j);
     j->in_ncols = spec->in_ncols;
     j->nkeys = spec->nkeys;
+    j->nulls_equal = spec->nulls_equal;
     j->nl = spec->nl;
     j->nr = spec->nr;
     j->type = spec->type;

@@ -943,6 +943,8 @@ typedef struct sl_join_spec {
     int in_ncols;             /* 1 + nkeys + nl + nr */
     const sl_type *in_types;  /* their types */
     int nkeys;                /* equality keys (0: none, every row under one key) */
+    uint64_t nulls_equal;     /* bit k - 1: key k matches NULL with NULL (IS NOT DISTINCT
+                                 FROM; regular joins only); other keys' NULLs match nothing */
     int nl, nr;               /* columns of each side */
     int type;                 /* SL_JOIN_INNER, SL_JOIN_LEFT, SL_JOIN_RIGHT, SL_JOIN_FULL */
     const sl_bexpr *cond;     /* residual condition over the output row, or NULL */

@@ -417,6 +417,8 @@ sl_expr *sl__func_kw(sl__parse *p, sl__tok name, sl_expr *x, sl_expr *y, sl__tok
     bool in = kw.n == 2 && sl_strncasecmp(kw.z, "in", 2) == 0;
     bool to = kw.n == 2 && !in;
     bool ok;
+    if (!in && !to && name.n == 4 && sl_strncasecmp(name.z, "trim", 4) == 0)
+        return sl__trim(p, name, SL__NOTOK, x, y); /* TRIM(chars FROM s) */
     if (to) /* FLOOR / CEIL / CEILING (t TO unit): y is the unit's name */
         ok = (name.n == 5 && sl_strncasecmp(name.z, "floor", 5) == 0) ||
              (name.n == 4 && sl_strncasecmp(name.z, "ceil", 4) == 0) ||
@@ -443,6 +445,31 @@ sl_expr *sl__func_kw(sl__parse *p, sl__tok name, sl_expr *x, sl_expr *y, sl__tok
         x = u;
     }
     return sl__func(p, name, sl__list(p, sl__list(p, NULL, x), y), false, false, NULL);
+}
+
+/* TRIM([BOTH | LEADING | TRAILING] [chars] FROM s) (side SL__NOTOK: BOTH):
+** the call TRIM / LTRIM / RTRIM(s[, chars]); another name is a syntax error
+** at the side keyword. */
+sl_expr *sl__trim(sl__parse *p, sl__tok name, sl__tok side, sl_expr *chars, sl_expr *s)
+{
+    if (name.n != 4 || sl_strncasecmp(name.z, "trim", 4) != 0) {
+        sl_expr_free(chars);
+        sl_expr_free(s);
+        sl__syntax_error(p, side.z ? TK_BOTH : TK_FROM, side.z ? side : name);
+        return NULL;
+    }
+    const char *fn = "TRIM";
+    if (side.z && sl_strncasecmp(side.z, "leading", 7) == 0)
+        fn = "LTRIM";
+    else if (side.z && sl_strncasecmp(side.z, "trailing", 8) == 0)
+        fn = "RTRIM";
+    sl__tok t = name;
+    t.z = fn;
+    t.n = (int)strlen(fn);
+    sl_list *args = sl__list(p, NULL, s);
+    if (chars)
+        args = sl__list(p, args, chars);
+    return sl__func(p, t, args, false, false, NULL);
 }
 
 /* ARRAY(SELECT ...): a subquery with ival 1 (its rows as an array). */

@@ -189,6 +189,7 @@ sl_query *sl__select_windows(sl__parse *p, sl_query *q, sl_list *defs);
 ** PRECEDING, or CURRENT ROW. */
 sl_window_spec *sl__frame_start(sl__parse *p, sl_expr *preceding, bool current_row);
 sl_expr *sl__func_kw(sl__parse *p, sl__tok name, sl_expr *x, sl_expr *y, sl__tok kw);
+sl_expr *sl__trim(sl__parse *p, sl__tok name, sl__tok side, sl_expr *chars, sl_expr *s);
 sl_order_item *sl__order_item(sl__parse *p, sl_expr *e, bool desc, int nulls);
 
 /* types */

@@ -63,6 +63,8 @@ const char *sl_op_name(int op)
     case SL_OP_NOT_REGEX: return "!~";
     case SL_OP_IREGEX: return "~*";
     case SL_OP_NOT_IREGEX: return "!~*";
+    case SL_OP_IS_DISTINCT: return "IS DISTINCT FROM";
+    case SL_OP_IS_NOT_DISTINCT: return "IS NOT DISTINCT FROM";
     default: return "?";
     }
 }

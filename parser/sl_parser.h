@@ -36,7 +36,7 @@ typedef enum sl_expr_kind {
     SL_EXPR_COLUMN,     /* [qualifier.]text */
     SL_EXPR_STAR,       /* * or qualifier.* (select lists only) */
     SL_EXPR_UNARY,      /* op: SL_OP_NEG, SL_OP_PLUS, SL_OP_NOT; left */
-    SL_EXPR_BINARY,     /* op: arithmetic, comparison, AND, OR, CONCAT; left, right */
+    SL_EXPR_BINARY,     /* op: arithmetic, comparison (IS [NOT] DISTINCT FROM too), AND, OR, CONCAT; left, right */
     SL_EXPR_IS,         /* left IS [NOT] {NULL|TRUE|FALSE|UNKNOWN}: op = SL_IS_*, negated */
     SL_EXPR_BETWEEN,    /* left [NOT] BETWEEN args[0] AND args[1]: negated */
     SL_EXPR_IN,         /* left [NOT] IN (args...) or IN (query): negated */
@@ -64,6 +64,8 @@ typedef enum sl_op {
     SL_OP_AND, SL_OP_OR,
     /* POSIX regular expressions (PostgreSQL): ~ !~ ~* !~* */
     SL_OP_REGEX, SL_OP_NOT_REGEX, SL_OP_IREGEX, SL_OP_NOT_IREGEX,
+    /* null-safe comparison: IS [NOT] DISTINCT FROM */
+    SL_OP_IS_DISTINCT, SL_OP_IS_NOT_DISTINCT,
 } sl_op;
 
 typedef enum sl_is_kind { SL_IS_NULL, SL_IS_TRUE, SL_IS_FALSE, SL_IS_UNKNOWN } sl_is_kind;

@@ -54,6 +54,9 @@
   PARTITIONS WATERMARKS.
 /* A metadata column's VIRTUAL stays usable as a name. */
 %fallback ID VIRTUAL.
+/* TRIM's BOTH / LEADING / TRAILING stay usable as names (not as a call's
+** first argument: Flink reserves them). */
+%fallback ID BOTH LEADING TRAILING.
 /* FOR SYSTEM_TIME AS OF's keywords stay usable as names. */
 %fallback ID OF SYSTEM_TIME.
 /* Cursor statements' keywords stay usable as names. */
@@ -716,6 +719,16 @@ poshay(A) ::= fname(N) LP exprlist(L) RP.
                                          { A = sl__func(p, N, L, false, false, NULL); }
 expr(A) ::= fname(N) LP expr(X) FROM(K) expr(Y) RP.
                                          { A = sl__func_kw(p, N, X, Y, K); }
+/* TRIM([BOTH | LEADING | TRAILING] [chars] FROM s): TRIM / LTRIM / RTRIM
+** (s[, chars]); TRIM(chars FROM s) is the rule above (sl__func_kw). */
+expr(A) ::= fname(N) LP trimside(W) expr(C) FROM expr(X) RP.
+                                         { A = sl__trim(p, N, W, C, X); }
+expr(A) ::= fname(N) LP trimside(W) FROM expr(X) RP.
+                                         { A = sl__trim(p, N, W, NULL, X); }
+%type trimside {sl__tok}
+trimside(A) ::= BOTH(A).
+trimside(A) ::= LEADING(A).
+trimside(A) ::= TRAILING(A).
 /* FLOOR(t TO unit), CEIL(t TO unit): FLOOR(t, 'unit') */
 expr(A) ::= fname(N) LP expr(X) TO(K) nm(U) RP.
                                          { A = sl__func_kw(p, N, X, sl__column(p, SL__NOTOK, U), K); }
@@ -816,6 +829,11 @@ expr(A) ::= expr(X) IS(K) FALSE.         { A = sl__is(p, X, false, SL_IS_FALSE, 
 expr(A) ::= expr(X) IS(K) NOT FALSE.     { A = sl__is(p, X, true, SL_IS_FALSE, K); }
 expr(A) ::= expr(X) IS(K) UNKNOWN.       { A = sl__is(p, X, false, SL_IS_UNKNOWN, K); }
 expr(A) ::= expr(X) IS(K) NOT UNKNOWN.   { A = sl__is(p, X, true, SL_IS_UNKNOWN, K); }
+/* The null-safe comparisons (precedence of IS). */
+expr(A) ::= expr(X) IS(K) DISTINCT FROM expr(Y). [IS]
+                                         { A = sl__binary(p, SL_OP_IS_DISTINCT, X, Y, K); }
+expr(A) ::= expr(X) IS(K) NOT DISTINCT FROM expr(Y). [IS]
+                                         { A = sl__binary(p, SL_OP_IS_NOT_DISTINCT, X, Y, K); }
 
 expr(A) ::= expr(X) BETWEEN(K) expr(Y) AND expr(Z). [BETWEEN]
                                          { A = sl__between(p, X, false, Y, Z, K); }

@@ -212,6 +212,8 @@ static const char *sl__infix(sl_func_id id)
     case SL_FN_NOT_REGEX: return "!~";
     case SL_FN_IREGEX: return "~*";
     case SL_FN_NOT_IREGEX: return "!~*";
+    case SL_FN_IS_DISTINCT: return "IS DISTINCT FROM";
+    case SL_FN_IS_NOT_DISTINCT: return "IS NOT DISTINCT FROM";
     default: return NULL;
     }
 }

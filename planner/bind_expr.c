@@ -1073,6 +1073,8 @@ static sl_bexpr *sl__bind_binary(sl_bind_ctx *ctx, const sl_expr *e)
     case SL_OP_LE: id = SL_FN_LE; goto cmp;
     case SL_OP_GT: id = SL_FN_GT; goto cmp;
     case SL_OP_GE: id = SL_FN_GE; goto cmp;
+    case SL_OP_IS_DISTINCT: id = SL_FN_IS_DISTINCT; goto cmp;
+    case SL_OP_IS_NOT_DISTINCT: id = SL_FN_IS_NOT_DISTINCT; goto cmp;
     cmp:
         sl__unknown_literal(args, ctx->err);
         if (sl_error_isset(ctx->err) || sl__require_comparable(ctx, args[0], args[1], pos) < 0)
@@ -1080,7 +1082,8 @@ static sl_bexpr *sl__bind_binary(sl_bind_ctx *ctx, const sl_expr *e)
         if (sl_type_is_composite(ta.id) || sl_type_is_composite(tb.id)) {
             /* ARRAY / MAP: equality only, on values of one type (their bytes) */
             sl_type common;
-            if (id != SL_FN_EQ && id != SL_FN_NE) {
+            if (id != SL_FN_EQ && id != SL_FN_NE && id != SL_FN_IS_DISTINCT &&
+                id != SL_FN_IS_NOT_DISTINCT) {
                 sl__no_operator(ctx, sl_func_get(id)->name, args[0], args[1], pos);
                 goto fail;
             }
@@ -1097,7 +1100,11 @@ static sl_bexpr *sl__bind_binary(sl_bind_ctx *ctx, const sl_expr *e)
                 }
             }
         }
-        return sl__call(id, sl__bool(ta.not_null && tb.not_null), e->pos, args, 2);
+        /* IS [NOT] DISTINCT FROM is never NULL */
+        return sl__call(id,
+                        sl__bool((ta.not_null && tb.not_null) || id == SL_FN_IS_DISTINCT ||
+                                 id == SL_FN_IS_NOT_DISTINCT),
+                        e->pos, args, 2);
     case SL_OP_REGEX: id = SL_FN_REGEX; goto regex;
     case SL_OP_NOT_REGEX: id = SL_FN_NOT_REGEX; goto regex;
     case SL_OP_IREGEX: id = SL_FN_IREGEX; goto regex;

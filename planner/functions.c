@@ -42,6 +42,8 @@ static const sl_func sl__funcs[SL_FN__COUNT] = {
     [SL_FN_OR] = {"OR", SL_FN_OR, SC, 2, 2},
     [SL_FN_NOT] = {"NOT", SL_FN_NOT, SC, 1, 1},
     [SL_FN_ANY_EQ] = {"= ANY", SL_FN_ANY_EQ, SC, 2, 2},
+    [SL_FN_IS_DISTINCT] = {"IS DISTINCT FROM", SL_FN_IS_DISTINCT, SC, 2, 2},
+    [SL_FN_IS_NOT_DISTINCT] = {"IS NOT DISTINCT FROM", SL_FN_IS_NOT_DISTINCT, SC, 2, 2},
     [SL_FN_IS_NULL] = {"IS NULL", SL_FN_IS_NULL, SC, 1, 1},
     [SL_FN_IS_NOT_NULL] = {"IS NOT NULL", SL_FN_IS_NOT_NULL, SC, 1, 1},
     [SL_FN_IS_TRUE] = {"IS TRUE", SL_FN_IS_TRUE, SC, 1, 1},
@@ -62,9 +64,9 @@ static const sl_func sl__funcs[SL_FN__COUNT] = {
     [SL_FN_UPPER] = {"UPPER", SL_FN_UPPER, SC, 1, 1},
     [SL_FN_LOWER] = {"LOWER", SL_FN_LOWER, SC, 1, 1},
     [SL_FN_SUBSTRING] = {"SUBSTRING", SL_FN_SUBSTRING, SC, 2, 3},
-    [SL_FN_TRIM] = {"TRIM", SL_FN_TRIM, SC, 1, 1},
-    [SL_FN_LTRIM] = {"LTRIM", SL_FN_LTRIM, SC, 1, 1},
-    [SL_FN_RTRIM] = {"RTRIM", SL_FN_RTRIM, SC, 1, 1},
+    [SL_FN_TRIM] = {"TRIM", SL_FN_TRIM, SC, 1, 2},
+    [SL_FN_LTRIM] = {"LTRIM", SL_FN_LTRIM, SC, 1, 2},
+    [SL_FN_RTRIM] = {"RTRIM", SL_FN_RTRIM, SC, 1, 2},
     [SL_FN_CHAR_LENGTH] = {"CHAR_LENGTH", SL_FN_CHAR_LENGTH, SC, 1, 1},
     [SL_FN_REPLACE] = {"REPLACE", SL_FN_REPLACE, SC, 3, 3},
     [SL_FN_POSITION] = {"POSITION", SL_FN_POSITION, SC, 2, 2},
@@ -199,6 +201,7 @@ static const sl_func sl__funcs[SL_FN__COUNT] = {
     [SL_FN_EXTRACT] = {"EXTRACT", SL_FN_EXTRACT, SC, 2, 2},
     [SL_FN_TIMESTAMPADD] = {"TIMESTAMPADD", SL_FN_TIMESTAMPADD, SC, 3, 3},
     [SL_FN_TIMESTAMPDIFF] = {"TIMESTAMPDIFF", SL_FN_TIMESTAMPDIFF, SC, 3, 3},
+    [SL_FN_CONVERT_TZ] = {"CONVERT_TZ", SL_FN_CONVERT_TZ, SC, 3, 3},
     [SL_FN_ARRAY_CTOR] = {"ARRAY", SL_FN_ARRAY_CTOR, SC, 1, -1},
     [SL_FN_MAP_CTOR] = {"MAP", SL_FN_MAP_CTOR, SC, 2, -1},
     [SL_FN_ITEM] = {"ITEM", SL_FN_ITEM, SC, 2, 2},
@@ -341,6 +344,7 @@ static const sl_func sl__funcs[SL_FN__COUNT] = {
     X("MINUTE", SL_FN_MINUTE)                                                          \
     X("SECOND", SL_FN_SECOND) X("EXTRACT", SL_FN_EXTRACT)                              \
     X("TIMESTAMPADD", SL_FN_TIMESTAMPADD) X("TIMESTAMPDIFF", SL_FN_TIMESTAMPDIFF)    \
+    X("CONVERT_TZ", SL_FN_CONVERT_TZ)                                                  \
     X("ARRAY", SL_FN_ARRAY_CTOR) X("MAP", SL_FN_MAP_CTOR)                              \
     X("CARDINALITY", SL_FN_CARDINALITY) X("ELEMENT", SL_FN_ELEMENT)                    \
     X("ARRAY_CONTAINS", SL_FN_ARRAY_CONTAINS) X("ARRAY_DISTINCT", SL_FN_ARRAY_DISTINCT) \
@@ -375,9 +379,9 @@ static const sl__sig sl__sigs[SL_FN__COUNT] = {
     [SL_FN_UPPER] = {"S", "UPPER(STRING)"},
     [SL_FN_LOWER] = {"S", "LOWER(STRING)"},
     [SL_FN_SUBSTRING] = {"SII", "SUBSTRING(STRING, INT [, INT])"},
-    [SL_FN_TRIM] = {"S", "TRIM(STRING)"},
-    [SL_FN_LTRIM] = {"S", "LTRIM(STRING)"},
-    [SL_FN_RTRIM] = {"S", "RTRIM(STRING)"},
+    [SL_FN_TRIM] = {"SS", "TRIM([BOTH | LEADING | TRAILING] [STRING] FROM STRING)"},
+    [SL_FN_LTRIM] = {"SS", "LTRIM(STRING [, STRING])"},
+    [SL_FN_RTRIM] = {"SS", "RTRIM(STRING [, STRING])"},
     [SL_FN_CHAR_LENGTH] = {"S", "CHAR_LENGTH(STRING)"},
     [SL_FN_REPLACE] = {"SSS", "REPLACE(STRING, STRING, STRING)"},
     [SL_FN_POSITION] = {"SS", "POSITION(STRING, STRING)"},
@@ -510,6 +514,7 @@ static const sl__sig sl__sigs[SL_FN__COUNT] = {
     [SL_FN_EXTRACT] = {"ST", "EXTRACT(unit FROM DATE or TIMESTAMP)"},
     [SL_FN_TIMESTAMPADD] = {"SIT", "TIMESTAMPADD(unit, INT, DATE or TIMESTAMP)"},
     [SL_FN_TIMESTAMPDIFF] = {"STT", "TIMESTAMPDIFF(unit, DATE or TIMESTAMP, DATE or TIMESTAMP)"},
+    [SL_FN_CONVERT_TZ] = {"SSS", "CONVERT_TZ(STRING, STRING, STRING)"},
     [SL_FN_ARRAY_CTOR] = {"*", "ARRAY[value, ...] with values of one common type"},
     [SL_FN_MAP_CTOR] = {"*", "MAP[key, value, ...] with keys and values of common types"},
     [SL_FN_ITEM] = {"C*", "array[INT] or map[key]"},
@@ -1151,6 +1156,11 @@ static int sl__result_type(const sl_func *f, const char *name, sl_bexpr *const *
             return sl__no_such_signature(f, name, t, n, pos, err);
         r = t[0];
         r.not_null = false;
+        *out = r;
+        return 0;
+    case SL_FN_CONVERT_TZ:
+        r = sl__string_type();
+        r.not_null = false; /* unparsable input gives NULL */
         *out = r;
         return 0;
     case SL_FN_TO_TIMESTAMP:

@@ -835,13 +835,20 @@ static int sl__join_stage(sl__graph *g, const sl_lp *n, sl__frag *f, sl_error *e
     sl_list *terms = sl_list_new(), *keys = sl_list_new(), *rest = sl_list_new();
     if (n->nexprs > 0 && n->exprs[0])
         sl_bexpr_conjuncts(n->exprs[0], terms);
+    /* l.k IS NOT DISTINCT FROM r.k: a key whose NULLs match (regular joins) */
+    bool regular = !n->interval && !n->window_join && !n->temporal;
+    uint64_t nulls_equal = 0;
     for (int i = 0; i < terms->n; i++) {
         const sl_bexpr *t = terms->items[i];
         sl_type common;
-        if (t->kind == SL_BX_CALL && t->fn->id == SL_FN_EQ && t->nargs == 2) {
+        bool nullsafe = t->kind == SL_BX_CALL && t->fn->id == SL_FN_IS_NOT_DISTINCT && regular &&
+                        keys->n < 64;
+        if (t->kind == SL_BX_CALL && (t->fn->id == SL_FN_EQ || nullsafe) && t->nargs == 2) {
             int a = sl_join_side(t->args[0], nl), b = sl_join_side(t->args[1], nl);
             if (a >= 0 && b >= 0 && a != b &&
                 sl_type_common(t->args[0]->type, t->args[1]->type, &common)) {
+                if (nullsafe)
+                    nulls_equal |= (uint64_t)1 << keys->n;
                 sl_list_push(keys, (void *)t);
                 continue;
             }
@@ -925,6 +932,7 @@ static int sl__join_stage(sl__graph *g, const sl_lp *n, sl__frag *f, sl_error *e
     js->in_ncols = width;
     js->in_types = types;
     js->nkeys = nk;
+    js->nulls_equal = nulls_equal;
     js->nl = nl;
     js->nr = nr;
     js->type = n->join_type == SL_JOIN_CROSS ? SL_JOIN_INNER : n->join_type;

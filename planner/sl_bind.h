@@ -40,6 +40,7 @@ typedef enum sl_func_id {
     SL_FN_LIKE, SL_FN_NOT_LIKE, SL_FN_CONCAT,
     SL_FN_REGEX, SL_FN_NOT_REGEX, SL_FN_IREGEX, SL_FN_NOT_IREGEX, /* ~ !~ ~* !~* (POSIX) */
     SL_FN_ANY_EQ, /* x = ANY (array): an array is its text, '{a,b}' */
+    SL_FN_IS_DISTINCT, SL_FN_IS_NOT_DISTINCT, /* null-safe <> and = (never NULL) */
     /* scalar functions */
     SL_FN_UPPER, SL_FN_LOWER, SL_FN_SUBSTRING, SL_FN_TRIM, SL_FN_LTRIM, SL_FN_RTRIM,
     SL_FN_CHAR_LENGTH, SL_FN_REPLACE, SL_FN_POSITION, SL_FN_LPAD, SL_FN_RPAD,
@@ -81,6 +82,7 @@ typedef enum sl_func_id {
     SL_FN_EXTRACT,       /* EXTRACT('unit', x): the parser turns EXTRACT(unit FROM x) into it */
     SL_FN_TIMESTAMPADD,  /* TIMESTAMPADD('unit', n, t): the unit's bare name becomes a string */
     SL_FN_TIMESTAMPDIFF, /* TIMESTAMPDIFF('unit', t1, t2) */
+    SL_FN_CONVERT_TZ,    /* CONVERT_TZ(text, from_zone, to_zone): text in another zone */
     /* ARRAY and MAP values (exec/eval_array.c) */
     SL_FN_ARRAY_CTOR, SL_FN_MAP_CTOR, /* ARRAY[a, b, ...], MAP[k1, v1, ...] */
     SL_FN_ITEM,                       /* arr[i] (1-based), map[key]; no name of its own */

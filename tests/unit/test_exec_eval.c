@@ -305,6 +305,22 @@ static void t_three_valued_logic(void)
     CHECK_STR(L("p AND q"), "TRUE|FALSE|NULL|FALSE|FALSE|FALSE|NULL|FALSE|NULL");
     CHECK_STR(L("p OR q"), "TRUE|TRUE|TRUE|TRUE|FALSE|NULL|TRUE|NULL|NULL");
     CHECK_STR(L("NOT p"), "FALSE|FALSE|FALSE|TRUE|TRUE|TRUE|NULL|NULL|NULL");
+    /* the null-safe comparison: never NULL; each domain's kernel */
+    CHECK_STR(L("p IS DISTINCT FROM q"), "FALSE|TRUE|TRUE|TRUE|FALSE|TRUE|TRUE|TRUE|FALSE");
+    CHECK_STR(L("p IS NOT DISTINCT FROM q"), "TRUE|FALSE|FALSE|FALSE|TRUE|FALSE|FALSE|FALSE|TRUE");
+    CHECK_STR(L("z IS NOT DISTINCT FROM NULL"), "FALSE|FALSE|FALSE|FALSE|FALSE|FALSE|TRUE|FALSE|FALSE");
+    CHECK_STR(E("d IS NOT DISTINCT FROM e"), "TRUE|TRUE|FALSE|TRUE");
+    CHECK_STR(E("i IS DISTINCT FROM x"), "TRUE|TRUE|TRUE|FALSE");
+    CHECK_STR(E("i IS DISTINCT FROM b"), "TRUE|TRUE|TRUE|FALSE");
+    CHECK_STR(E("i IS NOT DISTINCT FROM d"), "FALSE|FALSE|FALSE|TRUE");
+    CHECK_STR(E("d IS DISTINCT FROM f"), "TRUE|TRUE|TRUE|FALSE");
+    CHECK_STR(E("s IS DISTINCT FROM 'abc'"), "FALSE|TRUE|TRUE|TRUE");
+    CHECK_STR(E("f IS NOT DISTINCT FROM 2.5"), "TRUE|FALSE|FALSE|FALSE");
+    CHECK_STR(E("flag IS DISTINCT FROM FALSE"), "TRUE|FALSE|TRUE|TRUE");
+    CHECK_STR(E("NULL IS DISTINCT FROM b"), "TRUE|TRUE|TRUE|FALSE");
+    CHECK_STR(E("ts IS NOT DISTINCT FROM ts"), "TRUE|TRUE|TRUE|TRUE");
+    CHECK_STR(C1("NULL IS NOT DISTINCT FROM NULL"), "TRUE");
+    CHECK_STR(E("dt IS DISTINCT FROM ts"), "BIND ERROR 42804@10 cannot compare DATE with TIMESTAMP(3)");
     CHECK_STR(L("p IS TRUE"), "TRUE|TRUE|TRUE|FALSE|FALSE|FALSE|FALSE|FALSE|FALSE");
     CHECK_STR(L("p IS NOT TRUE"), "FALSE|FALSE|FALSE|TRUE|TRUE|TRUE|TRUE|TRUE|TRUE");
     CHECK_STR(L("p IS FALSE"), "FALSE|FALSE|FALSE|TRUE|TRUE|TRUE|FALSE|FALSE|FALSE");
@@ -742,6 +758,18 @@ static void t_string_functions(void)
     CHECK_STR(C1("LTRIM('  a b  ')"), "a b  ");
     CHECK_STR(C1("RTRIM('  a b  ')"), "  a b");
     CHECK_STR(C1("TRIM('   ')"), "");
+    /* TRIM's forms: a set of characters stripped from both ends / one end */
+    CHECK_STR(C1("TRIM(BOTH 'xy' FROM 'yxaxy')"), "a");
+    CHECK_STR(C1("TRIM(LEADING 'xy' FROM 'yxaxy')"), "axy");
+    CHECK_STR(C1("TRIM(TRAILING 'xy' FROM 'yxaxy')"), "yxa");
+    CHECK_STR(C1("TRIM('x' FROM 'xax')"), "a");
+    CHECK_STR(C1("TRIM(BOTH FROM '  a  ')"), "a");
+    CHECK_STR(C1("TRIM(BOTH '' FROM 'xax')"), "xax");
+    CHECK_STR(C1("TRIM(BOTH 'ab' FROM 'abba')"), "");
+    CHECK_STR(E("TRIM(BOTH 'h\xc3\xa9' FROM u)"), "llo w\xc3\xb6rld|\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e|a_b%c|NULL");
+    CHECK_STR(E("TRIM(LEADING s FROM 'abcab')"), "|abcab|abcab|NULL");
+    CHECK_STR(E("RTRIM(s, 'c')"), "ab|Abd||NULL");
+    CHECK_STR(E("TRIM(BOTH 1 FROM s)"), "BIND ERROR 42883@7 function TRIM(STRING, INT) does not exist");
     CHECK_STR(E("REPLACE(u, 'l', 'L')"), "h\xc3\xa9LLo w\xc3\xb6rLd|\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e|a_b%c|NULL");
     CHECK_STR(C1("REPLACE('aaa', 'aa', 'b')"), "ba");
     CHECK_STR(C1("REPLACE('abc', '', 'x')"), "abc");
@@ -844,6 +872,20 @@ static void t_time_functions(void)
     CHECK_STR(C1("UNIX_TIMESTAMP('02/01/1970 x', 'dd/MM/yyyy')"), "86400");
     CHECK_STR(C1("UNIX_TIMESTAMP('1970-01-02')"), "NULL");
     CHECK_STR(C1("TO_TIMESTAMP('2026-01-31 12:00:00 x')"), "NULL");
+    /* ... and reads numbers loosely, values past their range carried over */
+    CHECK_STR(C1("UNIX_TIMESTAMP('1970-1-2 0:0:1')"), "86401");
+    CHECK_STR(C1("UNIX_TIMESTAMP('1969-12-32 00:00:00')"), "0");
+    CHECK_STR(C1("UNIX_TIMESTAMP('1970-01-01 23:59:61')"), "86401");
+    CHECK_STR(C1("UNIX_TIMESTAMP('1970-01-02 12:00:00 AM', 'yyyy-MM-dd hh:mm:ss a')"), "86400");
+    /* CONVERT_TZ: the text as a local time of one zone, in another */
+    CHECK_STR(C1("CONVERT_TZ('2026-01-31 12:00:00', 'UTC', 'Europe/Berlin')"), "2026-01-31 13:00:00");
+    CHECK_STR(C1("CONVERT_TZ('2026-07-31 12:00:00', 'Europe/Berlin', 'America/Los_Angeles')"),
+              "2026-07-31 03:00:00");
+    CHECK_STR(C1("CONVERT_TZ('2026-01-31 12:00:00', 'Nope', 'GMT+01:00')"), "2026-01-31 13:00:00");
+    CHECK_STR(C1("CONVERT_TZ('2026-01-31', 'UTC', 'UTC')"), "NULL");
+    CHECK_STR(E("CONVERT_TZ(CAST(ts AS STRING), 'UTC', s)"),
+              "2026-01-31 12:00:00|2024-02-29 00:00:00|1969-12-31 23:59:59|NULL");
+    CHECK_STR(C1("CONVERT_TZ('9999-01-01 00:00:00', 'UTC', 'UTC')"), "ERR 22008@0 timestamp out of range");
     CHECK_STR(C1("FROM_UNIXTIME(86400)"), "1970-01-02 00:00:00");
     CHECK_STR(C1("FROM_UNIXTIME(0, 'yyyy')"), "1970");
     CHECK_STR(E("FROM_UNIXTIME(b)"), "ERR 22008@0 timestamp out of range");

@@ -56,3 +56,24 @@ FROM f;
 -- Syntax Sluice does not have yet (listed in expected_differences.txt).
 SELECT id, v, v IS NOT DISTINCT FROM 30 AS is30, v IS DISTINCT FROM 30 AS not30 FROM t WHERE id < 7;
 SELECT id, TRIM(BOTH 'f' FROM s) AS b, TRIM(LEADING 'o' FROM s) AS l, TRIM(TRAILING 'r' FROM s) AS r FROM f WHERE id = 1;
+-- IS [NOT] DISTINCT FROM across types (the implicit casts of =), NULLs on
+-- either side, an untyped NULL, in WHERE; never NULL.
+SELECT id, n, n IS DISTINCT FROM 2 AS d2, n IS NOT DISTINCT FROM CAST(2 AS BIGINT) AS nd2,
+  n IS NOT DISTINCT FROM 2.0 AS ndec, CAST(n AS DOUBLE) IS DISTINCT FROM 1.0E0 AS ddbl,
+  s IS DISTINCT FROM 'foobar' AS ds, s IS NOT DISTINCT FROM s AS self_, d IS DISTINCT FROM DATE '2020-02-29' AS dd,
+  ts IS NOT DISTINCT FROM TIMESTAMP '1970-01-01 00:00:00' AS dts, n IS DISTINCT FROM NULL AS dnull,
+  n > 0 IS NOT DISTINCT FROM TRUE AS db, CAST(NULL AS INT) IS NOT DISTINCT FROM n AS nn
+FROM f;
+SELECT id, v FROM t WHERE v IS NOT DISTINCT FROM NULL OR v IS NOT DISTINCT FROM 30;
+SELECT k, id, v, (v IS DISTINCT FROM 5) = (v <> 5) AS same_when_known, NOT (v IS DISTINCT FROM 5) AS neg
+FROM t WHERE k IS DISTINCT FROM 'a';
+-- TRIM's forms: a set of characters (each one stripped, any order),
+-- multi-byte characters, an empty set, NULL string or set.
+SELECT id, s, TRIM(BOTH 'fr' FROM s) AS b, TRIM(LEADING 'ohf' FROM s) AS l, TRIM(TRAILING 'dlr' FROM s) AS r,
+  TRIM('hd' FROM s) AS plain, TRIM(BOTH FROM CONCAT('  ', s, ' ')) AS sp, TRIM(LEADING FROM CONCAT(' ', s)) AS lsp,
+  TRIM(TRAILING FROM CONCAT(s, '  ')) AS tsp, TRIM(BOTH 'hé' FROM s) AS mb, TRIM(BOTH '' FROM s) AS empty_,
+  TRIM(BOTH CAST(NULL AS STRING) FROM s) AS nullset, TRIM(BOTH pat FROM s) AS perrow
+FROM f;
+SELECT TRIM(BOTH 'x' FROM 'xxaxbxx') AS a, TRIM(LEADING 'xy' FROM 'yxyxaxy') AS b, TRIM(TRAILING 'xy' FROM 'axyxy') AS c,
+  TRIM(BOTH 'ab' FROM 'abba') AS all_, TRIM(BOTH 'a' FROM '') AS e, TRIM('  a b  ') AS d,
+  CHAR_LENGTH(TRIM(BOTH ' ' FROM '   ')) AS z;

@@ -25,3 +25,10 @@ SELECT a.product, a.n, b.total FROM (SELECT product, COUNT(*) AS n FROM orders G
 LEFT JOIN (SELECT product, SUM(refund) AS total FROM rets GROUP BY product) b ON a.product = b.product;
 -- flinkdiff: final-only (source interleaving)
 SELECT o.customer, COUNT(*) AS n FROM orders o JOIN rets r ON o.product = r.product GROUP BY o.customer;
+-- IS NOT DISTINCT FROM as a join key: NULL products match each other.
+SELECT o.id, r.id AS rid, o.product FROM orders o JOIN rets r ON o.product IS NOT DISTINCT FROM r.product;
+-- flinkdiff: final-only (source interleaving)
+SELECT o.id, r.id AS rid FROM orders o LEFT JOIN rets r
+  ON o.product IS NOT DISTINCT FROM r.product AND o.qty IS DISTINCT FROM r.qty;
+-- flinkdiff: final-only (source interleaving)
+SELECT o.id, r.id AS rid FROM orders o FULL JOIN rets r ON o.qty IS NOT DISTINCT FROM r.qty AND o.product = r.product;
