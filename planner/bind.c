@@ -1053,6 +1053,9 @@ static int sl__temporal_keys(sl_binder *b, const sl_from *f, const sl_lp *lp)
 ** alias list, else as Flink names them: EXPR$0 for an array's elements
 ** (the alias itself when there is one), KEY and VALUE for a map's entries,
 ** ORDINALITY for WITH ORDINALITY. */
+static int sl__unnest_over(sl_binder *b, const sl_from *fr, int join_type, const sl_expr *on,
+                           sl__rel *lp_l, sl__rel *out);
+
 static int sl__bind_unnest(sl_binder *b, const sl_from *f, sl__rel *out)
 {
     const sl_from *fr = f->right;
@@ -1080,6 +1083,15 @@ static int sl__bind_unnest(sl_binder *b, const sl_from *f, sl__rel *out)
     sl__rel l = {0};
     if (sl__bind_from(b, f->left, &l) != 0)
         return -1;
+    return sl__unnest_over(b, fr, f->join_type, f->on, &l, out);
+}
+
+/* UNNEST fr over the bound left side l (taken), joined as join_type with
+** condition on (INNER only). */
+static int sl__unnest_over(sl_binder *b, const sl_from *fr, int join_type, const sl_expr *on,
+                           sl__rel *lp_l, sl__rel *out)
+{
+    sl__rel l = *lp_l;
     sl_scope lscope = sl__scope_of(&l);
     sl_bind_ctx ctx = {&lscope, b->err, "UNNEST", NULL, NULL, b->params};
     sl_bexpr *x = sl_bind_expr(&ctx, sl_list_get(fr->args, 0));
@@ -1118,7 +1130,7 @@ static int sl__bind_unnest(sl_binder *b, const sl_from *f, sl__rel *out)
     }
     if (fr->ordinality) {
         nt[nnew - 1] = sl_type_make(SL_TYPE_INT);
-        nt[nnew - 1].not_null = f->join_type != SL_JOIN_LEFT;
+        nt[nnew - 1].not_null = join_type != SL_JOIN_LEFT;
         names[nnew - 1] = "ORDINALITY";
     }
     for (int i = 0; i < nnew; i++) {
@@ -1129,7 +1141,7 @@ static int sl__bind_unnest(sl_binder *b, const sl_from *f, sl__rel *out)
     }
     sl_lp *lp = sl_lp_new(SL_LP_UNNEST, l.lp);
     lp->pos = fr->pos;
-    lp->join_type = f->join_type == SL_JOIN_LEFT ? SL_JOIN_LEFT : SL_JOIN_INNER;
+    lp->join_type = join_type == SL_JOIN_LEFT ? SL_JOIN_LEFT : SL_JOIN_INNER;
     sl__lp_push_expr(lp, x);
     int nl = l.lp->ncols;
     for (int i = 0; i < nl; i++)
@@ -1149,16 +1161,16 @@ static int sl__bind_unnest(sl_binder *b, const sl_from *f, sl__rel *out)
     }
     l.lp = NULL;
     sl__rel_clear(&l);
-    if (f->join_type == SL_JOIN_INNER && f->on) { /* INNER JOIN UNNEST(..) ON cond */
+    if (join_type == SL_JOIN_INNER && on) { /* INNER JOIN UNNEST(..) ON cond */
         sl_scope scope = sl__scope_of(out);
         sl_bind_ctx cctx = {&scope, b->err, "JOIN/ON", NULL, NULL, b->params};
         sl_bexpr *cond = NULL;
-        if (sl_bind_condition(&cctx, f->on, &cond) != 0) {
+        if (sl_bind_condition(&cctx, on, &cond) != 0) {
             sl__rel_free(out);
             return -1;
         }
         sl_lp *flt = sl_lp_new(SL_LP_FILTER, out->lp);
-        flt->pos = f->on->pos;
+        flt->pos = on->pos;
         sl__lp_push_expr(flt, cond);
         for (int i = 0; i < out->lp->ncols; i++)
             sl_lp_add_col(flt, out->lp->cols[i].name, out->lp->cols[i].type,
@@ -1292,15 +1304,17 @@ static int sl__bind_function(sl_binder *b, const sl_from *f, sl__rel *out)
     sl_bind_ctx ctx = {&empty, b->err, "FROM", NULL, NULL, b->params};
     for (int i = 0; i < n; i++) {
         sl_bexpr *x = sl_bind_expr(&ctx, sl_list_get(f->args, i));
-        if ((!x && unnest && strcmp(b->err->sqlstate, SL_ERR_UNDEFINED_COLUMN) == 0) ||
-            (x && unnest && sl_type_is_composite(x->type.id))) {
-            /* Flink's CROSS JOIN UNNEST(arr): not yet */
-            sl_error_reset(b->err);
-            sl_error_set(b->err, SL_ERR_NOT_SUPPORTED, f->pos, "UNNEST is not supported yet");
-            sl_error_hint(b->err, "Read elements with arr[i], CARDINALITY(arr) and the ARRAY_* "
-                                  "functions.");
+        if (x && unnest && sl_type_is_composite(x->type.id)) {
+            /* Flink's UNNEST(ARRAY[...]) on its own: over one row of no columns */
             sl_bexpr_free(x);
-            x = NULL;
+            sl_lp_free(lp);
+            sl__rel one = {0};
+            one.lp = sl_lp_new(SL_LP_VALUES, NULL);
+            one.lp->nrows = 1;
+            one.lp->rows = sl_calloc(1, sizeof(sl_bexpr **));
+            one.lp->rows[0] = sl_calloc(1, sizeof(sl_bexpr *));
+            sl__rel_scope(&one, NULL);
+            return sl__unnest_over(b, f, SL_JOIN_CROSS, NULL, &one, out);
         }
         if (!x) {
             sl_lp_free(lp);
@@ -1309,6 +1323,14 @@ static int sl__bind_function(sl_binder *b, const sl_from *f, sl__rel *out)
         bool ok = x->type.id == SL_TYPE_NULL ||
                   (series ? sl_type_is_integer(x->type.id) : sl_type_is_string(x->type.id));
         sl__lp_push_expr(lp, x);
+        if (!ok && unnest) {
+            char *ts = sl_type_to_string(x->type);
+            sl_error_set(b->err, SL_ERR_DATATYPE_MISMATCH, x->pos >= 0 ? x->pos : f->pos,
+                         "argument of UNNEST must be an ARRAY or a MAP, not %s", ts);
+            sl_free(ts);
+            sl_lp_free(lp);
+            return -1;
+        }
         if (!ok) {
             char *ts = sl_type_to_string(x->type);
             sl_error_set(b->err, SL_ERR_UNDEFINED_FUNCTION, f->pos,
