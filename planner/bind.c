@@ -1100,7 +1100,9 @@ static int sl__unnest_over(sl_binder *b, const sl_from *fr, int join_type, const
         return -1;
     }
     if (x->type.id != SL_TYPE_ARRAY && x->type.id != SL_TYPE_MAP) {
-        char *ts = sl_type_to_string(x->type);
+        sl_type xt = x->type;
+        xt.not_null = false;
+        char *ts = sl_type_to_string(xt);
         sl_error_set(b->err, SL_ERR_DATATYPE_MISMATCH, x->pos >= 0 ? x->pos : fr->pos,
                      "argument of UNNEST must be an ARRAY or a MAP, not %s", ts);
         sl_free(ts);
@@ -1324,7 +1326,9 @@ static int sl__bind_function(sl_binder *b, const sl_from *f, sl__rel *out)
                   (series ? sl_type_is_integer(x->type.id) : sl_type_is_string(x->type.id));
         sl__lp_push_expr(lp, x);
         if (!ok && unnest) {
-            char *ts = sl_type_to_string(x->type);
+            sl_type xt = x->type;
+            xt.not_null = false;
+            char *ts = sl_type_to_string(xt);
             sl_error_set(b->err, SL_ERR_DATATYPE_MISMATCH, x->pos >= 0 ? x->pos : f->pos,
                          "argument of UNNEST must be an ARRAY or a MAP, not %s", ts);
             sl_free(ts);
