@@ -778,8 +778,9 @@ int sl_window_tvf_new(const sl_window_tvf_spec *spec, sl_operator **out, sl_erro
 ** MAP: key, value), then with ordinality its position from 1 (INT). The
 ** row kind is the input row's (an update's -U and +U each expand). A NULL
 ** or empty array gives no row, or with outer (LEFT JOIN ... ON TRUE) one
-** row with the new columns NULL. Stateless; every emitted chunk holds at
-** most SL_CHUNK_ROWS rows. */
+** row with the new columns NULL; with a condition (LEFT JOIN ... ON cond)
+** only the rows it holds for, or that NULL row when it holds for none.
+** Stateless; every emitted chunk holds at most SL_CHUNK_ROWS rows. */
 typedef struct sl_unnest_spec {
     int in_ncols;              /* input columns */
     const sl_type *in_types;   /* their types */
@@ -787,6 +788,10 @@ typedef struct sl_unnest_spec {
     int keep;                  /* input columns copied to the output (the first keep) */
     bool outer;                /* LEFT JOIN: a NULL row for a NULL / empty array */
     bool ordinality;           /* WITH ORDINALITY: the position as a last column */
+    const sl_bexpr *cond;      /* LEFT JOIN ... ON cond (over the output columns): only
+                                  the rows where it is TRUE, the NULL row when none is;
+                                  NULL = ON TRUE */
+    const sl_tz *tz;           /* the job's time zone for cond; NULL = UTC */
 } sl_unnest_spec;
 int sl_unnest_new(const sl_unnest_spec *spec, sl_operator **out, sl_error *err);
 

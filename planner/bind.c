@@ -1073,13 +1073,6 @@ static int sl__bind_unnest(sl_binder *b, const sl_from *f, sl__rel *out)
         sl_error_hint(b->err, "Unnest each array in its own CROSS JOIN UNNEST.");
         return -1;
     }
-    if (f->join_type == SL_JOIN_LEFT &&
-        !(f->on && f->on->kind == SL_EXPR_BOOL && f->on->ival == 1)) {
-        sl_error_set(b->err, SL_ERR_NOT_SUPPORTED, f->on ? f->on->pos : fr->pos,
-                     "LEFT JOIN UNNEST is only supported with ON TRUE");
-        sl_error_hint(b->err, "Filter the unnested rows in WHERE or in a subquery.");
-        return -1;
-    }
     sl__rel l = {0};
     if (sl__bind_from(b, f->left, &l) != 0)
         return -1;
@@ -1163,6 +1156,17 @@ static int sl__unnest_over(sl_binder *b, const sl_from *fr, int join_type, const
     }
     l.lp = NULL;
     sl__rel_clear(&l);
+    bool on_true = on && on->kind == SL_EXPR_BOOL && on->ival == 1;
+    if (join_type == SL_JOIN_LEFT && on && !on_true) { /* LEFT JOIN UNNEST(..) ON cond */
+        sl_scope scope = sl__scope_of(out);
+        sl_bind_ctx cctx = {&scope, b->err, "JOIN/ON", NULL, NULL, b->params};
+        sl_bexpr *cond = NULL;
+        if (sl_bind_condition(&cctx, on, &cond) != 0) {
+            sl__rel_free(out);
+            return -1;
+        }
+        sl__lp_push_expr(out->lp, cond); /* exprs[1]: the operator's own condition */
+    }
     if (join_type == SL_JOIN_INNER && on) { /* INNER JOIN UNNEST(..) ON cond */
         sl_scope scope = sl__scope_of(out);
         sl_bind_ctx cctx = {&scope, b->err, "JOIN/ON", NULL, NULL, b->params};

@@ -418,7 +418,8 @@ static sl_chunk *sl__unnest(sl__bq *q, const sl_lp *lp, sl_chunk *in)
     int rc = p && in->nrows > 0 ? sl_eval_into(p, in, &q->env, ext, nl, q->err) : (p ? 0 : -1);
     sl_eval_free(p);
     sl_unnest_spec spec = {nl + 1, t, nl, nl, lp->join_type == SL_JOIN_LEFT,
-                           lp->ncols - nl > (t[nl].id == SL_TYPE_MAP ? 2 : 1)};
+                           lp->ncols - nl > (t[nl].id == SL_TYPE_MAP ? 2 : 1),
+                           lp->nexprs > 1 ? lp->exprs[1] : NULL, q->env.tz};
     sl_operator *op = NULL;
     sl__gather g = {lp, sl__new_for(lp, 16)};
     sl_emit emit = {sl__gather_fn, &g};

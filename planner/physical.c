@@ -46,6 +46,7 @@ struct sl_physical {
     sl_job_spec spec;        /* the job */
     sl_list *joins;          /* sl_join_spec* made here (their tz follows spec.tz) */
     sl_list *lookups;        /* sl_lookup_join_spec* made here (the same) */
+    sl_list *unnests;        /* sl_unnest_spec* made here (the same) */
     sl_list *owned_exprs;    /* sl_bexpr* built here (casts, the final mapping) */
     sl_list *owned_arrays;   /* arrays owned here */
     sl_tz *tz;               /* the job's time zone (spec.tz), owned */
@@ -77,6 +78,7 @@ void sl_physical_free(sl_physical *p)
     sl_list_free(p->owned_arrays, sl_free);
     sl_list_free(p->joins, NULL);
     sl_list_free(p->lookups, NULL);
+    sl_list_free(p->unnests, NULL);
     sl_tz_free(p->tz);
     sl_free(p);
 }
@@ -90,6 +92,8 @@ void sl_physical_set_tz(sl_physical *p, sl_tz *tz)
         ((sl_join_spec *)p->joins->items[i])->tz = tz;
     for (int i = 0; i < p->lookups->n; i++)
         ((sl_lookup_join_spec *)p->lookups->items[i])->tz = tz;
+    for (int i = 0; i < p->unnests->n; i++)
+        ((sl_unnest_spec *)p->unnests->items[i])->tz = tz;
 }
 
 sl_job_spec *sl_physical_spec(sl_physical *p)
@@ -511,6 +515,9 @@ static void sl__unnest_steps(sl_physical *p, sl__chain *chain, const sl_lp *n)
     u->keep = nl;
     u->outer = n->join_type == SL_JOIN_LEFT;
     u->ordinality = n->ncols - nl > (arg->type.id == SL_TYPE_MAP ? 2 : 1);
+    u->cond = n->nexprs > 1 ? n->exprs[1] : NULL;
+    u->tz = p->tz;
+    sl_list_push(p->unnests, u);
     if (arg->kind == SL_BX_COLUMN) {
         u->in_ncols = nl;
         u->in_types = sl__types(p, in);
@@ -1242,6 +1249,7 @@ int sl_physical_build_set(const sl_lp *const *roots, int n, const sl_catalog *ca
     p->owned_arrays = sl_list_new();
     p->joins = sl_list_new();
     p->lookups = sl_list_new();
+    p->unnests = sl_list_new();
     sl_job_spec *extra = n > 1 ? sl__own(p, sl_calloc((size_t)n, sizeof(sl_job_spec))) : NULL;
     for (int i = 0; i < n; i++) {
         if (sl__build_graph(p, roots[i], cat, o, i == 0 ? &p->spec : &extra[i - 1], err) != 0) {

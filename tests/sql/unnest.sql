@@ -10,6 +10,9 @@ SELECT id, x FROM items CROSS JOIN UNNEST(nums) AS u(x);
 SELECT id, tag FROM items, UNNEST(items.tags) AS t(tag);
 SELECT id, x FROM items JOIN UNNEST(nums) AS u(x) ON x > 1;
 SELECT id, x FROM items LEFT JOIN UNNEST(nums) AS u(x) ON TRUE;
+-- LEFT JOIN ... ON cond: the elements it holds for, else one NULL row
+SELECT id, x FROM items LEFT JOIN UNNEST(nums) AS u(x) ON x > id;
+EXPLAIN SELECT id, x FROM items LEFT JOIN UNNEST(nums) AS u(x) ON x > id;
 -- default names: EXPR$0 (or the alias) for an array, KEY and VALUE for a map, ORDINALITY
 SELECT * FROM items CROSS JOIN UNNEST(tags);
 SELECT id, u FROM items CROSS JOIN UNNEST(tags) AS u;
@@ -50,7 +53,6 @@ SELECT * FROM items CROSS JOIN UNNEST(nums) AS u(x, y);
 SELECT * FROM items CROSS JOIN UNNEST(attrs) WITH ORDINALITY AS u(k, v);
 SELECT * FROM items CROSS JOIN UNNEST(nums, tags);
 SELECT * FROM items RIGHT JOIN UNNEST(nums) AS u(x) ON TRUE;
-SELECT * FROM items LEFT JOIN UNNEST(nums) AS u(x) ON x > 1;
 SELECT * FROM items CROSS JOIN UNNEST(nope) AS u(x);
 SELECT * FROM items CROSS JOIN UNNEST(nums) WITH ORDINALITYX AS u(x, p);
 SELECT * FROM items CROSS JOIN generate_series(1, 2) AS g(x);

@@ -34,6 +34,8 @@ static void text_of(const sl_chunk *c, int col, int r, char *buf, size_t n)
         snprintf(buf, n, "NULL");
     else if (v->phys == SL_PHYS_STR)
         snprintf(buf, n, "%.*s", (int)v->v.str[r].len, v->v.str[r].ptr);
+    else if (v->phys == SL_PHYS_BOOL)
+        snprintf(buf, n, "%d", v->v.b[r]);
     else
         snprintf(buf, n, "%lld", (long long)v->v.i64[r]);
 }
@@ -131,7 +133,7 @@ static void t_array_kinds(void)
     sl_chunk *in = array_input(types);
     for (int outer = 0; outer < 2; outer++) {
         for (int ord = 0; ord < 2; ord++) {
-            sl_unnest_spec spec = {2, types, 1, 1, outer, ord};
+            sl_unnest_spec spec = {2, types, 1, 1, outer, ord, NULL, NULL};
             sl_operator *op = NULL;
             sl_error err = SL_ERROR_INIT;
             REQUIRE(sl_unnest_new(&spec, &op, &err) == 0);
@@ -182,7 +184,7 @@ static void t_map_and_keep(void)
     sl_chunk_free(e);
     sl_chunk *in = sl_chunk_new(2, types, 4);
     add_row(in, SL_ROW_UPDATE_AFTER, 7, &sb);
-    sl_unnest_spec spec = {2, types, 1, 1, false, false};
+    sl_unnest_spec spec = {2, types, 1, 1, false, false, NULL, NULL};
     sl_operator *op = NULL;
     sl_error err = SL_ERROR_INIT;
     REQUIRE(sl_unnest_new(&spec, &op, &err) == 0);
@@ -217,7 +219,7 @@ static void t_expansion_snapshot_cancel(void)
     str_array(&sb, vals, N);
     sl_chunk *in = sl_chunk_new(2, types, 2);
     add_row(in, SL_ROW_INSERT, 1, &sb);
-    sl_unnest_spec spec = {2, types, 1, 1, false, true};
+    sl_unnest_spec spec = {2, types, 1, 1, false, true, NULL, NULL};
     sl_operator *op = NULL, *op2 = NULL;
     sl_error err = SL_ERROR_INIT;
     REQUIRE(sl_unnest_new(&spec, &op, &err) == 0);
@@ -262,15 +264,15 @@ static void t_errors(void)
     sl_type types[2] = {t_big(), sl_type_array_of(t_str())};
     sl_operator *op = NULL;
     sl_error err = SL_ERROR_INIT;
-    sl_unnest_spec bad = {2, types, 0, 1, false, false}; /* a BIGINT column */
+    sl_unnest_spec bad = {2, types, 0, 1, false, false, NULL, NULL}; /* a BIGINT column */
     CHECK(sl_unnest_new(&bad, &op, &err) == -1 && op == NULL);
     CHECK_STR(err.sqlstate, "XX000");
     sl_error_reset(&err);
-    sl_unnest_spec range = {2, types, 2, 1, false, false};
+    sl_unnest_spec range = {2, types, 2, 1, false, false, NULL, NULL};
     CHECK(sl_unnest_new(&range, &op, &err) == -1);
     sl_error_reset(&err);
     /* a malformed value: a count larger than its bytes, bytes after the last element */
-    sl_unnest_spec spec = {2, types, 1, 1, true, false};
+    sl_unnest_spec spec = {2, types, 1, 1, true, false, NULL, NULL};
     REQUIRE(sl_unnest_new(&spec, &op, &err) == 0);
     sl_chunk *in = sl_chunk_new(2, types, 2);
     sl_strbuf sb = SL_STRBUF_INIT;
@@ -296,4 +298,50 @@ static void t_errors(void)
     sl_strbuf_free(&sb);
 }
 
-SL_TESTS(t_array_kinds, t_map_and_keep, t_expansion_snapshot_cancel, t_errors)
+/* LEFT JOIN UNNEST(flags) AS u(f) ON f: only the TRUE elements, a NULL row
+** for a row with none (all FALSE or NULL, empty, NULL), kinds kept. */
+static void t_left_condition(void)
+{
+    sl_type b = sl_type_make(SL_TYPE_BOOLEAN);
+    sl_type types[2] = {t_big(), sl_type_array_of(b)};
+    const int flags[][4] = {{3, 1, 0, 1}, {2, 0, -1, 0}, {0, 0, 0, 0}}; /* n, then 1/0/-1=NULL */
+    sl_chunk *in = sl_chunk_new(2, types, 8);
+    sl_strbuf sb = SL_STRBUF_INIT;
+    for (int i = 0; i < 3; i++) {
+        sl_chunk *e = sl_chunk_new(1, &b, 4);
+        for (int j = 0; j < flags[i][0]; j++) {
+            int r = sl_chunk_append_row(e, SL_ROW_INSERT);
+            if (flags[i][j + 1] >= 0)
+                sl_chunk_set_bool(e, 0, r, flags[i][j + 1]);
+        }
+        sl_strbuf_reset(&sb);
+        sl_put_u32(&sb, (uint32_t)flags[i][0]);
+        for (int j = 0; j < flags[i][0]; j++)
+            sl_value_put(&sb, e, 0, j);
+        sl_chunk_free(e);
+        add_row(in, i == 1 ? SL_ROW_UPDATE_BEFORE : SL_ROW_INSERT, i + 1, &sb);
+    }
+    add_row(in, SL_ROW_UPDATE_AFTER, 4, NULL);
+    sl_bexpr *cond = sl_bexpr_new(SL_BX_COLUMN, b, -1);
+    cond->col = 1; /* the element */
+    sl_unnest_spec spec = {2, types, 1, 1, true, true, cond, NULL};
+    sl_operator *op = NULL;
+    sl_error err = SL_ERROR_INIT;
+    REQUIRE(sl_unnest_new(&spec, &op, &err) == 0);
+    sink s = {0};
+    sl_emit em = {collect, &s};
+    REQUIRE(op->ops->process(op, in, &em, &err) == 0);
+    REQUIRE(s.n == 5);
+    check_row(&s.rows[0], SL_ROW_INSERT, 1, "1", "1");
+    check_row(&s.rows[1], SL_ROW_INSERT, 1, "1", "3");
+    check_row(&s.rows[2], SL_ROW_UPDATE_BEFORE, 2, "NULL", "NULL");
+    check_row(&s.rows[3], SL_ROW_INSERT, 3, "NULL", "NULL");
+    check_row(&s.rows[4], SL_ROW_UPDATE_AFTER, 4, "NULL", "NULL");
+    free(s.rows);
+    op->ops->free(op);
+    sl_bexpr_free(cond);
+    sl_chunk_free(in);
+    sl_strbuf_free(&sb);
+}
+
+SL_TESTS(t_left_condition, t_array_kinds, t_map_and_keep, t_expansion_snapshot_cancel, t_errors)

@@ -13,6 +13,8 @@ CREATE TABLE events (id INT, ts TIMESTAMP(3), `user` STRING, tags ARRAY<STRING>,
 SELECT id, x FROM items CROSS JOIN UNNEST(nums) AS u(x);
 SELECT id, tag FROM items, UNNEST(items.tags) AS t(tag);
 SELECT id, x FROM items LEFT JOIN UNNEST(nums) AS u(x) ON TRUE;
+SELECT id, x FROM items LEFT JOIN UNNEST(nums) AS u(x) ON x > 1;
+SELECT id, k, v FROM items LEFT JOIN UNNEST(attrs) AS m(k, v) ON v > 1 OR k = 'z';
 SELECT id, k, v FROM items CROSS JOIN UNNEST(attrs) AS m(k, v);
 SELECT id, k, v FROM items LEFT JOIN UNNEST(attrs) AS m(k, v) ON TRUE;
 SELECT * FROM items CROSS JOIN UNNEST(tags);
