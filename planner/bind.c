@@ -1152,7 +1152,11 @@ static int sl__unnest_over(sl_binder *b, const sl_from *fr, int join_type, const
         sl_free(out->quals[i]);
         out->quals[i] = sl_strdup(i < nl ? l.cols[i].qualifier : fr->alias);
         out->cols[i].qualifier = out->quals[i];
-        out->cols[i].name = i < nl ? l.cols[i].name : (char *)names[i - nl];
+        /* unqualified default names are the plan's unique ones (EXPR$0, EXPR$00
+        ** for two UNNESTs in one FROM, as Flink's) */
+        out->cols[i].name = i < nl                        ? l.cols[i].name
+                            : fr->alias || fr->columns ? names[i - nl]
+                                                          : lp->cols[i].name;
     }
     l.lp = NULL;
     sl__rel_clear(&l);

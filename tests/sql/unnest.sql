@@ -30,6 +30,7 @@ SELECT x, COUNT(*) AS n FROM items CROSS JOIN UNNEST(nums) AS u(x) GROUP BY x;
 SELECT * FROM UNNEST(ARRAY[1, NULL, 3]) WITH ORDINALITY AS u(x, p);
 SELECT * FROM UNNEST(MAP['a', 1, 'b', 2]);
 SELECT * FROM UNNEST(CAST(NULL AS ARRAY<INT>));
+SELECT * FROM UNNEST(ARRAY[1, 2]), UNNEST(ARRAY['a', 'b']);
 -- an updating input: each -U / +U expands into as many rows
 SELECT `user`, x, pos FROM (SELECT `user`, COUNT(*) AS n FROM events GROUP BY `user`) CROSS JOIN UNNEST(ARRAY[n, n * 10]) WITH ORDINALITY AS u(x, pos);
 -- the rowtime survives UNNEST: a window TVF over its output
