@@ -26,6 +26,8 @@ SELECT id, inner_arr, x FROM items CROSS JOIN UNNEST(nest) AS a(inner_arr) CROSS
 SELECT id, x FROM items, UNNEST(ARRAY[id, id * 10]) AS u(x);
 SELECT id, d * 2 AS d2 FROM items CROSS JOIN UNNEST(`dec`) AS u(d) WHERE d > 0.2;
 SELECT x, COUNT(*) AS n FROM items CROSS JOIN UNNEST(nums) AS u(x) GROUP BY x;
+-- a comma join beside an UNNEST: the WHERE terms over the joined tables move below it, into the join
+EXPLAIN SELECT a.id, x FROM items a, items b, UNNEST(a.nums) AS u(x) WHERE a.id = b.id AND x > 1;
 -- UNNEST on its own
 SELECT * FROM UNNEST(ARRAY[1, NULL, 3]) WITH ORDINALITY AS u(x, p);
 SELECT * FROM UNNEST(MAP['a', 1, 'b', 2]);

@@ -28,6 +28,7 @@ SELECT id, x FROM items JOIN UNNEST(nums) AS u(x) ON x > 1;
 SELECT id, x FROM items, UNNEST(ARRAY[id, id * 10]) AS u(x);
 -- flinkdiff: final-only (the GROUP BY emits per chunk in Sluice, per row in Flink)
 SELECT x, COUNT(*) AS n FROM items CROSS JOIN UNNEST(nums) AS u(x) GROUP BY x;
+SELECT a.id, b.id AS bid, x FROM items a, items b, UNNEST(a.nums) AS u(x) WHERE a.id = b.id AND x > 1;
 SELECT * FROM UNNEST(ARRAY[1, NULL, 3]) WITH ORDINALITY AS u(x, p);
 SELECT * FROM UNNEST(MAP['a', 1, 'b', 2]);
 SELECT * FROM UNNEST(ARRAY[1, 2]) AS u, UNNEST(ARRAY['a', 'b']) AS v;
