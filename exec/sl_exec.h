@@ -794,6 +794,29 @@ typedef struct sl_window_tvf_spec {
 } sl_window_tvf_spec;
 int sl_window_tvf_new(const sl_window_tvf_spec *spec, sl_operator **out, sl_error *err);
 
+/* UNNEST (exec/op_unnest.c, Flink's Correlate over $UNNEST_ROWS$): for each
+** input row, one output row per element of its ARRAY (or entry of its MAP)
+** in column arr_col: the input's first keep columns, then the element (a
+** MAP: key, value), then with ordinality its position from 1 (INT). The
+** row kind is the input row's (an update's -U and +U each expand). A NULL
+** or empty array gives no row, or with outer (LEFT JOIN ... ON TRUE) one
+** row with the new columns NULL; with a condition (LEFT JOIN ... ON cond)
+** only the rows it holds for, or that NULL row when it holds for none.
+** Stateless; every emitted chunk holds at most SL_CHUNK_ROWS rows. */
+typedef struct sl_unnest_spec {
+    int in_ncols;              /* input columns */
+    const sl_type *in_types;   /* their types */
+    int arr_col;               /* the ARRAY / MAP column */
+    int keep;                  /* input columns copied to the output (the first keep) */
+    bool outer;                /* LEFT JOIN: a NULL row for a NULL / empty array */
+    bool ordinality;           /* WITH ORDINALITY: the position as a last column */
+    const sl_bexpr *cond;      /* LEFT JOIN ... ON cond (over the output columns): only
+                                  the rows where it is TRUE, the NULL row when none is;
+                                  NULL = ON TRUE */
+    const sl_tz *tz;           /* the job's time zone for cond; NULL = UTC */
+} sl_unnest_spec;
+int sl_unnest_new(const sl_unnest_spec *spec, sl_operator **out, sl_error *err);
+
 /* The SESSION window TVF without an aggregation (exec/op_session.c): the
 ** input rows plus window_start, window_end and window_time (= end - 1 ms),
 ** each row emitted once (+I) when the watermark reaches its session's end,

@@ -127,6 +127,7 @@ void sl_from_free(sl_from *f)
     sl_from_free(f->input);
     sl_free(f->time_col);
     sl_list_free(f->partition, ast_ident_free_v);
+    sl_list_free(f->columns, ast_ident_free_v);
     sl_list_free(f->args, sl_expr_free_v);
     sl_free(f);
 }
@@ -295,6 +296,7 @@ static sl_from *ast_from_dup(const sl_from *f)
     r->input = ast_from_dup(f->input);
     r->time_col = sl_strdup(f->time_col);
     r->partition = ast_list_dup(f->partition, ast_ident_dup_v);
+    r->columns = ast_list_dup(f->columns, ast_ident_dup_v);
     r->args = ast_list_dup(f->args, ast_expr_dup_v);
     return r;
 }

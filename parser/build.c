@@ -1204,19 +1204,21 @@ sl_from *sl__from_qtable(sl__parse *p, sl__tok schema, sl__tok name, sl__tok ali
     return f;
 }
 
-/* A table function with a column alias list, Flink's UNNEST(arr) AS t(x):
-** 0A000 (not yet; the binder refuses UNNEST of an ARRAY value too). */
-void sl__unnest_unsupported(sl__parse *p, sl__tok name, bool columns)
+void sl__from_columns(sl__parse *p, sl_from *f, sl_list *cols, sl__tok ord)
 {
-    if (sl_error_isset(p->err) || !columns)
-        return;
-    if (name.n == 6 && sl_strncasecmp(name.z, "UNNEST", 6) == 0) {
-        sl_error_set(p->err, SL_ERR_NOT_SUPPORTED, name.pos, "UNNEST is not supported yet");
-        sl_error_hint(p->err, "Read elements with arr[i], CARDINALITY(arr) and the ARRAY_* functions.");
-    } else {
-        sl_error_set(p->err, SL_ERR_NOT_SUPPORTED, name.pos,
-                     "column aliases for a table function are not supported");
+    f->columns = cols;
+    if (ord.z) {
+        if (ord.n == 10 && sl_strncasecmp(ord.z, "ORDINALITY", 10) == 0)
+            f->ordinality = true;
+        else if (!sl_error_isset(p->err))
+            sl_error_set(p->err, SL_ERR_SYNTAX, ord.pos, "syntax error at or near \"%.*s\"",
+                         ord.n, ord.z);
     }
+    if (sl_error_isset(p->err) || sl_strcasecmp(f->name, "unnest") == 0)
+        return;
+    sl_error_set(p->err, SL_ERR_NOT_SUPPORTED, f->pos,
+                 f->ordinality ? "WITH ORDINALITY is only supported for UNNEST"
+                               : "column aliases for a table function are not supported");
 }
 
 sl_from *sl__from_function(sl__parse *p, sl__tok schema, sl__tok name, sl_list *args,

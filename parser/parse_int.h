@@ -212,7 +212,10 @@ sl__ty sl__type_unsupported(sl__parse *p, sl__tok kw, const char *what);
 sl__ty sl__type_array(sl__parse *p, sl__tok kw, sl__ty elem);
 sl__ty sl__type_map(sl__parse *p, sl__tok kw, sl__ty key, sl__ty value);
 sl__ty sl__type_row_elem(sl__parse *p, sl_column_def *row);
-void sl__unnest_unsupported(sl__parse *p, sl__tok name, bool columns);
+/* A table function's column alias list (owned: f takes it) and WITH
+** ORDINALITY (ord: the word after WITH, SL__NOTOK for none): only UNNEST
+** has them (Flink); 0A000 for another function, 42601 for WITH other. */
+void sl__from_columns(sl__parse *p, sl_from *f, sl_list *cols, sl__tok ord);
 /* CAST(x AS ROW<..>) / x::ROW<..>: 0A000 (frees both). */
 sl_expr *sl__cast_row(sl__parse *p, sl__tok kw, sl_expr *x, sl_column_def *row);
 

@@ -599,6 +599,19 @@ static void pr_from(pr_ctx *p, const sl_from *f)
             pr_expr(p, sl_list_get(f->args, i));
         }
         sl_strbuf_append_char(sb, ')');
+        if (f->ordinality)
+            sl_strbuf_append(sb, " WITH ORDINALITY");
+        if (f->alias && f->columns) { /* UNNEST(arr) AS t(x) */
+            sl_strbuf_append(sb, " AS ");
+            pr_ident(p, f->alias);
+            for (int i = 0; i < sl_list_len(f->columns); i++) {
+                const sl_ident *c = sl_list_get(f->columns, i);
+                sl_strbuf_append(sb, i ? ", " : "(");
+                pr_ident(p, c->name);
+            }
+            sl_strbuf_append_char(sb, ')');
+            return;
+        }
         break;
     case SL_FROM_JOIN:
         pr_from(p, f->left);

@@ -194,6 +194,8 @@ struct sl_from {
     sl_list *partition; /* WINDOW: SESSION's PARTITION BY columns (sl_ident*), or NULL */
     sl_expr *as_of;     /* TABLE: FOR SYSTEM_TIME AS OF expr (a temporal or lookup
                            join's right side), or NULL */
+    sl_list *columns;   /* FUNCTION: its column alias list, AS t(a, b) (sl_ident*), or NULL */
+    bool ordinality;    /* FUNCTION: WITH ORDINALITY (UNNEST) */
     sl_list *args;      /* FUNCTION: its arguments (sl_expr*);
                            WINDOW: of sl_expr* — TUMBLE: size [, offset];
                            HOP: slide, size [, offset]; CUMULATE: step, size [, offset];

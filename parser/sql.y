@@ -601,9 +601,15 @@ from_prim(A) ::= nm(S) DOT nm(N) as_opt(X). { A = sl__from_qtable(p, S, N, X); }
 from_prim(A) ::= nm(N) LP exprlist(L) RP as_opt(X).
                                          { A = sl__from_function(p, N, N, L, X); }
 from_prim(A) ::= nm(N) LP exprlist(L) RP AS nm(X) LP idlist(C) RP.
-                                         { sl_list_free(C, sl__ident_free_v);
-                                           A = sl__from_function(p, N, N, L, X);
-                                           sl__unnest_unsupported(p, N, true); }
+                                         { A = sl__from_function(p, N, N, L, X);
+                                           sl__from_columns(p, A, C, SL__NOTOK); }
+/* Flink's UNNEST(arr) WITH ORDINALITY [AS t(x, pos)]. */
+from_prim(A) ::= nm(N) LP exprlist(L) RP WITH nm(O) as_opt(X).
+                                         { A = sl__from_function(p, N, N, L, X);
+                                           sl__from_columns(p, A, NULL, O); }
+from_prim(A) ::= nm(N) LP exprlist(L) RP WITH nm(O) AS nm(X) LP idlist(C) RP.
+                                         { A = sl__from_function(p, N, N, L, X);
+                                           sl__from_columns(p, A, C, O); }
 from_prim(A) ::= nm(S) DOT nm(N) LP exprlist(L) RP as_opt(X).
                                          { A = sl__from_function(p, S, N, L, X); }
 from_prim(A) ::= LP(K) query(Q) RP as_opt(X).

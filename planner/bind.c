@@ -1046,10 +1046,159 @@ static int sl__temporal_keys(sl_binder *b, const sl_from *f, const sl_lp *lp)
     return 0;
 }
 
+/* Flink's UNNEST on the right of a join (CROSS JOIN / comma, INNER JOIN
+** ... ON cond, LEFT JOIN ... ON TRUE): its argument is bound over the left
+** side's columns (a correlated expansion, Flink's Correlate), the node is
+** an SL_LP_UNNEST over the left plan. The new columns are named by the
+** alias list, else as Flink names them: EXPR$0 for an array's elements
+** (the alias itself when there is one), KEY and VALUE for a map's entries,
+** ORDINALITY for WITH ORDINALITY. */
+static int sl__unnest_over(sl_binder *b, const sl_from *fr, int join_type, const sl_expr *on,
+                           sl__rel *lp_l, sl__rel *out);
+
+static int sl__bind_unnest(sl_binder *b, const sl_from *f, sl__rel *out)
+{
+    const sl_from *fr = f->right;
+    if (f->join_type != SL_JOIN_CROSS && f->join_type != SL_JOIN_INNER &&
+        f->join_type != SL_JOIN_LEFT) {
+        sl_error_set(b->err, SL_ERR_NOT_SUPPORTED, fr->pos,
+                     "UNNEST is only supported on the right of a CROSS, INNER or LEFT join");
+        return -1;
+    }
+    int nargs = sl_list_len(fr->args);
+    if (nargs != 1) {
+        const sl_expr *a = sl_list_get(fr->args, nargs > 1 ? 1 : 0);
+        sl_error_set(b->err, SL_ERR_NOT_SUPPORTED, nargs > 1 && a ? a->pos : fr->pos,
+                     "UNNEST takes exactly one array or map");
+        sl_error_hint(b->err, "Unnest each array in its own CROSS JOIN UNNEST.");
+        return -1;
+    }
+    sl__rel l = {0};
+    if (sl__bind_from(b, f->left, &l) != 0)
+        return -1;
+    return sl__unnest_over(b, fr, f->join_type, f->on, &l, out);
+}
+
+/* UNNEST fr over the bound left side l (taken), joined as join_type with
+** condition on (INNER only). */
+static int sl__unnest_over(sl_binder *b, const sl_from *fr, int join_type, const sl_expr *on,
+                           sl__rel *lp_l, sl__rel *out)
+{
+    sl__rel l = *lp_l;
+    sl_scope lscope = sl__scope_of(&l);
+    sl_bind_ctx ctx = {&lscope, b->err, "UNNEST", NULL, NULL, b->params};
+    sl_bexpr *x = sl_bind_expr(&ctx, sl_list_get(fr->args, 0));
+    if (!x) {
+        sl__rel_free(&l);
+        return -1;
+    }
+    if (x->type.id != SL_TYPE_ARRAY && x->type.id != SL_TYPE_MAP) {
+        sl_type xt = x->type;
+        xt.not_null = false;
+        char *ts = sl_type_to_string(xt);
+        sl_error_set(b->err, SL_ERR_DATATYPE_MISMATCH, x->pos >= 0 ? x->pos : fr->pos,
+                     "argument of UNNEST must be an ARRAY or a MAP, not %s", ts);
+        sl_free(ts);
+        sl_bexpr_free(x);
+        sl__rel_free(&l);
+        return -1;
+    }
+    bool map = x->type.id == SL_TYPE_MAP;
+    int nnew = (map ? 2 : 1) + (fr->ordinality ? 1 : 0);
+    int ncolumns = sl_list_len(fr->columns);
+    if (fr->columns && ncolumns != nnew) {
+        const sl_ident *c0 = sl_list_get(fr->columns, 0);
+        sl_error_set(b->err, SL_ERR_INVALID_COLUMN_REF, c0->pos >= 0 ? c0->pos : fr->pos,
+                     "table \"%s\" has %d columns available but %d columns specified",
+                     fr->alias, nnew, ncolumns);
+        sl_bexpr_free(x);
+        sl__rel_free(&l);
+        return -1;
+    }
+    sl_type nt[3];
+    const char *names[3];
+    nt[0] = map ? sl_type_key(x->type) : sl_type_elem(x->type);
+    names[0] = map ? "KEY" : fr->alias ? fr->alias : "EXPR$0";
+    if (map) {
+        nt[1] = sl_type_value(x->type);
+        names[1] = "VALUE";
+    }
+    if (fr->ordinality) {
+        nt[nnew - 1] = sl_type_make(SL_TYPE_INT);
+        nt[nnew - 1].not_null = join_type != SL_JOIN_LEFT;
+        names[nnew - 1] = "ORDINALITY";
+    }
+    for (int i = 0; i < nnew; i++) {
+        if (i < (map ? 2 : 1))
+            nt[i].not_null = false; /* elements may be NULL */
+        if (fr->columns)
+            names[i] = ((const sl_ident *)sl_list_get(fr->columns, i))->name;
+    }
+    sl_lp *lp = sl_lp_new(SL_LP_UNNEST, l.lp);
+    lp->pos = fr->pos;
+    lp->join_type = join_type == SL_JOIN_LEFT ? SL_JOIN_LEFT : SL_JOIN_INNER;
+    sl__lp_push_expr(lp, x);
+    int nl = l.lp->ncols;
+    for (int i = 0; i < nl; i++)
+        sl_lp_add_col(lp, l.lp->cols[i].name, l.lp->cols[i].type, l.lp->cols[i].rowtime);
+    for (int i = 0; i < nnew; i++) {
+        char *name = sl__unique_name(lp, names[i], lp->ncols);
+        sl_lp_add_col(lp, name, nt[i], 0);
+        sl_free(name);
+    }
+    out->lp = lp;
+    sl__rel_scope(out, NULL);
+    for (int i = 0; i < nl + nnew; i++) {
+        sl_free(out->quals[i]);
+        out->quals[i] = sl_strdup(i < nl ? l.cols[i].qualifier : fr->alias);
+        out->cols[i].qualifier = out->quals[i];
+        /* unqualified default names are the plan's unique ones (EXPR$0, EXPR$00
+        ** for two UNNESTs in one FROM, as Flink's) */
+        out->cols[i].name = i < nl                        ? l.cols[i].name
+                            : fr->alias || fr->columns ? names[i - nl]
+                                                          : lp->cols[i].name;
+    }
+    l.lp = NULL;
+    sl__rel_clear(&l);
+    bool on_true = on && on->kind == SL_EXPR_BOOL && on->ival == 1;
+    if (join_type == SL_JOIN_LEFT && on && !on_true) { /* LEFT JOIN UNNEST(..) ON cond */
+        sl_scope scope = sl__scope_of(out);
+        sl_bind_ctx cctx = {&scope, b->err, "JOIN/ON", NULL, NULL, b->params};
+        sl_bexpr *cond = NULL;
+        if (sl_bind_condition(&cctx, on, &cond) != 0) {
+            sl__rel_free(out);
+            return -1;
+        }
+        sl__lp_push_expr(out->lp, cond); /* exprs[1]: the operator's own condition */
+    }
+    if (join_type == SL_JOIN_INNER && on) { /* INNER JOIN UNNEST(..) ON cond */
+        sl_scope scope = sl__scope_of(out);
+        sl_bind_ctx cctx = {&scope, b->err, "JOIN/ON", NULL, NULL, b->params};
+        sl_bexpr *cond = NULL;
+        if (sl_bind_condition(&cctx, on, &cond) != 0) {
+            sl__rel_free(out);
+            return -1;
+        }
+        sl_lp *flt = sl_lp_new(SL_LP_FILTER, out->lp);
+        flt->pos = on->pos;
+        sl__lp_push_expr(flt, cond);
+        for (int i = 0; i < out->lp->ncols; i++)
+            sl_lp_add_col(flt, out->lp->cols[i].name, out->lp->cols[i].type,
+                          out->lp->cols[i].rowtime);
+        out->lp = flt;
+        for (int i = 0; i < flt->ncols; i++)
+            out->cols[i].type = flt->cols[i].type;
+    }
+    return 0;
+}
+
 static int sl__bind_join(sl_binder *b, const sl_from *f, sl__rel *out)
 {
     sl__rel l = {0}, r = {0};
     const sl_from *fr = f->right;
+    if (fr->kind == SL_FROM_FUNCTION && sl_strcasecmp(fr->name, "unnest") == 0 &&
+        f->join_type < SL_JOIN_SEMI)
+        return sl__bind_unnest(b, f, out);
     bool temporal = fr->kind == SL_FROM_TABLE && fr->as_of;
     if (sl__bind_from(b, f->left, &l) != 0)
         return -1;
@@ -1165,15 +1314,17 @@ static int sl__bind_function(sl_binder *b, const sl_from *f, sl__rel *out)
     sl_bind_ctx ctx = {&empty, b->err, "FROM", NULL, NULL, b->params};
     for (int i = 0; i < n; i++) {
         sl_bexpr *x = sl_bind_expr(&ctx, sl_list_get(f->args, i));
-        if ((!x && unnest && strcmp(b->err->sqlstate, SL_ERR_UNDEFINED_COLUMN) == 0) ||
-            (x && unnest && sl_type_is_composite(x->type.id))) {
-            /* Flink's CROSS JOIN UNNEST(arr): not yet */
-            sl_error_reset(b->err);
-            sl_error_set(b->err, SL_ERR_NOT_SUPPORTED, f->pos, "UNNEST is not supported yet");
-            sl_error_hint(b->err, "Read elements with arr[i], CARDINALITY(arr) and the ARRAY_* "
-                                  "functions.");
+        if (x && unnest && sl_type_is_composite(x->type.id)) {
+            /* Flink's UNNEST(ARRAY[...]) on its own: over one row of no columns */
             sl_bexpr_free(x);
-            x = NULL;
+            sl_lp_free(lp);
+            sl__rel one = {0};
+            one.lp = sl_lp_new(SL_LP_VALUES, NULL);
+            one.lp->nrows = 1;
+            one.lp->rows = sl_calloc(1, sizeof(sl_bexpr **));
+            one.lp->rows[0] = sl_calloc(1, sizeof(sl_bexpr *));
+            sl__rel_scope(&one, NULL);
+            return sl__unnest_over(b, f, SL_JOIN_CROSS, NULL, &one, out);
         }
         if (!x) {
             sl_lp_free(lp);
@@ -1182,6 +1333,16 @@ static int sl__bind_function(sl_binder *b, const sl_from *f, sl__rel *out)
         bool ok = x->type.id == SL_TYPE_NULL ||
                   (series ? sl_type_is_integer(x->type.id) : sl_type_is_string(x->type.id));
         sl__lp_push_expr(lp, x);
+        if (!ok && unnest) {
+            sl_type xt = x->type;
+            xt.not_null = false;
+            char *ts = sl_type_to_string(xt);
+            sl_error_set(b->err, SL_ERR_DATATYPE_MISMATCH, x->pos >= 0 ? x->pos : f->pos,
+                         "argument of UNNEST must be an ARRAY or a MAP, not %s", ts);
+            sl_free(ts);
+            sl_lp_free(lp);
+            return -1;
+        }
         if (!ok) {
             char *ts = sl_type_to_string(x->type);
             sl_error_set(b->err, SL_ERR_UNDEFINED_FUNCTION, f->pos,

@@ -34,6 +34,8 @@ static bool sl__scans(const sl_lp *lp, bool sysrel)
         return true;
     if ((lp->kind == SL_LP_FUNCTION || lp->kind == SL_LP_APPLY) && sysrel)
         return true; /* generate_series, unnest, ARRAY(subquery): bounded too */
+    if (lp->kind == SL_LP_UNNEST && lp->input->kind == SL_LP_VALUES && sysrel)
+        return true; /* Flink's UNNEST(ARRAY[...]) on its own */
     return sl__scans(lp->input, sysrel) || sl__scans(lp->right, sysrel);
 }
 
@@ -375,6 +377,67 @@ static sl_chunk *sl__function(sl__bq *q, const sl_lp *lp)
     return out;
 }
 
+/* Rows an operator emits, gathered into one growing chunk. */
+typedef struct sl__gather {
+    const sl_lp *lp; /* the node whose rows they are */
+    sl_chunk *out;   /* the rows so far */
+} sl__gather;
+
+static int sl__gather_fn(void *ctx, sl_chunk *rows, sl_error *err)
+{
+    (void)err;
+    sl__gather *g = ctx;
+    if (g->out->nrows + rows->nrows > g->out->cap) {
+        sl_chunk *big = sl__new_for(g->lp, 2 * (g->out->nrows + rows->nrows));
+        for (int r = 0; r < g->out->nrows; r++)
+            sl_chunk_copy_row(big, g->out, r);
+        sl_chunk_free(g->out);
+        g->out = big;
+    }
+    for (int r = 0; r < rows->nrows; r++)
+        sl_chunk_copy_row(g->out, rows, r);
+    return 0;
+}
+
+/* UNNEST: the input's rows with the argument as an extra column, through
+** the job's own Unnest operator (exec/op_unnest.c). */
+static sl_chunk *sl__unnest(sl__bq *q, const sl_lp *lp, sl_chunk *in)
+{
+    int nl = lp->input->ncols;
+    sl_type *t = sl_calloc((size_t)nl + 2, sizeof(sl_type));
+    for (int i = 0; i < nl; i++)
+        t[i] = lp->input->cols[i].type;
+    t[nl] = lp->exprs[0]->type;
+    sl_chunk *ext = sl_chunk_new(nl + 1, t, in->nrows > 0 ? in->nrows : 1);
+    for (int r = 0; r < in->nrows; r++) {
+        int d = sl_chunk_append_row(ext, (sl_row_kind)in->kinds[r]);
+        for (int c = 0; c < nl; c++)
+            sl_chunk_set_from(ext, c, d, in, c, r);
+    }
+    sl_eval_prog *p = sl_eval_compile(lp->exprs[0], nl, t, q->err);
+    int rc = p && in->nrows > 0 ? sl_eval_into(p, in, &q->env, ext, nl, q->err) : (p ? 0 : -1);
+    sl_eval_free(p);
+    sl_unnest_spec spec = {nl + 1, t, nl, nl, lp->join_type == SL_JOIN_LEFT,
+                           lp->ncols - nl > (t[nl].id == SL_TYPE_MAP ? 2 : 1),
+                           lp->nexprs > 1 ? lp->exprs[1] : NULL, q->env.tz};
+    sl_operator *op = NULL;
+    sl__gather g = {lp, sl__new_for(lp, 16)};
+    sl_emit emit = {sl__gather_fn, &g};
+    if (rc == 0 && sl_unnest_new(&spec, &op, q->err) == 0)
+        rc = op->ops->process(op, ext, &emit, q->err);
+    else
+        rc = -1;
+    if (op)
+        op->ops->free(op);
+    sl_chunk_free(ext);
+    sl_free(t);
+    if (rc != 0) {
+        sl_chunk_free(g.out);
+        return NULL;
+    }
+    return g.out;
+}
+
 static sl_chunk *sl__run(sl__bq *q, const sl_lp *lp)
 {
     switch (lp->kind) {
@@ -573,6 +636,12 @@ static sl_chunk *sl__run(sl__bq *q, const sl_lp *lp)
         return sl__apply(q, lp);
     case SL_LP_FUNCTION:
         return sl__function(q, lp);
+    case SL_LP_UNNEST: {
+        sl_chunk *in = sl__run(q, lp->input);
+        sl_chunk *out = in ? sl__unnest(q, lp, in) : NULL;
+        sl_chunk_free(in);
+        return out;
+    }
     case SL_LP_LIMIT: {
         sl_chunk *in = sl__run(q, lp->input);
         if (!in)

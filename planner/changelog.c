@@ -74,6 +74,7 @@ void sl_lp_origin(const sl_lp *lp, int col, const sl_lp **node, int *ncol)
         case SL_LP_WINDOW:
         case SL_LP_OVER:
         case SL_LP_OVER_AGG:
+        case SL_LP_UNNEST:
             if (col >= lp->input->ncols)
                 return; /* a column the operator adds */
             lp = lp->input;
@@ -290,6 +291,11 @@ const sl_lp *sl_lp_window_col(const sl_lp *lp, int col, int *which)
         case SL_LP_FILTER:
         case SL_LP_SORT:
         case SL_LP_LIMIT:
+            lp = lp->input;
+            break;
+        case SL_LP_UNNEST: /* the input row's columns, copied */
+            if (col >= lp->input->ncols)
+                return NULL;
             lp = lp->input;
             break;
         case SL_LP_OVER: /* window Top-N / deduplication */

@@ -238,6 +238,39 @@ static void sl__filter_join(sl_lp **slot)
     sl__plan(&j->right);
 }
 
+/* A Filter over an UNNEST: *slot is the filter. Its terms over the
+** UNNEST's input columns only move below it (they hold for every row of an
+** input row's expansion, or for none; under a LEFT UNNEST too), where they
+** may reach a join (FROM a, b, UNNEST(a.arr) WHERE a.k = b.k). */
+static void sl__filter_unnest(sl_lp **slot)
+{
+    sl_lp *f = *slot, *u = f->input;
+    int nl = u->input->ncols;
+    sl_list *terms = sl_list_new(), *down = sl_list_new(), *keep = sl_list_new();
+    sl__split(f->exprs[0], terms);
+    f->exprs[0] = NULL;
+    for (int i = 0; i < terms->n; i++)
+        sl_list_push(sl_join_side(terms->items[i], nl) == 0 ? down : keep, terms->items[i]);
+    sl__filter_below(&u->input, sl_bexpr_and_all(down));
+    sl_bexpr *rest = sl_bexpr_and_all(keep);
+    if (rest) {
+        f->exprs[0] = rest;
+    } else { /* the filter is gone: the UNNEST takes its place (as in sl__filter_join) */
+        sl_lp *shell = sl_lp_new(SL_LP_FILTER, NULL);
+        *shell = *f;
+        shell->input = NULL;
+        shell->nexprs = 0;
+        sl_lp_free(shell);
+        *f = *u;
+        sl_free(u);
+        u = f;
+    }
+    sl_list_free(terms, NULL);
+    sl_list_free(down, NULL);
+    sl_list_free(keep, NULL);
+    sl__plan(&u->input);
+}
+
 static void sl__plan(sl_lp **slot)
 {
     sl_lp *n = *slot;
@@ -252,6 +285,8 @@ static void sl__plan(sl_lp **slot)
     } else if (n->kind == SL_LP_FILTER && n->input && n->input->kind == SL_LP_JOIN &&
                n->input->join_type <= SL_JOIN_CROSS) {
         sl__filter_join(slot);
+    } else if (n->kind == SL_LP_FILTER && n->input && n->input->kind == SL_LP_UNNEST) {
+        sl__filter_unnest(slot);
     }
 }
 

@@ -46,6 +46,7 @@ struct sl_physical {
     sl_job_spec spec;        /* the job */
     sl_list *joins;          /* sl_join_spec* made here (their tz follows spec.tz) */
     sl_list *lookups;        /* sl_lookup_join_spec* made here (the same) */
+    sl_list *unnests;        /* sl_unnest_spec* made here (the same) */
     sl_list *owned_exprs;    /* sl_bexpr* built here (casts, the final mapping) */
     sl_list *owned_arrays;   /* arrays owned here */
     sl_tz *tz;               /* the job's time zone (spec.tz), owned */
@@ -77,6 +78,7 @@ void sl_physical_free(sl_physical *p)
     sl_list_free(p->owned_arrays, sl_free);
     sl_list_free(p->joins, NULL);
     sl_list_free(p->lookups, NULL);
+    sl_list_free(p->unnests, NULL);
     sl_tz_free(p->tz);
     sl_free(p);
 }
@@ -90,6 +92,8 @@ void sl_physical_set_tz(sl_physical *p, sl_tz *tz)
         ((sl_join_spec *)p->joins->items[i])->tz = tz;
     for (int i = 0; i < p->lookups->n; i++)
         ((sl_lookup_join_spec *)p->lookups->items[i])->tz = tz;
+    for (int i = 0; i < p->unnests->n; i++)
+        ((sl_unnest_spec *)p->unnests->items[i])->tz = tz;
 }
 
 sl_job_spec *sl_physical_spec(sl_physical *p)
@@ -494,6 +498,60 @@ static void sl__length_spec(sl_physical *p, sl_length_enforcer mode, const sl_ty
     out->pos = root->pos;
 }
 
+static int sl__mk_unnest(const void *a, sl_operator **o, sl_error *e)
+{
+    return sl_unnest_new(a, o, e);
+}
+
+/* UNNEST node n's steps: its argument evaluated as an extra last column
+** by a calc step unless it is a column already, then the Unnest operator
+** (which drops that extra column). */
+static void sl__unnest_steps(sl_physical *p, sl__chain *chain, const sl_lp *n)
+{
+    const sl_lp *in = n->input;
+    int nl = in->ncols;
+    const sl_bexpr *arg = n->exprs[0];
+    sl_unnest_spec *u = sl__own(p, sl_calloc(1, sizeof *u));
+    u->keep = nl;
+    u->outer = n->join_type == SL_JOIN_LEFT;
+    u->ordinality = n->ncols - nl > (arg->type.id == SL_TYPE_MAP ? 2 : 1);
+    u->cond = n->nexprs > 1 ? n->exprs[1] : NULL;
+    u->tz = p->tz;
+    sl_list_push(p->unnests, u);
+    if (arg->kind == SL_BX_COLUMN) {
+        u->in_ncols = nl;
+        u->in_types = sl__types(p, in);
+        u->arr_col = arg->col;
+    } else {
+        sl_type *types = sl__own(p, sl_calloc((size_t)nl + 1, sizeof(sl_type)));
+        const sl_bexpr **exprs = sl__own(p, sl_calloc((size_t)nl + 1, sizeof(sl_bexpr *)));
+        for (int c = 0; c < nl; c++) {
+            sl_bexpr *col = sl_bexpr_new(SL_BX_COLUMN, in->cols[c].type, n->pos);
+            col->col = c;
+            sl_list_push(p->owned_exprs, col);
+            exprs[c] = col;
+            types[c] = in->cols[c].type;
+        }
+        exprs[nl] = arg;
+        types[nl] = arg->type;
+        sl_calc_spec *cs = sl__own(p, sl_calloc(1, sizeof *cs));
+        cs->project = true;
+        cs->nexprs = nl + 1;
+        cs->exprs = exprs;
+        cs->out_types = types;
+        sl__chain_add(p, chain)->calc = cs;
+        u->in_ncols = nl + 1;
+        u->in_types = types;
+        u->arr_col = nl;
+    }
+    sl_step_spec *st = sl__chain_add(p, chain);
+    st->name = "Unnest";
+    st->create = sl__mk_unnest;
+    st->arg = u;
+    st->out_ncols = n->ncols;
+    st->out_types = sl__types(p, n);
+}
+
 static bool sl__stateful(const sl_lp *n)
 {
     return n->kind == SL_LP_AGGREGATE || n->kind == SL_LP_OVER || n->kind == SL_LP_NORMALIZE ||
@@ -517,6 +575,10 @@ static int sl__add_steps(sl_physical *p, sl__chain *chain, const sl_lp *below,
                 map[c] = c;
             sl__cast_step(p, chain, prev->ncols, sl__types(p, prev), node->ncols,
                           sl__types(p, node), map, node->pos, false);
+            continue;
+        }
+        if (node->kind == SL_LP_UNNEST) {
+            sl__unnest_steps(p, chain, node);
             continue;
         }
         if (node->kind != SL_LP_FILTER && node->kind != SL_LP_PROJECT) {
@@ -1195,6 +1257,7 @@ int sl_physical_build_set(const sl_lp *const *roots, int n, const sl_catalog *ca
     p->owned_arrays = sl_list_new();
     p->joins = sl_list_new();
     p->lookups = sl_list_new();
+    p->unnests = sl_list_new();
     sl_job_spec *extra = n > 1 ? sl__own(p, sl_calloc((size_t)n, sizeof(sl_job_spec))) : NULL;
     for (int i = 0; i < n; i++) {
         if (sl__build_graph(p, roots[i], cat, o, i == 0 ? &p->spec : &extra[i - 1], err) != 0) {

@@ -373,6 +373,22 @@ void sl_lp_describe(sl_strbuf *sb, const sl_lp *lp)
         else
             sl_strbuf_append(sb, "unlimited])");
         break;
+    case SL_LP_UNNEST:
+        sl_strbuf_append(sb, "Unnest(invocation=[UNNEST(");
+        sl_bexpr_print(sb, lp->exprs[0], in);
+        sl_strbuf_appendf(sb, ")], joinType=[%s], fields=[", joins[lp->join_type]);
+        for (int i = lp->input->ncols; i < lp->ncols; i++)
+            sl_strbuf_appendf(sb, "%s%s", i > lp->input->ncols ? ", " : "", lp->cols[i].name);
+        sl_strbuf_append(sb, "]");
+        if (lp->nexprs > 1) { /* over its own output columns */
+            const char **own = sl__names(lp);
+            sl_strbuf_append(sb, ", where=[");
+            sl_bexpr_print(sb, lp->exprs[1], own);
+            sl_strbuf_append(sb, "]");
+            sl_free(own);
+        }
+        sl_strbuf_append(sb, ")");
+        break;
     case SL_LP_FUNCTION:
         sl_strbuf_appendf(sb, "Function(%s, fields=[%s])", lp->table, lp->cols[0].name);
         break;

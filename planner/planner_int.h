@@ -141,6 +141,12 @@ typedef enum sl_lp_kind {
                         with ival = input column + 1 */
     SL_LP_OVER_AGG,  /* aggregates OVER (PARTITION BY keys ORDER BY order[0] frame): input +
                         one column per call (aggs); over_range, over_preceding */
+    SL_LP_UNNEST,    /* Flink's UNNEST (a Correlate): input + the elements of exprs[0] (an
+                        ARRAY: one column; a MAP: key, value), then ORDINALITY (INT) when
+                        ncols says so; one row per element, the input row's kind kept;
+                        join_type SL_JOIN_LEFT: a NULL / empty one gives one NULL row;
+                        exprs[1] (LEFT JOIN ... ON cond, over the output) keeps the rows
+                        it holds for, the NULL row when none */
 } sl_lp_kind;
 
 #define SL_ROWTIME 1  /* sl_lp_col.rowtime: an event-time attribute */

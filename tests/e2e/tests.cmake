@@ -161,3 +161,11 @@ add_test(NAME e2e.crash_lookup_join.p2
   COMMAND ${Python3_EXECUTABLE} ${SL_E2E}/crash_join_test.py
           --sluice $<TARGET_FILE:sluice> --kills 24 --parallelism 2 --lookup)
 set_tests_properties(e2e.crash_lookup_join.p2 PROPERTIES TIMEOUT 900 LABELS e2e)
+# datagen -> CROSS JOIN UNNEST(ARRAY[...]) WITH ORDINALITY, filtered ->
+# filesystem, 20 SIGKILLs: every expected (id, element, position) once
+foreach(p 1 2)
+  add_test(NAME e2e.crash_unnest.p${p}
+    COMMAND ${Python3_EXECUTABLE} ${SL_E2E}/crash_unnest_test.py
+            --sluice $<TARGET_FILE:sluice> --kills 20 --parallelism ${p})
+  set_tests_properties(e2e.crash_unnest.p${p} PROPERTIES TIMEOUT 900 LABELS e2e)
+endforeach()

@@ -65,7 +65,7 @@ SELECT ARRAY_UNION(ARRAY[1], ARRAY['a']);
 SELECT ARRAY[1] = ARRAY['a'];
 CREATE TABLE r (a ARRAY<ROW<x INT>>) WITH ('connector' = 'print');
 CREATE TABLE ms (a MULTISET<INT>) WITH ('connector' = 'print');
-SELECT id FROM items CROSS JOIN UNNEST(tags) AS u(x);
+SELECT id FROM items CROSS JOIN UNNEST(id) AS u(x);
 CREATE TABLE c (a ARRAY<INT>) WITH ('connector' = 'filesystem', 'path' = '@SQLDATA@/arrays/items.json', 'format' = 'csv');
 SELECT * FROM c;
 CREATE TABLE bad1 (id INT, nums ARRAY<INT>) WITH ('connector' = 'filesystem', 'path' = '@SQLDATA@/arrays/bad_string.json', 'format' = 'json');
