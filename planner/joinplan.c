@@ -509,7 +509,7 @@ static void sl__join_times(sl_lp *j, sl_list *extra)
         else
             sl_list_push(cond, t);
     }
-    for (int i = 0; i < extra->n; i++) { /* sl__filter_join */
+    for (int i = 0; i < extra->n && type != SL_JOIN_FULL; i++) { /* sl__filter_join */
         sl_bexpr *t = extra->items[i];
         int s = sl_join_side(t, nl);
         if ((s == 0 && type != SL_JOIN_RIGHT) || (s == 1 && type != SL_JOIN_LEFT))

@@ -48,6 +48,17 @@ WHERE a.auction = b.auction AND c.auction = a.auction
   AND b.bid_time BETWEEN a.bid_time - INTERVAL '1' SECOND AND a.bid_time + INTERVAL '2' SECOND
   AND c.bid_time BETWEEN b.bid_time AND b.bid_time + INTERVAL '1' SECOND;
 DESCRIBE three_int;
+-- nested ON joins: the a-b bounds, in the outer ON, move into the inner join
+CREATE TEMPORARY VIEW nested_on AS SELECT a.bid_time, b.bid_time AS bt, c.bid_time AS ct
+FROM (a JOIN b ON a.auction = b.auction) JOIN a AS c ON c.auction = a.auction
+  AND a.bid_time BETWEEN b.bid_time AND b.bid_time + INTERVAL '1' SECOND
+  AND c.bid_time BETWEEN a.bid_time AND a.bid_time + INTERVAL '1' SECOND;
+DESCRIBE nested_on;
+-- a FULL join below keeps none, and an outer ON bound does not move into it
+CREATE TEMPORARY VIEW below_full AS SELECT a.bid_time, b.bid_time AS bt, c.bid_time AS ct
+FROM (a FULL JOIN b ON a.auction = b.auction) JOIN a AS c ON c.auction = a.auction
+  AND a.bid_time BETWEEN b.bid_time AND b.bid_time + INTERVAL '1' SECOND;
+DESCRIBE below_full;
 -- a LEFT interval join keeps them too
 CREATE TEMPORARY VIEW left_j AS SELECT a.bid_time, b.bid_time AS bt FROM a LEFT JOIN b
   ON a.auction + 1 = b.auction
@@ -65,6 +76,9 @@ FROM TABLE(TUMBLE(TABLE on_j, DESCRIPTOR(bt), INTERVAL '5' SECOND))
 GROUP BY window_start, window_end;
 SELECT window_start, window_end, COUNT(*) AS c
 FROM TABLE(TUMBLE(TABLE three_int, DESCRIPTOR(ct), INTERVAL '5' SECOND))
+GROUP BY window_start, window_end;
+SELECT window_start, window_end, COUNT(*) AS c
+FROM TABLE(TUMBLE(TABLE nested_on, DESCRIPTOR(ct), INTERVAL '5' SECOND))
 GROUP BY window_start, window_end;
 SELECT window_start, window_end, COUNT(*) AS c, COUNT(bt) AS matched
 FROM TABLE(TUMBLE(TABLE left_j, DESCRIPTOR(bid_time), INTERVAL '5' SECOND))
