@@ -476,8 +476,23 @@ static void sl__count_late(sl__task *t)
     t->rows_late = late - t->base_late; /* this run's: the operators count over their state's life */
 }
 
+/* Watermark wm held back by the delays (sl_operator.wm_delay) of the first
+** n operators of t's chain: what the operators after them may rely on. The
+** ends (INT64_MIN: none yet, INT64_MAX: end of input) stay; saturates. */
+static int64_t sl__held_watermark(const sl__task *t, int n, int64_t wm)
+{
+    for (int i = 0; i < n && t->steps && wm != INT64_MIN && wm != INT64_MAX; i++) {
+        const sl_operator *op = t->steps[i].op;
+        if (op && op->wm_delay > 0)
+            wm = wm < INT64_MIN + op->wm_delay ? INT64_MIN + 1 : wm - op->wm_delay;
+    }
+    return wm;
+}
+
 /* Event time reached wm: every operator (in chain order) emits what became
-** final; the watermark goes on downstream. */
+** final, each given the watermark held back by the operators before it;
+** the held-back watermark goes on downstream. t->watermark stays the
+** input's (checkpointed). */
 static int sl__advance_watermark(sl__task *t, int64_t wm, sl_error *err)
 {
     if (wm <= t->watermark)
@@ -490,14 +505,14 @@ static int sl__advance_watermark(sl__task *t, int64_t wm, sl_error *err)
             continue;
         sl__next next = {t, i + 1};
         sl_emit out = {sl__emit_next, &next};
-        if (op->ops->watermark(op, wm, &out, err) != 0)
+        if (op->ops->watermark(op, sl__held_watermark(t, i, wm), &out, err) != 0)
             return -1;
     }
     if (!t->next)
         return 0;
     if (sl__flush(t, err) != 0)
         return -1;
-    sl_msg m = {.kind = SL_MSG_WATERMARK, .watermark = wm};
+    sl_msg m = {.kind = SL_MSG_WATERMARK, .watermark = sl__held_watermark(t, t->nsteps, wm)};
     return sl__broadcast(t, &m) != 0 ? sl__cancelled(err) : 0;
 }
 
@@ -601,7 +616,7 @@ static int sl__barrier(sl__task *t, int64_t id, bool savepoint, sl_list *blobs, 
         sl__pending *pd = sl_calloc(1, sizeof *pd);
         pd->epoch = id;
         if (t->sink->ops->watermark)
-            t->sink->ops->watermark(t->sink, t->watermark);
+            t->sink->ops->watermark(t->sink, sl__held_watermark(t, t->nsteps, t->watermark));
         rc = t->sink->ops->pre_commit(t->sink, id, &pd->committable, err);
         if (rc == 0)
             rc = sl__failpoint(j, "pre-commit", err);
@@ -771,7 +786,8 @@ static int sl__input_loop(sl__task *t, sl_error *err)
     sl__job *j = t->job;
     t->last_rows_ns = sl__now(j->spec);
     if (t->next && t->watermark > INT64_MIN) { /* restored: tell downstream at once */
-        sl_msg m = {.kind = SL_MSG_WATERMARK, .watermark = t->watermark};
+        sl_msg m = {.kind = SL_MSG_WATERMARK,
+                    .watermark = sl__held_watermark(t, t->nsteps, t->watermark)};
         if (sl__broadcast(t, &m) != 0)
             return 0;
     }

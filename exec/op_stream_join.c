@@ -1493,6 +1493,11 @@ int sl_join_new(const sl_join_spec *spec, sl_operator **out, sl_error *err)
     op->impl = j;
     op->out_ncols = nout;
     op->out_types = j->out_types;
+    /* a row joined when the later side arrives is behind the watermark by
+    ** up to max(-lower, upper), as Flink's interval join delays its output
+    ** watermark (lower <= upper, so this is >= 0) */
+    if (j->interval)
+        op->wm_delay = j->upper > -j->lower ? j->upper : -j->lower;
     j->op = op;
     *out = op;
     return 0;

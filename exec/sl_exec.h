@@ -644,6 +644,9 @@ struct sl_operator {
     int out_ncols;              /* output columns */
     const sl_type *out_types;   /* their types (owned by the operator) */
     const atomic_bool *cancel;  /* set by the job: true once it is being torn down; NULL = never */
+    int64_t wm_delay;           /* ns (>= 0) the watermark after this operator lags the one it
+                                   gets: its output rows may be that much behind it (an interval
+                                   join: Flink's KeyedCoProcessOperatorWithWatermarkDelay) */
 };
 
 /* Whether the job op runs in is being torn down: a loop whose length

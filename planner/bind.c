@@ -1253,7 +1253,9 @@ static int sl__bind_join(sl_binder *b, const sl_from *f, sl__rel *out)
         if ((i < nl && null_left) || (i >= nl && null_right))
             t.not_null = false;
         /* Output names are unique, as in Flink (id, id0): plans stay readable.
-        ** A regular join does not keep event time: rows may be emitted late.
+        ** A regular join does not keep event time: rows may be emitted late;
+        ** an interval join keeps both sides' (sl_lp_join_times, once its
+        ** condition is known).
         ** A lookup join keeps the left side's time attributes (as Flink): it
         ** emits each row as it arrives. */
         char *name = sl__unique_name(lp, c->name, lp->ncols);
@@ -1285,6 +1287,7 @@ static int sl__bind_join(sl_binder *b, const sl_from *f, sl__rel *out)
             return -1;
         }
         sl__lp_push_expr(lp, cond);
+        sl_lp_join_times(lp, NULL);
     }
     if (temporal && (lookup ? sl__lookup_keys(b, f, lp) : sl__temporal_keys(b, f, lp)) != 0) {
         sl__rel_free(out);
@@ -2750,6 +2753,8 @@ static int sl__bind_select(sl_binder *b, const sl_query *q, sl__rel *out)
         sl_bexpr *cond = NULL;
         if (sl_bind_condition(&ctx, q->where, &cond) != 0)
             goto fail;
+        if (in.lp->kind == SL_LP_JOIN) /* a comma join's bounds are in WHERE */
+            sl_lp_join_times(in.lp, cond);
         sl_lp *f = sl_lp_new(SL_LP_FILTER, in.lp);
         for (int i = 0; i < in.lp->ncols; i++)
             sl_lp_add_col(f, in.lp->cols[i].name, in.lp->cols[i].type, in.lp->cols[i].rowtime);

@@ -486,6 +486,15 @@ static int sl__analyze(sl_lp *lp, sl_error *err)
         bool window = in == SL_CL_INSERT && r == SL_CL_INSERT && sl_lp_window_join(lp);
         bool interval = !window && in == SL_CL_INSERT && r == SL_CL_INSERT &&
                         sl_lp_interval_join(lp);
+        /* the binder kept time attributes for an interval join
+        ** (sl_lp_join_times): it must be one here, unless an input
+        ** updates (then every event-time operator above refuses it) */
+        for (int c = 0; !interval && in == SL_CL_INSERT && r == SL_CL_INSERT && c < lp->ncols;
+             c++)
+            if (lp->cols[c].rowtime)
+                return sl_error_set(err, SL_ERR_INTERNAL, lp->pos,
+                                    "join keeps the time attribute \"%s\" but is not an "
+                                    "interval join", lp->cols[c].name);
         if (in == SL_CL_INSERT && r == SL_CL_INSERT && (!outer || interval || window)) {
             lp->changelog = SL_CL_INSERT;
         } else {

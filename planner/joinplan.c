@@ -402,17 +402,32 @@ bool sl_lookup_key(const sl_bexpr *t, int nl, int *rcol, const sl_bexpr **lexpr)
     return false;
 }
 
+/* Whether the AND of terms (j's numbering) bounds an interval join of j's
+** inputs: the pair of time columns and the left-minus-right bounds. */
+static bool sl__interval_terms(const sl_lp *j, const sl_list *terms, int *lt, int *rt,
+                               int64_t *lo, int64_t *hi)
+{
+    bool has_lo = false, has_hi = false;
+    *lt = *rt = -1;
+    *lo = *hi = 0;
+    for (int i = 0; i < terms->n; i++)
+        sl__bounds(j, terms->items[i], lt, rt, lo, &has_lo, hi, &has_hi);
+    return has_lo && has_hi;
+}
+
 bool sl_lp_interval_join(sl_lp *j)
 {
     j->interval = false;
     if (j->kind != SL_LP_JOIN || j->join_type > SL_JOIN_FULL || j->nexprs < 1 || !j->exprs[0] ||
         j->temporal)
         return false;
-    int lt = -1, rt = -1;
-    int64_t lo = 0, hi = 0;
-    bool has_lo = false, has_hi = false;
-    sl__bounds(j, j->exprs[0], &lt, &rt, &lo, &has_lo, &hi, &has_hi);
-    if (!has_lo || !has_hi)
+    int lt, rt;
+    int64_t lo, hi;
+    sl_list *terms = sl_list_new();
+    sl_bexpr_conjuncts(j->exprs[0], terms);
+    bool ok = sl__interval_terms(j, terms, &lt, &rt, &lo, &hi);
+    sl_list_free(terms, NULL);
+    if (!ok)
         return false;
     j->interval = true;
     j->ltime = lt;
@@ -432,18 +447,14 @@ static bool sl__same_windows(const sl_lp *a, const sl_lp *b)
            b->input->cols[b->time_col].rowtime == SL_ROWTIME;
 }
 
-bool sl_lp_window_join(sl_lp *j)
+/* Whether the AND of terms (j's numbering) makes j a window join: *lend,
+** *rend its window_end columns. */
+static bool sl__window_terms(const sl_lp *j, const sl_list *terms, int *lend, int *rend)
 {
-    j->window_join = false;
-    if (j->kind != SL_LP_JOIN || j->join_type > SL_JOIN_FULL || j->nexprs < 1 || !j->exprs[0] ||
-        j->temporal)
-        return false;
     int nl = j->input->ncols;
     const sl_lp *lwin = NULL, *rwin = NULL;
-    int lend = -1, rend = -1;
     bool start = false, ok = true;
-    sl_list *terms = sl_list_new();
-    sl_bexpr_conjuncts(j->exprs[0], terms);
+    *lend = *rend = -1;
     for (int i = 0; i < terms->n && ok; i++) {
         const sl_bexpr *t = terms->items[i];
         if (t->kind != SL_BX_CALL || t->fn->id != SL_FN_EQ || t->nargs != 2 ||
@@ -468,16 +479,107 @@ bool sl_lp_window_join(sl_lp *j)
         rwin = rb;
         if (wa == 0) {
             start = true;
-        } else if (lend < 0) {
-            lend = a;
-            rend = b - nl;
+        } else if (*lend < 0) {
+            *lend = a;
+            *rend = b - nl;
         }
     }
+    return ok && start && *lend >= 0 && sl__same_windows(lwin, rwin);
+}
+
+bool sl_lp_window_join(sl_lp *j)
+{
+    j->window_join = false;
+    if (j->kind != SL_LP_JOIN || j->join_type > SL_JOIN_FULL || j->nexprs < 1 || !j->exprs[0] ||
+        j->temporal)
+        return false;
+    int lend, rend;
+    sl_list *terms = sl_list_new();
+    sl_bexpr_conjuncts(j->exprs[0], terms);
+    bool ok = sl__window_terms(j, terms, &lend, &rend);
     sl_list_free(terms, NULL);
-    if (!ok || !start || lend < 0 || !sl__same_windows(lwin, rwin))
+    if (!ok)
         return false;
     j->window_join = true;
     j->ltime = lend;
     j->rtime = rend;
     return true;
+}
+
+/* Moves term t (j's numbering) below j onto side s: into *l, or a copy
+** shifted onto the right side's numbering into *r (and *own). */
+static void sl__below(sl_bexpr *t, int s, int nl, sl_list *l, sl_list *r, sl_list *own)
+{
+    if (s == 0) {
+        sl_list_push(l, t);
+        return;
+    }
+    sl_bexpr *c = sl_bexpr_dup(t);
+    sl_bexpr_shift(c, -nl);
+    sl_list_push(r, c);
+    sl_list_push(own, c);
+}
+
+/* sl_lp_join_times for join j with the extra terms (j's numbering; the
+** list taken) of a WHERE that join planning moves into j or below it, as
+** sl__push_on and sl__filter_join do. */
+static void sl__join_times(sl_lp *j, sl_list *extra)
+{
+    if (j->kind != SL_LP_JOIN || j->temporal || j->join_type > SL_JOIN_CROSS) {
+        sl_list_free(extra, NULL);
+        return;
+    }
+    int type = j->join_type, nl = j->input->ncols;
+    bool inner = type == SL_JOIN_INNER || type == SL_JOIN_CROSS;
+    sl_list *l = sl_list_new(), *r = sl_list_new(), *cond = sl_list_new(), *own = sl_list_new();
+    sl_list *on = sl_list_new();
+    if (j->nexprs > 0 && j->exprs[0])
+        sl_bexpr_conjuncts(j->exprs[0], on);
+    for (int i = 0; i < on->n; i++) { /* sl__push_on */
+        sl_bexpr *t = on->items[i];
+        int s = sl_join_side(t, nl);
+        if ((s == 0 && (inner || type == SL_JOIN_RIGHT)) ||
+            (s == 1 && (inner || type == SL_JOIN_LEFT)))
+            sl__below(t, s, nl, l, r, own);
+        else
+            sl_list_push(cond, t);
+    }
+    for (int i = 0; i < extra->n && type != SL_JOIN_FULL; i++) { /* sl__filter_join */
+        sl_bexpr *t = extra->items[i];
+        int s = sl_join_side(t, nl);
+        if ((s == 0 && type != SL_JOIN_RIGHT) || (s == 1 && type != SL_JOIN_LEFT))
+            sl__below(t, s, nl, l, r, own);
+        else if (s < 0 && inner && !sl_bexpr_is_constant(t))
+            sl_list_push(cond, t);
+    }
+    if (l->n > 0)
+        sl__join_times(j->input, l);
+    else
+        sl_list_free(l, NULL);
+    if (r->n > 0)
+        sl__join_times(j->right, r);
+    else
+        sl_list_free(r, NULL);
+    int a, b;
+    int64_t lo, hi;
+    bool keep = cond->n > 0 && !sl__window_terms(j, cond, &a, &b) &&
+                sl__interval_terms(j, cond, &a, &b, &lo, &hi);
+    for (int c = 0; c < j->ncols; c++)
+        j->cols[c].rowtime = !keep ? 0
+                             : c < nl ? j->input->cols[c].rowtime
+                                      : j->right->cols[c - nl].rowtime;
+    sl_list_free(on, NULL);
+    sl_list_free(cond, NULL);
+    for (int i = 0; i < own->n; i++)
+        sl_bexpr_free(own->items[i]);
+    sl_list_free(own, NULL);
+    sl_list_free(extra, NULL);
+}
+
+void sl_lp_join_times(sl_lp *j, const sl_bexpr *where)
+{
+    sl_list *extra = sl_list_new();
+    if (where)
+        sl_bexpr_conjuncts(where, extra);
+    sl__join_times(j, extra);
 }

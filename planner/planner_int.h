@@ -278,6 +278,13 @@ bool sl_lp_interval_join(sl_lp *j);
 ** window_start and both sides' window_end; sets j->window_join and ltime /
 ** rtime (the window_end columns). Otherwise it stays a regular join. */
 bool sl_lp_window_join(sl_lp *j);
+/* At bind time: whether JOIN node j will be planned as an interval join
+** (its inputs append-only), with the AND-ed terms of the WHERE over it
+** (NULL: none) that join planning moves into it or below it (comma joins);
+** its output keeps both inputs' time attributes if so (Flink's
+** RelTimeIndicatorConverter materializes them only for regular joins),
+** else none. Nested inner joins below it are decided again the same way. */
+void sl_lp_join_times(sl_lp *j, const sl_bexpr *where);
 /* The window TVF node whose window column lp's column col is, following
 ** columns as Flink's window properties do (bare projections, filters,
 ** window aggregations and Top-N, a window join's preserved sides), or NULL;

@@ -27,13 +27,22 @@ window's rows go out when the watermark passes its end; nothing retracted).
 --parallelism N runs N reader tasks per table, N join tasks (hashed by the
 key) and N sink instances.
 
+--interval-window: the interval join (a.id % K = b.id % K, a.ts within 1 s
+of b.ts, watermarks at the times) into a TUMBLE window aggregation of 1 s
+over a.ts (its time attribute kept by the join): count, min, max of a.id
+and sum of b.id per window, each window committed once with exactly the
+values computed here. b is generated at half a's rate, so most pairs are
+joined when their b row arrives, up to 1 s behind the watermark: only the
+join's watermark hold-back (max(-lower, upper) = 1 s) keeps them in their
+windows.
+
 --lookup: a LEFT lookup join (FOR SYSTEM_TIME AS OF a PROCTIME() column)
 of a against a filesystem table written by the test (see LOOKUP_JOB): each
 row of a committed exactly once, with its key's row or NULLs.
 
 Usage: crash_join_test.py --sluice PATH [--kills 24] [--rows 20000] [--keys 2000]
                           [--seconds 8] [--parallelism N] [--interval | --temporal |
-                          --window | --lookup] [--seed S]
+                          --window | --lookup | --interval-window] [--seed S]
 """
 import argparse
 import collections
@@ -216,6 +225,51 @@ def check_temporal(rows_out, n):
     return problems
 
 
+INTERVAL_WINDOW_JOB = """
+CREATE TABLE IF NOT EXISTS a (id BIGINT, ts AS TO_TIMESTAMP_LTZ(id * 10, 3),
+  WATERMARK FOR ts AS ts) WITH (
+  'connector' = 'datagen', 'number-of-rows' = '{rows}', 'rows-per-second' = '{rate}',
+  'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '{rows}');
+CREATE TABLE IF NOT EXISTS b (id BIGINT, ts AS TO_TIMESTAMP_LTZ(id * 10, 3),
+  WATERMARK FOR ts AS ts) WITH (
+  'connector' = 'datagen', 'number-of-rows' = '{rows}', 'rows-per-second' = '{half_rate}',
+  'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '{rows}');
+CREATE TABLE IF NOT EXISTS counts (lo BIGINT, hi BIGINT, c BIGINT, sy BIGINT)
+  WITH ('connector' = 'filesystem', 'path' = '{out}', 'format' = 'json');
+SET 'execution.checkpointing.interval' = '100 ms';
+SET 'parallelism.default' = '{parallelism}';
+SET 'pipeline.name' = 'crash-join';
+CREATE TEMPORARY VIEW pairs AS SELECT a.id AS x, b.id AS y, a.ts FROM a, b
+WHERE a.id % {keys} = b.id % {keys}
+  AND a.ts BETWEEN b.ts - INTERVAL '1' SECOND AND b.ts + INTERVAL '1' SECOND;
+INSERT INTO counts
+SELECT MIN(x), MAX(x), COUNT(*), SUM(y)
+FROM TABLE(TUMBLE(TABLE pairs, DESCRIPTOR(ts), INTERVAL '1' SECOND))
+GROUP BY window_start, window_end;
+"""
+
+
+def check_interval_window(rows_out, n, keys):
+    """Problems in the window counts over the interval join."""
+    want = {}
+    for x in range(1, n + 1):
+        for y in range(max(1, x - 100), min(n, x + 100) + 1):
+            if x % keys == y % keys:
+                lo, hi, c, sy = want.get(x // 100, (x, x, 0, 0))
+                want[x // 100] = (min(lo, x), max(hi, x), c + 1, sy + y)
+    problems = []
+    got = collections.Counter()
+    for r in rows_out:
+        w = r["lo"] // 100
+        got[w] += 1
+        if (r["lo"], r["hi"], r["c"], r["sy"]) != want.get(w):
+            problems.append("window %d: got %r, expected %r" % (w, r, want.get(w)))
+    for w in sorted(set(want) | set(got)):
+        if got[w] != 1:
+            problems.append("window %d committed %d times" % (w, got[w]))
+    return problems
+
+
 def matches(x, y, keys, span):
     return x % keys == y % keys and (span is None or abs(x - y) <= span)
 
@@ -269,6 +323,7 @@ def main():
     ap.add_argument("--temporal", action="store_true")
     ap.add_argument("--window", action="store_true")
     ap.add_argument("--lookup", action="store_true")
+    ap.add_argument("--interval-window", action="store_true")
     ap.add_argument("--seed", type=int, default=None)
     a = ap.parse_args()
     seed = a.seed if a.seed is not None else random.randrange(1 << 30)
@@ -278,15 +333,18 @@ def main():
     job = os.path.join(work, "job.sql")
     with open(job, "w", encoding="utf-8") as f:
         job_text = (LOOKUP_JOB if a.lookup else TEMPORAL_JOB if a.temporal
-                    else WINDOW_JOB if a.window else JOB)
+                    else WINDOW_JOB if a.window
+                    else INTERVAL_WINDOW_JOB if a.interval_window else JOB)
         dim = os.path.join(work, "dim.csv")
         if a.lookup:
             lookup_dim(dim, a.keys)
-        f.write(job_text.format(rows=a.rows, rate=int(a.rows / a.seconds), out=out, keys=a.keys,
+        f.write(job_text.format(rows=a.rows, rate=int(a.rows / a.seconds),
+                                half_rate=max(1, int(a.rows / a.seconds / 2)), out=out, keys=a.keys,
                                 parallelism=a.parallelism, dim=dim, mod=a.keys + a.keys // 4,
                                 interval=INTERVAL if a.interval else ""))
     kind = (", interval join" if a.interval else ", temporal join" if a.temporal
-            else ", window join" if a.window else ", lookup join" if a.lookup else "")
+            else ", window join" if a.window else ", lookup join" if a.lookup
+            else ", interval join -> window aggregation" if a.interval_window else "")
     print("crash_join_test: seed %d, parallelism %d, %d rows per side, %d keys%s, work dir %s" %
           (seed, a.parallelism, a.rows, a.keys, kind, work))
     run = sluice_e2e.Runner(a.sluice, data, job, "crash-join", out)
@@ -296,6 +354,7 @@ def main():
         return 1
     got = sluice_e2e.committed_rows(out)
     problems = (check_lookup(got, a.rows, a.keys) if a.lookup
+                else check_interval_window(got, a.rows, a.keys) if a.interval_window
                 else check_temporal(got, a.rows) if a.temporal
                 else check_window(got, a.rows, a.keys) if a.window
                 else check(got, a.rows, a.keys, SPAN if a.interval else None))

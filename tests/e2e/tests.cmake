@@ -77,6 +77,18 @@ foreach(p 1 2)
   set_tests_properties(e2e.crash_join.p${p} e2e.crash_interval_join.p${p}
     PROPERTIES TIMEOUT 900 LABELS e2e)
 endforeach()
+# two datagen tables (the right at half the left's rate) -> interval join ->
+# TUMBLE window aggregation over the left time (kept by the join) ->
+# filesystem, 20 SIGKILLs; every window committed once with the count, min,
+# max and sum computed here (the join's watermark hold-back keeps the
+# pairs joined late in their windows)
+foreach(p 1 2)
+  add_test(NAME e2e.crash_interval_window.p${p}
+    COMMAND ${Python3_EXECUTABLE} ${SL_E2E}/crash_join_test.py
+            --sluice $<TARGET_FILE:sluice> --kills 20 --interval-window --keys 50 --rows 10000
+            --seconds 4 --parallelism ${p})
+  set_tests_properties(e2e.crash_interval_window.p${p} PROPERTIES TIMEOUT 900 LABELS e2e)
+endforeach()
 # datagen (computed event time) -> window Top-N (the 3 best rows per window
 # and key, with their rank) -> filesystem, 20 SIGKILLs; the committed rows
 # equal the top 3 computed from the ids, each once
