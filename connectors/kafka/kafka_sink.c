@@ -149,6 +149,19 @@ static int sl__kafka_write(sl_sink *s, const sl_chunk *c, sl_error *err)
             }
             if (e && k->txn && sl__kafka_txn_error(k->txn, k->rk, "a write", err) != 0)
                 return -1; /* fenced */
+            if (e == RD_KAFKA_RESP_ERR__STATE && k->txn) {
+                /* The open transaction failed (a record of it timed out
+                ** or was refused) and must be aborted: the job restarts
+                ** from its last checkpoint, as when the commit fails. */
+                sl_error_set(err, SL_ERR_CONNECTION_FAILURE, -1,
+                             "the Kafka transaction of checkpoint %lld of a sink to topic \"%s\" "
+                             "failed and must be aborted (%s)",
+                             (long long)k->epoch, k->topic, rd_kafka_err2str(e));
+                sl_error_detail(err, "Nothing of checkpoint %lld became visible; a restart "
+                                     "resumes from the checkpoint before.",
+                                (long long)k->epoch);
+                return -1;
+            }
             if (e)
                 return sl_error_set(err, sl__kafka_sqlstate(e), -1,
                                     "could not write to Kafka topic \"%s\": %s", k->topic,
