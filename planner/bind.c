@@ -1046,6 +1046,17 @@ static int sl__temporal_keys(sl_binder *b, const sl_from *f, const sl_lp *lp)
     return 0;
 }
 
+/* 42804: UNNEST of x, which is neither an ARRAY nor a MAP. */
+static void sl__unnest_type_error(sl_binder *b, const sl_bexpr *x, int pos)
+{
+    sl_type xt = x->type;
+    xt.not_null = false;
+    char *ts = sl_type_to_string(xt);
+    sl_error_set(b->err, SL_ERR_DATATYPE_MISMATCH, x->pos >= 0 ? x->pos : pos,
+                 "argument of UNNEST must be an ARRAY or a MAP, not %s", ts);
+    sl_free(ts);
+}
+
 /* Flink's UNNEST on the right of a join (CROSS JOIN / comma, INNER JOIN
 ** ... ON cond, LEFT JOIN ... ON TRUE): its argument is bound over the left
 ** side's columns (a correlated expansion, Flink's Correlate), the node is
@@ -1093,12 +1104,7 @@ static int sl__unnest_over(sl_binder *b, const sl_from *fr, int join_type, const
         return -1;
     }
     if (x->type.id != SL_TYPE_ARRAY && x->type.id != SL_TYPE_MAP) {
-        sl_type xt = x->type;
-        xt.not_null = false;
-        char *ts = sl_type_to_string(xt);
-        sl_error_set(b->err, SL_ERR_DATATYPE_MISMATCH, x->pos >= 0 ? x->pos : fr->pos,
-                     "argument of UNNEST must be an ARRAY or a MAP, not %s", ts);
-        sl_free(ts);
+        sl__unnest_type_error(b, x, fr->pos);
         sl_bexpr_free(x);
         sl__rel_free(&l);
         return -1;
@@ -1337,12 +1343,7 @@ static int sl__bind_function(sl_binder *b, const sl_from *f, sl__rel *out)
                   (series ? sl_type_is_integer(x->type.id) : sl_type_is_string(x->type.id));
         sl__lp_push_expr(lp, x);
         if (!ok && unnest) {
-            sl_type xt = x->type;
-            xt.not_null = false;
-            char *ts = sl_type_to_string(xt);
-            sl_error_set(b->err, SL_ERR_DATATYPE_MISMATCH, x->pos >= 0 ? x->pos : f->pos,
-                         "argument of UNNEST must be an ARRAY or a MAP, not %s", ts);
-            sl_free(ts);
+            sl__unnest_type_error(b, x, f->pos);
             sl_lp_free(lp);
             return -1;
         }

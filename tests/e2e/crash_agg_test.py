@@ -36,15 +36,12 @@ hash exchange by (window, k), N aggregation tasks and N sink instances.
 Usage: crash_agg_test.py --sluice PATH [--kills 24] [--rows 100000]
                          [--seconds 10] [--parallelism N] [--seed S]
 """
-import argparse
 import calendar
 import collections
 import decimal
 import os
-import random
 import shutil
 import sys
-import tempfile
 import time
 
 import sluice_e2e
@@ -131,24 +128,14 @@ def check(rows_out, n_rows, t_start, t_end):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--sluice", required=True)
-    ap.add_argument("--kills", type=int, default=24)
-    ap.add_argument("--rows", type=int, default=100000)
-    ap.add_argument("--seconds", type=float, default=10.0, help="input duration at full speed")
-    ap.add_argument("--parallelism", type=int, default=1)
-    ap.add_argument("--seed", type=int, default=None)
-    a = ap.parse_args()
-    seed = a.seed if a.seed is not None else random.randrange(1 << 30)
-    rnd = random.Random(seed)
-    work = tempfile.mkdtemp(prefix="sluice-crashagg-")
+    a, rnd, work = sluice_e2e.crash_setup("sluice-crashagg-", kills=24, rows=100000, seconds=10.0)
     data, out = os.path.join(work, "data"), os.path.join(work, "out")
     job = os.path.join(work, "job.sql")
     with open(job, "w", encoding="utf-8") as f:
         f.write(JOB.format(rows=a.rows, rate=int(a.rows / a.seconds), out=out, keys=KEYS,
                            parallelism=a.parallelism))
     print("crash_agg_test: seed %d, parallelism %d, %d rows, work dir %s" %
-          (seed, a.parallelism, a.rows, work))
+          (a.seed, a.parallelism, a.rows, work))
     run = sluice_e2e.Runner(a.sluice, data, job, "crash-agg", out)
     t_start = int(time.time() * 1000)
     why, end_kills = sluice_e2e.crash_until_done(run, out, a.kills, rnd, "crash_agg_test")
@@ -170,7 +157,7 @@ def main():
     if ok:
         shutil.rmtree(work, ignore_errors=True)
     else:
-        print("crash_agg_test: kept %s (seed %d)" % (work, seed))
+        print("crash_agg_test: kept %s (seed %d)" % (work, a.seed))
     return 0 if ok else 1
 
 

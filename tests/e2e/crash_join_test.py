@@ -44,13 +44,10 @@ Usage: crash_join_test.py --sluice PATH [--kills 24] [--rows 20000] [--keys 2000
                           [--seconds 8] [--parallelism N] [--interval | --temporal |
                           --window | --lookup | --interval-window] [--seed S]
 """
-import argparse
 import collections
 import os
-import random
 import shutil
 import sys
-import tempfile
 
 import sluice_e2e
 
@@ -312,23 +309,14 @@ def check(rows_out, n, keys, span):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--sluice", required=True)
-    ap.add_argument("--kills", type=int, default=24)
-    ap.add_argument("--rows", type=int, default=20000)
-    ap.add_argument("--keys", type=int, default=2000)
-    ap.add_argument("--seconds", type=float, default=8.0, help="input duration at full speed")
-    ap.add_argument("--parallelism", type=int, default=1)
-    ap.add_argument("--interval", action="store_true")
-    ap.add_argument("--temporal", action="store_true")
-    ap.add_argument("--window", action="store_true")
-    ap.add_argument("--lookup", action="store_true")
-    ap.add_argument("--interval-window", action="store_true")
-    ap.add_argument("--seed", type=int, default=None)
-    a = ap.parse_args()
-    seed = a.seed if a.seed is not None else random.randrange(1 << 30)
-    rnd = random.Random(seed)
-    work = tempfile.mkdtemp(prefix="sluice-crashjoin-")
+    def more(ap):
+        ap.add_argument("--keys", type=int, default=2000)
+        ap.add_argument("--interval", action="store_true")
+        ap.add_argument("--temporal", action="store_true")
+        ap.add_argument("--window", action="store_true")
+        ap.add_argument("--lookup", action="store_true")
+        ap.add_argument("--interval-window", action="store_true")
+    a, rnd, work = sluice_e2e.crash_setup("sluice-crashjoin-", kills=24, rows=20000, seconds=8.0, more=more)
     data, out = os.path.join(work, "data"), os.path.join(work, "out")
     job = os.path.join(work, "job.sql")
     with open(job, "w", encoding="utf-8") as f:
@@ -346,7 +334,7 @@ def main():
             else ", window join" if a.window else ", lookup join" if a.lookup
             else ", interval join -> window aggregation" if a.interval_window else "")
     print("crash_join_test: seed %d, parallelism %d, %d rows per side, %d keys%s, work dir %s" %
-          (seed, a.parallelism, a.rows, a.keys, kind, work))
+          (a.seed, a.parallelism, a.rows, a.keys, kind, work))
     run = sluice_e2e.Runner(a.sluice, data, job, "crash-join", out)
     why, end_kills = sluice_e2e.crash_until_done(run, out, a.kills, rnd, "crash_join_test")
     if why:
@@ -369,7 +357,7 @@ def main():
     if ok:
         shutil.rmtree(work, ignore_errors=True)
     else:
-        print("crash_join_test: kept %s (seed %d)" % (work, seed))
+        print("crash_join_test: kept %s (seed %d)" % (work, a.seed))
     return 0 if ok else 1
 
 

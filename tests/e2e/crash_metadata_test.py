@@ -16,15 +16,12 @@ path, size and modification time (milliseconds, as TIMESTAMP_LTZ(3)).
 
 Usage: crash_metadata_test.py --sluice PATH [--kills 20] [--files 40] [--parallelism N]
 """
-import argparse
 import datetime
 import os
-import random
 import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 
 import sluice_e2e
@@ -56,22 +53,13 @@ def file_name(k):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--sluice", required=True)
-    ap.add_argument("--kills", type=int, default=20)
-    ap.add_argument("--files", type=int, default=40)
-    ap.add_argument("--seed", type=int, default=None)
-    ap.add_argument("--parallelism", type=int, default=1)
-    a = ap.parse_args()
-    seed = a.seed if a.seed is not None else random.randrange(1 << 30)
-    rnd = random.Random(seed)
-    work = tempfile.mkdtemp(prefix="sluice-crashmeta-")
+    a, rnd, work = sluice_e2e.crash_setup("sluice-crashmeta-", kills=20, files=40)
     src, out, data = (os.path.join(work, d) for d in ("src", "out", "data"))
     os.makedirs(src)
     job = os.path.join(work, "job.sql")
     with open(job, "w", encoding="utf-8") as f:
         f.write(JOB.format(src=src, out=out, parallelism=a.parallelism))
-    print("%s: seed %d, parallelism %d, work dir %s" % (NAME, seed, a.parallelism, work))
+    print("%s: seed %d, parallelism %d, work dir %s" % (NAME, a.seed, a.parallelism, work))
 
     # Files of different sizes (300-700 rows, payloads of random length).
     files, next_id = [], 1
@@ -150,7 +138,7 @@ def main():
     if ok:
         shutil.rmtree(work, ignore_errors=True)
     else:
-        print("%s: kept %s (seed %d)" % (NAME, work, seed))
+        print("%s: kept %s (seed %d)" % (NAME, work, a.seed))
     return 0 if ok else 1
 
 

@@ -30,16 +30,13 @@ Event times are all distinct (no ties).
 Usage: crash_over_test.py --sluice PATH [--kills 20] [--files 40] [--parallelism N]
        [--frame rows|range|unbounded]
 """
-import argparse
 import bisect
 import collections
 import os
-import random
 import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 
 import sluice_e2e
@@ -127,17 +124,9 @@ def read_committed(out, closers_from):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--sluice", required=True)
-    ap.add_argument("--kills", type=int, default=20)
-    ap.add_argument("--files", type=int, default=40)
-    ap.add_argument("--seed", type=int, default=None)
-    ap.add_argument("--parallelism", type=int, default=1)
-    ap.add_argument("--frame", choices=sorted(FRAMES), default="rows")
-    a = ap.parse_args()
-    seed = a.seed if a.seed is not None else random.randrange(1 << 30)
-    rnd = random.Random(seed)
-    work = tempfile.mkdtemp(prefix="sluice-crashover-")
+    def more(ap):
+        ap.add_argument("--frame", choices=sorted(FRAMES), default="rows")
+    a, rnd, work = sluice_e2e.crash_setup("sluice-crashover-", kills=20, files=40, more=more)
     src, out, data = (os.path.join(work, d) for d in ("src", "out", "data"))
     os.makedirs(src)
     job = os.path.join(work, "job.sql")
@@ -145,7 +134,7 @@ def main():
         f.write(JOB.format(src=src, out=out, parallelism=a.parallelism, frame=FRAMES[a.frame]))
     env = sluice_e2e.ENV
     print("%s: seed %d, parallelism %d, frame %s, work dir %s" %
-          (NAME, seed, a.parallelism, a.frame, work))
+          (NAME, a.seed, a.parallelism, a.frame, work))
     per_reader = collections.Counter(sluice_e2e.subtask_of(file_name(k), a.parallelism)
                                      for k in range(a.files))
     if len(per_reader) < a.parallelism or min(per_reader.values()) < 3:
@@ -221,7 +210,7 @@ def main():
     if ok:
         shutil.rmtree(work, ignore_errors=True)
     else:
-        print("%s: kept %s (seed %d)" % (NAME, work, seed))
+        print("%s: kept %s (seed %d)" % (NAME, work, a.seed))
     return 0 if ok else 1
 
 

@@ -29,14 +29,11 @@ smallest of theirs) into the one sink instance partition commit needs
 Usage: crash_partition_test.py --sluice PATH [--kills 24] [--rows 12000]
                                [--seconds 8] [--parallelism N] [--seed S]
 """
-import argparse
 import collections
 import json
 import os
-import random
 import shutil
 import sys
-import tempfile
 import threading
 import time
 
@@ -141,24 +138,14 @@ class Watcher(threading.Thread):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--sluice", required=True)
-    ap.add_argument("--kills", type=int, default=24)
-    ap.add_argument("--rows", type=int, default=12000)
-    ap.add_argument("--seconds", type=float, default=8.0, help="input duration at full speed")
-    ap.add_argument("--parallelism", type=int, default=1)
-    ap.add_argument("--seed", type=int, default=None)
-    a = ap.parse_args()
-    seed = a.seed if a.seed is not None else random.randrange(1 << 30)
-    rnd = random.Random(seed)
-    work = tempfile.mkdtemp(prefix="sluice-crashpart-")
+    a, rnd, work = sluice_e2e.crash_setup("sluice-crashpart-", kills=24, rows=12000, seconds=8.0)
     data, out = os.path.join(work, "data"), os.path.join(work, "out")
     job = os.path.join(work, "job.sql")
     with open(job, "w", encoding="utf-8") as f:
         f.write(JOB.format(rows=a.rows, rate=int(a.rows / a.seconds), out=out, base=BASE_MS,
                            step=STEP_MS, parallelism=a.parallelism))
     print("crash_partition_test: seed %d, parallelism %d, %d rows, work dir %s" %
-          (seed, a.parallelism, a.rows, work))
+          (a.seed, a.parallelism, a.rows, work))
     ref = reference(a.rows)
     watcher = Watcher(out, ref)
     watcher.start()
@@ -168,7 +155,7 @@ def main():
     watcher.join()
     if why:
         print(why)
-        print("crash_partition_test: kept %s (seed %d)" % (work, seed))
+        print("crash_partition_test: kept %s (seed %d)" % (work, a.seed))
         return 1
     problems = list(watcher.problems)
     got_parts = partitions(out)
@@ -199,7 +186,7 @@ def main():
     if ok:
         shutil.rmtree(work, ignore_errors=True)
     else:
-        print("crash_partition_test: kept %s (seed %d)" % (work, seed))
+        print("crash_partition_test: kept %s (seed %d)" % (work, a.seed))
     return 0 if ok else 1
 
 

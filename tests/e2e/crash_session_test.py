@@ -45,15 +45,12 @@ exactly once, with its session's window_start and window_end.
 Usage: crash_session_test.py --sluice PATH [--kills 20] [--files 80]
                              [--parallelism N] [--group-window | --rows] [--seed S]
 """
-import argparse
 import collections
 import os
-import random
 import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 
@@ -259,18 +256,10 @@ NAME = "crash_session_test"
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--sluice", required=True)
-    ap.add_argument("--kills", type=int, default=20)
-    ap.add_argument("--files", type=int, default=80)
-    ap.add_argument("--parallelism", type=int, default=1)
-    ap.add_argument("--group-window", action="store_true")
-    ap.add_argument("--rows", action="store_true")
-    ap.add_argument("--seed", type=int, default=None)
-    a = ap.parse_args()
-    seed = a.seed if a.seed is not None else random.randrange(1 << 30)
-    rnd = random.Random(seed)
-    work = tempfile.mkdtemp(prefix="sluice-crashsession-")
+    def more(ap):
+        ap.add_argument("--group-window", action="store_true")
+        ap.add_argument("--rows", action="store_true")
+    a, rnd, work = sluice_e2e.crash_setup("sluice-crashsession-", kills=20, files=80, more=more)
     src, out, data = (os.path.join(work, d) for d in ("src", "out", "data"))
     os.makedirs(src)
     job = os.path.join(work, "job.sql")
@@ -278,7 +267,7 @@ def main():
         f.write(JOB.format(src=src, out=out, parallelism=a.parallelism))
         f.write(ROWS.format(out=out) if a.rows else GROUP_WINDOW if a.group_window else TVF)
     form = "TVF rows" if a.rows else "group window" if a.group_window else "TVF"
-    print("%s: seed %d, parallelism %d, %s, work dir %s" % (NAME, seed, a.parallelism, form, work))
+    print("%s: seed %d, parallelism %d, %s, work dir %s" % (NAME, a.seed, a.parallelism, form, work))
     per_reader = collections.Counter(sluice_e2e.subtask_of(file_name(i), a.parallelism)
                                      for i in range(a.files))
     if len(per_reader) < a.parallelism or min(per_reader.values()) < 3:
@@ -376,7 +365,7 @@ def main():
     if ok:
         shutil.rmtree(work, ignore_errors=True)
     else:
-        print("%s: kept %s (seed %d)" % (NAME, work, seed))
+        print("%s: kept %s (seed %d)" % (NAME, work, a.seed))
     return 0 if ok else 1
 
 

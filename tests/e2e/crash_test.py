@@ -20,16 +20,13 @@ check FAILS.
 Usage: crash_test.py --sluice PATH [--sink filesystem|print] [--kills 25] [--rows N]
                      [--parallelism N]
 """
-import argparse
 import collections
 import json
 import os
-import random
 import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 
 import sluice_e2e
@@ -90,18 +87,9 @@ def compare(expected, got):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--sluice", required=True)
-    ap.add_argument("--sink", default="filesystem", choices=["filesystem", "print"])
-    ap.add_argument("--kills", type=int, default=25)
-    ap.add_argument("--rows", type=int, default=100000)
-    ap.add_argument("--seconds", type=float, default=10.0, help="input duration at full speed")
-    ap.add_argument("--seed", type=int, default=None)
-    ap.add_argument("--parallelism", type=int, default=1)
-    a = ap.parse_args()
-    seed = a.seed if a.seed is not None else random.randrange(1 << 30)
-    rnd = random.Random(seed)
-    work = tempfile.mkdtemp(prefix="sluice-crash-")
+    def more(ap):
+        ap.add_argument("--sink", default="filesystem", choices=["filesystem", "print"])
+    a, rnd, work = sluice_e2e.crash_setup("sluice-crash-", kills=25, rows=100000, seconds=10.0, more=more)
     data, out_dir = os.path.join(work, "data"), os.path.join(work, "out")
     rate = int(a.rows / a.seconds)  # the input lasts --seconds: room for every kill
     with_sink = ("'connector' = 'filesystem', 'path' = '%s', 'format' = 'json'" % out_dir
@@ -115,7 +103,7 @@ def main():
     kills = runs = 0
     deadline = time.monotonic() + 600
     print("crash_test: seed %d, sink %s, parallelism %d, %d rows, work dir %s" %
-          (seed, a.sink, a.parallelism, a.rows, work))
+          (a.seed, a.sink, a.parallelism, a.rows, work))
     while time.monotonic() < deadline:
         runs += 1
         p = subprocess.Popen([a.sluice, "--data-dir", data, "-q", "-f", job],
@@ -179,7 +167,7 @@ def main():
     if ok:
         shutil.rmtree(work, ignore_errors=True)
     else:
-        print("crash_test: kept %s for inspection (seed %d)" % (work, seed))
+        print("crash_test: kept %s for inspection (seed %d)" % (work, a.seed))
     return 0 if ok else 1
 
 

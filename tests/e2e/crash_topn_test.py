@@ -26,14 +26,11 @@ N Top-N tasks and N sink instances.
 Usage: crash_topn_test.py --sluice PATH [--kills 20] [--rows 60000]
                           [--seconds 8] [--parallelism N] [--seed S]
 """
-import argparse
 import calendar
 import collections
 import os
-import random
 import shutil
 import sys
-import tempfile
 import time
 
 import sluice_e2e
@@ -101,24 +98,14 @@ def check(rows_out, n_rows):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--sluice", required=True)
-    ap.add_argument("--kills", type=int, default=20)
-    ap.add_argument("--rows", type=int, default=60000)
-    ap.add_argument("--seconds", type=float, default=8.0, help="input duration at full speed")
-    ap.add_argument("--parallelism", type=int, default=1)
-    ap.add_argument("--seed", type=int, default=None)
-    a = ap.parse_args()
-    seed = a.seed if a.seed is not None else random.randrange(1 << 30)
-    rnd = random.Random(seed)
-    work = tempfile.mkdtemp(prefix="sluice-crashtopn-")
+    a, rnd, work = sluice_e2e.crash_setup("sluice-crashtopn-", kills=20, rows=60000, seconds=8.0)
     data, out = os.path.join(work, "data"), os.path.join(work, "out")
     job = os.path.join(work, "job.sql")
     with open(job, "w", encoding="utf-8") as f:
         f.write(JOB.format(rows=a.rows, rate=int(a.rows / a.seconds), out=out, keys=KEYS,
                            top=TOP, base=BASE_MS, parallelism=a.parallelism))
     print("crash_topn_test: seed %d, parallelism %d, %d rows, work dir %s" %
-          (seed, a.parallelism, a.rows, work))
+          (a.seed, a.parallelism, a.rows, work))
     run = sluice_e2e.Runner(a.sluice, data, job, "crash-topn", out)
     why, end_kills = sluice_e2e.crash_until_done(run, out, a.kills, rnd, "crash_topn_test")
     if why:
@@ -138,7 +125,7 @@ def main():
     if ok:
         shutil.rmtree(work, ignore_errors=True)
     else:
-        print("crash_topn_test: kept %s (seed %d)" % (work, seed))
+        print("crash_topn_test: kept %s (seed %d)" % (work, a.seed))
     return 0 if ok else 1
 
 

@@ -19,13 +19,10 @@ nothing else.
 Usage: crash_unnest_test.py --sluice PATH [--kills 20] [--rows 60000]
                             [--seconds 8] [--parallelism N] [--seed S]
 """
-import argparse
 import collections
 import os
-import random
 import shutil
 import sys
-import tempfile
 
 import sluice_e2e
 
@@ -57,24 +54,14 @@ def reference(rows):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--sluice", required=True)
-    ap.add_argument("--kills", type=int, default=20)
-    ap.add_argument("--rows", type=int, default=60000)
-    ap.add_argument("--seconds", type=float, default=8.0, help="input duration at full speed")
-    ap.add_argument("--parallelism", type=int, default=1)
-    ap.add_argument("--seed", type=int, default=None)
-    a = ap.parse_args()
-    seed = a.seed if a.seed is not None else random.randrange(1 << 30)
-    rnd = random.Random(seed)
-    work = tempfile.mkdtemp(prefix="sluice-crashunnest-")
+    a, rnd, work = sluice_e2e.crash_setup("sluice-crashunnest-", kills=20, rows=60000, seconds=8.0)
     data, out = os.path.join(work, "data"), os.path.join(work, "out")
     job = os.path.join(work, "job.sql")
     with open(job, "w", encoding="utf-8") as f:
         f.write(JOB.format(rows=a.rows, rate=int(a.rows / a.seconds), out=out,
                            parallelism=a.parallelism))
     print("crash_unnest_test: seed %d, parallelism %d, %d rows, work dir %s" %
-          (seed, a.parallelism, a.rows, work))
+          (a.seed, a.parallelism, a.rows, work))
     run = sluice_e2e.Runner(a.sluice, data, job, "crash-unnest", out)
     why, end_kills = sluice_e2e.crash_until_done(run, out, a.kills, rnd, "crash_unnest_test")
     if why:
@@ -99,7 +86,7 @@ def main():
     if ok:
         shutil.rmtree(work, ignore_errors=True)
     else:
-        print("crash_unnest_test: kept %s (seed %d)" % (work, seed))
+        print("crash_unnest_test: kept %s (seed %d)" % (work, a.seed))
     return 0 if ok else 1
 
 

@@ -22,17 +22,14 @@ gets files, and writes one closing click per reader.
 
 Usage: crash_window_test.py --sluice PATH [--kills 20] [--files 60] [--parallelism N]
 """
-import argparse
 import collections
 import decimal
 import json
 import os
-import random
 import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 
 import sluice_e2e
@@ -79,23 +76,14 @@ NAME = "crash_window_test"
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--sluice", required=True)
-    ap.add_argument("--kills", type=int, default=20)
-    ap.add_argument("--files", type=int, default=60)
-    ap.add_argument("--seed", type=int, default=None)
-    ap.add_argument("--parallelism", type=int, default=1)
-    a = ap.parse_args()
-    seed = a.seed if a.seed is not None else random.randrange(1 << 30)
-    rnd = random.Random(seed)
-    work = tempfile.mkdtemp(prefix="sluice-crashwin-")
+    a, rnd, work = sluice_e2e.crash_setup("sluice-crashwin-", kills=20, files=60)
     src, out, data = (os.path.join(work, d) for d in ("src", "out", "data"))
     os.makedirs(src)
     job = os.path.join(work, "job.sql")
     with open(job, "w", encoding="utf-8") as f:
         f.write(JOB.format(src=src, out=out, parallelism=a.parallelism))
     env = sluice_e2e.ENV
-    print("crash_window_test: seed %d, parallelism %d, work dir %s" % (seed, a.parallelism, work))
+    print("crash_window_test: seed %d, parallelism %d, work dir %s" % (a.seed, a.parallelism, work))
     per_reader = collections.Counter(sluice_e2e.subtask_of(file_name(k), a.parallelism)
                                      for k in range(a.files))
     if len(per_reader) < a.parallelism or min(per_reader.values()) < 3:
@@ -172,7 +160,7 @@ def main():
     if ok:
         shutil.rmtree(work, ignore_errors=True)
     else:
-        print("crash_window_test: kept %s (seed %d)" % (work, seed))
+        print("crash_window_test: kept %s (seed %d)" % (work, a.seed))
     return 0 if ok else 1
 
 

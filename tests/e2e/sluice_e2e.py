@@ -16,17 +16,49 @@ library only; imported by the test scripts beside it).
 - closing_files / kill_loop: for jobs over a monitored directory, the next
   file names that reach each reader task, and runs of `sluice -f` killed
   (SIGKILL) after a random life while the input files are written.
+- crash_setup: the options every crash test takes (--sluice, --kills,
+  --parallelism, --seed and, where it has them, --rows / --seconds /
+  --files), its seeded random generator and its work directory.
 - Runner: starts `sluice -f job.sql` with a data directory, and tells after a
   SIGKILL whether the kill interrupted a checkpoint (it left an unsealed
   chk-N directory) or an epoch (it left in-progress part files).
 """
+import argparse
 import json
 import os
+import random
 import signal
 import subprocess
+import tempfile
 import time
 
 ENV = dict(os.environ, ASAN_OPTIONS="detect_leaks=0:abort_on_error=1")
+
+
+
+def crash_setup(prefix, kills=20, rows=None, seconds=None, files=None, more=None):
+    """Parse a crash test's options: (args, rnd, work). args.seed is the
+    seed used (given or drawn), rnd a random.Random seeded with it, work a
+    fresh directory named prefix...; more(parser) adds a test's own options."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sluice", required=True)
+    ap.add_argument("--kills", type=int, default=kills)
+    if rows is not None:
+        ap.add_argument("--rows", type=int, default=rows)
+    if seconds is not None:
+        ap.add_argument("--seconds", type=float, default=seconds,
+                        help="input duration at full speed")
+    if files is not None:
+        ap.add_argument("--files", type=int, default=files)
+    ap.add_argument("--parallelism", type=int, default=1)
+    ap.add_argument("--seed", type=int, default=None)
+    if more:
+        more(ap)
+    a = ap.parse_args()
+    if a.seed is None:
+        a.seed = random.randrange(1 << 30)
+    return a, random.Random(a.seed), tempfile.mkdtemp(prefix=prefix)
+
 
 FNV_OFFSET = 14695981039346656037
 FNV_PRIME = 1099511628211
