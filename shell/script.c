@@ -86,7 +86,10 @@ static int exec_statement(sl_shell *sh, const sl_stmt_src *src)
                      cancelled ? "canceling statement due to user request"
                                : "statement failed without an error message");
     sl_printer_finish(&p, rc == 0);
-    if (rc != 0)
+    /* Ctrl-C ended a query whose rows were showing: "Query terminated" said
+    ** it (a server's 57014 is no error to print then). */
+    bool terminated = sl_printer_terminated(&p) && strcmp(err.sqlstate, "57014") == 0;
+    if (rc != 0 && !terminated)
         sl_print_error(src, &err);
     sl_printer_free(&p);
     sl_error_reset(&err);
