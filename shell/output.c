@@ -28,6 +28,7 @@
 */
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "shell.h"
 
@@ -446,6 +447,8 @@ static int on_begin(void *ctx, int ncols, const char *const *names, const sl_typ
 static int on_row(void *ctx, const char *const *values, const size_t *lens)
 {
     sl_printer *p = ctx;
+    if (cancelled(p) && !p->view)
+        return 1; /* after Ctrl-C no row more: the terminated line comes next */
     pthread_mutex_lock(&p->mu);
     if (!p->has_result)
         result_begin(p, 0, NULL, NULL);
@@ -556,6 +559,8 @@ void sl_printer_finish(sl_printer *p, bool ok)
     }
     bool table = p->sh->format == SL_FORMAT_TABLE;
     if (sl_printer_terminated(p)) { /* Ctrl-C: the rows so far, then Flink's line */
+        if (table && isatty(STDOUT_FILENO))
+            fputc('\r', stdout); /* over the terminal's "^C" echo */
         if (table && p->nrows > 0) {
             if (!p->streaming)
                 table_start_streaming(p, false);
