@@ -85,11 +85,8 @@ static int exec_statement(sl_shell *sh, const sl_stmt_src *src)
         sl_error_set(&err, cancelled ? "57014" : SL_ERR_INTERNAL, -1,
                      cancelled ? "canceling statement due to user request"
                                : "statement failed without an error message");
-    sl_printer_finish(&p, rc == 0);
-    /* Ctrl-C ended a query whose rows were showing: "Query terminated" said
-    ** it (a server's 57014 is no error to print then). */
-    bool terminated = sl_printer_terminated(&p) && strcmp(err.sqlstate, "57014") == 0;
-    if (rc != 0 && !terminated)
+    sl_printer_finish(&p, rc == 0); /* after Ctrl-C: "Query terminated, ..." */
+    if (rc != 0)
         sl_print_error(src, &err);
     sl_printer_free(&p);
     sl_error_reset(&err);

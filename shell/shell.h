@@ -210,8 +210,7 @@ void sl_printer_finish(sl_printer *p, bool ok);
 /* Free what p holds (safe after finish). */
 void sl_printer_free(sl_printer *p);
 /* True when the running statement was cancelled (Ctrl-C) after its result
-** began: finish printed "Query terminated, ..." and its 57014 is no error
-** to print. */
+** began: finish prints "Query terminated, received a total of N rows". */
 bool sl_printer_terminated(const sl_printer *p);
 
 /* ------------------------------------------------------------------------
