@@ -53,7 +53,11 @@ ROW_LINE = re.compile(r"^\| +(-?\d+) \| \w{6} +\|$")
 def screen_of(data, rows=50, cols=200):
     """The screens data draws: (normal screen, alternate screen), each a list
     of lines, the alternate screen (?1049h .. ?1049l) emulated apart."""
-    import pyte
+    try:
+        import pyte
+    except ImportError:
+        raise Failure("the pyte package is missing (scripts/setup installs python3-pyte; "
+                      "or pip install pyte)")
     normal, alt = pyte.Screen(cols, rows), pyte.Screen(cols, rows)
     sn, sa = pyte.ByteStream(normal), pyte.ByteStream(alt)
     cur = sn
