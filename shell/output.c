@@ -16,6 +16,13 @@
 ** their length and are shown whole) and invalid bytes are escaped (\t, \r,
 ** \xNN) so that a value never breaks the table.
 **
+** Rows are buffered to size the columns; the table streams (header, then
+** each row as it comes) past SL_TABLE_MAX_BUFFERED rows or, on a timer
+** thread, when rows are still coming SL_TABLE_STREAM_MS after the first.
+** Ctrl-C closes it with Flink's "Query terminated, received a total of N
+** rows". --format csv/tsv/json rows go through format.c as they come;
+** result mode 'table' on a terminal goes to the full-screen view (tview.c).
+**
 ** Errors follow psql: severity, message, a LINE block with a caret under the
 ** error position (secret option values shown as '******'), DETAIL, HINT,
 ** then the SQLSTATE.
@@ -24,7 +31,8 @@
 ** background jobs print theirs from their own threads.
 **
 ** Main routines: sl_printer_init/finish/free (the sl_result_sink of a
-** statement), sl_print_error, sl_print_notice, sl_shell_job_message.
+** statement), sl_print_error, sl_print_notice, sl_shell_job_message,
+** sl_shell_print_lines.
 */
 #include <string.h>
 #include <time.h>
@@ -316,6 +324,7 @@ static void table_start_streaming(sl_printer *p, bool early)
         if (w > p->widths[c])
             p->widths[c] = w;
     }
+    flockfile(stdout); /* whole lines: a job's message never lands inside */
     table_header(p);
     for (int i = 0; i < sl_list_len(p->rows); i++) {
         char **row = sl_list_get(p->rows, i);
@@ -325,6 +334,7 @@ static void table_start_streaming(sl_printer *p, bool early)
     p->rows->n = 0;
     p->streaming = true;
     fflush(stdout);
+    funlockfile(stdout);
 }
 
 /* Print the end of the table: bottom rule and the row count. */
@@ -474,10 +484,12 @@ static int on_row(void *ctx, const char *const *values, const size_t *lens)
         if (!p->streaming && w > p->widths[c])
             p->widths[c] = w;
     }
-    if (p->streaming) { /* one row is one write: whole lines, flushed */
+    if (p->streaming) { /* a row printed whole and flushed */
+        flockfile(stdout);
         table_line(p, row);
-        free_row(p, row);
         fflush(stdout);
+        funlockfile(stdout);
+        free_row(p, row);
     } else {
         sl_list_push(p->rows, row);
         if (sl_list_len(p->rows) >= SL_TABLE_MAX_BUFFERED) {

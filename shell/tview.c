@@ -317,12 +317,17 @@ static void *view_main(void *arg)
         int r = poll(&pfd, 1, SL_TVIEW_REFRESH_MS);
         char buf[64];
         ssize_t n = 0;
-        if (r > 0 && (pfd.revents & POLLIN))
+        bool gone = false;
+        if (r > 0 && (pfd.revents & POLLIN)) {
             n = read(STDIN_FILENO, buf, sizeof buf);
+            gone = n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN);
+        } else if (r > 0) {
+            gone = true; /* POLLHUP, POLLERR */
+        }
         pthread_mutex_lock(&v->mu);
         if (n > 0)
             keys(v, buf, n);
-        else if (r > 0 && n <= 0 && errno != EINTR && errno != EAGAIN)
+        if (gone)
             v->quit = true; /* the terminal went away */
         if (v->sh->cancel && *v->sh->cancel) /* Ctrl-C */
             v->quit = true;
