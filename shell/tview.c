@@ -7,11 +7,11 @@
 **    SQL Query Result (Table)                       <- title bar
 **    Refresh: live   Page: Last of 3   Rows: 61   Updated: 10:04:05.123
 **
-**    name        cnt                                <- column names
-**    alice         4                                <- one page of rows
+**    name     cnt                                   <- column names
+**    alice      4                                   <- one page of rows
 **    ...
 **
-**    Q Quit  Up/Down Row  PgUp/P Prev  PgDn/N Next  Home/G First  End/L Last
+**    Q Quit  Up/Down Row  PgUp/P Prev page  PgDn/N Next page  Home/g First  End/G Last
 **
 ** The view uses the terminal's alternate screen; a thread of its own reads
 ** the keys (the terminal in non-canonical mode, no echo; Ctrl-C still
@@ -36,6 +36,7 @@
 
 #define SL_TVIEW_REFRESH_MS 100 /* at most this often a redraw; keys are read meanwhile */
 #define SL_TVIEW_COL_MAX 30     /* widest column */
+#define SL_TVIEW_GAP 2          /* spaces after each column */
 #define SL_TVIEW_CHROME 5       /* lines that are not rows: title, status, blank, names, keys */
 
 struct sl_tview {
@@ -137,7 +138,7 @@ static void put_cell(sl_strbuf *line, const char *s, int w, int width, bool righ
     if (*used >= cols)
         return;
     int pad = width > w ? width - w : 0;
-    if (*used + width + 1 > cols) { /* the last visible column: as much as fits */
+    if (*used + width + SL_TVIEW_GAP > cols) { /* the last visible column: as much as fits */
         int room = cols - *used;
         for (int i = 0; i < room; i++)
             sl_strbuf_append_char(line, ' ');
@@ -149,8 +150,9 @@ static void put_cell(sl_strbuf *line, const char *s, int w, int width, bool righ
     sl_strbuf_append(line, s);
     for (int i = 0; !right && i < pad; i++)
         sl_strbuf_append_char(line, ' ');
-    sl_strbuf_append_char(line, ' ');
-    *used += width + 1;
+    for (int i = 0; i < SL_TVIEW_GAP; i++)
+        sl_strbuf_append_char(line, ' ');
+    *used += width + SL_TVIEW_GAP;
 }
 
 /* Draw the whole screen (mu held). */
@@ -239,7 +241,7 @@ static void redraw(sl_tview *v)
         sl_strbuf_append(&out, "\r\n");
     }
     /* Keys. */
-    const char *keys = " Q Quit  Up/Down Row  PgUp/P Prev  PgDn/N Next  Home/G First  End/L Last";
+    const char *keys = " Q Quit  Up/Down Row  PgUp/P Prev page  PgDn/N Next page  Home/g First  End/G Last";
     int kl = (int)strlen(keys);
     sl_strbuf_append(&out, "\033[7m");
     for (int i = 0; i < cols; i++)
