@@ -540,7 +540,8 @@ void sl_printer_init(sl_printer *p, sl_shell *sh, const sl_stmt_src *src, sl_res
     sink->complete = on_complete;
 }
 
-bool sl_printer_terminated(const sl_printer *p)
+/* Ctrl-C cancelled the statement after its result began. */
+static bool terminated(const sl_printer *p)
 {
     return p->has_result && cancelled(p);
 }
@@ -570,7 +571,7 @@ void sl_printer_finish(sl_printer *p, bool ok)
         return;
     }
     bool table = p->sh->format == SL_FORMAT_TABLE;
-    if (sl_printer_terminated(p)) { /* Ctrl-C: the rows so far, then Flink's line */
+    if (terminated(p)) { /* Ctrl-C: the rows so far, then Flink's line */
         if (table && isatty(STDOUT_FILENO))
             fputc('\r', stdout); /* over the terminal's "^C" echo */
         if (table && p->nrows > 0) {

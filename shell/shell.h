@@ -205,13 +205,12 @@ typedef struct sl_printer {
 /* Prepare p for one statement; sink receives callbacks that fill p. */
 void sl_printer_init(sl_printer *p, sl_shell *sh, const sl_stmt_src *src, sl_result_sink *sink);
 /* After the statement: print the table (or "Empty set") or the command tag
-** when ok; when not ok only close a table that was already streaming. */
+** when ok; when not ok only close a table that was already streaming. When
+** Ctrl-C cancelled it after its result began: the rows so far, closed, and
+** "Query terminated, received a total of N rows". */
 void sl_printer_finish(sl_printer *p, bool ok);
 /* Free what p holds (safe after finish). */
 void sl_printer_free(sl_printer *p);
-/* True when the running statement was cancelled (Ctrl-C) after its result
-** began: finish prints "Query terminated, received a total of N rows". */
-bool sl_printer_terminated(const sl_printer *p);
 
 /* ------------------------------------------------------------------------
 ** format.c
