@@ -114,6 +114,17 @@ void sl_session_set_dml_sync(sl_session *s, bool sync)
     s->dml_sync = sync;
 }
 
+void sl_session_set_live_table(sl_session *s, bool live)
+{
+    s->live_table = live;
+}
+
+const char *sl_session_result_mode(sl_session *s)
+{
+    sl__result_mode m = sl__result_mode_of(s);
+    return m == SL__RESULT_TABLE ? "table" : m == SL__RESULT_CHANGELOG ? "changelog" : "tableau";
+}
+
 void sl_session_free(sl_session *s)
 {
     if (!s)

@@ -10,7 +10,12 @@
 ** every front end (the shell, the PostgreSQL wire server) gets the same
 ** rows.
 **
-** Main routines: sl__rows_new, sl__rows_apply, sl__rows_emit, sl__rows_free.
+** The same table, public as sl_result_table, is the shell's full-screen
+** view of result mode 'table' (a session with sl_session_set_live_table
+** sends it the changes).
+**
+** Main routines: sl__rows_new, sl__rows_apply, sl__rows_emit, sl__rows_free,
+** and the sl_result_table_* wrappers.
 */
 #include "session_int.h"
 
@@ -169,4 +174,58 @@ int64_t sl__rows_emit(const sl__rows *r, const char *kind, const sl_result_sink 
     sl_free(vals);
     sl_free(lens);
     return sent;
+}
+
+/* ------------------------------------------------------------------------
+** The public face (sl_planner.h): the same table for a front end.
+*/
+struct sl_result_table {
+    sl__rows *rows;
+};
+
+sl_result_table *sl_result_table_new(int ncols)
+{
+    sl_result_table *t = sl_calloc(1, sizeof *t);
+    t->rows = sl__rows_new(ncols > 0 ? ncols : 0);
+    return t;
+}
+
+void sl_result_table_apply(sl_result_table *t, const char *op, const char *const *values,
+                           const size_t *lens)
+{
+    sl_row_kind kind = SL_ROW_INSERT;
+    if (op && strcmp(op, "-U") == 0)
+        kind = SL_ROW_UPDATE_BEFORE;
+    else if (op && strcmp(op, "+U") == 0)
+        kind = SL_ROW_UPDATE_AFTER;
+    else if (op && strcmp(op, "-D") == 0)
+        kind = SL_ROW_DELETE;
+    sl__rows_apply(t->rows, kind, values, lens);
+}
+
+int64_t sl_result_table_count(const sl_result_table *t)
+{
+    return t->rows->alive;
+}
+
+int sl_result_table_next(const sl_result_table *t, int i)
+{
+    for (i = i < 0 ? 0 : i + 1; i < t->rows->n; i++)
+        if (t->rows->vals[i])
+            return i;
+    return -1;
+}
+
+const char *const *sl_result_table_row(const sl_result_table *t, int i, const size_t **lens)
+{
+    *lens = t->rows->lens[i];
+    return (const char *const *)t->rows->vals[i];
+}
+
+void sl_result_table_free(sl_result_table *t)
+{
+    if (!t)
+        return;
+    sl__rows_free(t->rows);
+    sl_free(t);
 }

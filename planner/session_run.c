@@ -1433,10 +1433,13 @@ int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl
     const sl_lp *top = plans->items[0];
     bool updating = query && top->changelog != SL_CL_INSERT;
     /* Result modes: tableau shows the op column of an updating result,
-    ** changelog always; table and batch mode return the final table. */
-    run.with_kind = query && (result_mode == SL__RESULT_CHANGELOG ||
+    ** changelog always; table and batch mode return the final table.
+    ** A front end that keeps the table itself (sl_session_set_live_table)
+    ** gets every change with its op column in mode table. */
+    bool live = query && result_mode == SL__RESULT_TABLE && s->live_table;
+    run.with_kind = query && (live || result_mode == SL__RESULT_CHANGELOG ||
                               (result_mode == SL__RESULT_TABLEAU && updating && !batch));
-    if (updating && (batch || result_mode == SL__RESULT_TABLE))
+    if (updating && !live && (batch || result_mode == SL__RESULT_TABLE))
         run.rows = sl__rows_new(top->ncols);
     run.tz = tz;
     sl_physical_opts o = {name,

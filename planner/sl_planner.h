@@ -108,6 +108,33 @@ void sl_session_set_interrupt(sl_session *s, volatile sig_atomic_t *flag);
 ** in Flink) starts it in the background. The shell uses true for scripts. */
 void sl_session_set_dml_sync(sl_session *s, bool sync);
 
+/* The shell's full-screen 'table' result view: with live on, a query in
+** result mode 'table' sends its changes as they come, Flink's op column
+** (+I, -U, +U, -D) first, instead of the final table at its end; the front
+** end keeps the table (sl_result_table). Off by default (the server). */
+void sl_session_set_live_table(sl_session *s, bool live);
+/* The result mode in effect ('sql-client.execution.result-mode'):
+** "tableau", "changelog" or "table". */
+const char *sl_session_result_mode(sl_session *s);
+
+/* A materialized result (session_result.c, the table mode's own): changes
+** applied in order, an insert (+I, +U) appended, a retraction (-U, -D)
+** removing the newest equal row. Rows are numbered in arrival order; a
+** retracted row leaves a hole that sl_result_table_next skips. */
+typedef struct sl_result_table sl_result_table;
+sl_result_table *sl_result_table_new(int ncols);
+/* Apply one change: op is "+I", "-U", "+U" or "-D"; values as in
+** sl_result_sink's row (NULL = SQL NULL). */
+void sl_result_table_apply(sl_result_table *t, const char *op, const char *const *values,
+                           const size_t *lens);
+/* Rows alive (not retracted). */
+int64_t sl_result_table_count(const sl_result_table *t);
+/* The next alive row after row i (-1: the first), or -1 at the end. */
+int sl_result_table_next(const sl_result_table *t, int i);
+/* Row i's values (NULL = SQL NULL) and their lengths. */
+const char *const *sl_result_table_row(const sl_result_table *t, int i, const size_t **lens);
+void sl_result_table_free(sl_result_table *t);
+
 /* For shell completion: names of tables and views (caller frees the list and
 ** strings with sl_list_free(l, sl_free)); option keys of every connector and
 ** format. */

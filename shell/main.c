@@ -1,7 +1,7 @@
 /*
 ** main.c — the `sluice` command: arguments, modes and exit codes.
 **
-**   sluice [-D DIR] [-q] [--continue-on-error] [-e SQL | -f FILE]...
+**   sluice [-D DIR] [-q] [--continue-on-error] [--format F] [-e SQL | -f FILE]...
 **   sluice -h HOST [-p PORT] [-U USER] [-d DB] [-W] [-q] [-e SQL | -f FILE]...
 **
 ** With -h, -p, -U, -d, -W or -w the statements run on a `sluice serve`
@@ -53,6 +53,7 @@ typedef struct sl_args {
     sl_conninfo ci;         /* how to reach it */
     bool quiet;             /* -q */
     bool continue_on_error; /* --continue-on-error */
+    sl_out_format format;   /* --format, --csv */
     sl_list *inputs;        /* of sl_input*, in order */
 } sl_args;
 
@@ -67,6 +68,9 @@ static void usage(FILE *f)
           "  -f, --file=FILE           run the statements of FILE (\"-\" = standard input) and exit\n"
           "      --continue-on-error   keep running after a failed statement (exit status stays 1)\n"
           "  -q, --quiet               do not print command tags (CREATE TABLE, SET, ...)\n"
+          "      --format=FORMAT       how results print: table (default), csv, tsv or json\n"
+          "                            (JSON Lines: an object a row)\n"
+          "      --csv                 the same as --format=csv\n"
           "  -?, --help                show this help and exit\n"
           "  -V, --version             show the version and exit\n"
           "\n"
@@ -114,7 +118,7 @@ static void add_input(sl_args *a, bool is_file, const char *arg)
 ** usage error), else 0. */
 static int parse_args(int argc, char **argv, sl_args *a, int *exit_code)
 {
-    enum { OPT_CONTINUE = 256, OPT_HELP };
+    enum { OPT_CONTINUE = 256, OPT_HELP, OPT_FORMAT, OPT_CSV };
     static const struct option longopts[] = {
         {"data-dir", required_argument, NULL, 'D'},
         {"host", required_argument, NULL, 'h'},
@@ -127,6 +131,8 @@ static int parse_args(int argc, char **argv, sl_args *a, int *exit_code)
         {"file", required_argument, NULL, 'f'},
         {"continue-on-error", no_argument, NULL, OPT_CONTINUE},
         {"quiet", no_argument, NULL, 'q'},
+        {"format", required_argument, NULL, OPT_FORMAT},
+        {"csv", no_argument, NULL, OPT_CSV},
         {"help", no_argument, NULL, OPT_HELP},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
@@ -146,6 +152,16 @@ static int parse_args(int argc, char **argv, sl_args *a, int *exit_code)
         case 'f': add_input(a, true, optarg); break;
         case 'q': a->quiet = true; break;
         case OPT_CONTINUE: a->continue_on_error = true; break;
+        case OPT_CSV: a->format = SL_FORMAT_CSV; break;
+        case OPT_FORMAT:
+            if (sl_format_parse(optarg, &a->format) != 0) {
+                fprintf(stderr, "sluice: unknown output format \"%s\" (table, csv, tsv or json)\n"
+                                "Try 'sluice --help' for more information.\n",
+                        optarg);
+                *exit_code = SL_EXIT_USAGE;
+                return -1;
+            }
+            break;
         case 'V': printf("sluice %s\n", SLUICE_VERSION); *exit_code = SL_EXIT_OK; return -1;
         case OPT_HELP: usage(stdout); *exit_code = SL_EXIT_OK; return -1;
         case '?':
@@ -289,6 +305,7 @@ static int run(sl_args *a, bool interactive)
     sh.quiet = a->quiet;
     sh.continue_on_error = a->continue_on_error;
     sh.interactive = interactive;
+    sh.format = a->format;
     pthread_mutex_init(&sh.msg_mu, NULL);
     sh.msg_queue = sl_list_new();
     int code = SL_EXIT_USAGE;

@@ -16,6 +16,13 @@
 ** their length and are shown whole) and invalid bytes are escaped (\t, \r,
 ** \xNN) so that a value never breaks the table.
 **
+** Rows are buffered to size the columns; the table streams (header, then
+** each row as it comes) past SL_TABLE_MAX_BUFFERED rows or, on a timer
+** thread, when rows are still coming SL_TABLE_STREAM_MS after the first.
+** Ctrl-C closes it with Flink's "Query terminated, received a total of N
+** rows". --format csv/tsv/json rows go through format.c as they come;
+** result mode 'table' on a terminal goes to the full-screen view (tview.c).
+**
 ** Errors follow psql: severity, message, a LINE block with a caret under the
 ** error position (secret option values shown as '******'), DETAIL, HINT,
 ** then the SQLSTATE.
@@ -24,9 +31,12 @@
 ** background jobs print theirs from their own threads.
 **
 ** Main routines: sl_printer_init/finish/free (the sl_result_sink of a
-** statement), sl_print_error, sl_print_notice, sl_shell_job_message.
+** statement), sl_print_error, sl_print_notice, sl_shell_job_message,
+** sl_shell_print_lines.
 */
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "shell.h"
 
@@ -254,9 +264,13 @@ static void table_reset(sl_printer *p)
         free_row(p, sl_list_get(p->rows, i));
     sl_list_free(p->rows, NULL);
     p->rows = NULL;
-    for (int c = 0; c < p->ncols; c++)
+    for (int c = 0; c < p->ncols; c++) {
         sl_free(p->names[c]);
+        sl_free(p->raw_names ? p->raw_names[c] : NULL);
+    }
     sl_free(p->names);
+    sl_free(p->raw_names);
+    p->raw_names = NULL;
     sl_free(p->right);
     sl_free(p->types);
     sl_free(p->widths);
@@ -294,15 +308,23 @@ static int type_max_width(sl_type t)
     }
 }
 
-/* Switch to streaming: widen fixed-width columns to their widest value,
-** print the header and the buffered rows. */
-static void table_start_streaming(sl_printer *p)
+/* Switch to streaming: widen fixed-width columns to their widest value
+** (early, on the timer: text columns too, to their declared length up to
+** SL_STREAM_TEXT_WIDTH, as Flink's tableau view sizes them), print the
+** header and the buffered rows. */
+#define SL_STREAM_TEXT_WIDTH 30
+static void table_start_streaming(sl_printer *p, bool early)
 {
     for (int c = 0; c < p->ncols; c++) {
         int w = type_max_width(p->types[c]);
+        if (w == 0 && early && (p->types[c].id == SL_TYPE_VARCHAR || p->types[c].id == SL_TYPE_CHAR))
+            w = p->types[c].precision > 0 && p->types[c].precision < SL_STREAM_TEXT_WIDTH
+                    ? p->types[c].precision
+                    : SL_STREAM_TEXT_WIDTH;
         if (w > p->widths[c])
             p->widths[c] = w;
     }
+    flockfile(stdout); /* whole lines: a job's message never lands inside */
     table_header(p);
     for (int i = 0; i < sl_list_len(p->rows); i++) {
         char **row = sl_list_get(p->rows, i);
@@ -312,6 +334,7 @@ static void table_start_streaming(sl_printer *p)
     p->rows->n = 0;
     p->streaming = true;
     fflush(stdout);
+    funlockfile(stdout);
 }
 
 /* Print the end of the table: bottom rule and the row count. */
@@ -329,16 +352,54 @@ static void table_end(sl_printer *p)
     printf("%lld row%s in set\n\n", (long long)p->nrows, p->nrows == 1 ? "" : "s");
 }
 
-static int on_begin(void *ctx, int ncols, const char *const *names, const sl_type *types)
+static int64_t now_ms(void)
 {
-    sl_printer *p = ctx;
-    if (p->has_result) { /* a second result in one statement: print the first */
-        table_end(p);
-        table_reset(p);
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* The timer: SL_TABLE_STREAM_MS after the first row, rows still coming
+** (the statement has not ended) start streaming, so that an unbounded
+** query shows its rows as they arrive. */
+static void *stream_timer(void *arg)
+{
+    sl_printer *p = arg;
+    pthread_mutex_lock(&p->mu);
+    int64_t at = p->first_row_ms + SL_TABLE_STREAM_MS;
+    while (!p->done) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        int64_t left = at - now_ms();
+        if (left <= 0)
+            break;
+        ts.tv_sec += left / 1000;
+        ts.tv_nsec += (left % 1000) * 1000000;
+        if (ts.tv_nsec >= 1000000000) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000;
+        }
+        pthread_cond_timedwait(&p->cv, &p->mu, &ts);
     }
+    if (!p->done && p->has_result && !p->streaming && p->rows && sl_list_len(p->rows) > 0)
+        table_start_streaming(p, true);
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+}
+
+static bool cancelled(const sl_printer *p)
+{
+    return p->sh->cancel && *p->sh->cancel;
+}
+
+/* Start the result's rows: keep the column description; csv / tsv print
+** their header now. */
+static void result_begin(sl_printer *p, int ncols, const char *const *names, const sl_type *types)
+{
     p->has_result = true;
     p->ncols = ncols > 0 ? ncols : 0;
     p->names = sl_calloc((size_t)p->ncols + 1, sizeof *p->names);
+    p->raw_names = sl_calloc((size_t)p->ncols + 1, sizeof *p->raw_names);
     p->right = sl_calloc((size_t)p->ncols + 1, sizeof *p->right);
     p->types = sl_calloc((size_t)p->ncols + 1, sizeof *p->types);
     p->widths = sl_calloc((size_t)p->ncols + 1, sizeof *p->widths);
@@ -348,17 +409,72 @@ static int on_begin(void *ctx, int ncols, const char *const *names, const sl_typ
         const char *name = names && names[c] ? names[c] : "";
         p->widths[c] = cell_escape(&sb, name, strlen(name));
         p->names[c] = sl_strbuf_detach(&sb);
+        p->raw_names[c] = sl_strdup(name);
         p->types[c] = types ? types[c] : sl_type_make(SL_TYPE_VARCHAR);
         p->right[c] = sl_type_is_numeric(p->types[c].id);
     }
-    return p->sh->cancel && *p->sh->cancel;
+    if (p->sh->format != SL_FORMAT_TABLE) {
+        sl_format_header(p->sh->format, p->ncols, (const char *const *)p->raw_names);
+        fflush(stdout);
+    }
+}
+
+/* Result mode 'table' in the REPL on a terminal: a query's changes (the
+** session sends them with the op column, sl_session_set_live_table) go to
+** the full-screen view. */
+static bool wants_view(const sl_printer *p, int ncols, const char *const *names,
+                       const sl_type *types)
+{
+    return p->sh->table_view && p->sh->format == SL_FORMAT_TABLE && p->sh->session &&
+           ncols >= 1 && names && names[0] && strcmp(names[0], "op") == 0 && types &&
+           types[0].id == SL_TYPE_CHAR && types[0].precision == 2 &&
+           strcmp(sl_session_result_mode(p->sh->session), "table") == 0;
+}
+
+static int on_begin(void *ctx, int ncols, const char *const *names, const sl_type *types)
+{
+    sl_printer *p = ctx;
+    pthread_mutex_lock(&p->mu);
+    if (p->view) { /* a second result: the view shows one */
+        pthread_mutex_unlock(&p->mu);
+        return 1;
+    }
+    if (p->has_result) { /* a second result in one statement: print the first */
+        if (p->sh->format == SL_FORMAT_TABLE)
+            table_end(p);
+        table_reset(p);
+    }
+    if (wants_view(p, ncols, names, types)) {
+        p->view = sl_tview_open(p->sh, ncols - 1, names + 1, types + 1);
+        if (p->view)
+            p->held = sl_list_new();
+    }
+    result_begin(p, ncols, names, types);
+    pthread_mutex_unlock(&p->mu);
+    return cancelled(p);
 }
 
 static int on_row(void *ctx, const char *const *values, const size_t *lens)
 {
     sl_printer *p = ctx;
+    if (cancelled(p) && !p->view)
+        return 1; /* after Ctrl-C no row more: the terminated line comes next */
+    pthread_mutex_lock(&p->mu);
     if (!p->has_result)
-        on_begin(ctx, 0, NULL, NULL);
+        result_begin(p, 0, NULL, NULL);
+    p->nrows++;
+    if (p->view) {
+        int stop = sl_tview_change(p->view, values, lens);
+        pthread_mutex_unlock(&p->mu);
+        return stop || cancelled(p);
+    }
+    if (p->sh->format != SL_FORMAT_TABLE) {
+        sl_format_row(p->sh->format, p->ncols, (const char *const *)p->raw_names, p->types, values,
+                      lens);
+        fflush(stdout);
+        pthread_mutex_unlock(&p->mu);
+        return cancelled(p);
+    }
     char **row = sl_calloc((size_t)p->ncols + 1, sizeof *row);
     for (int c = 0; c < p->ncols; c++) {
         sl_strbuf sb = SL_STRBUF_INIT;
@@ -368,30 +484,46 @@ static int on_row(void *ctx, const char *const *values, const size_t *lens)
         if (!p->streaming && w > p->widths[c])
             p->widths[c] = w;
     }
-    p->nrows++;
-    if (p->streaming) {
+    if (p->streaming) { /* a row printed whole and flushed */
+        flockfile(stdout);
         table_line(p, row);
-        free_row(p, row);
         fflush(stdout);
+        funlockfile(stdout);
+        free_row(p, row);
     } else {
         sl_list_push(p->rows, row);
-        if (sl_list_len(p->rows) >= SL_TABLE_MAX_BUFFERED)
-            table_start_streaming(p);
+        if (sl_list_len(p->rows) >= SL_TABLE_MAX_BUFFERED) {
+            table_start_streaming(p, false);
+        } else if (!p->timer_running) {
+            p->first_row_ms = now_ms();
+            p->timer_running = pthread_create(&p->timer, NULL, stream_timer, p) == 0;
+        }
     }
-    return p->sh->cancel && *p->sh->cancel;
+    pthread_mutex_unlock(&p->mu);
+    return cancelled(p);
 }
 
 static void on_notice(void *ctx, const sl_error *notice)
 {
     sl_printer *p = ctx;
-    sl_print_notice(p->src, notice);
+    pthread_mutex_lock(&p->mu);
+    if (p->view) { /* printed when the view closes */
+        sl_error *copy = sl_calloc(1, sizeof *copy);
+        sl_error_copy(copy, notice);
+        sl_list_push(p->held, copy);
+    } else {
+        sl_print_notice(p->src, notice);
+    }
+    pthread_mutex_unlock(&p->mu);
 }
 
 static void on_complete(void *ctx, const char *command_tag)
 {
     sl_printer *p = ctx;
+    pthread_mutex_lock(&p->mu);
     sl_free(p->tag);
     p->tag = sl_strdup(command_tag);
+    pthread_mutex_unlock(&p->mu);
 }
 
 void sl_printer_init(sl_printer *p, sl_shell *sh, const sl_stmt_src *src, sl_result_sink *sink)
@@ -399,6 +531,8 @@ void sl_printer_init(sl_printer *p, sl_shell *sh, const sl_stmt_src *src, sl_res
     memset(p, 0, sizeof *p);
     p->sh = sh;
     p->src = src;
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->cv, NULL);
     sink->ctx = p;
     sink->begin = on_begin;
     sink->row = on_row;
@@ -406,10 +540,51 @@ void sl_printer_init(sl_printer *p, sl_shell *sh, const sl_stmt_src *src, sl_res
     sink->complete = on_complete;
 }
 
+/* Ctrl-C cancelled the statement after its result began. */
+static bool terminated(const sl_printer *p)
+{
+    return p->has_result && cancelled(p);
+}
+
 void sl_printer_finish(sl_printer *p, bool ok)
 {
-    if (p->has_result && (ok || p->streaming)) {
-        if (ok)
+    pthread_mutex_lock(&p->mu);
+    p->done = true;
+    pthread_cond_broadcast(&p->cv);
+    pthread_mutex_unlock(&p->mu);
+    if (p->timer_running) {
+        pthread_join(p->timer, NULL);
+        p->timer_running = false;
+    }
+    if (p->view) {
+        sl_tview_close(p->view, ok && !cancelled(p));
+        p->view = NULL;
+        for (int i = 0; i < sl_list_len(p->held); i++) {
+            sl_error *n = sl_list_get(p->held, i);
+            sl_print_notice(p->src, n);
+            sl_error_reset(n);
+            sl_free(n);
+        }
+        sl_list_free(p->held, NULL);
+        p->held = NULL;
+        fflush(stdout);
+        return;
+    }
+    bool table = p->sh->format == SL_FORMAT_TABLE;
+    if (terminated(p)) { /* Ctrl-C: the rows so far, then Flink's line */
+        if (table && isatty(STDOUT_FILENO))
+            fputc('\r', stdout); /* over the terminal's "^C" echo */
+        if (table && p->nrows > 0) {
+            if (!p->streaming)
+                table_start_streaming(p, false);
+            table_rule(p);
+        }
+        fprintf(table ? stdout : stderr, "Query terminated, received a total of %lld row%s\n%s",
+                (long long)p->nrows, p->nrows == 1 ? "" : "s", table ? "\n" : "");
+    } else if (p->has_result && (ok || p->streaming)) {
+        if (!table)
+            ; /* csv, tsv, json: every row is out; no count */
+        else if (ok)
             table_end(p);
         else
             table_rule(p);
@@ -417,6 +592,7 @@ void sl_printer_finish(sl_printer *p, bool ok)
         printf("%s\n", p->tag);
     }
     fflush(stdout);
+    fflush(stderr);
 }
 
 void sl_printer_free(sl_printer *p)
@@ -424,6 +600,8 @@ void sl_printer_free(sl_printer *p)
     table_reset(p);
     sl_free(p->tag);
     p->tag = NULL;
+    pthread_cond_destroy(&p->cv);
+    pthread_mutex_destroy(&p->mu);
 }
 
 /* ------------------------------------------------------------------------
@@ -600,6 +778,25 @@ static void print_job_message(const sl_error *msg)
         sl_print_notice(NULL, msg);
 }
 
+/* Queue m for the REPL and wake it (msg_mu held). */
+static void queue_message(sl_shell *sh, sl_shell_msg *m)
+{
+    sl_list_push(sh->msg_queue, m);
+    pthread_kill(sh->msg_reader, SIGUSR1);
+}
+
+static void print_lines(bool to_stderr, const char *text, size_t len)
+{
+    FILE *f = to_stderr ? stderr : stdout;
+    flockfile(stdout);
+    flockfile(stderr);
+    fflush(stdout);
+    fwrite(text, 1, len, f);
+    fflush(f);
+    funlockfile(stderr);
+    funlockfile(stdout);
+}
+
 void sl_shell_job_message(void *ctx, const sl_error *msg)
 {
     sl_shell *sh = ctx;
@@ -607,12 +804,30 @@ void sl_shell_job_message(void *ctx, const sl_error *msg)
     if (msg->severity == SL_SEV_ERROR)
         sh->job_failed = true;
     if (sh->msg_hold) {
-        sl_error *copy = sl_calloc(1, sizeof *copy);
-        sl_error_copy(copy, msg);
-        sl_list_push(sh->msg_queue, copy);
-        pthread_kill(sh->msg_reader, SIGUSR1);
+        sl_shell_msg *m = sl_calloc(1, sizeof *m);
+        m->err = sl_calloc(1, sizeof *m->err);
+        sl_error_copy(m->err, msg);
+        queue_message(sh, m);
     } else {
         print_job_message(msg); /* under msg_mu: in order with the queue's */
+    }
+    pthread_mutex_unlock(&sh->msg_mu);
+}
+
+void sl_shell_print_lines(void *ctx, bool to_stderr, const char *text, size_t len)
+{
+    sl_shell *sh = ctx;
+    pthread_mutex_lock(&sh->msg_mu);
+    if (sh->msg_hold) {
+        sl_shell_msg *m = sl_calloc(1, sizeof *m);
+        m->text = sl_malloc(len + 1);
+        memcpy(m->text, text, len);
+        m->text[len] = '\0';
+        m->len = len;
+        m->to_stderr = to_stderr;
+        queue_message(sh, m);
+    } else {
+        print_lines(to_stderr, text, len);
     }
     pthread_mutex_unlock(&sh->msg_mu);
 }
@@ -626,10 +841,16 @@ int sl_shell_flush_messages(sl_shell *sh, bool newline_first)
         fflush(stdout);
     }
     for (int i = 0; i < n; i++) {
-        sl_error *msg = sh->msg_queue->items[i];
-        print_job_message(msg);
-        sl_error_reset(msg);
-        sl_free(msg);
+        sl_shell_msg *m = sh->msg_queue->items[i];
+        if (m->err) {
+            print_job_message(m->err);
+            sl_error_reset(m->err);
+            sl_free(m->err);
+        } else {
+            print_lines(m->to_stderr, m->text, m->len);
+            sl_free(m->text);
+        }
+        sl_free(m);
     }
     sh->msg_queue->n = 0;
     pthread_mutex_unlock(&sh->msg_mu);

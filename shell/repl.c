@@ -26,7 +26,8 @@
 ** here) and its job's messages may come while we wait for a key. They are
 ** queued, and SIGUSR1 interrupts repl_getc's read(), which prints them
 ** below the prompt line and has libedit redraw the prompt and the pending
-** line (EL_REFRESH, as libedit itself does after SIGCONT). Leaving the
+** line (EL_REFRESH, as libedit itself does after SIGCONT). The rows of
+** print sinks go the same way (sl_print_set_writer). Leaving the
 ** REPL stops every running job with a savepoint and waits for it.
 **
 ** Main routines: sl_repl_run; static helpers for history, completion and
@@ -45,6 +46,7 @@
 #include <unistd.h>
 #include <wchar.h>
 
+#include "../connectors/print/print.h"
 #include "shell.h"
 
 #define SL_PROMPT "sluice> "
@@ -514,6 +516,14 @@ int sl_repl_run(sl_shell *sh)
     }
     sh->be->set_interrupt(sh, &g_interrupted);
     set_handler(SIGUSR1, on_wake, false);
+    /* Print sinks' rows come above the prompt, as job messages do; result
+    ** mode 'table' is the full-screen view when the results show on this
+    ** terminal (local: the session sends the changes). */
+    sl_print_set_writer(sl_shell_print_lines, sh);
+    if (sh->session && isatty(STDOUT_FILENO) && sh->format == SL_FORMAT_TABLE) {
+        sh->table_view = true;
+        sl_session_set_live_table(sh->session, true);
+    }
     char *where = sh->be->where(sh);
     printf("sluice %s (%s)\n"
            "End statements with ';'. Type quit or press Ctrl-D to exit.\n\n",
@@ -550,6 +560,8 @@ int sl_repl_run(sl_shell *sh)
     ** flag. */
     set_sigint(true);
     sh->be->finish(sh, false, NULL);
+    sl_print_set_writer(NULL, NULL);
+    sl_shell_flush_messages(sh, false);
     repl_close(&r);
     return SL_EXIT_OK;
 }

@@ -85,7 +85,7 @@ static int exec_statement(sl_shell *sh, const sl_stmt_src *src)
         sl_error_set(&err, cancelled ? "57014" : SL_ERR_INTERNAL, -1,
                      cancelled ? "canceling statement due to user request"
                                : "statement failed without an error message");
-    sl_printer_finish(&p, rc == 0);
+    sl_printer_finish(&p, rc == 0); /* after Ctrl-C: "Query terminated, ..." */
     if (rc != 0)
         sl_print_error(src, &err);
     sl_printer_free(&p);

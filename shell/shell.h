@@ -1,7 +1,7 @@
 /*
 ** shell.h — internal interface of the `sluice` command (not installed).
 **
-** The shell is six small pieces:
+** The shell is eight small pieces:
 **   main.c    arguments, modes, exit codes;
 **   local.c   the local backend: the data directory's engine and a session;
 **   remote.c  the remote backend: a `sluice serve` reached through libpq
@@ -9,6 +9,8 @@
 **   script.c  splitting text into statements and running them (-e, -f, stdin,
 **             and the REPL's complete statements);
 **   output.c  result tables, command tags, errors and notices;
+**   format.c  results for scripts: --format csv, tsv, json;
+**   tview.c   result mode 'table' on a terminal: the full-screen view;
 **   repl.c    the interactive loop on libedit (prompts, history, completion,
 **             Ctrl-C).
 ** Results go to stdout, errors and notices to stderr. docs/SHELL.md describes
@@ -48,6 +50,14 @@ typedef struct sl_stmt_src {
 } sl_stmt_src;
 
 typedef struct sl_shell sl_shell;
+
+/* How results print (--format). */
+typedef enum sl_out_format {
+    SL_FORMAT_TABLE, /* the tableau table (the default) */
+    SL_FORMAT_CSV,   /* RFC 4180, a header line */
+    SL_FORMAT_TSV,   /* COPY text escapes, a header line */
+    SL_FORMAT_JSON,  /* JSON Lines: an object a row */
+} sl_out_format;
 typedef struct sl_remote sl_remote;
 
 /* Where statements run: the engine of a data directory (local.c) or a
@@ -83,15 +93,26 @@ struct sl_shell {
     bool quiet;                      /* -q: no command tags */
     bool continue_on_error;          /* --continue-on-error */
     bool interactive;                /* REPL: a failure never stops the input */
+    sl_out_format format;            /* --format */
+    bool table_view;                 /* REPL on a terminal, local: result mode 'table' is full-screen */
     volatile sig_atomic_t *cancel;   /* set (by SIGINT) to cancel the running statement; may be NULL */
     int status;                      /* SL_EXIT_FAILED once any statement failed */
     bool quit;                       /* quit / exit was seen */
     pthread_mutex_t msg_mu;          /* guards the fields below (jobs' threads print too) */
     bool msg_hold;                   /* the REPL waits for a key: queue job messages, wake it */
     pthread_t msg_reader;            /* msg_hold: the REPL's thread, woken with SIGUSR1 */
-    sl_list *msg_queue;              /* job messages held for the REPL (sl_error*) */
+    sl_list *msg_queue;              /* job messages held for the REPL (sl_shell_msg*) */
     bool job_failed;                 /* a background job failed */
 };
+
+/* A message held for the REPL: a job's notice or error, or lines a print
+** sink wrote. */
+typedef struct sl_shell_msg {
+    sl_error *err;  /* a job message, or NULL */
+    char *text;     /* else these bytes (whole lines) */
+    size_t len;
+    bool to_stderr; /* the lines go to standard error */
+} sl_shell_msg;
 
 /* ------------------------------------------------------------------------
 ** local.c / remote.c
@@ -148,9 +169,14 @@ bool sl_shell_is_quit(const char *s, size_t len, bool backslash_q);
 ** output.c
 */
 /* Collects the output of one statement: notices are printed as they come,
-** rows are buffered so that columns can be aligned (past
-** SL_TABLE_MAX_BUFFERED rows the table streams with the widths it has). */
+** rows are buffered so that columns can be aligned; the table streams with
+** the widths it has past SL_TABLE_MAX_BUFFERED rows, or when rows are still
+** coming SL_TABLE_STREAM_MS after the first (an unbounded query shows its
+** rows as they arrive). */
 #define SL_TABLE_MAX_BUFFERED 1000
+#define SL_TABLE_STREAM_MS 300
+
+typedef struct sl_tview sl_tview;
 
 typedef struct sl_printer {
     sl_shell *sh;             /* options (quiet, cancel) */
@@ -165,15 +191,52 @@ typedef struct sl_printer {
     int64_t nrows;            /* rows received */
     bool streaming;           /* header printed; rows print as they arrive */
     char *tag;                /* command tag from complete(), or NULL */
+    char **raw_names;         /* the column names as given (csv, tsv, json) */
+    pthread_mutex_t mu;       /* rows come from the job's threads; the timer prints too */
+    pthread_cond_t cv;        /* wakes the timer when the statement ends */
+    pthread_t timer;          /* starts streaming SL_TABLE_STREAM_MS after the first row */
+    bool timer_running;       /* timer was started (join it) */
+    bool done;                /* the statement ended: the timer does nothing more */
+    int64_t first_row_ms;     /* when the first buffered row came (monotonic) */
+    sl_tview *view;           /* the full-screen view of result mode 'table', or NULL */
+    sl_list *held;            /* notices (sl_error*) held while the view covers the screen */
 } sl_printer;
 
 /* Prepare p for one statement; sink receives callbacks that fill p. */
 void sl_printer_init(sl_printer *p, sl_shell *sh, const sl_stmt_src *src, sl_result_sink *sink);
 /* After the statement: print the table (or "Empty set") or the command tag
-** when ok; when not ok only close a table that was already streaming. */
+** when ok; when not ok only close a table that was already streaming. When
+** Ctrl-C cancelled it after its result began: the rows so far, closed, and
+** "Query terminated, received a total of N rows". */
 void sl_printer_finish(sl_printer *p, bool ok);
 /* Free what p holds (safe after finish). */
 void sl_printer_free(sl_printer *p);
+
+/* ------------------------------------------------------------------------
+** format.c
+*/
+/* "table", "csv", "tsv" or "json" (any case) into *out; -1 when unknown. */
+int sl_format_parse(const char *name, sl_out_format *out);
+/* The header line (csv, tsv; nothing for json). */
+void sl_format_header(sl_out_format f, int ncols, const char *const *names);
+/* One row as one line (values NULL = SQL NULL, lens their lengths). */
+void sl_format_row(sl_out_format f, int ncols, const char *const *names, const sl_type *types,
+                   const char *const *values, const size_t *lens);
+
+/* ------------------------------------------------------------------------
+** tview.c
+*/
+/* Open the full-screen view of a result (ncols columns after the op
+** column names[0]): the alternate screen, the terminal's keys read by a
+** thread of its own. Returns NULL when the terminal cannot be used. */
+sl_tview *sl_tview_open(sl_shell *sh, int ncols, const char *const *names, const sl_type *types);
+/* One change: values[0] is the op (+I, -U, +U, -D), then the columns.
+** Returns non-zero once the user quit (q or Ctrl-C): cancel the query. */
+int sl_tview_change(sl_tview *v, const char *const *values, const size_t *lens);
+/* The query ended (ok, or failed / cancelled): unless the user quit
+** already, the view stays until q or Ctrl-C; then the normal screen and the
+** terminal's modes come back. Frees v. Returns the rows the view held. */
+int64_t sl_tview_close(sl_tview *v, bool ok);
 
 /* Print an error block to stderr (see docs/SHELL.md):
 **   [NAME:LINE:COL: ]ERROR:  message
@@ -193,6 +256,10 @@ void sl_print_notice(const sl_stmt_src *src, const sl_error *notice);
 ** once as sl_print_notice / sl_print_error print (no prefix, no LINE block),
 ** or, while msg_hold is set, queued and the REPL's thread woken. */
 void sl_shell_job_message(void *ctx, const sl_error *msg);
+/* Where print sinks write while the shell runs (sl_print_set_writer, ctx =
+** the sl_shell): as sl_shell_job_message, their lines queued for the REPL
+** while it waits for a key and printed above a redrawn prompt. */
+void sl_shell_print_lines(void *ctx, bool to_stderr, const char *text, size_t len);
 /* Print the queued job messages (from the REPL's thread); with
 ** newline_first, a newline before them (the cursor is on the prompt line).
 ** Returns how many were printed. */

@@ -18,7 +18,12 @@
 ** is one fwrite of whole lines (rows of concurrent subtasks never mix within
 ** a line), flushed at the end of the write, at pre_commit and on free.
 **
-** Main routines: the sl_sink_ops sl__print_*, sl_print_set_output (tests).
+** With a writer set (sl_print_set_writer: the interactive shell), lines
+** meant for standard output / error go to it instead, so they are printed
+** above the prompt without garbling the line being typed.
+**
+** Main routines: the sl_sink_ops sl__print_*, sl_print_set_output (tests),
+** sl_print_set_writer.
 */
 #include <errno.h>
 #include <string.h>
@@ -33,6 +38,15 @@ typedef struct sl__print {
 } sl__print;
 
 static const sl_sink_ops sl__print_ops;
+
+static sl_print_writer_fn sl__print_writer; /* sl_print_set_writer */
+static void *sl__print_writer_ctx;
+
+void sl_print_set_writer(sl_print_writer_fn fn, void *ctx)
+{
+    sl__print_writer = fn;
+    sl__print_writer_ctx = ctx;
+}
 
 /* Flush out; 0 or -1 with err (58030). */
 static int sl__print_flush(sl__print *p, sl_error *err)
@@ -72,6 +86,10 @@ static int sl__print_write(sl_sink *s, const sl_chunk *c, sl_error *err)
                 sl_strbuf_append(&p->buf, "null");
         }
         sl_strbuf_append(&p->buf, "]\n");
+    }
+    if (p->buf.len > 0 && sl__print_writer && (p->out == stdout || p->out == stderr)) {
+        sl__print_writer(sl__print_writer_ctx, p->out == stderr, p->buf.buf, p->buf.len);
+        return 0;
     }
     if (p->buf.len > 0 && fwrite(p->buf.buf, 1, p->buf.len, p->out) != p->buf.len) {
         int e = errno;

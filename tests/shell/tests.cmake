@@ -23,3 +23,14 @@ foreach(case IN LISTS SL_SHELL_CASES)
            COMMAND ${Python3_EXECUTABLE} ${SL_SHELL_TEST} --sluice $<TARGET_FILE:sluice> --case ${case})
   set_tests_properties(shell.${case} PROPERTIES TIMEOUT 120 LABELS shell)
 endforeach()
+
+# Live results: rows as they arrive, Ctrl-C, the result modes (the
+# full-screen table view checked through the pyte terminal emulator),
+# print-sink rows above the prompt, --format csv|tsv|json.
+set(SL_LIVE_TEST ${CMAKE_CURRENT_LIST_DIR}/test_live.py)
+sl_python_cases(SL_LIVE_CASES ${SL_LIVE_TEST})
+foreach(case IN LISTS SL_LIVE_CASES)
+  add_test(NAME shell.live.${case}
+           COMMAND ${Python3_EXECUTABLE} ${SL_LIVE_TEST} --sluice $<TARGET_FILE:sluice> --case ${case})
+  set_tests_properties(shell.live.${case} PROPERTIES TIMEOUT 120 LABELS shell)
+endforeach()
