@@ -119,6 +119,11 @@ void sl_session_set_live_table(sl_session *s, bool live)
     s->live_table = live;
 }
 
+bool sl_session_result_bounded(sl_session *s)
+{
+    return s->result_bounded;
+}
+
 const char *sl_session_result_mode(sl_session *s)
 {
     sl__result_mode m = sl__result_mode_of(s);

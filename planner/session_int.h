@@ -45,6 +45,7 @@ struct sl_session {
     sl_list *tviews;    /* temporary views (sl_view*) */
     volatile sig_atomic_t *interrupt; /* set by the caller's signal handler, or NULL */
     bool dml_sync;      /* 'table.dml-sync' while it is not SET */
+    bool result_bounded; /* the running query reads only sources that end */
     bool live_table;    /* result mode 'table': send changes, the front end keeps the table */
     /* session_cursor.c: DECLARE'd cursors (sl_cursor*, by name) */
     sl_list *cursors;

@@ -1346,6 +1346,8 @@ int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl
     bool batch = false; /* 'execution.runtime-mode', before anything else is decided */
     if (rc == 0)
         rc = sl__batch_mode(s, plans, &batch, err);
+    s->result_bounded = rc == 0 && st->kind == SL_STMT_QUERY &&
+                        !sl__unbounded_scan(s->eng->cat, plans->items[0]);
     int64_t interval_ms = sl__duration_ms(s, "execution.checkpointing.interval");
     sl__gplan g;
     memset(&g, 0, sizeof g);

@@ -116,6 +116,10 @@ void sl_session_set_live_table(sl_session *s, bool live);
 /* The result mode in effect ('sql-client.execution.result-mode'):
 ** "tableau", "changelog" or "table". */
 const char *sl_session_result_mode(sl_session *s);
+/* Whether the query whose rows are being sent reads only sources that end
+** (its result is final when it ends): a front end may wait for the end to
+** size its table; an unbounded one's rows should be shown as they come. */
+bool sl_session_result_bounded(sl_session *s);
 
 /* A materialized result (session_result.c, the table mode's own): changes
 ** applied in order, an insert (+I, +U) appended, a retraction (-U, -D)

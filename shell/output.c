@@ -18,7 +18,9 @@
 **
 ** Rows are buffered to size the columns; the table streams (header, then
 ** each row as it comes) past SL_TABLE_MAX_BUFFERED rows or, on a timer
-** thread, when rows are still coming SL_TABLE_STREAM_MS after the first.
+** thread, when rows of a query over a source without end are still coming
+** SL_TABLE_STREAM_MS after the first (a bounded result waits, so that its
+** table does not depend on timing).
 ** Ctrl-C closes it with Flink's "Query terminated, received a total of N
 ** rows". --format csv/tsv/json rows go through format.c as they come;
 ** result mode 'table' on a terminal goes to the full-screen view (tview.c).
@@ -450,6 +452,7 @@ static int on_begin(void *ctx, int ncols, const char *const *names, const sl_typ
             p->held = sl_list_new();
     }
     result_begin(p, ncols, names, types);
+    p->bounded = p->sh->session && sl_session_result_bounded(p->sh->session);
     pthread_mutex_unlock(&p->mu);
     return cancelled(p);
 }
@@ -494,7 +497,7 @@ static int on_row(void *ctx, const char *const *values, const size_t *lens)
         sl_list_push(p->rows, row);
         if (sl_list_len(p->rows) >= SL_TABLE_MAX_BUFFERED) {
             table_start_streaming(p, false);
-        } else if (!p->timer_running) {
+        } else if (!p->timer_running && !p->bounded) {
             p->first_row_ms = now_ms();
             p->timer_running = pthread_create(&p->timer, NULL, stream_timer, p) == 0;
         }

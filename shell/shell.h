@@ -171,8 +171,9 @@ bool sl_shell_is_quit(const char *s, size_t len, bool backslash_q);
 /* Collects the output of one statement: notices are printed as they come,
 ** rows are buffered so that columns can be aligned; the table streams with
 ** the widths it has past SL_TABLE_MAX_BUFFERED rows, or when rows are still
-** coming SL_TABLE_STREAM_MS after the first (an unbounded query shows its
-** rows as they arrive). */
+** coming SL_TABLE_STREAM_MS after the first in a query over a source
+** without end (it shows its rows as they arrive; a bounded result waits, so
+** that its table does not depend on timing). */
 #define SL_TABLE_MAX_BUFFERED 1000
 #define SL_TABLE_STREAM_MS 300
 
@@ -190,6 +191,7 @@ typedef struct sl_printer {
     sl_list *rows;            /* buffered rows: char*[ncols] of display forms */
     int64_t nrows;            /* rows received */
     bool streaming;           /* header printed; rows print as they arrive */
+    bool bounded;             /* the query's sources end: no timer, the table waits */
     char *tag;                /* command tag from complete(), or NULL */
     char **raw_names;         /* the column names as given (csv, tsv, json) */
     pthread_mutex_t mu;       /* rows come from the job's threads; the timer prints too */
