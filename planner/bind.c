@@ -1067,7 +1067,11 @@ static void sl__unnest_type_error(sl_binder *b, const sl_bexpr *x, int pos)
 static int sl__unnest_over(sl_binder *b, const sl_from *fr, int join_type, const sl_expr *on,
                            sl__rel *lp_l, sl__rel *out);
 
-static int sl__bind_unnest(sl_binder *b, const sl_from *f, sl__rel *out)
+/* A join whose right side is UNNEST(x): Flink's correlated expansion of an
+** ARRAY or a MAP. 1 when x is a PostgreSQL array's text literal
+** ('{a,b}'::text[]): l is then bound and the caller joins unnest as a
+** set-returning function of the bounded path, as PostgreSQL does. */
+static int sl__bind_unnest(sl_binder *b, const sl_from *f, sl__rel *lp_l, sl__rel *out)
 {
     const sl_from *fr = f->right;
     if (f->join_type != SL_JOIN_CROSS && f->join_type != SL_JOIN_INNER &&
@@ -1084,9 +1088,21 @@ static int sl__bind_unnest(sl_binder *b, const sl_from *f, sl__rel *out)
         sl_error_hint(b->err, "Unnest each array in its own CROSS JOIN UNNEST.");
         return -1;
     }
-    sl__rel l = {0};
-    if (sl__bind_from(b, f->left, &l) != 0)
+    if (sl__bind_from(b, f->left, lp_l) != 0)
         return -1;
+    sl_scope lscope = sl__scope_of(lp_l);
+    sl_bind_ctx ctx = {&lscope, b->err, "UNNEST", NULL, NULL, b->params};
+    sl_bexpr *x = sl_bind_expr(&ctx, sl_list_get(fr->args, 0));
+    if (!x) {
+        sl__rel_free(lp_l);
+        return -1;
+    }
+    bool pg_text = sl_type_is_string(x->type.id) && sl_bexpr_is_constant(x);
+    sl_bexpr_free(x);
+    if (pg_text)
+        return 1;
+    sl__rel l = *lp_l;
+    memset(lp_l, 0, sizeof *lp_l);
     return sl__unnest_over(b, fr, f->join_type, f->on, &l, out);
 }
 
@@ -1202,12 +1218,15 @@ static int sl__bind_join(sl_binder *b, const sl_from *f, sl__rel *out)
 {
     sl__rel l = {0}, r = {0};
     const sl_from *fr = f->right;
-    if (fr->kind == SL_FROM_FUNCTION && sl_strcasecmp(fr->name, "unnest") == 0 &&
-        f->join_type < SL_JOIN_SEMI)
-        return sl__bind_unnest(b, f, out);
     bool temporal = fr->kind == SL_FROM_TABLE && fr->as_of;
-    if (sl__bind_from(b, f->left, &l) != 0)
+    if (fr->kind == SL_FROM_FUNCTION && sl_strcasecmp(fr->name, "unnest") == 0 &&
+        f->join_type < SL_JOIN_SEMI) {
+        int rc = sl__bind_unnest(b, f, &l, out);
+        if (rc != 1)
+            return rc;
+    } else if (sl__bind_from(b, f->left, &l) != 0) {
         return -1;
+    }
     int ltime = -1, rtime = -1;
     bool lookup = false;
     char *lookup_desc = NULL;
