@@ -14,7 +14,8 @@
 **   no complete head within 5 s                          408
 **   any other method                                     405 (Allow: GET, HEAD)
 **   not HTTP/1.x                                         505
-**   a malformed request line or field, a NUL, a control byte,
+**   a malformed request line or field, a NUL, a control byte, a target
+**   neither a path nor http://authority/path,
 **   folded lines, HTTP/1.1 without exactly one Host      400
 **   any other path                                       404
 **
@@ -132,6 +133,11 @@ static int sl__parse_request_line(const char *l, size_t n, sl__http_req *r, bool
             r->why = "malformed request target";
             return 400;
         }
+    if (tlen > 7 && strncasecmp(target, "http://", 7) == 0) { /* absolute-form: its path */
+        const char *slash = memchr(target + 7, '/', tlen - 7);
+        tlen -= slash ? (size_t)(slash - target) : tlen - 1;
+        target = slash ? slash : "/";
+    }
     if (target[0] != '/') {
         r->why = "the request target must be a path";
         return 400;
