@@ -434,6 +434,11 @@ int sl_serve_main(int argc, char **argv)
     fprintf(stderr, "sluice serve: listening on %s:%d, data directory %s, auth %s%s\n", cfg.host,
             cfg.port, cfg.data_dir, cfg.auth_scram ? "scram" : "trust",
             srv.tls_ctx ? ", TLS on" : "");
+    if (srv.web) {
+        bool v6 = strchr(cfg.http_host, ':') != NULL;
+        fprintf(stderr, "sluice serve: web page of jobs on http://%s%s%s:%d/ (and /metrics)\n",
+                v6 ? "[" : "", cfg.http_host, v6 ? "]" : "", cfg.http_port);
+    }
     if (sl_server_addr_write(cfg.data_dir, cfg.host, cfg.port, &err) != 0) { /* for attaching shells */
         sl_log(SL_LOG_WARN, "%s", err.message);
         sl_error_reset(&err);

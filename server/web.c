@@ -432,9 +432,6 @@ int sl_web_start(sl_server *srv, bool explicit)
     for (int i = 0; i < SL_WEB_MAX_CONNS; i++)
         web->conn_fds[i] = -1;
     srv->web = web;
-    fprintf(stderr, "sluice serve: web page of jobs on http://%s%s%s:%d/ (/metrics for "
-            "Prometheus)\n", strchr(cfg->http_host, ':') ? "[" : "", cfg->http_host,
-            strchr(cfg->http_host, ':') ? "]" : "", cfg->http_port);
     return 0;
 }
 

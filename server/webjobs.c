@@ -128,7 +128,7 @@ static json_t *sl__cell(const char *v, size_t n)
 {
     if (!v)
         return json_null();
-    if (n > 0 && n < 20 && strspn(v + (v[0] == '-'), "0123456789") == n - (v[0] == '-') &&
+    if (n > 0 && n < 19 && strspn(v + (v[0] == '-'), "0123456789") == n - (v[0] == '-') &&
         n > (size_t)(v[0] == '-'))
         return json_integer(strtoll(v, NULL, 10));
     json_t *s = json_stringn(v, n);
@@ -315,7 +315,8 @@ char *sl_webjobs_json(sl_webjobs *w)
         sl__wjob *j = w->jobs->items[i];
         json_t *o = json_deep_copy(j->row);
         json_object_set_new(o, "history", sl__history_json(j));
-        json_object_set_new(o, "checkpoints", json_deep_copy(j->chks)); /* (the sampler changes j->chks) */
+        /* a copy: the sampler changes j->chks once the lock is released */
+        json_object_set_new(o, "checkpoints", json_deep_copy(j->chks));
         json_array_append_new(jobs, o);
     }
     json_object_set_new(root, "jobs", jobs);

@@ -39,7 +39,7 @@ import threading
 import time
 import urllib.request
 
-from srv_util import Server, free_port, psql_ok, tmpdir
+from srv_util import ENV, SLUICE, Server, free_port, psql_ok, tmpdir
 from jobs_util import LOG_ENV, committed, fail, run_script, show_jobs, gen_job, wait_status
 
 
@@ -360,6 +360,25 @@ def case_http():
             if time.monotonic() > end:
                 fail("the web page does not answer again after the idle connections closed")
             time.sleep(0.1)
+
+        # An address given with --http-listen that is taken stops the start.
+        other = os.path.join(tmpdir("srv-web-taken-"), "data")
+        p = subprocess.run([SLUICE, "serve", "-D", other, "--listen", "127.0.0.1:%d" % free_port(),
+                            "--http-listen", "127.0.0.1:%d" % port],
+                           capture_output=True, text=True, timeout=60, env=ENV)
+        if p.returncode != 2 or "could not listen on 127.0.0.1:%d" % port not in p.stderr:
+            fail("a taken --http-listen: status %d, %r" % (p.returncode, p.stderr))
+        p = subprocess.run([SLUICE, "serve", "-D", other, "--http-listen", "nope:x"],
+                           capture_output=True, text=True, timeout=60, env=ENV)
+        if p.returncode != 2 or "invalid --http-listen" not in p.stderr:
+            fail("a malformed --http-listen: status %d, %r" % (p.returncode, p.stderr))
+
+        # off: the server starts without the page.
+        with Server(other, "--http-listen", "off") as off:
+            psql_ok(off.port, "SELECT 1")  # (the log's start lines are written by now)
+            if "web page of jobs on" not in srv.log() or "web page of jobs on" in off.log():
+                fail("--http-listen off still serves the page:\n" + off.log())
+            psql_ok(off.port, "SELECT 1")
 
         th.join(30)
         if slow.get("status") != 408 or not 4.0 <= slow["took"] <= 8.0:
