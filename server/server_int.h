@@ -363,6 +363,22 @@ void sl_prom_label_escape(sl_strbuf *out, const char *s);
 /* The page at / (self-contained HTML, CSS and JavaScript). */
 extern const char sl_web_page[];
 
+/* Reading a request (web.c; the fuzz target fuzz_http.c drives these). */
+#define SL_WEB_MAX_HEAD 8192   /* bytes of request line + header fields */
+#define SL_WEB_MAX_TARGET 2048 /* bytes of the request target */
+typedef struct sl_http_req {
+    bool head;                        /* HEAD: the answer without its body */
+    char path[SL_WEB_MAX_TARGET + 1]; /* the target's path, without query or fragment */
+    const char *why;                  /* why it was refused (400 ...), for the body */
+} sl_http_req;
+/* Where the request head ends in buf[0..len) (past its blank line), or 0
+** while it has not ended. */
+size_t sl_http_head_end(const char *buf, size_t len);
+/* Parse the head buf[0..len) (at most SL_WEB_MAX_HEAD bytes, untrusted):
+** 0 with r->path (starting with '/') and r->head, or the status that
+** refuses it (400, 405, 413, 414, 505) with r->why. */
+int sl_http_parse(const char *buf, size_t len, sl_http_req *r);
+
 /* A listening socket for host:port (serve.c), or -1 after printing why
 ** (quiet: without). */
 int sl_serve_listen(const char *host, int port, bool quiet);

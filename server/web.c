@@ -38,8 +38,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#define SL_WEB_MAX_HEAD 8192          /* bytes of request line + header fields */
-#define SL_WEB_MAX_TARGET 2048        /* bytes of the request target */
 #define SL_WEB_MAX_CONNS 32           /* connections answered at once */
 #define SL_WEB_DEADLINE_MS 5000       /* to receive the head, and to send the answer */
 #define SL_WEB_TICK_NANOS (1000 * SL_NANOS_PER_MILLI) /* the sampler's period */
@@ -59,13 +57,6 @@ typedef struct sl__web_conn {
     int fd;
     int slot;                         /* index in web->conn_fds */
 } sl__web_conn;
-
-/* A parsed request: what routing needs. */
-typedef struct sl__http_req {
-    bool head;                        /* HEAD: the answer without its body */
-    char path[SL_WEB_MAX_TARGET + 1]; /* the target without query or fragment */
-    const char *why;                  /* why it was refused (400 ...), for the body */
-} sl__http_req;
 
 static const char *sl__http_reason(int status)
 {
@@ -97,7 +88,7 @@ static bool sl__ieq(const char *a, size_t n, const char *b)
 }
 
 /* The request line "METHOD SP target SP HTTP/x.y". 0, or the status. */
-static int sl__parse_request_line(const char *l, size_t n, sl__http_req *r, bool *http11)
+static int sl__parse_request_line(const char *l, size_t n, sl_http_req *r, bool *http11)
 {
     const char *sp1 = memchr(l, ' ', n);
     const char *sp2 = sp1 ? memchr(sp1 + 1, ' ', n - (size_t)(sp1 + 1 - l)) : NULL;
@@ -134,9 +125,12 @@ static int sl__parse_request_line(const char *l, size_t n, sl__http_req *r, bool
             return 400;
         }
     if (tlen > 7 && strncasecmp(target, "http://", 7) == 0) { /* absolute-form: its path */
-        const char *slash = memchr(target + 7, '/', tlen - 7);
-        tlen -= slash ? (size_t)(slash - target) : tlen - 1;
-        target = slash ? slash : "/";
+        size_t a = 7; /* the authority ends at the path, the query or the fragment */
+        while (a < tlen && target[a] != '/' && target[a] != '?' && target[a] != '#')
+            a++;
+        bool path = a < tlen && target[a] == '/';
+        target = path ? target + a : "/";
+        tlen = path ? tlen - a : 1;
     }
     if (target[0] != '/') {
         r->why = "the request target must be a path";
@@ -159,7 +153,7 @@ static int sl__parse_request_line(const char *l, size_t n, sl__http_req *r, bool
 }
 
 /* One header field line "name: value". 0, or the status. */
-static int sl__parse_field(const char *l, size_t n, sl__http_req *r, int *nhost)
+static int sl__parse_field(const char *l, size_t n, sl_http_req *r, int *nhost)
 {
     if (l[0] == ' ' || l[0] == '\t') {
         r->why = "folded header field";
@@ -205,8 +199,7 @@ static int sl__parse_field(const char *l, size_t n, sl__http_req *r, int *nhost)
     return 0;
 }
 
-/* The head in buf[0..len) (its blank line included). 0, or the status. */
-static int sl__parse_head(const char *buf, size_t len, sl__http_req *r)
+int sl_http_parse(const char *buf, size_t len, sl_http_req *r)
 {
     if (memchr(buf, '\0', len)) {
         r->why = "NUL byte in the request";
@@ -248,8 +241,7 @@ static int sl__parse_head(const char *buf, size_t len, sl__http_req *r)
     return 0;
 }
 
-/* Where the head ends in buf[0..len) (past its blank line), or 0. */
-static size_t sl__head_end(const char *buf, size_t len)
+size_t sl_http_head_end(const char *buf, size_t len)
 {
     size_t start = 0;
     while (start < len && (buf[start] == '\r' || buf[start] == '\n'))
@@ -312,7 +304,7 @@ static void sl__respond(int fd, int status, const char *type, const char *body, 
 }
 
 /* The answer to a well-formed request. */
-static void sl__route(sl_web *web, int fd, const sl__http_req *r, int64_t deadline)
+static void sl__route(sl_web *web, int fd, const sl_http_req *r, int64_t deadline)
 {
     if (strcmp(r->path, "/") == 0 || strcmp(r->path, "/index.html") == 0) {
         sl__respond(fd, 200, "text/html; charset=utf-8", sl_web_page, r->head, deadline);
@@ -339,9 +331,9 @@ static void sl__serve_one(sl_web *web, int fd)
     char buf[SL_WEB_MAX_HEAD + 1];
     size_t len = 0, end = 0;
     int status = 0;
-    sl__http_req r;
+    sl_http_req r;
     memset(&r, 0, sizeof r);
-    while (!(end = sl__head_end(buf, len))) {
+    while (!(end = sl_http_head_end(buf, len))) {
         if (len >= SL_WEB_MAX_HEAD) {
             status = 431;
             r.why = "the request head is longer than 8192 bytes";
@@ -367,7 +359,7 @@ static void sl__serve_one(sl_web *web, int fd)
         len += (size_t)n;
     }
     if (status == 0)
-        status = sl__parse_head(buf, end, &r);
+        status = sl_http_parse(buf, end, &r);
     /* A refused request's answer needs a deadline of its own: the read may
     ** have used it all (408). */
     if (status != 0) {
