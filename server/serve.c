@@ -438,6 +438,9 @@ int sl_serve_main(int argc, char **argv)
         bool v6 = strchr(cfg.http_host, ':') != NULL;
         fprintf(stderr, "sluice serve: web page of jobs on http://%s%s%s:%d/ (and /metrics)\n",
                 v6 ? "[" : "", cfg.http_host, v6 ? "]" : "", cfg.http_port);
+        if (!sl__is_loopback(cfg.http_host))
+            sl_log(SL_LOG_WARN, "the web page on %s has no authentication: whoever reaches "
+                   "it sees the jobs' names and figures", cfg.http_host);
     }
     if (sl_server_addr_write(cfg.data_dir, cfg.host, cfg.port, &err) != 0) { /* for attaching shells */
         sl_log(SL_LOG_WARN, "%s", err.message);

@@ -72,6 +72,7 @@ class Dom(html.parser.HTMLParser):
         self.updates = None    # body's data-updates
         self.samples = None    # the job's throughput plot's data-samples
         self.series = {}       # polyline class -> (points, data-values)
+        self.checkpoints = None  # the job's checkpoint timeline's marks
         self._row = False
         self._field = None
         self._plot = False
@@ -89,6 +90,9 @@ class Dom(html.parser.HTMLParser):
             self._plot = a.get("data-job") == self.job
             if self._plot:
                 self.samples = int(a.get("data-samples"))
+        if tag == "svg" and "checkpoints" in a.get("class", "") and self.samples is not None \
+                and self.checkpoints is None:
+            self.checkpoints = int(a.get("data-count"))
         if tag == "polyline" and self._plot:
             self.series[a.get("class")] = (a.get("points"), a.get("data-values"))
 
@@ -147,6 +151,8 @@ def case_page():
         if second.series["rows-out"] == first.series["rows-out"] or second.samples <= first.samples:
             fail("the throughput plot did not move: %r then %r"
                  % (first.series["rows-out"], second.series["rows-out"]))
+        if not second.checkpoints or second.checkpoints < (first.checkpoints or 0):
+            fail("the checkpoint timeline shows no checkpoint: %r" % second.checkpoints)
         values = [int(v) for v in second.series["rows-out"][1].split()]
         if not values or max(values) <= 0:
             fail("the throughput plot shows no rows/s: %r" % values)
