@@ -4,7 +4,7 @@
 **
 **   sluice serve [--data-dir DIR] [--listen [HOST][:PORT]] [--max-connections N]
 **                [--auth trust|scram] [--tls-cert FILE --tls-key FILE]
-**                [--authentication-timeout SECONDS]
+**                [--authentication-timeout SECONDS] [--http-listen [HOST][:PORT]|off]
 **
 ** Listening on anything but loopback requires --auth scram (exit 2 with a
 ** message that says how otherwise). Over --max-connections, a client gets
@@ -56,6 +56,9 @@ static void sl__serve_usage(FILE *f)
           "      --tls-key=FILE          PEM private key of --tls-cert\n"
           "      --authentication-timeout=SECONDS\n"
           "                              startup and authentication must end within (default 60)\n"
+          "      --http-listen=[HOST][:PORT]|off\n"
+          "                              the web page of jobs and /metrics (default 127.0.0.1:8081;\n"
+          "                              when that default is taken, the page is off)\n"
           "      --help                  show this help and exit\n"
           "\n"
           "The default port 5434 sits next to PostgreSQL's 5432 without taking it.\n"
@@ -65,14 +68,15 @@ static void sl__serve_usage(FILE *f)
           f);
 }
 
-/* "HOST", ":PORT", "HOST:PORT", "[v6]:PORT". */
-static int sl__parse_listen(const char *arg, sl_server_config *cfg)
+/* "HOST", ":PORT", "HOST:PORT", "[v6]:PORT" into *hostp (pointing into
+** host, which outlives the parse) and *portp (left alone when absent). */
+static int sl__parse_addr(const char *arg, char *host, size_t hostsize, const char **hostp,
+                          int *portp)
 {
-    static char host[256];
     const char *colon = NULL;
     if (arg[0] == '[') {
         const char *close = strchr(arg, ']');
-        if (!close || (size_t)(close - arg - 1) >= sizeof host)
+        if (!close || (size_t)(close - arg - 1) >= hostsize)
             return -1;
         memcpy(host, arg + 1, (size_t)(close - arg - 1));
         host[close - arg - 1] = '\0';
@@ -82,21 +86,40 @@ static int sl__parse_listen(const char *arg, sl_server_config *cfg)
     } else {
         colon = strrchr(arg, ':');
         size_t hl = colon ? (size_t)(colon - arg) : strlen(arg);
-        if (hl >= sizeof host)
+        if (hl >= hostsize)
             return -1;
         memcpy(host, arg, hl);
         host[hl] = '\0';
     }
     if (host[0])
-        cfg->host = host;
+        *hostp = host;
     if (colon) {
         char *end;
         long p = strtol(colon + 1, &end, 10);
         if (*end || p < 1 || p > 65535)
             return -1;
-        cfg->port = (int)p;
+        *portp = (int)p;
     }
     return 0;
+}
+
+static int sl__parse_listen(const char *arg, sl_server_config *cfg)
+{
+    static char host[256];
+    return sl__parse_addr(arg, host, sizeof host, &cfg->host, &cfg->port);
+}
+
+/* --http-listen: an address as --listen's, or "off". */
+static int sl__parse_http_listen(const char *arg, sl_server_config *cfg)
+{
+    static char host[256];
+    if (strcmp(arg, "off") == 0) {
+        cfg->http_port = 0;
+        return 0;
+    }
+    if (cfg->http_port == 0)
+        cfg->http_port = SL_SERVE_HTTP_PORT;
+    return sl__parse_addr(arg, host, sizeof host, &cfg->http_host, &cfg->http_port);
 }
 
 /* Whether host names only loopback: 127.0.0.0/8, ::1, localhost. */
@@ -113,19 +136,20 @@ static bool sl__is_loopback(const char *host)
     return false;
 }
 
-/* Listening socket for cfg->host:cfg->port, or -1 after printing why. */
-static int sl__listen(const sl_server_config *cfg)
+/* Listening socket for host:port, or -1 after printing why (quiet: not). */
+int sl_serve_listen(const char *host, int port_no, bool quiet)
 {
     char port[16];
-    snprintf(port, sizeof port, "%d", cfg->port);
+    snprintf(port, sizeof port, "%d", port_no);
     struct addrinfo hints = {0}, *res = NULL;
     hints.ai_family = AF_UNSPEC;
     hints.ai_socktype = SOCK_STREAM;
     hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
-    int rc = getaddrinfo(cfg->host, port, &hints, &res);
+    int rc = getaddrinfo(host, port, &hints, &res);
     if (rc != 0) {
-        fprintf(stderr, "sluice serve: could not resolve \"%s\": %s\n", cfg->host,
-                gai_strerror(rc));
+        if (!quiet)
+            fprintf(stderr, "sluice serve: could not resolve \"%s\": %s\n", host,
+                    gai_strerror(rc));
         return -1;
     }
     int fd = -1, saved = 0;
@@ -142,8 +166,8 @@ static int sl__listen(const sl_server_config *cfg)
         }
     }
     freeaddrinfo(res);
-    if (fd < 0)
-        fprintf(stderr, "sluice serve: could not listen on %s:%d: %s\n", cfg->host, cfg->port,
+    if (fd < 0 && !quiet)
+        fprintf(stderr, "sluice serve: could not listen on %s:%d: %s\n", host, port_no,
                 strerror(saved));
     return fd;
 }
@@ -256,6 +280,7 @@ static void sl__serve_stop(sl_server *srv)
     pthread_mutex_unlock(&srv->mu);
     sl_log(SL_LOG_INFO, "stopping: jobs stop with savepoints");
     sl_engine_stop_jobs(srv->eng);
+    sl_web_stop(srv);
     for (;;) {
         pthread_mutex_lock(&srv->mu);
         int n = srv->nconns;
@@ -273,8 +298,10 @@ int sl_serve_main(int argc, char **argv)
     /* A server's log: connections and job events (info) with their time. */
     sl_log_configure(SL_LOG_INFO, true);
     sl_server_config cfg = {NULL, SL_SERVE_DEFAULT_HOST, SL_SERVE_DEFAULT_PORT,
-                            SL_SERVE_MAX_CONNECTIONS, NULL, NULL, false, SL_SERVE_AUTH_TIMEOUT};
-    enum { OPT_MAXCONN = 256, OPT_HELP, OPT_AUTH, OPT_CERT, OPT_KEY, OPT_AUTH_TIMEOUT };
+                            SL_SERVE_MAX_CONNECTIONS, NULL, NULL, false, SL_SERVE_AUTH_TIMEOUT,
+                            SL_SERVE_DEFAULT_HOST, SL_SERVE_HTTP_PORT};
+    bool http_explicit = false;
+    enum { OPT_MAXCONN = 256, OPT_HELP, OPT_AUTH, OPT_CERT, OPT_KEY, OPT_AUTH_TIMEOUT, OPT_HTTP };
     static const struct option longopts[] = {
         {"data-dir", required_argument, NULL, 'D'},
         {"listen", required_argument, NULL, 'l'},
@@ -283,6 +310,7 @@ int sl_serve_main(int argc, char **argv)
         {"tls-cert", required_argument, NULL, OPT_CERT},
         {"tls-key", required_argument, NULL, OPT_KEY},
         {"authentication-timeout", required_argument, NULL, OPT_AUTH_TIMEOUT},
+        {"http-listen", required_argument, NULL, OPT_HTTP},
         {"help", no_argument, NULL, OPT_HELP},
         {NULL, 0, NULL, 0},
     };
@@ -317,6 +345,14 @@ int sl_serve_main(int argc, char **argv)
                         "(1 to 600 seconds)\n", optarg);
                 return 2;
             }
+            break;
+        case OPT_HTTP:
+            if (sl__parse_http_listen(optarg, &cfg) != 0) {
+                fprintf(stderr, "sluice serve: invalid --http-listen \"%s\" "
+                        "(expected HOST:PORT or off)\n", optarg);
+                return 2;
+            }
+            http_explicit = true;
             break;
         case OPT_HELP: sl__serve_usage(stdout); return 0;
         default: fputs("Try 'sluice serve --help' for more information.\n", stderr); return 2;
@@ -372,7 +408,11 @@ int sl_serve_main(int argc, char **argv)
                    "`sluice user add NAME -D %s`", cfg.data_dir);
         sl_free(users);
     }
-    int lfd = sl__listen(&cfg);
+    int lfd = sl_serve_listen(cfg.host, cfg.port, false);
+    if (lfd >= 0 && sl_web_start(&srv, http_explicit) != 0) {
+        close(lfd);
+        lfd = -1;
+    }
     if (lfd < 0) {
         sl_engine_close(srv.eng);
         sl_tls_done(&srv);
@@ -394,17 +434,28 @@ int sl_serve_main(int argc, char **argv)
     fprintf(stderr, "sluice serve: listening on %s:%d, data directory %s, auth %s%s\n", cfg.host,
             cfg.port, cfg.data_dir, cfg.auth_scram ? "scram" : "trust",
             srv.tls_ctx ? ", TLS on" : "");
+    if (srv.web) {
+        bool v6 = strchr(cfg.http_host, ':') != NULL;
+        fprintf(stderr, "sluice serve: web page of jobs on http://%s%s%s:%d/ (and /metrics)\n",
+                v6 ? "[" : "", cfg.http_host, v6 ? "]" : "", cfg.http_port);
+        if (!sl__is_loopback(cfg.http_host))
+            sl_log(SL_LOG_WARN, "the web page on %s has no authentication: whoever reaches "
+                   "it sees the jobs' names and figures", cfg.http_host);
+    }
     if (sl_server_addr_write(cfg.data_dir, cfg.host, cfg.port, &err) != 0) { /* for attaching shells */
         sl_log(SL_LOG_WARN, "%s", err.message);
         sl_error_reset(&err);
     }
     srand((unsigned)sl_now_nanos());
     while (!g_serve_stop) {
-        struct pollfd p = {lfd, POLLIN, 0};
-        int r = poll(&p, 1, 200);
-        if (r > 0 && (p.revents & POLLIN))
+        struct pollfd p[2] = {{lfd, POLLIN, 0}, {sl_web_fd(&srv), POLLIN, 0}};
+        int r = poll(p, p[1].fd >= 0 ? 2 : 1, 200);
+        if (r > 0 && (p[0].revents & POLLIN))
             sl__accept_one(&srv, lfd);
+        if (r > 0 && p[1].fd >= 0 && (p[1].revents & POLLIN))
+            sl_web_accept(&srv);
         sl__cancel_hangups(&srv);
+        sl_web_tick(&srv);
     }
     close(lfd);
     sl_server_addr_remove(cfg.data_dir);

@@ -29,10 +29,18 @@
 **             (the OID / size / modifier of a type is base/sl_pgtype.c,
 **             which the pg_catalog relations share);
 **   attach.c  the data directory's SLUICE.server (host, port) that lets a
-**             shell opened on a served directory attach as a client.
+**             shell opened on a served directory attach as a client;
+**   web.c     the web page of jobs on a port of its own (--http-listen): a
+**             small HTTP/1.1 server (GET / HEAD, Connection: close);
+**   webjobs.c what it serves: the jobs sampled through SHOW JOBS once a
+**             second (a bounded history per job), as JSON and as
+**             Prometheus' text format; web/page.html the page itself
+**             (embedded as sl_web_page by web/embed.cmake).
 **
 ** Threads: the accept loop runs on the main thread; each connection on a
-** thread of its own that owns its sl_session. Background jobs belong to the
+** thread of its own that owns its sl_session. The same loop accepts HTTP
+** connections (each on a short-lived thread of its own) and ticks the
+** web page's sampler. Background jobs belong to the
 ** engine; their messages go to the server's log.
 */
 #ifndef SL_SERVER_INT_H
@@ -162,6 +170,7 @@ struct sl_server {
     void *tls_ctx;                  /* SSL_CTX*, or NULL when TLS is not configured */
     unsigned char mock_secret[32];  /* random per process: unknown users' mock SCRAM salt */
     int64_t auth_fail_delay;        /* nanoseconds before a failed authentication's FATAL */
+    struct sl_web *web;             /* the web page and /metrics (web.c), or NULL when off */
 };
 
 /* A connection. Its thread owns everything but the fields marked [mu]
@@ -330,5 +339,63 @@ void sl_ext_end_of_transaction(sl_conn *c);
 /* At the connection's end: close every cursor, free statements, portals
 ** and the zone. */
 void sl_ext_free(sl_conn *c);
+
+/* ------------------------------------------------------------------------
+** web.c, webjobs.c, web/page.html — the web page of jobs and /metrics
+*/
+
+/* The jobs as the web page shows them: SHOW JOBS run through a session of
+** its own (the planner API, as any client), sampled at most once a second
+** into a bounded history per job. Thread-safe: every call takes its lock. */
+typedef struct sl_webjobs sl_webjobs;
+sl_webjobs *sl_webjobs_new(sl_engine *eng);
+void sl_webjobs_free(sl_webjobs *w);
+/* Sample SHOW JOBS now: the current figures, and a point of the history
+** when the last is a second old (the main loop calls it every tick). */
+void sl_webjobs_sample(sl_webjobs *w);
+/* Freshly sampled: the /api/jobs document (JSON, caller frees), and the
+** /metrics exposition (Prometheus text format 0.0.4, caller frees). */
+char *sl_webjobs_json(sl_webjobs *w);
+char *sl_webjobs_metrics(sl_webjobs *w);
+/* Prometheus' label value escaping (\\, \", \n) of s, appended to out. */
+void sl_prom_label_escape(sl_strbuf *out, const char *s);
+
+/* The page at / (self-contained HTML, CSS and JavaScript). */
+extern const char sl_web_page[];
+
+/* Reading a request (web.c; the fuzz target fuzz_http.c drives these). */
+#define SL_WEB_MAX_HEAD 8192   /* bytes of request line + header fields */
+#define SL_WEB_MAX_TARGET 2048 /* bytes of the request target */
+typedef struct sl_http_req {
+    bool head;                        /* HEAD: the answer without its body */
+    char path[SL_WEB_MAX_TARGET + 1]; /* the target's path, without query or fragment */
+    const char *why;                  /* why it was refused (400 ...), for the body */
+} sl_http_req;
+/* Where the request head ends in buf[0..len) (past its blank line), or 0
+** while it has not ended. */
+size_t sl_http_head_end(const char *buf, size_t len);
+/* Parse the head buf[0..len) (at most SL_WEB_MAX_HEAD bytes, untrusted):
+** 0 with r->path (starting with '/') and r->head, or the status that
+** refuses it (400, 405, 413, 414, 505) with r->why. */
+int sl_http_parse(const char *buf, size_t len, sl_http_req *r);
+
+/* A listening socket for host:port (serve.c), or -1 after printing why
+** (quiet: without). */
+int sl_serve_listen(const char *host, int port, bool quiet);
+
+/* The HTTP side of the server: listen on cfg->http_host:http_port (off
+** when http_port is 0). explicit: the address was given (--http-listen),
+** so failing to listen is an error (-1 after printing why); the default
+** address taken by someone else only leaves the page off (logged). */
+int sl_web_start(sl_server *srv, bool explicit);
+/* Its listening socket (-1 when off), for the main loop's poll. */
+int sl_web_fd(const sl_server *srv);
+/* Accept one HTTP connection (the listening socket is readable). */
+void sl_web_accept(sl_server *srv);
+/* Every tick of the main loop: the sampler. */
+void sl_web_tick(sl_server *srv);
+/* Stop: no new connection, wait for those being served, free it all
+** (before the engine closes). */
+void sl_web_stop(sl_server *srv);
 
 #endif /* SL_SERVER_INT_H */

@@ -16,6 +16,7 @@
 #define SL_SERVE_DEFAULT_HOST "127.0.0.1"
 #define SL_SERVE_MAX_CONNECTIONS 500
 #define SL_SERVE_AUTH_TIMEOUT 60 /* seconds, PostgreSQL's authentication_timeout */
+#define SL_SERVE_HTTP_PORT 8081  /* the web page of jobs: Flink's web UI port (rest.port) */
 
 typedef struct sl_server_config {
     const char *data_dir;    /* --data-dir */
@@ -26,6 +27,8 @@ typedef struct sl_server_config {
     const char *tls_key;     /* --tls-key FILE (PEM) */
     bool auth_scram;         /* --auth scram: every connection authenticates (users file) */
     int auth_timeout;        /* --authentication-timeout SECONDS: startup + auth must finish */
+    const char *http_host;   /* --http-listen HOST: the web page and /metrics (default loopback) */
+    int http_port;           /* --http-listen :PORT; 0: off (--http-listen off) */
 } sl_server_config;
 
 /* `sluice serve [OPTION]...`: argv[0] is "serve". Returns the exit status. */
