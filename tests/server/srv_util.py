@@ -70,7 +70,10 @@ class Server:
     def start(self):
         self.killed = False
         self.proc = subprocess.Popen(
-            [SLUICE, "serve", "-D", self.data_dir, "--listen", "127.0.0.1:%d" % self.port] + self.extra,
+            [SLUICE, "serve", "-D", self.data_dir, "--listen", "127.0.0.1:%d" % self.port] +
+            # the web page's default port (8081) is Flink's too: tests that
+            # want the page give it a free port of their own (web_test.py)
+            ([] if "--http-listen" in self.extra else ["--http-listen", "off"]) + self.extra,
             stdout=self.logf, stderr=self.logf, env=self.env)
         if not wait_port(self.port, proc=self.proc):
             raise RuntimeError("sluice serve did not start:\n" + self.log())
