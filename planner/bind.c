@@ -2993,7 +2993,9 @@ static int sl__bind_select(sl_binder *b, const sl_query *q, sl__rel *out)
         if (col < 0)
             continue; /* sl__bind_order reports it */
         sl__lp_push_expr(proj, sl__colref(col, in.cols[col].type, e->pos));
-        sl_lp_add_col(proj, e->text, in.cols[col].type, false);
+        /* an event-time column stays one (a temporal sort orders by it) */
+        bool rt = proj->input && col < proj->input->ncols && proj->input->cols[col].rowtime;
+        sl_lp_add_col(proj, e->text, in.cols[col].type, rt ? proj->input->cols[col].rowtime : 0);
         hidden++;
     }
     out->lp = q->distinct ? sl__distinct(proj) : proj;
