@@ -30,9 +30,15 @@
 **            (and its LIMIT) is collected by one task; 'sink.parallelism'
 **            adds an exchange when it differs.
 **
+**   VALUES   an input whose source hands out the rows (exec/values.c);
+**   ORDER BY / LIMIT / OFFSET   one stage of one task (exec/op_order.c):
+**            batch mode sorts at the end of the input, streaming mode
+**            sorts by an ascending event time as the watermark passes it
+**            (other orders: Flink's 0A000) or passes LIMIT's first rows.
+**
 ** Every input runs at 'parallelism.default'. The scan's WATERMARK
-** expression becomes its input's watermark. Any other operator (ORDER BY,
-** ORDER BY) is refused with 0A000 until the runtime runs it.
+** expression becomes its input's watermark. Any other operator is refused
+** with 0A000 until the runtime runs it.
 **
 ** Main routines: sl_physical_build, sl_physical_spec, sl_physical_free,
 ** sl_lp_agg_spec (an aggregation's exec spec, also for bounded.c).
