@@ -9,7 +9,9 @@
 **                   sort: ties keep their arrival order) and emitted. An
 **                   updating input is applied first: -U / -D remove the
 **                   newest held row equal to it, so the result is the
-**                   final table's rows, insert-only.
+**                   final table's rows, insert-only. The held rows are
+**                   found by a hash of their bytes (a table of chains,
+**                   newest first), so a retraction costs one lookup.
 **   SL_ORDER_TIME   a temporal sort (streaming; Flink's
 **                   StreamPhysicalTemporalSort, RowTimeSortOperator): the
 **                   first key is the event time ascending. A row whose time
@@ -52,12 +54,68 @@ typedef struct sl__order {
     sl_chunk *held;       /* rows held back, in arrival order */
     uint8_t *dead;        /* END: held[i] was retracted (held->cap bytes) */
     int ndead;            /* rows marked dead */
+    uint64_t *hashes;     /* END: hash of held[i]'s bytes (held->cap) */
+    int *chain;           /* END: the previous held row in held[i]'s slot, -1 (held->cap) */
+    int *slots;           /* END: the newest held row per slot, -1 = none */
+    int nslots;           /* a power of two, >= 2 * held->cap */
+    sl_strbuf a, b;       /* scratch: a row's bytes */
     sl_chunk *out;        /* emission buffer */
 } sl__order;
 
 static bool sl__done(const sl__order *o)
 {
     return o->limit >= 0 && o->counted >= o->offset + o->limit;
+}
+
+static uint64_t sl__row_hash(sl__order *o, const sl_chunk *c, int r)
+{
+    sl_strbuf_reset(&o->a);
+    sl_row_put(&o->a, c, r);
+    return sl_hash_bytes(o->a.buf, o->a.len, SL_HASH_INIT);
+}
+
+/* Link held row i into its slot's chain (END mode). */
+static void sl__link(sl__order *o, int i)
+{
+    int s = (int)(o->hashes[i] & (uint64_t)(o->nslots - 1));
+    o->chain[i] = o->slots[s];
+    o->slots[s] = i;
+}
+
+/* The table for the held rows' capacity, every held row linked. */
+static void sl__rehash(sl__order *o)
+{
+    if (o->mode != SL_ORDER_END)
+        return;
+    o->hashes = sl_realloc(o->hashes, sizeof(uint64_t) * (size_t)o->held->cap);
+    o->chain = sl_realloc(o->chain, sizeof(int) * (size_t)o->held->cap);
+    int n = 1;
+    while (n < 2 * o->held->cap)
+        n *= 2;
+    if (n != o->nslots) {
+        o->nslots = n;
+        o->slots = sl_realloc(o->slots, sizeof(int) * (size_t)n);
+    }
+    memset(o->slots, 0xff, sizeof(int) * (size_t)n);
+    for (int i = 0; i < o->held->nrows; i++) {
+        o->hashes[i] = sl__row_hash(o, o->held, i);
+        sl__link(o, i);
+    }
+}
+
+/* The newest live held row equal to row r of c, or -1 (END mode). */
+static int sl__find(sl__order *o, const sl_chunk *c, int r)
+{
+    uint64_t h = sl__row_hash(o, c, r); /* its bytes stay in o->a */
+    for (int i = o->slots[h & (uint64_t)(o->nslots - 1)]; i >= 0; i = o->chain[i]) {
+        if (o->dead[i] || o->hashes[i] != h)
+            continue;
+        sl_strbuf_reset(&o->b);
+        sl_row_put(&o->b, o->held, i);
+        if (o->b.len == o->a.len && memcmp(o->b.buf, o->a.buf, o->a.len) == 0)
+            return i;
+    }
+    return -1;
 }
 
 /* Room for n more held rows. */
@@ -78,6 +136,7 @@ static void sl__reserve(sl__order *o, int n)
     memset(o->dead + o->held->nrows, 0, (size_t)(cap - o->held->nrows));
     sl_chunk_free(o->held);
     o->held = c;
+    sl__rehash(o);
 }
 
 static int sl__flush(sl__order *o, const sl_emit *out, sl_error *err)
@@ -116,6 +175,7 @@ static void sl__keep(sl__order *o, const uint8_t *keep)
     o->held = c;
     memset(o->dead, 0, (size_t)c->cap);
     o->ndead = 0;
+    sl__rehash(o);
 }
 
 /* Sort the held rows sel[i] != 0 and emit them; they are no longer held. */
@@ -132,8 +192,8 @@ static int sl__release(sl_operator *op, const uint8_t *sel, const sl_emit *out, 
     int *perm = sl_malloc(sizeof(int) * ((size_t)n + 1));
     sl_sort_bounded(c, o->keys, o->nkeys, perm);
     int rc = 0;
-    for (int i = 0; i < n && rc == 0; i++) {
-        if (sl_op_cancelled(op) && i % SL_CHUNK_ROWS == 0)
+    for (int i = 0; i < n && rc == 0 && !sl__done(o); i++) {
+        if (i % SL_CHUNK_ROWS == 0 && sl_op_cancelled(op))
             rc = sl_op_cancel_error(err);
         else
             rc = sl__emit_row(o, c, perm[i], out, err);
@@ -149,27 +209,6 @@ static int sl__release(sl_operator *op, const uint8_t *sel, const sl_emit *out, 
     sl_free(keep);
     sl_free(rows);
     return rc;
-}
-
-static bool sl__rows_equal(const sl__order *o, const sl_chunk *a, int ra, int rb)
-{
-    for (int c = 0; c < o->ncols; c++) {
-        const sl_vector *x = &a->cols[c], *y = &o->held->cols[c];
-        if (x->nulls[ra] || y->nulls[rb]) {
-            if (!(x->nulls[ra] && y->nulls[rb]))
-                return false;
-            continue;
-        }
-        sl_strbuf sa = SL_STRBUF_INIT, sb = SL_STRBUF_INIT;
-        sl_value_put(&sa, a, c, ra);
-        sl_value_put(&sb, o->held, c, rb);
-        bool eq = sa.len == sb.len && memcmp(sa.buf, sb.buf, sa.len) == 0;
-        sl_strbuf_free(&sa);
-        sl_strbuf_free(&sb);
-        if (!eq)
-            return false;
-    }
-    return true;
 }
 
 static int sl__order_process(sl_operator *op, const sl_chunk *in, const sl_emit *out,
@@ -203,9 +242,7 @@ static int sl__order_process(sl_operator *op, const sl_chunk *in, const sl_emit 
                 continue;
             }
         } else if (k == SL_ROW_UPDATE_BEFORE || k == SL_ROW_DELETE) {
-            int i = o->held->nrows - 1;
-            while (i >= 0 && (o->dead[i] || !sl__rows_equal(o, in, r, i)))
-                i--;
+            int i = sl__find(o, in, r);
             if (i >= 0) {
                 o->dead[i] = 1;
                 o->ndead++;
@@ -214,6 +251,10 @@ static int sl__order_process(sl_operator *op, const sl_chunk *in, const sl_emit 
         }
         int h = sl_chunk_copy_row(o->held, in, r);
         o->held->kinds[h] = SL_ROW_INSERT;
+        if (o->mode == SL_ORDER_END) {
+            o->hashes[h] = sl__row_hash(o, o->held, h);
+            sl__link(o, h);
+        }
     }
     /* Retracted rows are dropped once they are most of what is held. */
     if (o->ndead > 64 && o->ndead * 2 > o->held->nrows) {
@@ -278,6 +319,7 @@ static int sl__corrupt(sl__order *o, sl_error *err, const char *what)
     sl_chunk_reset(o->held);
     memset(o->dead, 0, (size_t)o->held->cap);
     o->ndead = 0;
+    sl__rehash(o);
     return sl_error_set(err, SL_ERR_DATA_CORRUPTED, -1, "sort state is corrupt: %s", what);
 }
 
@@ -287,6 +329,7 @@ static int sl__order_restore(sl_operator *op, const char *state, size_t len, sl_
     sl_chunk_reset(o->held);
     memset(o->dead, 0, (size_t)o->held->cap);
     o->ndead = 0;
+    sl__rehash(o);
     if (len < sizeof sl__magic + 8)
         return sl__corrupt(o, err, "truncated");
     uint64_t sum;
@@ -325,6 +368,7 @@ static int sl__order_restore(sl_operator *op, const char *state, size_t len, sl_
     }
     if (c.off != c.n)
         return sl__corrupt(o, err, "trailing bytes");
+    sl__rehash(o);
     o->wm = (int64_t)wm;
     o->counted = (int64_t)counted;
     o->late = (int64_t)late;
@@ -344,6 +388,11 @@ static void sl__order_free(sl_operator *op)
     sl_chunk_free(o->held);
     sl_chunk_free(o->out);
     sl_free(o->dead);
+    sl_free(o->hashes);
+    sl_free(o->chain);
+    sl_free(o->slots);
+    sl_strbuf_free(&o->a);
+    sl_strbuf_free(&o->b);
     sl_free(o->keys);
     sl_free(o->types);
     sl_free(o);
@@ -382,6 +431,7 @@ int sl_order_new(const sl_order_spec *spec, sl_operator **out, sl_error *err)
     o->held = sl_chunk_new(o->ncols, o->types, SL_CHUNK_ROWS);
     o->dead = sl_calloc(SL_CHUNK_ROWS, 1);
     o->out = sl_chunk_new(o->ncols, o->types, SL_CHUNK_ROWS);
+    sl__rehash(o);
     sl_operator *op = sl_calloc(1, sizeof *op);
     op->ops = &sl__order_ops;
     op->impl = o;

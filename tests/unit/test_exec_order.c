@@ -222,6 +222,49 @@ static void t_batch_updating(void)
     op->ops->free(op);
 }
 
+/* Many groups updated many times (a GROUP BY's changelog), some deleted:
+** the sorted output is each live group's last row (the reference: an
+** array of counts kept here). */
+static void t_batch_updating_many(void)
+{
+    const sl_sort_key keys[] = {{0, true, 2}};
+    sl_operator *op = make_op(SL_ORDER_END, keys, 1, 0, -1);
+    REQUIRE(op);
+    enum { NK = 3000 };
+    static int64_t cnt[NK];
+    memset(cnt, 0, sizeof cnt);
+    srand(11);
+    sl_chunk *c = new_chunk();
+    sl_strbuf out = SL_STRBUF_INIT;
+    for (int step = 0; step < 40000; step++) {
+        if (c->nrows + 2 > c->cap)
+            REQUIRE(feed(op, c, &out) == 0);
+        int k = rand() % NK;
+        if (cnt[k] > 0 && rand() % 10 == 0) {
+            row(c, SL_ROW_DELETE, k, "g", 0, cnt[k]);
+            cnt[k] = 0;
+        } else if (cnt[k] > 0) {
+            row(c, SL_ROW_UPDATE_BEFORE, k, "g", 0, cnt[k]);
+            row(c, SL_ROW_UPDATE_AFTER, k, "g", 0, ++cnt[k]);
+        } else {
+            row(c, SL_ROW_INSERT, k, "g", 0, ++cnt[k]);
+        }
+    }
+    REQUIRE(feed(op, c, &out) == 0);
+    CHECK(wm(op, INT64_MAX, &out) == 0);
+    sl_strbuf want = SL_STRBUF_INIT;
+    for (int k = NK - 1; k >= 0; k--)
+        if (cnt[k] > 0)
+            sl_strbuf_appendf(&want, "+I(%d, g, 1970-01-01 00:00:00.000, %lld)\n", k,
+                              (long long)cnt[k]);
+    CHECK(want.len > 0);
+    CHECK_STR(sl_strbuf_cstr(&out), sl_strbuf_cstr(&want));
+    sl_strbuf_free(&want);
+    sl_strbuf_free(&out);
+    sl_chunk_free(c);
+    op->ops->free(op);
+}
+
 /* The temporal sort: rows released in time order (ties by the next key) as
 ** the watermark passes them; a row at or behind the watermark is late. */
 static void t_temporal(void)
@@ -366,8 +409,11 @@ static void t_corrupt(void)
     CHECK_STR(err.sqlstate, "XX001");
     sl_error_reset(&err);
     CHECK(b->ops->restore(b, state.buf, state.len, &err) == 0);
+    row(c, SL_ROW_DELETE, 1, "a", 0, 1); /* the restored rows are found again */
+    row(c, SL_ROW_INSERT, 0, "c", 0, 3);
+    REQUIRE(feed(b, c, &out) == 0);
     CHECK(wm(b, INT64_MAX, &out) == 0);
-    CHECK_STR(sl_strbuf_cstr(&out), "+I(1, a, 1970-01-01 00:00:00.000, 1)\n"
+    CHECK_STR(sl_strbuf_cstr(&out), "+I(0, c, 1970-01-01 00:00:00.000, 3)\n"
                                     "+I(2, b, 1970-01-01 00:00:00.000, 2)\n");
     sl_strbuf_free(&state);
     sl_strbuf_free(&out);
@@ -390,5 +436,5 @@ static void t_bad_spec(void)
     CHECK(make_op(SL_ORDER_PASS, NULL, 0, -1, 3) == NULL);
 }
 
-SL_TESTS(t_batch_reference, t_batch_updating, t_temporal, t_pass, t_snapshot_restore, t_corrupt,
+SL_TESTS(t_batch_reference, t_batch_updating, t_batch_updating_many, t_temporal, t_pass, t_snapshot_restore, t_corrupt,
          t_bad_spec)
