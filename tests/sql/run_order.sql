@@ -48,6 +48,14 @@ SELECT x FROM (VALUES (3), (CAST(NULL AS INT)), (1)) AS t(x) ORDER BY x DESC;
 SELECT x FROM (VALUES (3), (CAST(NULL AS INT)), (1)) AS t(x) ORDER BY x NULLS LAST;
 SELECT x FROM (VALUES (3), (CAST(NULL AS INT)), (1)) AS t(x) ORDER BY x DESC NULLS FIRST;
 EXPLAIN SELECT auction, bidder FROM bids ORDER BY bidder LIMIT 2;
+-- batch mode gives final rows for Top-N, windows, outer joins, DISTINCT too
+SELECT auction, bidder, price, rn FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY auction ORDER BY price DESC) AS rn FROM bids)
+  WHERE rn <= 2 ORDER BY auction, rn;
+SELECT window_start, COUNT(*) AS n FROM TABLE(TUMBLE(TABLE bids, DESCRIPTOR(bid_time), INTERVAL '5' SECOND))
+  GROUP BY window_start, window_end ORDER BY window_start;
+SELECT v.id, COUNT(b.bidder) AS n FROM (VALUES (CAST(1 AS BIGINT)), (CAST(9 AS BIGINT))) AS v(id)
+  LEFT JOIN bids AS b ON b.auction = v.id GROUP BY v.id ORDER BY id DESC;
+SELECT COUNT(DISTINCT auction) AS auctions FROM bids;
 -- batch INSERT of the top bids, read back from the files
 CREATE TABLE top_bids (auction BIGINT, bidder STRING, price INT)
   WITH ('connector' = 'filesystem', 'path' = '@TMP@/top_bids', 'format' = 'csv');
