@@ -422,7 +422,7 @@ static const char *sl__append_only_advice(const sl_lp *cause)
     case SL_LP_OVER:
         return "Deduplicate keeping the first row (ROW_NUMBER() OVER (... ORDER BY the event "
                "time ASC) = 1)";
-    case SL_LP_SORT: return "Order by the event-time column ascending, without LIMIT";
+    case SL_LP_SORT: return "Order by the event-time column ascending, or run in batch mode";
     case SL_LP_NORMALIZE: return "Read an append-only table (an upsert source's rows change)";
     default: return "Make the query append-only";
     }
