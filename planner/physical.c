@@ -715,6 +715,23 @@ static void sl__frag_project(sl__graph *g, const sl__frag *f, const sl_bexpr **e
         sl__chain_add(g->p, sl__layer_chain(g, f->layers[i]))->calc = cs;
 }
 
+/* A new input, zeroed (its layer in *f). */
+static sl_input_spec *sl__new_input(sl__graph *g, sl__frag *f)
+{
+    if (g->ninputs == g->cap_in) {
+        int cap = g->cap_in ? g->cap_in * 2 : 4;
+        g->inputs = sl_realloc(g->inputs, (size_t)cap * sizeof *g->inputs);
+        g->in_chains = sl_realloc(g->in_chains, (size_t)cap * sizeof *g->in_chains);
+        g->cap_in = cap;
+    }
+    int i = g->ninputs++;
+    sl_input_spec *in = &g->inputs[i];
+    memset(in, 0, sizeof *in);
+    memset(&g->in_chains[i], 0, sizeof g->in_chains[i]);
+    sl__frag_one(g, f, i);
+    return in;
+}
+
 /* A table scan: a new input. */
 static int sl__scan_input(sl__graph *g, const sl_lp *scan, sl__frag *f, sl_error *err)
 {
@@ -729,16 +746,7 @@ static int sl__scan_input(sl__graph *g, const sl_lp *scan, sl__frag *f, sl_error
             err->position = scan->pos;
         return -1;
     }
-    if (g->ninputs == g->cap_in) {
-        int cap = g->cap_in ? g->cap_in * 2 : 4;
-        g->inputs = sl_realloc(g->inputs, (size_t)cap * sizeof *g->inputs);
-        g->in_chains = sl_realloc(g->in_chains, (size_t)cap * sizeof *g->in_chains);
-        g->cap_in = cap;
-    }
-    int i = g->ninputs++;
-    sl_input_spec *in = &g->inputs[i];
-    memset(in, 0, sizeof *in);
-    memset(&g->in_chains[i], 0, sizeof g->in_chains[i]);
+    sl_input_spec *in = sl__new_input(g, f);
     const char **names;
     sl_type *types;
     const char *const *meta;
@@ -756,29 +764,11 @@ static int sl__scan_input(sl__graph *g, const sl_lp *scan, sl__frag *f, sl_error
     in->source_args.part = src->part;
     in->source_args.meta = meta;
     in->wm_expr = scan->watermark;
-    sl__frag_one(g, f, i);
     return 0;
 }
 
 static int sl__frag_build(sl__graph *g, const sl_lp *n, sl__frag *f, sl_error *err);
 static const sl_bexpr *sl__as_type(sl_physical *p, const sl_bexpr *e, sl_type t, int shift);
-
-/* A new input reading from source create (its layer in *f). */
-static sl_input_spec *sl__new_input(sl__graph *g, sl__frag *f)
-{
-    if (g->ninputs == g->cap_in) {
-        int cap = g->cap_in ? g->cap_in * 2 : 4;
-        g->inputs = sl_realloc(g->inputs, (size_t)cap * sizeof *g->inputs);
-        g->in_chains = sl_realloc(g->in_chains, (size_t)cap * sizeof *g->in_chains);
-        g->cap_in = cap;
-    }
-    int i = g->ninputs++;
-    sl_input_spec *in = &g->inputs[i];
-    memset(in, 0, sizeof *in);
-    memset(&g->in_chains[i], 0, sizeof g->in_chains[i]);
-    sl__frag_one(g, f, i);
-    return in;
-}
 
 static int sl__mk_order(const void *a, sl_operator **o, sl_error *e)
 {
