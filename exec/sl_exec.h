@@ -309,6 +309,8 @@ typedef struct sl_source_args {
     const char *const *meta;   /* per column: the metadata key the source fills it with
                                   (of types[i], the key's own type), NULL for a column the
                                   format reads; meta itself NULL = no metadata column */
+    const struct sl_values_spec *values; /* a VALUES input's rows (sl_values_source_new),
+                                  else NULL */
 } sl_source_args;
 
 #define SL_SOURCE_MORE 0 /* poll again (out may hold rows, or none yet) */
@@ -350,6 +352,17 @@ struct sl_source {
 };
 
 typedef int (*sl_source_create_fn)(const sl_source_args *args, sl_source **out, sl_error *err);
+
+/* A VALUES list as a bounded source (values.c; Flink's Values): subtask 0
+** evaluates the rows' expressions (each of its column's type) and hands
+** them out in order, then ends; the other subtasks end at once. Its
+** position is the number of rows handed out. */
+typedef struct sl_values_spec {
+    int nrows;                              /* rows */
+    const sl_bexpr *const *const *rows; /* rows[r][c]: constant expressions */
+    const sl_tz *tz;               /* the job's time zone */
+} sl_values_spec;
+int sl_values_source_new(const sl_source_args *args, sl_source **out, sl_error *err);
 
 /* ------------------------------------------------------------------------
 ** Sinks: two-phase commit (DESIGN.md section 5). Every sink implements it;
@@ -900,6 +913,26 @@ typedef struct sl_topn_spec {
                                     +I of the row entering rank_end) */
 } sl_topn_spec;
 int sl_topn_new(const sl_topn_spec *spec, sl_operator **out, sl_error *err);
+
+/* ORDER BY / LIMIT / OFFSET of a job (op_order.c), in one task: END holds
+** every row (applying -U / -D) and emits them sorted at the end of the
+** input (batch mode); TIME releases rows sorted once the watermark reaches
+** their time in keys[0] (ascending event time; a row at or before the
+** watermark is late: dropped and counted; input append-only); PASS lets
+** append-only rows through (LIMIT alone). The first offset rows are
+** skipped, then at most limit emitted (-1: no limit). Output: the input
+** columns, +I. */
+typedef enum sl_order_mode { SL_ORDER_END = 0, SL_ORDER_TIME = 1, SL_ORDER_PASS = 2 } sl_order_mode;
+typedef struct sl_order_spec {
+    sl_order_mode mode;      /* see above */
+    int in_ncols;            /* input (= output) columns */
+    const sl_type *in_types; /* their types */
+    int nkeys;               /* ORDER BY keys (TIME: >= 1, the first the event time ASC) */
+    const sl_sort_key *keys; /* them (nulls 1 / 2 as the planner resolved them) */
+    int64_t offset;          /* OFFSET (>= 0) */
+    int64_t limit;           /* LIMIT, or -1 */
+} sl_order_spec;
+int sl_order_new(const sl_order_spec *spec, sl_operator **out, sl_error *err);
 
 /* OVER aggregation by event time (op_over.c), as Flink 2.2's RowTime*
 ** OVER functions: each input row (+I only) is emitted once, as +I, when

@@ -1105,6 +1105,16 @@ sl_query *sl__union(sl__parse *p, sl_query *l, sl_query *r, bool all, sl__tok kw
     return sl__qdeep(p, q, sl__max(sl__dget(p, l), sl__dget(p, r)));
 }
 
+sl_expr *sl__limit_or_fetch(sl__parse *p, sl_expr *limit, sl_expr *fetch)
+{
+    if (!limit || !fetch)
+        return limit ? limit : fetch;
+    if (!sl_error_isset(p->err))
+        sl_error_set(p->err, SL_ERR_SYNTAX, fetch->pos, "cannot use both LIMIT and FETCH");
+    sl_expr_free(fetch);
+    return limit;
+}
+
 sl__tail sl__tail_make(sl__parse *p, sl_list *order, sl_expr *limit, sl_expr *offset)
 {
     sl__tail t = {order, limit, offset, -1};
@@ -1214,7 +1224,8 @@ void sl__from_columns(sl__parse *p, sl_from *f, sl_list *cols, sl__tok ord)
             sl_error_set(p->err, SL_ERR_SYNTAX, ord.pos, "syntax error at or near \"%.*s\"",
                          ord.n, ord.z);
     }
-    if (sl_error_isset(p->err) || sl_strcasecmp(f->name, "unnest") == 0)
+    if (sl_error_isset(p->err) || f->kind == SL_FROM_SUBQUERY ||
+        sl_strcasecmp(f->name, "unnest") == 0)
         return;
     sl_error_set(p->err, SL_ERR_NOT_SUPPORTED, f->pos,
                  f->ordinality ? "WITH ORDINALITY is only supported for UNNEST"

@@ -226,6 +226,8 @@ sl_query *sl__select(sl__parse *p, sl__tok kw, bool distinct, sl_list *items, sl
 sl_query *sl__values(sl__parse *p, sl__tok kw, sl_list *rows);
 sl_query *sl__union(sl__parse *p, sl_query *l, sl_query *r, bool all, sl__tok kw);
 sl__tail sl__tail_make(sl__parse *p, sl_list *order, sl_expr *limit, sl_expr *offset);
+/* LIMIT n or FETCH FIRST n ROWS ONLY (not both: 42601 at the FETCH's count). */
+sl_expr *sl__limit_or_fetch(sl__parse *p, sl_expr *limit, sl_expr *fetch);
 sl_query *sl__query_tail(sl__parse *p, sl_query *q, sl__tail t);
 
 /* FROM */

@@ -62,6 +62,8 @@
 /* Cursor statements' keywords stay usable as names. */
 %fallback ID ABSOLUTE BACKWARD CLOSE CURSOR DECLARE FETCH FORWARD HOLD MOVE NEXT NO PRIOR
   RELATIVE SCROLL.
+/* FETCH FIRST n ROWS ONLY's ONLY stays usable as a name. */
+%fallback ID ONLY.
 
 %left OR.
 %left AND.
@@ -479,8 +481,8 @@ qprim(A) ::= LP query(Q) RP.            { A = Q; }
 
 %type qtail {sl__tail}
 %destructor qtail { sl__tail_free($$); }
-qtail(A) ::= orderby_opt(O) limit_opt(L) offset_opt(F).
-                                         { A = sl__tail_make(p, O, L, F); }
+qtail(A) ::= orderby_opt(O) limit_opt(L) offset_opt(F) fetch_opt(X).
+                                         { A = sl__tail_make(p, O, sl__limit_or_fetch(p, L, X), F); }
 
 %type distinct {bool}
 distinct(A) ::= .                        { A = false; }
@@ -555,6 +557,17 @@ limit_opt(A) ::= LIMIT expr(X).         { A = X; }
 %destructor offset_opt { sl_expr_free($$); }
 offset_opt(A) ::= .                      { A = NULL; }
 offset_opt(A) ::= OFFSET expr(X).       { A = X; }
+/* The SQL standard's OFFSET m ROWS [FETCH FIRST | NEXT n ROWS ONLY] (Flink). */
+offset_opt(A) ::= OFFSET expr(X) rows_kw. { A = X; }
+%type fetch_opt {sl_expr*}
+%destructor fetch_opt { sl_expr_free($$); }
+fetch_opt(A) ::= .                       { A = NULL; }
+fetch_opt(A) ::= FETCH first_kw expr(X) rows_kw ONLY.
+                                         { A = X; }
+rows_kw ::= ROWS.
+rows_kw ::= ROW.
+first_kw ::= FIRST.
+first_kw ::= NEXT.
 
 /* ------------------------------------------------------------ FROM */
 %type from_opt {sl_from*}
@@ -614,6 +627,10 @@ from_prim(A) ::= nm(S) DOT nm(N) LP exprlist(L) RP as_opt(X).
                                          { A = sl__from_function(p, S, N, L, X); }
 from_prim(A) ::= LP(K) query(Q) RP as_opt(X).
                                          { A = sl__from_subquery(p, K, Q, X); }
+/* A derived column list: (VALUES (1, 'a')) AS t(a, b). */
+from_prim(A) ::= LP(K) query(Q) RP AS nm(X) LP idlist(C) RP.
+                                         { A = sl__from_subquery(p, K, Q, X);
+                                           sl__from_columns(p, A, C, SL__NOTOK); }
 from_prim(A) ::= LP joined(F) RP.        { A = F; }
 from_prim(A) ::= TABLE(K) LP winfn(F) LP wargs(L) RP RP as_opt(X).
                                          { A = sl__from_window(p, K, F, L, X); }

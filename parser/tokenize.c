@@ -102,6 +102,7 @@ static const sl__kw sl__kws[] = {
     {"OF", TK_OF},
     {"OFFSET", TK_OFFSET},
     {"ON", TK_ON},
+    {"ONLY", TK_ONLY},
     {"OPERATOR", TK_OPERATOR},
     {"OPTIONS", TK_OPTIONS},
     {"OR", TK_OR},

@@ -786,6 +786,25 @@ static int sl__bind_window(sl_binder *b, const sl_from *f, sl__rel *out)
     return 0;
 }
 
+/* AS t(a, b) after a subquery: its columns' new names, one per column. */
+static int sl__derived_columns(sl_binder *b, const sl_from *f, sl__rel *out)
+{
+    int n = sl_list_len(f->columns), have = out->lp->ncols;
+    if (n != have) {
+        const sl_ident *first = sl_list_get(f->columns, 0);
+        sl__rel_free(out);
+        return sl_error_set(b->err, SL_ERR_INVALID_COLUMN_REF, first ? first->pos : f->pos,
+                            "table \"%s\" has %d columns available but %d columns specified",
+                            f->alias ? f->alias : "?", have, n);
+    }
+    for (int i = 0; i < n; i++) {
+        const sl_ident *id = sl_list_get(f->columns, i);
+        sl_free(out->lp->cols[i].name);
+        out->lp->cols[i].name = sl_strdup(id->name);
+    }
+    return 0;
+}
+
 static int sl__bind_from(sl_binder *b, const sl_from *f, sl__rel *out);
 
 /* ------------------------------------------------------------------------
@@ -1399,6 +1418,8 @@ static int sl__bind_from(sl_binder *b, const sl_from *f, sl__rel *out)
         return sl__bind_named(b, f->name, f->pos, f->alias, out);
     case SL_FROM_SUBQUERY:
         if (sl__bind_query_rel(b, f->subquery, out) != 0)
+            return -1;
+        if (f->columns && sl__derived_columns(b, f, out) != 0)
             return -1;
         sl__rel_scope(out, f->alias);
         return 0;
@@ -2992,7 +3013,9 @@ static int sl__bind_select(sl_binder *b, const sl_query *q, sl__rel *out)
         if (col < 0)
             continue; /* sl__bind_order reports it */
         sl__lp_push_expr(proj, sl__colref(col, in.cols[col].type, e->pos));
-        sl_lp_add_col(proj, e->text, in.cols[col].type, false);
+        /* an event-time column stays one (a temporal sort orders by it) */
+        bool rt = proj->input && col < proj->input->ncols && proj->input->cols[col].rowtime;
+        sl_lp_add_col(proj, e->text, in.cols[col].type, rt ? proj->input->cols[col].rowtime : 0);
         hidden++;
     }
     out->lp = q->distinct ? sl__distinct(proj) : proj;

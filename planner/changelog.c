@@ -422,17 +422,17 @@ static const char *sl__append_only_advice(const sl_lp *cause)
     case SL_LP_OVER:
         return "Deduplicate keeping the first row (ROW_NUMBER() OVER (... ORDER BY the event "
                "time ASC) = 1)";
-    case SL_LP_SORT: return "Order by the event-time column ascending, without LIMIT";
+    case SL_LP_SORT: return "Order by the event-time column ascending, or run in batch mode";
     case SL_LP_NORMALIZE: return "Read an append-only table (an upsert source's rows change)";
     default: return "Make the query append-only";
     }
 }
 
-static int sl__analyze(sl_lp *lp, sl_error *err)
+static int sl__analyze(sl_lp *lp, bool batch, sl_error *err)
 {
-    if (lp->input && sl__analyze(lp->input, err) != 0)
+    if (lp->input && sl__analyze(lp->input, batch, err) != 0)
         return -1;
-    if (lp->right && sl__analyze(lp->right, err) != 0)
+    if (lp->right && sl__analyze(lp->right, batch, err) != 0)
         return -1;
     int in = lp->input ? lp->input->changelog : SL_CL_INSERT;
     const sl_lp *in_cause = lp->input ? lp->input->cause : NULL;
@@ -564,8 +564,11 @@ static int sl__analyze(sl_lp *lp, sl_error *err)
         break;
     case SL_LP_SORT:
         /* Ordering a stream by event time needs no retraction; any other
-        ** order can only be kept by updating rows already emitted. */
-        if (in == SL_CL_INSERT && lp->norder > 0 && !lp->order[0].desc &&
+        ** order can only be kept by updating rows already emitted. In batch
+        ** mode the sort emits the final rows at the end (op_order.c). */
+        if (batch) {
+            lp->changelog = SL_CL_INSERT;
+        } else if (in == SL_CL_INSERT && lp->norder > 0 && !lp->order[0].desc &&
             lp->input->cols[lp->order[0].col].rowtime) {
             lp->changelog = SL_CL_INSERT;
         } else {
@@ -602,7 +605,11 @@ static int sl__analyze(sl_lp *lp, sl_error *err)
             return -1;
         }
         break;
-    default: /* FILTER, PROJECT, LIMIT pass their input's kinds on */
+    case SL_LP_LIMIT: /* batch mode: the final rows, at the end (op_order.c) */
+        lp->changelog = batch ? SL_CL_INSERT : in;
+        lp->cause = batch ? NULL : in_cause;
+        break;
+    default: /* FILTER, PROJECT pass their input's kinds on */
         lp->changelog = in;
         lp->cause = in_cause;
         break;
@@ -610,10 +617,15 @@ static int sl__analyze(sl_lp *lp, sl_error *err)
     return 0;
 }
 
-int sl_lp_analyze(sl_lp *lp, sl_error *err)
+int sl_lp_analyze_mode(sl_lp *lp, bool batch, sl_error *err)
 {
     sl_lp_plan_joins(lp);
     sl__mark_ranks(lp);
     sl__mark_rank_use(lp, NULL);
-    return sl__analyze(lp, err);
+    return sl__analyze(lp, batch, err);
+}
+
+int sl_lp_analyze(sl_lp *lp, sl_error *err)
+{
+    return sl_lp_analyze_mode(lp, false, err);
 }

@@ -30,9 +30,15 @@
 **            (and its LIMIT) is collected by one task; 'sink.parallelism'
 **            adds an exchange when it differs.
 **
+**   VALUES   an input whose source hands out the rows (exec/values.c);
+**   ORDER BY / LIMIT / OFFSET   one stage of one task (exec/op_order.c):
+**            batch mode sorts at the end of the input, streaming mode
+**            sorts by an ascending event time as the watermark passes it
+**            (other orders: Flink's 0A000) or passes LIMIT's first rows.
+**
 ** Every input runs at 'parallelism.default'. The scan's WATERMARK
-** expression becomes its input's watermark. Any other operator (ORDER BY,
-** ORDER BY) is refused with 0A000 until the runtime runs it.
+** expression becomes its input's watermark. Any other operator is refused
+** with 0A000 until the runtime runs it.
 **
 ** Main routines: sl_physical_build, sl_physical_spec, sl_physical_free,
 ** sl_lp_agg_spec (an aggregation's exec spec, also for bounded.c).
@@ -47,6 +53,7 @@ struct sl_physical {
     sl_list *joins;          /* sl_join_spec* made here (their tz follows spec.tz) */
     sl_list *lookups;        /* sl_lookup_join_spec* made here (the same) */
     sl_list *unnests;        /* sl_unnest_spec* made here (the same) */
+    sl_list *values;         /* sl_values_spec* made here (the same) */
     sl_list *owned_exprs;    /* sl_bexpr* built here (casts, the final mapping) */
     sl_list *owned_arrays;   /* arrays owned here */
     sl_tz *tz;               /* the job's time zone (spec.tz), owned */
@@ -79,6 +86,7 @@ void sl_physical_free(sl_physical *p)
     sl_list_free(p->joins, NULL);
     sl_list_free(p->lookups, NULL);
     sl_list_free(p->unnests, NULL);
+    sl_list_free(p->values, NULL);
     sl_tz_free(p->tz);
     sl_free(p);
 }
@@ -94,6 +102,8 @@ void sl_physical_set_tz(sl_physical *p, sl_tz *tz)
         ((sl_lookup_join_spec *)p->lookups->items[i])->tz = tz;
     for (int i = 0; i < p->unnests->n; i++)
         ((sl_unnest_spec *)p->unnests->items[i])->tz = tz;
+    for (int i = 0; i < p->values->n; i++)
+        ((sl_values_spec *)p->values->items[i])->tz = tz;
 }
 
 sl_job_spec *sl_physical_spec(sl_physical *p)
@@ -705,6 +715,23 @@ static void sl__frag_project(sl__graph *g, const sl__frag *f, const sl_bexpr **e
         sl__chain_add(g->p, sl__layer_chain(g, f->layers[i]))->calc = cs;
 }
 
+/* A new input, zeroed (its layer in *f). */
+static sl_input_spec *sl__new_input(sl__graph *g, sl__frag *f)
+{
+    if (g->ninputs == g->cap_in) {
+        int cap = g->cap_in ? g->cap_in * 2 : 4;
+        g->inputs = sl_realloc(g->inputs, (size_t)cap * sizeof *g->inputs);
+        g->in_chains = sl_realloc(g->in_chains, (size_t)cap * sizeof *g->in_chains);
+        g->cap_in = cap;
+    }
+    int i = g->ninputs++;
+    sl_input_spec *in = &g->inputs[i];
+    memset(in, 0, sizeof *in);
+    memset(&g->in_chains[i], 0, sizeof g->in_chains[i]);
+    sl__frag_one(g, f, i);
+    return in;
+}
+
 /* A table scan: a new input. */
 static int sl__scan_input(sl__graph *g, const sl_lp *scan, sl__frag *f, sl_error *err)
 {
@@ -719,16 +746,7 @@ static int sl__scan_input(sl__graph *g, const sl_lp *scan, sl__frag *f, sl_error
             err->position = scan->pos;
         return -1;
     }
-    if (g->ninputs == g->cap_in) {
-        int cap = g->cap_in ? g->cap_in * 2 : 4;
-        g->inputs = sl_realloc(g->inputs, (size_t)cap * sizeof *g->inputs);
-        g->in_chains = sl_realloc(g->in_chains, (size_t)cap * sizeof *g->in_chains);
-        g->cap_in = cap;
-    }
-    int i = g->ninputs++;
-    sl_input_spec *in = &g->inputs[i];
-    memset(in, 0, sizeof *in);
-    memset(&g->in_chains[i], 0, sizeof g->in_chains[i]);
+    sl_input_spec *in = sl__new_input(g, f);
     const char **names;
     sl_type *types;
     const char *const *meta;
@@ -746,11 +764,113 @@ static int sl__scan_input(sl__graph *g, const sl_lp *scan, sl__frag *f, sl_error
     in->source_args.part = src->part;
     in->source_args.meta = meta;
     in->wm_expr = scan->watermark;
-    sl__frag_one(g, f, i);
     return 0;
 }
 
 static int sl__frag_build(sl__graph *g, const sl_lp *n, sl__frag *f, sl_error *err);
+static const sl_bexpr *sl__as_type(sl_physical *p, const sl_bexpr *e, sl_type t, int shift);
+
+static int sl__mk_order(const void *a, sl_operator **o, sl_error *e)
+{
+    return sl_order_new(a, o, e);
+}
+
+/* VALUES: an input whose source hands out its rows, each value cast to its
+** column's type. */
+static int sl__values_input(sl__graph *g, const sl_lp *n, sl__frag *f)
+{
+    sl_physical *p = g->p;
+    const sl_type *types = sl__types(p, n);
+    const char **names = sl__own(p, sl_calloc((size_t)n->ncols + 1, sizeof(char *)));
+    for (int c = 0; c < n->ncols; c++)
+        names[c] = n->cols[c].name;
+    const sl_bexpr ***rows = sl__own(p, sl_calloc((size_t)n->nrows + 1, sizeof(sl_bexpr **)));
+    for (int r = 0; r < n->nrows; r++) {
+        rows[r] = sl__own(p, sl_calloc((size_t)n->ncols + 1, sizeof(sl_bexpr *)));
+        for (int c = 0; c < n->ncols; c++)
+            rows[r][c] = sl__as_type(p, n->rows[r][c], types[c], 0);
+    }
+    sl_values_spec *vs = sl__own(p, sl_calloc(1, sizeof *vs));
+    vs->nrows = n->nrows;
+    vs->rows = (const sl_bexpr *const *const *)rows;
+    vs->tz = p->tz;
+    sl_list_push(p->values, vs);
+    sl_input_spec *in = sl__new_input(g, f);
+    in->create_source = sl_values_source_new;
+    in->source_args.ncols = n->ncols;
+    in->source_args.names = names;
+    in->source_args.types = types;
+    in->source_args.parallelism = g->par;
+    in->source_args.table = "VALUES";
+    in->source_args.values = vs;
+    return 0;
+}
+
+/* ORDER BY / LIMIT / OFFSET (a Limit over a Sort is one operator): one task
+** after every row. Batch mode sorts at the end of the input; streaming
+** mode sorts by an ascending time attribute as the watermark passes it
+** (Flink's temporal sort), or passes a LIMIT's first rows on. */
+static int sl__order_stage(sl__graph *g, const sl_lp *n, sl__frag *f, sl_error *err)
+{
+    sl_physical *p = g->p;
+    const sl_lp *lim = n->kind == SL_LP_LIMIT ? n : NULL;
+    const sl_lp *sort = lim ? (n->input->kind == SL_LP_SORT ? n->input : NULL) : n;
+    const sl_lp *below = sort ? sort->input : lim->input;
+    sl_order_spec *o = sl__own(p, sl_calloc(1, sizeof *o));
+    o->in_ncols = below->ncols;
+    o->in_types = sl__types(p, below);
+    o->offset = lim ? lim->offset : 0;
+    o->limit = lim ? lim->limit : -1;
+    bool updating = below->changelog != SL_CL_INSERT;
+    if (sort) {
+        sl_sort_key *k = sl__own(p, sl_calloc((size_t)sort->norder + 1, sizeof *k));
+        for (int i = 0; i < sort->norder; i++) {
+            k[i].col = sort->order[i].col;
+            k[i].desc = sort->order[i].desc;
+            /* Flink: NULLs are the smallest values unless told otherwise */
+            bool first = sort->order[i].nulls ? sort->order[i].nulls == 1 : !sort->order[i].desc;
+            k[i].nulls = first ? 1 : 2;
+        }
+        o->nkeys = sort->norder;
+        o->keys = k;
+    }
+    if (g->o->batch) {
+        o->mode = sort || updating ? SL_ORDER_END : SL_ORDER_PASS;
+    } else if (sort) {
+        const sl_lp_order *k0 = &sort->order[0];
+        if (sort->norder < 1 || k0->desc || updating ||
+            below->cols[k0->col].rowtime != SL_ROWTIME) {
+            sl_error_set(err, SL_ERR_NOT_SUPPORTED, sort->pos,
+                         "Sort on a non-time-attribute field is not supported.");
+            sl_error_detail(err, "In streaming mode, ORDER BY must start with an event-time "
+                                 "attribute in ascending order, over an append-only input.");
+            sl_error_hint(err, "SET 'execution.runtime-mode' = 'batch' to sort a bounded "
+                               "input by any column.");
+            return -1;
+        }
+        o->mode = SL_ORDER_TIME;
+    } else if (updating) {
+        sl_error_set(err, SL_ERR_NOT_SUPPORTED, lim->pos,
+                     "LIMIT over an updating result is not supported in streaming mode");
+        sl_error_hint(err, "SET 'execution.runtime-mode' = 'batch' for the final rows.");
+        return -1;
+    } else {
+        o->mode = SL_ORDER_PASS;
+    }
+    if (sl__frag_build(g, below, f, err) != 0)
+        return -1;
+    sl_stage_spec *st = sl__new_stage(g, f);
+    st->exchange = SL_EXCHANGE_SINGLE;
+    st->parallelism = 1;
+    sl_step_spec *step = sl__chain_add(p, sl__layer_chain(g, f->layers[0]));
+    step->create = sl__mk_order;
+    step->arg = o;
+    step->name = o->mode == SL_ORDER_TIME ? "TemporalSort"
+                 : o->mode == SL_ORDER_PASS ? "Limit" : sort ? "Sort" : "Limit";
+    step->out_ncols = below->ncols;
+    step->out_types = o->in_types;
+    return 0;
+}
 
 /* expr as type t (a CAST where the types differ), a new tree owned by p. */
 static const sl_bexpr *sl__as_type(sl_physical *p, const sl_bexpr *e, sl_type t, int shift)
@@ -1051,6 +1171,11 @@ static int sl__frag_build(sl__graph *g, const sl_lp *n, sl__frag *f, sl_error *e
     }
     case SL_LP_JOIN:
         return sl__join_stage(g, n, f, err);
+    case SL_LP_VALUES:
+        return sl__values_input(g, n, f);
+    case SL_LP_SORT:
+    case SL_LP_LIMIT:
+        return sl__order_stage(g, n, f, err);
     default:
         break;
     }
@@ -1083,7 +1208,8 @@ static int sl__frag_build(sl__graph *g, const sl_lp *n, sl__frag *f, sl_error *e
     int depth = 0;
     const sl_lp *base = n;
     while (base->input && base->kind != SL_LP_JOIN && base->kind != SL_LP_UNION &&
-           !sl__stateful(base) && base->kind != SL_LP_SCAN) {
+           !sl__stateful(base) && base->kind != SL_LP_SCAN && base->kind != SL_LP_SORT &&
+           base->kind != SL_LP_LIMIT) {
         base = base->input;
         depth++;
     }
@@ -1115,9 +1241,10 @@ static int sl__build_graph(sl_physical *p, const sl_lp *root, const sl_catalog *
 {
     const sl_lp *top = root->kind == SL_LP_SINK ? root->input : root;
     int64_t limit = -1;
-    if (root->kind != SL_LP_SINK && top->kind == SL_LP_LIMIT && top->offset == 0) {
+    if (root->kind != SL_LP_SINK && top->kind == SL_LP_LIMIT && top->limit >= 0) {
         limit = top->limit; /* a query's LIMIT: the job stops after that many rows */
-        top = top->input;
+        if (top->offset == 0 && top->input->changelog == SL_CL_INSERT)
+            top = top->input; /* and needs no operator (an ORDER BY below has its own) */
     }
     const sl_table *dst = NULL;
     if (root->kind == SL_LP_SINK) {
@@ -1258,6 +1385,7 @@ int sl_physical_build_set(const sl_lp *const *roots, int n, const sl_catalog *ca
     p->joins = sl_list_new();
     p->lookups = sl_list_new();
     p->unnests = sl_list_new();
+    p->values = sl_list_new();
     sl_job_spec *extra = n > 1 ? sl__own(p, sl_calloc((size_t)n, sizeof(sl_job_spec))) : NULL;
     for (int i = 0; i < n; i++) {
         if (sl__build_graph(p, roots[i], cat, o, i == 0 ? &p->spec : &extra[i - 1], err) != 0) {

@@ -310,6 +310,9 @@ sl_bexpr *sl_bexpr_and_all(sl_list *terms);
 ** TVF over an updating input (0A000); an updating stream into a sink that
 ** only appends (0A000, detail naming the node that makes it updating). */
 int sl_lp_analyze(sl_lp *lp, sl_error *err);
+/* The same for a plan that runs in batch mode when batch: ORDER BY and
+** LIMIT give the final rows, insert-only. */
+int sl_lp_analyze_mode(sl_lp *lp, bool batch, sl_error *err);
 /* An analyzed OverAggregate: 1 = deduplication keeping the first row per key
 ** (rn = 1, ORDER BY event time ASC), 2 = keeping the last row (DESC), 0 = a
 ** Top-N. */
@@ -457,6 +460,8 @@ typedef struct sl_physical_opts {
     ** may choose the last-resource role for a database); NULL = each
     ** connector's declared one. */
     const sl_sink_mechanism *mechs;
+    bool batch;                     /* 'execution.runtime-mode' batch: ORDER BY / LIMIT
+                                       wait for the end of the input */
 } sl_physical_opts;
 
 /* root: a SINK (INSERT) or the top of a query. The plan and catalog must

@@ -90,6 +90,17 @@ typedef struct sl__job {
 
 /* Bind a runnable statement (INSERT, statement set, query) into plans, one
 ** per sink (or one for a query). */
+static const sl_lp *sl__unbounded_scan(const sl_catalog *cat, const sl_lp *n);
+
+/* Whether lp runs in batch mode ('execution.runtime-mode'; sl__batch_mode
+** refuses an unbounded source in batch mode later). */
+static bool sl__plan_batch(sl_session *s, const sl_lp *lp)
+{
+    sl__runtime_mode mode = sl__runtime_mode_of(s);
+    return mode == SL__RUNTIME_BATCH ||
+           (mode == SL__RUNTIME_AUTOMATIC && !sl__unbounded_scan(s->eng->cat, lp));
+}
+
 int sl__plan(sl_session *s, const sl_stmt *st, sl_list *plans, sl_error *err)
 {
     sl_binder b = sl__binder(s, err);
@@ -99,7 +110,7 @@ int sl__plan(sl_session *s, const sl_stmt *st, sl_list *plans, sl_error *err)
         if (!lp)
             return -1;
         sl_list_push(plans, lp);
-        return sl_lp_analyze(lp, err);
+        return sl_lp_analyze_mode(lp, sl__plan_batch(s, lp), err);
     }
     case SL_STMT_QUERY: {
         sl_lp *lp = sl_bind_query(&b, st->query);
@@ -107,7 +118,7 @@ int sl__plan(sl_session *s, const sl_stmt *st, sl_list *plans, sl_error *err)
             return -1;
         sl_list_push(plans, lp);
         /* the bounded path (bounded.c) reads the catalog relations: no changelog */
-        return sl_lp_reads_sysrel(lp) ? 0 : sl_lp_analyze(lp, err);
+        return sl_lp_reads_sysrel(lp) ? 0 : sl_lp_analyze_mode(lp, sl__plan_batch(s, lp), err);
     }
     case SL_STMT_STATEMENT_SET:
         if (sl_list_len(st->stmts) == 0)
@@ -121,7 +132,7 @@ int sl__plan(sl_session *s, const sl_stmt *st, sl_list *plans, sl_error *err)
             if (!lp)
                 return -1;
             sl_list_push(plans, lp);
-            if (sl_lp_analyze(lp, err) != 0)
+            if (sl_lp_analyze_mode(lp, sl__plan_batch(s, lp), err) != 0)
                 return -1;
         }
         return 0;
@@ -1454,7 +1465,8 @@ int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl
                           sl__result_sink_create,
                           &run,
                           decided,
-                          mechs};
+                          mechs,
+                          batch};
     sl_physical *phys = NULL;
     rc = sl_physical_build_set((const sl_lp *const *)plans->items, plans->n, cat, &o, &phys, err);
     sl_free(decided);

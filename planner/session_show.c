@@ -390,6 +390,11 @@ int sl__explain_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out
         sl_strbuf_append(&sb, "BoundedQuery(catalog relations: each operator materialized in "
                               "the session, no job)\n");
     } else {
+        bool batch = false; /* 'execution.runtime-mode' */
+        sl_error berr = SL_ERROR_INIT;
+        if (sl__batch_mode(s, plans, &batch, &berr) != 0)
+            batch = false;
+        sl_error_reset(&berr);
         sl_physical_opts o = {"explain",
                               NULL,
                               sl__duration_ms(s, "execution.checkpointing.interval"),
@@ -400,7 +405,8 @@ int sl__explain_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out
                               NULL,
                               NULL,
                               NULL,
-                              NULL};
+                              NULL,
+                              batch};
         sl_physical *phys = NULL;
         sl_error perr = SL_ERROR_INIT;
         if (sl_physical_build_set((const sl_lp *const *)plans->items, plans->n, s->eng->cat, &o,

@@ -64,6 +64,20 @@ foreach(p 1 2)
             --sluice $<TARGET_FILE:sluice> --kills 20 --parallelism ${p})
   set_tests_properties(e2e.crash_dedup.p${p} PROPERTIES TIMEOUT 900 LABELS e2e)
 endforeach()
+# monitored directory of out-of-order clicks -> ORDER BY the event time
+# (temporal sort: clicks wait for the watermark) -> filesystem, 20 SIGKILLs;
+# every click committed exactly once, in event-time order; the control run
+# without ORDER BY must fail the order check
+foreach(p 1 2)
+  add_test(NAME e2e.crash_sort.p${p}
+    COMMAND ${Python3_EXECUTABLE} ${SL_E2E}/crash_sort_test.py
+            --sluice $<TARGET_FILE:sluice> --kills 20 --parallelism ${p})
+  set_tests_properties(e2e.crash_sort.p${p} PROPERTIES TIMEOUT 900 LABELS e2e)
+endforeach()
+add_test(NAME e2e.crash_sort.control
+  COMMAND ${Python3_EXECUTABLE} ${SL_E2E}/crash_sort_test.py
+          --sluice $<TARGET_FILE:sluice> --kills 3 --files 20 --control)
+set_tests_properties(e2e.crash_sort.control PROPERTIES TIMEOUT 600 LABELS e2e)
 # two datagen tables -> regular inner join on a key (both sides' rows in
 # state) / interval join (state cleaned by watermarks) -> filesystem, 24
 # SIGKILLs; every matching pair of ids committed exactly once

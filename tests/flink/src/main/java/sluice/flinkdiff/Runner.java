@@ -1,7 +1,7 @@
 /*
 ** Runner.java — the Flink side of the differential test (tests/flink/flinkdiff):
-** runs SQL files in Apache Flink SQL 2.2 (streaming mode, a local MiniCluster,
-** all files in one JVM) and prints every SELECT's result as its changelog.
+** runs SQL files in Apache Flink SQL 2.2 (streaming mode unless the file SETs
+** 'execution.runtime-mode' = 'batch'; a local MiniCluster, all files in one JVM) and prints every SELECT's result as its changelog.
 **
 **   java [--add-opens ...] -cp CLASSPATH sluice.flinkdiff.Runner case.sql...
 **
@@ -90,8 +90,13 @@ public final class Runner {
         Configuration conf = Configuration.fromMap(sets);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.createRemoteEnvironment(
                 rest.getHost(), rest.getPort(), conf);
+        /* SET 'execution.runtime-mode' = 'batch' anywhere in the file: the whole
+        ** file runs in batch mode (the planner is chosen when the environment is made) */
+        EnvironmentSettings.Builder mode = "batch".equalsIgnoreCase(sets.get("execution.runtime-mode"))
+                ? EnvironmentSettings.newInstance().inBatchMode()
+                : EnvironmentSettings.newInstance().inStreamingMode();
         StreamTableEnvironment tEnv = StreamTableEnvironment.create(
-                env, EnvironmentSettings.newInstance().inStreamingMode().withConfiguration(conf).build());
+                env, mode.withConfiguration(conf).build());
         int selects = 0;
         for (String s : stmts) {
             Matcher m = SET.matcher(s);
