@@ -11,6 +11,9 @@
 **   1 row in set
 ** Numeric columns (header and values) are right-aligned, all others
 ** left-aligned; SQL NULL prints as <NULL>.
+** A result of one column named "create statement" (SHOW CREATE TABLE / VIEW)
+** is no table: each value prints as plain text ending in ';', ready to be
+** pasted back, then an empty line.
 ** Widths count display columns of UTF-8 text (East Asian wide characters
 ** count 2, combining marks 0); control characters (NUL too: values carry
 ** their length and are shown whole) and invalid bytes are escaped (\t, \r,
@@ -33,6 +36,7 @@
 #define SL_ERR_LINE_MAX 72   /* display columns of statement text in a LINE block */
 #define SL_ERR_RIGHT_KEEP 10 /* columns kept to the right of the caret when cutting */
 #define SL_CELL_NULL "<NULL>"
+#define SL_RAW_COLUMN "create statement" /* the one column of a result printed as text */
 
 /* ------------------------------------------------------------------------
 ** UTF-8 and display width.
@@ -268,6 +272,7 @@ static void table_reset(sl_printer *p)
     p->nrows = 0;
     p->has_result = false;
     p->streaming = false;
+    p->raw = false;
 }
 
 /* Widest text a value of fixed-width type t can print as (0 = unbounded:
@@ -317,6 +322,11 @@ static void table_start_streaming(sl_printer *p)
 /* Print the end of the table: bottom rule and the row count. */
 static void table_end(sl_printer *p)
 {
+    if (p->raw) { /* the text is printed: an empty line after it */
+        if (p->nrows > 0)
+            fputc('\n', stdout);
+        return;
+    }
     if (p->nrows == 0) {
         fputs("Empty set\n\n", stdout);
         return;
@@ -351,7 +361,18 @@ static int on_begin(void *ctx, int ncols, const char *const *names, const sl_typ
         p->types[c] = types ? types[c] : sl_type_make(SL_TYPE_VARCHAR);
         p->right[c] = sl_type_is_numeric(p->types[c].id);
     }
+    p->raw = ncols == 1 && names && names[0] && strcmp(names[0], SL_RAW_COLUMN) == 0;
     return p->sh->cancel && *p->sh->cancel;
+}
+
+/* A value of a raw result: its text as is, ending in ';'. */
+static void raw_value(const char *v, size_t len)
+{
+    while (len > 0 && (v[len - 1] == '\n' || v[len - 1] == ' '))
+        len--;
+    fwrite(v, 1, len, stdout);
+    fputs(len > 0 && v[len - 1] == ';' ? "\n" : ";\n", stdout);
+    fflush(stdout);
 }
 
 static int on_row(void *ctx, const char *const *values, const size_t *lens)
@@ -359,6 +380,12 @@ static int on_row(void *ctx, const char *const *values, const size_t *lens)
     sl_printer *p = ctx;
     if (!p->has_result)
         on_begin(ctx, 0, NULL, NULL);
+    if (p->raw) {
+        p->nrows++;
+        if (values && values[0])
+            raw_value(values[0], lens[0]);
+        return p->sh->cancel && *p->sh->cancel;
+    }
     char **row = sl_calloc((size_t)p->ncols + 1, sizeof *row);
     for (int c = 0; c < p->ncols; c++) {
         sl_strbuf sb = SL_STRBUF_INIT;

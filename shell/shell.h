@@ -36,6 +36,7 @@
 #define SL_EXIT_OK 0      /* everything ran */
 #define SL_EXIT_FAILED 1  /* a statement failed */
 #define SL_EXIT_USAGE 2   /* bad arguments, unreadable file, unusable data directory */
+#define SL_EXIT_INTERRUPTED 130 /* a script ended by Ctrl-C (SIGINT): 128 + 2, as shells */
 
 /* Where a statement came from, for error positions. The statement is
 ** text[off .. off+len). name is the script name used as the
@@ -164,6 +165,7 @@ typedef struct sl_printer {
     sl_list *rows;            /* buffered rows: char*[ncols] of display forms */
     int64_t nrows;            /* rows received */
     bool streaming;           /* header printed; rows print as they arrive */
+    bool raw;                 /* a statement's text (SHOW CREATE): printed as is */
     char *tag;                /* command tag from complete(), or NULL */
 } sl_printer;
 
