@@ -89,6 +89,22 @@ void sl_engine_set_resume_jobs(sl_engine *eng, bool on);
 ** so it is not tried again), is logged. Returns the number resumed. */
 int sl_engine_resume_jobs(sl_engine *eng);
 
+/* The jobs (what SHOW JOBS lists; dropped ones are not), sorted by name.
+** Caller frees (sl_list_free(l, sl_free)). */
+sl_list *sl_engine_job_names(sl_engine *eng);
+/* One job in full as a JSON object (what DESCRIBE JOB shows; caller frees
+** with sl_free), or NULL with 42704 (no such job) / XX001 (damaged record):
+** "name", "status" (RUNNING, FINISHED, STOPPED, FAILED, INTERRUPTED),
+** "statement", "plan", "sink", "guarantee", "guarantees", "started" and
+** "time" (ns since the epoch: this run's start, the record's last write),
+** "rows_in", "rows_out", "rows_late", "rows_skipped", "conflicts",
+** "restarts", "last_checkpoint", while running "rate" (rows read per second
+** over the last second) and "open_transactions", "error" {"sqlstate",
+** "message"} when FAILED, "checkpoints" [{"epoch", "time", "duration_ms",
+** "bytes"}] (the newest 20, oldest first) and "failures" [{"time",
+** "sqlstate", "message"}] (the causes of its restarts). */
+char *sl_engine_job_json(sl_engine *eng, const char *name, sl_error *err);
+
 sl_session *sl_session_new(sl_engine *eng);
 void sl_session_free(sl_session *s);
 
