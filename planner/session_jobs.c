@@ -21,7 +21,8 @@
 **     sinks, or savepoints are kept, a record with status DROPPED stays as a
 **     tombstone: the name stays taken (a new INSERT under it is refused
 **     with 55000), SHOW JOBS no longer lists it. Otherwise the job's
-**     directory goes entirely and the name is free.
+**     directory goes entirely and the name is free. DROP JOB ... WITH
+**     SAVEPOINTS of a dropped job removes the savepoints it kept.
 **
 ** Main routines: sl__show_job, sl__drop_job_stmt, sl__job_info,
 ** sl__job_dropped_check, sl_engine_job_json, sl_engine_job_names.
@@ -305,6 +306,19 @@ static bool sl__is_savepoint(const char *chk_dir)
     return sp;
 }
 
+/* Whether dir holds a checkpoint directory (chk-N). */
+static bool sl__has_checkpoints(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    bool found = false;
+    while (d && !found && (e = readdir(d)) != NULL)
+        found = strncmp(e->d_name, "chk-", 4) == 0;
+    if (d)
+        closedir(d);
+    return found;
+}
+
 /* Write the DROPPED record (atomically, checksummed as every record). */
 static int sl__write_tombstone(const char *path, json_t *rec, sl_error *err)
 {
@@ -347,7 +361,9 @@ int sl__drop_job_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *ou
     char *path = sl_path_join(dir, "_job.json");
     json_t *rec = NULL;
     int rc = sl__job_record_read(path, &rec, err);
-    if (rc == 0 && (!rec || sl__is_dropped(rec))) {
+    /* A dropped job that kept savepoints can still drop them. */
+    bool gone = rec && sl__is_dropped(rec) && !(st->with_savepoint && sl__has_checkpoints(dir));
+    if (rc == 0 && (!rec || gone)) {
         rc = sl_error_set(err, SL_ERR_UNDEFINED_OBJECT, st->name_pos, "job \"%s\" does not exist",
                           st->name);
         sl_error_hint(err, "SHOW JOBS lists the jobs.");
