@@ -215,13 +215,11 @@ static int sl__show_jobs(sl_session *s, const sl_result_sink *out, sl_error *err
                 sl__job_info(s->eng, name, &info, &ierr);
             sl_error_reset(&ierr);
             int64_t started = json_integer_value(json_object_get(info, "started"));
-            int64_t ended = running ? sl_now_nanos()
-                                    : json_integer_value(json_object_get(info, "time"));
             char start_s[64] = "", up_s[64] = "", rate_s[32] = "", chk_s[64] = "";
-            if (started > 0) {
+            if (started > 0)
                 sl__fmt_time(tz, started, start_s, sizeof start_s);
-                sl__fmt_duration((ended - started) / SL_NANOS_PER_MILLI, up_s, sizeof up_s);
-            }
+            if (started > 0 && running) /* how long an ended job ran: DESCRIBE JOB */
+                sl__fmt_duration((sl_now_nanos() - started) / SL_NANOS_PER_MILLI, up_s, sizeof up_s);
             if (running)
                 snprintf(rate_s, sizeof rate_s, "%.1f",
                          json_number_value(json_object_get(info, "rate")));
@@ -248,7 +246,7 @@ static int sl__show_jobs(sl_session *s, const sl_result_sink *out, sl_error *err
                                   has_stats ? nums[6] : NULL,
                                   running && live.open_txns[0] ? live.open_txns : NULL,
                                   started > 0 ? start_s : NULL,
-                                  started > 0 ? up_s : NULL,
+                                  started > 0 && running ? up_s : NULL,
                                   running ? rate_s : NULL,
                                   lastc ? chk_s : NULL,
                                   failure};
