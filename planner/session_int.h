@@ -45,6 +45,8 @@ struct sl_session {
     sl_list *tviews;    /* temporary views (sl_view*) */
     volatile sig_atomic_t *interrupt; /* set by the caller's signal handler, or NULL */
     bool dml_sync;      /* 'table.dml-sync' while it is not SET */
+    sl_job_progress_fn progress; /* a synchronous INSERT's progress, or NULL */
+    void *progress_ctx;
     /* session_cursor.c: DECLARE'd cursors (sl_cursor*, by name) */
     sl_list *cursors;
     /* session_cursor.c: statements with parameters parsed and typed for

@@ -856,7 +856,20 @@ static void sl__job_progress(void *ctx, const sl_job_stats *stats)
         job->rate_ns = now;
         job->rate_rows = stats->rows_in;
     }
+    json_t *lastc = json_array_get(job->chk_hist, json_array_size(job->chk_hist) - 1);
+    sl_job_progress p = {job->name,
+                         stats->life_rows_in,
+                         stats->life_rows_out,
+                         stats->life_rows_late,
+                         stats->life_rows_skipped,
+                         job->rate,
+                         stats->last_checkpoint,
+                         json_integer_value(json_object_get(lastc, "time"))};
     pthread_mutex_unlock(&job->eng->mu);
+    /* A synchronous job's statement waits in sl_session_exec: its session's
+    ** status line (the runtime's thread; the session is not used otherwise). */
+    if (job->run && job->run->s->progress)
+        job->run->s->progress(job->run->s->progress_ctx, &p);
 }
 
 /* Whether a failure is worth a restart: an outside system failed for now
@@ -1013,6 +1026,12 @@ int sl_engine_wait_jobs(sl_engine *eng, volatile sig_atomic_t *interrupt)
     }
     pthread_mutex_unlock(&eng->mu);
     return rc;
+}
+
+void sl_session_set_progress(sl_session *s, sl_job_progress_fn fn, void *ctx)
+{
+    s->progress = fn;
+    s->progress_ctx = ctx;
 }
 
 void sl_engine_stop_jobs(sl_engine *eng)

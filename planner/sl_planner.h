@@ -119,6 +119,21 @@ int sl_session_exec(sl_session *s, const char *sql, size_t len, const sl_result_
 ** stops. NULL: none. */
 void sl_session_set_interrupt(sl_session *s, volatile sig_atomic_t *flag);
 
+/* Progress of a synchronous INSERT ('table.dml-sync' = 'true'), for a live
+** status line: fn is called from a thread of the runtime about every 100 ms
+** while the job runs in sl_session_exec (never after it returned), and at
+** each checkpoint. Counts are over the job's life. NULL: none. */
+typedef struct sl_job_progress {
+    const char *name;            /* the job's */
+    int64_t rows_in, rows_out;   /* rows read, written */
+    int64_t rows_late, rows_skipped;
+    double rate;                 /* rows read per second over the last second (0 at first) */
+    int64_t last_checkpoint;     /* newest decided checkpoint, -1: none yet */
+    int64_t last_checkpoint_ns;  /* when it was decided (ns since the epoch), 0: none */
+} sl_job_progress;
+typedef void (*sl_job_progress_fn)(void *ctx, const sl_job_progress *p);
+void sl_session_set_progress(sl_session *s, sl_job_progress_fn fn, void *ctx);
+
 /* The session's 'table.dml-sync' while it is not SET (RESET returns to it):
 ** true runs an INSERT to its end in sl_session_exec, false (the default, as
 ** in Flink) starts it in the background. The shell uses true for scripts. */

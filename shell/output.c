@@ -411,6 +411,7 @@ static int on_row(void *ctx, const char *const *values, const size_t *lens)
 static void on_notice(void *ctx, const sl_error *notice)
 {
     sl_printer *p = ctx;
+    sl_status_clear(p->sh, false); /* a synchronous INSERT's status line */
     sl_print_notice(p->src, notice);
 }
 
@@ -639,6 +640,7 @@ void sl_shell_job_message(void *ctx, const sl_error *msg)
         sl_list_push(sh->msg_queue, copy);
         pthread_kill(sh->msg_reader, SIGUSR1);
     } else {
+        sl_status_clear(sh, false); /* a synchronous INSERT's status line goes first */
         print_job_message(msg); /* under msg_mu: in order with the queue's */
     }
     pthread_mutex_unlock(&sh->msg_mu);

@@ -92,6 +92,10 @@ struct sl_shell {
     pthread_t msg_reader;            /* msg_hold: the REPL's thread, woken with SIGUSR1 */
     sl_list *msg_queue;              /* job messages held for the REPL (sl_error*) */
     bool job_failed;                 /* a background job failed */
+    /* status.c: a synchronous INSERT's status line (guarded by stderr's lock) */
+    bool status_active;              /* a statement runs: progress may draw it */
+    bool status_shown;               /* it is on the screen */
+    int64_t status_drawn;            /* when it was last drawn */
 };
 
 /* ------------------------------------------------------------------------
@@ -120,6 +124,17 @@ int sl_remote_open(sl_shell *sh, const sl_conninfo *ci);
 ** (host, port: caller frees host). Returns 0, or -1 when no live server
 ** holds it. */
 int sl_remote_server_of(const char *data_dir, char **host, int *port);
+
+/* ------------------------------------------------------------------------
+** status.c
+*/
+/* Show a synchronous INSERT's live status line (interactive, stderr a
+** terminal, local backend: call after sl_local_open). */
+void sl_status_enable(sl_shell *sh);
+/* A statement starts: its job's progress may draw the line (after 0.5 s). */
+void sl_status_begin(sl_shell *sh);
+/* Erase the line if shown (before any output); end: the statement ended. */
+void sl_status_clear(sl_shell *sh, bool end);
 
 /* ------------------------------------------------------------------------
 ** script.c

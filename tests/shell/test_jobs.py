@@ -262,6 +262,45 @@ def case_drop_job(sb):
     check(rc == 0 and "INSERT 0 300" in out, "plain runs again", out, err)
 
 
+def case_repl_status_line(sb):
+    """A synchronous INSERT in the REPL shows a status line on the terminal,
+    redrawn in place while it runs and erased before its result; a script
+    (stderr not a terminal) never shows it."""
+    slow = ("CREATE TABLE slow (id BIGINT) WITH ('connector' = 'datagen', "
+            "'number-of-rows' = '40', 'rows-per-second' = '10', 'fields.id.kind' = 'sequence', "
+            "'fields.id.start' = '1', 'fields.id.end' = '40');")
+    setup = [slow, sink_table(sb), "SET 'execution.checkpointing.interval' = '300 ms';",
+             "SET 'table.dml-sync' = 'true';", "SET 'pipeline.name' = 'slow';"]
+    p = ts.repl(sb)
+    try:
+        for stmt in setup:
+            p.send(stmt + "\n")
+            p.expect(ts.PROMPT)
+        start = len(p.buf)
+        p.send("INSERT INTO sink SELECT id FROM slow;\n")
+        p.expect(b"INSERT 0 40")
+        p.expect(ts.PROMPT)
+        seen = p.buf[start:]
+        ts.quit_ok(p)
+    finally:
+        p.kill()
+    text = seen.decode("utf-8", "replace")
+    lines = re.findall(r'\r\x1b\[Kjob "slow": (\d+) rows in, (\d+) out, [\d.]+ rows/s, '
+                       r'(no checkpoint yet|checkpoint \d+ \(\d+s ago\)), 0 late, 0 skipped', text)
+    check(len(lines) >= 3, "redrawn several times", text)
+    ins = [int(a) for a, _, _ in lines]
+    check(ins == sorted(ins) and ins[-1] <= 40, "rows in grow", ins)
+    check(any(c.startswith("checkpoint") for _, _, c in lines), "a checkpoint shown", text)
+    last = text.rfind('job "slow":')
+    erase = text.find("\r\x1b[K", last)
+    check(0 <= erase < text.find("INSERT 0 40"), "erased before the result", text)
+    check(sorted(committed_ids(os.path.join(sb.dir, "sink"))) == list(range(1, 41)), "the rows")
+    # A script: no status line (stderr is a pipe), same rows.
+    rc, out, err = run(sb, ["-e", "SET 'pipeline.name' = 'slow2'; SET 'execution.checkpointing.interval' = '300 ms'; "
+                            "INSERT INTO sink SELECT id FROM slow;"])
+    check(rc == 0 and "rows/s" not in err + out and "\x1b" not in err + out, "no status line", out, err)
+
+
 CASES = {name[len("case_"):]: fn for name, fn in globals().items() if name.startswith("case_")}
 
 if __name__ == "__main__":
