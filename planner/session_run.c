@@ -825,9 +825,12 @@ static void sl__job_progress(void *ctx, const sl_job_stats *stats)
 {
     sl__job *job = ctx;
     int64_t now = sl_now_nanos();
+    /* A checkpoint newer than the history's newest (not the one a run
+    ** restored from, which an earlier run put there). */
     pthread_mutex_lock(&job->eng->mu);
-    bool new_chk = stats->last_checkpoint >= 0 &&
-                   stats->last_checkpoint != job->stats.last_checkpoint;
+    json_t *newest = json_array_get(job->chk_hist, json_array_size(job->chk_hist) - 1);
+    int64_t known = newest ? json_integer_value(json_object_get(newest, "epoch")) : -1;
+    bool new_chk = stats->last_checkpoint > known && stats->last_checkpoint != stats->restored_from;
     pthread_mutex_unlock(&job->eng->mu);
     int64_t bytes = 0;
     if (new_chk) {
