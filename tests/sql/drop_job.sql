@@ -29,4 +29,5 @@ INSERT INTO files SELECT id FROM nums;
 -- the other one is free again
 SET 'pipeline.name' = 'to_bh';
 INSERT INTO bh SELECT id FROM nums;
+SET 'sql-client.execution.result-mode' = 'table';
 SELECT COUNT(*) AS n FROM files;
