@@ -630,12 +630,14 @@ bool sl_stmt_equal(const sl_stmt *a, const sl_stmt *b)
     case SL_STMT_SHOW:
         if (a->show != b->show)
             return false;
-        if (a->show == SL_SHOW_CREATE_TABLE || a->show == SL_SHOW_CREATE_VIEW)
+        if (a->show == SL_SHOW_CREATE_TABLE || a->show == SL_SHOW_CREATE_VIEW ||
+            a->show == SL_SHOW_JOB)
             return ast_str_equal(a->name, b->name);
         return true;
     case SL_STMT_EXPLAIN:
         return sl_stmt_equal(a->inner, b->inner);
     case SL_STMT_STOP_JOB:
+    case SL_STMT_DROP_JOB:
         return ast_str_equal(a->name, b->name) && a->with_savepoint == b->with_savepoint;
     case SL_STMT_PG_SET:
         return ast_str_equal(a->name, b->name) && ast_str_equal(a->value, b->value) &&

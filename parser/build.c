@@ -1826,6 +1826,23 @@ sl_stmt *sl__stop_job(sl__parse *p, sl__tok kw, sl__tok id, bool savepoint)
     return s;
 }
 
+sl_stmt *sl__job_stmt(sl__parse *p, sl_stmt_kind kind, sl__tok kw, sl__tok id, sl__tok with)
+{
+    if (with.z && !(with.n == 10 && sl_strncasecmp(with.z, "SAVEPOINTS", 10) == 0)) {
+        sl_error_set(p->err, SL_ERR_SYNTAX, with.pos, "syntax error at or near \"%.*s\"",
+                     (int)with.n, with.z);
+        sl_error_hint(p->err, "DROP JOB 'name' WITH SAVEPOINTS removes its savepoints too.");
+        return NULL;
+    }
+    sl_stmt *s = sl__stmt_new(kind, kw);
+    if (kind == SL_STMT_SHOW)
+        s->show = SL_SHOW_JOB;
+    s->name = sl__unquote(p, id);
+    s->name_pos = id.pos;
+    s->with_savepoint = with.z != NULL;
+    return s;
+}
+
 void sl__emit(sl__parse *p, sl_stmt *s, sl__tok semi)
 {
     if (!s)

@@ -301,6 +301,9 @@ sl_stmt *sl__drop_function(sl__parse *p, sl__tok kw, int temp, bool if_exists, s
 sl_stmt *sl__stmt_named(sl__parse *p, sl_stmt_kind kind, sl__tok kw, sl__tok name);
 sl_stmt *sl__explain(sl__parse *p, sl__tok kw, sl_stmt *inner);
 sl_stmt *sl__stop_job(sl__parse *p, sl__tok kw, sl__tok id, bool savepoint);
+/* DROP JOB 'id' [WITH SAVEPOINTS] (with: the word after WITH, checked) and
+** DESCRIBE / SHOW JOB 'id' (kind SL_STMT_SHOW, with SL__NOTOK). */
+sl_stmt *sl__job_stmt(sl__parse *p, sl_stmt_kind kind, sl__tok kw, sl__tok id, sl__tok with);
 /* PostgreSQL session statements. scope: 0 none, 1 SESSION, 2 LOCAL. */
 sl__tok sl__tok_join(sl__tok a, sl__tok b);
 sl__pgval sl__pgval_add(sl__parse *p, sl__pgval v, sl__tok word);

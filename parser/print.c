@@ -864,7 +864,7 @@ static void pr_stmt(pr_ctx *p, const sl_stmt *s)
     static const char *const shows[] = {"SHOW TABLES", "SHOW VIEWS", "SHOW JOBS",
                                         "SHOW CONNECTORS", "SHOW CREATE TABLE ",
                                         "SHOW CREATE VIEW ", "SHOW FUNCTIONS",
-                                        "SHOW USER FUNCTIONS"};
+                                        "SHOW USER FUNCTIONS", "SHOW JOB "};
     sl_strbuf *sb = p->sb;
     if (!s)
         return;
@@ -946,6 +946,8 @@ static void pr_stmt(pr_ctx *p, const sl_stmt *s)
                                                                                : "SHOW ?");
         if (s->show == SL_SHOW_CREATE_TABLE || s->show == SL_SHOW_CREATE_VIEW)
             pr_ident(p, s->name);
+        else if (s->show == SL_SHOW_JOB)
+            pr_string(p, s->name);
         break;
     case SL_STMT_DESCRIBE:
         sl_strbuf_append(sb, "DESCRIBE ");
@@ -960,6 +962,12 @@ static void pr_stmt(pr_ctx *p, const sl_stmt *s)
         pr_string(p, s->name);
         if (s->with_savepoint)
             sl_strbuf_append(sb, " WITH SAVEPOINT");
+        break;
+    case SL_STMT_DROP_JOB:
+        sl_strbuf_append(sb, "DROP JOB ");
+        pr_string(p, s->name);
+        if (s->with_savepoint)
+            sl_strbuf_append(sb, " WITH SAVEPOINTS");
         break;
     case SL_STMT_DECLARE_CURSOR:
         sl_strbuf_append(sb, "DECLARE ");

@@ -223,6 +223,7 @@ typedef enum sl_stmt_kind {
     SL_STMT_DESCRIBE,      /* DESCRIBE name / DESC name */
     SL_STMT_EXPLAIN,       /* EXPLAIN stmt */
     SL_STMT_STOP_JOB,      /* STOP JOB 'id' [WITH SAVEPOINT] */
+    SL_STMT_DROP_JOB,      /* DROP JOB 'id' [WITH SAVEPOINTS]: with_savepoint */
     /* PostgreSQL session statements (planner/session_pg.c) */
     SL_STMT_PG_SET,        /* SET [SESSION|LOCAL] name {TO|=} value|DEFAULT; SET TIME ZONE v:
                               name (as written; "TimeZone"), value (NULL = DEFAULT), local;
@@ -257,6 +258,7 @@ typedef enum sl_show_kind {
     SL_SHOW_CREATE_TABLE, SL_SHOW_CREATE_VIEW,
     SL_SHOW_FUNCTIONS,      /* SHOW FUNCTIONS: the built-in functions */
     SL_SHOW_USER_FUNCTIONS, /* SHOW USER FUNCTIONS: none (no user-defined functions) */
+    SL_SHOW_JOB,            /* DESCRIBE JOB 'name' / SHOW JOB 'name': one job in full */
 } sl_show_kind;
 
 typedef struct sl_column_def {

@@ -313,6 +313,12 @@ cmd(A) ::= EXPLAIN(K) STATEMENT(T) SET BEGIN setlist(L) insert(I) END(E).
 cmd(A) ::= STOP(K) JOB STRING(X).        { A = sl__stop_job(p, K, X, false); }
 cmd(A) ::= STOP(K) JOB STRING(X) WITH SAVEPOINT.
                                          { A = sl__stop_job(p, K, X, true); }
+cmd(A) ::= DROP(K) JOB STRING(X).        { A = sl__job_stmt(p, SL_STMT_DROP_JOB, K, X, SL__NOTOK); }
+cmd(A) ::= DROP(K) JOB STRING(X) WITH ID(W).
+                                         { A = sl__job_stmt(p, SL_STMT_DROP_JOB, K, X, W); }
+cmd(A) ::= DESCRIBE(K) JOB STRING(X).    { A = sl__job_stmt(p, SL_STMT_SHOW, K, X, SL__NOTOK); }
+cmd(A) ::= DESC(K) JOB STRING(X).        { A = sl__job_stmt(p, SL_STMT_SHOW, K, X, SL__NOTOK); }
+cmd(A) ::= SHOW(K) JOB STRING(X).        { A = sl__job_stmt(p, SL_STMT_SHOW, K, X, SL__NOTOK); }
 
 /* ------------------------------------------------------------ PostgreSQL session statements
 ** What PostgreSQL clients send on their own (planner/session_pg.c runs them):

@@ -147,20 +147,26 @@ void sl_session_free(sl_session *s)
 ** Result helpers
 */
 
-void sl__result_begin(sl__table_out *t, const sl_result_sink *out, int ncols,
-                      const char *const *names)
+void sl__result_begin_typed(sl__table_out *t, const sl_result_sink *out, int ncols,
+                            const char *const *names, const sl_type *given)
 {
     t->out = out;
     t->ncols = ncols;
     t->nrows = 0;
     t->cancelled = false;
-    /* Catalog results are text: every column is a STRING. */
+    /* Catalog results are text: a column is a STRING unless typed. */
     sl_type *types = sl_calloc((size_t)ncols, sizeof(sl_type));
     for (int i = 0; i < ncols; i++)
-        types[i] = sl_type_make_p(SL_TYPE_VARCHAR, SL_MAX_LENGTH, 0);
+        types[i] = given ? given[i] : sl_type_make_p(SL_TYPE_VARCHAR, SL_MAX_LENGTH, 0);
     if (out && out->begin && out->begin(out->ctx, ncols, names, types) != 0)
         t->cancelled = true;
     sl_free(types);
+}
+
+void sl__result_begin(sl__table_out *t, const sl_result_sink *out, int ncols,
+                      const char *const *names)
+{
+    sl__result_begin_typed(t, out, ncols, names, NULL);
 }
 
 void sl__result_row(sl__table_out *t, const char *const *values)
@@ -689,6 +695,7 @@ int sl__exec_stmt(sl_session *s, sl_stmt *st, const sl_result_sink *out, sl_erro
     case SL_STMT_DESCRIBE: rc = sl__describe_stmt(s, st, out, err); break;
     case SL_STMT_EXPLAIN: rc = sl__explain_stmt(s, st, out, err); break;
     case SL_STMT_STOP_JOB: rc = sl__stop_job_stmt(s, st, out, err); break;
+    case SL_STMT_DROP_JOB: rc = sl__drop_job_stmt(s, st, out, err); break;
     case SL_STMT_PG_SET:
     case SL_STMT_PG_SHOW:
     case SL_STMT_PG_RESET:

@@ -47,6 +47,8 @@ struct sl_session {
     bool dml_sync;      /* 'table.dml-sync' while it is not SET */
     bool result_bounded; /* the running query reads only sources that end */
     bool live_table;    /* result mode 'table': send changes, the front end keeps the table */
+    sl_job_progress_fn progress; /* a synchronous INSERT's progress, or NULL */
+    void *progress_ctx;
     /* session_cursor.c: DECLARE'd cursors (sl_cursor*, by name) */
     sl_list *cursors;
     /* session_cursor.c: statements with parameters parsed and typed for
@@ -182,6 +184,28 @@ int sl__resolve(sl_session *s, const sl_list *plans, bool explain, sl__gplan *g,
                 const sl_result_sink *out, sl_error *err);
 void sl__gplan_free(sl__gplan *g);
 bool sl__job_live(sl_engine *eng, const char *name, sl_job_stats *stats);
+/* The running job's figures as its record names them (status, started,
+** rate, counters, checkpoints, failures, open_transactions), or NULL when
+** it does not run. Caller json_decref's. */
+struct json_t *sl__job_live_json(sl_engine *eng, const char *name);
+/* Whether a job called name runs; the engine's mutex held (reaps). */
+bool sl__job_is_running_locked(sl_engine *eng, const char *name);
+/* session_jobs.c: a job's record overlaid with its live figures (status
+** INTERRUPTED when the record says RUNNING and no job runs): 0 with *out
+** (NULL: no such job, or a dropped one), -1 when the record is damaged. */
+int sl__job_info(sl_engine *eng, const char *name, struct json_t **out, sl_error *err);
+/* 55000 when name is a dropped job's (its tombstone keeps the name). */
+int sl__job_dropped_check(sl_engine *eng, const char *name, sl_error *err);
+/* DESCRIBE JOB / SHOW JOB 'name'; DROP JOB. */
+int sl__show_job(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err);
+int sl__drop_job_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err);
+/* A time in the session's zone (tz may be NULL: UTC) as TIMESTAMP(3) text; a
+** duration in ms as "1h 02m 03s". */
+void sl__fmt_time(const sl_tz *tz, int64_t ns, char *buf, size_t n);
+void sl__fmt_duration(int64_t ms, char *buf, size_t n);
+/* sl__result_begin with column types (NULL: all STRING). */
+void sl__result_begin_typed(sl__table_out *t, const sl_result_sink *out, int ncols,
+                            const char *const *names, const sl_type *types);
 /* jobs/<name>/_job.json: {"version": 2, "name", "status", ..., "checksum"}
 ** (sl_checksum_embed); records without version and checksum were written
 ** before checksums and are read unverified. */

@@ -33,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -82,7 +83,20 @@ typedef struct sl__job {
                                (session_resume.c), or NULL: not resumable */
     bool resume_next;       /* [mu] stopped by the engine's shutdown: its STOPPED
                                record keeps resume, so the next start resumes it */
+    /* What DESCRIBE JOB and SHOW JOBS show besides the counters: */
+    char *statement;        /* the statement, secrets redacted */
+    char *plan;             /* its physical plan (EXPLAIN's) */
+    int64_t started_ns;     /* when this run started */
+    json_t *chk_hist;       /* [mu] the newest checkpoints: [{epoch, time, duration_ms,
+                               bytes}], oldest first, at most SL__CHK_HISTORY */
+    json_t *fail_hist;      /* [mu] restarts' causes: [{time, sqlstate, message}], at
+                               most SL__FAIL_HISTORY, over the job's life */
+    double rate;            /* [mu] rows read per second, over the last second or so */
+    int64_t rate_ns, rate_rows; /* [mu] the sample it is measured from */
 } sl__job;
+
+#define SL__CHK_HISTORY 20  /* checkpoints a job's record keeps */
+#define SL__FAIL_HISTORY 20 /* restart causes a job's record keeps */
 
 /* ------------------------------------------------------------------------
 ** INSERT, queries, EXPLAIN
@@ -447,7 +461,8 @@ int sl__job_record_read(const char *path, json_t **out, sl_error *err)
 ** still RUNNING when no job of the engine runs means its process died: only
 ** one process can use a data directory. Best effort: a failure to write the
 ** record is logged, never fails the job. Called from the job's thread. */
-static void sl__job_record(const sl__job *job, const char *status, const sl_job_stats *stats)
+static void sl__job_record(const sl__job *job, const char *status, const sl_job_stats *stats,
+                           const sl_error *failure)
 {
     const char *data_dir = job->eng->data_dir, *name = job->name, *sink = job->sink;
     const char *guarantee = job->guarantee, *guarantees = job->guarantees;
@@ -496,6 +511,24 @@ static void sl__job_record(const sl__job *job, const char *status, const sl_job_
         bad |= json_object_set_new(o, "from", from);
     }
     bad |= json_object_set_new(o, "restarts", json_integer(stats ? stats->restarts : job->restarts));
+    /* What DESCRIBE JOB shows (sl_engine_job_json). */
+    if (job->statement)
+        bad |= json_object_set_new(o, "statement", json_string(job->statement));
+    if (job->plan)
+        bad |= json_object_set_new(o, "plan", json_string(job->plan));
+    bad |= json_object_set_new(o, "started", json_integer(job->started_ns));
+    pthread_mutex_lock(&job->eng->mu);
+    json_t *chks = job->chk_hist ? json_deep_copy(job->chk_hist) : json_array();
+    json_t *fails = job->fail_hist ? json_deep_copy(job->fail_hist) : json_array();
+    pthread_mutex_unlock(&job->eng->mu);
+    bad |= json_object_set_new(o, "checkpoints", chks);
+    bad |= json_object_set_new(o, "failures", fails);
+    if (failure && sl_error_isset(failure)) {
+        json_t *e = json_object();
+        bad |= json_object_set_new(e, "sqlstate", json_string(failure->sqlstate));
+        bad |= json_object_set_new(e, "message", json_string(failure->message));
+        bad |= json_object_set_new(o, "error", e);
+    }
     /* A job that runs, or that the engine's shutdown stopped, starts again
     ** by itself at the next start (sl_engine_resume_jobs); STOP JOB, an
     ** end or a failure leave it ended. */
@@ -546,6 +579,10 @@ static void sl__job_free(sl__job *job)
     sl_free(job->origin);
     sl_list_free(job->target_tables, sl_free);
     json_decref(job->resume);
+    sl_free(job->statement);
+    sl_free(job->plan);
+    json_decref(job->chk_hist);
+    json_decref(job->fail_hist);
     sl_free(job);
 }
 
@@ -597,12 +634,47 @@ static sl__job *sl__job_running(sl_engine *eng, const char *name)
     return NULL;
 }
 
+bool sl__job_is_running_locked(sl_engine *eng, const char *name)
+{
+    sl__reap(eng);
+    return sl__job_running(eng, name) != NULL;
+}
+
 bool sl__job_is_running(sl_engine *eng, const char *name)
 {
     pthread_mutex_lock(&eng->mu);
     bool running = sl__job_running(eng, name) != NULL;
     pthread_mutex_unlock(&eng->mu);
     return running;
+}
+
+json_t *sl__job_live_json(sl_engine *eng, const char *name)
+{
+    pthread_mutex_lock(&eng->mu);
+    sl__job *job = sl__job_running(eng, name);
+    json_t *o = NULL;
+    if (job) {
+        const sl_job_stats *st = &job->stats;
+        o = json_object();
+        json_object_set_new(o, "status", json_string("RUNNING"));
+        json_object_set_new(o, "started", json_integer(job->started_ns));
+        json_object_set_new(o, "rate", json_real(job->rate));
+        json_object_set_new(o, "last_checkpoint", json_integer(st->last_checkpoint));
+        json_object_set_new(o, "rows_in", json_integer(st->life_rows_in));
+        json_object_set_new(o, "rows_out", json_integer(st->life_rows_out));
+        json_object_set_new(o, "rows_late", json_integer(st->life_rows_late));
+        json_object_set_new(o, "rows_skipped", json_integer(st->life_rows_skipped));
+        json_object_set_new(o, "restarts", json_integer(st->restarts));
+        json_object_set_new(o, "conflicts", json_integer(st->life_conflicts));
+        json_object_set_new(o, "checkpoints",
+                            job->chk_hist ? json_deep_copy(job->chk_hist) : json_array());
+        json_object_set_new(o, "failures",
+                            job->fail_hist ? json_deep_copy(job->fail_hist) : json_array());
+        if (st->open_txns[0])
+            json_object_set_new(o, "open_transactions", json_string(st->open_txns));
+    }
+    pthread_mutex_unlock(&eng->mu);
+    return o;
 }
 
 /* Live counters of the running job called name (for SHOW JOBS). */
@@ -727,14 +799,91 @@ static void sl__job_notice(void *ctx, const char *message)
         sl__logf(job->eng, SL_SEV_NOTICE, "%s", message);
 }
 
-/* sl_job_spec.progress: the live counters SHOW JOBS reports. */
+/* Bytes of the files under path (a checkpoint directory), 0 when unreadable. */
+static int64_t sl__dir_bytes(const char *path)
+{
+    DIR *d = opendir(path);
+    if (!d)
+        return 0;
+    int64_t n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        char *p = sl_path_join(path, e->d_name);
+        struct stat sb;
+        if (lstat(p, &sb) == 0)
+            n += S_ISDIR(sb.st_mode) ? sl__dir_bytes(p) : (int64_t)sb.st_size;
+        sl_free(p);
+    }
+    closedir(d);
+    return n;
+}
+
+/* Append v to the history array *a (created when NULL), keeping the newest max. */
+static void sl__hist_push(json_t **a, json_t *v, size_t max)
+{
+    if (!*a)
+        *a = json_array();
+    json_array_append_new(*a, v);
+    while (json_array_size(*a) > max)
+        json_array_remove(*a, 0);
+}
+
+/* sl_job_spec.progress: the live counters SHOW JOBS reports, each new
+** checkpoint into the history (its size on disk), the recent rate. */
 static void sl__job_progress(void *ctx, const sl_job_stats *stats)
 {
     sl__job *job = ctx;
+    int64_t now = sl_now_nanos();
+    /* A checkpoint newer than the history's newest (not the one a run
+    ** restored from, which an earlier run put there). */
+    pthread_mutex_lock(&job->eng->mu);
+    json_t *newest = json_array_get(job->chk_hist, json_array_size(job->chk_hist) - 1);
+    int64_t known = newest ? json_integer_value(json_object_get(newest, "epoch")) : -1;
+    bool new_chk = stats->last_checkpoint > known && stats->last_checkpoint != stats->restored_from;
+    pthread_mutex_unlock(&job->eng->mu);
+    int64_t bytes = 0;
+    if (new_chk) {
+        char *dir = sl_chk_job_dir(job->eng->data_dir, job->name);
+        char *chk = sl_sprintf("%s/chk-%lld", dir, (long long)stats->last_checkpoint);
+        bytes = sl__dir_bytes(chk);
+        sl_free(chk);
+        sl_free(dir);
+    }
     pthread_mutex_lock(&job->eng->mu);
     job->stats = *stats;
     job->stats.restarts = job->restarts;
+    if (new_chk) {
+        json_t *c = json_object();
+        json_object_set_new(c, "epoch", json_integer(stats->last_checkpoint));
+        json_object_set_new(c, "time", json_integer(now));
+        json_object_set_new(c, "duration_ms", json_integer(stats->last_checkpoint_ms));
+        json_object_set_new(c, "bytes", json_integer(bytes));
+        sl__hist_push(&job->chk_hist, c, SL__CHK_HISTORY);
+    }
+    if (job->rate_ns == 0 || stats->rows_in < job->rate_rows) { /* first, or a restart */
+        job->rate_ns = now;
+        job->rate_rows = stats->rows_in;
+    } else if (now - job->rate_ns >= 1000 * SL_NANOS_PER_MILLI) {
+        job->rate = (double)(stats->rows_in - job->rate_rows) * 1e9 / (double)(now - job->rate_ns);
+        job->rate_ns = now;
+        job->rate_rows = stats->rows_in;
+    }
+    json_t *lastc = json_array_get(job->chk_hist, json_array_size(job->chk_hist) - 1);
+    sl_job_progress p = {job->name,
+                         stats->life_rows_in,
+                         stats->life_rows_out,
+                         stats->life_rows_late,
+                         stats->life_rows_skipped,
+                         job->rate,
+                         stats->last_checkpoint,
+                         json_integer_value(json_object_get(lastc, "time"))};
     pthread_mutex_unlock(&job->eng->mu);
+    /* A synchronous job's statement waits in sl_session_exec: its session's
+    ** status line (the runtime's thread; the session is not used otherwise). */
+    if (job->run && job->run->s->progress)
+        job->run->s->progress(job->run->s->progress_ctx, &p);
 }
 
 /* Whether a failure is worth a restart: an outside system failed for now
@@ -768,7 +917,12 @@ static int sl__job_run_restarting(sl__job *job, sl_job_stats *stats, sl_error *e
                                attempt + 1, job->restart_attempts);
         sl__job_notice(job, msg);
         sl_free(msg);
+        json_t *f = json_object();
+        json_object_set_new(f, "time", json_integer(sl_now_nanos()));
+        json_object_set_new(f, "sqlstate", json_string(err->sqlstate));
+        json_object_set_new(f, "message", json_string(err->message));
         pthread_mutex_lock(&job->eng->mu);
+        sl__hist_push(&job->fail_hist, f, SL__FAIL_HISTORY);
         job->restarts++;
         pthread_mutex_unlock(&job->eng->mu);
         for (int64_t waited = 0; waited < job->restart_delay_ms; waited += 50) {
@@ -804,7 +958,7 @@ static void sl__job_main(sl__job *job)
     sl__job_state state = rc != 0        ? SL__JOB_FAILED
                           : stats.finished ? SL__JOB_FINISHED
                                            : SL__JOB_STOPPED;
-    sl__job_record(job, sl__job_state_names[state], &stats);
+    sl__job_record(job, sl__job_state_names[state], &stats, rc != 0 ? &err : NULL);
     /* What a background job's end says in the log, said once the end is
     ** published: whoever reads the message and asks (SHOW JOBS) sees the
     ** job ended. (The log function is taken before: once the end is
@@ -888,6 +1042,12 @@ int sl_engine_wait_jobs(sl_engine *eng, volatile sig_atomic_t *interrupt)
     return rc;
 }
 
+void sl_session_set_progress(sl_session *s, sl_job_progress_fn fn, void *ctx)
+{
+    s->progress = fn;
+    s->progress_ctx = ctx;
+}
+
 void sl_engine_stop_jobs(sl_engine *eng)
 {
     pthread_mutex_lock(&eng->mu);
@@ -965,6 +1125,11 @@ static int sl__job_register(sl__job *job, sl_error *err)
     sl_engine *eng = job->eng;
     pthread_mutex_lock(&eng->mu);
     sl__reap(eng);
+    if (sl__job_dropped_check(eng, job->name, err) != 0) { /* under the mutex, as DROP JOB */
+        pthread_mutex_unlock(&eng->mu);
+        sl__job_free(job);
+        return -1;
+    }
     /* Two jobs writing with one transactional id prefix would fence each
     ** other: the one started second would stop the first. */
     for (int i = 0; i < eng->jobs->n; i++) {
@@ -1010,14 +1175,24 @@ static int sl__job_register(sl__job *job, sl_error *err)
                            : 0;
     if (status && (strcmp(status, "RUNNING") == 0 || strcmp(status, "FAILED") == 0))
         restarts++;
+    /* The history goes on from the job's earlier runs (not a dropped job's). */
+    bool dropped = status && strcmp(status, "DROPPED") == 0;
+    json_t *chks = json_is_array(json_object_get(old, "checkpoints")) && !dropped
+                       ? json_deep_copy(json_object_get(old, "checkpoints"))
+                       : NULL;
+    json_t *fails = json_is_array(json_object_get(old, "failures")) && !dropped
+                        ? json_deep_copy(json_object_get(old, "failures"))
+                        : NULL;
     json_decref(old);
     sl_free(path);
     sl_free(dir);
     pthread_mutex_lock(&eng->mu);
     job->restarts = restarts;
     job->stats.restarts = restarts;
+    job->chk_hist = chks;
+    job->fail_hist = fails;
     pthread_mutex_unlock(&eng->mu);
-    sl__job_record(job, "RUNNING", NULL);
+    sl__job_record(job, "RUNNING", NULL, NULL);
     return 0;
 }
 
@@ -1051,7 +1226,7 @@ static int sl__job_spawn(sl__job *job, sl_error *err)
     if (e == 0)
         return 0;
     sl_job_stats none = {.last_checkpoint = -1, .restored_from = -1, .restarts = job->restarts};
-    sl__job_record(job, "FAILED", &none);
+    sl__job_record(job, "FAILED", &none, NULL);
     pthread_mutex_lock(&eng->mu);
     job->state = SL__JOB_FAILED;
     job->background = false; /* no thread to join */
@@ -1074,6 +1249,10 @@ static int sl__not_running(sl_session *s, const sl_stmt *st, sl_error *err)
         return -1;
     }
     const char *status = o ? json_string_value(json_object_get(o, "status")) : NULL;
+    if (status && strcmp(status, "DROPPED") == 0) { /* DROP JOB's tombstone: no job */
+        json_decref(o);
+        o = NULL;
+    }
     if (o) {
         sl_error_set(err, SL_ERR_NOT_IN_STATE, st->name_pos, "job \"%s\" is not running",
                      st->name);
@@ -1504,6 +1683,12 @@ int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl
         job->plans = plans;
         job->cat = cat;
         job->phys = phys;
+        sl_strbuf text = SL_STRBUF_INIT;
+        sl_stmt_print(&text, st, sl_option_secret_fn, NULL);
+        job->statement = sl_strbuf_detach(&text);
+        sl_physical_explain(&text, phys);
+        job->plan = sl_strbuf_detach(&text);
+        job->started_ns = sl_now_nanos();
         job->background = !sl__dml_sync(s);
         if (job->background && s->eng->resume_jobs)
             job->resume = sl__resume_recipe(s, st, job->name);

@@ -130,15 +130,29 @@ static int sl__show_create(sl_session *s, const sl_stmt *st, const sl_result_sin
 }
 
 /* SHOW JOBS: one row per jobs/<name>/_job.json, sorted by name; a running
-** job with its live counters; a damaged record is a warning naming it. */
-static int sl__show_jobs(sl_session *s, const sl_result_sink *out)
+** job with its live counters; a damaged record is a warning naming it; a
+** dropped job's (session_jobs.c) is not listed. Counts are BIGINT, the rate
+** DOUBLE (the shell right-aligns numbers). */
+static int sl__show_jobs(sl_session *s, const sl_result_sink *out, sl_error *err)
 {
     static const char *const cols[] = {"job name",  "status",   "sink",      "guarantee",
                                        "checkpoint", "rows in",  "rows out",  "late rows",
                                        "skipped rows", "restarts", "conflicts",
-                                       "open transactions"};
+                                       "open transactions", "started", "uptime", "rows/s",
+                                       "last checkpoint at", "failure"};
+    enum { NCOLS = 17 };
+    sl_type types[NCOLS];
+    for (int i = 0; i < NCOLS; i++)
+        types[i] = i >= 4 && i <= 10 ? sl_type_make(SL_TYPE_BIGINT)
+                   : i == 12         ? sl_type_make_p(SL_TYPE_TIMESTAMP, 3, 0)
+                   : i == 14         ? sl_type_make(SL_TYPE_DOUBLE)
+                   : i == 15         ? sl_type_make_p(SL_TYPE_TIMESTAMP, 3, 0)
+                                     : sl_type_make_p(SL_TYPE_VARCHAR, SL_MAX_LENGTH, 0);
+    sl_tz *tz = NULL;
+    if (sl__time_zone(s, &tz, err) != 0)
+        return -1;
     sl__table_out t;
-    sl__result_begin(&t, out, 12, cols);
+    sl__result_begin_typed(&t, out, NCOLS, cols, types);
     char *jobs = sl_path_join(s->eng->data_dir, "jobs");
     sl_list *names = sl__job_dir_names(jobs);
     int nshown = 0;
@@ -151,6 +165,11 @@ static int sl__show_jobs(sl_session *s, const sl_result_sink *out)
             sl__notice(out, SL_SEV_WARNING, "%s%s%s", rerr.message, rerr.detail ? ": " : "",
                        rerr.detail ? rerr.detail : "");
         sl_error_reset(&rerr);
+        const char *st0 = json_string_value(json_object_get(o, "status"));
+        if (st0 && strcmp(st0, "DROPPED") == 0) { /* a tombstone (session_jobs.c) */
+            json_decref(o);
+            o = NULL;
+        }
         if (o) {
             const char *name = json_string_value(json_object_get(o, "name"));
             const char *status = json_string_value(json_object_get(o, "status"));
@@ -189,6 +208,31 @@ static int sl__show_jobs(sl_session *s, const sl_result_sink *out)
             char *shown = others ? sl_sprintf("%s; sink shared with job %s",
                                               guarantee ? guarantee : "?", others)
                                  : NULL;
+            /* Start, uptime, rate, the newest checkpoint's time, why it failed. */
+            json_t *info = NULL;
+            sl_error ierr = SL_ERROR_INIT;
+            if (name)
+                sl__job_info(s->eng, name, &info, &ierr);
+            sl_error_reset(&ierr);
+            int64_t started = json_integer_value(json_object_get(info, "started"));
+            char start_s[64] = "", up_s[64] = "", rate_s[32] = "", chk_s[64] = "";
+            if (started > 0)
+                sl__fmt_time(tz, started, start_s, sizeof start_s);
+            if (started > 0 && running) /* how long an ended job ran: DESCRIBE JOB */
+                sl__fmt_duration((sl_now_nanos() - started) / SL_NANOS_PER_MILLI, up_s, sizeof up_s);
+            if (running)
+                snprintf(rate_s, sizeof rate_s, "%.1f",
+                         json_number_value(json_object_get(info, "rate")));
+            json_t *chks = json_object_get(info, "checkpoints");
+            json_t *lastc = json_array_get(chks, json_array_size(chks) - 1);
+            if (lastc)
+                sl__fmt_time(tz, json_integer_value(json_object_get(lastc, "time")), chk_s,
+                             sizeof chk_s);
+            json_t *fe = json_object_get(info, "error");
+            char *failure = fe ? sl_sprintf("%s: %s",
+                                            json_string_value(json_object_get(fe, "sqlstate")),
+                                            json_string_value(json_object_get(fe, "message")))
+                               : NULL;
             const char *vals[] = {name ? name : names->items[i],
                                   running ? "RUNNING" : died ? "INTERRUPTED" : status ? status : "?",
                                   json_string_value(json_object_get(o, "sink")),
@@ -200,8 +244,15 @@ static int sl__show_jobs(sl_session *s, const sl_result_sink *out)
                                   has_stats ? nums[4] : NULL,
                                   has_stats ? nums[5] : NULL,
                                   has_stats ? nums[6] : NULL,
-                                  running && live.open_txns[0] ? live.open_txns : NULL};
+                                  running && live.open_txns[0] ? live.open_txns : NULL,
+                                  started > 0 ? start_s : NULL,
+                                  started > 0 && running ? up_s : NULL,
+                                  running ? rate_s : NULL,
+                                  lastc ? chk_s : NULL,
+                                  failure};
             sl__result_row(&t, vals);
+            sl_free(failure);
+            json_decref(info);
             sl_free(shown);
             sl_free(others);
             nshown++;
@@ -212,6 +263,7 @@ static int sl__show_jobs(sl_session *s, const sl_result_sink *out)
     }
     sl_list_free(names, sl_free);
     sl_free(jobs);
+    sl_tz_free(tz);
     char tag[32];
     snprintf(tag, sizeof tag, "SHOW %d", nshown);
     sl__result_complete(out, tag);
@@ -238,7 +290,9 @@ int sl__show_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, s
         return 0;
     }
     case SL_SHOW_JOBS:
-        return sl__show_jobs(s, out);
+        return sl__show_jobs(s, out, err);
+    case SL_SHOW_JOB:
+        return sl__show_job(s, st, out, err);
     case SL_SHOW_CONNECTORS:
         return sl__show_connectors(out);
     case SL_SHOW_CREATE_TABLE:

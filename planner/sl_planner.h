@@ -89,6 +89,22 @@ void sl_engine_set_resume_jobs(sl_engine *eng, bool on);
 ** so it is not tried again), is logged. Returns the number resumed. */
 int sl_engine_resume_jobs(sl_engine *eng);
 
+/* The jobs (what SHOW JOBS lists; dropped ones are not), sorted by name.
+** Caller frees (sl_list_free(l, sl_free)). */
+sl_list *sl_engine_job_names(sl_engine *eng);
+/* One job in full as a JSON object (what DESCRIBE JOB shows; caller frees
+** with sl_free), or NULL with 42704 (no such job) / XX001 (damaged record):
+** "name", "status" (RUNNING, FINISHED, STOPPED, FAILED, INTERRUPTED),
+** "statement", "plan", "sink", "guarantee", "guarantees", "started" and
+** "time" (ns since the epoch: this run's start, the record's last write),
+** "rows_in", "rows_out", "rows_late", "rows_skipped", "conflicts",
+** "restarts", "last_checkpoint", while running "rate" (rows read per second
+** over the last second) and "open_transactions", "error" {"sqlstate",
+** "message"} when FAILED, "checkpoints" [{"epoch", "time", "duration_ms",
+** "bytes"}] (the newest 20, oldest first) and "failures" [{"time",
+** "sqlstate", "message"}] (the causes of its restarts). */
+char *sl_engine_job_json(sl_engine *eng, const char *name, sl_error *err);
+
 sl_session *sl_session_new(sl_engine *eng);
 void sl_session_free(sl_session *s);
 
@@ -102,6 +118,21 @@ int sl_session_exec(sl_session *s, const char *sql, size_t len, const sl_result_
 ** then stops after a final checkpoint kept as a savepoint; a running query
 ** stops. NULL: none. */
 void sl_session_set_interrupt(sl_session *s, volatile sig_atomic_t *flag);
+
+/* Progress of a synchronous INSERT ('table.dml-sync' = 'true'), for a live
+** status line: fn is called from a thread of the runtime about every 100 ms
+** while the job runs in sl_session_exec (never after it returned), and at
+** each checkpoint. Counts are over the job's life. NULL: none. */
+typedef struct sl_job_progress {
+    const char *name;            /* the job's */
+    int64_t rows_in, rows_out;   /* rows read, written */
+    int64_t rows_late, rows_skipped;
+    double rate;                 /* rows read per second over the last second (0 at first) */
+    int64_t last_checkpoint;     /* newest decided checkpoint, -1: none yet */
+    int64_t last_checkpoint_ns;  /* when it was decided (ns since the epoch), 0: none */
+} sl_job_progress;
+typedef void (*sl_job_progress_fn)(void *ctx, const sl_job_progress *p);
+void sl_session_set_progress(sl_session *s, sl_job_progress_fn fn, void *ctx);
 
 /* The session's 'table.dml-sync' while it is not SET (RESET returns to it):
 ** true runs an INSERT to its end in sl_session_exec, false (the default, as

@@ -83,5 +83,7 @@ int sl_local_open(sl_shell *sh, const char *data_dir, bool interactive, sl_error
     sh->session = sl_session_new(sh->engine);
     sl_session_set_dml_sync(sh->session, !interactive);
     sh->be = &local_backend;
+    if (interactive)
+        sl_status_enable(sh);
     return 0;
 }

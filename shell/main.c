@@ -16,7 +16,7 @@
 ** claimed (sl_stdin_claim_for_script): no 'stdin' table can read it then.
 ** Exit status: 0 all statements succeeded, 1 a statement failed, 2 usage
 ** error, unreadable file, unusable data directory or no connection to the
-** server (docs/SHELL.md).
+** server, 130 a script ended by Ctrl-C (docs/SHELL.md).
 **
 ** Scripts run an INSERT to its end ('table.dml-sync' defaults to true); the
 ** REPL starts it in the background (false). A script that SETs it to false
@@ -85,7 +85,8 @@ static void usage(FILE *f)
           "Without -e or -f: an interactive shell when standard input is a terminal,\n"
           "else standard input is run as a script.\n"
           "Exit status: 0 success, 1 a statement failed, 2 usage error, unreadable file,\n"
-          "unusable data directory or no connection to the server.\n",
+          "unusable data directory or no connection to the server, 130 interrupted by\n"
+          "Ctrl-C.\n",
           f);
 }
 
@@ -220,7 +221,8 @@ static int read_inputs(sl_args *a)
     return 0;
 }
 
-static volatile sig_atomic_t g_stop; /* SIGINT / SIGTERM while running a script */
+static volatile sig_atomic_t g_stop;   /* SIGINT / SIGTERM while running a script */
+static volatile sig_atomic_t g_sigint; /* ... and it was SIGINT (Ctrl-C): exit 130 */
 
 /* Run the inputs in order; stop at the first failure unless
 ** --continue-on-error, and at quit/exit; then finish the background jobs.
@@ -239,12 +241,15 @@ static int run_inputs(sl_shell *sh, sl_args *a)
     if (sh->job_failed)
         sh->status = SL_EXIT_FAILED;
     pthread_mutex_unlock(&sh->msg_mu);
+    if (g_sigint) /* as a shell reports a command Ctrl-C ended: 128 + SIGINT */
+        sh->status = SL_EXIT_INTERRUPTED;
     return sh->status;
 }
 
 static void on_stop_signal(int sig)
 {
-    (void)sig;
+    if (sig == SIGINT)
+        g_sigint = 1;
     g_stop = 1;
 }
 

@@ -11,6 +11,9 @@
 **   1 row in set
 ** Numeric columns (header and values) are right-aligned, all others
 ** left-aligned; SQL NULL prints as <NULL>.
+** A result of one column named "create statement" (SHOW CREATE TABLE / VIEW)
+** is no table: each value prints as plain text ending in ';', ready to be
+** pasted back, then an empty line.
 ** Widths count display columns of UTF-8 text (East Asian wide characters
 ** count 2, combining marks 0); control characters (NUL too: values carry
 ** their length and are shown whole) and invalid bytes are escaped (\t, \r,
@@ -45,6 +48,7 @@
 #define SL_ERR_LINE_MAX 72   /* display columns of statement text in a LINE block */
 #define SL_ERR_RIGHT_KEEP 10 /* columns kept to the right of the caret when cutting */
 #define SL_CELL_NULL "<NULL>"
+#define SL_RAW_COLUMN "create statement" /* the one column of a result printed as text */
 
 /* ------------------------------------------------------------------------
 ** UTF-8 and display width.
@@ -284,6 +288,7 @@ static void table_reset(sl_printer *p)
     p->nrows = 0;
     p->has_result = false;
     p->streaming = false;
+    p->raw = false;
 }
 
 /* Widest text a value of fixed-width type t can print as (0 = unbounded:
@@ -342,6 +347,11 @@ static void table_start_streaming(sl_printer *p, bool early)
 /* Print the end of the table: bottom rule and the row count. */
 static void table_end(sl_printer *p)
 {
+    if (p->raw) { /* the text is printed: an empty line after it */
+        if (p->nrows > 0)
+            fputc('\n', stdout);
+        return;
+    }
     if (p->nrows == 0) {
         fputs("Empty set\n\n", stdout);
         return;
@@ -453,8 +463,20 @@ static int on_begin(void *ctx, int ncols, const char *const *names, const sl_typ
     }
     result_begin(p, ncols, names, types);
     p->bounded = p->sh->session && sl_session_result_bounded(p->sh->session);
+    p->raw = p->sh->format == SL_FORMAT_TABLE && !p->view && ncols == 1 && names && names[0] &&
+             strcmp(names[0], SL_RAW_COLUMN) == 0;
     pthread_mutex_unlock(&p->mu);
     return cancelled(p);
+}
+
+/* A value of a raw result: its text as is, ending in ';'. */
+static void raw_value(const char *v, size_t len)
+{
+    while (len > 0 && (v[len - 1] == '\n' || v[len - 1] == ' '))
+        len--;
+    fwrite(v, 1, len, stdout);
+    fputs(len > 0 && v[len - 1] == ';' ? "\n" : ";\n", stdout);
+    fflush(stdout);
 }
 
 static int on_row(void *ctx, const char *const *values, const size_t *lens)
@@ -466,6 +488,12 @@ static int on_row(void *ctx, const char *const *values, const size_t *lens)
     if (!p->has_result)
         result_begin(p, 0, NULL, NULL);
     p->nrows++;
+    if (p->raw) { /* a statement's text (SHOW CREATE), printed as is */
+        if (values && values[0])
+            raw_value(values[0], lens[0]);
+        pthread_mutex_unlock(&p->mu);
+        return cancelled(p);
+    }
     if (p->view) {
         int stop = sl_tview_change(p->view, values, lens);
         pthread_mutex_unlock(&p->mu);
@@ -515,6 +543,7 @@ static void on_notice(void *ctx, const sl_error *notice)
         sl_error_copy(copy, notice);
         sl_list_push(p->held, copy);
     } else {
+        sl_status_clear(p->sh, false); /* a synchronous INSERT's status line */
         sl_print_notice(p->src, notice);
     }
     pthread_mutex_unlock(&p->mu);
@@ -812,6 +841,7 @@ void sl_shell_job_message(void *ctx, const sl_error *msg)
         sl_error_copy(m->err, msg);
         queue_message(sh, m);
     } else {
+        sl_status_clear(sh, false); /* a synchronous INSERT's status line goes first */
         print_job_message(msg); /* under msg_mu: in order with the queue's */
     }
     pthread_mutex_unlock(&sh->msg_mu);

@@ -79,7 +79,9 @@ static int exec_statement(sl_shell *sh, const sl_stmt_src *src)
     sl_result_sink sink;
     sl_error err = SL_ERROR_INIT;
     sl_printer_init(&p, sh, src, &sink);
+    sl_status_begin(sh);
     int rc = sh->be->exec(sh, src->text + src->off, src->len, &sink, &err);
+    sl_status_clear(sh, true);
     bool cancelled = sh->cancel && *sh->cancel;
     if (rc != 0 && !sl_error_isset(&err))
         sl_error_set(&err, cancelled ? "57014" : SL_ERR_INTERNAL, -1,

@@ -38,6 +38,7 @@
 #define SL_EXIT_OK 0      /* everything ran */
 #define SL_EXIT_FAILED 1  /* a statement failed */
 #define SL_EXIT_USAGE 2   /* bad arguments, unreadable file, unusable data directory */
+#define SL_EXIT_INTERRUPTED 130 /* a script ended by Ctrl-C (SIGINT): 128 + 2, as shells */
 
 /* Where a statement came from, for error positions. The statement is
 ** text[off .. off+len). name is the script name used as the
@@ -103,6 +104,10 @@ struct sl_shell {
     pthread_t msg_reader;            /* msg_hold: the REPL's thread, woken with SIGUSR1 */
     sl_list *msg_queue;              /* job messages held for the REPL (sl_shell_msg*) */
     bool job_failed;                 /* a background job failed */
+    /* status.c: a synchronous INSERT's status line (guarded by stderr's lock) */
+    bool status_active;              /* a statement runs: progress may draw it */
+    bool status_shown;               /* it is on the screen */
+    int64_t status_drawn;            /* when it was last drawn */
 };
 
 /* A message held for the REPL: a job's notice or error, or lines a print
@@ -140,6 +145,17 @@ int sl_remote_open(sl_shell *sh, const sl_conninfo *ci);
 ** (host, port: caller frees host). Returns 0, or -1 when no live server
 ** holds it. */
 int sl_remote_server_of(const char *data_dir, char **host, int *port);
+
+/* ------------------------------------------------------------------------
+** status.c
+*/
+/* Show a synchronous INSERT's live status line (interactive, stderr a
+** terminal, local backend: call after sl_local_open). */
+void sl_status_enable(sl_shell *sh);
+/* A statement starts: its job's progress may draw the line (after 0.5 s). */
+void sl_status_begin(sl_shell *sh);
+/* Erase the line if shown (before any output); end: the statement ended. */
+void sl_status_clear(sl_shell *sh, bool end);
 
 /* ------------------------------------------------------------------------
 ** script.c
@@ -192,6 +208,7 @@ typedef struct sl_printer {
     int64_t nrows;            /* rows received */
     bool streaming;           /* header printed; rows print as they arrive */
     bool bounded;             /* the query's sources end: no timer, the table waits */
+    bool raw;                 /* a statement's text (SHOW CREATE): printed as is */
     char *tag;                /* command tag from complete(), or NULL */
     char **raw_names;         /* the column names as given (csv, tsv, json) */
     pthread_mutex_t mu;       /* rows come from the job's threads; the timer prints too */

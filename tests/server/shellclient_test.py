@@ -171,7 +171,8 @@ def case_exit_codes(sb):
 
 def case_script_cancel(sb):
     """SIGINT to a script streaming an endless SELECT from a server cancels
-    it there (57014), runs nothing more and exits 1; the server serves on."""
+    it there (57014), runs nothing more and exits 130 (Ctrl-C); the server
+    serves on."""
     with new_server(sb) as srv:
         rc, out, err = psql(srv.port, "CREATE TABLE endless (id BIGINT) WITH ("
                             "'connector' = 'datagen', 'rows-per-second' = '5000')")
@@ -193,7 +194,7 @@ def case_script_cancel(sb):
                 proc.kill()
                 proc.wait()
         err = err.decode("utf-8", "replace")
-        check(proc.returncode == 1 and "canceling statement due to user request" in err and
+        check(proc.returncode == 130 and "canceling statement due to user request" in err and
               "SQLSTATE: 57014" in err, "cancelled", proc.returncode, err)
         check(b"table name" not in out, "nothing ran after it", out[-300:])
         rc, out, err = psql(srv.port, "SHOW TABLES", "-A", "-t")

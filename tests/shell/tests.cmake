@@ -34,3 +34,13 @@ foreach(case IN LISTS SL_LIVE_CASES)
            COMMAND ${Python3_EXECUTABLE} ${SL_LIVE_TEST} --sluice $<TARGET_FILE:sluice> --case ${case})
   set_tests_properties(shell.live.${case} PROPERTIES TIMEOUT 120 LABELS shell)
 endforeach()
+
+# Jobs as the shell shows them, -f and Ctrl-C, SHOW CREATE as text
+# (tests/shell/test_jobs.py, which reuses test_shell.py's helpers).
+set(SL_JOBS_TEST ${CMAKE_CURRENT_LIST_DIR}/test_jobs.py)
+sl_python_cases(SL_JOBS_CASES ${SL_JOBS_TEST})
+foreach(case IN LISTS SL_JOBS_CASES)
+  add_test(NAME shell.jobs.${case}
+           COMMAND ${Python3_EXECUTABLE} ${SL_JOBS_TEST} --sluice $<TARGET_FILE:sluice> --case ${case})
+  set_tests_properties(shell.jobs.${case} PROPERTIES TIMEOUT 120 LABELS shell)
+endforeach()

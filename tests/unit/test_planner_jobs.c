@@ -15,6 +15,7 @@
 #include "../../planner/sl_planner.h"
 
 #include <dirent.h>
+#include <jansson.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <time.h>
@@ -468,5 +469,108 @@ static void t_query_parallel(void)
     sl_free(dir);
 }
 
+/* A synchronous job's progress callback (sl_session_set_progress): it
+** stops the job (the interrupt flag) after a few calls. */
+typedef struct progress_box {
+    int calls;
+    bool monotonic;           /* rows in never went down */
+    int64_t rows_in;          /* the last call's */
+    int64_t last_checkpoint;  /* the last call's */
+    char name[32];
+    volatile sig_atomic_t stop;
+} progress_box;
+
+static void on_progress(void *ctx, const sl_job_progress *p)
+{
+    progress_box *b = ctx;
+    if (p->rows_in < b->rows_in)
+        b->monotonic = false;
+    b->rows_in = p->rows_in;
+    b->last_checkpoint = p->last_checkpoint;
+    snprintf(b->name, sizeof b->name, "%s", p->name);
+    if (++b->calls >= 8 && p->last_checkpoint >= 1)
+        b->stop = 1;
+}
+
+/* sl_engine_job_json (what DESCRIBE JOB shows, for other front ends),
+** sl_engine_job_names, and a synchronous job's progress. */
+static void t_job_json_and_progress(void)
+{
+    char *dir = tmpdir("json");
+    sl_engine *eng = NULL;
+    collect c = {0};
+    sl_error err = SL_ERROR_INIT;
+    sl_session *s = setup(dir, &eng, NULL, &c);
+    REQUIRE(s);
+    progress_box b = {0, true, 0, -1, "", 0};
+    sl_session_set_progress(s, on_progress, &b);
+    sl_session_set_interrupt(s, &b.stop);
+    CHECK(run(s, "SET 'table.dml-sync' = 'true'", &c, &err) == 0);
+    CHECK(run(s, "SET 'pipeline.name' = 'pj'", &c, &err) == 0);
+    CHECK(run(s, "INSERT INTO out SELECT id FROM endless", &c, &err) == 0);
+    CHECK(b.calls >= 8 && b.monotonic);
+    CHECK_STR(b.name, "pj");
+    sl_session_set_interrupt(s, NULL);
+    sl_session_set_progress(s, NULL, NULL);
+
+    char *text = sl_engine_job_json(eng, "pj", &err);
+    REQUIRE(text);
+    json_error_t jerr;
+    json_t *o = json_loads(text, 0, &jerr);
+    REQUIRE(o);
+    CHECK_STR(json_string_value(json_object_get(o, "status")), "STOPPED");
+    CHECK_STR(json_string_value(json_object_get(o, "statement")),
+              "INSERT INTO out SELECT id FROM endless");
+    CHECK(json_integer_value(json_object_get(o, "rows_in")) >= b.rows_in);
+    CHECK(json_integer_value(json_object_get(o, "started")) > 0);
+    json_t *chks = json_object_get(o, "checkpoints");
+    CHECK(json_array_size(chks) >= 1);
+    json_t *lastc = json_array_get(chks, json_array_size(chks) - 1);
+    int64_t epoch = json_integer_value(json_object_get(lastc, "epoch"));
+    CHECK_INT(epoch, json_integer_value(json_object_get(o, "last_checkpoint")));
+    CHECK(json_integer_value(json_object_get(lastc, "bytes")) > 0);
+    /* The newest checkpoint of the history is on disk. */
+    char *chk = sl_sprintf("%s/jobs/pj/chk-%lld/_metadata", dir, (long long)epoch);
+    CHECK(access(chk, F_OK) == 0);
+    for (size_t i = 1; i < json_array_size(chks); i++) /* epochs ascending */
+        CHECK(json_integer_value(json_object_get(json_array_get(chks, i), "epoch")) >
+              json_integer_value(json_object_get(json_array_get(chks, i - 1), "epoch")));
+    sl_list *names = sl_engine_job_names(eng);
+    CHECK_INT(names->n, 1);
+    CHECK_STR(names->n ? (const char *)names->items[0] : "", "pj");
+    sl_list_free(names, sl_free);
+    CHECK(sl_engine_job_json(eng, "nope", &err) == NULL);
+    CHECK_STR(err.sqlstate, "42704");
+    sl_error_reset(&err);
+
+    /* A background job: RUNNING, with a rate once a second has passed. */
+    CHECK(run(s, "SET 'table.dml-sync' = 'false'", &c, &err) == 0);
+    CHECK(run(s, "SET 'pipeline.name' = 'bj'", &c, &err) == 0);
+    CHECK(run(s, "INSERT INTO out SELECT id FROM endless", &c, &err) == 0);
+    double rate = 0;
+    for (int i = 0; i < 250 && rate <= 0; i++) {
+        char *t = sl_engine_job_json(eng, "bj", &err);
+        json_t *j = t ? json_loads(t, 0, &jerr) : NULL;
+        CHECK_STR(json_string_value(json_object_get(j, "status")), "RUNNING");
+        rate = json_number_value(json_object_get(j, "rate"));
+        json_decref(j);
+        sl_free(t);
+        if (rate <= 0)
+            pause_ms(20); /* polling a condition, bounded */
+    }
+    CHECK(rate > 0);
+    CHECK(run(s, "STOP JOB 'bj'", &c, &err) == 0);
+
+    sl_free(chk);
+    json_decref(o);
+    sl_free(text);
+    sl_error_reset(&err);
+    c_free(&c);
+    sl_session_free(s);
+    sl_engine_close(eng);
+    sl_free(dir);
+}
+
 SL_TESTS(t_stop_job_errors, t_background_stop_with_savepoint, t_stop_plain_and_drop,
-         t_close_stops_jobs, t_background_failure_and_finish, t_savepoint_path, t_query_parallel)
+         t_close_stops_jobs, t_background_failure_and_finish, t_savepoint_path, t_query_parallel,
+         t_job_json_and_progress)
