@@ -181,3 +181,9 @@ foreach(p 1 2)
             --sluice $<TARGET_FILE:sluice> --kills 20 --parallelism ${p})
   set_tests_properties(e2e.crash_unnest.p${p} PROPERTIES TIMEOUT 900 LABELS e2e)
 endforeach()
+# the README's datagen TUMBLE example (extracted from README.md) prints
+# windows of rows-per-second * size rows: datagen's event time moves
+add_test(NAME e2e.readme_datagen
+  COMMAND ${Python3_EXECUTABLE} ${SL_E2E}/readme_datagen_test.py --sluice $<TARGET_FILE:sluice>
+          --readme ${CMAKE_SOURCE_DIR}/README.md)
+set_tests_properties(e2e.readme_datagen PROPERTIES TIMEOUT 300 LABELS e2e)
