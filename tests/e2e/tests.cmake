@@ -187,3 +187,12 @@ add_test(NAME e2e.readme_datagen
   COMMAND ${Python3_EXECUTABLE} ${SL_E2E}/readme_datagen_test.py --sluice $<TARGET_FILE:sluice>
           --readme ${CMAKE_SOURCE_DIR}/README.md)
 set_tests_properties(e2e.readme_datagen PROPERTIES TIMEOUT 300 LABELS e2e)
+# datagen's moving event time replayed through SIGKILLs: 1-second windows of
+# a datagen table into exactly-once files = the windows computed from the
+# documented rule (row i at the start + i / rate)
+foreach(p 1 2)
+  add_test(NAME e2e.crash_datagen_time.p${p}
+    COMMAND ${Python3_EXECUTABLE} ${SL_E2E}/crash_datagen_time_test.py
+            --sluice $<TARGET_FILE:sluice> --kills 20 --parallelism ${p})
+  set_tests_properties(e2e.crash_datagen_time.p${p} PROPERTIES TIMEOUT 900 LABELS e2e)
+endforeach()
