@@ -123,6 +123,7 @@ void sl_session_free(sl_session *s)
     sl__pg_free(s);
     sl_kvlist_free(s->pg_params);
     sl_kvlist_free(s->config);
+    sl_kvlist_free(s->job_stmts);
     sl_list_free(s->tviews, sl__view_free_v);
     sl_free(s);
 }
