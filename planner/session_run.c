@@ -229,17 +229,15 @@ static char *sl__job_name(sl_session *s, const sl_stmt *st, char hex[17])
     return full;
 }
 
-/* A second INSERT under 'pipeline.name' in a session: when the name last
-** ran another statement of this session (the SET was not RESET in
-** between), running this one would resume that job (its sources'
-** positions, its state) and write the wrong rows or none: 55006 with a hint
-** to RESET it. A name whose job runs is left to the "already running"
-** check. Records the statement run under the name. 0, or -1 with err. */
+/* A second INSERT under 'pipeline.name' in a session: when a job of this
+** session ran another statement under the name and the name was not SET
+** again since (a SET forgotten, not RESET), running this one would resume
+** that job (its sources' positions, its state) and write the wrong rows or
+** none: 55006 with a hint to RESET it. A name whose job runs is left to the
+** "already running" check. 0, or -1 with err. */
 static int sl__job_name_reused(sl_session *s, const char *name, const char *hex, sl_error *err)
 {
-    if (!s->job_stmts)
-        s->job_stmts = sl_kvlist_new();
-    const char *before = sl_kvlist_get(s->job_stmts, name);
+    const char *before = s->job_stmts ? sl_kvlist_get(s->job_stmts, name) : NULL;
     sl_job_stats stats;
     if (before && strcmp(before, hex) != 0 && !sl__job_live(s->eng, name, &stats)) {
         sl_error_set(err, SL_ERR_OBJECT_IN_USE, -1,
@@ -253,7 +251,6 @@ static int sl__job_name_reused(sl_session *s, const char *name, const char *hex,
                            "its own.");
         return -1;
     }
-    sl_kvlist_set(s->job_stmts, name, hex, -1, -1);
     return 0;
 }
 
@@ -1557,6 +1554,8 @@ int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl
         job->eng = s->eng;
         job->name = name;
         memcpy(job->statement, stmt_hex, sizeof job->statement);
+        /* what sl__job_name_reused reads once the job started */
+        char *named = sl__setting_set(s, "pipeline.name") ? sl_strdup(name) : NULL;
         sl_strbuf sinks = SL_STRBUF_INIT; /* a statement set writes several */
         for (int i = 0; i < plans->n; i++)
             sl_strbuf_appendf(&sinks, "%s%s", i ? ", " : "", ((sl_lp *)plans->items[i])->table);
@@ -1588,6 +1587,13 @@ int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl
         cat = NULL;
         phys = NULL;
         rc = sl__run_insert(s, job, &run, out, err);
+        if (named && (rc == 0 || !sl_error_isset(err) ||
+                      strcmp(err->sqlstate, SL_ERR_OBJECT_IN_USE) != 0)) {
+            if (!s->job_stmts)
+                s->job_stmts = sl_kvlist_new();
+            sl_kvlist_set(s->job_stmts, named, stmt_hex, -1, -1);
+        }
+        sl_free(named);
     }
     sl_physical_free(phys);
     sl_catalog_close(cat);
