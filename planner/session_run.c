@@ -586,6 +586,8 @@ static void sl__job_record(const sl__job *job, const char *status, const sl_job_
         bad |= json_object_set_new(o, "rows_late", json_integer(stats->life_rows_late));
         bad |= json_object_set_new(o, "rows_skipped", json_integer(stats->life_rows_skipped));
         bad |= json_object_set_new(o, "conflicts", json_integer(stats->life_conflicts));
+        if (stats->warning[0])
+            bad |= json_object_set_new(o, "warning", json_string(stats->warning));
     }
     bad |= json_object_set_new(o, SL_CHECKSUM_KEY, json_string(SL_CHECKSUM_ZERO));
     char *text = bad ? NULL : json_dumps(o, JSON_PRESERVE_ORDER);
@@ -806,9 +808,17 @@ static void sl__job_progress(void *ctx, const sl_job_stats *stats)
 {
     sl__job *job = ctx;
     pthread_mutex_lock(&job->eng->mu);
+    bool warn = stats->warning[0] && strcmp(stats->warning, job->stats.warning) != 0;
     job->stats = *stats;
     job->stats.restarts = job->restarts;
     pthread_mutex_unlock(&job->eng->mu);
+    if (warn) { /* the stall check's warning, once (as the job's notices go) */
+        if (job->run)
+            sl__notice(job->run->out, SL_SEV_WARNING, "job \"%s\": %s", job->name,
+                       stats->warning);
+        else
+            sl__logf(job->eng, SL_SEV_WARNING, "job \"%s\": %s", job->name, stats->warning);
+    }
 }
 
 /* Whether a failure is worth a restart: an outside system failed for now
@@ -1306,6 +1316,12 @@ static int sl__run_insert(sl_session *s, sl__job *job, sl__run_ctx *run,
     spec->notice_ctx = job;
     spec->progress = sl__job_progress;
     spec->progress_ctx = job;
+    /* Stalled event time: a warning after the setting, at least three
+    ** checkpoint intervals (a slow checkpoint cadence is not a stall). */
+    int64_t stall = sl__duration_ms(s, "table.exec.watermark.stall-warning");
+    if (stall > 0 && stall < 3 * spec->checkpoint_interval_ms)
+        stall = 3 * spec->checkpoint_interval_ms;
+    spec->stall_ms = stall;
     const char *pause = getenv("SLUICE_TEST_PAUSE");
     if (pause && pause[0]) {
         spec->failpoint = sl__test_pause;

@@ -136,9 +136,9 @@ static int sl__show_jobs(sl_session *s, const sl_result_sink *out)
     static const char *const cols[] = {"job name",  "status",   "sink",      "guarantee",
                                        "checkpoint", "rows in",  "rows out",  "late rows",
                                        "skipped rows", "restarts", "conflicts",
-                                       "open transactions"};
+                                       "open transactions", "warning"};
     sl__table_out t;
-    sl__result_begin(&t, out, 12, cols);
+    sl__result_begin(&t, out, (int)SL_ARRAY_LEN(cols), cols);
     char *jobs = sl_path_join(s->eng->data_dir, "jobs");
     sl_list *names = sl__job_dir_names(jobs);
     int nshown = 0;
@@ -200,7 +200,9 @@ static int sl__show_jobs(sl_session *s, const sl_result_sink *out)
                                   has_stats ? nums[4] : NULL,
                                   has_stats ? nums[5] : NULL,
                                   has_stats ? nums[6] : NULL,
-                                  running && live.open_txns[0] ? live.open_txns : NULL};
+                                  running && live.open_txns[0] ? live.open_txns : NULL,
+                                  running ? (live.warning[0] ? live.warning : NULL)
+                                          : json_string_value(json_object_get(o, "warning"))};
             sl__result_row(&t, vals);
             sl_free(shown);
             sl_free(others);

@@ -196,3 +196,9 @@ foreach(p 1 2)
             --sluice $<TARGET_FILE:sluice> --kills 20 --parallelism ${p})
   set_tests_properties(e2e.crash_datagen_time.p${p} PROPERTIES TIMEOUT 900 LABELS e2e)
 endforeach()
+# windows that cannot fire say why: a stalled watermark and an idle reader
+# (no idle timeout) get one WARNING and SHOW JOBS' warning column; an idle
+# timeout and a moving event time do not
+add_test(NAME e2e.stall_warning
+  COMMAND ${Python3_EXECUTABLE} ${SL_E2E}/stall_warning_test.py --sluice $<TARGET_FILE:sluice>)
+set_tests_properties(e2e.stall_warning PROPERTIES TIMEOUT 300 LABELS e2e)
