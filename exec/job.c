@@ -142,6 +142,11 @@ typedef struct sl__task {
     uint8_t *lane_blocked;    /* barrier seen per lane (alignment) */
     uint8_t *lane_idle;       /* IDLE seen per lane, and nothing since */
     int64_t last_rows_ns;     /* input task: when its source last gave rows */
+    /* input task: what the coordinator's stall check reads (sl__stall_check) */
+    _Atomic int64_t pub_wm;        /* its watermark (INT64_MIN: none yet) */
+    _Atomic int64_t pub_rows_ns;   /* last_rows_ns */
+    _Atomic int pub_stale_split;   /* the split without rows the longest (-1: none) */
+    _Atomic int64_t pub_stale_ns;  /* ... since when */
     int from;                 /* stage task: the first task of a layer feeding it */
     int nsplits;              /* input task: splits its source reported (0: one split) */
     int64_t *split_wm;        /* each one's largest WATERMARK value (INT64_MIN: none yet) */
@@ -215,6 +220,10 @@ struct sl__job {
     sl_error err;             /* the first failure */
     pthread_mutex_t fp_mu;    /* one failpoint call at a time */
     sl_job_stats *stats;      /* what happened */
+    /* The stall check (coordinator only): since stall_since the event-time
+    ** inputs' watermark stayed stall_wm and the sinks' rows stall_out. */
+    int64_t stall_since, stall_wm, stall_in, stall_out;
+    bool stall_warned;        /* stats->warning is set: once per run */
 };
 
 static int64_t sl__now(const sl_job_spec *spec)
@@ -498,6 +507,7 @@ static int sl__advance_watermark(sl__task *t, int64_t wm, sl_error *err)
     if (wm <= t->watermark)
         return 0;
     t->watermark = wm;
+    atomic_store(&t->pub_wm, wm);
     t->env.now_nanos = sl__now(t->job->spec);
     for (int i = 0; i < t->nsteps; i++) {
         sl_operator *op = t->steps[i].op;
@@ -754,6 +764,12 @@ static int sl__chunk_watermark(sl__task *t, sl_error *err)
         if (!v->nulls[r] && v->v.i64[r] > t->split_wm[sp])
             t->split_wm[sp] = v->v.i64[r];
     }
+    int stale = 0; /* for the stall check: the split without rows the longest */
+    for (int i = 1; i < t->nsplits; i++)
+        if (t->split_ns[i] < t->split_ns[stale])
+            stale = i;
+    atomic_store(&t->pub_stale_ns, t->split_ns[stale]);
+    atomic_store(&t->pub_stale_split, t->nsplits > 1 ? stale : -1);
     return sl__advance_watermark(t, sl__splits_watermark(t, now), err);
 }
 
@@ -785,6 +801,9 @@ static int sl__input_loop(sl__task *t, sl_error *err)
 {
     sl__job *j = t->job;
     t->last_rows_ns = sl__now(j->spec);
+    atomic_store(&t->pub_rows_ns, t->last_rows_ns);
+    atomic_store(&t->pub_wm, t->watermark);
+    atomic_store(&t->pub_stale_split, -1);
     if (t->next && t->watermark > INT64_MIN) { /* restored: tell downstream at once */
         sl_msg m = {.kind = SL_MSG_WATERMARK,
                     .watermark = sl__held_watermark(t, t->nsteps, t->watermark)};
@@ -856,6 +875,7 @@ static int sl__input_loop(sl__task *t, sl_error *err)
             return -1;
         if (t->in->nrows > 0) {
             t->env.now_nanos = t->last_rows_ns = sl__now(j->spec);
+            atomic_store(&t->pub_rows_ns, t->last_rows_ns);
             t->declared_idle = false;
             if (sl__push(t, 0, t->in, err) != 0 || sl__chunk_watermark(t, err) != 0 ||
                 sl__flush(t, err) != 0)
@@ -1606,6 +1626,76 @@ static void sl__collect(sl__job *j)
     sl_strbuf_free(&open);
 }
 
+/* The stall check (spec->stall_ms > 0): rows arrived but none reached the
+** sinks while the watermark of the event-time inputs (the smallest of
+** their tasks') has not moved for stall_ms — windows, joins and the like
+** wait for it. Once per run, stats->warning says why: a reader (or split)
+** without rows holding the watermark back when no idle timeout is set,
+** else the input whose watermark is the smallest. Coordinator only. */
+static void sl__stall_check(sl__job *j, int64_t now)
+{
+    const sl_job_spec *spec = j->spec;
+    if (j->stall_warned || spec->stall_ms <= 0)
+        return;
+    int64_t wm = INT64_MAX, idle_ns = spec->idle_timeout_ms * SL_NANOS_PER_MILLI;
+    const sl__task *low = NULL;
+    for (int i = 0; i < j->ntasks; i++) {
+        const sl__task *t = &j->tasks[i];
+        int64_t w = atomic_load(&t->pub_wm);
+        if (t->input < 0 || !t->wm_prog || w == INT64_MAX) /* no event time, or ended */
+            continue;
+        if (idle_ns > 0 && now - atomic_load(&t->pub_rows_ns) >= idle_ns)
+            continue; /* idle: left out of the watermark downstream */
+        if (!low || w < wm) {
+            wm = w;
+            low = &j->tasks[i];
+        }
+    }
+    int64_t in = j->stats->rows_in, out = j->stats->rows_out;
+    if (!low || wm != j->stall_wm || out != j->stall_out || j->stall_since == 0) {
+        /* moved (or the first look): rows from now on wait for it */
+        j->stall_in = j->stall_since == 0 ? 0 : in;
+        j->stall_since = now;
+        j->stall_wm = wm;
+        j->stall_out = out;
+        return;
+    }
+    int64_t stall_ns = spec->stall_ms * SL_NANOS_PER_MILLI;
+    if (now - j->stall_since < stall_ns || in == j->stall_in)
+        return; /* not long enough, or no row arrived since it moved: nothing waits */
+    long long secs = (long long)((now - j->stall_since) / SL_NANOS_PER_SEC);
+    char *why = NULL;
+    for (int i = 0; !why && spec->idle_timeout_ms <= 0 && i < j->ntasks; i++) {
+        const sl__task *t = &j->tasks[i];
+        if (t->input < 0 || !t->wm_prog || atomic_load(&t->pub_wm) != wm)
+            continue; /* not one holding the watermark back */
+        int split = atomic_load(&t->pub_stale_split);
+        const char *table = t->sargs.table ? t->sargs.table : "?";
+        int64_t rows_ns = atomic_load(&t->pub_rows_ns), stale_ns = atomic_load(&t->pub_stale_ns);
+        if (now - rows_ns >= stall_ns)
+            why = sl_sprintf("reader %d of source %s is idle (no rows for %lld s)", t->subtask,
+                             table, (long long)((now - rows_ns) / SL_NANOS_PER_SEC));
+        else if (split >= 0 && now - stale_ns >= stall_ns)
+            why = sl_sprintf("split %d of reader %d of source %s is idle (no rows for %lld s)",
+                             split, t->subtask, table,
+                             (long long)((now - stale_ns) / SL_NANOS_PER_SEC));
+        if (why) {
+            char *w = sl_sprintf("%s; set 'table.exec.source.idle-timeout' to leave it out", why);
+            sl_free(why);
+            why = w;
+        }
+    }
+    if (!why)
+        why = sl_sprintf("the watermark of source %s has not advanced for %lld s%s",
+                         low->sargs.table ? low->sargs.table : "?", secs,
+                         wm == INT64_MIN ? " (it has none: no row has a non-NULL event time)"
+                                         : " while rows arrive (their event time does not move)");
+    snprintf(j->stats->warning, sizeof j->stats->warning,
+             "windows are not firing because %s", why);
+    sl_free(why);
+    j->stall_warned = true;
+}
+
 /* Write one task's blobs into checkpoint id. */
 static int sl__write_ack(sl__job *j, sl__ack *a, sl_error *err)
 {
@@ -1766,6 +1856,7 @@ static int sl__coordinate(sl__job *j, sl_error *err)
         }
         if (spec->progress && now - last_progress >= 100 * SL_NANOS_PER_MILLI) {
             sl__collect(j);
+            sl__stall_check(j, now);
             spec->progress(spec->progress_ctx, j->stats);
             last_progress = now;
         }

@@ -1309,6 +1309,7 @@ typedef struct sl_job_stats {
     int64_t conflicts;        /* this run's sink conflicts (sl_sink_ops.conflicts) */
     int64_t life_conflicts;   /* ... over the job's life */
     char open_txns[512];      /* the participants' open transactions (describe), "" = none */
+    char warning[256];        /* why windows are not firing (stall_ms), "" = none */
 } sl_job_stats;
 
 typedef struct sl_job_spec {
@@ -1319,6 +1320,9 @@ typedef struct sl_job_spec {
     int64_t idle_timeout_ms;         /* a source task without rows for this long is idle:
                                         its watermark no longer holds the others back
                                         (Flink's table.exec.source.idle-timeout); 0 = never */
+    int64_t stall_ms;                /* rows arriving, none leaving and the event-time
+                                        watermark unmoved this long: stats.warning says
+                                        why, once per run (with progress); 0 = never */
     int retain;                      /* checkpoints to keep (>= 1) */
     /* A checkpoint or savepoint directory (.../chk-<N>) to start from instead
     ** of the job's own newest checkpoint (Flink's execution.savepoint.path);

@@ -69,6 +69,11 @@ static const sl_config_key sl__keys[] = {
      "the others' ('0' = never)."},
     {"table.exec.state.ttl", SL_OPT_DURATION, false, "0 ms", false, NULL,
      "Idle state retention; '0' keeps state forever."},
+    {"table.exec.watermark.stall-warning", SL_OPT_DURATION, false, "30 s", false, NULL,
+     "Sluice's own (Flink has none): a job whose rows keep arriving while none reach its "
+     "sinks and whose event-time watermark has not moved for this long (at least 3 "
+     "checkpoint intervals) gets a WARNING naming why its windows are not firing, and SHOW "
+     "JOBS shows it; '0' = never."},
     {"table.local-time-zone", SL_OPT_STRING, false, "default", false, NULL,
      "Time zone of conversions between instants (TIMESTAMP_LTZ) and local date-times: a "
      "time zone database name ('Europe/Berlin'), 'GMT+08:00', 'UTC', or 'default' (the "

@@ -139,6 +139,7 @@ void sl_session_free(sl_session *s)
     sl__pg_free(s);
     sl_kvlist_free(s->pg_params);
     sl_kvlist_free(s->config);
+    sl_kvlist_free(s->job_stmts);
     sl_list_free(s->tviews, sl__view_free_v);
     sl_free(s);
 }
@@ -518,6 +519,8 @@ static int sl__set(sl_session *s, const sl_stmt *st, const sl_result_sink *out, 
         return sl_error_set(err, SL_ERR_SYNTAX, st->name_pos, "SET '%s' needs a value", st->name);
     if (sl_config_check(st->name, value, st->name_pos, value_pos, err) != 0)
         return -1;
+    if (s->job_stmts && strcmp(st->name, "pipeline.name") == 0)
+        sl_kvlist_remove(s->job_stmts, value); /* SET again: the next job is meant to be it */
     sl_kvlist_set(s->config, st->name, value, -1, -1);
     sl__result_complete(out, "SET");
     return 0;

@@ -67,6 +67,8 @@ struct sl_session {
     sl_list *blk_savepoints;          /* char*: SAVEPOINT names, oldest first */
     sl_tz *pg_tz;                     /* the zone of 'table.local-time-zone' = pg_tz_key */
     char *pg_tz_key;
+    /* session_run.c: 'pipeline.name' -> hash of the statement last run under it */
+    sl_kvlist *job_stmts;
 };
 
 typedef struct sl__table_out {

@@ -53,6 +53,7 @@ typedef struct sl__run_ctx sl__run_ctx;
 typedef struct sl__job {
     sl_engine *eng;         /* the engine whose registry lists it */
     char *name;             /* identity ('pipeline.name' or derived from the statement) */
+    char stmt_hash[17];     /* the hash of its statement's canonical text, in hex */
     char *sink;             /* the sink table */
     char *guarantee;        /* the sink's effective guarantee */
     char *guarantees;       /* EXPLAIN's Guarantees section of the job: the whole decision */
@@ -161,19 +162,56 @@ void sl__lp_free_v(void *p)
     sl_lp_free(p);
 }
 
-/* A job's identity: 'pipeline.name', else derived from the statement's
-** canonical text, so running the same file again finds the same job. */
-static char *sl__job_name(sl_session *s, const sl_stmt *st)
+/* Whether the stored job jobs/<name>/ of data_dir is free for the
+** statement of hash hex: no such job, or its record says it ran that
+** statement. A job without a readable record (damaged, or written before
+** records kept the statement) is another statement's. */
+static bool sl__job_name_free(const char *data_dir, const char *name, const char *hex)
 {
-    const char *name = sl__setting_set(s, "pipeline.name");
-    if (name)
-        return sl_strdup(name);
+    char *dir = sl_chk_job_dir(data_dir, name);
+    bool free_ = !sl_fs_exists(dir);
+    if (!free_) {
+        char *path = sl_path_join(dir, "_job.json");
+        json_t *rec = NULL;
+        sl_error err = SL_ERROR_INIT;
+        if (sl__job_record_read(path, &rec, &err) == 0 && rec) {
+            const char *st = json_string_value(json_object_get(rec, "statement_hash"));
+            free_ = st && strcmp(st, hex) == 0;
+        }
+        json_decref(rec);
+        sl_error_reset(&err);
+        sl_free(path);
+    }
+    sl_free(dir);
+    return free_;
+}
+
+/* A job's identity: 'pipeline.name', else derived from the statement's
+** canonical text, so running the same file again finds the same job. hex
+** receives the hash of that text (16 hex digits), which the job's record
+** keeps as "statement_hash".
+**
+** A derived name is readable: insert-into-<table>, with the first 8 hex
+** digits of the hash after it only when a stored job of another statement
+** already has that name, and all 16 when that name is taken too. The name
+** is the job's identity for exactly-once (its checkpoints, transactional
+** ids, decisions), so a statement only ever takes a name that is free or
+** that its own earlier run left: the same statement run again resumes the
+** same job, a different one never resumes another's. A job stored under
+** the name with all 16 digits (as every derived name was before) is found
+** first, so such a job resumes as before. */
+static char *sl__job_name(sl_session *s, const sl_stmt *st, char hex[17])
+{
     sl_strbuf sb = SL_STRBUF_INIT;
     sl_stmt_print(&sb, st, NULL, NULL);
     uint64_t h = sl_hash_bytes(sb.buf, sb.len, SL_HASH_INIT);
     sl_strbuf_free(&sb);
+    snprintf(hex, 17, "%016llx", (unsigned long long)h);
+    const char *name = sl__setting_set(s, "pipeline.name");
+    if (name)
+        return sl_strdup(name);
     if (st->kind == SL_STMT_STATEMENT_SET)
-        return sl_sprintf("statement-set-%016llx", (unsigned long long)h);
+        return sl_sprintf("statement-set-%s", hex);
     /* The table's name as a job name's part (sl_job_name_check): '/' and
     ** control characters become '_', and it is cut (at a character) so the
     ** whole name fits a file name. */
@@ -189,10 +227,56 @@ static char *sl__job_name(sl_session *s, const sl_stmt *st)
         file += plain || bad ? 1 : 3;
         sl_strbuf_append_char(&t, bad ? '_' : (char)*p);
     }
-    char *derived = sl_sprintf("insert-into-%s-%016llx", sl_strbuf_cstr(&t),
-                               (unsigned long long)h);
+    char *full = sl_sprintf("insert-into-%s-%s", sl_strbuf_cstr(&t), hex);
+    const char *data_dir = s->eng->data_dir;
+    if (st->kind == SL_STMT_QUERY || !data_dir) { /* runs no stored job */
+        sl_strbuf_free(&t);
+        return full;
+    }
+    char *dir = sl_chk_job_dir(data_dir, full);
+    bool stored = sl_fs_exists(dir);
+    sl_free(dir);
+    if (!stored) {
+        char *cands[2] = {sl_sprintf("insert-into-%s", sl_strbuf_cstr(&t)),
+                          sl_sprintf("insert-into-%s-%.8s", sl_strbuf_cstr(&t), hex)};
+        bool found = false;
+        for (int i = 0; i < 2; i++) {
+            if (!found && sl__job_name_free(data_dir, cands[i], hex)) {
+                sl_free(full);
+                full = cands[i];
+                cands[i] = NULL;
+                found = true;
+            }
+            sl_free(cands[i]);
+        }
+    }
     sl_strbuf_free(&t);
-    return derived;
+    return full;
+}
+
+/* A second INSERT under 'pipeline.name' in a session: when a job of this
+** session ran another statement under the name and the name was not SET
+** again since (a SET forgotten, not RESET), running this one would resume
+** that job (its sources' positions, its state) and write the wrong rows or
+** none: 55006 with a hint to RESET it. A name whose job runs is left to the
+** "already running" check. 0, or -1 with err. */
+static int sl__job_name_reused(sl_session *s, const char *name, const char *hex, sl_error *err)
+{
+    const char *before = s->job_stmts ? sl_kvlist_get(s->job_stmts, name) : NULL;
+    sl_job_stats stats;
+    if (before && strcmp(before, hex) != 0 && !sl__job_live(s->eng, name, &stats)) {
+        sl_error_set(err, SL_ERR_OBJECT_IN_USE, -1,
+                     "job \"%s\" was started by another INSERT of this session", name);
+        sl_error_detail(err,
+                        "'pipeline.name' is still \"%s\": this INSERT would resume that job "
+                        "from its checkpoints, which hold the other statement's positions and "
+                        "state.",
+                        name);
+        sl_error_hint(err, "RESET 'pipeline.name' (or SET another) to give this INSERT a job of "
+                           "its own.");
+        return -1;
+    }
+    return 0;
 }
 
 /* The statement a job or query runs for (synchronous runs only). */
@@ -476,6 +560,7 @@ static void sl__job_record(const sl__job *job, const char *status, const sl_job_
     bad |= json_object_set_new(o, "status", json_string(status));
     bad |= json_object_set_new(o, "time", json_integer(sl_now_nanos()));
     bad |= json_object_set_new(o, "sink", json_string(sink));
+    bad |= json_object_set_new(o, "statement_hash", json_string(job->stmt_hash));
     bad |= json_object_set_new(o, "guarantee", json_string(guarantee ? guarantee : "none"));
     if (guarantees)
         bad |= json_object_set_new(o, "guarantees", json_string(guarantees));
@@ -545,6 +630,8 @@ static void sl__job_record(const sl__job *job, const char *status, const sl_job_
         bad |= json_object_set_new(o, "rows_late", json_integer(stats->life_rows_late));
         bad |= json_object_set_new(o, "rows_skipped", json_integer(stats->life_rows_skipped));
         bad |= json_object_set_new(o, "conflicts", json_integer(stats->life_conflicts));
+        if (stats->warning[0])
+            bad |= json_object_set_new(o, "warning", json_string(stats->warning));
     }
     bad |= json_object_set_new(o, SL_CHECKSUM_KEY, json_string(SL_CHECKSUM_ZERO));
     char *text = bad ? NULL : json_dumps(o, JSON_PRESERVE_ORDER);
@@ -852,6 +939,7 @@ static void sl__job_progress(void *ctx, const sl_job_stats *stats)
         sl_free(dir);
     }
     pthread_mutex_lock(&job->eng->mu);
+    bool warn = stats->warning[0] && strcmp(stats->warning, job->stats.warning) != 0;
     job->stats = *stats;
     job->stats.restarts = job->restarts;
     if (new_chk) {
@@ -884,6 +972,13 @@ static void sl__job_progress(void *ctx, const sl_job_stats *stats)
     ** status line (the runtime's thread; the session is not used otherwise). */
     if (job->run && job->run->s->progress)
         job->run->s->progress(job->run->s->progress_ctx, &p);
+    if (warn) { /* the stall check's warning, once (as the job's notices go) */
+        if (job->run)
+            sl__notice(job->run->out, SL_SEV_WARNING, "job \"%s\": %s", job->name,
+                       stats->warning);
+        else
+            sl__logf(job->eng, SL_SEV_WARNING, "job \"%s\": %s", job->name, stats->warning);
+    }
 }
 
 /* Whether a failure is worth a restart: an outside system failed for now
@@ -1411,6 +1506,12 @@ static int sl__run_insert(sl_session *s, sl__job *job, sl__run_ctx *run,
     spec->notice_ctx = job;
     spec->progress = sl__job_progress;
     spec->progress_ctx = job;
+    /* Stalled event time: a warning after the setting, at least three
+    ** checkpoint intervals (a slow checkpoint cadence is not a stall). */
+    int64_t stall = sl__duration_ms(s, "table.exec.watermark.stall-warning");
+    if (stall > 0 && stall < 3 * spec->checkpoint_interval_ms)
+        stall = 3 * spec->checkpoint_interval_ms;
+    spec->stall_ms = stall;
     const char *pause = getenv("SLUICE_TEST_PAUSE");
     if (pause && pause[0]) {
         spec->failpoint = sl__test_pause;
@@ -1597,7 +1698,10 @@ int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl
 
     /* What the job reads while it runs is its own: the plans, the physical
     ** plan and a snapshot of the catalog they point into. */
-    char *name = sl__job_name(s, st);
+    char stmt_hex[17];
+    char *name = sl__job_name(s, st, stmt_hex);
+    bool reused = !query && sl__setting_set(s, "pipeline.name") &&
+                  sl__job_name_reused(s, name, stmt_hex, err) != 0;
     sl_list *tables = sl_list_new(), *targets = sl_list_new();
     if (!query)
         sl__sink_targets(s->eng->cat, plans, decided, tables, targets);
@@ -1605,7 +1709,8 @@ int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl
                     sl_strcasecmp(sl__setting(s, "execution.savepoint-restore-mode"),
                                   "no_claim") != 0,
                     tables, targets, NULL, false};
-    if (!query && (sl_job_name_check(name, -1, err) != 0 || sl__branch_check(s->eng, &b, err) != 0)) {
+    if (!query && (reused || sl_job_name_check(name, -1, err) != 0 ||
+                   sl__branch_check(s->eng, &b, err) != 0)) {
         sl_tz_free(tz);
         sl_free(b.origin);
         sl_list_free(tables, sl_free);
@@ -1660,6 +1765,9 @@ int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl
         sl__job *job = sl_calloc(1, sizeof *job);
         job->eng = s->eng;
         job->name = name;
+        memcpy(job->stmt_hash, stmt_hex, sizeof job->stmt_hash);
+        /* what sl__job_name_reused reads once the job started */
+        char *named = sl__setting_set(s, "pipeline.name") ? sl_strdup(name) : NULL;
         sl_strbuf sinks = SL_STRBUF_INIT; /* a statement set writes several */
         for (int i = 0; i < plans->n; i++)
             sl_strbuf_appendf(&sinks, "%s%s", i ? ", " : "", ((sl_lp *)plans->items[i])->table);
@@ -1697,6 +1805,13 @@ int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl
         cat = NULL;
         phys = NULL;
         rc = sl__run_insert(s, job, &run, out, err);
+        if (named && (rc == 0 || !sl_error_isset(err) ||
+                      strcmp(err->sqlstate, SL_ERR_OBJECT_IN_USE) != 0)) {
+            if (!s->job_stmts)
+                s->job_stmts = sl_kvlist_new();
+            sl_kvlist_set(s->job_stmts, named, stmt_hex, -1, -1);
+        }
+        sl_free(named);
     }
     sl_physical_free(phys);
     sl_catalog_close(cat);

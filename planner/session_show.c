@@ -139,8 +139,8 @@ static int sl__show_jobs(sl_session *s, const sl_result_sink *out, sl_error *err
                                        "checkpoint", "rows in",  "rows out",  "late rows",
                                        "skipped rows", "restarts", "conflicts",
                                        "open transactions", "started", "uptime", "rows/s",
-                                       "last checkpoint at", "failure"};
-    enum { NCOLS = 17 };
+                                       "last checkpoint at", "failure", "warning"};
+    enum { NCOLS = 18 };
     sl_type types[NCOLS];
     for (int i = 0; i < NCOLS; i++)
         types[i] = i >= 4 && i <= 10 ? sl_type_make(SL_TYPE_BIGINT)
@@ -249,7 +249,9 @@ static int sl__show_jobs(sl_session *s, const sl_result_sink *out, sl_error *err
                                   started > 0 && running ? up_s : NULL,
                                   running ? rate_s : NULL,
                                   lastc ? chk_s : NULL,
-                                  failure};
+                                  failure,
+                                  running ? (live.warning[0] ? live.warning : NULL)
+                                          : json_string_value(json_object_get(o, "warning"))};
             sl__result_row(&t, vals);
             sl_free(failure);
             json_decref(info);

@@ -31,7 +31,9 @@ static const sl_option_spec sl__datagen_options[] = {
      .description = "Largest random value of numeric column #, in its type; defaults to the "
                     "type's maximum."},
     {.key = "fields.#.max-past", .type = SL_OPT_DURATION, .default_value = "0",
-     .description = "Random TIMESTAMP column #: how far before now a value may lie."},
+     .description = "Random TIMESTAMP column #: how far before the row's instant (its "
+                    "event time: the job's start + row number / rows-per-second) a value may "
+                    "lie, at random."},
     {.key = "fields.#.length", .type = SL_OPT_INT, .default_value = "100",
      .description = "Random string or bytes column #: length of the values."},
     {.key = "fields.#.start", .type = SL_OPT_STRING,
@@ -234,6 +236,18 @@ static int sl__datagen_check(const sl_connector *c, const sl_kvlist *opts,
     return 0;
 }
 
+static const char sl__datagen_notes[] =
+    "Time. Row i (counted over all subtasks from the job's first row) has the instant\n"
+    "start + i / 'rows-per-second', start being the clock when the job first ran: a\n"
+    "random TIMESTAMP / TIMESTAMP_LTZ column is that instant minus a random lateness\n"
+    "of at most 'fields.#.max-past' (Flink: now minus up to max-past), and DATE / TIME\n"
+    "columns are its date and time of day. So event time advances with the rows, at\n"
+    "the rate's pace, and a `WATERMARK` on the column moves and fires windows. The\n"
+    "values are a pure function of the row number, the options and the start, which\n"
+    "checkpoints keep: a restored job regenerates exactly the rows after its\n"
+    "checkpoint and continues the sequence of instants (after a pause, event time\n"
+    "lags the clock by the pause; it never restarts).\n";
+
 const sl_connector sl__connector_datagen = {
     .name = "datagen",
     .description = "Generates rows: random values or sequences per column.",
@@ -254,4 +268,5 @@ const sl_connector sl__connector_datagen = {
     .check = sl__datagen_check,
     .create_source = sl_datagen_create,
     .create_sink = NULL,
+    .notes = sl__datagen_notes,
 };

@@ -7,9 +7,11 @@
 ** scaled integers) uniform in [min, max] (default: the type's range); CHAR /
 ** VARCHAR of `length` (default 100, capped by the type) characters [a-z0-9];
 ** BINARY / VARBINARY of `length` random bytes; DATE and TIME the date and
-** time of day of the base instant (Flink: "the current date / time");
-** TIMESTAMP[_LTZ] the base instant minus up to max-past, truncated to the
-** type's precision. Sequences (integers, DECIMAL, FLOAT, DOUBLE, strings as
+** time of day of the row's instant (Flink: "the current date / time");
+** TIMESTAMP[_LTZ] the row's instant minus up to max-past, truncated to the
+** type's precision. Row i's instant is base + i / rows-per-second: event
+** time moves with the rows as the rate paces them (so watermarks advance
+** and windows fire), never frozen at the job's start. Sequences (integers, DECIMAL, FLOAT, DOUBLE, strings as
 ** the numbers' text): row i has start + i. null-rate applies to both kinds
 ** (never to NOT NULL columns).
 **
@@ -19,9 +21,11 @@
 ** number), never from a stateful PRNG, so seek(position) followed by poll
 ** regenerates exactly the rows an earlier incarnation produced after that
 ** position. Time-dependent values (DATE, TIME, TIMESTAMP[_LTZ] "now - up to
-** max-past" as Flink does) are taken relative to a base instant read from
-** the clock once, at the first poll of a fresh job, and stored in the
-** position.
+** max-past" as Flink does) are taken relative to the row's instant, base +
+** i / rate, with base the instant the job created its sources (the same
+** for every subtask; else the clock at the first poll), stored in the
+** position: a restored job continues the
+** sequence of instants, it does not restart time.
 **
 ** Parallelism. Subtask k of p generates the rows i with i % p == k, so the
 ** union over subtasks is the same table for every p. number-of-rows is the
@@ -78,6 +82,8 @@ typedef struct sl__datagen {
     int parallelism;        /* instances (p) */
     int64_t next;           /* next row index of this subtask (next % p == k) */
     bool have_base;         /* base is set */
+    int64_t created;        /* when the job created its sources, the same for every
+                               subtask (0 = unknown): a fresh job's base */
     int64_t base;           /* the base instant (ns), fixed for the job's life */
     bool paced;             /* t0 / i0 are set (after the first poll) */
     int64_t t0;             /* clock at the first poll after create / seek */
@@ -460,7 +466,9 @@ static int sl__dg_setup_random(sl__dg_col *g, const sl_kvlist *opts, const char 
 static void sl__dg_ensure_base(sl__datagen *d)
 {
     if (!d->have_base) {
-        d->base = d->now(d->now_ctx);
+        /* Every subtask of a fresh job starts from the same instant, so the
+        ** table's rows are the same whatever the parallelism. */
+        d->base = d->real_clock && d->created ? d->created : d->now(d->now_ctx);
         d->have_base = true;
     }
 }
@@ -490,6 +498,15 @@ static void sl__dg_random_bytes(char *buf, size_t n, uint64_t key, bool text)
                 buf[i++] = (char)(r & 0xff);
         }
     }
+}
+
+/* Row i's instant: base + i / rate (saturated at the last timestamp). */
+static int64_t sl__dg_instant(const sl__datagen *d, int64_t i)
+{
+    sl__u128 off = (sl__u128)i * SL_NANOS_PER_SEC / (sl__u128)d->rate;
+    if (off > (sl__u128)INT64_MAX || d->base > INT64_MAX - (int64_t)off)
+        return INT64_MAX;
+    return d->base + (int64_t)off;
 }
 
 /* Value of column col for row i into row r of out. */
@@ -558,20 +575,22 @@ static void sl__dg_value(sl__datagen *d, int col, int64_t i, sl_chunk *out, int 
         break;
     }
     case SL_TYPE_DATE:
-        sl_chunk_set_i64(out, col, r, sl__floor_div(d->base, SL_NANOS_PER_DAY));
+        sl_chunk_set_i64(out, col, r, sl__floor_div(sl__dg_instant(d, i), SL_NANOS_PER_DAY));
         break;
     case SL_TYPE_TIME: {
-        int64_t tod = d->base - sl__floor_div(d->base, SL_NANOS_PER_DAY) * SL_NANOS_PER_DAY;
+        int64_t at = sl__dg_instant(d, i);
+        int64_t tod = at - sl__floor_div(at, SL_NANOS_PER_DAY) * SL_NANOS_PER_DAY;
         sl_chunk_set_i64(out, col, r, sl_time_truncate(tod, t.precision));
         break;
     }
     case SL_TYPE_TIMESTAMP:
     case SL_TYPE_TIMESTAMP_LTZ: {
-        /* base - U[0, max_past], never before the earliest timestamp */
+        /* instant - U[0, max_past], never before the earliest timestamp */
         const int64_t earliest = INT64_MIN + SL_NANOS_PER_SEC;
-        uint64_t room = d->base > earliest ? (uint64_t)d->base - (uint64_t)earliest : 0;
+        int64_t at = sl__dg_instant(d, i);
+        uint64_t room = at > earliest ? (uint64_t)at - (uint64_t)earliest : 0;
         int64_t mp = (uint64_t)g->max_past < room ? g->max_past : (int64_t)room;
-        int64_t v = d->base - sl__uniform_i64(r1, 0, mp);
+        int64_t v = at - sl__uniform_i64(r1, 0, mp);
         sl_chunk_set_i64(out, col, r, sl_time_truncate(v, t.precision));
         break;
     }
@@ -735,6 +754,7 @@ int sl_datagen_create(const sl_source_args *args, sl_source **out, sl_error *err
     d->total = -1;
     d->now = sl__real_now;
     d->real_clock = true;
+    d->created = args->created_nanos;
     SL_ALWAYS(d->subtask >= 0 && d->subtask < d->parallelism);
 
     const sl_kv *kv;

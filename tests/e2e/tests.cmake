@@ -195,3 +195,24 @@ foreach(p 1 2)
             --sluice $<TARGET_FILE:sluice> --kills 20 --parallelism ${p})
   set_tests_properties(e2e.crash_unnest.p${p} PROPERTIES TIMEOUT 900 LABELS e2e)
 endforeach()
+# the README's datagen TUMBLE example (extracted from README.md) prints
+# windows of rows-per-second * size rows: datagen's event time moves
+add_test(NAME e2e.readme_datagen
+  COMMAND ${Python3_EXECUTABLE} ${SL_E2E}/readme_datagen_test.py --sluice $<TARGET_FILE:sluice>
+          --readme ${CMAKE_SOURCE_DIR}/README.md)
+set_tests_properties(e2e.readme_datagen PROPERTIES TIMEOUT 300 LABELS e2e)
+# datagen's moving event time replayed through SIGKILLs: 1-second windows of
+# a datagen table into exactly-once files = the windows computed from the
+# documented rule (row i at the start + i / rate)
+foreach(p 1 2)
+  add_test(NAME e2e.crash_datagen_time.p${p}
+    COMMAND ${Python3_EXECUTABLE} ${SL_E2E}/crash_datagen_time_test.py
+            --sluice $<TARGET_FILE:sluice> --kills 20 --parallelism ${p})
+  set_tests_properties(e2e.crash_datagen_time.p${p} PROPERTIES TIMEOUT 900 LABELS e2e)
+endforeach()
+# windows that cannot fire say why: a stalled watermark and an idle reader
+# (no idle timeout) get one WARNING and SHOW JOBS' warning column; an idle
+# timeout and a moving event time do not
+add_test(NAME e2e.stall_warning
+  COMMAND ${Python3_EXECUTABLE} ${SL_E2E}/stall_warning_test.py --sluice $<TARGET_FILE:sluice>)
+set_tests_properties(e2e.stall_warning PROPERTIES TIMEOUT 300 LABELS e2e)

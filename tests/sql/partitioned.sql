@@ -78,10 +78,10 @@ CREATE TABLE pd (id INT, name STRING, dt DATE, hr INT) PARTITIONED BY (dt, hr) W
 SELECT * FROM pd WHERE dt IS NOT NULL;
 -- The files: what they hold (not the partition columns) and the success files.
 CREATE TABLE f1 (line STRING) WITH ('connector' = 'filesystem', 'format' = 'raw',
-  'path' = '@TMP@/p/dt=2026-01-01/hr=1/part-120d4035b0e2a05f-0-1-0.csv');
+  'path' = '@TMP@/p/dt=2026-01-01/hr=1/part-0f63d280b3fc5fc0-0-1-0.csv');
 SELECT * FROM f1;
 CREATE TABLE f2 (line STRING) WITH ('connector' = 'filesystem', 'format' = 'raw',
-  'path' = '@TMP@/p/dt=x%2Fy%3Dz %25%23/hr=__DEFAULT_PARTITION__/part-120d4035b0e2a05f-0-1-3.csv');
+  'path' = '@TMP@/p/dt=x%2Fy%3Dz %25%23/hr=__DEFAULT_PARTITION__/part-0f63d280b3fc5fc0-0-1-3.csv');
 SELECT * FROM f2;
 CREATE TABLE s1 (line STRING) WITH ('connector' = 'filesystem', 'format' = 'raw',
   'path' = '@TMP@/p/dt=__DEFAULT_PARTITION__/hr=3/_SUCCESS');
@@ -98,7 +98,7 @@ INSERT INTO typed SELECT id, ts, CAST(id AS DECIMAL(5, 2)) / 4, id > 3,
   FROM src;
 SELECT * FROM typed;
 CREATE TABLE f3 (line STRING) WITH ('connector' = 'filesystem', 'format' = 'raw',
-  'path' = '@TMP@/typed/t=2026-01-01T01%3A10/d=0.25/b=false/l=2026-01-01T01%3A10%3A00.500Z/tm=01%3A10/dd=2026-01-01/part-990a969be1bfca9a-0-1-0.csv');
+  'path' = '@TMP@/typed/t=2026-01-01T01%3A10/d=0.25/b=false/l=2026-01-01T01%3A10%3A00.500Z/tm=01%3A10/dd=2026-01-01/part-5eae85532a80c900-0-1-0.csv');
 SELECT * FROM f3;
 
 -- Partition-time commit (Nexmark q10's options): a bounded job commits every

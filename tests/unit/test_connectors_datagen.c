@@ -692,11 +692,13 @@ static void t_types_valid(void)
                 bad +=
                     !((v.ptr[k] >= 'a' && v.ptr[k] <= 'z') || (v.ptr[k] >= '0' && v.ptr[k] <= '9'));
         }
+        /* row r's instant: base + r / 10000 rows per second (the default rate) */
+        int64_t at = base + (int64_t)r * (SL_NANOS_PER_SEC / 10000);
         bad += c->cols[13].v.i64[r] != 20454; /* 2026-01-01 */
-        bad += c->cols[14].v.i64[r] != 12345 * SL_NANOS_PER_SEC + 987000000;
+        bad += c->cols[14].v.i64[r] != sl_time_truncate(at - T0, 3);
         int64_t ts = c->cols[15].v.i64[r], ltz = c->cols[16].v.i64[r];
-        bad += ts < ts_lo || ts > base || ts % SL_NANOS_PER_MILLI != 0;
-        bad += ltz < ltz_lo || ltz > base || ltz % 1000 != 0;
+        bad += ts < ts_lo || ts > at || ts % SL_NANOS_PER_MILLI != 0;
+        bad += ltz < ltz_lo || ltz > at || ltz % 1000 != 0;
         bad += c->cols[17].v.i64[r] != r + 1;
     }
     CHECK_INT(bad, 0);
@@ -774,6 +776,59 @@ static void t_create_errors(void)
     sl_kvlist_free(o);
 }
 
+/* Event time moves with the rows: row i's timestamp is the first poll's
+** instant + i / rate (max-past 0), at every parallelism, and a restored
+** incarnation continues the sequence of instants. */
+static void t_time_moves(void)
+{
+    table t = {0};
+    add_col(&t, "ts", sl_type_make_p(SL_TYPE_TIMESTAMP, 3, 0));
+    add_col(&t, "late", sl_type_make_p(SL_TYPE_TIMESTAMP_LTZ, 3, 0));
+    sl_kvlist *o = opts("connector", "datagen", "rows-per-second", "100", "number-of-rows", "600",
+                        "fields.late.max-past", "2 s", NULL);
+    sl_error err = SL_ERROR_INIT;
+    for (int par = 1; par <= 2; par++) {
+        for (int k = 0; k < par; k++) {
+            fclock ca = {T0, SL_NANOS_PER_SEC}; /* plenty of time: the rate never holds back */
+            sl_source *a = mk(&t, o, k, par, &err);
+            REQUIRE(a);
+            sl_datagen_set_clock(a, fclock_now, &ca);
+            sl_chunk *head = NULL, *rest = NULL;
+            bool ended;
+            CHECK_INT(collect(a, &t, 50, 100, &head, &ended), 100);
+            sl_strbuf pos = SL_STRBUF_INIT;
+            REQUIRE(a->ops->position(a, &pos, &err) == 0);
+            a->ops->free(a);
+            /* restored a minute later by its clock: time continues from row 100 */
+            fclock cb = {T0 + 60 * SL_NANOS_PER_SEC, SL_NANOS_PER_SEC};
+            sl_source *b = mk(&t, o, k, par, &err);
+            REQUIRE(b);
+            sl_datagen_set_clock(b, fclock_now, &cb);
+            REQUIRE(b->ops->seek(b, pos.buf, pos.len, &err) == 0);
+            CHECK_INT(collect(b, &t, 64, 1000, &rest, &ended), 600 / par - 100);
+            CHECK(ended);
+            int bad = 0, spread = 0;
+            for (int r = 0; r < 600 / par; r++) {
+                const sl_chunk *c = r < 100 ? head : rest;
+                int cr = r < 100 ? r : r - 100;
+                int64_t i = (int64_t)r * par + k; /* the table's row index */
+                int64_t at = T0 + i * 10 * SL_NANOS_PER_MILLI;
+                bad += c->cols[0].v.i64[cr] != at;
+                int64_t late = c->cols[1].v.i64[cr];
+                bad += late > at || late < at - 2 * SL_NANOS_PER_SEC;
+                spread += late < at - SL_NANOS_PER_SEC;
+            }
+            CHECK_INT(bad, 0);
+            CHECK(spread > 600 / par / 4); /* the lateness is random within max-past */
+            sl_strbuf_free(&pos);
+            sl_chunk_free(head);
+            sl_chunk_free(rest);
+            b->ops->free(b);
+        }
+    }
+    sl_kvlist_free(o);
+}
+
 static void t_registry(void)
 {
     const sl_connector *dg = sl_connector_find("datagen");
@@ -784,4 +839,4 @@ static void t_registry(void)
 
 SL_TESTS(t_determinism, t_seek_replay, t_seek_errors, t_parallel_split, t_number_of_rows,
          t_sequence_exhaustion, t_rate_limit, t_bounds_and_nulls, t_types_valid, t_create_errors,
-         t_registry)
+         t_time_moves, t_registry)

@@ -571,6 +571,61 @@ static void t_job_json_and_progress(void)
     sl_free(dir);
 }
 
+/* A background job whose windows cannot fire (a constant event time): the
+** stall check's warning reaches the engine's log once and SHOW JOBS' last
+** column (warning) while the job runs, through the planner API. */
+static void t_stall_warning(void)
+{
+    char *dir = tmpdir("stall");
+    sl_engine *eng = NULL;
+    collect c = {0};
+    log_box log = {PTHREAD_MUTEX_INITIALIZER, SL_STRBUF_INIT};
+    sl_error err = SL_ERROR_INIT;
+    sl_session *s = setup(dir, &eng, &log, &c);
+    REQUIRE(s);
+    CHECK(run(s,
+              "CREATE TABLE frozen (id BIGINT, ts AS TIMESTAMP '2026-01-01 00:00:00', "
+              "WATERMARK FOR ts AS ts) WITH ('connector' = 'datagen', 'rows-per-second' = "
+              "'200')",
+              &c, &err) == 0);
+    CHECK(run(s, "CREATE TABLE counts (n BIGINT) WITH ('connector' = 'blackhole')", &c, &err) ==
+          0);
+    CHECK(run(s, "SET 'table.exec.watermark.stall-warning' = '500 ms'", &c, &err) == 0);
+    CHECK(run(s, "SET 'pipeline.name' = 'stuck'", &c, &err) == 0);
+    CHECK(run(s,
+              "INSERT INTO counts SELECT COUNT(*) FROM TABLE(TUMBLE(TABLE frozen, "
+              "DESCRIPTOR(ts), INTERVAL '1' SECOND)) GROUP BY window_start, window_end",
+              &c, &err) == 0);
+    const char *want = "windows are not firing because the watermark of source frozen has not "
+                       "advanced for ";
+    bool shown = false;
+    for (int i = 0; i < 300 && !shown; i++) { /* polling a condition, bounded (15 s) */
+        CHECK(run(s, "SHOW JOBS", &c, &err) == 0);
+        const char *row = strstr(sl_strbuf_cstr(&c.rows), "stuck|");
+        const char *last = row ? strchr(row, '\n') : NULL;
+        const char *bar = last ? last : row ? row + strlen(row) : NULL;
+        while (bar && bar > row && bar[-1] != '|')
+            bar--;
+        shown = bar && strncmp(bar, want, strlen(want)) == 0;
+        if (!shown)
+            pause_ms(50);
+    }
+    CHECK(shown);
+    CHECK(run(s, "STOP JOB 'stuck'", &c, &err) == 0);
+    pthread_mutex_lock(&log.mu);
+    const char *text = sl_strbuf_cstr(&log.text);
+    const char *first = strstr(text, want);
+    CHECK(first && strstr(text, "WARNING") && strstr(text, "job \"stuck\": windows are not"));
+    CHECK(first && !strstr(first + 1, want)); /* once */
+    pthread_mutex_unlock(&log.mu);
+    sl_error_reset(&err);
+    c_free(&c);
+    sl_session_free(s);
+    sl_engine_close(eng);
+    sl_strbuf_free(&log.text);
+    sl_free(dir);
+}
+
 SL_TESTS(t_stop_job_errors, t_background_stop_with_savepoint, t_stop_plain_and_drop,
          t_close_stops_jobs, t_background_failure_and_finish, t_savepoint_path, t_query_parallel,
-         t_job_json_and_progress)
+         t_job_json_and_progress, t_stall_warning)
