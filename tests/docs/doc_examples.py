@@ -8,6 +8,10 @@ the words after `sql` on its fence line:
                     directory (its own working directory, so relative
                     paths land there); it must exit 0 within the timeout
                     with no ERROR on stderr.
+  ```sql continuous a continuous job (an INSERT over a source without end):
+                    it must still be running, without an ERROR, after
+                    CONTINUOUS_SECONDS (what it writes is another test's:
+                    e.g. e2e.readme_datagen checks README's windows).
   ```sql synopsis   grammar (brackets, `|`, `...`): not run.
   ```sql fragment   an excerpt that needs context the page leaves out
                     (`WITH (...)`): not run. Prefer a runnable example.
@@ -32,8 +36,9 @@ import subprocess
 import sys
 import tempfile
 
-KINDS = {"", "synopsis", "fragment"}
+KINDS = {"", "continuous", "synopsis", "fragment"}
 TIMEOUT = 60
+CONTINUOUS_SECONDS = 5
 
 
 def blocks(path):
@@ -65,7 +70,7 @@ def blocks(path):
     return out
 
 
-def run(sluice, setup, sql):
+def run(sluice, setup, sql, continuous=False):
     """None when the example ran cleanly, else what went wrong."""
     with tempfile.TemporaryDirectory(prefix="sluice-doc-") as tmp:
         script = os.path.join(tmp, "example.sql")
@@ -73,13 +78,28 @@ def run(sluice, setup, sql):
             if setup:
                 f.write(setup.rstrip() + "\n")
             f.write(sql.rstrip() + "\n")
+        cmd = [sluice, "-D", os.path.join(tmp, "data"), "-f", script]
+        if continuous:
+            with open(os.path.join(tmp, "err"), "w+", encoding="utf-8") as err:
+                p = subprocess.Popen(cmd, cwd=tmp, stdout=subprocess.DEVNULL, stderr=err,
+                                     stdin=subprocess.DEVNULL)
+                try:
+                    rc = p.wait(CONTINUOUS_SECONDS)
+                except subprocess.TimeoutExpired:
+                    rc = None
+                    p.terminate()
+                    p.wait(30)
+                err.seek(0)
+                text = err.read()
+            if rc is not None or "ERROR:" in text:
+                return "a continuous job ended (exit %r) or failed:\n%s" % (rc, text[-2000:])
+            return None
         try:
-            p = subprocess.run([sluice, "-D", os.path.join(tmp, "data"), "-f", script],
-                               cwd=tmp, capture_output=True, text=True, timeout=TIMEOUT,
+            p = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True, timeout=TIMEOUT,
                                stdin=subprocess.DEVNULL)
         except subprocess.TimeoutExpired:
             return "did not finish within %d s (an unbounded source? give the example "\
-                   "bounded tables in its setup)" % TIMEOUT
+                   "bounded tables in its setup, or fence it ```sql continuous)" % TIMEOUT
         if p.returncode != 0 or "ERROR:" in p.stderr:
             return "exit %d\n%s%s" % (p.returncode, p.stdout[-2000:], p.stderr[-2000:])
     return None
@@ -96,14 +116,14 @@ def main():
         for line, kind, setup, sql in blocks(path):
             where = "%s:%d" % (rel, line)
             if kind not in KINDS:
-                failures.append("%s: unknown kind %r after ```sql (one of: synopsis, fragment)"
-                                % (where, kind))
+                failures.append("%s: unknown kind %r after ```sql (one of: continuous, "
+                                "synopsis, fragment)" % (where, kind))
                 continue
-            if kind:
+            if kind in ("synopsis", "fragment"):
                 skipped += 1
                 continue
             ran += 1
-            why = run(sluice, setup, sql)
+            why = run(sluice, setup, sql, continuous=kind == "continuous")
             print("%s %s" % ("FAIL" if why else "ok  ", where), flush=True)
             if why:
                 failures.append("%s: %s" % (where, why))
