@@ -117,8 +117,9 @@ temp(A) ::= .                            { A = false; }
 temp(A) ::= TEMPORARY.                   { A = true; }
 
 /* ------------------------------------------------------------ CREATE TABLE */
-cmd(A) ::= CREATE(K) TABLE ifne(E) nm(N) LP telems(B) RP comment_opt(C) partby_opt(P) with_opt(W)
-           like_opt(L).          { A = sl__create_table(p, K, E, N, sl__partitioned(p, B, P), C, W, L); }
+cmd(A) ::= CREATE(K) temp(T) TABLE ifne(E) nm(N) LP telems(B) RP comment_opt(C) partby_opt(P)
+           with_opt(W) like_opt(L).
+          { A = sl__temp(sl__create_table(p, K, E, N, sl__partitioned(p, B, P), C, W, L), T); }
 
 /* Flink's PARTITIONED BY (c1, c2): the filesystem connector's directories. */
 %type partby_opt {sl_list*}
@@ -126,9 +127,9 @@ cmd(A) ::= CREATE(K) TABLE ifne(E) nm(N) LP telems(B) RP comment_opt(C) partby_o
 partby_opt(A) ::= .                      { A = NULL; }
 partby_opt(A) ::= PARTITIONED BY LP idlist(L) RP. { A = L; }
 /* Flink's CREATE TABLE t WITH (...) LIKE source: the columns come from it. */
-cmd(A) ::= CREATE(K) TABLE ifne(E) nm(N) comment_opt(C) with_opt(W) like(L).
-                                         { A = sl__create_table(p, K, E, N, sl__table_elem(p, NULL, NULL),
-                                                                C, W, L); }
+cmd(A) ::= CREATE(K) temp(T) TABLE ifne(E) nm(N) comment_opt(C) with_opt(W) like(L).
+                                         { A = sl__temp(sl__create_table(p, K, E, N,
+                                                        sl__table_elem(p, NULL, NULL), C, W, L), T); }
 
 %type like_opt {sl_stmt*}
 %destructor like_opt { sl_stmt_free($$); }
@@ -225,7 +226,10 @@ keylist(A) ::= keylist(L) COMMA STRING(K).
                                          { A = sl__kv(p, L, K, SL__NOTOK); }
 
 /* ------------------------------------------------------------ other DDL */
-cmd(A) ::= DROP(K) TABLE ife(E) nm(N).   { A = sl__drop(p, SL_STMT_DROP_TABLE, K, false, E, N); }
+cmd(A) ::= DROP(K) temp(T) TABLE ife(E) nm(N).
+                                         { A = sl__drop(p, SL_STMT_DROP_TABLE, K, T, E, N); }
+cmd(A) ::= ALTER(K) TABLE nm(N) RENAME TO nm(M).
+                                         { A = sl__alter_rename(p, K, N, M); }
 cmd(A) ::= ALTER(K) TABLE nm(N) SET(S) LP kvlist(L) RP.
                                          { A = sl__alter(p, SL_STMT_ALTER_SET, K, N, S, L); }
 cmd(A) ::= ALTER(K) TABLE nm(N) RESET(S) LP keylist(L) RP.
@@ -308,6 +312,35 @@ cmd(A) ::= EXPLAIN(K) STATEMENT(T) SET BEGIN setlist(L) END.
                           { A = sl__explain(p, K, sl__statement_set(p, T, L, NULL, SL__NOTOK)); }
 cmd(A) ::= EXPLAIN(K) STATEMENT(T) SET BEGIN setlist(L) insert(I) END(E).
                           { A = sl__explain(p, K, sl__statement_set(p, T, L, I, E)); }
+/* ------------------------------------------------------------ Flink SQL client statements
+** HELP; one catalog and one database, named as Flink names them (SHOW
+** CATALOGS / DATABASES / CURRENT ..., USE); DESCRIBE EXTENDED; EXPLAIN's
+** details; the client's BEGIN STATEMENT SET; ... END; (planner/session_flink.c). */
+%fallback ID CATALOGS CHANGELOG_MODE DATABASES ESTIMATED_COST EXTENDED HELP JSON_EXECUTION_PLAN
+  PLAN_ADVICE RENAME USE.
+cmd(A) ::= HELP(K).                      { A = sl__stmt_named(p, SL_STMT_HELP, K, SL__NOTOK); }
+cmd(A) ::= SHOW(K) CATALOGS.             { A = sl__show(p, K, SL_SHOW_CATALOGS, SL__NOTOK); }
+cmd(A) ::= SHOW(K) DATABASES.            { A = sl__show(p, K, SL_SHOW_DATABASES, SL__NOTOK); }
+cmd(A) ::= SHOW(K) CURRENT nm(N).        { A = sl__show_current(p, K, N); }
+cmd(A) ::= USE(K) nm(N).                 { A = sl__use(p, K, SL__NOTOK, SL__NOTOK, N); }
+cmd(A) ::= USE(K) nm(C) DOT nm(N).       { A = sl__use(p, K, SL__NOTOK, C, N); }
+cmd(A) ::= USE(K) nm(W) nm(N).           { A = sl__use(p, K, W, SL__NOTOK, N); }
+cmd(A) ::= DESCRIBE(K) EXTENDED nm(N).   { A = sl__describe(p, K, N, true); }
+cmd(A) ::= DESC(K) EXTENDED nm(N).       { A = sl__describe(p, K, N, true); }
+/* DESCRIBE extended: a table named extended. */
+cmd(A) ::= DESCRIBE(K) EXTENDED(N).      { A = sl__describe(p, K, N, false); }
+cmd(A) ::= DESC(K) EXTENDED(N).          { A = sl__describe(p, K, N, false); }
+cmd(A) ::= EXPLAIN(K) xdetails(D) cmd(X). { A = sl__explain_details(p, K, D, X); }
+%type xdetails {int}
+xdetails(A) ::= xdetail(A).
+xdetails(A) ::= xdetails(L) COMMA xdetail(D). { A = L | D; }
+%type xdetail {int}
+xdetail(A) ::= CHANGELOG_MODE.           { A = SL_EXPLAIN_CHANGELOG_MODE; }
+xdetail(A) ::= ESTIMATED_COST.           { A = SL_EXPLAIN_ESTIMATED_COST; }
+xdetail(A) ::= JSON_EXECUTION_PLAN.      { A = SL_EXPLAIN_JSON_EXECUTION_PLAN; }
+xdetail(A) ::= PLAN_ADVICE.              { A = SL_EXPLAIN_PLAN_ADVICE; }
+cmd(A) ::= BEGIN(K) STATEMENT SET.       { A = sl__stmt_named(p, SL_STMT_BEGIN_SET, K, SL__NOTOK); }
+
 cmd(A) ::= STOP(K) JOB STRING(X).        { A = sl__stop_job(p, K, X, false); }
 cmd(A) ::= STOP(K) JOB STRING(X) WITH SAVEPOINT.
                                          { A = sl__stop_job(p, K, X, true); }
@@ -340,7 +373,7 @@ cmd(A) ::= RESET(K) TIME(N) ZONE.        { A = sl__pg_reset(p, K, N); }
 cmd(A) ::= BEGIN(K) work txnmodes(M).    { A = sl__txn(p, SL_TXN_BEGIN, K, SL__NOTOK, M); }
 cmd(A) ::= START(K) TRANSACTION txnmodes(M). { A = sl__txn(p, SL_TXN_START, K, SL__NOTOK, M); }
 cmd(A) ::= COMMIT(K) work.               { A = sl__txn(p, SL_TXN_COMMIT, K, SL__NOTOK, NULL); }
-cmd(A) ::= END(K) work.                  { A = sl__txn(p, SL_TXN_COMMIT, K, SL__NOTOK, NULL); }
+cmd(A) ::= END(K) work.                  { A = sl__txn(p, SL_TXN_END, K, SL__NOTOK, NULL); }
 cmd(A) ::= ROLLBACK(K) work.             { A = sl__txn(p, SL_TXN_ROLLBACK, K, SL__NOTOK, NULL); }
 cmd(A) ::= ABORT(K) work.                { A = sl__txn(p, SL_TXN_ROLLBACK, K, SL__NOTOK, NULL); }
 cmd(A) ::= SAVEPOINT(K) nm(N).           { A = sl__txn(p, SL_TXN_SAVEPOINT, K, N, NULL); }
@@ -597,6 +630,9 @@ from_prim(A) ::= nm(N) FOR SYSTEM_TIME AS OF expr(T) as_opt(X).
                                          { A = sl__from_table(p, N, X); A->as_of = T; }
 /* PostgreSQL: a schema-qualified relation (pg_catalog.pg_class, public.t). */
 from_prim(A) ::= nm(S) DOT nm(N) as_opt(X). { A = sl__from_qtable(p, S, N, X); }
+/* Flink: catalog.database.table (one catalog: default_catalog). */
+from_prim(A) ::= nm(C) DOT nm(S) DOT nm(N) as_opt(X).
+                                         { A = sl__from_qtable(p, S, N, X); sl__catalog_name(p, C); }
 /* PostgreSQL: a set-returning function, generate_series(1, 3) AS s. */
 from_prim(A) ::= nm(N) LP exprlist(L) RP as_opt(X).
                                          { A = sl__from_function(p, N, N, L, X); }

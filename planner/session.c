@@ -124,6 +124,7 @@ void sl_session_free(sl_session *s)
     sl_kvlist_free(s->pg_params);
     sl_kvlist_free(s->config);
     sl_list_free(s->tviews, sl__view_free_v);
+    sl__set_free(s);
     sl_free(s);
 }
 
@@ -248,6 +249,13 @@ static int sl__create_table(sl_session *s, const sl_stmt *st, const sl_result_si
                             sl_error *err)
 {
     const sl_catalog *cat = s->eng->cat;
+    if (st->temporary) {
+        sl_error_set(err, SL_ERR_NOT_SUPPORTED, st->pos, "CREATE TEMPORARY TABLE is not supported");
+        sl_error_detail(err, "Sluice's tables are written to the catalog of the data directory.");
+        sl_error_hint(err, "CREATE TABLE it (and DROP TABLE it when done); CREATE TEMPORARY "
+                           "VIEW makes a view for this session only.");
+        return -1;
+    }
     if (sl_catalog_table(cat, st->name) || sl_catalog_view(cat, st->name)) {
         if (st->if_not_exists) {
             sl__notice(out, SL_SEV_NOTICE, "table \"%s\" already exists, skipping", st->name);
@@ -289,12 +297,12 @@ static int sl__drop(sl_session *s, const sl_stmt *st, bool view, const sl_result
             sl__result_complete(out, tag);
             return 0;
         }
-        if (st->temporary) {
-            if (st->if_exists)
-                goto skip;
-            return sl_error_set(err, SL_ERR_UNDEFINED_TABLE, st->name_pos,
-                                "temporary view \"%s\" does not exist", st->name);
-        }
+    }
+    if (st->temporary) { /* no temporary table exists (CREATE TEMPORARY TABLE is refused) */
+        if (st->if_exists)
+            goto skip;
+        return sl_error_set(err, SL_ERR_UNDEFINED_TABLE, st->name_pos,
+                            "temporary %s \"%s\" does not exist", what, st->name);
     }
     bool exists = view ? sl_catalog_view(s->eng->cat, st->name) != NULL
                        : sl_catalog_table(s->eng->cat, st->name) != NULL;
@@ -479,11 +487,23 @@ static int sl__set(sl_session *s, const sl_stmt *st, const sl_result_sink *out, 
         const sl_config_key *keys = sl_config_keys(&n);
         for (int i = 0; i < n; i++) {
             const char *v = sl_kvlist_get(s->config, keys[i].key);
+            char par[16];
+            int n_par = 0;
+            sl_error ignored = SL_ERROR_INIT;
             if (!v && strcmp(keys[i].key, "table.dml-sync") == 0)
                 v = s->dml_sync ? "true" : "false"; /* the session's own default */
+            /* Effective values: one task per CPU, no savepoint, a derived name */
+            if (!v && strcmp(keys[i].key, "parallelism.default") == 0 &&
+                sl__parallelism(s, &n_par, &ignored) == 0) {
+                snprintf(par, sizeof par, "%d", n_par);
+                v = par;
+            }
+            sl_error_reset(&ignored);
             if (v && sl_option_is_secret(keys[i].key))
                 v = SL_REDACTED;
-            const char *vals[] = {keys[i].key, v ? v : keys[i].default_value};
+            if (!v)
+                v = keys[i].default_value ? keys[i].default_value : "";
+            const char *vals[] = {keys[i].key, v};
             sl__result_row(&t, vals);
         }
         sl__result_complete(out, "SET");
@@ -648,6 +668,11 @@ int sl__exec_stmt(sl_session *s, sl_stmt *st, const sl_result_sink *out, sl_erro
     /* A failed transaction block refuses everything but its end (25P02);
     ** a statement that fails in a block fails the block (session_pg.c). */
     int rc = sl__txn_check(s, st, err);
+    if (rc == 0 && s->stmt_set) /* BEGIN STATEMENT SET: INSERTs collected until END */
+    {
+        int c = sl__set_collect(s, st, out, err);
+        rc = c > 0 ? 0 : c == 0 ? 1 : -1;
+    }
     if (rc == 0)
         rc = sl__select_const(s, st, out, err); /* SELECT without FROM: answered here */
     if (rc == 0)
@@ -682,6 +707,10 @@ int sl__exec_stmt(sl_session *s, sl_stmt *st, const sl_result_sink *out, sl_erro
     case SL_STMT_FETCH:
     case SL_STMT_MOVE:
     case SL_STMT_CLOSE_CURSOR: rc = sl__cursor_stmt(s, st, out, err); break;
+    case SL_STMT_HELP:
+    case SL_STMT_USE:
+    case SL_STMT_ALTER_RENAME:
+    case SL_STMT_BEGIN_SET: rc = sl__flink_stmt(s, st, out, err); break;
     case SL_STMT_DROP_FUNCTION:
         /* No user-defined function can exist (CREATE FUNCTION is refused). */
         sl__notice(out, SL_SEV_NOTICE, "function \"%s\" does not exist, skipping", st->name);

@@ -63,6 +63,8 @@ struct sl_session {
     sl_list *blk_savepoints;          /* char*: SAVEPOINT names, oldest first */
     sl_tz *pg_tz;                     /* the zone of 'table.local-time-zone' = pg_tz_key */
     char *pg_tz_key;
+    /* session_flink.c: BEGIN STATEMENT SET's INSERTs (sl_stmt*) until END, or NULL */
+    sl_list *stmt_set;
 };
 
 typedef struct sl__table_out {
@@ -170,6 +172,13 @@ void sl__rows_free(sl__rows *r);
 
 /* SHOW, DESCRIBE, EXPLAIN (session_show.c). */
 int sl__show_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err);
+/* session_flink.c: HELP, USE, ALTER TABLE ... RENAME TO, BEGIN STATEMENT SET;
+** SHOW CATALOGS / DATABASES / CURRENT ...; sl__set_collect takes st when a
+** statement set is open (0 or -1), else returns 1; sl__set_free drops it. */
+int sl__flink_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err);
+int sl__flink_show(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err);
+int sl__set_collect(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err);
+void sl__set_free(sl_session *s);
 int sl__describe_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err);
 int sl__explain_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err);
 
