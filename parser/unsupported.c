@@ -129,9 +129,12 @@ bool sl__flink_unsupported(sl__parse *p, int stmt_pos, sl__tok at)
     }
     /* ALTER TABLE t ADD / MODIFY / DROP / RENAME column: Flink's schema changes. */
     static const char *const changes[] = {"ADD", "MODIFY", "DROP", "RENAME"};
+    const char *fourth = words;
+    for (int k = 0; k < 3 && fourth; k++)
+        fourth = strchr(fourth, ' ') ? strchr(fourth, ' ') + 1 : NULL;
     if (sl__starts(words, "ALTER TABLE")) {
         for (size_t i = 0; i < SL_ARRAY_LEN(changes); i++) {
-            if (!sl__tok_is(at, changes[i]))
+            if (!sl__tok_is(at, changes[i]) && !(fourth && sl__starts(fourth, changes[i])))
                 continue;
             sl_error_set(p->err, SL_ERR_NOT_SUPPORTED, at.pos, "ALTER TABLE ... %s is not supported",
                          changes[i]);

@@ -193,6 +193,8 @@ int sl__set_collect(sl_session *s, const sl_stmt *st, const sl_result_sink *out,
         sl_list_free(set, sl_stmt_free_v);
         return rc;
     }
+    if (st->kind == SL_STMT_BEGIN_SET)
+        return sl_error_set(err, SL_ERR_NOT_IN_STATE, st->pos, "a statement set is already open");
     if (st->kind != SL_STMT_INSERT) {
         sl_error_set(err, SL_ERR_SYNTAX, st->pos,
                      "only INSERT statements can be added to a statement set");
