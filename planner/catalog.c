@@ -704,6 +704,25 @@ int sl_catalog_put_view(sl_catalog *cat, sl_stmt *def, sl_error *err)
     return 0;
 }
 
+int sl_catalog_overlay_table(sl_catalog *snap, sl_stmt *def, sl_error *err)
+{
+    if (snap->path) {
+        sl_stmt_free(def);
+        return sl_error_set(err, SL_ERR_INTERNAL, -1, "only a snapshot takes a session's table");
+    }
+    sl_table *t = sl_table_from_def(def, err);
+    if (!t)
+        return -1;
+    int idx = sl__find(snap->tables, t->name, true);
+    if (idx >= 0) {
+        sl_table_free(snap->tables->items[idx]);
+        snap->tables->items[idx] = t;
+    } else {
+        sl_list_push(snap->tables, t);
+    }
+    return 0;
+}
+
 int sl_catalog_rename_table(sl_catalog *cat, const char *from, const char *to, sl_error *err)
 {
     int idx = sl__find(cat->tables, from, true);

@@ -75,6 +75,9 @@ sl_list *sl_catalog_view_names(const sl_catalog *cat);
 int sl_catalog_put_table(sl_catalog *cat, sl_stmt *def, sl_error *err);
 int sl_catalog_put_view(sl_catalog *cat, sl_stmt *def, sl_error *err);
 int sl_catalog_drop(sl_catalog *cat, const char *name, bool is_view, sl_error *err);
+/* Put a table (def, taken) into a snapshot, over one of its name: a
+** session's temporary table (never written anywhere). */
+int sl_catalog_overlay_table(sl_catalog *snap, sl_stmt *def, sl_error *err);
 /* Rename table from to to, in place (one write of the catalog). */
 int sl_catalog_rename_table(sl_catalog *cat, const char *from, const char *to, sl_error *err);
 /* Changes so far (put, drop): a different number means that something a

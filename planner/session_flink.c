@@ -133,6 +133,8 @@ static int sl__use_stmt(const sl_stmt *st, const sl_result_sink *out, sl_error *
 static int sl__rename_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out,
                            sl_error *err)
 {
+    if (sl__temp_unalterable(s, st, err) != 0)
+        return -1;
     const sl_catalog *cat = s->eng->cat;
     const sl_table *t = sl_catalog_table(cat, st->name);
     if (!t) {
@@ -148,7 +150,8 @@ static int sl__rename_stmt(sl_session *s, const sl_stmt *st, const sl_result_sin
                             "table \"%s\" does not exist", st->name);
     }
     sl_binder b = sl__binder(s, err);
-    if (sl_catalog_table(cat, st->value) || sl_binder_view(&b, st->value))
+    if (sl_catalog_table(cat, st->value) || sl_binder_view(&b, st->value) ||
+        sl__ttable(s, st->value))
         return sl_error_set(err, SL_ERR_DUPLICATE_TABLE, st->value_pos,
                             "a table or view named \"%s\" already exists", st->value);
     if (sl_catalog_rename_table(s->eng->cat, st->name, st->value, err) != 0)

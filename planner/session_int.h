@@ -65,7 +65,23 @@ struct sl_session {
     char *pg_tz_key;
     /* session_flink.c: BEGIN STATEMENT SET's INSERTs (sl_stmt*) until END, or NULL */
     sl_list *stmt_set;
+    /* Temporary tables (CREATE TEMPORARY TABLE): their bound definitions
+    ** (sl_stmt*), never written to the catalog; sl__cat's snapshot of the
+    ** engine's catalog with them over it, rebuilt when either changed. */
+    sl_list *ttables;
+    uint64_t tgen;                    /* changes of ttables */
+    sl_catalog *tcat;                 /* the snapshot, or NULL */
+    uint64_t tcat_version, tcat_gen;  /* what it was built from */
 };
+
+/* The catalog a session's statements read: the engine's, or with temporary
+** tables a snapshot with them over it (valid until the next DDL). Changes
+** go to s->eng->cat. */
+sl_catalog *sl__cat(sl_session *s);
+/* The session's temporary table called name (its definition), or NULL. */
+const sl_stmt *sl__ttable(sl_session *s, const char *name);
+/* 0A000 when st (ALTER TABLE) names a temporary table, else 0. */
+int sl__temp_unalterable(sl_session *s, const sl_stmt *st, sl_error *err);
 
 typedef struct sl__table_out {
     const sl_result_sink *out; /* where rows go */

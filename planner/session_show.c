@@ -96,7 +96,7 @@ static int sl__show_create(sl_session *s, const sl_stmt *st, const sl_result_sin
 {
     const sl_stmt *def = NULL;
     if (st->show == SL_SHOW_CREATE_TABLE) {
-        const sl_table *t = sl_catalog_table(s->eng->cat, st->name);
+        const sl_table *t = sl_catalog_table(sl__cat(s), st->name);
         if (!t) {
             sl_binder b = sl__binder(s, err);
             if (sl_binder_view(&b, st->name)) {
@@ -222,7 +222,7 @@ int sl__show_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, s
 {
     switch (st->show) {
     case SL_SHOW_TABLES: {
-        sl_list *names = sl_catalog_table_names(s->eng->cat);
+        sl_list *names = sl_catalog_table_names(sl__cat(s));
         sl__names_result(out, "table name", names);
         sl_list_free(names, sl_free);
         return 0;
@@ -296,7 +296,7 @@ static void sl__describe_extended(sl__table_out *to, const sl_stmt *def)
 int sl__describe_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out,
                         sl_error *err)
 {
-    const sl_table *t = sl_catalog_table(s->eng->cat, st->name);
+    const sl_table *t = sl_catalog_table(sl__cat(s), st->name);
     const char *cols[] = {"name", "type", "null", "key", "extras", "watermark", "comment"};
     sl__table_out to;
     if (t) {
@@ -440,7 +440,7 @@ int sl__explain_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out
                               NULL};
         sl_physical *phys = NULL;
         sl_error perr = SL_ERROR_INIT;
-        if (sl_physical_build_set((const sl_lp *const *)plans->items, plans->n, s->eng->cat, &o,
+        if (sl_physical_build_set((const sl_lp *const *)plans->items, plans->n, sl__cat(s), &o,
                                   &phys, &perr) == 0) {
             sl_physical_explain(&sb, phys);
             if (st->sub & SL_EXPLAIN_JSON_EXECUTION_PLAN) {
