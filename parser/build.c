@@ -2173,3 +2173,24 @@ void sl__catalog_name(sl__parse *p, sl__tok c)
     }
     sl_free(name);
 }
+
+sl__tok sl__qualified(sl__parse *p, sl__tok c, sl__tok d, sl__tok n)
+{
+    if (c.z)
+        sl__catalog_name(p, c);
+    char *db = sl__name(p, d);
+    bool pg = db && !c.z && (strcmp(db, "pg_catalog") == 0 || strcmp(db, "information_schema") == 0);
+    if (pg && !sl_error_isset(p->err)) /* PostgreSQL's catalog relations: read only */
+        sl_error_set(p->err, "42501", d.pos, "permission denied for table %.*s", n.n, n.z);
+    /* public: PostgreSQL's name of the one schema (as in FROM) */
+    if (db && strcmp(db, SL_DATABASE_NAME) != 0 && (c.z || strcmp(db, "public") != 0) &&
+        !sl_error_isset(p->err)) {
+        sl_error_set(p->err, SL_ERR_UNDEFINED_DATABASE, d.pos,
+                     "a database with name [%s] does not exist in the catalog: [%s]", db,
+                     SL_CATALOG_NAME);
+        sl_error_hint(p->err, "Sluice has one catalog, " SL_CATALOG_NAME
+                              ", with one database, " SL_DATABASE_NAME ".");
+    }
+    sl_free(db);
+    return n;
+}

@@ -309,6 +309,8 @@ sl_stmt *sl__describe(sl__parse *p, sl__tok kw, sl__tok name, bool extended);
 sl_stmt *sl__explain_details(sl__parse *p, sl__tok kw, int details, sl_stmt *inner);
 /* A catalog's name in catalog.database.table: 3D000 unless default_catalog. */
 void sl__catalog_name(sl__parse *p, sl__tok c);
+/* [c.]d.n: n, after checking c (default_catalog) and d (default_database). */
+sl__tok sl__qualified(sl__parse *p, sl__tok c, sl__tok d, sl__tok n);
 /* A statement of Flink's that Sluice cannot run (CREATE CATALOG, LOAD
 ** MODULE, ADD JAR, ...; unsupported.c), recognized by its first words from
 ** stmt_pos (and the token at which parsing stopped, SL__NOTOK if none): sets

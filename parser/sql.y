@@ -95,6 +95,12 @@ ecmd ::= cmd(S) SEMI(T).                 { sl__emit(p, S, T); }
 /* ---------------------------------------------------------------- names */
 %type nm {sl__tok}
 nm(A) ::= ID(A).
+/* A table's or view's name, [catalog.][database.]name as Flink writes it:
+** the name (Sluice has one catalog and database; another is 3D000). */
+%type tname {sl__tok}
+tname(A) ::= nm(A).
+tname(A) ::= nm(D) DOT nm(N).            { A = sl__qualified(p, SL__NOTOK, D, N); }
+tname(A) ::= nm(C) DOT nm(D) DOT nm(N).  { A = sl__qualified(p, C, D, N); }
 
 %type idlist {sl_list*}
 %destructor idlist { sl_list_free($$, sl__ident_free_v); }
@@ -117,7 +123,7 @@ temp(A) ::= .                            { A = false; }
 temp(A) ::= TEMPORARY.                   { A = true; }
 
 /* ------------------------------------------------------------ CREATE TABLE */
-cmd(A) ::= CREATE(K) temp(T) TABLE ifne(E) nm(N) LP telems(B) RP comment_opt(C) partby_opt(P)
+cmd(A) ::= CREATE(K) temp(T) TABLE ifne(E) tname(N) LP telems(B) RP comment_opt(C) partby_opt(P)
            with_opt(W) like_opt(L).
           { A = sl__temp(sl__create_table(p, K, E, N, sl__partitioned(p, B, P), C, W, L), T); }
 
@@ -127,7 +133,7 @@ cmd(A) ::= CREATE(K) temp(T) TABLE ifne(E) nm(N) LP telems(B) RP comment_opt(C) 
 partby_opt(A) ::= .                      { A = NULL; }
 partby_opt(A) ::= PARTITIONED BY LP idlist(L) RP. { A = L; }
 /* Flink's CREATE TABLE t WITH (...) LIKE source: the columns come from it. */
-cmd(A) ::= CREATE(K) temp(T) TABLE ifne(E) nm(N) comment_opt(C) with_opt(W) like(L).
+cmd(A) ::= CREATE(K) temp(T) TABLE ifne(E) tname(N) comment_opt(C) with_opt(W) like(L).
                                          { A = sl__temp(sl__create_table(p, K, E, N,
                                                         sl__table_elem(p, NULL, NULL), C, W, L), T); }
 
@@ -226,17 +232,17 @@ keylist(A) ::= keylist(L) COMMA STRING(K).
                                          { A = sl__kv(p, L, K, SL__NOTOK); }
 
 /* ------------------------------------------------------------ other DDL */
-cmd(A) ::= DROP(K) temp(T) TABLE ife(E) nm(N).
+cmd(A) ::= DROP(K) temp(T) TABLE ife(E) tname(N).
                                          { A = sl__drop(p, SL_STMT_DROP_TABLE, K, T, E, N); }
-cmd(A) ::= ALTER(K) TABLE nm(N) RENAME TO nm(M).
+cmd(A) ::= ALTER(K) TABLE tname(N) RENAME TO nm(M).
                                          { A = sl__alter_rename(p, K, N, M); }
-cmd(A) ::= ALTER(K) TABLE nm(N) SET(S) LP kvlist(L) RP.
+cmd(A) ::= ALTER(K) TABLE tname(N) SET(S) LP kvlist(L) RP.
                                          { A = sl__alter(p, SL_STMT_ALTER_SET, K, N, S, L); }
-cmd(A) ::= ALTER(K) TABLE nm(N) RESET(S) LP keylist(L) RP.
+cmd(A) ::= ALTER(K) TABLE tname(N) RESET(S) LP keylist(L) RP.
                                          { A = sl__alter(p, SL_STMT_ALTER_RESET, K, N, S, L); }
-cmd(A) ::= CREATE(K) temp(T) VIEW ifne(E) nm(N) colnames(C) AS query(Q).
+cmd(A) ::= CREATE(K) temp(T) VIEW ifne(E) tname(N) colnames(C) AS query(Q).
                                          { A = sl__create_view(p, K, T, E, N, C, Q); }
-cmd(A) ::= DROP(K) temp(T) VIEW ife(E) nm(N).
+cmd(A) ::= DROP(K) temp(T) VIEW ife(E) tname(N).
                                          { A = sl__drop(p, SL_STMT_DROP_VIEW, K, T, E, N); }
 
 /* ------------------------------------------------------------ function DDL
@@ -270,9 +276,9 @@ colnames(A) ::= LP idlist(L) RP.        { A = L; }
 
 /* ------------------------------------------------------------ INSERT, sets */
 cmd(A) ::= insert(A).
-insert(A) ::= INSERT(K) INTO nm(N) query(Q).
+insert(A) ::= INSERT(K) INTO tname(N) query(Q).
                                          { A = sl__insert(p, K, N, NULL, Q); }
-insert(A) ::= INSERT(K) INTO nm(N) LP idlist(C) RP query(Q).
+insert(A) ::= INSERT(K) INTO tname(N) LP idlist(C) RP query(Q).
                                          { A = sl__insert(p, K, N, C, Q); }
 
 cmd(A) ::= EXECUTE(K) STATEMENT SET BEGIN setlist(L) END.
@@ -301,10 +307,10 @@ cmd(A) ::= SHOW(K) USER FUNCTIONS.       { A = sl__show(p, K, SL_SHOW_USER_FUNCT
 cmd(A) ::= SHOW(K) USER(N).              { A = sl__pg_show(p, K, N, SL__NOTOK); }
 cmd(A) ::= SHOW(K) USER(X) DOT nm(Y).
                                          { A = sl__pg_show(p, K, sl__pg_dotted(p, X, Y), SL__NOTOK); }
-cmd(A) ::= SHOW(K) CREATE TABLE nm(N).   { A = sl__show(p, K, SL_SHOW_CREATE_TABLE, N); }
-cmd(A) ::= SHOW(K) CREATE VIEW nm(N).    { A = sl__show(p, K, SL_SHOW_CREATE_VIEW, N); }
-cmd(A) ::= DESCRIBE(K) nm(N).            { A = sl__stmt_named(p, SL_STMT_DESCRIBE, K, N); }
-cmd(A) ::= DESC(K) nm(N).                { A = sl__stmt_named(p, SL_STMT_DESCRIBE, K, N); }
+cmd(A) ::= SHOW(K) CREATE TABLE tname(N).   { A = sl__show(p, K, SL_SHOW_CREATE_TABLE, N); }
+cmd(A) ::= SHOW(K) CREATE VIEW tname(N).    { A = sl__show(p, K, SL_SHOW_CREATE_VIEW, N); }
+cmd(A) ::= DESCRIBE(K) tname(N).            { A = sl__stmt_named(p, SL_STMT_DESCRIBE, K, N); }
+cmd(A) ::= DESC(K) tname(N).                { A = sl__stmt_named(p, SL_STMT_DESCRIBE, K, N); }
 cmd(A) ::= EXPLAIN(K) cmd(X).            { A = sl__explain(p, K, X); }
 cmd(A) ::= EXPLAIN(K) PLAN FOR cmd(X).   { A = sl__explain(p, K, X); }
 /* Flink's EXPLAIN STATEMENT SET BEGIN ... END (without EXECUTE). */
@@ -325,8 +331,8 @@ cmd(A) ::= SHOW(K) CURRENT nm(N).        { A = sl__show_current(p, K, N); }
 cmd(A) ::= USE(K) nm(N).                 { A = sl__use(p, K, SL__NOTOK, SL__NOTOK, N); }
 cmd(A) ::= USE(K) nm(C) DOT nm(N).       { A = sl__use(p, K, SL__NOTOK, C, N); }
 cmd(A) ::= USE(K) nm(W) nm(N).           { A = sl__use(p, K, W, SL__NOTOK, N); }
-cmd(A) ::= DESCRIBE(K) EXTENDED nm(N).   { A = sl__describe(p, K, N, true); }
-cmd(A) ::= DESC(K) EXTENDED nm(N).       { A = sl__describe(p, K, N, true); }
+cmd(A) ::= DESCRIBE(K) EXTENDED tname(N).   { A = sl__describe(p, K, N, true); }
+cmd(A) ::= DESC(K) EXTENDED tname(N).       { A = sl__describe(p, K, N, true); }
 /* DESCRIBE extended: a table named extended. */
 cmd(A) ::= DESCRIBE(K) EXTENDED(N).      { A = sl__describe(p, K, N, false); }
 cmd(A) ::= DESC(K) EXTENDED(N).          { A = sl__describe(p, K, N, false); }

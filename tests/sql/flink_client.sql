@@ -118,3 +118,17 @@ CALL sys.compact('t');
 CREATE TABLE help (use INT, rename INT, catalogs INT, databases INT, changelog_mode INT,
   estimated_cost INT, json_execution_plan INT, plan_advice INT) WITH ('connector' = 'blackhole');
 DESCRIBE help;
+-- Qualified names wherever a table or view is named.
+CREATE TABLE default_catalog.default_database.q (a INT) WITH ('connector' = 'blackhole');
+DESCRIBE default_database.q;
+DESCRIBE public.q;
+DESCRIBE EXTENDED default_catalog.default_database.q;
+SHOW CREATE TABLE default_database.q;
+ALTER TABLE default_catalog.default_database.q SET ('sink.parallelism' = '1');
+INSERT INTO default_catalog.default_database.q SELECT CAST(id AS INT) FROM default_database.orders;
+CREATE VIEW default_database.qv AS SELECT id FROM orders;
+SHOW CREATE VIEW default_catalog.default_database.qv;
+DROP VIEW default_database.qv;
+INSERT INTO other_db.q SELECT 1;
+DESCRIBE hive.default_database.q;
+DROP TABLE default_catalog.default_database.q;
