@@ -30,7 +30,7 @@ static const char *const sl__help[][2] = {
     {"SHOW CURRENT DATABASE", "Shows the current database."},
     {"USE CATALOG", "Sets the current catalog (default_catalog)."},
     {"USE", "Sets the current database (default_database)."},
-    {"SHOW TABLES", "Shows the tables."},
+    {"SHOW TABLES", "Shows the tables, temporary ones included."},
     {"SHOW VIEWS", "Shows the views, temporary ones included."},
     {"SHOW FUNCTIONS", "Shows the built-in functions."},
     {"SHOW CONNECTORS", "Shows the connectors and the guarantees of their sinks."},
@@ -39,10 +39,11 @@ static const char *const sl__help[][2] = {
     {"SHOW CREATE VIEW", "Shows the CREATE VIEW statement of a view."},
     {"DESCRIBE", "Describes the columns of a table or view; DESCRIBE EXTENDED adds its "
                  "options."},
-    {"CREATE TABLE", "Creates a table (CREATE TABLE ... LIKE copies another's definition)."},
+    {"CREATE TABLE", "Creates a table; TEMPORARY: for this session only; ... LIKE t copies t's "
+                     "definition."},
     {"CREATE VIEW", "Creates a view; CREATE TEMPORARY VIEW one for this session."},
     {"ALTER TABLE", "Renames a table (RENAME TO) or changes its options (SET / RESET)."},
-    {"DROP TABLE", "Drops a table."},
+    {"DROP TABLE", "Drops a table (DROP TEMPORARY TABLE a temporary one)."},
     {"DROP VIEW", "Drops a view."},
     {"SELECT", "Runs a query and shows its result."},
     {"INSERT INTO", "Runs a job that writes a query's rows into a table."},
