@@ -753,6 +753,43 @@ def stop_with_savepoint(p, name):
     return path
 
 
+def case_repl_statement_set(sb):
+    """Flink's client form in the REPL: BEGIN STATEMENT SET; each INSERT is
+    answered at once (added, not run); END; runs them as one job, whose two
+    sinks are read back here."""
+    bounded = ("CREATE TABLE nums (id BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '6', "
+               "'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '6');")
+    rc, out, err = run(sb, ["-e", bounded + sink_table(sb, "ev") + sink_table(sb, "od")])
+    check(rc == 0, "setup", out, err)
+    p = repl(sb)
+    try:
+        p.send("SET 'parallelism.default' = '1';\n")
+        p.expect(PROMPT)
+        p.send("BEGIN STATEMENT SET;\n")
+        out = p.expect(PROMPT)
+        check(b"BEGIN STATEMENT SET" in out, "set opened", out)
+        p.send("INSERT INTO ev SELECT id FROM nums WHERE MOD(id, 2) = 0;\n")
+        out = p.expect(PROMPT, timeout=5)
+        check(b"added to the statement set (1)" in out and MORE not in out, "first INSERT added", out)
+        p.send("INSERT INTO od SELECT id FROM nums WHERE MOD(id, 2) = 1;\n")
+        out = p.expect(PROMPT, timeout=5)
+        check(b"added to the statement set (2)" in out, "second INSERT added", out)
+        check(committed_ids(os.path.join(sb.dir, "ev")) == [], "nothing ran before END")
+        p.send("END;\n")
+        p.expect(PROMPT)
+        deadline = time.monotonic() + TIMEOUT
+        while sorted(committed_ids(os.path.join(sb.dir, "od"))) != [1, 3, 5] and \
+                time.monotonic() < deadline:
+            time.sleep(0.05)  # polling the committed files, bounded by the deadline
+        check(sorted(committed_ids(os.path.join(sb.dir, "ev"))) == [2, 4, 6], "ev rows",
+              committed_ids(os.path.join(sb.dir, "ev")))
+        check(sorted(committed_ids(os.path.join(sb.dir, "od"))) == [1, 3, 5], "od rows",
+              committed_ids(os.path.join(sb.dir, "od")))
+        quit_ok(p)
+    finally:
+        p.kill()
+
+
 def case_repl_background_job(sb):
     rc, out, err = run(sb, ["-e", ENDLESS + sink_table(sb)])
     check(rc == 0, "setup", out, err)
