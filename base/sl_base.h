@@ -80,6 +80,7 @@ typedef struct sl_error {
 #define SL_ERR_CARDINALITY "21000"          /* cardinality_violation */
 #define SL_ERR_SYNTAX "42601"               /* syntax_error */
 #define SL_ERR_UNDEFINED_TABLE "42P01"      /* undefined_table */
+#define SL_ERR_UNDEFINED_DATABASE "3D000"   /* invalid_catalog_name: USE of another catalog */
 #define SL_ERR_DUPLICATE_TABLE "42P07"      /* duplicate_table */
 #define SL_ERR_UNDEFINED_COLUMN "42703"     /* undefined_column */
 #define SL_ERR_DUPLICATE_COLUMN "42701"     /* duplicate_column */

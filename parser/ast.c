@@ -593,6 +593,7 @@ bool sl_stmt_equal(const sl_stmt *a, const sl_stmt *b)
     switch (a->kind) {
     case SL_STMT_CREATE_TABLE:
         return ast_str_equal(a->name, b->name) && a->if_not_exists == b->if_not_exists &&
+               a->temporary == b->temporary &&
                ast_list_equal(a->columns, b->columns, ast_column_def_equal_v) &&
                ast_list_equal(a->primary_key, b->primary_key, ast_ident_equal_v) &&
                ast_ident_equal(a->wm_column, b->wm_column) &&
@@ -602,7 +603,8 @@ bool sl_stmt_equal(const sl_stmt *a, const sl_stmt *b)
                memcmp(a->like_opts, b->like_opts, sizeof a->like_opts) == 0 &&
                ast_kvlist_equal(a->options, b->options);
     case SL_STMT_DROP_TABLE:
-        return ast_str_equal(a->name, b->name) && a->if_exists == b->if_exists;
+        return ast_str_equal(a->name, b->name) && a->if_exists == b->if_exists &&
+               a->temporary == b->temporary;
     case SL_STMT_ALTER_SET:
     case SL_STMT_ALTER_RESET:
         return ast_str_equal(a->name, b->name) && ast_kvlist_equal(a->options, b->options);
@@ -625,8 +627,15 @@ bool sl_stmt_equal(const sl_stmt *a, const sl_stmt *b)
     case SL_STMT_SET:
         return ast_str_equal(a->name, b->name) && ast_kvlist_equal(a->options, b->options);
     case SL_STMT_RESET:
-    case SL_STMT_DESCRIBE:
         return ast_str_equal(a->name, b->name);
+    case SL_STMT_DESCRIBE:
+        return ast_str_equal(a->name, b->name) && a->sub == b->sub;
+    case SL_STMT_HELP:
+    case SL_STMT_BEGIN_SET:
+        return true;
+    case SL_STMT_USE:
+    case SL_STMT_ALTER_RENAME:
+        return ast_str_equal(a->name, b->name) && ast_str_equal(a->value, b->value);
     case SL_STMT_SHOW:
         if (a->show != b->show)
             return false;
@@ -635,7 +644,7 @@ bool sl_stmt_equal(const sl_stmt *a, const sl_stmt *b)
             return ast_str_equal(a->name, b->name);
         return true;
     case SL_STMT_EXPLAIN:
-        return sl_stmt_equal(a->inner, b->inner);
+        return a->sub == b->sub && sl_stmt_equal(a->inner, b->inner);
     case SL_STMT_STOP_JOB:
     case SL_STMT_DROP_JOB:
         return ast_str_equal(a->name, b->name) && a->with_savepoint == b->with_savepoint;

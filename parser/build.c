@@ -1987,6 +1987,7 @@ sl_stmt *sl__pg_set_txn(sl__parse *p, sl__tok kw, int scope, sl__tok chars, sl_l
 
 sl_stmt *sl__pg_show(sl__parse *p, sl__tok kw, sl__tok name, sl__tok word)
 {
+    sl__flink_unsupported(p, kw.stmt_pos, SL__NOTOK); /* SHOW MODULES, SHOW JARS, ... */
     sl_stmt *s = sl__stmt_new(SL_STMT_PG_SHOW, kw);
     s->name_pos = name.z ? name.pos : -1;
     if (!name.z)
@@ -2108,4 +2109,116 @@ sl_stmt *sl__close(sl__parse *p, sl__tok kw, sl__tok name)
     if (name.z)
         sl__stmt_name(p, s, name);
     return s;
+}
+
+/* ------------------------------------------------------------------------
+** Flink SQL client statements: HELP, the one catalog and database (SHOW
+** CATALOGS / DATABASES / CURRENT ..., USE), ALTER TABLE ... RENAME TO,
+** DESCRIBE EXTENDED, EXPLAIN's details (planner/session_flink.c runs them).
+*/
+
+sl_stmt *sl__temp(sl_stmt *s, bool temp)
+{
+    if (s)
+        s->temporary = temp;
+    return s;
+}
+
+sl_stmt *sl__alter_rename(sl__parse *p, sl__tok kw, sl__tok name, sl__tok to)
+{
+    sl_stmt *s = sl__stmt_new(SL_STMT_ALTER_RENAME, kw);
+    sl__stmt_name(p, s, name);
+    s->value = sl__name(p, to);
+    s->value_pos = to.pos;
+    return s;
+}
+
+static void sl__syntax_at(sl__parse *p, sl__tok t)
+{
+    sl_error_set(p->err, SL_ERR_SYNTAX, t.pos, "syntax error at or near \"%.*s\"", t.n, t.z);
+}
+
+sl_stmt *sl__show_current(sl__parse *p, sl__tok kw, sl__tok what)
+{
+    int show = sl__word_is(what, "CATALOG")    ? SL_SHOW_CURRENT_CATALOG
+               : sl__word_is(what, "DATABASE") ? SL_SHOW_CURRENT_DATABASE
+                                               : -1;
+    if (show < 0) {
+        sl__syntax_at(p, what);
+        return NULL;
+    }
+    return sl__show(p, kw, show, SL__NOTOK);
+}
+
+sl_stmt *sl__use(sl__parse *p, sl__tok kw, sl__tok word, sl__tok catalog, sl__tok name)
+{
+    if (word.z && !sl__word_is(word, "CATALOG")) {
+        if (!sl__flink_unsupported(p, kw.stmt_pos, word))
+            sl__syntax_at(p, name);
+        return NULL;
+    }
+    sl_stmt *s = sl__stmt_new(SL_STMT_USE, kw);
+    if (word.z) {
+        s->value = sl__name(p, name);
+        s->value_pos = name.pos;
+        return s;
+    }
+    sl__stmt_name(p, s, name);
+    if (catalog.z) {
+        s->value = sl__name(p, catalog);
+        s->value_pos = catalog.pos;
+    }
+    return s;
+}
+
+sl_stmt *sl__describe(sl__parse *p, sl__tok kw, sl__tok name, bool extended)
+{
+    sl_stmt *s = sl__stmt_named(p, SL_STMT_DESCRIBE, kw, name);
+    s->sub = extended;
+    return s;
+}
+
+sl_stmt *sl__explain_details(sl__parse *p, sl__tok kw, int details, sl_stmt *inner)
+{
+    if (details & SL_EXPLAIN_PLAN_ADVICE) {
+        sl_error_set(p->err, SL_ERR_NOT_SUPPORTED, kw.pos, "EXPLAIN PLAN_ADVICE is not supported");
+        sl_error_detail(p->err, "Sluice's planner gives no advice on a plan.");
+        sl_error_hint(p->err, "EXPLAIN CHANGELOG_MODE shows each operator's changelog mode.");
+    }
+    sl_stmt *s = sl__explain(p, kw, inner);
+    s->sub = details;
+    return s;
+}
+
+void sl__catalog_name(sl__parse *p, sl__tok c)
+{
+    char *name = sl__name(p, c);
+    if (name && strcmp(name, SL_CATALOG_NAME) != 0 && !sl_error_isset(p->err)) {
+        sl_error_set(p->err, SL_ERR_UNDEFINED_DATABASE, c.pos,
+                     "a catalog with name [%s] does not exist", name);
+        sl_error_hint(p->err, "Sluice has one catalog, " SL_CATALOG_NAME
+                              ", with one database, " SL_DATABASE_NAME ".");
+    }
+    sl_free(name);
+}
+
+sl__tok sl__qualified(sl__parse *p, sl__tok c, sl__tok d, sl__tok n)
+{
+    if (c.z)
+        sl__catalog_name(p, c);
+    char *db = sl__name(p, d);
+    bool pg = db && !c.z && (strcmp(db, "pg_catalog") == 0 || strcmp(db, "information_schema") == 0);
+    if (pg && !sl_error_isset(p->err)) /* PostgreSQL's catalog relations: read only */
+        sl_error_set(p->err, "42501", d.pos, "permission denied for table %.*s", n.n, n.z);
+    /* public: PostgreSQL's name of the one schema (as in FROM) */
+    if (db && strcmp(db, SL_DATABASE_NAME) != 0 && (c.z || strcmp(db, "public") != 0) &&
+        !sl_error_isset(p->err)) {
+        sl_error_set(p->err, SL_ERR_UNDEFINED_DATABASE, d.pos,
+                     "a database with name [%s] does not exist in the catalog: [%s]", db,
+                     SL_CATALOG_NAME);
+        sl_error_hint(p->err, "Sluice has one catalog, " SL_CATALOG_NAME
+                              ", with one database, " SL_DATABASE_NAME ".");
+    }
+    sl_free(db);
+    return n;
 }

@@ -53,6 +53,8 @@ static void sl__snippet(char *buf, size_t cap, const char *z, int n)
 void sl__syntax_error(sl__parse *p, int major, sl__tok tok)
 {
     (void)major;
+    if (sl__flink_unsupported(p, tok.stmt_pos, tok))
+        return;
     if (tok.n == 0) {
         sl_error_set(p->err, SL_ERR_SYNTAX, (int)p->len, "syntax error at end of input");
         return;

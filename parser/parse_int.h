@@ -304,6 +304,23 @@ sl_stmt *sl__stop_job(sl__parse *p, sl__tok kw, sl__tok id, bool savepoint);
 /* DROP JOB 'id' [WITH SAVEPOINTS] (with: the word after WITH, checked) and
 ** DESCRIBE / SHOW JOB 'id' (kind SL_STMT_SHOW, with SL__NOTOK). */
 sl_stmt *sl__job_stmt(sl__parse *p, sl_stmt_kind kind, sl__tok kw, sl__tok id, sl__tok with);
+/* Flink SQL client statements (see sql.y). sl__temp sets s->temporary. */
+sl_stmt *sl__temp(sl_stmt *s, bool temp);
+sl_stmt *sl__alter_rename(sl__parse *p, sl__tok kw, sl__tok name, sl__tok to);
+sl_stmt *sl__show_current(sl__parse *p, sl__tok kw, sl__tok what);
+/* USE name, USE catalog.name, USE word name (word: CATALOG). */
+sl_stmt *sl__use(sl__parse *p, sl__tok kw, sl__tok word, sl__tok catalog, sl__tok name);
+sl_stmt *sl__describe(sl__parse *p, sl__tok kw, sl__tok name, bool extended);
+sl_stmt *sl__explain_details(sl__parse *p, sl__tok kw, int details, sl_stmt *inner);
+/* A catalog's name in catalog.database.table: 3D000 unless default_catalog. */
+void sl__catalog_name(sl__parse *p, sl__tok c);
+/* [c.]d.n: n, after checking c (default_catalog) and d (default_database). */
+sl__tok sl__qualified(sl__parse *p, sl__tok c, sl__tok d, sl__tok n);
+/* A statement of Flink's that Sluice cannot run (CREATE CATALOG, LOAD
+** MODULE, ADD JAR, ...; unsupported.c), recognized by its first words from
+** stmt_pos (and the token at which parsing stopped, SL__NOTOK if none): sets
+** the 0A000 error naming it and returns true; else false. */
+bool sl__flink_unsupported(sl__parse *p, int stmt_pos, sl__tok at);
 /* PostgreSQL session statements. scope: 0 none, 1 SESSION, 2 LOCAL. */
 sl__tok sl__tok_join(sl__tok a, sl__tok b);
 sl__pgval sl__pgval_add(sl__parse *p, sl__pgval v, sl__tok word);

@@ -779,7 +779,9 @@ static void pr_create_table(pr_ctx *p, const sl_stmt *s)
     bool saved = p->quote_all;
     int parts = 0;
     p->quote_all = true;
-    sl_strbuf_append(sb, s->if_not_exists ? "CREATE TABLE IF NOT EXISTS " : "CREATE TABLE ");
+    sl_strbuf_append(sb, s->temporary ? "CREATE TEMPORARY TABLE " : "CREATE TABLE ");
+    if (s->if_not_exists)
+        sl_strbuf_append(sb, "IF NOT EXISTS ");
     pr_ident(p, s->name);
     sl_strbuf_append(sb, " (\n");
     for (int i = 0; i < sl_list_len(s->columns); i++) {
@@ -864,7 +866,9 @@ static void pr_stmt(pr_ctx *p, const sl_stmt *s)
     static const char *const shows[] = {"SHOW TABLES", "SHOW VIEWS", "SHOW JOBS",
                                         "SHOW CONNECTORS", "SHOW CREATE TABLE ",
                                         "SHOW CREATE VIEW ", "SHOW FUNCTIONS",
-                                        "SHOW USER FUNCTIONS", "SHOW JOB "};
+                                        "SHOW USER FUNCTIONS", "SHOW JOB ", "SHOW CATALOGS",
+                                        "SHOW DATABASES", "SHOW CURRENT CATALOG",
+                                        "SHOW CURRENT DATABASE"};
     sl_strbuf *sb = p->sb;
     if (!s)
         return;
@@ -873,7 +877,9 @@ static void pr_stmt(pr_ctx *p, const sl_stmt *s)
         pr_create_table(p, s);
         break;
     case SL_STMT_DROP_TABLE:
-        sl_strbuf_append(sb, s->if_exists ? "DROP TABLE IF EXISTS " : "DROP TABLE ");
+        sl_strbuf_append(sb, s->temporary ? "DROP TEMPORARY TABLE " : "DROP TABLE ");
+        if (s->if_exists)
+            sl_strbuf_append(sb, "IF EXISTS ");
         pr_ident(p, s->name);
         break;
     case SL_STMT_ALTER_SET:
@@ -950,12 +956,41 @@ static void pr_stmt(pr_ctx *p, const sl_stmt *s)
             pr_string(p, s->name);
         break;
     case SL_STMT_DESCRIBE:
-        sl_strbuf_append(sb, "DESCRIBE ");
+        sl_strbuf_append(sb, s->sub ? "DESCRIBE EXTENDED " : "DESCRIBE ");
         pr_ident(p, s->name);
         break;
-    case SL_STMT_EXPLAIN:
+    case SL_STMT_EXPLAIN: {
+        static const char *const details[] = {"CHANGELOG_MODE", "ESTIMATED_COST",
+                                              "JSON_EXECUTION_PLAN", "PLAN_ADVICE"};
         sl_strbuf_append(sb, "EXPLAIN ");
+        for (int i = 0, n = 0; i < (int)SL_ARRAY_LEN(details); i++)
+            if (s->sub & (1 << i))
+                sl_strbuf_appendf(sb, "%s%s", n++ ? ", " : "", details[i]);
+        if (s->sub)
+            sl_strbuf_append_char(sb, ' ');
         pr_stmt(p, s->inner);
+        break;
+    }
+    case SL_STMT_HELP:
+        sl_strbuf_append(sb, "HELP");
+        break;
+    case SL_STMT_USE:
+        sl_strbuf_append(sb, s->name ? "USE " : "USE CATALOG ");
+        if (s->value)
+            pr_ident(p, s->value);
+        if (s->value && s->name)
+            sl_strbuf_append_char(sb, '.');
+        if (s->name)
+            pr_ident(p, s->name);
+        break;
+    case SL_STMT_ALTER_RENAME:
+        sl_strbuf_append(sb, "ALTER TABLE ");
+        pr_ident(p, s->name);
+        sl_strbuf_append(sb, " RENAME TO ");
+        pr_ident(p, s->value);
+        break;
+    case SL_STMT_BEGIN_SET:
+        sl_strbuf_append(sb, "BEGIN STATEMENT SET");
         break;
     case SL_STMT_STOP_JOB:
         sl_strbuf_append(sb, "STOP JOB ");
@@ -1015,7 +1050,7 @@ static void pr_pg_stmt(pr_ctx *p, const sl_stmt *s)
 {
     static const char *const txns[] = {"BEGIN", "START TRANSACTION", "COMMIT", "ROLLBACK",
                                        "SAVEPOINT ", "RELEASE SAVEPOINT ",
-                                       "ROLLBACK TO SAVEPOINT "};
+                                       "ROLLBACK TO SAVEPOINT ", "END"};
     static const char *const discards[] = {"ALL", "PLANS", "SEQUENCES", "TEMP"};
     sl_strbuf *sb = p->sb;
     switch (s->kind) {

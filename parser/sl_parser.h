@@ -242,11 +242,28 @@ typedef enum sl_stmt_kind {
     SL_STMT_DROP_FUNCTION,  /* DROP [TEMPORARY [SYSTEM]] FUNCTION IF EXISTS [c.][d.]name: name
                                (the last part), temporary, sub = 1 for SYSTEM; a no-op, as no
                                user-defined function exists (without IF EXISTS: 0A000) */
+    /* Flink SQL client statements (planner/session_flink.c) */
+    SL_STMT_HELP,           /* HELP */
+    SL_STMT_USE,            /* USE [catalog.]database | USE CATALOG catalog: name = the
+                               database (NULL for USE CATALOG), value = the catalog when named */
+    SL_STMT_ALTER_RENAME,   /* ALTER TABLE name RENAME TO value (value_pos) */
+    SL_STMT_BEGIN_SET,      /* BEGIN STATEMENT SET (INSERTs collected until END) */
 } sl_stmt_kind;
+
+/* The one catalog and database, named as Flink names them. */
+#define SL_CATALOG_NAME "default_catalog"
+#define SL_DATABASE_NAME "default_database"
+
+/* EXPLAIN's details (Flink's ExplainDetail), or-ed in sub. */
+#define SL_EXPLAIN_CHANGELOG_MODE 1
+#define SL_EXPLAIN_ESTIMATED_COST 2
+#define SL_EXPLAIN_JSON_EXECUTION_PLAN 4
+#define SL_EXPLAIN_PLAN_ADVICE 8
 
 typedef enum sl_txn_kind {
     SL_TXN_BEGIN, SL_TXN_START, SL_TXN_COMMIT, SL_TXN_ROLLBACK, SL_TXN_SAVEPOINT,
     SL_TXN_RELEASE, SL_TXN_ROLLBACK_TO,
+    SL_TXN_END, /* END: COMMIT, or the end of a BEGIN STATEMENT SET */
 } sl_txn_kind;
 
 typedef enum sl_discard_kind {
@@ -259,6 +276,7 @@ typedef enum sl_show_kind {
     SL_SHOW_FUNCTIONS,      /* SHOW FUNCTIONS: the built-in functions */
     SL_SHOW_USER_FUNCTIONS, /* SHOW USER FUNCTIONS: none (no user-defined functions) */
     SL_SHOW_JOB,            /* DESCRIBE JOB 'name' / SHOW JOB 'name': one job in full */
+    SL_SHOW_CATALOGS, SL_SHOW_DATABASES, SL_SHOW_CURRENT_CATALOG, SL_SHOW_CURRENT_DATABASE,
 } sl_show_kind;
 
 typedef struct sl_column_def {
@@ -310,7 +328,7 @@ struct sl_stmt {
     int name_pos;           /* byte offset of name */
     bool if_not_exists;     /* CREATE ... IF NOT EXISTS */
     bool if_exists;         /* DROP ... IF EXISTS */
-    bool temporary;         /* CREATE/DROP TEMPORARY VIEW */
+    bool temporary;         /* CREATE/DROP TEMPORARY TABLE/VIEW */
     /* CREATE TABLE */
     sl_list *columns;       /* of sl_column_def* */
     sl_list *primary_key;   /* of sl_ident*, or NULL */
@@ -338,7 +356,8 @@ struct sl_stmt {
     char *value;            /* PG_SET: the value as text (a list joined by ", "), NULL = DEFAULT */
     int value_pos;          /* byte offset of the value (of DEFAULT) */
     bool local;             /* SET LOCAL */
-    int sub;                /* TXN: sl_txn_kind; DISCARD: sl_discard_kind; DROP_FUNCTION: SYSTEM */
+    int sub;                /* TXN: sl_txn_kind; DISCARD: sl_discard_kind; DROP_FUNCTION: SYSTEM;
+                               EXPLAIN: SL_EXPLAIN_* details; DESCRIBE: 1 = EXTENDED */
     /* DECLARE / FETCH / MOVE */
     bool binary;            /* DECLARE ... BINARY CURSOR */
     int64_t count;          /* FETCH / MOVE: rows, -1 = ALL */

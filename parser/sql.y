@@ -97,6 +97,12 @@ ecmd ::= cmd(S) SEMI(T).                 { sl__emit(p, S, T); }
 /* ---------------------------------------------------------------- names */
 %type nm {sl__tok}
 nm(A) ::= ID(A).
+/* A table's or view's name, [catalog.][database.]name as Flink writes it:
+** the name (Sluice has one catalog and database; another is 3D000). */
+%type tname {sl__tok}
+tname(A) ::= nm(A).
+tname(A) ::= nm(D) DOT nm(N).            { A = sl__qualified(p, SL__NOTOK, D, N); }
+tname(A) ::= nm(C) DOT nm(D) DOT nm(N).  { A = sl__qualified(p, C, D, N); }
 
 %type idlist {sl_list*}
 %destructor idlist { sl_list_free($$, sl__ident_free_v); }
@@ -119,8 +125,9 @@ temp(A) ::= .                            { A = false; }
 temp(A) ::= TEMPORARY.                   { A = true; }
 
 /* ------------------------------------------------------------ CREATE TABLE */
-cmd(A) ::= CREATE(K) TABLE ifne(E) nm(N) LP telems(B) RP comment_opt(C) partby_opt(P) with_opt(W)
-           like_opt(L).          { A = sl__create_table(p, K, E, N, sl__partitioned(p, B, P), C, W, L); }
+cmd(A) ::= CREATE(K) temp(T) TABLE ifne(E) tname(N) LP telems(B) RP comment_opt(C) partby_opt(P)
+           with_opt(W) like_opt(L).
+          { A = sl__temp(sl__create_table(p, K, E, N, sl__partitioned(p, B, P), C, W, L), T); }
 
 /* Flink's PARTITIONED BY (c1, c2): the filesystem connector's directories. */
 %type partby_opt {sl_list*}
@@ -128,9 +135,9 @@ cmd(A) ::= CREATE(K) TABLE ifne(E) nm(N) LP telems(B) RP comment_opt(C) partby_o
 partby_opt(A) ::= .                      { A = NULL; }
 partby_opt(A) ::= PARTITIONED BY LP idlist(L) RP. { A = L; }
 /* Flink's CREATE TABLE t WITH (...) LIKE source: the columns come from it. */
-cmd(A) ::= CREATE(K) TABLE ifne(E) nm(N) comment_opt(C) with_opt(W) like(L).
-                                         { A = sl__create_table(p, K, E, N, sl__table_elem(p, NULL, NULL),
-                                                                C, W, L); }
+cmd(A) ::= CREATE(K) temp(T) TABLE ifne(E) tname(N) comment_opt(C) with_opt(W) like(L).
+                                         { A = sl__temp(sl__create_table(p, K, E, N,
+                                                        sl__table_elem(p, NULL, NULL), C, W, L), T); }
 
 %type like_opt {sl_stmt*}
 %destructor like_opt { sl_stmt_free($$); }
@@ -227,14 +234,17 @@ keylist(A) ::= keylist(L) COMMA STRING(K).
                                          { A = sl__kv(p, L, K, SL__NOTOK); }
 
 /* ------------------------------------------------------------ other DDL */
-cmd(A) ::= DROP(K) TABLE ife(E) nm(N).   { A = sl__drop(p, SL_STMT_DROP_TABLE, K, false, E, N); }
-cmd(A) ::= ALTER(K) TABLE nm(N) SET(S) LP kvlist(L) RP.
+cmd(A) ::= DROP(K) temp(T) TABLE ife(E) tname(N).
+                                         { A = sl__drop(p, SL_STMT_DROP_TABLE, K, T, E, N); }
+cmd(A) ::= ALTER(K) TABLE tname(N) RENAME TO nm(M).
+                                         { A = sl__alter_rename(p, K, N, M); }
+cmd(A) ::= ALTER(K) TABLE tname(N) SET(S) LP kvlist(L) RP.
                                          { A = sl__alter(p, SL_STMT_ALTER_SET, K, N, S, L); }
-cmd(A) ::= ALTER(K) TABLE nm(N) RESET(S) LP keylist(L) RP.
+cmd(A) ::= ALTER(K) TABLE tname(N) RESET(S) LP keylist(L) RP.
                                          { A = sl__alter(p, SL_STMT_ALTER_RESET, K, N, S, L); }
-cmd(A) ::= CREATE(K) temp(T) VIEW ifne(E) nm(N) colnames(C) AS query(Q).
+cmd(A) ::= CREATE(K) temp(T) VIEW ifne(E) tname(N) colnames(C) AS query(Q).
                                          { A = sl__create_view(p, K, T, E, N, C, Q); }
-cmd(A) ::= DROP(K) temp(T) VIEW ife(E) nm(N).
+cmd(A) ::= DROP(K) temp(T) VIEW ife(E) tname(N).
                                          { A = sl__drop(p, SL_STMT_DROP_VIEW, K, T, E, N); }
 
 /* ------------------------------------------------------------ function DDL
@@ -268,9 +278,9 @@ colnames(A) ::= LP idlist(L) RP.        { A = L; }
 
 /* ------------------------------------------------------------ INSERT, sets */
 cmd(A) ::= insert(A).
-insert(A) ::= INSERT(K) INTO nm(N) query(Q).
+insert(A) ::= INSERT(K) INTO tname(N) query(Q).
                                          { A = sl__insert(p, K, N, NULL, Q); }
-insert(A) ::= INSERT(K) INTO nm(N) LP idlist(C) RP query(Q).
+insert(A) ::= INSERT(K) INTO tname(N) LP idlist(C) RP query(Q).
                                          { A = sl__insert(p, K, N, C, Q); }
 
 cmd(A) ::= EXECUTE(K) STATEMENT SET BEGIN setlist(L) END.
@@ -299,10 +309,10 @@ cmd(A) ::= SHOW(K) USER FUNCTIONS.       { A = sl__show(p, K, SL_SHOW_USER_FUNCT
 cmd(A) ::= SHOW(K) USER(N).              { A = sl__pg_show(p, K, N, SL__NOTOK); }
 cmd(A) ::= SHOW(K) USER(X) DOT nm(Y).
                                          { A = sl__pg_show(p, K, sl__pg_dotted(p, X, Y), SL__NOTOK); }
-cmd(A) ::= SHOW(K) CREATE TABLE nm(N).   { A = sl__show(p, K, SL_SHOW_CREATE_TABLE, N); }
-cmd(A) ::= SHOW(K) CREATE VIEW nm(N).    { A = sl__show(p, K, SL_SHOW_CREATE_VIEW, N); }
-cmd(A) ::= DESCRIBE(K) nm(N).            { A = sl__stmt_named(p, SL_STMT_DESCRIBE, K, N); }
-cmd(A) ::= DESC(K) nm(N).                { A = sl__stmt_named(p, SL_STMT_DESCRIBE, K, N); }
+cmd(A) ::= SHOW(K) CREATE TABLE tname(N).   { A = sl__show(p, K, SL_SHOW_CREATE_TABLE, N); }
+cmd(A) ::= SHOW(K) CREATE VIEW tname(N).    { A = sl__show(p, K, SL_SHOW_CREATE_VIEW, N); }
+cmd(A) ::= DESCRIBE(K) tname(N).            { A = sl__stmt_named(p, SL_STMT_DESCRIBE, K, N); }
+cmd(A) ::= DESC(K) tname(N).                { A = sl__stmt_named(p, SL_STMT_DESCRIBE, K, N); }
 cmd(A) ::= EXPLAIN(K) cmd(X).            { A = sl__explain(p, K, X); }
 cmd(A) ::= EXPLAIN(K) PLAN FOR cmd(X).   { A = sl__explain(p, K, X); }
 /* Flink's EXPLAIN STATEMENT SET BEGIN ... END (without EXECUTE). */
@@ -310,6 +320,35 @@ cmd(A) ::= EXPLAIN(K) STATEMENT(T) SET BEGIN setlist(L) END.
                           { A = sl__explain(p, K, sl__statement_set(p, T, L, NULL, SL__NOTOK)); }
 cmd(A) ::= EXPLAIN(K) STATEMENT(T) SET BEGIN setlist(L) insert(I) END(E).
                           { A = sl__explain(p, K, sl__statement_set(p, T, L, I, E)); }
+/* ------------------------------------------------------------ Flink SQL client statements
+** HELP; one catalog and one database, named as Flink names them (SHOW
+** CATALOGS / DATABASES / CURRENT ..., USE); DESCRIBE EXTENDED; EXPLAIN's
+** details; the client's BEGIN STATEMENT SET; ... END; (planner/session_flink.c). */
+%fallback ID CATALOGS CHANGELOG_MODE DATABASES ESTIMATED_COST EXTENDED HELP JSON_EXECUTION_PLAN
+  PLAN_ADVICE RENAME USE.
+cmd(A) ::= HELP(K).                      { A = sl__stmt_named(p, SL_STMT_HELP, K, SL__NOTOK); }
+cmd(A) ::= SHOW(K) CATALOGS.             { A = sl__show(p, K, SL_SHOW_CATALOGS, SL__NOTOK); }
+cmd(A) ::= SHOW(K) DATABASES.            { A = sl__show(p, K, SL_SHOW_DATABASES, SL__NOTOK); }
+cmd(A) ::= SHOW(K) CURRENT nm(N).        { A = sl__show_current(p, K, N); }
+cmd(A) ::= USE(K) nm(N).                 { A = sl__use(p, K, SL__NOTOK, SL__NOTOK, N); }
+cmd(A) ::= USE(K) nm(C) DOT nm(N).       { A = sl__use(p, K, SL__NOTOK, C, N); }
+cmd(A) ::= USE(K) nm(W) nm(N).           { A = sl__use(p, K, W, SL__NOTOK, N); }
+cmd(A) ::= DESCRIBE(K) EXTENDED tname(N).   { A = sl__describe(p, K, N, true); }
+cmd(A) ::= DESC(K) EXTENDED tname(N).       { A = sl__describe(p, K, N, true); }
+/* DESCRIBE extended: a table named extended. */
+cmd(A) ::= DESCRIBE(K) EXTENDED(N).      { A = sl__describe(p, K, N, false); }
+cmd(A) ::= DESC(K) EXTENDED(N).          { A = sl__describe(p, K, N, false); }
+cmd(A) ::= EXPLAIN(K) xdetails(D) cmd(X). { A = sl__explain_details(p, K, D, X); }
+%type xdetails {int}
+xdetails(A) ::= xdetail(A).
+xdetails(A) ::= xdetails(L) COMMA xdetail(D). { A = L | D; }
+%type xdetail {int}
+xdetail(A) ::= CHANGELOG_MODE.           { A = SL_EXPLAIN_CHANGELOG_MODE; }
+xdetail(A) ::= ESTIMATED_COST.           { A = SL_EXPLAIN_ESTIMATED_COST; }
+xdetail(A) ::= JSON_EXECUTION_PLAN.      { A = SL_EXPLAIN_JSON_EXECUTION_PLAN; }
+xdetail(A) ::= PLAN_ADVICE.              { A = SL_EXPLAIN_PLAN_ADVICE; }
+cmd(A) ::= BEGIN(K) STATEMENT SET.       { A = sl__stmt_named(p, SL_STMT_BEGIN_SET, K, SL__NOTOK); }
+
 cmd(A) ::= STOP(K) JOB STRING(X).        { A = sl__stop_job(p, K, X, false); }
 cmd(A) ::= STOP(K) JOB STRING(X) WITH SAVEPOINT.
                                          { A = sl__stop_job(p, K, X, true); }
@@ -348,7 +387,7 @@ cmd(A) ::= RESET(K) TIME(N) ZONE.        { A = sl__pg_reset(p, K, N); }
 cmd(A) ::= BEGIN(K) work txnmodes(M).    { A = sl__txn(p, SL_TXN_BEGIN, K, SL__NOTOK, M); }
 cmd(A) ::= START(K) TRANSACTION txnmodes(M). { A = sl__txn(p, SL_TXN_START, K, SL__NOTOK, M); }
 cmd(A) ::= COMMIT(K) work.               { A = sl__txn(p, SL_TXN_COMMIT, K, SL__NOTOK, NULL); }
-cmd(A) ::= END(K) work.                  { A = sl__txn(p, SL_TXN_COMMIT, K, SL__NOTOK, NULL); }
+cmd(A) ::= END(K) work.                  { A = sl__txn(p, SL_TXN_END, K, SL__NOTOK, NULL); }
 cmd(A) ::= ROLLBACK(K) work.             { A = sl__txn(p, SL_TXN_ROLLBACK, K, SL__NOTOK, NULL); }
 cmd(A) ::= ABORT(K) work.                { A = sl__txn(p, SL_TXN_ROLLBACK, K, SL__NOTOK, NULL); }
 cmd(A) ::= SAVEPOINT(K) nm(N).           { A = sl__txn(p, SL_TXN_SAVEPOINT, K, N, NULL); }
@@ -616,6 +655,9 @@ from_prim(A) ::= nm(N) FOR SYSTEM_TIME AS OF expr(T) as_opt(X).
                                          { A = sl__from_table(p, N, X); A->as_of = T; }
 /* PostgreSQL: a schema-qualified relation (pg_catalog.pg_class, public.t). */
 from_prim(A) ::= nm(S) DOT nm(N) as_opt(X). { A = sl__from_qtable(p, S, N, X); }
+/* Flink: catalog.database.table (one catalog: default_catalog). */
+from_prim(A) ::= nm(C) DOT nm(S) DOT nm(N) as_opt(X).
+                                         { A = sl__from_qtable(p, S, N, X); sl__catalog_name(p, C); }
 /* PostgreSQL: a set-returning function, generate_series(1, 3) AS s. */
 from_prim(A) ::= nm(N) LP exprlist(L) RP as_opt(X).
                                          { A = sl__from_function(p, N, N, L, X); }

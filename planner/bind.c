@@ -471,10 +471,11 @@ static int sl__bind_sysrel(const sl_sysrel *r, int pos, const char *alias, sl__r
 static int sl__bind_named(sl_binder *b, const char *name, int pos, const char *alias, sl__rel *out);
 
 /* A schema-qualified FROM name: pg_catalog and information_schema hold the
-** catalog relations, public the session's tables and views. */
+** catalog relations, public (Flink's default_database) the session's tables
+** and views. */
 static int sl__bind_qualified(sl_binder *b, const sl_from *f, sl__rel *out)
 {
-    if (strcmp(f->schema, "public") == 0)
+    if (strcmp(f->schema, "public") == 0 || strcmp(f->schema, SL_DATABASE_NAME) == 0)
         return sl__bind_named(b, f->name, f->pos, f->alias, out);
     const sl_sysrel *r = sl_sysrel_find(f->schema, f->name);
     if (r)

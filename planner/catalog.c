@@ -704,6 +704,44 @@ int sl_catalog_put_view(sl_catalog *cat, sl_stmt *def, sl_error *err)
     return 0;
 }
 
+int sl_catalog_overlay_table(sl_catalog *snap, sl_stmt *def, sl_error *err)
+{
+    if (snap->path) {
+        sl_stmt_free(def);
+        return sl_error_set(err, SL_ERR_INTERNAL, -1, "only a snapshot takes a session's table");
+    }
+    sl_table *t = sl_table_from_def(def, err);
+    if (!t)
+        return -1;
+    int idx = sl__find(snap->tables, t->name, true);
+    if (idx >= 0) {
+        sl_table_free(snap->tables->items[idx]);
+        snap->tables->items[idx] = t;
+    } else {
+        sl_list_push(snap->tables, t);
+    }
+    return 0;
+}
+
+int sl_catalog_rename_table(sl_catalog *cat, const char *from, const char *to, sl_error *err)
+{
+    int idx = sl__find(cat->tables, from, true);
+    if (idx < 0)
+        return sl_error_set(err, SL_ERR_UNDEFINED_TABLE, -1, "table \"%s\" does not exist", from);
+    const sl_table *old = cat->tables->items[idx];
+    sl_stmt *def = sl_stmt_dup(old->def);
+    sl_free(def->name);
+    def->name = sl_strdup(to);
+    sl_table *t = sl_table_from_def(def, err);
+    if (!t)
+        return -1;
+    if (sl__commit_change(cat, true, idx, t, err) != 0) {
+        sl_table_free(t);
+        return -1;
+    }
+    return 0;
+}
+
 int sl_catalog_drop(sl_catalog *cat, const char *name, bool is_view, sl_error *err)
 {
     int idx = sl__find(is_view ? cat->views : cat->tables, name, !is_view);

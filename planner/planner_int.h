@@ -75,6 +75,11 @@ sl_list *sl_catalog_view_names(const sl_catalog *cat);
 int sl_catalog_put_table(sl_catalog *cat, sl_stmt *def, sl_error *err);
 int sl_catalog_put_view(sl_catalog *cat, sl_stmt *def, sl_error *err);
 int sl_catalog_drop(sl_catalog *cat, const char *name, bool is_view, sl_error *err);
+/* Put a table (def, taken) into a snapshot, over one of its name: a
+** session's temporary table (never written anywhere). */
+int sl_catalog_overlay_table(sl_catalog *snap, sl_stmt *def, sl_error *err);
+/* Rename table from to to, in place (one write of the catalog). */
+int sl_catalog_rename_table(sl_catalog *cat, const char *from, const char *to, sl_error *err);
 /* Changes so far (put, drop): a different number means that something a
 ** bound statement may have seen changed (session_cursor.c's parse cache). */
 uint64_t sl_catalog_version(const sl_catalog *cat);
@@ -479,6 +484,8 @@ void sl_physical_set_tz(sl_physical *p, sl_tz *tz);
 /* The "== Physical Plan ==" lines of EXPLAIN: the inputs with their chained
 ** steps, each exchange and stage, the sink, with their parallelism. */
 void sl_physical_explain(sl_strbuf *sb, const sl_physical *p);
+/* The job graph as JSON (EXPLAIN JSON_EXECUTION_PLAN, explain_json.c); the caller frees it. */
+char *sl_physical_json(sl_physical *p);
 void sl_physical_free(sl_physical *p);
 
 /* ------------------------------------------------------------------------

@@ -100,6 +100,11 @@ sl_session *sl__session_fork(sl_session *s)
         c->def = sl_stmt_dup(v->def);
         sl_list_push(f->tviews, c);
     }
+    for (int i = 0; i < sl_list_len(s->ttables); i++) {
+        if (!f->ttables)
+            f->ttables = sl_list_new();
+        sl_list_push(f->ttables, sl_stmt_dup(sl_list_get(s->ttables, i)));
+    }
     f->dml_sync = s->dml_sync;
     return f;
 }
@@ -141,6 +146,9 @@ void sl_session_free(sl_session *s)
     sl_kvlist_free(s->config);
     sl_kvlist_free(s->job_stmts);
     sl_list_free(s->tviews, sl__view_free_v);
+    sl__set_free(s);
+    sl_list_free(s->ttables, sl_stmt_free_v);
+    sl_catalog_close(s->tcat);
     sl_free(s);
 }
 
@@ -230,8 +238,42 @@ void sl__result_lines(const sl_result_sink *out, const char *column, const char 
 
 sl_binder sl__binder(sl_session *s, sl_error *err)
 {
-    sl_binder b = {s->eng->cat, s->tviews, err, 0, NULL, NULL};
+    sl_binder b = {sl__cat(s), s->tviews, err, 0, NULL, NULL};
     return b;
+}
+
+static int sl__ttable_index(sl_session *s, const char *name)
+{
+    for (int i = 0; i < sl_list_len(s->ttables); i++)
+        if (strcmp(((const sl_stmt *)sl_list_get(s->ttables, i))->name, name) == 0)
+            return i;
+    return -1;
+}
+
+const sl_stmt *sl__ttable(sl_session *s, const char *name)
+{
+    int i = sl__ttable_index(s, name);
+    return i >= 0 ? sl_list_get(s->ttables, i) : NULL;
+}
+
+sl_catalog *sl__cat(sl_session *s)
+{
+    if (!sl_list_len(s->ttables))
+        return s->eng->cat;
+    uint64_t v = sl_catalog_version(s->eng->cat);
+    if (s->tcat && s->tcat_version == v && s->tcat_gen == s->tgen)
+        return s->tcat;
+    sl_catalog_close(s->tcat);
+    s->tcat = sl_catalog_snapshot(s->eng->cat);
+    for (int i = 0; i < s->ttables->n; i++) {
+        sl_error ignored = SL_ERROR_INIT; /* each was built once when it was created */
+        SL_ALWAYS(sl_catalog_overlay_table(s->tcat, sl_stmt_dup(s->ttables->items[i]),
+                                           &ignored) == 0);
+        sl_error_reset(&ignored);
+    }
+    s->tcat_version = v;
+    s->tcat_gen = s->tgen;
+    return s->tcat;
 }
 
 static int sl__tview_index(sl_session *s, const char *name)
@@ -271,7 +313,20 @@ static int sl__create_table(sl_session *s, const sl_stmt *st, const sl_result_si
                             sl_error *err)
 {
     const sl_catalog *cat = s->eng->cat;
-    if (sl_catalog_table(cat, st->name) || sl_catalog_view(cat, st->name)) {
+    /* A temporary table may shadow a permanent one (as in Flink), nothing else. */
+    if (st->temporary && (sl__ttable(s, st->name) || sl__tview_index(s, st->name) >= 0 ||
+                          sl_catalog_view(cat, st->name))) {
+        if (st->if_not_exists) {
+            sl__notice(out, SL_SEV_NOTICE, "table \"%s\" already exists, skipping", st->name);
+            sl__result_complete(out, "CREATE TABLE");
+            return 0;
+        }
+        return sl_error_set(err, SL_ERR_DUPLICATE_TABLE, st->name_pos,
+                            sl__ttable(s, st->name) ? "temporary table \"%s\" already exists"
+                                                    : "a view named \"%s\" already exists",
+                            st->name);
+    }
+    if (!st->temporary && (sl_catalog_table(cat, st->name) || sl_catalog_view(cat, st->name))) {
         if (st->if_not_exists) {
             sl__notice(out, SL_SEV_NOTICE, "table \"%s\" already exists, skipping", st->name);
             sl__result_complete(out, "CREATE TABLE");
@@ -282,7 +337,7 @@ static int sl__create_table(sl_session *s, const sl_stmt *st, const sl_result_si
                                                             : "a view named \"%s\" already exists",
                             st->name);
     }
-    sl_stmt *def = st->like ? sl_table_like(cat, st, err) : sl_stmt_dup(st);
+    sl_stmt *def = st->like ? sl_table_like(sl__cat(s), st, err) : sl_stmt_dup(st);
     if (!def)
         return -1;
     sl_binder b = sl__binder(s, err);
@@ -291,6 +346,25 @@ static int sl__create_table(sl_session *s, const sl_stmt *st, const sl_result_si
         return -1;
     }
     def->if_not_exists = false;
+    def->temporary = st->temporary;
+    if (st->temporary) { /* the session's only: never written to the catalog */
+        sl_table *t = sl_table_from_def(sl_stmt_dup(def), err);
+        if (!t) {
+            sl_stmt_free(def);
+            return -1;
+        }
+        sl_table_free(t);
+        if (sl_catalog_table(cat, st->name))
+            sl__notice(out, SL_SEV_NOTICE,
+                       "temporary table \"%s\" shadows the table of that name in this session",
+                       st->name);
+        if (!s->ttables)
+            s->ttables = sl_list_new();
+        sl_list_push(s->ttables, def);
+        s->tgen++;
+        sl__result_complete(out, "CREATE TABLE");
+        return 0;
+    }
     if (sl_catalog_put_table(s->eng->cat, def, err) != 0)
         return -1;
     sl__result_complete(out, "CREATE TABLE");
@@ -302,6 +376,22 @@ static int sl__drop(sl_session *s, const sl_stmt *st, bool view, const sl_result
 {
     const char *what = view ? "view" : "table";
     const char *tag = view ? "DROP VIEW" : "DROP TABLE";
+    int tt = view ? -1 : sl__ttable_index(s, st->name);
+    if (tt >= 0 && st->temporary) {
+        sl_stmt_free(s->ttables->items[tt]);
+        memmove(&s->ttables->items[tt], &s->ttables->items[tt + 1],
+                (size_t)(s->ttables->n - tt - 1) * sizeof(void *));
+        s->ttables->n--;
+        s->tgen++;
+        sl__result_complete(out, tag);
+        return 0;
+    }
+    if (tt >= 0) { /* Flink: the temporary one goes first */
+        sl_error_set(err, SL_ERR_NOT_IN_STATE, st->name_pos,
+                     "temporary table \"%s\" exists: drop it first", st->name);
+        sl_error_hint(err, "DROP TEMPORARY TABLE %s;", st->name);
+        return -1;
+    }
     if (view) {
         int ti = sl__tview_index(s, st->name);
         if (ti >= 0) {
@@ -312,12 +402,12 @@ static int sl__drop(sl_session *s, const sl_stmt *st, bool view, const sl_result
             sl__result_complete(out, tag);
             return 0;
         }
-        if (st->temporary) {
-            if (st->if_exists)
-                goto skip;
-            return sl_error_set(err, SL_ERR_UNDEFINED_TABLE, st->name_pos,
-                                "temporary view \"%s\" does not exist", st->name);
-        }
+    }
+    if (st->temporary) { /* no temporary table exists (CREATE TEMPORARY TABLE is refused) */
+        if (st->if_exists)
+            goto skip;
+        return sl_error_set(err, SL_ERR_UNDEFINED_TABLE, st->name_pos,
+                            "temporary %s \"%s\" does not exist", what, st->name);
     }
     bool exists = view ? sl_catalog_view(s->eng->cat, st->name) != NULL
                        : sl_catalog_table(s->eng->cat, st->name) != NULL;
@@ -353,8 +443,20 @@ skip:
     return 0;
 }
 
+int sl__temp_unalterable(sl_session *s, const sl_stmt *st, sl_error *err)
+{
+    if (!sl__ttable(s, st->name))
+        return 0;
+    sl_error_set(err, SL_ERR_NOT_SUPPORTED, st->name_pos,
+                 "ALTER TABLE of temporary table \"%s\" is not supported", st->name);
+    sl_error_hint(err, "DROP TEMPORARY TABLE it and CREATE TEMPORARY TABLE it again.");
+    return -1;
+}
+
 static int sl__alter(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err)
 {
+    if (sl__temp_unalterable(s, st, err) != 0)
+        return -1;
     const sl_table *t = sl_catalog_table(s->eng->cat, st->name);
     if (!t)
         return sl_error_set(err, SL_ERR_UNDEFINED_TABLE, st->name_pos, "table \"%s\" does not exist",
@@ -410,9 +512,10 @@ static const char *sl__item_written_name(const sl_select_item *it)
 static int sl__create_view(sl_session *s, const sl_stmt *st, const sl_result_sink *out,
                            sl_error *err)
 {
-    bool exists = st->temporary ? sl__tview_index(s, st->name) >= 0
-                                : (sl_catalog_view(s->eng->cat, st->name) ||
-                                   sl_catalog_table(s->eng->cat, st->name));
+    bool exists = sl__ttable(s, st->name) != NULL ||
+                  (st->temporary ? sl__tview_index(s, st->name) >= 0
+                                 : (sl_catalog_view(s->eng->cat, st->name) ||
+                                    sl_catalog_table(s->eng->cat, st->name)));
     if (exists) {
         if (st->if_not_exists) {
             sl__notice(out, SL_SEV_NOTICE, "view \"%s\" already exists, skipping", st->name);
@@ -502,11 +605,23 @@ static int sl__set(sl_session *s, const sl_stmt *st, const sl_result_sink *out, 
         const sl_config_key *keys = sl_config_keys(&n);
         for (int i = 0; i < n; i++) {
             const char *v = sl_kvlist_get(s->config, keys[i].key);
+            char par[16];
+            int n_par = 0;
+            sl_error ignored = SL_ERROR_INIT;
             if (!v && strcmp(keys[i].key, "table.dml-sync") == 0)
                 v = s->dml_sync ? "true" : "false"; /* the session's own default */
+            /* Effective values: one task per CPU, no savepoint, a derived name */
+            if (!v && strcmp(keys[i].key, "parallelism.default") == 0 &&
+                sl__parallelism(s, &n_par, &ignored) == 0) {
+                snprintf(par, sizeof par, "%d", n_par);
+                v = par;
+            }
+            sl_error_reset(&ignored);
             if (v && sl_option_is_secret(keys[i].key))
                 v = SL_REDACTED;
-            const char *vals[] = {keys[i].key, v ? v : keys[i].default_value};
+            if (!v)
+                v = keys[i].default_value ? keys[i].default_value : "";
+            const char *vals[] = {keys[i].key, v};
             sl__result_row(&t, vals);
         }
         sl__result_complete(out, "SET");
@@ -673,6 +788,11 @@ int sl__exec_stmt(sl_session *s, sl_stmt *st, const sl_result_sink *out, sl_erro
     /* A failed transaction block refuses everything but its end (25P02);
     ** a statement that fails in a block fails the block (session_pg.c). */
     int rc = sl__txn_check(s, st, err);
+    if (rc == 0 && s->stmt_set) /* BEGIN STATEMENT SET: INSERTs collected until END */
+    {
+        int c = sl__set_collect(s, st, out, err);
+        rc = c > 0 ? 0 : c == 0 ? 1 : -1;
+    }
     if (rc == 0)
         rc = sl__select_const(s, st, out, err); /* SELECT without FROM: answered here */
     if (rc == 0)
@@ -708,6 +828,10 @@ int sl__exec_stmt(sl_session *s, sl_stmt *st, const sl_result_sink *out, sl_erro
     case SL_STMT_FETCH:
     case SL_STMT_MOVE:
     case SL_STMT_CLOSE_CURSOR: rc = sl__cursor_stmt(s, st, out, err); break;
+    case SL_STMT_HELP:
+    case SL_STMT_USE:
+    case SL_STMT_ALTER_RENAME:
+    case SL_STMT_BEGIN_SET: rc = sl__flink_stmt(s, st, out, err); break;
     case SL_STMT_DROP_FUNCTION:
         /* No user-defined function can exist (CREATE FUNCTION is refused). */
         sl__notice(out, SL_SEV_NOTICE, "function \"%s\" does not exist, skipping", st->name);
@@ -716,7 +840,7 @@ int sl__exec_stmt(sl_session *s, sl_stmt *st, const sl_result_sink *out, sl_erro
     default: rc = sl_error_set(err, SL_ERR_INTERNAL, st->pos, "unknown statement"); break;
     }
     if (rc != 0)
-        sl__scrub_secrets(s->eng->cat, st, err);
+        sl__scrub_secrets(sl__cat(s), st, err);
     if (st->kind != SL_STMT_TXN)
         sl__txn_done(s, st, rc);
     return rc;
@@ -728,7 +852,7 @@ int sl__exec_stmt(sl_session *s, sl_stmt *st, const sl_result_sink *out, sl_erro
 
 sl_list *sl_session_object_names(sl_session *s)
 {
-    sl_list *names = sl_catalog_table_names(s->eng->cat);
+    sl_list *names = sl_catalog_table_names(sl__cat(s));
     sl_list *views = sl_catalog_view_names(s->eng->cat);
     for (int i = 0; i < views->n; i++)
         sl_list_push(names, views->items[i]);

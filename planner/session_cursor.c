@@ -459,7 +459,7 @@ static sl__parsed *sl__parsed_find(sl_session *s, const char *sql, size_t len, i
 {
     if (sl_list_len(s->tviews) > 0)
         return NULL;
-    uint64_t version = sl_catalog_version(s->eng->cat);
+    uint64_t version = sl_catalog_version(s->eng->cat) + s->tgen;
     for (int i = 0; i < sl_list_len(s->parsed); i++) {
         sl__parsed *e = sl_list_get(s->parsed, i);
         if (e->len != len || e->ndeclared != nparams || memcmp(e->sql, sql, len) != 0)
@@ -533,7 +533,7 @@ static sl_stmt *sl__parse_bound(sl_session *s, const char *sql, size_t len, int 
         memcpy(types, hit->types, sizeof(sl_type) * (size_t)max);
     } else {
         /* the version before typing: a change while it types is seen next time */
-        uint64_t version = sl_catalog_version(s->eng->cat);
+        uint64_t version = sl_catalog_version(s->eng->cat) + s->tgen;
         st = sl_parse_one(sql, len, err);
         if (!st)
             return NULL;
@@ -904,7 +904,7 @@ static int sl__cursor_open_stmt(sl_session *s, sl_stmt *st, sl_cursor **out, sl_
         rc = sl__batch_mode(s, plans, &batch, err);
     sl_list_free(plans, sl__lp_free_v);
     if (rc != 0) {
-        sl__scrub_secrets(s->eng->cat, st, err);
+        sl__scrub_secrets(sl__cat(s), st, err);
         sl_stmt_free(st);
         return -1;
     }

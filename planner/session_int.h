@@ -69,7 +69,25 @@ struct sl_session {
     char *pg_tz_key;
     /* session_run.c: 'pipeline.name' -> hash of the statement last run under it */
     sl_kvlist *job_stmts;
+    /* session_flink.c: BEGIN STATEMENT SET's INSERTs (sl_stmt*) until END, or NULL */
+    sl_list *stmt_set;
+    /* Temporary tables (CREATE TEMPORARY TABLE): their bound definitions
+    ** (sl_stmt*), never written to the catalog; sl__cat's snapshot of the
+    ** engine's catalog with them over it, rebuilt when either changed. */
+    sl_list *ttables;
+    uint64_t tgen;                    /* changes of ttables */
+    sl_catalog *tcat;                 /* the snapshot, or NULL */
+    uint64_t tcat_version, tcat_gen;  /* what it was built from */
 };
+
+/* The catalog a session's statements read: the engine's, or with temporary
+** tables a snapshot with them over it (valid until the next DDL). Changes
+** go to s->eng->cat. */
+sl_catalog *sl__cat(sl_session *s);
+/* The session's temporary table called name (its definition), or NULL. */
+const sl_stmt *sl__ttable(sl_session *s, const char *name);
+/* 0A000 when st (ALTER TABLE) names a temporary table, else 0. */
+int sl__temp_unalterable(sl_session *s, const sl_stmt *st, sl_error *err);
 
 typedef struct sl__table_out {
     const sl_result_sink *out; /* where rows go */
@@ -176,6 +194,13 @@ void sl__rows_free(sl__rows *r);
 
 /* SHOW, DESCRIBE, EXPLAIN (session_show.c). */
 int sl__show_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err);
+/* session_flink.c: HELP, USE, ALTER TABLE ... RENAME TO, BEGIN STATEMENT SET;
+** SHOW CATALOGS / DATABASES / CURRENT ...; sl__set_collect takes st when a
+** statement set is open (0 or -1), else returns 1; sl__set_free drops it. */
+int sl__flink_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err);
+int sl__flink_show(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err);
+int sl__set_collect(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err);
+void sl__set_free(sl_session *s);
 int sl__describe_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err);
 int sl__explain_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err);
 

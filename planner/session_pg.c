@@ -750,7 +750,7 @@ static int sl__savepoint_index(sl_session *s, const char *name)
 static int sl__txn(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err)
 {
     static const char *const verbs[] = {"BEGIN", "START TRANSACTION", "COMMIT", "ROLLBACK",
-                                        "SAVEPOINT", "RELEASE", "ROLLBACK"};
+                                        "SAVEPOINT", "RELEASE", "ROLLBACK", "COMMIT"};
     bool in_block = s->txn_status == 'T' || s->txn_status == 'E';
     const char *tag = verbs[st->sub];
     switch (st->sub) {
@@ -771,6 +771,7 @@ static int sl__txn(sl_session *s, const sl_stmt *st, const sl_result_sink *out, 
         s->blk_params = s->pg_params ? sl_kvlist_dup(s->pg_params) : NULL;
         break;
     case SL_TXN_COMMIT:
+    case SL_TXN_END:
     case SL_TXN_ROLLBACK:
         if (!in_block) {
             sl_error w = SL_ERROR_INIT;
@@ -782,7 +783,7 @@ static int sl__txn(sl_session *s, const sl_stmt *st, const sl_result_sink *out, 
             sl_error_reset(&w);
             break;
         }
-        if (st->sub == SL_TXN_COMMIT && s->txn_status == 'E')
+        if (st->sub != SL_TXN_ROLLBACK && s->txn_status == 'E')
             tag = "ROLLBACK";
         if (strcmp(tag, "ROLLBACK") == 0)
             sl__effects_warning(s, "ROLLBACK", out);
@@ -846,7 +847,8 @@ int sl__txn_check(sl_session *s, const sl_stmt *st, sl_error *err)
     if (s->txn_status != 'E')
         return 0;
     if (st && st->kind == SL_STMT_TXN &&
-        (st->sub == SL_TXN_COMMIT || st->sub == SL_TXN_ROLLBACK || st->sub == SL_TXN_ROLLBACK_TO))
+        (st->sub == SL_TXN_COMMIT || st->sub == SL_TXN_END || st->sub == SL_TXN_ROLLBACK ||
+         st->sub == SL_TXN_ROLLBACK_TO))
         return 0;
     return sl_error_set(err, "25P02", -1, "current transaction is aborted, commands ignored until "
                                           "end of transaction block");

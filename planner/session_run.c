@@ -113,7 +113,7 @@ static bool sl__plan_batch(sl_session *s, const sl_lp *lp)
 {
     sl__runtime_mode mode = sl__runtime_mode_of(s);
     return mode == SL__RUNTIME_BATCH ||
-           (mode == SL__RUNTIME_AUTOMATIC && !sl__unbounded_scan(s->eng->cat, lp));
+           (mode == SL__RUNTIME_AUTOMATIC && !sl__unbounded_scan(sl__cat(s), lp));
 }
 
 int sl__plan(sl_session *s, const sl_stmt *st, sl_list *plans, sl_error *err)
@@ -432,7 +432,7 @@ int sl__resolve(sl_session *s, const sl_list *plans, bool explain, sl__gplan *g,
     int n = 0;
     for (int i = 0; i < plans->n; i++) {
         const sl_lp *root = plans->items[i];
-        const sl_table *t = root->kind == SL_LP_SINK ? sl_catalog_table(s->eng->cat, root->table)
+        const sl_table *t = root->kind == SL_LP_SINK ? sl_catalog_table(sl__cat(s), root->table)
                                                      : NULL;
         if (!t || !t->connector)
             continue;
@@ -447,7 +447,7 @@ int sl__resolve(sl_session *s, const sl_list *plans, bool explain, sl__gplan *g,
         sl__scans(root->input, tables);
         sl_gsource *src = sl_calloc((size_t)tables->n + 1, sizeof(sl_gsource));
         for (int k = 0; k < tables->n; k++) {
-            const sl_table *st = sl_catalog_table(s->eng->cat, tables->items[k]);
+            const sl_table *st = sl_catalog_table(sl__cat(s), tables->items[k]);
             src[k].table = tables->items[k];
             src[k].connector = st ? st->connector : NULL;
         }
@@ -460,12 +460,12 @@ int sl__resolve(sl_session *s, const sl_list *plans, bool explain, sl__gplan *g,
     g->job.policy = sl__setting_set(s, "sink.guarantee-fallback");
     g->job.nsinks = n;
     g->job.sinks = g->sinks;
-    sl_list *names = sl_catalog_table_names(s->eng->cat);
+    sl_list *names = sl_catalog_table_names(sl__cat(s));
     const char **onames = sl_calloc((size_t)names->n + 1, sizeof(char *));
     const sl_kvlist **oopts = sl_calloc((size_t)names->n + 1, sizeof(sl_kvlist *));
     int no = 0;
     for (int i = 0; i < names->n; i++) {
-        const sl_table *t = sl_catalog_table(s->eng->cat, names->items[i]);
+        const sl_table *t = sl_catalog_table(sl__cat(s), names->items[i]);
         if (t && t->def) {
             onames[no] = t->name;
             oopts[no++] = t->def->options;
@@ -1594,13 +1594,13 @@ int sl__batch_mode(sl_session *s, const sl_list *plans, bool *batch, sl_error *e
     sl__runtime_mode mode = sl__runtime_mode_of(s);
     *batch = mode != SL__RUNTIME_STREAMING;
     for (int i = 0; *batch && i < plans->n; i++) {
-        const sl_lp *scan = sl__unbounded_scan(s->eng->cat, plans->items[i]);
+        const sl_lp *scan = sl__unbounded_scan(sl__cat(s), plans->items[i]);
         if (!scan)
             continue;
         *batch = false;
         if (mode == SL__RUNTIME_AUTOMATIC)
             return 0;
-        const sl_table *t = sl_catalog_table(s->eng->cat, scan->table);
+        const sl_table *t = sl_catalog_table(sl__cat(s), scan->table);
         const sl_connector *c = t ? t->connector : NULL;
         sl_error_set(err, SL_ERR_NOT_SUPPORTED, scan->pos,
                      "querying unbounded table \"%s\" in batch mode is not allowed", scan->table);
@@ -1638,7 +1638,7 @@ int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl
     if (rc == 0)
         rc = sl__batch_mode(s, plans, &batch, err);
     s->result_bounded = rc == 0 && st->kind == SL_STMT_QUERY &&
-                        !sl__unbounded_scan(s->eng->cat, plans->items[0]);
+                        !sl__unbounded_scan(sl__cat(s), plans->items[0]);
     int64_t interval_ms = sl__duration_ms(s, "execution.checkpointing.interval");
     sl__gplan g;
     memset(&g, 0, sizeof g);
@@ -1661,7 +1661,7 @@ int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl
     sl_sink_mechanism *mechs = sl_calloc((size_t)plans->n + 1, sizeof(sl_sink_mechanism));
     for (int i = 0, k = 0; g.res && i < plans->n && k < g.job.nsinks; i++) {
         const sl_lp *root = plans->items[i]; /* the roots sl__resolve took, in order */
-        const sl_table *t = root->kind == SL_LP_SINK ? sl_catalog_table(s->eng->cat, root->table)
+        const sl_table *t = root->kind == SL_LP_SINK ? sl_catalog_table(sl__cat(s), root->table)
                                                      : NULL;
         if (t && t->connector) {
             mechs[i] = g.res[k].mech;
@@ -1704,7 +1704,7 @@ int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl
                   sl__job_name_reused(s, name, stmt_hex, err) != 0;
     sl_list *tables = sl_list_new(), *targets = sl_list_new();
     if (!query)
-        sl__sink_targets(s->eng->cat, plans, decided, tables, targets);
+        sl__sink_targets(sl__cat(s), plans, decided, tables, targets);
     sl__branch b = {name, restore,
                     sl_strcasecmp(sl__setting(s, "execution.savepoint-restore-mode"),
                                   "no_claim") != 0,
@@ -1723,7 +1723,7 @@ int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl
         sl_list_free(plans, sl__lp_free_v);
         return -1;
     }
-    sl_catalog *cat = sl_catalog_snapshot(s->eng->cat);
+    sl_catalog *cat = sl_catalog_snapshot(sl__cat(s));
     sl__run_ctx run = {.s = s, .out = out};
     pthread_mutex_init(&run.mu, NULL);
     atomic_init(&run.cancelled, false);

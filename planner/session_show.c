@@ -96,7 +96,7 @@ static int sl__show_create(sl_session *s, const sl_stmt *st, const sl_result_sin
 {
     const sl_stmt *def = NULL;
     if (st->show == SL_SHOW_CREATE_TABLE) {
-        const sl_table *t = sl_catalog_table(s->eng->cat, st->name);
+        const sl_table *t = sl_catalog_table(sl__cat(s), st->name);
         if (!t) {
             sl_binder b = sl__binder(s, err);
             if (sl_binder_view(&b, st->name)) {
@@ -276,7 +276,7 @@ int sl__show_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, s
 {
     switch (st->show) {
     case SL_SHOW_TABLES: {
-        sl_list *names = sl_catalog_table_names(s->eng->cat);
+        sl_list *names = sl_catalog_table_names(sl__cat(s));
         sl__names_result(out, "table name", names);
         sl_list_free(names, sl_free);
         return 0;
@@ -303,6 +303,11 @@ int sl__show_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, s
     case SL_SHOW_FUNCTIONS:
         sl__show_functions(out);
         return 0;
+    case SL_SHOW_CATALOGS:
+    case SL_SHOW_DATABASES:
+    case SL_SHOW_CURRENT_CATALOG:
+    case SL_SHOW_CURRENT_DATABASE:
+        return sl__flink_show(s, st, out, err);
     case SL_SHOW_USER_FUNCTIONS: {
         /* No user-defined functions exist: CREATE FUNCTION is refused. */
         sl_list *none = sl_list_new();
@@ -314,10 +319,40 @@ int sl__show_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, s
     return sl_error_set(err, SL_ERR_INTERNAL, st->pos, "unknown SHOW");
 }
 
+/* DESCRIBE EXTENDED's rows after the columns: a "# name" row for each
+** part of the table's definition (comment, partitioning, the connector's
+** options, secrets redacted), its entries in the name and type columns. */
+static void sl__describe_extended(sl__table_out *to, const sl_stmt *def)
+{
+    const char *blank[] = {"", "", "", "", "", "", ""};
+    sl__result_row(to, blank);
+    if (def->comment) {
+        const char *vals[] = {"# comment", def->comment, "", "", "", "", ""};
+        sl__result_row(to, vals);
+    }
+    if (sl_list_len(def->partition_by)) {
+        sl_strbuf pb = SL_STRBUF_INIT;
+        for (int i = 0; i < sl_list_len(def->partition_by); i++)
+            sl_strbuf_appendf(&pb, "%s%s", i ? ", " : "",
+                              ((const sl_ident *)sl_list_get(def->partition_by, i))->name);
+        const char *vals[] = {"# partitioned by", sl_strbuf_cstr(&pb), "", "", "", "", ""};
+        sl__result_row(to, vals);
+        sl_strbuf_free(&pb);
+    }
+    const char *head[] = {"# options", "", "", "", "", "", ""};
+    sl__result_row(to, head);
+    for (int i = 0; def->options && i < def->options->n; i++) {
+        const sl_kv *kv = &def->options->items[i];
+        const char *vals[] = {kv->key, sl_option_is_secret(kv->key) ? SL_REDACTED : kv->value,
+                              "", "", "", "", ""};
+        sl__result_row(to, vals);
+    }
+}
+
 int sl__describe_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out,
                         sl_error *err)
 {
-    const sl_table *t = sl_catalog_table(s->eng->cat, st->name);
+    const sl_table *t = sl_catalog_table(sl__cat(s), st->name);
     const char *cols[] = {"name", "type", "null", "key", "extras", "watermark", "comment"};
     sl__table_out to;
     if (t) {
@@ -373,8 +408,10 @@ int sl__describe_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *ou
         }
         sl_strbuf_free(&key);
         sl_strbuf_free(&wm);
+        if (st->sub)
+            sl__describe_extended(&to, t->def);
         char tag[32];
-        snprintf(tag, sizeof tag, "DESCRIBE %d", t->nall);
+        snprintf(tag, sizeof tag, "DESCRIBE %d", to.nrows);
         sl__result_complete(out, tag);
         return 0;
     }
@@ -465,10 +502,15 @@ int sl__explain_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out
                               batch};
         sl_physical *phys = NULL;
         sl_error perr = SL_ERROR_INIT;
-        if (sl_physical_build_set((const sl_lp *const *)plans->items, plans->n, s->eng->cat, &o,
-                                  &phys, &perr) == 0)
+        if (sl_physical_build_set((const sl_lp *const *)plans->items, plans->n, sl__cat(s), &o,
+                                  &phys, &perr) == 0) {
             sl_physical_explain(&sb, phys);
-        else
+            if (st->sub & SL_EXPLAIN_JSON_EXECUTION_PLAN) {
+                char *json = sl_physical_json(phys);
+                sl_strbuf_appendf(&sb, "\n== Physical Execution Plan ==\n%s\n", json);
+                sl_free(json);
+            }
+        } else
             sl_strbuf_appendf(&sb, "(cannot run yet: %s)\n", perr.message);
         sl_physical_free(phys);
         sl_error_reset(&perr);
@@ -486,6 +528,9 @@ int sl__explain_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out
     }
     sl__gplan_free(&g);
     sl_list_free(plans, sl__lp_free_v);
+    if (st->sub & SL_EXPLAIN_ESTIMATED_COST)
+        sl_strbuf_append(&sb, "\n== Estimated Cost ==\nnot estimated: Sluice's planner has no "
+                              "cost model (no statistics of rows or sizes)\n");
     sl__result_lines(out, "plan", sl_strbuf_cstr(&sb));
     sl_strbuf_free(&sb);
     sl__result_complete(out, "EXPLAIN");

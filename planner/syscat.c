@@ -278,17 +278,17 @@ static const char *sl__obj_col(const sl__obj *o, int k, sl_type *type, const cha
 
 static void sl__objects(sl_session *s, sl_list *out)
 {
-    sl_list *names = sl_catalog_table_names(s->eng->cat);
+    sl_list *names = sl_catalog_table_names(sl__cat(s));
     for (int i = 0; i < names->n; i++) {
         sl__obj *o = sl_calloc(1, sizeof *o);
-        const sl_table *t = sl_catalog_table(s->eng->cat, names->items[i]);
+        const sl_table *t = sl_catalog_table(sl__cat(s), names->items[i]);
         *o = (sl__obj){"public", SL__OID_PUBLIC, t->name, false, t, NULL, NULL};
         sl_list_push(out, o);
     }
     sl_list_free(names, sl_free);
-    names = sl_catalog_view_names(s->eng->cat);
+    names = sl_catalog_view_names(sl__cat(s));
     for (int i = 0; i < names->n; i++) {
-        const sl_view *v = sl_catalog_view(s->eng->cat, names->items[i]);
+        const sl_view *v = sl_catalog_view(sl__cat(s), names->items[i]);
         sl__obj *o = sl_calloc(1, sizeof *o);
         *o = (sl__obj){"public", SL__OID_PUBLIC, v->name, true, NULL, sl__view_lp(s, v), v};
         sl_list_push(out, o);

@@ -481,6 +481,15 @@ static bool repl_line(sl_repl *r, const char *line, size_t count)
         history_add(r, line, count);
         return true;
     }
+    if (r->pending.len == 0 && line[0] == '\\') { /* psql's \?, \dt, \d name ... */
+        history_add(r, line, count);
+        g_interrupted = 0;
+        set_sigint(true);
+        r->sh->cancel = &g_interrupted;
+        sl_shell_backslash(r->sh, line, count);
+        r->sh->cancel = NULL;
+        return r->sh->quit;
+    }
     sl_strbuf_append_n(&r->pending, line, count);
     sl_strbuf_append_n(&r->entry, line, count);
     if (count == 0 || line[count - 1] != '\n') {
@@ -526,7 +535,8 @@ int sl_repl_run(sl_shell *sh)
     }
     char *where = sh->be->where(sh);
     printf("sluice %s (%s)\n"
-           "End statements with ';'. Type quit or press Ctrl-D to exit.\n\n",
+           "End statements with ';'. Type HELP; for help, \\? for backslash commands, quit or "
+           "Ctrl-D to exit.\n\n",
            SLUICE_VERSION, where);
     sl_free(where);
     fflush(stdout);

@@ -95,6 +95,15 @@ static int exec_statement(sl_shell *sh, const sl_stmt_src *src)
     return rc == 0 ? 0 : -1;
 }
 
+int sl_shell_run_sql(sl_shell *sh, const char *sql)
+{
+    sl_stmt_src src = {NULL, sql, 0, strlen(sql)};
+    int rc = exec_statement(sh, &src);
+    if (rc != 0)
+        sh->status = SL_EXIT_FAILED;
+    return rc;
+}
+
 int sl_shell_run_text(sl_shell *sh, const char *name, const char *text, size_t len, bool final,
                       size_t *consumed)
 {

@@ -160,6 +160,12 @@ void sl_status_clear(sl_shell *sh, bool end);
 /* ------------------------------------------------------------------------
 ** script.c
 */
+/* Run one statement's text (a backslash command's) and print its result;
+** 0 or -1. */
+int sl_shell_run_sql(sl_shell *sh, const char *sql);
+/* backslash.c: a REPL line starting with a backslash (\?, \h, \d, \dt,
+** \dv, \d name; anything else: "invalid command"): answered, true; else false. */
+bool sl_shell_backslash(sl_shell *sh, const char *line, size_t len);
 /* Run the statements of text[0..len) in order. Only complete statements
 ** (ended by ';') run unless final is set, in which case a last statement
 ** without ';' runs too. name is the script name for error prefixes (NULL for

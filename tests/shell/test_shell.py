@@ -586,6 +586,60 @@ def case_repl_exit_commands(sb):
             p.kill()
 
 
+def table_rows(text):
+    """The data rows of the bordered tables in text (cells stripped), parsed here."""
+    rows, seps = [], 0
+    for line in text.replace("\r\n", "\n").split("\n"):
+        if line.startswith("+"):
+            seps += 1
+        elif line.startswith("|") and seps % 3 == 2:
+            rows.append([c.strip() for c in line.strip().strip("|").split("|")])
+    return rows
+
+
+def case_repl_backslash(sb):
+    """psql habits: \\?, \\dt, \\d, \\d name, \\h answer at once; an unknown
+    command says so and the prompt stays a fresh one (no continuation)."""
+    p = repl(sb)
+    try:
+        p.send(CREATE_T + "\n")
+        p.expect(PROMPT)
+        start = len(p.buf)
+        p.send(b"\\?\n")
+        out = p.expect(PROMPT)
+        check(b"\\dt" in out and b"\\d NAME" in out and b"\\q" in out, "\\? lists commands", out)
+        p.send(b"\\dt\n")
+        out = p.expect(RE_ROWS) + p.expect(PROMPT)
+        check(table_rows(out.decode()) == [["t"]], "\\dt lists table t", out)
+        p.send(b"\\d t\n")
+        out = p.expect(RE_ROWS) + p.expect(PROMPT)
+        names = [r[0] for r in table_rows(out.decode())]
+        check(names == ["a", "b"], "\\d t describes t's columns", out)
+        p.send(b"\\h\n")
+        out = p.expect(RE_ROWS) + p.expect(PROMPT)
+        stmts = [r[0] for r in table_rows(out.decode())]
+        check("SHOW CATALOGS" in stmts and "BEGIN STATEMENT SET" in stmts, "\\h is HELP", out)
+        p.send(b"\\x\n")
+        out = p.expect(PROMPT)
+        check(b"invalid command \\x" in out and MORE not in out, "unknown command", out)
+        p.send(b"\\q\n")
+        st = p.wait_exit()
+        check(st == 0, "\\q exits 0", p.since(start))
+    finally:
+        p.kill()
+
+
+def case_set_effective_values(sb):
+    """SET; shows effective values: parallelism.default is one task per CPU
+    (computed here from the machine), no <NULL>."""
+    rc, out, err = run(sb, ["-e", "SET;"])
+    check(rc == 0, "exit 0", out, err)
+    vals = {r[0]: r[1] if len(r) > 1 else "" for r in table_rows(out)}
+    ncpu = os.sysconf("SC_NPROCESSORS_ONLN")
+    check(vals.get("parallelism.default") == str(max(1, ncpu)), "parallelism is the CPU count", out)
+    check(vals.get("execution.savepoint.path") == "" and "<NULL>" not in out, "no <NULL>", out)
+
+
 def case_repl_ctrl_d(sb):
     p = repl(sb)
     try:
@@ -697,6 +751,43 @@ def stop_with_savepoint(p, name):
         meta = json.load(f)
     check(meta.get("savepoint") is True, "_metadata marks a savepoint", meta)
     return path
+
+
+def case_repl_statement_set(sb):
+    """Flink's client form in the REPL: BEGIN STATEMENT SET; each INSERT is
+    answered at once (added, not run); END; runs them as one job, whose two
+    sinks are read back here."""
+    bounded = ("CREATE TABLE nums (id BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '6', "
+               "'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '6');")
+    rc, out, err = run(sb, ["-e", bounded + sink_table(sb, "ev") + sink_table(sb, "od")])
+    check(rc == 0, "setup", out, err)
+    p = repl(sb)
+    try:
+        p.send("SET 'parallelism.default' = '1';\n")
+        p.expect(PROMPT)
+        p.send("BEGIN STATEMENT SET;\n")
+        out = p.expect(PROMPT)
+        check(b"BEGIN STATEMENT SET" in out, "set opened", out)
+        p.send("INSERT INTO ev SELECT id FROM nums WHERE MOD(id, 2) = 0;\n")
+        out = p.expect(PROMPT, timeout=5)
+        check(b"added to the statement set (1)" in out and MORE not in out, "first INSERT added", out)
+        p.send("INSERT INTO od SELECT id FROM nums WHERE MOD(id, 2) = 1;\n")
+        out = p.expect(PROMPT, timeout=5)
+        check(b"added to the statement set (2)" in out, "second INSERT added", out)
+        check(committed_ids(os.path.join(sb.dir, "ev")) == [], "nothing ran before END")
+        p.send("END;\n")
+        p.expect(PROMPT)
+        deadline = time.monotonic() + TIMEOUT
+        while sorted(committed_ids(os.path.join(sb.dir, "od"))) != [1, 3, 5] and \
+                time.monotonic() < deadline:
+            time.sleep(0.05)  # polling the committed files, bounded by the deadline
+        check(sorted(committed_ids(os.path.join(sb.dir, "ev"))) == [2, 4, 6], "ev rows",
+              committed_ids(os.path.join(sb.dir, "ev")))
+        check(sorted(committed_ids(os.path.join(sb.dir, "od"))) == [1, 3, 5], "od rows",
+              committed_ids(os.path.join(sb.dir, "od")))
+        quit_ok(p)
+    finally:
+        p.kill()
 
 
 def case_repl_background_job(sb):

@@ -15,4 +15,7 @@ SET 'sink.guarantee-fallback' = 'sometimes';
 SET 'totally.unknown' = 'x';
 -- RESET returns 'table.dml-sync' to the shell's default for scripts (true).
 RESET;
+-- SET lists effective values: parallelism.default's is one task per CPU,
+-- machine-dependent, so it is SET here (tests/shell checks the derived one).
+SET 'parallelism.default' = '3';
 SET;

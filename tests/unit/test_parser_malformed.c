@@ -38,7 +38,7 @@ static const bad corpus[] = {
     {"CREATE TABLE t (a INT, WATERMARK FOR a AS a, WATERMARK FOR a AS a)", 45,
      SL_ERR_NOT_SUPPORTED, "WATERMARK"},
     {"CREATE TABLE t (a INT, WATERMARK FOR a)", 38, NULL, NULL},
-    {"CREATE TEMPORARY TABLE t (a INT)", 17, NULL, NULL},
+    {"CREATE TEMPORARY TEMPORARY TABLE t (a INT)", 17, NULL, NULL},
     {"CREATE VIEW v SELECT 1", 14, NULL, NULL},
     {"CREATE VIEW v AS", END, NULL, NULL},
     {"SELECT \"\" FROM t", 7, NULL, "zero-length delimited identifier"},
