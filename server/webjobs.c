@@ -18,6 +18,10 @@
 **                        previous sample, and any "checkpoint ..." column the
 **                        row has), the newest SL_WEB_CHECKPOINTS.
 **
+** A request also asks the planner API for each job's record in full
+** (sl_engine_job_json, what DESCRIBE JOB shows): its checkpoint history
+** (each checkpoint's duration and size on disk) and its restarts' causes.
+**
 ** The main loop samples once a second (sl_webjobs_sample); /api/jobs and
 ** /metrics sample afresh, so what they say is never older than the request.
 ** One lock guards it all, the session included.
@@ -53,6 +57,7 @@ typedef struct sl__wjob {
 
 struct sl_webjobs {
     pthread_mutex_t mu;       /* guards everything below */
+    sl_engine *eng;           /* for sl_engine_job_json */
     sl_session *s;            /* the sampler's session: SHOW JOBS */
     sl_list *jobs;            /* sl__wjob*, in SHOW JOBS' order */
     int64_t last_point;       /* wall-clock ms of the newest history point */
@@ -77,6 +82,7 @@ sl_webjobs *sl_webjobs_new(sl_engine *eng)
 {
     sl_webjobs *w = sl_calloc(1, sizeof *w);
     pthread_mutex_init(&w->mu, NULL);
+    w->eng = eng;
     w->s = sl_session_new(eng);
     w->jobs = sl_list_new();
     return w;
@@ -298,6 +304,17 @@ static json_t *sl__history_json(const sl__wjob *j)
     return h;
 }
 
+/* The job's record in full (DESCRIBE JOB's; sl_engine_job_json), or NULL. */
+static json_t *sl__job_detail(sl_webjobs *w, const sl__wjob *j)
+{
+    sl_error err = SL_ERROR_INIT;
+    char *text = sl_engine_job_json(w->eng, j->name, &err);
+    sl_error_reset(&err);
+    json_t *o = text ? json_loads(text, 0, NULL) : NULL;
+    sl_free(text);
+    return o;
+}
+
 char *sl_webjobs_json(sl_webjobs *w)
 {
     pthread_mutex_lock(&w->mu);
@@ -317,6 +334,12 @@ char *sl_webjobs_json(sl_webjobs *w)
         json_object_set_new(o, "history", sl__history_json(j));
         /* a copy: the sampler changes j->chks once the lock is released */
         json_object_set_new(o, "checkpoints", json_deep_copy(j->chks));
+        json_t *d = sl__job_detail(w, j);
+        json_t *hist = json_object_get(d, "checkpoints"); /* [{epoch, time, duration_ms, bytes}] */
+        json_t *fails = json_object_get(d, "failures");   /* [{time, sqlstate, message}] */
+        json_object_set(o, "checkpoint_history", json_is_array(hist) ? hist : json_array());
+        json_object_set(o, "restart_causes", json_is_array(fails) ? fails : json_array());
+        json_decref(d);
         json_array_append_new(jobs, o);
     }
     json_object_set_new(root, "jobs", jobs);
@@ -423,6 +446,32 @@ char *sl_webjobs_metrics(sl_webjobs *w)
                      "Conflicting duplicates kept out of the sink and recorded.");
     sl__prom_per_job(&out, w, "sluice_job_last_checkpoint", "gauge", "checkpoint",
                      "The id of the job's last decided checkpoint.");
+    /* The last checkpoint's duration and size, from the job's record. */
+    sl__prom_family(&out, "sluice_job_last_checkpoint_duration_seconds", "gauge",
+                    "How long the job's last decided checkpoint took, from trigger to decision.");
+    sl_strbuf sizes = SL_STRBUF_INIT;
+    for (int i = 0; i < w->jobs->n; i++) {
+        sl__wjob *j = w->jobs->items[i];
+        json_t *d = sl__job_detail(w, j);
+        json_t *hist = json_object_get(d, "checkpoints");
+        json_t *last = json_array_get(hist, json_array_size(hist) ? json_array_size(hist) - 1 : 0);
+        json_t *ms = json_object_get(last, "duration_ms"), *bytes = json_object_get(last, "bytes");
+        if (json_is_integer(ms)) {
+            sl_strbuf_append(&out, "sluice_job_last_checkpoint_duration_seconds{");
+            sl__prom_label(&out, "job", j->name, true);
+            sl_strbuf_appendf(&out, "} %.3f\n", (double)json_integer_value(ms) / 1000.0);
+        }
+        if (json_is_integer(bytes)) {
+            sl_strbuf_append(&sizes, "sluice_job_last_checkpoint_size_bytes{");
+            sl__prom_label(&sizes, "job", j->name, true);
+            sl_strbuf_appendf(&sizes, "} %lld\n", (long long)json_integer_value(bytes));
+        }
+        json_decref(d);
+    }
+    sl__prom_family(&out, "sluice_job_last_checkpoint_size_bytes", "gauge",
+                    "The size on disk of the job's last decided checkpoint.");
+    sl_strbuf_append(&out, sl_strbuf_cstr(&sizes));
+    sl_strbuf_free(&sizes);
     sl__prom_family(&out, "sluice_job_open_transactions", "gauge",
                     "1 while the running job holds open sink transactions, else 0.");
     for (int i = 0; i < w->jobs->n; i++) {

@@ -73,6 +73,8 @@ class Dom(html.parser.HTMLParser):
         self.samples = None    # the job's throughput plot's data-samples
         self.series = {}       # polyline class -> (points, data-values)
         self.checkpoints = None  # the job's checkpoint timeline's marks
+        self.bars = []         # the job's checkpoint durations: (epoch, ms, bytes)
+        self._durations = False
         self._row = False
         self._field = None
         self._plot = False
@@ -93,6 +95,11 @@ class Dom(html.parser.HTMLParser):
         if tag == "svg" and "checkpoints" in a.get("class", "") and self.samples is not None \
                 and self.checkpoints is None:
             self.checkpoints = int(a.get("data-count"))
+        if tag == "svg" and "checkpoint-durations" in a.get("class", ""):
+            self._durations = self.samples is not None and not self.bars
+        if tag == "rect" and self._durations and a.get("class") == "chk":
+            self.bars.append((int(a["data-epoch"]), int(a["data-duration-ms"]),
+                              int(a["data-bytes"])))
         if tag == "polyline" and self._plot:
             self.series[a.get("class")] = (a.get("points"), a.get("data-values"))
 
@@ -103,6 +110,7 @@ class Dom(html.parser.HTMLParser):
             self._row = False
         if tag == "svg":
             self._plot = False
+            self._durations = False
 
     def handle_data(self, data):
         if self._row and self._field:
@@ -121,6 +129,15 @@ def load_page(port, profile):
     if p.returncode != 0 or "<body" not in p.stdout:
         fail("chromium could not load the page (%d):\n%s" % (p.returncode, p.stderr[-2000:]))
     return p.stdout
+
+
+def dir_bytes(path):
+    """The bytes of the files under path, or None when it is gone."""
+    try:
+        return sum(os.path.getsize(os.path.join(r, f)) for r, _, fs in os.walk(path) for f in fs) \
+            if os.path.isdir(path) else None
+    except FileNotFoundError:
+        return None
 
 
 def number(text):
@@ -153,6 +170,20 @@ def case_page():
                  % (first.series["rows-out"], second.series["rows-out"]))
         if not second.checkpoints or second.checkpoints < (first.checkpoints or 0):
             fail("the checkpoint timeline shows no checkpoint: %r" % second.checkpoints)
+        # Checkpoint durations and sizes, from the job's record: each bar a
+        # checkpoint with its size on disk; the newest one still on disk is
+        # measured here (older ones are removed as new ones are decided).
+        if not second.bars or any(b <= 0 or ms < 0 for _, ms, b in second.bars):
+            fail("the page shows no checkpoint durations and sizes: %r" % second.bars)
+        measured = 0
+        for epoch, _, shown in second.bars:
+            d = os.path.join(srv.data_dir, "jobs", "webjob", "chk-%d" % epoch)
+            size = dir_bytes(d)
+            if size is not None and os.path.isdir(d):
+                measured += 1
+                if size != shown:
+                    fail("checkpoint %d: the page says %d bytes, %d on disk" % (epoch, shown, size))
+        print("checkpoint bars:", second.bars, "measured on disk:", measured)
         values = [int(v) for v in second.series["rows-out"][1].split()]
         if not values or max(values) <= 0:
             fail("the throughput plot shows no rows/s: %r" % values)
@@ -228,6 +259,11 @@ def case_metrics():
                 fail("%s is %s after STOP JOB, SHOW JOBS says %s" % (fam, got, cells[col]))
         if value(final, "sluice_job_last_checkpoint", name)[0] != int(cells[4]):
             fail("sluice_job_last_checkpoint differs from SHOW JOBS' %s" % cells[4])
+        size = value(final, "sluice_job_last_checkpoint_size_bytes", name)[0]
+        on_disk = dir_bytes(os.path.join(srv.data_dir, "jobs", name, "chk-%s" % cells[4]))
+        if size <= 0 or (on_disk is not None and size != on_disk) or \
+                value(final, "sluice_job_last_checkpoint_duration_seconds", name)[0] < 0:
+            fail("the last checkpoint's size %s differs from its %s bytes on disk" % (size, on_disk))
         if value(final, "sluice_job_running", name)[0] != 0 or \
                 value(final, "sluice_job_info", name)[1].get("status") != cells[1]:
             fail("the stopped job's status is not what SHOW JOBS says (%s)" % cells[1])
