@@ -26,12 +26,15 @@ endforeach()
 
 # Live results: rows as they arrive, Ctrl-C, the result modes (the
 # full-screen table view checked through the pyte terminal emulator),
-# print-sink rows above the prompt, --format csv|tsv|json.
+# print-sink rows above the prompt, --format csv|tsv|json. Debian's python3
+# runs them: the emulator is Debian's python3-pyte (scripts/setup), which a
+# python3 of its own (pyenv) on PATH would not see.
+find_program(SL_DEBIAN_PYTHON python3 PATHS /usr/bin NO_DEFAULT_PATH)
 set(SL_LIVE_TEST ${CMAKE_CURRENT_LIST_DIR}/test_live.py)
 sl_python_cases(SL_LIVE_CASES ${SL_LIVE_TEST})
 foreach(case IN LISTS SL_LIVE_CASES)
   add_test(NAME shell.live.${case}
-           COMMAND ${Python3_EXECUTABLE} ${SL_LIVE_TEST} --sluice $<TARGET_FILE:sluice> --case ${case})
+           COMMAND ${SL_DEBIAN_PYTHON} ${SL_LIVE_TEST} --sluice $<TARGET_FILE:sluice> --case ${case})
   set_tests_properties(shell.live.${case} PROPERTIES TIMEOUT 120 LABELS shell)
 endforeach()
 
