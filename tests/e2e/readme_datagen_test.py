@@ -30,7 +30,7 @@ def readme_block(readme):
     """The ```sql block of the README that creates the datagen table."""
     with open(readme, encoding="utf-8") as f:
         text = f.read()
-    for block in re.findall(r"```sql\n(.*?)```", text, re.S):
+    for block in re.findall(r"```sql(?: continuous)?\n(.*?)```", text, re.S):
         if "'connector' = 'datagen'" in block and "TUMBLE" in block and "INSERT INTO" in block:
             return block
     return None
