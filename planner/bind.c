@@ -1203,24 +1203,19 @@ static int sl__unnest_over(sl_binder *b, const sl_from *fr, int join_type, const
     l.lp = NULL;
     sl__rel_clear(&l);
     bool on_true = on && on->kind == SL_EXPR_BOOL && on->ival == 1;
-    if (join_type == SL_JOIN_LEFT && on && !on_true) { /* LEFT JOIN UNNEST(..) ON cond */
-        sl_scope scope = sl__scope_of(out);
-        sl_bind_ctx cctx = {&scope, b->err, "JOIN/ON", NULL, NULL, b->params};
-        sl_bexpr *cond = NULL;
-        if (sl_bind_condition(&cctx, on, &cond) != 0) {
-            sl__rel_free(out);
-            return -1;
-        }
-        sl__lp_push_expr(out->lp, cond); /* exprs[1]: the operator's own condition */
+    if (!on || (join_type == SL_JOIN_LEFT && on_true) ||
+        (join_type != SL_JOIN_LEFT && join_type != SL_JOIN_INNER))
+        return 0;
+    sl_scope scope = sl__scope_of(out); /* [LEFT | INNER] JOIN UNNEST(..) ON cond */
+    sl_bind_ctx cctx = {&scope, b->err, "JOIN/ON", NULL, NULL, b->params};
+    sl_bexpr *cond = NULL;
+    if (sl_bind_condition(&cctx, on, &cond) != 0) {
+        sl__rel_free(out);
+        return -1;
     }
-    if (join_type == SL_JOIN_INNER && on) { /* INNER JOIN UNNEST(..) ON cond */
-        sl_scope scope = sl__scope_of(out);
-        sl_bind_ctx cctx = {&scope, b->err, "JOIN/ON", NULL, NULL, b->params};
-        sl_bexpr *cond = NULL;
-        if (sl_bind_condition(&cctx, on, &cond) != 0) {
-            sl__rel_free(out);
-            return -1;
-        }
+    if (join_type == SL_JOIN_LEFT) {
+        sl__lp_push_expr(out->lp, cond); /* exprs[1]: the operator's own condition */
+    } else { /* INNER: a filter above */
         sl_lp *flt = sl_lp_new(SL_LP_FILTER, out->lp);
         flt->pos = on->pos;
         sl__lp_push_expr(flt, cond);

@@ -20,14 +20,11 @@ test's run.
 Usage: crash_datagen_time_test.py --sluice PATH [--kills 20] [--rows 12000]
                                   [--parallelism N] [--seed S]
 """
-import argparse
 import calendar
 import collections
 import os
-import random
 import shutil
 import sys
-import tempfile
 import time
 
 import sluice_e2e
@@ -92,22 +89,13 @@ def check(rows_out, n_rows, t_start, t_end):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--sluice", required=True)
-    ap.add_argument("--kills", type=int, default=20)
-    ap.add_argument("--rows", type=int, default=12000)
-    ap.add_argument("--parallelism", type=int, default=1)
-    ap.add_argument("--seed", type=int, default=None)
-    a = ap.parse_args()
-    seed = a.seed if a.seed is not None else random.randrange(1 << 30)
-    rnd = random.Random(seed)
-    work = tempfile.mkdtemp(prefix="sluice-dgtime-")
+    a, rnd, work = sluice_e2e.crash_setup("sluice-dgtime-", kills=20, rows=12000)
     data, out = os.path.join(work, "data"), os.path.join(work, "out")
     job = os.path.join(work, "job.sql")
     with open(job, "w", encoding="utf-8") as f:
         f.write(JOB.format(rows=a.rows, rate=RATE, out=out, parallelism=a.parallelism))
     print("crash_datagen_time_test: seed %d, parallelism %d, %d rows, work dir %s" %
-          (seed, a.parallelism, a.rows, work))
+          (a.seed, a.parallelism, a.rows, work))
     run = sluice_e2e.Runner(a.sluice, data, job, "crash-datagen-time", out)
     t_start = int(time.time() * 1000)
     why, end_kills = sluice_e2e.crash_until_done(run, out, a.kills, rnd, "crash_datagen_time_test")
@@ -125,7 +113,7 @@ def main():
     for pr in problems[:20]:
         print("  " + pr)
     if problems:
-        print("crash_datagen_time_test: kept %s (seed %d)" % (work, seed))
+        print("crash_datagen_time_test: kept %s (seed %d)" % (work, a.seed))
         return 1
     shutil.rmtree(work, ignore_errors=True)
     return 0

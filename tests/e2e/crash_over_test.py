@@ -67,9 +67,7 @@ BASE = 1767225600  # 2026-01-01 00:00:00 UTC
 NAME = "crash_over_test"
 
 
-def stamp(t_ms):
-    s, ms = divmod(t_ms, 1000)
-    return time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(s)) + ".%03d" % ms
+stamp = sluice_e2e.stamp
 
 
 def file_name(k):
@@ -78,11 +76,7 @@ def file_name(k):
 
 def write_file(src, k, rows):
     """Write one file atomically (hidden name, then rename)."""
-    tmp = os.path.join(src, ".tmp-%05d.csv" % k)
-    with open(tmp, "w", encoding="utf-8") as f:
-        for r in rows:
-            f.write("%d,%d,%d,%s\n" % r)
-    os.rename(tmp, os.path.join(src, file_name(k)))
+    sluice_e2e.write_atomic(src, file_name(k), ("%d,%d,%d,%s\n" % r for r in rows))
 
 
 def sealed_checkpoints(job_dir):

@@ -98,9 +98,7 @@ FROM ev GROUP BY k, SESSION(ts, INTERVAL '2' SECOND);
 BASE = 1767225600 * 1000  # 2026-01-01 00:00:00 UTC, ms
 
 
-def stamp(t_ms):
-    s, ms = divmod(t_ms, 1000)
-    return time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(s)) + ".%03d" % ms
+stamp = sluice_e2e.stamp
 
 
 def file_name(i):
@@ -109,11 +107,8 @@ def file_name(i):
 
 def write_file(src, i, rows):
     """Write one file atomically (hidden name, then rename)."""
-    tmp = os.path.join(src, ".tmp-%05d.csv" % i)
-    with open(tmp, "w", encoding="utf-8") as f:
-        for r in rows:
-            f.write("%d,%d,%d,%s\n" % (r[0], r[1], r[2], stamp(r[3])))
-    os.rename(tmp, os.path.join(src, file_name(i)))
+    sluice_e2e.write_atomic(src, file_name(i), ("%d,%d,%d,%s\n" % (r[0], r[1], r[2], stamp(r[3]))
+                                                for r in rows))
 
 
 def key_events(rnd, span):

@@ -24,16 +24,13 @@ distinct. The sort runs in one task, so one sink task writes.
 
 Usage: crash_sort_test.py --sluice PATH [--kills 20] [--files 40] [--parallelism N]
 """
-import argparse
 import collections
 import json
 import os
-import random
 import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 
 import sluice_e2e
@@ -54,9 +51,7 @@ INSERT INTO sorted SELECT id, user_id, ts FROM clicks {order};
 BASE = 1767225600  # 2026-01-01 00:00:00 UTC
 
 
-def stamp(t_ms):
-    s, ms = divmod(t_ms, 1000)
-    return time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(s)) + ".%03d" % ms
+stamp = sluice_e2e.stamp
 
 
 def file_name(k):
@@ -65,11 +60,7 @@ def file_name(k):
 
 def write_file(src, k, rows):
     """Write one file atomically (hidden name, then rename)."""
-    tmp = os.path.join(src, ".tmp-%05d.csv" % k)
-    with open(tmp, "w", encoding="utf-8") as f:
-        for r in rows:
-            f.write("%d,%d,%s\n" % r)
-    os.rename(tmp, os.path.join(src, file_name(k)))
+    sluice_e2e.write_atomic(src, file_name(k), ("%d,%d,%s\n" % r for r in rows))
 
 
 def part_key(path):
@@ -102,18 +93,10 @@ NAME = "crash_sort_test"
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--sluice", required=True)
-    ap.add_argument("--kills", type=int, default=20)
-    ap.add_argument("--files", type=int, default=40)
-    ap.add_argument("--control", action="store_true",
-                    help="run without ORDER BY: the order check must fail")
-    ap.add_argument("--seed", type=int, default=None)
-    ap.add_argument("--parallelism", type=int, default=1)
-    a = ap.parse_args()
-    seed = a.seed if a.seed is not None else random.randrange(1 << 30)
-    rnd = random.Random(seed)
-    work = tempfile.mkdtemp(prefix="sluice-crashsort-")
+    def more(ap):
+        ap.add_argument("--control", action="store_true",
+                        help="run without ORDER BY: the order check must fail")
+    a, rnd, work = sluice_e2e.crash_setup("sluice-crashsort-", kills=20, files=40, more=more)
     src, out, data = (os.path.join(work, d) for d in ("src", "out", "data"))
     os.makedirs(src)
     job = os.path.join(work, "job.sql")
@@ -121,7 +104,7 @@ def main():
         f.write(JOB.format(src=src, out=out, parallelism=a.parallelism,
                            order="" if a.control else "ORDER BY ts"))
     env = sluice_e2e.ENV
-    print("crash_sort_test: seed %d, parallelism %d, work dir %s" % (seed, a.parallelism, work))
+    print("crash_sort_test: seed %d, parallelism %d, work dir %s" % (a.seed, a.parallelism, work))
     per_reader = collections.Counter(sluice_e2e.subtask_of(file_name(k), a.parallelism)
                                      for k in range(a.files))
     if len(per_reader) < a.parallelism or min(per_reader.values()) < 3:
@@ -208,7 +191,7 @@ def main():
     if ok:
         shutil.rmtree(work, ignore_errors=True)
     else:
-        print("crash_sort_test: kept %s (seed %d)" % (work, seed))
+        print("crash_sort_test: kept %s (seed %d)" % (work, a.seed))
     return 0 if ok else 1
 
 

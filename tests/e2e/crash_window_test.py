@@ -53,9 +53,7 @@ GROUP BY window_start, window_end, campaign;
 BASE = 1767225600  # 2026-01-01 00:00:00 UTC
 
 
-def stamp(t_ms):
-    s, ms = divmod(t_ms, 1000)
-    return time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(s)) + ".%03d" % ms
+stamp = sluice_e2e.stamp
 
 
 def file_name(k):
@@ -65,11 +63,7 @@ def file_name(k):
 def write_file(src, k, rows):
     """Write one file atomically (hidden name, then rename): the source never
     sees a half-written file."""
-    tmp = os.path.join(src, ".tmp-%05d.csv" % k)
-    with open(tmp, "w", encoding="utf-8") as f:
-        for r in rows:
-            f.write("%d,%s,%s,%s\n" % r)
-    os.rename(tmp, os.path.join(src, file_name(k)))
+    sluice_e2e.write_atomic(src, file_name(k), ("%d,%s,%s,%s\n" % r for r in rows))
 
 
 NAME = "crash_window_test"

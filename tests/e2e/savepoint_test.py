@@ -75,9 +75,7 @@ BASE = 1767225600  # 2026-01-01 00:00:00 UTC
 ROWS_PER_FILE = 150
 
 
-def stamp(t_ms):
-    s, ms = divmod(t_ms, 1000)
-    return time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(s)) + ".%03d" % ms
+stamp = sluice_e2e.stamp
 
 
 def file_name(k):
@@ -86,11 +84,7 @@ def file_name(k):
 
 def write_file(src, k, rows):
     """Atomically: a hidden name, then rename (the source never sees half a file)."""
-    tmp = os.path.join(src, ".tmp-%05d.csv" % k)
-    with open(tmp, "w", encoding="utf-8") as f:
-        for r in rows:
-            f.write("%d,%s,%s,%s\n" % r)
-    os.rename(tmp, os.path.join(src, file_name(k)))
+    sluice_e2e.write_atomic(src, file_name(k), ("%d,%s,%s,%s\n" % r for r in rows))
 
 
 def make_data(rnd, nfiles, parallelism):

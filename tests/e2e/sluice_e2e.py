@@ -19,6 +19,9 @@ library only; imported by the test scripts beside it).
 - crash_setup: the options every crash test takes (--sluice, --kills,
   --parallelism, --seed and, where it has them, --rows / --seconds /
   --files), its seeded random generator and its work directory.
+- stamp / write_atomic: an event time (ms since the epoch) as a TIMESTAMP(3)
+  literal in UTC; an input file written under a hidden name and renamed, so
+  that a monitored-directory source never sees half of it.
 - Runner: starts `sluice -f job.sql` with a data directory, and tells after a
   SIGKILL whether the kill interrupted a checkpoint (it left an unsealed
   chk-N directory) or an epoch (it left in-progress part files).
@@ -58,6 +61,21 @@ def crash_setup(prefix, kills=20, rows=None, seconds=None, files=None, more=None
     if a.seed is None:
         a.seed = random.randrange(1 << 30)
     return a, random.Random(a.seed), tempfile.mkdtemp(prefix=prefix)
+
+
+def stamp(t_ms):
+    """t_ms (ms since the epoch) as 'YYYY-MM-DD HH:MM:SS.mmm' in UTC."""
+    s, ms = divmod(t_ms, 1000)
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(s)) + ".%03d" % ms
+
+
+def write_atomic(directory, name, lines):
+    """Write lines (strings with their line ends) as directory/name: first
+    under a hidden name, then renamed."""
+    tmp = os.path.join(directory, "." + name + ".tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.writelines(lines)
+    os.rename(tmp, os.path.join(directory, name))
 
 
 FNV_OFFSET = 14695981039346656037
