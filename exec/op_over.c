@@ -456,11 +456,14 @@ static int sl__over_watermark(sl_operator *op, int64_t wm, const sl_emit *out, s
             rd[nrd++] = (sl__ready){en->pend.v[i].time, en->pend.v[i].seq, e};
         }
     }
+    if (nrd == 0) /* nothing at or before the watermark yet */
+        return 0;
     qsort(rd, nrd, sizeof *rd, sl__cmp_ready);
     /* Each key's waiting rows in time order. */
     for (int k = 0; k < o->npk; k++) {
         sl__oentry *en = &o->ents[o->pk[k]];
-        qsort(en->pend.v, (size_t)en->pend.n, sizeof(sl__orow), sl__cmp_row);
+        if (en->pend.n > 1)
+            qsort(en->pend.v, (size_t)en->pend.n, sizeof(sl__orow), sl__cmp_row);
     }
     int rc = 0;
     for (size_t i = 0; i < nrd && rc == 0; i++) {
