@@ -339,7 +339,10 @@ static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_
         d->in_types = sl__types(p, n->input);
         d->nkeys = n->nkeys;
         d->keys = n->keys;
-        d->order_col = n->order[0].col;
+        /* ORDER BY a PROCTIME() column is arrival order (Flink's proctime
+        ** deduplication): its values are not event time to wait for. */
+        d->order_col = n->input->cols[n->order[0].col].rowtime == SL_PROCTIME ? -1
+                                                                           : n->order[0].col;
         d->keep_first = kind == 1;
         d->ttl_ms = ttl_ms;
         st->create = sl__mk_dedup;
