@@ -85,3 +85,13 @@ foreach(c results cache crash)
   set_tests_properties(pg.lookup_${c} PROPERTIES LABELS postgres FIXTURES_REQUIRED pg
     ENVIRONMENT "${SL_PG_ENV}" TIMEOUT 600)
 endforeach()
+
+# examples/billing/run end to end (Kafka and PostgreSQL fixtures, a server
+# of its own), every table it writes read back with psql against a
+# reference computed from the example's files.
+if(DEFINED SL_KAFKA_ENV)
+  add_test(NAME pg.example_billing COMMAND ${Python3_EXECUTABLE}
+    ${SL_PG_DIR}/billing_example_test.py --sluice $<TARGET_FILE:sluice>)
+  set_tests_properties(pg.example_billing PROPERTIES LABELS "postgres;kafka"
+    FIXTURES_REQUIRED "kafka;pg" ENVIRONMENT "${SL_PG_ENV};${SL_KAFKA_ENV}" TIMEOUT 400)
+endif()
