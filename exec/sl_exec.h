@@ -151,6 +151,12 @@ bool sl_value_format_tz(sl_strbuf *sb, const sl_vector *v, int r, const sl_tz *t
 ** sign; returns n. Java's text (sl_value_format) and PostgreSQL's
 ** (server/types.c) lay the same digits out differently. */
 int sl_double_digits(double d, bool single, int min_digits, char *digits, int *exp, bool *neg);
+/* Row r of c as a JSON object by column name, appended to sb: n columns,
+** cols[i] (cols NULL = 0..n-1) named names[cols[i]]; the shape of
+** PostgreSQL's row_to_json (numbers as numbers, times as ISO text), which
+** the jdbc sink's conflict table holds (rowjson.c). */
+void sl_row_json(sl_strbuf *sb, const sl_chunk *c, int r, int n, const int *cols,
+                 const char *const *names);
 
 /* ------------------------------------------------------------------------
 ** Expression evaluation (eval.c).
@@ -649,6 +655,7 @@ typedef struct sl_operator_ops {
     /* Rows dropped because they were later than the watermark. */
     int64_t (*late_rows)(sl_operator *op);
     void (*free)(sl_operator *op);
+    int64_t (*conflicts)(sl_operator *op); /* optional (NULL): conflicts detected so far over the state's life (SHOW JOBS' conflicts) */
 } sl_operator_ops;
 
 struct sl_operator {
@@ -660,6 +667,7 @@ struct sl_operator {
     int64_t wm_delay;           /* ns (>= 0) the watermark after this operator lags the one it
                                    gets: its output rows may be that much behind it (an interval
                                    join: Flink's KeyedCoProcessOperatorWithWatermarkDelay) */
+    sl_emit side; /* set by the runtime when the step has a side output: rows in the canonical layout of the operator's side kind; fn NULL = none (the operator only counts) */
 };
 
 /* Whether the job op runs in is being torn down: a loop whose length
@@ -869,8 +877,24 @@ typedef struct sl_dedup_spec {
                                   columns need values); output +I for a new key, -U/+U
                                   when the row changed (nothing when it did not), -D of
                                   the kept row for a known key */
+    const char *const *in_names; /* input column names (conflict logs and JSON); NULL =
+                                    c0, c1, ... */
+    const char *job;             /* the job's name, for conflict rows; NULL = "" */
+    const char *op_name;         /* the operator's name in conflict logs and rows; NULL =
+                                    "Deduplicate" */
+    bool keep_rows;              /* keep_first by time: keep each emitted row whole (a
+                                    conflict table wants its stored_row); else its 64-bit
+                                    hash only */
 } sl_dedup_spec;
 int sl_dedup_new(const sl_dedup_spec *spec, sl_operator **out, sl_error *err);
+
+/* The canonical layout of a deduplication's side output (its conflicts,
+** sl_side_spec): job STRING, operator STRING, conflict_key STRING,
+** stored_row STRING, conflicting_row STRING, event_time TIMESTAMP(3),
+** arrived_at TIMESTAMP_LTZ(3). */
+#define SL_DEDUP_CONFLICT_NCOLS 7
+extern const char *const sl_dedup_conflict_names[SL_DEDUP_CONFLICT_NCOLS];
+sl_type sl_dedup_conflict_type(int col);
 
 /* Top-N (ROW_NUMBER() OVER (PARTITION BY keys ORDER BY order) filtered to
 ** rank_start <= rn <= rank_end), as Flink 2.2's AppendOnlyTopNFunction
@@ -1238,6 +1262,17 @@ int sl_length_check_run(sl_length_check *c, sl_chunk *in, sl_chunk **out, sl_err
 
 /* One step of a chain: a calc, or a stateful operator created for each task
 ** from its spec (state is restored into it from the checkpoint). */
+/* An operator's side output (late rows, deduplication conflicts): rows in a
+** canonical layout of its kind, written to a sink table that joins the
+** job's commit group (one sink instance per task running the step). */
+typedef struct sl_side_spec {
+    sl_sink_create_fn create_sink; /* the side table's sink */
+    sl_sink_args sink_args;        /* its arguments (ncols/names/types = the table's;
+                                      subtask/parallelism/job set by the runtime) */
+    int ncols;                     /* = sink_args.ncols */
+    const int *map;                /* per table column: the canonical column it takes */
+} sl_side_spec;
+
 typedef struct sl_step_spec {
     const sl_calc_spec *calc;                                       /* a calc, or NULL */
     int (*create)(const void *arg, sl_operator **out, sl_error *err); /* an operator */
@@ -1247,6 +1282,7 @@ typedef struct sl_step_spec {
                                                                        checkpoint's shape */
     int out_ncols;                                                  /* operator: output columns */
     const sl_type *out_types;                                       /* operator: their types */
+    const sl_side_spec *side; /* operator: its side output, or NULL */
 } sl_step_spec;
 
 /* "Calc", or the operator's name: for the checkpoint's shape and EXPLAIN. */

@@ -57,6 +57,7 @@ struct sl_physical {
     sl_list *owned_exprs;    /* sl_bexpr* built here (casts, the final mapping) */
     sl_list *owned_arrays;   /* arrays owned here */
     sl_tz *tz;               /* the job's time zone (spec.tz), owned */
+    const char *job;         /* the job's name (sl_physical_opts.job_name) */
 };
 
 /* Steps being collected for one input or stage. */
@@ -342,6 +343,19 @@ static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_
         d->order_col = n->order[0].col;
         d->keep_first = kind == 1;
         d->ttl_ms = ttl_ms;
+        /* Conflicts name the job, the operator and the columns. */
+        const char **names = sl__own(p, sl_calloc((size_t)d->in_ncols + 1, sizeof(char *)));
+        for (int c = 0; c < d->in_ncols; c++)
+            names[c] = n->input->cols[c].name;
+        d->in_names = names;
+        d->job = p->job;
+        sl_strbuf on = SL_STRBUF_INIT;
+        sl_strbuf_append(&on, "Deduplicate(");
+        for (int k = 0; k < n->nkeys; k++)
+            sl_strbuf_appendf(&on, "%s%s", k ? ", " : "", names[n->keys[k]]);
+        sl_strbuf_append_char(&on, ')');
+        d->op_name = sl__own(p, sl_strdup(sl_strbuf_cstr(&on)));
+        sl_strbuf_free(&on);
         st->create = sl__mk_dedup;
         st->arg = d;
         st->name = "Deduplicate";
@@ -1386,6 +1400,7 @@ int sl_physical_build_set(const sl_lp *const *roots, int n, const sl_catalog *ca
     p->lookups = sl_list_new();
     p->unnests = sl_list_new();
     p->values = sl_list_new();
+    p->job = o->job_name;
     sl_job_spec *extra = n > 1 ? sl__own(p, sl_calloc((size_t)n, sizeof(sl_job_spec))) : NULL;
     for (int i = 0; i < n; i++) {
         if (sl__build_graph(p, roots[i], cat, o, i == 0 ? &p->spec : &extra[i - 1], err) != 0) {
