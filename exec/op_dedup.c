@@ -141,7 +141,6 @@ typedef struct sl__dedup {
     char *job;                 /* the job's name, for conflict rows (owned) */
     char *op_name;             /* the operator's name in logs and conflict rows (owned) */
     bool keep_rows;            /* keep_first by time: emitted rows are kept whole */
-    bool logged;               /* a conflict was logged as a warning */
     const sl_emit *side;       /* during process: the operator's side output, or NULL */
     sl_chunk *side_out;        /* conflict rows waiting for the side output (lazy) */
     sl_type side_types[SL_DEDUP_CONFLICT_NCOLS]; /* their types */
@@ -490,17 +489,15 @@ static int sl__conflict(sl__dedup *d, const sl_chunk *st, int sr, const sl_chunk
     sl_row_json(&row, c, cr, d->in_ncols, NULL, names);
     if (st)
         sl_row_json(&kept, st, sr, d->in_ncols, NULL, names);
-    /* The first conflict of this instance is a warning, the others are
-    ** information (a bounded query over a table full of them stays legible;
-    ** a server logs information). */
-    sl_log(d->logged ? SL_LOG_INFO : SL_LOG_WARN,
+    /* Information, not a warning: a keep-first by a key that is no business
+    ** key (the first order per customer) makes conflicts by design. A server
+    ** logs information; the count is in SHOW JOBS either way. */
+    sl_log(SL_LOG_INFO,
            "%s%s%s%s: conflict: Key %s is kept with other values; the row %s was dropped "
-           "(kept: %s)%s",
+           "(kept: %s)",
            d->op_name, *d->job ? " of job \"" : "", d->job, *d->job ? "\"" : "",
            sl_strbuf_cstr(&key), sl_strbuf_cstr(&row),
-           st ? sl_strbuf_cstr(&kept) : "a row whose values are not kept, only their hash",
-           d->logged ? "" : "; further conflicts are logged at level info");
-    d->logged = true;
+           st ? sl_strbuf_cstr(&kept) : "a row whose values are not kept, only their hash");
     int rc = 0;
     if (d->side) {
         if (!d->side_out)
