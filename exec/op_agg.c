@@ -1766,6 +1766,7 @@ static void sl__agg_free(sl_operator *op)
 
 static const sl_operator_ops sl__agg_ops = {
     sl__agg_process, sl__agg_watermark, sl__agg_snapshot, sl__agg_restore, sl__agg_late_rows, sl__agg_free,
+    NULL, /* conflicts */
 };
 
 /* The accumulator of one call and the representation its result must have. */
