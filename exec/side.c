@@ -123,7 +123,8 @@ int sl_late_row(const sl_operator *op, const char *const *names, const sl_chunk 
     sl_late_types(types);
     sl_chunk *c = sl_chunk_new(SL_LATE_NCOLS, types, 1);
     int x = sl_chunk_append_row(c, SL_ROW_INSERT); /* job, operator, arrived_at: the runtime's */
-    sl_chunk_set_i64(c, 2, x, sl__ms(event_time));
+    if (event_time != INT64_MIN)
+        sl_chunk_set_i64(c, 2, x, sl__ms(event_time));
     if (watermark != INT64_MIN)
         sl_chunk_set_i64(c, 3, x, sl__ms(watermark));
     if (has_window) {

@@ -698,7 +698,8 @@ void sl_json_row(sl_strbuf *sb, const sl_chunk *c, int r, int n, const int *cols
 
 /* Row r of in is late for op: set it aside on op->side (when the runtime
 ** set one) as a late row: its event time, the watermark it missed, the
-** window it belonged to (has_window false: none), the row as JSON by the
+** window it belonged to (has_window false: none; event_time INT64_MIN:
+** unknown, NULL), the row as JSON by the
 ** input's column names (names: in->ncols of them; NULL = "$0", "$1"...).
 ** Counting it stays the operator's. 0, or -1 with err (the side sink failed). */
 int sl_late_row(const sl_operator *op, const char *const *names, const sl_chunk *in, int r,
@@ -757,6 +758,11 @@ typedef struct sl_window_agg_spec {
     sl_group_agg_spec group;    /* keys (incl. the window's start and end) and calls */
     int window_start_key;       /* index into keys of window_start */
     int window_end_key;         /* index into keys of window_end */
+    /* Late rows onto the side output (sl_late_row), one per input row: for
+    ** the row of its latest window (window_start + slide > event time). */
+    int time_col;               /* the input's event-time column, -1 = unknown */
+    int64_t slide_ns;           /* HOP's slide; 0 = the window's own length */
+    const char *const *in_names; /* the input's column names (the row's JSON), or NULL */
 } sl_window_agg_spec;
 int sl_window_agg_new(const sl_window_agg_spec *spec, sl_operator **out, sl_error *err);
 
