@@ -253,12 +253,18 @@ static int sl__column_of(const sl_lp *lp, int col, const sl_lp *target)
     return lp ? col : -1;
 }
 
-/* The column names of n's output (owned by the plan). */
+/* The column names of n's output (owned by the plan): a column passed on
+** unchanged (an aggregate's argument, "$f3") by the name of its origin. */
 static const char *const *sl__col_names(sl_physical *p, const sl_lp *n)
 {
     const char **names = sl__own(p, sl_calloc((size_t)n->ncols + 1, sizeof(char *)));
-    for (int c = 0; c < n->ncols; c++)
-        names[c] = n->cols[c].name;
+    for (int c = 0; c < n->ncols; c++) {
+        const sl_lp *node;
+        int ncol;
+        sl_lp_origin(n, c, &node, &ncol);
+        names[c] = node && ncol >= 0 && ncol < node->ncols ? node->cols[ncol].name
+                                                           : n->cols[c].name;
+    }
     return names;
 }
 
