@@ -426,13 +426,12 @@ const char *const sl_dedup_conflict_names[SL_DEDUP_CONFLICT_NCOLS] = {
     "job", "operator", "conflict_key", "stored_row", "conflicting_row", "event_time", "arrived_at",
 };
 
-sl_type sl_dedup_conflict_type(int col)
+void sl_dedup_conflict_types(sl_type *types)
 {
-    if (col == 5)
-        return sl_type_make_p(SL_TYPE_TIMESTAMP, 3, 0);
-    if (col == 6)
-        return sl_type_make_p(SL_TYPE_TIMESTAMP_LTZ, 3, 0);
-    return sl_type_make(SL_TYPE_VARCHAR);
+    for (int i = 0; i < SL_DEDUP_CONFLICT_NCOLS; i++)
+        types[i] = sl_type_make(SL_TYPE_VARCHAR);
+    types[5] = sl_type_make_p(SL_TYPE_TIMESTAMP, 3, 0);
+    types[6] = sl_type_make_p(SL_TYPE_TIMESTAMP_LTZ, 3, 0);
 }
 
 /* ns truncated to whole milliseconds (toward the past): TIMESTAMP(3). */
@@ -486,9 +485,9 @@ static int sl__conflict(sl__dedup *d, const sl_chunk *st, int sr, const sl_chunk
             sl_strbuf_append(&key, "null");
     }
     sl_strbuf_append_char(&key, ')');
-    sl_row_json(&row, c, cr, d->in_ncols, NULL, names);
+    sl_json_row(&row, c, cr, d->in_ncols, NULL, names);
     if (st)
-        sl_row_json(&kept, st, sr, d->in_ncols, NULL, names);
+        sl_json_row(&kept, st, sr, d->in_ncols, NULL, names);
     /* Information, not a warning: a keep-first by a key that is no business
     ** key (the first order per customer) makes conflicts by design. A server
     ** logs information; the count is in SHOW JOBS either way. */
@@ -512,7 +511,7 @@ static int sl__conflict(sl__dedup *d, const sl_chunk *st, int sr, const sl_chunk
             sl_chunk_set_str(o, 0, x, d->job, strlen(d->job));
             sl_chunk_set_str(o, 1, x, d->op_name, strlen(d->op_name));
             sl_strbuf_reset(&key);
-            sl_row_json(&key, c, cr, d->nkeys, d->keys, names);
+            sl_json_row(&key, c, cr, d->nkeys, d->keys, names);
             sl_chunk_set_str(o, 2, x, key.buf ? key.buf : "", key.len);
             if (st)
                 sl_chunk_set_str(o, 3, x, kept.buf, kept.len);
@@ -1078,8 +1077,7 @@ int sl_dedup_new(const sl_dedup_spec *spec, sl_operator **out, sl_error *err)
     d->job = sl_strdup(spec->job ? spec->job : "");
     d->op_name = sl_strdup(spec->op_name ? spec->op_name : "Deduplicate");
     d->keep_rows = spec->keep_rows && d->by_time;
-    for (int i = 0; i < SL_DEDUP_CONFLICT_NCOLS; i++)
-        d->side_types[i] = sl_dedup_conflict_type(i);
+    sl_dedup_conflict_types(d->side_types);
     sl_operator *op = sl_calloc(1, sizeof *op);
     op->ops = &sl__dedup_ops;
     op->impl = d;

@@ -683,7 +683,8 @@ static void sl__over_free(sl_operator *op)
 
 static const sl_operator_ops sl__over_ops = {
     sl__over_process, sl__over_watermark, sl__over_snapshot,
-    sl__over_restore, sl__over_late_rows, sl__over_free, NULL,
+    sl__over_restore, sl__over_late_rows, sl__over_free,
+    NULL, /* conflicts */
 };
 
 int sl_over_new(const sl_over_spec *spec, sl_operator **out, sl_error *err)

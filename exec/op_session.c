@@ -553,7 +553,8 @@ static void sl__session_free(sl_operator *op)
 
 static const sl_operator_ops sl__session_ops = {
     sl__session_process,  sl__session_watermark,  sl__session_snapshot,
-    sl__session_restore,  sl__session_late_rows,  sl__session_free, NULL,
+    sl__session_restore,  sl__session_late_rows,  sl__session_free,
+    NULL, /* conflicts */
 };
 
 int sl_session_agg_new(const sl_session_agg_spec *spec, sl_operator **out, sl_error *err)

@@ -1427,7 +1427,8 @@ static void sl__sjoin_free(sl_operator *op)
 
 static const sl_operator_ops sl__sjoin_ops = {
     sl__sjoin_process, sl__sjoin_watermark,  sl__sjoin_snapshot,
-    sl__sjoin_restore, sl__sjoin_late_rows, sl__sjoin_free, NULL,
+    sl__sjoin_restore, sl__sjoin_late_rows, sl__sjoin_free,
+    NULL, /* conflicts */
 };
 
 int sl_join_new(const sl_join_spec *spec, sl_operator **out, sl_error *err)

@@ -980,7 +980,8 @@ static void sl__topn_free(sl_operator *op)
 
 static const sl_operator_ops sl__topn_ops = {
     sl__topn_process, sl__topn_watermark,  sl__topn_snapshot,
-    sl__topn_restore, sl__topn_late_rows, sl__topn_free, NULL,
+    sl__topn_restore, sl__topn_late_rows, sl__topn_free,
+    NULL, /* conflicts */
 };
 
 int sl_topn_new(const sl_topn_spec *spec, sl_operator **out, sl_error *err)

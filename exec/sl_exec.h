@@ -151,12 +151,6 @@ bool sl_value_format_tz(sl_strbuf *sb, const sl_vector *v, int r, const sl_tz *t
 ** sign; returns n. Java's text (sl_value_format) and PostgreSQL's
 ** (server/types.c) lay the same digits out differently. */
 int sl_double_digits(double d, bool single, int min_digits, char *digits, int *exp, bool *neg);
-/* Row r of c as a JSON object by column name, appended to sb: n columns,
-** cols[i] (cols NULL = 0..n-1) named names[cols[i]]; the shape of
-** PostgreSQL's row_to_json (numbers as numbers, times as ISO text), which
-** the jdbc sink's conflict table holds (rowjson.c). */
-void sl_row_json(sl_strbuf *sb, const sl_chunk *c, int r, int n, const int *cols,
-                 const char *const *names);
 
 /* ------------------------------------------------------------------------
 ** Expression evaluation (eval.c).
@@ -655,7 +649,8 @@ typedef struct sl_operator_ops {
     /* Rows dropped because they were later than the watermark. */
     int64_t (*late_rows)(sl_operator *op);
     void (*free)(sl_operator *op);
-    int64_t (*conflicts)(sl_operator *op); /* optional (NULL): conflicts detected so far over the state's life (SHOW JOBS' conflicts) */
+    /* optional (NULL): conflicts detected so far over the state's life (SHOW JOBS' conflicts) */
+    int64_t (*conflicts)(sl_operator *op);
 } sl_operator_ops;
 
 struct sl_operator {
@@ -667,8 +662,49 @@ struct sl_operator {
     int64_t wm_delay;           /* ns (>= 0) the watermark after this operator lags the one it
                                    gets: its output rows may be that much behind it (an interval
                                    join: Flink's KeyedCoProcessOperatorWithWatermarkDelay) */
-    sl_emit side; /* set by the runtime when the step has a side output: rows in the canonical layout of the operator's side kind; fn NULL = none (the operator only counts) */
+    sl_emit side;               /* set by the runtime when the step has a side output: rows in
+                                   the canonical layout of the operator's side kind; fn NULL =
+                                   none (the operator only counts) */
 };
+
+/* ------------------------------------------------------------------------
+** Side outputs (side.c): rows an operator sets aside (late rows,
+** deduplication conflicts) in the canonical layout of their kind, which the
+** runtime maps onto a table's columns and writes into that table's sink
+** inside the task's open epoch (its commit group: one checkpoint decides it
+** with the job's other sinks). Every layout starts with job STRING,
+** operator STRING and has arrived_at TIMESTAMP_LTZ(3) as its 7th column;
+** an operator may leave those NULL: the runtime fills them (the job's
+** name, the step's name, the job's clock).
+*/
+#define SL_SIDE_JOB 0        /* canonical column: job STRING */
+#define SL_SIDE_OPERATOR 1   /* canonical column: operator STRING */
+#define SL_SIDE_ARRIVED_AT 6 /* canonical column: arrived_at TIMESTAMP_LTZ(3) */
+
+/* Late rows: job STRING, operator STRING, event_time TIMESTAMP(3),
+** watermark TIMESTAMP(3), window_start TIMESTAMP(3) (NULL without a window),
+** window_end TIMESTAMP(3), arrived_at TIMESTAMP_LTZ(3), row STRING. */
+#define SL_LATE_NCOLS 8
+extern const char *const sl_late_names[SL_LATE_NCOLS];
+/* Their types (sl_late_types(types) fills SL_LATE_NCOLS of them). */
+void sl_late_types(sl_type *types);
+
+/* Row r of the columns cols[0..n) of c (all columns when cols is NULL,
+** n = c->ncols) as a JSON object by column name: {"a":1,"b":"x","c":null}.
+** Numbers and booleans as JSON numbers and booleans, everything else as
+** the string CAST(... AS STRING) gives. */
+void sl_json_row(sl_strbuf *sb, const sl_chunk *c, int r, int n, const int *cols,
+                 const char *const *names);
+
+/* Row r of in is late for op: set it aside on op->side (when the runtime
+** set one) as a late row: its event time, the watermark it missed, the
+** window it belonged to (has_window false: none; event_time INT64_MIN:
+** unknown, NULL), the row as JSON by the
+** input's column names (names: in->ncols of them; NULL = "$0", "$1"...).
+** Counting it stays the operator's. 0, or -1 with err (the side sink failed). */
+int sl_late_row(const sl_operator *op, const char *const *names, const sl_chunk *in, int r,
+                int64_t event_time, int64_t watermark, bool has_window, int64_t window_start,
+                int64_t window_end, sl_error *err);
 
 /* Whether the job op runs in is being torn down: a loop whose length
 ** depends on the input (window assignment, firing, timers) checks it at
@@ -722,6 +758,11 @@ typedef struct sl_window_agg_spec {
     sl_group_agg_spec group;    /* keys (incl. the window's start and end) and calls */
     int window_start_key;       /* index into keys of window_start */
     int window_end_key;         /* index into keys of window_end */
+    /* Late rows onto the side output (sl_late_row), one per input row: for
+    ** the row of its latest window (window_start + slide > event time). */
+    int time_col;               /* the input's event-time column, -1 = unknown */
+    int64_t slide_ns;           /* HOP's slide; 0 = the window's own length */
+    const char *const *in_names; /* the input's column names (the row's JSON), or NULL */
 } sl_window_agg_spec;
 int sl_window_agg_new(const sl_window_agg_spec *spec, sl_operator **out, sl_error *err);
 
@@ -894,7 +935,8 @@ int sl_dedup_new(const sl_dedup_spec *spec, sl_operator **out, sl_error *err);
 ** arrived_at TIMESTAMP_LTZ(3). */
 #define SL_DEDUP_CONFLICT_NCOLS 7
 extern const char *const sl_dedup_conflict_names[SL_DEDUP_CONFLICT_NCOLS];
-sl_type sl_dedup_conflict_type(int col);
+/* Their types (fills SL_DEDUP_CONFLICT_NCOLS of them). */
+void sl_dedup_conflict_types(sl_type *types);
 
 /* Top-N (ROW_NUMBER() OVER (PARTITION BY keys ORDER BY order) filtered to
 ** rank_start <= rn <= rank_end), as Flink 2.2's AppendOnlyTopNFunction
@@ -1260,8 +1302,6 @@ void sl_length_check_free(sl_length_check *c);
 ** pad_shorter). -1 with err (ERROR) when a value does not fit. */
 int sl_length_check_run(sl_length_check *c, sl_chunk *in, sl_chunk **out, sl_error *err);
 
-/* One step of a chain: a calc, or a stateful operator created for each task
-** from its spec (state is restored into it from the checkpoint). */
 /* An operator's side output (late rows, deduplication conflicts): rows in a
 ** canonical layout of its kind, written to a sink table that joins the
 ** job's commit group (one sink instance per task running the step). */
@@ -1273,6 +1313,8 @@ typedef struct sl_side_spec {
     const int *map;                /* per table column: the canonical column it takes */
 } sl_side_spec;
 
+/* One step of a chain: a calc, or a stateful operator created for each task
+** from its spec (state is restored into it from the checkpoint). */
 typedef struct sl_step_spec {
     const sl_calc_spec *calc;                                       /* a calc, or NULL */
     int (*create)(const void *arg, sl_operator **out, sl_error *err); /* an operator */
@@ -1342,7 +1384,8 @@ typedef struct sl_job_stats {
     int64_t life_rows_out;    /* rows written */
     int64_t life_rows_skipped;/* malformed records skipped */
     int64_t life_rows_late;   /* rows later than the watermark, dropped */
-    int64_t conflicts;        /* this run's sink conflicts (sl_sink_ops.conflicts) */
+    int64_t conflicts;        /* this run's sink conflicts (sl_sink_ops.conflicts) and
+                                 operator conflicts (sl_operator_ops.conflicts) */
     int64_t life_conflicts;   /* ... over the job's life */
     char open_txns[512];      /* the participants' open transactions (describe), "" = none */
     char warning[256];        /* why windows are not firing (stall_ms), "" = none */

@@ -57,7 +57,10 @@ struct sl_physical {
     sl_list *owned_exprs;    /* sl_bexpr* built here (casts, the final mapping) */
     sl_list *owned_arrays;   /* arrays owned here */
     sl_tz *tz;               /* the job's time zone (spec.tz), owned */
-    const char *job;         /* the job's name (sl_physical_opts.job_name) */
+    const sl_catalog *cat;   /* while building: the catalog */
+    const sl_physical_opts *o; /* ... and the options */
+    sl_list *sides;          /* sl_side_spec* resolved for the job (sl__side_plan), owned */
+    const sl_side_kind *side_kinds[SL_SIDE_MAX]; /* the kind of each */
 };
 
 /* Steps being collected for one input or stage. */
@@ -88,6 +91,9 @@ void sl_physical_free(sl_physical *p)
     sl_list_free(p->lookups, NULL);
     sl_list_free(p->unnests, NULL);
     sl_list_free(p->values, NULL);
+    for (int i = 0; p->sides && i < p->sides->n; i++)
+        sl_side_spec_free(p->sides->items[i]);
+    sl_list_free(p->sides, NULL);
     sl_tz_free(p->tz);
     sl_free(p);
 }
@@ -230,6 +236,38 @@ static bool sl__window_keep_last(const sl_lp *n)
     return node->cols[ncol].rowtime;
 }
 
+/* Column col of lp followed down through bare column references and
+** operators passing columns on to node target: its column there, or -1. */
+static int sl__column_of(const sl_lp *lp, int col, const sl_lp *target)
+{
+    while (lp && lp != target) {
+        if (lp->kind == SL_LP_PROJECT) {
+            if (col >= lp->nexprs || lp->exprs[col]->kind != SL_BX_COLUMN)
+                return -1;
+            col = lp->exprs[col]->col;
+        } else if (lp->kind != SL_LP_FILTER) {
+            return -1;
+        }
+        lp = lp->input;
+    }
+    return lp ? col : -1;
+}
+
+/* The column names of n's output (owned by the plan): a column passed on
+** unchanged (an aggregate's argument, "$f3") by the name of its origin. */
+static const char *const *sl__col_names(sl_physical *p, const sl_lp *n)
+{
+    const char **names = sl__own(p, sl_calloc((size_t)n->ncols + 1, sizeof(char *)));
+    for (int c = 0; c < n->ncols; c++) {
+        const sl_lp *node;
+        int ncol;
+        sl_lp_origin(n, c, &node, &ncol);
+        names[c] = node && ncol >= 0 && ncol < node->ncols ? node->cols[ncol].name
+                                                           : n->cols[c].name;
+    }
+    return names;
+}
+
 /* The operator step for node n, or -1 (not runnable yet). */
 static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_step_spec *st,
                              sl_error *err)
@@ -287,6 +325,17 @@ static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_
             st->create = sl__mk_window_agg;
             st->arg = w;
             st->name = "WindowAggregate";
+            /* Late rows: its input's event-time column (the window's, passed
+            ** through) and names; HOP's slide. */
+            w->time_col = -1;
+            w->slide_ns = win && win->window_fn == SL_WIN_HOP ? win->slide_ms * SL_NANOS_PER_MILLI
+                                                                : 0;
+            for (int c = 0; win && c < n->input->ncols && w->time_col < 0; c++)
+                if (sl__column_of(n->input, c, win) == win->time_col)
+                    w->time_col = c;
+            w->in_names = sl__col_names(p, n->input);
+            if (sl__side_plan(p, &sl_side_late, &st->side, err) != 0)
+                return -1;
         } else {
             sl_group_agg_spec *g = sl__own(p, sl_calloc(1, sizeof *g));
             sl__agg_spec(p, n, ttl_ms, g);
@@ -348,7 +397,7 @@ static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_
         for (int c = 0; c < d->in_ncols; c++)
             names[c] = n->input->cols[c].name;
         d->in_names = names;
-        d->job = p->job;
+        d->job = p->o->job_name;
         sl_strbuf on = SL_STRBUF_INIT;
         sl_strbuf_append(&on, "Deduplicate(");
         for (int k = 0; k < n->nkeys; k++)
@@ -1389,6 +1438,84 @@ static int sl__build_graph(sl_physical *p, const sl_lp *root, const sl_catalog *
     return 0;
 }
 
+int sl__side_plan(sl_physical *p, const sl_side_kind *kind, const sl_side_spec **out,
+                  sl_error *err)
+{
+    *out = NULL;
+    for (int i = 0; i < p->sides->n; i++)
+        if (p->side_kinds[i] == kind) {
+            *out = p->sides->items[i];
+            return 0;
+        }
+    const sl_side_table *use = NULL;
+    for (int i = 0; p->o && i < p->o->nsides && !use; i++)
+        if (p->o->sides[i].kind == kind)
+            use = &p->o->sides[i];
+    if (!use || p->sides->n >= SL_SIDE_MAX)
+        return 0;
+    sl_side_spec *sp = NULL;
+    if (sl_side_resolve(p->cat, kind, use->table, use->guarantee, &sp, err) != 0)
+        return -1;
+    sp->sink_args.job = p->o->job_name;
+    p->side_kinds[p->sides->n] = kind;
+    sl_list_push(p->sides, sp);
+    *out = sp;
+    return 0;
+}
+
+/* Join a sink running guarantee g by mechanism mech into the job's
+** participants: the exactly-once sinks of a transactional connector write
+** through one participant per system and cluster (the 'url' of a
+** database, the brokers of Kafka), in the role the resolver chose. */
+static int sl__join_participant(sl_physical *p, sl_participant_spec *parts, int *nparts,
+                                int room, const sl_table *dst, sl_guarantee g,
+                                sl_sink_mechanism mech, sl_sink_args *args, int pos,
+                                sl_error *err)
+{
+    const sl_catalog *cat = p->cat;
+    args->guarantee = g;
+    const sl_connector *c = dst->connector;
+    if (g != SL_GUARANTEE_EXACTLY_ONCE || !c->create_participant ||
+        (mech != SL_MECH_LAST_RESOURCE && mech != SL_MECH_2PC_PREPARABLE))
+        return 0;
+    const char *cluster = c->caps.cluster_option
+                              ? sl_kvlist_get(dst->def->options, c->caps.cluster_option)
+                              : NULL;
+    int slot = 0;
+    for (; slot < *nparts; slot++) {
+        const sl_participant_args *a = &parts[slot].args;
+        const sl_table *first = sl_catalog_table(cat, a->tables[0]);
+        const char *fc = c->caps.cluster_option
+                             ? sl_kvlist_get(a->options[0], c->caps.cluster_option)
+                             : NULL;
+        if (parts[slot].create == c->create_participant && first &&
+            first->connector->caps.txn_system && c->caps.txn_system &&
+            strcmp(first->connector->caps.txn_system, c->caps.txn_system) == 0 &&
+            (cluster && fc ? strcmp(cluster, fc) == 0 : cluster == fc))
+            break;
+    }
+    if (slot == *nparts) {
+        if (*nparts == SL_MAX_PARTICIPANTS)
+            return sl_error_set(err, SL_ERR_PROGRAM_LIMIT, pos,
+                                "a job writes exactly-once into at most %d transactional "
+                                "systems",
+                                SL_MAX_PARTICIPANTS);
+        parts[slot].create = c->create_participant;
+        parts[slot].args.options = sl__own(p, sl_calloc((size_t)room + 1, sizeof(sl_kvlist *)));
+        parts[slot].args.tables = sl__own(p, sl_calloc((size_t)room + 1, sizeof(char *)));
+        parts[slot].args.job = p->o->job_name;
+        parts[slot].args.last_resource = mech == SL_MECH_LAST_RESOURCE;
+        (*nparts)++;
+    }
+    sl_participant_args *a = &parts[slot].args;
+    ((const sl_kvlist **)a->options)[a->nsinks] = dst->def->options;
+    ((const char **)a->tables)[a->nsinks] = dst->name;
+    a->nsinks++;
+    args->participates = true;
+    args->participant_slot = slot;
+    return 0;
+}
+
 int sl_physical_build_set(const sl_lp *const *roots, int n, const sl_catalog *cat,
                           const sl_physical_opts *o, sl_physical **out, sl_error *err)
 {
@@ -1400,7 +1527,9 @@ int sl_physical_build_set(const sl_lp *const *roots, int n, const sl_catalog *ca
     p->lookups = sl_list_new();
     p->unnests = sl_list_new();
     p->values = sl_list_new();
-    p->job = o->job_name;
+    p->sides = sl_list_new();
+    p->cat = cat;
+    p->o = o;
     sl_job_spec *extra = n > 1 ? sl__own(p, sl_calloc((size_t)n, sizeof(sl_job_spec))) : NULL;
     for (int i = 0; i < n; i++) {
         if (sl__build_graph(p, roots[i], cat, o, i == 0 ? &p->spec : &extra[i - 1], err) != 0) {
@@ -1415,7 +1544,7 @@ int sl_physical_build_set(const sl_lp *const *roots, int n, const sl_catalog *ca
     ** in the role the resolver chose for it. */
     sl_participant_spec *parts =
         sl__own(p, sl_calloc(SL_MAX_PARTICIPANTS, sizeof(sl_participant_spec)));
-    int nparts = 0;
+    int nparts = 0, room = n + p->sides->n;
     for (int i = 0; o->guarantees && i < n; i++) {
         sl_job_spec *pipe = i == 0 ? spec : &extra[i - 1];
         const sl_table *dst = roots[i]->kind == SL_LP_SINK
@@ -1423,49 +1552,27 @@ int sl_physical_build_set(const sl_lp *const *roots, int n, const sl_catalog *ca
                                   : NULL;
         if (!dst)
             continue;
-        pipe->sink_args.guarantee = o->guarantees[i];
-        const sl_connector *c = dst->connector;
-        sl_sink_mechanism mech = o->mechs ? o->mechs[i] : c->caps.sink_mech;
-        if (o->guarantees[i] != SL_GUARANTEE_EXACTLY_ONCE || !c->create_participant ||
-            (mech != SL_MECH_LAST_RESOURCE && mech != SL_MECH_2PC_PREPARABLE))
-            continue;
-        const char *cluster = c->caps.cluster_option
-                                  ? sl_kvlist_get(dst->def->options, c->caps.cluster_option)
-                                  : NULL;
-        int slot = 0;
-        for (; slot < nparts; slot++) {
-            const sl_participant_args *a = &parts[slot].args;
-            const sl_table *first = sl_catalog_table(cat, a->tables[0]);
-            const char *fc = c->caps.cluster_option
-                                 ? sl_kvlist_get(a->options[0], c->caps.cluster_option)
-                                 : NULL;
-            if (parts[slot].create == c->create_participant && first &&
-                first->connector->caps.txn_system && c->caps.txn_system &&
-                strcmp(first->connector->caps.txn_system, c->caps.txn_system) == 0 &&
-                (cluster && fc ? strcmp(cluster, fc) == 0 : cluster == fc))
-                break;
+        sl_sink_mechanism mech = o->mechs ? o->mechs[i] : dst->connector->caps.sink_mech;
+        if (sl__join_participant(p, parts, &nparts, room, dst, o->guarantees[i], mech,
+                                 &pipe->sink_args, roots[i]->pos, err) != 0) {
+            sl_physical_free(p);
+            return -1;
         }
-        if (slot == nparts) {
-            if (nparts == SL_MAX_PARTICIPANTS) {
-                sl_physical_free(p);
-                return sl_error_set(err, SL_ERR_PROGRAM_LIMIT, roots[i]->pos,
-                                    "a job writes exactly-once into at most %d transactional "
-                                    "systems",
-                                    SL_MAX_PARTICIPANTS);
-            }
-            parts[slot].create = c->create_participant;
-            parts[slot].args.options = sl__own(p, sl_calloc((size_t)n + 1, sizeof(sl_kvlist *)));
-            parts[slot].args.tables = sl__own(p, sl_calloc((size_t)n + 1, sizeof(char *)));
-            parts[slot].args.job = o->job_name;
-            parts[slot].args.last_resource = mech == SL_MECH_LAST_RESOURCE;
-            nparts++;
+    }
+    /* The side tables (sl__side_plan) join the commit group the same way. */
+    for (int i = 0; i < p->sides->n; i++) {
+        sl_side_spec *sp = p->sides->items[i];
+        const sl_side_table *use = NULL;
+        for (int k = 0; k < o->nsides && !use; k++)
+            if (o->sides[k].kind == p->side_kinds[i])
+                use = &o->sides[k];
+        const sl_table *dst = sl_catalog_table(cat, sp->sink_args.table);
+        if (use && dst &&
+            sl__join_participant(p, parts, &nparts, room, dst, use->guarantee, use->mech,
+                                 &sp->sink_args, -1, err) != 0) {
+            sl_physical_free(p);
+            return -1;
         }
-        sl_participant_args *a = &parts[slot].args;
-        ((const sl_kvlist **)a->options)[a->nsinks] = dst->def->options;
-        ((const char **)a->tables)[a->nsinks] = dst->name;
-        a->nsinks++;
-        pipe->sink_args.participates = true;
-        pipe->sink_args.participant_slot = slot;
     }
     spec->nparticipants = nparts;
     spec->participants = parts;
@@ -1476,6 +1583,8 @@ int sl_physical_build_set(const sl_lp *const *roots, int n, const sl_catalog *ca
     spec->retain = 3;
     spec->nextra = n - 1;
     spec->extra = extra;
+    p->cat = NULL; /* (the caller's; the job reads the specs only) */
+    p->o = NULL;
     *out = p;
     return 0;
 }
@@ -1486,11 +1595,15 @@ int sl_physical_build(const sl_lp *root, const sl_catalog *cat, const sl_physica
     return sl_physical_build_set(&root, 1, cat, o, out, err);
 }
 
-/* One chain of steps: " -> Calc -> WindowAggregate". */
+/* One chain of steps: " -> Calc -> WindowAggregate"; an operator's side
+** output as " -> WindowAggregate(late rows -> late_clicks)". */
 static void sl__explain_steps(sl_strbuf *sb, const sl_step_spec *steps, int n)
 {
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         sl_strbuf_appendf(sb, " -> %s", sl_step_name(&steps[i]));
+        if (steps[i].side)
+            sl_strbuf_appendf(sb, "(side output -> %s)", steps[i].side->sink_args.table);
+    }
 }
 
 static void sl__explain_graph(sl_strbuf *sb, const sl_job_spec *spec)

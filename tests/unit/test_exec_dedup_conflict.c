@@ -50,8 +50,10 @@ static int side_fn(void *ctx, sl_chunk *c, sl_error *err)
     (void)err;
     side_rows *s = ctx;
     REQUIRE(c->ncols == SL_DEDUP_CONFLICT_NCOLS && c->nrows > 0 && c->nrows <= SL_CHUNK_ROWS);
+    sl_type want[SL_DEDUP_CONFLICT_NCOLS];
+    sl_dedup_conflict_types(want);
     for (int i = 0; i < SL_DEDUP_CONFLICT_NCOLS; i++)
-        CHECK(sl_type_equal(c->cols[i].type, sl_dedup_conflict_type(i)));
+        CHECK(sl_type_equal(c->cols[i].type, want[i]));
     for (int r = 0; r < c->nrows; r++) {
         REQUIRE(s->n < 4096);
         CHECK(c->kinds[r] == SL_ROW_INSERT);
@@ -201,14 +203,14 @@ static void t_arrival(void)
     CHECK_STR(member(side->cols[0][2], "k"), "\"a\"");
     CHECK_INT(members(side->cols[0][3]), 4);
     CHECK_STR(member(side->cols[0][3], "v"), "10");
-    CHECK_STR(member(side->cols[0][3], "ts"), "\"1970-01-01T00:00:01.000\"");
+    CHECK_STR(member(side->cols[0][3], "ts"), "\"1970-01-01 00:00:01.000\"");
     CHECK_STR(member(side->cols[0][4], "v"), "11");
     CHECK_STR(member(side->cols[0][4], "n"), "1");
     CHECK(side->cols[0][5] == NULL); /* no order column: no event time */
     CHECK_STR(side->cols[0][6], "2023-11-14 22:13:20.123"); /* the clock, in ms */
     CHECK_STR(member(side->cols[2][2], "k"), "\"b\"");
-    CHECK_STR(member(side->cols[2][3], "ts"), "\"1970-01-01T00:00:01.000\"");
-    CHECK_STR(member(side->cols[2][4], "ts"), "\"1970-01-01T00:00:02.000\"");
+    CHECK_STR(member(side->cols[2][3], "ts"), "\"1970-01-01 00:00:01.000\"");
+    CHECK_STR(member(side->cols[2][4], "ts"), "\"1970-01-01 00:00:02.000\"");
     /* Without a side output conflicts are counted all the same. */
     op->side = (sl_emit){NULL, NULL};
     row(c, "b", 3, 1000, 20);
@@ -248,8 +250,8 @@ static void t_by_time(void)
         CHECK_STR(side->cols[0][5], "1970-01-01 00:00:01.000");
         CHECK_STR(member(side->cols[1][3], "v"), "2");
         CHECK_STR(member(side->cols[1][4], "v"), "1");
-        CHECK_STR(member(side->cols[2][3], "ts"), "\"1970-01-01T00:00:00.700\"");
-        CHECK_STR(member(side->cols[2][4], "ts"), "\"1970-01-01T00:00:00.800\"");
+        CHECK_STR(member(side->cols[2][3], "ts"), "\"1970-01-01 00:00:00.700\"");
+        CHECK_STR(member(side->cols[2][4], "ts"), "\"1970-01-01 00:00:00.800\"");
         adv(op, 500);
         CHECK_INT(emitted, 1);
         side_clear(side);
@@ -288,7 +290,7 @@ static void t_by_time(void)
         REQUIRE(side->n == 1);
         CHECK_STR(member(side->cols[0][2], "k"), "\"c\"");
         if (keep_rows)
-            CHECK_STR(member(side->cols[0][3], "ts"), "\"1970-01-01T00:00:00.900\"");
+            CHECK_STR(member(side->cols[0][3], "ts"), "\"1970-01-01 00:00:00.900\"");
         else
             CHECK(side->cols[0][3] == NULL);
         /* A snapshot taken with rows restores into an operator keeping hashes only. */
@@ -472,39 +474,4 @@ static void t_reference(void)
     op->ops->free(op);
 }
 
-/* sl_row_json: escapes, NULLs, numbers, times. */
-static void t_row_json(void)
-{
-    sl_type t[5] = {sl_type_make(SL_TYPE_VARCHAR), sl_type_make_p(SL_TYPE_DECIMAL, 10, 2),
-                    sl_type_make(SL_TYPE_DOUBLE), sl_type_make(SL_TYPE_BOOLEAN),
-                    sl_type_make_p(SL_TYPE_TIMESTAMP_LTZ, 3, 0)};
-    const char *const nm[5] = {"s\"q", "d", "f", "b", "at"};
-    sl_chunk *c = sl_chunk_new(5, t, 4);
-    int r = sl_chunk_append_row(c, SL_ROW_INSERT);
-    sl_chunk_set_str(c, 0, r, "a\"b\\c\n\x01", 7);
-    sl_chunk_set_i128(c, 1, r, (sl_i128)750);
-    sl_chunk_set_f64(c, 2, r, 0.5);
-    sl_chunk_set_bool(c, 3, r, true);
-    sl_chunk_set_i64(c, 4, r, 1500 * MS);
-    r = sl_chunk_append_row(c, SL_ROW_INSERT);
-    sl_chunk_set_f64(c, 2, r, 1.0 / 0.0);
-    sl_strbuf sb = SL_STRBUF_INIT;
-    sl_row_json(&sb, c, 0, 5, NULL, nm);
-    json_error_t e;
-    json_t *o = json_loads(sl_strbuf_cstr(&sb), 0, &e);
-    REQUIRE(o);
-    CHECK_STR(json_string_value(json_object_get(o, "s\"q")), "a\"b\\c\n\x01");
-    CHECK(json_is_real(json_object_get(o, "d")) && json_real_value(json_object_get(o, "d")) == 7.5);
-    CHECK(json_real_value(json_object_get(o, "f")) == 0.5);
-    CHECK(json_is_true(json_object_get(o, "b")));
-    CHECK_STR(json_string_value(json_object_get(o, "at")), "1970-01-01T00:00:01.500+00:00");
-    json_decref(o);
-    sl_strbuf_reset(&sb);
-    int cols[2] = {2, 0};
-    sl_row_json(&sb, c, 1, 2, cols, nm);
-    CHECK_STR(sl_strbuf_cstr(&sb), "{\"f\":\"Infinity\",\"s\\\"q\":null}");
-    sl_strbuf_free(&sb);
-    sl_chunk_free(c);
-}
-
-SL_TESTS(t_arrival, t_by_time, t_restore_v2, t_no_conflicts, t_reference, t_row_json)
+SL_TESTS(t_arrival, t_by_time, t_restore_v2, t_no_conflicts, t_reference)
