@@ -57,6 +57,12 @@ static const sl_config_key sl__keys[] = {
      "(the final table: updates applied, no op column)."},
     {"table.dml-sync", SL_OPT_BOOL, false, "false", false, NULL,
      "Run INSERT to its end ('true') or start it as a background job ('false')."},
+    {"table.exec.deduplicate.conflict-table", SL_OPT_STRING, false, "", false, NULL,
+     "Sluice's own (Flink has no conflict detection): the table that receives every "
+     "conflict of a keep-first deduplication (ROW_NUMBER() ... = 1 by a business key): a "
+     "later row of a key whose columns differ from the kept row, with the key, both "
+     "versions as JSON, its event time and when it arrived; it joins the job's commit "
+     "group. '' = count (SHOW JOBS) and log them only."},
     {"table.exec.late-rows.table", SL_OPT_STRING, false, "", false, NULL,
      "Sluice's own (Flink's closest: a DataStream side output of late data, "
      "sideOutputLateData): the table that receives every row an operator drops as later "

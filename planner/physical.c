@@ -392,19 +392,21 @@ static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_
         d->order_col = n->order[0].col;
         d->keep_first = kind == 1;
         d->ttl_ms = ttl_ms;
-        /* Conflicts name the job, the operator and the columns. */
-        const char **names = sl__own(p, sl_calloc((size_t)d->in_ncols + 1, sizeof(char *)));
-        for (int c = 0; c < d->in_ncols; c++)
-            names[c] = n->input->cols[c].name;
-        d->in_names = names;
+        /* Conflicts name the job, the operator and the columns; a keep-first
+        ** writes them to the conflict table (keeping its emitted rows whole
+        ** for their stored_row). */
+        d->in_names = sl__col_names(p, n->input);
         d->job = p->o->job_name;
         sl_strbuf on = SL_STRBUF_INIT;
         sl_strbuf_append(&on, "Deduplicate(");
         for (int k = 0; k < n->nkeys; k++)
-            sl_strbuf_appendf(&on, "%s%s", k ? ", " : "", names[n->keys[k]]);
+            sl_strbuf_appendf(&on, "%s%s", k ? ", " : "", d->in_names[n->keys[k]]);
         sl_strbuf_append_char(&on, ')');
         d->op_name = sl__own(p, sl_strdup(sl_strbuf_cstr(&on)));
         sl_strbuf_free(&on);
+        if (d->keep_first && sl__side_plan(p, &sl_side_conflicts, &st->side, err) != 0)
+            return -1;
+        d->keep_rows = st->side != NULL;
         st->create = sl__mk_dedup;
         st->arg = d;
         st->name = "Deduplicate";

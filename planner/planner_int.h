@@ -460,6 +460,7 @@ typedef struct sl_side_kind {
 } sl_side_kind;
 
 extern const sl_side_kind sl_side_late; /* late rows (sl_late_names) */
+extern const sl_side_kind sl_side_conflicts; /* deduplication conflicts (sl_dedup_conflict_names) */
 
 #define SL_SIDE_MAX 4 /* side tables of one job (one per kind) */
 

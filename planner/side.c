@@ -1,6 +1,7 @@
 /*
 ** side.c — side tables: where the rows operators set aside go (late rows
-** by 'table.exec.late-rows.table'; deduplication conflicts). A side table
+** by 'table.exec.late-rows.table'; deduplication conflicts by
+** 'table.exec.deduplicate.conflict-table'). A side table
 ** is an ordinary table of the catalog whose columns are any subset of the
 ** canonical columns of its kind (exec/sl_exec.h), and a sink of the job
 ** like the others:
@@ -24,9 +25,14 @@
 const sl_side_kind sl_side_late = {"table.exec.late-rows.table", "late rows", SL_LATE_NCOLS,
                                    sl_late_names, sl_late_types};
 
+const sl_side_kind sl_side_conflicts = {"table.exec.deduplicate.conflict-table", "conflicts",
+                                        SL_DEDUP_CONFLICT_NCOLS, sl_dedup_conflict_names,
+                                        sl_dedup_conflict_types};
+
 /* Every kind of side output, each with its setting. */
 static const sl_side_kind *const sl__side_kinds[] = {
     &sl_side_late,
+    &sl_side_conflicts,
 };
 #define SL__NKINDS ((int)(sizeof sl__side_kinds / sizeof sl__side_kinds[0]))
 
