@@ -221,3 +221,7 @@ endforeach()
 add_test(NAME e2e.stall_warning
   COMMAND ${Python3_EXECUTABLE} ${SL_E2E}/stall_warning_test.py --sluice $<TARGET_FILE:sluice>)
 set_tests_properties(e2e.stall_warning PROPERTIES TIMEOUT 300 LABELS e2e)
+# deduplication conflicts kept exactly once in a conflict table through SIGKILLs
+add_test(NAME e2e.crash_conflict
+  COMMAND ${Python3_EXECUTABLE} ${SL_E2E}/crash_conflict_test.py --sluice $<TARGET_FILE:sluice> --kills 10)
+set_tests_properties(e2e.crash_conflict PROPERTIES TIMEOUT 300 LABELS e2e)
