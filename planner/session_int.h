@@ -216,6 +216,12 @@ void sl__gplan_free(sl__gplan *g);
 ** for each kind; only a job writing tables), into sides (room for
 ** SL_SIDE_MAX); returns how many. */
 int sl__side_uses(sl_session *s, const sl_list *plans, sl_side_table *sides);
+/* dedup_ttl.c: the keep-first deduplications of plans under
+** 'table.exec.state.ttl' against their sources' replay horizons: EXPLAIN's
+** "== Deduplication State ==" section appended to sb (sb may be NULL), and
+** one warning (malloc'ed text) pushed to warnings (may be NULL) for each
+** whose replayed duplicates nothing catches. Nothing without a TTL. */
+void sl__dedup_ttl(sl_session *s, const sl_list *plans, sl_strbuf *sb, sl_list *warnings);
 bool sl__job_live(sl_engine *eng, const char *name, sl_job_stats *stats);
 /* The running job's figures as its record names them (status, started,
 ** rate, counters, checkpoints, failures, open_transactions), or NULL when

@@ -519,6 +519,8 @@ int sl__resolve(sl_session *s, const sl_list *plans, bool explain, sl__gplan *g,
         g->sides[i].guarantee = g->res[n - g->nside + i].effective;
         g->sides[i].mech = g->res[n - g->nside + i].mech;
     }
+    if (rc == 0 && !explain) /* duplicates the deduplication's TTL lets through */
+        sl__dedup_ttl(s, plans, NULL, warnings);
     for (int i = 0; rc == 0 && !explain && i < warnings->n; i++)
         sl__notice(out, SL_SEV_WARNING, "%s", (const char *)warnings->items[i]);
     sl_list_free(warnings, sl_free);

@@ -531,6 +531,7 @@ int sl__explain_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out
         sl_strbuf_append_char(&sb, '\n');
         sl_guarantee_explain(&sb, &g.job, g.res);
     }
+    sl__dedup_ttl(s, plans, &sb, NULL);
     sl__gplan_free(&g);
     sl_list_free(plans, sl__lp_free_v);
     if (st->sub & SL_EXPLAIN_ESTIMATED_COST)
