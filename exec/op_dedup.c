@@ -37,6 +37,26 @@
 **               pure arrival order.
 ** Output = the input columns + a BIGINT NOT NULL row number, always 1.
 **
+** Conflicts (keep_first, both kinds): a row of a key that is not kept — a
+** later arrival, or a candidate replaced by an earlier-timed row — is
+** compared with the key's kept row (the candidate, or the emitted row) on
+** all its columns (the encoded row: a producer's retry is byte-identical,
+** event time included). Identical: a duplicate, silent. Different: a
+** conflict — counted over the state's life (ops->conflicts, snapshotted),
+** logged at level info with its key, and with a side output (op->side.fn,
+** 'table.exec.deduplicate.conflict-table') emitted once in the canonical
+** layout (sl_dedup_conflict_names: job, operator, conflict_key JSON,
+** stored_row JSON, conflicting_row JSON, event_time = the conflicting
+** row's order column or NULL, arrived_at = the clock when found). Each
+** differing row is one conflict. A late row (by time, behind the
+** watermark) is late only, never a conflict; a NULL time is skipped. After
+** emission a keep-first by time keeps a 64-bit hash of the emitted row
+** (sl_hash_bytes of its encoding: two differing rows of one key compare
+** equal with odds of about 2^-64, a missed conflict) and, only when
+** spec->keep_rows (a conflict table wants stored_row), the row itself;
+** keep-first by arrival keeps its rows anyway. keep_last and normalize
+** replace by design: no conflicts.
+**
 ** Candidates waiting for the watermark sit in a binary min-heap of (time,
 ** arrival number, entry); a replaced candidate leaves a stale heap item,
 ** recognised by its arrival number and skipped when popped. After
@@ -61,14 +81,17 @@
 **
 ** Snapshot (deterministic; live entries in first-seen order; all integers
 ** little-endian):
-**   "SLDEDUP2" u32 ncols u32 nkeys u8 mode u8 phys[ncols]
-**   i64 watermark i64 late_rows
+**   "SLDEDUP3" u32 ncols u32 nkeys u8 mode u8 phys[ncols]
+**   i64 watermark i64 late_rows i64 conflicts
 **   u64 count, count x { u8 kind i64 written_ns [kind 1: u64 arrival]
-**                        u32 len bytes[len] }
+**                        [kind 3: u64 row_hash] u32 len bytes[len] }
 **   u64 FNV-1a of everything before
 ** mode: 0 keep last, 1 keep first, 2 normalize. kind: 0 a kept row, 1 a
 ** candidate waiting for the watermark (its row, arrival number), 2 a key
-** whose row was emitted (the encoded key only). arrival: the candidate's
+** whose row was emitted, its hash unknown (the encoded key only; version
+** 2), 3 the same with the row's hash, 4 an emitted row kept whole (its
+** hash is recomputed). Version 2 ("SLDEDUP2": no conflicts count, kinds 0
+** to 2) is still read: its emitted keys are not compared. arrival: the candidate's
 ** rank among the candidates by arrival (only their order matters). A row
 ** (a key) is per column
 ** (per key column): u8 null (0/1), then if not null BOOL u8 (0/1) | I64 i64
