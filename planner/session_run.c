@@ -885,7 +885,8 @@ static void sl__run_warnings(const sl_job_stats *stats, const sl_result_sink *ou
                  stats->rows_late == 1 ? "was" : "were");
     if (stats->conflicts > 0)
         snprintf(msg[n++], sizeof msg[0],
-                 "%lld conflicting duplicate%s kept out of the sink and recorded",
+                 "%lld conflicting duplicate%s kept out of the sink (a key's later row "
+                 "with other values)",
                  (long long)stats->conflicts, stats->conflicts == 1 ? " was" : "s were");
     for (int i = 0; i < n; i++) {
         if (said)
