@@ -127,10 +127,10 @@ int sl_late_row(const sl_operator *op, const char *const *names, const sl_chunk 
         sl_chunk_set_i64(c, 2, x, sl__ms(event_time));
     if (watermark != INT64_MIN)
         sl_chunk_set_i64(c, 3, x, sl__ms(watermark));
-    if (has_window) {
+    if (has_window && window_start != INT64_MIN)
         sl_chunk_set_i64(c, 4, x, sl__ms(window_start));
+    if (has_window)
         sl_chunk_set_i64(c, 5, x, sl__ms(window_end));
-    }
     sl_strbuf js = SL_STRBUF_INIT;
     sl_json_row(&js, in, r, in->ncols, NULL, names);
     sl_chunk_set_str(c, 7, x, sl_strbuf_cstr(&js), js.len);

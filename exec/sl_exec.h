@@ -698,8 +698,8 @@ void sl_json_row(sl_strbuf *sb, const sl_chunk *c, int r, int n, const int *cols
 
 /* Row r of in is late for op: set it aside on op->side (when the runtime
 ** set one) as a late row: its event time, the watermark it missed, the
-** window it belonged to (has_window false: none; event_time INT64_MIN:
-** unknown, NULL), the row as JSON by the
+** window it belonged to (has_window false: none; event_time or
+** window_start INT64_MIN: unknown, NULL), the row as JSON by the
 ** input's column names (names: in->ncols of them; NULL = "$0", "$1"...).
 ** Counting it stays the operator's. 0, or -1 with err (the side sink failed). */
 int sl_late_row(const sl_operator *op, const char *const *names, const sl_chunk *in, int r,
@@ -960,6 +960,7 @@ typedef struct sl_topn_spec {
                                     every row is kept; a retracted row's leaving moves the
                                     rows below it up (-U/+U, then -D; without the rank: -D,
                                     +I of the row entering rank_end) */
+    const char *const *in_names; /* input column names (a window's late rows), or NULL */
 } sl_topn_spec;
 int sl_topn_new(const sl_topn_spec *spec, sl_operator **out, sl_error *err);
 
@@ -1004,6 +1005,7 @@ typedef struct sl_over_spec {
     int64_t ttl_ms;            /* state retention; 0 = forever */
     int64_t (*now)(void *ctx); /* processing-time clock (ns) for ttl_ms; NULL = real */
     void *now_ctx;             /* for now */
+    const char *const *in_names; /* input column names (late rows' JSON, sl_late_row), or NULL */
 } sl_over_spec;
 int sl_over_new(const sl_over_spec *spec, sl_operator **out, sl_error *err);
 

@@ -312,6 +312,10 @@ static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_
             st->create = sl__mk_session_agg;
             st->arg = s;
             st->name = "SessionWindowAggregate";
+            s->window.time_col = -1;
+            s->window.in_names = sl__col_names(p, n->input);
+            if (sl__side_plan(p, &sl_side_late, &st->side, err) != 0)
+                return -1;
         } else if (n->window_agg) {
             sl_window_agg_spec *w = sl__own(p, sl_calloc(1, sizeof *w));
             sl__agg_spec(p, n, ttl_ms, &w->group);
@@ -394,6 +398,9 @@ static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_
                     t->ties_replace = sl__window_keep_last(n);
                     t->ttl_ms = 0;
                     st->name = "WindowRank";
+                    t->in_names = sl__col_names(p, n->input);
+                    if (sl__side_plan(p, &sl_side_late, &st->side, err) != 0)
+                        return -1;
                 }
             }
             st->create = sl__mk_topn;
@@ -429,9 +436,12 @@ static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_
         o->naggs = g.naggs;
         o->aggs = g.aggs;
         o->ttl_ms = ttl_ms;
+        o->in_names = sl__col_names(p, n->input);
         st->create = sl__mk_over;
         st->arg = o;
         st->name = "OverAggregate";
+        if (sl__side_plan(p, &sl_side_late, &st->side, err) != 0)
+            return -1;
         return 0;
     }
     case SL_LP_NORMALIZE: {

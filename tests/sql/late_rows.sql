@@ -30,6 +30,35 @@ SELECT window_start, n, total FROM per_window;
 SELECT job, `operator`, event_time, `watermark`, window_start, window_end,
        arrived_at IS NOT NULL AS arrived, `row`
 FROM late_clicks;
+-- Session windows (sessions_late.csv: y at 10:00:00 and 10:01:20 are late,
+-- their sessions would end before the watermark): the window is the row's
+-- own, [t, t + gap).
+CREATE TABLE sl (k STRING, v INT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '10' SECOND)
+  WITH ('connector' = 'filesystem', 'path' = '@SQLDATA@/sessions_late.csv', 'format' = 'csv');
+CREATE TABLE sess_out (k STRING, ws TIMESTAMP(3), n BIGINT)
+  WITH ('connector' = 'filesystem', 'path' = '@TMP@/sess_out', 'format' = 'csv');
+CREATE TABLE late_sess (`operator` STRING, event_time TIMESTAMP(3), window_start TIMESTAMP(3),
+  window_end TIMESTAMP(3), `row` STRING)
+  WITH ('connector' = 'filesystem', 'path' = '@TMP@/late_sess', 'format' = 'json');
+SET 'table.exec.late-rows.table' = 'late_sess';
+INSERT INTO sess_out SELECT k, window_start, COUNT(*)
+FROM TABLE(SESSION(TABLE sl PARTITION BY k, DESCRIPTOR(ts), INTERVAL '3' SECOND))
+GROUP BY k, window_start, window_end;
+SELECT * FROM late_sess;
+-- OVER (late_bids.csv: 1024 in-order bids of auction 100, then 11 bids of
+-- which 6 are behind the watermark): no window.
+CREATE TABLE late_bids (auction BIGINT, bidder STRING, price INT, bid_time TIMESTAMP(3),
+  WATERMARK FOR bid_time AS bid_time - INTERVAL '5' SECOND)
+  WITH ('connector' = 'filesystem', 'path' = '@SQLDATA@/late_bids.csv', 'format' = 'csv');
+CREATE TABLE counts (auction BIGINT, price INT, c BIGINT)
+  WITH ('connector' = 'filesystem', 'path' = '@TMP@/counts', 'format' = 'csv');
+CREATE TABLE late_over (`operator` STRING, event_time TIMESTAMP(3), `watermark` TIMESTAMP(3),
+  window_start TIMESTAMP(3), window_end TIMESTAMP(3), `row` STRING)
+  WITH ('connector' = 'filesystem', 'path' = '@TMP@/late_over', 'format' = 'json');
+SET 'table.exec.late-rows.table' = 'late_over';
+INSERT INTO counts SELECT auction, price, COUNT(*) OVER (PARTITION BY auction ORDER BY bid_time)
+FROM late_bids;
+SELECT * FROM late_over;
 -- Errors: no such table; a column that is none of the late-row columns; a
 -- column of another type; a table that cannot be written.
 SET 'table.exec.late-rows.table' = 'nowhere';
