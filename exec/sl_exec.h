@@ -705,6 +705,10 @@ void sl_json_row(sl_strbuf *sb, const sl_chunk *c, int r, int n, const int *cols
 int sl_late_row(const sl_operator *op, const char *const *names, const sl_chunk *in, int r,
                 int64_t event_time, int64_t watermark, bool has_window, int64_t window_start,
                 int64_t window_end, sl_error *err);
+/* The same with only the columns cols[0..n) of in in the row's JSON. */
+int sl_late_row_cols(const sl_operator *op, const char *const *names, const sl_chunk *in, int r,
+                     int n, const int *cols, int64_t event_time, int64_t watermark,
+                     bool has_window, int64_t window_start, int64_t window_end, sl_error *err);
 
 /* Whether the job op runs in is being torn down: a loop whose length
 ** depends on the input (window assignment, firing, timers) checks it at
@@ -1069,6 +1073,8 @@ typedef struct sl_join_spec {
     int ltime, rtime;         /* interval: time column among the left / right columns */
     int64_t lower_ns;         /* interval: smallest left.time - right.time (inclusive) */
     int64_t upper_ns;         /* interval: largest left.time - right.time (inclusive) */
+    const char *const *in_names; /* window: per input column its name (a side's columns;
+                                    late rows' JSON), or NULL */
 } sl_join_spec;
 int sl_join_new(const sl_join_spec *spec, sl_operator **out, sl_error *err);
 /* Event-time temporal join (op_temporal_join.c; Flink's

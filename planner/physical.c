@@ -1204,6 +1204,14 @@ static int sl__join_stage(sl__graph *g, const sl_lp *n, sl__frag *f, sl_error *e
     js->rtime = n->rtime;
     js->lower_ns = n->lower_ns;
     js->upper_ns = n->upper_ns;
+    if (n->window_join) { /* late rows: each side's columns by name */
+        const char **names = sl__own(p, sl_calloc((size_t)width + 1, sizeof(char *)));
+        for (int c = 0; c < nl && c < n->input->ncols; c++)
+            names[1 + nk + c] = n->input->cols[c].name;
+        for (int c = 0; c < nr && c < n->right->ncols; c++)
+            names[1 + nk + nl + c] = n->right->cols[c].name;
+        js->in_names = names;
+    }
     sl_list_push(p->joins, js);
     sl_list_free(terms, NULL);
     sl_list_free(keys, NULL);
@@ -1216,14 +1224,11 @@ static int sl__join_stage(sl__graph *g, const sl_lp *n, sl__frag *f, sl_error *e
                  : n->window_join ? "WindowJoin" : "Join";
     step->out_ncols = n->ncols;
     step->out_types = sl__types(p, n);
+    if (n->window_join)
+        return sl__side_plan(p, &sl_side_late, &step->side, err);
     return 0;
 }
 
-/* The layers producing node n's output, with n's steps on their chains:
-** a scan is an input; stateless nodes are steps on the layers below them; a
-** stateful node starts a stage after an exchange by its keys (all rows to
-** one task without keys); UNION ALL is the layers of both sides (each
-** casting its rows to the union's types); a join is a stage both sides feed. */
 /* Late rows of a window aggregation n kept ('table.exec.late-rows.table')
 ** whose input projection dropped the window's time column (the query does
 ** not use it): the projection's calc, the last step of the one layer below,
@@ -1271,6 +1276,11 @@ static const sl_calc_spec *sl__late_time_calc(sl__graph *g, const sl_lp *n, cons
     return cs;
 }
 
+/* The layers producing node n's output, with n's steps on their chains:
+** a scan is an input; stateless nodes are steps on the layers below them; a
+** stateful node starts a stage after an exchange by its keys (all rows to
+** one task without keys); UNION ALL is the layers of both sides (each
+** casting its rows to the union's types); a join is a stage both sides feed. */
 static int sl__frag_build(sl__graph *g, const sl_lp *n, sl__frag *f, sl_error *err)
 {
     sl_physical *p = g->p;

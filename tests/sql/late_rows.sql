@@ -59,6 +59,14 @@ SET 'table.exec.late-rows.table' = 'late_over';
 INSERT INTO counts SELECT auction, price, COUNT(*) OVER (PARTITION BY auction ORDER BY bid_time)
 FROM late_bids;
 SELECT * FROM late_over;
+-- A window join keeps the late rows of each side (that side's columns; which
+-- rows are late depends on how the two inputs interleave: only its plan here).
+CREATE TABLE pairs (auction BIGINT, lp INT, rp INT)
+  WITH ('connector' = 'filesystem', 'path' = '@TMP@/pairs', 'format' = 'csv');
+EXPLAIN INSERT INTO pairs SELECT L.auction, L.price, R.price
+FROM (SELECT * FROM TABLE(TUMBLE(TABLE late_bids, DESCRIPTOR(bid_time), INTERVAL '1' MINUTE))) L
+JOIN (SELECT * FROM TABLE(TUMBLE(TABLE late_bids, DESCRIPTOR(bid_time), INTERVAL '1' MINUTE))) R
+ON L.window_start = R.window_start AND L.window_end = R.window_end AND L.auction = R.auction;
 -- Errors: no such table; a column that is none of the late-row columns; a
 -- column of another type; a table that cannot be written.
 SET 'table.exec.late-rows.table' = 'nowhere';
