@@ -1780,14 +1780,21 @@ static int sl__restore(sl__job *j, sl_error *err)
             }
         }
         for (int k = 0; rc == 0 && !spec->restore_fork && k < t->nsides; k++) {
+            /* Optional: a checkpoint taken before the side output was set has none. */
             snprintf(name, sizeof name, "side-%s-%d", t->name, t->sides[k].step);
             st = NULL;
-            rc = sl_chk_read_state(from, d, name, &st, &len, err);
-            if (rc == 0) { /* owner: the side table's group, as a tagged pointer */
+            sl_error serr = SL_ERROR_INIT;
+            if (sl_chk_read_state(from, d, name, &st, &len, &serr) != 0) {
+                if (strcmp(serr.sqlstate, SL_ERR_UNDEFINED_FILE) != 0) {
+                    rc = -1; /* damaged, not merely absent */
+                    sl_error_move(err, &serr);
+                }
+            } else { /* owner: the side table's group, as a tagged pointer */
                 sl_list_push(committables, st);
                 sl_list_push(lens, (void *)(uintptr_t)len);
                 sl_list_push(owners, (void *)(uintptr_t)(2 * (uintptr_t)t->sides[k].group + 1));
             }
+            sl_error_reset(&serr);
         }
     }
     /* Every sink instance commits all of D's committables of its pipeline

@@ -117,6 +117,14 @@ int sl_late_row(const sl_operator *op, const char *const *names, const sl_chunk 
                 int64_t event_time, int64_t watermark, bool has_window, int64_t window_start,
                 int64_t window_end, sl_error *err)
 {
+    return sl_late_row_cols(op, names, in, r, in->ncols, NULL, event_time, watermark, has_window,
+                            window_start, window_end, err);
+}
+
+int sl_late_row_cols(const sl_operator *op, const char *const *names, const sl_chunk *in, int r,
+                     int n, const int *cols, int64_t event_time, int64_t watermark,
+                     bool has_window, int64_t window_start, int64_t window_end, sl_error *err)
+{
     if (!op->side.fn)
         return 0;
     sl_type types[SL_LATE_NCOLS];
@@ -127,12 +135,12 @@ int sl_late_row(const sl_operator *op, const char *const *names, const sl_chunk 
         sl_chunk_set_i64(c, 2, x, sl__ms(event_time));
     if (watermark != INT64_MIN)
         sl_chunk_set_i64(c, 3, x, sl__ms(watermark));
-    if (has_window) {
+    if (has_window && window_start != INT64_MIN)
         sl_chunk_set_i64(c, 4, x, sl__ms(window_start));
+    if (has_window)
         sl_chunk_set_i64(c, 5, x, sl__ms(window_end));
-    }
     sl_strbuf js = SL_STRBUF_INIT;
-    sl_json_row(&js, in, r, in->ncols, NULL, names);
+    sl_json_row(&js, in, r, n, cols, names);
     sl_chunk_set_str(c, 7, x, sl_strbuf_cstr(&js), js.len);
     sl_strbuf_free(&js);
     int rc = op->side.fn(op->side.ctx, c, err);

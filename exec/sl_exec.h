@@ -698,13 +698,17 @@ void sl_json_row(sl_strbuf *sb, const sl_chunk *c, int r, int n, const int *cols
 
 /* Row r of in is late for op: set it aside on op->side (when the runtime
 ** set one) as a late row: its event time, the watermark it missed, the
-** window it belonged to (has_window false: none; event_time INT64_MIN:
-** unknown, NULL), the row as JSON by the
+** window it belonged to (has_window false: none; event_time or
+** window_start INT64_MIN: unknown, NULL), the row as JSON by the
 ** input's column names (names: in->ncols of them; NULL = "$0", "$1"...).
 ** Counting it stays the operator's. 0, or -1 with err (the side sink failed). */
 int sl_late_row(const sl_operator *op, const char *const *names, const sl_chunk *in, int r,
                 int64_t event_time, int64_t watermark, bool has_window, int64_t window_start,
                 int64_t window_end, sl_error *err);
+/* The same with only the columns cols[0..n) of in in the row's JSON. */
+int sl_late_row_cols(const sl_operator *op, const char *const *names, const sl_chunk *in, int r,
+                     int n, const int *cols, int64_t event_time, int64_t watermark,
+                     bool has_window, int64_t window_start, int64_t window_end, sl_error *err);
 
 /* Whether the job op runs in is being torn down: a loop whose length
 ** depends on the input (window assignment, firing, timers) checks it at
@@ -977,6 +981,7 @@ typedef struct sl_topn_spec {
                                     every row is kept; a retracted row's leaving moves the
                                     rows below it up (-U/+U, then -D; without the rank: -D,
                                     +I of the row entering rank_end) */
+    const char *const *in_names; /* input column names (a window's late rows), or NULL */
 } sl_topn_spec;
 int sl_topn_new(const sl_topn_spec *spec, sl_operator **out, sl_error *err);
 
@@ -1021,6 +1026,7 @@ typedef struct sl_over_spec {
     int64_t ttl_ms;            /* state retention; 0 = forever */
     int64_t (*now)(void *ctx); /* processing-time clock (ns) for ttl_ms; NULL = real */
     void *now_ctx;             /* for now */
+    const char *const *in_names; /* input column names (late rows' JSON, sl_late_row), or NULL */
 } sl_over_spec;
 int sl_over_new(const sl_over_spec *spec, sl_operator **out, sl_error *err);
 
@@ -1084,6 +1090,8 @@ typedef struct sl_join_spec {
     int ltime, rtime;         /* interval: time column among the left / right columns */
     int64_t lower_ns;         /* interval: smallest left.time - right.time (inclusive) */
     int64_t upper_ns;         /* interval: largest left.time - right.time (inclusive) */
+    const char *const *in_names; /* window: per input column its name (a side's columns;
+                                    late rows' JSON), or NULL */
 } sl_join_spec;
 int sl_join_new(const sl_join_spec *spec, sl_operator **out, sl_error *err);
 /* Event-time temporal join (op_temporal_join.c; Flink's

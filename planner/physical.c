@@ -61,6 +61,9 @@ struct sl_physical {
     const sl_physical_opts *o; /* ... and the options */
     sl_list *sides;          /* sl_side_spec* resolved for the job (sl__side_plan), owned */
     const sl_side_kind *side_kinds[SL_SIDE_MAX]; /* the kind of each */
+    const sl_lp *late_time;  /* while its step is made: a window aggregation whose input
+                                calc also carries the window's time column, last (its
+                                late rows' event_time) */
 };
 
 /* Steps being collected for one input or stage. */
@@ -309,6 +312,10 @@ static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_
             st->create = sl__mk_session_agg;
             st->arg = s;
             st->name = "SessionWindowAggregate";
+            s->window.time_col = -1;
+            s->window.in_names = sl__col_names(p, n->input);
+            if (sl__side_plan(p, &sl_side_late, &st->side, err) != 0)
+                return -1;
         } else if (n->window_agg) {
             sl_window_agg_spec *w = sl__own(p, sl_calloc(1, sizeof *w));
             sl__agg_spec(p, n, ttl_ms, &w->group);
@@ -334,6 +341,19 @@ static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_
                 if (sl__column_of(n->input, c, win) == win->time_col)
                     w->time_col = c;
             w->in_names = sl__col_names(p, n->input);
+            if (p->late_time == n && win) { /* the time column the calc added, last */
+                int nc = w->group.in_ncols;
+                sl_type *types = sl__own(p, sl_calloc((size_t)nc + 2, sizeof(sl_type)));
+                const char **names = sl__own(p, sl_calloc((size_t)nc + 2, sizeof(char *)));
+                memcpy(types, w->group.in_types, (size_t)nc * sizeof(sl_type));
+                memcpy(names, w->in_names, (size_t)nc * sizeof(char *));
+                types[nc] = win->cols[win->time_col].type;
+                names[nc] = win->cols[win->time_col].name;
+                w->group.in_ncols = nc + 1;
+                w->group.in_types = types;
+                w->in_names = names;
+                w->time_col = nc;
+            }
             if (sl__side_plan(p, &sl_side_late, &st->side, err) != 0)
                 return -1;
         } else {
@@ -378,6 +398,9 @@ static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_
                     t->ties_replace = sl__window_keep_last(n);
                     t->ttl_ms = 0;
                     st->name = "WindowRank";
+                    t->in_names = sl__col_names(p, n->input);
+                    if (sl__side_plan(p, &sl_side_late, &st->side, err) != 0)
+                        return -1;
                 }
             }
             st->create = sl__mk_topn;
@@ -428,9 +451,12 @@ static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_
         o->naggs = g.naggs;
         o->aggs = g.aggs;
         o->ttl_ms = ttl_ms;
+        o->in_names = sl__col_names(p, n->input);
         st->create = sl__mk_over;
         st->arg = o;
         st->name = "OverAggregate";
+        if (sl__side_plan(p, &sl_side_late, &st->side, err) != 0)
+            return -1;
         return 0;
     }
     case SL_LP_NORMALIZE: {
@@ -1193,6 +1219,14 @@ static int sl__join_stage(sl__graph *g, const sl_lp *n, sl__frag *f, sl_error *e
     js->rtime = n->rtime;
     js->lower_ns = n->lower_ns;
     js->upper_ns = n->upper_ns;
+    if (n->window_join) { /* late rows: each side's columns by name */
+        const char **names = sl__own(p, sl_calloc((size_t)width + 1, sizeof(char *)));
+        for (int c = 0; c < nl && c < n->input->ncols; c++)
+            names[1 + nk + c] = n->input->cols[c].name;
+        for (int c = 0; c < nr && c < n->right->ncols; c++)
+            names[1 + nk + nl + c] = n->right->cols[c].name;
+        js->in_names = names;
+    }
     sl_list_push(p->joins, js);
     sl_list_free(terms, NULL);
     sl_list_free(keys, NULL);
@@ -1205,7 +1239,56 @@ static int sl__join_stage(sl__graph *g, const sl_lp *n, sl__frag *f, sl_error *e
                  : n->window_join ? "WindowJoin" : "Join";
     step->out_ncols = n->ncols;
     step->out_types = sl__types(p, n);
+    if (n->window_join)
+        return sl__side_plan(p, &sl_side_late, &step->side, err);
     return 0;
+}
+
+/* Late rows of a window aggregation n kept ('table.exec.late-rows.table')
+** whose input projection dropped the window's time column (the query does
+** not use it): the projection's calc, the last step of the one layer below,
+** carries it on as one more column, so that each late row has its event
+** time. Returns that calc, or NULL (nothing to do). */
+static const sl_calc_spec *sl__late_time_calc(sl__graph *g, const sl_lp *n, const sl__frag *f)
+{
+    sl_physical *p = g->p;
+    bool late = false;
+    for (int i = 0; i < g->o->nsides; i++)
+        late = late || g->o->sides[i].kind == &sl_side_late;
+    int wk[3];
+    const sl_lp *win = late && n->kind == SL_LP_AGGREGATE && n->window_agg
+                           ? sl_lp_agg_window(n, wk)
+                           : NULL;
+    if (!win || win->window_fn == SL_WIN_SESSION || f->n != 1 || !n->input ||
+        n->input->kind != SL_LP_PROJECT)
+        return NULL;
+    for (int c = 0; c < n->input->ncols; c++)
+        if (sl__column_of(n->input, c, win) == win->time_col)
+            return NULL; /* the query keeps it */
+    const sl_lp *below = n->input->input; /* the projection reads the TVF's columns */
+    if (below && below->kind == SL_LP_FILTER)
+        below = below->input;
+    sl__chain *chain = sl__layer_chain(g, f->layers[0]);
+    if (below != win || chain->n == 0 || !chain->steps[chain->n - 1].calc)
+        return NULL;
+    sl_calc_spec *cs = (sl_calc_spec *)chain->steps[chain->n - 1].calc;
+    if (!cs->project || cs->nexprs != n->input->nexprs ||
+        cs->exprs != (const sl_bexpr *const *)n->input->exprs)
+        return NULL;
+    int ne = cs->nexprs;
+    const sl_bexpr **exprs = sl__own(p, sl_calloc((size_t)ne + 2, sizeof(sl_bexpr *)));
+    sl_type *types = sl__own(p, sl_calloc((size_t)ne + 2, sizeof(sl_type)));
+    memcpy(exprs, cs->exprs, (size_t)ne * sizeof(sl_bexpr *));
+    memcpy(types, cs->out_types, (size_t)ne * sizeof(sl_type));
+    sl_bexpr *col = sl_bexpr_new(SL_BX_COLUMN, win->cols[win->time_col].type, n->pos);
+    col->col = win->time_col;
+    sl_list_push(p->owned_exprs, col);
+    exprs[ne] = col;
+    types[ne] = col->type;
+    cs->nexprs = ne + 1;
+    cs->exprs = exprs;
+    cs->out_types = types;
+    return cs;
 }
 
 /* The layers producing node n's output, with n's steps on their chains:
@@ -1249,6 +1332,7 @@ static int sl__frag_build(sl__graph *g, const sl_lp *n, sl__frag *f, sl_error *e
     if (sl__stateful(n)) {
         if (sl__frag_build(g, n->input, f, err) != 0)
             return -1;
+        const sl_calc_spec *calc = sl__late_time_calc(g, n, f);
         sl_stage_spec *st = sl__new_stage(g, f);
         st->nkeys = n->nkeys;
         st->keys = n->keys;
@@ -1264,8 +1348,11 @@ static int sl__frag_build(sl__graph *g, const sl_lp *n, sl__frag *f, sl_error *e
         }
         st->exchange = st->nkeys > 0 ? SL_EXCHANGE_HASH : SL_EXCHANGE_SINGLE;
         st->parallelism = st->nkeys > 0 ? g->par : 1;
-        return sl__add_steps(p, sl__layer_chain(g, f->layers[0]), NULL, &n, 1,
-                             g->o->state_ttl_ms, err);
+        p->late_time = calc ? n : NULL;
+        int rc = sl__add_steps(p, sl__layer_chain(g, f->layers[0]), NULL, &n, 1,
+                               g->o->state_ttl_ms, err);
+        p->late_time = NULL;
+        return rc;
     }
     /* A run of stateless nodes down to the next scan, union, join or
     ** stateful node: steps on the layers below (a Filter and the Project

@@ -14,7 +14,12 @@ the windows (without the late clicks) and the late set, then reads both
 tables back (visible files only): every window once and right, every late
 click exactly once with its event time, its window and the row's columns.
 
-Usage: crash_late_test.py --sluice PATH [--kills 10] [--files 30]
+--late-sink postgres keeps the late clicks in a PostgreSQL table instead,
+exactly-once by two-phase commit (the `pg` server of the ctest fixture,
+tests/postgres/tests.cmake; psql through tests/postgres/pg_util.py reads it
+back), where RECONCILE looks for them.
+
+Usage: crash_late_test.py --sluice PATH [--kills 10] [--files 30] [--late-sink postgres]
 """
 import collections
 import decimal
@@ -28,6 +33,8 @@ import time
 
 import sluice_e2e
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "postgres"))
+
 JOB = """
 CREATE TABLE IF NOT EXISTS clicks (id BIGINT, campaign STRING, amount DECIMAL(10, 2), ts TIMESTAMP(3),
   WATERMARK FOR ts AS ts - INTERVAL '1' SECOND)
@@ -39,7 +46,7 @@ CREATE TABLE IF NOT EXISTS spend (window_start TIMESTAMP(3), campaign STRING, n 
 CREATE TABLE IF NOT EXISTS late_clicks (`row` STRING, event_time TIMESTAMP(3),
   window_start TIMESTAMP(3), window_end TIMESTAMP(3), `watermark` TIMESTAMP(3), job STRING,
   `operator` STRING, arrived_at TIMESTAMP_LTZ(3))
-  WITH ('connector' = 'filesystem', 'path' = '{late}', 'format' = 'json');
+  WITH ({late_with});
 SET 'execution.checkpointing.interval' = '100 ms';
 SET 'parallelism.default' = '1';
 SET 'pipeline.name' = 'crash-late';
@@ -69,12 +76,30 @@ NAME = "crash_late_test"
 
 
 def main():
-    a, rnd, work = sluice_e2e.crash_setup("sluice-crashlate-", kills=10, files=30)
+    a, rnd, work = sluice_e2e.crash_setup(
+        "sluice-crashlate-", kills=10, files=30,
+        more=lambda ap: ap.add_argument("--late-sink", choices=("filesystem", "postgres"),
+                                        default="filesystem"))
     src, out, late, data = (os.path.join(work, d) for d in ("src", "out", "late", "data"))
     os.makedirs(src)
+    if a.late_sink == "postgres":
+        import pg_util
+        pg_util.execute('DROP TABLE IF EXISTS late_clicks; CREATE TABLE late_clicks ('
+                        '"row" text, event_time timestamp(3), window_start timestamp(3), '
+                        'window_end timestamp(3), "watermark" timestamp(3), job text, '
+                        '"operator" text, arrived_at timestamptz(3))')
+        late_with = ("'connector' = 'jdbc', 'url' = '%s', 'table-name' = 'late_clicks', "
+                     "'username' = 'sluice', 'password' = 'sluice', "
+                     "'sink.delivery-guarantee' = 'exactly-once', "
+                     "'sink.transactional-id-prefix' = 'crash-late'" %
+                     pg_util.jdbc_url(port=pg_util.port_of("pg")))
+        read_late_table = read_late_pg
+    else:
+        late_with = "'connector' = 'filesystem', 'path' = '%s', 'format' = 'json'" % late
+        read_late_table = lambda: sluice_e2e.committed_rows(late, parse_float=decimal.Decimal)
     job = os.path.join(work, "job.sql")
     with open(job, "w", encoding="utf-8") as f:
-        f.write(JOB.format(src=src, out=out, late=late))
+        f.write(JOB.format(src=src, out=out, late_with=late_with))
     env = sluice_e2e.ENV
     print("%s: seed %d, work dir %s" % (NAME, a.seed, work))
 
@@ -123,7 +148,7 @@ def main():
     stop_at = time.monotonic() + 120
     while time.monotonic() < stop_at:  # wait (bounded) until every window is committed
         got = read_windows(out)
-        if len(got) >= want and len(read_late(late)[0]) >= len(late_set):
+        if len(got) >= want and len(read_late(read_late_table())[0]) >= len(late_set):
             break
         time.sleep(0.1)
     p.send_signal(signal.SIGTERM)
@@ -142,7 +167,11 @@ def main():
     missing = sorted(set(exp) - set(got))
     extra = sorted(set(got) - set(exp))
     wrong = sorted(k for k in set(exp) & set(got) if exp[k] != got[k])
-    lgot, lbad = read_late(late)
+    lgot, lbad = read_late(read_late_table())
+    if a.late_sink == "postgres":
+        left = pg_util.prepared_xacts("sluice:crash-late")
+        if left:
+            lbad.append("prepared transactions left: %r" % left)
     lmissing = sorted(set(late_set) - set(lgot))
     lextra = sorted(set(lgot) - set(late_set))
     lwrong = sorted(i for i in set(late_set) & set(lgot) if late_set[i] != lgot[i])
@@ -179,11 +208,24 @@ def read_windows(out):
     return got
 
 
-def read_late(late):
-    """The committed late table: id -> (event time, window, campaign, amount)
-    from each row's columns; [problems] (a click twice, a wrong column)."""
+def read_late_pg():
+    """The late table in PostgreSQL (psql), rows as dicts of text values."""
+    import pg_util
+    cols = ("row", "event_time", "window_start", "window_end", "watermark", "job", "operator",
+            "arrived_at")
+    rows = pg_util.query('SELECT "row", to_char(event_time, \'YYYY-MM-DD HH24:MI:SS.MS\'), '
+                         'to_char(window_start, \'YYYY-MM-DD HH24:MI:SS.MS\'), '
+                         'to_char(window_end, \'YYYY-MM-DD HH24:MI:SS.MS\'), '
+                         'to_char("watermark", \'YYYY-MM-DD HH24:MI:SS.MS\'), job, "operator", '
+                         'arrived_at::text FROM late_clicks')
+    return [dict(zip(cols, r)) for r in rows]
+
+
+def read_late(rows):
+    """The committed late table's rows: id -> (event time, window, campaign,
+    amount) from each row's columns; [problems] (a click twice, a wrong column)."""
     got, bad = {}, []
-    for r in sluice_e2e.committed_rows(late, parse_float=decimal.Decimal):
+    for r in rows:
         row = json.loads(r["row"], parse_float=decimal.Decimal)
         i = row.get("id")
         if i in got:
