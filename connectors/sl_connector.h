@@ -208,6 +208,15 @@ struct sl_connector {
     /* (optional) Markdown paragraphs for docs/CONNECTORS.md after the options
     ** (what the connector does beyond its options). */
     const char *notes;
+    /* (optional) How far back a source's records can be read again (a
+    ** restart from an old savepoint, a replay from the start), which EXPLAIN
+    ** sets against a deduplication's 'table.exec.state.ttl': 0 with
+    ** *horizon_ms in ms (INT64_MAX: everything, 0: nothing — a generated
+    ** stream) and *what saying where it comes from ("retention.ms"), or -1
+    ** with err when it cannot be told now (the broker does not answer within
+    ** timeout_ms). NULL = unknown. */
+    int (*replay_horizon)(const sl_kvlist *opts, int64_t timeout_ms, int64_t *horizon_ms,
+                          const char **what, sl_error *err);
 };
 
 /* The metadata key of connector c, or NULL. */

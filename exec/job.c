@@ -116,8 +116,24 @@ typedef struct sl__step {
 } sl__step;
 
 typedef struct sl__job sl__job;
+typedef struct sl__task sl__task;
 
-typedef struct sl__task {
+/* A step's side output in one task (sl_side_spec): its own sink instance,
+** begun, pre-committed, committed and recovered with the task's others. */
+typedef struct sl__side {
+    sl__task *t;              /* the task */
+    int step;                 /* the step whose operator writes into it */
+    const sl_side_spec *spec; /* what it writes, where */
+    sl_sink *sink;            /* the side table's sink instance */
+    sl_sink_args kargs;       /* its arguments */
+    int group;                /* the side table's group: every instance writing that
+                                 table (its committables are recovered together) */
+    sl_chunk *buf;            /* rows mapped onto the table, not yet written */
+    sl_list *pending;         /* sl__pending*: pre-committed, undecided epochs */
+    int64_t committed;        /* newest epoch committed */
+} sl__side;
+
+struct sl__task {
     sl__job *job;             /* the job */
     const sl_job_spec *pipe;  /* its pipeline (the job's spec, or one of its extra) */
     char name[32];            /* "in<input>.<subtask>" or "st<stage>.<subtask>" */
@@ -181,7 +197,9 @@ typedef struct sl__task {
     sl_sink_args kargs;       /* its arguments */
     sl_length_check *fit;     /* the length enforcer before it, or NULL */
     sl_list *pending;         /* sl__pending*: pre-committed, undecided epochs */
-    int64_t committed;        /* newest epoch committed (guarded by job->mu) */
+    int64_t committed;        /* newest epoch its sink and side outputs all committed
+                                 (guarded by job->mu) */
+    int64_t committed_main;   /* ... its sink (task's own) */
     bool limit_hit;           /* LIMIT reached: rows are dropped */
     /* counters, read by the coordinator while the task runs */
     _Atomic int64_t rows_in, rows_out, rows_late, rows_skipped;
@@ -191,7 +209,12 @@ typedef struct sl__task {
     int64_t base_in, base_out, base_skipped;
     int64_t base_conflicts;   /* ... and the sink's conflicts */
     int64_t base_late;        /* late rows its operators' restored state counted */
-} sl__task;
+    /* side outputs of its steps (sl_step_spec.side) */
+    int nsides;               /* how many */
+    sl__side *sides;          /* them */
+    _Atomic int64_t op_conflicts; /* its operators' conflicts (sl_operator_ops.conflicts), this run */
+    int64_t base_op_conflicts;/* ... counted by their restored state */
+};
 
 struct sl__job {
     const sl_job_spec *spec;  /* what to run */
@@ -438,6 +461,64 @@ static int sl__output(sl__task *t, sl_chunk *rows, sl_error *err)
 }
 
 /* ------------------------------------------------------------------------
+** Side outputs: an operator's canonical rows onto its side table
+*/
+
+/* Write the side rows buffered. */
+static int sl__side_flush(sl__side *sd, sl_error *err)
+{
+    if (!sd->buf || sd->buf->nrows == 0)
+        return 0;
+    int rc = sd->sink->ops->write(sd->sink, sd->buf, err);
+    sl_chunk_reset(sd->buf);
+    return rc;
+}
+
+/* The operator's emit into its side output (sl_operator.side): each
+** canonical row mapped onto the table's columns; job, operator and
+** arrived_at filled where the operator left them NULL. */
+static int sl__side_emit(void *ctx, sl_chunk *rows, sl_error *err)
+{
+    sl__side *sd = ctx;
+    const sl_side_spec *sp = sd->spec;
+    const sl_job_spec *spec = sd->t->job->spec;
+    int64_t now = sl__now(spec);
+    now = (now / SL_NANOS_PER_MILLI - (now % SL_NANOS_PER_MILLI < 0)) * SL_NANOS_PER_MILLI;
+    const char *opname = sl_step_name(&sd->t->specs[sd->step]);
+    for (int r = 0; r < rows->nrows; r++) {
+        if (sl_chunk_full(sd->buf) && sl__side_flush(sd, err) != 0)
+            return -1;
+        int x = sl_chunk_append_row(sd->buf, SL_ROW_INSERT);
+        for (int c = 0; c < sp->ncols; c++) {
+            int k = sp->map[c];
+            if (k < 0 || k >= rows->ncols)
+                continue; /* stays NULL */
+            if (!rows->cols[k].nulls[r])
+                sl_chunk_set_from(sd->buf, c, x, rows, k, r);
+            else if (k == SL_SIDE_JOB && spec->name)
+                sl_chunk_set_str(sd->buf, c, x, spec->name, strlen(spec->name));
+            else if (k == SL_SIDE_OPERATOR)
+                sl_chunk_set_str(sd->buf, c, x, opname, strlen(opname));
+            else if (k == SL_SIDE_ARRIVED_AT)
+                sl_chunk_set_i64(sd->buf, c, x, now);
+        }
+    }
+    return 0;
+}
+
+/* Whether a pre-committed epoch of one of the task's sinks is decided. */
+static bool sl__decided_pending(const sl__task *t, int64_t decided)
+{
+    if (t->sink && t->pending->n > 0 && ((sl__pending *)t->pending->items[0])->epoch <= decided)
+        return true;
+    for (int i = 0; i < t->nsides; i++)
+        if (t->sides[i].pending->n > 0 &&
+            ((sl__pending *)t->sides[i].pending->items[0])->epoch <= decided)
+            return true;
+    return false;
+}
+
+/* ------------------------------------------------------------------------
 ** The chain
 */
 
@@ -475,14 +556,18 @@ static int sl__push(sl__task *t, int step, sl_chunk *rows, sl_error *err)
     return sl__output(t, rows, err);
 }
 
-/* Late rows of the task's operators so far. */
+/* Late rows (and conflicts) of the task's operators so far. */
 static void sl__count_late(sl__task *t)
 {
-    int64_t late = 0;
+    int64_t late = 0, conflicts = 0;
     for (int i = 0; t->steps && i < t->nsteps; i++) /* steps: NULL when setting up failed */
-        if (t->steps[i].op)
+        if (t->steps[i].op) {
             late += t->steps[i].op->ops->late_rows(t->steps[i].op);
+            if (t->steps[i].op->ops->conflicts)
+                conflicts += t->steps[i].op->ops->conflicts(t->steps[i].op);
+        }
     t->rows_late = late - t->base_late; /* this run's: the operators count over their state's life */
+    t->op_conflicts = conflicts - t->base_op_conflicts;
 }
 
 /* Watermark wm held back by the delays (sl_operator.wm_delay) of the first
@@ -645,6 +730,28 @@ static int sl__barrier(sl__task *t, int64_t id, bool savepoint, sl_list *blobs, 
         if (t->sink->ops->conflicts) /* as of pre_commit: the epoch's rows are written */
             t->conflicts = t->sink->ops->conflicts(t->sink);
     }
+    for (int i = 0; rc == 0 && i < t->nsides; i++) { /* the side tables' epochs, the same way */
+        sl__side *sd = &t->sides[i];
+        sl__pending *pd = sl_calloc(1, sizeof *pd);
+        pd->epoch = id;
+        rc = sl__side_flush(sd, err);
+        if (rc == 0)
+            rc = sd->sink->ops->pre_commit(sd->sink, id, &pd->committable, err);
+        if (rc == 0)
+            rc = sl__failpoint(j, "pre-commit", err);
+        if (rc == 0) {
+            sl_strbuf copy = SL_STRBUF_INIT;
+            sl_strbuf_append_n(&copy, sl_strbuf_cstr(&pd->committable), pd->committable.len);
+            char fmt[48];
+            snprintf(fmt, sizeof fmt, "side-%%s-%d", sd->step);
+            sl__blob_add(blobs, 2, fmt, t->name, &copy);
+            sl_list_push(sd->pending, pd);
+            pd = NULL;
+            rc = sd->sink->ops->begin(sd->sink, id + 1, err);
+        }
+        if (pd)
+            sl__pending_free(pd);
+    }
     if (rc == 0) {
         /* The counters as of the barrier: what the job read, wrote and
         ** skipped up to this checkpoint, and the sink's conflicts, over its
@@ -679,27 +786,54 @@ static int sl__barrier(sl__task *t, int64_t id, bool savepoint, sl_list *blobs, 
     return 0;
 }
 
-/* Commit the sink's pre-committed epochs up to the decided checkpoint. */
-static int sl__commit_decided(sl__task *t, int64_t decided, sl_error *err)
+/* Commit one sink's pre-committed epochs up to the decided checkpoint;
+** *committed: the newest it committed. */
+static int sl__commit_sink(sl__task *t, sl_sink *sink, sl_list *pending, int64_t decided,
+                           int64_t *committed, sl_error *err)
 {
-    if (!t->sink)
-        return 0;
-    while (t->pending->n > 0) {
-        sl__pending *pd = t->pending->items[0];
+    while (pending->n > 0) {
+        sl__pending *pd = pending->items[0];
         if (pd->epoch > decided)
             break;
-        if (t->sink->ops->commit(t->sink, sl_strbuf_cstr(&pd->committable), pd->committable.len,
-                                 err) != 0 ||
+        if (sink->ops->commit(sink, sl_strbuf_cstr(&pd->committable), pd->committable.len,
+                              err) != 0 ||
             sl__failpoint(t->job, "commit", err) != 0)
             return -1;
+        *committed = pd->epoch;
+        sl__pending_free(pd);
+        memmove(&pending->items[0], &pending->items[1], (size_t)(pending->n - 1) * sizeof(void *));
+        pending->n--;
+    }
+    return 0;
+}
+
+/* Commit the task's sinks' (its sink's, its side outputs') pre-committed
+** epochs up to the decided checkpoint; t->committed: the newest epoch every
+** one of them committed. */
+static int sl__commit_decided(sl__task *t, int64_t decided, sl_error *err)
+{
+    if (!t->sink && !t->nsides)
+        return 0;
+    int64_t main = INT64_MAX, before = t->committed;
+    if (t->sink) {
+        main = t->committed_main;
+        if (sl__commit_sink(t, t->sink, t->pending, decided, &main, err) != 0)
+            return -1;
+        t->committed_main = main;
+    }
+    int64_t low = main;
+    for (int i = 0; i < t->nsides; i++) {
+        sl__side *sd = &t->sides[i];
+        if (sl__commit_sink(t, sd->sink, sd->pending, decided, &sd->committed, err) != 0)
+            return -1;
+        if (sd->committed < low)
+            low = sd->committed;
+    }
+    if (low != before) {
         pthread_mutex_lock(&t->job->mu);
-        t->committed = pd->epoch;
+        t->committed = low;
         pthread_cond_broadcast(&t->job->coord_cv);
         pthread_mutex_unlock(&t->job->mu);
-        sl__pending_free(pd);
-        memmove(&t->pending->items[0], &t->pending->items[1],
-                (size_t)(t->pending->n - 1) * sizeof(void *));
-        t->pending->n--;
     }
     return 0;
 }
@@ -814,7 +948,7 @@ static int sl__input_loop(sl__task *t, sl_error *err)
         pthread_mutex_lock(&j->mu);
         if (t->idle || (t->source_ended && t->ended)) { /* nothing to read: wait for a command */
             if (!j->shutdown && !j->failed && j->trigger <= t->last_barrier &&
-                (!t->sink || t->pending->n == 0 || j->decided < ((sl__pending *)t->pending->items[0])->epoch)) {
+                !sl__decided_pending(t, j->decided)) {
                 struct timespec ts;
                 clock_gettime(CLOCK_REALTIME, &ts);
                 ts.tv_nsec += SL__WAIT_NS;
@@ -1060,6 +1194,13 @@ static void sl__close_task(sl__task *t)
     sl_chunk_free(t->in);
     if (t->sink)
         t->sink->ops->free(t->sink); /* an open, undecided epoch is discarded by the next recover() */
+    for (int i = 0; i < t->nsides; i++) {
+        if (t->sides[i].sink)
+            t->sides[i].sink->ops->free(t->sides[i].sink); /* the same */
+        sl_chunk_free(t->sides[i].buf);
+        sl_list_free(t->sides[i].pending, sl__pending_free);
+    }
+    sl_free(t->sides);
     sl_length_check_free(t->fit);
     if (t->source)
         t->source->ops->free(t->source);
@@ -1252,7 +1393,7 @@ static int sl__build_pipeline(sl__job *j, int k, sl__task *tasks, sl_error *err)
         t->watermark = INT64_MIN;
         t->pending = sl_list_new();
         t->positions = sl_list_new();
-        t->committed = -1;
+        t->committed = t->committed_main = -1;
         if (t->input >= 0) {
             const sl_input_spec *in = &spec->inputs[t->input];
             t->sargs = in->source_args;
@@ -1307,6 +1448,88 @@ static int sl__build_pipeline(sl__job *j, int k, sl__task *tasks, sl_error *err)
     return 0;
 }
 
+/* Whether side outputs a and b write the same table (one group). */
+static bool sl__same_side_table(const sl_side_spec *a, const sl_side_spec *b)
+{
+    return a == b || (a->create_sink == b->create_sink && a->sink_args.table &&
+                      b->sink_args.table && strcmp(a->sink_args.table, b->sink_args.table) == 0);
+}
+
+/* The side outputs' sink instances: one per task running a step with a
+** side output. The instances writing one table (every task of the step,
+** and of other steps writing the same table) are numbered 0 .. n-1 of n,
+** as the instances of a sink are. */
+static int sl__build_sides(sl__job *j, sl_error *err)
+{
+    const sl_side_spec **groups = NULL; /* the first spec of each table */
+    int *count = NULL, ngroups = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        int *next = pass ? sl_calloc((size_t)ngroups + 1, sizeof(int)) : NULL;
+        for (int i = 0; i < j->ntasks; i++) {
+            sl__task *t = &j->tasks[i];
+            for (int k = 0; k < t->nsteps; k++) {
+                const sl_side_spec *sp = t->specs[k].side;
+                if (!sp || !t->steps[k].op)
+                    continue;
+                int g = 0;
+                while (g < ngroups && !sl__same_side_table(groups[g], sp))
+                    g++;
+                if (pass == 0) {
+                    if (g == ngroups) {
+                        groups = sl_realloc(groups, (size_t)(ngroups + 1) * sizeof *groups);
+                        count = sl_realloc(count, (size_t)(ngroups + 1) * sizeof *count);
+                        groups[ngroups] = sp;
+                        count[ngroups++] = 0;
+                    }
+                    count[g]++;
+                    t->nsides++;
+                    continue;
+                }
+                if (!t->sides)
+                    t->sides = sl_calloc((size_t)t->nsides, sizeof(sl__side));
+                sl__side *sd = &t->sides[next[ngroups]++]; /* next[ngroups]: the task's */
+                sd->t = t;
+                sd->step = k;
+                sd->spec = sp;
+                sd->group = g;
+                sd->committed = -1;
+                sd->pending = sl_list_new();
+                sd->kargs = sp->sink_args;
+                sd->kargs.subtask = next[g]++;
+                sd->kargs.parallelism = count[g];
+                sd->kargs.job = j->spec->name;
+                int slot = sd->kargs.participant_slot;
+                if (sd->kargs.participates && (slot < 0 || slot >= j->nparts)) {
+                    sl_free(next);
+                    sl_free(groups);
+                    sl_free(count);
+                    return sl_error_set(err, SL_ERR_INTERNAL, -1,
+                                        "side table \"%s\" needs a participant the job does "
+                                        "not have",
+                                        sd->kargs.table ? sd->kargs.table : "?");
+                }
+                sd->kargs.participant = sd->kargs.participates ? j->parts[slot] : NULL;
+                sd->buf = sl_chunk_new(sp->ncols, sp->sink_args.types, SL_CHUNK_ROWS);
+                if (sp->create_sink(&sd->kargs, &sd->sink, err) != 0) {
+                    sl_free(next);
+                    sl_free(groups);
+                    sl_free(count);
+                    return -1;
+                }
+                t->steps[k].op->side = (sl_emit){sl__side_emit, sd};
+            }
+            if (pass)
+                next[ngroups] = 0;
+        }
+        if (pass == 0 && ngroups > 0) /* room for the task's own counter */
+            count = sl_realloc(count, (size_t)(ngroups + 1) * sizeof *count);
+        sl_free(next);
+    }
+    sl_free(groups);
+    sl_free(count);
+    return 0;
+}
+
 /* Create every pipeline's tasks. */
 static int sl__build(sl__job *j, sl_error *err)
 {
@@ -1325,7 +1548,7 @@ static int sl__build(sl__job *j, sl_error *err)
             return -1;
         at += sl__pipeline_tasks(pipe);
     }
-    return 0;
+    return sl__build_sides(j, err);
 }
 
 /* ------------------------------------------------------------------------
@@ -1556,6 +1779,23 @@ static int sl__restore(sl__job *j, sl_error *err)
                 sl_list_push(owners, (void *)t->pipe);
             }
         }
+        for (int k = 0; rc == 0 && !spec->restore_fork && k < t->nsides; k++) {
+            /* Optional: a checkpoint taken before the side output was set has none. */
+            snprintf(name, sizeof name, "side-%s-%d", t->name, t->sides[k].step);
+            st = NULL;
+            sl_error serr = SL_ERROR_INIT;
+            if (sl_chk_read_state(from, d, name, &st, &len, &serr) != 0) {
+                if (strcmp(serr.sqlstate, SL_ERR_UNDEFINED_FILE) != 0) {
+                    rc = -1; /* damaged, not merely absent */
+                    sl_error_move(err, &serr);
+                }
+            } else { /* owner: the side table's group, as a tagged pointer */
+                sl_list_push(committables, st);
+                sl_list_push(lens, (void *)(uintptr_t)len);
+                sl_list_push(owners, (void *)(uintptr_t)(2 * (uintptr_t)t->sides[k].group + 1));
+            }
+            sl_error_reset(&serr);
+        }
     }
     /* Every sink instance commits all of D's committables of its pipeline
     ** (its table; idempotent) and discards its own earlier incarnations'
@@ -1574,13 +1814,30 @@ static int sl__restore(sl__job *j, sl_error *err)
             }
         rc = t->sink->ops->recover(t->sink, cv, lv, n, err);
     }
+    /* The same for every side output's instance: all of D's committables of
+    ** its table. */
+    for (int i = 0; rc == 0 && i < j->ntasks; i++)
+        for (int k = 0; rc == 0 && k < j->tasks[i].nsides; k++) {
+            sl__side *sd = &j->tasks[i].sides[k];
+            void *tag = (void *)(uintptr_t)(2 * (uintptr_t)sd->group + 1);
+            int n = 0;
+            for (int c = 0; c < committables->n; c++)
+                if (owners->items[c] == tag) {
+                    cv[n] = committables->items[c];
+                    lv[n++] = (size_t)(uintptr_t)lens->items[c];
+                }
+            rc = sd->sink->ops->recover(sd->sink, cv, lv, n, err);
+        }
     sl_free(cv);
     sl_list_free(owners, NULL);
     /* Only then the first epoch: no instance's recovery may see another's
     ** new epoch as a leftover. */
-    for (int i = 0; rc == 0 && i < j->ntasks; i++)
+    for (int i = 0; rc == 0 && i < j->ntasks; i++) {
         if (j->tasks[i].sink)
             rc = j->tasks[i].sink->ops->begin(j->tasks[i].sink, j->epoch, err);
+        for (int k = 0; rc == 0 && k < j->tasks[i].nsides; k++)
+            rc = j->tasks[i].sides[k].sink->ops->begin(j->tasks[i].sides[k].sink, j->epoch, err);
+    }
     sl_free(lv);
     sl_list_free(lens, NULL);
     sl_list_free(committables, sl_free);
@@ -1613,8 +1870,9 @@ static void sl__collect(sl__job *j)
         s->life_rows_in += t->base_in + t->rows_in;
         s->life_rows_out += t->base_out + t->rows_out;
         s->life_rows_skipped += t->base_skipped + t->rows_skipped;
-        s->conflicts += t->conflicts;
-        s->life_conflicts += t->base_conflicts + t->conflicts;
+        s->conflicts += t->conflicts + t->op_conflicts;
+        s->life_conflicts += t->base_conflicts + t->conflicts + t->op_conflicts;
+        s->life_conflicts += j->spec->restore_fork ? 0 : t->base_op_conflicts;
         /* (a fork counts from zero, as its other counters do) */
         s->life_rows_late += (j->spec->restore_fork ? 0 : t->base_late) + t->rows_late;
     }
@@ -1746,7 +2004,7 @@ static int sl__coordinate(sl__job *j, sl_error *err)
         bool limit_hit = j->limit_hit;
         int64_t min_committed = INT64_MAX;
         for (int i = 0; i < j->ntasks; i++)
-            if (j->tasks[i].sink && j->tasks[i].committed < min_committed)
+            if ((j->tasks[i].sink || j->tasks[i].nsides) && j->tasks[i].committed < min_committed)
                 min_committed = j->tasks[i].committed;
         pthread_mutex_unlock(&j->mu);
 
@@ -1896,6 +2154,8 @@ int sl_job_run(const sl_job_spec *spec, sl_job_stats *stats, sl_error *err)
         sl__count_late(&j.tasks[i]);
         j.tasks[i].base_late = j.tasks[i].rows_late;
         j.tasks[i].rows_late = 0;
+        j.tasks[i].base_op_conflicts = j.tasks[i].op_conflicts; /* and its conflicts */
+        j.tasks[i].op_conflicts = 0;
     }
     pthread_attr_t attr;
     pthread_attr_init(&attr);

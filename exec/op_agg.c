@@ -387,6 +387,9 @@ typedef struct sl__agg {
     void *now_ctx;        /* for now */
     int wend_key;         /* window: index into keys of window_end */
     int wstart_key;       /* window: index into keys of window_start */
+    int time_col;         /* window: the event-time column (late rows), -1 = unknown */
+    int64_t slide_ns;     /* window: HOP's slide, 0 = the window's length */
+    const char *const *in_names; /* window: input column names (late rows), or NULL */
 
     size_t stride;        /* bytes per group record */
     size_t koff, aoff, noff; /* offsets of keys, accumulators, key null flags */
@@ -1172,6 +1175,23 @@ static void sl__ttl_sweep(sl__agg *a, int64_t now)
     }
 }
 
+/* A window aggregation's late row i onto its side output: once per input
+** row, from the row of its latest window (a HOP row arrives once per
+** window; when the latest is late, so are the earlier ones). */
+static int sl__agg_late_side(sl_operator *op, const sl__agg *a, const sl_chunk *in, int i,
+                             sl_error *err)
+{
+    const sl_vector *ws = &in->cols[a->keys[a->wstart_key]];
+    const sl_vector *we = &in->cols[a->keys[a->wend_key]];
+    int64_t start = ws->nulls[i] ? INT64_MIN : ws->v.i64[i], end = we->v.i64[i];
+    bool has_time = a->time_col >= 0 && !in->cols[a->time_col].nulls[i];
+    int64_t t = has_time ? in->cols[a->time_col].v.i64[i] : INT64_MIN;
+    int64_t slide = a->slide_ns > 0 ? a->slide_ns : end - start;
+    if (has_time && start != INT64_MIN && start + slide <= t)
+        return 0; /* not its latest window */
+    return sl_late_row(op, a->in_names, in, i, t, a->wm, start != INT64_MIN, start, end, err);
+}
+
 static int sl__agg_process(sl_operator *op, const sl_chunk *in, const sl_emit *out, sl_error *err)
 {
     sl__agg *a = op->impl;
@@ -1218,6 +1238,8 @@ static int sl__agg_process(sl_operator *op, const sl_chunk *in, const sl_emit *o
             if (wend->v.i64[i] <= a->wm) {
                 a->late++;
                 a->gidx[i] = -1;
+                if (op->side.fn && sl__agg_late_side(op, a, in, i, err) != 0)
+                    return -1;
                 continue;
             }
         }
@@ -1766,6 +1788,7 @@ static void sl__agg_free(sl_operator *op)
 
 static const sl_operator_ops sl__agg_ops = {
     sl__agg_process, sl__agg_watermark, sl__agg_snapshot, sl__agg_restore, sl__agg_late_rows, sl__agg_free,
+    NULL, /* conflicts */
 };
 
 /* The accumulator of one call and the representation its result must have. */
@@ -1910,7 +1933,13 @@ int sl_group_agg_new(const sl_group_agg_spec *spec, sl_operator **out, sl_error 
 
 int sl_window_agg_new(const sl_window_agg_spec *spec, sl_operator **out, sl_error *err)
 {
-    return sl__agg_new(&spec->group, true, spec->window_start_key, spec->window_end_key, out, err);
+    if (sl__agg_new(&spec->group, true, spec->window_start_key, spec->window_end_key, out, err) != 0)
+        return -1;
+    sl__agg *a = (*out)->impl;
+    a->time_col = spec->time_col < spec->group.in_ncols ? spec->time_col : -1;
+    a->slide_ns = spec->slide_ns;
+    a->in_names = spec->in_names;
+    return 0;
 }
 
 /* ------------------------------------------------------------------------

@@ -37,6 +37,26 @@
 **               pure arrival order.
 ** Output = the input columns + a BIGINT NOT NULL row number, always 1.
 **
+** Conflicts (keep_first, both kinds): a row of a key that is not kept — a
+** later arrival, or a candidate replaced by an earlier-timed row — is
+** compared with the key's kept row (the candidate, or the emitted row) on
+** all its columns (the encoded row: a producer's retry is byte-identical,
+** event time included). Identical: a duplicate, silent. Different: a
+** conflict — counted over the state's life (ops->conflicts, snapshotted),
+** logged at level info with its key, and with a side output (op->side.fn,
+** 'table.exec.deduplicate.conflict-table') emitted once in the canonical
+** layout (sl_dedup_conflict_names: job, operator, conflict_key JSON,
+** stored_row JSON, conflicting_row JSON, event_time = the conflicting
+** row's order column or NULL, arrived_at = the clock when found). Each
+** differing row is one conflict. A late row (by time, behind the
+** watermark) is late only, never a conflict; a NULL time is skipped. After
+** emission a keep-first by time keeps a 64-bit hash of the emitted row
+** (sl_hash_bytes of its encoding: two differing rows of one key compare
+** equal with odds of about 2^-64, a missed conflict) and, only when
+** spec->keep_rows (a conflict table wants stored_row), the row itself;
+** keep-first by arrival keeps its rows anyway. keep_last and normalize
+** replace by design: no conflicts.
+**
 ** Candidates waiting for the watermark sit in a binary min-heap of (time,
 ** arrival number, entry); a replaced candidate leaves a stale heap item,
 ** recognised by its arrival number and skipped when popped. After
@@ -61,14 +81,17 @@
 **
 ** Snapshot (deterministic; live entries in first-seen order; all integers
 ** little-endian):
-**   "SLDEDUP2" u32 ncols u32 nkeys u8 mode u8 phys[ncols]
-**   i64 watermark i64 late_rows
+**   "SLDEDUP3" u32 ncols u32 nkeys u8 mode u8 phys[ncols]
+**   i64 watermark i64 late_rows i64 conflicts
 **   u64 count, count x { u8 kind i64 written_ns [kind 1: u64 arrival]
-**                        u32 len bytes[len] }
+**                        [kind 3: u64 row_hash] u32 len bytes[len] }
 **   u64 FNV-1a of everything before
 ** mode: 0 keep last, 1 keep first, 2 normalize. kind: 0 a kept row, 1 a
 ** candidate waiting for the watermark (its row, arrival number), 2 a key
-** whose row was emitted (the encoded key only). arrival: the candidate's
+** whose row was emitted, its hash unknown (the encoded key only; version
+** 2), 3 the same with the row's hash, 4 an emitted row kept whole (its
+** hash is recomputed). Version 2 ("SLDEDUP2": no conflicts count, kinds 0
+** to 2) is still read: its emitted keys are not compared. arrival: the candidate's
 ** rank among the candidates by arrival (only their order matters). A row
 ** (a key) is per column
 ** (per key column): u8 null (0/1), then if not null BOOL u8 (0/1) | I64 i64
@@ -96,6 +119,9 @@ typedef struct sl__dd_entry {
     bool pending;        /* keep_first by time: the row is a candidate not yet emitted
                             (false with no row: the key's row was emitted) */
     uint64_t arrival;    /* pending: the candidate's arrival number */
+    bool has_hash;       /* keep_first: row_hash holds the emitted row's hash (false for
+                            keys restored from a version 1 or 2 snapshot) */
+    uint64_t row_hash;   /* keep_first by time, emitted: the hash of the encoded row */
     uint32_t key_len;    /* encoded key bytes at bytes[0..key_len) */
     uint32_t row_len;    /* encoded row bytes at bytes[key_len..) */
     uint8_t *bytes;      /* key then row (owned) */
@@ -133,6 +159,14 @@ typedef struct sl__dedup {
     struct sl__dd_timer *heap; /* candidates by (time, arrival): a binary min-heap */
     size_t nheap;              /* heap items (stale ones included) */
     size_t heapcap;            /* heap items allocated */
+    int64_t conflicts;         /* keep_first: conflicts found over the state's life */
+    char **names;              /* input column names (owned) */
+    char *job;                 /* the job's name, for conflict rows (owned) */
+    char *op_name;             /* the operator's name in logs and conflict rows (owned) */
+    bool keep_rows;            /* keep_first by time: emitted rows are kept whole */
+    const sl_emit *side;       /* during process: the operator's side output, or NULL */
+    sl_chunk *side_out;        /* conflict rows waiting for the side output (lazy) */
+    sl_type side_types[SL_DEDUP_CONFLICT_NCOLS]; /* their types */
 } sl__dedup;
 
 /* A candidate waiting for the watermark. Stale when its entry's arrival
@@ -350,6 +384,7 @@ static void sl__clear(sl__dedup *d)
     d->nheap = 0;
     d->wm = INT64_MIN;
     d->late = 0;
+    d->conflicts = 0;
     sl_free(d->slots);
     d->slots = NULL;
     d->nslots = 0;
@@ -408,6 +443,134 @@ static void sl__out_kept_row(sl__dedup *d, const sl__dd_entry *en, sl_row_kind k
         sl_chunk_set_i64(o, d->in_ncols, x, 1);
 }
 
+/* ---- conflicts --------------------------------------------------------- */
+
+const char *const sl_dedup_conflict_names[SL_DEDUP_CONFLICT_NCOLS] = {
+    "job", "operator", "conflict_key", "stored_row", "conflicting_row", "event_time", "arrived_at",
+};
+
+void sl_dedup_conflict_types(sl_type *types)
+{
+    for (int i = 0; i < SL_DEDUP_CONFLICT_NCOLS; i++)
+        types[i] = sl_type_make(SL_TYPE_VARCHAR);
+    types[5] = sl_type_make_p(SL_TYPE_TIMESTAMP, 3, 0);
+    types[6] = sl_type_make_p(SL_TYPE_TIMESTAMP_LTZ, 3, 0);
+}
+
+/* ns truncated to whole milliseconds (toward the past): TIMESTAMP(3). */
+static int64_t sl__to_millis(int64_t ns)
+{
+    int64_t m = ns % SL_NANOS_PER_MILLI;
+    return ns - (m < 0 ? m + SL_NANOS_PER_MILLI : m);
+}
+
+/* The kept row of entry en decoded into d->scratch (row 0). */
+static const sl_chunk *sl__entry_row(sl__dedup *d, const sl__dd_entry *en)
+{
+    sl_chunk_reset(d->scratch);
+    int x = sl_chunk_append_row(d->scratch, SL_ROW_INSERT);
+    sl_bytes_reader c = {en->bytes + en->key_len, en->row_len, 0};
+    bool ok = sl_row_get_cols(&c, d->scratch, 0, d->in_ncols, x);
+    SL_ALWAYS(ok && c.off == c.n);
+    return d->scratch;
+}
+
+/* Whether the row in d->rbuf equals entry en's kept row: its bytes when the
+** entry holds them, else its hash; true when neither is known (a key
+** restored from an old snapshot: nothing to compare with). */
+static bool sl__same_row(const sl__dedup *d, const sl__dd_entry *en)
+{
+    if (en->row_len > 0)
+        return en->row_len == d->rbuf.len &&
+               memcmp(en->bytes + en->key_len, d->rbuf.buf ? d->rbuf.buf : "", en->row_len) == 0;
+    if (!en->has_hash)
+        return true;
+    return sl_hash_bytes(d->rbuf.buf, d->rbuf.len, SL_HASH_INIT) == en->row_hash;
+}
+
+/* A conflict: row cr of c (not kept) differs from the key's kept row
+** (row sr of st; st NULL when only its hash is kept). Counted, logged and,
+** with a side output, recorded in the canonical layout. */
+static int sl__conflict(sl__dedup *d, const sl_chunk *st, int sr, const sl_chunk *c, int cr,
+                        int64_t now, sl_error *err)
+{
+    const char *const *names = (const char *const *)d->names;
+    sl_strbuf key = SL_STRBUF_INIT, row = SL_STRBUF_INIT, kept = SL_STRBUF_INIT;
+    d->conflicts++;
+    sl_strbuf_append_char(&key, '(');
+    for (int k = 0; k < d->nkeys; k++)
+        sl_strbuf_appendf(&key, "%s%s", k ? ", " : "", names[d->keys[k]]);
+    sl_strbuf_append(&key, ")=(");
+    for (int k = 0; k < d->nkeys; k++) {
+        if (k)
+            sl_strbuf_append(&key, ", ");
+        if (!sl_value_format(&key, &c->cols[d->keys[k]], cr))
+            sl_strbuf_append(&key, "null");
+    }
+    sl_strbuf_append_char(&key, ')');
+    sl_json_row(&row, c, cr, d->in_ncols, NULL, names);
+    if (st)
+        sl_json_row(&kept, st, sr, d->in_ncols, NULL, names);
+    /* Information, not a warning: a keep-first by a key that is no business
+    ** key (the first order per customer) makes conflicts by design. A server
+    ** logs information; the count is in SHOW JOBS either way. */
+    sl_log(SL_LOG_INFO,
+           "%s%s%s%s: conflict: Key %s is kept with other values; the row %s was dropped "
+           "(kept: %s)",
+           d->op_name, *d->job ? " of job \"" : "", d->job, *d->job ? "\"" : "",
+           sl_strbuf_cstr(&key), sl_strbuf_cstr(&row),
+           st ? sl_strbuf_cstr(&kept) : "a row whose values are not kept, only their hash");
+    int rc = 0;
+    if (d->side) {
+        if (!d->side_out)
+            d->side_out = sl_chunk_new(SL_DEDUP_CONFLICT_NCOLS, d->side_types, SL_CHUNK_ROWS);
+        if (sl_chunk_full(d->side_out)) {
+            rc = d->side->fn(d->side->ctx, d->side_out, err);
+            sl_chunk_reset(d->side_out);
+        }
+        if (rc == 0) {
+            sl_chunk *o = d->side_out;
+            int x = sl_chunk_append_row(o, SL_ROW_INSERT);
+            sl_chunk_set_str(o, 0, x, d->job, strlen(d->job));
+            sl_chunk_set_str(o, 1, x, d->op_name, strlen(d->op_name));
+            sl_strbuf_reset(&key);
+            sl_json_row(&key, c, cr, d->nkeys, d->keys, names);
+            sl_chunk_set_str(o, 2, x, key.buf ? key.buf : "", key.len);
+            if (st)
+                sl_chunk_set_str(o, 3, x, kept.buf, kept.len);
+            sl_chunk_set_str(o, 4, x, row.buf, row.len);
+            if (d->order_col >= 0 && !c->cols[d->order_col].nulls[cr])
+                sl_chunk_set_i64(o, 5, x, sl__to_millis(c->cols[d->order_col].v.i64[cr]));
+            sl_chunk_set_i64(o, 6, x, sl__to_millis(now));
+        }
+    }
+    sl_strbuf_free(&key);
+    sl_strbuf_free(&row);
+    sl_strbuf_free(&kept);
+    return rc;
+}
+
+/* Hand the conflict rows collected to the side output. */
+static int sl__side_flush(sl__dedup *d, sl_error *err)
+{
+    if (!d->side || !d->side_out || d->side_out->nrows == 0)
+        return 0;
+    int rc = d->side->fn(d->side->ctx, d->side_out, err);
+    sl_chunk_reset(d->side_out);
+    return rc;
+}
+
+/* A later row (r of in, encoded in d->rbuf) of a key whose row entry en
+** keeps (emitted, or the candidate): a conflict when it differs. */
+static int sl__compare_kept(sl__dedup *d, const sl__dd_entry *en, const sl_chunk *in, int r,
+                            int64_t now, sl_error *err)
+{
+    if (sl__same_row(d, en))
+        return 0; /* an identical duplicate: silent */
+    const sl_chunk *st = en->row_len > 0 ? sl__entry_row(d, en) : NULL;
+    return sl__conflict(d, st, 0, in, r, now, err);
+}
+
 /* normalize: one row of an upsert changelog. */
 static void sl__normalize_row(sl__dedup *d, const sl_chunk *in, int r, int64_t now)
 {
@@ -454,38 +617,47 @@ static void sl__normalize_row(sl__dedup *d, const sl_chunk *in, int r, int64_t n
     en->written = now;
 }
 
-/* keep_first by event time: one row (see the header). Emits nothing. */
-static void sl__first_by_time_row(sl__dedup *d, const sl_chunk *in, int r, int64_t now)
+/* keep_first by event time: one row (see the header). Emits nothing but
+** conflicts. */
+static int sl__first_by_time_row(sl__dedup *d, const sl_chunk *in, int r, int64_t now,
+                                 sl_error *err)
 {
     const sl_vector *tv = &in->cols[d->order_col];
     if (tv->nulls[r])
-        return; /* cannot be ordered */
+        return 0; /* cannot be ordered */
     int64_t t = tv->v.i64[r];
     if (t < d->wm) {
-        d->late++;
-        return;
+        d->late++; /* late, whether or not it differs */
+        return 0;
     }
     sl__key_encode(d, in, r);
     uint64_t h = sl_hash_bytes(d->kbuf.buf, d->kbuf.len, SL_HASH_INIT);
     int e = sl__lookup(d, h);
+    sl__row_encode(d, in, r);
     if (e < 0) {
         e = sl__insert(d, h, now);
     } else {
         sl__dd_entry *en = &d->ents[e];
         if (sl__expired(d, en, now)) {
             en->seq = d->next_seq++; /* forgotten: first seen again */
+            en->has_hash = false;
         } else if (!en->pending || t >= en->order_val) {
-            return; /* emitted already, or not earlier than the candidate */
+            /* emitted already, or not earlier than the candidate */
+            return sl__compare_kept(d, en, in, r, now, err);
+        } else if (!sl__same_row(d, en)) {
+            /* An earlier row replaces the candidate, which is not kept. */
+            if (sl__conflict(d, in, r, sl__entry_row(d, en), 0, now, err) != 0)
+                return -1;
         }
     }
     sl__dd_entry *en = &d->ents[e];
-    sl__row_encode(d, in, r);
     sl__entry_set_row(d, en, in, r);
     if (!en->pending)
         d->npending++;
     en->pending = true;
     en->arrival = d->next_arrival++;
     sl__heap_push(d, t, en->arrival, e);
+    return 0;
 }
 
 static int sl__dedup_process(sl_operator *op, const sl_chunk *in, const sl_emit *out,
@@ -494,6 +666,7 @@ static int sl__dedup_process(sl_operator *op, const sl_chunk *in, const sl_emit 
     sl__dedup *d = op->impl;
     SL_ALWAYS(in->ncols == d->in_ncols);
     int64_t now = d->now(d->now_ctx);
+    d->side = op->side.fn ? &op->side : NULL;
     if (d->ttl_ns > 0 && now >= d->next_sweep) {
         sl__sweep(d, now);
         d->next_sweep = now + d->ttl_ns;
@@ -516,8 +689,9 @@ static int sl__dedup_process(sl_operator *op, const sl_chunk *in, const sl_emit 
                                 sl_row_kind_name((sl_row_kind)in->kinds[r]));
     if (d->by_time) {
         for (int r = 0; r < in->nrows; r++)
-            sl__first_by_time_row(d, in, r, now);
-        return 0;
+            if (sl__first_by_time_row(d, in, r, now, err) != 0)
+                return -1;
+        return sl__side_flush(d, err);
     }
     sl_chunk_reset(d->out);
     for (int r = 0; r < in->nrows; r++) {
@@ -543,8 +717,12 @@ static int sl__dedup_process(sl_operator *op, const sl_chunk *in, const sl_emit 
             sl__out_input_row(d, in, r, SL_ROW_INSERT);
             continue;
         }
-        if (d->keep_first)
-            continue; /* a later row of a key already emitted */
+        if (d->keep_first) { /* a later row of a key already emitted */
+            sl__row_encode(d, in, r);
+            if (sl__compare_kept(d, &d->ents[e], in, r, now, err) != 0)
+                return -1;
+            continue;
+        }
         sl__dd_entry *en = &d->ents[e];
         if (d->order_col >= 0 && !en->order_null && !in->cols[d->order_col].nulls[r] &&
             in->cols[d->order_col].v.i64[r] < en->order_val)
@@ -555,6 +733,8 @@ static int sl__dedup_process(sl_operator *op, const sl_chunk *in, const sl_emit 
         sl__entry_set_row(d, en, in, r);
         en->written = now;
     }
+    if (sl__side_flush(d, err) != 0)
+        return -1;
     return sl__flush(d, out, err);
 }
 
@@ -580,7 +760,10 @@ static int sl__dedup_watermark(sl_operator *op, int64_t wm, const sl_emit *out, 
         sl__out_kept_row(d, en, SL_ROW_INSERT);
         en->pending = false;
         en->written = now;
-        sl__entry_drop_row(en);
+        en->row_hash = sl_hash_bytes(en->bytes + en->key_len, en->row_len, SL_HASH_INIT);
+        en->has_hash = true;
+        if (!d->keep_rows)
+            sl__entry_drop_row(en);
         d->npending--;
     }
     if (d->nheap > 1024 && d->nheap > 2 * (size_t)d->npending)
@@ -593,12 +776,24 @@ static int64_t sl__dedup_late_rows(sl_operator *op)
     return ((sl__dedup *)op->impl)->late;
 }
 
+static int64_t sl__dedup_conflicts(sl_operator *op)
+{
+    return ((sl__dedup *)op->impl)->conflicts;
+}
+
 /* ---- snapshot / restore ------------------------------------------------ */
 
-static const char sl__magic[8] = {'S', 'L', 'D', 'E', 'D', 'U', 'P', '2'};
+static const char sl__magic[8] = {'S', 'L', 'D', 'E', 'D', 'U', 'P', '3'};
+static const char sl__magic_v2[8] = {'S', 'L', 'D', 'E', 'D', 'U', 'P', '2'};
 static const char sl__magic_v1[8] = {'S', 'L', 'D', 'E', 'D', 'U', 'P', '1'};
 
-enum { SL__KIND_KEPT = 0, SL__KIND_PENDING = 1, SL__KIND_EMITTED = 2 };
+enum {
+    SL__KIND_KEPT = 0,         /* a kept row (keep_last, normalize, keep_first by arrival) */
+    SL__KIND_PENDING = 1,      /* a candidate waiting for the watermark */
+    SL__KIND_EMITTED = 2,      /* an emitted key, its row's hash unknown (version 2) */
+    SL__KIND_EMITTED_HASH = 3, /* an emitted key and its row's hash */
+    SL__KIND_EMITTED_ROW = 4,  /* an emitted row, kept whole */
+};
 
 typedef struct sl__seq_idx {
     uint64_t seq; /* first-seen sequence (or arrival number) */
@@ -630,6 +825,7 @@ static int sl__dedup_snapshot(sl_operator *op, sl_strbuf *state, sl_error *err)
         sl_strbuf_append_char(state, (char)sl_phys_of(d->in_types[c]));
     sl_put_u64(state, (uint64_t)d->wm);
     sl_put_u64(state, (uint64_t)d->late);
+    sl_put_u64(state, (uint64_t)d->conflicts);
     /* The candidates' ranks by arrival, then live entries in first-seen order. */
     sl__seq_idx *idx = sl_malloc(((size_t)d->nents + 1) * sizeof *idx);
     uint64_t *rank = sl_malloc(((size_t)d->nents + 1) * sizeof *rank);
@@ -649,13 +845,18 @@ static int sl__dedup_snapshot(sl_operator *op, sl_strbuf *state, sl_error *err)
     for (int i = 0; i < n; i++) {
         const sl__dd_entry *en = &d->ents[idx[i].idx];
         bool emitted = d->by_time && !en->pending;
-        sl_strbuf_append_char(state, (char)(en->pending ? SL__KIND_PENDING
-                                            : emitted  ? SL__KIND_EMITTED
-                                                       : SL__KIND_KEPT));
+        int kind = en->pending                    ? SL__KIND_PENDING
+                   : !emitted                     ? SL__KIND_KEPT
+                   : en->row_len > 0              ? SL__KIND_EMITTED_ROW
+                   : en->has_hash                 ? SL__KIND_EMITTED_HASH
+                                                  : SL__KIND_EMITTED;
+        sl_strbuf_append_char(state, (char)kind);
         sl_put_u64(state, (uint64_t)en->written);
         if (en->pending)
             sl_put_u64(state, rank[idx[i].idx]);
-        if (emitted) {
+        if (kind == SL__KIND_EMITTED_HASH)
+            sl_put_u64(state, en->row_hash);
+        if (kind == SL__KIND_EMITTED || kind == SL__KIND_EMITTED_HASH) {
             sl_put_u32(state, en->key_len);
             sl_strbuf_append_n(state, (const char *)en->bytes, en->key_len);
         } else {
@@ -677,18 +878,19 @@ static int sl__corrupt(sl__dedup *d, sl_error *err, const char *what)
 }
 
 /* Restore one entry of kind kind from the bytes at cursor c (len bytes: a
-** row, or for SL__KIND_EMITTED a key). NULL when it is fine, else what is
-** wrong. */
+** row, or for SL__KIND_EMITTED(_HASH) a key; row_hash for the latter).
+** NULL when it is fine, else what is wrong. */
 static const char *sl__restore_entry(sl__dedup *d, sl_bytes_reader *c, int kind, uint32_t len,
-                                     int64_t written, uint64_t arrival)
+                                     int64_t written, uint64_t arrival, uint64_t row_hash)
 {
+    bool key_only = kind == SL__KIND_EMITTED || kind == SL__KIND_EMITTED_HASH;
     if (len > c->n - c->off)
         return "truncated entry";
     sl_bytes_reader rc = {c->p + c->off, len, 0};
     c->off += len;
     sl_chunk_reset(d->scratch);
     int r = sl_chunk_append_row(d->scratch, SL_ROW_INSERT);
-    if (kind == SL__KIND_EMITTED) {
+    if (key_only) {
         for (int k = 0; k < d->nkeys; k++)
             if (!sl_value_get(&rc, d->scratch, d->keys[k], r))
                 return "malformed key";
@@ -696,9 +898,9 @@ static const char *sl__restore_entry(sl__dedup *d, sl_bytes_reader *c, int kind,
         return "malformed row";
     }
     if (rc.off != rc.n)
-        return kind == SL__KIND_EMITTED ? "malformed key" : "malformed row";
+        return key_only ? "malformed key" : "malformed row";
     sl__key_encode(d, d->scratch, r);
-    if (kind == SL__KIND_EMITTED &&
+    if (key_only &&
         (d->kbuf.len != len || (len && memcmp(d->kbuf.buf, rc.p, len) != 0)))
         return "malformed key"; /* a key column given twice decodes, but differently */
     uint64_t h = sl_hash_bytes(d->kbuf.buf, d->kbuf.len, SL_HASH_INIT);
@@ -708,10 +910,19 @@ static const char *sl__restore_entry(sl__dedup *d, sl_bytes_reader *c, int kind,
         return "a waiting row without a time";
     int e = sl__insert(d, h, written);
     sl__dd_entry *en = &d->ents[e];
-    if (kind != SL__KIND_EMITTED) {
+    if (!key_only) {
         sl_strbuf_reset(&d->rbuf);
         sl_strbuf_append_n(&d->rbuf, (const char *)rc.p, len);
         sl__entry_set_row(d, en, d->scratch, r);
+    }
+    if (kind == SL__KIND_EMITTED_HASH) {
+        en->row_hash = row_hash;
+        en->has_hash = true;
+    } else if (kind == SL__KIND_EMITTED_ROW) {
+        en->row_hash = sl_hash_bytes(rc.p, len, SL_HASH_INIT);
+        en->has_hash = true;
+        if (!d->keep_rows)
+            sl__entry_drop_row(en);
     }
     if (kind == SL__KIND_PENDING) {
         en->pending = true;
@@ -740,7 +951,8 @@ static int sl__dedup_restore(sl_operator *op, const char *state, size_t len, sl_
     if (!sl_get_bytes(&c, magic, sizeof magic))
         return sl__corrupt(d, err, "not a deduplication state");
     bool v1 = memcmp(magic, sl__magic_v1, sizeof magic) == 0;
-    if (!v1 && memcmp(magic, sl__magic, sizeof magic) != 0)
+    bool v2 = memcmp(magic, sl__magic_v2, sizeof magic) == 0;
+    if (!v1 && !v2 && memcmp(magic, sl__magic, sizeof magic) != 0)
         return sl__corrupt(d, err, "not a deduplication state");
     if (!sl_get_u32(&c, &ncols) || !sl_get_u32(&c, &nkeys) || !sl_get_u8(&c, &mode))
         return sl__corrupt(d, err, "truncated header");
@@ -753,21 +965,27 @@ static int sl__dedup_restore(sl_operator *op, const char *state, size_t len, sl_
         if (p != (uint8_t)sl_phys_of(d->in_types[col]))
             return sl__corrupt(d, err, "column types differ");
     }
-    uint64_t wm = (uint64_t)INT64_MIN, late = 0, count;
+    uint64_t wm = (uint64_t)INT64_MIN, late = 0, conflicts = 0, count;
     if (!v1 && (!sl_get_u64(&c, &wm) || !sl_get_u64(&c, &late)))
+        return sl__corrupt(d, err, "truncated header");
+    if (!v1 && !v2 && !sl_get_u64(&c, &conflicts))
         return sl__corrupt(d, err, "truncated header");
     if ((int64_t)late < 0)
         return sl__corrupt(d, err, "negative late row count");
+    if ((int64_t)conflicts < 0)
+        return sl__corrupt(d, err, "negative conflict count");
     if (!sl_get_u64(&c, &count))
         return sl__corrupt(d, err, "truncated header");
     /* Each entry takes at least 12 (v1: + a flag byte per column) / 13 bytes
-    ** (+ one per key column). */
-    if (count > (c.n - c.off) / (v1 ? 12 + (uint64_t)d->in_ncols : 13 + (uint64_t)d->nkeys) ||
+    ** (v2: + one per key column). */
+    if (count > (c.n - c.off) / (v1   ? 12 + (uint64_t)d->in_ncols
+                                 : v2 ? 13 + (uint64_t)d->nkeys
+                                      : 13) ||
         count > INT32_MAX / 2)
         return sl__corrupt(d, err, "entry count exceeds the data");
     for (uint64_t i = 0; i < count; i++) {
         uint8_t kind = SL__KIND_KEPT;
-        uint64_t written, arrival = 0;
+        uint64_t written, arrival = 0, row_hash = 0;
         uint32_t rlen;
         if (!v1 && !sl_get_u8(&c, &kind))
             return sl__corrupt(d, err, "truncated entry");
@@ -775,15 +993,19 @@ static int sl__dedup_restore(sl_operator *op, const char *state, size_t len, sl_
             return sl__corrupt(d, err, "truncated entry");
         if (kind == SL__KIND_PENDING && !sl_get_u64(&c, &arrival))
             return sl__corrupt(d, err, "truncated entry");
+        if (kind == SL__KIND_EMITTED_HASH && !sl_get_u64(&c, &row_hash))
+            return sl__corrupt(d, err, "truncated entry");
         if (!sl_get_u32(&c, &rlen))
             return sl__corrupt(d, err, "truncated entry");
         /* Kept rows belong to the modes without a watermark wait; a keep-first
         ** by time holds candidates and emitted keys (version 1: rows it emitted). */
-        if (kind > SL__KIND_EMITTED || (!v1 && (kind == SL__KIND_KEPT) == d->by_time))
+        if (kind > (v1 || v2 ? SL__KIND_EMITTED : SL__KIND_EMITTED_ROW) ||
+            (!v1 && (kind == SL__KIND_KEPT) == d->by_time))
             return sl__corrupt(d, err, "an entry of the wrong kind");
         if (arrival >= count)
             return sl__corrupt(d, err, "an arrival rank out of range");
-        const char *bad = sl__restore_entry(d, &c, kind, rlen, (int64_t)written, arrival);
+        const char *bad =
+            sl__restore_entry(d, &c, kind, rlen, (int64_t)written, arrival, row_hash);
         if (bad)
             return sl__corrupt(d, err, bad);
         if (v1 && d->by_time) /* version 1: the row was emitted on arrival */
@@ -794,6 +1016,7 @@ static int sl__dedup_restore(sl_operator *op, const char *state, size_t len, sl_
     sl_chunk_reset(d->scratch);
     d->wm = (int64_t)wm;
     d->late = (int64_t)late;
+    d->conflicts = (int64_t)conflicts;
     d->next_arrival = count; /* above every rank */
     sl__heap_rebuild(d);
     d->next_sweep = 0;
@@ -812,6 +1035,12 @@ static void sl__dedup_free(sl_operator *op)
         sl_free(d->keys);
         sl_free(d->in_types);
         sl_free(d->out_types);
+        for (int i = 0; i < d->in_ncols; i++)
+            sl_free(d->names[i]);
+        sl_free(d->names);
+        sl_free(d->job);
+        sl_free(d->op_name);
+        sl_chunk_free(d->side_out);
         sl_strbuf_free(&d->kbuf);
         sl_strbuf_free(&d->rbuf);
         sl_chunk_free(d->out);
@@ -823,7 +1052,7 @@ static void sl__dedup_free(sl_operator *op)
 
 static const sl_operator_ops sl__dedup_ops = {
     sl__dedup_process, sl__dedup_watermark,  sl__dedup_snapshot,
-    sl__dedup_restore, sl__dedup_late_rows, sl__dedup_free,
+    sl__dedup_restore, sl__dedup_late_rows, sl__dedup_free, sl__dedup_conflicts,
 };
 
 int sl_dedup_new(const sl_dedup_spec *spec, sl_operator **out, sl_error *err)
@@ -865,6 +1094,13 @@ int sl_dedup_new(const sl_dedup_spec *spec, sl_operator **out, sl_error *err)
     int out_ncols = spec->in_ncols + (d->normalize ? 0 : 1);
     d->out = sl_chunk_new(out_ncols, d->out_types, SL_CHUNK_ROWS);
     d->scratch = sl_chunk_new(spec->in_ncols, d->in_types, 1);
+    d->names = sl_calloc((size_t)spec->in_ncols + 1, sizeof *d->names);
+    for (int i = 0; i < spec->in_ncols; i++)
+        d->names[i] = spec->in_names ? sl_strdup(spec->in_names[i]) : sl_sprintf("c%d", i);
+    d->job = sl_strdup(spec->job ? spec->job : "");
+    d->op_name = sl_strdup(spec->op_name ? spec->op_name : "Deduplicate");
+    d->keep_rows = spec->keep_rows && d->by_time;
+    sl_dedup_conflict_types(d->side_types);
     sl_operator *op = sl_calloc(1, sizeof *op);
     op->ops = &sl__dedup_ops;
     op->impl = d;

@@ -102,6 +102,7 @@ typedef struct sl__over {
     size_t tabcap;            /* its slots */
     int64_t wm;               /* watermark */
     int64_t late;             /* late rows dropped */
+    const char *const *in_names; /* input column names (late rows), or NULL */
     uint64_t next_seq;        /* next arrival number */
     int64_t npend;            /* rows waiting, all keys */
     int *pk;                  /* the entries with rows waiting (any order) */
@@ -324,6 +325,11 @@ static int sl__over_process(sl_operator *op, const sl_chunk *in, const sl_emit *
         int64_t t = tv->v.i64[r];
         if (t <= o->wm) {
             o->late++;
+            if (op->side.fn &&
+                sl_late_row(op, o->in_names, in, r, t, o->wm, false, 0, 0, err) != 0) {
+                sl_free(h);
+                return -1;
+            }
             continue;
         }
         sl_strbuf_reset(&o->kbuf);
@@ -684,6 +690,7 @@ static void sl__over_free(sl_operator *op)
 static const sl_operator_ops sl__over_ops = {
     sl__over_process, sl__over_watermark, sl__over_snapshot,
     sl__over_restore, sl__over_late_rows, sl__over_free,
+    NULL, /* conflicts */
 };
 
 int sl_over_new(const sl_over_spec *spec, sl_operator **out, sl_error *err)
@@ -709,6 +716,7 @@ int sl_over_new(const sl_over_spec *spec, sl_operator **out, sl_error *err)
         o->keys[k] = spec->keys[k];
     }
     o->time_col = spec->time_col;
+    o->in_names = spec->in_names;
     o->range = spec->range;
     o->preceding = spec->preceding < 0 ? -1 : spec->preceding;
     if (!o->range && o->preceding > INT32_MAX) {

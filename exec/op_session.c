@@ -84,6 +84,8 @@ typedef struct sl__session {
     sl_strbuf kbuf;      /* scratch: an encoded key */
     sl_chunk *keyrow;    /* scratch: one row of the key columns */
     sl_chunk *replay;    /* rows replayed into the inner aggregation */
+    sl_operator *op;     /* the aggregation's operator (its side output), or NULL */
+    const char *const *in_names; /* input column names (late rows), or NULL */
 } sl__session;
 
 static void sl__sess_free_all(sl__session *s)
@@ -187,8 +189,9 @@ static void sl__key_encode(sl__session *s, const sl_chunk *c, int r)
     sl_row_put(&s->kbuf, s->keyrow, d);
 }
 
-/* Add row r of in (its window [start, end)) to key e's sessions. */
-static void sl__add(sl__session *s, sl__skey *e, const sl_chunk *in, int r, int64_t start,
+/* Add row r of in (its window [start, end)) to key e's sessions; false
+** when it is late (dropped and counted). */
+static bool sl__add(sl__session *s, sl__skey *e, const sl_chunk *in, int r, int64_t start,
                     int64_t end)
 {
     /* sessions [i, j) intersect [start, end]: sorted and disjoint, they are adjacent */
@@ -201,7 +204,7 @@ static void sl__add(sl__session *s, sl__skey *e, const sl_chunk *in, int r, int6
     if (i == j) {
         if (end <= s->wm) {
             s->late++;
-            return;
+            return false;
         }
         if (e->n == e->cap) {
             e->cap = e->cap ? e->cap * 2 : 2;
@@ -243,6 +246,7 @@ static void sl__add(sl__session *s, sl__skey *e, const sl_chunk *in, int r, int6
     m->nrows++;
     if (m->end < s->min_end)
         s->min_end = m->end;
+    return true;
 }
 
 /* Buffer the rows of in (each with its own window) into their sessions. */
@@ -258,7 +262,10 @@ static int sl__session_add_rows(sl__session *s, const sl_chunk *in, sl_error *er
             continue; /* the TVF gives every row a window */
         sl__key_encode(s, in, r);
         int k = sl__key_find(s, sl_checksum(s->kbuf.buf ? s->kbuf.buf : "", s->kbuf.len));
-        sl__add(s, &s->keys[k], in, r, sv->v.i64[r], ev->v.i64[r]);
+        if (!sl__add(s, &s->keys[k], in, r, sv->v.i64[r], ev->v.i64[r]) && s->op &&
+            sl_late_row(s->op, s->in_names, in, r, sv->v.i64[r], s->wm, true, sv->v.i64[r],
+                        ev->v.i64[r], err) != 0) /* its own window [t, t + gap) */
+            return -1;
     }
     return 0;
 }
@@ -554,6 +561,7 @@ static void sl__session_free(sl_operator *op)
 static const sl_operator_ops sl__session_ops = {
     sl__session_process,  sl__session_watermark,  sl__session_snapshot,
     sl__session_restore,  sl__session_late_rows,  sl__session_free,
+    NULL, /* conflicts */
 };
 
 int sl_session_agg_new(const sl_session_agg_spec *spec, sl_operator **out, sl_error *err)
@@ -595,6 +603,8 @@ int sl_session_agg_new(const sl_session_agg_spec *spec, sl_operator **out, sl_er
     sl_operator *op = sl_calloc(1, sizeof *op);
     op->ops = &sl__session_ops;
     op->impl = s;
+    s->op = op;
+    s->in_names = spec->window.in_names;
     op->out_ncols = inner->out_ncols;
     op->out_types = inner->out_types;
     *out = op;

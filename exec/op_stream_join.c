@@ -182,6 +182,7 @@ typedef struct sl__sjoin {
     uint64_t next_seq;         /* interval: next arrival number */
     int64_t wm;                /* watermark (INT64_MIN: none) */
     int64_t late;              /* rows dropped as late (always 0, see above) */
+    const char *const *in_names; /* window: input column names (late rows), or NULL */
     /* scratch */
     sl_strbuf kbuf, rbuf;      /* encoded key / row */
     uint64_t *hashes;          /* key hashes of the input chunk */
@@ -900,7 +901,16 @@ static int sl__window_row(sl__sjoin *j, const sl_chunk *in, int r, int s, const 
     int64_t end = in->cols[tc].v.i64[r];
     if (end <= j->wm) {
         j->late++;
-        return 0;
+        if (!j->op->side.fn)
+            return 0;
+        int base = sl__in_base(j, s), n = sl__side_ncols(j, s); /* the row: its side's columns */
+        int *cols = sl_malloc((size_t)(n ? n : 1) * sizeof(int));
+        for (int c = 0; c < n; c++)
+            cols[c] = base + c;
+        int rc = sl_late_row_cols(j->op, j->in_names, in, r, n, cols, INT64_MIN, j->wm, true,
+                                  INT64_MIN, end, err);
+        sl_free(cols);
+        return rc;
     }
     bool nullkey = sl__key_null(j, in, r);
     if (nullkey && !j->outer[s]) /* it can never give a row */
@@ -1428,6 +1438,7 @@ static void sl__sjoin_free(sl_operator *op)
 static const sl_operator_ops sl__sjoin_ops = {
     sl__sjoin_process, sl__sjoin_watermark,  sl__sjoin_snapshot,
     sl__sjoin_restore, sl__sjoin_late_rows, sl__sjoin_free,
+    NULL, /* conflicts */
 };
 
 int sl_join_new(const sl_join_spec *spec, sl_operator **out, sl_error *err)
@@ -1491,6 +1502,7 @@ int sl_join_new(const sl_join_spec *spec, sl_operator **out, sl_error *err)
     sl_operator *op = sl_calloc(1, sizeof *op);
     op->ops = &sl__sjoin_ops;
     op->impl = j;
+    j->in_names = spec->in_names;
     op->out_ncols = nout;
     op->out_types = j->out_types;
     /* a row joined when the later side arrives is behind the watermark by

@@ -124,6 +124,7 @@ typedef struct sl__topn {
     bool ties_replace;         /* window mode: a tie ranks before the rows it ties */
     int64_t wm;                /* window mode: watermark reached (INT64_MIN: none) */
     int64_t late;              /* window mode: rows dropped as late */
+    const char *const *in_names; /* window mode: input column names (late rows), or NULL */
     bool retract;              /* an updating input: every row kept (RetractableTopNFunction) */
 } sl__topn;
 
@@ -656,14 +657,17 @@ static int sl__topn_row(sl__topn *t, const sl_chunk *in, int r, int64_t now, con
 
 /* Window mode: buffer row r of in in its (window, partition) until the
 ** window fires; only the rows ranked <= rank_end are kept. */
-static int sl__window_row(sl__topn *t, const sl_chunk *in, int r, sl_error *err)
+static int sl__window_row(sl_operator *op, sl__topn *t, const sl_chunk *in, int r,
+                          sl_error *err)
 {
     const sl_vector *we = &in->cols[t->wend_col];
     if (we->nulls[r])
         return sl_error_set(err, SL_ERR_INTERNAL, -1, "window Top-N row without window_end");
     if (we->v.i64[r] <= t->wm) {
         t->late++;
-        return 0;
+        return op->side.fn ? sl_late_row(op, t->in_names, in, r, INT64_MIN, t->wm, true,
+                                         INT64_MIN, we->v.i64[r], err)
+                           : 0;
     }
     sl__key_encode(t, in, r);
     uint64_t h = sl_hash_bytes(t->kbuf.buf, t->kbuf.len, SL_HASH_INIT);
@@ -764,7 +768,7 @@ static int sl__topn_process(sl_operator *op, const sl_chunk *in, const sl_emit *
                                 sl_row_kind_name((sl_row_kind)in->kinds[r]));
     if (t->wend_col >= 0) {
         for (int r = 0; r < in->nrows; r++)
-            if (sl__window_row(t, in, r, err) != 0)
+            if (sl__window_row(op, t, in, r, err) != 0)
                 return -1;
         return 0;
     }
@@ -981,6 +985,7 @@ static void sl__topn_free(sl_operator *op)
 static const sl_operator_ops sl__topn_ops = {
     sl__topn_process, sl__topn_watermark,  sl__topn_snapshot,
     sl__topn_restore, sl__topn_late_rows, sl__topn_free,
+    NULL, /* conflicts */
 };
 
 int sl_topn_new(const sl_topn_spec *spec, sl_operator **out, sl_error *err)
@@ -1014,6 +1019,7 @@ int sl_topn_new(const sl_topn_spec *spec, sl_operator **out, sl_error *err)
     t->output_rank = spec->output_rank;
     t->with_number = spec->output_rank || spec->rank_start > 1;
     t->wend_col = spec->window_end_col;
+    t->in_names = spec->in_names;
     t->ties_replace = spec->window_end_col >= 0 && spec->ties_replace;
     t->wm = INT64_MIN;
     t->retract = spec->updating_input && spec->window_end_col < 0;

@@ -649,6 +649,8 @@ typedef struct sl_operator_ops {
     /* Rows dropped because they were later than the watermark. */
     int64_t (*late_rows)(sl_operator *op);
     void (*free)(sl_operator *op);
+    /* optional (NULL): conflicts detected so far over the state's life (SHOW JOBS' conflicts) */
+    int64_t (*conflicts)(sl_operator *op);
 } sl_operator_ops;
 
 struct sl_operator {
@@ -660,7 +662,53 @@ struct sl_operator {
     int64_t wm_delay;           /* ns (>= 0) the watermark after this operator lags the one it
                                    gets: its output rows may be that much behind it (an interval
                                    join: Flink's KeyedCoProcessOperatorWithWatermarkDelay) */
+    sl_emit side;               /* set by the runtime when the step has a side output: rows in
+                                   the canonical layout of the operator's side kind; fn NULL =
+                                   none (the operator only counts) */
 };
+
+/* ------------------------------------------------------------------------
+** Side outputs (side.c): rows an operator sets aside (late rows,
+** deduplication conflicts) in the canonical layout of their kind, which the
+** runtime maps onto a table's columns and writes into that table's sink
+** inside the task's open epoch (its commit group: one checkpoint decides it
+** with the job's other sinks). Every layout starts with job STRING,
+** operator STRING and has arrived_at TIMESTAMP_LTZ(3) as its 7th column;
+** an operator may leave those NULL: the runtime fills them (the job's
+** name, the step's name, the job's clock).
+*/
+#define SL_SIDE_JOB 0        /* canonical column: job STRING */
+#define SL_SIDE_OPERATOR 1   /* canonical column: operator STRING */
+#define SL_SIDE_ARRIVED_AT 6 /* canonical column: arrived_at TIMESTAMP_LTZ(3) */
+
+/* Late rows: job STRING, operator STRING, event_time TIMESTAMP(3),
+** watermark TIMESTAMP(3), window_start TIMESTAMP(3) (NULL without a window),
+** window_end TIMESTAMP(3), arrived_at TIMESTAMP_LTZ(3), row STRING. */
+#define SL_LATE_NCOLS 8
+extern const char *const sl_late_names[SL_LATE_NCOLS];
+/* Their types (sl_late_types(types) fills SL_LATE_NCOLS of them). */
+void sl_late_types(sl_type *types);
+
+/* Row r of the columns cols[0..n) of c (all columns when cols is NULL,
+** n = c->ncols) as a JSON object by column name: {"a":1,"b":"x","c":null}.
+** Numbers and booleans as JSON numbers and booleans, everything else as
+** the string CAST(... AS STRING) gives. */
+void sl_json_row(sl_strbuf *sb, const sl_chunk *c, int r, int n, const int *cols,
+                 const char *const *names);
+
+/* Row r of in is late for op: set it aside on op->side (when the runtime
+** set one) as a late row: its event time, the watermark it missed, the
+** window it belonged to (has_window false: none; event_time or
+** window_start INT64_MIN: unknown, NULL), the row as JSON by the
+** input's column names (names: in->ncols of them; NULL = "$0", "$1"...).
+** Counting it stays the operator's. 0, or -1 with err (the side sink failed). */
+int sl_late_row(const sl_operator *op, const char *const *names, const sl_chunk *in, int r,
+                int64_t event_time, int64_t watermark, bool has_window, int64_t window_start,
+                int64_t window_end, sl_error *err);
+/* The same with only the columns cols[0..n) of in in the row's JSON. */
+int sl_late_row_cols(const sl_operator *op, const char *const *names, const sl_chunk *in, int r,
+                     int n, const int *cols, int64_t event_time, int64_t watermark,
+                     bool has_window, int64_t window_start, int64_t window_end, sl_error *err);
 
 /* Whether the job op runs in is being torn down: a loop whose length
 ** depends on the input (window assignment, firing, timers) checks it at
@@ -714,6 +762,11 @@ typedef struct sl_window_agg_spec {
     sl_group_agg_spec group;    /* keys (incl. the window's start and end) and calls */
     int window_start_key;       /* index into keys of window_start */
     int window_end_key;         /* index into keys of window_end */
+    /* Late rows onto the side output (sl_late_row), one per input row: for
+    ** the row of its latest window (window_start + slide > event time). */
+    int time_col;               /* the input's event-time column, -1 = unknown */
+    int64_t slide_ns;           /* HOP's slide; 0 = the window's own length */
+    const char *const *in_names; /* the input's column names (the row's JSON), or NULL */
 } sl_window_agg_spec;
 int sl_window_agg_new(const sl_window_agg_spec *spec, sl_operator **out, sl_error *err);
 
@@ -869,8 +922,25 @@ typedef struct sl_dedup_spec {
                                   columns need values); output +I for a new key, -U/+U
                                   when the row changed (nothing when it did not), -D of
                                   the kept row for a known key */
+    const char *const *in_names; /* input column names (conflict logs and JSON); NULL =
+                                    c0, c1, ... */
+    const char *job;             /* the job's name, for conflict rows; NULL = "" */
+    const char *op_name;         /* the operator's name in conflict logs and rows; NULL =
+                                    "Deduplicate" */
+    bool keep_rows;              /* keep_first by time: keep each emitted row whole (a
+                                    conflict table wants its stored_row); else its 64-bit
+                                    hash only */
 } sl_dedup_spec;
 int sl_dedup_new(const sl_dedup_spec *spec, sl_operator **out, sl_error *err);
+
+/* The canonical layout of a deduplication's side output (its conflicts,
+** sl_side_spec): job STRING, operator STRING, conflict_key STRING,
+** stored_row STRING, conflicting_row STRING, event_time TIMESTAMP(3),
+** arrived_at TIMESTAMP_LTZ(3). */
+#define SL_DEDUP_CONFLICT_NCOLS 7
+extern const char *const sl_dedup_conflict_names[SL_DEDUP_CONFLICT_NCOLS];
+/* Their types (fills SL_DEDUP_CONFLICT_NCOLS of them). */
+void sl_dedup_conflict_types(sl_type *types);
 
 /* Top-N (ROW_NUMBER() OVER (PARTITION BY keys ORDER BY order) filtered to
 ** rank_start <= rn <= rank_end), as Flink 2.2's AppendOnlyTopNFunction
@@ -911,6 +981,7 @@ typedef struct sl_topn_spec {
                                     every row is kept; a retracted row's leaving moves the
                                     rows below it up (-U/+U, then -D; without the rank: -D,
                                     +I of the row entering rank_end) */
+    const char *const *in_names; /* input column names (a window's late rows), or NULL */
 } sl_topn_spec;
 int sl_topn_new(const sl_topn_spec *spec, sl_operator **out, sl_error *err);
 
@@ -955,6 +1026,7 @@ typedef struct sl_over_spec {
     int64_t ttl_ms;            /* state retention; 0 = forever */
     int64_t (*now)(void *ctx); /* processing-time clock (ns) for ttl_ms; NULL = real */
     void *now_ctx;             /* for now */
+    const char *const *in_names; /* input column names (late rows' JSON, sl_late_row), or NULL */
 } sl_over_spec;
 int sl_over_new(const sl_over_spec *spec, sl_operator **out, sl_error *err);
 
@@ -1018,6 +1090,8 @@ typedef struct sl_join_spec {
     int ltime, rtime;         /* interval: time column among the left / right columns */
     int64_t lower_ns;         /* interval: smallest left.time - right.time (inclusive) */
     int64_t upper_ns;         /* interval: largest left.time - right.time (inclusive) */
+    const char *const *in_names; /* window: per input column its name (a side's columns;
+                                    late rows' JSON), or NULL */
 } sl_join_spec;
 int sl_join_new(const sl_join_spec *spec, sl_operator **out, sl_error *err);
 /* Event-time temporal join (op_temporal_join.c; Flink's
@@ -1236,6 +1310,17 @@ void sl_length_check_free(sl_length_check *c);
 ** pad_shorter). -1 with err (ERROR) when a value does not fit. */
 int sl_length_check_run(sl_length_check *c, sl_chunk *in, sl_chunk **out, sl_error *err);
 
+/* An operator's side output (late rows, deduplication conflicts): rows in a
+** canonical layout of its kind, written to a sink table that joins the
+** job's commit group (one sink instance per task running the step). */
+typedef struct sl_side_spec {
+    sl_sink_create_fn create_sink; /* the side table's sink */
+    sl_sink_args sink_args;        /* its arguments (ncols/names/types = the table's;
+                                      subtask/parallelism/job set by the runtime) */
+    int ncols;                     /* = sink_args.ncols */
+    const int *map;                /* per table column: the canonical column it takes */
+} sl_side_spec;
+
 /* One step of a chain: a calc, or a stateful operator created for each task
 ** from its spec (state is restored into it from the checkpoint). */
 typedef struct sl_step_spec {
@@ -1247,6 +1332,7 @@ typedef struct sl_step_spec {
                                                                        checkpoint's shape */
     int out_ncols;                                                  /* operator: output columns */
     const sl_type *out_types;                                       /* operator: their types */
+    const sl_side_spec *side; /* operator: its side output, or NULL */
 } sl_step_spec;
 
 /* "Calc", or the operator's name: for the checkpoint's shape and EXPLAIN. */
@@ -1306,7 +1392,8 @@ typedef struct sl_job_stats {
     int64_t life_rows_out;    /* rows written */
     int64_t life_rows_skipped;/* malformed records skipped */
     int64_t life_rows_late;   /* rows later than the watermark, dropped */
-    int64_t conflicts;        /* this run's sink conflicts (sl_sink_ops.conflicts) */
+    int64_t conflicts;        /* this run's sink conflicts (sl_sink_ops.conflicts) and
+                                 operator conflicts (sl_operator_ops.conflicts) */
     int64_t life_conflicts;   /* ... over the job's life */
     char open_txns[512];      /* the participants' open transactions (describe), "" = none */
     char warning[256];        /* why windows are not firing (stall_ms), "" = none */

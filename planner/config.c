@@ -57,6 +57,19 @@ static const sl_config_key sl__keys[] = {
      "(the final table: updates applied, no op column)."},
     {"table.dml-sync", SL_OPT_BOOL, false, "false", false, NULL,
      "Run INSERT to its end ('true') or start it as a background job ('false')."},
+    {"table.exec.deduplicate.conflict-table", SL_OPT_STRING, false, "", false, NULL,
+     "Sluice's own (Flink has no conflict detection): the table that receives every "
+     "conflict of a keep-first deduplication (ROW_NUMBER() ... = 1 by a business key): a "
+     "later row of a key whose columns differ from the kept row, with the key, both "
+     "versions as JSON, its event time and when it arrived; it joins the job's commit "
+     "group. '' = count (SHOW JOBS) and log them only."},
+    {"table.exec.late-rows.table", SL_OPT_STRING, false, "", false, NULL,
+     "Sluice's own (Flink's closest: a DataStream side output of late data, "
+     "sideOutputLateData): the table that receives every row an operator drops as later "
+     "than the watermark (window aggregations, OVER, session windows, event-time "
+     "deduplication and Top-N, interval joins), with the watermark it missed, the window it "
+     "belonged to and when it arrived; it joins the job's commit group. '' = drop and count "
+     "them."},
     {"table.exec.sink.type-length-enforcer", SL_OPT_ENUM, false, "IGNORE", false,
      "IGNORE|TRIM_PAD|ERROR",
      "What a sink does with a value of a CHAR(n), VARCHAR(n), BINARY(n) or VARBINARY(n) "

@@ -57,6 +57,13 @@ struct sl_physical {
     sl_list *owned_exprs;    /* sl_bexpr* built here (casts, the final mapping) */
     sl_list *owned_arrays;   /* arrays owned here */
     sl_tz *tz;               /* the job's time zone (spec.tz), owned */
+    const sl_catalog *cat;   /* while building: the catalog */
+    const sl_physical_opts *o; /* ... and the options */
+    sl_list *sides;          /* sl_side_spec* resolved for the job (sl__side_plan), owned */
+    const sl_side_kind *side_kinds[SL_SIDE_MAX]; /* the kind of each */
+    const sl_lp *late_time;  /* while its step is made: a window aggregation whose input
+                                calc also carries the window's time column, last (its
+                                late rows' event_time) */
 };
 
 /* Steps being collected for one input or stage. */
@@ -87,6 +94,9 @@ void sl_physical_free(sl_physical *p)
     sl_list_free(p->lookups, NULL);
     sl_list_free(p->unnests, NULL);
     sl_list_free(p->values, NULL);
+    for (int i = 0; p->sides && i < p->sides->n; i++)
+        sl_side_spec_free(p->sides->items[i]);
+    sl_list_free(p->sides, NULL);
     sl_tz_free(p->tz);
     sl_free(p);
 }
@@ -229,6 +239,38 @@ static bool sl__window_keep_last(const sl_lp *n)
     return node->cols[ncol].rowtime;
 }
 
+/* Column col of lp followed down through bare column references and
+** operators passing columns on to node target: its column there, or -1. */
+static int sl__column_of(const sl_lp *lp, int col, const sl_lp *target)
+{
+    while (lp && lp != target) {
+        if (lp->kind == SL_LP_PROJECT) {
+            if (col >= lp->nexprs || lp->exprs[col]->kind != SL_BX_COLUMN)
+                return -1;
+            col = lp->exprs[col]->col;
+        } else if (lp->kind != SL_LP_FILTER) {
+            return -1;
+        }
+        lp = lp->input;
+    }
+    return lp ? col : -1;
+}
+
+/* The column names of n's output (owned by the plan): a column passed on
+** unchanged (an aggregate's argument, "$f3") by the name of its origin. */
+static const char *const *sl__col_names(sl_physical *p, const sl_lp *n)
+{
+    const char **names = sl__own(p, sl_calloc((size_t)n->ncols + 1, sizeof(char *)));
+    for (int c = 0; c < n->ncols; c++) {
+        const sl_lp *node;
+        int ncol;
+        sl_lp_origin(n, c, &node, &ncol);
+        names[c] = node && ncol >= 0 && ncol < node->ncols ? node->cols[ncol].name
+                                                           : n->cols[c].name;
+    }
+    return names;
+}
+
 /* The operator step for node n, or -1 (not runnable yet). */
 static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_step_spec *st,
                              sl_error *err)
@@ -270,6 +312,10 @@ static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_
             st->create = sl__mk_session_agg;
             st->arg = s;
             st->name = "SessionWindowAggregate";
+            s->window.time_col = -1;
+            s->window.in_names = sl__col_names(p, n->input);
+            if (sl__side_plan(p, &sl_side_late, &st->side, err) != 0)
+                return -1;
         } else if (n->window_agg) {
             sl_window_agg_spec *w = sl__own(p, sl_calloc(1, sizeof *w));
             sl__agg_spec(p, n, ttl_ms, &w->group);
@@ -286,6 +332,30 @@ static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_
             st->create = sl__mk_window_agg;
             st->arg = w;
             st->name = "WindowAggregate";
+            /* Late rows: its input's event-time column (the window's, passed
+            ** through) and names; HOP's slide. */
+            w->time_col = -1;
+            w->slide_ns = win && win->window_fn == SL_WIN_HOP ? win->slide_ms * SL_NANOS_PER_MILLI
+                                                                : 0;
+            for (int c = 0; win && c < n->input->ncols && w->time_col < 0; c++)
+                if (sl__column_of(n->input, c, win) == win->time_col)
+                    w->time_col = c;
+            w->in_names = sl__col_names(p, n->input);
+            if (p->late_time == n && win) { /* the time column the calc added, last */
+                int nc = w->group.in_ncols;
+                sl_type *types = sl__own(p, sl_calloc((size_t)nc + 2, sizeof(sl_type)));
+                const char **names = sl__own(p, sl_calloc((size_t)nc + 2, sizeof(char *)));
+                memcpy(types, w->group.in_types, (size_t)nc * sizeof(sl_type));
+                memcpy(names, w->in_names, (size_t)nc * sizeof(char *));
+                types[nc] = win->cols[win->time_col].type;
+                names[nc] = win->cols[win->time_col].name;
+                w->group.in_ncols = nc + 1;
+                w->group.in_types = types;
+                w->in_names = names;
+                w->time_col = nc;
+            }
+            if (sl__side_plan(p, &sl_side_late, &st->side, err) != 0)
+                return -1;
         } else {
             sl_group_agg_spec *g = sl__own(p, sl_calloc(1, sizeof *g));
             sl__agg_spec(p, n, ttl_ms, g);
@@ -328,6 +398,9 @@ static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_
                     t->ties_replace = sl__window_keep_last(n);
                     t->ttl_ms = 0;
                     st->name = "WindowRank";
+                    t->in_names = sl__col_names(p, n->input);
+                    if (sl__side_plan(p, &sl_side_late, &st->side, err) != 0)
+                        return -1;
                 }
             }
             st->create = sl__mk_topn;
@@ -345,6 +418,21 @@ static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_
                                                                            : n->order[0].col;
         d->keep_first = kind == 1;
         d->ttl_ms = ttl_ms;
+        /* Conflicts name the job, the operator and the columns; a keep-first
+        ** writes them to the conflict table (keeping its emitted rows whole
+        ** for their stored_row). */
+        d->in_names = sl__col_names(p, n->input);
+        d->job = p->o->job_name;
+        sl_strbuf on = SL_STRBUF_INIT;
+        sl_strbuf_append(&on, "Deduplicate(");
+        for (int k = 0; k < n->nkeys; k++)
+            sl_strbuf_appendf(&on, "%s%s", k ? ", " : "", d->in_names[n->keys[k]]);
+        sl_strbuf_append_char(&on, ')');
+        d->op_name = sl__own(p, sl_strdup(sl_strbuf_cstr(&on)));
+        sl_strbuf_free(&on);
+        if (d->keep_first && sl__side_plan(p, &sl_side_conflicts, &st->side, err) != 0)
+            return -1;
+        d->keep_rows = st->side != NULL;
         st->create = sl__mk_dedup;
         st->arg = d;
         st->name = "Deduplicate";
@@ -366,9 +454,12 @@ static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_
         o->naggs = g.naggs;
         o->aggs = g.aggs;
         o->ttl_ms = ttl_ms;
+        o->in_names = sl__col_names(p, n->input);
         st->create = sl__mk_over;
         st->arg = o;
         st->name = "OverAggregate";
+        if (sl__side_plan(p, &sl_side_late, &st->side, err) != 0)
+            return -1;
         return 0;
     }
     case SL_LP_NORMALIZE: {
@@ -1131,6 +1222,14 @@ static int sl__join_stage(sl__graph *g, const sl_lp *n, sl__frag *f, sl_error *e
     js->rtime = n->rtime;
     js->lower_ns = n->lower_ns;
     js->upper_ns = n->upper_ns;
+    if (n->window_join) { /* late rows: each side's columns by name */
+        const char **names = sl__own(p, sl_calloc((size_t)width + 1, sizeof(char *)));
+        for (int c = 0; c < nl && c < n->input->ncols; c++)
+            names[1 + nk + c] = n->input->cols[c].name;
+        for (int c = 0; c < nr && c < n->right->ncols; c++)
+            names[1 + nk + nl + c] = n->right->cols[c].name;
+        js->in_names = names;
+    }
     sl_list_push(p->joins, js);
     sl_list_free(terms, NULL);
     sl_list_free(keys, NULL);
@@ -1143,7 +1242,56 @@ static int sl__join_stage(sl__graph *g, const sl_lp *n, sl__frag *f, sl_error *e
                  : n->window_join ? "WindowJoin" : "Join";
     step->out_ncols = n->ncols;
     step->out_types = sl__types(p, n);
+    if (n->window_join)
+        return sl__side_plan(p, &sl_side_late, &step->side, err);
     return 0;
+}
+
+/* Late rows of a window aggregation n kept ('table.exec.late-rows.table')
+** whose input projection dropped the window's time column (the query does
+** not use it): the projection's calc, the last step of the one layer below,
+** carries it on as one more column, so that each late row has its event
+** time. Returns that calc, or NULL (nothing to do). */
+static const sl_calc_spec *sl__late_time_calc(sl__graph *g, const sl_lp *n, const sl__frag *f)
+{
+    sl_physical *p = g->p;
+    bool late = false;
+    for (int i = 0; i < g->o->nsides; i++)
+        late = late || g->o->sides[i].kind == &sl_side_late;
+    int wk[3];
+    const sl_lp *win = late && n->kind == SL_LP_AGGREGATE && n->window_agg
+                           ? sl_lp_agg_window(n, wk)
+                           : NULL;
+    if (!win || win->window_fn == SL_WIN_SESSION || f->n != 1 || !n->input ||
+        n->input->kind != SL_LP_PROJECT)
+        return NULL;
+    for (int c = 0; c < n->input->ncols; c++)
+        if (sl__column_of(n->input, c, win) == win->time_col)
+            return NULL; /* the query keeps it */
+    const sl_lp *below = n->input->input; /* the projection reads the TVF's columns */
+    if (below && below->kind == SL_LP_FILTER)
+        below = below->input;
+    sl__chain *chain = sl__layer_chain(g, f->layers[0]);
+    if (below != win || chain->n == 0 || !chain->steps[chain->n - 1].calc)
+        return NULL;
+    sl_calc_spec *cs = (sl_calc_spec *)chain->steps[chain->n - 1].calc;
+    if (!cs->project || cs->nexprs != n->input->nexprs ||
+        cs->exprs != (const sl_bexpr *const *)n->input->exprs)
+        return NULL;
+    int ne = cs->nexprs;
+    const sl_bexpr **exprs = sl__own(p, sl_calloc((size_t)ne + 2, sizeof(sl_bexpr *)));
+    sl_type *types = sl__own(p, sl_calloc((size_t)ne + 2, sizeof(sl_type)));
+    memcpy(exprs, cs->exprs, (size_t)ne * sizeof(sl_bexpr *));
+    memcpy(types, cs->out_types, (size_t)ne * sizeof(sl_type));
+    sl_bexpr *col = sl_bexpr_new(SL_BX_COLUMN, win->cols[win->time_col].type, n->pos);
+    col->col = win->time_col;
+    sl_list_push(p->owned_exprs, col);
+    exprs[ne] = col;
+    types[ne] = col->type;
+    cs->nexprs = ne + 1;
+    cs->exprs = exprs;
+    cs->out_types = types;
+    return cs;
 }
 
 /* The layers producing node n's output, with n's steps on their chains:
@@ -1187,6 +1335,7 @@ static int sl__frag_build(sl__graph *g, const sl_lp *n, sl__frag *f, sl_error *e
     if (sl__stateful(n)) {
         if (sl__frag_build(g, n->input, f, err) != 0)
             return -1;
+        const sl_calc_spec *calc = sl__late_time_calc(g, n, f);
         sl_stage_spec *st = sl__new_stage(g, f);
         st->nkeys = n->nkeys;
         st->keys = n->keys;
@@ -1202,8 +1351,11 @@ static int sl__frag_build(sl__graph *g, const sl_lp *n, sl__frag *f, sl_error *e
         }
         st->exchange = st->nkeys > 0 ? SL_EXCHANGE_HASH : SL_EXCHANGE_SINGLE;
         st->parallelism = st->nkeys > 0 ? g->par : 1;
-        return sl__add_steps(p, sl__layer_chain(g, f->layers[0]), NULL, &n, 1,
-                             g->o->state_ttl_ms, err);
+        p->late_time = calc ? n : NULL;
+        int rc = sl__add_steps(p, sl__layer_chain(g, f->layers[0]), NULL, &n, 1,
+                               g->o->state_ttl_ms, err);
+        p->late_time = NULL;
+        return rc;
     }
     /* A run of stateless nodes down to the next scan, union, join or
     ** stateful node: steps on the layers below (a Filter and the Project
@@ -1378,6 +1530,84 @@ static int sl__build_graph(sl_physical *p, const sl_lp *root, const sl_catalog *
     return 0;
 }
 
+int sl__side_plan(sl_physical *p, const sl_side_kind *kind, const sl_side_spec **out,
+                  sl_error *err)
+{
+    *out = NULL;
+    for (int i = 0; i < p->sides->n; i++)
+        if (p->side_kinds[i] == kind) {
+            *out = p->sides->items[i];
+            return 0;
+        }
+    const sl_side_table *use = NULL;
+    for (int i = 0; p->o && i < p->o->nsides && !use; i++)
+        if (p->o->sides[i].kind == kind)
+            use = &p->o->sides[i];
+    if (!use || p->sides->n >= SL_SIDE_MAX)
+        return 0;
+    sl_side_spec *sp = NULL;
+    if (sl_side_resolve(p->cat, kind, use->table, use->guarantee, &sp, err) != 0)
+        return -1;
+    sp->sink_args.job = p->o->job_name;
+    p->side_kinds[p->sides->n] = kind;
+    sl_list_push(p->sides, sp);
+    *out = sp;
+    return 0;
+}
+
+/* Join a sink running guarantee g by mechanism mech into the job's
+** participants: the exactly-once sinks of a transactional connector write
+** through one participant per system and cluster (the 'url' of a
+** database, the brokers of Kafka), in the role the resolver chose. */
+static int sl__join_participant(sl_physical *p, sl_participant_spec *parts, int *nparts,
+                                int room, const sl_table *dst, sl_guarantee g,
+                                sl_sink_mechanism mech, sl_sink_args *args, int pos,
+                                sl_error *err)
+{
+    const sl_catalog *cat = p->cat;
+    args->guarantee = g;
+    const sl_connector *c = dst->connector;
+    if (g != SL_GUARANTEE_EXACTLY_ONCE || !c->create_participant ||
+        (mech != SL_MECH_LAST_RESOURCE && mech != SL_MECH_2PC_PREPARABLE))
+        return 0;
+    const char *cluster = c->caps.cluster_option
+                              ? sl_kvlist_get(dst->def->options, c->caps.cluster_option)
+                              : NULL;
+    int slot = 0;
+    for (; slot < *nparts; slot++) {
+        const sl_participant_args *a = &parts[slot].args;
+        const sl_table *first = sl_catalog_table(cat, a->tables[0]);
+        const char *fc = c->caps.cluster_option
+                             ? sl_kvlist_get(a->options[0], c->caps.cluster_option)
+                             : NULL;
+        if (parts[slot].create == c->create_participant && first &&
+            first->connector->caps.txn_system && c->caps.txn_system &&
+            strcmp(first->connector->caps.txn_system, c->caps.txn_system) == 0 &&
+            (cluster && fc ? strcmp(cluster, fc) == 0 : cluster == fc))
+            break;
+    }
+    if (slot == *nparts) {
+        if (*nparts == SL_MAX_PARTICIPANTS)
+            return sl_error_set(err, SL_ERR_PROGRAM_LIMIT, pos,
+                                "a job writes exactly-once into at most %d transactional "
+                                "systems",
+                                SL_MAX_PARTICIPANTS);
+        parts[slot].create = c->create_participant;
+        parts[slot].args.options = sl__own(p, sl_calloc((size_t)room + 1, sizeof(sl_kvlist *)));
+        parts[slot].args.tables = sl__own(p, sl_calloc((size_t)room + 1, sizeof(char *)));
+        parts[slot].args.job = p->o->job_name;
+        parts[slot].args.last_resource = mech == SL_MECH_LAST_RESOURCE;
+        (*nparts)++;
+    }
+    sl_participant_args *a = &parts[slot].args;
+    ((const sl_kvlist **)a->options)[a->nsinks] = dst->def->options;
+    ((const char **)a->tables)[a->nsinks] = dst->name;
+    a->nsinks++;
+    args->participates = true;
+    args->participant_slot = slot;
+    return 0;
+}
+
 int sl_physical_build_set(const sl_lp *const *roots, int n, const sl_catalog *cat,
                           const sl_physical_opts *o, sl_physical **out, sl_error *err)
 {
@@ -1389,6 +1619,9 @@ int sl_physical_build_set(const sl_lp *const *roots, int n, const sl_catalog *ca
     p->lookups = sl_list_new();
     p->unnests = sl_list_new();
     p->values = sl_list_new();
+    p->sides = sl_list_new();
+    p->cat = cat;
+    p->o = o;
     sl_job_spec *extra = n > 1 ? sl__own(p, sl_calloc((size_t)n, sizeof(sl_job_spec))) : NULL;
     for (int i = 0; i < n; i++) {
         if (sl__build_graph(p, roots[i], cat, o, i == 0 ? &p->spec : &extra[i - 1], err) != 0) {
@@ -1403,7 +1636,7 @@ int sl_physical_build_set(const sl_lp *const *roots, int n, const sl_catalog *ca
     ** in the role the resolver chose for it. */
     sl_participant_spec *parts =
         sl__own(p, sl_calloc(SL_MAX_PARTICIPANTS, sizeof(sl_participant_spec)));
-    int nparts = 0;
+    int nparts = 0, room = n + p->sides->n;
     for (int i = 0; o->guarantees && i < n; i++) {
         sl_job_spec *pipe = i == 0 ? spec : &extra[i - 1];
         const sl_table *dst = roots[i]->kind == SL_LP_SINK
@@ -1411,49 +1644,27 @@ int sl_physical_build_set(const sl_lp *const *roots, int n, const sl_catalog *ca
                                   : NULL;
         if (!dst)
             continue;
-        pipe->sink_args.guarantee = o->guarantees[i];
-        const sl_connector *c = dst->connector;
-        sl_sink_mechanism mech = o->mechs ? o->mechs[i] : c->caps.sink_mech;
-        if (o->guarantees[i] != SL_GUARANTEE_EXACTLY_ONCE || !c->create_participant ||
-            (mech != SL_MECH_LAST_RESOURCE && mech != SL_MECH_2PC_PREPARABLE))
-            continue;
-        const char *cluster = c->caps.cluster_option
-                                  ? sl_kvlist_get(dst->def->options, c->caps.cluster_option)
-                                  : NULL;
-        int slot = 0;
-        for (; slot < nparts; slot++) {
-            const sl_participant_args *a = &parts[slot].args;
-            const sl_table *first = sl_catalog_table(cat, a->tables[0]);
-            const char *fc = c->caps.cluster_option
-                                 ? sl_kvlist_get(a->options[0], c->caps.cluster_option)
-                                 : NULL;
-            if (parts[slot].create == c->create_participant && first &&
-                first->connector->caps.txn_system && c->caps.txn_system &&
-                strcmp(first->connector->caps.txn_system, c->caps.txn_system) == 0 &&
-                (cluster && fc ? strcmp(cluster, fc) == 0 : cluster == fc))
-                break;
+        sl_sink_mechanism mech = o->mechs ? o->mechs[i] : dst->connector->caps.sink_mech;
+        if (sl__join_participant(p, parts, &nparts, room, dst, o->guarantees[i], mech,
+                                 &pipe->sink_args, roots[i]->pos, err) != 0) {
+            sl_physical_free(p);
+            return -1;
         }
-        if (slot == nparts) {
-            if (nparts == SL_MAX_PARTICIPANTS) {
-                sl_physical_free(p);
-                return sl_error_set(err, SL_ERR_PROGRAM_LIMIT, roots[i]->pos,
-                                    "a job writes exactly-once into at most %d transactional "
-                                    "systems",
-                                    SL_MAX_PARTICIPANTS);
-            }
-            parts[slot].create = c->create_participant;
-            parts[slot].args.options = sl__own(p, sl_calloc((size_t)n + 1, sizeof(sl_kvlist *)));
-            parts[slot].args.tables = sl__own(p, sl_calloc((size_t)n + 1, sizeof(char *)));
-            parts[slot].args.job = o->job_name;
-            parts[slot].args.last_resource = mech == SL_MECH_LAST_RESOURCE;
-            nparts++;
+    }
+    /* The side tables (sl__side_plan) join the commit group the same way. */
+    for (int i = 0; i < p->sides->n; i++) {
+        sl_side_spec *sp = p->sides->items[i];
+        const sl_side_table *use = NULL;
+        for (int k = 0; k < o->nsides && !use; k++)
+            if (o->sides[k].kind == p->side_kinds[i])
+                use = &o->sides[k];
+        const sl_table *dst = sl_catalog_table(cat, sp->sink_args.table);
+        if (use && dst &&
+            sl__join_participant(p, parts, &nparts, room, dst, use->guarantee, use->mech,
+                                 &sp->sink_args, -1, err) != 0) {
+            sl_physical_free(p);
+            return -1;
         }
-        sl_participant_args *a = &parts[slot].args;
-        ((const sl_kvlist **)a->options)[a->nsinks] = dst->def->options;
-        ((const char **)a->tables)[a->nsinks] = dst->name;
-        a->nsinks++;
-        pipe->sink_args.participates = true;
-        pipe->sink_args.participant_slot = slot;
     }
     spec->nparticipants = nparts;
     spec->participants = parts;
@@ -1464,6 +1675,8 @@ int sl_physical_build_set(const sl_lp *const *roots, int n, const sl_catalog *ca
     spec->retain = 3;
     spec->nextra = n - 1;
     spec->extra = extra;
+    p->cat = NULL; /* (the caller's; the job reads the specs only) */
+    p->o = NULL;
     *out = p;
     return 0;
 }
@@ -1474,11 +1687,15 @@ int sl_physical_build(const sl_lp *root, const sl_catalog *cat, const sl_physica
     return sl_physical_build_set(&root, 1, cat, o, out, err);
 }
 
-/* One chain of steps: " -> Calc -> WindowAggregate". */
+/* One chain of steps: " -> Calc -> WindowAggregate"; an operator's side
+** output as " -> WindowAggregate(late rows -> late_clicks)". */
 static void sl__explain_steps(sl_strbuf *sb, const sl_step_spec *steps, int n)
 {
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         sl_strbuf_appendf(sb, " -> %s", sl_step_name(&steps[i]));
+        if (steps[i].side)
+            sl_strbuf_appendf(sb, "(side output -> %s)", steps[i].side->sink_args.table);
+    }
 }
 
 static void sl__explain_graph(sl_strbuf *sb, const sl_job_spec *spec)

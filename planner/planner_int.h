@@ -446,6 +446,45 @@ void sl_guarantees_markdown(sl_strbuf *out);
 ** (default exactly-once)". Caller frees. */
 char *sl_guarantee_summary(const sl_gresult *r);
 
+/* ------------------------------------------------------------------------
+** Side outputs (side.c): tables receiving the rows operators set aside
+** (late rows, deduplication conflicts) in the canonical layout of their
+** kind (exec/sl_exec.h), named by a job setting.
+*/
+typedef struct sl_side_kind {
+    const char *option;        /* the setting naming its table ('table.exec.late-rows.table') */
+    const char *what;          /* for messages: "late rows" */
+    int ncols;                 /* canonical columns */
+    const char *const *names;  /* their names */
+    void (*types)(sl_type *);  /* their types (fills ncols) */
+} sl_side_kind;
+
+extern const sl_side_kind sl_side_late; /* late rows (sl_late_names) */
+extern const sl_side_kind sl_side_conflicts; /* deduplication conflicts (sl_dedup_conflict_names) */
+
+#define SL_SIDE_MAX 4 /* side tables of one job (one per kind) */
+
+/* A side table the job writes: which kind, the table, and what the
+** guarantee resolver decided for it (a sink of the job like the others). */
+typedef struct sl_side_table {
+    const sl_side_kind *kind;  /* its kind */
+    const char *table;         /* its name (the setting's value) */
+    sl_guarantee guarantee;    /* the effective guarantee (none for EXPLAIN) */
+    sl_sink_mechanism mech;    /* how */
+} sl_side_table;
+
+/* Resolve table (of the catalog, temporary tables included) as the side
+** table of kind: every column of it must be one of the kind's by name (any
+** subset, any order; 42703 naming the column and the accepted names) and
+** of its type or one holding it unchanged (a STRING as any VARCHAR, a
+** TIMESTAMP(3) as TIMESTAMP(p >= 3); else 42804); its connector must be
+** writable (0A000). *out: the sink spec with guarantee g (participant: not
+** yet; the physical plan joins it to the job's), owned by the caller
+** (sl_side_spec_free). 42P01 when there is no such table. */
+int sl_side_resolve(const sl_catalog *cat, const sl_side_kind *kind, const char *table,
+                    sl_guarantee g, sl_side_spec **out, sl_error *err);
+void sl_side_spec_free(sl_side_spec *sp);
+
 typedef struct sl_physical_opts {
     const char *job_name;           /* the job's identity */
     const char *data_dir;           /* checkpoints; NULL for a query's job */
@@ -467,6 +506,8 @@ typedef struct sl_physical_opts {
     const sl_sink_mechanism *mechs;
     bool batch;                     /* 'execution.runtime-mode' batch: ORDER BY / LIMIT
                                        wait for the end of the input */
+    int nsides;                     /* the side tables the job writes (sl__side_plan) */
+    const sl_side_table *sides;     /* them */
 } sl_physical_opts;
 
 /* root: a SINK (INSERT) or the top of a query. The plan and catalog must
@@ -477,6 +518,15 @@ int sl_physical_build(const sl_lp *root, const sl_catalog *cat, const sl_physica
 ** checkpointed and committed together. */
 int sl_physical_build_set(const sl_lp *const *roots, int n, const sl_catalog *cat,
                           const sl_physical_opts *o, sl_physical **out, sl_error *err);
+/* THE resolution of a side output for an operator being planned (late
+** rows, deduplication conflicts: every kind calls it): the side table
+** o->sides names for kind, resolved once per job (sl_side_resolve) with the
+** guarantee the resolver decided, and joined to the job's participants
+** (its commit group) exactly as a statement set's sink. *out: the spec to
+** put in the operator's step (sl_step_spec.side), owned by p; NULL when the
+** job has no table of that kind. */
+int sl__side_plan(sl_physical *p, const sl_side_kind *kind, const sl_side_spec **out,
+                  sl_error *err);
 /* The job to run; owned by p (fill the callbacks before running). */
 sl_job_spec *sl_physical_spec(sl_physical *p);
 /* The time zone the job runs with (sl_job_spec.tz); p takes tz (NULL = UTC). */

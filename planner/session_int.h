@@ -102,6 +102,8 @@ typedef struct sl__gplan {
     sl_gsink *sinks;      /* its sinks */
     sl_gresult *res;      /* its results (nsinks) */
     sl_list *sources;     /* arrays owned here (sources, the other tables) */
+    int nside;            /* the side tables (sl__side_uses): the last nside sinks */
+    sl_side_table sides[SL_SIDE_MAX]; /* them, with the guarantee decided for each */
 } sl__gplan;
 
 /* session_pg.c: PostgreSQL's session statements, the transaction block
@@ -210,6 +212,16 @@ void sl__lp_free_v(void *p);
 int sl__resolve(sl_session *s, const sl_list *plans, bool explain, sl__gplan *g,
                 const sl_result_sink *out, sl_error *err);
 void sl__gplan_free(sl__gplan *g);
+/* side.c: the side tables the job of plans writes (a setting naming one
+** for each kind; only a job writing tables), into sides (room for
+** SL_SIDE_MAX); returns how many. */
+int sl__side_uses(sl_session *s, const sl_list *plans, sl_side_table *sides);
+/* dedup_ttl.c: the keep-first deduplications of plans under
+** 'table.exec.state.ttl' against their sources' replay horizons: EXPLAIN's
+** "== Deduplication State ==" section appended to sb (sb may be NULL), and
+** one warning (malloc'ed text) pushed to warnings (may be NULL) for each
+** whose replayed duplicates nothing catches. Nothing without a TTL. */
+void sl__dedup_ttl(sl_session *s, const sl_list *plans, sl_strbuf *sb, sl_list *warnings);
 bool sl__job_live(sl_engine *eng, const char *name, sl_job_stats *stats);
 /* The running job's figures as its record names them (status, started,
 ** rate, counters, checkpoints, failures, open_transactions), or NULL when

@@ -428,7 +428,7 @@ int sl__resolve(sl_session *s, const sl_list *plans, bool explain, sl__gplan *g,
 {
     memset(g, 0, sizeof *g);
     g->sources = sl_list_new();
-    g->sinks = sl_calloc((size_t)plans->n + 1, sizeof(sl_gsink));
+    g->sinks = sl_calloc((size_t)plans->n + SL_SIDE_MAX + 1, sizeof(sl_gsink));
     int n = 0;
     for (int i = 0; i < plans->n; i++) {
         const sl_lp *root = plans->items[i];
@@ -451,6 +451,36 @@ int sl__resolve(sl_session *s, const sl_list *plans, bool explain, sl__gplan *g,
             src[k].table = tables->items[k];
             src[k].connector = st ? st->connector : NULL;
         }
+        gs->nsources = tables->n;
+        gs->sources = src;
+        sl_list_push(g->sources, src);
+        sl_list_free(tables, NULL);
+    }
+    /* The side tables: sinks of the job like the others, fed by all of its
+    ** sources (side.c). */
+    g->nside = sl__side_uses(s, plans, g->sides);
+    for (int i = 0; i < g->nside; i++) {
+        sl_side_spec *sp = NULL; /* checked before anything runs (42P01, 42703, 42804) */
+        if (sl_side_resolve(sl__cat(s), g->sides[i].kind, g->sides[i].table, SL_GUARANTEE_NONE,
+                            &sp, err) != 0)
+            return -1;
+        sl_side_spec_free(sp);
+        const sl_table *t = sl_catalog_table(sl__cat(s), g->sides[i].table);
+        sl_list *tables = sl_list_new();
+        for (int k = 0; k < plans->n; k++)
+            sl__scans(((const sl_lp *)plans->items[k])->input, tables);
+        sl_gsource *src = sl_calloc((size_t)tables->n + 1, sizeof(sl_gsource));
+        for (int k = 0; k < tables->n; k++) {
+            const sl_table *st = sl_catalog_table(sl__cat(s), tables->items[k]);
+            src[k].table = tables->items[k];
+            src[k].connector = st ? st->connector : NULL;
+        }
+        sl_gsink *gs = &g->sinks[n++];
+        gs->table = t->name;
+        gs->connector = t->connector;
+        gs->options = t->def->options;
+        gs->pos = -1;
+        gs->has_pk = t->npk > 0;
         gs->nsources = tables->n;
         gs->sources = src;
         sl_list_push(g->sources, src);
@@ -485,6 +515,12 @@ int sl__resolve(sl_session *s, const sl_list *plans, bool explain, sl__gplan *g,
         sl_free(g->res);
         g->res = NULL;
     }
+    for (int i = 0; rc == 0 && i < g->nside; i++) {
+        g->sides[i].guarantee = g->res[n - g->nside + i].effective;
+        g->sides[i].mech = g->res[n - g->nside + i].mech;
+    }
+    if (rc == 0 && !explain) /* duplicates the deduplication's TTL lets through */
+        sl__dedup_ttl(s, plans, NULL, warnings);
     for (int i = 0; rc == 0 && !explain && i < warnings->n; i++)
         sl__notice(out, SL_SEV_WARNING, "%s", (const char *)warnings->items[i]);
     sl_list_free(warnings, sl_free);
@@ -849,7 +885,8 @@ static void sl__run_warnings(const sl_job_stats *stats, const sl_result_sink *ou
                  stats->rows_late == 1 ? "was" : "were");
     if (stats->conflicts > 0)
         snprintf(msg[n++], sizeof msg[0],
-                 "%lld conflicting duplicate%s kept out of the sink and recorded",
+                 "%lld conflicting duplicate%s kept out of the sink (a key's later row "
+                 "with other values)",
                  (long long)stats->conflicts, stats->conflicts == 1 ? " was" : "s were");
     for (int i = 0; i < n; i++) {
         if (said)
@@ -1675,6 +1712,9 @@ int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl
         sl_log(SL_LOG_INFO, "guarantees of the job:\n%s", sl_strbuf_cstr(&sb));
         guarantees = sl_strbuf_detach(&sb);
     }
+    sl_side_table sides[SL_SIDE_MAX]; /* the side tables, with what was decided for them */
+    int nsides = g.nside;
+    memcpy(sides, g.sides, sizeof sides);
     sl__gplan_free(&g);
     int parallelism = 1;
     if (rc == 0)
@@ -1750,7 +1790,9 @@ int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl
                           &run,
                           decided,
                           mechs,
-                          batch};
+                          batch,
+                          nsides,
+                          sides};
     sl_physical *phys = NULL;
     rc = sl_physical_build_set((const sl_lp *const *)plans->items, plans->n, cat, &o, &phys, err);
     sl_free(decided);

@@ -499,7 +499,12 @@ int sl__explain_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out
                               NULL,
                               NULL,
                               NULL,
-                              batch};
+                              batch,
+                              0,
+                              NULL};
+        sl_side_table sides[SL_SIDE_MAX]; /* the side tables (no guarantee decided here) */
+        o.nsides = sl__side_uses(s, plans, sides);
+        o.sides = sides;
         sl_physical *phys = NULL;
         sl_error perr = SL_ERROR_INIT;
         if (sl_physical_build_set((const sl_lp *const *)plans->items, plans->n, sl__cat(s), &o,
@@ -526,6 +531,7 @@ int sl__explain_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out
         sl_strbuf_append_char(&sb, '\n');
         sl_guarantee_explain(&sb, &g.job, g.res);
     }
+    sl__dedup_ttl(s, plans, &sb, NULL);
     sl__gplan_free(&g);
     sl_list_free(plans, sl__lp_free_v);
     if (st->sub & SL_EXPLAIN_ESTIMATED_COST)

@@ -248,6 +248,16 @@ static const char sl__datagen_notes[] =
     "checkpoint and continues the sequence of instants (after a pause, event time\n"
     "lags the clock by the pause; it never restarts).\n";
 
+/* A generated stream: nothing older than the checkpoint's position comes
+** back (a restore goes on from there). */
+static int sl__datagen_replay_horizon(const sl_kvlist *opts, int64_t timeout_ms,
+                                      int64_t *horizon_ms, const char **what, sl_error *err)
+{
+    *horizon_ms = 0;
+    *what = "a generated stream";
+    return 0;
+}
+
 const sl_connector sl__connector_datagen = {
     .name = "datagen",
     .description = "Generates rows: random values or sequences per column.",
@@ -268,5 +278,6 @@ const sl_connector sl__connector_datagen = {
     .check = sl__datagen_check,
     .create_source = sl_datagen_create,
     .create_sink = NULL,
+    .replay_horizon = sl__datagen_replay_horizon,
     .notes = sl__datagen_notes,
 };

@@ -157,6 +157,15 @@ static const sl_metadata_spec sl__filesystem_metadata[] = {
      false, "Modification time of the file."},
 };
 
+/* Files are read again from the start: every row can come back. */
+static int sl__fs_replay_horizon(const sl_kvlist *opts, int64_t timeout_ms, int64_t *horizon_ms,
+                                 const char **what, sl_error *err)
+{
+    *horizon_ms = INT64_MAX;
+    *what = "the files are read again from the start";
+    return 0;
+}
+
 const sl_connector sl__connector_filesystem = {
     .name = "filesystem",
     .description = "Files in a directory, in one of the formats.",
@@ -183,5 +192,6 @@ const sl_connector sl__connector_filesystem = {
     .metadata = sl__filesystem_metadata,
     .nmetadata = (int)SL_ARRAY_LEN(sl__filesystem_metadata),
     .create_lookup = sl__fs_lookup_create,
+    .replay_horizon = sl__fs_replay_horizon,
     .lookup_describe = sl__fs_lookup_describe,
 };

@@ -311,6 +311,7 @@ const sl_connector sl__connector_kafka = {
     .create_participant = sl__kafka_txn_create,
     .metadata = sl__kafka_metadata,
     .nmetadata = (int)SL_ARRAY_LEN(sl__kafka_metadata),
+    .replay_horizon = sl__kafka_replay_horizon,
 };
 
 /* upsert-kafka: an updating changelog as the latest value per key. */

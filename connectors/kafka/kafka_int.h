@@ -92,6 +92,12 @@ rd_kafka_conf_t *sl__kafka_conf(const sl_kvlist *opts, const char *const *defaul
 ** dropped, empty names skipped); caller frees each and the array. */
 char **sl__kafka_split_topics(const char *list, int *n);
 
+/* The topics' retention ('retention.ms', the largest of 'topic''s topics;
+** -1 = forever -> INT64_MAX), read with the admin API (kafka_horizon.c):
+** sl_connector.replay_horizon. */
+int sl__kafka_replay_horizon(const sl_kvlist *opts, int64_t timeout_ms, int64_t *horizon_ms,
+                             const char **what, sl_error *err);
+
 /* The source subtask that reads partition of topic (Flink's
 ** KafkaSourceEnumerator rule). */
 int sl__kafka_owner(const char *topic, int32_t partition, int parallelism);

@@ -37,6 +37,11 @@ foreach(p 1 2)
     e2e.crash_window.p${p} e2e.crash_agg.p${p} e2e.savepoint.p${p} e2e.branch.p${p}
     PROPERTIES TIMEOUT 900 LABELS e2e)
 endforeach()
+# 'table.exec.late-rows.table': the late clicks of a window aggregation kept
+# exactly once in a filesystem table through 10 SIGKILLs (issue 15)
+add_test(NAME e2e.crash_late
+  COMMAND ${Python3_EXECUTABLE} ${SL_E2E}/crash_late_test.py --sluice $<TARGET_FILE:sluice> --kills 10)
+set_tests_properties(e2e.crash_late PROPERTIES TIMEOUT 300 LABELS e2e)
 # the control of e2e.branch: two jobs into one sink, which the check must catch
 add_test(NAME e2e.branch_control
   COMMAND ${Python3_EXECUTABLE} ${SL_E2E}/branch_test.py --sluice $<TARGET_FILE:sluice> --control)
@@ -216,3 +221,7 @@ endforeach()
 add_test(NAME e2e.stall_warning
   COMMAND ${Python3_EXECUTABLE} ${SL_E2E}/stall_warning_test.py --sluice $<TARGET_FILE:sluice>)
 set_tests_properties(e2e.stall_warning PROPERTIES TIMEOUT 300 LABELS e2e)
+# deduplication conflicts kept exactly once in a conflict table through SIGKILLs
+add_test(NAME e2e.crash_conflict
+  COMMAND ${Python3_EXECUTABLE} ${SL_E2E}/crash_conflict_test.py --sluice $<TARGET_FILE:sluice> --kills 10)
+set_tests_properties(e2e.crash_conflict PROPERTIES TIMEOUT 300 LABELS e2e)

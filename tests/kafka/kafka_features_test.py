@@ -26,6 +26,10 @@ kafka_topic tool for group offsets) against a reference computed here.
   ('scan.topic-partition-discovery.interval' = '1 s'); a topic that does not
   match is never read. Exactly-once sink: everything from the matching
   topics once.
+--case horizon: topics created with retention.ms 30 d, 3 d and forever
+  (kafka_topic); EXPLAIN under 'table.exec.state.ttl' = 7 d reads each
+  through the admin API and says which replays escape the deduplication;
+  the INSERT warns.
 --case offsets: once checkpoints are decided, the source's offsets are
   committed to its consumer group ('properties.group.id'): the group's
   committed offsets reach the end of every partition.
@@ -50,6 +54,7 @@ import json
 import os
 import random
 import shutil
+import signal
 import subprocess
 import tempfile
 import threading
@@ -512,6 +517,67 @@ def case_probe(a, run, base):
     print("probe: unreachable cluster reported in %.1f s" % (time.monotonic() - t0))
 
 
+# ---- the replay horizon against a deduplication's TTL ----------------------------
+
+def case_horizon(a, run, base):
+    """EXPLAIN's == Deduplication State == reads each topic's retention.ms
+    from the broker (the kafka_topic tool set it): the seed scenario (TTL
+    7 d, retention 30 d: replays escape unless the sink catches them), a
+    topic kept 3 d (within the TTL), one kept forever; an INSERT into a
+    sink that catches nothing gets the WARNING."""
+    broker = kafka_util.BROKER
+    day = 86400000
+    for name, ms in (("month", 30 * day), ("days", 3 * day), ("ever", -1)):
+        topic_tool(a, "%s-%s" % (run, name), 1, "retention.ms=%d" % ms)
+    tables = "".join(
+        "CREATE TABLE %s (event_id BIGINT, amount DECIMAL(10, 2), ts TIMESTAMP(3), "
+        "WATERMARK FOR ts AS ts) WITH ('connector' = 'kafka', 'topic' = '%s-%s', "
+        "'properties.bootstrap.servers' = '%s', 'format' = 'json', "
+        "'scan.startup.mode' = 'earliest-offset');\n" % (name, run, name, broker)
+        for name in ("month", "days", "ever"))
+    tables += ("CREATE TABLE ledger (event_id BIGINT, amount DECIMAL(10, 2), ts TIMESTAMP(3)) "
+               "WITH ('connector' = 'blackhole');\n"
+               "SET 'table.exec.state.ttl' = '7 d';\n")
+    dedup = ("INSERT INTO ledger SELECT event_id, amount, ts FROM (SELECT *, ROW_NUMBER() "
+             "OVER (PARTITION BY event_id ORDER BY ts) AS rn FROM %s) WHERE rn = 1;\n")
+    sql = tables + "".join("EXPLAIN " + dedup % t for t in ("month", "days", "ever"))
+    r = subprocess.run([a.sluice, "--data-dir", os.path.join(base, "d1"), "-q", "-e", sql],
+                       capture_output=True, timeout=120, env=kafka_util.ENV)
+    out = r.stdout.decode()
+    want = [
+        "Source month (kafka): replay horizon 30 d (retention.ms): a row replayed more than "
+        "7 d after its key was first seen is emitted again",
+        "Source days (kafka): replay horizon 3 d (retention.ms), within the TTL: every "
+        "replayed duplicate is caught",
+        "Source ever (kafka): replay horizon unbounded (retention.ms): a row replayed more than "
+        "7 d after its key was first seen is emitted again",
+        "Sink ledger (blackhole): nothing catches them: they are written again",
+    ]
+    for w in want:
+        if w not in out:
+            fail("EXPLAIN lacks %r:\n%s\n%s" % (w, out, r.stderr.decode()))
+    # The INSERT warns when it is planned; its job (over an endless topic) is
+    # then stopped.
+    p = subprocess.Popen([a.sluice, "--data-dir", os.path.join(base, "d2"), "-q", "-e",
+                          tables + "SET 'table.dml-sync' = 'true';\n" + dedup % "month"],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=kafka_util.ENV)
+    err, end = b"", time.monotonic() + 90
+    os.set_blocking(p.stderr.fileno(), False)
+    while time.monotonic() < end and b"does not catch it" not in err and p.poll() is None:
+        err += p.stderr.read() or b""
+        time.sleep(0.2)
+    p.send_signal(signal.SIGTERM)
+    try:
+        p.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        p.kill()
+    err = (err + (p.stderr.read() or b"")).decode()
+    if "WARNING" not in err or "replay horizon 30 d" not in err or \
+            "sink \"ledger\" does not catch it" not in err:
+        fail("the INSERT did not warn:\n" + err)
+    print("horizon: EXPLAIN and the INSERT's warning as expected")
+
+
 # ---- one prefix, one job -------------------------------------------------------
 
 def case_prefix(a, run, base):
@@ -594,14 +660,14 @@ def main():
     ap.add_argument("--topic-tool", required=True)
     ap.add_argument("--case", required=True,
                     choices=["upsert", "upsert_source", "keys", "pattern", "offsets", "probe",
-                             "prefix", "example"])
+                             "prefix", "example", "horizon"])
     a = ap.parse_args()
     run = "sl-f-%s-%d-%d" % (a.case, int(time.time()), os.getpid())
     base = tempfile.mkdtemp(prefix="sluice-kf-")
     try:
         {"upsert": case_upsert, "upsert_source": case_upsert_source, "keys": case_keys, "pattern": case_pattern,
          "offsets": case_offsets, "probe": case_probe, "prefix": case_prefix,
-         "example": case_example}[a.case](
+         "example": case_example, "horizon": case_horizon}[a.case](
              a, run, base)
     finally:
         shutil.rmtree(base, ignore_errors=True)

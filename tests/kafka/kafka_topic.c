@@ -1,8 +1,9 @@
 /* kafka_topic — the admin operations the Kafka tests need and kcat lacks,
  * through librdkafka:
  *
- *   kafka_topic BOOTSTRAP TOPIC PARTITIONS
- *       create TOPIC with PARTITIONS partitions (replication 1); exit 0 when
+ *   kafka_topic BOOTSTRAP TOPIC PARTITIONS [NAME=VALUE]
+ *       create TOPIC with PARTITIONS partitions (replication 1), and the
+ *       topic config NAME=VALUE when given (retention.ms=...); exit 0 when
  *       created (topics in tests have fresh names)
  *   kafka_topic BOOTSTRAP --add-partitions TOPIC TOTAL
  *       grow TOPIC to TOTAL partitions
@@ -62,13 +63,24 @@ static int admin_result(rd_kafka_queue_t *q, const char *what, const char *topic
   return rc;
 }
 
-static int create(const char *bootstrap, const char *topic, int partitions) {
+static int create(const char *bootstrap, const char *topic, int partitions, const char *config) {
   char err[512];
   rd_kafka_t *rk = client(bootstrap, RD_KAFKA_PRODUCER, NULL);
   rd_kafka_NewTopic_t *nt = rd_kafka_NewTopic_new(topic, partitions, 1, err, sizeof err);
   if (!nt) {
     fprintf(stderr, "%s\n", err);
     return 2;
+  }
+  if (config) {
+    char name[256];
+    const char *eq = strchr(config, '=');
+    if (!eq || (size_t)(eq - config) >= sizeof name) {
+      fprintf(stderr, "bad config %s\n", config);
+      return 2;
+    }
+    memcpy(name, config, (size_t)(eq - config));
+    name[eq - config] = 0;
+    rd_kafka_NewTopic_set_config(nt, name, eq + 1);
   }
   rd_kafka_queue_t *q = rd_kafka_queue_new(rk);
   rd_kafka_AdminOptions_t *opt = rd_kafka_AdminOptions_new(rk, RD_KAFKA_ADMIN_OP_CREATETOPICS);
@@ -156,7 +168,8 @@ static int produce(const char *bootstrap, const char *topic) {
 
 int main(int argc, char **argv) {
   if (argc == 4 && strcmp(argv[2], "--produce") == 0) return produce(argv[1], argv[3]);
-  if (argc == 4 && argv[2][0] != '-') return create(argv[1], argv[2], atoi(argv[3]));
+  if (argc == 4 && argv[2][0] != '-') return create(argv[1], argv[2], atoi(argv[3]), NULL);
+  if (argc == 5 && argv[2][0] != '-') return create(argv[1], argv[2], atoi(argv[3]), argv[4]);
   if (argc == 5 && strcmp(argv[2], "--add-partitions") == 0)
     return add_partitions(argv[1], argv[3], atoi(argv[4]));
   if (argc == 6 && strcmp(argv[2], "--committed") == 0)

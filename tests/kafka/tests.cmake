@@ -85,9 +85,10 @@ endforeach()
 # through crashes (final state per key, tombstones, counts that never go
 # back), key and value formats (keys and murmur2 partitions checked by kcat),
 # topic-pattern with topics and partitions added while the job runs, the
-# source's offsets committed to its group, the broker probe, and
-# examples/kafka_ledger.sql.
-foreach(case upsert upsert_source keys pattern offsets probe prefix example)
+# source's offsets committed to its group, the broker probe,
+# examples/kafka_ledger.sql, and the topics' retention read by EXPLAIN against
+# a deduplication's TTL (horizon).
+foreach(case upsert upsert_source keys pattern offsets probe prefix example horizon)
   add_test(NAME kafka.features.${case}
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/kafka_features_test.py
             --sluice $<TARGET_FILE:sluice> --topic-tool $<TARGET_FILE:kafka_topic> --case ${case})

@@ -27,6 +27,13 @@ foreach(c prep lr control restart zombie refuse lr_files)
   set_tests_properties(pg.eo_${c} PROPERTIES LABELS postgres FIXTURES_REQUIRED "pg;pg0"
     ENVIRONMENT "${SL_PG_ENV}" TIMEOUT 300)
 endforeach()
+# 'table.exec.late-rows.table' into PostgreSQL (issue 15): the late clicks of
+# tests/e2e/crash_late_test.py kept exactly-once by 2PC through 10 SIGKILLs
+add_test(NAME pg.late_rows
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/e2e/crash_late_test.py
+          --sluice $<TARGET_FILE:sluice> --kills 10 --late-sink postgres)
+set_tests_properties(pg.late_rows PROPERTIES LABELS postgres FIXTURES_REQUIRED pg
+  ENVIRONMENT "${SL_PG_ENV}" TIMEOUT 300)
 # These restart the pg server (pg.smoke: restart --immediate with a prepared
 # transaction): no other test may use it meanwhile (under ctest -j2 the
 # participant's test saw the server go away).

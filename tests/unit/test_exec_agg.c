@@ -512,7 +512,7 @@ static sl_operator *win_op(void)
     int keys[3] = {0, 2, 3};
     sl_agg_call calls[4] = {call(SL_FN_COUNT, false, -1, win_types), call(SL_FN_SUM, false, 1, win_types),
                             call(SL_FN_MIN, false, 0, win_types), call(SL_FN_COUNT, true, 1, win_types)};
-    sl_window_agg_spec s = {{4, win_types, 3, keys, 4, calls, 0, NULL, NULL}, 1, 2};
+    sl_window_agg_spec s = {{4, win_types, 3, keys, 4, calls, 0, NULL, NULL}, 1, 2, -1, 0, NULL};
     sl_operator *op = NULL;
     sl_error err = SL_ERROR_INIT;
     if (sl_window_agg_new(&s, &op, &err))
@@ -1092,7 +1092,7 @@ static void t_listagg_window(void)
     sl_agg_call calls[1] = {call(SL_FN_LISTAGG, false, 0, win_types)};
     calls[0].sep = ";";
     int keys[2] = {2, 3};
-    sl_window_agg_spec s = {{4, win_types, 2, keys, 1, calls, 0, NULL, NULL}, 0, 1};
+    sl_window_agg_spec s = {{4, win_types, 2, keys, 1, calls, 0, NULL, NULL}, 0, 1, -1, 0, NULL};
     sl_operator *op = NULL;
     sl_error err = SL_ERROR_INIT;
     REQUIRE(sl_window_agg_new(&s, &op, &err) == 0);

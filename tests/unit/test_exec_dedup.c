@@ -47,7 +47,7 @@ static sl_operator *make_op(bool keep_first, const int *keys, int nkeys, int ord
 {
     init_types();
     sl_dedup_spec spec = {4, types, nkeys, keys, order_col, keep_first, ttl_ms, fake_clock, NULL,
-                          false};
+                          false, NULL, NULL, NULL, false};
     sl_operator *op = NULL;
     sl_error err = SL_ERROR_INIT;
     int rc = sl_dedup_new(&spec, &op, &err);
@@ -648,7 +648,7 @@ static void corrupt_all(sl_operator *b, const sl_strbuf *s)
 }
 
 /* Offset of the entry count in a snapshot of a 4-column operator. */
-#define COUNT_AT (8 + 4 + 4 + 1 + 4 + 8 + 8)
+#define COUNT_AT (8 + 4 + 4 + 1 + 4 + 8 + 8 + 8)
 
 static void t_corrupt(void)
 {
@@ -695,8 +695,9 @@ static void t_corrupt(void)
         d.buf[COUNT_AT] = 4;
         reseal(d.buf, d.len);
         CHECK(try_restore(b, d.buf, d.len) == -1);
-        /* A keep-last holds kept rows only: a candidate (kind 1) or an emitted key (2) is wrong. */
-        for (int kind = 1; kind <= 3; kind++) {
+        /* A keep-last holds kept rows only: a candidate (kind 1) or an emitted key or
+        ** row (2, 3, 4) is wrong. */
+        for (int kind = 1; kind <= 5; kind++) {
             sl_strbuf_reset(&d);
             sl_strbuf_append_n(&d, s.buf, s.len);
             d.buf[hdr] = (char)kind;
@@ -736,10 +737,10 @@ static void t_corrupt(void)
     corrupt_all(f2, &s);
     {
         /* An arrival rank out of range; a kept row (kind 0) in a keep-first by time. */
-        size_t hdr = COUNT_AT + 8; /* the first entry: a's emitted key */
-        uint32_t kl = (uint8_t)s.buf[hdr + 9] | (uint32_t)(uint8_t)s.buf[hdr + 10] << 8;
-        size_t second = hdr + 13 + kl; /* bb's candidate: kind, written, arrival */
-        REQUIRE((uint8_t)s.buf[hdr] == 2 && (uint8_t)s.buf[second] == 1);
+        size_t hdr = COUNT_AT + 8; /* the first entry: a's emitted key and row hash */
+        uint32_t kl = (uint8_t)s.buf[hdr + 17] | (uint32_t)(uint8_t)s.buf[hdr + 18] << 8;
+        size_t second = hdr + 21 + kl; /* bb's candidate: kind, written, arrival */
+        REQUIRE((uint8_t)s.buf[hdr] == 3 && (uint8_t)s.buf[second] == 1);
         sl_strbuf d = SL_STRBUF_INIT;
         sl_strbuf_append_n(&d, s.buf, s.len);
         d.buf[second + 9] = 9;
@@ -866,7 +867,7 @@ static void t_restore_v1(void)
                       "+U(b, 6, 1970-01-01 00:00:02.000, 21, 1)\n"
                       "+I(c, 7, 1970-01-01 00:00:03.000, 22, 1)\n");
         snapshot(op, &r);
-        CHECK(r.len > 8 && memcmp(r.buf, "SLDEDUP2", 8) == 0); /* written as version 2 */
+        CHECK(r.len > 8 && memcmp(r.buf, "SLDEDUP3", 8) == 0); /* written as version 3 */
         /* A version 1 snapshot with a bad checksum is refused as any other. */
         s.buf[s.len - 1] ^= 1;
         CHECK(try_restore(op, s.buf, s.len) == -1);
@@ -1012,9 +1013,9 @@ static void t_bad_spec(void)
     init_types();
     int bad_key[] = {4};
     sl_dedup_spec specs[] = {
-        {4, types, 1, bad_key, 2, true, 0, NULL, NULL, false},
-        {4, types, 1, key_k, 0, true, 0, NULL, NULL, false}, /* order column is a string */
-        {4, types, 1, key_k, 2, true, -1, NULL, NULL, false},
+        {4, types, 1, bad_key, 2, true, 0, NULL, NULL, false, NULL, NULL, NULL, false},
+        {4, types, 1, key_k, 0, true, 0, NULL, NULL, false, NULL, NULL, NULL, false}, /* order column is a string */
+        {4, types, 1, key_k, 2, true, -1, NULL, NULL, false, NULL, NULL, NULL, false},
     };
     for (int i = 0; i < 3; i++) {
         sl_operator *op = NULL;
@@ -1029,7 +1030,7 @@ static void t_bad_spec(void)
 static void t_normalize(void)
 {
     init_types();
-    sl_dedup_spec spec = {4, types, 1, key_k, 2, false, 0, fake_clock, NULL, true};
+    sl_dedup_spec spec = {4, types, 1, key_k, 2, false, 0, fake_clock, NULL, true, NULL, NULL, NULL, false};
     sl_operator *op = NULL;
     sl_error err = SL_ERROR_INIT;
     REQUIRE(sl_dedup_new(&spec, &op, &err) == 0);

@@ -42,7 +42,7 @@ static int64_t fake_clock(void *ctx)
 static sl_operator *make_op_ttl(bool range, int64_t preceding, int64_t ttl_ms)
 {
     init();
-    sl_over_spec spec = {3, types, 1, key_k, 1, range, preceding, 3, calls, ttl_ms, fake_clock, NULL};
+    sl_over_spec spec = {3, types, 1, key_k, 1, range, preceding, 3, calls, ttl_ms, fake_clock, NULL, NULL};
     sl_operator *op = NULL;
     sl_error err = SL_ERROR_INIT;
     int rc = sl_over_new(&spec, &op, &err);

@@ -44,7 +44,7 @@ static sl_operator *make_op(const sl_topn_order *order, int norder, int nkeys, i
     init_types();
     sl_topn_spec spec = {4,      types,  nkeys,      key_k,
                          norder, order,  start,      end,
-                         output_rank, ttl_ms, fake_clock, NULL, -1, false, updating};
+                         output_rank, ttl_ms, fake_clock, NULL, -1, false, updating, NULL};
     sl_operator *op = NULL;
     sl_error err = SL_ERROR_INIT;
     int rc = sl_topn_new(&spec, &op, &err);
