@@ -18,6 +18,10 @@
 ** exchange into the channels of the next stage's tasks (rows hashed by key,
 ** or all to one task), buffered per destination and flushed after each
 ** input unit (a polled chunk, a received message), so nothing waits.
+** A step with a side output (sl_step_spec.side: late rows, conflicts) has
+** its own sink instance in each task running it, written in the task's open
+** epoch and pre-committed, committed and recovered with the task's sink, so
+** the same checkpoint decides both (sl__build_sides, sl__side_emit).
 **
 ** Checkpoint N, and the crash each step survives:
 **
