@@ -167,6 +167,12 @@ typedef struct sl__dedup {
     const sl_emit *side;       /* during process: the operator's side output, or NULL */
     sl_chunk *side_out;        /* conflict rows waiting for the side output (lazy) */
     sl_type side_types[SL_DEDUP_CONFLICT_NCOLS]; /* their types */
+    bool *ignore;              /* per input column: left out of the comparison and of
+                                  the conflict's JSON (spec->ignore; owned; NULL = none) */
+    int *shown;                /* with ignore: the other columns (owned) */
+    int nshown;                /* how many */
+    sl_strbuf cbuf;            /* with ignore: scratch for the compared columns */
+    uint64_t rhash;            /* with ignore: sl__cmp_hash of the row in rbuf */
 } sl__dedup;
 
 /* A candidate waiting for the watermark. Stale when its entry's arrival
@@ -193,10 +199,22 @@ static void sl__key_encode(sl__dedup *d, const sl_chunk *c, int r)
         sl_value_put(&d->kbuf, c, d->keys[k], r);
 }
 
+/* The hash a conflict check compares, of row r of c: every column but the
+** ignored ones (with d->ignore only: without, the encoded row is compared). */
+static uint64_t sl__cmp_hash(sl__dedup *d, const sl_chunk *c, int r)
+{
+    sl_strbuf_reset(&d->cbuf);
+    for (int i = 0; i < d->nshown; i++)
+        sl_value_put(&d->cbuf, c, d->shown[i], r);
+    return sl_hash_bytes(d->cbuf.buf, d->cbuf.len, SL_HASH_INIT);
+}
+
 static void sl__row_encode(sl__dedup *d, const sl_chunk *c, int r)
 {
     sl_strbuf_reset(&d->rbuf);
     sl_row_put_cols(&d->rbuf, c, 0, d->in_ncols, r);
+    if (d->ignore)
+        d->rhash = sl__cmp_hash(d, c, r);
 }
 
 /* The entry of the key in d->kbuf (hash h), or -1. */
@@ -478,8 +496,13 @@ static const sl_chunk *sl__entry_row(sl__dedup *d, const sl__dd_entry *en)
 /* Whether the row in d->rbuf equals entry en's kept row: its bytes when the
 ** entry holds them, else its hash; true when neither is known (a key
 ** restored from an old snapshot: nothing to compare with). */
-static bool sl__same_row(const sl__dedup *d, const sl__dd_entry *en)
+static bool sl__same_row(sl__dedup *d, const sl__dd_entry *en)
 {
+    if (d->ignore) { /* the compared columns' hashes */
+        if (en->row_len > 0)
+            return sl__cmp_hash(d, sl__entry_row(d, en), 0) == d->rhash;
+        return !en->has_hash || en->row_hash == d->rhash;
+    }
     if (en->row_len > 0)
         return en->row_len == d->rbuf.len &&
                memcmp(en->bytes + en->key_len, d->rbuf.buf ? d->rbuf.buf : "", en->row_len) == 0;
@@ -508,9 +531,9 @@ static int sl__conflict(sl__dedup *d, const sl_chunk *st, int sr, const sl_chunk
             sl_strbuf_append(&key, "null");
     }
     sl_strbuf_append_char(&key, ')');
-    sl_json_row(&row, c, cr, d->in_ncols, NULL, names);
+    sl_json_row(&row, c, cr, d->nshown, d->shown, names);
     if (st)
-        sl_json_row(&kept, st, sr, d->in_ncols, NULL, names);
+        sl_json_row(&kept, st, sr, d->nshown, d->shown, names);
     /* Information, not a warning: a keep-first by a key that is no business
     ** key (the first order per customer) makes conflicts by design. A server
     ** logs information; the count is in SHOW JOBS either way. */
@@ -760,7 +783,9 @@ static int sl__dedup_watermark(sl_operator *op, int64_t wm, const sl_emit *out, 
         sl__out_kept_row(d, en, SL_ROW_INSERT);
         en->pending = false;
         en->written = now;
-        en->row_hash = sl_hash_bytes(en->bytes + en->key_len, en->row_len, SL_HASH_INIT);
+        en->row_hash = d->ignore ? sl__cmp_hash(d, sl__entry_row(d, en), 0)
+                                 : sl_hash_bytes(en->bytes + en->key_len, en->row_len,
+                                                 SL_HASH_INIT);
         en->has_hash = true;
         if (!d->keep_rows)
             sl__entry_drop_row(en);
@@ -919,7 +944,8 @@ static const char *sl__restore_entry(sl__dedup *d, sl_bytes_reader *c, int kind,
         en->row_hash = row_hash;
         en->has_hash = true;
     } else if (kind == SL__KIND_EMITTED_ROW) {
-        en->row_hash = sl_hash_bytes(rc.p, len, SL_HASH_INIT);
+        en->row_hash = d->ignore ? sl__cmp_hash(d, d->scratch, r)
+                                 : sl_hash_bytes(rc.p, len, SL_HASH_INIT);
         en->has_hash = true;
         if (!d->keep_rows)
             sl__entry_drop_row(en);
@@ -1043,6 +1069,9 @@ static void sl__dedup_free(sl_operator *op)
         sl_chunk_free(d->side_out);
         sl_strbuf_free(&d->kbuf);
         sl_strbuf_free(&d->rbuf);
+        sl_strbuf_free(&d->cbuf);
+        sl_free(d->ignore);
+        sl_free(d->shown);
         sl_chunk_free(d->out);
         sl_chunk_free(d->scratch);
         sl_free(d);
@@ -1100,6 +1129,16 @@ int sl_dedup_new(const sl_dedup_spec *spec, sl_operator **out, sl_error *err)
     d->job = sl_strdup(spec->job ? spec->job : "");
     d->op_name = sl_strdup(spec->op_name ? spec->op_name : "Deduplicate");
     d->keep_rows = spec->keep_rows && d->by_time;
+    d->shown = sl_calloc((size_t)spec->in_ncols + 1, sizeof(int));
+    for (int i = 0; i < spec->in_ncols; i++) {
+        if (spec->ignore && spec->ignore[i]) {
+            if (!d->ignore)
+                d->ignore = sl_calloc((size_t)spec->in_ncols, sizeof(bool));
+            d->ignore[i] = true;
+        } else {
+            d->shown[d->nshown++] = i;
+        }
+    }
     sl_dedup_conflict_types(d->side_types);
     sl_operator *op = sl_calloc(1, sizeof *op);
     op->ops = &sl__dedup_ops;

@@ -930,6 +930,9 @@ typedef struct sl_dedup_spec {
     bool keep_rows;              /* keep_first by time: keep each emitted row whole (a
                                     conflict table wants its stored_row); else its 64-bit
                                     hash only */
+    const bool *ignore;          /* per input column: not compared for conflicts and not
+                                    in their JSON (a PROCTIME() column: its value is the
+                                    arrival time, different for every retry); NULL = none */
 } sl_dedup_spec;
 int sl_dedup_new(const sl_dedup_spec *spec, sl_operator **out, sl_error *err);
 

@@ -422,6 +422,10 @@ static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_
         ** writes them to the conflict table (keeping its emitted rows whole
         ** for their stored_row). */
         d->in_names = sl__col_names(p, n->input);
+        bool *ignore = sl__own(p, sl_calloc((size_t)n->input->ncols + 1, sizeof(bool)));
+        for (int i = 0; i < n->input->ncols; i++)
+            ignore[i] = n->input->cols[i].rowtime == SL_PROCTIME;
+        d->ignore = ignore;
         d->job = p->o->job_name;
         sl_strbuf on = SL_STRBUF_INIT;
         sl_strbuf_append(&on, "Deduplicate(");
