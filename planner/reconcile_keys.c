@@ -1,0 +1,212 @@
+/*
+** reconcile_keys.c — RECONCILE's comparison on the business key: a hash
+** table from each key (its columns' values, NULL-safe) to what the source
+** of truth and the ledger hold for it (the COMPARE columns' values, rows
+** per side), and the four data checks read from it (missing, duplicated,
+** extra, mismatched) with their first sample keys.
+**
+** Values arrive as text already cast by the query that read them to one
+** common type per column (session_reconcile.c), so equal values have equal
+** text (decimals by value: 1.5 and 1.50 are both DECIMAL(p, 2) "1.50"). A
+** key or row is encoded as, per column, one byte (0 = NULL, 1 = a value),
+** then for a value its length (4 bytes) and bytes: NULL equals NULL, and no
+** value can be confused with another.
+**
+** Memory: every distinct key of either side is held once, in an arena
+** (its encoded key, the source's encoded values, an entry of 40 bytes and
+** 16 bytes of the table per key): about 56 bytes plus the key's and values'
+** text per key (docs/BENCHMARKS.md). There is no spilling yet.
+**
+** Main routines: sl_rk_new, sl_rk_add, sl_rk_checks, sl_rk_free.
+*/
+#include "reconcile_int.h"
+
+#include <string.h>
+
+typedef struct sl__rk_entry {
+    const char *key;   /* the encoded key (arena) */
+    uint32_t klen;     /* its bytes */
+    uint32_t vlen;     /* the source's encoded values' bytes */
+    const char *vals;  /* the source's encoded values (arena), NULL when not in the source */
+    int64_t nsrc;      /* source rows with this key */
+    int64_t nled;      /* ledger rows with this key */
+    bool mismatch;     /* a ledger row's values differ from the source's */
+} sl__rk_entry;
+
+struct sl_rk {
+    sl_arena arena;       /* keys, values, entries */
+    sl__rk_entry **slots; /* open addressing, linear probing */
+    uint64_t *hashes;     /* each slot's hash */
+    size_t cap;           /* slots (a power of two) */
+    size_t n;             /* entries */
+};
+
+sl_rk *sl_rk_new(void)
+{
+    sl_rk *t = sl_calloc(1, sizeof *t);
+    t->cap = 1024;
+    t->slots = sl_calloc(t->cap, sizeof *t->slots);
+    t->hashes = sl_calloc(t->cap, sizeof *t->hashes);
+    return t;
+}
+
+void sl_rk_free(sl_rk *t)
+{
+    if (!t)
+        return;
+    sl_arena_free(&t->arena);
+    sl_free(t->slots);
+    sl_free(t->hashes);
+    sl_free(t);
+}
+
+size_t sl_rk_count(const sl_rk *t)
+{
+    return t->n;
+}
+
+static void sl__rk_grow(sl_rk *t)
+{
+    size_t cap = t->cap * 2;
+    sl__rk_entry **slots = sl_calloc(cap, sizeof *slots);
+    uint64_t *hashes = sl_calloc(cap, sizeof *hashes);
+    for (size_t i = 0; i < t->cap; i++) {
+        if (!t->slots[i])
+            continue;
+        size_t j = t->hashes[i] & (cap - 1);
+        while (slots[j])
+            j = (j + 1) & (cap - 1);
+        slots[j] = t->slots[i];
+        hashes[j] = t->hashes[i];
+    }
+    sl_free(t->slots);
+    sl_free(t->hashes);
+    t->slots = slots;
+    t->hashes = hashes;
+    t->cap = cap;
+}
+
+void sl_rk_add(sl_rk *t, bool ledger, const char *key, size_t klen, const char *vals, size_t vlen)
+{
+    if (t->n * 4 >= t->cap * 3)
+        sl__rk_grow(t);
+    uint64_t h = sl_hash_bytes(key, klen, 0x5eed);
+    size_t j = h & (t->cap - 1);
+    sl__rk_entry *e;
+    while ((e = t->slots[j]) != NULL) {
+        if (t->hashes[j] == h && e->klen == klen && memcmp(e->key, key, klen) == 0)
+            break;
+        j = (j + 1) & (t->cap - 1);
+    }
+    if (!e) {
+        e = sl_arena_alloc(&t->arena, sizeof *e);
+        memset(e, 0, sizeof *e);
+        e->key = sl_arena_memdup(&t->arena, key, klen);
+        e->klen = (uint32_t)klen;
+        t->slots[j] = e;
+        t->hashes[j] = h;
+        t->n++;
+    }
+    if (!ledger) {
+        if (e->nsrc++ == 0) { /* the first row of the key counts (as the job's dedup keeps it) */
+            e->vals = sl_arena_memdup(&t->arena, vals, vlen);
+            e->vlen = (uint32_t)vlen;
+        }
+        return;
+    }
+    e->nled++;
+    if (e->vals && (e->vlen != vlen || memcmp(e->vals, vals, vlen) != 0))
+        e->mismatch = true;
+}
+
+/* A one-column key that is a non-negative integer's digits. */
+static bool sl__rk_digits(const sl__rk_entry *e)
+{
+    if (e->klen <= 5 || e->key[0] != 1)
+        return false;
+    for (uint32_t i = 5; i < e->klen; i++)
+        if (e->key[i] < '0' || e->key[i] > '9')
+            return false;
+    return true;
+}
+
+/* The samples' order: integers by value, else the encoded bytes. */
+static int sl__rk_keycmp(const sl__rk_entry *a, const sl__rk_entry *b)
+{
+    if (a->klen != b->klen && sl__rk_digits(a) && sl__rk_digits(b))
+        return a->klen < b->klen ? -1 : 1;
+    size_t n = a->klen < b->klen ? a->klen : b->klen;
+    int c = memcmp(a->key, b->key, n);
+    return c != 0 ? c : (a->klen < b->klen ? -1 : a->klen > b->klen);
+}
+
+/* Keep the SL_RK_SAMPLES smallest keys of a check. */
+static void sl__rk_sample(sl_rk_check *c, const sl__rk_entry *e)
+{
+    c->count++;
+    int n = c->nsamples;
+    if (n == SL_RK_SAMPLES && sl__rk_keycmp(e, c->samples[n - 1]) >= 0)
+        return;
+    int i = n < SL_RK_SAMPLES ? n : n - 1;
+    while (i > 0 && sl__rk_keycmp(e, c->samples[i - 1]) < 0) {
+        c->samples[i] = c->samples[i - 1];
+        i--;
+    }
+    c->samples[i] = e;
+    if (n < SL_RK_SAMPLES)
+        c->nsamples++;
+}
+
+void sl_rk_checks(const sl_rk *t, sl_rk_check out[SL_RK_NCHECKS])
+{
+    memset(out, 0, sizeof(sl_rk_check) * SL_RK_NCHECKS);
+    for (size_t i = 0; i < t->cap; i++) {
+        const sl__rk_entry *e = t->slots[i];
+        if (!e)
+            continue;
+        if (e->nsrc > 0 && e->nled == 0)
+            sl__rk_sample(&out[SL_RK_MISSING], e);
+        if (e->nled > 1)
+            sl__rk_sample(&out[SL_RK_DUPLICATED], e);
+        if (e->nsrc == 0)
+            sl__rk_sample(&out[SL_RK_EXTRA], e);
+        if (e->mismatch)
+            sl__rk_sample(&out[SL_RK_MISMATCHED], e);
+    }
+}
+
+void sl_rk_encode(sl_strbuf *sb, int n, const char *const *values, const size_t *lens)
+{
+    for (int i = 0; i < n; i++) {
+        if (!values[i]) {
+            sl_strbuf_append_char(sb, 0);
+            continue;
+        }
+        uint32_t len = (uint32_t)lens[i];
+        sl_strbuf_append_char(sb, 1);
+        sl_strbuf_append_n(sb, (const char *)&len, sizeof len);
+        sl_strbuf_append_n(sb, values[i], len);
+    }
+}
+
+void sl_rk_key_format(sl_strbuf *sb, const void *entry, int n, const char *const *names)
+{
+    const sl__rk_entry *e = entry;
+    const char *p = e->key, *end = e->key + e->klen;
+    if (n > 1)
+        sl_strbuf_append_char(sb, '(');
+    for (int i = 0; i < n && p < end; i++) {
+        sl_strbuf_appendf(sb, "%s%s=", i ? ", " : "", names[i]);
+        if (*p++ == 0) {
+            sl_strbuf_append(sb, "NULL");
+            continue;
+        }
+        uint32_t len;
+        memcpy(&len, p, sizeof len);
+        p += sizeof len;
+        sl_strbuf_append_n(sb, p, len);
+        p += len;
+    }
+    if (n > 1)
+        sl_strbuf_append_char(sb, ')');
+}

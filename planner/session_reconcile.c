@@ -1,0 +1,478 @@
+/*
+** session_reconcile.c — RECONCILE ledger AGAINST source ON key, ...
+** [COMPARE col, ...] [WHERE predicate] [FOR JOB 'name'] [REPAIR]: compare a
+** ledger table with a bounded read of its source of truth, one result row
+** per check (check STRING, ok BOOLEAN, count BIGINT, sample STRING):
+** missing, duplicated, extra, mismatched, late, verdict (docs/SQL.md).
+**
+** Both sides are read as queries of this session's engine, in a fork of
+** the session in batch mode (so every connector reads its table as it does
+** for any query: the PostgreSQL scan, the files, ...):
+**   SELECT CAST(key AS T), ..., CAST(col AS T), ... FROM side [WHERE predicate]
+** each column cast to the common type of its two sides, so that equal
+** values have equal text (reconcile_keys.c compares them). The predicate
+** filters the source through the one evaluator; it filters the ledger too
+** when every column it names is also the ledger's, else the whole ledger
+** is compared (extra then counts every ledger key outside the source's
+** range). The source must be bounded: a table whose connector ends.
+**
+** late: the rows of the late-rows table ('table.exec.late-rows.table')
+** whose event_time lies in the predicate's range on the source's rowtime
+** column (its conjuncts over that column alone), for the job with FOR JOB.
+** Late rows for a settled range are adjustments still to make: late is not
+** ok when there are any.
+**
+** Main routines: sl__reconcile_stmt.
+*/
+#include "reconcile_int.h"
+
+#include <string.h>
+
+const char *const sl_reconcile_names[4] = {"check", "ok", "count", "sample"};
+const sl_type_id sl_reconcile_types[4] = {SL_TYPE_VARCHAR, SL_TYPE_BOOLEAN, SL_TYPE_BIGINT,
+                                          SL_TYPE_VARCHAR};
+
+/* One check's row. */
+typedef struct sl__rec_row {
+    const char *check; /* its name */
+    bool ok;
+    int64_t count;
+    char *sample;      /* owned */
+} sl__rec_row;
+
+/* The statement's resolution: both tables and the compared columns. */
+typedef struct sl__rec {
+    sl_session *s;
+    const sl_stmt *st;
+    const sl_table *ledger, *source;
+    int nk, nc;              /* key and COMPARE columns */
+    const char **names;      /* nk + nc names */
+    sl_type *types;          /* their common types */
+    bool ledger_where;       /* the predicate applies to the ledger too */
+    sl_rk *keys;             /* the comparison */
+    sl_strbuf kbuf, vbuf;    /* encoding scratch */
+    bool reading_ledger;     /* which side the rows come from */
+} sl__rec;
+
+static const sl_column *sl__rec_col(const sl_table *t, const char *name)
+{
+    for (int i = 0; i < t->nall; i++)
+        if (strcmp(t->all[i].name, name) == 0)
+            return &t->all[i];
+    return NULL;
+}
+
+static const sl_table *sl__rec_table(sl_session *s, const char *name, int pos, sl_error *err)
+{
+    const sl_table *t = sl_catalog_table(sl__cat(s), name);
+    if (!t)
+        sl_error_set(err, SL_ERR_UNDEFINED_TABLE, pos, "table \"%s\" does not exist", name);
+    return t;
+}
+
+/* Resolve one ON / COMPARE column on both sides into its common type. */
+static int sl__rec_column(sl__rec *r, const sl_ident *id, int i, sl_error *err)
+{
+    const sl_column *sc = sl__rec_col(r->source, id->name);
+    const sl_column *lc = sl__rec_col(r->ledger, id->name);
+    if (!sc && !lc)
+        return sl_error_set(err, SL_ERR_UNDEFINED_COLUMN, id->pos,
+                            "column \"%s\" does not exist in \"%s\" nor in \"%s\"", id->name,
+                            r->ledger->name, r->source->name);
+    if (!sc || !lc) {
+        sl_error_set(err, SL_ERR_DATATYPE_MISMATCH, id->pos,
+                     "column \"%s\" exists in \"%s\" but not in \"%s\"", id->name,
+                     sc ? r->source->name : r->ledger->name,
+                     sc ? r->ledger->name : r->source->name);
+        sl_error_hint(err, "RECONCILE compares columns of the same name on both sides.");
+        return -1;
+    }
+    for (int j = 0; j < i; j++)
+        if (strcmp(r->names[j], id->name) == 0)
+            return sl_error_set(err, SL_ERR_DUPLICATE_COLUMN, id->pos,
+                                "column \"%s\" specified more than once", id->name);
+    if (!sl_type_common(sc->type, lc->type, &r->types[i])) {
+        sl_strbuf a = SL_STRBUF_INIT, b = SL_STRBUF_INIT;
+        sl_type_format(&a, sc->type);
+        sl_type_format(&b, lc->type);
+        sl_error_set(err, SL_ERR_DATATYPE_MISMATCH, id->pos,
+                     "column \"%s\" is %s in \"%s\" and %s in \"%s\": they cannot be compared",
+                     id->name, sl_strbuf_cstr(&a), r->source->name, sl_strbuf_cstr(&b),
+                     r->ledger->name);
+        sl_strbuf_free(&a);
+        sl_strbuf_free(&b);
+        return -1;
+    }
+    r->types[i].not_null = false;
+    r->names[i] = id->name;
+    return 0;
+}
+
+/* Whether every column e names is one of t's (no subquery). */
+static bool sl__rec_expr_in(const sl_expr *e, const sl_table *t)
+{
+    if (!e)
+        return true;
+    if (e->kind == SL_EXPR_SUBQUERY || e->kind == SL_EXPR_EXISTS || e->query)
+        return false;
+    if (e->kind == SL_EXPR_COLUMN && !sl__rec_col(t, e->text))
+        return false;
+    if (!sl__rec_expr_in(e->left, t) || !sl__rec_expr_in(e->right, t) ||
+        !sl__rec_expr_in(e->filter, t))
+        return false;
+    for (int i = 0; i < sl_list_len(e->args); i++)
+        if (!sl__rec_expr_in(sl_list_get(e->args, i), t))
+            return false;
+    return true;
+}
+
+/* SELECT CAST(c AS T), ... FROM table [WHERE where] over the resolved
+** columns (positions of the statement's, for errors). */
+static sl_stmt *sl__rec_query(sl__rec *r, const sl_table *t, int pos, const sl_expr *where)
+{
+    sl_query *q = sl_calloc(1, sizeof *q);
+    q->kind = SL_QUERY_SELECT;
+    q->pos = r->st->pos;
+    q->items = sl_list_new();
+    for (int i = 0; i < r->nk + r->nc; i++) {
+        const sl_ident *id = sl_list_get(i < r->nk ? r->st->keys : r->st->compare,
+                                         i < r->nk ? i : i - r->nk);
+        sl_expr *cast = sl_expr_new(SL_EXPR_CAST, id->pos);
+        cast->left = sl_expr_column(NULL, sl_strdup(id->name), id->pos);
+        cast->type = r->types[i];
+        sl_select_item *it = sl_calloc(1, sizeof *it);
+        it->expr = cast;
+        it->alias = sl_sprintf("c%d", i);
+        it->alias_pos = -1;
+        sl_list_push(q->items, it);
+    }
+    q->from = sl_calloc(1, sizeof *q->from);
+    q->from->kind = SL_FROM_TABLE;
+    q->from->pos = pos;
+    q->from->name = sl_strdup(t->name);
+    q->from->alias_pos = -1;
+    q->where = sl_expr_dup(where);
+    sl_stmt *st = sl_calloc(1, sizeof *st);
+    st->kind = SL_STMT_QUERY;
+    st->pos = r->st->pos;
+    st->name_pos = -1;
+    st->query = q;
+    return st;
+}
+
+static int sl__rec_row_in(void *ctx, const char *const *values, const size_t *lens)
+{
+    sl__rec *r = ctx;
+    sl_strbuf_reset(&r->kbuf);
+    sl_strbuf_reset(&r->vbuf);
+    sl_rk_encode(&r->kbuf, r->nk, values, lens);
+    sl_rk_encode(&r->vbuf, r->nc, values + r->nk, lens + r->nk);
+    sl_rk_add(r->keys, r->reading_ledger, r->kbuf.buf ? r->kbuf.buf : "", r->kbuf.len,
+              r->vbuf.buf ? r->vbuf.buf : "", r->vbuf.len);
+    return r->s->interrupt && *r->s->interrupt ? 1 : 0;
+}
+
+/* A fork of the session that reads bounded tables as queries do: batch
+** mode, rows as they arrive, one task per operator (the first row of a key
+** is the source's first). */
+static sl_session *sl__rec_fork(sl_session *s)
+{
+    sl_session *f = sl__session_fork(s);
+    sl_kvlist_set(f->config, "execution.runtime-mode", "batch", -1, -1);
+    sl_kvlist_set(f->config, "sql-client.execution.result-mode", "tableau", -1, -1);
+    sl_kvlist_set(f->config, "parallelism.default", "1", -1, -1);
+    sl_kvlist_set(f->config, "table.dml-sync", "true", -1, -1);
+    f->interrupt = s->interrupt;
+    return f;
+}
+
+/* Run a query in the fork, rows to sink; an interrupted read is 57014. */
+static int sl__rec_run(sl__rec *r, sl_session *f, sl_stmt *q, const sl_result_sink *sink,
+                       sl_error *err)
+{
+    int rc = sl__run_stmt(f, q, sink, err);
+    sl_stmt_free(q);
+    if (rc == 0 && r->s->interrupt && *r->s->interrupt)
+        rc = sl_error_set(err, SL_ERR_QUERY_CANCELED, -1,
+                          "canceling statement due to user request");
+    return rc;
+}
+
+/* Read both sides into the key table. */
+static int sl__rec_read(sl__rec *r, sl_error *err)
+{
+    sl_result_sink sink = {r, NULL, sl__rec_row_in, NULL, NULL};
+    sl_session *f = sl__rec_fork(r->s);
+    r->reading_ledger = false;
+    int rc = sl__rec_run(r, f, sl__rec_query(r, r->source, r->st->source->pos, r->st->where),
+                         &sink, err);
+    r->reading_ledger = true;
+    if (rc == 0)
+        rc = sl__rec_run(r, f,
+                         sl__rec_query(r, r->ledger, r->st->name_pos,
+                                       r->ledger_where ? r->st->where : NULL),
+                         &sink, err);
+    sl_session_free(f);
+    return rc;
+}
+
+/* ------------------------------------------------------------------------
+** late
+*/
+
+/* Conjuncts of e that name only column col, as copies naming "event_time"
+** instead, ANDed (NULL when none). */
+static bool sl__rec_only(const sl_expr *e, const char *col)
+{
+    if (!e)
+        return true;
+    if (e->kind == SL_EXPR_SUBQUERY || e->kind == SL_EXPR_EXISTS || e->query)
+        return false;
+    if (e->kind == SL_EXPR_COLUMN && strcmp(e->text, col) != 0)
+        return false;
+    if (!sl__rec_only(e->left, col) || !sl__rec_only(e->right, col))
+        return false;
+    for (int i = 0; i < sl_list_len(e->args); i++)
+        if (!sl__rec_only(sl_list_get(e->args, i), col))
+            return false;
+    return e->filter == NULL;
+}
+
+static void sl__rec_rename(sl_expr *e, const char *to)
+{
+    if (!e)
+        return;
+    if (e->kind == SL_EXPR_COLUMN) {
+        sl_free(e->text);
+        e->text = sl_strdup(to);
+        sl_free(e->qualifier);
+        e->qualifier = NULL;
+    }
+    sl__rec_rename(e->left, to);
+    sl__rec_rename(e->right, to);
+    for (int i = 0; i < sl_list_len(e->args); i++)
+        sl__rec_rename(sl_list_get(e->args, i), to);
+}
+
+static sl_expr *sl__rec_range(const sl_expr *e, const char *col)
+{
+    if (!e)
+        return NULL;
+    if (e->kind == SL_EXPR_BINARY && e->op == SL_OP_AND) {
+        sl_expr *l = sl__rec_range(e->left, col), *r = sl__rec_range(e->right, col);
+        if (l && r)
+            return sl_expr_binary(SL_OP_AND, l, r, e->op_pos);
+        return l ? l : r;
+    }
+    if (!sl__rec_only(e, col))
+        return NULL;
+    sl_expr *c = sl_expr_dup(e);
+    sl__rec_rename(c, "event_time");
+    return c;
+}
+
+typedef struct sl__rec_late {
+    int64_t count;
+    sl_strbuf sample; /* the first rows' event times */
+    int nsample;
+} sl__rec_late;
+
+static int sl__rec_late_row(void *ctx, const char *const *values, const size_t *lens)
+{
+    (void)lens;
+    sl__rec_late *l = ctx;
+    if (l->nsample < SL_RK_SAMPLES) {
+        sl_strbuf_appendf(&l->sample, "%s%s", l->nsample ? ", " : "late at ",
+                          values[0] ? values[0] : "NULL");
+        l->nsample++;
+    }
+    l->count++;
+    return 0;
+}
+
+/* 'table.exec.late-rows.table' when it is SET (NULL while the key is not
+** declared: the late-rows writer declares it). */
+static const char *sl__rec_late_setting(sl_session *s)
+{
+    static const char key[] = "table.exec.late-rows.table";
+    int n;
+    const sl_config_key *keys = sl_config_keys(&n);
+    for (int i = 0; i < n; i++)
+        if (strcmp(keys[i].key, key) == 0)
+            return sl__setting_set(s, key);
+    return NULL;
+}
+
+/* The late check: the late-rows table's rows in the range. */
+static int sl__rec_late_check(sl__rec *r, sl__rec_row *row, sl_error *err)
+{
+    row->check = "late";
+    row->ok = true;
+    const char *name = sl__rec_late_setting(r->s);
+    const sl_table *lt = name && *name ? sl_catalog_table(sl__cat(r->s), name) : NULL;
+    if (!lt) {
+        row->sample = sl_strdup(name && *name ? "late-rows table not found" : "no late-rows table");
+        return 0;
+    }
+    if (!sl__rec_col(lt, "event_time")) {
+        row->sample = sl_sprintf("late-rows table \"%s\" has no event_time", lt->name);
+        return 0;
+    }
+    const char *rowtime = r->source->wm_col >= 0 ? r->source->all[r->source->wm_col].name : NULL;
+    sl_expr *where = rowtime ? sl__rec_range(r->st->where, rowtime) : NULL;
+    if (r->st->job && sl__rec_col(lt, "job")) {
+        sl_expr *j = sl_expr_binary(SL_OP_EQ, sl_expr_column(NULL, sl_strdup("job"), -1),
+                                    sl_expr_literal(SL_EXPR_STRING, r->st->job,
+                                                    strlen(r->st->job), -1),
+                                    -1);
+        where = where ? sl_expr_binary(SL_OP_AND, where, j, -1) : j;
+    }
+    sl_query *q = sl_calloc(1, sizeof *q);
+    q->kind = SL_QUERY_SELECT;
+    q->pos = r->st->pos;
+    q->items = sl_list_new();
+    sl_select_item *it = sl_calloc(1, sizeof *it);
+    it->expr = sl_expr_column(NULL, sl_strdup("event_time"), -1);
+    it->alias_pos = -1;
+    sl_list_push(q->items, it);
+    q->from = sl_calloc(1, sizeof *q->from);
+    q->from->kind = SL_FROM_TABLE;
+    q->from->pos = -1;
+    q->from->name = sl_strdup(lt->name);
+    q->from->alias_pos = -1;
+    q->where = where;
+    sl_stmt *st = sl_calloc(1, sizeof *st);
+    st->kind = SL_STMT_QUERY;
+    st->pos = r->st->pos;
+    st->name_pos = -1;
+    st->query = q;
+    sl__rec_late l = {0, SL_STRBUF_INIT, 0};
+    sl_result_sink sink = {&l, NULL, sl__rec_late_row, NULL, NULL};
+    sl_session *f = sl__rec_fork(r->s);
+    int rc = sl__rec_run(r, f, st, &sink, err);
+    sl_session_free(f);
+    row->count = l.count;
+    row->ok = l.count == 0;
+    row->sample = l.count ? sl_strbuf_detach(&l.sample) : sl_strdup("");
+    sl_strbuf_free(&l.sample);
+    return rc;
+}
+
+/* ------------------------------------------------------------------------
+** The statement
+*/
+
+static void sl__rec_emit(const sl_result_sink *out, const sl__rec_row *rows, int n)
+{
+    sl_type types[4];
+    for (int i = 0; i < 4; i++)
+        types[i] = sl_type_make_p(sl_reconcile_types[i],
+                                  sl_reconcile_types[i] == SL_TYPE_VARCHAR ? SL_MAX_LENGTH : 0, 0);
+    types[0].not_null = types[1].not_null = types[2].not_null = true;
+    sl__table_out t;
+    sl__result_begin_typed(&t, out, 4, sl_reconcile_names, types);
+    for (int i = 0; i < n; i++) {
+        char count[24];
+        snprintf(count, sizeof count, "%lld", (long long)rows[i].count);
+        const char *v[4] = {rows[i].check, rows[i].ok ? "TRUE" : "FALSE", count,
+                            rows[i].sample ? rows[i].sample : ""};
+        sl__result_row(&t, v);
+    }
+    char tag[32];
+    snprintf(tag, sizeof tag, "RECONCILE %d", n);
+    sl__result_complete(out, tag);
+}
+
+static int sl__rec_resolve(sl__rec *r, sl_error *err)
+{
+    const sl_stmt *st = r->st;
+    r->ledger = sl__rec_table(r->s, st->name, st->name_pos, err);
+    if (!r->ledger)
+        return -1;
+    r->source = sl__rec_table(r->s, st->source->name, st->source->pos, err);
+    if (!r->source)
+        return -1;
+    r->nk = sl_list_len(st->keys);
+    r->nc = sl_list_len(st->compare);
+    r->names = sl_calloc((size_t)(r->nk + r->nc) + 1, sizeof *r->names);
+    r->types = sl_calloc((size_t)(r->nk + r->nc) + 1, sizeof *r->types);
+    for (int i = 0; i < r->nk + r->nc; i++) {
+        const sl_ident *id = sl_list_get(i < r->nk ? st->keys : st->compare,
+                                         i < r->nk ? i : i - r->nk);
+        if (sl__rec_column(r, id, i, err) != 0)
+            return -1;
+    }
+    const sl_table *src = r->source;
+    if (!src->connector || !sl_connector_source_bounded(src->connector, src->def->options)) {
+        sl_error_set(err, SL_ERR_NOT_SUPPORTED, st->source->pos,
+                     "RECONCILE cannot read table \"%s\" bounded", src->name);
+        sl_error_hint(err, "The source of truth must be a table whose connector ends: files, "
+                           "a PostgreSQL table, or a source with its bound set.");
+        return -1;
+    }
+    r->ledger_where = sl__rec_expr_in(st->where, r->ledger);
+    return 0;
+}
+
+int sl__reconcile_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err)
+{
+    if (st->job)
+        return sl_error_set(err, SL_ERR_NOT_SUPPORTED, st->job_pos,
+                            "RECONCILE ... FOR JOB is not supported yet");
+    if (st->repair)
+        return sl_error_set(err, SL_ERR_NOT_SUPPORTED, st->pos,
+                            "RECONCILE ... REPAIR is not supported yet");
+    sl__rec r;
+    memset(&r, 0, sizeof r);
+    r.s = s;
+    r.st = st;
+    int rc = sl__rec_resolve(&r, err);
+    if (rc == 0) {
+        r.keys = sl_rk_new();
+        rc = sl__rec_read(&r, err);
+    }
+    sl__rec_row rows[SL_RK_NCHECKS + 2];
+    memset(rows, 0, sizeof rows);
+    int n = 0;
+    if (rc == 0) {
+        static const char *const checks[SL_RK_NCHECKS] = {"missing", "duplicated", "extra",
+                                                          "mismatched"};
+        sl_rk_check c[SL_RK_NCHECKS];
+        sl_rk_checks(r.keys, c);
+        for (int i = 0; i < SL_RK_NCHECKS; i++, n++) {
+            sl_strbuf sb = SL_STRBUF_INIT;
+            for (int k = 0; k < c[i].nsamples; k++) {
+                if (k)
+                    sl_strbuf_append(&sb, ", ");
+                sl_rk_key_format(&sb, c[i].samples[k], r.nk, r.names);
+            }
+            if (c[i].count > c[i].nsamples)
+                sl_strbuf_append(&sb, ", ...");
+            rows[n].check = checks[i];
+            rows[n].ok = c[i].count == 0;
+            rows[n].count = c[i].count;
+            rows[n].sample = sl_strbuf_detach(&sb);
+        }
+        rc = sl__rec_late_check(&r, &rows[n++], err);
+    }
+    if (rc == 0) {
+        int64_t failed = 0;
+        for (int i = 0; i < n; i++)
+            failed += !rows[i].ok;
+        bool ok = failed == 0;
+        rows[n].check = "verdict";
+        rows[n].ok = ok;
+        rows[n].count = failed;
+        rows[n].sample = sl_strdup(ok ? "CONSISTENT" : "INCONSISTENT");
+        n++;
+        sl__rec_emit(out, rows, n);
+    }
+    for (int i = 0; i < SL_RK_NCHECKS + 2; i++)
+        sl_free(rows[i].sample);
+    sl_rk_free(r.keys);
+    sl_strbuf_free(&r.kbuf);
+    sl_strbuf_free(&r.vbuf);
+    sl_free(r.names);
+    sl_free(r.types);
+    return rc;
+}
