@@ -1,0 +1,34 @@
+-- RECONCILE: a ledger compared with a bounded read of its source of truth
+-- (planner/session_reconcile.c). Files on both sides here; PostgreSQL
+-- ledgers are tests/postgres/reconcile_test.py.
+CREATE TABLE clicks (event_id BIGINT, amount DECIMAL(10, 2), campaign STRING, ts TIMESTAMP(3),
+  WATERMARK FOR ts AS ts) WITH ('connector' = 'filesystem', 'path' = '@SQLDATA@/reconcile/clicks', 'format' = 'csv');
+-- A broken ledger: 2 doubled with another amount, 3 missing, 9 foreign; 4 is outside the day.
+CREATE TABLE ledger (event_id INT, amount DECIMAL(12, 3), campaign STRING)
+  WITH ('connector' = 'filesystem', 'path' = '@SQLDATA@/reconcile/ledger', 'format' = 'csv');
+-- A correct one: amounts equal by value (10.5 = 10.50 = 10.500).
+CREATE TABLE good (event_id BIGINT, amount DECIMAL(12, 3), campaign STRING, ts TIMESTAMP(3))
+  WITH ('connector' = 'filesystem', 'path' = '@SQLDATA@/reconcile/good', 'format' = 'csv');
+RECONCILE ledger AGAINST clicks ON event_id COMPARE amount, campaign
+  WHERE ts >= TIMESTAMP '2026-10-04 00:00:00' AND ts < TIMESTAMP '2026-10-05 00:00:00';
+-- The ledger has no ts: it is compared whole, and 4 is missing without the range.
+RECONCILE ledger AGAINST clicks ON event_id COMPARE amount;
+RECONCILE good AGAINST clicks ON event_id COMPARE amount, campaign
+  WHERE ts >= TIMESTAMP '2026-10-04 00:00:00' AND ts < TIMESTAMP '2026-10-05 00:00:00';
+-- Composite key.
+RECONCILE good AGAINST clicks ON event_id, campaign COMPARE amount;
+-- Errors.
+RECONCILE nope AGAINST clicks ON event_id;
+RECONCILE ledger AGAINST nope ON event_id;
+RECONCILE ledger AGAINST clicks ON event_id COMPARE amount, nope;
+RECONCILE ledger AGAINST clicks ON event_id COMPARE ts;
+RECONCILE ledger AGAINST clicks ON campaign COMPARE amount, event_id, campaign;
+RECONCILE ledger AGAINST clicks ON event_id WHERE nope > 1;
+CREATE TABLE gen (event_id BIGINT, amount DECIMAL(10, 2), campaign STRING) WITH ('connector' = 'datagen');
+RECONCILE ledger AGAINST gen ON event_id;
+CREATE TABLE txt (event_id STRING, amount DECIMAL(10, 2)) WITH ('connector' = 'filesystem', 'path' = '@SQLDATA@/reconcile/ledger', 'format' = 'csv');
+RECONCILE txt AGAINST clicks ON event_id;
+RECONCILE ledger AGAINST clicks ON event_id FOR JOB 'billing';
+-- The keywords stay names.
+CREATE TEMPORARY VIEW reconcile AS SELECT 1 AS against, 2 AS compare, 3 AS repair;
+SELECT against, compare, repair FROM reconcile;
