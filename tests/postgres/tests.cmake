@@ -85,3 +85,11 @@ foreach(c results cache crash)
   set_tests_properties(pg.lookup_${c} PROPERTIES LABELS postgres FIXTURES_REQUIRED pg
     ENVIRONMENT "${SL_PG_ENV}" TIMEOUT 600)
 endforeach()
+
+# RECONCILE against hand-broken PostgreSQL ledgers (tests/postgres/reconcile_test.py):
+# a row deleted, doubled, changed, foreign, all at once, and the correct
+# ledger as the control, each against a reference computed from psql's rows.
+add_test(NAME pg.reconcile
+  COMMAND ${Python3_EXECUTABLE} ${SL_PG_DIR}/reconcile_test.py --sluice $<TARGET_FILE:sluice>)
+set_tests_properties(pg.reconcile PROPERTIES LABELS postgres FIXTURES_REQUIRED pg
+  ENVIRONMENT "${SL_PG_ENV}" TIMEOUT 300)

@@ -1,0 +1,195 @@
+"""reconcile_test.py — RECONCILE against hand-broken PostgreSQL ledgers
+(planner/session_reconcile.c), checked by a reference computed here from the
+source rows this test wrote and the ledger rows psql reads (ctest
+pg.reconcile, fixture `pg`).
+
+The source of truth is a day of clicks in csv files (plus clicks of the
+days around it, outside the range); the ledger a PostgreSQL table without a
+unique key. Each case starts from the correct ledger (the day's clicks,
+amounts written with another scale: equal by value), breaks it by hand
+with psql, runs
+  RECONCILE ledger AGAINST clicks ON event_id COMPARE amount, campaign
+    WHERE ts >= <day> AND ts < <day + 1>
+and checks every row against the reference: each check's ok, count and
+sample keys (the five smallest), and the verdict. The correct ledger is the
+control: CONSISTENT, while every broken one must be INCONSISTENT in
+exactly its own check.
+
+Cases: correct, delete (a row deleted: missing), duplicate (a row inserted
+twice: duplicated), amount (an amount changed: mismatched), foreign (a row
+of an id the source never had, dated in the day: extra), all (all four at
+once).
+
+Usage: reconcile_test.py --sluice PATH [--seed S]
+"""
+import argparse
+import csv
+import datetime
+import decimal
+import io
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import pg_util  # noqa: E402
+
+ENV = dict(os.environ, ASAN_OPTIONS="detect_leaks=1:abort_on_error=1", TZ="UTC")
+DAY = datetime.datetime(2026, 10, 4)
+N = 3000
+
+
+def fail(msg):
+    print("FAIL: " + msg, file=sys.stderr)
+    sys.exit(1)
+
+
+def make_source(work, rng):
+    """Clicks of three days (ids unique), as csv files; the day's ones."""
+    src = os.path.join(work, "clicks")
+    os.makedirs(src)
+    rows = []
+    ids = rng.sample(range(1, 10 * N), N)
+    for i, eid in enumerate(ids):
+        day = rng.choice([-1, 0, 0, 0, 1])
+        ts = DAY + datetime.timedelta(days=day, seconds=rng.randrange(86400))
+        amount = decimal.Decimal(rng.randrange(1, 100000)) / 100
+        rows.append((eid, amount, "c%d" % rng.randrange(7), ts))
+    for part in range(3):
+        with open(os.path.join(src, "part-%d.csv" % part), "w", newline="") as f:
+            w = csv.writer(f)
+            for r in rows[part::3]:
+                w.writerow([r[0], "%.2f" % r[1], r[2], r[3].strftime("%Y-%m-%d %H:%M:%S")])
+    return src, [r for r in rows if DAY <= r[3] < DAY + datetime.timedelta(days=1)]
+
+
+def load_ledger(day_rows):
+    buf = io.StringIO()
+    for eid, amount, campaign, ts in day_rows:
+        # another scale than the source's: equal by value
+        buf.write("(%d, %s, %s, %s)," % (eid, "%.4f" % amount, pg_util.literal(campaign),
+                                         pg_util.literal(ts.strftime("%Y-%m-%d %H:%M:%S"))))
+    pg_util.execute("DROP TABLE IF EXISTS rec_ledger; "
+                    "CREATE TABLE rec_ledger (event_id BIGINT, amount NUMERIC(14, 4), "
+                    "campaign TEXT, ts TIMESTAMP); "
+                    "INSERT INTO rec_ledger VALUES " + buf.getvalue().rstrip(",") + ";")
+
+
+def reference(day_rows):
+    """The checks computed from psql's rows of the ledger and the source's."""
+    src = {r[0]: (decimal.Decimal(r[1]), r[2]) for r in day_rows}
+    led = pg_util.query("SELECT event_id, amount, campaign FROM rec_ledger "
+                        "WHERE ts >= '2026-10-04' AND ts < '2026-10-05'")
+    count = {}
+    mism = set()
+    for eid, amount, campaign in led:
+        eid = int(eid)
+        count[eid] = count.get(eid, 0) + 1
+        if eid in src and src[eid] != (decimal.Decimal(amount), campaign):
+            mism.add(eid)
+    return {
+        "missing": sorted(k for k in src if k not in count),
+        "duplicated": sorted(k for k, n in count.items() if n > 1),
+        "extra": sorted(k for k in count if k not in src),
+        "mismatched": sorted(mism),
+    }
+
+
+def reconcile(sluice, work, src):
+    sql = """
+CREATE TABLE clicks (event_id BIGINT, amount DECIMAL(10, 2), campaign STRING, ts TIMESTAMP(3),
+  WATERMARK FOR ts AS ts) WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'csv');
+CREATE TABLE ledger (event_id BIGINT, amount DECIMAL(14, 4), campaign STRING, ts TIMESTAMP(3))
+  WITH ('connector' = 'jdbc', 'url' = '%s', 'table-name' = 'rec_ledger',
+        'username' = '%s', 'password' = '%s');
+RECONCILE ledger AGAINST clicks ON event_id COMPARE amount, campaign
+  WHERE ts >= TIMESTAMP '2026-10-04 00:00:00' AND ts < TIMESTAMP '2026-10-05 00:00:00';
+""" % (src, pg_util.jdbc_url(), pg_util.USER, pg_util.PASSWORD)
+    data = os.path.join(work, "data")
+    shutil.rmtree(data, ignore_errors=True)
+    p = subprocess.run([sluice, "--data-dir", data, "-q", "--format=csv", "-e", sql],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV, timeout=300)
+    if p.returncode != 0:
+        fail("sluice failed (%d):\n%s%s" % (p.returncode, p.stdout.decode(), p.stderr.decode()))
+    rows = list(csv.reader(io.StringIO(p.stdout.decode())))
+    if not rows or rows[0] != ["check", "ok", "count", "sample"]:
+        fail("unexpected output:\n" + p.stdout.decode())
+    return rows[1:]
+
+
+def check(case, got, ref):
+    want_order = ["missing", "duplicated", "extra", "mismatched", "late", "verdict"]
+    if [r[0] for r in got] != want_order:
+        fail("%s: checks %s" % (case, [r[0] for r in got]))
+    failed = 0
+    for name, ok, count, sample in got:
+        if name in ref:
+            keys = ref[name]
+            want_sample = ", ".join("event_id=%d" % k for k in keys[:5])
+            if len(keys) > 5:
+                want_sample += ", ..."
+            want = ("TRUE" if not keys else "FALSE", str(len(keys)), want_sample)
+            if (ok, count, sample) != want:
+                fail("%s: %s is %s, expected %s" % (case, name, (ok, count, sample), want))
+            failed += bool(keys)
+        elif name == "late":
+            if (ok, count, sample) != ("TRUE", "0", "no late-rows table"):
+                fail("%s: late is %s" % (case, (ok, count, sample)))
+    verdict = got[-1]
+    want = ("TRUE", "0", "CONSISTENT") if failed == 0 else ("FALSE", str(failed), "INCONSISTENT")
+    if tuple(verdict[1:]) != want:
+        fail("%s: verdict %s, expected %s" % (case, verdict, want))
+    return failed
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sluice", required=True)
+    ap.add_argument("--seed", type=int, default=int.from_bytes(os.urandom(4), "little"))
+    args = ap.parse_args()
+    print("seed", args.seed)
+    rng = random.Random(args.seed)
+    work = tempfile.mkdtemp(prefix="sl-reconcile-")
+    try:
+        src, day = make_source(work, rng)
+        ids = sorted(r[0] for r in day)
+        foreign = max(r[0] for r in day) + 1000  # no source click has it
+        cases = {
+            "correct": [],
+            "delete": ["DELETE FROM rec_ledger WHERE event_id IN (%d, %d)" % (ids[3], ids[-1])],
+            "duplicate": ["INSERT INTO rec_ledger SELECT * FROM rec_ledger WHERE event_id = %d"
+                          % ids[10]],
+            "amount": ["UPDATE rec_ledger SET amount = amount + 0.01 WHERE event_id = %d"
+                       % ids[20]],
+            "foreign": ["INSERT INTO rec_ledger VALUES (%d, 1, 'c1', '2026-10-04 12:00:00')"
+                        % foreign],
+            "all": ["DELETE FROM rec_ledger WHERE event_id IN (%s)"
+                    % ", ".join(str(i) for i in ids[:7]),
+                    "INSERT INTO rec_ledger SELECT * FROM rec_ledger WHERE event_id = %d" % ids[30],
+                    "UPDATE rec_ledger SET campaign = 'zz' WHERE event_id = %d" % ids[40],
+                    "INSERT INTO rec_ledger VALUES (%d, 1, 'c1', '2026-10-04 12:00:00')" % foreign],
+        }
+        expect_failed = {"correct": 0, "delete": 1, "duplicate": 1, "amount": 1, "foreign": 1,
+                         "all": 4}
+        for case, breaks in cases.items():
+            load_ledger(day)
+            for b in breaks:
+                pg_util.execute(b)
+            ref = reference(day)
+            failed = check(case, reconcile(args.sluice, work, src), ref)
+            if failed != expect_failed[case]:
+                fail("%s: %d checks failed, expected %d (the reference itself: %s)"
+                     % (case, failed, expect_failed[case], ref))
+            print("ok", case)
+        print("PASS")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+        pg_util.execute("DROP TABLE IF EXISTS rec_ledger")
+
+
+if __name__ == "__main__":
+    main()
