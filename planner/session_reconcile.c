@@ -52,6 +52,8 @@ typedef struct sl__rec {
     sl_rk *keys;             /* the comparison */
     sl_strbuf kbuf, vbuf;    /* encoding scratch */
     bool reading_ledger;     /* which side the rows come from */
+    sl_kvlist *bound;        /* options bounding the source at its end now, or NULL */
+    sl_strbuf input;         /* the input boundary: those end positions ("p0:12 p1:9") */
 } sl__rec;
 
 static const sl_column *sl__rec_col(const sl_table *t, const char *name)
@@ -203,6 +205,24 @@ static int sl__rec_read(sl__rec *r, sl_error *err)
 {
     sl_result_sink sink = {r, NULL, sl__rec_row_in, NULL, NULL};
     sl_session *f = sl__rec_fork(r->s);
+    if (r->bound) { /* the source read up to its input boundary: a session table over it */
+        sl_stmt *def = sl_stmt_dup(r->source->def);
+        def->temporary = true;
+        for (int i = 0; i < r->bound->n; i++)
+            sl_kvlist_set(def->options, r->bound->items[i].key, r->bound->items[i].value, -1, -1);
+        for (int i = 0; i < sl_list_len(f->ttables); i++) {
+            sl_stmt *t = sl_list_get(f->ttables, i);
+            if (strcmp(t->name, def->name) == 0) {
+                sl_stmt_free(t);
+                f->ttables->items[i] = f->ttables->items[--f->ttables->n];
+                break;
+            }
+        }
+        if (!f->ttables)
+            f->ttables = sl_list_new();
+        sl_list_push(f->ttables, def);
+        f->tgen++;
+    }
     r->reading_ledger = false;
     int rc = sl__rec_run(r, f, sl__rec_query(r, r->source, r->st->source->pos, r->st->where),
                          &sink, err);
@@ -403,7 +423,17 @@ static int sl__rec_resolve(sl__rec *r, sl_error *err)
             return -1;
     }
     const sl_table *src = r->source;
-    if (!src->connector || !sl_connector_source_bounded(src->connector, src->def->options)) {
+    if (src->connector && !sl_connector_source_bounded(src->connector, src->def->options) &&
+        src->connector->caps.source_end) {
+        /* the input boundary: where the source ends now (Kafka: read_committed's end) */
+        r->bound = sl_kvlist_new();
+        if (src->connector->caps.source_end(src->def->options, r->bound, &r->input, err) != 0) {
+            if (err->position < 0)
+                err->position = st->source->pos;
+            return -1;
+        }
+    } else if (!src->connector ||
+               !sl_connector_source_bounded(src->connector, src->def->options)) {
         sl_error_set(err, SL_ERR_NOT_SUPPORTED, st->source->pos,
                      "RECONCILE cannot read table \"%s\" bounded", src->name);
         sl_error_hint(err, "The source of truth must be a table whose connector ends: files, "
@@ -472,6 +502,8 @@ int sl__reconcile_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *o
     sl_rk_free(r.keys);
     sl_strbuf_free(&r.kbuf);
     sl_strbuf_free(&r.vbuf);
+    sl_strbuf_free(&r.input);
+    sl_kvlist_free(r.bound);
     sl_free(r.names);
     sl_free(r.types);
     return rc;

@@ -20,13 +20,20 @@ twice: duplicated), amount (an amount changed: mismatched), foreign (a row
 of an id the source never had, dated in the day: extra), all (all four at
 once).
 
-Usage: reconcile_test.py --sluice PATH [--seed S]
+--source kafka (ctest pg.reconcile_kafka, fixtures `kafka` and `pg`): the
+same cases with the clicks in a Kafka topic of 3 partitions (JSON records),
+read up to the end offsets read_committed sees when RECONCILE starts (the
+read ends: the topic is unbounded otherwise); the reference is what kcat
+reads back with read_committed.
+
+Usage: reconcile_test.py --sluice PATH [--seed S] [--source files|kafka --topic-tool PATH]
 """
 import argparse
 import csv
 import datetime
 import decimal
 import io
+import json
 import os
 import random
 import shutil
@@ -37,6 +44,8 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import pg_util  # noqa: E402
+sys.path.insert(0, os.path.join(HERE, "..", "kafka"))
+import kafka_util  # noqa: E402
 
 ENV = dict(os.environ, ASAN_OPTIONS="detect_leaks=1:abort_on_error=1", TZ="UTC")
 DAY = datetime.datetime(2026, 10, 4)
@@ -64,7 +73,27 @@ def make_source(work, rng):
             w = csv.writer(f)
             for r in rows[part::3]:
                 w.writerow([r[0], "%.2f" % r[1], r[2], r[3].strftime("%Y-%m-%d %H:%M:%S")])
-    return src, [r for r in rows if DAY <= r[3] < DAY + datetime.timedelta(days=1)]
+    return src, [r for r in rows if DAY <= r[3] < DAY + datetime.timedelta(days=1)], rows
+
+
+def make_kafka_source(work, rows, tool, seed):
+    """The clicks as JSON records of a topic of 3 partitions; the day's
+    ones as kcat reads them back (read_committed)."""
+    topic = "reconcile-%d" % seed
+    kafka_util.create_topic(tool, topic, 3)
+    recs = [(str(r[0]), json.dumps({"event_id": r[0], "amount": "%.2f" % r[1], "campaign": r[2],
+                                    "ts": r[3].strftime("%Y-%m-%d %H:%M:%S")}))
+            for r in rows]
+    kafka_util.produce(topic, recs)
+    back = [json.loads(v) for v in kafka_util.consume(topic)]
+    if len(back) != len(rows):
+        fail("kcat reads %d records of %d" % (len(back), len(rows)))
+    day = []
+    for v in back:
+        ts = datetime.datetime.strptime(v["ts"], "%Y-%m-%d %H:%M:%S")
+        if DAY <= ts < DAY + datetime.timedelta(days=1):
+            day.append((v["event_id"], decimal.Decimal(v["amount"]), v["campaign"], ts))
+    return topic, day
 
 
 def load_ledger(day_rows):
@@ -99,16 +128,21 @@ def reference(day_rows):
     }
 
 
-def reconcile(sluice, work, src):
+def reconcile(sluice, work, src, kafka):
+    if kafka:
+        clicks = ("'connector' = 'kafka', 'topic' = '%s', 'properties.bootstrap.servers' = '%s', "
+                  "'format' = 'json'" % (src, kafka_util.BROKER))
+    else:
+        clicks = "'connector' = 'filesystem', 'path' = '%s', 'format' = 'csv'" % src
     sql = """
 CREATE TABLE clicks (event_id BIGINT, amount DECIMAL(10, 2), campaign STRING, ts TIMESTAMP(3),
-  WATERMARK FOR ts AS ts) WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'csv');
+  WATERMARK FOR ts AS ts) WITH (%s);
 CREATE TABLE ledger (event_id BIGINT, amount DECIMAL(14, 4), campaign STRING, ts TIMESTAMP(3))
   WITH ('connector' = 'jdbc', 'url' = '%s', 'table-name' = 'rec_ledger',
         'username' = '%s', 'password' = '%s');
 RECONCILE ledger AGAINST clicks ON event_id COMPARE amount, campaign
   WHERE ts >= TIMESTAMP '2026-10-04 00:00:00' AND ts < TIMESTAMP '2026-10-05 00:00:00';
-""" % (src, pg_util.jdbc_url(), pg_util.USER, pg_util.PASSWORD)
+""" % (clicks, pg_util.jdbc_url(), pg_util.USER, pg_util.PASSWORD)
     data = os.path.join(work, "data")
     shutil.rmtree(data, ignore_errors=True)
     p = subprocess.run([sluice, "--data-dir", data, "-q", "--format=csv", "-e", sql],
@@ -150,12 +184,17 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sluice", required=True)
     ap.add_argument("--seed", type=int, default=int.from_bytes(os.urandom(4), "little"))
+    ap.add_argument("--source", choices=["files", "kafka"], default="files")
+    ap.add_argument("--topic-tool")
     args = ap.parse_args()
     print("seed", args.seed)
     rng = random.Random(args.seed)
     work = tempfile.mkdtemp(prefix="sl-reconcile-")
     try:
-        src, day = make_source(work, rng)
+        src, day, rows = make_source(work, rng)
+        kafka = args.source == "kafka"
+        if kafka:
+            src, day = make_kafka_source(work, rows, args.topic_tool, args.seed)
         ids = sorted(r[0] for r in day)
         foreign = max(r[0] for r in day) + 1000  # no source click has it
         cases = {
@@ -180,7 +219,7 @@ def main():
             for b in breaks:
                 pg_util.execute(b)
             ref = reference(day)
-            failed = check(case, reconcile(args.sluice, work, src), ref)
+            failed = check(case, reconcile(args.sluice, work, src, kafka), ref)
             if failed != expect_failed[case]:
                 fail("%s: %d checks failed, expected %d (the reference itself: %s)"
                      % (case, failed, expect_failed[case], ref))
