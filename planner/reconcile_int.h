@@ -33,6 +33,39 @@ void sl_rk_encode(sl_strbuf *sb, int n, const char *const *values, const size_t 
 /* Append a sample's key as "name=value" (n columns in parentheses). */
 void sl_rk_key_format(sl_strbuf *sb, const void *entry, int n, const char *const *names);
 
+/* One check's row. */
+typedef struct sl__rec_row {
+    const char *check; /* its name */
+    bool ok;
+    int64_t count;
+    char *sample;      /* owned */
+} sl__rec_row;
+
+/* The statement's resolution: both tables and the compared columns. */
+typedef struct sl__rec {
+    sl_session *s;
+    const sl_stmt *st;
+    const sl_table *ledger, *source;
+    int nk, nc;              /* key and COMPARE columns */
+    const char **names;      /* nk + nc names */
+    sl_type *types;          /* their common types */
+    bool ledger_where;       /* the predicate applies to the ledger too */
+    sl_rk *keys;             /* the comparison */
+    sl_strbuf kbuf, vbuf;    /* encoding scratch */
+    bool reading_ledger;     /* which side the rows come from */
+    sl_kvlist *bound;        /* options bounding the source at its end now, or NULL */
+    sl_strbuf input;         /* the input boundary: those end positions ("p0:12 p1:9") */
+} sl__rec;
+
+/* session_reconcile.c: a fork of the session that reads bounded tables as
+** queries (batch); run a query (freed) in it, rows to sink. */
+sl_session *sl__rec_fork(sl_session *s);
+int sl__rec_run(sl__rec *r, sl_session *f, sl_stmt *q, const sl_result_sink *sink,
+                sl_error *err);
+/* reconcile_job.c: FOR JOB's four rows (input, recovery, commit boundaries,
+** watermark) into rows[0..3]; 42704 for an unknown job. */
+int sl__rec_job_checks(sl__rec *r, sl__rec_row *rows, sl_error *err);
+
 /* session_reconcile.c: RECONCILE's result columns (Describe of the
 ** extended protocol) and the statement. */
 extern const char *const sl_reconcile_names[4];

@@ -32,30 +32,6 @@ const char *const sl_reconcile_names[4] = {"check", "ok", "count", "sample"};
 const sl_type_id sl_reconcile_types[4] = {SL_TYPE_VARCHAR, SL_TYPE_BOOLEAN, SL_TYPE_BIGINT,
                                           SL_TYPE_VARCHAR};
 
-/* One check's row. */
-typedef struct sl__rec_row {
-    const char *check; /* its name */
-    bool ok;
-    int64_t count;
-    char *sample;      /* owned */
-} sl__rec_row;
-
-/* The statement's resolution: both tables and the compared columns. */
-typedef struct sl__rec {
-    sl_session *s;
-    const sl_stmt *st;
-    const sl_table *ledger, *source;
-    int nk, nc;              /* key and COMPARE columns */
-    const char **names;      /* nk + nc names */
-    sl_type *types;          /* their common types */
-    bool ledger_where;       /* the predicate applies to the ledger too */
-    sl_rk *keys;             /* the comparison */
-    sl_strbuf kbuf, vbuf;    /* encoding scratch */
-    bool reading_ledger;     /* which side the rows come from */
-    sl_kvlist *bound;        /* options bounding the source at its end now, or NULL */
-    sl_strbuf input;         /* the input boundary: those end positions ("p0:12 p1:9") */
-} sl__rec;
-
 static const sl_column *sl__rec_col(const sl_table *t, const char *name)
 {
     for (int i = 0; i < t->nall; i++)
@@ -177,7 +153,7 @@ static int sl__rec_row_in(void *ctx, const char *const *values, const size_t *le
 /* A fork of the session that reads bounded tables as queries do: batch
 ** mode, rows as they arrive, one task per operator (the first row of a key
 ** is the source's first). */
-static sl_session *sl__rec_fork(sl_session *s)
+sl_session *sl__rec_fork(sl_session *s)
 {
     sl_session *f = sl__session_fork(s);
     sl_kvlist_set(f->config, "execution.runtime-mode", "batch", -1, -1);
@@ -189,8 +165,8 @@ static sl_session *sl__rec_fork(sl_session *s)
 }
 
 /* Run a query in the fork, rows to sink; an interrupted read is 57014. */
-static int sl__rec_run(sl__rec *r, sl_session *f, sl_stmt *q, const sl_result_sink *sink,
-                       sl_error *err)
+int sl__rec_run(sl__rec *r, sl_session *f, sl_stmt *q, const sl_result_sink *sink,
+                sl_error *err)
 {
     int rc = sl__run_stmt(f, q, sink, err);
     sl_stmt_free(q);
@@ -446,9 +422,6 @@ static int sl__rec_resolve(sl__rec *r, sl_error *err)
 
 int sl__reconcile_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err)
 {
-    if (st->job)
-        return sl_error_set(err, SL_ERR_NOT_SUPPORTED, st->job_pos,
-                            "RECONCILE ... FOR JOB is not supported yet");
     if (st->repair)
         return sl_error_set(err, SL_ERR_NOT_SUPPORTED, st->pos,
                             "RECONCILE ... REPAIR is not supported yet");
@@ -461,9 +434,13 @@ int sl__reconcile_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *o
         r.keys = sl_rk_new();
         rc = sl__rec_read(&r, err);
     }
-    sl__rec_row rows[SL_RK_NCHECKS + 2];
+    sl__rec_row rows[SL_RK_NCHECKS + 6];
     memset(rows, 0, sizeof rows);
     int n = 0;
+    if (rc == 0 && st->job) { /* the job's boundaries first */
+        rc = sl__rec_job_checks(&r, rows, err);
+        n = 4;
+    }
     if (rc == 0) {
         static const char *const checks[SL_RK_NCHECKS] = {"missing", "duplicated", "extra",
                                                           "mismatched"};
@@ -497,7 +474,7 @@ int sl__reconcile_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *o
         n++;
         sl__rec_emit(out, rows, n);
     }
-    for (int i = 0; i < SL_RK_NCHECKS + 2; i++)
+    for (int i = 0; i < SL_RK_NCHECKS + 6; i++)
         sl_free(rows[i].sample);
     sl_rk_free(r.keys);
     sl_strbuf_free(&r.kbuf);

@@ -29,6 +29,17 @@ RECONCILE ledger AGAINST gen ON event_id;
 CREATE TABLE txt (event_id STRING, amount DECIMAL(10, 2)) WITH ('connector' = 'filesystem', 'path' = '@SQLDATA@/reconcile/ledger', 'format' = 'csv');
 RECONCILE txt AGAINST clicks ON event_id;
 RECONCILE ledger AGAINST clicks ON event_id FOR JOB 'billing';
+-- FOR JOB: a finished job that wrote the day's clicks into files.
+CREATE TABLE out_day (event_id BIGINT, amount DECIMAL(10, 2), campaign STRING, ts TIMESTAMP(3))
+  WITH ('connector' = 'filesystem', 'path' = '@TMP@/out_day', 'format' = 'csv');
+SET 'table.dml-sync' = 'true';
+SET 'pipeline.name' = 'daily';
+INSERT INTO out_day SELECT * FROM clicks
+  WHERE ts >= TIMESTAMP '2026-10-04 00:00:00' AND ts < TIMESTAMP '2026-10-05 00:00:00';
+RESET 'pipeline.name';
+RECONCILE out_day AGAINST clicks ON event_id COMPARE amount, campaign
+  WHERE ts >= TIMESTAMP '2026-10-04 00:00:00' AND ts < TIMESTAMP '2026-10-05 00:00:00'
+  FOR JOB 'daily';
 -- The keywords stay names.
 CREATE TEMPORARY VIEW reconcile AS SELECT 1 AS against, 2 AS compare, 3 AS repair;
 SELECT against, compare, repair FROM reconcile;
