@@ -24,7 +24,14 @@ once).
 same cases with the clicks in a Kafka topic of 3 partitions (JSON records),
 read up to the end offsets read_committed sees when RECONCILE starts (the
 read ends: the topic is unbounded otherwise); the reference is what kcat
-reads back with read_committed.
+reads back with read_committed. Then FOR JOB: a job 'billing' writes every
+click into an empty ledger exactly-once (jdbc, two-phase commit) and is
+killed (SIGKILL) once psql sees all of them; RECONCILE ... FOR JOB
+'billing' must find its four boundaries ok and the ledger CONSISTENT; with
+a prepared transaction of the sink's prefix left open by hand,
+commit_boundary is not ok (its gid the sample); with clicks produced after
+the job stopped, recovery_boundary is not ok (the partitions behind) and
+missing names exactly the new ids.
 
 Usage: reconcile_test.py --sluice PATH [--seed S] [--source files|kafka --topic-tool PATH]
 """
@@ -37,9 +44,11 @@ import json
 import os
 import random
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -155,6 +164,91 @@ RECONCILE ledger AGAINST clicks ON event_id COMPARE amount, campaign
     return rows[1:]
 
 
+def job_phase(sluice, work, topic, rows, rng):
+    """FOR JOB against a real job: see the module's comment."""
+    data = os.path.join(work, "jobdata")
+    pg_util.execute("TRUNCATE rec_ledger")
+    tables = """
+CREATE TABLE IF NOT EXISTS clicks (event_id BIGINT, amount DECIMAL(10, 2), campaign STRING,
+  ts TIMESTAMP(3), WATERMARK FOR ts AS ts) WITH ('connector' = 'kafka', 'topic' = '%s',
+  'properties.bootstrap.servers' = '%s', 'format' = 'json', 'scan.startup.mode' = 'earliest-offset');
+CREATE TABLE IF NOT EXISTS ledger (event_id BIGINT, amount DECIMAL(14, 4), campaign STRING,
+  ts TIMESTAMP(3)) WITH ('connector' = 'jdbc', 'url' = '%s', 'table-name' = 'rec_ledger',
+  'username' = '%s', 'password' = '%s', 'sink.delivery-guarantee' = 'exactly-once',
+  'sink.transactional-id-prefix' = 'recbill');
+""" % (topic, kafka_util.BROKER, pg_util.jdbc_url(), pg_util.USER, pg_util.PASSWORD)
+    job = ("SET 'execution.checkpointing.interval' = '300 ms';\n"
+           "SET 'pipeline.name' = 'billing';\nSET 'table.dml-sync' = 'true';\n" + tables +
+           "INSERT INTO ledger SELECT * FROM clicks;\n")
+    path = os.path.join(work, "job.sql")
+    with open(path, "w") as f:
+        f.write(job)
+    p = subprocess.Popen([sluice, "--data-dir", data, "-q", "-f", path], env=ENV,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while int(pg_util.query("SELECT count(*) FROM rec_ledger")[0][0]) < len(rows):
+        if p.poll() is not None or time.monotonic() > deadline:
+            p.kill()
+            fail("the job wrote %s of %d rows" % (pg_util.query("SELECT count(*) FROM rec_ledger"),
+                                                   len(rows)))
+        time.sleep(0.2)
+    time.sleep(1)  # a checkpoint or two past the end
+    p.send_signal(signal.SIGKILL)
+    p.wait()
+
+    def run():
+        sql = tables + """
+RECONCILE ledger AGAINST clicks ON event_id COMPARE amount, campaign
+  WHERE ts >= TIMESTAMP '2026-10-04 00:00:00' AND ts < TIMESTAMP '2026-10-05 00:00:00'
+  FOR JOB 'billing';
+"""
+        r = subprocess.run([sluice, "--data-dir", data, "-q", "--format=csv", "-e", sql],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV, timeout=300)
+        if r.returncode != 0:
+            fail("sluice failed (%d):\n%s%s" % (r.returncode, r.stdout.decode(),
+                                                 r.stderr.decode()))
+        out = list(csv.reader(io.StringIO(r.stdout.decode())))[1:]
+        names = [x[0] for x in out]
+        if names[:4] != ["input_boundary", "recovery_boundary", "commit_boundary", "watermark"]:
+            fail("FOR JOB checks: %s" % names)
+        return {x[0]: x[1:] for x in out}
+
+    got = run()
+    for name in ["input_boundary", "recovery_boundary", "commit_boundary", "watermark",
+                 "verdict"]:
+        if got[name][0] != "TRUE":
+            fail("job: %s is %s" % (name, got[name]))
+    ends = kafka_util.partition_counts(topic)  # offsets from 0, no transactions: the ends
+    want_input = " ".join("p%d:%d" % (p, ends.get(p, 0)) for p in range(3))
+    if got["input_boundary"][2] != want_input:
+        fail("input_boundary %s, kcat sees %s" % (got["input_boundary"], want_input))
+    print("ok job", got["input_boundary"][2], "|", got["recovery_boundary"][2], "| kcat:", ends)
+    # a prepared transaction of the sink's prefix left open
+    gid = "sluice:recbill:1:byhand"
+    pg_util.execute("BEGIN; INSERT INTO rec_ledger VALUES (1, 1, 'x', '2026-10-04'); "
+                    "PREPARE TRANSACTION '%s';" % gid)
+    try:
+        got = run()
+    finally:
+        pg_util.execute("ROLLBACK PREPARED '%s'" % gid)
+    if got["commit_boundary"][:3] != ["FALSE", "1", "open: " + gid] or got["verdict"][0] != "FALSE":
+        fail("prepared: commit_boundary %s, verdict %s" % (got["commit_boundary"], got["verdict"]))
+    if got["missing"][0] != "TRUE" or got["recovery_boundary"][0] != "TRUE":
+        fail("prepared: %s" % got)
+    print("ok prepared", got["commit_boundary"])
+    # clicks after the job stopped: it is behind the input boundary
+    new = [eid for eid in range(20 * N, 20 * N + 4)]
+    kafka_util.produce(topic, [(str(eid), json.dumps({"event_id": eid, "amount": "1.00",
+                                                      "campaign": "c1", "ts": "2026-10-04 23:00:00"}))
+                               for eid in new])
+    got = run()
+    want_missing = ["FALSE", "4", ", ".join("event_id=%d" % e for e in new)]
+    if got["recovery_boundary"][0] != "FALSE" or got["missing"] != want_missing:
+        fail("behind: recovery %s, missing %s (expected %s)" % (got["recovery_boundary"],
+                                                              got["missing"], want_missing))
+    print("ok behind", got["recovery_boundary"])
+
+
 def check(case, got, ref):
     want_order = ["missing", "duplicated", "extra", "mismatched", "late", "verdict"]
     if [r[0] for r in got] != want_order:
@@ -224,6 +318,8 @@ def main():
                 fail("%s: %d checks failed, expected %d (the reference itself: %s)"
                      % (case, failed, expect_failed[case], ref))
             print("ok", case)
+        if kafka:
+            job_phase(args.sluice, work, src, rows, rng)
         print("PASS")
     finally:
         shutil.rmtree(work, ignore_errors=True)
