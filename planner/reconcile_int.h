@@ -30,6 +30,10 @@ void sl_rk_add(sl_rk *t, bool ledger, const char *key, size_t klen, const char *
 void sl_rk_checks(const sl_rk *t, sl_rk_check out[SL_RK_NCHECKS]);
 /* Append n values (NULL = SQL NULL) encoded for the table. */
 void sl_rk_encode(sl_strbuf *sb, int n, const char *const *values, const size_t *lens);
+/* Call fn with the first key column's value of every missing key (in
+** the source, not in the ledger; NULL keys left out). */
+void sl_rk_each_missing(const sl_rk *t, void (*fn)(void *ctx, const char *v, size_t len),
+                        void *ctx);
 /* Append a sample's key as "name=value" (n columns in parentheses). */
 void sl_rk_key_format(sl_strbuf *sb, const void *entry, int n, const char *const *names);
 
@@ -57,6 +61,8 @@ typedef struct sl__rec {
     sl_strbuf input;         /* the input boundary: those end positions ("p0:12 p1:9") */
 } sl__rec;
 
+/* session_reconcile.c: t's column called name, or NULL. */
+const sl_column *sl__rec_col_of(const sl_table *t, const char *name);
 /* session_reconcile.c: a fork of the session that reads bounded tables as
 ** queries (batch); run a query (freed) in it, rows to sink. */
 sl_session *sl__rec_fork(sl_session *s);
@@ -65,6 +71,13 @@ int sl__rec_run(sl__rec *r, sl_session *f, sl_stmt *q, const sl_result_sink *sin
 /* reconcile_job.c: FOR JOB's four rows (input, recovery, commit boundaries,
 ** watermark) into rows[0..3]; 42704 for an unknown job. */
 int sl__rec_job_checks(sl__rec *r, sl__rec_row *rows, sl_error *err);
+
+/* reconcile_repair.c: REPAIR's condition on the ledger (55000 unless its
+** insert is idempotent), checked before anything is read; the re-feed of
+** the missing keys through the job's INSERT (FOR JOB) or the ledger's
+** columns from the source. */
+int sl__rec_repair_check(sl__rec *r, sl_error *err);
+int sl__rec_repair(sl__rec *r, sl_error *err);
 
 /* session_reconcile.c: RECONCILE's result columns (Describe of the
 ** extended protocol) and the statement. */

@@ -210,3 +210,16 @@ void sl_rk_key_format(sl_strbuf *sb, const void *entry, int n, const char *const
     if (n > 1)
         sl_strbuf_append_char(sb, ')');
 }
+
+void sl_rk_each_missing(const sl_rk *t, void (*fn)(void *ctx, const char *v, size_t len),
+                        void *ctx)
+{
+    for (size_t i = 0; i < t->cap; i++) {
+        const sl__rk_entry *e = t->slots[i];
+        if (!e || e->nsrc == 0 || e->nled > 0 || e->klen < 5 || e->key[0] != 1)
+            continue; /* not missing, or a NULL key */
+        uint32_t len;
+        memcpy(&len, e->key + 1, sizeof len);
+        fn(ctx, e->key + 5, len);
+    }
+}

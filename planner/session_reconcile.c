@@ -32,7 +32,7 @@ const char *const sl_reconcile_names[4] = {"check", "ok", "count", "sample"};
 const sl_type_id sl_reconcile_types[4] = {SL_TYPE_VARCHAR, SL_TYPE_BOOLEAN, SL_TYPE_BIGINT,
                                           SL_TYPE_VARCHAR};
 
-static const sl_column *sl__rec_col(const sl_table *t, const char *name)
+const sl_column *sl__rec_col_of(const sl_table *t, const char *name)
 {
     for (int i = 0; i < t->nall; i++)
         if (strcmp(t->all[i].name, name) == 0)
@@ -51,8 +51,8 @@ static const sl_table *sl__rec_table(sl_session *s, const char *name, int pos, s
 /* Resolve one ON / COMPARE column on both sides into its common type. */
 static int sl__rec_column(sl__rec *r, const sl_ident *id, int i, sl_error *err)
 {
-    const sl_column *sc = sl__rec_col(r->source, id->name);
-    const sl_column *lc = sl__rec_col(r->ledger, id->name);
+    const sl_column *sc = sl__rec_col_of(r->source, id->name);
+    const sl_column *lc = sl__rec_col_of(r->ledger, id->name);
     if (!sc && !lc)
         return sl_error_set(err, SL_ERR_UNDEFINED_COLUMN, id->pos,
                             "column \"%s\" does not exist in \"%s\" nor in \"%s\"", id->name,
@@ -93,7 +93,7 @@ static bool sl__rec_expr_in(const sl_expr *e, const sl_table *t)
         return true;
     if (e->kind == SL_EXPR_SUBQUERY || e->kind == SL_EXPR_EXISTS || e->query)
         return false;
-    if (e->kind == SL_EXPR_COLUMN && !sl__rec_col(t, e->text))
+    if (e->kind == SL_EXPR_COLUMN && !sl__rec_col_of(t, e->text))
         return false;
     if (!sl__rec_expr_in(e->left, t) || !sl__rec_expr_in(e->right, t) ||
         !sl__rec_expr_in(e->filter, t))
@@ -310,13 +310,13 @@ static int sl__rec_late_check(sl__rec *r, sl__rec_row *row, sl_error *err)
         row->sample = sl_strdup(name && *name ? "late-rows table not found" : "no late-rows table");
         return 0;
     }
-    if (!sl__rec_col(lt, "event_time")) {
+    if (!sl__rec_col_of(lt, "event_time")) {
         row->sample = sl_sprintf("late-rows table \"%s\" has no event_time", lt->name);
         return 0;
     }
     const char *rowtime = r->source->wm_col >= 0 ? r->source->all[r->source->wm_col].name : NULL;
     sl_expr *where = rowtime ? sl__rec_range(r->st->where, rowtime) : NULL;
-    if (r->st->job && sl__rec_col(lt, "job")) {
+    if (r->st->job && sl__rec_col_of(lt, "job")) {
         sl_expr *j = sl_expr_binary(SL_OP_EQ, sl_expr_column(NULL, sl_strdup("job"), -1),
                                     sl_expr_literal(SL_EXPR_STRING, r->st->job,
                                                     strlen(r->st->job), -1),
@@ -379,6 +379,39 @@ static void sl__rec_emit(const sl_result_sink *out, const sl__rec_row *rows, int
     sl__result_complete(out, tag);
 }
 
+/* Read both sides and compute every check but the verdict into rows. */
+static int sl__rec_checks(sl__rec *r, sl__rec_row *rows, int *n, sl_error *err)
+{
+    sl_rk_free(r->keys);
+    r->keys = sl_rk_new();
+    int rc = sl__rec_read(r, err);
+    if (rc == 0 && r->st->job) { /* the job's boundaries first */
+        rc = sl__rec_job_checks(r, rows, err);
+        *n = 4;
+    }
+    if (rc != 0)
+        return -1;
+    static const char *const checks[SL_RK_NCHECKS] = {"missing", "duplicated", "extra",
+                                                      "mismatched"};
+    sl_rk_check c[SL_RK_NCHECKS];
+    sl_rk_checks(r->keys, c);
+    for (int i = 0; i < SL_RK_NCHECKS; i++, (*n)++) {
+        sl_strbuf sb = SL_STRBUF_INIT;
+        for (int k = 0; k < c[i].nsamples; k++) {
+            if (k)
+                sl_strbuf_append(&sb, ", ");
+            sl_rk_key_format(&sb, c[i].samples[k], r->nk, r->names);
+        }
+        if (c[i].count > c[i].nsamples)
+            sl_strbuf_append(&sb, ", ...");
+        rows[*n].check = checks[i];
+        rows[*n].ok = c[i].count == 0;
+        rows[*n].count = c[i].count;
+        rows[*n].sample = sl_strbuf_detach(&sb);
+    }
+    return sl__rec_late_check(r, &rows[(*n)++], err);
+}
+
 static int sl__rec_resolve(sl__rec *r, sl_error *err)
 {
     const sl_stmt *st = r->st;
@@ -417,50 +450,29 @@ static int sl__rec_resolve(sl__rec *r, sl_error *err)
         return -1;
     }
     r->ledger_where = sl__rec_expr_in(st->where, r->ledger);
-    return 0;
+    return st->repair ? sl__rec_repair_check(r, err) : 0;
 }
 
 int sl__reconcile_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err)
 {
-    if (st->repair)
-        return sl_error_set(err, SL_ERR_NOT_SUPPORTED, st->pos,
-                            "RECONCILE ... REPAIR is not supported yet");
     sl__rec r;
     memset(&r, 0, sizeof r);
     r.s = s;
     r.st = st;
     int rc = sl__rec_resolve(&r, err);
-    if (rc == 0) {
-        r.keys = sl_rk_new();
-        rc = sl__rec_read(&r, err);
-    }
     sl__rec_row rows[SL_RK_NCHECKS + 6];
     memset(rows, 0, sizeof rows);
     int n = 0;
-    if (rc == 0 && st->job) { /* the job's boundaries first */
-        rc = sl__rec_job_checks(&r, rows, err);
-        n = 4;
-    }
-    if (rc == 0) {
-        static const char *const checks[SL_RK_NCHECKS] = {"missing", "duplicated", "extra",
-                                                          "mismatched"};
-        sl_rk_check c[SL_RK_NCHECKS];
-        sl_rk_checks(r.keys, c);
-        for (int i = 0; i < SL_RK_NCHECKS; i++, n++) {
-            sl_strbuf sb = SL_STRBUF_INIT;
-            for (int k = 0; k < c[i].nsamples; k++) {
-                if (k)
-                    sl_strbuf_append(&sb, ", ");
-                sl_rk_key_format(&sb, c[i].samples[k], r.nk, r.names);
-            }
-            if (c[i].count > c[i].nsamples)
-                sl_strbuf_append(&sb, ", ...");
-            rows[n].check = checks[i];
-            rows[n].ok = c[i].count == 0;
-            rows[n].count = c[i].count;
-            rows[n].sample = sl_strbuf_detach(&sb);
-        }
-        rc = sl__rec_late_check(&r, &rows[n++], err);
+    if (rc == 0)
+        rc = sl__rec_checks(&r, rows, &n, err);
+    if (rc == 0 && st->repair) { /* re-feed the missing keys, then the second result */
+        rc = sl__rec_repair(&r, err);
+        for (int i = 0; i < SL_RK_NCHECKS + 6; i++)
+            sl_free(rows[i].sample);
+        memset(rows, 0, sizeof rows);
+        n = 0;
+        if (rc == 0)
+            rc = sl__rec_checks(&r, rows, &n, err);
     }
     if (rc == 0) {
         int64_t failed = 0;

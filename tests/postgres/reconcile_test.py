@@ -164,18 +164,73 @@ RECONCILE ledger AGAINST clicks ON event_id COMPARE amount, campaign
     return rows[1:]
 
 
+def repair_phase(sluice, work, src, day, kafka):
+    """REPAIR of a ledger with rows deleted: the second result is
+    CONSISTENT, and psql sees each of the day's clicks exactly once with
+    its values (the rows still there not doubled)."""
+    load_ledger(day)
+    pg_util.execute("DROP TABLE IF EXISTS rec_ledger_pk; "
+                    "CREATE TABLE rec_ledger_pk (event_id BIGINT PRIMARY KEY, "
+                    "amount NUMERIC(14, 4), campaign TEXT, ts TIMESTAMP); "
+                    "INSERT INTO rec_ledger_pk SELECT * FROM rec_ledger;")
+    ids = sorted(r[0] for r in day)
+    gone = ids[5:12] + ids[-3:]
+    pg_util.execute("DELETE FROM rec_ledger_pk WHERE event_id IN (%s)"
+                    % ", ".join(map(str, gone)))
+    if kafka:
+        clicks = ("'connector' = 'kafka', 'topic' = '%s', 'properties.bootstrap.servers' = '%s', "
+                  "'format' = 'json'" % (src, kafka_util.BROKER))
+    else:
+        clicks = "'connector' = 'filesystem', 'path' = '%s', 'format' = 'csv'" % src
+    sql = """
+CREATE TABLE clicks (event_id BIGINT, amount DECIMAL(10, 2), campaign STRING, ts TIMESTAMP(3),
+  WATERMARK FOR ts AS ts) WITH (%s);
+CREATE TABLE ledger (event_id BIGINT, amount DECIMAL(14, 4), campaign STRING, ts TIMESTAMP(3),
+  PRIMARY KEY (event_id) NOT ENFORCED)
+  WITH ('connector' = 'jdbc', 'url' = '%s', 'table-name' = 'rec_ledger_pk',
+        'username' = '%s', 'password' = '%s', 'sink.on-duplicate-key' = 'ignore');
+RECONCILE ledger AGAINST clicks ON event_id COMPARE amount, campaign
+  WHERE ts >= TIMESTAMP '2026-10-04 00:00:00' AND ts < TIMESTAMP '2026-10-05 00:00:00' REPAIR;
+""" % (clicks, pg_util.jdbc_url(), pg_util.USER, pg_util.PASSWORD)
+    data = os.path.join(work, "repairdata")
+    r = subprocess.run([sluice, "--data-dir", data, "-q", "--format=csv", "-e", sql],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV, timeout=300)
+    if r.returncode != 0:
+        fail("repair failed (%d):\n%s%s" % (r.returncode, r.stdout.decode(), r.stderr.decode()))
+    out = {x[0]: x[1:] for x in list(csv.reader(io.StringIO(r.stdout.decode())))[1:]}
+    if out.get("verdict") != ["TRUE", "0", "CONSISTENT"]:
+        fail("repair: second result %s" % out)
+    # independently: one row per click of the day, with its values, none doubled
+    led = pg_util.query("SELECT event_id, amount, campaign FROM rec_ledger_pk")
+    want = {r[0]: (r[1], r[2]) for r in day}
+    got = {}
+    for eid, amount, campaign in led:
+        if int(eid) in got:
+            fail("repair doubled %s" % eid)
+        got[int(eid)] = (decimal.Decimal(amount), campaign)
+    if got != want:
+        fail("repair: ledger differs: missing %s, extra %s, changed %s"
+             % (sorted(set(want) - set(got))[:5], sorted(set(got) - set(want))[:5],
+                sorted(k for k in want if k in got and got[k] != want[k])[:5]))
+    pg_util.execute("DROP TABLE rec_ledger_pk")
+    print("ok repair", len(gone), "rows fed again")
+
+
 def job_phase(sluice, work, topic, rows, rng):
     """FOR JOB against a real job: see the module's comment."""
     data = os.path.join(work, "jobdata")
-    pg_util.execute("TRUNCATE rec_ledger")
+    pg_util.execute("DROP TABLE IF EXISTS rec_ledger; "
+                    "CREATE TABLE rec_ledger (event_id BIGINT PRIMARY KEY, amount NUMERIC(14, 4), "
+                    "campaign TEXT, ts TIMESTAMP)")
     tables = """
 CREATE TABLE IF NOT EXISTS clicks (event_id BIGINT, amount DECIMAL(10, 2), campaign STRING,
   ts TIMESTAMP(3), WATERMARK FOR ts AS ts) WITH ('connector' = 'kafka', 'topic' = '%s',
   'properties.bootstrap.servers' = '%s', 'format' = 'json', 'scan.startup.mode' = 'earliest-offset');
 CREATE TABLE IF NOT EXISTS ledger (event_id BIGINT, amount DECIMAL(14, 4), campaign STRING,
-  ts TIMESTAMP(3)) WITH ('connector' = 'jdbc', 'url' = '%s', 'table-name' = 'rec_ledger',
-  'username' = '%s', 'password' = '%s', 'sink.delivery-guarantee' = 'exactly-once',
-  'sink.transactional-id-prefix' = 'recbill');
+  ts TIMESTAMP(3), PRIMARY KEY (event_id) NOT ENFORCED) WITH ('connector' = 'jdbc', 'url' = '%s',
+  'table-name' = 'rec_ledger', 'username' = '%s', 'password' = '%s',
+  'sink.delivery-guarantee' = 'exactly-once', 'sink.transactional-id-prefix' = 'recbill',
+  'sink.on-duplicate-key' = 'ignore');
 """ % (topic, kafka_util.BROKER, pg_util.jdbc_url(), pg_util.USER, pg_util.PASSWORD)
     job = ("SET 'execution.checkpointing.interval' = '300 ms';\n"
            "SET 'pipeline.name' = 'billing';\nSET 'table.dml-sync' = 'true';\n" + tables +
@@ -196,12 +251,12 @@ CREATE TABLE IF NOT EXISTS ledger (event_id BIGINT, amount DECIMAL(14, 4), campa
     p.send_signal(signal.SIGKILL)
     p.wait()
 
-    def run():
+    def run(repair=""):
         sql = tables + """
 RECONCILE ledger AGAINST clicks ON event_id COMPARE amount, campaign
   WHERE ts >= TIMESTAMP '2026-10-04 00:00:00' AND ts < TIMESTAMP '2026-10-05 00:00:00'
-  FOR JOB 'billing';
-"""
+  FOR JOB 'billing' %s;
+""" % repair
         r = subprocess.run([sluice, "--data-dir", data, "-q", "--format=csv", "-e", sql],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV, timeout=300)
         if r.returncode != 0:
@@ -247,6 +302,19 @@ RECONCILE ledger AGAINST clicks ON event_id COMPARE amount, campaign
         fail("behind: recovery %s, missing %s (expected %s)" % (got["recovery_boundary"],
                                                               got["missing"], want_missing))
     print("ok behind", got["recovery_boundary"])
+    # REPAIR through the job's statement: the new clicks once each, nothing doubled
+    before = int(pg_util.query("SELECT count(*) FROM rec_ledger")[0][0])
+    got = run("REPAIR")
+    if got["missing"][:2] != ["TRUE", "0"] or got["recovery_boundary"][0] != "FALSE":
+        fail("repair for job: %s" % got)
+    after = pg_util.query("SELECT count(*), count(DISTINCT event_id) FROM rec_ledger")[0]
+    there = pg_util.query("SELECT event_id, amount, campaign FROM rec_ledger WHERE event_id IN (%s)"
+                          % ", ".join(map(str, new)))
+    if (int(after[0]), int(after[1])) != (before + 4, before + 4) or sorted(
+            (int(e), decimal.Decimal(a), c) for e, a, c in there) != [
+            (e, decimal.Decimal("1.00"), "c1") for e in new]:
+        fail("repair for job: %d rows before, %s after, new ones %s" % (before, after, there))
+    print("ok repair for job", got["missing"], got["verdict"])
 
 
 def check(case, got, ref):
@@ -318,6 +386,7 @@ def main():
                 fail("%s: %d checks failed, expected %d (the reference itself: %s)"
                      % (case, failed, expect_failed[case], ref))
             print("ok", case)
+        repair_phase(args.sluice, work, src, day, kafka)
         if kafka:
             job_phase(args.sluice, work, src, rows, rng)
         print("PASS")

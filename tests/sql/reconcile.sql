@@ -40,6 +40,9 @@ RESET 'pipeline.name';
 RECONCILE out_day AGAINST clicks ON event_id COMPARE amount, campaign
   WHERE ts >= TIMESTAMP '2026-10-04 00:00:00' AND ts < TIMESTAMP '2026-10-05 00:00:00'
   FOR JOB 'daily';
+-- REPAIR needs an idempotent ledger (jdbc, PRIMARY KEY on the key, 'sink.on-duplicate-key' = 'ignore').
+RECONCILE ledger AGAINST clicks ON event_id REPAIR;
+RECONCILE ledger AGAINST clicks ON event_id, campaign REPAIR;
 -- The keywords stay names.
 CREATE TEMPORARY VIEW reconcile AS SELECT 1 AS against, 2 AS compare, 3 AS repair;
 SELECT against, compare, repair FROM reconcile;
