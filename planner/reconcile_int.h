@@ -7,6 +7,9 @@
 
 #include "session_int.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
+
 #define SL_RK_SAMPLES 5 /* sample keys per check */
 
 /* The data checks, in the result's order. */
@@ -19,8 +22,8 @@ typedef struct sl_rk_check {
 } sl_rk_check;
 
 /* The key table: sl_rk_add a row of the source (ledger false) or of the
-** ledger, key and values encoded by sl_rk_encode; every source row before
-** the first ledger row. */
+** ledger, key and values encoded by sl_rk_encode, in any order (not
+** thread-safe: callers serialize). */
 typedef struct sl_rk sl_rk;
 sl_rk *sl_rk_new(void);
 void sl_rk_free(sl_rk *t);
@@ -55,8 +58,8 @@ typedef struct sl__rec {
     sl_type *types;          /* their common types */
     bool ledger_where;       /* the predicate applies to the ledger too */
     sl_rk *keys;             /* the comparison */
-    sl_strbuf kbuf, vbuf;    /* encoding scratch */
-    bool reading_ledger;     /* which side the rows come from */
+    pthread_mutex_t mu;      /* guards keys while both sides are read */
+    atomic_bool stop;        /* a side failed: the other stops */
     sl_kvlist *bound;        /* options bounding the source at its end now, or NULL */
     sl_strbuf input;         /* the input boundary: those end positions ("p0:12 p1:9") */
 } sl__rec;

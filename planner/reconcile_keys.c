@@ -12,10 +12,15 @@
 ** then for a value its length (4 bytes) and bytes: NULL equals NULL, and no
 ** value can be confused with another.
 **
+** The sides may arrive interleaved (they are read at once): a key keeps
+** the source's first values and the ledger's first values, and whether
+** later ledger rows differ from those; mismatched is decided at the end.
+**
 ** Memory: every distinct key of either side is held once, in an arena
-** (its encoded key, the source's encoded values, an entry of 40 bytes and
-** 16 bytes of the table per key): about 56 bytes plus the key's and values'
-** text per key (docs/BENCHMARKS.md). There is no spilling yet.
+** (its encoded key, the source's and the ledger's first encoded values, an
+** entry of 48 bytes and 16 bytes of the table per key): about 64 bytes
+** plus the key's and both values' text per key (docs/BENCHMARKS.md).
+** There is no spilling yet.
 **
 ** Main routines: sl_rk_new, sl_rk_add, sl_rk_checks, sl_rk_free.
 */
@@ -28,9 +33,11 @@ typedef struct sl__rk_entry {
     uint32_t klen;     /* its bytes */
     uint32_t vlen;     /* the source's encoded values' bytes */
     const char *vals;  /* the source's encoded values (arena), NULL when not in the source */
+    const char *lvals; /* the first ledger row's encoded values (arena), or NULL */
+    uint32_t lvlen;    /* their bytes */
+    bool lvary;        /* a later ledger row's values differ from the first's */
     int64_t nsrc;      /* source rows with this key */
     int64_t nled;      /* ledger rows with this key */
-    bool mismatch;     /* a ledger row's values differ from the source's */
 } sl__rk_entry;
 
 struct sl_rk {
@@ -114,9 +121,21 @@ void sl_rk_add(sl_rk *t, bool ledger, const char *key, size_t klen, const char *
         }
         return;
     }
-    e->nled++;
-    if (e->vals && (e->vlen != vlen || memcmp(e->vals, vals, vlen) != 0))
-        e->mismatch = true;
+    if (e->nled++ == 0) {
+        e->lvals = sl_arena_memdup(&t->arena, vals, vlen);
+        e->lvlen = (uint32_t)vlen;
+    } else if (!e->lvary && (e->lvlen != vlen || memcmp(e->lvals, vals, vlen) != 0)) {
+        e->lvary = true;
+    }
+}
+
+/* Some ledger row's values differ from the source's: the ledger's rows
+** differ among themselves, or the first differs. */
+static bool sl__rk_mismatch(const sl__rk_entry *e)
+{
+    if (e->nsrc == 0 || e->nled == 0)
+        return false;
+    return e->lvary || e->lvlen != e->vlen || memcmp(e->lvals, e->vals, e->vlen) != 0;
 }
 
 /* A one-column key that is a non-negative integer's digits. */
@@ -170,7 +189,7 @@ void sl_rk_checks(const sl_rk *t, sl_rk_check out[SL_RK_NCHECKS])
             sl__rk_sample(&out[SL_RK_DUPLICATED], e);
         if (e->nsrc == 0)
             sl__rk_sample(&out[SL_RK_EXTRA], e);
-        if (e->mismatch)
+        if (sl__rk_mismatch(e))
             sl__rk_sample(&out[SL_RK_MISMATCHED], e);
     }
 }

@@ -26,6 +26,8 @@
 */
 #include "reconcile_int.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 
 const char *const sl_reconcile_names[4] = {"check", "ok", "count", "sample"};
@@ -138,18 +140,6 @@ static sl_stmt *sl__rec_query(sl__rec *r, const sl_table *t, int pos, const sl_e
     return st;
 }
 
-static int sl__rec_row_in(void *ctx, const char *const *values, const size_t *lens)
-{
-    sl__rec *r = ctx;
-    sl_strbuf_reset(&r->kbuf);
-    sl_strbuf_reset(&r->vbuf);
-    sl_rk_encode(&r->kbuf, r->nk, values, lens);
-    sl_rk_encode(&r->vbuf, r->nc, values + r->nk, lens + r->nk);
-    sl_rk_add(r->keys, r->reading_ledger, r->kbuf.buf ? r->kbuf.buf : "", r->kbuf.len,
-              r->vbuf.buf ? r->vbuf.buf : "", r->vbuf.len);
-    return r->s->interrupt && *r->s->interrupt ? 1 : 0;
-}
-
 /* A fork of the session that reads bounded tables as queries do: batch
 ** mode, rows as they arrive, one task per operator (the first row of a key
 ** is the source's first). */
@@ -176,11 +166,91 @@ int sl__rec_run(sl__rec *r, sl_session *f, sl_stmt *q, const sl_result_sink *sin
     return rc;
 }
 
-/* Read both sides into the key table. */
+/* One side's reader: its own fork of the session, its rows encoded and
+** added to the key table in batches under the mutex. */
+typedef struct sl__rec_side {
+    sl__rec *r;
+    bool ledger;          /* which side */
+    sl_session *f;        /* its fork */
+    sl_stmt *q;           /* its query (sl__rec_run frees it) */
+    sl_strbuf batch;      /* encoded rows: u32 key length, key, u32 values length, values */
+    int nbatch;           /* rows in it */
+    sl_strbuf kbuf, vbuf; /* encoding scratch */
+    sl_error err;         /* its error */
+    int rc;
+} sl__rec_side;
+
+#define SL__REC_BATCH 4096 /* rows added to the key table at once */
+
+static void sl__rec_flush(sl__rec_side *d)
+{
+    pthread_mutex_lock(&d->r->mu);
+    for (size_t off = 0; off < d->batch.len;) {
+        uint32_t kl, vl;
+        memcpy(&kl, d->batch.buf + off, sizeof kl);
+        const char *k = d->batch.buf + off + sizeof kl;
+        memcpy(&vl, k + kl, sizeof vl);
+        const char *v = k + kl + sizeof vl;
+        sl_rk_add(d->r->keys, d->ledger, k, kl, v, vl);
+        off += 2 * sizeof kl + kl + vl;
+    }
+    pthread_mutex_unlock(&d->r->mu);
+    sl_strbuf_reset(&d->batch);
+    d->nbatch = 0;
+}
+
+static int sl__rec_row_in(void *ctx, const char *const *values, const size_t *lens)
+{
+    sl__rec_side *d = ctx;
+    sl__rec *r = d->r;
+    sl_strbuf_reset(&d->kbuf);
+    sl_strbuf_reset(&d->vbuf);
+    sl_rk_encode(&d->kbuf, r->nk, values, lens);
+    sl_rk_encode(&d->vbuf, r->nc, values + r->nk, lens + r->nk);
+    uint32_t kl = (uint32_t)d->kbuf.len, vl = (uint32_t)d->vbuf.len;
+    sl_strbuf_append_n(&d->batch, (const char *)&kl, sizeof kl);
+    sl_strbuf_append_n(&d->batch, d->kbuf.buf ? d->kbuf.buf : "", kl);
+    sl_strbuf_append_n(&d->batch, (const char *)&vl, sizeof vl);
+    sl_strbuf_append_n(&d->batch, d->vbuf.buf ? d->vbuf.buf : "", vl);
+    if (++d->nbatch >= SL__REC_BATCH)
+        sl__rec_flush(d);
+    return atomic_load(&r->stop) || (r->s->interrupt && *r->s->interrupt) ? 1 : 0;
+}
+
+static void sl__rec_side_run(sl__rec_side *d)
+{
+    sl_result_sink sink = {d, NULL, sl__rec_row_in, NULL, NULL};
+    d->rc = sl__rec_run(d->r, d->f, d->q, &sink, &d->err);
+    d->q = NULL;
+    if (d->rc != 0)
+        atomic_store(&d->r->stop, true); /* the other side stops too */
+    sl__rec_flush(d);
+}
+
+static void *sl__rec_side_main(void *arg)
+{
+    sl__rec_side_run(arg);
+    return NULL;
+}
+
+static void sl__rec_side_free(sl__rec_side *d)
+{
+    sl_session_free(d->f);
+    sl_strbuf_free(&d->batch);
+    sl_strbuf_free(&d->kbuf);
+    sl_strbuf_free(&d->vbuf);
+    sl_error_reset(&d->err);
+}
+
+/* Read both sides into the key table, at once: the ledger on a thread of
+** its own, the source in the caller's. */
 static int sl__rec_read(sl__rec *r, sl_error *err)
 {
-    sl_result_sink sink = {r, NULL, sl__rec_row_in, NULL, NULL};
-    sl_session *f = sl__rec_fork(r->s);
+    sl__rec_side src = {r, false, sl__rec_fork(r->s), NULL, SL_STRBUF_INIT, 0, SL_STRBUF_INIT,
+                        SL_STRBUF_INIT, SL_ERROR_INIT, 0};
+    sl__rec_side led = {r, true, sl__rec_fork(r->s), NULL, SL_STRBUF_INIT, 0, SL_STRBUF_INIT,
+                        SL_STRBUF_INIT, SL_ERROR_INIT, 0};
+    sl_session *f = src.f;
     if (r->bound) { /* the source read up to its input boundary: a session table over it */
         sl_stmt *def = sl_stmt_dup(r->source->def);
         def->temporary = true;
@@ -199,16 +269,31 @@ static int sl__rec_read(sl__rec *r, sl_error *err)
         sl_list_push(f->ttables, def);
         f->tgen++;
     }
-    r->reading_ledger = false;
-    int rc = sl__rec_run(r, f, sl__rec_query(r, r->source, r->st->source->pos, r->st->where),
-                         &sink, err);
-    r->reading_ledger = true;
-    if (rc == 0)
-        rc = sl__rec_run(r, f,
-                         sl__rec_query(r, r->ledger, r->st->name_pos,
-                                       r->ledger_where ? r->st->where : NULL),
-                         &sink, err);
-    sl_session_free(f);
+    atomic_store(&r->stop, false);
+    src.q = sl__rec_query(r, r->source, r->st->source->pos, r->st->where);
+    led.q = sl__rec_query(r, r->ledger, r->st->name_pos, r->ledger_where ? r->st->where : NULL);
+    pthread_t th;
+    bool threaded = pthread_create(&th, NULL, sl__rec_side_main, &led) == 0;
+    sl__rec_side_run(&src);
+    if (threaded)
+        pthread_join(th, NULL);
+    else
+        sl__rec_side_run(&led);
+    /* the first failure: the source's, else the ledger's (a side stopped by
+    ** the other's failure reports nothing of its own) */
+    int rc = 0;
+    if (src.rc != 0 && sl_error_isset(&src.err)) {
+        sl_error_move(err, &src.err);
+        rc = -1;
+    } else if (led.rc != 0) {
+        sl_error_move(err, &led.err);
+        rc = -1;
+    } else if (src.rc != 0) {
+        rc = sl_error_set(err, SL_ERR_QUERY_CANCELED, -1, "canceling statement due to user "
+                                                          "request");
+    }
+    sl__rec_side_free(&src);
+    sl__rec_side_free(&led);
     return rc;
 }
 
@@ -459,6 +544,7 @@ int sl__reconcile_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *o
     memset(&r, 0, sizeof r);
     r.s = s;
     r.st = st;
+    pthread_mutex_init(&r.mu, NULL);
     int rc = sl__rec_resolve(&r, err);
     sl__rec_row rows[SL_RK_NCHECKS + 6];
     memset(rows, 0, sizeof rows);
@@ -489,11 +575,10 @@ int sl__reconcile_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *o
     for (int i = 0; i < SL_RK_NCHECKS + 6; i++)
         sl_free(rows[i].sample);
     sl_rk_free(r.keys);
-    sl_strbuf_free(&r.kbuf);
-    sl_strbuf_free(&r.vbuf);
     sl_strbuf_free(&r.input);
     sl_kvlist_free(r.bound);
     sl_free(r.names);
     sl_free(r.types);
+    pthread_mutex_destroy(&r.mu);
     return rc;
 }
