@@ -17,9 +17,10 @@
 ** later ledger rows differ from those; mismatched is decided at the end.
 **
 ** Memory: every distinct key of either side is held once, in an arena
-** (its encoded key, the source's and the ledger's first encoded values, an
-** entry of 48 bytes and 16 bytes of the table per key): about 64 bytes
-** plus the key's and both values' text per key (docs/BENCHMARKS.md).
+** (an entry of 48 bytes holding its encoded key, the source's and the
+** ledger's first encoded values, 16 bytes of the table per slot, a table
+** at most 3/4 full): about 70 bytes plus the key's and both values' text
+** per key, each rounded up to 16 (docs/BENCHMARKS.md).
 ** There is no spilling yet.
 **
 ** Main routines: sl_rk_new, sl_rk_add, sl_rk_checks, sl_rk_free.
@@ -29,8 +30,7 @@
 #include <string.h>
 
 typedef struct sl__rk_entry {
-    const char *key;   /* the encoded key (arena) */
-    uint32_t klen;     /* its bytes */
+    uint32_t klen;     /* the encoded key's bytes (key) */
     uint32_t vlen;     /* the source's encoded values' bytes */
     const char *vals;  /* the source's encoded values (arena), NULL when not in the source */
     const char *lvals; /* the first ledger row's encoded values (arena), or NULL */
@@ -38,12 +38,18 @@ typedef struct sl__rk_entry {
     bool lvary;        /* a later ledger row's values differ from the first's */
     int64_t nsrc;      /* source rows with this key */
     int64_t nled;      /* ledger rows with this key */
+    char key[];        /* the encoded key, in the entry (one cache line less to reach) */
 } sl__rk_entry;
+
+/* A slot: the key's hash beside its entry (a probe reads one array). */
+typedef struct sl__rk_slot {
+    uint64_t hash;
+    sl__rk_entry *e;   /* NULL: free */
+} sl__rk_slot;
 
 struct sl_rk {
     sl_arena arena;       /* keys, values, entries */
-    sl__rk_entry **slots; /* open addressing, linear probing */
-    uint64_t *hashes;     /* each slot's hash */
+    sl__rk_slot *slots;   /* open addressing, linear probing */
     size_t cap;           /* slots (a power of two) */
     size_t n;             /* entries */
 };
@@ -53,7 +59,6 @@ sl_rk *sl_rk_new(void)
     sl_rk *t = sl_calloc(1, sizeof *t);
     t->cap = 1024;
     t->slots = sl_calloc(t->cap, sizeof *t->slots);
-    t->hashes = sl_calloc(t->cap, sizeof *t->hashes);
     return t;
 }
 
@@ -63,7 +68,6 @@ void sl_rk_free(sl_rk *t)
         return;
     sl_arena_free(&t->arena);
     sl_free(t->slots);
-    sl_free(t->hashes);
     sl_free(t);
 }
 
@@ -75,21 +79,17 @@ size_t sl_rk_count(const sl_rk *t)
 static void sl__rk_grow(sl_rk *t)
 {
     size_t cap = t->cap * 2;
-    sl__rk_entry **slots = sl_calloc(cap, sizeof *slots);
-    uint64_t *hashes = sl_calloc(cap, sizeof *hashes);
+    sl__rk_slot *slots = sl_calloc(cap, sizeof *slots);
     for (size_t i = 0; i < t->cap; i++) {
-        if (!t->slots[i])
+        if (!t->slots[i].e)
             continue;
-        size_t j = t->hashes[i] & (cap - 1);
-        while (slots[j])
+        size_t j = t->slots[i].hash & (cap - 1);
+        while (slots[j].e)
             j = (j + 1) & (cap - 1);
         slots[j] = t->slots[i];
-        hashes[j] = t->hashes[i];
     }
     sl_free(t->slots);
-    sl_free(t->hashes);
     t->slots = slots;
-    t->hashes = hashes;
     t->cap = cap;
 }
 
@@ -100,18 +100,18 @@ void sl_rk_add(sl_rk *t, bool ledger, const char *key, size_t klen, const char *
     uint64_t h = sl_hash_bytes(key, klen, 0x5eed);
     size_t j = h & (t->cap - 1);
     sl__rk_entry *e;
-    while ((e = t->slots[j]) != NULL) {
-        if (t->hashes[j] == h && e->klen == klen && memcmp(e->key, key, klen) == 0)
+    while ((e = t->slots[j].e) != NULL) {
+        if (t->slots[j].hash == h && e->klen == klen && memcmp(e->key, key, klen) == 0)
             break;
         j = (j + 1) & (t->cap - 1);
     }
     if (!e) {
-        e = sl_arena_alloc(&t->arena, sizeof *e);
+        e = sl_arena_alloc(&t->arena, sizeof *e + klen);
         memset(e, 0, sizeof *e);
-        e->key = sl_arena_memdup(&t->arena, key, klen);
+        memcpy(e->key, key, klen);
         e->klen = (uint32_t)klen;
-        t->slots[j] = e;
-        t->hashes[j] = h;
+        t->slots[j].e = e;
+        t->slots[j].hash = h;
         t->n++;
     }
     if (!ledger) {
@@ -180,7 +180,7 @@ void sl_rk_checks(const sl_rk *t, sl_rk_check out[SL_RK_NCHECKS])
 {
     memset(out, 0, sizeof(sl_rk_check) * SL_RK_NCHECKS);
     for (size_t i = 0; i < t->cap; i++) {
-        const sl__rk_entry *e = t->slots[i];
+        const sl__rk_entry *e = t->slots[i].e;
         if (!e)
             continue;
         if (e->nsrc > 0 && e->nled == 0)
@@ -234,7 +234,7 @@ void sl_rk_each_missing(const sl_rk *t, void (*fn)(void *ctx, const char *v, siz
                         void *ctx)
 {
     for (size_t i = 0; i < t->cap; i++) {
-        const sl__rk_entry *e = t->slots[i];
+        const sl__rk_entry *e = t->slots[i].e;
         if (!e || e->nsrc == 0 || e->nled > 0 || e->klen < 5 || e->key[0] != 1)
             continue; /* not missing, or a NULL key */
         uint32_t len;
