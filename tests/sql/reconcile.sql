@@ -17,6 +17,13 @@ RECONCILE good AGAINST clicks ON event_id COMPARE amount, campaign
   WHERE ts >= TIMESTAMP '2026-10-04 00:00:00' AND ts < TIMESTAMP '2026-10-05 00:00:00';
 -- Composite key.
 RECONCILE good AGAINST clicks ON event_id, campaign COMPARE amount;
+-- NULL-safe: a NULL key matches a NULL key, a NULL amount a NULL amount;
+-- 8's campaign is NULL in the source and 'x' in the ledger.
+CREATE TABLE ns (k BIGINT, amount DECIMAL(5, 2), c STRING)
+  WITH ('connector' = 'filesystem', 'path' = '@SQLDATA@/reconcile/nulls_src', 'format' = 'csv');
+CREATE TABLE nl (k BIGINT, amount DECIMAL(5, 1), c STRING)
+  WITH ('connector' = 'filesystem', 'path' = '@SQLDATA@/reconcile/nulls_led', 'format' = 'csv');
+RECONCILE nl AGAINST ns ON k COMPARE amount, c;
 -- Errors.
 RECONCILE nope AGAINST clicks ON event_id;
 RECONCILE ledger AGAINST nope ON event_id;
