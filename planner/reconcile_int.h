@@ -29,6 +29,12 @@ sl_rk *sl_rk_new(void);
 void sl_rk_free(sl_rk *t);
 size_t sl_rk_count(const sl_rk *t);
 void sl_rk_add(sl_rk *t, bool ledger, const char *key, size_t klen, const char *vals, size_t vlen);
+/* The same with the key's sl_rk_hash computed before (a batch hashes and
+** sl_rk_prefetch'es its keys' slots first, then adds). */
+uint64_t sl_rk_hash(const char *key, size_t klen);
+void sl_rk_prefetch(const sl_rk *t, uint64_t h);
+void sl_rk_add_hashed(sl_rk *t, bool ledger, uint64_t h, const char *key, size_t klen,
+                      const char *vals, size_t vlen);
 /* The four checks (samples point into t). */
 void sl_rk_checks(const sl_rk *t, sl_rk_check out[SL_RK_NCHECKS]);
 /* Append n values (NULL = SQL NULL) encoded for the table. */

@@ -93,11 +93,26 @@ static void sl__rk_grow(sl_rk *t)
     t->cap = cap;
 }
 
+uint64_t sl_rk_hash(const char *key, size_t klen)
+{
+    return sl_hash_bytes(key, klen, 0x5eed);
+}
+
+void sl_rk_prefetch(const sl_rk *t, uint64_t h)
+{
+    __builtin_prefetch(&t->slots[h & (t->cap - 1)]);
+}
+
 void sl_rk_add(sl_rk *t, bool ledger, const char *key, size_t klen, const char *vals, size_t vlen)
+{
+    sl_rk_add_hashed(t, ledger, sl_rk_hash(key, klen), key, klen, vals, vlen);
+}
+
+void sl_rk_add_hashed(sl_rk *t, bool ledger, uint64_t h, const char *key, size_t klen,
+                      const char *vals, size_t vlen)
 {
     if (t->n * 4 >= t->cap * 3)
         sl__rk_grow(t);
-    uint64_t h = sl_hash_bytes(key, klen, 0x5eed);
     size_t j = h & (t->cap - 1);
     sl__rk_entry *e;
     while ((e = t->slots[j].e) != NULL) {

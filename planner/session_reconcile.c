@@ -175,24 +175,42 @@ typedef struct sl__rec_side {
     sl_stmt *q;           /* its query (sl__rec_run frees it) */
     sl_strbuf batch;      /* encoded rows: u32 key length, key, u32 values length, values */
     int nbatch;           /* rows in it */
-    sl_strbuf kbuf, vbuf; /* encoding scratch */
     sl_error err;         /* its error */
     int rc;
+    size_t *offs;         /* flush: each row's offset in batch */
+    uint64_t *hashes;     /* ... and its key's hash */
 } sl__rec_side;
 
 #define SL__REC_BATCH 4096 /* rows added to the key table at once */
 
+/* Add the batch: its keys hashed outside the lock, then under it each
+** slot prefetched a few rows ahead of its add (the table is far larger
+** than the caches: a probe is a cache miss). */
 static void sl__rec_flush(sl__rec_side *d)
 {
-    pthread_mutex_lock(&d->r->mu);
-    for (size_t off = 0; off < d->batch.len;) {
+    enum { AHEAD = 8 };
+    size_t *offs = d->offs;
+    int n = 0;
+    for (size_t off = 0; off < d->batch.len && n < SL__REC_BATCH; n++) {
         uint32_t kl, vl;
         memcpy(&kl, d->batch.buf + off, sizeof kl);
-        const char *k = d->batch.buf + off + sizeof kl;
-        memcpy(&vl, k + kl, sizeof vl);
-        const char *v = k + kl + sizeof vl;
-        sl_rk_add(d->r->keys, d->ledger, k, kl, v, vl);
+        memcpy(&vl, d->batch.buf + off + sizeof kl + kl, sizeof vl);
+        offs[n] = off;
+        d->hashes[n] = sl_rk_hash(d->batch.buf + off + sizeof kl, kl);
         off += 2 * sizeof kl + kl + vl;
+    }
+    pthread_mutex_lock(&d->r->mu);
+    for (int i = 0; i < n && i < AHEAD; i++)
+        sl_rk_prefetch(d->r->keys, d->hashes[i]);
+    for (int i = 0; i < n; i++) {
+        if (i + AHEAD < n)
+            sl_rk_prefetch(d->r->keys, d->hashes[i + AHEAD]);
+        uint32_t kl, vl;
+        const char *p = d->batch.buf + offs[i];
+        memcpy(&kl, p, sizeof kl);
+        const char *k = p + sizeof kl;
+        memcpy(&vl, k + kl, sizeof vl);
+        sl_rk_add_hashed(d->r->keys, d->ledger, d->hashes[i], k, kl, k + kl + sizeof vl, vl);
     }
     pthread_mutex_unlock(&d->r->mu);
     sl_strbuf_reset(&d->batch);
@@ -203,15 +221,19 @@ static int sl__rec_row_in(void *ctx, const char *const *values, const size_t *le
 {
     sl__rec_side *d = ctx;
     sl__rec *r = d->r;
-    sl_strbuf_reset(&d->kbuf);
-    sl_strbuf_reset(&d->vbuf);
-    sl_rk_encode(&d->kbuf, r->nk, values, lens);
-    sl_rk_encode(&d->vbuf, r->nc, values + r->nk, lens + r->nk);
-    uint32_t kl = (uint32_t)d->kbuf.len, vl = (uint32_t)d->vbuf.len;
-    sl_strbuf_append_n(&d->batch, (const char *)&kl, sizeof kl);
-    sl_strbuf_append_n(&d->batch, d->kbuf.buf ? d->kbuf.buf : "", kl);
-    sl_strbuf_append_n(&d->batch, (const char *)&vl, sizeof vl);
-    sl_strbuf_append_n(&d->batch, d->vbuf.buf ? d->vbuf.buf : "", vl);
+    /* u32 length, encoded key, u32 length, encoded values: straight into the batch */
+    uint32_t len = 0;
+    size_t at = d->batch.len;
+    sl_strbuf_append_n(&d->batch, (const char *)&len, sizeof len);
+    sl_rk_encode(&d->batch, r->nk, values, lens);
+    len = (uint32_t)(d->batch.len - at - sizeof len);
+    memcpy(d->batch.buf + at, &len, sizeof len);
+    at = d->batch.len;
+    len = 0;
+    sl_strbuf_append_n(&d->batch, (const char *)&len, sizeof len);
+    sl_rk_encode(&d->batch, r->nc, values + r->nk, lens + r->nk);
+    len = (uint32_t)(d->batch.len - at - sizeof len);
+    memcpy(d->batch.buf + at, &len, sizeof len);
     if (++d->nbatch >= SL__REC_BATCH)
         sl__rec_flush(d);
     return atomic_load(&r->stop) || (r->s->interrupt && *r->s->interrupt) ? 1 : 0;
@@ -237,8 +259,8 @@ static void sl__rec_side_free(sl__rec_side *d)
 {
     sl_session_free(d->f);
     sl_strbuf_free(&d->batch);
-    sl_strbuf_free(&d->kbuf);
-    sl_strbuf_free(&d->vbuf);
+    sl_free(d->offs);
+    sl_free(d->hashes);
     sl_error_reset(&d->err);
 }
 
@@ -246,10 +268,12 @@ static void sl__rec_side_free(sl__rec_side *d)
 ** its own, the source in the caller's. */
 static int sl__rec_read(sl__rec *r, sl_error *err)
 {
-    sl__rec_side src = {r, false, sl__rec_fork(r->s), NULL, SL_STRBUF_INIT, 0, SL_STRBUF_INIT,
-                        SL_STRBUF_INIT, SL_ERROR_INIT, 0};
-    sl__rec_side led = {r, true, sl__rec_fork(r->s), NULL, SL_STRBUF_INIT, 0, SL_STRBUF_INIT,
-                        SL_STRBUF_INIT, SL_ERROR_INIT, 0};
+    sl__rec_side src = {r, false, sl__rec_fork(r->s), NULL, SL_STRBUF_INIT, 0, SL_ERROR_INIT, 0,
+                        sl_calloc(SL__REC_BATCH, sizeof(size_t)),
+                        sl_calloc(SL__REC_BATCH, sizeof(uint64_t))};
+    sl__rec_side led = {r, true, sl__rec_fork(r->s), NULL, SL_STRBUF_INIT, 0, SL_ERROR_INIT, 0,
+                        sl_calloc(SL__REC_BATCH, sizeof(size_t)),
+                        sl_calloc(SL__REC_BATCH, sizeof(uint64_t))};
     sl_session *f = src.f;
     if (r->bound) { /* the source read up to its input boundary: a session table over it */
         sl_stmt *def = sl_stmt_dup(r->source->def);
