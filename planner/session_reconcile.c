@@ -14,7 +14,11 @@
 ** filters the source through the one evaluator; it filters the ledger too
 ** when every column it names is also the ledger's, else the whole ledger
 ** is compared (extra then counts every ledger key outside the source's
-** range). The source must be bounded: a table whose connector ends.
+** range). The source must be bounded: a table whose connector ends, or
+** one whose connector can end where its input ends now (caps.source_end:
+** Kafka's read_committed end offsets, the input boundary); a Kafka ledger
+** is read up to its end now the same way. The two sides are read at once,
+** the ledger on a thread of its own.
 **
 ** late: the rows of the late-rows table ('table.exec.late-rows.table')
 ** whose event_time lies in the predicate's range on the source's rowtime
@@ -264,6 +268,29 @@ static void sl__rec_side_free(sl__rec_side *d)
     sl_error_reset(&d->err);
 }
 
+/* A session table of f over t with the options of bound (none: nothing). */
+static void sl__rec_overlay(sl_session *f, const sl_table *t, const sl_kvlist *bound)
+{
+    if (!bound)
+        return;
+    sl_stmt *def = sl_stmt_dup(t->def);
+    def->temporary = true;
+    for (int i = 0; i < bound->n; i++)
+        sl_kvlist_set(def->options, bound->items[i].key, bound->items[i].value, -1, -1);
+    for (int i = 0; i < sl_list_len(f->ttables); i++) {
+        sl_stmt *o = sl_list_get(f->ttables, i);
+        if (strcmp(o->name, def->name) == 0) {
+            sl_stmt_free(o);
+            f->ttables->items[i] = f->ttables->items[--f->ttables->n];
+            break;
+        }
+    }
+    if (!f->ttables)
+        f->ttables = sl_list_new();
+    sl_list_push(f->ttables, def);
+    f->tgen++;
+}
+
 /* Read both sides into the key table, at once: the ledger on a thread of
 ** its own, the source in the caller's. */
 static int sl__rec_read(sl__rec *r, sl_error *err)
@@ -275,24 +302,8 @@ static int sl__rec_read(sl__rec *r, sl_error *err)
                         sl_calloc(SL__REC_BATCH, sizeof(size_t)),
                         sl_calloc(SL__REC_BATCH, sizeof(uint64_t))};
     sl_session *f = src.f;
-    if (r->bound) { /* the source read up to its input boundary: a session table over it */
-        sl_stmt *def = sl_stmt_dup(r->source->def);
-        def->temporary = true;
-        for (int i = 0; i < r->bound->n; i++)
-            sl_kvlist_set(def->options, r->bound->items[i].key, r->bound->items[i].value, -1, -1);
-        for (int i = 0; i < sl_list_len(f->ttables); i++) {
-            sl_stmt *t = sl_list_get(f->ttables, i);
-            if (strcmp(t->name, def->name) == 0) {
-                sl_stmt_free(t);
-                f->ttables->items[i] = f->ttables->items[--f->ttables->n];
-                break;
-            }
-        }
-        if (!f->ttables)
-            f->ttables = sl_list_new();
-        sl_list_push(f->ttables, def);
-        f->tgen++;
-    }
+    sl__rec_overlay(f, r->source, r->bound); /* the source up to its input boundary */
+    sl__rec_overlay(led.f, r->ledger, r->lbound); /* a Kafka ledger up to its end now */
     atomic_store(&r->stop, false);
     src.q = sl__rec_query(r, r->source, r->st->source->pos, r->st->where);
     led.q = sl__rec_query(r, r->ledger, r->st->name_pos, r->ledger_where ? r->st->where : NULL);
@@ -558,6 +569,19 @@ static int sl__rec_resolve(sl__rec *r, sl_error *err)
                            "a PostgreSQL table, or a source with its bound set.");
         return -1;
     }
+    const sl_table *led = r->ledger;
+    if (led->connector && !sl_connector_source_bounded(led->connector, led->def->options) &&
+        led->connector->caps.source_end) { /* a Kafka ledger: read_committed's end now */
+        sl_strbuf ends = SL_STRBUF_INIT;
+        r->lbound = sl_kvlist_new();
+        int lrc = led->connector->caps.source_end(led->def->options, r->lbound, &ends, err);
+        sl_strbuf_free(&ends);
+        if (lrc != 0) {
+            if (err->position < 0)
+                err->position = st->name_pos;
+            return -1;
+        }
+    }
     r->ledger_where = sl__rec_expr_in(st->where, r->ledger);
     return st->repair ? sl__rec_repair_check(r, err) : 0;
 }
@@ -601,6 +625,7 @@ int sl__reconcile_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *o
     sl_rk_free(r.keys);
     sl_strbuf_free(&r.input);
     sl_kvlist_free(r.bound);
+    sl_kvlist_free(r.lbound);
     sl_free(r.names);
     sl_free(r.types);
     pthread_mutex_destroy(&r.mu);

@@ -32,7 +32,9 @@ once).
 same cases with the clicks in a Kafka topic of 3 partitions (JSON records),
 read up to the end offsets read_committed sees when RECONCILE starts (the
 read ends: the topic is unbounded otherwise); the reference is what kcat
-reads back with read_committed. Then FOR JOB: a job 'billing' writes every
+reads back with read_committed. A ledger in Kafka too (a topic holding the
+day's clicks but one, one twice, one with another amount), read up to its
+end the same way. Then FOR JOB: a job 'billing' writes every
 click into an empty ledger exactly-once (jdbc, two-phase commit) and is
 killed (SIGKILL) once psql sees all of them; RECONCILE ... FOR JOB
 'billing' must find its four boundaries ok and the ledger CONSISTENT; with
@@ -170,6 +172,54 @@ RECONCILE ledger AGAINST clicks ON event_id COMPARE amount, campaign
     if not rows or rows[0] != ["check", "ok", "count", "sample"]:
         fail("unexpected output:\n" + p.stdout.decode())
     return rows[1:]
+
+
+def kafka_ledger_phase(sluice, work, topic, day, tool, seed):
+    """A ledger in Kafka (read_committed up to its end now): the day's
+    clicks but the first, the second twice, the third with another amount;
+    the reference is what kcat reads back from the ledger topic."""
+    ltopic = "reconcile-ledger-%d" % seed
+    kafka_util.create_topic(tool, ltopic, 2)
+    recs = []
+    for i, (eid, amount, campaign, ts) in enumerate(sorted(day)):
+        if i == 0:
+            continue
+        if i == 2:
+            amount += 1
+        v = json.dumps({"event_id": eid, "amount": "%.2f" % amount, "campaign": campaign,
+                        "ts": ts.strftime("%Y-%m-%d %H:%M:%S")})
+        recs += [(str(eid), v)] * (2 if i == 1 else 1)
+    kafka_util.produce(ltopic, recs)
+    src = {r[0]: (r[1], r[2]) for r in day}
+    count, mism = {}, set()
+    for v in kafka_util.consume(ltopic):
+        o = json.loads(v)
+        count[o["event_id"]] = count.get(o["event_id"], 0) + 1
+        if src.get(o["event_id"]) != (decimal.Decimal(o["amount"]), o["campaign"]):
+            mism.add(o["event_id"])
+    ref = {"missing": sorted(k for k in src if k not in count),
+           "duplicated": sorted(k for k, n in count.items() if n > 1),
+           "extra": sorted(k for k in count if k not in src), "mismatched": sorted(mism)}
+    sql = """
+CREATE TABLE clicks (event_id BIGINT, amount DECIMAL(10, 2), campaign STRING, ts TIMESTAMP(3),
+  WATERMARK FOR ts AS ts) WITH ('connector' = 'kafka', 'topic' = '%s',
+  'properties.bootstrap.servers' = '%s', 'format' = 'json');
+CREATE TABLE ledger (event_id BIGINT, amount DECIMAL(14, 4), campaign STRING, ts TIMESTAMP(3))
+  WITH ('connector' = 'kafka', 'topic' = '%s', 'properties.bootstrap.servers' = '%s',
+        'format' = 'json');
+RECONCILE ledger AGAINST clicks ON event_id COMPARE amount, campaign
+  WHERE ts >= TIMESTAMP '2026-10-04 00:00:00' AND ts < TIMESTAMP '2026-10-05 00:00:00';
+""" % (topic, kafka_util.BROKER, ltopic, kafka_util.BROKER)
+    data = os.path.join(work, "kledger")
+    r = subprocess.run([sluice, "--data-dir", data, "-q", "--format=csv", "-e", sql],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV, timeout=300)
+    if r.returncode != 0:
+        fail("kafka ledger failed (%d):\n%s%s" % (r.returncode, r.stdout.decode(),
+                                                  r.stderr.decode()))
+    got = list(csv.reader(io.StringIO(r.stdout.decode())))[1:]
+    if check("kafka ledger", got, ref) != 3:
+        fail("kafka ledger: expected missing, duplicated and mismatched: %s" % got)
+    print("ok kafka ledger", ref["missing"][:1], ref["duplicated"][:1], ref["mismatched"][:1])
 
 
 def late_phase(sluice, work, src, day):
@@ -443,6 +493,7 @@ def main():
             late_phase(args.sluice, work, src, day)
         repair_phase(args.sluice, work, src, day, kafka)
         if kafka:
+            kafka_ledger_phase(args.sluice, work, src, day, args.topic_tool, args.seed)
             job_phase(args.sluice, work, src, rows, rng)
         print("PASS")
     finally:
