@@ -179,7 +179,7 @@ static void sl__rec_watermark(sl__rec *r, const sl__rec_chk *c, sl__rec_row *row
     else if (c->watermark == INT64_MIN || sl_ts_format(c->watermark, 3, wbuf) < 0)
         snprintf(wbuf, sizeof wbuf, "none");
     if (!rowtime || !sl__rec_range_end(r->st->where, rowtime, &end)) {
-        row->ok = false;
+        row->ok = c->watermark == INT64_MAX; /* the end of input passed every range */
         row->sample = sl_sprintf("watermark %s; no range end on the source's rowtime column",
                                  wbuf);
         return;

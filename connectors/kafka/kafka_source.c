@@ -936,6 +936,52 @@ static int sl__found_cmp(const void *a, const void *b)
     return x->partition < y->partition ? -1 : x->partition > y->partition;
 }
 
+/* The offset just after the last record read_committed delivers before hi
+** in [lo, hi) (lo when there is none): the transaction markers after a
+** partition's last record take offsets no record reaches, so a job that
+** read every record stands there, not at hi. Read backwards from hi in
+** growing windows, up to the end-of-partition event. */
+static int sl__kafka_last_record_end(rd_kafka_t *rk, const char *topic, int32_t partition,
+                                     int64_t lo, int64_t hi, int64_t *end, sl_error *err)
+{
+    *end = lo;
+    for (int64_t window = 64; hi > lo; window *= 8) {
+        int64_t start = hi - window > lo ? hi - window : lo;
+        rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new(1);
+        rd_kafka_topic_partition_list_add(l, topic, partition)->offset = start;
+        rd_kafka_resp_err_t e = rd_kafka_assign(rk, l);
+        rd_kafka_topic_partition_list_destroy(l);
+        if (e)
+            return sl__kafka_fail(err, topic, "reading the last records", e);
+        int64_t last = -1, deadline = sl__kafka_now_ms() + SL__KAFKA_META_TIMEOUT_MS;
+        bool eof = false;
+        while (!eof) {
+            if (sl__kafka_now_ms() > deadline)
+                return sl__kafka_fail(err, topic, "reading the last records",
+                                      RD_KAFKA_RESP_ERR__TIMED_OUT);
+            rd_kafka_message_t *m = rd_kafka_consumer_poll(rk, 100);
+            if (!m)
+                continue;
+            if (m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
+                eof = true; /* at the end read_committed sees */
+            } else if (!m->err) {
+                if (m->offset < hi && m->offset > last)
+                    last = m->offset;
+                eof = m->offset >= hi - 1; /* a record at or past the end's last offset */
+            }
+            rd_kafka_message_destroy(m);
+        }
+        rd_kafka_assign(rk, NULL);
+        if (last >= 0) {
+            *end = last + 1;
+            return 0;
+        }
+        if (start == lo)
+            return 0;
+    }
+    return 0;
+}
+
 int sl__kafka_source_end(const sl_kvlist *opts, sl_kvlist *bound, sl_strbuf *summary, sl_error *err)
 {
     const char *topic = sl_kvlist_get(opts, "topic");
@@ -955,6 +1001,11 @@ int sl__kafka_source_end(const sl_kvlist *opts, sl_kvlist *bound, sl_strbuf *sum
     rd_kafka_conf_t *conf = sl__kafka_conf(opts, defaults, err);
     int rc = 0;
     char msg[512];
+    if (conf) { /* its own group, never committed; the end of each partition told */
+        rd_kafka_conf_set(conf, "group.id", "sluice-reconcile", NULL, 0);
+        rd_kafka_conf_set(conf, "enable.auto.commit", "false", NULL, 0);
+        rd_kafka_conf_set(conf, "enable.partition.eof", "true", NULL, 0);
+    }
     if (!conf)
         rc = -1;
     else if (!(s.rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, msg, sizeof msg))) {
@@ -978,6 +1029,9 @@ int sl__kafka_source_end(const sl_kvlist *opts, sl_kvlist *bound, sl_strbuf *sum
             rc = sl__kafka_fail(err, found[i].topic, "reading the latest offsets", e);
             break;
         }
+        rc = sl__kafka_last_record_end(s.rk, found[i].topic, found[i].partition, lo, hi, &hi, err);
+        if (rc != 0)
+            break;
         sl_strbuf_appendf(&offsets, "%spartition:%" PRId32 ",offset:%" PRId64, i ? ";" : "",
                           found[i].partition, hi);
         sl_strbuf_appendf(summary, "%sp%" PRId32 ":%" PRId64, i ? " " : "", found[i].partition, hi);

@@ -222,6 +222,51 @@ RECONCILE ledger AGAINST clicks ON event_id COMPARE amount, campaign
     print("ok kafka ledger", ref["missing"][:1], ref["duplicated"][:1], ref["mismatched"][:1])
 
 
+def transactional_phase(sluice, work, tool, seed):
+    """A topic written in transactions (an exactly-once Kafka sink of
+    Sluice): each commit marker takes an offset after the records. The
+    input boundary is the offset after the last record (kcat's count of
+    the records, read_committed), not the end offset with the marker, and
+    the read ends with every record: a files ledger without the third is
+    missing exactly event_id=3."""
+    topic = "reconcile-txn-%d" % seed
+    kafka_util.create_topic(tool, topic, 1)
+    table = """
+CREATE TABLE IF NOT EXISTS t (event_id BIGINT, amount INT) WITH ('connector' = 'kafka',
+  'topic' = '%s', 'properties.bootstrap.servers' = '%s', 'format' = 'json',
+  'sink.delivery-guarantee' = 'exactly-once', 'sink.transactional-id-prefix' = 'rec-txn-%d');
+""" % (topic, kafka_util.BROKER, seed)
+    data = os.path.join(work, "txndata")
+    led = os.path.join(work, "txnledger")
+    os.makedirs(led)
+    with open(os.path.join(led, "part-0.csv"), "w") as f:
+        f.write("1,10\n2,20\n")
+
+    def run(sql):
+        r = subprocess.run([sluice, "--data-dir", data, "-q", "--format=csv", "-e", table + sql],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV, timeout=300)
+        if r.returncode != 0:
+            fail("transactional failed (%d):\n%s%s" % (r.returncode, r.stdout.decode(),
+                                                       r.stderr.decode()))
+        return {x[0]: x[1:] for x in list(csv.reader(io.StringIO(r.stdout.decode())))
+                if x and x[0] != "check"}
+
+    run("SET 'table.dml-sync' = 'true'; SET 'execution.checkpointing.interval' = '200 ms';"
+        "SET 'pipeline.name' = 'writer'; INSERT INTO t VALUES (1, 10), (2, 20), (3, 30);")
+    deadline = time.monotonic() + 30  # the commit markers are written after the commit returns
+    while len(kafka_util.consume(topic)) < 3 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    out = run("CREATE TABLE l (event_id BIGINT, amount INT) WITH ('connector' = 'filesystem', "
+              "'path' = '%s', 'format' = 'csv');"
+              "RECONCILE l AGAINST t ON event_id COMPARE amount FOR JOB 'writer';" % led)
+    n = len(kafka_util.consume(topic))
+    if n != 3 or out.get("input_boundary", [None] * 3)[2] != "p0:%d" % n:
+        fail("transactional: kcat reads %d records, input_boundary %s" % (n, out))
+    if out.get("missing") != ["FALSE", "1", "event_id=3"]:
+        fail("transactional: %s" % out)
+    print("ok transactional", out["input_boundary"], out["missing"])
+
+
 def late_phase(sluice, work, src, day):
     """late: the rows of the late-rows table ('table.exec.late-rows.table',
     its canonical columns) whose event_time lies in the day, of any job
@@ -494,6 +539,7 @@ def main():
         repair_phase(args.sluice, work, src, day, kafka)
         if kafka:
             kafka_ledger_phase(args.sluice, work, src, day, args.topic_tool, args.seed)
+            transactional_phase(args.sluice, work, args.topic_tool, args.seed)
             job_phase(args.sluice, work, src, rows, rng)
         print("PASS")
     finally:
