@@ -20,9 +20,11 @@
 ** is read up to its end now the same way. The two sides are read at once,
 ** the ledger on a thread of its own.
 **
-** late: the rows of the late-rows table ('table.exec.late-rows.table')
-** whose event_time lies in the predicate's range on the source's rowtime
-** column (its conjuncts over that column alone), for the job with FOR JOB.
+** late: the rows of the late-rows table ('table.exec.late-rows.table';
+** with FOR JOB and no such setting, every table of the late-rows layout:
+** job, event_time, watermark, row) whose event_time lies in the
+** predicate's range on the source's rowtime column (its conjuncts over
+** that column alone), of the job named by FOR JOB.
 ** Late rows for a settled range are adjustments still to make: late is not
 ** ok when there are any.
 **
@@ -420,20 +422,9 @@ static const char *sl__rec_late_setting(sl_session *s)
 }
 
 /* The late check: the late-rows table's rows in the range. */
-static int sl__rec_late_check(sl__rec *r, sl__rec_row *row, sl_error *err)
+/* Count lt's late rows in the range (of the job with FOR JOB) into l. */
+static int sl__rec_late_read(sl__rec *r, const sl_table *lt, sl__rec_late *l, sl_error *err)
 {
-    row->check = "late";
-    row->ok = true;
-    const char *name = sl__rec_late_setting(r->s);
-    const sl_table *lt = name && *name ? sl_catalog_table(sl__cat(r->s), name) : NULL;
-    if (!lt) {
-        row->sample = sl_strdup(name && *name ? "late-rows table not found" : "no late-rows table");
-        return 0;
-    }
-    if (!sl__rec_col_of(lt, "event_time")) {
-        row->sample = sl_sprintf("late-rows table \"%s\" has no event_time", lt->name);
-        return 0;
-    }
     const char *rowtime = r->source->wm_col >= 0 ? r->source->all[r->source->wm_col].name : NULL;
     sl_expr *where = rowtime ? sl__rec_range(r->st->where, rowtime) : NULL;
     if (r->st->job && sl__rec_col_of(lt, "job")) {
@@ -462,11 +453,54 @@ static int sl__rec_late_check(sl__rec *r, sl__rec_row *row, sl_error *err)
     st->pos = r->st->pos;
     st->name_pos = -1;
     st->query = q;
-    sl__rec_late l = {0, SL_STRBUF_INIT, 0};
-    sl_result_sink sink = {&l, NULL, sl__rec_late_row, NULL, NULL};
+    sl_result_sink sink = {l, NULL, sl__rec_late_row, NULL, NULL};
     sl_session *f = sl__rec_fork(r->s);
     int rc = sl__rec_run(r, f, st, &sink, err);
     sl_session_free(f);
+    return rc;
+}
+
+/* A table with the late-rows layout's job, event_time, watermark and row
+** columns (FOR JOB without the setting: the job's late-rows table). */
+static bool sl__rec_late_layout(const sl_table *t)
+{
+    return sl__rec_col_of(t, "job") && sl__rec_col_of(t, "event_time") &&
+           sl__rec_col_of(t, "watermark") && sl__rec_col_of(t, "row");
+}
+
+static int sl__rec_late_check(sl__rec *r, sl__rec_row *row, sl_error *err)
+{
+    row->check = "late";
+    row->ok = true;
+    const char *name = sl__rec_late_setting(r->s);
+    sl__rec_late l = {0, SL_STRBUF_INIT, 0};
+    int rc = 0, ntables = 0;
+    if (name && *name) {
+        const sl_table *lt = sl_catalog_table(sl__cat(r->s), name);
+        if (!lt || !sl__rec_col_of(lt, "event_time")) {
+            row->sample = lt ? sl_sprintf("late-rows table \"%s\" has no event_time", lt->name)
+                             : sl_strdup("late-rows table not found");
+            return 0;
+        }
+        rc = sl__rec_late_read(r, lt, &l, err);
+        ntables = 1;
+    } else if (r->st->job) {
+        /* the job's record does not keep its settings: its late rows are in
+        ** the tables of the late-rows layout, by its name in their job column */
+        sl_list *names = sl_catalog_table_names(sl__cat(r->s));
+        for (int i = 0; rc == 0 && i < names->n; i++) {
+            const sl_table *lt = sl_catalog_table(sl__cat(r->s), names->items[i]);
+            if (lt && lt != r->ledger && sl__rec_late_layout(lt)) {
+                rc = sl__rec_late_read(r, lt, &l, err);
+                ntables++;
+            }
+        }
+        sl_list_free(names, sl_free);
+    }
+    if (ntables == 0) {
+        row->sample = sl_strdup("no late-rows table");
+        return 0;
+    }
     row->count = l.count;
     row->ok = l.count == 0;
     row->sample = l.count ? sl_strbuf_detach(&l.sample) : sl_strdup("");

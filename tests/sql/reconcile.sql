@@ -47,6 +47,16 @@ RESET 'pipeline.name';
 RECONCILE out_day AGAINST clicks ON event_id COMPARE amount, campaign
   WHERE ts >= TIMESTAMP '2026-10-04 00:00:00' AND ts < TIMESTAMP '2026-10-05 00:00:00'
   FOR JOB 'daily';
+-- FOR JOB without 'table.exec.late-rows.table' SET: the tables of the late-rows
+-- layout hold the job's late rows (one of 'daily' in the day, one of another
+-- job, one of 'daily' the day after).
+CREATE TABLE late_rows (job STRING, `operator` STRING, event_time TIMESTAMP(3),
+  `watermark` TIMESTAMP(3), window_start TIMESTAMP(3), window_end TIMESTAMP(3),
+  arrived_at STRING, `row` STRING)
+  WITH ('connector' = 'filesystem', 'path' = '@SQLDATA@/reconcile/late', 'format' = 'csv');
+RECONCILE out_day AGAINST clicks ON event_id COMPARE amount, campaign
+  WHERE ts >= TIMESTAMP '2026-10-04 00:00:00' AND ts < TIMESTAMP '2026-10-05 00:00:00'
+  FOR JOB 'daily';
 -- REPAIR needs an idempotent ledger (jdbc, PRIMARY KEY on the key, 'sink.on-duplicate-key' = 'ignore').
 RECONCILE ledger AGAINST clicks ON event_id REPAIR;
 RECONCILE ledger AGAINST clicks ON event_id, campaign REPAIR;
