@@ -17,8 +17,10 @@
 **                      jdbc table of the session) of an epoch at or before
 **                      it; a ledger without one commits nothing in two
 **                      phases: ok
-**   watermark          the checkpoint's watermark (the smallest of its
-**                      tasks') has passed the range's end (the predicate's
+**   watermark          the checkpoint's watermark (the smallest of its last
+**                      stage's tasks', whose lanes leave idle inputs out; of
+**                      its input tasks when it has no stage) has passed the
+**                      range's end (the predicate's
 **                      `rowtime < T` or `rowtime <= T` on the source's
 **                      rowtime column)
 **
@@ -56,6 +58,8 @@ static int sl__rec_chk_read(sl_session *s, const char *job, sl__rec_chk *c, sl_e
     DIR *d = dir ? opendir(dir) : NULL;
     struct dirent *e;
     bool any_wm = false;
+    int64_t in_wm = INT64_MAX; /* the input tasks' smallest, used when there is no stage */
+    long stage = -1;           /* the last stage seen: its tasks' watermarks count */
     while (d && rc == 0 && (e = readdir(d)) != NULL) {
         bool src = strncmp(e->d_name, "state-source-", 13) == 0;
         bool wm = strncmp(e->d_name, "state-watermark-", 16) == 0;
@@ -69,15 +73,29 @@ static int sl__rec_chk_read(sl_session *s, const char *job, sl__rec_chk *c, sl_e
             if (*p)
                 sl_strbuf_appendf(&c->positions, "%s%s", c->positions.len ? "," : "", p);
         } else if (rc == 0 && wm && data) {
+            /* the watermark of the last stage's tasks (idle inputs left out
+            ** by their lanes), else of the input tasks */
             long long v = strtoll(data, NULL, 10);
+            const char *task = e->d_name + 16;
             any_wm = true;
-            if (v < c->watermark)
-                c->watermark = v;
+            if (strncmp(task, "st", 2) == 0) {
+                long st = strtol(task + 2, NULL, 10);
+                if (st > stage) {
+                    stage = st;
+                    c->watermark = INT64_MAX;
+                }
+                if (st == stage && v < c->watermark)
+                    c->watermark = v;
+            } else if (v < in_wm) {
+                in_wm = v;
+            }
         }
         sl_free(data);
     }
     if (d)
         closedir(d);
+    if (stage < 0)
+        c->watermark = in_wm;
     if (c->id > 0 && !any_wm)
         c->watermark = INT64_MIN;
     sl_free(dir);
