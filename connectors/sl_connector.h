@@ -106,6 +106,11 @@ typedef struct sl_connector_caps {
     ** database setting, a broker limit); NULL when there is none. 0 with
     ** *out filled, or -1 with err when the system cannot be reached. */
     int (*probe)(const sl_kvlist *opts, int64_t timeout_ms, sl_sink_probe *out, sl_error *err);
+    /* A source that can end where its input ends now (RECONCILE's input
+    ** boundary): the options that bound a read there (appended to bound) and
+    ** those end positions as text (summary, e.g. "p0:1234 p1:987"); NULL
+    ** when it cannot. 0, or -1 with err when the system cannot be reached. */
+    int (*source_end)(const sl_kvlist *opts, sl_kvlist *bound, sl_strbuf *summary, sl_error *err);
 } sl_connector_caps;
 
 /* The role of a sink's mechanism in the job's commit (DESIGN.md section 5):

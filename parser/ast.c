@@ -173,6 +173,11 @@ void sl_stmt_free(sl_stmt *s)
     sl_list_free(s->stmts, sl_stmt_free_v);
     sl_stmt_free(s->inner);
     sl_free(s->value);
+    sl_ident_free(s->source);
+    sl_list_free(s->keys, ast_ident_free_v);
+    sl_list_free(s->compare, ast_ident_free_v);
+    sl_expr_free(s->where);
+    sl_free(s->job);
     sl_free(s);
 }
 
@@ -352,6 +357,11 @@ sl_stmt *sl_stmt_dup(const sl_stmt *s)
     r->stmts = ast_list_dup(s->stmts, ast_stmt_dup_v);
     r->inner = sl_stmt_dup(s->inner);
     r->value = sl_strdup(s->value);
+    r->source = ast_ident_dup(s->source);
+    r->keys = ast_list_dup(s->keys, ast_ident_dup_v);
+    r->compare = ast_list_dup(s->compare, ast_ident_dup_v);
+    r->where = sl_expr_dup(s->where);
+    r->job = sl_strdup(s->job);
     return r;
 }
 
@@ -633,6 +643,12 @@ bool sl_stmt_equal(const sl_stmt *a, const sl_stmt *b)
     case SL_STMT_HELP:
     case SL_STMT_BEGIN_SET:
         return true;
+    case SL_STMT_RECONCILE:
+        return ast_str_equal(a->name, b->name) && ast_ident_equal(a->source, b->source) &&
+               ast_list_equal(a->keys, b->keys, ast_ident_equal_v) &&
+               ast_list_equal(a->compare, b->compare, ast_ident_equal_v) &&
+               sl_expr_equal(a->where, b->where) && ast_str_equal(a->job, b->job) &&
+               a->repair == b->repair;
     case SL_STMT_USE:
     case SL_STMT_ALTER_RENAME:
         return ast_str_equal(a->name, b->name) && ast_str_equal(a->value, b->value);

@@ -1826,6 +1826,21 @@ sl_stmt *sl__stop_job(sl__parse *p, sl__tok kw, sl__tok id, bool savepoint)
     return s;
 }
 
+sl_stmt *sl__reconcile(sl__parse *p, sl__tok kw, sl__tok ledger, sl__tok source, sl_list *keys,
+                       sl_list *cmp, sl_expr *where, sl__tok job, bool repair)
+{
+    sl_stmt *s = sl__stmt_new(SL_STMT_RECONCILE, kw);
+    sl__stmt_name(p, s, ledger);
+    s->source = sl__ident(p, source);
+    s->keys = keys;
+    s->compare = cmp;
+    s->where = where;
+    s->job = job.z ? sl__unquote(p, job) : NULL;
+    s->job_pos = job.z ? job.pos : -1;
+    s->repair = repair;
+    return s;
+}
+
 sl_stmt *sl__job_stmt(sl__parse *p, sl_stmt_kind kind, sl__tok kw, sl__tok id, sl__tok with)
 {
     if (with.z && !(with.n == 10 && sl_strncasecmp(with.z, "SAVEPOINTS", 10) == 0)) {

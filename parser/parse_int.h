@@ -301,6 +301,9 @@ sl_stmt *sl__drop_function(sl__parse *p, sl__tok kw, int temp, bool if_exists, s
 sl_stmt *sl__stmt_named(sl__parse *p, sl_stmt_kind kind, sl__tok kw, sl__tok name);
 sl_stmt *sl__explain(sl__parse *p, sl__tok kw, sl_stmt *inner);
 sl_stmt *sl__stop_job(sl__parse *p, sl__tok kw, sl__tok id, bool savepoint);
+/* RECONCILE ledger AGAINST source ON keys [COMPARE cmp] [WHERE where] [FOR JOB 'job'] [REPAIR]. */
+sl_stmt *sl__reconcile(sl__parse *p, sl__tok kw, sl__tok ledger, sl__tok source, sl_list *keys,
+                       sl_list *cmp, sl_expr *where, sl__tok job, bool repair);
 /* DROP JOB 'id' [WITH SAVEPOINTS] (with: the word after WITH, checked) and
 ** DESCRIBE / SHOW JOB 'id' (kind SL_STMT_SHOW, with SL__NOTOK). */
 sl_stmt *sl__job_stmt(sl__parse *p, sl_stmt_kind kind, sl__tok kw, sl__tok id, sl__tok with);

@@ -998,6 +998,30 @@ static void pr_stmt(pr_ctx *p, const sl_stmt *s)
         if (s->with_savepoint)
             sl_strbuf_append(sb, " WITH SAVEPOINT");
         break;
+    case SL_STMT_RECONCILE:
+        sl_strbuf_append(sb, "RECONCILE ");
+        pr_ident(p, s->name);
+        sl_strbuf_append(sb, " AGAINST ");
+        pr_ident(p, s->source->name);
+        for (int i = 0; i < sl_list_len(s->keys); i++) {
+            sl_strbuf_append(sb, i ? ", " : " ON ");
+            pr_ident(p, ((const sl_ident *)sl_list_get(s->keys, i))->name);
+        }
+        for (int i = 0; i < sl_list_len(s->compare); i++) {
+            sl_strbuf_append(sb, i ? ", " : " COMPARE ");
+            pr_ident(p, ((const sl_ident *)sl_list_get(s->compare, i))->name);
+        }
+        if (s->where) {
+            sl_strbuf_append(sb, " WHERE ");
+            pr_expr(p, s->where);
+        }
+        if (s->job) {
+            sl_strbuf_append(sb, " FOR JOB ");
+            pr_string(p, s->job);
+        }
+        if (s->repair)
+            sl_strbuf_append(sb, " REPAIR");
+        break;
     case SL_STMT_DROP_JOB:
         sl_strbuf_append(sb, "DROP JOB ");
         pr_string(p, s->name);

@@ -248,6 +248,8 @@ typedef enum sl_stmt_kind {
                                database (NULL for USE CATALOG), value = the catalog when named */
     SL_STMT_ALTER_RENAME,   /* ALTER TABLE name RENAME TO value (value_pos) */
     SL_STMT_BEGIN_SET,      /* BEGIN STATEMENT SET (INSERTs collected until END) */
+    SL_STMT_RECONCILE,      /* RECONCILE name AGAINST source ON keys [COMPARE compare]
+                               [WHERE where] [FOR JOB 'job'] [REPAIR] */
 } sl_stmt_kind;
 
 /* The one catalog and database, named as Flink names them. */
@@ -361,6 +363,14 @@ struct sl_stmt {
     /* DECLARE / FETCH / MOVE */
     bool binary;            /* DECLARE ... BINARY CURSOR */
     int64_t count;          /* FETCH / MOVE: rows, -1 = ALL */
+    /* RECONCILE (name = the ledger) */
+    sl_ident *source;       /* AGAINST table: the source of truth */
+    sl_list *keys;          /* ON columns (sl_ident*) */
+    sl_list *compare;       /* COMPARE columns (sl_ident*), or NULL */
+    sl_expr *where;         /* WHERE predicate over the source's columns, or NULL */
+    char *job;              /* FOR JOB 'name', or NULL */
+    int job_pos;            /* byte offset of its string */
+    bool repair;            /* REPAIR */
 };
 
 /* ------------------------------------------------------------------------

@@ -64,6 +64,8 @@
   RELATIVE SCROLL.
 /* FETCH FIRST n ROWS ONLY's ONLY stays usable as a name. */
 %fallback ID ONLY.
+/* RECONCILE's keywords stay usable as names. */
+%fallback ID AGAINST COMPARE RECONCILE REPAIR.
 
 %left OR.
 %left AND.
@@ -352,6 +354,20 @@ cmd(A) ::= BEGIN(K) STATEMENT SET.       { A = sl__stmt_named(p, SL_STMT_BEGIN_S
 cmd(A) ::= STOP(K) JOB STRING(X).        { A = sl__stop_job(p, K, X, false); }
 cmd(A) ::= STOP(K) JOB STRING(X) WITH SAVEPOINT.
                                          { A = sl__stop_job(p, K, X, true); }
+/* RECONCILE ledger AGAINST source ON key, ... [COMPARE col, ...] [WHERE predicate]
+** [FOR JOB 'name'] [REPAIR] (planner/session_reconcile.c). */
+cmd(A) ::= RECONCILE(K) tname(L) AGAINST tname(S) ON idlist(I) rcompare(C) where_opt(W) rjob(J)
+           rrepair(R).                   { A = sl__reconcile(p, K, L, S, I, C, W, J, R); }
+%type rcompare {sl_list*}
+%destructor rcompare { sl_list_free($$, sl__ident_free_v); }
+rcompare(A) ::= .                        { A = NULL; }
+rcompare(A) ::= COMPARE idlist(L).       { A = L; }
+%type rjob {sl__tok}
+rjob(A) ::= .                            { A = SL__NOTOK; }
+rjob(A) ::= FOR JOB STRING(X).           { A = X; }
+%type rrepair {bool}
+rrepair(A) ::= .                         { A = false; }
+rrepair(A) ::= REPAIR.                   { A = true; }
 cmd(A) ::= DROP(K) JOB STRING(X).        { A = sl__job_stmt(p, SL_STMT_DROP_JOB, K, X, SL__NOTOK); }
 cmd(A) ::= DROP(K) JOB STRING(X) WITH ID(W).
                                          { A = sl__job_stmt(p, SL_STMT_DROP_JOB, K, X, W); }

@@ -12,6 +12,7 @@
 ** Main routines: sl_engine_open/close, sl_session_exec.
 */
 #include "session_int.h"
+#include "reconcile_int.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -832,6 +833,7 @@ int sl__exec_stmt(sl_session *s, sl_stmt *st, const sl_result_sink *out, sl_erro
     case SL_STMT_USE:
     case SL_STMT_ALTER_RENAME:
     case SL_STMT_BEGIN_SET: rc = sl__flink_stmt(s, st, out, err); break;
+    case SL_STMT_RECONCILE: rc = sl__reconcile_stmt(s, st, out, err); break;
     case SL_STMT_DROP_FUNCTION:
         /* No user-defined function can exist (CREATE FUNCTION is refused). */
         sl__notice(out, SL_SEV_NOTICE, "function \"%s\" does not exist, skipping", st->name);

@@ -39,6 +39,7 @@
 ** sl_session_open_cursor, sl_cursor_fetch, sl_cursor_close, sl__cursor_stmt.
 */
 #include "session_int.h"
+#include "reconcile_int.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -707,6 +708,14 @@ int sl_session_describe(sl_session *s, const char *sql, size_t len, int ndeclare
             rc = sl__exec_stmt(s, st, &cap, err);
         }
         break;
+    case SL_STMT_RECONCILE: { /* its fixed columns; it runs at Execute */
+        sl_type t[4];
+        for (int i = 0; i < 4; i++)
+            t[i] = sl_type_make_p(sl_reconcile_types[i],
+                                  sl_reconcile_types[i] == SL_TYPE_VARCHAR ? SL_MAX_LENGTH : 0, 0);
+        sl__capture_begin(&c, 4, sl_reconcile_names, t);
+        break;
+    }
     case SL_STMT_FETCH: {
         int ix;
         sl_cursor *cur = sl__cursor_find(s, st->name, &ix);

@@ -121,6 +121,17 @@ static const sl_option_spec sl__kafka_options[] = {
      .type = SL_OPT_STRING,
      .description = "For 'specific-offsets': 'partition:0,offset:42;partition:1,offset:300' "
                     "(Flink's format)."},
+    {.key = "scan.bounded.mode",
+     .type = SL_OPT_ENUM,
+     .enum_values = "latest-offset|specific-offsets",
+     .description = "Makes the source bounded (Flink's option; unset: unbounded): it ends "
+                    "when every partition reached the latest offset read_committed saw when "
+                    "it started, or 'scan.bounded.specific-offsets'."},
+    {.key = "scan.bounded.specific-offsets",
+     .type = SL_OPT_STRING,
+     .description = "For bounded 'specific-offsets': where each partition ends (its records "
+                    "before that offset are read), 'partition:0,offset:42;partition:1,"
+                    "offset:300' for the first topic; a partition not listed is not read."},
     {.key = "key.fields",
      .type = SL_OPT_STRING,
      .description = "The columns the records' key holds, 'a;b', in the format of 'key.format' "
@@ -230,6 +241,20 @@ static int sl__kafka_check(const sl_connector *c, const sl_kvlist *opts,
         return sl_error_set(err, SL_ERR_INVALID_PARAMETER, mkv ? mkv->value_pos : -1,
                             "'scan.startup.mode' = 'specific-offsets' needs the option "
                             "'scan.startup.specific-offsets'");
+    const char *bmode = sl_kvlist_get(opts, "scan.bounded.mode");
+    const sl_kv *bkv = sl_kvlist_find(opts, "scan.bounded.mode");
+    const sl_kv *bo = sl_kvlist_find(opts, "scan.bounded.specific-offsets");
+    if (bmode && sl_strcasecmp(bmode, "specific-offsets") == 0 && !bo)
+        return sl_error_set(err, SL_ERR_INVALID_PARAMETER, bkv ? bkv->value_pos : -1,
+                            "'scan.bounded.mode' = 'specific-offsets' needs the option "
+                            "'scan.bounded.specific-offsets'");
+    if (bo && sl__kafka_parse_offsets(bo->value, NULL, NULL) != 0) {
+        sl_error_set(err, SL_ERR_INVALID_PARAMETER, bo->value_pos,
+                     "invalid value for option 'scan.bounded.specific-offsets': \"%s\"",
+                     bo->value);
+        sl_error_hint(err, "Write 'partition:0,offset:42;partition:1,offset:300'.");
+        return -1;
+    }
     if (so && sl__kafka_parse_offsets(so->value, NULL, NULL) != 0) {
         sl_error_set(err, SL_ERR_INVALID_PARAMETER, so->value_pos,
                      "invalid value for option 'scan.startup.specific-offsets': \"%s\"",
@@ -300,7 +325,9 @@ const sl_connector sl__connector_kafka = {
         {
             .source = true,
             .source_replayable = true,
-            .source_bound = SL_BOUND_NEVER,
+            .source_bound = SL_BOUND_IF_SET,
+            .source_bound_option = "scan.bounded.mode",
+            .source_end = sl__kafka_source_end,
             SL__KAFKA_SINK_CAPS,
             .sink_updates = false,
         },

@@ -111,6 +111,9 @@ typedef struct sl__kafka_offset {
 /* Parse 'partition:0,offset:42;partition:1,offset:300' (Flink's format) into
 ** *out (caller frees; out and n may be NULL to only check). 0 or -1. */
 int sl__kafka_parse_offsets(const char *text, sl__kafka_offset **out, int *n);
+/* The read_committed end offsets of the first topic's partitions now, as
+** 'scan.bounded.*' options (sl_connector_caps.source_end). */
+int sl__kafka_source_end(const sl_kvlist *opts, sl_kvlist *bound, sl_strbuf *summary, sl_error *err);
 
 /* The SQLSTATE of a librdkafka error: 08006 when the cluster failed for now
 ** (a broker down, a timeout: the job is restarted from its checkpoint),

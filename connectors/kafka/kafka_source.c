@@ -1,7 +1,8 @@
 /*
 ** kafka_source.c — the kafka source: the records of one or more topics
 ** ('topic' = 'a;b', or every topic matching 'topic-pattern') decoded with
-** the table's format. Unbounded (never SL_SOURCE_END), replayable.
+** the table's format. Replayable; unbounded (never SL_SOURCE_END) unless
+** 'scan.bounded.mode' is set (below).
 **
 ** Consumer: librdkafka with 'enable.auto.commit' = false,
 ** 'isolation.level' = read_committed and 'auto.offset.reset' = earliest
@@ -25,6 +26,17 @@
 ** 'scan.startup.timestamp-millis'; the end of a partition without a later
 ** record), specific-offsets ('scan.startup.specific-offsets', for the first
 ** topic; the beginning for partitions not listed).
+**
+** Bounded ('scan.bounded.mode', Flink's option): each partition ends
+** before a stop offset fixed when the source starts: the end
+** read_committed sees then (latest-offset: the last stable offset, as the
+** consumer's isolation level asks the broker for it), or
+** 'scan.bounded.specific-offsets' (partitions of the first topic not
+** listed are not read). A partition is done once a record at or past its
+** stop arrives, or the end-of-partition event (enable.partition.eof, set
+** for a bounded read) is at or past it — transaction markers take offsets
+** that no record reaches. When every partition of the subtask is done,
+** poll returns SL_SOURCE_END. No new partitions are looked for.
 **
 ** Position (text): "v2 <topic>:<partition>:<next offset>,..." for this
 ** subtask's partitions in the order they were found; -2 means "from the
@@ -86,6 +98,8 @@ typedef struct sl__kafka_part {
     char *topic;       /* its topic (owned) */
     int32_t partition; /* partition number */
     int64_t next;      /* offset of the next record to hand out; -2 = beginning */
+    int64_t stop;      /* bounded: the offset it ends before; -1 = unbounded */
+    bool done;         /* bounded: every record before stop was handed out */
 } sl__kafka_part;
 
 typedef struct sl__kafka_source {
@@ -99,6 +113,10 @@ typedef struct sl__kafka_source {
     int64_t start_ms;             /* SL__START_TIMESTAMP: epoch ms */
     sl__kafka_offset *specific;   /* SL__START_SPECIFIC: the offsets */
     int nspecific;                /* their number */
+    int bounded;                  /* 'scan.bounded.mode': 0 unbounded, 1 latest-offset,
+                                     2 specific-offsets */
+    sl__kafka_offset *stops;      /* specific-offsets: the ends */
+    int nstops;
     int64_t discovery_ms;         /* 'scan.topic-partition-discovery.interval'; 0 = never */
     int64_t discovered_at;        /* when the partitions were last listed */
     sl__kafka_layout layout;      /* the records' key and value */
@@ -311,6 +329,46 @@ static int sl__kafka_resolve_start(sl__kafka_source *s, int from, sl_error *err)
     return rc;
 }
 
+/* A bounded source: where each partition ends (latest-offset: the end
+** read_committed sees now; specific-offsets: the listed offset of the
+** first topic, 0 for a partition not listed). A partition whose start is
+** at or past its end is done at once. */
+static int sl__kafka_resolve_stop(sl__kafka_source *s, sl_error *err)
+{
+    for (int i = 0; i < s->nparts; i++) {
+        sl__kafka_part *p = &s->parts[i];
+        p->stop = -1;
+        if (!s->bounded)
+            continue;
+        p->stop = 0;
+        if (s->bounded == 1) {
+            int64_t lo = 0, hi = 0;
+            rd_kafka_resp_err_t e = rd_kafka_query_watermark_offsets(
+                s->rk, p->topic, p->partition, &lo, &hi, SL__KAFKA_META_TIMEOUT_MS);
+            if (e)
+                return sl__kafka_fail(err, p->topic, "reading the latest offsets", e);
+            p->stop = hi;
+        } else if (strcmp(p->topic, s->ntopics ? s->topics[0] : "") == 0) {
+            for (int j = 0; j < s->nstops; j++)
+                if (s->stops[j].partition == p->partition)
+                    p->stop = s->stops[j].offset;
+        }
+        p->done = p->stop == 0 || (p->next >= 0 && p->next >= p->stop);
+    }
+    return 0;
+}
+
+/* A bounded source whose partitions are all done. */
+static bool sl__kafka_ended(const sl__kafka_source *s)
+{
+    if (!s->bounded || !s->assigned)
+        return false;
+    for (int i = 0; i < s->nparts; i++)
+        if (!s->parts[i].done)
+            return false;
+    return true;
+}
+
 /* List the partitions; take the new ones this subtask owns, and assign
 ** them (all of them the first time). */
 static int sl__kafka_discover(sl__kafka_source *s, sl_error *err)
@@ -342,6 +400,8 @@ static int sl__kafka_discover(sl__kafka_source *s, sl_error *err)
         p->topic = sl_strdup(found[i].topic);
         p->partition = found[i].partition;
         p->next = -2;
+        p->stop = -1;
+        p->done = false;
         if (first)
             p->next = sl__initial_offset(s, p);
         else
@@ -351,6 +411,8 @@ static int sl__kafka_discover(sl__kafka_source *s, sl_error *err)
     sl_free(found);
     rd_kafka_metadata_destroy(md);
     if (first && sl__kafka_resolve_start(s, 0, err) != 0)
+        return -1;
+    if (first && sl__kafka_resolve_stop(s, err) != 0)
         return -1;
     if (s->nparts > from) {
         rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new(s->nparts - from);
@@ -452,6 +514,10 @@ static int sl__kafka_message(sl__kafka_source *s, const rd_kafka_message_t *m, s
     sl__kafka_part *p = pi >= 0 ? &s->parts[pi] : NULL;
     if (!p || (p->next >= 0 && m->offset < p->next))
         return 0; /* not ours, or before the position (a re-fetch) */
+    if (p->stop >= 0 && m->offset >= p->stop) {
+        p->done = true; /* bounded: past its end */
+        return 0;
+    }
     if (!m->payload && s->upsert && m->key) { /* a tombstone: the key's row is deleted */
         int before = out->nrows;
         sl_chunk_append_row(out, SL_ROW_DELETE);
@@ -504,8 +570,13 @@ static int sl__kafka_one(sl__kafka_source *s, const rd_kafka_message_t *m, sl_ch
         return sl__kafka_message(s, m, out, err);
     rd_kafka_resp_err_t e = m->err;
     const char *topic = m->rkt ? rd_kafka_topic_name(m->rkt) : s->what;
-    if (e == RD_KAFKA_RESP_ERR__PARTITION_EOF)
+    if (e == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
+        /* bounded: at the end read_committed sees, past the stop offset */
+        int pi = m->rkt ? sl__kafka_part_of(s, m) : -1;
+        if (pi >= 0 && s->parts[pi].stop >= 0 && m->offset >= s->parts[pi].stop)
+            s->parts[pi].done = true;
         return 0;
+    }
     if (e == RD_KAFKA_RESP_ERR__FATAL || e == RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART ||
         e == RD_KAFKA_RESP_ERR_TOPIC_AUTHORIZATION_FAILED || e == RD_KAFKA_RESP_ERR__UNKNOWN_TOPIC ||
         e == RD_KAFKA_RESP_ERR__UNKNOWN_PARTITION)
@@ -524,9 +595,11 @@ static int sl__kafka_poll(sl_source *src, sl_chunk *out, sl_error *err)
         if (sl__kafka_discover(s, err) != 0)
             return -1;
     }
+    if (sl__kafka_ended(s))
+        return SL_SOURCE_END;
     int64_t start = sl__kafka_now_ms();
     rd_kafka_message_t *msgs[SL__KAFKA_BATCH];
-    while (!sl_chunk_full(out)) {
+    while (!sl_chunk_full(out) && !sl__kafka_ended(s)) {
         int room = out->cap - out->nrows;
         ssize_t got = rd_kafka_consume_batch_queue(s->queue, 0, msgs,
                                                    (size_t)(room < SL__KAFKA_BATCH ? room
@@ -553,7 +626,7 @@ static int sl__kafka_poll(sl_source *src, sl_chunk *out, sl_error *err)
         if (sl__kafka_now_ms() - start >= SL__KAFKA_POLL_WORK_MS)
             break;
     }
-    return SL_SOURCE_MORE;
+    return sl__kafka_ended(s) ? SL_SOURCE_END : SL_SOURCE_MORE;
 }
 
 static int sl__kafka_splits(sl_source *src, const int32_t **split_of)
@@ -700,6 +773,7 @@ static void sl__kafka_source_free(sl_source *src)
         regfree(&s->pattern);
     sl_free(s->what);
     sl_free(s->specific);
+    sl_free(s->stops);
     sl_free(s->row_split);
     sl_free(s);
     sl_free(src);
@@ -750,12 +824,27 @@ static int sl__source_create(const sl_source_args *args, bool upsert, sl_source 
         (!so || sl__kafka_parse_offsets(so, &specific, &nspecific) != 0))
         return sl_error_set(err, SL_ERR_INVALID_PARAMETER, -1,
                             "kafka source: invalid 'scan.startup.specific-offsets'");
+    const char *bmode = upsert ? NULL : sl_kvlist_get(args->options, "scan.bounded.mode");
+    int bounded = !bmode ? 0 : strcasecmp(bmode, "specific-offsets") == 0 ? 2 : 1;
+    sl__kafka_offset *stops = NULL;
+    int nstops = 0;
+    const char *bo = sl_kvlist_get(args->options, "scan.bounded.specific-offsets");
+    if (bounded == 2 && (!bo || sl__kafka_parse_offsets(bo, &stops, &nstops) != 0)) {
+        sl_free(specific);
+        return sl_error_set(err, SL_ERR_INVALID_PARAMETER, -1,
+                            "kafka source: invalid 'scan.bounded.specific-offsets'");
+    }
+    if (bounded)
+        discovery_ms = 0; /* a bounded read takes the partitions of its start */
     sl__kafka_source *s = sl_calloc(1, sizeof *s);
     sl_source *src = sl_calloc(1, sizeof *src);
     src->ops = &sl__kafka_source_ops;
     src->impl = s;
     s->specific = specific;
     s->nspecific = nspecific;
+    s->bounded = bounded;
+    s->stops = stops;
+    s->nstops = nstops;
     s->last_part = -1;
     if (pattern && pattern[0]) {
         char *anchored = sl_sprintf("^(%s)$", pattern);
@@ -811,6 +900,8 @@ static int sl__source_create(const sl_source_args *args, bool upsert, sl_source 
         sl__kafka_source_free(src);
         return -1;
     }
+    if (bounded) /* its end is told by the end-of-partition events */
+        rd_kafka_conf_set(conf, "enable.partition.eof", "true", NULL, 0);
     char msg[512];
     s->rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, msg, sizeof msg);
     if (!s->rk) {
@@ -833,4 +924,130 @@ int sl__kafka_source_create(const sl_source_args *args, sl_source **out, sl_erro
 int sl__upsert_kafka_source_create(const sl_source_args *args, sl_source **out, sl_error *err)
 {
     return sl__source_create(args, true, out, err);
+}
+
+/* ------------------------------------------------------------------------
+** The end now (RECONCILE's input boundary)
+*/
+
+static int sl__found_cmp(const void *a, const void *b)
+{
+    const sl__found *x = a, *y = b;
+    return x->partition < y->partition ? -1 : x->partition > y->partition;
+}
+
+/* The offset just after the last record read_committed delivers before hi
+** in [lo, hi) (lo when there is none): the transaction markers after a
+** partition's last record take offsets no record reaches, so a job that
+** read every record stands there, not at hi. Read backwards from hi in
+** growing windows, up to the end-of-partition event. */
+static int sl__kafka_last_record_end(rd_kafka_t *rk, const char *topic, int32_t partition,
+                                     int64_t lo, int64_t hi, int64_t *end, sl_error *err)
+{
+    *end = lo;
+    for (int64_t window = 64; hi > lo; window *= 8) {
+        int64_t start = hi - window > lo ? hi - window : lo;
+        rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new(1);
+        rd_kafka_topic_partition_list_add(l, topic, partition)->offset = start;
+        rd_kafka_resp_err_t e = rd_kafka_assign(rk, l);
+        rd_kafka_topic_partition_list_destroy(l);
+        if (e)
+            return sl__kafka_fail(err, topic, "reading the last records", e);
+        int64_t last = -1, deadline = sl__kafka_now_ms() + SL__KAFKA_META_TIMEOUT_MS;
+        bool eof = false;
+        while (!eof) {
+            if (sl__kafka_now_ms() > deadline)
+                return sl__kafka_fail(err, topic, "reading the last records",
+                                      RD_KAFKA_RESP_ERR__TIMED_OUT);
+            rd_kafka_message_t *m = rd_kafka_consumer_poll(rk, 100);
+            if (!m)
+                continue;
+            if (m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
+                eof = true; /* at the end read_committed sees */
+            } else if (!m->err) {
+                if (m->offset < hi && m->offset > last)
+                    last = m->offset;
+                eof = m->offset >= hi - 1; /* a record at or past the end's last offset */
+            }
+            rd_kafka_message_destroy(m);
+        }
+        rd_kafka_assign(rk, NULL);
+        if (last >= 0) {
+            *end = last + 1;
+            return 0;
+        }
+        if (start == lo)
+            return 0;
+    }
+    return 0;
+}
+
+int sl__kafka_source_end(const sl_kvlist *opts, sl_kvlist *bound, sl_strbuf *summary, sl_error *err)
+{
+    const char *topic = sl_kvlist_get(opts, "topic");
+    sl__kafka_source s;
+    memset(&s, 0, sizeof s);
+    s.topics = topic ? sl__kafka_split_topics(topic, &s.ntopics) : NULL;
+    if (s.ntopics != 1) {
+        for (int i = 0; i < s.ntopics; i++)
+            sl_free(s.topics[i]);
+        sl_free(s.topics);
+        return sl_error_set(err, SL_ERR_NOT_SUPPORTED, -1,
+                            "a bounded read up to the end of several topics or a topic pattern "
+                            "is not supported");
+    }
+    s.what = s.topics[0];
+    const char *defaults[] = {"isolation.level", "read_committed", NULL};
+    rd_kafka_conf_t *conf = sl__kafka_conf(opts, defaults, err);
+    int rc = 0;
+    char msg[512];
+    if (conf) { /* its own group, never committed; the end of each partition told */
+        rd_kafka_conf_set(conf, "group.id", "sluice-reconcile", NULL, 0);
+        rd_kafka_conf_set(conf, "enable.auto.commit", "false", NULL, 0);
+        rd_kafka_conf_set(conf, "enable.partition.eof", "true", NULL, 0);
+    }
+    if (!conf)
+        rc = -1;
+    else if (!(s.rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, msg, sizeof msg))) {
+        rd_kafka_conf_destroy(conf);
+        rc = sl_error_set(err, SL_ERR_INVALID_PARAMETER, -1,
+                          "kafka source: could not create a consumer: %s", msg);
+    }
+    const struct rd_kafka_metadata *md = NULL;
+    sl__found *found = NULL;
+    int nfound = 0;
+    if (rc == 0)
+        rc = sl__kafka_list(&s, true, &md, &found, &nfound, err);
+    if (rc == 0 && nfound > 1)
+        qsort(found, (size_t)nfound, sizeof *found, sl__found_cmp);
+    sl_strbuf offsets = SL_STRBUF_INIT;
+    for (int i = 0; rc == 0 && i < nfound; i++) {
+        int64_t lo = 0, hi = 0; /* read_committed: hi is the last stable offset */
+        rd_kafka_resp_err_t e = rd_kafka_query_watermark_offsets(
+            s.rk, found[i].topic, found[i].partition, &lo, &hi, SL__KAFKA_META_TIMEOUT_MS);
+        if (e) {
+            rc = sl__kafka_fail(err, found[i].topic, "reading the latest offsets", e);
+            break;
+        }
+        rc = sl__kafka_last_record_end(s.rk, found[i].topic, found[i].partition, lo, hi, &hi, err);
+        if (rc != 0)
+            break;
+        sl_strbuf_appendf(&offsets, "%spartition:%" PRId32 ",offset:%" PRId64, i ? ";" : "",
+                          found[i].partition, hi);
+        sl_strbuf_appendf(summary, "%sp%" PRId32 ":%" PRId64, i ? " " : "", found[i].partition, hi);
+    }
+    if (rc == 0) {
+        sl_kvlist_set(bound, "scan.startup.mode", "earliest-offset", -1, -1);
+        sl_kvlist_set(bound, "scan.bounded.mode", "specific-offsets", -1, -1);
+        sl_kvlist_set(bound, "scan.bounded.specific-offsets", sl_strbuf_cstr(&offsets), -1, -1);
+    }
+    sl_strbuf_free(&offsets);
+    sl_free(found);
+    if (md)
+        rd_kafka_metadata_destroy(md);
+    if (s.rk)
+        rd_kafka_destroy(s.rk);
+    sl_free(s.topics[0]);
+    sl_free(s.topics);
+    return rc;
 }

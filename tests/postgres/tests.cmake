@@ -95,3 +95,16 @@ if(DEFINED SL_KAFKA_ENV)
   set_tests_properties(pg.example_billing PROPERTIES LABELS "postgres;kafka"
     FIXTURES_REQUIRED "kafka;pg" ENVIRONMENT "${SL_PG_ENV};${SL_KAFKA_ENV}" TIMEOUT 400)
 endif()
+# RECONCILE against hand-broken PostgreSQL ledgers (tests/postgres/reconcile_test.py):
+# a row deleted, doubled, changed, foreign, all at once, and the correct
+# ledger as the control, each against a reference computed from psql's rows.
+add_test(NAME pg.reconcile
+  COMMAND ${Python3_EXECUTABLE} ${SL_PG_DIR}/reconcile_test.py --sluice $<TARGET_FILE:sluice>)
+set_tests_properties(pg.reconcile PROPERTIES LABELS postgres FIXTURES_REQUIRED pg
+  ENVIRONMENT "${SL_PG_ENV}" TIMEOUT 300)
+# ... with the clicks in a Kafka topic read up to its end offsets (both fixtures).
+add_test(NAME pg.reconcile_kafka
+  COMMAND ${Python3_EXECUTABLE} ${SL_PG_DIR}/reconcile_test.py --sluice $<TARGET_FILE:sluice>
+          --source kafka --topic-tool $<TARGET_FILE:kafka_topic>)
+set_tests_properties(pg.reconcile_kafka PROPERTIES LABELS "postgres;kafka"
+  FIXTURES_REQUIRED "pg;kafka" ENVIRONMENT "${SL_PG_ENV};${SL_KAFKA_ENV}" TIMEOUT 300)

@@ -295,7 +295,7 @@ static void t_markdown_content(void)
     CHECK(strstr(md, "| `filesystem` | yes | yes | unless 'source.monitor-interval' is set | yes "
                      "| exactly-once | atomic-rename | exactly-once | no | required |") != NULL);
     CHECK(strstr(md, "| `datagen` | yes | yes | when 'number-of-rows' is set | no |") != NULL);
-    CHECK(strstr(md, "| `kafka` | yes | yes | no | yes |") != NULL);
+    CHECK(strstr(md, "| `kafka` | yes | yes | when 'scan.bounded.mode' is set | yes |") != NULL);
     sl_strbuf_free(&sb);
 }
 

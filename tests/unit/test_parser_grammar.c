@@ -264,6 +264,11 @@ static const char *const corpus[] = {
     "DISCARD TEMP",
     "SELECT current_user, session_user, user, version(), `user` FROM t",
     "SELECT current_schema, current_schema(), current_catalog",
+    /* RECONCILE (planner/session_reconcile.c) */
+    "RECONCILE ledger AGAINST clicks ON event_id",
+    "RECONCILE `l` AGAINST c ON a, b COMPARE x, y WHERE ts >= TIMESTAMP '2026-10-04 00:00:00' "
+    "AND ts < TIMESTAMP '2026-10-05 00:00:00' FOR JOB 'bill''ing' REPAIR",
+    "RECONCILE l AGAINST c ON k REPAIR",
 };
 
 static void t_roundtrip_all(void)
@@ -1100,6 +1105,21 @@ static void t_utility(void)
     CHECK_INT(s->inner->kind, SL_STMT_INSERT);
     CHECK_INT(s->inner->pos, 17);
     CHECK_INT(s->inner->end, 39);
+    sl_stmt_free(s);
+
+    s = parse1("RECONCILE ledger AGAINST clicks ON event_id, day COMPARE amount "
+               "WHERE amount > 1 FOR JOB 'billing' REPAIR");
+    REQUIRE(s);
+    CHECK_INT(s->kind, SL_STMT_RECONCILE);
+    CHECK_STR(s->name, "ledger");
+    CHECK_STR(s->source->name, "clicks");
+    CHECK_INT(s->source->pos, 25);
+    CHECK_INT(sl_list_len(s->keys), 2);
+    CHECK_STR(((sl_ident *)sl_list_get(s->keys, 1))->name, "day");
+    CHECK_INT(sl_list_len(s->compare), 1);
+    CHECK(s->where != NULL);
+    CHECK_STR(s->job, "billing");
+    CHECK(s->repair);
     sl_stmt_free(s);
 
     s = parse1("STOP JOB 'a1b2' WITH SAVEPOINT");

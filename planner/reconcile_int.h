@@ -1,0 +1,98 @@
+/*
+** reconcile_int.h — what RECONCILE's files share (session_reconcile.c:
+** the statement; reconcile_keys.c: the comparison on the key).
+*/
+#ifndef SL_RECONCILE_INT_H
+#define SL_RECONCILE_INT_H
+
+#include "session_int.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#define SL_RK_SAMPLES 5 /* sample keys per check */
+
+/* The data checks, in the result's order. */
+enum { SL_RK_MISSING, SL_RK_DUPLICATED, SL_RK_EXTRA, SL_RK_MISMATCHED, SL_RK_NCHECKS };
+
+typedef struct sl_rk_check {
+    int64_t count;                      /* keys that fail it */
+    const void *samples[SL_RK_SAMPLES]; /* the smallest of them (entries of the table) */
+    int nsamples;
+} sl_rk_check;
+
+/* The key table: sl_rk_add a row of the source (ledger false) or of the
+** ledger, key and values encoded by sl_rk_encode, in any order (not
+** thread-safe: callers serialize). */
+typedef struct sl_rk sl_rk;
+sl_rk *sl_rk_new(void);
+void sl_rk_free(sl_rk *t);
+size_t sl_rk_count(const sl_rk *t);
+void sl_rk_add(sl_rk *t, bool ledger, const char *key, size_t klen, const char *vals, size_t vlen);
+/* The same with the key's sl_rk_hash computed before (a batch hashes and
+** sl_rk_prefetch'es its keys' slots first, then adds). */
+uint64_t sl_rk_hash(const char *key, size_t klen);
+void sl_rk_prefetch(const sl_rk *t, uint64_t h);
+void sl_rk_add_hashed(sl_rk *t, bool ledger, uint64_t h, const char *key, size_t klen,
+                      const char *vals, size_t vlen);
+/* The four checks (samples point into t). */
+void sl_rk_checks(const sl_rk *t, sl_rk_check out[SL_RK_NCHECKS]);
+/* Append n values (NULL = SQL NULL) encoded for the table. */
+void sl_rk_encode(sl_strbuf *sb, int n, const char *const *values, const size_t *lens);
+/* Call fn with the first key column's value of every missing key (in
+** the source, not in the ledger; NULL keys left out). */
+void sl_rk_each_missing(const sl_rk *t, void (*fn)(void *ctx, const char *v, size_t len),
+                        void *ctx);
+/* Append a sample's key as "name=value" (n columns in parentheses). */
+void sl_rk_key_format(sl_strbuf *sb, const void *entry, int n, const char *const *names);
+
+/* One check's row. */
+typedef struct sl__rec_row {
+    const char *check; /* its name */
+    bool ok;
+    int64_t count;
+    char *sample;      /* owned */
+} sl__rec_row;
+
+/* The statement's resolution: both tables and the compared columns. */
+typedef struct sl__rec {
+    sl_session *s;
+    const sl_stmt *st;
+    const sl_table *ledger, *source;
+    int nk, nc;              /* key and COMPARE columns */
+    const char **names;      /* nk + nc names */
+    sl_type *types;          /* their common types */
+    bool ledger_where;       /* the predicate applies to the ledger too */
+    sl_rk *keys;             /* the comparison */
+    pthread_mutex_t mu;      /* guards keys while both sides are read */
+    atomic_bool stop;        /* a side failed: the other stops */
+    sl_kvlist *bound;        /* options bounding the source at its end now, or NULL */
+    sl_kvlist *lbound;       /* ... the ledger (a Kafka ledger), or NULL */
+    sl_strbuf input;         /* the input boundary: those end positions ("p0:12 p1:9") */
+} sl__rec;
+
+/* session_reconcile.c: t's column called name, or NULL. */
+const sl_column *sl__rec_col_of(const sl_table *t, const char *name);
+/* session_reconcile.c: a fork of the session that reads bounded tables as
+** queries (batch); run a query (freed) in it, rows to sink. */
+sl_session *sl__rec_fork(sl_session *s);
+int sl__rec_run(sl__rec *r, sl_session *f, sl_stmt *q, const sl_result_sink *sink,
+                sl_error *err);
+/* reconcile_job.c: FOR JOB's four rows (input, recovery, commit boundaries,
+** watermark) into rows[0..3]; 42704 for an unknown job. */
+int sl__rec_job_checks(sl__rec *r, sl__rec_row *rows, sl_error *err);
+
+/* reconcile_repair.c: REPAIR's condition on the ledger (55000 unless its
+** insert is idempotent), checked before anything is read; the re-feed of
+** the missing keys through the job's INSERT (FOR JOB) or the ledger's
+** columns from the source. */
+int sl__rec_repair_check(sl__rec *r, sl_error *err);
+int sl__rec_repair(sl__rec *r, sl_error *err);
+
+/* session_reconcile.c: RECONCILE's result columns (Describe of the
+** extended protocol) and the statement. */
+extern const char *const sl_reconcile_names[4];
+extern const sl_type_id sl_reconcile_types[4];
+int sl__reconcile_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err);
+
+#endif /* SL_RECONCILE_INT_H */

@@ -1,0 +1,259 @@
+/*
+** reconcile_keys.c — RECONCILE's comparison on the business key: a hash
+** table from each key (its columns' values, NULL-safe) to what the source
+** of truth and the ledger hold for it (the COMPARE columns' values, rows
+** per side), and the four data checks read from it (missing, duplicated,
+** extra, mismatched) with their first sample keys.
+**
+** Values arrive as text already cast by the query that read them to one
+** common type per column (session_reconcile.c), so equal values have equal
+** text (decimals by value: 1.5 and 1.50 are both DECIMAL(p, 2) "1.50"). A
+** key or row is encoded as, per column, one byte (0 = NULL, 1 = a value),
+** then for a value its length (4 bytes) and bytes: NULL equals NULL, and no
+** value can be confused with another.
+**
+** The sides may arrive interleaved (they are read at once): a key keeps
+** the source's first values and the ledger's first values, and whether
+** later ledger rows differ from those; mismatched is decided at the end.
+**
+** Memory: every distinct key of either side is held once, in an arena
+** (an entry of 48 bytes holding its encoded key, the source's and the
+** ledger's first encoded values, 16 bytes of the table per slot, a table
+** at most 3/4 full): about 70 bytes plus the key's and both values' text
+** per key, each rounded up to 16 (docs/BENCHMARKS.md).
+** There is no spilling yet.
+**
+** Main routines: sl_rk_new, sl_rk_add, sl_rk_checks, sl_rk_free.
+*/
+#include "reconcile_int.h"
+
+#include <string.h>
+
+typedef struct sl__rk_entry {
+    uint32_t klen;     /* the encoded key's bytes (key) */
+    uint32_t vlen;     /* the source's encoded values' bytes */
+    const char *vals;  /* the source's encoded values (arena), NULL when not in the source */
+    const char *lvals; /* the first ledger row's encoded values (arena), or NULL */
+    uint32_t lvlen;    /* their bytes */
+    bool lvary;        /* a later ledger row's values differ from the first's */
+    int64_t nsrc;      /* source rows with this key */
+    int64_t nled;      /* ledger rows with this key */
+    char key[];        /* the encoded key, in the entry (one cache line less to reach) */
+} sl__rk_entry;
+
+/* A slot: the key's hash beside its entry (a probe reads one array). */
+typedef struct sl__rk_slot {
+    uint64_t hash;
+    sl__rk_entry *e;   /* NULL: free */
+} sl__rk_slot;
+
+struct sl_rk {
+    sl_arena arena;       /* keys, values, entries */
+    sl__rk_slot *slots;   /* open addressing, linear probing */
+    size_t cap;           /* slots (a power of two) */
+    size_t n;             /* entries */
+};
+
+sl_rk *sl_rk_new(void)
+{
+    sl_rk *t = sl_calloc(1, sizeof *t);
+    t->cap = 1024;
+    t->slots = sl_calloc(t->cap, sizeof *t->slots);
+    return t;
+}
+
+void sl_rk_free(sl_rk *t)
+{
+    if (!t)
+        return;
+    sl_arena_free(&t->arena);
+    sl_free(t->slots);
+    sl_free(t);
+}
+
+size_t sl_rk_count(const sl_rk *t)
+{
+    return t->n;
+}
+
+static void sl__rk_grow(sl_rk *t)
+{
+    size_t cap = t->cap * 2;
+    sl__rk_slot *slots = sl_calloc(cap, sizeof *slots);
+    for (size_t i = 0; i < t->cap; i++) {
+        if (!t->slots[i].e)
+            continue;
+        size_t j = t->slots[i].hash & (cap - 1);
+        while (slots[j].e)
+            j = (j + 1) & (cap - 1);
+        slots[j] = t->slots[i];
+    }
+    sl_free(t->slots);
+    t->slots = slots;
+    t->cap = cap;
+}
+
+uint64_t sl_rk_hash(const char *key, size_t klen)
+{
+    return sl_hash_bytes(key, klen, 0x5eed);
+}
+
+void sl_rk_prefetch(const sl_rk *t, uint64_t h)
+{
+    __builtin_prefetch(&t->slots[h & (t->cap - 1)]);
+}
+
+void sl_rk_add(sl_rk *t, bool ledger, const char *key, size_t klen, const char *vals, size_t vlen)
+{
+    sl_rk_add_hashed(t, ledger, sl_rk_hash(key, klen), key, klen, vals, vlen);
+}
+
+void sl_rk_add_hashed(sl_rk *t, bool ledger, uint64_t h, const char *key, size_t klen,
+                      const char *vals, size_t vlen)
+{
+    if (t->n * 4 >= t->cap * 3)
+        sl__rk_grow(t);
+    size_t j = h & (t->cap - 1);
+    sl__rk_entry *e;
+    while ((e = t->slots[j].e) != NULL) {
+        if (t->slots[j].hash == h && e->klen == klen && memcmp(e->key, key, klen) == 0)
+            break;
+        j = (j + 1) & (t->cap - 1);
+    }
+    if (!e) {
+        e = sl_arena_alloc(&t->arena, sizeof *e + klen);
+        memset(e, 0, sizeof *e);
+        memcpy(e->key, key, klen);
+        e->klen = (uint32_t)klen;
+        t->slots[j].e = e;
+        t->slots[j].hash = h;
+        t->n++;
+    }
+    if (!ledger) {
+        if (e->nsrc++ == 0) { /* the first row of the key counts (as the job's dedup keeps it) */
+            e->vals = sl_arena_memdup(&t->arena, vals, vlen);
+            e->vlen = (uint32_t)vlen;
+        }
+        return;
+    }
+    if (e->nled++ == 0) {
+        e->lvals = sl_arena_memdup(&t->arena, vals, vlen);
+        e->lvlen = (uint32_t)vlen;
+    } else if (!e->lvary && (e->lvlen != vlen || memcmp(e->lvals, vals, vlen) != 0)) {
+        e->lvary = true;
+    }
+}
+
+/* Some ledger row's values differ from the source's: the ledger's rows
+** differ among themselves, or the first differs. */
+static bool sl__rk_mismatch(const sl__rk_entry *e)
+{
+    if (e->nsrc == 0 || e->nled == 0)
+        return false;
+    return e->lvary || e->lvlen != e->vlen || memcmp(e->lvals, e->vals, e->vlen) != 0;
+}
+
+/* A one-column key that is a non-negative integer's digits. */
+static bool sl__rk_digits(const sl__rk_entry *e)
+{
+    if (e->klen <= 5 || e->key[0] != 1)
+        return false;
+    for (uint32_t i = 5; i < e->klen; i++)
+        if (e->key[i] < '0' || e->key[i] > '9')
+            return false;
+    return true;
+}
+
+/* The samples' order: integers by value, else the encoded bytes. */
+static int sl__rk_keycmp(const sl__rk_entry *a, const sl__rk_entry *b)
+{
+    if (a->klen != b->klen && sl__rk_digits(a) && sl__rk_digits(b))
+        return a->klen < b->klen ? -1 : 1;
+    size_t n = a->klen < b->klen ? a->klen : b->klen;
+    int c = memcmp(a->key, b->key, n);
+    return c != 0 ? c : (a->klen < b->klen ? -1 : a->klen > b->klen);
+}
+
+/* Keep the SL_RK_SAMPLES smallest keys of a check. */
+static void sl__rk_sample(sl_rk_check *c, const sl__rk_entry *e)
+{
+    c->count++;
+    int n = c->nsamples;
+    if (n == SL_RK_SAMPLES && sl__rk_keycmp(e, c->samples[n - 1]) >= 0)
+        return;
+    int i = n < SL_RK_SAMPLES ? n : n - 1;
+    while (i > 0 && sl__rk_keycmp(e, c->samples[i - 1]) < 0) {
+        c->samples[i] = c->samples[i - 1];
+        i--;
+    }
+    c->samples[i] = e;
+    if (n < SL_RK_SAMPLES)
+        c->nsamples++;
+}
+
+void sl_rk_checks(const sl_rk *t, sl_rk_check out[SL_RK_NCHECKS])
+{
+    memset(out, 0, sizeof(sl_rk_check) * SL_RK_NCHECKS);
+    for (size_t i = 0; i < t->cap; i++) {
+        const sl__rk_entry *e = t->slots[i].e;
+        if (!e)
+            continue;
+        if (e->nsrc > 0 && e->nled == 0)
+            sl__rk_sample(&out[SL_RK_MISSING], e);
+        if (e->nled > 1)
+            sl__rk_sample(&out[SL_RK_DUPLICATED], e);
+        if (e->nsrc == 0)
+            sl__rk_sample(&out[SL_RK_EXTRA], e);
+        if (sl__rk_mismatch(e))
+            sl__rk_sample(&out[SL_RK_MISMATCHED], e);
+    }
+}
+
+void sl_rk_encode(sl_strbuf *sb, int n, const char *const *values, const size_t *lens)
+{
+    for (int i = 0; i < n; i++) {
+        if (!values[i]) {
+            sl_strbuf_append_char(sb, 0);
+            continue;
+        }
+        uint32_t len = (uint32_t)lens[i];
+        sl_strbuf_append_char(sb, 1);
+        sl_strbuf_append_n(sb, (const char *)&len, sizeof len);
+        sl_strbuf_append_n(sb, values[i], len);
+    }
+}
+
+void sl_rk_key_format(sl_strbuf *sb, const void *entry, int n, const char *const *names)
+{
+    const sl__rk_entry *e = entry;
+    const char *p = e->key, *end = e->key + e->klen;
+    if (n > 1)
+        sl_strbuf_append_char(sb, '(');
+    for (int i = 0; i < n && p < end; i++) {
+        sl_strbuf_appendf(sb, "%s%s=", i ? ", " : "", names[i]);
+        if (*p++ == 0) {
+            sl_strbuf_append(sb, "NULL");
+            continue;
+        }
+        uint32_t len;
+        memcpy(&len, p, sizeof len);
+        p += sizeof len;
+        sl_strbuf_append_n(sb, p, len);
+        p += len;
+    }
+    if (n > 1)
+        sl_strbuf_append_char(sb, ')');
+}
+
+void sl_rk_each_missing(const sl_rk *t, void (*fn)(void *ctx, const char *v, size_t len),
+                        void *ctx)
+{
+    for (size_t i = 0; i < t->cap; i++) {
+        const sl__rk_entry *e = t->slots[i].e;
+        if (!e || e->nsrc == 0 || e->nled > 0 || e->klen < 5 || e->key[0] != 1)
+            continue; /* not missing, or a NULL key */
+        uint32_t len;
+        memcpy(&len, e->key + 1, sizeof len);
+        fn(ctx, e->key + 5, len);
+    }
+}
