@@ -173,6 +173,7 @@ typedef struct sl__dedup {
     int nshown;                /* how many */
     sl_strbuf cbuf;            /* with ignore: scratch for the compared columns */
     uint64_t rhash;            /* with ignore: sl__cmp_hash of the row in rbuf */
+    bool quiet;                /* spec->quiet: conflicts are a twin's to report */
 } sl__dedup;
 
 /* A candidate waiting for the watermark. Stale when its entry's arrival
@@ -518,6 +519,8 @@ static int sl__conflict(sl__dedup *d, const sl_chunk *st, int sr, const sl_chunk
                         int64_t now, sl_error *err)
 {
     const char *const *names = (const char *const *)d->names;
+    if (d->quiet)
+        return 0;
     sl_strbuf key = SL_STRBUF_INIT, row = SL_STRBUF_INIT, kept = SL_STRBUF_INIT;
     d->conflicts++;
     sl_strbuf_append_char(&key, '(');
@@ -1129,6 +1132,7 @@ int sl_dedup_new(const sl_dedup_spec *spec, sl_operator **out, sl_error *err)
     d->job = sl_strdup(spec->job ? spec->job : "");
     d->op_name = sl_strdup(spec->op_name ? spec->op_name : "Deduplicate");
     d->keep_rows = spec->keep_rows && d->by_time;
+    d->quiet = spec->quiet;
     d->shown = sl_calloc((size_t)spec->in_ncols + 1, sizeof(int));
     for (int i = 0; i < spec->in_ncols; i++) {
         if (spec->ignore && spec->ignore[i]) {

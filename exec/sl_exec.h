@@ -933,6 +933,9 @@ typedef struct sl_dedup_spec {
     const bool *ignore;          /* per input column: not compared for conflicts and not
                                     in their JSON (a PROCTIME() column: its value is the
                                     arrival time, different for every retry); NULL = none */
+    bool quiet;                  /* conflicts are neither counted, logged nor emitted: a
+                                    twin of this operator (the same plan in another INSERT
+                                    of a statement set) reports them */
 } sl_dedup_spec;
 int sl_dedup_new(const sl_dedup_spec *spec, sl_operator **out, sl_error *err);
 

@@ -60,6 +60,8 @@ struct sl_physical {
     const sl_catalog *cat;   /* while building: the catalog */
     const sl_physical_opts *o; /* ... and the options */
     sl_list *sides;          /* sl_side_spec* resolved for the job (sl__side_plan), owned */
+    sl_list *side_twins;     /* char*: the operators writing side tables, by kind and plan
+                                (sl__side_plan), owned */
     const sl_side_kind *side_kinds[SL_SIDE_MAX]; /* the kind of each */
     const sl_lp *late_time;  /* while its step is made: a window aggregation whose input
                                 calc also carries the window's time column, last (its
@@ -97,6 +99,7 @@ void sl_physical_free(sl_physical *p)
     for (int i = 0; p->sides && i < p->sides->n; i++)
         sl_side_spec_free(p->sides->items[i]);
     sl_list_free(p->sides, NULL);
+    sl_list_free(p->side_twins, sl_free);
     sl_tz_free(p->tz);
     sl_free(p);
 }
@@ -314,7 +317,7 @@ static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_
             st->name = "SessionWindowAggregate";
             s->window.time_col = -1;
             s->window.in_names = sl__col_names(p, n->input);
-            if (sl__side_plan(p, &sl_side_late, &st->side, err) != 0)
+            if (sl__side_plan(p, &sl_side_late, n, &st->side, err) < 0)
                 return -1;
         } else if (n->window_agg) {
             sl_window_agg_spec *w = sl__own(p, sl_calloc(1, sizeof *w));
@@ -354,7 +357,7 @@ static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_
                 w->in_names = names;
                 w->time_col = nc;
             }
-            if (sl__side_plan(p, &sl_side_late, &st->side, err) != 0)
+            if (sl__side_plan(p, &sl_side_late, n, &st->side, err) < 0)
                 return -1;
         } else {
             sl_group_agg_spec *g = sl__own(p, sl_calloc(1, sizeof *g));
@@ -399,7 +402,7 @@ static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_
                     t->ttl_ms = 0;
                     st->name = "WindowRank";
                     t->in_names = sl__col_names(p, n->input);
-                    if (sl__side_plan(p, &sl_side_late, &st->side, err) != 0)
+                    if (sl__side_plan(p, &sl_side_late, n, &st->side, err) < 0)
                         return -1;
                 }
             }
@@ -434,8 +437,10 @@ static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_
         sl_strbuf_append_char(&on, ')');
         d->op_name = sl__own(p, sl_strdup(sl_strbuf_cstr(&on)));
         sl_strbuf_free(&on);
-        if (d->keep_first && sl__side_plan(p, &sl_side_conflicts, &st->side, err) != 0)
+        int twin = d->keep_first ? sl__side_plan(p, &sl_side_conflicts, n, &st->side, err) : 0;
+        if (twin < 0)
             return -1;
+        d->quiet = twin == 1; /* its twin in another INSERT reports the conflicts */
         d->keep_rows = st->side != NULL;
         st->create = sl__mk_dedup;
         st->arg = d;
@@ -462,7 +467,7 @@ static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_
         st->create = sl__mk_over;
         st->arg = o;
         st->name = "OverAggregate";
-        if (sl__side_plan(p, &sl_side_late, &st->side, err) != 0)
+        if (sl__side_plan(p, &sl_side_late, n, &st->side, err) < 0)
             return -1;
         return 0;
     }
@@ -1247,7 +1252,7 @@ static int sl__join_stage(sl__graph *g, const sl_lp *n, sl__frag *f, sl_error *e
     step->out_ncols = n->ncols;
     step->out_types = sl__types(p, n);
     if (n->window_join)
-        return sl__side_plan(p, &sl_side_late, &step->side, err);
+        return sl__side_plan(p, &sl_side_late, n, &step->side, err) < 0 ? -1 : 0;
     return 0;
 }
 
@@ -1534,10 +1539,23 @@ static int sl__build_graph(sl_physical *p, const sl_lp *root, const sl_catalog *
     return 0;
 }
 
-int sl__side_plan(sl_physical *p, const sl_side_kind *kind, const sl_side_spec **out,
-                  sl_error *err)
+int sl__side_plan(sl_physical *p, const sl_side_kind *kind, const sl_lp *n,
+                  const sl_side_spec **out, sl_error *err)
 {
     *out = NULL;
+    /* A statement set plans each INSERT on its own, so two INSERTs reading
+    ** the same view run the same operator twice: only the first of such
+    ** twins (the same kind, the same plan below) writes the side table, or
+    ** every late row and conflict would be recorded once per INSERT. */
+    sl_strbuf digest = SL_STRBUF_INIT;
+    sl_strbuf_appendf(&digest, "%s\n", kind->option);
+    sl_lp_explain(&digest, n);
+    for (int i = 0; i < p->side_twins->n; i++)
+        if (strcmp(p->side_twins->items[i], sl_strbuf_cstr(&digest)) == 0) {
+            sl_strbuf_free(&digest);
+            return 1;
+        }
+    sl_list_push(p->side_twins, sl_strbuf_detach(&digest));
     for (int i = 0; i < p->sides->n; i++)
         if (p->side_kinds[i] == kind) {
             *out = p->sides->items[i];
@@ -1624,6 +1642,7 @@ int sl_physical_build_set(const sl_lp *const *roots, int n, const sl_catalog *ca
     p->unnests = sl_list_new();
     p->values = sl_list_new();
     p->sides = sl_list_new();
+    p->side_twins = sl_list_new();
     p->cat = cat;
     p->o = o;
     sl_job_spec *extra = n > 1 ? sl__own(p, sl_calloc((size_t)n, sizeof(sl_job_spec))) : NULL;

@@ -524,9 +524,11 @@ int sl_physical_build_set(const sl_lp *const *roots, int n, const sl_catalog *ca
 ** guarantee the resolver decided, and joined to the job's participants
 ** (its commit group) exactly as a statement set's sink. *out: the spec to
 ** put in the operator's step (sl_step_spec.side), owned by p; NULL when the
-** job has no table of that kind. */
-int sl__side_plan(sl_physical *p, const sl_side_kind *kind, const sl_side_spec **out,
-                  sl_error *err);
+** job has no table of that kind. n: the operator's plan node. 0, or 1 (with
+** *out NULL) when a twin of n (the same plan, in another INSERT of a
+** statement set) writes that kind already, or -1 with err. */
+int sl__side_plan(sl_physical *p, const sl_side_kind *kind, const sl_lp *n,
+                  const sl_side_spec **out, sl_error *err);
 /* The job to run; owned by p (fill the callbacks before running). */
 sl_job_spec *sl_physical_spec(sl_physical *p);
 /* The time zone the job runs with (sl_job_spec.tz); p takes tz (NULL = UTC). */

@@ -70,7 +70,13 @@ static int sl__rec_chk_read(sl_session *s, const char *job, sl__rec_chk *c, sl_e
         rc = sl_chk_read_state(store, c->id, e->d_name + 6, &data, &len, err);
         if (rc == 0 && src && data) {
             const char *p = strncmp(data, "v2 ", 3) == 0 ? data + 3 : data;
-            if (*p)
+            /* the same positions twice: a statement set's INSERTs read one
+            ** topic each (only once in the sample) */
+            const char *had = c->positions.len ? strstr(sl_strbuf_cstr(&c->positions), p) : NULL;
+            size_t n = strlen(p);
+            bool dup = had && (had == c->positions.buf || had[-1] == ',') &&
+                       (had[n] == '\0' || had[n] == ',');
+            if (*p && !dup)
                 sl_strbuf_appendf(&c->positions, "%s%s", c->positions.len ? "," : "", p);
         } else if (rc == 0 && wm && data) {
             /* the watermark of the last stage's tasks (idle inputs left out

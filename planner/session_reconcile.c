@@ -20,9 +20,10 @@
 ** is read up to its end now the same way. The two sides are read at once,
 ** the ledger on a thread of its own.
 **
-** late: the rows of the late-rows table ('table.exec.late-rows.table';
-** with FOR JOB and no such setting, every table of the late-rows layout:
-** job, event_time, watermark, row) whose event_time lies in the
+** late: the rows of the late-rows table (FOR JOB: the one the job started
+** with, from its record; else 'table.exec.late-rows.table'; with FOR JOB
+** and neither, every table of the late-rows layout: job, event_time,
+** watermark, row) whose event_time lies in the
 ** predicate's range on the source's rowtime column (its conjuncts over
 ** that column alone), of the job named by FOR JOB.
 ** Late rows for a settled range are adjustments still to make: late is not
@@ -475,18 +476,26 @@ static int sl__rec_late_check(sl__rec *r, sl__rec_row *row, sl_error *err)
     const char *name = sl__rec_late_setting(r->s);
     sl__rec_late l = {0, SL_STRBUF_INIT, 0};
     int rc = 0, ntables = 0;
+    json_t *rec = NULL; /* FOR JOB: the late-rows table the job started with */
+    if (r->st->job && sl__job_info(r->s->eng, r->st->job, &rec, err) != 0)
+        return -1;
+    const char *job_late = rec ? json_string_value(json_object_get(rec, "late_rows_table")) : NULL;
+    if (job_late)
+        name = job_late;
     if (name && *name) {
         const sl_table *lt = sl_catalog_table(sl__cat(r->s), name);
         if (!lt || !sl__rec_col_of(lt, "event_time")) {
             row->sample = lt ? sl_sprintf("late-rows table \"%s\" has no event_time", lt->name)
-                             : sl_strdup("late-rows table not found");
+                             : sl_sprintf("late-rows table \"%s\" not found", name);
+            json_decref(rec);
             return 0;
         }
         rc = sl__rec_late_read(r, lt, &l, err);
         ntables = 1;
     } else if (r->st->job) {
-        /* the job's record does not keep its settings: its late rows are in
-        ** the tables of the late-rows layout, by its name in their job column */
+        /* a record from before jobs kept their late-rows table: the job's
+        ** late rows are in the tables of the late-rows layout, by its name in
+        ** their job column */
         sl_list *names = sl_catalog_table_names(sl__cat(r->s));
         for (int i = 0; rc == 0 && i < names->n; i++) {
             const sl_table *lt = sl_catalog_table(sl__cat(r->s), names->items[i]);
@@ -497,6 +506,7 @@ static int sl__rec_late_check(sl__rec *r, sl__rec_row *row, sl_error *err)
         }
         sl_list_free(names, sl_free);
     }
+    json_decref(rec);
     if (ntables == 0) {
         row->sample = sl_strdup("no late-rows table");
         return 0;

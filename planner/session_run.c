@@ -87,6 +87,8 @@ typedef struct sl__job {
     /* What DESCRIBE JOB and SHOW JOBS show besides the counters: */
     char *statement;        /* the statement, secrets redacted */
     char *plan;             /* its physical plan (EXPLAIN's) */
+    char *late_table;       /* 'table.exec.late-rows.table' as it started (RECONCILE ...
+                               FOR JOB reads it from the record), or NULL */
     int64_t started_ns;     /* when this run started */
     json_t *chk_hist;       /* [mu] the newest checkpoints: [{epoch, time, duration_ms,
                                bytes}], oldest first, at most SL__CHK_HISTORY */
@@ -637,6 +639,8 @@ static void sl__job_record(const sl__job *job, const char *status, const sl_job_
         bad |= json_object_set_new(o, "statement", json_string(job->statement));
     if (job->plan)
         bad |= json_object_set_new(o, "plan", json_string(job->plan));
+    if (job->late_table)
+        bad |= json_object_set_new(o, "late_rows_table", json_string(job->late_table));
     bad |= json_object_set_new(o, "started", json_integer(job->started_ns));
     pthread_mutex_lock(&job->eng->mu);
     json_t *chks = job->chk_hist ? json_deep_copy(job->chk_hist) : json_array();
@@ -703,6 +707,7 @@ static void sl__job_free(sl__job *job)
     sl_list_free(job->target_tables, sl_free);
     json_decref(job->resume);
     sl_free(job->statement);
+    sl_free(job->late_table);
     sl_free(job->plan);
     json_decref(job->chk_hist);
     json_decref(job->fail_hist);
@@ -1838,6 +1843,8 @@ int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl
         job->statement = sl_strbuf_detach(&text);
         sl_physical_explain(&text, phys);
         job->plan = sl_strbuf_detach(&text);
+        const char *late = sl__setting_set(s, "table.exec.late-rows.table");
+        job->late_table = late && *late ? sl_strdup(late) : NULL;
         job->started_ns = sl_now_nanos();
         job->background = !sl__dml_sync(s);
         if (job->background && s->eng->resume_jobs)

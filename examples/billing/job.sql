@@ -6,8 +6,10 @@
 -- decides all four tables, in one PostgreSQL transaction. (The statement
 -- set in Flink's SQL client form, one statement per line: psql sends each
 -- statement alone.)
+-- The topic has one partition: one task reads it, and no reader sits idle
+-- (so no 'table.exec.source.idle-timeout' is needed for windows to fire).
+SET 'parallelism.default' = '1';
 SET 'execution.checkpointing.interval' = '1 s';
-SET 'table.exec.source.idle-timeout' = '1 s';
 SET 'table.exec.deduplicate.conflict-table' = 'click_conflicts';
 SET 'table.exec.late-rows.table' = 'late_clicks';
 SET 'pipeline.name' = 'billing';

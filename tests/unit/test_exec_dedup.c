@@ -47,7 +47,7 @@ static sl_operator *make_op(bool keep_first, const int *keys, int nkeys, int ord
 {
     init_types();
     sl_dedup_spec spec = {4, types, nkeys, keys, order_col, keep_first, ttl_ms, fake_clock, NULL,
-                          false, NULL, NULL, NULL, false, NULL};
+                          false, NULL, NULL, NULL, false, NULL, false};
     sl_operator *op = NULL;
     sl_error err = SL_ERROR_INIT;
     int rc = sl_dedup_new(&spec, &op, &err);
@@ -1013,9 +1013,9 @@ static void t_bad_spec(void)
     init_types();
     int bad_key[] = {4};
     sl_dedup_spec specs[] = {
-        {4, types, 1, bad_key, 2, true, 0, NULL, NULL, false, NULL, NULL, NULL, false, NULL},
-        {4, types, 1, key_k, 0, true, 0, NULL, NULL, false, NULL, NULL, NULL, false, NULL}, /* order column is a string */
-        {4, types, 1, key_k, 2, true, -1, NULL, NULL, false, NULL, NULL, NULL, false, NULL},
+        {4, types, 1, bad_key, 2, true, 0, NULL, NULL, false, NULL, NULL, NULL, false, NULL, false},
+        {4, types, 1, key_k, 0, true, 0, NULL, NULL, false, NULL, NULL, NULL, false, NULL, false}, /* order column is a string */
+        {4, types, 1, key_k, 2, true, -1, NULL, NULL, false, NULL, NULL, NULL, false, NULL, false},
     };
     for (int i = 0; i < 3; i++) {
         sl_operator *op = NULL;
@@ -1030,7 +1030,7 @@ static void t_bad_spec(void)
 static void t_normalize(void)
 {
     init_types();
-    sl_dedup_spec spec = {4, types, 1, key_k, 2, false, 0, fake_clock, NULL, true, NULL, NULL, NULL, false, NULL};
+    sl_dedup_spec spec = {4, types, 1, key_k, 2, false, 0, fake_clock, NULL, true, NULL, NULL, NULL, false, NULL, false};
     sl_operator *op = NULL;
     sl_error err = SL_ERROR_INIT;
     REQUIRE(sl_dedup_new(&spec, &op, &err) == 0);
