@@ -22,6 +22,7 @@ Usage: billing_example_test.py --sluice PATH
 import argparse
 import csv
 import decimal
+import json
 import os
 import subprocess
 import sys
@@ -96,7 +97,11 @@ def main():
     late = [r for r in read("late.csv")]
     got = pg_util.query("SELECT to_char(event_time, 'YYYY-MM-DD HH24:MI:SS.MS'), \"row\" "
                         "FROM settlement.late_clicks")
-    if len(got) != 1 or got[0][0] != late[0][3] or str(late[0][0]) not in got[0][1]:
+    # row: the window's input columns (the ones the query uses: no event_id)
+    row = json.loads(got[0][1]) if len(got) == 1 else {}
+    if (len(got) != 1 or got[0][0] != late[0][3] or row.get("campaign_id") != late[0][1]
+            or decimal.Decimal(str(row.get("amount"))) != late[0][2]
+            or row.get("ts") != late[0][3]):
         fail("late_clicks: %s, expected click %s" % (got, late[0]))
     assert late[0][3] < day_end < watermark
 
