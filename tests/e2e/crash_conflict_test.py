@@ -26,10 +26,8 @@ import decimal
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
-import time
 
 import sluice_e2e
 
@@ -122,22 +120,10 @@ def main():
     for i, k in enumerate(closers):  # far ahead: every candidate is emitted
         write_file(src, k, [(10 ** 9 + i, "z", decimal.Decimal("0.01"), stamp(t + 3600 * 1000))])
     want = len(ledger)  # the closers wait for a watermark past them
-    stop_at = time.monotonic() + 120
-    while time.monotonic() < stop_at:  # wait (bounded) until every id is committed
-        if len(read_ledger(out)) >= want and \
-                sum(read_conflicts(conf)[0].values()) >= sum(conflicts.values()):
-            break
-        time.sleep(0.1)
-    p.send_signal(signal.SIGTERM)
-    try:
-        _, err = p.communicate(timeout=60)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        print("%s: SIGTERM did not stop the job" % NAME)
-        return 1
-    if p.returncode != 0:
-        print("%s: the last run failed (%d):\n%s" %
-              (NAME, p.returncode, err.decode("utf-8", "replace")))
+    error = sluice_e2e.stop_when(p, lambda: len(read_ledger(out)) >= want and
+                    sum(read_conflicts(conf)[0].values()) >= sum(conflicts.values()))
+    if error:
+        print("%s: %s" % (NAME, error))
         return 1
     got = read_ledger(out)
     exp = {i: (r[1], r[2], stamp(r[3])) for i, r in ledger.items()}

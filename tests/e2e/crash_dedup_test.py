@@ -27,10 +27,8 @@ Usage: crash_dedup_test.py --sluice PATH [--kills 20] [--files 50] [--parallelis
 import collections
 import os
 import shutil
-import signal
 import subprocess
 import sys
-import time
 
 import sluice_e2e
 
@@ -141,23 +139,10 @@ def main():
     # a checkpoint of its own (so it is running and reads the closing clicks).
     job_dir = os.path.join(data, "jobs", "crash-dedup")
     before = sealed_checkpoints(job_dir)
-    got = {}
-    stop_at = time.monotonic() + 120
-    while time.monotonic() < stop_at:
-        got = read_committed(out)
-        if len(got) >= len(earliest) and sealed_checkpoints(job_dir) - before:
-            break
-        time.sleep(0.1)
-    p.send_signal(signal.SIGTERM)
-    try:
-        _, err = p.communicate(timeout=60)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        print("crash_dedup_test: SIGTERM did not stop the job")
-        return 1
-    if p.returncode != 0:
-        print("crash_dedup_test: the last run failed (%d):\n%s" %
-              (p.returncode, err.decode("utf-8", "replace")))
+    error = sluice_e2e.stop_when(p, lambda: len(read_committed(out)) >= len(earliest) and
+                    sealed_checkpoints(job_dir) - before)
+    if error:
+        print("%s: %s" % (NAME, error))
         return 1
     got = read_committed(out)
     exp = {u: (i, stamp(ts)) for u, (ts, i) in earliest.items()}

@@ -30,7 +30,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 
 import sluice_e2e
 
@@ -161,23 +160,10 @@ def main():
     for i, k in enumerate(closers):
         write_file(src, k, [(next_id + i, "z", decimal.Decimal("0.01"), stamp(t + 3600 * 1000))])
     want = sum(1 for _ in expected)
-    got = {}
-    stop_at = time.monotonic() + 120
-    while time.monotonic() < stop_at:  # wait (bounded) until every window is committed
-        got = read_windows(out)
-        if len(got) >= want and len(read_late(read_late_table())[0]) >= len(late_set):
-            break
-        time.sleep(0.1)
-    p.send_signal(signal.SIGTERM)
-    try:
-        _, err = p.communicate(timeout=60)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        print("%s: SIGTERM did not stop the job" % NAME)
-        return 1
-    if p.returncode != 0:
-        print("%s: the last run failed (%d):\n%s" %
-              (NAME, p.returncode, err.decode("utf-8", "replace")))
+    error = sluice_e2e.stop_when(p, lambda: len(read_windows(out)) >= want and
+                    len(read_late(read_late_table())[0]) >= len(late_set))
+    if error:
+        print("%s: %s" % (NAME, error))
         return 1
     got = read_windows(out)
     exp = {k: (v[0], v[1]) for k, v in expected.items()}

@@ -19,10 +19,8 @@ Usage: crash_metadata_test.py --sluice PATH [--kills 20] [--files 40] [--paralle
 import datetime
 import os
 import shutil
-import signal
 import subprocess
 import sys
-import time
 
 import sluice_e2e
 
@@ -102,19 +100,9 @@ def main():
         want[i] = (name, os.path.join(real_src, name), st.st_size,
                    mt.strftime("%Y-%m-%d %H:%M:%S") + ".%03d" % (ms % 1000),
                    "%s:%d" % (name, st.st_size))
-    stop_at = time.monotonic() + 120
-    while time.monotonic() < stop_at and len(sluice_e2e.committed_rows(out)) < len(want):
-        time.sleep(0.1)
-    p.send_signal(signal.SIGTERM)
-    try:
-        _, err = p.communicate(timeout=60)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        print("%s: SIGTERM did not stop the job" % NAME)
-        return 1
-    if p.returncode != 0:
-        print("%s: the last run failed (%d):\n%s" % (NAME, p.returncode,
-                                                    err.decode("utf-8", "replace")))
+    error = sluice_e2e.stop_when(p, lambda: len(sluice_e2e.committed_rows(out)) >= len(want))
+    if error:
+        print("%s: %s" % (NAME, error))
         return 1
     got = {}
     twice = 0

@@ -34,10 +34,8 @@ import bisect
 import collections
 import os
 import shutil
-import signal
 import subprocess
 import sys
-import time
 
 import sluice_e2e
 
@@ -169,23 +167,10 @@ def main():
         write_file(src, k, [(next_id + i, next_id + i, 0, stamp(t + 3600 * 1000))])
     job_dir = os.path.join(data, "jobs", "crash-over")
     before = sealed_checkpoints(job_dir)
-    got = {}
-    stop_at = time.monotonic() + 120
-    while time.monotonic() < stop_at:
-        got = read_committed(out, next_id)
-        if len(got) >= len(exp) and sealed_checkpoints(job_dir) - before:
-            break
-        time.sleep(0.1)
-    p.send_signal(signal.SIGTERM)
-    try:
-        _, err = p.communicate(timeout=60)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        print("%s: SIGTERM did not stop the job" % NAME)
-        return 1
-    if p.returncode != 0:
-        print("%s: the last run failed (%d):\n%s" %
-              (NAME, p.returncode, err.decode("utf-8", "replace")))
+    error = sluice_e2e.stop_when(p, lambda: len(read_committed(out, next_id)) >= len(exp) and
+                    sealed_checkpoints(job_dir) - before)
+    if error:
+        print("%s: %s" % (NAME, error))
         return 1
     got = read_committed(out, next_id)
     missing = sorted(set(exp) - set(got))

@@ -327,23 +327,11 @@ def main():
     # checkpoint of its own, then SIGTERM (a savepoint).
     p = run.start()
     before = sealed_checkpoints(run.job_dir)
-    stop_at = time.monotonic() + 120
     want = n_rows if a.rows else len(sessions)
-    while time.monotonic() < stop_at:
-        if (len(sluice_e2e.committed_rows(out)) >= want and
-                sealed_checkpoints(run.job_dir) - before):
-            break
-        time.sleep(0.1)
-    p.send_signal(signal.SIGTERM)
-    try:
-        _, err = p.communicate(timeout=60)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        print("%s: SIGTERM did not stop the job" % NAME)
-        return 1
-    if p.returncode != 0:
-        print("%s: the last run failed (%d):\n%s" %
-              (NAME, p.returncode, err.decode("utf-8", "replace")))
+    error = sluice_e2e.stop_when(p, lambda: len(sluice_e2e.committed_rows(out)) >= want and
+                    sealed_checkpoints(run.job_dir) - before)
+    if error:
+        print("%s: %s" % (NAME, error))
         return 1
     got = sluice_e2e.committed_rows(out)
     problems = check_rows(got, sessions) if a.rows else check(got, sessions)

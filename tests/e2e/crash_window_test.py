@@ -27,10 +27,8 @@ import decimal
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
-import time
 
 import sluice_e2e
 
@@ -117,23 +115,9 @@ def main():
     for i, k in enumerate(closers):
         write_file(src, k, [(next_id + i, "z", decimal.Decimal("0.01"), stamp(t + 3600 * 1000))])
     want = sum(1 for _ in expected)
-    got = {}
-    stop_at = time.monotonic() + 120
-    while time.monotonic() < stop_at:  # wait (bounded) until every window is committed
-        got = read_committed(out)
-        if len(got) >= want:
-            break
-        time.sleep(0.1)
-    p.send_signal(signal.SIGTERM)
-    try:
-        _, err = p.communicate(timeout=60)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        print("crash_window_test: SIGTERM did not stop the job")
-        return 1
-    if p.returncode != 0:
-        print("crash_window_test: the last run failed (%d):\n%s" %
-              (p.returncode, err.decode("utf-8", "replace")))
+    error = sluice_e2e.stop_when(p, lambda: len(read_committed(out)) >= want)
+    if error:
+        print("%s: %s" % (NAME, error))
         return 1
     got = read_committed(out)
     exp = {k: (v[0], v[1]) for k, v in expected.items()}

@@ -212,6 +212,24 @@ def closing_files(first, parallelism, file_name):
     return sorted(closers.values())
 
 
+
+def stop_when(p, ready, timeout=120):
+    """The last run of a crash test: wait (at most timeout s) until ready()
+    holds, then stop the job with SIGTERM (it takes a savepoint). None when
+    it stopped cleanly, else what went wrong."""
+    stop_at = time.monotonic() + timeout
+    while time.monotonic() < stop_at and not ready():
+        time.sleep(0.1)
+    p.send_signal(signal.SIGTERM)
+    try:
+        _, err = p.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        return "SIGTERM did not stop the job"
+    if p.returncode != 0:
+        return "the last run failed (%d):\n%s" % (p.returncode, err.decode("utf-8", "replace"))
+    return None
+
 def kill_loop(cmd, env, files, write_file, kills, rnd, deadline_s=600):
     """Run cmd again and again, each run for a random 0.2-0.8 s while the
     input files are written (write_file(i, files[i]), one every 30 ms) and
