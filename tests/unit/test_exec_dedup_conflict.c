@@ -91,7 +91,7 @@ static sl_operator *make(bool keep_first, int order_col, bool keep_rows, side_ro
         fprintf(stderr, "%s\n", err.message);
     sl_error_reset(&err);
     if (op && side)
-        op->side = (sl_emit){side_fn, side};
+        op->side[SL_SIDE_CONFLICTS] = (sl_emit){side_fn, side};
     return rc == 0 ? op : NULL;
 }
 
@@ -214,7 +214,7 @@ static void t_arrival(void)
     CHECK_STR(member(side->cols[2][3], "ts"), "\"1970-01-01 00:00:01.000\"");
     CHECK_STR(member(side->cols[2][4], "ts"), "\"1970-01-01 00:00:02.000\"");
     /* Without a side output conflicts are counted all the same. */
-    op->side = (sl_emit){NULL, NULL};
+    op->side[SL_SIDE_CONFLICTS] = (sl_emit){NULL, NULL};
     row(c, "b", 3, 1000, 20);
     run(op, c);
     CHECK_INT(op->ops->conflicts(op), 4);
@@ -439,7 +439,7 @@ static void t_no_conflicts(void)
             sl_error err = SL_ERROR_INIT;
             CHECK(sl_dedup_new(&spec, &op, &err) == 0);
             if (op)
-                op->side = (sl_emit){side_fn, side};
+                op->side[SL_SIDE_CONFLICTS] = (sl_emit){side_fn, side};
         }
         REQUIRE(op);
         sl_chunk *c = sl_chunk_new(4, types, SL_CHUNK_ROWS);

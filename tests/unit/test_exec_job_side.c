@@ -383,7 +383,7 @@ static int run_job(int fail_at, sl_job_stats *st)
                               .name = "Late",
                               .out_ncols = 2,
                               .out_types = g_types,
-                              .side = &side}};
+                              .side = {&side}}};
     sl_bexpr *wm = sl_bexpr_new(SL_BX_COLUMN, g_types[1], 0);
     wm->col = 1;
     sl_input_spec in;
