@@ -18,8 +18,9 @@
 **               on the late side output when there is one
 **               (op->side[SL_SIDE_LATE], 'table.exec.late-rows.table':
 **               the watermark it missed, no window, its order column as
-**               event time, the row's JSON without the ignored columns). Otherwise, while the key has
-**               emitted nothing, the row with the smallest time is its
+**               event time, the row's JSON without the ignored columns).
+**               Otherwise, while the key has emitted nothing, the row
+**               with the smallest time is its
 **               candidate (ties: the one that arrived first). When the
 **               watermark reaches the candidate's time (time <= wm) it is
 **               emitted as +I — candidates in order of time, then arrival
@@ -48,8 +49,8 @@
 ** event time included). Identical: a duplicate, silent. Different: a
 ** conflict — counted over the state's life (ops->conflicts, snapshotted),
 ** logged at level info with its key, and with a side output
-** (op->side[SL_SIDE_CONFLICTS],
-** 'table.exec.deduplicate.conflict-table') emitted once in the canonical
+** (op->side[SL_SIDE_CONFLICTS], 'table.exec.deduplicate.conflict-table')
+** emitted once in the canonical
 ** layout (sl_dedup_conflict_names: job, operator, conflict_key JSON,
 ** stored_row JSON, conflicting_row JSON, event_time = the conflicting
 ** row's order column or NULL, arrived_at = the clock when found). Each
