@@ -18,8 +18,9 @@
 ** exchange into the channels of the next stage's tasks (rows hashed by key,
 ** or all to one task), buffered per destination and flushed after each
 ** input unit (a polled chunk, a received message), so nothing waits.
-** A step with a side output (sl_step_spec.side: late rows, conflicts) has
-** its own sink instance in each task running it, written in the task's open
+** A step's side output (sl_step_spec.side: late rows, conflicts; a step
+** may have one of each) has its own sink instance in each task running it,
+** written in the task's open
 ** epoch and pre-committed, committed and recovered with the task's sink, so
 ** the same checkpoint decides both (sl__build_sides, sl__side_emit).
 **
@@ -127,6 +128,7 @@ typedef struct sl__task sl__task;
 typedef struct sl__side {
     sl__task *t;              /* the task */
     int step;                 /* the step whose operator writes into it */
+    int kind;                 /* which of its side outputs (SL_SIDE_LATE...) */
     const sl_side_spec *spec; /* what it writes, where */
     sl_sink *sink;            /* the side table's sink instance */
     sl_sink_args kargs;       /* its arguments */
@@ -468,6 +470,15 @@ static int sl__output(sl__task *t, sl_chunk *rows, sl_error *err)
 ** Side outputs: an operator's canonical rows onto its side table
 */
 
+/* The name of a side output's committables in a checkpoint:
+** "side-<task>-<step>", and "side-<task>-<step>-late" for the late rows of
+** a step that also has conflicts (a step had one side output before). */
+static const char *sl__side_blob_suffix(const sl__side *sd)
+{
+    bool both = sd->kind == SL_SIDE_LATE && sd->t->specs[sd->step].side[SL_SIDE_CONFLICTS];
+    return both ? "-late" : "";
+}
+
 /* Write the side rows buffered. */
 static int sl__side_flush(sl__side *sd, sl_error *err)
 {
@@ -747,7 +758,7 @@ static int sl__barrier(sl__task *t, int64_t id, bool savepoint, sl_list *blobs, 
             sl_strbuf copy = SL_STRBUF_INIT;
             sl_strbuf_append_n(&copy, sl_strbuf_cstr(&pd->committable), pd->committable.len);
             char fmt[48];
-            snprintf(fmt, sizeof fmt, "side-%%s-%d", sd->step);
+            snprintf(fmt, sizeof fmt, "side-%%s-%d%s", sd->step, sl__side_blob_suffix(sd));
             sl__blob_add(blobs, 2, fmt, t->name, &copy);
             sl_list_push(sd->pending, pd);
             pd = NULL;
@@ -1460,7 +1471,7 @@ static bool sl__same_side_table(const sl_side_spec *a, const sl_side_spec *b)
 }
 
 /* The side outputs' sink instances: one per task running a step with a
-** side output. The instances writing one table (every task of the step,
+** side output, per side output of the step. The instances writing one table (every task of the step,
 ** and of other steps writing the same table) are numbered 0 .. n-1 of n,
 ** as the instances of a sink are. */
 static int sl__build_sides(sl__job *j, sl_error *err)
@@ -1471,8 +1482,9 @@ static int sl__build_sides(sl__job *j, sl_error *err)
         int *next = pass ? sl_calloc((size_t)ngroups + 1, sizeof(int)) : NULL;
         for (int i = 0; i < j->ntasks; i++) {
             sl__task *t = &j->tasks[i];
-            for (int k = 0; k < t->nsteps; k++) {
-                const sl_side_spec *sp = t->specs[k].side;
+            for (int q = 0; q < t->nsteps * SL_SIDE_KINDS; q++) {
+                int k = q / SL_SIDE_KINDS, kind = q % SL_SIDE_KINDS;
+                const sl_side_spec *sp = t->specs[k].side[kind];
                 if (!sp || !t->steps[k].op)
                     continue;
                 int g = 0;
@@ -1494,6 +1506,7 @@ static int sl__build_sides(sl__job *j, sl_error *err)
                 sl__side *sd = &t->sides[next[ngroups]++]; /* next[ngroups]: the task's */
                 sd->t = t;
                 sd->step = k;
+                sd->kind = kind;
                 sd->spec = sp;
                 sd->group = g;
                 sd->committed = -1;
@@ -1520,7 +1533,7 @@ static int sl__build_sides(sl__job *j, sl_error *err)
                     sl_free(count);
                     return -1;
                 }
-                t->steps[k].op->side = (sl_emit){sl__side_emit, sd};
+                t->steps[k].op->side[kind] = (sl_emit){sl__side_emit, sd};
             }
             if (pass)
                 next[ngroups] = 0;
@@ -1785,7 +1798,8 @@ static int sl__restore(sl__job *j, sl_error *err)
         }
         for (int k = 0; rc == 0 && !spec->restore_fork && k < t->nsides; k++) {
             /* Optional: a checkpoint taken before the side output was set has none. */
-            snprintf(name, sizeof name, "side-%s-%d", t->name, t->sides[k].step);
+            snprintf(name, sizeof name, "side-%s-%d%s", t->name, t->sides[k].step,
+                     sl__side_blob_suffix(&t->sides[k]));
             st = NULL;
             sl_error serr = SL_ERROR_INIT;
             if (sl_chk_read_state(from, d, name, &st, &len, &serr) != 0) {

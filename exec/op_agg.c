@@ -1238,7 +1238,7 @@ static int sl__agg_process(sl_operator *op, const sl_chunk *in, const sl_emit *o
             if (wend->v.i64[i] <= a->wm) {
                 a->late++;
                 a->gidx[i] = -1;
-                if (op->side.fn && sl__agg_late_side(op, a, in, i, err) != 0)
+                if (op->side[SL_SIDE_LATE].fn && sl__agg_late_side(op, a, in, i, err) != 0)
                     return -1;
                 continue;
             }

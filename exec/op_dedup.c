@@ -14,8 +14,13 @@
 **   keep_first by event time (order_col >= 0; Flink's
 **               RowTimeDeduplicateKeepFirstRowFunction, insert-only):
 **               a row whose time is behind the watermark (time < wm) is
-**               late: dropped and counted. Otherwise, while the key has
-**               emitted nothing, the row with the smallest time is its
+**               late: dropped and counted, and set aside with sl_late_row
+**               on the late side output when there is one
+**               (op->side[SL_SIDE_LATE], 'table.exec.late-rows.table':
+**               the watermark it missed, no window, its order column as
+**               event time, the row's JSON without the ignored columns).
+**               Otherwise, while the key has emitted nothing, the row
+**               with the smallest time is its
 **               candidate (ties: the one that arrived first). When the
 **               watermark reaches the candidate's time (time <= wm) it is
 **               emitted as +I — candidates in order of time, then arrival
@@ -43,8 +48,9 @@
 ** all its columns (the encoded row: a producer's retry is byte-identical,
 ** event time included). Identical: a duplicate, silent. Different: a
 ** conflict — counted over the state's life (ops->conflicts, snapshotted),
-** logged at level info with its key, and with a side output (op->side.fn,
-** 'table.exec.deduplicate.conflict-table') emitted once in the canonical
+** logged at level info with its key, and with a side output
+** (op->side[SL_SIDE_CONFLICTS], 'table.exec.deduplicate.conflict-table')
+** emitted once in the canonical
 ** layout (sl_dedup_conflict_names: job, operator, conflict_key JSON,
 ** stored_row JSON, conflicting_row JSON, event_time = the conflicting
 ** row's order column or NULL, arrived_at = the clock when found). Each
@@ -164,7 +170,7 @@ typedef struct sl__dedup {
     char *job;                 /* the job's name, for conflict rows (owned) */
     char *op_name;             /* the operator's name in logs and conflict rows (owned) */
     bool keep_rows;            /* keep_first by time: emitted rows are kept whole */
-    const sl_emit *side;       /* during process: the operator's side output, or NULL */
+    const sl_emit *side;       /* during process: its conflicts' side output, or NULL */
     sl_chunk *side_out;        /* conflict rows waiting for the side output (lazy) */
     sl_type side_types[SL_DEDUP_CONFLICT_NCOLS]; /* their types */
     bool *ignore;              /* per input column: left out of the comparison and of
@@ -645,16 +651,17 @@ static void sl__normalize_row(sl__dedup *d, const sl_chunk *in, int r, int64_t n
 
 /* keep_first by event time: one row (see the header). Emits nothing but
 ** conflicts. */
-static int sl__first_by_time_row(sl__dedup *d, const sl_chunk *in, int r, int64_t now,
-                                 sl_error *err)
+static int sl__first_by_time_row(const sl_operator *op, sl__dedup *d, const sl_chunk *in, int r,
+                                 int64_t now, sl_error *err)
 {
     const sl_vector *tv = &in->cols[d->order_col];
     if (tv->nulls[r])
         return 0; /* cannot be ordered */
     int64_t t = tv->v.i64[r];
     if (t < d->wm) {
-        d->late++; /* late, whether or not it differs */
-        return 0;
+        d->late++; /* late, whether or not it differs; kept with a late-rows table */
+        return sl_late_row_cols(op, (const char *const *)d->names, in, r, d->nshown, d->shown,
+                                t, d->wm, false, 0, 0, err);
     }
     sl__key_encode(d, in, r);
     uint64_t h = sl_hash_bytes(d->kbuf.buf, d->kbuf.len, SL_HASH_INIT);
@@ -692,7 +699,7 @@ static int sl__dedup_process(sl_operator *op, const sl_chunk *in, const sl_emit 
     sl__dedup *d = op->impl;
     SL_ALWAYS(in->ncols == d->in_ncols);
     int64_t now = d->now(d->now_ctx);
-    d->side = op->side.fn ? &op->side : NULL;
+    d->side = op->side[SL_SIDE_CONFLICTS].fn ? &op->side[SL_SIDE_CONFLICTS] : NULL;
     if (d->ttl_ns > 0 && now >= d->next_sweep) {
         sl__sweep(d, now);
         d->next_sweep = now + d->ttl_ns;
@@ -715,7 +722,7 @@ static int sl__dedup_process(sl_operator *op, const sl_chunk *in, const sl_emit 
                                 sl_row_kind_name((sl_row_kind)in->kinds[r]));
     if (d->by_time) {
         for (int r = 0; r < in->nrows; r++)
-            if (sl__first_by_time_row(d, in, r, now, err) != 0)
+            if (sl__first_by_time_row(op, d, in, r, now, err) != 0)
                 return -1;
         return sl__side_flush(d, err);
     }

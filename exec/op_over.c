@@ -325,7 +325,7 @@ static int sl__over_process(sl_operator *op, const sl_chunk *in, const sl_emit *
         int64_t t = tv->v.i64[r];
         if (t <= o->wm) {
             o->late++;
-            if (op->side.fn &&
+            if (op->side[SL_SIDE_LATE].fn &&
                 sl_late_row(op, o->in_names, in, r, t, o->wm, false, 0, 0, err) != 0) {
                 sl_free(h);
                 return -1;

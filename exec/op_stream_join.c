@@ -901,7 +901,7 @@ static int sl__window_row(sl__sjoin *j, const sl_chunk *in, int r, int s, const 
     int64_t end = in->cols[tc].v.i64[r];
     if (end <= j->wm) {
         j->late++;
-        if (!j->op->side.fn)
+        if (!j->op->side[SL_SIDE_LATE].fn)
             return 0;
         int base = sl__in_base(j, s), n = sl__side_ncols(j, s); /* the row: its side's columns */
         int *cols = sl_malloc((size_t)(n ? n : 1) * sizeof(int));

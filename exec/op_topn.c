@@ -665,9 +665,8 @@ static int sl__window_row(sl_operator *op, sl__topn *t, const sl_chunk *in, int 
         return sl_error_set(err, SL_ERR_INTERNAL, -1, "window Top-N row without window_end");
     if (we->v.i64[r] <= t->wm) {
         t->late++;
-        return op->side.fn ? sl_late_row(op, t->in_names, in, r, INT64_MIN, t->wm, true,
-                                         INT64_MIN, we->v.i64[r], err)
-                           : 0;
+        return sl_late_row(op, t->in_names, in, r, INT64_MIN, t->wm, true, INT64_MIN,
+                           we->v.i64[r], err);
     }
     sl__key_encode(t, in, r);
     uint64_t h = sl_hash_bytes(t->kbuf.buf, t->kbuf.len, SL_HASH_INIT);

@@ -125,7 +125,7 @@ int sl_late_row_cols(const sl_operator *op, const char *const *names, const sl_c
                      int n, const int *cols, int64_t event_time, int64_t watermark,
                      bool has_window, int64_t window_start, int64_t window_end, sl_error *err)
 {
-    if (!op->side.fn)
+    if (!op->side[SL_SIDE_LATE].fn)
         return 0;
     sl_type types[SL_LATE_NCOLS];
     sl_late_types(types);
@@ -143,7 +143,7 @@ int sl_late_row_cols(const sl_operator *op, const char *const *names, const sl_c
     sl_json_row(&js, in, r, n, cols, names);
     sl_chunk_set_str(c, 7, x, sl_strbuf_cstr(&js), js.len);
     sl_strbuf_free(&js);
-    int rc = op->side.fn(op->side.ctx, c, err);
+    int rc = op->side[SL_SIDE_LATE].fn(op->side[SL_SIDE_LATE].ctx, c, err);
     sl_chunk_free(c);
     return rc;
 }

@@ -629,6 +629,13 @@ int sl_job_name_check(const char *name, int pos, sl_error *err);
 ** input). Row kinds: operators accept +I/-U/+U/-D unless they say otherwise
 ** and emit the kinds of their changelog mode (planner/changelog.c).
 */
+/* The kinds of side output an operator step may have, one of each
+** (sl_operator.side, sl_step_spec.side): late rows (sl_late_row) and
+** deduplication conflicts (sl_dedup_conflict_names). */
+#define SL_SIDE_LATE 0      /* late rows */
+#define SL_SIDE_CONFLICTS 1 /* a keep-first deduplication's conflicts */
+#define SL_SIDE_KINDS 2
+
 typedef struct sl_emit {
     int (*fn)(void *ctx, sl_chunk *rows, sl_error *err); /* consume rows (do not keep them) */
     void *ctx;                                           /* for fn */
@@ -662,9 +669,9 @@ struct sl_operator {
     int64_t wm_delay;           /* ns (>= 0) the watermark after this operator lags the one it
                                    gets: its output rows may be that much behind it (an interval
                                    join: Flink's KeyedCoProcessOperatorWithWatermarkDelay) */
-    sl_emit side;               /* set by the runtime when the step has a side output: rows in
-                                   the canonical layout of the operator's side kind; fn NULL =
-                                   none (the operator only counts) */
+    sl_emit side[SL_SIDE_KINDS]; /* set by the runtime per side output the step has (indexed
+                                   by kind, SL_SIDE_LATE...): rows in that kind's canonical
+                                   layout; fn NULL = none (the operator only counts) */
 };
 
 /* ------------------------------------------------------------------------
@@ -696,7 +703,7 @@ void sl_late_types(sl_type *types);
 void sl_json_row(sl_strbuf *sb, const sl_chunk *c, int r, int n, const int *cols,
                  const char *const *names);
 
-/* Row r of in is late for op: set it aside on op->side (when the runtime
+/* Row r of in is late for op: set it aside on op->side[SL_SIDE_LATE] (when the runtime
 ** set one) as a late row: its event time, the watermark it missed, the
 ** window it belonged to (has_window false: none; event_time or
 ** window_start INT64_MIN: unknown, NULL), the row as JSON by the
@@ -1338,7 +1345,7 @@ typedef struct sl_step_spec {
                                                                        checkpoint's shape */
     int out_ncols;                                                  /* operator: output columns */
     const sl_type *out_types;                                       /* operator: their types */
-    const sl_side_spec *side; /* operator: its side output, or NULL */
+    const sl_side_spec *side[SL_SIDE_KINDS]; /* operator: its side outputs by kind, or NULL */
 } sl_step_spec;
 
 /* "Calc", or the operator's name: for the checkpoint's shape and EXPLAIN. */

@@ -317,7 +317,7 @@ static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_
             st->name = "SessionWindowAggregate";
             s->window.time_col = -1;
             s->window.in_names = sl__col_names(p, n->input);
-            if (sl__side_plan(p, &sl_side_late, n, &st->side, err) < 0)
+            if (sl__side_plan(p, &sl_side_late, n, &st->side[SL_SIDE_LATE], err) < 0)
                 return -1;
         } else if (n->window_agg) {
             sl_window_agg_spec *w = sl__own(p, sl_calloc(1, sizeof *w));
@@ -357,7 +357,7 @@ static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_
                 w->in_names = names;
                 w->time_col = nc;
             }
-            if (sl__side_plan(p, &sl_side_late, n, &st->side, err) < 0)
+            if (sl__side_plan(p, &sl_side_late, n, &st->side[SL_SIDE_LATE], err) < 0)
                 return -1;
         } else {
             sl_group_agg_spec *g = sl__own(p, sl_calloc(1, sizeof *g));
@@ -402,7 +402,7 @@ static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_
                     t->ttl_ms = 0;
                     st->name = "WindowRank";
                     t->in_names = sl__col_names(p, n->input);
-                    if (sl__side_plan(p, &sl_side_late, n, &st->side, err) < 0)
+                    if (sl__side_plan(p, &sl_side_late, n, &st->side[SL_SIDE_LATE], err) < 0)
                         return -1;
                 }
             }
@@ -437,11 +437,17 @@ static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_
         sl_strbuf_append_char(&on, ')');
         d->op_name = sl__own(p, sl_strdup(sl_strbuf_cstr(&on)));
         sl_strbuf_free(&on);
-        int twin = d->keep_first ? sl__side_plan(p, &sl_side_conflicts, n, &st->side, err) : 0;
+        int twin = d->keep_first ? sl__side_plan(p, &sl_side_conflicts, n,
+                                                 &st->side[SL_SIDE_CONFLICTS], err)
+                                 : 0;
         if (twin < 0)
             return -1;
         d->quiet = twin == 1; /* its twin in another INSERT reports the conflicts */
-        d->keep_rows = st->side != NULL;
+        d->keep_rows = st->side[SL_SIDE_CONFLICTS] != NULL;
+        /* Late rows: only a keep-first by event time drops rows as late. */
+        if (d->keep_first && d->order_col >= 0 &&
+            sl__side_plan(p, &sl_side_late, n, &st->side[SL_SIDE_LATE], err) < 0)
+            return -1;
         st->create = sl__mk_dedup;
         st->arg = d;
         st->name = "Deduplicate";
@@ -467,7 +473,7 @@ static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_
         st->create = sl__mk_over;
         st->arg = o;
         st->name = "OverAggregate";
-        if (sl__side_plan(p, &sl_side_late, n, &st->side, err) < 0)
+        if (sl__side_plan(p, &sl_side_late, n, &st->side[SL_SIDE_LATE], err) < 0)
             return -1;
         return 0;
     }
@@ -1252,7 +1258,7 @@ static int sl__join_stage(sl__graph *g, const sl_lp *n, sl__frag *f, sl_error *e
     step->out_ncols = n->ncols;
     step->out_types = sl__types(p, n);
     if (n->window_join)
-        return sl__side_plan(p, &sl_side_late, n, &step->side, err) < 0 ? -1 : 0;
+        return sl__side_plan(p, &sl_side_late, n, &step->side[SL_SIDE_LATE], err) < 0 ? -1 : 0;
     return 0;
 }
 
@@ -1716,8 +1722,9 @@ static void sl__explain_steps(sl_strbuf *sb, const sl_step_spec *steps, int n)
 {
     for (int i = 0; i < n; i++) {
         sl_strbuf_appendf(sb, " -> %s", sl_step_name(&steps[i]));
-        if (steps[i].side)
-            sl_strbuf_appendf(sb, "(side output -> %s)", steps[i].side->sink_args.table);
+        for (int k = 0; k < SL_SIDE_KINDS; k++)
+            if (steps[i].side[k])
+                sl_strbuf_appendf(sb, "(side output -> %s)", steps[i].side[k]->sink_args.table);
     }
 }
 

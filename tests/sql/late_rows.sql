@@ -67,6 +67,29 @@ EXPLAIN INSERT INTO pairs SELECT L.auction, L.price, R.price
 FROM (SELECT * FROM TABLE(TUMBLE(TABLE late_bids, DESCRIPTOR(bid_time), INTERVAL '1' MINUTE))) L
 JOIN (SELECT * FROM TABLE(TUMBLE(TABLE late_bids, DESCRIPTOR(bid_time), INTERVAL '1' MINUTE))) R
 ON L.window_start = R.window_start AND L.window_end = R.window_end AND L.auction = R.auction;
+-- A keep-first deduplication by event time has two side outputs: its late
+-- rows (dropped, no window) and its conflicts (a later row of an emitted or
+-- replaced key that differs), each into its own table.
+CREATE TABLE first_bids (auction BIGINT, bidder STRING, price INT)
+  WITH ('connector' = 'filesystem', 'path' = '@TMP@/first_bids', 'format' = 'csv');
+CREATE TABLE late_dedup (`operator` STRING, event_time TIMESTAMP(3), `watermark` TIMESTAMP(3),
+  window_start TIMESTAMP(3), window_end TIMESTAMP(3), `row` STRING)
+  WITH ('connector' = 'filesystem', 'path' = '@TMP@/late_dedup', 'format' = 'json');
+CREATE TABLE bid_conflicts (`operator` STRING, conflict_key STRING, stored_row STRING,
+  conflicting_row STRING, event_time TIMESTAMP(3))
+  WITH ('connector' = 'filesystem', 'path' = '@TMP@/bid_conflicts', 'format' = 'json');
+SET 'table.exec.late-rows.table' = 'late_dedup';
+SET 'table.exec.deduplicate.conflict-table' = 'bid_conflicts';
+EXPLAIN INSERT INTO first_bids SELECT auction, bidder, price FROM (
+  SELECT *, ROW_NUMBER() OVER (PARTITION BY auction ORDER BY bid_time) AS rn
+  FROM late_bids WHERE auction < 100) WHERE rn = 1;
+INSERT INTO first_bids SELECT auction, bidder, price FROM (
+  SELECT *, ROW_NUMBER() OVER (PARTITION BY auction ORDER BY bid_time) AS rn
+  FROM late_bids WHERE auction < 100) WHERE rn = 1;
+SELECT * FROM first_bids;
+SELECT * FROM late_dedup;
+SELECT * FROM bid_conflicts;
+RESET 'table.exec.deduplicate.conflict-table';
 -- Errors: no such table; a column that is none of the late-row columns; a
 -- column of another type; a table that cannot be written.
 SET 'table.exec.late-rows.table' = 'nowhere';

@@ -8,7 +8,10 @@
 ** the stored row NULL when only its hash is kept; snapshot -> restore keeps
 ** the hashes, the rows and the count; a version 2 snapshot (no hashes) still
 ** restores; keep-last and normalize never conflict; many keys against a
-** reference count; more conflicts than one chunk holds.
+** reference count; more conflicts than one chunk holds. A keep-first by
+** event time with both side outputs: its late rows onto the late one (the
+** canonical late layout, the row's JSON without the ignored columns), its
+** conflicts onto the other.
 */
 #include "sl_exec.h"
 #include "sl_test.h"
@@ -91,7 +94,7 @@ static sl_operator *make(bool keep_first, int order_col, bool keep_rows, side_ro
         fprintf(stderr, "%s\n", err.message);
     sl_error_reset(&err);
     if (op && side)
-        op->side = (sl_emit){side_fn, side};
+        op->side[SL_SIDE_CONFLICTS] = (sl_emit){side_fn, side};
     return rc == 0 ? op : NULL;
 }
 
@@ -214,7 +217,7 @@ static void t_arrival(void)
     CHECK_STR(member(side->cols[2][3], "ts"), "\"1970-01-01 00:00:01.000\"");
     CHECK_STR(member(side->cols[2][4], "ts"), "\"1970-01-01 00:00:02.000\"");
     /* Without a side output conflicts are counted all the same. */
-    op->side = (sl_emit){NULL, NULL};
+    op->side[SL_SIDE_CONFLICTS] = (sl_emit){NULL, NULL};
     row(c, "b", 3, 1000, 20);
     run(op, c);
     CHECK_INT(op->ops->conflicts(op), 4);
@@ -360,6 +363,89 @@ static void t_by_time(void)
     }
 }
 
+/* The late rows the late side output received, as their 8 columns. */
+typedef struct late_rows {
+    int n;
+    char *cols[64][SL_LATE_NCOLS]; /* text (NULL = NULL) */
+} late_rows;
+
+static int late_fn(void *ctx, sl_chunk *c, sl_error *err)
+{
+    (void)err;
+    late_rows *s = ctx;
+    REQUIRE(c->ncols == SL_LATE_NCOLS);
+    for (int r = 0; r < c->nrows; r++) {
+        REQUIRE(s->n < 64);
+        CHECK(c->kinds[r] == SL_ROW_INSERT);
+        for (int i = 0; i < SL_LATE_NCOLS; i++) {
+            sl_strbuf sb = SL_STRBUF_INIT;
+            bool ok = sl_value_format(&sb, &c->cols[i], r);
+            s->cols[s->n][i] = ok ? strdup(sl_strbuf_cstr(&sb)) : NULL;
+            sl_strbuf_free(&sb);
+        }
+        s->n++;
+    }
+    return 0;
+}
+
+/* Keep first by event time with both side outputs, an ignored column n: a
+** late row goes to the late one (never a conflict), a differing later row
+** to the conflicts'; without a late side output late rows are only counted. */
+static void t_late_side(void)
+{
+    static const bool ignore_n[4] = {false, true, false, false};
+    g_ignore = ignore_n;
+    side_rows *side = calloc(1, sizeof *side);
+    late_rows *late = calloc(1, sizeof *late);
+    sl_operator *op = make(true, 2, false, side);
+    REQUIRE(op);
+    op->side[SL_SIDE_LATE] = (sl_emit){late_fn, late};
+    sl_chunk *c = sl_chunk_new(4, types, SL_CHUNK_ROWS);
+    emitted = 0;
+    row(c, "a", 1, 1000, 1);
+    run(op, c);
+    adv(op, 1000);
+    CHECK_INT(emitted, 1);
+    row(c, "a", 2, 200, 8);  /* late (and other values): late only */
+    row(c, "b", 3, 300, 5);  /* late, a new key */
+    row(c, "a", 4, 1500, 9); /* differs from the emitted row: a conflict */
+    row(c, "c", 5, 2000, 6); /* a candidate */
+    run(op, c);
+    CHECK_INT(op->ops->late_rows(op), 2);
+    CHECK_INT(op->ops->conflicts(op), 1);
+    REQUIRE(side->n == 1);
+    CHECK_STR(member(side->cols[0][4], "v"), "9");
+    REQUIRE(late->n == 2);
+    CHECK(late->cols[0][SL_SIDE_JOB] == NULL); /* job, operator, arrived_at: the runtime's */
+    CHECK(late->cols[0][SL_SIDE_ARRIVED_AT] == NULL);
+    CHECK_STR(late->cols[0][2], "1970-01-01 00:00:00.200"); /* event time: the order column */
+    CHECK_STR(late->cols[0][3], "1970-01-01 00:00:01.000"); /* the watermark it missed */
+    CHECK(late->cols[0][4] == NULL && late->cols[0][5] == NULL); /* no window */
+    CHECK_INT(members(late->cols[0][7]), 3); /* k, ts, v: not the ignored n */
+    CHECK_STR(member(late->cols[0][7], "k"), "\"a\"");
+    CHECK_STR(member(late->cols[0][7], "v"), "8");
+    CHECK_STR(member(late->cols[0][7], "n"), "");
+    CHECK_STR(late->cols[1][2], "1970-01-01 00:00:00.300");
+    CHECK_STR(member(late->cols[1][7], "k"), "\"b\"");
+    /* Without the late side output a late row is counted all the same. */
+    op->side[SL_SIDE_LATE] = (sl_emit){NULL, NULL};
+    row(c, "d", 6, 100, 1);
+    run(op, c);
+    CHECK_INT(op->ops->late_rows(op), 3);
+    CHECK_INT(late->n, 2);
+    adv(op, 3000);
+    CHECK_INT(emitted, 2); /* a and c: no late row came through */
+    for (int r = 0; r < late->n; r++)
+        for (int i = 0; i < SL_LATE_NCOLS; i++)
+            free(late->cols[r][i]);
+    free(late);
+    side_clear(side);
+    free(side);
+    sl_chunk_free(c);
+    op->ops->free(op);
+    g_ignore = NULL;
+}
+
 static void put_u32(sl_strbuf *s, uint32_t v)
 {
     for (int i = 0; i < 4; i++)
@@ -439,7 +525,7 @@ static void t_no_conflicts(void)
             sl_error err = SL_ERROR_INIT;
             CHECK(sl_dedup_new(&spec, &op, &err) == 0);
             if (op)
-                op->side = (sl_emit){side_fn, side};
+                op->side[SL_SIDE_CONFLICTS] = (sl_emit){side_fn, side};
         }
         REQUIRE(op);
         sl_chunk *c = sl_chunk_new(4, types, SL_CHUNK_ROWS);
@@ -518,4 +604,5 @@ static void t_reference(void)
     op->ops->free(op);
 }
 
-SL_TESTS(t_arrival, t_ignore, t_by_time, t_restore_v2, t_no_conflicts, t_reference)
+SL_TESTS(t_arrival, t_ignore, t_by_time, t_late_side, t_restore_v2, t_no_conflicts,
+         t_reference)

@@ -5,7 +5,9 @@
 ** recovered with the task's sink by the job's checkpoints. A failure at any
 ** step of any checkpoint, then restarts: the side table holds every late
 ** row exactly once, the set computed here from the input alone; the
-** operator's conflicts are summed into the job's counters over its life.
+** operator's conflicts are summed into the job's counters over its life
+** and, as a step may have both kinds of side output, written into a second
+** side table (rows i % 500 == 7), exactly once as well.
 **
 ** The source gives rows 0 .. N_ROWS-1 in chunks of CHUNK (its position is
 ** the next row); row i has event time i ms, except rows i % 10 == 5 from
@@ -103,6 +105,24 @@ typedef struct lop {
 static const sl_type g_types[2] = {{.id = SL_TYPE_BIGINT}, {.id = SL_TYPE_TIMESTAMP, .precision = 3}};
 static const char *const g_names[2] = {"id", "ts"};
 
+/* Row r of in as a conflict, in the canonical layout (job, operator and
+** arrived_at left to the runtime). */
+static int emit_conflict(sl_operator *op, const sl_chunk *in, int r, sl_error *err)
+{
+    sl_type types[SL_DEDUP_CONFLICT_NCOLS];
+    sl_dedup_conflict_types(types);
+    sl_chunk *c = sl_chunk_new(SL_DEDUP_CONFLICT_NCOLS, types, 1);
+    int x = sl_chunk_append_row(c, SL_ROW_INSERT);
+    sl_strbuf js = SL_STRBUF_INIT;
+    sl_json_row(&js, in, r, 2, NULL, g_names);
+    sl_chunk_set_str(c, 4, x, sl_strbuf_cstr(&js), js.len);
+    sl_chunk_set_i64(c, 5, x, in->cols[1].v.i64[r]);
+    sl_strbuf_free(&js);
+    int rc = op->side[SL_SIDE_CONFLICTS].fn(op->side[SL_SIDE_CONFLICTS].ctx, c, err);
+    sl_chunk_free(c);
+    return rc;
+}
+
 static int op_process(sl_operator *op, const sl_chunk *in, const sl_emit *out, sl_error *err)
 {
     lop *l = op->impl;
@@ -114,8 +134,11 @@ static int op_process(sl_operator *op, const sl_chunk *in, const sl_emit *out, s
                             ts - ts % (100 * MS) + 100 * MS, err) != 0)
                 return -1;
         }
-        if (in->cols[0].v.i64[r] % 500 == 7)
-            l->conflicts++; /* "conflicts", for the counters */
+        if (in->cols[0].v.i64[r] % 500 == 7) {
+            l->conflicts++; /* "conflicts": counted, and onto the conflicts' side output */
+            if (op->side[SL_SIDE_CONFLICTS].fn && emit_conflict(op, in, r, err) != 0)
+                return -1;
+        }
     }
     return out->fn(out->ctx, (sl_chunk *)in, err);
 }
@@ -183,22 +206,24 @@ static int op_create(const void *arg, sl_operator **out, sl_error *err)
 ** until committed, and survive the job's failures as a database would. -- */
 
 static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
-static sl_strbuf g_prepared[MAXEP];  /* rows per (instance, epoch) */
+static sl_strbuf g_prepared[MAXEP];  /* rows per (table, instance, epoch) */
 static bool g_is_prepared[MAXEP];
-static sl_list *g_committed;         /* char*: committed side rows, one line each */
+static sl_list *g_committed;         /* char*: committed late rows, one line each */
+static sl_list *g_committed_cf;      /* char*: committed conflicts, one line each */
 static int g_side_instances;         /* side sink instances created */
 static int g_side_parallelism = -1;
 
 typedef struct ssink {
     sl_sink s;
+    int tbl; /* 0: the late rows' table, 1: the conflicts' */
     int subtask;
     int64_t epoch;
     sl_strbuf rows; /* the open epoch's */
 } ssink;
 
-static int slot(int subtask, int64_t epoch)
+static int slot(int tbl, int subtask, int64_t epoch)
 {
-    return (int)((epoch * 4 + subtask) % MAXEP);
+    return (int)((epoch * 8 + tbl * 4 + subtask) % MAXEP);
 }
 
 static int ss_begin(sl_sink *s, int64_t epoch, sl_error *err)
@@ -227,28 +252,28 @@ static int ss_pre_commit(sl_sink *s, int64_t epoch, sl_strbuf *committable, sl_e
 {
     ssink *x = s->impl;
     pthread_mutex_lock(&g_mu);
-    int k = slot(x->subtask, epoch);
+    int k = slot(x->tbl, x->subtask, epoch);
     g_prepared[k].len = 0;
     sl_strbuf_append_n(&g_prepared[k], sl_strbuf_cstr(&x->rows), x->rows.len);
     g_is_prepared[k] = true;
     pthread_mutex_unlock(&g_mu);
-    sl_strbuf_appendf(committable, "%d:%lld", x->subtask, (long long)epoch);
+    sl_strbuf_appendf(committable, "%d:%d:%lld", x->tbl, x->subtask, (long long)epoch);
     return 0;
 }
 
 static int ss_commit(sl_sink *s, const char *c, size_t len, sl_error *err)
 {
-    int sub = 0;
+    int tbl = 0, sub = 0;
     long long ep = 0;
-    if (sscanf(c, "%d:%lld", &sub, &ep) != 2)
+    if (sscanf(c, "%d:%d:%lld", &tbl, &sub, &ep) != 3 || tbl != ((ssink *)s->impl)->tbl)
         return sl_error_set(err, SL_ERR_INTERNAL, -1, "bad committable");
     pthread_mutex_lock(&g_mu);
-    int k = slot(sub, ep);
+    int k = slot(tbl, sub, ep);
     if (g_is_prepared[k]) { /* idempotent: a committed epoch is prepared no more */
         const char *p = sl_strbuf_cstr(&g_prepared[k]);
         while (*p) {
             const char *nl = strchr(p, '\n');
-            sl_list_push(g_committed, sl_strndup(p, (size_t)(nl - p)));
+            sl_list_push(tbl ? g_committed_cf : g_committed, sl_strndup(p, (size_t)(nl - p)));
             p = nl + 1;
         }
         g_is_prepared[k] = false;
@@ -267,8 +292,10 @@ static int ss_recover(sl_sink *s, const char *const *cs, const size_t *lens, int
     for (int i = 0; i < n; i++)
         if (ss_commit(s, cs[i], lens[i], err) != 0)
             return -1;
-    pthread_mutex_lock(&g_mu); /* every other prepared epoch is discarded */
-    memset(g_is_prepared, 0, sizeof g_is_prepared);
+    pthread_mutex_lock(&g_mu); /* every other prepared epoch of the table is discarded */
+    for (int k = 0; k < MAXEP; k++)
+        if ((k / 4) % 2 == ((ssink *)s->impl)->tbl)
+            g_is_prepared[k] = false;
     pthread_mutex_unlock(&g_mu);
     return 0;
 }
@@ -294,6 +321,7 @@ static int ss_create(const sl_sink_args *a, sl_sink **out, sl_error *err)
     x->s.ops = &g_ss_ops;
     x->s.impl = x;
     x->subtask = a->subtask;
+    x->tbl = strcmp(a->table, "conflicts") == 0;
     g_side_instances++;
     g_side_parallelism = a->parallelism;
     *out = &x->s;
@@ -361,6 +389,8 @@ static void fresh_dir(const char *name)
     pthread_mutex_lock(&g_mu);
     sl_list_free(g_committed, sl_free);
     g_committed = sl_list_new();
+    sl_list_free(g_committed_cf, sl_free);
+    g_committed_cf = sl_list_new();
     memset(g_is_prepared, 0, sizeof g_is_prepared);
     pthread_mutex_unlock(&g_mu);
 }
@@ -379,11 +409,18 @@ static int run_job(int fail_at, sl_job_stats *st)
                          {.ncols = 5, .names = side_names, .types = side_types, .table = "late"},
                          5,
                          side_map};
+    /* canonical conflict columns: conflicting_row, event_time, job, operator, arrived_at */
+    static const int cf_map[5] = {4, 5, 0, 1, 6};
+    sl_side_spec cf = {ss_create,
+                       {.ncols = 5, .names = side_names, .types = side_types, .table = "conflicts"},
+                       5,
+                       cf_map};
     sl_step_spec steps[1] = {{.create = op_create,
                               .name = "Late",
                               .out_ncols = 2,
                               .out_types = g_types,
-                              .side = &side}};
+                              .side = {[SL_SIDE_LATE] = &side,
+                                       [SL_SIDE_CONFLICTS] = &cf}}};
     sl_bexpr *wm = sl_bexpr_new(SL_BX_COLUMN, g_types[1], 0);
     wm->col = 1;
     sl_input_spec in;
@@ -457,6 +494,29 @@ static int check_side(void)
         }
     }
     CHECK(nlate > 200);
+    /* The conflicts: rows i % 500 == 7, each once. */
+    static int cseen[N_ROWS];
+    memset(cseen, 0, sizeof cseen);
+    for (int i = 0; i < g_committed_cf->n; i++) {
+        const char *line = g_committed_cf->items[i];
+        long long id = -1, ev = -1;
+        char job[64] = "", op[64] = "";
+        if (sscanf(line, "{\"id\":%lld,\"ts\":\"%*[^\"]\"}|%lld|%63[^|]|%63[^|]|", &id, &ev, job,
+                   op) != 4 ||
+            id < 0 || id >= N_ROWS) {
+            fprintf(stderr, "bad conflict row: %s\n", line);
+            bad++;
+            continue;
+        }
+        cseen[id]++;
+        bad += ev != event_ms(id) || strcmp(job, "side-job") != 0 || strcmp(op, "Late") != 0;
+    }
+    for (int i = 0; i < N_ROWS; i++)
+        if (cseen[i] != (i % 500 == 7)) {
+            if (bad < 5)
+                fprintf(stderr, "row %d: %d conflict rows, want %d\n", i, cseen[i], i % 500 == 7);
+            bad++;
+        }
     return bad;
 }
 
@@ -467,12 +527,13 @@ static void t_clean(void)
     g_side_instances = 0;
     CHECK_INT(run_job(0, &st), 1);
     CHECK(st.finished);
-    CHECK_INT(g_side_instances, 1);
+    CHECK_INT(g_side_instances, 2); /* one per side table */
     CHECK_INT(g_side_parallelism, 1);
     CHECK_INT(check_side(), 0);
     CHECK_INT(st.rows_late, (int64_t)g_committed->n);
     CHECK_INT(st.conflicts, N_ROWS / 500);
     CHECK_INT(st.life_conflicts, N_ROWS / 500);
+    CHECK_INT(g_committed_cf->n, N_ROWS / 500);
 }
 
 /* A failure at every step of a run in turn (each a fresh job): no late
@@ -525,6 +586,8 @@ static void t_cleanup(void)
 {
     sl_list_free(g_committed, sl_free);
     g_committed = NULL;
+    sl_list_free(g_committed_cf, sl_free);
+    g_committed_cf = NULL;
     for (int i = 0; i < MAXEP; i++)
         sl_strbuf_free(&g_prepared[i]);
 }
