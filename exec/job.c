@@ -470,13 +470,14 @@ static int sl__output(sl__task *t, sl_chunk *rows, sl_error *err)
 ** Side outputs: an operator's canonical rows onto its side table
 */
 
-/* The name of a side output's committables in a checkpoint:
-** "side-<task>-<step>", and "side-<task>-<step>-late" for the late rows of
-** a step that also has conflicts (a step had one side output before). */
+/* The name of a side output's committables in a checkpoint, by its kind:
+** "side-<task>-<step>-late" and "side-<task>-<step>-conflicts". Never the
+** same name for two kinds, so a job restored after its settings changed
+** (a table of one kind dropped, one of the other set) never hands one
+** table's committables to the other's sink. */
 static const char *sl__side_blob_suffix(const sl__side *sd)
 {
-    bool both = sd->kind == SL_SIDE_LATE && sd->t->specs[sd->step].side[SL_SIDE_CONFLICTS];
-    return both ? "-late" : "";
+    return sd->kind == SL_SIDE_LATE ? "-late" : "-conflicts";
 }
 
 /* Write the side rows buffered. */
