@@ -67,7 +67,7 @@ typedef struct sl__rec {
     pthread_mutex_t mu;      /* guards keys while both sides are read */
     atomic_bool stop;        /* a side failed: the other stops */
     sl_kvlist *bound;        /* options bounding the source at its end now, or NULL */
-    sl_kvlist *lbound;       /* ... the ledger (a Kafka ledger), or NULL */
+    sl_kvlist *lbound;       /* ... the ledger (Kafka: its end; jdbc: scan.copy), or NULL */
     sl_strbuf input;         /* the input boundary: those end positions ("p0:12 p1:9") */
 } sl__rec;
 

@@ -306,7 +306,7 @@ static int sl__rec_read(sl__rec *r, sl_error *err)
                         sl_calloc(SL__REC_BATCH, sizeof(uint64_t))};
     sl_session *f = src.f;
     sl__rec_overlay(f, r->source, r->bound); /* the source up to its input boundary */
-    sl__rec_overlay(led.f, r->ledger, r->lbound); /* a Kafka ledger up to its end now */
+    sl__rec_overlay(led.f, r->ledger, r->lbound); /* Kafka: up to its end now; jdbc: COPY */
     atomic_store(&r->stop, false);
     src.q = sl__rec_query(r, r->source, r->st->source->pos, r->st->where);
     led.q = sl__rec_query(r, r->ledger, r->st->name_pos, r->ledger_where ? r->st->where : NULL);
@@ -625,6 +625,12 @@ static int sl__rec_resolve(sl__rec *r, sl_error *err)
                 err->position = st->name_pos;
             return -1;
         }
+    } else if (led->connector && sl_connector_option(led->connector, led->def->options,
+                                                     "scan.copy")) {
+        /* a PostgreSQL ledger: one unordered COPY rather than an ordered cursor (the
+        ** ledger's rows are compared in any order) */
+        r->lbound = sl_kvlist_new();
+        sl_kvlist_set(r->lbound, "scan.copy", "true", -1, -1);
     }
     r->ledger_where = sl__rec_expr_in(st->where, r->ledger);
     return st->repair ? sl__rec_repair_check(r, err) : 0;
