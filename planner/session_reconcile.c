@@ -17,8 +17,10 @@
 ** range). The source must be bounded: a table whose connector ends, or
 ** one whose connector can end where its input ends now (caps.source_end:
 ** Kafka's read_committed end offsets, the input boundary); a Kafka ledger
-** is read up to its end now the same way. The two sides are read at once,
-** the ledger on a thread of its own.
+** is read up to its end now the same way, a PostgreSQL ledger by one
+** unordered COPY per range (the jdbc scan's 'scan.copy'). The two sides are
+** read at once, the ledger on a thread of its own, into the key table's
+** partitions (reconcile_keys.c).
 **
 ** late: the rows of the late-rows table (FOR JOB: the one the job started
 ** with, from its record; else 'table.exec.late-rows.table'; with FOR JOB
