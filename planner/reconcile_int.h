@@ -22,8 +22,11 @@ typedef struct sl_rk_check {
 } sl_rk_check;
 
 /* The key table: sl_rk_add a row of the source (ledger false) or of the
-** ledger, key and values encoded by sl_rk_encode, in any order (not
-** thread-safe: callers serialize). */
+** ledger, key and values encoded by sl_rk_encode, in any order. It is
+** SL_RK_PARTS partitions by the key's hash (sl_rk_part): adds to one
+** partition are serialized by its lock (sl_rk_lock), callers take it. */
+#define SL_RK_PART_BITS 6
+#define SL_RK_PARTS (1 << SL_RK_PART_BITS)
 typedef struct sl_rk sl_rk;
 sl_rk *sl_rk_new(void);
 void sl_rk_free(sl_rk *t);
@@ -35,6 +38,9 @@ uint64_t sl_rk_hash(const char *key, size_t klen);
 void sl_rk_prefetch(const sl_rk *t, uint64_t h);
 void sl_rk_add_hashed(sl_rk *t, bool ledger, uint64_t h, const char *key, size_t klen,
                       const char *vals, size_t vlen);
+int sl_rk_part(uint64_t h);
+void sl_rk_lock(sl_rk *t, int part);
+void sl_rk_unlock(sl_rk *t, int part);
 /* The four checks (samples point into t). */
 void sl_rk_checks(const sl_rk *t, sl_rk_check out[SL_RK_NCHECKS]);
 /* Append n values (NULL = SQL NULL) encoded for the table. */
@@ -64,10 +70,9 @@ typedef struct sl__rec {
     sl_type *types;          /* their common types */
     bool ledger_where;       /* the predicate applies to the ledger too */
     sl_rk *keys;             /* the comparison */
-    pthread_mutex_t mu;      /* guards keys while both sides are read */
     atomic_bool stop;        /* a side failed: the other stops */
     sl_kvlist *bound;        /* options bounding the source at its end now, or NULL */
-    sl_kvlist *lbound;       /* ... the ledger (a Kafka ledger), or NULL */
+    sl_kvlist *lbound;       /* ... the ledger (Kafka: its end; jdbc: scan.copy), or NULL */
     sl_strbuf input;         /* the input boundary: those end positions ("p0:12 p1:9") */
 } sl__rec;
 

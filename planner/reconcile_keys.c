@@ -16,6 +16,11 @@
 ** the source's first values and the ledger's first values, and whether
 ** later ledger rows differ from those; mismatched is decided at the end.
 **
+** Partitions: the table is SL_RK_PARTS tables of its own (a key's by its
+** hash's top bits), each with its lock: the two readers add their batches
+** partition by partition (sl_rk_part, sl_rk_lock), so they wait for each
+** other only on the same partition at once, and a partition grows alone.
+**
 ** Memory: every distinct key of either side is held once, in an arena
 ** (an entry of 48 bytes holding its encoded key, the source's and the
 ** ledger's first encoded values, 16 bytes of the table per slot, a table
@@ -47,18 +52,27 @@ typedef struct sl__rk_slot {
     sl__rk_entry *e;   /* NULL: free */
 } sl__rk_slot;
 
-struct sl_rk {
+/* One partition. */
+typedef struct sl__rk_part {
     sl_arena arena;       /* keys, values, entries */
     sl__rk_slot *slots;   /* open addressing, linear probing */
     size_t cap;           /* slots (a power of two) */
     size_t n;             /* entries */
+    pthread_mutex_t mu;   /* sl_rk_lock */
+} sl__rk_part;
+
+struct sl_rk {
+    sl__rk_part parts[SL_RK_PARTS];
 };
 
 sl_rk *sl_rk_new(void)
 {
     sl_rk *t = sl_calloc(1, sizeof *t);
-    t->cap = 1024;
-    t->slots = sl_calloc(t->cap, sizeof *t->slots);
+    for (int i = 0; i < SL_RK_PARTS; i++) {
+        t->parts[i].cap = 256;
+        t->parts[i].slots = sl_calloc(t->parts[i].cap, sizeof(sl__rk_slot));
+        pthread_mutex_init(&t->parts[i].mu, NULL);
+    }
     return t;
 }
 
@@ -66,17 +80,38 @@ void sl_rk_free(sl_rk *t)
 {
     if (!t)
         return;
-    sl_arena_free(&t->arena);
-    sl_free(t->slots);
+    for (int i = 0; i < SL_RK_PARTS; i++) {
+        sl_arena_free(&t->parts[i].arena);
+        sl_free(t->parts[i].slots);
+        pthread_mutex_destroy(&t->parts[i].mu);
+    }
     sl_free(t);
 }
 
 size_t sl_rk_count(const sl_rk *t)
 {
-    return t->n;
+    size_t n = 0;
+    for (int i = 0; i < SL_RK_PARTS; i++)
+        n += t->parts[i].n;
+    return n;
 }
 
-static void sl__rk_grow(sl_rk *t)
+int sl_rk_part(uint64_t h)
+{
+    return (int)(h >> (64 - SL_RK_PART_BITS));
+}
+
+void sl_rk_lock(sl_rk *t, int part)
+{
+    pthread_mutex_lock(&t->parts[part].mu);
+}
+
+void sl_rk_unlock(sl_rk *t, int part)
+{
+    pthread_mutex_unlock(&t->parts[part].mu);
+}
+
+static void sl__rk_grow(sl__rk_part *t)
 {
     size_t cap = t->cap * 2;
     sl__rk_slot *slots = sl_calloc(cap, sizeof *slots);
@@ -98,8 +133,9 @@ uint64_t sl_rk_hash(const char *key, size_t klen)
     return sl_hash_bytes(key, klen, 0x5eed);
 }
 
-void sl_rk_prefetch(const sl_rk *t, uint64_t h)
+void sl_rk_prefetch(const sl_rk *rk, uint64_t h)
 {
+    const sl__rk_part *t = &rk->parts[sl_rk_part(h)];
     __builtin_prefetch(&t->slots[h & (t->cap - 1)]);
 }
 
@@ -108,9 +144,10 @@ void sl_rk_add(sl_rk *t, bool ledger, const char *key, size_t klen, const char *
     sl_rk_add_hashed(t, ledger, sl_rk_hash(key, klen), key, klen, vals, vlen);
 }
 
-void sl_rk_add_hashed(sl_rk *t, bool ledger, uint64_t h, const char *key, size_t klen,
+void sl_rk_add_hashed(sl_rk *rk, bool ledger, uint64_t h, const char *key, size_t klen,
                       const char *vals, size_t vlen)
 {
+    sl__rk_part *t = &rk->parts[sl_rk_part(h)];
     if (t->n * 4 >= t->cap * 3)
         sl__rk_grow(t);
     size_t j = h & (t->cap - 1);
@@ -191,9 +228,8 @@ static void sl__rk_sample(sl_rk_check *c, const sl__rk_entry *e)
         c->nsamples++;
 }
 
-void sl_rk_checks(const sl_rk *t, sl_rk_check out[SL_RK_NCHECKS])
+static void sl__rk_part_checks(const sl__rk_part *t, sl_rk_check out[SL_RK_NCHECKS])
 {
-    memset(out, 0, sizeof(sl_rk_check) * SL_RK_NCHECKS);
     for (size_t i = 0; i < t->cap; i++) {
         const sl__rk_entry *e = t->slots[i].e;
         if (!e)
@@ -207,6 +243,13 @@ void sl_rk_checks(const sl_rk *t, sl_rk_check out[SL_RK_NCHECKS])
         if (sl__rk_mismatch(e))
             sl__rk_sample(&out[SL_RK_MISMATCHED], e);
     }
+}
+
+void sl_rk_checks(const sl_rk *rk, sl_rk_check out[SL_RK_NCHECKS])
+{
+    memset(out, 0, sizeof(sl_rk_check) * SL_RK_NCHECKS);
+    for (int p = 0; p < SL_RK_PARTS; p++)
+        sl__rk_part_checks(&rk->parts[p], out);
 }
 
 void sl_rk_encode(sl_strbuf *sb, int n, const char *const *values, const size_t *lens)
@@ -245,15 +288,18 @@ void sl_rk_key_format(sl_strbuf *sb, const void *entry, int n, const char *const
         sl_strbuf_append_char(sb, ')');
 }
 
-void sl_rk_each_missing(const sl_rk *t, void (*fn)(void *ctx, const char *v, size_t len),
+void sl_rk_each_missing(const sl_rk *rk, void (*fn)(void *ctx, const char *v, size_t len),
                         void *ctx)
 {
-    for (size_t i = 0; i < t->cap; i++) {
-        const sl__rk_entry *e = t->slots[i].e;
-        if (!e || e->nsrc == 0 || e->nled > 0 || e->klen < 5 || e->key[0] != 1)
-            continue; /* not missing, or a NULL key */
-        uint32_t len;
-        memcpy(&len, e->key + 1, sizeof len);
-        fn(ctx, e->key + 5, len);
+    for (int p = 0; p < SL_RK_PARTS; p++) {
+        const sl__rk_part *t = &rk->parts[p];
+        for (size_t i = 0; i < t->cap; i++) {
+            const sl__rk_entry *e = t->slots[i].e;
+            if (!e || e->nsrc == 0 || e->nled > 0 || e->klen < 5 || e->key[0] != 1)
+                continue; /* not missing, or a NULL key */
+            uint32_t len;
+            memcpy(&len, e->key + 1, sizeof len);
+            fn(ctx, e->key + 5, len);
+        }
     }
 }

@@ -17,8 +17,10 @@
 ** range). The source must be bounded: a table whose connector ends, or
 ** one whose connector can end where its input ends now (caps.source_end:
 ** Kafka's read_committed end offsets, the input boundary); a Kafka ledger
-** is read up to its end now the same way. The two sides are read at once,
-** the ledger on a thread of its own.
+** is read up to its end now the same way, a PostgreSQL ledger by one
+** unordered COPY per range (the jdbc scan's 'scan.copy'). The two sides are
+** read at once, the ledger on a thread of its own, into the key table's
+** partitions (reconcile_keys.c).
 **
 ** late: the rows of the late-rows table (FOR JOB: the one the job started
 ** with, from its record; else 'table.exec.late-rows.table'; with FOR JOB
@@ -186,40 +188,57 @@ typedef struct sl__rec_side {
     int rc;
     size_t *offs;         /* flush: each row's offset in batch */
     uint64_t *hashes;     /* ... and its key's hash */
+    int *order;           /* ... the rows by partition of the key table */
 } sl__rec_side;
 
 #define SL__REC_BATCH 4096 /* rows added to the key table at once */
 
-/* Add the batch: its keys hashed outside the lock, then under it each
-** slot prefetched a few rows ahead of its add (the table is far larger
-** than the caches: a probe is a cache miss). */
+/* Add the batch: its keys hashed, then grouped by the key table's
+** partition (a counting sort), then partition by partition under that
+** partition's lock, each slot prefetched a few rows ahead of its add (the
+** table is far larger than the caches: a probe is a cache miss). The other
+** reader waits only when it adds to the same partition at that moment. */
 static void sl__rec_flush(sl__rec_side *d)
 {
     enum { AHEAD = 8 };
     size_t *offs = d->offs;
-    int n = 0;
+    int n = 0, start[SL_RK_PARTS + 1] = {0};
     for (size_t off = 0; off < d->batch.len && n < SL__REC_BATCH; n++) {
         uint32_t kl, vl;
         memcpy(&kl, d->batch.buf + off, sizeof kl);
         memcpy(&vl, d->batch.buf + off + sizeof kl + kl, sizeof vl);
         offs[n] = off;
         d->hashes[n] = sl_rk_hash(d->batch.buf + off + sizeof kl, kl);
+        start[sl_rk_part(d->hashes[n]) + 1]++;
         off += 2 * sizeof kl + kl + vl;
     }
-    pthread_mutex_lock(&d->r->mu);
-    for (int i = 0; i < n && i < AHEAD; i++)
-        sl_rk_prefetch(d->r->keys, d->hashes[i]);
-    for (int i = 0; i < n; i++) {
-        if (i + AHEAD < n)
-            sl_rk_prefetch(d->r->keys, d->hashes[i + AHEAD]);
-        uint32_t kl, vl;
-        const char *p = d->batch.buf + offs[i];
-        memcpy(&kl, p, sizeof kl);
-        const char *k = p + sizeof kl;
-        memcpy(&vl, k + kl, sizeof vl);
-        sl_rk_add_hashed(d->r->keys, d->ledger, d->hashes[i], k, kl, k + kl + sizeof vl, vl);
+    for (int p = 0; p < SL_RK_PARTS; p++)
+        start[p + 1] += start[p];
+    int fill[SL_RK_PARTS];
+    memcpy(fill, start, sizeof fill);
+    for (int i = 0; i < n; i++)
+        d->order[fill[sl_rk_part(d->hashes[i])]++] = i;
+    sl_rk *keys = d->r->keys;
+    for (int p = 0; p < SL_RK_PARTS; p++) {
+        int lo = start[p], hi = start[p + 1];
+        if (lo == hi)
+            continue;
+        sl_rk_lock(keys, p);
+        for (int i = lo; i < hi && i < lo + AHEAD; i++)
+            sl_rk_prefetch(keys, d->hashes[d->order[i]]);
+        for (int i = lo; i < hi; i++) {
+            if (i + AHEAD < hi)
+                sl_rk_prefetch(keys, d->hashes[d->order[i + AHEAD]]);
+            int row = d->order[i];
+            uint32_t kl, vl;
+            const char *q = d->batch.buf + offs[row];
+            memcpy(&kl, q, sizeof kl);
+            const char *k = q + sizeof kl;
+            memcpy(&vl, k + kl, sizeof vl);
+            sl_rk_add_hashed(keys, d->ledger, d->hashes[row], k, kl, k + kl + sizeof vl, vl);
+        }
+        sl_rk_unlock(keys, p);
     }
-    pthread_mutex_unlock(&d->r->mu);
     sl_strbuf_reset(&d->batch);
     d->nbatch = 0;
 }
@@ -268,6 +287,7 @@ static void sl__rec_side_free(sl__rec_side *d)
     sl_strbuf_free(&d->batch);
     sl_free(d->offs);
     sl_free(d->hashes);
+    sl_free(d->order);
     sl_error_reset(&d->err);
 }
 
@@ -300,13 +320,15 @@ static int sl__rec_read(sl__rec *r, sl_error *err)
 {
     sl__rec_side src = {r, false, sl__rec_fork(r->s), NULL, SL_STRBUF_INIT, 0, SL_ERROR_INIT, 0,
                         sl_calloc(SL__REC_BATCH, sizeof(size_t)),
-                        sl_calloc(SL__REC_BATCH, sizeof(uint64_t))};
+                        sl_calloc(SL__REC_BATCH, sizeof(uint64_t)),
+                        sl_calloc(SL__REC_BATCH, sizeof(int))};
     sl__rec_side led = {r, true, sl__rec_fork(r->s), NULL, SL_STRBUF_INIT, 0, SL_ERROR_INIT, 0,
                         sl_calloc(SL__REC_BATCH, sizeof(size_t)),
-                        sl_calloc(SL__REC_BATCH, sizeof(uint64_t))};
+                        sl_calloc(SL__REC_BATCH, sizeof(uint64_t)),
+                        sl_calloc(SL__REC_BATCH, sizeof(int))};
     sl_session *f = src.f;
     sl__rec_overlay(f, r->source, r->bound); /* the source up to its input boundary */
-    sl__rec_overlay(led.f, r->ledger, r->lbound); /* a Kafka ledger up to its end now */
+    sl__rec_overlay(led.f, r->ledger, r->lbound); /* Kafka: up to its end now; jdbc: COPY */
     atomic_store(&r->stop, false);
     src.q = sl__rec_query(r, r->source, r->st->source->pos, r->st->where);
     led.q = sl__rec_query(r, r->ledger, r->st->name_pos, r->ledger_where ? r->st->where : NULL);
@@ -625,6 +647,12 @@ static int sl__rec_resolve(sl__rec *r, sl_error *err)
                 err->position = st->name_pos;
             return -1;
         }
+    } else if (led->connector && sl_connector_option(led->connector, led->def->options,
+                                                     "scan.copy")) {
+        /* a PostgreSQL ledger: one unordered COPY rather than an ordered cursor (the
+        ** ledger's rows are compared in any order) */
+        r->lbound = sl_kvlist_new();
+        sl_kvlist_set(r->lbound, "scan.copy", "true", -1, -1);
     }
     r->ledger_where = sl__rec_expr_in(st->where, r->ledger);
     return st->repair ? sl__rec_repair_check(r, err) : 0;
@@ -636,7 +664,6 @@ int sl__reconcile_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *o
     memset(&r, 0, sizeof r);
     r.s = s;
     r.st = st;
-    pthread_mutex_init(&r.mu, NULL);
     int rc = sl__rec_resolve(&r, err);
     sl__rec_row rows[SL_RK_NCHECKS + 6];
     memset(rows, 0, sizeof rows);
@@ -672,6 +699,5 @@ int sl__reconcile_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *o
     sl_kvlist_free(r.lbound);
     sl_free(r.names);
     sl_free(r.types);
-    pthread_mutex_destroy(&r.mu);
     return rc;
 }

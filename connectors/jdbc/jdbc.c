@@ -75,6 +75,12 @@ static const sl_option_spec sl__jdbc_options[] = {
      .type = SL_OPT_INT,
      .default_value = "0",
      .description = "Rows fetched from the server per round trip (a cursor); 0 = 1000."},
+    {.key = "scan.copy",
+     .type = SL_OPT_BOOL,
+     .default_value = "false",
+     .description = "Sluice's: read each partition with one COPY (SELECT ...) TO STDOUT, "
+                    "unordered and without a cursor (faster; not replayable inside a "
+                    "partition). RECONCILE reads a ledger so."},
     {.key = "scan.auto-commit",
      .type = SL_OPT_BOOL,
      .default_value = "true",

@@ -36,6 +36,13 @@
 ** the rows that were handed out: the source is replayable only for a table
 ** that does not change while it is read.
 **
+** COPY mode ('scan.copy' = 'true', how RECONCILE reads its ledger). Each
+** partition is read by one `COPY (SELECT ... [WHERE range]) TO STDOUT`
+** in the text format, without ORDER BY and without a cursor's round trips,
+** in the same read-only transaction. Its rows come in the server's order
+** (no fixed order): such a scan is not replayable, and restoring one from a
+** position inside a partition is refused (0A000).
+**
 ** Main routines: sl__pg_source_create; the sl_source_ops sl__pgs_poll,
 ** sl__pgs_position, sl__pgs_seek.
 */
@@ -72,6 +79,8 @@ typedef struct sl__pg_src {
     PGresult *res;         /* fetched rows */
     int res_row;           /* the next of them to hand out */
     bool done;             /* every partition of this subtask read, transaction ended */
+    bool copy;             /* COPY mode: `cursor` means a COPY of partition `next` runs */
+    sl_strbuf field;       /* COPY mode: a field's unescaped text */
 } sl__pg_src;
 
 static const sl_source_ops sl__pgs_ops;
@@ -236,6 +245,179 @@ static int sl__pgs_emit(sl__pg_src *s, sl_chunk *out, sl_error *err)
     return 0;
 }
 
+/* COPY's text format: the field [p, end) unescaped into s->field (\b \f
+** \n \r \t \v, \ooo octal, \xhh hex, any other character after a backslash
+** stands for itself). */
+static void sl__pgs_unescape(sl__pg_src *s, const char *p, const char *end)
+{
+    sl_strbuf_reset(&s->field);
+    while (p < end) {
+        const char *bs = memchr(p, '\\', (size_t)(end - p));
+        if (!bs) {
+            sl_strbuf_append_n(&s->field, p, (size_t)(end - p));
+            break;
+        }
+        sl_strbuf_append_n(&s->field, p, (size_t)(bs - p));
+        p = bs + 1;
+        if (p >= end)
+            break;
+        char c = *p++;
+        int v = 0, n = 0;
+        switch (c) {
+        case 'b': c = '\b'; break;
+        case 'f': c = '\f'; break;
+        case 'n': c = '\n'; break;
+        case 'r': c = '\r'; break;
+        case 't': c = '\t'; break;
+        case 'v': c = '\v'; break;
+        case 'x':
+            while (n < 2 && p < end && ((*p >= '0' && *p <= '9') || ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'f'))) {
+                v = v * 16 + (*p <= '9' ? *p - '0' : (*p | 0x20) - 'a' + 10);
+                p++;
+                n++;
+            }
+            c = n ? (char)v : 'x';
+            break;
+        default:
+            if (c >= '0' && c <= '7') {
+                v = c - '0';
+                while (++n < 3 && p < end && *p >= '0' && *p <= '7')
+                    v = v * 8 + (*p++ - '0');
+                c = (char)v;
+            }
+            break;
+        }
+        sl_strbuf_append_char(&s->field, c);
+    }
+}
+
+/* One COPY row (a line, its newline included) into out (or skipped). */
+static int sl__pgs_copy_row(sl__pg_src *s, const char *line, int len, sl_chunk *out,
+                            sl_error *err)
+{
+    s->rows++;
+    if (s->skip > 0) {
+        s->skip--;
+        return 0;
+    }
+    const char *p = line, *end = line + len;
+    if (end > p && end[-1] == '\n')
+        end--;
+    int r = sl_chunk_append_row(out, SL_ROW_INSERT);
+    for (int c = 0; c < s->ncols; c++) {
+        const char *f = p;
+        const char *tab = memchr(p, '\t', (size_t)(end - p));
+        const char *fe = tab ? tab : end;
+        if (f > end || (c + 1 < s->ncols && !tab) || (c + 1 == s->ncols && tab)) {
+            out->nrows--;
+            return sl_error_set(err, "08P01", -1,
+                                "a COPY row of table \"%s\" has not %d columns", s->table,
+                                s->ncols),
+                   sl__pgs_fail(s, err);
+        }
+        p = fe + 1;
+        if (fe - f == 2 && f[0] == '\\' && f[1] == 'N') {
+            if (out->cols[c].type.not_null) {
+                out->nrows--;
+                sl_error_set(err, "23502", -1,
+                             "null value in column %d of table \"%s\", declared NOT NULL",
+                             c + 1, s->table);
+                return sl__pgs_fail(s, err);
+            }
+            sl_chunk_set_null(out, c, r);
+            continue;
+        }
+        const char *text = f;
+        size_t tlen = (size_t)(fe - f);
+        if (memchr(f, '\\', tlen)) {
+            sl__pgs_unescape(s, f, fe);
+            text = s->field.buf;
+            tlen = s->field.len;
+        }
+        if (sl__pg_decode_value(out, c, r, text, tlen, err) != 0) {
+            out->nrows--;
+            sl_error_detail(err, "Column %d of table \"%s\", row %" PRId64 " of the scan.", c + 1,
+                            s->table, s->rows);
+            return sl__pgs_fail(s, err);
+        }
+    }
+    return 0;
+}
+
+/* COPY mode's poll: each partition's COPY, its rows as they arrive. */
+static int sl__pgs_copy_poll(sl__pg_src *s, sl_chunk *out, sl_error *err)
+{
+    int64_t deadline = sl_monotonic_nanos() + SL__PG_POLL_MS * SL_NANOS_PER_MILLI;
+    char what[96];
+    snprintf(what, sizeof what, "reading table \"%s\"", s->table);
+    while (out->nrows < out->cap) {
+        if (!s->cursor) {
+            int part = sl__pgs_part(s, s->next);
+            if (part < 0) {
+                if (sl__pg_run(s->conn, "COMMIT", "ending the scan", err) != 0)
+                    return sl__pgs_fail(s, err);
+                PQfinish(s->conn);
+                s->conn = NULL;
+                s->done = true;
+                return SL_SOURCE_END;
+            }
+            sl_strbuf sql = SL_STRBUF_INIT;
+            sl_strbuf_appendf(&sql, "COPY (%s", s->select);
+            if (s->pcol)
+                sl_strbuf_appendf(&sql, " WHERE %s BETWEEN %" PRId64 " AND %" PRId64, s->pcol,
+                                  s->lo[part], s->hi[part]);
+            sl_strbuf_append(&sql, ") TO STDOUT");
+            int ok = PQsendQuery(s->conn, sl_strbuf_cstr(&sql));
+            sl_strbuf_free(&sql);
+            PGresult *res = ok ? PQgetResult(s->conn) : NULL;
+            if (!res || PQresultStatus(res) != PGRES_COPY_OUT) {
+                sl__pg_error(err, res, s->conn, what);
+                PQclear(res);
+                return sl__pgs_fail(s, err);
+            }
+            PQclear(res);
+            s->cursor = true;
+        }
+        char *line = NULL;
+        int n = PQgetCopyData(s->conn, &line, 1);
+        if (n > 0) {
+            int rc = sl__pgs_copy_row(s, line, n, out, err);
+            PQfreemem(line);
+            if (rc != 0)
+                return -1;
+            continue;
+        }
+        if (n == 0) { /* nothing buffered: wait for the server, a while */
+            int64_t left = (deadline - sl_monotonic_nanos()) / SL_NANOS_PER_MILLI;
+            if (left <= 0)
+                return SL_SOURCE_MORE; /* let the task pass barriers */
+            struct pollfd pfd = {PQsocket(s->conn), POLLIN, 0};
+            poll(&pfd, 1, (int)left);
+            if (!PQconsumeInput(s->conn))
+                return sl__pg_error(err, NULL, s->conn, what), sl__pgs_fail(s, err);
+            continue;
+        }
+        /* -1: the COPY ended (its result says how); -2: the connection failed */
+        PGresult *r, *bad = NULL;
+        while ((r = PQgetResult(s->conn)) != NULL) {
+            if (!bad && PQresultStatus(r) != PGRES_COMMAND_OK)
+                bad = r;
+            else
+                PQclear(r);
+        }
+        if (n == -2 || bad) {
+            sl__pg_error(err, bad, s->conn, what);
+            PQclear(bad);
+            return sl__pgs_fail(s, err);
+        }
+        s->cursor = false;
+        s->next++;
+        s->rows = 0;
+        s->skip = 0;
+    }
+    return SL_SOURCE_MORE;
+}
+
 static int sl__pgs_poll(sl_source *src, sl_chunk *out, sl_error *err)
 {
     sl__pg_src *s = src->impl;
@@ -247,6 +429,8 @@ static int sl__pgs_poll(sl_source *src, sl_chunk *out, sl_error *err)
     }
     if (!s->conn && sl__pgs_begin(s, err) != 0)
         return -1;
+    if (s->copy)
+        return sl__pgs_copy_poll(s, out, err);
     int64_t deadline = sl_monotonic_nanos() + SL__PG_POLL_MS * SL_NANOS_PER_MILLI;
     while (out->nrows < out->cap) {
         if (s->res) {
@@ -335,6 +519,12 @@ static int sl__pgs_seek(sl_source *src, const char *pos, size_t len, sl_error *e
                       p);
         return -1;
     }
+    if (s->copy && rows > 0) {
+        sl_error_set(err, SL_ERR_NOT_SUPPORTED, -1,
+                     "a jdbc source read with 'scan.copy' cannot be restored inside a partition");
+        sl_error_hint(err, "Its rows have no fixed order: read the table without 'scan.copy'.");
+        return -1;
+    }
     s->next = next;
     s->rows = 0;
     s->skip = rows;
@@ -362,6 +552,7 @@ static void sl__pgs_free(sl_source *src)
     sl_free(s->select);
     sl_free(s->order);
     sl_free(s->pcol);
+    sl_strbuf_free(&s->field);
     sl_kvlist_free(s->opts);
     sl_free(s);
     sl_free(src);
@@ -395,6 +586,9 @@ int sl__pg_source_create(const sl_source_args *args, sl_source **out, sl_error *
         goto fail;
     if (v > 0)
         s->fetch = v;
+    const sl_kv *cp = sl_kvlist_find(args->options, "scan.copy");
+    if (cp && sl_option_parse_bool(cp->value, &s->copy, cp->value_pos, err) != 0)
+        goto fail;
     const char *pcol = sl_kvlist_get(args->options, "scan.partition.column");
     if (pcol) {
         int64_t num = 0, lo = 0, hi = 0;

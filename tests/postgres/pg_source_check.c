@@ -9,6 +9,10 @@
 ** that is NOT restored reads the stopped one's rows again (duplicates), so
 ** the check can fail.
 **
+** With 'scan.copy' (one unordered COPY per partition): each subtask reads
+** its partitions' rows once, and a position inside a partition is refused
+** on restore (0A000: the rows have no fixed order).
+**
 ** Usage: pg_source_check PORT   (the `pg` fixture's; user sluice)
 */
 #include <libpq-fe.h>
@@ -165,6 +169,48 @@ static void run(bool partitioned, int par, int stop, bool control)
     sl_kvlist_free(l);
 }
 
+/* 'scan.copy': every subtask's rows once; restoring inside a partition is 0A000. */
+static void copy_mode(void)
+{
+    sl_kvlist *l = opts(true);
+    sl_kvlist_add(l, "scan.copy", "true", -1, -1);
+    for (int sub = 0; sub < 2; sub++) {
+        int seen[N + 1] = {0};
+        sl_source *a = make(l, sub, 2);
+        if (!a)
+            break;
+        drain(a, seen, -1);
+        a->ops->free(a);
+        int bad = 0;
+        for (int id = 1; id <= N; id++)
+            bad += seen[id] != (mine(id, sub, 2, true) ? 1 : 0);
+        if (bad)
+            FAILF("scan.copy, subtask %d/2: %d ids not read exactly once", sub, bad);
+        else
+            printf("ok   scan.copy, subtask %d/2: its rows once each\n", sub);
+    }
+    int seen[N + 1] = {0};
+    sl_source *a = make(l, 0, 2), *b = make(l, 0, 2);
+    if (a && b) {
+        drain(a, seen, 37);
+        sl_strbuf pos = SL_STRBUF_INIT;
+        sl_error err = SL_ERROR_INIT;
+        a->ops->position(a, &pos, &err);
+        if (b->ops->seek(b, pos.buf, pos.len, &err) == 0 || strcmp(err.sqlstate, "0A000") != 0)
+            FAILF("scan.copy: restoring at %s was not refused with 0A000", sl_strbuf_cstr(&pos));
+        else
+            printf("ok   scan.copy: restoring at %s is refused: %s\n", sl_strbuf_cstr(&pos),
+                   err.message);
+        sl_strbuf_free(&pos);
+        sl_error_reset(&err);
+    }
+    if (a)
+        a->ops->free(a);
+    if (b)
+        b->ops->free(b);
+    sl_kvlist_free(l);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -210,6 +256,7 @@ int main(int argc, char **argv)
     run(false, 2, 150, false); /* unpartitioned: subtask 0 reads all, 1 nothing */
     run(true, 2, 37, true);    /* control: not restored */
     run(false, 1, 150, true);
+    copy_mode();
     if (failures) {
         fprintf(stderr, "%d failure(s)\n", failures);
         return 1;

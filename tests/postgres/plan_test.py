@@ -22,7 +22,10 @@ against a real PostgreSQL server (ctest pg.plan_errors and pg.scan, fixture
           whole and split into 7 partitions of a column with NULLs and
           values outside the bounds, compared value by value with psql's
           reading of the same rows (for the partitioned scans: the rows
-          whose column is BETWEEN the bounds, as Flink reads them). Control:
+          whose column is BETWEEN the bounds, as Flink reads them); again
+          with 'scan.copy' (COPY's text format: a text with a tab, a
+          newline, a CR and backslashes, another that is the two characters
+          \\N, bytea's escaped backslashes). Control:
           the partitioned scan's rows must differ from the whole table's,
           so the comparison can fail. A NULL read into a column declared
           NOT NULL fails the scan (23502).
@@ -284,7 +287,8 @@ SELECT g,
   CASE WHEN g %% 13 = 8 THEN NULL ELSE g / 8.0 - 0.000000000000000001 END,
   CASE WHEN g %% 13 = 9 THEN NULL ELSE 'c' || (g %% 100) END,
   CASE WHEN g %% 13 = 10 THEN NULL WHEN g = 8 THEN '' ELSE 'vé' || g || '"q''' END,
-  CASE WHEN g %% 13 = 11 THEN NULL ELSE repeat('tx', g %% 40) || ' ✓ ' || g END,
+  CASE WHEN g %% 13 = 11 THEN NULL WHEN g = 10 THEN E'a\\tb\\nc\\\\d\\re\\\\'
+       WHEN g = 12 THEN E'\\\\N' ELSE repeat('tx', g %% 40) || ' ✓ ' || g END,
   CASE WHEN g %% 13 = 12 THEN NULL ELSE date '1960-01-01' + g * 11 END,
   CASE WHEN g %% 17 = 0 THEN NULL ELSE time '00:00:00' + g * interval '28.123 s' END,
   CASE WHEN g %% 17 = 1 THEN NULL
@@ -404,6 +408,7 @@ def scan(sl):
     part = sorted(reference("WHERE k BETWEEN %d AND %d" % (lo, hi)), key=lambda r: r[0])
     if len(whole) != N or not (0 < len(part) < N):
         fail("reference: %d rows, %d in the partitions" % (len(whole), len(part)))
+    COPY = ", 'scan.copy' = 'true'"
     partitions = (", 'scan.partition.column' = 'k', 'scan.partition.num' = '%d', "
                   "'scan.partition.lower-bound' = '%d', 'scan.partition.upper-bound' = '%d'"
                   % (num, lo, hi))
@@ -411,7 +416,9 @@ def scan(sl):
             (1, "", 0, whole, "whole table"),
             (3, "", 100, whole, "whole table"),
             (1, partitions, 100, part, "7 partitions"),
-            (3, partitions, 33, part, "7 partitions")):
+            (3, partitions, 33, part, "7 partitions"),
+            (1, COPY, 0, whole, "whole table by COPY"),
+            (3, partitions + COPY, 0, part, "7 partitions by COPY")):
         got = scan_once(sl, p, extra, fetch)
         if got is None:
             continue
@@ -428,7 +435,7 @@ def scan(sl):
         else:
             print("ok   scan of the %s at parallelism %d: %d rows equal psql's (%.1f s)"
                   % (what, p, len(rows), dt))
-        if extra and rows == whole:
+        if "scan.partition" in extra and rows == whole:
             fail("control: the partitioned scan equals the whole table: the check cannot "
                  "tell missing rows")
     # A NULL in a column declared NOT NULL fails the scan, naming the column.
