@@ -428,7 +428,8 @@ RECONCILE ledger AGAINST clicks ON event_id COMPARE amount, campaign
     print("ok job", got["input_boundary"][2], "|", got["recovery_boundary"][2], "| kcat:", ends)
     # a prepared transaction of the sink's prefix left open
     gid = "sluice:recbill:1:byhand"
-    pg_util.execute("BEGIN; INSERT INTO rec_ledger VALUES (1, 1, 'x', '2026-10-04'); "
+    # (an id no click has: the ledger's key would refuse a taken one)
+    pg_util.execute("BEGIN; INSERT INTO rec_ledger VALUES (999999999999, 1, 'x', '2026-10-04'); "
                     "PREPARE TRANSACTION '%s';" % gid)
     try:
         got = run()

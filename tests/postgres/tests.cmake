@@ -101,10 +101,11 @@ endif()
 add_test(NAME pg.reconcile
   COMMAND ${Python3_EXECUTABLE} ${SL_PG_DIR}/reconcile_test.py --sluice $<TARGET_FILE:sluice>)
 set_tests_properties(pg.reconcile PROPERTIES LABELS postgres FIXTURES_REQUIRED pg
-  ENVIRONMENT "${SL_PG_ENV}" TIMEOUT 300)
+  ENVIRONMENT "${SL_PG_ENV}" TIMEOUT 300 RESOURCE_LOCK pg_rec_tables)
 # ... with the clicks in a Kafka topic read up to its end offsets (both fixtures).
 add_test(NAME pg.reconcile_kafka
   COMMAND ${Python3_EXECUTABLE} ${SL_PG_DIR}/reconcile_test.py --sluice $<TARGET_FILE:sluice>
           --source kafka --topic-tool $<TARGET_FILE:kafka_topic>)
 set_tests_properties(pg.reconcile_kafka PROPERTIES LABELS "postgres;kafka"
-  FIXTURES_REQUIRED "pg;kafka" ENVIRONMENT "${SL_PG_ENV};${SL_KAFKA_ENV}" TIMEOUT 300)
+  FIXTURES_REQUIRED "pg;kafka" ENVIRONMENT "${SL_PG_ENV};${SL_KAFKA_ENV}" TIMEOUT 300
+  RESOURCE_LOCK pg_rec_tables)  # both tests make the tables rec_*
