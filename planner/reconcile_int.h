@@ -81,6 +81,10 @@ const sl_column *sl__rec_col_of(const sl_table *t, const char *name);
 /* session_reconcile.c: a fork of the session that reads bounded tables as
 ** queries (batch); run a query (freed) in it, rows to sink. */
 sl_session *sl__rec_fork(sl_session *s);
+/* SELECT col FROM table [WHERE where] as a statement at RECONCILE's
+** position (takes where). */
+sl_stmt *sl__rec_select_col(const sl__rec *r, const char *col, const char *table,
+                            sl_expr *where);
 int sl__rec_run(sl__rec *r, sl_session *f, sl_stmt *q, const sl_result_sink *sink,
                 sl_error *err);
 /* reconcile_job.c: FOR JOB's four rows (input, recovery, commit boundaries,

@@ -445,6 +445,32 @@ static const char *sl__rec_late_setting(sl_session *s)
 }
 
 /* The late check: the late-rows table's rows in the range. */
+/* SELECT col FROM table [WHERE where] as a statement at RECONCILE's
+** position (takes where). */
+sl_stmt *sl__rec_select_col(const sl__rec *r, const char *col, const char *table, sl_expr *where)
+{
+    sl_query *q = sl_calloc(1, sizeof *q);
+    q->kind = SL_QUERY_SELECT;
+    q->pos = r->st->pos;
+    q->items = sl_list_new();
+    sl_select_item *it = sl_calloc(1, sizeof *it);
+    it->expr = sl_expr_column(NULL, sl_strdup(col), -1);
+    it->alias_pos = -1;
+    sl_list_push(q->items, it);
+    q->from = sl_calloc(1, sizeof *q->from);
+    q->from->kind = SL_FROM_TABLE;
+    q->from->pos = -1;
+    q->from->name = sl_strdup(table);
+    q->from->alias_pos = -1;
+    q->where = where;
+    sl_stmt *st = sl_calloc(1, sizeof *st);
+    st->kind = SL_STMT_QUERY;
+    st->pos = r->st->pos;
+    st->name_pos = -1;
+    st->query = q;
+    return st;
+}
+
 /* Count lt's late rows in the range (of the job with FOR JOB) into l. */
 static int sl__rec_late_read(sl__rec *r, const sl_table *lt, sl__rec_late *l, sl_error *err)
 {
@@ -457,25 +483,7 @@ static int sl__rec_late_read(sl__rec *r, const sl_table *lt, sl__rec_late *l, sl
                                     -1);
         where = where ? sl_expr_binary(SL_OP_AND, where, j, -1) : j;
     }
-    sl_query *q = sl_calloc(1, sizeof *q);
-    q->kind = SL_QUERY_SELECT;
-    q->pos = r->st->pos;
-    q->items = sl_list_new();
-    sl_select_item *it = sl_calloc(1, sizeof *it);
-    it->expr = sl_expr_column(NULL, sl_strdup("event_time"), -1);
-    it->alias_pos = -1;
-    sl_list_push(q->items, it);
-    q->from = sl_calloc(1, sizeof *q->from);
-    q->from->kind = SL_FROM_TABLE;
-    q->from->pos = -1;
-    q->from->name = sl_strdup(lt->name);
-    q->from->alias_pos = -1;
-    q->where = where;
-    sl_stmt *st = sl_calloc(1, sizeof *st);
-    st->kind = SL_STMT_QUERY;
-    st->pos = r->st->pos;
-    st->name_pos = -1;
-    st->query = q;
+    sl_stmt *st = sl__rec_select_col(r, "event_time", lt->name, where);
     sl_result_sink sink = {l, NULL, sl__rec_late_row, NULL, NULL};
     sl_session *f = sl__rec_fork(r->s);
     int rc = sl__rec_run(r, f, st, &sink, err);
