@@ -518,22 +518,24 @@ static void sl__slot_set_copy(sl__pg_txn *x, sl__pg_slot *s, sl__pg_writer *w)
     pthread_mutex_unlock(&x->mu);
 }
 
+/* The slot's copy is cleared only after the writer is finished: until
+** then its own thread, about to write the next epoch on the other slot,
+** sees it here and waits for this slot's mutex instead of appending to a
+** row buffer that is being sent and reset. */
 static int sl__slot_end_copy(sl__pg_txn *x, sl__pg_slot *s, sl_error *err)
 {
     sl__pg_writer *w = s->copy;
-    if (w)
-        sl__slot_set_copy(x, s, NULL);
     if (!w)
         return 0;
+    int rc = 0;
     if (s->broken) {
         sl__pg_writer_forget(w);
-        return 0;
-    }
-    if (sl__pg_writer_finish(w, err) != 0) {
+    } else if (sl__pg_writer_finish(w, err) != 0) {
         s->broken = true; /* the transaction is aborted: the job restarts */
-        return sl__err(x, err);
+        rc = sl__err(x, err);
     }
-    return 0;
+    sl__slot_set_copy(x, s, NULL);
+    return rc;
 }
 
 int sl__pg_txn_run(sl_participant *p, int64_t epoch, sl__pg_txn_fn fn, void *ctx, sl_error *err)

@@ -254,7 +254,8 @@ def check_tables(run, which, rows, expect_exact=True):
         seen[i] = (int(k), int(amt))
         if ledger.get(i) != seen[i]:
             wrong += 1
-    missing = len(set(ledger) - set(seen))
+    gone = sorted(set(ledger) - set(seen))
+    missing = len(gone)
     gt = {int(k): (int(t), int(n)) for k, t, n in
           pg_util.query("SELECT k, total, n FROM %s_totals" % run, port=port)}
     twrong = sum(1 for k in set(totals) | set(gt) if totals.get(k) != gt.get(k))
@@ -263,7 +264,7 @@ def check_tables(run, which, rows, expect_exact=True):
     bad = dups + missing + wrong + twrong
     if expect_exact and bad:
         fail("%s: not exactly-once: %d duplicates, %d missing, %d wrong ledger rows, %d wrong "
-             "totals" % (run, dups, missing, wrong, twrong))
+             "totals (missing ids: %s)" % (run, dups, missing, wrong, twrong, gone[:20]))
     return bad, dups
 
 
@@ -381,7 +382,8 @@ def case_restart(a):
     elif "restarting it" not in err:
         fail("restart: the job never restarted (the server restart was not seen?):\n%s" %
              err[-2000:])
-    check_tables(run, which, a.rows)
+    if check_tables(run, which, a.rows)[0]:
+        print("pg_eo_test: the job's stderr:\n" + err[-12000:])
     no_prepared_left(run, which)
 
 
