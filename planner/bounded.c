@@ -743,7 +743,10 @@ int sl_bounded_run(sl_session *s, const sl_lp *lp, const sl_result_sink *out, sl
     char **vals = sl_calloc((size_t)lp->ncols + 1, sizeof(char *));
     size_t *lens = sl_calloc((size_t)lp->ncols + 1, sizeof(size_t));
     sl_strbuf *sb = sl_calloc((size_t)lp->ncols + 1, sizeof(sl_strbuf));
-    for (int r = 0; rc == 0 && r < c->nrows; r++) {
+    if (rc == 0 && out && out->chunk) { /* the rows as they are (sl_planner.h) */
+        rc = out->chunk(out->ctx, c) != 0 || (s->interrupt && *s->interrupt) ? 1 : 0;
+    }
+    for (int r = 0; rc == 0 && !(out && out->chunk) && r < c->nrows; r++) {
         for (int i = 0; i < lp->ncols; i++) {
             sl_strbuf_reset(&sb[i]);
             bool set = sl_value_format_tz(&sb[i], &c->cols[i], r, tz);

@@ -279,7 +279,7 @@ static int sl__rec_commit(sl__rec *r, const sl__rec_chk *c, sl__rec_row *row, sl
     f->tgen++;
     sl_stmt *st = sl__rec_select_col(r, "gid", "__reconcile_prepared", NULL);
     sl__rec_gids g = {prefix, c->id, 0, SL_STRBUF_INIT};
-    sl_result_sink sink = {&g, NULL, sl__rec_gid_row, NULL, NULL};
+    sl_result_sink sink = {&g, NULL, sl__rec_gid_row, NULL, NULL, NULL};
     int rc = sl__rec_run(r, f, st, &sink, err);
     sl_session_free(f);
     row->ok = g.count == 0;

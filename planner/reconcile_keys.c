@@ -5,12 +5,13 @@
 ** per side), and the four data checks read from it (missing, duplicated,
 ** extra, mismatched) with their first sample keys.
 **
-** Values arrive as text already cast by the query that read them to one
-** common type per column (session_reconcile.c), so equal values have equal
-** text (decimals by value: 1.5 and 1.50 are both DECIMAL(p, 2) "1.50"). A
-** key or row is encoded as, per column, one byte (0 = NULL, 1 = a value),
-** then for a value its length (4 bytes) and bytes: NULL equals NULL, and no
-** value can be confused with another.
+** Values arrive already cast by the query that read them to one common
+** type per column (session_reconcile.c), so equal values have equal bytes
+** (decimals by value: 1.5 and 1.50 are both DECIMAL(p, 2) 150). A key is
+** encoded as, per column, one byte (0 = NULL, 1 = a value), then for a
+** value its text's length (4 bytes) and text: NULL equals NULL, and no
+** value can be confused with another. The values are opaque bytes to this
+** file (session_reconcile.c's compact binary form).
 **
 ** The sides may arrive interleaved (they are read at once): a key keeps
 ** the source's first values and the ledger's first values, and whether
@@ -21,28 +22,25 @@
 ** partition by partition (sl_rk_part, sl_rk_lock), so they wait for each
 ** other only on the same partition at once, and a partition grows alone.
 **
-** Memory: every distinct key of either side is held once, in an arena
-** (an entry of 48 bytes holding its encoded key, the source's and the
-** ledger's first encoded values, 16 bytes of the table per slot, a table
-** at most 3/4 full): about 70 bytes plus the key's and both values' text
-** per key, each rounded up to 16 (docs/BENCHMARKS.md).
-** There is no spilling yet.
+** Memory: every distinct key of either side is held once: an entry of 16
+** bytes plus the encoded key, rounded up to 8 (no values: their hash), and
+** 16 bytes per slot of a table at most 3/4 full — about 60 bytes per key
+** for a BIGINT key (docs/BENCHMARKS.md).
 **
 ** Main routines: sl_rk_new, sl_rk_add, sl_rk_checks, sl_rk_free.
 */
 #include "reconcile_int.h"
 
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 typedef struct sl__rk_entry {
     uint32_t klen;     /* the encoded key's bytes (key) */
-    uint32_t vlen;     /* the source's encoded values' bytes */
-    const char *vals;  /* the source's encoded values (arena), NULL when not in the source */
-    const char *lvals; /* the first ledger row's encoded values (arena), or NULL */
-    uint32_t lvlen;    /* their bytes */
-    bool lvary;        /* a later ledger row's values differ from the first's */
-    int64_t nsrc;      /* source rows with this key */
-    int64_t nled;      /* ledger rows with this key */
+    uint8_t nsrc;      /* source rows with this key: 0, 1, 2 = more */
+    uint8_t nled;      /* ledger rows with this key: 0, 1, 2 = more */
+    uint8_t differs;   /* a row's values differed from vh (sl_rk_add_hashed) */
+    uint64_t vh;       /* the hash of the first row's values (either side) */
     char key[];        /* the encoded key, in the entry (one cache line less to reach) */
 } sl__rk_entry;
 
@@ -52,9 +50,65 @@ typedef struct sl__rk_slot {
     sl__rk_entry *e;   /* NULL: free */
 } sl__rk_slot;
 
+/* The entries' memory: bump allocation in blocks that double from 64 KB
+** to 8 MB; blocks of 2 MB and more are aligned for transparent huge pages:
+** a probe's entry is a cache miss anyway, and with 4 KB pages it was a TLB
+** miss and, the first time, a page fault too (sys time was a quarter of
+** the run at 10M keys). */
+typedef struct sl__rk_block {
+    struct sl__rk_block *next;
+} sl__rk_block;
+
+typedef struct sl__rk_mem {
+    sl__rk_block *blocks; /* newest first */
+    char *cur, *end;      /* the newest block's free bytes */
+    size_t next;          /* the next block's size */
+} sl__rk_mem;
+
+#define SL__RK_HUGE ((size_t)2 << 20)
+
+static void *sl__rk_big(size_t bytes)
+{
+    void *p = NULL;
+    if (bytes >= SL__RK_HUGE && posix_memalign(&p, SL__RK_HUGE, bytes) == 0)
+        madvise(p, bytes, MADV_HUGEPAGE);
+    else
+        p = sl_malloc(bytes);
+    return p;
+}
+
+static void *sl__rk_alloc(sl__rk_mem *m, size_t n)
+{
+    n = (n + 7) & ~(size_t)7; /* an entry's alignment */
+    if ((size_t)(m->end - m->cur) < n) {
+        size_t size = m->next ? m->next : (size_t)64 << 10;
+        m->next = size < ((size_t)8 << 20) ? size * 2 : size;
+        if (size < n + 16)
+            size = n + 16;
+        sl__rk_block *b = sl__rk_big(size);
+        b->next = m->blocks;
+        m->blocks = b;
+        m->cur = (char *)b + 16;
+        m->end = (char *)b + size;
+    }
+    void *p = m->cur;
+    m->cur += n;
+    return p;
+}
+
+static void sl__rk_mem_free(sl__rk_mem *m)
+{
+    while (m->blocks) {
+        sl__rk_block *b = m->blocks;
+        m->blocks = b->next;
+        sl_free(b);
+    }
+    memset(m, 0, sizeof *m);
+}
+
 /* One partition. */
 typedef struct sl__rk_part {
-    sl_arena arena;       /* keys, values, entries */
+    sl__rk_mem mem;       /* the entries */
     sl__rk_slot *slots;   /* open addressing, linear probing */
     size_t cap;           /* slots (a power of two) */
     size_t n;             /* entries */
@@ -65,12 +119,26 @@ struct sl_rk {
     sl__rk_part parts[SL_RK_PARTS];
 };
 
+/* A zeroed slot array. Written here, not calloc'ed: calloc's fresh pages
+** would be the shared zero page until each is first written, so every
+** probe's read and then its write would fault twice, the second time with
+** a TLB shootdown across the two reader threads (perf: 13 % of the time).
+** Large arrays are aligned for transparent huge pages (fewer TLB misses on
+** probes that are cache misses anyway). */
+static sl__rk_slot *sl__rk_slots(size_t cap)
+{
+    size_t bytes = cap * sizeof(sl__rk_slot);
+    void *p = sl__rk_big(bytes);
+    memset(p, 0, bytes);
+    return p;
+}
+
 sl_rk *sl_rk_new(void)
 {
     sl_rk *t = sl_calloc(1, sizeof *t);
     for (int i = 0; i < SL_RK_PARTS; i++) {
         t->parts[i].cap = 256;
-        t->parts[i].slots = sl_calloc(t->parts[i].cap, sizeof(sl__rk_slot));
+        t->parts[i].slots = sl__rk_slots(t->parts[i].cap);
         pthread_mutex_init(&t->parts[i].mu, NULL);
     }
     return t;
@@ -81,7 +149,7 @@ void sl_rk_free(sl_rk *t)
     if (!t)
         return;
     for (int i = 0; i < SL_RK_PARTS; i++) {
-        sl_arena_free(&t->parts[i].arena);
+        sl__rk_mem_free(&t->parts[i].mem);
         sl_free(t->parts[i].slots);
         pthread_mutex_destroy(&t->parts[i].mu);
     }
@@ -114,7 +182,7 @@ void sl_rk_unlock(sl_rk *t, int part)
 static void sl__rk_grow(sl__rk_part *t)
 {
     size_t cap = t->cap * 2;
-    sl__rk_slot *slots = sl_calloc(cap, sizeof *slots);
+    sl__rk_slot *slots = sl__rk_slots(cap);
     for (size_t i = 0; i < t->cap; i++) {
         if (!t->slots[i].e)
             continue;
@@ -158,7 +226,7 @@ void sl_rk_add_hashed(sl_rk *rk, bool ledger, uint64_t h, const char *key, size_
         j = (j + 1) & (t->cap - 1);
     }
     if (!e) {
-        e = sl_arena_alloc(&t->arena, sizeof *e + klen);
+        e = sl__rk_alloc(&t->mem, sizeof *e + klen);
         memset(e, 0, sizeof *e);
         memcpy(e->key, key, klen);
         e->klen = (uint32_t)klen;
@@ -166,19 +234,26 @@ void sl_rk_add_hashed(sl_rk *rk, bool ledger, uint64_t h, const char *key, size_
         t->slots[j].hash = h;
         t->n++;
     }
-    if (!ledger) {
-        if (e->nsrc++ == 0) { /* the first row of the key counts (as the job's dedup keeps it) */
-            e->vals = sl_arena_memdup(&t->arena, vals, vlen);
-            e->vlen = (uint32_t)vlen;
-        }
-        return;
+    /* The values by their hash: a mismatch goes unseen only when two
+    ** different values' 64-bit hashes are equal (2^-64 per key). One hash
+    ** is kept, the first row's of either side; mismatched is "a ledger row
+    ** differs from the source's first row", and
+    **   source first: every ledger row is compared with it;
+    **   ledger first: every later ledger row with the first ledger row
+    **     (one differing means some ledger row differs from the source's,
+    **     whatever it is), and the source's first row with it too.
+    ** Later source rows count, their values do not (as the job's dedup
+    ** keeps the first). */
+    uint64_t vh = sl_hash_bytes(vals, vlen, 0x7a1e5);
+    if (e->nsrc == 0 && e->nled == 0) {
+        e->vh = vh;
+    } else if (ledger ? 1 : e->nsrc == 0) {
+        e->differs |= vh != e->vh;
     }
-    if (e->nled++ == 0) {
-        e->lvals = sl_arena_memdup(&t->arena, vals, vlen);
-        e->lvlen = (uint32_t)vlen;
-    } else if (!e->lvary && (e->lvlen != vlen || memcmp(e->lvals, vals, vlen) != 0)) {
-        e->lvary = true;
-    }
+    if (ledger)
+        e->nled += e->nled < 2;
+    else
+        e->nsrc += e->nsrc < 2;
 }
 
 /* Some ledger row's values differ from the source's: the ledger's rows
@@ -187,7 +262,7 @@ static bool sl__rk_mismatch(const sl__rk_entry *e)
 {
     if (e->nsrc == 0 || e->nled == 0)
         return false;
-    return e->lvary || e->lvlen != e->vlen || memcmp(e->lvals, e->vals, e->vlen) != 0;
+    return e->differs;
 }
 
 /* A one-column key that is a non-negative integer's digits. */

@@ -695,7 +695,7 @@ int sl_session_describe(sl_session *s, const char *sql, size_t len, int ndeclare
         sl__subst sb = {n, nulls, out->param_types, err};
         sl__walk_stmt(st, sl__subst_param, &sb);
         sl_free(nulls);
-        sl_result_sink cap = {&c, sl__capture_begin, NULL, NULL, NULL};
+        sl_result_sink cap = {&c, sl__capture_begin, NULL, NULL, NULL, NULL};
         if (!sl_error_isset(err))
             rc = sl__exec_stmt(s, st, &cap, err);
         else
@@ -704,7 +704,7 @@ int sl_session_describe(sl_session *s, const char *sql, size_t len, int ndeclare
     }
     case SL_STMT_SET:
         if (!st->name) { /* SET alone lists the settings */
-            sl_result_sink cap = {&c, sl__capture_begin, NULL, NULL, NULL};
+            sl_result_sink cap = {&c, sl__capture_begin, NULL, NULL, NULL, NULL};
             rc = sl__exec_stmt(s, st, &cap, err);
         }
         break;
@@ -881,7 +881,7 @@ static void sl__qitem_free(sl__qitem *it)
 static void *sl__cursor_main(void *arg)
 {
     sl_cursor *c = arg;
-    sl_result_sink sink = {c, sl__cq_begin, sl__cq_row, sl__cq_notice, NULL};
+    sl_result_sink sink = {c, sl__cq_begin, sl__cq_row, sl__cq_notice, NULL, NULL};
     sl_error err = SL_ERROR_INIT;
     int rc = sl__exec_stmt(c->fork, c->st, &sink, &err);
     pthread_mutex_lock(&c->mu);
@@ -1153,7 +1153,7 @@ static int sl__fetch_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink
     if (!move && names && out && out->begin && out->begin(out->ctx, ncols, names, types) != 0)
         return 0;
     sl__fetch_out fo = {out, move, 0};
-    sl_result_sink sink = {&fo, NULL, sl__fo_row, sl__fo_notice, NULL};
+    sl_result_sink sink = {&fo, NULL, sl__fo_row, sl__fo_notice, NULL, NULL};
     if (st->count != 0 && sl_cursor_fetch(c, st->count < 0 ? 0 : st->count, &sink, err) < 0)
         return -1;
     char tag[64];

@@ -49,7 +49,7 @@
 static int sl__fn_query(sl_session *s, sl_query *q, const sl_result_sink *out, sl_error *err);
 
 /* The sink of sl__session_functions_typed: set_config() changes nothing. */
-static const sl_result_sink sl__typing_only = {NULL, NULL, NULL, NULL, NULL};
+static const sl_result_sink sl__typing_only = {NULL, NULL, NULL, NULL, NULL, NULL};
 
 /* Replace e's contents by with's (e keeps its place in the tree). */
 static void sl__replace(sl_expr *e, sl_expr *with)

@@ -10,7 +10,11 @@
 ** for any query: the PostgreSQL scan, the files, ...):
 **   SELECT CAST(key AS T), ..., CAST(col AS T), ... FROM side [WHERE predicate]
 ** each column cast to the common type of its two sides, so that equal
-** values have equal text (reconcile_keys.c compares them). The predicate
+** values have equal bytes (reconcile_keys.c compares them). The rows come
+** as chunks (sl_result_sink.chunk), not text: the key is written as text
+** (samples and REPAIR show it), the COMPARE values in a compact binary
+** form (sl__rec_val_encode); the row callback (text) remains for a query
+** whose result is collected as a changelog. The predicate
 ** filters the source through the one evaluator; it filters the ledger too
 ** when every column it names is also the ledger's, else the whole ledger
 ** is compared (extra then counts every ledger key outside the source's
@@ -189,6 +193,7 @@ typedef struct sl__rec_side {
     size_t *offs;         /* flush: each row's offset in batch */
     uint64_t *hashes;     /* ... and its key's hash */
     int *order;           /* ... the rows by partition of the key table */
+    const sl_tz *tz;      /* the session's time zone (TIMESTAMP_LTZ keys as text) */
 } sl__rec_side;
 
 #define SL__REC_BATCH 4096 /* rows added to the key table at once */
@@ -265,9 +270,105 @@ static int sl__rec_row_in(void *ctx, const char *const *values, const size_t *le
     return atomic_load(&r->stop) || (r->s->interrupt && *r->s->interrupt) ? 1 : 0;
 }
 
+/* Chunks (sl_result_sink.chunk): the same batch entries without the text
+** round trip. The key stays text in sl_rk_encode's layout (samples show
+** it, REPAIR feeds it back as a literal): integers and VARCHAR written
+** directly, anything else by sl_value_format_tz. The values only need
+** "equal bytes when equal": both sides are cast to one type per column, so
+** each is its binary form, compacted (sl__rec_val_encode). */
+static void sl__rec_varint(sl_strbuf *b, unsigned __int128 u)
+{
+    char tmp[20];
+    int n = 0;
+    do {
+        tmp[n++] = (char)((u & 0x7f) | (u > 0x7f ? 0x80 : 0));
+        u >>= 7;
+    } while (u);
+    sl_strbuf_append_n(b, tmp, (size_t)n);
+}
+
+static void sl__rec_val_encode(sl_strbuf *b, const sl_vector *v, int r)
+{
+    if (v->nulls[r]) {
+        sl_strbuf_append_char(b, 0);
+        return;
+    }
+    sl_strbuf_append_char(b, 1);
+    switch (v->phys) {
+    case SL_PHYS_BOOL:
+        sl_strbuf_append_char(b, v->v.b[r] ? 1 : 0);
+        break;
+    case SL_PHYS_I64: { /* zigzag: small magnitudes take few bytes */
+        int64_t x = v->v.i64[r];
+        sl__rec_varint(b, (uint64_t)(((uint64_t)x << 1) ^ (uint64_t)(x >> 63)));
+        break;
+    }
+    case SL_PHYS_I128: {
+        sl_i128 x = v->v.i128[r];
+        sl__rec_varint(b, ((unsigned __int128)x << 1) ^ (unsigned __int128)(x >> 127));
+        break;
+    }
+    case SL_PHYS_F64: { /* SQL equality: -0 = 0, one NaN */
+        double x = v->v.f64[r];
+        if (x == 0)
+            x = 0;
+        else if (x != x)
+            x = __builtin_nan("");
+        sl_strbuf_append_n(b, (const char *)&x, sizeof x);
+        break;
+    }
+    case SL_PHYS_STR:
+        sl__rec_varint(b, v->v.str[r].len);
+        sl_strbuf_append_n(b, v->v.str[r].ptr, v->v.str[r].len);
+        break;
+    }
+}
+
+static int sl__rec_chunk_in(void *ctx, const sl_chunk *c)
+{
+    sl__rec_side *d = ctx;
+    sl__rec *r = d->r;
+    sl_strbuf *b = &d->batch;
+    for (int row = 0; row < c->nrows; row++) {
+        size_t at = b->len;
+        uint32_t len = 0;
+        sl_strbuf_append_n(b, (const char *)&len, sizeof len);
+        for (int i = 0; i < r->nk; i++) {
+            const sl_vector *v = &c->cols[i];
+            if (v->nulls[row]) {
+                sl_strbuf_append_char(b, 0);
+                continue;
+            }
+            sl_strbuf_append_char(b, 1);
+            size_t vat = b->len;
+            sl_strbuf_append_n(b, (const char *)&len, sizeof len);
+            if (v->phys == SL_PHYS_I64 && sl_type_is_integer(v->type.id))
+                sl_strbuf_append_i64(b, v->v.i64[row]);
+            else if (v->type.id == SL_TYPE_VARCHAR)
+                sl_strbuf_append_n(b, v->v.str[row].ptr, v->v.str[row].len);
+            else
+                sl_value_format_tz(b, v, row, d->tz);
+            uint32_t vl = (uint32_t)(b->len - vat - sizeof vl);
+            memcpy(b->buf + vat, &vl, sizeof vl);
+        }
+        len = (uint32_t)(b->len - at - sizeof len);
+        memcpy(b->buf + at, &len, sizeof len);
+        at = b->len;
+        len = 0;
+        sl_strbuf_append_n(b, (const char *)&len, sizeof len);
+        for (int i = r->nk; i < r->nk + r->nc; i++)
+            sl__rec_val_encode(b, &c->cols[i], row);
+        len = (uint32_t)(b->len - at - sizeof len);
+        memcpy(b->buf + at, &len, sizeof len);
+        if (++d->nbatch >= SL__REC_BATCH)
+            sl__rec_flush(d);
+    }
+    return atomic_load(&r->stop) || (r->s->interrupt && *r->s->interrupt) ? 1 : 0;
+}
+
 static void sl__rec_side_run(sl__rec_side *d)
 {
-    sl_result_sink sink = {d, NULL, sl__rec_row_in, NULL, NULL};
+    sl_result_sink sink = {d, NULL, sl__rec_row_in, NULL, NULL, sl__rec_chunk_in};
     d->rc = sl__rec_run(d->r, d->f, d->q, &sink, &d->err);
     d->q = NULL;
     if (d->rc != 0)
@@ -321,11 +422,18 @@ static int sl__rec_read(sl__rec *r, sl_error *err)
     sl__rec_side src = {r, false, sl__rec_fork(r->s), NULL, SL_STRBUF_INIT, 0, SL_ERROR_INIT, 0,
                         sl_calloc(SL__REC_BATCH, sizeof(size_t)),
                         sl_calloc(SL__REC_BATCH, sizeof(uint64_t)),
-                        sl_calloc(SL__REC_BATCH, sizeof(int))};
+                        sl_calloc(SL__REC_BATCH, sizeof(int)), NULL};
     sl__rec_side led = {r, true, sl__rec_fork(r->s), NULL, SL_STRBUF_INIT, 0, SL_ERROR_INIT, 0,
                         sl_calloc(SL__REC_BATCH, sizeof(size_t)),
                         sl_calloc(SL__REC_BATCH, sizeof(uint64_t)),
-                        sl_calloc(SL__REC_BATCH, sizeof(int))};
+                        sl_calloc(SL__REC_BATCH, sizeof(int)), NULL};
+    sl_tz *tz = NULL;
+    if (sl__time_zone(r->s, &tz, err) != 0) {
+        sl__rec_side_free(&src);
+        sl__rec_side_free(&led);
+        return -1;
+    }
+    src.tz = led.tz = tz;
     sl_session *f = src.f;
     sl__rec_overlay(f, r->source, r->bound); /* the source up to its input boundary */
     sl__rec_overlay(led.f, r->ledger, r->lbound); /* Kafka: up to its end now; jdbc: COPY */
@@ -354,6 +462,7 @@ static int sl__rec_read(sl__rec *r, sl_error *err)
     }
     sl__rec_side_free(&src);
     sl__rec_side_free(&led);
+    sl_tz_free(tz);
     return rc;
 }
 
@@ -484,7 +593,7 @@ static int sl__rec_late_read(sl__rec *r, const sl_table *lt, sl__rec_late *l, sl
         where = where ? sl_expr_binary(SL_OP_AND, where, j, -1) : j;
     }
     sl_stmt *st = sl__rec_select_col(r, "event_time", lt->name, where);
-    sl_result_sink sink = {l, NULL, sl__rec_late_row, NULL, NULL};
+    sl_result_sink sink = {l, NULL, sl__rec_late_row, NULL, NULL, NULL};
     sl_session *f = sl__rec_fork(r->s);
     int rc = sl__rec_run(r, f, st, &sink, err);
     sl_session_free(f);

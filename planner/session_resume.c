@@ -163,7 +163,7 @@ static int sl__resume_one(sl_engine *eng, const char *name, const json_t *r, sl_
         sl_kvlist_remove(s->config, "execution.savepoint.path");
         sl_kvlist_remove(s->config, "execution.savepoint-restore-mode");
     }
-    sl_result_sink out = {eng, NULL, NULL, sl__resume_notice, NULL};
+    sl_result_sink out = {eng, NULL, NULL, sl__resume_notice, NULL, NULL};
     for (size_t i = 0; rc == 0 && i < json_array_size(views); i++) {
         const char *def = json_string_value(json_array_get(views, i));
         if (!def) {

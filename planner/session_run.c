@@ -328,6 +328,13 @@ static int sl__rs_write(sl_sink *s, const sl_chunk *c, sl_error *err)
 {
     sl__result_sink *rs = s->impl;
     sl__run_ctx *run = rs->run;
+    if (run->out && run->out->chunk && !run->rows) { /* the rows as they are */
+        pthread_mutex_lock(&run->mu);
+        if (!atomic_load(&run->cancelled) && run->out->chunk(run->out->ctx, c) != 0)
+            atomic_store(&run->cancelled, true);
+        pthread_mutex_unlock(&run->mu);
+        return 0;
+    }
     int k = run->with_kind && !run->rows ? 1 : 0; /* the op column comes first */
     sl_strbuf *bufs = sl_calloc((size_t)rs->ncols + 1, sizeof(sl_strbuf));
     const char **vals = sl_calloc((size_t)rs->ncols + 2, sizeof(char *));

@@ -35,13 +35,21 @@ typedef struct sl_session sl_session;
 ** is followed by a NUL that is not part of it); notice for each
 ** WARNING/NOTICE; complete once when the statement succeeded, with the
 ** command tag ("CREATE TABLE", "SHOW 3", "SET" ...). A callback returning
-** non-zero cancels the statement. */
+** non-zero cancels the statement.
+**
+** chunk (inside the engine only: RECONCILE reads its two sides so): when
+** set, the rows of a query whose result is a plain stream of rows (no
+** changelog collected into a final table) arrive as exec's chunks, columns
+** in the select list's order and in their SQL types, instead of as text
+** through row; the text formatting and parsing back are skipped. */
+struct sl_chunk;
 typedef struct sl_result_sink {
     void *ctx;
     int (*begin)(void *ctx, int ncols, const char *const *names, const sl_type *types);
     int (*row)(void *ctx, const char *const *values, const size_t *lens);
     void (*notice)(void *ctx, const sl_error *notice);
     void (*complete)(void *ctx, const char *command_tag);
+    int (*chunk)(void *ctx, const struct sl_chunk *c);
 } sl_result_sink;
 
 /* Open (creating if needed) the data directory. A directory that exists, is

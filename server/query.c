@@ -306,7 +306,7 @@ static void sl__out_complete(void *ctx, const char *tag)
 
 sl_result_sink sl_rowout_sink(sl_rowout *o)
 {
-    return (sl_result_sink){o, sl__out_begin, sl__out_row, sl__out_notice, sl__out_complete};
+    return (sl_result_sink){o, sl__out_begin, sl__out_row, sl__out_notice, sl__out_complete, NULL};
 }
 
 int sl_rowout_outcome(sl_rowout *o, int rc, sl_error *err)

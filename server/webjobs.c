@@ -210,7 +210,7 @@ static void sl__note_checkpoint(sl__wjob *j, json_t *row, int64_t now)
 /* Run SHOW JOBS and fold its rows in. Under w->mu. */
 static void sl__sample_locked(sl_webjobs *w)
 {
-    sl_result_sink sink = {w, sl__sink_begin, sl__sink_row, NULL, NULL};
+    sl_result_sink sink = {w, sl__sink_begin, sl__sink_row, NULL, NULL, NULL};
     sl_error err = SL_ERROR_INIT;
     w->rows = sl_list_new();
     int rc = sl_session_exec(w->s, "SHOW JOBS", 9, &sink, &err);

@@ -99,7 +99,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     sl_stmt *s = sl_parse_one(sql, size, &err);
     if (s && sl__read_only(s->kind)) {
         long rows = 0;
-        sl_result_sink out = {&rows, NULL, sl__row, NULL, NULL};
+        sl_result_sink out = {&rows, NULL, sl__row, NULL, NULL, NULL};
         sl_error_reset(&err);
         bool runnable = s->kind == SL_STMT_QUERY || s->kind == SL_STMT_INSERT ||
                         s->kind == SL_STMT_STATEMENT_SET;

@@ -75,7 +75,7 @@ static inline int run(sl_session *s, const char *sql, collect *c, sl_error *err)
     sl_strbuf_reset(&c->notices);
     c->tag[0] = 0;
     c->ncols = c->nrows = 0;
-    sl_result_sink out = {c, c_begin, c_row, c_notice, c_complete};
+    sl_result_sink out = {c, c_begin, c_row, c_notice, c_complete, NULL};
     sl_error_reset(err);
     return sl_session_exec(s, sql, strlen(sql), &out, err);
 }

@@ -59,7 +59,7 @@ static int run(sl_session *s, const char *sql, collect *c, sl_error *err)
     sl_strbuf_reset(&c->rows);
     sl_strbuf_reset(&c->notices);
     c->tag[0] = 0;
-    sl_result_sink out = {c, c_begin_n, c_row_n, c_notice, c_complete};
+    sl_result_sink out = {c, c_begin_n, c_row_n, c_notice, c_complete, NULL};
     sl_error_reset(err);
     return sl_session_exec(s, sql, strlen(sql), &out, err);
 }

@@ -64,7 +64,7 @@ static int run_params(fixture *fx, const char *sql, int n, const sl_param *p)
     sl_strbuf_reset(&fx->c.rows);
     fx->c.tag[0] = 0;
     fx->c.ncols = fx->c.nrows = 0;
-    sl_result_sink out = {&fx->c, c_begin, c_row, c_notice, c_complete};
+    sl_result_sink out = {&fx->c, c_begin, c_row, c_notice, c_complete, NULL};
     sl_error_reset(&fx->err);
     return sl_session_exec_params(fx->s, sql, strlen(sql), n, p, &out, &fx->err);
 }
@@ -445,7 +445,7 @@ static sl_cursor *open_cursor(fixture *fx, const char *sql)
 
 static int fetch(fixture *fx, sl_cursor *cur, int64_t max)
 {
-    sl_result_sink out = {&fx->c, NULL, c_row, c_notice, c_complete};
+    sl_result_sink out = {&fx->c, NULL, c_row, c_notice, c_complete, NULL};
     fx->c.tag[0] = 0;
     sl_error_reset(&fx->err);
     return sl_cursor_fetch(cur, max, &out, &fx->err);

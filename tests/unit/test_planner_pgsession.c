@@ -261,7 +261,7 @@ static void t_select_without_from(void)
     sl_session *s = session();
     sl_error err = SL_ERROR_INIT;
     described d = {{0}, {{0}}, 0};
-    sl_result_sink out = {&d, d_begin, NULL, NULL, NULL};
+    sl_result_sink out = {&d, d_begin, NULL, NULL, NULL, NULL};
     const char *q = "SELECT 1, 1 + 1 AS two, version(), CAST(NULL AS INT), user, CASE WHEN TRUE "
                     "THEN 'y' END, pg_backend_pid() > 0, 2.5";
     CHECK(sl_session_exec(s, q, strlen(q), &out, &err) == 0);

@@ -70,7 +70,7 @@ static int run(sl_session *s, const char *sql, collect *c, sl_error *err)
     c->tag[0] = 0;
     c->names[0] = 0;
     c->ncols = 0;
-    sl_result_sink out = {c, c_begin, c_row, NULL, c_complete};
+    sl_result_sink out = {c, c_begin, c_row, NULL, c_complete, NULL};
     sl_error_reset(err);
     int rc = sl_session_exec(s, sql, strlen(sql), &out, err);
     if (rc != 0)
@@ -353,7 +353,7 @@ static void t_final_table(void)
     sl__rows_apply(r, SL_ROW_INSERT, z, zl);
     sl__rows_apply(r, SL_ROW_DELETE, x, xl); /* not there: nothing */
     collect c = {SL_STRBUF_INIT, "", "", 2};
-    sl_result_sink out = {&c, c_begin, c_row, NULL, c_complete};
+    sl_result_sink out = {&c, c_begin, c_row, NULL, c_complete, NULL};
     CHECK_INT(sl__rows_emit(r, NULL, &out), 3 + 1500 + 1);
     const char *text = sl_strbuf_cstr(&c.rows);
     CHECK(strncmp(text, "a|1\n<NULL>|1\na|2\nk0|x\nk2|x\n", 27) == 0);
