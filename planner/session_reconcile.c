@@ -275,37 +275,42 @@ static int sl__rec_row_in(void *ctx, const char *const *values, const size_t *le
 ** it, REPAIR feeds it back as a literal): integers and VARCHAR written
 ** directly, anything else by sl_value_format_tz. The values only need
 ** "equal bytes when equal": both sides are cast to one type per column, so
-** each is its binary form, compacted (sl__rec_val_encode). */
-static void sl__rec_varint(sl_strbuf *b, unsigned __int128 u)
+** each is its binary form, compacted (sl__rec_val_put). A row's bytes are
+** written through a pointer into room reserved for the row at once. */
+static char *sl__rec_varint(char *p, unsigned __int128 u)
 {
-    char tmp[20];
-    int n = 0;
     do {
-        tmp[n++] = (char)((u & 0x7f) | (u > 0x7f ? 0x80 : 0));
+        *p++ = (char)((u & 0x7f) | (u > 0x7f ? 0x80 : 0));
         u >>= 7;
     } while (u);
-    sl_strbuf_append_n(b, tmp, (size_t)n);
+    return p;
 }
 
-static void sl__rec_val_encode(sl_strbuf *b, const sl_vector *v, int r)
+/* Bytes value r of v takes at most in sl__rec_val_put's form. */
+static size_t sl__rec_val_room(const sl_vector *v, int r)
+{
+    return 1 + (v->phys == SL_PHYS_STR ? 5 + (size_t)v->v.str[r].len : 19);
+}
+
+static char *sl__rec_val_put(char *p, const sl_vector *v, int r)
 {
     if (v->nulls[r]) {
-        sl_strbuf_append_char(b, 0);
-        return;
+        *p++ = 0;
+        return p;
     }
-    sl_strbuf_append_char(b, 1);
+    *p++ = 1;
     switch (v->phys) {
     case SL_PHYS_BOOL:
-        sl_strbuf_append_char(b, v->v.b[r] ? 1 : 0);
+        *p++ = v->v.b[r] ? 1 : 0;
         break;
     case SL_PHYS_I64: { /* zigzag: small magnitudes take few bytes */
         int64_t x = v->v.i64[r];
-        sl__rec_varint(b, (uint64_t)(((uint64_t)x << 1) ^ (uint64_t)(x >> 63)));
+        p = sl__rec_varint(p, (uint64_t)(((uint64_t)x << 1) ^ (uint64_t)(x >> 63)));
         break;
     }
     case SL_PHYS_I128: {
         sl_i128 x = v->v.i128[r];
-        sl__rec_varint(b, ((unsigned __int128)x << 1) ^ (unsigned __int128)(x >> 127));
+        p = sl__rec_varint(p, ((unsigned __int128)x << 1) ^ (unsigned __int128)(x >> 127));
         break;
     }
     case SL_PHYS_F64: { /* SQL equality: -0 = 0, one NaN */
@@ -314,14 +319,33 @@ static void sl__rec_val_encode(sl_strbuf *b, const sl_vector *v, int r)
             x = 0;
         else if (x != x)
             x = __builtin_nan("");
-        sl_strbuf_append_n(b, (const char *)&x, sizeof x);
+        memcpy(p, &x, sizeof x);
+        p += sizeof x;
         break;
     }
     case SL_PHYS_STR:
-        sl__rec_varint(b, v->v.str[r].len);
-        sl_strbuf_append_n(b, v->v.str[r].ptr, v->v.str[r].len);
+        p = sl__rec_varint(p, v->v.str[r].len);
+        memcpy(p, v->v.str[r].ptr, v->v.str[r].len);
+        p += v->v.str[r].len;
         break;
     }
+    return p;
+}
+
+/* An integer's digits at p. */
+static char *sl__rec_digits(char *p, int64_t v)
+{
+    char tmp[24], *t = tmp + sizeof tmp;
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    do {
+        *--t = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        *--t = '-';
+    size_t n = (size_t)(tmp + sizeof tmp - t);
+    memcpy(p, t, n);
+    return p + n;
 }
 
 static int sl__rec_chunk_in(void *ctx, const sl_chunk *c)
@@ -330,36 +354,47 @@ static int sl__rec_chunk_in(void *ctx, const sl_chunk *c)
     sl__rec *r = d->r;
     sl_strbuf *b = &d->batch;
     for (int row = 0; row < c->nrows; row++) {
+        size_t room = 8;
+        for (int i = 0; i < r->nk + r->nc; i++)
+            room += i < r->nk ? 5 + (c->cols[i].phys == SL_PHYS_STR ? c->cols[i].v.str[row].len : 24)
+                              : sl__rec_val_room(&c->cols[i], row);
+        sl_strbuf_reserve(b, room);
         size_t at = b->len;
-        uint32_t len = 0;
-        sl_strbuf_append_n(b, (const char *)&len, sizeof len);
+        char *p = b->buf + at + sizeof(uint32_t);
         for (int i = 0; i < r->nk; i++) {
             const sl_vector *v = &c->cols[i];
             if (v->nulls[row]) {
-                sl_strbuf_append_char(b, 0);
+                *p++ = 0;
                 continue;
             }
-            sl_strbuf_append_char(b, 1);
-            size_t vat = b->len;
-            sl_strbuf_append_n(b, (const char *)&len, sizeof len);
-            if (v->phys == SL_PHYS_I64 && sl_type_is_integer(v->type.id))
-                sl_strbuf_append_i64(b, v->v.i64[row]);
-            else if (v->type.id == SL_TYPE_VARCHAR)
-                sl_strbuf_append_n(b, v->v.str[row].ptr, v->v.str[row].len);
-            else
+            *p++ = 1;
+            char *lp = p;
+            p += sizeof(uint32_t);
+            if (v->phys == SL_PHYS_I64 && sl_type_is_integer(v->type.id)) {
+                p = sl__rec_digits(p, v->v.i64[row]);
+            } else if (v->type.id == SL_TYPE_VARCHAR) {
+                memcpy(p, v->v.str[row].ptr, v->v.str[row].len);
+                p += v->v.str[row].len;
+            } else { /* the general formatting, through the buffer (which may move) */
+                size_t lat = (size_t)(lp - b->buf);
+                b->len = (size_t)(p - b->buf);
                 sl_value_format_tz(b, v, row, d->tz);
-            uint32_t vl = (uint32_t)(b->len - vat - sizeof vl);
-            memcpy(b->buf + vat, &vl, sizeof vl);
+                sl_strbuf_reserve(b, room);
+                lp = b->buf + lat;
+                p = b->buf + b->len;
+            }
+            uint32_t vl = (uint32_t)(p - lp - sizeof vl);
+            memcpy(lp, &vl, sizeof vl);
         }
-        len = (uint32_t)(b->len - at - sizeof len);
-        memcpy(b->buf + at, &len, sizeof len);
-        at = b->len;
-        len = 0;
-        sl_strbuf_append_n(b, (const char *)&len, sizeof len);
+        uint32_t kl = (uint32_t)(p - (b->buf + at) - sizeof kl);
+        memcpy(b->buf + at, &kl, sizeof kl);
+        char *vp = p;
+        p += sizeof(uint32_t);
         for (int i = r->nk; i < r->nk + r->nc; i++)
-            sl__rec_val_encode(b, &c->cols[i], row);
-        len = (uint32_t)(b->len - at - sizeof len);
-        memcpy(b->buf + at, &len, sizeof len);
+            p = sl__rec_val_put(p, &c->cols[i], row);
+        uint32_t vl = (uint32_t)(p - vp - sizeof vl);
+        memcpy(vp, &vl, sizeof vl);
+        b->len = (size_t)(p - b->buf);
         if (++d->nbatch >= SL__REC_BATCH)
             sl__rec_flush(d);
     }

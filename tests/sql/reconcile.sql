@@ -24,6 +24,14 @@ CREATE TABLE ns (k BIGINT, amount DECIMAL(5, 2), c STRING)
 CREATE TABLE nl (k BIGINT, amount DECIMAL(5, 1), c STRING)
   WITH ('connector' = 'filesystem', 'path' = '@SQLDATA@/reconcile/nulls_led', 'format' = 'csv');
 RECONCILE nl AGAINST ns ON k COMPARE amount, c;
+-- Keys and values of other types: a TIMESTAMP and a DECIMAL key (1.5 =
+-- 1.50), DOUBLE values compared as SQL does (-0.0 = 0.0); 10:00:01's
+-- score differs, 10:00:02 is missing, 10:00:05 is extra.
+CREATE TABLE ts_src (ts TIMESTAMP(3), d DECIMAL(5, 2), score DOUBLE)
+  WITH ('connector' = 'filesystem', 'path' = '@SQLDATA@/reconcile/typed_src', 'format' = 'csv');
+CREATE TABLE ts_led (ts TIMESTAMP(0), d DECIMAL(4, 1), score DOUBLE)
+  WITH ('connector' = 'filesystem', 'path' = '@SQLDATA@/reconcile/typed_led', 'format' = 'csv');
+RECONCILE ts_led AGAINST ts_src ON ts, d COMPARE score;
 -- Errors.
 RECONCILE nope AGAINST clicks ON event_id;
 RECONCILE ledger AGAINST nope ON event_id;
