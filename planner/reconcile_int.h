@@ -87,6 +87,10 @@ sl_stmt *sl__rec_select_col(const sl__rec *r, const char *col, const char *table
                             sl_expr *where);
 int sl__rec_run(sl__rec *r, sl_session *f, sl_stmt *q, const sl_result_sink *sink,
                 sl_error *err);
+/* reconcile_push.c: the conjuncts of where a PostgreSQL ledger's COPY can
+** take as its own condition (PostgreSQL's SQL, ledger's columns), or NULL
+** when none: a condition every row where keeps satisfies. */
+char *sl__rec_pg_where(const sl_table *ledger, const sl_expr *where);
 /* reconcile_job.c: FOR JOB's four rows (input, recovery, commit boundaries,
 ** watermark) into rows[0..3]; 42704 for an unknown job. */
 int sl__rec_job_checks(sl__rec *r, sl__rec_row *rows, sl_error *err);

@@ -24,7 +24,7 @@
 **
 ** Memory: every distinct key of either side is held once: an entry of 16
 ** bytes plus the encoded key, rounded up to 8 (no values: their hash), and
-** 16 bytes per slot of a table at most 3/4 full — about 60 bytes per key
+** 8 bytes per slot of a table at most 3/4 full — about 45 bytes per key
 ** for a BIGINT key (docs/BENCHMARKS.md).
 **
 ** Main routines: sl_rk_new, sl_rk_add, sl_rk_checks, sl_rk_free.
@@ -44,28 +44,30 @@ typedef struct sl__rk_entry {
     char key[];        /* the encoded key, in the entry (one cache line less to reach) */
 } sl__rk_entry;
 
-/* A slot: the key's hash beside its entry (a probe reads one array). */
+/* A slot: 32 bits of the key's hash (its low bits are the key's home
+** slot, so a grow needs no entry) beside its entry's reference: 8 bytes a
+** slot, the table is a third of a key's memory. */
 typedef struct sl__rk_slot {
-    uint64_t hash;
-    sl__rk_entry *e;   /* NULL: free */
+    uint32_t tag; /* (uint32_t)hash */
+    uint32_t ref; /* the entry: block << 20 | offset / 8 (sl__rk_ent); 0: free */
 } sl__rk_slot;
 
-/* The entries' memory: bump allocation in blocks that double from 64 KB
-** to 8 MB; blocks of 2 MB and more are aligned for transparent huge pages:
-** a probe's entry is a cache miss anyway, and with 4 KB pages it was a TLB
-** miss and, the first time, a page fault too (sys time was a quarter of
-** the run at 10M keys). */
-typedef struct sl__rk_block {
-    struct sl__rk_block *next;
-} sl__rk_block;
+/* The entries' memory: bump allocation in numbered blocks that double from
+** 64 KB to 8 MB (an entry's offset / 8 fits 20 bits), each entry
+** referenced by its block's number and offset. Blocks of 2 MB and more are
+** aligned for transparent huge pages: a probe's entry is a cache miss
+** anyway, and with 4 KB pages it was a TLB miss and, the first time, a
+** page fault too (sys time was a quarter of the run at 10M keys). */
+#define SL__RK_HUGE ((size_t)2 << 20)
+#define SL__RK_BLOCK_MAX ((size_t)8 << 20)
+#define SL__RK_BLOCKS 4096 /* per partition: 4096 * 8 MB */
 
 typedef struct sl__rk_mem {
-    sl__rk_block *blocks; /* newest first */
-    char *cur, *end;      /* the newest block's free bytes */
-    size_t next;          /* the next block's size */
+    char **blocks;   /* by number */
+    uint32_t nblocks;
+    char *cur, *end; /* the newest block's free bytes */
+    size_t next;     /* the next block's size */
 } sl__rk_mem;
-
-#define SL__RK_HUGE ((size_t)2 << 20)
 
 static void *sl__rk_big(size_t bytes)
 {
@@ -77,32 +79,42 @@ static void *sl__rk_big(size_t bytes)
     return p;
 }
 
-static void *sl__rk_alloc(sl__rk_mem *m, size_t n)
+static inline sl__rk_entry *sl__rk_ent(const sl__rk_mem *m, uint32_t ref)
+{
+    return (sl__rk_entry *)(m->blocks[ref >> 20] + ((size_t)(ref & 0xfffff) << 3));
+}
+
+/* n bytes for an entry, and its reference (never 0: a block's first 8
+** bytes are not handed out). */
+static sl__rk_entry *sl__rk_alloc(sl__rk_mem *m, size_t n, uint32_t *ref)
 {
     n = (n + 7) & ~(size_t)7; /* an entry's alignment */
-    if ((size_t)(m->end - m->cur) < n) {
+    if (!m->cur || (size_t)(m->end - m->cur) < n) {
+        if (m->nblocks == SL__RK_BLOCKS)
+            SL_PANIC("RECONCILE: more than %d blocks of keys in one partition",
+                     SL__RK_BLOCKS);
         size_t size = m->next ? m->next : (size_t)64 << 10;
-        m->next = size < ((size_t)8 << 20) ? size * 2 : size;
-        if (size < n + 16)
-            size = n + 16;
-        sl__rk_block *b = sl__rk_big(size);
-        b->next = m->blocks;
-        m->blocks = b;
-        m->cur = (char *)b + 16;
-        m->end = (char *)b + size;
+        m->next = size < SL__RK_BLOCK_MAX ? size * 2 : size;
+        if (size < n + 8)
+            size = n + 8;
+        if ((m->nblocks & (m->nblocks - 1)) == 0) /* 0, 1, 2, 4, ...: double the index */
+            m->blocks = sl_realloc(m->blocks, sizeof(char *) * (m->nblocks ? m->nblocks * 2 : 1));
+        char *b = sl__rk_big(size);
+        m->blocks[m->nblocks++] = b;
+        m->cur = b + 8;
+        m->end = b + size;
     }
-    void *p = m->cur;
+    *ref = (m->nblocks - 1) << 20 | (uint32_t)((m->cur - m->blocks[m->nblocks - 1]) >> 3);
+    sl__rk_entry *e = (sl__rk_entry *)m->cur;
     m->cur += n;
-    return p;
+    return e;
 }
 
 static void sl__rk_mem_free(sl__rk_mem *m)
 {
-    while (m->blocks) {
-        sl__rk_block *b = m->blocks;
-        m->blocks = b->next;
-        sl_free(b);
-    }
+    for (uint32_t i = 0; i < m->nblocks; i++)
+        sl_free(m->blocks[i]);
+    sl_free(m->blocks);
     memset(m, 0, sizeof *m);
 }
 
@@ -184,10 +196,10 @@ static void sl__rk_grow(sl__rk_part *t)
     size_t cap = t->cap * 2;
     sl__rk_slot *slots = sl__rk_slots(cap);
     for (size_t i = 0; i < t->cap; i++) {
-        if (!t->slots[i].e)
+        if (!t->slots[i].ref)
             continue;
-        size_t j = t->slots[i].hash & (cap - 1);
-        while (slots[j].e)
+        size_t j = t->slots[i].tag & (cap - 1);
+        while (slots[j].ref)
             j = (j + 1) & (cap - 1);
         slots[j] = t->slots[i];
     }
@@ -204,7 +216,7 @@ uint64_t sl_rk_hash(const char *key, size_t klen)
 void sl_rk_prefetch(const sl_rk *rk, uint64_t h)
 {
     const sl__rk_part *t = &rk->parts[sl_rk_part(h)];
-    __builtin_prefetch(&t->slots[h & (t->cap - 1)]);
+    __builtin_prefetch(&t->slots[(uint32_t)h & (t->cap - 1)]);
 }
 
 void sl_rk_add(sl_rk *t, bool ledger, const char *key, size_t klen, const char *vals, size_t vlen)
@@ -218,20 +230,25 @@ void sl_rk_add_hashed(sl_rk *rk, bool ledger, uint64_t h, const char *key, size_
     sl__rk_part *t = &rk->parts[sl_rk_part(h)];
     if (t->n * 4 >= t->cap * 3)
         sl__rk_grow(t);
-    size_t j = h & (t->cap - 1);
-    sl__rk_entry *e;
-    while ((e = t->slots[j].e) != NULL) {
-        if (t->slots[j].hash == h && e->klen == klen && memcmp(e->key, key, klen) == 0)
-            break;
+    uint32_t tag = (uint32_t)h, ref;
+    size_t j = tag & (t->cap - 1);
+    sl__rk_entry *e = NULL;
+    while ((ref = t->slots[j].ref) != 0) {
+        if (t->slots[j].tag == tag) {
+            e = sl__rk_ent(&t->mem, ref);
+            if (e->klen == klen && memcmp(e->key, key, klen) == 0)
+                break;
+            e = NULL;
+        }
         j = (j + 1) & (t->cap - 1);
     }
     if (!e) {
-        e = sl__rk_alloc(&t->mem, sizeof *e + klen);
+        e = sl__rk_alloc(&t->mem, sizeof *e + klen, &ref);
         memset(e, 0, sizeof *e);
         memcpy(e->key, key, klen);
         e->klen = (uint32_t)klen;
-        t->slots[j].e = e;
-        t->slots[j].hash = h;
+        t->slots[j].ref = ref;
+        t->slots[j].tag = tag;
         t->n++;
     }
     /* The values by their hash: a mismatch goes unseen only when two
@@ -306,9 +323,9 @@ static void sl__rk_sample(sl_rk_check *c, const sl__rk_entry *e)
 static void sl__rk_part_checks(const sl__rk_part *t, sl_rk_check out[SL_RK_NCHECKS])
 {
     for (size_t i = 0; i < t->cap; i++) {
-        const sl__rk_entry *e = t->slots[i].e;
-        if (!e)
+        if (!t->slots[i].ref)
             continue;
+        const sl__rk_entry *e = sl__rk_ent(&t->mem, t->slots[i].ref);
         if (e->nsrc > 0 && e->nled == 0)
             sl__rk_sample(&out[SL_RK_MISSING], e);
         if (e->nled > 1)
@@ -369,8 +386,10 @@ void sl_rk_each_missing(const sl_rk *rk, void (*fn)(void *ctx, const char *v, si
     for (int p = 0; p < SL_RK_PARTS; p++) {
         const sl__rk_part *t = &rk->parts[p];
         for (size_t i = 0; i < t->cap; i++) {
-            const sl__rk_entry *e = t->slots[i].e;
-            if (!e || e->nsrc == 0 || e->nled > 0 || e->klen < 5 || e->key[0] != 1)
+            if (!t->slots[i].ref)
+                continue;
+            const sl__rk_entry *e = sl__rk_ent(&t->mem, t->slots[i].ref);
+            if (e->nsrc == 0 || e->nled > 0 || e->klen < 5 || e->key[0] != 1)
                 continue; /* not missing, or a NULL key */
             uint32_t len;
             memcpy(&len, e->key + 1, sizeof len);

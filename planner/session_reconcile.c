@@ -22,7 +22,9 @@
 ** one whose connector can end where its input ends now (caps.source_end:
 ** Kafka's read_committed end offsets, the input boundary); a Kafka ledger
 ** is read up to its end now the same way, a PostgreSQL ledger by one
-** unordered COPY per range (the jdbc scan's 'scan.copy'). The two sides are
+** unordered COPY per range (the jdbc scan's 'scan.copy'), which takes the
+** predicate's simple conjuncts as its own WHERE (reconcile_push.c,
+** 'scan.copy.where'). The two sides are
 ** read at once, the ledger on a thread of its own, into the key table's
 ** partitions (reconcile_keys.c).
 **
@@ -807,6 +809,12 @@ static int sl__rec_resolve(sl__rec *r, sl_error *err)
         sl_kvlist_set(r->lbound, "scan.copy", "true", -1, -1);
     }
     r->ledger_where = sl__rec_expr_in(st->where, r->ledger);
+    if (r->lbound && r->ledger_where && sl_kvlist_get(r->lbound, "scan.copy")) {
+        char *cond = sl__rec_pg_where(r->ledger, st->where); /* the day, not the year */
+        if (cond)
+            sl_kvlist_set(r->lbound, "scan.copy.where", cond, -1, -1);
+        sl_free(cond);
+    }
     return st->repair ? sl__rec_repair_check(r, err) : 0;
 }
 

@@ -81,6 +81,11 @@ static const sl_option_spec sl__jdbc_options[] = {
      .description = "Sluice's: read each partition with one COPY (SELECT ...) TO STDOUT, "
                     "unordered and without a cursor (faster; not replayable inside a "
                     "partition). RECONCILE reads a ledger so."},
+    {.key = "scan.copy.where",
+     .type = SL_OPT_STRING,
+     .description = "Sluice's, with 'scan.copy': a PostgreSQL condition each COPY adds to its "
+                    "WHERE. RECONCILE sets it from its predicate's simple conjuncts (the rows "
+                    "of the range, not of the whole ledger)."},
     {.key = "scan.auto-commit",
      .type = SL_OPT_BOOL,
      .default_value = "true",

@@ -80,6 +80,7 @@ typedef struct sl__pg_src {
     int res_row;           /* the next of them to hand out */
     bool done;             /* every partition of this subtask read, transaction ended */
     bool copy;             /* COPY mode: `cursor` means a COPY of partition `next` runs */
+    const char *where;     /* COPY mode: 'scan.copy.where', or NULL */
     sl_strbuf field;       /* COPY mode: a field's unescaped text */
 } sl__pg_src;
 
@@ -366,6 +367,8 @@ static int sl__pgs_copy_poll(sl__pg_src *s, sl_chunk *out, sl_error *err)
             if (s->pcol)
                 sl_strbuf_appendf(&sql, " WHERE %s BETWEEN %" PRId64 " AND %" PRId64, s->pcol,
                                   s->lo[part], s->hi[part]);
+            if (s->where)
+                sl_strbuf_appendf(&sql, " %s (%s)", s->pcol ? "AND" : "WHERE", s->where);
             sl_strbuf_append(&sql, ") TO STDOUT");
             int ok = PQsendQuery(s->conn, sl_strbuf_cstr(&sql));
             sl_strbuf_free(&sql);
@@ -589,6 +592,7 @@ int sl__pg_source_create(const sl_source_args *args, sl_source **out, sl_error *
     const sl_kv *cp = sl_kvlist_find(args->options, "scan.copy");
     if (cp && sl_option_parse_bool(cp->value, &s->copy, cp->value_pos, err) != 0)
         goto fail;
+    s->where = sl_kvlist_get(args->options, "scan.copy.where"); /* the options outlive it */
     const char *pcol = sl_kvlist_get(args->options, "scan.partition.column");
     if (pcol) {
         int64_t num = 0, lo = 0, hi = 0;
