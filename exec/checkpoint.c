@@ -19,6 +19,12 @@
 ** Writers of one checkpoint may be several tasks at once (a mutex guards the
 ** list of files written per checkpoint).
 **
+** Times in _metadata: "time", when it was sealed, and "triggered", when
+** the coordinator triggered it (the barrier left the sources; RECONCILE's
+** commit_boundary dates a Kafka transaction's epoch by it). Checkpoints
+** sealed before "triggered" was recorded, and those sealed at recovery
+** (sl_chk_seal_existing: the trigger is not known any more), lack it.
+**
 ** Main routines: sl_chk_open, sl_chk_write_state, sl_chk_seal,
 ** sl_chk_seal_existing, sl_chk_latest, sl_chk_read_state, sl_chk_times,
 ** sl_chk_prune.
