@@ -166,8 +166,9 @@ struct sl_format {
 typedef struct sl_pending_txns {
     int max_samples;      /* samples kept per kind */
     int64_t older, newer; /* open transactions begun before / after the time asked */
-    sl_strbuf older_sample, newer_sample; /* "kafka <topic>:<partition> pending since
-                                             <time> UTC (offsets <LSO>..<HWM>)", ", "-joined */
+    sl_strbuf older_sample, newer_sample; /* "kafka <topic>:<partition> pending (newer:
+                                             open) since <time> UTC (offsets <LSO>..<HWM>)",
+                                             ", "-joined */
 } sl_pending_txns;
 
 struct sl_connector {

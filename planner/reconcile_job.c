@@ -34,7 +34,8 @@
 **                      names the open ones ("open: <gid>", "kafka <topic>:
 **                      <partition> pending since <time> UTC (offsets
 **                      <LSO>..<HWM>)"), else what was looked at and the
-**                      transactions in flight; a ledger without prepared
+**                      transactions in flight ("in flight: kafka <topic>:
+**                      <partition> open since ..."); a ledger without prepared
 **                      transactions and a job without Kafka sinks: ok
 **   watermark          the checkpoint's watermark (the smallest of its last
 **                      stage's tasks', whose lanes leave idle inputs out; of

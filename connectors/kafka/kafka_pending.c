@@ -29,7 +29,8 @@
 ** agree: one machine, or synchronized clocks. A sink that writes the
 ** record's timestamp from a column (METADATA 'timestamp') dates its
 ** records by the data, not by when they were produced: an in-flight
-** transaction of old rows is taken for a pending one.
+** transaction of old rows is taken for a pending one. A record without a
+** timestamp cannot be dated: taken as in flight.
 **
 ** Markers in flight. A transaction committed a moment ago has its commit
 ** markers on the way to the partitions: the LSO stays at its first
@@ -103,8 +104,10 @@ static int sl__watermarks(rd_kafka_t *rk, const char *topic, int32_t partition, 
     return 0;
 }
 
-static void sl__sample(sl_strbuf *sb, int64_t *n, int max, const char *topic, int32_t partition,
-                       int64_t ms, int64_t lso, int64_t hwm)
+/* "kafka <topic>:<partition> <what> since <time> UTC (offsets <LSO>..<HWM>)"
+** appended to sb (", "-joined; ", ..." past max), counted in *n. */
+static void sl__sample(sl_strbuf *sb, int64_t *n, int max, const char *what, const char *topic,
+                       int32_t partition, int64_t ms, int64_t lso, int64_t hwm)
 {
     if ((*n)++ >= max) {
         if (*n == max + 1)
@@ -115,9 +118,9 @@ static void sl__sample(sl_strbuf *sb, int64_t *n, int max, const char *topic, in
     if (ms < 0 || sl_ts_format(ms * SL_NANOS_PER_MILLI, 3, when) < 0)
         snprintf(when, sizeof when, "an unknown time");
     sl_strbuf_appendf(sb,
-                      "%skafka %s:%" PRId32 " pending since %s%s (offsets %" PRId64 "..%" PRId64
-                      ")",
-                      sb->len ? ", " : "", topic, partition, when, ms < 0 ? "" : " UTC", lso, hwm);
+                      "%skafka %s:%" PRId32 " %s since %s%s (offsets %" PRId64 "..%" PRId64 ")",
+                      sb->len ? ", " : "", topic, partition, what, when, ms < 0 ? "" : " UTC", lso,
+                      hwm);
 }
 
 /* One partition: look at its oldest open transaction, waiting up to
@@ -142,13 +145,13 @@ static int sl__partition(rd_kafka_t *ru, rd_kafka_t *rc, const char *topic, int3
         }
         bool older = ms >= 0 && ms < before_ms;
         if (!older) {
-            sl__sample(&out->newer_sample, &out->newer, out->max_samples, topic, partition, ms,
-                       lso, hwm);
+            sl__sample(&out->newer_sample, &out->newer, out->max_samples, "open", topic,
+                       partition, ms, lso, hwm);
             return 0;
         }
         if (sl__kafka_now_ms() >= deadline) {
-            sl__sample(&out->older_sample, &out->older, out->max_samples, topic, partition, ms,
-                       lso, hwm);
+            sl__sample(&out->older_sample, &out->older, out->max_samples, "pending", topic,
+                       partition, ms, lso, hwm);
             return 0;
         }
         sl_sleep_nanos(SL__PENDING_POLL_MS * SL_NANOS_PER_MILLI);
