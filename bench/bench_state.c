@@ -296,7 +296,7 @@ int main(int argc, char **argv)
         t0 = sl__now();
         sl__check(sl_chk_write_state(store, id, "op-in0.0-0", snap.buf, snap.len, &err), &err,
                   "sl_chk_write_state");
-        sl__check(sl_chk_seal(store, id, false, sl_now_nanos(), &err), &err, "sl_chk_seal");
+        sl__check(sl_chk_seal(store, id, false, 0, sl_now_nanos(), &err), &err, "sl_chk_seal");
         t_write[i] = sl__now() - t0;
         c_write[i] = sl__write_time(raw, snap.buf, snap.len);
 

@@ -161,6 +161,16 @@ struct sl_format {
                  sl_error *err);
 };
 
+/* What sl_connector.pending_txns found (the caller zeroes it and frees
+** the samples). */
+typedef struct sl_pending_txns {
+    int max_samples;      /* samples kept per kind */
+    int64_t older, newer; /* open transactions begun before / after the time asked */
+    sl_strbuf older_sample, newer_sample; /* "kafka <topic>:<partition> pending (newer:
+                                             open) since <time> UTC (offsets <LSO>..<HWM>)",
+                                             ", "-joined */
+} sl_pending_txns;
+
 struct sl_connector {
     const char *name;              /* value of 'connector' */
     const char *description;       /* one line */
@@ -222,6 +232,16 @@ struct sl_connector {
     ** timeout_ms). NULL = unknown. */
     int (*replay_horizon)(const sl_kvlist *opts, int64_t timeout_ms, int64_t *horizon_ms,
                           const char **what, sl_error *err);
+    /* (optional) RECONCILE's commit_boundary (planner/reconcile_job.c): the
+    ** transactions open now on what the table names (Kafka: the partitions
+    ** of 'topic' whose last stable offset is below their high watermark),
+    ** added to *out: one whose first record is older than before_ms (epoch
+    ** ms) in out->older, any other in out->newer, each with a sample (up to
+    ** max_samples per kind). One that looks older is watched for up to
+    ** settle_ms first: a transaction just committed ends then. 0, or -1
+    ** with err when the system cannot be read. */
+    int (*pending_txns)(const sl_kvlist *opts, int64_t before_ms, int64_t settle_ms,
+                        sl_pending_txns *out, sl_error *err);
 };
 
 /* The metadata key of connector c, or NULL. */

@@ -19,8 +19,15 @@
 ** Writers of one checkpoint may be several tasks at once (a mutex guards the
 ** list of files written per checkpoint).
 **
+** Times in _metadata: "time", when it was sealed, and "triggered", when
+** the coordinator triggered it (the barrier left the sources; RECONCILE's
+** commit_boundary dates a Kafka transaction's epoch by it). Checkpoints
+** sealed before "triggered" was recorded, and those sealed at recovery
+** (sl_chk_seal_existing: the trigger is not known any more), lack it.
+**
 ** Main routines: sl_chk_open, sl_chk_write_state, sl_chk_seal,
-** sl_chk_seal_existing, sl_chk_latest, sl_chk_read_state, sl_chk_prune.
+** sl_chk_seal_existing, sl_chk_latest, sl_chk_read_state, sl_chk_times,
+** sl_chk_prune.
 */
 #include "sl_exec.h"
 
@@ -305,7 +312,8 @@ static void sl__hex(uint64_t v, char out[17])
     snprintf(out, 17, "%016llx", (unsigned long long)v);
 }
 
-int sl_chk_seal(sl_chk_store *st, int64_t id, bool savepoint, int64_t time_ns, sl_error *err)
+int sl_chk_seal(sl_chk_store *st, int64_t id, bool savepoint, int64_t triggered_ns,
+                int64_t time_ns, sl_error *err)
 {
     char *dir = sl_chk_path(st, id);
     int rc = sl_fs_mkdir_p(dir, err);
@@ -340,6 +348,8 @@ int sl_chk_seal(sl_chk_store *st, int64_t id, bool savepoint, int64_t time_ns, s
     bad |= json_object_set_new(meta, "checkpoint", json_integer(id));
     bad |= json_object_set_new(meta, "savepoint", json_boolean(savepoint));
     bad |= json_object_set_new(meta, "time", json_integer(time_ns));
+    if (triggered_ns > 0) /* not known for a checkpoint sealed at recovery */
+        bad |= json_object_set_new(meta, "triggered", json_integer(triggered_ns));
     bad |= json_object_set_new(meta, "files", files);
     bad |= json_object_set_new(meta, SL_CHECKSUM_KEY, json_string(SL_CHECKSUM_ZERO));
     char *text = bad ? NULL : json_dumps(meta, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
@@ -404,7 +414,7 @@ int sl_chk_seal_existing(sl_chk_store *st, int64_t id, int64_t time_ns, sl_error
     sl_list_free(pd->files, sl__file_free);
     pd->files = files;
     pthread_mutex_unlock(&st->mu);
-    return sl_chk_seal(st, id, false, time_ns, err);
+    return sl_chk_seal(st, id, false, 0, time_ns, err);
 }
 
 /* Parse "chk-<N>"; -1 if the name is not one. */
@@ -527,6 +537,21 @@ static int sl__meta_load(const sl_chk_store *st, int64_t id, sl__meta *m, sl_err
     m->version = (int)version; /* 1 or 2 */
     m->savepoint = json_is_true(json_object_get(root, "savepoint"));
     m->files = files;
+    return 1;
+}
+
+int sl_chk_times(sl_chk_store *st, int64_t id, int64_t *triggered_ns, int64_t *time_ns,
+                 sl_error *err)
+{
+    *triggered_ns = *time_ns = 0;
+    sl__meta m;
+    int rc = sl__meta_load(st, id, &m, err);
+    if (rc <= 0)
+        return rc < 0 ? -1 : 0;
+    json_t *t = json_object_get(m.root, "time"), *tr = json_object_get(m.root, "triggered");
+    *time_ns = json_is_integer(t) ? json_integer_value(t) : 0;
+    *triggered_ns = json_is_integer(tr) ? json_integer_value(tr) : 0;
+    json_decref(m.root);
     return 1;
 }
 

@@ -2066,7 +2066,7 @@ static int sl__coordinate(sl__job *j, sl_error *err)
                         rc = sl__failpoint(j, "decide", err);
                 }
             if (rc == 0 && j->store) {
-                rc = sl_chk_seal(j->store, in_flight, savepoint, now, err);
+                rc = sl_chk_seal(j->store, in_flight, savepoint, started, now, err);
                 if (rc == 0)
                     rc = sl__failpoint(j, "seal", err);
             }

@@ -576,8 +576,11 @@ void sl_chk_close(sl_chk_store *st);
 /* Write one state blob of checkpoint id (creates chk-<id>/). */
 int sl_chk_write_state(sl_chk_store *st, int64_t id, const char *name, const void *data,
                        size_t len, sl_error *err);
-/* Seal checkpoint id: write its _metadata listing the state files written. */
-int sl_chk_seal(sl_chk_store *st, int64_t id, bool savepoint, int64_t time_ns, sl_error *err);
+/* Seal checkpoint id: write its _metadata listing the state files written,
+** with time_ns (now) and triggered_ns (when the checkpoint was triggered; 0 =
+** not known, left out). */
+int sl_chk_seal(sl_chk_store *st, int64_t id, bool savepoint, int64_t triggered_ns,
+                int64_t time_ns, sl_error *err);
 /* Seal checkpoint id from the state files its directory holds (checksummed
 ** as they are): for a checkpoint that was decided (by a last-resource
 ** participant) but not sealed before a crash. 58P01 when the directory does
@@ -597,6 +600,12 @@ int sl_chk_latest(sl_chk_store *st, int64_t *id, sl_error *err);
 ** participant, not yet sealed) is read unverified. */
 int sl_chk_read_state(sl_chk_store *st, int64_t id, const char *name, char **data, size_t *len,
                       sl_error *err);
+/* When sealed checkpoint id was triggered and sealed (ns since the epoch),
+** from its _metadata: 1, with *triggered_ns 0 when it does not say (sealed
+** before that was recorded, or at recovery); 0 (both 0) when it has no
+** _metadata; -1 with err (XX001) when that is damaged. */
+int sl_chk_times(sl_chk_store *st, int64_t id, int64_t *triggered_ns, int64_t *time_ns,
+                 sl_error *err);
 /* Remove unsealed checkpoint directories and all but the newest keep sealed
 ** non-savepoint checkpoints (savepoints are never removed). */
 int sl_chk_prune(sl_chk_store *st, int keep, sl_error *err);

@@ -15,8 +15,28 @@
 **                      'sink.transactional-id-prefix' (gid 'sluice:<prefix>:
 **                      <epoch>:...', read from pg_prepared_xacts through a
 **                      jdbc table of the session) of an epoch at or before
-**                      it; a ledger without one commits nothing in two
-**                      phases: ok
+**                      it, and no pending Kafka transaction older than it
+**                      on the topic of one of the job's exactly-once Kafka
+**                      sinks (its record's "sink" tables whose place is in
+**                      its "targets") or of a Kafka ledger: an open
+**                      transaction (last stable offset below the high
+**                      watermark) whose first record is older than the
+**                      time the checkpoint was triggered belongs to an
+**                      epoch at or before it (epoch C+1 begins at barrier
+**                      C, after C's trigger); one that began later is in
+**                      flight, ok (connectors/kafka/kafka_pending.c, through
+**                      sl_connector.pending_txns; it waits up to
+**                      SL__REC_SETTLE_MS for one just committed, whose
+**                      markers are on their way). A checkpoint whose
+**                      _metadata does not say when it was triggered (sealed
+**                      by an earlier version, or at recovery) is dated by
+**                      its seal. The count adds both kinds; the sample
+**                      names the open ones ("open: <gid>", "kafka <topic>:
+**                      <partition> pending since <time> UTC (offsets
+**                      <LSO>..<HWM>)"), else what was looked at and the
+**                      transactions in flight ("in flight: kafka <topic>:
+**                      <partition> open since ..."); a ledger without prepared
+**                      transactions and a job without Kafka sinks: ok
 **   watermark          the checkpoint's watermark (the smallest of its last
 **                      stage's tasks', whose lanes leave idle inputs out; of
 **                      its input tasks when it has no stage) has passed the
@@ -36,11 +56,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* How long an open Kafka transaction that looks older than the checkpoint
+** is watched before it counts as pending: the commit markers of one just
+** committed take a moment to reach the partitions. */
+#define SL__REC_SETTLE_MS 1000
+
 /* A job's newest decided checkpoint as RECONCILE reads it. */
 typedef struct sl__rec_chk {
     int64_t id;          /* the checkpoint, 0 = none */
     sl_strbuf positions; /* its source positions, joined by ',' */
     int64_t watermark;   /* the smallest of its tasks' watermarks (ns), INT64_MIN = none */
+    int64_t triggered;   /* when it was triggered (ns since the epoch), else when sealed */
+    bool trigger_known;  /* ... its _metadata says when it was triggered */
 } sl__rec_chk;
 
 static int sl__rec_chk_read(sl_session *s, const char *job, sl__rec_chk *c, sl_error *err)
@@ -54,6 +81,12 @@ static int sl__rec_chk_read(sl_session *s, const char *job, sl__rec_chk *c, sl_e
         c->id = 0;
         c->watermark = INT64_MIN;
     }
+    int64_t sealed = 0;
+    if (rc == 0 && c->id > 0 && sl_chk_times(store, c->id, &c->triggered, &sealed, err) < 0)
+        rc = -1;
+    c->trigger_known = c->triggered > 0;
+    if (!c->trigger_known) /* sealed before the trigger was recorded, or at recovery */
+        c->triggered = sealed;
     char *dir = rc == 0 && c->id > 0 ? sl_chk_path(store, c->id) : NULL;
     DIR *d = dir ? opendir(dir) : NULL;
     struct dirent *e;
@@ -240,19 +273,21 @@ static int sl__rec_gid_row(void *ctx, const char *const *values, const size_t *l
     return 0;
 }
 
-static int sl__rec_commit(sl__rec *r, const sl__rec_chk *c, sl__rec_row *row, sl_error *err)
+/* The PostgreSQL part of commit_boundary: *count prepared transactions
+** of the ledger's prefix up to the checkpoint, *sample (NULL when the
+** ledger commits nothing in two phases). */
+static int sl__rec_prepared(sl__rec *r, const sl__rec_chk *c, int64_t *count, char **sample,
+                            sl_error *err)
 {
-    row->check = "commit_boundary";
+    *count = 0;
+    *sample = NULL;
     const sl_table *led = r->ledger;
     const sl_connector *conn = led->connector;
     const char *prefix = conn && conn->caps.txn_prefix_option
                              ? sl_kvlist_get(led->def->options, conn->caps.txn_prefix_option)
                              : NULL;
-    if (!prefix || strcmp(conn->name, "jdbc") != 0) {
-        row->ok = true;
-        row->sample = sl_sprintf("%s: no prepared transactions", led->name);
+    if (!prefix || strcmp(conn->name, "jdbc") != 0)
         return 0;
-    }
     /* pg_prepared_xacts through a jdbc table on the ledger's database */
     sl_stmt *def = sl_calloc(1, sizeof *def);
     def->kind = SL_STMT_CREATE_TABLE;
@@ -282,14 +317,110 @@ static int sl__rec_commit(sl__rec *r, const sl__rec_chk *c, sl__rec_row *row, sl
     sl_result_sink sink = {&g, NULL, sl__rec_gid_row, NULL, NULL, NULL};
     int rc = sl__rec_run(r, f, st, &sink, err);
     sl_session_free(f);
-    row->ok = g.count == 0;
-    row->count = g.count;
+    *count = g.count;
     if (g.count > SL_RK_SAMPLES)
         sl_strbuf_append(&g.sample, ", ...");
-    row->sample = g.count ? sl_strbuf_detach(&g.sample)
-                          : sl_sprintf("no prepared transaction of '%s' up to checkpoint %" PRId64,
-                                       prefix, c->id);
+    *sample = g.count ? sl_strbuf_detach(&g.sample)
+                      : sl_sprintf("no prepared transaction of '%s' up to checkpoint %" PRId64,
+                                   prefix, c->id);
     sl_strbuf_free(&g.sample);
+    return rc;
+}
+
+/* Whether the JSON array of strings a holds s. */
+static bool sl__rec_json_has(const json_t *a, const char *s)
+{
+    for (size_t i = 0; i < json_array_size(a); i++) {
+        const char *v = json_string_value(json_array_get(a, i));
+        if (v && strcmp(v, s) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* Look at t's open transactions (when its connector can tell them) once
+** per place: seen holds the places looked at. */
+static int sl__rec_pending_of(const sl_table *t, const sl__rec_chk *c, sl_list *seen,
+                              sl_pending_txns *p, sl_error *err)
+{
+    if (!t || !t->connector || !t->connector->pending_txns)
+        return 0;
+    char *id = sl__sink_target(t);
+    for (int i = 0; i < seen->n; i++)
+        if (strcmp(seen->items[i], id) == 0) {
+            sl_free(id);
+            return 0;
+        }
+    sl_list_push(seen, id);
+    /* older than the trigger, to the millisecond below (records carry ms) */
+    int64_t before_ms = c->id > 0 ? c->triggered / SL_NANOS_PER_MILLI : 0;
+    return t->connector->pending_txns(t->def->options, before_ms, SL__REC_SETTLE_MS, p, err);
+}
+
+/* The Kafka part of commit_boundary: the open transactions of the job's
+** exactly-once sinks (its record's "sink" tables whose place is among its
+** "targets") and of the ledger, added to *p; *n the places looked at. */
+static int sl__rec_pending(sl__rec *r, const sl__rec_chk *c, const json_t *rec,
+                           sl_pending_txns *p, int *n, sl_error *err)
+{
+    sl_list *seen = sl_list_new();
+    const char *sinks = rec ? json_string_value(json_object_get(rec, "sink")) : NULL;
+    const json_t *targets = rec ? json_object_get(rec, "targets") : NULL;
+    int rc = 0;
+    for (const char *q = sinks; rc == 0 && q && *q;) { /* "a, b" */
+        const char *end = strstr(q, ", ");
+        char *name = end ? sl_strndup(q, (size_t)(end - q)) : sl_strdup(q);
+        const sl_table *t = sl_catalog_table(sl__cat(r->s), name);
+        sl_free(name);
+        q = end ? end + 2 : NULL;
+        if (!t || !t->connector || !t->connector->pending_txns)
+            continue;
+        char *id = sl__sink_target(t);
+        bool eo = sl__rec_json_has(targets, id);
+        sl_free(id);
+        if (eo)
+            rc = sl__rec_pending_of(t, c, seen, p, err);
+    }
+    if (rc == 0) /* a ledger in Kafka: an open transaction holds its readers up too */
+        rc = sl__rec_pending_of(r->ledger, c, seen, p, err);
+    *n = seen->n;
+    sl_list_free(seen, sl_free);
+    return rc;
+}
+
+static int sl__rec_commit(sl__rec *r, const sl__rec_chk *c, const json_t *rec, sl__rec_row *row,
+                          sl_error *err)
+{
+    row->check = "commit_boundary";
+    int64_t prepared = 0;
+    char *pg = NULL;
+    int rc = sl__rec_prepared(r, c, &prepared, &pg, err);
+    sl_pending_txns p = {.max_samples = SL_RK_SAMPLES};
+    p.older_sample = p.newer_sample = (sl_strbuf)SL_STRBUF_INIT;
+    int nkafka = 0;
+    if (rc == 0)
+        rc = sl__rec_pending(r, c, rec, &p, &nkafka, err);
+    row->count = prepared + p.older;
+    row->ok = row->count == 0;
+    /* the failing parts' samples, else what each part looked at */
+    sl_strbuf sb = SL_STRBUF_INIT;
+    if (pg && (row->ok || prepared))
+        sl_strbuf_append(&sb, pg);
+    if (p.older)
+        sl_strbuf_appendf(&sb, "%s%s", sb.len ? "; " : "", p.older_sample.buf);
+    else if (nkafka && row->ok)
+        sl_strbuf_appendf(&sb, "%sno pending Kafka transaction up to checkpoint %" PRId64 "%s",
+                          sb.len ? "; " : "", c->id,
+                          c->trigger_known ? "" : " (dated by its seal: its trigger unknown)");
+    if (p.newer && row->ok)
+        sl_strbuf_appendf(&sb, "; in flight: %s", p.newer_sample.buf);
+    if (!sb.len)
+        sl_strbuf_appendf(&sb, "%s: no prepared transactions", r->ledger->name);
+    row->sample = sl_strbuf_detach(&sb);
+    sl_strbuf_free(&sb);
+    sl_strbuf_free(&p.older_sample);
+    sl_strbuf_free(&p.newer_sample);
+    sl_free(pg);
     return rc;
 }
 
@@ -302,11 +433,11 @@ int sl__rec_job_checks(sl__rec *r, sl__rec_row *rows, sl_error *err)
     if (!rec)
         return sl_error_set(err, SL_ERR_UNDEFINED_OBJECT, st->job_pos,
                             "job \"%s\" does not exist", st->job);
-    json_decref(rec);
     sl__rec_chk c;
     memset(&c, 0, sizeof c);
     if (sl__rec_chk_read(r->s, st->job, &c, err) != 0) {
         sl_strbuf_free(&c.positions);
+        json_decref(rec);
         return -1;
     }
     const char *topic = r->bound ? sl_kvlist_get(r->source->def->options, "topic") : NULL;
@@ -314,8 +445,9 @@ int sl__rec_job_checks(sl__rec *r, sl__rec_row *rows, sl_error *err)
     rows[0].ok = true;
     rows[0].sample = sl_strdup(r->input.len ? r->input.buf : "the source's files as listed now");
     sl__rec_recovery(&c, topic, r->input.buf, &rows[1]);
-    int rc = sl__rec_commit(r, &c, &rows[2], err);
+    int rc = sl__rec_commit(r, &c, rec, &rows[2], err);
     sl__rec_watermark(r, &c, &rows[3]);
     sl_strbuf_free(&c.positions);
+    json_decref(rec);
     return rc;
 }

@@ -40,7 +40,7 @@
 ** exactly-once, but not together: a WARNING when the second starts, and
 ** SHOW JOBS says so (sl__shared_note).
 **
-** Main routines: sl__sink_targets, sl__branch_check, sl__shared_note.
+** Main routines: sl__sink_targets, sl__sink_target, sl__branch_check, sl__shared_note.
 */
 #include "session_int.h"
 
@@ -73,6 +73,23 @@ static char *sl__abs_path(const char *p)
     return s;
 }
 
+char *sl__sink_target(const sl_table *t)
+{
+    const sl_connector_caps *k = &t->connector->caps;
+    const char *where = k->sink_target_option
+                            ? sl_kvlist_get(t->def->options, k->sink_target_option)
+                            : NULL;
+    const char *cluster = k->cluster_option ? sl_kvlist_get(t->def->options, k->cluster_option)
+                                            : NULL;
+    char *w = !where ? sl_sprintf("table %s", t->name)
+              : k->sink_target_path ? sl__abs_path(where)
+                                    : sl_strdup(where);
+    char *id = sl_sprintf("%s %s%s%s", k->txn_system ? k->txn_system : t->connector->name,
+                          cluster ? cluster : "", cluster ? " " : "", w);
+    sl_free(w);
+    return id;
+}
+
 void sl__sink_targets(const sl_catalog *cat, const sl_list *plans, const sl_guarantee *decided,
                       sl_list *tables, sl_list *targets)
 {
@@ -81,18 +98,7 @@ void sl__sink_targets(const sl_catalog *cat, const sl_list *plans, const sl_guar
         const sl_table *t = root->kind == SL_LP_SINK ? sl_catalog_table(cat, root->table) : NULL;
         if (!t || !t->connector || decided[i] != SL_GUARANTEE_EXACTLY_ONCE)
             continue;
-        const sl_connector_caps *k = &t->connector->caps;
-        const char *where = k->sink_target_option
-                                ? sl_kvlist_get(t->def->options, k->sink_target_option)
-                                : NULL;
-        const char *cluster = k->cluster_option ? sl_kvlist_get(t->def->options, k->cluster_option)
-                                                : NULL;
-        char *w = !where ? sl_sprintf("table %s", t->name)
-                  : k->sink_target_path ? sl__abs_path(where)
-                                        : sl_strdup(where);
-        char *id = sl_sprintf("%s %s%s%s", k->txn_system ? k->txn_system : t->connector->name,
-                              cluster ? cluster : "", cluster ? " " : "", w);
-        sl_free(w);
+        char *id = sl__sink_target(t);
         bool dup = false;
         for (int k2 = 0; k2 < targets->n && !dup; k2++)
             dup = strcmp(targets->items[k2], id) == 0;

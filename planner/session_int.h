@@ -278,6 +278,9 @@ typedef struct sl__branch {
 ** host:9092 topic"), one entry per place. */
 void sl__sink_targets(const sl_catalog *cat, const sl_list *plans, const sl_guarantee *decided,
                       sl_list *tables, sl_list *targets);
+/* Where table t writes, as sl__sink_targets names it (a job record's
+** "targets" entry); caller frees. */
+char *sl__sink_target(const sl_table *t);
 /* The savepoint rules (session_branch.c's header) for starting job b->job:
 ** 0 (and b recorded as a branch of the savepoint's job), or -1 with 55000
 ** / 55006, message, detail and hint (XX001 when a record it reads is

@@ -339,6 +339,7 @@ const sl_connector sl__connector_kafka = {
     .metadata = sl__kafka_metadata,
     .nmetadata = (int)SL_ARRAY_LEN(sl__kafka_metadata),
     .replay_horizon = sl__kafka_replay_horizon,
+    .pending_txns = sl__kafka_pending_txns,
 };
 
 /* upsert-kafka: an updating changelog as the latest value per key. */
@@ -381,6 +382,7 @@ const sl_connector sl__connector_upsert_kafka = {
     .create_participant = sl__kafka_txn_create,
     .metadata = sl__kafka_metadata,
     .nmetadata = (int)SL_ARRAY_LEN(sl__kafka_metadata),
+    .pending_txns = sl__kafka_pending_txns,
 };
 
 bool sl__kafka_user_set(const sl_kvlist *opts, const char *key)

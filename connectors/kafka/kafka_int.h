@@ -115,6 +115,19 @@ int sl__kafka_parse_offsets(const char *text, sl__kafka_offset **out, int *n);
 ** 'scan.bounded.*' options (sl_connector_caps.source_end). */
 int sl__kafka_source_end(const sl_kvlist *opts, sl_kvlist *bound, sl_strbuf *summary, sl_error *err);
 
+/* A consumer for reading where topic's partitions end now (RECONCILE): a
+** group of its own that never commits, end-of-partition events told, and
+** 'isolation.level' = isolation unless the user set it (force: even then);
+** with the topic's partitions, sorted (*parts, caller frees; *rk, caller
+** destroys). 0, or -1 with err (42704 for a topic that does not exist). */
+int sl__kafka_ends_open(const sl_kvlist *opts, const char *topic, const char *isolation,
+                        bool force, rd_kafka_t **rk, int32_t **parts, int *nparts, sl_error *err);
+
+/* The transactions open on 'topic' now (kafka_pending.c):
+** sl_connector.pending_txns. */
+int sl__kafka_pending_txns(const sl_kvlist *opts, int64_t before_ms, int64_t settle_ms,
+                           sl_pending_txns *out, sl_error *err);
+
 /* The SQLSTATE of a librdkafka error: 08006 when the cluster failed for now
 ** (a broker down, a timeout: the job is restarted from its checkpoint),
 ** else 58030. */

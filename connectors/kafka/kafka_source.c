@@ -927,7 +927,8 @@ int sl__upsert_kafka_source_create(const sl_source_args *args, sl_source **out, 
 }
 
 /* ------------------------------------------------------------------------
-** The end now (RECONCILE's input boundary)
+** The end now (RECONCILE's input boundary; kafka_pending.c reads the
+** partitions' ends through sl__kafka_ends_open too)
 */
 
 static int sl__found_cmp(const void *a, const void *b)
@@ -982,22 +983,19 @@ static int sl__kafka_last_record_end(rd_kafka_t *rk, const char *topic, int32_t 
     return 0;
 }
 
-int sl__kafka_source_end(const sl_kvlist *opts, sl_kvlist *bound, sl_strbuf *summary, sl_error *err)
+int sl__kafka_ends_open(const sl_kvlist *opts, const char *topic, const char *isolation,
+                        bool force, rd_kafka_t **rk, int32_t **parts, int *nparts, sl_error *err)
 {
-    const char *topic = sl_kvlist_get(opts, "topic");
+    *rk = NULL;
+    *parts = NULL;
+    *nparts = 0;
     sl__kafka_source s;
     memset(&s, 0, sizeof s);
-    s.topics = topic ? sl__kafka_split_topics(topic, &s.ntopics) : NULL;
-    if (s.ntopics != 1) {
-        for (int i = 0; i < s.ntopics; i++)
-            sl_free(s.topics[i]);
-        sl_free(s.topics);
-        return sl_error_set(err, SL_ERR_NOT_SUPPORTED, -1,
-                            "a bounded read up to the end of several topics or a topic pattern "
-                            "is not supported");
-    }
-    s.what = s.topics[0];
-    const char *defaults[] = {"isolation.level", "read_committed", NULL};
+    char *one = sl_strdup(topic);
+    s.topics = &one;
+    s.ntopics = 1;
+    s.what = one;
+    const char *defaults[] = {"isolation.level", isolation, NULL};
     rd_kafka_conf_t *conf = sl__kafka_conf(opts, defaults, err);
     int rc = 0;
     char msg[512];
@@ -1005,6 +1003,8 @@ int sl__kafka_source_end(const sl_kvlist *opts, sl_kvlist *bound, sl_strbuf *sum
         rd_kafka_conf_set(conf, "group.id", "sluice-reconcile", NULL, 0);
         rd_kafka_conf_set(conf, "enable.auto.commit", "false", NULL, 0);
         rd_kafka_conf_set(conf, "enable.partition.eof", "true", NULL, 0);
+        if (force)
+            rd_kafka_conf_set(conf, "isolation.level", isolation, NULL, 0);
     }
     if (!conf)
         rc = -1;
@@ -1020,21 +1020,53 @@ int sl__kafka_source_end(const sl_kvlist *opts, sl_kvlist *bound, sl_strbuf *sum
         rc = sl__kafka_list(&s, true, &md, &found, &nfound, err);
     if (rc == 0 && nfound > 1)
         qsort(found, (size_t)nfound, sizeof *found, sl__found_cmp);
+    if (rc == 0) {
+        *parts = sl_calloc((size_t)nfound + 1, sizeof **parts);
+        for (int i = 0; i < nfound; i++)
+            (*parts)[i] = found[i].partition;
+        *nparts = nfound;
+        *rk = s.rk;
+    } else if (s.rk) {
+        rd_kafka_destroy(s.rk);
+    }
+    sl_free(found);
+    if (md)
+        rd_kafka_metadata_destroy(md);
+    sl_free(one);
+    return rc;
+}
+
+int sl__kafka_source_end(const sl_kvlist *opts, sl_kvlist *bound, sl_strbuf *summary, sl_error *err)
+{
+    const char *list = sl_kvlist_get(opts, "topic");
+    int ntopics = 0;
+    char **topics = list ? sl__kafka_split_topics(list, &ntopics) : NULL;
+    int rc = 0;
+    if (ntopics != 1)
+        rc = sl_error_set(err, SL_ERR_NOT_SUPPORTED, -1,
+                          "a bounded read up to the end of several topics or a topic pattern "
+                          "is not supported");
+    rd_kafka_t *rk = NULL;
+    int32_t *parts = NULL;
+    int nparts = 0;
+    if (rc == 0)
+        rc = sl__kafka_ends_open(opts, topics[0], "read_committed", false, &rk, &parts, &nparts,
+                                 err);
     sl_strbuf offsets = SL_STRBUF_INIT;
-    for (int i = 0; rc == 0 && i < nfound; i++) {
+    for (int i = 0; rc == 0 && i < nparts; i++) {
         int64_t lo = 0, hi = 0; /* read_committed: hi is the last stable offset */
-        rd_kafka_resp_err_t e = rd_kafka_query_watermark_offsets(
-            s.rk, found[i].topic, found[i].partition, &lo, &hi, SL__KAFKA_META_TIMEOUT_MS);
+        rd_kafka_resp_err_t e = rd_kafka_query_watermark_offsets(rk, topics[0], parts[i], &lo,
+                                                                 &hi, SL__KAFKA_META_TIMEOUT_MS);
         if (e) {
-            rc = sl__kafka_fail(err, found[i].topic, "reading the latest offsets", e);
+            rc = sl__kafka_fail(err, topics[0], "reading the latest offsets", e);
             break;
         }
-        rc = sl__kafka_last_record_end(s.rk, found[i].topic, found[i].partition, lo, hi, &hi, err);
+        rc = sl__kafka_last_record_end(rk, topics[0], parts[i], lo, hi, &hi, err);
         if (rc != 0)
             break;
         sl_strbuf_appendf(&offsets, "%spartition:%" PRId32 ",offset:%" PRId64, i ? ";" : "",
-                          found[i].partition, hi);
-        sl_strbuf_appendf(summary, "%sp%" PRId32 ":%" PRId64, i ? " " : "", found[i].partition, hi);
+                          parts[i], hi);
+        sl_strbuf_appendf(summary, "%sp%" PRId32 ":%" PRId64, i ? " " : "", parts[i], hi);
     }
     if (rc == 0) {
         sl_kvlist_set(bound, "scan.startup.mode", "earliest-offset", -1, -1);
@@ -1042,12 +1074,11 @@ int sl__kafka_source_end(const sl_kvlist *opts, sl_kvlist *bound, sl_strbuf *sum
         sl_kvlist_set(bound, "scan.bounded.specific-offsets", sl_strbuf_cstr(&offsets), -1, -1);
     }
     sl_strbuf_free(&offsets);
-    sl_free(found);
-    if (md)
-        rd_kafka_metadata_destroy(md);
-    if (s.rk)
-        rd_kafka_destroy(s.rk);
-    sl_free(s.topics[0]);
-    sl_free(s.topics);
+    sl_free(parts);
+    if (rk)
+        rd_kafka_destroy(rk);
+    for (int i = 0; i < ntopics; i++)
+        sl_free(topics[i]);
+    sl_free(topics);
     return rc;
 }

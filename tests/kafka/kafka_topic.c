@@ -13,12 +13,19 @@
  *   kafka_topic BOOTSTRAP --produce TOPIC
  *       produce the records of stdin, one a line "PARTITION<TAB>TIMESTAMP_MS<TAB>VALUE"
  *       (kcat cannot set a record's timestamp), flushed before it exits
+ *   kafka_topic BOOTSTRAP --open-txn TOPIC PARTITION TIMESTAMP_MS TXN_ID
+ *       a transaction left open: as transactional.id TXN_ID, begin a
+ *       transaction, produce one record "open" with the timestamp to the
+ *       partition, flush, print "open"; then a line of stdin "abort" or
+ *       "commit" ends it so (printing "aborted" / "committed"), and the end
+ *       of stdin leaves it open (exits at once, as a process killed would)
  *
  * Exit 1 on a failure (with the reason on stderr), 2 on bad arguments. */
 #include <librdkafka/rdkafka.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static rd_kafka_t *client(const char *bootstrap, rd_kafka_type_t type, const char *group) {
   char err[512];
@@ -166,7 +173,57 @@ static int produce(const char *bootstrap, const char *topic) {
   return rc;
 }
 
+static int txn_call(rd_kafka_error_t *e, const char *what) {
+  if (!e) return 0;
+  fprintf(stderr, "%s: %s\n", what, rd_kafka_error_string(e));
+  rd_kafka_error_destroy(e);
+  return 1;
+}
+
+static int open_txn(const char *bootstrap, const char *topic, int partition, long long ts,
+                    const char *id) {
+  char err[512];
+  rd_kafka_conf_t *conf = rd_kafka_conf_new();
+  if (rd_kafka_conf_set(conf, "bootstrap.servers", bootstrap, err, sizeof err) != RD_KAFKA_CONF_OK ||
+      rd_kafka_conf_set(conf, "transactional.id", id, err, sizeof err) != RD_KAFKA_CONF_OK) {
+    fprintf(stderr, "%s\n", err);
+    return 2;
+  }
+  rd_kafka_t *rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof err);
+  if (!rk) {
+    fprintf(stderr, "%s\n", err);
+    return 1;
+  }
+  if (txn_call(rd_kafka_init_transactions(rk, 30000), "init_transactions") ||
+      txn_call(rd_kafka_begin_transaction(rk), "begin_transaction"))
+    return 1;
+  rd_kafka_resp_err_t e = rd_kafka_producev(
+      rk, RD_KAFKA_V_TOPIC(topic), RD_KAFKA_V_PARTITION(partition), RD_KAFKA_V_TIMESTAMP(ts),
+      RD_KAFKA_V_VALUE("open", 4), RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_END);
+  if (e || rd_kafka_flush(rk, 30000) != RD_KAFKA_RESP_ERR_NO_ERROR) {
+    fprintf(stderr, "produce: %s\n", rd_kafka_err2str(e ? e : RD_KAFKA_RESP_ERR__TIMED_OUT));
+    return 1;
+  }
+  printf("open\n");
+  fflush(stdout);
+  char line[64];
+  if (!fgets(line, sizeof line, stdin)) _exit(0); /* left open, as by a kill */
+  int rc;
+  if (strncmp(line, "commit", 6) == 0) {
+    rc = txn_call(rd_kafka_commit_transaction(rk, 30000), "commit_transaction");
+    if (!rc) printf("committed\n");
+  } else {
+    rc = txn_call(rd_kafka_abort_transaction(rk, 30000), "abort_transaction");
+    if (!rc) printf("aborted\n");
+  }
+  fflush(stdout);
+  rd_kafka_destroy(rk);
+  return rc;
+}
+
 int main(int argc, char **argv) {
+  if (argc == 7 && strcmp(argv[2], "--open-txn") == 0)
+    return open_txn(argv[1], argv[3], atoi(argv[4]), strtoll(argv[5], NULL, 10), argv[6]);
   if (argc == 4 && strcmp(argv[2], "--produce") == 0) return produce(argv[1], argv[3]);
   if (argc == 4 && argv[2][0] != '-') return create(argv[1], argv[2], atoi(argv[3]), NULL);
   if (argc == 5 && argv[2][0] != '-') return create(argv[1], argv[2], atoi(argv[3]), argv[4]);
@@ -178,6 +235,7 @@ int main(int argc, char **argv) {
           "usage: kafka_topic BOOTSTRAP TOPIC PARTITIONS\n"
           "       kafka_topic BOOTSTRAP --add-partitions TOPIC TOTAL\n"
           "       kafka_topic BOOTSTRAP --committed GROUP TOPIC PARTITIONS\n"
-          "       kafka_topic BOOTSTRAP --produce TOPIC < lines\n");
+          "       kafka_topic BOOTSTRAP --produce TOPIC < lines\n"
+          "       kafka_topic BOOTSTRAP --open-txn TOPIC PARTITION TIMESTAMP_MS TXN_ID\n");
   return 2;
 }

@@ -41,7 +41,11 @@ killed (SIGKILL) once psql sees all of them; RECONCILE ... FOR JOB
 a prepared transaction of the sink's prefix left open by hand,
 commit_boundary is not ok (its gid the sample); with clicks produced after
 the job stopped, recovery_boundary is not ok (the partitions behind) and
-missing names exactly the new ids.
+missing names exactly the new ids. Pending Kafka transactions
+(pending_phase, running_phase): on the topic of a job's exactly-once Kafka
+sink, a transaction older than its checkpoint left open by hand makes
+commit_boundary not ok until it is aborted; one begun later, and a running
+job's own, are in flight: ok.
 
 Usage: reconcile_test.py --sluice PATH [--seed S] [--source files|kafka --topic-tool PATH]
 """
@@ -253,18 +257,143 @@ CREATE TABLE IF NOT EXISTS t (event_id BIGINT, amount INT) WITH ('connector' = '
 
     run("SET 'table.dml-sync' = 'true'; SET 'execution.checkpointing.interval' = '200 ms';"
         "SET 'pipeline.name' = 'writer'; INSERT INTO t VALUES (1, 10), (2, 20), (3, 30);")
+    # right after the job's last checkpoint: its own transaction, committed
+    # a moment ago (markers maybe still on their way), is not pending
+    reconcile_l = ("CREATE TABLE IF NOT EXISTS l (event_id BIGINT, amount INT) WITH ("
+                   "'connector' = 'filesystem', 'path' = '%s', 'format' = 'csv');"
+                   "RECONCILE l AGAINST t ON event_id COMPARE amount FOR JOB 'writer';" % led)
+    out = run(reconcile_l)
+    if out.get("commit_boundary", [None])[0] != "TRUE":
+        fail("transactional: right after the job, commit_boundary %s" % out.get("commit_boundary"))
     deadline = time.monotonic() + 30  # the commit markers are written after the commit returns
     while len(kafka_util.consume(topic)) < 3 and time.monotonic() < deadline:
         time.sleep(0.2)
-    out = run("CREATE TABLE l (event_id BIGINT, amount INT) WITH ('connector' = 'filesystem', "
-              "'path' = '%s', 'format' = 'csv');"
-              "RECONCILE l AGAINST t ON event_id COMPARE amount FOR JOB 'writer';" % led)
+    out = run(reconcile_l)
     n = len(kafka_util.consume(topic))
     if n != 3 or out.get("input_boundary", [None] * 3)[2] != "p0:%d" % n:
         fail("transactional: kcat reads %d records, input_boundary %s" % (n, out))
     if out.get("missing") != ["FALSE", "1", "event_id=3"]:
         fail("transactional: %s" % out)
     print("ok transactional", out["input_boundary"], out["missing"])
+    pending_phase(tool, topic, seed, lambda: run(reconcile_l))
+
+
+def open_txn(tool, topic, ts_ms, txn_id):
+    """A transaction of one record with timestamp ts_ms left open on
+    partition 0 of topic by kafka_topic --open-txn: the process, which
+    ends it on "abort" (or leaves it open when its stdin closes)."""
+    p = subprocess.Popen([tool, kafka_util.BROKER, "--open-txn", topic, "0", str(ts_ms), txn_id],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    line = p.stdout.readline()
+    if line != b"open\n":
+        p.kill()
+        fail("kafka_topic --open-txn: %s %s" % (line, p.stderr.read().decode(errors="replace")))
+    return p
+
+
+def pending_phase(tool, topic, seed, reconcile):
+    """commit_boundary and pending Kafka transactions on the job's
+    exactly-once sink topic (connectors/kafka/kafka_pending.c): a
+    transaction whose first record is an hour older than the job's
+    checkpoint, left open by a process that exits without ending it, makes
+    commit_boundary not ok with count 1 and names the partition, its
+    record's time and its offsets as kcat reads them (read_uncommitted);
+    once a new instance of its transactional id aborts it (init_transactions
+    does), ok again. One that began after the checkpoint (its record an hour
+    in the future) is in flight: ok, named in the sample."""
+    txn_id = "rec-hand-%d" % seed
+    old = (int(time.time()) - 3600) * 1000 + 123
+    p = open_txn(tool, topic, old, txn_id)
+    p.stdin.close()  # exits, the transaction left open (as by a kill)
+    p.wait()
+    recs = [x.split(" ", 2) for x in kafka_util.consume(topic, "read_uncommitted",
+                                                         fmt="%o %T %s\\n")]
+    mine = [(int(o), int(ts)) for o, ts, v in recs if v == "open"]
+    committed = kafka_util.consume(topic)
+    if len(mine) != 1 or mine[0][1] != old or len(committed) != 3:
+        fail("pending: kcat reads %s (read_uncommitted), %d records (read_committed)"
+             % (recs, len(committed)))
+    at = mine[0][0]
+    since = datetime.datetime.fromtimestamp(old / 1000, datetime.timezone.utc)
+    want = ("kafka %s:0 pending since %s.%03d UTC (offsets %d..%d)"
+            % (topic, since.strftime("%Y-%m-%d %H:%M:%S"), old % 1000, at, at + 1))
+    got = reconcile()
+    if got.get("commit_boundary") != ["FALSE", "1", want] or got["verdict"][0] != "FALSE":
+        fail("pending: commit_boundary %s (expected %s), verdict %s"
+             % (got.get("commit_boundary"), want, got.get("verdict")))
+    print("ok pending", got["commit_boundary"])
+    # a new instance of the transactional id aborts it (and then its own)
+    p = open_txn(tool, topic, old, txn_id)
+    out, _ = p.communicate(b"abort\n", timeout=60)
+    if p.returncode != 0 or out != b"aborted\n":
+        fail("pending: the second instance did not abort (%d, %s)" % (p.returncode, out))
+    got = reconcile()
+    if got.get("commit_boundary", [None])[0] != "TRUE" or len(kafka_util.consume(topic)) != 3:
+        fail("pending aborted: commit_boundary %s" % got.get("commit_boundary"))
+    print("ok pending aborted", got["commit_boundary"])
+    # one begun after the checkpoint: in flight
+    later = (int(time.time()) + 3600) * 1000
+    p = open_txn(tool, topic, later, txn_id)
+    try:
+        got = reconcile()
+    finally:
+        p.communicate(b"abort\n", timeout=60)
+    cb = got.get("commit_boundary", [None, None, ""])
+    if cb[:2] != ["TRUE", "0"] or "in flight: kafka %s:0 open since" % topic not in cb[2]:
+        fail("in flight: commit_boundary %s" % cb)
+    print("ok in flight", cb)
+
+
+def running_phase(sluice, work, tool, seed):
+    """A running job's own transactions never make commit_boundary fail:
+    a job writing generated rows into an exactly-once Kafka sink every 200
+    ms (a transaction open nearly all the time), RECONCILE ... FOR JOB twice
+    while it runs, in the same process (the data directory is one
+    process's). At least one of the two must have seen the job's open
+    transaction (named "in flight" in the sample): proof the check looked at
+    one that could have failed it; kcat reads the committed rows back."""
+    topic = "reconcile-run-%d" % seed
+    kafka_util.create_topic(tool, topic, 2)
+    led = os.path.join(work, "runledger")
+    os.makedirs(led)
+    open(os.path.join(led, "part-0.csv"), "w").close()
+    wait = "SELECT id FROM w LIMIT 20;"  # 2 s: the job takes checkpoints meanwhile
+    rec = "RECONCILE l AGAINST out_t ON id FOR JOB 'flow';"
+    sql = """
+SET 'table.dml-sync' = 'false';
+SET 'execution.checkpointing.interval' = '200 ms';
+SET 'pipeline.name' = 'flow';
+CREATE TABLE g (id BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '200');
+CREATE TABLE out_t (id BIGINT) WITH ('connector' = 'kafka', 'topic' = '%s',
+  'properties.bootstrap.servers' = '%s', 'format' = 'json',
+  'sink.delivery-guarantee' = 'exactly-once', 'sink.transactional-id-prefix' = 'rec-run-%d');
+CREATE TABLE l (id BIGINT) WITH ('connector' = 'filesystem', 'path' = '%s', 'format' = 'csv');
+INSERT INTO out_t SELECT id FROM g;
+RESET 'pipeline.name';
+SET 'execution.runtime-mode' = 'streaming';
+CREATE TABLE w (id BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '10');
+%s %s %s %s
+STOP JOB 'flow';
+""" % (topic, kafka_util.BROKER, seed, led, wait, rec, wait, rec)
+    data = os.path.join(work, "rundata")
+    r = subprocess.run([sluice, "--data-dir", data, "-q", "--format=csv", "-e", sql],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV, timeout=300)
+    if r.returncode != 0:
+        fail("running failed (%d):\n%s%s" % (r.returncode, r.stdout.decode(), r.stderr.decode()))
+    cbs = [x[1:] for x in csv.reader(io.StringIO(r.stdout.decode()))
+           if x and x[0] == "commit_boundary"]
+    rbs = [x[1:] for x in csv.reader(io.StringIO(r.stdout.decode()))
+           if x and x[0] == "recovery_boundary"]
+    if len(cbs) != 2 or any(c[:2] != ["TRUE", "0"] for c in cbs):
+        fail("running: commit_boundary %s\n%s" % (cbs, r.stderr.decode()))
+    if any(not c[2].startswith("no pending Kafka transaction up to checkpoint ") for c in cbs):
+        fail("running: commit_boundary %s" % cbs)
+    if not any("in flight: kafka %s:" % topic in c[2] for c in cbs):
+        fail("running: no open transaction of the job seen: %s" % cbs)
+    n_com = len(kafka_util.consume(topic))
+    if n_com == 0:
+        fail("running: kcat reads no committed record")
+    print("ok running", cbs, rbs, n_com)
 
 
 def late_phase(sluice, work, src, day):
@@ -541,6 +670,7 @@ def main():
         if kafka:
             kafka_ledger_phase(args.sluice, work, src, day, args.topic_tool, args.seed)
             transactional_phase(args.sluice, work, args.topic_tool, args.seed)
+            running_phase(args.sluice, work, args.topic_tool, args.seed)
             job_phase(args.sluice, work, src, rows, rng)
         print("PASS")
     finally:

@@ -169,9 +169,14 @@ static void t_checkpoint_seal_and_latest(void)
     /* Not sealed yet: not a checkpoint. */
     CHECK(sl_chk_latest(st, &id, &err) == 0);
     CHECK_INT(id, -1);
-    CHECK(sl_chk_seal(st, 1, false, 123, &err) == 0);
+    CHECK(sl_chk_seal(st, 1, false, 100, 123, &err) == 0);
     CHECK(sl_chk_latest(st, &id, &err) == 0);
     CHECK_INT(id, 1);
+    /* Its times: triggered and sealed (RECONCILE's commit_boundary). */
+    int64_t trig = -1, sealed_at = -1;
+    CHECK_INT(sl_chk_times(st, 1, &trig, &sealed_at, &err), 1);
+    CHECK_INT(trig, 100);
+    CHECK_INT(sealed_at, 123);
     /* Checkpoint 2 written but the process "crashed" before sealing it. */
     CHECK(sl_chk_write_state(st, 2, "source-0", "pos=20", 6, &err) == 0);
     CHECK(sl_chk_latest(st, &id, &err) == 0);
@@ -195,7 +200,7 @@ static void t_checkpoint_seal_and_latest(void)
     /* A corrupt _metadata of the newest checkpoint is an error naming it,
     ** never a silent fall back to checkpoint 1. */
     CHECK(sl_chk_write_state(st, 3, "x", "y", 1, &err) == 0);
-    CHECK(sl_chk_seal(st, 3, false, 1, &err) == 0);
+    CHECK(sl_chk_seal(st, 3, false, 0, 1, &err) == 0);
     char *d3 = sl_chk_path(st, 3), *meta = sl_path_join(d3, "_metadata");
     REQUIRE(sl_fs_write_atomic(meta, "{garbage", 8, &err) == 0);
     CHECK(sl_chk_latest(st, &id, &err) == -1);
@@ -242,7 +247,7 @@ static void t_checkpoint_state_damaged(void)
     for (int64_t i = 1; i <= 2; i++) {
         CHECK(sl_chk_write_state(st, i, "source-0", "pos=10", 6, &err) == 0);
         CHECK(sl_chk_write_state(st, i, "op-0", "0123456789", 10, &err) == 0);
-        CHECK(sl_chk_seal(st, i, false, i, &err) == 0);
+        CHECK(sl_chk_seal(st, i, false, 0, i, &err) == 0);
     }
     char *op = chk_file(st, 2, "state-op-0");
     flip(op, 4);
@@ -306,7 +311,7 @@ static void t_checkpoint_newest_missing(void)
     REQUIRE(sl_chk_open(data, "j", &st, &err) == 0);
     for (int64_t i = 1; i <= 3; i++) {
         CHECK(sl_chk_write_state(st, i, "s", "v", 1, &err) == 0);
-        CHECK(sl_chk_seal(st, i, false, i, &err) == 0);
+        CHECK(sl_chk_seal(st, i, false, 0, i, &err) == 0);
     }
     char *latest = sl_sprintf("%s/jobs/j/_latest", data);
     char *saved = NULL;
@@ -331,7 +336,7 @@ static void t_checkpoint_newest_missing(void)
     sl_error_reset(&err);
     /* a crash after 4's _metadata, before _latest: 4 is the newest, no error */
     CHECK(sl_chk_write_state(st, 4, "s", "v", 1, &err) == 0);
-    CHECK(sl_chk_seal(st, 4, false, 4, &err) == 0);
+    CHECK(sl_chk_seal(st, 4, false, 0, 4, &err) == 0);
     REQUIRE(sl_fs_write_atomic(latest, saved, len, &err) == 0); /* names 3 */
     CHECK(sl_chk_latest(st, &id, &err) == 0);
     CHECK_INT(id, 4);
@@ -363,9 +368,9 @@ static void t_checkpoint_metadata_every_byte(void)
     sl_chk_store *st = NULL;
     REQUIRE(sl_chk_open(data, "j", &st, &err) == 0);
     CHECK(sl_chk_write_state(st, 1, "s", "v", 1, &err) == 0);
-    CHECK(sl_chk_seal(st, 1, false, 1, &err) == 0);
+    CHECK(sl_chk_seal(st, 1, false, 0, 1, &err) == 0);
     CHECK(sl_chk_write_state(st, 2, "s", "w", 1, &err) == 0);
-    CHECK(sl_chk_seal(st, 2, false, 2, &err) == 0);
+    CHECK(sl_chk_seal(st, 2, false, 0, 2, &err) == 0);
     char *meta = chk_file(st, 2, "_metadata"), *text = NULL;
     size_t len = 0;
     REQUIRE(sl_fs_read_file(meta, &text, &len, &err) == 0);
@@ -437,6 +442,11 @@ static void t_checkpoint_version1_and_seal_existing(void)
     CHECK(sl_chk_seal_existing(st, 2, 9, &err) == 0);
     CHECK(sl_chk_latest(st, &id, &err) == 0);
     CHECK_INT(id, 2);
+    /* sealed at recovery: when it was triggered is not known */
+    int64_t trig = -1, sealed_at = -1;
+    CHECK_INT(sl_chk_times(st, 2, &trig, &sealed_at, &err), 1);
+    CHECK_INT(trig, 0);
+    CHECK_INT(sealed_at, 9);
     char *s2 = chk_file(st, 2, "state-s");
     flip(s2, 1);
     CHECK(sl_chk_read_state(st, 2, "s", &got, &len, &err) == -1);
@@ -457,7 +467,7 @@ static void t_checkpoint_prune(void)
     for (int64_t i = 1; i <= 6; i++) {
         CHECK(sl_chk_write_state(st, i, "s", "v", 1, &err) == 0);
         if (i != 4) /* 4 is abandoned (never sealed) */
-            CHECK(sl_chk_seal(st, i, i == 2 /* a savepoint */, i, &err) == 0);
+            CHECK(sl_chk_seal(st, i, i == 2 /* a savepoint */, 0, i, &err) == 0);
     }
     CHECK(sl_chk_write_state(st, 7, "s", "v", 1, &err) == 0); /* in progress */
     CHECK(sl_chk_prune(st, 2, &err) == 0);
