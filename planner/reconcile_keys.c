@@ -508,7 +508,7 @@ void sl_rk_unlock(sl_rk *rk, int part)
 {
     sl__rk_part *t = &rk->parts[part];
     bool over = false;
-    if (rk->budget) {
+    if (rk->budget && !atomic_load_explicit(&rk->failed, memory_order_relaxed)) {
         size_t m = sl__rk_part_mem(t, rk->bufsz), old = atomic_load(&t->mem);
         atomic_store(&t->mem, m);
         size_t total = atomic_fetch_add(&rk->mem, m - old) + (m - old);
@@ -848,6 +848,16 @@ static void sl__rk_sample(sl_rk_check *c, const sl__rk_entry *e)
         c->nsamples++;
 }
 
+/* A sample's copy that lives as long as rk (only its key is read). */
+static const sl__rk_entry *sl__rk_keep(sl_rk *rk, const sl__rk_entry *e)
+{
+    sl__rk_entry *copy = sl_arena_alloc(&rk->kept, sizeof *copy + e->klen);
+    memset(copy, 0, sizeof *copy);
+    copy->klen = e->klen;
+    memcpy(copy->key, e->key, e->klen);
+    return copy;
+}
+
 static void sl__rk_part_checks(sl_rk *rk, const sl__rk_part *t, bool loaded, void *ctx)
 {
     sl_rk_check *out = ctx;
@@ -877,13 +887,8 @@ static void sl__rk_part_checks(sl_rk *rk, const sl__rk_part *t, bool loaded, voi
             bool old = false;
             for (int b = 0; b < SL_RK_SAMPLES && !old; b++)
                 old = before[k][b] == e;
-            if (old)
-                continue;
-            sl__rk_entry *copy = sl_arena_alloc(&rk->kept, sizeof *copy + e->klen);
-            memset(copy, 0, sizeof *copy);
-            copy->klen = e->klen;
-            memcpy(copy->key, e->key, e->klen);
-            out[k].samples[s] = copy;
+            if (!old)
+                out[k].samples[s] = sl__rk_keep(rk, e);
         }
     }
 }
@@ -895,6 +900,13 @@ void sl_rk_checks(const sl_rk *crk, sl_rk_check out[SL_RK_NCHECKS])
     sl_rk *rk = (sl_rk *)crk;
     memset(out, 0, sizeof(sl_rk_check) * SL_RK_NCHECKS);
     sl__rk_each_part(rk, sl__rk_part_checks, out);
+    if (rk->nspilled == 0)
+        return;
+    /* a partition in memory may yet spill (sl_rk_each_missing makes room):
+    ** the samples outlive it */
+    for (int k = 0; k < SL_RK_NCHECKS; k++)
+        for (int s = 0; s < out[k].nsamples; s++)
+            out[k].samples[s] = sl__rk_keep(rk, out[k].samples[s]);
 }
 
 void sl_rk_encode(sl_strbuf *sb, int n, const char *const *values, const size_t *lens)
