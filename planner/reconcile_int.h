@@ -40,8 +40,9 @@ void sl_rk_set_budget(sl_rk *t, size_t bytes, const char *tmpdir,
 ** (or 57014) into err (-1), else 0. After a failure the adds and checks
 ** go on without spilling: their results are not to be used. */
 int sl_rk_error(const sl_rk *t, sl_error *err);
-/* The most bytes the table held at once past the budget (0 when it never
-** passed it) and the partitions spilled or split so far (tests). */
+/* The most bytes counted at once when the budget was passed or while
+** reading back (0 when nothing spilled), and the partitions spilled or
+** split so far (tests). */
 void sl_rk_stats(const sl_rk *t, size_t *peak, int *nspilled);
 void sl_rk_free(sl_rk *t);
 size_t sl_rk_count(const sl_rk *t);
