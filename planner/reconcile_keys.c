@@ -45,8 +45,9 @@
 ** Before that the partitions in memory are spilled down to half the
 ** budget, so a loaded partition has the other half. A loaded partition
 ** that outgrows it is split by the next 4 bits of the hash into 16 files,
-** recursively (at most SL__RK_MAX_LEVEL levels: past that, a partition is
-** loaded whatever its size, which takes 2^38 partitions' worth of keys).
+** recursively, at most SL__RK_MAX_LEVEL times (38 bits of the hash in
+** all): past that, or below SL__RK_MIN_SPLIT keys, a partition is loaded
+** whatever its size (only very long keys or values get there).
 ** The samples are the smallest keys whatever the order the partitions are
 ** read in, so they are the same with and without spilling; a sample from
 ** a loaded partition is copied before the partition is freed.
@@ -68,7 +69,6 @@
 #include "reconcile_int.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
