@@ -8,6 +8,8 @@
 #
 # Prints both times, their ratio and RECONCILE's peak RSS (GNU time), and
 # checks that the result is CONSISTENT (the ledger is the source's rows).
+# RECONCILE_MEMORY='64 mb' runs it with that 'table.exec.reconcile.memory'
+# (the key table spills past it).
 set -euo pipefail
 sluice=$(realpath "$1")
 port=$2
@@ -26,7 +28,10 @@ psql_ -c "COPY (SELECT i, to_char((i % 100000) / 100.0, 'FM999990.00'), 'c' || (
 t0=$(date +%s.%N)
 psql_ -c "COPY rec_bench TO STDOUT" >/dev/null
 t1=$(date +%s.%N)
+memory=
+[ -n "${RECONCILE_MEMORY:-}" ] && memory="SET 'table.exec.reconcile.memory' = '$RECONCILE_MEMORY';"
 cat >"$work/rec.sql" <<SQL
+$memory
 CREATE TABLE clicks (event_id BIGINT, amount DECIMAL(12, 2), campaign STRING)
   WITH ('connector' = 'filesystem', 'path' = '$work/src', 'format' = 'csv');
 CREATE TABLE ledger (event_id BIGINT, amount DECIMAL(12, 2), campaign STRING,

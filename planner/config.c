@@ -70,6 +70,10 @@ static const sl_config_key sl__keys[] = {
      "deduplication and Top-N, interval joins), with the watermark it missed, the window it "
      "belonged to and when it arrived; it joins the job's commit group. '' = drop and count "
      "them."},
+    {"table.exec.reconcile.memory", SL_OPT_MEMSIZE, false, "1 gb", false, NULL,
+     "Sluice's own (Flink has no RECONCILE): the memory RECONCILE's key table may take "
+     "(at least 1 mb); past it, partitions of the table spill to files under the data "
+     "directory's tmp/ and are compared one at a time (docs/BENCHMARKS.md)."},
     {"table.exec.sink.type-length-enforcer", SL_OPT_ENUM, false, "IGNORE", false,
      "IGNORE|TRIM_PAD|ERROR",
      "What a sink does with a value of a CHAR(n), VARCHAR(n), BINARY(n) or VARBINARY(n) "
@@ -154,6 +158,11 @@ int sl_config_check(const char *key, const char *value, int key_pos, int value_p
     if (strcmp(key, "pipeline.name") == 0) /* a job's identity: jobs/<name>/ */
         return sl_job_name_check(value, value_pos, err);
     int64_t n;
+    if (strcmp(key, "table.exec.reconcile.memory") == 0 &&
+        sl_option_parse_memsize(value, &n, value_pos, err) == 0 && n < (1 << 20))
+        return sl_error_set(err, SL_ERR_INVALID_PARAMETER, value_pos,
+                            "invalid value for option '%s': \"%s\" must be at least 1 mb", key,
+                            value);
     if (k->type == SL_OPT_INT && sl_option_parse_int(value, &n, value_pos, err) == 0 && n < 1)
         return sl_error_set(err, SL_ERR_INVALID_PARAMETER, value_pos,
                             "invalid value for option '%s': \"%s\" must be at least 1", key,

@@ -29,6 +29,21 @@ typedef struct sl_rk_check {
 #define SL_RK_PARTS (1 << SL_RK_PART_BITS)
 typedef struct sl_rk sl_rk;
 sl_rk *sl_rk_new(void);
+/* Bound the table's memory to bytes (0: no bound, the default): past it,
+** partitions spill to files in a directory made under tmpdir (NULL:
+** $TMPDIR), read back one at a time by sl_rk_checks and
+** sl_rk_each_missing, which then stop at *interrupt (57014). Before any
+** add. */
+void sl_rk_set_budget(sl_rk *t, size_t bytes, const char *tmpdir,
+                      const volatile sig_atomic_t *interrupt);
+/* The first failure of a spill (58030: a full disk) or of reading one back
+** (or 57014) into err (-1), else 0. After a failure the adds and checks
+** go on without spilling: their results are not to be used. */
+int sl_rk_error(const sl_rk *t, sl_error *err);
+/* The most bytes counted at once when the budget was passed or while
+** reading back (0 when nothing spilled), and the partitions spilled or
+** split so far (tests). */
+void sl_rk_stats(const sl_rk *t, size_t *peak, int *nspilled);
 void sl_rk_free(sl_rk *t);
 size_t sl_rk_count(const sl_rk *t);
 void sl_rk_add(sl_rk *t, bool ledger, const char *key, size_t klen, const char *vals, size_t vlen);
@@ -41,7 +56,7 @@ void sl_rk_add_hashed(sl_rk *t, bool ledger, uint64_t h, const char *key, size_t
 int sl_rk_part(uint64_t h);
 void sl_rk_lock(sl_rk *t, int part);
 void sl_rk_unlock(sl_rk *t, int part);
-/* The four checks (samples point into t). */
+/* The four checks (samples point into t, valid until sl_rk_free). */
 void sl_rk_checks(const sl_rk *t, sl_rk_check out[SL_RK_NCHECKS]);
 /* Append n values (NULL = SQL NULL) encoded for the table. */
 void sl_rk_encode(sl_strbuf *sb, int n, const char *const *values, const size_t *lens);

@@ -136,9 +136,10 @@ int sl__rec_repair(sl__rec *r, sl_error *err)
 {
     sl__rec_in in = {sl_list_new(), r->types[0]};
     sl_rk_each_missing(r->keys, sl__rec_in_add, &in);
-    if (in.args->n == 0) {
+    int rc = sl_rk_error(r->keys, err); /* a spilled partition not read back */
+    if (rc != 0 || in.args->n == 0) {
         sl_list_free(in.args, sl_expr_free_v);
-        return 0;
+        return rc;
     }
     sl_stmt *insert = sl__rec_insert(r, err);
     if (!insert) {
@@ -195,7 +196,7 @@ int sl__rec_repair(sl__rec *r, sl_error *err)
     sl_list_push(f->tviews, v);
     char *name = sl_sprintf("reconcile-repair-%" PRId64, sl_now_nanos());
     sl_kvlist_set(f->config, "pipeline.name", name, -1, -1);
-    int rc = sl__run_stmt(f, insert, NULL, err);
+    rc = sl__run_stmt(f, insert, NULL, err);
     sl_stmt_free(insert);
     if (rc == 0) { /* the repair job's record and checkpoints go */
         char *drop = sl_sprintf("DROP JOB '%s'", name);

@@ -719,12 +719,32 @@ static void sl__rec_emit(const sl_result_sink *out, const sl__rec_row *rows, int
     sl__result_complete(out, tag);
 }
 
+/* The key table's memory: 'table.exec.reconcile.memory' (SET checked it),
+** spilling past it under the data directory's tmp/ (the disk sized for the
+** engine's state; $TMPDIR is often a tmpfs, memory again). */
+static int sl__rec_budget(sl__rec *r, sl_error *err)
+{
+    int64_t bytes = 0;
+    if (sl_option_parse_memsize(sl__setting(r->s, "table.exec.reconcile.memory"), &bytes, -1,
+                                err) != 0)
+        return -1;
+    const char *data = r->s->eng ? sl_engine_data_dir(r->s->eng) : NULL;
+    char *tmp = data ? sl_sprintf("%s/tmp", data) : NULL;
+    sl_rk_set_budget(r->keys, (size_t)bytes, tmp, r->s->interrupt);
+    sl_free(tmp);
+    return 0;
+}
+
 /* Read both sides and compute every check but the verdict into rows. */
 static int sl__rec_checks(sl__rec *r, sl__rec_row *rows, int *n, sl_error *err)
 {
     sl_rk_free(r->keys);
     r->keys = sl_rk_new();
+    if (sl__rec_budget(r, err) != 0)
+        return -1;
     int rc = sl__rec_read(r, err);
+    if (rc == 0)
+        rc = sl_rk_error(r->keys, err);
     if (rc == 0 && r->st->job) { /* the job's boundaries first */
         rc = sl__rec_job_checks(r, rows, err);
         *n = 4;
@@ -735,6 +755,8 @@ static int sl__rec_checks(sl__rec *r, sl__rec_row *rows, int *n, sl_error *err)
                                                       "mismatched"};
     sl_rk_check c[SL_RK_NCHECKS];
     sl_rk_checks(r->keys, c);
+    if (sl_rk_error(r->keys, err) != 0)
+        return -1;
     for (int i = 0; i < SL_RK_NCHECKS; i++, (*n)++) {
         sl_strbuf sb = SL_STRBUF_INIT;
         for (int k = 0; k < c[i].nsamples; k++) {

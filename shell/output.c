@@ -565,11 +565,8 @@ void sl_printer_init(sl_printer *p, sl_shell *sh, const sl_stmt_src *src, sl_res
     p->src = src;
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->cv, NULL);
-    sink->ctx = p;
-    sink->begin = on_begin;
-    sink->row = on_row;
-    sink->notice = on_notice;
-    sink->complete = on_complete;
+    *sink = (sl_result_sink){.ctx = p, .begin = on_begin, .row = on_row, .notice = on_notice,
+                             .complete = on_complete};
 }
 
 /* Ctrl-C cancelled the statement after its result began. */

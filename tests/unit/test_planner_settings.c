@@ -135,6 +135,7 @@ static void t_every_key_has_a_reader(void)
     CHECK(run(s, "SELECT id % 2 AS k, COUNT(*) AS n FROM nums GROUP BY id % 2", &c, &err) == 0);
     CHECK(run(s, "INSERT INTO hole SELECT id, id FROM nums", &c, &err) == 0);
     CHECK(run(s, "EXPLAIN INSERT INTO hole SELECT id, id FROM nums", &c, &err) == 0);
+    CHECK(run(s, "RECONCILE nums AGAINST nums ON id", &c, &err) == 0);
     for (int i = 0; i < n; i++) {
         if (!sl_config_was_read(keys[i].key))
             fprintf(stderr, "setting '%s' is declared in planner/config.c but nothing reads it\n",
