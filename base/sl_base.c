@@ -212,17 +212,26 @@ void sl_strbuf_append(sl_strbuf *sb, const char *s)
     sl_strbuf_append_n(sb, s, strlen(s));
 }
 
-void sl_strbuf_append_i64(sl_strbuf *sb, int64_t v)
+char *sl_i64_put(char *p, int64_t v)
 {
-    char tmp[24], *p = tmp + sizeof tmp;
+    char tmp[24], *t = tmp + sizeof tmp;
     uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
     do {
-        *--p = (char)('0' + u % 10);
+        *--t = (char)('0' + u % 10);
         u /= 10;
     } while (u);
     if (v < 0)
-        *--p = '-';
-    sl_strbuf_append_n(sb, p, (size_t)(tmp + sizeof tmp - p));
+        *--t = '-';
+    size_t n = (size_t)(tmp + sizeof tmp - t);
+    memcpy(p, t, n);
+    return p + n;
+}
+
+void sl_strbuf_append_i64(sl_strbuf *sb, int64_t v)
+{
+    sl_strbuf_reserve(sb, SL_I64_DIGITS);
+    sb->len = (size_t)(sl_i64_put(sb->buf + sb->len, v) - sb->buf);
+    sb->buf[sb->len] = 0;
 }
 
 void sl_strbuf_appendv(sl_strbuf *sb, const char *fmt, va_list ap)

@@ -173,6 +173,9 @@ static inline void sl_strbuf_append_char(sl_strbuf *sb, char c)
 }
 /* Append v in decimal ("-42"), without printf's cost (record encoders). */
 void sl_strbuf_append_i64(sl_strbuf *sb, int64_t v);
+/* v's decimal text at p (at most SL_I64_DIGITS bytes, no NUL); its end. */
+#define SL_I64_DIGITS 20
+char *sl_i64_put(char *p, int64_t v);
 void sl_strbuf_appendf(sl_strbuf *sb, const char *fmt, ...) SL_PRINTF(2, 3);
 void sl_strbuf_appendv(sl_strbuf *sb, const char *fmt, va_list ap);
 /* Append s between quote characters q, doubling any q inside ('it''s'). */

@@ -117,17 +117,11 @@ static bool sl__literal(sl_strbuf *sb, const sl_expr *e, sl__kind k)
     }
 }
 
-static const char *sl__op_text(int op)
+/* The comparisons pushed (their text is sl_op_name's). */
+static bool sl__cmp(int op)
 {
-    switch (op) {
-    case SL_OP_EQ: return "=";
-    case SL_OP_NE: return "<>";
-    case SL_OP_LT: return "<";
-    case SL_OP_LE: return "<=";
-    case SL_OP_GT: return ">";
-    case SL_OP_GE: return ">=";
-    default: return NULL;
-    }
+    return op == SL_OP_EQ || op == SL_OP_NE || op == SL_OP_LT || op == SL_OP_LE ||
+           op == SL_OP_GT || op == SL_OP_GE;
 }
 
 static int sl__flip(int op)
@@ -146,7 +140,7 @@ static bool sl__conjunct(const sl_table *t, const sl_expr *e, sl_strbuf *sb)
 {
     size_t at = sb->len;
     bool ok = false;
-    if (e->kind == SL_EXPR_BINARY && sl__op_text(e->op)) {
+    if (e->kind == SL_EXPR_BINARY && sl__cmp(e->op)) {
         const sl_expr *col = e->left, *lit = e->right;
         int op = e->op;
         if (sl__col_kind(t, col) == SL__K_NONE) {
@@ -157,7 +151,7 @@ static bool sl__conjunct(const sl_table *t, const sl_expr *e, sl_strbuf *sb)
         sl__kind k = sl__col_kind(t, col);
         if (k != SL__K_NONE && (k != SL__K_STR || op == SL_OP_EQ || op == SL_OP_NE)) {
             sl__ident(sb, col->text);
-            sl_strbuf_appendf(sb, " %s ", sl__op_text(op));
+            sl_strbuf_appendf(sb, " %s ", sl_op_name(op));
             ok = sl__literal(sb, lit, k);
         }
     } else if (e->kind == SL_EXPR_BETWEEN && sl_list_len(e->args) == 2) {

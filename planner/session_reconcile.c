@@ -334,22 +334,6 @@ static char *sl__rec_val_put(char *p, const sl_vector *v, int r)
     return p;
 }
 
-/* An integer's digits at p. */
-static char *sl__rec_digits(char *p, int64_t v)
-{
-    char tmp[24], *t = tmp + sizeof tmp;
-    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-    do {
-        *--t = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    if (v < 0)
-        *--t = '-';
-    size_t n = (size_t)(tmp + sizeof tmp - t);
-    memcpy(p, t, n);
-    return p + n;
-}
-
 static int sl__rec_chunk_in(void *ctx, const sl_chunk *c)
 {
     sl__rec_side *d = ctx;
@@ -373,7 +357,7 @@ static int sl__rec_chunk_in(void *ctx, const sl_chunk *c)
             char *lp = p;
             p += sizeof(uint32_t);
             if (v->phys == SL_PHYS_I64 && sl_type_is_integer(v->type.id)) {
-                p = sl__rec_digits(p, v->v.i64[row]);
+                p = sl_i64_put(p, v->v.i64[row]);
             } else if (v->type.id == SL_TYPE_VARCHAR) {
                 memcpy(p, v->v.str[row].ptr, v->v.str[row].len);
                 p += v->v.str[row].len;
