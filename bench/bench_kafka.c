@@ -336,6 +336,21 @@ static double proc_cpu(pid_t pid)
     return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
 }
 
+/* The process's peak resident set (VmHWM), MB. */
+static double proc_peak_mb(pid_t pid)
+{
+    char path[64], line[256];
+    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+    FILE *f = fopen(path, "r");
+    double kb = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (strncmp(line, "VmHWM:", 6) == 0)
+            kb = strtod(line + 6, NULL);
+    if (f)
+        fclose(f);
+    return kb / 1024;
+}
+
 static void sluice_stop(pid_t pid)
 {
     kill(pid, SIGTERM);
@@ -374,6 +389,7 @@ typedef struct result {
     double from_start; /* records/s from the start of the run to the N-th visible */
     double per_cpu;  /* records per CPU-second of the process doing the work */
     double gap_ms;   /* the longest gap between written records (steady state) */
+    double peak_mb;  /* the sluice process's peak RSS (0 for the ceiling: in this process) */
 } result;
 
 /* (b) or (c): a sluice job from src into a topic of its own. */
@@ -392,12 +408,13 @@ static result run_sluice(const char *src, int64_t n, bool eo, const char *tag)
     int rc = counter_wait(&c, 300);
     double cpu = proc_cpu(pid);
     counter_wait(&raw, 30);
+    double peak = proc_peak_mb(pid);
     sluice_stop(pid);
     fclose(lf);
     if (rc != 0)
         die(tag, "the output did not arrive within 300 s (see the log in /tmp)");
     result r = {(double)(n - 1) / (raw.last - raw.first), (double)(n - 1) / (c.last - c.first),
-                (double)n / (c.last - t0), (double)n / cpu, raw.max_gap * 1000};
+                (double)n / (c.last - t0), (double)n / cpu, raw.max_gap * 1000, peak};
     return r;
 }
 
@@ -419,7 +436,7 @@ static result run_ceiling(const char *src, int64_t n, const char *tag)
     double rate = (double)(n - 1) / (c.last - c.first);
     /* CPU: this process (the loop, librdkafka's threads and the reader) */
     double cpu = (double)(c1.tv_sec - c0.tv_sec) + (double)(c1.tv_nsec - c0.tv_nsec) / 1e9;
-    result r = {rate, rate, (double)n / (c.last - t0), (double)n / cpu, c.max_gap * 1000};
+    result r = {rate, rate, (double)n / (c.last - t0), (double)n / cpu, c.max_gap * 1000, 0};
     return r;
 }
 
@@ -521,25 +538,31 @@ int main(int argc, char **argv)
         ba[k] = b[k].written / a[k].written;
         cb[k] = c[k].written / b[k].written;
         printf("round %d: (a) %.0f  (b) %.0f written, %.0f visible  (c) %.0f written, %.0f "
-               "visible, longest write gap %.0f ms (b: %.0f ms)\n",
+               "visible, longest write gap %.0f ms (b: %.0f ms); peak RSS (b) %.0f MB (c) %.0f "
+               "MB\n",
                k + 1, a[k].written, b[k].written, b[k].visible, c[k].written, c[k].visible,
-               c[k].gap_ms, b[k].gap_ms);
+               c[k].gap_ms, b[k].gap_ms, b[k].peak_mb, c[k].peak_mb);
     }
     printf("\n| run | records/s written | records/s visible | from the start | "
-           "records per CPU-second |\n|---|---|---|---|---|\n");
+           "records per CPU-second | peak RSS |\n|---|---|---|---|---|---|\n");
     const char *names[3] = {"(a) librdkafka copy loop", "(b) sluice at-least-once",
                             "(c) sluice exactly-once, 1 s checkpoints"};
     result *rs[3] = {a, b, c};
     for (int x = 0; x < 3; x++) {
-        double w[MAXR], v[MAXR], f[MAXR], u[MAXR];
+        double w[MAXR], v[MAXR], f[MAXR], u[MAXR], m[MAXR];
         for (int k = 0; k < rounds; k++) {
             w[k] = rs[x][k].written;
             v[k] = rs[x][k].visible;
             f[k] = rs[x][k].from_start;
             u[k] = rs[x][k].per_cpu;
+            m[k] = rs[x][k].peak_mb;
         }
-        printf("| %s | %.0f | %.0f | %.0f | %.0f |\n", names[x], median(w, rounds),
-               median(v, rounds), median(f, rounds), median(u, rounds));
+        double mm = median(m, rounds);
+        char peak[32] = "-";
+        if (mm > 0)
+            snprintf(peak, sizeof peak, "%.0f MB", mm);
+        printf("| %s | %.0f | %.0f | %.0f | %.0f | %s |\n", names[x], median(w, rounds),
+               median(v, rounds), median(f, rounds), median(u, rounds), peak);
     }
     printf("\nmedian ratios over %d rounds (written): b/a = %.2f, c/b = %.2f\n", rounds,
            median(ba, rounds), median(cb, rounds));
