@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/file.h>
 #include <time.h>
 #include <sys/stat.h>
@@ -52,6 +53,39 @@ void *sl_realloc(void *p, size_t n)
     if (!q)
         SL_PANIC("out of memory (%zu bytes)", n);
     return q;
+}
+
+/* Large tables probed at random (hash tables of state): a probe is a cache
+** miss anyway, and with 4 KB pages a TLB miss too. */
+#define SL__HUGE ((size_t)2 << 20)
+
+void sl_advise_huge(void *p, size_t n)
+{
+    uintptr_t lo = ((uintptr_t)p + SL__HUGE - 1) & ~(uintptr_t)(SL__HUGE - 1);
+    uintptr_t hi = ((uintptr_t)p + n) & ~(uintptr_t)(SL__HUGE - 1);
+    if (hi > lo)
+        madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+}
+
+void *sl_malloc_huge(size_t n)
+{
+    void *p = NULL;
+    if (n < SL__HUGE)
+        return sl_malloc(n);
+    if (posix_memalign(&p, SL__HUGE, n) != 0)
+        SL_PANIC("out of memory (%zu bytes)", n);
+    sl_advise_huge(p, n);
+    return p;
+}
+
+void *sl_calloc_huge(size_t count, size_t size)
+{
+    if (size && count > SIZE_MAX / size)
+        SL_PANIC("out of memory (%zu x %zu bytes)", count, size);
+    size_t n = count * size;
+    void *p = sl_malloc_huge(n ? n : 1);
+    memset(p, 0, n); /* written, not calloc'ed: see sl_base.h */
+    return p;
 }
 
 char *sl_strdup(const char *s)

@@ -47,6 +47,16 @@ SL_NORETURN void sl_panic(const char *file, int line, const char *fmt, ...) SL_P
 void *sl_malloc(size_t n);
 void *sl_calloc(size_t count, size_t size);
 void *sl_realloc(void *p, size_t n);
+/* Zeroed memory for a large table probed at random (freed with sl_free):
+** from 2 MB on aligned for transparent huge pages, and written here rather
+** than calloc'ed, whose untouched pages are the shared zero page until the
+** first write, so that a probe's read and then its write fault twice, the
+** second time with a TLB shootdown across the process's threads. */
+void *sl_calloc_huge(size_t count, size_t size);
+/* The same, not zeroed (a bump allocator's blocks, written as handed out). */
+void *sl_malloc_huge(size_t n);
+/* Ask for transparent huge pages on the 2 MB extents inside [p, p + n). */
+void sl_advise_huge(void *p, size_t n);
 char *sl_strdup(const char *s);            /* NULL in, NULL out */
 char *sl_strndup(const char *s, size_t n); /* copies at most n bytes, NUL-terminates */
 char *sl_sprintf(const char *fmt, ...) SL_PRINTF(1, 2);

@@ -71,7 +71,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -98,7 +97,6 @@ typedef struct sl__rk_slot {
 ** aligned for transparent huge pages: a probe's entry is a cache miss
 ** anyway, and with 4 KB pages it was a TLB miss and, the first time, a
 ** page fault too (sys time was a quarter of the run at 10M keys). */
-#define SL__RK_HUGE ((size_t)2 << 20)
 #define SL__RK_BLOCK_MAX ((size_t)8 << 20)
 #define SL__RK_BLOCKS 4096 /* per partition: 4096 * 8 MB */
 
@@ -109,16 +107,6 @@ typedef struct sl__rk_mem {
     size_t next;     /* the next block's size */
     size_t bytes;    /* the blocks' bytes (the budget counts them) */
 } sl__rk_mem;
-
-static void *sl__rk_big(size_t bytes)
-{
-    void *p = NULL;
-    if (bytes >= SL__RK_HUGE && posix_memalign(&p, SL__RK_HUGE, bytes) == 0)
-        madvise(p, bytes, MADV_HUGEPAGE);
-    else
-        p = sl_malloc(bytes);
-    return p;
-}
 
 static inline sl__rk_entry *sl__rk_ent(const sl__rk_mem *m, uint32_t ref)
 {
@@ -140,7 +128,7 @@ static sl__rk_entry *sl__rk_alloc(sl__rk_mem *m, size_t n, uint32_t *ref)
             size = n + 8;
         if ((m->nblocks & (m->nblocks - 1)) == 0) /* 0, 1, 2, 4, ...: double the index */
             m->blocks = sl_realloc(m->blocks, sizeof(char *) * (m->nblocks ? m->nblocks * 2 : 1));
-        char *b = sl__rk_big(size);
+        char *b = sl_malloc_huge(size);
         m->blocks[m->nblocks++] = b;
         m->bytes += size;
         m->cur = b + 8;
@@ -200,18 +188,11 @@ struct sl_rk {
 #define SL__RK_MAX_LEVEL 8
 #define SL__RK_MIN_SPLIT 64 /* keys: fewer are loaded whatever the budget (a split would not help) */
 
-/* A zeroed slot array. Written here, not calloc'ed: calloc's fresh pages
-** would be the shared zero page until each is first written, so every
-** probe's read and then its write would fault twice, the second time with
-** a TLB shootdown across the two reader threads (perf: 13 % of the time).
-** Large arrays are aligned for transparent huge pages (fewer TLB misses on
-** probes that are cache misses anyway). */
+/* A zeroed slot array (sl_calloc_huge: calloc's zero pages cost a second
+** fault and a TLB shootdown between the two readers, 13 % of the time). */
 static sl__rk_slot *sl__rk_slots(size_t cap)
 {
-    size_t bytes = cap * sizeof(sl__rk_slot);
-    void *p = sl__rk_big(bytes);
-    memset(p, 0, bytes);
-    return p;
+    return sl_calloc_huge(cap, sizeof(sl__rk_slot));
 }
 
 static void sl__rk_part_init(sl__rk_part *t)
