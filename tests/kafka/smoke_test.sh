@@ -44,7 +44,10 @@ topic=$run-records
 seq 1 1000 >"$tmp/expected"
 # The metadata request for an unknown topic creates it (auto.create.topics.enable).
 kc -L -t "$topic" >/dev/null 2>&1 || true
-kc -P -t "$topic" -X acks=all <"$tmp/expected" || fail "produce"
+# Idempotent: the topic was just created, so the first batch may be retried
+# (leader not yet known) after the second was written; without idempotence
+# a retry reorders the records (a CI run read all 1000, not in order).
+kc -P -t "$topic" -X acks=all -X enable.idempotence=true <"$tmp/expected" || fail "produce"
 kc -C -t "$topic" -o beginning -e -q >"$tmp/got" || fail "consume"
 cmp -s "$tmp/expected" "$tmp/got" || fail "read back $(wc -l <"$tmp/got") records, not the 1000 produced"
 kc -L -t "$topic" | grep -q "topic \"$topic\" with 1 partitions" || fail "topic metadata"
