@@ -51,28 +51,6 @@ static sl__kind sl__col_kind(const sl_table *t, const sl_expr *e)
     return SL__K_NONE;
 }
 
-static void sl__ident(sl_strbuf *sb, const char *name)
-{
-    sl_strbuf_append_char(sb, '"');
-    for (const char *p = name; *p; p++) {
-        if (*p == '"')
-            sl_strbuf_append_char(sb, '"');
-        sl_strbuf_append_char(sb, *p);
-    }
-    sl_strbuf_append_char(sb, '"');
-}
-
-static void sl__string(sl_strbuf *sb, const char *s)
-{
-    sl_strbuf_append_char(sb, '\'');
-    for (const char *p = s; *p; p++) {
-        if (*p == '\'')
-            sl_strbuf_append_char(sb, '\'');
-        sl_strbuf_append_char(sb, *p);
-    }
-    sl_strbuf_append_char(sb, '\'');
-}
-
 /* A number's text as written: digits, one '.', an exponent. */
 static bool sl__number_ok(const char *t)
 {
@@ -105,12 +83,12 @@ static bool sl__literal(sl_strbuf *sb, const sl_expr *e, sl__kind k)
             (e->type.id != SL_TYPE_DATE && e->type.id != SL_TYPE_TIMESTAMP))
             return false;
         sl_strbuf_append(sb, e->type.id == SL_TYPE_DATE ? "DATE " : "TIMESTAMP ");
-        sl__string(sb, e->text);
+        sl_strbuf_append_quoted(sb, e->text, '\'');
         return true;
     case SL__K_STR:
         if (e->kind != SL_EXPR_STRING)
             return false;
-        sl__string(sb, e->text);
+        sl_strbuf_append_quoted(sb, e->text, '\'');
         return true;
     default:
         return false;
@@ -150,14 +128,14 @@ static bool sl__conjunct(const sl_table *t, const sl_expr *e, sl_strbuf *sb)
         }
         sl__kind k = sl__col_kind(t, col);
         if (k != SL__K_NONE && (k != SL__K_STR || op == SL_OP_EQ || op == SL_OP_NE)) {
-            sl__ident(sb, col->text);
+            sl_strbuf_append_quoted(sb, col->text, '"');
             sl_strbuf_appendf(sb, " %s ", sl_op_name(op));
             ok = sl__literal(sb, lit, k);
         }
     } else if (e->kind == SL_EXPR_BETWEEN && sl_list_len(e->args) == 2) {
         sl__kind k = sl__col_kind(t, e->left);
         if (k == SL__K_NUM || k == SL__K_TIME) {
-            sl__ident(sb, e->left->text);
+            sl_strbuf_append_quoted(sb, e->left->text, '"');
             sl_strbuf_append(sb, e->negated ? " NOT BETWEEN " : " BETWEEN ");
             ok = sl__literal(sb, sl_list_get(e->args, 0), k);
             sl_strbuf_append(sb, " AND ");
@@ -166,7 +144,7 @@ static bool sl__conjunct(const sl_table *t, const sl_expr *e, sl_strbuf *sb)
     } else if (e->kind == SL_EXPR_IN && !e->query && sl_list_len(e->args) > 0) {
         sl__kind k = sl__col_kind(t, e->left);
         if (k != SL__K_NONE) {
-            sl__ident(sb, e->left->text);
+            sl_strbuf_append_quoted(sb, e->left->text, '"');
             sl_strbuf_append(sb, e->negated ? " NOT IN (" : " IN (");
             ok = true;
             for (int i = 0; ok && i < sl_list_len(e->args); i++) {
@@ -178,7 +156,7 @@ static bool sl__conjunct(const sl_table *t, const sl_expr *e, sl_strbuf *sb)
         }
     } else if (e->kind == SL_EXPR_IS && e->op == SL_IS_NULL && e->left &&
                e->left->kind == SL_EXPR_COLUMN && sl__rec_col_of(t, e->left->text)) {
-        sl__ident(sb, e->left->text);
+        sl_strbuf_append_quoted(sb, e->left->text, '"');
         sl_strbuf_append(sb, e->negated ? " IS NOT NULL" : " IS NULL");
         ok = true;
     }
