@@ -65,20 +65,6 @@ def read_committed_files(out_dir):
     return got
 
 
-def read_print_output(text):
-    """Rows printed as +I[id, x, tag]; with parallelism > 1 each line may start
-    with the printing task's prefix ("1> +I[...]", as Flink prints)."""
-    got = collections.Counter()
-    for line in text.splitlines():
-        line = line.strip()
-        if "> " in line and not line.startswith("+I["):
-            line = line.split("> ", 1)[1]
-        if line.startswith("+I[") and line.endswith("]"):
-            a, b, c = [v.strip() for v in line[3:-1].split(",")]
-            got[(int(a), int(b), c)] += 1
-    return got
-
-
 def compare(expected, got):
     missing = expected - got
     extra = got - expected
@@ -129,7 +115,7 @@ def main():
         return 1
     expected = reference(a.rows)
     got = (read_committed_files(out_dir) if a.sink == "filesystem"
-           else read_print_output("".join(printed)))
+           else sluice_e2e.printed_rows(printed))
     missing, extra, doubled = compare(expected, got)
     print("crash_test: %d runs, %d SIGKILLs; expected %d rows, got %d: %d missing, %d extra, "
           "%d doubled" % (runs, kills, sum(expected.values()), sum(got.values()),

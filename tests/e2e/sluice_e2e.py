@@ -27,6 +27,7 @@ library only; imported by the test scripts beside it).
   chk-N directory) or an epoch (it left in-progress part files).
 """
 import argparse
+import collections
 import json
 import os
 import random
@@ -304,3 +305,21 @@ def crash_until_done(run, out_dir, kills, rnd, name, end_kills_wanted=3, deadlin
                     % (name, run.kills)), end_kills
         return None, end_kills
     return "%s: the job did not finish in time" % name, end_kills
+
+
+def printed_rows(outputs):
+    """Rows +I[a, b, c] that print sinks wrote, counted, from the stdout of
+    each run. With parallelism > 1 a line may start with the printing task's
+    prefix ("1> +I[...]", as Flink prints). A SIGKILLed run's output can end
+    mid-line, so each run's output is split on its own: the torn tail never
+    joins the next run's first line."""
+    got = collections.Counter()
+    for text in outputs:
+        for line in text.splitlines():
+            line = line.strip()
+            if "> " in line and not line.startswith("+I["):
+                line = line.split("> ", 1)[1]
+            if line.startswith("+I[") and line.endswith("]"):
+                a, b, c = [v.strip() for v in line[3:-1].split(",")]
+                got[(int(a), int(b), c)] += 1
+    return got

@@ -61,18 +61,6 @@ def read_files(out_dir):
     return got
 
 
-def read_print(text):
-    got = collections.Counter()
-    for line in text.splitlines():
-        line = line.strip()
-        if "> " in line and not line.startswith("+I["):
-            line = line.split("> ", 1)[1]
-        if line.startswith("+I[") and line.endswith("]"):
-            a, b, c = [v.strip() for v in line[3:-1].split(",")]
-            got[(int(a), int(b), c)] += 1
-    return got
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sluice", required=True)
@@ -140,7 +128,7 @@ def main():
     elif not finished or kills < 3:
         print("scan_crash_test: %d kills before the job finished (at least 3 needed)" % kills)
         return 1
-    got = read_files(out_dir) if a.sink == "filesystem" else read_print("".join(printed))
+    got = read_files(out_dir) if a.sink == "filesystem" else sluice_e2e.printed_rows(printed)
     missing = expected - got
     extra = got - expected
     doubled = sum(1 for r, c in got.items() if c > 1)
