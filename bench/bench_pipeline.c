@@ -22,7 +22,7 @@
 **                vs. checkpoints off (only the final one at the end of the
 **                input), run alternately; the overhead is the median of the
 **                rounds' 1 - on/off
-**   scaling      group by and tumbling window at parallelism 1 and 2
+**   scaling      filter/project, group by and tumbling window at parallelism 1 and 2
 **
 ** A job is several threads (one per task, plus the coordinator; a GROUP BY
 ** at parallelism 1 is a source task and an aggregation task), so besides
@@ -433,7 +433,9 @@ static void sl__part_scaling(sl__bench *b)
     static const struct {
         const char *label;
         const char *sql;
-    } jobs[] = {{"group by 1M keys", sl__group}, {"tumbling window (1 s)", sl__window}};
+    } jobs[] = {{"filter/project", sl__filter_project},
+                {"group by 1M keys", sl__group},
+                {"tumbling window (1 s)", sl__window}};
     for (size_t i = 0; i < SL_ARRAY_LEN(jobs); i++) {
         sl__runs p1 = {0}, p2 = {0};
         double wall, cpu;
