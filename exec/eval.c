@@ -655,6 +655,12 @@ static int sl__cv_dec_dbl(sl__node *nd, sl__eval *ev, int i)
     sl__put_dbl(nd, i, sl_dec_to_double(SRC(nd)->v.i128[i], SRC(nd)->type.scale));
     return 0;
 }
+/* |x| < lim for DECIMAL overflow checks. */
+static inline bool sl__dec_in(sl_i128 x, sl_i128 lim)
+{
+    return x < lim && x > -lim;
+}
+
 static int sl__cv_dec_dec(sl__node *nd, sl__eval *ev, int i)
 {
     if (sl_dec_rescale(SRC(nd)->v.i128[i], SRC(nd)->type.scale, nd->type.precision, nd->type.scale,
@@ -1015,13 +1021,11 @@ static sl__conv_fn sl__cast_conv(sl_type from, sl_type to, bool *fails)
 
 /* Generic CAST kernel: the converter for every live row; TRY_CAST turns a
 ** failure into NULL. */
-static int sl__k_cast(sl__node *nd, sl__eval *ev, const uint8_t *sel)
+/* The cast's conversion of each live row of its (evaluated) kid. */
+static int sl__conv_rows(sl__node *nd, sl__eval *ev, const uint8_t *sel)
 {
-    if (sl__run_kids(nd, ev, sel) < 0)
-        return -1;
     int n = ev->n;
-    const sl__node *s = nd->kids[0];
-    memcpy(nd->nulls, s->nulls, (size_t)n);
+    memcpy(nd->nulls, nd->kids[0]->nulls, (size_t)n);
     for (int i = 0; i < n; i++) {
         if (!SL__LIVE(nd, sel, i))
             continue;
@@ -1032,6 +1036,34 @@ static int sl__k_cast(sl__node *nd, sl__eval *ev, const uint8_t *sel)
             nd->nulls[i] = 1;
         }
     }
+    return 0;
+}
+
+static int sl__k_cast(sl__node *nd, sl__eval *ev, const uint8_t *sel)
+{
+    if (sl__run_kids(nd, ev, sel) < 0)
+        return -1;
+    return sl__conv_rows(nd, ev, sel);
+}
+
+/* DECIMAL to DECIMAL of the same scale: a copy when every value fits the
+** new precision (as when a sink's column is narrower than the expression
+** feeding it); else row by row, to fail or round as the cast says. */
+static int sl__k_dec_same_scale(sl__node *nd, sl__eval *ev, const uint8_t *sel)
+{
+    if (sl__run_kids(nd, ev, sel) < 0)
+        return -1;
+    int n = ev->n;
+    const sl_i128 *a = nd->kids[0]->v.i128;
+    sl_i128 *r = nd->v.i128, lim = sl_dec_pow10(nd->type.precision);
+    unsigned bad = 0;
+    for (int i = 0; i < n; i++) {
+        r[i] = a[i];
+        bad |= (unsigned)!sl__dec_in(a[i], lim); /* NULL rows too: only slower */
+    }
+    if (bad)
+        return sl__conv_rows(nd, ev, sel);
+    memcpy(nd->nulls, nd->kids[0]->nulls, (size_t)n);
     return 0;
 }
 
@@ -1125,6 +1157,8 @@ static sl__node *sl__mk_cast(sl_eval_prog *p, sl__node *k, sl_type to, bool try_
     else if (implicit && sl__family(k->type.id) == SL__F_INT && to.id == SL_TYPE_DECIMAL &&
              to.scale == 0 && to.precision >= 19)
         nd->run = sl__k_i64_to_i128;
+    else if (k->type.id == SL_TYPE_DECIMAL && to.id == SL_TYPE_DECIMAL && k->type.scale == to.scale)
+        nd->run = sl__k_dec_same_scale;
     return sl__finish(p, nd);
 }
 
@@ -1224,6 +1258,13 @@ SL__INT_KERNEL(sl__k_mod_i64, {
     bad |= (unsigned)(d == 0);
     x = (d == 0 || d == -1) ? 0 : a[i] % d;
 })
+/* x % d for a constant power of two d > 0, without a division: the low
+** bits, carrying a negative x's sign as C's % does (-3 % 2 = -1). */
+SL__INT_KERNEL(sl__k_mod_pow2, {
+    int64_t m = b[0] - 1;
+    int64_t v = a[i] & m;
+    x = (a[i] < 0 && v != 0) ? v - m - 1 : v;
+})
 
 /* DOUBLE / FLOAT arithmetic (IEEE: x / 0 is inf or NaN, as Flink). */
 static int sl__k_arith_f64(sl__node *nd, sl__eval *ev, const uint8_t *sel)
@@ -1250,12 +1291,6 @@ static int sl__k_arith_f64(sl__node *nd, sl__eval *ev, const uint8_t *sel)
 }
 
 typedef int (*sl__dec_op)(sl_i128, int, sl_i128, int, int, int, sl_i128 *);
-
-/* |x| < lim for DECIMAL overflow checks. */
-static inline bool sl__dec_in(sl_i128 x, sl_i128 lim)
-{
-    return x < lim && x > -lim;
-}
 
 /* DECIMAL arithmetic: exact via sl_dec_* at the node's precision/scale;
 ** the common case (ADD/SUB with all scales equal) is a plain loop. */
@@ -1414,6 +1449,9 @@ static sl__node *sl__mk_arith(sl_eval_prog *p, int op, sl__node *a, sl__node *b,
                   : op == SL_FN_MUL ? sl__k_mul_i64
                   : op == SL_FN_DIV ? sl__k_div_i64
                                     : sl__k_mod_i64;
+        if (op == SL_FN_MOD && b->kind == SL__N_CONST && !b->nulls[0] && b->v.i64[0] > 0 &&
+            (b->v.i64[0] & (b->v.i64[0] - 1)) == 0)
+            nd->run = sl__k_mod_pow2;
         nd->can_fail = true;
     } else if (t.id == SL_TYPE_FLOAT || t.id == SL_TYPE_DOUBLE) {
         sl_type d = sl_type_make(SL_TYPE_DOUBLE);

@@ -112,6 +112,7 @@ typedef struct sl__calc {
     sl_chunk *kept;       /* rows that passed the filter */
     sl_chunk *out;        /* projected rows */
     uint8_t *sel;         /* filter result per row */
+    int *idx;             /* the kept rows' indexes */
 } sl__calc;
 
 /* One step of a task's chain at run time. */
@@ -310,6 +311,7 @@ static int sl__calc_open(sl__calc *c, const sl_calc_spec *cs, int ncols, const s
     memset(c, 0, sizeof *c);
     c->kept = sl_chunk_new(ncols, types, SL_CHUNK_ROWS);
     c->sel = sl_calloc(SL_CHUNK_ROWS, 1);
+    c->idx = sl_calloc(SL_CHUNK_ROWS, sizeof(int));
     if (cs->filter && !(c->filter = sl_eval_compile(cs->filter, ncols, types, err)))
         return -1;
     c->project = cs->project;
@@ -333,6 +335,7 @@ static void sl__calc_close(sl__calc *c)
     sl_chunk_free(c->kept);
     sl_chunk_free(c->out);
     sl_free(c->sel);
+    sl_free(c->idx);
 }
 
 /* Run one calc over in; *out receives the result (owned by the step). */
@@ -347,10 +350,15 @@ static int sl__calc_run(sl__calc *c, sl_chunk *in, const sl_eval_env *env, sl_ch
         if (n < in->nrows) {
             /* WHERE applies before SELECT: only kept rows are projected, so a
             ** projection cannot fail on a row the filter removed. */
+            /* Column by column (a row-by-row copy switching on each
+            ** value's type was an eighth of a filter/project job). */
+            int k = 0;
+            for (int r = 0; r < in->nrows; r++) {
+                c->idx[k] = r;
+                k += c->sel[r] != 0;
+            }
             sl_chunk_reset(c->kept);
-            for (int r = 0; r < in->nrows; r++)
-                if (c->sel[r])
-                    sl_chunk_copy_row(c->kept, in, r);
+            sl_chunk_append_rows(c->kept, in, c->idx, k);
             rows = c->kept;
         }
     }

@@ -394,6 +394,11 @@ static void t_integer_arithmetic(void)
     CHECK_STR(C1("MOD(-7, 3)"), "-1");
     CHECK_STR(C1("MOD(7, -3)"), "1");
     CHECK_STR(E("MOD(b, 3)"), "1|1|-2|NULL");
+    /* a constant power-of-two divisor takes the low bits (sl__k_mod_pow2) */
+    CHECK_STR(E("b % 4"), "2|3|-1|NULL");
+    CHECK_STR(E("-b % 8"), "-2|-7|5|NULL");
+    CHECK_STR(E("i % 2"), "1|0|1|NULL");
+    CHECK_STR(E("MOD(b, 1)"), "0|0|0|NULL");
     CHECK_STR(E("b / i"), "10|-4611686018427387903|0|NULL");
     /* division by zero: SQLSTATE and the position of the failing node */
     CHECK_STR(E("10 / x"), "ERR 22012@0 division by zero");
@@ -641,6 +646,10 @@ static void t_cast_numeric(void)
     CHECK_STR(E("CAST(d AS DECIMAL(3, 1))"), "ERR 22003@0 numeric field overflow");
     CHECK_STR(E("TRY_CAST(d AS DECIMAL(3, 1))"), "1.5|-0.3|NULL|NULL"); /* HALF_UP */
     CHECK_STR(E("CAST(d AS DECIMAL(12, 4))"), "1.5000|-0.2500|99999999.9900|NULL");
+    /* the same scale (sl__k_dec_same_scale): copied, or row by row on overflow */
+    CHECK_STR(E("CAST(d AS DECIMAL(12, 2))"), "1.50|-0.25|99999999.99|NULL");
+    CHECK_STR(E("CAST(d AS DECIMAL(4, 2))"), "ERR 22003@0 numeric field overflow");
+    CHECK_STR(E("TRY_CAST(d AS DECIMAL(4, 2))"), "1.50|-0.25|NULL|NULL");
     CHECK_STR(E("CAST(d AS INT)"), "1|0|99999999|NULL");
     CHECK_STR(E("CAST(d AS DOUBLE)"), "1.5|-0.25|99999999.99|NULL");
     CHECK_STR(E("CAST(f AS INT)"), "2|-1|0|NULL");
