@@ -362,6 +362,8 @@ static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_
         } else {
             sl_group_agg_spec *g = sl__own(p, sl_calloc(1, sizeof *g));
             sl__agg_spec(p, n, ttl_ms, g);
+            if (p->o)
+                g->backend = p->o->backend;
             st->create = sl__mk_group_agg;
             st->arg = g;
             st->name = "GroupAggregate";
