@@ -15,11 +15,12 @@ B. Checkpoints against changed keys: the same GROUP BY over the UNION ALL of
    files, checkpointing every 2 s, under the same limit. Once the datagen
    rows are in (two consecutive checkpoints hold the same SSTs), the script
    writes files that touch N existing keys each (N in --changes) and, for
-   each, reports the bytes of RocksDB files the next two checkpoints hold
-   that the checkpoint before the file did not (new inodes: what an
-   incremental checkpoint writes) and the longest duration among them
-   (_metadata's mtime minus the checkpoint's first state file's: trigger to
-   seal, approximately).
+   each, sums over the checkpoints after it, until two consecutive ones hold
+   the same SSTs again, the bytes of RocksDB files each holds that the one
+   before it did not (new inodes: what an incremental checkpoint writes),
+   and reports the longest duration among them (_metadata's mtime minus the
+   checkpoint's first state file's: trigger to seal, approximately) and how
+   many checkpoints that took.
 
 Usage: bench_rocks.py --sluice build/release/sluice [--keys 50000000]
                       [--cache 1000000] [--limit-mb 2048]
@@ -155,7 +156,8 @@ def bench_b(a, work):
         total = sum(info[0].values())
         print("B: %d keys loaded in %.0f s (to a settled checkpoint); state %.0f MB of RocksDB "
               "files" % (a.keys, time.monotonic() - t0, total / 1e6))
-        print("B: %10s %14s %14s %12s" % ("changed", "chk bytes", "new bytes", "duration"))
+        print("B: %10s %14s %14s %12s %6s" % ("changed", "chk bytes", "new bytes", "max duration",
+                                              "chks"))
         for i, n in enumerate(int(x) for x in a.changes.split(",")):
             base, binfo = c, info
             name = os.path.join(src, "c%d.csv" % i)
@@ -163,14 +165,20 @@ def bench_b(a, work):
                 for _ in range(n):
                     f.write("%d\n" % rnd.randint(1, a.keys))
             os.rename(name + ".tmp", name)
-            new, dur, size = 0, 0.0, 0
-            for _ in range(2):
+            # every checkpoint until the SSTs settle again (the file consumed,
+            # its groups flushed, compactions done): what they wrote in all
+            new, dur, size, nchk = 0, 0.0, 0, 0
+            while True:
                 c, info = wait_next(job_dir, c)
+                nchk += 1
                 new += sum(s for ino, s in info[0].items() if ino not in binfo[0])
                 dur = max(dur, info[2])
                 size = sum(info[0].values())
+                settled = info[1] == binfo[1] and nchk >= 2
                 binfo = info
-            print("B: %10d %14d %14d %10.3f s" % (n, size, new, dur))
+                if settled:
+                    break
+            print("B: %10d %14d %14d %10.3f s %6d" % (n, size, new, dur, nchk))
     finally:
         if p.poll() is None:
             p.kill()
