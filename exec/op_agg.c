@@ -2245,7 +2245,8 @@ static int sl__rk_write_staged(sl__agg *a, sl_error *err)
 {
     sl__rk *rk = a->rk;
     sl__rk_sort_base = rk->staged.buf;
-    qsort(rk->ents, rk->nents, sizeof *rk->ents, sl__rk_cmp_ent);
+    if (rk->nents > 1) /* ents is NULL until a group is staged */
+        qsort(rk->ents, rk->nents, sizeof *rk->ents, sl__rk_cmp_ent);
     for (uint32_t i = 0; i < rk->nents; i++) {
         const sl__rk_ent *e = &rk->ents[i];
         sl_rocks_put(rk->db, rk->staged.buf + e->off, e->klen, rk->staged.buf + e->off + e->klen,
