@@ -119,6 +119,7 @@ typedef struct sl__calc {
 typedef struct sl__step {
     sl__calc calc;   /* a calc (when op is NULL) */
     sl_operator *op; /* a stateful operator, or NULL */
+    char *state_dir; /* op->state_dir: jobs/<job>/state/<task>-<step> (NULL: a query) */
 } sl__step;
 
 typedef struct sl__job sl__job;
@@ -706,6 +707,19 @@ static void sl__pending_free(void *p)
     sl_free(pd);
 }
 
+/* The directory of checkpoint id (of store) where step k of task t keeps
+** the files of its state (sl_operator.chk_dir), or NULL without a store.
+** Caller frees. */
+static char *sl__op_files(const sl_chk_store *store, int64_t id, const sl__task *t, int k)
+{
+    if (!store)
+        return NULL;
+    char *chk = sl_chk_path(store, id);
+    char *files = sl_sprintf("%s/files-op-%s-%d", chk, t->name, k);
+    sl_free(chk);
+    return files;
+}
+
 /* Barrier id reached this task (aligned): snapshot into blobs (which may
 ** already hold the source's position), pre-commit the sink, hand it all to
 ** the coordinator and pass the barrier on. */
@@ -718,7 +732,11 @@ static int sl__barrier(sl__task *t, int64_t id, bool savepoint, sl_list *blobs, 
         if (!op)
             continue;
         sl_strbuf st = SL_STRBUF_INIT;
+        char *files = sl__op_files(j->store, id, t, i);
+        op->chk_dir = files;
         rc = op->ops->snapshot(op, &st, err);
+        op->chk_dir = NULL;
+        sl_free(files);
         if (rc == 0) {
             char fmt[48];
             snprintf(fmt, sizeof fmt, "op-%%s-%d", i);
@@ -1195,6 +1213,12 @@ static int sl__open_chain(sl__task *t, sl_error *err)
             if (ss->create(ss->arg, &t->steps[i].op, err) != 0)
                 return -1;
             t->steps[i].op->cancel = &t->job->cancel;
+            if (t->job->spec->data_dir) { /* state kept on disk ('rocksdb') goes here */
+                char *jd = sl_chk_job_dir(t->job->spec->data_dir, t->job->spec->name);
+                t->steps[i].state_dir = sl_sprintf("%s/state/%s-%d", jd, t->name, i);
+                t->steps[i].op->state_dir = t->steps[i].state_dir;
+                sl_free(jd);
+            }
             ncols = ss->out_ncols;
             types = ss->out_types;
         }
@@ -1211,6 +1235,7 @@ static void sl__close_task(sl__task *t)
             t->steps[i].op->ops->free(t->steps[i].op);
         else
             sl__calc_close(&t->steps[i].calc);
+        sl_free(t->steps[i].state_dir);
     }
     sl_free(t->steps);
     sl_eval_free(t->wm_prog);
@@ -1758,8 +1783,12 @@ static int sl__restore(sl__job *j, sl_error *err)
                 continue;
             snprintf(name, sizeof name, "op-%s-%d", t->name, k);
             rc = sl_chk_read_state(from, d, name, &st, &len, err);
+            char *files = sl__op_files(from, d, t, k);
+            op->chk_dir = files;
             if (rc == 0)
                 rc = op->ops->restore(op, st, len, err);
+            op->chk_dir = NULL;
+            sl_free(files);
             sl_free(st);
             st = NULL;
         }

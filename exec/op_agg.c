@@ -42,12 +42,25 @@
 ** bad blob is XX001. Version 2 added LISTAGG; version 1 blobs (no LISTAGG,
 ** otherwise the same layout) still restore.
 **
+** State backend 'rocksdb' (non-windowed aggregation only): the table above
+** is a cache of at most cache_groups groups; the rest live in RocksDB
+** (state_rocks.h), each under a canonical encoding of its key values, its
+** value the group's record in the snapshot encoding. A miss in the table
+** looks the key up there before it makes a new group; before a chunk, the
+** least recently touched groups are evicted (written back when changed
+** since they were last written). A checkpoint writes every changed group
+** and a RocksDB checkpoint into the checkpoint's directory; its blob
+** ("SLRK") holds the operator's scalars and which backend took it. The
+** code is the section "State backend 'rocksdb'" at the end of the file;
+** the hooks elsewhere are one line each (sl__rk_*).
+**
 ** Main routines: sl_group_agg_new, sl_window_agg_new; sl__agg_process,
 ** sl__agg_watermark, sl__agg_snapshot, sl__agg_restore.
 */
 #include "sl_exec.h"
 #include "acc_int.h"
 #include "value_int.h"
+#include "state_rocks.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -358,7 +371,7 @@ typedef struct sl__group {
     int64_t updated;   /* processing time (ns) of the last update (TTL) */
     char *kbytes;      /* owned bytes of the string keys */
     uint32_t epoch;    /* chunk epoch of the last touch */
-    uint32_t live;     /* 1 = in use; 0 = on the free list */
+    uint32_t live;     /* 1 = in use; 0 = on the free list; | SL__RK_* ('rocksdb') */
 } sl__group;
 
 typedef struct sl__touch {
@@ -418,7 +431,19 @@ typedef struct sl__agg {
     sl_chunk *oldres;     /* results before the chunk, one row per touch */
     sl_chunk *newres;     /* results after it (one row) */
     sl_chunk *out;        /* output being filled */
+
+    struct sl__rk *rk;    /* state backend 'rocksdb', or NULL ('hashmap') */
 } sl__agg;
+
+/* 'rocksdb' (the section at the end): group flags in sl__group.live. */
+#define SL__RK_STORED 2u /* RocksDB holds a version of the group */
+#define SL__RK_CLEAN 4u  /* ... and it is the current one */
+static int32_t sl__rk_fetch(sl__agg *a, const sl_chunk *in, int r, uint64_t h, sl_error *err);
+static void sl__rk_forget(sl__agg *a, sl__group *g);
+static int sl__rk_make_room(sl_operator *op, sl__agg *a, int n, sl_error *err);
+static int sl__rk_snapshot(sl_operator *op, sl__agg *a, sl_strbuf *state, sl_error *err);
+static int sl__rk_restore(sl_operator *op, sl__agg *a, const char *state, size_t len, sl_error *err);
+static void sl__rk_free(sl__agg *a);
 
 #define SL__G(a, i) ((sl__group *)((a)->recs + (size_t)(i) * (a)->stride))
 #define SL__KEYS(a, g) ((sl__val *)((char *)(g) + (a)->koff))
@@ -623,6 +648,8 @@ static void sl__free_accs(sl__agg *a, sl__group *g)
 static void sl__drop_group(sl__agg *a, uint32_t idx)
 {
     sl__group *g = SL__G(a, idx);
+    if (g->live & SL__RK_STORED)
+        sl__rk_forget(a, g);
     uint32_t mask = a->tabcap - 1, i = (uint32_t)g->hash & mask;
     while ((uint32_t)a->tab[i] != idx + 1)
         i = (i + 1) & mask;
@@ -1101,6 +1128,7 @@ static int sl__touch(sl__agg *a, uint32_t g, bool was_new, sl_error *err)
 {
     sl__group *grp = SL__G(a, g);
     grp->epoch = a->epoch;
+    grp->live &= ~SL__RK_CLEAN; /* it changes: RocksDB's copy is stale */
     int t = a->ntouched++;
     a->touched[t].g = g;
     a->touched[t].was_new = was_new;
@@ -1202,6 +1230,8 @@ static int sl__agg_process(sl_operator *op, const sl_chunk *in, const sl_emit *o
         return sl_error_set(err, SL_ERR_INTERNAL, -1, "aggregation input has %d columns, expected %d",
                             in->ncols, a->in_ncols);
     sl__ensure_scratch(a, n);
+    if (a->rk && sl__rk_make_room(op, a, n, err) != 0)
+        return -1;
     bool ttl = a->ttl_ns > 0 && !a->is_window;
     int64_t now = 0;
     if (ttl) {
@@ -1244,6 +1274,8 @@ static int sl__agg_process(sl_operator *op, const sl_chunk *in, const sl_emit *o
             }
         }
         int32_t g = sl__find_row(a, in, i, a->hashes[i]);
+        if (g < 0 && a->rk && (g = sl__rk_fetch(a, in, i, a->hashes[i], err)) == -2)
+            return -1;
         if (g >= 0 && ttl && SL__G(a, g)->epoch != a->epoch && now - SL__G(a, g)->updated >= a->ttl_ns) {
             sl__drop_group(a, (uint32_t)g); /* expired: as if never seen */
             g = -1;
@@ -1448,8 +1480,9 @@ static void sl__put_shape(sl__agg *a, sl_strbuf *sb)
 
 static int sl__agg_snapshot(sl_operator *op, sl_strbuf *state, sl_error *err)
 {
-    (void)err;
     sl__agg *a = op->impl;
+    if (a->rk)
+        return sl__rk_snapshot(op, a, state, err);
     size_t start = state->len;
     sl_strbuf_append_n(state, SL__SNAP_MAGIC, 4);
     sl__put(state, SL__SNAP_VERSION, 4);
@@ -1708,6 +1741,8 @@ bad_unlinked:
 static int sl__agg_restore(sl_operator *op, const char *state, size_t len, sl_error *err)
 {
     sl__agg *a = op->impl;
+    if (a->rk || (len >= 4 && memcmp(state, "SLRK", 4) == 0))
+        return sl__rk_restore(op, a, state, len, err);
     sl__clear(a);
     sl_strbuf shape = SL_STRBUF_INIT;
     sl__put_shape(a, &shape);
@@ -1765,6 +1800,7 @@ static void sl__agg_free(sl_operator *op)
     sl__agg *a = op->impl;
     if (a) {
         sl__clear(a);
+        sl__rk_free(a);
         sl_free(a->wins);
         sl_free(a->in_types);
         sl_free(a->keys);
@@ -1926,9 +1962,15 @@ fail:
     return -1;
 }
 
+static void sl__rk_init(sl__agg *a, const sl_state_backend *b);
+
 int sl_group_agg_new(const sl_group_agg_spec *spec, sl_operator **out, sl_error *err)
 {
-    return sl__agg_new(spec, false, -1, -1, out, err);
+    if (sl__agg_new(spec, false, -1, -1, out, err) != 0)
+        return -1;
+    if (spec->backend.rocksdb)
+        sl__rk_init((*out)->impl, &spec->backend);
+    return 0;
 }
 
 int sl_window_agg_new(const sl_window_agg_spec *spec, sl_operator **out, sl_error *err)
@@ -2048,4 +2090,344 @@ bool sl_accs_get(const sl_accs *s, void *rec, const char *buf, size_t len, size_
             return false;
     *off = r.off;
     return true;
+}
+
+/* ------------------------------------------------------------------------
+** State backend 'rocksdb' (see the header comment): RocksDB behind the
+** group table of a non-windowed aggregation.
+*/
+#define SL__RK_MAGIC "SLRK"
+#define SL__RK_VERSION 1
+#define SL__RK_DEFAULT_CACHE 1000000
+
+typedef struct sl__rk {
+    sl_rocks *db;       /* the database; NULL until first needed */
+    bool incremental;   /* checkpoints share SSTs through hard links */
+    uint32_t cap;       /* groups kept in memory */
+    uint32_t hand;      /* eviction: the next record the clock looks at */
+    bool evicting;      /* sl__rk_forget: the group leaves memory, not RocksDB */
+    sl_strbuf key;      /* scratch: a key's encoding */
+    sl_strbuf val;      /* scratch: a group's encoding */
+    sl_strbuf staged;   /* groups to write: key then value, per sl__rk_ent */
+    struct sl__rk_ent *ents; /* them */
+    uint32_t nents, capents; /* used / allocated */
+} sl__rk;
+
+/* A group staged for writing: its key and value in sl__rk.staged. */
+typedef struct sl__rk_ent {
+    size_t off;         /* key at staged.buf + off, then the value */
+    uint32_t klen, vlen;
+} sl__rk_ent;
+
+static void sl__rk_init(sl__agg *a, const sl_state_backend *b)
+{
+    sl__rk *rk = sl_calloc(1, sizeof *rk);
+    rk->incremental = b->incremental;
+    rk->cap = b->cache_groups <= 0 ? SL__RK_DEFAULT_CACHE
+              : b->cache_groups > UINT32_MAX / 4 ? UINT32_MAX / 4
+                                                 : (uint32_t)b->cache_groups;
+    a->rk = rk;
+}
+
+static void sl__rk_free(sl__agg *a)
+{
+    if (!a->rk)
+        return;
+    sl_rocks_close(a->rk->db);
+    sl_strbuf_free(&a->rk->key);
+    sl_strbuf_free(&a->rk->val);
+    sl_strbuf_free(&a->rk->staged);
+    sl_free(a->rk->ents);
+    sl_free(a->rk);
+    a->rk = NULL;
+}
+
+/* (Re)open the database in the operator's working directory, from the
+** RocksDB checkpoint in directory from, or empty (from NULL). */
+static int sl__rk_open(sl_operator *op, sl__agg *a, const char *from, sl_error *err)
+{
+    sl_rocks_close(a->rk->db);
+    a->rk->db = NULL;
+    return sl_rocks_open(op->state_dir, from, &a->rk->db, err);
+}
+
+/* One key value into RocksDB's key: an integer big-endian with its sign
+** bit flipped (RocksDB's byte order is then the numbers' order: ascending
+** keys, common, append to its memtable's skip list at its end), anything
+** else as a snapshot writes it. */
+static void sl__rk_put_key(sl_strbuf *k, sl_phys ph, sl__val x)
+{
+    if (ph == SL_PHYS_I64 || ph == SL_PHYS_BOOL) {
+        uint64_t u = (uint64_t)x.i ^ (1ULL << 63);
+        char b[8];
+        for (int i = 0; i < 8; i++)
+            b[i] = (char)(u >> (56 - 8 * i));
+        sl_strbuf_append_n(k, b, 8);
+    } else {
+        sl__put_val(k, ph, x);
+    }
+}
+
+/* The key of a group as RocksDB's key: per key column a null flag, then
+** the value (sl__rk_put_key). The same values give the same bytes, from a
+** row (sl__rk_fetch) or from a group. */
+static void sl__rk_key_group(sl__agg *a, const sl__group *g)
+{
+    sl_strbuf *k = &a->rk->key;
+    sl_strbuf_reset(k);
+    const sl__val *kv = SL__KEYS(a, g);
+    const uint8_t *kn = SL__KNULL(a, g);
+    for (int i = 0; i < a->nkeys; i++) {
+        sl__put(k, kn[i], 1);
+        if (!kn[i])
+            sl__rk_put_key(k, a->kphys[i], kv[i]);
+    }
+}
+
+static void sl__rk_key_row(sl__agg *a, const sl_chunk *in, int r)
+{
+    sl_strbuf *k = &a->rk->key;
+    sl_strbuf_reset(k);
+    for (int i = 0; i < a->nkeys; i++) {
+        const sl_vector *v = &in->cols[a->keys[i]];
+        bool isnull = v->nulls[r] != 0;
+        sl__put(k, isnull, 1);
+        if (!isnull)
+            sl__rk_put_key(k, a->kphys[i], sl__load(v, r));
+    }
+}
+
+/* Stage group g for writing into RocksDB (in the snapshot's per-group
+** encoding, which sl__restore_group reads back); it is then clean. */
+static void sl__rk_write(sl__agg *a, sl__group *g)
+{
+    sl__rk *rk = a->rk;
+    sl__rk_key_group(a, g);
+    sl_strbuf *v = &rk->val;
+    sl_strbuf_reset(v);
+    sl__put(v, g->seq, 8);
+    sl__put(v, (uint64_t)g->updated, 8);
+    sl__put(v, (uint64_t)g->rows, 8);
+    const sl__val *kv = SL__KEYS(a, g);
+    const uint8_t *kn = SL__KNULL(a, g);
+    for (int k = 0; k < a->nkeys; k++) {
+        sl__put(v, kn[k], 1);
+        if (!kn[k])
+            sl__put_val(v, a->kphys[k], kv[k]);
+    }
+    const sl__acc *acc = SL__ACCS(a, g);
+    for (int c = 0; c < a->naggs; c++)
+        if (a->calls[c].kind != SL__A_COUNT_STAR)
+            sl__put_acc(v, &a->calls[c], &acc[c]);
+    if (rk->nents == rk->capents) {
+        rk->capents = rk->capents ? rk->capents * 2 : 1024;
+        rk->ents = sl_realloc(rk->ents, (size_t)rk->capents * sizeof *rk->ents);
+    }
+    rk->ents[rk->nents++] = (sl__rk_ent){rk->staged.len, (uint32_t)rk->key.len, (uint32_t)v->len};
+    sl_strbuf_append_n(&rk->staged, rk->key.buf, rk->key.len);
+    sl_strbuf_append_n(&rk->staged, v->buf, v->len);
+    g->live |= SL__RK_STORED | SL__RK_CLEAN;
+}
+
+static _Thread_local const char *sl__rk_sort_base; /* qsort has no context argument */
+
+static int sl__rk_cmp_ent(const void *x, const void *y)
+{
+    const sl__rk_ent *a = x, *b = y;
+    uint32_t n = a->klen < b->klen ? a->klen : b->klen;
+    int c = memcmp(sl__rk_sort_base + a->off, sl__rk_sort_base + b->off, n);
+    return c ? c : a->klen < b->klen ? -1 : a->klen > b->klen;
+}
+
+/* Write the staged groups, in key order (RocksDB's memtable inserts a
+** sorted batch several times faster than a shuffled one), and commit. */
+static int sl__rk_write_staged(sl__agg *a, sl_error *err)
+{
+    sl__rk *rk = a->rk;
+    sl__rk_sort_base = rk->staged.buf;
+    if (rk->nents > 1) /* ents is NULL until a group is staged */
+        qsort(rk->ents, rk->nents, sizeof *rk->ents, sl__rk_cmp_ent);
+    for (uint32_t i = 0; i < rk->nents; i++) {
+        const sl__rk_ent *e = &rk->ents[i];
+        sl_rocks_put(rk->db, rk->staged.buf + e->off, e->klen, rk->staged.buf + e->off + e->klen,
+                     e->vlen);
+    }
+    rk->nents = 0;
+    sl_strbuf_reset(&rk->staged);
+    return sl_rocks_commit(rk->db, err);
+}
+
+/* Group g is dropped for good (emptied, expired): RocksDB forgets it too,
+** unless it only leaves memory (an eviction). */
+static void sl__rk_forget(sl__agg *a, sl__group *g)
+{
+    if (!a->rk || a->rk->evicting)
+        return;
+    sl__rk_key_group(a, g);
+    sl_rocks_delete(a->rk->db, a->rk->key.buf, a->rk->key.len);
+}
+
+/* Row r (hash h) missed the table: its group from RocksDB, linked into the
+** table (clean), or -1 when RocksDB has none; -2 on an error. */
+static int32_t sl__rk_fetch(sl__agg *a, const sl_chunk *in, int r, uint64_t h, sl_error *err)
+{
+    sl__rk_key_row(a, in, r);
+    char *v = NULL;
+    size_t n = 0;
+    int found = sl_rocks_get(a->rk->db, a->rk->key.buf, a->rk->key.len, &v, &n, err);
+    if (found <= 0)
+        return found < 0 ? -2 : -1;
+    sl__rd rd = {(const unsigned char *)v, n, 0, false};
+    uint64_t prev = UINT64_MAX;
+    bool ok = sl__restore_group(a, &rd, &prev) && rd.off == rd.n;
+    sl_free(v);
+    int32_t g = ok ? sl__find_row(a, in, r, h) : -1;
+    if (g < 0) {
+        sl_error_set(err, SL_ERR_DATA_CORRUPTED, -1,
+                     "aggregation state in RocksDB is corrupt: a group cannot be read back");
+        return -2;
+    }
+    SL__G(a, g)->live |= SL__RK_STORED | SL__RK_CLEAN;
+    return g;
+}
+
+static int sl__rk_cmp_u32(const void *x, const void *y)
+{
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* Before a chunk of n rows: evict groups until the chunk's new ones fit in
+** the cache (and an eighth of it more, so that eviction runs in batches).
+** The least recently touched go first: the age (chunks since the last
+** touch) above which a group goes is estimated from a sample, then a clock
+** hand evicts those at least that old, and anything once it went round. */
+static int sl__rk_make_room(sl_operator *op, sl__agg *a, int n, sl_error *err)
+{
+    sl__rk *rk = a->rk;
+    if (!rk->db && sl__rk_open(op, a, NULL, err) != 0)
+        return -1;
+    if ((uint64_t)a->ngroups + (uint64_t)n <= rk->cap)
+        return 0;
+    uint32_t target = rk->cap > (uint32_t)n ? rk->cap - (uint32_t)n : 0;
+    target -= target < rk->cap / 8 ? target : rk->cap / 8;
+    uint32_t need = a->ngroups > target ? a->ngroups - target : 0;
+    uint32_t ages[512], ns = 0;
+    uint32_t step = a->nrecs / 512 + 1;
+    for (uint32_t i = rk->hand % (a->nrecs ? a->nrecs : 1); i < a->nrecs && ns < 512; i += step)
+        if (SL__G(a, i)->live)
+            ages[ns++] = a->epoch - SL__G(a, i)->epoch;
+    uint32_t min_age = 0;
+    if (ns) {
+        qsort(ages, ns, sizeof ages[0], sl__rk_cmp_u32);
+        min_age = ages[(uint64_t)ns * (a->ngroups - need) / (a->ngroups ? a->ngroups : 1)];
+    }
+    rk->evicting = true;
+    uint32_t evicted = 0, looked = 0;
+    while (evicted < need) {
+        if (looked++ >= a->nrecs) { /* round once: take any */
+            min_age = 0;
+            looked = 0;
+        }
+        if (rk->hand >= a->nrecs)
+            rk->hand = 0;
+        sl__group *g = SL__G(a, rk->hand);
+        if (g->live && a->epoch - g->epoch >= min_age) {
+            if (!(g->live & SL__RK_CLEAN))
+                sl__rk_write(a, g);
+            sl__drop_group(a, rk->hand);
+            evicted++;
+        }
+        rk->hand++;
+    }
+    rk->evicting = false;
+    return sl__rk_write_staged(a, err);
+}
+
+/* The checkpoint: every changed group into RocksDB, then a RocksDB
+** checkpoint into op->chk_dir; the blob holds the scalars. */
+static int sl__rk_snapshot(sl_operator *op, sl__agg *a, sl_strbuf *state, sl_error *err)
+{
+    sl__rk *rk = a->rk;
+    if (!rk->db && sl__rk_open(op, a, NULL, err) != 0)
+        return -1;
+    for (uint32_t i = 0; i < a->nrecs; i++) {
+        sl__group *g = SL__G(a, i);
+        if (g->live && !(g->live & SL__RK_CLEAN))
+            sl__rk_write(a, g);
+    }
+    if (sl__rk_write_staged(a, err) != 0 ||
+        (op->chk_dir && sl_rocks_checkpoint(rk->db, op->chk_dir, rk->incremental, err) != 0))
+        return -1;
+    size_t start = state->len;
+    sl_strbuf_append_n(state, SL__RK_MAGIC, 4);
+    sl__put(state, SL__RK_VERSION, 4);
+    sl__put_shape(a, state);
+    sl__put(state, (uint64_t)a->wm, 8);
+    sl__put(state, (uint64_t)a->late, 8);
+    sl__put(state, a->next_seq, 8);
+    sl__put(state, rk->incremental, 1);
+    sl__put(state, sl__hash_bytes(state->buf + start, state->len - start), 8);
+    return 0;
+}
+
+/* The checkpoint's directory (chk-<N>), for messages; caller frees. */
+static char *sl__rk_chk_name(const sl_operator *op)
+{
+    char *p = sl_strdup(op->chk_dir ? op->chk_dir : "(unknown)");
+    char *slash = strrchr(p, '/');
+    if (slash && slash != p)
+        *slash = '\0';
+    return p;
+}
+
+static int sl__rk_restore(sl_operator *op, sl__agg *a, const char *state, size_t len, sl_error *err)
+{
+    bool rocks_blob = len >= 4 && memcmp(state, SL__RK_MAGIC, 4) == 0;
+    if (!a->rk || !rocks_blob) {
+        char *chk = sl__rk_chk_name(op);
+        const char *took = rocks_blob ? "rocksdb" : "hashmap", *runs = a->rk ? "rocksdb" : "hashmap";
+        sl_error_set(err, "55000", -1,
+                     "checkpoint %s was taken with state.backend.type '%s'; this job runs with "
+                     "'%s'",
+                     chk, took, runs);
+        sl_error_detail(err, "A checkpoint's keyed state restores only under the backend that "
+                             "wrote it.");
+        sl_error_hint(err, "SET 'state.backend.type' = '%s' to resume the job, or give it a new "
+                           "'pipeline.name' to start it afresh.",
+                      took);
+        sl_free(chk);
+        return -1;
+    }
+    sl__clear(a);
+    sl_strbuf shape = SL_STRBUF_INIT;
+    sl__put_shape(a, &shape);
+    bool ok = len >= 4 + 4 + shape.len + 25 + 8;
+    if (ok) {
+        sl__rd tr = {(const unsigned char *)state, len, len - 8, false};
+        ok = sl__get(&tr, 8) == sl__hash_bytes(state, len - 8);
+    }
+    sl__rd r = {(const unsigned char *)state, len >= 8 ? len - 8 : 0, 4, false};
+    if (ok && sl__get(&r, 4) != SL__RK_VERSION)
+        ok = false;
+    if (ok) {
+        ok = memcmp(state + r.off, shape.buf, shape.len) == 0;
+        r.off += shape.len;
+    }
+    sl_strbuf_free(&shape);
+    if (ok) {
+        a->wm = (int64_t)sl__get(&r, 8);
+        a->late = (int64_t)sl__get(&r, 8);
+        a->next_seq = sl__get(&r, 8);
+        (void)sl__get(&r, 1); /* incremental or not: restores the same way */
+        ok = !r.bad && r.off == r.n && a->late >= 0;
+    }
+    if (!ok) {
+        sl__clear(a);
+        return sl_error_set(err, SL_ERR_DATA_CORRUPTED, -1,
+                            "aggregation state is corrupt or truncated");
+    }
+    if (!op->chk_dir)
+        return sl_error_set(err, SL_ERR_INTERNAL, -1, "RocksDB state restored without its files");
+    return sl__rk_open(op, a, op->chk_dir, err);
 }

@@ -681,6 +681,16 @@ struct sl_operator {
     sl_emit side[SL_SIDE_KINDS]; /* set by the runtime per side output the step has (indexed
                                    by kind, SL_SIDE_LATE...): rows in that kind's canonical
                                    layout; fn NULL = none (the operator only counts) */
+    /* Files of state kept on disk ('rocksdb' backend), both set by the
+    ** runtime and owned by it. state_dir: the working directory of this
+    ** operator instance (its contents are scratch: replaced at restore);
+    ** NULL = none (a query's job: the operator makes a temporary one).
+    ** chk_dir: during snapshot and restore only, the directory inside the
+    ** checkpoint taken or restored where the operator keeps its files
+    ** (created by the operator; pruned with the checkpoint); NULL = the
+    ** checkpoint is not stored (a query's job). */
+    const char *state_dir;
+    const char *chk_dir;
 };
 
 /* ------------------------------------------------------------------------
@@ -756,6 +766,14 @@ typedef struct sl_agg_call {
 ** changelog (+I for a new group, -U/+U when its result changes, -D when it
 ** becomes empty through retractions). ttl_ms > 0: a group not updated for
 ** that long (processing time) is forgotten (Flink's table.exec.state.ttl). */
+/* Where keyed state lives ('state.backend.type'); zero = 'hashmap'. */
+typedef struct sl_state_backend {
+    bool rocksdb;            /* 'rocksdb': a GROUP BY's groups in RocksDB (state_rocks.h) */
+    bool incremental;        /* 'execution.checkpointing.incremental' */
+    int64_t cache_groups;    /* 'state.backend.rocksdb.cache-groups': groups in memory per
+                                task (<= 0: the default) */
+} sl_state_backend;
+
 typedef struct sl_group_agg_spec {
     int in_ncols;               /* input columns */
     const sl_type *in_types;    /* their types */
@@ -766,6 +784,11 @@ typedef struct sl_group_agg_spec {
     int64_t ttl_ms;             /* state retention; 0 = forever */
     int64_t (*now)(void *ctx);  /* processing-time clock (ns) for ttl_ms; NULL = real */
     void *now_ctx;              /* for now */
+    /* 'rocksdb': a non-windowed aggregation keeps at most cache_groups groups
+    ** in memory and the rest in RocksDB under sl_operator.state_dir;
+    ** checkpoints hold a RocksDB checkpoint (chk_dir) and refuse to restore
+    ** a 'hashmap' one (and the reverse). Window aggregations ignore it. */
+    sl_state_backend backend;
 } sl_group_agg_spec;
 int sl_group_agg_new(const sl_group_agg_spec *spec, sl_operator **out, sl_error *err);
 

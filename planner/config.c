@@ -24,6 +24,11 @@
 static const sl_config_key sl__keys[] = {
     {"execution.checkpointing.interval", SL_OPT_DURATION, false, "10 s", false, NULL,
      "Interval between checkpoints; '0' turns checkpointing off."},
+    {"execution.checkpointing.incremental", SL_OPT_BOOL, false, "false", false, NULL,
+     "With 'state.backend.type' = 'rocksdb': 'true' makes each checkpoint share the RocksDB "
+     "files (SSTs, which RocksDB never changes) it has in common with the previous one "
+     "through hard links, so it writes only what changed; 'false' copies them (a full, "
+     "self-contained checkpoint). Ignored by the 'hashmap' backend."},
     {"execution.runtime-mode", SL_OPT_ENUM, false, "streaming", false,
      "streaming|batch|automatic",
      "'streaming': continuous jobs, updating results. 'batch': every source must be bounded "
@@ -55,6 +60,16 @@ static const sl_config_key sl__keys[] = {
      "How query results are returned: 'tableau' (rows as they arrive, with the op column "
      "when the result is updating), 'changelog' (every change with its op column), 'table' "
      "(the final table: updates applied, no op column)."},
+    {"state.backend.rocksdb.cache-groups", SL_OPT_INT, false, "1000000", false, NULL,
+     "Sluice's own (Flink's closest: 'state.backend.rocksdb.memory.managed'): with "
+     "'state.backend.type' = 'rocksdb', the groups of a GROUP BY each task keeps in memory "
+     "(at least 1); past it, the least recently touched are written to RocksDB and read back "
+     "when their key comes again (docs/SQL.md, State backends)."},
+    {"state.backend.type", SL_OPT_ENUM, false, "hashmap", false, "hashmap|rocksdb",
+     "Where keyed state lives: 'hashmap' in memory (checkpoints write the whole state), "
+     "'rocksdb' the groups of a non-windowed GROUP BY in an embedded RocksDB database on disk, "
+     "bounded in memory by 'state.backend.rocksdb.cache-groups' (other operators keep theirs "
+     "in memory). A checkpoint restores only under the backend that took it."},
     {"table.dml-sync", SL_OPT_BOOL, false, "false", false, NULL,
      "Run INSERT to its end ('true') or start it as a background job ('false')."},
     {"table.exec.deduplicate.conflict-table", SL_OPT_STRING, false, "", false, NULL,

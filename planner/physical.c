@@ -59,6 +59,7 @@ struct sl_physical {
     sl_tz *tz;               /* the job's time zone (spec.tz), owned */
     const sl_catalog *cat;   /* while building: the catalog */
     const sl_physical_opts *o; /* ... and the options */
+    sl_state_backend backend; /* o->backend, for EXPLAIN */
     sl_list *sides;          /* sl_side_spec* resolved for the job (sl__side_plan), owned */
     sl_list *side_twins;     /* char*: the operators writing side tables, by kind and plan
                                 (sl__side_plan), owned */
@@ -362,6 +363,8 @@ static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_
         } else {
             sl_group_agg_spec *g = sl__own(p, sl_calloc(1, sizeof *g));
             sl__agg_spec(p, n, ttl_ms, g);
+            if (p->o)
+                g->backend = p->o->backend;
             st->create = sl__mk_group_agg;
             st->arg = g;
             st->name = "GroupAggregate";
@@ -1651,6 +1654,7 @@ int sl_physical_build_set(const sl_lp *const *roots, int n, const sl_catalog *ca
     p->side_twins = sl_list_new();
     p->cat = cat;
     p->o = o;
+    p->backend = o->backend;
     sl_job_spec *extra = n > 1 ? sl__own(p, sl_calloc((size_t)n, sizeof(sl_job_spec))) : NULL;
     for (int i = 0; i < n; i++) {
         if (sl__build_graph(p, roots[i], cat, o, i == 0 ? &p->spec : &extra[i - 1], err) != 0) {
@@ -1782,6 +1786,26 @@ static void sl__explain_graph(sl_strbuf *sb, const sl_job_spec *spec)
                           spec->limit >= 0 ? " (LIMIT)" : "");
 }
 
+/* Under 'rocksdb': the names of the operators of spec's steps (and its
+** extra pipelines') other than GroupAggregate, whose state stays in memory,
+** each once, into sb. */
+static void sl__memory_ops(sl_strbuf *sb, const sl_job_spec *spec, int *n)
+{
+    for (int i = 0; i < spec->ninputs + spec->nstages; i++) {
+        const sl_step_spec *steps = i < spec->ninputs ? spec->inputs[i].steps
+                                                      : spec->stages[i - spec->ninputs].steps;
+        int ns = i < spec->ninputs ? spec->inputs[i].nsteps : spec->stages[i - spec->ninputs].nsteps;
+        for (int k = 0; k < ns; k++) {
+            const char *name = steps[k].create ? steps[k].name : NULL;
+            if (!name || strcmp(name, "GroupAggregate") == 0 || strstr(sl_strbuf_cstr(sb), name))
+                continue;
+            sl_strbuf_appendf(sb, "%s%s", (*n)++ ? ", " : "", name);
+        }
+    }
+    for (int i = 0; i < spec->nextra; i++)
+        sl__memory_ops(sb, &spec->extra[i], n);
+}
+
 void sl_physical_explain(sl_strbuf *sb, const sl_physical *p)
 {
     sl__explain_graph(sb, &p->spec);
@@ -1792,4 +1816,19 @@ void sl_physical_explain(sl_strbuf *sb, const sl_physical *p)
     if (p->spec.nextra > 0)
         sl_strbuf_appendf(sb, "(%d pipelines in one job: one checkpoint commits every sink)\n",
                           p->spec.nextra + 1);
+    if (p->backend.rocksdb) {
+        /* Say where state lives: only GroupAggregate's groups go to RocksDB. */
+        sl_strbuf mem = SL_STRBUF_INIT;
+        int n = 0;
+        sl__memory_ops(&mem, &p->spec, &n);
+        sl_strbuf_appendf(sb, "State backend: rocksdb (GroupAggregate: groups in RocksDB, at "
+                              "most %lld per task in memory; %s checkpoints)",
+                          (long long)(p->backend.cache_groups > 0 ? p->backend.cache_groups
+                                                                  : 1000000),
+                          p->backend.incremental ? "incremental" : "full");
+        if (n)
+            sl_strbuf_appendf(sb, "; state kept in memory by: %s", sl_strbuf_cstr(&mem));
+        sl_strbuf_append_char(sb, '\n');
+        sl_strbuf_free(&mem);
+    }
 }

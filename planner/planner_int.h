@@ -508,6 +508,7 @@ typedef struct sl_physical_opts {
                                        wait for the end of the input */
     int nsides;                     /* the side tables the job writes (sl__side_plan) */
     const sl_side_table *sides;     /* them */
+    sl_state_backend backend;       /* 'state.backend.type' and its settings */
 } sl_physical_opts;
 
 /* root: a SINK (INSERT) or the top of a query. The plan and catalog must

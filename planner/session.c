@@ -747,6 +747,21 @@ int sl__parallelism(sl_session *s, int *out, sl_error *err)
     return 0;
 }
 
+sl_state_backend sl__state_backend(sl_session *s)
+{
+    sl_state_backend b = {false, false, 0};
+    sl_error ignored = SL_ERROR_INIT;
+    b.rocksdb = sl_strcasecmp(sl__setting(s, "state.backend.type"), "rocksdb") == 0;
+    if (sl_option_parse_bool(sl__setting(s, "execution.checkpointing.incremental"),
+                             &b.incremental, -1, &ignored) != 0)
+        b.incremental = false;
+    if (sl_option_parse_int(sl__setting(s, "state.backend.rocksdb.cache-groups"),
+                            &b.cache_groups, -1, &ignored) != 0)
+        b.cache_groups = 0;
+    sl_error_reset(&ignored);
+    return b;
+}
+
 /* 'table.dml-sync' (SET validated it), else the session's default. */
 bool sl__dml_sync(sl_session *s)
 {

@@ -181,6 +181,9 @@ sl__runtime_mode sl__runtime_mode_of(sl_session *s);
 sl_length_enforcer sl__length_enforcer_of(sl_session *s);
 int64_t sl__duration_ms(sl_session *s, const char *key);
 int sl__parallelism(sl_session *s, int *out, sl_error *err);
+/* 'state.backend.type', 'execution.checkpointing.incremental',
+** 'state.backend.rocksdb.cache-groups' (SET validated them). */
+sl_state_backend sl__state_backend(sl_session *s);
 bool sl__dml_sync(sl_session *s);
 
 /* The final table of a query's changelog (session_result.c): rows of text

@@ -1804,7 +1804,9 @@ int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl
                           mechs,
                           batch,
                           nsides,
-                          sides};
+                          sides,
+                          {false, false, 0}};
+    o.backend = sl__state_backend(s);
     sl_physical *phys = NULL;
     rc = sl_physical_build_set((const sl_lp *const *)plans->items, plans->n, cat, &o, &phys, err);
     sl_free(decided);

@@ -501,10 +501,12 @@ int sl__explain_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out
                               NULL,
                               batch,
                               0,
-                              NULL};
+                              NULL,
+                              {false, false, 0}};
         sl_side_table sides[SL_SIDE_MAX]; /* the side tables (no guarantee decided here) */
         o.nsides = sl__side_uses(s, plans, sides);
         o.sides = sides;
+        o.backend = sl__state_backend(s);
         sl_physical *phys = NULL;
         sl_error perr = SL_ERROR_INIT;
         if (sl_physical_build_set((const sl_lp *const *)plans->items, plans->n, sl__cat(s), &o,

@@ -453,5 +453,56 @@ static void t_job_keeps_its_zone(void)
     sl_free(dir);
 }
 
+/* 'state.backend.type' and its settings: values checked at SET (a typo of
+** a key or of a value refused), EXPLAIN says where state lives, and a
+** GROUP BY under 'rocksdb' (a cache of 2 groups for 5 keys: evictions and
+** reads back) gives the result 'hashmap' gives. */
+static void t_state_backend(void)
+{
+    char *dir = tmpdir("backend");
+    sl_engine *eng = NULL;
+    sl_error err = SL_ERROR_INIT;
+    REQUIRE(sl_engine_open(dir, &eng, &err) == 0);
+    sl_session *s = sl_session_new(eng);
+    collect c = {SL_STRBUF_INIT, "", "", 0};
+    for (size_t i = 0; i < SL_ARRAY_LEN(setup_sql); i++)
+        CHECK(run(s, setup_sql[i], &c, &err) == 0);
+    sl_session_exec(s, "SET 'state.backend.type' = 'rockdb'", 35, NULL, &err);
+    CHECK_STR(err.sqlstate, SL_ERR_INVALID_PARAMETER);
+    sl_error_reset(&err);
+    sl_session_exec(s, "SET 'state.backend.typ' = 'rocksdb'", 35, NULL, &err);
+    CHECK_STR(err.sqlstate, SL_ERR_UNDEFINED_PARAMETER);
+    CHECK(strstr(err.hint, "state.backend.type") != NULL);
+    sl_error_reset(&err);
+    sl_session_exec(s, "SET 'execution.checkpointing.incremental' = 'yes please'", 56, NULL, &err);
+    CHECK_STR(err.sqlstate, SL_ERR_INVALID_PARAMETER);
+    sl_error_reset(&err);
+    sl_session_exec(s, "SET 'state.backend.rocksdb.cache-groups' = '0'", 46, NULL, &err);
+    CHECK_STR(err.sqlstate, SL_ERR_INVALID_PARAMETER);
+    sl_error_reset(&err);
+    const char *q = "SELECT id % 5 AS k, COUNT(*) AS n, SUM(id) AS s FROM nums GROUP BY id % 5";
+    CHECK(run(s, "SET 'sql-client.execution.result-mode' = 'table'", &c, &err) == 0);
+    CHECK(run(s, q, &c, &err) == 0);
+    char *mem = sl_strdup(sl_strbuf_cstr(&c.rows));
+    CHECK(run(s, "EXPLAIN SELECT id % 5, COUNT(*) FROM nums GROUP BY id % 5", &c, &err) == 0);
+    CHECK(strstr(sl_strbuf_cstr(&c.rows), "State backend") == NULL); /* 'hashmap' */
+    CHECK(run(s, "SET 'state.backend.type' = 'rocksdb'", &c, &err) == 0);
+    CHECK(run(s, "SET 'state.backend.rocksdb.cache-groups' = '2'", &c, &err) == 0);
+    CHECK(run(s, "SET 'execution.checkpointing.incremental' = 'true'", &c, &err) == 0);
+    CHECK(run(s, "EXPLAIN SELECT id % 5, COUNT(*) FROM nums GROUP BY id % 5", &c, &err) == 0);
+    CHECK(strstr(sl_strbuf_cstr(&c.rows), "State backend: rocksdb (GroupAggregate: groups in "
+                                          "RocksDB, at most 2 per task in memory; incremental "
+                                          "checkpoints)") != NULL);
+    CHECK(run(s, q, &c, &err) == 0);
+    CHECK_STR(sl_strbuf_cstr(&c.rows), mem);
+    CHECK(strstr(mem, "0|1|5\n") || strstr(mem, "0|1|5")); /* key 0: id 5 */
+    sl_free(mem);
+    sl_strbuf_free(&c.rows);
+    sl_session_free(s);
+    sl_engine_close(eng);
+    rmdir_all(dir);
+    sl_free(dir);
+}
+
 SL_TESTS(t_every_key_has_a_reader, t_result_modes, t_default_zone, t_final_table,
-         t_job_keeps_its_zone)
+         t_job_keeps_its_zone, t_state_backend)
