@@ -79,11 +79,11 @@
 ** messages out of librdkafka's queue into a ring of its own while the
 ** ring holds less than B/2; above that it leaves them, and librdkafka
 ** stops at its bound. Once the source has emptied librdkafka's queue
-** after it reached its bound, it seeks each partition to where it is
-** (sl__kafka_wake), which wakes librdkafka's fetcher at once — pausing and
-** resuming does not: the main thread handles those while the broker
-** thread sleeps on. Nothing is lost or read twice: each seek goes to just
-** after the last message taken from the partition.
+** after it reached its bound, it seeks each partition to just after the
+** last message taken from it (sl__kafka_wake), which wakes librdkafka's
+** fetcher at once — pausing and resuming does not: the main thread
+** handles those while the broker thread sleeps on. Nothing is lost or
+** read twice.
 **
 ** Main routines: sl__kafka_source_create and the sl_source_ops below.
 */
@@ -122,6 +122,7 @@ typedef struct sl__kafka_part {
     int64_t next;      /* offset of the next record to hand out; -2 = beginning */
     int64_t stop;      /* bounded: the offset it ends before; -1 = unbounded */
     bool done;         /* bounded: every record before stop was handed out */
+    int64_t taken;     /* offset after the last record taken into the ring; -1 = none */
 } sl__kafka_part;
 
 typedef struct sl__kafka_source {
@@ -436,6 +437,7 @@ static int sl__kafka_discover(sl__kafka_source *s, sl_error *err)
         p->next = -2;
         p->stop = -1;
         p->done = false;
+        p->taken = -1;
         if (first)
             p->next = sl__initial_offset(s, p);
         else
@@ -642,6 +644,9 @@ static void sl__ring_push(sl__kafka_source *s, rd_kafka_message_t *m)
         s->ring_head = 0;
     }
     s->ring[(s->ring_head + s->ring_len++) % s->ring_cap] = m;
+    int pi = m->err || !m->rkt ? -1 : sl__kafka_part_of(s, m);
+    if (pi >= 0)
+        s->parts[pi].taken = m->offset + 1;
     s->ring_bytes += sl__kafka_msg_cost(m);
     s->taken_bytes += (int64_t)m->len; /* as librdkafka counts its queue: values */
     s->taken_msgs++;
@@ -659,31 +664,25 @@ static rd_kafka_message_t *sl__ring_pop(sl__kafka_source *s)
 
 /* librdkafka reached its queue's bound: it stopped fetching and (2.0)
 ** looks again only when its broker thread wakes for another reason, up to
-** a second later. A seek wakes it at once ("seek done"): each partition is
-** sought to its position, just after the last message taken from it (what
-** rd_kafka_position tells). The seek drops what librdkafka has queued for
-** the partition — nothing, the queue was just emptied, unless a fetch
-** still running landed since — and fetches again from there. A partition
-** nothing was taken from since its start has no position and is left
-** alone. */
+** a second later. A seek wakes it at once ("seek done"), and the thread
+** then decides again for all its partitions: each partition a record was
+** taken from is sought to just after the last one (librdkafka's own
+** position would not do: a seek forgets it until the next record is
+** taken). The seek drops what librdkafka has queued for the partition —
+** nothing, the queue was just emptied, unless a fetch still running landed
+** since — and fetches again from there. */
 static void sl__kafka_wake(sl__kafka_source *s)
 {
     rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new(s->nparts + 1);
     for (int i = 0; i < s->nparts; i++)
-        if (!s->parts[i].done)
-            rd_kafka_topic_partition_list_add(l, s->parts[i].topic, s->parts[i].partition);
-    rd_kafka_position(s->rk, l);
-    rd_kafka_topic_partition_list_t *seek = rd_kafka_topic_partition_list_new(l->cnt + 1);
-    for (int i = 0; i < l->cnt; i++)
-        if (!l->elems[i].err && l->elems[i].offset >= 0)
-            rd_kafka_topic_partition_list_add(seek, l->elems[i].topic, l->elems[i].partition)
-                ->offset = l->elems[i].offset;
-    if (seek->cnt > 0) {
-        rd_kafka_error_t *e = rd_kafka_seek_partitions(s->rk, seek, 0 /* asynchronous */);
+        if (!s->parts[i].done && s->parts[i].taken >= 0)
+            rd_kafka_topic_partition_list_add(l, s->parts[i].topic, s->parts[i].partition)->offset =
+                s->parts[i].taken;
+    if (l->cnt > 0) {
+        rd_kafka_error_t *e = rd_kafka_seek_partitions(s->rk, l, 0 /* asynchronous */);
         if (e) /* not expected; the bound still holds, librdkafka only waits longer */
             rd_kafka_error_destroy(e);
     }
-    rd_kafka_topic_partition_list_destroy(seek);
     rd_kafka_topic_partition_list_destroy(l);
 }
 
@@ -828,7 +827,8 @@ static int sl__parse_position(const sl__kafka_source *s, const char *pos, size_t
         }
         (*parts)[(*np)++] = (sl__kafka_part){.topic = sl_strndup(topic, tlen),
                                              .partition = (int32_t)part,
-                                             .next = off < 0 ? -2 : off};
+                                             .next = off < 0 ? -2 : off,
+                                             .taken = -1};
         p = end;
         if (*p == ',' && *++p == 0)
             ok = false; /* a trailing comma */
