@@ -38,6 +38,9 @@
 **
 ** e.g. KAFKA_PORT=9092 scripts/kafka start;
 **      build/release/bench/bench_kafka 127.0.0.1:9092 build/release/sluice 1000000 20000 15
+**
+** BENCH_KAFKA_SOURCE_OPTIONS and BENCH_KAFKA_SINK_OPTIONS add WITH options
+** to the jobs' source and sink tables (e.g. other memory bounds).
 */
 #include <librdkafka/rdkafka.h>
 #include <pthread.h>
@@ -281,6 +284,21 @@ static void copy_loop(const char *src, const char *dst, int64_t n)
 }
 
 /* ---- (b), (c): a sluice job ---- */
+
+/* More WITH options for the job's source or sink from the environment
+** (e.g. BENCH_KAFKA_SOURCE_OPTIONS="'scan.buffer.max-bytes' = '4 mb'"), to
+** try other bounds: ", <options>", or "" when unset. */
+static const char *extra_options(const char *var)
+{
+    static char buf[2][1024];
+    static int k;
+    const char *v = getenv(var);
+    if (!v || !v[0])
+        return "";
+    char *b = buf[k++ % 2];
+    snprintf(b, sizeof buf[0], ", %s", v);
+    return b;
+}
 static pid_t sluice_start(const char *src, const char *dst, bool eo, const char *tag, int log_fd)
 {
     char dir[256], sql_path[300], sql[4096], txn[160] = "";
@@ -295,13 +313,14 @@ static pid_t sluice_start(const char *src, const char *dst, bool eo, const char 
              "SET 'pipeline.name' = '%s-%s';\n"
              "CREATE TABLE src (%s) WITH ('connector' = 'kafka', 'topic' = '%s', "
              "'properties.bootstrap.servers' = '%s', 'format' = 'json', "
-             "'scan.startup.mode' = 'earliest-offset');\n"
+             "'scan.startup.mode' = 'earliest-offset'%s);\n"
              "CREATE TABLE dst (%s) WITH ('connector' = 'kafka', 'topic' = '%s', "
              "'properties.bootstrap.servers' = '%s', 'format' = 'json', "
-             "'sink.delivery-guarantee' = '%s'%s);\n"
+             "'sink.delivery-guarantee' = '%s'%s%s);\n"
              "INSERT INTO dst SELECT id, campaign, amount, ts, t, note FROM src;\n",
-             g_run, tag, cols, src, g_bootstrap, cols, dst, g_bootstrap,
-             eo ? "exactly-once" : "at-least-once", txn);
+             g_run, tag, cols, src, g_bootstrap, extra_options("BENCH_KAFKA_SOURCE_OPTIONS"), cols,
+             dst, g_bootstrap, eo ? "exactly-once" : "at-least-once", txn,
+             extra_options("BENCH_KAFKA_SINK_OPTIONS"));
     FILE *f = fopen(sql_path, "w");
     if (!f)
         die("write", sql_path);

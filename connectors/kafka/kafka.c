@@ -49,6 +49,15 @@
      .description = "How often the source lists the partitions again: partitions added to "    \
                     "its topics (and new topics matching 'topic-pattern') are read from their " \
                     "beginning. '0' lists them only at the start."}
+#define SL__KAFKA_BUFFER_OPTION                                                                  \
+    {.key = "scan.buffer.max-bytes",                                                            \
+     .type = SL_OPT_MEMSIZE,                                                                     \
+     .default_value = SL__KAFKA_BUFFER_DEFAULT,                                                  \
+     .description = "About how much of the fetched records each source subtask holds before "  \
+                    "it stops fetching (keys and values, plus about 224 bytes per record): "    \
+                    "librdkafka's queue gets a quarter of it as 'queued.max.messages.kbytes' "  \
+                    "and 'queued.min.messages' unless those properties are set. At least "      \
+                    "256 kb."}
 #define SL__KAFKA_GROUP_OPTION                                                                   \
     {.key = "properties.group.id",                                                              \
      .type = SL_OPT_STRING,                                                                      \
@@ -78,7 +87,10 @@
      .type = SL_OPT_STRING,                                                                      \
      .description = "Passed to librdkafka as # (both consumer and producer), e.g. "             \
                     "'properties.isolation.level' (the source defaults to read_committed); "    \
-                    "transactional.id and enable.auto.commit are the connector's own."}
+                    "transactional.id and enable.auto.commit are the connector's own. "         \
+                    "Producers queue at most 'queue.buffering.max.kbytes' = 2048 and "          \
+                    "'queue.buffering.max.messages' = 10000 by default (the sink waits when "    \
+                    "the queue is full)."}
 
 /* The sink's capabilities both connectors share: exactly-once as the job's
 ** last-resource participant (kafka_txn.c). */
@@ -104,6 +116,7 @@ static const sl_option_spec sl__kafka_options[] = {
     SL__KAFKA_DISCOVERY_OPTION,
     SL__KAFKA_BOOTSTRAP_OPTION,
     SL__KAFKA_GROUP_OPTION,
+    SL__KAFKA_BUFFER_OPTION,
     {.key = "scan.startup.mode",
      .type = SL_OPT_ENUM,
      .default_value = "group-offsets",
@@ -352,6 +365,7 @@ static const sl_option_spec sl__upsert_kafka_options[] = {
     SL__KAFKA_BOOTSTRAP_OPTION,
     SL__KAFKA_GROUP_OPTION,
     SL__KAFKA_DISCOVERY_OPTION,
+    SL__KAFKA_BUFFER_OPTION,
     SL__KAFKA_LAYOUT_OPTIONS,
     SL__KAFKA_TXN_OPTION,
     SL__KAFKA_PROPERTIES_OPTION,

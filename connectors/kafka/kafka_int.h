@@ -75,8 +75,16 @@ int sl__upsert_kafka_source_create(const sl_source_args *args, sl_source **out, 
 
 /* Defaults of every producer (pairs for sl__kafka_conf): keyed records go
 ** to the partition Java's producer would choose (murmur2), as Flink's do;
-** records without a key are spread at random. */
-#define SL__KAFKA_PRODUCER_DEFAULTS "partitioner", "murmur2_random"
+** records without a key are spread at random. Its queue — the records
+** handed to it and not yet acknowledged, each held twice once in a request
+** — is bounded for memory (librdkafka's defaults are 1 GB and 100 000
+** records); a full queue makes the sink wait for acknowledgements
+** (kafka_sink.c), which is the job's backpressure. */
+#define SL__KAFKA_PRODUCER_DEFAULTS                                                              \
+    "partitioner", "murmur2_random", "queue.buffering.max.kbytes", SL__KAFKA_PRODUCER_KB,         \
+        "queue.buffering.max.messages", SL__KAFKA_PRODUCER_MSGS
+#define SL__KAFKA_PRODUCER_KB   "2048"
+#define SL__KAFKA_PRODUCER_MSGS "10000"
 
 /* A librdkafka configuration from the table's options: bootstrap.servers
 ** and every 'properties.<x>' as <x>, then the given defaults (pairs of key,
@@ -84,6 +92,11 @@ int sl__upsert_kafka_source_create(const sl_source_args *args, sl_source **out, 
 ** to sl_log. NULL with err (22023 naming the option) when librdkafka
 ** refuses a property. */
 rd_kafka_conf_t *sl__kafka_conf(const sl_kvlist *opts, const char *const *defaults, sl_error *err);
+
+/* 'scan.buffer.max-bytes': the fetched records a source subtask holds
+** (kafka_source.c), by default and at least. */
+#define SL__KAFKA_BUFFER_DEFAULT "4 mb"
+#define SL__KAFKA_BUFFER_MIN     (256 << 10)
 
 /* 'scan.topic-partition-discovery.interval' by default (Flink's). */
 #define SL__KAFKA_DISCOVERY_DEFAULT "5 min"

@@ -68,6 +68,23 @@
 ** the messages already fetched in batches, and waits at most 100 ms when
 ** nothing arrives.
 **
+** Memory ('scan.buffer.max-bytes', B): the records fetched but not yet
+** decoded stay within about B, each counted as its key and value plus
+** SL__KAFKA_MSG_COST. librdkafka's own bound on its queue
+** (queued.max.messages.kbytes, queued.min.messages: B/4 of values and as
+** many messages as B/4 pays for, unless the user set them) stops its
+** fetching, but version 2.0 then looks again only when its broker thread
+** wakes for another reason, up to a second later, which halved the
+** throughput of a catching-up job. So the source takes the fetched
+** messages out of librdkafka's queue into a ring of its own while the
+** ring holds less than B/2; above that it leaves them, and librdkafka
+** stops at its bound. Once the source has emptied librdkafka's queue
+** after it reached its bound, it seeks each partition to just after the
+** last message taken from it (sl__kafka_wake), which wakes librdkafka's
+** fetcher at once — pausing and resuming does not: the main thread
+** handles those while the broker thread sleeps on. Nothing is lost or
+** read twice.
+**
 ** Main routines: sl__kafka_source_create and the sl_source_ops below.
 */
 #include <inttypes.h>
@@ -85,6 +102,11 @@
 #define SL__KAFKA_SHOW_BYTES      200 /* bytes of a bad record in messages */
 #define SL__KAFKA_TOPIC_WAIT_MS   5000 /* a new topic may take this long to appear */
 #define SL__KAFKA_BATCH           256  /* messages taken from the consumer's queue at once */
+/* What a fetched message costs beyond its key and value: librdkafka's op
+** and message (about 180 bytes with malloc's header), the record's framing
+** in the fetch buffer, the ring's pointer. */
+#define SL__KAFKA_MSG_COST        224
+#define SL__KAFKA_LIB_MIN_BYTES   (64 << 10) /* librdkafka's queue bound at least */
 
 typedef enum {
     SL__START_EARLIEST,
@@ -100,6 +122,7 @@ typedef struct sl__kafka_part {
     int64_t next;      /* offset of the next record to hand out; -2 = beginning */
     int64_t stop;      /* bounded: the offset it ends before; -1 = unbounded */
     bool done;         /* bounded: every record before stop was handed out */
+    int64_t taken;     /* offset after the last record taken into the ring; -1 = none */
 } sl__kafka_part;
 
 typedef struct sl__kafka_source {
@@ -135,6 +158,18 @@ typedef struct sl__kafka_source {
     const rd_kafka_topic_t *last_rkt; /* the message lookup's cache: topic handle, */
     int32_t last_partition;           /* partition */
     int last_part;                    /* and index in parts (-1: none) */
+    /* The prefetch (see the file's comment): messages taken out of
+    ** librdkafka's queue, not yet decoded, in order. */
+    rd_kafka_message_t **ring;    /* ring_cap slots */
+    int ring_head, ring_len, ring_cap;
+    int64_t ring_bytes;           /* their cost: keys, values, SL__KAFKA_MSG_COST each */
+    int64_t ring_low;             /* the queue is emptied into the ring below this cost */
+    int64_t lib_bytes;            /* librdkafka's bound: queued.max.messages.kbytes, */
+    int64_t lib_msgs;             /* queued.min.messages */
+    int64_t taken_bytes;          /* values taken since its queue was last empty */
+    int64_t taken_msgs;           /* messages taken since then */
+    int64_t avg_len;              /* the values' average length, lately */
+    bool lib_full;                /* librdkafka's queue was seen at its bound since */
 } sl__kafka_source;
 
 static int sl__kafka_fail(sl_error *err, const char *topic, const char *what, rd_kafka_resp_err_t e)
@@ -402,6 +437,7 @@ static int sl__kafka_discover(sl__kafka_source *s, sl_error *err)
         p->next = -2;
         p->stop = -1;
         p->done = false;
+        p->taken = -1;
         if (first)
             p->next = sl__initial_offset(s, p);
         else
@@ -585,8 +621,102 @@ static int sl__kafka_one(sl__kafka_source *s, const rd_kafka_message_t *m, sl_ch
     return 0;
 }
 
-/* Messages are taken in batches of what is already fetched (one call, one
-** lock); only when none are there does poll wait, for the first one. */
+/* ------------------------------------------------------------------------
+** The prefetch (the file's comment tells why it is the source's own)
+*/
+
+/* What a fetched message is counted as in the ring. */
+static int64_t sl__kafka_msg_cost(const rd_kafka_message_t *m)
+{
+    return (int64_t)m->len + (int64_t)m->key_len + SL__KAFKA_MSG_COST;
+}
+
+static void sl__ring_push(sl__kafka_source *s, rd_kafka_message_t *m)
+{
+    if (s->ring_len == s->ring_cap) {
+        int cap = s->ring_cap ? 2 * s->ring_cap : 1024;
+        rd_kafka_message_t **r = sl_malloc((size_t)cap * sizeof *r);
+        for (int i = 0; i < s->ring_len; i++)
+            r[i] = s->ring[(s->ring_head + i) % s->ring_cap];
+        sl_free(s->ring);
+        s->ring = r;
+        s->ring_cap = cap;
+        s->ring_head = 0;
+    }
+    s->ring[(s->ring_head + s->ring_len++) % s->ring_cap] = m;
+    int pi = m->err || !m->rkt ? -1 : sl__kafka_part_of(s, m);
+    if (pi >= 0)
+        s->parts[pi].taken = m->offset + 1;
+    s->ring_bytes += sl__kafka_msg_cost(m);
+    s->taken_bytes += (int64_t)m->len; /* as librdkafka counts its queue: values */
+    s->taken_msgs++;
+    s->avg_len += ((int64_t)m->len - s->avg_len) / 64;
+}
+
+static rd_kafka_message_t *sl__ring_pop(sl__kafka_source *s)
+{
+    rd_kafka_message_t *m = s->ring[s->ring_head];
+    s->ring_head = (s->ring_head + 1) % s->ring_cap;
+    s->ring_len--;
+    s->ring_bytes -= sl__kafka_msg_cost(m);
+    return m;
+}
+
+/* librdkafka reached its queue's bound: it stopped fetching and (2.0)
+** looks again only when its broker thread wakes for another reason, up to
+** a second later. A seek wakes it at once ("seek done"), and the thread
+** then decides again for all its partitions: each partition a record was
+** taken from is sought to just after the last one (librdkafka's own
+** position would not do: a seek forgets it until the next record is
+** taken). The seek drops what librdkafka has queued for the partition —
+** nothing, the queue was just emptied, unless a fetch still running landed
+** since — and fetches again from there. */
+static void sl__kafka_wake(sl__kafka_source *s)
+{
+    rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new(s->nparts + 1);
+    for (int i = 0; i < s->nparts; i++)
+        if (!s->parts[i].done && s->parts[i].taken >= 0)
+            rd_kafka_topic_partition_list_add(l, s->parts[i].topic, s->parts[i].partition)->offset =
+                s->parts[i].taken;
+    if (l->cnt > 0) {
+        rd_kafka_error_t *e = rd_kafka_seek_partitions(s->rk, l, 0 /* asynchronous */);
+        if (e) /* not expected; the bound still holds, librdkafka only waits longer */
+            rd_kafka_error_destroy(e);
+    }
+    rd_kafka_topic_partition_list_destroy(l);
+}
+
+/* Move what librdkafka has fetched into the ring (up to twice the low
+** mark: the rest waits in its bounded queue); once its queue is empty,
+** wake it if it had reached its bound since it was last empty. Its queue
+** also holds messages a seek made outdated, which it counts and drops
+** instead of handing them out: its length tells their number, the average
+** value their size. */
+static void sl__kafka_refill(sl__kafka_source *s)
+{
+    int64_t queued = rd_kafka_queue_length(s->queue);
+    if (queued >= s->lib_msgs || queued * s->avg_len >= s->lib_bytes)
+        s->lib_full = true;
+    rd_kafka_message_t *msgs[SL__KAFKA_BATCH];
+    for (;;) {
+        ssize_t got = rd_kafka_consume_batch_queue(s->queue, 0, msgs, SL__KAFKA_BATCH);
+        for (ssize_t i = 0; i < got; i++)
+            sl__ring_push(s, msgs[i]);
+        if (got < SL__KAFKA_BATCH)
+            break;
+        if (s->ring_bytes >= 2 * s->ring_low)
+            return;
+    }
+    if (s->lib_full || s->taken_bytes >= s->lib_bytes || s->taken_msgs >= s->lib_msgs)
+        sl__kafka_wake(s);
+    s->lib_full = false;
+    s->taken_bytes = 0;
+    s->taken_msgs = 0;
+}
+
+/* Messages are taken from the ring, refilled from librdkafka's queue while
+** it is below its low mark; only when both are empty does poll wait, for
+** the first message. */
 static int sl__kafka_poll(sl_source *src, sl_chunk *out, sl_error *err)
 {
     sl__kafka_source *s = src->impl;
@@ -598,13 +728,10 @@ static int sl__kafka_poll(sl_source *src, sl_chunk *out, sl_error *err)
     if (sl__kafka_ended(s))
         return SL_SOURCE_END;
     int64_t start = sl__kafka_now_ms();
-    rd_kafka_message_t *msgs[SL__KAFKA_BATCH];
     while (!sl_chunk_full(out) && !sl__kafka_ended(s)) {
-        int room = out->cap - out->nrows;
-        ssize_t got = rd_kafka_consume_batch_queue(s->queue, 0, msgs,
-                                                   (size_t)(room < SL__KAFKA_BATCH ? room
-                                                                                   : SL__KAFKA_BATCH));
-        if (got <= 0) {
+        if (s->ring_bytes < s->ring_low)
+            sl__kafka_refill(s);
+        if (s->ring_len == 0) {
             int64_t spent = sl__kafka_now_ms() - start;
             if (out->nrows > 0 || spent >= SL__KAFKA_IDLE_WAIT_MS)
                 return SL_SOURCE_MORE;
@@ -612,14 +739,19 @@ static int sl__kafka_poll(sl_source *src, sl_chunk *out, sl_error *err)
                 rd_kafka_consumer_poll(s->rk, (int)(SL__KAFKA_IDLE_WAIT_MS - spent));
             if (!m)
                 continue;
-            msgs[0] = m;
-            got = 1;
+            sl__ring_push(s, m);
         }
+        int n = out->cap - out->nrows; /* at most one row per message */
+        if (n > s->ring_len)
+            n = s->ring_len;
+        if (n > SL__KAFKA_BATCH)
+            n = SL__KAFKA_BATCH;
         int rc = 0;
-        for (ssize_t i = 0; i < got; i++) {
+        for (int i = 0; i < n; i++) {
+            rd_kafka_message_t *m = sl__ring_pop(s);
             if (rc == 0)
-                rc = sl__kafka_one(s, msgs[i], out, err);
-            rd_kafka_message_destroy(msgs[i]);
+                rc = sl__kafka_one(s, m, out, err);
+            rd_kafka_message_destroy(m);
         }
         if (rc != 0)
             return -1;
@@ -695,7 +827,8 @@ static int sl__parse_position(const sl__kafka_source *s, const char *pos, size_t
         }
         (*parts)[(*np)++] = (sl__kafka_part){.topic = sl_strndup(topic, tlen),
                                              .partition = (int32_t)part,
-                                             .next = off < 0 ? -2 : off};
+                                             .next = off < 0 ? -2 : off,
+                                             .taken = -1};
         p = end;
         if (*p == ',' && *++p == 0)
             ok = false; /* a trailing comma */
@@ -757,6 +890,9 @@ static void sl__kafka_source_free(sl_source *src)
     if (!src)
         return;
     sl__kafka_source *s = src->impl;
+    while (s->ring_len > 0)
+        rd_kafka_message_destroy(sl__ring_pop(s));
+    sl_free(s->ring);
     if (s->queue)
         rd_kafka_queue_destroy(s->queue);
     if (s->rk) {
@@ -836,9 +972,29 @@ static int sl__source_create(const sl_source_args *args, bool upsert, sl_source 
     }
     if (bounded)
         discovery_ms = 0; /* a bounded read takes the partitions of its start */
+    int64_t buffer = 0;
+    const char *bm = sl_kvlist_get(args->options, "scan.buffer.max-bytes");
+    if (sl_option_parse_memsize(bm ? bm : SL__KAFKA_BUFFER_DEFAULT, &buffer, -1, err) != 0 ||
+        buffer < SL__KAFKA_BUFFER_MIN) {
+        if (!sl_error_isset(err))
+            sl_error_set(err, SL_ERR_INVALID_PARAMETER, -1,
+                         "invalid value for option 'scan.buffer.max-bytes': \"%s\" is below "
+                         "the least, %d kb",
+                         bm, SL__KAFKA_BUFFER_MIN >> 10);
+        sl_free(specific);
+        sl_free(stops);
+        return -1;
+    }
+    int64_t lib_bytes = buffer / 4 > SL__KAFKA_LIB_MIN_BYTES ? buffer / 4 : SL__KAFKA_LIB_MIN_BYTES;
+    char lib_kb[32], lib_msgs[32];
+    snprintf(lib_kb, sizeof lib_kb, "%" PRId64, lib_bytes >> 10);
+    snprintf(lib_msgs, sizeof lib_msgs, "%" PRId64, lib_bytes / SL__KAFKA_MSG_COST);
     sl__kafka_source *s = sl_calloc(1, sizeof *s);
     sl_source *src = sl_calloc(1, sizeof *src);
     src->ops = &sl__kafka_source_ops;
+    s->ring_low = buffer / 2;
+    s->lib_bytes = lib_bytes;
+    s->lib_msgs = lib_bytes / SL__KAFKA_MSG_COST;
     src->impl = s;
     s->specific = specific;
     s->nspecific = nspecific;
@@ -886,20 +1042,26 @@ static int sl__source_create(const sl_source_args *args, bool upsert, sl_source 
                               "read_committed",
                               "auto.offset.reset",
                               "earliest",
-                              /* librdkafka 2.0 stops fetching a partition for 1 s once
-                              ** its local queue holds queued.min.messages (100000) or
-                              ** the queue queued.max.messages.kbytes (64 MB): a fast job
-                              ** drains 100000 records of one partition within that second
-                              ** and then waits (bench_kafka: idle 40 % of the time). A
-                              ** larger count leaves the 64 MB bound, which lasts longer. */
+                              /* librdkafka's queue: a quarter of the buffer (the
+                              ** file's comment), in values and in messages */
+                              "queued.max.messages.kbytes",
+                              lib_kb,
                               "queued.min.messages",
-                              "1000000",
+                              lib_msgs,
                               NULL};
     rd_kafka_conf_t *conf = sl__kafka_conf(args->options, defaults, err);
     if (!conf) {
         sl__kafka_source_free(src);
         return -1;
     }
+    /* The bounds librdkafka runs with (the user's properties win): */
+    char val[64];
+    size_t vlen = sizeof val;
+    if (rd_kafka_conf_get(conf, "queued.max.messages.kbytes", val, &vlen) == RD_KAFKA_CONF_OK)
+        s->lib_bytes = strtoll(val, NULL, 10) * 1024;
+    vlen = sizeof val;
+    if (rd_kafka_conf_get(conf, "queued.min.messages", val, &vlen) == RD_KAFKA_CONF_OK)
+        s->lib_msgs = strtoll(val, NULL, 10);
     if (bounded) /* its end is told by the end-of-partition events */
         rd_kafka_conf_set(conf, "enable.partition.eof", "true", NULL, 0);
     char msg[512];
