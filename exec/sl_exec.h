@@ -311,6 +311,9 @@ typedef struct sl_source_args {
                                   format reads; meta itself NULL = no metadata column */
     const struct sl_values_spec *values; /* a VALUES input's rows (sl_values_source_new),
                                   else NULL */
+    const bool *used;          /* per column: whether the job reads it (NULL = every one);
+                                  a source may leave a nullable column it does not read
+                                  NULL instead of building its value */
 } sl_source_args;
 
 #define SL_SOURCE_MORE 0 /* poll again (out may hold rows, or none yet) */
