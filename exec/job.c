@@ -110,6 +110,7 @@ typedef struct sl__calc {
     int nexprs;           /* projections */
     sl_eval_prog **exprs; /* their programs */
     sl_chunk *kept;       /* rows that passed the filter */
+    bool *reads;          /* with both: the input columns the projections read */
     sl_chunk *out;        /* projected rows */
     uint8_t *sel;         /* filter result per row */
 } sl__calc;
@@ -304,6 +305,15 @@ static void sl__fail(sl__job *j, sl_error *err)
 ** Calc steps
 */
 
+/* Mark the input columns expression x reads. */
+static void sl__expr_reads(const sl_bexpr *x, bool *reads, int ncols)
+{
+    if (x->kind == SL_BX_COLUMN && x->col >= 0 && x->col < ncols)
+        reads[x->col] = true;
+    for (int i = 0; i < x->nargs; i++)
+        sl__expr_reads(x->args[i], reads, ncols);
+}
+
 static int sl__calc_open(sl__calc *c, const sl_calc_spec *cs, int ncols, const sl_type *types,
                          sl_error *err)
 {
@@ -320,6 +330,11 @@ static int sl__calc_open(sl__calc *c, const sl_calc_spec *cs, int ncols, const s
             if (!(c->exprs[i] = sl_eval_compile(cs->exprs[i], ncols, types, err)))
                 return -1;
         c->out = sl_chunk_new(c->nexprs, cs->out_types, SL_CHUNK_ROWS);
+        if (c->filter) {
+            c->reads = sl_calloc((size_t)ncols + 1, sizeof(bool));
+            for (int i = 0; i < c->nexprs; i++)
+                sl__expr_reads(cs->exprs[i], c->reads, ncols);
+        }
     }
     return 0;
 }
@@ -333,6 +348,7 @@ static void sl__calc_close(sl__calc *c)
     sl_chunk_free(c->kept);
     sl_chunk_free(c->out);
     sl_free(c->sel);
+    sl_free(c->reads);
 }
 
 /* Run one calc over in; *out receives the result (owned by the step). */
@@ -346,11 +362,17 @@ static int sl__calc_run(sl__calc *c, sl_chunk *in, const sl_eval_env *env, sl_ch
             return -1;
         if (n < in->nrows) {
             /* WHERE applies before SELECT: only kept rows are projected, so a
-            ** projection cannot fail on a row the filter removed. */
-            sl_chunk_reset(c->kept);
-            for (int r = 0; r < in->nrows; r++)
-                if (c->sel[r])
-                    sl_chunk_copy_row(c->kept, in, r);
+            ** projection cannot fail on a row the filter removed. With a
+            ** projection, the kept rows are only its input: just the columns
+            ** it reads, their strings left in place. */
+            if (c->project) {
+                sl_chunk_select_view(c->kept, in, c->sel, c->reads);
+            } else {
+                sl_chunk_reset(c->kept);
+                for (int r = 0; r < in->nrows; r++)
+                    if (c->sel[r])
+                        sl_chunk_copy_row(c->kept, in, r);
+            }
             rows = c->kept;
         }
     }
