@@ -155,6 +155,39 @@ int sl_chunk_copy_row(sl_chunk *dst, const sl_chunk *src, int r)
     return d;
 }
 
+int sl_chunk_select_view(sl_chunk *dst, const sl_chunk *src, const uint8_t *sel,
+                         const bool *cols)
+{
+    SL_ALWAYS(dst->ncols == src->ncols);
+    sl_chunk_reset(dst);
+    int n = 0;
+    for (int r = 0; r < src->nrows; r++)
+        n += sel[r] != 0;
+    SL_ALWAYS(n <= dst->cap);
+    for (int r = 0, k = 0; r < src->nrows; r++)
+        if (sel[r])
+            dst->kinds[k++] = src->kinds[r];
+    for (int i = 0; i < src->ncols; i++) {
+        if (cols && !cols[i])
+            continue;
+        const sl_vector *sv = &src->cols[i];
+        sl_vector *dv = &dst->cols[i];
+        size_t w = sl_phys_size(sv->phys);
+        const uint8_t *from = sv->v.raw;
+        uint8_t *to = dv->v.raw;
+        /* fixed-width copies: a string is its (pointer, length) */
+        for (int r = 0, k = 0; r < src->nrows; r++) {
+            if (!sel[r])
+                continue;
+            dv->nulls[k] = sv->nulls[r];
+            memcpy(to + (size_t)k * w, from + (size_t)r * w, w);
+            k++;
+        }
+    }
+    dst->nrows = n;
+    return n;
+}
+
 void sl_chunk_append_rows(sl_chunk *dst, const sl_chunk *src, const int *rows, int n)
 {
     SL_ALWAYS(dst->ncols == src->ncols && dst->nrows + n <= dst->cap);

@@ -1111,13 +1111,15 @@ static void sl__out_results(sl__agg *a, int r, const sl_chunk *src, int sr)
     }
 }
 
-static bool sl__results_equal(const sl_chunk *x, int rx, const sl_chunk *y, int ry)
+/* Whether row t of old (one column per call) holds the results in row r
+** of a->out (its columns after the keys). */
+static bool sl__results_same(const sl__agg *a, const sl_chunk *old, int t, int r)
 {
-    for (int c = 0; c < x->ncols; c++) {
-        const sl_vector *a = &x->cols[c], *b = &y->cols[c];
-        if ((a->nulls[rx] != 0) != (b->nulls[ry] != 0))
+    for (int c = 0; c < a->naggs; c++) {
+        const sl_vector *x = &old->cols[c], *y = &a->out->cols[a->nkeys + c];
+        if ((x->nulls[t] != 0) != (y->nulls[r] != 0))
             return false;
-        if (!a->nulls[rx] && !sl__val_eq(a->phys, sl__load(a, rx), sl__load(b, ry)))
+        if (!x->nulls[t] && !sl__val_eq(x->phys, sl__load(x, t), sl__load(y, r)))
             return false;
     }
     return true;
@@ -1157,23 +1159,24 @@ static int sl__emit_changes(sl__agg *a, const sl_emit *out, sl_error *err)
             sl__drop_group(a, g);
             continue;
         }
-        sl_chunk_reset(a->newres);
-        sl_chunk_append_row(a->newres, SL_ROW_INSERT);
-        for (int c = 0; c < a->naggs; c++)
-            if (sl__result(a, grp, c, a->newres, c, 0, err))
+        /* The new results go straight into the output row; an update's
+        ** -U/+U pair is taken back when they equal the old ones. */
+        if (!a->touched[t].was_new && a->out->cap - a->out->nrows < 2 && sl__flush(a, out, err))
+            return -1; /* the pair stays in one chunk */
+        int rb = -1;
+        if (!a->touched[t].was_new) {
+            if (sl__out_row(a, out, SL_ROW_UPDATE_BEFORE, grp, &rb, err))
                 return -1;
-        if (a->touched[t].was_new) {
-            if (sl__out_row(a, out, SL_ROW_INSERT, grp, &r, err))
-                return -1;
-            sl__out_results(a, r, a->newres, 0);
-        } else if (!sl__results_equal(a->oldres, t, a->newres, 0)) {
-            if (sl__out_row(a, out, SL_ROW_UPDATE_BEFORE, grp, &r, err))
-                return -1;
-            sl__out_results(a, r, a->oldres, t);
-            if (sl__out_row(a, out, SL_ROW_UPDATE_AFTER, SL__G(a, g), &r, err))
-                return -1;
-            sl__out_results(a, r, a->newres, 0);
+            sl__out_results(a, rb, a->oldres, t);
         }
+        if (sl__out_row(a, out, a->touched[t].was_new ? SL_ROW_INSERT : SL_ROW_UPDATE_AFTER, grp,
+                        &r, err))
+            return -1;
+        for (int c = 0; c < a->naggs; c++)
+            if (sl__result(a, grp, c, a->out, a->nkeys + c, r, err))
+                return -1;
+        if (rb >= 0 && sl__results_same(a, a->oldres, t, r))
+            a->out->nrows -= 2;
     }
     return sl__flush(a, out, err);
 }

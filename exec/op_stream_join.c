@@ -85,7 +85,8 @@
 **                              regular: u32 count i32 associations i64 written
 **                              interval, window: u8 joined u64 arrival
 **                              rank } } }
-**   u64 sl_hash_bytes of everything before
+**   u64 checksum of everything before: XXH3 (sl_checksum); version 1
+**       blobs (the same layout, FNV-1a sl_hash_bytes) still restore
 ** A value is u8 null (0/1) then BOOL u8 | I64 i64 | F64 8 bytes | I128 16
 ** bytes | STR u32 len + bytes. Restore checks every length, value, count,
 ** rank and the checksum: anything wrong is XX001. Expired records are left
@@ -348,8 +349,10 @@ static int sl__key_add(sl__sjoin *j, uint64_t h)
 
 static uint64_t sl__rec_hash(uint64_t keyhash, int side, const char *p, size_t n)
 {
-    uint64_t h = sl_hash_bytes(p, n, keyhash * 31 + (uint64_t)side + 1);
-    h ^= h >> 33; /* FNV's low bits are weak: mix before they index the table */
+    /* XXH3 (sl_checksum) reads 8+ bytes a step where FNV reads one: a row
+    ** of a few hundred bytes hashes several times faster. Not stored. */
+    uint64_t h = sl_checksum(p, n) ^ (keyhash * 31 + (uint64_t)side + 1);
+    h ^= h >> 33; /* mix the key and side in before the bits index the table */
     h *= 0xff51afd7ed558ccdULL;
     h ^= h >> 33;
     return h;
@@ -1082,7 +1085,14 @@ static int64_t sl__sjoin_late_rows(sl_operator *op)
 /* ---- snapshot / restore ------------------------------------------------ */
 
 static const char sl__magic[7] = {'S', 'L', 'S', 'J', 'O', 'I', 'N'};
-#define SL__VERSION 1
+#define SL__VERSION 2 /* 2: XXH3 checksum; 1: FNV-1a (still read) */
+
+/* The checksum of a version's blob: v1's FNV-1a reads a byte per step,
+** a third of a large join's snapshot time; v2 reads XXH3's 32 bytes. */
+static uint64_t sl__snap_sum(uint32_t version, const char *p, size_t n)
+{
+    return version == 1 ? sl_hash_bytes(p, n, SL_HASH_INIT) : sl_checksum(p, n);
+}
 
 typedef struct sl__key_ref {
     const uint8_t *p; /* key bytes */
@@ -1118,6 +1128,10 @@ static int sl__sjoin_snapshot(sl_operator *op, sl_strbuf *state, sl_error *err)
     sl__sjoin *j = op->impl;
     int64_t now = j->now(j->now_ctx);
     size_t start = state->len;
+    /* Room for all of it at once (the store holds every row and long key;
+    ** per record at most 24 bytes more, per key 48): no copies as it grows. */
+    sl_strbuf_reserve(state, 4096 + (size_t)j->in_ncols + j->blen + (size_t)j->nrecs * 24 +
+                                 (size_t)j->nkeys_used * (48 + SL__KEY_INLINE));
     sl_strbuf_append_n(state, sl__magic, sizeof sl__magic);
     sl_put_u32(state, SL__VERSION);
     sl_put_u32(state, (uint32_t)j->in_ncols);
@@ -1182,7 +1196,7 @@ static int sl__sjoin_snapshot(sl_operator *op, sl_strbuf *state, sl_error *err)
     }
     sl_free(refs);
     sl_free(seqs);
-    sl_put_u64(state, sl_hash_bytes(state->buf + start, state->len - start, SL_HASH_INIT));
+    sl_put_u64(state, sl__snap_sum(SL__VERSION, state->buf + start, state->len - start));
     return 0;
 }
 
@@ -1359,9 +1373,12 @@ static int sl__sjoin_restore(sl_operator *op, const char *state, size_t len, sl_
     if (len < sizeof sl__magic + 4 + 8)
         return sl__corrupt(j, err, "truncated");
     uint64_t sum;
+    uint32_t sumv = 0; /* the version says which checksum; a damaged one matches neither */
     sl_bytes_reader tail = {(const uint8_t *)state, len, len - 8};
+    sl_bytes_reader head = {(const uint8_t *)state, len, sizeof sl__magic};
     sl_get_u64(&tail, &sum);
-    if (sum != sl_hash_bytes(state, len - 8, SL_HASH_INIT))
+    sl_get_u32(&head, &sumv);
+    if (sum != sl__snap_sum(sumv == 1 ? 1 : 2, state, len - 8))
         return sl__corrupt(j, err, "checksum mismatch");
     sl_bytes_reader c = {(const uint8_t *)state, len - 8, 0};
     char magic[sizeof sl__magic];
@@ -1371,7 +1388,7 @@ static int sl__sjoin_restore(sl_operator *op, const char *state, size_t len, sl_
         return sl__corrupt(j, err, "not a join state");
     if (!sl_get_u32(&c, &version))
         return sl__corrupt(j, err, "truncated header");
-    if (version != SL__VERSION)
+    if (version != SL__VERSION && version != 1)
         return sl__corrupt(j, err, "unknown version");
     if (!sl_get_u32(&c, &ncols) || !sl_get_u32(&c, &nkeys) || !sl_get_u32(&c, &nl) ||
         !sl_get_u32(&c, &nr) || !sl_get_u8(&c, &type) || !sl_get_u8(&c, &interval))

@@ -133,6 +133,12 @@ void sl_chunk_set_i128(sl_chunk *c, int col, int r, sl_i128 v);
 void sl_chunk_set_str(sl_chunk *c, int col, int r, const char *p, size_t len);
 /* Copy row r of src (all columns, its kind) to the end of dst (same types). */
 int sl_chunk_copy_row(sl_chunk *dst, const sl_chunk *src, int r);
+/* dst (same types, emptied first) = the rows of src whose sel[] is set,
+** column by column, only the columns with cols[i] set (NULL: all; the
+** others hold nothing meaningful); strings point into src's, so dst is
+** valid only while src is unchanged. The number of rows. */
+int sl_chunk_select_view(sl_chunk *dst, const sl_chunk *src, const uint8_t *sel,
+                         const bool *cols);
 /* Copy rows[0..n-1] of src to the end of dst, column by column (same
 ** types; dst has room for n more rows). */
 void sl_chunk_append_rows(sl_chunk *dst, const sl_chunk *src, const int *rows, int n);
@@ -311,6 +317,9 @@ typedef struct sl_source_args {
                                   format reads; meta itself NULL = no metadata column */
     const struct sl_values_spec *values; /* a VALUES input's rows (sl_values_source_new),
                                   else NULL */
+    const bool *used;          /* per column: whether the job reads it (NULL = every one);
+                                  a source may leave a nullable column it does not read
+                                  NULL instead of building its value */
 } sl_source_args;
 
 #define SL_SOURCE_MORE 0 /* poll again (out may hold rows, or none yet) */

@@ -759,6 +759,7 @@ typedef struct sl__graph {
     sl_stage_spec *stages;    /* nstages, room for cap_st */
     sl__chain *st_chains;     /* their chains */
     int nstages, cap_st;
+    sl_list *scan_needs;      /* sl_lp_scan_need*: the columns each scan's source fills */
 } sl__graph;
 
 /* The layers whose chains end with one node's output. */
@@ -875,6 +876,12 @@ static int sl__scan_input(sl__graph *g, const sl_lp *scan, sl__frag *f, sl_error
     in->source_args.npart = src->npart;
     in->source_args.part = src->part;
     in->source_args.meta = meta;
+    const bool *used = sl_lp_scan_used(g->scan_needs, scan);
+    if (used && scan->ncols == src->ncols) {
+        bool *u = sl__own(g->p, sl_malloc((size_t)src->ncols * sizeof(bool)));
+        memcpy(u, used, (size_t)src->ncols * sizeof(bool));
+        in->source_args.used = u;
+    }
     in->wm_expr = scan->watermark;
     return 0;
 }
@@ -1434,7 +1441,12 @@ static int sl__build_graph(sl_physical *p, const sl_lp *root, const sl_catalog *
                                 root->connector ? root->connector->name : "?");
     }
     int par = o->parallelism > 0 ? o->parallelism : 1;
-    sl__graph g = {p, cat, o, par, NULL, NULL, 0, 0, NULL, NULL, 0, 0};
+    sl__graph g = {p, cat, o, par, NULL, NULL, 0, 0, NULL, NULL, 0, 0, NULL};
+    /* The columns each source must fill; with side outputs (late rows,
+    ** conflicts: whole input rows written elsewhere) every column. */
+    g.scan_needs = sl_list_new();
+    if (o->nsides == 0)
+        sl_lp_scan_needs(root, g.scan_needs);
     sl__frag top_f = {0, NULL};
     int times = sl__window_times(top);
     int rc = times == 3 ? sl_error_set(err, SL_ERR_NOT_SUPPORTED, root->pos,
@@ -1532,6 +1544,7 @@ static int sl__build_graph(sl_physical *p, const sl_lp *root, const sl_catalog *
     }
     sl_free(g.in_chains);
     sl_free(g.st_chains);
+    sl_list_free(g.scan_needs, sl_lp_scan_need_free);
     if (g.inputs)
         sl__own(p, g.inputs);
     if (g.stages)

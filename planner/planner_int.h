@@ -266,6 +266,19 @@ void sl_lp_add_col(sl_lp *lp, const char *name, sl_type type, int rowtime);
 /* EXPLAIN text of a plan tree, one operator per line, indented. */
 void sl_lp_explain(sl_strbuf *sb, const sl_lp *lp);
 
+/* The columns of each table scan a plan reads (colneed.c): for every SCAN
+** under root, an sl_lp_scan_need appended to scans (free each with
+** sl_lp_scan_need_free); sl_lp_scan_used finds a scan's (NULL: none). A
+** column not marked used is read by no operator, so its source may leave it
+** NULL (sl_source_args.used). */
+typedef struct sl_lp_scan_need {
+    const sl_lp *scan; /* the SCAN node */
+    bool *used;        /* per column of the scan */
+} sl_lp_scan_need;
+void sl_lp_scan_needs(const sl_lp *root, sl_list *scans);
+const bool *sl_lp_scan_used(const sl_list *scans, const sl_lp *scan);
+void sl_lp_scan_need_free(void *s);
+
 /* Join planning (joinplan.c), in place: Filters over joins move into them
 ** and below them, a join's one-sided ON terms below it (comma joins become
 ** inner joins on keys). sl_lp_analyze runs it first. */

@@ -22,6 +22,11 @@
 ** emission, kept in the position as the reference keeps it) plus its event
 ** time offset; poll sleeps at most 50 ms for it.
 **
+** Columns. A row fills only the leaves of its event's kind (and
+** event_type), and of those only the ones the job reads
+** (sl_source_args.used) or declared NOT NULL: a query that never looks at
+** `extra` does not have it copied into every row.
+**
 ** End. After 'events.num' (or its share of 'stop-at') events a subtask ends,
 ** unless 'keep-alive' = true (then it idles, as the reference's reader).
 **
@@ -64,6 +69,8 @@ typedef struct sl__nexmark {
     int ncols;
     int *field;              /* column -> index in sl_nexmark_columns */
     sl_type *types;          /* column types */
+    int *fill[3];            /* per event kind (SL_NX_*): the columns its rows fill */
+    int nfill[3];
     sl_nexmark_event ev;     /* the event being emitted */
     int64_t (*now)(void *);
     void *now_ctx;
@@ -109,15 +116,18 @@ static void sl__nx_ts(sl_chunk *out, int col, int r, sl_type t, int64_t ms)
     sl_chunk_set_i64(out, col, r, sl_time_truncate(ms * SL_NANOS_PER_MILLI, t.precision));
 }
 
-/* Column `col` (leaf f) of event e into row r (left NULL when not its kind). */
+/* The event kind whose rows fill leaf f (-1: every kind, event_type). */
+static int sl__nx_kind(int f)
+{
+    return f == 0 ? -1 : f <= 8 ? SL_NX_PERSON : f <= 18 ? SL_NX_AUCTION : SL_NX_BID;
+}
+
+/* Column `col` (leaf f, of e's kind or event_type) of event e into row r. */
 static void sl__nx_value(const sl__nexmark *x, int col, const sl_nexmark_event *e, sl_chunk *out,
                          int r)
 {
     sl_type t = x->types[col];
     int f = x->field[col];
-    int kind = f == 0 ? -1 : f <= 8 ? SL_NX_PERSON : f <= 18 ? SL_NX_AUCTION : SL_NX_BID;
-    if (kind >= 0 && kind != e->type)
-        return;
     switch (f) {
     case 0: sl_chunk_set_i64(out, col, r, e->type); break;
     case 1: sl_chunk_set_i64(out, col, r, e->p_id); break;
@@ -190,8 +200,10 @@ static int sl__nx_poll(sl_source *s, sl_chunk *out, sl_error *err)
             break;
         sl_nexmark_next(&x->cfg, x->count, &x->ev);
         int r = sl_chunk_append_row(out, SL_ROW_INSERT);
-        for (int c = 0; c < x->ncols; c++)
-            sl__nx_value(x, c, &x->ev, out, r);
+        /* only the leaves of the event's kind; the others stay NULL */
+        int k = x->ev.type >= 0 && x->ev.type < 3 ? x->ev.type : 0;
+        for (int i = 0; i < x->nfill[k]; i++)
+            sl__nx_value(x, x->fill[k][i], &x->ev, out, r);
         bytes += sl_nexmark_event_bytes(&x->ev);
         x->count++;
     }
@@ -260,6 +272,8 @@ static void sl__nx_free(sl_source *s)
     sl_nexmark_event_free(&x->ev);
     sl_free(x->field);
     sl_free(x->types);
+    for (int k = 0; k < 3; k++)
+        sl_free(x->fill[k]);
     sl_free(x);
     sl_free(s);
 }
@@ -318,6 +332,17 @@ int sl_nexmark_create(const sl_source_args *args, sl_source **out, sl_error *err
             sl_error_set(err, SL_ERR_UNDEFINED_COLUMN, -1,
                          "column \"%s\" is not a field of the nexmark events", args->names[c]);
             goto fail;
+        }
+    }
+    /* The columns each kind's rows fill: its leaves and event_type, less
+    ** the nullable ones the job does not read (left NULL; no string built). */
+    for (int k = 0; k < 3; k++) {
+        x->fill[k] = sl_calloc((size_t)(args->ncols ? args->ncols : 1), sizeof(int));
+        for (int c = 0; c < args->ncols; c++) {
+            int kind = sl__nx_kind(x->field[c]);
+            bool read = !args->used || args->used[c] || args->types[c].not_null;
+            if (read && (kind < 0 || kind == k))
+                x->fill[k][x->nfill[k]++] = c;
         }
     }
     *out = s;

@@ -630,7 +630,60 @@ static void t_reference_events(void)
     sl_nexmark_event_free(&e);
 }
 
+/* sl_source_args.used: a nullable column the job does not read stays NULL,
+** the read ones (and a NOT NULL one, read or not) are the events' own. */
+static void t_used_columns(void)
+{
+    table t;
+    all_cols(&t);
+    int price = col_of(&t, "bid.price"), bextra = col_of(&t, "bid.extra");
+    int aextra = col_of(&t, "auction.extra"), aid = col_of(&t, "auction.id");
+    int pname = col_of(&t, "person.name");
+    t.types[pname].not_null = true; /* filled although not read */
+    bool used[32] = {false};
+    used[0] = used[price] = used[aextra] = true;
+    sl_kvlist *o = opts("connector", "nexmark", "events.num", "500", NULL);
+    sl_error err = SL_ERROR_INIT;
+    sl_source *full = mk(&t, o, 0, 1, &err);
+    const sl_connector *c = sl_connector_find("nexmark");
+    sl_source_args a = {.options = o, .ncols = t.ncols, .names = t.names, .types = t.types,
+                        .subtask = 0, .parallelism = 1, .table = "t", .created_nanos = T0,
+                        .used = used};
+    sl_source *part = NULL;
+    REQUIRE(full && c->create_source(&a, &part, &err) == 0);
+    sl_chunk *rf = NULL, *rp = NULL;
+    bool end = false;
+    CHECK_INT(collect(full, &t, 128, 1000, &rf, &end), 500);
+    CHECK_INT(collect(part, &t, 128, 1000, &rp, &end), 500);
+    int same = 0, nulls = 0, names = 0, bids = 0, auctions = 0;
+    for (int r = 0; r < 500; r++) {
+        for (int col = 0; col < t.ncols; col++) {
+            if (!used[col] && col != pname)
+                continue;
+            sl_strbuf fx = SL_STRBUF_INIT, fy = SL_STRBUF_INIT;
+            bool nx = !sl_value_format(&fx, &rf->cols[col], r);
+            bool ny = !sl_value_format(&fy, &rp->cols[col], r);
+            same += nx == ny && strcmp(sl_strbuf_cstr(&fx), sl_strbuf_cstr(&fy)) == 0;
+            sl_strbuf_free(&fx);
+            sl_strbuf_free(&fy);
+        }
+        names += !rp->cols[pname].nulls[r];
+        bids += !rf->cols[bextra].nulls[r];
+        auctions += !rf->cols[aid].nulls[r];
+        nulls += rp->cols[bextra].nulls[r] && rp->cols[aid].nulls[r];
+    }
+    CHECK_INT(same, 500 * 4);
+    CHECK_INT(nulls, 500);
+    CHECK(bids > 400 && auctions > 10);
+    CHECK(names > 0 && names < 50); /* the person events' */
+    sl_chunk_free(rf);
+    sl_chunk_free(rp);
+    full->ops->free(full);
+    part->ops->free(part);
+    sl_kvlist_free(o);
+}
+
 SL_TESTS(t_random_matches_java, t_reference_events, t_reference_formulas, t_proportions,
-         t_out_of_order,
+         t_out_of_order, t_used_columns,
          t_determinism_and_seek, t_parallel_split, t_end_stop_keep_alive, t_pacing, t_large_events,
          t_create_errors)

@@ -17,6 +17,44 @@ static sl_msg wm(int64_t t)
     return m;
 }
 
+/* sl_chunk_select_view: the selected rows of the chosen columns, in order,
+** with their kinds and NULLs; strings point into the source chunk. */
+static void t_chunk_select_view(void)
+{
+    sl_type ty[3] = {sl_type_make(SL_TYPE_BIGINT), sl_type_make_p(SL_TYPE_VARCHAR, 10, 0),
+                     sl_type_make(SL_TYPE_BIGINT)};
+    sl_chunk *src = sl_chunk_new(3, ty, 8), *dst = sl_chunk_new(3, ty, 4);
+    const char *words[6] = {"a", "bb", "ccc", "dddd", "eeeee", "ffffff"};
+    for (int r = 0; r < 6; r++) {
+        int k = sl_chunk_append_row(src, r % 2 ? SL_ROW_DELETE : SL_ROW_INSERT);
+        sl_chunk_set_i64(src, 0, k, r * 10);
+        if (r != 3)
+            sl_chunk_set_str(src, 1, k, words[r], strlen(words[r]));
+        sl_chunk_set_i64(src, 2, k, -r);
+    }
+    uint8_t sel[6] = {0, 1, 0, 1, 1, 0};
+    bool cols[3] = {true, true, false};
+    CHECK_INT(sl_chunk_select_view(dst, src, sel, cols), 3);
+    REQUIRE(dst->nrows == 3);
+    int want[3] = {1, 3, 4};
+    for (int k = 0; k < 3; k++) {
+        int r = want[k];
+        CHECK_INT(dst->kinds[k], src->kinds[r]);
+        CHECK_INT(dst->cols[0].v.i64[k], r * 10);
+        CHECK_INT(dst->cols[1].nulls[k], r == 3);
+        if (r != 3)
+            CHECK(dst->cols[1].v.str[k].ptr == src->cols[1].v.str[r].ptr &&
+                  dst->cols[1].v.str[k].len == strlen(words[r]));
+    }
+    /* every column; a second call starts afresh */
+    uint8_t one[6] = {0, 0, 0, 0, 0, 1};
+    CHECK_INT(sl_chunk_select_view(dst, src, one, NULL), 1);
+    CHECK_INT(dst->cols[2].v.i64[0], -5);
+    CHECK_INT(dst->kinds[0], SL_ROW_DELETE);
+    sl_chunk_free(src);
+    sl_chunk_free(dst);
+}
+
 static void t_channel_order_and_timeout(void)
 {
     sl_channel *ch = sl_channel_new(1, 4);
@@ -492,4 +530,4 @@ static void t_checkpoint_prune(void)
 
 SL_TESTS(t_checkpoint_state_damaged, t_checkpoint_newest_missing, t_checkpoint_metadata_every_byte,
          t_checkpoint_version1_and_seal_existing, t_channel_order_and_timeout, t_channel_blocked_lanes, t_channel_backpressure_many_senders, t_channel_close,
-         t_checkpoint_seal_and_latest, t_checkpoint_prune)
+         t_checkpoint_seal_and_latest, t_checkpoint_prune, t_chunk_select_view)
