@@ -36,6 +36,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "e2e"))
+import sluice_e2e  # noqa: E402
+
 GEN = """
 CREATE TABLE IF NOT EXISTS gen (id BIGINT) WITH ('connector' = 'datagen',
   'number-of-rows' = '{keys}', 'rows-per-second' = '1000000000',
@@ -61,14 +64,6 @@ SET 'pipeline.name' = 'bench-rocks-b';
 INSERT INTO hole SELECT k, COUNT(*), SUM(k) FROM (SELECT id AS k FROM gen UNION ALL
   SELECT k FROM src) GROUP BY k;
 """
-
-
-def sealed(job_dir):
-    ids = []
-    for n in os.listdir(job_dir) if os.path.isdir(job_dir) else []:
-        if n.startswith("chk-") and os.path.exists(os.path.join(job_dir, n, "_metadata")):
-            ids.append(int(n[4:]))
-    return sorted(ids)
 
 
 def chk_info(job_dir, chk):
@@ -112,7 +107,7 @@ def bench_a(a, work):
         print("A: failed (%d): %s" % (p.returncode, p.stderr[-2000:]))
         return 1
     job_dir = os.path.join(data, "jobs", "bench-rocks-a")
-    info = chk_info(job_dir, sealed(job_dir)[-1])
+    info = chk_info(job_dir, sluice_e2e.sealed_checkpoints(job_dir)[-1])
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     print("A: %d keys, cache %d groups, --as %d MB: %.1f s wall, %.0f rows/s, %.1f CPU-s, "
           "peak RSS %.0f MB, final checkpoint %.0f MB of RocksDB files"
@@ -125,7 +120,7 @@ def bench_a(a, work):
 def wait_next(job_dir, after, timeout=600):
     end = time.monotonic() + timeout
     while time.monotonic() < end:
-        for c in sealed(job_dir):
+        for c in sluice_e2e.sealed_checkpoints(job_dir):
             if c > after:
                 info = chk_info(job_dir, c)
                 if info:

@@ -32,6 +32,8 @@ import sys
 import tempfile
 import time
 
+import sluice_e2e
+
 JOB = """
 CREATE TABLE IF NOT EXISTS src (k BIGINT, v BIGINT)
   WITH ('connector' = 'filesystem', 'path' = '{src}', 'format' = 'csv',
@@ -45,15 +47,6 @@ SET 'state.backend.rocksdb.cache-groups' = '1000';
 SET 'pipeline.name' = 'rocks-inc';
 INSERT INTO out_p SELECT k, COUNT(*), SUM(v) FROM src GROUP BY k;
 """
-
-
-def sealed(job_dir):
-    """Sealed checkpoint ids, ascending."""
-    ids = []
-    for n in os.listdir(job_dir) if os.path.isdir(job_dir) else []:
-        if n.startswith("chk-") and os.path.exists(os.path.join(job_dir, n, "_metadata")):
-            ids.append(int(n[4:]))
-    return sorted(ids)
 
 
 def rocks_files(job_dir, chk):
@@ -92,7 +85,7 @@ def wait_new(job_dir, after, timeout=60):
     """The newest sealed checkpoint id > after, with its files."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
-        ids = [i for i in sealed(job_dir) if i > after]
+        ids = [i for i in sluice_e2e.sealed_checkpoints(job_dir) if i > after]
         if ids:
             f = rocks_files(job_dir, ids[-1])
             if f is not None:
@@ -177,7 +170,7 @@ def main():
             problems.append("checkpoint %d was never pruned" % c1)
         p.send_signal(signal.SIGKILL)
         p.communicate()
-        newest = sealed(job_dir)[-1]
+        newest = sluice_e2e.sealed_checkpoints(job_dir)[-1]
         kept_shared = ssts(job_dir, newest) & c1_ssts
         print("rocks_incremental_test: checkpoint %d pruned; the newest, %d, shares %d SSTs "
               "with it" % (c1, newest, len(kept_shared)))

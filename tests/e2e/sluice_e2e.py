@@ -139,6 +139,14 @@ def committed_rows(out_dir, parse_float=None):
     return rows
 
 
+def sealed_checkpoints(job_dir):
+    """Ids of a job's sealed checkpoints (chk-N with _metadata), ascending."""
+    if not os.path.isdir(job_dir):
+        return []
+    return sorted(int(n[4:]) for n in os.listdir(job_dir)
+                  if n.startswith("chk-") and os.path.exists(os.path.join(job_dir, n, "_metadata")))
+
+
 def unsealed_checkpoints(job_dir):
     """chk-N directories of a job without _metadata (being written, or left by a crash)."""
     if not os.path.isdir(job_dir):
