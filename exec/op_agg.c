@@ -1481,6 +1481,26 @@ static void sl__put_shape(sl__agg *a, sl_strbuf *sb)
     }
 }
 
+/* One group in the snapshot's encoding (sl__restore_group reads it): the
+** checkpoint blob's records and, under 'rocksdb', a group's stored value. */
+static void sl__put_group(const sl__agg *a, const sl__group *g, sl_strbuf *sb)
+{
+    sl__put(sb, g->seq, 8);
+    sl__put(sb, (uint64_t)g->updated, 8);
+    sl__put(sb, (uint64_t)g->rows, 8);
+    const sl__val *kv = SL__KEYS(a, g);
+    const uint8_t *kn = SL__KNULL(a, g);
+    for (int k = 0; k < a->nkeys; k++) {
+        sl__put(sb, kn[k], 1);
+        if (!kn[k])
+            sl__put_val(sb, a->kphys[k], kv[k]);
+    }
+    const sl__acc *acc = SL__ACCS(a, g);
+    for (int c = 0; c < a->naggs; c++)
+        if (a->calls[c].kind != SL__A_COUNT_STAR)
+            sl__put_acc(sb, &a->calls[c], &acc[c]);
+}
+
 static int sl__agg_snapshot(sl_operator *op, sl_strbuf *state, sl_error *err)
 {
     sl__agg *a = op->impl;
@@ -1508,26 +1528,8 @@ static int sl__agg_snapshot(sl_operator *op, sl_strbuf *state, sl_error *err)
         qsort(order, n, sizeof *order, sl__cmp_seq);
     /* About the size of a group: one allocation instead of ~20 doublings. */
     sl_strbuf_reserve(state, (size_t)n * (size_t)(24 + 17 * a->nkeys + 25 * a->naggs) + 64);
-    for (uint32_t j = 0; j < n; j++) {
-        const sl__group *g = SL__G(a, order[j].idx);
-        sl__put(state, g->seq, 8);
-        sl__put(state, (uint64_t)g->updated, 8);
-        sl__put(state, (uint64_t)g->rows, 8);
-        const sl__val *kv = SL__KEYS(a, g);
-        const uint8_t *kn = SL__KNULL(a, g);
-        for (int k = 0; k < a->nkeys; k++) {
-            sl__put(state, kn[k], 1);
-            if (!kn[k])
-                sl__put_val(state, a->kphys[k], kv[k]);
-        }
-        const sl__acc *acc = (const sl__acc *)((const char *)g + a->aoff);
-        for (int c = 0; c < a->naggs; c++) {
-            const sl__call *call = &a->calls[c];
-            if (call->kind == SL__A_COUNT_STAR)
-                continue;
-            sl__put_acc(state, call, &acc[c]);
-        }
-    }
+    for (uint32_t j = 0; j < n; j++)
+        sl__put_group(a, SL__G(a, order[j].idx), state);
     sl_free(order);
     sl__put(state, sl__hash_bytes(state->buf + start, state->len - start), 8);
     return 0;
@@ -2208,20 +2210,7 @@ static void sl__rk_write(sl__agg *a, sl__group *g)
     sl__rk_key_group(a, g);
     sl_strbuf *v = &rk->val;
     sl_strbuf_reset(v);
-    sl__put(v, g->seq, 8);
-    sl__put(v, (uint64_t)g->updated, 8);
-    sl__put(v, (uint64_t)g->rows, 8);
-    const sl__val *kv = SL__KEYS(a, g);
-    const uint8_t *kn = SL__KNULL(a, g);
-    for (int k = 0; k < a->nkeys; k++) {
-        sl__put(v, kn[k], 1);
-        if (!kn[k])
-            sl__put_val(v, a->kphys[k], kv[k]);
-    }
-    const sl__acc *acc = SL__ACCS(a, g);
-    for (int c = 0; c < a->naggs; c++)
-        if (a->calls[c].kind != SL__A_COUNT_STAR)
-            sl__put_acc(v, &a->calls[c], &acc[c]);
+    sl__put_group(a, g, v);
     if (rk->nents == rk->capents) {
         rk->capents = rk->capents ? rk->capents * 2 : 1024;
         rk->ents = sl_realloc(rk->ents, (size_t)rk->capents * sizeof *rk->ents);
