@@ -322,8 +322,15 @@ static int wait_key(sl_shell *sh)
             rc = 2; /* the server sent something */
     }
     int saved = errno;
-    sigprocmask(SIG_SETMASK, &old, NULL);
+    sigprocmask(SIG_SETMASK, &old, NULL); /* a pending signal's handler runs here */
     errno = saved;
+    if (rc >= 0 && g_interrupted) {
+        /* ppoll found a key and a Ctrl-C together: it returns the key and
+        ** leaves the signal pending until the mask is restored. The Ctrl-C
+        ** came first on the terminal, so it wins over the key. */
+        errno = EINTR;
+        rc = -1;
+    }
     if (rc == 2) {
         sh->be->input(sh); /* its notices are queued as job messages */
         rc = 0;

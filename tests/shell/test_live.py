@@ -305,6 +305,16 @@ def case_repl_table_view_ctrl_c(sb):
 # ---------------------------------------------------------------------------
 # Print-sink rows above the line being typed.
 
+def empty_prompt_after(normal, typed):
+    """The screen shows, below the last line showing typed, an empty prompt
+    that a row was printed under: one drawn whole, not caught half drawn."""
+    lines = [l.rstrip() for l in normal if l.strip()]
+    last = max((i for i, l in enumerate(lines) if l == typed), default=None)
+    return last is not None and any(
+        lines[i] == "sluice>" and re.match(r"pr(:\d)?> \+I\[", lines[i + 1])
+        for i in range(last + 1, len(lines) - 1))
+
+
 def case_repl_print_above_prompt(sb):
     p = ts.repl(sb)
     p.send(SLOW % 4 + "\n")
@@ -332,7 +342,11 @@ def case_repl_print_above_prompt(sb):
           "\n".join(lines))
     check(re.search(rb"pr(:\d)?> ", p.buf[mark:]), "rows came while typing")
     p.send(b"\x03")
-    p.expect(PROMPT)
+    # The prompts drawn again above new rows look alike: wait until the screen
+    # shows the Ctrl-C done (an empty prompt below the half-typed line), or a
+    # Ctrl-D sent before it would be among the keys a Ctrl-C discards.
+    wait_screen(p, lambda n, a: empty_prompt_after(n, "sluice> SELECT 'half"),
+                "an empty prompt after Ctrl-C")
     ts.quit_ok(p)
 
 
