@@ -528,6 +528,60 @@ static int sl__fsync_dir_of(const char *path, sl_error *err)
     return rc;
 }
 
+/* Large files (checkpoint state) bypass the page cache: O_DIRECT writes
+** through an aligned buffer. Through the page cache every byte is copied
+** into pages the kernel must first find, which on a virtual machine whose
+** free memory the host takes back costs about 10 ms a megabyte of the
+** writer's CPU (a 13 MB state file: 140 ms buffered, 11 ms direct, here);
+** checkpoint files are rarely read back, so caching them is no loss. */
+#define SL__DIRECT_MIN (1u << 20) /* smaller files are written as usual */
+#define SL__DIRECT_ALIGN 4096u    /* buffer, offset and length alignment */
+#define SL__DIRECT_BUF (1u << 20)
+
+/* Write the first bytes of data (len) to fd, at its start, with O_DIRECT:
+** how many were written (a multiple of SL__DIRECT_ALIGN, or len with the
+** file then cut to len), 0 when the file system refuses O_DIRECT. fd is
+** left at that offset without O_DIRECT; the caller writes the rest. */
+static size_t sl__write_direct(int fd, const void *data, size_t len)
+{
+    int fl = fcntl(fd, F_GETFL);
+    void *buf = NULL;
+    if (fl < 0 || fcntl(fd, F_SETFL, fl | O_DIRECT) != 0)
+        return 0;
+    if (posix_memalign(&buf, SL__DIRECT_ALIGN, SL__DIRECT_BUF) != 0) {
+        fcntl(fd, F_SETFL, fl);
+        return 0;
+    }
+    size_t done = 0;
+    bool all = false;
+    while (done < len) {
+        size_t n = len - done < SL__DIRECT_BUF ? len - done : SL__DIRECT_BUF;
+        size_t padded = (n + SL__DIRECT_ALIGN - 1) & ~(size_t)(SL__DIRECT_ALIGN - 1);
+        memcpy(buf, (const char *)data + done, n);
+        memset((char *)buf + n, 0, padded - n); /* the last block's tail, cut below */
+        ssize_t w;
+        do
+            w = pwrite(fd, buf, padded, (off_t)done);
+        while (w < 0 && errno == EINTR);
+        if (w != (ssize_t)padded)
+            break; /* refused or short: the rest the usual way, from done */
+        if (n < padded) { /* the end: cut the padding off */
+            all = ftruncate(fd, (off_t)len) == 0;
+            break;
+        }
+        done += n;
+        all = done == len;
+    }
+    free(buf);
+    if (all)
+        done = len;
+    else if (ftruncate(fd, (off_t)done) != 0)
+        done = 0; /* start over from nothing */
+    fcntl(fd, F_SETFL, fl);
+    lseek(fd, (off_t)done, SEEK_SET);
+    return done;
+}
+
 int sl_fs_write_atomic(const char *path, const void *data, size_t len, sl_error *err)
 {
     char *tmp = sl_sprintf("%s.tmp", path);
@@ -544,8 +598,9 @@ int sl_fs_write_atomic(const char *path, const void *data, size_t len, sl_error 
         sl_free(tmp);
         return -1;
     }
-    const char *p = data;
-    size_t left = len;
+    size_t done = len >= SL__DIRECT_MIN ? sl__write_direct(fd, data, len) : 0;
+    const char *p = (const char *)data + done;
+    size_t left = len - done;
     while (left > 0) {
         ssize_t w = write(fd, p, left);
         if (w < 0) {
@@ -559,6 +614,13 @@ int sl_fs_write_atomic(const char *path, const void *data, size_t len, sl_error 
         }
         p += w;
         left -= (size_t)w;
+    }
+    if (len >= SL__DIRECT_MIN && ftruncate(fd, (off_t)len) != 0) { /* no direct padding left */
+        sl__io_error(err, "truncate file", tmp);
+        close(fd);
+        unlink(tmp);
+        sl_free(tmp);
+        return -1;
     }
     if (fsync(fd) != 0) {
         sl__io_error(err, "fsync file", tmp);

@@ -7,6 +7,7 @@
 #include "../../base/sl_base.h"
 #include "../../base/sl_type.h"
 
+#include <string.h>
 #include <unistd.h>
 
 static void t_error_first_wins(void)
@@ -123,6 +124,46 @@ static void t_files(void)
     sl_free(tmp);
     sl_free(f);
     sl_free(dir);
+}
+
+/* Files of 1 MB and more go through O_DIRECT (sl__write_direct): lengths
+** below, at and past a 4096-byte block and the 1 MB buffer read back byte
+** for byte, over a longer file (no tail of it or of the padding left), on
+** the test directory's file system and on tmpfs (/dev/shm), which may
+** refuse O_DIRECT (the page cache then). */
+static void t_files_large(void)
+{
+    const char *base = getenv("SLUICE_TEST_TMP");
+    const char *dirs[] = {base ? base : "/tmp", "/dev/shm"};
+    size_t lens[] = {(1u << 20) - 1, 1u << 20, (1u << 20) + 1, (3u << 20) + 4095, (3u << 20) + 4097,
+                     5u << 20, (1u << 20) + 100};
+    size_t most = 5u << 20;
+    char *data = sl_malloc(most);
+    uint64_t x = 88172645463325252ULL;
+    for (size_t i = 0; i < most; i++) { /* xorshift: no block repeats */
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        data[i] = (char)x;
+    }
+    for (size_t d = 0; d < SL_ARRAY_LEN(dirs); d++) {
+        if (!sl_fs_is_dir(dirs[d]))
+            continue;
+        char *f = sl_sprintf("%s/base-large-%d", dirs[d], (int)getpid());
+        for (size_t i = 0; i < SL_ARRAY_LEN(lens); i++) {
+            sl_error err = SL_ERROR_INIT;
+            const char *from = data + i * 7; /* not aligned in memory either */
+            size_t n = lens[i] > most - i * 7 ? most - i * 7 : lens[i];
+            REQUIRE(sl_fs_write_atomic(f, from, n, &err) == 0);
+            char *text = NULL;
+            size_t len = 0;
+            REQUIRE(sl_fs_read_file(f, &text, &len, &err) == 0);
+            CHECK_INT(len, n);
+            CHECK(len == n && memcmp(text, from, n) == 0);
+            sl_free(text);
+        }
+        unlink(f);
+        sl_free(f);
+    }
+    sl_free(data);
 }
 
 static void t_text(void)
@@ -285,4 +326,4 @@ static void t_checksum(void)
     CHECK_INT(sl_checksum_verify(fake, strlen(fake)), -1);
 }
 
-SL_TESTS(t_error_first_wins, t_strbuf, t_kvlist, t_files, t_text, t_types, t_type_fit, t_utf8, t_checksum)
+SL_TESTS(t_error_first_wins, t_strbuf, t_kvlist, t_files, t_files_large, t_text, t_types, t_type_fit, t_utf8, t_checksum)

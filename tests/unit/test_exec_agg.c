@@ -1118,8 +1118,9 @@ static void t_listagg_window(void)
 
 /* Snapshot/restore keeps the lists (order, duplicates, DISTINCT counts):
 ** the restored operator answers further input as the original does; every
-** truncation and flipped byte of the blob is XX001; a version 1 blob (no
-** LISTAGG) still restores; an unknown version is refused by name. */
+** truncation and flipped byte of the blob is XX001; version 2 and 1
+** blobs (fixed-width integers; no LISTAGG) still restore; an unknown
+** version is refused by name. */
 static void t_listagg_snapshot(void)
 {
     sl_operator *a = la_op(), *b = la_op();
@@ -1162,38 +1163,64 @@ static void t_listagg_snapshot(void)
         sl_error_reset(&err);
     }
     CHECK_INT(bad, 0);
-    /* version 3: refused with a message naming the version */
+    /* version 4: refused with a message naming the version */
     memcpy(buf, s.buf, s.len);
-    buf[4] = 3;
-    uint64_t h = sl__hash_bytes(buf, s.len - 8);
-    for (int i = 0; i < 8; i++)
-        buf[s.len - 8 + (size_t)i] = (char)(h >> (8 * i));
+    buf[4] = 4;
     CHECK(b->ops->restore(b, buf, s.len, &err) == -1);
     CHECK_STR(err.sqlstate, SL_ERR_DATA_CORRUPTED);
-    CHECK(strstr(err.message, "format version 3") != NULL);
+    CHECK(strstr(err.message, "format version 4") != NULL);
     sl_error_reset(&err);
     sl_free(buf);
 
-    /* Version 1 (before LISTAGG): an operator without LISTAGG restores it. */
-    sl_operator *k1 = kv_op(0, NULL, NULL), *k2 = kv_op(0, NULL, NULL);
-    feed1(k1, SL_ROW_INSERT, "x", 5, &o);
-    feed1(k1, SL_ROW_INSERT, "y", 7, &o);
-    rows_clear(&o);
-    CHECK(snap(k1, &s) == 0);
-    CHECK(s.len > 16 && s.buf[4] == 2);
-    s.buf[4] = 1;
-    h = sl__hash_bytes(s.buf, s.len - 8);
-    for (int i = 0; i < 8; i++)
-        s.buf[s.len - 8 + (size_t)i] = (char)(h >> (8 * i));
-    CHECK(k2->ops->restore(k2, s.buf, s.len, &err) == 0);
-    sl_error_reset(&err);
-    feed1(k1, SL_ROW_INSERT, "x", 1, &o);
-    feed1(k2, SL_ROW_INSERT, "x", 1, &p);
-    CHECK_INT(p.n, 2);
-    for (int i = 0; i < o.n && i < p.n; i++)
-        CHECK_STR(p.v[i], o.v[i]);
-    k1->ops->free(k1);
-    k2->ops->free(k2);
+    /* Versions 2 (fixed-width integers) and 1 (before LISTAGG): a version 2
+    ** blob a build of 2026-12-03 wrote of kv_op after x 5 and y 7 restores,
+    ** as itself and as version 1; the operator continues as the original
+    ** does and its snapshot (version 3) is the original's, byte for byte. */
+    static const char v2[] =
+        "\x53\x4c\x41\x47\x02\x00\x00\x00\x00\x01\x00\x00\x00\x04\x04\x00\x00\x00\x00\x00"
+        "\x00\x01\x00\x02\x00\x00\x01\x00\x08\x00\x01\x01\x00\x09\x00\x01\x01\x00\x00\x00"
+        "\x00\x00\x00\x00\x00\x80\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\x00\x00\x00\x00"
+        "\x00\x00\x02\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
+        "\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x78\x01\x00\x00\x00"
+        "\x00\x00\x00\x00\x05\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
+        "\x01\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x05\x00\x00\x00\x00\x00\x00\x00"
+        "\x01\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00"
+        "\x05\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00"
+        "\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00"
+        "\x00\x01\x00\x00\x00\x79\x01\x00\x00\x00\x00\x00\x00\x00\x07\x00\x00\x00\x00\x00"
+        "\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x01\x00"
+        "\x00\x00\x07\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x01\x00"
+        "\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x07\x00\x00\x00\x00\x00\x00\x00\x01\x00"
+        "\x00\x00\x00\x00\x00\x00\x7e\xfc\x37\xf8\x24\x5f\x62\x84";
+    CHECK_INT(sizeof v2 - 1, 294);
+    for (int version = 2; version >= 1; version--) {
+        sl_operator *k1 = kv_op(0, NULL, NULL), *k2 = kv_op(0, NULL, NULL);
+        feed1(k1, SL_ROW_INSERT, "x", 5, &o);
+        feed1(k1, SL_ROW_INSERT, "y", 7, &o);
+        rows_clear(&o);
+        rows_clear(&p);
+        sl_strbuf_reset(&s);
+        sl_strbuf_append_n(&s, v2, sizeof v2 - 1);
+        if (version == 1) {
+            s.buf[4] = 1;
+            uint64_t h = sl__hash_bytes(s.buf, s.len - 8);
+            for (int i = 0; i < 8; i++)
+                s.buf[s.len - 8 + (size_t)i] = (char)(h >> (8 * i));
+        }
+        CHECK(k2->ops->restore(k2, s.buf, s.len, &err) == 0);
+        sl_error_reset(&err);
+        CHECK(snap(k1, &s) == 0 && snap(k2, &s2) == 0);
+        CHECK(s.len > 16 && s.buf[4] == 3);
+        CHECK(s2.len == s.len && memcmp(s.buf, s2.buf, s.len) == 0);
+        feed1(k1, SL_ROW_INSERT, "x", 1, &o);
+        feed1(k2, SL_ROW_INSERT, "x", 1, &p);
+        CHECK_INT(p.n, 2);
+        CHECK_INT(p.n, o.n);
+        for (int i = 0; i < o.n && i < p.n; i++)
+            CHECK_STR(p.v[i], o.v[i]);
+        k1->ops->free(k1);
+        k2->ops->free(k2);
+    }
     sl_strbuf_free(&s);
     sl_strbuf_free(&s2);
     rows_free(&o);
