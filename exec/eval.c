@@ -1097,6 +1097,18 @@ static int sl__k_i64_to_i128(sl__node *nd, sl__eval *ev, const uint8_t *sel)
     return 0;
 }
 
+/* An integer into a wider integer type (INT to BIGINT, as a sink's column
+** may be): the values as they are. */
+static int sl__k_i64_widen(sl__node *nd, sl__eval *ev, const uint8_t *sel)
+{
+    if (sl__run_kids(nd, ev, sel) < 0)
+        return -1;
+    int n = ev->n;
+    memcpy(nd->nulls, nd->kids[0]->nulls, (size_t)n);
+    memcpy(nd->v.i64, nd->kids[0]->v.i64, (size_t)n * sizeof(int64_t));
+    return 0;
+}
+
 /* A CAST node of k to `to` (takes k). NULL with err when unsupported. */
 static sl__node *sl__mk_cast(sl_eval_prog *p, sl__node *k, sl_type to, bool try_cast,
                              bool implicit, int pos, sl_error *err)
@@ -1159,6 +1171,12 @@ static sl__node *sl__mk_cast(sl_eval_prog *p, sl__node *k, sl_type to, bool try_
         nd->run = sl__k_i64_to_i128;
     else if (k->type.id == SL_TYPE_DECIMAL && to.id == SL_TYPE_DECIMAL && k->type.scale == to.scale)
         nd->run = sl__k_dec_same_scale;
+    else if (sl__family(k->type.id) == SL__F_INT && sl__family(to.id) == SL__F_INT) {
+        int64_t lo, hi;
+        sl__int_range(k->type.id, &lo, &hi);
+        if (lo >= nd->lo && hi <= nd->hi)
+            nd->run = sl__k_i64_widen;
+    }
     return sl__finish(p, nd);
 }
 

@@ -964,6 +964,19 @@ static int sl__accumulate(sl__agg *a, const sl_chunk *in, sl_error *err)
             }
             continue;
         }
+        if (!call->distinct && (call->kind == SL__A_SUM_DEC || call->kind == SL__A_AVG_DEC)) {
+            const sl_i128 *x = v->v.i128;
+            for (int i = 0; i < n; i++) {
+                if (gi[i] < 0 || nl[i])
+                    continue;
+                sl__acc *acc = SL__ACC(a, gi[i], c);
+                int s = SL__SIGN(kinds[i]);
+                if (sl__dec_acc(&acc->v.d, x[i], s, call->pos, err))
+                    return -1;
+                acc->n += s;
+            }
+            continue;
+        }
         for (int i = 0; i < n; i++) {
             if (gi[i] < 0)
                 continue;
