@@ -1384,6 +1384,21 @@ static int sl__k_temporal(sl__node *nd, sl__eval *ev, const uint8_t *sel)
     const int64_t *a = nd->kids[0]->v.i64, *b = nd->kids[1]->v.i64;
     int64_t *r = nd->v.i64;
     sl_type_id tt = nd->type.id, it = nd->kids[1]->type.id;
+    if (tt != SL_TYPE_DATE && tt != SL_TYPE_TIME && it != SL_TYPE_INTERVAL_YM) {
+        /* TIMESTAMP +/- a day-time interval (a watermark's ts - INTERVAL):
+        ** every row at once; an overflow anywhere (a NULL row's value too)
+        ** sends the chunk through the loop below, which reports it. */
+        bool sub = nd->op == SL_FN_SUB;
+        unsigned bad = 0;
+        for (int i = 0; i < n; i++) {
+            int64_t d, x;
+            bad |= (unsigned)__builtin_mul_overflow(b[i], SL_NANOS_PER_MILLI, &d);
+            bad |= (unsigned)(sub ? __builtin_sub_overflow(a[i], d, &x) : __builtin_add_overflow(a[i], d, &x));
+            r[i] = x;
+        }
+        if (!bad)
+            return 0;
+    }
     for (int i = 0; i < n; i++) {
         if (!SL__LIVE(nd, sel, i))
             continue;

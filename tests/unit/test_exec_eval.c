@@ -476,6 +476,13 @@ static void t_temporal_arithmetic(void)
     CHECK_STR(C1("INTERVAL '1' YEAR + INTERVAL '2' MONTH"), "+1-02");
     CHECK_STR(E("INTERVAL '1' DAY / x"), "ERR 22012@0 division by zero");
     CHECK_STR(E("TIMESTAMP '2262-04-11 00:00:00' + INTERVAL '1' YEAR"), "ERR 22008@0 timestamp out of range");
+    /* day-time intervals: every row at once unless one overflows */
+    CHECK_STR(E("ltz - INTERVAL '1' HOUR"),
+              "2026-01-31 11:00:00.123|2024-02-28 23:00:00.000|1969-12-31 22:59:59.999|NULL");
+    CHECK_STR(E("TIMESTAMP '2262-04-11 00:00:00' + INTERVAL '1' DAY"), "ERR 22008@0 timestamp out of range");
+    CHECK_STR(E("TIMESTAMP '1677-09-22 00:00:00' - INTERVAL '2' DAY"), "ERR 22008@0 timestamp out of range");
+    CHECK_STR(E("TIMESTAMP '1677-09-22 00:00:00' - INTERVAL '1' HOUR"),
+              "1677-09-21 23:00:00|1677-09-21 23:00:00|1677-09-21 23:00:00|1677-09-21 23:00:00");
 }
 
 /* ------------------------------------------------------------------------
