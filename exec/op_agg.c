@@ -12,8 +12,10 @@
 ** Accumulators (sl__acc): COUNT counts, SUM/AVG keep an exact sum (128-bit
 ** for integers and DECIMAL, double for FLOAT/DOUBLE) and the number of
 ** non-NULL values, MIN/MAX keep the current value. Where rows can be
-** retracted (group aggregation), MIN/MAX also keep a value -> count
-** multiset (sl__mset) so that retracting the minimum finds the next one;
+** retracted (group aggregation of an input the planner does not know to
+** be insert-only: sl_group_agg_spec.append_only, Flink's MinWithRetract
+** against MIN), MIN/MAX also keep a value -> count multiset (sl__mset) so
+** that retracting the minimum finds the next one;
 ** DISTINCT calls keep such a multiset too and feed the inner accumulator
 ** only when a value appears (0 -> 1) or disappears (1 -> 0). LISTAGG keeps
 ** its values in arrival order (sl__vlist) and joins them with the call's
@@ -390,6 +392,7 @@ typedef struct sl__window {
 
 typedef struct sl__agg {
     bool is_window;       /* window aggregation (append-only, fires on watermarks) */
+    bool append_only;     /* a non-window aggregation of an insert-only input */
     int in_ncols;         /* input columns */
     sl_type *in_types;    /* their types */
     int nkeys;            /* key columns */
@@ -1248,6 +1251,14 @@ static int sl__agg_process(sl_operator *op, const sl_chunk *in, const sl_emit *o
     if (in->ncols != a->in_ncols)
         return sl_error_set(err, SL_ERR_INTERNAL, -1, "aggregation input has %d columns, expected %d",
                             in->ncols, a->in_ncols);
+    if (a->append_only) {
+        unsigned odd = 0; /* -U and -D */
+        for (int i = 0; i < n; i++)
+            odd |= in->kinds[i];
+        if (odd & 1)
+            return sl_error_set(err, SL_ERR_INTERNAL, -1,
+                                "aggregation planned for an insert-only input received a retraction");
+    }
     sl__ensure_scratch(a, n);
     if (a->rk && sl__rk_make_room(op, a, n, err) != 0)
         return -1;
@@ -1856,6 +1867,53 @@ bad_unlinked:
     return false;
 }
 
+/* The blob's shape (at blob, shape->len bytes) against the operator's:
+** equal, but for a MIN/MAX that kept a multiset in the blob and keeps one
+** value here (its input is known to be insert-only now): conv[c] is set,
+** and the restore drops those multisets (sl__drop_msets). */
+static bool sl__shape_restorable(const sl__agg *a, const unsigned char *blob, const sl_strbuf *shape,
+                                 bool *conv)
+{
+    size_t calls_at = 1 + 4 + (size_t)a->nkeys + 4; /* sl__put_shape's layout */
+    for (size_t i = 0; i < shape->len; i++) {
+        unsigned char want = (unsigned char)shape->buf[i];
+        if (blob[i] == want)
+            continue;
+        if (i < calls_at || (i - calls_at) % 5 != 2 || blob[i] != 1 || want != 0)
+            return false;
+        int c = (int)((i - calls_at) / 5);
+        if (a->calls[c].kind != SL__A_MIN && a->calls[c].kind != SL__A_MAX)
+            return false;
+        conv[c] = true;
+    }
+    return true;
+}
+
+/* After a restore with conv (sl__shape_restorable): each such MIN/MAX keeps
+** its value (a string copied out of the multiset) and the multiset goes. */
+static void sl__drop_msets(sl__agg *a, const bool *conv)
+{
+    for (int c = 0; c < a->naggs; c++) {
+        if (!conv[c])
+            continue;
+        for (uint32_t i = 0; i < a->nrecs; i++) {
+            sl__group *g = SL__G(a, i);
+            if (!g->live)
+                continue;
+            sl__acc *acc = &SL__ACCS(a, g)[c];
+            if (acc->n > 0 && a->calls[c].in_phys == SL_PHYS_STR) {
+                char *p = sl_malloc(acc->v.s.len ? acc->v.s.len : 1);
+                if (acc->v.s.len)
+                    memcpy(p, acc->v.s.p, acc->v.s.len);
+                acc->v.s.p = p;
+            }
+            sl__mset_free(acc->set, a->calls[c].in_phys);
+            acc->set = NULL;
+        }
+        a->calls[c].multiset = false;
+    }
+}
+
 static int sl__agg_restore(sl_operator *op, const char *state, size_t len, sl_error *err)
 {
     sl__agg *a = op->impl;
@@ -1864,6 +1922,7 @@ static int sl__agg_restore(sl_operator *op, const char *state, size_t len, sl_er
     sl__clear(a);
     sl_strbuf shape = SL_STRBUF_INIT;
     sl__put_shape(a, &shape);
+    bool *conv = sl_calloc((size_t)a->naggs + 1, sizeof(bool));
     sl__rd r = {(const unsigned char *)state, len >= 8 ? len - 8 : 0, 0, len < 8, false};
     bool ok = !r.bad && len >= 8 + 8 + shape.len && memcmp(state, SL__SNAP_MAGIC, 4) == 0;
     uint32_t version = 0;
@@ -1872,6 +1931,7 @@ static int sl__agg_restore(sl_operator *op, const char *state, size_t len, sl_er
         version = (uint32_t)sl__get(&r, 4);
         if (version < 1 || version > SL__SNAP_VERSION) {
             sl_strbuf_free(&shape);
+            sl_free(conv);
             sl__clear(a);
             return sl_error_set(err, SL_ERR_DATA_CORRUPTED, -1,
                                 "aggregation state has format version %u; this build reads "
@@ -1882,10 +1942,13 @@ static int sl__agg_restore(sl_operator *op, const char *state, size_t len, sl_er
         sl__rd tr = {(const unsigned char *)state, len, len - 8, false, false};
         ok = sl__get(&tr, 8) == (version >= 3 ? sl_checksum(state, len - 8) /* XXH3 */
                                               : sl__hash_bytes(state, len - 8)) &&
-             memcmp(state + r.off, shape.buf, shape.len) == 0;
+             sl__shape_restorable(a, (const unsigned char *)state + r.off, &shape, conv);
         r.off += shape.len;
     }
     sl_strbuf_free(&shape);
+    for (int c = 0; c < a->naggs; c++)
+        if (conv[c])
+            a->calls[c].multiset = true; /* read as written; dropped below */
     if (ok) {
         int64_t wm = (int64_t)sl__get(&r, 8);
         int64_t late = (int64_t)sl__get(&r, 8);
@@ -1903,9 +1966,14 @@ static int sl__agg_restore(sl_operator *op, const char *state, size_t len, sl_er
         ok = ok && !r.bad && r.off == r.n;
     }
     if (!ok) {
-        sl__clear(a);
+        sl__clear(a); /* with the multisets read so far */
+        for (int c = 0; c < a->naggs; c++)
+            a->calls[c].multiset = a->calls[c].multiset && !conv[c];
+        sl_free(conv);
         return sl_error_set(err, SL_ERR_DATA_CORRUPTED, -1, "aggregation state is corrupt or truncated");
     }
+    sl__drop_msets(a, conv);
+    sl_free(conv);
     return 0;
 }
 
@@ -2031,6 +2099,9 @@ static int sl__agg_new(const sl_group_agg_spec *spec, bool is_window, int wstart
     op->ops = &sl__agg_ops;
     op->impl = a;
     a->is_window = is_window;
+    /* Not under 'rocksdb': its stored groups keep the encoding they were
+    ** written with, multisets included, and a restore could not drop them. */
+    a->append_only = spec->append_only && !is_window && !spec->backend.rocksdb;
     a->in_ncols = spec->in_ncols;
     a->in_types = sl_malloc((size_t)(spec->in_ncols + 1) * sizeof(sl_type));
     if (spec->in_ncols)
@@ -2057,7 +2128,8 @@ static int sl__agg_new(const sl_group_agg_spec *spec, bool is_window, int wstart
         a->kphys[k] = sl_phys_of(a->out_types[k]);
     }
     for (int c = 0; c < spec->naggs; c++) {
-        if (sl__plan_call(a->in_ncols, a->in_types, !a->is_window, &spec->aggs[c], &a->calls[c], err))
+        if (sl__plan_call(a->in_ncols, a->in_types, !a->is_window && !a->append_only, &spec->aggs[c],
+                          &a->calls[c], err))
             goto fail;
         a->out_types[spec->nkeys + c] = spec->aggs[c].type;
     }

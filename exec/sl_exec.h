@@ -798,6 +798,12 @@ typedef struct sl_group_agg_spec {
     ** checkpoints hold a RocksDB checkpoint (chk_dir) and refuse to restore
     ** a 'hashmap' one (and the reverse). Window aggregations ignore it. */
     sl_state_backend backend;
+    /* The input is insert-only (the planner's changelog analysis): MIN and
+    ** MAX keep their one value instead of a multiset of every value for
+    ** retractions (Flink's MIN against MinWithRetract); a retraction that
+    ** still arrives fails the job (XX000). A checkpoint whose MIN/MAX kept
+    ** multisets restores into it; the reverse is refused. */
+    bool append_only;
 } sl_group_agg_spec;
 int sl_group_agg_new(const sl_group_agg_spec *spec, sl_operator **out, sl_error *err);
 

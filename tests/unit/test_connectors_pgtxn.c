@@ -80,6 +80,26 @@ static long long ngids(PGconn *c, const char *gid)
                gid, gid);
 }
 
+/* Nothing left on c of an earlier run under prefix (ctest --repeat): its
+** prepared transactions rolled back, its progress rows deleted. A test that
+** starts where the last one ended would see its epochs as decided. */
+static bool fresh(PGconn *c, const char *prefix)
+{
+    PGresult *r = PQexec(c, "SELECT gid FROM pg_prepared_xacts");
+    bool ok = PQresultStatus(r) == PGRES_TUPLES_OK;
+    size_t plen = strlen(prefix);
+    for (int i = 0; ok && i < PQntuples(r); i++) {
+        const char *gid = PQgetvalue(r, i, 0);
+        if (strncmp(gid, "sluice:", 7) == 0 && strncmp(gid + 7, prefix, plen) == 0 &&
+            gid[7 + plen] == ':')
+            ok = run(c, "ROLLBACK PREPARED '%s'", gid);
+    }
+    PQclear(r);
+    return ok && run(c, "DO $$ BEGIN IF to_regclass('sluice_progress') IS NOT NULL THEN "
+                        "DELETE FROM sluice_progress WHERE prefix = '%s'; END IF; END $$",
+                     prefix);
+}
+
 static sl_kvlist *opts(const char *port, const char *table, const char *prefix, const char *user)
 {
     sl_kvlist *o = sl_kvlist_new();
@@ -182,9 +202,7 @@ static void t_preparable_cycle(void)
         return;
     PGconn *c = raw(port_pg, NULL);
     REQUIRE(c);
-    CHECK(run(c, "DROP TABLE IF EXISTS ledger, totals; DO $$ BEGIN IF "
-                 "to_regclass('sluice_progress') IS NOT NULL THEN DELETE FROM sluice_progress "
-                 "WHERE prefix = 'cyc'; END IF; END $$"));
+    CHECK(fresh(c, "cyc") && run(c, "DROP TABLE IF EXISTS ledger, totals"));
     CHECK(run(c, "CREATE TABLE ledger (id int, epoch bigint); CREATE TABLE totals (id int, "
                  "epoch bigint)"));
     sl_kvlist *o = opts(port_pg, "ledger", "cyc", NULL);
@@ -250,7 +268,7 @@ static void t_resolve_exact(void)
         return;
     PGconn *c = raw(port_pg, NULL);
     REQUIRE(c);
-    CHECK(run(c, "DROP TABLE IF EXISTS rt; CREATE TABLE rt (id int, epoch bigint)"));
+    CHECK(fresh(c, "res-a") && run(c, "DROP TABLE IF EXISTS rt; CREATE TABLE rt (id int, epoch bigint)"));
     static const char *gids[] = {"sluice:res-a:2:7", "sluice:res-a:3:7", "sluice:res-ab:2:7",
                                  "sluice:res-a:x:7"};
     for (int i = 0; i < 4; i++) {
@@ -314,7 +332,7 @@ static void t_fencing(void)
         return;
     PGconn *c = raw(port_pg, NULL);
     REQUIRE(c);
-    CHECK(run(c, "DROP TABLE IF EXISTS ft; CREATE TABLE ft (id int, epoch bigint)"));
+    CHECK(fresh(c, "fen") && run(c, "DROP TABLE IF EXISTS ft; CREATE TABLE ft (id int, epoch bigint)"));
     sl_kvlist *o = opts(port_pg, "ft", "fen", NULL);
     sl_participant *a = part(o, "job3", false);
     REQUIRE(a);
@@ -373,7 +391,7 @@ static void t_last_resource(void)
         return;
     PGconn *c = raw(port_pg0, NULL);
     REQUIRE(c);
-    CHECK(run(c, "DROP TABLE IF EXISTS lr; CREATE TABLE lr (id int, epoch bigint)"));
+    CHECK(fresh(c, "lr1") && run(c, "DROP TABLE IF EXISTS lr; CREATE TABLE lr (id int, epoch bigint)"));
     sl_kvlist *o = opts(port_pg0, "lr", "lr1", NULL);
     sl_participant *a = part(o, "job4", true);
     REQUIRE(a);
