@@ -571,6 +571,26 @@ int sl_ts_format_pattern(int64_t nanos, const char *pattern, sl_strbuf *sb)
     return 0;
 }
 
+int64_t sl_ts_pattern_unit(const char *pattern)
+{
+    sl__pscan ps = {pattern, false};
+    sl__ptok t;
+    int64_t unit = SL_NANOS_PER_DAY;
+    int rc;
+    while ((rc = sl__pattern_next(&ps, &t)) == 1) {
+        int64_t u = SL_NANOS_PER_DAY;
+        switch (t.letter) {
+        case 'H': case 'h': case 'a': u = 3600 * SL_NANOS_PER_SEC; break;
+        case 'm': u = 60 * SL_NANOS_PER_SEC; break;
+        case 's': u = SL_NANOS_PER_SEC; break;
+        case 'S': u = 1; break;
+        default: break; /* y M d E: a day; literal text */
+        }
+        unit = u < unit ? u : unit;
+    }
+    return rc < 0 ? -1 : unit;
+}
+
 /* One of names (full, or their first 3 letters when short) at *pos,
 ** ignoring ASCII case; its index, or -1. */
 static int sl__scan_name(const char *s, size_t len, size_t *pos, const char *const *names, int n,

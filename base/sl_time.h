@@ -60,6 +60,10 @@ int64_t sl_time_truncate(int64_t nanos, int precision);
 ** Parse returns 0 or -1 when text does not match; format never fails for a
 ** valid pattern (-1 for an invalid pattern). Output is NUL-terminated in sb. */
 int sl_ts_format_pattern(int64_t nanos, const char *pattern, sl_strbuf *sb);
+/* The finest unit (ns) pattern's fields show: SL_NANOS_PER_DAY for dates
+** only (yyyy-MM-dd), an hour, a minute, a second, or 1 with fractions
+** (two instants in the same unit format the same); -1 for an invalid one. */
+int64_t sl_ts_pattern_unit(const char *pattern);
 int sl_ts_parse_pattern(const char *s, size_t len, const char *pattern, int64_t *nanos);
 /* The same, but text after the pattern's last field is ignored, as
 ** java.text.SimpleDateFormat.parse(String) does (Flink's UNIX_TIMESTAMP:

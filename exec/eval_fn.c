@@ -731,6 +731,24 @@ static bool sl__ts_arg(const sl__node *k, int i, int64_t *ts)
     return sl_ts_parse(k->v.str[i].ptr, k->v.str[i].len, ts) == 0;
 }
 
+/* DATE_FORMAT's scratch: the text of the last instant formatted, reused
+** while the instants stay in the same unit of the pattern (a day for
+** 'yyyy-MM-dd': event times move slowly, row after row). */
+typedef struct sl__fmt_memo {
+    sl_strbuf sb;      /* the last text */
+    sl_strbuf pattern; /* its pattern */
+    int64_t unit;      /* the pattern's unit (sl_ts_pattern_unit), 0 = nothing kept */
+    int64_t key;       /* the instant's unit number */
+} sl__fmt_memo;
+
+static void sl__fmt_memo_free(void *p)
+{
+    sl__fmt_memo *m = p;
+    sl_strbuf_free(&m->sb);
+    sl_strbuf_free(&m->pattern);
+    sl_free(m);
+}
+
 /* DATE_FORMAT(ts, pattern) and FROM_UNIXTIME(seconds[, pattern]); the
 ** instants of FROM_UNIXTIME and of a TIMESTAMP_LTZ are formatted as local
 ** date-times of the session's time zone. */
@@ -738,7 +756,8 @@ static int sl__k_format(sl__node *nd, sl__eval *ev, const uint8_t *sel)
 {
     SL__STRICT_PROLOGUE();
     const sl__node *a = nd->kids[0];
-    sl_strbuf *sb = nd->aux;
+    sl__fmt_memo *m = nd->aux;
+    sl_strbuf *sb = &m->sb;
     for (int i = 0; i < n; i++) {
         if (!SL__LIVE(nd, sel, i))
             continue;
@@ -757,10 +776,21 @@ static int sl__k_format(sl__node *nd, sl__eval *ev, const uint8_t *sel)
         } else if (a->type.id == SL_TYPE_TIMESTAMP_LTZ && sl__to_local(ev, nd, ts, &ts) < 0) {
             return -1;
         }
-        sl_strbuf_reset(sb);
-        if (sl_ts_format_pattern(ts, pattern, sb) < 0) {
-            sl__null_result(nd, i);
-            continue;
+        if (m->unit <= 0 || strcmp(sl_strbuf_cstr(&m->pattern), pattern) != 0) {
+            sl_strbuf_reset(&m->pattern);
+            sl_strbuf_append(&m->pattern, pattern);
+            m->unit = sl_ts_pattern_unit(pattern);
+            m->key = INT64_MIN; /* no text kept for it yet */
+        }
+        int64_t key = m->unit > 0 ? ts / m->unit - (ts % m->unit < 0) : INT64_MIN; /* floor */
+        if (key != m->key || key == INT64_MIN) {
+            sl_strbuf_reset(sb);
+            if (sl_ts_format_pattern(ts, pattern, sb) < 0) {
+                m->key = INT64_MIN;
+                sl__null_result(nd, i);
+                continue;
+            }
+            m->key = key;
         }
         sl__set_str(nd, ev, i, sb->buf ? sb->buf : "", sb->len);
     }
@@ -1242,7 +1272,8 @@ int sl__compile_fn(sl__node *nd, const sl_bexpr *b, sl_error *err)
     case SL_FN_DATE_FORMAT:
     case SL_FN_FROM_UNIXTIME:
         nd->run = sl__k_format;
-        sl__with_strbuf(nd);
+        nd->aux = sl_calloc(1, sizeof(sl__fmt_memo));
+        nd->aux_free = sl__fmt_memo_free;
         /* the session's time zone is the evaluation's: never folded */
         nd->is_volatile = id == SL_FN_FROM_UNIXTIME ||
                           nd->kids[0]->type.id == SL_TYPE_TIMESTAMP_LTZ;

@@ -55,6 +55,22 @@ SELECT CONVERT_TZ('2024-01-01 12:00:00', 'UTC', 'Asia/Tokyo'), CONVERT_TZ('2024-
   CONVERT_TZ(CAST(NULL AS STRING), 'UTC', 'UTC'), CONVERT_TZ('2024-06-01 00:00:00', 'UTC', CAST(NULL AS STRING));
 SELECT id, CONVERT_TZ(CAST(ts AS STRING), 'America/New_York', 'Europe/London') AS ldn,
   CONVERT_TZ(DATE_FORMAT(ts, 'yyyy-MM-dd HH:mm:ss'), pat, 'UTC') AS per_row_zone FROM f;
+-- DATE_FORMAT row after row: instants in the same day, the next day, back
+-- again, before 1970 (the day of a negative instant), the pattern changing
+-- from row to row, and a NULL between them (each formatted text is reused
+-- only within its pattern's unit).
+SELECT DATE_FORMAT(t, p) AS d FROM (VALUES
+  (TIMESTAMP '2024-03-01 00:00:00', 'yyyy-MM-dd'),
+  (TIMESTAMP '2024-03-01 23:59:59.999', 'yyyy-MM-dd'),
+  (TIMESTAMP '2024-03-02 00:00:00', 'yyyy-MM-dd'),
+  (TIMESTAMP '2024-03-01 12:00:00', 'yyyy-MM-dd'),
+  (TIMESTAMP '2024-03-01 12:00:00', 'yyyy-MM-dd HH'),
+  (TIMESTAMP '2024-03-01 12:59:00', 'yyyy-MM-dd HH'),
+  (TIMESTAMP '2024-03-01 12:59:00', 'mm'),
+  (CAST(NULL AS TIMESTAMP), 'yyyy-MM-dd'),
+  (TIMESTAMP '1969-12-31 23:59:59.999', 'yyyy-MM-dd'),
+  (TIMESTAMP '1969-12-31 00:00:00', 'yyyy-MM-dd'),
+  (TIMESTAMP '1970-01-01 00:00:00', 'yyyy-MM-dd')) AS v(t, p);
 -- Errors: arguments that are not strings (42883), a date and time past the
 -- TIMESTAMP range (22008).
 SELECT CONVERT_TZ(TIMESTAMP '2024-01-01 00:00:00', 'UTC', 'UTC');

@@ -491,6 +491,17 @@ static void t_pattern_format(void)
     CHECK_STR(fmt_pat(-1, "yyyy-MM-dd HH:mm:ss.SSS EEE"), "1969-12-31 23:59:59.999 Wed");
     CHECK_STR(fmt_pat(INT64_MIN, "yyyy-MM-dd HH:mm:ss.SSSSSSSSS"), "1677-09-21 00:12:43.145224192");
 
+    /* the finest unit a pattern shows (DATE_FORMAT reuses a text within it) */
+    CHECK(sl_ts_pattern_unit("yyyy-MM-dd") == SL_NANOS_PER_DAY);
+    CHECK(sl_ts_pattern_unit("EEE 'at' yyyy") == SL_NANOS_PER_DAY);
+    CHECK(sl_ts_pattern_unit("yyyy-MM-dd hh a") == 3600 * SL_NANOS_PER_SEC);
+    CHECK(sl_ts_pattern_unit("'HH:mm' MM/dd HH:mm") == 60 * SL_NANOS_PER_SEC);
+    CHECK(sl_ts_pattern_unit("ss") == SL_NANOS_PER_SEC);
+    CHECK(sl_ts_pattern_unit("HH:mm:ss.S") == 1);
+    CHECK(sl_ts_pattern_unit("'literal only'") == SL_NANOS_PER_DAY);
+    CHECK(sl_ts_pattern_unit("yyyy-QQ") == -1);
+    CHECK(sl_ts_pattern_unit("'open") == -1);
+
     /* appends to what is there and leaves it untouched on an invalid pattern */
     sl_strbuf sb = SL_STRBUF_INIT;
     sl_strbuf_append(&sb, "x=");
