@@ -512,7 +512,11 @@ static void sl__tab_resize(sl__agg *a, uint32_t cap)
     uint64_t *old = a->tab;
     uint32_t ocap = a->tabcap;
     a->tabcap = cap;
-    a->tab = sl_calloc(a->tabcap, sizeof(uint64_t));
+    /* Written, not calloc'ed: a probe would read calloc's untouched pages
+    ** as the shared zero page, and the insert after it fault again to copy
+    ** it, with a TLB shootdown across the job's threads (sl_base.h). */
+    a->tab = sl_malloc((size_t)a->tabcap * sizeof(uint64_t));
+    memset(a->tab, 0, (size_t)a->tabcap * sizeof(uint64_t));
     for (uint32_t i = 0; i < ocap; i++)
         if (old[i]) {
             uint32_t idx = (uint32_t)old[i] - 1;
