@@ -160,18 +160,24 @@ static void feed1(sl_operator *op, sl_row_kind k, const char *key, int64_t v, ro
     sl_chunk_free(c);
 }
 
+/* A group aggregation of spec s, or NULL (the error printed). */
+static sl_operator *new_agg(const sl_group_agg_spec *s)
+{
+    sl_operator *op = NULL;
+    sl_error err = SL_ERROR_INIT;
+    if (sl_group_agg_new(s, &op, &err) != 0)
+        fprintf(stderr, "new: %s\n", err.message);
+    sl_error_reset(&err);
+    return op;
+}
+
 static sl_operator *kv_op(int64_t ttl_ms, int64_t (*now)(void *), void *now_ctx)
 {
     int keys[1] = {0};
     sl_agg_call calls[4] = {call(SL_FN_COUNT, false, -1, kv_types), call(SL_FN_SUM, false, 1, kv_types),
                             call(SL_FN_MIN, false, 1, kv_types), call(SL_FN_MAX, false, 1, kv_types)};
     sl_group_agg_spec s = {2, kv_types, 1, keys, 4, calls, ttl_ms, now, now_ctx, {0}, false};
-    sl_operator *op = NULL;
-    sl_error err = SL_ERROR_INIT;
-    if (sl_group_agg_new(&s, &op, &err))
-        fprintf(stderr, "new: %s\n", err.message);
-    sl_error_reset(&err);
-    return op;
+    return new_agg(&s);
 }
 
 static void t_changelog_sequence(void)
@@ -1028,12 +1034,7 @@ static sl_operator *la_op(void)
     calls[3] = call(SL_FN_COUNT, false, -1, la_types);
     static const int key = 0;
     sl_group_agg_spec s = {2, la_types, 1, &key, 4, calls, 0, NULL, NULL, {0}, false};
-    sl_operator *op = NULL;
-    sl_error err = SL_ERROR_INIT;
-    if (sl_group_agg_new(&s, &op, &err) != 0)
-        fprintf(stderr, "listagg op: %s\n", err.message);
-    sl_error_reset(&err);
-    return op;
+    return new_agg(&s);
 }
 
 static void la_feed(sl_operator *op, sl_row_kind k, const char *key, const char *v, rows_t *o)
@@ -1049,7 +1050,7 @@ static void la_feed(sl_operator *op, sl_row_kind k, const char *key, const char 
     sl_chunk_free(c);
 }
 
-/* MIN and MAX of a STRING and an INT-free count by a STRING key, over an
+/* MIN and MAX of a STRING value and COUNT(*) by a STRING key, over an
 ** insert-only input (append_only) or one with retractions. */
 static sl_operator *mm_op(bool append_only)
 {
@@ -1059,12 +1060,7 @@ static sl_operator *mm_op(bool append_only)
     calls[2] = call(SL_FN_COUNT, false, -1, la_types);
     static const int key = 0;
     sl_group_agg_spec s = {2, la_types, 1, &key, 3, calls, 0, NULL, NULL, {0}, append_only};
-    sl_operator *op = NULL;
-    sl_error err = SL_ERROR_INIT;
-    if (sl_group_agg_new(&s, &op, &err))
-        fprintf(stderr, "new: %s\n", err.message);
-    sl_error_reset(&err);
-    return op;
+    return new_agg(&s);
 }
 
 /* An insert-only input: MIN/MAX keep one value (no multiset). Its results
@@ -1340,12 +1336,7 @@ static sl_operator *kvf_op(void)
         calls[i].filter = 2;
     }
     sl_group_agg_spec s = {3, kvf_types, 1, keys, 5, calls, 0, NULL, NULL, {0}, false};
-    sl_operator *op = NULL;
-    sl_error err = SL_ERROR_INIT;
-    if (sl_group_agg_new(&s, &op, &err))
-        fprintf(stderr, "new: %s\n", err.message);
-    sl_error_reset(&err);
-    return op;
+    return new_agg(&s);
 }
 
 /* f: 1 TRUE, 0 FALSE, -1 NULL */
