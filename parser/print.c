@@ -349,7 +349,10 @@ static void pr_func(pr_ctx *p, const sl_expr *e)
         pr_expr(p, e->filter);
         sl_strbuf_append_char(sb, ')');
     }
-    if (e->over) {
+    if (e->over && e->over->name) { /* a window no WINDOW clause defines: the binder reports it */
+        sl_strbuf_append(sb, " OVER ");
+        pr_ident(p, e->over->name);
+    } else if (e->over) {
         bool any = false;
         sl_strbuf_append(sb, " OVER (");
         if (sl_list_len(e->over->partition_by)) {
