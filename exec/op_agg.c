@@ -44,8 +44,8 @@
 ** bad blob is XX001. Version 3 writes the groups' integers as varints
 ** (sl__put_int: about 11 bytes a group of COUNT and SUM by a BIGINT key
 ** instead of 57; with XXH3 as its checksum and the records read ahead, the
-** task's snapshot of 1M such groups takes 27 ms instead of 89) and checks
-** with XXH3; version 2 added LISTAGG; version 1 and 2 blobs still restore.
+** task's snapshot of 1M such groups takes 27 ms instead of 89); version 2
+** added LISTAGG; version 1 and 2 blobs still restore.
 **
 ** State backend 'rocksdb' (non-windowed aggregation only): the table above
 ** is a cache of at most cache_groups groups; the rest live in RocksDB
