@@ -355,6 +355,7 @@ typedef struct sl__call {
     uint32_t seplen;  /* its length */
     sl_type in_type;  /* ARRAY_AGG: the argument's (element) type */
     sl_strbuf elem;   /* ARRAY_AGG: the element being encoded (scratch) */
+    int slot;         /* its accumulator in a group record, -1 = none (COUNT(*)) */
 } sl__call;
 
 typedef struct sl__acc {
@@ -370,14 +371,23 @@ typedef struct sl__acc {
 ** Groups and the operator.
 */
 typedef struct sl__group {
+    uint32_t epoch;    /* chunk epoch of the last touch */
+    uint8_t live;      /* 1 = in use; 0 = on the free list; | SL__RK_* ('rocksdb') */
+    uint8_t kn[3];     /* the key null flags when there are at most 3 keys (SL__KNULL) */
+    int64_t rows;      /* input rows counted (net of retractions) */
+} sl__group;
+
+/* A group record: the hot part (sl__group, the keys, one accumulator per
+** call but COUNT(*), whose result is rows), then the fields a row seldom
+** touches (sl__gcold, at coff). Records start on a cache line and their
+** stride is a multiple of one, so a record whose hot part fits in 64 bytes
+** (one key and one SUM, three keys and COUNT(*)) costs a row one miss. */
+typedef struct sl__gcold {
     uint64_t hash;     /* hash of the key values */
     uint64_t seq;      /* first-seen order */
-    int64_t rows;      /* input rows counted (net of retractions) */
-    int64_t updated;   /* processing time (ns) of the last update (TTL) */
+    int64_t updated;   /* processing time (ns) of the last update (TTL only) */
     char *kbytes;      /* owned bytes of the string keys */
-    uint32_t epoch;    /* chunk epoch of the last touch */
-    uint32_t live;     /* 1 = in use; 0 = on the free list; | SL__RK_* ('rocksdb') */
-} sl__group;
+} sl__gcold;
 
 typedef struct sl__touch {
     uint32_t g;        /* group */
@@ -411,8 +421,9 @@ typedef struct sl__agg {
     const char *const *in_names; /* window: input column names (late rows), or NULL */
 
     size_t stride;        /* bytes per group record */
-    size_t koff, aoff, noff; /* offsets of keys, accumulators, key null flags */
-    char *recs;           /* group records */
+    size_t koff, aoff, noff, coff; /* offsets of keys, accumulators, key null flags, cold part */
+    char *recs;           /* group records (64-byte aligned, in recs_mem) */
+    char *recs_mem;       /* their allocation */
     uint32_t nrecs, caprecs; /* records in use (incl. free) / allocated */
     uint32_t *freel;      /* free record indices */
     uint32_t nfree, capfree; /* used / allocated */
@@ -453,8 +464,11 @@ static void sl__rk_free(sl__agg *a);
 
 #define SL__G(a, i) ((sl__group *)((a)->recs + (size_t)(i) * (a)->stride))
 #define SL__KEYS(a, g) ((sl__val *)((char *)(g) + (a)->koff))
-#define SL__ACCS(a, g) ((sl__acc *)((char *)(g) + (a)->aoff))
 #define SL__KNULL(a, g) ((uint8_t *)(g) + (a)->noff)
+#define SL__C(a, g) ((sl__gcold *)((char *)(g) + (a)->coff))
+/* Call c's accumulator in group g; NULL for COUNT(*), which has none. */
+#define SL__ACCG(a, g, c) ((a)->calls[c].slot < 0 ? NULL : \
+                           (sl__acc *)((char *)(g) + (a)->aoff) + (a)->calls[c].slot)
 
 static int64_t sl__now(sl__agg *a)
 {
@@ -520,7 +534,7 @@ static void sl__tab_resize(sl__agg *a, uint32_t cap)
     for (uint32_t i = 0; i < ocap; i++)
         if (old[i]) {
             uint32_t idx = (uint32_t)old[i] - 1;
-            sl__tab_insert(a, SL__G(a, idx)->hash, idx);
+            sl__tab_insert(a, SL__C(a, SL__G(a, idx))->hash, idx);
         }
     sl_free(old);
 }
@@ -550,6 +564,20 @@ static int32_t sl__find_row(const sl__agg *a, const sl_chunk *in, int r, uint64_
     }
 }
 
+/* Room for cap records, the first on a cache line (sl__gcold). A large
+** realloc moves pages rather than bytes, but may land at another offset
+** from a line: then the records move to the line. */
+static void sl__recs_resize(sl__agg *a, uint32_t cap)
+{
+    size_t was = a->recs ? (size_t)(a->recs - a->recs_mem) : 0;
+    a->recs_mem = sl_realloc(a->recs_mem, (size_t)cap * a->stride + 63);
+    size_t off = (size_t)(-(uintptr_t)a->recs_mem & 63);
+    if (off != was && a->nrecs)
+        memmove(a->recs_mem + off, a->recs_mem + was, (size_t)a->nrecs * a->stride);
+    a->recs = a->recs_mem + off;
+    a->caprecs = cap;
+}
+
 /* A fresh, zeroed record (keys unset, not in the hash table). */
 static uint32_t sl__alloc_group(sl__agg *a)
 {
@@ -559,8 +587,7 @@ static uint32_t sl__alloc_group(sl__agg *a)
     } else {
         if (a->nrecs == a->caprecs) {
             SL_ALWAYS(a->caprecs < UINT32_MAX / 2);
-            a->caprecs = a->caprecs ? a->caprecs * 2 : 256;
-            a->recs = sl_realloc(a->recs, (size_t)a->caprecs * a->stride);
+            sl__recs_resize(a, a->caprecs ? a->caprecs * 2 : 256);
         }
         idx = a->nrecs++;
     }
@@ -582,7 +609,7 @@ static void sl__own_keys(sl__agg *a, sl__group *g)
     if (!total)
         return;
     char *p = sl_malloc(total);
-    g->kbytes = p;
+    SL__C(a, g)->kbytes = p;
     for (int k = 0; k < a->nkeys; k++)
         if (a->kphys[k] == SL_PHYS_STR && !kn[k] && kv[k].s.len) {
             memcpy(p, kv[k].s.p, kv[k].s.len);
@@ -599,8 +626,7 @@ static void sl__win_add(sl__agg *a, int64_t end, uint32_t g);
 static void sl__reserve_groups(sl__agg *a, uint32_t n)
 {
     if (n > a->caprecs) {
-        a->caprecs = n;
-        a->recs = sl_realloc(a->recs, (size_t)a->caprecs * a->stride);
+        sl__recs_resize(a, n);
     }
     uint32_t cap = a->tabcap ? a->tabcap : 1024;
     while ((uint64_t)(n + 1) * 10 > (uint64_t)cap * 7)
@@ -613,7 +639,7 @@ static void sl__link_group(sl__agg *a, uint32_t idx)
 {
     if ((uint64_t)(a->ngroups + 1) * 10 > (uint64_t)a->tabcap * 7)
         sl__tab_grow(a);
-    sl__tab_insert(a, SL__G(a, idx)->hash, idx);
+    sl__tab_insert(a, SL__C(a, SL__G(a, idx))->hash, idx);
     if (a->is_window)
         sl__win_add(a, SL__KEYS(a, SL__G(a, idx))[a->wend_key].i, idx);
 }
@@ -622,8 +648,8 @@ static uint32_t sl__new_group_row(sl__agg *a, const sl_chunk *in, int r, uint64_
 {
     uint32_t idx = sl__alloc_group(a);
     sl__group *g = SL__G(a, idx);
-    g->hash = h;
-    g->seq = a->next_seq++;
+    SL__C(a, g)->hash = h;
+    SL__C(a, g)->seq = a->next_seq++;
     sl__val *kv = SL__KEYS(a, g);
     uint8_t *kn = SL__KNULL(a, g);
     for (int k = 0; k < a->nkeys; k++) {
@@ -649,9 +675,9 @@ static void sl__free_acc(const sl__call *call, sl__acc *acc)
 
 static void sl__free_accs(sl__agg *a, sl__group *g)
 {
-    sl__acc *acc = SL__ACCS(a, g);
     for (int c = 0; c < a->naggs; c++)
-        sl__free_acc(&a->calls[c], &acc[c]);
+        if (a->calls[c].slot >= 0)
+            sl__free_acc(&a->calls[c], SL__ACCG(a, g, c));
 }
 
 /* Forget group idx (table entry, memory). Window membership is the caller's. */
@@ -660,7 +686,7 @@ static void sl__drop_group(sl__agg *a, uint32_t idx)
     sl__group *g = SL__G(a, idx);
     if (g->live & SL__RK_STORED)
         sl__rk_forget(a, g);
-    uint32_t mask = a->tabcap - 1, i = (uint32_t)g->hash & mask;
+    uint32_t mask = a->tabcap - 1, i = (uint32_t)SL__C(a, g)->hash & mask;
     while ((uint32_t)a->tab[i] != idx + 1)
         i = (i + 1) & mask;
     uint32_t j = i;
@@ -668,7 +694,7 @@ static void sl__drop_group(sl__agg *a, uint32_t idx)
         j = (j + 1) & mask;
         if (!a->tab[j])
             break;
-        uint32_t k = (uint32_t)SL__G(a, (uint32_t)a->tab[j] - 1)->hash & mask;
+        uint32_t k = (uint32_t)SL__C(a, SL__G(a, (uint32_t)a->tab[j] - 1))->hash & mask;
         if ((j > i && (k <= i || k > j)) || (j < i && k <= i && k > j)) {
             a->tab[i] = a->tab[j];
             i = j;
@@ -676,8 +702,8 @@ static void sl__drop_group(sl__agg *a, uint32_t idx)
     }
     a->tab[i] = 0;
     sl__free_accs(a, g);
-    sl_free(g->kbytes);
-    g->kbytes = NULL;
+    sl_free(SL__C(a, g)->kbytes);
+    SL__C(a, g)->kbytes = NULL;
     g->live = 0;
     if (a->nfree == a->capfree) {
         a->capfree = a->capfree ? a->capfree * 2 : 256;
@@ -694,13 +720,13 @@ static void sl__clear(sl__agg *a)
         sl__group *g = SL__G(a, i);
         if (g->live) {
             sl__free_accs(a, g);
-            sl_free(g->kbytes);
+            sl_free(SL__C(a, g)->kbytes);
         }
     }
-    sl_free(a->recs);
+    sl_free(a->recs_mem);
     sl_free(a->freel);
     sl_free(a->tab);
-    a->recs = NULL;
+    a->recs = a->recs_mem = NULL;
     a->freel = NULL;
     a->tab = NULL;
     a->nrecs = a->caprecs = a->nfree = a->capfree = a->ngroups = a->tabcap = 0;
@@ -907,7 +933,8 @@ static inline int sl__acc_value(const sl__call *call, sl__acc *acc, sl__val x, i
     return sl__acc_inner(call, acc, x, sign, err);
 }
 
-#define SL__ACC(a, g, c) ((sl__acc *)((a)->recs + (size_t)(g) * (a)->stride + (a)->aoff) + (c))
+#define SL__ACC(a, g, c) \
+    ((sl__acc *)((a)->recs + (size_t)(g) * (a)->stride + (a)->aoff) + (a)->calls[c].slot)
 #define SL__SIGN(k) (((k) & 1) ? -1 : 1) /* -U (1) and -D (3) retract */
 
 /* A call with a FILTER: the rows of in whose filter column is TRUE, for
@@ -1092,8 +1119,7 @@ static int sl__call_result(const sl__call *call, const sl__acc *acc, int64_t row
 static int sl__result(const sl__agg *a, const sl__group *g, int c, sl_chunk *dst, int col, int r,
                       sl_error *err)
 {
-    const sl__acc *acc = (const sl__acc *)((const char *)g + a->aoff) + c;
-    return sl__call_result(&a->calls[c], acc, g->rows, dst, col, r, err);
+    return sl__call_result(&a->calls[c], SL__ACCG(a, g, c), g->rows, dst, col, r, err);
 }
 
 /* ------------------------------------------------------------------------
@@ -1224,7 +1250,7 @@ static void sl__ttl_sweep(sl__agg *a, int64_t now)
 {
     for (uint32_t i = 0; i < a->nrecs; i++) {
         sl__group *g = SL__G(a, i);
-        if (g->live && now - g->updated >= a->ttl_ns)
+        if (g->live && now - SL__C(a, g)->updated >= a->ttl_ns)
             sl__drop_group(a, i);
     }
 }
@@ -1310,7 +1336,7 @@ static int sl__agg_process(sl_operator *op, const sl_chunk *in, const sl_emit *o
         int32_t g = sl__find_row(a, in, i, a->hashes[i]);
         if (g < 0 && a->rk && (g = sl__rk_fetch(a, in, i, a->hashes[i], err)) == -2)
             return -1;
-        if (g >= 0 && ttl && SL__G(a, g)->epoch != a->epoch && now - SL__G(a, g)->updated >= a->ttl_ns) {
+        if (g >= 0 && ttl && SL__G(a, g)->epoch != a->epoch && now - SL__C(a, SL__G(a, g))->updated >= a->ttl_ns) {
             sl__drop_group(a, (uint32_t)g); /* expired: as if never seen */
             g = -1;
         }
@@ -1336,7 +1362,8 @@ static int sl__agg_process(sl_operator *op, const sl_chunk *in, const sl_emit *o
         } else {
             grp->rows++;
         }
-        grp->updated = now;
+        if (ttl)
+            SL__C(a, grp)->updated = now;
         a->gidx[i] = g;
     }
     if (sl__accumulate(a, in, err))
@@ -1553,11 +1580,11 @@ static void sl__put_shape(sl__agg *a, sl_strbuf *sb)
 static void sl__put_group(const sl__agg *a, const sl__group *g, sl_strbuf *sb, bool c,
                           uint64_t *prev_seq)
 {
-    uint64_t seq = c && *prev_seq != UINT64_MAX ? g->seq - *prev_seq : g->seq;
+    uint64_t seq = c && *prev_seq != UINT64_MAX ? SL__C(a, g)->seq - *prev_seq : SL__C(a, g)->seq;
     if (c)
-        *prev_seq = g->seq;
+        *prev_seq = SL__C(a, g)->seq;
     sl__put_int(sb, c, (int64_t)seq, 8);
-    sl__put_int(sb, c, g->updated, 8);
+    sl__put_int(sb, c, SL__C(a, g)->updated, 8);
     sl__put_int(sb, c, g->rows, 8);
     const sl__val *kv = SL__KEYS(a, g);
     const uint8_t *kn = SL__KNULL(a, g);
@@ -1566,10 +1593,9 @@ static void sl__put_group(const sl__agg *a, const sl__group *g, sl_strbuf *sb, b
         if (!kn[k])
             sl__put_val(sb, c, a->kphys[k], kv[k]);
     }
-    const sl__acc *acc = SL__ACCS(a, g);
     for (int i = 0; i < a->naggs; i++)
         if (a->calls[i].kind != SL__A_COUNT_STAR)
-            sl__put_acc(sb, c, &a->calls[i], &acc[i]);
+            sl__put_acc(sb, c, &a->calls[i], SL__ACCG(a, g, i));
 }
 
 static int sl__agg_snapshot(sl_operator *op, sl_strbuf *state, sl_error *err)
@@ -1602,7 +1628,7 @@ static int sl__agg_snapshot(sl_operator *op, sl_strbuf *state, sl_error *err)
         }
         if (!g->live)
             continue;
-        if (prev != UINT64_MAX && g->seq <= prev)
+        if (prev != UINT64_MAX && SL__C(a, g)->seq <= prev)
             sorted = false;
         else
             sl__put_group(a, g, state, true, &prev), n++;
@@ -1613,7 +1639,7 @@ static int sl__agg_snapshot(sl_operator *op, sl_strbuf *state, sl_error *err)
         n = 0;
         for (uint32_t i = 0; i < a->nrecs; i++)
             if (SL__G(a, i)->live)
-                order[n++] = (sl__seqidx){SL__G(a, i)->seq, i};
+                order[n++] = (sl__seqidx){SL__C(a, SL__G(a, i))->seq, i};
         qsort(order, n, sizeof *order, sl__cmp_seq);
         prev = UINT64_MAX;
         for (uint32_t j = 0; j < n; j++)
@@ -1810,7 +1836,7 @@ static bool sl__group_exists(const sl__agg *a, const sl__group *g)
 {
     if (!a->tabcap)
         return false;
-    uint32_t mask = a->tabcap - 1, i = (uint32_t)g->hash & mask;
+    uint32_t mask = a->tabcap - 1, i = (uint32_t)SL__C(a, g)->hash & mask;
     for (; a->tab[i]; i = (i + 1) & mask)
         if (sl__key_eq_group(a, SL__G(a, (uint32_t)a->tab[i] - 1), g))
             return true;
@@ -1822,14 +1848,14 @@ static bool sl__restore_group(sl__agg *a, sl__rd *r, uint64_t *prev_seq)
 {
     uint32_t idx = sl__alloc_group(a);
     sl__group *g = SL__G(a, idx);
-    g->seq = (uint64_t)sl__get_int(r, 8);
+    SL__C(a, g)->seq = (uint64_t)sl__get_int(r, 8);
     if (r->compact && *prev_seq != UINT64_MAX)
-        g->seq += *prev_seq; /* the step from the previous group's */
-    g->updated = sl__get_int(r, 8);
+        SL__C(a, g)->seq += *prev_seq; /* the step from the previous group's */
+    SL__C(a, g)->updated = sl__get_int(r, 8);
     g->rows = sl__get_int(r, 8);
-    if (r->bad || g->rows <= 0 || g->seq >= a->next_seq || (*prev_seq != UINT64_MAX && g->seq <= *prev_seq))
+    if (r->bad || g->rows <= 0 || SL__C(a, g)->seq >= a->next_seq || (*prev_seq != UINT64_MAX && SL__C(a, g)->seq <= *prev_seq))
         goto bad_unlinked;
-    *prev_seq = g->seq;
+    *prev_seq = SL__C(a, g)->seq;
     sl__val *kv = SL__KEYS(a, g);
     uint8_t *kn = SL__KNULL(a, g);
     for (int k = 0; k < a->nkeys; k++) {
@@ -1843,24 +1869,23 @@ static bool sl__restore_group(sl__agg *a, sl__rd *r, uint64_t *prev_seq)
     if (r->bad || (a->is_window && kn[a->wend_key]))
         goto bad_unlinked;
     sl__own_keys(a, g);
-    g->hash = sl__hash_group(a, g);
+    SL__C(a, g)->hash = sl__hash_group(a, g);
     if (sl__group_exists(a, g))
         goto bad_unlinked;
     sl__link_group(a, idx);
     g = SL__G(a, idx);
-    sl__acc *acc = SL__ACCS(a, g);
     for (int c = 0; c < a->naggs; c++) {
         const sl__call *call = &a->calls[c];
         if (call->kind == SL__A_COUNT_STAR)
             continue;
-        if (!sl__get_acc(r, call, &acc[c]))
+        if (!sl__get_acc(r, call, SL__ACCG(a, g, c)))
             return false;
     }
     return !r->bad;
 bad_unlinked:
     /* Not in the table yet: release the record directly. */
-    sl_free(g->kbytes);
-    g->kbytes = NULL;
+    sl_free(SL__C(a, g)->kbytes);
+    SL__C(a, g)->kbytes = NULL;
     g->live = 0;
     a->ngroups--;
     if (a->nfree == a->capfree) {
@@ -1904,7 +1929,7 @@ static void sl__drop_msets(sl__agg *a, const bool *conv)
             sl__group *g = SL__G(a, i);
             if (!g->live)
                 continue;
-            sl__acc *acc = &SL__ACCS(a, g)[c];
+            sl__acc *acc = SL__ACCG(a, g, c);
             if (acc->n > 0 && a->calls[c].in_phys == SL_PHYS_STR) {
                 char *p = sl_malloc(acc->v.s.len ? acc->v.s.len : 1);
                 if (acc->v.s.len)
@@ -2142,10 +2167,21 @@ static int sl__agg_new(const sl_group_agg_spec *spec, bool is_window, int wstart
         sl_error_set(err, SL_ERR_INTERNAL, -1, "window aggregation needs window_start and window_end keys");
         goto fail;
     }
+    /* The record's layout (sl__gcold says why). */
+    int nslots = 0;
+    for (int c = 0; c < a->naggs; c++)
+        a->calls[c].slot = a->calls[c].kind == SL__A_COUNT_STAR ? -1 : nslots++;
     a->koff = (sizeof(sl__group) + 15) & ~(size_t)15;
     a->aoff = a->koff + (size_t)a->nkeys * sizeof(sl__val);
-    a->noff = a->aoff + (size_t)a->naggs * sizeof(sl__acc);
-    a->stride = (a->noff + (size_t)a->nkeys + 15) & ~(size_t)15;
+    size_t hot = a->aoff + (size_t)nslots * sizeof(sl__acc);
+    if (a->nkeys <= (int)sizeof ((sl__group *)0)->kn) {
+        a->noff = offsetof(sl__group, kn);
+    } else {
+        a->noff = hot;
+        hot += (size_t)a->nkeys;
+    }
+    a->coff = (hot + 15) & ~(size_t)15;
+    a->stride = (a->coff + sizeof(sl__gcold) + 63) & ~(size_t)63;
     a->out = sl_chunk_new(a->nkeys + a->naggs, a->out_types, SL_CHUNK_ROWS);
     a->newres = sl_chunk_new(a->naggs, a->out_types + a->nkeys, 1);
     op->out_ncols = a->nkeys + a->naggs;
