@@ -1099,14 +1099,43 @@ static int sl__k_i64_to_i128(sl__node *nd, sl__eval *ev, const uint8_t *sel)
 
 /* An integer into a wider integer type (INT to BIGINT, as a sink's column
 ** may be): the values as they are. */
-static int sl__k_i64_widen(sl__node *nd, sl__eval *ev, const uint8_t *sel)
+/* A CAST whose every value is already one of the target type's, in the
+** same representation (a widening integer CAST, a DECIMAL's precision
+** raised at the same scale): the result is the operand's, aliased. */
+static int sl__k_same_values(sl__node *nd, sl__eval *ev, const uint8_t *sel)
 {
     if (sl__run_kids(nd, ev, sel) < 0)
         return -1;
-    int n = ev->n;
-    memcpy(nd->nulls, nd->kids[0]->nulls, (size_t)n);
-    memcpy(nd->v.i64, nd->kids[0]->v.i64, (size_t)n * sizeof(int64_t));
+    nd->nulls = nd->kids[0]->nulls;
+    nd->v.raw = nd->kids[0]->v.raw;
     return 0;
+}
+
+bool sl_bexpr_col_offset(const sl_bexpr *b, int *col, int64_t *off_ns)
+{
+    int64_t o = 0;
+    if (b->kind == SL_BX_CALL && (b->fn->id == SL_FN_ADD || b->fn->id == SL_FN_SUB) &&
+        b->nargs == 2) {
+        const sl_bexpr *c = b->args[0], *lit = b->args[1];
+        if (b->fn->id == SL_FN_ADD && c->kind == SL_BX_LITERAL) {
+            c = b->args[1];
+            lit = b->args[0];
+        }
+        if (lit->kind != SL_BX_LITERAL || lit->type.id != SL_TYPE_INTERVAL_DT || !lit->text)
+            return false;
+        errno = 0;
+        long long ms = strtoll(lit->text, NULL, 10);
+        if (errno || __builtin_mul_overflow(ms, (long long)SL_NANOS_PER_MILLI, &o))
+            return false;
+        if (b->fn->id == SL_FN_SUB)
+            o = -o;
+        b = c;
+    }
+    if (b->kind != SL_BX_COLUMN)
+        return false;
+    *col = b->col;
+    *off_ns = o;
+    return true;
 }
 
 /* A CAST node of k to `to` (takes k). NULL with err when unsupported. */
@@ -1170,12 +1199,12 @@ static sl__node *sl__mk_cast(sl_eval_prog *p, sl__node *k, sl_type to, bool try_
              to.scale == 0 && to.precision >= 19)
         nd->run = sl__k_i64_to_i128;
     else if (k->type.id == SL_TYPE_DECIMAL && to.id == SL_TYPE_DECIMAL && k->type.scale == to.scale)
-        nd->run = sl__k_dec_same_scale;
+        nd->run = to.precision >= k->type.precision ? sl__k_same_values : sl__k_dec_same_scale;
     else if (sl__family(k->type.id) == SL__F_INT && sl__family(to.id) == SL__F_INT) {
         int64_t lo, hi;
         sl__int_range(k->type.id, &lo, &hi);
         if (lo >= nd->lo && hi <= nd->hi)
-            nd->run = sl__k_i64_widen;
+            nd->run = sl__k_same_values;
     }
     return sl__finish(p, nd);
 }
@@ -2765,9 +2794,11 @@ int sl_eval_filter(sl_eval_prog *p, const sl_chunk *in, const sl_eval_env *env, 
         memset(sel, 0, (size_t)n);
         return 0;
     }
+    const uint8_t *restrict nulls = r->nulls, *restrict v = r->v.b;
+    uint8_t *restrict out = sel;
     for (int i = 0; i < n; i++) {
-        sel[i] = (!r->nulls[i]) & r->v.b[i];
-        count += sel[i];
+        out[i] = (uint8_t)((!nulls[i]) & v[i]);
+        count += out[i];
     }
     return count;
 }

@@ -156,6 +156,9 @@ struct sl__task {
     sl_source_args sargs;     /* its arguments */
     sl_chunk *in;             /* rows polled */
     sl_eval_prog *wm_prog;    /* WATERMARK expression, or NULL */
+    int wm_col;               /* ... when it is a column plus a constant (sl_bexpr_col_offset):
+                                 that column, else -1 */
+    int64_t wm_off;           /* ... and the constant (ns) */
     sl_chunk *wm_out;         /* its values */
     bool source_ended;        /* the source said END */
     bool idle;                /* a final barrier was injected: read no more */
@@ -944,6 +947,26 @@ static int sl__chunk_watermark(sl__task *t, sl_error *err)
         return t->nsplits > 0 && t->job->spec->idle_timeout_ms > 0
                    ? sl__advance_watermark(t, sl__splits_watermark(t, now), err)
                    : 0;
+    if (t->wm_col >= 0 && !t->source->ops->splits) {
+        /* The expression grows with its column: the chunk's largest value
+        ** of the column gives the largest watermark, computed once. */
+        const sl_vector *c = &t->in->cols[t->wm_col];
+        int64_t top = INT64_MIN, low = INT64_MAX, wm, w0;
+        bool any = false;
+        for (int r = 0; r < t->in->nrows; r++) {
+            bool null = c->nulls[r];
+            int64_t x = c->v.i64[r];
+            top = !null && x > top ? x : top;
+            low = !null && x < low ? x : low;
+            any |= !null;
+        }
+        if (!any)
+            return 0;
+        /* no row's value overflows (else the expression says where) */
+        if (!__builtin_add_overflow(top, t->wm_off, &wm) &&
+            !__builtin_add_overflow(low, t->wm_off, &w0))
+            return sl__advance_watermark(t, wm, err);
+    }
     sl_chunk_reset(t->wm_out);
     if (sl_eval_into(t->wm_prog, t->in, &t->env, t->wm_out, 0, err) != 0)
         return -1;
@@ -1481,6 +1504,16 @@ static int sl__build_pipeline(sl__job *j, int k, sl__task *tasks, sl_error *err)
             if (in->wm_expr) {
                 if (!(t->wm_prog = sl_eval_compile(in->wm_expr, t->in_ncols, t->in_types, err)))
                     return -1;
+                int col;
+                int64_t off;
+                t->wm_col = -1;
+                sl_type_id wid = in->wm_expr->type.id;
+                if (sl_bexpr_col_offset(in->wm_expr, &col, &off) && col < t->in_ncols &&
+                    (wid == SL_TYPE_TIMESTAMP || wid == SL_TYPE_TIMESTAMP_LTZ) &&
+                    t->in_types[col].id == wid) {
+                    t->wm_col = col;
+                    t->wm_off = off;
+                }
                 sl_type wt = in->wm_expr->type;
                 t->wm_out = sl_chunk_new(1, &wt, SL_CHUNK_ROWS);
             }

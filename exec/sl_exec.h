@@ -190,6 +190,11 @@ sl_eval_prog *sl_eval_compile(const sl_bexpr *b, int ncols, const sl_type *input
 sl_eval_prog *sl_eval_compile_rows(const sl_bexpr *b, int ncols, const sl_type *input_types,
                                    int rows, sl_error *err);
 void sl_eval_free(sl_eval_prog *p);
+/* Whether b is an input column plus a constant day-time interval (col,
+** col + INTERVAL, INTERVAL + col, col - INTERVAL): *col and *off_ns (0 for
+** the column alone). A watermark or a time bound of that shape is
+** monotonic in the column. */
+bool sl_bexpr_col_offset(const sl_bexpr *b, int *col, int64_t *off_ns);
 /* The result type (the bexpr's). */
 sl_type sl_eval_type(const sl_eval_prog *p);
 

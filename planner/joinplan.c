@@ -299,28 +299,15 @@ void sl_lp_plan_joins(sl_lp *root)
 ** *col (j's numbering) and *off (ns). */
 static bool sl__time_term(const sl_lp *j, const sl_bexpr *b, int *col, int64_t *off)
 {
-    int64_t o = 0;
-    if (b->kind == SL_BX_CALL && (b->fn->id == SL_FN_ADD || b->fn->id == SL_FN_SUB) &&
-        b->nargs == 2) {
-        const sl_bexpr *c = b->args[0], *lit = b->args[1];
-        if (b->fn->id == SL_FN_ADD && c->kind == SL_BX_LITERAL) {
-            c = b->args[1];
-            lit = b->args[0];
-        }
-        if (lit->kind != SL_BX_LITERAL || lit->type.id != SL_TYPE_INTERVAL_DT || !lit->text)
-            return false;
-        o = strtoll(lit->text, NULL, 10) * 1000000;
-        if (b->fn->id == SL_FN_SUB)
-            o = -o;
-        b = c;
-    }
-    if (b->kind != SL_BX_COLUMN)
+    int k;
+    int64_t o;
+    if (!sl_bexpr_col_offset(b, &k, &o))
         return false;
     int nl = j->input->ncols;
-    const sl_lp_col *c = b->col < nl ? &j->input->cols[b->col] : &j->right->cols[b->col - nl];
+    const sl_lp_col *c = k < nl ? &j->input->cols[k] : &j->right->cols[k - nl];
     if (c->rowtime != SL_ROWTIME)
         return false;
-    *col = b->col;
+    *col = k;
     *off = o;
     return true;
 }
