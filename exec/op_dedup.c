@@ -610,7 +610,7 @@ static void sl__normalize_row(sl__dedup *d, const sl_chunk *in, int r, int64_t n
     if (kind == SL_ROW_UPDATE_BEFORE)
         return; /* an upsert changelog says the new row only */
     sl__key_encode(d, in, r);
-    uint64_t h = sl_hash_bytes(d->kbuf.buf, d->kbuf.len, SL_HASH_INIT);
+    uint64_t h = sl_checksum(d->kbuf.buf, d->kbuf.len); /* in memory only */
     int e = sl__lookup(d, h);
     sl__dd_entry *en = e >= 0 ? &d->ents[e] : NULL;
     bool kept = en && !sl__absent(d, en, now);
@@ -664,7 +664,7 @@ static int sl__first_by_time_row(const sl_operator *op, sl__dedup *d, const sl_c
                                 t, d->wm, false, 0, 0, err);
     }
     sl__key_encode(d, in, r);
-    uint64_t h = sl_hash_bytes(d->kbuf.buf, d->kbuf.len, SL_HASH_INIT);
+    uint64_t h = sl_checksum(d->kbuf.buf, d->kbuf.len); /* in memory only */
     int e = sl__lookup(d, h);
     sl__row_encode(d, in, r);
     if (e < 0) {
@@ -729,7 +729,7 @@ static int sl__dedup_process(sl_operator *op, const sl_chunk *in, const sl_emit 
     sl_chunk_reset(d->out);
     for (int r = 0; r < in->nrows; r++) {
         sl__key_encode(d, in, r);
-        uint64_t h = sl_hash_bytes(d->kbuf.buf, d->kbuf.len, SL_HASH_INIT);
+        uint64_t h = sl_checksum(d->kbuf.buf, d->kbuf.len); /* in memory only */
         int e = sl__lookup(d, h);
         if (sl__room(d, out, err) != 0)
             return -1;
@@ -818,7 +818,11 @@ static int64_t sl__dedup_conflicts(sl_operator *op)
 
 /* ---- snapshot / restore ------------------------------------------------ */
 
-static const char sl__magic[8] = {'S', 'L', 'D', 'E', 'D', 'U', 'P', '3'};
+/* Version 4 is version 3 checksummed with XXH3 (sl_checksum) instead of
+** byte-at-a-time FNV-1a (sl_hash_bytes); 1 to 3 still restore. A kept row's
+** hash (SL__KIND_EMITTED_HASH) stays FNV-1a in every version. */
+static const char sl__magic[8] = {'S', 'L', 'D', 'E', 'D', 'U', 'P', '4'};
+static const char sl__magic_v3[8] = {'S', 'L', 'D', 'E', 'D', 'U', 'P', '3'};
 static const char sl__magic_v2[8] = {'S', 'L', 'D', 'E', 'D', 'U', 'P', '2'};
 static const char sl__magic_v1[8] = {'S', 'L', 'D', 'E', 'D', 'U', 'P', '1'};
 
@@ -901,7 +905,7 @@ static int sl__dedup_snapshot(sl_operator *op, sl_strbuf *state, sl_error *err)
     }
     sl_free(idx);
     sl_free(rank);
-    sl_put_u64(state, sl_hash_bytes(state->buf + start, state->len - start, SL_HASH_INIT));
+    sl_put_u64(state, sl_checksum(state->buf + start, state->len - start));
     return 0;
 }
 
@@ -938,7 +942,7 @@ static const char *sl__restore_entry(sl__dedup *d, sl_bytes_reader *c, int kind,
     if (key_only &&
         (d->kbuf.len != len || (len && memcmp(d->kbuf.buf, rc.p, len) != 0)))
         return "malformed key"; /* a key column given twice decodes, but differently */
-    uint64_t h = sl_hash_bytes(d->kbuf.buf, d->kbuf.len, SL_HASH_INIT);
+    uint64_t h = sl_checksum(d->kbuf.buf, d->kbuf.len); /* in memory only */
     if (sl__lookup(d, h) >= 0)
         return "duplicate key";
     if (kind == SL__KIND_PENDING && d->scratch->cols[d->order_col].nulls[r])
@@ -978,7 +982,8 @@ static int sl__dedup_restore(sl_operator *op, const char *state, size_t len, sl_
     uint64_t sum;
     sl_bytes_reader tail = {(const uint8_t *)state, len, len - 8};
     sl_get_u64(&tail, &sum);
-    if (sum != sl_hash_bytes(state, len - 8, SL_HASH_INIT))
+    bool v4 = memcmp(state, sl__magic, sizeof sl__magic) == 0;
+    if (sum != (v4 ? sl_checksum(state, len - 8) : sl_hash_bytes(state, len - 8, SL_HASH_INIT)))
         return sl__corrupt(d, err, "checksum mismatch");
     c.n = len - 8; /* the body */
     char magic[sizeof sl__magic];
@@ -988,7 +993,7 @@ static int sl__dedup_restore(sl_operator *op, const char *state, size_t len, sl_
         return sl__corrupt(d, err, "not a deduplication state");
     bool v1 = memcmp(magic, sl__magic_v1, sizeof magic) == 0;
     bool v2 = memcmp(magic, sl__magic_v2, sizeof magic) == 0;
-    if (!v1 && !v2 && memcmp(magic, sl__magic, sizeof magic) != 0)
+    if (!v1 && !v2 && !v4 && memcmp(magic, sl__magic_v3, sizeof magic) != 0)
         return sl__corrupt(d, err, "not a deduplication state");
     if (!sl_get_u32(&c, &ncols) || !sl_get_u32(&c, &nkeys) || !sl_get_u8(&c, &mode))
         return sl__corrupt(d, err, "truncated header");

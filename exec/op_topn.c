@@ -57,11 +57,12 @@
 **
 ** Snapshot (deterministic; partitions in first-seen order; integers
 ** little-endian):
-**   "SLTOPN01" u32 ncols u32 nkeys u32 norder u8 flags (1 output_rank,
+**   "SLTOPN02" u32 ncols u32 nkeys u32 norder u8 flags (1 output_rank,
 **   2 updating input) i64 rank_start i64 rank_end i32 window_end_col
 **   u8 ties_replace u8 phys[ncols] i64 watermark i64 late_rows
 **   u64 nparts, nparts x { i64 written_ns u32 nrows nrows x {u32 len bytes[len]} }
-**   u64 FNV-1a of everything before
+**   u64 XXH3 (sl_checksum) of everything before ("SLTOPN01": the same
+**   layout with FNV-1a, sl_hash_bytes, which still restores)
 ** A row is per column u8 null (0/1), then if not null BOOL u8 | I64 i64 |
 ** F64 8 bytes | I128 16 bytes | STR u32 len + bytes. Restore checks every
 ** length and value, that each partition's rows share a key and are in
@@ -611,7 +612,7 @@ static int sl__topn_row(sl__topn *t, const sl_chunk *in, int r, int64_t now, con
                         sl_error *err)
 {
     sl__key_encode(t, in, r);
-    uint64_t h = sl_hash_bytes(t->kbuf.buf, t->kbuf.len, SL_HASH_INIT);
+    uint64_t h = sl_checksum(t->kbuf.buf, t->kbuf.len); /* in memory only */
     int e = sl__lookup(t, h);
     if (e >= 0 && sl__expired(t, &t->parts[e], now)) {
         sl__part_clear(&t->parts[e]); /* forgotten: first seen now */
@@ -669,7 +670,7 @@ static int sl__window_row(sl_operator *op, sl__topn *t, const sl_chunk *in, int 
                            we->v.i64[r], err);
     }
     sl__key_encode(t, in, r);
-    uint64_t h = sl_hash_bytes(t->kbuf.buf, t->kbuf.len, SL_HASH_INIT);
+    uint64_t h = sl_checksum(t->kbuf.buf, t->kbuf.len); /* in memory only */
     int e = sl__lookup(t, h);
     sl__sortkey_encode(t, in, r);
     if (e >= 0) {
@@ -801,7 +802,8 @@ static int64_t sl__topn_late_rows(sl_operator *op)
 
 /* ---- snapshot / restore ------------------------------------------------ */
 
-static const char sl__magic[8] = {'S', 'L', 'T', 'O', 'P', 'N', '0', '1'};
+static const char sl__magic[8] = {'S', 'L', 'T', 'O', 'P', 'N', '0', '2'};
+static const char sl__magic_v1[8] = {'S', 'L', 'T', 'O', 'P', 'N', '0', '1'};
 
 static int sl__topn_snapshot(sl_operator *op, sl_strbuf *state, sl_error *err)
 {
@@ -840,7 +842,7 @@ static int sl__topn_snapshot(sl_operator *op, sl_strbuf *state, sl_error *err)
         }
     }
     sl_free(idx);
-    sl_put_u64(state, sl_hash_bytes(state->buf + start, state->len - start, SL_HASH_INIT));
+    sl_put_u64(state, sl_checksum(state->buf + start, state->len - start));
     return 0;
 }
 
@@ -878,7 +880,7 @@ static const char *sl__restore_part(sl__topn *t, sl_bytes_reader *c, int64_t wri
         sl__key_encode(t, t->scratch, r);
         sl__sortkey_encode(t, t->scratch, r);
         if (!p) {
-            uint64_t h = sl_hash_bytes(t->kbuf.buf, t->kbuf.len, SL_HASH_INIT);
+            uint64_t h = sl_checksum(t->kbuf.buf, t->kbuf.len); /* in memory only */
             if (sl__lookup(t, h) >= 0)
                 return "duplicate partition";
             int e = sl__part_new(t, h, written);
@@ -908,14 +910,16 @@ static int sl__topn_restore(sl_operator *op, const char *state, size_t len, sl_e
     uint64_t sum;
     sl_bytes_reader tail = {(const uint8_t *)state, len, len - 8};
     sl_get_u64(&tail, &sum);
-    if (sum != sl_hash_bytes(state, len - 8, SL_HASH_INIT))
+    bool v1 = memcmp(state, sl__magic_v1, sizeof sl__magic_v1) == 0;
+    if (sum != (v1 ? sl_hash_bytes(state, len - 8, SL_HASH_INIT) : sl_checksum(state, len - 8)))
         return sl__corrupt(t, err, "checksum mismatch");
     sl_bytes_reader c = {(const uint8_t *)state, len - 8, 0};
     char magic[sizeof sl__magic];
     uint32_t ncols, nkeys, norder, wcol;
     uint8_t outrank, ties;
     uint64_t start, end, count, wm, late;
-    if (!sl_get_bytes(&c, magic, sizeof magic) || memcmp(magic, sl__magic, sizeof magic) != 0)
+    if (!sl_get_bytes(&c, magic, sizeof magic) ||
+        (memcmp(magic, sl__magic, sizeof magic) != 0 && !v1))
         return sl__corrupt(t, err, "not a Top-N state");
     if (!sl_get_u32(&c, &ncols) || !sl_get_u32(&c, &nkeys) || !sl_get_u32(&c, &norder) ||
         !sl_get_u8(&c, &outrank) || !sl_get_u64(&c, &start) || !sl_get_u64(&c, &end) ||

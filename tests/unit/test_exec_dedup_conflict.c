@@ -496,7 +496,7 @@ static void t_restore_v2(void)
     CHECK_INT(side->n, 1);
     sl_strbuf r = SL_STRBUF_INIT;
     snapshot(op, &r);
-    CHECK(r.len > 8 && memcmp(r.buf, "SLDEDUP3", 8) == 0);
+    CHECK(r.len > 8 && memcmp(r.buf, "SLDEDUP4", 8) == 0);
     sl_operator *again = make(true, 2, true, side);
     REQUIRE(again);
     CHECK(restore(again, &r) == 0);

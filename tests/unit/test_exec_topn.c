@@ -431,6 +431,22 @@ static void t_reference(void)
                 sl_error_reset(&err);
                 snapshot(b, &s2);
                 CHECK(s1.len == s2.len && memcmp(s1.buf, s2.buf, s1.len) == 0);
+                /* its version 1 form (an FNV-1a trailer) restores the same state */
+                sl_operator *v1op = make_op(ref_order, 2, 1, start, end, with_rank, 0);
+                REQUIRE(v1op);
+                CHECK(s1.len > 16 && memcmp(s1.buf, "SLTOPN02", 8) == 0);
+                s1.buf[7] = '1';
+                uint64_t h = 14695981039346656037ULL;
+                for (size_t k = 0; k < s1.len - 8; k++)
+                    h = (h ^ (uint8_t)s1.buf[k]) * 1099511628211ULL;
+                for (int k = 0; k < 8; k++)
+                    s1.buf[s1.len - 8 + k] = (char)(h >> (8 * k));
+                CHECK(v1op->ops->restore(v1op, s1.buf, s1.len, &err) == 0);
+                sl_error_reset(&err);
+                sl_strbuf_reset(&s1);
+                snapshot(v1op, &s1);
+                CHECK(s1.len == s2.len && memcmp(s1.buf, s2.buf, s1.len) == 0);
+                v1op->ops->free(v1op);
             }
             for (int j = i; j < i + n; j++)
                 row(c, kinds[j], rows[j].k, rows[j].v, rows[j].s, rows[j].id);
