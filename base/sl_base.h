@@ -125,6 +125,7 @@ typedef struct sl_error {
 #define SL_ERR_UNDEFINED_PARAMETER "42704"  /* an unknown configuration key */
 #define SL_ERR_CANT_CHANGE_RUNTIME "55P02"  /* cant_change_runtime_param */
 #define SL_ERR_OBJECT_IN_USE "55006"        /* object_in_use */
+#define SL_ERR_OBJECT_STATE "55000"         /* object_not_in_prerequisite_state */
 #define SL_ERR_NOT_SUPPORTED "0A000"        /* feature_not_supported */
 #define SL_ERR_PROGRAM_LIMIT "54000"        /* program_limit_exceeded */
 #define SL_ERR_TOO_COMPLEX "54001"          /* statement_too_complex: nesting, parser stack */

@@ -77,6 +77,8 @@
 #define SL__LANE_CAP 8        /* messages queued per lane (backpressure beyond) */
 #define SL__WAIT_NS 50000000  /* 50 ms: how long a task or the coordinator sleeps at most */
 #define SL__LAYOUT "layout"   /* state blob: the graph's shape */
+/* An operator's state blob when it was finished (sl_source_ops.end_is_final) */
+#define SL__FINISHED "sluice-operator-finished"
 /* Stack of a task thread, whatever `ulimit -s` says: the evaluator recurses
 ** over expression trees, which the parser keeps at most SL__MAX_DEPTH (1000)
 ** levels deep (each level takes well under 1 KiB: 512 KiB were enough in
@@ -226,6 +228,8 @@ struct sl__task {
     sl__side *sides;          /* them */
     _Atomic int64_t op_conflicts; /* its operators' conflicts (sl_operator_ops.conflicts), this run */
     int64_t base_op_conflicts;/* ... counted by their restored state */
+    bool finished;            /* its operators were restored as finished: no row may
+                                 reach it (sl_source_ops.end_is_final) */
 };
 
 struct sl__job {
@@ -236,6 +240,7 @@ struct sl__job {
     int ntasks;               /* tasks */
     sl__task *tasks;          /* them: inputs' tasks first, then each stage's */
     int nsinks;               /* tasks with a sink */
+    bool final_inputs;        /* every source's end is final (sl_source_ops.end_is_final) */
     int64_t epoch;            /* first epoch of this run */
     int64_t created;          /* when it created its sources: one instant for every
                                  source subtask of every pipeline (sl_source_args) */
@@ -589,6 +594,16 @@ static int sl__emit_next(void *ctx, sl_chunk *rows, sl_error *err)
 /* Run rows through steps step.. and out of the task. */
 static int sl__push(sl__task *t, int step, sl_chunk *rows, sl_error *err)
 {
+    if (t->finished && rows->nrows > 0) {
+        sl_error_set(err, SL_ERR_OBJECT_STATE, -1,
+                     "job \"%s\" has finished: its operators kept no state to take more rows",
+                     t->job->spec->name ? t->job->spec->name : "?");
+        sl_error_detail(err, "Its input ended for good and its last checkpoint recorded the "
+                             "operators as finished; this run's sources gave rows after that "
+                             "(were their options changed?).");
+        sl_error_hint(err, "Run the INSERT as a new job: SET 'pipeline.name' to another name.");
+        return -1;
+    }
     for (; step < t->nsteps; step++) {
         if (rows->nrows == 0)
             return 0;
@@ -757,11 +772,20 @@ static int sl__barrier(sl__task *t, int64_t id, bool savepoint, sl_list *blobs, 
         if (!op)
             continue;
         sl_strbuf st = SL_STRBUF_INIT;
-        char *files = sl__op_files(j->store, id, t, i);
-        op->chk_dir = files;
-        rc = op->ops->snapshot(op, &st, err);
-        op->chk_dir = NULL;
-        sl_free(files);
+        if (j->final_inputs && t->ended && op->ops->late_rows(op) == 0 &&
+            (!op->ops->conflicts || op->ops->conflicts(op) == 0)) {
+            /* No run of the job can give it another row: its state is dead
+            ** (it counted nothing the job's lifetime counters need). The
+            ** backend stays: a restore under another is refused as before. */
+            sl_strbuf_appendf(&st, "%s %s", SL__FINISHED,
+                              op->ops->backend ? op->ops->backend(op) : "hashmap");
+        } else {
+            char *files = sl__op_files(j->store, id, t, i);
+            op->chk_dir = files;
+            rc = op->ops->snapshot(op, &st, err);
+            op->chk_dir = NULL;
+            sl_free(files);
+        }
         if (rc == 0) {
             char fmt[48];
             snprintf(fmt, sizeof fmt, "op-%%s-%d", i);
@@ -1654,6 +1678,10 @@ static int sl__build(sl__job *j, sl_error *err)
             return -1;
         at += sl__pipeline_tasks(pipe);
     }
+    j->final_inputs = true;
+    for (int i = 0; i < j->ntasks; i++)
+        if (j->tasks[i].source && !j->tasks[i].source->ops->end_is_final)
+            j->final_inputs = false;
     return sl__build_sides(j, err);
 }
 
@@ -1840,8 +1868,17 @@ static int sl__restore(sl__job *j, sl_error *err)
             rc = sl_chk_read_state(from, d, name, &st, &len, err);
             char *files = sl__op_files(from, d, t, k);
             op->chk_dir = files;
-            if (rc == 0)
+            size_t fl = strlen(SL__FINISHED);
+            if (rc == 0 && len > fl && memcmp(st, SL__FINISHED " ", fl + 1) == 0) {
+                const char *runs = op->ops->backend ? op->ops->backend(op) : "hashmap";
+                char took[32];
+                snprintf(took, sizeof took, "%.*s", (int)(len - fl - 1), st + fl + 1);
+                if (strcmp(took, runs) != 0)
+                    rc = sl_backend_mismatch(err, files, took, runs);
+                t->finished = true; /* it starts empty and must stay so */
+            } else if (rc == 0) {
                 rc = op->ops->restore(op, st, len, err);
+            }
             op->chk_dir = NULL;
             sl_free(files);
             sl_free(st);

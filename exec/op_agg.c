@@ -2038,9 +2038,15 @@ static void sl__agg_free(sl_operator *op)
     sl_free(op);
 }
 
+static const char *sl__agg_backend(sl_operator *op)
+{
+    return ((sl__agg *)op->impl)->rk ? "rocksdb" : "hashmap";
+}
+
 static const sl_operator_ops sl__agg_ops = {
     sl__agg_process, sl__agg_watermark, sl__agg_snapshot, sl__agg_restore, sl__agg_late_rows, sl__agg_free,
     NULL, /* conflicts */
+    sl__agg_backend,
 };
 
 /* The accumulator of one call and the representation its result must have. */
@@ -2589,34 +2595,30 @@ static int sl__rk_snapshot(sl_operator *op, sl__agg *a, sl_strbuf *state, sl_err
     return 0;
 }
 
-/* The checkpoint's directory (chk-<N>), for messages; caller frees. */
-static char *sl__rk_chk_name(const sl_operator *op)
+int sl_backend_mismatch(sl_error *err, const char *chk_dir, const char *took, const char *runs)
 {
-    char *p = sl_strdup(op->chk_dir ? op->chk_dir : "(unknown)");
-    char *slash = strrchr(p, '/');
-    if (slash && slash != p)
+    char *chk = sl_strdup(chk_dir ? chk_dir : "(unknown)"); /* .../chk-<N>/files-op-...: chk-<N> */
+    char *slash = strrchr(chk, '/');
+    if (slash && slash != chk)
         *slash = '\0';
-    return p;
+    sl_error_set(err, SL_ERR_OBJECT_STATE, -1,
+                 "checkpoint %s was taken with state.backend.type '%s'; this job runs with '%s'",
+                 chk, took, runs);
+    sl_error_detail(err, "A checkpoint's keyed state restores only under the backend that "
+                         "wrote it.");
+    sl_error_hint(err, "SET 'state.backend.type' = '%s' to resume the job, or give it a new "
+                       "'pipeline.name' to start it afresh.",
+                  took);
+    sl_free(chk);
+    return -1;
 }
 
 static int sl__rk_restore(sl_operator *op, sl__agg *a, const char *state, size_t len, sl_error *err)
 {
     bool rocks_blob = len >= 4 && memcmp(state, SL__RK_MAGIC, 4) == 0;
-    if (!a->rk || !rocks_blob) {
-        char *chk = sl__rk_chk_name(op);
-        const char *took = rocks_blob ? "rocksdb" : "hashmap", *runs = a->rk ? "rocksdb" : "hashmap";
-        sl_error_set(err, "55000", -1,
-                     "checkpoint %s was taken with state.backend.type '%s'; this job runs with "
-                     "'%s'",
-                     chk, took, runs);
-        sl_error_detail(err, "A checkpoint's keyed state restores only under the backend that "
-                             "wrote it.");
-        sl_error_hint(err, "SET 'state.backend.type' = '%s' to resume the job, or give it a new "
-                           "'pipeline.name' to start it afresh.",
-                      took);
-        sl_free(chk);
-        return -1;
-    }
+    if (!a->rk || !rocks_blob)
+        return sl_backend_mismatch(err, op->chk_dir, rocks_blob ? "rocksdb" : "hashmap",
+                                   a->rk ? "rocksdb" : "hashmap");
     sl__clear(a);
     sl_strbuf shape = SL_STRBUF_INIT;
     sl__put_shape(a, &shape);

@@ -1097,6 +1097,7 @@ static void sl__dedup_free(sl_operator *op)
 static const sl_operator_ops sl__dedup_ops = {
     sl__dedup_process, sl__dedup_watermark,  sl__dedup_snapshot,
     sl__dedup_restore, sl__dedup_late_rows, sl__dedup_free, sl__dedup_conflicts,
+    NULL, /* backend: hashmap */
 };
 
 int sl_dedup_new(const sl_dedup_spec *spec, sl_operator **out, sl_error *err)

@@ -403,6 +403,7 @@ static const sl_operator_ops sl__order_ops = {
     sl__order_process, sl__order_watermark, sl__order_snapshot,
     sl__order_restore, sl__order_late,      sl__order_free,
     NULL, /* conflicts */
+    NULL, /* backend: hashmap */
 };
 
 int sl_order_new(const sl_order_spec *spec, sl_operator **out, sl_error *err)

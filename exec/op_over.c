@@ -691,6 +691,7 @@ static const sl_operator_ops sl__over_ops = {
     sl__over_process, sl__over_watermark, sl__over_snapshot,
     sl__over_restore, sl__over_late_rows, sl__over_free,
     NULL, /* conflicts */
+    NULL, /* backend: hashmap */
 };
 
 int sl_over_new(const sl_over_spec *spec, sl_operator **out, sl_error *err)

@@ -562,6 +562,7 @@ static const sl_operator_ops sl__session_ops = {
     sl__session_process,  sl__session_watermark,  sl__session_snapshot,
     sl__session_restore,  sl__session_late_rows,  sl__session_free,
     NULL, /* conflicts */
+    NULL, /* backend: hashmap */
 };
 
 int sl_session_agg_new(const sl_session_agg_spec *spec, sl_operator **out, sl_error *err)

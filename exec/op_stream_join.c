@@ -1456,6 +1456,7 @@ static const sl_operator_ops sl__sjoin_ops = {
     sl__sjoin_process, sl__sjoin_watermark,  sl__sjoin_snapshot,
     sl__sjoin_restore, sl__sjoin_late_rows, sl__sjoin_free,
     NULL, /* conflicts */
+    NULL, /* backend: hashmap */
 };
 
 int sl_join_new(const sl_join_spec *spec, sl_operator **out, sl_error *err)

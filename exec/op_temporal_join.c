@@ -568,6 +568,7 @@ static void sl__tj_free(sl_operator *op)
 static const sl_operator_ops sl__tj_ops = {
     sl__tj_process, sl__tj_watermark, sl__tj_snapshot, sl__tj_restore, sl__tj_late, sl__tj_free,
     NULL, /* conflicts */
+    NULL, /* backend: hashmap */
 };
 
 int sl_temporal_join_new(const sl_join_spec *spec, sl_operator **out, sl_error *err)

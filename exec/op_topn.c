@@ -989,6 +989,7 @@ static const sl_operator_ops sl__topn_ops = {
     sl__topn_process, sl__topn_watermark,  sl__topn_snapshot,
     sl__topn_restore, sl__topn_late_rows, sl__topn_free,
     NULL, /* conflicts */
+    NULL, /* backend: hashmap */
 };
 
 int sl_topn_new(const sl_topn_spec *spec, sl_operator **out, sl_error *err)

@@ -202,6 +202,7 @@ static const sl_operator_ops sl__unnest_ops = {
     sl__unnest_process,  sl__unnest_watermark, sl__unnest_snapshot,
     sl__unnest_restore,  sl__unnest_late_rows, sl__unnest_free,
     NULL, /* conflicts */
+    NULL, /* backend: hashmap */
 };
 
 int sl_unnest_new(const sl_unnest_spec *spec, sl_operator **out, sl_error *err)

@@ -193,6 +193,7 @@ static const sl_operator_ops sl__wtvf_ops = {
     sl__wtvf_process,  sl__wtvf_watermark, sl__wtvf_snapshot,
     sl__wtvf_restore,  sl__wtvf_late_rows, sl__wtvf_free,
     NULL, /* conflicts */
+    NULL, /* backend: hashmap */
 };
 
 /* Validate the spec: 0, or -1 with err (42P20 for bad window parameters). */

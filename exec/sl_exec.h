@@ -358,6 +358,14 @@ typedef struct sl_source_ops {
     ** without rows for 'table.exec.source.idle-timeout' is left out), as
     ** Flink's per-partition watermarks. */
     int (*splits)(sl_source *s, const int32_t **split_of);
+    /* After END, no run of the job ever gets another row from this source
+    ** (it regenerates one fixed input: datagen, nexmark, VALUES; a file or
+    ** a Kafka topic may grow). When every source of a job says so, the
+    ** operators of a task whose input ended are finished: the final
+    ** checkpoint records them as such instead of their state (Flink's
+    ** finished operators, FLIP-147), and a later run that would give them
+    ** rows fails instead (sl_job_run). */
+    bool end_is_final;
 } sl_source_ops;
 
 struct sl_source {
@@ -681,7 +689,16 @@ typedef struct sl_operator_ops {
     void (*free)(sl_operator *op);
     /* optional (NULL): conflicts detected so far over the state's life (SHOW JOBS' conflicts) */
     int64_t (*conflicts)(sl_operator *op);
+    /* optional (NULL: 'hashmap' only): the state backend this instance keeps
+    ** its state in ("hashmap", "rocksdb"); a checkpoint restores only under
+    ** the one that wrote it, finished operators included (job.c) */
+    const char *(*backend)(sl_operator *op);
 } sl_operator_ops;
+
+/* The refusal of a checkpoint (the directory chk_dir of one of its
+** operators, or NULL) taken under state backend took into an operator
+** running under runs: 55000 with a hint. -1. */
+int sl_backend_mismatch(sl_error *err, const char *chk_dir, const char *took, const char *runs);
 
 struct sl_operator {
     const sl_operator_ops *ops; /* behaviour */

@@ -112,6 +112,7 @@ static const sl_source_ops sl__values_ops = {
     .seek = sl__values_seek,
     .skipped = sl__values_skipped,
     .free = sl__values_free,
+    .end_is_final = true,
 };
 
 int sl_values_source_new(const sl_source_args *args, sl_source **out, sl_error *err)

@@ -741,6 +741,7 @@ static const sl_source_ops sl__dg_ops = {
     .seek = sl__dg_seek,
     .skipped = sl__dg_skipped,
     .free = sl__dg_free,
+    .end_is_final = true,
 };
 
 int sl_datagen_create(const sl_source_args *args, sl_source **out, sl_error *err)

@@ -284,6 +284,7 @@ static const sl_source_ops sl__nx_ops = {
     .seek = sl__nx_seek,
     .skipped = sl__nx_skipped,
     .free = sl__nx_free,
+    .end_is_final = true,
 };
 
 static int sl__nx_bool(const sl_kvlist *opts, const char *key, bool def, bool *out, sl_error *err)

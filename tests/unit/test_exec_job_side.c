@@ -186,7 +186,7 @@ static void op_free(sl_operator *op)
 }
 
 static const sl_operator_ops g_op_ops = {op_process, op_watermark, op_snapshot, op_restore,
-                                         op_late_rows, op_free,    op_conflicts};
+                                         op_late_rows, op_free,    op_conflicts, NULL};
 
 static int op_create(const void *arg, sl_operator **out, sl_error *err)
 {
