@@ -2734,8 +2734,23 @@ static int sl__eval_run(sl_eval_prog *p, const sl_chunk *in, const sl_eval_env *
     return p->root->run(p->root, &ev, NULL);
 }
 
+static int sl__eval_out(sl_eval_prog *p, const sl_chunk *in, const sl_eval_env *env, sl_chunk *out,
+                        int col, bool view, sl_error *err);
+
 int sl_eval_into(sl_eval_prog *p, const sl_chunk *in, const sl_eval_env *env, sl_chunk *out,
                  int col, sl_error *err)
+{
+    return sl__eval_out(p, in, env, out, col, false, err);
+}
+
+int sl_eval_into_view(sl_eval_prog *p, const sl_chunk *in, const sl_eval_env *env, sl_chunk *out,
+                      int col, sl_error *err)
+{
+    return sl__eval_out(p, in, env, out, col, true, err);
+}
+
+static int sl__eval_out(sl_eval_prog *p, const sl_chunk *in, const sl_eval_env *env, sl_chunk *out,
+                        int col, bool view, sl_error *err)
 {
     sl_eval_env envbuf;
     if (col < 0 || col >= out->ncols || out->cap < in->nrows)
@@ -2757,6 +2772,10 @@ int sl_eval_into(sl_eval_prog *p, const sl_chunk *in, const sl_eval_env *env, sl
     memcpy(o->nulls, r->nulls, (size_t)n);
     if (o->phys != SL_PHYS_STR) {
         memcpy(o->v.raw, r->v.raw, (size_t)n * sl_phys_size(o->phys));
+        return 0;
+    }
+    if (view) { /* the strings stay where they are */
+        memcpy(o->v.str, r->v.str, (size_t)n * sizeof(sl_str));
         return 0;
     }
     /* strings: one arena block for the whole column */

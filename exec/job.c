@@ -401,8 +401,11 @@ static int sl__calc_run(sl__calc *c, sl_chunk *in, const sl_eval_env *env, sl_ch
     *out = c->out;
     if (rows->nrows == 0)
         return 0;
+    /* The projected strings stay in the input's (or the expressions'
+    ** arenas): the rows are consumed down the chain before either changes
+    ** (operators and sinks copy what they keep). */
     for (int i = 0; i < c->nexprs; i++)
-        if (sl_eval_into(c->exprs[i], rows, env, c->out, i, err) != 0)
+        if (sl_eval_into_view(c->exprs[i], rows, env, c->out, i, err) != 0)
             return -1;
     c->out->nrows = rows->nrows;
     memcpy(c->out->kinds, rows->kinds, (size_t)rows->nrows);

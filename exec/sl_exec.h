@@ -205,6 +205,12 @@ sl_type sl_eval_type(const sl_eval_prog *p);
 ** invalid CAST text, 2201E ...; position = the failing node's pos). */
 int sl_eval_into(sl_eval_prog *p, const sl_chunk *in, const sl_eval_env *env, sl_chunk *out,
                  int col, sl_error *err);
+/* The same, but a string result is not copied into out's arena: it points
+** into in's strings, p's constants or p's evaluation arena, so out's column
+** is valid only while in is unchanged and until p is evaluated again (a
+** task's projection, whose output is consumed before either happens). */
+int sl_eval_into_view(sl_eval_prog *p, const sl_chunk *in, const sl_eval_env *env, sl_chunk *out,
+                      int col, sl_error *err);
 /* Evaluate a BOOLEAN condition: sel[i] = 1 when row i is TRUE (NULL and
 ** FALSE give 0). Returns the number of selected rows, or -1 with err. */
 int sl_eval_filter(sl_eval_prog *p, const sl_chunk *in, const sl_eval_env *env, uint8_t *sel,
