@@ -86,7 +86,7 @@ static sl_operator *sl__new_op(void)
                                    -1, &sl__calls[i].type, &err),
                   &err, "aggregate type");
     }
-    sl_group_agg_spec spec = {2, sl__in_types, 1, sl__keys, 2, sl__calls, 0, NULL, NULL, {0}, false};
+    sl_group_agg_spec spec = {2, sl__in_types, 1, sl__keys, 2, sl__calls, 0, NULL, NULL, {0}, false, false};
     sl_operator *op = NULL;
     sl__check(sl_group_agg_new(&spec, &op, &err), &err, "sl_group_agg_new");
     return op;
@@ -213,7 +213,7 @@ static void sl__job(const char *dir, long keys, long rows)
     sl_operator *probe = sl__new_op(); /* the calls' types, the output's */
     sl_type out_types[3] = {probe->out_types[0], probe->out_types[1], probe->out_types[2]};
     probe->ops->free(probe);
-    sl_group_agg_spec agg = {2, sl__in_types, 1, sl__keys, 2, sl__calls, 0, NULL, NULL, {0}, false};
+    sl_group_agg_spec agg = {2, sl__in_types, 1, sl__keys, 2, sl__calls, 0, NULL, NULL, {0}, false, false};
     sl_step_spec step = {NULL, sl__create_agg, &agg, "GroupAggregate", 3, out_types, {NULL}};
     sl_stage_spec stage = {SL_EXCHANGE_HASH, 1, sl__keys, 1, 1, &step, 0};
     sl_input_spec input = {sl_connector_find("datagen")->create_source,

@@ -83,6 +83,7 @@ typedef struct sl_connector_caps {
     sl_guarantee sink_max;       /* the strongest guarantee the sink can give */
     sl_sink_mechanism sink_mech; /* how it gives sink_max */
     bool sink_updates;           /* accepts updating changelogs */
+    bool sink_discards;          /* drops every row (blackhole): needs no -U before a +U */
     bool sink_upserts;           /* writes by the table's PRIMARY KEY (updates need one; a
                                     replay overwrites the same keys, so at-least-once leaves
                                     an exactly-once final state) */

@@ -403,6 +403,11 @@ typedef struct sl__window {
 typedef struct sl__agg {
     bool is_window;       /* window aggregation (append-only, fires on watermarks) */
     bool append_only;     /* a non-window aggregation of an insert-only input */
+    bool no_before;       /* an update is +U alone (sl_group_agg_spec.no_before) */
+    bool keeps_old;       /* a touched group's old results are kept (for -U, or to
+                             drop an update that changes nothing); not when no -U
+                             goes out and an unfiltered COUNT(*) of an insert-only
+                             input makes every update change the results */
     int in_ncols;         /* input columns */
     sl_type *in_types;    /* their types */
     int nkeys;            /* key columns */
@@ -1183,6 +1188,8 @@ static int sl__touch(sl__agg *a, uint32_t g, bool was_new, sl_error *err)
     int t = a->ntouched++;
     a->touched[t].g = g;
     a->touched[t].was_new = was_new;
+    if (!a->keeps_old)
+        return 0;
     int r = sl_chunk_append_row(a->oldres, SL_ROW_INSERT);
     SL_ALWAYS(r == t);
     if (!was_new)
@@ -1213,7 +1220,7 @@ static int sl__emit_changes(sl__agg *a, const sl_emit *out, sl_error *err)
         if (!a->touched[t].was_new && a->out->cap - a->out->nrows < 2 && sl__flush(a, out, err))
             return -1; /* the pair stays in one chunk */
         int rb = -1;
-        if (!a->touched[t].was_new) {
+        if (!a->touched[t].was_new && !a->no_before) {
             if (sl__out_row(a, out, SL_ROW_UPDATE_BEFORE, grp, &rb, err))
                 return -1;
             sl__out_results(a, rb, a->oldres, t);
@@ -1226,6 +1233,9 @@ static int sl__emit_changes(sl__agg *a, const sl_emit *out, sl_error *err)
                 return -1;
         if (rb >= 0 && sl__results_same(a, a->oldres, t, r))
             a->out->nrows -= 2;
+        else if (a->no_before && a->keeps_old && !a->touched[t].was_new &&
+                 sl__results_same(a, a->oldres, t, r))
+            a->out->nrows--;
     }
     return sl__flush(a, out, err);
 }
@@ -2137,6 +2147,15 @@ static int sl__agg_new(const sl_group_agg_spec *spec, bool is_window, int wstart
     /* Not under 'rocksdb': its stored groups keep the encoding they were
     ** written with, multisets included, and a restore could not drop them. */
     a->append_only = spec->append_only && !is_window && !spec->backend.rocksdb;
+    a->no_before = spec->no_before && !is_window;
+    a->keeps_old = !a->no_before;
+    if (a->no_before) {
+        bool counts_all = false;
+        for (int c = 0; c < spec->naggs; c++)
+            counts_all |= spec->aggs[c].fn == SL_FN_COUNT && spec->aggs[c].arg < 0 &&
+                          !spec->aggs[c].filtered;
+        a->keeps_old = !(counts_all && spec->append_only);
+    }
     a->in_ncols = spec->in_ncols;
     a->in_types = sl_malloc((size_t)(spec->in_ncols + 1) * sizeof(sl_type));
     if (spec->in_ncols)

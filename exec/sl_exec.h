@@ -832,6 +832,10 @@ typedef struct sl_group_agg_spec {
     ** still arrives fails the job (XX000). A checkpoint whose MIN/MAX kept
     ** multisets restores into it; the reverse is refused. */
     bool append_only;
+    /* No consumer needs -U (Flink's ONLY_UPDATE_AFTER: a blackhole, or an
+    ** upsert sink keyed by the group key, planner/changelog.c): an update
+    ** is its +U alone. */
+    bool no_before;
 } sl_group_agg_spec;
 int sl_group_agg_new(const sl_group_agg_spec *spec, sl_operator **out, sl_error *err);
 

@@ -3607,6 +3607,11 @@ sl_lp *sl_bind_insert(sl_binder *b, const sl_stmt *s)
     sink->table = sl_strdup(t->name);
     sink->connector = t->connector;
     sink->sink_map = sl_calloc((size_t)t->ncols, sizeof(int));
+    if (t->npk > 0) { /* the table's PRIMARY KEY (changelog.c: upserts by it) */
+        sink->nkeys = t->npk;
+        sink->keys = sl_malloc((size_t)t->npk * sizeof(int));
+        memcpy(sink->keys, t->pk, (size_t)t->npk * sizeof(int));
+    }
     for (int c = 0; c < t->ncols; c++) {
         sink->sink_map[c] = -1;
         sl_lp_add_col(sink, t->cols[c].name, t->cols[c].type, false);

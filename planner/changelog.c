@@ -46,6 +46,7 @@ const char *sl_changelog_name(int cl)
     case SL_CL_INSERT: return "[I]";
     case SL_CL_INSERT | SL_CL_UPDATE_BEFORE | SL_CL_UPDATE_AFTER: return "[I,UB,UA]";
     case SL_CL_INSERT | SL_CL_UPDATE_AFTER: return "[I,UA]";
+    case SL_CL_INSERT | SL_CL_UPDATE_AFTER | SL_CL_DELETE: return "[I,UA,D]";
     case SL_CL_ALL: return "[I,UB,UA,D]";
     case SL_CL_INSERT | SL_CL_DELETE: return "[I,D]";
     case SL_CL_UPDATE_AFTER | SL_CL_DELETE: return "[UA,D]";
@@ -617,12 +618,61 @@ static int sl__analyze(sl_lp *lp, bool batch, sl_error *err)
     return 0;
 }
 
+/* Whether the PRIMARY KEY of sink is exactly the group key of agg, which
+** lies below it through projections only: each key column of the table
+** takes one of agg's key columns, and every one of them is taken. */
+static bool sl__pk_is_group_key(const sl_lp *sink, const sl_lp *agg)
+{
+    if (sink->nkeys != agg->nkeys || agg->nkeys == 0 || agg->nkeys > 64)
+        return false;
+    uint64_t seen = 0;
+    for (int k = 0; k < sink->nkeys; k++) {
+        int col = sink->sink_map ? sink->sink_map[sink->keys[k]] : -1;
+        const sl_lp *lp = sink->input;
+        for (; col >= 0 && lp != agg; lp = lp->input)
+            col = col < lp->nexprs && lp->exprs[col]->kind == SL_BX_COLUMN ? lp->exprs[col]->col
+                                                                         : -1;
+        if (col < 0 || col >= agg->nkeys || (seen >> col & 1))
+            return false;
+        seen |= UINT64_C(1) << col;
+    }
+    return true;
+}
+
+/* Flink leaves -U out where no consumer needs it (its changelog mode
+** inference, ONLY_UPDATE_AFTER): a sink that discards its rows, or an
+** upsert sink whose PRIMARY KEY is the group key of the aggregation whose
+** rows it takes through projections (a filter between them could drop a
+** +U whose -U would have deleted the row). Then an update is its +U alone,
+** and the aggregation need not keep the old results for it. */
+static void sl__drop_update_before(sl_lp *sink)
+{
+    if (sink->kind != SL_LP_SINK || !sink->connector)
+        return;
+    const sl_connector_caps *caps = &sink->connector->caps;
+    sl_lp *agg = sink->input;
+    while (agg->kind == SL_LP_PROJECT)
+        agg = agg->input;
+    if (agg->kind != SL_LP_AGGREGATE || agg->window_agg ||
+        !(agg->changelog & SL_CL_UPDATE_BEFORE))
+        return;
+    if (!caps->sink_discards && !(caps->sink_upserts && sl__pk_is_group_key(sink, agg)))
+        return;
+    agg->no_before = true;
+    for (sl_lp *lp = sink; lp != agg->input; lp = lp->input)
+        lp->changelog &= ~SL_CL_UPDATE_BEFORE;
+}
+
 int sl_lp_analyze_mode(sl_lp *lp, bool batch, sl_error *err)
 {
     sl_lp_plan_joins(lp);
     sl__mark_ranks(lp);
     sl__mark_rank_use(lp, NULL);
-    return sl__analyze(lp, batch, err);
+    if (sl__analyze(lp, batch, err) != 0)
+        return -1;
+    if (!batch)
+        sl__drop_update_before(lp);
+    return 0;
 }
 
 int sl_lp_analyze(sl_lp *lp, sl_error *err)

@@ -213,6 +213,7 @@ void sl_lp_agg_spec(const sl_lp *agg, int64_t ttl_ms, sl_group_agg_spec *g)
     g->aggs = calls;
     g->ttl_ms = ttl_ms;
     g->append_only = agg->input->changelog == SL_CL_INSERT; /* MIN/MAX keep one value */
+    g->no_before = agg->no_before;
 }
 
 void sl_lp_agg_spec_free(sl_group_agg_spec *g)

@@ -96,6 +96,7 @@ const sl_connector sl__connector_blackhole = {
         .sink_max = SL_GUARANTEE_NONE,
         .sink_mech = SL_MECH_NONE,
         .sink_updates = true,
+        .sink_discards = true,
         .sink_default = SL_GUARANTEE_NONE,
     },
     .check = NULL,

@@ -329,6 +329,24 @@ def case_upsert(c, rnd):
     if wrong:
         c.fail("keys differ from the reference: %s" % [(k, ref.get(k), got.get(k))
                                                         for k in sorted(wrong)[:10]])
+    # A table keyed by more than the group key (the count too): each update's
+    # -U must delete the old row (the aggregation above keys by k alone and
+    # leaves -U out only for a table keyed by exactly that). One row per key.
+    pg_util.execute("DROP TABLE IF EXISTS w_rows; CREATE TABLE w_rows (k bigint, cnt bigint, "
+                    "PRIMARY KEY (k, cnt))")
+    sql = GEN.format(rows=rows, rate=rows * 10, name="pgw-rows") + (
+        "CREATE TABLE IF NOT EXISTS w_rows (k BIGINT, cnt BIGINT, PRIMARY KEY (k, cnt) NOT "
+        "ENFORCED) WITH (%s);\n"
+        "INSERT INTO w_rows SELECT id %% %d, COUNT(*) FROM gen GROUP BY id %% %d;\n"
+        % (sink("w_rows", ALO), KEYS, KEYS))
+    p = c.run(sql)
+    if p.returncode != 0:
+        return c.fail("the w_rows job failed:\n%s" % p.stderr.decode("utf-8", "replace")[-3000:])
+    got = sorted((int(k), int(n)) for k, n in pg_util.query("SELECT k, cnt FROM w_rows"))
+    want = sorted((k, n) for k, (_, n) in ref.items())
+    print("pg_write_test: keyed by (k, cnt): %d rows, %d expected" % (len(got), len(want)))
+    if got != want:
+        c.fail("w_rows differs from the reference (first: %s, want %s)" % (got[:5], want[:5]))
 
 
 def case_control(c, rnd):

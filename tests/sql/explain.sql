@@ -52,4 +52,18 @@ CREATE TABLE level_counts (level INT, users BIGINT, PRIMARY KEY (level) NOT ENFO
   'connector' = 'upsert-kafka', 'topic' = 'level_counts',
   'properties.bootstrap.servers' = '127.0.0.1:1', 'key.format' = 'json', 'format' = 'json');
 EXPLAIN INSERT INTO level_counts SELECT level, COUNT(*) FROM levels GROUP BY level;
+-- No -U where no consumer needs it (Flink's ONLY_UPDATE_AFTER): the
+-- aggregation above updates its sink by the group key, which is the
+-- table's PRIMARY KEY, so its changelog is [I,UA,D]. Not so when the key
+-- is another (here it includes the count: the -U deletes the old row), or
+-- when a filter stands between them (a dropped +U leaves the row to its -U);
+-- a blackhole sink needs none, whatever the key.
+CREATE TABLE level_rows (level INT, users BIGINT, PRIMARY KEY (level, users) NOT ENFORCED) WITH (
+  'connector' = 'upsert-kafka', 'topic' = 'level_rows',
+  'properties.bootstrap.servers' = '127.0.0.1:1', 'key.format' = 'json', 'format' = 'json');
+EXPLAIN INSERT INTO level_rows SELECT level, COUNT(*) FROM levels GROUP BY level;
+EXPLAIN INSERT INTO level_counts SELECT level, n FROM (SELECT level, COUNT(*) AS n FROM levels GROUP BY level) WHERE n > 1;
+EXPLAIN INSERT INTO level_counts (users, level) SELECT COUNT(*), level FROM levels GROUP BY level;
+CREATE TABLE level_void (users BIGINT, level INT) WITH ('connector' = 'blackhole');
+EXPLAIN INSERT INTO level_void SELECT COUNT(*), level FROM levels GROUP BY level;
 EXPLAIN INSERT INTO audit SELECT id, CAST(level AS STRING) FROM levels;

@@ -176,7 +176,7 @@ static sl_operator *kv_op(int64_t ttl_ms, int64_t (*now)(void *), void *now_ctx)
     int keys[1] = {0};
     sl_agg_call calls[4] = {call(SL_FN_COUNT, false, -1, kv_types), call(SL_FN_SUM, false, 1, kv_types),
                             call(SL_FN_MIN, false, 1, kv_types), call(SL_FN_MAX, false, 1, kv_types)};
-    sl_group_agg_spec s = {2, kv_types, 1, keys, 4, calls, ttl_ms, now, now_ctx, {0}, false};
+    sl_group_agg_spec s = {2, kv_types, 1, keys, 4, calls, ttl_ms, now, now_ctx, {0}, false, false};
     return new_agg(&s);
 }
 
@@ -243,6 +243,46 @@ static void t_changelog_sequence(void)
     op->ops->free(op);
 }
 
+/* No -U wanted (an upsert sink keyed by the group key): updates are +U
+** alone. With COUNT(*) over an insert-only input every update changes the
+** results (no old results kept); without it, an update that changes
+** nothing emits nothing; retractions still delete an emptied group. */
+static void t_no_update_before(void)
+{
+    int keys[1] = {0};
+    sl_agg_call calls[2] = {call(SL_FN_COUNT, false, -1, kv_types), call(SL_FN_SUM, false, 1, kv_types)};
+    sl_group_agg_spec s = {2, kv_types, 1, keys, 2, calls, 0, NULL, NULL, {0}, true, true};
+    sl_operator *op = new_agg(&s);
+    REQUIRE(op);
+    rows_t o = {0};
+    feed1(op, SL_ROW_INSERT, "a", 5, &o);
+    EXPECT(&o, "+I[a, 1, 5]");
+    feed1(op, SL_ROW_INSERT, "a", 0, &o);
+    EXPECT(&o, "+U[a, 2, 5]");
+    feed1(op, SL_ROW_INSERT, "b", 1, &o);
+    EXPECT(&o, "+I[b, 1, 1]");
+    op->ops->free(op);
+
+    /* MAX alone, over a changelog: equal results emit nothing. */
+    sl_agg_call mx[1] = {call(SL_FN_MAX, false, 1, kv_types)};
+    sl_group_agg_spec m = {2, kv_types, 1, keys, 1, mx, 0, NULL, NULL, {0}, false, true};
+    op = new_agg(&m);
+    REQUIRE(op);
+    feed1(op, SL_ROW_INSERT, "a", 5, &o);
+    EXPECT(&o, "+I[a, 5]");
+    feed1(op, SL_ROW_INSERT, "a", 3, &o); /* MAX stays 5 */
+    EXPECT_NONE(&o);
+    feed1(op, SL_ROW_INSERT, "a", 9, &o);
+    EXPECT(&o, "+U[a, 9]");
+    feed1(op, SL_ROW_DELETE, "a", 9, &o);
+    EXPECT(&o, "+U[a, 5]");
+    feed1(op, SL_ROW_DELETE, "a", 5, &o);
+    feed1(op, SL_ROW_DELETE, "a", 3, &o);
+    EXPECT(&o, "+U[a, 3]", "-D[a, 3]");
+    rows_free(&o);
+    op->ops->free(op);
+}
+
 /* ---- every aggregate over every type ---------------------------------- */
 
 enum { C_I, C_BI, C_D, C_F, C_DEC, C_S, C_DATE, C_TS, C_B, NTY };
@@ -284,7 +324,7 @@ static void t_all_aggregates_and_types(void)
     CHECK(calls[9].type.precision == 38 && calls[9].type.scale == 2);
     CHECK(calls[10].type.scale == 6 && calls[8].type.id == SL_TYPE_FLOAT);
     int keys[1] = {C_B};
-    sl_group_agg_spec s = {NTY, ty, 0, keys, nc, calls, 0, NULL, NULL, {0}, false}; /* global aggregate */
+    sl_group_agg_spec s = {NTY, ty, 0, keys, nc, calls, 0, NULL, NULL, {0}, false, false}; /* global aggregate */
     sl_operator *op = NULL;
     sl_error err = SL_ERROR_INIT;
     REQUIRE(sl_group_agg_new(&s, &op, &err) == 0);
@@ -360,7 +400,7 @@ static void t_avg_integer_division(void)
     sl_type ty[2] = {sl_type_make(SL_TYPE_INT), sl_type_make(SL_TYPE_TINYINT)};
     sl_agg_call calls[2] = {call(SL_FN_AVG, false, 0, ty), call(SL_FN_AVG, false, 1, ty)};
     CHECK(calls[1].type.id == SL_TYPE_TINYINT);
-    sl_group_agg_spec s = {2, ty, 0, NULL, 2, calls, 0, NULL, NULL, {0}, false};
+    sl_group_agg_spec s = {2, ty, 0, NULL, 2, calls, 0, NULL, NULL, {0}, false, false};
     sl_operator *op = NULL;
     sl_error err = SL_ERROR_INIT;
     REQUIRE(sl_group_agg_new(&s, &op, &err) == 0);
@@ -388,7 +428,7 @@ static void t_decimal_exact_and_overflow(void)
     sl_agg_call calls[2] = {call(SL_FN_SUM, false, 1, ty), call(SL_FN_COUNT, false, -1, ty)};
     CHECK(calls[0].type.precision == 38 && calls[0].type.scale == 4);
     int keys[1] = {0};
-    sl_group_agg_spec s = {2, ty, 1, keys, 2, calls, 0, NULL, NULL, {0}, false};
+    sl_group_agg_spec s = {2, ty, 1, keys, 2, calls, 0, NULL, NULL, {0}, false, false};
     sl_operator *op = NULL;
     sl_error err = SL_ERROR_INIT;
     REQUIRE(sl_group_agg_new(&s, &op, &err) == 0);
@@ -439,7 +479,7 @@ static void t_decimal_exact_and_overflow(void)
     /* BIGINT sums never wrap: the result outside BIGINT is 22003. */
     sl_type bt[1] = {sl_type_make(SL_TYPE_BIGINT)};
     sl_agg_call bc[1] = {call(SL_FN_SUM, false, 0, bt)};
-    sl_group_agg_spec bs = {1, bt, 0, NULL, 1, bc, 0, NULL, NULL, {0}, false};
+    sl_group_agg_spec bs = {1, bt, 0, NULL, 1, bc, 0, NULL, NULL, {0}, false, false};
     REQUIRE(sl_group_agg_new(&bs, &op, &err) == 0);
     c = sl_chunk_new(1, bt, 4);
     for (int i = 0; i < 2; i++) {
@@ -462,7 +502,7 @@ static void t_minmax_distinct_retraction(void)
     sl_agg_call calls[5] = {call(SL_FN_MIN, false, 0, ty), call(SL_FN_MAX, false, 0, ty),
                             call(SL_FN_COUNT, true, 1, ty), call(SL_FN_SUM, true, 1, ty),
                             call(SL_FN_AVG, true, 1, ty)};
-    sl_group_agg_spec s = {2, ty, 0, NULL, 5, calls, 0, NULL, NULL, {0}, false};
+    sl_group_agg_spec s = {2, ty, 0, NULL, 5, calls, 0, NULL, NULL, {0}, false, false};
     sl_operator *op = NULL;
     sl_error err = SL_ERROR_INIT;
     REQUIRE(sl_group_agg_new(&s, &op, &err) == 0);
@@ -518,7 +558,7 @@ static sl_operator *win_op(void)
     int keys[3] = {0, 2, 3};
     sl_agg_call calls[4] = {call(SL_FN_COUNT, false, -1, win_types), call(SL_FN_SUM, false, 1, win_types),
                             call(SL_FN_MIN, false, 0, win_types), call(SL_FN_COUNT, true, 1, win_types)};
-    sl_window_agg_spec s = {{4, win_types, 3, keys, 4, calls, 0, NULL, NULL, {0}, false}, 1, 2, -1, 0, NULL};
+    sl_window_agg_spec s = {{4, win_types, 3, keys, 4, calls, 0, NULL, NULL, {0}, false, false}, 1, 2, -1, 0, NULL};
     sl_operator *op = NULL;
     sl_error err = SL_ERROR_INIT;
     if (sl_window_agg_new(&s, &op, &err))
@@ -862,7 +902,7 @@ static void t_randomized_reference(void)
                            call(SL_FN_MAX, false, 3, ty),    call(SL_FN_SUM, true, 1, ty)};
     enum { NC = 12 };
     int keys[1] = {0};
-    sl_group_agg_spec s = {4, ty, 1, keys, NC, calls, 0, NULL, NULL, {0}, false};
+    sl_group_agg_spec s = {4, ty, 1, keys, NC, calls, 0, NULL, NULL, {0}, false, false};
     sl_operator *op = NULL;
     sl_error err = SL_ERROR_INIT;
     REQUIRE(sl_group_agg_new(&s, &op, &err) == 0);
@@ -1033,7 +1073,7 @@ static sl_operator *la_op(void)
     calls[2].sep = "";
     calls[3] = call(SL_FN_COUNT, false, -1, la_types);
     static const int key = 0;
-    sl_group_agg_spec s = {2, la_types, 1, &key, 4, calls, 0, NULL, NULL, {0}, false};
+    sl_group_agg_spec s = {2, la_types, 1, &key, 4, calls, 0, NULL, NULL, {0}, false, false};
     return new_agg(&s);
 }
 
@@ -1059,7 +1099,7 @@ static sl_operator *mm_op(bool append_only)
     calls[1] = call(SL_FN_MAX, false, 1, la_types);
     calls[2] = call(SL_FN_COUNT, false, -1, la_types);
     static const int key = 0;
-    sl_group_agg_spec s = {2, la_types, 1, &key, 3, calls, 0, NULL, NULL, {0}, append_only};
+    sl_group_agg_spec s = {2, la_types, 1, &key, 3, calls, 0, NULL, NULL, {0}, append_only, false};
     return new_agg(&s);
 }
 
@@ -1180,7 +1220,7 @@ static void t_listagg_window(void)
     sl_agg_call calls[1] = {call(SL_FN_LISTAGG, false, 0, win_types)};
     calls[0].sep = ";";
     int keys[2] = {2, 3};
-    sl_window_agg_spec s = {{4, win_types, 2, keys, 1, calls, 0, NULL, NULL, {0}, false}, 0, 1, -1, 0, NULL};
+    sl_window_agg_spec s = {{4, win_types, 2, keys, 1, calls, 0, NULL, NULL, {0}, false, false}, 0, 1, -1, 0, NULL};
     sl_operator *op = NULL;
     sl_error err = SL_ERROR_INIT;
     REQUIRE(sl_window_agg_new(&s, &op, &err) == 0);
@@ -1335,7 +1375,7 @@ static sl_operator *kvf_op(void)
         calls[i].filtered = true;
         calls[i].filter = 2;
     }
-    sl_group_agg_spec s = {3, kvf_types, 1, keys, 5, calls, 0, NULL, NULL, {0}, false};
+    sl_group_agg_spec s = {3, kvf_types, 1, keys, 5, calls, 0, NULL, NULL, {0}, false, false};
     return new_agg(&s);
 }
 
@@ -1405,7 +1445,7 @@ static void t_filter(void)
     sl_agg_call bad = call(SL_FN_COUNT, false, -1, kvf_types);
     bad.filtered = true;
     bad.filter = 1;
-    sl_group_agg_spec bs = {3, kvf_types, 1, &key, 1, &bad, 0, NULL, NULL, {0}, false};
+    sl_group_agg_spec bs = {3, kvf_types, 1, &key, 1, &bad, 0, NULL, NULL, {0}, false, false};
     sl_operator *x = NULL;
     CHECK(sl_group_agg_new(&bs, &x, &err) == -1 && x == NULL);
     CHECK_STR(err.sqlstate, SL_ERR_INTERNAL);
@@ -1421,19 +1461,19 @@ static void t_bad_spec(void)
 {
     sl_type ty[1] = {sl_type_make_p(SL_TYPE_VARCHAR, 10, 0)};
     sl_agg_call bad_sum = {SL_FN_SUM, false, 0, sl_type_make(SL_TYPE_BIGINT), -1, NULL, false, -1};
-    sl_group_agg_spec s = {1, ty, 0, NULL, 1, &bad_sum, 0, NULL, NULL, {0}, false};
+    sl_group_agg_spec s = {1, ty, 0, NULL, 1, &bad_sum, 0, NULL, NULL, {0}, false, false};
     sl_operator *op = NULL;
     sl_error err = SL_ERROR_INIT;
     CHECK(sl_group_agg_new(&s, &op, &err) == -1 && op == NULL);
     CHECK_STR(err.sqlstate, SL_ERR_INTERNAL);
     sl_error_reset(&err);
     int key = 3;
-    sl_group_agg_spec s2 = {1, ty, 1, &key, 0, NULL, 0, NULL, NULL, {0}, false};
+    sl_group_agg_spec s2 = {1, ty, 1, &key, 0, NULL, 0, NULL, NULL, {0}, false, false};
     CHECK(sl_group_agg_new(&s2, &op, &err) == -1);
     sl_error_reset(&err);
 }
 
-SL_TESTS(t_changelog_sequence, t_all_aggregates_and_types, t_avg_integer_division,
+SL_TESTS(t_changelog_sequence, t_no_update_before, t_all_aggregates_and_types, t_avg_integer_division,
          t_decimal_exact_and_overflow, t_minmax_distinct_retraction, t_window_firing_and_late,
          t_window_many_groups, t_snapshot_restore_equivalence, t_snapshot_corrupt, t_ttl,
          t_randomized_reference, t_listagg_accumulate_retract, t_listagg_window, t_listagg_snapshot, t_append_only_min_max,

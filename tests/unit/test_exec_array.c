@@ -202,7 +202,7 @@ static sl_operator *aa_op(void)
     CHECK(sl_func_agg_type(sl_func_get(SL_FN_COUNT), NULL, -1, &t, &err) == 0);
     calls[1] = (sl_agg_call){SL_FN_COUNT, false, -1, t, -1, NULL, false, -1};
     static const int key = 0;
-    sl_group_agg_spec s = {2, aa_types, 1, &key, 2, calls, 0, NULL, NULL, {0}, false};
+    sl_group_agg_spec s = {2, aa_types, 1, &key, 2, calls, 0, NULL, NULL, {0}, false, false};
     sl_operator *op = NULL;
     if (sl_group_agg_new(&s, &op, &err) != 0)
         fprintf(stderr, "array_agg op: %s\n", err.message);
