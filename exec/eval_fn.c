@@ -758,12 +758,17 @@ static int sl__k_format(sl__node *nd, sl__eval *ev, const uint8_t *sel)
     const sl__node *a = nd->kids[0];
     sl__fmt_memo *m = nd->aux;
     sl_strbuf *sb = &m->sb;
+    /* a constant pattern (the usual case) is read and checked once */
+    bool kpat = nd->nkids < 2 || nd->kids[1]->kind == SL__N_CONST;
+    const char *pattern = NULL;
+    char pb[128];
     for (int i = 0; i < n; i++) {
         if (!SL__LIVE(nd, sel, i))
             continue;
-        char pb[128];
-        const char *pattern = nd->nkids > 1 ? sl__cstr(ev, &nd->kids[1]->v.str[i], pb, sizeof pb)
-                                            : SL__DEFAULT_TS_PATTERN;
+        bool fresh = !pattern || !kpat;
+        if (fresh)
+            pattern = nd->nkids > 1 ? sl__cstr(ev, &nd->kids[1]->v.str[i], pb, sizeof pb)
+                                    : SL__DEFAULT_TS_PATTERN;
         int64_t ts;
         if (nd->op == SL_FN_FROM_UNIXTIME) {
             if (__builtin_mul_overflow(a->v.i64[i], SL_NANOS_PER_SEC, &ts))
@@ -776,7 +781,7 @@ static int sl__k_format(sl__node *nd, sl__eval *ev, const uint8_t *sel)
         } else if (a->type.id == SL_TYPE_TIMESTAMP_LTZ && sl__to_local(ev, nd, ts, &ts) < 0) {
             return -1;
         }
-        if (m->unit <= 0 || strcmp(sl_strbuf_cstr(&m->pattern), pattern) != 0) {
+        if (fresh && (m->unit <= 0 || strcmp(sl_strbuf_cstr(&m->pattern), pattern) != 0)) {
             sl_strbuf_reset(&m->pattern);
             sl_strbuf_append(&m->pattern, pattern);
             m->unit = sl_ts_pattern_unit(pattern);

@@ -215,6 +215,20 @@ static int64_t sl__mset_add(sl__mset *m, sl_phys ph, sl__val v, int64_t c, sl__v
     return c;
 }
 
+/* Mark v seen by the calls of `bits` (a shared set's entry counts are bit
+** sets, never 0); returns the bits it had not had. */
+static uint64_t sl__mset_mark(sl__mset *m, sl_phys ph, sl__val v, uint64_t bits)
+{
+    uint32_t i = sl__mset_find(m, ph, v, sl__val_hash(ph, v));
+    if (m->e[i].count) {
+        uint64_t had = (uint64_t)m->e[i].count;
+        m->e[i].count = (int64_t)(had | bits);
+        return bits & ~had;
+    }
+    sl__mset_add(m, ph, v, (int64_t)bits, NULL);
+    return bits;
+}
+
 /* Remove one occurrence of v: the new count, or -1 when v is absent. */
 static int64_t sl__mset_remove(sl__mset *m, sl_phys ph, sl__val v)
 {
@@ -356,6 +370,12 @@ typedef struct sl__call {
     sl_type in_type;  /* ARRAY_AGG: the argument's (element) type */
     sl_strbuf elem;   /* ARRAY_AGG: the element being encoded (scratch) */
     int slot;         /* its accumulator in a group record, -1 = none (COUNT(*)) */
+    /* DISTINCT calls of one argument over an insert-only input share one
+    ** value set (Flink's shared distinct view): it lives in the
+    ** accumulator of the first of them, `owner`, and an entry's count is
+    ** the set of calls that have seen the value, one bit each (sbit). */
+    uint64_t sbit;    /* this call's bit; 0 = the call has a set of its own */
+    int owner;        /* when sbit: the call whose accumulator holds the set */
 } sl__call;
 
 typedef struct sl__acc {
@@ -967,6 +987,43 @@ static int sl__accumulate_filtered(sl__agg *a, int c, const sl_chunk *in, sl_err
     return 0;
 }
 
+/* The DISTINCT calls sharing owner's value set, together: a row's value
+** is looked up once, and each call whose FILTER holds and which had not
+** seen it accumulates it (the input is insert-only). */
+static int sl__accumulate_shared(sl__agg *a, int owner, const sl_chunk *in, sl_error *err)
+{
+    int m[64], nm = 0;
+    for (int c = owner; c < a->naggs && nm < 64; c++)
+        if (a->calls[c].sbit && a->calls[c].owner == owner)
+            m[nm++] = c;
+    const sl__call *oc = &a->calls[owner];
+    const sl_vector *v = &in->cols[oc->arg];
+    const int32_t *gi = a->gidx;
+    for (int i = 0; i < in->nrows; i++) {
+        if (gi[i] < 0 || v->nulls[i])
+            continue;
+        uint64_t want = 0;
+        for (int j = 0; j < nm; j++) {
+            const sl__call *call = &a->calls[m[j]];
+            if (call->filter < 0 ||
+                (!in->cols[call->filter].nulls[i] && in->cols[call->filter].v.b[i]))
+                want |= call->sbit;
+        }
+        if (!want)
+            continue;
+        sl__acc *oacc = SL__ACC(a, gi[i], owner);
+        if (!oacc->set)
+            oacc->set = sl__mset_new();
+        sl__val x = sl__load(v, i);
+        uint64_t fresh = sl__mset_mark(oacc->set, oc->in_phys, x, want);
+        for (int j = 0; j < nm && fresh; j++)
+            if (fresh & a->calls[m[j]].sbit &&
+                sl__acc_inner(&a->calls[m[j]], SL__ACC(a, gi[i], m[j]), x, 1, err))
+                return -1;
+    }
+    return 0;
+}
+
 /* Second pass: update every call's accumulators, column by column, for the
 ** rows whose group a->gidx names. */
 static int sl__accumulate(sl__agg *a, const sl_chunk *in, sl_error *err)
@@ -978,6 +1035,11 @@ static int sl__accumulate(sl__agg *a, const sl_chunk *in, sl_error *err)
         const sl__call *call = &a->calls[c];
         if (call->kind == SL__A_COUNT_STAR)
             continue;
+        if (call->sbit) {
+            if (call->owner == c && sl__accumulate_shared(a, c, in, err) != 0)
+                return -1;
+            continue;
+        }
         if (call->filter >= 0) {
             if (sl__accumulate_filtered(a, c, in, err) != 0)
                 return -1;
@@ -1526,8 +1588,36 @@ static void sl__put_mset(sl_strbuf *sb, bool c, sl_phys ph, const sl__mset *m)
     sl_free(v);
 }
 
-/* One accumulator (not COUNT(*)'s: the group's row count is its state). */
-static void sl__put_acc(sl_strbuf *state, bool c, const sl__call *call, const sl__acc *acc)
+/* The values of shared set m that the call of bit `bit` has seen, as its
+** own set would hold them (each once: the input is insert-only). */
+static void sl__put_mset_bit(sl_strbuf *sb, bool c, sl_phys ph, const sl__mset *m, uint64_t bit)
+{
+    uint32_t k = 0;
+    for (uint32_t i = 0; m && i < m->cap; i++)
+        k += ((uint64_t)m->e[i].count & bit) != 0;
+    if (!k) {
+        sl__put_int(sb, c, 0, 4);
+        return;
+    }
+    const sl__ment **v = sl_malloc(k * sizeof *v);
+    k = 0;
+    for (uint32_t i = 0; i < m->cap; i++)
+        if ((uint64_t)m->e[i].count & bit)
+            v[k++] = &m->e[i];
+    sl__sort_phys = ph;
+    qsort(v, k, sizeof *v, sl__cmp_ment);
+    sl__put_int(sb, c, k, 4);
+    for (uint32_t i = 0; i < k; i++) {
+        sl__put_val(sb, c, ph, v[i]->v);
+        sl__put_int(sb, c, 1, 8);
+    }
+    sl_free(v);
+}
+
+/* One accumulator (not COUNT(*)'s: the group's row count is its state);
+** shared, the set its call shares (sl__call.sbit), else NULL. */
+static void sl__put_acc(sl_strbuf *state, bool c, const sl__call *call, const sl__acc *acc,
+                        const sl__mset *shared)
 {
     sl__put_int(state, c, acc->n, 8);
     switch (call->kind) {
@@ -1551,7 +1641,9 @@ static void sl__put_acc(sl_strbuf *state, bool c, const sl__call *call, const sl
     }
     default: break;
     }
-    if (call->distinct || call->multiset)
+    if (call->sbit)
+        sl__put_mset_bit(state, c, call->in_phys, shared, call->sbit);
+    else if (call->distinct || call->multiset)
         sl__put_mset(state, c, call->in_phys, acc->set);
 }
 
@@ -1605,7 +1697,8 @@ static void sl__put_group(const sl__agg *a, const sl__group *g, sl_strbuf *sb, b
     }
     for (int i = 0; i < a->naggs; i++)
         if (a->calls[i].kind != SL__A_COUNT_STAR)
-            sl__put_acc(sb, c, &a->calls[i], SL__ACCG(a, g, i));
+            sl__put_acc(sb, c, &a->calls[i], SL__ACCG(a, g, i),
+                        a->calls[i].sbit ? SL__ACCG(a, g, a->calls[i].owner)->set : NULL);
 }
 
 static int sl__agg_snapshot(sl_operator *op, sl_strbuf *state, sl_error *err)
@@ -1853,6 +1946,31 @@ static bool sl__group_exists(const sl__agg *a, const sl__group *g)
     return false;
 }
 
+/* Call c's set as read (each call's own, as every snapshot holds them)
+** into the set it shares: its values marked with its bit. The owner, read
+** first, turns its own counts into its bit. */
+static void sl__share_set(sl__agg *a, sl__group *g, int c)
+{
+    const sl__call *call = &a->calls[c];
+    sl__acc *acc = SL__ACCG(a, g, c), *oacc = SL__ACCG(a, g, call->owner);
+    sl__mset *m = acc->set;
+    if (!m)
+        return;
+    if (c == call->owner) {
+        for (uint32_t i = 0; i < m->cap; i++)
+            if (m->e[i].count)
+                m->e[i].count = (int64_t)call->sbit;
+        return;
+    }
+    if (!oacc->set)
+        oacc->set = sl__mset_new();
+    for (uint32_t i = 0; i < m->cap; i++)
+        if (m->e[i].count)
+            sl__mset_mark(oacc->set, call->in_phys, m->e[i].v, call->sbit);
+    sl__mset_free(m, call->in_phys);
+    acc->set = NULL;
+}
+
 /* Read one group; false on any inconsistency. */
 static bool sl__restore_group(sl__agg *a, sl__rd *r, uint64_t *prev_seq)
 {
@@ -1890,6 +2008,8 @@ static bool sl__restore_group(sl__agg *a, sl__rd *r, uint64_t *prev_seq)
             continue;
         if (!sl__get_acc(r, call, SL__ACCG(a, g, c)))
             return false;
+        if (call->sbit)
+            sl__share_set(a, g, c);
     }
     return !r->bad;
 bad_unlinked:
@@ -2133,6 +2253,30 @@ static int sl__plan_call(int in_ncols, const sl_type *in_types, bool retract, co
     return 0;
 }
 
+/* Which DISTINCT calls share a value set (sl__call.sbit): those of one
+** argument, COUNT, SUM or AVG, when the input is insert-only and there are
+** at least two of them (at most 62, so that a count stays positive). */
+static void sl__share_distinct(sl__agg *a)
+{
+    if (!a->append_only)
+        return;
+    for (int c = 0; c < a->naggs; c++) {
+        sl__call *call = &a->calls[c];
+        if (!call->distinct || call->arg < 0 || call->sbit || call->kind == SL__A_LISTAGG)
+            continue;
+        int n = 0;
+        for (int d = c; d < a->naggs && n < 62; d++) {
+            sl__call *o = &a->calls[d];
+            if (o->distinct && o->arg == call->arg && !o->sbit && o->kind != SL__A_LISTAGG) {
+                o->sbit = UINT64_C(1) << n++;
+                o->owner = c;
+            }
+        }
+        if (n < 2)
+            call->sbit = 0; /* alone: its own set */
+    }
+}
+
 static int sl__agg_new(const sl_group_agg_spec *spec, bool is_window, int wstart, int wend,
                        sl_operator **out, sl_error *err)
 {
@@ -2187,6 +2331,7 @@ static int sl__agg_new(const sl_group_agg_spec *spec, bool is_window, int wstart
             goto fail;
         a->out_types[spec->nkeys + c] = spec->aggs[c].type;
     }
+    sl__share_distinct(a);
     if (is_window && (wend < 0 || wend >= spec->nkeys || wstart < 0 || wstart >= spec->nkeys ||
                       a->kphys[wend] != SL_PHYS_I64)) {
         sl_error_set(err, SL_ERR_INTERNAL, -1, "window aggregation needs window_start and window_end keys");
@@ -2331,7 +2476,7 @@ void sl_accs_put(const sl_accs *s, const void *rec, sl_strbuf *sb)
     sl__put(sb, (uint64_t)a->rows, 8);
     for (int c = 0; c < s->n; c++)
         if (s->calls[c].kind != SL__A_COUNT_STAR)
-            sl__put_acc(sb, false, &s->calls[c], &a->acc[c]);
+            sl__put_acc(sb, false, &s->calls[c], &a->acc[c], NULL);
 }
 
 bool sl_accs_get(const sl_accs *s, void *rec, const char *buf, size_t len, size_t *off)

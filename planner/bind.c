@@ -1443,6 +1443,7 @@ typedef struct sl__agg {
     int naggs;              /* their number */
     sl_type *agg_types;     /* their result types */
     const sl_expr **fconds; /* per call: its FILTER condition (the query's), or NULL */
+    const sl_expr **fargs;  /* per call: its argument (the query's), or NULL */
     const char *clause;     /* where we are, for messages */
     const sl_expr *gwin;    /* GROUP BY TUMBLE / HOP / SESSION(...) call, or NULL */
     int gwin_fn;            /* its sl_window_fn */
@@ -1634,9 +1635,18 @@ static int sl__agg_hook(sl_bind_ctx *ctx, const sl_expr *e, sl_bexpr **out)
     }
     int arg = -1;
     sl_type argtype = sl_type_make(SL_TYPE_NULL);
-    if (!star) {
+    const sl_expr *argx = star ? NULL : sl_list_get(e->args, 0);
+    /* One column per column argument (Flink's plans too): the DISTINCT calls
+    ** of one argument then share their value sets (exec/op_agg.c). */
+    for (int i = 0; argx && argx->kind == SL_EXPR_COLUMN && i < a->naggs && arg < 0; i++) {
+        if (a->fargs[i] && sl_expr_equal(a->fargs[i], argx)) {
+            arg = a->aggs[i].arg;
+            argtype = a->pre->cols[arg].type;
+        }
+    }
+    if (argx && arg < 0) {
         sl_bind_ctx inner = {a->in, ctx->err, ctx->clause, sl__nested_agg_hook, NULL, ctx->params};
-        sl_bexpr *x = sl_bind_expr(&inner, sl_list_get(e->args, 0));
+        sl_bexpr *x = sl_bind_expr(&inner, argx);
         if (!x) {
             sl_free(sep);
             return -1;
@@ -1668,6 +1678,8 @@ static int sl__agg_hook(sl_bind_ctx *ctx, const sl_expr *e, sl_bexpr **out)
     a->aggs[a->naggs].filter = filter;
     a->fconds = sl_realloc(a->fconds, (size_t)(a->naggs + 1) * sizeof(const sl_expr *));
     a->fconds[a->naggs] = e->filter;
+    a->fargs = sl_realloc(a->fargs, (size_t)(a->naggs + 1) * sizeof(const sl_expr *));
+    a->fargs[a->naggs] = argx;
     a->naggs++;
     *out = sl__colref(nkeys + a->naggs - 1, rt, e->pos);
     return 1;
@@ -2898,6 +2910,7 @@ static int sl__bind_select(sl_binder *b, const sl_query *q, sl__rel *out)
         }
         sl_free(a.group_cols);
         sl_free(a.fconds);
+        sl_free(a.fargs);
         sl_list_free(wgroups, NULL);
         for (int i = 0; i < 3; i++)
             sl_expr_free(wcols[i]);

@@ -1455,6 +1455,106 @@ static void t_filter(void)
     sl_error_reset(&err);
 }
 
+/* ---- DISTINCT calls sharing one value set ------------------------------ */
+
+static const sl_type sd_types[4] = {{SL_TYPE_VARCHAR, SL_MAX_LENGTH, 0, false},
+                                    {SL_TYPE_VARCHAR, SL_MAX_LENGTH, 0, false},
+                                    {SL_TYPE_BOOLEAN, 0, 0, false},
+                                    {SL_TYPE_BOOLEAN, 0, 0, false}};
+
+/* COUNT(*), COUNT(DISTINCT v), COUNT(DISTINCT v) FILTER f1, COUNT(DISTINCT v)
+** FILTER f2, COUNT(v) FILTER f1, grouped by k. Insert-only (append_only):
+** the three DISTINCT calls share one set; else each has its own. */
+static sl_operator *sd_op(bool append_only)
+{
+    int keys[1] = {0};
+    sl_agg_call calls[5] = {call(SL_FN_COUNT, false, -1, sd_types), call(SL_FN_COUNT, true, 1, sd_types),
+                            call(SL_FN_COUNT, true, 1, sd_types), call(SL_FN_COUNT, true, 1, sd_types),
+                            call(SL_FN_COUNT, false, 1, sd_types)};
+    calls[2].filtered = calls[4].filtered = true;
+    calls[2].filter = calls[4].filter = 2;
+    calls[3].filtered = true;
+    calls[3].filter = 3;
+    sl_group_agg_spec s = {4, sd_types, 1, keys, 5, calls, 0, NULL, NULL, {0}, append_only, false};
+    return new_agg(&s);
+}
+
+static sl_chunk *sd_chunk(int nrows)
+{
+    sl_chunk *c = sl_chunk_new(4, sd_types, nrows);
+    char buf[16];
+    for (int i = 0; i < nrows; i++) {
+        int r = sl_chunk_append_row(c, SL_ROW_INSERT);
+        snprintf(buf, sizeof buf, "k%d", (int)(rnd() % 5));
+        sl_chunk_set_str(c, 0, r, buf, strlen(buf));
+        if (rnd() % 10 == 0) {
+            sl_chunk_set_null(c, 1, r);
+        } else {
+            snprintf(buf, sizeof buf, "v%d", (int)(rnd() % 40));
+            sl_chunk_set_str(c, 1, r, buf, strlen(buf));
+        }
+        for (int f = 2; f < 4; f++) {
+            if (rnd() % 7 == 0)
+                sl_chunk_set_null(c, f, r);
+            else
+                sl_chunk_set_bool(c, f, r, rnd() % 2);
+        }
+    }
+    return c;
+}
+
+/* The shared sets give every result the separate sets give, and a
+** snapshot of either restores into the other and continues alike. */
+static void t_shared_distinct(void)
+{
+    sl_operator *sh = sd_op(true), *own = sd_op(false);
+    REQUIRE(sh && own);
+    rows_t a = {0}, b = {0};
+    sl_error err = SL_ERROR_INIT;
+    for (int round = 0; round < 40; round++) {
+        sl_chunk *c = sd_chunk(1 + (int)(rnd() % 50));
+        CHECK(run(sh, c, &a, &err) == 0);
+        CHECK(run(own, c, &b, &err) == 0);
+        sl_chunk_free(c);
+        if (round == 19) { /* each restored from the other's snapshot */
+            sl_strbuf s1 = {0}, s2 = {0};
+            CHECK(snap(sh, &s1) == 0);
+            CHECK(snap(own, &s2) == 0);
+            sl_operator *sh2 = sd_op(true), *own2 = sd_op(false);
+            CHECK(sh2->ops->restore(sh2, s2.buf, s2.len, &err) == 0);
+            CHECK(own2->ops->restore(own2, s1.buf, s1.len, &err) == 0);
+            sl_strbuf_free(&s1);
+            sl_strbuf_free(&s2);
+            sh->ops->free(sh);
+            own->ops->free(own);
+            sh = sh2;
+            own = own2;
+        }
+    }
+    CHECK(!sl_error_isset(&err));
+    CHECK(a.n > 40 && a.n == b.n);
+    for (int i = 0; i < a.n && i < b.n; i++)
+        if (strcmp(a.v[i], b.v[i]) != 0) {
+            fprintf(stderr, "row %d: shared %s, own %s\n", i, a.v[i], b.v[i]);
+            CHECK(false);
+            break;
+        }
+    /* The shared snapshot, restored into a shared operator, snapshots the same. */
+    sl_strbuf s1 = {0}, s2 = {0};
+    CHECK(snap(sh, &s1) == 0);
+    sl_operator *sh3 = sd_op(true);
+    CHECK(sh3->ops->restore(sh3, s1.buf, s1.len, &err) == 0);
+    CHECK(snap(sh3, &s2) == 0);
+    CHECK(s1.len == s2.len && memcmp(s1.buf, s2.buf, s1.len) == 0);
+    sl_strbuf_free(&s1);
+    sl_strbuf_free(&s2);
+    sh3->ops->free(sh3);
+    rows_free(&a);
+    rows_free(&b);
+    sh->ops->free(sh);
+    own->ops->free(own);
+}
+
 /* ---- bad specs ---------------------------------------------------------- */
 
 static void t_bad_spec(void)
@@ -1473,7 +1573,7 @@ static void t_bad_spec(void)
     sl_error_reset(&err);
 }
 
-SL_TESTS(t_changelog_sequence, t_no_update_before, t_all_aggregates_and_types, t_avg_integer_division,
+SL_TESTS(t_changelog_sequence, t_no_update_before, t_shared_distinct, t_all_aggregates_and_types, t_avg_integer_division,
          t_decimal_exact_and_overflow, t_minmax_distinct_retraction, t_window_firing_and_late,
          t_window_many_groups, t_snapshot_restore_equivalence, t_snapshot_corrupt, t_ttl,
          t_randomized_reference, t_listagg_accumulate_retract, t_listagg_window, t_listagg_snapshot, t_append_only_min_max,
