@@ -1199,7 +1199,8 @@ static sl__node *sl__mk_cast(sl_eval_prog *p, sl__node *k, sl_type to, bool try_
              to.scale == 0 && to.precision >= 19)
         nd->run = sl__k_i64_to_i128;
     else if (k->type.id == SL_TYPE_DECIMAL && to.id == SL_TYPE_DECIMAL && k->type.scale == to.scale)
-        nd->run = to.precision >= k->type.precision ? sl__k_same_values : sl__k_dec_same_scale;
+        nd->run = to.precision >= (k->digits ? k->digits : k->type.precision) ? sl__k_same_values
+                                                                                : sl__k_dec_same_scale;
     else if (sl__family(k->type.id) == SL__F_INT && sl__family(to.id) == SL__F_INT) {
         int64_t lo, hi;
         sl__int_range(k->type.id, &lo, &hi);
@@ -1492,6 +1493,40 @@ static int sl__k_interval_f64(sl__node *nd, sl__eval *ev, const uint8_t *sel)
     return 0;
 }
 
+/* x * k, k a constant (either side), when no product can leave 64 bits or
+** the result's precision: |x| < 10^px and |k| < 10^dk with px + dk <= 18
+** and <= the precision, the scales adding up to the result's. Then the
+** product's digits (px + dk: a CAST to fewer digits need not check), else 0. */
+static int sl__mul_dec_small(const sl__node *a, const sl__node *b, sl_type t)
+{
+    const sl__node *k = b->kind == SL__N_CONST ? b : a->kind == SL__N_CONST ? a : NULL;
+    const sl__node *x = k == b ? a : b;
+    if (!k || k->nulls[0] || a->type.id != SL_TYPE_DECIMAL || b->type.id != SL_TYPE_DECIMAL ||
+        a->type.scale + b->type.scale != t.scale)
+        return false;
+    sl_i128 c = k->v.i128[0];
+    int dk = 0;
+    for (sl_i128 m = c < 0 ? -c : c; m > 0; m /= 10)
+        dk++;
+    int px = x->digits ? x->digits : x->type.precision;
+    return px + dk <= 18 && px + dk <= t.precision ? px + dk : 0;
+}
+
+static int sl__k_mul_dec_k(sl__node *nd, sl__eval *ev, const uint8_t *sel)
+{
+    if (sl__run_kids(nd, ev, sel) < 0)
+        return -1;
+    int n = ev->n;
+    sl__or_nulls(nd, n);
+    bool kb = nd->kids[1]->kind == SL__N_CONST;
+    const sl_i128 *x = nd->kids[kb ? 0 : 1]->v.i128;
+    uint64_t c = (uint64_t)(int64_t)nd->kids[kb ? 1 : 0]->v.i128[0];
+    sl_i128 *r = nd->v.i128;
+    for (int i = 0; i < n; i++) /* NULL rows' values are whatever they hold: no UB */
+        r[i] = (sl_i128)(int64_t)((uint64_t)(int64_t)x[i] * c);
+    return 0;
+}
+
 /* Compile an arithmetic operator (ADD, SUB, MUL, DIV, MOD; MOD_FN as MOD)
 ** over compiled operands a, b with result type t. Takes a and b. */
 static sl__node *sl__mk_arith(sl_eval_prog *p, int op, sl__node *a, sl__node *b, sl_type t,
@@ -1533,6 +1568,10 @@ static sl__node *sl__mk_arith(sl_eval_prog *p, int op, sl__node *a, sl__node *b,
         nd->run = sl__k_arith_dec;
         nd->plim = sl_dec_pow10(t.precision);
         nd->can_fail = true;
+        if (op == SL_FN_MUL && (nd->digits = sl__mul_dec_small(a, b, t)) > 0) {
+            nd->run = sl__k_mul_dec_k;
+            nd->can_fail = false;
+        }
     } else if (sl_type_is_interval(t.id) && sl_type_is_interval(ta) && sl_type_is_interval(tb)) {
         /* interval +/- interval: exact int64 */
         a = sl__coerce(p, a, t, err);
@@ -1646,6 +1685,22 @@ static int sl__k_cmp_i64(sl__node *nd, sl__eval *ev, const uint8_t *sel)
     const int64_t *a = nd->kids[0]->v.i64, *b = nd->kids[1]->v.i64;
     uint8_t *r = nd->v.b;
     SL__CMP_SWITCH(a, b)
+    return 0;
+}
+
+/* x % 2^k = 0 (EQ) or <> 0 (NE): kids x and the constant 0, lo = 2^k - 1. */
+static int sl__k_low_bits_zero(sl__node *nd, sl__eval *ev, const uint8_t *sel)
+{
+    if (sl__run_kids(nd, ev, sel) < 0)
+        return -1;
+    int n = ev->n;
+    sl__or_nulls(nd, n);
+    const int64_t *x = nd->kids[0]->v.i64;
+    uint8_t *r = nd->v.b;
+    int64_t m = nd->lo;
+    uint8_t want = nd->op == SL_FN_EQ;
+    for (int i = 0; i < n; i++)
+        r[i] = ((x[i] & m) == 0) == want;
     return 0;
 }
 
@@ -1820,6 +1875,16 @@ static sl__node *sl__mk_cmp(sl_eval_prog *p, int op, sl__node *a, sl__node *b, i
         return NULL;
     }
     sl__node *nd = sl__node_new(p, SL__N_OP, bt, pos, 2);
+    if (run == sl__k_cmp_i64 && (op == SL_FN_EQ || op == SL_FN_NE) && a->run == sl__k_mod_pow2 &&
+        b->kind == SL__N_CONST && !b->nulls[0] && b->v.i64[0] == 0) {
+        /* x % 2^k = 0 (or <> 0) whatever x's sign: its low k bits, in one pass */
+        sl__node *x = a->kids[0];
+        nd->lo = a->kids[1]->v.i64[0] - 1;
+        a->kids[0] = NULL;
+        sl__node_free(a);
+        a = x;
+        run = sl__k_low_bits_zero;
+    }
     nd->kids[0] = a;
     nd->kids[1] = b;
     nd->op = op;

@@ -79,6 +79,7 @@ struct sl__node {
     uint8_t *mask2;      /* second scratch mask (CASE), cap */
     int64_t lo, hi;      /* integer result range (overflow checks) */
     sl_i128 plim;        /* DECIMAL: 10^precision (overflow checks) */
+    int digits;          /* DECIMAL: every value is below 10^digits; 0 = its precision */
     int (*conv)(sl__node *nd, sl__eval *ev, int i); /* CAST: converts row i of kids[0] */
     void *aux;           /* kernel-specific compiled data (LIKE pattern), freed with aux_free */
     void (*aux_free)(void *aux); /* frees aux */

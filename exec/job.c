@@ -1388,6 +1388,42 @@ static void sl__layout(const sl_job_spec *job, sl_strbuf *sb)
     }
 }
 
+/* Layout text s (n bytes) without the Calc steps that end a chain (of an
+** input or a stage: before " -> stage" or the line's end). They keep no
+** state and no operator's step index follows them, so a plan that merged
+** them into the calc before (physical.c: the sink's mapping) restores the
+** checkpoints of one that did not. */
+static void sl__layout_norm(const char *s, size_t n, sl_strbuf *out)
+{
+    static const char calc[] = " Calc", arrow[] = " -> stage";
+    size_t i = 0;
+    while (i < n) {
+        size_t k = i, cl = sizeof calc - 1;
+        while (k + cl <= n && memcmp(s + k, calc, cl) == 0 && (k + cl == n || s[k + cl] == ' ' ||
+                                                                 s[k + cl] == '\n'))
+            k += cl; /* a run of " Calc" tokens */
+        if (k > i && (k == n || s[k] == '\n' ||
+                      (n - k >= sizeof arrow - 1 && memcmp(s + k, arrow, sizeof arrow - 1) == 0))) {
+            i = k; /* it ends the chain: dropped */
+            continue;
+        }
+        size_t e = k > i ? k : i + 1;
+        sl_strbuf_append_n(out, s + i, e - i);
+        i = e;
+    }
+}
+
+static bool sl__layout_same(const char *stored, size_t len, const sl_strbuf *want)
+{
+    sl_strbuf a = SL_STRBUF_INIT, b = SL_STRBUF_INIT;
+    sl__layout_norm(stored, len, &a);
+    sl__layout_norm(want->buf ? want->buf : "", want->len, &b);
+    bool same = a.len == b.len && (a.len == 0 || memcmp(a.buf, b.buf, a.len) == 0);
+    sl_strbuf_free(&a);
+    sl_strbuf_free(&b);
+    return same;
+}
+
 /* Tasks of one pipeline. */
 static int sl__pipeline_tasks(const sl_job_spec *spec)
 {
@@ -1837,7 +1873,7 @@ static int sl__restore(sl__job *j, sl_error *err)
             strcmp(lerr.sqlstate, SL_ERR_DATA_CORRUPTED) == 0) {
             rc = -1; /* damaged, not another plan's */
             sl_error_move(err, &lerr);
-        } else if (!layout || len != want.len || memcmp(layout, want.buf, len) != 0) {
+        } else if (!layout || !sl__layout_same(layout, len, &want)) {
             char *path = sl_chk_path(from, d);
             rc = sl_error_set(err, "55000", -1,
                               "checkpoint %s was taken by a different plan or parallelism", path);

@@ -551,15 +551,34 @@ static bool sl__unconverted(sl_type from, sl_type to)
 ** cut to 10 characters) — except, with keep_lengths, a string or binary
 ** value, which stays as it is for the length enforcer. Not added when it
 ** would be the identity. */
+/* The calc that ends chain, when a cast step after it can be its
+** projection instead (fuse: the sink's mapping, which no operator follows,
+** so no operator's step index moves): its projection reads each column at
+** most once, or the calc only filters. Flink merges such Calcs too. */
+static sl_calc_spec *sl__fusable_calc(sl__chain *chain, int in_ncols, int out_ncols, const int *map)
+{
+    if (chain->n == 0 || !chain->steps[chain->n - 1].calc)
+        return NULL;
+    sl_calc_spec *cs = (sl_calc_spec *)chain->steps[chain->n - 1].calc;
+    if (cs->project && cs->nexprs != in_ncols)
+        return NULL;
+    for (int c = 0; c < out_ncols; c++)
+        for (int d = 0; d < c; d++)
+            if (map[c] >= 0 && map[c] == map[d])
+                return NULL;
+    return cs;
+}
+
 static void sl__cast_step(sl_physical *p, sl__chain *chain, int in_ncols, const sl_type *in_types,
                           int out_ncols, const sl_type *out_types, const int *map, int pos,
-                          bool keep_lengths)
+                          bool keep_lengths, bool fuse)
 {
     bool identity = in_ncols == out_ncols;
     for (int c = 0; identity && c < out_ncols; c++)
         identity = map[c] == c && sl_type_equal_ignoring_null(in_types[c], out_types[c]);
     if (identity)
         return;
+    sl_calc_spec *below = fuse ? sl__fusable_calc(chain, in_ncols, out_ncols, map) : NULL;
     const sl_bexpr **exprs = sl__own(p, sl_calloc((size_t)out_ncols + 1, sizeof(sl_bexpr *)));
     for (int c = 0; c < out_ncols; c++) {
         sl_type want = out_types[c];
@@ -569,8 +588,13 @@ static void sl__cast_step(sl_physical *p, sl__chain *chain, int in_ncols, const 
             want.not_null = false;
             b = sl_bexpr_new(SL_BX_LITERAL, want, pos); /* text NULL: SQL NULL */
         } else {
-            sl_bexpr *col = sl_bexpr_new(SL_BX_COLUMN, in_types[from], pos);
-            col->col = from;
+            sl_bexpr *col;
+            if (below && below->project) {
+                col = sl_bexpr_dup(below->exprs[from]); /* what the column would hold */
+            } else {
+                col = sl_bexpr_new(SL_BX_COLUMN, in_types[from], pos);
+                col->col = from;
+            }
             if (sl_type_equal_ignoring_null(in_types[from], want) ||
                 (keep_lengths && sl__unconverted(in_types[from], want))) {
                 b = col;
@@ -584,6 +608,13 @@ static void sl__cast_step(sl_physical *p, sl__chain *chain, int in_ncols, const 
         }
         sl_list_push(p->owned_exprs, b);
         exprs[c] = b;
+    }
+    if (below) {
+        below->project = true;
+        below->nexprs = out_ncols;
+        below->exprs = exprs;
+        below->out_types = out_types;
+        return;
     }
     sl_calc_spec *cs = sl__own(p, sl_calloc(1, sizeof *cs));
     cs->project = true;
@@ -698,7 +729,7 @@ static int sl__add_steps(sl_physical *p, sl__chain *chain, const sl_lp *below,
             for (int c = 0; c < node->ncols; c++)
                 map[c] = c;
             sl__cast_step(p, chain, prev->ncols, sl__types(p, prev), node->ncols,
-                          sl__types(p, node), map, node->pos, false);
+                          sl__types(p, node), map, node->pos, false, false);
             continue;
         }
         if (node->kind == SL_LP_UNNEST) {
@@ -1504,7 +1535,7 @@ static int sl__build_graph(sl_physical *p, const sl_lp *root, const sl_catalog *
         for (int i = 0; i < top_f.n; i++) /* the last stage, or every input */
             sl__cast_step(p, sl__layer_chain(&g, top_f.layers[i]), top->ncols, top_types,
                           dst->ncols, sink_types, root->sink_map, root->pos,
-                          o->length_enforcer == SL_LENGTH_ERROR);
+                          o->length_enforcer == SL_LENGTH_ERROR, true);
         sl__length_spec(p, o->length_enforcer, top_types, dst, root, &spec->sink_length);
         spec->create_sink = dst->connector->create_sink;
         spec->sink_args.options = dst->def->options;

@@ -398,6 +398,12 @@ static void t_integer_arithmetic(void)
     CHECK_STR(E("b % 4"), "2|3|-1|NULL");
     CHECK_STR(E("-b % 8"), "-2|-7|5|NULL");
     CHECK_STR(E("i % 2"), "1|0|1|NULL");
+    /* x % 2^k = 0 / <> 0 tests the low bits in one kernel, either sign */
+    CHECK_STR(E("i % 2 = 0"), "FALSE|TRUE|FALSE|NULL");
+    CHECK_STR(E("b % 4 <> 0"), "TRUE|TRUE|TRUE|NULL");
+    CHECK_STR(E("b % 4 = 2"), "TRUE|FALSE|FALSE|NULL");
+    CHECK_STR(E("(b - 3) % 4 = 0"), "FALSE|TRUE|TRUE|NULL");
+    CHECK_STR(E("(b - 2) % 8 <> 0"), "FALSE|TRUE|TRUE|NULL");
     CHECK_STR(E("MOD(b, 1)"), "0|0|0|NULL");
     CHECK_STR(E("b / i"), "10|-4611686018427387903|0|NULL");
     /* division by zero: SQLSTATE and the position of the failing node */
@@ -431,6 +437,14 @@ static void t_decimal_arithmetic(void)
     CHECK_STR(E("i + 0.5"), "1.5|-1.5|2147483647.5|NULL");
     CHECK_STR(E("d - e"), "0.000|0.000|99999999.890|NULL");
     CHECK_STR(E("d * d"), "2.2500|0.0625|9999999998000000.0001|NULL");
+    /* by a constant whose product cannot leave 64 bits (a kernel of its
+    ** own), on either side, negative, and a CAST back that needs no check */
+    CHECK_STR(E("d * 2"), "3.00|-0.50|199999999.98|NULL");
+    CHECK_STR(E("-3 * d"), "-4.50|0.75|-299999999.97|NULL");
+    CHECK_STR(E("d * 1.25"), "1.8750|-0.3125|124999999.9875|NULL");
+    CHECK_STR(E("CAST(d * 7 AS DECIMAL(11, 2))"), "10.50|-1.75|699999999.93|NULL");
+    CHECK_STR(E("CAST(d * 70 AS DECIMAL(11, 2))"), "ERR 22003@0 numeric field overflow");
+    CHECK_STR(E("d * 123456789"), "185185183.50|-30864197.25|12345678898765432.11|NULL");
     CHECK_STR(E("d / 3"), "0.5000000000000|-0.0833333333333|33333333.3300000000000|NULL");
     CHECK_STR(E("d / 0"), "ERR 22012@0 division by zero");
     CHECK_STR(E("d / x"), "ERR 22012@0 division by zero");

@@ -502,6 +502,31 @@ static void t_restore_other_parallelism(void)
     CHECK_INT(check_output(), 0);
 }
 
+/* A Calc that ends a chain keeps no state and no operator's index follows
+** it: a plan that merged it away (or added one) restores the checkpoint,
+** and the job resumes where it was (nothing read twice). */
+static void t_restore_trailing_calc(void)
+{
+    fresh_dir("trailing-calc");
+    sl_job_stats st;
+    run_with_failure(0, &st);
+    REQUIRE(st.finished);
+    sl_type types[1] = {sl_type_make(SL_TYPE_BIGINT)};
+    const char *names[1] = {"v"};
+    sl_job_spec spec = make_spec(types, names);
+    static const sl_calc_spec pass = {NULL, false, 0, NULL, NULL};
+    sl_step_spec steps[2] = {{.calc = &pass}, {.calc = &pass}};
+    g_input.nsteps = 2;
+    g_input.steps = steps;
+    sl_error err = SL_ERROR_INIT;
+    CHECK_INT(sl_job_run(&spec, &st, &err), 0);
+    if (sl_error_isset(&err))
+        fprintf(stderr, "restore: %s\n%s\n", err.message, err.detail);
+    sl_error_reset(&err);
+    memset(&g_input, 0, sizeof g_input);
+    CHECK_INT(check_output(), 0);
+}
+
 /* execution.savepoint.path: a job under another name starts from a
 ** savepoint of the first; its epochs continue after the savepoint's. */
 static void t_restore_path(void)
@@ -1071,6 +1096,7 @@ SL_TESTS(t_last_resource_every_step, t_last_resource_parallel, t_last_resource_c
          t_preparable_every_step, t_preparable_check_can_fail)
 #else
 SL_TESTS(t_no_failure, t_failure_at_every_step, t_check_detects_sloppy_sink, t_parallel_no_failure,
+         t_restore_trailing_calc,
          t_parallel_failure_at_every_step, t_parallel_sloppy, t_restore_other_parallelism,
          t_restore_path)
 #endif
