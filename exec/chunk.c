@@ -161,25 +161,41 @@ int sl_chunk_copy_row(sl_chunk *dst, const sl_chunk *src, int r)
 static void sl__gather(sl_vector *dv, const sl_vector *sv, const int *rows, int n, int at,
                        sl_arena *arena)
 {
+    /* local restrict pointers: a byte store may alias the vectors' own
+    ** fields, which the loops would load again on every row */
+    uint8_t *restrict dn = dv->nulls + at;
+    const uint8_t *restrict sn = sv->nulls;
     for (int k = 0; k < n; k++)
-        dv->nulls[at + k] = sv->nulls[rows[k]];
+        dn[k] = sn[rows[k]];
     switch (sv->phys) {
-    case SL_PHYS_BOOL:
+    case SL_PHYS_BOOL: {
+        uint8_t *restrict d = dv->v.b + at;
+        const uint8_t *restrict s = sv->v.b;
         for (int k = 0; k < n; k++)
-            dv->v.b[at + k] = sv->v.b[rows[k]];
+            d[k] = s[rows[k]];
         break;
-    case SL_PHYS_I64:
+    }
+    case SL_PHYS_I64: {
+        int64_t *restrict d = dv->v.i64 + at;
+        const int64_t *restrict s = sv->v.i64;
         for (int k = 0; k < n; k++)
-            dv->v.i64[at + k] = sv->v.i64[rows[k]];
+            d[k] = s[rows[k]];
         break;
-    case SL_PHYS_F64:
+    }
+    case SL_PHYS_F64: {
+        double *restrict d = dv->v.f64 + at;
+        const double *restrict s = sv->v.f64;
         for (int k = 0; k < n; k++)
-            dv->v.f64[at + k] = sv->v.f64[rows[k]];
+            d[k] = s[rows[k]];
         break;
-    case SL_PHYS_I128:
+    }
+    case SL_PHYS_I128: {
+        sl_i128 *restrict d = dv->v.i128 + at;
+        const sl_i128 *restrict s = sv->v.i128;
         for (int k = 0; k < n; k++)
-            dv->v.i128[at + k] = sv->v.i128[rows[k]];
+            d[k] = s[rows[k]];
         break;
+    }
     case SL_PHYS_STR:
         for (int k = 0; k < n; k++) {
             const sl_str *x = &sv->v.str[rows[k]];
@@ -207,8 +223,10 @@ int sl_chunk_select_view(sl_chunk *dst, const sl_chunk *src, const uint8_t *sel,
             k += sel[r] != 0;
         }
         SL_ALWAYS(n + k <= dst->cap);
+        uint8_t *restrict dk = dst->kinds + n;
+        const uint8_t *restrict sk = src->kinds;
         for (int j = 0; j < k; j++)
-            dst->kinds[n + j] = src->kinds[idx[j]];
+            dk[j] = sk[idx[j]];
         for (int i = 0; i < src->ncols; i++)
             if (!cols || cols[i])
                 sl__gather(&dst->cols[i], &src->cols[i], idx, k, n, NULL);
@@ -222,8 +240,10 @@ void sl_chunk_append_rows(sl_chunk *dst, const sl_chunk *src, const int *rows, i
 {
     SL_ALWAYS(dst->ncols == src->ncols && dst->nrows + n <= dst->cap);
     int at = dst->nrows;
+    uint8_t *restrict dk = dst->kinds + at;
+    const uint8_t *restrict sk = src->kinds;
     for (int k = 0; k < n; k++)
-        dst->kinds[at + k] = src->kinds[rows[k]];
+        dk[k] = sk[rows[k]];
     for (int i = 0; i < src->ncols; i++)
         sl__gather(&dst->cols[i], &src->cols[i], rows, n, at, &dst->arena);
     dst->nrows += n;
