@@ -1493,10 +1493,12 @@ static int sl__k_interval_f64(sl__node *nd, sl__eval *ev, const uint8_t *sel)
     return 0;
 }
 
-/* x * k, k a constant (either side), when no product can leave 64 bits or
-** the result's precision: |x| < 10^px and |k| < 10^dk with px + dk <= 18
-** and <= the precision, the scales adding up to the result's. Then the
-** product's digits (px + dk: a CAST to fewer digits need not check), else 0. */
+/* x * k, k a constant (either side), when both fit 64 bits and no product
+** can leave the result's precision: |x| < 10^px and |k| < 10^dk with
+** px + dk <= the precision, the scales adding up to the result's (x fits
+** 64 bits when px <= 18 or it is an integer widened to DECIMAL(19, 0)).
+** Then the product's digits (px + dk: a CAST to as many digits or more
+** need not check), else 0. */
 static int sl__mul_dec_small(const sl__node *a, const sl__node *b, sl_type t)
 {
     const sl__node *k = b->kind == SL__N_CONST ? b : a->kind == SL__N_CONST ? a : NULL;
@@ -1509,9 +1511,15 @@ static int sl__mul_dec_small(const sl__node *a, const sl__node *b, sl_type t)
     for (sl_i128 m = c < 0 ? -c : c; m > 0; m /= 10)
         dk++;
     int px = x->digits ? x->digits : x->type.precision;
-    return px + dk <= 18 && px + dk <= t.precision ? px + dk : 0;
+    bool x64 = px <= 18 || x->run == sl__k_i64_to_i128;
+    return x64 && dk <= 18 && px + dk <= t.precision ? px + dk : 0;
 }
 
+/* sl__mul_dec_small's products: nd->lo says how (SL__MULK_*): the value
+** kid is DECIMAL or the BIGINT itself (its widening cast taken out), the
+** product 64 or 128 bits wide. */
+#define SL__MULK_NARROW 1 /* px + dk <= 18: a 64-bit product */
+#define SL__MULK_I64 2    /* the value kid is an integer (phys i64) */
 static int sl__k_mul_dec_k(sl__node *nd, sl__eval *ev, const uint8_t *sel)
 {
     if (sl__run_kids(nd, ev, sel) < 0)
@@ -1519,11 +1527,36 @@ static int sl__k_mul_dec_k(sl__node *nd, sl__eval *ev, const uint8_t *sel)
     int n = ev->n;
     sl__or_nulls(nd, n);
     bool kb = nd->kids[1]->kind == SL__N_CONST;
-    const sl_i128 *x = nd->kids[kb ? 0 : 1]->v.i128;
-    uint64_t c = (uint64_t)(int64_t)nd->kids[kb ? 1 : 0]->v.i128[0];
+    const sl__node *xn = nd->kids[kb ? 0 : 1];
+    int64_t c = (int64_t)nd->kids[kb ? 1 : 0]->v.i128[0];
     sl_i128 *r = nd->v.i128;
-    for (int i = 0; i < n; i++) /* NULL rows' values are whatever they hold: no UB */
-        r[i] = (sl_i128)(int64_t)((uint64_t)(int64_t)x[i] * c);
+    /* NULL rows' values are whatever they hold: unsigned, no UB */
+    switch (nd->lo) {
+    case SL__MULK_NARROW: {
+        const sl_i128 *x = xn->v.i128;
+        for (int i = 0; i < n; i++)
+            r[i] = (sl_i128)(int64_t)((uint64_t)(int64_t)x[i] * (uint64_t)c);
+        break;
+    }
+    case SL__MULK_NARROW | SL__MULK_I64: {
+        const int64_t *x = xn->v.i64;
+        for (int i = 0; i < n; i++)
+            r[i] = (sl_i128)(int64_t)((uint64_t)x[i] * (uint64_t)c);
+        break;
+    }
+    case SL__MULK_I64: {
+        const int64_t *x = xn->v.i64;
+        for (int i = 0; i < n; i++)
+            r[i] = (sl_i128)x[i] * c;
+        break;
+    }
+    default: {
+        const sl_i128 *x = xn->v.i128;
+        for (int i = 0; i < n; i++)
+            r[i] = (sl_i128)(int64_t)x[i] * c;
+        break;
+    }
+    }
     return 0;
 }
 
@@ -1535,6 +1568,7 @@ static sl__node *sl__mk_arith(sl_eval_prog *p, int op, sl__node *a, sl__node *b,
     sl_type_id ta = a->type.id == SL_TYPE_NULL ? b->type.id : a->type.id;
     sl_type_id tb = b->type.id == SL_TYPE_NULL ? a->type.id : b->type.id;
     sl__node *nd = NULL;
+    int mulk = -1;
     if (sl_type_is_integer(t.id)) {
         a = sl__coerce(p, a, t, err);
         b = sl__coerce(p, b, t, err);
@@ -1571,6 +1605,15 @@ static sl__node *sl__mk_arith(sl_eval_prog *p, int op, sl__node *a, sl__node *b,
         if (op == SL_FN_MUL && (nd->digits = sl__mul_dec_small(a, b, t)) > 0) {
             nd->run = sl__k_mul_dec_k;
             nd->can_fail = false;
+            mulk = nd->digits <= 18 ? SL__MULK_NARROW : 0;
+            sl__node **x = b->kind == SL__N_CONST ? &a : &b;
+            if ((*x)->run == sl__k_i64_to_i128) { /* read the integers themselves */
+                sl__node *w = *x;
+                *x = w->kids[0];
+                w->kids[0] = NULL;
+                sl__node_free(w);
+                mulk |= SL__MULK_I64;
+            }
         }
     } else if (sl_type_is_interval(t.id) && sl_type_is_interval(ta) && sl_type_is_interval(tb)) {
         /* interval +/- interval: exact int64 */
@@ -1625,6 +1668,8 @@ static sl__node *sl__mk_arith(sl_eval_prog *p, int op, sl__node *a, sl__node *b,
     nd->kids[1] = b;
     nd->op = op;
     sl__int_range(t.id, &nd->lo, &nd->hi);
+    if (mulk >= 0)
+        nd->lo = mulk; /* sl__k_mul_dec_k's kind of product */
     return sl__finish(p, nd);
 fail:
     sl__node_free(a);

@@ -445,6 +445,11 @@ static void t_decimal_arithmetic(void)
     CHECK_STR(E("CAST(d * 7 AS DECIMAL(11, 2))"), "10.50|-1.75|699999999.93|NULL");
     CHECK_STR(E("CAST(d * 70 AS DECIMAL(11, 2))"), "ERR 22003@0 numeric field overflow");
     CHECK_STR(E("d * 123456789"), "185185183.50|-30864197.25|12345678898765432.11|NULL");
+    /* a BIGINT (or INT) by a decimal constant: the integers read as they are,
+    ** 128-bit products */
+    CHECK_STR(E("b * 0.908"), "9.080|8374821809464136432.756|-4.540|NULL");
+    CHECK_STR(E("-2.5 * b"), "-25.0|-23058430092136939517.5|12.5|NULL");
+    CHECK_STR(E("i * 0.5"), "0.5|-1.0|1073741823.5|NULL");
     CHECK_STR(E("d / 3"), "0.5000000000000|-0.0833333333333|33333333.3300000000000|NULL");
     CHECK_STR(E("d / 0"), "ERR 22012@0 division by zero");
     CHECK_STR(E("d / x"), "ERR 22012@0 division by zero");
