@@ -1567,34 +1567,14 @@ static int sl__cmp_ment(const void *x, const void *y)
 }
 
 /* Entries sorted by value: the same multiset gives the same bytes. */
-static void sl__put_mset(sl_strbuf *sb, bool c, sl_phys ph, const sl__mset *m)
-{
-    if (!m || !m->n) {
-        sl__put_int(sb, c, 0, 4);
-        return;
-    }
-    const sl__ment **v = sl_malloc(m->n * sizeof *v);
-    uint32_t k = 0;
-    for (uint32_t i = 0; i < m->cap; i++)
-        if (m->e[i].count)
-            v[k++] = &m->e[i];
-    sl__sort_phys = ph;
-    qsort(v, k, sizeof *v, sl__cmp_ment);
-    sl__put_int(sb, c, k, 4);
-    for (uint32_t i = 0; i < k; i++) {
-        sl__put_val(sb, c, ph, v[i]->v);
-        sl__put_int(sb, c, v[i]->count, 8);
-    }
-    sl_free(v);
-}
-
-/* The values of shared set m that the call of bit `bit` has seen, as its
-** own set would hold them (each once: the input is insert-only). */
-static void sl__put_mset_bit(sl_strbuf *sb, bool c, sl_phys ph, const sl__mset *m, uint64_t bit)
+/* Multiset m sorted by value; bit != 0: the values of a shared set that the
+** call of that bit has seen, each once, as its own set would hold them
+** (the input is insert-only). */
+static void sl__put_mset(sl_strbuf *sb, bool c, sl_phys ph, const sl__mset *m, uint64_t bit)
 {
     uint32_t k = 0;
     for (uint32_t i = 0; m && i < m->cap; i++)
-        k += ((uint64_t)m->e[i].count & bit) != 0;
+        k += m->e[i].count && (!bit || ((uint64_t)m->e[i].count & bit));
     if (!k) {
         sl__put_int(sb, c, 0, 4);
         return;
@@ -1602,14 +1582,14 @@ static void sl__put_mset_bit(sl_strbuf *sb, bool c, sl_phys ph, const sl__mset *
     const sl__ment **v = sl_malloc(k * sizeof *v);
     k = 0;
     for (uint32_t i = 0; i < m->cap; i++)
-        if ((uint64_t)m->e[i].count & bit)
+        if (m->e[i].count && (!bit || ((uint64_t)m->e[i].count & bit)))
             v[k++] = &m->e[i];
     sl__sort_phys = ph;
     qsort(v, k, sizeof *v, sl__cmp_ment);
     sl__put_int(sb, c, k, 4);
     for (uint32_t i = 0; i < k; i++) {
         sl__put_val(sb, c, ph, v[i]->v);
-        sl__put_int(sb, c, 1, 8);
+        sl__put_int(sb, c, bit ? 1 : v[i]->count, 8);
     }
     sl_free(v);
 }
@@ -1642,9 +1622,9 @@ static void sl__put_acc(sl_strbuf *state, bool c, const sl__call *call, const sl
     default: break;
     }
     if (call->sbit)
-        sl__put_mset_bit(state, c, call->in_phys, shared, call->sbit);
+        sl__put_mset(state, c, call->in_phys, shared, call->sbit);
     else if (call->distinct || call->multiset)
-        sl__put_mset(state, c, call->in_phys, acc->set);
+        sl__put_mset(state, c, call->in_phys, acc->set, 0);
 }
 
 typedef struct sl__seqidx {
