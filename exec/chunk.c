@@ -210,6 +210,20 @@ static void sl__gather(sl_vector *dv, const sl_vector *sv, const int *rows, int 
     }
 }
 
+void sl_chunk_gather_view(sl_chunk *dst, int dcol, const sl_chunk *src, int scol, const int *rows,
+                          int n)
+{
+    sl_vector *dv = &dst->cols[dcol];
+    const sl_vector *sv = &src->cols[scol];
+    SL_ALWAYS(dv->phys == sv->phys && n <= dst->cap);
+    if (rows) {
+        sl__gather(dv, sv, rows, n, 0, NULL);
+        return;
+    }
+    memcpy(dv->nulls, sv->nulls, (size_t)n);
+    memcpy(dv->v.raw, sv->v.raw, (size_t)n * sl_phys_size(sv->phys));
+}
+
 int sl_chunk_select_view(sl_chunk *dst, const sl_chunk *src, const uint8_t *sel,
                          const bool *cols)
 {

@@ -259,24 +259,37 @@ static bool sl__any(const uint8_t *m, int n)
     return a != 0;
 }
 
+/* d[i] = m[i] ? s[i] : d[i], as masks so that the loops vectorize (GCC
+** leaves the conditional form scalar). */
+static void sl__blend_u8(uint8_t *restrict d, const uint8_t *restrict s, const uint8_t *restrict m,
+                         int n)
+{
+    for (int i = 0; i < n; i++) {
+        uint8_t k = (uint8_t)-(m[i] != 0);
+        d[i] = (uint8_t)((s[i] & k) | (d[i] & ~k));
+    }
+}
+
+static void sl__blend_i64(int64_t *restrict d, const int64_t *restrict s,
+                          const uint8_t *restrict m, int n)
+{
+    for (int i = 0; i < n; i++) {
+        int64_t k = -(int64_t)(m[i] != 0);
+        d[i] = (s[i] & k) | (d[i] & ~k);
+    }
+}
+
 /* dst[i] = src[i] (value and null byte) for rows with m[i]. */
 static void sl__copy_masked(sl__node *dst, const sl__node *src, const uint8_t *m, int n)
 {
-    for (int i = 0; i < n; i++)
-        if (m[i])
-            dst->nulls[i] = src->nulls[i];
+    sl__blend_u8(dst->nulls, src->nulls, m, n);
     switch (dst->phys) {
-    case SL_PHYS_BOOL:
-        for (int i = 0; i < n; i++)
-            dst->v.b[i] = m[i] ? src->v.b[i] : dst->v.b[i];
-        break;
-    case SL_PHYS_I64:
-        for (int i = 0; i < n; i++)
-            dst->v.i64[i] = m[i] ? src->v.i64[i] : dst->v.i64[i];
-        break;
+    case SL_PHYS_BOOL: sl__blend_u8(dst->v.b, src->v.b, m, n); break;
+    case SL_PHYS_I64: sl__blend_i64(dst->v.i64, src->v.i64, m, n); break;
     case SL_PHYS_F64:
         for (int i = 0; i < n; i++)
-            dst->v.f64[i] = m[i] ? src->v.f64[i] : dst->v.f64[i];
+            if (m[i])
+                dst->v.f64[i] = src->v.f64[i];
         break;
     case SL_PHYS_I128:
         for (int i = 0; i < n; i++)
@@ -2084,11 +2097,12 @@ static int sl__k_seq(sl__node *nd, sl__eval *ev, const uint8_t *sel)
 static int sl__k_case(sl__node *nd, sl__eval *ev, const uint8_t *sel)
 {
     int n = ev->n;
-    uint8_t *rem = nd->mask, *take = nd->mask2;
-    for (int i = 0; i < n; i++) {
-        rem[i] = sel ? sel[i] : 1;
-        nd->nulls[i] = 1;
-    }
+    uint8_t *restrict rem = nd->mask, *restrict take = nd->mask2;
+    if (sel)
+        memcpy(rem, sel, (size_t)n);
+    else
+        memset(rem, 1, (size_t)n);
+    memset(nd->nulls, 1, (size_t)n);
     int npairs = nd->nkids / 2;
     for (int k = 0; k < npairs; k++) {
         if (!sl__any(rem, n))
@@ -2097,8 +2111,9 @@ static int sl__k_case(sl__node *nd, sl__eval *ev, const uint8_t *sel)
         if (w->run(w, ev, rem) < 0)
             return -1;
         uint8_t any = 0;
+        const uint8_t *restrict wn = w->nulls, *restrict wv = w->v.b;
         for (int i = 0; i < n; i++) {
-            take[i] = rem[i] & (!w->nulls[i]) & w->v.b[i];
+            take[i] = rem[i] & (!wn[i]) & wv[i];
             rem[i] &= (!take[i]);
             any |= take[i];
         }

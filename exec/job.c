@@ -112,7 +112,9 @@ typedef struct sl__calc {
     int nexprs;           /* projections */
     sl_eval_prog **exprs; /* their programs */
     sl_chunk *kept;       /* rows that passed the filter */
-    bool *reads;          /* with both: the input columns the projections read */
+    bool *reads;          /* with both: the input columns the computing projections read */
+    int *bare;            /* per projection: the input column it is, -1 = it computes */
+    bool computes;        /* some projection computes (it reads kept) */
     sl_chunk *out;        /* projected rows */
     uint8_t *sel;         /* filter result per row */
     int *idx;             /* the kept rows' indexes */
@@ -341,10 +343,19 @@ static int sl__calc_open(sl__calc *c, const sl_calc_spec *cs, int ncols, const s
             if (!(c->exprs[i] = sl_eval_compile(cs->exprs[i], ncols, types, err)))
                 return -1;
         c->out = sl_chunk_new(c->nexprs, cs->out_types, SL_CHUNK_ROWS);
-        if (c->filter) {
-            c->reads = sl_calloc((size_t)ncols + 1, sizeof(bool));
-            for (int i = 0; i < c->nexprs; i++)
-                sl__expr_reads(cs->exprs[i], c->reads, ncols);
+        /* A projection that is an input column is gathered straight from
+        ** the input (not first into kept, then copied out). */
+        c->bare = sl_calloc((size_t)c->nexprs + 1, sizeof(int));
+        c->reads = sl_calloc((size_t)ncols + 1, sizeof(bool));
+        for (int i = 0; i < c->nexprs; i++) {
+            const sl_bexpr *x = cs->exprs[i];
+            bool bare = x->kind == SL_BX_COLUMN && x->col >= 0 && x->col < ncols &&
+                        sl_phys_of(types[x->col]) == sl_phys_of(cs->out_types[i]);
+            c->bare[i] = bare ? x->col : -1;
+            if (!bare) {
+                c->computes = true;
+                sl__expr_reads(x, c->reads, ncols);
+            }
         }
     }
     return 0;
@@ -361,6 +372,7 @@ static void sl__calc_close(sl__calc *c)
     sl_free(c->sel);
     sl_free(c->idx);
     sl_free(c->reads);
+    sl_free(c->bare);
 }
 
 /* Run one calc over in; *out receives the result (owned by the step). */
@@ -368,29 +380,42 @@ static int sl__calc_run(sl__calc *c, sl_chunk *in, const sl_eval_env *env, sl_ch
                         sl_error *err)
 {
     sl_chunk *rows = in;
+    const int *idx = NULL; /* the kept rows of in; NULL: all of them */
+    int k = in->nrows;
     if (c->filter) {
         int n = sl_eval_filter(c->filter, in, env, c->sel, err);
         if (n < 0)
             return -1;
         if (n < in->nrows) {
             /* WHERE applies before SELECT: only kept rows are projected, so a
-            ** projection cannot fail on a row the filter removed. With a
-            ** projection, the kept rows are only its input: just the columns
-            ** it reads, their strings left in place. Without one they are
-            ** copied column by column (a row-by-row copy switching on each
-            ** value's type was an eighth of a filter/project job). */
-            if (c->project) {
-                sl_chunk_select_view(c->kept, in, c->sel, c->reads);
+            ** projection cannot fail on a row the filter removed. The
+            ** computing projections read kept: just the columns they read,
+            ** their strings left in place; the others are gathered from in
+            ** below. Without a projection the rows are copied column by
+            ** column (a row-by-row copy switching on each value's type was
+            ** an eighth of a filter/project job). */
+            if (in->nrows > SL_CHUNK_ROWS) { /* an operator's big chunk: in slices */
+                sl_chunk_select_view(c->kept, in, c->sel, NULL);
+                rows = c->kept;
+                k = rows->nrows;
             } else {
-                int k = 0;
+                k = 0;
                 for (int r = 0; r < in->nrows; r++) {
                     c->idx[k] = r;
                     k += c->sel[r] != 0;
                 }
-                sl_chunk_reset(c->kept);
-                sl_chunk_append_rows(c->kept, in, c->idx, k);
+                idx = c->idx;
+                if (!c->project) {
+                    sl_chunk_reset(c->kept);
+                    sl_chunk_append_rows(c->kept, in, c->idx, k);
+                    *out = c->kept;
+                    return 0;
+                }
+                if (c->computes) {
+                    sl_chunk_select_view(c->kept, in, c->sel, c->reads);
+                    rows = c->kept;
+                }
             }
-            rows = c->kept;
         }
     }
     if (!c->project) {
@@ -399,16 +424,26 @@ static int sl__calc_run(sl__calc *c, sl_chunk *in, const sl_eval_env *env, sl_ch
     }
     sl_chunk_reset(c->out);
     *out = c->out;
-    if (rows->nrows == 0)
+    if (k == 0)
         return 0;
+    if (k > c->out->cap)
+        return sl_error_set(err, SL_ERR_INTERNAL, -1, "a projection got %d rows at once", k);
     /* The projected strings stay in the input's (or the expressions'
     ** arenas): the rows are consumed down the chain before either changes
     ** (operators and sinks copy what they keep). */
-    for (int i = 0; i < c->nexprs; i++)
-        if (sl_eval_into_view(c->exprs[i], rows, env, c->out, i, err) != 0)
+    const sl_chunk *src = idx ? in : rows;
+    for (int i = 0; i < c->nexprs; i++) {
+        if (c->bare[i] >= 0)
+            sl_chunk_gather_view(c->out, i, src, c->bare[i], idx, k);
+        else if (sl_eval_into_view(c->exprs[i], rows, env, c->out, i, err) != 0)
             return -1;
-    c->out->nrows = rows->nrows;
-    memcpy(c->out->kinds, rows->kinds, (size_t)rows->nrows);
+    }
+    c->out->nrows = k;
+    if (idx)
+        for (int j = 0; j < k; j++)
+            c->out->kinds[j] = in->kinds[idx[j]];
+    else
+        memcpy(c->out->kinds, rows->kinds, (size_t)k);
     return 0;
 }
 

@@ -137,6 +137,11 @@ int sl_chunk_copy_row(sl_chunk *dst, const sl_chunk *src, int r);
 ** column by column, only the columns with cols[i] set (NULL: all; the
 ** others hold nothing meaningful); strings point into src's, so dst is
 ** valid only while src is unchanged. The number of rows. */
+/* Column dcol of dst, rows 0..n-1 = column scol of src (the same
+** representation) at rows[0..n-1], or its first n rows when rows is NULL;
+** strings point into src's (a view, as sl_chunk_select_view). */
+void sl_chunk_gather_view(sl_chunk *dst, int dcol, const sl_chunk *src, int scol, const int *rows,
+                          int n);
 int sl_chunk_select_view(sl_chunk *dst, const sl_chunk *src, const uint8_t *sel,
                          const bool *cols);
 /* Copy rows[0..n-1] of src to the end of dst, column by column (same
