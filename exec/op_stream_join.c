@@ -151,6 +151,8 @@ typedef struct sl__sjoin {
     uint64_t nulls_equal;      /* keys whose NULLs match (sl_join_spec) */
     int type;                  /* SL_JOIN_INNER / LEFT / RIGHT / FULL */
     bool outer[2];             /* left / right side is outer */
+    bool ao[2];                /* regular: side is insert-only (sl_join_spec.append_only):
+                                  its records are not in the record table */
     bool interval;             /* an interval join */
     bool window;               /* a window join (tcol: the window_end columns) */
     bool timed;                /* interval or window: records with a time, in the heap */
@@ -372,7 +374,8 @@ static void sl__rec_rehash(sl__sjoin *j, size_t want)
     j->rslots = sl__slots_new(n);
     j->nrslots = n;
     for (int e = 0; e < j->nrecs; e++)
-        sl__rslot_put(j, e);
+        if (!j->ao[j->recs[e].side])
+            sl__rslot_put(j, e);
 }
 
 /* Regular: the record of row j->rbuf of side s under key (hash h), live or
@@ -451,7 +454,7 @@ static int sl__rec_new(sl__sjoin *j, int key, int s, uint64_t h)
     rec->key = key;
     rec->side = (uint8_t)s;
     rec->prev = rec->next = -1;
-    if (!j->timed) {
+    if (!j->timed && !j->ao[s]) {
         if ((size_t)j->nrecs * 2 > j->nrslots)
             sl__rec_rehash(j, (size_t)j->nrecs);
         else
@@ -712,8 +715,10 @@ static void sl__cand_push(sl__sjoin *j, int *n, int e)
 ** copy; an outer side's associations set to assoc). */
 static void sl__add(sl__sjoin *j, int key, int s, int32_t assoc, int64_t now)
 {
-    uint64_t h = sl__rec_hash(j->keys[key].hash, s, j->rbuf.buf ? j->rbuf.buf : "", j->rbuf.len);
-    int e = sl__rec_lookup(j, key, s, h);
+    uint64_t h = j->ao[s] ? 0
+                          : sl__rec_hash(j->keys[key].hash, s, j->rbuf.buf ? j->rbuf.buf : "",
+                                         j->rbuf.len);
+    int e = j->ao[s] ? -1 : sl__rec_lookup(j, key, s, h); /* insert-only: a record each */
     if (e >= 0 && j->recs[e].live && sl__expired(j, &j->recs[e], now))
         sl__kill(j, e);
     if (e < 0) {
@@ -778,6 +783,10 @@ static int sl__regular_row(sl__sjoin *j, const sl_chunk *in, int r, int s, int64
 {
     sl_row_kind kind = (sl_row_kind)in->kinds[r];
     bool acc = kind == SL_ROW_INSERT || kind == SL_ROW_UPDATE_AFTER;
+    if (j->ao[s] && kind != SL_ROW_INSERT)
+        return sl_error_set(err, SL_ERR_INTERNAL, -1,
+                            "join planned for an insert-only %s input received a %s row",
+                            s ? "right" : "left", sl_row_kind_name(kind));
     bool in_outer = j->outer[s], other_outer = j->outer[1 - s];
     if (sl__key_null(j, in, r)) {
         if (in_outer)
@@ -1333,8 +1342,10 @@ static const char *sl__restore_keys(sl__sjoin *j, sl_bytes_reader *c, uint64_t n
                         return "truncated record";
                     if (count < 1 || count > INT32_MAX)
                         return "a record count out of range";
-                    uint64_t h2 = sl__rec_hash(h, s, j->rbuf.buf ? j->rbuf.buf : "", j->rbuf.len);
-                    if (sl__rec_lookup(j, key, s, h2) >= 0)
+                    uint64_t h2 = j->ao[s] ? 0
+                                           : sl__rec_hash(h, s, j->rbuf.buf ? j->rbuf.buf : "",
+                                                          j->rbuf.len);
+                    if (!j->ao[s] && sl__rec_lookup(j, key, s, h2) >= 0)
                         return "a duplicate record";
                     int e = sl__rec_new(j, key, s, h2);
                     j->recs[e].count = (int32_t)count;
@@ -1487,6 +1498,8 @@ int sl_join_new(const sl_join_spec *spec, sl_operator **out, sl_error *err)
     j->interval = spec->interval && !spec->window;
     j->window = spec->window;
     j->timed = spec->interval || spec->window;
+    j->ao[0] = spec->append_only[0] && !j->timed;
+    j->ao[1] = spec->append_only[1] && !j->timed;
     j->tcol[0] = spec->ltime;
     j->tcol[1] = spec->rtime;
     j->lower = spec->lower_ns;

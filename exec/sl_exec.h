@@ -1189,6 +1189,11 @@ typedef struct sl_join_spec {
     int64_t upper_ns;         /* interval: largest left.time - right.time (inclusive) */
     const char *const *in_names; /* window: per input column its name (a side's columns;
                                     late rows' JSON), or NULL */
+    /* Regular join: side s's input is insert-only (the planner's changelog
+    ** analysis; a -U/-D there is XX000). Its rows are kept as they come,
+    ** equal ones as separate records, without the record table that finds
+    ** an equal row to retract (a hash of the row and a cache miss each). */
+    bool append_only[2];
 } sl_join_spec;
 int sl_join_new(const sl_join_spec *spec, sl_operator **out, sl_error *err);
 /* Event-time temporal join (op_temporal_join.c; Flink's

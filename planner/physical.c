@@ -545,12 +545,6 @@ static bool sl__unconverted(sl_type from, sl_type to)
            (sl_type_is_binary(from.id) && sl_type_is_binary(to.id));
 }
 
-/* A projection step mapping columns (in_types) onto out_types: out column
-** c is input column map[c] (-1: NULL), CAST where the type differs (INT
-** into BIGINT, DECIMAL(5,2) into DECIMAL(12,2), STRING into VARCHAR(10):
-** cut to 10 characters) — except, with keep_lengths, a string or binary
-** value, which stays as it is for the length enforcer. Not added when it
-** would be the identity. */
 /* The calc that ends chain, when a cast step after it can be its
 ** projection instead (fuse: the sink's mapping, which no operator follows,
 ** so no operator's step index moves): its projection reads each column at
@@ -569,6 +563,13 @@ static sl_calc_spec *sl__fusable_calc(sl__chain *chain, int in_ncols, int out_nc
     return cs;
 }
 
+/* A projection step mapping columns (in_types) onto out_types: out column
+** c is input column map[c] (-1: NULL), CAST where the type differs (INT
+** into BIGINT, DECIMAL(5,2) into DECIMAL(12,2), STRING into VARCHAR(10):
+** cut to 10 characters) — except, with keep_lengths, a string or binary
+** value, which stays as it is for the length enforcer. Not added when it
+** would be the identity. With fuse (the sink's mapping), it becomes the
+** projection of the calc that ends chain when it can (sl__fusable_calc). */
 static void sl__cast_step(sl_physical *p, sl__chain *chain, int in_ncols, const sl_type *in_types,
                           int out_ncols, const sl_type *out_types, const int *map, int pos,
                           bool keep_lengths, bool fuse)
@@ -1280,6 +1281,8 @@ static int sl__join_stage(sl__graph *g, const sl_lp *n, sl__frag *f, sl_error *e
     js->rtime = n->rtime;
     js->lower_ns = n->lower_ns;
     js->upper_ns = n->upper_ns;
+    js->append_only[0] = n->input->changelog == SL_CL_INSERT;
+    js->append_only[1] = n->right->changelog == SL_CL_INSERT;
     if (n->window_join) { /* late rows: each side's columns by name */
         const char **names = sl__own(p, sl_calloc((size_t)width + 1, sizeof(char *)));
         for (int c = 0; c < nl && c < n->input->ncols; c++)
