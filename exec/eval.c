@@ -1518,7 +1518,7 @@ static int sl__mul_dec_small(const sl__node *a, const sl__node *b, sl_type t)
     const sl__node *x = k == b ? a : b;
     if (!k || k->nulls[0] || a->type.id != SL_TYPE_DECIMAL || b->type.id != SL_TYPE_DECIMAL ||
         a->type.scale + b->type.scale != t.scale)
-        return false;
+        return 0;
     sl_i128 c = k->v.i128[0];
     int dk = 0;
     for (sl_i128 m = c < 0 ? -c : c; m > 0; m /= 10)

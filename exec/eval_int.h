@@ -77,7 +77,8 @@ struct sl__node {
     void *own;           /* owned values, cap entries */
     uint8_t *mask;       /* owned scratch mask (nodes that evaluate under masks), cap */
     uint8_t *mask2;      /* second scratch mask (CASE), cap */
-    int64_t lo, hi;      /* integer result range (overflow checks) */
+    int64_t lo, hi;      /* integer result range (overflow checks); sl__k_mul_dec_k keeps
+                            its kind of product in lo, sl__k_low_bits_zero its mask */
     sl_i128 plim;        /* DECIMAL: 10^precision (overflow checks) */
     int digits;          /* DECIMAL: every value is below 10^digits; 0 = its precision */
     int (*conv)(sl__node *nd, sl__eval *ev, int i); /* CAST: converts row i of kids[0] */

@@ -118,6 +118,7 @@ typedef struct sl__calc {
     sl_chunk *out;        /* projected rows */
     uint8_t *sel;         /* filter result per row */
     int *idx;             /* the kept rows' indexes */
+    int cap;              /* rows sel and idx have room for */
 } sl__calc;
 
 /* One step of a task's chain at run time. */
@@ -333,6 +334,7 @@ static int sl__calc_open(sl__calc *c, const sl_calc_spec *cs, int ncols, const s
     c->kept = sl_chunk_new(ncols, types, SL_CHUNK_ROWS);
     c->sel = sl_calloc(SL_CHUNK_ROWS, 1);
     c->idx = sl_calloc(SL_CHUNK_ROWS, sizeof(int));
+    c->cap = SL_CHUNK_ROWS;
     if (cs->filter && !(c->filter = sl_eval_compile(cs->filter, ncols, types, err)))
         return -1;
     c->project = cs->project;
@@ -383,6 +385,11 @@ static int sl__calc_run(sl__calc *c, sl_chunk *in, const sl_eval_env *env, sl_ch
     const int *idx = NULL; /* the kept rows of in; NULL: all of them */
     int k = in->nrows;
     if (c->filter) {
+        if (in->nrows > c->cap) { /* an operator's bigger chunk */
+            c->cap = in->nrows;
+            c->sel = sl_realloc(c->sel, (size_t)c->cap);
+            c->idx = sl_realloc(c->idx, (size_t)c->cap * sizeof(int));
+        }
         int n = sl_eval_filter(c->filter, in, env, c->sel, err);
         if (n < 0)
             return -1;
@@ -394,27 +401,23 @@ static int sl__calc_run(sl__calc *c, sl_chunk *in, const sl_eval_env *env, sl_ch
             ** below. Without a projection the rows are copied column by
             ** column (a row-by-row copy switching on each value's type was
             ** an eighth of a filter/project job). */
-            if (in->nrows > SL_CHUNK_ROWS) { /* an operator's big chunk: in slices */
-                sl_chunk_select_view(c->kept, in, c->sel, NULL);
+            k = 0;
+            for (int r = 0; r < in->nrows; r++) {
+                c->idx[k] = r;
+                k += c->sel[r] != 0;
+            }
+            idx = c->idx;
+            if (k > SL_CHUNK_ROWS) /* kept and out hold one chunk */
+                return sl_error_set(err, SL_ERR_INTERNAL, -1, "a calc kept %d rows at once", k);
+            if (!c->project) {
+                sl_chunk_reset(c->kept);
+                sl_chunk_append_rows(c->kept, in, c->idx, k);
+                *out = c->kept;
+                return 0;
+            }
+            if (c->computes) {
+                sl_chunk_select_view(c->kept, in, c->sel, c->reads);
                 rows = c->kept;
-                k = rows->nrows;
-            } else {
-                k = 0;
-                for (int r = 0; r < in->nrows; r++) {
-                    c->idx[k] = r;
-                    k += c->sel[r] != 0;
-                }
-                idx = c->idx;
-                if (!c->project) {
-                    sl_chunk_reset(c->kept);
-                    sl_chunk_append_rows(c->kept, in, c->idx, k);
-                    *out = c->kept;
-                    return 0;
-                }
-                if (c->computes) {
-                    sl_chunk_select_view(c->kept, in, c->sel, c->reads);
-                    rows = c->kept;
-                }
             }
         }
     }
@@ -987,8 +990,6 @@ static int64_t sl__splits_watermark(const sl__task *t, int64_t now)
     return any ? wm : INT64_MIN;
 }
 
-/* The watermark after a source chunk: the largest WATERMARK value so far
-** (of each split, then the smallest of those, when the source has splits). */
 /* The smallest and largest of the n values v whose nulls are 0; false when
 ** every one is NULL. */
 static bool sl__i64_range(const int64_t *restrict v, const uint8_t *restrict nulls, int n,
@@ -1008,6 +1009,8 @@ static bool sl__i64_range(const int64_t *restrict v, const uint8_t *restrict nul
     return nnull < n;
 }
 
+/* The watermark after a source chunk: the largest WATERMARK value so far
+** (of each split, then the smallest of those, when the source has splits). */
 static int sl__chunk_watermark(sl__task *t, sl_error *err)
 {
     if (!t->wm_prog)

@@ -360,6 +360,14 @@ static uint64_t sl__rec_hash(uint64_t keyhash, int side, const char *p, size_t n
     return h;
 }
 
+/* The record hash of the row in j->rbuf on side s under a key hashed
+** keyhash; 0 on an insert-only side, whose records are not in the record
+** table (sl__rec_lookup finds none there). */
+static uint64_t sl__rbuf_hash(const sl__sjoin *j, uint64_t keyhash, int s)
+{
+    return j->ao[s] ? 0 : sl__rec_hash(keyhash, s, j->rbuf.buf ? j->rbuf.buf : "", j->rbuf.len);
+}
+
 static void sl__rslot_put(sl__sjoin *j, int e)
 {
     sl__slot_put(j->rslots, j->nrslots, j->recs[e].hash, e);
@@ -382,7 +390,7 @@ static void sl__rec_rehash(sl__sjoin *j, size_t want)
 ** dead, or -1. */
 static int sl__rec_lookup(const sl__sjoin *j, int key, int s, uint64_t h)
 {
-    if (!j->nrslots)
+    if (!j->nrslots || j->ao[s])
         return -1;
     const char *p = j->rbuf.buf ? j->rbuf.buf : "";
     uint32_t tag = (uint32_t)(h >> 32);
@@ -715,10 +723,8 @@ static void sl__cand_push(sl__sjoin *j, int *n, int e)
 ** copy; an outer side's associations set to assoc). */
 static void sl__add(sl__sjoin *j, int key, int s, int32_t assoc, int64_t now)
 {
-    uint64_t h = j->ao[s] ? 0
-                          : sl__rec_hash(j->keys[key].hash, s, j->rbuf.buf ? j->rbuf.buf : "",
-                                         j->rbuf.len);
-    int e = j->ao[s] ? -1 : sl__rec_lookup(j, key, s, h); /* insert-only: a record each */
+    uint64_t h = sl__rbuf_hash(j, j->keys[key].hash, s);
+    int e = sl__rec_lookup(j, key, s, h); /* insert-only: none, a record each */
     if (e >= 0 && j->recs[e].live && sl__expired(j, &j->recs[e], now))
         sl__kill(j, e);
     if (e < 0) {
@@ -738,8 +744,7 @@ static void sl__add(sl__sjoin *j, int key, int s, int32_t assoc, int64_t now)
 ** it is not there). */
 static void sl__retract(sl__sjoin *j, int key, int s, int64_t now)
 {
-    uint64_t h = sl__rec_hash(j->keys[key].hash, s, j->rbuf.buf ? j->rbuf.buf : "", j->rbuf.len);
-    int e = sl__rec_lookup(j, key, s, h);
+    int e = sl__rec_lookup(j, key, s, sl__rbuf_hash(j, j->keys[key].hash, s));
     if (e < 0 || !j->recs[e].live)
         return;
     if (sl__expired(j, &j->recs[e], now) || j->recs[e].count <= 1) {
@@ -1342,10 +1347,8 @@ static const char *sl__restore_keys(sl__sjoin *j, sl_bytes_reader *c, uint64_t n
                         return "truncated record";
                     if (count < 1 || count > INT32_MAX)
                         return "a record count out of range";
-                    uint64_t h2 = j->ao[s] ? 0
-                                           : sl__rec_hash(h, s, j->rbuf.buf ? j->rbuf.buf : "",
-                                                          j->rbuf.len);
-                    if (!j->ao[s] && sl__rec_lookup(j, key, s, h2) >= 0)
+                    uint64_t h2 = sl__rbuf_hash(j, h, s);
+                    if (sl__rec_lookup(j, key, s, h2) >= 0)
                         return "a duplicate record";
                     int e = sl__rec_new(j, key, s, h2);
                     j->recs[e].count = (int32_t)count;
