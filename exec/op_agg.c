@@ -443,6 +443,9 @@ typedef struct sl__agg {
     int wstart_key;       /* window: index into keys of window_start */
     int time_col;         /* window: the event-time column (late rows), -1 = unknown */
     int64_t slide_ns;     /* window: HOP's slide, 0 = the window's length */
+    int64_t slice_size_ns; /* window: a sliced HOP's size (its rows carry their slice of
+                             slide_ns, and a window merges its slices); 0 = rows carry
+                             their windows */
     const char *const *in_names; /* window: input column names (late rows), or NULL */
 
     size_t stride;        /* bytes per group record */
@@ -461,8 +464,13 @@ typedef struct sl__agg {
     int64_t wm;           /* current watermark */
     int64_t late;         /* late rows dropped */
     int64_t next_sweep;   /* TTL: next full expiry sweep (ns) */
-    sl__window *wins;     /* window: windows sorted by end */
+    sl__window *wins;     /* window: windows (sliced: slices) sorted by end */
     int nwins, capwins;   /* used / allocated */
+    uint64_t *mtab;       /* sliced: a window's groups while its slices merge
+                             (sl__tab's entries, of the merged records) */
+    uint32_t mcap;        /* its slots (power of two) */
+    uint32_t *mord;       /* the merged records in first-seen order */
+    uint32_t nmord, capmord; /* used / allocated */
 
     /* per-chunk scratch */
     int scap;             /* rows the scratch arrays hold */
@@ -518,17 +526,34 @@ static bool sl__key_eq_row(const sl__agg *a, const sl__group *g, const sl_chunk 
     return true;
 }
 
-static bool sl__key_eq_group(const sl__agg *a, const sl__group *g, const sl__group *h)
+/* Whether groups g and h have equal keys (but_window: but for window_start
+** and window_end). */
+static bool sl__key_eq_group(const sl__agg *a, const sl__group *g, const sl__group *h,
+                             bool but_window)
 {
     const sl__val *x = SL__KEYS(a, g), *y = SL__KEYS(a, h);
     const uint8_t *xn = SL__KNULL(a, g), *yn = SL__KNULL(a, h);
     for (int k = 0; k < a->nkeys; k++) {
+        if (but_window && (k == a->wstart_key || k == a->wend_key))
+            continue;
         if (xn[k] != yn[k])
             return false;
         if (!xn[k] && !sl__val_eq(a->kphys[k], x[k], y[k]))
             return false;
     }
     return true;
+}
+
+/* The hash of group g's keys (but_window: but for window_start and window_end). */
+static uint64_t sl__hash_group(const sl__agg *a, const sl__group *g, bool but_window)
+{
+    const sl__val *kv = SL__KEYS(a, g);
+    const uint8_t *kn = SL__KNULL(a, g);
+    uint64_t h = SL__K1;
+    for (int k = 0; k < a->nkeys; k++)
+        if (!but_window || (k != a->wstart_key && k != a->wend_key))
+            h = (h ^ (kn[k] ? SL__NULL_HASH : sl__val_hash(a->kphys[k], kv[k]))) * SL__K1;
+    return sl__mix(h);
 }
 
 /* Hash the key columns of every row of in into a->hashes. */
@@ -705,6 +730,8 @@ static void sl__free_accs(sl__agg *a, sl__group *g)
             sl__free_acc(&a->calls[c], SL__ACCG(a, g, c));
 }
 
+static void sl__release_group(sl__agg *a, uint32_t idx);
+
 /* Forget group idx (table entry, memory). Window membership is the caller's. */
 static void sl__drop_group(sl__agg *a, uint32_t idx)
 {
@@ -726,6 +753,14 @@ static void sl__drop_group(sl__agg *a, uint32_t idx)
         }
     }
     a->tab[i] = 0;
+    sl__release_group(a, idx);
+}
+
+/* Free record idx (accumulators, owned keys) onto the free list; it is in
+** no table. */
+static void sl__release_group(sl__agg *a, uint32_t idx)
+{
+    sl__group *g = SL__G(a, idx);
     sl__free_accs(a, g);
     sl_free(SL__C(a, g)->kbytes);
     SL__C(a, g)->kbytes = NULL;
@@ -1339,7 +1374,9 @@ static int sl__agg_late_side(sl_operator *op, const sl__agg *a, const sl_chunk *
     bool has_time = a->time_col >= 0 && !in->cols[a->time_col].nulls[i];
     int64_t t = has_time ? in->cols[a->time_col].v.i64[i] : INT64_MIN;
     int64_t slide = a->slide_ns > 0 ? a->slide_ns : end - start;
-    if (has_time && start != INT64_MIN && start + slide <= t)
+    if (a->slice_size_ns && start != INT64_MIN)
+        end = start + a->slice_size_ns; /* a slice comes once: its latest window */
+    else if (has_time && start != INT64_MIN && start + slide <= t)
         return 0; /* not its latest window */
     return sl_late_row(op, a->in_names, in, i, t, a->wm, start != INT64_MIN, start, end, err);
 }
@@ -1378,6 +1415,12 @@ static int sl__agg_process(sl_operator *op, const sl_chunk *in, const sl_emit *o
     sl_chunk_reset(a->oldres);
     sl__hash_rows(a, in);
     const sl_vector *wend = a->is_window ? &in->cols[a->keys[a->wend_key]] : NULL;
+    /* a slice is late when the last window it is in has fired (its end is
+    ** size - slide after the slice's); a->wm - late_extra cannot overflow:
+    ** rows come after a watermark that is a time or INT64_MIN */
+    int64_t late_extra = a->slice_size_ns ? a->slice_size_ns - a->slide_ns : 0;
+    if (a->wm < INT64_MIN + late_extra)
+        late_extra = 0;
     for (int i = 0; i < n; i++) {
         bool retract = (in->kinds[i] & 1) != 0;
         if (a->tabcap) { /* hide the cache misses of the probes ahead */
@@ -1397,7 +1440,7 @@ static int sl__agg_process(sl_operator *op, const sl_chunk *in, const sl_emit *o
                                     sl_row_kind_name((sl_row_kind)in->kinds[i]));
             if (wend->nulls[i])
                 return sl_error_set(err, SL_ERR_INTERNAL, -1, "window aggregation row without window_end");
-            if (wend->v.i64[i] <= a->wm) {
+            if (wend->v.i64[i] <= a->wm - late_extra) {
                 a->late++;
                 a->gidx[i] = -1;
                 if (op->side[SL_SIDE_LATE].fn && sl__agg_late_side(op, a, in, i, err) != 0)
@@ -1445,13 +1488,187 @@ static int sl__agg_process(sl_operator *op, const sl_chunk *in, const sl_emit *o
     return sl__emit_changes(a, out, err);
 }
 
+/* ------------------------------------------------------------------------
+** Sliced HOP windows (Flink's slicing window aggregation): the input rows
+** carry their slice, [align(t, slide), + slide), once, instead of one row
+** per window; the groups are per slice, and a window [E - size, E) fires
+** by merging the groups of its size / slide slices (those ending in
+** (E - size, E]) per key. A slice is dropped when the last window it is
+** in, ending size - slide after it, has fired. The calls are those whose
+** accumulators merge: COUNT, SUM, AVG, MIN, MAX without DISTINCT.
+*/
+
+/* Fold src, call's accumulator of a slice, into dst, its window's. */
+static int sl__acc_merge(const sl__call *call, sl__acc *dst, const sl__acc *src, sl_error *err)
+{
+    if (src->n == 0)
+        return 0;
+    switch (call->kind) {
+    case SL__A_COUNT_STAR:
+    case SL__A_COUNT: break;
+    case SL__A_SUM_INT:
+    case SL__A_AVG_INT: dst->v.d += src->v.d; break;
+    case SL__A_SUM_DEC:
+    case SL__A_AVG_DEC:
+        if (sl__dec_acc(&dst->v.d, src->v.d, 1, call->pos, err))
+            return -1;
+        break;
+    case SL__A_SUM_DBL:
+    case SL__A_AVG_DBL: dst->v.f += src->v.f; break;
+    case SL__A_MIN:
+    case SL__A_MAX: /* the slice's extreme as one value (copied), then its count */
+        if (sl__acc_inner(call, dst, src->v, 1, err))
+            return -1;
+        dst->n += src->n - 1;
+        return 0;
+    default: return sl_error_set(err, SL_ERR_INTERNAL, call->pos, "aggregate call cannot merge slices");
+    }
+    dst->n += src->n;
+    return 0;
+}
+
+/* Whether call merges (sl__acc_merge). */
+static bool sl__call_merges(const sl__call *call)
+{
+    return !call->distinct && !call->multiset && call->kind <= SL__A_MAX;
+}
+
+/* Emit group g (of a slice, or merged) as window [E - size, E)'s. */
+static int sl__out_window_row(sl__agg *a, const sl_emit *out, const sl__group *g, int64_t end,
+                              sl_error *err)
+{
+    int r;
+    if (sl__out_row(a, out, SL_ROW_INSERT, g, &r, err))
+        return -1;
+    a->out->cols[a->wstart_key].v.i64[r] = end - a->slice_size_ns;
+    a->out->cols[a->wend_key].v.i64[r] = end;
+    for (int c = 0; c < a->naggs; c++)
+        if (sl__result(a, g, c, a->out, a->nkeys + c, r, err))
+            return -1;
+    return 0;
+}
+
+/* A merged record for slice group s (keys shared, not owned), in a->mtab. */
+static uint32_t sl__merged_for(sl__agg *a, uint32_t s, uint64_t h)
+{
+    uint32_t mask = a->mcap - 1, i = (uint32_t)h & mask;
+    uint64_t tag = h & 0xffffffff00000000ULL;
+    for (; a->mtab[i]; i = (i + 1) & mask)
+        if ((a->mtab[i] & 0xffffffff00000000ULL) == tag &&
+            sl__key_eq_group(a, SL__G(a, (uint32_t)a->mtab[i] - 1), SL__G(a, s), true))
+            return (uint32_t)a->mtab[i] - 1;
+    uint32_t m = sl__alloc_group(a); /* may move the records: indices only */
+    sl__group *mg = SL__G(a, m), *sg = SL__G(a, s);
+    memcpy(SL__KEYS(a, mg), SL__KEYS(a, sg), (size_t)a->nkeys * sizeof(sl__val));
+    memcpy(SL__KNULL(a, mg), SL__KNULL(a, sg), (size_t)a->nkeys);
+    a->mtab[i] = tag | ((uint64_t)m + 1);
+    if (a->nmord == a->capmord) {
+        a->capmord = a->capmord ? a->capmord * 2 : 256;
+        a->mord = sl_realloc(a->mord, (size_t)a->capmord * sizeof(uint32_t));
+    }
+    a->mord[a->nmord++] = m;
+    return m;
+}
+
+/* Fire window [end - size, end) from slices wins[lo, hi): one slice's
+** groups as they are, several merged per key in first-seen order. */
+static int sl__fire_window(sl_operator *op, sl__agg *a, int lo, int hi, int64_t end,
+                           const sl_emit *out, sl_error *err)
+{
+    if (hi - lo == 1) {
+        sl__window *win = &a->wins[lo];
+        for (int j = 0; j < win->n; j++) {
+            if (j % SL_CHUNK_ROWS == 0 && sl_op_cancelled(op))
+                return sl_op_cancel_error(err);
+            if (sl__out_window_row(a, out, SL__G(a, win->g[j]), end, err))
+                return -1;
+        }
+        return 0;
+    }
+    uint64_t total = 0;
+    for (int w = lo; w < hi; w++)
+        total += (uint64_t)a->wins[w].n;
+    uint32_t cap = 1024;
+    while ((uint64_t)cap < total * 2)
+        cap *= 2;
+    if (cap > a->mcap) {
+        sl_free(a->mtab);
+        a->mtab = sl_malloc((size_t)cap * sizeof(uint64_t));
+        a->mcap = cap;
+    }
+    memset(a->mtab, 0, (size_t)a->mcap * sizeof(uint64_t));
+    a->nmord = 0;
+    int rc = 0;
+    uint64_t done = 0;
+    for (int w = lo; w < hi && !rc; w++) {
+        const sl__window *win = &a->wins[w];
+        for (int j = 0; j < win->n && !rc; j++, done++) {
+            if (done % SL_CHUNK_ROWS == 0 && sl_op_cancelled(op)) {
+                rc = sl_op_cancel_error(err);
+                break;
+            }
+            uint32_t s = win->g[j];
+            uint32_t m = sl__merged_for(a, s, sl__hash_group(a, SL__G(a, s), true));
+            sl__group *mg = SL__G(a, m), *sg = SL__G(a, s);
+            mg->rows += sg->rows;
+            for (int c = 0; c < a->naggs && !rc; c++)
+                if (a->calls[c].slot >= 0)
+                    rc = sl__acc_merge(&a->calls[c], SL__ACCG(a, mg, c), SL__ACCG(a, sg, c), err);
+        }
+    }
+    for (uint32_t i = 0; i < a->nmord && !rc; i++)
+        rc = sl__out_window_row(a, out, SL__G(a, a->mord[i]), end, err);
+    for (uint32_t i = 0; i < a->nmord; i++)
+        sl__release_group(a, a->mord[i]);
+    a->nmord = 0;
+    return rc;
+}
+
+/* Fire the windows ending in (prev, a->wm] that hold a slice, oldest first,
+** dropping each slice after the last window it is in. */
+static int sl__fire_slices(sl_operator *op, sl__agg *a, int64_t prev, const sl_emit *out,
+                           sl_error *err)
+{
+    int64_t extra = a->slice_size_ns - a->slide_ns;
+    while (a->nwins > 0) {
+        /* the first unfired window of the oldest slice (each slice's end
+        ** plus extra is past prev, or it would have been dropped) */
+        sl_i128 e = a->wins[0].end;
+        if (e <= prev)
+            e += ((sl_i128)prev - e) / a->slide_ns * a->slide_ns + a->slide_ns;
+        if (e > a->wm)
+            break;
+        int64_t end = (int64_t)e;
+        int lo = 0, hi = 0;
+        while (lo < a->nwins && (sl_i128)a->wins[lo].end <= e - a->slice_size_ns)
+            lo++;
+        for (hi = lo; hi < a->nwins && a->wins[hi].end <= end;)
+            hi++;
+        if (sl__fire_window(op, a, lo, hi, end, out, err))
+            return -1;
+        prev = end;
+        int w = 0;
+        for (; w < a->nwins && (sl_i128)a->wins[w].end + extra <= e; w++) {
+            for (int j = 0; j < a->wins[w].n; j++)
+                sl__drop_group(a, a->wins[w].g[j]);
+            sl_free(a->wins[w].g);
+        }
+        memmove(a->wins, a->wins + w, (size_t)(a->nwins - w) * sizeof *a->wins);
+        a->nwins -= w;
+    }
+    return sl__flush(a, out, err);
+}
+
 static int sl__agg_watermark(sl_operator *op, int64_t wm, const sl_emit *out, sl_error *err)
 {
     sl__agg *a = op->impl;
+    int64_t prev = a->wm;
     if (wm > a->wm)
         a->wm = wm;
     if (!a->is_window)
         return 0;
+    if (a->slice_size_ns)
+        return sl__fire_slices(op, a, prev, out, err);
     int w = 0;
     int rc = 0;
     for (; w < a->nwins && a->wins[w].end <= a->wm && !rc; w++) {
@@ -1640,7 +1857,7 @@ static int sl__cmp_seq(const void *x, const void *y)
 
 static void sl__put_shape(sl__agg *a, sl_strbuf *sb)
 {
-    sl__put(sb, a->is_window, 1);
+    sl__put(sb, a->slice_size_ns ? 2 : a->is_window, 1); /* groups per slice: 2 */
     sl__put(sb, (uint64_t)a->nkeys, 4);
     for (int k = 0; k < a->nkeys; k++)
         sl__put(sb, a->kphys[k], 1);
@@ -1905,23 +2122,13 @@ static bool sl__get_acc(sl__rd *r, const sl__call *call, sl__acc *acc)
     return !r->bad;
 }
 
-static uint64_t sl__hash_group(const sl__agg *a, const sl__group *g)
-{
-    const sl__val *kv = SL__KEYS(a, g);
-    const uint8_t *kn = SL__KNULL(a, g);
-    uint64_t h = SL__K1;
-    for (int k = 0; k < a->nkeys; k++)
-        h = (h ^ (kn[k] ? SL__NULL_HASH : sl__val_hash(a->kphys[k], kv[k]))) * SL__K1;
-    return sl__mix(h);
-}
-
 static bool sl__group_exists(const sl__agg *a, const sl__group *g)
 {
     if (!a->tabcap)
         return false;
     uint32_t mask = a->tabcap - 1, i = (uint32_t)SL__C(a, g)->hash & mask;
     for (; a->tab[i]; i = (i + 1) & mask)
-        if (sl__key_eq_group(a, SL__G(a, (uint32_t)a->tab[i] - 1), g))
+        if (sl__key_eq_group(a, SL__G(a, (uint32_t)a->tab[i] - 1), g, false))
             return true;
     return false;
 }
@@ -1977,7 +2184,7 @@ static bool sl__restore_group(sl__agg *a, sl__rd *r, uint64_t *prev_seq)
     if (r->bad || (a->is_window && kn[a->wend_key]))
         goto bad_unlinked;
     sl__own_keys(a, g);
-    SL__C(a, g)->hash = sl__hash_group(a, g);
+    SL__C(a, g)->hash = sl__hash_group(a, g, false);
     if (sl__group_exists(a, g))
         goto bad_unlinked;
     sl__link_group(a, idx);
@@ -2128,6 +2335,8 @@ static void sl__agg_free(sl_operator *op)
         sl__clear(a);
         sl__rk_free(a);
         sl_free(a->wins);
+        sl_free(a->mtab);
+        sl_free(a->mord);
         sl_free(a->in_types);
         sl_free(a->keys);
         sl_free(a->kphys);
@@ -2362,6 +2571,20 @@ int sl_window_agg_new(const sl_window_agg_spec *spec, sl_operator **out, sl_erro
     a->time_col = spec->time_col < spec->group.in_ncols ? spec->time_col : -1;
     a->slide_ns = spec->slide_ns;
     a->in_names = spec->in_names;
+    if (spec->slice_size_ns) {
+        bool ok = spec->slide_ns > 0 && spec->slice_size_ns > spec->slide_ns &&
+                  spec->slice_size_ns % spec->slide_ns == 0;
+        for (int c = 0; c < a->naggs && ok; c++)
+            ok = sl__call_merges(&a->calls[c]);
+        if (!ok) {
+            sl__agg_free(*out);
+            *out = NULL;
+            return sl_error_set(err, SL_ERR_INTERNAL, -1,
+                                "sliced window aggregation needs a HOP window and calls whose "
+                                "accumulators merge");
+        }
+        a->slice_size_ns = spec->slice_size_ns;
+    }
     return 0;
 }
 

@@ -47,6 +47,7 @@ typedef struct sl__wtvf {
     int64_t offset;      /* offset, ns */
     sl_type *out_types;  /* input types + window_start, window_end, window_time */
     sl_chunk *out;       /* output buffer, reused across calls */
+    int *idx;            /* the rows with a time (sl__wtvf_one_each), out's capacity */
 } sl__wtvf;
 
 /* floor((t - offset) / n) * n + offset, i.e. the last n-aligned point <= t. */
@@ -104,12 +105,60 @@ static int sl__emit_window(sl_operator *op, const sl_chunk *in, int r, sl_i128 s
     return 0;
 }
 
+/* TUMBLE (a sliced HOP's slices too) and SESSION: one row per row with a
+** time, in one output chunk: the input's columns as views (their strings
+** stay the input's, which is unchanged until the rows went down the chain,
+** as a calc's projections), the window's columns computed. */
+static int sl__wtvf_one_each(sl_operator *op, const sl_chunk *in, const sl_emit *out,
+                             sl_error *err)
+{
+    sl__wtvf *w = op->impl;
+    sl_chunk *o = w->out;
+    const sl_vector *tv = &in->cols[w->time_col];
+    int n = 0;
+    for (int r = 0; r < in->nrows; r++) { /* without a branch per row */
+        w->idx[n] = r;
+        n += tv->nulls[r] == 0;
+    }
+    if (n == 0)
+        return 0;
+    const int *idx = n == in->nrows ? NULL : w->idx;
+    for (int c = 0; c < w->in_ncols; c++)
+        sl_chunk_gather_view(o, c, in, c, idx, n);
+    int64_t *ws = o->cols[w->in_ncols].v.i64, *we = o->cols[w->in_ncols + 1].v.i64;
+    int64_t *wt = o->cols[w->in_ncols + 2].v.i64;
+    bool bad = false;
+    for (int j = 0; j < n; j++) {
+        int r = idx ? idx[j] : j;
+        o->kinds[j] = in->kinds[r];
+        sl_i128 t = tv->v.i64[r];
+        sl_i128 s = w->window_fn == SL_WIN_TUMBLE ? sl__align(t, w->offset, w->size) : t;
+        sl_i128 e = s + w->size;
+        bad |= (s < INT64_MIN) | (e > INT64_MAX) | (e - SL_NANOS_PER_MILLI < INT64_MIN);
+        ws[j] = (int64_t)s;
+        we[j] = (int64_t)e;
+        wt[j] = (int64_t)(e - SL_NANOS_PER_MILLI);
+    }
+    if (bad)
+        return sl_error_set(err, SL_ERR_NUMERIC_RANGE, -1,
+                            "window bounds of a row are out of the timestamp range");
+    for (int c = w->in_ncols; c < w->in_ncols + 3; c++)
+        memset(o->cols[c].nulls, 0, (size_t)n);
+    o->nrows = n;
+    int rc = out->fn(out->ctx, o, err);
+    sl_chunk_reset(o);
+    return rc;
+}
+
 static int sl__wtvf_process(sl_operator *op, const sl_chunk *in, const sl_emit *out,
                             sl_error *err)
 {
     sl__wtvf *w = op->impl;
     SL_ALWAYS(in->ncols == w->in_ncols);
     sl_chunk_reset(w->out);
+    if ((w->window_fn == SL_WIN_TUMBLE || w->window_fn == SL_WIN_SESSION) &&
+        in->nrows <= w->out->cap)
+        return sl__wtvf_one_each(op, in, out, err);
     const sl_vector *tv = &in->cols[w->time_col];
     for (int r = 0; r < in->nrows; r++) {
         if (tv->nulls[r])
@@ -183,6 +232,7 @@ static void sl__wtvf_free(sl_operator *op)
     sl__wtvf *w = op->impl;
     if (w) {
         sl_chunk_free(w->out);
+        sl_free(w->idx);
         sl_free(w->out_types);
         sl_free(w);
     }
@@ -259,6 +309,7 @@ int sl_window_tvf_new(const sl_window_tvf_spec *spec, sl_operator **out, sl_erro
     w->out_types[spec->in_ncols + 1] = ts;
     w->out_types[spec->in_ncols + 2] = wt;
     w->out = sl_chunk_new(n, w->out_types, SL_CHUNK_ROWS);
+    w->idx = sl_malloc(SL_CHUNK_ROWS * sizeof(int));
     sl_operator *op = sl_calloc(1, sizeof *op);
     op->ops = &sl__wtvf_ops;
     op->impl = w;

@@ -858,6 +858,13 @@ typedef struct sl_window_agg_spec {
     int time_col;               /* the input's event-time column, -1 = unknown */
     int64_t slide_ns;           /* HOP's slide; 0 = the window's own length */
     const char *const *in_names; /* the input's column names (the row's JSON), or NULL */
+    /* Sliced HOP (Flink's slicing window aggregation): > 0, the windows'
+    ** size; the input rows carry their slice [align(t, slide), + slide_ns)
+    ** once (the TVF as a TUMBLE of the slide) and each window merges its
+    ** size / slide slices per key when it fires. Only for calls whose
+    ** accumulators merge (COUNT, SUM, AVG, MIN, MAX without DISTINCT;
+    ** others are XX000). 0 = rows carry their windows. */
+    int64_t slice_size_ns;
 } sl_window_agg_spec;
 int sl_window_agg_new(const sl_window_agg_spec *spec, sl_operator **out, sl_error *err);
 

@@ -400,6 +400,76 @@ static void sl__check_session_agg(sl_lp *agg)
         agg->window_agg = false;
 }
 
+/* A window aggregation over HOP slices it, as Flink does: each row goes
+** into its slice of the slide once, and a window merges its slices when it
+** fires, instead of size / slide copies of the row, one per window. For
+** calls whose accumulators merge (COUNT, SUM, AVG, MIN, MAX without
+** DISTINCT), without window_time among the keys, and when between the TVF
+** and the aggregation the window columns are only passed on (projected as
+** they are, read by no filter or expression) into window_start and
+** window_end of its keys, since there they would hold the slice's bounds. */
+static void sl__check_hop_slices(sl_lp *agg)
+{
+    int wk[3];
+    sl_lp *win = (sl_lp *)sl_lp_agg_window(agg, wk);
+    if (!win || win->window_fn != SL_WIN_HOP || wk[2] >= 0 || win->slide_ms <= 0 ||
+        win->size_ms <= win->slide_ms)
+        return;
+    for (int c = 0; c < agg->naggs; c++) {
+        int id = agg->aggs[c].fn->id;
+        if (agg->aggs[c].distinct || (id != SL_FN_COUNT && id != SL_FN_SUM && id != SL_FN_AVG &&
+                                      id != SL_FN_MIN && id != SL_FN_MAX))
+            return;
+    }
+    /* the nodes between, bottom up: which of their columns hold window columns */
+    const sl_lp *path[64];
+    int depth = 0;
+    for (const sl_lp *n = agg->input; n != win; n = n->input) {
+        if (depth == 64 || (n->kind != SL_LP_PROJECT && n->kind != SL_LP_FILTER))
+            return;
+        path[depth++] = n;
+    }
+    bool *wcol = sl_calloc((size_t)win->ncols + 1, sizeof(bool));
+    for (int c = win->input->ncols; c < win->ncols; c++)
+        wcol[c] = true;
+    int ncols = win->ncols;
+    bool ok = true;
+    for (int d = depth - 1; d >= 0 && ok; d--) {
+        const sl_lp *n = path[d];
+        bool *used = sl_calloc((size_t)ncols + 1, sizeof(bool));
+        if (n->kind == SL_LP_FILTER) {
+            sl__expr_cols(n->exprs[0], used, ncols);
+            for (int c = 0; c < ncols; c++)
+                ok = ok && !(used[c] && wcol[c]);
+            sl_free(used);
+            continue;
+        }
+        bool *next = sl_calloc((size_t)n->nexprs + 1, sizeof(bool));
+        for (int e = 0; e < n->nexprs && ok; e++) {
+            const sl_bexpr *x = n->exprs[e];
+            if (x->kind == SL_BX_COLUMN && x->col >= 0 && x->col < ncols) {
+                next[e] = wcol[x->col];
+                continue;
+            }
+            sl__expr_cols(x, used, ncols);
+            for (int c = 0; c < ncols; c++)
+                ok = ok && !(used[c] && wcol[c]);
+        }
+        sl_free(used);
+        sl_free(wcol);
+        wcol = next;
+        ncols = n->nexprs;
+    }
+    for (int k = 0; k < agg->nkeys && ok; k++)
+        ok = !wcol[agg->keys[k]] || k == wk[0] || k == wk[1];
+    for (int c = 0; c < agg->naggs && ok; c++)
+        ok = (agg->aggs[c].arg < 0 || !wcol[agg->aggs[c].arg]) &&
+             (agg->aggs[c].filter < 0 || !wcol[agg->aggs[c].filter]);
+    sl_free(wcol);
+    if (ok)
+        win->sliced = agg->sliced = true;
+}
+
 /* Error: what (an operator of lp) cannot consume the updates in_cause makes. */
 static int sl__needs_append_only(const sl_lp *lp, const char *what, const sl_lp *in_cause,
                                  sl_error *err)
@@ -459,6 +529,8 @@ static int sl__analyze(sl_lp *lp, bool batch, sl_error *err)
         lp->window_agg = in == SL_CL_INSERT && sl__is_window_agg(lp);
         if (lp->window_agg)
             sl__check_session_agg(lp);
+        if (lp->window_agg)
+            sl__check_hop_slices(lp);
         if (lp->window_agg) {
             lp->changelog = SL_CL_INSERT;
         } else {

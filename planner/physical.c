@@ -294,6 +294,10 @@ static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_
         w->size_ms = n->size_ms;
         w->slide_ms = n->slide_ms;
         w->offset_ms = n->offset_ms;
+        if (n->sliced) { /* each row into its slice: a TUMBLE of the slide */
+            w->window_fn = SL_WIN_TUMBLE;
+            w->size_ms = n->slide_ms;
+        }
         st->create = sl__mk_window_tvf;
         st->arg = w;
         if (n->window_fn == SL_WIN_SESSION && !n->merged) { /* the TVF on its own */
@@ -343,6 +347,7 @@ static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_
             w->time_col = -1;
             w->slide_ns = win && win->window_fn == SL_WIN_HOP ? win->slide_ms * SL_NANOS_PER_MILLI
                                                                 : 0;
+            w->slice_size_ns = n->sliced ? win->size_ms * SL_NANOS_PER_MILLI : 0;
             for (int c = 0; win && c < n->input->ncols && w->time_col < 0; c++)
                 if (sl__column_of(n->input, c, win) == win->time_col)
                     w->time_col = c;
@@ -1402,7 +1407,8 @@ static int sl__frag_build(sl__graph *g, const sl_lp *n, sl__frag *f, sl_error *e
         st->keys = n->keys;
         int wk[3];
         const sl_lp *win = n->window_agg ? sl_lp_agg_window(n, wk) : NULL;
-        if (win && win->window_fn == SL_WIN_SESSION) { /* by the partition keys only */
+        if (win && (win->window_fn == SL_WIN_SESSION || n->sliced)) {
+            /* by the partition keys only (a key's slices merge in one task) */
             int *pk = sl__own(p, sl_calloc((size_t)n->nkeys + 1, sizeof(int)));
             st->nkeys = 0;
             for (int x = 0; x < n->nkeys; x++)

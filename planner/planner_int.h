@@ -222,6 +222,9 @@ struct sl_lp {
     bool window_agg;      /* AGGREGATE: groups (OVER: partitions) by window_start/window_end
                              of a window TVF */
     bool merged;          /* WINDOW (SESSION): a session window aggregation above merges it */
+    bool sliced;          /* WINDOW (HOP): the window aggregation above slices it (its rows
+                             carry their slice of the slide, once); AGGREGATE: that
+                             aggregation (changelog.c, sl__check_hop_slices) */
     int64_t rank_limit;   /* OVER: the filter rn = 1 / rn <= N above it (0 = none) */
     int64_t rank_start;   /* OVER: the filter's first rank (rn > 2, rn BETWEEN 3 AND 5; 0 = 1) */
     bool rank_number;     /* OVER: the rank is used above (besides the rank filter) */

@@ -14,6 +14,16 @@ EXPLAIN INSERT INTO spend
 EXPLAIN SELECT window_start, window_end, COUNT(DISTINCT campaign)
   FROM TABLE(HOP(TABLE clicks, DESCRIPTOR(ts), INTERVAL '10' SECOND, INTERVAL '1' MINUTE))
   GROUP BY window_start, window_end;
+-- A HOP aggregation whose calls merge is sliced (Flink's slicing window
+-- aggregation): rows go to their slice once, by campaign alone; one that
+-- reads window_start before the aggregation, or a DISTINCT, is not.
+EXPLAIN SELECT window_start, window_end, campaign, COUNT(*), SUM(amount), MAX(ts)
+  FROM TABLE(HOP(TABLE clicks, DESCRIPTOR(ts), INTERVAL '10' SECOND, INTERVAL '1' MINUTE))
+  GROUP BY window_start, window_end, campaign;
+EXPLAIN SELECT window_start, window_end, campaign, COUNT(*)
+  FROM TABLE(HOP(TABLE clicks, DESCRIPTOR(ts), INTERVAL '10' SECOND, INTERVAL '1' MINUTE))
+  WHERE window_start > ts - INTERVAL '30' SECOND
+  GROUP BY window_start, window_end, campaign;
 EXPLAIN SELECT window_start, window_end, MAX(amount)
   FROM TABLE(CUMULATE(DATA => TABLE clicks, TIMECOL => DESCRIPTOR(ts), STEP => INTERVAL '1' MINUTE, SIZE => INTERVAL '1' HOUR))
   GROUP BY window_start, window_end;

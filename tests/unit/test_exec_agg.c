@@ -558,7 +558,7 @@ static sl_operator *win_op(void)
     int keys[3] = {0, 2, 3};
     sl_agg_call calls[4] = {call(SL_FN_COUNT, false, -1, win_types), call(SL_FN_SUM, false, 1, win_types),
                             call(SL_FN_MIN, false, 0, win_types), call(SL_FN_COUNT, true, 1, win_types)};
-    sl_window_agg_spec s = {{4, win_types, 3, keys, 4, calls, 0, NULL, NULL, {0}, false, false}, 1, 2, -1, 0, NULL};
+    sl_window_agg_spec s = {{4, win_types, 3, keys, 4, calls, 0, NULL, NULL, {0}, false, false}, 1, 2, -1, 0, NULL, 0};
     sl_operator *op = NULL;
     sl_error err = SL_ERROR_INIT;
     if (sl_window_agg_new(&s, &op, &err))
@@ -1220,7 +1220,7 @@ static void t_listagg_window(void)
     sl_agg_call calls[1] = {call(SL_FN_LISTAGG, false, 0, win_types)};
     calls[0].sep = ";";
     int keys[2] = {2, 3};
-    sl_window_agg_spec s = {{4, win_types, 2, keys, 1, calls, 0, NULL, NULL, {0}, false, false}, 0, 1, -1, 0, NULL};
+    sl_window_agg_spec s = {{4, win_types, 2, keys, 1, calls, 0, NULL, NULL, {0}, false, false}, 0, 1, -1, 0, NULL, 0};
     sl_operator *op = NULL;
     sl_error err = SL_ERROR_INIT;
     REQUIRE(sl_window_agg_new(&s, &op, &err) == 0);
@@ -1555,6 +1555,141 @@ static void t_shared_distinct(void)
     own->ops->free(own);
 }
 
+/* ---- sliced HOP windows ------------------------------------------------- */
+
+/* A HOP window aggregation by (k, window) of COUNT(*), SUM(v), MIN(v),
+** MAX(k), AVG(v), COUNT(v): sliced (its rows carry their slice) or not
+** (a row per window). */
+static sl_operator *hop_op(bool sliced, int64_t slide_ns, int64_t size_ns)
+{
+    int keys[3] = {0, 2, 3};
+    sl_agg_call calls[6] = {call(SL_FN_COUNT, false, -1, win_types), call(SL_FN_SUM, false, 1, win_types),
+                            call(SL_FN_MIN, false, 1, win_types), call(SL_FN_MAX, false, 0, win_types),
+                            call(SL_FN_AVG, false, 1, win_types), call(SL_FN_COUNT, false, 1, win_types)};
+    sl_window_agg_spec s = {{4, win_types, 3, keys, 6, calls, 0, NULL, NULL, {0}, false, false},
+                            1, 2, -1, slide_ns, NULL, sliced ? size_ns : 0};
+    sl_operator *op = NULL;
+    sl_error err = SL_ERROR_INIT;
+    if (sl_window_agg_new(&s, &op, &err))
+        fprintf(stderr, "new: %s\n", err.message);
+    sl_error_reset(&err);
+    return op;
+}
+
+static int cmp_str(const void *x, const void *y)
+{
+    return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+/* A sliced HOP aggregation emits what the one of a row per window emits
+** (as a multiset: within a window, the merged groups' order is their first
+** slice's), over out-of-order rows with late ones, NULL values, watermarks
+** that jump several windows, windows with empty slices, and a restore into
+** a new operator midway; its late rows are those whose every window has
+** fired. A snapshot of the other kind is refused. */
+static void t_sliced_hop(void)
+{
+    const int64_t slide = 2000 * MS, size = 6000 * MS;
+    sl_operator *sl = hop_op(true, slide, size), *ref = hop_op(false, slide, size);
+    REQUIRE(sl && ref);
+    rows_t a = {0}, b = {0};
+    sl_error err = SL_ERROR_INIT;
+    sl_chunk *cs = sl_chunk_new(4, win_types, 64), *cr = sl_chunk_new(4, win_types, 256);
+    const char *keys[5] = {"a", "bb", "c", "dddd", "e"};
+    int64_t maxt = 0, wm = INT64_MIN, late = 0;
+    sl_strbuf snapbuf = SL_STRBUF_INIT;
+    for (int round = 0; round < 300; round++) {
+        sl_chunk_reset(cs);
+        sl_chunk_reset(cr);
+        int n = 1 + (int)(rnd() % 40);
+        for (int i = 0; i < n; i++) {
+            /* time moves on by 0-400 ms, a row lags by up to 3 s (one in
+            ** ten by up to 12 s: late for some or all its windows); now and
+            ** then a pause of 10-20 s leaves empty slices */
+            maxt += (int64_t)(rnd() % 400) * MS + (rnd() % 97 == 0 ? (int64_t)(10 + rnd() % 10) * 1000 * MS : 0);
+            int64_t t = maxt - (int64_t)(rnd() % (rnd() % 10 ? 3000 : 12000)) * MS;
+            const char *k = keys[rnd() % 5];
+            bool null_v = rnd() % 11 == 0;
+            int v = (int)(rnd() % 1000) - 300;
+            int64_t ss = t - ((t % slide) + slide) % slide;
+            if (ss + size <= wm)
+                late++; /* its last window has fired */
+            int r = sl_chunk_append_row(cs, SL_ROW_INSERT);
+            sl_chunk_set_str(cs, 0, r, k, strlen(k));
+            if (null_v)
+                sl_chunk_set_null(cs, 1, r);
+            else
+                sl_chunk_set_i64(cs, 1, r, v);
+            sl_chunk_set_i64(cs, 2, r, ss);
+            sl_chunk_set_i64(cs, 3, r, ss + slide);
+            for (int64_t st = ss; st > t - size; st -= slide) { /* HOP: newest first */
+                r = sl_chunk_append_row(cr, SL_ROW_INSERT);
+                sl_chunk_set_str(cr, 0, r, k, strlen(k));
+                if (null_v)
+                    sl_chunk_set_null(cr, 1, r);
+                else
+                    sl_chunk_set_i64(cr, 1, r, v);
+                sl_chunk_set_i64(cr, 2, r, st);
+                sl_chunk_set_i64(cr, 3, r, st + size);
+            }
+        }
+        CHECK(run(sl, cs, &a, &err) == 0);
+        CHECK(run(ref, cr, &b, &err) == 0);
+        if (rnd() % 3 == 0) {
+            int64_t w = maxt - 1500 * MS - (int64_t)(rnd() % 2) * 7000 * MS;
+            CHECK(fire(sl, w, &a, &err) == 0);
+            CHECK(fire(ref, w, &b, &err) == 0);
+            if (w > wm)
+                wm = w;
+        }
+        if (round == 150) { /* continue in a restored operator */
+            CHECK(snap(sl, &snapbuf) == 0);
+            sl_operator *sl2 = hop_op(true, slide, size);
+            CHECK(sl2->ops->restore(sl2, snapbuf.buf, snapbuf.len, &err) == 0);
+            sl->ops->free(sl);
+            sl = sl2;
+            CHECK_INT(sl->ops->late_rows(sl), late);
+        }
+    }
+    CHECK(fire(sl, INT64_MAX, &a, &err) == 0);
+    CHECK(fire(ref, INT64_MAX, &b, &err) == 0);
+    CHECK(a.n > 500);
+    CHECK(late > 0);
+    CHECK_INT(sl->ops->late_rows(sl), late);
+    qsort(a.v, (size_t)a.n, sizeof(char *), cmp_str);
+    qsort(b.v, (size_t)b.n, sizeof(char *), cmp_str);
+    CHECK_INT(a.n, b.n);
+    int same = a.n == b.n;
+    for (int i = 0; same && i < a.n; i++)
+        if (strcmp(a.v[i], b.v[i]) != 0) {
+            fprintf(stderr, "row %d: sliced %s, per window %s\n", i, a.v[i], b.v[i]);
+            same = 0;
+        }
+    CHECK(same);
+    /* a snapshot of the per-window operator does not restore into a sliced one */
+    CHECK(snap(ref, &snapbuf) == 0);
+    sl_operator *sl3 = hop_op(true, slide, size);
+    CHECK(sl3->ops->restore(sl3, snapbuf.buf, snapbuf.len, &err) == -1);
+    sl_error_reset(&err);
+    sl3->ops->free(sl3);
+    /* a call whose accumulators do not merge is refused */
+    int gk[3] = {0, 2, 3};
+    sl_agg_call dc = call(SL_FN_COUNT, true, 1, win_types);
+    sl_window_agg_spec ds = {{4, win_types, 3, gk, 1, &dc, 0, NULL, NULL, {0}, false, false},
+                             1, 2, -1, slide, NULL, size};
+    sl_operator *bad = NULL;
+    CHECK(sl_window_agg_new(&ds, &bad, &err) == -1 && bad == NULL);
+    CHECK_STR(err.sqlstate, SL_ERR_INTERNAL);
+    sl_error_reset(&err);
+    sl_strbuf_free(&snapbuf);
+    sl_chunk_free(cs);
+    sl_chunk_free(cr);
+    rows_free(&a);
+    rows_free(&b);
+    sl->ops->free(sl);
+    ref->ops->free(ref);
+}
+
 /* ---- bad specs ---------------------------------------------------------- */
 
 static void t_bad_spec(void)
@@ -1577,4 +1712,4 @@ SL_TESTS(t_changelog_sequence, t_no_update_before, t_shared_distinct, t_all_aggr
          t_decimal_exact_and_overflow, t_minmax_distinct_retraction, t_window_firing_and_late,
          t_window_many_groups, t_snapshot_restore_equivalence, t_snapshot_corrupt, t_ttl,
          t_randomized_reference, t_listagg_accumulate_retract, t_listagg_window, t_listagg_snapshot, t_append_only_min_max,
-         t_filter, t_bad_spec)
+         t_filter, t_sliced_hop, t_bad_spec)
