@@ -219,7 +219,7 @@ static void sl__job(const char *dir, long keys, long rows)
     sl_input_spec input = {sl_connector_find("datagen")->create_source,
                            {.options = src_opts, .ncols = 2, .names = in_names,
                             .types = sl__in_types, .parallelism = 1, .table = "gen"},
-                           NULL, 0, NULL, 0, false};
+                           NULL, 0, NULL, 0, false, 0};
     sl__chk_times times = {0};
     sl_job_spec spec = {
         .name = "bench-state-job",

@@ -187,6 +187,13 @@ struct sl__task {
     sl_list *positions;       /* input task: sl__pending* of positions taken at barriers,
                                  until their checkpoint is decided (source ops->decided) */
     bool declared_idle;       /* IDLE was sent on, nothing since */
+    /* Scan reuse (sl_input_spec.shares): the task of an input that reads
+    ** another's source has no thread and no source of its own; the task
+    ** of that input (its owner) runs the branch's chain on every chunk it
+    ** polls, and passes each watermark, barrier and end on to it too. */
+    sl__task *owner;          /* the owner of a branch, else NULL */
+    sl__task **branches;      /* an owner's branches */
+    int nbranches;            /* how many */
     int nblocked;             /* lanes blocked */
     /* chain */
     int nsteps;               /* steps */
@@ -614,6 +621,12 @@ static bool sl__decided_pending(const sl__task *t, int64_t decided)
     return false;
 }
 
+/* An input task (i = -1) or its branch i. */
+static sl__task *sl__branch(sl__task *t, int i)
+{
+    return i < 0 ? t : t->branches[i];
+}
+
 /* ------------------------------------------------------------------------
 ** The chain
 */
@@ -715,6 +728,15 @@ static int sl__advance_watermark(sl__task *t, int64_t wm, sl_error *err)
         return -1;
     sl_msg m = {.kind = SL_MSG_WATERMARK, .watermark = sl__held_watermark(t, t->nsteps, wm)};
     return sl__broadcast(t, &m) != 0 ? sl__cancelled(err) : 0;
+}
+
+/* An input task's watermark reached wm: its chain's and its branches'. */
+static int sl__advance_input(sl__task *t, int64_t wm, sl_error *err)
+{
+    for (int i = -1; i < t->nbranches; i++)
+        if (sl__advance_watermark(sl__branch(t, i), wm, err) != 0)
+            return -1;
+    return 0;
 }
 
 /* The input has ended: +infinity watermark, END on to the next stage; a
@@ -1029,7 +1051,7 @@ static int sl__chunk_watermark(sl__task *t, sl_error *err)
     }
     if (t->in->nrows == 0) /* an idle split may have expired */
         return t->nsplits > 0 && t->job->spec->idle_timeout_ms > 0
-                   ? sl__advance_watermark(t, sl__splits_watermark(t, now), err)
+                   ? sl__advance_input(t, sl__splits_watermark(t, now), err)
                    : 0;
     if (t->wm_col >= 0 && !t->source->ops->splits) {
         /* The expression grows with its column: the chunk's largest value
@@ -1041,7 +1063,7 @@ static int sl__chunk_watermark(sl__task *t, sl_error *err)
         /* no row's value overflows (else the expression says where) */
         if (!__builtin_add_overflow(top, t->wm_off, &wm) &&
             !__builtin_add_overflow(low, t->wm_off, &w0))
-            return sl__advance_watermark(t, wm, err);
+            return sl__advance_input(t, wm, err);
     }
     sl_chunk_reset(t->wm_out);
     if (sl_eval_into(t->wm_prog, t->in, &t->env, t->wm_out, 0, err) != 0)
@@ -1052,7 +1074,7 @@ static int sl__chunk_watermark(sl__task *t, sl_error *err)
         for (int r = 0; r < t->in->nrows; r++)
             if (!v->nulls[r] && v->v.i64[r] > wm)
                 wm = v->v.i64[r];
-        return sl__advance_watermark(t, wm, err);
+        return sl__advance_input(t, wm, err);
     }
     for (int r = 0; r < t->in->nrows; r++) {
         int sp = split_of[r];
@@ -1067,7 +1089,7 @@ static int sl__chunk_watermark(sl__task *t, sl_error *err)
             stale = i;
     atomic_store(&t->pub_stale_ns, t->split_ns[stale]);
     atomic_store(&t->pub_stale_split, t->nsplits > 1 ? stale : -1);
-    return sl__advance_watermark(t, sl__splits_watermark(t, now), err);
+    return sl__advance_input(t, sl__splits_watermark(t, now), err);
 }
 
 /* Tell the source which of its positions was decided (the newest one at
@@ -1101,17 +1123,22 @@ static int sl__input_loop(sl__task *t, sl_error *err)
     atomic_store(&t->pub_rows_ns, t->last_rows_ns);
     atomic_store(&t->pub_wm, t->watermark);
     atomic_store(&t->pub_stale_split, -1);
-    if (t->next && t->watermark > INT64_MIN) { /* restored: tell downstream at once */
-        sl_msg m = {.kind = SL_MSG_WATERMARK,
-                    .watermark = sl__held_watermark(t, t->nsteps, t->watermark)};
-        if (sl__broadcast(t, &m) != 0)
-            return 0;
+    for (int i = -1; i < t->nbranches; i++) { /* restored: tell downstream at once */
+        sl__task *b = sl__branch(t, i);
+        if (b->next && b->watermark > INT64_MIN) {
+            sl_msg m = {.kind = SL_MSG_WATERMARK,
+                        .watermark = sl__held_watermark(b, b->nsteps, b->watermark)};
+            if (sl__broadcast(b, &m) != 0)
+                return 0;
+        }
     }
     for (;;) {
         pthread_mutex_lock(&j->mu);
         if (t->idle || (t->source_ended && t->ended)) { /* nothing to read: wait for a command */
-            if (!j->shutdown && !j->failed && j->trigger <= t->last_barrier &&
-                !sl__decided_pending(t, j->decided)) {
+            bool pending = false;
+            for (int i = -1; i < t->nbranches; i++)
+                pending = pending || sl__decided_pending(sl__branch(t, i), j->decided);
+            if (!j->shutdown && !j->failed && j->trigger <= t->last_barrier && !pending) {
                 struct timespec ts;
                 clock_gettime(CLOCK_REALTIME, &ts);
                 ts.tv_nsec += SL__WAIT_NS;
@@ -1128,8 +1155,9 @@ static int sl__input_loop(sl__task *t, sl_error *err)
         pthread_mutex_unlock(&j->mu);
         if (stop)
             return 0;
-        if (sl__commit_decided(t, decided, err) != 0)
-            return -1;
+        for (int i = -1; i < t->nbranches; i++)
+            if (sl__commit_decided(sl__branch(t, i), decided, err) != 0)
+                return -1;
         if (t->positions->n > 0)
             sl__positions_decided(t, decided);
         if (trigger > t->last_barrier) {
@@ -1153,6 +1181,9 @@ static int sl__input_loop(sl__task *t, sl_error *err)
             }
             if (sl__barrier(t, trigger, savepoint, blobs, err) != 0)
                 return -1;
+            for (int i = 0; i < t->nbranches; i++) /* the same point of the same rows */
+                if (sl__barrier(t->branches[i], trigger, savepoint, sl_list_new(), err) != 0)
+                    return -1;
             if (final)
                 t->idle = true;
             continue;
@@ -1167,17 +1198,30 @@ static int sl__input_loop(sl__task *t, sl_error *err)
         if (t->source->ops->skipped)
             t->rows_skipped = t->source->ops->skipped(t->source);
         if (t->in->nrows == 0 && j->spec->idle_timeout_ms > 0 && !t->declared_idle &&
-            sl__now(j->spec) - t->last_rows_ns >= j->spec->idle_timeout_ms * SL_NANOS_PER_MILLI &&
-            sl__send_idle(t, err) != 0)
-            return -1;
+            sl__now(j->spec) - t->last_rows_ns >= j->spec->idle_timeout_ms * SL_NANOS_PER_MILLI)
+            for (int i = -1; i < t->nbranches; i++)
+                if (sl__send_idle(sl__branch(t, i), err) != 0)
+                    return -1;
         if (t->in->nrows > 0) {
             t->env.now_nanos = t->last_rows_ns = sl__now(j->spec);
             atomic_store(&t->pub_rows_ns, t->last_rows_ns);
-            t->declared_idle = false;
-            if (sl__push(t, 0, t->in, err) != 0 || sl__chunk_watermark(t, err) != 0 ||
-                sl__flush(t, err) != 0)
+            /* each chain reads the polled rows and changes none of them:
+            ** calcs select and project into their own chunks, and no
+            ** input with branches ends in a sink (physical.c) */
+            for (int i = -1; i < t->nbranches; i++) {
+                sl__task *b = sl__branch(t, i);
+                b->env.now_nanos = t->env.now_nanos;
+                b->declared_idle = false;
+                if (sl__push(b, 0, t->in, err) != 0)
+                    return -1;
+            }
+            if (sl__chunk_watermark(t, err) != 0)
                 return -1;
-            sl__count_late(t);
+            for (int i = -1; i < t->nbranches; i++) {
+                if (sl__flush(sl__branch(t, i), err) != 0)
+                    return -1;
+                sl__count_late(sl__branch(t, i));
+            }
         } else if (t->nsplits > 0 && sl__chunk_watermark(t, err) != 0) {
             return -1;
         }
@@ -1186,14 +1230,16 @@ static int sl__input_loop(sl__task *t, sl_error *err)
         if (t->pipe->inputs[t->input].proctime) {
             int64_t now = sl__now(j->spec);
             int64_t ms = now / SL_NANOS_PER_MILLI - (now % SL_NANOS_PER_MILLI < 0);
-            if (sl__advance_watermark(t, ms * SL_NANOS_PER_MILLI - 1, err) != 0)
+            if (sl__advance_input(t, ms * SL_NANOS_PER_MILLI - 1, err) != 0)
                 return -1;
         }
         if (rc == SL_SOURCE_END) {
             t->source_ended = true;
-            if (sl__end(t, err) != 0)
-                return -1;
-            sl__count_late(t);
+            for (int i = -1; i < t->nbranches; i++) {
+                if (sl__end(sl__branch(t, i), err) != 0)
+                    return -1;
+                sl__count_late(sl__branch(t, i));
+            }
         }
     }
 }
@@ -1387,6 +1433,7 @@ static void sl__close_task(sl__task *t)
     sl_free(t->lane_idle);
     sl_list_free(t->pending, sl__pending_free);
     sl_list_free(t->positions, sl__pending_free);
+    sl_free(t->branches);
     sl_free(t->split_wm);
     sl_free(t->split_ns);
 }
@@ -1414,7 +1461,10 @@ static void sl__layout(const sl_job_spec *job, sl_strbuf *sb)
             sl_strbuf_appendf(sb, "pipeline %d\n", k);
         for (int i = 0; i < spec->ninputs; i++) {
             const sl_input_spec *in = &spec->inputs[i];
-            sl_strbuf_appendf(sb, "%sinput %d parallelism %d:", pre, i, spec->parallelism);
+            sl_strbuf_appendf(sb, "%sinput %d parallelism %d", pre, i, spec->parallelism);
+            if (in->shares) /* its rows were input shares - 1's, at that one's positions */
+                sl_strbuf_appendf(sb, " (source of input %d)", in->shares - 1);
+            sl_strbuf_appendf(sb, ":");
             for (int x = 0; x < in->nsteps; x++)
                 sl_strbuf_appendf(sb, " %s", sl_step_name(&in->steps[x]));
             if (in->to)
@@ -1610,6 +1660,20 @@ static int sl__build_pipeline(sl__job *j, int k, sl__task *tasks, sl_error *err)
             t->specs = in->steps;
             t->in_ncols = in->source_args.ncols;
             t->in_types = in->source_args.types;
+            if (in->shares > 0) { /* a branch of an earlier input's task */
+                if (in->shares > t->input || spec->inputs[in->shares - 1].shares ||
+                    spec->inputs[in->shares - 1].source_args.ncols != t->in_ncols ||
+                    !spec->nstages || spec->limit >= 0)
+                    return sl_error_set(err, SL_ERR_INTERNAL, -1,
+                                        "input %d of a job shares no source of its own", t->input);
+                sl__task *o = &tasks[(in->shares - 1) * p + t->subtask];
+                t->owner = o;
+                o->branches = sl_realloc(o->branches, (size_t)(o->nbranches + 1) * sizeof *o->branches);
+                o->branches[o->nbranches++] = t;
+                if (sl__open_chain(t, err) != 0)
+                    return -1;
+                continue;
+            }
             if (in->create_source(&t->sargs, &t->source, err) != 0)
                 return -1;
             t->in = sl_chunk_new(t->in_ncols, t->in_types, SL_CHUNK_ROWS);
@@ -2397,6 +2461,8 @@ int sl_job_run(const sl_job_spec *spec, sl_job_stats *stats, sl_error *err)
     pthread_attr_init(&attr);
     pthread_attr_setstacksize(&attr, SL__TASK_STACK);
     for (int i = 0; rc == 0 && i < j.ntasks; i++) {
+        if (j.tasks[i].owner)
+            continue; /* its owner's thread runs it */
         if (pthread_create(&j.tasks[i].thread, &attr, sl__task_main, &j.tasks[i]) != 0)
             rc = sl_error_set(err, SL_ERR_PROGRAM_LIMIT, -1, "could not start a task thread");
         else

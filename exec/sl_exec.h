@@ -1463,6 +1463,13 @@ typedef struct sl_input_spec {
                                           windows are over PROCTIME()): after each poll,
                                           the start of the current millisecond; wm_expr
                                           is not used */
+    int shares;                        /* index + 1 of an earlier input whose source this
+                                          one reads (scan reuse: the same table, columns and
+                                          watermark): that input's tasks run this input's
+                                          steps on every chunk they poll, and pass their
+                                          watermarks, barriers and end on to them; only when
+                                          every input feeds a stage and there is no LIMIT.
+                                          0 = a source of its own */
 } sl_input_spec;
 
 typedef enum sl_exchange {

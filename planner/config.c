@@ -110,6 +110,12 @@ static const sl_config_key sl__keys[] = {
      "Time zone of conversions between instants (TIMESTAMP_LTZ) and local date-times: a "
      "time zone database name ('Europe/Berlin'), 'GMT+08:00', 'UTC', or 'default' (the "
      "machine's: TZ, else /etc/localtime)."},
+    {"table.optimizer.reuse-source-enabled", SL_OPT_BOOL, false, "true", false, NULL,
+     "Scans of one table with the same watermark in one job (a query or INSERT reading two "
+     "views of one source, a self-join) read it once: one source task per parallel "
+     "instance feeds every scan's operators. 'false' gives each scan a source of its own "
+     "(the plans before this setting; a checkpoint restores only into a plan of the same "
+     "kind)."},
 };
 
 /* Which keys have been read (sl_config_read), by index into sl__keys. */

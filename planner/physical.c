@@ -884,6 +884,49 @@ static sl_input_spec *sl__new_input(sl__graph *g, sl__frag *f)
     return in;
 }
 
+/* Whether watermark expressions a and b (either NULL) are the same. */
+static bool sl__same_wm(const sl_bexpr *a, const sl_bexpr *b)
+{
+    if (!a || !b)
+        return a == b;
+    sl_strbuf x = SL_STRBUF_INIT, y = SL_STRBUF_INIT;
+    sl_bexpr_print(&x, a, NULL);
+    sl_bexpr_print(&y, b, NULL);
+    bool same = strcmp(sl_strbuf_cstr(&x), sl_strbuf_cstr(&y)) == 0 && sl_type_equal(a->type, b->type);
+    sl_strbuf_free(&x);
+    sl_strbuf_free(&y);
+    return same;
+}
+
+/* Scan reuse (Flink's table.optimizer.reuse-source-enabled): input i reads
+** the source of an earlier input of the same table, options and watermark
+** (which then fills the columns either needs), rather than one of its own.
+** Undone by sl__build_graph for a job whose inputs feed its sink directly
+** or which has a LIMIT (sl_input_spec.shares). */
+static void sl__share_scan(sl__graph *g, int i)
+{
+    sl_input_spec *in = &g->inputs[i];
+    if (!g->o->reuse_source)
+        return;
+    for (int k = 0; k < i; k++) {
+        sl_input_spec *o = &g->inputs[k];
+        if (o->shares || o->create_source != in->create_source ||
+            o->source_args.options != in->source_args.options || !o->source_args.table ||
+            !in->source_args.table || strcmp(o->source_args.table, in->source_args.table) != 0 ||
+            o->source_args.ncols != in->source_args.ncols || !sl__same_wm(o->wm_expr, in->wm_expr))
+            continue;
+        in->shares = k + 1;
+        if (!o->source_args.used || !in->source_args.used) {
+            o->source_args.used = NULL; /* every column */
+        } else {
+            bool *u = (bool *)o->source_args.used;
+            for (int c = 0; c < in->source_args.ncols; c++)
+                u[c] = u[c] || in->source_args.used[c];
+        }
+        return;
+    }
+}
+
 /* A table scan: a new input. */
 static int sl__scan_input(sl__graph *g, const sl_lp *scan, sl__frag *f, sl_error *err)
 {
@@ -922,6 +965,7 @@ static int sl__scan_input(sl__graph *g, const sl_lp *scan, sl__frag *f, sl_error
         in->source_args.used = u;
     }
     in->wm_expr = scan->watermark;
+    sl__share_scan(g, g->ninputs - 1);
     return 0;
 }
 
@@ -1570,6 +1614,10 @@ static int sl__build_graph(sl_physical *p, const sl_lp *root, const sl_catalog *
         spec->sink_args.types = types;
         spec->sink_args.ctx = o->result_ctx;
     }
+    /* Shared scans only where every chain ends in an exchange, which reads
+    ** the polled rows and changes none (a sink may; a LIMIT cuts them). */
+    for (int i = 0; i < g.ninputs && (!g.nstages || limit >= 0); i++)
+        g.inputs[i].shares = 0;
     /* The chains into the specs; a layer feeding the next one in order says
     ** nothing (the layouts of jobs without joins stay what they were). */
     for (int i = 0; i < g.ninputs; i++) {
@@ -1795,6 +1843,8 @@ static void sl__explain_graph(sl_strbuf *sb, const sl_job_spec *spec)
                           spec->parallelism);
         if (in->wm_expr)
             sl_strbuf_append(sb, " (watermarks)");
+        if (in->shares) /* Flink: Reused(reference_id=[..]) */
+            sl_strbuf_appendf(sb, " (reuses source %d)", in->shares);
         sl__explain_steps(sb, in->steps, in->nsteps);
         if (in->to)
             sl_strbuf_appendf(sb, " => [%d]", in->to);

@@ -526,6 +526,9 @@ typedef struct sl_physical_opts {
     int nsides;                     /* the side tables the job writes (sl__side_plan) */
     const sl_side_table *sides;     /* them */
     sl_state_backend backend;       /* 'state.backend.type' and its settings */
+    bool reuse_source;              /* 'table.optimizer.reuse-source-enabled': scans of one
+                                       table with the same watermark read one source
+                                       (sl_input_spec.shares) */
 } sl_physical_opts;
 
 /* root: a SINK (INSERT) or the top of a query. The plan and catalog must

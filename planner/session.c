@@ -762,6 +762,17 @@ sl_state_backend sl__state_backend(sl_session *s)
     return b;
 }
 
+bool sl__reuse_source(sl_session *s)
+{
+    bool on = true;
+    sl_error ignored = SL_ERROR_INIT;
+    if (sl_option_parse_bool(sl__setting(s, "table.optimizer.reuse-source-enabled"), &on, -1,
+                             &ignored) != 0)
+        on = true;
+    sl_error_reset(&ignored);
+    return on;
+}
+
 /* 'table.dml-sync' (SET validated it), else the session's default. */
 bool sl__dml_sync(sl_session *s)
 {

@@ -502,7 +502,8 @@ int sl__explain_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out
                               batch,
                               0,
                               NULL,
-                              {false, false, 0}};
+                              {false, false, 0},
+                              sl__reuse_source(s)};
         sl_side_table sides[SL_SIDE_MAX]; /* the side tables (no guarantee decided here) */
         o.nsides = sl__side_uses(s, plans, sides);
         o.sides = sides;

@@ -316,6 +316,7 @@ def main():
         ap.add_argument("--window", action="store_true")
         ap.add_argument("--lookup", action="store_true")
         ap.add_argument("--interval-window", action="store_true")
+        ap.add_argument("--self", action="store_true")
     a, rnd, work = sluice_e2e.crash_setup("sluice-crashjoin-", kills=24, rows=20000, seconds=8.0, more=more)
     data, out = os.path.join(work, "data"), os.path.join(work, "out")
     job = os.path.join(work, "job.sql")
@@ -326,13 +327,19 @@ def main():
         dim = os.path.join(work, "dim.csv")
         if a.lookup:
             lookup_dim(dim, a.keys)
-        f.write(job_text.format(rows=a.rows, rate=int(a.rows / a.seconds),
-                                half_rate=max(1, int(a.rows / a.seconds / 2)), out=out, keys=a.keys,
-                                parallelism=a.parallelism, dim=dim, mod=a.keys + a.keys // 4,
-                                interval=INTERVAL if a.interval else ""))
-    kind = (", interval join" if a.interval else ", temporal join" if a.temporal
-            else ", window join" if a.window else ", lookup join" if a.lookup
-            else ", interval join -> window aggregation" if a.interval_window else "")
+        text = job_text.format(rows=a.rows, rate=int(a.rows / a.seconds),
+                               half_rate=max(1, int(a.rows / a.seconds / 2)), out=out, keys=a.keys,
+                               parallelism=a.parallelism, dim=dim, mod=a.keys + a.keys // 4,
+                               interval=INTERVAL if a.interval else "")
+        if a.self:  # b is a again: one source feeds both sides (scan reuse)
+            text = text.replace("FROM a, b WHERE", "FROM a, a AS b WHERE")
+            text = text.replace("TUMBLE(TABLE b,", "TUMBLE(TABLE a,")
+            assert "FROM a, a AS b" in text or "TUMBLE(TABLE a, DESCRIPTOR(ts), INTERVAL '1' SECOND))) r" in text
+        f.write(text)
+    kind = (", self-" if a.self else ", ") + (
+            "interval join" if a.interval else "temporal join" if a.temporal
+            else "window join" if a.window else "lookup join" if a.lookup
+            else "interval join -> window aggregation" if a.interval_window else "join")
     print("crash_join_test: seed %d, parallelism %d, %d rows per side, %d keys%s, work dir %s" %
           (a.seed, a.parallelism, a.rows, a.keys, kind, work))
     run = sluice_e2e.Runner(a.sluice, data, job, "crash-join", out)
@@ -340,6 +347,18 @@ def main():
     if why:
         print(why)
         return 1
+    if a.self:  # the checkpoints' layout names the shared source
+        shared = False
+        for root, _, files in os.walk(data):
+            for name in files:
+                try:
+                    with open(os.path.join(root, name), "rb") as lf:
+                        shared = shared or b"(source of input 0)" in lf.read()
+                except OSError:
+                    pass
+        if not shared:
+            print("crash_join_test: FAIL: no checkpoint of the self-join reads one shared source")
+            return 1
     got = sluice_e2e.committed_rows(out)
     problems = (check_lookup(got, a.rows, a.keys) if a.lookup
                 else check_interval_window(got, a.rows, a.keys) if a.interval_window

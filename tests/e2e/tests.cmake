@@ -96,6 +96,17 @@ foreach(p 1 2)
   set_tests_properties(e2e.crash_join.p${p} e2e.crash_interval_join.p${p}
     PROPERTIES TIMEOUT 900 LABELS e2e)
 endforeach()
+# the same joins of a table with itself (a, a AS b): one source per task
+# feeds both sides (scan reuse, sl_input_spec.shares), 20 SIGKILLs; every
+# matching pair committed exactly once
+add_test(NAME e2e.crash_self_join.p2
+  COMMAND ${Python3_EXECUTABLE} ${SL_E2E}/crash_join_test.py
+          --sluice $<TARGET_FILE:sluice> --kills 20 --self --parallelism 2)
+add_test(NAME e2e.crash_self_window_join.p1
+  COMMAND ${Python3_EXECUTABLE} ${SL_E2E}/crash_join_test.py
+          --sluice $<TARGET_FILE:sluice> --kills 20 --self --window --keys 50 --parallelism 1)
+set_tests_properties(e2e.crash_self_join.p2 e2e.crash_self_window_join.p1
+  PROPERTIES TIMEOUT 900 LABELS e2e)
 # two datagen tables (the right at half the left's rate) -> interval join ->
 # TUMBLE window aggregation over the left time (kept by the join) ->
 # filesystem, 20 SIGKILLs; every window committed once with the count, min,
