@@ -724,6 +724,91 @@ static bool sl__stateful(const sl_lp *n)
 ** appended to chain: a Filter and the Project above it share one calc step
 ** (a projection never sees a row the filter removed); a UNION node casts
 ** the rows to the union's column types (INT into BIGINT, ...). */
+/* Count in uses[c] the reads of each column of e. */
+static void sl__count_reads(const sl_bexpr *e, int *uses, int ncols)
+{
+    if (!e)
+        return;
+    if (e->kind == SL_BX_COLUMN && e->col >= 0 && e->col < ncols)
+        uses[e->col]++;
+    for (int i = 0; i < e->nargs; i++)
+        sl__count_reads(e->args[i], uses, ncols);
+}
+
+/* Whether e calls nothing non-deterministic. */
+static bool sl__deterministic(const sl_bexpr *e)
+{
+    if (e->kind == SL_BX_CALL && e->fn && !sl_func_is_deterministic(e->fn, e->nargs))
+        return false;
+    for (int i = 0; i < e->nargs; i++)
+        if (!sl__deterministic(e->args[i]))
+            return false;
+    return true;
+}
+
+/* A copy of e reading defs[c] where it read column c (a new tree). */
+static sl_bexpr *sl__subst(const sl_bexpr *e, const sl_bexpr *const *defs)
+{
+    if (e->kind == SL_BX_COLUMN)
+        return sl_bexpr_dup(defs[e->col]);
+    sl_bexpr *x = sl_bexpr_dup(e); /* its own arguments, replaced below */
+    for (int i = 0; i < x->nargs; i++) {
+        sl_bexpr *a = sl__subst(e->args[i], defs);
+        sl_bexpr_free(x->args[i]);
+        x->args[i] = a;
+    }
+    return x;
+}
+
+/* The calc st, just added after chain's first step, a projection over the
+** source's columns (the view a table's computed columns and a view's
+** columns make, Nexmark's `datagen` under `bid`), becomes one calc with it,
+** as Flink merges Calcs: the first projection copied every column of every
+** row before the filter above dropped most. Only when the projection calls
+** nothing non-deterministic and st reads each column it computes at most
+** once (nothing is computed twice); the merged calc computes what it reads
+** for the rows its filter keeps. */
+static void sl__merge_first_calc(sl_physical *p, sl__chain *chain, sl_calc_spec *st)
+{
+    if (chain->n != 2 || !chain->steps[0].calc)
+        return;
+    sl_calc_spec *pr = (sl_calc_spec *)chain->steps[0].calc;
+    if (!pr->project || pr->filter || pr->nexprs <= 0)
+        return;
+    int nc = pr->nexprs;
+    int *uses = sl_calloc((size_t)nc, sizeof(int));
+    sl__count_reads(st->filter, uses, nc);
+    for (int e = 0; st->project && e < st->nexprs; e++)
+        sl__count_reads(st->exprs[e], uses, nc);
+    bool ok = true;
+    for (int c = 0; c < nc && ok; c++) {
+        const sl_bexpr *d = pr->exprs[c];
+        bool plain = d->kind == SL_BX_COLUMN || d->kind == SL_BX_LITERAL;
+        ok = sl__deterministic(d) && (plain || uses[c] + (st->project ? 0 : 1) <= 1);
+    }
+    sl_free(uses);
+    if (!ok)
+        return;
+    if (st->filter) {
+        sl_bexpr *f = sl__subst(st->filter, pr->exprs);
+        sl_list_push(p->owned_exprs, f);
+        pr->filter = f;
+    }
+    if (st->project) {
+        const sl_bexpr **exprs = sl__own(p, sl_calloc((size_t)st->nexprs + 1, sizeof(sl_bexpr *)));
+        for (int e = 0; e < st->nexprs; e++) {
+            sl_bexpr *x = sl__subst(st->exprs[e], pr->exprs);
+            sl_list_push(p->owned_exprs, x);
+            exprs[e] = x;
+        }
+        pr->nexprs = st->nexprs;
+        pr->exprs = exprs;
+        pr->out_types = st->out_types;
+    }
+    chain->n--; /* st is merged: its step is free again */
+    memset(&chain->steps[chain->n], 0, sizeof chain->steps[chain->n]);
+}
+
 static int sl__add_steps(sl_physical *p, sl__chain *chain, const sl_lp *below,
                          const sl_lp *const *nodes, int n, int64_t ttl_ms, sl_error *err)
 {
@@ -760,6 +845,8 @@ static int sl__add_steps(sl_physical *p, sl__chain *chain, const sl_lp *below,
         st->nexprs = node->nexprs;
         st->exprs = (const sl_bexpr *const *)node->exprs;
         st->out_types = sl__types(p, node);
+        if (below && below->kind == SL_LP_SCAN)
+            sl__merge_first_calc(p, chain, st);
     }
     return 0;
 }
