@@ -509,8 +509,13 @@ static int sl__exchange(sl__task *t, const sl_chunk *rows, sl_error *err)
             if (!hash || (int)(((t->hashes[r] >> 32) * (uint64_t)t->ndest) >> 32) == d)
                 t->sel[n++] = r;
         for (int k = 0; k < n;) {
-            if (!t->buf[d])
-                t->buf[d] = sl_chunk_new(t->out_ncols, t->out_types, SL_CHUNK_ROWS);
+            if (!t->buf[d]) { /* room for these rows: a selective chain sends few a poll,
+                                 and a full chunk for each would be calloc'ed and zeroed */
+                int cap = 64;
+                while (cap < n - k && cap < SL_CHUNK_ROWS)
+                    cap *= 2;
+                t->buf[d] = sl_chunk_new(t->out_ncols, t->out_types, cap);
+            }
             int room = t->buf[d]->cap - t->buf[d]->nrows;
             int take = n - k < room ? n - k : room;
             sl_chunk_append_rows(t->buf[d], rows, t->sel + k, take);
