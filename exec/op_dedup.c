@@ -33,7 +33,8 @@
 **               emitted at once as +I (arrival order; Flink's proctime
 **               keep-first).
 **   keep_last   a row for a key without a kept row: +I; otherwise -U(kept)
-**               then +U(new), and the new row is kept. As Flink's
+**               then +U(new), and the new row is kept (no_before: +U(new)
+**               alone, and only the key's time is kept). As Flink's
 **               RowTimeDeduplicateFunction, a row whose order_col value is
 **               smaller than the kept row's (both non-NULL) is out of order
 **               and dropped (ties replace); the watermark plays no part (a
@@ -92,7 +93,10 @@
 **   u64 count, count x { u8 kind i64 written_ns [kind 1: u64 arrival]
 **                        [kind 3: u64 row_hash] u32 len bytes[len] }
 **   u64 FNV-1a of everything before
-** mode: 0 keep last, 1 keep first, 2 normalize. kind: 0 a kept row, 1 a
+** mode: 0 keep last, 1 keep first, 2 normalize, 3 keep last without -U
+** (sl_dedup_spec.no_before: an entry holds its key and time only, written
+** as kind 0 with the encoded key as its bytes, then u8 time_null i64 time;
+** modes 0 and 3 refuse each other's snapshots). kind: 0 a kept row, 1 a
 ** candidate waiting for the watermark (its row, arrival number), 2 a key
 ** whose row was emitted, its hash unknown (the encoded key only; version
 ** 2), 3 the same with the row's hash, 4 an emitted row kept whole (its
@@ -180,6 +184,8 @@ typedef struct sl__dedup {
     sl_strbuf cbuf;            /* with ignore: scratch for the compared columns */
     uint64_t rhash;            /* with ignore: sl__cmp_hash of the row in rbuf */
     bool quiet;                /* spec->quiet: conflicts are a twin's to report */
+    bool no_before;            /* keep last without -U: entries keep their key and time,
+                                  not their row (mode 3) */
 } sl__dedup;
 
 /* A candidate waiting for the watermark. Stale when its entry's arrival
@@ -265,6 +271,13 @@ static void sl__rehash(sl__dedup *d, size_t want)
 }
 
 /* Set entry en's row to the encoded row in d->rbuf, from row r of c. */
+/* Entry en's time: row r of c's order column. */
+static void sl__entry_set_order(sl__dedup *d, sl__dd_entry *en, const sl_chunk *c, int r)
+{
+    en->order_null = d->order_col < 0 || c->cols[d->order_col].nulls[r];
+    en->order_val = en->order_null ? 0 : c->cols[d->order_col].v.i64[r];
+}
+
 static void sl__entry_set_row(sl__dedup *d, sl__dd_entry *en, const sl_chunk *c, int r)
 {
     SL_ALWAYS(d->rbuf.len <= UINT32_MAX);
@@ -272,8 +285,7 @@ static void sl__entry_set_row(sl__dedup *d, sl__dd_entry *en, const sl_chunk *c,
     if (d->rbuf.len)
         memcpy(en->bytes + en->key_len, d->rbuf.buf, d->rbuf.len);
     en->row_len = (uint32_t)d->rbuf.len;
-    en->order_null = d->order_col < 0 || c->cols[d->order_col].nulls[r];
-    en->order_val = en->order_null ? 0 : c->cols[d->order_col].v.i64[r];
+    sl__entry_set_order(d, en, c, r);
 }
 
 /* Drop entry en's row, keeping its key. */
@@ -736,17 +748,25 @@ static int sl__dedup_process(sl_operator *op, const sl_chunk *in, const sl_emit 
         if (e >= 0 && sl__expired(d, &d->ents[e], now)) {
             /* Forgotten: a new first row for the key, first seen now. */
             sl__dd_entry *en = &d->ents[e];
-            sl__row_encode(d, in, r);
-            sl__entry_set_row(d, en, in, r);
+            if (d->no_before) {
+                sl__entry_set_order(d, en, in, r);
+            } else {
+                sl__row_encode(d, in, r);
+                sl__entry_set_row(d, en, in, r);
+            }
             en->seq = d->next_seq++;
             en->written = now;
             sl__out_input_row(d, in, r, SL_ROW_INSERT);
             continue;
         }
         if (e < 0) {
-            sl__row_encode(d, in, r);
+            if (!d->no_before)
+                sl__row_encode(d, in, r);
             e = sl__insert(d, h, now);
-            sl__entry_set_row(d, &d->ents[e], in, r);
+            if (d->no_before)
+                sl__entry_set_order(d, &d->ents[e], in, r);
+            else
+                sl__entry_set_row(d, &d->ents[e], in, r);
             sl__out_input_row(d, in, r, SL_ROW_INSERT);
             continue;
         }
@@ -760,6 +780,12 @@ static int sl__dedup_process(sl_operator *op, const sl_chunk *in, const sl_emit 
         if (d->order_col >= 0 && !en->order_null && !in->cols[d->order_col].nulls[r] &&
             in->cols[d->order_col].v.i64[r] < en->order_val)
             continue; /* older than the kept row: out of order, dropped */
+        if (d->no_before) {
+            sl__out_input_row(d, in, r, SL_ROW_UPDATE_AFTER);
+            sl__entry_set_order(d, en, in, r);
+            en->written = now;
+            continue;
+        }
         sl__out_kept_row(d, en, SL_ROW_UPDATE_BEFORE);
         sl__out_input_row(d, in, r, SL_ROW_UPDATE_AFTER);
         sl__row_encode(d, in, r);
@@ -847,7 +873,7 @@ static int sl__cmp_seq(const void *a, const void *b)
 
 static uint8_t sl__mode(const sl__dedup *d)
 {
-    return d->normalize ? 2 : d->keep_first ? 1 : 0;
+    return d->normalize ? 2 : d->keep_first ? 1 : d->no_before ? 3 : 0;
 }
 
 static int sl__dedup_snapshot(sl_operator *op, sl_strbuf *state, sl_error *err)
@@ -895,9 +921,13 @@ static int sl__dedup_snapshot(sl_operator *op, sl_strbuf *state, sl_error *err)
             sl_put_u64(state, rank[idx[i].idx]);
         if (kind == SL__KIND_EMITTED_HASH)
             sl_put_u64(state, en->row_hash);
-        if (kind == SL__KIND_EMITTED || kind == SL__KIND_EMITTED_HASH) {
+        if (kind == SL__KIND_EMITTED || kind == SL__KIND_EMITTED_HASH || d->no_before) {
             sl_put_u32(state, en->key_len);
             sl_strbuf_append_n(state, (const char *)en->bytes, en->key_len);
+            if (d->no_before) { /* mode 3: the key's time */
+                sl_strbuf_append_char(state, (char)en->order_null);
+                sl_put_u64(state, (uint64_t)en->order_val);
+            }
         } else {
             sl_put_u32(state, en->row_len);
             sl_strbuf_append_n(state, (const char *)en->bytes + en->key_len, en->row_len);
@@ -922,11 +952,16 @@ static int sl__corrupt(sl__dedup *d, sl_error *err, const char *what)
 static const char *sl__restore_entry(sl__dedup *d, sl_bytes_reader *c, int kind, uint32_t len,
                                      int64_t written, uint64_t arrival, uint64_t row_hash)
 {
-    bool key_only = kind == SL__KIND_EMITTED || kind == SL__KIND_EMITTED_HASH;
+    bool key_only = kind == SL__KIND_EMITTED || kind == SL__KIND_EMITTED_HASH || d->no_before;
     if (len > c->n - c->off)
         return "truncated entry";
     sl_bytes_reader rc = {c->p + c->off, len, 0};
     c->off += len;
+    uint8_t onull = 1;
+    uint64_t oval = 0;
+    if (d->no_before && (!sl_get_u8(c, &onull) || !sl_get_u64(c, &oval) || onull > 1 ||
+                         (onull && oval)))
+        return "truncated entry";
     sl_chunk_reset(d->scratch);
     int r = sl_chunk_append_row(d->scratch, SL_ROW_INSERT);
     if (key_only) {
@@ -949,6 +984,10 @@ static const char *sl__restore_entry(sl__dedup *d, sl_bytes_reader *c, int kind,
         return "a waiting row without a time";
     int e = sl__insert(d, h, written);
     sl__dd_entry *en = &d->ents[e];
+    if (d->no_before) {
+        en->order_null = onull != 0 || d->order_col < 0;
+        en->order_val = (int64_t)oval;
+    }
     if (!key_only) {
         sl_strbuf_reset(&d->rbuf);
         sl_strbuf_append_n(&d->rbuf, (const char *)rc.p, len);
@@ -1146,6 +1185,7 @@ int sl_dedup_new(const sl_dedup_spec *spec, sl_operator **out, sl_error *err)
     d->op_name = sl_strdup(spec->op_name ? spec->op_name : "Deduplicate");
     d->keep_rows = spec->keep_rows && d->by_time;
     d->quiet = spec->quiet;
+    d->no_before = spec->no_before && !d->keep_first && !d->normalize;
     d->shown = sl_calloc((size_t)spec->in_ncols + 1, sizeof(int));
     for (int i = 0; i < spec->in_ncols; i++) {
         if (spec->ignore && spec->ignore[i]) {

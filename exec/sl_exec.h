@@ -1034,6 +1034,10 @@ typedef struct sl_dedup_spec {
     bool quiet;                  /* conflicts are neither counted, logged nor emitted: a
                                     twin of this operator (the same plan in another INSERT
                                     of a statement set) reports them */
+    bool no_before;              /* keep last: no consumer needs -U (Flink's
+                                    ONLY_UPDATE_AFTER, planner/changelog.c): an update is
+                                    its +U alone, and each key keeps only its time, not
+                                    its row */
 } sl_dedup_spec;
 int sl_dedup_new(const sl_dedup_spec *spec, sl_operator **out, sl_error *err);
 

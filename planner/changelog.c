@@ -723,8 +723,18 @@ static void sl__drop_update_before(sl_lp *sink)
         return;
     const sl_connector_caps *caps = &sink->connector->caps;
     sl_lp *agg = sink->input;
-    while (agg->kind == SL_LP_PROJECT)
+    /* a sink that discards its rows observes nothing a filter changes */
+    while (agg->kind == SL_LP_PROJECT || (agg->kind == SL_LP_FILTER && caps->sink_discards))
         agg = agg->input;
+    /* ... and the same of a keep-last deduplication (Flink's
+    ** RowTimeDeduplicateFunction without generateUpdateBefore) */
+    if (agg->kind == SL_LP_OVER && !agg->window_agg && sl_lp_dedup_kind(agg) == 2 &&
+        agg->input->changelog == SL_CL_INSERT && caps->sink_discards) {
+        agg->no_before = true;
+        for (sl_lp *lp = sink; lp != agg->input; lp = lp->input)
+            lp->changelog &= ~SL_CL_UPDATE_BEFORE;
+        return;
+    }
     if (agg->kind != SL_LP_AGGREGATE || agg->window_agg ||
         !(agg->changelog & SL_CL_UPDATE_BEFORE))
         return;

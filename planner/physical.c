@@ -430,6 +430,7 @@ static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_
         d->order_col = n->input->cols[n->order[0].col].rowtime == SL_PROCTIME ? -1
                                                                            : n->order[0].col;
         d->keep_first = kind == 1;
+        d->no_before = n->no_before;
         d->ttl_ms = ttl_ms;
         /* Conflicts name the job, the operator and the columns; a keep-first
         ** writes them to the conflict table (keeping its emitted rows whole

@@ -48,7 +48,7 @@ static sl_operator *make_op(bool keep_first, const int *keys, int nkeys, int ord
 {
     init_types();
     sl_dedup_spec spec = {4, types, nkeys, keys, order_col, keep_first, ttl_ms, fake_clock, NULL,
-                          false, NULL, NULL, NULL, false, NULL, false};
+                          false, NULL, NULL, NULL, false, NULL, false, false};
     sl_operator *op = NULL;
     sl_error err = SL_ERROR_INIT;
     int rc = sl_dedup_new(&spec, &op, &err);
@@ -433,6 +433,75 @@ static void t_keep_last(void)
     sl_strbuf_free(&out);
     sl_chunk_free(c);
     op->ops->free(op);
+}
+
+/* Keep last without -U (no consumer needs them): the rows of a keep-last
+** deduplication that keeps whole rows, but for its -U, over random keys,
+** times (some out of order, some NULL) and a restore midway; each mode's
+** snapshot is refused by the other. */
+static void t_keep_last_no_before(void)
+{
+    init_types();
+    sl_dedup_spec spec = {4, types, 1, key_k, 2, false, 0, fake_clock, NULL,
+                          false, NULL, NULL, NULL, false, NULL, false, true};
+    sl_operator *nb = NULL, *full = make_op(false, key_k, 1, 2, 0);
+    sl_error err = SL_ERROR_INIT;
+    REQUIRE(sl_dedup_new(&spec, &nb, &err) == 0 && full);
+    sl_chunk *c = new_chunk(), *c2 = new_chunk();
+    sl_strbuf out = SL_STRBUF_INIT, want = SL_STRBUF_INIT, got = SL_STRBUF_INIT, snap = SL_STRBUF_INIT;
+    uint64_t x = 12345;
+    char key[8];
+    for (int round = 0; round < 40; round++) {
+        for (int i = 0; i < 50; i++) {
+            x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+            snprintf(key, sizeof key, "k%d", (int)((x >> 33) % 17));
+            int64_t ts = (x >> 20) % 13 == 0 ? NUL : round * 100 + (int64_t)((x >> 40) % 150);
+            row(c, SL_ROW_INSERT, key, (int64_t)i, ts, round);
+            row(c2, SL_ROW_INSERT, key, (int64_t)i, ts, round);
+        }
+        const char *a = run(full, c, &out);
+        for (const char *l = a; *l;) { /* the full output without its -U lines */
+            const char *e = strchr(l, '\n');
+            size_t n = e ? (size_t)(e - l) + 1 : strlen(l);
+            if (strncmp(l, "-U", 2) != 0)
+                sl_strbuf_append_n(&want, l, n);
+            l += n;
+        }
+        sl_strbuf_append(&got, run(nb, c2, &out));
+        if (round == 20) { /* on in a restored operator */
+            sl_strbuf_reset(&snap);
+            CHECK(nb->ops->snapshot(nb, &snap, &err) == 0);
+            sl_operator *nb2 = NULL;
+            REQUIRE(sl_dedup_new(&spec, &nb2, &err) == 0);
+            CHECK(nb2->ops->restore(nb2, snap.buf, snap.len, &err) == 0);
+            nb->ops->free(nb);
+            nb = nb2;
+            /* the other mode refuses it, and the reverse */
+            sl_operator *f2 = make_op(false, key_k, 1, 2, 0);
+            CHECK(f2->ops->restore(f2, snap.buf, snap.len, &err) == -1);
+            CHECK_STR(err.sqlstate, SL_ERR_DATA_CORRUPTED);
+            sl_error_reset(&err);
+            sl_strbuf_reset(&snap);
+            CHECK(full->ops->snapshot(full, &snap, &err) == 0);
+            CHECK(f2->ops->restore(f2, snap.buf, snap.len, &err) == 0);
+            sl_operator *nb3 = NULL;
+            REQUIRE(sl_dedup_new(&spec, &nb3, &err) == 0);
+            CHECK(nb3->ops->restore(nb3, snap.buf, snap.len, &err) == -1);
+            sl_error_reset(&err);
+            nb3->ops->free(nb3);
+            f2->ops->free(f2);
+        }
+    }
+    CHECK(got.len > 1000 && strstr(sl_strbuf_cstr(&got), "+U(") != NULL);
+    CHECK_STR(sl_strbuf_cstr(&got), sl_strbuf_cstr(&want));
+    sl_strbuf_free(&out);
+    sl_strbuf_free(&want);
+    sl_strbuf_free(&got);
+    sl_strbuf_free(&snap);
+    sl_chunk_free(c);
+    sl_chunk_free(c2);
+    nb->ops->free(nb);
+    full->ops->free(full);
 }
 
 /* Many string keys over many chunks, against a reference per key. */
@@ -1034,9 +1103,9 @@ static void t_bad_spec(void)
     init_types();
     int bad_key[] = {4};
     sl_dedup_spec specs[] = {
-        {4, types, 1, bad_key, 2, true, 0, NULL, NULL, false, NULL, NULL, NULL, false, NULL, false},
-        {4, types, 1, key_k, 0, true, 0, NULL, NULL, false, NULL, NULL, NULL, false, NULL, false}, /* order column is a string */
-        {4, types, 1, key_k, 2, true, -1, NULL, NULL, false, NULL, NULL, NULL, false, NULL, false},
+        {4, types, 1, bad_key, 2, true, 0, NULL, NULL, false, NULL, NULL, NULL, false, NULL, false, false},
+        {4, types, 1, key_k, 0, true, 0, NULL, NULL, false, NULL, NULL, NULL, false, NULL, false, false}, /* order column is a string */
+        {4, types, 1, key_k, 2, true, -1, NULL, NULL, false, NULL, NULL, NULL, false, NULL, false, false},
     };
     for (int i = 0; i < 3; i++) {
         sl_operator *op = NULL;
@@ -1051,7 +1120,7 @@ static void t_bad_spec(void)
 static void t_normalize(void)
 {
     init_types();
-    sl_dedup_spec spec = {4, types, 1, key_k, 2, false, 0, fake_clock, NULL, true, NULL, NULL, NULL, false, NULL, false};
+    sl_dedup_spec spec = {4, types, 1, key_k, 2, false, 0, fake_clock, NULL, true, NULL, NULL, NULL, false, NULL, false, false};
     sl_operator *op = NULL;
     sl_error err = SL_ERROR_INIT;
     REQUIRE(sl_dedup_new(&spec, &op, &err) == 0);
@@ -1127,5 +1196,5 @@ static void t_normalize(void)
 }
 
 SL_TESTS(t_keep_first, t_flink_late, t_first_by_time_reference, t_keep_first_arrival,
-         t_restore_pending, t_restore_v1, t_keep_last, t_many_keys, t_snapshot_restore, t_corrupt, t_ttl,
+         t_restore_pending, t_restore_v1, t_keep_last, t_keep_last_no_before, t_many_keys, t_snapshot_restore, t_corrupt, t_ttl,
          t_updates_rejected, t_output_chunking, t_bad_spec, t_normalize)

@@ -86,7 +86,7 @@ static sl_operator *make(bool keep_first, int order_col, bool keep_rows, side_ro
     init_types();
     sl_dedup_spec spec = {4,     types,    1,          key_k, order_col,        keep_first,
                           0,     fake_clock, NULL,     false, col_names,            "billing",
-                          "Deduplicate(k)", keep_rows, g_ignore, false};
+                          "Deduplicate(k)", keep_rows, g_ignore, false, false};
     sl_operator *op = NULL;
     sl_error err = SL_ERROR_INIT;
     int rc = sl_dedup_new(&spec, &op, &err);
@@ -521,7 +521,7 @@ static void t_no_conflicts(void)
             op = make(false, mode ? 2 : -1, false, side);
         } else {
             sl_dedup_spec spec = {4,     types, 1,     key_k, -1,   false, 0,
-                                  fake_clock, NULL, true, col_names, "j",  NULL,  false, NULL, false};
+                                  fake_clock, NULL, true, col_names, "j",  NULL,  false, NULL, false, false};
             sl_error err = SL_ERROR_INIT;
             CHECK(sl_dedup_new(&spec, &op, &err) == 0);
             if (op)
