@@ -103,6 +103,7 @@ typedef struct sl__topn {
     int64_t start, end;        /* the rank range */
     bool output_rank;          /* the rank column is used above */
     bool with_number;          /* the with-rank-number algorithm */
+    bool no_before;            /* -U rows are not emitted (sl_topn_spec.no_before) */
     int64_t ttl_ns;            /* retention in ns; 0 = forever */
     int64_t (*now)(void *ctx); /* clock */
     void *now_ctx;             /* for now */
@@ -379,6 +380,8 @@ static int sl__emit(sl__topn *t, const sl__tn_item *it, sl_row_kind k, int64_t r
         if (rc != 0)
             return rc;
     }
+    if (k == SL_ROW_UPDATE_BEFORE && t->no_before)
+        return 0;
     int x = sl_chunk_append_row(t->out, k);
     sl_bytes_reader c = {it->bytes + it->klen, it->rlen, 0};
     bool ok = sl_row_get_cols(&c, t->out, 0, t->in_ncols, x);
@@ -1027,6 +1030,7 @@ int sl_topn_new(const sl_topn_spec *spec, sl_operator **out, sl_error *err)
     t->ties_replace = spec->window_end_col >= 0 && spec->ties_replace;
     t->wm = INT64_MIN;
     t->retract = spec->updating_input && spec->window_end_col < 0;
+    t->no_before = spec->no_before && spec->window_end_col < 0;
     t->ttl_ns = spec->ttl_ms * SL_NANOS_PER_MILLI;
     t->now = spec->now ? spec->now : sl__real_now;
     t->now_ctx = spec->now_ctx;

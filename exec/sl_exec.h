@@ -1090,6 +1090,8 @@ typedef struct sl_topn_spec {
                                     rows below it up (-U/+U, then -D; without the rank: -D,
                                     +I of the row entering rank_end) */
     const char *const *in_names; /* input column names (a window's late rows), or NULL */
+    bool no_before;              /* no consumer needs -U (a blackhole, planner/changelog.c):
+                                    an update is its +U alone */
 } sl_topn_spec;
 int sl_topn_new(const sl_topn_spec *spec, sl_operator **out, sl_error *err);
 

@@ -727,9 +727,10 @@ static void sl__drop_update_before(sl_lp *sink)
     while (agg->kind == SL_LP_PROJECT || (agg->kind == SL_LP_FILTER && caps->sink_discards))
         agg = agg->input;
     /* ... and the same of a keep-last deduplication (Flink's
-    ** RowTimeDeduplicateFunction without generateUpdateBefore) */
-    if (agg->kind == SL_LP_OVER && !agg->window_agg && sl_lp_dedup_kind(agg) == 2 &&
-        agg->input->changelog == SL_CL_INSERT && caps->sink_discards) {
+    ** RowTimeDeduplicateFunction without generateUpdateBefore) or a Top-N */
+    if (agg->kind == SL_LP_OVER && !agg->window_agg && caps->sink_discards &&
+        ((sl_lp_dedup_kind(agg) == 2 && agg->input->changelog == SL_CL_INSERT) ||
+         (!sl_lp_dedup_kind(agg) && agg->rank_limit > 0))) {
         agg->no_before = true;
         for (sl_lp *lp = sink; lp != agg->input; lp = lp->input)
             lp->changelog &= ~SL_CL_UPDATE_BEFORE;

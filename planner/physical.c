@@ -401,6 +401,7 @@ static int sl__operator_step(sl_physical *p, const sl_lp *n, int64_t ttl_ms, sl_
             t->ttl_ms = ttl_ms;
             t->window_end_col = -1;
             t->updating_input = n->input->changelog != SL_CL_INSERT;
+            t->no_before = n->no_before;
             st->name = "Rank";
             for (int k = 0; n->window_agg && k < n->nkeys; k++) {
                 const sl_lp *node;

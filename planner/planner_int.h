@@ -241,7 +241,7 @@ struct sl_lp {
     int64_t lower_ns;     /* ... lower_ns <= left time - right time <= upper_ns */
     int64_t upper_ns;
     const sl_lp *cause;   /* the node that first made this stream updating, or NULL */
-    bool no_before;       /* AGGREGATE, OVER (keep-last deduplication): no consumer needs
+    bool no_before;       /* AGGREGATE, OVER (keep-last deduplication, Top-N): no consumer needs
                              its -U rows (changelog.c) */
 };
 

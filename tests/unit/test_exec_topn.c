@@ -37,6 +37,7 @@ static int64_t fake_clock(void *ctx)
 }
 
 static bool updating; /* make_op: an updating input (RetractableTopNFunction) */
+static bool no_before; /* make_op: no -U rows (sl_topn_spec.no_before) */
 
 static sl_operator *make_op(const sl_topn_order *order, int norder, int nkeys, int64_t start,
                             int64_t end, bool output_rank, int64_t ttl_ms)
@@ -44,7 +45,7 @@ static sl_operator *make_op(const sl_topn_order *order, int norder, int nkeys, i
     init_types();
     sl_topn_spec spec = {4,      types,  nkeys,      key_k,
                          norder, order,  start,      end,
-                         output_rank, ttl_ms, fake_clock, NULL, -1, false, updating, NULL};
+                         output_rank, ttl_ms, fake_clock, NULL, -1, false, updating, NULL, no_before};
     sl_operator *op = NULL;
     sl_error err = SL_ERROR_INIT;
     int rc = sl_topn_new(&spec, &op, &err);
@@ -618,5 +619,48 @@ static void t_bad_spec(void)
     CHECK(make_op(o2, 0, 1, 1, 3, true, 0) == NULL);
 }
 
-SL_TESTS(t_flink_with_rank, t_flink_without_rank, t_range_start, t_flink_retract, t_reference, t_corrupt, t_ttl,
+/* Without -U (a blackhole): the rows of the same Top-N but for its -U, over
+** random rows, with the rank and without. */
+static void t_no_before(void)
+{
+    sl_topn_order o[] = {{1, true, false}};
+    for (int with_rank = 0; with_rank < 2; with_rank++) {
+        sl_operator *full = make_op(o, 1, 1, 1, 3, with_rank, 0);
+        no_before = true;
+        sl_operator *nb = make_op(o, 1, 1, 1, 3, with_rank, 0);
+        no_before = false;
+        REQUIRE(full && nb);
+        sl_chunk *c = new_chunk(), *c2 = new_chunk();
+        sl_strbuf out = SL_STRBUF_INIT, want = SL_STRBUF_INIT, got = SL_STRBUF_INIT;
+        uint64_t x = 99;
+        for (int round = 0; round < 20; round++) {
+            for (int i = 0; i < 40; i++) {
+                x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+                int64_t k = (int64_t)((x >> 33) % 5), v = (int64_t)((x >> 40) % 50);
+                row(c, SL_ROW_INSERT, k, v, "s", round * 40 + i);
+                row(c2, SL_ROW_INSERT, k, v, "s", round * 40 + i);
+            }
+            const char *a = run(full, c, &out);
+            for (const char *l = a; *l;) {
+                const char *e = strchr(l, '\n');
+                size_t n = e ? (size_t)(e - l) + 1 : strlen(l);
+                if (strncmp(l, "-U", 2) != 0)
+                    sl_strbuf_append_n(&want, l, n);
+                l += n;
+            }
+            sl_strbuf_append(&got, run(nb, c2, &out));
+        }
+        CHECK(got.len > 100 && !strstr(sl_strbuf_cstr(&got), "-U("));
+        CHECK_STR(sl_strbuf_cstr(&got), sl_strbuf_cstr(&want));
+        sl_strbuf_free(&out);
+        sl_strbuf_free(&want);
+        sl_strbuf_free(&got);
+        sl_chunk_free(c);
+        sl_chunk_free(c2);
+        full->ops->free(full);
+        nb->ops->free(nb);
+    }
+}
+
+SL_TESTS(t_flink_with_rank, t_no_before, t_flink_without_rank, t_range_start, t_flink_retract, t_reference, t_corrupt, t_ttl,
          t_updating_input, t_bad_spec)
