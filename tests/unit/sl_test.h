@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sl_base.h" /* sl_strbuf (sl_t_lines_without) */
+
 static volatile int sl_t_failed_checks;
 static volatile int sl_t_cur_failed;
 static jmp_buf sl_t_jmp;
@@ -83,6 +85,20 @@ static int sl_t_run(const sl_t_case *cases, int n)
     }
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
+}
+
+/* Append to out the lines of text that do not start with prefix (the rows
+** of an operator's output but for one kind: "-U"). */
+static inline void sl_t_lines_without(sl_strbuf *out, const char *text, const char *prefix)
+{
+    size_t pl = strlen(prefix);
+    for (const char *l = text; *l;) {
+        const char *e = strchr(l, '\n');
+        size_t n = e ? (size_t)(e - l) + 1 : strlen(l);
+        if (strncmp(l, prefix, pl) != 0)
+            sl_strbuf_append_n(out, l, n);
+        l += n;
+    }
 }
 
 /* SL_TESTS(a, b, c): up to 256 tests. */

@@ -553,18 +553,27 @@ static const sl_type win_types[4] = {{SL_TYPE_VARCHAR, SL_MAX_LENGTH, 0, false},
                                      {SL_TYPE_TIMESTAMP, 3, 0, false},
                                      {SL_TYPE_TIMESTAMP, 3, 0, false}};
 
-static sl_operator *win_op(void)
+/* A window aggregation by (k, window_start, window_end) of win_types
+** rows: calls[0..n); HOP's slide (0: none) and, sliced, its size. */
+static sl_operator *win_op_of(const sl_agg_call *calls, int n, int64_t slide_ns,
+                              int64_t slice_size_ns)
 {
     int keys[3] = {0, 2, 3};
-    sl_agg_call calls[4] = {call(SL_FN_COUNT, false, -1, win_types), call(SL_FN_SUM, false, 1, win_types),
-                            call(SL_FN_MIN, false, 0, win_types), call(SL_FN_COUNT, true, 1, win_types)};
-    sl_window_agg_spec s = {{4, win_types, 3, keys, 4, calls, 0, NULL, NULL, {0}, false, false}, 1, 2, -1, 0, NULL, 0};
+    sl_window_agg_spec s = {{4, win_types, 3, keys, n, calls, 0, NULL, NULL, {0}, false, false},
+                            1, 2, -1, slide_ns, NULL, slice_size_ns};
     sl_operator *op = NULL;
     sl_error err = SL_ERROR_INIT;
     if (sl_window_agg_new(&s, &op, &err))
         fprintf(stderr, "new: %s\n", err.message);
     sl_error_reset(&err);
     return op;
+}
+
+static sl_operator *win_op(void)
+{
+    sl_agg_call calls[4] = {call(SL_FN_COUNT, false, -1, win_types), call(SL_FN_SUM, false, 1, win_types),
+                            call(SL_FN_MIN, false, 0, win_types), call(SL_FN_COUNT, true, 1, win_types)};
+    return win_op_of(calls, 4, 0, 0);
 }
 
 static void win_add(sl_chunk *c, sl_row_kind k, const char *key, int v, int64_t start_s, int64_t end_s)
@@ -1562,18 +1571,23 @@ static void t_shared_distinct(void)
 ** (a row per window). */
 static sl_operator *hop_op(bool sliced, int64_t slide_ns, int64_t size_ns)
 {
-    int keys[3] = {0, 2, 3};
     sl_agg_call calls[6] = {call(SL_FN_COUNT, false, -1, win_types), call(SL_FN_SUM, false, 1, win_types),
                             call(SL_FN_MIN, false, 1, win_types), call(SL_FN_MAX, false, 0, win_types),
                             call(SL_FN_AVG, false, 1, win_types), call(SL_FN_COUNT, false, 1, win_types)};
-    sl_window_agg_spec s = {{4, win_types, 3, keys, 6, calls, 0, NULL, NULL, {0}, false, false},
-                            1, 2, -1, slide_ns, NULL, sliced ? size_ns : 0};
-    sl_operator *op = NULL;
-    sl_error err = SL_ERROR_INIT;
-    if (sl_window_agg_new(&s, &op, &err))
-        fprintf(stderr, "new: %s\n", err.message);
-    sl_error_reset(&err);
-    return op;
+    return win_op_of(calls, 6, slide_ns, sliced ? size_ns : 0);
+}
+
+/* A row (k, v or NULL, [start, end)) of hop_op's input. */
+static void hop_row(sl_chunk *c, const char *k, bool null_v, int v, int64_t start, int64_t end)
+{
+    int r = sl_chunk_append_row(c, SL_ROW_INSERT);
+    sl_chunk_set_str(c, 0, r, k, strlen(k));
+    if (null_v)
+        sl_chunk_set_null(c, 1, r);
+    else
+        sl_chunk_set_i64(c, 1, r, v);
+    sl_chunk_set_i64(c, 2, r, start);
+    sl_chunk_set_i64(c, 3, r, end);
 }
 
 static int cmp_str(const void *x, const void *y)
@@ -1614,24 +1628,9 @@ static void t_sliced_hop(void)
             int64_t ss = t - ((t % slide) + slide) % slide;
             if (ss + size <= wm)
                 late++; /* its last window has fired */
-            int r = sl_chunk_append_row(cs, SL_ROW_INSERT);
-            sl_chunk_set_str(cs, 0, r, k, strlen(k));
-            if (null_v)
-                sl_chunk_set_null(cs, 1, r);
-            else
-                sl_chunk_set_i64(cs, 1, r, v);
-            sl_chunk_set_i64(cs, 2, r, ss);
-            sl_chunk_set_i64(cs, 3, r, ss + slide);
-            for (int64_t st = ss; st > t - size; st -= slide) { /* HOP: newest first */
-                r = sl_chunk_append_row(cr, SL_ROW_INSERT);
-                sl_chunk_set_str(cr, 0, r, k, strlen(k));
-                if (null_v)
-                    sl_chunk_set_null(cr, 1, r);
-                else
-                    sl_chunk_set_i64(cr, 1, r, v);
-                sl_chunk_set_i64(cr, 2, r, st);
-                sl_chunk_set_i64(cr, 3, r, st + size);
-            }
+            hop_row(cs, k, null_v, v, ss, ss + slide);
+            for (int64_t st = ss; st > t - size; st -= slide) /* HOP: newest first */
+                hop_row(cr, k, null_v, v, st, st + size);
         }
         CHECK(run(sl, cs, &a, &err) == 0);
         CHECK(run(ref, cr, &b, &err) == 0);

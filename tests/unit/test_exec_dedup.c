@@ -459,14 +459,7 @@ static void t_keep_last_no_before(void)
             row(c, SL_ROW_INSERT, key, (int64_t)i, ts, round);
             row(c2, SL_ROW_INSERT, key, (int64_t)i, ts, round);
         }
-        const char *a = run(full, c, &out);
-        for (const char *l = a; *l;) { /* the full output without its -U lines */
-            const char *e = strchr(l, '\n');
-            size_t n = e ? (size_t)(e - l) + 1 : strlen(l);
-            if (strncmp(l, "-U", 2) != 0)
-                sl_strbuf_append_n(&want, l, n);
-            l += n;
-        }
+        sl_t_lines_without(&want, run(full, c, &out), "-U"); /* the full rows but -U */
         sl_strbuf_append(&got, run(nb, c2, &out));
         if (round == 20) { /* on in a restored operator */
             sl_strbuf_reset(&snap);
