@@ -722,10 +722,6 @@ static bool sl__stateful(const sl_lp *n)
            n->kind == SL_LP_OVER_AGG;
 }
 
-/* Steps for nodes[0..n-1] (bottom-up, over the output of `below`)
-** appended to chain: a Filter and the Project above it share one calc step
-** (a projection never sees a row the filter removed); a UNION node casts
-** the rows to the union's column types (INT into BIGINT, ...). */
 /* Count in uses[c] the reads of each column of e. */
 static void sl__count_reads(const sl_bexpr *e, int *uses, int ncols)
 {
@@ -811,6 +807,12 @@ static void sl__merge_first_calc(sl_physical *p, sl__chain *chain, sl_calc_spec 
     memset(&chain->steps[chain->n], 0, sizeof chain->steps[chain->n]);
 }
 
+/* Steps for nodes[0..n-1] (bottom-up, over the output of `below`)
+** appended to chain: a Filter and the Project above it share one calc step
+** (a projection never sees a row the filter removed), and a projection
+** right after the source merges with the calc above it (sl__merge_first_calc);
+** a UNION node casts the rows to the union's column types (INT into BIGINT,
+** ...). */
 static int sl__add_steps(sl_physical *p, sl__chain *chain, const sl_lp *below,
                          const sl_lp *const *nodes, int n, int64_t ttl_ms, sl_error *err)
 {
