@@ -246,6 +246,31 @@ static void sl__rec_decode(const sl__sjoin *j, const sl__sj_rec *rec, sl_chunk *
     SL_ALWAYS(sl_row_get_cols(&c, dst, base, sl__side_ncols(j, rec->side), r));
 }
 
+/* The pairs chunk's views (sl__pairs): record rec's columns into row r of
+** dst from base on, strings pointing into the state's bytes, and input row
+** sr's n columns from ib on, strings pointing into in's. Valid until the
+** state stores a record (a realloc may move its bytes) or in changes: the
+** pairs are read, and copied out by sl__out_pair, before either. */
+static void sl__rec_view(const sl__sjoin *j, const sl__sj_rec *rec, sl_chunk *dst, int base, int r)
+{
+    sl_bytes_reader c = {j->bytes + rec->off, rec->len, 0};
+    SL_ALWAYS(sl_row_get_cols_view(&c, dst, base, sl__side_ncols(j, rec->side), r));
+}
+
+static void sl__input_view(sl_chunk *dst, int base, int r, const sl_chunk *in, int ib, int n,
+                           int sr)
+{
+    for (int i = 0; i < n; i++) {
+        const sl_vector *sv = &in->cols[ib + i];
+        sl_vector *dv = &dst->cols[base + i];
+        dv->nulls[r] = sv->nulls[sr];
+        if (sv->nulls[sr])
+            continue;
+        size_t w = sl_phys_size(sv->phys);
+        memcpy((char *)dv->v.raw + (size_t)r * w, (const char *)sv->v.raw + (size_t)sr * w, w);
+    }
+}
+
 static uint64_t sl__store(sl__sjoin *j, const char *p, size_t n)
 {
     if (j->blen + n + 1 > j->bcap) {
@@ -700,10 +725,9 @@ static int sl__pairs(sl__sjoin *j, const sl_chunk *in, int r, int s, int from, i
     int ob = sl__out_base(j, s), ib = sl__in_base(j, s);
     for (int c = from; c < to; c++) {
         int p = sl_chunk_append_row(j->pairs, SL_ROW_INSERT);
-        for (int i = 0; i < sl__side_ncols(j, s); i++)
-            sl_chunk_set_from(j->pairs, ob + i, p, in, ib + i, r);
+        sl__input_view(j->pairs, ob, p, in, ib, sl__side_ncols(j, s), r);
         const sl__sj_rec *rec = &j->recs[j->cand[c]];
-        sl__rec_decode(j, rec, j->pairs, sl__out_base(j, rec->side), p);
+        sl__rec_view(j, rec, j->pairs, sl__out_base(j, rec->side), p);
     }
     return sl__pairs_cond(j, now, err);
 }
@@ -952,8 +976,8 @@ static int sl__window_pairs(sl__sjoin *j, int l, int from, int to, int64_t now, 
     sl_chunk_reset(j->pairs);
     for (int c = from; c < to; c++) {
         int p = sl_chunk_append_row(j->pairs, SL_ROW_INSERT);
-        sl__rec_decode(j, &j->recs[l], j->pairs, 0, p);
-        sl__rec_decode(j, &j->recs[j->cand[c]], j->pairs, j->nl, p);
+        sl__rec_view(j, &j->recs[l], j->pairs, 0, p);
+        sl__rec_view(j, &j->recs[j->cand[c]], j->pairs, j->nl, p);
     }
     return sl__pairs_cond(j, now, err);
 }

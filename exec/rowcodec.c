@@ -166,7 +166,7 @@ bool sl_vector_value_get(const uint8_t *p, size_t n, sl_vector *v, int r)
     return true;
 }
 
-static inline bool sl__value_get(sl_bytes_reader *rd, sl_chunk *dst, int col, int r)
+static inline bool sl__value_get(sl_bytes_reader *rd, sl_chunk *dst, int col, int r, bool view)
 {
     uint8_t isnull;
     if (!sl_get_bytes(rd, &isnull, 1) || isnull > 1)
@@ -211,7 +211,13 @@ static inline bool sl__value_get(sl_bytes_reader *rd, sl_chunk *dst, int col, in
         uint32_t len;
         if (!sl_get_u32(rd, &len) || len > rd->n - rd->off)
             return false;
-        sl_chunk_set_str(dst, col, r, (const char *)rd->p + rd->off, len);
+        if (view) {
+            dst->cols[col].nulls[r] = 0;
+            dst->cols[col].v.str[r].ptr = (const char *)rd->p + rd->off;
+            dst->cols[col].v.str[r].len = len;
+        } else {
+            sl_chunk_set_str(dst, col, r, (const char *)rd->p + rd->off, len);
+        }
         rd->off += len;
         break;
     }
@@ -226,7 +232,7 @@ void sl_value_put(sl_strbuf *sb, const sl_chunk *c, int col, int r)
 
 bool sl_value_get(sl_bytes_reader *rd, sl_chunk *dst, int col, int r)
 {
-    return sl__value_get(rd, dst, col, r);
+    return sl__value_get(rd, dst, col, r, false);
 }
 
 void sl_row_put_cols(sl_strbuf *sb, const sl_chunk *c, int first, int n, int r)
@@ -238,7 +244,15 @@ void sl_row_put_cols(sl_strbuf *sb, const sl_chunk *c, int first, int n, int r)
 bool sl_row_get_cols(sl_bytes_reader *rd, sl_chunk *dst, int first, int n, int r)
 {
     for (int i = 0; i < n; i++)
-        if (!sl__value_get(rd, dst, first + i, r))
+        if (!sl__value_get(rd, dst, first + i, r, false))
+            return false;
+    return true;
+}
+
+bool sl_row_get_cols_view(sl_bytes_reader *rd, sl_chunk *dst, int first, int n, int r)
+{
+    for (int i = 0; i < n; i++)
+        if (!sl__value_get(rd, dst, first + i, r, true))
             return false;
     return true;
 }

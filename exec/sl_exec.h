@@ -901,6 +901,9 @@ void sl_value_put(sl_strbuf *sb, const sl_chunk *c, int col, int r);
 bool sl_value_get(sl_bytes_reader *rd, sl_chunk *dst, int col, int r);
 void sl_row_put_cols(sl_strbuf *sb, const sl_chunk *c, int first, int n, int r);
 bool sl_row_get_cols(sl_bytes_reader *rd, sl_chunk *dst, int first, int n, int r);
+/* sl_row_get_cols with the strings pointing into rd's bytes (not copied):
+** valid while those bytes are. */
+bool sl_row_get_cols_view(sl_bytes_reader *rd, sl_chunk *dst, int first, int n, int r);
 void sl_row_put(sl_strbuf *sb, const sl_chunk *c, int r);
 bool sl_row_get(sl_bytes_reader *rd, sl_chunk *dst, int r);
 /* One value of a vector in the same layout (ARRAY / MAP elements); the
