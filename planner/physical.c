@@ -890,7 +890,20 @@ typedef struct sl__graph {
     sl__chain *st_chains;     /* their chains */
     int nstages, cap_st;
     sl_list *scan_needs;      /* sl_lp_scan_need*: the columns each scan's source fills */
+    struct sl__part *st_part; /* per stage (room for cap_st): how its rows are partitioned */
 } sl__graph;
+
+/* How a join's stage partitions its rows: by the join's keys, key k a
+** column of each side (lcol[k] of the left input, rcol[k] of the right;
+** -1 when that side's key is an expression). A keyed operator above the
+** join in its stage whose keys include the keys of a side that is never
+** padded with NULLs finds its rows in their task already (Flink's forward
+** exchange when the hash distribution is satisfied). */
+typedef struct sl__part {
+    const sl_lp *join; /* the join, or NULL (nothing known) */
+    int nk;            /* its keys */
+    int *lcol, *rcol;  /* their columns (owned by p) */
+} sl__part;
 
 /* The layers whose chains end with one node's output. */
 typedef struct sl__frag {
@@ -917,11 +930,13 @@ static sl_stage_spec *sl__new_stage(sl__graph *g, sl__frag *f)
         int cap = g->cap_st ? g->cap_st * 2 : 4;
         g->stages = sl_realloc(g->stages, (size_t)cap * sizeof *g->stages);
         g->st_chains = sl_realloc(g->st_chains, (size_t)cap * sizeof *g->st_chains);
+        g->st_part = sl_realloc(g->st_part, (size_t)cap * sizeof *g->st_part);
         g->cap_st = cap;
     }
     int s = g->nstages++;
     memset(&g->stages[s], 0, sizeof g->stages[s]);
     memset(&g->st_chains[s], 0, sizeof g->st_chains[s]);
+    memset(&g->st_part[s], 0, sizeof g->st_part[s]);
     for (int i = 0; i < f->n; i++) {
         int l = f->layers[i];
         if (l >= 0)
@@ -1393,6 +1408,21 @@ static int sl__join_stage(sl__graph *g, const sl_lp *n, sl__frag *f, sl_error *e
         st->nkeys = nk;
         st->keys = kc;
         st->parallelism = g->par;
+        sl__part *pt = &g->st_part[g->nstages - 1];
+        pt->join = n;
+        pt->nk = nk;
+        pt->lcol = sl__own(p, sl_calloc((size_t)nk + 1, sizeof(int)));
+        pt->rcol = sl__own(p, sl_calloc((size_t)nk + 1, sizeof(int)));
+        for (int k = 0; k < nk; k++) {
+            const sl_bexpr *t = keys->items[k], *a = t->args[0], *b = t->args[1];
+            if (sl_join_side(a, nl) == 1) {
+                const sl_bexpr *x = a;
+                a = b;
+                b = x;
+            }
+            pt->lcol[k] = a->kind == SL_BX_COLUMN ? a->col : -1;
+            pt->rcol[k] = b->kind == SL_BX_COLUMN ? b->col - nl : -1;
+        }
     } else {
         st->exchange = SL_EXCHANGE_SINGLE;
         st->parallelism = 1;
@@ -1495,6 +1525,52 @@ static const sl_calc_spec *sl__late_time_calc(sl__graph *g, const sl_lp *n, cons
     return cs;
 }
 
+/* Whether stateful node n (a GROUP BY or a Top-N / deduplication, not per
+** window) can run in the stage f of the join below it (sl__part): its
+** keys, seen through the projections and filters between them, include
+** every key column of one side of the join that is never NULL-padded. */
+static bool sl__forward(sl__graph *g, const sl_lp *n, const sl__frag *f)
+{
+    if (f->n != 1 || f->layers[0] >= 0 || n->nkeys <= 0 || n->window_agg ||
+        (n->kind != SL_LP_AGGREGATE && n->kind != SL_LP_OVER))
+        return false;
+    const sl__part *pt = &g->st_part[-1 - f->layers[0]];
+    if (!pt->join || g->stages[-1 - f->layers[0]].parallelism != g->par)
+        return false;
+    const sl_lp *j = pt->join;
+    int nl = j->input->ncols;
+    bool side_ok[2] = {j->join_type == SL_JOIN_INNER || j->join_type == SL_JOIN_LEFT,
+                       j->join_type == SL_JOIN_INNER || j->join_type == SL_JOIN_RIGHT};
+    int *at = sl_calloc((size_t)n->nkeys + 1, sizeof(int)); /* each key as a join column */
+    for (int k = 0; k < n->nkeys; k++) {
+        int col = n->keys[k];
+        const sl_lp *x = n->input;
+        while (x != j && col >= 0) {
+            if (x->kind == SL_LP_PROJECT) {
+                const sl_bexpr *e = col < x->nexprs ? x->exprs[col] : NULL;
+                col = e && e->kind == SL_BX_COLUMN ? e->col : -1;
+            } else if (x->kind != SL_LP_FILTER) {
+                col = -1;
+            }
+            x = x->input;
+        }
+        at[k] = col;
+    }
+    bool ok = false;
+    for (int s = 0; s < 2 && !ok; s++) {
+        ok = side_ok[s];
+        for (int kk = 0; kk < pt->nk && ok; kk++) {
+            int want = s == 0 ? pt->lcol[kk] : pt->rcol[kk] < 0 ? -1 : nl + pt->rcol[kk];
+            bool found = false;
+            for (int k = 0; k < n->nkeys && !found; k++)
+                found = want >= 0 && at[k] == want;
+            ok = found;
+        }
+    }
+    sl_free(at);
+    return ok;
+}
+
 /* The layers producing node n's output, with n's steps on their chains:
 ** a scan is an input; stateless nodes are steps on the layers below them; a
 ** stateful node starts a stage after an exchange by its keys (all rows to
@@ -1536,6 +1612,9 @@ static int sl__frag_build(sl__graph *g, const sl_lp *n, sl__frag *f, sl_error *e
     if (sl__stateful(n)) {
         if (sl__frag_build(g, n->input, f, err) != 0)
             return -1;
+        if (sl__forward(g, n, f)) /* its rows are in their task: on in the join's stage */
+            return sl__add_steps(p, sl__layer_chain(g, f->layers[0]), NULL, &n, 1,
+                                 g->o->state_ttl_ms, err);
         const sl_calc_spec *calc = sl__late_time_calc(g, n, f);
         sl_stage_spec *st = sl__new_stage(g, f);
         st->nkeys = n->nkeys;
@@ -1618,7 +1697,7 @@ static int sl__build_graph(sl_physical *p, const sl_lp *root, const sl_catalog *
                                 root->connector ? root->connector->name : "?");
     }
     int par = o->parallelism > 0 ? o->parallelism : 1;
-    sl__graph g = {p, cat, o, par, NULL, NULL, 0, 0, NULL, NULL, 0, 0, NULL};
+    sl__graph g = {p, cat, o, par, NULL, NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL};
     /* The columns each source must fill; with side outputs (late rows,
     ** conflicts: whole input rows written elsewhere) every column. */
     g.scan_needs = sl_list_new();
@@ -1724,6 +1803,7 @@ static int sl__build_graph(sl_physical *p, const sl_lp *root, const sl_catalog *
             g.stages[s].to = 0;
     }
     sl_free(g.in_chains);
+    sl_free(g.st_part);
     sl_free(g.st_chains);
     sl_list_free(g.scan_needs, sl_lp_scan_need_free);
     if (g.inputs)

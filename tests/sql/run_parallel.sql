@@ -121,3 +121,30 @@ INSERT INTO totals_p2 SELECT id, customer, qty * price FROM orders WHERE price I
 SET 'parallelism.default' = '1';
 INSERT INTO totals_p2 SELECT id, customer, qty * price FROM orders WHERE price IS NOT NULL;
 SELECT COUNT(*) AS n FROM totals_p2;
+-- A keyed operator over a join's key runs in the join's stage: the rows of
+-- a key are in one task already (no exchange; EXPLAIN shows Join ->
+-- GroupAggregate). Grouped by the NULL-padded side's key of a LEFT JOIN, or
+-- by another column, the rows are exchanged. The results equal the same
+-- queries' at parallelism 1 (a self-join also reads orders once).
+SET 'parallelism.default' = '2';
+EXPLAIN SELECT a.customer, COUNT(*) AS pairs, SUM(b.qty) AS qty
+FROM orders a JOIN orders b ON a.customer = b.customer GROUP BY a.customer;
+SELECT a.customer, COUNT(*) AS pairs, SUM(b.qty) AS qty
+FROM orders a JOIN orders b ON a.customer = b.customer GROUP BY a.customer;
+SELECT customer, id, qty FROM (
+  SELECT a.customer, b.id, b.qty, ROW_NUMBER() OVER (PARTITION BY a.customer ORDER BY b.qty DESC, b.id) AS rn
+  FROM orders a JOIN orders b ON a.customer = b.customer) WHERE rn = 1;
+EXPLAIN SELECT b.customer, COUNT(*) AS n
+FROM orders a LEFT JOIN orders b ON a.customer = b.customer AND b.qty > 5 GROUP BY b.customer;
+SELECT b.customer, COUNT(*) AS n
+FROM orders a LEFT JOIN orders b ON a.customer = b.customer AND b.qty > 5 GROUP BY b.customer;
+SELECT a.product, COUNT(*) AS n FROM orders a JOIN orders b ON a.customer = b.customer GROUP BY a.product;
+SET 'parallelism.default' = '1';
+SELECT a.customer, COUNT(*) AS pairs, SUM(b.qty) AS qty
+FROM orders a JOIN orders b ON a.customer = b.customer GROUP BY a.customer;
+SELECT customer, id, qty FROM (
+  SELECT a.customer, b.id, b.qty, ROW_NUMBER() OVER (PARTITION BY a.customer ORDER BY b.qty DESC, b.id) AS rn
+  FROM orders a JOIN orders b ON a.customer = b.customer) WHERE rn = 1;
+SELECT b.customer, COUNT(*) AS n
+FROM orders a LEFT JOIN orders b ON a.customer = b.customer AND b.qty > 5 GROUP BY b.customer;
+SELECT a.product, COUNT(*) AS n FROM orders a JOIN orders b ON a.customer = b.customer GROUP BY a.product;
