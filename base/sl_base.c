@@ -582,7 +582,8 @@ static size_t sl__write_direct(int fd, const void *data, size_t len)
     return done;
 }
 
-int sl_fs_write_atomic(const char *path, const void *data, size_t len, sl_error *err)
+static int sl__write_replace(const char *path, const void *data, size_t len, bool sync_dir,
+                             sl_error *err)
 {
     char *tmp = sl_sprintf("%s.tmp", path);
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
@@ -637,7 +638,17 @@ int sl_fs_write_atomic(const char *path, const void *data, size_t len, sl_error 
         return -1;
     }
     sl_free(tmp);
-    return sl__fsync_dir_of(path, err);
+    return sync_dir ? sl__fsync_dir_of(path, err) : 0;
+}
+
+int sl_fs_write_atomic(const char *path, const void *data, size_t len, sl_error *err)
+{
+    return sl__write_replace(path, data, len, true, err);
+}
+
+int sl_fs_write_replace(const char *path, const void *data, size_t len, sl_error *err)
+{
+    return sl__write_replace(path, data, len, false, err);
 }
 
 int sl_fs_read_file(const char *path, char **out, size_t *len, sl_error *err)

@@ -270,6 +270,10 @@ void sl_kvlist_free(sl_kvlist *l);
 ** rename over path, fsync the directory. A crash leaves either the old or
 ** the new file. */
 int sl_fs_write_atomic(const char *path, const void *data, size_t len, sl_error *err);
+/* sl_fs_write_atomic without the directory's fsync: the rename is durable
+** only once the caller syncs the directory (sl_fs_sync_dir), once for
+** several files written into it. */
+int sl_fs_write_replace(const char *path, const void *data, size_t len, sl_error *err);
 /* Read a whole file; *out is NUL-terminated and owned by the caller. */
 int sl_fs_read_file(const char *path, char **out, size_t *len, sl_error *err);
 /* mkdir -p (new directories 0755) */

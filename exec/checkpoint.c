@@ -60,6 +60,7 @@ typedef struct sl__file {
 typedef struct sl__pending {
     int64_t id;      /* checkpoint */
     sl_list *files;  /* sl__file*: state files written for it */
+    bool unsynced;   /* the directory has renames not yet fsynced (sl_chk_sync) */
 } sl__pending;
 
 /* A checkpoint's _metadata as read and checked (sl__meta_load). */
@@ -241,11 +242,13 @@ int sl_chk_write_state(sl_chk_store *st, int64_t id, const char *name, const voi
     char *path = sl_path_join(dir, file);
     int rc = sl_fs_mkdir_p(dir, err);
     if (rc == 0)
-        rc = sl_fs_write_atomic(path, data, len, err);
+        rc = sl_fs_write_replace(path, data, len, err); /* the directory: sl_chk_sync */
     if (rc == 0) {
         uint64_t sum = sl_checksum(data, len);
         pthread_mutex_lock(&st->mu);
-        sl__pending_add(sl__pending_of(st, id), sl_strdup(file), len, sum);
+        sl__pending *pd = sl__pending_of(st, id);
+        sl__pending_add(pd, sl_strdup(file), len, sum);
+        pd->unsynced = true;
         pthread_mutex_unlock(&st->mu);
     }
     sl_free(path);
@@ -312,11 +315,33 @@ static void sl__hex(uint64_t v, char out[17])
     snprintf(out, 17, "%016llx", (unsigned long long)v);
 }
 
+int sl_chk_sync(sl_chk_store *st, int64_t id, sl_error *err)
+{
+    pthread_mutex_lock(&st->mu);
+    sl__pending *pd = sl__pending_of(st, id);
+    bool unsynced = pd->unsynced;
+    pd->unsynced = false;
+    pthread_mutex_unlock(&st->mu);
+    if (!unsynced)
+        return 0;
+    char *dir = sl_chk_path(st, id);
+    int rc = sl_fs_sync_dir(dir, err);
+    sl_free(dir);
+    if (rc != 0) { /* still to do */
+        pthread_mutex_lock(&st->mu);
+        sl__pending_of(st, id)->unsynced = true;
+        pthread_mutex_unlock(&st->mu);
+    }
+    return rc;
+}
+
 int sl_chk_seal(sl_chk_store *st, int64_t id, bool savepoint, int64_t triggered_ns,
                 int64_t time_ns, sl_error *err)
 {
     char *dir = sl_chk_path(st, id);
     int rc = sl_fs_mkdir_p(dir, err);
+    if (rc == 0)
+        rc = sl_chk_sync(st, id, err); /* the state files before the _metadata naming them */
     int bad = 0; /* a Jansson call failed (allocation, or a name that is not UTF-8) */
     json_t *files = json_array();
     pthread_mutex_lock(&st->mu);

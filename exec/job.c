@@ -257,6 +257,8 @@ struct sl__job {
     pthread_mutex_t mu;       /* guards the fields below */
     pthread_cond_t task_cv;   /* coordinator -> tasks: a command */
     pthread_cond_t coord_cv;  /* tasks -> coordinator: an event */
+    uint64_t events;          /* events so far (sl__coord_event): the coordinator
+                                 sleeps only when none came since it last looked */
     int64_t trigger;          /* newest checkpoint requested from the sources */
     bool trigger_savepoint;   /* ... kept as a savepoint */
     bool trigger_final;       /* ... after which the sources read no more */
@@ -307,6 +309,14 @@ static int sl__failpoint(sl__job *j, const char *where, sl_error *err)
     return 0;
 }
 
+/* An event for the coordinator (j->mu held): it wakes, or does not fall
+** asleep if it was busy when the event came. */
+static void sl__coord_event(sl__job *j)
+{
+    j->events++;
+    pthread_cond_broadcast(&j->coord_cv);
+}
+
 /* Record a task's failure (the first one wins) and wake the coordinator. */
 static void sl__fail(sl__job *j, sl_error *err)
 {
@@ -316,7 +326,7 @@ static void sl__fail(sl__job *j, sl_error *err)
         atomic_store(&j->cancel, true);
         sl_error_move(&j->err, err);
     }
-    pthread_cond_broadcast(&j->coord_cv);
+    sl__coord_event(j);
     pthread_mutex_unlock(&j->mu);
     sl_error_reset(err);
 }
@@ -552,7 +562,7 @@ static int sl__output(sl__task *t, sl_chunk *rows, sl_error *err)
         t->limit_hit = true;
         pthread_mutex_lock(&t->job->mu);
         t->job->limit_hit = true;
-        pthread_cond_broadcast(&t->job->coord_cv);
+        sl__coord_event(t->job);
         pthread_mutex_unlock(&t->job->mu);
     }
     return 0;
@@ -759,7 +769,7 @@ static int sl__end(sl__task *t, sl_error *err)
     }
     pthread_mutex_lock(&t->job->mu);
     t->job->sinks_ended++;
-    pthread_cond_broadcast(&t->job->coord_cv);
+    sl__coord_event(t->job);
     pthread_mutex_unlock(&t->job->mu);
     return 0;
 }
@@ -940,7 +950,7 @@ static int sl__barrier(sl__task *t, int64_t id, bool savepoint, sl_list *blobs, 
     a->blobs = blobs;
     pthread_mutex_lock(&j->mu);
     sl_list_push(j->acks, a);
-    pthread_cond_broadcast(&j->coord_cv);
+    sl__coord_event(j);
     pthread_mutex_unlock(&j->mu);
     return 0;
 }
@@ -991,7 +1001,7 @@ static int sl__commit_decided(sl__task *t, int64_t decided, sl_error *err)
     if (low != before) {
         pthread_mutex_lock(&t->job->mu);
         t->committed = low;
-        pthread_cond_broadcast(&t->job->coord_cv);
+        sl__coord_event(t->job);
         pthread_mutex_unlock(&t->job->mu);
     }
     return 0;
@@ -1018,11 +1028,28 @@ static int64_t sl__splits_watermark(const sl__task *t, int64_t now)
 }
 
 /* The smallest and largest of the n values v whose nulls are 0; false when
-** every one is NULL. */
+** every one is NULL. Run on every source chunk with a watermark: compiled
+** for AVX2 and AVX-512 too (picked at load time), whose 64-bit compares
+** vectorize it, where SSE2 has none. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx512f", "avx2", "default")))
+#endif
 static bool sl__i64_range(const int64_t *restrict v, const uint8_t *restrict nulls, int n,
                           int64_t *lo, int64_t *hi)
 {
     int64_t top = INT64_MIN, low = INT64_MAX;
+    uint8_t any = 0;
+    for (int r = 0; r < n; r++)
+        any |= nulls[r];
+    if (!any) { /* the usual case: a plain min and max */
+        for (int r = 0; r < n; r++) {
+            top = v[r] > top ? v[r] : top;
+            low = v[r] < low ? v[r] : low;
+        }
+        *lo = low;
+        *hi = top;
+        return n > 0;
+    }
     int nnull = 0;
     for (int r = 0; r < n; r++) { /* branch-free, so that it vectorizes */
         int64_t m = -(int64_t)(nulls[r] == 0); /* all ones unless NULL */
@@ -2287,9 +2314,10 @@ static int sl__coordinate(sl__job *j, sl_error *err)
     int64_t closing = 0;       /* decided final checkpoint the sinks must commit */
     bool ended = false;        /* the input ended (else: stopped or LIMIT) */
     int64_t next_id = j->epoch;
+    uint64_t seen = 0; /* j->events when the coordinator last looked */
     for (;;) {
         pthread_mutex_lock(&j->mu);
-        if (j->acks->n == 0 && !j->failed) {
+        if (j->acks->n == 0 && !j->failed && j->events == seen) {
             struct timespec ts;
             clock_gettime(CLOCK_REALTIME, &ts);
             ts.tv_nsec += SL__WAIT_NS / 2;
@@ -2303,6 +2331,7 @@ static int sl__coordinate(sl__job *j, sl_error *err)
             pthread_mutex_unlock(&j->mu);
             return -1;
         }
+        seen = j->events;
         sl_list *acks = j->acks;
         j->acks = sl_list_new();
         bool all_ended = j->sinks_ended >= j->nsinks;
@@ -2333,6 +2362,8 @@ static int sl__coordinate(sl__job *j, sl_error *err)
                 rc = sl_chk_write_state(j->store, in_flight, SL__LAYOUT, layout.buf, layout.len,
                                         err);
                 sl_strbuf_free(&layout);
+                if (rc == 0) /* every share durable before the decision */
+                    rc = sl_chk_sync(j->store, in_flight, err);
             }
             /* The preparable participants first: durable, invisible. */
             bool prepared = false;

@@ -606,9 +606,14 @@ typedef struct sl_chk_store sl_chk_store;
 /* Open the checkpoint storage of job under data_dir/jobs/<job> (created). */
 int sl_chk_open(const char *data_dir, const char *job, sl_chk_store **out, sl_error *err);
 void sl_chk_close(sl_chk_store *st);
-/* Write one state blob of checkpoint id (creates chk-<id>/). */
+/* Write one state blob of checkpoint id (creates chk-<id>/). The file is
+** fsynced; its name in the directory is durable after sl_chk_sync. */
 int sl_chk_write_state(sl_chk_store *st, int64_t id, const char *name, const void *data,
                        size_t len, sl_error *err);
+/* Make the state files of checkpoint id written so far durable (one fsync
+** of its directory): before anything depends on them — a participant's
+** decision, the _metadata (sl_chk_seal does it too). */
+int sl_chk_sync(sl_chk_store *st, int64_t id, sl_error *err);
 /* Seal checkpoint id: write its _metadata listing the state files written,
 ** with time_ns (now) and triggered_ns (when the checkpoint was triggered; 0 =
 ** not known, left out). */

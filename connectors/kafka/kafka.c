@@ -442,6 +442,8 @@ static void sl__kafka_log(const rd_kafka_t *rk, int level, const char *fac, cons
     (void)rk;
     if (level <= 3) /* LOG_ERR and worse (retried warnings stay quiet) */
         sl_log(SL_LOG_WARN, "kafka: %s: %s", fac, buf);
+    else /* the rest, e.g. what 'properties.debug' asks for, at SLUICE_LOG=debug */
+        sl_log(SL_LOG_DEBUG, "kafka: %s: %s", fac, buf);
 }
 
 rd_kafka_conf_t *sl__kafka_conf(const sl_kvlist *opts, const char *const *defaults, sl_error *err)
@@ -474,6 +476,16 @@ rd_kafka_conf_t *sl__kafka_conf(const sl_kvlist *opts, const char *const *defaul
     }
     rd_kafka_conf_set_log_cb(conf, sl__kafka_log);
     return conf;
+}
+
+void sl__kafka_learn_topic(rd_kafka_t *rk, const char *topic, int timeout_ms)
+{
+    rd_kafka_topic_t *rkt = rd_kafka_topic_new(rk, topic, NULL);
+    const struct rd_kafka_metadata *md = NULL;
+    if (rkt && rd_kafka_metadata(rk, 0, rkt, &md, timeout_ms) == RD_KAFKA_RESP_ERR_NO_ERROR)
+        rd_kafka_metadata_destroy(md);
+    if (rkt)
+        rd_kafka_topic_destroy(rkt);
 }
 
 char **sl__kafka_split_topics(const char *list, int *n)

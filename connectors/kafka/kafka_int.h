@@ -93,6 +93,12 @@ int sl__upsert_kafka_source_create(const sl_source_args *args, sl_source **out, 
 ** refuses a property. */
 rd_kafka_conf_t *sl__kafka_conf(const sl_kvlist *opts, const char *const *defaults, sl_error *err);
 
+/* Have producer rk learn where topic's partitions are (a metadata request,
+** at most timeout_ms): its first records would otherwise wait for its
+** once-a-second look at topics it does not know, up to a second. A broker
+** that does not answer only leaves that wait. */
+void sl__kafka_learn_topic(rd_kafka_t *rk, const char *topic, int timeout_ms);
+
 /* 'scan.buffer.max-bytes': the fetched records a source subtask holds
 ** (kafka_source.c), by default and at least. */
 #define SL__KAFKA_BUFFER_DEFAULT "4 mb"

@@ -300,6 +300,7 @@ static int sl__sink_create(const sl_sink_args *args, bool upsert, sl_sink **out,
         return sl_error_set(err, SL_ERR_INVALID_PARAMETER, -1,
                             "kafka sink: could not create a producer: %s", msg);
     }
+    sl__kafka_learn_topic(k->rk, k->topic, 2000); /* else its first records wait up to 1 s */
     *out = s;
     return 0;
 }

@@ -367,13 +367,8 @@ static int sl__txn_recover(sl_participant *sp, int64_t *decided, sl_error *err)
     /* Learn where the topics' partitions are now: the first records of an
     ** epoch would otherwise wait for it. */
     for (int i = 0; i < 2; i++)
-        for (int t = 0; t < x->ntopics; t++) {
-            rd_kafka_topic_t *rkt = rd_kafka_topic_new(x->prod[i].rk, x->topics[t], NULL);
-            const struct rd_kafka_metadata *md = NULL;
-            if (rd_kafka_metadata(x->prod[i].rk, 0, rkt, &md, 5000) == 0)
-                rd_kafka_metadata_destroy(md);
-            rd_kafka_topic_destroy(rkt);
-        }
+        for (int t = 0; t < x->ntopics; t++)
+            sl__kafka_learn_topic(x->prod[i].rk, x->topics[t], 5000);
     return sl__read_decision(x, true, decided, err);
 }
 
