@@ -217,9 +217,9 @@ static int64_t sl__mset_add(sl__mset *m, sl_phys ph, sl__val v, int64_t c, sl__v
 
 /* Mark v seen by the calls of `bits` (a shared set's entry counts are bit
 ** sets, never 0); returns the bits it had not had. */
-static uint64_t sl__mset_mark(sl__mset *m, sl_phys ph, sl__val v, uint64_t bits)
+static uint64_t sl__mset_mark_h(sl__mset *m, sl_phys ph, sl__val v, uint64_t h, uint64_t bits)
 {
-    uint32_t i = sl__mset_find(m, ph, v, sl__val_hash(ph, v));
+    uint32_t i = sl__mset_find(m, ph, v, h);
     if (m->e[i].count) {
         uint64_t had = (uint64_t)m->e[i].count;
         m->e[i].count = (int64_t)(had | bits);
@@ -227,6 +227,21 @@ static uint64_t sl__mset_mark(sl__mset *m, sl_phys ph, sl__val v, uint64_t bits)
     }
     sl__mset_add(m, ph, v, (int64_t)bits, NULL);
     return bits;
+}
+
+/* sl__mset_mark_h with v's hash computed. */
+static uint64_t sl__mset_mark(sl__mset *m, sl_phys ph, sl__val v, uint64_t bits)
+{
+    return sl__mset_mark_h(m, ph, v, sl__val_hash(ph, v), bits);
+}
+
+/* Start loading the slot where a value of hash h is (or would go) in m:
+** a large set's lookups miss the cache, so the loop over a chunk's rows
+** asks for a row's slot some rows ahead of looking it up. */
+static inline void sl__mset_prefetch(const sl__mset *m, uint64_t h)
+{
+    if (m)
+        __builtin_prefetch(&m->e[(uint32_t)h & (m->cap - 1)]);
 }
 
 /* Remove one occurrence of v: the new count, or -1 when v is absent. */
@@ -1034,7 +1049,27 @@ static int sl__accumulate_shared(sl__agg *a, int owner, const sl_chunk *in, sl_e
     const sl__call *oc = &a->calls[owner];
     const sl_vector *v = &in->cols[oc->arg];
     const int32_t *gi = a->gidx;
+    enum { BLOCK = 256, AHEAD = 8 };
+    uint64_t hs[BLOCK]; /* the block's values' hashes */
     for (int i = 0; i < in->nrows; i++) {
+        int k = i % BLOCK;
+        if (k == 0) {
+            int end = in->nrows - i < BLOCK ? in->nrows - i : BLOCK;
+            for (int j = 0; j < end; j++)
+                hs[j] = v->nulls[i + j] ? 0 : sl__val_hash(oc->in_phys, sl__load(v, i + j));
+        }
+        /* Three loads depend on each other: the group's accumulator, its
+        ** set, the slot; each is asked for some rows before the next. */
+        int ahead = i + AHEAD;
+        if (ahead < in->nrows && ahead % BLOCK >= k && gi[ahead] >= 0 && !v->nulls[ahead])
+            sl__mset_prefetch(SL__ACC(a, gi[ahead], owner)->set, hs[ahead % BLOCK]);
+        if (ahead + AHEAD < in->nrows && gi[ahead + AHEAD] >= 0) {
+            const sl__mset *set = SL__ACC(a, gi[ahead + AHEAD], owner)->set;
+            if (set)
+                __builtin_prefetch(set);
+        }
+        if (ahead + 2 * AHEAD < in->nrows && gi[ahead + 2 * AHEAD] >= 0)
+            __builtin_prefetch(SL__ACC(a, gi[ahead + 2 * AHEAD], owner));
         if (gi[i] < 0 || v->nulls[i])
             continue;
         uint64_t want = 0;
@@ -1050,7 +1085,7 @@ static int sl__accumulate_shared(sl__agg *a, int owner, const sl_chunk *in, sl_e
         if (!oacc->set)
             oacc->set = sl__mset_new();
         sl__val x = sl__load(v, i);
-        uint64_t fresh = sl__mset_mark(oacc->set, oc->in_phys, x, want);
+        uint64_t fresh = sl__mset_mark_h(oacc->set, oc->in_phys, x, hs[k], want);
         for (int j = 0; j < nm && fresh; j++)
             if (fresh & a->calls[m[j]].sbit &&
                 sl__acc_inner(&a->calls[m[j]], SL__ACC(a, gi[i], m[j]), x, 1, err))
