@@ -75,8 +75,9 @@ static int32_t sl__next_int(sl__jrand *r)
     return sl__mix32(r->seed);
 }
 
-/* nextInt(bound), bound > 0: Java's rejection loop, with int arithmetic. */
-static int32_t sl__next_int_b(sl__jrand *r, int32_t bound)
+/* nextInt(bound), bound > 0: Java's rejection loop, with int arithmetic.
+** Inlined, so that a constant bound's remainder is a multiplication. */
+static inline __attribute__((always_inline)) int32_t sl__next_int_b(sl__jrand *r, int32_t bound)
 {
     int32_t x = sl__next_int(r), m = bound - 1;
     if ((bound & m) == 0)
@@ -435,7 +436,12 @@ static void sl__person(const sl_nexmark_config *c, sl__jrand *r, sl_nexmark_even
     e->p_id = sl__last_person(c, e->event_id) + SL__NX_FIRST_PERSON_ID;
     const char *f = first[sl__next_int_b(r, 11)];
     const char *l = last[sl__next_int_b(r, 9)];
-    e->p_name.len = (size_t)snprintf(e->name_buf, sizeof e->name_buf, "%s %s", f, l);
+    size_t fl = strlen(f), ll = strlen(l); /* "%s %s" without snprintf */
+    memcpy(e->name_buf, f, fl);
+    e->name_buf[fl] = ' ';
+    memcpy(e->name_buf + fl + 1, l, ll);
+    e->name_buf[fl + 1 + ll] = '\0';
+    e->p_name.len = fl + 1 + ll;
     e->p_name.p = e->name_buf;
     size_t n = sl__next_string(r, 7, ' ', e->email_buf);
     e->email_buf[n++] = '@';
@@ -444,9 +450,15 @@ static void sl__person(const sl_nexmark_config *c, sl__jrand *r, sl_nexmark_even
     e->p_email.p = e->email_buf;
     e->p_email.len = n + 4;
     n = 0;
-    for (int i = 0; i < 4; i++)
-        n += (size_t)snprintf(e->card_buf + n, sizeof e->card_buf - n, i ? " %04d" : "%04d",
-                              (int)sl__next_int_b(r, 10000));
+    for (int i = 0; i < 4; i++) { /* "%04d" four times, blank-separated */
+        int v = sl__next_int_b(r, 10000);
+        if (i)
+            e->card_buf[n++] = ' ';
+        for (int k = 3; k >= 0; k--, v /= 10)
+            e->card_buf[n + (size_t)k] = (char)('0' + v % 10);
+        n += 4;
+    }
+    e->card_buf[n] = '\0';
     e->p_card.p = e->card_buf;
     e->p_card.len = n;
     e->p_city.p = cities[sl__next_int_b(r, 10)];
