@@ -136,6 +136,14 @@ void sl_chunk_set_str(sl_chunk *c, int col, int r, const char *p, size_t len)
     c->cols[col].v.str[r].len = (uint32_t)len;
 }
 
+void sl_chunk_set_str_static(sl_chunk *c, int col, int r, const char *p, size_t len)
+{
+    SL_ALWAYS(len <= UINT32_MAX);
+    c->cols[col].nulls[r] = 0;
+    c->cols[col].v.str[r].ptr = p;
+    c->cols[col].v.str[r].len = (uint32_t)len;
+}
+
 int sl_chunk_copy_row(sl_chunk *dst, const sl_chunk *src, int r)
 {
     SL_ALWAYS(dst->ncols == src->ncols);

@@ -131,6 +131,9 @@ void sl_chunk_set_i64(sl_chunk *c, int col, int r, int64_t v);
 void sl_chunk_set_f64(sl_chunk *c, int col, int r, double v);
 void sl_chunk_set_i128(sl_chunk *c, int col, int r, sl_i128 v);
 void sl_chunk_set_str(sl_chunk *c, int col, int r, const char *p, size_t len);
+/* A string of static data (valid as long as the process, never changed),
+** kept as a pointer instead of copied. */
+void sl_chunk_set_str_static(sl_chunk *c, int col, int r, const char *p, size_t len);
 /* Copy row r of src (all columns, its kind) to the end of dst (same types). */
 int sl_chunk_copy_row(sl_chunk *dst, const sl_chunk *src, int r);
 /* dst (same types, emptied first) = the rows of src whose sel[] is set,

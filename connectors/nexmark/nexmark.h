@@ -48,6 +48,7 @@ typedef struct sl_nexmark_config {
 typedef struct sl_nexmark_str {
     const char *p;
     size_t len;
+    bool fixed; /* p is static data (the generator's tables), valid for the process's life */
 } sl_nexmark_str;
 
 typedef struct sl_nexmark_event {

@@ -222,6 +222,7 @@ static sl_nexmark_str sl__exact_string(sl__jrand *r, int64_t len, sl_nexmark_eve
     if (len < SL__NX_EXTRA_LEN / 2) {
         int32_t off = sl__next_int_b(r, (int32_t)(SL__NX_EXTRA_LEN - len));
         s.p = sl__nx_extra + off;
+        s.fixed = true;
         return s;
     }
     if ((size_t)len > e->big_cap) {
@@ -236,7 +237,7 @@ static sl_nexmark_str sl__exact_string(sl__jrand *r, int64_t len, sl_nexmark_eve
 /* StringsGenerator.nextExtra. */
 static sl_nexmark_str sl__next_extra(sl__jrand *r, int64_t cur, int64_t avg, sl_nexmark_event *e)
 {
-    sl_nexmark_str s = {.p = "", .len = 0};
+    sl_nexmark_str s = {.p = "", .len = 0, .fixed = true};
     if (cur > avg)
         return s;
     avg -= cur;
@@ -443,11 +444,13 @@ static void sl__person(const sl_nexmark_config *c, sl__jrand *r, sl_nexmark_even
     e->name_buf[fl + 1 + ll] = '\0';
     e->p_name.len = fl + 1 + ll;
     e->p_name.p = e->name_buf;
+    e->p_name.fixed = false;
     size_t n = sl__next_string(r, 7, ' ', e->email_buf);
     e->email_buf[n++] = '@';
     n += sl__next_string(r, 5, ' ', e->email_buf + n);
     memcpy(e->email_buf + n, ".com", 4);
     e->p_email.p = e->email_buf;
+    e->p_email.fixed = false;
     e->p_email.len = n + 4;
     n = 0;
     for (int i = 0; i < 4; i++) { /* "%04d" four times, blank-separated */
@@ -460,10 +463,13 @@ static void sl__person(const sl_nexmark_config *c, sl__jrand *r, sl_nexmark_even
     }
     e->card_buf[n] = '\0';
     e->p_card.p = e->card_buf;
+    e->p_card.fixed = false;
     e->p_card.len = n;
     e->p_city.p = cities[sl__next_int_b(r, 10)];
+    e->p_city.fixed = true;
     e->p_city.len = strlen(e->p_city.p);
     e->p_state.p = states[sl__next_int_b(r, 6)];
+    e->p_state.fixed = true;
     e->p_state.len = 2;
     int64_t cur = 8 + (int64_t)(e->p_name.len + e->p_email.len + e->p_card.len + e->p_city.len +
                                 e->p_state.len);
@@ -490,8 +496,10 @@ static void sl__auction(const sl_nexmark_config *c, int64_t count, sl__jrand *r,
     e->a_expires_ms = e->ts_ms + 1 + sl__next_long_b(r, horizon * 2 > 1 ? horizon * 2 : 1);
     e->a_name.len = sl__next_string(r, 20, ' ', e->item_buf);
     e->a_name.p = e->item_buf;
+    e->a_name.fixed = false;
     e->a_desc.len = sl__next_string(r, 100, ' ', e->desc_buf);
     e->a_desc.p = e->desc_buf;
+    e->a_desc.fixed = false;
     e->a_reserve = e->a_initial + sl__next_price(r);
     int64_t size = 8 + (int64_t)(e->a_name.len + e->a_desc.len) + 40;
     e->a_extra = sl__next_extra(r, size, c->avg_auction, e);
@@ -517,6 +525,7 @@ static void sl__bid(const sl_nexmark_config *c, sl__jrand *r, sl_nexmark_event *
     if (sl__next_int_b(r, 2) > 0) {
         u = sl__next_int_b(r, 4);
         e->b_channel.p = hot_channels[u];
+        e->b_channel.fixed = true;
         e->b_channel.len = strlen(hot_channels[u]);
     } else {
         int ch = sl__next_int_b(r, SL__NX_CHANNELS);
@@ -532,9 +541,11 @@ static void sl__bid(const sl_nexmark_config *c, sl__jrand *r, sl_nexmark_event *
         e->chan_buf[8 + nd] = '\0';
         e->b_channel.len = 8 + nd;
         e->b_channel.p = e->chan_buf;
+        e->b_channel.fixed = false;
         u = 4 + ch;
     }
     e->b_url.p = sl__nx_urls[u];
+    e->b_url.fixed = true;
     e->b_url.len = sl__nx_url_len[u];
     e->b_extra = sl__next_extra(r, 32, c->avg_bid, e);
 }

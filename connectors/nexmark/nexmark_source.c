@@ -105,7 +105,10 @@ static void sl__nx_str(sl_chunk *out, int col, int r, sl_type t, sl_nexmark_str 
     size_t n = s.len;
     if (t.precision > 0 && n > (size_t)t.precision)
         n = (size_t)t.precision; /* ASCII: characters are bytes */
-    sl_chunk_set_str(out, col, r, s.p, n);
+    if (s.fixed) /* the generator's tables: no copy */
+        sl_chunk_set_str_static(out, col, r, s.p, n);
+    else
+        sl_chunk_set_str(out, col, r, s.p, n);
 }
 
 static void sl__nx_ts(sl_chunk *out, int col, int r, sl_type t, int64_t ms)
