@@ -1056,7 +1056,19 @@ static int sl__sjoin_process(sl_operator *op, const sl_chunk *in, const sl_emit 
     }
     sl_chunk_hash_keys(in, j->nkeys, j->keycols, j->hashes);
     sl_chunk_reset(j->out);
+    enum { AHEAD = 8 };
     for (int r = 0; r < in->nrows; r++) {
+        if (j->nkslots) { /* a large key table misses the cache: ask for a row's slot,
+                             then its key, some rows before looking it up */
+            size_t mask = j->nkslots - 1;
+            if (r + 2 * AHEAD < in->nrows)
+                __builtin_prefetch(&j->kslots[j->hashes[r + 2 * AHEAD] & mask]);
+            if (r + AHEAD < in->nrows) {
+                int32_t e = j->kslots[j->hashes[r + AHEAD] & mask].idx;
+                if (e >= 0)
+                    __builtin_prefetch(&j->keys[e]);
+            }
+        }
         int s = (int)in->cols[0].v.i64[r];
         int rc = j->window     ? sl__window_row(j, in, r, s, out, err)
                  : j->interval ? sl__interval_row(j, in, r, s, now, out, err)
