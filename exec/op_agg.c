@@ -185,17 +185,11 @@ static void sl__mset_grow(sl__mset *m)
     sl_free(old);
 }
 
-/* Add c (> 0) occurrences of v; returns the new count. *stored (may be
-** NULL) = the set's own copy of v (its bytes live as long as the entry). */
-static int64_t sl__mset_add(sl__mset *m, sl_phys ph, sl__val v, int64_t c, sl__val *stored)
+/* Put v (hash h, absent) with count c into the empty slot i where
+** sl__mset_find left it; returns the set's own copy of v (its bytes live as
+** long as the entry). */
+static sl__val sl__mset_put(sl__mset *m, sl_phys ph, sl__val v, uint64_t h, uint32_t i, int64_t c)
 {
-    uint64_t h = sl__val_hash(ph, v);
-    uint32_t i = sl__mset_find(m, ph, v, h);
-    if (m->e[i].count) {
-        if (stored)
-            *stored = m->e[i].v;
-        return m->e[i].count += c;
-    }
     if ((m->n + 1) * 4 > m->cap * 3) {
         sl__mset_grow(m);
         i = sl__mset_find(m, ph, v, h);
@@ -210,13 +204,28 @@ static int64_t sl__mset_add(sl__mset *m, sl_phys ph, sl__val v, int64_t c, sl__v
     m->e[i].count = c;
     m->e[i].hash = h;
     m->n++;
+    return v;
+}
+
+/* Add c (> 0) occurrences of v; returns the new count. *stored (may be
+** NULL) = the set's own copy of v (its bytes live as long as the entry). */
+static int64_t sl__mset_add(sl__mset *m, sl_phys ph, sl__val v, int64_t c, sl__val *stored)
+{
+    uint64_t h = sl__val_hash(ph, v);
+    uint32_t i = sl__mset_find(m, ph, v, h);
+    if (m->e[i].count) {
+        if (stored)
+            *stored = m->e[i].v;
+        return m->e[i].count += c;
+    }
+    v = sl__mset_put(m, ph, v, h, i, c);
     if (stored)
         *stored = v;
     return c;
 }
 
-/* Mark v seen by the calls of `bits` (a shared set's entry counts are bit
-** sets, never 0); returns the bits it had not had. */
+/* Mark v (hash h) seen by the calls of `bits` (a shared set's entry counts
+** are bit sets, never 0); returns the bits it had not had. */
 static uint64_t sl__mset_mark_h(sl__mset *m, sl_phys ph, sl__val v, uint64_t h, uint64_t bits)
 {
     uint32_t i = sl__mset_find(m, ph, v, h);
@@ -225,7 +234,7 @@ static uint64_t sl__mset_mark_h(sl__mset *m, sl_phys ph, sl__val v, uint64_t h, 
         m->e[i].count = (int64_t)(had | bits);
         return bits & ~had;
     }
-    sl__mset_add(m, ph, v, (int64_t)bits, NULL);
+    sl__mset_put(m, ph, v, h, i, (int64_t)bits); /* no second hash and probe */
     return bits;
 }
 
