@@ -215,7 +215,7 @@ static void sl__job(const char *dir, long keys, long rows)
     probe->ops->free(probe);
     sl_group_agg_spec agg = {2, sl__in_types, 1, sl__keys, 2, sl__calls, 0, NULL, NULL, {0}, false, false};
     sl_step_spec step = {NULL, sl__create_agg, &agg, "GroupAggregate", 3, out_types, {NULL}};
-    sl_stage_spec stage = {SL_EXCHANGE_HASH, 1, sl__keys, 1, 1, &step, 0};
+    sl_stage_spec stage = {SL_EXCHANGE_HASH, 1, sl__keys, 1, 1, &step, 0, 0, 0};
     sl_input_spec input = {sl_connector_find("datagen")->create_source,
                            {.options = src_opts, .ncols = 2, .names = in_names,
                             .types = sl__in_types, .parallelism = 1, .table = "gen"},

@@ -187,13 +187,17 @@ struct sl__task {
     sl_list *positions;       /* input task: sl__pending* of positions taken at barriers,
                                  until their checkpoint is decided (source ops->decided) */
     bool declared_idle;       /* IDLE was sent on, nothing since */
-    /* Scan reuse (sl_input_spec.shares): the task of an input that reads
-    ** another's source has no thread and no source of its own; the task
-    ** of that input (its owner) runs the branch's chain on every chunk it
-    ** polls, and passes each watermark, barrier and end on to it too. */
+    /* Scan reuse (sl_input_spec.shares) and sub-plan reuse (sl_stage_spec.
+    ** fork): the task of an input that reads another's source, or of a
+    ** stage that takes another's rows, has no thread (nor source, nor
+    ** channel) of its own; the task it shares (its owner) hands the
+    ** branch's chain the rows entering its step fork_at (an input's: the
+    ** rows it polls), and passes each watermark, barrier and end on to it
+    ** too (sl__fork, sl__advance_watermark, sl__barrier, sl__end). */
     sl__task *owner;          /* the owner of a branch, else NULL */
     sl__task **branches;      /* an owner's branches */
     int nbranches;            /* how many */
+    int fork_at;              /* a branch: the step of its owner whose rows it takes */
     int nblocked;             /* lanes blocked */
     /* chain */
     int nsteps;               /* steps */
@@ -627,6 +631,9 @@ static int sl__side_emit(void *ctx, sl_chunk *rows, sl_error *err)
 /* Whether a pre-committed epoch of one of the task's sinks is decided. */
 static bool sl__decided_pending(const sl__task *t, int64_t decided)
 {
+    for (int i = 0; i < t->nbranches; i++)
+        if (sl__decided_pending(t->branches[i], decided))
+            return true;
     if (t->sink && t->pending->n > 0 && ((sl__pending *)t->pending->items[0])->epoch <= decided)
         return true;
     for (int i = 0; i < t->nsides; i++)
@@ -642,11 +649,36 @@ static sl__task *sl__branch(sl__task *t, int i)
     return i < 0 ? t : t->branches[i];
 }
 
+/* Rows reached task t or a branch of it: it is not idle (any more). */
+static void sl__active(sl__task *t)
+{
+    t->declared_idle = false;
+    for (int i = 0; i < t->nbranches; i++)
+        sl__active(t->branches[i]);
+}
+
 /* ------------------------------------------------------------------------
 ** The chain
 */
 
 static int sl__push(sl__task *t, int step, sl_chunk *rows, sl_error *err);
+
+/* Rows entering step `step` of owner t: into the chain of each branch
+** forking there, first (a chain reads its rows and changes none of them:
+** calcs select and project into their own chunks, operators keep what
+** they need; neither an owner nor a branch ends in a sink, which may). */
+static int sl__fork(sl__task *t, int step, sl_chunk *rows, sl_error *err)
+{
+    for (int i = 0; i < t->nbranches; i++) {
+        sl__task *b = t->branches[i];
+        if (b->fork_at != step)
+            continue;
+        b->env.now_nanos = t->env.now_nanos;
+        if (sl__push(b, 0, rows, err) != 0)
+            return -1;
+    }
+    return 0;
+}
 
 /* The emit callback of an operator: its rows go on to the next step. */
 typedef struct sl__next {
@@ -673,9 +705,13 @@ static int sl__push(sl__task *t, int step, sl_chunk *rows, sl_error *err)
         sl_error_hint(err, "Run the INSERT as a new job: SET 'pipeline.name' to another name.");
         return -1;
     }
-    for (; step < t->nsteps; step++) {
+    for (;; step++) {
         if (rows->nrows == 0)
             return 0;
+        if (t->nbranches && sl__fork(t, step, rows, err) != 0)
+            return -1;
+        if (step >= t->nsteps)
+            break;
         sl__step *st = &t->steps[step];
         if (st->op) {
             sl__next next = {t, step + 1};
@@ -685,8 +721,6 @@ static int sl__push(sl__task *t, int step, sl_chunk *rows, sl_error *err)
         if (sl__calc_run(&st->calc, rows, &t->env, &rows, err) != 0)
             return -1;
     }
-    if (rows->nrows == 0)
-        return 0;
     return sl__output(t, rows, err);
 }
 
@@ -704,6 +738,26 @@ static void sl__count_late(sl__task *t)
     t->op_conflicts = conflicts - t->base_op_conflicts;
 }
 
+/* The same for t and its branches. */
+static void sl__count_late_all(sl__task *t)
+{
+    sl__count_late(t);
+    for (int i = 0; i < t->nbranches; i++)
+        sl__count_late_all(t->branches[i]);
+}
+
+/* A chunk went through t's chain (and its branches'): the rows they
+** buffered for the next stages go on, and their late rows are counted. */
+static int sl__chunk_done(sl__task *t, sl_error *err)
+{
+    for (int i = 0; i < t->nbranches; i++)
+        if (sl__chunk_done(t->branches[i], err) != 0)
+            return -1;
+    int rc = sl__flush(t, err);
+    sl__count_late(t);
+    return rc;
+}
+
 /* Watermark wm held back by the delays (sl_operator.wm_delay) of the first
 ** n operators of t's chain: what the operators after them may rely on. The
 ** ends (INT64_MIN: none yet, INT64_MAX: end of input) stay; saturates. */
@@ -718,9 +772,10 @@ static int64_t sl__held_watermark(const sl__task *t, int n, int64_t wm)
 }
 
 /* Event time reached wm: every operator (in chain order) emits what became
-** final, each given the watermark held back by the operators before it;
-** the held-back watermark goes on downstream. t->watermark stays the
-** input's (checkpointed). */
+** final, each given the watermark held back by the operators before it,
+** and so does each branch, given the watermark held back by the operators
+** before its fork; the held-back watermark goes on downstream.
+** t->watermark stays the input's (checkpointed). */
 static int sl__advance_watermark(sl__task *t, int64_t wm, sl_error *err)
 {
     if (wm <= t->watermark)
@@ -737,6 +792,11 @@ static int sl__advance_watermark(sl__task *t, int64_t wm, sl_error *err)
         if (op->ops->watermark(op, sl__held_watermark(t, i, wm), &out, err) != 0)
             return -1;
     }
+    for (int i = 0; i < t->nbranches; i++) {
+        sl__task *b = t->branches[i];
+        if (sl__advance_watermark(b, sl__held_watermark(t, b->fork_at, wm), err) != 0)
+            return -1;
+    }
     if (!t->next)
         return 0;
     if (sl__flush(t, err) != 0)
@@ -745,21 +805,15 @@ static int sl__advance_watermark(sl__task *t, int64_t wm, sl_error *err)
     return sl__broadcast(t, &m) != 0 ? sl__cancelled(err) : 0;
 }
 
-/* An input task's watermark reached wm: its chain's and its branches'. */
-static int sl__advance_input(sl__task *t, int64_t wm, sl_error *err)
-{
-    for (int i = -1; i < t->nbranches; i++)
-        if (sl__advance_watermark(sl__branch(t, i), wm, err) != 0)
-            return -1;
-    return 0;
-}
-
-/* The input has ended: +infinity watermark, END on to the next stage; a
-** sink task tells the coordinator. */
+/* The input has ended: +infinity watermark, END on to the next stage (and
+** the branches'); a sink task tells the coordinator. */
 static int sl__end(sl__task *t, sl_error *err)
 {
     if (sl__advance_watermark(t, INT64_MAX, err) != 0)
         return -1;
+    for (int i = 0; i < t->nbranches; i++)
+        if (sl__end(t->branches[i], err) != 0)
+            return -1;
     t->ended = true;
     if (t->next) {
         if (sl__flush(t, err) != 0)
@@ -774,9 +828,13 @@ static int sl__end(sl__task *t, sl_error *err)
     return 0;
 }
 
-/* Tell the next stage this task is idle (no rows, so no watermark). */
+/* Tell the next stage this task (and its branches) is idle (no rows, so
+** no watermark). */
 static int sl__send_idle(sl__task *t, sl_error *err)
 {
+    for (int i = 0; i < t->nbranches; i++)
+        if (sl__send_idle(t->branches[i], err) != 0)
+            return -1;
     if (!t->next || t->declared_idle)
         return 0;
     t->declared_idle = true;
@@ -952,6 +1010,9 @@ static int sl__barrier(sl__task *t, int64_t id, bool savepoint, sl_list *blobs, 
     sl_list_push(j->acks, a);
     sl__coord_event(j);
     pthread_mutex_unlock(&j->mu);
+    for (int i = 0; i < t->nbranches; i++) /* the same point of the same rows */
+        if (sl__barrier(t->branches[i], id, savepoint, sl_list_new(), err) != 0)
+            return -1;
     return 0;
 }
 
@@ -981,6 +1042,9 @@ static int sl__commit_sink(sl__task *t, sl_sink *sink, sl_list *pending, int64_t
 ** one of them committed. */
 static int sl__commit_decided(sl__task *t, int64_t decided, sl_error *err)
 {
+    for (int i = 0; i < t->nbranches; i++)
+        if (sl__commit_decided(t->branches[i], decided, err) != 0)
+            return -1;
     if (!t->sink && !t->nsides)
         return 0;
     int64_t main = INT64_MAX, before = t->committed;
@@ -1083,7 +1147,7 @@ static int sl__chunk_watermark(sl__task *t, sl_error *err)
     }
     if (t->in->nrows == 0) /* an idle split may have expired */
         return t->nsplits > 0 && t->job->spec->idle_timeout_ms > 0
-                   ? sl__advance_input(t, sl__splits_watermark(t, now), err)
+                   ? sl__advance_watermark(t, sl__splits_watermark(t, now), err)
                    : 0;
     if (t->wm_col >= 0 && !t->source->ops->splits) {
         /* The expression grows with its column: the chunk's largest value
@@ -1095,7 +1159,7 @@ static int sl__chunk_watermark(sl__task *t, sl_error *err)
         /* no row's value overflows (else the expression says where) */
         if (!__builtin_add_overflow(top, t->wm_off, &wm) &&
             !__builtin_add_overflow(low, t->wm_off, &w0))
-            return sl__advance_input(t, wm, err);
+            return sl__advance_watermark(t, wm, err);
     }
     sl_chunk_reset(t->wm_out);
     if (sl_eval_into(t->wm_prog, t->in, &t->env, t->wm_out, 0, err) != 0)
@@ -1106,7 +1170,7 @@ static int sl__chunk_watermark(sl__task *t, sl_error *err)
         for (int r = 0; r < t->in->nrows; r++)
             if (!v->nulls[r] && v->v.i64[r] > wm)
                 wm = v->v.i64[r];
-        return sl__advance_input(t, wm, err);
+        return sl__advance_watermark(t, wm, err);
     }
     for (int r = 0; r < t->in->nrows; r++) {
         int sp = split_of[r];
@@ -1121,7 +1185,7 @@ static int sl__chunk_watermark(sl__task *t, sl_error *err)
             stale = i;
     atomic_store(&t->pub_stale_ns, t->split_ns[stale]);
     atomic_store(&t->pub_stale_split, t->nsplits > 1 ? stale : -1);
-    return sl__advance_input(t, sl__splits_watermark(t, now), err);
+    return sl__advance_watermark(t, sl__splits_watermark(t, now), err);
 }
 
 /* Tell the source which of its positions was decided (the newest one at
@@ -1167,9 +1231,7 @@ static int sl__input_loop(sl__task *t, sl_error *err)
     for (;;) {
         pthread_mutex_lock(&j->mu);
         if (t->idle || (t->source_ended && t->ended)) { /* nothing to read: wait for a command */
-            bool pending = false;
-            for (int i = -1; i < t->nbranches; i++)
-                pending = pending || sl__decided_pending(sl__branch(t, i), j->decided);
+            bool pending = sl__decided_pending(t, j->decided);
             if (!j->shutdown && !j->failed && j->trigger <= t->last_barrier && !pending) {
                 struct timespec ts;
                 clock_gettime(CLOCK_REALTIME, &ts);
@@ -1187,9 +1249,8 @@ static int sl__input_loop(sl__task *t, sl_error *err)
         pthread_mutex_unlock(&j->mu);
         if (stop)
             return 0;
-        for (int i = -1; i < t->nbranches; i++)
-            if (sl__commit_decided(sl__branch(t, i), decided, err) != 0)
-                return -1;
+        if (sl__commit_decided(t, decided, err) != 0)
+            return -1;
         if (t->positions->n > 0)
             sl__positions_decided(t, decided);
         if (trigger > t->last_barrier) {
@@ -1213,9 +1274,6 @@ static int sl__input_loop(sl__task *t, sl_error *err)
             }
             if (sl__barrier(t, trigger, savepoint, blobs, err) != 0)
                 return -1;
-            for (int i = 0; i < t->nbranches; i++) /* the same point of the same rows */
-                if (sl__barrier(t->branches[i], trigger, savepoint, sl_list_new(), err) != 0)
-                    return -1;
             if (final)
                 t->idle = true;
             continue;
@@ -1230,30 +1288,16 @@ static int sl__input_loop(sl__task *t, sl_error *err)
         if (t->source->ops->skipped)
             t->rows_skipped = t->source->ops->skipped(t->source);
         if (t->in->nrows == 0 && j->spec->idle_timeout_ms > 0 && !t->declared_idle &&
-            sl__now(j->spec) - t->last_rows_ns >= j->spec->idle_timeout_ms * SL_NANOS_PER_MILLI)
-            for (int i = -1; i < t->nbranches; i++)
-                if (sl__send_idle(sl__branch(t, i), err) != 0)
-                    return -1;
+            sl__now(j->spec) - t->last_rows_ns >= j->spec->idle_timeout_ms * SL_NANOS_PER_MILLI &&
+            sl__send_idle(t, err) != 0)
+            return -1;
         if (t->in->nrows > 0) {
             t->env.now_nanos = t->last_rows_ns = sl__now(j->spec);
             atomic_store(&t->pub_rows_ns, t->last_rows_ns);
-            /* each chain reads the polled rows and changes none of them:
-            ** calcs select and project into their own chunks, and no
-            ** input with branches ends in a sink (physical.c) */
-            for (int i = -1; i < t->nbranches; i++) {
-                sl__task *b = sl__branch(t, i);
-                b->env.now_nanos = t->env.now_nanos;
-                b->declared_idle = false;
-                if (sl__push(b, 0, t->in, err) != 0)
-                    return -1;
-            }
-            if (sl__chunk_watermark(t, err) != 0)
+            sl__active(t);
+            if (sl__push(t, 0, t->in, err) != 0 || /* and into its branches (sl__fork) */
+                sl__chunk_watermark(t, err) != 0 || sl__chunk_done(t, err) != 0)
                 return -1;
-            for (int i = -1; i < t->nbranches; i++) {
-                if (sl__flush(sl__branch(t, i), err) != 0)
-                    return -1;
-                sl__count_late(sl__branch(t, i));
-            }
         } else if (t->nsplits > 0 && sl__chunk_watermark(t, err) != 0) {
             return -1;
         }
@@ -1262,16 +1306,14 @@ static int sl__input_loop(sl__task *t, sl_error *err)
         if (t->pipe->inputs[t->input].proctime) {
             int64_t now = sl__now(j->spec);
             int64_t ms = now / SL_NANOS_PER_MILLI - (now % SL_NANOS_PER_MILLI < 0);
-            if (sl__advance_input(t, ms * SL_NANOS_PER_MILLI - 1, err) != 0)
+            if (sl__advance_watermark(t, ms * SL_NANOS_PER_MILLI - 1, err) != 0)
                 return -1;
         }
         if (rc == SL_SOURCE_END) {
             t->source_ended = true;
-            for (int i = -1; i < t->nbranches; i++) {
-                if (sl__end(sl__branch(t, i), err) != 0)
-                    return -1;
-                sl__count_late(sl__branch(t, i));
-            }
+            if (sl__end(t, err) != 0)
+                return -1;
+            sl__count_late_all(t);
         }
     }
 }
@@ -1307,7 +1349,7 @@ static int sl__stage_message(sl__task *t, int lane, sl_msg *m, sl_error *err)
 {
     if (m->kind == SL_MSG_CHUNK || m->kind == SL_MSG_WATERMARK) { /* active again */
         t->lane_idle[lane] = 0;
-        t->declared_idle = false;
+        sl__active(t);
     }
     switch (m->kind) {
     case SL_MSG_IDLE: {
@@ -1324,8 +1366,9 @@ static int sl__stage_message(sl__task *t, int lane, sl_msg *m, sl_error *err)
         int rc = sl__push(t, 0, m->chunk, err);
         sl_chunk_free(m->chunk);
         if (rc == 0)
-            rc = sl__flush(t, err);
-        sl__count_late(t);
+            rc = sl__chunk_done(t, err);
+        else
+            sl__count_late_all(t);
         return rc;
     }
     case SL_MSG_WATERMARK:
@@ -1337,8 +1380,11 @@ static int sl__stage_message(sl__task *t, int lane, sl_msg *m, sl_error *err)
         bool all = true;
         for (int l = 0; l < t->nlanes; l++)
             all = all && t->lane_ended[l];
-        if (all)
-            return sl__end(t, err);
+        if (all) {
+            int rc = sl__end(t, err);
+            sl__count_late_all(t);
+            return rc;
+        }
         return sl__advance_watermark(t, sl__lanes_watermark(t), err);
     }
     case SL_MSG_BARRIER:
@@ -1394,20 +1440,34 @@ static void *sl__task_main(void *arg)
 ** Setting up and tearing down the tasks
 */
 
+/* The columns entering step k of t's chain (k = t->nsteps: leaving it). */
+static void sl__step_cols(const sl__task *t, int k, int *ncols, const sl_type **types)
+{
+    *ncols = t->in_ncols;
+    *types = t->in_types;
+    for (int i = 0; i < k; i++) {
+        const sl_step_spec *ss = &t->specs[i];
+        if (ss->calc && ss->calc->project) {
+            *ncols = ss->calc->nexprs;
+            *types = ss->calc->out_types;
+        } else if (!ss->calc) {
+            *ncols = ss->out_ncols;
+            *types = ss->out_types;
+        }
+    }
+}
+
 static int sl__open_chain(sl__task *t, sl_error *err)
 {
     t->steps = sl_calloc((size_t)(t->nsteps ? t->nsteps : 1), sizeof(sl__step));
-    int ncols = t->in_ncols;
-    const sl_type *types = t->in_types;
     for (int i = 0; i < t->nsteps; i++) {
         const sl_step_spec *ss = &t->specs[i];
+        int ncols;
+        const sl_type *types;
+        sl__step_cols(t, i, &ncols, &types);
         if (ss->calc) {
             if (sl__calc_open(&t->steps[i].calc, ss->calc, ncols, types, err) != 0)
                 return -1;
-            if (ss->calc->project) {
-                ncols = ss->calc->nexprs;
-                types = ss->calc->out_types;
-            }
         } else {
             if (ss->create(ss->arg, &t->steps[i].op, err) != 0)
                 return -1;
@@ -1418,12 +1478,9 @@ static int sl__open_chain(sl__task *t, sl_error *err)
                 t->steps[i].op->state_dir = t->steps[i].state_dir;
                 sl_free(jd);
             }
-            ncols = ss->out_ncols;
-            types = ss->out_types;
         }
     }
-    t->out_ncols = ncols;
-    t->out_types = types;
+    sl__step_cols(t, t->nsteps, &t->out_ncols, &t->out_types);
     return 0;
 }
 
@@ -1505,8 +1562,12 @@ static void sl__layout(const sl_job_spec *job, sl_strbuf *sb)
         }
         for (int g = 0; g < spec->nstages; g++) {
             const sl_stage_spec *st = &spec->stages[g];
-            sl_strbuf_appendf(sb, "%sstage %d parallelism %d %s(", pre, g, st->parallelism,
-                              st->exchange == SL_EXCHANGE_HASH ? "hash" : "single");
+            if (st->fork) /* its rows are those entering step fork_at of its owner */
+                sl_strbuf_appendf(sb, "%sstage %d parallelism %d fork(stage %d, step %d", pre, g,
+                                  st->parallelism, st->fork - 1, st->fork_at);
+            else
+                sl_strbuf_appendf(sb, "%sstage %d parallelism %d %s(", pre, g, st->parallelism,
+                                  st->exchange == SL_EXCHANGE_HASH ? "hash" : "single");
             for (int x = 0; x < st->nkeys; x++)
                 sl_strbuf_appendf(sb, "%s%d", x ? "," : "", st->keys[x]);
             sl_strbuf_appendf(sb, "):");
@@ -1618,10 +1679,20 @@ static int sl__build_pipeline(sl__job *j, int k, sl__task *tasks, sl_error *err)
             rc = sl_error_set(err, SL_ERR_INTERNAL, -1, "a job's layer %d feeds no later stage", l);
     }
     for (int g = 0; g < spec->nstages && rc == 0; g++) {
-        int np = spec->stages[g].parallelism, upstream = 0;
+        const sl_stage_spec *st = &spec->stages[g];
+        int np = st->parallelism, upstream = 0;
         for (int l = 0; l < nlayers; l++)
             if (lto[l] == g)
                 upstream += lcount[l];
+        if (st->fork) { /* a branch: its rows come from its owner's tasks */
+            const sl_stage_spec *o = &spec->stages[st->fork - 1];
+            if (upstream || st->fork - 1 >= g || o->fork || o->parallelism != np ||
+                st->fork_at < 0 || st->fork_at > o->nsteps || lto[spec->ninputs + g] < 0 ||
+                lto[spec->ninputs + st->fork - 1] < 0 || spec->limit >= 0)
+                rc = sl_error_set(err, SL_ERR_INTERNAL, -1,
+                                  "stage %d of a job is no branch of stage %d", g, st->fork - 1);
+            continue;
+        }
         if (!upstream) {
             rc = sl_error_set(err, SL_ERR_INTERNAL, -1, "stage %d of a job has no input", g);
             break;
@@ -1725,6 +1796,19 @@ static int sl__build_pipeline(sl__job *j, int k, sl__task *tasks, sl_error *err)
                 sl_type wt = in->wm_expr->type;
                 t->wm_out = sl_chunk_new(1, &wt, SL_CHUNK_ROWS);
             }
+        } else if (spec->stages[t->stage].fork) { /* a branch of an earlier stage's task */
+            const sl_stage_spec *st = &spec->stages[t->stage];
+            int first = nin;
+            for (int q = 0; q < st->fork - 1; q++)
+                first += spec->stages[q].parallelism;
+            sl__task *o = &tasks[first + t->subtask];
+            t->owner = o;
+            t->fork_at = st->fork_at;
+            o->branches = sl_realloc(o->branches, (size_t)(o->nbranches + 1) * sizeof *o->branches);
+            o->branches[o->nbranches++] = t;
+            sl__step_cols(o, st->fork_at, &t->in_ncols, &t->in_types); /* o's chain is open */
+            t->nsteps = st->nsteps;
+            t->specs = st->steps;
         } else {
             const sl_stage_spec *st = &spec->stages[t->stage];
             /* The columns arriving: what the chains of a layer feeding it

@@ -180,8 +180,10 @@ typedef struct sl__sjoin {
     int nlive;                 /* live records */
     sl__slot *rslots;          /* regular: record table (every record, dead ones too) */
     size_t nrslots;            /* its size */
-    sl__sj_timer *heap;        /* interval: kept rows by (bound, seq) */
+    sl__sj_timer *heap;        /* timed: kept rows by (bound, seq), those pushed out of order */
     size_t nheap, heapcap;     /* items / allocated */
+    sl__sj_timer *q;           /* timed: those pushed in order: q[qhead..qtail) is sorted */
+    size_t qhead, qtail, qcap; /* first / end / allocated */
     uint64_t next_seq;         /* interval: next arrival number */
     int64_t wm;                /* watermark (INT64_MIN: none) */
     int64_t late;              /* rows dropped as late (always 0, see above) */
@@ -560,20 +562,67 @@ static int sl__cmp_timer(const void *a, const void *b)
     return sl__timer_less(x, y) ? -1 : sl__timer_less(y, x) ? 1 : 0;
 }
 
+/* The kept rows' timers: a sorted queue of those pushed in order (rows
+** arrive about in time order, windows fire in order, and seq grows: most
+** of them), and a min-heap of the others; the first timer is the smaller
+** of their firsts. A pop from the queue is a step, not a sift-down of a
+** heap as large as the state. The first timer, or NULL: */
+static const sl__sj_timer *sl__timers_top(const sl__sjoin *j)
+{
+    const sl__sj_timer *q = j->qhead < j->qtail ? &j->q[j->qhead] : NULL;
+    if (j->nheap && (!q || sl__timer_less(&j->heap[0], q)))
+        return &j->heap[0];
+    return q;
+}
+
+/* Drop the first timer (there is one). */
+static void sl__timers_pop(sl__sjoin *j)
+{
+    if (j->nheap && sl__timers_top(j) == j->heap)
+        sl__heap_pop(j);
+    else if (++j->qhead == j->qtail)
+        j->qhead = j->qtail = 0;
+}
+
+static void sl__q_grow(sl__sjoin *j)
+{
+    j->qcap = j->qcap ? j->qcap * 2 : 64;
+    j->q = sl_realloc(j->q, j->qcap * sizeof *j->q);
+}
+
+static void sl__timers_push(sl__sjoin *j, sl__sj_timer t)
+{
+    if (j->qhead < j->qtail && sl__timer_less(&t, &j->q[j->qtail - 1])) {
+        sl__heap_push(j, t);
+        return;
+    }
+    if (j->qtail == j->qcap) {
+        if (j->qhead > j->qcap / 2) { /* room at the front: move down */
+            memmove(j->q, j->q + j->qhead, (j->qtail - j->qhead) * sizeof *j->q);
+            j->qtail -= j->qhead;
+            j->qhead = 0;
+        } else {
+            sl__q_grow(j);
+        }
+    }
+    j->q[j->qtail++] = t;
+}
+
+/* Every live record's timer again (after compaction, restore), sorted:
+** all in the queue. */
 static void sl__heap_rebuild(sl__sjoin *j)
 {
     j->nheap = 0;
+    j->qhead = j->qtail = 0;
     for (int e = 0; e < j->nrecs; e++) {
         const sl__sj_rec *rec = &j->recs[e];
         if (!rec->live)
             continue;
-        if (j->nheap == j->heapcap) {
-            j->heapcap = j->heapcap ? j->heapcap * 2 : 64;
-            j->heap = sl_realloc(j->heap, j->heapcap * sizeof *j->heap);
-        }
-        j->heap[j->nheap++] = (sl__sj_timer){sl__bound(j, rec->side, rec->time), rec->seq, e};
+        if (j->qtail == j->qcap)
+            sl__q_grow(j);
+        j->q[j->qtail++] = (sl__sj_timer){sl__bound(j, rec->side, rec->time), rec->seq, e};
     }
-    qsort(j->heap, j->nheap, sizeof *j->heap, sl__cmp_timer); /* sorted = a heap */
+    qsort(j->q, j->qtail, sizeof *j->q, sl__cmp_timer);
 }
 
 /* ---- compaction -------------------------------------------------------- */
@@ -922,7 +971,7 @@ static int sl__interval_row(sl__sjoin *j, const sl_chunk *in, int r, int s, int6
         j->recs[e].time = t;
         j->recs[e].joined = joined;
         j->recs[e].seq = j->next_seq++;
-        sl__heap_push(j, (sl__sj_timer){bound, j->recs[e].seq, e});
+        sl__timers_push(j, (sl__sj_timer){bound, j->recs[e].seq, e});
     } else if (!joined && in_outer) {
         return sl__out_input_padded(j, in, r, s, SL_ROW_INSERT, out, err);
     }
@@ -965,7 +1014,7 @@ static int sl__window_row(sl__sjoin *j, const sl_chunk *in, int r, int s, const 
     j->recs[e].time = end;
     j->recs[e].nullkey = nullkey;
     j->recs[e].seq = j->next_seq++;
-    sl__heap_push(j, (sl__sj_timer){end, j->recs[e].seq, e});
+    sl__timers_push(j, (sl__sj_timer){end, j->recs[e].seq, e});
     return 0;
 }
 
@@ -1091,9 +1140,10 @@ static int sl__sjoin_watermark(sl_operator *op, int64_t wm, const sl_emit *out, 
         j->wm = wm;
     if (j->window) {
         sl_chunk_reset(j->out);
-        while (j->nheap > 0 && j->heap[0].bound <= j->wm) {
-            int e = j->heap[0].rec;
-            sl__heap_pop(j);
+        const sl__sj_timer *t;
+        while ((t = sl__timers_top(j)) && t->bound <= j->wm) {
+            int e = t->rec;
+            sl__timers_pop(j);
             if (j->recs[e].live &&
                 sl__window_fire(j, j->recs[e].key, j->recs[e].time, out, err) != 0) {
                 sl_chunk_reset(j->out);
@@ -1110,9 +1160,10 @@ static int sl__sjoin_watermark(sl_operator *op, int64_t wm, const sl_emit *out, 
     int64_t T = sl__optime(j);
     bool all = j->wm == INT64_MAX;
     sl_chunk_reset(j->out);
-    while (j->nheap > 0 && (all || j->heap[0].bound < T)) {
-        int e = j->heap[0].rec;
-        sl__heap_pop(j);
+    const sl__sj_timer *t;
+    while ((t = sl__timers_top(j)) && (all || t->bound < T)) {
+        int e = t->rec;
+        sl__timers_pop(j);
         sl__sj_rec *rec = &j->recs[e];
         if (j->outer[rec->side] && !rec->joined &&
             sl__out_rec_padded(j, e, SL_ROW_INSERT, out, err) != 0) {
@@ -1259,6 +1310,7 @@ static void sl__clear(sl__sjoin *j)
     j->nrecs = 0;
     j->nlive = 0;
     j->nheap = 0;
+    j->qhead = j->qtail = 0;
     j->next_seq = 0;
     j->wm = INT64_MIN;
     j->late = 0;
@@ -1486,6 +1538,7 @@ static void sl__sjoin_free(sl_operator *op)
         sl_free(j->recs);
         sl_free(j->rslots);
         sl_free(j->heap);
+        sl_free(j->q);
         sl_free(j->in_types);
         sl_free(j->keycols);
         sl_eval_free(j->cond);

@@ -1504,6 +1504,15 @@ typedef struct sl_stage_spec {
     const sl_step_spec *steps;  /* them */
     int to;                     /* the stage its rows go to, as index + 1 (a later one);
                                    0 = the next stage (the sink after the last) */
+    int fork;                   /* sub-plan reuse: index + 1 of an earlier stage (its
+                                   owner, of the same parallelism) whose tasks hand this
+                                   one's steps the rows entering their step fork_at, and
+                                   pass their watermarks (as held back by their steps
+                                   before it), barriers and end on to them. Such a stage
+                                   has no exchange and no thread of its own; neither it
+                                   nor its owner ends in the sink. 0 = rows arrive by its
+                                   exchange */
+    int fork_at;                /* ... that step (0 .. the owner's nsteps) */
 } sl_stage_spec;
 
 typedef struct sl_job_stats {

@@ -195,14 +195,6 @@ static void sl__mark_ranks(sl_lp *lp)
 }
 
 /* Set need[c] for every column b reads. */
-static void sl__expr_cols(const sl_bexpr *b, bool *need, int n)
-{
-    if (b->kind == SL_BX_COLUMN && b->col >= 0 && b->col < n)
-        need[b->col] = true;
-    for (int i = 0; i < b->nargs; i++)
-        sl__expr_cols(b->args[i], need, n);
-}
-
 /* The columns of a filter's condition other than its rank bounds. */
 static void sl__filter_cols(const sl_lp *f, const sl_bexpr *cond, bool *need, int n)
 {
@@ -211,7 +203,7 @@ static void sl__filter_cols(const sl_lp *f, const sl_bexpr *cond, bool *need, in
         for (int i = 0; i < cond->nargs; i++)
             sl__filter_cols(f, cond->args[i], need, n);
     } else if (!sl__rank_cond(f, cond, &lo, &hi)) {
-        sl__expr_cols(cond, need, n);
+        sl_bexpr_mark_cols(cond, need, n);
     }
 }
 
@@ -232,7 +224,7 @@ static void sl__mark_rank_use(sl_lp *lp, const bool *need)
         if (lp->kind == SL_LP_PROJECT) {
             for (int c = 0; c < lp->nexprs; c++)
                 if (!need || need[c])
-                    sl__expr_cols(lp->exprs[c], in, n);
+                    sl_bexpr_mark_cols(lp->exprs[c], in, n);
         } else {
             for (int c = 0; c < n; c++)
                 in[c] = !need || need[c];
@@ -438,7 +430,7 @@ static void sl__check_hop_slices(sl_lp *agg)
         const sl_lp *n = path[d];
         bool *used = sl_calloc((size_t)ncols + 1, sizeof(bool));
         if (n->kind == SL_LP_FILTER) {
-            sl__expr_cols(n->exprs[0], used, ncols);
+            sl_bexpr_mark_cols(n->exprs[0], used, ncols);
             for (int c = 0; c < ncols; c++)
                 ok = ok && !(used[c] && wcol[c]);
             sl_free(used);
@@ -451,7 +443,7 @@ static void sl__check_hop_slices(sl_lp *agg)
                 next[e] = wcol[x->col];
                 continue;
             }
-            sl__expr_cols(x, used, ncols);
+            sl_bexpr_mark_cols(x, used, ncols);
             for (int c = 0; c < ncols; c++)
                 ok = ok && !(used[c] && wcol[c]);
         }

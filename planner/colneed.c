@@ -26,14 +26,14 @@
 
 #include <string.h>
 
-static void sl__expr_cols(const sl_bexpr *x, bool *need, int n)
+void sl_bexpr_mark_cols(const sl_bexpr *x, bool *need, int n)
 {
     if (!x)
         return;
     if (x->kind == SL_BX_COLUMN && x->col >= 0 && x->col < n)
         need[x->col] = true;
     for (int i = 0; i < x->nargs; i++)
-        sl__expr_cols(x->args[i], need, n);
+        sl_bexpr_mark_cols(x->args[i], need, n);
 }
 
 static void sl__need(const sl_lp *n, const bool *out, sl_list *scans);
@@ -65,7 +65,7 @@ static void sl__need(const sl_lp *n, const bool *out, sl_list *scans)
         s->scan = n;
         s->used = sl_calloc((size_t)n->ncols + 1, sizeof(bool));
         memcpy(s->used, out, (size_t)n->ncols * sizeof(bool));
-        sl__expr_cols(n->watermark, s->used, n->ncols);
+        sl_bexpr_mark_cols(n->watermark, s->used, n->ncols);
         if (n->wm_col >= 0 && n->wm_col < n->ncols)
             s->used[n->wm_col] = true;
         sl_list_push(scans, s);
@@ -74,11 +74,11 @@ static void sl__need(const sl_lp *n, const bool *out, sl_list *scans)
     case SL_LP_PROJECT:
         for (int i = 0; i < n->nexprs && i < n->ncols; i++)
             if (out[i])
-                sl__expr_cols(n->exprs[i], need, nin);
+                sl_bexpr_mark_cols(n->exprs[i], need, nin);
         break;
     case SL_LP_FILTER:
         memcpy(need, out, (size_t)nin * sizeof(bool));
-        sl__expr_cols(n->nexprs ? n->exprs[0] : NULL, need, nin);
+        sl_bexpr_mark_cols(n->nexprs ? n->exprs[0] : NULL, need, nin);
         break;
     case SL_LP_SINK:
         for (int i = 0; n->sink_map && i < n->ncols; i++)
@@ -120,7 +120,7 @@ static void sl__need(const sl_lp *n, const bool *out, sl_list *scans)
         } else {
             bool *both = sl_calloc((size_t)(nin + nr) + 1, sizeof(bool));
             memcpy(both, out, (size_t)(nin + nr) * sizeof(bool));
-            sl__expr_cols(n->nexprs ? n->exprs[0] : NULL, both, nin + nr);
+            sl_bexpr_mark_cols(n->nexprs ? n->exprs[0] : NULL, both, nin + nr);
             memcpy(need, both, (size_t)nin * sizeof(bool));
             memcpy(rneed, both + nin, (size_t)nr * sizeof(bool));
             sl_free(both);

@@ -116,6 +116,12 @@ static const sl_config_key sl__keys[] = {
      "instance feeds every scan's operators. 'false' gives each scan a source of its own "
      "(the plans before this setting; a checkpoint restores only into a plan of the same "
      "kind)."},
+    {"table.optimizer.reuse-sub-plan-enabled", SL_OPT_BOOL, false, "true", false, NULL,
+     "An aggregation, join or other stateful operator computing what another of the same "
+     "job computes (the same plan below it, nothing non-deterministic; Nexmark q5's two "
+     "counts of bids per auction and window) runs once, and both consumers read its "
+     "output. 'false' runs each on its own (the plans before this setting; a checkpoint "
+     "restores only into a plan of the same kind)."},
 };
 
 /* Which keys have been read (sl_config_read), by index into sl__keys. */

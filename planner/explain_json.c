@@ -60,9 +60,14 @@ static void sl__graph_json(json_t *nodes, const sl_job_spec *spec, int *next)
     }
     for (int g = 0; g < spec->nstages; g++) {
         const sl_stage_spec *st = &spec->stages[g];
-        char *contents = sl__steps_text("Exchange", st->steps, st->nsteps);
-        json_t *node = sl__node(first_stage + g, "Exchange", "Operator", contents,
-                                st->parallelism);
+        const char *head = st->fork ? "Reuse" : "Exchange"; /* a fork: sub-plan reuse */
+        char *contents = sl__steps_text(head, st->steps, st->nsteps);
+        json_t *node = sl__node(first_stage + g, head, "Operator", contents, st->parallelism);
+        if (st->fork) { /* the rows of a step of its owner's chain (sub-plan reuse) */
+            sl__edge(node, first_stage + st->fork - 1, "FORWARD");
+            json_array_append_new(nodes, node);
+            continue;
+        }
         sl_strbuf strat = SL_STRBUF_INIT;
         if (st->exchange == SL_EXCHANGE_HASH) {
             sl_strbuf_append(&strat, "HASH[");

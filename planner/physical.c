@@ -891,7 +891,26 @@ typedef struct sl__graph {
     int nstages, cap_st;
     sl_list *scan_needs;      /* sl_lp_scan_need*: the columns each scan's source fills */
     struct sl__part *st_part; /* per stage (room for cap_st): how its rows are partitioned */
+    const sl_lp **in_scan;    /* per input (room for cap_in): the SCAN it reads, or NULL */
+    bool reuse;               /* sub-plan reuse is on for this graph */
+    sl_list *built;           /* sl__built*: nodes whose output ends a stage's chain */
 } sl__graph;
+
+/* A node built into a stage (sub-plan reuse): the chain of stage `stage`
+** holds its steps up to step `at`, and digest says what it computes. */
+typedef struct sl__built {
+    char *digest;
+    int stage;
+    int at;
+    const sl_lp *node;
+} sl__built;
+
+static void sl__built_free(void *x)
+{
+    sl__built *b = x;
+    sl_free(b->digest);
+    sl_free(b);
+}
 
 /* How a join's stage partitions its rows: by the join's keys, key k a
 ** column of each side (lcol[k] of the left input, rcol[k] of the right;
@@ -923,8 +942,8 @@ static void sl__frag_one(sl__graph *g, sl__frag *f, int layer)
     f->layers[0] = layer;
 }
 
-/* A new stage fed by every layer of f (which becomes that stage alone). */
-static sl_stage_spec *sl__new_stage(sl__graph *g, sl__frag *f)
+/* A new stage, zeroed: its index. */
+static int sl__stage_slot(sl__graph *g)
 {
     if (g->nstages == g->cap_st) {
         int cap = g->cap_st ? g->cap_st * 2 : 4;
@@ -937,6 +956,13 @@ static sl_stage_spec *sl__new_stage(sl__graph *g, sl__frag *f)
     memset(&g->stages[s], 0, sizeof g->stages[s]);
     memset(&g->st_chains[s], 0, sizeof g->st_chains[s]);
     memset(&g->st_part[s], 0, sizeof g->st_part[s]);
+    return s;
+}
+
+/* A new stage fed by every layer of f (which becomes that stage alone). */
+static sl_stage_spec *sl__new_stage(sl__graph *g, sl__frag *f)
+{
+    int s = sl__stage_slot(g);
     for (int i = 0; i < f->n; i++) {
         int l = f->layers[i];
         if (l >= 0)
@@ -980,12 +1006,14 @@ static sl_input_spec *sl__new_input(sl__graph *g, sl__frag *f)
         int cap = g->cap_in ? g->cap_in * 2 : 4;
         g->inputs = sl_realloc(g->inputs, (size_t)cap * sizeof *g->inputs);
         g->in_chains = sl_realloc(g->in_chains, (size_t)cap * sizeof *g->in_chains);
+        g->in_scan = sl_realloc(g->in_scan, (size_t)cap * sizeof *g->in_scan);
         g->cap_in = cap;
     }
     int i = g->ninputs++;
     sl_input_spec *in = &g->inputs[i];
     memset(in, 0, sizeof *in);
     memset(&g->in_chains[i], 0, sizeof g->in_chains[i]);
+    g->in_scan[i] = NULL;
     sl__frag_one(g, f, i);
     return in;
 }
@@ -1002,6 +1030,22 @@ static bool sl__same_wm(const sl_bexpr *a, const sl_bexpr *b)
     sl_strbuf_free(&x);
     sl_strbuf_free(&y);
     return same;
+}
+
+/* The columns the source of input i fills: also those used[] marks (NULL:
+** every one). */
+static void sl__need_more(sl__graph *g, int i, const bool *used)
+{
+    sl_input_spec *in = &g->inputs[i];
+    if (!in->source_args.used)
+        return;
+    if (!used) {
+        in->source_args.used = NULL;
+        return;
+    }
+    bool *u = (bool *)in->source_args.used;
+    for (int c = 0; c < in->source_args.ncols; c++)
+        u[c] = u[c] || used[c];
 }
 
 /* Scan reuse (Flink's table.optimizer.reuse-source-enabled): input i reads
@@ -1022,13 +1066,7 @@ static void sl__share_scan(sl__graph *g, int i)
             o->source_args.ncols != in->source_args.ncols || !sl__same_wm(o->wm_expr, in->wm_expr))
             continue;
         in->shares = k + 1;
-        if (!o->source_args.used || !in->source_args.used) {
-            o->source_args.used = NULL; /* every column */
-        } else {
-            bool *u = (bool *)o->source_args.used;
-            for (int c = 0; c < in->source_args.ncols; c++)
-                u[c] = u[c] || in->source_args.used[c];
-        }
+        sl__need_more(g, k, in->source_args.used);
         return;
     }
 }
@@ -1071,11 +1109,13 @@ static int sl__scan_input(sl__graph *g, const sl_lp *scan, sl__frag *f, sl_error
         in->source_args.used = u;
     }
     in->wm_expr = scan->watermark;
+    g->in_scan[g->ninputs - 1] = scan;
     sl__share_scan(g, g->ninputs - 1);
     return 0;
 }
 
 static int sl__frag_build(sl__graph *g, const sl_lp *n, sl__frag *f, sl_error *err);
+static int sl__frag_node(sl__graph *g, const sl_lp *n, sl__frag *f, sl_error *err);
 static const sl_bexpr *sl__as_type(sl_physical *p, const sl_bexpr *e, sl_type t, int shift);
 
 static int sl__mk_order(const void *a, sl_operator **o, sl_error *e)
@@ -1571,12 +1611,133 @@ static bool sl__forward(sl__graph *g, const sl_lp *n, const sl__frag *f)
     return ok;
 }
 
+/* ------------------------------------------------------------------------
+** Sub-plan reuse (Flink's table.optimizer.reuse-sub-plan-enabled): a node
+** computing what one built before computes (the same plan below it, as
+** EXPLAIN prints it, the same types, nothing non-deterministic), whose
+** output ended a stage's chain, is not built again: a new stage forks
+** from that stage's chain where the node's steps ended (sl_stage_spec.fork).
+** Nexmark q5 aggregates its bids by auction and window once, not twice.
+*/
+
+/* Whether every expression of the plan under n is deterministic. */
+static bool sl__lp_deterministic(const sl_lp *n)
+{
+    if (!n)
+        return true;
+    for (int i = 0; i < n->nexprs; i++)
+        if (n->exprs[i] && !sl__deterministic(n->exprs[i]))
+            return false;
+    for (int r = 0; r < n->nrows; r++)
+        for (int c = 0; c < n->ncols; c++)
+            if (n->rows[r][c] && !sl__deterministic(n->rows[r][c]))
+                return false;
+    if (n->kind == SL_LP_APPLY || n->kind == SL_LP_SINK)
+        return false;
+    return sl__lp_deterministic(n->input) && sl__lp_deterministic(n->right);
+}
+
+/* What EXPLAIN does not print of the plan under n: each node's column
+** types, and what the analysis set on it from its consumers (whether
+** an aggregation emits -U rows, a Top-N its rank, a HOP window its slices,
+** a SESSION window is merged), which twins read by different consumers may
+** not share. */
+static void sl__lp_facts(sl_strbuf *sb, const sl_lp *n)
+{
+    if (!n)
+        return;
+    sl_strbuf_appendf(sb, "(%d%d%d%d%d%d%d%d %lld %lld %d %d:", n->no_before, n->rank_number,
+                      n->sliced, n->merged, n->window_agg, n->interval, n->window_join,
+                      n->temporal, (long long)n->rank_limit, (long long)n->rank_start, n->ltime,
+                      n->rtime);
+    for (int c = 0; c < n->ncols; c++) {
+        sl_type_format(sb, n->cols[c].type);
+        sl_strbuf_appendf(sb, "%s %d,", n->cols[c].type.not_null ? " NOT NULL" : "",
+                          n->cols[c].rowtime);
+    }
+    sl__lp_facts(sb, n->input);
+    sl__lp_facts(sb, n->right);
+    sl_strbuf_append_char(sb, ')');
+}
+
+/* What node n computes, for comparing with the nodes built before (NULL:
+** never reused). Caller frees. */
+static char *sl__digest(const sl__graph *g, const sl_lp *n)
+{
+    if (!g->reuse || n->kind == SL_LP_SCAN || n->kind == SL_LP_VALUES ||
+        !sl__lp_deterministic(n))
+        return NULL;
+    sl_strbuf sb = SL_STRBUF_INIT;
+    sl_lp_explain(&sb, n);
+    sl__lp_facts(&sb, n);
+    return sl_strbuf_detach(&sb);
+}
+
+/* Plans a (built) and b (its twin, not built) are the same shape: the
+** sources of a's scans fill the columns b's scans would have read too (a
+** column the plan above b reads may be one nothing above a reads). */
+static void sl__merge_needs(sl__graph *g, const sl_lp *a, const sl_lp *b)
+{
+    if (!a || !b)
+        return;
+    if (a->kind == SL_LP_SCAN) {
+        const bool *used = sl_lp_scan_used(g->scan_needs, b);
+        for (int i = 0; i < g->ninputs; i++)
+            if (g->in_scan[i] == a) {
+                sl__need_more(g, i, used);
+                if (g->inputs[i].shares) /* the input reading for it */
+                    sl__need_more(g, g->inputs[i].shares - 1, used);
+            }
+        return;
+    }
+    sl__merge_needs(g, a->input, b->input);
+    sl__merge_needs(g, a->right, b->right);
+}
+
+/* The layers producing node n's output (sl__frag_node), or a fork of the
+** stage that produces a twin's (sub-plan reuse). */
+static int sl__frag_build(sl__graph *g, const sl_lp *n, sl__frag *f, sl_error *err)
+{
+    char *digest = sl__digest(g, n);
+    for (int i = 0; digest && i < g->built->n; i++) {
+        const sl__built *b = g->built->items[i];
+        if (strcmp(b->digest, digest) != 0)
+            continue;
+        sl_free(digest);
+        sl__merge_needs(g, b->node, n);
+        int s = sl__stage_slot(g);
+        sl_stage_spec *st = &g->stages[s];
+        st->fork = b->stage + 1;
+        st->fork_at = b->at;
+        st->exchange = SL_EXCHANGE_SINGLE;
+        st->parallelism = g->stages[b->stage].parallelism;
+        sl__frag_one(g, f, -1 - s);
+        return 0;
+    }
+    if (sl__frag_node(g, n, f, err) != 0) {
+        sl_free(digest);
+        return -1;
+    }
+    int stage = f->n == 1 && f->layers[0] < 0 ? -1 - f->layers[0] : -1;
+    if (!digest || stage < 0 || g->stages[stage].fork) {
+        sl_free(digest);
+        return 0;
+    }
+    sl__built *b = sl_calloc(1, sizeof *b);
+    b->digest = digest;
+    b->stage = stage;
+    b->at = g->st_chains[stage].n;
+    b->node = n;
+    sl_list_push(g->built, b);
+    return 0;
+}
+
 /* The layers producing node n's output, with n's steps on their chains:
 ** a scan is an input; stateless nodes are steps on the layers below them; a
 ** stateful node starts a stage after an exchange by its keys (all rows to
 ** one task without keys); UNION ALL is the layers of both sides (each
 ** casting its rows to the union's types); a join is a stage both sides feed. */
-static int sl__frag_build(sl__graph *g, const sl_lp *n, sl__frag *f, sl_error *err)
+static int sl__frag_node(sl__graph *g, const sl_lp *n, sl__frag *f, sl_error *err)
 {
     sl_physical *p = g->p;
     switch (n->kind) {
@@ -1697,7 +1858,10 @@ static int sl__build_graph(sl_physical *p, const sl_lp *root, const sl_catalog *
                                 root->connector ? root->connector->name : "?");
     }
     int par = o->parallelism > 0 ? o->parallelism : 1;
-    sl__graph g = {p, cat, o, par, NULL, NULL, 0, 0, NULL, NULL, 0, 0, NULL, NULL};
+    sl__graph g = {.p = p, .cat = cat, .o = o, .par = par};
+    /* Sub-plan reuse: not for a query with a LIMIT, whose sink cuts its rows. */
+    g.reuse = o->reuse_subplan && limit < 0;
+    g.built = sl_list_new();
     /* The columns each source must fill; with side outputs (late rows,
     ** conflicts: whole input rows written elsewhere) every column. */
     g.scan_needs = sl_list_new();
@@ -1803,6 +1967,8 @@ static int sl__build_graph(sl_physical *p, const sl_lp *root, const sl_catalog *
             g.stages[s].to = 0;
     }
     sl_free(g.in_chains);
+    sl_free(g.in_scan);
+    sl_list_free(g.built, sl__built_free);
     sl_free(g.st_part);
     sl_free(g.st_chains);
     sl_list_free(g.scan_needs, sl_lp_scan_need_free);
@@ -2025,12 +2191,20 @@ static void sl__explain_graph(sl_strbuf *sb, const sl_job_spec *spec)
     for (int i = 0; i < spec->ninputs; i++)
         tree = tree || spec->inputs[i].to;
     for (int g = 0; g < spec->nstages; g++)
-        tree = tree || spec->stages[g].to;
+        tree = tree || spec->stages[g].to || spec->stages[g].fork;
     for (int g = 0; g < spec->nstages; g++) {
         const sl_stage_spec *st = &spec->stages[g];
         if (tree)
             sl_strbuf_appendf(sb, "[%d] ", g + 1);
-        if (st->exchange == SL_EXCHANGE_HASH) {
+        if (st->fork) { /* Flink: Reused(reference_id=[..]) */
+            const sl_stage_spec *o = &spec->stages[st->fork - 1];
+            sl_strbuf_appendf(sb, "Reuse: [%d] after ", st->fork);
+            if (st->fork_at > 0)
+                sl_strbuf_appendf(sb, "its step %d (%s)", st->fork_at,
+                                  sl_step_name(&o->steps[st->fork_at - 1]));
+            else
+                sl_strbuf_append(sb, "its exchange");
+        } else if (st->exchange == SL_EXCHANGE_HASH) {
             sl_strbuf_append(sb, "Exchange: hash[");
             for (int k = 0; k < st->nkeys; k++)
                 sl_strbuf_appendf(sb, "%s$%d", k ? ", " : "", st->keys[k]);

@@ -281,6 +281,8 @@ typedef struct sl_lp_scan_need {
     bool *used;        /* per column of the scan */
 } sl_lp_scan_need;
 void sl_lp_scan_needs(const sl_lp *root, sl_list *scans);
+/* need[c] set for every column c < n that expression x (NULL: none) reads. */
+void sl_bexpr_mark_cols(const sl_bexpr *x, bool *need, int n);
 const bool *sl_lp_scan_used(const sl_list *scans, const sl_lp *scan);
 void sl_lp_scan_need_free(void *s);
 
@@ -530,6 +532,9 @@ typedef struct sl_physical_opts {
     bool reuse_source;              /* 'table.optimizer.reuse-source-enabled': scans of one
                                        table with the same watermark read one source
                                        (sl_input_spec.shares) */
+    bool reuse_subplan;             /* 'table.optimizer.reuse-sub-plan-enabled': a node
+                                       computing what another does forks from that one's
+                                       stage (sl_stage_spec.fork) */
 } sl_physical_opts;
 
 /* root: a SINK (INSERT) or the top of a query. The plan and catalog must

@@ -752,9 +752,7 @@ sl_state_backend sl__state_backend(sl_session *s)
     sl_state_backend b = {false, false, 0};
     sl_error ignored = SL_ERROR_INIT;
     b.rocksdb = sl_strcasecmp(sl__setting(s, "state.backend.type"), "rocksdb") == 0;
-    if (sl_option_parse_bool(sl__setting(s, "execution.checkpointing.incremental"),
-                             &b.incremental, -1, &ignored) != 0)
-        b.incremental = false;
+    b.incremental = sl__setting_bool(s, "execution.checkpointing.incremental", false);
     if (sl_option_parse_int(sl__setting(s, "state.backend.rocksdb.cache-groups"),
                             &b.cache_groups, -1, &ignored) != 0)
         b.cache_groups = 0;
@@ -762,13 +760,12 @@ sl_state_backend sl__state_backend(sl_session *s)
     return b;
 }
 
-bool sl__reuse_source(sl_session *s)
+bool sl__setting_bool(sl_session *s, const char *key, bool dflt)
 {
-    bool on = true;
+    bool on = dflt;
     sl_error ignored = SL_ERROR_INIT;
-    if (sl_option_parse_bool(sl__setting(s, "table.optimizer.reuse-source-enabled"), &on, -1,
-                             &ignored) != 0)
-        on = true;
+    if (sl_option_parse_bool(sl__setting(s, key), &on, -1, &ignored) != 0)
+        on = dflt;
     sl_error_reset(&ignored);
     return on;
 }

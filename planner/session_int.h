@@ -184,8 +184,8 @@ int sl__parallelism(sl_session *s, int *out, sl_error *err);
 /* 'state.backend.type', 'execution.checkpointing.incremental',
 ** 'state.backend.rocksdb.cache-groups' (SET validated them). */
 sl_state_backend sl__state_backend(sl_session *s);
-/* 'table.optimizer.reuse-source-enabled'. */
-bool sl__reuse_source(sl_session *s);
+/* Boolean setting key (SET validated it), else dflt when unset or invalid. */
+bool sl__setting_bool(sl_session *s, const char *key, bool dflt);
 bool sl__dml_sync(sl_session *s);
 
 /* The final table of a query's changelog (session_result.c): rows of text

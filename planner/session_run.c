@@ -1806,7 +1806,8 @@ int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl
                           nsides,
                           sides,
                           {false, false, 0},
-                          sl__reuse_source(s)};
+                          sl__setting_bool(s, "table.optimizer.reuse-source-enabled", true),
+                          sl__setting_bool(s, "table.optimizer.reuse-sub-plan-enabled", true)};
     o.backend = sl__state_backend(s);
     sl_physical *phys = NULL;
     rc = sl_physical_build_set((const sl_lp *const *)plans->items, plans->n, cat, &o, &phys, err);

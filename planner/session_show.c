@@ -503,7 +503,8 @@ int sl__explain_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out
                               0,
                               NULL,
                               {false, false, 0},
-                              sl__reuse_source(s)};
+                              sl__setting_bool(s, "table.optimizer.reuse-source-enabled", true),
+                              sl__setting_bool(s, "table.optimizer.reuse-sub-plan-enabled", true)};
         sl_side_table sides[SL_SIDE_MAX]; /* the side tables (no guarantee decided here) */
         o.nsides = sl__side_uses(s, plans, sides);
         o.sides = sides;

@@ -318,7 +318,7 @@ static void fresh_dir(const char *name)
 static sl_input_spec g_input;
 static int g_parallelism = 1; /* tasks per input; 2 adds a hash exchange before the sink */
 static const int g_key[1] = {0};
-static const sl_stage_spec g_stage = {SL_EXCHANGE_HASH, 1, g_key, 2, 0, NULL, 0};
+static const sl_stage_spec g_stage = {SL_EXCHANGE_HASH, 1, g_key, 2, 0, NULL, 0, 0, 0};
 
 static sl_job_spec make_spec(const sl_type *types, const char **names)
 {

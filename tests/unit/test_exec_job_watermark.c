@@ -241,7 +241,7 @@ static void run_job(void)
     in.wm_expr = wm;
     in.nsteps = 2;
     in.steps = in_steps;
-    sl_stage_spec stage = {SL_EXCHANGE_SINGLE, 0, NULL, 1, 2, st_steps, 0};
+    sl_stage_spec stage = {SL_EXCHANGE_SINGLE, 0, NULL, 1, 2, st_steps, 0, 0, 0};
     sl_job_spec spec;
     memset(&spec, 0, sizeof spec);
     spec.name = "wm-job";

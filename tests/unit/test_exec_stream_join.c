@@ -1002,6 +1002,69 @@ static void t_interval_outer(void)
     op->ops->free(op);
 }
 
+/* The kept rows' timers come out in order of bound, then arrival, whether
+** they were pushed in order (the queue) or not (the heap), and through a
+** compaction and a restore: a LEFT interval join pads its rows that never
+** joined when the watermark passes them, in that order. */
+static void t_interval_timer_order(void)
+{
+    show_time = true;
+    opt o = {NULL, 0, true, -1000, 2000, false};
+    sl_operator *op = make(SL_JOIN_LEFT, &o);
+    REQUIRE(op);
+    enum { N = 3000 };
+    static int64_t tm[N];
+    uint64_t x = 88172645463325252ull;
+    char tag[16];
+    for (int i = 0; i < N; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        /* mostly ascending, every fifth one back in time */
+        tm[i] = 10000 + i * 3 - (i % 5 == 0 ? (int64_t)(x % 4000) : 0);
+        snprintf(tag, sizeof tag, "r%d", i);
+        CHECK_STR(ione(op, L, i % 7, tm[i], tag), "");
+        if (i == N / 2) { /* restore mid-way: the timers are rebuilt */
+            sl_strbuf sn = SL_STRBUF_INIT;
+            snap(op, &sn);
+            op->ops->free(op);
+            op = make(SL_JOIN_LEFT, &o);
+            sl_error err = SL_ERROR_INIT;
+            CHECK(op->ops->restore(op, sn.buf, sn.len, &err) == 0);
+            sl_error_reset(&err);
+            sl_strbuf_free(&sn);
+        }
+    }
+    sl_strbuf all = SL_STRBUF_INIT;
+    for (int64_t wm = 9000; wm < 20000; wm += 997) /* pads rows whose t + 1000 < wm */
+        sl_strbuf_append(&all, adv(op, wm));
+    sl_strbuf_append(&all, adv(op, INT64_MAX));
+    /* the reference: indexes sorted by (time, arrival) */
+    static int want[N];
+    for (int i = 0; i < N; i++)
+        want[i] = i;
+    for (int i = 1; i < N; i++) /* insertion sort: stable */
+        for (int k = i; k > 0 && tm[want[k - 1]] > tm[want[k]]; k--) {
+            int t = want[k];
+            want[k] = want[k - 1];
+            want[k - 1] = t;
+        }
+    const char *p = all.buf ? all.buf : "";
+    int n = 0, bad = 0;
+    for (; *p && n < N; n++) {
+        long long k, t;
+        int idx;
+        if (sscanf(p, "+I(%lld, %lld, r%d,", &k, &t, &idx) != 3 || idx != want[n])
+            bad++;
+        p = strchr(p, '\n');
+        if (!p)
+            break;
+        p++;
+    }
+    CHECK_INT(n, N);
+    CHECK_INT(bad, 0);
+    sl_strbuf_free(&all);
+    op->ops->free(op);
+}
+
 /* Snapshot -> restore of an interval join mid-stream (kept rows, joined
 ** flags, the watermark) gives the same further output. */
 static void t_interval_restore(void)
@@ -1388,5 +1451,5 @@ static void t_bad_input(void)
 
 SL_TESTS(t_inner, t_left, t_right, t_full, t_flink_peer, t_duplicates, t_append_only, t_null_keys, t_null_safe_keys, t_cond,
          t_ttl, t_random, t_snapshot_deterministic, t_no_keys, t_interval_bounds,
-         t_interval_outer, t_interval_restore, t_window, t_window_restore, t_corrupt,
+         t_interval_outer, t_interval_timer_order, t_interval_restore, t_window, t_window_restore, t_corrupt,
          t_version1, t_bad_input)
