@@ -84,6 +84,14 @@ void sl_chunk_reset(sl_chunk *c)
     sl_arena_reset(&c->arena);
 }
 
+void sl_chunk_null_tail(sl_chunk *c)
+{
+    if (c->nrows >= c->cap)
+        return;
+    for (int i = 0; i < c->ncols; i++)
+        memset(c->cols[i].nulls + c->nrows, 1, (size_t)(c->cap - c->nrows));
+}
+
 bool sl_chunk_full(const sl_chunk *c)
 {
     return c->nrows >= c->cap;
@@ -97,35 +105,6 @@ int sl_chunk_append_row(sl_chunk *c, sl_row_kind k)
     for (int i = 0; i < c->ncols; i++)
         c->cols[i].nulls[r] = 1;
     return r;
-}
-
-void sl_chunk_set_null(sl_chunk *c, int col, int r)
-{
-    c->cols[col].nulls[r] = 1;
-}
-
-void sl_chunk_set_bool(sl_chunk *c, int col, int r, bool v)
-{
-    c->cols[col].nulls[r] = 0;
-    c->cols[col].v.b[r] = v ? 1 : 0;
-}
-
-void sl_chunk_set_i64(sl_chunk *c, int col, int r, int64_t v)
-{
-    c->cols[col].nulls[r] = 0;
-    c->cols[col].v.i64[r] = v;
-}
-
-void sl_chunk_set_f64(sl_chunk *c, int col, int r, double v)
-{
-    c->cols[col].nulls[r] = 0;
-    c->cols[col].v.f64[r] = v;
-}
-
-void sl_chunk_set_i128(sl_chunk *c, int col, int r, sl_i128 v)
-{
-    c->cols[col].nulls[r] = 0;
-    c->cols[col].v.i128[r] = v;
 }
 
 void sl_chunk_set_str(sl_chunk *c, int col, int r, const char *p, size_t len)

@@ -195,6 +195,7 @@ typedef struct sl__sjoin {
     int32_t *cand;             /* candidate records of one input row */
     int cand_cap;              /* allocated */
     uint8_t *sel;              /* cond results of a batch */
+    int *pidx;                 /* rows of the pairs chunk to emit (SL_CHUNK_ROWS) */
     sl_chunk *pairs;           /* joined candidate rows (out types) */
     sl_chunk *out;             /* output buffer */
     sl_chunk *one;             /* one input-typed row (restore) */
@@ -252,7 +253,7 @@ static void sl__rec_decode(const sl__sjoin *j, const sl__sj_rec *rec, sl_chunk *
 ** dst from base on, strings pointing into the state's bytes, and input row
 ** sr's n columns from ib on, strings pointing into in's. Valid until the
 ** state stores a record (a realloc may move its bytes) or in changes: the
-** pairs are read, and copied out by sl__out_pair, before either. */
+** pairs are read, and copied out by sl__out_pair(s), before either. */
 static void sl__rec_view(const sl__sjoin *j, const sl__sj_rec *rec, sl_chunk *dst, int base, int r)
 {
     sl_bytes_reader c = {j->bytes + rec->off, rec->len, 0};
@@ -752,6 +753,24 @@ static int sl__out_pair(sl__sjoin *j, int i, sl_row_kind k, const sl_emit *out, 
     return 0;
 }
 
+/* Emit rows idx[0..n) of the pairs chunk as kind k, column by column
+** (as many sl__out_pair calls, without a row copy each). */
+static int sl__out_pairs(sl__sjoin *j, const int *idx, int n, sl_row_kind k, const sl_emit *out,
+                         sl_error *err)
+{
+    while (n > 0) {
+        if (sl_chunk_full(j->out) && sl__flush(j, out, err) != 0)
+            return -1;
+        int at = j->out->nrows, room = j->out->cap - at;
+        int take = n < room ? n : room;
+        sl_chunk_append_rows(j->out, j->pairs, idx, take);
+        memset(j->out->kinds + at, (int)k, (size_t)take);
+        idx += take;
+        n -= take;
+    }
+    return 0;
+}
+
 /* Evaluate cond over the pairs chunk into j->sel. 0, or -1 with err. */
 static int sl__pairs_cond(sl__sjoin *j, int64_t now, sl_error *err)
 {
@@ -889,6 +908,25 @@ static int sl__regular_row(sl__sjoin *j, const sl_chunk *in, int r, int s, int64
         int to = from + SL_CHUNK_ROWS < ncand ? from + SL_CHUNK_ROWS : ncand;
         if (sl__pairs(j, in, r, s, from, to, now, err) != 0)
             return -1;
+        if (!other_outer) { /* no padded rows between: every copy of every pair at once */
+            int n = 0;
+            for (int c = from; c < to; c++) {
+                if (!j->sel[c - from])
+                    continue;
+                for (int32_t copy = 0; copy < j->recs[j->cand[c]].count; copy++) {
+                    if (n == SL_CHUNK_ROWS) {
+                        if (sl__out_pairs(j, j->pidx, n, jk, out, err) != 0)
+                            return -1;
+                        n = 0;
+                    }
+                    j->pidx[n++] = c - from;
+                    matches++;
+                }
+            }
+            if (sl__out_pairs(j, j->pidx, n, jk, out, err) != 0)
+                return -1;
+            continue;
+        }
         for (int c = from; c < to; c++) {
             if (!j->sel[c - from])
                 continue;
@@ -952,15 +990,17 @@ static int sl__interval_row(sl__sjoin *j, const sl_chunk *in, int r, int s, int6
         int to = from + SL_CHUNK_ROWS < n ? from + SL_CHUNK_ROWS : n;
         if (sl__pairs(j, in, r, s, from, to, now, err) != 0)
             return -1;
+        int np = 0;
         for (int c = from; c < to; c++) {
             if (!j->sel[c - from])
                 continue;
-            if (sl__out_pair(j, c - from, SL_ROW_INSERT, out, err) != 0)
-                return -1;
+            j->pidx[np++] = c - from;
             if (other_outer)
                 j->recs[j->cand[c]].joined = true;
             joined = true;
         }
+        if (sl__out_pairs(j, j->pidx, np, SL_ROW_INSERT, out, err) != 0)
+            return -1;
     }
     int64_t bound = sl__bound(j, s, t);
     if (sl__optime(j) < bound) {
@@ -1050,14 +1090,16 @@ static int sl__window_fire(sl__sjoin *j, int k, int64_t end, const sl_emit *out,
             int to = from + SL_CHUNK_ROWS < nr ? from + SL_CHUNK_ROWS : nr;
             if (sl__window_pairs(j, l, from, to, now, err) != 0)
                 return -1;
+            int np = 0;
             for (int c = from; c < to; c++) {
                 if (!j->sel[c - from])
                     continue;
-                if (sl__out_pair(j, c - from, SL_ROW_INSERT, out, err) != 0)
-                    return -1;
+                j->pidx[np++] = c - from;
                 j->recs[j->cand[c]].joined = true;
                 matched = true;
             }
+            if (sl__out_pairs(j, j->pidx, np, SL_ROW_INSERT, out, err) != 0)
+                return -1;
         }
         if (!matched && j->outer[0] && sl__out_rec_padded(j, l, SL_ROW_INSERT, out, err) != 0)
             return -1;
@@ -1547,6 +1589,7 @@ static void sl__sjoin_free(sl_operator *op)
         sl_free(j->hashes);
         sl_free(j->cand);
         sl_free(j->sel);
+        sl_free(j->pidx);
         sl_chunk_free(j->pairs);
         sl_chunk_free(j->out);
         sl_chunk_free(j->one);
@@ -1619,6 +1662,7 @@ int sl_join_new(const sl_join_spec *spec, sl_operator **out, sl_error *err)
         }
     }
     j->sel = sl_malloc(SL_CHUNK_ROWS);
+    j->pidx = sl_malloc(SL_CHUNK_ROWS * sizeof *j->pidx);
     j->pairs = sl_chunk_new(nout, j->out_types, SL_CHUNK_ROWS);
     j->out = sl_chunk_new(nout, j->out_types, SL_CHUNK_ROWS);
     j->one = sl_chunk_new(spec->in_ncols, j->in_types, 1);

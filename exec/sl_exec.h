@@ -122,14 +122,44 @@ void sl_chunk_reset(sl_chunk *c);
 ** The caller then sets the columns. Requires nrows < cap. */
 int sl_chunk_append_row(sl_chunk *c, sl_row_kind k);
 bool sl_chunk_full(const sl_chunk *c);
+/* A producer of many rows: sl_chunk_null_tail once makes every column of
+** rows nrows..cap-1 NULL, then each sl_chunk_append_nulled appends a row
+** of kind k as sl_chunk_append_row does without touching its columns
+** (NULL until set, as long as nothing else wrote past nrows). */
+void sl_chunk_null_tail(sl_chunk *c);
+static inline int sl_chunk_append_nulled(sl_chunk *c, sl_row_kind k)
+{
+    SL_ALWAYS(c->nrows < c->cap);
+    c->kinds[c->nrows] = (uint8_t)k;
+    return c->nrows++;
+}
 
 /* Setters for row r of column col (clear the NULL flag). Strings are copied
 ** into the chunk's arena. */
-void sl_chunk_set_null(sl_chunk *c, int col, int r);
-void sl_chunk_set_bool(sl_chunk *c, int col, int r, bool v);
-void sl_chunk_set_i64(sl_chunk *c, int col, int r, int64_t v);
-void sl_chunk_set_f64(sl_chunk *c, int col, int r, double v);
-void sl_chunk_set_i128(sl_chunk *c, int col, int r, sl_i128 v);
+static inline void sl_chunk_set_null(sl_chunk *c, int col, int r)
+{
+    c->cols[col].nulls[r] = 1;
+}
+static inline void sl_chunk_set_bool(sl_chunk *c, int col, int r, bool v)
+{
+    c->cols[col].nulls[r] = 0;
+    c->cols[col].v.b[r] = v ? 1 : 0;
+}
+static inline void sl_chunk_set_i64(sl_chunk *c, int col, int r, int64_t v)
+{
+    c->cols[col].nulls[r] = 0;
+    c->cols[col].v.i64[r] = v;
+}
+static inline void sl_chunk_set_f64(sl_chunk *c, int col, int r, double v)
+{
+    c->cols[col].nulls[r] = 0;
+    c->cols[col].v.f64[r] = v;
+}
+static inline void sl_chunk_set_i128(sl_chunk *c, int col, int r, sl_i128 v)
+{
+    c->cols[col].nulls[r] = 0;
+    c->cols[col].v.i128[r] = v;
+}
 void sl_chunk_set_str(sl_chunk *c, int col, int r, const char *p, size_t len);
 /* A string of static data (valid as long as the process, never changed),
 ** kept as a pointer instead of copied. */

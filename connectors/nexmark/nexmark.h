@@ -41,7 +41,16 @@ typedef struct sl_nexmark_config {
     int64_t first_event_number;      /* 1, as the reference's table source */
     int64_t max_events;              /* this split's events (events.num share or "unbounded") */
     int64_t stop_at;                 /* this split's stop-at share, -1 = none */
+    uint32_t need;                   /* bit f: leaf f of sl_nexmark_columns is generated */
 } sl_nexmark_config;
+
+/* sl_nexmark_config.need of every leaf (sl_nexmark_config_init's). Every
+** event draws from a random generator of its own (seeded with its id), so
+** the generator may stop after the last draw a needed leaf depends on, and
+** may advance past a draw instead of computing its value: the leaves it
+** does produce are the same whatever else is needed. A leaf not needed is
+** unspecified (its strings empty). */
+#define SL_NX_NEED_ALL ((1u << 26) - 1)
 
 /* One generated event. Strings point into the generator's static tables or
 ** into the event's own buffers; valid until the next sl_nexmark_next on it. */
@@ -89,7 +98,8 @@ int64_t sl_nexmark_split_events(const sl_nexmark_config *c);
 /* The event time (ms) of event number n (GeneratorConfig.timestampForEvent). */
 int64_t sl_nexmark_timestamp(const sl_nexmark_config *c, int64_t n);
 
-/* Generate the event a split emits after `count` events into *e. */
+/* Generate the event a split emits after `count` events into *e: its
+** type, id and times, and the leaves of c->need. */
 void sl_nexmark_next(const sl_nexmark_config *c, int64_t count, sl_nexmark_event *e);
 
 /* The event's bytes: its strings, and 8 per number or time. */

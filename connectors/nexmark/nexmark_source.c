@@ -25,7 +25,8 @@
 ** Columns. A row fills only the leaves of its event's kind (and
 ** event_type), and of those only the ones the job reads
 ** (sl_source_args.used) or declared NOT NULL: a query that never looks at
-** `extra` does not have it copied into every row.
+** `extra` does not have it copied into every row, nor generated: the
+** generator stops after the last draw a filled leaf needs.
 **
 ** End. After 'events.num' (or its share of 'stop-at') events a subtask ends,
 ** unless 'keep-alive' = true (then it idles, as the reference's reader).
@@ -198,11 +199,12 @@ static int sl__nx_poll(sl_source *s, sl_chunk *out, sl_error *err)
         }
     }
     size_t bytes = 0; /* large 'avg-size' options: a chunk stays bounded */
+    sl_chunk_null_tail(out);
     while (out->nrows < out->cap && x->count < x->total && bytes < SL__NX_MAX_POLL_BYTES) {
         if (x->paced && sl__nx_due(x, now_ms) > 0)
             break;
         sl_nexmark_next(&x->cfg, x->count, &x->ev);
-        int r = sl_chunk_append_row(out, SL_ROW_INSERT);
+        int r = sl_chunk_append_nulled(out, SL_ROW_INSERT);
         /* only the leaves of the event's kind; the others stay NULL */
         int k = x->ev.type >= 0 && x->ev.type < 3 ? x->ev.type : 0;
         for (int i = 0; i < x->nfill[k]; i++)
@@ -349,6 +351,12 @@ int sl_nexmark_create(const sl_source_args *args, sl_source **out, sl_error *err
                 x->fill[k][x->nfill[k]++] = c;
         }
     }
+    /* and the generator draws only what they need (sl_nexmark_config.need) */
+    uint32_t need = 0;
+    for (int k = 0; k < 3; k++)
+        for (int i = 0; i < x->nfill[k]; i++)
+            need |= 1u << x->field[x->fill[k][i]];
+    x->whole.need = x->cfg.need = need;
     *out = s;
     return 0;
 fail:

@@ -630,6 +630,74 @@ static void t_reference_events(void)
     sl_nexmark_event_free(&e);
 }
 
+/* Leaf f (sl_nexmark_columns) of e as text. */
+static void leaf_text(sl_strbuf *sb, const sl_nexmark_event *e, int f)
+{
+    const int64_t num[26] = {[1] = e->p_id,        [7] = e->ts_ms,       [9] = e->a_id,
+                             [12] = e->a_initial,  [13] = e->a_reserve,  [14] = e->ts_ms,
+                             [15] = e->a_expires_ms, [16] = e->a_seller, [17] = e->a_category,
+                             [19] = e->b_auction,  [20] = e->b_bidder,   [21] = e->b_price,
+                             [24] = e->ts_ms};
+    const sl_nexmark_str *str[26] = {[2] = &e->p_name,   [3] = &e->p_email,   [4] = &e->p_card,
+                                     [5] = &e->p_city,   [6] = &e->p_state,   [8] = &e->p_extra,
+                                     [10] = &e->a_name,  [11] = &e->a_desc,   [18] = &e->a_extra,
+                                     [22] = &e->b_channel, [23] = &e->b_url, [25] = &e->b_extra};
+    sl_strbuf_appendf(sb, "%d/%lld:", e->type, (long long)e->event_id);
+    if (str[f])
+        sl_strbuf_appendf(sb, "%.*s", (int)str[f]->len, str[f]->p);
+    else
+        sl_strbuf_appendf(sb, "%lld", (long long)num[f]);
+}
+
+/* sl_nexmark_config.need: generated alone, or with one other leaf, each
+** leaf of each event is what the generator of every leaf makes of it
+** (draws the job does not need are skipped, or advanced past). */
+static void t_need_leaves(void)
+{
+    sl_nexmark_config c;
+    sl_error err = SL_ERROR_INIT;
+    sl_kvlist *o = opts("events.num", "2000", NULL);
+    REQUIRE(sl_nexmark_config_init(&c, o, 1, B, &err) == 0);
+    sl_kvlist_free(o);
+    CHECK(c.need == SL_NX_NEED_ALL);
+    sl_nexmark_event all = {0}, part = {0};
+    int diffs = 0, compared = 0;
+    for (int f = 1; f < sl_nexmark_ncolumns; f++) {
+        for (int g = 0; g < sl_nexmark_ncolumns; g += 5) { /* g = 0: f alone */
+            for (int64_t k = 0; k < 2000; k += 1 + (f + g) % 3) {
+                c.need = SL_NX_NEED_ALL;
+                sl_nexmark_next(&c, k, &all);
+                c.need = 1u << f | (g ? 1u << g : 0);
+                sl_nexmark_next(&c, k, &part);
+                if (all.type != (f <= 8 ? SL_NX_PERSON : f <= 18 ? SL_NX_AUCTION : SL_NX_BID))
+                    continue;
+                sl_strbuf x = SL_STRBUF_INIT, y = SL_STRBUF_INIT;
+                leaf_text(&x, &all, f);
+                leaf_text(&y, &part, f);
+                if (strcmp(sl_strbuf_cstr(&x), sl_strbuf_cstr(&y)) != 0 && diffs++ < 3)
+                    fprintf(stderr, "leaf %s (with %d): %s != %s\n", sl_nexmark_columns[f], g,
+                            sl_strbuf_cstr(&y), sl_strbuf_cstr(&x));
+                compared++;
+                sl_strbuf_free(&x);
+                sl_strbuf_free(&y);
+            }
+        }
+    }
+    CHECK_INT(diffs, 0);
+    CHECK(compared > 25 * 5 * 20);
+    /* and nothing needed of a kind: no string of it is left from before */
+    c.need = 1u << 21; /* bid.price */
+    for (int64_t k = 0; k < 100; k++) {
+        sl_nexmark_next(&c, k, &part);
+        if (part.type == SL_NX_AUCTION)
+            CHECK(part.a_desc.len == 0 && part.a_name.len == 0 && part.a_extra.len == 0);
+        if (part.type == SL_NX_BID)
+            CHECK(part.b_extra.len == 0 && part.b_url.len == 0);
+    }
+    sl_nexmark_event_free(&all);
+    sl_nexmark_event_free(&part);
+}
+
 /* sl_source_args.used: a nullable column the job does not read stays NULL,
 ** the read ones (and a NOT NULL one, read or not) are the events' own. */
 static void t_used_columns(void)
@@ -684,6 +752,6 @@ static void t_used_columns(void)
 }
 
 SL_TESTS(t_random_matches_java, t_reference_events, t_reference_formulas, t_proportions,
-         t_out_of_order, t_used_columns,
+         t_out_of_order, t_used_columns, t_need_leaves,
          t_determinism_and_seek, t_parallel_split, t_end_stop_keep_alive, t_pacing, t_large_events,
          t_create_errors)
