@@ -144,7 +144,7 @@ static int64_t sl__next_price(sl__jrand *r)
     int64_t k = (int64_t)y; /* y in [100, 1e8): truncation is floor */
     if (fabs(y - (double)k - 0.5) < y * 1e-12)
         return sl__jround(pow(10.0, x) * 100.0);
-    return (int64_t)(y + 0.5); /* exact but next to a half, excluded above */
+    return (int64_t)(y + 0.5); /* the sum rounds up only next to a half: excluded */
 }
 
 /* StringsGenerator.nextString(random, maxLength, special) into buf (room
