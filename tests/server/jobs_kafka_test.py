@@ -9,9 +9,13 @@ The job (parallelism 2, checkpoints every 300 ms) is started over psql. The
 server is SIGKILLed 8 times: every third kill right after a checkpoint's
 transaction committed and before its _metadata was written
 (SLUICE_TEST_PAUSE=decide: the next start must resume from the checkpoint
-the transaction decided), the others at random moments. A read_uncommitted
-reader must see more records than the read_committed one (the aborted
-transactions' records): proof that the check could see duplicates.
+the transaction decided); every third one after the sinks flushed the first
+checkpoint of a start and before it was decided (SLUICE_TEST_PAUSE=
+pre-commit: that checkpoint carries the backlog of the start's downtime, so
+its transactions hold records, which the next start aborts); the others at
+random moments. A read_uncommitted reader must see more records than the
+read_committed one (the aborted transactions' records): proof that the check
+could see duplicates.
 
 Usage: jobs_kafka_test.py --topic-tool PATH [--kills 8]"""
 import argparse
@@ -56,12 +60,17 @@ def main():
         run_script(srv.port, sql)
         wait_log(srv, 'job "%s" started in the background' % run)
         wait_log(srv, "kafka: checkpoint 2 committed")  # something to resume from
-        decided = 0
+        decided = flushed = 0
         for k in range(a.kills):
             if k % 3 == 0:
                 # The next kill comes right after a transaction decided a checkpoint.
                 kill_and_restart(srv, run, pause="decide")
                 decided += 1
+            elif k % 3 == 1:
+                # The next kill comes with a flushed, undecided transaction
+                # (while the producer still runs: the first rounds).
+                kill_and_restart(srv, run, pause="pre-commit")
+                flushed += 1
             else:
                 kill_and_restart(srv, run)
                 time.sleep(rnd.uniform(0.5, 2.5))
@@ -80,7 +89,7 @@ def main():
         stop_cleanly(srv)
         got = kafka_eo_test.read_passthrough(dst)
         missing, extra, dups = kafka_util.compare(got, want, "server kafka (read_committed)")
-        print("kills: %d (%d right after a decision)" % (a.kills, decided))
+        print("kills: %d (%d right after a decision, %d before one)" % (a.kills, decided, flushed))
         if missing or extra or dups:
             fail("not exactly-once: %d missing, %d foreign, %d doubled"
                  % (len(missing), len(extra), dups))
