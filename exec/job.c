@@ -90,6 +90,7 @@ typedef struct sl__blob {
     char *name;   /* state name in the checkpoint */
     char *data;   /* bytes */
     size_t len;   /* length */
+    size_t cap;   /* bytes allocated at data (sl__spare_keep) */
     int kind;     /* 0 operator/watermark, 1 source position, 2 sink committable */
 } sl__blob;
 
@@ -269,6 +270,8 @@ struct sl__job {
     int64_t decided;          /* newest decided checkpoint */
     bool shutdown;            /* tasks: leave the loop */
     sl_list *acks;            /* sl__ack*: handed over, not yet written */
+    sl_list *spares;          /* sl_strbuf*: written state blobs' buffers for the next
+                                 snapshots (sl__spare_keep) */
     int sinks_ended;          /* sink tasks that saw the end of all input */
     bool limit_hit;           /* the LIMIT was reached */
     bool failed;              /* a task failed: err */
@@ -854,6 +857,7 @@ static void sl__blob_add(sl_list *blobs, int kind, const char *fmt, const char *
     sl__blob *b = sl_calloc(1, sizeof *b);
     b->name = sl_sprintf(fmt, task);
     b->len = data->len;
+    b->cap = data->buf ? data->cap : 0;
     b->data = sl_strbuf_detach(data);
     if (!b->data)
         b->data = sl_strdup("");
@@ -874,6 +878,66 @@ static void sl__ack_free(void *p)
     sl__ack *a = p;
     sl_list_free(a->blobs, sl__blob_free);
     sl_free(a);
+}
+
+/* A snapshot of much state (1M groups: 13 MB) would fault its buffer in
+** page by page on the task's thread at every checkpoint, once the buffer
+** the coordinator freed after writing went back to the system: the
+** buffers of operator blobs are kept instead (the largest, one a task) and
+** the next snapshots write into them (sl__spare_take). */
+#define SL__SPARE_MIN ((size_t)64 << 10)
+
+static void sl__strbuf_free_p(void *p)
+{
+    sl_strbuf_free(p);
+    sl_free(p);
+}
+
+/* The coordinator is done with acks: keep the large buffers, free the rest. */
+static void sl__spare_keep(sl__job *j, sl_list *acks)
+{
+    pthread_mutex_lock(&j->mu);
+    for (int i = 0; i < acks->n; i++) {
+        sl_list *blobs = ((sl__ack *)acks->items[i])->blobs;
+        for (int k = 0; k < blobs->n; k++) {
+            sl__blob *b = blobs->items[k];
+            if (b->kind != 0 || b->cap < SL__SPARE_MIN)
+                continue;
+            sl_strbuf *sb;
+            if (j->spares->n < j->ntasks) {
+                sb = sl_calloc(1, sizeof *sb);
+                sl_list_push(j->spares, sb);
+            } else { /* in place of the smallest, if this one is larger */
+                sb = j->spares->items[0];
+                for (int m = 1; m < j->spares->n; m++)
+                    if (((sl_strbuf *)j->spares->items[m])->cap < sb->cap)
+                        sb = j->spares->items[m];
+                if (sb->cap >= b->cap)
+                    continue;
+                sl_strbuf_free(sb);
+            }
+            sb->buf = b->data;
+            sb->cap = b->cap;
+            b->data = NULL;
+        }
+    }
+    pthread_mutex_unlock(&j->mu);
+    sl_list_free(acks, sl__ack_free);
+}
+
+/* An empty buffer for a snapshot: a kept one when there is one. */
+static void sl__spare_take(sl__job *j, sl_strbuf *st)
+{
+    sl_strbuf *sb = NULL;
+    pthread_mutex_lock(&j->mu);
+    if (j->spares->n > 0)
+        sb = j->spares->items[--j->spares->n];
+    pthread_mutex_unlock(&j->mu);
+    if (!sb)
+        return;
+    *st = *sb;
+    sl_strbuf_reset(st);
+    sl_free(sb);
 }
 
 static void sl__pending_free(void *p)
@@ -918,6 +982,7 @@ static int sl__barrier(sl__task *t, int64_t id, bool savepoint, sl_list *blobs, 
         } else {
             char *files = sl__op_files(j->store, id, t, i);
             op->chk_dir = files;
+            sl__spare_take(j, &st);
             rc = op->ops->snapshot(op, &st, err);
             op->chk_dir = NULL;
             sl_free(files);
@@ -2435,7 +2500,7 @@ static int sl__coordinate(sl__job *j, sl_error *err)
             if (a->id == in_flight)
                 acked++;
         }
-        sl_list_free(acks, sl__ack_free);
+        sl__spare_keep(j, acks);
         if (rc != 0)
             return -1;
         int64_t now = sl__now(spec);
@@ -2551,6 +2616,7 @@ int sl_job_run(const sl_job_spec *spec, sl_job_stats *stats, sl_error *err)
     j.spec = spec;
     j.stats = stats;
     j.acks = sl_list_new();
+    j.spares = sl_list_new();
     j.err = (sl_error)SL_ERROR_INIT;
     pthread_mutex_init(&j.mu, NULL);
     pthread_mutex_init(&j.fp_mu, NULL);
@@ -2634,6 +2700,7 @@ int sl_job_run(const sl_job_spec *spec, sl_job_stats *stats, sl_error *err)
         j.parts[i]->ops->free(j.parts[i]);
     sl_free(j.tasks);
     sl_list_free(j.acks, sl__ack_free);
+    sl_list_free(j.spares, sl__strbuf_free_p);
     sl_error_reset(&j.err);
     pthread_cond_destroy(&j.task_cv);
     pthread_cond_destroy(&j.coord_cv);

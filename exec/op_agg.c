@@ -1754,17 +1754,33 @@ static int64_t sl__agg_late_rows(sl_operator *op)
 ** fixed widths; 1: version 2 without LISTAGG. All three are read. */
 #define SL__SNAP_VERSION 3
 
-/* Append the low `bytes` bytes of v, little-endian, straight into the
-** buffer (a snapshot writes millions of small fields). */
-static inline void sl__put(sl_strbuf *sb, uint64_t v, int bytes)
+/* The encoders write through a cursor (w_*: p in, p past the field out)
+** into room made ahead (sl__room: at least SL__FIELD_MAX bytes a field),
+** so that a group's fixed-width fields go out without a bounds check or a
+** reload of the buffer's length between them (a snapshot writes millions
+** of them); sl__put_* are the same fields one at a time into a buffer. */
+#define SL__FIELD_MAX 19 /* the longest field: a 128-bit varint */
+
+static inline unsigned char *sl__room(sl_strbuf *sb, size_t n)
 {
-    if (sb->cap - sb->len <= (size_t)bytes)
-        sl_strbuf_reserve(sb, (size_t)bytes + 65536);
-    char *p = sb->buf + sb->len;
+    if (sb->cap - sb->len <= n)
+        sl_strbuf_reserve(sb, n + 65536);
+    return (unsigned char *)sb->buf + sb->len;
+}
+
+/* What was written through the cursor up to p is the buffer's. */
+static inline void sl__wrote(sl_strbuf *sb, unsigned char *p)
+{
+    sb->len = (size_t)(p - (unsigned char *)sb->buf);
+    *p = 0;
+}
+
+/* The low `bytes` bytes of v, little-endian. */
+static inline unsigned char *sl__w_fixed(unsigned char *p, uint64_t v, int bytes)
+{
     for (int i = 0; i < bytes; i++)
-        p[i] = (char)(v >> (8 * i));
-    sb->len += (size_t)bytes;
-    p[bytes] = 0;
+        p[i] = (unsigned char)(v >> (8 * i));
+    return p + bytes;
 }
 
 /* The groups' integers are written in one of two ways: fixed little-endian
@@ -1772,52 +1788,69 @@ static inline void sl__put(sl_strbuf *sb, uint64_t v, int bytes)
 ** or compact (c true: version 3 blobs), each a zigzag LEB128 varint, so a
 ** count of 1 or a key below 64 takes one byte. sl__rd.compact reads them
 ** back. */
-static inline void sl__put_varint(sl_strbuf *sb, unsigned __int128 u)
+static inline unsigned char *sl__w_varint(unsigned char *p, uint64_t u)
 {
-    if (sb->cap - sb->len <= 19)
-        sl_strbuf_reserve(sb, 19 + 65536);
-    unsigned char *p = (unsigned char *)sb->buf + sb->len, *s = p;
     while (u >= 0x80) {
         *p++ = (unsigned char)(u | 0x80);
         u >>= 7;
     }
     *p++ = (unsigned char)u;
-    sb->len += (size_t)(p - s);
-    *p = 0;
+    return p;
 }
 
 /* A signed integer that fits in `bytes` (4 or 8). */
-static inline void sl__put_int(sl_strbuf *sb, bool c, int64_t v, int bytes)
+static inline unsigned char *sl__w_int(unsigned char *p, bool c, int64_t v, int bytes)
 {
     if (c)
-        sl__put_varint(sb, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
-    else
-        sl__put(sb, (uint64_t)v, bytes);
+        return sl__w_varint(p, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
+    return sl__w_fixed(p, (uint64_t)v, bytes);
 }
 
-static void sl__put_i128(sl_strbuf *sb, bool c, sl_i128 v)
+static inline unsigned char *sl__w_i128(unsigned char *p, bool c, sl_i128 v)
 {
     unsigned __int128 u = (unsigned __int128)v;
-    if (c) {
-        sl__put_varint(sb, (u << 1) ^ (unsigned __int128)(v >> 127));
-        return;
+    if (!c) {
+        p = sl__w_fixed(p, (uint64_t)u, 8);
+        return sl__w_fixed(p, (uint64_t)(u >> 64), 8);
     }
-    sl__put(sb, (uint64_t)u, 8);
-    sl__put(sb, (uint64_t)(u >> 64), 8);
+    if (v == (int64_t)v) /* zigzag: the same bytes as a 64-bit one's */
+        return sl__w_int(p, true, (int64_t)v, 8);
+    u = (u << 1) ^ (unsigned __int128)(v >> 127);
+    while (u >> 64) {
+        *p++ = (unsigned char)(u | 0x80);
+        u >>= 7;
+    }
+    return sl__w_varint(p, (uint64_t)u);
+}
+
+/* A value; a string only its length: its bytes follow (sl__put_val). */
+static inline unsigned char *sl__w_val(unsigned char *p, bool c, sl_phys ph, sl__val x)
+{
+    switch (ph) {
+    case SL_PHYS_BOOL:
+    case SL_PHYS_I64: return sl__w_int(p, c, x.i, 8);
+    case SL_PHYS_F64: return sl__w_fixed(p, sl__f64_bits(x.f), 8);
+    case SL_PHYS_I128: return sl__w_i128(p, c, x.d);
+    case SL_PHYS_STR: return sl__w_int(p, c, (int64_t)x.s.len, 4);
+    }
+    return p;
+}
+
+static inline void sl__put(sl_strbuf *sb, uint64_t v, int bytes)
+{
+    sl__wrote(sb, sl__w_fixed(sl__room(sb, (size_t)bytes), v, bytes));
+}
+
+static inline void sl__put_int(sl_strbuf *sb, bool c, int64_t v, int bytes)
+{
+    sl__wrote(sb, sl__w_int(sl__room(sb, SL__FIELD_MAX), c, v, bytes));
 }
 
 static void sl__put_val(sl_strbuf *sb, bool c, sl_phys ph, sl__val x)
 {
-    switch (ph) {
-    case SL_PHYS_BOOL:
-    case SL_PHYS_I64: sl__put_int(sb, c, x.i, 8); break;
-    case SL_PHYS_F64: sl__put(sb, sl__f64_bits(x.f), 8); break;
-    case SL_PHYS_I128: sl__put_i128(sb, c, x.d); break;
-    case SL_PHYS_STR:
-        sl__put_int(sb, c, (int64_t)x.s.len, 4);
+    sl__wrote(sb, sl__w_val(sl__room(sb, SL__FIELD_MAX), c, ph, x));
+    if (ph == SL_PHYS_STR)
         sl_strbuf_append_n(sb, x.s.p, x.s.len);
-        break;
-    }
 }
 
 static _Thread_local sl_phys sl__sort_phys; /* qsort has no context argument */
@@ -1855,22 +1888,48 @@ static void sl__put_mset(sl_strbuf *sb, bool c, sl_phys ph, const sl__mset *m, u
     sl_free(v);
 }
 
-/* One accumulator (not COUNT(*)'s: the group's row count is its state);
-** shared, the set its call shares (sl__call.sbit), else NULL. */
-static void sl__put_acc(sl_strbuf *state, bool c, const sl__call *call, const sl__acc *acc,
-                        const sl__mset *shared)
+/* An accumulator's fixed-width head (not COUNT(*)'s: the group's row
+** count is its state): its count, then its sum or a MIN/MAX that is not a
+** string. A call with more (sl__acc_more) has it follow: sl__put_acc_more. */
+static inline unsigned char *sl__w_acc(unsigned char *p, bool c, const sl__call *call,
+                                       const sl__acc *acc)
 {
-    sl__put_int(state, c, acc->n, 8);
+    p = sl__w_int(p, c, acc->n, 8);
     switch (call->kind) {
     case SL__A_SUM_INT:
     case SL__A_AVG_INT:
     case SL__A_SUM_DEC:
-    case SL__A_AVG_DEC: sl__put_i128(state, c, acc->v.d); break;
+    case SL__A_AVG_DEC: return sl__w_i128(p, c, acc->v.d);
     case SL__A_SUM_DBL:
-    case SL__A_AVG_DBL: sl__put(state, sl__f64_bits(acc->v.f), 8); break;
+    case SL__A_AVG_DBL: return sl__w_fixed(p, sl__f64_bits(acc->v.f), 8);
     case SL__A_MIN:
     case SL__A_MAX:
-        if (!call->multiset && acc->n > 0)
+        if (!call->multiset && acc->n > 0 && call->in_phys != SL_PHYS_STR)
+            return sl__w_val(p, c, call->in_phys, acc->v);
+        break;
+    default: break;
+    }
+    return p;
+}
+
+/* Whether a call's accumulator has more than its head: a string MIN/MAX,
+** a list, a multiset. */
+static inline bool sl__acc_more(const sl__call *call)
+{
+    return ((call->kind == SL__A_MIN || call->kind == SL__A_MAX) && call->in_phys == SL_PHYS_STR) ||
+           call->kind == SL__A_ARRAY_AGG || call->kind == SL__A_LISTAGG || call->sbit ||
+           call->distinct || call->multiset;
+}
+
+/* The rest of an accumulator after its head; shared, the set its call
+** shares (sl__call.sbit), else NULL. */
+static void sl__put_acc_more(sl_strbuf *state, bool c, const sl__call *call, const sl__acc *acc,
+                             const sl__mset *shared)
+{
+    switch (call->kind) {
+    case SL__A_MIN:
+    case SL__A_MAX:
+        if (!call->multiset && acc->n > 0 && call->in_phys == SL_PHYS_STR)
             sl__put_val(state, c, call->in_phys, acc->v);
         break;
     case SL__A_ARRAY_AGG:
@@ -1886,6 +1945,15 @@ static void sl__put_acc(sl_strbuf *state, bool c, const sl__call *call, const sl
         sl__put_mset(state, c, call->in_phys, shared, call->sbit);
     else if (call->distinct || call->multiset)
         sl__put_mset(state, c, call->in_phys, acc->set, 0);
+}
+
+/* One accumulator, head and rest (sl_accs_put). */
+static void sl__put_acc(sl_strbuf *state, bool c, const sl__call *call, const sl__acc *acc,
+                        const sl__mset *shared)
+{
+    sl__wrote(state, sl__w_acc(sl__room(state, 2 * SL__FIELD_MAX), c, call, acc));
+    if (sl__acc_more(call))
+        sl__put_acc_more(state, c, call, acc, shared);
 }
 
 typedef struct sl__seqidx {
@@ -1926,20 +1994,39 @@ static void sl__put_group(const sl__agg *a, const sl__group *g, sl_strbuf *sb, b
     uint64_t seq = c && *prev_seq != UINT64_MAX ? SL__C(a, g)->seq - *prev_seq : SL__C(a, g)->seq;
     if (c)
         *prev_seq = SL__C(a, g)->seq;
-    sl__put_int(sb, c, (int64_t)seq, 8);
-    sl__put_int(sb, c, SL__C(a, g)->updated, 8);
-    sl__put_int(sb, c, g->rows, 8);
+    /* Room for every fixed-width field of the group, made again after a
+    ** part of variable length. */
+    size_t room = (size_t)(3 + 2 * a->nkeys + 2 * a->naggs) * SL__FIELD_MAX;
+    unsigned char *p = sl__room(sb, room);
+    p = sl__w_int(p, c, (int64_t)seq, 8);
+    p = sl__w_int(p, c, SL__C(a, g)->updated, 8);
+    p = sl__w_int(p, c, g->rows, 8);
     const sl__val *kv = SL__KEYS(a, g);
     const uint8_t *kn = SL__KNULL(a, g);
     for (int k = 0; k < a->nkeys; k++) {
-        sl__put(sb, kn[k], 1);
-        if (!kn[k])
-            sl__put_val(sb, c, a->kphys[k], kv[k]);
+        *p++ = kn[k];
+        if (kn[k])
+            continue;
+        p = sl__w_val(p, c, a->kphys[k], kv[k]);
+        if (a->kphys[k] == SL_PHYS_STR) {
+            sl__wrote(sb, p);
+            sl_strbuf_append_n(sb, kv[k].s.p, kv[k].s.len);
+            p = sl__room(sb, room);
+        }
     }
-    for (int i = 0; i < a->naggs; i++)
-        if (a->calls[i].kind != SL__A_COUNT_STAR)
-            sl__put_acc(sb, c, &a->calls[i], SL__ACCG(a, g, i),
-                        a->calls[i].sbit ? SL__ACCG(a, g, a->calls[i].owner)->set : NULL);
+    for (int i = 0; i < a->naggs; i++) {
+        const sl__call *call = &a->calls[i];
+        if (call->kind == SL__A_COUNT_STAR)
+            continue;
+        const sl__acc *acc = SL__ACCG(a, g, i);
+        p = sl__w_acc(p, c, call, acc);
+        if (sl__acc_more(call)) {
+            sl__wrote(sb, p);
+            sl__put_acc_more(sb, c, call, acc, call->sbit ? SL__ACCG(a, g, call->owner)->set : NULL);
+            p = sl__room(sb, room);
+        }
+    }
+    sl__wrote(sb, p);
 }
 
 static int sl__agg_snapshot(sl_operator *op, sl_strbuf *state, sl_error *err)

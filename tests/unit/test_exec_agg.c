@@ -1708,8 +1708,148 @@ static void t_bad_spec(void)
     sl_error_reset(&err);
 }
 
+/* ---- version 3's bytes ------------------------------------------------- */
+
+/* The bytes of a version 3 snapshot are the encoding's, not the encoder's:
+** snapshots of groups whose integers take every varint length (keys from
+** INT64_MIN to INT64_MAX and NULL, sums that fit in 64 bits and sums that
+** do not, of either sign, a DOUBLE sum; string keys, MIN/MAX multisets
+** after a retraction) are what a build of 2026-12-04 wrote, byte for byte
+** (printed with SL_PRINT_GOLDEN=1), and restore to the same snapshot. */
+static const char v3_num[] =
+    "\x53\x4c\x41\x47\x03\x00\x00\x00\x00\x01\x00\x00\x00\x01\x04\x00\x00\x00\x03\x00"
+    "\x00\x03\x04\x00\x00\x00\x01\x00\x09\x00\x01\x03\x04\x04\x00\x00\x02\x00\x00\x00"
+    "\x00\x00\x00\x00\x00\x80\x00\x00\x00\x00\x00\x00\x00\x00\x09\x00\x00\x00\x00\x00"
+    "\x00\x00\x09\x00\x00\x00\x00\x00\x02\x00\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01"
+    "\x02\xfd\xff\xff\xff\xff\xa3\xc4\xe2\x84\xfa\x88\x9b\xd4\x85\x95\xd3\x9d\x4b\x02"
+    "\x02\xfd\xff\xff\xff\xff\xa3\xc4\xe2\x84\xfa\x88\x9b\xd4\x85\x95\xd3\x9d\x4b\x02"
+    "\x02\x00\x00\x00\x00\x00\x00\xf8\xbf\x02\x00\x02\x00\xfe\xff\xff\xff\xff\xff\xff"
+    "\xff\xff\x01\x02\xfe\xff\xff\xff\xff\xa3\xc4\xe2\x84\xfa\x88\x9b\xd4\x85\x95\xd3"
+    "\x9d\x4b\x02\x02\xfe\xff\xff\xff\xff\xa3\xc4\xe2\x84\xfa\x88\x9b\xd4\x85\x95\xd3"
+    "\x9d\x4b\x02\x02\x00\x00\x00\x00\x00\x00\x02\x40\x02\x00\x02\x01\x02\x02\x02\x02"
+    "\x02\x02\x02\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\x02\x00\x00\x02\xff\xff\xff"
+    "\xff\xff\xff\xff\xff\xff\x01\x02\x02\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01\x02"
+    "\x02\x9c\x75\x00\x88\x3c\xe4\x37\x7e\x02\x00\x04\x00\x7e\x04\xfc\x80\x80\x80\x80"
+    "\x80\x80\x80\x80\x02\x04\x04\x7e\x02\xfe\xff\xff\xff\xff\xff\xff\xff\xff\x01\x02"
+    "\x04\x00\x00\x00\x00\x00\x00\x08\x40\x02\x00\x02\x00\x80\x01\x02\x01\x02\x02\x01"
+    "\x02\x02\x00\x00\x00\x00\x00\x00\x1c\xc0\x02\x00\x02\x00\x81\x01\x02\x80\x80\x80"
+    "\x80\x80\x80\x80\x80\x80\x04\x02\x02\x80\x80\x80\x80\x80\x80\x80\x80\x80\x04\x02"
+    "\x02\x00\x00\x00\x00\x00\x00\xe0\x3f\x02\x00\x02\x00\x80\x89\x7a\x02\x81\x80\x80"
+    "\x80\x80\x80\x80\x80\x80\x04\x02\x02\x81\x80\x80\x80\x80\x80\x80\x80\x80\x04\x02"
+    "\x02\x59\xf3\xf8\xc2\x1f\x6e\xa5\x01\x02\x00\x02\x00\x7f\x02\x81\x80\x80\x80\x80"
+    "\x80\x80\x80\x80\x02\x02\x02\x81\x80\x80\x80\x80\x80\x80\x80\x80\x02\x02\x02\x00"
+    "\x00\x00\x00\x00\x00\x20\x40\x44\x64\x80\x9f\x7a\x6d\x94\x4f";
+static const char v3_kv[] =
+    "\x53\x4c\x41\x47\x03\x00\x00\x00\x00\x01\x00\x00\x00\x04\x04\x00\x00\x00\x00\x00"
+    "\x00\x01\x00\x02\x00\x00\x01\x00\x08\x00\x01\x01\x00\x09\x00\x01\x01\x00\x00\x00"
+    "\x00\x00\x00\x00\x00\x80\x00\x00\x00\x00\x00\x00\x00\x00\x03\x00\x00\x00\x00\x00"
+    "\x00\x00\x03\x00\x00\x00\x00\x00\x04\x00\x02\x61\x04\x88\xc1\x08\x04\x04\xd7\x04"
+    "\x02\xe0\xc5\x08\x02\x04\x04\xd7\x04\x02\xe0\xc5\x08\x02\x02\x00\x02\x01\x02\x0e"
+    "\x02\x02\x0e\x02\x02\x02\x0e\x02\x02\x00\x02\x00\x8e\x02\x61\x20\x6c\x6f\x6e\x67"
+    "\x65\x72\x20\x6b\x65\x79\x2c\x20\x70\x61\x73\x74\x20\x6f\x6e\x65\x20\x62\x79\x74"
+    "\x65\x20\x6f\x66\x20\x6c\x65\x6e\x67\x74\x68\x3a\x20\x30\x31\x32\x33\x34\x35\x36"
+    "\x37\x38\x39\x61\x62\x63\x64\x65\x66\x30\x31\x32\x33\x34\x35\x36\x37\x38\x39\x61"
+    "\x62\x63\x64\x65\x66\x30\x31\x32\x33\x34\x35\x36\x37\x38\x39\x61\x62\x63\x64\x65"
+    "\x66\x30\x31\x32\x33\x34\x35\x36\x37\x38\x39\x61\x62\x63\x64\x65\x66\x30\x31\x32"
+    "\x33\x34\x35\x36\x37\x38\x39\x61\x62\x63\x64\x65\x66\x30\x31\x32\x33\x34\x35\x36"
+    "\x37\x38\x39\x61\x62\x63\x64\x65\x66\x02\xfe\xff\xff\xff\x0f\x02\x02\xfe\xff\xff"
+    "\xff\x0f\x02\x02\x02\xfe\xff\xff\xff\x0f\x02\x71\x35\x06\x2d\x99\x3b\x84\x14";
+
+static void check_golden(const char *what, sl_operator *op, const char *want, size_t n,
+                         sl_operator *fresh)
+{
+    sl_strbuf sb = SL_STRBUF_INIT, again = SL_STRBUF_INIT;
+    CHECK(snap(op, &sb) == 0);
+    if (getenv("SL_PRINT_GOLDEN")) {
+        printf("%s (%zu bytes):\n\"", what, sb.len);
+        for (size_t i = 0; i < sb.len; i++)
+            printf("\\x%02x%s", (unsigned char)sb.buf[i], i % 20 == 19 ? "\"\n\"" : "");
+        printf("\"\n");
+    }
+    CHECK_INT(sb.len, n);
+    CHECK(sb.len == n && memcmp(sb.buf, want, n) == 0);
+    sl_error err = SL_ERROR_INIT;
+    CHECK(fresh->ops->restore(fresh, want, n, &err) == 0);
+    sl_error_reset(&err);
+    CHECK(snap(fresh, &again) == 0);
+    CHECK(again.len == n && memcmp(again.buf, want, n) == 0);
+    sl_strbuf_free(&sb);
+    sl_strbuf_free(&again);
+}
+
+static const sl_type num_types[3] = {{SL_TYPE_BIGINT, 0, 0, false},
+                                     {SL_TYPE_DECIMAL, 38, 4, false},
+                                     {SL_TYPE_DOUBLE, 0, 0, false}};
+
+static sl_operator *num_op(void)
+{
+    const sl_type *ty = num_types;
+    sl_agg_call calls[4] = {call(SL_FN_SUM, false, 1, ty), call(SL_FN_COUNT, false, -1, ty),
+                            call(SL_FN_MAX, false, 1, ty), call(SL_FN_SUM, false, 2, ty)};
+    int keys[1] = {0};
+    sl_group_agg_spec s = {3, ty, 1, keys, 4, calls, 0, NULL, NULL, {0}, false, false};
+    return new_agg(&s);
+}
+
+static void t_snapshot_v3_bytes(void)
+{
+    static const struct {
+        bool null_key;
+        int64_t key;
+        const char *amount;
+        double x;
+    } in[] = {
+        {false, INT64_MIN, "-2499999999999999999999999999999999.9999", -1.5},
+        {false, INT64_MAX, "2499999999999999999999999999999999.9999", 2.25},
+        {true, 0, "0.0001", 0.0},
+        {false, 0, "-922337203685477.5808", 1e300},
+        {false, 63, "922337203685477.5807", -0.0},
+        {false, 63, "0.0063", 3.0},
+        {false, 64, "-0.0001", -7.0},
+        {false, -65, "1844674407370955.1616", 0.5},
+        {false, 1000000, "-1844674407370955.1617", 1e-300},
+        {false, -64, "-922337203685477.5809", 8.0},
+    };
+    sl_operator *op = num_op(), *fresh = num_op();
+    REQUIRE(op && fresh);
+    rows_t o = {0};
+    sl_error err = SL_ERROR_INIT;
+    sl_chunk *c = sl_chunk_new(3, num_types, 16);
+    for (size_t i = 0; i < sizeof in / sizeof in[0]; i++) {
+        int r = sl_chunk_append_row(c, SL_ROW_INSERT);
+        if (in[i].null_key)
+            sl_chunk_set_null(c, 0, r);
+        else
+            sl_chunk_set_i64(c, 0, r, in[i].key);
+        sl_chunk_set_i128(c, 1, r, dec(in[i].amount, 38, 4));
+        sl_chunk_set_f64(c, 2, r, in[i].x);
+    }
+    CHECK(run(op, c, &o, &err) == 0);
+    sl_error_reset(&err);
+    CHECK_INT(o.n, 9);
+    check_golden("numbers", op, v3_num, sizeof v3_num - 1, fresh);
+    sl_chunk_free(c);
+    op->ops->free(op);
+    fresh->ops->free(fresh);
+
+    op = kv_op(0, NULL, NULL);
+    fresh = kv_op(0, NULL, NULL);
+    feed1(op, SL_ROW_INSERT, "a", 5, &o);
+    feed1(op, SL_ROW_INSERT, "a", -300, &o);
+    feed1(op, SL_ROW_INSERT, NULL, 7, &o);
+    feed1(op, SL_ROW_INSERT, "a longer key, past one byte of length: 0123456789abcdef0123456789abcdef"
+                             "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+          INT32_MAX, &o);
+    feed1(op, SL_ROW_INSERT, "a", 70000, &o);
+    feed1(op, SL_ROW_UPDATE_BEFORE, "a", 5, &o);
+    check_golden("strings and multisets", op, v3_kv, sizeof v3_kv - 1, fresh);
+    rows_free(&o);
+    op->ops->free(op);
+    fresh->ops->free(fresh);
+}
+
 SL_TESTS(t_changelog_sequence, t_no_update_before, t_shared_distinct, t_all_aggregates_and_types, t_avg_integer_division,
          t_decimal_exact_and_overflow, t_minmax_distinct_retraction, t_window_firing_and_late,
          t_window_many_groups, t_snapshot_restore_equivalence, t_snapshot_corrupt, t_ttl,
          t_randomized_reference, t_listagg_accumulate_retract, t_listagg_window, t_listagg_snapshot, t_append_only_min_max,
-         t_filter, t_sliced_hop, t_bad_spec)
+         t_filter, t_sliced_hop, t_bad_spec, t_snapshot_v3_bytes)
