@@ -71,35 +71,74 @@ bool sl_get_u64(sl_bytes_reader *rd, uint64_t *v)
     return true;
 }
 
-/* The value encoder, inlined into the row loops below (the join's hot
-** path encodes every input row through them). */
-static inline void sl__vec_put(sl_strbuf *sb, const sl_vector *v, int r)
+/* The value encoding: a null flag byte, then (not null) the value,
+** little-endian; a string as its u32 length and bytes. Its size for row r
+** of v: */
+static inline size_t sl__vec_size(const sl_vector *v, int r)
+{
+    if (v->nulls[r])
+        return 1;
+    switch (v->phys) {
+    case SL_PHYS_BOOL: return 2;
+    case SL_PHYS_I64:
+    case SL_PHYS_F64: return 9;
+    case SL_PHYS_I128: return 17;
+    case SL_PHYS_STR: return 5 + (size_t)v->v.str[r].len;
+    }
+    return 1;
+}
+
+static inline uint8_t *sl__le64(uint8_t *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+    return p + 8;
+}
+
+/* Its bytes for row r of v at p (room made); past them. */
+static inline uint8_t *sl__vec_write(uint8_t *p, const sl_vector *v, int r)
 {
     if (v->nulls[r]) {
-        sl_strbuf_append_char(sb, 1);
-        return;
+        *p = 1;
+        return p + 1;
     }
-    sl_strbuf_append_char(sb, 0);
+    *p++ = 0;
     switch (v->phys) {
-    case SL_PHYS_BOOL: sl_strbuf_append_char(sb, v->v.b[r] ? 1 : 0); break;
-    case SL_PHYS_I64: sl_put_u64(sb, (uint64_t)v->v.i64[r]); break;
+    case SL_PHYS_BOOL: *p++ = v->v.b[r] ? 1 : 0; break;
+    case SL_PHYS_I64: p = sl__le64(p, (uint64_t)v->v.i64[r]); break;
     case SL_PHYS_F64: {
         uint64_t bits;
         memcpy(&bits, &v->v.f64[r], 8);
-        sl_put_u64(sb, bits);
+        p = sl__le64(p, bits);
         break;
     }
     case SL_PHYS_I128: {
         unsigned __int128 u = (unsigned __int128)v->v.i128[r];
-        sl_put_u64(sb, (uint64_t)u);
-        sl_put_u64(sb, (uint64_t)(u >> 64));
+        p = sl__le64(p, (uint64_t)u);
+        p = sl__le64(p, (uint64_t)(u >> 64));
         break;
     }
-    case SL_PHYS_STR:
-        sl_put_u32(sb, v->v.str[r].len);
-        sl_strbuf_append_n(sb, v->v.str[r].ptr, v->v.str[r].len);
+    case SL_PHYS_STR: {
+        uint32_t len = v->v.str[r].len;
+        for (int i = 0; i < 4; i++)
+            p[i] = (uint8_t)(len >> (8 * i));
+        if (len)
+            memcpy(p + 4, v->v.str[r].ptr, len);
+        p += 4 + len;
         break;
     }
+    }
+    return p;
+}
+
+/* One value into sb (sl_vector_value_put, sl_value_put). */
+static inline void sl__vec_put(sl_strbuf *sb, const sl_vector *v, int r)
+{
+    size_t need = sl__vec_size(v, r);
+    sl_strbuf_reserve(sb, need);
+    sl__vec_write((uint8_t *)sb->buf + sb->len, v, r);
+    sb->len += need;
+    sb->buf[sb->len] = 0;
 }
 
 static inline void sl__value_put(sl_strbuf *sb, const sl_chunk *c, int col, int r)
@@ -233,64 +272,6 @@ void sl_value_put(sl_strbuf *sb, const sl_chunk *c, int col, int r)
 bool sl_value_get(sl_bytes_reader *rd, sl_chunk *dst, int col, int r)
 {
     return sl__value_get(rd, dst, col, r, false);
-}
-
-/* sl__vec_put's bytes for row r of v. */
-static inline size_t sl__vec_size(const sl_vector *v, int r)
-{
-    if (v->nulls[r])
-        return 1;
-    switch (v->phys) {
-    case SL_PHYS_BOOL: return 2;
-    case SL_PHYS_I64:
-    case SL_PHYS_F64: return 9;
-    case SL_PHYS_I128: return 17;
-    case SL_PHYS_STR: return 5 + (size_t)v->v.str[r].len;
-    }
-    return 1;
-}
-
-static inline uint8_t *sl__le64(uint8_t *p, uint64_t v)
-{
-    for (int i = 0; i < 8; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-    return p + 8;
-}
-
-/* sl__vec_put's bytes for row r of v at p (room made); past them. */
-static inline uint8_t *sl__vec_write(uint8_t *p, const sl_vector *v, int r)
-{
-    if (v->nulls[r]) {
-        *p = 1;
-        return p + 1;
-    }
-    *p++ = 0;
-    switch (v->phys) {
-    case SL_PHYS_BOOL: *p++ = v->v.b[r] ? 1 : 0; break;
-    case SL_PHYS_I64: p = sl__le64(p, (uint64_t)v->v.i64[r]); break;
-    case SL_PHYS_F64: {
-        uint64_t bits;
-        memcpy(&bits, &v->v.f64[r], 8);
-        p = sl__le64(p, bits);
-        break;
-    }
-    case SL_PHYS_I128: {
-        unsigned __int128 u = (unsigned __int128)v->v.i128[r];
-        p = sl__le64(p, (uint64_t)u);
-        p = sl__le64(p, (uint64_t)(u >> 64));
-        break;
-    }
-    case SL_PHYS_STR: {
-        uint32_t len = v->v.str[r].len;
-        for (int i = 0; i < 4; i++)
-            p[i] = (uint8_t)(len >> (8 * i));
-        if (len)
-            memcpy(p + 4, v->v.str[r].ptr, len);
-        p += 4 + len;
-        break;
-    }
-    }
-    return p;
 }
 
 /* The encoding of sl__value_put, column after column, into room reserved

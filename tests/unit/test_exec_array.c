@@ -197,6 +197,20 @@ static void t_row_codec(void)
             sl_value_put(&b, c, col, r);
     }
     CHECK(a.len == b.len && memcmp(a.buf, b.buf, a.len) == 0 && a.buf[a.len] == 0);
+    /* The layout itself (join and Top-N state is kept in checkpoints in it):
+    ** row 1's bytes written out by hand: a NULL BOOLEAN, -1234567890123,
+    ** -0.5, 2^70 + 5, 'x'. */
+    static const uint8_t row1[] = {
+        0x01,                                                 /* NULL */
+        0x00, 0x35, 0xfb, 0x04, 0x8e, 0xe0, 0xfe, 0xff, 0xff, /* BIGINT */
+        0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xe0, 0xbf, /* DOUBLE */
+        0x00, 0x05, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, /* DECIMAL: low 64 bits, */
+        0x40, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,       /* high 64 bits */
+        0x00, 0x01, 0x00, 0x00, 0x00, 0x78};                  /* STRING */
+    sl_strbuf one = SL_STRBUF_INIT;
+    sl_row_put_cols(&one, c, 0, 5, 1);
+    CHECK(one.len == sizeof row1 && memcmp(one.buf, row1, sizeof row1) == 0);
+    sl_strbuf_free(&one);
     sl_bytes_reader rd = {(const uint8_t *)a.buf + 4, a.len - 4, 0};
     for (int r = 0; r < 8; r++) {
         int o = sl_chunk_append_row(d, SL_ROW_INSERT);
