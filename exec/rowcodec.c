@@ -135,7 +135,8 @@ static inline uint8_t *sl__vec_write(uint8_t *p, const sl_vector *v, int r)
 static inline void sl__vec_put(sl_strbuf *sb, const sl_vector *v, int r)
 {
     size_t need = sl__vec_size(v, r);
-    sl_strbuf_reserve(sb, need);
+    if (sb->cap - sb->len <= need)
+        sl_strbuf_reserve(sb, need);
     sl__vec_write((uint8_t *)sb->buf + sb->len, v, r);
     sb->len += need;
     sb->buf[sb->len] = 0;
