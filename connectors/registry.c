@@ -34,6 +34,7 @@ static const sl_connector *const sl__connectors[] = {
     &sl__connector_blackhole,
     &sl__connector_datagen,
     &sl__connector_filesystem,
+    &sl__connector_http_sink,
     &sl__connector_jdbc,
     &sl__connector_kafka,
     &sl__connector_nexmark,
@@ -957,11 +958,14 @@ const sl_option_spec *sl_connector_option(const sl_connector *c, const sl_kvlist
 
 /* Flink's sensitive-key rule (GlobalConfiguration.SENSITIVE_KEYS and
 ** isSensitive): a key whose lower-cased text contains one of these is
-** secret, whatever connector reads it. 'api-key' is Sluice's addition. */
+** secret, whatever connector reads it. 'api-key' and 'authorization' are
+** Sluice's additions ('authorization': the http-sink's header options
+** 'http.sink.header.Authorization' / 'Proxy-Authorization' hold
+** credentials). */
 static const char *const sl__sensitive_keys[] = {
     "password",    "secret",      "fs.azure.account.key", "apikey",
     "api-key",     "auth-params", "service-key",          "token",
-    "basic-auth",  "jaas.config", "http-headers",
+    "basic-auth",  "jaas.config", "http-headers",         "authorization",
 };
 
 static bool sl__contains_nocase(const char *hay, const char *needle)

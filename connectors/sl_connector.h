@@ -81,6 +81,8 @@ typedef struct sl_connector_caps {
                                     now, -D: its deletion) by the PRIMARY KEY: the planner
                                     normalizes it (ChangelogNormalize) */
     sl_guarantee sink_max;       /* the strongest guarantee the sink can give */
+    const char *sink_max_why;    /* (optional) why no more, for the resolver's reason when
+                                    more is requested ("an HTTP request cannot be ...") */
     sl_sink_mechanism sink_mech; /* how it gives sink_max */
     bool sink_updates;           /* accepts updating changelogs */
     bool sink_discards;          /* drops every row (blackhole): needs no -U before a +U */
@@ -283,7 +285,8 @@ const sl_option_spec *sl_connector_option(const sl_connector *c, const sl_kvlist
 /* The one rule for secret option and setting keys: true when key contains,
 ** case-insensitively, one of Flink's sensitive key parts (password, secret,
 ** fs.azure.account.key, apikey, auth-params, service-key, token, basic-auth,
-** jaas.config, http-headers; and api-key), or is declared secret by any
+** jaas.config, http-headers; and Sluice's api-key and authorization: the
+** http-sink's 'http.sink.header.Authorization'), or is declared secret by any
 ** connector or format. A secret value is shown as SL_REDACTED ('******')
 ** wherever it can leave the engine (SHOW CREATE TABLE, EXPLAIN, errors, logs,
 ** job records, the shell's history); only the catalog file keeps it. */

@@ -18,6 +18,7 @@
 extern const sl_connector sl__connector_blackhole;
 extern const sl_connector sl__connector_datagen;
 extern const sl_connector sl__connector_filesystem;
+extern const sl_connector sl__connector_http_sink;
 extern const sl_connector sl__connector_jdbc;
 extern const sl_connector sl__connector_kafka;
 extern const sl_connector sl__connector_nexmark;

@@ -143,8 +143,9 @@ static int sl__sink_ceiling(const sl_gjob *job, const sl_gsink *s, sl_gresult *r
     *cap = c->sink_max;
     if (c->sink_max < SL_GUARANTEE_EXACTLY_ONCE)
         sl__lower(r, cap, c->sink_max,
-                  sl_sprintf("connector '%s' gives at most %s", s->connector->name,
-                             sl_guarantee_name(c->sink_max)),
+                  sl_sprintf("connector '%s' gives at most %s%s%s", s->connector->name,
+                             sl_guarantee_name(c->sink_max), c->sink_max_why ? ": " : "",
+                             c->sink_max_why ? c->sink_max_why : ""),
                   sl_strdup("write into a connector that supports the guarantee (SHOW CONNECTORS "
                             "lists them)"));
     if (c->txn_prefix_option && !sl_kvlist_get(s->options, c->txn_prefix_option))

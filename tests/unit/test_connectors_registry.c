@@ -14,12 +14,12 @@
 
 static void t_find_connectors(void)
 {
-    const char *names[] = {"blackhole", "datagen", "filesystem", "jdbc",        "kafka",
-                           "nexmark",   "print",   "stdin",      "upsert-kafka"};
+    const char *names[] = {"blackhole", "datagen", "filesystem", "http-sink",   "jdbc",
+                           "kafka",     "nexmark", "print",      "stdin",       "upsert-kafka"};
     int n = 0;
     const sl_connector *const *all = sl_connectors(&n);
-    CHECK_INT(n, 9);
-    for (int i = 0; i < n && i < 9; i++) {
+    CHECK_INT(n, (int)SL_ARRAY_LEN(names));
+    for (int i = 0; i < n && i < (int)SL_ARRAY_LEN(names); i++) {
         CHECK_STR(all[i]->name, names[i]);
         CHECK(sl_connector_find(names[i]) == all[i]);
         CHECK(all[i]->description && all[i]->description[0]);
@@ -223,6 +223,8 @@ static void t_sensitive_keys(void)
         "x.http-headers",
         "password",
         "Secret",
+        "http.sink.header.Authorization", /* Sluice's addition: HTTP credentials */
+        "http.sink.header.Proxy-Authorization",
     };
     for (size_t i = 0; i < SL_ARRAY_LEN(yes); i++) {
         if (!sl_option_is_secret(yes[i]))
@@ -233,7 +235,7 @@ static void t_sensitive_keys(void)
     static const char *const no[] = {
         "properties.bootstrap.servers", "properties.sasl.mechanism", "properties.sasl.username",
         "properties.security.protocol", "sink.transactional-id-prefix", "topic", "format",
-        "fs.azure.account.name", "passwd", "api.key", "",
+        "fs.azure.account.name", "passwd", "api.key", "http.sink.header.Content-Type", "",
     };
     for (size_t i = 0; i < SL_ARRAY_LEN(no); i++) {
         if (sl_option_is_secret(no[i]))
