@@ -633,6 +633,11 @@ int sl__codec_parse_text(sl_codec *c, int col, const char *s, size_t len, bool i
 /* ------------------------------------------------------------------------
 ** Formatters.
 */
+/* As printf's "%.<p>g" with the fewest p from 15 (6 for a FLOAT) that
+** reads back (then ".0" when it has no point or exponent, as Java writes
+** 1.0): the digits from sl_double_digits (double-conversion), laid out as
+** %g lays them, byte for byte the text of the search by snprintf and
+** strtod this replaced (t_double_text checks it against that search). */
 void sl__codec_fmt_double(sl_strbuf *sb, double v, bool is_float)
 {
     if (isnan(v)) {
@@ -643,15 +648,59 @@ void sl__codec_fmt_double(sl_strbuf *sb, double v, bool is_float)
         sl_strbuf_append(sb, v < 0 ? "-Infinity" : "Infinity");
         return;
     }
-    char buf[64];
-    int from = is_float ? 6 : 15, to = is_float ? 9 : 17;
-    for (int prec = from; prec <= to; prec++) {
-        snprintf(buf, sizeof buf, "%.*g", prec, v);
-        double back = strtod(buf, NULL);
-        if (is_float ? (float)back == (float)v : back == v)
-            break;
+    if (v == 0) {
+        sl_strbuf_append(sb, signbit(v) ? "-0.0" : "0.0");
+        return;
     }
-    sl_strbuf_append(sb, buf);
+    int from = is_float ? 6 : 15;
+    char dg[24], buf[64], *o = buf;
+    if (frexp(is_float ? (double)(float)v : v, &(int){0}) == (v < 0 ? -0.5 : 0.5)) {
+        /* A power of two: its reading interval is lopsided, and there the
+        ** digits of sl_double_digits at 15 or more can be longer than
+        ** printf's (2^-645: 17 against 15); the search itself, rare. */
+        for (int prec = from; prec <= (is_float ? 9 : 17); prec++) {
+            snprintf(buf, sizeof buf, "%.*g", prec, v);
+            double back = strtod(buf, NULL);
+            if (is_float ? (float)back == (float)v : back == v)
+                break;
+        }
+        sl_strbuf_append(sb, buf);
+        if (!strpbrk(buf, ".e"))
+            sl_strbuf_append(sb, ".0");
+        return;
+    }
+    int x;
+    bool neg;
+    int n = sl_double_digits(v, is_float, from, dg, &x, &neg);
+    int p = n > from ? n : from; /* the precision whose text read back first */
+    if (neg)
+        *o++ = '-';
+    if (x < -4 || x >= p) { /* %g's exponent form: d.ddde+XX */
+        *o++ = dg[0];
+        if (n > 1) {
+            *o++ = '.';
+            memcpy(o, dg + 1, (size_t)n - 1);
+            o += n - 1;
+        }
+        o += sprintf(o, "e%c%02d", x < 0 ? '-' : '+', x < 0 ? -x : x);
+    } else if (x >= 0) {
+        for (int i = 0; i <= x; i++)
+            *o++ = i < n ? dg[i] : '0';
+        if (n > x + 1) {
+            *o++ = '.';
+            memcpy(o, dg + x + 1, (size_t)(n - x - 1));
+            o += n - x - 1;
+        }
+    } else {
+        *o++ = '0';
+        *o++ = '.';
+        for (int i = 0; i < -x - 1; i++)
+            *o++ = '0';
+        memcpy(o, dg, (size_t)n);
+        o += n;
+    }
+    *o = 0;
+    sl_strbuf_append_n(sb, buf, (size_t)(o - buf));
     if (!strpbrk(buf, ".e"))
         sl_strbuf_append(sb, ".0"); /* as Java writes 1.0 */
 }

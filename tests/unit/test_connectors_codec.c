@@ -14,6 +14,7 @@
 #include <stdarg.h>
 
 #include "sl_connector.h"
+#include "formats/codec_int.h" /* sl__codec_fmt_double */
 #include "sl_test.h"
 
 /* ------------------------------------------------------------------------
@@ -1467,7 +1468,88 @@ static void t_json_nested(void)
     sl_codec_free(c);
 }
 
+/* ---- DOUBLE text: the fast digits against the search they replaced ----- */
+
+/* The formatter before double-conversion: printf "%.<p>g" for p from 15 (6
+** for a FLOAT) until strtod reads it back, ".0" when it has no point or
+** exponent. The codecs' text must stay this, byte for byte. */
+static void ref_fmt_double(char *buf, size_t cap, double v, bool is_float)
+{
+    int from = is_float ? 6 : 15, to = is_float ? 9 : 17;
+    for (int prec = from; prec <= to; prec++) {
+        snprintf(buf, cap, "%.*g", prec, v);
+        double back = strtod(buf, NULL);
+        if (is_float ? (float)back == (float)v : back == v)
+            break;
+    }
+    if (!strpbrk(buf, ".e"))
+        strcat(buf, ".0");
+}
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+static uint64_t rng(void) /* splitmix64 */
+{
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static int double_text_diffs(double v, bool is_float)
+{
+    if (isnan(v) || isinf(v) || v == 0)
+        return 0;
+    char want[64];
+    ref_fmt_double(want, sizeof want, v, is_float);
+    sl_strbuf got = SL_STRBUF_INIT;
+    sl__codec_fmt_double(&got, v, is_float);
+    int bad = strcmp(sl_strbuf_cstr(&got), want) != 0;
+    if (bad)
+        fprintf(stderr, "%a (%s): %s, not %s\n", v, is_float ? "float" : "double",
+                sl_strbuf_cstr(&got), want);
+    sl_strbuf_free(&got);
+    return bad;
+}
+
+static void t_double_text(void)
+{
+    int bad = 0;
+    static const double edge[] = {DBL_MIN, DBL_MAX, DBL_TRUE_MIN, FLT_MIN, FLT_MAX, 1e15, 1e16,
+                                  1e17, 1e14, 999999999999999.0, 9999999999999998.0,
+                                  123456789012345678.0, 0.1 + 0.2, 1e-5, 1e-4, 1e-3,
+                                  9.999999999999999e-5, 0.5, 1.5, 2.5, 100.0, 1e21, 1e-7,
+                                  5e-324, 4.35, 0.3, 2.0 / 3.0, 1e22, 1e23, 1.7976931348623157e308};
+    for (size_t i = 0; i < sizeof edge / sizeof edge[0]; i++)
+        for (int sign = 0; sign < 2; sign++) {
+            double v = sign ? -edge[i] : edge[i];
+            bad += double_text_diffs(v, false);
+            bad += double_text_diffs((float)v, true);
+        }
+    for (int e = -1074; e <= 1023; e++) { /* powers of two and their neighbours */
+        double v = ldexp(1.0, e);
+        bad += double_text_diffs(v, false) + double_text_diffs(nextafter(v, 0), false) +
+               double_text_diffs(nextafter(v, INFINITY), false);
+        if (e >= -149 && e <= 127)
+            bad += double_text_diffs((float)v, true);
+    }
+    for (int i = 0; i < 300000 && bad < 20; i++) {
+        uint64_t b = rng();
+        double v;
+        memcpy(&v, &b, sizeof v);
+        bad += double_text_diffs(v, false);
+        uint32_t fb = (uint32_t)(b >> 17);
+        float f;
+        memcpy(&f, &fb, sizeof f);
+        bad += double_text_diffs(f, true);
+        /* decimals people write: k / 10^j and k * 10^j */
+        double k = (double)(rng() % 100000000), p10 = pow(10, (double)(rng() % 23));
+        bad += double_text_diffs(k / p10, false) + double_text_diffs(k * p10, false);
+        bad += double_text_diffs((float)(k / p10), true);
+    }
+    CHECK_INT(bad, 0);
+}
+
 SL_TESTS(t_json_nested, t_mapped_columns, t_new_errors, t_json_all_types, t_json_nulls_and_missing, t_json_integers,
          t_json_decimals, t_json_floats, t_json_strings_and_bytes, t_json_times, t_json_malformed,
          t_json_encode, t_json_encode_values, t_json_roundtrip, t_csv_all_types, t_csv_quoting,
-         t_csv_nulls_and_comments, t_csv_malformed, t_csv_encode, t_csv_roundtrip, t_raw)
+         t_csv_nulls_and_comments, t_csv_malformed, t_csv_encode, t_csv_roundtrip, t_raw, t_double_text)
