@@ -32,7 +32,9 @@ static const sl_option_spec sl__jdbc_options[] = {
      .required = true,
      .description = "The database: 'jdbc:postgresql://host:port/database' (pgJDBC's URL; its "
                     "parameters user, password, ssl, sslmode, connectTimeout, ApplicationName, "
-                    "options and currentSchema are honoured)."},
+                    "options and currentSchema are honoured), or a MariaDB/MySQL server, "
+                    "written only: 'jdbc:mariadb://host:port/database' or 'jdbc:mysql://...' "
+                    "(parameters user, password, connectTimeout in ms)."},
     {.key = "table-name",
      .type = SL_OPT_STRING,
      .required = true,
@@ -165,6 +167,92 @@ static const sl_option_spec sl__jdbc_options[] = {
                     "across restarts, unique to one job."},
 };
 
+bool sl__jdbc_is_mysql(const sl_kvlist *opts)
+{
+    const char *url = sl_kvlist_get(opts, "url");
+    return url && (strncmp(url, SL__MY_URL_PREFIX, strlen(SL__MY_URL_PREFIX)) == 0 ||
+                   strncmp(url, SL__MARIADB_URL_PREFIX, strlen(SL__MARIADB_URL_PREFIX)) == 0);
+}
+
+/* A MariaDB/MySQL table is written only: what reads it is refused. */
+static int sl__jdbc_my_sink_only(const sl_kvlist *opts, const char *what, sl_error *err)
+{
+    const sl_kv *url = sl_kvlist_find(opts, "url");
+    sl_error_set(err, SL_ERR_NOT_SUPPORTED, url ? url->value_pos : -1,
+                 "%s MariaDB/MySQL tables is not supported", what);
+    sl_error_detail(err, "The jdbc connector writes MariaDB and MySQL tables (a sink); it reads "
+                         "PostgreSQL only.");
+    return -1;
+}
+
+/* The options a MariaDB/MySQL table does not take (scans, lookups, the
+** conflict table are PostgreSQL's). */
+static int sl__jdbc_my_check(const sl_kvlist *opts, sl_error *err)
+{
+    static const char *const pg_only[] = {
+        "scan.partition.column", "scan.copy", "scan.copy.where", "sink.conflict-table",
+        "lookup.cache", "lookup.partial-cache.max-rows", "lookup.cache.max-rows"};
+    for (size_t i = 0; i < SL_ARRAY_LEN(pg_only); i++) {
+        const sl_kv *kv = sl_kvlist_find(opts, pg_only[i]);
+        if (!kv)
+            continue;
+        sl_error_set(err, SL_ERR_NOT_SUPPORTED, kv->key_pos,
+                     "option '%s' is not supported for MariaDB/MySQL tables", kv->key);
+        sl_error_detail(err, "The jdbc connector writes MariaDB and MySQL tables (a sink); "
+                             "scans, lookups and the conflict table are PostgreSQL's.");
+        return -1;
+    }
+    return 0;
+}
+
+static int sl__jdbc_check_sink(const sl_connector *c, const sl_kvlist *opts,
+                               const sl_table_shape *shape, sl_error *err)
+{
+    return sl__jdbc_is_mysql(opts) ? sl__my_check_sink(c, opts, shape, err)
+                                   : sl__pg_check_sink(c, opts, shape, err);
+}
+
+static int sl__jdbc_check_source(const sl_connector *c, const sl_kvlist *opts,
+                                 const sl_table_shape *shape, sl_error *err)
+{
+    return sl__jdbc_is_mysql(opts) ? sl__jdbc_my_sink_only(opts, "reading", err)
+                                   : sl__pg_check_source(c, opts, shape, err);
+}
+
+static int sl__jdbc_source_create(const sl_source_args *args, sl_source **out, sl_error *err)
+{
+    return sl__jdbc_is_mysql(args->options) ? sl__jdbc_my_sink_only(args->options, "reading", err)
+                                            : sl__pg_source_create(args, out, err);
+}
+
+static int sl__jdbc_lookup_create(const sl_lookup_args *args, sl_lookup **out, sl_error *err)
+{
+    return sl__jdbc_is_mysql(args->options)
+               ? sl__jdbc_my_sink_only(args->options, "looking up rows of", err)
+               : sl__pg_lookup_create(args, out, err);
+}
+
+static int sl__jdbc_txn_create(const sl_participant_args *args, sl_participant **out,
+                               sl_error *err)
+{
+    return args->nsinks > 0 && sl__jdbc_is_mysql(args->options[0])
+               ? sl__my_txn_create(args, out, err)
+               : sl__pg_txn_create(args, out, err);
+}
+
+static int sl__jdbc_probe(const sl_kvlist *opts, int64_t timeout_ms, sl_sink_probe *out,
+                          sl_error *err)
+{
+    return sl__jdbc_is_mysql(opts) ? sl__my_probe(opts, timeout_ms, out, err)
+                                   : sl__pg_probe(opts, timeout_ms, out, err);
+}
+
+static int sl__jdbc_drop_check(const sl_connector *c, const sl_kvlist *opts, sl_error *err)
+{
+    return sl__jdbc_is_mysql(opts) ? sl__my_drop_check(c, opts, err)
+                                   : sl__pg_drop_check(c, opts, err);
+}
+
 /* Options that go together. */
 static int sl__jdbc_check(const sl_connector *c, const sl_kvlist *opts,
                           const sl_table_shape *shape, sl_error *err)
@@ -175,6 +263,8 @@ static int sl__jdbc_check(const sl_connector *c, const sl_kvlist *opts,
     if (sl__pg_target_parse(opts, &t, err) != 0)
         return -1;
     sl__pg_target_clear(&t);
+    if (sl__jdbc_is_mysql(opts) && sl__jdbc_my_check(opts, err) != 0)
+        return -1;
     static const char *const part[] = {"scan.partition.column", "scan.partition.num",
                                        "scan.partition.lower-bound",
                                        "scan.partition.upper-bound"};
@@ -259,7 +349,8 @@ const sl_connector sl__connector_jdbc = {
     .name = "jdbc",
     .description = "A PostgreSQL table (Flink's JDBC connector options, through libpq): "
                    "bounded scans, replayable only while the table does not change (SQL.md); "
-                   "exactly-once sinks by prepared transactions.",
+                   "exactly-once sinks by prepared transactions. A MariaDB/MySQL table (MariaDB "
+                   "Connector/C): exactly-once sinks by XA transactions.",
     .options = sl__jdbc_options,
     .noptions = (int)SL_ARRAY_LEN(sl__jdbc_options),
     .has_format = false,
@@ -278,15 +369,15 @@ const sl_connector sl__connector_jdbc = {
             .txn_system = "postgresql",
             .cluster_option = "url",
             .sink_target_option = "table-name",
-            .probe = sl__pg_probe,
+            .probe = sl__jdbc_probe,
         },
     .check = sl__jdbc_check,
-    .check_sink = sl__pg_check_sink,
-    .check_source = sl__pg_check_source,
-    .create_source = sl__pg_source_create,
+    .check_sink = sl__jdbc_check_sink,
+    .check_source = sl__jdbc_check_source,
+    .create_source = sl__jdbc_source_create,
     .create_sink = sl__pg_sink_create,
-    .create_participant = sl__pg_txn_create,
-    .create_lookup = sl__pg_lookup_create,
+    .create_participant = sl__jdbc_txn_create,
+    .create_lookup = sl__jdbc_lookup_create,
     .lookup_describe = sl__pg_lookup_describe,
-    .drop_check = sl__pg_drop_check,
+    .drop_check = sl__jdbc_drop_check,
 };

@@ -28,8 +28,12 @@
 #define SL_JDBC_INT_H
 
 #include <libpq-fe.h>
+#include <mysql.h>
 
 #include "../sl_connector_int.h"
+
+#define SL__MY_URL_PREFIX "jdbc:mysql:"        /* MariaDB/MySQL URLs (my_*.c) */
+#define SL__MARIADB_URL_PREFIX "jdbc:mariadb:"
 
 /* Defaults of the options (Flink's where Flink has the option). */
 #define SL__PG_RETRY_TIMEOUT_DEFAULT "60 s" /* connection.max-retry-timeout */
@@ -55,6 +59,9 @@ typedef struct sl__pg_target {
     char *table;          /* the table's name, unqualified */
     char *qualified;      /* "schema"."table" quoted for SQL (or "table") */
     int64_t retry_timeout_ms; /* 'connection.max-retry-timeout' */
+    bool mysql;           /* a MariaDB/MySQL URL (jdbc:mariadb:, jdbc:mysql:): the keys are
+                             host, port, dbname, user, password, connect_timeout_ms, and
+                             qualified is quoted with backticks (schema = the database) */
 } sl__pg_target;
 
 /* The target of a table's options: 'url' (jdbc:postgresql://host[:port]
@@ -238,5 +245,84 @@ void sl__pg_table_clear(sl__pg_table *tb);
 ** may SELECT them (42501), a partition column is numeric. */
 int sl__pg_check_source(const sl_connector *c, const sl_kvlist *opts, const sl_table_shape *shape,
                         sl_error *err);
+
+/* ------------------------------------------------------------------------
+** The sink's database (pg_sink.c runs both): what it calls on a
+** connection and a row writer, so one sink serves PostgreSQL and MariaDB.
+*/
+typedef struct sl__jdbc_driver {
+    const char *system; /* "postgresql", "mariadb" (messages, SHOW JOBS) */
+    void *(*connect)(const sl__pg_target *t, const char *appname, int64_t timeout_ms,
+                     sl_error *err);
+    bool (*alive)(void *conn);
+    void (*close)(void *conn);
+    int (*run)(void *conn, const char *sql, const char *what, sl_error *err);
+    bool (*retryable)(const sl_error *err);
+    int (*writer_new)(const sl_sink_args *args, void **out, sl_error *err);
+    int (*writer_put)(void *w, void *conn, const sl_chunk *c, int64_t epoch, sl_error *err);
+    int (*writer_finish)(void *w, sl_error *err);
+    void (*writer_forget)(void *w);
+    int64_t (*writer_conflicts)(const void *w);
+    int (*writer_setup)(const void *w, void *conn, sl_error *err);
+    void (*writer_free)(void *w);
+    int (*txn_write)(sl_participant *p, int64_t epoch, void *w, const sl_chunk *c,
+                     sl_error *err);
+} sl__jdbc_driver;
+
+extern const sl__jdbc_driver sl__pg_driver; /* pg_sink.c */
+extern const sl__jdbc_driver sl__my_driver; /* my_write.c */
+
+/* Whether opts' 'url' names MariaDB/MySQL (the my_*.c side). */
+bool sl__jdbc_is_mysql(const sl_kvlist *opts);
+
+/* ------------------------------------------------------------------------
+** MariaDB / MySQL (MariaDB Connector/C): my_conn.c, my_write.c, my_check.c,
+** my_txn.c. A sink only (no scan, no lookup).
+*/
+/* Connect to t within timeout_ms (<= 0: the target's retry timeout),
+** retrying what may pass (refused, too many connections). The session runs
+** with utf8mb4, time_zone '+00:00' and sql_mode STRICT_ALL_TABLES,
+** NO_BACKSLASH_ESCAPES (string literals are quoted by doubling ' alone).
+** NULL with err (08001 unreachable, 28P01 wrong password, 3D000 unknown
+** database; never the password). */
+MYSQL *sl__my_connect(const sl__pg_target *t, int64_t timeout_ms, sl_error *err);
+/* Set err from c's last error: a PostgreSQL SQLSTATE for the errors a
+** user meets (sl__my_sqlstate), the server's words, its error number in
+** the detail; what (may be NULL) prepended. Returns -1. */
+int sl__my_error(sl_error *err, MYSQL *c, const char *what);
+/* The PostgreSQL SQLSTATE of MariaDB error number e (sqlstate: the
+** server's own, the fallback). */
+const char *sl__my_sqlstate(unsigned e, const char *sqlstate);
+/* Run sql (its result sets discarded). 0 or -1 (sl__my_error). */
+int sl__my_run(MYSQL *c, const char *sql, const char *what, sl_error *err);
+/* Run a query and return its stored result, or NULL with err. */
+MYSQL_RES *sl__my_query(MYSQL *c, const char *sql, const char *what, sl_error *err);
+/* sl__my_run, and the rows it matched (CLIENT_FOUND_ROWS) in *affected. */
+int sl__my_run_count(MYSQL *c, const char *sql, int64_t *affected, const char *what,
+                     sl_error *err);
+bool sl__my_retryable(const sl_error *err);
+void sl__my_quote_ident(sl_strbuf *sb, const char *ident);  /* `a``b` */
+void sl__my_quote_literal(sl_strbuf *sb, const char *s);   /* 'it''s' (NO_BACKSLASH_ESCAPES) */
+/* Row r of v as a MariaDB literal ('2026-01-01 10:00:00.123', X'0a', 1.5e3,
+** NULL). -1 with err (22003) for a value MariaDB cannot hold (NaN, an
+** infinity). */
+int sl__my_literal(sl_strbuf *sb, const sl_vector *v, int r, sl_error *err);
+
+/* my_check.c: the plan-time checks of a written table and the probe. */
+int sl__my_check_sink(const sl_connector *c, const sl_kvlist *opts, const sl_table_shape *shape,
+                      sl_error *err);
+int sl__my_probe(const sl_kvlist *opts, int64_t timeout_ms, sl_sink_probe *out, sl_error *err);
+int sl__my_drop_check(const sl_connector *c, const sl_kvlist *opts, sl_error *err);
+
+/* my_txn.c: the participant (XA per epoch, or the last resource). */
+int sl__my_txn_create(const sl_participant_args *args, sl_participant **out, sl_error *err);
+int sl__my_txn_write(sl_participant *p, int64_t epoch, void *w, const sl_chunk *c,
+                     sl_error *err);
+/* An epoch's xid: gtrid 'sluice:<prefix>:' (the prefix's), bqual
+** '<epoch>:<token>', formatID 1; XA RECOVER's data is the two joined,
+** 'sluice:<prefix>:<epoch>:<token>'. The epoch of such data (gtrid_len:
+** its gtrid's length) when its gtrid is prefix's, else -1. */
+int64_t sl__my_xid_epoch(const char *data, size_t gtrid_len, size_t len, const char *prefix);
+#define SL__MY_PREFIX_MAX 56 /* MariaDB's gtrid holds 64 bytes: 'sluice:' + prefix + ':' */
 
 #endif /* SL_JDBC_INT_H */

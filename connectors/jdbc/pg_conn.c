@@ -144,16 +144,27 @@ static int sl__pg_parse_url(sl__pg_target *t, const sl_kv *kv, sl_error *err)
     const char *url = kv->value ? kv->value : "";
     if (strncmp(url, "jdbc:", 5) != 0)
         return sl__pg_bad_url(err, kv, "not a JDBC URL (it starts with 'jdbc:')");
-    if (strncmp(url, SL__PG_URL_PREFIX, strlen(SL__PG_URL_PREFIX)) != 0) {
+    size_t plen = strlen(SL__PG_URL_PREFIX);
+    if (strncmp(url, SL__MY_URL_PREFIX, strlen(SL__MY_URL_PREFIX)) == 0 ||
+        strncmp(url, SL__MARIADB_URL_PREFIX, strlen(SL__MARIADB_URL_PREFIX)) == 0) {
+        t->mysql = true;
+        plen = url[5] == 'm' && url[6] == 'y' ? strlen(SL__MY_URL_PREFIX)
+                                              : strlen(SL__MARIADB_URL_PREFIX);
+    } else if (strncmp(url, SL__PG_URL_PREFIX, plen) != 0) {
         const char *sub = url + 5;
         size_t n = strcspn(sub, ":/?");
         sl_error_set(err, SL_ERR_NOT_SUPPORTED, kv->value_pos,
                      "JDBC URLs of '%.*s' are not supported", (int)(n > 40 ? 40 : n), sub);
-        sl_error_detail(err, "The jdbc connector writes and reads PostgreSQL (through libpq).");
-        sl_error_hint(err, "Use 'url' = 'jdbc:postgresql://host:port/database'.");
+        sl_error_detail(err, "The jdbc connector writes and reads PostgreSQL (through libpq) "
+                             "and writes MariaDB and MySQL (through MariaDB Connector/C).");
+        sl_error_hint(err, "Use 'url' = 'jdbc:postgresql://host:port/database' or "
+                           "'jdbc:mariadb://host:port/database'.");
         return -1;
     }
-    const char *p = url + strlen(SL__PG_URL_PREFIX);
+    const char *p = url + plen;
+    if (t->mysql && strncmp(p, "//", 2) != 0)
+        return sl__pg_bad_url(err, kv, "a MariaDB/MySQL URL names its server "
+                                       "('jdbc:mariadb://host:port/database')");
     const char *q = strchr(p, '?');
     size_t body = q ? (size_t)(q - p) : strlen(p);
     char *hosts = NULL, *db = NULL;
@@ -192,15 +203,22 @@ static int sl__pg_parse_url(sl__pg_target *t, const sl_kv *kv, sl_error *err)
             }
             if (port && (!*port || strspn(port, "0123456789") != strlen(port) || strlen(port) > 5))
                 bad = true;
+            if (t->mysql && hl.len) { /* Connector/C connects to one server */
+                bad = true;
+                break;
+            }
             sl_strbuf_appendf(&hl, "%s%s", hl.len ? "," : "", *h ? h : "localhost");
-            sl_strbuf_appendf(&pl, "%s%s", pl.len ? "," : "", port ? port : "5432");
+            sl_strbuf_appendf(&pl, "%s%s", pl.len ? "," : "",
+                              port ? port : t->mysql ? "3306" : "5432");
         }
         if (bad) {
             sl_strbuf_free(&hl);
             sl_strbuf_free(&pl);
             sl_free(hosts);
             sl_free(db);
-            return sl__pg_bad_url(err, kv, "a host is malformed or its port is not a number");
+            return sl__pg_bad_url(err, kv,
+                                  t->mysql ? "a MariaDB/MySQL URL names one host:port"
+                                           : "a host is malformed or its port is not a number");
         }
         sl__pg_param(t, "host", sl_strbuf_cstr(&hl));
         sl__pg_param(t, "port", sl_strbuf_cstr(&pl));
@@ -208,7 +226,7 @@ static int sl__pg_parse_url(sl__pg_target *t, const sl_kv *kv, sl_error *err)
         sl_strbuf_free(&pl);
     } else {
         sl__pg_param(t, "host", "localhost");
-        sl__pg_param(t, "port", "5432");
+        sl__pg_param(t, "port", t->mysql ? "3306" : "5432");
     }
     sl_free(hosts);
     if (!db) {
@@ -232,7 +250,12 @@ static int sl__pg_parse_url(sl__pg_target *t, const sl_kv *kv, sl_error *err)
                 sl_strbuf_free(&options);
                 return sl__pg_bad_url(err, kv, "a parameter is not percent-encoded correctly");
             }
-            sl__pg_url_param(t, key, val, &options);
+            if (!t->mysql)
+                sl__pg_url_param(t, key, val, &options);
+            else if (strcmp(key, "user") == 0 || strcmp(key, "password") == 0)
+                sl__pg_param(t, key, val);
+            else if (strcmp(key, "connectTimeout") == 0) /* Connector/J's: ms */
+                sl__pg_param(t, "connect_timeout_ms", val);
             sl_free(key);
             sl_free(val);
         }
@@ -251,19 +274,20 @@ static int sl__pg_parse_table(sl__pg_target *t, const sl_kv *kv, sl_error *err)
     const char *s = kv->value ? kv->value : "";
     char *parts[2] = {NULL, NULL};
     int np = 0;
+    char qc = t->mysql ? '`' : '"'; /* how the database quotes identifiers */
     while (np < 3) {
         sl_strbuf sb = SL_STRBUF_INIT;
-        if (*s == '"') {
+        if (*s == qc) {
             s++;
             for (;;) {
                 if (!*s) {
                     sl_strbuf_free(&sb);
                     goto bad;
                 }
-                if (s[0] == '"' && s[1] == '"') {
-                    sl_strbuf_append_char(&sb, '"');
+                if (s[0] == qc && s[1] == qc) {
+                    sl_strbuf_append_char(&sb, qc);
                     s += 2;
-                } else if (*s == '"') {
+                } else if (*s == qc) {
                     s++;
                     break;
                 } else {
@@ -293,10 +317,10 @@ static int sl__pg_parse_table(sl__pg_target *t, const sl_kv *kv, sl_error *err)
     }
     sl_strbuf q = SL_STRBUF_INIT;
     if (t->schema) {
-        sl__pg_quote_ident(&q, t->schema);
+        sl_strbuf_append_quoted(&q, t->schema, qc);
         sl_strbuf_append_char(&q, '.');
     }
-    sl__pg_quote_ident(&q, t->table);
+    sl_strbuf_append_quoted(&q, t->table, qc);
     t->qualified = sl_strbuf_detach(&q);
     return 0;
 bad:
@@ -305,8 +329,12 @@ bad:
     sl_error_set(err, SL_ERR_INVALID_PARAMETER, kv->value_pos,
                  "invalid value for option 'table-name': \"%s\" is not a table name",
                  kv->value ? kv->value : "");
-    sl_error_hint(err, "Write it as 'table' or 'schema.table' (quote a part holding a dot: "
-                       "'\"my.schema\".ledger').");
+    if (t->mysql)
+        sl_error_hint(err, "Write it as 'table' or 'database.table' (quote a part holding a dot: "
+                           "'`my.db`.ledger').");
+    else
+        sl_error_hint(err, "Write it as 'table' or 'schema.table' (quote a part holding a dot: "
+                           "'\"my.schema\".ledger').");
     return -1;
 }
 
@@ -336,7 +364,8 @@ int sl__pg_target_parse(const sl_kvlist *opts, sl__pg_target *t, sl_error *err)
         goto fail;
     const char *host = sl__pg_param_get(t, "host");
     const char *port = sl__pg_param_get(t, "port");
-    t->display = sl_sprintf("%s:%s/%s", host ? host : "localhost", port ? port : "5432",
+    t->display = sl_sprintf("%s:%s/%s", host ? host : "localhost",
+                            port ? port : t->mysql ? "3306" : "5432",
                             t->database && *t->database ? t->database : "(the user's database)");
     return 0;
 fail:

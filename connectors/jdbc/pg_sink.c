@@ -1,7 +1,11 @@
 /*
 ** pg_sink.c — the jdbc sink: rows into a PostgreSQL table through the row
 ** writer (pg_write.c: COPY for a table without a key, upserts and deletes
-** by key, duplicate keys and conflicts).
+** by key, duplicate keys and conflicts), or into a MariaDB/MySQL table
+** through my_write.c's: the sink calls its database through a driver
+** (sl__jdbc_driver: sl__pg_driver at the end of this file, sl__my_driver),
+** so batching, the interval, retries and the guarantees are one code for
+** both.
 **
 ** It runs the guarantee the resolver decided (sl_sink_args.guarantee):
 **
@@ -54,10 +58,11 @@ typedef struct sl__pg_sink {
     sl_kvlist *options;       /* the table's options (a copy: scrubbing errors) */
     sl__pg_target target;     /* where it is */
     char *appname;            /* application_name of its connection */
-    sl__pg_writer *w;         /* the row writer */
+    const sl__jdbc_driver *drv; /* the database's calls (PostgreSQL or MariaDB) */
+    void *w;                  /* the row writer */
     sl_participant *txn;      /* exactly-once: the job's participant */
     int64_t epoch;            /* the open epoch */
-    PGconn *conn;             /* none / at-least-once: its connection, or NULL */
+    void *conn;               /* none / at-least-once: its connection, or NULL */
     bool in_txn;              /* a transaction is open on conn */
     int64_t txn_start_ms;     /* when it began (monotonic) */
     int64_t flush_rows;       /* 'sink.buffer-flush.max-rows' (0: none) */
@@ -88,30 +93,22 @@ static int sl__pg_sink_fail(sl__pg_sink *k, sl_error *err)
     return -1;
 }
 
-static void sl__pg_sink_notice(void *arg, const char *message)
-{
-    sl__pg_sink *k = arg;
-    sl_log(SL_LOG_DEBUG, "jdbc sink \"%s\": the server says: %s", k->table, message);
-}
-
 static void sl__pg_sink_drop_conn(sl__pg_sink *k)
 {
     if (k->w)
-        sl__pg_writer_forget(k->w); /* a COPY open on it ends with it */
+        k->drv->writer_forget(k->w); /* a COPY open on it ends with it */
     if (k->conn)
-        PQfinish(k->conn); /* an open transaction is rolled back by the server */
+        k->drv->close(k->conn); /* an open transaction is rolled back by the server */
     k->conn = NULL;
     k->in_txn = false;
 }
 
 static int sl__pg_sink_connect(sl__pg_sink *k, sl_error *err)
 {
-    if (k->conn && PQstatus(k->conn) == CONNECTION_OK)
+    if (k->conn && k->drv->alive(k->conn))
         return 0;
     sl__pg_sink_drop_conn(k);
-    k->conn = sl__pg_connect(&k->target, k->appname, 0, err);
-    if (k->conn) /* the server's notices ("already exists, skipping") are not the user's */
-        PQsetNoticeProcessor(k->conn, sl__pg_sink_notice, k);
+    k->conn = k->drv->connect(&k->target, k->appname, 0, err);
     return k->conn ? 0 : -1;
 }
 
@@ -119,13 +116,13 @@ static int sl__pg_sink_connect(sl__pg_sink *k, sl_error *err)
 static int sl__pg_sink_put(sl__pg_sink *k, const sl_chunk *c, sl_error *err)
 {
     if (!k->in_txn) {
-        if (sl__pg_run(k->conn, "BEGIN", "beginning a transaction", err) != 0)
+        if (k->drv->run(k->conn, "BEGIN", "beginning a transaction", err) != 0)
             return -1;
         k->in_txn = true;
         k->txn_start_ms = sl__pg_now_ms();
-        k->conflicts_at_begin = sl__pg_writer_conflicts(k->w);
+        k->conflicts_at_begin = k->drv->writer_conflicts(k->w);
     }
-    return sl__pg_writer_put(k->w, k->conn, c, -1, err);
+    return k->drv->writer_put(k->w, k->conn, c, -1, err);
 }
 
 /* After a failure: retry when it may pass, rewriting the lost transaction's
@@ -133,12 +130,12 @@ static int sl__pg_sink_put(sl__pg_sink *k, const sl_chunk *c, sl_error *err)
 static int sl__pg_sink_retry(sl__pg_sink *k, const sl_chunk *then, sl_error *err)
 {
     for (int64_t attempt = 1; attempt <= k->max_retries; attempt++) {
-        if (!sl__pg_retryable(err))
+        if (!k->drv->retryable(err))
             return -1;
         sl_log(SL_LOG_WARN, "jdbc sink \"%s\": %s; retrying (%lld of %lld)", k->table,
                err->message, (long long)attempt, (long long)k->max_retries);
         if (k->in_txn)
-            k->conflicts_void += sl__pg_writer_conflicts(k->w) - k->conflicts_at_begin;
+            k->conflicts_void += k->drv->writer_conflicts(k->w) - k->conflicts_at_begin;
         sl__pg_sink_drop_conn(k);
         sl_sleep_nanos((attempt < 5 ? attempt : 5) * 200 * SL_NANOS_PER_MILLI);
         sl_error_reset(err);
@@ -162,9 +159,10 @@ static int sl__pg_sink_flush(sl__pg_sink *k, sl_error *err)
         return 0;
     int rc = sl__pg_sink_connect(k, err) == 0 ? sl__pg_sink_put(k, k->buf, err) : -1;
     if (rc != 0 && sl__pg_sink_retry(k, k->buf, err) != 0) {
-        if (k->conn && PQstatus(k->conn) == CONNECTION_OK && k->in_txn) {
-            PGresult *r = PQexec(k->conn, "ROLLBACK");
-            PQclear(r);
+        if (k->conn && k->drv->alive(k->conn) && k->in_txn) {
+            sl_error ignore = SL_ERROR_INIT;
+            k->drv->run(k->conn, "ROLLBACK", NULL, &ignore);
+            sl_error_reset(&ignore);
             k->in_txn = false;
         }
         return sl__pg_sink_fail(k, err);
@@ -183,8 +181,8 @@ static int sl__pg_sink_commit_all(sl__pg_sink *k, sl_error *err)
     if (sl__pg_sink_flush(k, err) != 0)
         return -1;
     while (k->in_txn) {
-        if (sl__pg_writer_finish(k->w, err) == 0 &&
-            sl__pg_run(k->conn, "COMMIT", "committing", err) == 0) {
+        if (k->drv->writer_finish(k->w, err) == 0 &&
+            k->drv->run(k->conn, "COMMIT", "committing", err) == 0) {
             k->in_txn = false;
             break;
         }
@@ -217,8 +215,8 @@ static int sl__pg_sink_begin(sl_sink *s, int64_t epoch, sl_error *err)
 static int sl__pg_sink_write_locked(sl__pg_sink *k, const sl_chunk *c, sl_error *err)
 {
     if (k->txn)
-        return sl__pg_txn_write(k->txn, k->epoch, k->w, c, err) == 0 ? 0
-                                                                      : sl__pg_sink_fail(k, err);
+        return k->drv->txn_write(k->txn, k->epoch, k->w, c, err) == 0 ? 0
+                                                                       : sl__pg_sink_fail(k, err);
     int64_t now = sl__pg_now_ms();
     for (int r0 = 0; r0 < c->nrows;) {
         if (k->buf->nrows == 0)
@@ -275,7 +273,7 @@ static int sl__pg_sink_pre_commit(sl_sink *s, int64_t epoch, sl_strbuf *committa
 {
     sl__pg_sink *k = s->impl;
     if (k->txn) { /* the participant prepares and commits epoch's transaction */
-        sl_strbuf_appendf(committable, "postgresql epoch %lld", (long long)epoch);
+        sl_strbuf_appendf(committable, "%s epoch %lld", k->drv->system, (long long)epoch);
         return 0;
     }
     pthread_mutex_lock(&k->mu);
@@ -330,7 +328,7 @@ static int64_t sl__pg_sink_conflicts(sl_sink *s)
 {
     sl__pg_sink *k = s->impl;
     pthread_mutex_lock(&k->mu);
-    int64_t n = sl__pg_writer_conflicts(k->w) - k->conflicts_void;
+    int64_t n = k->drv->writer_conflicts(k->w) - k->conflicts_void;
     pthread_mutex_unlock(&k->mu);
     return n;
 }
@@ -351,7 +349,8 @@ static void sl__pg_sink_free(sl_sink *s)
     pthread_cond_destroy(&k->cv);
     sl_error_reset(&k->timer_err);
     sl__pg_sink_drop_conn(k); /* what was not committed is rolled back */
-    sl__pg_writer_free(k->w);
+    if (k->w)
+        k->drv->writer_free(k->w);
     if (k->held) {
         for (int i = 0; i < k->held->n; i++)
             sl_chunk_free(k->held->items[i]);
@@ -408,6 +407,7 @@ int sl__pg_sink_create(const sl_sink_args *args, sl_sink **out, sl_error *err)
     pthread_cond_init(&k->cv, NULL);
     k->timer_err = (sl_error)SL_ERROR_INIT;
     k->guarantee = args->guarantee;
+    k->drv = sl__jdbc_is_mysql(args->options) ? &sl__my_driver : &sl__pg_driver;
     k->options = sl_kvlist_dup(args->options);
     k->ncols = args->ncols;
     k->types = sl_calloc((size_t)args->ncols + 1, sizeof(sl_type));
@@ -430,7 +430,7 @@ int sl__pg_sink_create(const sl_sink_args *args, sl_sink **out, sl_error *err)
                            SL__PG_FLUSH_INTERVAL_DEFAULT, true, &k->interval_ms, err) != 0 ||
         sl__pg_sink_option(args->options, "sink.max-retries", SL__PG_MAX_RETRIES_DEFAULT, false,
                            &k->max_retries, err) != 0 ||
-        sl__pg_writer_new(args, &k->w, err) != 0) {
+        k->drv->writer_new(args, &k->w, err) != 0) {
         sl__pg_sink_free(s);
         return -1;
     }
@@ -443,7 +443,7 @@ int sl__pg_sink_create(const sl_sink_args *args, sl_sink **out, sl_error *err)
     ** participant's: this one is closed again). */
     int rc = sl__pg_sink_connect(k, err);
     if (rc == 0)
-        rc = sl__pg_writer_setup(k->w, k->conn, err);
+        rc = k->drv->writer_setup(k->w, k->conn, err);
     if (rc != 0) {
         sl__pg_sink_fail(k, err);
         sl__pg_sink_free(s);
@@ -458,3 +458,97 @@ int sl__pg_sink_create(const sl_sink_args *args, sl_sink **out, sl_error *err)
     *out = s;
     return 0;
 }
+
+/* ------------------------------------------------------------------------
+** PostgreSQL's driver (libpq, pg_write.c, pg_txn.c).
+*/
+static void sl__pg_drv_notice(void *arg, const char *message)
+{
+    (void)arg; /* the server's notices ("already exists, skipping") are not the user's */
+    sl_log(SL_LOG_DEBUG, "jdbc sink: the server says: %s", message);
+}
+
+static void *sl__pg_drv_connect(const sl__pg_target *t, const char *appname, int64_t timeout_ms,
+                                sl_error *err)
+{
+    PGconn *c = sl__pg_connect(t, appname, timeout_ms, err);
+    if (c)
+        PQsetNoticeProcessor(c, sl__pg_drv_notice, NULL);
+    return c;
+}
+
+static bool sl__pg_drv_alive(void *conn)
+{
+    return PQstatus(conn) == CONNECTION_OK;
+}
+
+static void sl__pg_drv_close(void *conn)
+{
+    PQfinish(conn);
+}
+
+static int sl__pg_drv_run(void *conn, const char *sql, const char *what, sl_error *err)
+{
+    return sl__pg_run(conn, sql, what, err);
+}
+
+static int sl__pg_drv_writer_new(const sl_sink_args *args, void **out, sl_error *err)
+{
+    sl__pg_writer *w = NULL;
+    int rc = sl__pg_writer_new(args, &w, err);
+    *out = w;
+    return rc;
+}
+
+static int sl__pg_drv_put(void *w, void *conn, const sl_chunk *c, int64_t epoch, sl_error *err)
+{
+    return sl__pg_writer_put(w, conn, c, epoch, err);
+}
+
+static int sl__pg_drv_finish(void *w, sl_error *err)
+{
+    return sl__pg_writer_finish(w, err);
+}
+
+static void sl__pg_drv_forget(void *w)
+{
+    sl__pg_writer_forget(w);
+}
+
+static int64_t sl__pg_drv_conflicts(const void *w)
+{
+    return sl__pg_writer_conflicts(w);
+}
+
+static int sl__pg_drv_setup(const void *w, void *conn, sl_error *err)
+{
+    return sl__pg_writer_setup(w, conn, err);
+}
+
+static void sl__pg_drv_free(void *w)
+{
+    sl__pg_writer_free(w);
+}
+
+static int sl__pg_drv_txn_write(sl_participant *p, int64_t epoch, void *w, const sl_chunk *c,
+                                sl_error *err)
+{
+    return sl__pg_txn_write(p, epoch, w, c, err);
+}
+
+const sl__jdbc_driver sl__pg_driver = {
+    .system = "postgresql",
+    .connect = sl__pg_drv_connect,
+    .alive = sl__pg_drv_alive,
+    .close = sl__pg_drv_close,
+    .run = sl__pg_drv_run,
+    .retryable = sl__pg_retryable,
+    .writer_new = sl__pg_drv_writer_new,
+    .writer_put = sl__pg_drv_put,
+    .writer_finish = sl__pg_drv_finish,
+    .writer_forget = sl__pg_drv_forget,
+    .writer_conflicts = sl__pg_drv_conflicts,
+    .writer_setup = sl__pg_drv_setup,
+    .writer_free = sl__pg_drv_free,
+    .txn_write = sl__pg_drv_txn_write,
+};

@@ -239,8 +239,8 @@ GRANT SELECT ON pgplan_ledger TO %s;
                             "'sink.conflict-table' = 'pgplan_conflicts'") + ins,
            "42501", 'may not create the conflict table "pgplan_conflicts" in schema "public"')
     expect(sl, "another database's URL",
-           jdbc("t", led, "pgplan_ledger", u="jdbc:mysql://127.0.0.1:3306/sluice"),
-           "0A000", "JDBC URLs of 'mysql' are not supported", stmt=None)
+           jdbc("t", led, "pgplan_ledger", u="jdbc:sqlserver://127.0.0.1:1433;databaseName=x"),
+           "0A000", "JDBC URLs of 'sqlserver' are not supported", stmt=None)
     expect(sl, "malformed URL",
            jdbc("t", led, "pgplan_ledger", u="jdbc:postgresql://127.0.0.1:port/sluice"),
            "22023", "invalid value for option 'url'", stmt=None)

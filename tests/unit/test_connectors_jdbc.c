@@ -46,6 +46,61 @@ static void t_url_basic(void)
     sl_kvlist_free(l);
 }
 
+/* MariaDB/MySQL URLs: one server, port 3306 by default, Connector/J's
+** parameters user, password, connectTimeout (ms); names quoted with
+** backticks, 'database.table'. */
+static void t_url_mysql(void)
+{
+    sl_error err = SL_ERROR_INIT;
+    sl_kvlist *l = jopts("jdbc:mariadb://db.example/shop?user=u&password=p%40ss&connectTimeout=2500"
+                         "&useSSL=false",
+                         "`my.db`.`led``ger`");
+    sl__pg_target t;
+    REQUIRE(sl__pg_target_parse(l, &t, &err) == 0);
+    CHECK(t.mysql);
+    CHECK(sl__jdbc_is_mysql(l));
+    CHECK_STR(param(&t, "host"), "db.example");
+    CHECK_STR(param(&t, "port"), "3306");
+    CHECK_STR(param(&t, "dbname"), "shop");
+    CHECK_STR(param(&t, "user"), "u");
+    CHECK_STR(param(&t, "password"), "p@ss");
+    CHECK_STR(param(&t, "connect_timeout_ms"), "2500");
+    CHECK(param(&t, "useSSL") == NULL);
+    CHECK_STR(t.schema, "my.db");
+    CHECK_STR(t.table, "led`ger");
+    CHECK_STR(t.qualified, "`my.db`.`led``ger`");
+    CHECK_STR(t.display, "db.example:3306/shop");
+    sl__pg_target_clear(&t);
+    sl_kvlist_free(l);
+
+    l = jopts("jdbc:mysql://127.0.0.1:23306/sluice", "ledger");
+    REQUIRE(sl__pg_target_parse(l, &t, &err) == 0);
+    CHECK(t.mysql);
+    CHECK_STR(param(&t, "port"), "23306");
+    CHECK_STR(t.qualified, "`ledger`");
+    sl__pg_target_clear(&t);
+    sl_kvlist_free(l);
+
+    l = jopts("jdbc:postgresql://h/db", "t");
+    CHECK(!sl__jdbc_is_mysql(l));
+    sl_kvlist_free(l);
+}
+
+/* The xids of my_txn.c: 'sluice:<prefix>:' + '<epoch>:<token>', the
+** prefix compared exactly by the gtrid's length. */
+static void t_my_xid(void)
+{
+    const char *d = "sluice:led:12:3";
+    CHECK(sl__my_xid_epoch(d, 11, strlen(d), "led") == 12);
+    CHECK(sl__my_xid_epoch(d, 11, strlen(d), "le") == -1);
+    CHECK(sl__my_xid_epoch(d, 11, strlen(d), "led:1") == -1);
+    const char *e = "sluice:led:12:3x";
+    CHECK(sl__my_xid_epoch(e, 11, strlen(e), "led") == -1);
+    const char *f = "sluice:a:b:7:1"; /* a prefix holding ':' */
+    CHECK(sl__my_xid_epoch(f, 11, strlen(f), "a:b") == 7);
+    CHECK(sl__my_xid_epoch(f, 11, strlen(f), "a") == -1);
+}
+
 static void t_url_hosts(void)
 {
     sl_error err = SL_ERROR_INIT;
@@ -84,7 +139,11 @@ static void t_url_errors(void)
     static const struct {
         const char *url, *table, *state, *msg;
     } cases[] = {
-        {"jdbc:mysql://h:3306/db", "t", "0A000", "JDBC URLs of 'mysql' are not supported"},
+        {"jdbc:sqlserver://h:1433;databaseName=x", "t", "0A000",
+         "JDBC URLs of 'sqlserver' are not supported"},
+        {"jdbc:mariadb:db", "t", "22023", "names its server"},
+        {"jdbc:mysql://a:3306,b:3306/db", "t", "22023", "one host:port"},
+        {"jdbc:mariadb://h:x/db", "t", "22023", "one host:port"},
         {"jdbc:oracle:thin:@h:1521:x", "t", "0A000", "'oracle'"},
         {"postgresql://h/db", "t", "22023", "not a JDBC URL"},
         {"jdbc:postgresql://h:port/db", "t", "22023", "port is not a number"},
@@ -339,5 +398,5 @@ static void t_partition_options(void)
     sl_kvlist_free(l);
 }
 
-SL_TESTS(t_url_basic, t_url_hosts, t_url_errors, t_types_write, t_types_read, t_decode,
+SL_TESTS(t_url_basic, t_url_hosts, t_url_mysql, t_my_xid, t_url_errors, t_types_write, t_types_read, t_decode,
          t_source_position, t_partition_options)
