@@ -33,11 +33,13 @@ _Static_assert(SL_MAX_PARALLELISM == 32768, "SL__MAX_PARALLELISM_TEXT");
 static const sl_connector *const sl__connectors[] = {
     &sl__connector_blackhole,
     &sl__connector_datagen,
+    &sl__connector_elasticsearch7,
     &sl__connector_filesystem,
     &sl__connector_http_sink,
     &sl__connector_jdbc,
     &sl__connector_kafka,
     &sl__connector_nexmark,
+    &sl__connector_opensearch,
     &sl__connector_print,
     &sl__connector_stdin,
     &sl__connector_upsert_kafka,
@@ -156,6 +158,7 @@ const char *sl_mechanism_name(sl_sink_mechanism m)
     case SL_MECH_LAST_RESOURCE: return "last-resource";
     case SL_MECH_ATOMIC_RENAME: return "atomic-rename";
     case SL_MECH_IDEMPOTENT_UPSERT: return "idempotent-upsert";
+    case SL_MECH_MULTIPART_UPLOAD: return "multipart-upload";
     }
     return "?";
 }
@@ -164,7 +167,8 @@ const char *sl_mechanism_role(sl_sink_mechanism m)
 {
     switch (m) {
     case SL_MECH_2PC_PREPARABLE:
-    case SL_MECH_ATOMIC_RENAME: return "preparable";
+    case SL_MECH_ATOMIC_RENAME:
+    case SL_MECH_MULTIPART_UPLOAD: return "preparable";
     case SL_MECH_LAST_RESOURCE: return "last resource";
     case SL_MECH_NONE:
     case SL_MECH_IDEMPOTENT_UPSERT: return "none";

@@ -51,6 +51,8 @@ typedef enum sl_sink_mechanism {
     SL_MECH_LAST_RESOURCE,     /* a transaction only this process can finish (Kafka) */
     SL_MECH_ATOMIC_RENAME,     /* files become visible by rename at commit */
     SL_MECH_IDEMPOTENT_UPSERT, /* replays overwrite the same keys */
+    SL_MECH_MULTIPART_UPLOAD,  /* S3 multipart uploads, invisible until completed at commit
+                                  (the filesystem sink on s3://, told by its probe) */
 } sl_sink_mechanism;
 
 /* What a live probe of a sink's system found (see sl_connector_caps.probe). */
@@ -89,6 +91,10 @@ typedef struct sl_connector_caps {
     bool sink_upserts;           /* writes by the table's PRIMARY KEY (updates need one; a
                                     replay overwrites the same keys, so at-least-once leaves
                                     an exactly-once final state) */
+    const char *sink_keyless_note; /* (optional) an upserting sink that also appends into
+                                    a table without a PRIMARY KEY: what EXPLAIN notes for
+                                    such a table ("the server generates the ids: a replay
+                                    duplicates documents") */
     sl_guarantee sink_default;   /* guarantee when none is requested and checkpointing is on */
     /* Exactly-once by transactions (DESIGN.md section 6), NULL when not: */
     const char *txn_prefix_option;  /* option naming the transactional id prefix: required

@@ -17,11 +17,13 @@
 /* Built-in declarations (one file each), listed by registry.c. */
 extern const sl_connector sl__connector_blackhole;
 extern const sl_connector sl__connector_datagen;
+extern const sl_connector sl__connector_elasticsearch7;
 extern const sl_connector sl__connector_filesystem;
 extern const sl_connector sl__connector_http_sink;
 extern const sl_connector sl__connector_jdbc;
 extern const sl_connector sl__connector_kafka;
 extern const sl_connector sl__connector_nexmark;
+extern const sl_connector sl__connector_opensearch;
 extern const sl_connector sl__connector_print;
 extern const sl_connector sl__connector_stdin;
 extern const sl_connector sl__connector_upsert_kafka;

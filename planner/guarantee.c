@@ -107,6 +107,9 @@ static char *sl__readers(const sl_gsink *s, sl_guarantee eff, sl_sink_mechanism 
     case SL_MECH_ATOMIC_RENAME:
         return sl_strdup("read only files whose names do not start with '.' or '_' "
                          "(in-progress files are hidden)");
+    case SL_MECH_MULTIPART_UPLOAD:
+        return sl_strdup("read only objects whose names do not start with '.' or '_' (a part "
+                         "file is a multipart upload, listed only once completed at commit)");
     case SL_MECH_LAST_RESOURCE:
         return sl_strdup("read committed data only (Kafka: isolation.level=read_committed)");
     case SL_MECH_2PC_PREPARABLE:
@@ -357,6 +360,11 @@ int sl_guarantee_resolve(const sl_gjob *job, sl_gresult *out, sl_list *warnings,
             r->note = sl_strdup("duplicates collapse on the PRIMARY KEY: the final table state "
                                 "is exactly-once");
         }
+        /* A sink that upserts with a key may append without one: what a
+        ** replay does then is the connector's to say. */
+        if (r->effective >= SL_GUARANTEE_AT_LEAST_ONCE && !s->has_pk && !r->note &&
+            s->connector->caps.sink_keyless_note)
+            r->note = sl_strdup(s->connector->caps.sink_keyless_note);
         r->readers = sl__readers(s, r->effective, r->mech);
         if (r->effective >= r->requested) { /* reasons only explain a lowering */
             sl_list_free(r->reasons, sl__reason_free);

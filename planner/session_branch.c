@@ -60,6 +60,14 @@
 static char *sl__abs_path(const char *p)
 {
     char buf[PATH_MAX];
+    const char *scheme = strstr(p, "://");
+    if (scheme && strncmp(p, "file:", 5) != 0) { /* s3://bucket/prefix: as written */
+        char *s = sl_strdup(p);
+        size_t n = strlen(s);
+        while (n > (size_t)(scheme - p) + 3 && s[n - 1] == '/')
+            s[--n] = '\0';
+        return s;
+    }
     if (realpath(p, buf))
         return sl_strdup(buf);
     char *s = NULL;

@@ -62,7 +62,23 @@ sl_list *sl__fs_list(const char *dir, bool (*keep)(const char *name), sl_error *
 
 static const sl_option_spec sl__filesystem_options[] = {
     {.key = "path", .type = SL_OPT_STRING, .required = true,
-     .description = "The directory to read from or write to: a local path or a file:// URI."},
+     .description = "The directory to read from or write to: a local path, a file:// URI, or "
+                    "s3://bucket/prefix (written as S3 multipart uploads, completed at "
+                    "checkpoint commit; the s3.* options)."},
+    {.key = "s3.access-key", .type = SL_OPT_STRING,
+     .description = "s3:// paths: the access key id (unset: AWS_ACCESS_KEY_ID)."},
+    {.key = "s3.secret-key", .type = SL_OPT_STRING, .secret = true,
+     .description = "s3:// paths: the secret access key (unset: AWS_SECRET_ACCESS_KEY)."},
+    {.key = "s3.endpoint", .type = SL_OPT_STRING,
+     .description = "s3:// paths: the S3 endpoint, e.g. 'http://127.0.0.1:8333' (unset: "
+                    "AWS_ENDPOINT_URL, else https://s3.<region>.amazonaws.com)."},
+    {.key = "s3.region", .type = SL_OPT_STRING,
+     .description = "s3:// paths: the region requests are signed for (SigV4; unset: AWS_REGION, "
+                    "else us-east-1)."},
+    {.key = "s3.path.style.access", .type = SL_OPT_BOOL,
+     .description = "s3:// paths: address the bucket in the URL's path (http://host/bucket/key) "
+                    "rather than its host name (http://bucket.host/key); unset: path style when "
+                    "'s3.endpoint' is set."},
     {.key = "source.monitor-interval", .type = SL_OPT_DURATION,
      .description = "How often the source looks for new files; unset means read the files "
                     "present at start, then end (bounded)."},
@@ -138,10 +154,73 @@ static int sl__filesystem_check(const sl_connector *c, const sl_kvlist *opts,
     if (path && path->value[0] == 0)
         return sl_error_set(err, SL_ERR_INVALID_PARAMETER, path->value_pos,
                             "option 'path' must not be empty");
-    if (path && strncmp(path->value, "file:", 5) != 0 && strstr(path->value, "://"))
+    if (path && sl__s3_is_uri(path->value)) {
+        char *bucket = NULL, *prefix = NULL;
+        int rc = sl__s3_parse_uri(path->value, &bucket, &prefix);
+        sl_free(bucket);
+        sl_free(prefix);
+        if (rc != 0) {
+            sl_error_set(err, SL_ERR_INVALID_PARAMETER, path->value_pos,
+                         "option 'path' is not a valid S3 URI: \"%s\"", path->value);
+            sl_error_hint(err, "Write s3://<bucket>/<prefix>: a bucket name of 3 to 63 lower-case "
+                               "letters, digits, '-' and '.', a prefix without empty, '.' or "
+                               "'..' segments.");
+            return -1;
+        }
+    } else if (path && strncmp(path->value, "file:", 5) != 0 && strstr(path->value, "://")) {
         return sl_error_set(err, SL_ERR_NOT_SUPPORTED, path->value_pos,
-                            "option 'path' must be a local path or a file:// URI");
+                            "option 'path' must be a local path, a file:// URI or an s3:// URI");
+    }
     return sl__fs_commit_check(opts, shape, err);
+}
+
+/* An s3:// table: the credentials work and the bucket exists (a
+** ListObjectsV2 of one key); when it is written, the identity may write too
+** (a multipart upload of a probe key started and aborted: nothing becomes
+** visible). A clear error when the query is planned, not at run time. */
+static int sl__filesystem_s3_check(const sl_kvlist *opts, bool write, sl_error *err)
+{
+    const char *path = sl_kvlist_get(opts, "path");
+    if (!path || !sl__s3_is_uri(path))
+        return 0;
+    char *bucket = NULL, *prefix = NULL;
+    if (sl__s3_parse_uri(path, &bucket, &prefix) != 0)
+        return sl_error_set(err, SL_ERR_INVALID_PARAMETER, -1,
+                            "option 'path' is not a valid S3 URI: \"%s\"", path);
+    sl__s3 *s3 = sl__s3_open(opts, bucket, err);
+    int rc = -1;
+    if (s3) {
+        sl__s3_set_budget(s3, 3000); /* a plan waits a few seconds at most */
+        rc = sl__s3_check(s3, prefix, write, err);
+    }
+    sl__s3_free(s3);
+    sl_free(bucket);
+    sl_free(prefix);
+    if (rc != 0)
+        sl_option_scrub_error(err, opts);
+    return rc;
+}
+
+static int sl__filesystem_check_sink(const sl_connector *c, const sl_kvlist *opts,
+                                     const sl_table_shape *shape, sl_error *err)
+{
+    return sl__filesystem_s3_check(opts, true, err);
+}
+
+static int sl__filesystem_check_source(const sl_connector *c, const sl_kvlist *opts,
+                                       const sl_table_shape *shape, sl_error *err)
+{
+    return sl__filesystem_s3_check(opts, false, err);
+}
+
+/* On s3:// the files are multipart uploads completed at commit: the
+** mechanism EXPLAIN shows (no request; check_sink asks the server). */
+static int sl__filesystem_probe(const sl_kvlist *opts, int64_t timeout_ms, sl_sink_probe *out,
+                                sl_error *err)
+{
+    if (sl__s3_is_uri(sl_kvlist_get(opts, "path")))
+        out->mech = SL_MECH_MULTIPART_UPLOAD;
+    return 0;
 }
 
 /* Flink's filesystem metadata (FileSystemTableSource.ReadableFileInfo);
@@ -185,10 +264,41 @@ const sl_connector sl__connector_filesystem = {
         .sink_target_option = "path",
         .sink_target_path = true,
         .partitioned = true,
+        .probe = sl__filesystem_probe,
     },
     .check = sl__filesystem_check,
+    .check_sink = sl__filesystem_check_sink,
+    .check_source = sl__filesystem_check_source,
     .create_source = sl__fs_source_create,
     .create_sink = sl__fs_sink_create,
+    .notes =
+        "`'path'` = `'s3://bucket/prefix'` (also `s3a://`, `s3p://`) writes and reads S3 "
+        "objects, as Flink's S3 filesystem does. The sink writes each part file "
+        "(`<prefix>/[<partition>/]part-<id>-<subtask>-<epoch>-<seq>.<ext>`, the same names, "
+        "rolling policy and formats as on local files) as a multipart upload: rows are "
+        "buffered and sent in parts of 5 MiB, the rest as the last part when the checkpoint "
+        "pre-commits; S3 lists and serves the object only once the upload is completed, "
+        "which the checkpoint's commit does (exactly-once, mechanism `multipart-upload`). "
+        "A restart completes the uploads of decided checkpoints (an upload S3 no longer knows "
+        "counts as committed when the object has the recorded size and multipart ETag; "
+        "missing is an error, 58030) and aborts every other upload of the job, table and "
+        "subtask under the prefix. The uploads of the epoch a job was writing when it stopped "
+        "stay (invisible) until the job runs again; for a job that never does, a bucket "
+        "lifecycle rule (AbortIncompleteMultipartUpload) removes them. S3 cannot refuse to "
+        "replace an object: a job name reused over old output overwrites its part files. "
+        "Each open part file buffers up to 5 MiB, and a thread per sink instance sends the "
+        "full parts while the next ones fill (at most 16 open files per instance).\n\n"
+        "The source lists the objects under `<prefix>/` (names starting with `.` or `_` are "
+        "skipped), reads them in key order with ranged GETs, and stores the object's name and "
+        "byte offset in checkpoints; with `'source.monitor-interval'` it lists again and reads "
+        "objects named after the current one.\n\n"
+        "Credentials: `'s3.access-key'` and `'s3.secret-key'`, else `AWS_ACCESS_KEY_ID` and "
+        "`AWS_SECRET_ACCESS_KEY`; requests are signed with SigV4 for `'s3.region'` (else "
+        "`AWS_REGION`, else us-east-1). Planning an INSERT into the table checks that the "
+        "credentials work (28000 unknown key, 28P01 wrong secret), the bucket exists (58P01) "
+        "and the identity may write (42501: a multipart upload of a probe key is started and "
+        "aborted); planning a read checks the first two. Transport failures and 5xx answers "
+        "are retried for up to 30 s.",
     .metadata = sl__filesystem_metadata,
     .nmetadata = (int)SL_ARRAY_LEN(sl__filesystem_metadata),
     .create_lookup = sl__fs_lookup_create,

@@ -83,4 +83,76 @@ void sl__fs_commit_opts_free(sl__fs_commit_opts *o);
 int sl__fs_partition_time(const sl__fs_commit_opts *o, const sl__fs_layout *lay, const char *rel,
                           int64_t *ms, sl_error *err);
 
+/* ------------------------------------------------------------------------
+** S3 (fs_s3.c): the client of s3:// paths, libcurl (SigV4) + libexpat.
+*/
+typedef struct sl__s3 sl__s3;
+
+/* An object of a listing, or an upload of ListMultipartUploads. */
+typedef struct sl__s3_obj {
+    char *key;    /* the object key */
+    int64_t size; /* bytes (objects) */
+    char *etag;   /* without quotes (objects) */
+    char *upload; /* upload id (uploads) */
+} sl__s3_obj;
+void sl__s3_obj_free(void *o);
+
+/* Whether v is an s3:// (s3a://, s3p://) URI. */
+bool sl__s3_is_uri(const char *v);
+/* "s3://bucket/a/b/" -> bucket "bucket", prefix "a/b" (no leading or
+** trailing '/'; "" for the bucket's root). -1 when it is not a valid one. */
+int sl__s3_parse_uri(const char *uri, char **bucket, char **prefix);
+
+/* A client of bucket with the table's options ('s3.access-key',
+** 's3.secret-key', 's3.endpoint', 's3.region', 's3.path.style.access';
+** AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION, AWS_ENDPOINT_URL
+** when unset). NULL with err (28000 without credentials). No request yet. */
+sl__s3 *sl__s3_open(const sl_kvlist *opts, const char *bucket, sl_error *err);
+void sl__s3_free(sl__s3 *c);
+/* How long a request is tried again (transport failures, 5xx): 30 s. */
+void sl__s3_set_budget(sl__s3 *c, int64_t ms);
+
+/* Operations: 0, or -1 with err (see fs_s3.c for the SQLSTATEs). */
+int sl__s3_put(sl__s3 *c, const char *key, const void *data, size_t len, sl_error *err);
+/* The client's bucket. */
+const char *sl__s3_bucket_name(const sl__s3 *c);
+/* *found = false on 404; else *size, *etag (allocated) and *mtime_ms (its
+** Last-Modified; 0 when none); etag and mtime_ms may be NULL. */
+int sl__s3_head(sl__s3 *c, const char *key, bool *found, int64_t *size, char **etag,
+                int64_t *mtime_ms, sl_error *err);
+/* Bytes [off, off+len) (len < 0: to the end) appended to out; *found =
+** false on NoSuchKey. A range at or past the end reads nothing. */
+int sl__s3_get(sl__s3 *c, const char *key, int64_t off, int64_t len, sl_strbuf *out, bool *found,
+               sl_error *err);
+/* ListObjectsV2 under prefix (every page; max > 0: the first max keys
+** only), appended to out (sl__s3_obj *) in key order. */
+int sl__s3_list(sl__s3 *c, const char *prefix, int max, sl_list *out, sl_error *err);
+int sl__s3_mpu_create(sl__s3 *c, const char *key, char **upload_id, sl_error *err);
+/* *etag = the part's MD5 as hex (what S3 answered, checked). */
+int sl__s3_mpu_part(sl__s3 *c, const char *key, const char *upload_id, int part, const void *data,
+                    size_t len, char **etag, sl_error *err);
+/* Parts 1..n with these ETags. *no_upload = true (and 0) on NoSuchUpload. */
+int sl__s3_mpu_complete(sl__s3 *c, const char *key, const char *upload_id,
+                        const char *const *etags, int n, bool *no_upload, sl_error *err);
+/* Abort; NoSuchUpload is fine. */
+int sl__s3_mpu_abort(sl__s3 *c, const char *key, const char *upload_id, sl_error *err);
+/* ListMultipartUploads under prefix (every page), appended to out. */
+int sl__s3_mpu_list(sl__s3 *c, const char *prefix, sl_list *out, sl_error *err);
+/* The plan-time check: the credentials work and the bucket exists (a
+** ListObjectsV2 of one key); with write, a multipart upload of a probe key
+** is started and aborted (the identity may write). */
+int sl__s3_check(sl__s3 *c, const char *prefix, bool write, sl_error *err);
+
+/* Pure helpers (the unit test's). */
+void sl__s3_md5_hex(const void *p, size_t n, char out[33]);
+/* The ETag of a multipart object from its parts' ETags (hex MD5s):
+** "<MD5 of the parts' binary MD5s>-<n>" appended to out; -1 for a bad ETag. */
+int sl__s3_multipart_etag(const char *const *etags, int n, sl_strbuf *out);
+void sl__s3_uri_encode(sl_strbuf *out, const char *s, bool keep_slash);
+int sl__s3_parse_error(const char *xml, size_t len, char **code, char **message);
+int sl__s3_parse_initiate(const char *xml, size_t len, char **upload_id);
+int sl__s3_parse_list(const char *xml, size_t len, sl_list *out, bool *truncated, char **next);
+int sl__s3_parse_uploads(const char *xml, size_t len, sl_list *out, bool *truncated,
+                         char **next_key, char **next_upload);
+
 #endif /* SL_FS_INT_H */

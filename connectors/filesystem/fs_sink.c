@@ -3,6 +3,12 @@
 ** (DESIGN.md section 5, a preparable participant), partitioned (PARTITIONED
 ** BY) with Flink's partition commit.
 **
+** Two storages behind the one sink (sl__fs_store): local files, described
+** here, and S3 ('path' = 's3://bucket/prefix'), where an in-progress file
+** is a multipart upload completed at commit — the same names, rolling,
+** formats, partitions and epoch protocol; its own section below ("The S3
+** storage") says what differs.
+**
 ** File names (in the directory 'path', or in a partition directory under it,
 ** "a=1/b=x", fs_partition.c; <ext> is the format name: json, csv, raw):
 **
@@ -78,6 +84,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,13 +96,16 @@
 
 #define SL__FS_WBUF (64 * 1024) /* write to the file in blocks of this size */
 #define SL__FS_MAX_OPEN 256     /* open in-progress files (partitions) at most */
+#define SL__FS_S3_MAX_OPEN 16   /* ... on S3, where each buffers up to 5 MiB */
 
 /* A file (or, in a committable, a partition to commit or still pending). */
 typedef struct sl__fs_part {
     char kind;        /* 'f' file, 's' partition to commit, 'p' partition pending */
     char *pdir;       /* partition directory under dir ("" = none) */
-    char *inprogress; /* in-progress name (in dir/pdir) */
-    char *final;      /* final name */
+    char *inprogress; /* in-progress name (in dir/pdir; S3: NULL) */
+    char *final;      /* final name (S3: the object's whole key) */
+    char *upload;     /* S3: the multipart upload id (NULL: a local file) */
+    sl_list *etags;   /* S3: the ETags of its parts 1..n (char *, hex MD5s) */
     int64_t size;     /* bytes */
     int64_t ptime_ms; /* 'p': the partition's time */
     int64_t made_ms;  /* 'p': when its first row was written (processing time) */
@@ -103,6 +113,8 @@ typedef struct sl__fs_part {
 
 /* An open in-progress file: one per partition being written. */
 typedef struct sl__fs_bucket {
+    /* (S3: an upload; its parts' ETags in cur.etags, the next part number
+    ** is their count + 1.) */
     int fd;            /* the file */
     sl__fs_part cur;   /* its names and size (written + buffered) */
     int64_t opened_ns; /* when it was opened */
@@ -110,8 +122,19 @@ typedef struct sl__fs_bucket {
     sl_strbuf wbuf;    /* encoded rows not yet written */
 } sl__fs_bucket;
 
+typedef struct sl__fs_store sl__fs_store;
+typedef struct sl__fs_uploader sl__fs_uploader;
+
 typedef struct sl__fs_sink {
-    char *dir;            /* output directory */
+    const sl__fs_store *store; /* local files or S3 */
+    sl__s3 *s3;           /* S3: the client (NULL: local files) */
+    char *bucket;         /* S3: the bucket */
+    sl_kvlist *opts;      /* S3: the table's options (the uploader's client) */
+    sl__fs_uploader *uploader; /* S3: the part uploader (NULL: not started yet) */
+    char *key_prefix;     /* S3: the keys' prefix ("" or "a/b", no '/' at its end) */
+    int max_open;         /* open files at most (S3: each buffers up to a part) */
+    size_t flush_at;      /* write the buffered rows out at this size */
+    char *dir;            /* output directory (S3: the s3:// URI, for messages) */
     char *prefix;         /* "part-<id>-<subtask>-" */
     char *ext;            /* file extension: the format name */
     char inc[17];         /* this incarnation: 16 hex digits */
@@ -138,6 +161,34 @@ typedef struct sl__fs_sink {
     int64_t watermark;       /* as of the last barrier (ns; INT64_MAX: input ended) */
 } sl__fs_sink;
 
+/* The storage behind the sink: what differs between local files (made
+** visible by rename) and S3 (multipart uploads made visible by their
+** completion). Everything else — encoding, rolling, partitions, the
+** committable, the epoch protocol — is the sink's and the same for both.
+** Each returns 0 or -1 with err. */
+struct sl__fs_store {
+    /* Create bucket b's in-progress file (b->cur's names are set). */
+    int (*open)(sl__fs_sink *s, sl__fs_bucket *b, sl_error *err);
+    /* Write b->wbuf out (called when it holds s->flush_at bytes). */
+    int (*flush)(sl__fs_sink *s, sl__fs_bucket *b, sl_error *err);
+    /* The rest of b->wbuf, then make the file durable (still invisible);
+    ** the file is done whatever the result. */
+    int (*finish)(sl__fs_sink *s, sl__fs_bucket *b, sl_error *err);
+    /* Forget an open file without finishing it (free: like a crash). */
+    void (*drop)(sl__fs_bucket *b);
+    /* Make a pre-committed file visible under its final name, idempotent. */
+    int (*commit)(sl__fs_sink *s, const sl__fs_part *part, sl_error *err);
+    /* Discard a pre-committed file; one already gone is fine. */
+    int (*abort)(sl__fs_sink *s, const sl__fs_part *part, sl_error *err);
+    /* After commits or aborts of parts: make the names durable. */
+    int (*sync)(sl__fs_sink *s, const sl_list *parts, sl_error *err);
+    /* The success file of partition pdir (policy 'success-file'). */
+    int (*success)(sl__fs_sink *s, const char *pdir, sl_error *err);
+    /* recover(): discard every in-progress file of this job, table and
+    ** subtask that an earlier incarnation left. */
+    int (*clean)(sl__fs_sink *s, sl_error *err);
+};
+
 static void sl__fs_part_free(void *p)
 {
     sl__fs_part *part = p;
@@ -146,6 +197,8 @@ static void sl__fs_part_free(void *p)
     sl_free(part->pdir);
     sl_free(part->inprogress);
     sl_free(part->final);
+    sl_free(part->upload);
+    sl_list_free(part->etags, sl_free);
     sl_free(part);
 }
 
@@ -168,7 +221,7 @@ static int sl__fs_io(sl_error *err, const char *what, const char *dir, const cha
 /* ------------------------------------------------------------------------
 ** The open in-progress files.
 */
-static int sl__fs_flush(sl__fs_sink *s, sl__fs_bucket *b, sl_error *err)
+static int sl__fs_local_flush(sl__fs_sink *s, sl__fs_bucket *b, sl_error *err)
 {
     size_t off = 0;
     while (off < b->wbuf.len) {
@@ -187,18 +240,30 @@ static int sl__fs_flush(sl__fs_sink *s, sl__fs_bucket *b, sl_error *err)
     return 0;
 }
 
-/* Flush, fsync and close bucket i's file; it becomes pending for the epoch
-** and the bucket goes away. */
-static int sl__fs_close_part(sl__fs_sink *s, int i, sl_error *err)
+/* Flush, fsync and close the file. */
+static int sl__fs_local_finish(sl__fs_sink *s, sl__fs_bucket *b, sl_error *err)
 {
-    sl__fs_bucket *b = s->buckets->items[i];
     char *d = sl__fs_pdir_path(s, b->cur.pdir);
-    int rc = sl__fs_flush(s, b, err);
+    int rc = sl__fs_local_flush(s, b, err);
     if (rc == 0 && fsync(b->fd) != 0)
         rc = sl__fs_io(err, "fsync file", d, b->cur.inprogress);
     if (close(b->fd) != 0 && rc == 0)
         rc = sl__fs_io(err, "close file", d, b->cur.inprogress);
     sl_free(d);
+    return rc;
+}
+
+static void sl__fs_local_drop(sl__fs_bucket *b)
+{
+    close(b->fd);
+}
+
+/* Finish bucket i's file; it becomes pending for the epoch and the bucket
+** goes away. */
+static int sl__fs_close_part(sl__fs_sink *s, int i, sl_error *err)
+{
+    sl__fs_bucket *b = s->buckets->items[i];
+    int rc = s->store->finish(s, b, err);
     sl__fs_part *part = sl_malloc(sizeof *part);
     *part = b->cur;
     sl_list_push(s->parts, part); /* listed even on failure: abort() can delete it */
@@ -239,10 +304,27 @@ static int sl__fs_track(sl__fs_sink *s, const char *pdir, sl_error *err)
     return 0;
 }
 
+/* The in-progress file of b, created (never an existing one). */
+static int sl__fs_local_open(sl__fs_sink *s, sl__fs_bucket *b, sl_error *err)
+{
+    char *d = sl__fs_pdir_path(s, b->cur.pdir);
+    if (b->cur.pdir[0] && sl_fs_mkdir_p(d, err) != 0) {
+        sl_free(d);
+        return -1;
+    }
+    b->cur.inprogress = sl_sprintf(".%s.inprogress.%s", b->cur.final, s->inc);
+    char *p = sl_path_join(d, b->cur.inprogress);
+    b->fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    sl_free(p);
+    int rc = b->fd < 0 ? sl__fs_io(err, "create file", d, b->cur.inprogress) : 0;
+    sl_free(d);
+    return rc;
+}
+
 /* Open a file for partition pdir: the bucket's index, or -1 with err. */
 static int sl__fs_open_part(sl__fs_sink *s, const char *pdir, int64_t now, sl_error *err)
 {
-    if (s->buckets->n >= SL__FS_MAX_OPEN) { /* close the one idle longest */
+    if (s->buckets->n >= s->max_open) { /* close the one idle longest */
         int old = 0;
         for (int i = 1; i < s->buckets->n; i++)
             if (((sl__fs_bucket *)s->buckets->items[i])->write_ns <
@@ -253,31 +335,21 @@ static int sl__fs_open_part(sl__fs_sink *s, const char *pdir, int64_t now, sl_er
     }
     if (s->co.success_file && s->lay.npart > 0 && sl__fs_track(s, pdir, err) != 0)
         return -1;
-    char *d = sl__fs_pdir_path(s, pdir);
-    if (pdir[0] && sl_fs_mkdir_p(d, err) != 0) {
-        sl_free(d);
-        return -1;
-    }
     sl__fs_bucket *b = sl_calloc(1, sizeof *b);
     b->cur.kind = 'f';
     b->cur.pdir = sl_strdup(pdir);
     b->cur.final = sl_sprintf("%s%" PRId64 "-%d.%s", s->prefix, s->epoch, s->seq, s->ext);
-    b->cur.inprogress = sl_sprintf(".%s.inprogress.%s", b->cur.final, s->inc);
     s->seq++;
-    char *p = sl_path_join(d, b->cur.inprogress);
-    b->fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    sl_free(p);
-    if (b->fd < 0) {
-        int rc = sl__fs_io(err, "create file", d, b->cur.inprogress);
-        sl_free(d);
+    if (s->store->open(s, b, err) != 0) {
         sl__fs_part tmp = b->cur;
         sl_free(tmp.pdir);
         sl_free(tmp.inprogress);
         sl_free(tmp.final);
+        sl_free(tmp.upload);
+        sl_list_free(tmp.etags, sl_free);
         sl_free(b);
-        return rc;
+        return -1;
     }
-    sl_free(d);
     b->opened_ns = b->write_ns = now;
     sl_list_push(s->buckets, b);
     return s->buckets->n - 1;
@@ -298,6 +370,8 @@ static int sl__fs_find_bucket(sl__fs_sink *s, const char *pdir)
 /* ------------------------------------------------------------------------
 ** Committables, one line each:
 **   file <in-progress> <final> <size>[ <partition directory>]
+**   s3 <key> <upload id> <part ETags, ','-separated> <size>
+**                          (the key percent-encoded: no blank, no line break)
 **   success <partition directory>            (commit it after the files)
 **   pending <time ms> <made ms> <partition directory>   (written, not due)
 */
@@ -374,6 +448,39 @@ static sl__fs_part *sl__fs_parse_line(const char *p, const char *eol)
              sl__fs_parse_num(f[2], fl[2], &part.size) && part.size >= 0 &&
              (fl[3] == 0 ? !sp3 : sl__fs_pdir_ok(f[3], fl[3]));
         part.kind = 'f';
+    } else if ((size_t)(eol - p) > 3 && memcmp(p, "s3 ", 3) == 0) {
+        q = p + 3;
+        ok = sl__fs_field(&q, eol, false, &f[0], &fl[0]) &&
+             sl__fs_field(&q, eol, false, &f[1], &fl[1]) &&
+             sl__fs_field(&q, eol, false, &f[2], &fl[2]) &&
+             sl__fs_field(&q, eol, true, &f[4], &fl[4]) && fl[0] > 0 &&
+             sl__fs_name_ok(f[1], fl[1]) && fl[2] > 0 &&
+             sl__fs_parse_num(f[4], fl[4], &part.size) && part.size > 0;
+        /* ETags: 32 hex digits each, ','-separated. */
+        for (size_t i = 0; ok && i < fl[2]; i++)
+            ok = f[2][i] == ',' ? (i + 1) % 33 == 0
+                                : ((f[2][i] >= '0' && f[2][i] <= '9') ||
+                                   (f[2][i] >= 'a' && f[2][i] <= 'f')) && (i + 1) % 33 != 0;
+        ok = ok && (fl[2] + 1) % 33 == 0;
+        if (!ok)
+            return NULL;
+        sl__fs_part *r = sl_calloc(1, sizeof *r);
+        r->kind = 'f';
+        r->size = part.size;
+        r->pdir = sl_strdup("");
+        sl_strbuf k = SL_STRBUF_INIT;
+        sl__fs_unescape(&k, f[0], fl[0]);
+        size_t klen = k.len;
+        r->final = sl_strbuf_detach(&k);
+        r->upload = sl_strndup(f[1], fl[1]);
+        r->etags = sl_list_new();
+        for (size_t i = 0; i < fl[2]; i += 33)
+            sl_list_push(r->etags, sl_strndup(f[2] + i, 32));
+        if (strlen(r->final) != klen) { /* a NUL in the key */
+            sl__fs_part_free(r);
+            return NULL;
+        }
+        return r;
     } else if ((size_t)(eol - p) > 8 && memcmp(p, "success ", 8) == 0) {
         f[3] = p + 8;
         fl[3] = (size_t)(eol - f[3]);
@@ -633,7 +740,7 @@ static int sl__fs_write(sl_sink *sink, const sl_chunk *c, sl_error *err)
         sl_strbuf_append_n(&b->wbuf, s->rec.buf, s->rec.len);
         b->cur.size += (int64_t)s->rec.len;
         b->write_ns = now;
-        if (b->wbuf.len >= SL__FS_WBUF && sl__fs_flush(s, b, err) != 0)
+        if (b->wbuf.len >= s->flush_at && s->store->flush(s, b, err) != 0)
             return -1;
         if (b->cur.size >= s->roll_size && sl__fs_close_part(s, bi, err) != 0)
             return -1;
@@ -671,12 +778,22 @@ static int sl__fs_pre_commit(sl_sink *sink, int64_t epoch, sl_strbuf *committabl
             "filesystem sink: pre-commit of epoch %" PRId64 ", which is not the open one", epoch);
     if (sl__fs_close_all(s, err) != 0)
         return -1;
-    if (s->parts->n > 0 && sl__fs_sync_dirs(s, s->parts, 'f', err) != 0)
+    if (s->parts->n > 0 && s->store->sync(s, s->parts, err) != 0)
         return -1;
     for (int i = 0; i < s->parts->n; i++) {
         const sl__fs_part *part = s->parts->items[i];
-        sl_strbuf_appendf(committable, "file %s %s %" PRId64 "%s%s\n", part->inprogress,
-                          part->final, part->size, part->pdir[0] ? " " : "", part->pdir);
+        if (part->upload) {
+            sl_strbuf_append(committable, "s3 ");
+            sl__s3_uri_encode(committable, part->final, true);
+            sl_strbuf_appendf(committable, " %s ", part->upload);
+            for (int k = 0; k < part->etags->n; k++)
+                sl_strbuf_appendf(committable, "%s%s", k ? "," : "",
+                                  (const char *)part->etags->items[k]);
+            sl_strbuf_appendf(committable, " %" PRId64 "\n", part->size);
+        } else {
+            sl_strbuf_appendf(committable, "file %s %s %" PRId64 "%s%s\n", part->inprogress,
+                              part->final, part->size, part->pdir[0] ? " " : "", part->pdir);
+        }
     }
     int64_t now_ms = sl_now_nanos() / 1000000;
     int keep = 0;
@@ -698,29 +815,44 @@ static int sl__fs_pre_commit(sl_sink *sink, int64_t epoch, sl_strbuf *committabl
     return 0;
 }
 
+/* A committable's files are of the sink's storage (a table whose 'path'
+** changed between local and s3:// cannot commit the other's files). */
+static int sl__fs_same_store(const sl__fs_sink *s, const sl_list *parts, sl_error *err)
+{
+    for (int i = 0; i < parts->n; i++) {
+        const sl__fs_part *part = parts->items[i];
+        if (part->kind == 'f' && (part->upload != NULL) != (s->s3 != NULL)) {
+            sl_error_set(err, SL_ERR_DATA_CORRUPTED, -1,
+                         "a committable of the filesystem sink names %s, but its 'path' is %s",
+                         part->upload ? "an S3 upload" : "a local file", s->dir);
+            sl_error_hint(err, "Was the table's 'path' changed while its job had checkpoints?");
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static int sl__fs_commit(sl_sink *sink, const char *committable, size_t len, sl_error *err)
 {
     sl__fs_sink *s = sink->impl;
     sl_list *parts = sl__fs_parse_committable(committable, len, err);
     if (!parts)
         return -1;
-    int rc = 0, nfiles = 0;
+    int rc = sl__fs_same_store(s, parts, err), nfiles = 0;
     for (int i = 0; rc == 0 && i < parts->n; i++) {
         const sl__fs_part *part = parts->items[i];
         if (part->kind != 'f')
             continue;
-        char *d = sl__fs_pdir_path(s, part->pdir);
-        rc = sl__fs_commit_one(d, part, err);
-        sl_free(d);
+        rc = s->store->commit(s, part, err);
         nfiles++;
     }
     if (rc == 0 && nfiles > 0)
-        rc = sl__fs_sync_dirs(s, parts, 'f', err);
+        rc = s->store->sync(s, parts, err);
     /* Then the partitions due: every file of theirs is committed now. */
     for (int i = 0; rc == 0 && i < parts->n; i++) {
         const sl__fs_part *part = parts->items[i];
         if (part->kind == 's' && s->co.success_file)
-            rc = sl__fs_write_success(s, part->pdir, err);
+            rc = s->store->success(s, part->pdir, err);
     }
     sl_list_free(parts, sl__fs_part_free);
     return rc;
@@ -732,21 +864,16 @@ static int sl__fs_abort(sl_sink *sink, const char *committable, size_t len, sl_e
     sl_list *parts = sl__fs_parse_committable(committable, len, err);
     if (!parts)
         return -1;
-    int rc = 0, nfiles = 0;
+    int rc = sl__fs_same_store(s, parts, err), nfiles = 0;
     for (int i = 0; rc == 0 && i < parts->n; i++) {
         const sl__fs_part *part = parts->items[i];
         if (part->kind != 'f')
             continue;
         nfiles++;
-        char *d = sl__fs_pdir_path(s, part->pdir);
-        char *ip = sl_path_join(d, part->inprogress);
-        if (unlink(ip) != 0 && errno != ENOENT)
-            rc = sl__fs_io(err, "remove file", d, part->inprogress);
-        sl_free(ip);
-        sl_free(d);
+        rc = s->store->abort(s, part, err);
     }
     if (rc == 0 && nfiles > 0)
-        rc = sl__fs_sync_dirs(s, parts, 'f', err);
+        rc = s->store->sync(s, parts, err);
     sl_list_free(parts, sl__fs_part_free);
     return rc;
 }
@@ -800,6 +927,381 @@ static int sl__fs_clean(sl__fs_sink *s, const char *rel, int depth, sl_error *er
     return rc;
 }
 
+static int sl__fs_local_commit(sl__fs_sink *s, const sl__fs_part *part, sl_error *err)
+{
+    char *d = sl__fs_pdir_path(s, part->pdir);
+    int rc = sl__fs_commit_one(d, part, err);
+    sl_free(d);
+    return rc;
+}
+
+static int sl__fs_local_abort(sl__fs_sink *s, const sl__fs_part *part, sl_error *err)
+{
+    char *d = sl__fs_pdir_path(s, part->pdir);
+    char *ip = sl_path_join(d, part->inprogress);
+    int rc = 0;
+    if (unlink(ip) != 0 && errno != ENOENT)
+        rc = sl__fs_io(err, "remove file", d, part->inprogress);
+    sl_free(ip);
+    sl_free(d);
+    return rc;
+}
+
+static int sl__fs_local_sync(sl__fs_sink *s, const sl_list *parts, sl_error *err)
+{
+    return sl__fs_sync_dirs(s, parts, 'f', err);
+}
+
+static int sl__fs_local_clean(sl__fs_sink *s, sl_error *err)
+{
+    return sl__fs_clean(s, "", s->lay.npart, err);
+}
+
+static const sl__fs_store sl__fs_local_store = {
+    .open = sl__fs_local_open,
+    .flush = sl__fs_local_flush,
+    .finish = sl__fs_local_finish,
+    .drop = sl__fs_local_drop,
+    .commit = sl__fs_local_commit,
+    .abort = sl__fs_local_abort,
+    .sync = sl__fs_local_sync,
+    .success = sl__fs_write_success,
+    .clean = sl__fs_local_clean,
+};
+
+/* ------------------------------------------------------------------------
+** The S3 storage ('path' = 's3://bucket/prefix'), as Flink's S3 writer:
+** the in-progress file is a multipart upload of the key
+** "<prefix>/<partition directory>/<final name>", which S3 lists and serves
+** only once the upload is completed. Rows are buffered up to
+** SL__FS_S3_PART (S3 refuses a part under 5 MiB but the last) and sent as
+** parts; at pre_commit the rest goes as the last part, however small (a
+** file under 5 MiB is a single-part upload). A parts' upload survives a
+** crash of the engine on the server (pre-committed, invisible), and any
+** process can complete it later: a preparable participant, like the
+** renamed files.
+**
+**   commit    CompleteMultipartUpload with the committable's part ETags.
+**             Idempotent: NoSuchUpload (AWS forgets a completed upload;
+**             SeaweedFS answers 200 again) is answered by HeadObject — the
+**             object with the recorded size and, for a multipart ETag
+**             "<MD5 of the parts' MD5s>-<n>", the one computed from the
+**             committable's ETags = committed already; missing is 58030
+**             "data of a committed checkpoint is missing"; another object
+**             is 58030 too.
+**   abort     AbortMultipartUpload (NoSuchUpload is fine).
+**   recover   after the decided commits, ListMultipartUploads under the
+**             prefix: every upload whose key's name starts with this
+**             job's, table's and subtask's "part-<id>-<subtask>-" (in the
+**             table's prefix or one of its partition directories) is
+**             aborted — recover() runs before this incarnation starts any,
+**             so each belongs to an epoch that was not decided. Nothing is
+**             left as an incomplete upload (which S3 would keep, and bill,
+**             forever).
+**
+** What S3 cannot do that the local files do: refuse to replace an object
+** at the final key (Complete always replaces); a job name reused over old
+** output overwrites objects of the same name instead of failing.
+*/
+#define SL__FS_S3_PART (5 * 1024 * 1024) /* S3's smallest part but the last */
+
+/* The part uploader: a thread of the sink instance with a client of its
+** own, so that a full part goes out while the next one is being encoded
+** (one at a time: at most two parts' bytes in memory, the one being sent
+** and the one being filled). Its ETag is collected by the sink's thread,
+** which waits for it before the next part, before a file is finished and
+** before free: the parts of a file stay in order, and nothing of a bucket
+** is freed while its part is in flight. An upload's error is the next
+** flush's or finish's. */
+struct sl__fs_uploader {
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    bool quit;        /* free: stop */
+    bool working;     /* the thread has a part (under mu) */
+    bool inflight;    /* a part was handed over and not collected (sink thread only) */
+    sl__s3 *s3;       /* the thread's client */
+    char *key;        /* the part: its object key, upload id and number */
+    char *upload;
+    int number;
+    sl_strbuf body;   /* its bytes */
+    sl_list *etags;   /* its file's ETags, where the sink's thread pushes the result */
+    char *etag;       /* the result */
+    int rc;
+    sl_error err;
+};
+
+static void *sl__fs_uploader_main(void *arg)
+{
+    sl__fs_uploader *u = arg;
+    pthread_mutex_lock(&u->mu);
+    for (;;) {
+        while (!u->quit && !u->working)
+            pthread_cond_wait(&u->cv, &u->mu);
+        if (u->quit)
+            break;
+        pthread_mutex_unlock(&u->mu);
+        char *etag = NULL;
+        sl_error err = SL_ERROR_INIT;
+        int rc = sl__s3_mpu_part(u->s3, u->key, u->upload, u->number, u->body.buf, u->body.len,
+                                 &etag, &err);
+        pthread_mutex_lock(&u->mu);
+        u->etag = etag;
+        u->rc = rc;
+        sl_error_move(&u->err, &err);
+        u->working = false;
+        pthread_cond_broadcast(&u->cv);
+    }
+    pthread_mutex_unlock(&u->mu);
+    return NULL;
+}
+
+/* Wait for the part in flight and collect its ETag (or its error). */
+static int sl__fs_uploader_wait(sl__fs_sink *s, sl_error *err)
+{
+    sl__fs_uploader *u = s->uploader;
+    if (!u || !u->inflight)
+        return 0;
+    pthread_mutex_lock(&u->mu);
+    while (u->working)
+        pthread_cond_wait(&u->cv, &u->mu);
+    pthread_mutex_unlock(&u->mu);
+    u->inflight = false;
+    sl_free(u->key);
+    sl_free(u->upload);
+    u->key = u->upload = NULL;
+    if (u->rc != 0) {
+        sl_error_move(err, &u->err);
+        return -1;
+    }
+    sl_list_push(u->etags, u->etag);
+    u->etag = NULL;
+    return 0;
+}
+
+static void sl__fs_uploader_free(sl__fs_uploader *u)
+{
+    if (!u)
+        return;
+    pthread_mutex_lock(&u->mu);
+    u->quit = true;
+    pthread_cond_broadcast(&u->cv);
+    pthread_mutex_unlock(&u->mu);
+    pthread_join(u->thread, NULL); /* after a part in flight, if any */
+    pthread_mutex_destroy(&u->mu);
+    pthread_cond_destroy(&u->cv);
+    sl__s3_free(u->s3);
+    sl_free(u->key);
+    sl_free(u->upload);
+    sl_free(u->etag);
+    sl_strbuf_free(&u->body);
+    sl_error_reset(&u->err);
+    sl_free(u);
+}
+
+/* "<prefix>/<pdir>/<name>" without empty segments (allocated). */
+static char *sl__fs_s3_key(const sl__fs_sink *s, const char *pdir, const char *name)
+{
+    sl_strbuf k = SL_STRBUF_INIT;
+    if (s->key_prefix[0])
+        sl_strbuf_appendf(&k, "%s/", s->key_prefix);
+    if (pdir && pdir[0])
+        sl_strbuf_appendf(&k, "%s/", pdir);
+    sl_strbuf_append(&k, name);
+    return sl_strbuf_detach(&k);
+}
+
+static int sl__fs_s3_open(sl__fs_sink *s, sl__fs_bucket *b, sl_error *err)
+{
+    char *key = sl__fs_s3_key(s, b->cur.pdir, b->cur.final);
+    char *up = NULL;
+    if (sl__s3_mpu_create(s->s3, key, &up, err) != 0) {
+        sl_free(key);
+        return -1;
+    }
+    sl_free(b->cur.final);
+    b->cur.final = key;
+    b->cur.upload = up;
+    b->cur.etags = sl_list_new();
+    return 0;
+}
+
+/* b->wbuf as the upload's next part, sent by the uploader thread. */
+static int sl__fs_s3_flush(sl__fs_sink *s, sl__fs_bucket *b, sl_error *err)
+{
+    if (sl__fs_uploader_wait(s, err) != 0)
+        return -1;
+    sl__fs_uploader *u = s->uploader;
+    if (!u) {
+        sl__s3 *c = sl__s3_open(s->opts, s->bucket, err);
+        if (!c)
+            return -1;
+        u = sl_calloc(1, sizeof *u);
+        u->s3 = c;
+        u->err = (sl_error)SL_ERROR_INIT;
+        pthread_mutex_init(&u->mu, NULL);
+        pthread_cond_init(&u->cv, NULL);
+        if (pthread_create(&u->thread, NULL, sl__fs_uploader_main, u) != 0) {
+            pthread_mutex_destroy(&u->mu);
+            pthread_cond_destroy(&u->cv);
+            sl__s3_free(c);
+            sl_free(u);
+            return sl_error_set(err, SL_ERR_INTERNAL, -1, "could not start a thread");
+        }
+        s->uploader = u;
+    }
+    u->key = sl_strdup(b->cur.final);
+    u->upload = sl_strdup(b->cur.upload);
+    u->number = b->cur.etags->n + 1;
+    u->etags = b->cur.etags;
+    sl_strbuf tmp = u->body; /* swap: the bucket fills the other buffer */
+    u->body = b->wbuf;
+    b->wbuf = tmp;
+    sl_strbuf_reset(&b->wbuf);
+    u->inflight = true;
+    pthread_mutex_lock(&u->mu);
+    u->working = true;
+    pthread_cond_broadcast(&u->cv);
+    pthread_mutex_unlock(&u->mu);
+    return 0;
+}
+
+/* b->wbuf as the upload's next part, sent now (the last one). */
+static int sl__fs_s3_send(sl__fs_sink *s, sl__fs_bucket *b, sl_error *err)
+{
+    char *etag = NULL;
+    if (sl__s3_mpu_part(s->s3, b->cur.final, b->cur.upload, b->cur.etags->n + 1, b->wbuf.buf,
+                        b->wbuf.len, &etag, err) != 0)
+        return -1;
+    sl_list_push(b->cur.etags, etag);
+    sl_strbuf_reset(&b->wbuf);
+    return 0;
+}
+
+static int sl__fs_s3_finish(sl__fs_sink *s, sl__fs_bucket *b, sl_error *err)
+{
+    if (sl__fs_uploader_wait(s, err) != 0)
+        return -1;
+    if (b->wbuf.len == 0 && b->cur.etags->n > 0)
+        return 0;
+    return sl__fs_s3_send(s, b, err);
+}
+
+static void sl__fs_s3_drop(sl__fs_bucket *b)
+{
+    (void)b; /* the upload stays: the next recover() aborts it */
+}
+
+/* The upload is unknown: is its object there (committed before)? */
+static int sl__fs_s3_check_committed(sl__fs_sink *s, const sl__fs_part *part, sl_error *err)
+{
+    bool found = false;
+    int64_t size = -1;
+    char *etag = NULL;
+    if (sl__s3_head(s->s3, part->final, &found, &size, &etag, NULL, err) != 0)
+        return -1;
+    sl_strbuf want = SL_STRBUF_INIT;
+    int rc = 0;
+    if (!found) {
+        sl_error_set(err, SL_ERR_IO, -1, "data of a committed checkpoint is missing");
+        sl_error_detail(err,
+                        "Neither the multipart upload \"%s\" nor the object \"s3://%s/%s\" "
+                        "exists.",
+                        part->upload, s->bucket, part->final);
+        sl_error_hint(err, "Something aborted the upload or removed the object; the rows of "
+                           "this checkpoint are lost from the output.");
+        rc = -1;
+    } else {
+        bool etag_ok = true;
+        /* A multipart ETag ("...-N") must be the one of these parts; another
+        ** form (a server computing its own) is not compared. */
+        if (etag && strchr(etag, '-') &&
+            sl__s3_multipart_etag((const char *const *)part->etags->items, part->etags->n,
+                                  &want) == 0)
+            etag_ok = strcmp(etag, sl_strbuf_cstr(&want)) == 0;
+        if (size != part->size || !etag_ok) {
+            sl_error_set(err, SL_ERR_IO, -1,
+                         "S3 object \"%s\" is not the one its checkpoint committed", part->final);
+            sl_error_detail(err,
+                            "It has %" PRId64 " bytes and ETag \"%s\"; the committed upload "
+                            "\"%s\" had %" PRId64 " bytes%s%s.",
+                            size, etag ? etag : "", part->upload, part->size,
+                            want.len ? " and ETag " : "", sl_strbuf_cstr(&want));
+            sl_error_hint(err, "Was the job name reused for a new job writing to the same "
+                               "prefix? Give the new job another name, or move the old output "
+                               "away.");
+            rc = -1;
+        }
+    }
+    sl_strbuf_free(&want);
+    sl_free(etag);
+    return rc;
+}
+
+static int sl__fs_s3_commit(sl__fs_sink *s, const sl__fs_part *part, sl_error *err)
+{
+    bool gone = false;
+    if (sl__s3_mpu_complete(s->s3, part->final, part->upload,
+                            (const char *const *)part->etags->items, part->etags->n, &gone,
+                            err) != 0)
+        return -1;
+    return gone ? sl__fs_s3_check_committed(s, part, err) : 0;
+}
+
+static int sl__fs_s3_abort(sl__fs_sink *s, const sl__fs_part *part, sl_error *err)
+{
+    return sl__s3_mpu_abort(s->s3, part->final, part->upload, err);
+}
+
+static int sl__fs_s3_sync(sl__fs_sink *s, const sl_list *parts, sl_error *err)
+{
+    return 0; /* S3 acknowledges what it stored */
+}
+
+static int sl__fs_s3_success(sl__fs_sink *s, const char *pdir, sl_error *err)
+{
+    char *key = sl__fs_s3_key(s, pdir, s->co.success_name);
+    int rc = sl__s3_put(s->s3, key, "", 0, err);
+    sl_free(key);
+    return rc;
+}
+
+static int sl__fs_s3_clean(sl__fs_sink *s, sl_error *err)
+{
+    char *under = s->key_prefix[0] ? sl_sprintf("%s/", s->key_prefix) : sl_strdup("");
+    sl_list *ups = sl_list_new();
+    int rc = sl__s3_mpu_list(s->s3, under, ups, err);
+    size_t ul = strlen(under), pl = strlen(s->prefix);
+    for (int i = 0; rc == 0 && i < ups->n; i++) {
+        const sl__s3_obj *u = ups->items[i];
+        if (strncmp(u->key, under, ul) != 0)
+            continue;
+        const char *rel = u->key + ul, *name = strrchr(rel, '/');
+        name = name ? name + 1 : rel;
+        if (strncmp(name, s->prefix, pl) != 0)
+            continue; /* another job's, table's or subtask's */
+        /* In the prefix itself, or in partition directories of ours. */
+        if (name > rel && (s->lay.npart == 0 || !sl__fs_pdir_ok(rel, (size_t)(name - 1 - rel))))
+            continue;
+        rc = sl__s3_mpu_abort(s->s3, u->key, u->upload, err);
+    }
+    sl_list_free(ups, sl__s3_obj_free);
+    sl_free(under);
+    return rc;
+}
+
+static const sl__fs_store sl__fs_s3_store = {
+    .open = sl__fs_s3_open,
+    .flush = sl__fs_s3_flush,
+    .finish = sl__fs_s3_finish,
+    .drop = sl__fs_s3_drop,
+    .commit = sl__fs_s3_commit,
+    .abort = sl__fs_s3_abort,
+    .sync = sl__fs_s3_sync,
+    .success = sl__fs_s3_success,
+    .clean = sl__fs_s3_clean,
+};
+
 static int sl__fs_recover(sl_sink *sink, const char *const *committables, const size_t *lens, int n,
                           sl_error *err)
 {
@@ -824,7 +1326,7 @@ static int sl__fs_recover(sl_sink *sink, const char *const *committables, const 
         }
         sl_list_free(parts, sl__fs_part_free);
     }
-    return sl__fs_clean(s, "", s->lay.npart, err);
+    return s->store->clean(s, err);
 }
 
 static void sl__fs_sink_free(sl_sink *sink)
@@ -832,12 +1334,15 @@ static void sl__fs_sink_free(sl_sink *sink)
     if (!sink)
         return;
     sl__fs_sink *s = sink->impl;
+    sl__fs_uploader_free(s->uploader); /* first: its part may be a bucket's */
     for (int i = 0; i < s->buckets->n; i++) {
         sl__fs_bucket *b = s->buckets->items[i];
-        close(b->fd);
+        s->store->drop(b);
         sl_free(b->cur.pdir);
         sl_free(b->cur.inprogress);
         sl_free(b->cur.final);
+        sl_free(b->cur.upload);
+        sl_list_free(b->cur.etags, sl_free);
         sl_strbuf_free(&b->wbuf);
         sl_free(b);
     }
@@ -854,6 +1359,10 @@ static void sl__fs_sink_free(sl_sink *sink)
     sl_free(s->names);
     sl_free((void *)s->lay.part);
     sl_free((void *)s->lay.default_name);
+    sl__s3_free(s->s3);
+    sl_free(s->key_prefix);
+    sl_free(s->bucket);
+    sl_kvlist_free(s->opts);
     sl_free(s->dir);
     sl_free(s->prefix);
     sl_free(s->ext);
@@ -900,9 +1409,14 @@ int sl__fs_sink_create(const sl_sink_args *args, sl_sink **out, sl_error *err)
 {
     *out = NULL;
     const sl_kv *path = sl_kvlist_find(args->options, "path");
-    const char *dir = path ? sl__fs_local_path(path->value) : NULL;
+    bool s3 = path && sl__s3_is_uri(path->value);
+    const char *dir = path ? (s3 ? path->value : sl__fs_local_path(path->value)) : NULL;
     if (!dir || !dir[0])
         return sl_error_set(err, SL_ERR_INVALID_PARAMETER, -1, "option 'path' is required");
+    char *bucket = NULL, *key_prefix = NULL;
+    if (s3 && sl__s3_parse_uri(dir, &bucket, &key_prefix) != 0)
+        return sl_error_set(err, SL_ERR_INVALID_PARAMETER, path->value_pos,
+                            "option 'path' is not a valid s3:// URI: \"%s\"", dir);
     const char *format = sl_kvlist_get(args->options, "format");
     int64_t roll_size = INT64_C(128) * 1024 * 1024;
     const sl_kv *kv = sl_kvlist_find(args->options, "sink.rolling-policy.file-size");
@@ -925,8 +1439,11 @@ int sl__fs_sink_create(const sl_sink_args *args, sl_sink **out, sl_error *err)
         sl_error_hint(err, "Set 'sink.parallelism' = '1' on the table.");
         return -1;
     }
-    if (sl_fs_mkdir_p(dir, err) != 0) {
+    sl__s3 *client = NULL;
+    if (s3 ? !(client = sl__s3_open(args->options, bucket, err)) : sl_fs_mkdir_p(dir, err) != 0) {
         sl__fs_commit_opts_free(&co);
+        sl_free(bucket);
+        sl_free(key_prefix);
         return -1;
     }
     /* The files hold the columns that are neither partition nor metadata columns. */
@@ -954,9 +1471,19 @@ int sl__fs_sink_create(const sl_sink_args *args, sl_sink **out, sl_error *err)
     sl_free(dtypes);
     if (!codec) {
         sl__fs_commit_opts_free(&co);
+        sl__s3_free(client);
+        sl_free(bucket);
+        sl_free(key_prefix);
         return -1;
     }
     sl__fs_sink *s = sl_calloc(1, sizeof *s);
+    s->store = s3 ? &sl__fs_s3_store : &sl__fs_local_store;
+    s->s3 = client;
+    s->bucket = bucket;
+    s->key_prefix = key_prefix;
+    s->opts = s3 ? sl_kvlist_dup(args->options) : NULL;
+    s->flush_at = s3 ? SL__FS_S3_PART : SL__FS_WBUF;
+    s->max_open = s3 ? SL__FS_S3_MAX_OPEN : SL__FS_MAX_OPEN;
     s->dir = sl_strdup(dir);
     const char *job = args->job ? args->job : "";
     const char *table = args->table ? args->table : "";

@@ -57,6 +57,18 @@
 ** (at the start, or again at the position after a restore: a file that is
 ** not changed gives the same values on replay).
 **
+** S3 ('path' = 's3://bucket/prefix', fs_s3.c): the same with objects for
+** files. The listing is ListObjectsV2 under "<prefix>/" (every page), the
+** names the keys after it: "<name>" (unpartitioned; keys further down are
+** not read, as subdirectories are not) or "<col>=<v>/.../<name>"; names
+** whose last segment starts with '.' or '_' are skipped (in-progress
+** uploads are not listed anyway). An object is read with ranged GETs of
+** SL__FS_S3_BLOCK bytes from the position's offset; its size and
+** modification time come from a HeadObject when it is opened (a vanished
+** object is skipped, one shorter than the position is XX001, as files).
+** Objects do not grow: in continuous mode only new keys are read. 'path'
+** names a prefix, never a single object.
+**
 ** Main routines: sl__fs_source_create and the sl_source_ops below.
 */
 #include <errno.h>
@@ -74,10 +86,15 @@
 #define SL__FS_POLL_WORK_NS (50 * 1000000LL)  /* read for at most this long per poll */
 #define SL__FS_IDLE_WAIT_NS (100 * 1000000LL) /* longest wait in one poll */
 #define SL__FS_SHOW_BYTES   200               /* bytes of a bad record in messages */
+#define SL__FS_S3_BLOCK     (1024 * 1024)     /* bytes per ranged GET of an S3 object */
 
 typedef struct sl__fs_source {
     char *dir;          /* directory of the files */
     char *single;       /* 'path' named this one file in dir (else NULL) */
+    sl__s3 *s3;         /* S3: the client (NULL: local files); dir is then the URI */
+    char *key_prefix;   /* S3: the keys' prefix ("" or "a/b") */
+    bool opened;        /* a file (object) is open */
+    int64_t read_at;    /* S3: the object's bytes up to here are in buf (or consumed) */
     int subtask;        /* this instance */
     int parallelism;    /* instances reading the table */
     bool continuous;    /* 'source.monitor-interval' set */
@@ -209,11 +226,58 @@ static int sl__fs_list_partitions(const sl__fs_source *s, const char *rel, int l
     return rc;
 }
 
+/* Whether rel ("a=1/b=2/name" or "name") is a readable object name: the
+** partition directories of the table's columns in order, then a visible
+** name. */
+static bool sl__fs_s3_readable(const sl__fs_source *s, const char *rel)
+{
+    const char *p = rel;
+    for (int level = 0; level < s->lay.npart; level++) {
+        const char *sl = strchr(p, '/'), *eq = strchr(p, '=');
+        if (!sl || !eq || eq > sl || !sl__fs_visible(p))
+            return false;
+        sl_strbuf k = SL_STRBUF_INIT;
+        sl__fs_unescape(&k, p, (size_t)(eq - p));
+        bool ok = strcmp(sl_strbuf_cstr(&k), s->lay.names[s->lay.part[level]]) == 0;
+        sl_strbuf_free(&k);
+        if (!ok)
+            return false;
+        p = sl + 1;
+    }
+    return p[0] && !strchr(p, '/') && sl__fs_visible(p);
+}
+
+/* The S3 listing: names relative to the prefix, in key order (byte order:
+** what ListObjectsV2 returns, sorted again to be sure). */
+static sl_list *sl__fs_s3_names(const sl__fs_source *s, sl_error *err)
+{
+    char *under = s->key_prefix[0] ? sl_sprintf("%s/", s->key_prefix) : sl_strdup("");
+    sl_list *objs = sl_list_new(), *names = NULL;
+    if (sl__s3_list(s->s3, under, 0, objs, err) == 0) {
+        names = sl_list_new();
+        size_t ul = strlen(under);
+        for (int i = 0; i < objs->n; i++) {
+            const sl__s3_obj *o = objs->items[i];
+            if (strncmp(o->key, under, ul) == 0 && sl__fs_s3_readable(s, o->key + ul))
+                sl_list_push(names, sl_strdup(o->key + ul));
+        }
+        if (names->n > 1)
+            qsort(names->items, (size_t)names->n, sizeof(void *), sl__fs_rel_cmp);
+    }
+    sl_list_free(objs, sl__s3_obj_free);
+    sl_free(under);
+    return names;
+}
+
 /* Refresh s->listing: this subtask's regular, visible files, sorted. */
 static int sl__fs_relist(sl__fs_source *s, sl_error *err)
 {
     sl_list *names;
-    if (s->single) {
+    if (s->s3) {
+        names = sl__fs_s3_names(s, err);
+        if (!names)
+            return -1;
+    } else if (s->single) {
         names = sl_list_new();
         sl_list_push(names, sl_strdup(s->single));
     } else if (s->lay.npart > 0) {
@@ -232,10 +296,13 @@ static int sl__fs_relist(sl__fs_source *s, sl_error *err)
     sl_list *mine = sl_list_new();
     for (int i = 0; i < names->n; i++) {
         char *name = names->items[i];
-        char *p = sl_path_join(s->dir, name);
-        struct stat st;
-        bool regular = stat(p, &st) == 0 && S_ISREG(st.st_mode);
-        sl_free(p);
+        bool regular = true; /* (an object is) */
+        if (!s->s3) {
+            char *p = sl_path_join(s->dir, name);
+            struct stat st;
+            regular = stat(p, &st) == 0 && S_ISREG(st.st_mode);
+            sl_free(p);
+        }
         if (regular && sl__fs_mine(s, name)) {
             sl_list_push(mine, name);
             names->items[i] = NULL;
@@ -265,6 +332,7 @@ static void sl__fs_close_file(sl__fs_source *s)
     if (s->fd >= 0)
         close(s->fd);
     s->fd = -1;
+    s->opened = false;
     s->start = s->len = s->scanned = 0;
 }
 
@@ -295,9 +363,49 @@ static void sl__fs_partition_record(sl__fs_source *s)
     sl_free(vals);
 }
 
+/* The object key of name. */
+static char *sl__fs_s3_key_of(const sl__fs_source *s, const char *name)
+{
+    return s->key_prefix[0] ? sl_sprintf("%s/%s", s->key_prefix, name) : sl_strdup(name);
+}
+
+static int sl__fs_s3_open_current(sl__fs_source *s, sl_error *err)
+{
+    char *key = sl__fs_s3_key_of(s, s->file);
+    bool found = false;
+    int64_t size = 0, mtime_ms = 0;
+    int rc = sl__s3_head(s->s3, key, &found, &size, NULL, &mtime_ms, err);
+    sl_free(key);
+    if (rc != 0)
+        return -1;
+    if (!found)
+        return 1;
+    if (size < s->offset) {
+        char *p = sl_path_join(s->dir, s->file);
+        sl_error_set(err, SL_ERR_DATA_CORRUPTED, -1,
+                     "object \"%s\" is shorter than the position to resume from", p);
+        sl_error_detail(err, "The object has %" PRId64 " bytes; the position is byte %" PRId64 ".",
+                        size, s->offset);
+        sl_error_hint(err, "Objects must not be replaced once the source has read them.");
+        sl_free(p);
+        return -1;
+    }
+    s->opened = true;
+    s->read_at = s->offset;
+    s->file_size = size;
+    s->file_mtime = mtime_ms * 1000000;
+    s->start = s->len = s->scanned = 0;
+    s->warned_stall = false;
+    if (s->lay.npart > 0)
+        sl__fs_partition_record(s);
+    return 0;
+}
+
 /* Open s->file at s->offset. 0 when open, 1 when the file vanished, -1 with err. */
 static int sl__fs_open_current(sl__fs_source *s, sl_error *err)
 {
+    if (s->s3)
+        return sl__fs_s3_open_current(s, err);
     char *p = sl_path_join(s->dir, s->file);
     int fd = open(p, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
@@ -330,6 +438,7 @@ static int sl__fs_open_current(sl__fs_source *s, sl_error *err)
     }
     sl_free(p);
     s->fd = fd;
+    s->opened = true;
     s->file_size = (int64_t)st.st_size;
     s->file_mtime = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
     s->start = s->len = s->scanned = 0;
@@ -446,6 +555,37 @@ static ssize_t sl__fs_read_block(sl__fs_source *s, sl_error *err)
         s->cap = s->len + block > 2 * s->cap ? s->len + block : 2 * s->cap;
         s->buf = sl_realloc(s->buf, s->cap);
     }
+    if (s->s3) { /* a ranged GET; nothing past the size seen at open */
+        int64_t want = s->file_size - s->read_at;
+        if (want <= 0)
+            return 0;
+        if (want > SL__FS_S3_BLOCK)
+            want = SL__FS_S3_BLOCK;
+        char *key = sl__fs_s3_key_of(s, s->file);
+        sl_strbuf got = SL_STRBUF_INIT;
+        bool found = false;
+        int rc = sl__s3_get(s->s3, key, s->read_at, want, &got, &found, err);
+        sl_free(key);
+        if (rc == 0 && (!found || got.len == 0)) {
+            char *p = sl_path_join(s->dir, s->file);
+            rc = sl_error_set(err, SL_ERR_IO, -1, "object \"%s\" vanished or shrank while read", p);
+            sl_free(p);
+        }
+        if (rc != 0) {
+            sl_strbuf_free(&got);
+            return -1;
+        }
+        if (s->cap - s->len < got.len) {
+            s->cap = s->len + got.len > 2 * s->cap ? s->len + got.len : 2 * s->cap;
+            s->buf = sl_realloc(s->buf, s->cap);
+        }
+        memcpy(s->buf + s->len, got.buf, got.len);
+        s->len += got.len;
+        s->read_at += (int64_t)got.len;
+        ssize_t r = (ssize_t)got.len;
+        sl_strbuf_free(&got);
+        return r;
+    }
     for (;;) {
         ssize_t r = read(s->fd, s->buf + s->len, block);
         if (r >= 0) {
@@ -494,7 +634,7 @@ static int sl__fs_poll(sl_source *src, sl_chunk *out, sl_error *err)
     int64_t deadline = sl__fs_clock() + SL__FS_POLL_WORK_NS;
     bool waited = false;
     while (!sl_chunk_full(out)) {
-        if (s->fd < 0) {
+        if (!s->opened) {
             /* (Re)open the current file at the position (after a seek), else
             ** the next one. */
             int rc = s->file ? sl__fs_open_current(s, err) : 1;
@@ -536,15 +676,15 @@ static int sl__fs_poll(sl_source *src, sl_chunk *out, sl_error *err)
             return -1;
         if (r > 0)
             continue;
-        /* End of the file (for now). */
+        /* End of the file (for now; an S3 object never grows). */
+        if ((!s->continuous || s->s3) && avail > 0) { /* the last line, without '\n' */
+            size_t scanned = 0;
+            sl_codec_line_end(s->codec, s->buf + s->start, avail, &scanned, &reclen);
+            if (sl__fs_emit(s, reclen, avail, out, err) != 0)
+                return -1;
+            continue;
+        }
         if (!s->continuous) {
-            if (avail > 0) { /* the last line, without '\n' */
-                size_t scanned = 0;
-                sl_codec_line_end(s->codec, s->buf + s->start, avail, &scanned, &reclen);
-                if (sl__fs_emit(s, reclen, avail, out, err) != 0)
-                    return -1;
-                continue;
-            }
             sl__fs_close_file(s);
             int rc = sl__fs_advance(s, err);
             if (rc < 0)
@@ -664,6 +804,8 @@ static void sl__fs_source_free(sl_source *src)
     sl_free(s->meta_cols);
     sl_free(s->meta_keys);
     sl_free(s->single);
+    sl__s3_free(s->s3);
+    sl_free(s->key_prefix);
     sl_free(s);
     sl_free(src);
 }
@@ -712,15 +854,29 @@ int sl__fs_source_create(const sl_source_args *args, sl_source **out, sl_error *
 {
     *out = NULL;
     const sl_kv *path = sl_kvlist_find(args->options, "path");
-    const char *where = path ? sl__fs_local_path(path->value) : NULL;
+    bool s3 = path && sl__s3_is_uri(path->value);
+    const char *where = path ? (s3 ? path->value : sl__fs_local_path(path->value)) : NULL;
     if (!where || !where[0])
         return sl_error_set(err, SL_ERR_INVALID_PARAMETER, -1, "option 'path' is required");
     const sl_kv *mon = sl_kvlist_find(args->options, "source.monitor-interval");
     int64_t monitor_ms = 0;
     if (mon && sl_option_parse_duration_ms(mon->value, &monitor_ms, mon->value_pos, err) != 0)
         return -1;
-    struct stat st;
-    if (stat(where, &st) != 0) {
+    char *bucket = NULL, *key_prefix = NULL;
+    sl__s3 *client = NULL;
+    if (s3) {
+        if (sl__s3_parse_uri(where, &bucket, &key_prefix) != 0)
+            return sl_error_set(err, SL_ERR_INVALID_PARAMETER, path->value_pos,
+                                "option 'path' is not a valid s3:// URI: \"%s\"", where);
+        client = sl__s3_open(args->options, bucket, err);
+        sl_free(bucket);
+        if (!client) {
+            sl_free(key_prefix);
+            return -1;
+        }
+    }
+    struct stat st = {.st_mode = S_IFDIR}; /* (S3: a prefix) */
+    if (!s3 && stat(where, &st) != 0) {
         int e = errno;
         return sl_error_set(err, e == ENOENT ? SL_ERR_UNDEFINED_FILE : SL_ERR_IO, path->value_pos,
                             "could not read \"%s\": %s", where, strerror(e));
@@ -748,10 +904,18 @@ int sl__fs_source_create(const sl_source_args *args, sl_source **out, sl_error *
     sl_free(dcols);
     sl_free(dnames);
     sl_free(dtypes);
-    if (!codec)
+    if (!codec) {
+        sl__s3_free(client);
+        sl_free(key_prefix);
         return -1;
+    }
     sl__fs_source *s = sl_calloc(1, sizeof *s);
-    if (S_ISDIR(st.st_mode)) {
+    s->s3 = client;
+    s->key_prefix = key_prefix;
+    if (s3) { /* "s3://bucket/prefix" without a trailing '/': messages, file.path */
+        s->dir = key_prefix[0] ? sl_sprintf("s3://%s/%s", sl__s3_bucket_name(client), key_prefix)
+                               : sl_sprintf("s3://%s", sl__s3_bucket_name(client));
+    } else if (S_ISDIR(st.st_mode)) {
         s->dir = sl_strdup(where);
     } else {
         const char *slash = strrchr(where, '/');
@@ -765,7 +929,7 @@ int sl__fs_source_create(const sl_source_args *args, sl_source **out, sl_error *
     s->monitor_ns = (monitor_ms > 0 ? monitor_ms : 1) * 1000000;
     s->codec = codec;
     s->fd = -1;
-    char *abs = realpath(s->dir, NULL); /* malloc'd by libc */
+    char *abs = s3 ? NULL : realpath(s->dir, NULL); /* malloc'd by libc */
     s->abs_dir = sl_strdup(abs ? abs : s->dir);
     free(abs);
     for (int i = 0; args->meta && i < args->ncols; i++)
@@ -788,6 +952,8 @@ int sl__fs_source_create(const sl_source_args *args, sl_source **out, sl_error *
             sl_free(s->abs_dir);
             sl_free(s->dir);
             sl_free(s->single);
+            sl__s3_free(s->s3);
+            sl_free(s->key_prefix);
             sl_free(s);
             return -1;
         }

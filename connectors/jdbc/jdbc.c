@@ -22,9 +22,52 @@
 ** check_sink, check_source), not here: declaring a table does not need the
 ** server.
 */
+#include <inttypes.h>
 #include <string.h>
+#include <time.h>
 
 #include "jdbc_int.h"
+
+/* ------------------------------------------------------------------------
+** Shared by the two participants (pg_txn.c, my_txn.c).
+*/
+int64_t sl__jdbc_digits(const char *s, size_t n)
+{
+    if (n < 1 || n > 18)
+        return -1;
+    int64_t v = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return -1;
+        v = v * 10 + (s[i] - '0');
+    }
+    return v;
+}
+
+void sl__jdbc_since(sl_strbuf *out, time_t t)
+{
+    struct tm tm;
+    char buf[32];
+    gmtime_r(&t, &tm);
+    strftime(buf, sizeof buf, "%H:%M:%S UTC", &tm);
+    sl_strbuf_appendf(out, " since %s", buf);
+}
+
+int sl__jdbc_fenced(sl_error *err, const char *system, const char *job, const char *prefix,
+                    int64_t epoch)
+{
+    sl_error_reset(err);
+    sl_error_set(err, SL_ERR_OBJECT_IN_USE, -1,
+                 "job \"%s\" was fenced: a newer instance writes to %s with transactional id "
+                 "prefix '%s'",
+                 job, system, prefix);
+    sl_error_detail(err, "The progress row of '%s' in %s carries another fencing token. "
+                         "Nothing of checkpoint %" PRId64 " became visible; this instance stops.",
+                    prefix, SL__PG_PROGRESS_TABLE, epoch);
+    sl_error_hint(err, "Run each job in one place at a time; give jobs that should run side by "
+                       "side their own 'sink.transactional-id-prefix'.");
+    return -1;
+}
 
 static const sl_option_spec sl__jdbc_options[] = {
     {.key = "url",

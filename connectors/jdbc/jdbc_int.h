@@ -29,6 +29,7 @@
 
 #include <libpq-fe.h>
 #include <mysql.h>
+#include <time.h>
 
 #include "../sl_connector_int.h"
 
@@ -271,6 +272,14 @@ typedef struct sl__jdbc_driver {
 
 extern const sl__jdbc_driver sl__pg_driver; /* pg_sink.c */
 extern const sl__jdbc_driver sl__my_driver; /* my_write.c */
+
+/* Shared by pg_txn.c and my_txn.c (jdbc.c): the number of the n bytes at s
+** (1 to 18 digits) or -1; " since HH:MM:SS UTC" of t (SHOW JOBS); the
+** fencing error (55006, err reset first) of job with prefix at epoch. */
+int64_t sl__jdbc_digits(const char *s, size_t n);
+void sl__jdbc_since(sl_strbuf *out, time_t t);
+int sl__jdbc_fenced(sl_error *err, const char *system, const char *job, const char *prefix,
+                    int64_t epoch);
 
 /* Whether opts' 'url' names MariaDB/MySQL (the my_*.c side). */
 bool sl__jdbc_is_mysql(const sl_kvlist *opts);

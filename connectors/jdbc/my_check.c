@@ -245,10 +245,12 @@ static int sl__my_check_sink_on(MYSQL *c, const sl__pg_target *t, const sl_kvlis
         }
         sl_free(names);
         bool found = false;
-        int nunique = 0;
+        char *other = NULL; /* another unique index */
         while ((row = mysql_fetch_row(r))) {
-            nunique++;
-            found |= row[1] && strcmp(row[1], sl_strbuf_cstr(&want)) == 0;
+            bool same = row[1] && strcmp(row[1], sl_strbuf_cstr(&want)) == 0;
+            found |= same;
+            if (!same && !other)
+                other = sl_strdup(row[0] ? row[0] : "?");
         }
         mysql_free_result(r);
         if (!found)
@@ -260,10 +262,24 @@ static int sl__my_check_sink_on(MYSQL *c, const sl__pg_target *t, const sl_kvlis
             sl_error_hint(err, "Give the MariaDB table a PRIMARY KEY or UNIQUE index on (%s): "
                                "upserts (ON DUPLICATE KEY UPDATE) find rows by it.",
                           sl_strbuf_cstr(&keys));
-        else if (nunique > 1)
-            sl_log(SL_LOG_WARN, "jdbc: MariaDB table \"%s\" has %d unique indexes: a row that "
-                                "collides on another one than (%s) updates that row",
-                   t->table, nunique, sl_strbuf_cstr(&keys));
+        else if (other) {
+            /* ON DUPLICATE KEY fires on any unique index: a row colliding
+            ** on another one would update (or, under 'ignore', keep) that
+            ** index's row instead of inserting its own: refused. */
+            sl_error_set(err, SL_ERR_NOT_SUPPORTED, -1,
+                         "table \"%s\" has the unique index \"%s\" besides the one on its PRIMARY "
+                         "KEY (%s)",
+                         t->table, other, sl_strbuf_cstr(&keys));
+            sl_error_detail(err, "MariaDB's INSERT ... ON DUPLICATE KEY UPDATE acts on whichever "
+                                 "unique index a row collides on: a row with a new key but a "
+                                 "stored \"%s\" would change the other row and never be written.",
+                            other);
+            sl_error_hint(err, "Write into a table whose only unique index is the key's, or "
+                               "declare no PRIMARY KEY (rows are inserted; a collision then fails "
+                               "with 23505).");
+            found = false;
+        }
+        sl_free(other);
         sl_strbuf_free(&want);
         sl_strbuf_free(&keys);
         if (!found)

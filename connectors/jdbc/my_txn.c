@@ -149,20 +149,6 @@ static void sl__myx_xid(sl__my_txn *x, sl_strbuf *sb, int64_t epoch, int64_t tok
     sl_free(bq);
 }
 
-/* The number of the n bytes at s (1 to 18 digits), or -1. */
-static int64_t sl__myx_digits(const char *s, size_t n)
-{
-    if (n < 1 || n > 18)
-        return -1;
-    int64_t v = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] < '0' || s[i] > '9')
-            return -1;
-        v = v * 10 + (s[i] - '0');
-    }
-    return v;
-}
-
 int64_t sl__my_xid_epoch(const char *data, size_t gtrid_len, size_t len, const char *prefix)
 {
     size_t hl = strlen(SL__MY_GTRID_HEAD), pl = strlen(prefix);
@@ -172,9 +158,9 @@ int64_t sl__my_xid_epoch(const char *data, size_t gtrid_len, size_t len, const c
         return -1;
     const char *b = data + gtrid_len, *end = data + len;
     const char *colon = memchr(b, ':', (size_t)(end - b));
-    if (!colon || sl__myx_digits(colon + 1, (size_t)(end - colon - 1)) < 0)
+    if (!colon || sl__jdbc_digits(colon + 1, (size_t)(end - colon - 1)) < 0)
         return -1;
-    return sl__myx_digits(b, (size_t)(colon - b));
+    return sl__jdbc_digits(b, (size_t)(colon - b));
 }
 
 /* The token of bqual data (after the gtrid), or -1. */
@@ -182,23 +168,7 @@ static int64_t sl__myx_token(const char *data, size_t gtrid_len, size_t len)
 {
     const char *b = data + gtrid_len, *end = data + len;
     const char *colon = memchr(b, ':', (size_t)(end - b));
-    return colon ? sl__myx_digits(colon + 1, (size_t)(end - colon - 1)) : -1;
-}
-
-static int sl__myx_fenced(const sl__my_txn *x, int64_t epoch, sl_error *err)
-{
-    sl_error_reset(err);
-    sl_error_set(err, SL_ERR_OBJECT_IN_USE, -1,
-                 "job \"%s\" was fenced: a newer instance writes to MariaDB with transactional "
-                 "id prefix '%s'",
-                 x->job, x->prefix);
-    sl_error_detail(err, "The progress row of '%s' in sluice_progress carries another fencing "
-                         "token. Nothing of checkpoint %" PRId64 " became visible; this instance "
-                         "stops.",
-                    x->prefix, epoch);
-    sl_error_hint(err, "Run each job in one place at a time; give jobs that should run side by "
-                       "side their own 'sink.transactional-id-prefix'.");
-    return -1;
+    return colon ? sl__jdbc_digits(colon + 1, (size_t)(end - colon - 1)) : -1;
 }
 
 /* Mark conn as ours: it takes the first free named lock. */
@@ -277,7 +247,7 @@ static int sl__myx_maybe_fenced(sl__my_txn *x, int64_t epoch, sl_error *err)
     sl_strbuf_free(&q);
     sl_error_reset(&e);
     if (fenced)
-        sl__myx_fenced(x, epoch, err);
+        sl__jdbc_fenced(err, "MariaDB", x->job, x->prefix, epoch);
     return -1;
 }
 
@@ -609,7 +579,7 @@ static int sl__myx_slot_progress(sl__my_txn *x, sl__my_slot *s, int64_t epoch, s
     }
     if (matched != 1) { /* no row with our token: another incarnation's */
         s->broken = true;                /* its transaction rolls back with the connection */
-        return sl__myx_fenced(x, epoch, err);
+        return sl__jdbc_fenced(err, "MariaDB", x->job, x->prefix, epoch);
     }
     return 0;
 }
@@ -739,7 +709,7 @@ static int sl__myx_commit(sl_participant *p, int64_t epoch, sl_error *err)
         h->epoch = -1;
     if (done >= epoch && token == x->token)
         return 0;
-    return sl__myx_fenced(x, epoch, err);
+    return sl__jdbc_fenced(err, "MariaDB", x->job, x->prefix, epoch);
 }
 
 /* The last resource's decision: the epoch's COMMIT with its progress row. */
@@ -873,15 +843,6 @@ static void sl__myx_free(sl_participant *p)
     sl_free(p);
 }
 
-static void sl__myx_since(sl_strbuf *out, time_t t)
-{
-    struct tm tm;
-    char buf[32];
-    gmtime_r(&t, &tm);
-    strftime(buf, sizeof buf, "%H:%M:%S UTC", &tm);
-    sl_strbuf_appendf(out, " since %s", buf);
-}
-
 static void sl__myx_describe(sl_participant *p, sl_strbuf *out)
 {
     sl__my_txn *x = p->impl;
@@ -889,14 +850,14 @@ static void sl__myx_describe(sl_participant *p, sl_strbuf *out)
         if (x->held[i].epoch >= 0) {
             sl_strbuf_appendf(out, "%smariadb '%s%" PRId64 ":%" PRId64 "' prepared",
                               out->len ? "; " : "", x->gtrid, x->held[i].epoch, x->token);
-            sl__myx_since(out, x->held[i].at);
+            sl__jdbc_since(out, x->held[i].at);
         }
     pthread_mutex_lock(&x->mu);
     for (int i = 0; i < 2; i++)
         if (x->slot[i].epoch >= 0 && x->slot[i].begun) {
             sl_strbuf_appendf(out, "%smariadb '%s' epoch %" PRId64 " open", out->len ? "; " : "",
                               x->prefix, x->slot[i].epoch);
-            sl__myx_since(out, x->slot[i].began);
+            sl__jdbc_since(out, x->slot[i].began);
         }
     pthread_mutex_unlock(&x->mu);
 }

@@ -166,20 +166,6 @@ static char *sl__gid(const sl__pg_txn *x, int64_t epoch)
     return sl_sprintf(SL__PG_GID_HEAD "%s:%" PRId64 ":%" PRId64, x->prefix, epoch, x->token);
 }
 
-/* The number of the n bytes at s (1 to 18 digits), or -1. */
-static int64_t sl__digits(const char *s, size_t n)
-{
-    if (n < 1 || n > 18)
-        return -1;
-    int64_t v = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] < '0' || s[i] > '9')
-            return -1;
-        v = v * 10 + (s[i] - '0');
-    }
-    return v;
-}
-
 /* The epoch of gid when it is one of prefix's ('sluice:<prefix>:<epoch>:
 ** <token>', the prefix compared exactly), else -1. */
 static int64_t sl__gid_epoch(const char *gid, const char *prefix)
@@ -189,23 +175,9 @@ static int64_t sl__gid_epoch(const char *gid, const char *prefix)
         strncmp(gid + hl, prefix, pl) != 0 || gid[hl + pl] != ':')
         return -1;
     const char *e = gid + hl + pl + 1, *colon = strchr(e, ':');
-    if (!colon || sl__digits(colon + 1, strlen(colon + 1)) < 0)
+    if (!colon || sl__jdbc_digits(colon + 1, strlen(colon + 1)) < 0)
         return -1;
-    return sl__digits(e, (size_t)(colon - e));
-}
-
-static int sl__fenced(const sl__pg_txn *x, int64_t epoch, sl_error *err)
-{
-    sl_error_set(err, SL_ERR_OBJECT_IN_USE, -1,
-                 "job \"%s\" was fenced: a newer instance writes to PostgreSQL with "
-                 "transactional id prefix '%s'",
-                 x->job, x->prefix);
-    sl_error_detail(err, "The progress row of '%s' in %s carries another fencing token. "
-                         "Nothing of checkpoint %" PRId64 " became visible; this instance stops.",
-                    x->prefix, SL__PG_PROGRESS_TABLE, epoch);
-    sl_error_hint(err, "Run each job in one place at a time; give jobs that should run side by "
-                       "side their own 'sink.transactional-id-prefix'.");
-    return -1;
+    return sl__jdbc_digits(e, (size_t)(colon - e));
 }
 
 static int sl__err(sl__pg_txn *x, sl_error *err);
@@ -233,7 +205,7 @@ static int sl__maybe_fenced(sl__pg_txn *x, int64_t epoch, sl_error *err)
     sl_error_reset(&e);
     if (fenced) {
         sl_error_reset(err);
-        sl__fenced(x, epoch, err);
+        sl__jdbc_fenced(err, "PostgreSQL", x->job, x->prefix, epoch);
     }
     return -1;
 }
@@ -632,7 +604,7 @@ static int sl__slot_progress(sl__pg_txn *x, sl__pg_slot *s, int64_t epoch, sl_er
         sl__pg_run(s->conn, "ROLLBACK", NULL, &ignore);
         sl_error_reset(&ignore);
         sl__slot_release(x, s);
-        return sl__fenced(x, epoch, err);
+        return sl__jdbc_fenced(err, "PostgreSQL", x->job, x->prefix, epoch);
     }
     return 0;
 }
@@ -716,7 +688,7 @@ static int sl__txn_commit(sl_participant *p, int64_t epoch, sl_error *err)
             x->prepared = -1;
         return 0;
     }
-    return sl__fenced(x, epoch, err);
+    return sl__jdbc_fenced(err, "PostgreSQL", x->job, x->prefix, epoch);
 }
 
 /* The last resource's decision: the epoch's COMMIT, carrying its progress
@@ -826,15 +798,6 @@ static void sl__txn_free(sl_participant *p)
     sl_free(p);
 }
 
-static void sl__since(sl_strbuf *out, time_t t)
-{
-    struct tm tm;
-    char buf[32];
-    gmtime_r(&t, &tm);
-    strftime(buf, sizeof buf, "%H:%M:%S UTC", &tm);
-    sl_strbuf_appendf(out, " since %s", buf);
-}
-
 /* SHOW JOBS: the gid this instance prepared and has not committed, and
 ** the epochs' open transactions. */
 static void sl__txn_describe(sl_participant *p, sl_strbuf *out)
@@ -843,7 +806,7 @@ static void sl__txn_describe(sl_participant *p, sl_strbuf *out)
     if (x->prepared >= 0) {
         char *gid = sl__gid(x, x->prepared);
         sl_strbuf_appendf(out, "%spostgresql '%s' prepared", out->len ? "; " : "", gid);
-        sl__since(out, x->prepared_at);
+        sl__jdbc_since(out, x->prepared_at);
         sl_free(gid);
     }
     pthread_mutex_lock(&x->mu);
@@ -851,7 +814,7 @@ static void sl__txn_describe(sl_participant *p, sl_strbuf *out)
         if (x->slot[i].epoch >= 0 && x->slot[i].begun) {
             sl_strbuf_appendf(out, "%spostgresql '%s' epoch %" PRId64 " open",
                               out->len ? "; " : "", x->prefix, x->slot[i].epoch);
-            sl__since(out, x->slot[i].began);
+            sl__jdbc_since(out, x->slot[i].began);
         }
     pthread_mutex_unlock(&x->mu);
 }

@@ -57,3 +57,71 @@ find_package(Python3 COMPONENTS Interpreter REQUIRED)
 add_test(NAME mariadb.xa COMMAND ${Python3_EXECUTABLE} ${SL_MARIADB_DIR}/xa_test.py)
 set_tests_properties(mariadb.xa PROPERTIES LABELS mariadb FIXTURES_REQUIRED mariadb
   ENVIRONMENT "${SL_MARIADB_ENV}" TIMEOUT 300)
+
+# A second server, the fixture `mariadb_lr`: the same settings but
+# --sync-binlog=0 (log_bin ON without a synced binary log: exactly-once is
+# refused there, my_check.c); mariadb.eo_lr sets sync_binlog = 1 for its
+# run of the last-resource role, mariadb.eo_settings changes settings.
+# Its port is SL_MARIADB_PORT + 500 (23806..24305), its run dir
+# <build>/mariadb-lr-run. A test of it gets SL_MARIADB_LR_ENV too:
+#   SLUICE_MARIADB_LR_PORT, SLUICE_MARIADB_LR_RUN_DIR
+math(EXPR SL_MARIADB_LR_PORT "${SL_MARIADB_PORT} + 500")
+set(SL_MARIADB_LR_ENV
+  "SLUICE_MARIADB_LR_PORT=${SL_MARIADB_LR_PORT}"
+  "SLUICE_MARIADB_LR_RUN_DIR=${CMAKE_BINARY_DIR}/mariadb-lr-run")
+add_test(NAME mariadb_lr.start COMMAND ${SL_MARIADB_SCRIPT} start)
+add_test(NAME mariadb_lr.stop COMMAND ${SL_MARIADB_SCRIPT} stop)
+set_tests_properties(mariadb_lr.start mariadb_lr.stop PROPERTIES ENVIRONMENT
+  "MARIADB_PORT=${SL_MARIADB_LR_PORT};MARIADB_RUN_DIR=${CMAKE_BINARY_DIR}/mariadb-lr-run;MARIADB_SERVER_OPTS=--sync-binlog=0")
+set_tests_properties(mariadb_lr.start PROPERTIES FIXTURES_SETUP mariadb_lr)
+set_tests_properties(mariadb_lr.stop PROPERTIES FIXTURES_CLEANUP mariadb_lr)
+set_tests_properties(mariadb_lr.start mariadb_lr.stop PROPERTIES LABELS mariadb TIMEOUT 120)
+
+# Exactly-once into MariaDB (connectors/jdbc/my_*.c), tests/mariadb/my_eo_test.py
+# with the `mariadb` client as the independent reader: a statement set
+# writing a ledger and its totals exactly-once (see the script's doc).
+#   mariadb.eo_prep      XA per epoch, 25 SIGKILLs (after XA PREPARE, after
+#                        the decision before XA COMMIT, at random)
+#   mariadb.eo_control   the same at-least-once, 8 kills: duplicates must show
+#   mariadb.eo_restart   restart --immediate of the server twice mid-run
+#   mariadb.eo_zombie    SIGSTOP, a copy of the data directory, SIGCONT: 55006
+#   mariadb.eo_zombie_xa the same with A frozen holding a prepared epoch:
+#                        undecided (B rolls it back), decided (B commits it)
+#   mariadb.eo_refuse    plan-time refusals (28P01 08001 3D000 42P01 42703
+#                        42501 42P10 22023 0A000), DROP TABLE while an xid
+#                        of its prefix is prepared (55006)
+#   mariadb.eo_lr        the last resource (SLUICE_TEST_MARIADB_NO_XA=1 on
+#                        mariadb_lr with sync_binlog set to 1 for the case),
+#                        10 SIGKILLs (after the decision before the seal,
+#                        inside checkpoints, at random)
+#   mariadb.eo_settings  on mariadb_lr: sync_binlog = 0 with log_bin, then
+#                        innodb_flush_log_at_trx_commit = 2: exactly-once
+#                        refused with 0A000 naming the setting, or
+#                        downgraded with a WARNING
+# Every test of the `mariadb` server takes the lock mariadb_restart:
+# mariadb.xa and mariadb.eo_restart SIGKILL it (a concurrent job would fail,
+# a concurrent reader would see the server go away). The two of mariadb_lr
+# take mariadb_lr (eo_settings changes a global setting of it).
+set(SL_MY_EO_ARGS_prep --kills 25 --rows 11000 --rate 400)
+set(SL_MY_EO_ARGS_control --rows 4000 --rate 400)
+set(SL_MY_EO_ARGS_restart --rows 3000 --rate 400)
+set(SL_MY_EO_ARGS_zombie --rows 3000 --rate 400)
+set(SL_MY_EO_ARGS_zombie_xa --rows 3000 --rate 400)
+set(SL_MY_EO_ARGS_refuse)
+set(SL_MY_EO_ARGS_lr --kills 10 --rows 5000 --rate 400)
+set(SL_MY_EO_ARGS_settings)
+foreach(c prep control restart zombie zombie_xa refuse lr settings)
+  add_test(NAME mariadb.eo_${c}
+    COMMAND ${Python3_EXECUTABLE} ${SL_MARIADB_DIR}/my_eo_test.py
+            --sluice $<TARGET_FILE:sluice> --case ${c} ${SL_MY_EO_ARGS_${c}})
+  if(c STREQUAL "lr" OR c STREQUAL "settings")
+    set_tests_properties(mariadb.eo_${c} PROPERTIES FIXTURES_REQUIRED mariadb_lr
+      RESOURCE_LOCK mariadb_lr)
+  else()
+    set_tests_properties(mariadb.eo_${c} PROPERTIES FIXTURES_REQUIRED mariadb
+      RESOURCE_LOCK mariadb_restart)
+  endif()
+  set_tests_properties(mariadb.eo_${c} PROPERTIES LABELS mariadb
+    ENVIRONMENT "${SL_MARIADB_ENV};${SL_MARIADB_LR_ENV}" TIMEOUT 300)
+endforeach()
+set_tests_properties(mariadb.xa PROPERTIES RESOURCE_LOCK mariadb_restart)

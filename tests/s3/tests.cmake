@@ -68,3 +68,31 @@ set_tests_properties(s3.stop PROPERTIES FIXTURES_CLEANUP s3 TIMEOUT 120)
 add_test(NAME s3.facts COMMAND ${SL_S3_PYTHON} ${SL_S3_DIR}/s3_facts_test.py)
 set_tests_properties(s3.facts PROPERTIES LABELS s3 FIXTURES_REQUIRED s3
   ENVIRONMENT "${SL_S3_ENV}" TIMEOUT 300 RESOURCE_LOCK s3_restart)
+
+# The filesystem sink on s3:// paths (tests/s3/s3_sink_test.py; part files as
+# multipart uploads completed at checkpoint commit), read back by boto3:
+# rows     three tables (a file over 5 MiB in 2 parts, its ETag; rolling into
+#          many files; PARTITIONED BY with success files), EXPLAIN's
+#          mechanism, the secret hidden (2-3 s)
+# crash    12 SIGKILLs (after pre-commit, after the seal, at random) at
+#          parallelism 2, then a run to the end: each id exactly once, no
+#          upload left; then rows of 1 kB (parts in flight) through random
+#          kills (20-35 s)
+# restart  the server SIGKILLed and restarted twice under a job (8-10 s)
+# source   the source on s3:// (objects written by boto3, hidden and nested
+#          ones not read) into an s3:// sink through SIGKILLs; then
+#          'source.monitor-interval' picks up objects added later (5-8 s)
+# commit   a crash after the seal, then the decided upload completed and
+#          re-PUT (NoSuchUpload: taken as committed by its size), aborted
+#          (58030 "data of a committed checkpoint is missing"), or replaced
+#          by other bytes (58030) before the restart (3-5 s)
+# refuse   wrong secret, unknown key, read-only identity, missing bucket, no
+#          credentials: refused at planning with their SQLSTATE, no secret
+#          shown; the AWS_* environment's credentials work (1-2 s)
+# All take RESOURCE_LOCK s3_restart: restart (and s3.facts) restart the server.
+foreach(case rows crash restart source commit refuse)
+  add_test(NAME s3.sink_${case} COMMAND ${SL_S3_PYTHON} ${SL_S3_DIR}/s3_sink_test.py
+    --sluice $<TARGET_FILE:sluice> --case ${case} --kills 12)
+  set_tests_properties(s3.sink_${case} PROPERTIES LABELS s3 FIXTURES_REQUIRED s3
+    ENVIRONMENT "${SL_S3_ENV}" TIMEOUT 300 RESOURCE_LOCK s3_restart)
+endforeach()

@@ -269,7 +269,7 @@ static void t_valid_tables(void)
 static void t_missing_connector(void)
 {
     expect_err(opts("path", "/tmp", NULL), "22023", "table options must include 'connector'",
-               MISSING_POS, "Available connectors: blackhole, datagen, filesystem, http-sink, jdbc, kafka, nexmark, print, stdin, upsert-kafka.",
+               MISSING_POS, "Available connectors: blackhole, datagen, elasticsearch-7, filesystem, http-sink, jdbc, kafka, nexmark, opensearch, print, stdin, upsert-kafka.",
                NULL);
 }
 
@@ -329,13 +329,13 @@ static void t_legacy_options(void)
 static void t_unknown_connector(void)
 {
     expect_err(opts("connector", "kafkaa", NULL), "42704", "connector \"kafkaa\" does not exist",
-               150, "Available connectors: blackhole, datagen, filesystem, http-sink, jdbc, kafka, nexmark, print, stdin, upsert-kafka.",
+               150, "Available connectors: blackhole, datagen, elasticsearch-7, filesystem, http-sink, jdbc, kafka, nexmark, opensearch, print, stdin, upsert-kafka.",
                "Did you mean 'kafka'?");
     expect_err(opts("connector", "pulsar", NULL), "42704", "connector \"pulsar\" does not exist",
-               150, "Available connectors: blackhole, datagen, filesystem, http-sink, jdbc, kafka, nexmark, print, stdin, upsert-kafka.", "");
+               150, "Available connectors: blackhole, datagen, elasticsearch-7, filesystem, http-sink, jdbc, kafka, nexmark, opensearch, print, stdin, upsert-kafka.", "");
     expect_err(opts("path", "/x", "connector", "datagn", NULL), "42704",
                "connector \"datagn\" does not exist", 250,
-               "Available connectors: blackhole, datagen, filesystem, http-sink, jdbc, kafka, nexmark, print, stdin, upsert-kafka.",
+               "Available connectors: blackhole, datagen, elasticsearch-7, filesystem, http-sink, jdbc, kafka, nexmark, opensearch, print, stdin, upsert-kafka.",
                "Did you mean 'datagen'?");
     /* connector names are case-sensitive */
     expect_err(opts("connector", "DATAGEN", NULL), "42704", "connector \"DATAGEN\" does not exist",

@@ -14,8 +14,9 @@
 
 static void t_find_connectors(void)
 {
-    const char *names[] = {"blackhole", "datagen", "filesystem", "http-sink",   "jdbc",
-                           "kafka",     "nexmark", "print",      "stdin",       "upsert-kafka"};
+    const char *names[] = {"blackhole", "datagen",    "elasticsearch-7", "filesystem",
+                           "http-sink", "jdbc",       "kafka",           "nexmark",
+                           "opensearch", "print",     "stdin",           "upsert-kafka"};
     int n = 0;
     const sl_connector *const *all = sl_connectors(&n);
     CHECK_INT(n, (int)SL_ARRAY_LEN(names));
@@ -109,6 +110,23 @@ static void t_caps(void)
     REQUIRE(c);
     CHECK(c->caps.source && !c->caps.source_replayable && !c->caps.sink);
     CHECK(c->has_format && c->create_source && !c->create_sink);
+
+    /* opensearch and elasticsearch-7: one implementation, one option table */
+    c = sl_connector_find("opensearch");
+    const sl_connector *es = sl_connector_find("elasticsearch-7");
+    REQUIRE(c && es);
+    CHECK(!c->caps.source && c->caps.sink && c->caps.sink_updates && c->caps.sink_upserts);
+    CHECK_INT(c->caps.sink_max, SL_GUARANTEE_AT_LEAST_ONCE);
+    CHECK_INT(c->caps.sink_mech, SL_MECH_NONE);
+    CHECK_INT(c->caps.sink_default, SL_GUARANTEE_AT_LEAST_ONCE);
+    CHECK(c->caps.sink_max_why && c->caps.sink_keyless_note);
+    CHECK(c->has_format && !c->create_source && c->create_sink);
+    CHECK(es->options == c->options && es->noptions == c->noptions);
+    CHECK(es->create_sink == c->create_sink && es->check == c->check);
+    CHECK_INT(es->caps.sink_max, c->caps.sink_max);
+    CHECK(es->caps.sink_upserts && es->caps.sink_keyless_note);
+    const sl_option_spec *pw = sl_connector_option(c, NULL, "password");
+    CHECK(pw && pw->secret);
 
     /* a sink's default never exceeds what it can give */
     int n = 0;

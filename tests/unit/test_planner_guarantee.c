@@ -487,6 +487,50 @@ static void t_upsert_note(void)
     sl_kvlist_free(o);
 }
 
+/* An upserting sink that appends without a key (opensearch: generated
+** ids) says what a replay does then; with a key it gets the upsert note. */
+static void t_keyless_note(void)
+{
+    const char *names[] = {"opensearch", "elasticsearch-7"};
+    for (int i = 0; i < 2; i++) {
+        const sl_connector *c = sl_connector_find(names[i]);
+        CHECK(c != NULL);
+        if (!c)
+            continue;
+        sl_kvlist *o = options(NULL, false);
+        sl_gresult r;
+        sl_error err = SL_ERROR_INIT;
+        CHECK_INT(resolve1(c, o, 1000, &g_replayable, false, false, NULL, &r, NULL, &err), 0);
+        CHECK_INT(r.effective, SL_GUARANTEE_AT_LEAST_ONCE);
+        CHECK(contains(r.note, "generates each document's _id"));
+        CHECK(contains(r.note, "duplicates"));
+        sl_gresult_clear(&r);
+        CHECK_INT(resolve1(c, o, 1000, &g_replayable, true, true, NULL, &r, NULL, &err), 0);
+        CHECK_INT(r.effective, SL_GUARANTEE_AT_LEAST_ONCE);
+        CHECK(contains(r.note, "final table state is exactly-once"));
+        sl_gresult_clear(&r);
+        /* exactly-once: refused with the connector's reason, or downgraded */
+        sl_kvlist_free(o);
+        o = options("exactly-once", false);
+        CHECK_INT(resolve1(c, o, 1000, &g_replayable, false, true, NULL, &r, NULL, &err), -1);
+        CHECK_STR(err.sqlstate, "0A000");
+        CHECK(contains(err.detail, "a bulk request is visible once answered"));
+        sl_error_reset(&err);
+        sl_list *w = sl_list_new();
+        CHECK_INT(resolve1(c, o, 1000, &g_replayable, false, true, "downgrade", &r, w, &err), 0);
+        CHECK_INT(r.effective, SL_GUARANTEE_AT_LEAST_ONCE);
+        CHECK_INT(w->n, 1);
+        sl_gresult_clear(&r);
+        sl_list_free(w, sl_free);
+        /* updates without a key: refused (rule 4) */
+        CHECK_INT(resolve1(c, o, 1000, &g_replayable, true, false, "downgrade", &r, NULL, &err),
+                  -1);
+        CHECK(contains(err.detail, "has none"));
+        sl_error_reset(&err);
+        sl_kvlist_free(o);
+    }
+}
+
 /* EXPLAIN shows a refusal instead of failing. */
 static void t_explain_refused(void)
 {
@@ -564,6 +608,7 @@ int main(int argc, char **argv)
         {"t_probe_chooses_role", t_probe_chooses_role},
         {"t_prefix_unique", t_prefix_unique},
         {"t_upsert_note", t_upsert_note},
+        {"t_keyless_note", t_keyless_note},
         {"t_explain_refused", t_explain_refused},
         {"t_doc_up_to_date", t_doc_up_to_date},
         {"t_default_lowered", t_default_lowered},
