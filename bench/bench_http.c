@@ -42,25 +42,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_util.h"
+
 #define MAX_RUNS 9
 
 static atomic_llong g_requests, g_rows;
 static pthread_mutex_t g_first_mu = PTHREAD_MUTEX_INITIALIZER;
 static char *g_first;      /* the first body of the run (malloc'ed), or NULL */
 static size_t g_first_len;
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void die(const char *what, const char *detail)
-{
-    fprintf(stderr, "bench_http: %s: %s\n", what, detail);
-    exit(1);
-}
 
 /* One connection: requests until the peer closes. */
 static void *conn_main(void *arg)
@@ -158,10 +147,8 @@ static void reset_counts(void)
 /* (s): sluice -f into the receiver; seconds of the whole run. */
 static double sluice_case(const char *sluice, int port, long long rows, bool batch, int round)
 {
-    char path[128], dir[128], log[128], sql[2048];
-    snprintf(path, sizeof path, "/tmp/bench_http-%d.sql", (int)getpid());
-    snprintf(dir, sizeof dir, "/tmp/bench_http-%d.data", (int)getpid());
-    snprintf(log, sizeof log, "/tmp/bench_http-%d.log", (int)getpid());
+    char tag[64], sql[2048];
+    snprintf(tag, sizeof tag, "bench_http-%d", (int)getpid());
     snprintf(sql, sizeof sql,
              "SET 'execution.checkpointing.interval' = '1 s';\n"
              "SET 'parallelism.default' = '1';\n"
@@ -177,31 +164,8 @@ static double sluice_case(const char *sluice, int port, long long rows, bool bat
              "'sink.delivery-guarantee' = 'at-least-once');\n"
              "INSERT INTO out_http SELECT id, name, amount FROM gen;\n",
              batch ? "batch" : "single", round, rows, rows, port, batch ? "batch" : "single");
-    FILE *f = fopen(path, "w");
-    if (!f)
-        die("write", path);
-    fputs(sql, f);
-    fclose(f);
-    char rm[200];
-    snprintf(rm, sizeof rm, "rm -rf %s", dir);
-    if (system(rm) != 0)
-        die("rm", dir);
     reset_counts();
-    fflush(stdout);
-    double t0 = now_s();
-    pid_t pid = fork();
-    if (pid == 0) {
-        FILE *o = freopen(log, "w", stdout);
-        if (o)
-            dup2(fileno(o), 2);
-        execl(sluice, sluice, "--data-dir", dir, "-q", "-f", path, (char *)NULL);
-        _exit(127);
-    }
-    int st = 0;
-    waitpid(pid, &st, 0);
-    double t = now_s() - t0;
-    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
-        die("sluice failed; see", log);
+    double t = bench_sluice(sluice, tag, sql);
     if (atomic_load(&g_rows) != rows) {
         char n[64];
         snprintf(n, sizeof n, "%lld rows arrived, not %lld", (long long)atomic_load(&g_rows),
@@ -255,20 +219,9 @@ static double ceiling_case(int port, long long rows)
     return t;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 int main(int argc, char **argv)
 {
+    bench_name = "bench_http";
     if (argc < 2) {
         fprintf(stderr, "usage: bench_http SLUICE [rows] [runs 1..%d]\n", MAX_RUNS);
         return 2;

@@ -36,21 +36,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_util.h"
+
 static const char *g_port;
 static const char *g_sluice;
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void die(const char *what, const char *why)
-{
-    fprintf(stderr, "bench_mariadb: %s: %s\n", what, why);
-    exit(1);
-}
 
 static MYSQL *db(void)
 {
@@ -175,7 +164,7 @@ static double upsert_case(long long rows)
 }
 
 /* (b), (c), (d): the whole run of sluice -f. */
-static double sluice_case(const char *tag, const char *table, const char *g, bool key,
+static double sluice_case(const char *tag_, const char *table, const char *g, bool key,
                           long long rows)
 {
     MYSQL *c = db();
@@ -204,36 +193,10 @@ static double sluice_case(const char *tag, const char *table, const char *g, boo
              "CAST(TO_TIMESTAMP_LTZ(1764633600000 + id, 3) AS TIMESTAMP(3)) FROM gen;\n",
              rows, rows, key ? ", PRIMARY KEY (id) NOT ENFORCED" : "", g_port, table, guarantee,
              id);
-    char path[128], dir[128], log[128], rm[200];
-    snprintf(path, sizeof path, "/tmp/bench_mariadb-%s.sql", tag);
-    snprintf(dir, sizeof dir, "/tmp/bench_mariadb-%s.data", tag);
-    snprintf(log, sizeof log, "/tmp/bench_mariadb-%s.log", tag);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        die("write", path);
-    fputs(sql, f);
-    fclose(f);
-    snprintf(rm, sizeof rm, "rm -rf %s", dir);
-    if (system(rm) != 0)
-        die("rm", dir);
-    fflush(stdout);
-    double t0 = now_s();
-    pid_t pid = fork();
-    if (pid == 0) {
-        FILE *o = freopen(log, "w", stdout);
-        if (o)
-            dup2(fileno(o), 2);
-        setenv("TZ", "UTC", 1);
-        execl(g_sluice, g_sluice, "--data-dir", dir, "-q", "-f", path, (char *)NULL);
-        _exit(127);
-    }
-    int st = 0;
-    waitpid(pid, &st, 0);
-    double s = now_s() - t0;
-    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-        fprintf(stderr, "bench_mariadb: case %s failed; see %s\n", tag, log);
-        exit(1);
-    }
+    char tag[64];
+    snprintf(tag, sizeof tag, "bench_mariadb-%s", tag_);
+    setenv("TZ", "UTC", 1);
+    double s = bench_sluice(g_sluice, tag, sql);
     long long want = key ? rows - rows / 10 : rows;
     long long n = count(c, table);
     if (n != want) {
@@ -246,6 +209,7 @@ static double sluice_case(const char *tag, const char *table, const char *g, boo
 
 int main(int argc, char **argv)
 {
+    bench_name = "bench_mariadb";
     if (argc < 3) {
         fprintf(stderr, "usage: bench_mariadb PORT SLUICE [rows]\n");
         return 2;

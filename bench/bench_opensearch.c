@@ -33,6 +33,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_util.h"
+
 #define MAX_RUNS 9
 #define BULK 1000 /* actions a request, as the sink's max-actions */
 
@@ -50,19 +52,6 @@ static void buf_add(buf *b, const char *s, size_t n)
     memcpy(b->p + b->len, s, n);
     b->len += n;
     b->p[b->len] = 0;
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void die(const char *what, const char *detail)
-{
-    fprintf(stderr, "bench_opensearch: %s: %s\n", what, detail);
-    exit(1);
 }
 
 static size_t keep(char *p, size_t size, size_t n, void *ctx)
@@ -134,10 +123,8 @@ static void expect_count(const char *name, long long rows)
 /* (s): sluice -f into a fresh index; seconds of the whole run. */
 static double sluice_case(const char *sluice, long long rows, int round)
 {
-    char path[128], dir[128], log[128], sql[2048];
-    snprintf(path, sizeof path, "/tmp/bench_opensearch-%d.sql", (int)getpid());
-    snprintf(dir, sizeof dir, "/tmp/bench_opensearch-%d.data", (int)getpid());
-    snprintf(log, sizeof log, "/tmp/bench_opensearch-%d.log", (int)getpid());
+    char tag[64], sql[2048];
+    snprintf(tag, sizeof tag, "bench_opensearch-%d", (int)getpid());
     fresh_index("bench-sluice");
     snprintf(sql, sizeof sql,
              "SET 'execution.checkpointing.interval' = '1 s';\n"
@@ -155,30 +142,7 @@ static double sluice_case(const char *sluice, long long rows, int round)
              "INSERT INTO docs SELECT id, CONCAT('customer-', CAST(id %% 1000 AS STRING)), "
              "id * 7 FROM gen;\n",
              round, rows, rows, g_url, BULK);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        die("write", path);
-    fputs(sql, f);
-    fclose(f);
-    char rm[200];
-    snprintf(rm, sizeof rm, "rm -rf %s", dir);
-    if (system(rm) != 0)
-        die("rm", dir);
-    fflush(stdout);
-    double t0 = now_s();
-    pid_t pid = fork();
-    if (pid == 0) {
-        FILE *o = freopen(log, "w", stdout);
-        if (o)
-            dup2(fileno(o), 2);
-        execl(sluice, sluice, "--data-dir", dir, "-q", "-f", path, (char *)NULL);
-        _exit(127);
-    }
-    int st = 0;
-    waitpid(pid, &st, 0);
-    double t = now_s() - t0;
-    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
-        die("sluice failed; see", log);
+    double t = bench_sluice(sluice, tag, sql);
     expect_count("bench-sluice", rows);
     return t;
 }
@@ -228,20 +192,9 @@ static double ceiling_case(long long rows)
     return t;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 int main(int argc, char **argv)
 {
+    bench_name = "bench_opensearch";
     if (argc < 3) {
         fprintf(stderr, "usage: bench_opensearch SLUICE URL [rows] [runs 1..%d]\n", MAX_RUNS);
         return 2;

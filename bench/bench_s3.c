@@ -31,22 +31,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_util.h"
+
 #define MAX_RUNS 9
 
 static const char *g_endpoint = "http://127.0.0.1:8333";
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void die(const char *what, const char *detail)
-{
-    fprintf(stderr, "bench_s3: %s: %s\n", what, detail);
-    exit(1);
-}
 
 typedef struct buf {
     char *p;
@@ -145,10 +134,8 @@ static long long listed_bytes(const char *prefix, int *nobjects)
 /* (s): sluice -f writing rows into s3://sluice/<prefix>. Seconds. */
 static double sluice_case(const char *sluice, const char *prefix, long long rows, int run)
 {
-    char dir[128], path[160], log[160];
-    snprintf(dir, sizeof dir, "/tmp/bench_s3-%d-%d", (int)getpid(), run);
-    snprintf(path, sizeof path, "%s.sql", dir);
-    snprintf(log, sizeof log, "%s.log", dir);
+    char tag[64];
+    snprintf(tag, sizeof tag, "bench_s3-%d-%d", (int)getpid(), run);
     char sql[4096];
     snprintf(sql, sizeof sql,
              "SET 'parallelism.default' = '1';\n"
@@ -164,30 +151,7 @@ static double sluice_case(const char *sluice, const char *prefix, long long rows
              "'s3.secret-key' = 'sluice-secret');\n"
              "INSERT INTO out SELECT * FROM gen;\n",
              (int)getpid(), run, rows, rows, prefix, g_endpoint);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        die("write", path);
-    fputs(sql, f);
-    fclose(f);
-    char rm[200];
-    snprintf(rm, sizeof rm, "rm -rf %s", dir);
-    if (system(rm) != 0)
-        die("rm", dir);
-    fflush(stdout);
-    double t0 = now_s();
-    pid_t pid = fork();
-    if (pid == 0) {
-        FILE *o = freopen(log, "w", stdout);
-        if (o)
-            dup2(fileno(o), 2);
-        execl(sluice, sluice, "--data-dir", dir, "-q", "-f", path, (char *)NULL);
-        _exit(127);
-    }
-    int st = 0;
-    waitpid(pid, &st, 0);
-    double t = now_s() - t0;
-    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
-        die("sluice failed; see", log);
+    double t = bench_sluice(sluice, tag, sql);
     return t;
 }
 
@@ -210,20 +174,9 @@ static double ceiling_case(const char *prefix, long long bytes)
     return t;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 int main(int argc, char **argv)
 {
+    bench_name = "bench_s3";
     if (argc < 2) {
         fprintf(stderr, "usage: bench_s3 SLUICE [rows] [runs 1..%d]\n", MAX_RUNS);
         return 2;

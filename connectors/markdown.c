@@ -96,8 +96,9 @@ static void sl__md_caps(sl_strbuf *out, const sl_connector *c)
     sl_strbuf_appendf(out, "- Format: %s\n\n",
                       c->has_key_format ? "required for the value ('format' or 'value.format'); "
                                           "'key.format' for the key"
-                      : c->has_format   ? "required"
-                                        : "none");
+                      : c->has_format && c->default_format ? "optional (default below)"
+                      : c->has_format                      ? "required"
+                                                           : "none");
 }
 
 void sl_connectors_markdown(sl_strbuf *out)
@@ -151,7 +152,9 @@ void sl_connectors_markdown(sl_strbuf *out)
                           k->sink ? sl_mechanism_name(k->sink_mech) : "-",
                           k->sink ? sl_guarantee_name(k->sink_default) : "-",
                           k->sink ? sl__yes(k->sink_updates) : "-",
-                          cs[i]->has_format ? "required" : "none");
+                          cs[i]->has_format && cs[i]->default_format ? "optional"
+                          : cs[i]->has_format                      ? "required"
+                                                                   : "none");
         sl_strbuf_free(&b);
     }
     sl_strbuf_append(out, "\nFormats: ");
@@ -162,9 +165,10 @@ void sl_connectors_markdown(sl_strbuf *out)
     sl_strbuf_append(out,
                      "## Options of every table\n"
                      "\n"
-                     "Accepted whatever the connector. `format` is accepted, and required, only\n"
-                     "by connectors that take a format; then that format's options are accepted\n"
-                     "too.\n"
+                     "Accepted whatever the connector. `format` is accepted only by connectors\n"
+                     "that take a format, and required unless the connector names a default (as\n"
+                     "Flink's opensearch connectors default to json); then that format's options\n"
+                     "are accepted too.\n"
                      "\n");
     sl__md_options(out, NULL, common, ncommon);
     sl_strbuf_append(out, "\n## Connectors\n");
@@ -175,7 +179,12 @@ void sl_connectors_markdown(sl_strbuf *out)
             sl_strbuf_append(out, "No options of its own.\n");
             continue;
         }
-        sl__md_options(out, cs[i]->has_format ? format_spec : NULL, cs[i]->options,
+        sl_option_spec fmt = format_spec ? *format_spec : (sl_option_spec){0};
+        if (cs[i]->default_format) { /* 'format' may be left out */
+            fmt.required = false;
+            fmt.default_value = cs[i]->default_format;
+        }
+        sl__md_options(out, cs[i]->has_format && format_spec ? &fmt : NULL, cs[i]->options,
                        cs[i]->noptions);
         if (cs[i]->nmetadata)
             sl__md_metadata(out, cs[i]);

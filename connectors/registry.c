@@ -397,6 +397,30 @@ int sl_option_parse_memsize(const char *v, int64_t *out_bytes, int value_pos, sl
     return r ? sl__parse_fail(v, r, value_pos, err) : 0;
 }
 
+int sl__option_number(const sl_connector *c, const sl_kvlist *opts, const char *key,
+                      int64_t *out, sl_error *err)
+{
+    const sl_option_spec *spec = NULL;
+    for (int i = 0; i < c->noptions && !spec; i++)
+        if (strcmp(c->options[i].key, key) == 0)
+            spec = &c->options[i];
+    const sl_kv *kv = sl_kvlist_find(opts, key);
+    const char *v = kv && kv->value ? kv->value : spec ? spec->default_value : NULL;
+    int pos = kv ? kv->value_pos : -1;
+    if (!spec || !v)
+        return sl_error_set(err, SL_ERR_INTERNAL, -1,
+                            "connector '%s' declares no number option '%s' with a default",
+                            c->name, key);
+    switch (spec->type) {
+    case SL_OPT_INT: return sl_option_parse_int(v, out, pos, err);
+    case SL_OPT_DURATION: return sl_option_parse_duration_ms(v, out, pos, err);
+    case SL_OPT_MEMSIZE: return sl_option_parse_memsize(v, out, pos, err);
+    default:
+        return sl_error_set(err, SL_ERR_INTERNAL, -1, "option '%s' of connector '%s' is not a number",
+                            key, c->name);
+    }
+}
+
 /* ------------------------------------------------------------------------
 ** Helpers shared with the declarations' checks.
 */
@@ -854,7 +878,9 @@ static int sl__validate(const sl_kvlist *opts, const sl_table_shape *shape, int 
     if (!fkv)
         fkv = vkv;
     const sl_format *f = NULL, *kf = NULL;
-    if (c->has_format) {
+    if (c->has_format && (!fkv || !fkv->value) && c->default_format) {
+        f = sl_format_find(c->default_format);
+    } else if (c->has_format) {
         if (!fkv || !fkv->value) {
             sl_error_set(err, SL_ERR_INVALID_PARAMETER, fkv ? fkv->key_pos : missing_pos,
                          "missing required option 'format' for connector '%s'", c->name);
@@ -954,6 +980,8 @@ const sl_option_spec *sl_connector_option(const sl_connector *c, const sl_kvlist
     const char *fv = c->has_format ? sl_kvlist_get(opts, "format") : NULL;
     if (!fv && c->has_key_format)
         fv = sl_kvlist_get(opts, "value.format");
+    if (!fv && c->has_format)
+        fv = c->default_format;
     const sl_format *f = sl_format_find(fv);
     const sl_format *kf = c->has_key_format ? sl_format_find(sl_kvlist_get(opts, "key.format"))
                                             : NULL;

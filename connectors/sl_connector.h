@@ -190,6 +190,9 @@ struct sl_connector {
                                       and 'value.format', the synonym of 'format' (its
                                       options also as 'value.<fmt>.<x>'): Kafka's records
                                       have a key and a value */
+    const char *default_format;    /* (optional) the format of a table that sets no 'format'
+                                      (Flink's default: "json" for opensearch); NULL: the
+                                      option is required */
     sl_connector_caps caps;        /* capabilities */
     /* Extra checks beyond types (cross-option rules, column references such
     ** as fields.<col>.kind). May be NULL. Options have already passed type

@@ -42,6 +42,13 @@ const char *sl__parse_bool(const char *v, bool *out);
 const char *sl__parse_double(const char *v, double *out);
 const char *sl__parse_duration_ms(const char *v, int64_t *out);
 const char *sl__parse_memsize(const char *v, int64_t *out);
+/* The number option key of connector c holds at run time: its value in
+** opts, else the default c's option table declares (one place for it):
+** SL_OPT_INT as is, SL_OPT_DURATION in ms, SL_OPT_MEMSIZE in bytes. 0, or -1
+** with err (22023 at the value; XX000 for a key c does not declare with a
+** number type or a default). */
+int sl__option_number(const sl_connector *c, const sl_kvlist *opts, const char *key,
+                      int64_t *out, sl_error *err);
 /* Whether v is one of the '|'-separated values (case-insensitive). */
 bool sl__enum_has(const char *values, const char *v);
 /* Append the '|'-separated values as "a, b, c". */

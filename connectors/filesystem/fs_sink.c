@@ -1384,17 +1384,6 @@ static const sl_sink_ops sl__fs_sink_ops = {
 /* ------------------------------------------------------------------------
 ** Creation.
 */
-static int sl__fs_opt_ms(const sl_kvlist *opts, const char *key, int64_t def_ms, int64_t *out_ns,
-                         sl_error *err)
-{
-    const sl_kv *kv = sl_kvlist_find(opts, key);
-    int64_t ms = def_ms;
-    if (kv && sl_option_parse_duration_ms(kv->value, &ms, kv->value_pos, err) != 0)
-        return -1;
-    *out_ns = (ms > 0 ? ms : 1) * 1000000;
-    return 0;
-}
-
 static void sl__fs_incarnation(char out[17])
 {
     uint64_t r = 0;
@@ -1418,16 +1407,17 @@ int sl__fs_sink_create(const sl_sink_args *args, sl_sink **out, sl_error *err)
         return sl_error_set(err, SL_ERR_INVALID_PARAMETER, path->value_pos,
                             "option 'path' is not a valid s3:// URI: \"%s\"", dir);
     const char *format = sl_kvlist_get(args->options, "format");
-    int64_t roll_size = INT64_C(128) * 1024 * 1024;
-    const sl_kv *kv = sl_kvlist_find(args->options, "sink.rolling-policy.file-size");
-    if (kv && sl_option_parse_memsize(kv->value, &roll_size, kv->value_pos, err) != 0)
+    const sl_connector *fc = &sl__connector_filesystem;
+    int64_t roll_size, age_ns, idle_ns;
+    if (sl__option_number(fc, args->options, "sink.rolling-policy.file-size", &roll_size, err) !=
+            0 ||
+        sl__option_number(fc, args->options, "sink.rolling-policy.rollover-interval", &age_ns,
+                          err) != 0 ||
+        sl__option_number(fc, args->options, "sink.rolling-policy.inactivity-interval", &idle_ns,
+                          err) != 0)
         return -1;
-    int64_t age_ns, idle_ns;
-    if (sl__fs_opt_ms(args->options, "sink.rolling-policy.rollover-interval", 30 * 60 * 1000,
-                      &age_ns, err) != 0 ||
-        sl__fs_opt_ms(args->options, "sink.rolling-policy.inactivity-interval", 30 * 60 * 1000,
-                      &idle_ns, err) != 0)
-        return -1;
+    age_ns = (age_ns > 0 ? age_ns : 1) * SL_NANOS_PER_MILLI; /* ms -> ns */
+    idle_ns = (idle_ns > 0 ? idle_ns : 1) * SL_NANOS_PER_MILLI;
     sl__fs_commit_opts co;
     if (sl__fs_commit_opts_read(args->options, &co, err) != 0)
         return -1;

@@ -317,24 +317,6 @@ static char *sl__http_shown_url(const char *url)
     return out ? out : sl_strdup("<the table's url>");
 }
 
-static int64_t sl__http_opt_ms(const sl_kvlist *o, const char *key, int64_t dflt)
-{
-    int64_t v = dflt;
-    const char *s = sl_kvlist_get(o, key);
-    if (s)
-        sl__parse_duration_ms(s, &v);
-    return v;
-}
-
-static int64_t sl__http_opt_int(const sl_kvlist *o, const char *key, int64_t dflt)
-{
-    int64_t v = dflt;
-    const char *s = sl_kvlist_get(o, key);
-    if (s)
-        sl__parse_int(s, &v);
-    return v;
-}
-
 static bool sl__http_batch_mode(const sl_kvlist *o)
 {
     const char *m = sl_kvlist_get(o, "http.sink.writer.request.mode");
@@ -360,11 +342,17 @@ static int sl__http_create(const sl_sink_args *args, sl_sink **out, sl_error *er
     const char *m = sl_kvlist_get(o, "insert-method");
     h->method = m && sl_strcasecmp(m, "PUT") == 0 ? "PUT" : "POST";
     h->batch = sl__http_batch_mode(o);
-    h->batch_size = sl__http_opt_int(o, "http.sink.request.batch.size", 500);
-    h->timeout_ms = sl__http_opt_ms(o, "http.sink.request.timeout", 30000);
-    h->max_retries = sl__http_opt_int(o, "http.sink.max-retries", 3);
-    h->backoff_ms = sl__http_opt_ms(o, "http.sink.retry-strategy.exponential-delay.initial-backoff", 100);
-    h->max_backoff_ms = sl__http_opt_ms(o, "http.sink.retry-strategy.exponential-delay.max-backoff", 10000);
+    const sl_connector *c = &sl__connector_http_sink;
+    if (sl__option_number(c, o, "http.sink.request.batch.size", &h->batch_size, err) != 0 ||
+        sl__option_number(c, o, "http.sink.request.timeout", &h->timeout_ms, err) != 0 ||
+        sl__option_number(c, o, "http.sink.max-retries", &h->max_retries, err) != 0 ||
+        sl__option_number(c, o, "http.sink.retry-strategy.exponential-delay.initial-backoff",
+                          &h->backoff_ms, err) != 0 ||
+        sl__option_number(c, o, "http.sink.retry-strategy.exponential-delay.max-backoff",
+                          &h->max_backoff_ms, err) != 0) {
+        sl__http_free(s);
+        return -1;
+    }
     if (!h->batch && args->npk > 0) {
         const char *kh = sl_kvlist_get(o, "http.sink.idempotency-key.header");
         h->key_header = sl_strdup(kh ? kh : "Idempotency-Key");

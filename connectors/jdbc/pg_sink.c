@@ -383,16 +383,6 @@ static const sl_sink_ops sl__pg_sink_ops = {
     .conflicts = sl__pg_sink_conflicts,
 };
 
-static int sl__pg_sink_option(const sl_kvlist *o, const char *key, const char *def, bool duration,
-                              int64_t *out, sl_error *err)
-{
-    const sl_kv *kv = sl_kvlist_find(o, key);
-    const char *v = kv ? kv->value : def;
-    int pos = kv ? kv->value_pos : -1;
-    return duration ? sl_option_parse_duration_ms(v, out, pos, err)
-                    : sl_option_parse_int(v, out, pos, err);
-}
-
 int sl__pg_sink_create(const sl_sink_args *args, sl_sink **out, sl_error *err)
 {
     *out = NULL;
@@ -424,12 +414,12 @@ int sl__pg_sink_create(const sl_sink_args *args, sl_sink **out, sl_error *err)
     k->table = sl_strdup(args->table ? args->table : k->target.table);
     k->appname = sl_sprintf("sluice %s %s#%d", args->job ? args->job : "", k->table,
                             args->subtask);
-    if (sl__pg_sink_option(args->options, "sink.buffer-flush.max-rows", SL__PG_FLUSH_ROWS_DEFAULT,
-                           false, &k->flush_rows, err) != 0 ||
-        sl__pg_sink_option(args->options, "sink.buffer-flush.interval",
-                           SL__PG_FLUSH_INTERVAL_DEFAULT, true, &k->interval_ms, err) != 0 ||
-        sl__pg_sink_option(args->options, "sink.max-retries", SL__PG_MAX_RETRIES_DEFAULT, false,
-                           &k->max_retries, err) != 0 ||
+    const sl_connector *c = &sl__connector_jdbc;
+    if (sl__option_number(c, args->options, "sink.buffer-flush.max-rows", &k->flush_rows, err) !=
+            0 ||
+        sl__option_number(c, args->options, "sink.buffer-flush.interval", &k->interval_ms, err) !=
+            0 ||
+        sl__option_number(c, args->options, "sink.max-retries", &k->max_retries, err) != 0 ||
         k->drv->writer_new(args, &k->w, err) != 0) {
         sl__pg_sink_free(s);
         return -1;

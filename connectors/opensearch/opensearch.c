@@ -60,6 +60,7 @@
 
 #include "../sl_connector_int.h"
 
+#define sl__os_connector_default_format "json" /* Flink's default 'format' */
 #define SL__OS_SNIPPET 300          /* bytes of a body or document quoted in an error */
 #define SL__OS_MAX_WAIT_MS 30000    /* the longest backoff between two tries */
 /* Only what the sink reads of a bulk answer: the per-item outcome. */
@@ -620,21 +621,6 @@ static char *sl__os_prefix(const sl_kvlist *opts)
     return n ? sl_sprintf("/%.*s", (int)n, p) : sl_strdup("");
 }
 
-static int64_t sl__os_opt(const sl_kvlist *opts, const char *key, sl_option_type t, int64_t dflt)
-{
-    const char *s = sl_kvlist_get(opts, key);
-    int64_t v = dflt;
-    if (s) {
-        if (t == SL_OPT_DURATION)
-            sl__parse_duration_ms(s, &v);
-        else if (t == SL_OPT_MEMSIZE)
-            sl__parse_memsize(s, &v);
-        else
-            sl__parse_int(s, &v);
-    }
-    return v;
-}
-
 static int sl__os_create(const sl_sink_args *args, sl_sink **out, sl_error *err)
 {
     *out = NULL;
@@ -646,7 +632,14 @@ static int sl__os_create(const sl_sink_args *args, sl_sink **out, sl_error *err)
     s->impl = o;
     const char *cn = sl_kvlist_get(opts, "connector");
     o->connector = cn && strcmp(cn, "elasticsearch-7") == 0 ? "elasticsearch-7" : "opensearch";
-    o->codec = sl_codec_new(opts, args->ncols, args->names, args->types, err);
+    if (!sl_kvlist_get(opts, "format")) { /* Flink's default: json */
+        sl_kvlist *with = sl_kvlist_dup(opts);
+        sl_kvlist_add(with, "format", sl__os_connector_default_format, -1, -1);
+        o->codec = sl_codec_new(with, args->ncols, args->names, args->types, err);
+        sl_kvlist_free(with);
+    } else {
+        o->codec = sl_codec_new(opts, args->ncols, args->names, args->types, err);
+    }
     if (!o->codec) {
         sl__os_free(s);
         return -1;
@@ -686,17 +679,24 @@ static int sl__os_create(const sl_sink_args *args, sl_sink **out, sl_error *err)
     o->index = sl_strbuf_detach(&ix);
     const char *delim = sl_kvlist_get(opts, "document-id.key-delimiter");
     o->delim = sl_strdup(delim ? delim : "_");
-    o->max_actions = sl__os_opt(opts, "sink.bulk-flush.max-actions", SL_OPT_INT, 1000);
-    o->max_bytes = sl__os_opt(opts, "sink.bulk-flush.max-size", SL_OPT_MEMSIZE, 2 << 20);
-    o->interval_ns = sl__os_opt(opts, "sink.bulk-flush.interval", SL_OPT_DURATION, 1000) *
-                     SL_NANOS_PER_MILLI;
+    const sl_connector *c = &sl__connector_opensearch; /* one option table for both */
+    int64_t interval_ms = 0, timeout = 0;
+    if (sl__option_number(c, opts, "sink.bulk-flush.max-actions", &o->max_actions, err) != 0 ||
+        sl__option_number(c, opts, "sink.bulk-flush.max-size", &o->max_bytes, err) != 0 ||
+        sl__option_number(c, opts, "sink.bulk-flush.interval", &interval_ms, err) != 0 ||
+        sl__option_number(c, opts, "sink.bulk-flush.backoff.max-retries", &o->max_retries,
+                          err) != 0 ||
+        sl__option_number(c, opts, "sink.bulk-flush.backoff.delay", &o->delay_ms, err) != 0 ||
+        sl__option_number(c, opts, "connection.request-timeout", &timeout, err) != 0) {
+        sl__os_free(s);
+        return -1;
+    }
+    o->interval_ns = interval_ms * SL_NANOS_PER_MILLI;
     const char *bo = sl_kvlist_get(opts, "sink.bulk-flush.backoff.strategy");
     o->backoff = !bo                                   ? SL__OS_DISABLED
                  : sl_strcasecmp(bo, "CONSTANT") == 0    ? SL__OS_CONSTANT
                  : sl_strcasecmp(bo, "EXPONENTIAL") == 0 ? SL__OS_EXPONENTIAL
                                                          : SL__OS_DISABLED;
-    o->max_retries = sl__os_opt(opts, "sink.bulk-flush.backoff.max-retries", SL_OPT_INT, 8);
-    o->delay_ms = sl__os_opt(opts, "sink.bulk-flush.backoff.delay", SL_OPT_DURATION, 100);
     const char *fh = sl_kvlist_get(opts, "sink.failure-handler");
     o->handler = !fh                                       ? SL__OS_FAIL
                  : sl_strcasecmp(fh, "ignore") == 0         ? SL__OS_IGNORE
@@ -715,7 +715,6 @@ static int sl__os_create(const sl_sink_args *args, sl_sink **out, sl_error *err)
         sl__os_free(s);
         return sl_error_set(err, SL_ERR_INTERNAL, -1, "could not start an HTTP client");
     }
-    int64_t timeout = sl__os_opt(opts, "connection.request-timeout", SL_OPT_DURATION, 60000);
     curl_easy_setopt(o->curl, CURLOPT_POST, 1L);
     curl_easy_setopt(o->curl, CURLOPT_HTTPHEADER, o->headers);
     curl_easy_setopt(o->curl, CURLOPT_TIMEOUT_MS, (long)timeout);
@@ -898,6 +897,7 @@ const sl_connector sl__connector_opensearch = {
     .options = sl__os_options,
     .noptions = (int)SL_ARRAY_LEN(sl__os_options),
     .has_format = true,
+    .default_format = sl__os_connector_default_format,
     .caps = SL__OS_CAPS,
     .check = sl__os_check,
     .create_sink = sl__os_create,
@@ -911,6 +911,7 @@ const sl_connector sl__connector_elasticsearch7 = {
     .options = sl__os_options,
     .noptions = (int)SL_ARRAY_LEN(sl__os_options),
     .has_format = true,
+    .default_format = sl__os_connector_default_format,
     .caps = SL__OS_CAPS,
     .check = sl__os_check,
     .create_sink = sl__os_create,

@@ -47,3 +47,11 @@ CREATE TABLE bad (id BIGINT) WITH ('connector' = 'opensearch', 'hosts' = 'http:/
   'index' = 'docs', 'format' = 'json', 'sink.bulk-flush.max-actions' = '-1');
 CREATE TABLE bad (id BIGINT) WITH ('connector' = 'opensearch', 'hosts' = 'http://127.0.0.1:9',
   'index' = 'docs', 'format' = 'json', 'password' = 'x');
+-- 'format' may be left out: json, Flink's default for these connectors
+-- (its options are still json's); any other format is refused.
+CREATE TABLE idx_noformat (id BIGINT, PRIMARY KEY (id) NOT ENFORCED) WITH (
+  'connector' = 'elasticsearch-7', 'hosts' = 'http://127.0.0.1:9', 'index' = 'docs',
+  'json.encode.decimal-as-plain-number' = 'true');
+SHOW CREATE TABLE idx_noformat;
+CREATE TABLE idx_csv (id BIGINT) WITH ('connector' = 'opensearch',
+  'hosts' = 'http://127.0.0.1:9', 'index' = 'docs', 'format' = 'csv');
