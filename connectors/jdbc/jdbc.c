@@ -233,7 +233,7 @@ static int sl__jdbc_my_sink_only(const sl_kvlist *opts, const char *what, sl_err
 static int sl__jdbc_my_check(const sl_kvlist *opts, sl_error *err)
 {
     static const char *const pg_only[] = {
-        "scan.partition.column", "scan.copy", "scan.copy.where", "sink.conflict-table",
+        "scan.partition.column", "scan.copy", "scan.copy.where",
         "lookup.cache", "lookup.partial-cache.max-rows", "lookup.cache.max-rows"};
     for (size_t i = 0; i < SL_ARRAY_LEN(pg_only); i++) {
         const sl_kv *kv = sl_kvlist_find(opts, pg_only[i]);
@@ -242,7 +242,7 @@ static int sl__jdbc_my_check(const sl_kvlist *opts, sl_error *err)
         sl_error_set(err, SL_ERR_NOT_SUPPORTED, kv->key_pos,
                      "option '%s' is not supported for MariaDB/MySQL tables", kv->key);
         sl_error_detail(err, "The jdbc connector writes MariaDB and MySQL tables (a sink); "
-                             "scans, lookups and the conflict table are PostgreSQL's.");
+                             "scans and lookups are PostgreSQL's.");
         return -1;
     }
     return 0;

@@ -19,14 +19,15 @@
 **            finds the batch's rows whose key the table holds with other
 **            values (the server compares, with <=>, so a DECIMAL or a
 **            DATETIME is compared as such, not as text): conflicts,
-**            counted and logged with their key. An identical duplicate is
-**            absorbed quietly. A key twice in one batch ends the batch
-**            before it, so each row meets the table as the rows before it
-**            left it.
+**            counted and logged with their key, and with
+**            'sink.conflict-table' inserted into that table in the same
+**            transaction (the key, the stored and the conflicting row as
+**            JSON_OBJECT texts; the columns of PostgreSQL's conflict
+**            table, created by the sink when missing). An identical
+**            duplicate is absorbed quietly. A key twice in one batch ends
+**            the batch before it, so each row meets the table as the rows
+**            before it left it.
 **   error    the same; a conflict fails with 23505 naming the key.
-**
-** 'sink.conflict-table' is PostgreSQL's only (refused for MariaDB by the
-** connector's check).
 **
 ** Main routines: sl__my_driver's writer functions.
 */
@@ -62,8 +63,13 @@ typedef struct sl__my_writer {
     uint64_t *keys;     /* their keys' hashes (ignore / error) */
     int *rows;          /* their row numbers in the chunk (ignore / error) */
     sl_strbuf lit;      /* scratch: one row's literals */
+    char *conflict_table; /* 'sink.conflict-table', quoted and qualified, or NULL */
+    char *dbtable;      /* 'table-name' as written (conflict records) */
+    char *job;          /* the job's name (conflict records) */
     _Atomic int64_t conflicts;
 } sl__my_writer;
+
+static void sl__myw_free(void *p);
 
 static int sl__myw_new(const sl_sink_args *args, void **out, sl_error *err)
 {
@@ -126,6 +132,22 @@ static int sl__myw_new(const sl_sink_args *args, void **out, sl_error *err)
     w->tail = sl_strbuf_detach(&sb);
     w->keys = sl_calloc(SL__MY_BATCH_ROWS, sizeof(uint64_t));
     w->rows = sl_calloc(SL__MY_BATCH_ROWS, sizeof(int));
+    w->dbtable = sl_strdup(sl_kvlist_get(args->options, "table-name"));
+    w->job = sl_strdup(args->job ? args->job : "");
+    const char *ct = sl_kvlist_get(args->options, "sink.conflict-table");
+    if (ct && w->mode == SL__MYW_IGNORE) {
+        sl_kvlist *o = sl_kvlist_new();
+        sl_kvlist_add(o, "url", sl_kvlist_get(args->options, "url"), -1, -1);
+        sl_kvlist_add(o, "table-name", ct, -1, -1);
+        int rc = sl__pg_target_parse(o, &t, err);
+        sl_kvlist_free(o);
+        if (rc != 0) {
+            sl__myw_free(w);
+            return -1;
+        }
+        w->conflict_table = sl_strdup(t.qualified);
+        sl__pg_target_clear(&t);
+    }
     *out = w;
     return 0;
 }
@@ -147,6 +169,9 @@ static void sl__myw_free(void *p)
     sl_free(w->rows);
     sl_strbuf_free(&w->stmt);
     sl_strbuf_free(&w->lit);
+    sl_free(w->conflict_table);
+    sl_free(w->dbtable);
+    sl_free(w->job);
     sl_free(w);
 }
 
@@ -198,10 +223,30 @@ static uint64_t sl__myw_key_hash(sl__my_writer *w, const sl_chunk *c, int r)
 
 /* ignore / error: the batch's rows whose key the table holds with other
 ** values. One query: the rows as a derived table joined to the table. */
-static int sl__myw_conflicts(sl__my_writer *w, MYSQL *conn, const sl_chunk *c, sl_error *err)
+static int sl__myw_conflicts(sl__my_writer *w, MYSQL *conn, const sl_chunk *c, int64_t epoch,
+                             sl_error *err)
 {
     sl_strbuf q = SL_STRBUF_INIT;
-    sl_strbuf_append(&q, "SELECT n.sluice_i FROM (");
+    sl_strbuf_append(&q, "SELECT n.sluice_i, JSON_OBJECT(");
+    for (int k = 0; k < w->npk; k++) { /* the key, the stored and the conflicting row */
+        sl_strbuf_append(&q, k ? ", " : "");
+        sl__my_quote_literal(&q, w->names[w->pk[k]]);
+        sl_strbuf_appendf(&q, ", n.c%d", w->pk[k]);
+    }
+    for (int side = 0; side < 2; side++) {
+        sl_strbuf_append(&q, "), JSON_OBJECT(");
+        for (int col = 0; col < w->ncols; col++) {
+            sl_strbuf_append(&q, col ? ", " : "");
+            sl__my_quote_literal(&q, w->names[col]);
+            if (side == 0) {
+                sl_strbuf_append(&q, ", s.");
+                sl__my_quote_ident(&q, w->names[col]);
+            } else {
+                sl_strbuf_appendf(&q, ", n.c%d", col);
+            }
+        }
+    }
+    sl_strbuf_append(&q, ") FROM (");
     for (int i = 0; i < w->nrows; i++) {
         int r = w->rows[i];
         sl_strbuf_appendf(&q, "%sSELECT %d AS sluice_i", i ? " UNION ALL " : "", i);
@@ -235,8 +280,32 @@ static int sl__myw_conflicts(sl__my_writer *w, MYSQL *conn, const sl_chunk *c, s
         return -1;
     int rc = 0;
     MYSQL_ROW row;
+    sl_strbuf rec = SL_STRBUF_INIT; /* the conflict records' INSERT */
     while (rc == 0 && (row = mysql_fetch_row(res))) {
         int r = w->rows[atoi(row[0])];
+        if (w->conflict_table && w->mode == SL__MYW_IGNORE) {
+            if (rec.len == 0)
+                sl_strbuf_appendf(&rec, "INSERT INTO %s (sink_table, conflict_key, stored_row, "
+                                        "conflicting_row, job, epoch, recorded_at) VALUES ",
+                                  w->conflict_table);
+            else
+                sl_strbuf_append(&rec, ", ");
+            sl_strbuf_append_char(&rec, '(');
+            sl__my_quote_literal(&rec, w->dbtable ? w->dbtable : w->table);
+            for (int i = 1; i <= 3; i++) {
+                sl_strbuf_append(&rec, ", ");
+                if (row[i])
+                    sl__my_quote_literal(&rec, row[i]);
+                else
+                    sl_strbuf_append(&rec, "NULL");
+            }
+            sl_strbuf_append(&rec, ", ");
+            sl__my_quote_literal(&rec, w->job);
+            if (epoch >= 0)
+                sl_strbuf_appendf(&rec, ", %lld, UTC_TIMESTAMP(6))", (long long)epoch);
+            else
+                sl_strbuf_append(&rec, ", NULL, UTC_TIMESTAMP(6))");
+        }
         sl_strbuf key = SL_STRBUF_INIT;
         sl__myw_key_text(w, c, r, &key);
         if (w->mode == SL__MYW_ERROR) {
@@ -247,24 +316,32 @@ static int sl__myw_conflicts(sl__my_writer *w, MYSQL *conn, const sl_chunk *c, s
                                "counts the conflict; 'update' overwrites it.");
         } else {
             atomic_fetch_add(&w->conflicts, 1);
-            sl_log(SL_LOG_WARN, "jdbc sink \"%s\": conflict: key %s is stored with other values; "
-                                "the stored row is kept ('sink.on-duplicate-key' = 'ignore')",
-                   w->table, sl_strbuf_cstr(&key));
+            sl_log(SL_LOG_WARN, "jdbc sink \"%s\": conflict: Key %s is stored with other values; "
+                                "the row %s was not written (stored: %s)",
+                   w->table, sl_strbuf_cstr(&key), row[3] ? row[3] : "?",
+                   row[2] ? row[2] : "?");
         }
         sl_strbuf_free(&key);
     }
     mysql_free_result(res);
+    if (rc == 0 && rec.len) {
+        char *what2 = sl_sprintf("recording conflicts of \"%s\" in the conflict table", w->table);
+        rc = sl__my_run(conn, sl_strbuf_cstr(&rec), what2, err);
+        sl_free(what2);
+    }
+    sl_strbuf_free(&rec);
     return rc;
 }
 
 /* Send the batch being built (if any). */
-static int sl__myw_flush(sl__my_writer *w, MYSQL *conn, const sl_chunk *c, sl_error *err)
+static int sl__myw_flush(sl__my_writer *w, MYSQL *conn, const sl_chunk *c, int64_t epoch,
+                         sl_error *err)
 {
     if (w->nrows == 0)
         return 0;
     int rc = 0;
     if (w->mode == SL__MYW_IGNORE || w->mode == SL__MYW_ERROR)
-        rc = sl__myw_conflicts(w, conn, c, err);
+        rc = sl__myw_conflicts(w, conn, c, epoch, err);
     if (rc == 0) {
         sl_strbuf_append(&w->stmt, w->tail);
         char *what = sl_sprintf("writing \"%s\"", w->table);
@@ -321,7 +398,6 @@ static bool sl__myw_same_key(sl__my_writer *w, const sl_chunk *c, int a, int b)
 
 static int sl__myw_put(void *p, void *conn_, const sl_chunk *c, int64_t epoch, sl_error *err)
 {
-    (void)epoch;
     sl__my_writer *w = p;
     MYSQL *conn = conn_;
     bool track = w->mode == SL__MYW_IGNORE || w->mode == SL__MYW_ERROR;
@@ -342,7 +418,7 @@ static int sl__myw_put(void *p, void *conn_, const sl_chunk *c, int64_t epoch, s
         if (deletes) {
             if (w->npk == 0)
                 continue;
-            if ((rc = sl__myw_flush(w, conn, c, err)) != 0)
+            if ((rc = sl__myw_flush(w, conn, c, epoch, err)) != 0)
                 break;
             del[ndel++] = r;
             if (ndel == (int)SL_ARRAY_LEN(del) || r + 1 == c->nrows ||
@@ -362,7 +438,7 @@ static int sl__myw_put(void *p, void *conn_, const sl_chunk *c, int64_t epoch, s
             h = sl__myw_key_hash(w, c, r);
             for (int i = 0; i < w->nrows; i++)
                 if (w->keys[i] == h) { /* the key again: the batch ends before it */
-                    rc = sl__myw_flush(w, conn, c, err);
+                    rc = sl__myw_flush(w, conn, c, epoch, err);
                     break;
                 }
             if (rc != 0)
@@ -380,12 +456,12 @@ static int sl__myw_put(void *p, void *conn_, const sl_chunk *c, int64_t epoch, s
         }
         w->nrows++;
         if (w->nrows == SL__MY_BATCH_ROWS || w->stmt.len >= SL__MY_BATCH_BYTES)
-            rc = sl__myw_flush(w, conn, c, err);
+            rc = sl__myw_flush(w, conn, c, epoch, err);
     }
     if (rc == 0 && ndel)
         rc = sl__myw_delete(w, conn, c, del, ndel, err);
     if (rc == 0)
-        rc = sl__myw_flush(w, conn, c, err); /* rows refer to c: never kept across chunks */
+        rc = sl__myw_flush(w, conn, c, epoch, err); /* rows refer to c: never kept across chunks */
     if (rc != 0) {
         sl_strbuf_reset(&w->stmt);
         w->nrows = 0;
@@ -410,10 +486,20 @@ static int64_t sl__myw_conflicts_count(const void *p)
     return atomic_load(&((sl__my_writer *)w)->conflicts);
 }
 
-static int sl__myw_setup(const void *w, void *conn, sl_error *err)
+/* The conflict table, created when missing (outside any epoch). */
+static int sl__myw_setup(const void *p, void *conn, sl_error *err)
 {
-    (void)w, (void)conn, (void)err;
-    return 0;
+    const sl__my_writer *w = p;
+    if (!w->conflict_table)
+        return 0;
+    char *sql = sl_sprintf("CREATE TABLE IF NOT EXISTS %s (sink_table VARCHAR(1024) NOT NULL, "
+                           "conflict_key TEXT, stored_row TEXT, conflicting_row TEXT, job "
+                           "VARCHAR(1024) NOT NULL, epoch BIGINT NULL, recorded_at DATETIME(6) "
+                           "NOT NULL) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4",
+                           w->conflict_table);
+    int rc = sl__my_run(conn, sql, "creating the conflict table", err);
+    sl_free(sql);
+    return rc;
 }
 
 /* ------------------------------------------------------------------------

@@ -88,6 +88,8 @@ Usage: my_eo_test.py --sluice PATH --case NAME [--kills N] [--rows N]
                      [--rate N] [--pause-ms N]
 """
 import argparse
+import decimal
+import json
 import os
 import random
 import re
@@ -961,9 +963,90 @@ def case_settings(a):
         fail("settings: xids of ours left: %r" % xids(run + "_", which))
 
 
+def case_conflicts(a):
+    """'sink.on-duplicate-key' = 'ignore' / 'error' on MariaDB: a ledger holds
+    events 1..40 (amount = 100 * e); the job writes events 1..60 where every
+    10th event comes with another amount (a conflict) and the others with the
+    stored one (an identical replay: absorbed). ignore: the ledger keeps the
+    stored amounts and gains 41..60; exactly the conflicting keys are in the
+    conflict table with their stored and conflicting rows (read as JSON
+    here); error: the job fails with 23505 naming a conflicting key and the
+    ledger is unchanged. Once at-least-once, once exactly-once (the
+    records must come in the epoch's XA transaction)."""
+    pl = Plan(a)
+    forget_run("mycf", "my")
+    for g in ("at-least-once", "exactly-once"):
+        execute("SET SESSION lock_wait_timeout = 20; "
+                "DROP TABLE IF EXISTS mycf_ledger, mycf_conflicts; "
+                "CREATE TABLE mycf_ledger (event_id BIGINT PRIMARY KEY, amount DECIMAL(12,2)) "
+                "ENGINE=InnoDB; "
+                "INSERT INTO mycf_ledger SELECT seq, seq * 100 FROM seq_1_to_40")
+        src = ("SET 'execution.checkpointing.interval' = '300 ms'; "
+               "CREATE TABLE src (e BIGINT) WITH ('connector' = 'datagen', "
+               "'number-of-rows' = '60', 'rows-per-second' = '200', "
+               "'fields.e.kind' = 'sequence', 'fields.e.start' = '1', 'fields.e.end' = '60');")
+        ins = (" INSERT INTO t SELECT e, CAST(CASE WHEN MOD(e, 10) = 0 AND e <= 40 THEN "
+               "e * 100 + 1 ELSE e * 100 END AS DECIMAL(12, 2)) FROM src;")
+        cols = "event_id BIGINT, amount DECIMAL(12, 2), PRIMARY KEY (event_id) NOT ENFORCED"
+        eo = (", 'sink.delivery-guarantee' = 'exactly-once', "
+              "'sink.transactional-id-prefix' = 'mycf_eo'") if g == "exactly-once" else \
+            ", 'sink.delivery-guarantee' = 'at-least-once'"
+        rc, out, _ = pl.run(src + jdbc("t", cols, "mycf_ledger", extra=eo + (
+            ", 'sink.on-duplicate-key' = 'ignore', 'sink.conflict-table' = 'mycf_conflicts'"))
+            + ins)
+        if rc != 0:
+            fail("conflicts (%s): ignore did not run (exit %d):\n%s" % (g, rc, out[-3000:]))
+            continue
+        got = dict((int(e), decimal.Decimal(v))
+                   for e, v in query("SELECT event_id, amount FROM mycf_ledger"))
+        want = dict((e, decimal.Decimal(e * 100)) for e in range(1, 61))
+        if got != want:
+            bad = sorted(e for e in set(got) | set(want) if got.get(e) != want.get(e))
+            fail("conflicts (%s): the ledger differs at %r" % (g, bad[:10]))
+        recs = query("SELECT conflict_key, stored_row, conflicting_row, sink_table, job, "
+                     "epoch IS NULL FROM mycf_conflicts")
+        keys = set()
+        for key, stored, conflicting, table, job, no_epoch in recs:
+            k = json.loads(key)["event_id"]
+            keys.add(k)
+            st, cf = json.loads(stored), json.loads(conflicting)
+            if decimal.Decimal(str(st["amount"])) != k * 100 or \
+                    decimal.Decimal(str(cf["amount"])) != k * 100 + 1 or table != "mycf_ledger":
+                fail("conflicts (%s): record %r does not match event %d" % (
+                    g, (key, stored, conflicting, table), k))
+            if (no_epoch == "1") != (g != "exactly-once"):
+                fail("conflicts (%s): record of %d has epoch NULL = %s" % (g, k, no_epoch))
+        if keys != {10, 20, 30, 40} or len(recs) != 4:
+            fail("conflicts (%s): recorded keys %r (%d records), expected 10, 20, 30, 40" % (
+                g, sorted(keys), len(recs)))
+        logged = set(int(k) for k in re.findall(r"conflict: Key \(event_id\)=\((\d+)\)", out))
+        if logged != {10, 20, 30, 40}:
+            fail("conflicts (%s): logged keys %r" % (g, sorted(logged)))
+        say("ok   conflicts %s: ignore kept %d stored rows, recorded and logged 4 conflicts" % (
+            g, 40))
+        # error: fails with 23505 naming a conflicting key; nothing of it stays
+        execute("DELETE FROM mycf_ledger WHERE event_id > 40")
+        # (another prefix: the one above has its checkpoints in another data
+        # directory, which a new one with the same job name must not pass for)
+        rc, out, _ = pl.run(src + jdbc("t", cols, "mycf_ledger", extra=eo.replace(
+            "mycf_eo", "mycf_eo_err") + ", 'sink.on-duplicate-key' = 'error'") + ins)
+        m = re.search(r"ERROR:\s+writing \"t\": duplicate key value with different values: "
+                      r"Key \(event_id\)=\((\d+)\)", out)
+        if rc == 0 or "23505" not in out or not m or int(m.group(1)) % 10 != 0:
+            fail("conflicts (%s): 'error' did not fail with 23505 naming a conflicting key "
+                 "(exit %d):\n%s" % (g, rc, out[-3000:]))
+        elif g == "exactly-once" and query("SELECT COUNT(*) FROM mycf_ledger") != [("40",)]:
+            fail("conflicts (exactly-once): 'error' left rows of its failed epochs: %r" %
+                 query("SELECT COUNT(*) FROM mycf_ledger"))
+        else:
+            say("ok   conflicts %s: error failed with 23505 at key %s" % (g, m.group(1)))
+    if xids("mycf_"):
+        fail("conflicts: xids of ours left: %r" % xids("mycf_"))
+
+
 CASES = {"prep": case_prep, "control": case_control, "restart": case_restart,
          "zombie": case_zombie, "zombie_xa": case_zombie_xa, "refuse": case_refuse, "lr": case_lr,
-         "settings": case_settings}
+         "settings": case_settings, "conflicts": case_conflicts}
 
 
 def main():

@@ -110,7 +110,7 @@ set(SL_MY_EO_ARGS_zombie_xa --rows 3000 --rate 400)
 set(SL_MY_EO_ARGS_refuse)
 set(SL_MY_EO_ARGS_lr --kills 10 --rows 5000 --rate 400)
 set(SL_MY_EO_ARGS_settings)
-foreach(c prep control restart zombie zombie_xa refuse lr settings)
+foreach(c prep control restart zombie zombie_xa refuse lr settings conflicts)
   add_test(NAME mariadb.eo_${c}
     COMMAND ${Python3_EXECUTABLE} ${SL_MARIADB_DIR}/my_eo_test.py
             --sluice $<TARGET_FILE:sluice> --case ${c} ${SL_MY_EO_ARGS_${c}})
