@@ -435,15 +435,61 @@ static int sl__os_begin(sl_sink *s, int64_t epoch, sl_error *err)
     return 0;
 }
 
-/* Row r's _id: the key columns' values joined by the delimiter. */
+/* A time of day (ns) as Java's LocalTime.toString() writes it, which is
+** what Flink's key extractor puts into an _id: HH:mm, then :ss unless the
+** seconds and the fraction are zero, then the fraction in groups of three
+** digits (.500, .500123, .500123456). */
+static void sl__os_java_time(sl_strbuf *out, int64_t nod)
+{
+    int64_t s = nod / SL_NANOS_PER_SEC, ns = nod % SL_NANOS_PER_SEC;
+    sl_strbuf_appendf(out, "%02d:%02d", (int)(s / 3600), (int)(s / 60 % 60));
+    if (s % 60 != 0 || ns != 0)
+        sl_strbuf_appendf(out, ":%02d", (int)(s % 60));
+    if (ns % 1000000 == 0 && ns != 0)
+        sl_strbuf_appendf(out, ".%03d", (int)(ns / 1000000));
+    else if (ns % 1000 == 0 && ns != 0)
+        sl_strbuf_appendf(out, ".%06d", (int)(ns / 1000));
+    else if (ns != 0)
+        sl_strbuf_appendf(out, ".%09d", (int)ns);
+}
+
+/* Row r's _id: the key columns' values joined by the delimiter, each as
+** Flink's key extractor writes it (Java's toString of the value: true,
+** 2026-01-01T12:00, 12:00:01.500; numbers and strings as Sluice's text),
+** so a job moved from Flink overwrites the same documents. */
 static void sl__os_id(const sl__os *o, const sl_chunk *c, int r, sl_strbuf *out)
 {
     sl_strbuf_reset(out);
     for (int k = 0; k < o->npk; k++) {
+        const sl_vector *v = &c->cols[o->pk[k]];
         if (k > 0)
             sl_strbuf_append(out, o->delim);
-        if (!sl_value_format(out, &c->cols[o->pk[k]], r))
+        if (v->nulls[r]) {
             sl_strbuf_append(out, "null");
+            continue;
+        }
+        switch (v->type.id) {
+        case SL_TYPE_BOOLEAN: sl_strbuf_append(out, v->v.b[r] ? "true" : "false"); break;
+        case SL_TYPE_TIME: sl__os_java_time(out, v->v.i64[r]); break;
+        case SL_TYPE_TIMESTAMP:
+        case SL_TYPE_TIMESTAMP_LTZ: {
+            const int64_t day = 86400 * SL_NANOS_PER_SEC;
+            int64_t t = v->v.i64[r], days = t / day, nod = t % day;
+            if (nod < 0) {
+                nod += day;
+                days--;
+            }
+            char buf[40];
+            sl_date_format(days, buf);
+            sl_strbuf_append(out, buf);
+            sl_strbuf_append_char(out, 'T');
+            sl__os_java_time(out, nod);
+            break;
+        }
+        default:
+            if (!sl_value_format(out, v, r))
+                sl_strbuf_append(out, "null");
+        }
     }
 }
 
@@ -870,8 +916,10 @@ static const sl_option_spec sl__os_options[] = {
     "A bulk request is visible once answered: a checkpoint completes only once every "       \
     "action sent before it succeeded, and a restart resends the documents sent after the "    \
     "last checkpoint. Exactly-once is refused (0A000). With a PRIMARY KEY (NOT ENFORCED) a "  \
-    "document's `_id` is the key columns' values (as CAST to STRING) joined by "              \
-    "`document-id.key-delimiter`: inserts and updates are `index` actions (the document "     \
+    "document's `_id` is the key columns' values joined by `document-id.key-delimiter`, "     \
+    "each written as Flink's key extractor writes it (Java's text: `true`, "                  \
+    "`2026-01-02T03:04:05.500`, `12:00`; numbers, dates and strings as CAST to STRING), so "  \
+    "a job moved from Flink rewrites the same documents: inserts and updates are `index` actions (the document "     \
     "replaced), deletes (and an update whose new row a filter dropped) are `delete` "        \
     "actions, so a replay rewrites the same documents and "                                 \
     "the final state is exactly-once. Without a key the server generates the ids: only "      \
