@@ -310,6 +310,9 @@ MYSQL_RES *sl__my_query(MYSQL *c, const char *sql, const char *what, sl_error *e
 int sl__my_run_count(MYSQL *c, const char *sql, int64_t *affected, const char *what,
                      sl_error *err);
 bool sl__my_retryable(const sl_error *err);
+/* Whether c (may be NULL) can take another statement: its last one did not
+** find the session gone, lost or killed. */
+bool sl__my_alive(MYSQL *c);
 void sl__my_quote_ident(sl_strbuf *sb, const char *ident);  /* `a``b` */
 void sl__my_quote_literal(sl_strbuf *sb, const char *s);   /* 'it''s' (NO_BACKSLASH_ESCAPES) */
 /* Row r of v as a MariaDB literal ('2026-01-01 10:00:00.123', X'0a', 1.5e3,

@@ -227,6 +227,14 @@ MYSQL_RES *sl__my_query(MYSQL *c, const char *sql, const char *what, sl_error *e
     return r;
 }
 
+bool sl__my_alive(MYSQL *c)
+{
+    if (!c)
+        return false;
+    unsigned e = mysql_errno(c); /* the last statement's: gone, lost, killed */
+    return e != 2006 && e != 2013 && e != 2055 && e != 1927;
+}
+
 bool sl__my_retryable(const sl_error *err)
 {
     const char *s = err->sqlstate;

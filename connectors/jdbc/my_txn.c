@@ -205,17 +205,9 @@ static MYSQL *sl__myx_connect(sl__my_txn *x, int64_t timeout_ms, sl_error *err)
     return c;
 }
 
-static bool sl__myx_alive(MYSQL *c)
-{
-    if (!c)
-        return false;
-    unsigned e = mysql_errno(c);
-    return e != 2006 && e != 2013 && e != 2055 && e != 1927;
-}
-
 static int sl__myx_ctl(sl__my_txn *x, sl_error *err)
 {
-    if (sl__myx_alive(x->ctl))
+    if (sl__my_alive(x->ctl))
         return 0;
     if (x->ctl)
         mysql_close(x->ctl);
@@ -669,13 +661,13 @@ static int sl__myx_commit(sl_participant *p, int64_t epoch, sl_error *err)
     sl__my_held *h = sl__myx_held(x, epoch);
     sl_error e = SL_ERROR_INIT;
     int rc = -1;
-    if (h && sl__myx_alive(h->conn)) {
+    if (h && sl__my_alive(h->conn)) {
         rc = sl__myx_finish_xid(x, h->conn, epoch, x->token, true, &e);
         if (rc == 0) {
             sl__myx_unhold(x, h, true);
             return 0;
         }
-        if (sl__myx_alive(h->conn)) { /* the server said no: not a lost session */
+        if (sl__my_alive(h->conn)) { /* the server said no: not a lost session */
             if (strcmp(e.sqlstate, SL_ERR_UNDEFINED_OBJECT) != 0) {
                 sl_error_move(err, &e);
                 sl__myx_scrub(x, err);
@@ -779,12 +771,12 @@ static int sl__myx_settle(sl_participant *p, int64_t decided, sl_error *err)
         if (h->epoch < 0)
             continue;
         bool commit = h->epoch <= decided;
-        MYSQL *c = sl__myx_alive(h->conn) ? h->conn : NULL;
+        MYSQL *c = sl__my_alive(h->conn) ? h->conn : NULL;
         if (!c) {
             if (h->conn)
                 mysql_close(h->conn);
             h->conn = NULL;
-            if (!sl__myx_alive(x->ctl)) {
+            if (!sl__my_alive(x->ctl)) {
                 if (x->ctl)
                     mysql_close(x->ctl);
                 x->ctl = sl__myx_connect(x, SL__MY_FREE_TIMEOUT_MS, err);

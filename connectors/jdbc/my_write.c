@@ -514,8 +514,7 @@ static void *sl__my_drv_connect(const sl__pg_target *t, const char *appname, int
 
 static bool sl__my_drv_alive(void *conn)
 {
-    unsigned e = conn ? mysql_errno(conn) : 2006;
-    return e != 2006 && e != 2013 && e != 2055 && e != 1927;
+    return sl__my_alive(conn);
 }
 
 static void sl__my_drv_close(void *conn)
