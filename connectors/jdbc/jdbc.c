@@ -29,7 +29,8 @@
 #include "jdbc_int.h"
 
 /* ------------------------------------------------------------------------
-** Shared by the two participants (pg_txn.c, my_txn.c).
+** Shared by the two participants (pg_txn.c, my_txn.c) and their DROP TABLE
+** checks (pg_txn.c, my_check.c).
 */
 int64_t sl__jdbc_digits(const char *s, size_t n)
 {
@@ -67,6 +68,50 @@ int sl__jdbc_fenced(sl_error *err, const char *system, const char *job, const ch
     sl_error_hint(err, "Run each job in one place at a time; give jobs that should run side by "
                        "side their own 'sink.transactional-id-prefix'.");
     return -1;
+}
+
+int sl__jdbc_drop_refused(sl_error *err, bool xa, const sl__pg_target *t, const char *prefix,
+                          int n, const char *listed)
+{
+    const char *x = xa ? " XA" : "";
+    sl_error_set(err, SL_ERR_OBJECT_IN_USE, -1,
+                 "%s table \"%s\" has %d prepared%s transaction%s in %s",
+                 xa ? "MariaDB" : "PostgreSQL", t->table, n, x, n > 1 ? "s" : "", t->display);
+    sl_error_detail(err, "Prepared%s transactions of 'sink.transactional-id-prefix' = '%s': %s%s. "
+                         "They hold rows of an exactly-once job that stopped before it resolved "
+                         "them.",
+                    x, prefix, listed, n > 5 ? ", ..." : "");
+    sl_error_hint(err, "Run the job again (its start commits the decided ones and rolls back the "
+                       "rest), or roll them back in the database (%s), then drop the table.",
+                  xa ? "XA ROLLBACK '<gtrid>','<bqual>',1" : "ROLLBACK PREPARED '<gid>'");
+    return -1;
+}
+
+/* ------------------------------------------------------------------------
+** Shared by the two row writers (pg_write.c, my_write.c).
+*/
+void sl__jdbc_columns_copy(const sl_sink_args *args, char ***names, sl_type **types, int **pk)
+{
+    *names = sl_calloc((size_t)args->ncols + 1, sizeof(char *));
+    for (int i = 0; i < args->ncols; i++)
+        (*names)[i] = sl_strdup(args->names[i]);
+    if (types) {
+        *types = sl_calloc((size_t)args->ncols + 1, sizeof(sl_type));
+        for (int i = 0; i < args->ncols; i++)
+            (*types)[i] = args->types[i];
+    }
+    *pk = sl_calloc((size_t)args->npk + 1, sizeof(int));
+    for (int k = 0; k < args->npk; k++)
+        (*pk)[k] = args->pk[k];
+}
+
+void sl__jdbc_columns_free(char **names, sl_type *types, int *pk)
+{
+    for (int i = 0; names && names[i]; i++)
+        sl_free(names[i]);
+    sl_free(names);
+    sl_free(types);
+    sl_free(pk);
 }
 
 static const sl_option_spec sl__jdbc_options[] = {
@@ -228,16 +273,16 @@ static int sl__jdbc_my_sink_only(const sl_kvlist *opts, const char *what, sl_err
     return -1;
 }
 
-/* The options a MariaDB/MySQL table does not take (scans, lookups, the
-** conflict table are PostgreSQL's). */
+/* The options a MariaDB/MySQL table does not take: every declared scan.*
+** and lookup.* option (scans and lookups are PostgreSQL's). The first such
+** option as written is named. */
 static int sl__jdbc_my_check(const sl_kvlist *opts, sl_error *err)
 {
-    static const char *const pg_only[] = {
-        "scan.partition.column", "scan.copy", "scan.copy.where",
-        "lookup.cache", "lookup.partial-cache.max-rows", "lookup.cache.max-rows"};
-    for (size_t i = 0; i < SL_ARRAY_LEN(pg_only); i++) {
-        const sl_kv *kv = sl_kvlist_find(opts, pg_only[i]);
-        if (!kv)
+    for (int i = 0; i < opts->n; i++) {
+        const sl_kv *kv = &opts->items[i];
+        if (strncmp(kv->key, "scan.", 5) != 0 && strncmp(kv->key, "lookup.", 7) != 0)
+            continue;
+        if (!sl__spec_find(sl__jdbc_options, (int)SL_ARRAY_LEN(sl__jdbc_options), kv->key))
             continue;
         sl_error_set(err, SL_ERR_NOT_SUPPORTED, kv->key_pos,
                      "option '%s' is not supported for MariaDB/MySQL tables", kv->key);

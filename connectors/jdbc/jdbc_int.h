@@ -6,7 +6,9 @@
 ** Flink user's DDL works unchanged; the only database behind it is
 ** PostgreSQL ('url' = 'jdbc:postgresql://...'), reached with libpq.
 **
-**   jdbc.c       the declaration: options, capabilities, option checks
+**   jdbc.c       the declaration: options, capabilities, option checks;
+**                what both databases' code shares (the fencing and DROP
+**                TABLE errors, the writers' copies of the sink's columns)
 **   pg_conn.c    a table's options -> libpq connection parameters (the JDBC
 **                URL mapped), connecting within a bounded time, the
 **                server's errors as sl_error (its SQLSTATE kept), quoting
@@ -280,6 +282,20 @@ int64_t sl__jdbc_digits(const char *s, size_t n);
 void sl__jdbc_since(sl_strbuf *out, time_t t);
 int sl__jdbc_fenced(sl_error *err, const char *system, const char *job, const char *prefix,
                     int64_t epoch);
+/* The refusal (55006) of DROP TABLE of t while its database holds n
+** prepared transactions of prefix, listed: the first five, "'a', 'b'"
+** (the message adds ", ..." past five). xa: MariaDB's prepared XA
+** transactions, else PostgreSQL's (pg_txn.c, my_check.c). Returns -1. */
+int sl__jdbc_drop_refused(sl_error *err, bool xa, const sl__pg_target *t, const char *prefix,
+                          int n, const char *listed);
+
+/* Shared by the row writers (pg_write.c, my_write.c; jdbc.c): the sink's
+** columns and key copied out of args into the writer's own arrays: *names
+** (args->ncols of them, NULL-terminated), *types when types is not NULL,
+** *pk (args->npk indexes). sl__jdbc_columns_free frees such copies (any of
+** them may be NULL). */
+void sl__jdbc_columns_copy(const sl_sink_args *args, char ***names, sl_type **types, int **pk);
+void sl__jdbc_columns_free(char **names, sl_type *types, int *pk);
 
 /* Whether opts' 'url' names MariaDB/MySQL (the my_*.c side). */
 bool sl__jdbc_is_mysql(const sl_kvlist *opts);

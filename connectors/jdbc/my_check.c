@@ -488,20 +488,7 @@ int sl__my_drop_check(const sl_connector *conn, const sl_kvlist *opts, sl_error 
             n++ < 5)
             sl_strbuf_appendf(&xids, "%s'%.*s'", n > 1 ? ", " : "", (int)lens[3], row[3]);
     }
-    int rc = 0;
-    if (n > 0) {
-        sl_error_set(err, SL_ERR_OBJECT_IN_USE, -1,
-                     "MariaDB table \"%s\" has %d prepared XA transaction%s in %s", t.table, n,
-                     n > 1 ? "s" : "", t.display);
-        sl_error_detail(err, "Prepared XA transactions of 'sink.transactional-id-prefix' = '%s': "
-                             "%s%s. They hold rows of an exactly-once job that stopped before it "
-                             "resolved them.",
-                        prefix, sl_strbuf_cstr(&xids), n > 5 ? ", ..." : "");
-        sl_error_hint(err, "Run the job again (its start commits the decided ones and rolls back "
-                           "the rest), or roll them back in the database (XA ROLLBACK "
-                           "'<gtrid>','<bqual>',1), then drop the table.");
-        rc = -1;
-    }
+    int rc = n > 0 ? sl__jdbc_drop_refused(err, true, &t, prefix, n, sl_strbuf_cstr(&xids)) : 0;
     sl_strbuf_free(&xids);
     sl_error_reset(&e);
     if (r)

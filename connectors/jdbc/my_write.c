@@ -82,13 +82,8 @@ static int sl__myw_new(const sl_sink_args *args, void **out, sl_error *err)
     w->qualified = sl_strdup(t.qualified);
     sl__pg_target_clear(&t);
     w->ncols = args->ncols;
-    w->names = sl_calloc((size_t)args->ncols + 1, sizeof(char *));
-    for (int i = 0; i < args->ncols; i++)
-        w->names[i] = sl_strdup(args->names[i]);
     w->npk = args->npk;
-    w->pk = sl_calloc((size_t)args->npk + 1, sizeof(int));
-    for (int k = 0; k < args->npk; k++)
-        w->pk[k] = args->pk[k];
+    sl__jdbc_columns_copy(args, &w->names, NULL, &w->pk);
     const char *dup = sl_kvlist_get(args->options, "sink.on-duplicate-key");
     if (w->npk == 0)
         w->mode = SL__MYW_APPEND;
@@ -157,10 +152,7 @@ static void sl__myw_free(void *p)
     sl__my_writer *w = p;
     if (!w)
         return;
-    for (int i = 0; i < w->ncols; i++)
-        sl_free(w->names[i]);
-    sl_free(w->names);
-    sl_free(w->pk);
+    sl__jdbc_columns_free(w->names, NULL, w->pk);
     sl_free(w->table);
     sl_free(w->qualified);
     sl_free(w->head);

@@ -1012,20 +1012,7 @@ int sl__pg_drop_check(const sl_connector *c, const sl_kvlist *opts, sl_error *er
                 sl_strbuf_appendf(&gids, "%s'%s' (prepared %s UTC)", n > 1 ? ", " : "",
                                   PQgetvalue(r, i, 0), PQgetvalue(r, i, 1));
         }
-    int rc = 0;
-    if (n > 0) {
-        sl_error_set(err, SL_ERR_OBJECT_IN_USE, -1,
-                     "PostgreSQL table \"%s\" has %d prepared transaction%s in %s", t.table, n,
-                     n > 1 ? "s" : "", t.display);
-        sl_error_detail(err, "Prepared transactions of 'sink.transactional-id-prefix' = "
-                             "'%s': %s%s. They hold rows of an exactly-once job that stopped "
-                             "before it resolved them.",
-                        prefix, sl_strbuf_cstr(&gids), n > 5 ? ", ..." : "");
-        sl_error_hint(err, "Run the job again (its start commits the decided ones and rolls back "
-                           "the rest), or roll them back in the database (ROLLBACK PREPARED "
-                           "'<gid>'), then drop the table.");
-        rc = -1;
-    }
+    int rc = n > 0 ? sl__jdbc_drop_refused(err, false, &t, prefix, n, sl_strbuf_cstr(&gids)) : 0;
     sl_strbuf_free(&gids);
     sl_error_reset(&e);
     PQclear(r);

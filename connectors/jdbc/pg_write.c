@@ -348,16 +348,8 @@ int sl__pg_writer_new(const sl_sink_args *args, sl__pg_writer **out, sl_error *e
     w->dbtable = sl_strdup(sl_kvlist_get(args->options, "table-name"));
     sl__pg_target_clear(&t);
     w->ncols = args->ncols;
-    w->names = sl_calloc((size_t)args->ncols + 1, sizeof(char *));
-    w->types = sl_calloc((size_t)args->ncols + 1, sizeof(sl_type));
-    for (int i = 0; i < args->ncols; i++) {
-        w->names[i] = sl_strdup(args->names[i]);
-        w->types[i] = args->types[i];
-    }
     w->npk = args->npk;
-    w->pk = sl_calloc((size_t)args->npk + 1, sizeof(int));
-    for (int k = 0; k < args->npk; k++)
-        w->pk[k] = args->pk[k];
+    sl__jdbc_columns_copy(args, &w->names, &w->types, &w->pk);
     const char *dup = sl_kvlist_get(args->options, "sink.on-duplicate-key");
     if (w->npk == 0)
         w->mode = SL__PGW_APPEND;
@@ -399,15 +391,11 @@ void sl__pg_writer_free(sl__pg_writer *w)
 {
     if (!w)
         return;
-    for (int i = 0; i < w->ncols; i++)
-        sl_free(w->names[i]);
+    sl__jdbc_columns_free(w->names, w->types, w->pk);
     for (int i = 0; w->pbufs && i <= w->ncols; i++)
         sl_strbuf_free(&w->pbufs[i]);
     sl_free(w->pbufs);
     sl_free(w->params);
-    sl_free(w->names);
-    sl_free(w->types);
-    sl_free(w->pk);
     sl_free(w->table);
     sl_free(w->qualified);
     sl_free(w->dbtable);

@@ -398,5 +398,88 @@ static void t_partition_options(void)
     sl_kvlist_free(l);
 }
 
+/* DROP TABLE's refusal (sl__jdbc_drop_refused, shared by both databases):
+** each database's words, byte for byte. */
+static void t_drop_refused(void)
+{
+    sl_error err = SL_ERROR_INIT;
+    char table[] = "ledger", pg[] = "h:5432/db", my[] = "h:3306/db";
+    sl__pg_target t = {.table = table, .display = pg};
+    CHECK(sl__jdbc_drop_refused(&err, false, &t, "p", 1, "'a'") == -1);
+    CHECK_STR(err.sqlstate, "55006");
+    CHECK_INT(err.position, -1);
+    CHECK_STR(err.message, "PostgreSQL table \"ledger\" has 1 prepared transaction in h:5432/db");
+    CHECK_STR(err.detail, "Prepared transactions of 'sink.transactional-id-prefix' = 'p': 'a'. "
+                          "They hold rows of an exactly-once job that stopped before it resolved "
+                          "them.");
+    CHECK_STR(err.hint, "Run the job again (its start commits the decided ones and rolls back the "
+                        "rest), or roll them back in the database (ROLLBACK PREPARED '<gid>'), "
+                        "then drop the table.");
+    sl_error_reset(&err);
+    t.display = my;
+    CHECK(sl__jdbc_drop_refused(&err, true, &t, "p", 7, "'a', 'b', 'c', 'd', 'e'") == -1);
+    CHECK_STR(err.sqlstate, "55006");
+    CHECK_STR(err.message, "MariaDB table \"ledger\" has 7 prepared XA transactions in h:3306/db");
+    CHECK_STR(err.detail, "Prepared XA transactions of 'sink.transactional-id-prefix' = 'p': 'a', "
+                          "'b', 'c', 'd', 'e', .... They hold rows of an exactly-once job that "
+                          "stopped before it resolved them.");
+    CHECK_STR(err.hint, "Run the job again (its start commits the decided ones and rolls back the "
+                        "rest), or roll them back in the database (XA ROLLBACK "
+                        "'<gtrid>','<bqual>',1), then drop the table.");
+    sl_error_reset(&err);
+}
+
+/* A MariaDB/MySQL table refuses every scan.* and lookup.* option (0A000 at
+** the key); the same options are a PostgreSQL table's. */
+static void t_my_read_options(void)
+{
+    const char *names[] = {"id"};
+    sl_type types[] = {sl_type_make(SL_TYPE_BIGINT)};
+    sl_table_shape shape = {1, names, types, 0, NULL, 0, NULL, -1};
+    const sl_connector *c = sl_connector_find("jdbc");
+    REQUIRE(c != NULL);
+    int nread = 0;
+    for (int i = 0; i < c->noptions; i++) {
+        const char *key = c->options[i].key;
+        if (strncmp(key, "scan.", 5) != 0 && strncmp(key, "lookup.", 7) != 0)
+            continue;
+        nread++;
+        sl_error err = SL_ERROR_INIT;
+        sl_kvlist *l = jopts("jdbc:mariadb://h/db", "t");
+        const char *v = c->options[i].default_value;
+        if (!v)
+            v = c->options[i].type == SL_OPT_DURATION ? "1 min"
+                : c->options[i].type == SL_OPT_STRING ? "id"
+                                                      : "1";
+        sl_kvlist_add(l, key, v, 50, 60);
+        bool refused = sl_connector_validate(l, &shape, 0, &err) == -1 &&
+                       strcmp(err.sqlstate, "0A000") == 0 && err.position == 50;
+        if (!refused)
+            fprintf(stderr, "MariaDB table with '%s' = '%s': not refused with 0A000 at the key "
+                            "(%s: %s)\n",
+                    key, v, err.sqlstate, err.message ? err.message : "");
+        CHECK(refused);
+        sl_error_reset(&err);
+        sl_kvlist_free(l);
+    }
+    CHECK(nread >= 17);
+    sl_error err = SL_ERROR_INIT;
+    sl_kvlist *l = jopts("jdbc:postgresql://h/db", "t");
+    sl_kvlist_add(l, "scan.fetch-size", "500", 50, 60);
+    sl_kvlist_add(l, "lookup.max-retries", "5", 70, 80);
+    CHECK(sl_connector_validate(l, &shape, 0, &err) == 0);
+    sl_kvlist_free(l);
+    l = jopts("jdbc:mysql://h/db", "t");
+    sl_kvlist_add(l, "sink.max-retries", "5", 50, 60);
+    CHECK(sl_connector_validate(l, &shape, 0, &err) == 0);
+    sl_kvlist_add(l, "lookup.max-retries", "5", 70, 80);
+    sl_kvlist_add(l, "scan.fetch-size", "500", 90, 100);
+    CHECK(sl_connector_validate(l, &shape, 0, &err) == -1);
+    CHECK_STR(err.sqlstate, "0A000");
+    CHECK_INT(err.position, 70);
+    sl_error_reset(&err);
+    sl_kvlist_free(l);
+}
+
 SL_TESTS(t_url_basic, t_url_hosts, t_url_mysql, t_my_xid, t_url_errors, t_types_write, t_types_read, t_decode,
-         t_source_position, t_partition_options)
+         t_source_position, t_partition_options, t_drop_refused, t_my_read_options)
