@@ -27,6 +27,12 @@
 ** (last_checkpoint_ms: trigger to every task's state written, before the
 ** seal), of which the median and the maximum are printed. 0 job-rows: skip.
 **
+** With SLUICE_BENCH_S3 = s3://bucket/path (credentials and endpoint from
+** AWS_* in the environment), the same state is also written and read
+** through a checkpoint store in S3 ('execution.checkpointing.dir'):
+** write + seal against the ceiling of one PUT of the same bytes through the
+** same client (sl_chk_fs put), and read against one GET.
+**
 **   build/release/bench/bench_state [keys] [runs] [job-rows] [data-dir-parent]
 */
 #include "sl_bind.h"
@@ -258,6 +264,64 @@ static void sl__print(const char *label, double secs, double ceiling, double mb)
            mb / secs, ceiling * 1e3, ceiling / secs);
 }
 
+/* The snapshot through a checkpoint store in S3, against one PUT / GET of
+** the same bytes by the same storage. */
+static void sl__s3_store(const char *data_dir, const char *base, const sl_strbuf *snap, int runs,
+                         double mb)
+{
+    sl_error err = SL_ERROR_INIT;
+    sl_connectors_register_storage();
+    const sl_chk_fs *fs = NULL;
+    sl__check(sl_chk_fs_find(base, &fs, &err), &err, "sl_chk_fs_find");
+    if (!fs) {
+        fprintf(stderr, "bench_state: SLUICE_BENCH_S3 is no URI of a storage\n");
+        exit(1);
+    }
+    void *raw = fs->open(base, NULL, &err);
+    sl__check(raw ? 0 : -1, &err, "open the storage");
+    sl_chk_store *store = NULL;
+    sl__check(sl_chk_open_at(data_dir, base, NULL, "bench-state", &store, &err), &err,
+              "sl_chk_open_at");
+    char *key = sl_sprintf("%s/bench-state-raw", base);
+    double t_write[SL__MAX_RUNS], c_write[SL__MAX_RUNS], t_read[SL__MAX_RUNS],
+        c_read[SL__MAX_RUNS];
+    for (int i = 0; i < runs; i++) {
+        int64_t id = i + 1;
+        double t0 = sl__now();
+        sl__check(sl_chk_write_state(store, id, "op-in0.0-0", snap->buf, snap->len, &err), &err,
+                  "sl_chk_write_state (S3)");
+        sl__check(sl_chk_seal(store, id, false, 0, sl_now_nanos(), &err), &err,
+                  "sl_chk_seal (S3)");
+        t_write[i] = sl__now() - t0;
+        t0 = sl__now();
+        sl__check(fs->put(raw, key, snap->buf, snap->len, &err), &err, "PUT");
+        c_write[i] = sl__now() - t0;
+        char *blob = NULL;
+        size_t len = 0;
+        bool found = false;
+        t0 = sl__now();
+        sl__check(sl_chk_read_state(store, id, "op-in0.0-0", &blob, &len, &err), &err,
+                  "sl_chk_read_state (S3)");
+        t_read[i] = sl__now() - t0;
+        sl_free(blob);
+        t0 = sl__now();
+        sl__check(fs->get(raw, key, &blob, &len, &found, &err), &err, "GET");
+        c_read[i] = sl__now() - t0;
+        sl_free(blob);
+        sl__check(sl_chk_prune(store, 1, &err), &err, "sl_chk_prune (S3)");
+    }
+    printf("checkpoint store in %s:\n", base);
+    sl__print("write + seal (S3)", sl__median(t_write, runs), sl__median(c_write, runs), mb);
+    sl__print("read blob (S3)", sl__median(t_read, runs), sl__median(c_read, runs), mb);
+    int kept = 0, found = 0;
+    sl_chk_drop(store, true, &kept, &found, &err);
+    fs->remove_tree(raw, key, &err);
+    sl_error_reset(&err);
+    sl_chk_close(store);
+    fs->close(raw);
+    sl_free(key);
+}
+
 int main(int argc, char **argv)
 {
     long keys = argc > 1 ? atol(argv[1]) : 1000000;
@@ -336,6 +400,9 @@ int main(int argc, char **argv)
     sl__print("restore (into a new operator)", sl__median(t_restore, runs),
               sl__median(c_mem, runs), mb);
 
+    const char *s3 = getenv("SLUICE_BENCH_S3");
+    if (s3 && *s3)
+        sl__s3_store(tmpl, s3, &snap, runs, mb);
     sl_strbuf_free(&snap);
     op->ops->free(op);
     if (job_rows > 0)

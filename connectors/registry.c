@@ -88,6 +88,11 @@ const sl_connector *const *sl_connectors(int *n)
     return sl__connectors;
 }
 
+void sl_connectors_register_storage(void)
+{
+    sl_chk_fs_register(&sl__s3_chk_fs); /* checkpoints in S3 (filesystem/fs_chk.c) */
+}
+
 const sl_format *const *sl_formats(int *n)
 {
     if (n)

@@ -264,6 +264,9 @@ sl_type sl_metadata_type(const sl_metadata_spec *spec);
 /* The registry. */
 const sl_connector *sl_connector_find(const char *name);          /* case-sensitive, NULL if none */
 const sl_connector *const *sl_connectors(int *n);                 /* all, sorted by name */
+/* Register with exec the checkpoint storages connectors' clients provide
+** (sl_chk_fs: s3://); the engine calls it at start. */
+void sl_connectors_register_storage(void);
 const sl_format *sl_format_find(const char *name);
 const sl_format *const *sl_formats(int *n);
 

@@ -23,6 +23,8 @@ extern const sl_connector sl__connector_http_sink;
 extern const sl_connector sl__connector_jdbc;
 extern const sl_connector sl__connector_kafka;
 extern const sl_connector sl__connector_nexmark;
+/* Checkpoints in S3 (filesystem/fs_chk.c): exec's storage of s3:// dirs. */
+extern const sl_chk_fs sl__s3_chk_fs;
 extern const sl_connector sl__connector_opensearch;
 extern const sl_connector sl__connector_print;
 extern const sl_connector sl__connector_stdin;

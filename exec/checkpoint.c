@@ -25,6 +25,15 @@
 ** sealed before "triggered" was recorded, and those sealed at recovery
 ** (sl_chk_seal_existing: the trigger is not known any more), lack it.
 **
+** Storage: the data directory's files by default; a store opened at
+** another location ('execution.checkpointing.dir') keeps the same layout
+** there, <dir>/<job>/chk-<N>/..., in a local directory or in the storage of
+** a scheme the connectors registered (sl_chk_fs: s3://). Every read and
+** write goes through the few routines of "Storage" below, so the format and
+** its checks are one whatever holds the bytes. A registered storage has no
+** directories and no fsync: each object is written whole (S3's PUT is
+** atomic and durable once answered), and a "directory" is a key prefix.
+**
 ** Main routines: sl_chk_open, sl_chk_write_state, sl_chk_seal,
 ** sl_chk_seal_existing, sl_chk_latest, sl_chk_read_state, sl_chk_times,
 ** sl_chk_prune.
@@ -72,11 +81,194 @@ typedef struct sl__meta {
 } sl__meta;
 
 struct sl_chk_store {
-    char *dir;          /* data_dir/jobs/<job> */
+    char *dir;          /* data_dir/jobs/<job>, <checkpoint dir>/<job>, or its URI */
     char *job;          /* the job's name */
+    const sl_chk_fs *fs;/* the registered storage of dir's scheme; NULL = local files */
+    void *ctx;          /* its client (fs->open) */
     pthread_mutex_t mu; /* guards pending */
     sl_list *pending;   /* sl__pending*: checkpoints being written */
 };
+
+/* ------------------------------------------------------------------------
+** Storage: local files, or a registered scheme's (sl_chk_fs).
+*/
+#define SL__MAX_FS 8
+static pthread_mutex_t sl__fs_mu = PTHREAD_MUTEX_INITIALIZER;
+static const sl_chk_fs *sl__fs_table[SL__MAX_FS];
+static int sl__nfs;
+
+void sl_chk_fs_register(const sl_chk_fs *fs)
+{
+    pthread_mutex_lock(&sl__fs_mu);
+    bool known = false;
+    for (int i = 0; i < sl__nfs; i++)
+        known |= strcmp(sl__fs_table[i]->scheme, fs->scheme) == 0;
+    if (!known && SL_ALWAYS(sl__nfs < SL__MAX_FS))
+        sl__fs_table[sl__nfs++] = fs;
+    pthread_mutex_unlock(&sl__fs_mu);
+}
+
+/* Length of location's "<scheme>:" before "//" (0: a plain path). */
+static size_t sl__scheme_len(const char *location)
+{
+    size_t n = 0;
+    while ((location[n] >= 'a' && location[n] <= 'z') || (location[n] >= '0' && location[n] <= '9'))
+        n++;
+    return n > 0 && strncmp(location + n, "://", 3) == 0 ? n : 0;
+}
+
+int sl_chk_fs_find(const char *location, const sl_chk_fs **fs, sl_error *err)
+{
+    *fs = NULL;
+    size_t n = sl__scheme_len(location);
+    if (n == 0 || (n == 4 && strncmp(location, "file", 4) == 0))
+        return 0;
+    pthread_mutex_lock(&sl__fs_mu);
+    for (int i = 0; i < sl__nfs && !*fs; i++) {
+        const char *sch = sl__fs_table[i]->scheme; /* "s3" or "s3,s3a,s3p" */
+        for (const char *p = sch; *p && !*fs;) {
+            size_t k = strcspn(p, ",");
+            if (k == n && strncmp(p, location, n) == 0)
+                *fs = sl__fs_table[i];
+            p += k + (p[k] == ',');
+        }
+    }
+    pthread_mutex_unlock(&sl__fs_mu);
+    if (!*fs) {
+        sl_error_set(err, SL_ERR_NOT_SUPPORTED, -1,
+                     "checkpoints cannot be stored at \"%s\": no storage for scheme \"%.*s\"",
+                     location, (int)n, location);
+        sl_error_hint(err, "Use a local directory, or s3://bucket/path.");
+        return -1;
+    }
+    return 0;
+}
+
+/* location without a "file://" scheme (a local path); borrowed. */
+static const char *sl__local_path(const char *location)
+{
+    return strncmp(location, "file://", 7) == 0 ? location + 7 : location;
+}
+
+void sl_chk_entry_free(void *p)
+{
+    sl_chk_entry *e = p;
+    sl_free(e->name);
+    sl_free(e);
+}
+
+/* Bytes of the files under path (local), 0 when unreadable. */
+static int64_t sl__dir_bytes(const char *path)
+{
+    DIR *d = opendir(path);
+    if (!d)
+        return 0;
+    int64_t n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        char *p = sl_path_join(path, e->d_name);
+        struct stat sb;
+        if (lstat(p, &sb) == 0)
+            n += S_ISDIR(sb.st_mode) ? sl__dir_bytes(p) : (int64_t)sb.st_size;
+        sl_free(p);
+    }
+    closedir(d);
+    return n;
+}
+
+/* Write path whole. Local: atomically (temp, fsync, rename), and with
+** later_sync the directory's fsync is left to sl__sync_dir. */
+static int sl__put(const sl_chk_store *st, const char *path, const void *data, size_t len,
+                   bool later_sync, sl_error *err)
+{
+    if (st->fs)
+        return st->fs->put(st->ctx, path, data, len, err);
+    return later_sync ? sl_fs_write_replace(path, data, len, err)
+                      : sl_fs_write_atomic(path, data, len, err);
+}
+
+/* Read path whole: *found = false (and 0) when it does not exist. */
+static int sl__get(const sl_chk_store *st, const char *path, char **data, size_t *len,
+                   bool *found, sl_error *err)
+{
+    *data = NULL;
+    *len = 0;
+    if (st->fs)
+        return st->fs->get(st->ctx, path, data, len, found, err);
+    *found = sl_fs_exists(path);
+    return *found ? sl_fs_read_file(path, data, len, err) : 0;
+}
+
+/* The entries directly under dir (sl_chk_entry *, a directory's size the
+** sum of its files') appended to out; *exists = false when there is no dir. */
+static int sl__list(const sl_chk_store *st, const char *dir, sl_list *out, bool *exists,
+                    sl_error *err)
+{
+    if (st->fs)
+        return st->fs->list(st->ctx, dir, out, exists, err);
+    DIR *d = opendir(dir);
+    *exists = d != NULL;
+    if (!d && !sl_fs_exists(dir))
+        return 0;
+    if (!d)
+        return sl_error_set(err, SL_ERR_IO, -1, "could not open directory \"%s\"", dir);
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+            continue;
+        char *p = sl_path_join(dir, de->d_name);
+        struct stat sb;
+        if (lstat(p, &sb) == 0) {
+            sl_chk_entry *e = sl_calloc(1, sizeof *e);
+            e->name = sl_strdup(de->d_name);
+            e->dir = S_ISDIR(sb.st_mode);
+            e->size = e->dir ? sl__dir_bytes(p) : (int64_t)sb.st_size;
+            sl_list_push(out, e);
+        }
+        sl_free(p);
+    }
+    closedir(d);
+    return 0;
+}
+
+static int sl__remove_tree(const sl_chk_store *st, const char *dir, sl_error *err)
+{
+    return st->fs ? st->fs->remove_tree(st->ctx, dir, err) : sl_fs_remove_tree(dir, err);
+}
+
+/* A new store of location dir (a local path, or a URI of a registered
+** scheme opened with opts). */
+static int sl__store_new(const char *dir, const char *job, const sl_kvlist *opts,
+                         sl_chk_store **out, sl_error *err)
+{
+    *out = NULL;
+    const sl_chk_fs *fs = NULL;
+    if (sl_chk_fs_find(dir, &fs, err) != 0)
+        return -1;
+    void *ctx = NULL;
+    if (fs && !(ctx = fs->open(dir, opts, err)))
+        return -1;
+    sl_chk_store *st = sl_calloc(1, sizeof *st);
+    st->dir = sl_strdup(fs ? dir : sl__local_path(dir));
+    for (size_t n = strlen(st->dir); n > 1 && st->dir[n - 1] == '/' &&
+                                     (!fs || n > sl__scheme_len(dir) + 3);
+         n--)
+        st->dir[n - 1] = '\0';
+    st->job = sl_strdup(job);
+    st->fs = fs;
+    st->ctx = ctx;
+    pthread_mutex_init(&st->mu, NULL);
+    st->pending = sl_list_new();
+    *out = st;
+    return 0;
+}
+
+bool sl_chk_is_local(const sl_chk_store *st)
+{
+    return st->fs == NULL;
+}
 
 /* name with bytes outside [A-Za-z0-9._-] as %XX; caller frees */
 static char *sl__safe_name(const char *name)
@@ -147,7 +339,21 @@ char *sl_chk_job_dir(const char *data_dir, const char *job)
     return dir;
 }
 
-int sl_chk_open(const char *data_dir, const char *job, sl_chk_store **out, sl_error *err)
+char *sl_chk_location(const char *data_dir, const char *base, const char *job)
+{
+    if (!base)
+        return sl_chk_job_dir(data_dir, job);
+    char *safe = job[0] ? sl__safe_name(job) : sl_strdup("%");
+    size_t n = strlen(base);
+    while (n > 1 && base[n - 1] == '/')
+        n--;
+    char *dir = sl_sprintf("%.*s/%s", (int)n, base, safe);
+    sl_free(safe);
+    return dir;
+}
+
+int sl_chk_open_at(const char *data_dir, const char *base, const sl_kvlist *opts,
+                   const char *job, sl_chk_store **out, sl_error *err)
 {
     *out = NULL;
     /* Escaping makes '/', '.' and control bytes safe; an empty name or one
@@ -156,18 +362,20 @@ int sl_chk_open(const char *data_dir, const char *job, sl_chk_store **out, sl_er
         sl_job_name_check(job, -1, err);
         return -1;
     }
-    char *dir = sl_chk_job_dir(data_dir, job);
-    if (sl_fs_mkdir_p(dir, err) != 0) {
-        sl_free(dir);
-        return -1;
+    char *dir = sl_chk_location(data_dir, base, job);
+    int rc = sl__store_new(dir, job, opts, out, err);
+    sl_free(dir);
+    if (rc == 0 && !(*out)->fs && sl_fs_mkdir_p((*out)->dir, err) != 0) {
+        sl_chk_close(*out);
+        *out = NULL;
+        rc = -1;
     }
-    sl_chk_store *st = sl_calloc(1, sizeof *st);
-    st->dir = dir;
-    st->job = sl_strdup(job);
-    pthread_mutex_init(&st->mu, NULL);
-    st->pending = sl_list_new();
-    *out = st;
-    return 0;
+    return rc;
+}
+
+int sl_chk_open(const char *data_dir, const char *job, sl_chk_store **out, sl_error *err)
+{
+    return sl_chk_open_at(data_dir, NULL, NULL, job, out, err);
 }
 
 static void sl__file_free(void *p)
@@ -207,6 +415,8 @@ void sl_chk_close(sl_chk_store *st)
     if (!st)
         return;
     sl_list_free(st->pending, sl__pending_free);
+    if (st->fs)
+        st->fs->close(st->ctx);
     pthread_mutex_destroy(&st->mu);
     sl_free(st->dir);
     sl_free(st->job);
@@ -240,9 +450,9 @@ int sl_chk_write_state(sl_chk_store *st, int64_t id, const char *name, const voi
     char *safe = sl__safe_name(name);
     char *file = sl_sprintf("state-%s", safe);
     char *path = sl_path_join(dir, file);
-    int rc = sl_fs_mkdir_p(dir, err);
+    int rc = st->fs ? 0 : sl_fs_mkdir_p(dir, err);
     if (rc == 0)
-        rc = sl_fs_write_replace(path, data, len, err); /* the directory: sl_chk_sync */
+        rc = sl__put(st, path, data, len, true, err); /* the directory: sl_chk_sync */
     if (rc == 0) {
         uint64_t sum = sl_checksum(data, len);
         pthread_mutex_lock(&st->mu);
@@ -271,7 +481,7 @@ static int sl__latest_write(const sl_chk_store *st, int64_t id, sl_error *err)
     char *path = sl_path_join(st->dir, SL_CHK_LATEST);
     int rc = sl_checksum_embed(text, strlen(text));
     if (SL_ALWAYS(rc == 0))
-        rc = sl_fs_write_atomic(path, text, strlen(text), err);
+        rc = sl__put(st, path, text, strlen(text), false, err);
     sl_free(path);
     sl_free(text);
     return rc;
@@ -285,8 +495,9 @@ static int sl__latest_read(const sl_chk_store *st, int64_t *id, sl_error *err)
     char *path = sl_path_join(st->dir, SL_CHK_LATEST);
     char *text = NULL;
     size_t len = 0;
-    int rc = sl_fs_exists(path) ? sl_fs_read_file(path, &text, &len, err) : 0;
-    if (rc == 0 && text) {
+    bool found = false;
+    int rc = sl__get(st, path, &text, &len, &found, err);
+    if (rc == 0 && found) {
         json_error_t jerr;
         json_t *o = sl_checksum_verify(text, len) == 1 ? json_loadb(text, len, 0, &jerr) : NULL;
         json_t *fmt = json_object_get(o, "format"), *chk = json_object_get(o, "checkpoint");
@@ -309,6 +520,11 @@ static int sl__latest_read(const sl_chk_store *st, int64_t *id, sl_error *err)
     return rc;
 }
 
+static int sl__xdigit(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
 /* "%016llx" of a checksum. */
 static void sl__hex(uint64_t v, char out[17])
 {
@@ -322,7 +538,7 @@ int sl_chk_sync(sl_chk_store *st, int64_t id, sl_error *err)
     bool unsynced = pd->unsynced;
     pd->unsynced = false;
     pthread_mutex_unlock(&st->mu);
-    if (!unsynced)
+    if (!unsynced || st->fs) /* a registered storage's objects are durable once written */
         return 0;
     char *dir = sl_chk_path(st, id);
     int rc = sl_fs_sync_dir(dir, err);
@@ -339,7 +555,7 @@ int sl_chk_seal(sl_chk_store *st, int64_t id, bool savepoint, int64_t triggered_
                 int64_t time_ns, sl_error *err)
 {
     char *dir = sl_chk_path(st, id);
-    int rc = sl_fs_mkdir_p(dir, err);
+    int rc = st->fs ? 0 : sl_fs_mkdir_p(dir, err);
     if (rc == 0)
         rc = sl_chk_sync(st, id, err); /* the state files before the _metadata naming them */
     int bad = 0; /* a Jansson call failed (allocation, or a name that is not UTF-8) */
@@ -387,7 +603,7 @@ int sl_chk_seal(sl_chk_store *st, int64_t id, bool savepoint, int64_t triggered_
     }
     if (rc == 0) {
         char *path = sl_path_join(dir, "_metadata");
-        rc = sl_fs_write_atomic(path, text, strlen(text), err);
+        rc = sl__put(st, path, text, strlen(text), false, err);
         sl_free(path);
     }
     if (rc == 0)
@@ -400,27 +616,27 @@ int sl_chk_seal(sl_chk_store *st, int64_t id, bool savepoint, int64_t triggered_
 int sl_chk_seal_existing(sl_chk_store *st, int64_t id, int64_t time_ns, sl_error *err)
 {
     char *dir = sl_chk_path(st, id);
-    DIR *d = opendir(dir);
-    if (!d) {
-        sl_error_set(err, SL_ERR_UNDEFINED_FILE, -1, "checkpoint directory \"%s\" does not exist",
-                     dir);
-        sl_free(dir);
-        return -1;
-    }
+    sl_list *ents = sl_list_new();
+    bool exists = false;
+    int rc = sl__list(st, dir, ents, &exists, err);
+    if (rc == 0 && !exists)
+        rc = sl_error_set(err, SL_ERR_UNDEFINED_FILE, -1,
+                          "checkpoint directory \"%s\" does not exist", dir);
     /* Every state file was durable before the decision: checksum what is there. */
     sl_list *files = sl_list_new();
-    struct dirent *de;
-    int rc = 0;
-    while (rc == 0 && (de = readdir(d)) != NULL) {
-        size_t n = strlen(de->d_name);
-        if (strncmp(de->d_name, "state-", 6) != 0 || (n > 4 && !strcmp(de->d_name + n - 4, ".tmp")))
+    for (int i = 0; rc == 0 && i < ents->n; i++) {
+        const sl_chk_entry *e = ents->items[i];
+        size_t n = strlen(e->name);
+        if (e->dir || strncmp(e->name, "state-", 6) != 0 ||
+            (n > 4 && !strcmp(e->name + n - 4, ".tmp")))
             continue; /* not a state file, or one a crash left half-written */
-        char *path = sl_path_join(dir, de->d_name), *data = NULL;
+        char *path = sl_path_join(dir, e->name), *data = NULL;
         size_t len = 0;
-        rc = sl_fs_read_file(path, &data, &len, err);
-        if (rc == 0) {
+        bool found = false;
+        rc = sl__get(st, path, &data, &len, &found, err);
+        if (rc == 0 && found) {
             sl__file *f = sl_calloc(1, sizeof *f);
-            f->name = sl_strdup(de->d_name);
+            f->name = sl_strdup(e->name);
             f->size = len;
             f->sum = sl_checksum(data, len);
             sl_list_push(files, f);
@@ -428,7 +644,7 @@ int sl_chk_seal_existing(sl_chk_store *st, int64_t id, int64_t time_ns, sl_error
         sl_free(data);
         sl_free(path);
     }
-    closedir(d);
+    sl_list_free(ents, sl_chk_entry_free);
     sl_free(dir);
     if (rc != 0) {
         sl_list_free(files, sl__file_free);
@@ -515,13 +731,15 @@ static int sl__meta_load(const sl_chk_store *st, int64_t id, sl__meta *m, sl_err
     char *dir = sl_chk_path(st, id);
     char *path = sl_path_join(dir, "_metadata");
     sl_free(dir);
-    bool exists = sl_fs_exists(path);
+    bool exists = false;
     char *text = NULL;
     size_t len = 0;
-    int rc = exists ? sl_fs_read_file(path, &text, &len, err) : 0;
+    int rc = sl__get(st, path, &text, &len, &exists, err);
     sl_free(path);
-    if (!exists || rc != 0)
+    if (!exists || rc != 0) {
+        sl_free(text);
         return rc;
+    }
     /* The checksum first: nothing in a damaged file is trusted, its version included. */
     int sum = sl_checksum_verify(text, len);
     json_error_t jerr;
@@ -585,28 +803,33 @@ int sl_chk_times(sl_chk_store *st, int64_t id, int64_t *triggered_ns, int64_t *t
 static int sl__files_present(const sl_chk_store *st, int64_t id, const sl__meta *m, sl_error *err)
 {
     char *dir = sl_chk_path(st, id);
-    int rc = 0;
+    sl_list *ents = sl_list_new();
+    bool exists = false;
+    int rc = sl__list(st, dir, ents, &exists, err);
     for (size_t i = 0; rc == 0 && i < json_array_size(m->files); i++) {
         json_int_t size;
         const char *sum;
         const char *name = sl__meta_file(m, i, &size, &sum);
-        char *path = sl_path_join(dir, name);
-        struct stat sb;
-        if (stat(path, &sb) != 0) {
+        const sl_chk_entry *e = NULL;
+        for (int k = 0; k < ents->n && !e; k++)
+            if (strcmp(((sl_chk_entry *)ents->items[k])->name, name) == 0 &&
+                !((sl_chk_entry *)ents->items[k])->dir)
+                e = ents->items[k];
+        if (!e) {
             char *what = sl_sprintf("state file \"%s\" is missing", name);
             rc = sl__damaged(st, id, name, err, what,
                              "_metadata lists it, but it does not exist.");
             sl_free(what);
-        } else if (size >= 0 && (json_int_t)sb.st_size != size) {
+        } else if (size >= 0 && (json_int_t)e->size != size) {
             char *what = sl_sprintf("state file \"%s\" has the wrong size", name);
             char *found = sl_sprintf("_metadata says %lld bytes; it has %lld.", (long long)size,
-                                     (long long)sb.st_size);
+                                     (long long)e->size);
             rc = sl__damaged(st, id, name, err, what, found);
             sl_free(found);
             sl_free(what);
         }
-        sl_free(path);
     }
+    sl_list_free(ents, sl_chk_entry_free);
     sl_free(dir);
     return rc;
 }
@@ -628,13 +851,18 @@ static int sl__list_ids(const sl_chk_store *st, int64_t **ids, int *n, sl_error 
 {
     *ids = NULL;
     *n = 0;
-    DIR *d = opendir(st->dir);
-    if (!d)
-        return sl_error_set(err, SL_ERR_IO, -1, "could not open directory \"%s\"", st->dir);
-    struct dirent *de;
+    sl_list *ents = sl_list_new();
+    bool exists = false;
+    if (sl__list(st, st->dir, ents, &exists, err) != 0 ||
+        (!exists && !st->fs && sl_error_set(err, SL_ERR_IO, -1,
+                                            "could not open directory \"%s\"", st->dir))) {
+        sl_list_free(ents, sl_chk_entry_free);
+        return -1;
+    }
     int cap = 0;
-    while ((de = readdir(d)) != NULL) {
-        int64_t id = sl__chk_id(de->d_name);
+    for (int i = 0; i < ents->n; i++) {
+        const sl_chk_entry *e = ents->items[i];
+        int64_t id = e->dir ? sl__chk_id(e->name) : -1;
         if (id < 0)
             continue;
         if (*n == cap) {
@@ -643,7 +871,7 @@ static int sl__list_ids(const sl_chk_store *st, int64_t **ids, int *n, sl_error 
         }
         (*ids)[(*n)++] = id;
     }
-    closedir(d);
+    sl_list_free(ents, sl_chk_entry_free);
     for (int i = 1; i < *n; i++) /* insertion sort: few entries */
         for (int j = i; j > 0 && (*ids)[j - 1] > (*ids)[j]; j--) {
             int64_t t = (*ids)[j];
@@ -651,6 +879,11 @@ static int sl__list_ids(const sl_chk_store *st, int64_t **ids, int *n, sl_error 
             (*ids)[j - 1] = t;
         }
     return 0;
+}
+
+int sl_chk_ids(sl_chk_store *st, int64_t **ids, int *n, sl_error *err)
+{
+    return sl__list_ids(st, ids, n, err);
 }
 
 int sl_chk_latest(sl_chk_store *st, int64_t *id, sl_error *err)
@@ -682,17 +915,23 @@ int sl_chk_latest(sl_chk_store *st, int64_t *id, sl_error *err)
         rc = -1;
     if (rc == 0 && recorded > *id) {
         char *dir = sl_chk_path(st, recorded), *path = sl_path_join(st->dir, SL_CHK_LATEST);
+        sl_list *ents = sl_list_new();
+        bool there = false;
+        sl_error ignored = SL_ERROR_INIT;
+        sl__list(st, dir, ents, &there, &ignored);
+        sl_error_reset(&ignored);
+        sl_list_free(ents, sl_chk_entry_free);
         rc = sl_error_set(err, SL_ERR_DATA_CORRUPTED, -1,
                           "checkpoint %lld of job \"%s\" is missing", (long long)recorded,
                           st->job);
         if (*id >= 0)
             sl_error_detail(err, "%s says it was sealed, but %s%s; the newest checkpoint present "
-                                 "is %lld.", path, dir, sl_fs_exists(dir) ? " has no _metadata"
+                                 "is %lld.", path, dir, there ? " has no _metadata"
                                                                          : " does not exist",
                             (long long)*id);
         else
             sl_error_detail(err, "%s says it was sealed, but %s%s; no checkpoint is present.",
-                            path, dir, sl_fs_exists(dir) ? " has no _metadata" : " does not exist");
+                            path, dir, there ? " has no _metadata" : " does not exist");
         sl_error_hint(err, "%s", sl__no_fallback);
         *id = -1;
         sl_free(path);
@@ -723,9 +962,12 @@ int sl_chk_read_state(sl_chk_store *st, int64_t id, const char *name, char **dat
         rc = sl_error_set(err, SL_ERR_UNDEFINED_FILE, -1, "checkpoint %s holds no state \"%s\"",
                           dir, name);
     } else if (rc >= 0) {
-        rc = sl_fs_read_file(path, data, len, err);
-        if (rc != 0 && listed && m.root && sl_fs_exists(path) == false) {
-            sl_error_reset(err);
+        bool there = false;
+        rc = sl__get(st, path, data, len, &there, err);
+        if (rc == 0 && !there && !m.root)
+            rc = sl_error_set(err, SL_ERR_UNDEFINED_FILE, -1, "checkpoint %s holds no state \"%s\"",
+                              dir, name);
+        else if (rc == 0 && !there) {
             char *what = sl_sprintf("state file \"%s\" is missing", file);
             rc = sl__damaged(st, id, file, err, what,
                              "_metadata lists it, but it does not exist.");
@@ -755,6 +997,89 @@ int sl_chk_read_state(sl_chk_store *st, int64_t id, const char *name, char **dat
     return rc;
 }
 
+int64_t sl_chk_bytes(sl_chk_store *st, int64_t id)
+{
+    char *dir = sl_chk_path(st, id);
+    sl_list *ents = sl_list_new();
+    bool exists = false;
+    sl_error ignored = SL_ERROR_INIT;
+    int64_t n = 0;
+    if (sl__list(st, dir, ents, &exists, &ignored) == 0)
+        for (int i = 0; i < ents->n; i++)
+            n += ((sl_chk_entry *)ents->items[i])->size;
+    sl_error_reset(&ignored);
+    sl_list_free(ents, sl_chk_entry_free);
+    sl_free(dir);
+    return n;
+}
+
+int sl_chk_states(sl_chk_store *st, int64_t id, sl_list *names, sl_error *err)
+{
+    char *dir = sl_chk_path(st, id);
+    sl_list *ents = sl_list_new();
+    bool exists = false;
+    int rc = sl__list(st, dir, ents, &exists, err);
+    for (int i = 0; rc == 0 && i < ents->n; i++) {
+        const sl_chk_entry *e = ents->items[i];
+        size_t n = strlen(e->name);
+        if (e->dir || strncmp(e->name, "state-", 6) != 0 ||
+            (n > 4 && !strcmp(e->name + n - 4, ".tmp")))
+            continue;
+        sl_strbuf sb = SL_STRBUF_INIT; /* the name: %XX back to its byte */
+        for (const char *p = e->name + 6; *p; p++) {
+            int hi, lo;
+            if (*p == '%' && p[1] && p[2] && (hi = sl__xdigit(p[1])) >= 0 &&
+                (lo = sl__xdigit(p[2])) >= 0) {
+                sl_strbuf_append_char(&sb, (char)(hi * 16 + lo));
+                p += 2;
+            } else {
+                sl_strbuf_append_char(&sb, *p);
+            }
+        }
+        sl_list_push(names, sl_strbuf_detach(&sb));
+    }
+    sl_list_free(ents, sl_chk_entry_free);
+    sl_free(dir);
+    return rc;
+}
+
+int sl_chk_drop(sl_chk_store *st, bool savepoints, int *kept, int *found, sl_error *err)
+{
+    *kept = *found = 0;
+    int64_t *ids;
+    int n;
+    if (sl__list_ids(st, &ids, &n, err) != 0)
+        return -1;
+    int rc = 0;
+    for (int i = 0; i < n && rc == 0; i++) {
+        bool sp = false;
+        sl_error ignored = SL_ERROR_INIT; /* damaged: not kept as a savepoint */
+        if (sl__sealed(st, ids[i], &sp, &ignored) != 1)
+            sp = false;
+        sl_error_reset(&ignored);
+        (*found)++;
+        if (sp && !savepoints) {
+            (*kept)++;
+            continue;
+        }
+        char *dir = sl_chk_path(st, ids[i]);
+        rc = sl__remove_tree(st, dir, err);
+        sl_free(dir);
+    }
+    sl_free(ids);
+    if (rc == 0) {
+        char *latest = sl_path_join(st->dir, SL_CHK_LATEST);
+        rc = sl__remove_tree(st, latest, err);
+        sl_free(latest);
+    }
+    return rc;
+}
+
+const char *sl_chk_dir(const sl_chk_store *st)
+{
+    return st->dir;
+}
+
 int sl_chk_prune(sl_chk_store *st, int keep, sl_error *err)
 {
     int64_t *ids;
@@ -782,7 +1107,7 @@ int sl_chk_prune(sl_chk_store *st, int keep, sl_error *err)
         }
         if (remove) {
             char *dir = sl_chk_path(st, ids[i]);
-            rc = sl_fs_remove_tree(dir, err);
+            rc = sl__remove_tree(st, dir, err);
             sl_free(dir);
         }
     }
@@ -790,22 +1115,30 @@ int sl_chk_prune(sl_chk_store *st, int keep, sl_error *err)
     return rc;
 }
 
-int sl_chk_open_dir(const char *job_dir, sl_chk_store **out, sl_error *err)
+int sl_chk_open_dir(const char *job_dir, const sl_kvlist *opts, sl_chk_store **out,
+                    sl_error *err)
 {
     *out = NULL;
-    if (!sl_fs_is_dir(job_dir))
-        return sl_error_set(err, SL_ERR_UNDEFINED_FILE, -1, "directory \"%s\" does not exist",
-                            job_dir);
-    sl_chk_store *st = sl_calloc(1, sizeof *st);
-    st->dir = sl_strdup(job_dir);
-    st->job = sl_strdup("");
-    pthread_mutex_init(&st->mu, NULL);
-    st->pending = sl_list_new();
+    sl_chk_store *st = NULL;
+    if (sl__store_new(job_dir, "", opts, &st, err) != 0)
+        return -1;
+    sl_list *ents = sl_list_new();
+    bool exists = false;
+    int rc = sl__list(st, st->dir, ents, &exists, err);
+    sl_list_free(ents, sl_chk_entry_free);
+    if (rc == 0 && !exists)
+        rc = sl_error_set(err, SL_ERR_UNDEFINED_FILE, -1, "directory \"%s\" does not exist",
+                          job_dir);
+    if (rc != 0) {
+        sl_chk_close(st);
+        return -1;
+    }
     *out = st;
     return 0;
 }
 
-int sl_chk_open_path(const char *chk_dir, sl_chk_store **out, int64_t *id, sl_error *err)
+int sl_chk_open_path(const char *chk_dir, const sl_kvlist *opts, sl_chk_store **out, int64_t *id,
+                     sl_error *err)
 {
     *out = NULL;
     *id = -1;
@@ -827,13 +1160,11 @@ int sl_chk_open_path(const char *chk_dir, sl_chk_store **out, int64_t *id, sl_er
         slash[1] = '\0';
     else if (slash)
         *slash = '\0';
-    sl_chk_store *st = sl_calloc(1, sizeof *st);
-    st->dir = slash ? path : sl_strdup(".");
-    if (!slash)
-        sl_free(path);
-    st->job = sl_strdup("");
-    pthread_mutex_init(&st->mu, NULL);
-    st->pending = sl_list_new();
+    sl_chk_store *st = NULL;
+    int opened = sl__store_new(slash ? path : ".", "", opts, &st, err);
+    sl_free(path);
+    if (opened != 0)
+        return -1;
     sl__meta m;
     int sealed = sl__meta_load(st, chk, &m, err);
     if (sealed == 1 && sl__files_present(st, chk, &m, err) != 0)

@@ -952,7 +952,9 @@ static void sl__pending_free(void *p)
 ** Caller frees. */
 static char *sl__op_files(const sl_chk_store *store, int64_t id, const sl__task *t, int k)
 {
-    if (!store)
+    /* A store that is no local directory (S3) cannot hold them: the
+    ** planner refuses 'rocksdb' with such a 'execution.checkpointing.dir'. */
+    if (!store || !SL_ALWAYS(sl_chk_is_local(store)))
         return NULL;
     char *chk = sl_chk_path(store, id);
     char *files = sl_sprintf("%s/files-op-%s-%d", chk, t->name, k);
@@ -2098,7 +2100,7 @@ static int sl__restore(sl__job *j, sl_error *err)
     int64_t sp = -1;
     if (spec->restore_path && j->nparts > 0) {
         sl_chk_store *p = NULL;
-        if (sl_chk_open_path(spec->restore_path, &p, &sp, err) != 0)
+        if (sl_chk_open_path(spec->restore_path, spec->storage_opts, &p, &sp, err) != 0)
             return -1;
         sl_chk_close(p);
         for (int i = 0; i < j->nparts; i++) {
@@ -2137,7 +2139,7 @@ static int sl__restore(sl__job *j, sl_error *err)
     sl_chk_store *from = j->store;
     d = own;
     if (spec->restore_path) {
-        if (sl_chk_open_path(spec->restore_path, &from, &d, err) != 0)
+        if (sl_chk_open_path(spec->restore_path, spec->storage_opts, &from, &d, err) != 0)
             return -1;
     }
     /* What earlier incarnations prepared: committed by D, rolled back
@@ -2553,6 +2555,7 @@ static int sl__coordinate(sl__job *j, sl_error *err)
             j->stats->checkpoints++;
             j->stats->last_checkpoint = in_flight;
             j->stats->last_checkpoint_ms = (now - started) / SL_NANOS_PER_MILLI;
+            j->stats->last_checkpoint_bytes = j->store ? sl_chk_bytes(j->store, in_flight) : 0;
             if (j->store &&
                 (sl_chk_prune(j->store, spec->retain > 0 ? spec->retain : 3, err) != 0 ||
                  sl__failpoint(j, "prune", err) != 0))
@@ -2624,7 +2627,8 @@ int sl_job_run(const sl_job_spec *spec, sl_job_stats *stats, sl_error *err)
     pthread_cond_init(&j.coord_cv, NULL);
     int rc = 0;
     if (spec->data_dir)
-        rc = sl_chk_open(spec->data_dir, spec->name, &j.store, err);
+        rc = sl_chk_open_at(spec->data_dir, spec->checkpoint_dir, spec->storage_opts, spec->name,
+                            &j.store, err);
     for (int i = 0; rc == 0 && i < spec->nparticipants && i < SL_MAX_PARTICIPANTS; i++) {
         sl_participant_args a = spec->participants[i].args;
         a.origin = spec->origin; /* its decisions are this job's past */

@@ -636,8 +636,67 @@ typedef struct sl_participant_spec {
 */
 typedef struct sl_chk_store sl_chk_store;
 
+/* An entry of a storage's listing: a file (object) or a directory (a key
+** prefix), with its bytes (a directory's: the sum of what is under it). */
+typedef struct sl_chk_entry {
+    char *name;   /* the last part of its path */
+    int64_t size; /* bytes */
+    bool dir;     /* a directory */
+} sl_chk_entry;
+void sl_chk_entry_free(void *e);
+
+/* A storage of checkpoints other than local files ('execution.checkpointing.dir'
+** = s3://...), registered by the connectors that have its client (the
+** filesystem connector: S3). Paths are the location's URI with
+** '/'-separated parts after it. All return 0, or -1 with err. */
+typedef struct sl_chk_fs {
+    const char *scheme; /* "s3,s3a,s3p": the URI schemes it serves */
+    /* A client for location with the session's options (credentials:
+    ** 's3.access-key' ...): checks that it can be used (58030, 28000, 42501);
+    ** NULL with err. */
+    void *(*open)(const char *location, const sl_kvlist *opts, sl_error *err);
+    void (*close)(void *ctx);
+    /* Write path whole, atomically and durably (called by several tasks at once). */
+    int (*put)(void *ctx, const char *path, const void *data, size_t len, sl_error *err);
+    /* Read path whole (*data NUL-terminated): *found = false and 0 when it does not exist. */
+    int (*get)(void *ctx, const char *path, char **data, size_t *len, bool *found, sl_error *err);
+    /* The entries directly under dir appended to out (sl_chk_entry *);
+    ** *exists = false when nothing is under it. */
+    int (*list)(void *ctx, const char *dir, sl_list *out, bool *exists, sl_error *err);
+    /* Remove everything under dir. */
+    int (*remove_tree)(void *ctx, const char *dir, sl_error *err);
+} sl_chk_fs;
+/* Register a storage (once per scheme; the engine does it at start). */
+void sl_chk_fs_register(const sl_chk_fs *fs);
+/* The registered storage of location's scheme: *fs = NULL for a local
+** path (or file://); 0A000 for a scheme nothing registered. */
+int sl_chk_fs_find(const char *location, const sl_chk_fs **fs, sl_error *err);
+
 /* Open the checkpoint storage of job under data_dir/jobs/<job> (created). */
 int sl_chk_open(const char *data_dir, const char *job, sl_chk_store **out, sl_error *err);
+/* Open it at base/<job> instead ('execution.checkpointing.dir' = base: a
+** local directory, created, or a registered storage's URI, opened with
+** opts); base NULL = sl_chk_open. */
+int sl_chk_open_at(const char *data_dir, const char *base, const sl_kvlist *opts,
+                   const char *job, sl_chk_store **out, sl_error *err);
+/* Where sl_chk_open_at keeps job's checkpoints; caller frees. */
+char *sl_chk_location(const char *data_dir, const char *base, const char *job);
+/* Whether the store is local files (the 'rocksdb' backend's checkpoints
+** need them: hard links). */
+bool sl_chk_is_local(const sl_chk_store *st);
+/* The store's location (its job directory or URI). */
+const char *sl_chk_dir(const sl_chk_store *st);
+/* Bytes of checkpoint id (0 when unreadable). */
+int64_t sl_chk_bytes(sl_chk_store *st, int64_t id);
+/* The names of the state blobs chk-<id> holds, appended to names (char *). */
+int sl_chk_states(sl_chk_store *st, int64_t id, sl_list *names, sl_error *err);
+/* The chk-<N> directories there are (sealed or not), ascending; caller
+** frees *ids. */
+int sl_chk_ids(sl_chk_store *st, int64_t **ids, int *n, sl_error *err);
+/* DROP JOB: remove the store's checkpoints (savepoints too with
+** savepoints; a damaged one is no savepoint) and its _latest. *found =
+** the chk-<N> directories there were, *kept = savepoints left. */
+int sl_chk_drop(sl_chk_store *st, bool savepoints, int *kept, int *found, sl_error *err);
 void sl_chk_close(sl_chk_store *st);
 /* Write one state blob of checkpoint id (creates chk-<id>/). The file is
 ** fsynced; its name in the directory is durable after sl_chk_sync. */
@@ -683,11 +742,13 @@ int sl_chk_prune(sl_chk_store *st, int keep, sl_error *err);
 /* Open a sealed checkpoint or savepoint by its directory (.../chk-<N>), to
 ** read its state: *id = N. 22023 when the path is no chk-<N>, 58P01 when it
 ** is not a complete checkpoint, XX001 when it is damaged (as sl_chk_latest). */
-int sl_chk_open_path(const char *chk_dir, sl_chk_store **out, int64_t *id, sl_error *err);
+int sl_chk_open_path(const char *chk_dir, const sl_kvlist *opts, sl_chk_store **out, int64_t *id,
+                     sl_error *err);
 /* Open an existing job directory (jobs/<job>, or another data directory's)
 ** to read its checkpoints (sl_chk_latest): nothing is created. 58P01 when
 ** it does not exist. */
-int sl_chk_open_dir(const char *job_dir, sl_chk_store **out, sl_error *err);
+int sl_chk_open_dir(const char *job_dir, const sl_kvlist *opts, sl_chk_store **out,
+                    sl_error *err);
 /* Path of a checkpoint directory (for savepoint paths in messages); caller frees. */
 char *sl_chk_path(const sl_chk_store *st, int64_t id);
 /* data_dir/jobs/<job> with the job name escaped as in the store (always one
@@ -1554,6 +1615,7 @@ typedef struct sl_job_stats {
     int64_t last_checkpoint;  /* newest decided checkpoint, -1 = none */
     int64_t restored_from;    /* checkpoint the run resumed from, -1 = none */
     int64_t last_checkpoint_ms; /* duration of the newest checkpoint (trigger to decision) */
+    int64_t last_checkpoint_bytes; /* its size in storage */
     bool finished;            /* the input ended and everything was committed */
     int64_t restarts;         /* left 0 by sl_job_run: the engine's restarts of the job
                                  after transient failures */
@@ -1583,6 +1645,11 @@ typedef struct sl_job_spec {
                                         watermark unmoved this long: stats.warning says
                                         why, once per run (with progress); 0 = never */
     int retain;                      /* checkpoints to keep (>= 1) */
+    /* Where checkpoints live ('execution.checkpointing.dir'): <it>/<name>,
+    ** a local directory or a registered storage's URI (sl_chk_fs) opened
+    ** with storage_opts; NULL = the data directory's jobs/<name>. */
+    const char *checkpoint_dir;
+    const sl_kvlist *storage_opts;
     /* A checkpoint or savepoint directory (.../chk-<N>) to start from instead
     ** of the job's own newest checkpoint (Flink's execution.savepoint.path);
     ** NULL = none. Epochs continue after both, so no name is reused. */

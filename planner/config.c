@@ -24,6 +24,12 @@
 static const sl_config_key sl__keys[] = {
     {"execution.checkpointing.interval", SL_OPT_DURATION, false, "10 s", false, NULL,
      "Interval between checkpoints; '0' turns checkpointing off."},
+    {"execution.checkpointing.dir", SL_OPT_STRING, false, NULL, false, NULL,
+     "Where jobs keep their checkpoints and savepoints: <dir>/<job>/chk-<N>/, in a local "
+     "directory or in S3 ('s3://bucket/path', with the 's3.*' settings or AWS_* from the "
+     "environment). Unset: the data directory's jobs/<job>/. A job resumes only from the "
+     "location it started with (its record keeps it); 'state.backend.type' = 'rocksdb' needs "
+     "a local one."},
     {"execution.checkpointing.incremental", SL_OPT_BOOL, false, "false", false, NULL,
      "With 'state.backend.type' = 'rocksdb': 'true' makes each checkpoint share the RocksDB "
      "files (SSTs, which RocksDB never changes) it has in common with the previous one "
@@ -53,6 +59,20 @@ static const sl_config_key sl__keys[] = {
      "Restart a job that failed because an outside system failed for now (SQLSTATE class "
      "08: a broker down, a lost connection) from its last checkpoint: 'fixed-delay', or "
      "'none'. Other failures (bad input, a fenced instance) are never restarted."},
+    {"s3.access-key", SL_OPT_STRING, false, NULL, false, NULL,
+     "The access key id of checkpoints in S3 ('execution.checkpointing.dir'); unset: "
+     "AWS_ACCESS_KEY_ID. (Tables in S3 take the same options in WITH.)"},
+    {"s3.endpoint", SL_OPT_STRING, false, NULL, false, NULL,
+     "The S3 endpoint of checkpoints in S3 ('http://127.0.0.1:8333' for MinIO or SeaweedFS); "
+     "unset: AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, else AWS's endpoint of 's3.region'."},
+    {"s3.path.style.access", SL_OPT_BOOL, false, NULL, false, NULL,
+     "Address buckets as http://host/bucket/key ('true') or http://bucket.host/key ('false'); "
+     "unset: path style with an 's3.endpoint' of one's own, virtual-hosted on AWS."},
+    {"s3.region", SL_OPT_STRING, false, NULL, false, NULL,
+     "The signing region of checkpoints in S3; unset: AWS_REGION, AWS_DEFAULT_REGION, else "
+     "us-east-1."},
+    {"s3.secret-key", SL_OPT_STRING, false, NULL, true, NULL,
+     "The secret key of checkpoints in S3; unset: AWS_SECRET_ACCESS_KEY."},
     {"sink.guarantee-fallback", SL_OPT_ENUM, false, "error", false, "error|downgrade",
      "What to do when a requested sink guarantee is not achievable."},
     {"sql-client.execution.result-mode", SL_OPT_ENUM, false, "tableau", false,
@@ -181,6 +201,13 @@ int sl_config_check(const char *key, const char *value, int key_pos, int value_p
             return -1;
         }
         sl_tz_free(tz);
+    }
+    if (strcmp(key, "execution.checkpointing.dir") == 0) { /* a storage that exists */
+        const sl_chk_fs *fs = NULL;
+        if (sl_chk_fs_find(value, &fs, err) != 0) {
+            err->position = value_pos;
+            return -1;
+        }
     }
     if (strcmp(key, "pipeline.name") == 0) /* a job's identity: jobs/<name>/ */
         return sl_job_name_check(value, value_pos, err);

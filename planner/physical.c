@@ -2143,6 +2143,8 @@ int sl_physical_build_set(const sl_lp *const *roots, int n, const sl_catalog *ca
     spec->participants = parts;
     spec->name = o->job_name;
     spec->data_dir = o->data_dir;
+    spec->checkpoint_dir = o->checkpoint_dir;
+    spec->storage_opts = o->storage_opts;
     spec->checkpoint_interval_ms = o->interval_ms;
     spec->idle_timeout_ms = o->idle_timeout_ms;
     spec->retain = 3;

@@ -535,6 +535,9 @@ typedef struct sl_physical_opts {
     bool reuse_subplan;             /* 'table.optimizer.reuse-sub-plan-enabled': a node
                                        computing what another does forks from that one's
                                        stage (sl_stage_spec.fork) */
+    const char *checkpoint_dir;     /* 'execution.checkpointing.dir' (sl_job_spec's); NULL =
+                                       the data directory */
+    const sl_kvlist *storage_opts;  /* the settings its storage is opened with */
 } sl_physical_opts;
 
 /* root: a SINK (INSERT) or the top of a query. The plan and catalog must

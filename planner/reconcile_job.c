@@ -74,8 +74,14 @@ static int sl__rec_chk_read(sl_session *s, const char *job, sl__rec_chk *c, sl_e
 {
     c->watermark = INT64_MAX;
     sl_chk_store *store = NULL;
-    if (sl_chk_open(s->eng->data_dir, job, &store, err) != 0)
-        return -1;
+    if (sl__job_store_open(s->eng, s->config, job, &store, err) != 0) {
+        if (strcmp(err->sqlstate, SL_ERR_UNDEFINED_FILE) != 0)
+            return -1;
+        sl_error_reset(err); /* no checkpoint yet */
+        c->id = 0;
+        c->watermark = INT64_MIN;
+        return 0;
+    }
     int rc = sl_chk_latest(store, &c->id, err);
     if (rc == 0 && c->id <= 0) {
         c->id = 0;
@@ -87,20 +93,21 @@ static int sl__rec_chk_read(sl_session *s, const char *job, sl__rec_chk *c, sl_e
     c->trigger_known = c->triggered > 0;
     if (!c->trigger_known) /* sealed before the trigger was recorded, or at recovery */
         c->triggered = sealed;
-    char *dir = rc == 0 && c->id > 0 ? sl_chk_path(store, c->id) : NULL;
-    DIR *d = dir ? opendir(dir) : NULL;
-    struct dirent *e;
+    sl_list *states = sl_list_new();
+    if (rc == 0 && c->id > 0)
+        rc = sl_chk_states(store, c->id, states, err);
     bool any_wm = false;
     int64_t in_wm = INT64_MAX; /* the input tasks' smallest, used when there is no stage */
     long stage = -1;           /* the last stage seen: its tasks' watermarks count */
-    while (d && rc == 0 && (e = readdir(d)) != NULL) {
-        bool src = strncmp(e->d_name, "state-source-", 13) == 0;
-        bool wm = strncmp(e->d_name, "state-watermark-", 16) == 0;
+    for (int i = 0; rc == 0 && i < states->n; i++) {
+        const char *sname = states->items[i];
+        bool src = strncmp(sname, "source-", 7) == 0;
+        bool wm = strncmp(sname, "watermark-", 10) == 0;
         if (!src && !wm)
             continue;
         char *data = NULL;
         size_t len = 0;
-        rc = sl_chk_read_state(store, c->id, e->d_name + 6, &data, &len, err);
+        rc = sl_chk_read_state(store, c->id, sname, &data, &len, err);
         if (rc == 0 && src && data) {
             const char *p = strncmp(data, "v2 ", 3) == 0 ? data + 3 : data;
             /* the same positions twice: a statement set's INSERTs read one
@@ -115,7 +122,7 @@ static int sl__rec_chk_read(sl_session *s, const char *job, sl__rec_chk *c, sl_e
             /* the watermark of the last stage's tasks (idle inputs left out
             ** by their lanes), else of the input tasks */
             long long v = strtoll(data, NULL, 10);
-            const char *task = e->d_name + 16;
+            const char *task = sname + 10;
             any_wm = true;
             if (strncmp(task, "st", 2) == 0) {
                 long st = strtol(task + 2, NULL, 10);
@@ -131,13 +138,11 @@ static int sl__rec_chk_read(sl_session *s, const char *job, sl__rec_chk *c, sl_e
         }
         sl_free(data);
     }
-    if (d)
-        closedir(d);
+    sl_list_free(states, sl_free);
     if (stage < 0)
         c->watermark = in_wm;
     if (c->id > 0 && !any_wm)
         c->watermark = INT64_MIN;
-    sl_free(dir);
     sl_chk_close(store);
     return rc;
 }

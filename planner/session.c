@@ -32,6 +32,7 @@
 int sl_engine_open(const char *data_dir, sl_engine **out, sl_error *err)
 {
     *out = NULL;
+    sl_connectors_register_storage(); /* 'execution.checkpointing.dir' = s3://... */
     sl_catalog *cat = NULL;
     if (sl_catalog_open(data_dir, &cat, err) != 0)
         return -1;

@@ -57,7 +57,7 @@
 
 /* A directory named by an option, absolute and without "." / ".." / links
 ** where it exists; caller frees. */
-static char *sl__abs_path(const char *p)
+char *sl__abs_path(const char *p)
 {
     char buf[PATH_MAX];
     const char *scheme = strstr(p, "://");
@@ -177,17 +177,28 @@ static const char *sl__overlap(const json_t *a, const sl_list *l)
     return NULL;
 }
 
-/* The newest decided checkpoint in a job directory (-1: none or no such
-** directory). */
-static int64_t sl__newest(const char *job_dir)
+/* The newest decided checkpoint of the job whose home is job_dir, where
+** its record says its checkpoints are (-1: none or no such directory).
+** When they cannot be read (S3 unreachable, credentials) and err is given,
+** err says why (a rule must not take "none" for "unknown"). */
+static int64_t sl__newest(const char *job_dir, const sl_kvlist *opts, sl_error *err)
 {
     sl_chk_store *st = NULL;
     int64_t newest = -1;
-    sl_error err = SL_ERROR_INIT;
-    if (sl_chk_open_dir(job_dir, &st, &err) == 0)
-        sl_chk_latest(st, &newest, &err);
+    sl_error own = SL_ERROR_INIT;
+    if (sl__home_store_open(job_dir, opts, &st, &own) == 0)
+        sl_chk_latest(st, &newest, &own);
+    else if (sl_error_isset(&own) && strcmp(own.sqlstate, SL_ERR_UNDEFINED_FILE) == 0)
+        sl_error_reset(&own); /* no checkpoints */
+    /* A damaged or missing newest checkpoint counts as none here, as it
+    ** always did: the job that starts refuses it itself, or its sinks'
+    ** transactions tell (kafka.eo.branch). */
+    if (sl_error_isset(&own) && strcmp(own.sqlstate, SL_ERR_DATA_CORRUPTED) == 0)
+        sl_error_reset(&own);
     sl_chk_close(st);
-    sl_error_reset(&err);
+    if (sl_error_isset(&own) && err && !sl_error_isset(err))
+        sl_error_move(err, &own);
+    sl_error_reset(&own);
     return newest;
 }
 
@@ -195,24 +206,21 @@ static int64_t sl__newest(const char *job_dir)
 ** The rules
 */
 
+/* The directory part of a chk-<N> path, as written (for messages); caller frees. */
+static char *sl__chk_parent_text(const char *chk)
+{
+    char *buf = sl_strdup(chk);
+    size_t n = strlen(buf);
+    while (n > 1 && buf[n - 1] == '/')
+        buf[--n] = '\0';
+    char *slash = strrchr(buf, '/');
+    if (slash && slash != buf)
+        *slash = '\0';
+    return buf;
+}
+
 static bool sl__claimed_from(json_t *rec, const char *anc);
 
-/* The directory of a chk-<N> path, absolute; caller frees. */
-static char *sl__parent(const char *chk)
-{
-    char *p = sl_strdup(chk);
-    size_t n = strlen(p);
-    while (n > 1 && p[n - 1] == '/')
-        p[--n] = '\0';
-    char *slash = strrchr(p, '/');
-    if (slash == p)
-        slash[1] = '\0';
-    else if (slash)
-        *slash = '\0';
-    char *abs = sl__abs_path(slash ? p : ".");
-    sl_free(p);
-    return abs;
-}
 
 json_t *sl__targets_json(const sl_list *targets)
 {
@@ -272,10 +280,10 @@ static int sl__add_branch(const char *dir, json_t *rec, const sl__branch *b, int
 ** a checkpoint of its own, or runs. One that failed or died before has
 ** committed nothing: its claim holds nobody back (it is refused itself once
 ** another went on). */
-static bool sl__claim_taken(sl_engine *eng, const char *job)
+static bool sl__claim_taken(sl_engine *eng, const char *job, const sl_kvlist *opts)
 {
     char *dir = sl_chk_job_dir(eng->data_dir, job);
-    bool taken = sl__newest(dir) >= 0 || sl__job_is_running(eng, job);
+    bool taken = sl__newest(dir, opts, NULL) >= 0 || sl__job_is_running(eng, job);
     sl_free(dir);
     return taken;
 }
@@ -300,7 +308,7 @@ static int sl__own_check(sl_engine *eng, const sl__branch *b, const char *own_di
         if (!other || strcmp(other, b->job) == 0)
             continue;
         if (mode && strcmp(mode, "claim") == 0) {
-            if (!sl__claim_taken(eng, other))
+            if (!sl__claim_taken(eng, other, b->opts))
                 continue;
             rc = sl_error_set(err, SL_ERR_NOT_IN_STATE, -1,
                               "job \"%s\" was taken over by job \"%s\"", b->job, other);
@@ -420,18 +428,28 @@ int sl__branch_check(sl_engine *eng, sl__branch *b, sl_error *err)
 {
     char *own_dir = sl_chk_job_dir(eng->data_dir, b->job);
     char *own_abs = sl__abs_path(own_dir);
-    int64_t own = sl__newest(own_dir);
+    int64_t own = sl__newest(own_dir, b->opts, err);
     int64_t n = -1;
     char *from_dir = NULL;
-    if (b->restore) {
+    if (b->restore && !sl_error_isset(err)) {
         sl_chk_store *st = NULL;
-        if (sl_chk_open_path(b->restore, &st, &n, err) != 0) {
-            sl_free(own_abs);
-            sl_free(own_dir);
-            return -1;
-        }
+        if (sl_chk_open_path(b->restore, b->opts, &st, &n, err) == 0)
+            from_dir = sl__savepoint_home(eng, b->restore);
         sl_chk_close(st);
-        from_dir = sl__parent(b->restore);
+        if (from_dir && strstr(from_dir, "://")) {
+            sl_error_set(err, SL_ERR_NOT_IN_STATE, -1,
+                         "savepoint %s belongs to no job of this data directory", b->restore);
+            sl_error_detail(err, "The savepoint rules read and record the branches of the job "
+                                 "that took it in its home, jobs/<name>/ of the data directory "
+                                 "that ran it.");
+            sl_error_hint(err, "Start it from the data directory whose job took it.");
+        }
+    }
+    if (sl_error_isset(err)) {
+        sl_free(from_dir);
+        sl_free(own_abs);
+        sl_free(own_dir);
+        return -1;
     }
     bool same = from_dir && strcmp(from_dir, own_abs) == 0;
     int rc = sl__own_check(eng, b, own_dir, own, n, same, err);
@@ -454,7 +472,9 @@ int sl__branch_check(sl_engine *eng, sl__branch *b, sl_error *err)
     json_t *jrec = sl__load(from_dir, "_job.json", err);
     const char *j = jrec ? json_string_value(json_object_get(jrec, "name")) : NULL;
     char *jname = sl_strdup(j ? j : from_dir);
-    int64_t m = sl__newest(from_dir);
+    int64_t m = sl__newest(from_dir, b->opts, err);
+    if (sl_error_isset(err))
+        rc = -1;
     /* Its sinks and ours: the same set, or (no record) taken to be. */
     json_t *jt = json_object_get(jrec, "targets");
     bool same_sinks = !json_is_array(jt) || json_array_size(jt) == (size_t)b->targets->n;
@@ -479,10 +499,13 @@ int sl__branch_check(sl_engine *eng, sl__branch *b, sl_error *err)
         sl_error_detail(err, "Job \"%s\" went on after it and committed its epochs up to %lld; "
                              "continuing it from checkpoint %lld would write them again.",
                         jname, (long long)m, (long long)n);
+        char *text = sl__chk_parent_text(b->restore), *loc = sl__abs_path(text);
+        sl_free(text);
         sl_error_hint(err, "Start from its newest checkpoint (%s/chk-%lld), or SET "
                            "'execution.savepoint-restore-mode' = 'no_claim' to fork into "
                            "sinks \"%s\" does not write.",
-                      from_dir, (long long)m, jname);
+                      loc, (long long)m, jname);
+        sl_free(loc);
     }
     if (rc == 0 && b->claim && j) {
         if (sl__job_is_running(eng, j)) {
@@ -546,7 +569,7 @@ int sl__branch_check(sl_engine *eng, sl__branch *b, sl_error *err)
             continue;
         }
         const char *t = sl__overlap(json_object_get(e, "targets"), b->targets);
-        if (b->claim && mode && strcmp(mode, "claim") == 0 && sl__claim_taken(eng, other)) {
+        if (b->claim && mode && strcmp(mode, "claim") == 0 && sl__claim_taken(eng, other, b->opts)) {
             rc = sl_error_set(err, SL_ERR_NOT_IN_STATE, -1,
                               "job \"%s\" was taken over by job \"%s\"", jname, other);
             sl_error_detail(err, "Job \"%s\" started from its checkpoint %lld and continues "
@@ -640,7 +663,7 @@ char *sl__shared_note(const char *data_dir, const char *name, const json_t *targ
             const char *status = json_string_value(json_object_get(o, "status"));
             if (hit && !(mine && sl__claimed_from(mine, other)) &&
                 !sl__claimed_from(o, name) &&
-                ((status && strcmp(status, "RUNNING") == 0) || sl__newest(dir) >= 0))
+                ((status && strcmp(status, "RUNNING") == 0) || sl__newest(dir, NULL, NULL) >= 0))
                 sl_strbuf_appendf(&sb, "%s\"%s\"", sb.len ? ", " : "", other);
         }
         json_decref(o);

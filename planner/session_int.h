@@ -274,6 +274,7 @@ typedef struct sl__branch {
     sl_list *targets;    /* char*: ... and where each writes (sl__sink_targets) */
     char *origin;        /* set by sl__branch_check: the name of the savepoint's job when
                             it is another one (caller frees) */
+    const sl_kvlist *opts; /* the session's settings (S3 credentials of checkpoints) */
     bool other_sinks;    /* set by sl__branch_check: the savepoint is another job's, whose
                             exactly-once sinks are not these (a fork, or a claim into
                             other sinks): its committables and counters are not ours */
@@ -298,6 +299,38 @@ json_t *sl__targets_json(const sl_list *targets);
 ** checkpoint and whose records name one of targets (a JSON array of
 ** strings): "\"a\", \"b\"", or NULL; caller frees. */
 char *sl__shared_note(const char *data_dir, const char *name, const json_t *targets);
+/* A directory named by an option, absolute and without "." / ".." / links
+** where it exists (a URI as written, without trailing '/'); caller frees. */
+char *sl__abs_path(const char *p);
+
+/* Where a job's checkpoints live (session_chkdir.c). */
+/* At the start of job name: its 'execution.checkpointing.dir' (*base,
+** normalised, NULL = the data directory; caller frees), refused (55000)
+** when the job's record names another, when the location holds checkpoints
+** of a job this data directory has no record of, and (0A000) for 'rocksdb'
+** in S3; the location is opened (credentials, bucket) to fail now. */
+int sl__chk_start_check(sl_session *s, const char *name, bool rocksdb, char **base,
+                        sl_error *err);
+/* The checkpoints of the job whose home is home (data_dir/jobs/<J>) where
+** its record says they are, opened for reading with opts (S3 credentials).
+** 58P01 when there are none. */
+int sl__home_store_open(const char *home, const sl_kvlist *opts, sl_chk_store **out,
+                        sl_error *err);
+/* The session's settings checkpoint storages are opened with ('s3.*');
+** caller frees. */
+sl_kvlist *sl__storage_opts(sl_session *s);
+/* sl__home_store_open of job name's home. */
+int sl__job_store_open(sl_engine *eng, const sl_kvlist *opts, const char *name,
+                       sl_chk_store **out, sl_error *err);
+/* The home (data_dir/jobs/<J>) of the job whose checkpoints are at
+** location (a URI), or NULL; caller frees. */
+char *sl__chk_home_of(sl_engine *eng, const char *location);
+/* The home of the job that took savepoint path (.../chk-<N>): the
+** directory it is in when that holds a job record (jobs/<J>, of this data
+** directory or another), else the home of this data directory's job whose
+** checkpoints are there, else the directory itself (absolute; a URI as
+** written). Caller frees. */
+char *sl__savepoint_home(sl_engine *eng, const char *path);
 /* Whether a job of that name runs in the engine (takes the engine's mutex). */
 bool sl__job_is_running(sl_engine *eng, const char *name);
 int sl__stop_job_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl_error *err);

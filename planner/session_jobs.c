@@ -286,39 +286,6 @@ int sl__show_job(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl
 ** DROP JOB
 */
 
-/* Whether chk_dir/_metadata says it is a savepoint. */
-static bool sl__is_savepoint(const char *chk_dir)
-{
-    char *meta = sl_path_join(chk_dir, "_metadata");
-    char *text = NULL;
-    size_t len = 0;
-    sl_error ignored = SL_ERROR_INIT;
-    bool sp = false;
-    if (sl_fs_read_file(meta, &text, &len, &ignored) == 0) {
-        json_error_t jerr;
-        json_t *o = json_loadb(text, len, 0, &jerr);
-        sp = json_is_true(json_object_get(o, "savepoint"));
-        json_decref(o);
-    }
-    sl_error_reset(&ignored);
-    sl_free(text);
-    sl_free(meta);
-    return sp;
-}
-
-/* Whether dir holds a checkpoint directory (chk-N). */
-static bool sl__has_checkpoints(const char *dir)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    bool found = false;
-    while (d && !found && (e = readdir(d)) != NULL)
-        found = strncmp(e->d_name, "chk-", 4) == 0;
-    if (d)
-        closedir(d);
-    return found;
-}
-
 /* Write the DROPPED record (atomically, checksummed as every record). */
 static int sl__write_tombstone(const char *path, json_t *rec, sl_error *err)
 {
@@ -329,6 +296,8 @@ static int sl__write_tombstone(const char *path, json_t *rec, sl_error *err)
     bad |= json_object_set_new(o, "status", json_string(SL__DROPPED));
     bad |= json_object_set_new(o, "time", json_integer(sl_now_nanos()));
     bad |= json_object_set(o, "sink", json_object_get(rec, "sink"));
+    if (json_object_get(rec, "checkpoint_dir")) /* where kept savepoints are */
+        bad |= json_object_set(o, "checkpoint_dir", json_object_get(rec, "checkpoint_dir"));
     bad |= json_object_set(o, "guarantee", json_object_get(rec, "guarantee"));
     json_t *targets = json_object_get(rec, "targets");
     bad |= json_object_set_new(o, "targets", targets ? json_deep_copy(targets) : json_array());
@@ -361,8 +330,22 @@ int sl__drop_job_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *ou
     char *path = sl_path_join(dir, "_job.json");
     json_t *rec = NULL;
     int rc = sl__job_record_read(path, &rec, err);
+    /* Its checkpoints, where its record says they are. */
+    sl_chk_store *store = NULL;
+    sl_error serr = SL_ERROR_INIT;
+    if (rc == 0 && rec && sl__home_store_open(dir, s->config, &store, &serr) != 0 &&
+        strcmp(serr.sqlstate, SL_ERR_UNDEFINED_FILE) != 0) {
+        sl_error_move(err, &serr); /* S3 unreachable: nothing is dropped */
+        rc = -1;
+    }
+    sl_error_reset(&serr);
+    int64_t *ids = NULL;
+    int nids = 0;
+    if (rc == 0 && store && sl_chk_ids(store, &ids, &nids, err) != 0)
+        rc = -1;
+    sl_free(ids);
     /* A dropped job that kept savepoints can still drop them. */
-    bool gone = rec && sl__is_dropped(rec) && !(st->with_savepoint && sl__has_checkpoints(dir));
+    bool gone = rec && sl__is_dropped(rec) && !(st->with_savepoint && nids > 0);
     if (rc == 0 && (!rec || gone)) {
         rc = sl_error_set(err, SL_ERR_UNDEFINED_OBJECT, st->name_pos, "job \"%s\" does not exist",
                           st->name);
@@ -382,27 +365,9 @@ int sl__drop_job_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *ou
         sl_error_hint(err, "Run its INSERT again under the same 'pipeline.name' and STOP JOB "
                            "it, then DROP JOB.");
     }
-    int kept = 0;
-    DIR *d = rc == 0 ? opendir(dir) : NULL;
-    struct dirent *e;
-    while (d && rc == 0 && (e = readdir(d)) != NULL) {
-        if (strncmp(e->d_name, "chk-", 4) != 0)
-            continue;
-        char *chk = sl_path_join(dir, e->d_name);
-        if (!st->with_savepoint && sl__is_savepoint(chk))
-            kept++;
-        else
-            rc = sl_fs_remove_tree(chk, err);
-        sl_free(chk);
-    }
-    if (d)
-        closedir(d);
-    if (rc == 0) {
-        char *latest = sl_path_join(dir, "_latest");
-        if (sl_fs_exists(latest))
-            rc = sl_fs_remove_tree(latest, err);
-        sl_free(latest);
-    }
+    int kept = 0, found = 0;
+    if (rc == 0 && store)
+        rc = sl_chk_drop(store, st->with_savepoint, &kept, &found, err);
     bool tombstone = exactly_once || kept > 0;
     if (rc == 0 && tombstone)
         rc = sl__write_tombstone(path, rec, err);
@@ -411,7 +376,8 @@ int sl__drop_job_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *ou
     pthread_mutex_unlock(&eng->mu);
     if (rc == 0 && kept > 0)
         sl__notice(out, SL_SEV_NOTICE, "job \"%s\" dropped; its %d savepoint%s kept in %s", st->name,
-                   kept, kept == 1 ? " is" : "s are", dir);
+                   kept, kept == 1 ? " is" : "s are", sl_chk_dir(store));
+    sl_chk_close(store);
     json_decref(rec);
     sl_free(path);
     sl_free(dir);

@@ -116,17 +116,15 @@ static void sl__resume_notice(void *ctx, const sl_error *msg)
 }
 
 /* Whether job name has a sealed checkpoint of its own. */
-static bool sl__has_checkpoint(sl_engine *eng, const char *name)
+static bool sl__has_checkpoint(sl_engine *eng, const sl_kvlist *opts, const char *name)
 {
-    char *dir = sl_chk_job_dir(eng->data_dir, name);
     sl_chk_store *st = NULL;
     int64_t id = -1;
     sl_error ignored = SL_ERROR_INIT;
-    if (sl_chk_open_dir(dir, &st, &ignored) == 0)
+    if (sl__job_store_open(eng, opts, name, &st, &ignored) == 0)
         sl_chk_latest(st, &id, &ignored);
     sl_chk_close(st);
     sl_error_reset(&ignored);
-    sl_free(dir);
     return id >= 0;
 }
 
@@ -159,7 +157,7 @@ static int sl__resume_one(sl_engine *eng, const char *name, const json_t *r, sl_
     sl_kvlist_set(s->config, "pipeline.name", name, -1, -1);
     sl_kvlist_set(s->config, "table.dml-sync", "false", -1, -1);
     /* It went on from its savepoint: it resumes from its own newest checkpoint. */
-    if (sl_kvlist_get(s->config, "execution.savepoint.path") && sl__has_checkpoint(eng, name)) {
+    if (sl_kvlist_get(s->config, "execution.savepoint.path") && sl__has_checkpoint(eng, s->config, name)) {
         sl_kvlist_remove(s->config, "execution.savepoint.path");
         sl_kvlist_remove(s->config, "execution.savepoint-restore-mode");
     }

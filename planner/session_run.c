@@ -58,6 +58,9 @@ typedef struct sl__job {
     char *guarantee;        /* the sink's effective guarantee */
     char *guarantees;       /* EXPLAIN's Guarantees section of the job: the whole decision */
     char *restore_path;     /* 'execution.savepoint.path' it starts from, or NULL */
+    char *chk_base;         /* 'execution.checkpointing.dir' (normalised), or NULL: its
+                               checkpoints are in its home, jobs/<name>/ */
+    sl_kvlist *storage_opts; /* the settings their storage is opened with (credentials) */
     bool claim;             /* ... continuing that job ('execution.savepoint-restore-mode') */
     bool other_sinks;       /* ... of another job, whose sinks are not this one's */
     char *origin;           /* ... that job's name, or NULL */
@@ -612,18 +615,13 @@ static void sl__job_record(const sl__job *job, const char *status, const sl_job_
     /* Where its exactly-once sinks write, and the savepoint it started
     ** from: what session_branch.c's rules read. */
     bad |= json_object_set_new(o, "targets", sl__targets_json(job->targets));
+    if (job->chk_base) /* where its checkpoints are (session_chkdir.c) */
+        bad |= json_object_set_new(o, "checkpoint_dir", json_string(job->chk_base));
     if (job->restore_path) {
         json_t *from = json_object();
-        char *abs = sl_strdup(job->restore_path);
-        char *slash = strrchr(abs, '/');
-        while (slash && slash > abs && slash[1] == '\0') { /* trailing '/' */
-            *slash = '\0';
-            slash = strrchr(abs, '/');
-        }
-        if (slash)
-            *slash = '\0';
-        char real[PATH_MAX];
-        const char *d = slash && realpath(abs, real) ? real : abs;
+        /* the home of the job that took it (its record), wherever the
+        ** checkpoint itself is (session_chkdir.c) */
+        char *d = sl__savepoint_home(job->eng, job->restore_path);
         bad |= json_object_set_new(from, "path", json_string(job->restore_path));
         bad |= json_object_set_new(from, "dir", json_string(d));
         json_t *rec = NULL;
@@ -636,7 +634,7 @@ static void sl__job_record(const sl__job *job, const char *status, const sl_job_
             bad |= json_object_set_new(from, "job", json_string(from_name));
         json_decref(rec);
         sl_free(rp);
-        sl_free(abs);
+        sl_free(d);
         bad |= json_object_set_new(from, "mode", json_string(job->claim ? "claim" : "no_claim"));
         bad |= json_object_set_new(o, "from", from);
     }
@@ -709,6 +707,8 @@ static void sl__job_free(sl__job *job)
     sl_free(job->guarantee);
     sl_free(job->guarantees);
     sl_free(job->restore_path);
+    sl_free(job->chk_base);
+    sl_kvlist_free(job->storage_opts);
     sl_list_free(job->targets, sl_free);
     sl_free(job->origin);
     sl_list_free(job->target_tables, sl_free);
@@ -935,27 +935,6 @@ static void sl__job_notice(void *ctx, const char *message)
         sl__logf(job->eng, SL_SEV_NOTICE, "%s", message);
 }
 
-/* Bytes of the files under path (a checkpoint directory), 0 when unreadable. */
-static int64_t sl__dir_bytes(const char *path)
-{
-    DIR *d = opendir(path);
-    if (!d)
-        return 0;
-    int64_t n = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        char *p = sl_path_join(path, e->d_name);
-        struct stat sb;
-        if (lstat(p, &sb) == 0)
-            n += S_ISDIR(sb.st_mode) ? sl__dir_bytes(p) : (int64_t)sb.st_size;
-        sl_free(p);
-    }
-    closedir(d);
-    return n;
-}
-
 /* Append v to the history array *a (created when NULL), keeping the newest max. */
 static void sl__hist_push(json_t **a, json_t *v, size_t max)
 {
@@ -979,14 +958,7 @@ static void sl__job_progress(void *ctx, const sl_job_stats *stats)
     int64_t known = newest ? json_integer_value(json_object_get(newest, "epoch")) : -1;
     bool new_chk = stats->last_checkpoint > known && stats->last_checkpoint != stats->restored_from;
     pthread_mutex_unlock(&job->eng->mu);
-    int64_t bytes = 0;
-    if (new_chk) {
-        char *dir = sl_chk_job_dir(job->eng->data_dir, job->name);
-        char *chk = sl_sprintf("%s/chk-%lld", dir, (long long)stats->last_checkpoint);
-        bytes = sl__dir_bytes(chk);
-        sl_free(chk);
-        sl_free(dir);
-    }
+    int64_t bytes = new_chk ? stats->last_checkpoint_bytes : 0;
     pthread_mutex_lock(&job->eng->mu);
     bool warn = stats->warning[0] && strcmp(stats->warning, job->stats.warning) != 0;
     job->stats = *stats;
@@ -1216,11 +1188,11 @@ void sl_engine_stop_jobs(sl_engine *eng)
 
 /* Check 'execution.savepoint.path' before a job starts from it, so that a
 ** wrong path fails the INSERT rather than the background job. */
-static int sl__check_savepoint(const char *path, sl_error *err)
+static int sl__check_savepoint(const char *path, const sl_kvlist *opts, sl_error *err)
 {
     sl_chk_store *st = NULL;
     int64_t id = -1;
-    if (sl_chk_open_path(path, &st, &id, err) != 0) {
+    if (sl_chk_open_path(path, opts, &st, &id, err) != 0) {
         if (!err->hint)
             sl_error_hint(err, "It comes from SET 'execution.savepoint.path'; RESET it to start "
                                "without a savepoint.");
@@ -1438,12 +1410,15 @@ int sl__stop_job_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *ou
         pthread_cond_wait(&eng->job_ended, &eng->mu);
     sl__job_state state = job->state;
     int64_t chk = job->stats.last_checkpoint;
+    char *dir = sl_chk_location(eng->data_dir, job->chk_base, st->name);
     sl_error failure = SL_ERROR_INIT;
     sl_error_copy(&failure, &job->error);
     sl__reap(eng); /* a background job: joins its thread */
     sl__job_unref(job);
     pthread_mutex_unlock(&eng->mu);
 
+    if (state == SL__JOB_FAILED || !st->with_savepoint || chk < 0)
+        sl_free(dir);
     if (state == SL__JOB_FAILED) {
         sl_error_move(err, &failure);
         char *msg = sl_sprintf("job \"%s\" failed while stopping: %s", st->name, err->message);
@@ -1459,7 +1434,6 @@ int sl__stop_job_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *ou
     if (chk < 0)
         return sl_error_set(err, SL_ERR_INTERNAL, st->name_pos,
                             "job \"%s\" stopped without a checkpoint", st->name);
-    char *dir = sl_chk_job_dir(eng->data_dir, st->name);
     char *path = sl_sprintf("%s/chk-%lld", dir, (long long)chk);
     if (state == SL__JOB_FINISHED)
         sl__notice(out, SL_SEV_NOTICE,
@@ -1591,12 +1565,14 @@ static int sl__run_insert(sl_session *s, sl__job *job, sl__run_ctx *run,
     if (state == SL__JOB_FAILED)
         sl_error_copy(err, &job->error);
     char *name = sl_strdup(job->name);
+    char *where = sl_chk_location(eng->data_dir, job->chk_base, name);
     sl__job_unlist(eng, job);
     pthread_mutex_unlock(&eng->mu);
     /* Its notices went to its statement, whose client may be gone: the
     ** log says how it ended too. */
     if (state == SL__JOB_STOPPED && stats.last_checkpoint >= 0) {
-        char *dir = sl_chk_job_dir(eng->data_dir, name);
+        char *dir = where;
+        where = NULL;
         sl_log(SL_LOG_INFO, "job \"%s\" stopped with savepoint %s/chk-%lld (its statement was "
                "cancelled)", name, dir, (long long)stats.last_checkpoint);
         sl_free(dir);
@@ -1609,6 +1585,7 @@ static int sl__run_insert(sl_session *s, sl__job *job, sl__run_ctx *run,
         sl_log(SL_LOG_INFO, "job \"%s\" finished: %lld rows written", name,
                (long long)stats.rows_out);
     }
+    sl_free(where);
     sl_free(name);
     if (state == SL__JOB_FAILED)
         return -1;
@@ -1734,7 +1711,7 @@ int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl
     bool query = st->kind == SL_STMT_QUERY;
     const char *restore = query ? NULL : sl__setting_set(s, "execution.savepoint.path");
     if (rc == 0 && restore)
-        rc = sl__check_savepoint(restore, err);
+        rc = sl__check_savepoint(restore, s->config, err);
     sl__result_mode result_mode = sl__result_mode_of(s);
     sl_tz *tz = NULL; /* the zone the job runs with, resolved now */
     if (rc == 0)
@@ -1760,9 +1737,13 @@ int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl
     sl__branch b = {name, restore,
                     sl_strcasecmp(sl__setting(s, "execution.savepoint-restore-mode"),
                                   "no_claim") != 0,
-                    tables, targets, NULL, false};
+                    tables, targets, NULL, s->config, false};
+    char *chk_base = NULL;
     if (!query && (reused || sl_job_name_check(name, -1, err) != 0 ||
+                   sl__chk_start_check(s, name, sl__state_backend(s).rocksdb, &chk_base,
+                                       err) != 0 ||
                    sl__branch_check(s->eng, &b, err) != 0)) {
+        sl_free(chk_base);
         sl_tz_free(tz);
         sl_free(b.origin);
         sl_list_free(tables, sl_free);
@@ -1807,8 +1788,13 @@ int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl
                           sides,
                           {false, false, 0},
                           sl__setting_bool(s, "table.optimizer.reuse-source-enabled", true),
-                          sl__setting_bool(s, "table.optimizer.reuse-sub-plan-enabled", true)};
+                          sl__setting_bool(s, "table.optimizer.reuse-sub-plan-enabled", true),
+                          NULL,
+                          NULL};
     o.backend = sl__state_backend(s);
+    sl_kvlist *storage_opts = query ? NULL : sl__storage_opts(s);
+    o.checkpoint_dir = chk_base;
+    o.storage_opts = storage_opts;
     sl_physical *phys = NULL;
     rc = sl_physical_build_set((const sl_lp *const *)plans->items, plans->n, cat, &o, &phys, err);
     sl_free(decided);
@@ -1835,6 +1821,10 @@ int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl
         effective = NULL;
         guarantees = NULL;
         job->restore_path = sl_strdup(restore);
+        job->chk_base = chk_base;
+        job->storage_opts = storage_opts;
+        chk_base = NULL;
+        storage_opts = NULL;
         job->claim = b.claim;
         job->other_sinks = b.other_sinks;
         job->origin = b.origin;
@@ -1875,6 +1865,8 @@ int sl__run_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out, sl
     }
     sl_physical_free(phys);
     sl_catalog_close(cat);
+    sl_free(chk_base);
+    sl_kvlist_free(storage_opts);
     sl_list_free(tables, sl_free);
     sl_list_free(targets, sl_free);
     sl_free(b.origin);

@@ -181,7 +181,7 @@ static int sl__show_jobs(sl_session *s, const sl_result_sink *out, sl_error *err
             bool died = !running && status && strcmp(status, "RUNNING") == 0;
             sl_chk_store *st = NULL;
             sl_error ignored = SL_ERROR_INIT;
-            if (died && name && sl_chk_open(s->eng->data_dir, name, &st, &ignored) == 0)
+            if (died && name && sl__job_store_open(s->eng, s->config, name, &st, &ignored) == 0)
                 sl_chk_latest(st, &chk, &ignored);
             sl_chk_close(st);
             sl_error_reset(&ignored);
@@ -504,7 +504,9 @@ int sl__explain_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *out
                               NULL,
                               {false, false, 0},
                               sl__setting_bool(s, "table.optimizer.reuse-source-enabled", true),
-                              sl__setting_bool(s, "table.optimizer.reuse-sub-plan-enabled", true)};
+                              sl__setting_bool(s, "table.optimizer.reuse-sub-plan-enabled", true),
+                          NULL,
+                          NULL};
         sl_side_table sides[SL_SIDE_MAX]; /* the side tables (no guarantee decided here) */
         o.nsides = sl__side_uses(s, plans, sides);
         o.sides = sides;

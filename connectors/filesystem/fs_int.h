@@ -114,6 +114,8 @@ void sl__s3_set_budget(sl__s3 *c, int64_t ms);
 
 /* Operations: 0, or -1 with err (see fs_s3.c for the SQLSTATEs). */
 int sl__s3_put(sl__s3 *c, const char *key, const void *data, size_t len, sl_error *err);
+/* DeleteObject (a key that does not exist is fine). */
+int sl__s3_delete(sl__s3 *c, const char *key, sl_error *err);
 /* The client's bucket. */
 const char *sl__s3_bucket_name(const sl__s3 *c);
 /* *found = false on 404; else *size, *etag (allocated) and *mtime_ms (its

@@ -34,7 +34,7 @@
 ** (*found = false).
 **
 ** Main routines: sl__s3_open, sl__s3_put, sl__s3_head, sl__s3_get,
-** sl__s3_list, sl__s3_mpu_create / _part / _complete / _abort / _list,
+** sl__s3_delete, sl__s3_list, sl__s3_mpu_create / _part / _complete / _abort / _list,
 ** sl__s3_check; pure helpers for the unit test: sl__s3_parse_uri,
 ** sl__s3_parse_* and sl__s3_multipart_etag.
 */
@@ -509,8 +509,9 @@ sl__s3 *sl__s3_open(const sl_kvlist *opts, const char *bucket, sl_error *err)
         c->endpoint[n - 1] = 0;
     if (!c->access || !c->secret) {
         sl_error_set(err, "28000", -1, "no S3 credentials for bucket \"%s\"", bucket);
-        sl_error_hint(err, "Set 's3.access-key' and 's3.secret-key' on the table, or "
-                           "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in the environment.");
+        sl_error_hint(err, "Set 's3.access-key' and 's3.secret-key' (in the table's WITH; SET for "
+                           "checkpoints in S3), or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY "
+                           "in the environment.");
         goto fail;
     }
     c->bucket = sl_strdup(bucket);
@@ -729,6 +730,14 @@ int sl__s3_put(sl__s3 *c, const char *key, const void *data, size_t len, sl_erro
     if (sl__s3_request(c, "PUT", key, NULL, NULL, data ? data : "", len, NULL, &st, err) != 0)
         return -1;
     return st / 100 == 2 ? 0 : sl__s3_fail(c, "PutObject", key, st, err);
+}
+
+int sl__s3_delete(sl__s3 *c, const char *key, sl_error *err)
+{
+    long st = 0;
+    if (sl__s3_request(c, "DELETE", key, NULL, NULL, NULL, 0, NULL, &st, err) != 0)
+        return -1;
+    return st / 100 == 2 || st == 404 ? 0 : sl__s3_fail(c, "DeleteObject", key, st, err);
 }
 
 const char *sl__s3_bucket_name(const sl__s3 *c)

@@ -172,7 +172,7 @@ static void sl__metadata(const uint8_t *data, size_t size)
         sl_error_reset(&err);
     }
     sl_chk_store *sp = NULL;
-    rc = sl_chk_open_path(chk, &sp, &id, &err);
+    rc = sl_chk_open_path(chk, NULL, &sp, &id, &err);
     sl__check(rc, &err, "sl_chk_open_path");
     sl_chk_close(sp);
     sl_error_reset(&err);

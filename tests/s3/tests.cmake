@@ -96,3 +96,21 @@ foreach(case rows crash restart source commit refuse)
   set_tests_properties(s3.sink_${case} PROPERTIES LABELS s3 FIXTURES_REQUIRED s3
     ENVIRONMENT "${SL_S3_ENV}" TIMEOUT 300 RESOURCE_LOCK s3_restart)
 endforeach()
+
+# Checkpoints in S3 ('execution.checkpointing.dir' = 's3://...';
+# tests/s3/s3_checkpoint_test.py), read back by boto3, the sink's files by the
+# test itself:
+# crash    SIGKILLs (after pre-commit, after the seal, at random) of a job
+#          into a local exactly-once sink whose checkpoints are in S3: each id
+#          exactly once; the checkpoints (_metadata, state files, _latest)
+#          are objects in S3, none in the data directory (25-40 s)
+# manage   the setting RESET or another data directory on the same
+#          location refused (55000), rocksdb refused (0A000), a wrong secret
+#          (28P01), a fork from a checkpoint in S3 writes the rows after it,
+#          DROP JOB removes the objects (5-10 s)
+foreach(case crash manage)
+  add_test(NAME s3.ckpt_${case} COMMAND ${SL_S3_PYTHON} ${SL_S3_DIR}/s3_checkpoint_test.py
+    --sluice $<TARGET_FILE:sluice> --case ${case} --kills 10)
+  set_tests_properties(s3.ckpt_${case} PROPERTIES LABELS s3 FIXTURES_REQUIRED s3
+    ENVIRONMENT "${SL_S3_ENV}" TIMEOUT 300 RESOURCE_LOCK s3_restart)
+endforeach()

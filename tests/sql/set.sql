@@ -19,3 +19,11 @@ RESET;
 -- machine-dependent, so it is SET here (tests/shell checks the derived one).
 SET 'parallelism.default' = '3';
 SET;
+-- Checkpoints elsewhere: a storage Sluice has (a directory, s3://); the
+-- secret of S3 is shown redacted.
+SET 'execution.checkpointing.dir' = 'gs://bucket/checkpoints';
+SET 'execution.checkpointing.dir' = 's3://bucket/checkpoints';
+SET 's3.secret-key' = 'hush-hush';
+SET 's3.path.style.access' = 'maybe';
+SET;
+RESET;

@@ -327,7 +327,7 @@ static void t_checkpoint_state_damaged(void)
     /* The same checks through a savepoint path. */
     char *d2 = sl_chk_path(st, 2);
     sl_chk_store *sp = NULL;
-    CHECK(sl_chk_open_path(d2, &sp, &id, &err) == -1);
+    CHECK(sl_chk_open_path(d2, NULL, &sp, &id, &err) == -1);
     CHECK_STR(err.sqlstate, SL_ERR_DATA_CORRUPTED);
     CHECK(err.detail && strstr(err.detail, "state-op-0"));
     sl_error_reset(&err);
@@ -528,6 +528,176 @@ static void t_checkpoint_prune(void)
     sl_free(data);
 }
 
-SL_TESTS(t_checkpoint_state_damaged, t_checkpoint_newest_missing, t_checkpoint_metadata_every_byte,
+/* ------------------------------------------------------------------------
+** A registered storage (sl_chk_fs): objects in memory under "mem://", as
+** S3 holds them (no directories: keys; a listing groups by the next part).
+*/
+static sl_kvlist *sl__mem; /* path -> bytes (text) */
+static int sl__mem_opens;
+
+static void *mem_open(const char *location, const sl_kvlist *opts, sl_error *err)
+{
+    if (opts && sl_kvlist_get(opts, "deny"))
+        return sl_error_set(err, "28000", -1, "denied"), NULL;
+    sl__mem_opens++;
+    return sl__mem;
+}
+static void mem_close(void *ctx) {}
+static int mem_put(void *ctx, const char *path, const void *data, size_t len, sl_error *err)
+{
+    char *text = sl_strndup(data, len);
+    sl_kvlist_set(sl__mem, path, text, -1, -1);
+    sl_free(text);
+    return 0;
+}
+static int mem_get(void *ctx, const char *path, char **data, size_t *len, bool *found,
+                   sl_error *err)
+{
+    const char *v = sl_kvlist_get(sl__mem, path);
+    *found = v != NULL;
+    *data = v ? sl_strdup(v) : NULL;
+    *len = v ? strlen(v) : 0;
+    return 0;
+}
+static int mem_list(void *ctx, const char *dir, sl_list *out, bool *exists, sl_error *err)
+{
+    size_t n = strlen(dir);
+    *exists = false;
+    for (int i = 0; i < sl__mem->n; i++) {
+        const char *k = sl__mem->items[i].key;
+        if (strncmp(k, dir, n) != 0 || k[n] != '/')
+            continue;
+        *exists = true;
+        const char *rest = k + n + 1;
+        size_t part = strcspn(rest, "/");
+        sl_chk_entry *e = NULL;
+        for (int j = 0; j < out->n && !e; j++)
+            if (strlen(((sl_chk_entry *)out->items[j])->name) == part &&
+                strncmp(((sl_chk_entry *)out->items[j])->name, rest, part) == 0)
+                e = out->items[j];
+        if (!e) {
+            e = sl_calloc(1, sizeof *e);
+            e->name = sl_strndup(rest, part);
+            e->dir = rest[part] == '/';
+            sl_list_push(out, e);
+        }
+        e->size += (int64_t)strlen(sl__mem->items[i].value);
+    }
+    return 0;
+}
+static int mem_remove_tree(void *ctx, const char *dir, sl_error *err)
+{
+    size_t n = strlen(dir);
+    for (int i = sl__mem->n - 1; i >= 0; i--) {
+        const char *k = sl__mem->items[i].key;
+        if (strncmp(k, dir, n) == 0 && (k[n] == '/' || k[n] == '\0'))
+            sl_kvlist_remove(sl__mem, k);
+    }
+    return 0;
+}
+static const sl_chk_fs sl__mem_fs = {"mem,memx", mem_open, mem_close, mem_put,
+                                     mem_get, mem_list, mem_remove_tree};
+
+static void t_checkpoint_registered_storage(void)
+{
+    sl_error err = SL_ERROR_INIT;
+    sl__mem = sl_kvlist_new();
+    sl_chk_store *st = NULL;
+    /* Unregistered: refused, with the scheme named. */
+    CHECK(sl_chk_open_at("/nowhere", "mem://b/ck", NULL, "j", &st, &err) == -1);
+    CHECK_STR(err.sqlstate, "0A000");
+    CHECK(strstr(err.message, "\"mem\"") != NULL);
+    sl_error_reset(&err);
+    sl_chk_fs_register(&sl__mem_fs);
+    sl_chk_fs_register(&sl__mem_fs); /* once */
+    /* The storage's own refusal (credentials) fails the open. */
+    sl_kvlist *deny = sl_kvlist_new();
+    sl_kvlist_set(deny, "deny", "1", -1, -1);
+    CHECK(sl_chk_open_at("/nowhere", "memx://b/ck/", deny, "j", &st, &err) == -1);
+    CHECK_STR(err.sqlstate, "28000");
+    sl_error_reset(&err);
+    sl_kvlist_free(deny);
+    REQUIRE(sl_chk_open_at("/nowhere", "mem://b/ck/", NULL, "a/job", &st, &err) == 0);
+    CHECK(!sl_chk_is_local(st));
+    CHECK_STR(sl_chk_dir(st), "mem://b/ck/a%2Fjob");
+    for (int64_t id = 1; id <= 5; id++) {
+        CHECK(sl_chk_write_state(st, id, "source-0", "pos", 3, &err) == 0);
+        CHECK(sl_chk_write_state(st, id, "agg/1", "groups", 6, &err) == 0);
+        CHECK(sl_chk_sync(st, id, &err) == 0);
+        CHECK(sl_chk_seal(st, id, id == 2, 10, 20, &err) == 0); /* 2 is a savepoint */
+        CHECK(sl_chk_prune(st, 2, &err) == 0);
+    }
+    /* Nothing went to local files: every object is under the location. */
+    CHECK(!sl_fs_exists("/nowhere"));
+    CHECK(sl_kvlist_get(sl__mem, "mem://b/ck/a%2Fjob/_latest") != NULL);
+    CHECK(sl_kvlist_get(sl__mem, "mem://b/ck/a%2Fjob/chk-5/state-agg%2F1") != NULL);
+    int64_t *ids = NULL;
+    int n = 0;
+    REQUIRE(sl_chk_ids(st, &ids, &n, &err) == 0);
+    CHECK_INT(n, 3); /* 4, 5 and the savepoint 2 */
+    CHECK(n == 3 && ids[0] == 2 && ids[1] == 4 && ids[2] == 5);
+    sl_free(ids);
+    int64_t id = -1;
+    CHECK(sl_chk_latest(st, &id, &err) == 0);
+    CHECK_INT(id, 5);
+    sl_list *names = sl_list_new();
+    CHECK(sl_chk_states(st, 5, names, &err) == 0);
+    CHECK_INT(names->n, 2);
+    bool agg = false;
+    for (int i = 0; i < names->n; i++)
+        agg |= strcmp(names->items[i], "agg/1") == 0; /* unescaped */
+    CHECK(agg);
+    sl_list_free(names, sl_free);
+    CHECK(sl_chk_bytes(st, 5) > 9);
+    char *data = NULL;
+    size_t len = 0;
+    REQUIRE(sl_chk_read_state(st, 5, "agg/1", &data, &len, &err) == 0);
+    CHECK(len == 6 && memcmp(data, "groups", 6) == 0);
+    sl_free(data);
+    /* A state object of another size: XX001 naming it, never an older one. */
+    sl_kvlist_set(sl__mem, "mem://b/ck/a%2Fjob/chk-5/state-source-0", "po", -1, -1);
+    CHECK(sl_chk_latest(st, &id, &err) == -1);
+    CHECK_STR(err.sqlstate, "XX001");
+    CHECK(strstr(err.detail, "mem://b/ck/a%2Fjob/chk-5/state-source-0") != NULL);
+    sl_error_reset(&err);
+    sl_kvlist_set(sl__mem, "mem://b/ck/a%2Fjob/chk-5/state-source-0", "pos", -1, -1);
+    /* The newest deleted: "missing", from _latest. */
+    char *chk5 = sl_chk_path(st, 5);
+    sl_kvlist *keep = sl_kvlist_dup(sl__mem);
+    mem_remove_tree(NULL, chk5, &err);
+    CHECK(sl_chk_latest(st, &id, &err) == -1);
+    CHECK_STR(err.sqlstate, "XX001");
+    CHECK(strstr(err.message, "missing") != NULL);
+    sl_error_reset(&err);
+    sl_kvlist_free(sl__mem);
+    sl__mem = keep;
+    sl_free(chk5);
+    /* A savepoint by its path. */
+    sl_chk_store *sp = NULL;
+    CHECK(sl_chk_open_path("mem://b/ck/a%2Fjob/chk-2", NULL, &sp, &id, &err) == 0);
+    CHECK_INT(id, 2);
+    sl_chk_close(sp);
+    CHECK(sl_chk_open_path("mem://b/ck/a%2Fjob/chk-3", NULL, &sp, &id, &err) == -1);
+    CHECK_STR(err.sqlstate, "58P01");
+    sl_error_reset(&err);
+    /* DROP JOB: the savepoint stays unless asked; then nothing is left. */
+    int kept = 0, found = 0;
+    CHECK(sl_chk_drop(st, false, &kept, &found, &err) == 0);
+    CHECK(kept == 1 && found == 3);
+    CHECK(sl_kvlist_get(sl__mem, "mem://b/ck/a%2Fjob/chk-2/_metadata") != NULL);
+    CHECK(sl_kvlist_get(sl__mem, "mem://b/ck/a%2Fjob/chk-5/_metadata") == NULL);
+    CHECK(sl_chk_drop(st, true, &kept, &found, &err) == 0);
+    CHECK(kept == 0 && found == 1);
+    CHECK_INT(sl__mem->n, 0);
+    sl_chk_close(st);
+    /* An existing location opened for reading: 58P01 when nothing is there. */
+    CHECK(sl_chk_open_dir("mem://b/ck/a%2Fjob", NULL, &st, &err) == -1);
+    CHECK_STR(err.sqlstate, "58P01");
+    sl_error_reset(&err);
+    sl_kvlist_free(sl__mem);
+    sl__mem = NULL;
+}
+
+SL_TESTS(t_checkpoint_state_damaged, t_checkpoint_registered_storage, t_checkpoint_newest_missing, t_checkpoint_metadata_every_byte,
          t_checkpoint_version1_and_seal_existing, t_channel_order_and_timeout, t_channel_blocked_lanes, t_channel_backpressure_many_senders, t_channel_close,
          t_checkpoint_seal_and_latest, t_checkpoint_prune, t_chunk_select_view)
