@@ -37,7 +37,6 @@ import json
 import os
 import random
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -146,45 +145,20 @@ def case_crash(a, work):
     with open(path, "w") as f:
         f.write(sql)
     rnd = random.Random(a.seed)
-    pauses = ["pre-commit", "seal", None]
-    kills = runs = 0
     t0 = time.monotonic()
-    errf = os.path.join(work, "stderr")
-    while kills < a.kills and time.monotonic() - t0 < 80:
-        step = pauses[kills % len(pauses)]
-        env = dict(ENV)
-        if step:
-            env["SLUICE_TEST_PAUSE"] = "%s:1500" % step
-        with open(errf, "w") as ef:
-            p = subprocess.Popen([a.sluice, "--data-dir", data, "-f", path],
-                                 stdout=subprocess.DEVNULL, stderr=ef, env=env)
-        runs += 1
-        if step:
-            want = rnd.randint(1, 3)
-            end = time.monotonic() + 30
-            while time.monotonic() < end and p.poll() is None:
-                with open(errf, errors="replace") as ef:
-                    if ef.read().count("sluice-test: paused after " + step) >= want:
-                        break
-                time.sleep(0.02)
-        else:
-            try:
-                p.wait(timeout=rnd.uniform(0.3, 1.2))
-            except subprocess.TimeoutExpired:
-                pass
-        if p.poll() is not None:
-            with open(errf, errors="replace") as ef:
-                text = ef.read()
-            if p.returncode == 0:
-                break
-            check(False, "run %d failed by itself (%r): %s" % (runs, p.returncode, text[-2000:]))
-            return
-        p.send_signal(signal.SIGKILL)
-        p.wait()
-        kills += 1
+
+    def after_kill(kills):
         if kills == 3:  # the checkpoints are in S3 by now, and only there
             objs = chk_objects(base + "/crash")
             check(chk_ids(objs), "after 3 kills: chk-<N> objects in S3 (%d objects)" % len(objs))
+
+    kills, runs, _ended, failure = s3_util.kill_loop(
+        [a.sluice, "--data-dir", data, "-f", path], ENV, a.kills, rnd,
+        os.path.join(work, "stderr"), limit=80, nth=lambda r: r.randint(1, 3),
+        on_kill=after_kill)
+    if failure:
+        check(False, failure)
+        return
     print("s3_checkpoint_test: %d SIGKILLs in %d runs (%.1f s)"
           % (kills, runs, time.monotonic() - t0))
     check(kills >= min(a.kills, 8), "at least %d SIGKILLs (%d)" % (min(a.kills, 8), kills))

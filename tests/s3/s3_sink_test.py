@@ -285,44 +285,17 @@ def case_crash(a, work):
     sql = crash_sql(pre, rows, rate)
     rnd = random.Random(a.seed)
     pauses = ["pre-commit", "seal", None]
-    kills = runs = 0
     t0 = time.monotonic()
-    errf = os.path.join(work, "stderr")
-    while kills < a.kills and time.monotonic() - t0 < 70:
-        step = pauses[kills % len(pauses)]
-        env = dict(ENV)
-        if step:
-            env["SLUICE_TEST_PAUSE"] = "%s:1500" % step
-        path = os.path.join(work, "job.sql")
-        with open(path, "w") as f:
-            f.write(sql)
-        with open(errf, "w") as ef:
-            p = subprocess.Popen([a.sluice, "--data-dir", os.path.join(work, "data"), "-f", path],
-                                 stdout=subprocess.DEVNULL, stderr=ef, env=env)
-        runs += 1
-        if step:
-            want = rnd.randint(1, 3)  # not always the first checkpoint
-            end = time.monotonic() + 30
-            while time.monotonic() < end and p.poll() is None:
-                with open(errf, errors="replace") as ef:
-                    if ef.read().count("sluice-test: paused after " + step) >= want:
-                        break
-                time.sleep(0.02)
-        else:
-            try:
-                p.wait(timeout=rnd.uniform(0.3, 1.2))
-            except subprocess.TimeoutExpired:
-                pass
-        if p.poll() is not None:
-            with open(errf, errors="replace") as ef:
-                text = ef.read()
-            if p.returncode == 0:
-                break  # the input ran out: the job ended
-            check(False, "run %d failed by itself (%r): %s" % (runs, p.returncode, text[-2000:]))
-            return
-        p.send_signal(signal.SIGKILL)
-        p.wait()
-        kills += 1
+    path = os.path.join(work, "job.sql")
+    with open(path, "w") as f:
+        f.write(sql)
+    kills, runs, _ended, failure = s3_util.kill_loop(
+        [a.sluice, "--data-dir", os.path.join(work, "data"), "-f", path], ENV, a.kills, rnd,
+        os.path.join(work, "stderr"), pauses=pauses, limit=70,
+        nth=lambda r: r.randint(1, 3))  # not always the first checkpoint
+    if failure:
+        check(False, failure)
+        return
     print("s3_sink_test: %d SIGKILLs in %d runs (%.1f s)" % (kills, runs, time.monotonic() - t0))
     check(kills >= min(a.kills, 8), "at least %d SIGKILLs (%d)" % (min(a.kills, 8), kills))
     # Before the last run: what recovery must clean up is there.
@@ -397,45 +370,16 @@ def put_objects(prefix, first, n, per, rnd):
 
 def kill_loop(a, work, sql, kills, rnd, pauses=("pre-commit", "seal", None), limit=40):
     """Runs of sql SIGKILLed `kills` times (pauses in turn); returns (kills, ended)."""
-    done = runs = 0
-    errf = os.path.join(work, "stderr")
     path = os.path.join(work, "job.sql")
     with open(path, "w") as f:
         f.write(sql)
-    t0 = time.monotonic()
-    while done < kills and time.monotonic() - t0 < limit:
-        step = pauses[done % len(pauses)]
-        env = dict(ENV)
-        if step:
-            env["SLUICE_TEST_PAUSE"] = "%s:1500" % step
-        with open(errf, "w") as ef:
-            p = subprocess.Popen([a.sluice, "--data-dir", os.path.join(work, "data"), "-f", path],
-                                 stdout=subprocess.DEVNULL, stderr=ef, env=env)
-        runs += 1
-        if step:
-            want = 1
-            end = time.monotonic() + 30
-            while time.monotonic() < end and p.poll() is None:
-                with open(errf, errors="replace") as ef:
-                    if ef.read().count("sluice-test: paused after " + step) >= want:
-                        break
-                time.sleep(0.02)
-        else:
-            try:
-                p.wait(timeout=rnd.uniform(0.2, 0.8) if len(pauses) > 1 else rnd.uniform(0.5, 2.5))
-            except subprocess.TimeoutExpired:
-                pass
-        if p.poll() is not None:
-            with open(errf, errors="replace") as ef:
-                text = ef.read()
-            if p.returncode == 0:
-                return done, True
-            check(False, "run %d failed by itself (%r): %s" % (runs, p.returncode, text[-2000:]))
-            return done, False
-        p.send_signal(signal.SIGKILL)
-        p.wait()
-        done += 1
-    return done, False
+    done, _runs, ended, failure = s3_util.kill_loop(
+        [a.sluice, "--data-dir", os.path.join(work, "data"), "-f", path], ENV, kills, rnd,
+        os.path.join(work, "stderr"), pauses=pauses, limit=limit,
+        wait=(0.2, 0.8) if len(pauses) > 1 else (0.5, 2.5))
+    if failure:
+        check(False, failure)
+    return done, ended
 
 
 def case_source(a, work):

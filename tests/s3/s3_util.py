@@ -32,9 +32,14 @@ stay plain, as the sink's will be).
   upload of those parts completes into: MD5 of the parts' MD5s, '-', count.
 - restart(immediate=True): scripts/s3 restart [--immediate] of the server
   (its data is kept); returns scripts/s3's line.
+- kill_loop(argv, env, kills, rnd, ...) -> (kills, runs, ended, failure):
+  the SIGKILL loop of the tests: runs of a sluice command killed after the
+  test pause points of the runtime (SLUICE_TEST_PAUSE: after a pre-commit,
+  after the seal) or at a random moment, in turn.
 """
 import hashlib
 import os
+import signal
 import subprocess
 import time
 
@@ -171,3 +176,49 @@ def restart(immediate=True):
     if p.returncode != 0:
         raise RuntimeError("%s failed (%d): %s" % (" ".join(cmd), p.returncode, out))
     return out
+
+
+def kill_loop(argv, env, kills, rnd, errf, pauses=("pre-commit", "seal", None), limit=70,
+              nth=lambda rnd: 1, wait=(0.3, 1.2), on_kill=None):
+    """Runs argv `kills` times (at most `limit` seconds), each SIGKILLed: for a
+    pause step, once the runtime says it paused there for the nth time
+    (SLUICE_TEST_PAUSE=<step>:1500); for None, after a random wait in
+    `wait`. on_kill(kills) runs after each kill. Returns (kills, runs,
+    ended, failure): ended = a run ended by itself with 0 (the input ran
+    out), failure = the stderr of a run that failed by itself, else None."""
+    done = runs = 0
+    t0 = time.monotonic()
+    while done < kills and time.monotonic() - t0 < limit:
+        step = pauses[done % len(pauses)]
+        e = dict(env)
+        if step:
+            e["SLUICE_TEST_PAUSE"] = "%s:1500" % step
+        with open(errf, "w") as ef:
+            p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=ef, env=e)
+        runs += 1
+        if step:
+            want = nth(rnd)
+            end = time.monotonic() + 30
+            while time.monotonic() < end and p.poll() is None:
+                with open(errf, errors="replace") as ef:
+                    if ef.read().count("sluice-test: paused after " + step) >= want:
+                        break
+                time.sleep(0.02)
+        else:
+            try:
+                p.wait(timeout=rnd.uniform(*wait))
+            except subprocess.TimeoutExpired:
+                pass
+        if p.poll() is not None:
+            with open(errf, errors="replace") as ef:
+                text = ef.read()
+            if p.returncode == 0:
+                return done, runs, True, None
+            return done, runs, False, "run %d failed by itself (%r): %s" % (
+                runs, p.returncode, text[-2000:])
+        p.send_signal(signal.SIGKILL)
+        p.wait()
+        done += 1
+        if on_kill:
+            on_kill(done)
+    return done, runs, False, None
