@@ -13,6 +13,7 @@
 #define SL_CONNECTOR_INT_H
 
 #include "sl_connector.h"
+#include <pthread.h>
 
 /* Built-in declarations (one file each), listed by registry.c. */
 extern const sl_connector sl__connector_blackhole;
@@ -44,6 +45,20 @@ const char *sl__parse_bool(const char *v, bool *out);
 const char *sl__parse_double(const char *v, double *out);
 const char *sl__parse_duration_ms(const char *v, int64_t *out);
 const char *sl__parse_memsize(const char *v, int64_t *out);
+/* A sink's flush interval on a quiet input (flush_timer.c): a thread that
+** every quarter of interval_ms (at least 10 ms), with *mu held, calls
+** flush(ctx) when due(ctx). NULL for interval_ms <= 0 (or when no thread
+** could start: rows arriving still flush). A flush's failure fails the
+** sink's next operation: sl_flush_timer_failed (with *mu held) copies it
+** into err and returns -1. sl_flush_timer_stop (without *mu held) ends the
+** thread; NULL is fine for both. */
+typedef struct sl_flush_timer sl_flush_timer;
+sl_flush_timer *sl_flush_timer_start(pthread_mutex_t *mu, int64_t interval_ms,
+                                     bool (*due)(void *ctx),
+                                     int (*flush)(void *ctx, sl_error *err), void *ctx);
+int sl_flush_timer_failed(sl_flush_timer *t, sl_error *err);
+void sl_flush_timer_stop(sl_flush_timer *t);
+
 /* The number option key of connector c holds at run time: its value in
 ** opts, else the default c's option table declares (one place for it):
 ** SL_OPT_INT as is, SL_OPT_DURATION in ms, SL_OPT_MEMSIZE in bytes. 0, or -1

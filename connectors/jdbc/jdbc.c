@@ -54,6 +54,26 @@ void sl__jdbc_since(sl_strbuf *out, time_t t)
     sl_strbuf_appendf(out, " since %s", buf);
 }
 
+int sl__jdbc_slot_claim(pthread_mutex_t *mu, int64_t *const epochs[2], int64_t epoch,
+                        sl_error *err)
+{
+    int got = -1;
+    pthread_mutex_lock(mu);
+    for (int i = 0; i < 2 && got < 0; i++)
+        if (*epochs[i] == epoch)
+            got = i;
+    for (int i = 0; i < 2 && got < 0; i++)
+        if (*epochs[i] < 0) {
+            got = i;
+            *epochs[i] = epoch;
+        }
+    pthread_mutex_unlock(mu);
+    if (got < 0)
+        sl_error_set(err, SL_ERR_INTERNAL, -1,
+                     "jdbc: a third epoch (%" PRId64 ") opened while two are undecided", epoch);
+    return got;
+}
+
 int sl__jdbc_fenced(sl_error *err, const char *system, const char *job, const char *prefix,
                     int64_t epoch)
 {

@@ -31,6 +31,7 @@
 
 #include <libpq-fe.h>
 #include <mysql.h>
+#include <pthread.h>
 #include <time.h>
 
 #include "../sl_connector_int.h"
@@ -282,6 +283,12 @@ int64_t sl__jdbc_digits(const char *s, size_t n);
 void sl__jdbc_since(sl_strbuf *out, time_t t);
 int sl__jdbc_fenced(sl_error *err, const char *system, const char *job, const char *prefix,
                     int64_t epoch);
+/* A participant's two epoch connections ("slots"): the index of the slot
+** whose epoch (*epochs[i], -1 = free) is epoch, else of a free one, claimed
+** for it; -1 with err when both carry other epochs (a third epoch opened
+** while two are undecided). mu guards the epochs. */
+int sl__jdbc_slot_claim(pthread_mutex_t *mu, int64_t *const epochs[2], int64_t epoch,
+                        sl_error *err);
 /* The refusal (55006) of DROP TABLE of t while its database holds n
 ** prepared transactions of prefix, listed: the first five, "'a', 'b'"
 ** (the message adds ", ..." past five). xa: MariaDB's prepared XA

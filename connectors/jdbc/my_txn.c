@@ -468,21 +468,9 @@ static int sl__myx_fence(sl__my_txn *x, bool resolve, int64_t decided, sl_error 
 */
 static sl__my_slot *sl__myx_slot_of(sl__my_txn *x, int64_t epoch, sl_error *err)
 {
-    sl__my_slot *s = NULL;
-    pthread_mutex_lock(&x->mu);
-    for (int i = 0; i < 2 && !s; i++)
-        if (x->slot[i].epoch == epoch)
-            s = &x->slot[i];
-    for (int i = 0; i < 2 && !s; i++)
-        if (x->slot[i].epoch < 0) {
-            s = &x->slot[i];
-            s->epoch = epoch;
-        }
-    pthread_mutex_unlock(&x->mu);
-    if (!s)
-        sl_error_set(err, SL_ERR_INTERNAL, -1,
-                     "jdbc: a third epoch (%" PRId64 ") opened while two are undecided", epoch);
-    return s;
+    int64_t *const epochs[2] = {&x->slot[0].epoch, &x->slot[1].epoch};
+    int i = sl__jdbc_slot_claim(&x->mu, epochs, epoch, err);
+    return i < 0 ? NULL : &x->slot[i];
 }
 
 static void sl__myx_slot_release(sl__my_txn *x, sl__my_slot *s)

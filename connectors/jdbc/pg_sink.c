@@ -79,12 +79,8 @@ typedef struct sl__pg_sink {
     int *sel;                 /* row indexes (SL_CHUNK_ROWS) */
     /* The interval's timer (none / at-least-once with an interval): a
     ** thread committing what waits when no rows arrive to do it. */
-    pthread_t timer;          /* the thread */
-    bool has_timer;           /* it was started */
-    bool stopping;            /* free(): the thread ends */
+    sl_flush_timer *timer;    /* NULL: none */
     pthread_mutex_t mu;       /* guards everything the sink ops touch */
-    pthread_cond_t cv;        /* wakes the thread for stopping */
-    sl_error timer_err;       /* the thread's failure, for the next op */
 } sl__pg_sink;
 
 static int sl__pg_sink_fail(sl__pg_sink *k, sl_error *err)
@@ -212,6 +208,25 @@ static int sl__pg_sink_begin(sl_sink *s, int64_t epoch, sl_error *err)
     return 0;
 }
 
+/* Whether what is buffered or written waits longer than the interval (mu held). */
+static bool sl__pg_sink_due(const sl__pg_sink *k)
+{
+    int64_t now = sl__pg_now_ms();
+    return k->interval_ms > 0 && ((k->buf->nrows > 0 && now - k->buf_since_ms >= k->interval_ms) ||
+                                  (k->in_txn && now - k->txn_start_ms >= k->interval_ms));
+}
+
+/* The flush timer's calls (flush_timer.c; a quiet input). */
+static bool sl__pg_sink_due_v(void *ctx)
+{
+    return sl__pg_sink_due(ctx);
+}
+
+static int sl__pg_sink_commit_all_v(void *ctx, sl_error *err)
+{
+    return sl__pg_sink_commit_all(ctx, err);
+}
+
 static int sl__pg_sink_write_locked(sl__pg_sink *k, const sl_chunk *c, sl_error *err)
 {
     if (k->txn)
@@ -240,19 +255,9 @@ static int sl__pg_sink_write_locked(sl__pg_sink *k, const sl_chunk *c, sl_error 
         }
     }
     /* the interval: what is buffered or written is committed at least this often */
-    if (k->interval_ms > 0 && ((k->buf->nrows > 0 && now - k->buf_since_ms >= k->interval_ms) ||
-                               (k->in_txn && now - k->txn_start_ms >= k->interval_ms)))
+    if (sl__pg_sink_due(k))
         return sl__pg_sink_commit_all(k, err);
     return 0;
-}
-
-/* What the timer's thread failed with fails the next op. */
-static int sl__pg_sink_timer_failed(sl__pg_sink *k, sl_error *err)
-{
-    if (!sl_error_isset(&k->timer_err))
-        return 0;
-    sl_error_copy(err, &k->timer_err);
-    return -1;
 }
 
 static int sl__pg_sink_write(sl_sink *s, const sl_chunk *c, sl_error *err)
@@ -261,7 +266,7 @@ static int sl__pg_sink_write(sl_sink *s, const sl_chunk *c, sl_error *err)
     if (k->txn)
         return sl__pg_sink_write_locked(k, c, err);
     pthread_mutex_lock(&k->mu);
-    int rc = sl__pg_sink_timer_failed(k, err);
+    int rc = sl_flush_timer_failed(k->timer, err);
     if (rc == 0)
         rc = sl__pg_sink_write_locked(k, c, err);
     pthread_mutex_unlock(&k->mu);
@@ -277,36 +282,11 @@ static int sl__pg_sink_pre_commit(sl_sink *s, int64_t epoch, sl_strbuf *committa
         return 0;
     }
     pthread_mutex_lock(&k->mu);
-    int rc = sl__pg_sink_timer_failed(k, err);
+    int rc = sl_flush_timer_failed(k->timer, err);
     if (rc == 0)
         rc = sl__pg_sink_commit_all(k, err);
     pthread_mutex_unlock(&k->mu);
     return rc;
-}
-
-/* The timer: every interval, commit what waits longer than the interval
-** (rows arriving do it themselves; this covers a quiet input). */
-static void *sl__pg_sink_timer(void *arg)
-{
-    sl__pg_sink *k = arg;
-    pthread_mutex_lock(&k->mu);
-    while (!k->stopping) {
-        struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
-        int64_t tick = k->interval_ms / 4 > 10 ? k->interval_ms / 4 : 10; /* late by <= 1/4 */
-        int64_t ns = until.tv_nsec + (tick % 1000) * 1000000;
-        until.tv_sec += (time_t)(tick / 1000 + ns / 1000000000);
-        until.tv_nsec = (long)(ns % 1000000000);
-        pthread_cond_timedwait(&k->cv, &k->mu, &until);
-        if (k->stopping || sl_error_isset(&k->timer_err))
-            continue;
-        int64_t now = sl__pg_now_ms();
-        if ((k->buf->nrows > 0 && now - k->buf_since_ms >= k->interval_ms) ||
-            (k->in_txn && now - k->txn_start_ms >= k->interval_ms))
-            sl__pg_sink_commit_all(k, &k->timer_err); /* a failure: the next op's */
-    }
-    pthread_mutex_unlock(&k->mu);
-    return NULL;
 }
 
 /* Nothing is staged by the sink itself: none and at-least-once committed
@@ -338,16 +318,8 @@ static void sl__pg_sink_free(sl_sink *s)
     if (!s)
         return;
     sl__pg_sink *k = s->impl;
-    if (k->has_timer) {
-        pthread_mutex_lock(&k->mu);
-        k->stopping = true;
-        pthread_cond_signal(&k->cv);
-        pthread_mutex_unlock(&k->mu);
-        pthread_join(k->timer, NULL);
-    }
+    sl_flush_timer_stop(k->timer);
     pthread_mutex_destroy(&k->mu);
-    pthread_cond_destroy(&k->cv);
-    sl_error_reset(&k->timer_err);
     sl__pg_sink_drop_conn(k); /* what was not committed is rolled back */
     if (k->w)
         k->drv->writer_free(k->w);
@@ -394,8 +366,6 @@ int sl__pg_sink_create(const sl_sink_args *args, sl_sink **out, sl_error *err)
     s->ops = &sl__pg_sink_ops;
     s->impl = k;
     pthread_mutex_init(&k->mu, NULL);
-    pthread_cond_init(&k->cv, NULL);
-    k->timer_err = (sl_error)SL_ERROR_INIT;
     k->guarantee = args->guarantee;
     k->drv = sl__jdbc_is_mysql(args->options) ? &sl__my_driver : &sl__pg_driver;
     k->options = sl_kvlist_dup(args->options);
@@ -442,8 +412,9 @@ int sl__pg_sink_create(const sl_sink_args *args, sl_sink **out, sl_error *err)
     if (k->guarantee == SL_GUARANTEE_EXACTLY_ONCE) {
         k->txn = args->participant;
         sl__pg_sink_drop_conn(k);
-    } else if (k->interval_ms > 0 && pthread_create(&k->timer, NULL, sl__pg_sink_timer, k) == 0) {
-        k->has_timer = true;
+    } else {
+        k->timer = sl_flush_timer_start(&k->mu, k->interval_ms, sl__pg_sink_due_v,
+                                        sl__pg_sink_commit_all_v, k);
     }
     *out = s;
     return 0;

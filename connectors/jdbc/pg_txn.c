@@ -433,21 +433,9 @@ static int sl__fence(sl__pg_txn *x, bool resolve, int64_t decided, sl_error *err
 /* The slot of epoch (claimed when none has it yet), or NULL with err. */
 static sl__pg_slot *sl__slot_of(sl__pg_txn *x, int64_t epoch, sl_error *err)
 {
-    sl__pg_slot *s = NULL;
-    pthread_mutex_lock(&x->mu);
-    for (int i = 0; i < 2 && !s; i++)
-        if (x->slot[i].epoch == epoch)
-            s = &x->slot[i];
-    for (int i = 0; i < 2 && !s; i++)
-        if (x->slot[i].epoch < 0) {
-            s = &x->slot[i];
-            s->epoch = epoch;
-        }
-    pthread_mutex_unlock(&x->mu);
-    if (!s)
-        sl_error_set(err, SL_ERR_INTERNAL, -1,
-                     "jdbc: a third epoch (%" PRId64 ") opened while two are undecided", epoch);
-    return s;
+    int64_t *const epochs[2] = {&x->slot[0].epoch, &x->slot[1].epoch};
+    int i = sl__jdbc_slot_claim(&x->mu, epochs, epoch, err);
+    return i < 0 ? NULL : &x->slot[i];
 }
 
 static void sl__slot_release(sl__pg_txn *x, sl__pg_slot *s)
