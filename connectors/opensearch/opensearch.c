@@ -116,6 +116,8 @@ typedef struct sl__os {
     sl_strbuf resp;              /* the answer's body */
     int64_t last_flush;          /* monotonic ns of the last flush */
     int64_t skipped;             /* documents refused and skipped ('ignore'), job's life */
+    pthread_mutex_t mu;          /* the ops and the flush timer's thread */
+    sl_flush_timer *timer;       /* sends what waits the interval on a quiet input */
 } sl__os;
 
 static pthread_once_t sl__os_once = PTHREAD_ONCE_INIT;
@@ -429,6 +431,19 @@ static int sl__os_flush(sl__os *o, sl_error *err)
     return rc;
 }
 
+/* The flush timer's calls (flush_timer.c), with o->mu held. */
+static bool sl__os_due(void *ctx)
+{
+    sl__os *o = ctx;
+    return o->interval_ns > 0 && o->nacts > 0 &&
+           sl_monotonic_nanos() - o->last_flush >= o->interval_ns;
+}
+
+static int sl__os_flush_v(void *ctx, sl_error *err)
+{
+    return sl__os_flush(ctx, err);
+}
+
 static int sl__os_begin(sl_sink *s, int64_t epoch, sl_error *err)
 {
     (void)s, (void)epoch, (void)err;
@@ -539,9 +554,8 @@ static int sl__os_add(sl__os *o, const sl_chunk *c, int r, bool del, sl_error *e
     return 0;
 }
 
-static int sl__os_write(sl_sink *s, const sl_chunk *c, sl_error *err)
+static int sl__os_write_locked(sl__os *o, const sl_chunk *c, sl_error *err)
 {
-    sl__os *o = s->impl;
     for (int r = 0; r < c->nrows; r++) {
         sl_row_kind k = (sl_row_kind)c->kinds[r];
         if (k != SL_ROW_INSERT && o->npk == 0) /* the planner refuses updating inputs */
@@ -562,16 +576,32 @@ static int sl__os_write(sl_sink *s, const sl_chunk *c, sl_error *err)
             if (sl__os_flush(o, err) != 0)
                 return -1;
     }
-    if (o->interval_ns > 0 && o->nacts > 0 &&
-        sl_monotonic_nanos() - o->last_flush >= o->interval_ns)
+    if (sl__os_due(o))
         return sl__os_flush(o, err);
     return 0;
+}
+
+static int sl__os_write(sl_sink *s, const sl_chunk *c, sl_error *err)
+{
+    sl__os *o = s->impl;
+    pthread_mutex_lock(&o->mu);
+    int rc = sl_flush_timer_failed(o->timer, err);
+    if (rc == 0)
+        rc = sl__os_write_locked(o, c, err);
+    pthread_mutex_unlock(&o->mu);
+    return rc;
 }
 
 static int sl__os_pre_commit(sl_sink *s, int64_t epoch, sl_strbuf *committable, sl_error *err)
 {
     (void)epoch, (void)committable;
-    return sl__os_flush(s->impl, err);
+    sl__os *o = s->impl;
+    pthread_mutex_lock(&o->mu);
+    int rc = sl_flush_timer_failed(o->timer, err);
+    if (rc == 0)
+        rc = sl__os_flush(o, err);
+    pthread_mutex_unlock(&o->mu);
+    return rc;
 }
 
 /* commit / abort: no protocol, nothing to make visible or discard. */
@@ -594,6 +624,8 @@ static void sl__os_free(sl_sink *s)
         return;
     sl__os *o = s->impl;
     if (o) {
+        sl_flush_timer_stop(o->timer);
+        pthread_mutex_destroy(&o->mu);
         if (o->curl)
             curl_easy_cleanup(o->curl);
         curl_slist_free_all(o->headers);
@@ -673,6 +705,7 @@ static int sl__os_create(const sl_sink_args *args, sl_sink **out, sl_error *err)
     const sl_kvlist *opts = args->options;
     pthread_once(&sl__os_once, sl__os_global_init);
     sl__os *o = sl_calloc(1, sizeof *o);
+    pthread_mutex_init(&o->mu, NULL);
     sl_sink *s = sl_calloc(1, sizeof *s);
     s->ops = &sl__os_ops;
     s->impl = o;
@@ -776,6 +809,7 @@ static int sl__os_create(const sl_sink_args *args, sl_sink **out, sl_error *err)
         curl_easy_setopt(o->curl, CURLOPT_USERNAME, user);
         curl_easy_setopt(o->curl, CURLOPT_PASSWORD, pw ? pw : "");
     }
+    o->timer = sl_flush_timer_start(&o->mu, interval_ms, sl__os_due, sl__os_flush_v, o);
     *out = s;
     return 0;
 }
@@ -876,7 +910,7 @@ static const sl_option_spec sl__os_options[] = {
      .description = "Send the open bulk request once it holds this many bytes (0: no limit)."},
     {.key = "sink.bulk-flush.interval", .type = SL_OPT_DURATION, .default_value = "1 s",
      .description = "Send the open bulk request when this long passed since the last one, "
-                    "checked as rows arrive (0: never; every checkpoint sends it anyway)."},
+                    "also when no rows arrive (0: never; every checkpoint sends it anyway)."},
     {.key = "sink.bulk-flush.backoff.strategy", .type = SL_OPT_ENUM,
      .enum_values = "DISABLED|CONSTANT|EXPONENTIAL", .default_value = "DISABLED",
      .description = "How a bulk request that failed (connection, timeout, 429, 5xx) and "
@@ -926,8 +960,8 @@ static const sl_option_spec sl__os_options[] = {
     "append-only queries are accepted, and a replay after a crash indexes documents again "   \
     "(duplicates).\n\n"                                                                       \
     "A bulk request is sent when it holds `sink.bulk-flush.max-actions` actions or "          \
-    "`sink.bulk-flush.max-size` bytes, when `sink.bulk-flush.interval` passed (checked as "   \
-    "rows arrive) and at every checkpoint. A request that cannot connect (the next of "       \
+    "`sink.bulk-flush.max-size` bytes, when `sink.bulk-flush.interval` passed (a timer "     \
+    "sends it when no rows arrive) and at every checkpoint. A request that cannot connect (the next of "       \
     "`hosts` is tried), times out, or gets 429 or 5xx, and items rejected with 429 or 5xx, "  \
     "are retried by `sink.bulk-flush.backoff.*` (Flink's default DISABLED: not at all). "     \
     "Any other failed item (a mapping conflict) fails the job with the document's `_id` (or " \

@@ -28,7 +28,9 @@ Modes (--mode):
             (only the rejected item is sent again, every document arrives
             once, with basic auth); with the default DISABLED a 503 fails
             the job at once, naming the status, the URL and the backoff
-            option.
+            option. A quiet input (three rows, then none; checkpoints 10
+            minutes apart): 'sink.bulk-flush.interval' sends them (the
+            sink's flush timer).
 
 Usage: opensearch_test.py --sluice PATH --mode keyed|control|conflict|faults [--kills 10]
                           [--seed N]   (SLUICE_OPENSEARCH_URL: the server)
@@ -439,6 +441,34 @@ def mode_faults(a, work, failures):
               "sink.bulk-flush.backoff.strategy" in err and len(fake.requests) == 1,
               "without a backoff strategy a 503 fails the job at once, naming the status, the "
               "URL and the option", failures)
+        # A quiet input: three rows, then none (a monitored directory), and
+        # checkpoints 10 minutes apart: 'sink.bulk-flush.interval' sends
+        # them all the same (the flush timer), before any checkpoint would.
+        shutil.rmtree(os.path.join(work, "data"), ignore_errors=True)
+        fake.faults, fake.requests, fake.accepted = [], [], []
+        quiet = os.path.join(work, "quiet")
+        os.makedirs(quiet, exist_ok=True)
+        with open(os.path.join(quiet, "part-0.csv"), "w") as f:
+            f.write("101\n102\n103\n")
+        sql = ("SET 'execution.checkpointing.interval' = '10 min';\n"
+               "SET 'pipeline.name' = 'quiet';\n"
+               "CREATE TABLE IF NOT EXISTS q (id BIGINT) WITH ('connector' = 'filesystem', "
+               "'path' = '%s', 'format' = 'csv', 'source.monitor-interval' = '1 h');\n" % quiet +
+               table_sql("quiet", "id BIGINT", "id", {"sink.bulk-flush.interval": "200 ms",
+                                                       "sink.bulk-flush.max-actions": "1000"}) +
+               "INSERT INTO docs SELECT id FROM q;\n")
+        job = Job(a.sluice, work, sql)
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < 15 and len(fake.accepted) < 3 and job.p.poll() is None:
+            time.sleep(0.05)
+        took = time.monotonic() - t0
+        alive = job.p.poll() is None
+        if alive:
+            job.kill()
+        check(alive and sorted(fake.accepted) == ["101", "102", "103"],
+              "a quiet input's rows are sent by the interval (%.1f s after the start, no "
+              "checkpoint; %s): %s" % (took, fake.accepted, job.stderr().strip()[-300:]),
+              failures)
     finally:
         fake.stop()
 
