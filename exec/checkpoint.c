@@ -41,12 +41,14 @@
 #include "sl_exec.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <jansson.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define SL_CHK_FORMAT "sluice-checkpoint"
 #define SL_CHK_VERSION 2 /* 2: checksums; 1: none (still read) */
@@ -879,6 +881,63 @@ static int sl__list_ids(const sl_chk_store *st, int64_t **ids, int *n, sl_error 
             (*ids)[j - 1] = t;
         }
     return 0;
+}
+
+/* Whether two owner texts name the same owner: their first lines. */
+static bool sl__same_owner(const char *a, const char *b)
+{
+    size_t n = strcspn(a, "\n");
+    return n == strcspn(b, "\n") && strncmp(a, b, n) == 0;
+}
+
+int sl_chk_claim(sl_chk_store *st, const char *owner, char **holder, sl_error *err)
+{
+    *holder = NULL;
+    char *path = sl_path_join(st->dir, "_owner");
+    bool existed = false;
+    int rc = 0;
+    if (st->fs) {
+        rc = st->fs->put_new(st->ctx, path, owner, strlen(owner), &existed, err);
+    } else {
+        /* Written whole under a name of its own, then linked: link() fails
+        ** with EEXIST when another claim came first, atomically, and the
+        ** file is never seen half-written. */
+        char *tmp = sl_sprintf("%s.%d.tmp", path, (int)getpid());
+        rc = sl_fs_write_atomic(tmp, owner, strlen(owner), err);
+        if (rc == 0 && link(tmp, path) != 0) {
+            if (errno == EEXIST)
+                existed = true;
+            else
+                rc = sl_error_set(err, SL_ERR_IO, -1, "could not create \"%s\": %s", path,
+                                  strerror(errno));
+        } else if (rc == 0) {
+            rc = sl_fs_sync_dir(st->dir, err);
+        }
+        unlink(tmp);
+        sl_free(tmp);
+    }
+    if (rc == 0 && existed) {
+        char *text = NULL;
+        size_t len = 0;
+        bool found = false;
+        rc = sl__get(st, path, &text, &len, &found, err);
+        if (rc == 0 && found && !sl__same_owner(text, owner)) {
+            *holder = text;
+            text = NULL;
+            rc = 1;
+        }
+        sl_free(text);
+    }
+    sl_free(path);
+    return rc;
+}
+
+int sl_chk_unclaim(sl_chk_store *st, sl_error *err)
+{
+    char *path = sl_path_join(st->dir, "_owner");
+    int rc = sl__remove_tree(st, path, err);
+    sl_free(path);
+    return rc;
 }
 
 int sl_chk_ids(sl_chk_store *st, int64_t **ids, int *n, sl_error *err)

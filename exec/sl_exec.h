@@ -658,6 +658,10 @@ typedef struct sl_chk_fs {
     void (*close)(void *ctx);
     /* Write path whole, atomically and durably (called by several tasks at once). */
     int (*put)(void *ctx, const char *path, const void *data, size_t len, sl_error *err);
+    /* put only when path does not exist yet, atomically (S3: If-None-Match:
+    ** *): *existed = true and nothing written when it did. */
+    int (*put_new)(void *ctx, const char *path, const void *data, size_t len, bool *existed,
+                   sl_error *err);
     /* Read path whole (*data NUL-terminated): *found = false and 0 when it does not exist. */
     int (*get)(void *ctx, const char *path, char **data, size_t *len, bool *found, sl_error *err);
     /* The entries directly under dir appended to out (sl_chk_entry *);
@@ -690,6 +694,13 @@ const char *sl_chk_dir(const sl_chk_store *st);
 int64_t sl_chk_bytes(sl_chk_store *st, int64_t id);
 /* The names of the state blobs chk-<id> holds, appended to names (char *). */
 int sl_chk_states(sl_chk_store *st, int64_t id, sl_list *names, sl_error *err);
+/* Claim the store's location for owner (a data directory's identity;
+** written once into <location>/_owner, atomically: of two claims at once
+** one wins). 0 when it is owner's (claimed now, or before by the same
+** owner), 1 with *holder (the text there; caller frees) when another's. */
+int sl_chk_claim(sl_chk_store *st, const char *owner, char **holder, sl_error *err);
+/* Remove the claim (DROP JOB of a job whose name becomes free). */
+int sl_chk_unclaim(sl_chk_store *st, sl_error *err);
 /* The chk-<N> directories there are (sealed or not), ascending; caller
 ** frees *ids. */
 int sl_chk_ids(sl_chk_store *st, int64_t **ids, int *n, sl_error *err);

@@ -58,6 +58,7 @@ void sl_engine_close(sl_engine *eng)
     pthread_cond_destroy(&eng->job_ended);
     pthread_mutex_destroy(&eng->mu);
     sl_catalog_close(eng->cat);
+    sl_free(eng->owner);
     sl_free(eng->data_dir);
     sl_free(eng);
 }

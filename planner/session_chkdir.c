@@ -15,9 +15,13 @@
 ** its newest checkpoint would start over and write its epochs again. So a
 ** job starts only at the location its record names (55000 otherwise), and
 ** never over checkpoints at a location it has no record of (another data
-** directory's job of the same name, or a record lost): 55000. Two data
-** directories starting one job name at one S3 location at the same moment
-** are not told apart (S3 has no lock to take); the names must differ.
+** directory's job of the same name, or a record lost): 55000. A location
+** is claimed by the data directory whose job writes there: its identity
+** (a random id kept in the data directory's _id, with its path and host
+** for messages) is written once into <location>/_owner (sl_chk_claim:
+** If-None-Match in S3, link() in a directory), so of two data directories
+** starting one job name at one location, even at the same moment, one
+** gets it and the other is refused (55000) naming the holder.
 **
 ** The 'rocksdb' state backend keeps its checkpoints as hard links next to
 ** its files, which only a local directory can hold: refused (0A000) with a
@@ -30,6 +34,8 @@
 
 #include <jansson.h>
 #include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
 
 #define SL__CHK_DIR_KEY "execution.checkpointing.dir"
 
@@ -119,6 +125,52 @@ char *sl__chk_home_of(sl_engine *eng, const char *location)
     return home;
 }
 
+/* The engine's owner text for claims (its first line the identity):
+** "sluice data directory <id>", then its path and host. The id is read
+** from the data directory's _id, or made (128 random bits) and written
+** there. NULL with err when neither works. */
+static const char *sl__owner(sl_engine *eng, sl_error *err)
+{
+    pthread_mutex_lock(&eng->mu);
+    if (!eng->owner) {
+        char *path = sl_path_join(eng->data_dir, "_id"), *text = NULL;
+        size_t len = 0;
+        char id[33] = "";
+        sl_error own = SL_ERROR_INIT;
+        if (sl_fs_exists(path) && sl_fs_read_file(path, &text, &len, &own) == 0 && len >= 32) {
+            memcpy(id, text, 32);
+            id[32] = 0;
+        } else if (!sl_error_isset(&own)) {
+            unsigned char r[16];
+            if (getrandom(r, sizeof r, 0) != (ssize_t)sizeof r) {
+                sl_error_set(&own, SL_ERR_IO, -1, "could not read random bytes for \"%s\"",
+                             path);
+            } else {
+                for (int i = 0; i < 16; i++)
+                    snprintf(id + 2 * i, 3, "%02x", r[i]);
+                char *line = sl_sprintf("%s\n", id);
+                sl_fs_write_atomic(path, line, strlen(line), &own);
+                sl_free(line);
+            }
+        }
+        sl_free(text);
+        sl_free(path);
+        if (sl_error_isset(&own)) {
+            sl_error_move(err, &own);
+        } else {
+            char host[256] = "";
+            gethostname(host, sizeof host - 1);
+            char *abs = sl__abs_path(eng->data_dir);
+            eng->owner = sl_sprintf("sluice data directory %s\npath: %s\nhost: %s\n", id, abs,
+                                    host);
+            sl_free(abs);
+        }
+    }
+    const char *o = eng->owner;
+    pthread_mutex_unlock(&eng->mu);
+    return o;
+}
+
 int sl__chk_start_check(sl_session *s, const char *name, bool rocksdb, char **base_out,
                         sl_error *err)
 {
@@ -177,6 +229,28 @@ int sl__chk_start_check(sl_session *s, const char *name, bool rocksdb, char **ba
     sl_chk_store *st = NULL;
     if (rc == 0 && base)
         rc = sl_chk_open_at(s->eng->data_dir, base, s->config, name, &st, err);
+    const char *owner = rc == 0 && st ? sl__owner(s->eng, err) : NULL;
+    if (rc == 0 && st && !owner)
+        rc = -1;
+    char *holder = NULL;
+    int claimed = owner ? sl_chk_claim(st, owner, &holder, err) : 0;
+    if (claimed < 0)
+        rc = -1;
+    if (claimed == 1) {
+        rc = sl_error_set(err, SL_ERR_NOT_IN_STATE, -1,
+                          "%s belongs to another data directory's job \"%s\"", sl_chk_dir(st),
+                          name);
+        const char *p = strstr(holder, "\npath: "), *h = strstr(holder, "\nhost: ");
+        sl_error_detail(err, "Its _owner names the data directory %.*s on host %.*s (%.*s). Two "
+                             "jobs writing one job's checkpoints would each resume from the "
+                             "other's and write epochs twice.",
+                        p ? (int)strcspn(p + 7, "\n") : 1, p ? p + 7 : "?",
+                        h ? (int)strcspn(h + 7, "\n") : 1, h ? h + 7 : "?",
+                        (int)strcspn(holder, "\n"), holder);
+        sl_error_hint(err, "SET 'pipeline.name' to a name of its own, or SET '%s' to "
+                           "another location.", SL__CHK_DIR_KEY);
+        sl_free(holder);
+    }
     int64_t newest = -1;
     if (rc == 0 && st && !rec) {
         sl_error lerr = SL_ERROR_INIT;

@@ -37,6 +37,8 @@ struct sl_engine {
     void *log_ctx;            /* for log */
     bool resume_jobs;         /* background jobs start again at the next start
                                  (sl_engine_set_resume_jobs, session_resume.c) */
+    char *owner;              /* who claims checkpoint locations outside the data
+                                 directory (session_chkdir.c), made on first use */
 };
 
 struct sl_session {

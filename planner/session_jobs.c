@@ -371,6 +371,8 @@ int sl__drop_job_stmt(sl_session *s, const sl_stmt *st, const sl_result_sink *ou
     bool tombstone = exactly_once || kept > 0;
     if (rc == 0 && tombstone)
         rc = sl__write_tombstone(path, rec, err);
+    else if (rc == 0 && store && sl_chk_unclaim(store, err) != 0) /* the name is free */
+        rc = -1;
     else if (rc == 0)
         rc = sl_fs_remove_tree(dir, err);
     pthread_mutex_unlock(&eng->mu);

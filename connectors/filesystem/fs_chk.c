@@ -8,7 +8,10 @@
 **   <path>/<job>/chk-<N>/state-<name>, <path>/<job>/chk-<N>/_metadata,
 **   <path>/<job>/_latest
 **
-** which is what checkpoint.c relies on: a PUT is atomic (an object is all
+** and <path>/<job>/_owner, the data directory whose job writes there,
+** created with If-None-Match: * (sl_chk_claim: of two data directories
+** starting one job name at one location, one gets it). That, and what
+** checkpoint.c relies on: a PUT is atomic (an object is all
 ** there or not at all) and durable once S3 answers it, and S3 is strongly
 ** consistent for reads and listings after a write (AWS since 2020, MinIO,
 ** SeaweedFS), so _metadata written after its state files is seen only with
@@ -96,6 +99,19 @@ static int sl__s3_chk_put(void *ctx, const char *path, const void *data, size_t 
         return sl__outside(path, err);
     pthread_mutex_lock(&k->mu);
     int rc = sl__s3_put(k->c, key, data, len, err);
+    pthread_mutex_unlock(&k->mu);
+    return rc;
+}
+
+static int sl__s3_chk_put_new(void *ctx, const char *path, const void *data, size_t len,
+                              bool *existed, sl_error *err)
+{
+    sl__s3_chk *k = ctx;
+    const char *key = sl__key_of(k, path);
+    if (!key)
+        return sl__outside(path, err);
+    pthread_mutex_lock(&k->mu);
+    int rc = sl__s3_put_new(k->c, key, data, len, existed, err);
     pthread_mutex_unlock(&k->mu);
     return rc;
 }
@@ -198,6 +214,7 @@ const sl_chk_fs sl__s3_chk_fs = {
     .open = sl__s3_chk_open,
     .close = sl__s3_chk_close,
     .put = sl__s3_chk_put,
+    .put_new = sl__s3_chk_put_new,
     .get = sl__s3_chk_get,
     .list = sl__s3_chk_list,
     .remove_tree = sl__s3_chk_remove_tree,

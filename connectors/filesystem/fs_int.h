@@ -114,6 +114,10 @@ void sl__s3_set_budget(sl__s3 *c, int64_t ms);
 
 /* Operations: 0, or -1 with err (see fs_s3.c for the SQLSTATEs). */
 int sl__s3_put(sl__s3 *c, const char *key, const void *data, size_t len, sl_error *err);
+/* PUT only when the key does not exist yet (If-None-Match: *, atomic in
+** S3): *existed = true (and 0) when it did, nothing written. */
+int sl__s3_put_new(sl__s3 *c, const char *key, const void *data, size_t len, bool *existed,
+                   sl_error *err);
 /* DeleteObject (a key that does not exist is fine). */
 int sl__s3_delete(sl__s3 *c, const char *key, sl_error *err);
 /* The client's bucket. */

@@ -68,6 +68,7 @@ struct sl__s3 {
     sl_strbuf etag;     /* its ETag header (quotes removed) */
     int64_t length;     /* its Content-Length (-1: none) */
     int64_t mtime_s;    /* its Last-Modified (s since the epoch; 0: none) */
+    bool if_none_match; /* the next request carries "If-None-Match: *" (sl__s3_put_new) */
 };
 
 /* ------------------------------------------------------------------------
@@ -597,6 +598,8 @@ static int sl__s3_request(sl__s3 *c, const char *method, const char *key, const 
     struct curl_slist *hdrs = NULL;
     sl_strbuf_appendf(&h, "x-amz-content-sha256: %s", sha_hex);
     hdrs = curl_slist_append(hdrs, sl_strbuf_cstr(&h));
+    if (c->if_none_match) /* signed with the rest: S3 checks it at write time */
+        hdrs = curl_slist_append(hdrs, "If-None-Match: *");
     if (body) {
         sl__s3_digest(EVP_md5(), body, blen, md5);
         sl__s3_base64(md5, 16, md5_b64);
@@ -729,6 +732,23 @@ int sl__s3_put(sl__s3 *c, const char *key, const void *data, size_t len, sl_erro
     long st = 0;
     if (sl__s3_request(c, "PUT", key, NULL, NULL, data ? data : "", len, NULL, &st, err) != 0)
         return -1;
+    return st / 100 == 2 ? 0 : sl__s3_fail(c, "PutObject", key, st, err);
+}
+
+int sl__s3_put_new(sl__s3 *c, const char *key, const void *data, size_t len, bool *existed,
+                   sl_error *err)
+{
+    long st = 0;
+    *existed = false;
+    c->if_none_match = true;
+    int rc = sl__s3_request(c, "PUT", key, NULL, NULL, data ? data : "", len, NULL, &st, err);
+    c->if_none_match = false;
+    if (rc != 0)
+        return -1;
+    if (st == 412) { /* PreconditionFailed: the key exists */
+        *existed = true;
+        return 0;
+    }
     return st / 100 == 2 ? 0 : sl__s3_fail(c, "PutObject", key, st, err);
 }
 

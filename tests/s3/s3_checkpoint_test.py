@@ -19,7 +19,9 @@ sink's local files; never Sluice); the reference is datagen's sequence 1..N.
                 - the same job started with the setting RESET: 55000 naming
                   where its checkpoints are (it would start over);
                 - another data directory starting a job of that name at that
-                  location: 55000 (its checkpoints are not that one's);
+                  location: 55000 naming the data directory that claimed it
+                  (<path>/<job>/_owner, written with If-None-Match); a
+                  location another data directory claimed: 55000;
                 - 'state.backend.type' = 'rocksdb' with S3: 0A000;
                 - a wrong secret in SET 's3.secret-key': 28P01 before any
                   row, the secret not in the output;
@@ -209,8 +211,26 @@ def case_manage(a, work):
     other = os.path.join(work, "other-data")
     p = run(a, other, sql.replace("'path' = '%s'" % out_dir,
                                   "'path' = '%s'" % os.path.join(work, "out-other")), work)
-    check(p.returncode != 0 and "55000" in p.stderr and "did not run" in p.stderr,
-          "another data directory's m1 at that location: 55000: %s" % p.stderr.strip()[-400:])
+    check(p.returncode != 0 and "55000" in p.stderr and
+          "belongs to another data directory" in p.stderr and os.path.realpath(data) in p.stderr,
+          "another data directory's m1 at that location: 55000 naming the owner: %s"
+          % p.stderr.strip()[-400:])
+    # The claim: _owner names this data directory's id.
+    with open(os.path.join(data, "_id")) as f:
+        ident = f.read().strip()
+    owner = s3_util.read(BUCKET, "%s/m1/_owner" % base)
+    check(owner is not None and owner.decode().split("\n")[0] == "sluice data directory " + ident,
+          "m1's location is claimed by this data directory (%r)" % owner)
+    # A location claimed by a data directory elsewhere (as when two start a
+    # job of one name at the same moment: one PUT with If-None-Match wins).
+    s3_util.client().put_object(Bucket=BUCKET, Key="%s/m2/_owner" % base,
+                                Body=b"sluice data directory 0123\npath: /elsewhere\nhost: h2\n")
+    p = run(a, data, job_sql("m2", base, os.path.join(work, "out-m2"), 10, 10, parallelism=1),
+            work)
+    check(p.returncode != 0 and "55000" in p.stderr and "/elsewhere" in p.stderr and
+          not os.path.exists(os.path.join(work, "out-m2")),
+          "a location another data directory claimed: 55000 naming it, no row written: %s"
+          % p.stderr.strip()[-400:])
     # rocksdb in S3.
     p = run(a, os.path.join(work, "rocks"),
             job_sql("rk", base, os.path.join(work, "out-rk"), 10, 10, parallelism=1,

@@ -40,7 +40,10 @@ s3.facts, fixture `s3`). Run with the venv's python (SLUICE_S3_PYTHON).
      string as written (sorted by name, values percent-encoded, `uploads=`
      with its `=`, or SignatureDoesNotMatch) and, without an
      x-amz-content-sha256 header, the hash of an empty body; SeaweedFS does
-     not check the payload hash but does check Content-MD5 (400 BadDigest).
+     not check the payload hash but does check Content-MD5 (400 BadDigest);
+  h. a PUT with If-None-Match: * of a key that exists is 412
+     PreconditionFailed and leaves the object; of four at once of a new key,
+     exactly one succeeds (what a checkpoint location's _owner relies on).
 
 Every fact prints what each step saw; the expected values are what
 SeaweedFS 4.48 does (docs/DEVELOPMENT.md, "S3 (SeaweedFS)", has the table):
@@ -575,6 +578,31 @@ def fact_g():
               "%s: %s %s" % (what, status, xml_code(body)))
 
 
+@fact("h. a conditional PUT (If-None-Match: *)")
+def fact_h():
+    key = "h/owner"
+    expect_ok("PutObject If-None-Match: * of a new key",
+              u.call(c.put_object, Bucket=B, Key=key, Body=b"first", IfNoneMatch="*"))
+    expect_error("PutObject If-None-Match: * of an existing key",
+                 u.call(c.put_object, Bucket=B, Key=key, Body=b"second", IfNoneMatch="*"),
+                 412, "PreconditionFailed")
+    check(u.read(B, key) == b"first", "the object after the refused conditional PUT")
+    # Two at once: exactly one wins.
+    import threading
+    res = []
+    ts = [threading.Thread(target=lambda i=i: res.append(u.call(
+        u.client().put_object, Bucket=B, Key="h/race", Body=b"w%d" % i, IfNoneMatch="*")))
+        for i in range(4)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    won = [r for r in res if r[0] == "ok"]
+    see("four conditional PUTs at once", "%d won, the others: %s" % (
+        len(won), sorted(set(r[1][:2] for r in res if r[0] != "ok"))))
+    check(len(won) == 1, "exactly one of four conditional PUTs at once wins")
+
+
 fact_a()
 fact_b()
 fact_c()
@@ -582,6 +610,7 @@ fact_d()
 fact_e()
 fact_f()
 fact_g()
+fact_h()
 
 if failures:
     print("\n%d FAILED:" % len(failures))

@@ -595,8 +595,14 @@ static int mem_remove_tree(void *ctx, const char *dir, sl_error *err)
     }
     return 0;
 }
-static const sl_chk_fs sl__mem_fs = {"mem,memx", mem_open, mem_close, mem_put,
-                                     mem_get, mem_list, mem_remove_tree};
+static int mem_put_new(void *ctx, const char *path, const void *data, size_t len,
+                       bool *existed, sl_error *err)
+{
+    *existed = sl_kvlist_get(sl__mem, path) != NULL;
+    return *existed ? 0 : mem_put(ctx, path, data, len, err);
+}
+static const sl_chk_fs sl__mem_fs = {"mem,memx", mem_open,  mem_close,      mem_put,
+                                     mem_put_new, mem_get, mem_list, mem_remove_tree};
 
 static void t_checkpoint_registered_storage(void)
 {
@@ -680,6 +686,16 @@ static void t_checkpoint_registered_storage(void)
     CHECK(sl_chk_open_path("mem://b/ck/a%2Fjob/chk-3", NULL, &sp, &id, &err) == -1);
     CHECK_STR(err.sqlstate, "58P01");
     sl_error_reset(&err);
+    /* The location's claim: one owner (its first line), once. */
+    char *holder = NULL;
+    CHECK_INT(sl_chk_claim(st, "dir A\npath: /a\n", &holder, &err), 0);
+    CHECK_INT(sl_chk_claim(st, "dir A\npath: /moved\n", &holder, &err), 0); /* the same */
+    CHECK_INT(sl_chk_claim(st, "dir B\npath: /b\n", &holder, &err), 1);
+    CHECK(holder && strncmp(holder, "dir A\n", 6) == 0);
+    sl_free(holder);
+    CHECK(sl_chk_unclaim(st, &err) == 0);
+    CHECK_INT(sl_chk_claim(st, "dir B\n", &holder, &err), 0);
+    CHECK(sl_chk_unclaim(st, &err) == 0);
     /* DROP JOB: the savepoint stays unless asked; then nothing is left. */
     int kept = 0, found = 0;
     CHECK(sl_chk_drop(st, false, &kept, &found, &err) == 0);
@@ -698,6 +714,27 @@ static void t_checkpoint_registered_storage(void)
     sl__mem = NULL;
 }
 
-SL_TESTS(t_checkpoint_state_damaged, t_checkpoint_registered_storage, t_checkpoint_newest_missing, t_checkpoint_metadata_every_byte,
+static void t_checkpoint_claim_local(void)
+{
+    char *data = tmpdir("claim");
+    sl_error err = SL_ERROR_INIT;
+    sl_chk_store *st = NULL;
+    REQUIRE(sl_chk_open_at(data, data, NULL, "j", &st, &err) == 0);
+    char *holder = NULL;
+    CHECK_INT(sl_chk_claim(st, "one\nx", &holder, &err), 0);
+    CHECK_INT(sl_chk_claim(st, "one\ny", &holder, &err), 0);
+    CHECK_INT(sl_chk_claim(st, "two\n", &holder, &err), 1);
+    CHECK(holder && strcmp(holder, "one\nx") == 0);
+    sl_free(holder);
+    char *owner = sl_path_join(sl_chk_dir(st), "_owner");
+    CHECK(sl_fs_exists(owner));
+    CHECK(sl_chk_unclaim(st, &err) == 0);
+    CHECK(!sl_fs_exists(owner));
+    sl_free(owner);
+    sl_chk_close(st);
+    sl_free(data);
+}
+
+SL_TESTS(t_checkpoint_state_damaged, t_checkpoint_claim_local, t_checkpoint_registered_storage, t_checkpoint_newest_missing, t_checkpoint_metadata_every_byte,
          t_checkpoint_version1_and_seal_existing, t_channel_order_and_timeout, t_channel_blocked_lanes, t_channel_backpressure_many_senders, t_channel_close,
          t_checkpoint_seal_and_latest, t_checkpoint_prune, t_chunk_select_view)
