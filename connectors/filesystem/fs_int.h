@@ -137,7 +137,10 @@ int sl__s3_mpu_create(sl__s3 *c, const char *key, char **upload_id, sl_error *er
 /* *etag = the part's MD5 as hex (what S3 answered, checked). */
 int sl__s3_mpu_part(sl__s3 *c, const char *key, const char *upload_id, int part, const void *data,
                     size_t len, char **etag, sl_error *err);
-/* Parts 1..n with these ETags. *no_upload = true (and 0) on NoSuchUpload. */
+/* Parts 1..n with these ETags, only when no object is at the key yet
+** (If-None-Match: *). *no_upload = true (and 0) on NoSuchUpload or when an
+** object is there (412): the caller tells by the object whether it is the
+** upload's, completed before. */
 int sl__s3_mpu_complete(sl__s3 *c, const char *key, const char *upload_id,
                         const char *const *etags, int n, bool *no_upload, sl_error *err);
 /* Abort; NoSuchUpload is fine. */

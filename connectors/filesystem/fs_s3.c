@@ -940,13 +940,17 @@ int sl__s3_mpu_complete(sl__s3 *c, const char *key, const char *upload_id,
                           etags[i]);
     sl_strbuf_append(&b, "</CompleteMultipartUpload>");
     long st = 0;
+    /* Never over an object at the key (another job's output, or this
+    ** upload's completed before): 412, and the caller looks at the object. */
+    c->if_none_match = true;
     int rc = sl__s3_request(c, "POST", key, sl_strbuf_cstr(&q), "application/xml", b.buf, b.len,
                             NULL, &st, err);
+    c->if_none_match = false;
     sl_strbuf_free(&q);
     sl_strbuf_free(&b);
     if (rc != 0)
         return -1;
-    if (st == 404 && sl__s3_code_is(c, "NoSuchUpload")) {
+    if ((st == 404 && sl__s3_code_is(c, "NoSuchUpload")) || st == 412) {
         *no_upload = true;
         return 0;
     }

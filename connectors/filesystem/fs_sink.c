@@ -981,9 +981,10 @@ static const sl__fs_store sl__fs_local_store = {
 ** process can complete it later: a preparable participant, like the
 ** renamed files.
 **
-**   commit    CompleteMultipartUpload with the committable's part ETags.
-**             Idempotent: NoSuchUpload (AWS forgets a completed upload;
-**             SeaweedFS answers 200 again) is answered by HeadObject — the
+**   commit    CompleteMultipartUpload with the committable's part ETags,
+**             with If-None-Match: * (never over an object at the key).
+**             Idempotent: NoSuchUpload (AWS forgets a completed upload)
+**             and 412 (an object is there) are answered by HeadObject — the
 **             object with the recorded size and, for a multipart ETag
 **             "<MD5 of the parts' MD5s>-<n>", the one computed from the
 **             committable's ETags = committed already; missing is 58030
@@ -999,9 +1000,9 @@ static const sl__fs_store sl__fs_local_store = {
 **             left as an incomplete upload (which S3 would keep, and bill,
 **             forever).
 **
-** What S3 cannot do that the local files do: refuse to replace an object
-** at the final key (Complete always replaces); a job name reused over old
-** output overwrites objects of the same name instead of failing.
+** As the local files do, an object already at the final key (a job name
+** reused over old output) is never replaced: the conditional Complete
+** leaves it, and the commit fails with 58030 naming it.
 */
 #define SL__FS_S3_PART (5 * 1024 * 1024) /* S3's smallest part but the last */
 

@@ -55,7 +55,10 @@ here from datagen's sequence: id 1..N, x = id * 3, tag = a text of id.
                 aborted here: the restart fails with 58030 "data of a
                 committed checkpoint is missing" (never a silent success);
                 (c) completed, then replaced by other bytes: 58030, the object
-                is not the one committed.
+                is not the one committed. Then a job name reused over old
+                output (a second data directory, the same prefix): its
+                commit fails with 58030 instead of replacing the old part
+                files (the conditional Complete), which stay as they were.
 --case refuse   plan-time refusals, before any row: a wrong secret (28P01),
                 an unknown access key (28000), the read-only identity (42501:
                 it may list, not write), a missing bucket (58P01), no
@@ -488,6 +491,24 @@ def case_commit(a, work):
             check("SQLSTATE: 58030" in out and msg in out,
                   "%s: the restart fails with 58030 \"...%s\": %s"
                   % (what, msg, [l for l in out.splitlines() if "ERROR" in l][:1]))
+    # A job name reused over old output (another data directory, the same
+    # prefix): its part files have the old ones' names. The commit never
+    # replaces an object (If-None-Match): 58030 naming it, the old bytes kept.
+    pre = prefix_of("reuse")
+    sql = (settings("reuse", "300 ms") + gen_table(rows, 100000) + out_table("out", pre) +
+           "INSERT INTO out %s;\n" % select(5))
+    shutil.rmtree(os.path.join(work, "data"), ignore_errors=True)
+    r = run(a, work, sql)
+    check(r.returncode == 0, "reuse: the first job ran: %s" % r.stderr[-800:])
+    before = objects(pre)
+    shutil.rmtree(os.path.join(work, "data"), ignore_errors=True)  # another data directory
+    # (other rows: an object with the same bytes would count as its own commit)
+    r = run(a, work, sql.replace(select(5), select(6)))
+    out = r.stdout + r.stderr
+    check(r.returncode != 0 and "SQLSTATE: 58030" in out and "reused" in out,
+          "reuse: the second job's commit fails with 58030 over an object of its name: %s"
+          % [l for l in out.splitlines() if "ERROR" in l][:1])
+    check(objects(pre) == before, "reuse: the first job's %d objects are unchanged" % len(before))
 
 
 def case_refuse(a, work):
