@@ -36,7 +36,8 @@ set_tests_properties(pg.late_rows PROPERTIES LABELS postgres FIXTURES_REQUIRED p
   ENVIRONMENT "${SL_PG_ENV}" TIMEOUT 300)
 # These restart the pg server (pg.smoke: restart --immediate with a prepared
 # transaction): no other test may use it meanwhile (under ctest -j2 the
-# participant's test saw the server go away).
+# participant's test saw the server go away). pg.lookup_cache too
+# (tests.cmake, after its definition).
 set_tests_properties(pg.eo_restart PROPERTIES RUN_SERIAL TRUE)
 if(TEST pg.smoke)
   set_tests_properties(pg.smoke PROPERTIES RUN_SERIAL TRUE)

@@ -85,6 +85,10 @@ foreach(c results cache crash)
   set_tests_properties(pg.lookup_${c} PROPERTIES LABELS postgres FIXTURES_REQUIRED pg
     ENVIRONMENT "${SL_PG_ENV}" TIMEOUT 600)
 endforeach()
+# The cache case restarts the pg server (restart --immediate: the lookup's
+# reconnect): nothing else may use it meanwhile (under ctest -j3 it took the
+# server from pg.lookup_crash and pg.example_billing).
+set_tests_properties(pg.lookup_cache PROPERTIES RUN_SERIAL TRUE)
 
 # examples/billing/run end to end (Kafka and PostgreSQL fixtures, a server
 # of its own), every table it writes read back with psql against a
