@@ -203,8 +203,10 @@ static int sl__get(const sl_chk_store *st, const char *path, char **data, size_t
     return *found ? sl_fs_read_file(path, data, len, err) : 0;
 }
 
-/* The entries directly under dir (sl_chk_entry *, a directory's size the
-** sum of its files') appended to out; *exists = false when there is no dir. */
+/* The entries directly under dir (sl_chk_entry *) appended to out; *exists
+** = false when there is no dir. A local directory's size is not walked
+** here (0): every checkpoint lists the job's directory, and only
+** sl_chk_bytes wants the sizes under a chk-<N>. */
 static int sl__list(const sl_chk_store *st, const char *dir, sl_list *out, bool *exists,
                     sl_error *err)
 {
@@ -226,7 +228,7 @@ static int sl__list(const sl_chk_store *st, const char *dir, sl_list *out, bool 
             sl_chk_entry *e = sl_calloc(1, sizeof *e);
             e->name = sl_strdup(de->d_name);
             e->dir = S_ISDIR(sb.st_mode);
-            e->size = e->dir ? sl__dir_bytes(p) : (int64_t)sb.st_size;
+            e->size = e->dir ? 0 : (int64_t)sb.st_size; /* sl_chk_bytes walks directories */
             sl_list_push(out, e);
         }
         sl_free(p);
@@ -1059,6 +1061,11 @@ int sl_chk_read_state(sl_chk_store *st, int64_t id, const char *name, char **dat
 int64_t sl_chk_bytes(sl_chk_store *st, int64_t id)
 {
     char *dir = sl_chk_path(st, id);
+    if (!st->fs) { /* RocksDB's files-op-* directories included */
+        int64_t n = sl__dir_bytes(dir);
+        sl_free(dir);
+        return n;
+    }
     sl_list *ents = sl_list_new();
     bool exists = false;
     sl_error ignored = SL_ERROR_INIT;

@@ -640,7 +640,7 @@ typedef struct sl_chk_store sl_chk_store;
 ** prefix), with its bytes (a directory's: the sum of what is under it). */
 typedef struct sl_chk_entry {
     char *name;   /* the last part of its path */
-    int64_t size; /* bytes */
+    int64_t size; /* bytes (a directory's: what the storage lists under it) */
     bool dir;     /* a directory */
 } sl_chk_entry;
 void sl_chk_entry_free(void *e);
